@@ -1,1 +1,5 @@
-//! RTL modules.
+//! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
+
+pub mod dist_ram;
+pub mod export;
+pub mod flow_sched;

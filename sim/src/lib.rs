@@ -1,1 +1,3 @@
-//! Golden models.
+//! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
+
+pub mod flow_sched;

@@ -1,0 +1,418 @@
+//! Flow scheduler: credit-based pacing over an active ring, window check, PktSend bursts.
+//!
+//! Design (docs/modules/flow_sched.md has the full story):
+//! - Only created flows sit in the *ring* (a FIFO of flow ids in block RAM), so a lone flow is
+//!   revisited every 4 cycles instead of every 2^F cycles of a full table scan.
+//! - A visit settles credit lazily, `credit += rate * (now - t_last)`, capped at
+//!   `cfg_max_burst` packets, then grants `n = min(credit, window room, max_burst)` packets at
+//!   once (a burst). Packet size is a power of two, so counts are shifts, never divisions.
+//! - Bursts queue in an 8-deep FIFO and leave one PktSend per clock, so the scheduler as a whole
+//!   can issue a PktSend every cycle.
+//! - Every per-flow RAM has exactly one writer. Unacknowledged bytes are `sent - acked`, with
+//!   `sent` owned by the visit pipeline and `acked` by the Notify pipeline, so neither waits on
+//!   the other.
+
+use crate::dist_ram::DistRam;
+use rust_hdl::prelude::*;
+
+// Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
+// 0 = visit (ring pop), 1 = create, 2 = remove.
+
+/// Flow scheduler for `2^F` flows (F = 10 gives 1024; F <= 15).
+#[derive(LogicBlock, Default)]
+pub struct FlowSched<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high. After it the state RAMs are cleared in `2^F` cycles,
+    /// during which every `tready` is low.
+    pub reset: Signal<In, bool>,
+    /// log2 of the packet size in bytes (RoCE path MTUs are powers of two: 8 = 256 B ... 12 = 4 KB).
+    pub cfg_pkt_shift: Signal<In, Bits<4>>,
+    /// Most packets granted to one flow per visit; also the credit cap (in packets).
+    pub cfg_max_burst: Signal<In, Bits<12>>,
+    /// Create/remove: `[31:0]` rate (bytes/cycle, UQ16.16), `[63:32]` window (bytes),
+    /// `[79:64]` flow, `[80]` 1 = create, 0 = remove, `[87:81]` zero. Ops with an out-of-range
+    /// flow or nonzero reserved bits are accepted and ignored.
+    pub s_axis_ctrl_tdata: Signal<In, Bits<88>>,
+    /// Create/remove valid.
+    pub s_axis_ctrl_tvalid: Signal<In, bool>,
+    /// Create/remove ready (high except during reset and RAM clearing).
+    pub s_axis_ctrl_tready: Signal<Out, bool>,
+    /// Update from the CC module: `[31:0]` rate (UQ16.16 bytes/cycle), `[63:32]` window, `[79:64]` flow.
+    pub s_axis_update_tdata: Signal<In, Bits<80>>,
+    /// Update valid.
+    pub s_axis_update_tvalid: Signal<In, bool>,
+    /// Update ready; low while a create/remove is offered (they share the config RAM port).
+    pub s_axis_update_tready: Signal<Out, bool>,
+    /// Notify (acknowledged bytes): `[31:0]` bytes, `[47:32]` flow.
+    pub s_axis_notify_tdata: Signal<In, Bits<48>>,
+    /// Notify valid.
+    pub s_axis_notify_tvalid: Signal<In, bool>,
+    /// Notify ready (high except during reset and RAM clearing).
+    pub s_axis_notify_tready: Signal<Out, bool>,
+    /// PktSend: the flow that may send one packet now.
+    pub m_axis_pktsend_tdata: Signal<Out, Bits<16>>,
+    /// PktSend valid.
+    pub m_axis_pktsend_tvalid: Signal<Out, bool>,
+    /// PktSend ready from the Tx pipe.
+    pub m_axis_pktsend_tready: Signal<In, bool>,
+
+    // Per-flow state. pace: [47:0] credit UQ32.16 bytes, [79:48] t_last, [111:80] sent bytes,
+    // [112] active, [113] in ring.
+    pace_ram: RAM<Bits<114>, F>,
+    cfg_ram: RAM<Bits<64>, F>,
+    // Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
+    acked_n_ram: RAM<Bits<32>, F>,
+    acked_s_ram: RAM<Bits<32>, F>,
+    ring_ram: RAM<Bits<F>, F>,
+    burst_flow_ram: DistRam<Bits<F>, 3>,
+    burst_n_ram: DistRam<Bits<12>, 3>,
+
+    now: DFF<Bits<32>>,
+    init_busy: DFF<bool>,
+    init_addr: DFF<Bits<F>>,
+    // Notify pipeline and its bypass of the last write.
+    n1_valid: DFF<bool>,
+    n1_flow: DFF<Bits<F>>,
+    n1_bytes: DFF<Bits<32>>,
+    nlw_valid: DFF<bool>,
+    nlw_flow: DFF<Bits<F>>,
+    nlw_value: DFF<Bits<32>>,
+    // Ring of created flows.
+    ring_rd: DFF<Bits<F>>,
+    ring_wr: DFF<Bits<F>>,
+    ring_cnt: DFF<Bits<16>>,
+    // Visit/ctrl pipeline: S0 reads the state RAMs, S1 forwards and multiplies, S2 decides.
+    s0_valid: DFF<bool>,
+    s0_kind: DFF<Bits<2>>,
+    s0_flow: DFF<Bits<F>>,
+    s1_valid: DFF<bool>,
+    s1_kind: DFF<Bits<2>>,
+    s1_flow: DFF<Bits<F>>,
+    s2_valid: DFF<bool>,
+    s2_kind: DFF<Bits<2>>,
+    s2_flow: DFF<Bits<F>>,
+    s2_pace: DFF<Bits<114>>,
+    s2_window: DFF<Bits<32>>,
+    s2_acked: DFF<Bits<32>>,
+    s2_prod: DFF<Bits<48>>,
+    s2_now: DFF<Bits<32>>,
+    // Last pace write, forwarded to S1 and S2.
+    lw_valid: DFF<bool>,
+    lw_flow: DFF<Bits<F>>,
+    lw_pace: DFF<Bits<114>>,
+    // Burst FIFO and the expander turning a burst into single PktSends.
+    bf_rd: DFF<Bits<3>>,
+    bf_wr: DFF<Bits<3>>,
+    bf_cnt: DFF<Bits<4>>,
+    cur_flow: DFF<Bits<F>>,
+    cur_left: DFF<Bits<12>>,
+
+    ctrl_fire: Signal<Local, bool>,
+    ctrl_ok: Signal<Local, bool>,
+    upd_fire: Signal<Local, bool>,
+    pop: Signal<Local, bool>,
+    s0_flow_eff: Signal<Local, Bits<F>>,
+    s1_pace: Signal<Local, Bits<114>>,
+    elapsed: Signal<Local, Bits<32>>,
+    e16: Signal<Local, Bits<16>>,
+    pace: Signal<Local, Bits<114>>,
+    new_pace: Signal<Local, Bits<114>>,
+    shift_total: Signal<Local, Bits<6>>,
+    cap: Signal<Local, Bits<48>>,
+    sum: Signal<Local, Bits<49>>,
+    c1: Signal<Local, Bits<48>>,
+    n_c: Signal<Local, Bits<12>>,
+    inflight: Signal<Local, Bits<32>>,
+    room: Signal<Local, Bits<33>>,
+    n_w_full: Signal<Local, Bits<32>>,
+    n_w: Signal<Local, Bits<12>>,
+    n: Signal<Local, Bits<12>>,
+    ring_push: Signal<Local, bool>,
+    burst_push: Signal<Local, bool>,
+    fire: Signal<Local, bool>,
+    load: Signal<Local, bool>,
+}
+
+impl<const F: usize> Logic for FlowSched<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, now, init_busy, init_addr, n1_valid, n1_flow, n1_bytes, nlw_valid,
+            nlw_flow, nlw_value, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s1_valid,
+            s1_kind, s1_flow, s2_valid, s2_kind, s2_flow, s2_pace, s2_window, s2_acked, s2_prod,
+            s2_now, lw_valid, lw_flow, lw_pace, bf_rd, bf_wr, bf_cnt, cur_flow, cur_left
+        );
+        self.pace_ram.read_clock.next = self.clock.val();
+        self.pace_ram.write_clock.next = self.clock.val();
+        self.cfg_ram.read_clock.next = self.clock.val();
+        self.cfg_ram.write_clock.next = self.clock.val();
+        self.acked_n_ram.read_clock.next = self.clock.val();
+        self.acked_n_ram.write_clock.next = self.clock.val();
+        self.acked_s_ram.read_clock.next = self.clock.val();
+        self.acked_s_ram.write_clock.next = self.clock.val();
+        self.ring_ram.read_clock.next = self.clock.val();
+        self.ring_ram.write_clock.next = self.clock.val();
+        self.burst_flow_ram.write_clock.next = self.clock.val();
+        self.burst_n_ram.write_clock.next = self.clock.val();
+        self.now.d.next = self.now.q.val() + 1;
+
+        // ---- Input handshakes. Ctrl has the config RAM port before Update.
+        self.s_axis_ctrl_tready.next = !self.reset.val() & !self.init_busy.q.val();
+        self.s_axis_notify_tready.next = !self.reset.val() & !self.init_busy.q.val();
+        self.s_axis_update_tready.next =
+            !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
+        self.ctrl_fire.next = self.s_axis_ctrl_tvalid.val() & self.s_axis_ctrl_tready.val();
+        self.ctrl_ok.next = self.ctrl_fire.val()
+            & (self.s_axis_ctrl_tdata.val().get_bits::<7>(81) == 0)
+            & (bit_cast::<16, F>(self.s_axis_ctrl_tdata.val().get_bits::<F>(64))
+                == self.s_axis_ctrl_tdata.val().get_bits::<16>(64));
+        self.upd_fire.next = self.s_axis_update_tvalid.val()
+            & self.s_axis_update_tready.val()
+            & (bit_cast::<16, F>(self.s_axis_update_tdata.val().get_bits::<F>(64))
+                == self.s_axis_update_tdata.val().get_bits::<16>(64));
+
+        // ---- Config RAM: one write port shared by create and update.
+        self.cfg_ram.write_enable.next = false;
+        self.cfg_ram.write_address.next = self.s_axis_update_tdata.val().get_bits::<F>(64);
+        self.cfg_ram.write_data.next = self.s_axis_update_tdata.val().get_bits::<64>(0);
+        if self.ctrl_ok.val() & self.s_axis_ctrl_tdata.val().get_bit(80) {
+            self.cfg_ram.write_enable.next = true;
+            self.cfg_ram.write_address.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(64);
+            self.cfg_ram.write_data.next = self.s_axis_ctrl_tdata.val().get_bits::<64>(0);
+        } else if self.upd_fire.val() {
+            self.cfg_ram.write_enable.next = true;
+        }
+
+        // ---- Notify: read acked at N0, add and write both copies at N1.
+        self.acked_n_ram.read_address.next = self.s_axis_notify_tdata.val().get_bits::<F>(32);
+        self.n1_valid.d.next = self.s_axis_notify_tvalid.val()
+            & self.s_axis_notify_tready.val()
+            & (bit_cast::<16, F>(self.s_axis_notify_tdata.val().get_bits::<F>(32))
+                == self.s_axis_notify_tdata.val().get_bits::<16>(32));
+        self.n1_flow.d.next = self.s_axis_notify_tdata.val().get_bits::<F>(32);
+        self.n1_bytes.d.next = self.s_axis_notify_tdata.val().get_bits::<32>(0);
+        self.nlw_valid.d.next = self.n1_valid.q.val();
+        self.nlw_flow.d.next = self.n1_flow.q.val();
+        if self.nlw_valid.q.val() & (self.nlw_flow.q.val() == self.n1_flow.q.val()) {
+            self.nlw_value.d.next = self.nlw_value.q.val() + self.n1_bytes.q.val();
+        } else {
+            self.nlw_value.d.next = self.acked_n_ram.read_data.val() + self.n1_bytes.q.val();
+        }
+        self.acked_n_ram.write_enable.next = self.n1_valid.q.val();
+        self.acked_n_ram.write_address.next = self.n1_flow.q.val();
+        self.acked_n_ram.write_data.next = self.nlw_value.d.val();
+        self.acked_s_ram.write_enable.next = self.n1_valid.q.val();
+        self.acked_s_ram.write_address.next = self.n1_flow.q.val();
+        self.acked_s_ram.write_data.next = self.nlw_value.d.val();
+
+        // ---- P: a ctrl op, else a ring pop. No pop right after a ctrl op, so a visit never
+        // trails a ctrl op on the same flow by one cycle (its product would use a stale t_last),
+        // and none while the burst FIFO could overflow from ops already in flight.
+        self.pop.next = !self.ctrl_fire.val()
+            & !self.init_busy.q.val()
+            & (self.ring_cnt.q.val() != 0)
+            & (self.bf_cnt.q.val() <= 4)
+            & !(self.s0_valid.q.val() & (self.s0_kind.q.val() != 0));
+        self.ring_ram.read_address.next = self.ring_rd.q.val();
+        if self.pop.val() {
+            self.ring_rd.d.next = self.ring_rd.q.val() + 1;
+        }
+        self.s0_valid.d.next = self.pop.val() | self.ctrl_ok.val();
+        self.s0_flow.d.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(64);
+        if self.ctrl_ok.val() {
+            if self.s_axis_ctrl_tdata.val().get_bit(80) {
+                self.s0_kind.d.next = 1.into();
+            } else {
+                self.s0_kind.d.next = 2.into();
+            }
+        } else {
+            self.s0_kind.d.next = 0.into();
+        }
+
+        // ---- S0: the flow is known; read its state.
+        self.s0_flow_eff.next = self.s0_flow.q.val();
+        if self.s0_kind.q.val() == 0 {
+            self.s0_flow_eff.next = self.ring_ram.read_data.val();
+        }
+        self.pace_ram.read_address.next = self.s0_flow_eff.val();
+        self.cfg_ram.read_address.next = self.s0_flow_eff.val();
+        self.acked_s_ram.read_address.next = self.s0_flow_eff.val();
+        self.s1_valid.d.next = self.s0_valid.q.val();
+        self.s1_kind.d.next = self.s0_kind.q.val();
+        self.s1_flow.d.next = self.s0_flow_eff.val();
+
+        // ---- S1: bypass a write the RAM read missed, then credit earned since t_last.
+        self.s1_pace.next = self.pace_ram.read_data.val();
+        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s1_flow.q.val()) {
+            self.s1_pace.next = self.lw_pace.q.val();
+        }
+        self.elapsed.next = self.now.q.val() - self.s1_pace.val().get_bits::<32>(48);
+        self.e16.next = self.elapsed.val().get_bits::<16>(0);
+        if self.elapsed.val().get_bits::<16>(16) != 0 {
+            self.e16.next = 0xFFFF.into();
+        }
+        self.s2_prod.d.next = (bit_cast::<48, 32>(
+            self.cfg_ram.read_data.val().get_bits::<16>(16) * self.e16.val(),
+        ) << 16)
+            + bit_cast::<48, 32>(self.cfg_ram.read_data.val().get_bits::<16>(0) * self.e16.val());
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_kind.d.next = self.s1_kind.q.val();
+        self.s2_flow.d.next = self.s1_flow.q.val();
+        self.s2_pace.d.next = self.s1_pace.val();
+        self.s2_window.d.next = self.cfg_ram.read_data.val().get_bits::<32>(32);
+        self.s2_acked.d.next = self.acked_s_ram.read_data.val();
+        self.s2_now.d.next = self.now.q.val();
+
+        // ---- S2: decide.
+        self.pace.next = self.s2_pace.q.val();
+        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s2_flow.q.val()) {
+            self.pace.next = self.lw_pace.q.val();
+        }
+        self.shift_total.next = bit_cast::<6, 4>(self.cfg_pkt_shift.val()) + 16;
+        self.cap.next = bit_cast::<48, 12>(self.cfg_max_burst.val()) << self.shift_total.val();
+        self.sum.next = bit_cast::<49, 48>(self.pace.val().get_bits::<48>(0))
+            + bit_cast::<49, 48>(self.s2_prod.q.val());
+        self.c1.next = self.sum.val().get_bits::<48>(0);
+        if self.sum.val() > bit_cast::<49, 48>(self.cap.val()) {
+            self.c1.next = self.cap.val();
+        }
+        // c1 <= cap = max_burst << shift_total, so the packet count fits 12 bits.
+        self.n_c.next = self.c1.val().get_bits::<12>(self.shift_total.val().index());
+        self.inflight.next =
+            self.pace.val().get_bits::<32>(80) - self.s2_acked.q.val();
+        if self.inflight.val().get_bit(31) {
+            self.inflight.next = 0.into();
+        }
+        self.room.next =
+            bit_cast::<33, 32>(self.s2_window.q.val()) - bit_cast::<33, 32>(self.inflight.val());
+        self.n_w_full.next = self.room.val().get_bits::<32>(0) >> self.cfg_pkt_shift.val();
+        if self.room.val().get_bit(32) {
+            self.n_w_full.next = 0.into();
+        }
+        self.n_w.next = self.n_w_full.val().get_bits::<12>(0);
+        if self.n_w_full.val().get_bits::<20>(12) != 0 {
+            self.n_w.next = 0xFFF.into();
+        }
+        self.n.next = self.n_c.val();
+        if self.n_w.val() < self.n_c.val() {
+            self.n.next = self.n_w.val();
+        }
+
+        self.ring_push.next = false;
+        self.burst_push.next = false;
+        self.new_pace.next = self.pace.val();
+        if self.s2_kind.q.val() == 0 {
+            if self.pace.val().get_bit(112) {
+                self.new_pace.next = (bit_cast::<114, 48>(
+                    self.c1.val() - (bit_cast::<48, 12>(self.n.val()) << self.shift_total.val()),
+                ) | (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
+                    | (bit_cast::<114, 32>(
+                        self.pace.val().get_bits::<32>(80)
+                            + (bit_cast::<32, 12>(self.n.val()) << self.cfg_pkt_shift.val()),
+                    ) << 80))
+                    | (bit_cast::<114, 2>(3.into()) << 112);
+                self.ring_push.next = self.s2_valid.q.val();
+                self.burst_push.next = self.s2_valid.q.val() & (self.n.val() != 0);
+            } else {
+                // Removed while queued: leave the ring.
+                self.new_pace.next = self.pace.val().replace_bit(113, false);
+            }
+        } else if self.s2_kind.q.val() == 1 {
+            self.new_pace.next = (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
+                | (bit_cast::<114, 32>(self.s2_acked.q.val()) << 80)
+                | (bit_cast::<114, 2>(3.into()) << 112);
+            self.ring_push.next = self.s2_valid.q.val() & !self.pace.val().get_bit(113);
+        } else {
+            self.new_pace.next = self.pace.val().replace_bit(112, false);
+        }
+        self.pace_ram.write_enable.next = self.s2_valid.q.val();
+        self.pace_ram.write_address.next = self.s2_flow.q.val();
+        self.pace_ram.write_data.next = self.new_pace.val();
+        self.lw_valid.d.next = self.s2_valid.q.val();
+        self.lw_flow.d.next = self.s2_flow.q.val();
+        self.lw_pace.d.next = self.new_pace.val();
+
+        self.ring_ram.write_enable.next = self.ring_push.val();
+        self.ring_ram.write_address.next = self.ring_wr.q.val();
+        self.ring_ram.write_data.next = self.s2_flow.q.val();
+        if self.ring_push.val() {
+            self.ring_wr.d.next = self.ring_wr.q.val() + 1;
+        }
+        if self.ring_push.val() & !self.pop.val() {
+            self.ring_cnt.d.next = self.ring_cnt.q.val() + 1;
+        }
+        if !self.ring_push.val() & self.pop.val() {
+            self.ring_cnt.d.next = self.ring_cnt.q.val() - 1;
+        }
+
+        // ---- Burst FIFO and expander.
+        self.burst_flow_ram.write_enable.next = self.burst_push.val();
+        self.burst_flow_ram.write_address.next = self.bf_wr.q.val();
+        self.burst_flow_ram.write_data.next = self.s2_flow.q.val();
+        self.burst_flow_ram.read_address.next = self.bf_rd.q.val();
+        self.burst_n_ram.write_enable.next = self.burst_push.val();
+        self.burst_n_ram.write_address.next = self.bf_wr.q.val();
+        self.burst_n_ram.write_data.next = self.n.val();
+        self.burst_n_ram.read_address.next = self.bf_rd.q.val();
+        self.m_axis_pktsend_tvalid.next = self.cur_left.q.val() != 0;
+        self.m_axis_pktsend_tdata.next = bit_cast::<16, F>(self.cur_flow.q.val());
+        self.fire.next = (self.cur_left.q.val() != 0) & self.m_axis_pktsend_tready.val();
+        self.load.next = (self.bf_cnt.q.val() != 0)
+            & ((self.cur_left.q.val() == 0) | ((self.cur_left.q.val() == 1) & self.fire.val()));
+        if self.load.val() {
+            self.cur_flow.d.next = self.burst_flow_ram.read_data.val();
+            self.cur_left.d.next = self.burst_n_ram.read_data.val();
+            self.bf_rd.d.next = self.bf_rd.q.val() + 1;
+        } else if self.fire.val() {
+            self.cur_left.d.next = self.cur_left.q.val() - 1;
+        }
+        if self.burst_push.val() {
+            self.bf_wr.d.next = self.bf_wr.q.val() + 1;
+        }
+        if self.burst_push.val() & !self.load.val() {
+            self.bf_cnt.d.next = self.bf_cnt.q.val() + 1;
+        }
+        if !self.burst_push.val() & self.load.val() {
+            self.bf_cnt.d.next = self.bf_cnt.q.val() - 1;
+        }
+
+        // ---- RAM clearing after reset: every RAM is zero before the first op.
+        if self.init_busy.q.val() {
+            self.init_addr.d.next = self.init_addr.q.val() + 1;
+            if self.init_addr.q.val().all() {
+                self.init_busy.d.next = false;
+            }
+            self.pace_ram.write_enable.next = true;
+            self.pace_ram.write_address.next = self.init_addr.q.val();
+            self.pace_ram.write_data.next = 0.into();
+            self.cfg_ram.write_enable.next = true;
+            self.cfg_ram.write_address.next = self.init_addr.q.val();
+            self.cfg_ram.write_data.next = 0.into();
+            self.acked_n_ram.write_enable.next = true;
+            self.acked_n_ram.write_address.next = self.init_addr.q.val();
+            self.acked_n_ram.write_data.next = 0.into();
+            self.acked_s_ram.write_enable.next = true;
+            self.acked_s_ram.write_address.next = self.init_addr.q.val();
+            self.acked_s_ram.write_data.next = 0.into();
+        }
+        if self.reset.val() {
+            self.now.d.next = 0.into();
+            self.init_busy.d.next = true;
+            self.init_addr.d.next = 0.into();
+            self.n1_valid.d.next = false;
+            self.nlw_valid.d.next = false;
+            self.ring_rd.d.next = 0.into();
+            self.ring_wr.d.next = 0.into();
+            self.ring_cnt.d.next = 0.into();
+            self.s0_valid.d.next = false;
+            self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
+            self.lw_valid.d.next = false;
+            self.bf_rd.d.next = 0.into();
+            self.bf_wr.d.next = 0.into();
+            self.bf_cnt.d.next = 0.into();
+            self.cur_left.d.next = 0.into();
+        }
+    }
+}

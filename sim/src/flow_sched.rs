@@ -1,0 +1,353 @@
+//! Cycle-accurate golden model of `hdl/src/flow_sched.rs`.
+//!
+//! Naive on purpose: per-flow state lives in plain vectors and every stage reads the *latest*
+//! value, where the RTL needs two bypass paths to get the same answer out of block RAM. Timing
+//! that is architectural (when an op enters, which cycle a PktSend leaves) is modelled exactly;
+//! see docs/modules/flow_sched.md for the pipeline.
+
+use std::collections::VecDeque;
+
+/// Ring and burst bookkeeping limits, as in the RTL.
+pub const BURST_FIFO_POP_LIMIT: usize = 4;
+/// Largest per-visit packet count (12-bit field).
+pub const MAX_PKTS: u32 = 0xFFF;
+
+/// A create (with its first window and rate) or a remove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ctrl {
+    /// true = create, false = remove.
+    pub create: bool,
+    /// Flow id as sent on the wire (may be out of range: then ignored).
+    pub flow: u16,
+    /// Window in bytes.
+    pub window: u32,
+    /// Rate in bytes per cycle, UQ16.16.
+    pub rate: u32,
+    /// Reserved bits `[87:81]`; nonzero makes the op ignored.
+    pub reserved: u8,
+}
+
+impl Ctrl {
+    /// The 88-bit `s_axis_ctrl_tdata` word.
+    pub fn tdata(&self) -> u128 {
+        self.rate as u128
+            | (self.window as u128) << 32
+            | (self.flow as u128) << 64
+            | (self.create as u128) << 80
+            | ((self.reserved & 0x7f) as u128) << 81
+    }
+}
+
+/// A window/rate update from the CC module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Update {
+    /// Flow id (out of range: ignored).
+    pub flow: u16,
+    /// Window in bytes.
+    pub window: u32,
+    /// Rate in bytes per cycle, UQ16.16.
+    pub rate: u32,
+}
+
+impl Update {
+    /// The 80-bit `s_axis_update_tdata` word.
+    pub fn tdata(&self) -> u128 {
+        self.rate as u128 | (self.window as u128) << 32 | (self.flow as u128) << 64
+    }
+}
+
+/// Acknowledged bytes for a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Notify {
+    /// Flow id (out of range: ignored).
+    pub flow: u16,
+    /// Newly acknowledged bytes.
+    pub bytes: u32,
+}
+
+impl Notify {
+    /// The 48-bit `s_axis_notify_tdata` word.
+    pub fn tdata(&self) -> u64 {
+        self.bytes as u64 | (self.flow as u64) << 32
+    }
+}
+
+/// Everything driven into the scheduler during one cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inputs {
+    /// Synchronous reset.
+    pub reset: bool,
+    /// log2 packet bytes.
+    pub pkt_shift: u8,
+    /// Packets per visit and credit cap.
+    pub max_burst: u16,
+    /// Offered create/remove (tvalid with its data).
+    pub ctrl: Option<Ctrl>,
+    /// Offered update.
+    pub update: Option<Update>,
+    /// Offered notify.
+    pub notify: Option<Notify>,
+    /// PktSend tready.
+    pub pktsend_ready: bool,
+}
+
+/// What the scheduler shows during the cycle (before the clock edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// s_axis_ctrl_tready.
+    pub ctrl_ready: bool,
+    /// s_axis_update_tready.
+    pub update_ready: bool,
+    /// s_axis_notify_tready.
+    pub notify_ready: bool,
+    /// m_axis_pktsend_tvalid.
+    pub pktsend_valid: bool,
+    /// m_axis_pktsend_tdata (meaningful when valid).
+    pub pktsend_flow: u16,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Pace {
+    credit: u64, // bytes, UQ32.16
+    t_last: u32,
+    sent: u32,
+    active: bool,
+    in_ring: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Visit,
+    Create,
+    Remove,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Op {
+    kind: Kind,
+    flow: usize,
+    window: u32,
+    rate: u32,
+    acked: u32,
+    prod: u64,
+    now: u32,
+}
+
+/// One decision of the scheduler, for tests and pacing statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// Cycle of the decision (S2).
+    pub cycle: u64,
+    /// Flow granted.
+    pub flow: usize,
+    /// Packets granted.
+    pub pkts: u32,
+    /// Unacknowledged bytes after the grant (before it, a negative count is taken as zero).
+    pub inflight: u32,
+    /// Window the grant was checked against.
+    pub window: u32,
+}
+
+/// The flow scheduler, cycle by cycle.
+pub struct FlowSched {
+    flows: usize,
+    pace: Vec<Pace>,
+    cfg: Vec<(u32, u32)>, // (window, rate)
+    acked: Vec<u32>,
+    ring: VecDeque<usize>,
+    bursts: VecDeque<(usize, u32)>,
+    now: u32,
+    cycle: u64,
+    init_left: usize,
+    notify_pending: Option<(usize, u32)>,
+    s0: Option<Op>,
+    s1: Option<Op>,
+    s2: Option<Op>,
+    cur_flow: usize,
+    cur_left: u32,
+    /// Decisions in order; drained by the caller.
+    pub grants: Vec<Grant>,
+}
+
+impl FlowSched {
+    /// A scheduler for `2^flow_bits` flows, as it is at power-up before a reset.
+    pub fn new(flow_bits: u32) -> Self {
+        let flows = 1usize << flow_bits;
+        FlowSched {
+            flows,
+            pace: vec![Pace::default(); flows],
+            cfg: vec![(0, 0); flows],
+            acked: vec![0; flows],
+            ring: VecDeque::new(),
+            bursts: VecDeque::new(),
+            now: 0,
+            cycle: 0,
+            init_left: 0,
+            notify_pending: None,
+            s0: None,
+            s1: None,
+            s2: None,
+            cur_flow: 0,
+            cur_left: 0,
+            grants: Vec::new(),
+        }
+    }
+
+    /// Number of flows.
+    pub fn flows(&self) -> usize {
+        self.flows
+    }
+
+    /// Cycles stepped so far.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    fn flow_index(&self, flow: u16) -> Option<usize> {
+        ((flow as usize) < self.flows).then_some(flow as usize)
+    }
+
+    /// The outputs during a cycle with inputs `i` (combinational, no state change).
+    pub fn outputs(&self, i: &Inputs) -> Outputs {
+        let ready = !i.reset && self.init_left == 0;
+        Outputs {
+            ctrl_ready: ready,
+            update_ready: ready && i.ctrl.is_none(),
+            notify_ready: ready,
+            pktsend_valid: self.cur_left != 0,
+            pktsend_flow: self.cur_flow as u16,
+        }
+    }
+
+    /// One clock cycle. Returns the outputs shown during it.
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let out = self.outputs(i);
+        self.cycle += 1;
+        if i.reset {
+            let grants = std::mem::take(&mut self.grants);
+            *self = FlowSched { grants, cycle: self.cycle, ..FlowSched::new(self.flows.trailing_zeros()) };
+            self.init_left = self.flows;
+            return out;
+        }
+        if self.init_left > 0 {
+            self.init_left -= 1;
+            self.now = self.now.wrapping_add(1);
+            self.expand(i.pktsend_ready);
+            return out;
+        }
+
+        // Inputs accepted this cycle.
+        let ctrl = i.ctrl.filter(|c| c.reserved & 0x7f == 0).and_then(|c| Some((c, self.flow_index(c.flow)?)));
+        let update = if out.update_ready { i.update.and_then(|u| Some((u, self.flow_index(u.flow)?))) } else { None };
+        let notify = i.notify.and_then(|n| Some((self.flow_index(n.flow)?, n.bytes)));
+
+        // P: a ctrl op, else a ring pop (not right after a ctrl op, not when bursts could overflow).
+        let after_ctrl = matches!(self.s0, Some(op) if op.kind != Kind::Visit);
+        let pop = i.ctrl.is_none()
+            && !self.ring.is_empty()
+            && self.bursts.len() <= BURST_FIFO_POP_LIMIT
+            && !after_ctrl;
+        let blank = |kind, flow| Op { kind, flow, window: 0, rate: 0, acked: 0, prod: 0, now: 0 };
+        let entering = match (ctrl, pop) {
+            (Some((c, f)), _) => Some(blank(if c.create { Kind::Create } else { Kind::Remove }, f)),
+            (None, true) => Some(blank(Kind::Visit, self.ring.pop_front().unwrap())),
+            _ => None,
+        };
+
+        // S0 samples config and acked bytes; S1 the credit earned since the last write.
+        let s1_next = self.s0.map(|mut op| {
+            (op.window, op.rate) = self.cfg[op.flow];
+            op.acked = self.acked[op.flow];
+            op
+        });
+        let s2_next = self.s1.map(|mut op| {
+            let elapsed = self.now.wrapping_sub(self.pace[op.flow].t_last).min(0xFFFF);
+            op.prod = op.rate as u64 * elapsed as u64;
+            op.now = self.now;
+            op
+        });
+
+        // S2 decides.
+        let mut ring_push = None;
+        let mut burst_push = None;
+        if let Some(op) = self.s2 {
+            let p = self.pace[op.flow];
+            let new = match op.kind {
+                Kind::Visit if p.active => {
+                    let (n, credit, inflight) = grant(p, &op, i.pkt_shift, i.max_burst);
+                    let sent = p.sent.wrapping_add(n << i.pkt_shift);
+                    ring_push = Some(op.flow);
+                    if n > 0 {
+                        burst_push = Some((op.flow, n));
+                        self.grants.push(Grant {
+                            cycle: self.cycle,
+                            flow: op.flow,
+                            pkts: n,
+                            inflight: inflight + (n << i.pkt_shift),
+                            window: op.window,
+                        });
+                    }
+                    Pace { credit, t_last: op.now, sent, active: true, in_ring: true }
+                }
+                Kind::Visit => Pace { in_ring: false, ..p },
+                Kind::Create => {
+                    if !p.in_ring {
+                        ring_push = Some(op.flow);
+                    }
+                    Pace { credit: 0, t_last: op.now, sent: op.acked, active: true, in_ring: true }
+                }
+                Kind::Remove => Pace { active: false, ..p },
+            };
+            self.pace[op.flow] = new;
+        }
+
+        // Clock edge: the rest of the writes.
+        self.expand(i.pktsend_ready);
+        if let Some(b) = burst_push {
+            self.bursts.push_back(b);
+        }
+        if let Some(f) = ring_push {
+            self.ring.push_back(f);
+        }
+        match (ctrl, update) {
+            (Some((c, f)), _) if c.create => self.cfg[f] = (c.window, c.rate),
+            (None, Some((u, f))) => self.cfg[f] = (u.window, u.rate),
+            _ => {}
+        }
+        if let Some((f, bytes)) = self.notify_pending.take() {
+            self.acked[f] = self.acked[f].wrapping_add(bytes);
+        }
+        self.notify_pending = notify;
+        self.s2 = s2_next;
+        self.s1 = s1_next;
+        self.s0 = entering;
+        self.now = self.now.wrapping_add(1);
+        out
+    }
+
+    /// The burst expander: one PktSend per cycle from the head burst.
+    fn expand(&mut self, ready: bool) {
+        let fire = self.cur_left != 0 && ready;
+        let load = !self.bursts.is_empty() && (self.cur_left == 0 || (self.cur_left == 1 && fire));
+        if load {
+            (self.cur_flow, self.cur_left) = self.bursts.pop_front().unwrap();
+        } else if fire {
+            self.cur_left -= 1;
+        }
+    }
+}
+
+/// Packets granted on a visit, the credit left and the unacknowledged bytes before the grant
+/// (more acked than sent counts as none), exactly as the RTL's S2.
+fn grant(p: Pace, op: &Op, pkt_shift: u8, max_burst: u16) -> (u32, u64, u32) {
+    let shift_total = 16 + (pkt_shift & 0xF) as u32;
+    let cap = ((max_burst & 0xFFF) as u64) << shift_total;
+    let credit = (p.credit + op.prod).min(cap);
+    let n_credit = (credit >> shift_total) as u32;
+    let inflight = p.sent.wrapping_sub(op.acked);
+    let inflight = if inflight & 0x8000_0000 != 0 { 0 } else { inflight };
+    let room = op.window.checked_sub(inflight).unwrap_or(0);
+    let n_window = (room >> (pkt_shift & 0xF)).min(MAX_PKTS);
+    let n = n_credit.min(n_window);
+    (n, credit - ((n as u64) << shift_total), inflight)
+}
