@@ -197,6 +197,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [31:0] n_w_full;
     reg  [11:0] n_w;
     reg  [11:0] n;
+    reg  [47:0] c2;
+    reg  [31:0] sent2;
     reg  ring_push;
     reg  burst_push;
     reg  fire;
@@ -627,12 +629,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (n_w < n_c) begin
             n = n_w;
         end
+        c2 = c1 - (((n) & 48'hffffffffffff) << shift_total);
+        sent2 = pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << cfg_pkt_shift);
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
         if (s2_kind_q == 32'h0) begin
             if (pace[32'h70]) begin
-                new_pace = (((c1 - (((n) & 48'hffffffffffff) << shift_total)) & 114'h3ffffffffffffffffffffffffffff) | (((s2_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << cfg_pkt_shift)) & 114'h3ffffffffffffffffffffffffffff) << 32'h50)) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
+                new_pace = ((c2) & 114'h3ffffffffffffffffffffffffffff) | (((s2_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
                 ring_push = s2_valid_q;
                 burst_push = s2_valid_q & (n != 32'h0);
             end

@@ -128,6 +128,8 @@ pub struct FlowSched<const F: usize> {
     n_w_full: Signal<Local, Bits<32>>,
     n_w: Signal<Local, Bits<12>>,
     n: Signal<Local, Bits<12>>,
+    c2: Signal<Local, Bits<48>>,
+    sent2: Signal<Local, Bits<32>>,
     ring_push: Signal<Local, bool>,
     burst_push: Signal<Local, bool>,
     fire: Signal<Local, bool>,
@@ -299,18 +301,19 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.n.next = self.n_w.val();
         }
 
+        // Narrow locals: inside one 114-bit expression Verilog would subtract at 114 bits.
+        self.c2.next =
+            self.c1.val() - (bit_cast::<48, 12>(self.n.val()) << self.shift_total.val());
+        self.sent2.next = self.pace.val().get_bits::<32>(80)
+            + (bit_cast::<32, 12>(self.n.val()) << self.cfg_pkt_shift.val());
         self.ring_push.next = false;
         self.burst_push.next = false;
         self.new_pace.next = self.pace.val();
         if self.s2_kind.q.val() == 0 {
             if self.pace.val().get_bit(112) {
-                self.new_pace.next = (bit_cast::<114, 48>(
-                    self.c1.val() - (bit_cast::<48, 12>(self.n.val()) << self.shift_total.val()),
-                ) | (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
-                    | (bit_cast::<114, 32>(
-                        self.pace.val().get_bits::<32>(80)
-                            + (bit_cast::<32, 12>(self.n.val()) << self.cfg_pkt_shift.val()),
-                    ) << 80))
+                self.new_pace.next = bit_cast::<114, 48>(self.c2.val())
+                    | (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
+                    | (bit_cast::<114, 32>(self.sent2.val()) << 80)
                     | (bit_cast::<114, 2>(3.into()) << 112);
                 self.ring_push.next = self.s2_valid.q.val();
                 self.burst_push.next = self.s2_valid.q.val() & (self.n.val() != 0);

@@ -1,0 +1,27 @@
+//! `hpcc-nic lint`: Verilator's -Wall lint on every exported module.
+
+use crate::Result;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(root: &Path, _args: Args) -> Result<ExitCode> {
+    let rtl = root.join("rtl-out");
+    let vlt = rtl.join("hpcc_nic.vlt");
+    let mut clean = true;
+    for m in hdl::export::all()? {
+        let report = testbench::lint::lint(&[rtl.join(format!("{}.v", m.name))], &m.name, Some(&vlt))?;
+        if report.clean {
+            println!("{:<16} clean    ({})", m.name, report.command);
+        } else {
+            clean = false;
+            println!("{:<16} {} warnings ({})", m.name, report.warnings.len(), report.command);
+            for w in &report.warnings {
+                println!("  {w}");
+            }
+        }
+    }
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

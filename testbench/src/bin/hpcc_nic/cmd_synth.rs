@@ -1,0 +1,50 @@
+//! `hpcc-nic synth`: yosys synth_xilinx figures for the scheduler at a chosen flow count.
+
+use crate::Result;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Flow counts to build (powers of two, 1024 to 4096).
+    #[arg(long, value_delimiter = ',', default_value = "1024")]
+    flows: Vec<usize>,
+    /// yosys synth_xilinx -family (xcup = UltraScale+).
+    #[arg(long, default_value = "xcup")]
+    family: String,
+    /// Print a Markdown section (for docs/modules/*.md) instead of a table.
+    #[arg(long)]
+    markdown: bool,
+}
+
+pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
+    let dir = std::env::temp_dir().join(format!("hpcc-nic-synth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let mut ok = true;
+    if !args.markdown {
+        println!("{}", testbench::synth::SynthReport::table_header());
+    }
+    for flows in args.flows {
+        if !flows.is_power_of_two() || !(1024..=4096).contains(&flows) {
+            return Err(format!("--flows {flows}: want 1024, 2048 or 4096").into());
+        }
+        let name = if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
+        let m = hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?;
+        let file = dir.join(format!("{name}.v"));
+        std::fs::write(&file, &m.text)?;
+        let r = testbench::synth::synth(&[file], &name, &args.family)?;
+        if args.markdown {
+            println!("{}", r.markdown());
+        } else {
+            println!("{}", r.table_row());
+        }
+        if !r.unexplained_warnings.is_empty() {
+            ok = false;
+            for w in &r.unexplained_warnings {
+                println!("  unexplained yosys warning: {w}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

@@ -1,0 +1,153 @@
+//! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
+
+pub mod flow_sched;
+pub mod flow_sched_checks;
+
+use std::fmt;
+use std::time::Instant;
+
+/// Every regression job `hpcc-nic regress` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scenario {
+    /// flow_sched: random traffic, every output compared on every cycle.
+    FlowSchedRandom,
+    /// flow_sched: 1024 active flows, per-flow pacing error.
+    FlowSchedPacing,
+    /// flow_sched: one flow at line rate, and the PktSend ceiling.
+    FlowSchedLineRate,
+    /// flow_sched: windows never exceeded, checked every cycle.
+    FlowSchedWindow,
+    /// flow_sched: bogus acks, extreme rates and windows, bad flow ids and reserved bits.
+    FlowSchedBadInput,
+}
+
+impl Scenario {
+    /// All scenarios, in report order.
+    pub const ALL: [Scenario; 5] = [
+        Scenario::FlowSchedRandom,
+        Scenario::FlowSchedPacing,
+        Scenario::FlowSchedLineRate,
+        Scenario::FlowSchedWindow,
+        Scenario::FlowSchedBadInput,
+    ];
+
+    /// Module under test.
+    pub fn module(self) -> &'static str {
+        "flow_sched"
+    }
+
+    /// Short name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::FlowSchedRandom => "random",
+            Scenario::FlowSchedPacing => "pacing",
+            Scenario::FlowSchedLineRate => "line-rate",
+            Scenario::FlowSchedWindow => "window",
+            Scenario::FlowSchedBadInput => "bad-input",
+        }
+    }
+
+    /// Runs one seed of the scenario for about `cycles` cycles.
+    pub fn run(self, seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> Outcome {
+        match self {
+            Scenario::FlowSchedRandom => flow_sched::random(seed, cycles, vcd),
+            Scenario::FlowSchedPacing => flow_sched_checks::pacing(seed, cycles, vcd),
+            Scenario::FlowSchedLineRate => flow_sched_checks::line_rate(seed, cycles, vcd),
+            Scenario::FlowSchedWindow => flow_sched_checks::window(seed, cycles, vcd),
+            Scenario::FlowSchedBadInput => flow_sched::bad_input(seed, cycles, vcd),
+        }
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.module(), self.name())
+    }
+}
+
+/// Result of one scenario and seed.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// What ran.
+    pub scenario: Scenario,
+    /// Its seed.
+    pub seed: u64,
+    /// Clock cycles simulated.
+    pub cycles: u64,
+    /// Transactions compared (accepted inputs and PktSends).
+    pub transactions: u64,
+    /// Cycles on which RTL and model outputs differed.
+    pub mismatches: u64,
+    /// The first mismatch, if any.
+    pub first_mismatch: Option<String>,
+    /// Failed checks other than RTL/model equality (pacing error, lost packets...).
+    pub failures: Vec<String>,
+    /// Measured figures, name and value.
+    pub metrics: Vec<(String, f64)>,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+impl Outcome {
+    /// An empty outcome to fill in.
+    pub fn new(scenario: Scenario, seed: u64) -> Self {
+        Outcome {
+            scenario,
+            seed,
+            cycles: 0,
+            transactions: 0,
+            mismatches: 0,
+            first_mismatch: None,
+            failures: vec![],
+            metrics: vec![],
+            seconds: 0.0,
+        }
+    }
+
+    /// Records a failed check.
+    pub fn fail(&mut self, why: String) {
+        self.failures.push(why);
+    }
+
+    /// Records a measured figure.
+    pub fn metric(&mut self, name: &str, value: f64) {
+        self.metrics.push((name.to_string(), value));
+    }
+
+    /// Value of a recorded figure.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.metrics.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// Fills the counters from a finished lockstep run.
+    pub fn finish(
+        mut self,
+        t: &flow_sched::Traffic,
+        ls: &flow_sched::Lockstep,
+        start: Instant,
+    ) -> Self {
+        self.cycles = t.cycles;
+        self.transactions = t.transactions;
+        self.mismatches = ls.mismatches;
+        self.first_mismatch = ls.first.clone();
+        self.seconds = start.elapsed().as_secs_f64();
+        self
+    }
+
+    /// No mismatch and no failed check.
+    pub fn passed(&self) -> bool {
+        self.mismatches == 0 && self.failures.is_empty()
+    }
+
+    /// The command that re-runs this seed with a VCD of the RTL.
+    pub fn rerun_command(&self) -> String {
+        format!(
+            "cargo run --release -p testbench --bin hpcc-nic -- regress --only {} --seed {:#x} --cycles {} --vcd {}_{:x}.vcd",
+            self.scenario.name(),
+            self.seed,
+            self.cycles,
+            self.scenario.name(),
+            self.seed
+        )
+    }
+}

@@ -1,0 +1,141 @@
+//! Typed bindings to the Verilated RTL.
+//!
+//! build.rs verilates every module listed in `rtl-out/hpcc_nic.f` and every
+//! fixture in `testbench/verilog/`, and generates one wrapper per module in
+//! [`models`]: `flow_sched` becomes `FlowSched`, with
+//!
+//! - `new()`, `with_vcd(path)`; dropping it frees the model and closes the VCD;
+//! - per port `<port>()` and, for inputs, `set_<port>(v)` (u8/u16/u32/u64 by
+//!   width), or for ports wider than 64 bits `<port>() -> &[u32]` and
+//!   `<port>_mut() -> &mut [u32]` (word 0 = bits 31:0) straight into the model;
+//!   and `<PORT>_WIDTH`;
+//! - `eval()`, `tick()` (modules with a `clock` input; 4 ns period), `cycles()`,
+//!   `time_ps()`, `finished()`, `fatal()`, `flush_vcd()`, and [`Model`].
+//!
+//! Every instance has its own Verilator context, so instances are independent
+//! and may run on different threads. `$finish`, `$stop` and `$fatal` do not end
+//! the process: they set [`Model::finished`] (and [`Model::fatal`]). What the
+//! design prints (`$display`, the `$fatal` text) goes to the process's stdout.
+//!
+//! To add a model, list its file in `rtl-out/hpcc_nic.f` (module name = file
+//! stem), or for a binding test put it in `testbench/verilog/`.
+//!
+//! Environment: `VERILATOR`, `VERILATOR_ROOT` and `HPCC_VL_EXTRA` (extra
+//! verilator arguments, e.g. `--x-assign unique --x-initial unique`) at build
+//! time; `HPCC_VL_RAND_RESET` (0 zeros, 1 ones, 2 random) and
+//! `HPCC_VL_RAND_SEED` at run time, for how such a build fills X bits.
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::ptr::{self, NonNull};
+
+/// The generated wrappers, one per Verilated module.
+pub mod models {
+    include!(concat!(env!("OUT_DIR"), "/models.rs"));
+}
+
+pub use models::*;
+
+/// What every generated wrapper offers, for harness code generic over models.
+pub trait Model: Send + Sized {
+    /// The Verilog module name.
+    const NAME: &'static str;
+    fn new() -> Self;
+    /// Also writes every signal to a VCD file (1 ps resolution).
+    fn with_vcd(path: &Path) -> Self;
+    /// Evaluates the model for the inputs as they are now; time does not move.
+    fn eval(&mut self);
+    /// One 4 ns clock cycle: `clock` low, eval, +2 ns, VCD dump; `clock` high,
+    /// eval, +2 ns, VCD dump. A model without a `clock` port is evaluated once
+    /// and time moves on by 4 ns. Does nothing after a fatal error.
+    fn tick(&mut self);
+    /// Number of tick() calls that ran.
+    fn cycles(&self) -> u64;
+    /// Simulated time in ps (4000 per tick).
+    fn time_ps(&self) -> u64;
+    /// True after `$finish`, `$stop`, `$fatal` or a fatal Verilator error.
+    fn finished(&self) -> bool;
+    /// The message of `$fatal`, `$stop` or a fatal Verilator error, if any.
+    fn fatal(&self) -> Option<String>;
+    fn flush_vcd(&mut self);
+}
+
+extern "C" {
+    fn hpcc_vl_free(i: *mut c_void);
+    fn hpcc_vl_eval(i: *mut c_void);
+    fn hpcc_vl_tick(i: *mut c_void);
+    fn hpcc_vl_flush_vcd(i: *mut c_void);
+    fn hpcc_vl_cycles(i: *const c_void) -> u64;
+    fn hpcc_vl_time_ps(i: *const c_void) -> u64;
+    fn hpcc_vl_finished(i: *const c_void) -> bool;
+    fn hpcc_vl_fatal(i: *const c_void) -> *const c_char;
+}
+
+/// Owner of one C++ model instance (csrc/hpcc_vl.h); used by the generated code.
+#[doc(hidden)]
+pub struct Raw(NonNull<c_void>);
+
+// SAFETY: an instance has its own VerilatedContext and no thread affinity;
+// all access goes through &self / &mut self.
+unsafe impl Send for Raw {}
+
+#[doc(hidden)]
+impl Raw {
+    /// `make` is the generated constructor; it gets the VCD path or null.
+    /// Panics if the model cannot be created (e.g. the VCD file cannot be opened).
+    pub fn new(
+        name: &str,
+        vcd: Option<&Path>,
+        make: impl FnOnce(*const c_char) -> *mut c_void,
+    ) -> Raw {
+        let path = vcd
+            .map(|p| CString::new(p.as_os_str().as_bytes()).expect("VCD path contains a NUL byte"));
+        let raw =
+            Raw(NonNull::new(make(path.as_ref().map_or(ptr::null(), |c| c.as_ptr()))).unwrap());
+        if let Some(msg) = raw.fatal() {
+            panic!("cannot create the Verilated model {name}: {msg}");
+        }
+        raw
+    }
+
+    pub fn eval(&mut self) {
+        unsafe { hpcc_vl_eval(self.0.as_ptr()) }
+    }
+
+    pub fn tick(&mut self) {
+        unsafe { hpcc_vl_tick(self.0.as_ptr()) }
+    }
+
+    pub fn flush_vcd(&mut self) {
+        unsafe { hpcc_vl_flush_vcd(self.0.as_ptr()) }
+    }
+
+    pub fn cycles(&self) -> u64 {
+        unsafe { hpcc_vl_cycles(self.0.as_ptr()) }
+    }
+
+    pub fn time_ps(&self) -> u64 {
+        unsafe { hpcc_vl_time_ps(self.0.as_ptr()) }
+    }
+
+    pub fn finished(&self) -> bool {
+        unsafe { hpcc_vl_finished(self.0.as_ptr()) }
+    }
+
+    pub fn fatal(&self) -> Option<String> {
+        // SAFETY: null, or a C string that lives until the next call on self.
+        let msg = unsafe { hpcc_vl_fatal(self.0.as_ptr()) };
+        (!msg.is_null()).then(|| {
+            unsafe { CStr::from_ptr(msg) }
+                .to_string_lossy()
+                .into_owned()
+        })
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        unsafe { hpcc_vl_free(self.0.as_ptr()) }
+    }
+}

@@ -1,0 +1,99 @@
+//! flow_sched against its golden model in Verilator, plus the export, lint and synthesis checks.
+//! Seeds are fixed so failures replay; `hpcc-nic regress` draws fresh ones and runs longer.
+
+use std::path::{Path, PathBuf};
+use testbench::harness::{flow_sched, flow_sched_checks, Outcome};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn assert_passed(o: &Outcome) {
+    assert!(
+        o.passed(),
+        "{} seed {:#x}: {} mismatches, first {:?}, failures {:?}; re-run: {}",
+        o.scenario,
+        o.seed,
+        o.mismatches,
+        o.first_mismatch,
+        o.failures,
+        o.rerun_command()
+    );
+}
+
+#[test]
+fn rtl_out_is_a_fresh_export() {
+    let modules = hdl::export::all().unwrap();
+    let dir = root().join("rtl-out");
+    for m in &modules {
+        let committed = std::fs::read_to_string(dir.join(format!("{}.v", m.name))).unwrap_or_default();
+        assert!(committed == m.text, "rtl-out/{}.v is stale: run `hpcc-nic export`", m.name);
+        assert!(!m.text.contains('$'), "{}: `$` in exported Verilog", m.name);
+        assert!(!m.text.contains("module top"), "{}: module still called top", m.name);
+        assert!(m.text.contains("`timescale 1ns / 1ps") && m.text.contains("`default_nettype none"));
+    }
+    let list = std::fs::read_to_string(dir.join("hpcc_nic.f")).unwrap();
+    assert_eq!(list, hdl::export::filelist(&modules), "rtl-out/hpcc_nic.f is stale");
+}
+
+#[test]
+fn random_traffic_matches_model_every_cycle() {
+    for seed in [1, 0xC0FFEE] {
+        let o = flow_sched::random(seed, 200_000, None);
+        assert!(o.transactions > 20_000, "too little traffic: {o:?}");
+        assert!(o.get("pktsends").unwrap() > 10_000.0, "too few PktSends: {o:?}");
+        assert_passed(&o);
+    }
+}
+
+#[test]
+fn bad_input_matches_model_every_cycle() {
+    assert_passed(&flow_sched::bad_input(7, 200_000, None));
+}
+
+#[test]
+fn one_flow_gets_line_rate_and_the_scheduler_one_pktsend_per_clock() {
+    let o = flow_sched_checks::line_rate(3, 150_000, None);
+    assert_passed(&o);
+    let full = o.get("one_flow_1pkt_pkts_per_cycle").unwrap();
+    assert!(full > 0.999, "one flow at 1 packet/cycle got {full}");
+}
+
+#[test]
+fn pacing_1024_flows_within_one_percent() {
+    let o = flow_sched_checks::pacing(11, 600_000, None);
+    assert_passed(&o);
+    assert!(o.get("min_pkts_per_flow").unwrap() > 100.0);
+}
+
+#[test]
+fn window_never_exceeded() {
+    let o = flow_sched_checks::window(5, 200_000, None);
+    assert_passed(&o);
+}
+
+#[test]
+fn a_diverging_model_is_caught() {
+    // The comparison itself must be able to fail: the model alone is offered one extra create.
+    let mut ls = flow_sched::Lockstep::new(None);
+    let mut t = flow_sched::Traffic::new(9, flow_sched::Profile::random());
+    t.reset(&mut ls);
+    let create = sim::flow_sched::Ctrl { create: true, flow: 5, window: 1 << 20, rate: 8 << 16, reserved: 0 };
+    let extra = sim::flow_sched::Inputs { ctrl: Some(create), pkt_shift: 10, max_burst: 64, ..Default::default() };
+    ls.model.step(&extra);
+    for _ in 0..20_000 {
+        t.step(&mut ls);
+    }
+    assert!(ls.mismatches > 0, "a model that diverged went unnoticed");
+}
+
+#[test]
+fn vcd_of_a_rerun_opens() {
+    let path = std::env::temp_dir().join(format!("flow_sched_{}.vcd", std::process::id()));
+    let o = flow_sched::random(2, 3_000, Some(&path));
+    assert_passed(&o);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(text.contains("$scope module flow_sched $end"), "root scope not named after the module");
+    assert!(text.contains("m_axis_pktsend_tvalid"));
+}
