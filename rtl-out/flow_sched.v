@@ -63,15 +63,15 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  ring_ram_write_enable;
     reg  burst_flow_ram_write_clock;
     reg  burst_flow_ram_write_enable;
-    reg  [2:0] burst_flow_ram_write_address;
+    reg  [3:0] burst_flow_ram_write_address;
     reg  [9:0] burst_flow_ram_write_data;
-    reg  [2:0] burst_flow_ram_read_address;
+    reg  [3:0] burst_flow_ram_read_address;
     wire  [9:0] burst_flow_ram_read_data;
     reg  burst_n_ram_write_clock;
     reg  burst_n_ram_write_enable;
-    reg  [2:0] burst_n_ram_write_address;
+    reg  [3:0] burst_n_ram_write_address;
     reg  [11:0] burst_n_ram_write_data;
-    reg  [2:0] burst_n_ram_read_address;
+    reg  [3:0] burst_n_ram_read_address;
     wire  [11:0] burst_n_ram_read_data;
     reg  [31:0] now_d;
     wire  [31:0] now_q;
@@ -139,18 +139,93 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [113:0] s2_pace_d;
     wire  [113:0] s2_pace_q;
     reg  s2_pace_clock;
+    reg  [31:0] s2_rate_d;
+    wire  [31:0] s2_rate_q;
+    reg  s2_rate_clock;
     reg  [31:0] s2_window_d;
     wire  [31:0] s2_window_q;
     reg  s2_window_clock;
     reg  [31:0] s2_acked_d;
     wire  [31:0] s2_acked_q;
     reg  s2_acked_clock;
-    reg  [47:0] s2_prod_d;
-    wire  [47:0] s2_prod_q;
-    reg  s2_prod_clock;
+    reg  [15:0] s2_e16_d;
+    wire  [15:0] s2_e16_q;
+    reg  s2_e16_clock;
     reg  [31:0] s2_now_d;
     wire  [31:0] s2_now_q;
     reg  s2_now_clock;
+    reg  s3_valid_d;
+    wire  s3_valid_q;
+    reg  s3_valid_clock;
+    reg  [1:0] s3_kind_d;
+    wire  [1:0] s3_kind_q;
+    reg  s3_kind_clock;
+    reg  [9:0] s3_flow_d;
+    wire  [9:0] s3_flow_q;
+    reg  s3_flow_clock;
+    reg  [113:0] s3_pace_d;
+    wire  [113:0] s3_pace_q;
+    reg  s3_pace_clock;
+    reg  [31:0] s3_p_hi_d;
+    wire  [31:0] s3_p_hi_q;
+    reg  s3_p_hi_clock;
+    reg  [31:0] s3_p_lo_d;
+    wire  [31:0] s3_p_lo_q;
+    reg  s3_p_lo_clock;
+    reg  [31:0] s3_inflight_d;
+    wire  [31:0] s3_inflight_q;
+    reg  s3_inflight_clock;
+    reg  [31:0] s3_window_d;
+    wire  [31:0] s3_window_q;
+    reg  s3_window_clock;
+    reg  [31:0] s3_acked_d;
+    wire  [31:0] s3_acked_q;
+    reg  s3_acked_clock;
+    reg  [31:0] s3_now_d;
+    wire  [31:0] s3_now_q;
+    reg  s3_now_clock;
+    reg  [3:0] s3_shift_d;
+    wire  [3:0] s3_shift_q;
+    reg  s3_shift_clock;
+    reg  [5:0] s3_st_d;
+    wire  [5:0] s3_st_q;
+    reg  s3_st_clock;
+    reg  [47:0] s3_cap_d;
+    wire  [47:0] s3_cap_q;
+    reg  s3_cap_clock;
+    reg  s4_valid_d;
+    wire  s4_valid_q;
+    reg  s4_valid_clock;
+    reg  [1:0] s4_kind_d;
+    wire  [1:0] s4_kind_q;
+    reg  s4_kind_clock;
+    reg  [9:0] s4_flow_d;
+    wire  [9:0] s4_flow_q;
+    reg  s4_flow_clock;
+    reg  [113:0] s4_pace_d;
+    wire  [113:0] s4_pace_q;
+    reg  s4_pace_clock;
+    reg  [31:0] s4_acked_d;
+    wire  [31:0] s4_acked_q;
+    reg  s4_acked_clock;
+    reg  [47:0] s4_c1_d;
+    wire  [47:0] s4_c1_q;
+    reg  s4_c1_clock;
+    reg  [11:0] s4_n_c_d;
+    wire  [11:0] s4_n_c_q;
+    reg  s4_n_c_clock;
+    reg  [11:0] s4_n_w_d;
+    wire  [11:0] s4_n_w_q;
+    reg  s4_n_w_clock;
+    reg  [31:0] s4_now_d;
+    wire  [31:0] s4_now_q;
+    reg  s4_now_clock;
+    reg  [3:0] s4_shift_d;
+    wire  [3:0] s4_shift_q;
+    reg  s4_shift_clock;
+    reg  [5:0] s4_st_d;
+    wire  [5:0] s4_st_q;
+    reg  s4_st_clock;
     reg  lw_valid_d;
     wire  lw_valid_q;
     reg  lw_valid_clock;
@@ -160,14 +235,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [113:0] lw_pace_d;
     wire  [113:0] lw_pace_q;
     reg  lw_pace_clock;
-    reg  [2:0] bf_rd_d;
-    wire  [2:0] bf_rd_q;
+    reg  [3:0] bf_rd_d;
+    wire  [3:0] bf_rd_q;
     reg  bf_rd_clock;
-    reg  [2:0] bf_wr_d;
-    wire  [2:0] bf_wr_q;
+    reg  [3:0] bf_wr_d;
+    wire  [3:0] bf_wr_q;
     reg  bf_wr_clock;
-    reg  [3:0] bf_cnt_d;
-    wire  [3:0] bf_cnt_q;
+    reg  [4:0] bf_cnt_d;
+    wire  [4:0] bf_cnt_q;
     reg  bf_cnt_clock;
     reg  [9:0] cur_flow_d;
     wire  [9:0] cur_flow_q;
@@ -184,21 +259,19 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [9:0] s0_flow_eff;
     reg  [113:0] s1_pace;
     reg  [31:0] elapsed;
-    reg  [15:0] e16;
-    reg  [113:0] pace;
-    reg  [113:0] new_pace;
-    reg  [5:0] shift_total;
-    reg  [47:0] cap;
+    reg  [113:0] s2_pace_f;
+    reg  [31:0] inflight;
+    reg  [5:0] st;
+    reg  [113:0] s3_pace_f;
     reg  [48:0] sum;
     reg  [47:0] c1;
-    reg  [11:0] n_c;
-    reg  [31:0] inflight;
     reg  [32:0] room;
     reg  [31:0] n_w_full;
-    reg  [11:0] n_w;
+    reg  [113:0] pace;
     reg  [11:0] n;
     reg  [47:0] c2;
     reg  [31:0] sent2;
+    reg  [113:0] new_pace;
     reg  ring_push;
     reg  burst_push;
     reg  fire;
@@ -376,6 +449,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s2_pace_q),
         .clock(s2_pace_clock)
     );
+    flow_sched_s2_rate s2_rate(
+        .d(s2_rate_d),
+        .q(s2_rate_q),
+        .clock(s2_rate_clock)
+    );
     flow_sched_s2_window s2_window(
         .d(s2_window_d),
         .q(s2_window_q),
@@ -386,15 +464,135 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s2_acked_q),
         .clock(s2_acked_clock)
     );
-    flow_sched_s2_prod s2_prod(
-        .d(s2_prod_d),
-        .q(s2_prod_q),
-        .clock(s2_prod_clock)
+    flow_sched_s2_e16 s2_e16(
+        .d(s2_e16_d),
+        .q(s2_e16_q),
+        .clock(s2_e16_clock)
     );
     flow_sched_s2_now s2_now(
         .d(s2_now_d),
         .q(s2_now_q),
         .clock(s2_now_clock)
+    );
+    flow_sched_s3_valid s3_valid(
+        .d(s3_valid_d),
+        .q(s3_valid_q),
+        .clock(s3_valid_clock)
+    );
+    flow_sched_s3_kind s3_kind(
+        .d(s3_kind_d),
+        .q(s3_kind_q),
+        .clock(s3_kind_clock)
+    );
+    flow_sched_s3_flow s3_flow(
+        .d(s3_flow_d),
+        .q(s3_flow_q),
+        .clock(s3_flow_clock)
+    );
+    flow_sched_s3_pace s3_pace(
+        .d(s3_pace_d),
+        .q(s3_pace_q),
+        .clock(s3_pace_clock)
+    );
+    flow_sched_s3_p_hi s3_p_hi(
+        .d(s3_p_hi_d),
+        .q(s3_p_hi_q),
+        .clock(s3_p_hi_clock)
+    );
+    flow_sched_s3_p_lo s3_p_lo(
+        .d(s3_p_lo_d),
+        .q(s3_p_lo_q),
+        .clock(s3_p_lo_clock)
+    );
+    flow_sched_s3_inflight s3_inflight(
+        .d(s3_inflight_d),
+        .q(s3_inflight_q),
+        .clock(s3_inflight_clock)
+    );
+    flow_sched_s3_window s3_window(
+        .d(s3_window_d),
+        .q(s3_window_q),
+        .clock(s3_window_clock)
+    );
+    flow_sched_s3_acked s3_acked(
+        .d(s3_acked_d),
+        .q(s3_acked_q),
+        .clock(s3_acked_clock)
+    );
+    flow_sched_s3_now s3_now(
+        .d(s3_now_d),
+        .q(s3_now_q),
+        .clock(s3_now_clock)
+    );
+    flow_sched_s3_shift s3_shift(
+        .d(s3_shift_d),
+        .q(s3_shift_q),
+        .clock(s3_shift_clock)
+    );
+    flow_sched_s3_st s3_st(
+        .d(s3_st_d),
+        .q(s3_st_q),
+        .clock(s3_st_clock)
+    );
+    flow_sched_s3_cap s3_cap(
+        .d(s3_cap_d),
+        .q(s3_cap_q),
+        .clock(s3_cap_clock)
+    );
+    flow_sched_s4_valid s4_valid(
+        .d(s4_valid_d),
+        .q(s4_valid_q),
+        .clock(s4_valid_clock)
+    );
+    flow_sched_s4_kind s4_kind(
+        .d(s4_kind_d),
+        .q(s4_kind_q),
+        .clock(s4_kind_clock)
+    );
+    flow_sched_s4_flow s4_flow(
+        .d(s4_flow_d),
+        .q(s4_flow_q),
+        .clock(s4_flow_clock)
+    );
+    flow_sched_s4_pace s4_pace(
+        .d(s4_pace_d),
+        .q(s4_pace_q),
+        .clock(s4_pace_clock)
+    );
+    flow_sched_s4_acked s4_acked(
+        .d(s4_acked_d),
+        .q(s4_acked_q),
+        .clock(s4_acked_clock)
+    );
+    flow_sched_s4_c1 s4_c1(
+        .d(s4_c1_d),
+        .q(s4_c1_q),
+        .clock(s4_c1_clock)
+    );
+    flow_sched_s4_n_c s4_n_c(
+        .d(s4_n_c_d),
+        .q(s4_n_c_q),
+        .clock(s4_n_c_clock)
+    );
+    flow_sched_s4_n_w s4_n_w(
+        .d(s4_n_w_d),
+        .q(s4_n_w_q),
+        .clock(s4_n_w_clock)
+    );
+    flow_sched_s4_now s4_now(
+        .d(s4_now_d),
+        .q(s4_now_q),
+        .clock(s4_now_clock)
+    );
+    flow_sched_s4_shift s4_shift(
+        .d(s4_shift_d),
+        .q(s4_shift_q),
+        .clock(s4_shift_clock)
+    );
+    flow_sched_s4_st s4_st(
+        .d(s4_st_d),
+        .q(s4_st_q),
+        .clock(s4_st_clock)
     );
     flow_sched_lw_valid lw_valid(
         .d(lw_valid_d),
@@ -461,10 +659,35 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_kind_clock = clock;
         s2_flow_clock = clock;
         s2_pace_clock = clock;
+        s2_rate_clock = clock;
         s2_window_clock = clock;
         s2_acked_clock = clock;
-        s2_prod_clock = clock;
+        s2_e16_clock = clock;
         s2_now_clock = clock;
+        s3_valid_clock = clock;
+        s3_kind_clock = clock;
+        s3_flow_clock = clock;
+        s3_pace_clock = clock;
+        s3_p_hi_clock = clock;
+        s3_p_lo_clock = clock;
+        s3_inflight_clock = clock;
+        s3_window_clock = clock;
+        s3_acked_clock = clock;
+        s3_now_clock = clock;
+        s3_shift_clock = clock;
+        s3_st_clock = clock;
+        s3_cap_clock = clock;
+        s4_valid_clock = clock;
+        s4_kind_clock = clock;
+        s4_flow_clock = clock;
+        s4_pace_clock = clock;
+        s4_acked_clock = clock;
+        s4_c1_clock = clock;
+        s4_n_c_clock = clock;
+        s4_n_w_clock = clock;
+        s4_now_clock = clock;
+        s4_shift_clock = clock;
+        s4_st_clock = clock;
         lw_valid_clock = clock;
         lw_flow_clock = clock;
         lw_pace_clock = clock;
@@ -495,10 +718,35 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_kind_d = s2_kind_q;
         s2_flow_d = s2_flow_q;
         s2_pace_d = s2_pace_q;
+        s2_rate_d = s2_rate_q;
         s2_window_d = s2_window_q;
         s2_acked_d = s2_acked_q;
-        s2_prod_d = s2_prod_q;
+        s2_e16_d = s2_e16_q;
         s2_now_d = s2_now_q;
+        s3_valid_d = s3_valid_q;
+        s3_kind_d = s3_kind_q;
+        s3_flow_d = s3_flow_q;
+        s3_pace_d = s3_pace_q;
+        s3_p_hi_d = s3_p_hi_q;
+        s3_p_lo_d = s3_p_lo_q;
+        s3_inflight_d = s3_inflight_q;
+        s3_window_d = s3_window_q;
+        s3_acked_d = s3_acked_q;
+        s3_now_d = s3_now_q;
+        s3_shift_d = s3_shift_q;
+        s3_st_d = s3_st_q;
+        s3_cap_d = s3_cap_q;
+        s4_valid_d = s4_valid_q;
+        s4_kind_d = s4_kind_q;
+        s4_flow_d = s4_flow_q;
+        s4_pace_d = s4_pace_q;
+        s4_acked_d = s4_acked_q;
+        s4_c1_d = s4_c1_q;
+        s4_n_c_d = s4_n_c_q;
+        s4_n_w_d = s4_n_w_q;
+        s4_now_d = s4_now_q;
+        s4_shift_d = s4_shift_q;
+        s4_st_d = s4_st_q;
         lw_valid_d = lw_valid_q;
         lw_flow_d = lw_flow_q;
         lw_pace_d = lw_pace_q;
@@ -555,7 +803,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         acked_s_ram_write_enable = n1_valid_q;
         acked_s_ram_write_address = n1_flow_q;
         acked_s_ram_write_data = nlw_value_d;
-        pop = ~ctrl_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'h4) & ~(s0_valid_q & (s0_kind_q != 32'h0));
+        pop = ~ctrl_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & (s0_kind_q != 32'h0)) & ~(s1_valid_q & (s1_kind_q != 32'h0)) & ~(s2_valid_q & (s2_kind_q != 32'h0)) & ~(s3_valid_q & (s3_kind_q != 32'h0));
         ring_ram_read_address = ring_rd_q;
         if (pop) begin
             ring_rd_d = ring_rd_q + 32'h1;
@@ -588,78 +836,107 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             s1_pace = lw_pace_q;
         end
         elapsed = now_q - s1_pace[(32'h30)+:(32)];
-        e16 = elapsed[(32'h0)+:(16)];
+        s2_e16_d = elapsed[(32'h0)+:(16)];
         if (elapsed[(32'h10)+:(16)] != 32'h0) begin
-            e16 = 32'hffff;
+            s2_e16_d = 32'hffff;
         end
-        s2_prod_d = (((cfg_ram_read_data[(32'h10)+:(16)] * e16) & 48'hffffffffffff) << 32'h10) + ((cfg_ram_read_data[(32'h0)+:(16)] * e16) & 48'hffffffffffff);
         s2_valid_d = s1_valid_q;
         s2_kind_d = s1_kind_q;
         s2_flow_d = s1_flow_q;
         s2_pace_d = s1_pace;
+        s2_rate_d = cfg_ram_read_data[(32'h0)+:(32)];
         s2_window_d = cfg_ram_read_data[(32'h20)+:(32)];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
-        pace = s2_pace_q;
+        s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
+            s2_pace_f = lw_pace_q;
+        end
+        s3_p_hi_d = s2_rate_q[(32'h10)+:(16)] * s2_e16_q;
+        s3_p_lo_d = s2_rate_q[(32'h0)+:(16)] * s2_e16_q;
+        inflight = s2_pace_q[(32'h50)+:(32)] - s2_acked_q;
+        s3_inflight_d = inflight;
+        if (inflight[32'h1f]) begin
+            s3_inflight_d = 32'h0;
+        end
+        st = ((cfg_pkt_shift) & 6'h3f) + 32'h10;
+        s3_st_d = st;
+        s3_shift_d = cfg_pkt_shift;
+        s3_cap_d = ((cfg_max_burst) & 48'hffffffffffff) << st;
+        s3_valid_d = s2_valid_q;
+        s3_kind_d = s2_kind_q;
+        s3_flow_d = s2_flow_q;
+        s3_pace_d = s2_pace_f;
+        s3_window_d = s2_window_q;
+        s3_acked_d = s2_acked_q;
+        s3_now_d = s2_now_q;
+        s3_pace_f = s3_pace_q;
+        if (lw_valid_q & (lw_flow_q == s3_flow_q)) begin
+            s3_pace_f = lw_pace_q;
+        end
+        sum = ((s3_pace_q[(32'h0)+:(48)]) & 49'h1ffffffffffff) + (((s3_p_hi_q) & 49'h1ffffffffffff) << 32'h10) + ((s3_p_lo_q) & 49'h1ffffffffffff);
+        c1 = sum[(32'h0)+:(48)];
+        if (sum > ((s3_cap_q) & 49'h1ffffffffffff)) begin
+            c1 = s3_cap_q;
+        end
+        s4_c1_d = c1;
+        s4_n_c_d = c1[(s3_st_q)+:(12)];
+        room = ((s3_window_q) & 33'h1ffffffff) - ((s3_inflight_q) & 33'h1ffffffff);
+        n_w_full = room[(32'h0)+:(32)] >> s3_shift_q;
+        s4_n_w_d = n_w_full[(32'h0)+:(12)];
+        if (n_w_full[(32'hc)+:(20)] != 32'h0) begin
+            s4_n_w_d = 32'hfff;
+        end
+        if (room[32'h20]) begin
+            s4_n_w_d = 32'h0;
+        end
+        s4_valid_d = s3_valid_q;
+        s4_kind_d = s3_kind_q;
+        s4_flow_d = s3_flow_q;
+        s4_pace_d = s3_pace_f;
+        s4_acked_d = s3_acked_q;
+        s4_now_d = s3_now_q;
+        s4_shift_d = s3_shift_q;
+        s4_st_d = s3_st_q;
+        pace = s4_pace_q;
+        if (lw_valid_q & (lw_flow_q == s4_flow_q)) begin
             pace = lw_pace_q;
         end
-        shift_total = ((cfg_pkt_shift) & 6'h3f) + 32'h10;
-        cap = ((cfg_max_burst) & 48'hffffffffffff) << shift_total;
-        sum = ((pace[(32'h0)+:(48)]) & 49'h1ffffffffffff) + ((s2_prod_q) & 49'h1ffffffffffff);
-        c1 = sum[(32'h0)+:(48)];
-        if (sum > ((cap) & 49'h1ffffffffffff)) begin
-            c1 = cap;
+        n = s4_n_c_q;
+        if (s4_n_w_q < s4_n_c_q) begin
+            n = s4_n_w_q;
         end
-        n_c = c1[(shift_total)+:(12)];
-        inflight = pace[(32'h50)+:(32)] - s2_acked_q;
-        if (inflight[32'h1f]) begin
-            inflight = 32'h0;
-        end
-        room = ((s2_window_q) & 33'h1ffffffff) - ((inflight) & 33'h1ffffffff);
-        n_w_full = room[(32'h0)+:(32)] >> cfg_pkt_shift;
-        if (room[32'h20]) begin
-            n_w_full = 32'h0;
-        end
-        n_w = n_w_full[(32'h0)+:(12)];
-        if (n_w_full[(32'hc)+:(20)] != 32'h0) begin
-            n_w = 32'hfff;
-        end
-        n = n_c;
-        if (n_w < n_c) begin
-            n = n_w;
-        end
-        c2 = c1 - (((n) & 48'hffffffffffff) << shift_total);
-        sent2 = pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << cfg_pkt_shift);
+        c2 = s4_c1_q - (((n) & 48'hffffffffffff) << s4_st_q);
+        sent2 = pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << s4_shift_q);
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
-        if (s2_kind_q == 32'h0) begin
+        if (s4_kind_q == 32'h0) begin
             if (pace[32'h70]) begin
-                new_pace = ((c2) & 114'h3ffffffffffffffffffffffffffff) | (((s2_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
-                ring_push = s2_valid_q;
-                burst_push = s2_valid_q & (n != 32'h0);
+                new_pace = ((c2) & 114'h3ffffffffffffffffffffffffffff) | (((s4_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
+                ring_push = s4_valid_q;
+                burst_push = s4_valid_q & (n != 32'h0);
             end
             else begin
                 new_pace = (pace & ~(1 << (32'h71)) | ((1'b0) << (32'h71)));
             end
         end
-        else if (s2_kind_q == 32'h1) begin
-            new_pace = (((s2_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((s2_acked_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
-            ring_push = s2_valid_q & ~pace[32'h71];
+        else if (s4_kind_q == 32'h1) begin
+            new_pace = (((s4_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((s4_acked_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
+            ring_push = s4_valid_q & ~pace[32'h71];
         end
         else begin
             new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
         end
-        pace_ram_write_enable = s2_valid_q;
-        pace_ram_write_address = s2_flow_q;
+        pace_ram_write_enable = s4_valid_q;
+        pace_ram_write_address = s4_flow_q;
         pace_ram_write_data = new_pace;
-        lw_valid_d = s2_valid_q;
-        lw_flow_d = s2_flow_q;
+        lw_valid_d = s4_valid_q;
+        lw_flow_d = s4_flow_q;
         lw_pace_d = new_pace;
         ring_ram_write_enable = ring_push;
         ring_ram_write_address = ring_wr_q;
-        ring_ram_write_data = s2_flow_q;
+        ring_ram_write_data = s4_flow_q;
         if (ring_push) begin
             ring_wr_d = ring_wr_q + 32'h1;
         end
@@ -671,7 +948,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         burst_flow_ram_write_enable = burst_push;
         burst_flow_ram_write_address = bf_wr_q;
-        burst_flow_ram_write_data = s2_flow_q;
+        burst_flow_ram_write_data = s4_flow_q;
         burst_flow_ram_read_address = bf_rd_q;
         burst_n_ram_write_enable = burst_push;
         burst_n_ram_write_address = bf_wr_q;
@@ -728,6 +1005,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             s0_valid_d = 1'b0;
             s1_valid_d = 1'b0;
             s2_valid_d = 1'b0;
+            s3_valid_d = 1'b0;
+            s4_valid_d = 1'b0;
             lw_valid_d = 1'b0;
             bf_rd_d = 32'h0;
             bf_wr_d = 32'h0;
@@ -793,6 +1072,24 @@ endmodule // flow_sched_acked_s_ram
 module flow_sched_bf_cnt(d,q,clock);
 
     // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_bf_cnt
+
+module flow_sched_bf_rd(d,q,clock);
+
+    // Module arguments
     input wire  [3:0] d;
     output reg  [3:0] q;
     input wire  clock;
@@ -806,36 +1103,18 @@ module flow_sched_bf_cnt(d,q,clock);
        q <= d;
     end
 
-endmodule // flow_sched_bf_cnt
-
-module flow_sched_bf_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
 endmodule // flow_sched_bf_rd
 
 module flow_sched_bf_wr(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -849,13 +1128,13 @@ module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_da
     // Module arguments
     input wire  write_clock;
     input wire  write_enable;
-    input wire  [2:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [9:0] write_data;
-    input wire  [2:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [9:0] read_data;
 
     // Update code (custom)
-    reg [9:0] mem [0:7];
+    reg [9:0] mem [0:15];
 
     always @(*) begin
         read_data = mem[read_address];
@@ -873,13 +1152,13 @@ module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,
     // Module arguments
     input wire  write_clock;
     input wire  write_enable;
-    input wire  [2:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [11:0] write_data;
-    input wire  [2:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [11:0] read_data;
 
     // Update code (custom)
-    reg [11:0] mem [0:7];
+    reg [11:0] mem [0:15];
 
     always @(*) begin
         read_data = mem[read_address];
@@ -1402,6 +1681,24 @@ module flow_sched_s2_acked(d,q,clock);
 
 endmodule // flow_sched_s2_acked
 
+module flow_sched_s2_e16(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s2_e16
+
 module flow_sched_s2_flow(d,q,clock);
 
     // Module arguments
@@ -1474,23 +1771,23 @@ module flow_sched_s2_pace(d,q,clock);
 
 endmodule // flow_sched_s2_pace
 
-module flow_sched_s2_prod(d,q,clock);
+module flow_sched_s2_rate(d,q,clock);
 
     // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 48'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // flow_sched_s2_prod
+endmodule // flow_sched_s2_rate
 
 module flow_sched_s2_valid(d,q,clock);
 
@@ -1527,5 +1824,437 @@ module flow_sched_s2_window(d,q,clock);
     end
 
 endmodule // flow_sched_s2_window
+
+module flow_sched_s3_acked(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_acked
+
+module flow_sched_s3_cap(d,q,clock);
+
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_cap
+
+module flow_sched_s3_flow(d,q,clock);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_flow
+
+module flow_sched_s3_inflight(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_inflight
+
+module flow_sched_s3_kind(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_kind
+
+module flow_sched_s3_now(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_now
+
+module flow_sched_s3_p_hi(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_p_hi
+
+module flow_sched_s3_p_lo(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_p_lo
+
+module flow_sched_s3_pace(d,q,clock);
+
+    // Module arguments
+    input wire  [113:0] d;
+    output reg  [113:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 114'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_pace
+
+module flow_sched_s3_shift(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_shift
+
+module flow_sched_s3_st(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_st
+
+module flow_sched_s3_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_valid
+
+module flow_sched_s3_window(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s3_window
+
+module flow_sched_s4_acked(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_acked
+
+module flow_sched_s4_c1(d,q,clock);
+
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_c1
+
+module flow_sched_s4_flow(d,q,clock);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_flow
+
+module flow_sched_s4_kind(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_kind
+
+module flow_sched_s4_n_c(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_n_c
+
+module flow_sched_s4_n_w(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_n_w
+
+module flow_sched_s4_now(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_now
+
+module flow_sched_s4_pace(d,q,clock);
+
+    // Module arguments
+    input wire  [113:0] d;
+    output reg  [113:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 114'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_pace
+
+module flow_sched_s4_shift(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_shift
+
+module flow_sched_s4_st(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_st
+
+module flow_sched_s4_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // flow_sched_s4_valid
 
 `resetall

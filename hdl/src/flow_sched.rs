@@ -2,11 +2,11 @@
 //!
 //! Design (docs/modules/flow_sched.md has the full story):
 //! - Only created flows sit in the *ring* (a FIFO of flow ids in block RAM), so a lone flow is
-//!   revisited every 4 cycles instead of every 2^F cycles of a full table scan.
+//!   revisited every 6 cycles instead of every 2^F cycles of a full table scan.
 //! - A visit settles credit lazily, `credit += rate * (now - t_last)`, capped at
 //!   `cfg_max_burst` packets, then grants `n = min(credit, window room, max_burst)` packets at
 //!   once (a burst). Packet size is a power of two, so counts are shifts, never divisions.
-//! - Bursts queue in an 8-deep FIFO and leave one PktSend per clock, so the scheduler as a whole
+//! - Bursts queue in a 16-deep FIFO and leave one PktSend per clock, so the scheduler as a whole
 //!   can issue a PktSend every cycle.
 //! - Every per-flow RAM has exactly one writer. Unacknowledged bytes are `sent - acked`, with
 //!   `sent` owned by the visit pipeline and `acked` by the Notify pipeline, so neither waits on
@@ -65,8 +65,8 @@ pub struct FlowSched<const F: usize> {
     acked_n_ram: RAM<Bits<32>, F>,
     acked_s_ram: RAM<Bits<32>, F>,
     ring_ram: RAM<Bits<F>, F>,
-    burst_flow_ram: DistRam<Bits<F>, 3>,
-    burst_n_ram: DistRam<Bits<12>, 3>,
+    burst_flow_ram: DistRam<Bits<F>, 4>,
+    burst_n_ram: DistRam<Bits<12>, 4>,
 
     now: DFF<Bits<32>>,
     init_busy: DFF<bool>,
@@ -82,7 +82,8 @@ pub struct FlowSched<const F: usize> {
     ring_rd: DFF<Bits<F>>,
     ring_wr: DFF<Bits<F>>,
     ring_cnt: DFF<Bits<16>>,
-    // Visit/ctrl pipeline: S0 reads the state RAMs, S1 forwards and multiplies, S2 decides.
+    // Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
+    // and window room, S4 grants and writes. Each sK_pace merges the last write on entry.
     s0_valid: DFF<bool>,
     s0_kind: DFF<Bits<2>>,
     s0_flow: DFF<Bits<F>>,
@@ -93,18 +94,43 @@ pub struct FlowSched<const F: usize> {
     s2_kind: DFF<Bits<2>>,
     s2_flow: DFF<Bits<F>>,
     s2_pace: DFF<Bits<114>>,
+    s2_rate: DFF<Bits<32>>,
     s2_window: DFF<Bits<32>>,
     s2_acked: DFF<Bits<32>>,
-    s2_prod: DFF<Bits<48>>,
+    s2_e16: DFF<Bits<16>>,
     s2_now: DFF<Bits<32>>,
-    // Last pace write, forwarded to S1 and S2.
+    s3_valid: DFF<bool>,
+    s3_kind: DFF<Bits<2>>,
+    s3_flow: DFF<Bits<F>>,
+    s3_pace: DFF<Bits<114>>,
+    s3_p_hi: DFF<Bits<32>>,
+    s3_p_lo: DFF<Bits<32>>,
+    s3_inflight: DFF<Bits<32>>,
+    s3_window: DFF<Bits<32>>,
+    s3_acked: DFF<Bits<32>>,
+    s3_now: DFF<Bits<32>>,
+    s3_shift: DFF<Bits<4>>,
+    s3_st: DFF<Bits<6>>,
+    s3_cap: DFF<Bits<48>>,
+    s4_valid: DFF<bool>,
+    s4_kind: DFF<Bits<2>>,
+    s4_flow: DFF<Bits<F>>,
+    s4_pace: DFF<Bits<114>>,
+    s4_acked: DFF<Bits<32>>,
+    s4_c1: DFF<Bits<48>>,
+    s4_n_c: DFF<Bits<12>>,
+    s4_n_w: DFF<Bits<12>>,
+    s4_now: DFF<Bits<32>>,
+    s4_shift: DFF<Bits<4>>,
+    s4_st: DFF<Bits<6>>,
+    // Last pace write, merged by every stage after the RAM read.
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<F>>,
     lw_pace: DFF<Bits<114>>,
     // Burst FIFO and the expander turning a burst into single PktSends.
-    bf_rd: DFF<Bits<3>>,
-    bf_wr: DFF<Bits<3>>,
-    bf_cnt: DFF<Bits<4>>,
+    bf_rd: DFF<Bits<4>>,
+    bf_wr: DFF<Bits<4>>,
+    bf_cnt: DFF<Bits<5>>,
     cur_flow: DFF<Bits<F>>,
     cur_left: DFF<Bits<12>>,
 
@@ -115,21 +141,19 @@ pub struct FlowSched<const F: usize> {
     s0_flow_eff: Signal<Local, Bits<F>>,
     s1_pace: Signal<Local, Bits<114>>,
     elapsed: Signal<Local, Bits<32>>,
-    e16: Signal<Local, Bits<16>>,
-    pace: Signal<Local, Bits<114>>,
-    new_pace: Signal<Local, Bits<114>>,
-    shift_total: Signal<Local, Bits<6>>,
-    cap: Signal<Local, Bits<48>>,
+    s2_pace_f: Signal<Local, Bits<114>>,
+    inflight: Signal<Local, Bits<32>>,
+    st: Signal<Local, Bits<6>>,
+    s3_pace_f: Signal<Local, Bits<114>>,
     sum: Signal<Local, Bits<49>>,
     c1: Signal<Local, Bits<48>>,
-    n_c: Signal<Local, Bits<12>>,
-    inflight: Signal<Local, Bits<32>>,
     room: Signal<Local, Bits<33>>,
     n_w_full: Signal<Local, Bits<32>>,
-    n_w: Signal<Local, Bits<12>>,
+    pace: Signal<Local, Bits<114>>,
     n: Signal<Local, Bits<12>>,
     c2: Signal<Local, Bits<48>>,
     sent2: Signal<Local, Bits<32>>,
+    new_pace: Signal<Local, Bits<114>>,
     ring_push: Signal<Local, bool>,
     burst_push: Signal<Local, bool>,
     fire: Signal<Local, bool>,
@@ -142,8 +166,11 @@ impl<const F: usize> Logic for FlowSched<F> {
         dff_setup!(
             self, clock, now, init_busy, init_addr, n1_valid, n1_flow, n1_bytes, nlw_valid,
             nlw_flow, nlw_value, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s1_valid,
-            s1_kind, s1_flow, s2_valid, s2_kind, s2_flow, s2_pace, s2_window, s2_acked, s2_prod,
-            s2_now, lw_valid, lw_flow, lw_pace, bf_rd, bf_wr, bf_cnt, cur_flow, cur_left
+            s1_kind, s1_flow, s2_valid, s2_kind, s2_flow, s2_pace, s2_rate, s2_window, s2_acked,
+            s2_e16, s2_now, s3_valid, s3_kind, s3_flow, s3_pace, s3_p_hi, s3_p_lo, s3_inflight,
+            s3_window, s3_acked, s3_now, s3_shift, s3_st, s3_cap, s4_valid, s4_kind, s4_flow,
+            s4_pace, s4_acked, s4_c1, s4_n_c, s4_n_w, s4_now, s4_shift, s4_st, lw_valid, lw_flow,
+            lw_pace, bf_rd, bf_wr, bf_cnt, cur_flow, cur_left
         );
         self.pace_ram.read_clock.next = self.clock.val();
         self.pace_ram.write_clock.next = self.clock.val();
@@ -208,14 +235,17 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.acked_s_ram.write_address.next = self.n1_flow.q.val();
         self.acked_s_ram.write_data.next = self.nlw_value.d.val();
 
-        // ---- P: a ctrl op, else a ring pop. No pop right after a ctrl op, so a visit never
-        // trails a ctrl op on the same flow by one cycle (its product would use a stale t_last),
-        // and none while the burst FIFO could overflow from ops already in flight.
+        // ---- P: a ctrl op, else a ring pop. No pop while a ctrl op is in S0..S3: then no write
+        // can land between a visit's RAM read and its own write, so a visit never needs the
+        // bypass. No pop either while the burst FIFO could overflow from ops in flight.
         self.pop.next = !self.ctrl_fire.val()
             & !self.init_busy.q.val()
             & (self.ring_cnt.q.val() != 0)
-            & (self.bf_cnt.q.val() <= 4)
-            & !(self.s0_valid.q.val() & (self.s0_kind.q.val() != 0));
+            & (self.bf_cnt.q.val() <= 10)
+            & !(self.s0_valid.q.val() & (self.s0_kind.q.val() != 0))
+            & !(self.s1_valid.q.val() & (self.s1_kind.q.val() != 0))
+            & !(self.s2_valid.q.val() & (self.s2_kind.q.val() != 0))
+            & !(self.s3_valid.q.val() & (self.s3_kind.q.val() != 0));
         self.ring_ram.read_address.next = self.ring_rd.q.val();
         if self.pop.val() {
             self.ring_rd.d.next = self.ring_rd.q.val() + 1;
@@ -244,101 +274,131 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s1_kind.d.next = self.s0_kind.q.val();
         self.s1_flow.d.next = self.s0_flow_eff.val();
 
-        // ---- S1: bypass a write the RAM read missed, then credit earned since t_last.
+        // ---- S1: merge the write the RAM read missed; cycles since the last write.
         self.s1_pace.next = self.pace_ram.read_data.val();
         if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s1_flow.q.val()) {
             self.s1_pace.next = self.lw_pace.q.val();
         }
         self.elapsed.next = self.now.q.val() - self.s1_pace.val().get_bits::<32>(48);
-        self.e16.next = self.elapsed.val().get_bits::<16>(0);
+        self.s2_e16.d.next = self.elapsed.val().get_bits::<16>(0);
         if self.elapsed.val().get_bits::<16>(16) != 0 {
-            self.e16.next = 0xFFFF.into();
+            self.s2_e16.d.next = 0xFFFF.into();
         }
-        self.s2_prod.d.next = (bit_cast::<48, 32>(
-            self.cfg_ram.read_data.val().get_bits::<16>(16) * self.e16.val(),
-        ) << 16)
-            + bit_cast::<48, 32>(self.cfg_ram.read_data.val().get_bits::<16>(0) * self.e16.val());
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_kind.d.next = self.s1_kind.q.val();
         self.s2_flow.d.next = self.s1_flow.q.val();
         self.s2_pace.d.next = self.s1_pace.val();
+        self.s2_rate.d.next = self.cfg_ram.read_data.val().get_bits::<32>(0);
         self.s2_window.d.next = self.cfg_ram.read_data.val().get_bits::<32>(32);
         self.s2_acked.d.next = self.acked_s_ram.read_data.val();
         self.s2_now.d.next = self.now.q.val();
 
-        // ---- S2: decide.
-        self.pace.next = self.s2_pace.q.val();
+        // ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
+        self.s2_pace_f.next = self.s2_pace.q.val();
         if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s2_flow.q.val()) {
+            self.s2_pace_f.next = self.lw_pace.q.val();
+        }
+        self.s3_p_hi.d.next = self.s2_rate.q.val().get_bits::<16>(16) * self.s2_e16.q.val();
+        self.s3_p_lo.d.next = self.s2_rate.q.val().get_bits::<16>(0) * self.s2_e16.q.val();
+        // Arithmetic uses the unmerged copy: only visits use it, and no write can land on a
+        // visit's flow while it is in flight (see P), so the merge is for ctrl ops' flags only.
+        self.inflight.next = self.s2_pace.q.val().get_bits::<32>(80) - self.s2_acked.q.val();
+        self.s3_inflight.d.next = self.inflight.val();
+        if self.inflight.val().get_bit(31) {
+            self.s3_inflight.d.next = 0.into();
+        }
+        self.st.next = bit_cast::<6, 4>(self.cfg_pkt_shift.val()) + 16;
+        self.s3_st.d.next = self.st.val();
+        self.s3_shift.d.next = self.cfg_pkt_shift.val();
+        self.s3_cap.d.next = bit_cast::<48, 12>(self.cfg_max_burst.val()) << self.st.val();
+        self.s3_valid.d.next = self.s2_valid.q.val();
+        self.s3_kind.d.next = self.s2_kind.q.val();
+        self.s3_flow.d.next = self.s2_flow.q.val();
+        self.s3_pace.d.next = self.s2_pace_f.val();
+        self.s3_window.d.next = self.s2_window.q.val();
+        self.s3_acked.d.next = self.s2_acked.q.val();
+        self.s3_now.d.next = self.s2_now.q.val();
+
+        // ---- S3: credit (capped) and window room, each as a packet count.
+        self.s3_pace_f.next = self.s3_pace.q.val();
+        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s3_flow.q.val()) {
+            self.s3_pace_f.next = self.lw_pace.q.val();
+        }
+        self.sum.next = bit_cast::<49, 48>(self.s3_pace.q.val().get_bits::<48>(0))
+            + (bit_cast::<49, 32>(self.s3_p_hi.q.val()) << 16)
+            + bit_cast::<49, 32>(self.s3_p_lo.q.val());
+        self.c1.next = self.sum.val().get_bits::<48>(0);
+        if self.sum.val() > bit_cast::<49, 48>(self.s3_cap.q.val()) {
+            self.c1.next = self.s3_cap.q.val();
+        }
+        self.s4_c1.d.next = self.c1.val();
+        // c1 <= cap = max_burst << st, so the packet count fits 12 bits.
+        self.s4_n_c.d.next = self.c1.val().get_bits::<12>(self.s3_st.q.val().index());
+        self.room.next =
+            bit_cast::<33, 32>(self.s3_window.q.val()) - bit_cast::<33, 32>(self.s3_inflight.q.val());
+        self.n_w_full.next = self.room.val().get_bits::<32>(0) >> self.s3_shift.q.val();
+        self.s4_n_w.d.next = self.n_w_full.val().get_bits::<12>(0);
+        if self.n_w_full.val().get_bits::<20>(12) != 0 {
+            self.s4_n_w.d.next = 0xFFF.into();
+        }
+        if self.room.val().get_bit(32) {
+            self.s4_n_w.d.next = 0.into();
+        }
+        self.s4_valid.d.next = self.s3_valid.q.val();
+        self.s4_kind.d.next = self.s3_kind.q.val();
+        self.s4_flow.d.next = self.s3_flow.q.val();
+        self.s4_pace.d.next = self.s3_pace_f.val();
+        self.s4_acked.d.next = self.s3_acked.q.val();
+        self.s4_now.d.next = self.s3_now.q.val();
+        self.s4_shift.d.next = self.s3_shift.q.val();
+        self.s4_st.d.next = self.s3_st.q.val();
+
+        // ---- S4: grant, write back, queue the burst.
+        self.pace.next = self.s4_pace.q.val();
+        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s4_flow.q.val()) {
             self.pace.next = self.lw_pace.q.val();
         }
-        self.shift_total.next = bit_cast::<6, 4>(self.cfg_pkt_shift.val()) + 16;
-        self.cap.next = bit_cast::<48, 12>(self.cfg_max_burst.val()) << self.shift_total.val();
-        self.sum.next = bit_cast::<49, 48>(self.pace.val().get_bits::<48>(0))
-            + bit_cast::<49, 48>(self.s2_prod.q.val());
-        self.c1.next = self.sum.val().get_bits::<48>(0);
-        if self.sum.val() > bit_cast::<49, 48>(self.cap.val()) {
-            self.c1.next = self.cap.val();
+        self.n.next = self.s4_n_c.q.val();
+        if self.s4_n_w.q.val() < self.s4_n_c.q.val() {
+            self.n.next = self.s4_n_w.q.val();
         }
-        // c1 <= cap = max_burst << shift_total, so the packet count fits 12 bits.
-        self.n_c.next = self.c1.val().get_bits::<12>(self.shift_total.val().index());
-        self.inflight.next =
-            self.pace.val().get_bits::<32>(80) - self.s2_acked.q.val();
-        if self.inflight.val().get_bit(31) {
-            self.inflight.next = 0.into();
-        }
-        self.room.next =
-            bit_cast::<33, 32>(self.s2_window.q.val()) - bit_cast::<33, 32>(self.inflight.val());
-        self.n_w_full.next = self.room.val().get_bits::<32>(0) >> self.cfg_pkt_shift.val();
-        if self.room.val().get_bit(32) {
-            self.n_w_full.next = 0.into();
-        }
-        self.n_w.next = self.n_w_full.val().get_bits::<12>(0);
-        if self.n_w_full.val().get_bits::<20>(12) != 0 {
-            self.n_w.next = 0xFFF.into();
-        }
-        self.n.next = self.n_c.val();
-        if self.n_w.val() < self.n_c.val() {
-            self.n.next = self.n_w.val();
-        }
-
         // Narrow locals: inside one 114-bit expression Verilog would subtract at 114 bits.
-        self.c2.next =
-            self.c1.val() - (bit_cast::<48, 12>(self.n.val()) << self.shift_total.val());
+        self.c2.next = self.s4_c1.q.val() - (bit_cast::<48, 12>(self.n.val()) << self.s4_st.q.val());
         self.sent2.next = self.pace.val().get_bits::<32>(80)
-            + (bit_cast::<32, 12>(self.n.val()) << self.cfg_pkt_shift.val());
+            + (bit_cast::<32, 12>(self.n.val()) << self.s4_shift.q.val());
         self.ring_push.next = false;
         self.burst_push.next = false;
         self.new_pace.next = self.pace.val();
-        if self.s2_kind.q.val() == 0 {
+        if self.s4_kind.q.val() == 0 {
             if self.pace.val().get_bit(112) {
                 self.new_pace.next = bit_cast::<114, 48>(self.c2.val())
-                    | (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
+                    | (bit_cast::<114, 32>(self.s4_now.q.val()) << 48)
                     | (bit_cast::<114, 32>(self.sent2.val()) << 80)
                     | (bit_cast::<114, 2>(3.into()) << 112);
-                self.ring_push.next = self.s2_valid.q.val();
-                self.burst_push.next = self.s2_valid.q.val() & (self.n.val() != 0);
+                self.ring_push.next = self.s4_valid.q.val();
+                self.burst_push.next = self.s4_valid.q.val() & (self.n.val() != 0);
             } else {
                 // Removed while queued: leave the ring.
                 self.new_pace.next = self.pace.val().replace_bit(113, false);
             }
-        } else if self.s2_kind.q.val() == 1 {
-            self.new_pace.next = (bit_cast::<114, 32>(self.s2_now.q.val()) << 48)
-                | (bit_cast::<114, 32>(self.s2_acked.q.val()) << 80)
+        } else if self.s4_kind.q.val() == 1 {
+            self.new_pace.next = (bit_cast::<114, 32>(self.s4_now.q.val()) << 48)
+                | (bit_cast::<114, 32>(self.s4_acked.q.val()) << 80)
                 | (bit_cast::<114, 2>(3.into()) << 112);
-            self.ring_push.next = self.s2_valid.q.val() & !self.pace.val().get_bit(113);
+            self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_bit(113);
         } else {
             self.new_pace.next = self.pace.val().replace_bit(112, false);
         }
-        self.pace_ram.write_enable.next = self.s2_valid.q.val();
-        self.pace_ram.write_address.next = self.s2_flow.q.val();
+        self.pace_ram.write_enable.next = self.s4_valid.q.val();
+        self.pace_ram.write_address.next = self.s4_flow.q.val();
         self.pace_ram.write_data.next = self.new_pace.val();
-        self.lw_valid.d.next = self.s2_valid.q.val();
-        self.lw_flow.d.next = self.s2_flow.q.val();
+        self.lw_valid.d.next = self.s4_valid.q.val();
+        self.lw_flow.d.next = self.s4_flow.q.val();
         self.lw_pace.d.next = self.new_pace.val();
 
         self.ring_ram.write_enable.next = self.ring_push.val();
         self.ring_ram.write_address.next = self.ring_wr.q.val();
-        self.ring_ram.write_data.next = self.s2_flow.q.val();
+        self.ring_ram.write_data.next = self.s4_flow.q.val();
         if self.ring_push.val() {
             self.ring_wr.d.next = self.ring_wr.q.val() + 1;
         }
@@ -352,7 +412,7 @@ impl<const F: usize> Logic for FlowSched<F> {
         // ---- Burst FIFO and expander.
         self.burst_flow_ram.write_enable.next = self.burst_push.val();
         self.burst_flow_ram.write_address.next = self.bf_wr.q.val();
-        self.burst_flow_ram.write_data.next = self.s2_flow.q.val();
+        self.burst_flow_ram.write_data.next = self.s4_flow.q.val();
         self.burst_flow_ram.read_address.next = self.bf_rd.q.val();
         self.burst_n_ram.write_enable.next = self.burst_push.val();
         self.burst_n_ram.write_address.next = self.bf_wr.q.val();
@@ -411,6 +471,8 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.s0_valid.d.next = false;
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
+            self.s3_valid.d.next = false;
+            self.s4_valid.d.next = false;
             self.lw_valid.d.next = false;
             self.bf_rd.d.next = 0.into();
             self.bf_wr.d.next = 0.into();

@@ -7,8 +7,8 @@
 
 use std::collections::VecDeque;
 
-/// Ring and burst bookkeeping limits, as in the RTL.
-pub const BURST_FIFO_POP_LIMIT: usize = 4;
+/// No ring pop while the burst FIFO holds more than this (16 entries, 5 ops in flight).
+pub const BURST_FIFO_POP_LIMIT: usize = 10;
 /// Largest per-visit packet count (12-bit field).
 pub const MAX_PKTS: u32 = 0xFFF;
 
@@ -126,11 +126,12 @@ enum Kind {
 struct Op {
     kind: Kind,
     flow: usize,
-    window: u32,
-    rate: u32,
-    acked: u32,
-    prod: u64,
-    now: u32,
+    window: u32, // sampled at S0
+    rate: u32,   // sampled at S0
+    acked: u32,  // sampled at S0
+    now: u32,    // at S1: the credit clock
+    pkt_shift: u8, // configuration, sampled at S2
+    max_burst: u16,
 }
 
 /// One decision of the scheduler, for tests and pacing statistics.
@@ -160,9 +161,8 @@ pub struct FlowSched {
     cycle: u64,
     init_left: usize,
     notify_pending: Option<(usize, u32)>,
-    s0: Option<Op>,
-    s1: Option<Op>,
-    s2: Option<Op>,
+    // Ops in S0..S4, youngest first.
+    stages: [Option<Op>; 5],
     cur_flow: usize,
     cur_left: u32,
     /// Decisions in order; drained by the caller.
@@ -184,9 +184,7 @@ impl FlowSched {
             cycle: 0,
             init_left: 0,
             notify_pending: None,
-            s0: None,
-            s1: None,
-            s2: None,
+            stages: [None; 5],
             cur_flow: 0,
             cur_left: 0,
             grants: Vec::new(),
@@ -241,41 +239,42 @@ impl FlowSched {
         let update = if out.update_ready { i.update.and_then(|u| Some((u, self.flow_index(u.flow)?))) } else { None };
         let notify = i.notify.and_then(|n| Some((self.flow_index(n.flow)?, n.bytes)));
 
-        // P: a ctrl op, else a ring pop (not right after a ctrl op, not when bursts could overflow).
-        let after_ctrl = matches!(self.s0, Some(op) if op.kind != Kind::Visit);
+        // P: a ctrl op, else a ring pop: not while a ctrl op is in S0..S3, nor when the bursts
+        // already queued and in flight could overflow the burst FIFO.
+        let ctrl_in_flight = self.stages[..4].iter().flatten().any(|op| op.kind != Kind::Visit);
         let pop = i.ctrl.is_none()
             && !self.ring.is_empty()
             && self.bursts.len() <= BURST_FIFO_POP_LIMIT
-            && !after_ctrl;
-        let blank = |kind, flow| Op { kind, flow, window: 0, rate: 0, acked: 0, prod: 0, now: 0 };
+            && !ctrl_in_flight;
+        let blank = |kind, flow| Op { kind, flow, window: 0, rate: 0, acked: 0, now: 0, pkt_shift: 0, max_burst: 0 };
         let entering = match (ctrl, pop) {
             (Some((c, f)), _) => Some(blank(if c.create { Kind::Create } else { Kind::Remove }, f)),
             (None, true) => Some(blank(Kind::Visit, self.ring.pop_front().unwrap())),
             _ => None,
         };
 
-        // S0 samples config and acked bytes; S1 the credit earned since the last write.
-        let s1_next = self.s0.map(|mut op| {
+        // Samples taken on the way: config and acked bytes at S0, the clock at S1, the
+        // configuration inputs at S2.
+        if let Some(op) = &mut self.stages[0] {
             (op.window, op.rate) = self.cfg[op.flow];
             op.acked = self.acked[op.flow];
-            op
-        });
-        let s2_next = self.s1.map(|mut op| {
-            let elapsed = self.now.wrapping_sub(self.pace[op.flow].t_last).min(0xFFFF);
-            op.prod = op.rate as u64 * elapsed as u64;
+        }
+        if let Some(op) = &mut self.stages[1] {
             op.now = self.now;
-            op
-        });
+        }
+        if let Some(op) = &mut self.stages[2] {
+            (op.pkt_shift, op.max_burst) = (i.pkt_shift, i.max_burst);
+        }
 
-        // S2 decides.
+        // S4 decides, from the flow's state as it is now.
         let mut ring_push = None;
         let mut burst_push = None;
-        if let Some(op) = self.s2 {
+        if let Some(op) = self.stages[4] {
             let p = self.pace[op.flow];
             let new = match op.kind {
                 Kind::Visit if p.active => {
-                    let (n, credit, inflight) = grant(p, &op, i.pkt_shift, i.max_burst);
-                    let sent = p.sent.wrapping_add(n << i.pkt_shift);
+                    let (n, credit, inflight) = grant(p, &op);
+                    let sent = p.sent.wrapping_add(n << op.pkt_shift);
                     ring_push = Some(op.flow);
                     if n > 0 {
                         burst_push = Some((op.flow, n));
@@ -283,7 +282,7 @@ impl FlowSched {
                             cycle: self.cycle,
                             flow: op.flow,
                             pkts: n,
-                            inflight: inflight + (n << i.pkt_shift),
+                            inflight: inflight + (n << op.pkt_shift),
                             window: op.window,
                         });
                     }
@@ -318,9 +317,8 @@ impl FlowSched {
             self.acked[f] = self.acked[f].wrapping_add(bytes);
         }
         self.notify_pending = notify;
-        self.s2 = s2_next;
-        self.s1 = s1_next;
-        self.s0 = entering;
+        self.stages.rotate_right(1);
+        self.stages[0] = entering;
         self.now = self.now.wrapping_add(1);
         out
     }
@@ -338,16 +336,18 @@ impl FlowSched {
 }
 
 /// Packets granted on a visit, the credit left and the unacknowledged bytes before the grant
-/// (more acked than sent counts as none), exactly as the RTL's S2.
-fn grant(p: Pace, op: &Op, pkt_shift: u8, max_burst: u16) -> (u32, u64, u32) {
-    let shift_total = 16 + (pkt_shift & 0xF) as u32;
-    let cap = ((max_burst & 0xFFF) as u64) << shift_total;
-    let credit = (p.credit + op.prod).min(cap);
-    let n_credit = (credit >> shift_total) as u32;
+/// (more acked than sent counts as none): the visit arithmetic of docs/modules/flow_sched.md.
+fn grant(p: Pace, op: &Op) -> (u32, u64, u32) {
+    let shift = (op.pkt_shift & 0xF) as u32;
+    let elapsed = op.now.wrapping_sub(p.t_last).min(0xFFFF);
+    let earned = op.rate as u64 * elapsed as u64;
+    let cap = ((op.max_burst & 0xFFF) as u64) << (16 + shift);
+    let credit = (p.credit + earned).min(cap);
+    let n_credit = (credit >> (16 + shift)) as u32;
     let inflight = p.sent.wrapping_sub(op.acked);
     let inflight = if inflight & 0x8000_0000 != 0 { 0 } else { inflight };
     let room = op.window.checked_sub(inflight).unwrap_or(0);
-    let n_window = (room >> (pkt_shift & 0xF)).min(MAX_PKTS);
+    let n_window = (room >> shift).min(MAX_PKTS);
     let n = n_credit.min(n_window);
-    (n, credit - ((n as u64) << shift_total), inflight)
+    (n, credit - ((n as u64) << (16 + shift)), inflight)
 }
