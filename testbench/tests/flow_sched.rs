@@ -97,3 +97,45 @@ fn vcd_of_a_rerun_opens() {
     assert!(text.contains("$scope module flow_sched $end"), "root scope not named after the module");
     assert!(text.contains("m_axis_pktsend_tvalid"));
 }
+
+#[test]
+fn create_to_first_pktsend_latency() {
+    use sim::flow_sched::{Ctrl, Inputs};
+    let mut ls = flow_sched::Lockstep::new(None);
+    let idle = Inputs { pkt_shift: 6, max_burst: 16, pktsend_ready: true, ..Default::default() };
+    let mut t = flow_sched::Traffic::new(0, flow_sched::Profile { p_create: 0.0, p_remove: 0.0, ..flow_sched::Profile::random() });
+    t.reset(&mut ls);
+    let create = Ctrl { create: true, flow: 3, window: 1 << 20, rate: 64 << 16, reserved: 0 };
+    use flow_sched::Sched;
+    assert!(ls.cycle(&Inputs { ctrl: Some(create), ..idle }).ctrl_ready);
+    let first = (1..100).find(|_| ls.cycle(&idle).pktsend_valid).expect("no PktSend");
+    assert_eq!(first, 13, "create -> first PktSend latency changed: update docs/modules/flow_sched.md");
+    // One flow at one packet per cycle then sends every cycle.
+    assert!((0..1000).all(|_| ls.cycle(&idle).pktsend_valid));
+    assert_eq!(ls.mismatches, 0, "{:?}", ls.first);
+}
+
+#[test]
+fn lint_is_clean_with_the_committed_waivers() {
+    let rtl = root().join("rtl-out");
+    let r = testbench::lint::lint(&[rtl.join("flow_sched.v")], "flow_sched", Some(&rtl.join("hpcc_nic.vlt")))
+        .expect("verilator");
+    assert!(r.clean, "{}: {:#?}", r.command, r.warnings);
+}
+
+#[test]
+fn synthesizes_at_1024_and_4096_flows() {
+    let dir = std::env::temp_dir().join(format!("flow_sched_synth_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (bits, name) in [(10, "flow_sched"), (12, "flow_sched_4096")] {
+        let file = dir.join(format!("{name}.v"));
+        std::fs::write(&file, hdl::export::flow_sched(bits, name).unwrap().text).unwrap();
+        let r = testbench::synth::synth(&[file], name, "xcup").expect("yosys");
+        assert!(r.unexplained_warnings.is_empty(), "{name}: {:#?}", r.unexplained_warnings);
+        assert!(r.bram36 + r.bram18 > 0, "{name}: per-flow state is not in block RAM: {}", r.table_row());
+        assert_eq!(r.dsps, 2, "{name}: the two rate multipliers should map to DSPs");
+        // 23 levels today (docs/modules/flow_sched.md); fail on a large regression.
+        assert!(r.logic_levels <= 28, "{name}: logic depth {} levels", r.logic_levels);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

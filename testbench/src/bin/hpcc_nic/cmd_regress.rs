@@ -19,10 +19,10 @@ pub struct Args {
     /// Seed of the first job of each scenario (default: fresh, printed).
     #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
-    /// Seeds per scenario (default: 4 for random, 2 for window, 1 otherwise).
+    /// Seeds per scenario (default: random 8, pacing 2, line-rate 1, window 4, bad-input 4).
     #[arg(long)]
     seeds: Option<u64>,
-    /// Cycles per job (default: 1,000,000; pacing 2,000,000).
+    /// Cycles per job (default: random 2M, pacing 4M, line-rate 1.5M, window and bad-input 1M).
     #[arg(long)]
     cycles: Option<u64>,
     /// Write a VCD of the RTL (forces one seed and one scenario).
@@ -48,11 +48,11 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             continue;
         }
         let (seeds, cycles) = match s {
-            Scenario::FlowSchedRandom => (4, 1_000_000),
-            Scenario::FlowSchedPacing => (1, 2_000_000),
-            Scenario::FlowSchedLineRate => (1, 600_000),
-            Scenario::FlowSchedWindow => (2, 500_000),
-            Scenario::FlowSchedBadInput => (2, 500_000),
+            Scenario::FlowSchedRandom => (8, 2_000_000),
+            Scenario::FlowSchedPacing => (2, 4_000_000),
+            Scenario::FlowSchedLineRate => (1, 1_500_000),
+            Scenario::FlowSchedWindow => (4, 1_000_000),
+            Scenario::FlowSchedBadInput => (4, 1_000_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {
