@@ -1,5 +1,6 @@
 //! `hpcc-nic`: export, lint, synthesize and regress the hpcc-nic RTL.
 
+mod cmd_bench;
 mod cmd_export;
 mod cmd_lint;
 mod cmd_regress;
@@ -29,6 +30,8 @@ enum Cmd {
     Synth(cmd_synth::Args),
     /// Export check, then every regression against the golden models, in parallel.
     Regress(cmd_regress::Args),
+    /// Simulation speed of flow_sched: Verilator, Icarus Verilog, rust-hdl (docs/benchmarks.md).
+    Bench(cmd_bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Cmd::Lint(a) => cmd_lint::run(&root, a),
         Cmd::Synth(a) => cmd_synth::run(&root, a),
         Cmd::Regress(a) => cmd_regress::run(&root, a),
+        Cmd::Bench(a) => cmd_bench::run(&root, a),
     };
     match result {
         Ok(code) => code,
