@@ -3,7 +3,7 @@
 //     iverilog -g2012 -s flow_sched_bench_tb -o tb.vvp testbench/bench/flow_sched_bench_tb.v rtl-out/flow_sched.v
 //     vvp -n tb.vvp +cycles=200000
 //
-// The stimulus is the one of testbench/src/bin/hpcc_nic/cmd_bench.rs (`Stimulus`), statement for
+// The stimulus is the one of testbench/src/bin/hpcc_nic/cmd_bench/stimulus.rs (`Stimulus`), statement for
 // statement, so Verilator, rust-hdl and this testbench must print the same checksum for the same
 // number of cycles. Change both together; `hpcc-nic bench` fails when they disagree.
 //

@@ -2,7 +2,7 @@
 //! Seeds are fixed so failures replay; `hpcc-nic regress` draws fresh ones and runs longer.
 
 use std::path::{Path, PathBuf};
-use testbench::harness::{flow_sched, flow_sched_checks, Outcome};
+use testbench::harness::{flow_sched, Outcome, Scenario};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -39,7 +39,7 @@ fn rtl_out_is_a_fresh_export() {
 #[test]
 fn random_traffic_matches_model_every_cycle() {
     for seed in [1, 0xC0FFEE] {
-        let o = flow_sched::random(seed, 200_000, None);
+        let o = Scenario::FlowSchedRandom.run(seed, 200_000, None);
         assert!(o.transactions > 20_000, "too little traffic: {o:?}");
         assert!(o.get("pktsends").unwrap() > 10_000.0, "too few PktSends: {o:?}");
         assert_passed(&o);
@@ -48,12 +48,12 @@ fn random_traffic_matches_model_every_cycle() {
 
 #[test]
 fn bad_input_matches_model_every_cycle() {
-    assert_passed(&flow_sched::bad_input(7, 200_000, None));
+    assert_passed(&Scenario::FlowSchedBadInput.run(7, 200_000, None));
 }
 
 #[test]
 fn one_flow_gets_line_rate_and_the_scheduler_one_pktsend_per_clock() {
-    let o = flow_sched_checks::line_rate(3, 150_000, None);
+    let o = Scenario::FlowSchedLineRate.run(3, 150_000, None);
     assert_passed(&o);
     let full = o.get("one_flow_1pkt_pkts_per_cycle").unwrap();
     assert!(full > 0.999, "one flow at 1 packet/cycle got {full}");
@@ -61,14 +61,14 @@ fn one_flow_gets_line_rate_and_the_scheduler_one_pktsend_per_clock() {
 
 #[test]
 fn pacing_1024_flows_within_one_percent() {
-    let o = flow_sched_checks::pacing(11, 600_000, None);
+    let o = Scenario::FlowSchedPacing.run(11, 600_000, None);
     assert_passed(&o);
     assert!(o.get("min_pkts_per_flow").unwrap() > 100.0);
 }
 
 #[test]
 fn window_never_exceeded() {
-    let o = flow_sched_checks::window(5, 200_000, None);
+    let o = Scenario::FlowSchedWindow.run(5, 200_000, None);
     assert_passed(&o);
 }
 
@@ -90,7 +90,7 @@ fn a_diverging_model_is_caught() {
 #[test]
 fn vcd_of_a_rerun_opens() {
     let path = std::env::temp_dir().join(format!("flow_sched_{}.vcd", std::process::id()));
-    let o = flow_sched::random(2, 3_000, Some(&path));
+    let o = Scenario::FlowSchedRandom.run(2, 3_000, Some(&path));
     assert_passed(&o);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).ok();

@@ -49,13 +49,15 @@ impl Scenario {
 
     /// Runs one seed of the scenario for about `cycles` cycles.
     pub fn run(self, seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> Outcome {
-        match self {
+        let mut o = match self {
             Scenario::FlowSchedRandom => flow_sched::random(seed, cycles, vcd),
             Scenario::FlowSchedPacing => flow_sched_checks::pacing(seed, cycles, vcd),
             Scenario::FlowSchedLineRate => flow_sched_checks::line_rate(seed, cycles, vcd),
             Scenario::FlowSchedWindow => flow_sched_checks::window(seed, cycles, vcd),
             Scenario::FlowSchedBadInput => flow_sched::bad_input(seed, cycles, vcd),
-        }
+        };
+        o.budget = cycles;
+        o
     }
 }
 
@@ -72,6 +74,8 @@ pub struct Outcome {
     pub scenario: Scenario,
     /// Its seed.
     pub seed: u64,
+    /// The cycle count asked for (`--cycles`); reset, set-up and draining come on top.
+    pub budget: u64,
     /// Clock cycles simulated.
     pub cycles: u64,
     /// Transactions compared (accepted inputs and PktSends).
@@ -94,6 +98,7 @@ impl Outcome {
         Outcome {
             scenario,
             seed,
+            budget: 0,
             cycles: 0,
             transactions: 0,
             mismatches: 0,
@@ -145,7 +150,7 @@ impl Outcome {
             "cargo run --release -p testbench --bin hpcc-nic -- regress --only {} --seed {:#x} --cycles {} --vcd {}_{:x}.vcd",
             self.scenario.name(),
             self.seed,
-            self.cycles,
+            self.budget,
             self.scenario.name(),
             self.seed
         )
