@@ -346,7 +346,7 @@ fn grant(p: Pace, op: &Op) -> (u32, u64, u32) {
     let n_credit = (credit >> (16 + shift)) as u32;
     let inflight = p.sent.wrapping_sub(op.acked);
     let inflight = if inflight & 0x8000_0000 != 0 { 0 } else { inflight };
-    let room = op.window.checked_sub(inflight).unwrap_or(0);
+    let room = op.window.saturating_sub(inflight);
     let n_window = (room >> shift).min(MAX_PKTS);
     let n = n_credit.min(n_window);
     (n, credit - ((n as u64) << (16 + shift)), inflight)

@@ -174,7 +174,6 @@ struct Flow {
     active: bool,
     window: u32,
     outstanding: u64, // packets sent and not yet acked by the harness
-    sent: u64,
     acked_bytes: u64,
     emitted_bytes: u64,
 }
@@ -321,7 +320,6 @@ impl Traffic {
             self.sends[flow] += 1;
             let f = &mut self.flows[flow];
             f.outstanding += 1;
-            f.sent += 1;
             f.emitted_bytes += 1 << self.profile.pkt_shift;
             // Holds when windows never shrink: a grant checked inflight against a window no
             // larger than today's, and acks only lower inflight (docs/modules/flow_sched.md).

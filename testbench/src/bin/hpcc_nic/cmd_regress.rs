@@ -108,8 +108,8 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
 
 fn report(outcomes: &[Outcome], wall: f64) -> ExitCode {
     println!(
-        "\n{:<22} {:>5} {:>12} {:>13} {:>10} {:>8}  {}",
-        "module/scenario", "seeds", "cycles", "transactions", "mismatches", "time_s", "figures (worst seed; counts summed)"
+        "\n{:<22} {:>5} {:>12} {:>13} {:>10} {:>8}  figures (worst seed; counts summed)",
+        "module/scenario", "seeds", "cycles", "transactions", "mismatches", "time_s"
     );
     let mut by: BTreeMap<Scenario, Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
