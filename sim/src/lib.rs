@@ -1,3 +1,4 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
 pub mod flow_sched;
+pub mod packet;

@@ -1,0 +1,185 @@
+//! In-band telemetry: a 4-byte header and 5 preallocated 8-byte hop records.
+//!
+//! The hop record has the field widths and units of the HPCC reference simulator's `IntHop`
+//! (3-bit line-rate code, 24-bit timestamp in ns, 20-bit txBytes in 128-byte units, 17-bit
+//! qlen in 80-byte units), packed MSB-first into one big-endian 64-bit word. Timestamp and
+//! txBytes are free-running counters truncated to their width: use `ts_delta_ns` and
+//! `tx_bytes_delta`, which are exact as long as fewer than 2^24 ns (16.8 ms) and 2^20 * 128
+//! bytes (128 MiB) pass between the two samples.
+
+/// Hop slots in every telemetry header (HPCC++ drafts: paths are at most 5 hops).
+pub const MAX_HOPS: usize = 5;
+/// Bytes of one hop record.
+pub const HOP_LEN: usize = 8;
+/// Bytes of the telemetry header before the hop slots.
+pub const TELEMETRY_FIXED_LEN: usize = 4;
+/// Whole telemetry header: 4 + 5 * 8 = 44 bytes.
+pub const TELEMETRY_LEN: usize = TELEMETRY_FIXED_LEN + MAX_HOPS * HOP_LEN;
+/// Telemetry header version.
+pub const TELEMETRY_VERSION: u8 = 1;
+
+pub const TS_BITS: u32 = 24;
+pub const TX_BYTES_BITS: u32 = 20;
+pub const QLEN_BITS: u32 = 17;
+pub const LINE_RATE_BITS: u32 = 3;
+/// Bytes per txBytes unit.
+pub const TX_BYTES_UNIT: u64 = 128;
+/// Bytes per qlen unit.
+pub const QLEN_UNIT: u64 = 80;
+
+const TS_MASK: u32 = (1 << TS_BITS) - 1;
+const TX_MASK: u32 = (1 << TX_BYTES_BITS) - 1;
+const QLEN_MAX: u32 = (1 << QLEN_BITS) - 1;
+
+/// Egress link speed, 3-bit code. Codes 5-7 are undefined and rejected by the parser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRate {
+    G25 = 0,
+    G50 = 1,
+    G100 = 2,
+    G200 = 3,
+    G400 = 4,
+}
+
+impl LineRate {
+    pub fn from_code(code: u8) -> Option<LineRate> {
+        match code {
+            0 => Some(LineRate::G25),
+            1 => Some(LineRate::G50),
+            2 => Some(LineRate::G100),
+            3 => Some(LineRate::G200),
+            4 => Some(LineRate::G400),
+            _ => None,
+        }
+    }
+
+    /// Speed in bits per second.
+    pub fn bits_per_second(self) -> u64 {
+        25_000_000_000 << self as u32
+    }
+
+    /// Speed in bytes per nanosecond (the unit the CC arithmetic wants: B * T in bytes).
+    pub fn bytes_per_ns(self) -> f64 {
+        self.bits_per_second() as f64 / 8e9
+    }
+}
+
+/// One switch hop, in wire units. Fields wider than their width are masked when built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntHop {
+    pub line_rate: LineRate,
+    /// Egress timestamp in ns, modulo 2^24.
+    pub ts: u32,
+    /// Egress port's transmitted bytes / 128, modulo 2^20.
+    pub tx_bytes: u32,
+    /// Egress queue length / 80, saturating at 2^17 - 1.
+    pub qlen: u32,
+}
+
+impl IntHop {
+    /// What a switch writes given its full-width counters: timestamp and byte counter are
+    /// truncated to the field (they wrap), the queue length saturates.
+    pub fn from_counters(
+        now_ns: u64,
+        tx_bytes_total: u64,
+        qlen_bytes: u64,
+        line_rate: LineRate,
+    ) -> IntHop {
+        IntHop {
+            line_rate,
+            ts: (now_ns & TS_MASK as u64) as u32,
+            tx_bytes: ((tx_bytes_total / TX_BYTES_UNIT) & TX_MASK as u64) as u32,
+            qlen: (qlen_bytes / QLEN_UNIT).min(QLEN_MAX as u64) as u32,
+        }
+    }
+
+    /// Queue length in bytes.
+    pub fn qlen_bytes(&self) -> u64 {
+        self.qlen as u64 * QLEN_UNIT
+    }
+
+    /// The 64-bit record: rate[63:61] ts[60:37] txBytes[36:17] qlen[16:0].
+    pub fn word(&self) -> u64 {
+        (self.line_rate as u64) << 61
+            | ((self.ts & TS_MASK) as u64) << 37
+            | ((self.tx_bytes & TX_MASK) as u64) << 17
+            | (self.qlen & QLEN_MAX) as u64
+    }
+
+    /// `Err(code)` if the line-rate code is undefined.
+    pub fn from_word(w: u64) -> Result<IntHop, u8> {
+        let code = (w >> 61) as u8;
+        Ok(IntHop {
+            line_rate: LineRate::from_code(code).ok_or(code)?,
+            ts: (w >> 37) as u32 & TS_MASK,
+            tx_bytes: (w >> 17) as u32 & TX_MASK,
+            qlen: w as u32 & QLEN_MAX,
+        })
+    }
+}
+
+/// Nanoseconds from `old` to `new` timestamp fields, across at most one wrap.
+pub fn ts_delta_ns(new: u32, old: u32) -> u32 {
+    new.wrapping_sub(old) & TS_MASK
+}
+
+/// Bytes transmitted from `old` to `new` txBytes fields, across at most one wrap (multiple of
+/// 128).
+pub fn tx_bytes_delta(new: u32, old: u32) -> u64 {
+    (new.wrapping_sub(old) & TX_MASK) as u64 * TX_BYTES_UNIT
+}
+
+/// The telemetry header: byte 0 = version << 4 | E << 3, byte 1 = hop count, bytes 2-3
+/// reserved, then 5 hop slots (unused ones zero).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Telemetry {
+    /// E bit: 0 = being collected (switches push hops: data, probes), 1 = echoed back to the
+    /// sender (ACKs, telemetry responses; switches leave it alone).
+    pub echo: bool,
+    /// Hops pushed so far, first switch first; at most `MAX_HOPS`.
+    pub hops: Vec<IntHop>,
+}
+
+impl Telemetry {
+    /// An empty header for a data packet or probe.
+    pub fn collecting() -> Telemetry {
+        Telemetry {
+            echo: false,
+            hops: Vec::new(),
+        }
+    }
+
+    /// The same hops, marked as an echo (receiver side: ACK or response).
+    pub fn echoed(&self) -> Telemetry {
+        Telemetry {
+            echo: true,
+            hops: self.hops.clone(),
+        }
+    }
+
+    /// What a switch does: append a hop if a slot is free and the header is collecting.
+    /// Returns whether the hop was written.
+    pub fn push_hop(&mut self, hop: IntHop) -> bool {
+        if self.echo || self.hops.len() >= MAX_HOPS {
+            return false;
+        }
+        self.hops.push(hop);
+        true
+    }
+
+    pub fn build(&self) -> [u8; TELEMETRY_LEN] {
+        assert!(
+            self.hops.len() <= MAX_HOPS,
+            "{} hops, at most {MAX_HOPS}",
+            self.hops.len()
+        );
+        let mut b = [0u8; TELEMETRY_LEN];
+        b[0] = TELEMETRY_VERSION << 4 | (self.echo as u8) << 3;
+        b[1] = self.hops.len() as u8;
+        for (i, h) in self.hops.iter().enumerate() {
+            let o = TELEMETRY_FIXED_LEN + i * HOP_LEN;
+            b[o..o + HOP_LEN].copy_from_slice(&h.word().to_be_bytes());
+        }
+        b
+    }
+}
