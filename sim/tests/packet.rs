@@ -502,18 +502,8 @@ fn random_packets_round_trip() {
         p.bth.dest_qp = next() as u32 & 0xFF_FFFF;
         p.bth.fecn = r & 1 != 0;
         let len = next() as usize % 64;
-        match &mut p.body {
-            Body::WriteFirst { payload, .. }
-            | Body::WriteMiddle { payload }
-            | Body::WriteLast { payload }
-            | Body::WriteOnly { payload, .. }
-            | Body::ReadResponseFirst { payload, .. }
-            | Body::ReadResponseMiddle { payload }
-            | Body::ReadResponseLast { payload, .. }
-            | Body::ReadResponseOnly { payload, .. } => {
-                *payload = (0..len).map(|_| next() as u8).collect()
-            }
-            _ => {}
+        if let Some(payload) = p.body.payload_mut() {
+            *payload = (0..len).map(|_| next() as u8).collect();
         }
         if let Some(t) = &mut p.telemetry {
             t.hops.clear();

@@ -122,6 +122,21 @@ impl Body {
         }
     }
 
+    /// The payload, for the opcodes that carry one.
+    pub fn payload_mut(&mut self) -> Option<&mut Vec<u8>> {
+        match self {
+            Body::WriteFirst { payload, .. }
+            | Body::WriteMiddle { payload }
+            | Body::WriteLast { payload }
+            | Body::WriteOnly { payload, .. }
+            | Body::ReadResponseFirst { payload, .. }
+            | Body::ReadResponseMiddle { payload }
+            | Body::ReadResponseLast { payload, .. }
+            | Body::ReadResponseOnly { payload, .. } => Some(payload),
+            _ => None,
+        }
+    }
+
     fn from_parts(op: Opcode, reth: Option<Reth>, aeth: Option<Aeth>, payload: Vec<u8>) -> Body {
         match op {
             Opcode::RdmaWriteFirst => Body::WriteFirst {
