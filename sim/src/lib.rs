@@ -1,4 +1,5 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
+pub mod cc_float;
 pub mod flow_sched;
 pub mod packet;
