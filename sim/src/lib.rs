@@ -3,3 +3,4 @@
 pub mod cc_float;
 pub mod flow_sched;
 pub mod packet;
+pub mod replay;

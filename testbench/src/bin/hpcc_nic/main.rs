@@ -4,6 +4,7 @@ mod cmd_bench;
 mod cmd_export;
 mod cmd_lint;
 mod cmd_regress;
+mod cmd_replay;
 mod cmd_synth;
 
 use clap::{Parser, Subcommand};
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "hpcc-nic", version, about = "hpcc-nic RTL flow: export, lint, synth, regress")]
+#[command(name = "hpcc-nic", version, about = "hpcc-nic RTL flow: export, lint, synth, regress, replay")]
 struct Cli {
     /// Workspace root (holds rtl-out/ and docs/).
     #[arg(long, global = true, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/.."))]
@@ -32,6 +33,8 @@ enum Cmd {
     Regress(cmd_regress::Args),
     /// Simulation speed of flow_sched: Verilator, Icarus Verilog, rust-hdl (docs/benchmarks.md).
     Bench(cmd_bench::Args),
+    /// Replay a JSON-lines trace of CC events through one algorithm (docs/replay.md).
+    Replay(cmd_replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Cmd::Synth(a) => cmd_synth::run(&root, a),
         Cmd::Regress(a) => cmd_regress::run(&root, a),
         Cmd::Bench(a) => cmd_bench::run(&root, a),
+        Cmd::Replay(a) => cmd_replay::run(&root, a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,173 @@
+//! `hpcc-nic replay`: a JSON-lines trace of CC events through one algorithm, one JSON line per
+//! event on stdout (docs/replay.md). The work is `sim::replay`; this maps the options onto the
+//! references' parameters.
+
+use crate::Result;
+use sim::cc_float::hpcc::{HpccParams, DEFAULT_N_FLOWS};
+use sim::replay::{replay, Algo, ReplayConfig};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum AlgoArg {
+    Hpcc,
+    HpccRx,
+    Ldcp,
+    Dcqcn,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Model {
+    /// Floating-point references (sim::cc_float).
+    Float,
+    /// Fixed-point golden models (not built yet).
+    Fixed,
+    /// The CC module's Verilated RTL (not built yet).
+    Rtl,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(long, value_enum)]
+    algo: AlgoArg,
+    #[arg(long, value_enum, default_value = "float")]
+    model: Model,
+    /// JSON-lines trace; `-` reads stdin.
+    #[arg(long)]
+    trace: PathBuf,
+    /// Line rate of the NIC, Gb/s.
+    #[arg(long, default_value_t = 100.0)]
+    line_gbps: f64,
+    /// Base RTT, ns (HPCC's T; LDCP's RTT; DCQCN's window = rate * RTT).
+    #[arg(long, default_value_t = 5000)]
+    base_rtt_ns: u64,
+    /// HPCC target utilization eta.
+    #[arg(long, default_value_t = 0.95)]
+    eta: f64,
+    /// HPCC maxStage.
+    #[arg(long, default_value_t = 5)]
+    max_stage: u32,
+    /// HPCC W_ai, bytes [default: BDP * (1 - eta) / 16, the drafts' rule of thumb].
+    #[arg(long)]
+    wai_bytes: Option<f64>,
+    /// Path MTU (payload), bytes: HPCC's W_min, LDCP's packet size.
+    #[arg(long, default_value_t = 1024)]
+    mtu: u32,
+    /// HPCC initial U.
+    #[arg(long, default_value_t = 1.0)]
+    u_init: f64,
+    /// LDCP additive increase alpha.
+    #[arg(long, default_value_t = 1.0)]
+    ldcp_alpha: f64,
+    /// LDCP decrease per marked packet beta.
+    #[arg(long, default_value_t = 0.5)]
+    ldcp_beta: f64,
+    /// LDCP sub-packet step and minimum window gamma, packets.
+    #[arg(long, default_value_t = 0.125)]
+    ldcp_gamma: f64,
+    /// LDCP: start in the stable stage (cw = IW) instead of the zero-RTT fast start.
+    #[arg(long)]
+    ldcp_no_fast_start: bool,
+    /// DCQCN EWMA gain g [default: 1/256].
+    #[arg(long)]
+    dcqcn_g: Option<f64>,
+    /// DCQCN minimum rate, Gb/s [default: 1].
+    #[arg(long)]
+    dcqcn_min_gbps: Option<f64>,
+    /// DCQCN alpha timer K, ns [default: 1000].
+    #[arg(long)]
+    dcqcn_alpha_timer_ns: Option<u64>,
+    /// DCQCN rate-increase timer T, ns [default: 300000].
+    #[arg(long)]
+    dcqcn_increase_timer_ns: Option<u64>,
+    /// DCQCN minimum time between cuts, ns [default: 4000].
+    #[arg(long)]
+    dcqcn_min_cut_interval_ns: Option<u64>,
+    /// DCQCN byte counter B, bytes; 0 disables it [default: 10000000].
+    #[arg(long)]
+    dcqcn_byte_counter: Option<u64>,
+    /// DCQCN fast-recovery steps F [default: 1].
+    #[arg(long)]
+    dcqcn_fast_recovery: Option<u32>,
+    /// DCQCN additive increase R_AI, Mb/s [default: line * 2e-4].
+    #[arg(long)]
+    dcqcn_rai_mbps: Option<f64>,
+    /// DCQCN hyper increase R_HAI, Mb/s [default: line * 2e-3].
+    #[arg(long)]
+    dcqcn_rhai_mbps: Option<f64>,
+}
+
+fn config(a: &Args) -> ReplayConfig {
+    let algo = match a.algo {
+        AlgoArg::Hpcc => Algo::Hpcc,
+        AlgoArg::HpccRx => Algo::HpccRx,
+        AlgoArg::Ldcp => Algo::Ldcp,
+        AlgoArg::Dcqcn => Algo::Dcqcn,
+    };
+    let mut c = ReplayConfig::new(algo, a.line_gbps, a.base_rtt_ns, a.mtu);
+    c.hpcc.eta = a.eta;
+    c.hpcc.max_stage = a.max_stage;
+    c.hpcc.u_init = a.u_init;
+    c.hpcc.w_ai = a.wai_bytes.unwrap_or_else(|| {
+        HpccParams::w_ai_rule_of_thumb(c.hpcc.w_init(), a.eta, DEFAULT_N_FLOWS)
+    });
+    c.ldcp.alpha = a.ldcp_alpha;
+    c.ldcp.beta = a.ldcp_beta;
+    c.ldcp.gamma = a.ldcp_gamma;
+    c.ldcp.fast_start = !a.ldcp_no_fast_start;
+    let d = &mut c.dcqcn;
+    if let Some(v) = a.dcqcn_g {
+        d.g = v;
+    }
+    if let Some(v) = a.dcqcn_min_gbps {
+        d.min_rate_bps = v * 1e9;
+    }
+    if let Some(v) = a.dcqcn_alpha_timer_ns {
+        d.alpha_timer_ns = v;
+    }
+    if let Some(v) = a.dcqcn_increase_timer_ns {
+        d.rate_increase_timer_ns = v;
+    }
+    if let Some(v) = a.dcqcn_min_cut_interval_ns {
+        d.min_cut_interval_ns = v;
+    }
+    if let Some(v) = a.dcqcn_byte_counter {
+        d.byte_counter_bytes = v;
+    }
+    if let Some(v) = a.dcqcn_fast_recovery {
+        d.fast_recovery_times = v;
+    }
+    if let Some(v) = a.dcqcn_rai_mbps {
+        d.rate_ai_bps = v * 1e6;
+    }
+    if let Some(v) = a.dcqcn_rhai_mbps {
+        d.rate_hai_bps = v * 1e6;
+    }
+    c
+}
+
+pub fn run(_root: &Path, a: Args) -> Result<ExitCode> {
+    match a.model {
+        Model::Float => {}
+        Model::Fixed => return Err("fixed-point models are not built yet (issue 3)".into()),
+        Model::Rtl => return Err("the CC module RTL is not built yet (issues 3-5)".into()),
+    }
+    let cfg = config(&a);
+    let stdout = std::io::stdout().lock();
+    let out = std::io::BufWriter::new(stdout);
+    let stats = if a.trace.as_os_str() == "-" {
+        replay(std::io::stdin().lock(), out, &cfg)?
+    } else {
+        let f = std::fs::File::open(&a.trace)
+            .map_err(|e| format!("{}: {e}", a.trace.display()))?;
+        replay(BufReader::new(f), out, &cfg)?
+    };
+    if stats.skipped > 0 {
+        eprintln!(
+            "hpcc-nic replay: {} events, {} skipped (see \"skipped\" in the output)",
+            stats.events, stats.skipped
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
