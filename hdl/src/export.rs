@@ -167,12 +167,27 @@ pub struct WriteReport {
     pub unchanged: Vec<String>,
 }
 
-/// Writes every module and the filelist into `dir`, touching only files whose text changed.
-pub fn write_all(dir: &Path, modules: &[Exported]) -> Result<WriteReport, ExportError> {
-    std::fs::create_dir_all(dir).map_err(ExportError::Io)?;
+/// Every file of rtl-out/ that the export owns, name and text.
+pub fn files(modules: &[Exported]) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> =
         modules.iter().map(|m| (format!("{}.v", m.name), m.text.clone())).collect();
     files.push(("hpcc_nic.f".to_string(), filelist(modules)));
+    files
+}
+
+/// Files of `dir` that differ from (or are missing in) a fresh export.
+pub fn stale(dir: &Path, modules: &[Exported]) -> Vec<String> {
+    files(modules)
+        .into_iter()
+        .filter(|(f, text)| std::fs::read_to_string(dir.join(f)).ok().as_deref() != Some(text))
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// Writes every module and the filelist into `dir`, touching only files whose text changed.
+pub fn write_all(dir: &Path, modules: &[Exported]) -> Result<WriteReport, ExportError> {
+    std::fs::create_dir_all(dir).map_err(ExportError::Io)?;
+    let files = files(modules);
     let mut report = WriteReport { changed: vec![], unchanged: vec![] };
     for (file, text) in files {
         let path = dir.join(&file);

@@ -66,7 +66,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
     // The three simulators must run the same design: the Verilated model and tb.v use
     // rtl-out/, rust-hdl the Rust source.
     let modules = hdl::export::all()?;
-    let stale = crate::cmd_export::stale_files(&root.join("rtl-out"), &modules);
+    let stale = hdl::export::stale(&root.join("rtl-out"), &modules);
     if !stale.is_empty() {
         return Err(format!(
             "rtl-out/ is stale ({}): run `hpcc-nic export` and bench again (rust-hdl would simulate \

@@ -15,7 +15,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let modules = hdl::export::all()?;
     let dir = root.join("rtl-out");
     if args.check {
-        let stale = stale_files(&dir, &modules);
+        let stale = hdl::export::stale(&dir, &modules);
         for f in &stale {
             println!("stale: rtl-out/{f}");
         }
@@ -29,16 +29,4 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
         println!("unchanged rtl-out/{f}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Files of rtl-out/ that a fresh export would change.
-pub fn stale_files(dir: &Path, modules: &[hdl::export::Exported]) -> Vec<String> {
-    let mut files: Vec<(String, String)> =
-        modules.iter().map(|m| (format!("{}.v", m.name), m.text.clone())).collect();
-    files.push(("hpcc_nic.f".into(), hdl::export::filelist(modules)));
-    files
-        .into_iter()
-        .filter(|(f, text)| std::fs::read_to_string(dir.join(f)).ok().as_deref() != Some(text))
-        .map(|(f, _)| f)
-        .collect()
 }

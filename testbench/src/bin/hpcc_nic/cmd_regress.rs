@@ -71,7 +71,7 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
 
 pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let modules = hdl::export::all()?;
-    let stale = crate::cmd_export::stale_files(&root.join("rtl-out"), &modules);
+    let stale = hdl::export::stale(&root.join("rtl-out"), &modules);
     if !stale.is_empty() {
         hdl::export::write_all(&root.join("rtl-out"), &modules)?;
         eprintln!(
