@@ -1,6 +1,7 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
 pub mod cc_float;
+pub mod cc_module;
 pub mod flow_sched;
 pub mod packet;
 pub mod replay;
