@@ -338,3 +338,38 @@ fn dcqcn_fixed_point_error_is_bounded() {
     assert!(cover.iter().all(|&c| c > all.n / 50), "trace misses a stage: {cover:?}");
     assert!(all.max < 1e-3 && all.mean() < 3e-4, "{all:?}");
 }
+
+/// Rx-HPCC: the receiver runs lines 28-34 on every data packet's telemetry.
+#[test]
+fn hpcc_rx_fixed_point_error_is_bounded() {
+    let p = hpcc_params();
+    let c = xh::HpccConfig::new(&p, Clock::default()).unwrap();
+    let (mut all, mut feedback) = (Err::default(), [0u64; 2]);
+    for seed in seeds(100) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut path = Path::new(&mut rng);
+        let mut float = fh::RxHpcc::new(p);
+        let mut fixed = xh::HpccState::new(&c);
+        for i in 0..5000 {
+            let (_, recs) = path.next(&mut rng, i);
+            let now = path.now;
+            let hops_f: Vec<fh::Hop> = recs.iter().map(fh::Hop::from_record).collect();
+            let hops_x: Vec<xh::FxHop> = recs.iter().map(xh::FxHop::from_int_hop).collect();
+            let sent = float.on_int(now, &hops_f).is_some();
+            // lastUpdateTime compares integer times: the decision is exact.
+            assert_eq!(xh::on_int(&c, &mut fixed, now, &hops_x), sent, "seed {seed} event {i}");
+            feedback[sent as usize] += 1;
+            all.add(fixed.w_q8 as f64 / 256.0, float.window());
+        }
+    }
+    println!(
+        "hpcc-rx all: window max {:.3e} mean {:.3e} ({} events), {:.4}% off by more than \
+         0.1%; (no feedback, feedback): {feedback:?}",
+        all.max,
+        all.mean(),
+        all.n,
+        100.0 * all.over_frac()
+    );
+    assert!(feedback.iter().all(|&n| n > all.n / 20), "{feedback:?}");
+    assert!(all.mean() < 1e-2 && all.over_frac() < 0.02, "{all:?}");
+}

@@ -80,7 +80,7 @@ pub struct HpccConfig {
     pub inv_b: [u32; 8],
     /// round(2^40 / T).
     pub inv_t: u32,
-    /// round(2^40 x cycle / T): R (UQ16.16 bytes/cycle) = W_q8 x rate_mul >> 32.
+    /// round(2^40 x cycle / T): R (UQ16.16 bytes/cycle) = (W_q8 x rate_mul + 2^31) >> 32.
     pub rate_mul: u32,
     /// Line rate, UQ16.16 bytes/cycle: upper clamp of R.
     pub line_q16: u32,
@@ -180,7 +180,8 @@ pub fn seq_after(a: u32, b: u32) -> bool {
 }
 
 fn rate(c: &HpccConfig, w_q8: u32) -> u32 {
-    let r = (w_q8 as u64 * c.rate_mul as u64) >> 32;
+    // Rounded, so that W = BDP gives exactly the line rate.
+    let r = (w_q8 as u64 * c.rate_mul as u64 + (1 << 31)) >> 32;
     r.min(c.line_q16 as u64) as u32
 }
 

@@ -29,7 +29,7 @@ pub struct LdcpConfig {
     pub iw_pkts: u32,
     pub max_cw_q16: u32,
     pub fast_start: bool,
-    /// round(2^32 x MSS x cycle / RTT): R_q16 = cw_q16 x rate_mul >> 32.
+    /// round(2^32 x MSS x cycle / RTT): R_q16 = (cw_q16 x rate_mul + 2^31) >> 32.
     pub rate_mul: u64,
     pub line_q16: u32,
     pub clock: Clock,
@@ -111,7 +111,7 @@ pub fn window_bytes(c: &LdcpConfig, s: &LdcpState) -> u32 {
 
 /// R = cw x MSS / RTT, UQ16.16 bytes/cycle, at most the line rate.
 pub fn rate_q16(c: &LdcpConfig, s: &LdcpState) -> u32 {
-    let r = (s.cw_q16 as u128 * c.rate_mul as u128) >> 32;
+    let r = (s.cw_q16 as u128 * c.rate_mul as u128 + (1 << 31)) >> 32;
     r.min(c.line_q16 as u128) as u32
 }
 
