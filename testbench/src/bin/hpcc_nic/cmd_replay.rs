@@ -4,6 +4,7 @@
 
 use crate::Result;
 use sim::cc_float::hpcc::{HpccParams, DEFAULT_N_FLOWS};
+use sim::cc_module::Clock;
 use sim::replay::{replay, Algo, ReplayConfig};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -21,9 +22,9 @@ pub enum AlgoArg {
 pub enum Model {
     /// Floating-point references (sim::cc_float).
     Float,
-    /// Fixed-point golden models (not built yet).
+    /// Fixed-point golden models (sim::cc_module), bit-exact with the CC module RTL.
     Fixed,
-    /// The CC module's Verilated RTL (not built yet).
+    /// The CC module's Verilated RTL (issue 4; not built yet).
     Rtl,
 }
 
@@ -36,6 +37,10 @@ pub struct Args {
     /// JSON-lines trace; `-` reads stdin.
     #[arg(long)]
     trace: PathBuf,
+    /// Clock of the CC module and flow scheduler, MHz (`--model fixed`: rates are bytes per
+    /// cycle of it).
+    #[arg(long, default_value_t = 250.0)]
+    clock_mhz: f64,
     /// Line rate of the NIC, Gb/s.
     #[arg(long, default_value_t = 100.0)]
     line_gbps: f64,
@@ -106,6 +111,10 @@ fn config(a: &Args) -> ReplayConfig {
         AlgoArg::Dcqcn => Algo::Dcqcn,
     };
     let mut c = ReplayConfig::new(algo, a.line_gbps, a.base_rtt_ns, a.mtu);
+    c.clock = Clock { mhz: a.clock_mhz };
+    if matches!(a.model, Model::Fixed) {
+        c.model = sim::replay::Model::Fixed;
+    }
     c.hpcc.eta = a.eta;
     c.hpcc.max_stage = a.max_stage;
     c.hpcc.u_init = a.u_init;
@@ -149,8 +158,7 @@ fn config(a: &Args) -> ReplayConfig {
 
 pub fn run(_root: &Path, a: Args) -> Result<ExitCode> {
     match a.model {
-        Model::Float => {}
-        Model::Fixed => return Err("fixed-point models are not built yet (issue 3)".into()),
+        Model::Float | Model::Fixed => {}
         Model::Rtl => return Err("the CC module RTL is not built yet (issues 3-5)".into()),
     }
     let cfg = config(&a);

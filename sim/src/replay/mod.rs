@@ -1,6 +1,9 @@
 //! Trace replay: feeds a JSON-lines trace of CC events through one algorithm, one instance per
 //! flow id, and writes one JSON line per event (`hpcc-nic replay`, docs/replay.md).
 //!
+//! `ReplayConfig::model` selects the float references (`crate::cc_float`) or the fixed-point
+//! models (`crate::cc_module`, see `fixed.rs` for what the wire formats change).
+//!
 //! Semantics (repeated in docs/replay.md):
 //!
 //! * A line that is not a JSON object of the event schema (bad JSON, missing `flow` / `t_ns` /
@@ -28,7 +31,10 @@
 //!   Time going backwards, 0 or more than 5 hops, `link_gbps` 0 are handled by the references
 //!   (documented there), not rejected here.
 
+mod fixed;
+
 use crate::cc_float::dcqcn::{Dcqcn, DcqcnParams, IncreaseStage};
+use crate::cc_module::Clock;
 use crate::cc_float::hpcc::{Action, Hop, Hpcc, HpccParams, RxHpcc};
 use crate::cc_float::ldcp::{Ldcp, LdcpParams, LdcpPhase};
 use serde::{Deserialize, Serialize};
@@ -56,11 +62,23 @@ impl Algo {
     }
 }
 
+/// Which implementation of the algorithm runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The floating-point references, `crate::cc_float`.
+    Float,
+    /// The fixed-point golden models, `crate::cc_module` (see `fixed.rs` for what differs).
+    Fixed,
+}
+
 /// Replay configuration: the algorithm and the parameters of every reference (only the
 /// selected algorithm's are used).
 #[derive(Clone, Debug)]
 pub struct ReplayConfig {
     pub algo: Algo,
+    pub model: Model,
+    /// Clock of the fixed-point models (rates are bytes per cycle of it).
+    pub clock: Clock,
     pub hpcc: HpccParams,
     pub ldcp: LdcpParams,
     pub dcqcn: DcqcnParams,
@@ -75,6 +93,8 @@ impl ReplayConfig {
         hpcc.w_min = mtu as f64;
         ReplayConfig {
             algo,
+            model: Model::Float,
+            clock: Clock::default(),
             hpcc,
             ldcp: LdcpParams::new(line_bps, base_rtt_ns, mtu),
             dcqcn: DcqcnParams::hpcc_run_py(line_bps, base_rtt_ns),
@@ -118,6 +138,9 @@ pub struct Output {
     pub t_ns: u64,
     pub window_bytes: f64,
     pub rate_bps: f64,
+    /// `--model fixed`: the rate as the flow scheduler receives it, UQ16.16 bytes/cycle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_q16: Option<u32>,
     /// HPCC / Rx-HPCC: Wc, U, incStage, what the event did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wc_bytes: Option<f64>,
@@ -331,17 +354,49 @@ impl Flow {
                 o.rate_bps = d.rate_bps();
                 o.target_rate_bps = Some(d.target_rate_bps());
                 o.alpha = Some(d.alpha());
-                o.stage = d.last_stage().map(|s| {
-                    match s {
-                        IncreaseStage::FastRecovery => "fast_recovery",
-                        IncreaseStage::Additive => "additive",
-                        IncreaseStage::Hyper => "hyper",
-                    }
-                    .to_string()
-                });
+                o.stage = d.last_stage().map(|s| stage_name(s).to_string());
             }
         }
         o
+    }
+}
+
+fn stage_name(s: IncreaseStage) -> &'static str {
+    match s {
+        IncreaseStage::FastRecovery => "fast_recovery",
+        IncreaseStage::Additive => "additive",
+        IncreaseStage::Hyper => "hyper",
+    }
+}
+
+/// A flow of either model.
+enum AnyFlow {
+    Float(Flow),
+    Fixed(fixed::FxFlow),
+}
+
+impl AnyFlow {
+    fn new(cfg: &ReplayConfig, fx: Option<&fixed::FxCfg>) -> AnyFlow {
+        match fx {
+            Some(c) => AnyFlow::Fixed(fixed::FxFlow::new(cfg.algo, c)),
+            None => AnyFlow::Float(Flow::new(cfg)),
+        }
+    }
+
+    fn apply(&mut self, ev: &Event, fx: Option<&fixed::FxCfg>) -> Result<(), String> {
+        match (self, fx) {
+            (AnyFlow::Float(f), _) => f.apply(ev, &to_hops(ev.hops.as_deref().unwrap_or(&[]))),
+            (AnyFlow::Fixed(f), Some(c)) => f.apply(c, ev),
+            (AnyFlow::Fixed(_), None) => unreachable!("fixed flows need their configuration"),
+        }
+    }
+
+    fn output(&self, ev: &Event, fresh: bool, fx: Option<&fixed::FxCfg>) -> Output {
+        match (self, fx) {
+            (AnyFlow::Float(f), _) => f.output(ev, fresh),
+            (AnyFlow::Fixed(f), Some(c)) => f.output(c, ev, fresh),
+            (AnyFlow::Fixed(_), None) => unreachable!("fixed flows need their configuration"),
+        }
     }
 }
 
@@ -368,7 +423,12 @@ pub fn replay(
     cfg: &ReplayConfig,
 ) -> Result<Stats, ReplayError> {
     validate(cfg)?;
-    let mut flows: BTreeMap<u64, Flow> = BTreeMap::new();
+    let fx = match cfg.model {
+        Model::Float => None,
+        Model::Fixed => Some(fixed::FxCfg::new(cfg).map_err(ReplayError::Config)?),
+    };
+    let fx = fx.as_ref();
+    let mut flows: BTreeMap<u64, AnyFlow> = BTreeMap::new();
     let mut stats = Stats::default();
     for (i, line) in reader.lines().enumerate() {
         let line = line?;
@@ -381,34 +441,33 @@ pub fn replay(
             message: e.to_string(),
         })?;
         stats.events += 1;
-        let hops = to_hops(ev.hops.as_deref().unwrap_or(&[]));
         let out = match flows.get_mut(&ev.flow) {
-            Some(flow) => match flow.apply(&ev, &hops) {
+            Some(flow) => match flow.apply(&ev, fx) {
                 Ok(()) => {
                     stats.applied += 1;
-                    flow.output(&ev, true)
+                    flow.output(&ev, true, fx)
                 }
                 Err(reason) => {
                     stats.skipped += 1;
-                    let mut o = flow.output(&ev, false);
+                    let mut o = flow.output(&ev, false, fx);
                     o.skipped = Some(reason);
                     o
                 }
             },
             None => {
-                let mut flow = Flow::new(cfg);
-                match flow.apply(&ev, &hops) {
+                let mut flow = AnyFlow::new(cfg, fx);
+                match flow.apply(&ev, fx) {
                     Ok(()) => {
                         stats.applied += 1;
                         stats.flows += 1;
-                        let o = flow.output(&ev, true);
+                        let o = flow.output(&ev, true, fx);
                         flows.insert(ev.flow, flow);
                         o
                     }
                     Err(reason) => {
                         // Not created: the line shows the initial state.
                         stats.skipped += 1;
-                        let mut o = flow.output(&ev, false);
+                        let mut o = flow.output(&ev, false, fx);
                         o.skipped = Some(reason);
                         o
                     }
