@@ -181,7 +181,8 @@ fn hpcc_trace(seed: u64, events: usize, cover: &mut [u64; 3]) -> (Err, Err) {
 fn hpcc_fixed_point_error_is_bounded() {
     let (mut step, mut traj) = (Err::default(), Err::default());
     let mut cover = [0u64; 3];
-    for seed in seeds(200) {
+    let seeds = seeds(200);
+    for &seed in &seeds {
         let (s, t) = hpcc_trace(seed, 5000, &mut cover);
         if s.max > 1e-4 {
             println!("hpcc seed {seed}: step max {:.2e}", s.max);
@@ -201,9 +202,9 @@ fn hpcc_fixed_point_error_is_bounded() {
     );
     println!("hpcc coverage (W < BDP/2, additive, multiplicative): {cover:?}");
     assert!(cover.iter().all(|&c| c > step.n / 20), "trace misses a regime: {cover:?}");
-    assert!(step.n > 900_000, "too few comparable steps: {}", step.n);
+    assert!(step.n > seeds.len() as u64 * 4500, "too few comparable steps: {}", step.n);
     assert!(step.max < 2e-4 && step.mean() < 1e-5, "{step:?}");
-    assert!(traj.mean() < 1e-2 && traj.over_frac() < 0.02, "{traj:?}");
+    assert!(traj.mean() < 3e-3 && traj.over_frac() < 0.02, "{traj:?}");
 }
 
 /// Window error of LDCP over one random trace: ACKs (marked with a probability that changes
@@ -270,7 +271,7 @@ fn ldcp_fixed_point_error_is_bounded() {
     );
     assert!(cover[..2].iter().all(|&c| c > all.n / 20), "trace misses a regime: {cover:?}");
     assert!(cover[2] < all.n / 1000, "timer grants differ too often: {cover:?}");
-    assert!(all.mean() < 1e-3 && all.over_frac() < 0.02, "{all:?}");
+    assert!(all.mean() < 5e-4 && all.over_frac() < 0.02, "{all:?}");
 }
 
 /// Rate error of DCQCN over one random trace: CNP bursts and quiet phases, timer events at
@@ -303,7 +304,8 @@ fn dcqcn_trace(seed: u64, events: usize, cover: &mut [u64; 3]) -> Err {
             float.on_bytes_sent(bytes);
             xd::on_tx(&c, &mut fixed, now, bytes);
         }
-        err.add(c.clock.q16_to_bps(fixed.rc_q16), float.rate_bps());
+        let rc_bps = fixed.rc_q24 as f64 / 16777216.0 * 8.0 * c.clock.mhz * 1e6;
+        err.add(rc_bps, float.rate_bps());
         let alpha = xd::alpha_at(&c, &fixed, now) as f64 / 16777216.0;
         assert!((alpha - float.alpha()).abs() < 1e-4, "seed {seed} event {i}: alpha {alpha}");
         match float.last_stage() {
@@ -336,7 +338,7 @@ fn dcqcn_fixed_point_error_is_bounded() {
         all.n
     );
     assert!(cover.iter().all(|&c| c > all.n / 50), "trace misses a stage: {cover:?}");
-    assert!(all.max < 1e-3 && all.mean() < 3e-4, "{all:?}");
+    assert!(all.max < 2e-4 && all.mean() < 5e-5, "{all:?}");
 }
 
 /// Rx-HPCC: the receiver runs lines 28-34 on every data packet's telemetry.
@@ -371,5 +373,5 @@ fn hpcc_rx_fixed_point_error_is_bounded() {
         100.0 * all.over_frac()
     );
     assert!(feedback.iter().all(|&n| n > all.n / 20), "{feedback:?}");
-    assert!(all.mean() < 1e-2 && all.over_frac() < 0.02, "{all:?}");
+    assert!(all.mean() < 1e-3 && all.over_frac() < 0.02, "{all:?}");
 }

@@ -167,7 +167,7 @@ fn dcqcn_cut_and_lazy_alpha_by_hand() {
     let mut s = xd::DcqcnState::new(&c);
     xd::on_cnp(&c, &mut s, 1000);
     // alpha = 1: Rc halves, Rt = line, alpha stays 1 (1 - 1/256 + 1/256).
-    assert_eq!((s.rc_q16, s.rt_q16, s.alpha_q24), (25 << 16, 50 << 16, xd::ALPHA_ONE));
+    assert_eq!((s.rc_q24, s.rt_q24, s.alpha_q24), (25 << 24, 50 << 24, xd::ALPHA_ONE));
     // One K later alpha has decayed once: round(255/256 x 2^24) = 16711680.
     assert_eq!(xd::alpha_at(&c, &s, 1999), xd::ALPHA_ONE);
     assert_eq!(xd::alpha_at(&c, &s, 2000), 16_711_680);
@@ -177,10 +177,11 @@ fn dcqcn_cut_and_lazy_alpha_by_hand() {
     assert_eq!(xd::alpha_at(&c, &s, 1000 + 65536 * 1000), 0);
     // A CNP 1 us after the cut is coalesced: no cut, but the alpha timer restarts.
     xd::on_cnp(&c, &mut s, 2000);
-    assert_eq!((s.rc_q16, s.alpha_q24, s.last_cnp), (25 << 16, 16_711_680, 2000));
+    assert_eq!((s.rc_q24, s.alpha_q24, s.last_cnp), (25 << 24, 16_711_680, 2000));
     // First increase timer expiry (300 us after the cut): fast recovery, Rc = (Rt + Rc) / 2.
     xd::on_timer(&c, &mut s, 301_000);
-    assert_eq!(s.rc_q16, (75 << 16) / 2);
+    assert_eq!(s.rc_q24, (75 << 24) / 2);
+    assert_eq!(xd::rate_q16(&s), (75 << 16) / 2);
 }
 
 proptest! {
@@ -250,8 +251,8 @@ proptest! {
                 1 => xd::on_timer(&c, &mut s, now),
                 _ => xd::on_tx(&c, &mut s, now, bytes),
             }
-            for r in [s.rc_q16, s.rt_q16] {
-                prop_assert!(r >= c.min_q16 && r <= c.line_q16);
+            for r in [s.rc_q24, s.rt_q24] {
+                prop_assert!(r >= c.min_q24 && r <= c.line_q24);
             }
             prop_assert!(xd::alpha_at(&c, &s, s.now) <= xd::ALPHA_ONE);
         }

@@ -2,7 +2,9 @@
 //! and edge choices as the float reference `crate::cc_float::dcqcn` (read its notes); what
 //! hardware changes:
 //!
-//! * Rc, Rt, R_AI, R_HAI, the clamps: UQ16.16 bytes/cycle (the flow scheduler's format).
+//! * Rc, Rt, R_AI, R_HAI, the clamps: UQ16.24 bytes/cycle (40 bits); the flow scheduler gets
+//!   Rc as UQ16.16 (`rate_q16`, the low 8 bits dropped). The 8 extra bits keep the rounding of
+//!   R_AI (20 Mb/s = 0.01 B/cycle) from accumulating over hundreds of increase steps.
 //! * alpha: UQ1.24 (1.0 = 2^24). g = 2^-g_shift, so `alpha (1 - g) + g` is a shift and an add.
 //! * The alpha timer is lazy: no event is needed when it expires. The state keeps alpha as of
 //!   the last CNP and that CNP's time; alpha at time `now` is alpha decayed
@@ -18,6 +20,9 @@
 //!   from the reference when a trace skips whole periods.
 
 use super::{recip, to_fixed, Clock};
+
+/// Fraction bits of the internal rates.
+pub const RATE_FRAC: u32 = 24;
 use crate::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 
 /// alpha = 1.0 in UQ1.24.
@@ -28,10 +33,11 @@ pub const DECAY_BITS: usize = 16;
 /// Configuration registers computed by the host from `DcqcnParams` (`new`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DcqcnConfig {
-    pub line_q16: u32,
-    pub min_q16: u32,
-    pub ai_q16: u32,
-    pub hai_q16: u32,
+    /// Rates in UQ16.24 bytes/cycle.
+    pub line_q24: u64,
+    pub min_q24: u64,
+    pub ai_q24: u64,
+    pub hai_q24: u64,
     /// g = 2^-g_shift.
     pub g_shift: u8,
     pub initial_alpha_q24: u32,
@@ -44,7 +50,7 @@ pub struct DcqcnConfig {
     /// B, bytes; 0 disables the byte counter.
     pub byte_counter_bytes: u32,
     pub fast_recovery_times: u8,
-    /// round(2^16 x RTT / cycle): window bytes = Rc_q16 x win_mul >> 32.
+    /// round(2^16 x RTT / cycle): window bytes = Rc_q24 x win_mul >> 40.
     pub win_mul: u32,
     pub clock: Clock,
 }
@@ -68,12 +74,23 @@ impl DcqcnConfig {
         for (i, d) in decay.iter_mut().enumerate() {
             *d = to_fixed((1.0 - g).powf(2f64.powi(i as i32)), 24);
         }
-        let line_q16 = clock.bps_to_q16(p.line_rate_bps);
+        let q24 = |bps: f64| {
+            let v = (bps / 8.0 / (clock.mhz * 1e6) * 2f64.powi(RATE_FRAC as i32)).round();
+            if v.is_finite() && v > 0.0 {
+                (v as u64).min((1 << 40) - 1)
+            } else {
+                0
+            }
+        };
+        let line_q24 = q24(p.line_rate_bps);
+        if line_q24 == 0 {
+            return Err(format!("line rate must be > 0: {p:?}"));
+        }
         Ok(DcqcnConfig {
-            line_q16,
-            min_q16: clock.bps_to_q16(p.min_rate_bps).min(line_q16),
-            ai_q16: clock.bps_to_q16(p.rate_ai_bps),
-            hai_q16: clock.bps_to_q16(p.rate_hai_bps),
+            line_q24,
+            min_q24: q24(p.min_rate_bps).min(line_q24),
+            ai_q24: q24(p.rate_ai_bps),
+            hai_q24: q24(p.rate_hai_bps),
             g_shift,
             initial_alpha_q24: to_fixed(p.initial_alpha.clamp(0.0, 1.0), 24),
             alpha_timer_ns: p.alpha_timer_ns as u32,
@@ -91,8 +108,9 @@ impl DcqcnConfig {
 /// Per-flow state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DcqcnState {
-    pub rc_q16: u32,
-    pub rt_q16: u32,
+    /// Rc and Rt, UQ16.24 bytes/cycle.
+    pub rc_q24: u64,
+    pub rt_q24: u64,
     /// alpha as of `last_cnp` (see [`alpha_at`]).
     pub alpha_q24: u32,
     pub now: u64,
@@ -112,8 +130,8 @@ pub struct DcqcnState {
 impl DcqcnState {
     pub fn new(c: &DcqcnConfig) -> DcqcnState {
         DcqcnState {
-            rc_q16: c.line_q16,
-            rt_q16: c.line_q16,
+            rc_q24: c.line_q24,
+            rt_q24: c.line_q24,
             alpha_q24: c.initial_alpha_q24,
             now: 0,
             active: false,
@@ -151,9 +169,14 @@ pub fn alpha_at(c: &DcqcnConfig, s: &DcqcnState, now: u64) -> u32 {
     decay(c, s.alpha_q24, elapsed / c.alpha_timer_ns as u64)
 }
 
+/// Rc as the flow scheduler takes it: UQ16.16 bytes/cycle.
+pub fn rate_q16(s: &DcqcnState) -> u32 {
+    (s.rc_q24 >> (RATE_FRAC - 16)) as u32
+}
+
 /// Window equivalent of the rate, bytes: Rc x base RTT.
 pub fn window_bytes(c: &DcqcnConfig, s: &DcqcnState) -> u32 {
-    ((s.rc_q16 as u64 * c.win_mul as u64) >> 32) as u32
+    ((s.rc_q24 as u128 * c.win_mul as u128) >> 40).min(u32::MAX as u128) as u32
 }
 
 fn monotonic(s: &mut DcqcnState, now_ns: u64) -> u64 {
@@ -161,8 +184,8 @@ fn monotonic(s: &mut DcqcnState, now_ns: u64) -> u64 {
     s.now
 }
 
-fn clamp(c: &DcqcnConfig, r: u64) -> u32 {
-    r.clamp(c.min_q16 as u64, c.line_q16 as u64) as u32
+fn clamp(c: &DcqcnConfig, r: u64) -> u64 {
+    r.clamp(c.min_q24, c.line_q24)
 }
 
 /// A CNP at `now_ns`: rate cut unless coalesced into the previous cut.
@@ -176,9 +199,9 @@ pub fn on_cnp(c: &DcqcnConfig, s: &mut DcqcnState, now_ns: u64) {
         return;
     }
     // Rt = Rc; Rc = Rc (1 - alpha/2); alpha = (1 - g) alpha + g
-    s.rt_q16 = s.rc_q16;
-    let cut = (s.rc_q16 as u64 * alpha as u64) >> 25;
-    s.rc_q16 = clamp(c, s.rc_q16 as u64 - cut);
+    s.rt_q24 = s.rc_q24;
+    let cut = ((s.rc_q24 as u128 * alpha as u128) >> 25) as u64;
+    s.rc_q24 = clamp(c, s.rc_q24 - cut);
     s.alpha_q24 = alpha - (alpha >> c.g_shift) + (ALPHA_ONE >> c.g_shift);
     s.active = true;
     s.last_cut = now;
@@ -242,10 +265,10 @@ fn increase(c: &DcqcnConfig, s: &mut DcqcnState) {
     let st = stage(c, s);
     let step = match st {
         IncreaseStage::FastRecovery => 0,
-        IncreaseStage::Additive => c.ai_q16,
-        IncreaseStage::Hyper => c.hai_q16,
+        IncreaseStage::Additive => c.ai_q24,
+        IncreaseStage::Hyper => c.hai_q24,
     };
-    s.rt_q16 = clamp(c, s.rt_q16 as u64 + step as u64);
-    s.rc_q16 = clamp(c, (s.rt_q16 as u64 + s.rc_q16 as u64) >> 1);
+    s.rt_q24 = clamp(c, s.rt_q24 + step);
+    s.rc_q24 = clamp(c, (s.rt_q24 + s.rc_q24) >> 1);
     s.last_stage = Some(st);
 }

@@ -163,9 +163,10 @@ impl FxFlow {
             }
             (FxFlow::Dcqcn(s), FxCfg::Dcqcn(c)) => {
                 o.window_bytes = dcqcn::window_bytes(c, s) as f64;
-                o.rate_bps = c.clock.q16_to_bps(s.rc_q16);
-                o.rate_q16 = Some(s.rc_q16);
-                o.target_rate_bps = Some(c.clock.q16_to_bps(s.rt_q16));
+                let q24 = |r: u64| r as f64 / 256.0;
+                o.rate_bps = c.clock.q16_to_bps(dcqcn::rate_q16(s));
+                o.rate_q16 = Some(dcqcn::rate_q16(s));
+                o.target_rate_bps = Some(c.clock.mhz * 8e6 * q24(s.rt_q24) / 65536.0);
                 o.alpha = Some(dcqcn::alpha_at(c, s, s.now) as f64 / dcqcn::ALPHA_ONE as f64);
                 o.stage = s.last_stage.map(|st| super::stage_name(st).to_string());
             }
