@@ -3,5 +3,6 @@
 pub mod cc_float;
 pub mod cc_module;
 pub mod flow_sched;
+pub mod nic_model;
 pub mod packet;
 pub mod replay;
