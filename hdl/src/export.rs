@@ -59,9 +59,27 @@ pub fn flow_sched(bits: usize, name: &str) -> Result<Exported, ExportError> {
     finish(&raw, name, "hdl/src/flow_sched.rs")
 }
 
+/// Divider configurations exported on their own: `div_pipe`, the widest the CC module uses
+/// (HPCC line 13: 49-bit numerator, 24-bit divisor, 32-bit quotient), and small ones that the
+/// test bench checks exhaustively, one per shape of the overflow compare (numerator bits above
+/// the quotient: fewer than, as many as, more than the divisor's, and none).
+pub fn div_pipes() -> Result<Vec<Exported>, ExportError> {
+    use crate::div_pipe::DivPipe;
+    const SRC: &str = "hdl/src/div_pipe.rs";
+    Ok(vec![
+        finish(&raw_verilog(DivPipe::<49, 24, 32, 8>::default())?, "div_pipe", SRC)?,
+        finish(&raw_verilog(DivPipe::<8, 4, 6, 4>::default())?, "div_pipe_n8_d4_q6", SRC)?,
+        finish(&raw_verilog(DivPipe::<9, 3, 6, 4>::default())?, "div_pipe_n9_d3_q6", SRC)?,
+        finish(&raw_verilog(DivPipe::<10, 3, 6, 4>::default())?, "div_pipe_n10_d3_q6", SRC)?,
+        finish(&raw_verilog(DivPipe::<6, 5, 8, 4>::default())?, "div_pipe_n6_d5_q8", SRC)?,
+    ])
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
-    Ok(vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?])
+    let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
+    v.extend(div_pipes()?);
+    Ok(v)
 }
 
 fn raw_verilog<U: Block>(mut uut: U) -> Result<String, ExportError> {

@@ -1,4 +1,5 @@
-//! `hpcc-nic synth`: yosys synth_xilinx figures for the scheduler at a chosen flow count.
+//! `hpcc-nic synth`: yosys synth_xilinx figures for the scheduler at a chosen flow count, or for
+//! any other exported module.
 
 use crate::Result;
 use std::path::Path;
@@ -6,6 +7,9 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// Module to build: `flow_sched` (at each `--flows`) or any other module of rtl-out/.
+    #[arg(long, default_value = "flow_sched")]
+    module: String,
     /// Flow counts to build (powers of two, 1024 to 4096).
     #[arg(long, value_delimiter = ',', default_value = "1024")]
     flows: Vec<usize>,
@@ -24,12 +28,24 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
     if !args.markdown {
         println!("{}", testbench::synth::SynthReport::table_header());
     }
-    for flows in args.flows {
-        if !flows.is_power_of_two() || !(1024..=4096).contains(&flows) {
-            return Err(format!("--flows {flows}: want 1024, 2048 or 4096").into());
+    let mut builds = Vec::new();
+    if args.module == "flow_sched" {
+        for flows in args.flows {
+            if !flows.is_power_of_two() || !(1024..=4096).contains(&flows) {
+                return Err(format!("--flows {flows}: want 1024, 2048 or 4096").into());
+            }
+            let name =
+                if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
+            builds.push(hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?);
         }
-        let name = if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
-        let m = hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?;
+    } else {
+        let all = hdl::export::all()?;
+        let names: Vec<String> = all.iter().map(|m| m.name.clone()).collect();
+        let m = all.into_iter().find(|m| m.name == args.module);
+        builds.push(m.ok_or_else(|| format!("--module {}: not one of {names:?}", args.module))?);
+    }
+    for m in builds {
+        let name = m.name.clone();
         let file = dir.join(format!("{name}.v"));
         std::fs::write(&file, &m.text)?;
         let r = testbench::synth::synth(&[file], &name, &args.family)?;
