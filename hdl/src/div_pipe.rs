@@ -16,7 +16,8 @@ use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
 /// Divides NW-bit numerators by DW-bit divisors into QW-bit saturated quotients, carrying a
-/// TW-bit tag alongside. Widths up to 64 bits (the simulation model uses u64/u128).
+/// TW-bit tag alongside. Operands up to 64 bits, tags up to 128 (the simulation model uses
+/// u64 and u128).
 #[derive(LogicBlock, Default)]
 pub struct DivPipe<const NW: usize, const DW: usize, const QW: usize, const TW: usize> {
     /// Clock; everything is sampled on its rising edge.
@@ -37,7 +38,7 @@ pub struct DivPipe<const NW: usize, const DW: usize, const QW: usize, const TW: 
     pub out_quo: Signal<Out, Bits<QW>>,
     /// `in_tag` of the same division.
     pub out_tag: Signal<Out, Bits<TW>>,
-    _pipe: VecDeque<(bool, u64, u64)>,
+    _pipe: VecDeque<(bool, u64, u128)>,
 }
 
 impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> DivPipe<NW, DW, QW, TW> {
@@ -55,18 +56,30 @@ impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> DivPipe
     }
 }
 
+/// `Bits<N>` from a u128 (rust-hdl converts only from u64).
+pub fn bits_from_u128<const N: usize>(v: u128) -> Bits<N> {
+    let lo: Bits<N> = (v as u64).into();
+    if N <= 64 {
+        lo
+    } else {
+        let hi: Bits<N> = ((v >> 64) as u64).into();
+        (hi << 64) | lo
+    }
+}
+
 impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> Logic
     for DivPipe<NW, DW, QW, TW>
 {
     fn update(&mut self) {
-        assert!(NW <= 64 && DW <= 64 && QW <= 64 && TW <= 64 && QW >= 2 && DW >= 1);
+        assert!(NW <= 64 && DW <= 64 && QW <= 64 && TW <= 128 && QW >= 2 && DW >= 1);
         if self._pipe.len() != Self::LATENCY {
             self._pipe = VecDeque::from(vec![(false, 0, 0); Self::LATENCY]);
         }
         if self.clock.pos_edge() {
             let valid = self.in_valid.val() && !self.reset.val();
             let quo = Self::quotient(self.in_num.val().to_u64(), self.in_den.val().to_u64());
-            self._pipe.push_back((valid, quo, self.in_tag.val().to_u64()));
+            self._pipe
+                .push_back((valid, quo, self.in_tag.val().to_u128()));
             self._pipe.pop_front();
             if self.reset.val() {
                 self._pipe.iter_mut().for_each(|s| s.0 = false);
@@ -75,7 +88,7 @@ impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> Logic
         let (valid, quo, tag) = self._pipe[0];
         self.out_valid.next = valid;
         self.out_quo.next = quo.into();
-        self.out_tag.next = tag.into();
+        self.out_tag.next = bits_from_u128(tag);
     }
 
     fn connect(&mut self) {

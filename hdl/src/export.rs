@@ -75,10 +75,22 @@ pub fn div_pipes() -> Result<Vec<Exported>, ExportError> {
     ])
 }
 
+/// Multiplier configurations exported on their own: `mul_pipe`, 32 x 32 bits in 4 cycles (the
+/// shape of the CC module's widest products), and a small one for exhaustive tests.
+pub fn mul_pipes() -> Result<Vec<Exported>, ExportError> {
+    use crate::mul_pipe::MulPipe;
+    const SRC: &str = "hdl/src/mul_pipe.rs";
+    Ok(vec![
+        finish(&raw_verilog(MulPipe::<32, 32, 64, 4, 8>::default())?, "mul_pipe", SRC)?,
+        finish(&raw_verilog(MulPipe::<7, 6, 13, 2, 4>::default())?, "mul_pipe_a7_b6", SRC)?,
+    ])
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
     v.extend(div_pipes()?);
+    v.extend(mul_pipes()?);
     Ok(v)
 }
 

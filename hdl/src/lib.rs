@@ -4,3 +4,4 @@ pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;
 pub mod flow_sched;
+pub mod mul_pipe;

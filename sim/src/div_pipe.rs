@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug)]
 pub struct DivPipe {
     max: u64,
-    pipe: VecDeque<Option<(u64, u64)>>,
+    pipe: VecDeque<Option<(u64, u128)>>,
 }
 
 impl DivPipe {
@@ -33,7 +33,7 @@ impl DivPipe {
 
     /// One rising edge with `input` = `(num, den, tag)` presented (None: `in_valid` low) and
     /// `reset` high or low; returns `(quo, tag)` as the outputs show it after the edge.
-    pub fn step(&mut self, input: Option<(u64, u64, u64)>, reset: bool) -> Option<(u64, u64)> {
+    pub fn step(&mut self, input: Option<(u64, u64, u128)>, reset: bool) -> Option<(u64, u128)> {
         let entry = input.map(|(n, d, t)| (self.quotient(n, d), t));
         self.pipe.push_back(if reset { None } else { entry });
         self.pipe.pop_front();

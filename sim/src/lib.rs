@@ -4,6 +4,7 @@ pub mod cc_float;
 pub mod cc_module;
 pub mod div_pipe;
 pub mod flow_sched;
+pub mod mul_pipe;
 pub mod nic_model;
 pub mod packet;
 pub mod replay;

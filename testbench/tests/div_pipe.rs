@@ -23,8 +23,8 @@ macro_rules! drive {
             dut.set_in_tag(tag as _);
             dut.set_reset(reset as u8);
             dut.tick();
-            let want = model.step(valid.then_some((num, den, tag)), reset);
-            let got = (dut.out_valid() == 1).then(|| (dut.out_quo() as u64, dut.out_tag() as u64));
+            let want = model.step(valid.then_some((num, den, tag as u128)), reset);
+            let got = (dut.out_valid() == 1).then(|| (dut.out_quo() as u64, dut.out_tag() as u128));
             assert_eq!(
                 got,
                 want,
@@ -46,7 +46,13 @@ fn exhaustive(nw: u32, dw: u32, seed: u64) -> Vec<Input> {
     for num in 0..1u64 << nw {
         for den in 0..1u64 << dw {
             while rng.gen_bool(0.2) {
-                v.push((false, rng.gen::<u64>() >> (64 - nw), rng.gen_range(0..1 << dw), 0, false));
+                v.push((
+                    false,
+                    rng.gen::<u64>() >> (64 - nw),
+                    rng.gen_range(0..1 << dw),
+                    0,
+                    false,
+                ));
             }
             v.push((true, num, den, rng.gen_range(0..16), false));
         }
@@ -79,13 +85,21 @@ fn full_width(seed: u64, count: usize) -> Vec<Input> {
             };
             let num = match rng.gen_range(0..4) {
                 // floor(num / den) = 2^32 - 1 + k, k in -2..=1
-                0 if den > 0 => (((1u64 << 32) as i64 - 1 + rng.gen_range(-2..=1)) as u64 * den
-                    + rng.gen_range(0..den))
-                    & mask(49),
+                0 if den > 0 => {
+                    (((1u64 << 32) as i64 - 1 + rng.gen_range(-2..=1)) as u64 * den
+                        + rng.gen_range(0..den))
+                        & mask(49)
+                }
                 1 => mask(49),
                 _ => rng.gen::<u64>() & mask(rng.gen_range(1..=49)),
             };
-            (rng.gen_bool(0.9), num, den, rng.gen_range(0..256), rng.gen_bool(1e-4))
+            (
+                rng.gen_bool(0.9),
+                num,
+                den,
+                rng.gen_range(0..256),
+                rng.gen_bool(1e-4),
+            )
         })
         .collect()
 }
@@ -116,8 +130,12 @@ fn rust_hdl_simulation_matches_the_model() {
     let mut model = Model::new(6);
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for cycle in 0..600 {
-        let (valid, num, den, tag) =
-            (rng.gen_bool(0.8), rng.gen_range(0..256u64), rng.gen_range(0..16u64), cycle % 16);
+        let (valid, num, den, tag) = (
+            rng.gen_bool(0.8),
+            rng.gen_range(0..256u64),
+            rng.gen_range(0..16u64),
+            cycle % 16,
+        );
         uut.in_valid.next = valid;
         uut.in_num.next = num.into();
         uut.in_den.next = den.into();
@@ -130,11 +148,11 @@ fn rust_hdl_simulation_matches_the_model() {
             uut.update_all();
             uut.has_changed()
         } {}
-        let want = model.step(valid.then_some((num, den, tag)), false);
+        let want = model.step(valid.then_some((num, den, tag as u128)), false);
         let got = uut
             .out_valid
             .val()
-            .then(|| (uut.out_quo.val().to_u64(), uut.out_tag.val().to_u64()));
+            .then(|| (uut.out_quo.val().to_u64(), uut.out_tag.val().to_u128()));
         assert_eq!(got, want, "cycle {cycle}");
     }
 }

@@ -1,0 +1,31 @@
+//! Golden model of `hdl/src/mul_pipe.rs`, cycle by cycle: a full-width unsigned product
+//! `latency` cycles after its operands.
+
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug)]
+pub struct MulPipe {
+    pipe: VecDeque<Option<(u128, u128)>>,
+}
+
+impl MulPipe {
+    /// A multiplier of `latency` (>= 2) cycles.
+    pub fn new(latency: usize) -> MulPipe {
+        assert!(latency >= 2, "latency {latency}");
+        MulPipe {
+            pipe: VecDeque::from(vec![None; latency]),
+        }
+    }
+
+    /// One rising edge with `input` = `(a, b, tag)` presented (None: `in_valid` low); returns
+    /// `(prod, tag)` as the outputs show it after the edge.
+    pub fn step(&mut self, input: Option<(u64, u64, u128)>, reset: bool) -> Option<(u128, u128)> {
+        let entry = input.map(|(a, b, t)| (a as u128 * b as u128, t));
+        self.pipe.push_back(if reset { None } else { entry });
+        self.pipe.pop_front();
+        if reset {
+            self.pipe.iter_mut().for_each(|s| *s = None);
+        }
+        self.pipe[0]
+    }
+}
