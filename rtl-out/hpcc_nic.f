@@ -7,3 +7,4 @@ div_pipe_n10_d3_q6.v
 div_pipe_n6_d5_q8.v
 mul_pipe.v
 mul_pipe_a7_b6.v
+cc_hop_util.v

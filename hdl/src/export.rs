@@ -91,6 +91,11 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
     v.extend(div_pipes()?);
     v.extend(mul_pipes()?);
+    v.push(finish(
+        &raw_verilog(crate::cc_hop_util::CcHopUtil::default())?,
+        "cc_hop_util",
+        "hdl/src/cc_hop_util.rs",
+    )?);
     Ok(v)
 }
 

@@ -1,6 +1,7 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
 pub mod cc_float;
+pub mod cc_hop_util;
 pub mod cc_module;
 pub mod div_pipe;
 pub mod flow_sched;

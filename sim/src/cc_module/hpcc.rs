@@ -93,13 +93,18 @@ impl HpccConfig {
         p.validate()?;
         let t = p.t_ns.round();
         if !(256.0..(1u64 << 24) as f64).contains(&t) || t != p.t_ns {
-            return Err(format!("T must be a whole number of ns in [256, 2^24): {}", p.t_ns));
+            return Err(format!(
+                "T must be a whole number of ns in [256, 2^24): {}",
+                p.t_ns
+            ));
         }
         if p.bdp() * 256.0 >= u32::MAX as f64 || p.w_ai * 256.0 >= u32::MAX as f64 {
             return Err(format!("BDP and W_ai must be below 16 MiB: {p:?}"));
         }
         if p.u_init >= 256.0 || p.max_stage > 255 || p.eta > 1.0 {
-            return Err(format!("need u_init < 256, maxStage <= 255, eta <= 1: {p:?}"));
+            return Err(format!(
+                "need u_init < 256, maxStage <= 255, eta <= 1: {p:?}"
+            ));
         }
         if t < 256.0 * clock.cycle_ns() {
             return Err(format!("T must be at least 256 clock cycles: {p:?}"));
@@ -188,10 +193,29 @@ fn rate(c: &HpccConfig, w_q8: u32) -> u32 {
 /// u' of one hop and its tau (0 when the time difference is not a forward one); `None` when
 /// the hop has no usable rate.
 pub fn hop_utilization(c: &HpccConfig, now: &FxHop, last: &FxHop) -> Option<(u32, u32)> {
+    let h = hop_arithmetic(&c.inv_bt, &c.inv_b, now, last);
+    h.usable.then_some((h.u, h.tau))
+}
+
+/// What the CC module's per-hop unit (`hdl/src/cc_hop_util.rs`) computes for one hop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopArithmetic {
+    /// `inv_bt[code] != 0`: the hop's rate code has a rate.
+    pub usable: bool,
+    /// u', UQ8.16 (computed with the tables' values even when not usable).
+    pub u: u32,
+    /// dt when forward, else 0.
+    pub tau: u32,
+}
+
+/// Lines 4-5 for one hop, given the per-code reciprocal tables.
+pub fn hop_arithmetic(
+    inv_bt: &[u32; 8],
+    inv_b: &[u32; 8],
+    now: &FxHop,
+    last: &FxHop,
+) -> HopArithmetic {
     let code = (now.rate_code & 7) as usize;
-    if c.inv_bt[code] == 0 {
-        return None;
-    }
     let dt = now.ts.wrapping_sub(last.ts) & 0xFF_FFFF;
     let dt_fwd = dt > 0 && dt < 1 << 23;
     let dtx = now.tx_bytes.wrapping_sub(last.tx_bytes) & 0xF_FFFF;
@@ -203,10 +227,13 @@ pub fn hop_utilization(c: &HpccConfig, now: &FxHop, last: &FxHop) -> Option<(u32
     };
     // 5: u' = min(qlen) / (B T) + txRate / B.
     let qlen = now.qlen.min(last.qlen) as u64 * QLEN_UNIT;
-    let q_term = (qlen * c.inv_bt[code] as u64) >> 24;
-    let r_term = (tx_rate * c.inv_b[code] as u64) >> 24;
-    let u = (q_term + r_term).min(U_MAX as u64) as u32;
-    Some((u, if dt_fwd { dt } else { 0 }))
+    let q_term = (qlen * inv_bt[code] as u64) >> 24;
+    let r_term = (tx_rate * inv_b[code] as u64) >> 24;
+    HopArithmetic {
+        usable: inv_bt[code] != 0,
+        u: (q_term + r_term).min(U_MAX as u64) as u32,
+        tau: if dt_fwd { dt } else { 0 },
+    }
 }
 
 /// Lines 1-10: the new U (also stored in `s`).
