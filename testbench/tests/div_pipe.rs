@@ -5,6 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::div_pipe::DivPipe as Model;
+use testbench::harness::Scenario;
 use testbench::verilated::models::{
     DivPipe, DivPipeN10D3Q6, DivPipeN6D5Q8, DivPipeN8D4Q6, DivPipeN9D3Q6,
 };
@@ -71,45 +72,17 @@ fn small_configurations_are_exact_for_every_input() {
     assert_eq!(drive!(DivPipeN6D5Q8, 8, exhaustive(6, 5, seed)), 1 << 11);
 }
 
-/// Divisions of the full configuration (49/24 -> 32 bits): uniform operands, small divisors,
-/// divisor 0, quotients right at and around the 2^32 saturation boundary.
-fn full_width(seed: u64, count: usize) -> Vec<Input> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mask = |w: u32| (1u64 << w) - 1;
-    (0..count)
-        .map(|_| {
-            let den = match rng.gen_range(0..6) {
-                0 => 0,
-                1 => rng.gen_range(1..4),
-                _ => rng.gen::<u64>() & mask(rng.gen_range(1..=24)),
-            };
-            let num = match rng.gen_range(0..4) {
-                // floor(num / den) = 2^32 - 1 + k, k in -2..=1
-                0 if den > 0 => {
-                    (((1u64 << 32) as i64 - 1 + rng.gen_range(-2..=1)) as u64 * den
-                        + rng.gen_range(0..den))
-                        & mask(49)
-                }
-                1 => mask(49),
-                _ => rng.gen::<u64>() & mask(rng.gen_range(1..=49)),
-            };
-            (
-                rng.gen_bool(0.9),
-                num,
-                den,
-                rng.gen_range(0..256),
-                rng.gen_bool(1e-4),
-            )
-        })
-        .collect()
-}
-
+/// 10^6 divisions of the full configuration (49/24 -> 32), the regression's generator:
+/// random operands, divisor 0, quotients at the 2^32 saturation boundary, rare resets.
 #[test]
 fn full_configuration_matches_model_on_random_and_boundary_divisions() {
     let seed = rand::random::<u32>() as u64;
-    println!("seed {seed}");
-    let n = drive!(DivPipe, 32, full_width(seed, 1_000_000));
-    assert!(n > 850_000, "seed {seed}: {n} divisions checked");
+    let o = Scenario::DivPipeRandom.run(seed, 1_000_000, None);
+    assert!(
+        o.passed() && o.transactions > 850_000,
+        "{o:?}; re-run: {}",
+        o.rerun_command()
+    );
 }
 
 #[test]

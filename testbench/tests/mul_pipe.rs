@@ -5,7 +5,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::mul_pipe::MulPipe as Model;
-use testbench::verilated::models::{MulPipe, MulPipeA7B6};
+use testbench::harness::Scenario;
+use testbench::verilated::models::MulPipeA7B6;
 
 type Input = (bool, u64, u64, u64, bool);
 
@@ -52,29 +53,16 @@ fn small_configuration_is_exact_for_every_input() {
     assert_eq!(drive!(MulPipeA7B6, 2, v), 1 << 13);
 }
 
+/// 10^6 products of the full configuration (32 x 32), the regression's generator.
 #[test]
 fn full_configuration_matches_model() {
     let seed = rand::random::<u32>() as u64;
-    println!("seed {seed}");
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let operand = |rng: &mut ChaCha8Rng| match rng.gen_range(0..5) {
-        0 => u32::MAX as u64,
-        1 => rng.gen_range(0..4),
-        _ => rng.gen::<u32>() as u64 >> rng.gen_range(0..32),
-    };
-    let v: Vec<Input> = (0..1_000_000)
-        .map(|_| {
-            let (a, b) = (operand(&mut rng), operand(&mut rng));
-            (
-                rng.gen_bool(0.9),
-                a,
-                b,
-                rng.gen_range(0..256),
-                rng.gen_bool(1e-4),
-            )
-        })
-        .collect();
-    assert!(drive!(MulPipe, 4, v) > 850_000);
+    let o = Scenario::MulPipeRandom.run(seed, 1_000_000, None);
+    assert!(
+        o.passed() && o.transactions > 850_000,
+        "{o:?}; re-run: {}",
+        o.rerun_command()
+    );
 }
 
 #[test]

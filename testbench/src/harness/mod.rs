@@ -1,5 +1,6 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
+pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
 
@@ -19,21 +20,35 @@ pub enum Scenario {
     FlowSchedWindow,
     /// flow_sched: bogus acks, extreme rates and windows, bad flow ids and reserved bits.
     FlowSchedBadInput,
+    /// div_pipe: random and saturating divisions, every output compared every cycle.
+    DivPipeRandom,
+    /// mul_pipe: random products, every output compared every cycle.
+    MulPipeRandom,
+    /// cc_hop_util: random hop records, every output compared every cycle.
+    CcHopUtilRandom,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 5] = [
+    pub const ALL: [Scenario; 8] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
         Scenario::FlowSchedWindow,
         Scenario::FlowSchedBadInput,
+        Scenario::DivPipeRandom,
+        Scenario::MulPipeRandom,
+        Scenario::CcHopUtilRandom,
     ];
 
     /// Module under test.
     pub fn module(self) -> &'static str {
-        "flow_sched"
+        match self {
+            Scenario::DivPipeRandom => "div_pipe",
+            Scenario::MulPipeRandom => "mul_pipe",
+            Scenario::CcHopUtilRandom => "cc_hop_util",
+            _ => "flow_sched",
+        }
     }
 
     /// Short name used on the command line.
@@ -44,6 +59,9 @@ impl Scenario {
             Scenario::FlowSchedLineRate => "line-rate",
             Scenario::FlowSchedWindow => "window",
             Scenario::FlowSchedBadInput => "bad-input",
+            Scenario::DivPipeRandom => "div-random",
+            Scenario::MulPipeRandom => "mul-random",
+            Scenario::CcHopUtilRandom => "hop-random",
         }
     }
 
@@ -55,6 +73,9 @@ impl Scenario {
             Scenario::FlowSchedLineRate => flow_sched_checks::line_rate(seed, cycles, vcd),
             Scenario::FlowSchedWindow => flow_sched_checks::window(seed, cycles, vcd),
             Scenario::FlowSchedBadInput => flow_sched::bad_input(seed, cycles, vcd),
+            Scenario::DivPipeRandom => cc_units::div_random(seed, cycles, vcd),
+            Scenario::MulPipeRandom => cc_units::mul_random(seed, cycles, vcd),
+            Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
         };
         o.budget = cycles;
         o
