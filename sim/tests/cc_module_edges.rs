@@ -49,14 +49,15 @@ fn hpcc_one_ack_by_hand() {
     // (33554) = 85982 (1.31198); weight = 1000 x 219902326 >> 24 = 13107 (0.2);
     // U = 65536 + floor(20446 x 13107 / 2^16) = 69625.
     assert_eq!(s.u_q16, 69625);
-    // U >= eta: W = floor(16000000 x 62259 / 69625) + 50000 = 14357274 (56083.1 bytes).
-    assert_eq!((s.w_q8, s.wc_q8, s.inc_stage), (14_357_274, 14_357_274, 0));
+    // U >= eta: r = floor(62259 x 2^24 / 69625) = 15002264 (0.8942 in UQ16.24);
+    // W = (16000000 x r >> 24) + 50000 = 14307273 + 50000 = 14357273 (56083.1 bytes).
+    assert_eq!((s.w_q8, s.wc_q8, s.inc_stage), (14_357_273, 14_357_273, 0));
     assert_eq!(s.last_update_seq, 200);
-    // R = (14357274 x 879609302 + 2^31) >> 32 = 2940371 (44.87 B/cycle).
-    assert_eq!(s.rate_q16, ((14_357_274u64 * 879_609_302 + (1 << 31)) >> 32) as u32);
+    // R = (14357273 x 879609302 + 2^31) >> 32 (44.87 B/cycle).
+    assert_eq!(s.rate_q16, ((14_357_273u64 * 879_609_302 + (1 << 31)) >> 32) as u32);
     // seq 150 is not after lastUpdateSeq 200: W moves, Wc and incStage do not.
     assert_eq!(xh::on_ack(&c, &mut s, 150, 300, &[hop(2000, 100, 0)]), xh::Action::UpdatedW);
-    assert_eq!(s.wc_q8, 14_357_274);
+    assert_eq!(s.wc_q8, 14_357_273);
 }
 
 #[test]

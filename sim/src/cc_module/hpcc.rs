@@ -14,6 +14,8 @@ use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_UNIT, TX_BYTES_UNIT};
 
 /// Largest U / u' (UQ8.16 in 24 bits): 256 - 2^-16.
 pub const U_MAX: u32 = (1 << 24) - 1;
+/// Largest r = eta / U (UQ16.24 in 40 bits).
+pub const R_MAX: u64 = (1 << 40) - 1;
 /// tau/T = 1.0 in UQ1.16.
 pub const ONE_Q16: u32 = 1 << 16;
 /// Shift of the `inv_bt`, `inv_t` reciprocals (2^40 / x) and of `rate_mul`.
@@ -101,9 +103,9 @@ impl HpccConfig {
         if p.bdp() * 256.0 >= u32::MAX as f64 || p.w_ai * 256.0 >= u32::MAX as f64 {
             return Err(format!("BDP and W_ai must be below 16 MiB: {p:?}"));
         }
-        if p.u_init >= 256.0 || p.max_stage > 255 || p.eta > 1.0 {
+        if p.u_init >= 256.0 || p.max_stage > 255 || p.eta > 1.0 || p.w_min < 256.0 {
             return Err(format!(
-                "need u_init < 256, maxStage <= 255, eta <= 1: {p:?}"
+                "need u_init < 256, maxStage <= 255, eta <= 1, W_min >= 256 B: {p:?}"
             ));
         }
         if t < 256.0 * clock.cycle_ns() {
@@ -266,8 +268,12 @@ fn clamp_w(c: &HpccConfig, w: u64) -> u32 {
 fn compute_wind(c: &HpccConfig, s: &mut HpccState, u: u32, update_wc: bool) -> u32 {
     let w;
     if u >= c.eta_q16 || s.inc_stage >= c.max_stage {
-        // 13: W = Wc x eta / U + W_ai (U = 0: the divider saturates, W lands on W_max).
-        let mimd = div_floor(s.wc_q8 as u64 * c.eta_q16 as u64, u as u64, u32::MAX as u64);
+        // 13: W = Wc x (eta / U) + W_ai. The quotient r = eta / U (UQ16.24, 40 bits) depends on
+        // U alone, so the RTL divides as soon as U is known and Wc, which only a commit
+        // changes, meets it in a multiply: a divider would not fit in the loop from one commit
+        // to the next. U = 0 saturates r; W then lands on W_max (Wc >= W_min >= 256 B).
+        let r = div_floor((c.eta_q16 as u64) << 24, u as u64, R_MAX);
+        let mimd = ((s.wc_q8 as u128 * r as u128) >> 24).min(u64::MAX as u128) as u64;
         w = clamp_w(c, mimd + c.w_ai_q8 as u64);
         if update_wc {
             s.inc_stage = 0;
