@@ -86,6 +86,16 @@ pub fn mul_pipes() -> Result<Vec<Exported>, ExportError> {
     ])
 }
 
+/// The HPCC++ datapath of the CC module for `2^bits` flows (10 or 12).
+pub fn cc_hpcc(bits: usize, name: &str) -> Result<Exported, ExportError> {
+    let raw = match bits {
+        10 => raw_verilog(crate::cc_hpcc::CcHpcc::<10>::default())?,
+        12 => raw_verilog(crate::cc_hpcc::CcHpcc::<12>::default())?,
+        _ => return Err(ExportError::Check(format!("cc_hpcc: unsupported flow bits {bits}"))),
+    };
+    finish(&raw, name, "hdl/src/cc_hpcc.rs")
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
@@ -96,6 +106,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
         "cc_hop_util",
         "hdl/src/cc_hop_util.rs",
     )?);
+    v.push(cc_hpcc(10, "cc_hpcc")?);
     Ok(v)
 }
 

@@ -1,5 +1,6 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
+pub mod cc_hpcc;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
@@ -26,11 +27,15 @@ pub enum Scenario {
     MulPipeRandom,
     /// cc_hop_util: random hop records, every output compared every cycle.
     CcHopUtilRandom,
+    /// cc_hpcc: random events over many flows, every result compared with the model.
+    CcHpccRandom,
+    /// cc_hpcc: same-flow bursts on a few flows, input offered every cycle.
+    CcHpccBursts,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 8] = [
+    pub const ALL: [Scenario; 10] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -39,6 +44,8 @@ impl Scenario {
         Scenario::DivPipeRandom,
         Scenario::MulPipeRandom,
         Scenario::CcHopUtilRandom,
+        Scenario::CcHpccRandom,
+        Scenario::CcHpccBursts,
     ];
 
     /// Module under test.
@@ -47,6 +54,7 @@ impl Scenario {
             Scenario::DivPipeRandom => "div_pipe",
             Scenario::MulPipeRandom => "mul_pipe",
             Scenario::CcHopUtilRandom => "cc_hop_util",
+            Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
             _ => "flow_sched",
         }
     }
@@ -62,6 +70,8 @@ impl Scenario {
             Scenario::DivPipeRandom => "div-random",
             Scenario::MulPipeRandom => "mul-random",
             Scenario::CcHopUtilRandom => "hop-random",
+            Scenario::CcHpccRandom => "hpcc-random",
+            Scenario::CcHpccBursts => "hpcc-bursts",
         }
     }
 
@@ -76,6 +86,8 @@ impl Scenario {
             Scenario::DivPipeRandom => cc_units::div_random(seed, cycles, vcd),
             Scenario::MulPipeRandom => cc_units::mul_random(seed, cycles, vcd),
             Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
+            Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::RANDOM, vcd),
+            Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::BURSTS, vcd),
         };
         o.budget = cycles;
         o

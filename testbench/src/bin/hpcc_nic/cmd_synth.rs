@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Module to build: `flow_sched` (at each `--flows`) or any other module of rtl-out/.
+    /// Module to build: `flow_sched` or `cc_hpcc` (at each `--flows`), or any other module of
+    /// rtl-out/.
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Flow counts to build (powers of two, 1024 to 4096).
@@ -37,6 +38,15 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
             let name =
                 if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
             builds.push(hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?);
+        }
+    } else if args.module == "cc_hpcc" {
+        for flows in args.flows {
+            let name = match flows {
+                1024 => "cc_hpcc".to_string(),
+                4096 => "cc_hpcc_4096".to_string(),
+                _ => return Err(format!("--flows {flows}: cc_hpcc builds 1024 or 4096").into()),
+            };
+            builds.push(hdl::export::cc_hpcc(flows.trailing_zeros() as usize, &name)?);
         }
     } else {
         let all = hdl::export::all()?;

@@ -1,0 +1,571 @@
+//! HPCC++ sender (pseudo-code lines 1-27) and Rx-HPCC (lines 28-34) for `2^F` flows, bit-exact
+//! with `sim::cc_module::hpcc` (docs/fixed-point.md). The first datapath of the CC module
+//! (docs/modules/cc_module.md).
+//!
+//! ```text
+//! IN   accept an event, read the front state RAM (L, lastUpdateSeq/Time)
+//! F1   admission (0 or > 5 hops: ignore; new hop count: record), commit decision, L := hops
+//! HOP  5 x cc_hop_util: u', tau per hop (35 cycles)
+//! SEL  first usable hop with the largest u' (2 cycles)
+//! WT   weight = min(tau, T) x inv_t >> 24 (mul_pipe, 3 cycles)
+//! U    U += (u - U) x weight >> 16, floored (U RAM read-modify-write, 4 cycles)
+//! R    r = eta x 2^24 / U (div_pipe 41/24 -> 40 bits, 41 cycles)
+//! W    W = clamp(Wc x r >> 24 + W_ai) or clamp(Wc + W_ai); Wc, incStage (W RAM, 4 cycles)
+//! RT   R = (W x rate_mul + 2^31) >> 32, at most the line rate (mul_pipe, 3 cycles)
+//! OUT  one result per event, in event order
+//! ```
+//!
+//! Per-flow state lives in three RAMs, each read and written by one stage with a
+//! read-modify-write window of at most 4 cycles. The input holds an event whose flow had an
+//! event accepted in the previous `HAZARD - 1` cycles, so a window never sees two events of a
+//! flow and no bypass network is needed: one event per clock across flows, one per `HAZARD`
+//! cycles for a single flow.
+
+use crate::cc_hop_util::CcHopUtil;
+use crate::div_pipe::DivPipe;
+use crate::mul_pipe::MulPipe;
+use rust_hdl::prelude::*;
+
+/// Cycles between two accepted events of the same flow, at least.
+pub const HAZARD: usize = 4;
+/// Cycles from the accepting clock edge to the result on `m_axis_result_*`.
+pub const LATENCY: usize = 1 + 35 + 1 + 3 + 1 + 2 + 1 + 41 + 1 + 2 + 2 + 1;
+
+/// HPCC++ / Rx-HPCC for `2^F` flows (F <= 12).
+#[derive(LogicBlock, Default)]
+pub struct CcHpcc<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset. Afterwards every flow is set to its initial state in `2^F` cycles
+    /// (from the `cfg_*` values then), during which `s_axis_event_tready` is low.
+    pub reset: Signal<In, bool>,
+    /// T, ns.
+    pub cfg_t_ns: Signal<In, Bits<32>>,
+    /// eta, UQ0.16 (<= 65536).
+    pub cfg_eta_q16: Signal<In, Bits<17>>,
+    /// maxStage.
+    pub cfg_max_stage: Signal<In, Bits<8>>,
+    /// W_ai, UQ24.8 bytes.
+    pub cfg_w_ai_q8: Signal<In, Bits<32>>,
+    /// W_min, UQ24.8 bytes (>= 256 bytes).
+    pub cfg_w_min_q8: Signal<In, Bits<32>>,
+    /// W_max = BDP, UQ24.8 bytes: the initial W and Wc.
+    pub cfg_w_max_q8: Signal<In, Bits<32>>,
+    /// Initial U, UQ8.16.
+    pub cfg_u_init_q16: Signal<In, Bits<24>>,
+    /// Per rate code c, `[32c+31:32c]` = round(2^40 / (B T)); 0 = no rate.
+    pub cfg_inv_bt: Signal<In, Bits<256>>,
+    /// Per rate code c, `[32c+31:32c]` = round(2^24 / B).
+    pub cfg_inv_b: Signal<In, Bits<256>>,
+    /// round(2^40 / T).
+    pub cfg_inv_t: Signal<In, Bits<32>>,
+    /// round(2^40 x cycle / T).
+    pub cfg_rate_mul: Signal<In, Bits<32>>,
+    /// Line rate, UQ16.16 bytes/cycle.
+    pub cfg_line_q16: Signal<In, Bits<32>>,
+    /// Event: `[15:0]` flow, `[16]` 0 = ACK or telemetry response (lines 21-27), 1 = a data
+    /// packet's telemetry at the receiver (lines 28-34), `[26:24]` hop count, `[63:32]` seq,
+    /// `[95:64]` snd_nxt, `[159:96]` receive time in ns, `[479:160]` five 64-bit hop records
+    /// (slot i at `[160+64i +: 64]`). Other bits are reserved. A flow >= 2^F is dropped and
+    /// counted in `stat_bad_flow`.
+    pub s_axis_event_tdata: Signal<In, Bits<480>>,
+    /// Event valid.
+    pub s_axis_event_tvalid: Signal<In, bool>,
+    /// Event ready: low during reset and initialization, and while the offered event's flow
+    /// had an event accepted in the previous `HAZARD - 1` cycles.
+    pub s_axis_event_tready: Signal<Out, bool>,
+    /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` action
+    /// (0 ignored, 1 L recorded, 2 W updated, 3 W and Wc updated), `[18]` Rx-HPCC sends W
+    /// (line 31), `[19]` the event's kind bit, `[55:24]` W, `[87:56]` Wc, `[111:88]` U,
+    /// `[119:112]` incStage, `[151:120]` R (UQ16.16 bytes/cycle). No backpressure.
+    pub m_axis_result_tdata: Signal<Out, Bits<152>>,
+    /// Result valid.
+    pub m_axis_result_tvalid: Signal<Out, bool>,
+    /// Events dropped for a flow id >= 2^F.
+    pub stat_bad_flow: Signal<Out, Bits<32>>,
+    front_ram: RAM<Bits<420>, F>,
+    u_ram: RAM<Bits<24>, F>,
+    w_ram: RAM<Bits<72>, F>,
+    hop0: CcHopUtil,
+    hop1: CcHopUtil,
+    hop2: CcHopUtil,
+    hop3: CcHopUtil,
+    hop4: CcHopUtil,
+    wt_mul: MulPipe<24, 32, 56, 3, 41>,
+    u_mul: MulPipe<24, 17, 41, 2, 42>,
+    r_div: DivPipe<41, 24, 40, 40>,
+    w_mul: MulPipe<32, 40, 72, 2, 1>,
+    rt_mul: MulPipe<32, 32, 64, 2, 112>,
+    init_busy: DFF<bool>,
+    init_addr: DFF<Bits<F>>,
+    hist1: DFF<Bits<17>>,
+    hist2: DFF<Bits<17>>,
+    hist3: DFF<Bits<17>>,
+    bad_flow: DFF<Bits<32>>,
+    f0_valid: DFF<bool>,
+    f0_data: DFF<Bits<480>>,
+    s1_best01: DFF<Bits<49>>,
+    s1_best23: DFF<Bits<49>>,
+    s1_h4: DFF<Bits<49>>,
+    s1_ctx: DFF<Bits<16>>,
+    s1_valid: DFF<bool>,
+    ua_valid: DFF<bool>,
+    ua_ctx: DFF<Bits<16>>,
+    ua_any: DFF<bool>,
+    ua_u: DFF<Bits<24>>,
+    ua_weight: DFF<Bits<17>>,
+    uc_valid: DFF<bool>,
+    uc_ctx: DFF<Bits<16>>,
+    uc_u: DFF<Bits<24>>,
+    wa_valid: DFF<bool>,
+    wa_ctx: DFF<Bits<16>>,
+    wa_u: DFF<Bits<24>>,
+    wa_r: DFF<Bits<40>>,
+    wb1: DFF<Bits<114>>,
+    wb2: DFF<Bits<114>>,
+    wb1_valid: DFF<bool>,
+    wb2_valid: DFF<bool>,
+    out_valid: DFF<bool>,
+    out_data: DFF<Bits<152>>,
+    fire: Signal<Local, bool>,
+    in_flow: Signal<Local, Bits<16>>,
+    in_flow_ok: Signal<Local, bool>,
+    hazard: Signal<Local, bool>,
+    front: Signal<Local, Bits<420>>,
+    count: Signal<Local, Bits<3>>,
+    lus: Signal<Local, Bits<32>>,
+    lut: Signal<Local, Bits<64>>,
+    seq_d: Signal<Local, Bits<32>>,
+    now_d: Signal<Local, Bits<64>>,
+    ignore: Signal<Local, bool>,
+    record: Signal<Local, bool>,
+    measure: Signal<Local, bool>,
+    commit: Signal<Local, bool>,
+    new_front: Signal<Local, Bits<420>>,
+    ctx: Signal<Local, Bits<16>>,
+    c0: Signal<Local, Bits<49>>,
+    c1: Signal<Local, Bits<49>>,
+    c2: Signal<Local, Bits<49>>,
+    c3: Signal<Local, Bits<49>>,
+    c4: Signal<Local, Bits<49>>,
+    b01: Signal<Local, Bits<49>>,
+    b23: Signal<Local, Bits<49>>,
+    b03: Signal<Local, Bits<49>>,
+    best: Signal<Local, Bits<49>>,
+    tau_c: Signal<Local, Bits<24>>,
+    wt: Signal<Local, Bits<32>>,
+    u_old: Signal<Local, Bits<24>>,
+    upd_u: Signal<Local, bool>,
+    mag: Signal<Local, Bits<24>>,
+    neg: Signal<Local, bool>,
+    u_up: Signal<Local, Bits<25>>,
+    u_dn: Signal<Local, Bits<25>>,
+    u_new: Signal<Local, Bits<24>>,
+    w_old: Signal<Local, Bits<72>>,
+    branch: Signal<Local, bool>,
+    wctx: Signal<Local, Bits<16>>,
+    wsum: Signal<Local, Bits<49>>,
+    w_new: Signal<Local, Bits<32>>,
+    wc_new: Signal<Local, Bits<32>>,
+    inc_new: Signal<Local, Bits<8>>,
+    rate: Signal<Local, Bits<33>>,
+    one: Signal<Local, Bits<1>>,
+}
+
+impl<const F: usize> Logic for CcHpcc<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, init_busy, init_addr, hist1, hist2, hist3, bad_flow, f0_valid, f0_data,
+            s1_best01, s1_best23, s1_h4, s1_ctx, s1_valid, ua_valid, ua_ctx, ua_any, ua_u,
+            ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx, wa_u, wa_r, wb1, wb2, wb1_valid,
+            wb2_valid, out_valid, out_data
+        );
+        self.one.next = 1.into();
+        clock!(self, clock, hop0, hop1, hop2, hop3, hop4, wt_mul, u_mul, r_div, w_mul, rt_mul);
+        self.front_ram.read_clock.next = self.clock.val();
+        self.front_ram.write_clock.next = self.clock.val();
+        self.u_ram.read_clock.next = self.clock.val();
+        self.u_ram.write_clock.next = self.clock.val();
+        self.w_ram.read_clock.next = self.clock.val();
+        self.w_ram.write_clock.next = self.clock.val();
+        self.hop0.reset.next = self.reset.val();
+        self.hop1.reset.next = self.reset.val();
+        self.hop2.reset.next = self.reset.val();
+        self.hop3.reset.next = self.reset.val();
+        self.hop4.reset.next = self.reset.val();
+        self.wt_mul.reset.next = self.reset.val();
+        self.u_mul.reset.next = self.reset.val();
+        self.r_div.reset.next = self.reset.val();
+        self.w_mul.reset.next = self.reset.val();
+        self.rt_mul.reset.next = self.reset.val();
+        self.hop0.cfg_inv_bt.next = self.cfg_inv_bt.val();
+        self.hop1.cfg_inv_bt.next = self.cfg_inv_bt.val();
+        self.hop2.cfg_inv_bt.next = self.cfg_inv_bt.val();
+        self.hop3.cfg_inv_bt.next = self.cfg_inv_bt.val();
+        self.hop4.cfg_inv_bt.next = self.cfg_inv_bt.val();
+        self.hop0.cfg_inv_b.next = self.cfg_inv_b.val();
+        self.hop1.cfg_inv_b.next = self.cfg_inv_b.val();
+        self.hop2.cfg_inv_b.next = self.cfg_inv_b.val();
+        self.hop3.cfg_inv_b.next = self.cfg_inv_b.val();
+        self.hop4.cfg_inv_b.next = self.cfg_inv_b.val();
+
+        // ---- Reset: every flow to its initial state, one per cycle.
+        if self.init_busy.q.val() {
+            self.init_addr.d.next = self.init_addr.q.val() + 1;
+            if self.init_addr.q.val().all() {
+                self.init_busy.d.next = false;
+            }
+        }
+        if self.reset.val() {
+            self.init_busy.d.next = true;
+            self.init_addr.d.next = 0.into();
+        }
+
+        // ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_flow_ok.next =
+            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
+        self.hazard.next = (self.hist1.q.val().get_bit(16)
+            & (self.hist1.q.val().get_bits::<16>(0) == self.in_flow.val()))
+            | (self.hist2.q.val().get_bit(16)
+                & (self.hist2.q.val().get_bits::<16>(0) == self.in_flow.val()))
+            | (self.hist3.q.val().get_bit(16)
+                & (self.hist3.q.val().get_bits::<16>(0) == self.in_flow.val()));
+        self.s_axis_event_tready.next =
+            !self.reset.val() & !self.init_busy.q.val() & !self.hazard.val();
+        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
+        self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val());
+        if self.fire.val() & self.in_flow_ok.val() {
+            self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val()) | 65536;
+        }
+        if self.reset.val() {
+            self.hist1.d.next = 0.into();
+        }
+        self.hist2.d.next = self.hist1.q.val();
+        self.hist3.d.next = self.hist2.q.val();
+        if self.fire.val() & !self.in_flow_ok.val() {
+            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
+        }
+        self.stat_bad_flow.next = self.bad_flow.q.val();
+        self.front_ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
+        self.f0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
+        self.f0_data.d.next = self.s_axis_event_tdata.val();
+
+        // ---- F1: admission, commit decision (lines 22 and 29), L := hops.
+        self.front.next = self.front_ram.read_data.val();
+        self.count.next = self.f0_data.q.val().get_bits::<3>(24);
+        self.ignore.next = (self.count.val() == 0) | (self.count.val() > 5);
+        self.record.next =
+            !self.ignore.val() & (self.count.val() != self.front.val().get_bits::<3>(320));
+        self.measure.next = !self.ignore.val() & !self.record.val();
+        self.lus.next = self.front.val().get_bits::<32>(323);
+        self.lut.next = self.front.val().get_bits::<64>(355);
+        self.seq_d.next = self.f0_data.q.val().get_bits::<32>(32) - self.lus.val();
+        self.now_d.next = self.f0_data.q.val().get_bits::<64>(96) - self.lut.val();
+        if self.f0_data.q.val().get_bit(16) {
+            // 29: now > lastUpdateTime + T, or never updated.
+            self.commit.next = self.measure.val()
+                & (!self.front.val().get_bit(419)
+                    | ((self.f0_data.q.val().get_bits::<64>(96) > self.lut.val())
+                        & (self.now_d.val() > bit_cast::<64, 32>(self.cfg_t_ns.val()))));
+        } else {
+            // 22: seq after lastUpdateSeq (serial numbers).
+            self.commit.next = self.measure.val()
+                & (self.seq_d.val() != 0)
+                & !self.seq_d.val().get_bit(31);
+        }
+        self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
+            | (bit_cast::<420, 3>(self.count.val()) << 320)
+            | (bit_cast::<420, 32>(self.lus.val()) << 323)
+            | (bit_cast::<420, 64>(self.lut.val()) << 355)
+            | (bit_cast::<420, 1>(self.front.val().get_bits::<1>(419)) << 419);
+        if self.commit.val() & !self.f0_data.q.val().get_bit(16) {
+            self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
+                | (bit_cast::<420, 3>(self.count.val()) << 320)
+                | (bit_cast::<420, 32>(self.f0_data.q.val().get_bits::<32>(64)) << 323)
+                | (bit_cast::<420, 64>(self.lut.val()) << 355)
+                | (bit_cast::<420, 1>(self.front.val().get_bits::<1>(419)) << 419);
+        }
+        if self.commit.val() & self.f0_data.q.val().get_bit(16) {
+            self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
+                | (bit_cast::<420, 3>(self.count.val()) << 320)
+                | (bit_cast::<420, 32>(self.lus.val()) << 323)
+                | (bit_cast::<420, 64>(self.f0_data.q.val().get_bits::<64>(96)) << 355)
+                | (bit_cast::<420, 1>(self.one.val()) << 419);
+        }
+        self.front_ram.write_address.next = self.f0_data.q.val().get_bits::<F>(0);
+        self.front_ram.write_data.next = self.new_front.val();
+        self.front_ram.write_enable.next = self.f0_valid.q.val() & !self.ignore.val();
+        // Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
+        self.ctx.next = bit_cast::<16, F>(self.f0_data.q.val().get_bits::<F>(0))
+            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
+        if self.record.val() {
+            self.ctx.next = self.ctx.val() | 4096;
+        }
+        if self.measure.val() {
+            self.ctx.next = self.ctx.val() | 8192;
+        }
+        if self.commit.val() {
+            self.ctx.next = self.ctx.val() | 12288;
+        }
+
+        // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
+        self.hop0.in_valid.next = self.f0_valid.q.val();
+        self.hop1.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 1);
+        self.hop2.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 2);
+        self.hop3.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 3);
+        self.hop4.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 4);
+        self.hop0.in_now.next = self.f0_data.q.val().get_bits::<64>(160);
+        self.hop1.in_now.next = self.f0_data.q.val().get_bits::<64>(224);
+        self.hop2.in_now.next = self.f0_data.q.val().get_bits::<64>(288);
+        self.hop3.in_now.next = self.f0_data.q.val().get_bits::<64>(352);
+        self.hop4.in_now.next = self.f0_data.q.val().get_bits::<64>(416);
+        self.hop0.in_last.next = self.front.val().get_bits::<64>(0);
+        self.hop1.in_last.next = self.front.val().get_bits::<64>(64);
+        self.hop2.in_last.next = self.front.val().get_bits::<64>(128);
+        self.hop3.in_last.next = self.front.val().get_bits::<64>(192);
+        self.hop4.in_last.next = self.front.val().get_bits::<64>(256);
+        self.hop0.in_tag.next = self.ctx.val();
+        self.hop1.in_tag.next = 0.into();
+        self.hop2.in_tag.next = 0.into();
+        self.hop3.in_tag.next = 0.into();
+        self.hop4.in_tag.next = 0.into();
+
+        // ---- SEL: candidates valid[0] u[24:1] tau[48:25]; the first largest u' wins (6-7).
+        self.c0.next = (bit_cast::<49, 24>(self.hop0.out_u.val()) << 1)
+            | (bit_cast::<49, 24>(self.hop0.out_tau.val()) << 25);
+        if self.hop0.out_valid.val() & self.hop0.out_usable.val() & self.hop0.out_tag.val().get_bit(13) {
+            self.c0.next = self.c0.val() | 1;
+        }
+        self.c1.next = (bit_cast::<49, 24>(self.hop1.out_u.val()) << 1)
+            | (bit_cast::<49, 24>(self.hop1.out_tau.val()) << 25);
+        if self.hop1.out_valid.val() & self.hop1.out_usable.val() {
+            self.c1.next = self.c1.val() | 1;
+        }
+        self.c2.next = (bit_cast::<49, 24>(self.hop2.out_u.val()) << 1)
+            | (bit_cast::<49, 24>(self.hop2.out_tau.val()) << 25);
+        if self.hop2.out_valid.val() & self.hop2.out_usable.val() {
+            self.c2.next = self.c2.val() | 1;
+        }
+        self.c3.next = (bit_cast::<49, 24>(self.hop3.out_u.val()) << 1)
+            | (bit_cast::<49, 24>(self.hop3.out_tau.val()) << 25);
+        if self.hop3.out_valid.val() & self.hop3.out_usable.val() {
+            self.c3.next = self.c3.val() | 1;
+        }
+        self.c4.next = (bit_cast::<49, 24>(self.hop4.out_u.val()) << 1)
+            | (bit_cast::<49, 24>(self.hop4.out_tau.val()) << 25);
+        if self.hop4.out_valid.val() & self.hop4.out_usable.val() {
+            self.c4.next = self.c4.val() | 1;
+        }
+        self.b01.next = self.c0.val();
+        if self.c1.val().get_bit(0)
+            & (!self.c0.val().get_bit(0)
+                | (self.c1.val().get_bits::<24>(1) > self.c0.val().get_bits::<24>(1)))
+        {
+            self.b01.next = self.c1.val();
+        }
+        self.b23.next = self.c2.val();
+        if self.c3.val().get_bit(0)
+            & (!self.c2.val().get_bit(0)
+                | (self.c3.val().get_bits::<24>(1) > self.c2.val().get_bits::<24>(1)))
+        {
+            self.b23.next = self.c3.val();
+        }
+        self.s1_best01.d.next = self.b01.val();
+        self.s1_best23.d.next = self.b23.val();
+        self.s1_h4.d.next = self.c4.val();
+        self.s1_ctx.d.next = self.hop0.out_tag.val();
+        self.s1_valid.d.next = self.hop0.out_valid.val() & !self.reset.val();
+        self.b03.next = self.s1_best01.q.val();
+        if self.s1_best23.q.val().get_bit(0)
+            & (!self.s1_best01.q.val().get_bit(0)
+                | (self.s1_best23.q.val().get_bits::<24>(1) > self.s1_best01.q.val().get_bits::<24>(1)))
+        {
+            self.b03.next = self.s1_best23.q.val();
+        }
+        self.best.next = self.b03.val();
+        if self.s1_h4.q.val().get_bit(0)
+            & (!self.b03.val().get_bit(0)
+                | (self.s1_h4.q.val().get_bits::<24>(1) > self.b03.val().get_bits::<24>(1)))
+        {
+            self.best.next = self.s1_h4.q.val();
+        }
+
+        // ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        self.tau_c.next = self.best.val().get_bits::<24>(25);
+        if (self.cfg_t_ns.val().get_bits::<8>(24) == 0)
+            & (self.cfg_t_ns.val().get_bits::<24>(0) < self.tau_c.val())
+        {
+            self.tau_c.next = self.cfg_t_ns.val().get_bits::<24>(0);
+        }
+        self.wt_mul.in_valid.next = self.s1_valid.q.val();
+        self.wt_mul.in_a.next = self.tau_c.val();
+        self.wt_mul.in_b.next = self.cfg_inv_t.val();
+        self.wt_mul.in_tag.next = bit_cast::<41, 16>(self.s1_ctx.q.val())
+            | (bit_cast::<41, 1>(self.best.val().get_bits::<1>(0)) << 16)
+            | (bit_cast::<41, 24>(self.best.val().get_bits::<24>(1)) << 17);
+        self.wt.next = self.wt_mul.out_prod.val().get_bits::<32>(24);
+        self.ua_weight.d.next = self.wt.val().get_bits::<17>(0);
+        if self.wt.val() > 65536 {
+            self.ua_weight.d.next = 65536.into();
+        }
+        self.ua_valid.d.next = self.wt_mul.out_valid.val() & !self.reset.val();
+        self.ua_ctx.d.next = self.wt_mul.out_tag.val().get_bits::<16>(0);
+        self.ua_any.d.next = self.wt_mul.out_tag.val().get_bit(16);
+        self.ua_u.d.next = self.wt_mul.out_tag.val().get_bits::<24>(17);
+        self.u_ram.read_address.next = self.wt_mul.out_tag.val().get_bits::<F>(0);
+
+        // ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        self.u_old.next = self.u_ram.read_data.val();
+        self.upd_u.next = self.ua_valid.q.val() & self.ua_ctx.q.val().get_bit(13) & self.ua_any.q.val();
+        self.neg.next = self.ua_u.q.val() < self.u_old.val();
+        self.mag.next = self.ua_u.q.val() - self.u_old.val();
+        if self.neg.val() {
+            self.mag.next = self.u_old.val() - self.ua_u.q.val();
+        }
+        self.u_mul.in_valid.next = self.ua_valid.q.val();
+        self.u_mul.in_a.next = self.mag.val();
+        self.u_mul.in_b.next = self.ua_weight.q.val();
+        self.u_mul.in_tag.next = bit_cast::<42, 16>(self.ua_ctx.q.val())
+            | (bit_cast::<42, 24>(self.u_old.val()) << 18);
+        if self.upd_u.val() {
+            self.u_mul.in_tag.next = self.u_mul.in_tag.val() | 65536;
+        }
+        if self.upd_u.val() & self.neg.val() {
+            self.u_mul.in_tag.next = self.u_mul.in_tag.val() | 196608;
+        }
+        self.u_up.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+            + bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
+        self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+            - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
+        if self.u_mul.out_prod.val().get_bits::<16>(0) != 0 {
+            self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+                - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16))
+                - 1;
+        }
+        self.u_new.next = self.u_mul.out_tag.val().get_bits::<24>(18);
+        if self.u_mul.out_tag.val().get_bit(16) {
+            self.u_new.next = self.u_up.val().get_bits::<24>(0);
+            if self.u_mul.out_tag.val().get_bit(17) {
+                self.u_new.next = self.u_dn.val().get_bits::<24>(0);
+            }
+        }
+        self.u_ram.write_address.next = self.u_mul.out_tag.val().get_bits::<F>(0);
+        self.u_ram.write_data.next = self.u_new.val();
+        self.u_ram.write_enable.next = self.u_mul.out_valid.val() & self.u_mul.out_tag.val().get_bit(16);
+        self.uc_valid.d.next = self.u_mul.out_valid.val() & !self.reset.val();
+        self.uc_ctx.d.next = self.u_mul.out_tag.val().get_bits::<16>(0);
+        self.uc_u.d.next = self.u_new.val();
+
+        // ---- R: r = eta x 2^24 / U (line 13's quotient).
+        self.r_div.in_valid.next = self.uc_valid.q.val();
+        self.r_div.in_num.next = bit_cast::<41, 17>(self.cfg_eta_q16.val()) << 24;
+        self.r_div.in_den.next = self.uc_u.q.val();
+        self.r_div.in_tag.next = bit_cast::<40, 16>(self.uc_ctx.q.val())
+            | (bit_cast::<40, 24>(self.uc_u.q.val()) << 16);
+        self.w_ram.read_address.next = self.r_div.out_tag.val().get_bits::<F>(0);
+        self.wa_valid.d.next = self.r_div.out_valid.val() & !self.reset.val();
+        self.wa_ctx.d.next = self.r_div.out_tag.val().get_bits::<16>(0);
+        self.wa_u.d.next = self.r_div.out_tag.val().get_bits::<24>(16);
+        self.wa_r.d.next = self.r_div.out_quo.val();
+
+        // ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
+        self.w_old.next = self.w_ram.read_data.val();
+        self.branch.next = (self.wa_u.q.val() >= bit_cast::<24, 17>(self.cfg_eta_q16.val()))
+            | (self.w_old.val().get_bits::<8>(64) >= self.cfg_max_stage.val());
+        self.w_mul.in_valid.next = self.wa_valid.q.val();
+        self.w_mul.in_a.next = self.w_old.val().get_bits::<32>(32);
+        self.w_mul.in_b.next = self.wa_r.q.val();
+        self.w_mul.in_tag.next = 0.into();
+        self.wb1.d.next = bit_cast::<114, 16>(self.wa_ctx.q.val())
+            | (bit_cast::<114, 24>(self.wa_u.q.val()) << 17)
+            | (bit_cast::<114, 72>(self.w_old.val()) << 41);
+        if self.branch.val() {
+            self.wb1.d.next = bit_cast::<114, 16>(self.wa_ctx.q.val())
+                | (bit_cast::<114, 1>(self.one.val()) << 16)
+                | (bit_cast::<114, 24>(self.wa_u.q.val()) << 17)
+                | (bit_cast::<114, 72>(self.w_old.val()) << 41);
+        }
+        self.wb1_valid.d.next = self.wa_valid.q.val() & !self.reset.val();
+        self.wb2.d.next = self.wb1.q.val();
+        self.wb2_valid.d.next = self.wb1_valid.q.val() & !self.reset.val();
+        self.wctx.next = self.wb2.q.val().get_bits::<16>(0);
+        self.wsum.next = bit_cast::<49, 32>(self.wb2.q.val().get_bits::<32>(73))
+            + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
+        if self.wb2.q.val().get_bit(16) {
+            self.wsum.next = bit_cast::<49, 48>(self.w_mul.out_prod.val().get_bits::<48>(24))
+                + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
+        }
+        self.w_new.next = self.wsum.val().get_bits::<32>(0);
+        if self.wsum.val() < bit_cast::<49, 32>(self.cfg_w_min_q8.val()) {
+            self.w_new.next = self.cfg_w_min_q8.val();
+        }
+        if self.wsum.val() > bit_cast::<49, 32>(self.cfg_w_max_q8.val()) {
+            self.w_new.next = self.cfg_w_max_q8.val();
+        }
+        self.wc_new.next = self.wb2.q.val().get_bits::<32>(73);
+        self.inc_new.next = self.wb2.q.val().get_bits::<8>(105);
+        if self.wctx.val().get_bits::<2>(12) == 3 {
+            self.wc_new.next = self.w_new.val();
+            self.inc_new.next = self.wb2.q.val().get_bits::<8>(105) + 1;
+            if self.wb2.q.val().get_bit(16) {
+                self.inc_new.next = 0.into();
+            }
+        }
+        if !self.wctx.val().get_bit(13) {
+            self.w_new.next = self.wb2.q.val().get_bits::<32>(41);
+        }
+        self.w_ram.write_address.next = self.wctx.val().get_bits::<F>(0);
+        self.w_ram.write_data.next = bit_cast::<72, 32>(self.w_new.val())
+            | (bit_cast::<72, 32>(self.wc_new.val()) << 32)
+            | (bit_cast::<72, 8>(self.inc_new.val()) << 64);
+        self.w_ram.write_enable.next = self.wb2_valid.q.val() & self.wctx.val().get_bit(13);
+
+        // ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
+        self.rt_mul.in_valid.next = self.wb2_valid.q.val();
+        self.rt_mul.in_a.next = self.w_new.val();
+        self.rt_mul.in_b.next = self.cfg_rate_mul.val();
+        self.rt_mul.in_tag.next = bit_cast::<112, 16>(self.wctx.val())
+            | (bit_cast::<112, 24>(self.wb2.q.val().get_bits::<24>(17)) << 16)
+            | (bit_cast::<112, 32>(self.w_new.val()) << 40)
+            | (bit_cast::<112, 32>(self.wc_new.val()) << 72)
+            | (bit_cast::<112, 8>(self.inc_new.val()) << 104);
+        self.rate.next = (bit_cast::<33, 32>(self.rt_mul.out_prod.val().get_bits::<32>(32)))
+            + bit_cast::<33, 1>(self.rt_mul.out_prod.val().get_bits::<1>(31));
+        if self.rate.val() > bit_cast::<33, 32>(self.cfg_line_q16.val()) {
+            self.rate.next = bit_cast::<33, 32>(self.cfg_line_q16.val());
+        }
+
+        // ---- OUT
+        self.out_valid.d.next = self.rt_mul.out_valid.val() & !self.reset.val();
+        self.out_data.d.next = bit_cast::<152, 12>(self.rt_mul.out_tag.val().get_bits::<12>(0))
+            | (bit_cast::<152, 2>(self.rt_mul.out_tag.val().get_bits::<2>(12)) << 16)
+            | (bit_cast::<152, 1>(self.rt_mul.out_tag.val().get_bits::<1>(15)) << 19)
+            | (bit_cast::<152, 32>(self.rt_mul.out_tag.val().get_bits::<32>(40)) << 24)
+            | (bit_cast::<152, 32>(self.rt_mul.out_tag.val().get_bits::<32>(72)) << 56)
+            | (bit_cast::<152, 24>(self.rt_mul.out_tag.val().get_bits::<24>(16)) << 88)
+            | (bit_cast::<152, 8>(self.rt_mul.out_tag.val().get_bits::<8>(104)) << 112)
+            | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120);
+        if self.rt_mul.out_tag.val().get_bit(15) & (self.rt_mul.out_tag.val().get_bits::<2>(12) == 3) {
+            self.out_data.d.next = self.out_data.d.val() | (bit_cast::<152, 1>(self.one.val()) << 18);
+        }
+        self.m_axis_result_tvalid.next = self.out_valid.q.val();
+        self.m_axis_result_tdata.next = self.out_data.q.val();
+
+        // ---- Initialization writes.
+        if self.init_busy.q.val() {
+            self.front_ram.write_address.next = self.init_addr.q.val();
+            self.front_ram.write_data.next = 0.into();
+            self.front_ram.write_enable.next = true;
+            self.u_ram.write_address.next = self.init_addr.q.val();
+            self.u_ram.write_data.next = self.cfg_u_init_q16.val();
+            self.u_ram.write_enable.next = true;
+            self.w_ram.write_address.next = self.init_addr.q.val();
+            self.w_ram.write_data.next = bit_cast::<72, 32>(self.cfg_w_max_q8.val())
+                | (bit_cast::<72, 32>(self.cfg_w_max_q8.val()) << 32);
+            self.w_ram.write_enable.next = true;
+        }
+    }
+}
