@@ -299,6 +299,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [7:0] inc_new;
     reg  [32:0] rate;
     reg  one;
+    reg  [1:0] act;
+    reg  [1:0] uflags;
+    reg  fbit;
 
     // Sub module instances
     cc_hpcc_front_ram front_ram(
@@ -771,16 +774,17 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         front_ram_write_address = f0_data_q[(32'h0)+:(10)];
         front_ram_write_data = new_front;
         front_ram_write_enable = f0_valid_q & ~ignore;
-        ctx = ((f0_data_q[(32'h0)+:(10)]) & 16'hffff) | (((f0_data_q[(32'h10)+:(1)]) & 16'hffff) << 32'hf);
+        act = 32'h0;
         if (record) begin
-            ctx = ctx | 32'h1000;
+            act = 32'h1;
         end
         if (measure) begin
-            ctx = ctx | 32'h2000;
+            act = 32'h2;
         end
         if (commit) begin
-            ctx = ctx | 32'h3000;
+            act = 32'h3;
         end
+        ctx = ((f0_data_q[(32'h0)+:(10)]) & 16'hffff) | (((act) & 16'hffff) << 32'hc) | (((f0_data_q[(32'h10)+:(1)]) & 16'hffff) << 32'hf);
         hop0_in_valid = f0_valid_q;
         hop1_in_valid = f0_valid_q & measure & (count > 32'h1);
         hop2_in_valid = f0_valid_q & measure & (count > 32'h2);
@@ -803,23 +807,23 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         hop4_in_tag = 32'h0;
         c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 32'h19);
         if (hop0_out_valid & hop0_out_usable & hop0_out_tag[32'hd]) begin
-            c0 = c0 | 32'h1;
+            c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
         end
         c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 32'h19);
         if (hop1_out_valid & hop1_out_usable) begin
-            c1 = c1 | 32'h1;
+            c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
         end
         c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 32'h19);
         if (hop2_out_valid & hop2_out_usable) begin
-            c2 = c2 | 32'h1;
+            c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
         end
         c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 32'h19);
         if (hop3_out_valid & hop3_out_usable) begin
-            c3 = c3 | 32'h1;
+            c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
         end
         c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 32'h19);
         if (hop4_out_valid & hop4_out_usable) begin
-            c4 = c4 | 32'h1;
+            c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
         end
         b01 = c0;
         if (c1[32'h0] & (~c0[32'h0] | (c1[(32'h1)+:(24)] > c0[(32'h1)+:(24)]))) begin
@@ -870,13 +874,14 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         u_mul_in_valid = ua_valid_q;
         u_mul_in_a = mag;
         u_mul_in_b = ua_weight_q;
-        u_mul_in_tag = ((ua_ctx_q) & 42'h3ffffffffff) | (((u_old) & 42'h3ffffffffff) << 32'h12);
+        uflags = 32'h0;
         if (upd_u) begin
-            u_mul_in_tag = u_mul_in_tag | 32'h10000;
+            uflags = 32'h1;
+            if (neg) begin
+                uflags = 32'h3;
+            end
         end
-        if (upd_u & neg) begin
-            u_mul_in_tag = u_mul_in_tag | 32'h30000;
-        end
+        u_mul_in_tag = ((ua_ctx_q) & 42'h3ffffffffff) | (((uflags) & 42'h3ffffffffff) << 32'h10) | (((u_old) & 42'h3ffffffffff) << 32'h12);
         u_up = ((u_mul_out_tag[(32'h12)+:(24)]) & 25'h1ffffff) + ((u_mul_out_prod[(32'h10)+:(25)]) & 25'h1ffffff);
         u_dn = ((u_mul_out_tag[(32'h12)+:(24)]) & 25'h1ffffff) - ((u_mul_out_prod[(32'h10)+:(25)]) & 25'h1ffffff);
         if (u_mul_out_prod[(32'h0)+:(16)] != 32'h0) begin
@@ -953,10 +958,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             rate = ((cfg_line_q16) & 33'h1ffffffff);
         end
         out_valid_d = rt_mul_out_valid & ~reset;
-        out_data_d = ((rt_mul_out_tag[(32'h0)+:(12)]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[(32'hc)+:(2)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((rt_mul_out_tag[(32'hf)+:(1)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((rt_mul_out_tag[(32'h28)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((rt_mul_out_tag[(32'h48)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h38) | (((rt_mul_out_tag[(32'h10)+:(24)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((rt_mul_out_tag[(32'h68)+:(8)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((rate[(32'h0)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78);
+        fbit = 32'h0;
         if (rt_mul_out_tag[32'hf] & (rt_mul_out_tag[(32'hc)+:(2)] == 32'h3)) begin
-            out_data_d = out_data_d | (((one) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h12);
+            fbit = 32'h1;
         end
+        out_data_d = ((rt_mul_out_tag[(32'h0)+:(12)]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[(32'hc)+:(2)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((rt_mul_out_tag[(32'hf)+:(1)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((rt_mul_out_tag[(32'h28)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((rt_mul_out_tag[(32'h48)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h38) | (((rt_mul_out_tag[(32'h10)+:(24)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((rt_mul_out_tag[(32'h68)+:(8)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((rate[(32'h0)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h12);
         m_axis_result_tvalid = out_valid_q;
         m_axis_result_tdata = out_data_q;
         if (init_busy_q) begin

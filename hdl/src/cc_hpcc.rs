@@ -170,6 +170,9 @@ pub struct CcHpcc<const F: usize> {
     inc_new: Signal<Local, Bits<8>>,
     rate: Signal<Local, Bits<33>>,
     one: Signal<Local, Bits<1>>,
+    act: Signal<Local, Bits<2>>,
+    uflags: Signal<Local, Bits<2>>,
+    fbit: Signal<Local, Bits<1>>,
 }
 
 impl<const F: usize> Logic for CcHpcc<F> {
@@ -298,17 +301,21 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.front_ram.write_data.next = self.new_front.val();
         self.front_ram.write_enable.next = self.f0_valid.q.val() & !self.ignore.val();
         // Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
-        self.ctx.next = bit_cast::<16, F>(self.f0_data.q.val().get_bits::<F>(0))
-            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
+        // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
+        // assigned whole, never built from its own previous value.)
+        self.act.next = 0.into();
         if self.record.val() {
-            self.ctx.next = self.ctx.val() | 4096;
+            self.act.next = 1.into();
         }
         if self.measure.val() {
-            self.ctx.next = self.ctx.val() | 8192;
+            self.act.next = 2.into();
         }
         if self.commit.val() {
-            self.ctx.next = self.ctx.val() | 12288;
+            self.act.next = 3.into();
         }
+        self.ctx.next = bit_cast::<16, F>(self.f0_data.q.val().get_bits::<F>(0))
+            | (bit_cast::<16, 2>(self.act.val()) << 12)
+            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
 
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
         self.hop0.in_valid.next = self.f0_valid.q.val();
@@ -336,27 +343,37 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.c0.next = (bit_cast::<49, 24>(self.hop0.out_u.val()) << 1)
             | (bit_cast::<49, 24>(self.hop0.out_tau.val()) << 25);
         if self.hop0.out_valid.val() & self.hop0.out_usable.val() & self.hop0.out_tag.val().get_bit(13) {
-            self.c0.next = self.c0.val() | 1;
+            self.c0.next = (bit_cast::<49, 24>(self.hop0.out_u.val()) << 1)
+                | (bit_cast::<49, 24>(self.hop0.out_tau.val()) << 25)
+                | bit_cast::<49, 1>(self.one.val());
         }
         self.c1.next = (bit_cast::<49, 24>(self.hop1.out_u.val()) << 1)
             | (bit_cast::<49, 24>(self.hop1.out_tau.val()) << 25);
         if self.hop1.out_valid.val() & self.hop1.out_usable.val() {
-            self.c1.next = self.c1.val() | 1;
+            self.c1.next = (bit_cast::<49, 24>(self.hop1.out_u.val()) << 1)
+                | (bit_cast::<49, 24>(self.hop1.out_tau.val()) << 25)
+                | bit_cast::<49, 1>(self.one.val());
         }
         self.c2.next = (bit_cast::<49, 24>(self.hop2.out_u.val()) << 1)
             | (bit_cast::<49, 24>(self.hop2.out_tau.val()) << 25);
         if self.hop2.out_valid.val() & self.hop2.out_usable.val() {
-            self.c2.next = self.c2.val() | 1;
+            self.c2.next = (bit_cast::<49, 24>(self.hop2.out_u.val()) << 1)
+                | (bit_cast::<49, 24>(self.hop2.out_tau.val()) << 25)
+                | bit_cast::<49, 1>(self.one.val());
         }
         self.c3.next = (bit_cast::<49, 24>(self.hop3.out_u.val()) << 1)
             | (bit_cast::<49, 24>(self.hop3.out_tau.val()) << 25);
         if self.hop3.out_valid.val() & self.hop3.out_usable.val() {
-            self.c3.next = self.c3.val() | 1;
+            self.c3.next = (bit_cast::<49, 24>(self.hop3.out_u.val()) << 1)
+                | (bit_cast::<49, 24>(self.hop3.out_tau.val()) << 25)
+                | bit_cast::<49, 1>(self.one.val());
         }
         self.c4.next = (bit_cast::<49, 24>(self.hop4.out_u.val()) << 1)
             | (bit_cast::<49, 24>(self.hop4.out_tau.val()) << 25);
         if self.hop4.out_valid.val() & self.hop4.out_usable.val() {
-            self.c4.next = self.c4.val() | 1;
+            self.c4.next = (bit_cast::<49, 24>(self.hop4.out_u.val()) << 1)
+                | (bit_cast::<49, 24>(self.hop4.out_tau.val()) << 25)
+                | bit_cast::<49, 1>(self.one.val());
         }
         self.b01.next = self.c0.val();
         if self.c1.val().get_bit(0)
@@ -427,14 +444,16 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.u_mul.in_valid.next = self.ua_valid.q.val();
         self.u_mul.in_a.next = self.mag.val();
         self.u_mul.in_b.next = self.ua_weight.q.val();
-        self.u_mul.in_tag.next = bit_cast::<42, 16>(self.ua_ctx.q.val())
-            | (bit_cast::<42, 24>(self.u_old.val()) << 18);
+        self.uflags.next = 0.into();
         if self.upd_u.val() {
-            self.u_mul.in_tag.next = self.u_mul.in_tag.val() | 65536;
+            self.uflags.next = 1.into();
+            if self.neg.val() {
+                self.uflags.next = 3.into();
+            }
         }
-        if self.upd_u.val() & self.neg.val() {
-            self.u_mul.in_tag.next = self.u_mul.in_tag.val() | 196608;
-        }
+        self.u_mul.in_tag.next = bit_cast::<42, 16>(self.ua_ctx.q.val())
+            | (bit_cast::<42, 2>(self.uflags.val()) << 16)
+            | (bit_cast::<42, 24>(self.u_old.val()) << 18);
         self.u_up.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
             + bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
         self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
@@ -540,6 +559,10 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- OUT
         self.out_valid.d.next = self.rt_mul.out_valid.val() & !self.reset.val();
+        self.fbit.next = 0.into();
+        if self.rt_mul.out_tag.val().get_bit(15) & (self.rt_mul.out_tag.val().get_bits::<2>(12) == 3) {
+            self.fbit.next = 1.into();
+        }
         self.out_data.d.next = bit_cast::<152, 12>(self.rt_mul.out_tag.val().get_bits::<12>(0))
             | (bit_cast::<152, 2>(self.rt_mul.out_tag.val().get_bits::<2>(12)) << 16)
             | (bit_cast::<152, 1>(self.rt_mul.out_tag.val().get_bits::<1>(15)) << 19)
@@ -547,10 +570,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
             | (bit_cast::<152, 32>(self.rt_mul.out_tag.val().get_bits::<32>(72)) << 56)
             | (bit_cast::<152, 24>(self.rt_mul.out_tag.val().get_bits::<24>(16)) << 88)
             | (bit_cast::<152, 8>(self.rt_mul.out_tag.val().get_bits::<8>(104)) << 112)
-            | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120);
-        if self.rt_mul.out_tag.val().get_bit(15) & (self.rt_mul.out_tag.val().get_bits::<2>(12) == 3) {
-            self.out_data.d.next = self.out_data.d.val() | (bit_cast::<152, 1>(self.one.val()) << 18);
-        }
+            | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120)
+            | (bit_cast::<152, 1>(self.fbit.val()) << 18);
         self.m_axis_result_tvalid.next = self.out_valid.q.val();
         self.m_axis_result_tdata.next = self.out_data.q.val();
 

@@ -99,3 +99,88 @@ fn latency_is_fixed() {
         "first telemetry only records"
     );
 }
+
+/// rust-hdl's own simulator on the same block (slow, so a handful of events): results equal
+/// the model's.
+#[test]
+fn rust_hdl_simulation_matches_the_model() {
+    use hdl::div_pipe::bits_from_u128;
+    use rust_hdl::prelude::*;
+    fn wide<const N: usize>(words: &[u32]) -> Bits<N> {
+        let mut b = Bits::<N>::default();
+        for (k, chunk) in words.chunks(4).enumerate() {
+            let v = chunk.iter().rev().fold(0u128, |a, &w| a << 32 | w as u128);
+            b = b | (bits_from_u128::<N>(v) << (128 * k as u64));
+        }
+        b
+    }
+    fn cycle(uut: &mut hdl::cc_hpcc::CcHpcc<10>) {
+        for clk in [false, true] {
+            uut.clock.next = Clock { clk };
+            uut.update_all();
+            while uut.has_changed() {
+                uut.update_all();
+            }
+        }
+    }
+    let c = cc_hpcc::config();
+    let mut uut = hdl::cc_hpcc::CcHpcc::<10>::default();
+    uut.connect_all();
+    uut.cfg_t_ns.next = (c.t_ns as u64).into();
+    uut.cfg_eta_q16.next = (c.eta_q16 as u64).into();
+    uut.cfg_max_stage.next = (c.max_stage as u64).into();
+    uut.cfg_w_ai_q8.next = (c.w_ai_q8 as u64).into();
+    uut.cfg_w_min_q8.next = (c.w_min_q8 as u64).into();
+    uut.cfg_w_max_q8.next = (c.w_max_q8 as u64).into();
+    uut.cfg_u_init_q16.next = (c.u_init_q16 as u64).into();
+    uut.cfg_inv_bt.next = wide(&c.inv_bt);
+    uut.cfg_inv_b.next = wide(&c.inv_b);
+    uut.cfg_inv_t.next = (c.inv_t as u64).into();
+    uut.cfg_rate_mul.next = (c.rate_mul as u64).into();
+    uut.cfg_line_q16.next = (c.line_q16 as u64).into();
+    uut.reset.next = true;
+    cycle(&mut uut);
+    uut.reset.next = false;
+    for _ in 0..cc_hpcc::FLOWS {
+        cycle(&mut uut);
+    }
+    // Three flows, two ACKs each (record, then measure), 4 cycles apart.
+    let mut model = vec![sim::cc_module::hpcc::HpccState::new(&c); 3];
+    let mut want = Vec::new();
+    let mut got = Vec::new();
+    for k in 0..6u64 {
+        let f = (k % 3) as usize;
+        let hop = sim::packet::IntHop::from_counters(
+            1000 * (k / 3 + 1),
+            40_000 * (k / 3),
+            5000 * f as u64,
+            sim::packet::LineRate::G100,
+        );
+        let e = Event {
+            flow: 100 + f as u16,
+            rx: f == 2,
+            seq: 10 * k as u32 + 1,
+            snd_nxt: 10 * k as u32 + 5,
+            now: 1000 * k,
+            count: 1,
+            hops: [hop.word(), 0, 0, 0, 0],
+        };
+        want.push(Result::model(&c, &mut model[f], &e));
+        uut.s_axis_event_tdata.next = wide(&e.words());
+        uut.s_axis_event_tvalid.next = true;
+        cycle(&mut uut);
+        uut.s_axis_event_tvalid.next = false;
+        for _ in 0..3 {
+            cycle(&mut uut);
+        }
+    }
+    for _ in 0..hdl::cc_hpcc::LATENCY + 30 {
+        if uut.m_axis_result_tvalid.val() {
+            let d = uut.m_axis_result_tdata.val();
+            let words: Vec<u32> = (0..5).map(|i| d.get_bits::<32>(32 * i).to_u64() as u32).collect();
+            got.push(Result::from_words(&words));
+        }
+        cycle(&mut uut);
+    }
+    assert_eq!(got, want);
+}
