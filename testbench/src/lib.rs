@@ -8,3 +8,4 @@ pub mod verilated;
 pub use verilated::{Model, MODELS};
 pub mod synth;
 pub mod lint;
+pub mod replay_rtl;

@@ -177,10 +177,77 @@ fn rust_hdl_simulation_matches_the_model() {
     for _ in 0..hdl::cc_hpcc::LATENCY + 30 {
         if uut.m_axis_result_tvalid.val() {
             let d = uut.m_axis_result_tdata.val();
-            let words: Vec<u32> = (0..5).map(|i| d.get_bits::<32>(32 * i).to_u64() as u32).collect();
+            let words: Vec<u32> = (0..5)
+                .map(|i| d.get_bits::<32>(32 * i).to_u64() as u32)
+                .collect();
             got.push(Result::from_words(&words));
         }
         cycle(&mut uut);
     }
     assert_eq!(got, want);
+}
+
+/// `replay --model rtl` prints exactly what `--model fixed` prints, on the directed traces and
+/// on a random trace with skipped events, bad hop counts and odd link speeds.
+#[test]
+fn replay_rtl_prints_what_the_fixed_model_prints() {
+    use rand::{Rng, SeedableRng};
+    use serde_json::json;
+    use sim::replay::{replay, Algo, Model, ReplayConfig};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sim/tests/traces");
+    let mut traces: Vec<String> = ["hpcc_incast", "hpcc_recovery", "hpcc_wc_once_per_rtt"]
+        .iter()
+        .map(|t| std::fs::read_to_string(dir.join(format!("{t}.jsonl"))).unwrap())
+        .collect();
+    let seed = rand::random::<u32>() as u64;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut random = String::new();
+    let mut tx = [0u64; 20];
+    for k in 0..3000u64 {
+        let flow = rng.gen_range(0..20usize);
+        tx[flow] += rng.gen_range(0..200_000);
+        let n = if rng.gen_bool(0.9) {
+            2
+        } else {
+            rng.gen_range(0..7)
+        };
+        let hops: Vec<_> = (0..n)
+            .map(|h| {
+                let gbps = [100.0, 400.0, 25.0, 0.0, 37.0][rng.gen_range(0..5)];
+                json!({"ts_ns": 1000 * k + h, "tx_bytes": tx[flow] + 77 * h,
+                       "qlen_bytes": rng.gen_range(0..300_000u64), "link_gbps": gbps})
+            })
+            .collect();
+        let event = ["ack", "ack", "ack", "int", "cnp"][rng.gen_range(0..5)];
+        let mut e = json!({"flow": flow, "t_ns": 1000 * k, "event": event, "hops": hops});
+        if rng.gen_bool(0.97) {
+            e["seq"] = json!(k * 1000 + rng.gen_range(0..5000u64));
+            e["snd_nxt"] = json!(k * 1000 + 60_000);
+        }
+        random += &(e.to_string() + "\n");
+    }
+    traces.push(random);
+    for (n, t) in traces.iter().enumerate() {
+        for algo in [Algo::Hpcc, Algo::HpccRx] {
+            let mut cfg = ReplayConfig::new(algo, 100.0, 5000, 1024);
+            cfg.model = Model::Fixed;
+            let (mut fixed, mut rtl) = (Vec::new(), Vec::new());
+            replay(t.as_bytes(), &mut fixed, &cfg).unwrap();
+            testbench::replay_rtl::replay_rtl(t.as_bytes(), &mut rtl, &cfg).unwrap();
+            let (fixed, rtl) = (
+                String::from_utf8(fixed).unwrap(),
+                String::from_utf8(rtl).unwrap(),
+            );
+            for (i, (f, r)) in fixed.lines().zip(rtl.lines()).enumerate() {
+                assert_eq!(
+                    f,
+                    r,
+                    "trace {n} ({}) line {}, random seed {seed}",
+                    algo.name(),
+                    i + 1
+                );
+            }
+            assert_eq!(fixed.lines().count(), rtl.lines().count());
+        }
+    }
 }

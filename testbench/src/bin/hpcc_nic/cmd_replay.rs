@@ -24,7 +24,7 @@ pub enum Model {
     Float,
     /// Fixed-point golden models (sim::cc_module), bit-exact with the CC module RTL.
     Fixed,
-    /// The CC module's Verilated RTL (issue 4; not built yet).
+    /// The CC module's Verilated RTL (`rtl-out/cc_hpcc.v`; hpcc and hpcc-rx only so far).
     Rtl,
 }
 
@@ -157,19 +157,23 @@ fn config(a: &Args) -> ReplayConfig {
 }
 
 pub fn run(_root: &Path, a: Args) -> Result<ExitCode> {
-    match a.model {
-        Model::Float | Model::Fixed => {}
-        Model::Rtl => return Err("the CC module RTL is not built yet (issues 3-5)".into()),
-    }
     let cfg = config(&a);
+    let rtl = matches!(a.model, Model::Rtl);
+    let run = |r: &mut dyn std::io::BufRead, w: std::io::BufWriter<std::io::StdoutLock<'_>>| {
+        if rtl {
+            testbench::replay_rtl::replay_rtl(r, w, &cfg)
+        } else {
+            replay(r, w, &cfg)
+        }
+    };
     let stdout = std::io::stdout().lock();
     let out = std::io::BufWriter::new(stdout);
     let stats = if a.trace.as_os_str() == "-" {
-        replay(std::io::stdin().lock(), out, &cfg)?
+        run(&mut std::io::stdin().lock(), out)?
     } else {
         let f = std::fs::File::open(&a.trace)
             .map_err(|e| format!("{}: {e}", a.trace.display()))?;
-        replay(BufReader::new(f), out, &cfg)?
+        run(&mut BufReader::new(f), out)?
     };
     if stats.skipped > 0 {
         eprintln!(

@@ -1,0 +1,160 @@
+//! `hpcc-nic replay --model rtl`: a JSON-lines trace through the Verilated CC module datapath
+//! (`rtl-out/cc_hpcc.v`), printing the same lines as `--model fixed` (sim/src/replay/).
+//!
+//! Same input rules as the software replay (docs/replay.md): a malformed line stops with its
+//! line number; an event the algorithm does not use is skipped and its line shows the flow's
+//! current state with `"skipped"`. Trace flow ids are mapped to the module's 1024 flows in
+//! order of first use; a trace with more flows is an error. Each applied event is fed to the
+//! RTL and its result read back before the next line, so output order is trace order.
+
+use crate::harness::cc_hpcc::{set_config, Event as RtlEvent, Result as RtlResult, FLOWS};
+use crate::verilated::models::CcHpcc;
+use sim::cc_module::hpcc::{FxHop, HpccConfig};
+use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+
+/// Replays `reader` through the RTL; HPCC++ (`hpcc`) and Rx-HPCC (`hpcc-rx`) only.
+pub fn replay_rtl(
+    reader: impl BufRead,
+    mut writer: impl Write,
+    cfg: &ReplayConfig,
+) -> Result<Stats, ReplayError> {
+    if !matches!(cfg.algo, Algo::Hpcc | Algo::HpccRx) {
+        return Err(ReplayError::Config(format!(
+            "--model rtl: only hpcc and hpcc-rx have RTL yet, not {}",
+            cfg.algo.name()
+        )));
+    }
+    let rx = cfg.algo == Algo::HpccRx;
+    let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
+    let mut dut = CcHpcc::new();
+    set_config(&mut dut, &c);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    let initial = RtlResult {
+        flow: 0,
+        action: 0,
+        feedback: false,
+        rx,
+        w: c.w_max_q8,
+        wc: c.w_max_q8,
+        u: c.u_init_q16,
+        inc_stage: 0,
+        rate: sim::cc_module::hpcc::HpccState::new(&c).rate_q16,
+    };
+    let mut slots: BTreeMap<u64, (u16, RtlResult)> = BTreeMap::new();
+    let mut stats = Stats::default();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let ev: Event = serde_json::from_str(&line).map_err(|e| ReplayError::Parse {
+            line: i as u64 + 1,
+            message: e.to_string(),
+        })?;
+        stats.events += 1;
+        let skip = match (ev.event.as_str(), rx) {
+            ("ack" | "int", true) => None,
+            ("ack" | "int", false) if ev.seq.is_some() && ev.snd_nxt.is_some() => None,
+            ("ack" | "int", false) => Some(format!("{} without seq and snd_nxt", ev.event)),
+            (kind, _) => Some(format!("event '{kind}' not used by {}", cfg.algo.name())),
+        };
+        let known = slots.get(&ev.flow).map(|s| s.1);
+        let out = match skip {
+            Some(reason) => {
+                stats.skipped += 1;
+                let mut o = output(&c, &ev, &known.unwrap_or(initial), false);
+                o.skipped = Some(reason);
+                o
+            }
+            None => {
+                let next = slots.len();
+                let slot = match slots.get(&ev.flow) {
+                    Some(s) => s.0,
+                    None if next < FLOWS => {
+                        stats.flows += 1;
+                        next as u16
+                    }
+                    None => {
+                        return Err(ReplayError::Config(format!(
+                            "trace line {}: more than {FLOWS} flows",
+                            i + 1
+                        )))
+                    }
+                };
+                let r = run_event(&mut dut, &to_rtl(&ev, slot, rx));
+                slots.insert(ev.flow, (slot, r));
+                stats.applied += 1;
+                output(&c, &ev, &r, true)
+            }
+        };
+        serde_json::to_writer(&mut writer, &out).map_err(std::io::Error::from)?;
+        writer.write_all(b"\n")?;
+    }
+    writer.flush()?;
+    Ok(stats)
+}
+
+fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
+    let hops = ev.hops.as_deref().unwrap_or(&[]);
+    let mut words = [0u64; 5];
+    for (w, h) in words.iter_mut().zip(hops) {
+        let x = FxHop::from_counters(h.ts_ns, h.tx_bytes, h.qlen_bytes, h.link_gbps);
+        *w = (x.rate_code as u64) << 61
+            | (x.ts as u64) << 37
+            | (x.tx_bytes as u64) << 17
+            | x.qlen as u64;
+    }
+    RtlEvent {
+        flow: slot,
+        rx,
+        seq: ev.seq.unwrap_or(0) as u32,
+        snd_nxt: ev.snd_nxt.unwrap_or(0) as u32,
+        now: ev.t_ns,
+        // More than 7 hops reads as 7: ignored like any count above 5.
+        count: hops.len().min(7) as u8,
+        hops: words,
+    }
+}
+
+/// Offers `e` until taken, then waits for its result.
+fn run_event(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
+    dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
+    dut.set_s_axis_event_tvalid(1);
+    loop {
+        dut.eval();
+        let taken = dut.s_axis_event_tready() == 1;
+        dut.tick();
+        if taken {
+            break;
+        }
+    }
+    dut.set_s_axis_event_tvalid(0);
+    loop {
+        if dut.m_axis_result_tvalid() == 1 {
+            return RtlResult::from_words(dut.m_axis_result_tdata());
+        }
+        dut.tick();
+    }
+}
+
+/// The output line, field for field as `--model fixed` writes it.
+fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
+    const ACTIONS: [&str; 4] = ["ignored", "recorded", "updated_w", "updated_wc"];
+    Output {
+        flow: ev.flow,
+        t_ns: ev.t_ns,
+        window_bytes: r.w as f64 / 256.0,
+        rate_bps: c.clock.q16_to_bps(r.rate),
+        rate_q16: Some(r.rate),
+        wc_bytes: Some(r.wc as f64 / 256.0),
+        u: Some(r.u as f64 / 65536.0),
+        inc_stage: Some(r.inc_stage as u32),
+        action: (fresh && !r.rx).then(|| ACTIONS[r.action as usize].to_string()),
+        feedback: (fresh && r.rx).then_some(r.feedback),
+        ..Output::default()
+    }
+}
