@@ -199,6 +199,14 @@ impl Path5 {
     }
 }
 
+/// `n` events over all flows in turn (never a hazard), each flow with its own path: the
+/// benchmark's stimulus.
+pub fn round_robin_events(seed: u64, n: usize) -> Vec<Event> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut paths: Vec<Path5> = (0..FLOWS).map(|_| Path5::new(&mut rng)).collect();
+    (0..n).map(|k| paths[k % FLOWS].event(&mut rng, (k % FLOWS) as u16)).collect()
+}
+
 /// HPCC++ configuration used by the regressions: the drafts' defaults at 100G, T = 5 us.
 pub fn config() -> HpccConfig {
     HpccConfig::new(&HpccParams::new(12.5, 5000.0), Default::default())

@@ -1,0 +1,73 @@
+//! `hpcc-nic bench --module cc_hpcc`: how fast the CC module's HPCC++ datapath simulates.
+//! Events round-robin over the 1024 flows (so the input takes one per clock), offered every
+//! cycle: Verilator alone, the golden model alone, and both in lockstep as `regress` runs them.
+
+use std::time::Instant;
+use testbench::harness::cc_hpcc::{config, round_robin_events, set_config, Result as RtlResult};
+use testbench::verilated::models::CcHpcc;
+
+/// Rates of one run: (cycles/s, events/s).
+pub struct Rates {
+    pub rtl: (f64, f64),
+    pub model: f64,
+    pub lockstep: (f64, f64),
+    pub events: usize,
+}
+
+fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u64, u64) {
+    let c = config();
+    let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
+    let mut dut = CcHpcc::new();
+    set_config(&mut dut, &c);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    for _ in 0..1024 {
+        dut.tick();
+    }
+    let start = Instant::now();
+    let (mut cycles, mut results, mut next) = (0u64, 0u64, 0usize);
+    let mut check = 0u64;
+    while results < events.len() as u64 {
+        if next < events.len() {
+            dut.s_axis_event_tdata_mut().copy_from_slice(&events[next].words());
+            dut.set_s_axis_event_tvalid(1);
+            dut.eval();
+            if dut.s_axis_event_tready() == 1 {
+                if model {
+                    let e = &events[next];
+                    RtlResult::model(&c, &mut states[e.flow as usize], e);
+                }
+                next += 1;
+            }
+        } else {
+            dut.set_s_axis_event_tvalid(0);
+        }
+        dut.tick();
+        cycles += 1;
+        if dut.m_axis_result_tvalid() == 1 {
+            results += 1;
+            check = check.wrapping_mul(31).wrapping_add(dut.m_axis_result_tdata()[1] as u64);
+        }
+    }
+    (start.elapsed().as_secs_f64(), cycles, check)
+}
+
+pub fn run(events: usize) -> Rates {
+    let ev = round_robin_events(0xbe7c_0002, events);
+    let (t_rtl, cycles, _) = drive(&ev, false);
+    let c = config();
+    let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
+    let start = Instant::now();
+    for e in &ev {
+        RtlResult::model(&c, &mut states[e.flow as usize], e);
+    }
+    let t_model = start.elapsed().as_secs_f64();
+    let (t_ls, cycles_ls, _) = drive(&ev, true);
+    Rates {
+        rtl: (cycles as f64 / t_rtl, events as f64 / t_rtl),
+        model: events as f64 / t_model,
+        lockstep: (cycles_ls as f64 / t_ls, events as f64 / t_ls),
+        events,
+    }
+}
