@@ -22,14 +22,19 @@
 //! cycles for a single flow.
 
 use crate::cc_hop_util::CcHopUtil;
+use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
 use crate::mul_pipe::MulPipe;
 use rust_hdl::prelude::*;
 
 /// Cycles between two accepted events of the same flow, at least.
 pub const HAZARD: usize = 4;
-/// Cycles from the accepting clock edge to the result on `m_axis_result_*`.
-pub const LATENCY: usize = 1 + 35 + 1 + 3 + 1 + 2 + 1 + 41 + 1 + 2 + 2 + 1;
+/// Result FIFO depth (log2). Events in flight plus results waiting never exceed it: the input
+/// takes an event only while a slot is free, so the pipeline itself never stalls.
+pub const FIFO_BITS: usize = 7;
+/// Cycles from the accepting clock edge to the result on `m_axis_result_*` (with the FIFO
+/// empty and `tready` high).
+pub const LATENCY: usize = 1 + 35 + 1 + 3 + 1 + 2 + 1 + 41 + 1 + 2 + 2 + 1 + 1;
 
 /// HPCC++ / Rx-HPCC for `2^F` flows (F <= 12).
 #[derive(LogicBlock, Default)]
@@ -71,16 +76,19 @@ pub struct CcHpcc<const F: usize> {
     pub s_axis_event_tdata: Signal<In, Bits<480>>,
     /// Event valid.
     pub s_axis_event_tvalid: Signal<In, bool>,
-    /// Event ready: low during reset and initialization, and while the offered event's flow
-    /// had an event accepted in the previous `HAZARD - 1` cycles.
+    /// Event ready: low during reset and initialization, while the offered event's flow had
+    /// an event accepted in the previous `HAZARD - 1` cycles, and while all `2^FIFO_BITS`
+    /// result slots are taken by events in flight and results not yet read.
     pub s_axis_event_tready: Signal<Out, bool>,
     /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` action
     /// (0 ignored, 1 L recorded, 2 W updated, 3 W and Wc updated), `[18]` Rx-HPCC sends W
     /// (line 31), `[19]` the event's kind bit, `[55:24]` W, `[87:56]` Wc, `[111:88]` U,
-    /// `[119:112]` incStage, `[151:120]` R (UQ16.16 bytes/cycle). No backpressure.
+    /// `[119:112]` incStage, `[151:120]` R (UQ16.16 bytes/cycle).
     pub m_axis_result_tdata: Signal<Out, Bits<152>>,
     /// Result valid.
     pub m_axis_result_tvalid: Signal<Out, bool>,
+    /// Result ready (backpressure: results wait in a 2^FIFO_BITS-entry FIFO).
+    pub m_axis_result_tready: Signal<In, bool>,
     /// Events dropped for a flow id >= 2^F.
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     front_ram: RAM<Bits<420>, F>,
@@ -127,6 +135,12 @@ pub struct CcHpcc<const F: usize> {
     wb2_valid: DFF<bool>,
     out_valid: DFF<bool>,
     out_data: DFF<Bits<152>>,
+    fifo: DistRam<Bits<152>, FIFO_BITS>,
+    fifo_rd: DFF<Bits<FIFO_BITS>>,
+    fifo_wr: DFF<Bits<FIFO_BITS>>,
+    fifo_cnt: DFF<Bits<8>>,
+    owed: DFF<Bits<8>>,
+    pop: Signal<Local, bool>,
     fire: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
     in_flow_ok: Signal<Local, bool>,
@@ -182,8 +196,9 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self, clock, init_busy, init_addr, hist1, hist2, hist3, bad_flow, f0_valid, f0_data,
             s1_best01, s1_best23, s1_h4, s1_ctx, s1_valid, ua_valid, ua_ctx, ua_any, ua_u,
             ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx, wa_u, wa_r, wb1, wb2, wb1_valid,
-            wb2_valid, out_valid, out_data
+            wb2_valid, out_valid, out_data, fifo_rd, fifo_wr, fifo_cnt, owed
         );
+        self.fifo.write_clock.next = self.clock.val();
         self.one.next = 1.into();
         clock!(self, clock, hop0, hop1, hop2, hop3, hop4, wt_mul, u_mul, r_div, w_mul, rt_mul);
         self.front_ram.read_clock.next = self.clock.val();
@@ -235,8 +250,11 @@ impl<const F: usize> Logic for CcHpcc<F> {
                 & (self.hist2.q.val().get_bits::<16>(0) == self.in_flow.val()))
             | (self.hist3.q.val().get_bit(16)
                 & (self.hist3.q.val().get_bits::<16>(0) == self.in_flow.val()));
-        self.s_axis_event_tready.next =
-            !self.reset.val() & !self.init_busy.q.val() & !self.hazard.val();
+        // owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
+        self.s_axis_event_tready.next = !self.reset.val()
+            & !self.init_busy.q.val()
+            & !self.hazard.val()
+            & (self.owed.q.val() < 128);
         self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
         self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val());
         if self.fire.val() & self.in_flow_ok.val() {
@@ -572,8 +590,38 @@ impl<const F: usize> Logic for CcHpcc<F> {
             | (bit_cast::<152, 8>(self.rt_mul.out_tag.val().get_bits::<8>(104)) << 112)
             | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120)
             | (bit_cast::<152, 1>(self.fbit.val()) << 18);
-        self.m_axis_result_tvalid.next = self.out_valid.q.val();
-        self.m_axis_result_tdata.next = self.out_data.q.val();
+        // ---- FIFO of results.
+        self.fifo.write_enable.next = self.out_valid.q.val();
+        self.fifo.write_address.next = self.fifo_wr.q.val();
+        self.fifo.write_data.next = self.out_data.q.val();
+        self.fifo.read_address.next = self.fifo_rd.q.val();
+        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
+        self.m_axis_result_tdata.next = self.fifo.read_data.val();
+        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
+        if self.out_valid.q.val() {
+            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
+        }
+        if self.pop.val() {
+            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
+        }
+        if self.out_valid.q.val() & !self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
+        }
+        if !self.out_valid.q.val() & self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
+        }
+        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
+            self.owed.d.next = self.owed.q.val() + 1;
+        }
+        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
+            self.owed.d.next = self.owed.q.val() - 1;
+        }
+        if self.reset.val() {
+            self.fifo_rd.d.next = 0.into();
+            self.fifo_wr.d.next = 0.into();
+            self.fifo_cnt.d.next = 0.into();
+            self.owed.d.next = 0.into();
+        }
 
         // ---- Initialization writes.
         if self.init_busy.q.val() {

@@ -30,6 +30,7 @@ pub fn replay_rtl(
     let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
     let mut dut = CcHpcc::new();
     set_config(&mut dut, &c);
+    dut.set_m_axis_result_tready(1);
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
@@ -134,8 +135,11 @@ fn run_event(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
     }
     dut.set_s_axis_event_tvalid(0);
     loop {
+        dut.eval();
         if dut.m_axis_result_tvalid() == 1 {
-            return RtlResult::from_words(dut.m_axis_result_tdata());
+            let r = RtlResult::from_words(dut.m_axis_result_tdata());
+            dut.tick(); // the result is taken (tready is high)
+            return r;
         }
         dut.tick();
     }

@@ -204,7 +204,9 @@ impl Path5 {
 pub fn round_robin_events(seed: u64, n: usize) -> Vec<Event> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut paths: Vec<Path5> = (0..FLOWS).map(|_| Path5::new(&mut rng)).collect();
-    (0..n).map(|k| paths[k % FLOWS].event(&mut rng, (k % FLOWS) as u16)).collect()
+    (0..n)
+        .map(|k| paths[k % FLOWS].event(&mut rng, (k % FLOWS) as u16))
+        .collect()
 }
 
 /// HPCC++ configuration used by the regressions: the drafts' defaults at 100G, T = 5 us.
@@ -241,6 +243,8 @@ pub struct Shape {
     pub rx: f64,
     /// Chance of a flow id >= 1024.
     pub bad_flow: f64,
+    /// Chance that `m_axis_result_tready` is low on a cycle.
+    pub stall: f64,
 }
 
 impl Shape {
@@ -251,6 +255,7 @@ impl Shape {
         burst: 0.05,
         rx: 0.3,
         bad_flow: 0.002,
+        stall: 0.2,
     };
     /// Four flows, an event offered every cycle, mostly the same flow again.
     pub const BURSTS: Shape = Shape {
@@ -259,6 +264,7 @@ impl Shape {
         burst: 0.7,
         rx: 0.3,
         bad_flow: 0.0,
+        stall: 0.0,
     };
     /// Every flow, an event offered every cycle, flows drawn at random: the throughput case.
     pub const SATURATED: Shape = Shape {
@@ -267,6 +273,7 @@ impl Shape {
         burst: 0.0,
         rx: 0.3,
         bad_flow: 0.0,
+        stall: 0.0,
     };
 }
 
@@ -317,6 +324,7 @@ pub fn run(
             }
             pending = Some((slot, e));
         }
+        dut.set_m_axis_result_tready(!rng.gen_bool(shape.stall) as u8);
         match &pending {
             Some((_, e)) => {
                 dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
@@ -340,9 +348,7 @@ pub fn run(
                 accepted += 1;
             }
         }
-        dut.tick();
-        cycle += 1;
-        if dut.m_axis_result_tvalid() == 1 {
+        if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
             let got = Result::from_words(dut.m_axis_result_tdata());
             match expected.pop_front() {
                 Some(want) if want == got => {}
@@ -360,6 +366,8 @@ pub fn run(
                 }
             }
         }
+        dut.tick();
+        cycle += 1;
     }
     if dut.stat_bad_flow() as u64 != bad {
         o.fail(format!(

@@ -19,6 +19,7 @@ fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u6
     let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
     let mut dut = CcHpcc::new();
     set_config(&mut dut, &c);
+    dut.set_m_axis_result_tready(1);
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
@@ -30,7 +31,8 @@ fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u6
     let mut check = 0u64;
     while results < events.len() as u64 {
         if next < events.len() {
-            dut.s_axis_event_tdata_mut().copy_from_slice(&events[next].words());
+            dut.s_axis_event_tdata_mut()
+                .copy_from_slice(&events[next].words());
             dut.set_s_axis_event_tvalid(1);
             dut.eval();
             if dut.s_axis_event_tready() == 1 {
@@ -43,12 +45,14 @@ fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u6
         } else {
             dut.set_s_axis_event_tvalid(0);
         }
-        dut.tick();
-        cycles += 1;
         if dut.m_axis_result_tvalid() == 1 {
             results += 1;
-            check = check.wrapping_mul(31).wrapping_add(dut.m_axis_result_tdata()[1] as u64);
+            check = check
+                .wrapping_mul(31)
+                .wrapping_add(dut.m_axis_result_tdata()[1] as u64);
         }
+        dut.tick();
+        cycles += 1;
     }
     (start.elapsed().as_secs_f64(), cycles, check)
 }
