@@ -43,6 +43,11 @@ pub fn div_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dut: DivPipe = open(vcd);
     let mut model = sim::div_pipe::DivPipe::new(32);
+    // Power-up: the valid bits hold anything until the first reset.
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    model.step(None, true);
     for cycle in 0..cycles {
         let den = operand(&mut rng, 24);
         let num = if den > 0 && rng.gen_bool(0.2) {
@@ -79,6 +84,11 @@ pub fn mul_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dut: MulPipe = open(vcd);
     let mut model = sim::mul_pipe::MulPipe::new(4);
+    // Power-up: the valid bits hold anything until the first reset.
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    model.step(None, true);
     for cycle in 0..cycles {
         let (a, b) = (operand(&mut rng, 32), operand(&mut rng, 32));
         let (valid, tag, reset) = (
@@ -149,6 +159,10 @@ pub fn hop_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     dut.cfg_inv_bt_mut().copy_from_slice(&inv_bt);
     dut.cfg_inv_b_mut().copy_from_slice(&inv_b);
     let mut model = sim::cc_hop_util::CcHopUtil::new(inv_bt, inv_b);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    model.step(None, true);
     for cycle in 0..cycles {
         let (now, last) = hop_pair(&mut rng);
         let (valid, tag, reset) = (rng.gen_bool(0.9), rng.gen::<u16>(), rng.gen_bool(1e-5));
