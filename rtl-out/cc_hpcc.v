@@ -322,6 +322,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [1:0] act;
     reg  [1:0] uflags;
     reg  fbit;
+    reg  init;
 
     // Sub module instances
     cc_hpcc_front_ram front_ram(
@@ -808,7 +809,8 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         f0_data_d = s_axis_event_tdata;
         front = front_ram_read_data;
         count = f0_data_q[(32'h18)+:(3)];
-        ignore = (count == 32'h0) | (count > 32'h5);
+        init = f0_data_q[32'h11];
+        ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[(32'h140)+:(3)]);
         measure = ~ignore & ~record;
         lus = front[(32'h143)+:(32)];
@@ -830,7 +832,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         end
         front_ram_write_address = f0_data_q[(32'h0)+:(10)];
         front_ram_write_data = new_front;
-        front_ram_write_enable = f0_valid_q & ~ignore;
+        if (init) begin
+            front_ram_write_data = 32'h0;
+        end
+        front_ram_write_enable = f0_valid_q & (~ignore | init);
         act = 32'h0;
         if (record) begin
             act = 32'h1;
@@ -841,7 +846,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (commit) begin
             act = 32'h3;
         end
-        ctx = ((f0_data_q[(32'h0)+:(10)]) & 16'hffff) | (((act) & 16'hffff) << 32'hc) | (((f0_data_q[(32'h10)+:(1)]) & 16'hffff) << 32'hf);
+        ctx = ((f0_data_q[(32'h0)+:(10)]) & 16'hffff) | (((act) & 16'hffff) << 32'hc) | (((f0_data_q[(32'h11)+:(1)]) & 16'hffff) << 32'he) | (((f0_data_q[(32'h10)+:(1)]) & 16'hffff) << 32'hf);
         hop0_in_valid = f0_valid_q;
         hop1_in_valid = f0_valid_q & measure & (count > 32'h1);
         hop2_in_valid = f0_valid_q & measure & (count > 32'h2);
@@ -951,9 +956,12 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
                 u_new = u_dn[(32'h0)+:(24)];
             end
         end
+        if (u_mul_out_tag[32'he]) begin
+            u_new = cfg_u_init_q16;
+        end
         u_ram_write_address = u_mul_out_tag[(32'h0)+:(10)];
         u_ram_write_data = u_new;
-        u_ram_write_enable = u_mul_out_valid & u_mul_out_tag[32'h10];
+        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[32'h10] | u_mul_out_tag[32'he]);
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_mul_out_tag[(32'h0)+:(16)];
         uc_u_d = u_new;
@@ -1003,9 +1011,14 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (~wctx[32'hd]) begin
             w_new = wb2_q[(32'h29)+:(32)];
         end
+        if (wctx[32'he]) begin
+            w_new = cfg_w_max_q8;
+            wc_new = cfg_w_max_q8;
+            inc_new = 32'h0;
+        end
         w_ram_write_address = wctx[(32'h0)+:(10)];
         w_ram_write_data = ((w_new) & 72'hffffffffffffffffff) | (((wc_new) & 72'hffffffffffffffffff) << 32'h20) | (((inc_new) & 72'hffffffffffffffffff) << 32'h40);
-        w_ram_write_enable = wb2_valid_q & wctx[32'hd];
+        w_ram_write_enable = wb2_valid_q & (wctx[32'hd] | wctx[32'he]);
         rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
         rt_mul_in_b = cfg_rate_mul;

@@ -70,7 +70,9 @@ pub struct CcHpcc<const F: usize> {
     pub cfg_line_q16: Signal<In, Bits<32>>,
     /// Event: `[15:0]` flow, `[16]` 0 = ACK or telemetry response (lines 21-27), 1 = a data
     /// packet's telemetry at the receiver (lines 28-34), `[26:24]` hop count, `[63:32]` seq,
-    /// `[95:64]` snd_nxt, `[159:96]` receive time in ns, `[479:160]` five 64-bit hop records
+    /// `[17]` 1 = (re)initialize the flow's state instead (on flow creation; the result shows
+    /// the initial state with action 0), `[95:64]` snd_nxt, `[159:96]` receive time in ns,
+    /// `[479:160]` five 64-bit hop records
     /// (slot i at `[160+64i +: 64]`). Other bits are reserved. A flow >= 2^F is dropped and
     /// counted in `stat_bad_flow`.
     pub s_axis_event_tdata: Signal<In, Bits<480>>,
@@ -187,6 +189,7 @@ pub struct CcHpcc<const F: usize> {
     act: Signal<Local, Bits<2>>,
     uflags: Signal<Local, Bits<2>>,
     fbit: Signal<Local, Bits<1>>,
+    init: Signal<Local, bool>,
 }
 
 impl<const F: usize> Logic for CcHpcc<F> {
@@ -276,7 +279,10 @@ impl<const F: usize> Logic for CcHpcc<F> {
         // ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         self.front.next = self.front_ram.read_data.val();
         self.count.next = self.f0_data.q.val().get_bits::<3>(24);
-        self.ignore.next = (self.count.val() == 0) | (self.count.val() > 5);
+        // bit 17: (re)initialize the flow (on flow creation): nothing else happens.
+        self.init.next = self.f0_data.q.val().get_bit(17);
+        self.ignore.next =
+            (self.count.val() == 0) | (self.count.val() > 5) | self.init.val();
         self.record.next =
             !self.ignore.val() & (self.count.val() != self.front.val().get_bits::<3>(320));
         self.measure.next = !self.ignore.val() & !self.record.val();
@@ -317,7 +323,11 @@ impl<const F: usize> Logic for CcHpcc<F> {
         }
         self.front_ram.write_address.next = self.f0_data.q.val().get_bits::<F>(0);
         self.front_ram.write_data.next = self.new_front.val();
-        self.front_ram.write_enable.next = self.f0_valid.q.val() & !self.ignore.val();
+        if self.init.val() {
+            self.front_ram.write_data.next = 0.into();
+        }
+        self.front_ram.write_enable.next =
+            self.f0_valid.q.val() & (!self.ignore.val() | self.init.val());
         // Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
         // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
         // assigned whole, never built from its own previous value.)
@@ -333,6 +343,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
         }
         self.ctx.next = bit_cast::<16, F>(self.f0_data.q.val().get_bits::<F>(0))
             | (bit_cast::<16, 2>(self.act.val()) << 12)
+            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(17)) << 14)
             | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
 
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
@@ -488,9 +499,13 @@ impl<const F: usize> Logic for CcHpcc<F> {
                 self.u_new.next = self.u_dn.val().get_bits::<24>(0);
             }
         }
+        if self.u_mul.out_tag.val().get_bit(14) {
+            self.u_new.next = self.cfg_u_init_q16.val();
+        }
         self.u_ram.write_address.next = self.u_mul.out_tag.val().get_bits::<F>(0);
         self.u_ram.write_data.next = self.u_new.val();
-        self.u_ram.write_enable.next = self.u_mul.out_valid.val() & self.u_mul.out_tag.val().get_bit(16);
+        self.u_ram.write_enable.next = self.u_mul.out_valid.val()
+            & (self.u_mul.out_tag.val().get_bit(16) | self.u_mul.out_tag.val().get_bit(14));
         self.uc_valid.d.next = self.u_mul.out_valid.val() & !self.reset.val();
         self.uc_ctx.d.next = self.u_mul.out_tag.val().get_bits::<16>(0);
         self.uc_u.d.next = self.u_new.val();
@@ -553,11 +568,17 @@ impl<const F: usize> Logic for CcHpcc<F> {
         if !self.wctx.val().get_bit(13) {
             self.w_new.next = self.wb2.q.val().get_bits::<32>(41);
         }
+        if self.wctx.val().get_bit(14) {
+            self.w_new.next = self.cfg_w_max_q8.val();
+            self.wc_new.next = self.cfg_w_max_q8.val();
+            self.inc_new.next = 0.into();
+        }
         self.w_ram.write_address.next = self.wctx.val().get_bits::<F>(0);
         self.w_ram.write_data.next = bit_cast::<72, 32>(self.w_new.val())
             | (bit_cast::<72, 32>(self.wc_new.val()) << 32)
             | (bit_cast::<72, 8>(self.inc_new.val()) << 64);
-        self.w_ram.write_enable.next = self.wb2_valid.q.val() & self.wctx.val().get_bit(13);
+        self.w_ram.write_enable.next =
+            self.wb2_valid.q.val() & (self.wctx.val().get_bit(13) | self.wctx.val().get_bit(14));
 
         // ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].

@@ -112,6 +112,7 @@ fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
     RtlEvent {
         flow: slot,
         rx,
+        init: false,
         seq: ev.seq.unwrap_or(0) as u32,
         snd_nxt: ev.snd_nxt.unwrap_or(0) as u32,
         now: ev.t_ns,

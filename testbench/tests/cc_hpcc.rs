@@ -76,6 +76,7 @@ fn latency_is_fixed() {
     let e = Event {
         flow: 7,
         rx: false,
+        init: false,
         seq: 1,
         snd_nxt: 2,
         now: 0,
@@ -164,6 +165,7 @@ fn rust_hdl_simulation_matches_the_model() {
         let e = Event {
             flow: 100 + f as u16,
             rx: f == 2,
+            init: false,
             seq: 10 * k as u32 + 1,
             snd_nxt: 10 * k as u32 + 5,
             now: 1000 * k,

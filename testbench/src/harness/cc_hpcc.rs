@@ -22,6 +22,8 @@ pub struct Event {
     pub flow: u16,
     /// true: Rx-HPCC (a data packet's telemetry at the receiver).
     pub rx: bool,
+    /// true: (re)initialize the flow instead.
+    pub init: bool,
     pub seq: u32,
     pub snd_nxt: u32,
     pub now: u64,
@@ -34,7 +36,10 @@ impl Event {
     /// The 480-bit `s_axis_event_tdata` as 15 little-endian words.
     pub fn words(&self) -> [u32; 15] {
         let mut w = [0u32; 15];
-        w[0] = self.flow as u32 | (self.rx as u32) << 16 | (self.count as u32) << 24;
+        w[0] = self.flow as u32
+            | (self.rx as u32) << 16
+            | (self.init as u32) << 17
+            | (self.count as u32) << 24;
         w[1] = self.seq;
         w[2] = self.snd_nxt;
         w[3] = self.now as u32;
@@ -78,6 +83,20 @@ impl Result {
 
     /// The model's answer: apply `e` to `s`.
     pub fn model(c: &HpccConfig, s: &mut HpccState, e: &Event) -> Result {
+        if e.init {
+            *s = HpccState::new(c);
+            return Result {
+                flow: e.flow,
+                action: 0,
+                feedback: false,
+                rx: e.rx,
+                w: s.w_q8,
+                wc: s.wc_q8,
+                u: s.u_q16,
+                inc_stage: s.inc_stage,
+                rate: s.rate_q16,
+            };
+        }
         let hops: Vec<FxHop> = if e.count == 0 || e.count > 5 {
             // Out of range: the model sees a count it ignores (0 or 6..7 hops).
             vec![FxHop::default(); e.count as usize]
@@ -175,6 +194,7 @@ impl Path5 {
         let mut e = Event {
             flow,
             rx: false,
+            init: false,
             seq: self.seq,
             snd_nxt: self.seq.wrapping_add(rng.gen_range(0..200_000)),
             now: self.now,
@@ -187,6 +207,7 @@ impl Path5 {
             1 => e.hops = [rng.gen(), rng.gen(), rng.gen(), rng.gen(), rng.gen()],
             2 => e.now = rng.gen(),
             3 => e.seq = rng.gen(),
+            5 => e.init = true,
             4 => {
                 *self = Path5 {
                     now: self.now,
@@ -305,7 +326,7 @@ pub fn run(
     let mut pending: Option<(usize, Event)> = None;
     let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
     let mut cycle = 0u64;
-    let (mut actions, mut additive, mut below_half) = ([0u64; 4], 0u64, 0u64);
+    let (mut actions, mut additive, mut below_half, mut inits) = ([0u64; 4], 0u64, 0u64, 0u64);
     while cycle < cycles || !expected.is_empty() {
         if cycle > cycles + 10_000 {
             o.fail(format!("{} results never came out", expected.len()));
@@ -338,6 +359,7 @@ pub fn run(
             if e.flow as usize >= FLOWS {
                 bad += 1;
             } else {
+                inits += e.init as u64;
                 let r = Result::model(&c, &mut flows[slot].1, &e);
                 actions[r.action as usize] += 1;
                 additive += (r.inc_stage > 0) as u64;
@@ -386,6 +408,7 @@ pub fn run(
         o.metric(name, n as f64);
     }
     o.metric("inc_stage_gt0", additive as f64);
+    o.metric("flow_inits", inits as f64);
     o.metric("w_below_half_bdp", below_half as f64);
     o.seconds = start.elapsed().as_secs_f64();
     o
