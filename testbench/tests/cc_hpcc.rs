@@ -21,6 +21,7 @@ fn random_events_match_the_model() {
         "updated_w",
         "updated_wc",
         "inc_stage_gt0",
+        "flow_inits",
     ] {
         assert!(o.get(m).unwrap() > 100.0, "too few {m}: {o:?}");
     }
