@@ -7,7 +7,7 @@
 //! order of first use; a trace with more flows is an error. Each applied event is fed to the
 //! RTL and its result read back before the next line, so output order is trace order.
 
-use crate::harness::cc_hpcc::{set_config, Event as RtlEvent, Result as RtlResult, FLOWS};
+use crate::harness::cc_hpcc::{open, Event as RtlEvent, Result as RtlResult, FLOWS};
 use crate::verilated::models::CcHpcc;
 use sim::cc_module::hpcc::{FxHop, HpccConfig};
 use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
@@ -28,23 +28,19 @@ pub fn replay_rtl(
     }
     let rx = cfg.algo == Algo::HpccRx;
     let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
-    let mut dut = CcHpcc::new();
-    set_config(&mut dut, &c);
-    dut.set_m_axis_result_tready(1);
-    dut.set_reset(1);
-    dut.tick();
-    dut.set_reset(0);
-    let initial = RtlResult {
+    let mut dut = open(&c, None);
+    // What a flow shows before its first event (for skipped lines of unseen flows).
+    let none = RtlEvent {
         flow: 0,
-        action: 0,
-        feedback: false,
         rx,
-        w: c.w_max_q8,
-        wc: c.w_max_q8,
-        u: c.u_init_q16,
-        inc_stage: 0,
-        rate: sim::cc_module::hpcc::HpccState::new(&c).rate_q16,
+        init: false,
+        seq: 0,
+        snd_nxt: 0,
+        now: 0,
+        count: 0,
+        hops: [0; 5],
     };
+    let initial = RtlResult::of_state(&none, 0, false, &sim::cc_module::hpcc::HpccState::new(&c));
     let mut slots: BTreeMap<u64, (u16, RtlResult)> = BTreeMap::new();
     let mut stats = Stats::default();
     for (i, line) in reader.lines().enumerate() {

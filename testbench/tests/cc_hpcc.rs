@@ -4,7 +4,6 @@
 
 use testbench::harness::cc_hpcc::{self, Event, Result, Shape};
 use testbench::harness::Scenario;
-use testbench::verilated::models::CcHpcc;
 
 fn assert_passed(o: &testbench::harness::Outcome) {
     assert!(o.passed(), "{o:?}\nre-run: {}", o.rerun_command());
@@ -55,12 +54,7 @@ fn takes_an_event_per_clock_across_flows() {
 #[test]
 fn latency_is_fixed() {
     let c = cc_hpcc::config();
-    let mut dut = CcHpcc::new();
-    cc_hpcc::set_config(&mut dut, &c);
-    dut.set_m_axis_result_tready(1);
-    dut.set_reset(1);
-    dut.tick();
-    dut.set_reset(0);
+    let mut dut = cc_hpcc::open(&c, None);
     let mut waited = 0;
     while {
         dut.eval();

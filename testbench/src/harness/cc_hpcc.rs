@@ -85,17 +85,7 @@ impl Result {
     pub fn model(c: &HpccConfig, s: &mut HpccState, e: &Event) -> Result {
         if e.init {
             *s = HpccState::new(c);
-            return Result {
-                flow: e.flow,
-                action: 0,
-                feedback: false,
-                rx: e.rx,
-                w: s.w_q8,
-                wc: s.wc_q8,
-                u: s.u_q16,
-                inc_stage: s.inc_stage,
-                rate: s.rate_q16,
-            };
+            return Result::of_state(e, 0, false, s);
         }
         let hops: Vec<FxHop> = if e.count == 0 || e.count > 5 {
             // Out of range: the model sees a count it ignores (0 or 6..7 hops).
@@ -122,6 +112,11 @@ impl Result {
                 false,
             )
         };
+        Result::of_state(e, action, feedback, s)
+    }
+
+    /// The result of event `e` that leaves the flow in state `s`.
+    pub fn of_state(e: &Event, action: u8, feedback: bool, s: &HpccState) -> Result {
         Result {
             flow: e.flow,
             action,
@@ -236,6 +231,18 @@ pub fn config() -> HpccConfig {
         .expect("the drafts' defaults fit the fixed point")
 }
 
+/// A Verilated cc_hpcc configured with `c`, result `tready` high, reset for one cycle (the
+/// 1024-cycle initialization follows; `s_axis_event_tready` shows when it is done).
+pub fn open(c: &HpccConfig, vcd: Option<&Path>) -> CcHpcc {
+    let mut dut = vcd.map_or_else(CcHpcc::new, CcHpcc::with_vcd);
+    set_config(&mut dut, c);
+    dut.set_m_axis_result_tready(1);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut
+}
+
 /// Drives the `cfg_*` ports from the model's registers.
 pub fn set_config(dut: &mut CcHpcc, c: &HpccConfig) {
     dut.set_cfg_t_ns(c.t_ns);
@@ -310,11 +317,7 @@ pub fn run(
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let c = config();
-    let mut dut: CcHpcc = vcd.map_or_else(CcHpcc::new, CcHpcc::with_vcd);
-    set_config(&mut dut, &c);
-    dut.set_reset(1);
-    dut.tick();
-    dut.set_reset(0);
+    let mut dut = open(&c, vcd);
     let mut flows: Vec<(Path5, HpccState)> = (0..shape.active)
         .map(|_| (Path5::new(&mut rng), HpccState::new(&c)))
         .collect();

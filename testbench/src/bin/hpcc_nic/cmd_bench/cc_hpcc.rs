@@ -3,8 +3,7 @@
 //! cycle: Verilator alone, the golden model alone, and both in lockstep as `regress` runs them.
 
 use std::time::Instant;
-use testbench::harness::cc_hpcc::{config, round_robin_events, set_config, Result as RtlResult};
-use testbench::verilated::models::CcHpcc;
+use testbench::harness::cc_hpcc::{config, open, round_robin_events, Result as RtlResult};
 
 /// Rates of one run: (cycles/s, events/s).
 pub struct Rates {
@@ -17,12 +16,7 @@ pub struct Rates {
 fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u64, u64) {
     let c = config();
     let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
-    let mut dut = CcHpcc::new();
-    set_config(&mut dut, &c);
-    dut.set_m_axis_result_tready(1);
-    dut.set_reset(1);
-    dut.tick();
-    dut.set_reset(0);
+    let mut dut = open(&c, None);
     for _ in 0..1024 {
         dut.tick();
     }
