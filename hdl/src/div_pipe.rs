@@ -38,7 +38,7 @@ pub struct DivPipe<const NW: usize, const DW: usize, const QW: usize, const TW: 
     pub out_quo: Signal<Out, Bits<QW>>,
     /// `in_tag` of the same division.
     pub out_tag: Signal<Out, Bits<TW>>,
-    _pipe: VecDeque<(bool, u64, u128)>,
+    _pipe: VecDeque<(bool, u128, u128)>,
 }
 
 impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> DivPipe<NW, DW, QW, TW> {
@@ -54,6 +54,29 @@ impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> DivPipe
             (num / den).min(max)
         }
     }
+}
+
+/// The rust-hdl simulation of a fixed-latency primitive (div_pipe, mul_pipe): at a rising edge
+/// `entry` (valid, value, tag) enters and every stage moves on; reset clears the valid bits.
+/// Returns the last stage, which drives the outputs.
+pub(crate) fn clock_pipe(
+    pipe: &mut VecDeque<(bool, u128, u128)>,
+    latency: usize,
+    edge: bool,
+    entry: (bool, u128, u128),
+    reset: bool,
+) -> (bool, u128, u128) {
+    if pipe.len() != latency {
+        *pipe = VecDeque::from(vec![(false, 0, 0); latency]);
+    }
+    if edge {
+        pipe.push_back((entry.0 && !reset, entry.1, entry.2));
+        pipe.pop_front();
+        if reset {
+            pipe.iter_mut().for_each(|s| s.0 = false);
+        }
+    }
+    pipe[0]
 }
 
 /// `Bits<N>` from a u128 (rust-hdl converts only from u64).
@@ -72,22 +95,21 @@ impl<const NW: usize, const DW: usize, const QW: usize, const TW: usize> Logic
 {
     fn update(&mut self) {
         assert!(NW <= 64 && DW <= 64 && QW <= 64 && TW <= 128 && QW >= 2 && DW >= 1);
-        if self._pipe.len() != Self::LATENCY {
-            self._pipe = VecDeque::from(vec![(false, 0, 0); Self::LATENCY]);
-        }
-        if self.clock.pos_edge() {
-            let valid = self.in_valid.val() && !self.reset.val();
-            let quo = Self::quotient(self.in_num.val().to_u64(), self.in_den.val().to_u64());
-            self._pipe
-                .push_back((valid, quo, self.in_tag.val().to_u128()));
-            self._pipe.pop_front();
-            if self.reset.val() {
-                self._pipe.iter_mut().for_each(|s| s.0 = false);
-            }
-        }
-        let (valid, quo, tag) = self._pipe[0];
+        let quo = Self::quotient(self.in_num.val().to_u64(), self.in_den.val().to_u64());
+        let entry = (
+            self.in_valid.val(),
+            quo as u128,
+            self.in_tag.val().to_u128(),
+        );
+        let (valid, quo, tag) = clock_pipe(
+            &mut self._pipe,
+            Self::LATENCY,
+            self.clock.pos_edge(),
+            entry,
+            self.reset.val(),
+        );
         self.out_valid.next = valid;
-        self.out_quo.next = quo.into();
+        self.out_quo.next = (quo as u64).into();
         self.out_tag.next = bits_from_u128(tag);
     }
 

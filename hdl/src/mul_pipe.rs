@@ -8,7 +8,7 @@
 //!
 //! Fixed latency, one product per clock, no backpressure; a TW-bit tag travels alongside.
 
-use crate::div_pipe::bits_from_u128;
+use crate::div_pipe::{bits_from_u128, clock_pipe};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
@@ -48,20 +48,15 @@ impl<const AW: usize, const BW: usize, const PW: usize, const LAT: usize, const 
 {
     fn update(&mut self) {
         assert!(AW <= 64 && BW <= 64 && PW == AW + BW && LAT >= 2 && TW <= 128);
-        if self._pipe.len() != LAT {
-            self._pipe = VecDeque::from(vec![(false, 0, 0); LAT]);
-        }
-        if self.clock.pos_edge() {
-            let valid = self.in_valid.val() && !self.reset.val();
-            let prod = self.in_a.val().to_u64() as u128 * self.in_b.val().to_u64() as u128;
-            self._pipe
-                .push_back((valid, prod, self.in_tag.val().to_u128()));
-            self._pipe.pop_front();
-            if self.reset.val() {
-                self._pipe.iter_mut().for_each(|s| s.0 = false);
-            }
-        }
-        let (valid, prod, tag) = self._pipe[0];
+        let prod = self.in_a.val().to_u64() as u128 * self.in_b.val().to_u64() as u128;
+        let entry = (self.in_valid.val(), prod, self.in_tag.val().to_u128());
+        let (valid, prod, tag) = clock_pipe(
+            &mut self._pipe,
+            LAT,
+            self.clock.pos_edge(),
+            entry,
+            self.reset.val(),
+        );
         self.out_valid.next = valid;
         self.out_prod.next = bits_from_u128(prod);
         self.out_tag.next = bits_from_u128(tag);

@@ -2,7 +2,7 @@
 //! of one hop per clock, `LATENCY` cycles after it entered.
 
 use crate::cc_module::hpcc::{hop_arithmetic, FxHop, HopArithmetic};
-use std::collections::VecDeque;
+use crate::pipe::Pipe;
 
 /// Cycles from `in_valid` to `out_valid` (the RTL's `cc_hop_util::LATENCY`).
 pub const LATENCY: usize = 35;
@@ -11,7 +11,7 @@ pub const LATENCY: usize = 35;
 pub struct CcHopUtil {
     pub inv_bt: [u32; 8],
     pub inv_b: [u32; 8],
-    pipe: VecDeque<Option<(HopArithmetic, u16)>>,
+    pipe: Pipe<(HopArithmetic, u16)>,
 }
 
 impl CcHopUtil {
@@ -19,7 +19,7 @@ impl CcHopUtil {
         CcHopUtil {
             inv_bt,
             inv_b,
-            pipe: VecDeque::from(vec![None; LATENCY]),
+            pipe: Pipe::new(LATENCY),
         }
     }
 
@@ -39,11 +39,6 @@ impl CcHopUtil {
             );
             (h, tag)
         });
-        self.pipe.push_back(if reset { None } else { entry });
-        self.pipe.pop_front();
-        if reset {
-            self.pipe.iter_mut().for_each(|s| *s = None);
-        }
-        self.pipe[0]
+        self.pipe.step(entry, reset)
     }
 }

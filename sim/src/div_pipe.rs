@@ -2,14 +2,14 @@
 //! (`crate::cc_module::div_floor` with `max = 2^QW - 1`) with QW + 1 cycles of latency.
 
 use crate::cc_module::div_floor;
-use std::collections::VecDeque;
+use crate::pipe::Pipe;
 
 /// The divider's pipeline: what enters at a rising edge is on the outputs `latency()` - 1
 /// edges later, i.e. `latency()` cycles after the cycle it was presented in.
 #[derive(Clone, Debug)]
 pub struct DivPipe {
     max: u64,
-    pipe: VecDeque<Option<(u64, u128)>>,
+    pipe: Pipe<(u64, u128)>,
 }
 
 impl DivPipe {
@@ -17,13 +17,13 @@ impl DivPipe {
         assert!((2..=64).contains(&qw), "quotient width {qw}");
         DivPipe {
             max: u64::MAX >> (64 - qw),
-            pipe: VecDeque::from(vec![None; qw as usize + 1]),
+            pipe: Pipe::new(qw as usize + 1),
         }
     }
 
     /// Cycles from `in_valid` to `out_valid`.
     pub fn latency(&self) -> usize {
-        self.pipe.len()
+        self.pipe.latency()
     }
 
     /// The quotient of one division.
@@ -35,11 +35,6 @@ impl DivPipe {
     /// `reset` high or low; returns `(quo, tag)` as the outputs show it after the edge.
     pub fn step(&mut self, input: Option<(u64, u64, u128)>, reset: bool) -> Option<(u64, u128)> {
         let entry = input.map(|(n, d, t)| (self.quotient(n, d), t));
-        self.pipe.push_back(if reset { None } else { entry });
-        self.pipe.pop_front();
-        if reset {
-            self.pipe.iter_mut().for_each(|s| *s = None);
-        }
-        self.pipe[0]
+        self.pipe.step(entry, reset)
     }
 }

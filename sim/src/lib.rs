@@ -8,4 +8,5 @@ pub mod flow_sched;
 pub mod mul_pipe;
 pub mod nic_model;
 pub mod packet;
+pub mod pipe;
 pub mod replay;

@@ -1,11 +1,11 @@
 //! Golden model of `hdl/src/mul_pipe.rs`, cycle by cycle: a full-width unsigned product
 //! `latency` cycles after its operands.
 
-use std::collections::VecDeque;
+use crate::pipe::Pipe;
 
 #[derive(Clone, Debug)]
 pub struct MulPipe {
-    pipe: VecDeque<Option<(u128, u128)>>,
+    pipe: Pipe<(u128, u128)>,
 }
 
 impl MulPipe {
@@ -13,7 +13,7 @@ impl MulPipe {
     pub fn new(latency: usize) -> MulPipe {
         assert!(latency >= 2, "latency {latency}");
         MulPipe {
-            pipe: VecDeque::from(vec![None; latency]),
+            pipe: Pipe::new(latency),
         }
     }
 
@@ -21,11 +21,6 @@ impl MulPipe {
     /// `(prod, tag)` as the outputs show it after the edge.
     pub fn step(&mut self, input: Option<(u64, u64, u128)>, reset: bool) -> Option<(u128, u128)> {
         let entry = input.map(|(a, b, t)| (a as u128 * b as u128, t));
-        self.pipe.push_back(if reset { None } else { entry });
-        self.pipe.pop_front();
-        if reset {
-            self.pipe.iter_mut().for_each(|s| *s = None);
-        }
-        self.pipe[0]
+        self.pipe.step(entry, reset)
     }
 }
