@@ -9,7 +9,7 @@
 
 use crate::harness::cc_hpcc::{open, Event as RtlEvent, Result as RtlResult, FLOWS};
 use crate::verilated::models::CcHpcc;
-use sim::cc_module::hpcc::{FxHop, HpccConfig};
+use sim::cc_module::hpcc::{Action, FxHop, HpccConfig};
 use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -99,11 +99,7 @@ fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
     let hops = ev.hops.as_deref().unwrap_or(&[]);
     let mut words = [0u64; 5];
     for (w, h) in words.iter_mut().zip(hops) {
-        let x = FxHop::from_counters(h.ts_ns, h.tx_bytes, h.qlen_bytes, h.link_gbps);
-        *w = (x.rate_code as u64) << 61
-            | (x.ts as u64) << 37
-            | (x.tx_bytes as u64) << 17
-            | x.qlen as u64;
+        *w = FxHop::from_counters(h.ts_ns, h.tx_bytes, h.qlen_bytes, h.link_gbps).word();
     }
     RtlEvent {
         flow: slot,
@@ -144,7 +140,6 @@ fn run_event(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
 
 /// The output line, field for field as `--model fixed` writes it.
 fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
-    const ACTIONS: [&str; 4] = ["ignored", "recorded", "updated_w", "updated_wc"];
     Output {
         flow: ev.flow,
         t_ns: ev.t_ns,
@@ -154,7 +149,7 @@ fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
         wc_bytes: Some(r.wc as f64 / 256.0),
         u: Some(r.u as f64 / 65536.0),
         inc_stage: Some(r.inc_stage as u32),
-        action: (fresh && !r.rx).then(|| ACTIONS[r.action as usize].to_string()),
+        action: (fresh && !r.rx).then(|| Action::ALL[r.action as usize].name().to_string()),
         feedback: (fresh && r.rx).then_some(r.feedback),
         ..Output::default()
     }

@@ -218,6 +218,26 @@ pub enum Action {
     UpdatedWc,
 }
 
+impl Action {
+    /// In the order of the CC module's 2-bit action code (`action as u8`).
+    pub const ALL: [Action; 4] = [
+        Action::Ignored,
+        Action::Recorded,
+        Action::UpdatedW,
+        Action::UpdatedWc,
+    ];
+
+    /// The name replay prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Ignored => "ignored",
+            Action::Recorded => "recorded",
+            Action::UpdatedW => "updated_w",
+            Action::UpdatedWc => "updated_wc",
+        }
+    }
+}
+
 /// State after an ACK / INT.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Output {

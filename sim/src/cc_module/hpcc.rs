@@ -48,6 +48,14 @@ impl FxHop {
         }
     }
 
+    /// The 64-bit record, the inverse of `from_word`.
+    pub fn word(&self) -> u64 {
+        ((self.rate_code & 7) as u64) << 61
+            | ((self.ts & 0xFF_FFFF) as u64) << 37
+            | ((self.tx_bytes & 0xF_FFFF) as u64) << 17
+            | (self.qlen & 0x1_FFFF) as u64
+    }
+
     /// From full-width counters as a switch writes them; a `link_gbps` that is not one of the
     /// wire's rates gets code 7 (no rate).
     pub fn from_counters(ts_ns: u64, tx_bytes: u64, qlen_bytes: u64, link_gbps: f64) -> FxHop {
@@ -136,14 +144,8 @@ impl HpccConfig {
     }
 }
 
-/// What an event did (same meaning as `cc_float::hpcc::Action`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Ignored,
-    Recorded,
-    UpdatedW,
-    UpdatedWc,
-}
+/// What an event did: the float reference's outcomes, the same in fixed point.
+pub use crate::cc_float::hpcc::Action;
 
 /// Per-flow state: one entry of the CC module's state RAM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -47,15 +47,6 @@ fn hops(ev: &Event) -> Vec<hpcc::FxHop> {
         .collect()
 }
 
-fn action_name(a: hpcc::Action) -> &'static str {
-    match a {
-        hpcc::Action::Ignored => "ignored",
-        hpcc::Action::Recorded => "recorded",
-        hpcc::Action::UpdatedW => "updated_w",
-        hpcc::Action::UpdatedWc => "updated_wc",
-    }
-}
-
 impl FxFlow {
     pub(super) fn new(algo: Algo, c: &FxCfg) -> FxFlow {
         match (algo, c) {
@@ -145,7 +136,7 @@ impl FxFlow {
                 o.u = Some(s.u_q16 as f64 / 65536.0);
                 o.inc_stage = Some(s.inc_stage as u32);
                 match self {
-                    FxFlow::Hpcc(_, Some(a)) if fresh => o.action = Some(action_name(*a).into()),
+                    FxFlow::Hpcc(_, Some(a)) if fresh => o.action = Some(a.name().into()),
                     FxFlow::HpccRx(_, fb) if fresh => o.feedback = *fb,
                     _ => {}
                 }

@@ -219,15 +219,6 @@ enum Flow {
     Dcqcn(Dcqcn),
 }
 
-fn action_name(a: Action) -> &'static str {
-    match a {
-        Action::Ignored => "ignored",
-        Action::Recorded => "recorded",
-        Action::UpdatedW => "updated_w",
-        Action::UpdatedWc => "updated_wc",
-    }
-}
-
 impl Flow {
     fn new(cfg: &ReplayConfig) -> Flow {
         match cfg.algo {
@@ -320,7 +311,7 @@ impl Flow {
                 o.u = Some(s.u);
                 o.inc_stage = Some(s.inc_stage);
                 if fresh {
-                    o.action = last.map(|a| action_name(a).to_string());
+                    o.action = last.map(|a| a.name().to_string());
                 }
             }
             Flow::HpccRx(h, fb) => {

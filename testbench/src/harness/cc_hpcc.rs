@@ -108,7 +108,7 @@ impl Result {
             (a, fb)
         } else {
             (
-                action_code(xh::on_ack(c, s, e.seq, e.snd_nxt, &hops)),
+                xh::on_ack(c, s, e.seq, e.snd_nxt, &hops) as u8,
                 false,
             )
         };
@@ -128,15 +128,6 @@ impl Result {
             inc_stage: s.inc_stage,
             rate: s.rate_q16,
         }
-    }
-}
-
-fn action_code(a: xh::Action) -> u8 {
-    match a {
-        xh::Action::Ignored => 0,
-        xh::Action::Recorded => 1,
-        xh::Action::UpdatedW => 2,
-        xh::Action::UpdatedWc => 3,
     }
 }
 
@@ -375,21 +366,7 @@ pub fn run(
         }
         if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
             let got = Result::from_words(dut.m_axis_result_tdata());
-            match expected.pop_front() {
-                Some(want) if want == got => {}
-                Some(want) => {
-                    o.mismatches += 1;
-                    if o.first_mismatch.is_none() {
-                        o.first_mismatch =
-                            Some(format!("cycle {cycle}: rtl {got:?}, model {want:?}"));
-                    }
-                }
-                None => {
-                    o.mismatches += 1;
-                    o.first_mismatch
-                        .get_or_insert(format!("cycle {cycle}: unexpected {got:?}"));
-                }
-            }
+            o.check(cycle, Some(got), expected.pop_front());
         }
         dut.tick();
         cycle += 1;

@@ -7,22 +7,12 @@ use crate::verilated::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
-use sim::cc_module::hpcc::HpccConfig;
+use sim::cc_module::hpcc::{FxHop, HpccConfig};
 use std::path::Path;
 use std::time::Instant;
 
 fn open<M: Model>(vcd: Option<&Path>) -> M {
     vcd.map_or_else(M::new, M::with_vcd)
-}
-
-/// Compares one cycle's outputs; keeps the first difference.
-fn compare<T: PartialEq + std::fmt::Debug>(o: &mut Outcome, cycle: u64, got: T, want: T) {
-    if got != want {
-        o.mismatches += 1;
-        if o.first_mismatch.is_none() {
-            o.first_mismatch = Some(format!("cycle {cycle}: rtl {got:?}, model {want:?}"));
-        }
-    }
 }
 
 /// A divisor or operand of `w` bits: often tiny, zero or all-ones, else of random width.
@@ -70,7 +60,7 @@ pub fn div_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
         let want = model.step(valid.then_some((num, den, tag as u128)), reset);
         let got = (dut.out_valid() == 1).then(|| (dut.out_quo() as u64, dut.out_tag() as u128));
         o.transactions += want.is_some() as u64;
-        compare(&mut o, cycle, got, want);
+        o.check(cycle, got, want);
     }
     o.cycles = cycles;
     o.seconds = start.elapsed().as_secs_f64();
@@ -105,7 +95,7 @@ pub fn mul_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
         let want = model.step(valid.then_some((a, b, tag as u128)), reset);
         let got = (dut.out_valid() == 1).then(|| (dut.out_prod() as u128, dut.out_tag() as u128));
         o.transactions += want.is_some() as u64;
-        compare(&mut o, cycle, got, want);
+        o.check(cycle, got, want);
     }
     o.cycles = cycles;
     o.seconds = start.elapsed().as_secs_f64();
@@ -121,25 +111,32 @@ pub fn hop_pair(rng: &mut ChaCha8Rng) -> (u64, u64) {
         return (rng.gen(), last);
     }
     let code = if rng.gen_bool(0.9) {
-        rng.gen_range(0..5)
+        rng.gen_range(0..5u8)
     } else {
-        rng.gen_range(5..8)
+        rng.gen_range(5..8u8)
     };
     let step = match rng.gen_range(0..6) {
         0 => 0,
-        1 => rng.gen_range(1u64 << 23..1 << 24),
-        _ => rng.gen_range(1..20_000),
+        1 => rng.gen_range(1u32 << 23..1 << 24),
+        _ => rng.gen_range(1..20_000u32),
     };
-    let ts = (last >> 37 & 0xFF_FFFF).wrapping_add(step) & 0xFF_FFFF;
+    let prev = FxHop::from_word(last);
     let tx_bits = rng.gen_range(1..21);
-    let tx = (last >> 17 & 0xF_FFFF).wrapping_add(rng.gen_range(0..1 << tx_bits)) & 0xF_FFFF;
     let q_bits = rng.gen_range(1..18);
-    let q = if rng.gen_bool(0.1) {
-        0x1_FFFF
-    } else {
-        rng.gen_range(0..1 << q_bits)
+    let now = FxHop {
+        rate_code: code,
+        // word() keeps the low 24 and 20 bits: the counters wrap.
+        ts: prev.ts.wrapping_add(step),
+        tx_bytes: prev
+            .tx_bytes
+            .wrapping_add(rng.gen_range(0..1u32 << tx_bits)),
+        qlen: if rng.gen_bool(0.1) {
+            0x1_FFFF
+        } else {
+            rng.gen_range(0..1u32 << q_bits)
+        },
     };
-    (code << 61 | ts << 37 | tx << 17 | q, last)
+    (now.word(), last)
 }
 
 /// cc_hop_util with the drafts' tables (100G, T = 5 us) or, on odd seeds, random ones.
@@ -184,7 +181,7 @@ pub fn hop_random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
             )
         });
         o.transactions += want.is_some() as u64;
-        compare(&mut o, cycle, got, want);
+        o.check(cycle, got, want);
     }
     o.cycles = cycles;
     o.seconds = start.elapsed().as_secs_f64();

@@ -147,6 +147,17 @@ impl Outcome {
         self.failures.push(why);
     }
 
+    /// Compares one output of the RTL with the model's; counts a difference and keeps the
+    /// first.
+    pub fn check<T: PartialEq + fmt::Debug>(&mut self, cycle: u64, rtl: T, model: T) {
+        if rtl != model {
+            self.mismatches += 1;
+            if self.first_mismatch.is_none() {
+                self.first_mismatch = Some(format!("cycle {cycle}: rtl {rtl:?}, model {model:?}"));
+            }
+        }
+    }
+
     /// Records a measured figure.
     pub fn metric(&mut self, name: &str, value: f64) {
         self.metrics.push((name.to_string(), value));
