@@ -6,4 +6,5 @@ pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;
 pub mod flow_sched;
+pub mod flow_window;
 pub mod mul_pipe;
