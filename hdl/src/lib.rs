@@ -2,6 +2,8 @@
 
 pub mod cc_hop_util;
 pub mod cc_hpcc;
+pub mod cc_ldcp;
+pub mod delay_line;
 pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;

@@ -29,7 +29,7 @@ pub struct LdcpConfig {
     pub iw_pkts: u32,
     pub max_cw_q16: u32,
     pub fast_start: bool,
-    /// round(2^32 x MSS x cycle / RTT): R_q16 = (cw_q16 x rate_mul + 2^31) >> 32.
+    /// round(2^32 x MSS x cycle / RTT) (< 2^48): R_q16 = (cw_q16 x rate_mul + 2^31) >> 32.
     pub rate_mul: u64,
     pub line_q16: u32,
     pub clock: Clock,
@@ -59,6 +59,10 @@ impl LdcpConfig {
         let rate_mul = (4294967296.0 * p.mss_bytes as f64 * clock.cycle_ns() / p.rtt_ns as f64)
             .round()
             .min(u64::MAX as f64) as u64;
+        if rate_mul >= 1 << 48 {
+            // The RTL's register is 48 bits: MSS x cycle / RTT must stay below 2^16.
+            return Err(format!("LDCP rate register {rate_mul} needs more than 48 bits: {p:?}"));
+        }
         Ok(LdcpConfig {
             rtt_ns: p.rtt_ns as u32,
             mss_bytes: p.mss_bytes,

@@ -1,6 +1,7 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
 pub mod cc_hpcc;
+pub mod cc_ldcp;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
@@ -31,11 +32,15 @@ pub enum Scenario {
     CcHpccRandom,
     /// cc_hpcc: same-flow bursts on a few flows, input offered every cycle.
     CcHpccBursts,
+    /// cc_ldcp: random events over many flows, every result compared with the model.
+    CcLdcpRandom,
+    /// cc_ldcp: same-flow bursts on a few flows, input offered every cycle.
+    CcLdcpBursts,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 10] = [
+    pub const ALL: [Scenario; 12] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -46,6 +51,8 @@ impl Scenario {
         Scenario::CcHopUtilRandom,
         Scenario::CcHpccRandom,
         Scenario::CcHpccBursts,
+        Scenario::CcLdcpRandom,
+        Scenario::CcLdcpBursts,
     ];
 
     /// Module under test.
@@ -55,6 +62,7 @@ impl Scenario {
             Scenario::MulPipeRandom => "mul_pipe",
             Scenario::CcHopUtilRandom => "cc_hop_util",
             Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
+            Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
             _ => "flow_sched",
         }
     }
@@ -72,6 +80,8 @@ impl Scenario {
             Scenario::CcHopUtilRandom => "hop-random",
             Scenario::CcHpccRandom => "hpcc-random",
             Scenario::CcHpccBursts => "hpcc-bursts",
+            Scenario::CcLdcpRandom => "ldcp-random",
+            Scenario::CcLdcpBursts => "ldcp-bursts",
         }
     }
 
@@ -88,6 +98,8 @@ impl Scenario {
             Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
             Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::RANDOM, vcd),
             Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::BURSTS, vcd),
+            Scenario::CcLdcpRandom => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::RANDOM, vcd),
+            Scenario::CcLdcpBursts => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::BURSTS, vcd),
         };
         o.budget = cycles;
         o

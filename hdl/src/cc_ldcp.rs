@@ -1,0 +1,604 @@
+//! LDCP (seed 002: per-ACK ECN AIMD, sub-packet windows, zero-RTT fast start) for `2^F`
+//! flows, bit-exact with `sim::cc_module::ldcp` (docs/fixed-point.md). A datapath of the CC
+//! module (docs/modules/cc_module.md).
+//!
+//! ```text
+//! A    accept an event, read the flow's state (one RAM, 178 bits)
+//! B    now := max(now, event time); fast start (IW counting, transition 2, loss); timer due
+//! C1   sub-packet: k = ceil((1 - cw) / gamma), cw >> n floored at gamma
+//! C2   steps = min(n, k), n -= steps
+//! C3   cw += steps x gamma; eq. 2 applies?  n x (ECE ? beta : alpha) (mul_pipe, 2)
+//! E1   eq. 2 decrease cw - n beta (saturating)
+//! E2   clamp; one divider, shared: eq. 2 increase n alpha 2^16 / cw, or the sub-packet timer
+//!      period ceil(RTT 2^16 / cw) (div_pipe 49/32 -> 43 bits, 44 cycles)
+//! F1   cw + increase; now + period
+//! F2   clamp; timer arm / grant; state RAM write
+//! O    window = cw x MSS >> 16, rate = cw x rate_mul >> 32 (two mul_pipes, 3); result
+//! ```
+//!
+//! The divider is shared because the two quotients are never both needed: an eq. 2 increase
+//! leaves cw >= 1 packet, where the sub-packet timer is off. The state is read at A and written
+//! at F2, so an event must not enter while its flow is in that window: `flow_window` holds the
+//! input for `HAZARD` cycles after each event of a flow. One event per clock across flows; one
+//! per `HAZARD` cycles for a single flow.
+
+use crate::delay_line::DelayLine;
+use crate::dist_ram::DistRam;
+use crate::div_pipe::DivPipe;
+use crate::flow_window::FlowWindow;
+use crate::mul_pipe::MulPipe;
+use rust_hdl::prelude::*;
+
+/// Cycles from accepting an event to its state write (A..F2); the next event of the same flow
+/// enters at least this many cycles later.
+pub const HAZARD: usize = 1 + 1 + 1 + 1 + 2 + 1 + 44 + 1 + 1;
+/// Result FIFO depth (log2), as in cc_hpcc: the input takes an event only while a slot is free.
+pub const FIFO_BITS: usize = 7;
+/// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
+/// `tready` high): the state write, the output products (3), the result register.
+pub const LATENCY: usize = HAZARD + 3 + 1;
+
+/// Context word carried from B on: flow[15:0] kind[17:16] ece[18] stable[19] rearm[20]
+/// timer[21] fs[22] armed[23] due[24] n[41:26] fs_acked[57:42] cw[89:58] now[153:90]
+/// tick[217:154].
+const CTX: usize = 218;
+
+/// LDCP for `2^F` flows (F <= 12).
+#[derive(LogicBlock, Default)]
+pub struct CcLdcp<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset. Afterwards every flow is set to its initial state in `2^F` cycles
+    /// (from the `cfg_*` values then), during which `s_axis_event_tready` is low.
+    pub reset: Signal<In, bool>,
+    /// Base RTT, ns (> 0).
+    pub cfg_rtt_ns: Signal<In, Bits<32>>,
+    /// MSS, bytes: the unit of cw.
+    pub cfg_mss: Signal<In, Bits<32>>,
+    /// alpha, UQ0.16 (1 ..= 65536).
+    pub cfg_alpha_q16: Signal<In, Bits<17>>,
+    /// beta, UQ0.16 (1 ..= 65536).
+    pub cfg_beta_q16: Signal<In, Bits<17>>,
+    /// gamma = 2^-gamma_shift (0 ..= 10).
+    pub cfg_gamma_shift: Signal<In, Bits<4>>,
+    /// Initial window, packets (1 ..= 65535).
+    pub cfg_iw: Signal<In, Bits<16>>,
+    /// Window clamp, UQ16.16 packets (>= 1 packet).
+    pub cfg_max_cw_q16: Signal<In, Bits<32>>,
+    /// Flows start in the zero-RTT fast start.
+    pub cfg_fast_start: Signal<In, bool>,
+    /// round(2^32 x MSS x cycle / RTT) (< 2^48): R = (cw x rate_mul + 2^31) >> 32.
+    pub cfg_rate_mul: Signal<In, Bits<48>>,
+    /// Line rate, UQ16.16 bytes/cycle: the rate clamp.
+    pub cfg_line_q16: Signal<In, Bits<32>>,
+    /// Event: `[15:0]` flow, `[17:16]` kind (0 ACK, 1 loss, 2 sub-packet timer, 3
+    /// (re)initialize the flow), `[18]` ECN-Echo, `[63:32]` packets acknowledged (saturated to
+    /// 65535), `[127:64]` time, ns. Other bits are reserved. A flow >= 2^F is dropped and
+    /// counted in `stat_bad_flow`.
+    pub s_axis_event_tdata: Signal<In, Bits<128>>,
+    /// Event valid.
+    pub s_axis_event_tvalid: Signal<In, bool>,
+    /// Event ready: low during reset and initialization, while the offered event's flow had
+    /// an event accepted in the previous `HAZARD - 1` cycles, and while all `2^FIFO_BITS`
+    /// result slots are taken.
+    pub s_axis_event_tready: Signal<Out, bool>,
+    /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` kind,
+    /// `[18]` the timer grants one packet, `[19]` fast start, `[20]` timer armed, `[47:32]`
+    /// packets acknowledged in the fast start, `[95:64]` cw (UQ16.16 packets), `[127:96]`
+    /// window (bytes), `[159:128]` rate (UQ16.16 bytes/cycle), `[223:160]` next timer expiry
+    /// (ns; 0 when not armed).
+    pub m_axis_result_tdata: Signal<Out, Bits<224>>,
+    /// Result valid.
+    pub m_axis_result_tvalid: Signal<Out, bool>,
+    /// Result ready (results wait in a 2^FIFO_BITS-entry FIFO).
+    pub m_axis_result_tready: Signal<In, bool>,
+    /// Events dropped for a flow id >= 2^F.
+    pub stat_bad_flow: Signal<Out, Bits<32>>,
+    ram: RAM<Bits<178>, F>,
+    window: FlowWindow<16, { HAZARD - 1 }>,
+    ab_mul: MulPipe<16, 17, 33, 2, 1>,
+    d1: DelayLine<251, 2>,
+    div: DivPipe<49, 32, 43, 1>,
+    d2: DelayLine<283, 44>,
+    win_mul: MulPipe<32, 32, 64, 3, 1>,
+    rate_mul: MulPipe<32, 48, 80, 3, 1>,
+    d3: DelayLine<133, 3>,
+    init_busy: DFF<bool>,
+    init_addr: DFF<Bits<F>>,
+    bad_flow: DFF<Bits<32>>,
+    e0_valid: DFF<bool>,
+    e0: DFF<Bits<128>>,
+    b_valid: DFF<bool>,
+    bs: DFF<Bits<CTX>>,
+    c1_valid: DFF<bool>,
+    c1: DFF<Bits<CTX>>,
+    c1_sub: DFF<bool>,
+    c1_k: DFF<Bits<17>>,
+    c1_cwa: DFF<Bits<32>>,
+    c2_valid: DFF<bool>,
+    c2: DFF<Bits<CTX>>,
+    c2_sub: DFF<bool>,
+    c2_steps: DFF<Bits<16>>,
+    c2_n2: DFF<Bits<16>>,
+    c2_cwa: DFF<Bits<32>>,
+    e1_valid: DFF<bool>,
+    e1: DFF<Bits<251>>,
+    e1_prod: DFF<Bits<33>>,
+    e1_cwpre: DFF<Bits<32>>,
+    f1_valid: DFF<bool>,
+    f1: DFF<Bits<283>>,
+    f1_sum: DFF<Bits<33>>,
+    f1_tsum: DFF<Bits<64>>,
+    f1_per: DFF<bool>,
+    out_valid: DFF<bool>,
+    out_data: DFF<Bits<224>>,
+    fifo: DistRam<Bits<224>, FIFO_BITS>,
+    fifo_rd: DFF<Bits<FIFO_BITS>>,
+    fifo_wr: DFF<Bits<FIFO_BITS>>,
+    fifo_cnt: DFF<Bits<8>>,
+    owed: DFF<Bits<8>>,
+    pop: Signal<Local, bool>,
+    fire: Signal<Local, bool>,
+    in_flow: Signal<Local, Bits<16>>,
+    in_flow_ok: Signal<Local, bool>,
+    gamma: Signal<Local, Bits<32>>,
+    cw_iw: Signal<Local, Bits<32>>,
+    cw_loss: Signal<Local, Bits<32>>,
+    st: Signal<Local, Bits<178>>,
+    now_m: Signal<Local, Bits<64>>,
+    n0: Signal<Local, Bits<16>>,
+    needed: Signal<Local, Bits<16>>,
+    kind: Signal<Local, Bits<2>>,
+    b_fs: Signal<Local, Bits<1>>,
+    b_armed: Signal<Local, Bits<1>>,
+    b_stable: Signal<Local, Bits<1>>,
+    b_rearm: Signal<Local, Bits<1>>,
+    b_n: Signal<Local, Bits<16>>,
+    b_fsa: Signal<Local, Bits<16>>,
+    b_cw: Signal<Local, Bits<32>>,
+    b_now: Signal<Local, Bits<64>>,
+    b_tick: Signal<Local, Bits<64>>,
+    flags: Signal<Local, Bits<10>>,
+    n1: Signal<Local, Bits<16>>,
+    cw1: Signal<Local, Bits<32>>,
+    sh: Signal<Local, Bits<5>>,
+    cw_shift: Signal<Local, Bits<32>>,
+    kt: Signal<Local, Bits<17>>,
+    steps: Signal<Local, Bits<16>>,
+    cw_mid: Signal<Local, Bits<32>>,
+    eq2: Signal<Local, Bits<1>>,
+    ece3: Signal<Local, bool>,
+    dec: Signal<Local, Bits<34>>,
+    cw_s: Signal<Local, Bits<32>>,
+    eq2inc: Signal<Local, bool>,
+    q_sat: Signal<Local, Bits<32>>,
+    p: Signal<Local, Bits<64>>,
+    tsum: Signal<Local, Bits<65>>,
+    cw_new: Signal<Local, Bits<32>>,
+    cw_sum: Signal<Local, Bits<32>>,
+    armed: Signal<Local, Bits<1>>,
+    tick: Signal<Local, Bits<64>>,
+    grant: Signal<Local, Bits<1>>,
+    new_state: Signal<Local, Bits<178>>,
+    tmr: Signal<Local, Bits<1>>,
+    due: Signal<Local, Bits<1>>,
+    fs_cfg: Signal<Local, Bits<1>>,
+    g17: Signal<Local, Bits<17>>,
+    gbits: Signal<Local, Bits<5>>,
+    c16: Signal<Local, Bits<5>>,
+    ones17: Signal<Local, Bits<17>>,
+    cw_m1: Signal<Local, Bits<16>>,
+    win: Signal<Local, Bits<32>>,
+    rate: Signal<Local, Bits<49>>,
+}
+
+impl<const F: usize> Logic for CcLdcp<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, init_busy, init_addr, bad_flow, e0_valid, e0, b_valid, bs, c1_valid, c1,
+            c1_sub, c1_k, c1_cwa, c2_valid, c2, c2_sub, c2_steps, c2_n2, c2_cwa, e1_valid, e1,
+            e1_prod, e1_cwpre, f1_valid, f1, f1_sum, f1_tsum, f1_per, out_valid,
+            out_data, fifo_rd, fifo_wr, fifo_cnt, owed
+        );
+        clock!(self, clock, window, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
+        self.fifo.write_clock.next = self.clock.val();
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.window.reset.next = self.reset.val();
+        self.ab_mul.reset.next = self.reset.val();
+        self.div.reset.next = self.reset.val();
+        self.win_mul.reset.next = self.reset.val();
+        self.rate_mul.reset.next = self.reset.val();
+
+        // Clamps and the windows the fast start sets (transition 2 and loss).
+        self.g17.next = 65536.into();
+        self.ones17.next = 65535.into();
+        self.gamma.next = bit_cast::<32, 17>(self.g17.val() >> self.cfg_gamma_shift.val());
+        // gamma = 2^gbits in UQ16.16.
+        self.c16.next = 16.into();
+        self.gbits.next = self.c16.val() - bit_cast::<5, 4>(self.cfg_gamma_shift.val());
+        self.fs_cfg.next = 0.into();
+        if self.cfg_fast_start.val() {
+            self.fs_cfg.next = 1.into();
+        }
+        self.cw_iw.next = bit_cast::<32, 16>(self.cfg_iw.val()) << 16;
+        if self.cw_iw.val() > self.cfg_max_cw_q16.val() {
+            self.cw_iw.next = self.cfg_max_cw_q16.val();
+        }
+        if (bit_cast::<32, 16>(self.cfg_iw.val()) << 16) < self.gamma.val() {
+            self.cw_iw.next = self.gamma.val();
+        }
+
+        // ---- Reset: every flow to its initial state, one per cycle.
+        if self.init_busy.q.val() {
+            self.init_addr.d.next = self.init_addr.q.val() + 1;
+            if self.init_addr.q.val().all() {
+                self.init_busy.d.next = false;
+            }
+        }
+        if self.reset.val() {
+            self.init_busy.d.next = true;
+            self.init_addr.d.next = 0.into();
+        }
+
+        // ---- A: accept unless the flow is inside its read-modify-write window.
+        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_flow_ok.next =
+            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
+        self.window.in_flow.next = self.in_flow.val();
+        self.s_axis_event_tready.next = !self.reset.val()
+            & !self.init_busy.q.val()
+            & !self.window.out_hit.val()
+            & (self.owed.q.val() < 128);
+        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
+        self.window.in_push.next = self.fire.val() & self.in_flow_ok.val();
+        if self.fire.val() & !self.in_flow_ok.val() {
+            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
+        }
+        self.stat_bad_flow.next = self.bad_flow.q.val();
+        self.ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
+        self.e0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
+        self.e0.d.next = self.s_axis_event_tdata.val();
+
+        // ---- B: state [0] fs [1] armed [33:2] cw [49:34] fs_acked [113:50] now [177:114] tick.
+        self.st.next = self.ram.read_data.val();
+        self.now_m.next = self.st.val().get_bits::<64>(50);
+        if self.e0.q.val().get_bits::<64>(64) > self.st.val().get_bits::<64>(50) {
+            self.now_m.next = self.e0.q.val().get_bits::<64>(64);
+        }
+        self.n0.next = self.e0.q.val().get_bits::<16>(32);
+        if self.e0.q.val().get_bits::<16>(48) != 0 {
+            self.n0.next = 0xFFFF.into();
+        }
+        self.needed.next = self.cfg_iw.val() - self.st.val().get_bits::<16>(34);
+        self.cw_loss.next = bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16;
+        if (bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16) > self.cfg_max_cw_q16.val() {
+            self.cw_loss.next = self.cfg_max_cw_q16.val();
+        }
+        if (bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16) < self.gamma.val() {
+            self.cw_loss.next = self.gamma.val();
+        }
+        self.kind.next = self.e0.q.val().get_bits::<2>(16);
+        self.b_fs.next = self.st.val().get_bits::<1>(0);
+        self.b_armed.next = self.st.val().get_bits::<1>(1);
+        self.b_cw.next = self.st.val().get_bits::<32>(2);
+        self.b_fsa.next = self.st.val().get_bits::<16>(34);
+        self.b_now.next = self.now_m.val();
+        self.b_tick.next = self.st.val().get_bits::<64>(114);
+        self.b_n.next = 0.into();
+        self.b_stable.next = 0.into();
+        self.b_rearm.next = 0.into();
+        if (self.kind.val() == 0) & (self.n0.val() != 0) {
+            if self.st.val().get_bit(0) {
+                if self.n0.val() < self.needed.val() {
+                    self.b_fsa.next = self.st.val().get_bits::<16>(34) + self.n0.val();
+                } else {
+                    // Transition 2: the whole IW acknowledged, cw = IW.
+                    self.b_fsa.next = self.cfg_iw.val();
+                    self.b_fs.next = 0.into();
+                    self.b_cw.next = self.cw_iw.val();
+                    self.b_n.next = self.n0.val() - self.needed.val();
+                    self.b_rearm.next = 1.into();
+                    if self.n0.val() != self.needed.val() {
+                        self.b_stable.next = 1.into();
+                    }
+                }
+            } else {
+                self.b_n.next = self.n0.val();
+                self.b_rearm.next = 1.into();
+                self.b_stable.next = 1.into();
+            }
+        }
+        if (self.kind.val() == 1) & self.st.val().get_bit(0) {
+            // A loss in the fast start: cw = packets acknowledged; the timer restarts.
+            self.b_fs.next = 0.into();
+            self.b_cw.next = self.cw_loss.val();
+            self.b_armed.next = 0.into();
+            self.b_rearm.next = 1.into();
+        }
+        if self.kind.val() == 3 {
+            self.b_fs.next = self.fs_cfg.val();
+            self.b_fsa.next = 0.into();
+            self.b_cw.next = self.cw_iw.val();
+            self.b_armed.next = 0.into();
+            self.b_now.next = 0.into();
+            self.b_tick.next = 0.into();
+        }
+        self.tmr.next = 0.into();
+        if self.kind.val() == 2 {
+            self.tmr.next = 1.into();
+        }
+        self.due.next = 0.into();
+        if self.now_m.val() >= self.st.val().get_bits::<64>(114) {
+            self.due.next = 1.into();
+        }
+        self.flags.next = bit_cast::<10, 2>(self.kind.val())
+            | (bit_cast::<10, 1>(self.e0.q.val().get_bits::<1>(18)) << 2)
+            | (bit_cast::<10, 1>(self.b_stable.val()) << 3)
+            | (bit_cast::<10, 1>(self.b_rearm.val()) << 4)
+            | (bit_cast::<10, 1>(self.tmr.val()) << 5)
+            | (bit_cast::<10, 1>(self.b_fs.val()) << 6)
+            | (bit_cast::<10, 1>(self.b_armed.val()) << 7)
+            | (bit_cast::<10, 1>(self.due.val()) << 8);
+        self.bs.d.next = bit_cast::<CTX, 16>(self.e0.q.val().get_bits::<16>(0))
+            | (bit_cast::<CTX, 10>(self.flags.val()) << 16)
+            | (bit_cast::<CTX, 16>(self.b_n.val()) << 26)
+            | (bit_cast::<CTX, 16>(self.b_fsa.val()) << 42)
+            | (bit_cast::<CTX, 32>(self.b_cw.val()) << 58)
+            | (bit_cast::<CTX, 64>(self.b_now.val()) << 90)
+            | (bit_cast::<CTX, 64>(self.b_tick.val()) << 154);
+        self.b_valid.d.next = self.e0_valid.q.val() & !self.reset.val();
+
+        // ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
+        self.n1.next = self.bs.q.val().get_bits::<16>(26);
+        self.cw1.next = self.bs.q.val().get_bits::<32>(58);
+        self.c1_sub.d.next = self.bs.q.val().get_bit(19) & (self.cw1.val() < 65536);
+        self.kt.next = (self.ones17.val() + self.gamma.val().get_bits::<17>(0))
+            - self.cw1.val().get_bits::<17>(0);
+        self.c1_k.d.next = self.kt.val() >> self.gbits.val();
+        self.sh.next = self.n1.val().get_bits::<5>(0);
+        if self.n1.val() > 31 {
+            self.sh.next = 31.into();
+        }
+        self.cw_shift.next = self.cw1.val() >> self.sh.val();
+        self.c1_cwa.d.next = self.cw_shift.val();
+        if self.cw_shift.val() < self.gamma.val() {
+            self.c1_cwa.d.next = self.gamma.val();
+        }
+        self.c1.d.next = self.bs.q.val();
+        self.c1_valid.d.next = self.b_valid.q.val() & !self.reset.val();
+
+        // ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
+        self.steps.next = self.c1.q.val().get_bits::<16>(26);
+        if bit_cast::<17, 16>(self.c1.q.val().get_bits::<16>(26)) > self.c1_k.q.val() {
+            self.steps.next = self.c1_k.q.val().get_bits::<16>(0);
+        }
+        self.c2_steps.d.next = self.steps.val();
+        self.c2_n2.d.next = self.c1.q.val().get_bits::<16>(26);
+        if self.c1_sub.q.val() {
+            self.c2_n2.d.next = self.c1.q.val().get_bits::<16>(26) - self.steps.val();
+            if self.c1.q.val().get_bit(18) {
+                self.c2_n2.d.next = 0.into();
+            }
+        }
+        self.c2_sub.d.next = self.c1_sub.q.val();
+        self.c2_cwa.d.next = self.c1_cwa.q.val();
+        self.c2.d.next = self.c1.q.val();
+        self.c2_valid.d.next = self.c1_valid.q.val() & !self.reset.val();
+
+        // ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
+        self.ece3.next = self.c2.q.val().get_bit(18);
+        self.cw_mid.next = self.c2.q.val().get_bits::<32>(58);
+        if self.c2_sub.q.val() {
+            self.cw_mid.next = self.c2.q.val().get_bits::<32>(58)
+                + ((bit_cast::<32, 16>(self.c2_steps.q.val()) << 16) >> self.cfg_gamma_shift.val());
+            if self.ece3.val() {
+                self.cw_mid.next = self.c2_cwa.q.val();
+            }
+        }
+        self.eq2.next = 0.into();
+        if self.c2.q.val().get_bit(19) & (self.c2_n2.q.val() != 0) & (self.cw_mid.val() >= 65536) {
+            self.eq2.next = 1.into();
+        }
+        self.ab_mul.in_valid.next = self.c2_valid.q.val();
+        self.ab_mul.in_a.next = self.c2_n2.q.val();
+        self.ab_mul.in_b.next = self.cfg_alpha_q16.val();
+        if self.ece3.val() {
+            self.ab_mul.in_b.next = self.cfg_beta_q16.val();
+        }
+        self.ab_mul.in_tag.next = 0.into();
+        self.d1.in_data.next = bit_cast::<251, CTX>(self.c2.q.val())
+            | (bit_cast::<251, 32>(self.cw_mid.val()) << 218)
+            | (bit_cast::<251, 1>(self.eq2.val()) << 250);
+
+        // ---- E1: eq. 2 decrease, saturating at 0.
+        self.dec.next = bit_cast::<34, 32>(self.d1.out_data.val().get_bits::<32>(218))
+            - bit_cast::<34, 33>(self.ab_mul.out_prod.val());
+        self.e1_cwpre.d.next = self.d1.out_data.val().get_bits::<32>(218);
+        if self.d1.out_data.val().get_bit(250) & self.d1.out_data.val().get_bit(18) {
+            self.e1_cwpre.d.next = self.dec.val().get_bits::<32>(0);
+            if self.dec.val().get_bits::<2>(32) != 0 {
+                self.e1_cwpre.d.next = 0.into();
+            }
+        }
+        self.e1.d.next = self.d1.out_data.val();
+        self.e1_prod.d.next = self.ab_mul.out_prod.val();
+        self.e1_valid.d.next = self.ab_mul.out_valid.val() & !self.reset.val();
+
+        // ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
+        // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
+        // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
+        self.cw_s.next = self.e1_cwpre.q.val();
+        if self.e1.q.val().get_bit(19) {
+            if self.e1_cwpre.q.val() > self.cfg_max_cw_q16.val() {
+                self.cw_s.next = self.cfg_max_cw_q16.val();
+            }
+            if self.e1_cwpre.q.val() < self.gamma.val() {
+                self.cw_s.next = self.gamma.val();
+            }
+        }
+        self.cw_m1.next = self.cw_s.val().get_bits::<16>(0) - 1;
+        self.eq2inc.next = self.e1.q.val().get_bit(250) & !self.e1.q.val().get_bit(18);
+        self.div.in_valid.next = self.e1_valid.q.val();
+        self.div.in_num.next = (bit_cast::<49, 32>(self.cfg_rtt_ns.val()) << 16)
+            | bit_cast::<49, 16>(self.cw_m1.val());
+        self.div.in_den.next = self.cw_s.val();
+        if self.eq2inc.val() {
+            self.div.in_num.next = bit_cast::<49, 33>(self.e1_prod.q.val()) << 16;
+            self.div.in_den.next = self.e1.q.val().get_bits::<32>(218);
+        }
+        self.div.in_tag.next = 0.into();
+        self.d2.in_data.next = bit_cast::<283, 251>(self.e1.q.val())
+            | (bit_cast::<283, 32>(self.cw_s.val()) << 251);
+
+        // ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
+        self.q_sat.next = self.div.out_quo.val().get_bits::<32>(0);
+        if self.div.out_quo.val().get_bits::<11>(32) != 0 {
+            self.q_sat.next = 0xFFFF_FFFF_u64.into();
+        }
+        self.f1_sum.d.next = bit_cast::<33, 32>(self.d2.out_data.val().get_bits::<32>(218))
+            + bit_cast::<33, 32>(self.q_sat.val());
+        self.p.next = bit_cast::<64, 43>(self.div.out_quo.val());
+        if !self.div.out_quo.val().any() {
+            self.p.next = 1.into();
+        }
+        self.tsum.next = bit_cast::<65, 64>(self.d2.out_data.val().get_bits::<64>(90))
+            + bit_cast::<65, 64>(self.p.val());
+        self.f1_tsum.d.next = self.tsum.val().get_bits::<64>(0);
+        if self.tsum.val().get_bit(64) {
+            self.f1_tsum.d.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
+        }
+        self.f1_per.d.next = !(self.d2.out_data.val().get_bit(250) & !self.d2.out_data.val().get_bit(18))
+            & !self.d2.out_data.val().get_bit(22)
+            & (self.d2.out_data.val().get_bits::<32>(251) < 65536);
+        self.f1.d.next = self.d2.out_data.val();
+        self.f1_valid.d.next = self.div.out_valid.val() & !self.reset.val();
+
+        // ---- F2: final cw, timer arm or grant, state write.
+        self.cw_sum.next = self.f1_sum.q.val().get_bits::<32>(0);
+        if self.f1_sum.q.val().get_bit(32) {
+            self.cw_sum.next = 0xFFFF_FFFF_u64.into();
+        }
+        self.cw_new.next = self.f1.q.val().get_bits::<32>(251);
+        if self.f1.q.val().get_bit(250) & !self.f1.q.val().get_bit(18) {
+            self.cw_new.next = self.cw_sum.val();
+            if self.cw_sum.val() > self.cfg_max_cw_q16.val() {
+                self.cw_new.next = self.cfg_max_cw_q16.val();
+            }
+            if self.cw_sum.val() < self.gamma.val() {
+                self.cw_new.next = self.gamma.val();
+            }
+        }
+        self.armed.next = self.f1.q.val().get_bits::<1>(23);
+        self.tick.next = self.f1.q.val().get_bits::<64>(154);
+        self.grant.next = 0.into();
+        if self.f1.q.val().get_bit(20) {
+            if self.f1_per.q.val() {
+                if !self.f1.q.val().get_bit(23) {
+                    self.armed.next = 1.into();
+                    self.tick.next = self.f1_tsum.q.val();
+                }
+            } else {
+                self.armed.next = 0.into();
+            }
+        }
+        if self.f1.q.val().get_bit(21) {
+            if self.f1_per.q.val() {
+                if self.f1.q.val().get_bit(23) & self.f1.q.val().get_bit(24) {
+                    self.tick.next = self.f1_tsum.q.val();
+                    self.grant.next = 1.into();
+                }
+            } else {
+                self.armed.next = 0.into();
+            }
+        }
+        if !self.armed.val().any() {
+            self.tick.next = 0.into();
+        }
+        self.new_state.next = bit_cast::<178, 1>(self.f1.q.val().get_bits::<1>(22))
+            | (bit_cast::<178, 1>(self.armed.val()) << 1)
+            | (bit_cast::<178, 32>(self.cw_new.val()) << 2)
+            | (bit_cast::<178, 16>(self.f1.q.val().get_bits::<16>(42)) << 34)
+            | (bit_cast::<178, 64>(self.f1.q.val().get_bits::<64>(90)) << 50)
+            | (bit_cast::<178, 64>(self.tick.val()) << 114);
+        self.ram.write_address.next = self.f1.q.val().get_bits::<F>(0);
+        self.ram.write_data.next = self.new_state.val();
+        self.ram.write_enable.next = self.f1_valid.q.val();
+
+        // ---- O: window and rate of the new cw. d3: flow[15:0] kind[17:16] grant[18] fs[19]
+        // armed[20] fs_acked[36:21] cw[68:37] tick[132:69].
+        self.win_mul.in_valid.next = self.f1_valid.q.val();
+        self.win_mul.in_a.next = self.cw_new.val();
+        self.win_mul.in_b.next = self.cfg_mss.val();
+        self.win_mul.in_tag.next = 0.into();
+        self.rate_mul.in_valid.next = self.f1_valid.q.val();
+        self.rate_mul.in_a.next = self.cw_new.val();
+        self.rate_mul.in_b.next = self.cfg_rate_mul.val();
+        self.rate_mul.in_tag.next = 0.into();
+        self.d3.in_data.next = bit_cast::<133, 18>(self.f1.q.val().get_bits::<18>(0))
+            | (bit_cast::<133, 1>(self.grant.val()) << 18)
+            | (bit_cast::<133, 1>(self.f1.q.val().get_bits::<1>(22)) << 19)
+            | (bit_cast::<133, 1>(self.armed.val()) << 20)
+            | (bit_cast::<133, 16>(self.f1.q.val().get_bits::<16>(42)) << 21)
+            | (bit_cast::<133, 32>(self.cw_new.val()) << 37)
+            | (bit_cast::<133, 64>(self.tick.val()) << 69);
+        self.win.next = self.win_mul.out_prod.val().get_bits::<32>(16);
+        if self.win_mul.out_prod.val().get_bits::<16>(48) != 0 {
+            self.win.next = 0xFFFF_FFFF_u64.into();
+        }
+        self.rate.next = bit_cast::<49, 48>(self.rate_mul.out_prod.val().get_bits::<48>(32))
+            + bit_cast::<49, 1>(self.rate_mul.out_prod.val().get_bits::<1>(31));
+        if self.rate.val() > bit_cast::<49, 32>(self.cfg_line_q16.val()) {
+            self.rate.next = bit_cast::<49, 32>(self.cfg_line_q16.val());
+        }
+        self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
+        self.out_data.d.next = bit_cast::<224, 21>(self.d3.out_data.val().get_bits::<21>(0))
+            | (bit_cast::<224, 16>(self.d3.out_data.val().get_bits::<16>(21)) << 32)
+            | (bit_cast::<224, 32>(self.d3.out_data.val().get_bits::<32>(37)) << 64)
+            | (bit_cast::<224, 32>(self.win.val()) << 96)
+            | (bit_cast::<224, 32>(self.rate.val().get_bits::<32>(0)) << 128)
+            | (bit_cast::<224, 64>(self.d3.out_data.val().get_bits::<64>(69)) << 160);
+
+        // ---- Result FIFO, credit counted from acceptance to read (as cc_hpcc).
+        self.fifo.write_enable.next = self.out_valid.q.val();
+        self.fifo.write_address.next = self.fifo_wr.q.val();
+        self.fifo.write_data.next = self.out_data.q.val();
+        self.fifo.read_address.next = self.fifo_rd.q.val();
+        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
+        self.m_axis_result_tdata.next = self.fifo.read_data.val();
+        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
+        if self.out_valid.q.val() {
+            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
+        }
+        if self.pop.val() {
+            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
+        }
+        if self.out_valid.q.val() & !self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
+        }
+        if !self.out_valid.q.val() & self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
+        }
+        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
+            self.owed.d.next = self.owed.q.val() + 1;
+        }
+        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
+            self.owed.d.next = self.owed.q.val() - 1;
+        }
+        if self.reset.val() {
+            self.fifo_rd.d.next = 0.into();
+            self.fifo_wr.d.next = 0.into();
+            self.fifo_cnt.d.next = 0.into();
+            self.owed.d.next = 0.into();
+        }
+
+        // ---- Initialization writes: LdcpState::new.
+        if self.init_busy.q.val() {
+            self.ram.write_address.next = self.init_addr.q.val();
+            self.ram.write_data.next = bit_cast::<178, 1>(self.fs_cfg.val())
+                | (bit_cast::<178, 32>(self.cw_iw.val()) << 2);
+            self.ram.write_enable.next = true;
+        }
+    }
+}
