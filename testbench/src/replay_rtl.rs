@@ -1,5 +1,6 @@
-//! `hpcc-nic replay --model rtl`: a JSON-lines trace through the Verilated CC module datapath
-//! (`rtl-out/cc_hpcc.v`), printing the same lines as `--model fixed` (sim/src/replay/).
+//! `hpcc-nic replay --model rtl`: a JSON-lines trace through the Verilated CC module datapaths
+//! (`rtl-out/cc_hpcc.v` for hpcc and hpcc-rx, `rtl-out/cc_ldcp.v` for ldcp), printing the same
+//! lines as `--model fixed` (sim/src/replay/).
 //!
 //! Same input rules as the software replay (docs/replay.md): a malformed line stops with its
 //! line number; an event the algorithm does not use is skipped and its line shows the flow's
@@ -14,18 +15,27 @@ use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
-/// Replays `reader` through the RTL; HPCC++ (`hpcc`) and Rx-HPCC (`hpcc-rx`) only.
+/// Replays `reader` through the RTL: HPCC++ (`hpcc`), Rx-HPCC (`hpcc-rx`) and LDCP (`ldcp`).
 pub fn replay_rtl(
+    reader: impl BufRead,
+    writer: impl Write,
+    cfg: &ReplayConfig,
+) -> Result<Stats, ReplayError> {
+    match cfg.algo {
+        Algo::Hpcc | Algo::HpccRx => replay_hpcc(reader, writer, cfg),
+        Algo::Ldcp => crate::replay_rtl_ldcp::replay_ldcp(reader, writer, cfg),
+        a => Err(ReplayError::Config(format!(
+            "--model rtl: {} has no RTL yet (hpcc, hpcc-rx, ldcp do)",
+            a.name()
+        ))),
+    }
+}
+
+fn replay_hpcc(
     reader: impl BufRead,
     mut writer: impl Write,
     cfg: &ReplayConfig,
 ) -> Result<Stats, ReplayError> {
-    if !matches!(cfg.algo, Algo::Hpcc | Algo::HpccRx) {
-        return Err(ReplayError::Config(format!(
-            "--model rtl: only hpcc and hpcc-rx have RTL yet, not {}",
-            cfg.algo.name()
-        )));
-    }
     let rx = cfg.algo == Algo::HpccRx;
     let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
     let mut dut = open(&c, None);
@@ -68,20 +78,7 @@ pub fn replay_rtl(
                 o
             }
             None => {
-                let next = slots.len();
-                let slot = match slots.get(&ev.flow) {
-                    Some(s) => s.0,
-                    None if next < FLOWS => {
-                        stats.flows += 1;
-                        next as u16
-                    }
-                    None => {
-                        return Err(ReplayError::Config(format!(
-                            "trace line {}: more than {FLOWS} flows",
-                            i + 1
-                        )))
-                    }
-                };
+                let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
                 let r = run_event(&mut dut, &to_rtl(&ev, slot, rx));
                 slots.insert(ev.flow, (slot, r));
                 stats.applied += 1;
@@ -152,5 +149,23 @@ fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
         action: (fresh && !r.rx).then(|| Action::ALL[r.action as usize].name().to_string()),
         feedback: (fresh && r.rx).then_some(r.feedback),
         ..Output::default()
+    }
+}
+
+/// The module flow of trace flow `flow`: its slot, or the next free one (trace flows take the
+/// module's `FLOWS` flows in order of first use).
+pub(crate) fn slot<R>(
+    slots: &BTreeMap<u64, (u16, R)>,
+    flow: u64,
+    line: usize,
+    stats: &mut Stats,
+) -> Result<u16, ReplayError> {
+    match slots.get(&flow) {
+        Some(s) => Ok(s.0),
+        None if slots.len() < FLOWS => {
+            stats.flows += 1;
+            Ok(slots.len() as u16)
+        }
+        None => Err(ReplayError::Config(format!("trace line {line}: more than {FLOWS} flows"))),
     }
 }

@@ -208,3 +208,44 @@ fn heavy_result_backpressure_loses_nothing() {
     let rate = o.get("events_per_cycle").unwrap();
     assert!((0.05..0.12).contains(&rate), "seed {seed}: {rate} events per cycle");
 }
+
+/// `replay --model rtl --algo ldcp` prints exactly what `--model fixed` prints, on the directed
+/// trace and on a random trace (marks, multi-packet ACKs, timers, losses, skipped events).
+#[test]
+fn replay_rtl_prints_what_the_fixed_model_prints() {
+    use rand::{Rng, SeedableRng};
+    use serde_json::json;
+    use sim::replay::{replay, Algo, Model, ReplayConfig};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sim/tests/traces");
+    let mut traces = vec![std::fs::read_to_string(dir.join("ldcp_sub_packet.jsonl")).unwrap()];
+    let seed = rand::random::<u32>() as u64;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut random = String::new();
+    for k in 0..3000u64 {
+        let flow = rng.gen_range(0..20usize);
+        let event = ["ack", "ack", "ack", "ack", "timer", "loss", "cnp"][rng.gen_range(0..7)];
+        let mut e = json!({"flow": flow, "t_ns": 700 * k + rng.gen_range(0..600u64), "event": event});
+        if rng.gen_bool(0.5) {
+            e["ece"] = json!(rng.gen_bool(0.4));
+        }
+        if rng.gen_bool(0.3) {
+            e["acked_pkts"] = json!(rng.gen_range(0..40u32));
+        }
+        random += &(e.to_string() + "\n");
+    }
+    traces.push(random);
+    for (n, t) in traces.iter().enumerate() {
+        for (gbps, rtt, mtu) in [(100.0, 10_000, 1000), (25.0, 3_000, 4096)] {
+            let mut cfg = ReplayConfig::new(Algo::Ldcp, gbps, rtt, mtu);
+            cfg.model = Model::Fixed;
+            let (mut fixed, mut rtl) = (Vec::new(), Vec::new());
+            replay(t.as_bytes(), &mut fixed, &cfg).unwrap();
+            testbench::replay_rtl::replay_rtl(t.as_bytes(), &mut rtl, &cfg).unwrap();
+            let (fixed, rtl) = (String::from_utf8(fixed).unwrap(), String::from_utf8(rtl).unwrap());
+            for (i, (f, r)) in fixed.lines().zip(rtl.lines()).enumerate() {
+                assert_eq!(f, r, "trace {n} at {gbps}G line {}, random seed {seed}", i + 1);
+            }
+            assert_eq!(fixed.lines().count(), rtl.lines().count());
+        }
+    }
+}

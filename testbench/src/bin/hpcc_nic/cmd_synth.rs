@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Module to build: `flow_sched` or `cc_hpcc` (at each `--flows`), or any other module of
+    /// Module to build: `flow_sched`, `cc_hpcc` or `cc_ldcp` (at each `--flows`), or any other module of
     /// rtl-out/.
     #[arg(long, default_value = "flow_sched")]
     module: String,
@@ -39,14 +39,15 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
                 if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
             builds.push(hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?);
         }
-    } else if args.module == "cc_hpcc" {
+    } else if let Some(export) = cc_datapath(&args.module) {
         for flows in args.flows {
+            let m = &args.module;
             let name = match flows {
-                1024 => "cc_hpcc".to_string(),
-                4096 => "cc_hpcc_4096".to_string(),
-                _ => return Err(format!("--flows {flows}: cc_hpcc builds 1024 or 4096").into()),
+                1024 => m.clone(),
+                4096 => format!("{m}_4096"),
+                _ => return Err(format!("--flows {flows}: {m} builds 1024 or 4096").into()),
             };
-            builds.push(hdl::export::cc_hpcc(flows.trailing_zeros() as usize, &name)?);
+            builds.push(export(flows.trailing_zeros() as usize, &name)?);
         }
     } else {
         let all = hdl::export::all()?;
@@ -73,4 +74,15 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+type Export = fn(usize, &str) -> std::result::Result<hdl::export::Exported, hdl::export::ExportError>;
+
+/// The CC datapaths built at several flow counts.
+fn cc_datapath(module: &str) -> Option<Export> {
+    match module {
+        "cc_hpcc" => Some(hdl::export::cc_hpcc),
+        "cc_ldcp" => Some(hdl::export::cc_ldcp),
+        _ => None,
+    }
 }
