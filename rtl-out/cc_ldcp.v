@@ -36,11 +36,15 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  ram_write_clock;
     reg  [177:0] ram_write_data;
     reg  ram_write_enable;
-    reg  window_clock;
-    reg  window_reset;
-    reg  [15:0] window_in_flow;
-    reg  window_in_push;
-    wire  window_out_hit;
+    reg  park_clock;
+    reg  park_reset;
+    reg  [127:0] park_s_axis_tdata;
+    reg  park_s_axis_tvalid;
+    wire  park_s_axis_tready;
+    reg  park_in_drop;
+    wire  park_m_valid;
+    wire  [127:0] park_m_data;
+    reg  park_m_ready;
     reg  ab_mul_clock;
     reg  ab_mul_reset;
     reg  ab_mul_in_valid;
@@ -195,6 +199,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     // Local signals
     reg  pop;
     reg  fire;
+    reg  go;
     reg  [15:0] in_flow;
     reg  in_flow_ok;
     reg  [31:0] gamma;
@@ -257,12 +262,16 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
-    cc_ldcp_window window(
-        .clock(window_clock),
-        .reset(window_reset),
-        .in_flow(window_in_flow),
-        .in_push(window_in_push),
-        .out_hit(window_out_hit)
+    cc_ldcp_park park(
+        .clock(park_clock),
+        .reset(park_reset),
+        .s_axis_tdata(park_s_axis_tdata),
+        .s_axis_tvalid(park_s_axis_tvalid),
+        .s_axis_tready(park_s_axis_tready),
+        .in_drop(park_in_drop),
+        .m_valid(park_m_valid),
+        .m_data(park_m_data),
+        .m_ready(park_m_ready)
     );
     cc_ldcp_ab_mul ab_mul(
         .clock(ab_mul_clock),
@@ -565,7 +574,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         fifo_wr_d = fifo_wr_q;
         fifo_cnt_d = fifo_cnt_q;
         owed_d = owed_q;
-        window_clock = clock;
+        park_clock = clock;
         ab_mul_clock = clock;
         d1_clock = clock;
         div_clock = clock;
@@ -576,7 +585,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         fifo_write_clock = clock;
         ram_read_clock = clock;
         ram_write_clock = clock;
-        window_reset = reset;
+        park_reset = reset;
         ab_mul_reset = reset;
         div_reset = reset;
         win_mul_reset = reset;
@@ -609,17 +618,20 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         in_flow = s_axis_event_tdata[(32'h0)+:(16)];
         in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
-        window_in_flow = in_flow;
-        s_axis_event_tready = ~reset & ~init_busy_q & ~window_out_hit & (owed_q < 32'h80);
+        park_s_axis_tdata = s_axis_event_tdata;
+        park_in_drop = ~in_flow_ok;
+        park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~init_busy_q;
+        s_axis_event_tready = park_s_axis_tready & ~reset & ~init_busy_q;
         fire = s_axis_event_tvalid & s_axis_event_tready;
-        window_in_push = fire & in_flow_ok;
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
         end
         stat_bad_flow = bad_flow_q;
-        ram_read_address = in_flow[(32'h0)+:(10)];
-        e0_valid_d = fire & in_flow_ok & ~reset;
-        e0_d = s_axis_event_tdata;
+        park_m_ready = ~reset & ~init_busy_q & (owed_q < 32'h80);
+        go = park_m_valid & park_m_ready;
+        ram_read_address = park_m_data[(32'h0)+:(10)];
+        e0_valid_d = go & ~reset;
+        e0_d = park_m_data;
         st = ram_read_data;
         now_m = st[(32'h32)+:(64)];
         if (e0_q[(32'h40)+:(64)] > st[(32'h32)+:(64)]) begin
@@ -878,10 +890,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (~out_valid_q & pop) begin
             fifo_cnt_d = fifo_cnt_q - 32'h1;
         end
-        if (fire & in_flow_ok & ~pop) begin
+        if (go & ~pop) begin
             owed_d = owed_q + 32'h1;
         end
-        if (~(fire & in_flow_ok) & pop) begin
+        if (~go & pop) begin
             owed_d = owed_q - 32'h1;
         end
         if (reset) begin
@@ -1691,6 +1703,115 @@ module cc_ldcp_owed(d,q,clock);
 
 endmodule // cc_ldcp_owed
 
+module cc_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [127:0] s_axis_tdata;
+    input wire  s_axis_tvalid;
+    output reg  s_axis_tready;
+    input wire  in_drop;
+    output reg  m_valid;
+    output reg  [127:0] m_data;
+    input wire  m_ready;
+
+    // Update code (custom)
+    reg [52-1:0] win_v;
+    reg [52*16-1:0] win_f;
+    reg [8-1:0] slot_v;
+    reg [8-1:0] slot_c;
+    reg [8*3-1:0] slot_k;
+    reg [8*7-1:0] slot_w;
+    reg [8*128-1:0] slot_d;
+    wire [16-1:0] in_flow = s_axis_tdata[16-1:0];
+    wire [52-1:0] win_hit;
+    wire [8-1:0] slot_hit;
+    wire [8-1:0] slot_go;
+    reg [8-1:0] has_chain;
+    reg [6:0] wait_in;
+    reg [3:0] free_k;
+    reg [3:0] go_k;
+    reg [3-1:0] hit_k;
+    wire one_hit = (slot_hit & (slot_hit - 8'd1)) == 8'd0;
+    wire issue = m_valid && m_ready;
+    integer i;
+
+    genvar g;
+    generate
+        for (g = 0; g < 52; g = g + 1) begin : window
+            assign win_hit[g] = win_v[g] && (win_f[g * 16 +: 16] == in_flow);
+        end
+        for (g = 0; g < 8; g = g + 1) begin : slot
+            assign slot_hit[g] = slot_v[g] && (slot_d[g * 128 +: 16] == in_flow);
+            assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
+        end
+    endgenerate
+
+    // Wait of an entering event with no slot of its flow: from the newest window entry of it.
+    always @(*) begin
+        wait_in = 7'd0;
+        for (i = 52 - 1; i >= 0; i = i - 1) begin
+            if (win_hit[i]) wait_in = 7'd51 - i[6:0];
+        end
+    end
+
+    // Lowest free slot and lowest slot ready to issue (8 = none); the slot of the offered flow;
+    // which slots have an event chained behind them.
+    always @(*) begin
+        free_k = 8;
+        go_k = 8;
+        hit_k = 3'd0;
+        has_chain = 8'd0;
+        for (i = 8 - 1; i >= 0; i = i - 1) begin
+            if (!slot_v[i]) free_k = i[3:0];
+            if (slot_go[i]) go_k = i[3:0];
+            if (slot_hit[i]) hit_k = i[3-1:0];
+        end
+        for (i = 0; i < 8; i = i + 1) begin
+            if (slot_v[i] && slot_c[i]) has_chain[slot_k[i * 3 +: 3]] = 1'b1;
+        end
+    end
+
+    always @(*) begin
+        s_axis_tready = in_drop || (!free_k[3] && (slot_hit == 8'd0 || (one_hit && !has_chain[hit_k])));
+        m_valid = !go_k[3];
+        m_data = slot_d[go_k[3-1:0] * 128 +: 128];
+    end
+
+    always @(posedge clock) begin
+        for (i = 0; i < 8; i = i + 1) begin
+            if (slot_w[i * 7 +: 7] != 7'd0) slot_w[i * 7 +: 7] <= slot_w[i * 7 +: 7] - 7'd1;
+            if (issue && slot_c[i] && slot_k[i * 3 +: 3] == go_k[3-1:0]) begin
+                slot_c[i] <= 1'b0;
+                slot_w[i * 7 +: 7] <= 7'd52;
+            end
+        end
+        if (issue) slot_v[go_k[3-1:0]] <= 1'b0;
+        if (s_axis_tvalid && s_axis_tready && !in_drop) begin
+            slot_v[free_k[3-1:0]] <= 1'b1;
+            slot_d[free_k[3-1:0] * 128 +: 128] <= s_axis_tdata;
+            slot_k[free_k[3-1:0] * 3 +: 3] <= hit_k;
+            if (slot_hit == 8'd0) begin
+                slot_c[free_k[3-1:0]] <= 1'b0;
+                slot_w[free_k[3-1:0] * 7 +: 7] <= wait_in;
+            end else if (issue && go_k[3-1:0] == hit_k) begin
+                slot_c[free_k[3-1:0]] <= 1'b0;
+                slot_w[free_k[3-1:0] * 7 +: 7] <= 7'd52;
+            end else begin
+                slot_c[free_k[3-1:0]] <= 1'b1;
+                slot_w[free_k[3-1:0] * 7 +: 7] <= 7'd0;
+            end
+        end
+        win_v <= {win_v[52-2:0], issue};
+        win_f <= {win_f[(52-1)*16-1:0], m_data[16-1:0]};
+        if (reset) begin
+            slot_v <= 8'd0;
+            win_v <= 52'd0;
+        end
+    end
+endmodule // cc_ldcp_park
+
 module cc_ldcp_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
@@ -1818,36 +1939,5 @@ module cc_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,
         out_tag = tag_q[2 * 1 +: 1];
     end
 endmodule // cc_ldcp_win_mul
-
-module cc_ldcp_window(clock,reset,in_flow,in_push,out_hit);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [15:0] in_flow;
-    input wire  in_push;
-    output reg  out_hit;
-
-    // Update code (custom)
-    reg [52-1:0] valid_q;
-    reg [52*16-1:0] flow_q;
-    wire [52-1:0] match_w;
-
-    always @(posedge clock) begin
-        valid_q <= reset ? 52'd0 : {valid_q[52-2:0], in_push};
-        flow_q <= {flow_q[(52-1)*16-1:0], in_flow};
-    end
-
-    genvar i;
-    generate
-        for (i = 0; i < 52; i = i + 1) begin : entry
-            assign match_w[i] = valid_q[i] && (flow_q[i * 16 +: 16] == in_flow);
-        end
-    endgenerate
-
-    always @(*) begin
-        out_hit = |match_w;
-    end
-endmodule // cc_ldcp_window
 
 `resetall

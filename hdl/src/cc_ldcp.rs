@@ -18,25 +18,30 @@
 //!
 //! The divider is shared because the two quotients are never both needed: an eq. 2 increase
 //! leaves cw >= 1 packet, where the sub-packet timer is off. The state is read at A and written
-//! at F2, so an event must not enter while its flow is in that window: `flow_window` holds the
-//! input for `HAZARD` cycles after each event of a flow. One event per clock across flows; one
-//! per `HAZARD` cycles for a single flow.
+//! at F2, so an event must not enter while its flow is in that window: `flow_park` (8 slots)
+//! issues a flow's events at least `HAZARD` cycles apart and lets other flows' events pass one
+//! that waits. One event per clock across flows; one per `HAZARD` cycles for a single flow.
+//! Results of different flows may therefore come out in another order than their events; a
+//! flow's results keep its events' order.
 
 use crate::delay_line::DelayLine;
 use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
-use crate::flow_window::FlowWindow;
+use crate::flow_park::FlowPark;
 use crate::mul_pipe::MulPipe;
 use rust_hdl::prelude::*;
 
-/// Cycles from accepting an event to its state write (A..F2); the next event of the same flow
-/// enters at least this many cycles later.
+/// Cycles from issuing an event (A) to its state write (F2); the next event of the same flow
+/// is issued at least this many cycles later.
 pub const HAZARD: usize = 1 + 1 + 1 + 1 + 2 + 1 + 44 + 1 + 1;
 /// Result FIFO depth (log2), as in cc_hpcc: the input takes an event only while a slot is free.
 pub const FIFO_BITS: usize = 7;
 /// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
-/// `tready` high): the state write, the output products (3), the result register.
-pub const LATENCY: usize = HAZARD + 3 + 1;
+/// `tready` high, no wait in flow_park): the park's slot, A..F2, the output products (3), the
+/// result register.
+pub const LATENCY: usize = 1 + HAZARD + 3 + 1;
+/// flow_park slots: events waiting for their flow's window while others pass.
+pub const PARK_SLOTS: usize = 8;
 
 /// Context word carried from B on: flow[15:0] kind[17:16] ece[18] stable[19] rearm[20]
 /// timer[21] fs[22] armed[23] due[24] n[41:26] fs_acked[57:42] cw[89:58] now[153:90]
@@ -78,11 +83,12 @@ pub struct CcLdcp<const F: usize> {
     pub s_axis_event_tdata: Signal<In, Bits<128>>,
     /// Event valid.
     pub s_axis_event_tvalid: Signal<In, bool>,
-    /// Event ready: low during reset and initialization, while the offered event's flow had
-    /// an event accepted in the previous `HAZARD - 1` cycles, and while all `2^FIFO_BITS`
-    /// result slots are taken.
+    /// Event ready: low during reset and initialization, while the offered event's flow
+    /// already has an event waiting in one of the `PARK_SLOTS` slots, and while all slots are
+    /// taken (they drain one per clock unless all `2^FIFO_BITS` result slots are owed).
+    /// Events with a bad flow id are always taken (and dropped).
     pub s_axis_event_tready: Signal<Out, bool>,
-    /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` kind,
+    /// Result, one per accepted in-range event, in event order per flow: `[15:0]` flow, `[17:16]` kind,
     /// `[18]` the timer grants one packet, `[19]` fast start, `[20]` timer armed, `[47:32]`
     /// packets acknowledged in the fast start, `[95:64]` cw (UQ16.16 packets), `[127:96]`
     /// window (bytes), `[159:128]` rate (UQ16.16 bytes/cycle), `[223:160]` next timer expiry
@@ -95,7 +101,7 @@ pub struct CcLdcp<const F: usize> {
     /// Events dropped for a flow id >= 2^F.
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<178>, F>,
-    window: FlowWindow<16, { HAZARD - 1 }>,
+    park: FlowPark<16, 128, PARK_SLOTS, { HAZARD - 1 }>,
     ab_mul: MulPipe<16, 17, 33, 2, 1>,
     d1: DelayLine<251, 2>,
     div: DivPipe<49, 32, 43, 1>,
@@ -139,6 +145,7 @@ pub struct CcLdcp<const F: usize> {
     owed: DFF<Bits<8>>,
     pop: Signal<Local, bool>,
     fire: Signal<Local, bool>,
+    go: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
     in_flow_ok: Signal<Local, bool>,
     gamma: Signal<Local, Bits<32>>,
@@ -201,11 +208,11 @@ impl<const F: usize> Logic for CcLdcp<F> {
             e1_prod, e1_cwpre, f1_valid, f1, f1_sum, f1_tsum, f1_per, out_valid,
             out_data, fifo_rd, fifo_wr, fifo_cnt, owed
         );
-        clock!(self, clock, window, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
+        clock!(self, clock, park, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
         self.fifo.write_clock.next = self.clock.val();
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.window.reset.next = self.reset.val();
+        self.park.reset.next = self.reset.val();
         self.ab_mul.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
@@ -242,24 +249,29 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.init_addr.d.next = 0.into();
         }
 
-        // ---- A: accept unless the flow is inside its read-modify-write window.
+        // ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
         self.in_flow_ok.next =
             bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
-        self.window.in_flow.next = self.in_flow.val();
-        self.s_axis_event_tready.next = !self.reset.val()
-            & !self.init_busy.q.val()
-            & !self.window.out_hit.val()
-            & (self.owed.q.val() < 128);
+        self.park.s_axis_tdata.next = self.s_axis_event_tdata.val();
+        self.park.in_drop.next = !self.in_flow_ok.val();
+        self.park.s_axis_tvalid.next =
+            self.s_axis_event_tvalid.val() & !self.reset.val() & !self.init_busy.q.val();
+        self.s_axis_event_tready.next =
+            self.park.s_axis_tready.val() & !self.reset.val() & !self.init_busy.q.val();
         self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
-        self.window.in_push.next = self.fire.val() & self.in_flow_ok.val();
         if self.fire.val() & !self.in_flow_ok.val() {
             self.bad_flow.d.next = self.bad_flow.q.val() + 1;
         }
         self.stat_bad_flow.next = self.bad_flow.q.val();
-        self.ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
-        self.e0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
-        self.e0.d.next = self.s_axis_event_tdata.val();
+
+        // ---- A: issue from the park while a result slot is free; read the flow's state.
+        self.park.m_ready.next =
+            !self.reset.val() & !self.init_busy.q.val() & (self.owed.q.val() < 128);
+        self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
+        self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
+        self.e0_valid.d.next = self.go.val() & !self.reset.val();
+        self.e0.d.next = self.park.m_data.val();
 
         // ---- B: state [0] fs [1] armed [33:2] cw [49:34] fs_acked [113:50] now [177:114] tick.
         self.st.next = self.ram.read_data.val();
@@ -560,7 +572,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
             | (bit_cast::<224, 32>(self.rate.val().get_bits::<32>(0)) << 128)
             | (bit_cast::<224, 64>(self.d3.out_data.val().get_bits::<64>(69)) << 160);
 
-        // ---- Result FIFO, credit counted from acceptance to read (as cc_hpcc).
+        // ---- Result FIFO, credit counted from issue to read.
         self.fifo.write_enable.next = self.out_valid.q.val();
         self.fifo.write_address.next = self.fifo_wr.q.val();
         self.fifo.write_data.next = self.out_data.q.val();
@@ -580,10 +592,10 @@ impl<const F: usize> Logic for CcLdcp<F> {
         if !self.out_valid.q.val() & self.pop.val() {
             self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
         }
-        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
+        if self.go.val() & !self.pop.val() {
             self.owed.d.next = self.owed.q.val() + 1;
         }
-        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
+        if !self.go.val() & self.pop.val() {
             self.owed.d.next = self.owed.q.val() - 1;
         }
         if self.reset.val() {

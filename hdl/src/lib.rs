@@ -7,6 +7,7 @@ pub mod delay_line;
 pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;
+pub mod flow_park;
 pub mod flow_sched;
 pub mod flow_window;
 pub mod mul_pipe;

@@ -153,17 +153,16 @@ fn fast_start_and_loss() {
     assert_eq!((got[7].cw, got[7].fast_start, got[7].fs_acked), (125 * ONE_PKT, true, 0));
 }
 
-/// One flow offered every cycle is taken once per HAZARD cycles; distinct flows once per
-/// cycle; the result comes LATENCY cycles after the accepting edge.
+/// One flow offered every cycle: its results come exactly HAZARD cycles apart, the first
+/// LATENCY cycles after the accepting edge. Then distinct flows: taken every cycle.
 #[test]
 fn hazard_spacing_throughput_and_latency() {
     let c = h::config(0);
     let mut dut = h::open(&c, None);
     assert_eq!(ready(&mut dut), h::FLOWS, "initialization takes one cycle per flow");
-    let mut accepted = vec![];
-    let mut first_result = None;
-    for cycle in 0..400 {
-        let flow = if cycle < 200 { 9 } else { (cycle % 300) as u16 };
+    let (mut accepted, mut results) = (vec![], vec![]);
+    for cycle in 0..600 {
+        let flow = if cycle < 300 { 9 } else { (cycle % 300) as u16 + 10 };
         let e = Event { flow, ..ack(1000 + cycle, false, 1) };
         dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
         dut.set_s_axis_event_tvalid(1);
@@ -171,31 +170,29 @@ fn hazard_spacing_throughput_and_latency() {
         if dut.s_axis_event_tready() == 1 {
             accepted.push(cycle);
         }
-        if first_result.is_none() && dut.m_axis_result_tvalid() == 1 {
-            first_result = Some(cycle);
+        if dut.m_axis_result_tvalid() == 1 && Result::from_words(dut.m_axis_result_tdata()).flow == 9 {
+            results.push(cycle);
         }
         dut.tick();
     }
-    let same: Vec<u64> = accepted.iter().filter(|&&c| c < 200).copied().collect();
-    assert!(same.windows(2).all(|w| w[1] - w[0] == HAZARD as u64), "{same:?}");
-    assert_eq!(same[0], 0);
-    assert_eq!(first_result, Some(LATENCY as u64));
-    // Flows 200..299 after the last flow-9 event: every cycle except a flow-9 repeat.
-    let distinct = accepted.iter().filter(|&&c| c >= 200).count();
-    assert!(distinct >= 199, "{distinct} of 200");
+    assert_eq!(accepted[0], 0);
+    assert_eq!(results[0], LATENCY as u64);
+    assert!(results.len() >= 5 && results.windows(2).all(|w| w[1] - w[0] == HAZARD as u64), "{results:?}");
+    let distinct = accepted.iter().filter(|&&c| c >= 300).count();
+    assert!(distinct >= 299, "{distinct} of 300");
 }
 
-/// Flows drawn at random from 1024, an event offered every cycle: an event whose flow is in
-/// its HAZARD window waits at the head of the input and holds the ones behind it. This
-/// records what that costs (docs/modules/cc_module.md).
+/// Flows drawn at random from 1024, an event offered every cycle: about 5% find their flow in
+/// its HAZARD window and wait in flow_park while the others pass, so the input still takes
+/// nearly one event per clock.
 #[test]
-fn saturated_random_flows_throughput() {
+fn takes_an_event_per_clock_across_flows() {
     let seed = rand::random::<u32>() as u64;
     let o = h::run(Scenario::CcLdcpRandom, seed, 100_000, &Shape::SATURATED, None);
     assert_passed(&o);
     let rate = o.get("events_per_cycle").unwrap();
-    println!("seed {seed}: {rate:.3} events per cycle");
-    assert!(rate > 0.4, "seed {seed}: {rate} events per cycle");
+    println!("seed {seed}: {rate:.4} events per cycle");
+    assert!(rate > 0.98, "seed {seed}: {rate} events per cycle");
 }
 
 /// Results read one cycle in ten: nothing lost or reordered.
@@ -248,4 +245,84 @@ fn replay_rtl_prints_what_the_fixed_model_prints() {
             assert_eq!(fixed.lines().count(), rtl.lines().count());
         }
     }
+}
+
+/// rust-hdl's own simulator on the same block, flow_park's model included (slow, so a handful
+/// of events offered back to back: a flow's second and third events wait in the park, chained,
+/// while another flow passes): results equal the model's, per flow in order.
+#[test]
+fn rust_hdl_simulation_matches_the_model() {
+    use hdl::div_pipe::bits_from_u128;
+    use rust_hdl::prelude::*;
+    fn cycle(uut: &mut hdl::cc_ldcp::CcLdcp<10>) {
+        for clk in [false, true] {
+            uut.clock.next = Clock { clk };
+            uut.update_all();
+            while uut.has_changed() {
+                uut.update_all();
+            }
+        }
+    }
+    let c = h::config(1);
+    let mut uut = hdl::cc_ldcp::CcLdcp::<10>::default();
+    uut.connect_all();
+    uut.cfg_rtt_ns.next = (c.rtt_ns as u64).into();
+    uut.cfg_mss.next = (c.mss_bytes as u64).into();
+    uut.cfg_alpha_q16.next = (c.alpha_q16 as u64).into();
+    uut.cfg_beta_q16.next = (c.beta_q16 as u64).into();
+    uut.cfg_gamma_shift.next = (c.gamma_shift as u64).into();
+    uut.cfg_iw.next = (c.iw_pkts as u64).into();
+    uut.cfg_max_cw_q16.next = (c.max_cw_q16 as u64).into();
+    uut.cfg_fast_start.next = c.fast_start;
+    uut.cfg_rate_mul.next = c.rate_mul.into();
+    uut.cfg_line_q16.next = (c.line_q16 as u64).into();
+    uut.m_axis_result_tready.next = true;
+    uut.reset.next = true;
+    cycle(&mut uut);
+    uut.reset.next = false;
+    for _ in 0..h::FLOWS {
+        cycle(&mut uut);
+    }
+    let ev = [
+        Event { flow: 3, ..ack(100, true, 1) },
+        Event { flow: 3, ..ack(200, true, 2) },
+        Event { flow: 3, ..ack(300, false, 1) },
+        Event { flow: 4, ..ack(400, true, 1) },
+        Event { flow: 3, ..timer(5_000_000) },
+        Event { flow: 4, kind: Kind::Loss, ..ack(500, false, 0) },
+    ];
+    let mut states = [LdcpState::new(&c), LdcpState::new(&c)];
+    let mut want: Vec<Vec<Result>> = vec![vec![], vec![]];
+    for e in &ev {
+        let f = (e.flow - 3) as usize;
+        want[f].push(Result::model(&c, &mut states[f], e));
+    }
+    let mut got: Vec<Vec<Result>> = vec![vec![], vec![]];
+    let mut next = 0;
+    for _ in 0..6 * HAZARD + LATENCY {
+        if next < ev.len() {
+            let w = ev[next].words();
+            let v = w.iter().rev().fold(0u128, |a, &x| a << 32 | x as u128);
+            uut.s_axis_event_tdata.next = bits_from_u128(v);
+            uut.s_axis_event_tvalid.next = true;
+        } else {
+            uut.s_axis_event_tvalid.next = false;
+        }
+        uut.update_all();
+        while uut.has_changed() {
+            uut.update_all();
+        }
+        if next < ev.len() && uut.s_axis_event_tready.val() {
+            next += 1;
+        }
+        if uut.m_axis_result_tvalid.val() {
+            let d = uut.m_axis_result_tdata.val();
+            let words: Vec<u32> = (0..7).map(|i| d.get_bits::<32>(32 * i).to_u64() as u32).collect();
+            let r = Result::from_words(&words);
+            got[(r.flow - 3) as usize].push(r);
+        }
+        cycle(&mut uut);
+    }
+    assert_eq!(next, ev.len());
+    assert_eq!(got, want);
 }

@@ -10,6 +10,7 @@
 //! loops are timed (Icarus: the `vvp` process). Results: docs/benchmarks.md.
 
 mod cc_hpcc;
+mod cc_ldcp;
 mod report;
 mod runners;
 mod rust_hdl_sim;
@@ -28,7 +29,7 @@ use testbench::verilated::models::FlowSched as Rtl;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// `flow_sched` (the full comparison) or `cc_hpcc` (Verilator, model, lockstep).
+    /// `flow_sched` (the full comparison), or `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -61,15 +62,17 @@ const TB: &str = "testbench/bench/flow_sched_bench_tb.v";
 pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
     match args.module.as_str() {
         "flow_sched" => {}
-        "cc_hpcc" => {
-            let r = cc_hpcc::run(args.cycles as usize / 2);
-            println!("cc_hpcc, {} events round-robin over 1024 flows, offered every cycle", r.events);
+        "cc_hpcc" | "cc_ldcp" => {
+            let m = args.module.as_str();
+            let n = args.cycles as usize / 2;
+            let r = if m == "cc_hpcc" { cc_hpcc::run(n) } else { cc_ldcp::run(n) };
+            println!("{m}, {} events round-robin over 1024 flows, offered every cycle", r.events);
             println!("  verilator alone   {:>12.0} cycles/s {:>12.0} events/s", r.rtl.0, r.rtl.1);
             println!("  golden model      {:>12} {:>21.0} events/s", "", r.model);
             println!("  lockstep (both)   {:>12.0} cycles/s {:>12.0} events/s", r.lockstep.0, r.lockstep.1);
             return Ok(ExitCode::SUCCESS);
         }
-        m => return Err(format!("--module {m}: flow_sched or cc_hpcc").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc or cc_ldcp").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());

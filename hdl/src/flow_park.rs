@@ -1,0 +1,279 @@
+//! Input stage for CC datapaths whose per-flow read-modify-write window is long (cc_ldcp):
+//! issues events to the datapath so that two events of one flow are at least HAZARD = D + 1
+//! cycles apart, and lets other flows' events overtake one that must wait.
+//!
+//! With only an in-order hold (flow_window), an event whose flow is in the window blocks every
+//! event behind it: with random flows over 1024 and a 53-cycle window, half the cycles are lost.
+//! Here every event enters one of P slots together with its wait (from where its flow sits in the
+//! window of the last D issued flows), and each cycle the lowest slot whose wait has run out is
+//! issued. A second event of a flow that has a slot enters too, chained behind it: it waits
+//! until that slot issues, then D more cycles. A third waits at the input. So a flow's events
+//! keep their order; different flows' events may pass each other.
+//!
+//! ```text
+//! input   in_drop events (bad flow ids) are taken and not stored; otherwise taken when a slot
+//!         is free and at most one slot holds the flow, with no event chained behind it yet:
+//!         no slot of the flow: wait = D - i - 1 for the newest window entry i (issued i + 1
+//!         cycles ago) of the same flow, else 0; one slot k: chained to k (or wait = D if k
+//!         issues this very cycle)
+//! slots   P x (valid, chained, chained-to slot, wait, event); waits count down every cycle;
+//!         when slot k issues, the slot chained to it gets wait = D
+//! issue   lowest valid, unchained slot with wait 0 -> m_valid / m_data; taken on m_ready,
+//!         and its flow enters the window
+//! ```
+//!
+//! Latency one cycle (input register = slot). Cost: D x W flip-flops and comparators for the
+//! window, P x (DW + 11) flip-flops, a P:1 mux of DW bits on the issue path.
+
+use rust_hdl::prelude::*;
+use std::collections::VecDeque;
+
+/// Flows are the low W bits of a DW-bit event; P slots (a power of two, 2..=16); D cycles of
+/// issued flows remembered (2..=127).
+#[derive(LogicBlock, Default)]
+pub struct FlowPark<const W: usize, const DW: usize, const P: usize, const D: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the slots and the window.
+    pub reset: Signal<In, bool>,
+    /// Event; its flow is `[W-1:0]`.
+    pub s_axis_tdata: Signal<In, Bits<DW>>,
+    /// Event valid.
+    pub s_axis_tvalid: Signal<In, bool>,
+    /// Event taken: always when `in_drop`, else when a slot is free and no slot holds its flow.
+    pub s_axis_tready: Signal<Out, bool>,
+    /// The offered event is to be taken and discarded (the caller counts it).
+    pub in_drop: Signal<In, bool>,
+    /// An event is ready for the datapath.
+    pub m_valid: Signal<Out, bool>,
+    /// The event.
+    pub m_data: Signal<Out, Bits<DW>>,
+    /// The datapath takes `m_data` this cycle.
+    pub m_ready: Signal<In, bool>,
+    _window: VecDeque<Option<u64>>,
+    _slots: Vec<Option<Slot<DW>>>,
+}
+
+/// A parked event (the model's view of one slot).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slot<const DW: usize> {
+    wait: u64,
+    chained: Option<usize>,
+    data: Bits<DW>,
+}
+
+impl<const W: usize, const DW: usize, const P: usize, const D: usize> FlowPark<W, DW, P, D> {
+    fn flow(d: &Bits<DW>) -> u64 {
+        d.get_bits::<W>(0).to_u64()
+    }
+
+    fn issue_slot(&self) -> Option<usize> {
+        self._slots.iter().position(|s| matches!(s, Some(Slot { wait: 0, chained: None, .. })))
+    }
+
+    /// Slots holding the offered event's flow.
+    fn hits(&self) -> Vec<usize> {
+        let f = Self::flow(&self.s_axis_tdata.val());
+        (0..P).filter(|&k| self._slots[k].is_some_and(|s| Self::flow(&s.data) == f)).collect()
+    }
+
+    fn input_ready(&self) -> bool {
+        let free = self._slots.iter().any(|s| s.is_none());
+        let hits = self.hits();
+        let chain_free = |k: usize| !self._slots.iter().flatten().any(|s| s.chained == Some(k));
+        self.in_drop.val() || (free && (hits.is_empty() || (hits.len() == 1 && chain_free(hits[0]))))
+    }
+}
+
+impl<const W: usize, const DW: usize, const P: usize, const D: usize> Logic
+    for FlowPark<W, DW, P, D>
+{
+    fn update(&mut self) {
+        assert!(W <= 64 && D >= 2 && P.is_power_of_two() && (2..=16).contains(&P) && D < 128);
+        if self._window.len() != D || self._slots.len() != P {
+            self._window = VecDeque::from(vec![None; D]);
+            self._slots = vec![None; P];
+        }
+        if self.clock.pos_edge() {
+            let issue = self.issue_slot().filter(|_| self.m_ready.val());
+            let take = self.s_axis_tvalid.val() && self.input_ready() && !self.in_drop.val();
+            let data = self.s_axis_tdata.val();
+            let hits = self.hits();
+            let entering = match hits.first() {
+                None => Slot {
+                    wait: self
+                        ._window
+                        .iter()
+                        .position(|e| *e == Some(Self::flow(&data)))
+                        .map_or(0, |i| (D - i - 1) as u64),
+                    chained: None,
+                    data,
+                },
+                Some(&k) if Some(k) == issue => Slot { wait: D as u64, chained: None, data },
+                Some(&k) => Slot { wait: 0, chained: Some(k), data },
+            };
+            let issued = issue.map(|k| Self::flow(&self._slots[k].unwrap().data));
+            for s in self._slots.iter_mut().flatten() {
+                s.wait = s.wait.saturating_sub(1);
+                if issue.is_some() && s.chained == issue {
+                    s.chained = None;
+                    s.wait = D as u64;
+                }
+            }
+            // The lowest slot free before this edge (the issued one frees only after it).
+            let free = (0..P).find(|&k| self._slots[k].is_none());
+            if let Some(k) = issue {
+                self._slots[k] = None;
+            }
+            if let (true, Some(k)) = (take, free) {
+                self._slots[k] = Some(entering);
+            }
+            self._window.push_front(issued);
+            self._window.pop_back();
+            if self.reset.val() {
+                self._window.iter_mut().for_each(|e| *e = None);
+                self._slots.iter_mut().for_each(|s| *s = None);
+            }
+        }
+        self.s_axis_tready.next = self.input_ready();
+        match self.issue_slot() {
+            Some(k) => {
+                self.m_valid.next = true;
+                self.m_data.next = self._slots[k].unwrap().data;
+            }
+            None => {
+                self.m_valid.next = false;
+                self.m_data.next = Bits::<DW>::default();
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.s_axis_tready.connect();
+        self.m_valid.connect();
+        self.m_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(verilog_body(W, DW, P, D))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "flow_park".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "reset".into(),
+                "s_axis_tdata".into(),
+                "s_axis_tvalid".into(),
+                "in_drop".into(),
+                "m_ready".into(),
+            ],
+            outputs: vec!["s_axis_tready".into(), "m_valid".into(), "m_data".into()],
+        }]
+    }
+}
+
+/// The Verilog body. Window entry i (0 = issued one cycle ago) is `win_v[i]`,
+/// `win_f[i * W +: W]`; slot k is `slot_v[k]`, `slot_c[k]` (chained) to `slot_k[k * KB +: KB]`,
+/// `slot_w[k * 7 +: 7]`, `slot_d[k * DW +: DW]`.
+pub fn verilog_body(w: usize, dw: usize, p: usize, d: usize) -> String {
+    let kb = (usize::BITS - (p - 1).max(1).leading_zeros()) as usize;
+    format!(
+        "\
+reg [{d}-1:0] win_v;
+reg [{d}*{w}-1:0] win_f;
+reg [{p}-1:0] slot_v;
+reg [{p}-1:0] slot_c;
+reg [{p}*{kb}-1:0] slot_k;
+reg [{p}*7-1:0] slot_w;
+reg [{p}*{dw}-1:0] slot_d;
+wire [{w}-1:0] in_flow = s_axis_tdata[{w}-1:0];
+wire [{d}-1:0] win_hit;
+wire [{p}-1:0] slot_hit;
+wire [{p}-1:0] slot_go;
+reg [{p}-1:0] has_chain;
+reg [6:0] wait_in;
+reg [{kb}:0] free_k;
+reg [{kb}:0] go_k;
+reg [{kb}-1:0] hit_k;
+wire one_hit = (slot_hit & (slot_hit - {p}'d1)) == {p}'d0;
+wire issue = m_valid && m_ready;
+integer i;
+
+genvar g;
+generate
+    for (g = 0; g < {d}; g = g + 1) begin : window
+        assign win_hit[g] = win_v[g] && (win_f[g * {w} +: {w}] == in_flow);
+    end
+    for (g = 0; g < {p}; g = g + 1) begin : slot
+        assign slot_hit[g] = slot_v[g] && (slot_d[g * {dw} +: {w}] == in_flow);
+        assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
+    end
+endgenerate
+
+// Wait of an entering event with no slot of its flow: from the newest window entry of it.
+always @(*) begin
+    wait_in = 7'd0;
+    for (i = {d} - 1; i >= 0; i = i - 1) begin
+        if (win_hit[i]) wait_in = 7'd{dm1} - i[6:0];
+    end
+end
+
+// Lowest free slot and lowest slot ready to issue ({p} = none); the slot of the offered flow;
+// which slots have an event chained behind them.
+always @(*) begin
+    free_k = {p};
+    go_k = {p};
+    hit_k = {kb}'d0;
+    has_chain = {p}'d0;
+    for (i = {p} - 1; i >= 0; i = i - 1) begin
+        if (!slot_v[i]) free_k = i[{kb}:0];
+        if (slot_go[i]) go_k = i[{kb}:0];
+        if (slot_hit[i]) hit_k = i[{kb}-1:0];
+    end
+    for (i = 0; i < {p}; i = i + 1) begin
+        if (slot_v[i] && slot_c[i]) has_chain[slot_k[i * {kb} +: {kb}]] = 1'b1;
+    end
+end
+
+always @(*) begin
+    s_axis_tready = in_drop || (!free_k[{kb}] && (slot_hit == {p}'d0 || (one_hit && !has_chain[hit_k])));
+    m_valid = !go_k[{kb}];
+    m_data = slot_d[go_k[{kb}-1:0] * {dw} +: {dw}];
+end
+
+always @(posedge clock) begin
+    for (i = 0; i < {p}; i = i + 1) begin
+        if (slot_w[i * 7 +: 7] != 7'd0) slot_w[i * 7 +: 7] <= slot_w[i * 7 +: 7] - 7'd1;
+        if (issue && slot_c[i] && slot_k[i * {kb} +: {kb}] == go_k[{kb}-1:0]) begin
+            slot_c[i] <= 1'b0;
+            slot_w[i * 7 +: 7] <= 7'd{d};
+        end
+    end
+    if (issue) slot_v[go_k[{kb}-1:0]] <= 1'b0;
+    if (s_axis_tvalid && s_axis_tready && !in_drop) begin
+        slot_v[free_k[{kb}-1:0]] <= 1'b1;
+        slot_d[free_k[{kb}-1:0] * {dw} +: {dw}] <= s_axis_tdata;
+        slot_k[free_k[{kb}-1:0] * {kb} +: {kb}] <= hit_k;
+        if (slot_hit == {p}'d0) begin
+            slot_c[free_k[{kb}-1:0]] <= 1'b0;
+            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= wait_in;
+        end else if (issue && go_k[{kb}-1:0] == hit_k) begin
+            slot_c[free_k[{kb}-1:0]] <= 1'b0;
+            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= 7'd{d};
+        end else begin
+            slot_c[free_k[{kb}-1:0]] <= 1'b1;
+            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= 7'd0;
+        end
+    end
+    win_v <= {{win_v[{d}-2:0], issue}};
+    win_f <= {{win_f[({d}-1)*{w}-1:0], m_data[{w}-1:0]}};
+    if (reset) begin
+        slot_v <= {p}'d0;
+        win_v <= {d}'d0;
+    end
+end",
+        dm1 = d - 1,
+    )
+}
