@@ -8,5 +8,6 @@ div_pipe_n6_d5_q8.v
 mul_pipe.v
 mul_pipe_a7_b6.v
 cc_hop_util.v
+flow_park.v
 cc_hpcc.v
 cc_ldcp.v

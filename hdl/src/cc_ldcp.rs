@@ -84,9 +84,9 @@ pub struct CcLdcp<const F: usize> {
     /// Event valid.
     pub s_axis_event_tvalid: Signal<In, bool>,
     /// Event ready: low during reset and initialization, while the offered event's flow
-    /// already has an event waiting in one of the `PARK_SLOTS` slots, and while all slots are
-    /// taken (they drain one per clock unless all `2^FIFO_BITS` result slots are owed).
-    /// Events with a bad flow id are always taken (and dropped).
+    /// already has two events in the park (one waiting, one chained behind it), and while all
+    /// `PARK_SLOTS` slots are taken (they drain one per clock unless all `2^FIFO_BITS` result
+    /// slots are owed). Events with a bad flow id are always taken (and dropped).
     pub s_axis_event_tready: Signal<Out, bool>,
     /// Result, one per accepted in-range event, in event order per flow: `[15:0]` flow, `[17:16]` kind,
     /// `[18]` the timer grants one packet, `[19]` fast start, `[20]` timer armed, `[47:32]`

@@ -106,6 +106,13 @@ pub fn cc_ldcp(bits: usize, name: &str) -> Result<Exported, ExportError> {
     finish(&raw, name, "hdl/src/cc_ldcp.rs")
 }
 
+/// flow_park in cc_ldcp's shape (16-bit flows, 128-bit events, 8 slots, 52-cycle window),
+/// exported on its own for its unit test and synthesis figures.
+pub fn flow_park() -> Result<Exported, ExportError> {
+    let park = crate::flow_park::FlowPark::<16, 128, 8, 52>::default();
+    finish(&raw_verilog(park)?, "flow_park", "hdl/src/flow_park.rs")
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
@@ -116,6 +123,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
         "cc_hop_util",
         "hdl/src/cc_hop_util.rs",
     )?);
+    v.push(flow_park()?);
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
     Ok(v)
