@@ -700,7 +700,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             tmr = 32'h1;
         end
         due = 32'h0;
-        if (now_m >= st[(32'h72)+:(64)]) begin
+        if ((e0_q[(32'h40)+:(64)] >= st[(32'h72)+:(64)]) | (st[(32'h32)+:(64)] >= st[(32'h72)+:(64)])) begin
             due = 32'h1;
         end
         flags = ((kind) & 10'h3ff) | (((e0_q[(32'h12)+:(1)]) & 10'h3ff) << 32'h2) | (((b_stable) & 10'h3ff) << 32'h3) | (((b_rearm) & 10'h3ff) << 32'h4) | (((tmr) & 10'h3ff) << 32'h5) | (((b_fs) & 10'h3ff) << 32'h6) | (((b_armed) & 10'h3ff) << 32'h7) | (((due) & 10'h3ff) << 32'h8);

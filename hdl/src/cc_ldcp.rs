@@ -341,8 +341,11 @@ impl<const F: usize> Logic for CcLdcp<F> {
         if self.kind.val() == 2 {
             self.tmr.next = 1.into();
         }
+        // max(a, b) >= t as two compares side by side, not one after the other.
         self.due.next = 0.into();
-        if self.now_m.val() >= self.st.val().get_bits::<64>(114) {
+        if (self.e0.q.val().get_bits::<64>(64) >= self.st.val().get_bits::<64>(114))
+            | (self.st.val().get_bits::<64>(50) >= self.st.val().get_bits::<64>(114))
+        {
             self.due.next = 1.into();
         }
         self.flags.next = bit_cast::<10, 2>(self.kind.val())
