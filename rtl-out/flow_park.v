@@ -30,87 +30,85 @@ module flow_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_
     wire [52-1:0] win_hit;
     wire [8-1:0] slot_hit;
     wire [8-1:0] slot_go;
-    reg [8-1:0] has_chain;
-    reg [6:0] wait_in;
-    reg [3:0] free_k;
-    reg [3:0] go_k;
-    reg [3-1:0] hit_k;
+    wire [8-1:0] has_chain;
+    // One-hot: newest window entry of the offered flow, lowest free slot, lowest slot to issue.
+    wire [52-1:0] newest = win_hit & (~win_hit + 52'd1);
+    wire [8-1:0] free_1h = ~slot_v & (slot_v + 8'd1);
+    wire [8-1:0] go_1h = slot_go & (~slot_go + 8'd1);
     wire one_hit = (slot_hit & (slot_hit - 8'd1)) == 8'd0;
     wire issue = m_valid && m_ready;
+    wire take = s_axis_tvalid && s_axis_tready && !in_drop;
+    reg [6:0] wait_in;
+    reg [3-1:0] hit_k;
+    reg [3-1:0] go_k;
+    reg chain_full;
     integer i;
 
-    genvar g;
+    genvar g, j;
     generate
         for (g = 0; g < 52; g = g + 1) begin : window
             assign win_hit[g] = win_v[g] && (win_f[g * 16 +: 16] == in_flow);
         end
         for (g = 0; g < 8; g = g + 1) begin : slot
+            wire [8-1:0] chained_here;
+            for (j = 0; j < 8; j = j + 1) begin : dep
+                assign chained_here[j] = slot_v[j] && slot_c[j] && (slot_k[j * 3 +: 3] == g);
+            end
+            assign has_chain[g] = |chained_here;
             assign slot_hit[g] = slot_v[g] && (slot_d[g * 128 +: 16] == in_flow);
             assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
+            wire released = issue && slot_c[g] && (slot_k[g * 3 +: 3] == go_k);
+            always @(posedge clock) begin
+                if (released) begin
+                    slot_c[g] <= 1'b0;
+                    slot_w[g * 7 +: 7] <= 7'd52;
+                end else if (slot_w[g * 7 +: 7] != 7'd0) begin
+                    slot_w[g * 7 +: 7] <= slot_w[g * 7 +: 7] - 7'd1;
+                end
+                if (issue && go_1h[g]) slot_v[g] <= 1'b0;
+                if (take && free_1h[g]) begin
+                    slot_v[g] <= 1'b1;
+                    slot_d[g * 128 +: 128] <= s_axis_tdata;
+                    slot_k[g * 3 +: 3] <= hit_k;
+                    if (slot_hit == 8'd0) begin
+                        slot_c[g] <= 1'b0;
+                        slot_w[g * 7 +: 7] <= wait_in;
+                    end else if (issue && go_k == hit_k) begin
+                        slot_c[g] <= 1'b0;
+                        slot_w[g * 7 +: 7] <= 7'd52;
+                    end else begin
+                        slot_c[g] <= 1'b1;
+                        slot_w[g * 7 +: 7] <= 7'd0;
+                    end
+                end
+                if (reset) slot_v[g] <= 1'b0;
+            end
         end
     endgenerate
 
-    // Wait of an entering event with no slot of its flow: from the newest window entry of it.
+    // Indices as OR-reductions over one-hot vectors; the issued event as an AND-OR.
     always @(*) begin
         wait_in = 7'd0;
-        for (i = 52 - 1; i >= 0; i = i - 1) begin
-            if (win_hit[i]) wait_in = 7'd51 - i[6:0];
+        for (i = 0; i < 52; i = i + 1) begin
+            wait_in = wait_in | ({7{newest[i]}} & (7'd51 - i[6:0]));
         end
-    end
-
-    // Lowest free slot and lowest slot ready to issue (8 = none); the slot of the offered flow;
-    // which slots have an event chained behind them.
-    always @(*) begin
-        free_k = 8;
-        go_k = 8;
         hit_k = 3'd0;
-        has_chain = 8'd0;
-        for (i = 8 - 1; i >= 0; i = i - 1) begin
-            if (!slot_v[i]) free_k = i[3:0];
-            if (slot_go[i]) go_k = i[3:0];
-            if (slot_hit[i]) hit_k = i[3-1:0];
-        end
+        go_k = 3'd0;
+        chain_full = 1'b0;
+        m_data = 128'd0;
         for (i = 0; i < 8; i = i + 1) begin
-            if (slot_v[i] && slot_c[i]) has_chain[slot_k[i * 3 +: 3]] = 1'b1;
+            hit_k = hit_k | ({3{slot_hit[i]}} & i[3-1:0]);
+            go_k = go_k | ({3{go_1h[i]}} & i[3-1:0]);
+            chain_full = chain_full | (slot_hit[i] & has_chain[i]);
+            m_data = m_data | ({128{go_1h[i]}} & slot_d[i * 128 +: 128]);
         end
-    end
-
-    always @(*) begin
-        s_axis_tready = in_drop || (!free_k[3] && (slot_hit == 8'd0 || (one_hit && !has_chain[hit_k])));
-        m_valid = !go_k[3];
-        m_data = slot_d[go_k[3-1:0] * 128 +: 128];
+        s_axis_tready = in_drop || ((free_1h != 8'd0) && (slot_hit == 8'd0 || (one_hit && !chain_full)));
+        m_valid = slot_go != 8'd0;
     end
 
     always @(posedge clock) begin
-        for (i = 0; i < 8; i = i + 1) begin
-            if (slot_w[i * 7 +: 7] != 7'd0) slot_w[i * 7 +: 7] <= slot_w[i * 7 +: 7] - 7'd1;
-            if (issue && slot_c[i] && slot_k[i * 3 +: 3] == go_k[3-1:0]) begin
-                slot_c[i] <= 1'b0;
-                slot_w[i * 7 +: 7] <= 7'd52;
-            end
-        end
-        if (issue) slot_v[go_k[3-1:0]] <= 1'b0;
-        if (s_axis_tvalid && s_axis_tready && !in_drop) begin
-            slot_v[free_k[3-1:0]] <= 1'b1;
-            slot_d[free_k[3-1:0] * 128 +: 128] <= s_axis_tdata;
-            slot_k[free_k[3-1:0] * 3 +: 3] <= hit_k;
-            if (slot_hit == 8'd0) begin
-                slot_c[free_k[3-1:0]] <= 1'b0;
-                slot_w[free_k[3-1:0] * 7 +: 7] <= wait_in;
-            end else if (issue && go_k[3-1:0] == hit_k) begin
-                slot_c[free_k[3-1:0]] <= 1'b0;
-                slot_w[free_k[3-1:0] * 7 +: 7] <= 7'd52;
-            end else begin
-                slot_c[free_k[3-1:0]] <= 1'b1;
-                slot_w[free_k[3-1:0] * 7 +: 7] <= 7'd0;
-            end
-        end
-        win_v <= {win_v[52-2:0], issue};
+        win_v <= reset ? 52'd0 : {win_v[52-2:0], issue};
         win_f <= {win_f[(52-1)*16-1:0], m_data[16-1:0]};
-        if (reset) begin
-            slot_v <= 8'd0;
-            win_v <= 52'd0;
-        end
     end
 endmodule // flow_park
 

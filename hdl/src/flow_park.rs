@@ -176,7 +176,9 @@ impl<const W: usize, const DW: usize, const P: usize, const D: usize> Logic
 
 /// The Verilog body. Window entry i (0 = issued one cycle ago) is `win_v[i]`,
 /// `win_f[i * W +: W]`; slot k is `slot_v[k]`, `slot_c[k]` (chained) to `slot_k[k * KB +: KB]`,
-/// `slot_w[k * 7 +: 7]`, `slot_d[k * DW +: DW]`.
+/// `slot_w[k * 7 +: 7]`, `slot_d[k * DW +: DW]`. Every choice is a one-hot vector (the lowest
+/// set bit of x is `x & -x`, a carry chain) and every read an AND-OR over it: no variable
+/// part-selects, which synthesize into shifters, and no priority chains D deep.
 pub fn verilog_body(w: usize, dw: usize, p: usize, d: usize) -> String {
     let kb = (usize::BITS - (p - 1).max(1).leading_zeros()) as usize;
     format!(
@@ -192,87 +194,85 @@ wire [{w}-1:0] in_flow = s_axis_tdata[{w}-1:0];
 wire [{d}-1:0] win_hit;
 wire [{p}-1:0] slot_hit;
 wire [{p}-1:0] slot_go;
-reg [{p}-1:0] has_chain;
-reg [6:0] wait_in;
-reg [{kb}:0] free_k;
-reg [{kb}:0] go_k;
-reg [{kb}-1:0] hit_k;
+wire [{p}-1:0] has_chain;
+// One-hot: newest window entry of the offered flow, lowest free slot, lowest slot to issue.
+wire [{d}-1:0] newest = win_hit & (~win_hit + {d}'d1);
+wire [{p}-1:0] free_1h = ~slot_v & (slot_v + {p}'d1);
+wire [{p}-1:0] go_1h = slot_go & (~slot_go + {p}'d1);
 wire one_hit = (slot_hit & (slot_hit - {p}'d1)) == {p}'d0;
 wire issue = m_valid && m_ready;
+wire take = s_axis_tvalid && s_axis_tready && !in_drop;
+reg [6:0] wait_in;
+reg [{kb}-1:0] hit_k;
+reg [{kb}-1:0] go_k;
+reg chain_full;
 integer i;
 
-genvar g;
+genvar g, j;
 generate
     for (g = 0; g < {d}; g = g + 1) begin : window
         assign win_hit[g] = win_v[g] && (win_f[g * {w} +: {w}] == in_flow);
     end
     for (g = 0; g < {p}; g = g + 1) begin : slot
+        wire [{p}-1:0] chained_here;
+        for (j = 0; j < {p}; j = j + 1) begin : dep
+            assign chained_here[j] = slot_v[j] && slot_c[j] && (slot_k[j * {kb} +: {kb}] == g);
+        end
+        assign has_chain[g] = |chained_here;
         assign slot_hit[g] = slot_v[g] && (slot_d[g * {dw} +: {w}] == in_flow);
         assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
+        wire released = issue && slot_c[g] && (slot_k[g * {kb} +: {kb}] == go_k);
+        always @(posedge clock) begin
+            if (released) begin
+                slot_c[g] <= 1'b0;
+                slot_w[g * 7 +: 7] <= 7'd{d};
+            end else if (slot_w[g * 7 +: 7] != 7'd0) begin
+                slot_w[g * 7 +: 7] <= slot_w[g * 7 +: 7] - 7'd1;
+            end
+            if (issue && go_1h[g]) slot_v[g] <= 1'b0;
+            if (take && free_1h[g]) begin
+                slot_v[g] <= 1'b1;
+                slot_d[g * {dw} +: {dw}] <= s_axis_tdata;
+                slot_k[g * {kb} +: {kb}] <= hit_k;
+                if (slot_hit == {p}'d0) begin
+                    slot_c[g] <= 1'b0;
+                    slot_w[g * 7 +: 7] <= wait_in;
+                end else if (issue && go_k == hit_k) begin
+                    slot_c[g] <= 1'b0;
+                    slot_w[g * 7 +: 7] <= 7'd{d};
+                end else begin
+                    slot_c[g] <= 1'b1;
+                    slot_w[g * 7 +: 7] <= 7'd0;
+                end
+            end
+            if (reset) slot_v[g] <= 1'b0;
+        end
     end
 endgenerate
 
-// Wait of an entering event with no slot of its flow: from the newest window entry of it.
+// Indices as OR-reductions over one-hot vectors; the issued event as an AND-OR.
 always @(*) begin
     wait_in = 7'd0;
-    for (i = {d} - 1; i >= 0; i = i - 1) begin
-        if (win_hit[i]) wait_in = 7'd{dm1} - i[6:0];
+    for (i = 0; i < {d}; i = i + 1) begin
+        wait_in = wait_in | ({{7{{newest[i]}}}} & (7'd{dm1} - i[6:0]));
     end
-end
-
-// Lowest free slot and lowest slot ready to issue ({p} = none); the slot of the offered flow;
-// which slots have an event chained behind them.
-always @(*) begin
-    free_k = {p};
-    go_k = {p};
     hit_k = {kb}'d0;
-    has_chain = {p}'d0;
-    for (i = {p} - 1; i >= 0; i = i - 1) begin
-        if (!slot_v[i]) free_k = i[{kb}:0];
-        if (slot_go[i]) go_k = i[{kb}:0];
-        if (slot_hit[i]) hit_k = i[{kb}-1:0];
-    end
+    go_k = {kb}'d0;
+    chain_full = 1'b0;
+    m_data = {dw}'d0;
     for (i = 0; i < {p}; i = i + 1) begin
-        if (slot_v[i] && slot_c[i]) has_chain[slot_k[i * {kb} +: {kb}]] = 1'b1;
+        hit_k = hit_k | ({{{kb}{{slot_hit[i]}}}} & i[{kb}-1:0]);
+        go_k = go_k | ({{{kb}{{go_1h[i]}}}} & i[{kb}-1:0]);
+        chain_full = chain_full | (slot_hit[i] & has_chain[i]);
+        m_data = m_data | ({{{dw}{{go_1h[i]}}}} & slot_d[i * {dw} +: {dw}]);
     end
-end
-
-always @(*) begin
-    s_axis_tready = in_drop || (!free_k[{kb}] && (slot_hit == {p}'d0 || (one_hit && !has_chain[hit_k])));
-    m_valid = !go_k[{kb}];
-    m_data = slot_d[go_k[{kb}-1:0] * {dw} +: {dw}];
+    s_axis_tready = in_drop || ((free_1h != {p}'d0) && (slot_hit == {p}'d0 || (one_hit && !chain_full)));
+    m_valid = slot_go != {p}'d0;
 end
 
 always @(posedge clock) begin
-    for (i = 0; i < {p}; i = i + 1) begin
-        if (slot_w[i * 7 +: 7] != 7'd0) slot_w[i * 7 +: 7] <= slot_w[i * 7 +: 7] - 7'd1;
-        if (issue && slot_c[i] && slot_k[i * {kb} +: {kb}] == go_k[{kb}-1:0]) begin
-            slot_c[i] <= 1'b0;
-            slot_w[i * 7 +: 7] <= 7'd{d};
-        end
-    end
-    if (issue) slot_v[go_k[{kb}-1:0]] <= 1'b0;
-    if (s_axis_tvalid && s_axis_tready && !in_drop) begin
-        slot_v[free_k[{kb}-1:0]] <= 1'b1;
-        slot_d[free_k[{kb}-1:0] * {dw} +: {dw}] <= s_axis_tdata;
-        slot_k[free_k[{kb}-1:0] * {kb} +: {kb}] <= hit_k;
-        if (slot_hit == {p}'d0) begin
-            slot_c[free_k[{kb}-1:0]] <= 1'b0;
-            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= wait_in;
-        end else if (issue && go_k[{kb}-1:0] == hit_k) begin
-            slot_c[free_k[{kb}-1:0]] <= 1'b0;
-            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= 7'd{d};
-        end else begin
-            slot_c[free_k[{kb}-1:0]] <= 1'b1;
-            slot_w[free_k[{kb}-1:0] * 7 +: 7] <= 7'd0;
-        end
-    end
-    win_v <= {{win_v[{d}-2:0], issue}};
+    win_v <= reset ? {d}'d0 : {{win_v[{d}-2:0], issue}};
     win_f <= {{win_f[({d}-1)*{w}-1:0], m_data[{w}-1:0]}};
-    if (reset) begin
-        slot_v <= {p}'d0;
-        win_v <= {d}'d0;
-    end
 end",
         dm1 = d - 1,
     )
