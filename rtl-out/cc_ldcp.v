@@ -1729,8 +1729,9 @@ module cc_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop
     wire [8-1:0] slot_hit;
     wire [8-1:0] slot_go;
     wire [8-1:0] has_chain;
-    // One-hot: newest window entry of the offered flow, lowest free slot, lowest slot to issue.
-    wire [52-1:0] newest = win_hit & (~win_hit + 52'd1);
+    // One-hot: newest window entry of the offered flow (lowest set bit, without a 52-bit carry
+    // chain), lowest free slot, lowest slot to issue.
+    wire [52-1:0] newest;
     wire [8-1:0] free_1h = ~slot_v & (slot_v + 8'd1);
     wire [8-1:0] go_1h = slot_go & (~slot_go + 8'd1);
     wire one_hit = (slot_hit & (slot_hit - 8'd1)) == 8'd0;
@@ -1746,6 +1747,18 @@ module cc_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop
     generate
         for (g = 0; g < 52; g = g + 1) begin : window
             assign win_hit[g] = win_v[g] && (win_f[g * 16 +: 16] == in_flow);
+            // Set when entry g hits, no lower entry of its group of 8 does (one LUT), and no entry
+            // of a lower group does (a NOR, next to it rather than after it).
+            if (g == 0) begin : first
+                assign newest[g] = win_hit[g];
+            end else if (g < 8) begin : group0
+                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+            end else if (g % 8 == 0) begin : lead
+                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+            end else begin : rest
+                assign newest[g] = win_hit[g] && win_hit[g - 1:g - g % 8] == 0
+                    && win_hit[g - g % 8 - 1:0] == 0;
+            end
         end
         for (g = 0; g < 8; g = g + 1) begin : slot
             wire [8-1:0] chained_here;

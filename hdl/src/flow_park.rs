@@ -195,8 +195,9 @@ wire [{d}-1:0] win_hit;
 wire [{p}-1:0] slot_hit;
 wire [{p}-1:0] slot_go;
 wire [{p}-1:0] has_chain;
-// One-hot: newest window entry of the offered flow, lowest free slot, lowest slot to issue.
-wire [{d}-1:0] newest = win_hit & (~win_hit + {d}'d1);
+// One-hot: newest window entry of the offered flow (lowest set bit, without a {d}-bit carry
+// chain), lowest free slot, lowest slot to issue.
+wire [{d}-1:0] newest;
 wire [{p}-1:0] free_1h = ~slot_v & (slot_v + {p}'d1);
 wire [{p}-1:0] go_1h = slot_go & (~slot_go + {p}'d1);
 wire one_hit = (slot_hit & (slot_hit - {p}'d1)) == {p}'d0;
@@ -212,6 +213,18 @@ genvar g, j;
 generate
     for (g = 0; g < {d}; g = g + 1) begin : window
         assign win_hit[g] = win_v[g] && (win_f[g * {w} +: {w}] == in_flow);
+        // Set when entry g hits, no lower entry of its group of 8 does (one LUT), and no entry
+        // of a lower group does (a NOR, next to it rather than after it).
+        if (g == 0) begin : first
+            assign newest[g] = win_hit[g];
+        end else if (g < 8) begin : group0
+            assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+        end else if (g % 8 == 0) begin : lead
+            assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+        end else begin : rest
+            assign newest[g] = win_hit[g] && win_hit[g - 1:g - g % 8] == 0
+                && win_hit[g - g % 8 - 1:0] == 0;
+        end
     end
     for (g = 0; g < {p}; g = g + 1) begin : slot
         wire [{p}-1:0] chained_here;
