@@ -9,3 +9,4 @@ mul_pipe.v
 mul_pipe_a7_b6.v
 cc_hop_util.v
 cc_hpcc.v
+cc_dcqcn.v

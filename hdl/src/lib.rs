@@ -1,7 +1,9 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
 pub mod cc_hop_util;
+pub mod cc_dcqcn;
 pub mod cc_hpcc;
+pub mod delay_line;
 pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;
