@@ -238,8 +238,8 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [71:0] win_mul_out_prod;
     wire  [17:0] win_mul_out_tag;
     reg  dl_a_clock;
-    reg  [430:0] dl_a_in_data;
-    wire  [430:0] dl_a_out_data;
+    reg  [405:0] dl_a_in_data;
+    wire  [405:0] dl_a_out_data;
     reg  dl_b_clock;
     reg  [485:0] dl_b_in_data;
     wire  [485:0] dl_b_out_data;
@@ -1472,7 +1472,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             lstage = stage2;
         end
-        dl_a_in_data = ((d_s_q[(32'h50)+:(26)]) & 431'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((lstage) & 431'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a) | (((d_s_q[(32'h6c)+:(384)]) & 431'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c) | (((d_cut_q) & 431'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19c) | (((d_ev_q) & 431'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19d);
+        dl_a_in_data = ((d_s_q[(32'h69)+:(1)]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((lstage) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((d_s_q[(32'h6c)+:(384)]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3) | (((d_cut_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h183) | (((d_ev_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h184);
         e_rt_d = d_s_q[(32'h28)+:(40)];
         e_rc_d = d_s_q[(32'h0)+:(40)];
         e_step1_d = step1;
@@ -1496,12 +1496,12 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         inc2_in_fire = inc1_out_tag[32'h28];
         inc2_in_tag = inc1_out_tag;
         rc2 = inc2_out_rc;
-        cut14 = dl_a_out_data[32'h19c];
+        cut14 = dl_a_out_data[32'h183];
         rt3 = inc2_out_rt;
         if (cut14) begin
             rt3 = rc2;
         end
-        dl_b_in_data = (((dl_a_out_data[(32'h19)+:(406)]) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((rt3) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | ((rc2) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        dl_b_in_data = (((dl_a_out_data) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((rt3) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | ((rc2) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         al0 = div_out_tag;
         dm0_in_valid = div_out_valid;
         dm0_in_tag = ((div_out_quo) & 42'h3ffffffffff) | (((al0) & 42'h3ffffffffff) << 32'h11);
@@ -2534,18 +2534,18 @@ module cc_dcqcn_dl_a(clock,in_data,out_data);
 
     // Module arguments
     input wire  clock;
-    input wire  [430:0] in_data;
-    output reg  [430:0] out_data;
+    input wire  [405:0] in_data;
+    output reg  [405:0] out_data;
 
     // Update code (custom)
-    reg [9*431-1:0] line_q;
+    reg [9*406-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(9-1)*431-1:0], in_data};
+        line_q <= {line_q[(9-1)*406-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(9-1)*431 +: 431];
+        out_data = line_q[(9-1)*406 +: 406];
     end
 endmodule // cc_dcqcn_dl_a
 

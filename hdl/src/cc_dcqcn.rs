@@ -250,7 +250,7 @@ pub struct CcDcqcn<const F: usize> {
     inc2: DcqcnIncrease,
     cut_mul: MulPipe<40, 25, 65, 2, 40>,
     win_mul: MulPipe<40, 32, 72, 2, 18>,
-    dl_a: DelayLine<431, 9>,
+    dl_a: DelayLine<406, 9>,
     dl_b: DelayLine<486, 41>,
     dl_c: DelayLine<446, 3>,
     dl_d: DelayLine<492, 2>,
@@ -634,13 +634,13 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         if self.d_bcfire.q.val() {
             self.lstage.next = self.stage2.val();
         }
-        // dl_a: [411:0] state[491:80] (alpha not final), [412] cut, [428:413] flow,
-        // [430:429] kind. Rc and Rt go through the increase blocks.
-        self.dl_a.in_data.next = bit_cast::<431, 26>(self.d_s.q.val().get_bits::<26>(80))
-            | (bit_cast::<431, 2>(self.lstage.val()) << 26)
-            | (bit_cast::<431, 384>(self.d_s.q.val().get_bits::<384>(108)) << 28)
-            | (bit_cast::<431, 1>(self.d_cut.q.val()) << 412)
-            | (bit_cast::<431, 18>(self.d_ev.q.val()) << 413);
+        // dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
+        // Rt go through the increase blocks, alpha through the decay chain.
+        self.dl_a.in_data.next = bit_cast::<406, 1>(self.d_s.q.val().get_bits::<1>(105))
+            | (bit_cast::<406, 2>(self.lstage.val()) << 1)
+            | (bit_cast::<406, 384>(self.d_s.q.val().get_bits::<384>(108)) << 3)
+            | (bit_cast::<406, 1>(self.d_cut.q.val()) << 387)
+            | (bit_cast::<406, 18>(self.d_ev.q.val()) << 388);
         self.e_rt.d.next = self.d_s.q.val().get_bits::<40>(40);
         self.e_rc.d.next = self.d_s.q.val().get_bits::<40>(0);
         self.e_step1.d.next = self.step1.val();
@@ -669,14 +669,14 @@ impl<const F: usize> Logic for CcDcqcn<F> {
 
         // ---- 14: Rt = Rc on a cut; the state waits for alpha.
         self.rc2.next = self.inc2.out_rc.val();
-        self.cut14.next = self.dl_a.out_data.val().get_bit(412);
+        self.cut14.next = self.dl_a.out_data.val().get_bit(387);
         self.rt3.next = self.inc2.out_rt.val();
         if self.cut14.val() {
             self.rt3.next = self.rc2.val();
         }
         // dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
         // and kind (alpha comes from the decay chain).
-        self.dl_b.in_data.next = (bit_cast::<486, 406>(self.dl_a.out_data.val().get_bits::<406>(25)) << 80)
+        self.dl_b.in_data.next = (bit_cast::<486, 406>(self.dl_a.out_data.val()) << 80)
             | (bit_cast::<486, 40>(self.rt3.val()) << 40)
             | bit_cast::<486, 40>(self.rc2.val());
 

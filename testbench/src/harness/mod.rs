@@ -1,5 +1,6 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
+pub mod cc_dcqcn;
 pub mod cc_hpcc;
 pub mod cc_units;
 pub mod flow_sched;
@@ -31,11 +32,15 @@ pub enum Scenario {
     CcHpccRandom,
     /// cc_hpcc: same-flow bursts on a few flows, input offered every cycle.
     CcHpccBursts,
+    /// cc_dcqcn: random hostile events over many flows, every result compared with the model.
+    CcDcqcnRandom,
+    /// cc_dcqcn: same-flow bursts on a few flows, input offered every cycle.
+    CcDcqcnBursts,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 10] = [
+    pub const ALL: [Scenario; 12] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -46,6 +51,8 @@ impl Scenario {
         Scenario::CcHopUtilRandom,
         Scenario::CcHpccRandom,
         Scenario::CcHpccBursts,
+        Scenario::CcDcqcnRandom,
+        Scenario::CcDcqcnBursts,
     ];
 
     /// Module under test.
@@ -55,6 +62,7 @@ impl Scenario {
             Scenario::MulPipeRandom => "mul_pipe",
             Scenario::CcHopUtilRandom => "cc_hop_util",
             Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
+            Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             _ => "flow_sched",
         }
     }
@@ -72,6 +80,8 @@ impl Scenario {
             Scenario::CcHopUtilRandom => "hop-random",
             Scenario::CcHpccRandom => "hpcc-random",
             Scenario::CcHpccBursts => "hpcc-bursts",
+            Scenario::CcDcqcnRandom => "dcqcn-random",
+            Scenario::CcDcqcnBursts => "dcqcn-bursts",
         }
     }
 
@@ -88,6 +98,16 @@ impl Scenario {
             Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
             Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::RANDOM, vcd),
             Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::BURSTS, vcd),
+            // Seeds alternate between configuration A (byte counter, g = 1/256) and B (none,
+            // g = 1/16).
+            Scenario::CcDcqcnRandom => {
+                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::RANDOM };
+                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
+            }
+            Scenario::CcDcqcnBursts => {
+                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::BURSTS };
+                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
+            }
         };
         o.budget = cycles;
         o

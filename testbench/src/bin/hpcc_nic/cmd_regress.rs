@@ -57,6 +57,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::CcHopUtilRandom => (2, 1_000_000),
             Scenario::CcHpccRandom => (2, 1_000_000),
             Scenario::CcHpccBursts => (1, 300_000),
+            Scenario::CcDcqcnRandom => (2, 1_000_000),
+            Scenario::CcDcqcnBursts => (2, 300_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {
