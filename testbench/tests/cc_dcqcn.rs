@@ -42,6 +42,7 @@ fn random_events_match_the_model() {
             "huge_gaps",
             "flow_inits",
             "bad_flow_dropped",
+            "rc_at_min",
         ];
         if seed % 2 == 0 {
             want.push("byte_increases");

@@ -205,7 +205,13 @@ impl FlowGen {
     /// The next event of a flow whose model state is `s`.
     fn event(&mut self, rng: &mut ChaCha8Rng, c: &DcqcnConfig, s: &DcqcnState, flow: u16) -> Event {
         if rng.gen_bool(0.02) {
-            self.cnp = [0.0, 0.02, 0.1, 0.4, 0.9][rng.gen_range(0..5)];
+            self.cnp = [0.0, 0.02, 0.1, 0.4, 0.9, 1.0][rng.gen_range(0..6)];
+        }
+        // Storm: CNPs just past the cut interval, so every one cuts and Rc reaches the floor.
+        if self.cnp >= 1.0 && rng.gen_bool(0.9) {
+            let step = c.min_cut_interval_ns as u64 + rng.gen_range(0..=c.alpha_timer_ns as u64);
+            self.now = s.now.wrapping_add(step);
+            return Event { flow, kind: CNP, bytes: 0, now: self.now };
         }
         let k = c.alpha_timer_ns as u64;
         let t = c.rate_increase_timer_ns as u64;
@@ -352,7 +358,7 @@ pub fn run(
     let mut expected: VecDeque<Result> = VecDeque::new();
     let mut pending: Option<(usize, Event)> = None;
     let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
-    let mut cov = [0u64; 12];
+    let mut cov = [0u64; 13];
     let mut cycle = 0u64;
     while cycle < cycles || !expected.is_empty() {
         if cycle > cycles + 10_000 {
@@ -430,7 +436,7 @@ pub fn run(
 }
 
 /// What the random events reached, counted from the model's states before and after.
-pub const COVERAGE: [&str; 12] = [
+pub const COVERAGE: [&str; 13] = [
     "cuts",
     "cnp_coalesced",
     "timer_increases",
@@ -443,10 +449,12 @@ pub const COVERAGE: [&str; 12] = [
     "time_backwards",
     "huge_gaps",
     "flow_inits",
+    "rc_at_min",
 ];
 
-fn coverage(c: &DcqcnConfig, b: &DcqcnState, e: &Event, a: &DcqcnState, cov: &mut [u64; 12]) {
+fn coverage(c: &DcqcnConfig, b: &DcqcnState, e: &Event, a: &DcqcnState, cov: &mut [u64; 13]) {
     let now = b.now.max(e.now);
+    cov[12] += (a.rc_q24 == c.min_q24) as u64;
     if e.kind == INIT {
         cov[11] += 1;
         return;
