@@ -316,3 +316,37 @@ fn rust_hdl_simulation_matches_the_model() {
     }
     assert_eq!(got, want);
 }
+
+/// Configuration B (no byte counter, F = 5, g = 1/16): after a cut, timer expiries 1..=5 are
+/// fast recovery, the 6th additive, then hyper; tx events change nothing but the clock.
+/// Against the model and the stage rule by hand.
+#[test]
+fn timer_only_stages_without_byte_counter() {
+    let c = h::config_b();
+    assert_eq!((c.byte_counter_bytes, c.fast_recovery_times, c.g_shift), (0, 5, 4));
+    let t = c.rate_increase_timer_ns as u64;
+    let mut events = vec![Event { flow: 77, kind: CNP, bytes: 0, now: 10 }];
+    for k in 1..=8u64 {
+        events.push(Event { flow: 77, kind: TX, bytes: u32::MAX, now: 10 + k * t - 1 });
+        events.push(Event { flow: 77, kind: TIMER, bytes: 0, now: 10 + k * t });
+    }
+    let mut dut = h::open(&c, None);
+    h::wait_ready(&mut dut);
+    let (got, _) = h::drive(&mut dut, &events);
+    let mut s = DcqcnState::new(&c);
+    let want: Vec<Result> = events.iter().map(|e| Result::model(&c, &mut s, e)).collect();
+    assert_eq!(got, want);
+    // alpha = 1 at the first cut: Rc halves; alpha stays 1 (1 - 1/16 + 1/16).
+    assert_eq!((got[0].state.rc_q24, got[0].state.alpha_q24), (c.line_q24 / 2, xd::ALPHA_ONE));
+    for k in 1..=8usize {
+        let tx = got[2 * k - 1].state;
+        assert_eq!((tx.bytes, tx.bc_count, tx.t_count), (0, 0, k as u32 - 1), "tx {k}");
+        let r = got[2 * k].state;
+        let stage = match k {
+            1..=5 => IncreaseStage::FastRecovery,
+            6 => IncreaseStage::Additive,
+            _ => IncreaseStage::Hyper,
+        };
+        assert_eq!((r.t_count, r.last_stage), (k as u32, Some(stage)), "expiry {k}");
+    }
+}
