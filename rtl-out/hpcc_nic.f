@@ -11,3 +11,4 @@ cc_hop_util.v
 flow_park.v
 cc_hpcc.v
 cc_ldcp.v
+cc_dcqcn.v

@@ -113,6 +113,16 @@ pub fn flow_park() -> Result<Exported, ExportError> {
     finish(&raw_verilog(park)?, "flow_park", "hdl/src/flow_park.rs")
 }
 
+/// The DCQCN reaction-point datapath of the CC module for `2^bits` flows (10 or 12).
+pub fn cc_dcqcn(bits: usize, name: &str) -> Result<Exported, ExportError> {
+    let raw = match bits {
+        10 => raw_verilog(crate::cc_dcqcn::CcDcqcn::<10>::default())?,
+        12 => raw_verilog(crate::cc_dcqcn::CcDcqcn::<12>::default())?,
+        _ => return Err(ExportError::Check(format!("cc_dcqcn: unsupported flow bits {bits}"))),
+    };
+    finish(&raw, name, "hdl/src/cc_dcqcn.rs")
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
@@ -126,6 +136,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(flow_park()?);
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
+    v.push(cc_dcqcn(10, "cc_dcqcn")?);
     Ok(v)
 }
 

@@ -1,6 +1,7 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
 pub mod cc_hop_util;
+pub mod cc_dcqcn;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod delay_line;

@@ -10,9 +10,8 @@
 //!   the last CNP and that CNP's time; alpha at time `now` is alpha decayed
 //!   `n = floor((now - last CNP) / K)` times, computed in closed form as a product of
 //!   host-computed constants `(1 - g)^(2^i)` for the set bits of n (16 pipelined multiplies;
-//!   n >= 2^16 gives 0). `floor(e / K)` with K a configuration value is a reciprocal multiply
-//!   and one correction step in the RTL, exact for elapsed times below 2^32 ns (longer ones
-//!   are clamped there).
+//!   n >= 2^16 gives 0). `floor(e / K)` is exact in the RTL (cc_dcqcn: a 17-bit-quotient
+//!   div_pipe) for elapsed times below 2^32 ns; longer ones are clamped.
 //! * The increase timer and the byte counter fire at most once per event: one increase step
 //!   per timer event or tx event, the next expiry moved one period on. Hardware delivers a
 //!   timer event per flow at least once per period (RP timer 300 us = 75k cycles at 250 MHz

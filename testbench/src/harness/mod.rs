@@ -1,5 +1,6 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
+pub mod cc_dcqcn;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod cc_units;
@@ -36,6 +37,10 @@ pub enum Scenario {
     CcLdcpRandom,
     /// cc_ldcp: same-flow bursts on a few flows, input offered every cycle.
     CcLdcpBursts,
+    /// cc_dcqcn: random hostile events over many flows, every result compared with the model.
+    CcDcqcnRandom,
+    /// cc_dcqcn: same-flow bursts on a few flows, input offered every cycle.
+    CcDcqcnBursts,
 }
 
 impl Scenario {
@@ -53,6 +58,8 @@ impl Scenario {
         Scenario::CcHpccBursts,
         Scenario::CcLdcpRandom,
         Scenario::CcLdcpBursts,
+        Scenario::CcDcqcnRandom,
+        Scenario::CcDcqcnBursts,
     ];
 
     /// Module under test.
@@ -63,6 +70,7 @@ impl Scenario {
             Scenario::CcHopUtilRandom => "cc_hop_util",
             Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
             Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
+            Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             _ => "flow_sched",
         }
     }
@@ -82,6 +90,8 @@ impl Scenario {
             Scenario::CcHpccBursts => "hpcc-bursts",
             Scenario::CcLdcpRandom => "ldcp-random",
             Scenario::CcLdcpBursts => "ldcp-bursts",
+            Scenario::CcDcqcnRandom => "dcqcn-random",
+            Scenario::CcDcqcnBursts => "dcqcn-bursts",
         }
     }
 
@@ -100,6 +110,16 @@ impl Scenario {
             Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::BURSTS, vcd),
             Scenario::CcLdcpRandom => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::RANDOM, vcd),
             Scenario::CcLdcpBursts => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::BURSTS, vcd),
+            // Seeds alternate between configuration A (byte counter, g = 1/256) and B (none,
+            // g = 1/16).
+            Scenario::CcDcqcnRandom => {
+                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::RANDOM };
+                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
+            }
+            Scenario::CcDcqcnBursts => {
+                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::BURSTS };
+                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
+            }
         };
         o.budget = cycles;
         o

@@ -13,7 +13,8 @@ use testbench::harness::{Outcome, Scenario};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run only this scenario (random, pacing, line-rate, window, bad-input).
+    /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
+    /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts).
     #[arg(long)]
     only: Option<String>,
     /// Seed of the first job of each scenario (default: fresh, printed).
@@ -59,6 +60,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::CcHpccBursts => (1, 300_000),
             Scenario::CcLdcpRandom => (2, 1_000_000),
             Scenario::CcLdcpBursts => (1, 300_000),
+            Scenario::CcDcqcnRandom => (2, 1_000_000),
+            Scenario::CcDcqcnBursts => (2, 300_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {

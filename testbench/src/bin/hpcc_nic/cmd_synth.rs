@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Module to build: `flow_sched`, `cc_hpcc` or `cc_ldcp` (at each `--flows`), or any other module of
+    /// Module to build: `flow_sched`, `cc_hpcc`, `cc_ldcp` or `cc_dcqcn` (at each `--flows`), or any other module of
     /// rtl-out/.
     #[arg(long, default_value = "flow_sched")]
     module: String,
@@ -48,6 +48,15 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
                 _ => return Err(format!("--flows {flows}: {m} builds 1024 or 4096").into()),
             };
             builds.push(export(flows.trailing_zeros() as usize, &name)?);
+        }
+    } else if args.module == "cc_dcqcn" {
+        for flows in args.flows {
+            let name = match flows {
+                1024 => "cc_dcqcn".to_string(),
+                4096 => "cc_dcqcn_4096".to_string(),
+                _ => return Err(format!("--flows {flows}: cc_dcqcn builds 1024 or 4096").into()),
+            };
+            builds.push(hdl::export::cc_dcqcn(flows.trailing_zeros() as usize, &name)?);
         }
     } else {
         let all = hdl::export::all()?;

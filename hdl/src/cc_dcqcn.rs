@@ -1,0 +1,945 @@
+//! DCQCN reaction point for `2^F` flows, bit-exact with `sim::cc_module::dcqcn`
+//! (docs/fixed-point.md, docs/modules/cc_module.md). Events: CNP, timer, tx, (re)initialize.
+//!
+//! Per-flow state (492 bits, `STATE_BITS`) lives in one RAM and is read, updated and written
+//! back in one read-modify-write window of `HAZARD` cycles; a `FlowWindow` holds an offered
+//! event whose flow had an event accepted in the previous `HAZARD - 1` cycles, so the window
+//! never holds two events of a flow. Everything else is a fixed-latency pipeline: one event
+//! per clock across flows.
+//!
+//! ```text
+//! cycle 0      accept; read the state RAM; FlowWindow push
+//! 1            state (or the initial state for kind 3); now > state.now
+//! 2            now' = max(now, state.now); t+1, bc+1, next + T, bytes + tx (saturating)
+//! 3            timer expiry (now' >= next); elapsed = now' - lastCNP; now' - lastCut;
+//!              byte-counter expiry (bytes' >= B), bytes' - B; now' + T
+//! 4            counters, next, bytes, lastCut, lastCNP, active after the event; CNP coalesced?
+//!              elapsed clamped to 2^32 - 1 (0 unless an active flow's CNP)
+//! 5            stages of the two possible increases, their steps; n = elapsed / K enters
+//!              div_pipe (18 cycles)
+//! 6..9         timer increase: Rt = clamp(Rt + step), Rc = clamp((Rt + Rc) >> 1)  (4 cycles)
+//! 10..13       byte-counter increase, the same                                      (4 cycles)
+//! 14           Rt = Rc on a cut; context waits in a delay line for alpha
+//! 23..54       alpha x decay[i] >> 24 for each set bit i of n: 16 mul_pipes of 2 cycles
+//! 55           alpha (0 when n >= 2^16); cut = Rc x alpha >> 25 enters a mul_pipe
+//! 56..57       alpha >> g, alpha - (alpha >> g); Rc - cut
+//! 58           alpha + (1 >> g), clamp(Rc - cut); the state after the event
+//! 59           state RAM write (end of the window); window bytes = Rc x win_mul >> 40
+//! 61..62       result register, result FIFO
+//! ```
+
+use crate::delay_line::DelayLine;
+use crate::dist_ram::DistRam;
+use crate::div_pipe::DivPipe;
+use crate::flow_window::FlowWindow;
+use crate::mul_pipe::MulPipe;
+use rust_hdl::prelude::*;
+
+/// Bits of one flow's state in the RAM and in results: `[39:0]` Rc, `[79:40]` Rt (UQ16.24
+/// bytes/cycle), `[104:80]` alpha (UQ1.24), `[105]` active, `[107:106]` last stage (0 none,
+/// 1 fast recovery, 2 additive, 3 hyper), `[139:108]` T counter, `[171:140]` byte counter
+/// expiries, `[235:172]` bytes, `[299:236]` now, `[363:300]` last cut, `[427:364]` last CNP,
+/// `[491:428]` next increase (ns).
+pub const STATE_BITS: usize = 492;
+/// Cycle (after the accepting edge) whose edge writes the state back.
+pub const WRITE_CYCLE: usize = 59;
+/// Cycles between two accepted events of the same flow, at least: the read-modify-write
+/// window, from the accepting edge to the write edge.
+pub const HAZARD: usize = WRITE_CYCLE + 1;
+/// Result FIFO depth (log2); events in flight plus results waiting never exceed it.
+pub const FIFO_BITS: usize = 7;
+/// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
+/// `tready` high): write cycle, window multiply (2), result register, FIFO write.
+pub const LATENCY: usize = WRITE_CYCLE + 2 + 1 + 1;
+/// Result width: `[15:0]` flow, `[17:16]` kind, `[63:32]` rate_q16, `[95:64]` window bytes,
+/// `[587:96]` the state (`STATE_BITS` layout).
+pub const RESULT_BITS: usize = 96 + STATE_BITS;
+
+/// One increase step, `Rt = clamp(Rt + step)`, `Rc = clamp((Rt + Rc) >> 1)`, when `in_fire`
+/// (else both pass unchanged), in 4 cycles of one add or one clamp each.
+#[derive(LogicBlock, Default)]
+pub struct DcqcnIncrease {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Lower clamp, UQ16.24.
+    pub cfg_min: Signal<In, Bits<40>>,
+    /// Upper clamp (line rate), UQ16.24.
+    pub cfg_line: Signal<In, Bits<40>>,
+    /// Rt before the step.
+    pub in_rt: Signal<In, Bits<40>>,
+    /// Rc before the step.
+    pub in_rc: Signal<In, Bits<40>>,
+    /// Step of Rt (0, R_AI or R_HAI).
+    pub in_step: Signal<In, Bits<40>>,
+    /// Apply the step; otherwise Rt and Rc pass unchanged.
+    pub in_fire: Signal<In, bool>,
+    /// Carried unchanged to `out_tag`.
+    pub in_tag: Signal<In, Bits<41>>,
+    /// Rt after the step, 4 cycles after the inputs.
+    pub out_rt: Signal<Out, Bits<40>>,
+    /// Rc after the step.
+    pub out_rc: Signal<Out, Bits<40>>,
+    /// `in_tag` of the same step.
+    pub out_tag: Signal<Out, Bits<41>>,
+    s1_sum: DFF<Bits<41>>,
+    s1_rt: DFF<Bits<40>>,
+    s1_rc: DFF<Bits<40>>,
+    s1_fire: DFF<bool>,
+    s1_tag: DFF<Bits<41>>,
+    s2_rt: DFF<Bits<40>>,
+    s2_rc: DFF<Bits<40>>,
+    s2_fire: DFF<bool>,
+    s2_tag: DFF<Bits<41>>,
+    s3_sum: DFF<Bits<41>>,
+    s3_rt: DFF<Bits<40>>,
+    s3_rc: DFF<Bits<40>>,
+    s3_fire: DFF<bool>,
+    s3_tag: DFF<Bits<41>>,
+    s4_rt: DFF<Bits<40>>,
+    s4_rc: DFF<Bits<40>>,
+    s4_tag: DFF<Bits<41>>,
+    avg: Signal<Local, Bits<40>>,
+}
+
+impl Logic for DcqcnIncrease {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, s1_sum, s1_rt, s1_rc, s1_fire, s1_tag, s2_rt, s2_rc, s2_fire, s2_tag,
+            s3_sum, s3_rt, s3_rc, s3_fire, s3_tag, s4_rt, s4_rc, s4_tag
+        );
+        // 1: Rt + step.
+        self.s1_sum.d.next =
+            bit_cast::<41, 40>(self.in_rt.val()) + bit_cast::<41, 40>(self.in_step.val());
+        self.s1_rt.d.next = self.in_rt.val();
+        self.s1_rc.d.next = self.in_rc.val();
+        self.s1_fire.d.next = self.in_fire.val();
+        self.s1_tag.d.next = self.in_tag.val();
+        // 2: Rt = clamp(Rt + step).
+        self.s2_rt.d.next = self.s1_rt.q.val();
+        if self.s1_fire.q.val() {
+            self.s2_rt.d.next = self.s1_sum.q.val().get_bits::<40>(0);
+            if self.s1_sum.q.val() > bit_cast::<41, 40>(self.cfg_line.val()) {
+                self.s2_rt.d.next = self.cfg_line.val();
+            }
+            if self.s1_sum.q.val() < bit_cast::<41, 40>(self.cfg_min.val()) {
+                self.s2_rt.d.next = self.cfg_min.val();
+            }
+        }
+        self.s2_rc.d.next = self.s1_rc.q.val();
+        self.s2_fire.d.next = self.s1_fire.q.val();
+        self.s2_tag.d.next = self.s1_tag.q.val();
+        // 3: Rt + Rc.
+        self.s3_sum.d.next =
+            bit_cast::<41, 40>(self.s2_rt.q.val()) + bit_cast::<41, 40>(self.s2_rc.q.val());
+        self.s3_rt.d.next = self.s2_rt.q.val();
+        self.s3_rc.d.next = self.s2_rc.q.val();
+        self.s3_fire.d.next = self.s2_fire.q.val();
+        self.s3_tag.d.next = self.s2_tag.q.val();
+        // 4: Rc = clamp((Rt + Rc) >> 1).
+        self.avg.next = self.s3_sum.q.val().get_bits::<40>(1);
+        self.s4_rc.d.next = self.s3_rc.q.val();
+        if self.s3_fire.q.val() {
+            self.s4_rc.d.next = self.avg.val();
+            if self.avg.val() > self.cfg_line.val() {
+                self.s4_rc.d.next = self.cfg_line.val();
+            }
+            if self.avg.val() < self.cfg_min.val() {
+                self.s4_rc.d.next = self.cfg_min.val();
+            }
+        }
+        self.s4_rt.d.next = self.s3_rt.q.val();
+        self.s4_tag.d.next = self.s3_tag.q.val();
+        self.out_rt.next = self.s4_rt.q.val();
+        self.out_rc.next = self.s4_rc.q.val();
+        self.out_tag.next = self.s4_tag.q.val();
+    }
+}
+
+/// DCQCN reaction point for `2^F` flows (F <= 12).
+#[derive(LogicBlock, Default)]
+pub struct CcDcqcn<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset. Afterwards every flow is set to its initial state
+    /// (`DcqcnState::new`, from the `cfg_*` values then) in `2^F` cycles, during which
+    /// `s_axis_event_tready` is low.
+    pub reset: Signal<In, bool>,
+    /// Line rate, UQ16.24 bytes/cycle: the upper clamp and the initial Rc and Rt.
+    pub cfg_line_q24: Signal<In, Bits<40>>,
+    /// Minimum rate, UQ16.24 bytes/cycle (<= the line rate): the lower clamp.
+    pub cfg_min_q24: Signal<In, Bits<40>>,
+    /// R_AI, UQ16.24 bytes/cycle.
+    pub cfg_ai_q24: Signal<In, Bits<40>>,
+    /// R_HAI, UQ16.24 bytes/cycle.
+    pub cfg_hai_q24: Signal<In, Bits<40>>,
+    /// g = 2^-g_shift (0..=24).
+    pub cfg_g_shift: Signal<In, Bits<5>>,
+    /// alpha before the first CNP, UQ1.24 (<= 2^24).
+    pub cfg_initial_alpha_q24: Signal<In, Bits<25>>,
+    /// K, the alpha timer, ns (> 0).
+    pub cfg_alpha_timer_ns: Signal<In, Bits<32>>,
+    /// `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24), i = 0..15 (each < 2^24).
+    pub cfg_decay: Signal<In, Bits<384>>,
+    /// Minimum time between two cuts, ns.
+    pub cfg_min_cut_interval_ns: Signal<In, Bits<32>>,
+    /// T, the rate-increase period, ns.
+    pub cfg_rate_increase_timer_ns: Signal<In, Bits<32>>,
+    /// B, bytes per byte-counter expiry; 0 disables the byte counter.
+    pub cfg_byte_counter_bytes: Signal<In, Bits<32>>,
+    /// F, fast-recovery steps.
+    pub cfg_fast_recovery_times: Signal<In, Bits<8>>,
+    /// round(2^16 x base RTT / cycle): window bytes = Rc x win_mul >> 40.
+    pub cfg_win_mul: Signal<In, Bits<32>>,
+    /// Event: `[15:0]` flow, `[17:16]` kind (0 CNP, 1 timer, 2 tx, 3 (re)initialize the flow to
+    /// its initial state), `[63:32]` bytes sent (tx), `[127:64]` time, ns. Other bits are
+    /// reserved. A flow >= 2^F is dropped and counted in `stat_bad_flow`.
+    pub s_axis_event_tdata: Signal<In, Bits<128>>,
+    /// Event valid.
+    pub s_axis_event_tvalid: Signal<In, bool>,
+    /// Event ready: low during reset and initialization, while the offered event's flow had
+    /// an event accepted in the previous `HAZARD - 1` cycles, and while all `2^FIFO_BITS`
+    /// result slots are taken by events in flight and results not yet read.
+    pub s_axis_event_tready: Signal<Out, bool>,
+    /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` kind,
+    /// `[63:32]` Rc as UQ16.16 bytes/cycle (`rate_q16`), `[95:64]` window bytes
+    /// (`window_bytes`), `[587:96]` the flow's whole state after the event (`STATE_BITS`).
+    pub m_axis_result_tdata: Signal<Out, Bits<588>>,
+    /// Result valid.
+    pub m_axis_result_tvalid: Signal<Out, bool>,
+    /// Result ready (backpressure: results wait in a 2^FIFO_BITS-entry FIFO).
+    pub m_axis_result_tready: Signal<In, bool>,
+    /// Events dropped for a flow id >= 2^F.
+    pub stat_bad_flow: Signal<Out, Bits<32>>,
+    ram: RAM<Bits<492>, F>,
+    window: FlowWindow<16, WRITE_CYCLE>,
+    div: DivPipe<32, 32, 17, 25>,
+    dm0: MulPipe<25, 24, 49, 2, 42>,
+    al0: Signal<Local, Bits<25>>,
+    dm1: MulPipe<25, 24, 49, 2, 42>,
+    al1: Signal<Local, Bits<25>>,
+    dm2: MulPipe<25, 24, 49, 2, 42>,
+    al2: Signal<Local, Bits<25>>,
+    dm3: MulPipe<25, 24, 49, 2, 42>,
+    al3: Signal<Local, Bits<25>>,
+    dm4: MulPipe<25, 24, 49, 2, 42>,
+    al4: Signal<Local, Bits<25>>,
+    dm5: MulPipe<25, 24, 49, 2, 42>,
+    al5: Signal<Local, Bits<25>>,
+    dm6: MulPipe<25, 24, 49, 2, 42>,
+    al6: Signal<Local, Bits<25>>,
+    dm7: MulPipe<25, 24, 49, 2, 42>,
+    al7: Signal<Local, Bits<25>>,
+    dm8: MulPipe<25, 24, 49, 2, 42>,
+    al8: Signal<Local, Bits<25>>,
+    dm9: MulPipe<25, 24, 49, 2, 42>,
+    al9: Signal<Local, Bits<25>>,
+    dm10: MulPipe<25, 24, 49, 2, 42>,
+    al10: Signal<Local, Bits<25>>,
+    dm11: MulPipe<25, 24, 49, 2, 42>,
+    al11: Signal<Local, Bits<25>>,
+    dm12: MulPipe<25, 24, 49, 2, 42>,
+    al12: Signal<Local, Bits<25>>,
+    dm13: MulPipe<25, 24, 49, 2, 42>,
+    al13: Signal<Local, Bits<25>>,
+    dm14: MulPipe<25, 24, 49, 2, 42>,
+    al14: Signal<Local, Bits<25>>,
+    dm15: MulPipe<25, 24, 49, 2, 42>,
+    al15: Signal<Local, Bits<25>>,
+    inc1: DcqcnIncrease,
+    inc2: DcqcnIncrease,
+    cut_mul: MulPipe<40, 25, 65, 2, 40>,
+    win_mul: MulPipe<40, 32, 72, 2, 18>,
+    dl_a: DelayLine<406, 9>,
+    dl_b: DelayLine<486, 41>,
+    dl_c: DelayLine<446, 3>,
+    dl_d: DelayLine<492, 2>,
+    init_busy: DFF<bool>,
+    init_addr: DFF<Bits<F>>,
+    bad_flow: DFF<Bits<32>>,
+    f0_valid: DFF<bool>,
+    f0_data: DFF<Bits<128>>,
+    a_v: DFF<bool>,
+    a_s: DFF<Bits<492>>,
+    a_ev: DFF<Bits<128>>,
+    a_gt: DFF<bool>,
+    b_v: DFF<bool>,
+    b_s: DFF<Bits<492>>,
+    b_ev: DFF<Bits<18>>,
+    b_now: DFF<Bits<64>>,
+    b_tinc: DFF<Bits<32>>,
+    b_bcinc: DFF<Bits<32>>,
+    b_nextp: DFF<Bits<64>>,
+    b_bsum: DFF<Bits<64>>,
+    c_v: DFF<bool>,
+    c_s: DFF<Bits<492>>,
+    c_ev: DFF<Bits<18>>,
+    c_now: DFF<Bits<64>>,
+    c_tinc: DFF<Bits<32>>,
+    c_bcinc: DFF<Bits<32>>,
+    c_nextp: DFF<Bits<64>>,
+    c_bsum: DFF<Bits<64>>,
+    c_fire: DFF<bool>,
+    c_elapsed: DFF<Bits<64>>,
+    c_gap: DFF<Bits<64>>,
+    c_txgo: DFF<bool>,
+    c_bcfire: DFF<bool>,
+    c_bsub: DFF<Bits<64>>,
+    c_nowp: DFF<Bits<64>>,
+    d_v: DFF<bool>,
+    d_s: DFF<Bits<492>>,
+    d_ev: DFF<Bits<18>>,
+    d_cut: DFF<Bits<1>>,
+    e_tag2: DFF<Bits<41>>,
+    d_t1: DFF<Bits<32>>,
+    d_bc: DFF<Bits<32>>,
+    d_bc1: DFF<Bits<32>>,
+    d_fire: DFF<bool>,
+    d_bcfire: DFF<bool>,
+    d_elapsed: DFF<Bits<32>>,
+    e_rt: DFF<Bits<40>>,
+    e_rc: DFF<Bits<40>>,
+    e_step1: DFF<Bits<40>>,
+    e_fire: DFF<bool>,
+    q56_alpha: DFF<Bits<25>>,
+    q57_alpha: DFF<Bits<25>>,
+    q57_ash: DFF<Bits<25>>,
+    q58_v: DFF<bool>,
+    q58_alpha: DFF<Bits<25>>,
+    q58_au: DFF<Bits<25>>,
+    q58_rcsub: DFF<Bits<40>>,
+    q58_rct: DFF<Bits<40>>,
+    q59_v: DFF<bool>,
+    q59_state: DFF<Bits<492>>,
+    q59_fk: DFF<Bits<18>>,
+    onesh: DFF<Bits<25>>,
+    out_valid: DFF<bool>,
+    out_data: DFF<Bits<588>>,
+    fifo: DistRam<Bits<588>, FIFO_BITS>,
+    fifo_rd: DFF<Bits<FIFO_BITS>>,
+    fifo_wr: DFF<Bits<FIFO_BITS>>,
+    fifo_cnt: DFF<Bits<8>>,
+    owed: DFF<Bits<8>>,
+    pop: Signal<Local, bool>,
+    fire: Signal<Local, bool>,
+    in_flow: Signal<Local, Bits<16>>,
+    in_flow_ok: Signal<Local, bool>,
+    zero64: Signal<Local, Bits<64>>,
+    new_state: Signal<Local, Bits<492>>,
+    kind1: Signal<Local, Bits<2>>,
+    sum65a: Signal<Local, Bits<65>>,
+    sum65b: Signal<Local, Bits<65>>,
+    sum65c: Signal<Local, Bits<65>>,
+    kind3: Signal<Local, Bits<2>>,
+    active3: Signal<Local, bool>,
+    now4: Signal<Local, Bits<64>>,
+    kind4: Signal<Local, Bits<2>>,
+    active4: Signal<Local, bool>,
+    cut4: Signal<Local, bool>,
+    t1: Signal<Local, Bits<32>>,
+    bc1: Signal<Local, Bits<32>>,
+    bytes1: Signal<Local, Bits<64>>,
+    next1: Signal<Local, Bits<64>>,
+    lcnp1: Signal<Local, Bits<64>>,
+    f32: Signal<Local, Bits<32>>,
+    f1_32: Signal<Local, Bits<32>>,
+    tle: Signal<Local, bool>,
+    teq: Signal<Local, bool>,
+    ble: Signal<Local, bool>,
+    b1le: Signal<Local, bool>,
+    stage1: Signal<Local, Bits<2>>,
+    stage2: Signal<Local, Bits<2>>,
+    lstage: Signal<Local, Bits<2>>,
+    step1: Signal<Local, Bits<40>>,
+    step2: Signal<Local, Bits<40>>,
+    rc2: Signal<Local, Bits<40>>,
+    rt3: Signal<Local, Bits<40>>,
+    cut14: Signal<Local, bool>,
+    alpha_dec: Signal<Local, Bits<25>>,
+    cut58: Signal<Local, bool>,
+    alpha_f: Signal<Local, Bits<25>>,
+    rc_f: Signal<Local, Bits<40>>,
+    one25: Signal<Local, Bits<25>>,
+    one1: Signal<Local, Bits<1>>,
+    ones64: Signal<Local, Bits<64>>,
+}
+
+impl<const F: usize> Logic for CcDcqcn<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, init_busy, init_addr, bad_flow, f0_valid, f0_data, a_v, a_s, a_ev, a_gt,
+            b_v, b_s, b_ev, b_now, b_tinc, b_bcinc, b_nextp, b_bsum, c_v, c_s, c_ev, c_now,
+            c_tinc, c_bcinc, c_nextp, c_bsum, c_fire, c_elapsed, c_gap, c_txgo, c_bcfire, c_bsub,
+            c_nowp, d_v, d_s, d_ev, d_cut, d_t1, d_bc, d_bc1, d_fire, d_bcfire, d_elapsed, e_rt,
+            e_rc, e_step1, e_fire, e_tag2, q56_alpha, q57_alpha, q57_ash, q58_v,
+            q58_alpha, q58_au, q58_rcsub, q58_rct, q59_v, q59_state, q59_fk, onesh, out_valid,
+            out_data, fifo_rd, fifo_wr, fifo_cnt, owed
+        );
+        clock!(
+            self, clock, window, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
+            dm11, dm12, dm13, dm14, dm15, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d
+        );
+        self.fifo.write_clock.next = self.clock.val();
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.window.reset.next = self.reset.val();
+        self.div.reset.next = self.reset.val();
+        self.cut_mul.reset.next = self.reset.val();
+        self.win_mul.reset.next = self.reset.val();
+        self.inc1.cfg_min.next = self.cfg_min_q24.val();
+        self.inc1.cfg_line.next = self.cfg_line_q24.val();
+        self.inc2.cfg_min.next = self.cfg_min_q24.val();
+        self.inc2.cfg_line.next = self.cfg_line_q24.val();
+        self.zero64.next = 0.into();
+        self.ones64.next = !self.zero64.val();
+        self.one25.next = 16777216.into();
+        self.one1.next = 1.into();
+        self.onesh.d.next = self.one25.val() >> self.cfg_g_shift.val();
+        // The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // increase = 2^64 - 1, everything else 0.
+        self.new_state.next = bit_cast::<492, 40>(self.cfg_line_q24.val())
+            | (bit_cast::<492, 40>(self.cfg_line_q24.val()) << 40)
+            | (bit_cast::<492, 25>(self.cfg_initial_alpha_q24.val()) << 80)
+            | (bit_cast::<492, 64>(self.ones64.val()) << 428);
+
+        // ---- Reset: every flow to its initial state, one per cycle.
+        if self.init_busy.q.val() {
+            self.init_addr.d.next = self.init_addr.q.val() + 1;
+            if self.init_addr.q.val().all() {
+                self.init_busy.d.next = false;
+            }
+        }
+        if self.reset.val() {
+            self.init_busy.d.next = true;
+            self.init_addr.d.next = 0.into();
+        }
+
+        // ---- 0: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_flow_ok.next =
+            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
+        self.window.in_flow.next = self.in_flow.val();
+        // owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
+        self.s_axis_event_tready.next = !self.reset.val()
+            & !self.init_busy.q.val()
+            & !self.window.out_hit.val()
+            & (self.owed.q.val() < 128);
+        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
+        self.window.in_push.next = self.fire.val() & self.in_flow_ok.val();
+        if self.fire.val() & !self.in_flow_ok.val() {
+            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.bad_flow.d.next = 0.into();
+        }
+        self.stat_bad_flow.next = self.bad_flow.q.val();
+        self.ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
+        self.f0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
+        self.f0_data.d.next = self.s_axis_event_tdata.val();
+
+        // ---- 1: the state (initial state for kind 3); event time > state time.
+        self.kind1.next = self.f0_data.q.val().get_bits::<2>(16);
+        self.a_v.d.next = self.f0_valid.q.val() & !self.reset.val();
+        self.a_ev.d.next = self.f0_data.q.val();
+        self.a_s.d.next = self.ram.read_data.val();
+        self.a_gt.d.next = self.f0_data.q.val().get_bits::<64>(64)
+            > self.ram.read_data.val().get_bits::<64>(236);
+        if self.kind1.val() == 3 {
+            self.a_s.d.next = self.new_state.val();
+            self.a_gt.d.next = false;
+        }
+
+        // ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
+        self.b_v.d.next = self.a_v.q.val() & !self.reset.val();
+        self.b_s.d.next = self.a_s.q.val();
+        self.b_ev.d.next = self.a_ev.q.val().get_bits::<18>(0);
+        self.b_now.d.next = self.a_s.q.val().get_bits::<64>(236);
+        if self.a_gt.q.val() {
+            self.b_now.d.next = self.a_ev.q.val().get_bits::<64>(64);
+        }
+        self.b_tinc.d.next = self.a_s.q.val().get_bits::<32>(108) + 1;
+        if self.a_s.q.val().get_bits::<32>(108).all() {
+            self.b_tinc.d.next = self.a_s.q.val().get_bits::<32>(108);
+        }
+        self.b_bcinc.d.next = self.a_s.q.val().get_bits::<32>(140) + 1;
+        if self.a_s.q.val().get_bits::<32>(140).all() {
+            self.b_bcinc.d.next = self.a_s.q.val().get_bits::<32>(140);
+        }
+        self.sum65a.next = bit_cast::<65, 64>(self.a_s.q.val().get_bits::<64>(428))
+            + bit_cast::<65, 32>(self.cfg_rate_increase_timer_ns.val());
+        self.b_nextp.d.next = self.sum65a.val().get_bits::<64>(0);
+        if self.sum65a.val().get_bit(64) {
+            self.b_nextp.d.next = self.ones64.val();
+        }
+        self.sum65b.next = bit_cast::<65, 64>(self.a_s.q.val().get_bits::<64>(172))
+            + bit_cast::<65, 32>(self.a_ev.q.val().get_bits::<32>(32));
+        self.b_bsum.d.next = self.sum65b.val().get_bits::<64>(0);
+        if self.sum65b.val().get_bit(64) {
+            self.b_bsum.d.next = self.ones64.val();
+        }
+
+        // ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
+        // counter expiry, now' + T.
+        self.kind3.next = self.b_ev.q.val().get_bits::<2>(16);
+        self.active3.next = self.b_s.q.val().get_bit(105);
+        self.c_v.d.next = self.b_v.q.val() & !self.reset.val();
+        self.c_s.d.next = self.b_s.q.val();
+        self.c_ev.d.next = self.b_ev.q.val();
+        self.c_now.d.next = self.b_now.q.val();
+        self.c_tinc.d.next = self.b_tinc.q.val();
+        self.c_bcinc.d.next = self.b_bcinc.q.val();
+        self.c_nextp.d.next = self.b_nextp.q.val();
+        self.c_bsum.d.next = self.b_bsum.q.val();
+        self.c_fire.d.next = self.active3.val()
+            & (self.kind3.val() != 3)
+            & (self.b_now.q.val() >= self.b_s.q.val().get_bits::<64>(428));
+        self.c_elapsed.d.next = 0.into();
+        if self.b_now.q.val() >= self.b_s.q.val().get_bits::<64>(364) {
+            self.c_elapsed.d.next = self.b_now.q.val() - self.b_s.q.val().get_bits::<64>(364);
+        }
+        self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_bits::<64>(300);
+        self.c_txgo.d.next = (self.kind3.val() == 2)
+            & self.active3.val()
+            & self.cfg_byte_counter_bytes.val().any();
+        self.c_bcfire.d.next = (self.kind3.val() == 2)
+            & self.active3.val()
+            & self.cfg_byte_counter_bytes.val().any()
+            & (self.b_bsum.q.val() >= bit_cast::<64, 32>(self.cfg_byte_counter_bytes.val()));
+        self.c_bsub.d.next =
+            self.b_bsum.q.val() - bit_cast::<64, 32>(self.cfg_byte_counter_bytes.val());
+        self.sum65c.next = bit_cast::<65, 64>(self.b_now.q.val())
+            + bit_cast::<65, 32>(self.cfg_rate_increase_timer_ns.val());
+        self.c_nowp.d.next = self.sum65c.val().get_bits::<64>(0);
+        if self.sum65c.val().get_bit(64) {
+            self.c_nowp.d.next = self.ones64.val();
+        }
+
+        // ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
+        // unless the flow is active and cut less than min_cut_interval ago.
+        self.kind4.next = self.c_ev.q.val().get_bits::<2>(16);
+        self.active4.next = self.c_s.q.val().get_bit(105);
+        self.now4.next = self.c_now.q.val();
+        self.cut4.next = (self.kind4.val() == 0)
+            & !(self.active4.val()
+                & (self.c_gap.q.val()
+                    < bit_cast::<64, 32>(self.cfg_min_cut_interval_ns.val())));
+        self.t1.next = self.c_s.q.val().get_bits::<32>(108);
+        self.next1.next = self.c_s.q.val().get_bits::<64>(428);
+        if self.c_fire.q.val() {
+            self.t1.next = self.c_tinc.q.val();
+            self.next1.next = self.c_nextp.q.val();
+        }
+        self.bc1.next = self.c_s.q.val().get_bits::<32>(140);
+        self.bytes1.next = self.c_s.q.val().get_bits::<64>(172);
+        if self.c_txgo.q.val() {
+            self.bytes1.next = self.c_bsum.q.val();
+        }
+        if self.c_bcfire.q.val() {
+            self.bc1.next = self.c_bcinc.q.val();
+            self.bytes1.next = self.c_bsub.q.val();
+        }
+        self.lcnp1.next = self.c_s.q.val().get_bits::<64>(364);
+        if self.kind4.val() == 0 {
+            self.lcnp1.next = self.now4.val();
+        }
+        self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
+        self.d_ev.d.next = self.c_ev.q.val();
+        self.d_t1.d.next = self.t1.val();
+        self.d_bc.d.next = self.c_s.q.val().get_bits::<32>(140);
+        self.d_bc1.d.next = self.bc1.val();
+        self.d_fire.d.next = self.c_fire.q.val();
+        self.d_bcfire.d.next = self.c_bcfire.q.val();
+        self.d_cut.d.next = 0.into();
+        self.d_s.d.next = bit_cast::<492, 108>(self.c_s.q.val().get_bits::<108>(0))
+            | (bit_cast::<492, 32>(self.t1.val()) << 108)
+            | (bit_cast::<492, 32>(self.bc1.val()) << 140)
+            | (bit_cast::<492, 64>(self.bytes1.val()) << 172)
+            | (bit_cast::<492, 64>(self.now4.val()) << 236)
+            | (bit_cast::<492, 64>(self.c_s.q.val().get_bits::<64>(300)) << 300)
+            | (bit_cast::<492, 64>(self.lcnp1.val()) << 364)
+            | (bit_cast::<492, 64>(self.next1.val()) << 428);
+        if self.cut4.val() {
+            // Cut: active, lastCut = now', counters and bytes 0, next increase = now' + T.
+            self.d_cut.d.next = 1.into();
+            self.d_s.d.next = bit_cast::<492, 105>(self.c_s.q.val().get_bits::<105>(0))
+                | (bit_cast::<492, 1>(self.one1.val()) << 105)
+                | (bit_cast::<492, 2>(self.c_s.q.val().get_bits::<2>(106)) << 106)
+                | (bit_cast::<492, 64>(self.now4.val()) << 236)
+                | (bit_cast::<492, 64>(self.now4.val()) << 300)
+                | (bit_cast::<492, 64>(self.now4.val()) << 364)
+                | (bit_cast::<492, 64>(self.c_nowp.q.val()) << 428);
+        }
+        // alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
+        self.d_elapsed.d.next = 0.into();
+        if (self.kind4.val() == 0) & self.active4.val() {
+            self.d_elapsed.d.next = self.c_elapsed.q.val().get_bits::<32>(0);
+            if self.c_elapsed.q.val().get_bits::<32>(32).any() {
+                self.d_elapsed.d.next = self.ones64.val().get_bits::<32>(0);
+            }
+        }
+
+        // ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
+        // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
+        self.f32.next = bit_cast::<32, 8>(self.cfg_fast_recovery_times.val());
+        self.f1_32.next = self.f32.val() + 1;
+        self.tle.next = self.d_t1.q.val() <= self.f32.val();
+        self.teq.next = self.d_t1.q.val() == self.f1_32.val();
+        self.ble.next = self.d_bc.q.val() <= self.f32.val();
+        self.b1le.next = self.d_bc1.q.val() <= self.f32.val();
+        // 1 fast recovery, 2 additive, 3 hyper.
+        self.stage1.next = 2.into();
+        self.stage2.next = 2.into();
+        if self.cfg_byte_counter_bytes.val().any() {
+            if self.tle.val() & self.ble.val() {
+                self.stage1.next = 1.into();
+            }
+            if !self.tle.val() & !self.ble.val() {
+                self.stage1.next = 3.into();
+            }
+            if self.tle.val() & self.b1le.val() {
+                self.stage2.next = 1.into();
+            }
+            if !self.tle.val() & !self.b1le.val() {
+                self.stage2.next = 3.into();
+            }
+        } else {
+            self.stage1.next = 3.into();
+            if self.teq.val() {
+                self.stage1.next = 2.into();
+            }
+            if self.tle.val() {
+                self.stage1.next = 1.into();
+            }
+            self.stage2.next = self.stage1.val();
+        }
+        self.step1.next = self.cfg_hai_q24.val();
+        if self.stage1.val() == 2 {
+            self.step1.next = self.cfg_ai_q24.val();
+        }
+        if self.stage1.val() == 1 {
+            self.step1.next = 0.into();
+        }
+        self.step2.next = self.cfg_hai_q24.val();
+        if self.stage2.val() == 2 {
+            self.step2.next = self.cfg_ai_q24.val();
+        }
+        if self.stage2.val() == 1 {
+            self.step2.next = 0.into();
+        }
+        self.lstage.next = self.d_s.q.val().get_bits::<2>(106);
+        if self.d_fire.q.val() {
+            self.lstage.next = self.stage1.val();
+        }
+        if self.d_bcfire.q.val() {
+            self.lstage.next = self.stage2.val();
+        }
+        // dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
+        // Rt go through the increase blocks, alpha through the decay chain.
+        self.dl_a.in_data.next = bit_cast::<406, 1>(self.d_s.q.val().get_bits::<1>(105))
+            | (bit_cast::<406, 2>(self.lstage.val()) << 1)
+            | (bit_cast::<406, 384>(self.d_s.q.val().get_bits::<384>(108)) << 3)
+            | (bit_cast::<406, 1>(self.d_cut.q.val()) << 387)
+            | (bit_cast::<406, 18>(self.d_ev.q.val()) << 388);
+        self.e_rt.d.next = self.d_s.q.val().get_bits::<40>(40);
+        self.e_rc.d.next = self.d_s.q.val().get_bits::<40>(0);
+        self.e_step1.d.next = self.step1.val();
+        self.e_fire.d.next = self.d_fire.q.val();
+        self.e_tag2.d.next = bit_cast::<41, 40>(self.step2.val());
+        if self.d_bcfire.q.val() {
+            self.e_tag2.d.next = bit_cast::<41, 40>(self.step2.val())
+                | (bit_cast::<41, 1>(self.one1.val()) << 40);
+        }
+        self.div.in_valid.next = self.d_v.q.val();
+        self.div.in_num.next = self.d_elapsed.q.val();
+        self.div.in_den.next = self.cfg_alpha_timer_ns.val();
+        self.div.in_tag.next = self.d_s.q.val().get_bits::<25>(80);
+
+        // ---- 6..13: timer increase, then byte-counter increase.
+        self.inc1.in_rt.next = self.e_rt.q.val();
+        self.inc1.in_rc.next = self.e_rc.q.val();
+        self.inc1.in_step.next = self.e_step1.q.val();
+        self.inc1.in_fire.next = self.e_fire.q.val();
+        self.inc1.in_tag.next = self.e_tag2.q.val();
+        self.inc2.in_rt.next = self.inc1.out_rt.val();
+        self.inc2.in_rc.next = self.inc1.out_rc.val();
+        self.inc2.in_step.next = self.inc1.out_tag.val().get_bits::<40>(0);
+        self.inc2.in_fire.next = self.inc1.out_tag.val().get_bit(40);
+        self.inc2.in_tag.next = self.inc1.out_tag.val();
+
+        // ---- 14: Rt = Rc on a cut; the state waits for alpha.
+        self.rc2.next = self.inc2.out_rc.val();
+        self.cut14.next = self.dl_a.out_data.val().get_bit(387);
+        self.rt3.next = self.inc2.out_rt.val();
+        if self.cut14.val() {
+            self.rt3.next = self.rc2.val();
+        }
+        // dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
+        // and kind (alpha comes from the decay chain).
+        self.dl_b.in_data.next = (bit_cast::<486, 406>(self.dl_a.out_data.val()) << 80)
+            | (bit_cast::<486, 40>(self.rt3.val()) << 40)
+            | bit_cast::<486, 40>(self.rc2.val());
+
+        // ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n (the tags carry n in
+        // [16:0] and alpha in [41:17]).
+        self.al0.next = self.div.out_tag.val();
+        self.dm0.in_valid.next = self.div.out_valid.val();
+        self.dm0.in_tag.next = bit_cast::<42, 17>(self.div.out_quo.val())
+            | (bit_cast::<42, 25>(self.al0.val()) << 17);
+        self.dm0.in_a.next = self.al0.val();
+        self.dm0.in_b.next = self.cfg_decay.val().get_bits::<24>(0);
+        self.dm0.reset.next = self.reset.val();
+        self.al1.next = self.dm0.out_tag.val().get_bits::<25>(17);
+        if self.dm0.out_tag.val().get_bit(0) {
+            self.al1.next = self.dm0.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm1.in_valid.next = self.dm0.out_valid.val();
+        self.dm1.in_tag.next = bit_cast::<42, 17>(self.dm0.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al1.val()) << 17);
+        self.dm1.in_a.next = self.al1.val();
+        self.dm1.in_b.next = self.cfg_decay.val().get_bits::<24>(24);
+        self.dm1.reset.next = self.reset.val();
+        self.al2.next = self.dm1.out_tag.val().get_bits::<25>(17);
+        if self.dm1.out_tag.val().get_bit(1) {
+            self.al2.next = self.dm1.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm2.in_valid.next = self.dm1.out_valid.val();
+        self.dm2.in_tag.next = bit_cast::<42, 17>(self.dm1.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al2.val()) << 17);
+        self.dm2.in_a.next = self.al2.val();
+        self.dm2.in_b.next = self.cfg_decay.val().get_bits::<24>(48);
+        self.dm2.reset.next = self.reset.val();
+        self.al3.next = self.dm2.out_tag.val().get_bits::<25>(17);
+        if self.dm2.out_tag.val().get_bit(2) {
+            self.al3.next = self.dm2.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm3.in_valid.next = self.dm2.out_valid.val();
+        self.dm3.in_tag.next = bit_cast::<42, 17>(self.dm2.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al3.val()) << 17);
+        self.dm3.in_a.next = self.al3.val();
+        self.dm3.in_b.next = self.cfg_decay.val().get_bits::<24>(72);
+        self.dm3.reset.next = self.reset.val();
+        self.al4.next = self.dm3.out_tag.val().get_bits::<25>(17);
+        if self.dm3.out_tag.val().get_bit(3) {
+            self.al4.next = self.dm3.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm4.in_valid.next = self.dm3.out_valid.val();
+        self.dm4.in_tag.next = bit_cast::<42, 17>(self.dm3.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al4.val()) << 17);
+        self.dm4.in_a.next = self.al4.val();
+        self.dm4.in_b.next = self.cfg_decay.val().get_bits::<24>(96);
+        self.dm4.reset.next = self.reset.val();
+        self.al5.next = self.dm4.out_tag.val().get_bits::<25>(17);
+        if self.dm4.out_tag.val().get_bit(4) {
+            self.al5.next = self.dm4.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm5.in_valid.next = self.dm4.out_valid.val();
+        self.dm5.in_tag.next = bit_cast::<42, 17>(self.dm4.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al5.val()) << 17);
+        self.dm5.in_a.next = self.al5.val();
+        self.dm5.in_b.next = self.cfg_decay.val().get_bits::<24>(120);
+        self.dm5.reset.next = self.reset.val();
+        self.al6.next = self.dm5.out_tag.val().get_bits::<25>(17);
+        if self.dm5.out_tag.val().get_bit(5) {
+            self.al6.next = self.dm5.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm6.in_valid.next = self.dm5.out_valid.val();
+        self.dm6.in_tag.next = bit_cast::<42, 17>(self.dm5.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al6.val()) << 17);
+        self.dm6.in_a.next = self.al6.val();
+        self.dm6.in_b.next = self.cfg_decay.val().get_bits::<24>(144);
+        self.dm6.reset.next = self.reset.val();
+        self.al7.next = self.dm6.out_tag.val().get_bits::<25>(17);
+        if self.dm6.out_tag.val().get_bit(6) {
+            self.al7.next = self.dm6.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm7.in_valid.next = self.dm6.out_valid.val();
+        self.dm7.in_tag.next = bit_cast::<42, 17>(self.dm6.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al7.val()) << 17);
+        self.dm7.in_a.next = self.al7.val();
+        self.dm7.in_b.next = self.cfg_decay.val().get_bits::<24>(168);
+        self.dm7.reset.next = self.reset.val();
+        self.al8.next = self.dm7.out_tag.val().get_bits::<25>(17);
+        if self.dm7.out_tag.val().get_bit(7) {
+            self.al8.next = self.dm7.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm8.in_valid.next = self.dm7.out_valid.val();
+        self.dm8.in_tag.next = bit_cast::<42, 17>(self.dm7.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al8.val()) << 17);
+        self.dm8.in_a.next = self.al8.val();
+        self.dm8.in_b.next = self.cfg_decay.val().get_bits::<24>(192);
+        self.dm8.reset.next = self.reset.val();
+        self.al9.next = self.dm8.out_tag.val().get_bits::<25>(17);
+        if self.dm8.out_tag.val().get_bit(8) {
+            self.al9.next = self.dm8.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm9.in_valid.next = self.dm8.out_valid.val();
+        self.dm9.in_tag.next = bit_cast::<42, 17>(self.dm8.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al9.val()) << 17);
+        self.dm9.in_a.next = self.al9.val();
+        self.dm9.in_b.next = self.cfg_decay.val().get_bits::<24>(216);
+        self.dm9.reset.next = self.reset.val();
+        self.al10.next = self.dm9.out_tag.val().get_bits::<25>(17);
+        if self.dm9.out_tag.val().get_bit(9) {
+            self.al10.next = self.dm9.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm10.in_valid.next = self.dm9.out_valid.val();
+        self.dm10.in_tag.next = bit_cast::<42, 17>(self.dm9.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al10.val()) << 17);
+        self.dm10.in_a.next = self.al10.val();
+        self.dm10.in_b.next = self.cfg_decay.val().get_bits::<24>(240);
+        self.dm10.reset.next = self.reset.val();
+        self.al11.next = self.dm10.out_tag.val().get_bits::<25>(17);
+        if self.dm10.out_tag.val().get_bit(10) {
+            self.al11.next = self.dm10.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm11.in_valid.next = self.dm10.out_valid.val();
+        self.dm11.in_tag.next = bit_cast::<42, 17>(self.dm10.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al11.val()) << 17);
+        self.dm11.in_a.next = self.al11.val();
+        self.dm11.in_b.next = self.cfg_decay.val().get_bits::<24>(264);
+        self.dm11.reset.next = self.reset.val();
+        self.al12.next = self.dm11.out_tag.val().get_bits::<25>(17);
+        if self.dm11.out_tag.val().get_bit(11) {
+            self.al12.next = self.dm11.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm12.in_valid.next = self.dm11.out_valid.val();
+        self.dm12.in_tag.next = bit_cast::<42, 17>(self.dm11.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al12.val()) << 17);
+        self.dm12.in_a.next = self.al12.val();
+        self.dm12.in_b.next = self.cfg_decay.val().get_bits::<24>(288);
+        self.dm12.reset.next = self.reset.val();
+        self.al13.next = self.dm12.out_tag.val().get_bits::<25>(17);
+        if self.dm12.out_tag.val().get_bit(12) {
+            self.al13.next = self.dm12.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm13.in_valid.next = self.dm12.out_valid.val();
+        self.dm13.in_tag.next = bit_cast::<42, 17>(self.dm12.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al13.val()) << 17);
+        self.dm13.in_a.next = self.al13.val();
+        self.dm13.in_b.next = self.cfg_decay.val().get_bits::<24>(312);
+        self.dm13.reset.next = self.reset.val();
+        self.al14.next = self.dm13.out_tag.val().get_bits::<25>(17);
+        if self.dm13.out_tag.val().get_bit(13) {
+            self.al14.next = self.dm13.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm14.in_valid.next = self.dm13.out_valid.val();
+        self.dm14.in_tag.next = bit_cast::<42, 17>(self.dm13.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al14.val()) << 17);
+        self.dm14.in_a.next = self.al14.val();
+        self.dm14.in_b.next = self.cfg_decay.val().get_bits::<24>(336);
+        self.dm14.reset.next = self.reset.val();
+        self.al15.next = self.dm14.out_tag.val().get_bits::<25>(17);
+        if self.dm14.out_tag.val().get_bit(14) {
+            self.al15.next = self.dm14.out_prod.val().get_bits::<25>(24);
+        }
+        self.dm15.in_valid.next = self.dm14.out_valid.val();
+        self.dm15.in_tag.next = bit_cast::<42, 17>(self.dm14.out_tag.val().get_bits::<17>(0))
+            | (bit_cast::<42, 25>(self.al15.val()) << 17);
+        self.dm15.in_a.next = self.al15.val();
+        self.dm15.in_b.next = self.cfg_decay.val().get_bits::<24>(360);
+        self.dm15.reset.next = self.reset.val();
+        self.alpha_dec.next = self.dm15.out_tag.val().get_bits::<25>(17);
+        if self.dm15.out_tag.val().get_bit(15) {
+            self.alpha_dec.next = self.dm15.out_prod.val().get_bits::<25>(24);
+        }
+        if self.dm15.out_tag.val().get_bit(16) {
+            self.alpha_dec.next = 0.into();
+        }
+
+        // ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
+        self.cut_mul.in_valid.next = self.dm15.out_valid.val();
+        self.cut_mul.in_a.next = self.dl_b.out_data.val().get_bits::<40>(0);
+        self.cut_mul.in_b.next = self.alpha_dec.val();
+        self.cut_mul.in_tag.next = self.dl_b.out_data.val().get_bits::<40>(0);
+        // dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
+        self.dl_c.in_data.next = bit_cast::<446, 40>(self.dl_b.out_data.val().get_bits::<40>(40))
+            | (bit_cast::<446, 406>(self.dl_b.out_data.val().get_bits::<406>(80)) << 40);
+        self.q56_alpha.d.next = self.alpha_dec.val();
+        self.q57_alpha.d.next = self.q56_alpha.q.val();
+        self.q57_ash.d.next = self.q56_alpha.q.val() >> self.cfg_g_shift.val();
+        self.q58_v.d.next = self.cut_mul.out_valid.val() & !self.reset.val();
+        self.q58_alpha.d.next = self.q57_alpha.q.val();
+        self.q58_au.d.next = self.q57_alpha.q.val() - self.q57_ash.q.val();
+        self.q58_rct.d.next = self.cut_mul.out_tag.val();
+        self.q58_rcsub.d.next =
+            self.cut_mul.out_tag.val() - self.cut_mul.out_prod.val().get_bits::<40>(25);
+        self.cut58.next = self.dl_c.out_data.val().get_bit(427);
+        self.alpha_f.next = self.q58_alpha.q.val();
+        self.rc_f.next = self.q58_rct.q.val();
+        if self.cut58.val() {
+            self.alpha_f.next = self.q58_au.q.val() + self.onesh.q.val();
+            self.rc_f.next = self.q58_rcsub.q.val();
+            if self.q58_rcsub.q.val() > self.cfg_line_q24.val() {
+                self.rc_f.next = self.cfg_line_q24.val();
+            }
+            if self.q58_rcsub.q.val() < self.cfg_min_q24.val() {
+                self.rc_f.next = self.cfg_min_q24.val();
+            }
+        }
+        self.q59_v.d.next = self.q58_v.q.val() & !self.reset.val();
+        self.q59_fk.d.next = self.dl_c.out_data.val().get_bits::<18>(428);
+        self.q59_state.d.next = (bit_cast::<492, 387>(self.dl_c.out_data.val().get_bits::<387>(40))
+            << 105)
+            | (bit_cast::<492, 25>(self.alpha_f.val()) << 80)
+            | (bit_cast::<492, 40>(self.dl_c.out_data.val().get_bits::<40>(0)) << 40)
+            | bit_cast::<492, 40>(self.rc_f.val());
+
+        // ---- 59: write back (the end of the read-modify-write window); window bytes.
+        self.ram.write_address.next = self.q59_fk.q.val().get_bits::<F>(0);
+        self.ram.write_data.next = self.q59_state.q.val();
+        self.ram.write_enable.next = self.q59_v.q.val();
+        self.win_mul.in_valid.next = self.q59_v.q.val();
+        self.win_mul.in_a.next = self.q59_state.q.val().get_bits::<40>(0);
+        self.win_mul.in_b.next = self.cfg_win_mul.val();
+        self.win_mul.in_tag.next = self.q59_fk.q.val();
+        self.dl_d.in_data.next = self.q59_state.q.val();
+
+        // ---- 61: result.
+        self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
+        self.out_data.d.next = bit_cast::<588, 18>(self.win_mul.out_tag.val())
+            | (bit_cast::<588, 32>(self.dl_d.out_data.val().get_bits::<32>(8)) << 32)
+            | (bit_cast::<588, 32>(self.win_mul.out_prod.val().get_bits::<32>(40)) << 64)
+            | (bit_cast::<588, 492>(self.dl_d.out_data.val()) << 96);
+
+        // ---- FIFO of results.
+        self.fifo.write_enable.next = self.out_valid.q.val();
+        self.fifo.write_address.next = self.fifo_wr.q.val();
+        self.fifo.write_data.next = self.out_data.q.val();
+        self.fifo.read_address.next = self.fifo_rd.q.val();
+        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
+        self.m_axis_result_tdata.next = self.fifo.read_data.val();
+        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
+        if self.out_valid.q.val() {
+            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
+        }
+        if self.pop.val() {
+            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
+        }
+        if self.out_valid.q.val() & !self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
+        }
+        if !self.out_valid.q.val() & self.pop.val() {
+            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
+        }
+        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
+            self.owed.d.next = self.owed.q.val() + 1;
+        }
+        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
+            self.owed.d.next = self.owed.q.val() - 1;
+        }
+        if self.reset.val() {
+            self.fifo_rd.d.next = 0.into();
+            self.fifo_wr.d.next = 0.into();
+            self.fifo_cnt.d.next = 0.into();
+            self.owed.d.next = 0.into();
+        }
+
+        // ---- Initialization writes.
+        if self.init_busy.q.val() {
+            self.ram.write_address.next = self.init_addr.q.val();
+            self.ram.write_data.next = self.new_state.val();
+            self.ram.write_enable.next = true;
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! cc_dcqcn against the fixed-point DCQCN model (`sim::cc_module::dcqcn`), event by event:
+//! every accepted event's result (rate, window and the flow's whole state) is compared with
+//! the model's state after the same event.
+
+use super::{Outcome, Scenario};
+use crate::verilated::models::CcDcqcn;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
+use sim::cc_module::dcqcn::{self as xd, DcqcnConfig, DcqcnState};
+use sim::cc_module::Clock;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::Instant;
+
+/// Flows of the Verilated configuration (`rtl-out/cc_dcqcn.v`, F = 10).
+pub const FLOWS: usize = 1024;
+
+/// Event kinds (`[17:16]` of the event).
+pub const CNP: u8 = 0;
+pub const TIMER: u8 = 1;
+pub const TX: u8 = 2;
+pub const INIT: u8 = 3;
+
+/// One event as the module takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub flow: u16,
+    /// CNP, TIMER, TX or INIT.
+    pub kind: u8,
+    /// Bytes sent (TX).
+    pub bytes: u32,
+    /// Time, ns.
+    pub now: u64,
+}
+
+impl Event {
+    /// The 128-bit `s_axis_event_tdata` as 4 little-endian words.
+    pub fn words(&self) -> [u32; 4] {
+        [
+            self.flow as u32 | (self.kind as u32 & 3) << 16,
+            self.bytes,
+            self.now as u32,
+            (self.now >> 32) as u32,
+        ]
+    }
+}
+
+/// What the module reports for one event (`m_axis_result_tdata`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Result {
+    pub flow: u16,
+    pub kind: u8,
+    pub rate_q16: u32,
+    pub window_bytes: u32,
+    /// The flow's whole state after the event.
+    pub state: DcqcnState,
+}
+
+/// Bits `[lo + w - 1 : lo]` (w <= 64) of a little-endian word vector.
+pub fn field(d: &[u32], lo: usize, w: usize) -> u64 {
+    let mut v = 0u128;
+    for k in (lo / 32..=(lo + w - 1) / 32).rev() {
+        v = v << 32 | d[k] as u128;
+    }
+    let v = v >> (lo % 32);
+    (v & ((1u128 << w) - 1)) as u64
+}
+
+/// `last_stage` as the RTL encodes it.
+pub fn stage_code(s: Option<IncreaseStage>) -> u64 {
+    match s {
+        None => 0,
+        Some(IncreaseStage::FastRecovery) => 1,
+        Some(IncreaseStage::Additive) => 2,
+        Some(IncreaseStage::Hyper) => 3,
+    }
+}
+
+/// The state in the layout of `hdl::cc_dcqcn::STATE_BITS`, starting at bit `lo` of `d`.
+pub fn state_from_words(d: &[u32], lo: usize) -> DcqcnState {
+    let f = |off: usize, w: usize| field(d, lo + off, w);
+    DcqcnState {
+        rc_q24: f(0, 40),
+        rt_q24: f(40, 40),
+        alpha_q24: f(80, 25) as u32,
+        active: f(105, 1) == 1,
+        last_stage: match f(106, 2) {
+            0 => None,
+            1 => Some(IncreaseStage::FastRecovery),
+            2 => Some(IncreaseStage::Additive),
+            _ => Some(IncreaseStage::Hyper),
+        },
+        t_count: f(108, 32) as u32,
+        bc_count: f(140, 32) as u32,
+        bytes: f(172, 64),
+        now: f(236, 64),
+        last_cut: f(300, 64),
+        last_cnp: f(364, 64),
+        next_increase: f(428, 64),
+    }
+}
+
+impl Result {
+    pub fn from_words(d: &[u32]) -> Result {
+        Result {
+            flow: field(d, 0, 16) as u16,
+            kind: field(d, 16, 2) as u8,
+            rate_q16: d[1],
+            window_bytes: d[2],
+            state: state_from_words(d, 96),
+        }
+    }
+
+    /// The model's answer: apply `e` to `s`.
+    pub fn model(c: &DcqcnConfig, s: &mut DcqcnState, e: &Event) -> Result {
+        match e.kind {
+            CNP => xd::on_cnp(c, s, e.now),
+            TIMER => xd::on_timer(c, s, e.now),
+            TX => xd::on_tx(c, s, e.now, e.bytes as u64),
+            _ => *s = DcqcnState::new(c),
+        }
+        Result {
+            flow: e.flow,
+            kind: e.kind,
+            rate_q16: xd::rate_q16(s),
+            window_bytes: xd::window_bytes(c, s),
+            state: *s,
+        }
+    }
+}
+
+/// Configuration A: the HPCC simulator's DCQCN set at 100G (g = 1/256, K = 1 us, T = 300 us,
+/// cut interval 4 us, F = 1, B = 10 MB), base RTT 5 us.
+pub fn config() -> DcqcnConfig {
+    DcqcnConfig::new(&DcqcnParams::hpcc_run_py(100e9, 5000), Clock::default())
+        .expect("the defaults fit the fixed point")
+}
+
+/// Configuration B: the HPCC simulator's RdmaHw attribute defaults (g = 1/16, K = 55 us,
+/// T = 1.5 ms, F = 5) without byte counter (B = 0), at 25G, base RTT 8 us.
+pub fn config_b() -> DcqcnConfig {
+    let mut p = DcqcnParams::hpcc_rdma_hw_defaults(25e9, 8000);
+    p.byte_counter_bytes = 0;
+    DcqcnConfig::new(&p, Clock::default()).expect("the defaults fit the fixed point")
+}
+
+/// A Verilated cc_dcqcn configured with `c`, result `tready` high, reset for one cycle (the
+/// 1024-cycle initialization follows; `s_axis_event_tready` shows when it is done).
+pub fn open(c: &DcqcnConfig, vcd: Option<&Path>) -> CcDcqcn {
+    let mut dut = vcd.map_or_else(CcDcqcn::new, CcDcqcn::with_vcd);
+    set_config(&mut dut, c);
+    dut.set_m_axis_result_tready(1);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut
+}
+
+/// The 384-bit `cfg_decay` word: decay[i] at `[24i+23:24i]`.
+pub fn decay_words(c: &DcqcnConfig) -> [u32; 12] {
+    let mut w = [0u32; 12];
+    for (i, &d) in c.decay.iter().enumerate() {
+        assert!(d < 1 << 24, "decay[{i}] = {d} does not fit the 24-bit port");
+        let bit = 24 * i;
+        let v = (d as u64) << (bit % 32);
+        w[bit / 32] |= v as u32;
+        if bit / 32 + 1 < 12 {
+            w[bit / 32 + 1] |= (v >> 32) as u32;
+        }
+    }
+    w
+}
+
+/// Drives the `cfg_*` ports from the model's registers.
+pub fn set_config(dut: &mut CcDcqcn, c: &DcqcnConfig) {
+    assert!(c.initial_alpha_q24 <= xd::ALPHA_ONE && c.g_shift <= 24 && c.alpha_timer_ns > 0);
+    dut.set_cfg_line_q24(c.line_q24);
+    dut.set_cfg_min_q24(c.min_q24);
+    dut.set_cfg_ai_q24(c.ai_q24);
+    dut.set_cfg_hai_q24(c.hai_q24);
+    dut.set_cfg_g_shift(c.g_shift);
+    dut.set_cfg_initial_alpha_q24(c.initial_alpha_q24);
+    dut.set_cfg_alpha_timer_ns(c.alpha_timer_ns);
+    dut.cfg_decay_mut().copy_from_slice(&decay_words(c));
+    dut.set_cfg_min_cut_interval_ns(c.min_cut_interval_ns);
+    dut.set_cfg_rate_increase_timer_ns(c.rate_increase_timer_ns);
+    dut.set_cfg_byte_counter_bytes(c.byte_counter_bytes);
+    dut.set_cfg_fast_recovery_times(c.fast_recovery_times);
+    dut.set_cfg_win_mul(c.win_mul);
+}
+
+/// Per-flow event source: phases of CNP bursts and quiet times, hostile times and byte counts.
+struct FlowGen {
+    now: u64,
+    cnp: f64,
+}
+
+impl FlowGen {
+    fn new(rng: &mut ChaCha8Rng) -> FlowGen {
+        FlowGen { now: rng.gen::<u32>() as u64 * 64, cnp: 0.2 }
+    }
+
+    /// The next event of a flow whose model state is `s`.
+    fn event(&mut self, rng: &mut ChaCha8Rng, c: &DcqcnConfig, s: &DcqcnState, flow: u16) -> Event {
+        if rng.gen_bool(0.02) {
+            self.cnp = [0.0, 0.02, 0.1, 0.4, 0.9, 1.0][rng.gen_range(0..6)];
+        }
+        // Storm: CNPs just past the cut interval, so every one cuts and Rc reaches the floor.
+        if self.cnp >= 1.0 && rng.gen_bool(0.9) {
+            let step = c.min_cut_interval_ns as u64 + rng.gen_range(0..=c.alpha_timer_ns as u64);
+            self.now = s.now.wrapping_add(step);
+            return Event { flow, kind: CNP, bytes: 0, now: self.now };
+        }
+        let k = c.alpha_timer_ns as u64;
+        let t = c.rate_increase_timer_ns as u64;
+        // Steps start from the flow's clock (which a backwards event does not move).
+        self.now = s.now;
+        self.now = match rng.gen_range(0..100) {
+            // Small steps: CNP bursts within the cut interval, alpha periods.
+            0..=39 => self.now.wrapping_add(rng.gen_range(0..3 * k.min(2000))),
+            // Up to an increase period.
+            40..=74 => self.now.wrapping_add(rng.gen_range(0..t + t / 4)),
+            75 => self.now, // repeated time
+            76 => self.now.saturating_sub(rng.gen_range(1..1 << 40)), // backwards
+            77 => self.now.wrapping_add(rng.gen_range(1u64 << 32..1 << 44)), // huge gap
+            78 => rng.gen::<u64>() >> rng.gen_range(1..40), // anywhere
+            // Where now + T saturates (the flow stays there until re-initialized).
+            79 if rng.gen_bool(0.1) => u64::MAX - rng.gen_range(0..2 * t),
+            // Edges of the model's own thresholds.
+            80..=87 => {
+                let edges = [
+                    s.next_increase,
+                    s.next_increase.wrapping_sub(1),
+                    s.last_cut.wrapping_add(c.min_cut_interval_ns as u64),
+                    s.last_cut.wrapping_add(c.min_cut_interval_ns as u64).wrapping_sub(1),
+                    s.last_cnp.wrapping_add(k * rng.gen_range(1..40)),
+                    s.last_cnp.wrapping_add(k * rng.gen_range(1..40) - 1),
+                    s.last_cnp.wrapping_add(k * ((1 << 16) - 1)),
+                    s.last_cnp.wrapping_add(k * (1 << 16)),
+                    s.last_cnp.wrapping_add(u32::MAX as u64),
+                    s.last_cnp.wrapping_add(1 << 32),
+                ];
+                edges[rng.gen_range(0..edges.len())]
+            }
+            _ => self.now.wrapping_add(rng.gen_range(0..20_000)),
+        };
+        let kind = if rng.gen_bool(0.01) {
+            INIT
+        } else if rng.gen_bool(self.cnp) {
+            CNP
+        } else if rng.gen_bool(0.5) {
+            TIMER
+        } else {
+            TX
+        };
+        let b = c.byte_counter_bytes.max(1_000_000);
+        let bytes = match rng.gen_range(0..20) {
+            0 => 0,
+            1 => u32::MAX - rng.gen_range(0..1000),
+            2 => b,
+            3 => b - 1,
+            4 => rng.gen(),
+            _ => rng.gen_range(0..b + b / 2),
+        };
+        Event { flow, kind, bytes, now: self.now }
+    }
+}
+
+/// Traffic shape of one run.
+pub struct Shape {
+    /// Flows that carry events (of the 1024).
+    pub active: usize,
+    /// Chance of an event on a cycle.
+    pub load: f64,
+    /// Chance that the next event repeats the previous flow (same-flow bursts).
+    pub burst: f64,
+    /// Chance that a new flow is drawn from all active flows; otherwise from those with no
+    /// event in the last `HAZARD` accepted events (a scheduler that avoids the hazard).
+    pub uniform: f64,
+    /// Chance of a flow id >= 1024.
+    pub bad_flow: f64,
+    /// Chance that `m_axis_result_tready` is low on a cycle.
+    pub stall: f64,
+    /// Configuration B (no byte counter, g = 1/16) instead of A.
+    pub config_b: bool,
+}
+
+impl Shape {
+    /// Many flows, 90% load, a few same-flow repeats and hazards, rare bad flow ids, 20% of
+    /// cycles with result backpressure.
+    pub const RANDOM: Shape = Shape {
+        active: 800,
+        load: 0.9,
+        burst: 0.005,
+        uniform: 0.02,
+        bad_flow: 0.002,
+        stall: 0.2,
+        config_b: false,
+    };
+    /// Four flows, an event offered every cycle, mostly the same flow again.
+    pub const BURSTS: Shape = Shape {
+        active: 4,
+        load: 1.0,
+        burst: 0.7,
+        uniform: 1.0,
+        bad_flow: 0.0,
+        stall: 0.0,
+        config_b: false,
+    };
+    /// Every flow, an event offered every cycle, flows drawn uniformly at random.
+    pub const SATURATED_UNIFORM: Shape = Shape {
+        active: FLOWS,
+        load: 1.0,
+        burst: 0.0,
+        uniform: 1.0,
+        bad_flow: 0.0,
+        stall: 0.0,
+        config_b: false,
+    };
+    /// Every flow, an event offered every cycle, flows drawn at random among those without
+    /// an event in the last `HAZARD` accepted events.
+    pub const SATURATED: Shape = Shape {
+        active: FLOWS,
+        load: 1.0,
+        burst: 0.0,
+        uniform: 0.0,
+        bad_flow: 0.0,
+        stall: 0.0,
+        config_b: false,
+    };
+}
+
+/// Runs `cycles` cycles of random events; compares every result.
+pub fn run(
+    scenario: Scenario,
+    seed: u64,
+    cycles: u64,
+    shape: &Shape,
+    vcd: Option<&Path>,
+) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let c = if shape.config_b { config_b() } else { config() };
+    let mut dut = open(&c, vcd);
+    let mut flows: Vec<(FlowGen, DcqcnState)> = (0..shape.active)
+        .map(|_| (FlowGen::new(&mut rng), DcqcnState::new(&c)))
+        .collect();
+    let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
+    ids.shuffle(&mut rng);
+    ids.truncate(shape.active);
+    // Slots accepted in the last HAZARD accepts, and how often each is in there.
+    let hazard = hdl::cc_dcqcn::HAZARD;
+    let mut recent: VecDeque<usize> = VecDeque::new();
+    let mut in_recent = vec![0u32; shape.active];
+    let mut expected: VecDeque<Result> = VecDeque::new();
+    let mut pending: Option<(usize, Event)> = None;
+    let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
+    let mut cov = [0u64; 13];
+    let mut cycle = 0u64;
+    while cycle < cycles || !expected.is_empty() {
+        if cycle > cycles + 10_000 {
+            o.fail(format!("{} results never came out", expected.len()));
+            break;
+        }
+        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
+            let slot = if last_slot < shape.active && rng.gen_bool(shape.burst) {
+                last_slot
+            } else if rng.gen_bool(shape.uniform) || recent.len() + 1 >= shape.active {
+                rng.gen_range(0..shape.active)
+            } else {
+                loop {
+                    let s = rng.gen_range(0..shape.active);
+                    if in_recent[s] == 0 {
+                        break s;
+                    }
+                }
+            };
+            let (g, s) = &mut flows[slot];
+            let mut e = g.event(&mut rng, &c, s, ids[slot]);
+            if rng.gen_bool(shape.bad_flow) {
+                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
+            }
+            pending = Some((slot, e));
+        }
+        dut.set_m_axis_result_tready(!rng.gen_bool(shape.stall) as u8);
+        match &pending {
+            Some((_, e)) => {
+                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
+                dut.set_s_axis_event_tvalid(1);
+            }
+            None => dut.set_s_axis_event_tvalid(0),
+        }
+        dut.eval();
+        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
+            let (slot, e) = pending.take().unwrap();
+            if e.flow as usize >= FLOWS {
+                bad += 1;
+            } else {
+                let before = flows[slot].1;
+                let r = Result::model(&c, &mut flows[slot].1, &e);
+                coverage(&c, &before, &e, &r.state, &mut cov);
+                expected.push_back(r);
+                same_flow += (slot == last_slot) as u64;
+                last_slot = slot;
+                accepted += 1;
+                recent.push_back(slot);
+                in_recent[slot] += 1;
+                if recent.len() > hazard {
+                    in_recent[recent.pop_front().unwrap()] -= 1;
+                }
+            }
+        }
+        if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
+            let got = Result::from_words(dut.m_axis_result_tdata());
+            o.check(cycle, Some(got), expected.pop_front());
+        }
+        dut.tick();
+        cycle += 1;
+    }
+    if dut.stat_bad_flow() as u64 != bad {
+        o.fail(format!("stat_bad_flow {} != {bad} dropped", dut.stat_bad_flow()));
+    }
+    o.transactions = accepted;
+    o.cycles = cycle;
+    o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
+    o.metric("same_flow_events", same_flow as f64);
+    o.metric("bad_flow_dropped", bad as f64);
+    for (name, n) in COVERAGE.iter().zip(cov) {
+        o.metric(name, n as f64);
+    }
+    o.seconds = start.elapsed().as_secs_f64();
+    o
+}
+
+/// What the random events reached, counted from the model's states before and after.
+pub const COVERAGE: [&str; 13] = [
+    "cuts",
+    "cnp_coalesced",
+    "timer_increases",
+    "byte_increases",
+    "fast_recovery",
+    "additive",
+    "hyper",
+    "alpha_decayed",
+    "alpha_zero",
+    "time_backwards",
+    "huge_gaps",
+    "flow_inits",
+    "rc_at_min",
+];
+
+fn coverage(c: &DcqcnConfig, b: &DcqcnState, e: &Event, a: &DcqcnState, cov: &mut [u64; 13]) {
+    let now = b.now.max(e.now);
+    cov[12] += (a.rc_q24 == c.min_q24) as u64;
+    if e.kind == INIT {
+        cov[11] += 1;
+        return;
+    }
+    if e.kind == CNP {
+        let cut = !b.active || now - b.last_cut >= c.min_cut_interval_ns as u64;
+        cov[if cut { 0 } else { 1 }] += 1;
+        if b.active && now - b.last_cnp >= c.alpha_timer_ns as u64 {
+            cov[7] += 1;
+        }
+        if b.active && (now - b.last_cnp) / c.alpha_timer_ns as u64 >= 1 << 16 {
+            cov[8] += 1;
+        }
+    }
+    let timer = b.active && now >= b.next_increase;
+    cov[2] += timer as u64;
+    let bytes = e.kind == TX && a.bc_count != b.bc_count;
+    cov[3] += bytes as u64;
+    if timer || bytes {
+        match a.last_stage {
+            Some(IncreaseStage::FastRecovery) => cov[4] += 1,
+            Some(IncreaseStage::Additive) => cov[5] += 1,
+            Some(IncreaseStage::Hyper) => cov[6] += 1,
+            None => {}
+        }
+    }
+    cov[9] += (e.now < b.now) as u64;
+    cov[10] += (e.now >= b.now.saturating_add(1 << 32)) as u64;
+}
+
+/// Waits out the initialization of a freshly opened `dut`; returns the cycles it took.
+pub fn wait_ready(dut: &mut CcDcqcn) -> usize {
+    let mut waited = 0;
+    while {
+        dut.eval();
+        dut.s_axis_event_tready() == 0
+    } {
+        dut.tick();
+        waited += 1;
+        assert!(waited < 100_000, "never ready");
+    }
+    waited
+}
+
+/// Offers `events` back to back (each held until taken) with results always read; returns
+/// every result in order and the cycle (counted from the call) each event was accepted on.
+pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>) {
+    let (mut results, mut taken) = (Vec::new(), Vec::new());
+    let mut next = 0;
+    let mut cycle = 0u64;
+    let mut idle = 0;
+    dut.set_m_axis_result_tready(1);
+    while idle < 2 * hdl::cc_dcqcn::LATENCY {
+        if let Some(e) = events.get(next) {
+            dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
+            dut.set_s_axis_event_tvalid(1);
+        } else {
+            dut.set_s_axis_event_tvalid(0);
+        }
+        dut.eval();
+        idle += 1;
+        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
+            taken.push(cycle);
+            next += 1;
+            idle = 0;
+        }
+        if dut.m_axis_result_tvalid() == 1 {
+            results.push(Result::from_words(dut.m_axis_result_tdata()));
+            idle = 0;
+        }
+        dut.tick();
+        cycle += 1;
+    }
+    (results, taken)
+}
