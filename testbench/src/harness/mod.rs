@@ -45,7 +45,7 @@ pub enum Scenario {
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 12] = [
+    pub const ALL: [Scenario; 14] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
