@@ -39,11 +39,15 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  ram_write_clock;
     reg  [491:0] ram_write_data;
     reg  ram_write_enable;
-    reg  window_clock;
-    reg  window_reset;
-    reg  [15:0] window_in_flow;
-    reg  window_in_push;
-    wire  window_out_hit;
+    reg  park_clock;
+    reg  park_reset;
+    reg  [127:0] park_s_axis_tdata;
+    reg  park_s_axis_tvalid;
+    wire  park_s_axis_tready;
+    reg  park_in_drop;
+    wire  park_m_valid;
+    wire  [127:0] park_m_data;
+    reg  park_m_ready;
     reg  div_clock;
     reg  div_reset;
     reg  div_in_valid;
@@ -470,6 +474,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  [24:0] al15;
     reg  pop;
     reg  fire;
+    reg  go;
     reg  [15:0] in_flow;
     reg  in_flow_ok;
     reg  [63:0] zero64;
@@ -521,12 +526,16 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
-    cc_dcqcn_window window(
-        .clock(window_clock),
-        .reset(window_reset),
-        .in_flow(window_in_flow),
-        .in_push(window_in_push),
-        .out_hit(window_out_hit)
+    cc_dcqcn_park park(
+        .clock(park_clock),
+        .reset(park_reset),
+        .s_axis_tdata(park_s_axis_tdata),
+        .s_axis_tvalid(park_s_axis_tvalid),
+        .s_axis_tready(park_s_axis_tready),
+        .in_drop(park_in_drop),
+        .m_valid(park_m_valid),
+        .m_data(park_m_data),
+        .m_ready(park_m_ready)
     );
     cc_dcqcn_div div(
         .clock(div_clock),
@@ -1249,7 +1258,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         fifo_wr_d = fifo_wr_q;
         fifo_cnt_d = fifo_cnt_q;
         owed_d = owed_q;
-        window_clock = clock;
+        park_clock = clock;
         div_clock = clock;
         dm0_clock = clock;
         dm1_clock = clock;
@@ -1278,7 +1287,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         fifo_write_clock = clock;
         ram_read_clock = clock;
         ram_write_clock = clock;
-        window_reset = reset;
+        park_reset = reset;
         div_reset = reset;
         cut_mul_reset = reset;
         win_mul_reset = reset;
@@ -1304,10 +1313,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         end
         in_flow = s_axis_event_tdata[(32'h0)+:(16)];
         in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
-        window_in_flow = in_flow;
-        s_axis_event_tready = ~reset & ~init_busy_q & ~window_out_hit & (owed_q < 32'h80);
+        park_s_axis_tdata = s_axis_event_tdata;
+        park_in_drop = ~in_flow_ok;
+        park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~init_busy_q;
+        s_axis_event_tready = park_s_axis_tready & ~reset & ~init_busy_q;
         fire = s_axis_event_tvalid & s_axis_event_tready;
-        window_in_push = fire & in_flow_ok;
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
         end
@@ -1315,9 +1325,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             bad_flow_d = 32'h0;
         end
         stat_bad_flow = bad_flow_q;
-        ram_read_address = in_flow[(32'h0)+:(10)];
-        f0_valid_d = fire & in_flow_ok & ~reset;
-        f0_data_d = s_axis_event_tdata;
+        park_m_ready = ~reset & ~init_busy_q & (owed_q < 32'h80);
+        go = park_m_valid & park_m_ready;
+        ram_read_address = park_m_data[(32'h0)+:(10)];
+        f0_valid_d = go & ~reset;
+        f0_data_d = park_m_data;
         kind1 = f0_data_q[(32'h10)+:(2)];
         a_v_d = f0_valid_q & ~reset;
         a_ev_d = f0_data_q;
@@ -1708,10 +1720,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (~out_valid_q & pop) begin
             fifo_cnt_d = fifo_cnt_q - 32'h1;
         end
-        if (fire & in_flow_ok & ~pop) begin
+        if (go & ~pop) begin
             owed_d = owed_q + 32'h1;
         end
-        if (~(fire & in_flow_ok) & pop) begin
+        if (~go & pop) begin
             owed_d = owed_q - 32'h1;
         end
         if (reset) begin
@@ -4820,6 +4832,126 @@ module cc_dcqcn_owed(d,q,clock);
 
 endmodule // cc_dcqcn_owed
 
+module cc_dcqcn_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [127:0] s_axis_tdata;
+    input wire  s_axis_tvalid;
+    output reg  s_axis_tready;
+    input wire  in_drop;
+    output reg  m_valid;
+    output reg  [127:0] m_data;
+    input wire  m_ready;
+
+    // Update code (custom)
+    reg [59-1:0] win_v;
+    reg [59*16-1:0] win_f;
+    reg [8-1:0] slot_v;
+    reg [8-1:0] slot_c;
+    reg [8*3-1:0] slot_k;
+    reg [8*7-1:0] slot_w;
+    reg [8*128-1:0] slot_d;
+    wire [16-1:0] in_flow = s_axis_tdata[16-1:0];
+    wire [59-1:0] win_hit;
+    wire [8-1:0] slot_hit;
+    wire [8-1:0] slot_go;
+    wire [8-1:0] has_chain;
+    // One-hot: newest window entry of the offered flow (lowest set bit, without a 59-bit carry
+    // chain), lowest free slot, lowest slot to issue.
+    wire [59-1:0] newest;
+    wire [8-1:0] free_1h = ~slot_v & (slot_v + 8'd1);
+    wire [8-1:0] go_1h = slot_go & (~slot_go + 8'd1);
+    wire one_hit = (slot_hit & (slot_hit - 8'd1)) == 8'd0;
+    wire issue = m_valid && m_ready;
+    wire take = s_axis_tvalid && s_axis_tready && !in_drop;
+    reg [6:0] wait_in;
+    reg [3-1:0] hit_k;
+    reg [3-1:0] go_k;
+    reg chain_full;
+    integer i;
+
+    genvar g, j;
+    generate
+        for (g = 0; g < 59; g = g + 1) begin : window
+            assign win_hit[g] = win_v[g] && (win_f[g * 16 +: 16] == in_flow);
+            // Set when entry g hits, no lower entry of its group of 8 does (one LUT), and no entry
+            // of a lower group does (a NOR, next to it rather than after it).
+            if (g == 0) begin : first
+                assign newest[g] = win_hit[g];
+            end else if (g < 8) begin : group0
+                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+            end else if (g % 8 == 0) begin : lead
+                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
+            end else begin : rest
+                assign newest[g] = win_hit[g] && win_hit[g - 1:g - g % 8] == 0
+                    && win_hit[g - g % 8 - 1:0] == 0;
+            end
+        end
+        for (g = 0; g < 8; g = g + 1) begin : slot
+            wire [8-1:0] chained_here;
+            for (j = 0; j < 8; j = j + 1) begin : dep
+                assign chained_here[j] = slot_v[j] && slot_c[j] && (slot_k[j * 3 +: 3] == g);
+            end
+            assign has_chain[g] = |chained_here;
+            assign slot_hit[g] = slot_v[g] && (slot_d[g * 128 +: 16] == in_flow);
+            assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
+            wire released = issue && slot_c[g] && (slot_k[g * 3 +: 3] == go_k);
+            always @(posedge clock) begin
+                if (released) begin
+                    slot_c[g] <= 1'b0;
+                    slot_w[g * 7 +: 7] <= 7'd59;
+                end else if (slot_w[g * 7 +: 7] != 7'd0) begin
+                    slot_w[g * 7 +: 7] <= slot_w[g * 7 +: 7] - 7'd1;
+                end
+                if (issue && go_1h[g]) slot_v[g] <= 1'b0;
+                if (take && free_1h[g]) begin
+                    slot_v[g] <= 1'b1;
+                    slot_d[g * 128 +: 128] <= s_axis_tdata;
+                    slot_k[g * 3 +: 3] <= hit_k;
+                    if (slot_hit == 8'd0) begin
+                        slot_c[g] <= 1'b0;
+                        slot_w[g * 7 +: 7] <= wait_in;
+                    end else if (issue && go_k == hit_k) begin
+                        slot_c[g] <= 1'b0;
+                        slot_w[g * 7 +: 7] <= 7'd59;
+                    end else begin
+                        slot_c[g] <= 1'b1;
+                        slot_w[g * 7 +: 7] <= 7'd0;
+                    end
+                end
+                if (reset) slot_v[g] <= 1'b0;
+            end
+        end
+    endgenerate
+
+    // Indices as OR-reductions over one-hot vectors; the issued event as an AND-OR.
+    always @(*) begin
+        wait_in = 7'd0;
+        for (i = 0; i < 59; i = i + 1) begin
+            wait_in = wait_in | ({7{newest[i]}} & (7'd58 - i[6:0]));
+        end
+        hit_k = 3'd0;
+        go_k = 3'd0;
+        chain_full = 1'b0;
+        m_data = 128'd0;
+        for (i = 0; i < 8; i = i + 1) begin
+            hit_k = hit_k | ({3{slot_hit[i]}} & i[3-1:0]);
+            go_k = go_k | ({3{go_1h[i]}} & i[3-1:0]);
+            chain_full = chain_full | (slot_hit[i] & has_chain[i]);
+            m_data = m_data | ({128{go_1h[i]}} & slot_d[i * 128 +: 128]);
+        end
+        s_axis_tready = in_drop || ((free_1h != 8'd0) && (slot_hit == 8'd0 || (one_hit && !chain_full)));
+        m_valid = slot_go != 8'd0;
+    end
+
+    always @(posedge clock) begin
+        win_v <= reset ? 59'd0 : {win_v[59-2:0], issue};
+        win_f <= {win_f[(59-1)*16-1:0], m_data[16-1:0]};
+    end
+endmodule // cc_dcqcn_park
+
 module cc_dcqcn_q56_alpha(d,q,clock);
 
     // Module arguments
@@ -5094,36 +5226,5 @@ module cc_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
         out_tag = tag_q[1 * 18 +: 18];
     end
 endmodule // cc_dcqcn_win_mul
-
-module cc_dcqcn_window(clock,reset,in_flow,in_push,out_hit);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [15:0] in_flow;
-    input wire  in_push;
-    output reg  out_hit;
-
-    // Update code (custom)
-    reg [59-1:0] valid_q;
-    reg [59*16-1:0] flow_q;
-    wire [59-1:0] match_w;
-
-    always @(posedge clock) begin
-        valid_q <= reset ? 59'd0 : {valid_q[59-2:0], in_push};
-        flow_q <= {flow_q[(59-1)*16-1:0], in_flow};
-    end
-
-    genvar i;
-    generate
-        for (i = 0; i < 59; i = i + 1) begin : entry
-            assign match_w[i] = valid_q[i] && (flow_q[i * 16 +: 16] == in_flow);
-        end
-    endgenerate
-
-    always @(*) begin
-        out_hit = |match_w;
-    end
-endmodule // cc_dcqcn_window
 
 `resetall

@@ -2,13 +2,15 @@
 //! (docs/fixed-point.md, docs/modules/cc_module.md). Events: CNP, timer, tx, (re)initialize.
 //!
 //! Per-flow state (492 bits, `STATE_BITS`) lives in one RAM and is read, updated and written
-//! back in one read-modify-write window of `HAZARD` cycles; a `FlowWindow` holds an offered
-//! event whose flow had an event accepted in the previous `HAZARD - 1` cycles, so the window
-//! never holds two events of a flow. Everything else is a fixed-latency pipeline: one event
-//! per clock across flows.
+//! back in one read-modify-write window of `HAZARD` cycles; `flow_park` (8 slots) issues a
+//! flow's events at least `HAZARD` cycles apart and lets other flows' events pass one that
+//! waits, so the window never holds two events of a flow. Everything else is a fixed-latency
+//! pipeline: one event per clock across flows. Results of different flows may come out in
+//! another order than their events; a flow's results keep its events' order.
 //!
 //! ```text
-//! cycle 0      accept; read the state RAM; FlowWindow push
+//! park         flow_park slot (1 cycle, or the flow's wait)
+//! cycle 0      issue; read the state RAM
 //! 1            state (or the initial state for kind 3); now > state.now
 //! 2            now' = max(now, state.now); t+1, bc+1, next + T, bytes + tx (saturating)
 //! 3            timer expiry (now' >= next); elapsed = now' - lastCNP; now' - lastCut;
@@ -31,7 +33,7 @@
 use crate::delay_line::DelayLine;
 use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
-use crate::flow_window::FlowWindow;
+use crate::flow_park::FlowPark;
 use crate::mul_pipe::MulPipe;
 use rust_hdl::prelude::*;
 
@@ -41,16 +43,19 @@ use rust_hdl::prelude::*;
 /// expiries, `[235:172]` bytes, `[299:236]` now, `[363:300]` last cut, `[427:364]` last CNP,
 /// `[491:428]` next increase (ns).
 pub const STATE_BITS: usize = 492;
-/// Cycle (after the accepting edge) whose edge writes the state back.
+/// Cycle (after the issuing edge) whose edge writes the state back.
 pub const WRITE_CYCLE: usize = 59;
-/// Cycles between two accepted events of the same flow, at least: the read-modify-write
-/// window, from the accepting edge to the write edge.
+/// Cycles between two issued events of the same flow, at least: the read-modify-write
+/// window, from the issuing edge to the write edge.
 pub const HAZARD: usize = WRITE_CYCLE + 1;
 /// Result FIFO depth (log2); events in flight plus results waiting never exceed it.
 pub const FIFO_BITS: usize = 7;
 /// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
-/// `tready` high): write cycle, window multiply (2), result register, FIFO write.
-pub const LATENCY: usize = WRITE_CYCLE + 2 + 1 + 1;
+/// `tready` high, no wait in the park): the park's slot, write cycle, window multiply (2),
+/// result register, FIFO write.
+pub const LATENCY: usize = 1 + WRITE_CYCLE + 2 + 1 + 1;
+/// flow_park slots: events waiting for their flow's window while others pass.
+pub const PARK_SLOTS: usize = 8;
 /// Result width: `[15:0]` flow, `[17:16]` kind, `[63:32]` rate_q16, `[95:64]` window bytes,
 /// `[587:96]` the state (`STATE_BITS` layout).
 pub const RESULT_BITS: usize = 96 + STATE_BITS;
@@ -197,11 +202,12 @@ pub struct CcDcqcn<const F: usize> {
     pub s_axis_event_tdata: Signal<In, Bits<128>>,
     /// Event valid.
     pub s_axis_event_tvalid: Signal<In, bool>,
-    /// Event ready: low during reset and initialization, while the offered event's flow had
-    /// an event accepted in the previous `HAZARD - 1` cycles, and while all `2^FIFO_BITS`
-    /// result slots are taken by events in flight and results not yet read.
+    /// Event ready: low during reset and initialization, while the offered event's flow
+    /// already has two events in the park (one waiting, one chained behind it), and while all
+    /// `PARK_SLOTS` slots are taken (they drain one per clock unless all `2^FIFO_BITS` result
+    /// slots are owed). Events with a bad flow id are always taken (and dropped).
     pub s_axis_event_tready: Signal<Out, bool>,
-    /// Result, one per accepted in-range event, in order: `[15:0]` flow, `[17:16]` kind,
+    /// Result, one per accepted in-range event, in event order per flow: `[15:0]` flow, `[17:16]` kind,
     /// `[63:32]` Rc as UQ16.16 bytes/cycle (`rate_q16`), `[95:64]` window bytes
     /// (`window_bytes`), `[587:96]` the flow's whole state after the event (`STATE_BITS`).
     pub m_axis_result_tdata: Signal<Out, Bits<588>>,
@@ -212,7 +218,7 @@ pub struct CcDcqcn<const F: usize> {
     /// Events dropped for a flow id >= 2^F.
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<492>, F>,
-    window: FlowWindow<16, WRITE_CYCLE>,
+    park: FlowPark<16, 128, PARK_SLOTS, WRITE_CYCLE>,
     div: DivPipe<32, 32, 17, 25>,
     dm0: MulPipe<25, 24, 49, 2, 42>,
     al0: Signal<Local, Bits<25>>,
@@ -322,6 +328,7 @@ pub struct CcDcqcn<const F: usize> {
     owed: DFF<Bits<8>>,
     pop: Signal<Local, bool>,
     fire: Signal<Local, bool>,
+    go: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
     in_flow_ok: Signal<Local, bool>,
     zero64: Signal<Local, Bits<64>>,
@@ -377,13 +384,13 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             out_data, fifo_rd, fifo_wr, fifo_cnt, owed
         );
         clock!(
-            self, clock, window, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
+            self, clock, park, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
             dm11, dm12, dm13, dm14, dm15, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d
         );
         self.fifo.write_clock.next = self.clock.val();
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.window.reset.next = self.reset.val();
+        self.park.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val();
         self.cut_mul.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
@@ -415,18 +422,17 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             self.init_addr.d.next = 0.into();
         }
 
-        // ---- 0: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        // ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
         self.in_flow_ok.next =
             bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
-        self.window.in_flow.next = self.in_flow.val();
-        // owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
-        self.s_axis_event_tready.next = !self.reset.val()
-            & !self.init_busy.q.val()
-            & !self.window.out_hit.val()
-            & (self.owed.q.val() < 128);
+        self.park.s_axis_tdata.next = self.s_axis_event_tdata.val();
+        self.park.in_drop.next = !self.in_flow_ok.val();
+        self.park.s_axis_tvalid.next =
+            self.s_axis_event_tvalid.val() & !self.reset.val() & !self.init_busy.q.val();
+        self.s_axis_event_tready.next =
+            self.park.s_axis_tready.val() & !self.reset.val() & !self.init_busy.q.val();
         self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
-        self.window.in_push.next = self.fire.val() & self.in_flow_ok.val();
         if self.fire.val() & !self.in_flow_ok.val() {
             self.bad_flow.d.next = self.bad_flow.q.val() + 1;
         }
@@ -434,9 +440,14 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             self.bad_flow.d.next = 0.into();
         }
         self.stat_bad_flow.next = self.bad_flow.q.val();
-        self.ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
-        self.f0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
-        self.f0_data.d.next = self.s_axis_event_tdata.val();
+        // ---- 0: issue from the park while a result slot is free (owed = events issued whose
+        // results have not been read: at most 2^FIFO_BITS); read the state RAM.
+        self.park.m_ready.next =
+            !self.reset.val() & !self.init_busy.q.val() & (self.owed.q.val() < 128);
+        self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
+        self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
+        self.f0_valid.d.next = self.go.val() & !self.reset.val();
+        self.f0_data.d.next = self.park.m_data.val();
 
         // ---- 1: the state (initial state for kind 3); event time > state time.
         self.kind1.next = self.f0_data.q.val().get_bits::<2>(16);
@@ -922,10 +933,10 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         if !self.out_valid.q.val() & self.pop.val() {
             self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
         }
-        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
+        if self.go.val() & !self.pop.val() {
             self.owed.d.next = self.owed.q.val() + 1;
         }
-        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
+        if !self.go.val() & self.pop.val() {
             self.owed.d.next = self.owed.q.val() - 1;
         }
         if self.reset.val() {

@@ -72,29 +72,17 @@ fn heavy_result_backpressure_loses_nothing() {
     assert!((0.08..0.12).contains(&rate), "seed {seed}: {rate} events per cycle, want ~0.1");
 }
 
-/// One event per clock across flows, when the source does not offer a flow that had an event
-/// in the last HAZARD accepts: events offered every cycle over 1024 flows.
+/// One event per clock across flows: events offered every cycle, flows drawn uniformly from
+/// 1024; about 6% find their flow in its 60-cycle window and wait in flow_park while the others
+/// pass.
 #[test]
 fn takes_an_event_per_clock_across_flows() {
     let seed = rand::random::<u32>() as u64;
     let o = h::run(Scenario::CcDcqcnRandom, seed, 100_000, &Shape::SATURATED, None);
     assert_passed(&o);
     let rate = o.get("events_per_cycle").unwrap();
-    println!("seed {seed:#x}: {rate:.4} events/cycle (hazard-free random flows)");
-    assert!(rate >= 0.98, "seed {seed}: {rate} events per cycle");
-}
-
-/// Flows drawn uniformly from 1024 regardless of the hazard: an offered event whose flow is in
-/// the 59-cycle window waits for it, so the rate is far below one per clock. Measured, and
-/// bounded from both sides so that a change of the hazard window shows.
-#[test]
-fn uniform_random_flows_wait_for_the_hazard_window() {
-    let seed = rand::random::<u32>() as u64;
-    let o = h::run(Scenario::CcDcqcnRandom, seed, 100_000, &Shape::SATURATED_UNIFORM, None);
-    assert_passed(&o);
-    let rate = o.get("events_per_cycle").unwrap();
     println!("seed {seed:#x}: {rate:.4} events/cycle (uniform random flows)");
-    assert!((0.3..0.8).contains(&rate), "seed {seed}: {rate} events per cycle");
+    assert!(rate >= 0.98, "seed {seed}: {rate} events per cycle");
 }
 
 #[test]
@@ -122,7 +110,8 @@ fn latency_is_fixed() {
     assert_eq!(r, Result::model(&c, &mut s, &e));
 }
 
-/// One flow's events are taken exactly HAZARD cycles apart; different flows one per clock.
+/// One flow's events offered back to back: its results come exactly HAZARD cycles apart.
+/// Different flows: taken one per clock.
 #[test]
 fn hazard_spacing() {
     let c = h::config();
@@ -130,14 +119,14 @@ fn hazard_spacing() {
     h::wait_ready(&mut dut);
     let same: Vec<Event> =
         (0..6).map(|k| Event { flow: 3, kind: TIMER, bytes: 0, now: 100 * k }).collect();
-    let (results, taken) = h::drive(&mut dut, &same);
+    let (results, _, out) = h::drive(&mut dut, &same);
     assert_eq!(results.len(), same.len());
-    for w in taken.windows(2) {
-        assert_eq!(w[1] - w[0], HAZARD as u64, "accept cycles {taken:?}");
+    for w in out.windows(2) {
+        assert_eq!(w[1] - w[0], HAZARD as u64, "result cycles {out:?}");
     }
     let many: Vec<Event> =
         (0..200).map(|k| Event { flow: k as u16, kind: CNP, bytes: 0, now: 5000 }).collect();
-    let (results, taken) = h::drive(&mut dut, &many);
+    let (results, taken, _) = h::drive(&mut dut, &many);
     assert_eq!(results.len(), many.len());
     assert_eq!(taken.last().unwrap() - taken[0], 199, "accept cycles {taken:?}");
     // A flow returns after HAZARD accepts of others without waiting.
@@ -147,7 +136,7 @@ fn hazard_spacing() {
             ring.push(Event { flow: 500 + f, kind: TIMER, bytes: 0, now: 10_000 * round });
         }
     }
-    let (_, taken) = h::drive(&mut dut, &ring);
+    let (_, taken, _) = h::drive(&mut dut, &ring);
     assert_eq!(taken.last().unwrap() - taken[0], ring.len() as u64 - 1);
 }
 
@@ -177,7 +166,7 @@ fn cut_and_recovery() {
     ];
     let mut dut = h::open(&c, None);
     h::wait_ready(&mut dut);
-    let (got, _) = h::drive(&mut dut, &events);
+    let (got, _, _) = h::drive(&mut dut, &events);
     let mut s = DcqcnState::new(&c);
     let want: Vec<Result> = events.iter().map(|e| Result::model(&c, &mut s, e)).collect();
     assert_eq!(got, want);
@@ -218,7 +207,7 @@ fn bad_input() {
         Event { flow: 1, kind: TX, bytes: u32::MAX, now: u64::MAX }, // now + T saturates
         Event { flow: 1, kind: CNP, bytes: 0, now: u64::MAX },
     ];
-    let (got, _) = h::drive(&mut dut, &events);
+    let (got, _, _) = h::drive(&mut dut, &events);
     assert_eq!(dut.stat_bad_flow(), 2);
     let mut s = DcqcnState::new(&c);
     let want: Vec<Result> = events
@@ -332,7 +321,7 @@ fn timer_only_stages_without_byte_counter() {
     }
     let mut dut = h::open(&c, None);
     h::wait_ready(&mut dut);
-    let (got, _) = h::drive(&mut dut, &events);
+    let (got, _, _) = h::drive(&mut dut, &events);
     let mut s = DcqcnState::new(&c);
     let want: Vec<Result> = events.iter().map(|e| Result::model(&c, &mut s, e)).collect();
     assert_eq!(got, want);

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 use sim::cc_module::dcqcn::{self as xd, DcqcnConfig, DcqcnState};
 use sim::cc_module::Clock;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Instant;
 
@@ -276,9 +276,6 @@ pub struct Shape {
     pub load: f64,
     /// Chance that the next event repeats the previous flow (same-flow bursts).
     pub burst: f64,
-    /// Chance that a new flow is drawn from all active flows; otherwise from those with no
-    /// event in the last `HAZARD` accepted events (a scheduler that avoids the hazard).
-    pub uniform: f64,
     /// Chance of a flow id >= 1024.
     pub bad_flow: f64,
     /// Chance that `m_axis_result_tready` is low on a cycle.
@@ -293,8 +290,7 @@ impl Shape {
     pub const RANDOM: Shape = Shape {
         active: 800,
         load: 0.9,
-        burst: 0.005,
-        uniform: 0.02,
+        burst: 0.05,
         bad_flow: 0.002,
         stall: 0.2,
         config_b: false,
@@ -304,28 +300,15 @@ impl Shape {
         active: 4,
         load: 1.0,
         burst: 0.7,
-        uniform: 1.0,
         bad_flow: 0.0,
         stall: 0.0,
         config_b: false,
     };
     /// Every flow, an event offered every cycle, flows drawn uniformly at random.
-    pub const SATURATED_UNIFORM: Shape = Shape {
-        active: FLOWS,
-        load: 1.0,
-        burst: 0.0,
-        uniform: 1.0,
-        bad_flow: 0.0,
-        stall: 0.0,
-        config_b: false,
-    };
-    /// Every flow, an event offered every cycle, flows drawn at random among those without
-    /// an event in the last `HAZARD` accepted events.
     pub const SATURATED: Shape = Shape {
         active: FLOWS,
         load: 1.0,
         burst: 0.0,
-        uniform: 0.0,
         bad_flow: 0.0,
         stall: 0.0,
         config_b: false,
@@ -351,32 +334,23 @@ pub fn run(
     let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
     ids.shuffle(&mut rng);
     ids.truncate(shape.active);
-    // Slots accepted in the last HAZARD accepts, and how often each is in there.
-    let hazard = hdl::cc_dcqcn::HAZARD;
-    let mut recent: VecDeque<usize> = VecDeque::new();
-    let mut in_recent = vec![0u32; shape.active];
-    let mut expected: VecDeque<Result> = VecDeque::new();
+    // Results of different flows may pass each other (flow_park): matched per flow, in order.
+    let mut expected: HashMap<u16, VecDeque<Result>> = HashMap::new();
+    let mut owed = 0usize;
     let mut pending: Option<(usize, Event)> = None;
     let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
     let mut cov = [0u64; 13];
     let mut cycle = 0u64;
-    while cycle < cycles || !expected.is_empty() {
+    while cycle < cycles || owed > 0 {
         if cycle > cycles + 10_000 {
-            o.fail(format!("{} results never came out", expected.len()));
+            o.fail(format!("{owed} results never came out"));
             break;
         }
         if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
             let slot = if last_slot < shape.active && rng.gen_bool(shape.burst) {
                 last_slot
-            } else if rng.gen_bool(shape.uniform) || recent.len() + 1 >= shape.active {
-                rng.gen_range(0..shape.active)
             } else {
-                loop {
-                    let s = rng.gen_range(0..shape.active);
-                    if in_recent[s] == 0 {
-                        break s;
-                    }
-                }
+                rng.gen_range(0..shape.active)
             };
             let (g, s) = &mut flows[slot];
             let mut e = g.event(&mut rng, &c, s, ids[slot]);
@@ -402,20 +376,18 @@ pub fn run(
                 let before = flows[slot].1;
                 let r = Result::model(&c, &mut flows[slot].1, &e);
                 coverage(&c, &before, &e, &r.state, &mut cov);
-                expected.push_back(r);
+                expected.entry(e.flow).or_default().push_back(r);
+                owed += 1;
                 same_flow += (slot == last_slot) as u64;
                 last_slot = slot;
                 accepted += 1;
-                recent.push_back(slot);
-                in_recent[slot] += 1;
-                if recent.len() > hazard {
-                    in_recent[recent.pop_front().unwrap()] -= 1;
-                }
             }
         }
         if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
             let got = Result::from_words(dut.m_axis_result_tdata());
-            o.check(cycle, Some(got), expected.pop_front());
+            let want = expected.get_mut(&got.flow).and_then(|q| q.pop_front());
+            owed = owed.saturating_sub(want.is_some() as usize);
+            o.check(cycle, Some(got), want);
         }
         dut.tick();
         cycle += 1;
@@ -501,8 +473,8 @@ pub fn wait_ready(dut: &mut CcDcqcn) -> usize {
 
 /// Offers `events` back to back (each held until taken) with results always read; returns
 /// every result in order and the cycle (counted from the call) each event was accepted on.
-pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>) {
-    let (mut results, mut taken) = (Vec::new(), Vec::new());
+pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>, Vec<u64>) {
+    let (mut results, mut taken, mut out) = (Vec::new(), Vec::new(), Vec::new());
     let mut next = 0;
     let mut cycle = 0u64;
     let mut idle = 0;
@@ -523,10 +495,11 @@ pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>) {
         }
         if dut.m_axis_result_tvalid() == 1 {
             results.push(Result::from_words(dut.m_axis_result_tdata()));
+            out.push(cycle);
             idle = 0;
         }
         dut.tick();
         cycle += 1;
     }
-    (results, taken)
+    (results, taken, out)
 }
