@@ -49,15 +49,6 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
             };
             builds.push(export(flows.trailing_zeros() as usize, &name)?);
         }
-    } else if args.module == "cc_dcqcn" {
-        for flows in args.flows {
-            let name = match flows {
-                1024 => "cc_dcqcn".to_string(),
-                4096 => "cc_dcqcn_4096".to_string(),
-                _ => return Err(format!("--flows {flows}: cc_dcqcn builds 1024 or 4096").into()),
-            };
-            builds.push(hdl::export::cc_dcqcn(flows.trailing_zeros() as usize, &name)?);
-        }
     } else {
         let all = hdl::export::all()?;
         let names: Vec<String> = all.iter().map(|m| m.name.clone()).collect();
@@ -92,6 +83,7 @@ fn cc_datapath(module: &str) -> Option<Export> {
     match module {
         "cc_hpcc" => Some(hdl::export::cc_hpcc),
         "cc_ldcp" => Some(hdl::export::cc_ldcp),
+        "cc_dcqcn" => Some(hdl::export::cc_dcqcn),
         _ => None,
     }
 }
