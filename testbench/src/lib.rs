@@ -9,4 +9,4 @@ pub use verilated::{Model, MODELS};
 pub mod synth;
 pub mod lint;
 pub mod replay_rtl;
-mod replay_rtl_ldcp;
+mod replay_rtl_algos;

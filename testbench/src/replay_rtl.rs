@@ -1,5 +1,6 @@
 //! `hpcc-nic replay --model rtl`: a JSON-lines trace through the Verilated CC module datapaths
-//! (`rtl-out/cc_hpcc.v` for hpcc and hpcc-rx, `rtl-out/cc_ldcp.v` for ldcp), printing the same
+//! (`rtl-out/cc_hpcc.v` for hpcc and hpcc-rx, `rtl-out/cc_ldcp.v` for ldcp, `rtl-out/cc_dcqcn.v`
+//! for dcqcn), printing the same
 //! lines as `--model fixed` (sim/src/replay/).
 //!
 //! Same input rules as the software replay (docs/replay.md): a malformed line stops with its
@@ -15,7 +16,8 @@ use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
-/// Replays `reader` through the RTL: HPCC++ (`hpcc`), Rx-HPCC (`hpcc-rx`) and LDCP (`ldcp`).
+/// Replays `reader` through the RTL: HPCC++ (`hpcc`), Rx-HPCC (`hpcc-rx`), LDCP (`ldcp`) and
+/// DCQCN (`dcqcn`).
 pub fn replay_rtl(
     reader: impl BufRead,
     writer: impl Write,
@@ -23,11 +25,8 @@ pub fn replay_rtl(
 ) -> Result<Stats, ReplayError> {
     match cfg.algo {
         Algo::Hpcc | Algo::HpccRx => replay_hpcc(reader, writer, cfg),
-        Algo::Ldcp => crate::replay_rtl_ldcp::replay_ldcp(reader, writer, cfg),
-        a => Err(ReplayError::Config(format!(
-            "--model rtl: {} has no RTL yet (hpcc, hpcc-rx, ldcp do)",
-            a.name()
-        ))),
+        Algo::Ldcp => crate::replay_rtl_algos::replay_ldcp(reader, writer, cfg),
+        Algo::Dcqcn => crate::replay_rtl_algos::replay_dcqcn(reader, writer, cfg),
     }
 }
 

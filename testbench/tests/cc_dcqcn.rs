@@ -339,3 +339,44 @@ fn timer_only_stages_without_byte_counter() {
         assert_eq!((r.t_count, r.last_stage), (k as u32, Some(stage)), "expiry {k}");
     }
 }
+
+/// `replay --model rtl --algo dcqcn` prints exactly what `--model fixed` prints, on the
+/// directed trace and on a random trace (CNP bursts, timers, tx with and without bytes,
+/// events DCQCN does not use).
+#[test]
+fn replay_rtl_prints_what_the_fixed_model_prints() {
+    use rand::{Rng, SeedableRng};
+    use serde_json::json;
+    use sim::replay::{replay, Algo, Model, ReplayConfig};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sim/tests/traces");
+    let mut traces = vec![std::fs::read_to_string(dir.join("dcqcn_cut_recovery.jsonl")).unwrap()];
+    let seed = rand::random::<u32>() as u64;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut random = String::new();
+    let mut t = 0u64;
+    for _ in 0..3000 {
+        t += rng.gen_range(0..20_000u64);
+        let flow = rng.gen_range(0..20usize);
+        let event = ["cnp", "cnp", "timer", "tx", "tx", "ack"][rng.gen_range(0..6)];
+        let mut e = json!({"flow": flow, "t_ns": t, "event": event});
+        if event == "tx" && rng.gen_bool(0.95) {
+            e["bytes"] = json!(rng.gen_range(0..20_000_000u64));
+        }
+        random += &(e.to_string() + "\n");
+    }
+    traces.push(random);
+    for (n, t) in traces.iter().enumerate() {
+        for (gbps, rtt) in [(100.0, 5_000), (25.0, 8_000)] {
+            let mut cfg = ReplayConfig::new(Algo::Dcqcn, gbps, rtt, 1000);
+            cfg.model = Model::Fixed;
+            let (mut fixed, mut rtl) = (Vec::new(), Vec::new());
+            replay(t.as_bytes(), &mut fixed, &cfg).unwrap();
+            testbench::replay_rtl::replay_rtl(t.as_bytes(), &mut rtl, &cfg).unwrap();
+            let (fixed, rtl) = (String::from_utf8(fixed).unwrap(), String::from_utf8(rtl).unwrap());
+            for (i, (f, r)) in fixed.lines().zip(rtl.lines()).enumerate() {
+                assert_eq!(f, r, "trace {n} at {gbps}G line {}, random seed {seed}", i + 1);
+            }
+            assert_eq!(fixed.lines().count(), rtl.lines().count());
+        }
+    }
+}

@@ -352,7 +352,7 @@ impl Flow {
     }
 }
 
-fn stage_name(s: IncreaseStage) -> &'static str {
+pub fn stage_name(s: IncreaseStage) -> &'static str {
     match s {
         IncreaseStage::FastRecovery => "fast_recovery",
         IncreaseStage::Additive => "additive",

@@ -24,7 +24,7 @@ pub enum Model {
     Float,
     /// Fixed-point golden models (sim::cc_module), bit-exact with the CC module RTL.
     Fixed,
-    /// The CC module's Verilated RTL (`rtl-out/cc_hpcc.v` for hpcc and hpcc-rx, `rtl-out/cc_ldcp.v` for ldcp).
+    /// The CC module's Verilated RTL (`rtl-out/cc_hpcc.v`, `cc_ldcp.v`, `cc_dcqcn.v`).
     Rtl,
 }
 

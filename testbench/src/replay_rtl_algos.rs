@@ -1,0 +1,217 @@
+//! `hpcc-nic replay --model rtl` for LDCP and DCQCN: the trace through `rtl-out/cc_ldcp.v` or
+//! `rtl-out/cc_dcqcn.v`, printing what `--model fixed` prints (see replay_rtl.rs for the shared
+//! rules). Each applied event is fed to the RTL and its result read back before the next line.
+
+use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
+use crate::replay_rtl::slot;
+use sim::cc_module::{dcqcn, ldcp};
+use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+
+/// One algorithm's RTL as the replay loop drives it.
+trait RtlAlgo {
+    /// An event as the module takes it (flow id left to the loop).
+    type E;
+    /// What the RTL reports for an event.
+    type R: Copy;
+    /// What a flow shows before its first event.
+    fn initial(&self) -> Self::R;
+    /// The module's event for a trace line, or why the line is skipped.
+    fn decode(&self, ev: &Event) -> Result<Result<Self::E, String>, ReplayError>;
+    /// Runs `e` on module flow `slot` and reads its result.
+    fn run(&mut self, e: Self::E, slot: u16) -> Self::R;
+    /// The output line, field for field as `--model fixed` writes it.
+    fn output(&self, ev: &Event, r: &Self::R, fresh: bool) -> Output;
+}
+
+fn replay_with<A: RtlAlgo>(
+    algo: &mut A,
+    reader: impl BufRead,
+    mut writer: impl Write,
+) -> Result<Stats, ReplayError> {
+    let mut slots: BTreeMap<u64, (u16, A::R)> = BTreeMap::new();
+    let mut stats = Stats::default();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let ev: Event = serde_json::from_str(&line)
+            .map_err(|e| ReplayError::Parse { line: i as u64 + 1, message: e.to_string() })?;
+        stats.events += 1;
+        let known = slots.get(&ev.flow).map(|s| s.1);
+        let out = match algo.decode(&ev)? {
+            Err(reason) => {
+                stats.skipped += 1;
+                let mut o = algo.output(&ev, &known.unwrap_or(algo.initial()), false);
+                o.skipped = Some(reason);
+                o
+            }
+            Ok(e) => {
+                let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
+                let r = algo.run(e, slot);
+                slots.insert(ev.flow, (slot, r));
+                stats.applied += 1;
+                algo.output(&ev, &r, true)
+            }
+        };
+        serde_json::to_writer(&mut writer, &out).map_err(std::io::Error::from)?;
+        writer.write_all(b"\n")?;
+    }
+    writer.flush()?;
+    Ok(stats)
+}
+
+/// Offers one event (4 words) until taken, then waits for its result words.
+macro_rules! run_event {
+    ($dut:expr, $words:expr) => {{
+        let dut = $dut;
+        dut.s_axis_event_tdata_mut().copy_from_slice(&$words);
+        dut.set_s_axis_event_tvalid(1);
+        loop {
+            dut.eval();
+            let taken = dut.s_axis_event_tready() == 1;
+            dut.tick();
+            if taken {
+                break;
+            }
+        }
+        dut.set_s_axis_event_tvalid(0);
+        loop {
+            dut.eval();
+            if dut.m_axis_result_tvalid() == 1 {
+                let r = dut.m_axis_result_tdata().to_vec();
+                dut.tick(); // the result is taken (tready is high)
+                break r;
+            }
+            dut.tick();
+        }
+    }};
+}
+
+struct Ldcp {
+    c: ldcp::LdcpConfig,
+    dut: crate::verilated::models::CcLdcp,
+}
+
+impl RtlAlgo for Ldcp {
+    type E = hl::Event;
+    type R = hl::Result;
+
+    fn initial(&self) -> hl::Result {
+        let init = hl::Event { flow: 0, kind: hl::Kind::Init, ece: false, acked: 0, now: 0 };
+        hl::Result::model(&self.c, &mut ldcp::LdcpState::new(&self.c), &init)
+    }
+
+    fn decode(&self, ev: &Event) -> Result<Result<hl::Event, String>, ReplayError> {
+        let kind = match ev.event.as_str() {
+            "ack" => hl::Kind::Ack,
+            "timer" => hl::Kind::Timer,
+            "loss" => hl::Kind::Loss,
+            k => return Ok(Err(format!("event '{k}' not used by ldcp"))),
+        };
+        Ok(Ok(hl::Event {
+            flow: 0,
+            kind,
+            ece: ev.ece.unwrap_or(false),
+            acked: ev.acked_pkts.unwrap_or(1),
+            now: ev.t_ns,
+        }))
+    }
+
+    fn run(&mut self, e: hl::Event, slot: u16) -> hl::Result {
+        let e = hl::Event { flow: slot, ..e };
+        hl::Result::from_words(&run_event!(&mut self.dut, e.words()))
+    }
+
+    fn output(&self, ev: &Event, r: &hl::Result, fresh: bool) -> Output {
+        Output {
+            flow: ev.flow,
+            t_ns: ev.t_ns,
+            window_bytes: r.window as f64,
+            rate_bps: self.c.clock.q16_to_bps(r.rate),
+            rate_q16: Some(r.rate),
+            cwnd_pkts: Some(r.cw as f64 / 65536.0),
+            phase: Some(if r.fast_start { "fast_start" } else { "stable" }.into()),
+            grant: (fresh && r.kind == hl::Kind::Timer as u8).then_some(r.grant as u32),
+            ..Output::default()
+        }
+    }
+}
+
+struct Dcqcn {
+    c: dcqcn::DcqcnConfig,
+    dut: crate::verilated::models::CcDcqcn,
+}
+
+impl RtlAlgo for Dcqcn {
+    type E = hd::Event;
+    type R = hd::Result;
+
+    fn initial(&self) -> hd::Result {
+        let init = hd::Event { flow: 0, kind: hd::INIT, bytes: 0, now: 0 };
+        hd::Result::model(&self.c, &mut dcqcn::DcqcnState::new(&self.c), &init)
+    }
+
+    fn decode(&self, ev: &Event) -> Result<Result<hd::Event, String>, ReplayError> {
+        let (kind, bytes) = match (ev.event.as_str(), ev.bytes) {
+            ("cnp", _) => (hd::CNP, 0),
+            ("timer", _) => (hd::TIMER, 0),
+            ("tx", None) => return Ok(Err("tx without bytes".into())),
+            ("tx", Some(b)) => (
+                hd::TX,
+                u32::try_from(b).map_err(|_| {
+                    ReplayError::Config(format!(
+                        "--model rtl: cc_dcqcn takes fewer than 2^32 bytes per tx event, not {b}"
+                    ))
+                })?,
+            ),
+            (k, _) => return Ok(Err(format!("event '{k}' not used by dcqcn"))),
+        };
+        Ok(Ok(hd::Event { flow: 0, kind, bytes, now: ev.t_ns }))
+    }
+
+    fn run(&mut self, e: hd::Event, slot: u16) -> hd::Result {
+        let e = hd::Event { flow: slot, ..e };
+        hd::Result::from_words(&run_event!(&mut self.dut, e.words()))
+    }
+
+    /// The RTL reports alpha as of the flow's last CNP; the line shows it decayed to the
+    /// flow's time, by the model's `alpha_at` applied to the RTL's state (as `--model fixed`
+    /// does to the model's).
+    fn output(&self, ev: &Event, r: &hd::Result, _fresh: bool) -> Output {
+        let s = &r.state;
+        Output {
+            flow: ev.flow,
+            t_ns: ev.t_ns,
+            window_bytes: r.window_bytes as f64,
+            rate_bps: self.c.clock.q16_to_bps(r.rate_q16),
+            rate_q16: Some(r.rate_q16),
+            target_rate_bps: Some(self.c.clock.mhz * 8e6 * (s.rt_q24 as f64 / 256.0) / 65536.0),
+            alpha: Some(dcqcn::alpha_at(&self.c, s, s.now) as f64 / dcqcn::ALPHA_ONE as f64),
+            stage: s.last_stage.map(|st| stage_name(st).to_string()),
+            ..Output::default()
+        }
+    }
+}
+
+pub(crate) fn replay_ldcp(
+    reader: impl BufRead,
+    writer: impl Write,
+    cfg: &ReplayConfig,
+) -> Result<Stats, ReplayError> {
+    let c = ldcp::LdcpConfig::new(&cfg.ldcp, cfg.clock).map_err(ReplayError::Config)?;
+    let dut = hl::open(&c, None);
+    replay_with(&mut Ldcp { c, dut }, reader, writer)
+}
+
+pub(crate) fn replay_dcqcn(
+    reader: impl BufRead,
+    writer: impl Write,
+    cfg: &ReplayConfig,
+) -> Result<Stats, ReplayError> {
+    let c = dcqcn::DcqcnConfig::new(&cfg.dcqcn, cfg.clock).map_err(ReplayError::Config)?;
+    let dut = hd::open(&c, None);
+    replay_with(&mut Dcqcn { c, dut }, reader, writer)
+}
