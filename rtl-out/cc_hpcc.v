@@ -803,6 +803,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
         end
+        if (reset) begin
+            bad_flow_d = 32'h0;
+        end
         stat_bad_flow = bad_flow_q;
         front_ram_read_address = in_flow[(32'h0)+:(10)];
         f0_valid_d = fire & in_flow_ok & ~reset;

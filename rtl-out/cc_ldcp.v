@@ -626,6 +626,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
         end
+        if (reset) begin
+            bad_flow_d = 32'h0;
+        end
         stat_bad_flow = bad_flow_q;
         park_m_ready = ~reset & ~init_busy_q & (owed_q < 32'h80);
         go = park_m_valid & park_m_ready;

@@ -91,7 +91,7 @@ pub struct CcHpcc<const F: usize> {
     pub m_axis_result_tvalid: Signal<Out, bool>,
     /// Result ready (backpressure: results wait in a 2^FIFO_BITS-entry FIFO).
     pub m_axis_result_tready: Signal<In, bool>,
-    /// Events dropped for a flow id >= 2^F.
+    /// Events dropped for a flow id >= 2^F (since reset).
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     front_ram: RAM<Bits<420>, F>,
     u_ram: RAM<Bits<24>, F>,
@@ -270,6 +270,9 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.hist3.d.next = self.hist2.q.val();
         if self.fire.val() & !self.in_flow_ok.val() {
             self.bad_flow.d.next = self.bad_flow.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.bad_flow.d.next = 0.into();
         }
         self.stat_bad_flow.next = self.bad_flow.q.val();
         self.front_ram.read_address.next = self.in_flow.val().get_bits::<F>(0);

@@ -98,7 +98,7 @@ pub struct CcLdcp<const F: usize> {
     pub m_axis_result_tvalid: Signal<Out, bool>,
     /// Result ready (results wait in a 2^FIFO_BITS-entry FIFO).
     pub m_axis_result_tready: Signal<In, bool>,
-    /// Events dropped for a flow id >= 2^F.
+    /// Events dropped for a flow id >= 2^F (since reset).
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<178>, F>,
     park: FlowPark<16, 128, PARK_SLOTS, { HAZARD - 1 }>,
@@ -262,6 +262,9 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
         if self.fire.val() & !self.in_flow_ok.val() {
             self.bad_flow.d.next = self.bad_flow.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.bad_flow.d.next = 0.into();
         }
         self.stat_bad_flow.next = self.bad_flow.q.val();
 
