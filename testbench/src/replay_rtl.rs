@@ -78,7 +78,7 @@ fn replay_hpcc(
             }
             None => {
                 let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
-                let r = run_event(&mut dut, &to_rtl(&ev, slot, rx));
+                let r = run_hpcc(&mut dut, &to_rtl(&ev, slot, rx));
                 slots.insert(ev.flow, (slot, r));
                 stats.applied += 1;
                 output(&c, &ev, &r, true)
@@ -110,28 +110,37 @@ fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
     }
 }
 
-/// Offers `e` until taken, then waits for its result.
-fn run_event(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
-    dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-    dut.set_s_axis_event_tvalid(1);
-    loop {
-        dut.eval();
-        let taken = dut.s_axis_event_tready() == 1;
-        dut.tick();
-        if taken {
-            break;
+/// Offers one event (its tdata words) to a Verilated CC datapath until taken, then waits for
+/// its result and returns the result's tdata words.
+macro_rules! run_event {
+    ($dut:expr, $words:expr) => {{
+        let dut = $dut;
+        dut.s_axis_event_tdata_mut().copy_from_slice(&$words);
+        dut.set_s_axis_event_tvalid(1);
+        loop {
+            dut.eval();
+            let taken = dut.s_axis_event_tready() == 1;
+            dut.tick();
+            if taken {
+                break;
+            }
         }
-    }
-    dut.set_s_axis_event_tvalid(0);
-    loop {
-        dut.eval();
-        if dut.m_axis_result_tvalid() == 1 {
-            let r = RtlResult::from_words(dut.m_axis_result_tdata());
-            dut.tick(); // the result is taken (tready is high)
-            return r;
+        dut.set_s_axis_event_tvalid(0);
+        loop {
+            dut.eval();
+            if dut.m_axis_result_tvalid() == 1 {
+                let r = dut.m_axis_result_tdata().to_vec();
+                dut.tick(); // the result is taken (tready is high)
+                break r;
+            }
+            dut.tick();
         }
-        dut.tick();
-    }
+    }};
+}
+pub(crate) use run_event;
+
+fn run_hpcc(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
+    RtlResult::from_words(&run_event!(dut, e.words()))
 }
 
 /// The output line, field for field as `--model fixed` writes it.

@@ -3,7 +3,7 @@
 //! rules). Each applied event is fed to the RTL and its result read back before the next line.
 
 use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
-use crate::replay_rtl::slot;
+use crate::replay_rtl::{run_event, slot};
 use sim::cc_module::{dcqcn, ldcp};
 use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
@@ -61,33 +61,6 @@ fn replay_with<A: RtlAlgo>(
     }
     writer.flush()?;
     Ok(stats)
-}
-
-/// Offers one event (4 words) until taken, then waits for its result words.
-macro_rules! run_event {
-    ($dut:expr, $words:expr) => {{
-        let dut = $dut;
-        dut.s_axis_event_tdata_mut().copy_from_slice(&$words);
-        dut.set_s_axis_event_tvalid(1);
-        loop {
-            dut.eval();
-            let taken = dut.s_axis_event_tready() == 1;
-            dut.tick();
-            if taken {
-                break;
-            }
-        }
-        dut.set_s_axis_event_tvalid(0);
-        loop {
-            dut.eval();
-            if dut.m_axis_result_tvalid() == 1 {
-                let r = dut.m_axis_result_tdata().to_vec();
-                dut.tick(); // the result is taken (tready is high)
-                break r;
-            }
-            dut.tick();
-        }
-    }};
 }
 
 struct Ldcp {
