@@ -31,10 +31,10 @@
 //! ```
 
 use crate::delay_line::DelayLine;
-use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
 use crate::flow_park::FlowPark;
 use crate::mul_pipe::MulPipe;
+use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
 
 /// Bits of one flow's state in the RAM and in results: `[39:0]` Rc, `[79:40]` Rt (UQ16.24
@@ -49,7 +49,7 @@ pub const WRITE_CYCLE: usize = 59;
 /// window, from the issuing edge to the write edge.
 pub const HAZARD: usize = WRITE_CYCLE + 1;
 /// Result FIFO depth (log2); events in flight plus results waiting never exceed it.
-pub const FIFO_BITS: usize = 7;
+pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
 /// `tready` high, no wait in the park): the park's slot, write cycle, window multiply (2),
 /// result register, FIFO write.
@@ -321,12 +321,7 @@ pub struct CcDcqcn<const F: usize> {
     onesh: DFF<Bits<25>>,
     out_valid: DFF<bool>,
     out_data: DFF<Bits<588>>,
-    fifo: DistRam<Bits<588>, FIFO_BITS>,
-    fifo_rd: DFF<Bits<FIFO_BITS>>,
-    fifo_wr: DFF<Bits<FIFO_BITS>>,
-    fifo_cnt: DFF<Bits<8>>,
-    owed: DFF<Bits<8>>,
-    pop: Signal<Local, bool>,
+    results: ResultFifo<588>,
     fire: Signal<Local, bool>,
     go: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
@@ -381,13 +376,12 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             c_nowp, d_v, d_s, d_ev, d_cut, d_t1, d_bc, d_bc1, d_fire, d_bcfire, d_elapsed, e_rt,
             e_rc, e_step1, e_fire, e_tag2, q56_alpha, q57_alpha, q57_ash, q58_v,
             q58_alpha, q58_au, q58_rcsub, q58_rct, q59_v, q59_state, q59_fk, onesh, out_valid,
-            out_data, fifo_rd, fifo_wr, fifo_cnt, owed
+            out_data
         );
         clock!(
-            self, clock, park, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
+            self, clock, results, park, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
             dm11, dm12, dm13, dm14, dm15, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d
         );
-        self.fifo.write_clock.next = self.clock.val();
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.park.reset.next = self.reset.val();
@@ -443,7 +437,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         // ---- 0: issue from the park while a result slot is free (owed = events issued whose
         // results have not been read: at most 2^FIFO_BITS); read the state RAM.
         self.park.m_ready.next =
-            !self.reset.val() & !self.init_busy.q.val() & (self.owed.q.val() < 128);
+            !self.reset.val() & !self.init_busy.q.val() & self.results.credit.val();
         self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
         self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
         self.f0_valid.d.next = self.go.val() & !self.reset.val();
@@ -913,38 +907,14 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             | (bit_cast::<588, 32>(self.win_mul.out_prod.val().get_bits::<32>(40)) << 64)
             | (bit_cast::<588, 492>(self.dl_d.out_data.val()) << 96);
 
-        // ---- FIFO of results.
-        self.fifo.write_enable.next = self.out_valid.q.val();
-        self.fifo.write_address.next = self.fifo_wr.q.val();
-        self.fifo.write_data.next = self.out_data.q.val();
-        self.fifo.read_address.next = self.fifo_rd.q.val();
-        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
-        self.m_axis_result_tdata.next = self.fifo.read_data.val();
-        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
-        if self.out_valid.q.val() {
-            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
-        }
-        if self.pop.val() {
-            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
-        }
-        if self.out_valid.q.val() & !self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
-        }
-        if !self.out_valid.q.val() & self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
-        }
-        if self.go.val() & !self.pop.val() {
-            self.owed.d.next = self.owed.q.val() + 1;
-        }
-        if !self.go.val() & self.pop.val() {
-            self.owed.d.next = self.owed.q.val() - 1;
-        }
-        if self.reset.val() {
-            self.fifo_rd.d.next = 0.into();
-            self.fifo_wr.d.next = 0.into();
-            self.fifo_cnt.d.next = 0.into();
-            self.owed.d.next = 0.into();
-        }
+        // ---- Result FIFO, credit counted from issue to read.
+        self.results.reset.next = self.reset.val();
+        self.results.issue.next = self.go.val();
+        self.results.in_valid.next = self.out_valid.q.val();
+        self.results.in_data.next = self.out_data.q.val();
+        self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
+        self.m_axis_result_tvalid.next = self.results.m_axis_tvalid.val();
+        self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
         // ---- Initialization writes.
         if self.init_busy.q.val() {

@@ -22,16 +22,16 @@
 //! cycles for a single flow.
 
 use crate::cc_hop_util::CcHopUtil;
-use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
 use crate::mul_pipe::MulPipe;
+use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
 
 /// Cycles between two accepted events of the same flow, at least.
 pub const HAZARD: usize = 4;
 /// Result FIFO depth (log2). Events in flight plus results waiting never exceed it: the input
 /// takes an event only while a slot is free, so the pipeline itself never stalls.
-pub const FIFO_BITS: usize = 7;
+pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// Cycles from the accepting clock edge to the result on `m_axis_result_*` (with the FIFO
 /// empty and `tready` high).
 pub const LATENCY: usize = 1 + 35 + 1 + 3 + 1 + 2 + 1 + 41 + 1 + 2 + 2 + 1 + 1;
@@ -137,12 +137,7 @@ pub struct CcHpcc<const F: usize> {
     wb2_valid: DFF<bool>,
     out_valid: DFF<bool>,
     out_data: DFF<Bits<152>>,
-    fifo: DistRam<Bits<152>, FIFO_BITS>,
-    fifo_rd: DFF<Bits<FIFO_BITS>>,
-    fifo_wr: DFF<Bits<FIFO_BITS>>,
-    fifo_cnt: DFF<Bits<8>>,
-    owed: DFF<Bits<8>>,
-    pop: Signal<Local, bool>,
+    results: ResultFifo<152>,
     fire: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
     in_flow_ok: Signal<Local, bool>,
@@ -199,11 +194,10 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self, clock, init_busy, init_addr, hist1, hist2, hist3, bad_flow, f0_valid, f0_data,
             s1_best01, s1_best23, s1_h4, s1_ctx, s1_valid, ua_valid, ua_ctx, ua_any, ua_u,
             ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx, wa_u, wa_r, wb1, wb2, wb1_valid,
-            wb2_valid, out_valid, out_data, fifo_rd, fifo_wr, fifo_cnt, owed
+            wb2_valid, out_valid, out_data
         );
-        self.fifo.write_clock.next = self.clock.val();
         self.one.next = 1.into();
-        clock!(self, clock, hop0, hop1, hop2, hop3, hop4, wt_mul, u_mul, r_div, w_mul, rt_mul);
+        clock!(self, clock, results, hop0, hop1, hop2, hop3, hop4, wt_mul, u_mul, r_div, w_mul, rt_mul);
         self.front_ram.read_clock.next = self.clock.val();
         self.front_ram.write_clock.next = self.clock.val();
         self.u_ram.read_clock.next = self.clock.val();
@@ -257,7 +251,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.s_axis_event_tready.next = !self.reset.val()
             & !self.init_busy.q.val()
             & !self.hazard.val()
-            & (self.owed.q.val() < 128);
+            & self.results.credit.val();
         self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
         self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val());
         if self.fire.val() & self.in_flow_ok.val() {
@@ -614,38 +608,14 @@ impl<const F: usize> Logic for CcHpcc<F> {
             | (bit_cast::<152, 8>(self.rt_mul.out_tag.val().get_bits::<8>(104)) << 112)
             | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120)
             | (bit_cast::<152, 1>(self.fbit.val()) << 18);
-        // ---- FIFO of results.
-        self.fifo.write_enable.next = self.out_valid.q.val();
-        self.fifo.write_address.next = self.fifo_wr.q.val();
-        self.fifo.write_data.next = self.out_data.q.val();
-        self.fifo.read_address.next = self.fifo_rd.q.val();
-        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
-        self.m_axis_result_tdata.next = self.fifo.read_data.val();
-        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
-        if self.out_valid.q.val() {
-            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
-        }
-        if self.pop.val() {
-            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
-        }
-        if self.out_valid.q.val() & !self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
-        }
-        if !self.out_valid.q.val() & self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
-        }
-        if self.fire.val() & self.in_flow_ok.val() & !self.pop.val() {
-            self.owed.d.next = self.owed.q.val() + 1;
-        }
-        if !(self.fire.val() & self.in_flow_ok.val()) & self.pop.val() {
-            self.owed.d.next = self.owed.q.val() - 1;
-        }
-        if self.reset.val() {
-            self.fifo_rd.d.next = 0.into();
-            self.fifo_wr.d.next = 0.into();
-            self.fifo_cnt.d.next = 0.into();
-            self.owed.d.next = 0.into();
-        }
+        // ---- Result FIFO, credit counted from issue to read.
+        self.results.reset.next = self.reset.val();
+        self.results.issue.next = self.fire.val() & self.in_flow_ok.val();
+        self.results.in_valid.next = self.out_valid.q.val();
+        self.results.in_data.next = self.out_data.q.val();
+        self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
+        self.m_axis_result_tvalid.next = self.results.m_axis_tvalid.val();
+        self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
         // ---- Initialization writes.
         if self.init_busy.q.val() {

@@ -25,17 +25,17 @@
 //! flow's results keep its events' order.
 
 use crate::delay_line::DelayLine;
-use crate::dist_ram::DistRam;
 use crate::div_pipe::DivPipe;
 use crate::flow_park::FlowPark;
 use crate::mul_pipe::MulPipe;
+use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
 
 /// Cycles from issuing an event (A) to its state write (F2); the next event of the same flow
 /// is issued at least this many cycles later.
 pub const HAZARD: usize = 1 + 1 + 1 + 1 + 2 + 1 + 44 + 1 + 1;
 /// Result FIFO depth (log2), as in cc_hpcc: the input takes an event only while a slot is free.
-pub const FIFO_BITS: usize = 7;
+pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// Cycles from the accepting clock edge to the result on `m_axis_result_*` (FIFO empty,
 /// `tready` high, no wait in flow_park): the park's slot, A..F2, the output products (3), the
 /// result register.
@@ -138,12 +138,7 @@ pub struct CcLdcp<const F: usize> {
     f1_per: DFF<bool>,
     out_valid: DFF<bool>,
     out_data: DFF<Bits<224>>,
-    fifo: DistRam<Bits<224>, FIFO_BITS>,
-    fifo_rd: DFF<Bits<FIFO_BITS>>,
-    fifo_wr: DFF<Bits<FIFO_BITS>>,
-    fifo_cnt: DFF<Bits<8>>,
-    owed: DFF<Bits<8>>,
-    pop: Signal<Local, bool>,
+    results: ResultFifo<224>,
     fire: Signal<Local, bool>,
     go: Signal<Local, bool>,
     in_flow: Signal<Local, Bits<16>>,
@@ -206,10 +201,9 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self, clock, init_busy, init_addr, bad_flow, e0_valid, e0, b_valid, bs, c1_valid, c1,
             c1_sub, c1_k, c1_cwa, c2_valid, c2, c2_sub, c2_steps, c2_n2, c2_cwa, e1_valid, e1,
             e1_prod, e1_cwpre, f1_valid, f1, f1_sum, f1_tsum, f1_per, out_valid,
-            out_data, fifo_rd, fifo_wr, fifo_cnt, owed
+            out_data
         );
-        clock!(self, clock, park, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
-        self.fifo.write_clock.next = self.clock.val();
+        clock!(self, clock, results, park, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.park.reset.next = self.reset.val();
@@ -270,7 +264,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
 
         // ---- A: issue from the park while a result slot is free; read the flow's state.
         self.park.m_ready.next =
-            !self.reset.val() & !self.init_busy.q.val() & (self.owed.q.val() < 128);
+            !self.reset.val() & !self.init_busy.q.val() & self.results.credit.val();
         self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
         self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
         self.e0_valid.d.next = self.go.val() & !self.reset.val();
@@ -579,37 +573,13 @@ impl<const F: usize> Logic for CcLdcp<F> {
             | (bit_cast::<224, 64>(self.d3.out_data.val().get_bits::<64>(69)) << 160);
 
         // ---- Result FIFO, credit counted from issue to read.
-        self.fifo.write_enable.next = self.out_valid.q.val();
-        self.fifo.write_address.next = self.fifo_wr.q.val();
-        self.fifo.write_data.next = self.out_data.q.val();
-        self.fifo.read_address.next = self.fifo_rd.q.val();
-        self.m_axis_result_tvalid.next = self.fifo_cnt.q.val() != 0;
-        self.m_axis_result_tdata.next = self.fifo.read_data.val();
-        self.pop.next = self.m_axis_result_tvalid.val() & self.m_axis_result_tready.val();
-        if self.out_valid.q.val() {
-            self.fifo_wr.d.next = self.fifo_wr.q.val() + 1;
-        }
-        if self.pop.val() {
-            self.fifo_rd.d.next = self.fifo_rd.q.val() + 1;
-        }
-        if self.out_valid.q.val() & !self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() + 1;
-        }
-        if !self.out_valid.q.val() & self.pop.val() {
-            self.fifo_cnt.d.next = self.fifo_cnt.q.val() - 1;
-        }
-        if self.go.val() & !self.pop.val() {
-            self.owed.d.next = self.owed.q.val() + 1;
-        }
-        if !self.go.val() & self.pop.val() {
-            self.owed.d.next = self.owed.q.val() - 1;
-        }
-        if self.reset.val() {
-            self.fifo_rd.d.next = 0.into();
-            self.fifo_wr.d.next = 0.into();
-            self.fifo_cnt.d.next = 0.into();
-            self.owed.d.next = 0.into();
-        }
+        self.results.reset.next = self.reset.val();
+        self.results.issue.next = self.go.val();
+        self.results.in_valid.next = self.out_valid.q.val();
+        self.results.in_data.next = self.out_data.q.val();
+        self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
+        self.m_axis_result_tvalid.next = self.results.m_axis_tvalid.val();
+        self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
         // ---- Initialization writes: LdcpState::new.
         if self.init_busy.q.val() {

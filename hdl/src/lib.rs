@@ -12,3 +12,4 @@ pub mod flow_park;
 pub mod flow_sched;
 pub mod flow_window;
 pub mod mul_pipe;
+pub mod result_fifo;
