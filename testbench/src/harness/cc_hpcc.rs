@@ -267,12 +267,12 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Many flows, 90% load, a few same-flow repeats, a third Rx-HPCC, rare bad flow ids.
+    /// Many flows, 90% load, a few same-flow repeats, half Rx-HPCC, rare bad flow ids.
     pub const RANDOM: Shape = Shape {
         active: 600,
         load: 0.9,
         burst: 0.05,
-        rx: 0.3,
+        rx: 0.5,
         bad_flow: 0.002,
         stall: 0.2,
     };
@@ -321,6 +321,7 @@ pub fn run(
     let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
     let mut cycle = 0u64;
     let (mut actions, mut additive, mut below_half, mut inits) = ([0u64; 4], 0u64, 0u64, 0u64);
+    let mut rx_events = 0u64;
     while cycle < cycles || !expected.is_empty() {
         if cycle > cycles + 10_000 {
             o.fail(format!("{} results never came out", expected.len()));
@@ -354,6 +355,7 @@ pub fn run(
                 bad += 1;
             } else {
                 inits += e.init as u64;
+                rx_events += e.rx as u64;
                 let r = Result::model(&c, &mut flows[slot].1, &e);
                 actions[r.action as usize] += 1;
                 additive += (r.inc_stage > 0) as u64;
@@ -381,6 +383,7 @@ pub fn run(
     o.cycles = cycle;
     o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
     o.metric("same_flow_events", same_flow as f64);
+    o.metric("rx_hpcc_events", rx_events as f64);
     for (name, n) in ["ignored", "recorded", "updated_w", "updated_wc"]
         .iter()
         .zip(actions)

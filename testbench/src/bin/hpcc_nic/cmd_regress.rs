@@ -56,7 +56,7 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::FlowSchedBadInput => (4, 1_000_000),
             Scenario::DivPipeRandom | Scenario::MulPipeRandom => (2, 1_000_000),
             Scenario::CcHopUtilRandom => (2, 1_000_000),
-            Scenario::CcHpccRandom => (2, 1_000_000),
+            Scenario::CcHpccRandom => (3, 1_000_000),
             Scenario::CcHpccBursts => (1, 300_000),
             Scenario::CcLdcpRandom => (2, 1_000_000),
             Scenario::CcLdcpBursts => (1, 300_000),
