@@ -211,3 +211,124 @@ fn throughput() {
     println!("events/cycle {rate:.3}: {:?}", o.metrics);
     assert!(rate > 0.9, "{rate}");
 }
+
+/// rust-hdl's own simulator on the same block with 16 flows (slow, so a handful of events):
+/// it settles, and the Updates equal the model's.
+#[test]
+fn rust_hdl_simulation_matches_the_model() {
+    use hdl::cc_module::CcModule;
+    use hdl::div_pipe::bits_from_u128;
+    use rust_hdl::prelude::*;
+    fn wide<const N: usize>(words: &[u32]) -> Bits<N> {
+        let mut b = Bits::<N>::default();
+        for (k, chunk) in words.chunks(4).enumerate() {
+            let v = chunk.iter().rev().fold(0u128, |a, &w| a << 32 | w as u128);
+            b = b | (bits_from_u128::<N>(v) << (128 * k as u64));
+        }
+        b
+    }
+    fn settle(uut: &mut CcModule<4>) {
+        uut.update_all();
+        while uut.has_changed() {
+            uut.update_all();
+        }
+    }
+    fn cycle(uut: &mut CcModule<4>) {
+        for clk in [false, true] {
+            uut.clock.next = Clock { clk };
+            settle(uut);
+        }
+    }
+    let mut m = Model::new();
+    let mut uut = CcModule::<4>::default();
+    uut.connect_all();
+    let c = &m.hc;
+    uut.cfg_hpcc_t_ns.next = (c.t_ns as u64).into();
+    uut.cfg_hpcc_eta_q16.next = (c.eta_q16 as u64).into();
+    uut.cfg_hpcc_max_stage.next = (c.max_stage as u64).into();
+    uut.cfg_hpcc_w_ai_q8.next = (c.w_ai_q8 as u64).into();
+    uut.cfg_hpcc_w_min_q8.next = (c.w_min_q8 as u64).into();
+    uut.cfg_hpcc_w_max_q8.next = (c.w_max_q8 as u64).into();
+    uut.cfg_hpcc_u_init_q16.next = (c.u_init_q16 as u64).into();
+    uut.cfg_hpcc_inv_bt.next = wide(&c.inv_bt);
+    uut.cfg_hpcc_inv_b.next = wide(&c.inv_b);
+    uut.cfg_hpcc_inv_t.next = (c.inv_t as u64).into();
+    uut.cfg_hpcc_rate_mul.next = (c.rate_mul as u64).into();
+    uut.cfg_hpcc_line_q16.next = (c.line_q16 as u64).into();
+    let c = &m.lc;
+    uut.cfg_ldcp_rtt_ns.next = (c.rtt_ns as u64).into();
+    uut.cfg_ldcp_mss.next = (c.mss_bytes as u64).into();
+    uut.cfg_ldcp_alpha_q16.next = (c.alpha_q16 as u64).into();
+    uut.cfg_ldcp_beta_q16.next = (c.beta_q16 as u64).into();
+    uut.cfg_ldcp_gamma_shift.next = (c.gamma_shift as u64).into();
+    uut.cfg_ldcp_iw.next = (c.iw_pkts as u64).into();
+    uut.cfg_ldcp_max_cw_q16.next = (c.max_cw_q16 as u64).into();
+    uut.cfg_ldcp_fast_start.next = c.fast_start;
+    uut.cfg_ldcp_rate_mul.next = (c.rate_mul as u64).into();
+    uut.cfg_ldcp_line_q16.next = (c.line_q16 as u64).into();
+    let c = &m.dc;
+    uut.cfg_dcqcn_line_q24.next = c.line_q24.into();
+    uut.cfg_dcqcn_min_q24.next = c.min_q24.into();
+    uut.cfg_dcqcn_ai_q24.next = c.ai_q24.into();
+    uut.cfg_dcqcn_hai_q24.next = c.hai_q24.into();
+    uut.cfg_dcqcn_g_shift.next = (c.g_shift as u64).into();
+    uut.cfg_dcqcn_initial_alpha_q24.next = (c.initial_alpha_q24 as u64).into();
+    uut.cfg_dcqcn_alpha_timer_ns.next = (c.alpha_timer_ns as u64).into();
+    uut.cfg_dcqcn_decay.next = wide(&testbench::harness::cc_dcqcn::decay_words(c));
+    uut.cfg_dcqcn_min_cut_interval_ns.next = (c.min_cut_interval_ns as u64).into();
+    uut.cfg_dcqcn_rate_increase_timer_ns.next = (c.rate_increase_timer_ns as u64).into();
+    uut.cfg_dcqcn_byte_counter_bytes.next = (c.byte_counter_bytes as u64).into();
+    uut.cfg_dcqcn_fast_recovery_times.next = (c.fast_recovery_times as u64).into();
+    uut.cfg_dcqcn_win_mul.next = (c.win_mul as u64).into();
+    uut.m_axis_update_tready.next = true;
+    uut.m_axis_feedback_tready.next = true;
+    uut.reset.next = true;
+    cycle(&mut uut);
+    uut.reset.next = false;
+    for _ in 0..16 {
+        cycle(&mut uut);
+    }
+    let events = [
+        Event::create(1, LDCP),
+        Event { flow: 1, ty: ACK, ece: true, acked: 2, now: 5000, ..Default::default() },
+        Event::create(2, DCQCN),
+        Event { flow: 2, ty: CNP, now: 7000, ..Default::default() },
+        Event { flow: 1, ty: CNP, now: 7000, ..Default::default() }, // unused by LDCP
+        Event { flow: 2000, ty: ACK, ..Default::default() },         // bad flow
+        Event { flow: 3, ty: ACK, seq: 10, snd_nxt: 20, now: 100, ..Default::default() },
+    ];
+    let mut b = Board::default();
+    for e in &events {
+        b.expect(m.apply(e));
+    }
+    let want = b.pending;
+    let mut o = Outcome::new(Scenario::CcModuleRandom, 0);
+    let mut next = 0;
+    let mut got = 0;
+    for k in 0..300u64 {
+        uut.s_axis_event_tvalid.next = next < events.len();
+        if next < events.len() {
+            uut.s_axis_event_tdata.next = wide(&events[next].words());
+        }
+        settle(&mut uut);
+        if next < events.len() && uut.s_axis_event_tready.val() {
+            next += 1;
+        }
+        if uut.m_axis_update_tvalid.val() {
+            let d = uut.m_axis_update_tdata.val();
+            let words = [
+                d.get_bits::<32>(0).to_u64() as u32,
+                d.get_bits::<32>(32).to_u64() as u32,
+                d.get_bits::<16>(64).to_u64() as u32,
+            ];
+            b.got_update(&mut o, k, Update::from_words(&words));
+            got += 1;
+        }
+        cycle(&mut uut);
+    }
+    assert_eq!(next, events.len());
+    assert_eq!(got, want);
+    assert_passed(&o);
+    assert_eq!(uut.stat_unused.val().to_u64(), 1);
+    assert_eq!(uut.stat_bad_flow.val().to_u64(), 1);
+}
