@@ -12,3 +12,4 @@ flow_park.v
 cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v
+cc_module.v

@@ -123,6 +123,17 @@ pub fn cc_dcqcn(bits: usize, name: &str) -> Result<Exported, ExportError> {
     finish(&raw, name, "hdl/src/cc_dcqcn.rs")
 }
 
+/// The CC module's top (algorithm select, the three datapaths, the Update stream) for
+/// `2^bits` flows (10 or 12).
+pub fn cc_module(bits: usize, name: &str) -> Result<Exported, ExportError> {
+    let raw = match bits {
+        10 => raw_verilog(crate::cc_module::CcModule::<10>::default())?,
+        12 => raw_verilog(crate::cc_module::CcModule::<12>::default())?,
+        _ => return Err(ExportError::Check(format!("cc_module: unsupported flow bits {bits}"))),
+    };
+    finish(&raw, name, "hdl/src/cc_module.rs")
+}
+
 /// Every module that lands in rtl-out/, in filelist order.
 pub fn all() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
@@ -137,6 +148,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
+    v.push(cc_module(10, "cc_module")?);
     Ok(v)
 }
 

@@ -192,18 +192,18 @@ pub fn set_config(dut: &mut CcDcqcn, c: &DcqcnConfig) {
 }
 
 /// Per-flow event source: phases of CNP bursts and quiet times, hostile times and byte counts.
-struct FlowGen {
+pub struct FlowGen {
     now: u64,
     cnp: f64,
 }
 
 impl FlowGen {
-    fn new(rng: &mut ChaCha8Rng) -> FlowGen {
+    pub fn new(rng: &mut ChaCha8Rng) -> FlowGen {
         FlowGen { now: rng.gen::<u32>() as u64 * 64, cnp: 0.2 }
     }
 
     /// The next event of a flow whose model state is `s`.
-    fn event(&mut self, rng: &mut ChaCha8Rng, c: &DcqcnConfig, s: &DcqcnState, flow: u16) -> Event {
+    pub fn event(&mut self, rng: &mut ChaCha8Rng, c: &DcqcnConfig, s: &DcqcnState, flow: u16) -> Event {
         if rng.gen_bool(0.02) {
             self.cnp = [0.0, 0.02, 0.1, 0.4, 0.9, 1.0][rng.gen_range(0..6)];
         }

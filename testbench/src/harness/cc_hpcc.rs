@@ -132,7 +132,7 @@ impl Result {
 }
 
 /// Per-flow telemetry source: a path of 1-5 hops with load phases.
-struct Path5 {
+pub struct Path5 {
     rates: Vec<LineRate>,
     tx: Vec<u64>,
     q: Vec<f64>,
@@ -142,7 +142,7 @@ struct Path5 {
 }
 
 impl Path5 {
-    fn new(rng: &mut ChaCha8Rng) -> Path5 {
+    pub fn new(rng: &mut ChaCha8Rng) -> Path5 {
         let n = rng.gen_range(1..=5);
         let rates = [LineRate::G25, LineRate::G100, LineRate::G400];
         Path5 {
@@ -155,7 +155,7 @@ impl Path5 {
         }
     }
 
-    fn event(&mut self, rng: &mut ChaCha8Rng, flow: u16) -> Event {
+    pub fn event(&mut self, rng: &mut ChaCha8Rng, flow: u16) -> Event {
         if rng.gen_bool(0.01) {
             self.load = [0.3, 0.9, 1.0, 1.5, 3.0][rng.gen_range(0..5)];
         }

@@ -3,6 +3,7 @@
 pub mod cc_dcqcn;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
+pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
@@ -41,11 +42,14 @@ pub enum Scenario {
     CcDcqcnRandom,
     /// cc_dcqcn: same-flow bursts on a few flows, input offered every cycle.
     CcDcqcnBursts,
+    /// cc_module: random unified events over many flows with random algorithms, re-creates,
+    /// unused types, bad flow ids and backpressure; every Update and feedback compared.
+    CcModuleRandom,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 14] = [
+    pub const ALL: [Scenario; 15] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -60,6 +64,7 @@ impl Scenario {
         Scenario::CcLdcpBursts,
         Scenario::CcDcqcnRandom,
         Scenario::CcDcqcnBursts,
+        Scenario::CcModuleRandom,
     ];
 
     /// Module under test.
@@ -71,6 +76,7 @@ impl Scenario {
             Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
             Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
+            Scenario::CcModuleRandom => "cc_module",
             _ => "flow_sched",
         }
     }
@@ -92,6 +98,7 @@ impl Scenario {
             Scenario::CcLdcpBursts => "ldcp-bursts",
             Scenario::CcDcqcnRandom => "dcqcn-random",
             Scenario::CcDcqcnBursts => "dcqcn-bursts",
+            Scenario::CcModuleRandom => "module-random",
         }
     }
 
@@ -119,6 +126,9 @@ impl Scenario {
             Scenario::CcDcqcnBursts => {
                 let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::BURSTS };
                 cc_dcqcn::run(self, seed, cycles, &shape, vcd)
+            }
+            Scenario::CcModuleRandom => {
+                cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
             }
         };
         o.budget = cycles;

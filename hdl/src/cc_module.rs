@@ -1,0 +1,518 @@
+//! The CC module's top (docs/modules/cc_module.md, `## cc_module (top)`): one unified event
+//! stream, a per-flow algorithm select, the three verified datapaths (`CcHpcc`, `CcLdcp`,
+//! `CcDcqcn`), and one Update stream toward the flow scheduler (flow_sched's
+//! `s_axis_update_tdata` format) plus the Rx-HPCC feedback stream.
+//!
+//! ```text
+//! IN   accept an event (tready: not initializing, S1 free or leaving); read the flow's
+//!      algorithm (alg RAM, 1 cycle); a create writes the alg RAM on this same edge
+//! S1   the event and its flow's algorithm; route: offer the engine's event to the
+//!      flow's engine, hold while that engine's tready is low; unused types are dropped
+//! ENG  cc_hpcc / cc_ldcp / cc_dcqcn (their own latencies and result FIFOs)
+//! OUT  round-robin over the three result streams into the Update register; Rx-HPCC
+//!      results with the feedback bit into the feedback register, others dropped
+//! ```
+//!
+//! Read-after-write on the alg RAM needs no bypass: a create writes the RAM on the edge that
+//! accepts it, and every later event reads the RAM on its own, strictly later, accepting edge
+//! (an event held in S1 re-reads its own flow each cycle, and no event is accepted meanwhile).
+//! The only same-edge read and write of one address is a create's own, whose algorithm comes
+//! from the event itself.
+//!
+//! Per-flow order: each engine keeps a flow's results in its events' order and the arbiter
+//! keeps each engine's order, so a flow's Updates follow its events while it stays with one
+//! engine. Across a re-create that moves the flow to another engine, Updates of events still
+//! in flight in the old engine may come out after the new engine's first Updates.
+
+use crate::cc_dcqcn::CcDcqcn;
+use crate::cc_hpcc::CcHpcc;
+use crate::cc_ldcp::CcLdcp;
+use rust_hdl::prelude::*;
+
+/// Algorithm codes (`[497:496]` of a create event, the alg RAM's contents).
+pub const ALG_HPCC: u32 = 0;
+/// Rx-HPCC (the receiver computes W and echoes it).
+pub const ALG_RX_HPCC: u32 = 1;
+/// LDCP.
+pub const ALG_LDCP: u32 = 2;
+/// DCQCN reaction point.
+pub const ALG_DCQCN: u32 = 3;
+
+/// Unified event types (`[19:16]`).
+pub const TYPE_ACK: u32 = 0;
+/// A data packet's telemetry at the receiver (Rx-HPCC).
+pub const TYPE_RX: u32 = 1;
+/// Loss / NAK.
+pub const TYPE_LOSS: u32 = 2;
+/// Timer tick.
+pub const TYPE_TIMER: u32 = 3;
+/// CNP.
+pub const TYPE_CNP: u32 = 4;
+/// Bytes sent.
+pub const TYPE_TX: u32 = 5;
+/// Create (or re-create) the flow with the algorithm in `[497:496]`.
+pub const TYPE_CREATE: u32 = 6;
+
+/// Cycles from the module's accepting edge to the engine's accepting edge when the engine is
+/// ready (the S1 register).
+pub const ROUTE_LATENCY: usize = 1;
+/// Cycles added after an engine's result appears (the Update / feedback register).
+pub const OUT_LATENCY: usize = 1;
+
+/// The CC module for `2^F` flows (F <= 12).
+#[derive(LogicBlock, Default)]
+pub struct CcModule<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset. Afterwards every flow is set to algorithm 0 (HPCC++ sender) and every
+    /// engine's per-flow state to its initial state in `2^F` cycles (from the `cfg_*` values
+    /// then), during which `s_axis_event_tready` is low.
+    pub reset: Signal<In, bool>,
+    /// cc_hpcc `cfg_t_ns`: T, ns.
+    pub cfg_hpcc_t_ns: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_eta_q16`: eta, UQ0.16 (<= 65536).
+    pub cfg_hpcc_eta_q16: Signal<In, Bits<17>>,
+    /// cc_hpcc `cfg_max_stage`: maxStage.
+    pub cfg_hpcc_max_stage: Signal<In, Bits<8>>,
+    /// cc_hpcc `cfg_w_ai_q8`: W_ai, UQ24.8 bytes.
+    pub cfg_hpcc_w_ai_q8: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_w_min_q8`: W_min, UQ24.8 bytes (>= 256 bytes).
+    pub cfg_hpcc_w_min_q8: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_w_max_q8`: W_max = BDP, UQ24.8 bytes, the initial W and Wc.
+    pub cfg_hpcc_w_max_q8: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_u_init_q16`: initial U, UQ8.16.
+    pub cfg_hpcc_u_init_q16: Signal<In, Bits<24>>,
+    /// cc_hpcc `cfg_inv_bt`: per rate code c, `[32c+31:32c]` = round(2^40 / (B T)).
+    pub cfg_hpcc_inv_bt: Signal<In, Bits<256>>,
+    /// cc_hpcc `cfg_inv_b`: per rate code c, `[32c+31:32c]` = round(2^24 / B).
+    pub cfg_hpcc_inv_b: Signal<In, Bits<256>>,
+    /// cc_hpcc `cfg_inv_t`: round(2^40 / T).
+    pub cfg_hpcc_inv_t: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_rate_mul`: round(2^40 x cycle / T).
+    pub cfg_hpcc_rate_mul: Signal<In, Bits<32>>,
+    /// cc_hpcc `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
+    pub cfg_hpcc_line_q16: Signal<In, Bits<32>>,
+    /// cc_ldcp `cfg_rtt_ns`: base RTT, ns (> 0).
+    pub cfg_ldcp_rtt_ns: Signal<In, Bits<32>>,
+    /// cc_ldcp `cfg_mss`: MSS, bytes.
+    pub cfg_ldcp_mss: Signal<In, Bits<32>>,
+    /// cc_ldcp `cfg_alpha_q16`: alpha, UQ0.16 (1 ..= 65536).
+    pub cfg_ldcp_alpha_q16: Signal<In, Bits<17>>,
+    /// cc_ldcp `cfg_beta_q16`: beta, UQ0.16 (1 ..= 65536).
+    pub cfg_ldcp_beta_q16: Signal<In, Bits<17>>,
+    /// cc_ldcp `cfg_gamma_shift`: gamma = 2^-gamma_shift (0 ..= 10).
+    pub cfg_ldcp_gamma_shift: Signal<In, Bits<4>>,
+    /// cc_ldcp `cfg_iw`: initial window, packets (1 ..= 65535).
+    pub cfg_ldcp_iw: Signal<In, Bits<16>>,
+    /// cc_ldcp `cfg_max_cw_q16`: window clamp, UQ16.16 packets.
+    pub cfg_ldcp_max_cw_q16: Signal<In, Bits<32>>,
+    /// cc_ldcp `cfg_fast_start`: flows start in the zero-RTT fast start.
+    pub cfg_ldcp_fast_start: Signal<In, bool>,
+    /// cc_ldcp `cfg_rate_mul`: round(2^32 x MSS x cycle / RTT) (< 2^48).
+    pub cfg_ldcp_rate_mul: Signal<In, Bits<48>>,
+    /// cc_ldcp `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
+    pub cfg_ldcp_line_q16: Signal<In, Bits<32>>,
+    /// cc_dcqcn `cfg_line_q24`: line rate, UQ16.24 bytes/cycle.
+    pub cfg_dcqcn_line_q24: Signal<In, Bits<40>>,
+    /// cc_dcqcn `cfg_min_q24`: minimum rate, UQ16.24 bytes/cycle.
+    pub cfg_dcqcn_min_q24: Signal<In, Bits<40>>,
+    /// cc_dcqcn `cfg_ai_q24`: R_AI, UQ16.24 bytes/cycle.
+    pub cfg_dcqcn_ai_q24: Signal<In, Bits<40>>,
+    /// cc_dcqcn `cfg_hai_q24`: R_HAI, UQ16.24 bytes/cycle.
+    pub cfg_dcqcn_hai_q24: Signal<In, Bits<40>>,
+    /// cc_dcqcn `cfg_g_shift`: g = 2^-g_shift (0..=24).
+    pub cfg_dcqcn_g_shift: Signal<In, Bits<5>>,
+    /// cc_dcqcn `cfg_initial_alpha_q24`: alpha before the first CNP, UQ1.24.
+    pub cfg_dcqcn_initial_alpha_q24: Signal<In, Bits<25>>,
+    /// cc_dcqcn `cfg_alpha_timer_ns`: K, ns (> 0).
+    pub cfg_dcqcn_alpha_timer_ns: Signal<In, Bits<32>>,
+    /// cc_dcqcn `cfg_decay`: `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24).
+    pub cfg_dcqcn_decay: Signal<In, Bits<384>>,
+    /// cc_dcqcn `cfg_min_cut_interval_ns`: minimum time between two cuts, ns.
+    pub cfg_dcqcn_min_cut_interval_ns: Signal<In, Bits<32>>,
+    /// cc_dcqcn `cfg_rate_increase_timer_ns`: T, ns.
+    pub cfg_dcqcn_rate_increase_timer_ns: Signal<In, Bits<32>>,
+    /// cc_dcqcn `cfg_byte_counter_bytes`: B, bytes; 0 disables the byte counter.
+    pub cfg_dcqcn_byte_counter_bytes: Signal<In, Bits<32>>,
+    /// cc_dcqcn `cfg_fast_recovery_times`: F, fast-recovery steps.
+    pub cfg_dcqcn_fast_recovery_times: Signal<In, Bits<8>>,
+    /// cc_dcqcn `cfg_win_mul`: round(2^16 x base RTT / cycle).
+    pub cfg_dcqcn_win_mul: Signal<In, Bits<32>>,
+    /// Event: `[15:0]` flow, `[19:16]` type (0 ACK, 1 data-packet telemetry at the receiver,
+    /// 2 loss/NAK, 3 timer tick, 4 CNP, 5 tx bytes, 6 create flow, 7..15 unused by every
+    /// algorithm), `[20]` ECN-Echo, `[26:24]` hop count, `[63:32]` ACK seq (type 0) or tx bytes
+    /// (type 5), `[95:64]` snd_nxt, `[159:96]` time ns, `[479:160]` five 64-bit hop records
+    /// (cc_hpcc's layout), `[495:480]` packets acknowledged (type 0, LDCP), `[497:496]`
+    /// algorithm (type 6: 0 HPCC++ sender, 1 Rx-HPCC, 2 LDCP, 3 DCQCN). Other bits are
+    /// reserved. An event type the flow's algorithm does not use is dropped and counted in
+    /// `stat_unused`; a flow >= 2^F is dropped and counted in `stat_bad_flow`.
+    pub s_axis_event_tdata: Signal<In, Bits<512>>,
+    /// Event valid.
+    pub s_axis_event_tvalid: Signal<In, bool>,
+    /// Event ready: low during reset and initialization, and while the previous event waits
+    /// for its engine (that engine's `s_axis_event_tready` low).
+    pub s_axis_event_tready: Signal<Out, bool>,
+    /// Update toward flow_sched (its `s_axis_update_tdata`), one per result of the HPCC++
+    /// sender, LDCP and DCQCN: `[31:0]` rate UQ16.16 bytes/cycle, `[63:32]` window bytes,
+    /// `[79:64]` flow.
+    pub m_axis_update_tdata: Signal<Out, Bits<80>>,
+    /// Update valid.
+    pub m_axis_update_tvalid: Signal<Out, bool>,
+    /// Update ready (backpressure reaches the engines' result FIFOs).
+    pub m_axis_update_tready: Signal<In, bool>,
+    /// Rx-HPCC feedback (the Tx pipe echoes W in ACKs), one per Rx-HPCC result with the
+    /// feedback bit set: `[31:0]` W, UQ24.8 bytes, `[47:32]` flow.
+    pub m_axis_feedback_tdata: Signal<Out, Bits<48>>,
+    /// Feedback valid.
+    pub m_axis_feedback_tvalid: Signal<Out, bool>,
+    /// Feedback ready (backpressure reaches cc_hpcc's result FIFO).
+    pub m_axis_feedback_tready: Signal<In, bool>,
+    /// Events dropped for a flow id >= 2^F (never sent to an engine).
+    pub stat_bad_flow: Signal<Out, Bits<32>>,
+    /// Events dropped because the flow's algorithm does not use their type.
+    pub stat_unused: Signal<Out, Bits<32>>,
+    hpcc: CcHpcc<F>,
+    ldcp: CcLdcp<F>,
+    dcqcn: CcDcqcn<F>,
+    alg_ram: RAM<Bits<2>, F>,
+    init_busy: DFF<bool>,
+    init_addr: DFF<Bits<F>>,
+    s1_valid: DFF<bool>,
+    s1_data: DFF<Bits<512>>,
+    bad_cnt: DFF<Bits<32>>,
+    unused_cnt: DFF<Bits<32>>,
+    upd_valid: DFF<bool>,
+    upd_data: DFF<Bits<80>>,
+    fb_valid: DFF<bool>,
+    fb_data: DFF<Bits<48>>,
+    rr_last: DFF<Bits<2>>,
+    in_flow: Signal<Local, Bits<16>>,
+    in_ok: Signal<Local, bool>,
+    fire: Signal<Local, bool>,
+    s1_flow: Signal<Local, Bits<16>>,
+    s1_type: Signal<Local, Bits<4>>,
+    s1_alg: Signal<Local, Bits<2>>,
+    to_h: Signal<Local, bool>,
+    to_l: Signal<Local, bool>,
+    to_d: Signal<Local, bool>,
+    h_rx: Signal<Local, bool>,
+    h_init: Signal<Local, bool>,
+    l_kind: Signal<Local, Bits<2>>,
+    d_kind: Signal<Local, Bits<2>>,
+    unused: Signal<Local, bool>,
+    s1_go: Signal<Local, bool>,
+    h_base: Signal<Local, Bits<480>>,
+    h_res: Signal<Local, Bits<152>>,
+    l_res: Signal<Local, Bits<224>>,
+    d_res: Signal<Local, Bits<588>>,
+    h_is_rx: Signal<Local, bool>,
+    h_fb: Signal<Local, bool>,
+    req_h: Signal<Local, bool>,
+    req_l: Signal<Local, bool>,
+    req_d: Signal<Local, bool>,
+    gnt_h: Signal<Local, bool>,
+    gnt_l: Signal<Local, bool>,
+    gnt_d: Signal<Local, bool>,
+    upd_free: Signal<Local, bool>,
+    fb_free: Signal<Local, bool>,
+}
+
+impl<const F: usize> Logic for CcModule<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, init_busy, init_addr, s1_valid, s1_data, bad_cnt, unused_cnt, upd_valid,
+            upd_data, fb_valid, fb_data, rr_last
+        );
+        clock!(self, clock, hpcc, ldcp, dcqcn);
+        self.alg_ram.read_clock.next = self.clock.val();
+        self.alg_ram.write_clock.next = self.clock.val();
+        self.hpcc.reset.next = self.reset.val();
+        self.ldcp.reset.next = self.reset.val();
+        self.dcqcn.reset.next = self.reset.val();
+
+        // ---- Configuration, passed through.
+        self.hpcc.cfg_t_ns.next = self.cfg_hpcc_t_ns.val();
+        self.hpcc.cfg_eta_q16.next = self.cfg_hpcc_eta_q16.val();
+        self.hpcc.cfg_max_stage.next = self.cfg_hpcc_max_stage.val();
+        self.hpcc.cfg_w_ai_q8.next = self.cfg_hpcc_w_ai_q8.val();
+        self.hpcc.cfg_w_min_q8.next = self.cfg_hpcc_w_min_q8.val();
+        self.hpcc.cfg_w_max_q8.next = self.cfg_hpcc_w_max_q8.val();
+        self.hpcc.cfg_u_init_q16.next = self.cfg_hpcc_u_init_q16.val();
+        self.hpcc.cfg_inv_bt.next = self.cfg_hpcc_inv_bt.val();
+        self.hpcc.cfg_inv_b.next = self.cfg_hpcc_inv_b.val();
+        self.hpcc.cfg_inv_t.next = self.cfg_hpcc_inv_t.val();
+        self.hpcc.cfg_rate_mul.next = self.cfg_hpcc_rate_mul.val();
+        self.hpcc.cfg_line_q16.next = self.cfg_hpcc_line_q16.val();
+        self.ldcp.cfg_rtt_ns.next = self.cfg_ldcp_rtt_ns.val();
+        self.ldcp.cfg_mss.next = self.cfg_ldcp_mss.val();
+        self.ldcp.cfg_alpha_q16.next = self.cfg_ldcp_alpha_q16.val();
+        self.ldcp.cfg_beta_q16.next = self.cfg_ldcp_beta_q16.val();
+        self.ldcp.cfg_gamma_shift.next = self.cfg_ldcp_gamma_shift.val();
+        self.ldcp.cfg_iw.next = self.cfg_ldcp_iw.val();
+        self.ldcp.cfg_max_cw_q16.next = self.cfg_ldcp_max_cw_q16.val();
+        self.ldcp.cfg_fast_start.next = self.cfg_ldcp_fast_start.val();
+        self.ldcp.cfg_rate_mul.next = self.cfg_ldcp_rate_mul.val();
+        self.ldcp.cfg_line_q16.next = self.cfg_ldcp_line_q16.val();
+        self.dcqcn.cfg_line_q24.next = self.cfg_dcqcn_line_q24.val();
+        self.dcqcn.cfg_min_q24.next = self.cfg_dcqcn_min_q24.val();
+        self.dcqcn.cfg_ai_q24.next = self.cfg_dcqcn_ai_q24.val();
+        self.dcqcn.cfg_hai_q24.next = self.cfg_dcqcn_hai_q24.val();
+        self.dcqcn.cfg_g_shift.next = self.cfg_dcqcn_g_shift.val();
+        self.dcqcn.cfg_initial_alpha_q24.next = self.cfg_dcqcn_initial_alpha_q24.val();
+        self.dcqcn.cfg_alpha_timer_ns.next = self.cfg_dcqcn_alpha_timer_ns.val();
+        self.dcqcn.cfg_decay.next = self.cfg_dcqcn_decay.val();
+        self.dcqcn.cfg_min_cut_interval_ns.next = self.cfg_dcqcn_min_cut_interval_ns.val();
+        self.dcqcn.cfg_rate_increase_timer_ns.next = self.cfg_dcqcn_rate_increase_timer_ns.val();
+        self.dcqcn.cfg_byte_counter_bytes.next = self.cfg_dcqcn_byte_counter_bytes.val();
+        self.dcqcn.cfg_fast_recovery_times.next = self.cfg_dcqcn_fast_recovery_times.val();
+        self.dcqcn.cfg_win_mul.next = self.cfg_dcqcn_win_mul.val();
+
+        // ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
+        if self.init_busy.q.val() {
+            self.init_addr.d.next = self.init_addr.q.val() + 1;
+            if self.init_addr.q.val().all() {
+                self.init_busy.d.next = false;
+            }
+        }
+
+        // ---- S1: the held event, its flow's algorithm, its engine.
+        self.s1_flow.next = self.s1_data.q.val().get_bits::<16>(0);
+        self.s1_type.next = self.s1_data.q.val().get_bits::<4>(16);
+        self.s1_alg.next = self.alg_ram.read_data.val();
+        if self.s1_type.val() == 6 {
+            self.s1_alg.next = self.s1_data.q.val().get_bits::<2>(496);
+        }
+        self.to_h.next = false;
+        self.to_l.next = false;
+        self.to_d.next = false;
+        self.h_rx.next = false;
+        self.h_init.next = false;
+        self.l_kind.next = 0.into();
+        self.d_kind.next = 0.into();
+        if self.s1_alg.val() == 0 {
+            if self.s1_type.val() == 0 {
+                self.to_h.next = true;
+            }
+            if self.s1_type.val() == 6 {
+                self.to_h.next = true;
+                self.h_init.next = true;
+            }
+        }
+        if self.s1_alg.val() == 1 {
+            if self.s1_type.val() == 1 {
+                self.to_h.next = true;
+                self.h_rx.next = true;
+            }
+            if self.s1_type.val() == 6 {
+                self.to_h.next = true;
+                self.h_rx.next = true;
+                self.h_init.next = true;
+            }
+        }
+        if self.s1_alg.val() == 2 {
+            if self.s1_type.val() == 0 {
+                self.to_l.next = true;
+            }
+            if self.s1_type.val() == 2 {
+                self.to_l.next = true;
+                self.l_kind.next = 1.into();
+            }
+            if self.s1_type.val() == 3 {
+                self.to_l.next = true;
+                self.l_kind.next = 2.into();
+            }
+            if self.s1_type.val() == 6 {
+                self.to_l.next = true;
+                self.l_kind.next = 3.into();
+            }
+        }
+        if self.s1_alg.val() == 3 {
+            if self.s1_type.val() == 4 {
+                self.to_d.next = true;
+            }
+            if self.s1_type.val() == 3 {
+                self.to_d.next = true;
+                self.d_kind.next = 1.into();
+            }
+            if self.s1_type.val() == 5 {
+                self.to_d.next = true;
+                self.d_kind.next = 2.into();
+            }
+            if self.s1_type.val() == 6 {
+                self.to_d.next = true;
+                self.d_kind.next = 3.into();
+            }
+        }
+        self.unused.next = !(self.to_h.val() | self.to_l.val() | self.to_d.val());
+        self.s1_go.next = !self.s1_valid.q.val()
+            | self.unused.val()
+            | (self.to_h.val() & self.hpcc.s_axis_event_tready.val())
+            | (self.to_l.val() & self.ldcp.s_axis_event_tready.val())
+            | (self.to_d.val() & self.dcqcn.s_axis_event_tready.val());
+        if self.s1_valid.q.val() & self.unused.val() {
+            self.unused_cnt.d.next = self.unused_cnt.q.val() + 1;
+        }
+
+        // Engine events from the held one.
+        self.h_base.next = bit_cast::<480, 16>(self.s1_flow.val())
+            | (bit_cast::<480, 3>(self.s1_data.q.val().get_bits::<3>(24)) << 24)
+            | (bit_cast::<480, 448>(self.s1_data.q.val().get_bits::<448>(32)) << 32);
+        self.hpcc.s_axis_event_tdata.next = self.h_base.val();
+        if self.h_rx.val() & self.h_init.val() {
+            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 196608;
+        }
+        if self.h_rx.val() & !self.h_init.val() {
+            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 65536;
+        }
+        if !self.h_rx.val() & self.h_init.val() {
+            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 131072;
+        }
+        self.ldcp.s_axis_event_tdata.next = bit_cast::<128, 16>(self.s1_flow.val())
+            | (bit_cast::<128, 2>(self.l_kind.val()) << 16)
+            | (bit_cast::<128, 1>(self.s1_data.q.val().get_bits::<1>(20)) << 18)
+            | (bit_cast::<128, 16>(self.s1_data.q.val().get_bits::<16>(480)) << 32)
+            | (bit_cast::<128, 64>(self.s1_data.q.val().get_bits::<64>(96)) << 64);
+        self.dcqcn.s_axis_event_tdata.next = bit_cast::<128, 16>(self.s1_flow.val())
+            | (bit_cast::<128, 2>(self.d_kind.val()) << 16)
+            | (bit_cast::<128, 32>(self.s1_data.q.val().get_bits::<32>(32)) << 32)
+            | (bit_cast::<128, 64>(self.s1_data.q.val().get_bits::<64>(96)) << 64);
+        self.hpcc.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_h.val();
+        self.ldcp.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_l.val();
+        self.dcqcn.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_d.val();
+
+        // ---- IN: accept into S1; bad flows are taken and dropped here.
+        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_ok.next =
+            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
+        self.s_axis_event_tready.next =
+            !self.reset.val() & !self.init_busy.q.val() & self.s1_go.val();
+        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
+        if self.fire.val() & !self.in_ok.val() {
+            self.bad_cnt.d.next = self.bad_cnt.q.val() + 1;
+        }
+        if self.s1_go.val() {
+            self.s1_valid.d.next = self.fire.val() & self.in_ok.val();
+            self.s1_data.d.next = self.s_axis_event_tdata.val();
+        }
+        // The alg RAM: read for the event entering S1, else re-read the held one's flow.
+        self.alg_ram.read_address.next = self.s1_flow.val().get_bits::<F>(0);
+        if self.s1_go.val() {
+            self.alg_ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
+        }
+        // A create writes on its accepting edge; initialization writes 0 everywhere.
+        self.alg_ram.write_address.next = self.in_flow.val().get_bits::<F>(0);
+        self.alg_ram.write_data.next = self.s_axis_event_tdata.val().get_bits::<2>(496);
+        self.alg_ram.write_enable.next = self.fire.val()
+            & self.in_ok.val()
+            & (self.s_axis_event_tdata.val().get_bits::<4>(16) == 6);
+        if self.init_busy.q.val() {
+            self.alg_ram.write_address.next = self.init_addr.q.val();
+            self.alg_ram.write_data.next = 0.into();
+            self.alg_ram.write_enable.next = true;
+        }
+        self.stat_bad_flow.next = self.bad_cnt.q.val();
+        self.stat_unused.next = self.unused_cnt.q.val();
+
+        // ---- OUT: results into the Update and feedback registers.
+        self.h_res.next = self.hpcc.m_axis_result_tdata.val();
+        self.l_res.next = self.ldcp.m_axis_result_tdata.val();
+        self.d_res.next = self.dcqcn.m_axis_result_tdata.val();
+        self.h_is_rx.next = self.h_res.val().get_bit(19);
+        self.h_fb.next = self.h_res.val().get_bit(18);
+        self.upd_free.next = !self.upd_valid.q.val() | self.m_axis_update_tready.val();
+        self.fb_free.next = !self.fb_valid.q.val() | self.m_axis_feedback_tready.val();
+        self.req_h.next = self.hpcc.m_axis_result_tvalid.val() & !self.h_is_rx.val();
+        self.req_l.next = self.ldcp.m_axis_result_tvalid.val();
+        self.req_d.next = self.dcqcn.m_axis_result_tvalid.val();
+        self.gnt_h.next = false;
+        self.gnt_l.next = false;
+        self.gnt_d.next = false;
+        if self.upd_free.val() {
+            if self.rr_last.q.val() == 0 {
+                // Last grant HPCC: LDCP, DCQCN, HPCC.
+                if self.req_l.val() {
+                    self.gnt_l.next = true;
+                } else if self.req_d.val() {
+                    self.gnt_d.next = true;
+                } else if self.req_h.val() {
+                    self.gnt_h.next = true;
+                }
+            } else if self.rr_last.q.val() == 1 {
+                // Last grant LDCP: DCQCN, HPCC, LDCP.
+                if self.req_d.val() {
+                    self.gnt_d.next = true;
+                } else if self.req_h.val() {
+                    self.gnt_h.next = true;
+                } else if self.req_l.val() {
+                    self.gnt_l.next = true;
+                }
+            } else {
+                // Last grant DCQCN: HPCC, LDCP, DCQCN.
+                if self.req_h.val() {
+                    self.gnt_h.next = true;
+                } else if self.req_l.val() {
+                    self.gnt_l.next = true;
+                } else if self.req_d.val() {
+                    self.gnt_d.next = true;
+                }
+            }
+        }
+        self.hpcc.m_axis_result_tready.next = self.gnt_h.val()
+            | (self.h_is_rx.val() & (!self.h_fb.val() | self.fb_free.val()));
+        self.ldcp.m_axis_result_tready.next = self.gnt_l.val();
+        self.dcqcn.m_axis_result_tready.next = self.gnt_d.val();
+        if self.upd_valid.q.val() & self.m_axis_update_tready.val() {
+            self.upd_valid.d.next = false;
+        }
+        if self.gnt_h.val() {
+            self.upd_valid.d.next = true;
+            self.rr_last.d.next = 0.into();
+            // rate = R, window = W >> 8 (W is UQ24.8 bytes).
+            self.upd_data.d.next = bit_cast::<80, 32>(self.h_res.val().get_bits::<32>(120))
+                | (bit_cast::<80, 24>(self.h_res.val().get_bits::<24>(32)) << 32)
+                | (bit_cast::<80, 16>(self.h_res.val().get_bits::<16>(0)) << 64);
+        }
+        if self.gnt_l.val() {
+            self.upd_valid.d.next = true;
+            self.rr_last.d.next = 1.into();
+            self.upd_data.d.next = bit_cast::<80, 32>(self.l_res.val().get_bits::<32>(128))
+                | (bit_cast::<80, 32>(self.l_res.val().get_bits::<32>(96)) << 32)
+                | (bit_cast::<80, 16>(self.l_res.val().get_bits::<16>(0)) << 64);
+        }
+        if self.gnt_d.val() {
+            self.upd_valid.d.next = true;
+            self.rr_last.d.next = 2.into();
+            self.upd_data.d.next = bit_cast::<80, 32>(self.d_res.val().get_bits::<32>(32))
+                | (bit_cast::<80, 32>(self.d_res.val().get_bits::<32>(64)) << 32)
+                | (bit_cast::<80, 16>(self.d_res.val().get_bits::<16>(0)) << 64);
+        }
+        if self.fb_valid.q.val() & self.m_axis_feedback_tready.val() {
+            self.fb_valid.d.next = false;
+        }
+        if self.hpcc.m_axis_result_tvalid.val()
+            & self.h_is_rx.val()
+            & self.h_fb.val()
+            & self.fb_free.val()
+        {
+            self.fb_valid.d.next = true;
+            self.fb_data.d.next = bit_cast::<48, 32>(self.h_res.val().get_bits::<32>(24))
+                | (bit_cast::<48, 16>(self.h_res.val().get_bits::<16>(0)) << 32);
+        }
+        self.m_axis_update_tvalid.next = self.upd_valid.q.val();
+        self.m_axis_update_tdata.next = self.upd_data.q.val();
+        self.m_axis_feedback_tvalid.next = self.fb_valid.q.val();
+        self.m_axis_feedback_tdata.next = self.fb_data.q.val();
+
+        if self.reset.val() {
+            self.init_busy.d.next = true;
+            self.init_addr.d.next = 0.into();
+            self.s1_valid.d.next = false;
+            self.bad_cnt.d.next = 0.into();
+            self.unused_cnt.d.next = 0.into();
+            self.upd_valid.d.next = false;
+            self.fb_valid.d.next = false;
+            self.rr_last.d.next = 0.into();
+        }
+    }
+}

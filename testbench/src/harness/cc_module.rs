@@ -1,0 +1,682 @@
+//! cc_module (the CC module's top) against a per-flow algorithm map plus the three engines'
+//! golden models (`sim::cc_module::{hpcc, ldcp, dcqcn}` through the engine harnesses'
+//! `Result::model`). Every Update and feedback is compared bit for bit with the model's,
+//! matched per flow in order. Engines may reorder results across flows, and across a re-create
+//! that moves a flow to another engine a flow's results of the two engines may interleave
+//! (docs/modules/cc_module.md), so expected Updates are queued per (flow, engine): an Update
+//! is checked against the head of the only non-empty queue of its flow, or, while a flow has
+//! results pending in two engines, against the head that equals it (counted as `ambiguous`).
+
+use super::{cc_dcqcn as hd, cc_hpcc as hh, cc_ldcp as hl, Outcome, Scenario};
+use crate::verilated::models::CcModule;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::cc_module::dcqcn::{DcqcnConfig, DcqcnState};
+use sim::cc_module::hpcc::{HpccConfig, HpccState};
+use sim::cc_module::ldcp::{LdcpConfig, LdcpState};
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+use std::time::Instant;
+
+/// Flows of the Verilated configuration (`rtl-out/cc_module.v`, F = 10).
+pub const FLOWS: usize = 1024;
+
+/// Unified event types (`[19:16]`).
+pub const ACK: u8 = 0;
+pub const RX: u8 = 1;
+pub const LOSS: u8 = 2;
+pub const TIMER: u8 = 3;
+pub const CNP: u8 = 4;
+pub const TX: u8 = 5;
+pub const CREATE: u8 = 6;
+
+/// Algorithm codes.
+pub const HPCC: u8 = 0;
+pub const RX_HPCC: u8 = 1;
+pub const LDCP: u8 = 2;
+pub const DCQCN: u8 = 3;
+
+/// The event types algorithm `alg` uses.
+pub fn used_types(alg: u8) -> &'static [u8] {
+    match alg {
+        HPCC => &[ACK, CREATE],
+        RX_HPCC => &[RX, CREATE],
+        LDCP => &[ACK, LOSS, TIMER, CREATE],
+        _ => &[CNP, TIMER, TX, CREATE],
+    }
+}
+
+/// One unified event as the module takes it.
+#[derive(Clone, Debug, Default)]
+pub struct Event {
+    pub flow: u16,
+    /// Type, 0..=15 (7..=15 unused by every algorithm).
+    pub ty: u8,
+    pub ece: bool,
+    /// Hop count field (0..=7).
+    pub count: u8,
+    /// ACK seq (type 0) or tx bytes (type 5).
+    pub seq: u32,
+    pub snd_nxt: u32,
+    pub now: u64,
+    pub hops: [u64; 5],
+    /// Packets acknowledged (LDCP ACK).
+    pub acked: u16,
+    /// Algorithm (create).
+    pub alg: u8,
+}
+
+impl Event {
+    /// A create of `flow` with algorithm `alg`.
+    pub fn create(flow: u16, alg: u8) -> Event {
+        Event { flow, ty: CREATE, alg, ..Default::default() }
+    }
+
+    /// The 512-bit `s_axis_event_tdata` as 16 little-endian words.
+    pub fn words(&self) -> [u32; 16] {
+        let mut w = [0u32; 16];
+        w[0] = self.flow as u32
+            | (self.ty as u32 & 15) << 16
+            | (self.ece as u32) << 20
+            | (self.count as u32 & 7) << 24;
+        w[1] = self.seq;
+        w[2] = self.snd_nxt;
+        w[3] = self.now as u32;
+        w[4] = (self.now >> 32) as u32;
+        for (i, h) in self.hops.iter().enumerate() {
+            w[5 + 2 * i] = *h as u32;
+            w[6 + 2 * i] = (h >> 32) as u32;
+        }
+        w[15] = self.acked as u32 | (self.alg as u32 & 3) << 16;
+        w
+    }
+
+    /// From a cc_hpcc event: ACK or telemetry at the receiver; its `init` becomes a create of
+    /// the same algorithm.
+    pub fn from_hpcc(e: &hh::Event) -> Event {
+        let alg = if e.rx { RX_HPCC } else { HPCC };
+        Event {
+            flow: e.flow,
+            ty: if e.init { CREATE } else if e.rx { RX } else { ACK },
+            ece: false,
+            count: e.count,
+            seq: e.seq,
+            snd_nxt: e.snd_nxt,
+            now: e.now,
+            hops: e.hops,
+            acked: 0,
+            alg,
+        }
+    }
+
+    /// From a cc_ldcp event (packets acknowledged saturated to the 16-bit field).
+    pub fn from_ldcp(e: &hl::Event) -> Event {
+        let ty = match e.kind {
+            hl::Kind::Ack => ACK,
+            hl::Kind::Loss => LOSS,
+            hl::Kind::Timer => TIMER,
+            hl::Kind::Init => CREATE,
+        };
+        Event {
+            flow: e.flow,
+            ty,
+            ece: e.ece,
+            acked: e.acked.min(65535) as u16,
+            now: e.now,
+            alg: LDCP,
+            ..Default::default()
+        }
+    }
+
+    /// From a cc_dcqcn event.
+    pub fn from_dcqcn(e: &hd::Event) -> Event {
+        let ty = match e.kind {
+            hd::CNP => CNP,
+            hd::TIMER => TIMER,
+            hd::TX => TX,
+            _ => CREATE,
+        };
+        Event { flow: e.flow, ty, seq: e.bytes, now: e.now, alg: DCQCN, ..Default::default() }
+    }
+}
+
+/// One Update (`m_axis_update_tdata`, flow_sched's format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Update {
+    pub flow: u16,
+    /// UQ16.16 bytes/cycle.
+    pub rate: u32,
+    /// Bytes.
+    pub window: u32,
+}
+
+impl Update {
+    pub fn from_words(d: &[u32]) -> Update {
+        Update { flow: d[2] as u16, rate: d[0], window: d[1] }
+    }
+}
+
+/// One Rx-HPCC feedback (`m_axis_feedback_tdata`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Feedback {
+    pub flow: u16,
+    /// W, UQ24.8 bytes.
+    pub w: u32,
+}
+
+impl Feedback {
+    pub fn from_bits(d: u64) -> Feedback {
+        Feedback { flow: (d >> 32) as u16, w: d as u32 }
+    }
+}
+
+/// What the model says one accepted event produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// Flow id >= 2^F: dropped, `stat_bad_flow`.
+    BadFlow,
+    /// Type unused by the flow's algorithm: dropped, `stat_unused`.
+    Unused,
+    /// Sent to an engine, no output (Rx-HPCC without feedback).
+    Nothing,
+    /// An Update from engine `alg` (0 HPCC, 2 LDCP, 3 DCQCN).
+    Update(u8, Update),
+    /// A feedback.
+    Feedback(Feedback),
+}
+
+/// The module's model: the per-flow algorithm map and the three engines' per-flow states.
+pub struct Model {
+    pub hc: HpccConfig,
+    pub lc: LdcpConfig,
+    pub dc: DcqcnConfig,
+    pub alg: Vec<u8>,
+    pub hs: Vec<HpccState>,
+    pub ls: Vec<LdcpState>,
+    pub ds: Vec<DcqcnState>,
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Model::new()
+    }
+}
+
+impl Model {
+    /// The regression configurations: cc_hpcc's, cc_ldcp's config(0), cc_dcqcn's config A.
+    pub fn new() -> Model {
+        let (hc, lc, dc) = (hh::config(), hl::config(0), hd::config());
+        Model {
+            alg: vec![HPCC; FLOWS],
+            hs: vec![HpccState::new(&hc); FLOWS],
+            ls: vec![LdcpState::new(&lc); FLOWS],
+            ds: vec![DcqcnState::new(&dc); FLOWS],
+            hc,
+            lc,
+            dc,
+        }
+    }
+
+    /// Applies one accepted event.
+    pub fn apply(&mut self, e: &Event) -> Out {
+        let f = e.flow as usize;
+        if f >= FLOWS {
+            return Out::BadFlow;
+        }
+        if e.ty == CREATE {
+            self.alg[f] = e.alg & 3;
+        }
+        let alg = self.alg[f];
+        if !used_types(alg).contains(&e.ty) {
+            return Out::Unused;
+        }
+        let init = e.ty == CREATE;
+        match alg {
+            HPCC | RX_HPCC => {
+                let he = hh::Event {
+                    flow: e.flow,
+                    rx: alg == RX_HPCC,
+                    init,
+                    seq: e.seq,
+                    snd_nxt: e.snd_nxt,
+                    now: e.now,
+                    count: e.count & 7,
+                    hops: e.hops,
+                };
+                let r = hh::Result::model(&self.hc, &mut self.hs[f], &he);
+                if alg == HPCC {
+                    Out::Update(HPCC, Update { flow: e.flow, rate: r.rate, window: r.w >> 8 })
+                } else if r.feedback {
+                    Out::Feedback(Feedback { flow: e.flow, w: r.w })
+                } else {
+                    Out::Nothing
+                }
+            }
+            LDCP => {
+                let kind = match e.ty {
+                    ACK => hl::Kind::Ack,
+                    LOSS => hl::Kind::Loss,
+                    TIMER => hl::Kind::Timer,
+                    _ => hl::Kind::Init,
+                };
+                let le = hl::Event { flow: e.flow, kind, ece: e.ece, acked: e.acked as u32, now: e.now };
+                let r = hl::Result::model(&self.lc, &mut self.ls[f], &le);
+                Out::Update(LDCP, Update { flow: e.flow, rate: r.rate, window: r.window })
+            }
+            _ => {
+                let kind = match e.ty {
+                    CNP => hd::CNP,
+                    TIMER => hd::TIMER,
+                    TX => hd::TX,
+                    _ => hd::INIT,
+                };
+                let de = hd::Event { flow: e.flow, kind, bytes: e.seq, now: e.now };
+                let r = hd::Result::model(&self.dc, &mut self.ds[f], &de);
+                Out::Update(DCQCN, Update { flow: e.flow, rate: r.rate_q16, window: r.window_bytes })
+            }
+        }
+    }
+}
+
+/// Expected outputs, per (flow, engine) for Updates and per flow for feedbacks.
+#[derive(Default)]
+pub struct Board {
+    upd: HashMap<(u16, u8), VecDeque<Update>>,
+    fb: HashMap<u16, VecDeque<Feedback>>,
+    /// Outputs expected and not yet seen.
+    pub pending: usize,
+    /// Updates matched while their flow had results pending in two engines.
+    pub ambiguous: u64,
+    /// Outputs that came with nothing expected for their flow.
+    pub unexpected: u64,
+}
+
+impl Board {
+    /// Records the model's answer for one accepted event.
+    pub fn expect(&mut self, o: Out) {
+        match o {
+            Out::Update(eng, u) => {
+                self.upd.entry((u.flow, eng)).or_default().push_back(u);
+                self.pending += 1;
+            }
+            Out::Feedback(f) => {
+                self.fb.entry(f.flow).or_default().push_back(f);
+                self.pending += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks one Update from the RTL.
+    pub fn got_update(&mut self, o: &mut Outcome, cycle: u64, got: Update) {
+        let heads: Vec<u8> = [HPCC, LDCP, DCQCN]
+            .into_iter()
+            .filter(|&e| self.upd.get(&(got.flow, e)).is_some_and(|q| !q.is_empty()))
+            .collect();
+        if heads.is_empty() {
+            self.unexpected += 1;
+            o.check(cycle, Some(got), None);
+            return;
+        }
+        let pick = if heads.len() == 1 {
+            heads[0]
+        } else {
+            self.ambiguous += 1;
+            *heads
+                .iter()
+                .find(|&&e| self.upd[&(got.flow, e)].front() == Some(&got))
+                .unwrap_or(&heads[0])
+        };
+        let want = self.upd.get_mut(&(got.flow, pick)).unwrap().pop_front();
+        self.pending -= 1;
+        o.check(cycle, Some(got), want);
+    }
+
+    /// Checks one feedback from the RTL.
+    pub fn got_feedback(&mut self, o: &mut Outcome, cycle: u64, got: Feedback) {
+        let want = self.fb.get_mut(&got.flow).and_then(|q| q.pop_front());
+        match want {
+            Some(_) => self.pending -= 1,
+            None => self.unexpected += 1,
+        }
+        o.check(cycle, Some(got), want);
+    }
+}
+
+/// Drives every `cfg_*` port from the model's configurations.
+pub fn set_config(dut: &mut CcModule, m: &Model) {
+    let c = &m.hc;
+    dut.set_cfg_hpcc_t_ns(c.t_ns);
+    dut.set_cfg_hpcc_eta_q16(c.eta_q16);
+    dut.set_cfg_hpcc_max_stage(c.max_stage);
+    dut.set_cfg_hpcc_w_ai_q8(c.w_ai_q8);
+    dut.set_cfg_hpcc_w_min_q8(c.w_min_q8);
+    dut.set_cfg_hpcc_w_max_q8(c.w_max_q8);
+    dut.set_cfg_hpcc_u_init_q16(c.u_init_q16);
+    dut.cfg_hpcc_inv_bt_mut().copy_from_slice(&c.inv_bt);
+    dut.cfg_hpcc_inv_b_mut().copy_from_slice(&c.inv_b);
+    dut.set_cfg_hpcc_inv_t(c.inv_t);
+    dut.set_cfg_hpcc_rate_mul(c.rate_mul);
+    dut.set_cfg_hpcc_line_q16(c.line_q16);
+    let c = &m.lc;
+    dut.set_cfg_ldcp_rtt_ns(c.rtt_ns);
+    dut.set_cfg_ldcp_mss(c.mss_bytes);
+    dut.set_cfg_ldcp_alpha_q16(c.alpha_q16);
+    dut.set_cfg_ldcp_beta_q16(c.beta_q16);
+    dut.set_cfg_ldcp_gamma_shift(c.gamma_shift);
+    dut.set_cfg_ldcp_iw(c.iw_pkts as u16);
+    dut.set_cfg_ldcp_max_cw_q16(c.max_cw_q16);
+    dut.set_cfg_ldcp_fast_start(c.fast_start as u8);
+    dut.set_cfg_ldcp_rate_mul(c.rate_mul);
+    dut.set_cfg_ldcp_line_q16(c.line_q16);
+    let c = &m.dc;
+    dut.set_cfg_dcqcn_line_q24(c.line_q24);
+    dut.set_cfg_dcqcn_min_q24(c.min_q24);
+    dut.set_cfg_dcqcn_ai_q24(c.ai_q24);
+    dut.set_cfg_dcqcn_hai_q24(c.hai_q24);
+    dut.set_cfg_dcqcn_g_shift(c.g_shift);
+    dut.set_cfg_dcqcn_initial_alpha_q24(c.initial_alpha_q24);
+    dut.set_cfg_dcqcn_alpha_timer_ns(c.alpha_timer_ns);
+    dut.cfg_dcqcn_decay_mut().copy_from_slice(&hd::decay_words(c));
+    dut.set_cfg_dcqcn_min_cut_interval_ns(c.min_cut_interval_ns);
+    dut.set_cfg_dcqcn_rate_increase_timer_ns(c.rate_increase_timer_ns);
+    dut.set_cfg_dcqcn_byte_counter_bytes(c.byte_counter_bytes);
+    dut.set_cfg_dcqcn_fast_recovery_times(c.fast_recovery_times);
+    dut.set_cfg_dcqcn_win_mul(c.win_mul);
+}
+
+/// A Verilated cc_module configured from `m`, both outputs ready, reset for one cycle (the
+/// 1024-cycle initialization follows; `s_axis_event_tready` shows when it is done).
+pub fn open(m: &Model, vcd: Option<&Path>) -> CcModule {
+    let mut dut = vcd.map_or_else(CcModule::new, CcModule::with_vcd);
+    set_config(&mut dut, m);
+    dut.set_m_axis_update_tready(1);
+    dut.set_m_axis_feedback_tready(1);
+    dut.set_s_axis_event_tvalid(0);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut
+}
+
+/// Ticks until `s_axis_event_tready` rises; returns the cycles waited.
+pub fn wait_ready(dut: &mut CcModule) -> usize {
+    let mut n = 0;
+    loop {
+        dut.eval();
+        if dut.s_axis_event_tready() == 1 {
+            return n;
+        }
+        dut.tick();
+        n += 1;
+        assert!(n < 10_000, "cc_module never became ready");
+    }
+}
+
+/// What `drive` saw.
+#[derive(Default, Debug)]
+pub struct Trace {
+    /// Cycle (since `drive` began) each event was accepted.
+    pub accepted: Vec<u64>,
+    /// Updates and the cycle each was taken.
+    pub updates: Vec<(u64, Update)>,
+    /// Feedbacks and the cycle each was taken.
+    pub feedbacks: Vec<(u64, Feedback)>,
+    /// Cycles until the last event was accepted (inclusive).
+    pub input_cycles: u64,
+}
+
+/// Offers `events` back to back (tvalid high until all are taken), both outputs always ready,
+/// and runs `drain` more cycles after the last is accepted.
+pub fn drive(dut: &mut CcModule, events: &[Event], drain: u64) -> Trace {
+    let mut t = Trace::default();
+    let (mut k, mut cycle, mut after) = (0usize, 0u64, 0u64);
+    while k < events.len() || after < drain {
+        if k < events.len() {
+            dut.s_axis_event_tdata_mut().copy_from_slice(&events[k].words());
+            dut.set_s_axis_event_tvalid(1);
+        } else {
+            dut.set_s_axis_event_tvalid(0);
+            after += 1;
+        }
+        dut.set_m_axis_update_tready(1);
+        dut.set_m_axis_feedback_tready(1);
+        dut.eval();
+        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
+            t.accepted.push(cycle);
+            k += 1;
+            t.input_cycles = cycle + 1;
+        }
+        if dut.m_axis_update_tvalid() == 1 {
+            t.updates.push((cycle, Update::from_words(dut.m_axis_update_tdata())));
+        }
+        if dut.m_axis_feedback_tvalid() == 1 {
+            t.feedbacks.push((cycle, Feedback::from_bits(dut.m_axis_feedback_tdata())));
+        }
+        dut.tick();
+        cycle += 1;
+        assert!(cycle < 10_000_000, "drive: stuck");
+    }
+    t
+}
+
+/// Per-flow event sources of the three algorithms.
+pub struct Sources {
+    hpcc: Vec<hh::Path5>,
+    ldcp: Vec<hl::Source>,
+    dcqcn: Vec<hd::FlowGen>,
+}
+
+impl Sources {
+    pub fn new(rng: &mut ChaCha8Rng) -> Sources {
+        Sources {
+            hpcc: (0..FLOWS).map(|_| hh::Path5::new(rng)).collect(),
+            ldcp: (0..FLOWS).map(|_| hl::Source::new(rng)).collect(),
+            dcqcn: (0..FLOWS).map(|_| hd::FlowGen::new(rng)).collect(),
+        }
+    }
+
+    /// The next event of `flow` for its current algorithm `m.alg[flow]` (a used type; the
+    /// sources' own re-initializations become creates of the same algorithm).
+    pub fn event(&mut self, rng: &mut ChaCha8Rng, m: &Model, flow: u16) -> Event {
+        let f = flow as usize;
+        match m.alg[f] {
+            HPCC | RX_HPCC => {
+                let mut e = self.hpcc[f].event(rng, flow);
+                e.rx = m.alg[f] == RX_HPCC;
+                Event::from_hpcc(&e)
+            }
+            LDCP => Event::from_ldcp(&self.ldcp[f].event(rng, flow)),
+            _ => Event::from_dcqcn(&self.dcqcn[f].event(rng, &m.dc, &m.ds[f], flow)),
+        }
+    }
+}
+
+/// Traffic shape of one run.
+pub struct Shape {
+    /// Flows that carry events (of the 1024).
+    pub active: usize,
+    /// Chance of an event on a cycle.
+    pub load: f64,
+    /// Chance that an active flow's first event is a create with a random algorithm (the
+    /// others stay on algorithm 0 from reset).
+    pub first_create: f64,
+    /// Chance of a re-create with a random algorithm (often another one).
+    pub recreate: f64,
+    /// Chance of an event type the flow's algorithm does not use.
+    pub unused: f64,
+    /// Chance of a flow id >= 1024.
+    pub bad_flow: f64,
+    /// Chance that the next event repeats the previous flow (create-then-event included).
+    pub burst: f64,
+    /// Chance that `m_axis_update_tready` is low on a cycle.
+    pub stall_update: f64,
+    /// Chance that `m_axis_feedback_tready` is low on a cycle.
+    pub stall_feedback: f64,
+}
+
+impl Shape {
+    /// Many flows, random algorithms and re-creates, unused types, bad flows, random gaps and
+    /// backpressure on both outputs.
+    pub const RANDOM: Shape = Shape {
+        active: 700,
+        load: 0.85,
+        first_create: 0.9,
+        recreate: 0.01,
+        unused: 0.03,
+        bad_flow: 0.003,
+        burst: 0.05,
+        stall_update: 0.15,
+        stall_feedback: 0.3,
+    };
+    /// Every flow, an event offered every cycle, only used types, no backpressure: the
+    /// throughput case.
+    pub const SATURATED: Shape = Shape {
+        active: FLOWS,
+        load: 1.0,
+        first_create: 1.0,
+        recreate: 0.0,
+        unused: 0.0,
+        bad_flow: 0.0,
+        burst: 0.0,
+        stall_update: 0.0,
+        stall_feedback: 0.0,
+    };
+}
+
+/// Runs `cycles` cycles of random unified events; compares every Update and feedback.
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut m = Model::new();
+    let mut src = Sources::new(&mut rng);
+    let mut dut = open(&m, vcd);
+    let init_wait = wait_ready(&mut dut) as u64;
+    let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
+    rand::seq::SliceRandom::shuffle(&mut ids[..], &mut rng);
+    ids.truncate(shape.active);
+    let mut created = vec![false; FLOWS];
+    let mut b = Board::default();
+    let mut pending: Option<Event> = None;
+    let (mut accepted, mut bad, mut unused, mut nothing) = (0u64, 0u64, 0u64, 0u64);
+    let (mut updates, mut feedbacks, mut creates, mut switches, mut raw) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut per_alg = [0u64; 4];
+    let mut last_flow = ids[0];
+    let mut cycle = 0u64;
+    while cycle < cycles || b.pending > 0 {
+        if cycle > cycles + 20_000 {
+            o.fail(format!("{} outputs never came out", b.pending));
+            break;
+        }
+        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
+            let flow =
+                if rng.gen_bool(shape.burst) { last_flow } else { ids[rng.gen_range(0..ids.len())] };
+            let f = flow as usize;
+            let mut e = if !created[f] {
+                created[f] = true;
+                if rng.gen_bool(shape.first_create) {
+                    Event::create(flow, rng.gen_range(0..4))
+                } else {
+                    src.event(&mut rng, &m, flow)
+                }
+            } else if rng.gen_bool(shape.recreate) {
+                Event::create(flow, rng.gen_range(0..4))
+            } else if rng.gen_bool(shape.unused) {
+                let used = used_types(m.alg[f]);
+                let mut e = src.event(&mut rng, &m, flow);
+                e.ty = loop {
+                    let t = if rng.gen_bool(0.8) { rng.gen_range(0..6) } else { rng.gen_range(7..16) };
+                    if !used.contains(&t) {
+                        break t;
+                    }
+                };
+                e
+            } else {
+                src.event(&mut rng, &m, flow)
+            };
+            if rng.gen_bool(shape.bad_flow) {
+                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
+            }
+            last_flow = flow;
+            pending = Some(e);
+        }
+        dut.set_m_axis_update_tready(!rng.gen_bool(shape.stall_update) as u8);
+        dut.set_m_axis_feedback_tready(!rng.gen_bool(shape.stall_feedback) as u8);
+        match &pending {
+            Some(e) => {
+                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
+                dut.set_s_axis_event_tvalid(1);
+            }
+            None => dut.set_s_axis_event_tvalid(0),
+        }
+        dut.eval();
+        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
+            let e = pending.take().unwrap();
+            accepted += 1;
+            if e.ty == CREATE && (e.flow as usize) < FLOWS {
+                creates += 1;
+                switches += (m.alg[e.flow as usize] != e.alg) as u64;
+            }
+            let out = m.apply(&e);
+            match out {
+                Out::BadFlow => bad += 1,
+                Out::Unused => unused += 1,
+                Out::Nothing => nothing += 1,
+                _ => {}
+            }
+            if (e.flow as usize) < FLOWS && out != Out::Unused {
+                per_alg[m.alg[e.flow as usize] as usize] += 1;
+            }
+            b.expect(out);
+        }
+        if dut.m_axis_update_tvalid() == 1 && dut.m_axis_update_tready() == 1 {
+            updates += 1;
+            b.got_update(&mut o, cycle, Update::from_words(dut.m_axis_update_tdata()));
+        }
+        if dut.m_axis_feedback_tvalid() == 1 && dut.m_axis_feedback_tready() == 1 {
+            feedbacks += 1;
+            b.got_feedback(&mut o, cycle, Feedback::from_bits(dut.m_axis_feedback_tdata()));
+        }
+        dut.tick();
+        cycle += 1;
+        raw += 1;
+    }
+    // A few idle cycles: nothing more may come out.
+    dut.set_s_axis_event_tvalid(0);
+    dut.set_m_axis_update_tready(1);
+    dut.set_m_axis_feedback_tready(1);
+    for _ in 0..200 {
+        dut.eval();
+        if dut.m_axis_update_tvalid() == 1 || dut.m_axis_feedback_tvalid() == 1 {
+            o.fail("an output came out after every expected one".into());
+            break;
+        }
+        dut.tick();
+    }
+    if dut.stat_unused() as u64 != unused {
+        o.fail(format!("stat_unused {} != {unused} unused events", dut.stat_unused()));
+    }
+    if dut.stat_bad_flow() as u64 != bad {
+        o.fail(format!("stat_bad_flow {} != {bad} bad flow ids", dut.stat_bad_flow()));
+    }
+    if b.unexpected > 0 {
+        o.fail(format!("{} outputs with nothing expected for their flow", b.unexpected));
+    }
+    o.transactions = accepted;
+    o.cycles = raw + init_wait;
+    o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
+    o.metric("updates", updates as f64);
+    o.metric("feedbacks", feedbacks as f64);
+    o.metric("rx_no_feedback", nothing as f64);
+    o.metric("unused", unused as f64);
+    o.metric("bad_flow", bad as f64);
+    o.metric("creates", creates as f64);
+    o.metric("algorithm_switches", switches as f64);
+    o.metric("ambiguous_matches", b.ambiguous as f64);
+    for (name, n) in ["events_hpcc", "events_rx_hpcc", "events_ldcp", "events_dcqcn"].iter().zip(per_alg) {
+        o.metric(name, n as f64);
+    }
+    o.seconds = start.elapsed().as_secs_f64();
+    o
+}
