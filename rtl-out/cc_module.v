@@ -1081,24 +1081,15 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
     reg  [587:0] out_data_d;
     wire  [587:0] out_data_q;
     reg  out_data_clock;
-    reg  fifo_write_clock;
-    reg  fifo_write_enable;
-    reg  [6:0] fifo_write_address;
-    reg  [587:0] fifo_write_data;
-    reg  [6:0] fifo_read_address;
-    wire  [587:0] fifo_read_data;
-    reg  [6:0] fifo_rd_d;
-    wire  [6:0] fifo_rd_q;
-    reg  fifo_rd_clock;
-    reg  [6:0] fifo_wr_d;
-    wire  [6:0] fifo_wr_q;
-    reg  fifo_wr_clock;
-    reg  [7:0] fifo_cnt_d;
-    wire  [7:0] fifo_cnt_q;
-    reg  fifo_cnt_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  results_clock;
+    reg  results_reset;
+    reg  results_issue;
+    reg  results_in_valid;
+    reg  [587:0] results_in_data;
+    wire  results_credit;
+    wire  [587:0] results_m_axis_tdata;
+    wire  results_m_axis_tvalid;
+    reg  results_m_axis_tready;
 
     // Local signals
     reg  [24:0] al0;
@@ -1117,7 +1108,6 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
     reg  [24:0] al13;
     reg  [24:0] al14;
     reg  [24:0] al15;
-    reg  pop;
     reg  fire;
     reg  go;
     reg  [15:0] in_flow;
@@ -1742,33 +1732,16 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
         .q(out_data_q),
         .clock(out_data_clock)
     );
-    cc_module_dcqcn_fifo fifo(
-        .write_clock(fifo_write_clock),
-        .write_enable(fifo_write_enable),
-        .write_address(fifo_write_address),
-        .write_data(fifo_write_data),
-        .read_address(fifo_read_address),
-        .read_data(fifo_read_data)
-    );
-    cc_module_dcqcn_fifo_rd fifo_rd(
-        .d(fifo_rd_d),
-        .q(fifo_rd_q),
-        .clock(fifo_rd_clock)
-    );
-    cc_module_dcqcn_fifo_wr fifo_wr(
-        .d(fifo_wr_d),
-        .q(fifo_wr_q),
-        .clock(fifo_wr_clock)
-    );
-    cc_module_dcqcn_fifo_cnt fifo_cnt(
-        .d(fifo_cnt_d),
-        .q(fifo_cnt_q),
-        .clock(fifo_cnt_clock)
-    );
-    cc_module_dcqcn_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
+    cc_module_dcqcn_results results(
+        .clock(results_clock),
+        .reset(results_reset),
+        .issue(results_issue),
+        .in_valid(results_in_valid),
+        .in_data(results_in_data),
+        .credit(results_credit),
+        .m_axis_tdata(results_m_axis_tdata),
+        .m_axis_tvalid(results_m_axis_tvalid),
+        .m_axis_tready(results_m_axis_tready)
     );
 
     // Update code
@@ -1834,10 +1807,6 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
         onesh_clock = clock;
         out_valid_clock = clock;
         out_data_clock = clock;
-        fifo_rd_clock = clock;
-        fifo_wr_clock = clock;
-        fifo_cnt_clock = clock;
-        owed_clock = clock;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
         bad_flow_d = bad_flow_q;
@@ -1899,10 +1868,7 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
         onesh_d = onesh_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        fifo_rd_d = fifo_rd_q;
-        fifo_wr_d = fifo_wr_q;
-        fifo_cnt_d = fifo_cnt_q;
-        owed_d = owed_q;
+        results_clock = clock;
         park_clock = clock;
         div_clock = clock;
         dm0_clock = clock;
@@ -1929,7 +1895,6 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
         dl_b_clock = clock;
         dl_c_clock = clock;
         dl_d_clock = clock;
-        fifo_write_clock = clock;
         ram_read_clock = clock;
         ram_write_clock = clock;
         park_reset = reset;
@@ -1970,7 +1935,7 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
             bad_flow_d = 32'h0;
         end
         stat_bad_flow = bad_flow_q;
-        park_m_ready = ~reset & ~init_busy_q & (owed_q < 32'h80);
+        park_m_ready = ~reset & ~init_busy_q & results_credit;
         go = park_m_valid & park_m_ready;
         ram_read_address = park_m_data[(32'h0)+:(10)];
         f0_valid_d = go & ~reset;
@@ -2346,37 +2311,13 @@ module cc_module_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q
         dl_d_in_data = q59_state_q;
         out_valid_d = win_mul_out_valid & ~reset;
         out_data_d = ((win_mul_out_tag) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_d_out_data[(32'h8)+:(32)]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((win_mul_out_prod[(32'h28)+:(32)]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((dl_d_out_data) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
-        fifo_write_enable = out_valid_q;
-        fifo_write_address = fifo_wr_q;
-        fifo_write_data = out_data_q;
-        fifo_read_address = fifo_rd_q;
-        m_axis_result_tvalid = fifo_cnt_q != 32'h0;
-        m_axis_result_tdata = fifo_read_data;
-        pop = m_axis_result_tvalid & m_axis_result_tready;
-        if (out_valid_q) begin
-            fifo_wr_d = fifo_wr_q + 32'h1;
-        end
-        if (pop) begin
-            fifo_rd_d = fifo_rd_q + 32'h1;
-        end
-        if (out_valid_q & ~pop) begin
-            fifo_cnt_d = fifo_cnt_q + 32'h1;
-        end
-        if (~out_valid_q & pop) begin
-            fifo_cnt_d = fifo_cnt_q - 32'h1;
-        end
-        if (go & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~go & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            fifo_rd_d = 32'h0;
-            fifo_wr_d = 32'h0;
-            fifo_cnt_d = 32'h0;
-            owed_d = 32'h0;
-        end
+        results_reset = reset;
+        results_issue = go;
+        results_in_valid = out_valid_q;
+        results_in_data = out_data_q;
+        m_axis_result_tdata = results_m_axis_tdata;
+        m_axis_result_tvalid = results_m_axis_tvalid;
+        results_m_axis_tready = m_axis_result_tready;
         if (init_busy_q) begin
             ram_write_address = init_addr_q;
             ram_write_data = new_state;
@@ -4205,84 +4146,6 @@ module cc_module_dcqcn_f0_valid(d,q,clock);
 
 endmodule // cc_module_dcqcn_f0_valid
 
-module cc_module_dcqcn_fifo(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [6:0] write_address;
-    input wire  [587:0] write_data;
-    input wire  [6:0] read_address;
-    output reg  [587:0] read_data;
-
-    // Update code (custom)
-    reg [587:0] mem [0:127];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // cc_module_dcqcn_fifo
-
-module cc_module_dcqcn_fifo_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_dcqcn_fifo_cnt
-
-module cc_module_dcqcn_fifo_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_dcqcn_fifo_rd
-
-module cc_module_dcqcn_fifo_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_dcqcn_fifo_wr
-
 module cc_module_dcqcn_inc1(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
 
     // Module arguments
@@ -5459,24 +5322,6 @@ module cc_module_dcqcn_out_valid(d,q,clock);
 
 endmodule // cc_module_dcqcn_out_valid
 
-module cc_module_dcqcn_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_dcqcn_owed
-
 module cc_module_dcqcn_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
 
     // Module arguments
@@ -5821,6 +5666,215 @@ module cc_module_dcqcn_ram(read_address,read_clock,read_data,write_address,write
 
 endmodule // cc_module_dcqcn_ram
 
+module cc_module_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  issue;
+    input wire  in_valid;
+    input wire  [587:0] in_data;
+    output reg  credit;
+    output reg  [587:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [587:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [587:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
+
+    // Local signals
+    reg  pop;
+
+    // Sub module instances
+    cc_module_dcqcn_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    cc_module_dcqcn_results_rd rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    cc_module_dcqcn_results_wr wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    cc_module_dcqcn_results_count count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    cc_module_dcqcn_results_owed owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
+        end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
+        end
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
+    end
+
+endmodule // cc_module_dcqcn_results
+
+module cc_module_dcqcn_results_count(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_dcqcn_results_count
+
+module cc_module_dcqcn_results_owed(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_dcqcn_results_owed
+
+module cc_module_dcqcn_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+
+    // Module arguments
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [6:0] write_address;
+    input wire  [587:0] write_data;
+    input wire  [6:0] read_address;
+    output reg  [587:0] read_data;
+
+    // Update code (custom)
+    reg [587:0] mem [0:127];
+
+    always @(*) begin
+        read_data = mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // cc_module_dcqcn_results_ram
+
+module cc_module_dcqcn_results_rd(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_dcqcn_results_rd
+
+module cc_module_dcqcn_results_wr(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_dcqcn_results_wr
+
 module cc_module_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
@@ -6158,27 +6212,17 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
     reg  [151:0] out_data_d;
     wire  [151:0] out_data_q;
     reg  out_data_clock;
-    reg  fifo_write_clock;
-    reg  fifo_write_enable;
-    reg  [6:0] fifo_write_address;
-    reg  [151:0] fifo_write_data;
-    reg  [6:0] fifo_read_address;
-    wire  [151:0] fifo_read_data;
-    reg  [6:0] fifo_rd_d;
-    wire  [6:0] fifo_rd_q;
-    reg  fifo_rd_clock;
-    reg  [6:0] fifo_wr_d;
-    wire  [6:0] fifo_wr_q;
-    reg  fifo_wr_clock;
-    reg  [7:0] fifo_cnt_d;
-    wire  [7:0] fifo_cnt_q;
-    reg  fifo_cnt_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  results_clock;
+    reg  results_reset;
+    reg  results_issue;
+    reg  results_in_valid;
+    reg  [151:0] results_in_data;
+    wire  results_credit;
+    wire  [151:0] results_m_axis_tdata;
+    wire  results_m_axis_tvalid;
+    reg  results_m_axis_tready;
 
     // Local signals
-    reg  pop;
     reg  fire;
     reg  [15:0] in_flow;
     reg  in_flow_ok;
@@ -6540,33 +6584,16 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
         .q(out_data_q),
         .clock(out_data_clock)
     );
-    cc_module_hpcc_fifo fifo(
-        .write_clock(fifo_write_clock),
-        .write_enable(fifo_write_enable),
-        .write_address(fifo_write_address),
-        .write_data(fifo_write_data),
-        .read_address(fifo_read_address),
-        .read_data(fifo_read_data)
-    );
-    cc_module_hpcc_fifo_rd fifo_rd(
-        .d(fifo_rd_d),
-        .q(fifo_rd_q),
-        .clock(fifo_rd_clock)
-    );
-    cc_module_hpcc_fifo_wr fifo_wr(
-        .d(fifo_wr_d),
-        .q(fifo_wr_q),
-        .clock(fifo_wr_clock)
-    );
-    cc_module_hpcc_fifo_cnt fifo_cnt(
-        .d(fifo_cnt_d),
-        .q(fifo_cnt_q),
-        .clock(fifo_cnt_clock)
-    );
-    cc_module_hpcc_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
+    cc_module_hpcc_results results(
+        .clock(results_clock),
+        .reset(results_reset),
+        .issue(results_issue),
+        .in_valid(results_in_valid),
+        .in_data(results_in_data),
+        .credit(results_credit),
+        .m_axis_tdata(results_m_axis_tdata),
+        .m_axis_tvalid(results_m_axis_tvalid),
+        .m_axis_tready(results_m_axis_tready)
     );
 
     // Update code
@@ -6602,10 +6629,6 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
         wb2_valid_clock = clock;
         out_valid_clock = clock;
         out_data_clock = clock;
-        fifo_rd_clock = clock;
-        fifo_wr_clock = clock;
-        fifo_cnt_clock = clock;
-        owed_clock = clock;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
         hist1_d = hist1_q;
@@ -6637,12 +6660,8 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
         wb2_valid_d = wb2_valid_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        fifo_rd_d = fifo_rd_q;
-        fifo_wr_d = fifo_wr_q;
-        fifo_cnt_d = fifo_cnt_q;
-        owed_d = owed_q;
-        fifo_write_clock = clock;
         one = 32'h1;
+        results_clock = clock;
         hop0_clock = clock;
         hop1_clock = clock;
         hop2_clock = clock;
@@ -6692,7 +6711,7 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
         in_flow = s_axis_event_tdata[(32'h0)+:(16)];
         in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
         hazard = (hist1_q[32'h10] & (hist1_q[(32'h0)+:(16)] == in_flow)) | (hist2_q[32'h10] & (hist2_q[(32'h0)+:(16)] == in_flow)) | (hist3_q[32'h10] & (hist3_q[(32'h0)+:(16)] == in_flow));
-        s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & (owed_q < 32'h80);
+        s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = ((in_flow) & 17'h1ffff);
         if (fire & in_flow_ok) begin
@@ -6705,6 +6724,9 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
         hist3_d = hist2_q;
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
+        end
+        if (reset) begin
+            bad_flow_d = 32'h0;
         end
         stat_bad_flow = bad_flow_q;
         front_ram_read_address = in_flow[(32'h0)+:(10)];
@@ -6936,37 +6958,13 @@ module cc_module_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8
             fbit = 32'h1;
         end
         out_data_d = ((rt_mul_out_tag[(32'h0)+:(12)]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[(32'hc)+:(2)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((rt_mul_out_tag[(32'hf)+:(1)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((rt_mul_out_tag[(32'h28)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((rt_mul_out_tag[(32'h48)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h38) | (((rt_mul_out_tag[(32'h10)+:(24)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((rt_mul_out_tag[(32'h68)+:(8)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((rate[(32'h0)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h12);
-        fifo_write_enable = out_valid_q;
-        fifo_write_address = fifo_wr_q;
-        fifo_write_data = out_data_q;
-        fifo_read_address = fifo_rd_q;
-        m_axis_result_tvalid = fifo_cnt_q != 32'h0;
-        m_axis_result_tdata = fifo_read_data;
-        pop = m_axis_result_tvalid & m_axis_result_tready;
-        if (out_valid_q) begin
-            fifo_wr_d = fifo_wr_q + 32'h1;
-        end
-        if (pop) begin
-            fifo_rd_d = fifo_rd_q + 32'h1;
-        end
-        if (out_valid_q & ~pop) begin
-            fifo_cnt_d = fifo_cnt_q + 32'h1;
-        end
-        if (~out_valid_q & pop) begin
-            fifo_cnt_d = fifo_cnt_q - 32'h1;
-        end
-        if (fire & in_flow_ok & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~(fire & in_flow_ok) & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            fifo_rd_d = 32'h0;
-            fifo_wr_d = 32'h0;
-            fifo_cnt_d = 32'h0;
-            owed_d = 32'h0;
-        end
+        results_reset = reset;
+        results_issue = fire & in_flow_ok;
+        results_in_valid = out_valid_q;
+        results_in_data = out_data_q;
+        m_axis_result_tdata = results_m_axis_tdata;
+        m_axis_result_tvalid = results_m_axis_tvalid;
+        results_m_axis_tready = m_axis_result_tready;
         if (init_busy_q) begin
             front_ram_write_address = init_addr_q;
             front_ram_write_data = 32'h0;
@@ -7035,84 +7033,6 @@ module cc_module_hpcc_f0_valid(d,q,clock);
     end
 
 endmodule // cc_module_hpcc_f0_valid
-
-module cc_module_hpcc_fifo(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [6:0] write_address;
-    input wire  [151:0] write_data;
-    input wire  [6:0] read_address;
-    output reg  [151:0] read_data;
-
-    // Update code (custom)
-    reg [151:0] mem [0:127];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // cc_module_hpcc_fifo
-
-module cc_module_hpcc_fifo_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_hpcc_fifo_cnt
-
-module cc_module_hpcc_fifo_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_hpcc_fifo_rd
-
-module cc_module_hpcc_fifo_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_hpcc_fifo_wr
 
 module cc_module_hpcc_front_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
@@ -11196,24 +11116,6 @@ module cc_module_hpcc_out_valid(d,q,clock);
 
 endmodule // cc_module_hpcc_out_valid
 
-module cc_module_hpcc_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_hpcc_owed
-
 module cc_module_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
 
     // Module arguments
@@ -11279,6 +11181,215 @@ module cc_module_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,
         out_tag = tag_q[40 * 40 +: 40];
     end
 endmodule // cc_module_hpcc_r_div
+
+module cc_module_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  issue;
+    input wire  in_valid;
+    input wire  [151:0] in_data;
+    output reg  credit;
+    output reg  [151:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [151:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [151:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
+
+    // Local signals
+    reg  pop;
+
+    // Sub module instances
+    cc_module_hpcc_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    cc_module_hpcc_results_rd rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    cc_module_hpcc_results_wr wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    cc_module_hpcc_results_count count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    cc_module_hpcc_results_owed owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
+        end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
+        end
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
+    end
+
+endmodule // cc_module_hpcc_results
+
+module cc_module_hpcc_results_count(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_hpcc_results_count
+
+module cc_module_hpcc_results_owed(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_hpcc_results_owed
+
+module cc_module_hpcc_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+
+    // Module arguments
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [6:0] write_address;
+    input wire  [151:0] write_data;
+    input wire  [6:0] read_address;
+    output reg  [151:0] read_data;
+
+    // Update code (custom)
+    reg [151:0] mem [0:127];
+
+    always @(*) begin
+        read_data = mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // cc_module_hpcc_results_ram
+
+module cc_module_hpcc_results_rd(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_hpcc_results_rd
+
+module cc_module_hpcc_results_wr(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_hpcc_results_wr
 
 module cc_module_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
@@ -12122,27 +12233,17 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
     reg  [223:0] out_data_d;
     wire  [223:0] out_data_q;
     reg  out_data_clock;
-    reg  fifo_write_clock;
-    reg  fifo_write_enable;
-    reg  [6:0] fifo_write_address;
-    reg  [223:0] fifo_write_data;
-    reg  [6:0] fifo_read_address;
-    wire  [223:0] fifo_read_data;
-    reg  [6:0] fifo_rd_d;
-    wire  [6:0] fifo_rd_q;
-    reg  fifo_rd_clock;
-    reg  [6:0] fifo_wr_d;
-    wire  [6:0] fifo_wr_q;
-    reg  fifo_wr_clock;
-    reg  [7:0] fifo_cnt_d;
-    wire  [7:0] fifo_cnt_q;
-    reg  fifo_cnt_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  results_clock;
+    reg  results_reset;
+    reg  results_issue;
+    reg  results_in_valid;
+    reg  [223:0] results_in_data;
+    wire  results_credit;
+    wire  [223:0] results_m_axis_tdata;
+    wire  results_m_axis_tvalid;
+    reg  results_m_axis_tready;
 
     // Local signals
-    reg  pop;
     reg  fire;
     reg  go;
     reg  [15:0] in_flow;
@@ -12422,33 +12523,16 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         .q(out_data_q),
         .clock(out_data_clock)
     );
-    cc_module_ldcp_fifo fifo(
-        .write_clock(fifo_write_clock),
-        .write_enable(fifo_write_enable),
-        .write_address(fifo_write_address),
-        .write_data(fifo_write_data),
-        .read_address(fifo_read_address),
-        .read_data(fifo_read_data)
-    );
-    cc_module_ldcp_fifo_rd fifo_rd(
-        .d(fifo_rd_d),
-        .q(fifo_rd_q),
-        .clock(fifo_rd_clock)
-    );
-    cc_module_ldcp_fifo_wr fifo_wr(
-        .d(fifo_wr_d),
-        .q(fifo_wr_q),
-        .clock(fifo_wr_clock)
-    );
-    cc_module_ldcp_fifo_cnt fifo_cnt(
-        .d(fifo_cnt_d),
-        .q(fifo_cnt_q),
-        .clock(fifo_cnt_clock)
-    );
-    cc_module_ldcp_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
+    cc_module_ldcp_results results(
+        .clock(results_clock),
+        .reset(results_reset),
+        .issue(results_issue),
+        .in_valid(results_in_valid),
+        .in_data(results_in_data),
+        .credit(results_credit),
+        .m_axis_tdata(results_m_axis_tdata),
+        .m_axis_tvalid(results_m_axis_tvalid),
+        .m_axis_tready(results_m_axis_tready)
     );
 
     // Update code
@@ -12482,10 +12566,6 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         f1_per_clock = clock;
         out_valid_clock = clock;
         out_data_clock = clock;
-        fifo_rd_clock = clock;
-        fifo_wr_clock = clock;
-        fifo_cnt_clock = clock;
-        owed_clock = clock;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
         bad_flow_d = bad_flow_q;
@@ -12515,10 +12595,7 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        fifo_rd_d = fifo_rd_q;
-        fifo_wr_d = fifo_wr_q;
-        fifo_cnt_d = fifo_cnt_q;
-        owed_d = owed_q;
+        results_clock = clock;
         park_clock = clock;
         ab_mul_clock = clock;
         d1_clock = clock;
@@ -12527,7 +12604,6 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         win_mul_clock = clock;
         rate_mul_clock = clock;
         d3_clock = clock;
-        fifo_write_clock = clock;
         ram_read_clock = clock;
         ram_write_clock = clock;
         park_reset = reset;
@@ -12571,8 +12647,11 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         if (fire & ~in_flow_ok) begin
             bad_flow_d = bad_flow_q + 32'h1;
         end
+        if (reset) begin
+            bad_flow_d = 32'h0;
+        end
         stat_bad_flow = bad_flow_q;
-        park_m_ready = ~reset & ~init_busy_q & (owed_q < 32'h80);
+        park_m_ready = ~reset & ~init_busy_q & results_credit;
         go = park_m_valid & park_m_ready;
         ram_read_address = park_m_data[(32'h0)+:(10)];
         e0_valid_d = go & ~reset;
@@ -12816,37 +12895,13 @@ module cc_module_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,
         end
         out_valid_d = win_mul_out_valid & ~reset;
         out_data_d = ((d3_out_data[(32'h0)+:(21)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((d3_out_data[(32'h15)+:(16)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((d3_out_data[(32'h25)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((win) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((rate[(32'h0)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((d3_out_data[(32'h45)+:(64)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
-        fifo_write_enable = out_valid_q;
-        fifo_write_address = fifo_wr_q;
-        fifo_write_data = out_data_q;
-        fifo_read_address = fifo_rd_q;
-        m_axis_result_tvalid = fifo_cnt_q != 32'h0;
-        m_axis_result_tdata = fifo_read_data;
-        pop = m_axis_result_tvalid & m_axis_result_tready;
-        if (out_valid_q) begin
-            fifo_wr_d = fifo_wr_q + 32'h1;
-        end
-        if (pop) begin
-            fifo_rd_d = fifo_rd_q + 32'h1;
-        end
-        if (out_valid_q & ~pop) begin
-            fifo_cnt_d = fifo_cnt_q + 32'h1;
-        end
-        if (~out_valid_q & pop) begin
-            fifo_cnt_d = fifo_cnt_q - 32'h1;
-        end
-        if (go & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~go & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            fifo_rd_d = 32'h0;
-            fifo_wr_d = 32'h0;
-            fifo_cnt_d = 32'h0;
-            owed_d = 32'h0;
-        end
+        results_reset = reset;
+        results_issue = go;
+        results_in_valid = out_valid_q;
+        results_in_data = out_data_q;
+        m_axis_result_tdata = results_m_axis_tdata;
+        m_axis_result_tvalid = results_m_axis_tvalid;
+        results_m_axis_tready = m_axis_result_tready;
         if (init_busy_q) begin
             ram_write_address = init_addr_q;
             ram_write_data = ((fs_cfg) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((cw_iw) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h2);
@@ -13480,84 +13535,6 @@ module cc_module_ldcp_f1_valid(d,q,clock);
 
 endmodule // cc_module_ldcp_f1_valid
 
-module cc_module_ldcp_fifo(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [6:0] write_address;
-    input wire  [223:0] write_data;
-    input wire  [6:0] read_address;
-    output reg  [223:0] read_data;
-
-    // Update code (custom)
-    reg [223:0] mem [0:127];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // cc_module_ldcp_fifo
-
-module cc_module_ldcp_fifo_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_ldcp_fifo_cnt
-
-module cc_module_ldcp_fifo_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_ldcp_fifo_rd
-
-module cc_module_ldcp_fifo_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_ldcp_fifo_wr
-
 module cc_module_ldcp_init_addr(d,q,clock);
 
     // Module arguments
@@ -13629,24 +13606,6 @@ module cc_module_ldcp_out_valid(d,q,clock);
     end
 
 endmodule // cc_module_ldcp_out_valid
-
-module cc_module_ldcp_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_module_ldcp_owed
 
 module cc_module_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
 
@@ -13844,6 +13803,215 @@ module cc_module_ldcp_rate_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,o
         out_tag = tag_q[2 * 1 +: 1];
     end
 endmodule // cc_module_ldcp_rate_mul
+
+module cc_module_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  issue;
+    input wire  in_valid;
+    input wire  [223:0] in_data;
+    output reg  credit;
+    output reg  [223:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [223:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [223:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
+
+    // Local signals
+    reg  pop;
+
+    // Sub module instances
+    cc_module_ldcp_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    cc_module_ldcp_results_rd rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    cc_module_ldcp_results_wr wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    cc_module_ldcp_results_count count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    cc_module_ldcp_results_owed owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
+        end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
+        end
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
+    end
+
+endmodule // cc_module_ldcp_results
+
+module cc_module_ldcp_results_count(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_ldcp_results_count
+
+module cc_module_ldcp_results_owed(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_ldcp_results_owed
+
+module cc_module_ldcp_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+
+    // Module arguments
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [6:0] write_address;
+    input wire  [223:0] write_data;
+    input wire  [6:0] read_address;
+    output reg  [223:0] read_data;
+
+    // Update code (custom)
+    reg [223:0] mem [0:127];
+
+    always @(*) begin
+        read_data = mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // cc_module_ldcp_results_ram
+
+module cc_module_ldcp_results_rd(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_ldcp_results_rd
+
+module cc_module_ldcp_results_wr(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_module_ldcp_results_wr
 
 module cc_module_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
