@@ -36,15 +36,17 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  ram_write_clock;
     reg  [177:0] ram_write_data;
     reg  ram_write_enable;
-    reg  park_clock;
-    reg  park_reset;
-    reg  [127:0] park_s_axis_tdata;
-    reg  park_s_axis_tvalid;
-    wire  park_s_axis_tready;
-    reg  park_in_drop;
-    wire  park_m_valid;
-    wire  [127:0] park_m_data;
-    reg  park_m_ready;
+    reg  intake_clock;
+    reg  intake_reset;
+    reg  [127:0] intake_s_axis_event_tdata;
+    reg  intake_s_axis_event_tvalid;
+    wire  intake_s_axis_event_tready;
+    reg  intake_credit;
+    wire  intake_init_busy;
+    wire  [9:0] intake_init_addr;
+    wire  intake_issue;
+    wire  [127:0] intake_issue_data;
+    wire  [31:0] intake_stat_bad_flow;
     reg  ab_mul_clock;
     reg  ab_mul_reset;
     reg  ab_mul_in_valid;
@@ -90,15 +92,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  d3_clock;
     reg  [132:0] d3_in_data;
     wire  [132:0] d3_out_data;
-    reg  init_busy_d;
-    wire  init_busy_q;
-    reg  init_busy_clock;
-    reg  [9:0] init_addr_d;
-    wire  [9:0] init_addr_q;
-    reg  init_addr_clock;
-    reg  [31:0] bad_flow_d;
-    wire  [31:0] bad_flow_q;
-    reg  bad_flow_clock;
     reg  e0_valid_d;
     wire  e0_valid_q;
     reg  e0_valid_clock;
@@ -188,10 +181,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  results_m_axis_tready;
 
     // Local signals
-    reg  fire;
-    reg  go;
-    reg  [15:0] in_flow;
-    reg  in_flow_ok;
     reg  [31:0] gamma;
     reg  [31:0] cw_iw;
     reg  [31:0] cw_loss;
@@ -252,16 +241,18 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
-    cc_ldcp_park park(
-        .clock(park_clock),
-        .reset(park_reset),
-        .s_axis_tdata(park_s_axis_tdata),
-        .s_axis_tvalid(park_s_axis_tvalid),
-        .s_axis_tready(park_s_axis_tready),
-        .in_drop(park_in_drop),
-        .m_valid(park_m_valid),
-        .m_data(park_m_data),
-        .m_ready(park_m_ready)
+    cc_ldcp_intake intake(
+        .clock(intake_clock),
+        .reset(intake_reset),
+        .s_axis_event_tdata(intake_s_axis_event_tdata),
+        .s_axis_event_tvalid(intake_s_axis_event_tvalid),
+        .s_axis_event_tready(intake_s_axis_event_tready),
+        .credit(intake_credit),
+        .init_busy(intake_init_busy),
+        .init_addr(intake_init_addr),
+        .issue(intake_issue),
+        .issue_data(intake_issue_data),
+        .stat_bad_flow(intake_stat_bad_flow)
     );
     cc_ldcp_ab_mul ab_mul(
         .clock(ab_mul_clock),
@@ -321,21 +312,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .clock(d3_clock),
         .in_data(d3_in_data),
         .out_data(d3_out_data)
-    );
-    cc_ldcp_init_busy init_busy(
-        .d(init_busy_d),
-        .q(init_busy_q),
-        .clock(init_busy_clock)
-    );
-    cc_ldcp_init_addr init_addr(
-        .d(init_addr_d),
-        .q(init_addr_q),
-        .clock(init_addr_clock)
-    );
-    cc_ldcp_bad_flow bad_flow(
-        .d(bad_flow_d),
-        .q(bad_flow_q),
-        .clock(bad_flow_clock)
     );
     cc_ldcp_e0_valid e0_valid(
         .d(e0_valid_d),
@@ -481,9 +457,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
 
     // Update code
     always @(*) begin
-        init_busy_clock = clock;
-        init_addr_clock = clock;
-        bad_flow_clock = clock;
         e0_valid_clock = clock;
         e0_clock = clock;
         b_valid_clock = clock;
@@ -510,9 +483,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_clock = clock;
         out_valid_clock = clock;
         out_data_clock = clock;
-        init_busy_d = init_busy_q;
-        init_addr_d = init_addr_q;
-        bad_flow_d = bad_flow_q;
         e0_valid_d = e0_valid_q;
         e0_d = e0_q;
         b_valid_d = b_valid_q;
@@ -540,7 +510,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
         results_clock = clock;
-        park_clock = clock;
+        intake_clock = clock;
         ab_mul_clock = clock;
         d1_clock = clock;
         div_clock = clock;
@@ -550,7 +520,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         d3_clock = clock;
         ram_read_clock = clock;
         ram_write_clock = clock;
-        park_reset = reset;
+        intake_reset = reset;
         ab_mul_reset = reset;
         div_reset = reset;
         win_mul_reset = reset;
@@ -571,35 +541,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if ((((cfg_iw) & 32'hffffffff) << 32'h10) < gamma) begin
             cw_iw = gamma;
         end
-        if (init_busy_q) begin
-            init_addr_d = init_addr_q + 32'h1;
-            if (&init_addr_q) begin
-                init_busy_d = 1'b0;
-            end
-        end
-        if (reset) begin
-            init_busy_d = 1'b1;
-            init_addr_d = 32'h0;
-        end
-        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
-        in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
-        park_s_axis_tdata = s_axis_event_tdata;
-        park_in_drop = ~in_flow_ok;
-        park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~init_busy_q;
-        s_axis_event_tready = park_s_axis_tready & ~reset & ~init_busy_q;
-        fire = s_axis_event_tvalid & s_axis_event_tready;
-        if (fire & ~in_flow_ok) begin
-            bad_flow_d = bad_flow_q + 32'h1;
-        end
-        if (reset) begin
-            bad_flow_d = 32'h0;
-        end
-        stat_bad_flow = bad_flow_q;
-        park_m_ready = ~reset & ~init_busy_q & results_credit;
-        go = park_m_valid & park_m_ready;
-        ram_read_address = park_m_data[(32'h0)+:(10)];
-        e0_valid_d = go & ~reset;
-        e0_d = park_m_data;
+        intake_s_axis_event_tdata = s_axis_event_tdata;
+        intake_s_axis_event_tvalid = s_axis_event_tvalid;
+        s_axis_event_tready = intake_s_axis_event_tready;
+        stat_bad_flow = intake_stat_bad_flow;
+        intake_credit = results_credit;
+        ram_read_address = intake_issue_data[(32'h0)+:(10)];
+        e0_valid_d = intake_issue & ~reset;
+        e0_d = intake_issue_data;
         st = ram_read_data;
         now_m = st[(32'h32)+:(64)];
         if (e0_q[(32'h40)+:(64)] > st[(32'h32)+:(64)]) begin
@@ -840,14 +789,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_valid_d = win_mul_out_valid & ~reset;
         out_data_d = ((d3_out_data[(32'h0)+:(21)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((d3_out_data[(32'h15)+:(16)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((d3_out_data[(32'h25)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((win) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((rate[(32'h0)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((d3_out_data[(32'h45)+:(64)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
         results_reset = reset;
-        results_issue = go;
+        results_issue = intake_issue;
         results_in_valid = out_valid_q;
         results_in_data = out_data_q;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
-        if (init_busy_q) begin
-            ram_write_address = init_addr_q;
+        if (intake_init_busy) begin
+            ram_write_address = intake_init_addr;
             ram_write_data = ((fs_cfg) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((cw_iw) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h2);
             ram_write_enable = 1'b1;
         end
@@ -923,24 +872,6 @@ module cc_ldcp_b_valid(d,q,clock);
     end
 
 endmodule // cc_ldcp_b_valid
-
-module cc_ldcp_bad_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_bad_flow
 
 module cc_ldcp_bs(d,q,clock);
 
@@ -1479,79 +1410,136 @@ module cc_ldcp_f1_valid(d,q,clock);
 
 endmodule // cc_ldcp_f1_valid
 
-module cc_ldcp_init_addr(d,q,clock);
+module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
 
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  [127:0] s_axis_event_tdata;
+    input wire  s_axis_event_tvalid;
+    output reg  s_axis_event_tready;
+    input wire  credit;
+    output reg  init_busy;
+    output reg  [9:0] init_addr;
+    output reg  issue;
+    output reg  [127:0] issue_data;
+    output reg  [31:0] stat_bad_flow;
+
+    // Stub signals
+    reg  park_clock;
+    reg  park_reset;
+    reg  [127:0] park_s_axis_tdata;
+    reg  park_s_axis_tvalid;
+    wire  park_s_axis_tready;
+    reg  park_in_drop;
+    wire  park_m_valid;
+    wire  [127:0] park_m_data;
+    reg  park_m_ready;
+    reg  sweep_d;
+    wire  sweep_q;
+    reg  sweep_clock;
+    reg  [9:0] sweep_addr_d;
+    wire  [9:0] sweep_addr_q;
+    reg  sweep_addr_clock;
+    reg  [31:0] bad_count_d;
+    wire  [31:0] bad_count_q;
+    reg  bad_count_clock;
+
+    // Local signals
+    reg  [15:0] in_flow;
+    reg  in_flow_ok;
+    reg  fire;
+
+    // Sub module instances
+    cc_ldcp_intake_park park(
+        .clock(park_clock),
+        .reset(park_reset),
+        .s_axis_tdata(park_s_axis_tdata),
+        .s_axis_tvalid(park_s_axis_tvalid),
+        .s_axis_tready(park_s_axis_tready),
+        .in_drop(park_in_drop),
+        .m_valid(park_m_valid),
+        .m_data(park_m_data),
+        .m_ready(park_m_ready)
+    );
+    cc_ldcp_intake_sweep sweep(
+        .d(sweep_d),
+        .q(sweep_q),
+        .clock(sweep_clock)
+    );
+    cc_ldcp_intake_sweep_addr sweep_addr(
+        .d(sweep_addr_d),
+        .q(sweep_addr_q),
+        .clock(sweep_addr_clock)
+    );
+    cc_ldcp_intake_bad_count bad_count(
+        .d(bad_count_d),
+        .q(bad_count_q),
+        .clock(bad_count_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        sweep_clock = clock;
+        sweep_addr_clock = clock;
+        bad_count_clock = clock;
+        sweep_d = sweep_q;
+        sweep_addr_d = sweep_addr_q;
+        bad_count_d = bad_count_q;
+        park_clock = clock;
+        park_reset = reset;
+        if (sweep_q) begin
+            sweep_addr_d = sweep_addr_q + 32'h1;
+            if (&sweep_addr_q) begin
+                sweep_d = 1'b0;
+            end
+        end
+        if (reset) begin
+            sweep_d = 1'b1;
+            sweep_addr_d = 32'h0;
+        end
+        init_busy = sweep_q;
+        init_addr = sweep_addr_q;
+        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
+        in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
+        park_s_axis_tdata = s_axis_event_tdata;
+        park_in_drop = ~in_flow_ok;
+        park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;
+        s_axis_event_tready = park_s_axis_tready & ~reset & ~sweep_q;
+        fire = s_axis_event_tvalid & s_axis_event_tready;
+        if (fire & ~in_flow_ok) begin
+            bad_count_d = bad_count_q + 32'h1;
+        end
+        if (reset) begin
+            bad_count_d = 32'h0;
+        end
+        stat_bad_flow = bad_count_q;
+        park_m_ready = ~reset & ~sweep_q & credit;
+        issue = park_m_valid & park_m_ready;
+        issue_data = park_m_data;
+    end
+
+endmodule // cc_ldcp_intake
+
+module cc_ldcp_intake_bad_count(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 10'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // cc_ldcp_init_addr
+endmodule // cc_ldcp_intake_bad_count
 
-module cc_ldcp_init_busy(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_init_busy
-
-module cc_ldcp_out_data(d,q,clock);
-
-    // Module arguments
-    input wire  [223:0] d;
-    output reg  [223:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 224'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_out_data
-
-module cc_ldcp_out_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_out_valid
-
-module cc_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
+module cc_ldcp_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
 
     // Module arguments
     input wire  clock;
@@ -1669,7 +1657,79 @@ module cc_ldcp_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop
         win_v <= reset ? 52'd0 : {win_v[52-2:0], issue};
         win_f <= {win_f[(52-1)*16-1:0], m_data[16-1:0]};
     end
-endmodule // cc_ldcp_park
+endmodule // cc_ldcp_intake_park
+
+module cc_ldcp_intake_sweep(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_ldcp_intake_sweep
+
+module cc_ldcp_intake_sweep_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_ldcp_intake_sweep_addr
+
+module cc_ldcp_out_data(d,q,clock);
+
+    // Module arguments
+    input wire  [223:0] d;
+    output reg  [223:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 224'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_ldcp_out_data
+
+module cc_ldcp_out_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // cc_ldcp_out_valid
 
 module cc_ldcp_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

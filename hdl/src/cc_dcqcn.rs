@@ -32,7 +32,7 @@
 
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
-use crate::flow_park::FlowPark;
+use crate::cc_intake::CcIntake;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
@@ -55,7 +55,7 @@ pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// result register, FIFO write.
 pub const LATENCY: usize = 1 + WRITE_CYCLE + 2 + 1 + 1;
 /// flow_park slots: events waiting for their flow's window while others pass.
-pub const PARK_SLOTS: usize = 8;
+pub const PARK_SLOTS: usize = crate::cc_intake::PARK_SLOTS;
 /// Result width: `[15:0]` flow, `[17:16]` kind, `[63:32]` rate_q16, `[95:64]` window bytes,
 /// `[587:96]` the state (`STATE_BITS` layout).
 pub const RESULT_BITS: usize = 96 + STATE_BITS;
@@ -218,7 +218,7 @@ pub struct CcDcqcn<const F: usize> {
     /// Events dropped for a flow id >= 2^F.
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<492>, F>,
-    park: FlowPark<16, 128, PARK_SLOTS, WRITE_CYCLE>,
+    intake: CcIntake<F, WRITE_CYCLE>,
     div: DivPipe<32, 32, 17, 25>,
     dm0: MulPipe<25, 24, 49, 2, 42>,
     al0: Signal<Local, Bits<25>>,
@@ -260,9 +260,6 @@ pub struct CcDcqcn<const F: usize> {
     dl_b: DelayLine<486, 41>,
     dl_c: DelayLine<446, 3>,
     dl_d: DelayLine<492, 2>,
-    init_busy: DFF<bool>,
-    init_addr: DFF<Bits<F>>,
-    bad_flow: DFF<Bits<32>>,
     f0_valid: DFF<bool>,
     f0_data: DFF<Bits<128>>,
     a_v: DFF<bool>,
@@ -322,10 +319,6 @@ pub struct CcDcqcn<const F: usize> {
     out_valid: DFF<bool>,
     out_data: DFF<Bits<588>>,
     results: ResultFifo<588>,
-    fire: Signal<Local, bool>,
-    go: Signal<Local, bool>,
-    in_flow: Signal<Local, Bits<16>>,
-    in_flow_ok: Signal<Local, bool>,
     zero64: Signal<Local, Bits<64>>,
     new_state: Signal<Local, Bits<492>>,
     kind1: Signal<Local, Bits<2>>,
@@ -370,7 +363,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, init_busy, init_addr, bad_flow, f0_valid, f0_data, a_v, a_s, a_ev, a_gt,
+            self, clock, f0_valid, f0_data, a_v, a_s, a_ev, a_gt,
             b_v, b_s, b_ev, b_now, b_tinc, b_bcinc, b_nextp, b_bsum, c_v, c_s, c_ev, c_now,
             c_tinc, c_bcinc, c_nextp, c_bsum, c_fire, c_elapsed, c_gap, c_txgo, c_bcfire, c_bsub,
             c_nowp, d_v, d_s, d_ev, d_cut, d_t1, d_bc, d_bc1, d_fire, d_bcfire, d_elapsed, e_rt,
@@ -379,12 +372,12 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             out_data
         );
         clock!(
-            self, clock, results, park, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
+            self, clock, results, intake, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
             dm11, dm12, dm13, dm14, dm15, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.park.reset.next = self.reset.val();
+        self.intake.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val();
         self.cut_mul.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
@@ -404,44 +397,15 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             | (bit_cast::<492, 25>(self.cfg_initial_alpha_q24.val()) << 80)
             | (bit_cast::<492, 64>(self.ones64.val()) << 428);
 
-        // ---- Reset: every flow to its initial state, one per cycle.
-        if self.init_busy.q.val() {
-            self.init_addr.d.next = self.init_addr.q.val() + 1;
-            if self.init_addr.q.val().all() {
-                self.init_busy.d.next = false;
-            }
-        }
-        if self.reset.val() {
-            self.init_busy.d.next = true;
-            self.init_addr.d.next = 0.into();
-        }
-
-        // ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
-        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
-        self.in_flow_ok.next =
-            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
-        self.park.s_axis_tdata.next = self.s_axis_event_tdata.val();
-        self.park.in_drop.next = !self.in_flow_ok.val();
-        self.park.s_axis_tvalid.next =
-            self.s_axis_event_tvalid.val() & !self.reset.val() & !self.init_busy.q.val();
-        self.s_axis_event_tready.next =
-            self.park.s_axis_tready.val() & !self.reset.val() & !self.init_busy.q.val();
-        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
-        if self.fire.val() & !self.in_flow_ok.val() {
-            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
-        }
-        if self.reset.val() {
-            self.bad_flow.d.next = 0.into();
-        }
-        self.stat_bad_flow.next = self.bad_flow.q.val();
-        // ---- 0: issue from the park while a result slot is free (owed = events issued whose
-        // results have not been read: at most 2^FIFO_BITS); read the state RAM.
-        self.park.m_ready.next =
-            !self.reset.val() & !self.init_busy.q.val() & self.results.credit.val();
-        self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
-        self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
-        self.f0_valid.d.next = self.go.val() & !self.reset.val();
-        self.f0_data.d.next = self.park.m_data.val();
+        // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        self.intake.s_axis_event_tdata.next = self.s_axis_event_tdata.val();
+        self.intake.s_axis_event_tvalid.next = self.s_axis_event_tvalid.val();
+        self.s_axis_event_tready.next = self.intake.s_axis_event_tready.val();
+        self.stat_bad_flow.next = self.intake.stat_bad_flow.val();
+        self.intake.credit.next = self.results.credit.val();
+        self.ram.read_address.next = self.intake.issue_data.val().get_bits::<F>(0);
+        self.f0_valid.d.next = self.intake.issue.val() & !self.reset.val();
+        self.f0_data.d.next = self.intake.issue_data.val();
 
         // ---- 1: the state (initial state for kind 3); event time > state time.
         self.kind1.next = self.f0_data.q.val().get_bits::<2>(16);
@@ -909,7 +873,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
 
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
-        self.results.issue.next = self.go.val();
+        self.results.issue.next = self.intake.issue.val();
         self.results.in_valid.next = self.out_valid.q.val();
         self.results.in_data.next = self.out_data.q.val();
         self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
@@ -917,8 +881,8 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
         // ---- Initialization writes.
-        if self.init_busy.q.val() {
-            self.ram.write_address.next = self.init_addr.q.val();
+        if self.intake.init_busy.val() {
+            self.ram.write_address.next = self.intake.init_addr.val();
             self.ram.write_data.next = self.new_state.val();
             self.ram.write_enable.next = true;
         }

@@ -26,7 +26,7 @@
 
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
-use crate::flow_park::FlowPark;
+use crate::cc_intake::CcIntake;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
@@ -41,7 +41,7 @@ pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// result register.
 pub const LATENCY: usize = 1 + HAZARD + 3 + 1;
 /// flow_park slots: events waiting for their flow's window while others pass.
-pub const PARK_SLOTS: usize = 8;
+pub const PARK_SLOTS: usize = crate::cc_intake::PARK_SLOTS;
 
 /// Context word carried from B on: flow[15:0] kind[17:16] ece[18] stable[19] rearm[20]
 /// timer[21] fs[22] armed[23] due[24] n[41:26] fs_acked[57:42] cw[89:58] now[153:90]
@@ -101,7 +101,7 @@ pub struct CcLdcp<const F: usize> {
     /// Events dropped for a flow id >= 2^F (since reset).
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<178>, F>,
-    park: FlowPark<16, 128, PARK_SLOTS, { HAZARD - 1 }>,
+    intake: CcIntake<F, { HAZARD - 1 }>,
     ab_mul: MulPipe<16, 17, 33, 2, 1>,
     d1: DelayLine<251, 2>,
     div: DivPipe<49, 32, 43, 1>,
@@ -109,9 +109,6 @@ pub struct CcLdcp<const F: usize> {
     win_mul: MulPipe<32, 32, 64, 3, 1>,
     rate_mul: MulPipe<32, 48, 80, 3, 1>,
     d3: DelayLine<133, 3>,
-    init_busy: DFF<bool>,
-    init_addr: DFF<Bits<F>>,
-    bad_flow: DFF<Bits<32>>,
     e0_valid: DFF<bool>,
     e0: DFF<Bits<128>>,
     b_valid: DFF<bool>,
@@ -139,10 +136,6 @@ pub struct CcLdcp<const F: usize> {
     out_valid: DFF<bool>,
     out_data: DFF<Bits<224>>,
     results: ResultFifo<224>,
-    fire: Signal<Local, bool>,
-    go: Signal<Local, bool>,
-    in_flow: Signal<Local, Bits<16>>,
-    in_flow_ok: Signal<Local, bool>,
     gamma: Signal<Local, Bits<32>>,
     cw_iw: Signal<Local, Bits<32>>,
     cw_loss: Signal<Local, Bits<32>>,
@@ -198,15 +191,15 @@ impl<const F: usize> Logic for CcLdcp<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, init_busy, init_addr, bad_flow, e0_valid, e0, b_valid, bs, c1_valid, c1,
+            self, clock, e0_valid, e0, b_valid, bs, c1_valid, c1,
             c1_sub, c1_k, c1_cwa, c2_valid, c2, c2_sub, c2_steps, c2_n2, c2_cwa, e1_valid, e1,
             e1_prod, e1_cwpre, f1_valid, f1, f1_sum, f1_tsum, f1_per, out_valid,
             out_data
         );
-        clock!(self, clock, results, park, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
+        clock!(self, clock, results, intake, ab_mul, d1, div, d2, win_mul, rate_mul, d3);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.park.reset.next = self.reset.val();
+        self.intake.reset.next = self.reset.val();
         self.ab_mul.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
@@ -231,44 +224,15 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.cw_iw.next = self.gamma.val();
         }
 
-        // ---- Reset: every flow to its initial state, one per cycle.
-        if self.init_busy.q.val() {
-            self.init_addr.d.next = self.init_addr.q.val() + 1;
-            if self.init_addr.q.val().all() {
-                self.init_busy.d.next = false;
-            }
-        }
-        if self.reset.val() {
-            self.init_busy.d.next = true;
-            self.init_addr.d.next = 0.into();
-        }
-
-        // ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
-        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
-        self.in_flow_ok.next =
-            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
-        self.park.s_axis_tdata.next = self.s_axis_event_tdata.val();
-        self.park.in_drop.next = !self.in_flow_ok.val();
-        self.park.s_axis_tvalid.next =
-            self.s_axis_event_tvalid.val() & !self.reset.val() & !self.init_busy.q.val();
-        self.s_axis_event_tready.next =
-            self.park.s_axis_tready.val() & !self.reset.val() & !self.init_busy.q.val();
-        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
-        if self.fire.val() & !self.in_flow_ok.val() {
-            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
-        }
-        if self.reset.val() {
-            self.bad_flow.d.next = 0.into();
-        }
-        self.stat_bad_flow.next = self.bad_flow.q.val();
-
-        // ---- A: issue from the park while a result slot is free; read the flow's state.
-        self.park.m_ready.next =
-            !self.reset.val() & !self.init_busy.q.val() & self.results.credit.val();
-        self.go.next = self.park.m_valid.val() & self.park.m_ready.val();
-        self.ram.read_address.next = self.park.m_data.val().get_bits::<F>(0);
-        self.e0_valid.d.next = self.go.val() & !self.reset.val();
-        self.e0.d.next = self.park.m_data.val();
+        // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        self.intake.s_axis_event_tdata.next = self.s_axis_event_tdata.val();
+        self.intake.s_axis_event_tvalid.next = self.s_axis_event_tvalid.val();
+        self.s_axis_event_tready.next = self.intake.s_axis_event_tready.val();
+        self.stat_bad_flow.next = self.intake.stat_bad_flow.val();
+        self.intake.credit.next = self.results.credit.val();
+        self.ram.read_address.next = self.intake.issue_data.val().get_bits::<F>(0);
+        self.e0_valid.d.next = self.intake.issue.val() & !self.reset.val();
+        self.e0.d.next = self.intake.issue_data.val();
 
         // ---- B: state [0] fs [1] armed [33:2] cw [49:34] fs_acked [113:50] now [177:114] tick.
         self.st.next = self.ram.read_data.val();
@@ -574,7 +538,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
 
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
-        self.results.issue.next = self.go.val();
+        self.results.issue.next = self.intake.issue.val();
         self.results.in_valid.next = self.out_valid.q.val();
         self.results.in_data.next = self.out_data.q.val();
         self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
@@ -582,8 +546,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
         // ---- Initialization writes: LdcpState::new.
-        if self.init_busy.q.val() {
-            self.ram.write_address.next = self.init_addr.q.val();
+        if self.intake.init_busy.val() {
+            self.ram.write_address.next = self.intake.init_addr.val();
             self.ram.write_data.next = bit_cast::<178, 1>(self.fs_cfg.val())
                 | (bit_cast::<178, 32>(self.cw_iw.val()) << 2);
             self.ram.write_enable.next = true;

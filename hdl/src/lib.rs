@@ -3,6 +3,7 @@
 pub mod cc_hop_util;
 pub mod cc_dcqcn;
 pub mod cc_hpcc;
+pub mod cc_intake;
 pub mod cc_ldcp;
 pub mod cc_module;
 pub mod delay_line;
