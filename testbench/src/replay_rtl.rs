@@ -1,7 +1,8 @@
 //! `hpcc-nic replay --model rtl`: a JSON-lines trace through the Verilated CC module datapaths
 //! (`rtl-out/cc_hpcc.v` for hpcc and hpcc-rx, `rtl-out/cc_ldcp.v` for ldcp, `rtl-out/cc_dcqcn.v`
-//! for dcqcn), printing the same
-//! lines as `--model fixed` (sim/src/replay/).
+//! for dcqcn), printing the same lines as `--model fixed` (sim/src/replay/). One loop
+//! (`replay_with`) serves every algorithm; each is an `RtlAlgo` (HPCC here, LDCP and DCQCN in
+//! replay_rtl_algos.rs).
 //!
 //! Same input rules as the software replay (docs/replay.md): a malformed line stops with its
 //! line number; an event the algorithm does not use is skipped and its line shows the flow's
@@ -24,71 +25,62 @@ pub fn replay_rtl(
     cfg: &ReplayConfig,
 ) -> Result<Stats, ReplayError> {
     match cfg.algo {
-        Algo::Hpcc | Algo::HpccRx => replay_hpcc(reader, writer, cfg),
+        Algo::Hpcc | Algo::HpccRx => {
+            let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
+            let dut = open(&c, None);
+            let (rx, name) = (cfg.algo == Algo::HpccRx, cfg.algo.name());
+            replay_with(&mut Hpcc { c, dut, rx, name }, reader, writer)
+        }
         Algo::Ldcp => crate::replay_rtl_algos::replay_ldcp(reader, writer, cfg),
         Algo::Dcqcn => crate::replay_rtl_algos::replay_dcqcn(reader, writer, cfg),
     }
 }
 
-fn replay_hpcc(
-    reader: impl BufRead,
-    mut writer: impl Write,
-    cfg: &ReplayConfig,
-) -> Result<Stats, ReplayError> {
-    let rx = cfg.algo == Algo::HpccRx;
-    let c = HpccConfig::new(&cfg.hpcc, cfg.clock).map_err(ReplayError::Config)?;
-    let mut dut = open(&c, None);
-    // What a flow shows before its first event (for skipped lines of unseen flows).
-    let none = RtlEvent {
-        flow: 0,
-        rx,
-        init: false,
-        seq: 0,
-        snd_nxt: 0,
-        now: 0,
-        count: 0,
-        hops: [0; 5],
-    };
-    let initial = RtlResult::of_state(&none, 0, false, &sim::cc_module::hpcc::HpccState::new(&c));
-    let mut slots: BTreeMap<u64, (u16, RtlResult)> = BTreeMap::new();
-    let mut stats = Stats::default();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let ev: Event = serde_json::from_str(&line).map_err(|e| ReplayError::Parse {
-            line: i as u64 + 1,
-            message: e.to_string(),
-        })?;
-        stats.events += 1;
-        let skip = match (ev.event.as_str(), rx) {
-            ("ack" | "int", true) => None,
-            ("ack" | "int", false) if ev.seq.is_some() && ev.snd_nxt.is_some() => None,
-            ("ack" | "int", false) => Some(format!("{} without seq and snd_nxt", ev.event)),
-            (kind, _) => Some(format!("event '{kind}' not used by {}", cfg.algo.name())),
+/// HPCC++ sender (`rx` false) or Rx-HPCC (`rx` true) through cc_hpcc.
+struct Hpcc {
+    c: HpccConfig,
+    dut: CcHpcc,
+    rx: bool,
+    name: &'static str,
+}
+
+impl RtlAlgo for Hpcc {
+    type E = RtlEvent;
+    type R = RtlResult;
+
+    fn initial(&self) -> RtlResult {
+        let none = RtlEvent {
+            flow: 0,
+            rx: self.rx,
+            init: false,
+            seq: 0,
+            snd_nxt: 0,
+            now: 0,
+            count: 0,
+            hops: [0; 5],
         };
-        let known = slots.get(&ev.flow).map(|s| s.1);
-        let out = match skip {
-            Some(reason) => {
-                stats.skipped += 1;
-                let mut o = output(&c, &ev, &known.unwrap_or(initial), false);
-                o.skipped = Some(reason);
-                o
-            }
-            None => {
-                let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
-                let r = run_hpcc(&mut dut, &to_rtl(&ev, slot, rx));
-                slots.insert(ev.flow, (slot, r));
-                stats.applied += 1;
-                output(&c, &ev, &r, true)
-            }
-        };
-        serde_json::to_writer(&mut writer, &out).map_err(std::io::Error::from)?;
-        writer.write_all(b"\n")?;
+        RtlResult::of_state(&none, 0, false, &sim::cc_module::hpcc::HpccState::new(&self.c))
     }
-    writer.flush()?;
-    Ok(stats)
+
+    fn decode(&self, ev: &Event) -> Result<Result<RtlEvent, String>, ReplayError> {
+        Ok(match (ev.event.as_str(), self.rx) {
+            ("ack" | "int", true) => Ok(to_rtl(ev, 0, true)),
+            ("ack" | "int", false) if ev.seq.is_some() && ev.snd_nxt.is_some() => {
+                Ok(to_rtl(ev, 0, false))
+            }
+            ("ack" | "int", false) => Err(format!("{} without seq and snd_nxt", ev.event)),
+            (kind, _) => Err(format!("event '{kind}' not used by {}", self.name)),
+        })
+    }
+
+    fn run(&mut self, e: RtlEvent, slot: u16) -> RtlResult {
+        let e = RtlEvent { flow: slot, ..e };
+        RtlResult::from_words(&run_event!(&mut self.dut, e.words()))
+    }
+
+    fn output(&self, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
+        output(&self.c, ev, r, fresh)
+    }
 }
 
 fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
@@ -139,10 +131,6 @@ macro_rules! run_event {
 }
 pub(crate) use run_event;
 
-fn run_hpcc(dut: &mut CcHpcc, e: &RtlEvent) -> RtlResult {
-    RtlResult::from_words(&run_event!(dut, e.words()))
-}
-
 /// The output line, field for field as `--model fixed` writes it.
 fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
     Output {
@@ -160,9 +148,63 @@ fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
     }
 }
 
+/// One algorithm's RTL as the replay loop drives it.
+pub(crate) trait RtlAlgo {
+    /// An event as the module takes it (flow id left to the loop).
+    type E;
+    /// What the RTL reports for an event.
+    type R: Copy;
+    /// What a flow shows before its first event.
+    fn initial(&self) -> Self::R;
+    /// The module's event for a trace line, or why the line is skipped.
+    fn decode(&self, ev: &Event) -> Result<Result<Self::E, String>, ReplayError>;
+    /// Runs `e` on module flow `slot` and reads its result.
+    fn run(&mut self, e: Self::E, slot: u16) -> Self::R;
+    /// The output line, field for field as `--model fixed` writes it.
+    fn output(&self, ev: &Event, r: &Self::R, fresh: bool) -> Output;
+}
+
+pub(crate) fn replay_with<A: RtlAlgo>(
+    algo: &mut A,
+    reader: impl BufRead,
+    mut writer: impl Write,
+) -> Result<Stats, ReplayError> {
+    let mut slots: BTreeMap<u64, (u16, A::R)> = BTreeMap::new();
+    let mut stats = Stats::default();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let ev: Event = serde_json::from_str(&line)
+            .map_err(|e| ReplayError::Parse { line: i as u64 + 1, message: e.to_string() })?;
+        stats.events += 1;
+        let known = slots.get(&ev.flow).map(|s| s.1);
+        let out = match algo.decode(&ev)? {
+            Err(reason) => {
+                stats.skipped += 1;
+                let mut o = algo.output(&ev, &known.unwrap_or(algo.initial()), false);
+                o.skipped = Some(reason);
+                o
+            }
+            Ok(e) => {
+                let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
+                let r = algo.run(e, slot);
+                slots.insert(ev.flow, (slot, r));
+                stats.applied += 1;
+                algo.output(&ev, &r, true)
+            }
+        };
+        serde_json::to_writer(&mut writer, &out).map_err(std::io::Error::from)?;
+        writer.write_all(b"\n")?;
+    }
+    writer.flush()?;
+    Ok(stats)
+}
+
 /// The module flow of trace flow `flow`: its slot, or the next free one (trace flows take the
 /// module's `FLOWS` flows in order of first use).
-pub(crate) fn slot<R>(
+fn slot<R>(
     slots: &BTreeMap<u64, (u16, R)>,
     flow: u64,
     line: usize,

@@ -3,65 +3,10 @@
 //! rules). Each applied event is fed to the RTL and its result read back before the next line.
 
 use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
-use crate::replay_rtl::{run_event, slot};
+use crate::replay_rtl::{replay_with, run_event, RtlAlgo};
 use sim::cc_module::{dcqcn, ldcp};
 use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
-use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
-
-/// One algorithm's RTL as the replay loop drives it.
-trait RtlAlgo {
-    /// An event as the module takes it (flow id left to the loop).
-    type E;
-    /// What the RTL reports for an event.
-    type R: Copy;
-    /// What a flow shows before its first event.
-    fn initial(&self) -> Self::R;
-    /// The module's event for a trace line, or why the line is skipped.
-    fn decode(&self, ev: &Event) -> Result<Result<Self::E, String>, ReplayError>;
-    /// Runs `e` on module flow `slot` and reads its result.
-    fn run(&mut self, e: Self::E, slot: u16) -> Self::R;
-    /// The output line, field for field as `--model fixed` writes it.
-    fn output(&self, ev: &Event, r: &Self::R, fresh: bool) -> Output;
-}
-
-fn replay_with<A: RtlAlgo>(
-    algo: &mut A,
-    reader: impl BufRead,
-    mut writer: impl Write,
-) -> Result<Stats, ReplayError> {
-    let mut slots: BTreeMap<u64, (u16, A::R)> = BTreeMap::new();
-    let mut stats = Stats::default();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let ev: Event = serde_json::from_str(&line)
-            .map_err(|e| ReplayError::Parse { line: i as u64 + 1, message: e.to_string() })?;
-        stats.events += 1;
-        let known = slots.get(&ev.flow).map(|s| s.1);
-        let out = match algo.decode(&ev)? {
-            Err(reason) => {
-                stats.skipped += 1;
-                let mut o = algo.output(&ev, &known.unwrap_or(algo.initial()), false);
-                o.skipped = Some(reason);
-                o
-            }
-            Ok(e) => {
-                let slot = slot(&slots, ev.flow, i + 1, &mut stats)?;
-                let r = algo.run(e, slot);
-                slots.insert(ev.flow, (slot, r));
-                stats.applied += 1;
-                algo.output(&ev, &r, true)
-            }
-        };
-        serde_json::to_writer(&mut writer, &out).map_err(std::io::Error::from)?;
-        writer.write_all(b"\n")?;
-    }
-    writer.flush()?;
-    Ok(stats)
-}
 
 struct Ldcp {
     c: ldcp::LdcpConfig,
