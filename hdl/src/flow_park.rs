@@ -2,7 +2,7 @@
 //! issues events to the datapath so that two events of one flow are at least HAZARD = D + 1
 //! cycles apart, and lets other flows' events overtake one that must wait.
 //!
-//! With only an in-order hold (flow_window), an event whose flow is in the window blocks every
+//! With only an in-order hold (hold the input while its flow is in the window), an event whose flow is in the window blocks every
 //! event behind it: with random flows over 1024 and a 53-cycle window, half the cycles are lost.
 //! Here every event enters one of P slots together with its wait (from where its flow sits in the
 //! window of the last D issued flows), and each cycle the lowest slot whose wait has run out is

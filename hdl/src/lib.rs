@@ -12,6 +12,5 @@ pub mod div_pipe;
 pub mod export;
 pub mod flow_park;
 pub mod flow_sched;
-pub mod flow_window;
 pub mod mul_pipe;
 pub mod result_fifo;
