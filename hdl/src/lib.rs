@@ -12,5 +12,6 @@ pub mod div_pipe;
 pub mod export;
 pub mod flow_park;
 pub mod flow_sched;
+pub mod icrc_pipe;
 pub mod mul_pipe;
 pub mod result_fifo;
