@@ -14,3 +14,4 @@ cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v
 cc_module.v
+rx_pipe.v

@@ -14,4 +14,6 @@ pub mod flow_park;
 pub mod flow_sched;
 pub mod icrc_pipe;
 pub mod mul_pipe;
+pub mod ones_sum;
+pub mod rx_pipe;
 pub mod result_fifo;

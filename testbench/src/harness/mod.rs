@@ -7,6 +7,7 @@ pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
+pub mod rx_pipe;
 
 use std::fmt;
 use std::time::Instant;
@@ -45,11 +46,17 @@ pub enum Scenario {
     /// cc_module: random unified events over many flows with random algorithms, re-creates,
     /// unused types, bad flow ids and backpressure; every Update and feedback compared.
     CcModuleRandom,
+    /// rx_pipe: random valid frames of every opcode and size, input gaps, verdict backpressure;
+    /// every verdict and the counters compared with the model.
+    RxPipeRandom,
+    /// rx_pipe: valid frames interleaved with mutated and random junk (truncated, runt,
+    /// oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).
+    RxPipeFuzz,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 15] = [
+    pub const ALL: [Scenario; 17] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -65,6 +72,8 @@ impl Scenario {
         Scenario::CcDcqcnRandom,
         Scenario::CcDcqcnBursts,
         Scenario::CcModuleRandom,
+        Scenario::RxPipeRandom,
+        Scenario::RxPipeFuzz,
     ];
 
     /// Module under test.
@@ -77,6 +86,7 @@ impl Scenario {
             Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             Scenario::CcModuleRandom => "cc_module",
+            Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             _ => "flow_sched",
         }
     }
@@ -99,6 +109,8 @@ impl Scenario {
             Scenario::CcDcqcnRandom => "dcqcn-random",
             Scenario::CcDcqcnBursts => "dcqcn-bursts",
             Scenario::CcModuleRandom => "module-random",
+            Scenario::RxPipeRandom => "rx-random",
+            Scenario::RxPipeFuzz => "rx-fuzz",
         }
     }
 
@@ -130,6 +142,8 @@ impl Scenario {
             Scenario::CcModuleRandom => {
                 cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
             }
+            Scenario::RxPipeRandom => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
+            Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
         };
         o.budget = cycles;
         o
