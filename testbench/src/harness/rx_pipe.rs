@@ -52,7 +52,7 @@ pub fn valid_frame(rng: &mut impl Rng) -> Vec<u8> {
     p.ip.ttl = rng.gen();
     p.ip.identification = rng.gen();
     p.ip.dont_fragment = rng.gen();
-    p.udp_src_port = rng.gen();
+    p.udp_src_port = rng.gen_range(0xC000..=0xFFFF); // the ephemeral range RoCEv2 senders use
     p.bth.psn = rng.gen_range(0..1 << 24);
     p.bth.dest_qp = rng.gen_range(0..1 << 24);
     p.bth.fecn = rng.gen();
@@ -92,12 +92,11 @@ fn fix_ip_checksum(f: &mut [u8]) {
     f[24..26].copy_from_slice(&c.to_be_bytes());
 }
 
-/// One fuzz frame (its beats): a valid frame (about one in four), or a mutation of one at the
-/// byte or beat level, or random bytes. `next` is the following valid frame, which a "tlast
-/// missing" mutation runs into.
+/// One fuzz frame (its beats): a valid frame (5 in 24), or a mutation of one at the byte or
+/// beat level, or random bytes. A "tlast missing" frame runs into a second valid frame.
 pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
     let mut f = valid_frame(rng);
-    let kind = rng.gen_range(0..20);
+    let kind = rng.gen_range(0..24);
     match kind {
         0..=4 => {}
         // tlast early / truncated.
@@ -160,6 +159,31 @@ pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
         }
         // Random bytes of any length up to a jumbo frame.
         16 => f = (0..rng.gen_range(1..2000)).map(|_| rng.gen()).collect(),
+        // The datagram grown or shrunk by a few bytes, lengths and IPv4 checksum kept
+        // consistent (CNP length, payload on an opcode without one, PadCnt beyond the payload).
+        20 => {
+            let d: i32 = rng.gen_range(-8..=8);
+            let t = (u16::from_be_bytes([f[16], f[17]]) as i32 + d).max(28) as usize;
+            f.resize(14 + t, 0);
+            f[16..18].copy_from_slice(&(t as u16).to_be_bytes());
+            f[38..40].copy_from_slice(&(t as u16 - 20).to_be_bytes());
+            fix_ip_checksum(&mut f);
+        }
+        // BTH: PadCnt, TVer, the telemetry flag, or the AETH syndrome's reserved encodings.
+        21 => match rng.gen_range(0..4) {
+            0 => f[BTH_OFFSET + 1] ^= rng.gen_range(1..4) << 4,
+            1 => f[BTH_OFFSET + 1] ^= rng.gen_range(1..16),
+            2 => f[BTH_OFFSET + 8] ^= 0x40,
+            _ => f[BTH_OFFSET + 12] = rng.gen_range(0x40..0x60) | rng.gen_range(0..2) << 7,
+        },
+        // Telemetry header: version or echo bit.
+        22 => {
+            if let Ok((_, l)) = RocePacket::parse_with_layout(&f) {
+                if let Some(t) = l.telemetry {
+                    f[t] ^= if rng.gen() { 0x08 } else { rng.gen_range(1..16) << 4 };
+                }
+            }
+        }
         _ => {}
     }
     let mut b = beats(&f);
@@ -171,7 +195,7 @@ pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
             b[k].keep &= !(1u64 << lane);
         }
         // MAC error.
-        18 => {
+        18 | 23 => {
             let k = rng.gen_range(0..b.len());
             b[k].user = true;
         }
@@ -227,6 +251,8 @@ pub fn counters(dut: &mut Rtl) -> [u64; REASONS] {
 pub struct Stream {
     pub verdicts: Vec<Verdict>,
     pub cycles: u64,
+    /// Cycles until the last beat was taken (the input phase, for throughput).
+    pub input_cycles: u64,
     pub beats: u64,
     /// Cycles on which tready disagreed with "fewer than 128 verdicts owed".
     pub stall_errors: u64,
@@ -249,6 +275,7 @@ pub fn stream(
     let (mut owed, mut ended, mut out) = (0u64, 0u64, Stream {
         verdicts: vec![],
         cycles: 0,
+        input_cycles: 0,
         beats: 0,
         stall_errors: 0,
         first_stall_error: None,
@@ -283,6 +310,7 @@ pub fn stream(
         if tready {
             if let Some(b) = offered.take() {
                 out.beats += 1;
+                out.input_cycles = out.cycles + 1;
                 if b.last {
                     owed += 1;
                     ended += 1;

@@ -13,6 +13,7 @@ mod cc_hpcc;
 mod cc_ldcp;
 mod report;
 mod runners;
+mod rx_pipe;
 mod rust_hdl_sim;
 mod stimulus;
 
@@ -29,7 +30,8 @@ use testbench::verilated::models::FlowSched as Rtl;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// `flow_sched` (the full comparison), or `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep).
+    /// `flow_sched` (the full comparison), or `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
+    /// or `rx_pipe` (frames and beats per cycle over a sweep of frame sizes).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -72,7 +74,11 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             println!("  lockstep (both)   {:>12.0} cycles/s {:>12.0} events/s", r.lockstep.0, r.lockstep.1);
             return Ok(ExitCode::SUCCESS);
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc or cc_ldcp").into()),
+        "rx_pipe" => {
+            rx_pipe::run(args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp or rx_pipe").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
