@@ -42,9 +42,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  csum_out_valid;
     wire  [20:0] csum_out_sum;
     wire  [1:0] csum_out_tag;
-    reg  line_clock;
-    reg  [644:0] line_in_data;
-    wire  [644:0] line_out_data;
+    reg  rec_line_clock;
+    reg  [639:0] rec_line_in_data;
+    wire  [639:0] rec_line_out_data;
+    reg  chk_line_clock;
+    reg  [49:0] chk_line_in_data;
+    wire  [49:0] chk_line_out_data;
+    reg  code_line_clock;
+    reg  [4:0] code_line_in_data;
+    wire  [4:0] code_line_out_data;
     reg  fifo_clock;
     reg  fifo_reset;
     reg  fifo_issue;
@@ -132,12 +138,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [4:0] e2_fault_d;
     wire  [4:0] e2_fault_q;
     reg  e2_fault_clock;
-    reg  [639:0] e2_rec_d;
-    wire  [639:0] e2_rec_q;
-    reg  e2_rec_clock;
-    reg  [644:0] e3_data_d;
-    wire  [644:0] e3_data_q;
-    reg  e3_data_clock;
+    reg  [4:0] e5_code_d;
+    wire  [4:0] e5_code_q;
+    reg  e5_code_clock;
     reg  [31:0] cnt0_d;
     wire  [31:0] cnt0_q;
     reg  cnt0_clock;
@@ -268,6 +271,11 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [16:0] ip_fold;
     reg  [15:0] ip_expected;
     reg  [4:0] pre_code;
+    reg  [4:0] e4_pre;
+    reg  [4:0] e4_post;
+    reg  [15:0] e4_udp_found;
+    reg  [18:0] e4_pseudo;
+    reg  [4:0] e4_fault;
     reg  [31:0] udp_total;
     reg  [16:0] udp_fold1;
     reg  [15:0] udp_fold2;
@@ -302,10 +310,20 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .out_sum(csum_out_sum),
         .out_tag(csum_out_tag)
     );
-    rx_pipe_line line(
-        .clock(line_clock),
-        .in_data(line_in_data),
-        .out_data(line_out_data)
+    rx_pipe_rec_line rec_line(
+        .clock(rec_line_clock),
+        .in_data(rec_line_in_data),
+        .out_data(rec_line_out_data)
+    );
+    rx_pipe_chk_line chk_line(
+        .clock(chk_line_clock),
+        .in_data(chk_line_in_data),
+        .out_data(chk_line_out_data)
+    );
+    rx_pipe_code_line code_line(
+        .clock(code_line_clock),
+        .in_data(code_line_in_data),
+        .out_data(code_line_out_data)
     );
     rx_pipe_fifo fifo(
         .clock(fifo_clock),
@@ -448,15 +466,10 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .q(e2_fault_q),
         .clock(e2_fault_clock)
     );
-    rx_pipe_e2_rec e2_rec(
-        .d(e2_rec_d),
-        .q(e2_rec_q),
-        .clock(e2_rec_clock)
-    );
-    rx_pipe_e3_data e3_data(
-        .d(e3_data_d),
-        .q(e3_data_q),
-        .clock(e3_data_clock)
+    rx_pipe_e5_code e5_code(
+        .d(e5_code_d),
+        .q(e5_code_q),
+        .clock(e5_code_clock)
     );
     rx_pipe_cnt0 cnt0(
         .d(cnt0_d),
@@ -627,8 +640,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_clock = clock;
         e2_pseudo_clock = clock;
         e2_fault_clock = clock;
-        e2_rec_clock = clock;
-        e3_data_clock = clock;
+        e5_code_clock = clock;
         cnt0_clock = clock;
         cnt1_clock = clock;
         cnt2_clock = clock;
@@ -683,8 +695,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_d = e2_udp_found_q;
         e2_pseudo_d = e2_pseudo_q;
         e2_fault_d = e2_fault_q;
-        e2_rec_d = e2_rec_q;
-        e3_data_d = e3_data_q;
+        e5_code_d = e5_code_q;
         cnt0_d = cnt0_q;
         cnt1_d = cnt1_q;
         cnt2_d = cnt2_q;
@@ -715,7 +726,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         cnt27_d = cnt27_q;
         icrc_clock = clock;
         csum_clock = clock;
-        line_clock = clock;
+        rec_line_clock = clock;
+        chk_line_clock = clock;
+        code_line_clock = clock;
         fifo_clock = clock;
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
@@ -1013,6 +1026,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         end
         e1_fault_d = e0_fault_q;
         e1_rec_d = rec;
+        rec_line_in_data = e1_rec_q;
         ip_fold = ((e1_ipsum_q[(32'h0)+:(16)]) & 17'h1ffff) + ((e1_ipsum_q[(32'h10)+:(4)]) & 17'h1ffff);
         ip_expected = ~(ip_fold[(32'h0)+:(16)] + ((ip_fold[(32'h10)+:(1)]) & 16'hffff));
         pre_code = e1_pre_b_q;
@@ -1027,35 +1041,40 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        e2_rec_d = e1_rec_q;
-        udp_total = frame_sum_q + ((e2_pseudo_q) & 32'hffffffff);
+        chk_line_in_data = ((e2_pre_q) & 50'h3ffffffffffff) | (((e2_post_q) & 50'h3ffffffffffff) << 32'h5) | (((e2_fault_q) & 50'h3ffffffffffff) << 32'ha) | (((e2_udp_found_q) & 50'h3ffffffffffff) << 32'hf) | (((e2_pseudo_q) & 50'h3ffffffffffff) << 32'h1f);
+        e4_pre = chk_line_out_data[(32'h0)+:(5)];
+        e4_post = chk_line_out_data[(32'h5)+:(5)];
+        e4_fault = chk_line_out_data[(32'ha)+:(5)];
+        e4_udp_found = chk_line_out_data[(32'hf)+:(16)];
+        e4_pseudo = chk_line_out_data[(32'h1f)+:(19)];
+        udp_total = frame_sum_q + ((e4_pseudo) & 32'hffffffff);
         udp_fold1 = ((udp_total[(32'h0)+:(16)]) & 17'h1ffff) + ((udp_total[(32'h10)+:(16)]) & 17'h1ffff);
         udp_fold2 = udp_fold1[(32'h0)+:(16)] + ((udp_fold1[(32'h10)+:(1)]) & 16'hffff);
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin
             udp_expected = 32'hffff;
         end
-        udp_bad = |e2_udp_found_q & (e2_udp_found_q != udp_expected);
-        code3 = e2_post_q;
+        udp_bad = |e4_udp_found & (e4_udp_found != udp_expected);
+        code3 = e4_post;
         if (udp_bad) begin
             code3 = 32'hb;
         end
-        if (|e2_pre_q) begin
-            code3 = e2_pre_q;
+        if (|e4_pre) begin
+            code3 = e4_pre;
         end
-        if (|e2_fault_q) begin
-            code3 = e2_fault_q;
+        if (|e4_fault) begin
+            code3 = e4_fault;
         end
-        e3_data_d = (((code3) & 645'h1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h280) | ((e2_rec_q) & 645'h1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        line_in_data = e3_data_q;
+        e5_code_d = code3;
+        code_line_in_data = e5_code_q;
         fin_fire = icrc_m_valid;
-        fin_code = line_out_data[(32'h280)+:(5)];
-        if (~|line_out_data[(32'h280)+:(5)] & (icrc_m_crc != icrc_m_found)) begin
+        fin_code = code_line_out_data;
+        if (~|code_line_out_data & (icrc_m_crc != icrc_m_found)) begin
             fin_code = 32'h18;
         end
-        fin_rec = line_out_data[(32'h0)+:(640)];
+        fin_rec = rec_line_out_data;
         if (|fin_code) begin
-            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((line_out_data[(32'h20)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20);
+            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((rec_line_out_data[(32'h20)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20);
         end
         fifo_reset = reset;
         fifo_issue = fire & s_axis_tlast;
@@ -1323,6 +1342,25 @@ module rx_pipe_beat_idx(d,q,clock);
     end
 
 endmodule // rx_pipe_beat_idx
+
+module rx_pipe_chk_line(clock,in_data,out_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [49:0] in_data;
+    output reg  [49:0] out_data;
+
+    // Update code (custom)
+    reg [2*50-1:0] line_q;
+
+    always @(posedge clock) begin
+        line_q <= {line_q[(2-1)*50-1:0], in_data};
+    end
+
+    always @(*) begin
+        out_data = line_q[(2-1)*50 +: 50];
+    end
+endmodule // rx_pipe_chk_line
 
 module rx_pipe_cnt0(d,q,clock);
 
@@ -1828,6 +1866,25 @@ module rx_pipe_cnt9(d,q,clock);
 
 endmodule // rx_pipe_cnt9
 
+module rx_pipe_code_line(clock,in_data,out_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [4:0] in_data;
+    output reg  [4:0] out_data;
+
+    // Update code (custom)
+    reg [5*5-1:0] line_q;
+
+    always @(posedge clock) begin
+        line_q <= {line_q[(5-1)*5-1:0], in_data};
+    end
+
+    always @(*) begin
+        out_data = line_q[(5-1)*5 +: 5];
+    end
+endmodule // rx_pipe_code_line
+
 module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_sum,out_tag);
 
     // Module arguments
@@ -1842,40 +1899,48 @@ module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_su
     output reg  [1:0] out_tag;
 
     // Update code (custom)
-    wire [511:0] masked;
-    reg [4*19-1:0] part_q;
-    reg [1:0] valid_q;
-    reg [3:0] tag_q;
+    reg [511:0] data_q;
+    reg [63:0] mask_q;
+    reg [8*18-1:0] quad_q;
+    reg [2*20-1:0] half_q;
     reg [20:0] sum_q;
+    reg [3:0] valid_q;
+    reg [7:0] tag_q;
+    wire [511:0] masked;
 
     genvar l;
     generate
         for (l = 0; l < 64; l = l + 1) begin : lane
-            assign masked[8*l +: 8] = in_mask[l] ? in_data[8*l +: 8] : 8'h00;
+            assign masked[8*l +: 8] = mask_q[l] ? data_q[8*l +: 8] : 8'h00;
         end
     endgenerate
 
     integer g, w;
-    reg [4*19-1:0] part;
+    reg [8*18-1:0] quad;
     always @(*) begin
-        part = {4*19{1'b0}};
-        for (g = 0; g < 4; g = g + 1)
-            for (w = 0; w < 8; w = w + 1)
-                part[19*g +: 19] = part[19*g +: 19] + {3'b000, masked[128*g + 16*w +: 16]};
+        quad = {8*18{1'b0}};
+        for (g = 0; g < 8; g = g + 1)
+            for (w = 0; w < 4; w = w + 1)
+                quad[18*g +: 18] = quad[18*g +: 18] + {2'b00, masked[64*g + 16*w +: 16]};
     end
 
     always @(posedge clock) begin
-        valid_q <= reset ? 2'b00 : {valid_q[0], in_valid};
-        tag_q <= {tag_q[1:0], in_tag};
-        part_q <= part;
-        sum_q <= {2'b00, part_q[0 +: 19]} + {2'b00, part_q[19 +: 19]}
-            + {2'b00, part_q[38 +: 19]} + {2'b00, part_q[57 +: 19]};
+        valid_q <= reset ? 4'b0000 : {valid_q[2:0], in_valid};
+        tag_q <= {tag_q[5:0], in_tag};
+        data_q <= in_data;
+        mask_q <= in_mask;
+        quad_q <= quad;
+        half_q[0 +: 20] <= {2'b00, quad_q[0 +: 18]} + {2'b00, quad_q[18 +: 18]}
+            + {2'b00, quad_q[36 +: 18]} + {2'b00, quad_q[54 +: 18]};
+        half_q[20 +: 20] <= {2'b00, quad_q[72 +: 18]} + {2'b00, quad_q[90 +: 18]}
+            + {2'b00, quad_q[108 +: 18]} + {2'b00, quad_q[126 +: 18]};
+        sum_q <= {1'b0, half_q[0 +: 20]} + {1'b0, half_q[20 +: 20]};
     end
 
     always @(*) begin
-        out_valid = valid_q[1];
+        out_valid = valid_q[3];
         out_sum = sum_q;
-        out_tag = tag_q[3:2];
+        out_tag = tag_q[7:6];
     end
 endmodule // rx_pipe_csum
 
@@ -2203,24 +2268,6 @@ module rx_pipe_e2_pseudo(d,q,clock);
 
 endmodule // rx_pipe_e2_pseudo
 
-module rx_pipe_e2_rec(d,q,clock);
-
-    // Module arguments
-    input wire  [639:0] d;
-    output reg  [639:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 640'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_rec
-
 module rx_pipe_e2_udp_found(d,q,clock);
 
     // Module arguments
@@ -2239,23 +2286,23 @@ module rx_pipe_e2_udp_found(d,q,clock);
 
 endmodule // rx_pipe_e2_udp_found
 
-module rx_pipe_e3_data(d,q,clock);
+module rx_pipe_e5_code(d,q,clock);
 
     // Module arguments
-    input wire  [644:0] d;
-    output reg  [644:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 645'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // rx_pipe_e3_data
+endmodule // rx_pipe_e5_code
 
 module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
@@ -3241,24 +3288,24 @@ module rx_pipe_keep_bad_seen(d,q,clock);
 
 endmodule // rx_pipe_keep_bad_seen
 
-module rx_pipe_line(clock,in_data,out_data);
+module rx_pipe_rec_line(clock,in_data,out_data);
 
     // Module arguments
     input wire  clock;
-    input wire  [644:0] in_data;
-    output reg  [644:0] out_data;
+    input wire  [639:0] in_data;
+    output reg  [639:0] out_data;
 
     // Update code (custom)
-    reg [7*645-1:0] line_q;
+    reg [9*640-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(7-1)*645-1:0], in_data};
+        line_q <= {line_q[(9-1)*640-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(7-1)*645 +: 645];
+        out_data = line_q[(9-1)*640 +: 640];
     end
-endmodule // rx_pipe_line
+endmodule // rx_pipe_rec_line
 
 module rx_pipe_tlen_q(d,q,clock);
 

@@ -4,16 +4,17 @@
 //! out; the caller accumulates and folds.
 //!
 //! rust-hdl's generator has no loop that builds a sum term by term (a signal may not be
-//! assigned from its own value), so the body is Verilog: a generate loop, then an adder tree
-//! in two register stages (four sums of 8 words, then their total) for 250 MHz. `update` is the
-//! same pipeline for rust-hdl. Fixed latency 2, one beat per clock, a 2-bit tag alongside.
+//! assigned from its own value), so the body is Verilog: the beat and mask registered, then an
+//! adder tree in three register stages (eight sums of 4 words, two of 4, the total) for
+//! 250 MHz. `update` is the same pipeline for rust-hdl. Fixed latency 4, one beat per clock, a
+//! 2-bit tag alongside.
 
 use crate::div_pipe::clock_pipe;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
 /// Cycles from `in_valid` to `out_valid`.
-pub const LATENCY: usize = 2;
+pub const LATENCY: usize = 4;
 
 /// 64 lanes, 32 words.
 #[derive(LogicBlock, Default)]
@@ -30,7 +31,7 @@ pub struct OnesSum {
     pub in_mask: Signal<In, Bits<64>>,
     /// Carried unchanged to `out_tag`.
     pub in_tag: Signal<In, Bits<2>>,
-    /// The sum of the beat that entered 2 cycles ago is on `out_sum`.
+    /// The sum of the beat that entered `LATENCY` cycles ago is on `out_sum`.
     pub out_valid: Signal<Out, bool>,
     /// Sum of the masked words.
     pub out_sum: Signal<Out, Bits<21>>,
@@ -85,38 +86,46 @@ impl Logic for OnesSum {
 }
 
 const VERILOG_BODY: &str = "\
-wire [511:0] masked;
-reg [4*19-1:0] part_q;
-reg [1:0] valid_q;
-reg [3:0] tag_q;
+reg [511:0] data_q;
+reg [63:0] mask_q;
+reg [8*18-1:0] quad_q;
+reg [2*20-1:0] half_q;
 reg [20:0] sum_q;
+reg [3:0] valid_q;
+reg [7:0] tag_q;
+wire [511:0] masked;
 
 genvar l;
 generate
     for (l = 0; l < 64; l = l + 1) begin : lane
-        assign masked[8*l +: 8] = in_mask[l] ? in_data[8*l +: 8] : 8'h00;
+        assign masked[8*l +: 8] = mask_q[l] ? data_q[8*l +: 8] : 8'h00;
     end
 endgenerate
 
 integer g, w;
-reg [4*19-1:0] part;
+reg [8*18-1:0] quad;
 always @(*) begin
-    part = {4*19{1'b0}};
-    for (g = 0; g < 4; g = g + 1)
-        for (w = 0; w < 8; w = w + 1)
-            part[19*g +: 19] = part[19*g +: 19] + {3'b000, masked[128*g + 16*w +: 16]};
+    quad = {8*18{1'b0}};
+    for (g = 0; g < 8; g = g + 1)
+        for (w = 0; w < 4; w = w + 1)
+            quad[18*g +: 18] = quad[18*g +: 18] + {2'b00, masked[64*g + 16*w +: 16]};
 end
 
 always @(posedge clock) begin
-    valid_q <= reset ? 2'b00 : {valid_q[0], in_valid};
-    tag_q <= {tag_q[1:0], in_tag};
-    part_q <= part;
-    sum_q <= {2'b00, part_q[0 +: 19]} + {2'b00, part_q[19 +: 19]}
-        + {2'b00, part_q[38 +: 19]} + {2'b00, part_q[57 +: 19]};
+    valid_q <= reset ? 4'b0000 : {valid_q[2:0], in_valid};
+    tag_q <= {tag_q[5:0], in_tag};
+    data_q <= in_data;
+    mask_q <= in_mask;
+    quad_q <= quad;
+    half_q[0 +: 20] <= {2'b00, quad_q[0 +: 18]} + {2'b00, quad_q[18 +: 18]}
+        + {2'b00, quad_q[36 +: 18]} + {2'b00, quad_q[54 +: 18]};
+    half_q[20 +: 20] <= {2'b00, quad_q[72 +: 18]} + {2'b00, quad_q[90 +: 18]}
+        + {2'b00, quad_q[108 +: 18]} + {2'b00, quad_q[126 +: 18]};
+    sum_q <= {1'b0, half_q[0 +: 20]} + {1'b0, half_q[20 +: 20]};
 end
 
 always @(*) begin
-    out_valid = valid_q[1];
+    out_valid = valid_q[3];
     out_sum = sum_q;
-    out_tag = tag_q[3:2];
+    out_tag = tag_q[7:6];
 end";

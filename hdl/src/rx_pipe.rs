@@ -5,11 +5,12 @@
 //! length). docs/modules/rx_pipe.md has the record layout, latency and figures.
 //!
 //! Timing, for a frame whose last beat is accepted in cycle t: the headers (beats 0 and 1, or
-//! the only beat) are captured at t (E0), decoded at t+1 (E1), the checks reduced to two codes
-//! at t+2 (E2), joined with the UDP checksum (ones_sum, 2 cycles per beat, accumulated) at t+3
-//! (E3), delayed beside icrc_pipe and judged when its ICRC comes out at t + LATENCY, then
-//! written to the verdict FIFO. The input takes one beat per clock whenever fewer than 128
-//! verdicts are owed (result_fifo's credit), so never stalls while the output is read.
+//! the only beat) are captured at t (E0), decoded into three partial codes and the record at
+//! t+1 (E1), the IPv4 checksum joined at t+2 (E2); the UDP checksum (ones_sum, 4 cycles per
+//! beat, accumulated per frame) joins at t+5 and the code is registered (E5); record and code
+//! wait in delay lines beside icrc_pipe and are judged when its ICRC comes out at t + LATENCY,
+//! then written to the verdict FIFO. The input takes one beat per clock whenever fewer than 128
+//! verdicts are owed (result_fifo's credit), so it never stalls while the output is read.
 
 use crate::delay_line::DelayLine;
 use crate::icrc_pipe::IcrcPipe;
@@ -20,8 +21,10 @@ use rust_hdl::prelude::*;
 /// Cycles from the last beat of a frame to its verdict entering the FIFO (one more to show on
 /// `m_axis_verdict_tvalid`).
 pub const LATENCY: usize = IcrcPipe::LATENCY;
-/// Stages before the delay line: E0..E3.
-const STAGES: usize = 4;
+/// Cycles from the last beat to the code being registered (E0..E4, ones_sum being 4 deep).
+const CODE_STAGES: usize = 6;
+/// Cycles from the last beat to the record being registered (E0, E1).
+const REC_STAGES: usize = 2;
 /// Bits of a verdict record.
 pub const VERDICT_BITS: usize = 640;
 
@@ -58,7 +61,9 @@ pub struct RxPipe {
     pub stat_count: Signal<Out, Bits<32>>,
     icrc: IcrcPipe,
     csum: OnesSum,
-    line: DelayLine<645, { LATENCY - STAGES }>,
+    rec_line: DelayLine<640, { LATENCY - REC_STAGES }>,
+    chk_line: DelayLine<50, 2>,
+    code_line: DelayLine<5, { LATENCY - CODE_STAGES }>,
     fifo: ResultFifo<640>,
     // Input side, per beat.
     beat_idx: DFF<Bits<8>>,
@@ -134,15 +139,19 @@ pub struct RxPipe {
     e2_udp_found: DFF<Bits<16>>,
     e2_pseudo: DFF<Bits<19>>,
     e2_fault: DFF<Bits<5>>,
-    e2_rec: DFF<Bits<640>>,
-    // E3: with the UDP checksum; then the delay line.
+    e4_pre: Signal<Local, Bits<5>>,
+    e4_post: Signal<Local, Bits<5>>,
+    e4_udp_found: Signal<Local, Bits<16>>,
+    e4_pseudo: Signal<Local, Bits<19>>,
+    e4_fault: Signal<Local, Bits<5>>,
+    // E4 (out of chk_line): with the UDP checksum; E5: the code.
     udp_total: Signal<Local, Bits<32>>,
     udp_fold1: Signal<Local, Bits<17>>,
     udp_fold2: Signal<Local, Bits<16>>,
     udp_expected: Signal<Local, Bits<16>>,
     udp_bad: Signal<Local, bool>,
     code3: Signal<Local, Bits<5>>,
-    e3_data: DFF<Bits<645>>,
+    e5_code: DFF<Bits<5>>,
     // Final: with the ICRC.
     fin_fire: Signal<Local, bool>,
     fin_code: Signal<Local, Bits<5>>,
@@ -185,9 +194,9 @@ impl Logic for RxPipe {
             self, clock, beat_idx, beat0, beat1, user_seen, keep_bad_seen, tlen_q, csum_left,
             csum_acc, frame_sum, e0_hdr, e0_len, e0_fault, e1_pre_a, e1_pre_b, e1_post,
             e1_ipsum, e1_ip_found, e1_udp_found, e1_pseudo, e1_fault, e1_rec, e2_pre,
-            e2_post, e2_udp_found, e2_pseudo, e2_fault, e2_rec, e3_data, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
+            e2_post, e2_udp_found, e2_pseudo, e2_fault, e5_code, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
         );
-        clock!(self, clock, icrc, csum, line, fifo);
+        clock!(self, clock, icrc, csum, rec_line, chk_line, code_line, fifo);
 
         // ---- Input: one beat per clock while a verdict slot is sure to be free.
         self.s_axis_tready.next = self.fifo.credit.val() & !self.reset.val();
@@ -590,6 +599,7 @@ impl Logic for RxPipe {
         }
         self.e1_fault.d.next = self.e0_fault.q.val();
         self.e1_rec.d.next = self.rec.val();
+        self.rec_line.in_data.next = self.e1_rec.q.val();
 
         // ---- E2: the first failing check of each group.
         self.ip_fold.next = bit_cast::<17, 16>(self.e1_ipsum.q.val().get_bits::<16>(0))
@@ -608,10 +618,19 @@ impl Logic for RxPipe {
         self.e2_udp_found.d.next = self.e1_udp_found.q.val();
         self.e2_pseudo.d.next = self.e1_pseudo.q.val();
         self.e2_fault.d.next = self.e1_fault.q.val();
-        self.e2_rec.d.next = self.e1_rec.q.val();
 
-        // ---- E3: the UDP checksum (frame_sum is this frame's, ones_sum being 2 cycles deep).
-        self.udp_total.next = self.frame_sum.q.val() + bit_cast::<32, 19>(self.e2_pseudo.q.val());
+        // ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep); E5: the code.
+        self.chk_line.in_data.next = bit_cast::<50, 5>(self.e2_pre.q.val())
+            | (bit_cast::<50, 5>(self.e2_post.q.val()) << 5)
+            | (bit_cast::<50, 5>(self.e2_fault.q.val()) << 10)
+            | (bit_cast::<50, 16>(self.e2_udp_found.q.val()) << 15)
+            | (bit_cast::<50, 19>(self.e2_pseudo.q.val()) << 31);
+        self.e4_pre.next = self.chk_line.out_data.val().get_bits::<5>(0);
+        self.e4_post.next = self.chk_line.out_data.val().get_bits::<5>(5);
+        self.e4_fault.next = self.chk_line.out_data.val().get_bits::<5>(10);
+        self.e4_udp_found.next = self.chk_line.out_data.val().get_bits::<16>(15);
+        self.e4_pseudo.next = self.chk_line.out_data.val().get_bits::<19>(31);
+        self.udp_total.next = self.frame_sum.q.val() + bit_cast::<32, 19>(self.e4_pseudo.val());
         self.udp_fold1.next = bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(0))
             + bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(16));
         self.udp_fold2.next = self.udp_fold1.val().get_bits::<16>(0)
@@ -621,33 +640,32 @@ impl Logic for RxPipe {
             self.udp_expected.next = 0xFFFF.into();
         }
         self.udp_bad.next =
-            self.e2_udp_found.q.val().any() & (self.e2_udp_found.q.val() != self.udp_expected.val());
-        self.code3.next = self.e2_post.q.val();
+            self.e4_udp_found.val().any() & (self.e4_udp_found.val() != self.udp_expected.val());
+        self.code3.next = self.e4_post.val();
         if self.udp_bad.val() {
             self.code3.next = 11.into();
         }
-        if self.e2_pre.q.val().any() {
-            self.code3.next = self.e2_pre.q.val();
+        if self.e4_pre.val().any() {
+            self.code3.next = self.e4_pre.val();
         }
-        if self.e2_fault.q.val().any() {
-            self.code3.next = self.e2_fault.q.val();
+        if self.e4_fault.val().any() {
+            self.code3.next = self.e4_fault.val();
         }
-        self.e3_data.d.next =
-            (bit_cast::<645, 5>(self.code3.val()) << 640) | bit_cast::<645, 640>(self.e2_rec.q.val());
-        self.line.in_data.next = self.e3_data.q.val();
+        self.e5_code.d.next = self.code3.val();
+        self.code_line.in_data.next = self.e5_code.q.val();
 
         // ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         self.fin_fire.next = self.icrc.m_valid.val();
-        self.fin_code.next = self.line.out_data.val().get_bits::<5>(640);
-        if !self.line.out_data.val().get_bits::<5>(640).any()
+        self.fin_code.next = self.code_line.out_data.val();
+        if !self.code_line.out_data.val().any()
             & (self.icrc.m_crc.val() != self.icrc.m_found.val())
         {
             self.fin_code.next = 24.into();
         }
-        self.fin_rec.next = self.line.out_data.val().get_bits::<640>(0);
+        self.fin_rec.next = self.rec_line.out_data.val();
         if self.fin_code.val().any() {
             self.fin_rec.next = bit_cast::<640, 5>(self.fin_code.val())
-                | (bit_cast::<640, 16>(self.line.out_data.val().get_bits::<16>(32)) << 32);
+                | (bit_cast::<640, 16>(self.rec_line.out_data.val().get_bits::<16>(32)) << 32);
         }
         self.fifo.reset.next = self.reset.val();
         self.fifo.issue.next = self.fire.val() & self.s_axis_tlast.val();
