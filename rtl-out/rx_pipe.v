@@ -46,11 +46,11 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [639:0] rec_line_in_data;
     wire  [639:0] rec_line_out_data;
     reg  chk_line_clock;
-    reg  [49:0] chk_line_in_data;
-    wire  [49:0] chk_line_out_data;
+    reg  [65:0] chk_line_in_data;
+    wire  [65:0] chk_line_out_data;
     reg  code_line_clock;
-    reg  [4:0] code_line_in_data;
-    wire  [4:0] code_line_out_data;
+    reg  [20:0] code_line_in_data;
+    wire  [20:0] code_line_out_data;
     reg  fifo_clock;
     reg  fifo_reset;
     reg  fifo_issue;
@@ -90,15 +90,30 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [1023:0] e0_hdr_d;
     wire  [1023:0] e0_hdr_q;
     reg  e0_hdr_clock;
-    reg  [15:0] e0_len_d;
-    wire  [15:0] e0_len_q;
-    reg  e0_len_clock;
+    reg  [63:0] e0_keep_d;
+    wire  [63:0] e0_keep_q;
+    reg  e0_keep_clock;
+    reg  [7:0] e0_idx_d;
+    wire  [7:0] e0_idx_q;
+    reg  e0_idx_clock;
     reg  [4:0] e0_fault_d;
     wire  [4:0] e0_fault_q;
     reg  e0_fault_clock;
     reg  [4:0] e1_pre_a_d;
     wire  [4:0] e1_pre_a_q;
     reg  e1_pre_a_clock;
+    reg  e1_eth_bad_d;
+    wire  e1_eth_bad_q;
+    reg  e1_eth_bad_clock;
+    reg  [15:0] e1_tlen_d;
+    wire  [15:0] e1_tlen_q;
+    reg  e1_tlen_clock;
+    reg  [6:0] e1_top_d;
+    wire  [6:0] e1_top_q;
+    reg  e1_top_clock;
+    reg  [7:0] e1_idx_d;
+    wire  [7:0] e1_idx_q;
+    reg  e1_idx_clock;
     reg  [4:0] e1_pre_b_d;
     wire  [4:0] e1_pre_b_q;
     reg  e1_pre_b_clock;
@@ -123,6 +138,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [639:0] e1_rec_d;
     wire  [639:0] e1_rec_q;
     reg  e1_rec_clock;
+    reg  [15:0] e2_len_d;
+    wire  [15:0] e2_len_q;
+    reg  e2_len_clock;
     reg  [4:0] e2_pre_d;
     wire  [4:0] e2_pre_q;
     reg  e2_pre_clock;
@@ -138,8 +156,8 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [4:0] e2_fault_d;
     wire  [4:0] e2_fault_q;
     reg  e2_fault_clock;
-    reg  [4:0] e5_code_d;
-    wire  [4:0] e5_code_q;
+    reg  [20:0] e5_code_d;
+    wire  [20:0] e5_code_q;
     reg  e5_code_clock;
     reg  [31:0] cnt0_d;
     wire  [31:0] cnt0_q;
@@ -242,7 +260,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [3:0] k4;
     reg  k2_hi;
     reg  keep_ok_last;
-    reg  [15:0] len_now;
     reg  [7:0] op;
     reg  [15:0] tlen;
     reg  [16:0] icrc_at;
@@ -271,11 +288,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [16:0] ip_fold;
     reg  [15:0] ip_expected;
     reg  [4:0] pre_code;
+    reg  [15:0] len;
     reg  [4:0] e4_pre;
     reg  [4:0] e4_post;
     reg  [15:0] e4_udp_found;
     reg  [18:0] e4_pseudo;
     reg  [4:0] e4_fault;
+    reg  [15:0] e4_len;
     reg  [31:0] udp_total;
     reg  [16:0] udp_fold1;
     reg  [15:0] udp_fold2;
@@ -285,6 +304,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
+    reg  [639:0] fin_len;
 
     // Sub module instances
     rx_pipe_icrc icrc(
@@ -386,10 +406,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .q(e0_hdr_q),
         .clock(e0_hdr_clock)
     );
-    rx_pipe_e0_len e0_len(
-        .d(e0_len_d),
-        .q(e0_len_q),
-        .clock(e0_len_clock)
+    rx_pipe_e0_keep e0_keep(
+        .d(e0_keep_d),
+        .q(e0_keep_q),
+        .clock(e0_keep_clock)
+    );
+    rx_pipe_e0_idx e0_idx(
+        .d(e0_idx_d),
+        .q(e0_idx_q),
+        .clock(e0_idx_clock)
     );
     rx_pipe_e0_fault e0_fault(
         .d(e0_fault_d),
@@ -400,6 +425,26 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .d(e1_pre_a_d),
         .q(e1_pre_a_q),
         .clock(e1_pre_a_clock)
+    );
+    rx_pipe_e1_eth_bad e1_eth_bad(
+        .d(e1_eth_bad_d),
+        .q(e1_eth_bad_q),
+        .clock(e1_eth_bad_clock)
+    );
+    rx_pipe_e1_tlen e1_tlen(
+        .d(e1_tlen_d),
+        .q(e1_tlen_q),
+        .clock(e1_tlen_clock)
+    );
+    rx_pipe_e1_top e1_top(
+        .d(e1_top_d),
+        .q(e1_top_q),
+        .clock(e1_top_clock)
+    );
+    rx_pipe_e1_idx e1_idx(
+        .d(e1_idx_d),
+        .q(e1_idx_q),
+        .clock(e1_idx_clock)
     );
     rx_pipe_e1_pre_b e1_pre_b(
         .d(e1_pre_b_d),
@@ -440,6 +485,11 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .d(e1_rec_d),
         .q(e1_rec_q),
         .clock(e1_rec_clock)
+    );
+    rx_pipe_e2_len e2_len(
+        .d(e2_len_d),
+        .q(e2_len_q),
+        .clock(e2_len_clock)
     );
     rx_pipe_e2_pre e2_pre(
         .d(e2_pre_d),
@@ -624,9 +674,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         csum_acc_clock = clock;
         frame_sum_clock = clock;
         e0_hdr_clock = clock;
-        e0_len_clock = clock;
+        e0_keep_clock = clock;
+        e0_idx_clock = clock;
         e0_fault_clock = clock;
         e1_pre_a_clock = clock;
+        e1_eth_bad_clock = clock;
+        e1_tlen_clock = clock;
+        e1_top_clock = clock;
+        e1_idx_clock = clock;
+        e2_len_clock = clock;
         e1_pre_b_clock = clock;
         e1_post_clock = clock;
         e1_ipsum_clock = clock;
@@ -679,9 +735,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         csum_acc_d = csum_acc_q;
         frame_sum_d = frame_sum_q;
         e0_hdr_d = e0_hdr_q;
-        e0_len_d = e0_len_q;
+        e0_keep_d = e0_keep_q;
+        e0_idx_d = e0_idx_q;
         e0_fault_d = e0_fault_q;
         e1_pre_a_d = e1_pre_a_q;
+        e1_eth_bad_d = e1_eth_bad_q;
+        e1_tlen_d = e1_tlen_q;
+        e1_top_d = e1_top_q;
+        e1_idx_d = e1_idx_q;
+        e2_len_d = e2_len_q;
         e1_pre_b_d = e1_pre_b_q;
         e1_post_d = e1_post_q;
         e1_ipsum_d = e1_ipsum_q;
@@ -813,9 +875,31 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 frame_sum_d = acc_next;
             end
         end
-        k32 = s_axis_tkeep[(32'h0)+:(32)];
-        if (|s_axis_tkeep[(32'h20)+:(32)]) begin
-            k32 = s_axis_tkeep[(32'h20)+:(32)];
+        keep_ok_last = |s_axis_tkeep & ~|((s_axis_tkeep >> 32'h1) & ~s_axis_tkeep);
+        if (fire & s_axis_tlast) begin
+            e0_keep_d = s_axis_tkeep;
+            e0_idx_d = beat_idx_q;
+            e0_hdr_d = (((beat1_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            if (beat_idx_q == 32'h1) begin
+                e0_hdr_d = (((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            end
+            if (first) begin
+                e0_hdr_d = ((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            end
+            e0_fault_d = 32'h0;
+            if ((beat_idx_q > 32'h90) | ((beat_idx_q == 32'h90) & |s_axis_tkeep)) begin
+                e0_fault_d = 32'h1b;
+            end
+            if (keep_bad_seen_q | ~keep_ok_last) begin
+                e0_fault_d = 32'h1a;
+            end
+            if (user_seen_q | s_axis_tuser) begin
+                e0_fault_d = 32'h19;
+            end
+        end
+        k32 = e0_keep_q[(32'h0)+:(32)];
+        if (|e0_keep_q[(32'h20)+:(32)]) begin
+            k32 = e0_keep_q[(32'h20)+:(32)];
         end
         k16 = k32[(32'h0)+:(16)];
         if (|k32[(32'h10)+:(16)]) begin
@@ -834,9 +918,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             k2_hi = k4[32'h3];
         end
         top_lane = 32'h0;
-        if (|s_axis_tkeep) begin
+        if (|e0_keep_q) begin
             top_lane = 32'h1;
-            if (|s_axis_tkeep[(32'h20)+:(32)]) begin
+            if (|e0_keep_q[(32'h20)+:(32)]) begin
                 top_lane = top_lane + 32'h20;
             end
             if (|k32[(32'h10)+:(16)]) begin
@@ -855,28 +939,8 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 top_lane = top_lane + 32'h1;
             end
         end
-        len_now = (((beat_idx_q) & 16'hffff) << 32'h6) + ((top_lane) & 16'hffff);
-        keep_ok_last = |s_axis_tkeep & ~|((s_axis_tkeep >> 32'h1) & ~s_axis_tkeep);
-        if (fire & s_axis_tlast) begin
-            e0_len_d = len_now;
-            e0_hdr_d = (((beat1_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            if (beat_idx_q == 32'h1) begin
-                e0_hdr_d = (((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            end
-            if (first) begin
-                e0_hdr_d = ((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            end
-            e0_fault_d = 32'h0;
-            if (len_now > 32'h2400) begin
-                e0_fault_d = 32'h1b;
-            end
-            if (keep_bad_seen_q | ~keep_ok_last) begin
-                e0_fault_d = 32'h1a;
-            end
-            if (user_seen_q | s_axis_tuser) begin
-                e0_fault_d = 32'h19;
-            end
-        end
+        e1_top_d = top_lane;
+        e1_idx_d = e0_idx_q;
         op = e0_hdr_q[(32'h150)+:(8)];
         tlen = (((e0_hdr_q[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((e0_hdr_q[(32'h88)+:(8)]) & 16'hffff);
         icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
@@ -933,15 +997,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (e0_hdr_q[(32'h74)+:(4)] != 32'h4) begin
             pre_a = 32'h3;
         end
-        if (e0_len_q < 32'h22) begin
-            pre_a = 32'h1;
-        end
-        if (e0_hdr_q[(32'h60)+:(16)] != 32'h8) begin
-            pre_a = 32'h2;
-        end
-        if (e0_len_q < 32'he) begin
-            pre_a = 32'h1;
-        end
         pre_b = 32'h0;
         if (e0_hdr_q[(32'h120)+:(16)] != 32'hb712) begin
             pre_b = 32'ha;
@@ -954,9 +1009,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         end
         if ((e0_hdr_q[(32'ha0)+:(6)] != 32'h0) | (e0_hdr_q[(32'ha8)+:(8)] != 32'h0)) begin
             pre_b = 32'h7;
-        end
-        if ((tlen < 32'h1c) | (tlen > e0_len_q - 32'he)) begin
-            pre_b = 32'h6;
         end
         post = 32'h0;
         if ((has_payload & (((pad) & 17'h1ffff) > rest)) | (~has_payload & |pad)) begin
@@ -1005,13 +1057,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             post = 32'h1;
         end
         e1_pre_a_d = pre_a;
+        e1_eth_bad_d = e0_hdr_q[(32'h60)+:(16)] != 32'h8;
+        e1_tlen_d = tlen;
         e1_pre_b_d = pre_b;
         e1_post_d = post;
         e1_ipsum_d = ((e0_hdr_q[(32'h70)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h80)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h90)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'ha0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hb0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hd0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 20'hfffff);
         e1_ip_found_d = e0_hdr_q[(32'hc0)+:(16)];
         e1_udp_found_d = e0_hdr_q[(32'h140)+:(16)];
         e1_pseudo_d = ((e0_hdr_q[(32'hd0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 19'h7ffff) + (((udp_len3[(32'h0)+:(8)]) & 19'h7ffff) << 32'h8) + ((udp_len3[(32'h8)+:(8)]) & 19'h7ffff);
-        rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8) | (((e0_hdr_q[(32'h197)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e0_hdr_q[(32'h176)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((e0_hdr_q[(32'h15f)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((e0_hdr_q[(32'h78)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c) | (((e0_len_q) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((pay_at[(32'h0)+:(7)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((e0_hdr_q[(32'h178)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((e0_hdr_q[(32'h180)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((e0_hdr_q[(32'h188)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((e0_hdr_q[(32'h198)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((e0_hdr_q[(32'h1a0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((e0_hdr_q[(32'h1a8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e0_hdr_q[(32'h110)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((e0_hdr_q[(32'h118)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140);
+        rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8) | (((e0_hdr_q[(32'h197)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e0_hdr_q[(32'h176)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((e0_hdr_q[(32'h15f)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((e0_hdr_q[(32'h78)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c) | (((pay_at[(32'h0)+:(7)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((e0_hdr_q[(32'h178)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((e0_hdr_q[(32'h180)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((e0_hdr_q[(32'h188)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((e0_hdr_q[(32'h198)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((e0_hdr_q[(32'h1a0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((e0_hdr_q[(32'h1a8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e0_hdr_q[(32'h110)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((e0_hdr_q[(32'h118)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140);
         if (has_tel) begin
             rec = rec | (((tel[(32'h3)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h15) | (((nhop[(32'h0)+:(3)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((64'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14);
         end
@@ -1029,24 +1083,39 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         rec_line_in_data = e1_rec_q;
         ip_fold = ((e1_ipsum_q[(32'h0)+:(16)]) & 17'h1ffff) + ((e1_ipsum_q[(32'h10)+:(4)]) & 17'h1ffff);
         ip_expected = ~(ip_fold[(32'h0)+:(16)] + ((ip_fold[(32'h10)+:(1)]) & 16'hffff));
+        len = (((e1_idx_q) & 16'hffff) << 32'h6) + ((e1_top_q) & 16'hffff);
         pre_code = e1_pre_b_q;
+        if ((e1_tlen_q < 32'h1c) | (e1_tlen_q > len - 32'he)) begin
+            pre_code = 32'h6;
+        end
         if (e1_ip_found_q != ip_expected) begin
             pre_code = 32'h5;
         end
         if (|e1_pre_a_q) begin
             pre_code = e1_pre_a_q;
         end
+        if (len < 32'h22) begin
+            pre_code = 32'h1;
+        end
+        if (e1_eth_bad_q) begin
+            pre_code = 32'h2;
+        end
+        if (len < 32'he) begin
+            pre_code = 32'h1;
+        end
+        e2_len_d = len;
         e2_pre_d = pre_code;
         e2_post_d = e1_post_q;
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        chk_line_in_data = ((e2_pre_q) & 50'h3ffffffffffff) | (((e2_post_q) & 50'h3ffffffffffff) << 32'h5) | (((e2_fault_q) & 50'h3ffffffffffff) << 32'ha) | (((e2_udp_found_q) & 50'h3ffffffffffff) << 32'hf) | (((e2_pseudo_q) & 50'h3ffffffffffff) << 32'h1f);
+        chk_line_in_data = ((e2_pre_q) & 66'h3ffffffffffffffff) | (((e2_post_q) & 66'h3ffffffffffffffff) << 32'h5) | (((e2_fault_q) & 66'h3ffffffffffffffff) << 32'ha) | (((e2_udp_found_q) & 66'h3ffffffffffffffff) << 32'hf) | (((e2_pseudo_q) & 66'h3ffffffffffffffff) << 32'h1f) | (((e2_len_q) & 66'h3ffffffffffffffff) << 32'h32);
         e4_pre = chk_line_out_data[(32'h0)+:(5)];
         e4_post = chk_line_out_data[(32'h5)+:(5)];
         e4_fault = chk_line_out_data[(32'ha)+:(5)];
         e4_udp_found = chk_line_out_data[(32'hf)+:(16)];
         e4_pseudo = chk_line_out_data[(32'h1f)+:(19)];
+        e4_len = chk_line_out_data[(32'h32)+:(16)];
         udp_total = frame_sum_q + ((e4_pseudo) & 32'hffffffff);
         udp_fold1 = ((udp_total[(32'h0)+:(16)]) & 17'h1ffff) + ((udp_total[(32'h10)+:(16)]) & 17'h1ffff);
         udp_fold2 = udp_fold1[(32'h0)+:(16)] + ((udp_fold1[(32'h10)+:(1)]) & 16'hffff);
@@ -1065,16 +1134,17 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (|e4_fault) begin
             code3 = e4_fault;
         end
-        e5_code_d = code3;
+        e5_code_d = ((code3) & 21'h1fffff) | (((e4_len) & 21'h1fffff) << 32'h5);
         code_line_in_data = e5_code_q;
         fin_fire = icrc_m_valid;
-        fin_code = code_line_out_data;
-        if (~|code_line_out_data & (icrc_m_crc != icrc_m_found)) begin
+        fin_code = code_line_out_data[(32'h0)+:(5)];
+        if (~|code_line_out_data[(32'h0)+:(5)] & (icrc_m_crc != icrc_m_found)) begin
             fin_code = 32'h18;
         end
-        fin_rec = rec_line_out_data;
+        fin_len = ((code_line_out_data[(32'h5)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        fin_rec = rec_line_out_data | (fin_len << 32'h20);
         if (|fin_code) begin
-            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((rec_line_out_data[(32'h20)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20);
+            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (fin_len << 32'h20);
         end
         fifo_reset = reset;
         fifo_issue = fire & s_axis_tlast;
@@ -1347,18 +1417,18 @@ module rx_pipe_chk_line(clock,in_data,out_data);
 
     // Module arguments
     input wire  clock;
-    input wire  [49:0] in_data;
-    output reg  [49:0] out_data;
+    input wire  [65:0] in_data;
+    output reg  [65:0] out_data;
 
     // Update code (custom)
-    reg [2*50-1:0] line_q;
+    reg [2*66-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(2-1)*50-1:0], in_data};
+        line_q <= {line_q[(2-1)*66-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(2-1)*50 +: 50];
+        out_data = line_q[(2-1)*66 +: 66];
     end
 endmodule // rx_pipe_chk_line
 
@@ -1870,18 +1940,18 @@ module rx_pipe_code_line(clock,in_data,out_data);
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] in_data;
-    output reg  [4:0] out_data;
+    input wire  [20:0] in_data;
+    output reg  [20:0] out_data;
 
     // Update code (custom)
-    reg [5*5-1:0] line_q;
+    reg [5*21-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(5-1)*5-1:0], in_data};
+        line_q <= {line_q[(5-1)*21-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(5-1)*5 +: 5];
+        out_data = line_q[(5-1)*21 +: 21];
     end
 endmodule // rx_pipe_code_line
 
@@ -2016,23 +2086,59 @@ module rx_pipe_e0_hdr(d,q,clock);
 
 endmodule // rx_pipe_e0_hdr
 
-module rx_pipe_e0_len(d,q,clock);
+module rx_pipe_e0_idx(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // rx_pipe_e0_len
+endmodule // rx_pipe_e0_idx
+
+module rx_pipe_e0_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e0_keep
+
+module rx_pipe_e1_eth_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e1_eth_bad
 
 module rx_pipe_e1_fault(d,q,clock);
 
@@ -2051,6 +2157,24 @@ module rx_pipe_e1_fault(d,q,clock);
     end
 
 endmodule // rx_pipe_e1_fault
+
+module rx_pipe_e1_idx(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e1_idx
 
 module rx_pipe_e1_ip_found(d,q,clock);
 
@@ -2178,6 +2302,42 @@ module rx_pipe_e1_rec(d,q,clock);
 
 endmodule // rx_pipe_e1_rec
 
+module rx_pipe_e1_tlen(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e1_tlen
+
+module rx_pipe_e1_top(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e1_top
+
 module rx_pipe_e1_udp_found(d,q,clock);
 
     // Module arguments
@@ -2213,6 +2373,24 @@ module rx_pipe_e2_fault(d,q,clock);
     end
 
 endmodule // rx_pipe_e2_fault
+
+module rx_pipe_e2_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e2_len
 
 module rx_pipe_e2_post(d,q,clock);
 
@@ -2289,13 +2467,13 @@ endmodule // rx_pipe_e2_udp_found
 module rx_pipe_e5_code(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 21'h0;
     end
 
     always @(posedge clock) begin

@@ -62,8 +62,8 @@ pub struct RxPipe {
     icrc: IcrcPipe,
     csum: OnesSum,
     rec_line: DelayLine<640, { LATENCY - REC_STAGES }>,
-    chk_line: DelayLine<50, 2>,
-    code_line: DelayLine<5, { LATENCY - CODE_STAGES }>,
+    chk_line: DelayLine<66, 2>,
+    code_line: DelayLine<21, { LATENCY - CODE_STAGES }>,
     fifo: ResultFifo<640>,
     // Input side, per beat.
     beat_idx: DFF<Bits<8>>,
@@ -90,10 +90,10 @@ pub struct RxPipe {
     k4: Signal<Local, Bits<4>>,
     k2_hi: Signal<Local, bool>,
     keep_ok_last: Signal<Local, bool>,
-    len_now: Signal<Local, Bits<16>>,
     // E0: the frame's headers and stream faults.
     e0_hdr: DFF<Bits<1024>>,
-    e0_len: DFF<Bits<16>>,
+    e0_keep: DFF<Bits<64>>,
+    e0_idx: DFF<Bits<8>>,
     e0_fault: DFF<Bits<5>>,
     // E1 decode (combinational from E0, registered).
     op: Signal<Local, Bits<8>>,
@@ -122,6 +122,10 @@ pub struct RxPipe {
     pre_b: Signal<Local, Bits<5>>,
     post: Signal<Local, Bits<5>>,
     e1_pre_a: DFF<Bits<5>>,
+    e1_eth_bad: DFF<bool>,
+    e1_tlen: DFF<Bits<16>>,
+    e1_top: DFF<Bits<7>>,
+    e1_idx: DFF<Bits<8>>,
     e1_pre_b: DFF<Bits<5>>,
     e1_post: DFF<Bits<5>>,
     e1_ipsum: DFF<Bits<20>>,
@@ -134,6 +138,8 @@ pub struct RxPipe {
     ip_fold: Signal<Local, Bits<17>>,
     ip_expected: Signal<Local, Bits<16>>,
     pre_code: Signal<Local, Bits<5>>,
+    len: Signal<Local, Bits<16>>,
+    e2_len: DFF<Bits<16>>,
     e2_pre: DFF<Bits<5>>,
     e2_post: DFF<Bits<5>>,
     e2_udp_found: DFF<Bits<16>>,
@@ -144,6 +150,7 @@ pub struct RxPipe {
     e4_udp_found: Signal<Local, Bits<16>>,
     e4_pseudo: Signal<Local, Bits<19>>,
     e4_fault: Signal<Local, Bits<5>>,
+    e4_len: Signal<Local, Bits<16>>,
     // E4 (out of chk_line): with the UDP checksum; E5: the code.
     udp_total: Signal<Local, Bits<32>>,
     udp_fold1: Signal<Local, Bits<17>>,
@@ -151,11 +158,12 @@ pub struct RxPipe {
     udp_expected: Signal<Local, Bits<16>>,
     udp_bad: Signal<Local, bool>,
     code3: Signal<Local, Bits<5>>,
-    e5_code: DFF<Bits<5>>,
+    e5_code: DFF<Bits<21>>,
     // Final: with the ICRC.
     fin_fire: Signal<Local, bool>,
     fin_code: Signal<Local, Bits<5>>,
     fin_rec: Signal<Local, Bits<640>>,
+    fin_len: Signal<Local, Bits<640>>,
     // Counters: cnt0 accepted, cnt<c> dropped with code c.
     cnt0: DFF<Bits<32>>,
     cnt1: DFF<Bits<32>>,
@@ -192,7 +200,7 @@ impl Logic for RxPipe {
     fn update(&mut self) {
         dff_setup!(
             self, clock, beat_idx, beat0, beat1, user_seen, keep_bad_seen, tlen_q, csum_left,
-            csum_acc, frame_sum, e0_hdr, e0_len, e0_fault, e1_pre_a, e1_pre_b, e1_post,
+            csum_acc, frame_sum, e0_hdr, e0_keep, e0_idx, e0_fault, e1_pre_a, e1_eth_bad, e1_tlen, e1_top, e1_idx, e2_len, e1_pre_b, e1_post,
             e1_ipsum, e1_ip_found, e1_udp_found, e1_pseudo, e1_fault, e1_rec, e2_pre,
             e2_post, e2_udp_found, e2_pseudo, e2_fault, e5_code, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
         );
@@ -299,10 +307,43 @@ impl Logic for RxPipe {
             }
         }
 
-        // Frame length: 64 x beat index + 1 + highest kept lane of the last beat.
-        self.k32.next = self.s_axis_tkeep.val().get_bits::<32>(0);
-        if self.s_axis_tkeep.val().get_bits::<32>(32).any() {
-            self.k32.next = self.s_axis_tkeep.val().get_bits::<32>(32);
+        // Contiguous from lane 0: no kept lane above an empty one.
+        self.keep_ok_last.next = self.s_axis_tkeep.val().any()
+            & !((self.s_axis_tkeep.val() >> 1) & !self.s_axis_tkeep.val()).any();
+
+        // ---- E0: capture at the last beat.
+        if self.fire.val() & self.s_axis_tlast.val() {
+            self.e0_keep.d.next = self.s_axis_tkeep.val();
+            self.e0_idx.d.next = self.beat_idx.q.val();
+            self.e0_hdr.d.next = (bit_cast::<1024, 512>(self.beat1.q.val()) << 512)
+                | bit_cast::<1024, 512>(self.beat0.q.val());
+            if self.beat_idx.q.val() == 1 {
+                self.e0_hdr.d.next = (bit_cast::<1024, 512>(self.s_axis_tdata.val()) << 512)
+                    | bit_cast::<1024, 512>(self.beat0.q.val());
+            }
+            if self.first.val() {
+                self.e0_hdr.d.next = bit_cast::<1024, 512>(self.s_axis_tdata.val());
+            }
+            self.e0_fault.d.next = 0.into();
+            // Longer than 9216 = 144 x 64 bytes.
+            if (self.beat_idx.q.val() > 144)
+                | ((self.beat_idx.q.val() == 144) & self.s_axis_tkeep.val().any())
+            {
+                self.e0_fault.d.next = 27.into();
+            }
+            if self.keep_bad_seen.q.val() | !self.keep_ok_last.val() {
+                self.e0_fault.d.next = 26.into();
+            }
+            if self.user_seen.q.val() | self.s_axis_tuser.val() {
+                self.e0_fault.d.next = 25.into();
+            }
+        }
+
+        // ---- E1: decode the headers.
+        // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
+        self.k32.next = self.e0_keep.q.val().get_bits::<32>(0);
+        if self.e0_keep.q.val().get_bits::<32>(32).any() {
+            self.k32.next = self.e0_keep.q.val().get_bits::<32>(32);
         }
         self.k16.next = self.k32.val().get_bits::<16>(0);
         if self.k32.val().get_bits::<16>(16).any() {
@@ -321,9 +362,9 @@ impl Logic for RxPipe {
             self.k2_hi.next = self.k4.val().get_bit(3);
         }
         self.top_lane.next = 0.into();
-        if self.s_axis_tkeep.val().any() {
+        if self.e0_keep.q.val().any() {
             self.top_lane.next = 1.into();
-            if self.s_axis_tkeep.val().get_bits::<32>(32).any() {
+            if self.e0_keep.q.val().get_bits::<32>(32).any() {
                 self.top_lane.next = self.top_lane.val() + 32;
             }
             if self.k32.val().get_bits::<16>(16).any() {
@@ -342,37 +383,8 @@ impl Logic for RxPipe {
                 self.top_lane.next = self.top_lane.val() + 1;
             }
         }
-        self.len_now.next = (bit_cast::<16, 8>(self.beat_idx.q.val()) << 6)
-            + bit_cast::<16, 7>(self.top_lane.val());
-        // Contiguous from lane 0: no kept lane above an empty one.
-        self.keep_ok_last.next = self.s_axis_tkeep.val().any()
-            & !((self.s_axis_tkeep.val() >> 1) & !self.s_axis_tkeep.val()).any();
-
-        // ---- E0: capture at the last beat.
-        if self.fire.val() & self.s_axis_tlast.val() {
-            self.e0_len.d.next = self.len_now.val();
-            self.e0_hdr.d.next = (bit_cast::<1024, 512>(self.beat1.q.val()) << 512)
-                | bit_cast::<1024, 512>(self.beat0.q.val());
-            if self.beat_idx.q.val() == 1 {
-                self.e0_hdr.d.next = (bit_cast::<1024, 512>(self.s_axis_tdata.val()) << 512)
-                    | bit_cast::<1024, 512>(self.beat0.q.val());
-            }
-            if self.first.val() {
-                self.e0_hdr.d.next = bit_cast::<1024, 512>(self.s_axis_tdata.val());
-            }
-            self.e0_fault.d.next = 0.into();
-            if self.len_now.val() > 9216 {
-                self.e0_fault.d.next = 27.into();
-            }
-            if self.keep_bad_seen.q.val() | !self.keep_ok_last.val() {
-                self.e0_fault.d.next = 26.into();
-            }
-            if self.user_seen.q.val() | self.s_axis_tuser.val() {
-                self.e0_fault.d.next = 25.into();
-            }
-        }
-
-        // ---- E1: decode the headers.
+        self.e1_top.d.next = self.top_lane.val();
+        self.e1_idx.d.next = self.e0_idx.q.val();
         self.op.next = self.e0_hdr.q.val().get_bits::<8>(336);
         self.tlen.next = (bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(128)) << 8)
             | bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(136));
@@ -454,15 +466,6 @@ impl Logic for RxPipe {
         if self.e0_hdr.q.val().get_bits::<4>(116) != 4 {
             self.pre_a.next = 3.into();
         }
-        if self.e0_len.q.val() < 34 {
-            self.pre_a.next = 1.into();
-        }
-        if self.e0_hdr.q.val().get_bits::<16>(96) != 0x0008 {
-            self.pre_a.next = 2.into();
-        }
-        if self.e0_len.q.val() < 14 {
-            self.pre_a.next = 1.into();
-        }
         self.pre_b.next = 0.into();
         if self.e0_hdr.q.val().get_bits::<16>(288) != 0xB712 {
             self.pre_b.next = 10.into();
@@ -480,9 +483,6 @@ impl Logic for RxPipe {
             | (self.e0_hdr.q.val().get_bits::<8>(168) != 0)
         {
             self.pre_b.next = 7.into();
-        }
-        if (self.tlen.val() < 28) | (self.tlen.val() > self.e0_len.q.val() - 14) {
-            self.pre_b.next = 6.into();
         }
         self.post.next = 0.into();
         if (self.has_payload.val() & (bit_cast::<17, 2>(self.pad.val()) > self.rest.val()))
@@ -537,6 +537,8 @@ impl Logic for RxPipe {
             self.post.next = 1.into();
         }
         self.e1_pre_a.d.next = self.pre_a.val();
+        self.e1_eth_bad.d.next = self.e0_hdr.q.val().get_bits::<16>(96) != 0x0008;
+        self.e1_tlen.d.next = self.tlen.val();
         self.e1_pre_b.d.next = self.pre_b.val();
         self.e1_post.d.next = self.post.val();
         // IPv4 header words (byte-swapped: one's-complement sums do not care) but the
@@ -565,7 +567,6 @@ impl Logic for RxPipe {
             | (bit_cast::<640, 1>(self.e0_hdr.q.val().get_bits::<1>(351)) << 19)
             | (bit_cast::<640, 2>(self.e0_hdr.q.val().get_bits::<2>(120)) << 22)
             | (bit_cast::<640, 2>(self.pad.val()) << 28)
-            | (bit_cast::<640, 16>(self.e0_len.q.val()) << 32)
             | (bit_cast::<640, 7>(self.pay_at.val().get_bits::<7>(0)) << 48)
             | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(376)) << 80)
             | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(384)) << 72)
@@ -606,13 +607,28 @@ impl Logic for RxPipe {
             + bit_cast::<17, 4>(self.e1_ipsum.q.val().get_bits::<4>(16));
         self.ip_expected.next = !(self.ip_fold.val().get_bits::<16>(0)
             + bit_cast::<16, 1>(self.ip_fold.val().get_bits::<1>(16)));
+        self.len.next = (bit_cast::<16, 8>(self.e1_idx.q.val()) << 6)
+            + bit_cast::<16, 7>(self.e1_top.q.val());
         self.pre_code.next = self.e1_pre_b.q.val();
+        if (self.e1_tlen.q.val() < 28) | (self.e1_tlen.q.val() > self.len.val() - 14) {
+            self.pre_code.next = 6.into();
+        }
         if self.e1_ip_found.q.val() != self.ip_expected.val() {
             self.pre_code.next = 5.into();
         }
         if self.e1_pre_a.q.val().any() {
             self.pre_code.next = self.e1_pre_a.q.val();
         }
+        if self.len.val() < 34 {
+            self.pre_code.next = 1.into();
+        }
+        if self.e1_eth_bad.q.val() {
+            self.pre_code.next = 2.into();
+        }
+        if self.len.val() < 14 {
+            self.pre_code.next = 1.into();
+        }
+        self.e2_len.d.next = self.len.val();
         self.e2_pre.d.next = self.pre_code.val();
         self.e2_post.d.next = self.e1_post.q.val();
         self.e2_udp_found.d.next = self.e1_udp_found.q.val();
@@ -620,16 +636,18 @@ impl Logic for RxPipe {
         self.e2_fault.d.next = self.e1_fault.q.val();
 
         // ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep); E5: the code.
-        self.chk_line.in_data.next = bit_cast::<50, 5>(self.e2_pre.q.val())
-            | (bit_cast::<50, 5>(self.e2_post.q.val()) << 5)
-            | (bit_cast::<50, 5>(self.e2_fault.q.val()) << 10)
-            | (bit_cast::<50, 16>(self.e2_udp_found.q.val()) << 15)
-            | (bit_cast::<50, 19>(self.e2_pseudo.q.val()) << 31);
+        self.chk_line.in_data.next = bit_cast::<66, 5>(self.e2_pre.q.val())
+            | (bit_cast::<66, 5>(self.e2_post.q.val()) << 5)
+            | (bit_cast::<66, 5>(self.e2_fault.q.val()) << 10)
+            | (bit_cast::<66, 16>(self.e2_udp_found.q.val()) << 15)
+            | (bit_cast::<66, 19>(self.e2_pseudo.q.val()) << 31)
+            | (bit_cast::<66, 16>(self.e2_len.q.val()) << 50);
         self.e4_pre.next = self.chk_line.out_data.val().get_bits::<5>(0);
         self.e4_post.next = self.chk_line.out_data.val().get_bits::<5>(5);
         self.e4_fault.next = self.chk_line.out_data.val().get_bits::<5>(10);
         self.e4_udp_found.next = self.chk_line.out_data.val().get_bits::<16>(15);
         self.e4_pseudo.next = self.chk_line.out_data.val().get_bits::<19>(31);
+        self.e4_len.next = self.chk_line.out_data.val().get_bits::<16>(50);
         self.udp_total.next = self.frame_sum.q.val() + bit_cast::<32, 19>(self.e4_pseudo.val());
         self.udp_fold1.next = bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(0))
             + bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(16));
@@ -651,21 +669,22 @@ impl Logic for RxPipe {
         if self.e4_fault.val().any() {
             self.code3.next = self.e4_fault.val();
         }
-        self.e5_code.d.next = self.code3.val();
+        self.e5_code.d.next =
+            bit_cast::<21, 5>(self.code3.val()) | (bit_cast::<21, 16>(self.e4_len.val()) << 5);
         self.code_line.in_data.next = self.e5_code.q.val();
 
         // ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         self.fin_fire.next = self.icrc.m_valid.val();
-        self.fin_code.next = self.code_line.out_data.val();
-        if !self.code_line.out_data.val().any()
+        self.fin_code.next = self.code_line.out_data.val().get_bits::<5>(0);
+        if !self.code_line.out_data.val().get_bits::<5>(0).any()
             & (self.icrc.m_crc.val() != self.icrc.m_found.val())
         {
             self.fin_code.next = 24.into();
         }
-        self.fin_rec.next = self.rec_line.out_data.val();
+        self.fin_len.next = bit_cast::<640, 16>(self.code_line.out_data.val().get_bits::<16>(5));
+        self.fin_rec.next = self.rec_line.out_data.val() | (self.fin_len.val() << 32);
         if self.fin_code.val().any() {
-            self.fin_rec.next = bit_cast::<640, 5>(self.fin_code.val())
-                | (bit_cast::<640, 16>(self.rec_line.out_data.val().get_bits::<16>(32)) << 32);
+            self.fin_rec.next = bit_cast::<640, 5>(self.fin_code.val()) | (self.fin_len.val() << 32);
         }
         self.fifo.reset.next = self.reset.val();
         self.fifo.issue.next = self.fire.val() & self.s_axis_tlast.val();
