@@ -156,9 +156,27 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [4:0] e2_fault_d;
     wire  [4:0] e2_fault_q;
     reg  e2_fault_clock;
-    reg  [20:0] e5_code_d;
-    wire  [20:0] e5_code_q;
-    reg  e5_code_clock;
+    reg  [16:0] e5_fold1_d;
+    wire  [16:0] e5_fold1_q;
+    reg  e5_fold1_clock;
+    reg  [15:0] e5_found_d;
+    wire  [15:0] e5_found_q;
+    reg  e5_found_clock;
+    reg  [4:0] e5_pre_d;
+    wire  [4:0] e5_pre_q;
+    reg  e5_pre_clock;
+    reg  [4:0] e5_post_d;
+    wire  [4:0] e5_post_q;
+    reg  e5_post_clock;
+    reg  [4:0] e5_fault_d;
+    wire  [4:0] e5_fault_q;
+    reg  e5_fault_clock;
+    reg  [15:0] e5_len_d;
+    wire  [15:0] e5_len_q;
+    reg  e5_len_clock;
+    reg  [20:0] e6_code_d;
+    wire  [20:0] e6_code_q;
+    reg  e6_code_clock;
     reg  [31:0] cnt0_d;
     wire  [31:0] cnt0_q;
     reg  cnt0_clock;
@@ -516,10 +534,40 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .q(e2_fault_q),
         .clock(e2_fault_clock)
     );
-    rx_pipe_e5_code e5_code(
-        .d(e5_code_d),
-        .q(e5_code_q),
-        .clock(e5_code_clock)
+    rx_pipe_e5_fold1 e5_fold1(
+        .d(e5_fold1_d),
+        .q(e5_fold1_q),
+        .clock(e5_fold1_clock)
+    );
+    rx_pipe_e5_found e5_found(
+        .d(e5_found_d),
+        .q(e5_found_q),
+        .clock(e5_found_clock)
+    );
+    rx_pipe_e5_pre e5_pre(
+        .d(e5_pre_d),
+        .q(e5_pre_q),
+        .clock(e5_pre_clock)
+    );
+    rx_pipe_e5_post e5_post(
+        .d(e5_post_d),
+        .q(e5_post_q),
+        .clock(e5_post_clock)
+    );
+    rx_pipe_e5_fault e5_fault(
+        .d(e5_fault_d),
+        .q(e5_fault_q),
+        .clock(e5_fault_clock)
+    );
+    rx_pipe_e5_len e5_len(
+        .d(e5_len_d),
+        .q(e5_len_q),
+        .clock(e5_len_clock)
+    );
+    rx_pipe_e6_code e6_code(
+        .d(e6_code_d),
+        .q(e6_code_q),
+        .clock(e6_code_clock)
     );
     rx_pipe_cnt0 cnt0(
         .d(cnt0_d),
@@ -696,7 +744,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_clock = clock;
         e2_pseudo_clock = clock;
         e2_fault_clock = clock;
-        e5_code_clock = clock;
+        e5_fold1_clock = clock;
+        e5_found_clock = clock;
+        e5_pre_clock = clock;
+        e5_post_clock = clock;
+        e5_fault_clock = clock;
+        e5_len_clock = clock;
+        e6_code_clock = clock;
         cnt0_clock = clock;
         cnt1_clock = clock;
         cnt2_clock = clock;
@@ -757,7 +811,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_d = e2_udp_found_q;
         e2_pseudo_d = e2_pseudo_q;
         e2_fault_d = e2_fault_q;
-        e5_code_d = e5_code_q;
+        e5_fold1_d = e5_fold1_q;
+        e5_found_d = e5_found_q;
+        e5_pre_d = e5_pre_q;
+        e5_post_d = e5_post_q;
+        e5_fault_d = e5_fault_q;
+        e5_len_d = e5_len_q;
+        e6_code_d = e6_code_q;
         cnt0_d = cnt0_q;
         cnt1_d = cnt1_q;
         cnt2_d = cnt2_q;
@@ -1118,24 +1178,30 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e4_len = chk_line_out_data[(32'h32)+:(16)];
         udp_total = frame_sum_q + ((e4_pseudo) & 32'hffffffff);
         udp_fold1 = ((udp_total[(32'h0)+:(16)]) & 17'h1ffff) + ((udp_total[(32'h10)+:(16)]) & 17'h1ffff);
-        udp_fold2 = udp_fold1[(32'h0)+:(16)] + ((udp_fold1[(32'h10)+:(1)]) & 16'hffff);
+        e5_fold1_d = udp_fold1;
+        e5_found_d = e4_udp_found;
+        e5_pre_d = e4_pre;
+        e5_post_d = e4_post;
+        e5_fault_d = e4_fault;
+        e5_len_d = e4_len;
+        udp_fold2 = e5_fold1_q[(32'h0)+:(16)] + ((e5_fold1_q[(32'h10)+:(1)]) & 16'hffff);
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin
             udp_expected = 32'hffff;
         end
-        udp_bad = |e4_udp_found & (e4_udp_found != udp_expected);
-        code3 = e4_post;
+        udp_bad = |e5_found_q & (e5_found_q != udp_expected);
+        code3 = e5_post_q;
         if (udp_bad) begin
             code3 = 32'hb;
         end
-        if (|e4_pre) begin
-            code3 = e4_pre;
+        if (|e5_pre_q) begin
+            code3 = e5_pre_q;
         end
-        if (|e4_fault) begin
-            code3 = e4_fault;
+        if (|e5_fault_q) begin
+            code3 = e5_fault_q;
         end
-        e5_code_d = ((code3) & 21'h1fffff) | (((e4_len) & 21'h1fffff) << 32'h5);
-        code_line_in_data = e5_code_q;
+        e6_code_d = ((code3) & 21'h1fffff) | (((e5_len_q) & 21'h1fffff) << 32'h5);
+        code_line_in_data = e6_code_q;
         fin_fire = icrc_m_valid;
         fin_code = code_line_out_data[(32'h0)+:(5)];
         if (~|code_line_out_data[(32'h0)+:(5)] & (icrc_m_crc != icrc_m_found)) begin
@@ -1944,14 +2010,14 @@ module rx_pipe_code_line(clock,in_data,out_data);
     output reg  [20:0] out_data;
 
     // Update code (custom)
-    reg [5*21-1:0] line_q;
+    reg [4*21-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(5-1)*21-1:0], in_data};
+        line_q <= {line_q[(4-1)*21-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(5-1)*21 +: 21];
+        out_data = line_q[(4-1)*21 +: 21];
     end
 endmodule // rx_pipe_code_line
 
@@ -2464,7 +2530,115 @@ module rx_pipe_e2_udp_found(d,q,clock);
 
 endmodule // rx_pipe_e2_udp_found
 
-module rx_pipe_e5_code(d,q,clock);
+module rx_pipe_e5_fault(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_fault
+
+module rx_pipe_e5_fold1(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_fold1
+
+module rx_pipe_e5_found(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_found
+
+module rx_pipe_e5_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_len
+
+module rx_pipe_e5_post(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_post
+
+module rx_pipe_e5_pre(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_pipe_e5_pre
+
+module rx_pipe_e6_code(d,q,clock);
 
     // Module arguments
     input wire  [20:0] d;
@@ -2480,7 +2654,7 @@ module rx_pipe_e5_code(d,q,clock);
        q <= d;
     end
 
-endmodule // rx_pipe_e5_code
+endmodule // rx_pipe_e6_code
 
 module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 

@@ -7,7 +7,7 @@
 //! Timing, for a frame whose last beat is accepted in cycle t: the headers (beats 0 and 1, or
 //! the only beat) are captured at t (E0), decoded into three partial codes and the record at
 //! t+1 (E1), the IPv4 checksum joined at t+2 (E2); the UDP checksum (ones_sum, 4 cycles per
-//! beat, accumulated per frame) joins at t+5 and the code is registered (E5); record and code
+//! beat, accumulated per frame) joins at t+5 and t+6, where the code is registered (E6); record and code
 //! wait in delay lines beside icrc_pipe and are judged when its ICRC comes out at t + LATENCY,
 //! then written to the verdict FIFO. The input takes one beat per clock whenever fewer than 128
 //! verdicts are owed (result_fifo's credit), so it never stalls while the output is read.
@@ -21,8 +21,8 @@ use rust_hdl::prelude::*;
 /// Cycles from the last beat of a frame to its verdict entering the FIFO (one more to show on
 /// `m_axis_verdict_tvalid`).
 pub const LATENCY: usize = IcrcPipe::LATENCY;
-/// Cycles from the last beat to the code being registered (E0..E4, ones_sum being 4 deep).
-const CODE_STAGES: usize = 6;
+/// Cycles from the last beat to the code being registered (E0..E6, ones_sum being 4 deep).
+const CODE_STAGES: usize = 7;
 /// Cycles from the last beat to the record being registered (E0, E1).
 const REC_STAGES: usize = 2;
 /// Bits of a verdict record.
@@ -151,14 +151,20 @@ pub struct RxPipe {
     e4_pseudo: Signal<Local, Bits<19>>,
     e4_fault: Signal<Local, Bits<5>>,
     e4_len: Signal<Local, Bits<16>>,
-    // E4 (out of chk_line): with the UDP checksum; E5: the code.
+    // E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
     udp_total: Signal<Local, Bits<32>>,
     udp_fold1: Signal<Local, Bits<17>>,
     udp_fold2: Signal<Local, Bits<16>>,
     udp_expected: Signal<Local, Bits<16>>,
     udp_bad: Signal<Local, bool>,
     code3: Signal<Local, Bits<5>>,
-    e5_code: DFF<Bits<21>>,
+    e5_fold1: DFF<Bits<17>>,
+    e5_found: DFF<Bits<16>>,
+    e5_pre: DFF<Bits<5>>,
+    e5_post: DFF<Bits<5>>,
+    e5_fault: DFF<Bits<5>>,
+    e5_len: DFF<Bits<16>>,
+    e6_code: DFF<Bits<21>>,
     // Final: with the ICRC.
     fin_fire: Signal<Local, bool>,
     fin_code: Signal<Local, Bits<5>>,
@@ -202,7 +208,7 @@ impl Logic for RxPipe {
             self, clock, beat_idx, beat0, beat1, user_seen, keep_bad_seen, tlen_q, csum_left,
             csum_acc, frame_sum, e0_hdr, e0_keep, e0_idx, e0_fault, e1_pre_a, e1_eth_bad, e1_tlen, e1_top, e1_idx, e2_len, e1_pre_b, e1_post,
             e1_ipsum, e1_ip_found, e1_udp_found, e1_pseudo, e1_fault, e1_rec, e2_pre,
-            e2_post, e2_udp_found, e2_pseudo, e2_fault, e5_code, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
+            e2_post, e2_udp_found, e2_pseudo, e2_fault, e5_fold1, e5_found, e5_pre, e5_post, e5_fault, e5_len, e6_code, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
         );
         clock!(self, clock, icrc, csum, rec_line, chk_line, code_line, fifo);
 
@@ -635,7 +641,8 @@ impl Logic for RxPipe {
         self.e2_pseudo.d.next = self.e1_pseudo.q.val();
         self.e2_fault.d.next = self.e1_fault.q.val();
 
-        // ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep); E5: the code.
+        // ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
+        // pseudo-header, first fold.
         self.chk_line.in_data.next = bit_cast::<66, 5>(self.e2_pre.q.val())
             | (bit_cast::<66, 5>(self.e2_post.q.val()) << 5)
             | (bit_cast::<66, 5>(self.e2_fault.q.val()) << 10)
@@ -651,27 +658,34 @@ impl Logic for RxPipe {
         self.udp_total.next = self.frame_sum.q.val() + bit_cast::<32, 19>(self.e4_pseudo.val());
         self.udp_fold1.next = bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(0))
             + bit_cast::<17, 16>(self.udp_total.val().get_bits::<16>(16));
-        self.udp_fold2.next = self.udp_fold1.val().get_bits::<16>(0)
-            + bit_cast::<16, 1>(self.udp_fold1.val().get_bits::<1>(16));
+        self.e5_fold1.d.next = self.udp_fold1.val();
+        self.e5_found.d.next = self.e4_udp_found.val();
+        self.e5_pre.d.next = self.e4_pre.val();
+        self.e5_post.d.next = self.e4_post.val();
+        self.e5_fault.d.next = self.e4_fault.val();
+        self.e5_len.d.next = self.e4_len.val();
+        // E5: second fold, compare, the code.
+        self.udp_fold2.next = self.e5_fold1.q.val().get_bits::<16>(0)
+            + bit_cast::<16, 1>(self.e5_fold1.q.val().get_bits::<1>(16));
         self.udp_expected.next = !self.udp_fold2.val();
         if self.udp_fold2.val().all() {
             self.udp_expected.next = 0xFFFF.into();
         }
         self.udp_bad.next =
-            self.e4_udp_found.val().any() & (self.e4_udp_found.val() != self.udp_expected.val());
-        self.code3.next = self.e4_post.val();
+            self.e5_found.q.val().any() & (self.e5_found.q.val() != self.udp_expected.val());
+        self.code3.next = self.e5_post.q.val();
         if self.udp_bad.val() {
             self.code3.next = 11.into();
         }
-        if self.e4_pre.val().any() {
-            self.code3.next = self.e4_pre.val();
+        if self.e5_pre.q.val().any() {
+            self.code3.next = self.e5_pre.q.val();
         }
-        if self.e4_fault.val().any() {
-            self.code3.next = self.e4_fault.val();
+        if self.e5_fault.q.val().any() {
+            self.code3.next = self.e5_fault.q.val();
         }
-        self.e5_code.d.next =
-            bit_cast::<21, 5>(self.code3.val()) | (bit_cast::<21, 16>(self.e4_len.val()) << 5);
-        self.code_line.in_data.next = self.e5_code.q.val();
+        self.e6_code.d.next =
+            bit_cast::<21, 5>(self.code3.val()) | (bit_cast::<21, 16>(self.e5_len.q.val()) << 5);
+        self.code_line.in_data.next = self.e6_code.q.val();
 
         // ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         self.fin_fire.next = self.icrc.m_valid.val();

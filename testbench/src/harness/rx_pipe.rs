@@ -368,7 +368,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let accepted = model.counters[0];
     o.metric("frames", want.len() as f64);
     o.metric("accepted", accepted as f64);
-    o.metric("drop_reasons_seen", model.counters[1..].iter().filter(|&&c| c > 0).count() as f64);
+    o.metric("dropped", (want.len() as u64 - accepted) as f64);
+    o.metric("min_drop_reasons_seen", model.counters[1..].iter().filter(|&&c| c > 0).count() as f64);
     o.metric("beats_per_cycle", s.beats as f64 / s.cycles.max(1) as f64);
     o.seconds = start.elapsed().as_secs_f64();
     o

@@ -63,7 +63,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::CcDcqcnRandom => (2, 1_000_000),
             Scenario::CcDcqcnBursts => (2, 300_000),
             Scenario::CcModuleRandom => (1, 500_000),
-            Scenario::RxPipeRandom | Scenario::RxPipeFuzz => (2, 1_000_000),
+            Scenario::RxPipeRandom => (2, 1_000_000),
+            Scenario::RxPipeFuzz => (2, 2_500_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {
