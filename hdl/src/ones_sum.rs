@@ -51,9 +51,18 @@ pub fn beat_sum(data: &Bits<512>, mask: u64) -> u64 {
 impl Logic for OnesSum {
     fn update(&mut self) {
         let sum = beat_sum(&self.in_data.val(), self.in_mask.val().to_u64());
-        let entry = (self.in_valid.val(), sum as u128, self.in_tag.val().to_u64() as u128);
-        let (valid, sum, tag) =
-            clock_pipe(&mut self._pipe, LATENCY, self.clock.pos_edge(), entry, self.reset.val());
+        let entry = (
+            self.in_valid.val(),
+            sum as u128,
+            self.in_tag.val().to_u64() as u128,
+        );
+        let (valid, sum, tag) = clock_pipe(
+            &mut self._pipe,
+            LATENCY,
+            self.clock.pos_edge(),
+            entry,
+            self.reset.val(),
+        );
         self.out_valid.next = valid;
         self.out_sum.next = (sum as u64).into();
         self.out_tag.next = (tag as u64).into();

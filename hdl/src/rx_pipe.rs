@@ -205,10 +205,75 @@ impl Logic for RxPipe {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, beat_idx, beat0, beat1, user_seen, keep_bad_seen, tlen_q, csum_left,
-            csum_acc, frame_sum, e0_hdr, e0_keep, e0_idx, e0_fault, e1_pre_a, e1_eth_bad, e1_tlen, e1_top, e1_idx, e2_len, e1_pre_b, e1_post,
-            e1_ipsum, e1_ip_found, e1_udp_found, e1_pseudo, e1_fault, e1_rec, e2_pre,
-            e2_post, e2_udp_found, e2_pseudo, e2_fault, e5_fold1, e5_found, e5_pre, e5_post, e5_fault, e5_len, e6_code, cnt0, cnt1, cnt2, cnt3, cnt4, cnt5, cnt6, cnt7, cnt8, cnt9, cnt10, cnt11, cnt12, cnt13, cnt14, cnt15, cnt16, cnt17, cnt18, cnt19, cnt20, cnt21, cnt22, cnt23, cnt24, cnt25, cnt26, cnt27
+            self,
+            clock,
+            beat_idx,
+            beat0,
+            beat1,
+            user_seen,
+            keep_bad_seen,
+            tlen_q,
+            csum_left,
+            csum_acc,
+            frame_sum,
+            e0_hdr,
+            e0_keep,
+            e0_idx,
+            e0_fault,
+            e1_pre_a,
+            e1_eth_bad,
+            e1_tlen,
+            e1_top,
+            e1_idx,
+            e2_len,
+            e1_pre_b,
+            e1_post,
+            e1_ipsum,
+            e1_ip_found,
+            e1_udp_found,
+            e1_pseudo,
+            e1_fault,
+            e1_rec,
+            e2_pre,
+            e2_post,
+            e2_udp_found,
+            e2_pseudo,
+            e2_fault,
+            e5_fold1,
+            e5_found,
+            e5_pre,
+            e5_post,
+            e5_fault,
+            e5_len,
+            e6_code,
+            cnt0,
+            cnt1,
+            cnt2,
+            cnt3,
+            cnt4,
+            cnt5,
+            cnt6,
+            cnt7,
+            cnt8,
+            cnt9,
+            cnt10,
+            cnt11,
+            cnt12,
+            cnt13,
+            cnt14,
+            cnt15,
+            cnt16,
+            cnt17,
+            cnt18,
+            cnt19,
+            cnt20,
+            cnt21,
+            cnt22,
+            cnt23,
+            cnt24,
+            cnt25,
+            cnt26,
+            cnt27
         );
         clock!(self, clock, icrc, csum, rec_line, chk_line, code_line, fifo);
 
@@ -236,8 +301,7 @@ impl Logic for RxPipe {
                 self.beat1.d.next = self.s_axis_tdata.val();
             }
             self.user_seen.d.next = self.user_seen.q.val() | self.s_axis_tuser.val();
-            self.keep_bad_seen.d.next =
-                self.keep_bad_seen.q.val() | !self.s_axis_tkeep.val().all();
+            self.keep_bad_seen.d.next = self.keep_bad_seen.q.val() | !self.s_axis_tkeep.val().all();
             if self.s_axis_tlast.val() {
                 self.user_seen.d.next = false;
                 self.keep_bad_seen.d.next = false;
@@ -395,7 +459,8 @@ impl Logic for RxPipe {
         self.tlen.next = (bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(128)) << 8)
             | bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(136));
         self.icrc_at.next = bit_cast::<17, 16>(self.tlen.val()) + 10;
-        self.has_reth.next = (self.op.val() == 0x06) | (self.op.val() == 0x0A) | (self.op.val() == 0x0C);
+        self.has_reth.next =
+            (self.op.val() == 0x06) | (self.op.val() == 0x0A) | (self.op.val() == 0x0C);
         self.has_aeth.next = (self.op.val() == 0x0D)
             | (self.op.val() == 0x0F)
             | (self.op.val() == 0x10)
@@ -601,8 +666,8 @@ impl Logic for RxPipe {
                 | (bit_cast::<640, 128>(self.e0_hdr.q.val().get_bits::<128>(432)) << 192);
         }
         if self.has_payload.val() {
-            self.rec.next = self.rec.val()
-                | (bit_cast::<640, 16>(self.pay_len.val().get_bits::<16>(0)) << 160);
+            self.rec.next =
+                self.rec.val() | (bit_cast::<640, 16>(self.pay_len.val().get_bits::<16>(0)) << 160);
         }
         self.e1_fault.d.next = self.e0_fault.q.val();
         self.e1_rec.d.next = self.rec.val();
@@ -613,8 +678,8 @@ impl Logic for RxPipe {
             + bit_cast::<17, 4>(self.e1_ipsum.q.val().get_bits::<4>(16));
         self.ip_expected.next = !(self.ip_fold.val().get_bits::<16>(0)
             + bit_cast::<16, 1>(self.ip_fold.val().get_bits::<1>(16)));
-        self.len.next = (bit_cast::<16, 8>(self.e1_idx.q.val()) << 6)
-            + bit_cast::<16, 7>(self.e1_top.q.val());
+        self.len.next =
+            (bit_cast::<16, 8>(self.e1_idx.q.val()) << 6) + bit_cast::<16, 7>(self.e1_top.q.val());
         self.pre_code.next = self.e1_pre_b.q.val();
         if (self.e1_tlen.q.val() < 28) | (self.e1_tlen.q.val() > self.len.val() - 14) {
             self.pre_code.next = 6.into();
@@ -698,7 +763,8 @@ impl Logic for RxPipe {
         self.fin_len.next = bit_cast::<640, 16>(self.code_line.out_data.val().get_bits::<16>(5));
         self.fin_rec.next = self.rec_line.out_data.val() | (self.fin_len.val() << 32);
         if self.fin_code.val().any() {
-            self.fin_rec.next = bit_cast::<640, 5>(self.fin_code.val()) | (self.fin_len.val() << 32);
+            self.fin_rec.next =
+                bit_cast::<640, 5>(self.fin_code.val()) | (self.fin_len.val() << 32);
         }
         self.fifo.reset.next = self.reset.val();
         self.fifo.issue.next = self.fire.val() & self.s_axis_tlast.val();

@@ -89,7 +89,11 @@ pub fn beats(frame: &[u8]) -> Vec<Beat> {
             data[..c.len()].copy_from_slice(c);
             Beat {
                 data,
-                keep: if c.len() == 64 { u64::MAX } else { (1u64 << c.len()) - 1 },
+                keep: if c.len() == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << c.len()) - 1
+                },
                 last: k + 1 == n,
                 user: false,
             }
@@ -152,7 +156,11 @@ impl Verdict {
             psn: b.psn,
             payload_at: l.payload as u8,
             payload_len: payload as u16,
-            pad: if p.opcode().has_payload() { (l.icrc - l.payload - payload) as u8 } else { 0 },
+            pad: if p.opcode().has_payload() {
+                (l.icrc - l.payload - payload) as u8
+            } else {
+                0
+            },
             udp_src_port: p.udp_src_port,
             ..Default::default()
         };
@@ -262,15 +270,27 @@ pub fn judge(frame: &[Beat]) -> Verdict {
         None
     };
     if let Some(code) = fault {
-        return Verdict { code, len: len as u16, ..Default::default() };
+        return Verdict {
+            code,
+            len: len as u16,
+            ..Default::default()
+        };
     }
     let bytes: Vec<u8> = frame
         .iter()
-        .flat_map(|b| (0..BEAT_BYTES).filter(|i| b.keep >> i & 1 == 1).map(|i| b.data[i]))
+        .flat_map(|b| {
+            (0..BEAT_BYTES)
+                .filter(|i| b.keep >> i & 1 == 1)
+                .map(|i| b.data[i])
+        })
         .collect();
     match RocePacket::parse_with_layout(&bytes) {
         Ok((p, l)) => Verdict::accepted(len as u16, &p, &l),
-        Err(e) => Verdict { code: e.code(), len: len as u16, ..Default::default() },
+        Err(e) => Verdict {
+            code: e.code(),
+            len: len as u16,
+            ..Default::default()
+        },
     }
 }
 
@@ -284,7 +304,10 @@ pub struct RxPipe {
 
 impl Default for RxPipe {
     fn default() -> Self {
-        RxPipe { pending: Vec::new(), counters: [0; REASONS] }
+        RxPipe {
+            pending: Vec::new(),
+            counters: [0; REASONS],
+        }
     }
 }
 

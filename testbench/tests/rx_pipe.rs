@@ -37,13 +37,19 @@ fn drive(m: &mut Hdl, b: Option<&Beat>) {
 
 fn verdict_of(m: &Hdl) -> Verdict {
     let d = m.m_axis_verdict_tdata.val();
-    let words: Vec<u32> = (0..20).map(|i| d.get_bits::<32>(32 * i).to_u64() as u32).collect();
+    let words: Vec<u32> = (0..20)
+        .map(|i| d.get_bits::<32>(32 * i).to_u64() as u32)
+        .collect();
     Verdict::from_words(&words)
 }
 
 #[test]
 fn rust_hdl_model_judges_a_few_frames_like_the_golden_model() {
-    let mut frames: Vec<Vec<Beat>> = examples().iter().take(4).map(|(_, p)| beats(&p.build())).collect();
+    let mut frames: Vec<Vec<Beat>> = examples()
+        .iter()
+        .take(4)
+        .map(|(_, p)| beats(&p.build()))
+        .collect();
     let mut bad = beats(&examples()[1].1.build());
     bad[0].data[24] ^= 1; // IPv4 checksum
     frames.push(bad);
@@ -51,7 +57,11 @@ fn rust_hdl_model_judges_a_few_frames_like_the_golden_model() {
     hole[0].keep &= !(1 << 9);
     frames.push(hole);
     let mut model = RxPipe::new();
-    let want: Vec<Verdict> = frames.iter().flatten().filter_map(|b| model.beat(b.clone())).collect();
+    let want: Vec<Verdict> = frames
+        .iter()
+        .flatten()
+        .filter_map(|b| model.beat(b.clone()))
+        .collect();
 
     let mut m = Hdl::default();
     m.connect_all();
@@ -78,7 +88,11 @@ fn rust_hdl_model_judges_a_few_frames_like_the_golden_model() {
     assert_eq!(got, want);
     m.stat_addr.next = 5.into();
     settle(&mut m);
-    assert_eq!(m.stat_count.val().to_u64(), 1, "one IPv4 checksum drop counted");
+    assert_eq!(
+        m.stat_count.val().to_u64(),
+        1,
+        "one IPv4 checksum drop counted"
+    );
 }
 
 fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
@@ -86,7 +100,8 @@ fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
     let mut w = PcapWriter::new(std::fs::File::create(path).unwrap()).unwrap();
     for (i, f) in frames.iter().enumerate() {
         let ts = std::time::Duration::from_micros(i as u64);
-        w.write_packet(&PcapPacket::new(ts, f.len() as u32, f)).unwrap();
+        w.write_packet(&PcapPacket::new(ts, f.len() as u32, f))
+            .unwrap();
     }
 }
 
@@ -94,13 +109,22 @@ fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
 fn number(s: &str, line: &str) -> u64 {
     match s.strip_prefix("0x") {
         Some(h) => u64::from_str_radix(h, 16).unwrap(),
-        None => s.parse().unwrap_or_else(|_| panic!("not a number: {s:?} in {line:?}")),
+        None => s
+            .parse()
+            .unwrap_or_else(|_| panic!("not a number: {s:?} in {line:?}")),
     }
 }
 
 fn hpcc_nic(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_hpcc-nic")).args(args).output().unwrap();
-    assert!(out.status.success(), "hpcc-nic {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_hpcc-nic"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "hpcc-nic {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -111,7 +135,9 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| rand::random::<u32>() as u64);
-    println!("seed {seed} (replay: RX_SEED={seed} cargo test --release -p testbench --test rx_pipe)");
+    println!(
+        "seed {seed} (replay: RX_SEED={seed} cargo test --release -p testbench --test rx_pipe)"
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // The regression's frames, as bytes: valid ones and byte-level fuzz (a pcap has no tkeep,
     // tuser or tlast).
@@ -122,7 +148,9 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
             } else {
                 let b = h::fuzz_frame(&mut rng);
                 let mut f: Vec<u8> = b.iter().flat_map(|b| b.data).collect();
-                f.truncate(64 * (b.len() - 1) + (64 - b.last().unwrap().keep.leading_zeros() as usize));
+                f.truncate(
+                    64 * (b.len() - 1) + (64 - b.last().unwrap().keep.leading_zeros() as usize),
+                );
                 if f.is_empty() || rng.gen_bool(0.01) {
                     f.push(rng.gen());
                 }
@@ -141,7 +169,10 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
     for (i, (r, g)) in rtl.lines().zip(golden.lines()).enumerate() {
         assert_eq!(r, g, "frame {i}, seed {seed}");
     }
-    let accepted = golden.lines().filter(|l| l.contains("\"verdict\":\"accepted\"")).count();
+    let accepted = golden
+        .lines()
+        .filter(|l| l.contains("\"verdict\":\"accepted\""))
+        .count();
     assert!(accepted >= 300, "{accepted} accepted, seed {seed}");
 
     if Command::new("tshark").arg("-v").output().is_err() {
@@ -151,12 +182,37 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
     let out = Command::new("tshark")
         .arg("-r")
         .arg(&pcap)
-        .args(["-d", "udp.port==4791,infiniband", "-T", "fields", "-E", "separator=|"])
-        .args(["-E", "occurrence=f", "-e", "frame.len", "-e", "infiniband.bth.opcode"])
-        .args(["-e", "infiniband.bth.destqp", "-e", "infiniband.bth.psn", "-e", "_ws.malformed"])
+        .args([
+            "-d",
+            "udp.port==4791,infiniband",
+            "-T",
+            "fields",
+            "-E",
+            "separator=|",
+        ])
+        .args([
+            "-E",
+            "occurrence=f",
+            "-e",
+            "frame.len",
+            "-e",
+            "infiniband.bth.opcode",
+        ])
+        .args([
+            "-e",
+            "infiniband.bth.destqp",
+            "-e",
+            "infiniband.bth.psn",
+            "-e",
+            "_ws.malformed",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "tshark: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tshark: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), frames.len(), "tshark reads every frame");
@@ -164,9 +220,20 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
         let p = RocePacket::parse(f).unwrap();
         let got: Vec<&str> = lines[i].split('|').collect();
         assert_eq!(number(got[0], lines[i]), f.len() as u64, "frame {i}");
-        assert_eq!(number(got[1], lines[i]), p.opcode() as u64, "frame {i}: opcode");
-        assert_eq!(number(got[2], lines[i]), p.bth.dest_qp as u64, "frame {i}: QPN");
+        assert_eq!(
+            number(got[1], lines[i]),
+            p.opcode() as u64,
+            "frame {i}: opcode"
+        );
+        assert_eq!(
+            number(got[2], lines[i]),
+            p.bth.dest_qp as u64,
+            "frame {i}: QPN"
+        );
         assert_eq!(number(got[3], lines[i]), p.bth.psn as u64, "frame {i}: PSN");
-        assert_eq!(got[4], "", "frame {i}: Wireshark calls a valid frame malformed");
+        assert_eq!(
+            got[4], "",
+            "frame {i}: Wireshark calls a valid frame malformed"
+        );
     }
 }

@@ -29,8 +29,16 @@ pub struct Shape {
 }
 
 impl Shape {
-    pub const RANDOM: Shape = Shape { fuzz: false, gap: 0.1, backpressure: 0.2 };
-    pub const FUZZ: Shape = Shape { fuzz: true, gap: 0.1, backpressure: 0.2 };
+    pub const RANDOM: Shape = Shape {
+        fuzz: false,
+        gap: 0.1,
+        backpressure: 0.2,
+    };
+    pub const FUZZ: Shape = Shape {
+        fuzz: true,
+        gap: 0.1,
+        backpressure: 0.2,
+    };
 }
 
 /// A random payload size: mostly small (where the headers dominate), some up to 4 KB.
@@ -68,7 +76,8 @@ pub fn valid_frame(rng: &mut impl Rng) -> Vec<u8> {
         t.hops.clear();
         for _ in 0..rng.gen_range(0..=5) {
             let w: u64 = rng.gen();
-            t.hops.push(IntHop::from_word(w & !(7 << 61) | (w % 5) << 61).unwrap());
+            t.hops
+                .push(IntHop::from_word(w & !(7 << 61) | (w % 5) << 61).unwrap());
         }
     }
     let mut f = p.build();
@@ -180,7 +189,11 @@ pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
         22 => {
             if let Ok((_, l)) = RocePacket::parse_with_layout(&f) {
                 if let Some(t) = l.telemetry {
-                    f[t] ^= if rng.gen() { 0x08 } else { rng.gen_range(1..16) << 4 };
+                    f[t] ^= if rng.gen() {
+                        0x08
+                    } else {
+                        rng.gen_range(1..16) << 4
+                    };
                 }
             }
         }
@@ -272,14 +285,18 @@ pub fn stream(
 ) -> Stream {
     let mut queue: VecDeque<Beat> = VecDeque::new();
     let mut frames = frames.into_iter();
-    let (mut owed, mut ended, mut out) = (0u64, 0u64, Stream {
-        verdicts: vec![],
-        cycles: 0,
-        input_cycles: 0,
-        beats: 0,
-        stall_errors: 0,
-        first_stall_error: None,
-    });
+    let (mut owed, mut ended, mut out) = (
+        0u64,
+        0u64,
+        Stream {
+            verdicts: vec![],
+            cycles: 0,
+            input_cycles: 0,
+            beats: 0,
+            stall_errors: 0,
+            first_stall_error: None,
+        },
+    );
     let mut offered: Option<Beat> = None;
     let mut exhausted = false;
     while out.cycles < max_cycles {
@@ -292,7 +309,8 @@ pub fn stream(
         if offered.is_none() && !queue.is_empty() && !rng.gen_bool(gap) {
             offered = queue.pop_front();
         }
-        if exhausted && queue.is_empty() && offered.is_none() && out.verdicts.len() as u64 == ended {
+        if exhausted && queue.is_empty() && offered.is_none() && out.verdicts.len() as u64 == ended
+        {
             break;
         }
         let ready = !rng.gen_bool(backpressure);
@@ -318,7 +336,8 @@ pub fn stream(
             }
         }
         if ready && dut.m_axis_verdict_tvalid() == 1 {
-            out.verdicts.push(Verdict::from_words(dut.m_axis_verdict_tdata()));
+            out.verdicts
+                .push(Verdict::from_words(dut.m_axis_verdict_tdata()));
             owed -= 1;
         }
         dut.tick();
@@ -329,7 +348,13 @@ pub fn stream(
 }
 
 /// One regression job: about `cycles` cycles of frames, every verdict compared in order.
-pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+pub fn run(
+    scenario: Scenario,
+    seed: u64,
+    cycles: u64,
+    shape: &Shape,
+    vcd: Option<&Path>,
+) -> Outcome {
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -338,38 +363,63 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut frames: Vec<Vec<Beat>> = vec![];
     let mut total = 0u64;
     while (total as f64) < cycles as f64 * (1.0 - shape.gap) * 0.8 {
-        let f = if shape.fuzz { fuzz_frame(&mut gen) } else { beats(&valid_frame(&mut gen)) };
+        let f = if shape.fuzz {
+            fuzz_frame(&mut gen)
+        } else {
+            beats(&valid_frame(&mut gen))
+        };
         total += f.len() as u64;
         frames.push(f);
     }
     let mut model = RxPipe::new();
-    let want: Vec<Verdict> =
-        frames.iter().flatten().filter_map(|b| model.beat(b.clone())).collect();
+    let want: Vec<Verdict> = frames
+        .iter()
+        .flatten()
+        .filter_map(|b| model.beat(b.clone()))
+        .collect();
     let mut dut = open(vcd);
-    let s = stream(&mut dut, frames, shape.gap, shape.backpressure, &mut rng, cycles * 3);
+    let s = stream(
+        &mut dut,
+        frames,
+        shape.gap,
+        shape.backpressure,
+        &mut rng,
+        cycles * 3,
+    );
     o.cycles = s.cycles;
     o.transactions = s.verdicts.len() as u64;
     for (i, (r, m)) in s.verdicts.iter().zip(&want).enumerate() {
         if r != m {
             o.mismatches += 1;
-            o.first_mismatch.get_or_insert(format!("verdict {i}: rtl {r:?}, model {m:?}"));
+            o.first_mismatch
+                .get_or_insert(format!("verdict {i}: rtl {r:?}, model {m:?}"));
         }
     }
     if s.verdicts.len() != want.len() {
-        o.fail(format!("{} verdicts from the RTL, {} from the model", s.verdicts.len(), want.len()));
+        o.fail(format!(
+            "{} verdicts from the RTL, {} from the model",
+            s.verdicts.len(),
+            want.len()
+        ));
     }
     if let Some(e) = s.first_stall_error {
         o.fail(format!("{} input-ready errors, first: {e}", s.stall_errors));
     }
     let rtl_counters = counters(&mut dut);
     if rtl_counters != model.counters {
-        o.fail(format!("counters: rtl {rtl_counters:?}, model {:?}", model.counters));
+        o.fail(format!(
+            "counters: rtl {rtl_counters:?}, model {:?}",
+            model.counters
+        ));
     }
     let accepted = model.counters[0];
     o.metric("frames", want.len() as f64);
     o.metric("accepted", accepted as f64);
     o.metric("dropped", (want.len() as u64 - accepted) as f64);
-    o.metric("min_drop_reasons_seen", model.counters[1..].iter().filter(|&&c| c > 0).count() as f64);
+    o.metric(
+        "min_drop_reasons_seen",
+        model.counters[1..].iter().filter(|&&c| c > 0).count() as f64,
+    );
     o.metric("beats_per_cycle", s.beats as f64 / s.cycles.max(1) as f64);
     o.seconds = start.elapsed().as_secs_f64();
     o

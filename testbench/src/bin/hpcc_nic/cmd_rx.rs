@@ -53,9 +53,18 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
             let mut dut = h::open(None);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
             let n: u64 = frames.iter().map(|f| f.len() as u64 / 64 + 2).sum();
-            let s = h::stream(&mut dut, frames.iter().map(|f| beats(f)), 0.0, 0.0, &mut rng, 4 * n + 1000);
+            let s = h::stream(
+                &mut dut,
+                frames.iter().map(|f| beats(f)),
+                0.0,
+                0.0,
+                &mut rng,
+                4 * n + 1000,
+            );
             if s.verdicts.len() != frames.len() {
-                return Err(format!("{} verdicts for {} frames", s.verdicts.len(), frames.len()).into());
+                return Err(
+                    format!("{} verdicts for {} frames", s.verdicts.len(), frames.len()).into(),
+                );
             }
             s.verdicts
         }

@@ -24,13 +24,25 @@ pub fn point(payload: usize, backpressure: f64) -> (usize, f64, f64, f64) {
         .find(|(_, p)| p.opcode() == Opcode::RdmaWriteMiddle)
         .expect("an example WRITE Middle");
     p.telemetry = None;
-    p.body = Body::WriteMiddle { payload: (0..payload).map(|_| rng.gen()).collect() };
+    p.body = Body::WriteMiddle {
+        payload: (0..payload).map(|_| rng.gen()).collect(),
+    };
     let f = p.build();
     let n = 1000;
     let mut dut = h::open(None);
-    let s = h::stream(&mut dut, (0..n).map(|_| beats(&f)), 0.0, backpressure, &mut rng, 100 * n as u64 * 70);
+    let s = h::stream(
+        &mut dut,
+        (0..n).map(|_| beats(&f)),
+        0.0,
+        backpressure,
+        &mut rng,
+        100 * n as u64 * 70,
+    );
     assert_eq!(s.verdicts.len(), n, "every frame judged");
-    assert!(s.verdicts.iter().all(|v| v.code == 0), "every frame accepted");
+    assert!(
+        s.verdicts.iter().all(|v| v.code == 0),
+        "every frame accepted"
+    );
     let fpc = n as f64 / s.input_cycles as f64;
     let gbps = fpc * 250e6 * (f.len() + 24) as f64 * 8.0 / 1e9;
     (f.len(), s.beats as f64 / s.input_cycles as f64, fpc, gbps)
@@ -42,7 +54,10 @@ pub fn run(markdown: bool) {
         println!("| payload B | frame B | beats/cycle | frames/cycle | Gb/s | beats/cycle, 30% backpressure | frames/cycle, 30% backpressure | Gb/s, 30% backpressure |");
         println!("|---|---|---|---|---|---|---|---|");
     } else {
-        println!("{:>8} {:>7} {:>11} {:>12} {:>8} | with 30% verdict backpressure", "payload", "frame", "beats/cyc", "frames/cyc", "Gb/s");
+        println!(
+            "{:>8} {:>7} {:>11} {:>12} {:>8} | with 30% verdict backpressure",
+            "payload", "frame", "beats/cyc", "frames/cyc", "Gb/s"
+        );
     }
     let mut worst: (f64, usize) = (f64::MAX, 0);
     for s in sizes() {
@@ -54,7 +69,9 @@ pub fn run(markdown: bool) {
         if markdown {
             println!("| {s} | {len} | {b0:.4} | {f0:.4} | {g0:.1} | {b1:.4} | {f1:.4} | {g1:.1} |");
         } else {
-            println!("{s:>8} {len:>7} {b0:>11.4} {f0:>12.4} {g0:>8.1} | {b1:>9.4} {f1:>10.4} {g1:>8.1}");
+            println!(
+                "{s:>8} {len:>7} {b0:>11.4} {f0:>12.4} {g0:>8.1} | {b1:>9.4} {f1:>10.4} {g1:>8.1}"
+            );
         }
     }
     println!("lowest: {:.1} Gb/s at payload {} B", worst.0, worst.1);
