@@ -10,3 +10,4 @@ pub mod nic_model;
 pub mod packet;
 pub mod pipe;
 pub mod replay;
+pub mod tx_pipe;
