@@ -13,3 +13,4 @@ cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v
 cc_module.v
+tx_pipe.v

@@ -1,5 +1,6 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
+pub mod byte_mask;
 pub mod cc_hop_util;
 pub mod cc_dcqcn;
 pub mod cc_hpcc;
@@ -12,5 +13,7 @@ pub mod div_pipe;
 pub mod export;
 pub mod flow_park;
 pub mod flow_sched;
+pub mod icrc_pipe;
 pub mod mul_pipe;
 pub mod result_fifo;
+pub mod tx_pipe;

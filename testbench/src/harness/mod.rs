@@ -7,6 +7,7 @@ pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
+pub mod tx_pipe;
 
 use std::fmt;
 use std::time::Instant;
@@ -45,11 +46,16 @@ pub enum Scenario {
     /// cc_module: random unified events over many flows with random algorithms, re-creates,
     /// unused types, bad flow ids and backpressure; every Update and feedback compared.
     CcModuleRandom,
+    /// tx_pipe: random descriptors and payloads of every opcode and size, input gaps and
+    /// output backpressure; every frame compared byte by byte with the model.
+    TxPipeRandom,
+    /// tx_pipe: the same with payload streams longer or shorter than their descriptors.
+    TxPipeBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 15] = [
+    pub const ALL: [Scenario; 17] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -65,6 +71,8 @@ impl Scenario {
         Scenario::CcDcqcnRandom,
         Scenario::CcDcqcnBursts,
         Scenario::CcModuleRandom,
+        Scenario::TxPipeRandom,
+        Scenario::TxPipeBadInput,
     ];
 
     /// Module under test.
@@ -77,6 +85,7 @@ impl Scenario {
             Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             Scenario::CcModuleRandom => "cc_module",
+            Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
             _ => "flow_sched",
         }
     }
@@ -99,6 +108,8 @@ impl Scenario {
             Scenario::CcDcqcnRandom => "dcqcn-random",
             Scenario::CcDcqcnBursts => "dcqcn-bursts",
             Scenario::CcModuleRandom => "module-random",
+            Scenario::TxPipeRandom => "tx-random",
+            Scenario::TxPipeBadInput => "tx-bad-input",
         }
     }
 
@@ -130,6 +141,8 @@ impl Scenario {
             Scenario::CcModuleRandom => {
                 cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
             }
+            Scenario::TxPipeRandom => tx_pipe::random(seed, cycles, vcd),
+            Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o
