@@ -82,7 +82,9 @@ pub fn random_desc(rng: &mut ChaCha8Rng) -> TxDesc {
             src: rng.gen(),
             dst: rng.gen(),
         },
-        udp_src_port: rng.gen(),
+        // RoCEv2 NICs take the source port from 0xC000-0xFFFF (above every registered port,
+        // so Wireshark tries the RoCEv2 dissector first).
+        udp_src_port: 0xC000 | rng.gen_range(0..0x4000),
         opcode,
         bth: Bth {
             solicited: rng.gen(),
@@ -127,12 +129,19 @@ pub struct Run {
     pub outcome: Outcome,
     /// The frames the RTL sent, if asked for.
     pub frames: Vec<Vec<u8>>,
-    /// Output beats, cycles with `m_axis_tready` high, total wire bytes (frame + FCS + preamble
-    /// + IFG) of the frames sent.
+    /// Steady state: from the first output beat to the end of the stimulus budget.
+    pub window: Window,
+}
+
+/// Counts over the steady-state window of a run.
+pub struct Window {
+    pub cycles: u64,
+    /// Cycles with `m_axis_tready` high.
+    pub ready: u64,
+    /// Output beats, and frames whose last beat fell in the window.
     pub beats: u64,
-    pub ready_cycles: u64,
-    /// Cycles from the first output beat to the last.
-    pub window: u64,
+    pub frames: u64,
+    /// Wire bytes of those frames: frame + 4 FCS + 20 preamble and IFG.
     pub wire_bytes: u64,
 }
 
@@ -160,11 +169,12 @@ pub fn run(
     let mut frame: Vec<u8> = Vec::new();
     let mut frames = Vec::new();
     let (mut desc_on, mut pay_on) = (false, false);
-    let (mut out_beats, mut ready_cycles, mut wire_bytes, mut bad_frames) = (0u64, 0u64, 0u64, 0u64);
+    let mut bad_frames = 0u64;
     let mut idle = 0u64;
-    // Ready cycles and wire bytes up to the first and the last output beat: the steady-state
-    // window the throughput figures use.
-    let (mut first_out, mut last_out, mut ready_first, mut ready_last) = (None, 0u64, 0u64, 0u64);
+    // The steady-state window of the throughput figures: from the first output beat to the end
+    // of the stimulus budget (inputs always available), not the drain after it.
+    let mut first_out = None;
+    let (mut w_cycles, mut w_ready, mut w_beats, mut w_frames, mut w_wire) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut cycle = 0u64;
     loop {
         // Keep a few frames of stimulus queued while the budget lasts.
@@ -226,17 +236,11 @@ pub fn run(
         let took_desc = desc_on && dut.s_axis_desc_tready() == 1;
         let took_pay = pay_on && dut.s_axis_payload_tready() == 1;
         let out = ready && dut.m_axis_tvalid() == 1;
-        ready_cycles += ready as u64;
+
         idle += 1;
         if out {
             idle = 0;
-            if first_out.is_none() {
-                first_out = Some(cycle);
-                ready_first = ready_cycles;
-            }
-            last_out = cycle;
-            ready_last = ready_cycles;
-            out_beats += 1;
+            first_out.get_or_insert(cycle);
             let keep = dut.m_axis_tkeep();
             let last = dut.m_axis_tlast() == 1;
             let data: Vec<u8> = dut.m_axis_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -245,9 +249,13 @@ pub fn run(
                 o.check(cycle, format!("tkeep {keep:#x} last {last}"), "all ones, or contiguous on tlast".into());
             }
             frame.extend_from_slice(&data[..n]);
+            if first_out.is_some() && cycle < cycles {
+                w_beats += 1;
+                w_frames += last as u64;
+                w_wire += if last { frame.len() as u64 + 24 } else { 0 };
+            }
             if last {
                 let got = TxFrame { bytes: std::mem::take(&mut frame), bad: dut.m_axis_tuser() == 1 };
-                wire_bytes += got.bytes.len() as u64 + 24;
                 match expected.pop_front() {
                     Some(want) => {
                         o.transactions += 1;
@@ -261,6 +269,10 @@ pub fn run(
                     frames.push(got.bytes);
                 }
             }
+        }
+        if first_out.is_some() && cycle < cycles {
+            w_cycles += 1;
+            w_ready += ready as u64;
         }
         dut.tick();
         cycle += 1;
@@ -281,9 +293,8 @@ pub fn run(
     o.seconds = start.elapsed().as_secs_f64();
     o.metric("frames", o.transactions as f64);
     o.metric("bad_frames", bad_frames as f64);
-    o.metric("beats_per_cycle_ready", out_beats as f64 / ready_cycles.max(1) as f64);
-    let window = last_out + 1 - first_out.unwrap_or(last_out + 1);
-    Run { outcome: o, frames, beats: out_beats, ready_cycles: ready_last + 1 - ready_first, window, wire_bytes }
+    o.metric("beats_per_cycle_ready", w_beats as f64 / w_ready.max(1) as f64);
+    Run { outcome: o, frames, window: Window { cycles: w_cycles, ready: w_ready, beats: w_beats, frames: w_frames, wire_bytes: w_wire } }
 }
 
 /// A frame for a mismatch report: length, bad flag, the first differing parse.
@@ -303,8 +314,8 @@ pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
 }
 
 /// Throughput for one payload size: inputs always offered, `ready_rate` backpressure.
-/// Returns (frames, cycles from the first output beat to the last, output beats per cycle
-/// with `m_axis_tready` high, frames per cycle, wire Gb/s at 250 MHz counting FCS, preamble
+/// Returns, over the steady-state window: (frames, cycles, output beats per cycle with
+/// `m_axis_tready` high, frames per cycle, wire Gb/s at 250 MHz counting FCS, preamble
 /// and IFG, mismatches and failed checks).
 pub fn throughput(payload: u16, tele: bool, ready_rate: f64, frames: u64, seed: u64) -> (u64, u64, f64, f64, f64, u64) {
     let op = Opcode::RdmaWriteMiddle;
@@ -313,7 +324,8 @@ pub fn throughput(payload: u16, tele: bool, ready_rate: f64, frames: u64, seed: 
     let shape = Shape { desc_rate: 1.0, payload_rate: 1.0, ready_rate, mismatch: 0.0, fixed: Some((op, payload, tele)) };
     let r = run(Scenario::TxPipeRandom, seed, (cycles as f64 / ready_rate) as u64, &shape, None, false);
     let o = &r.outcome;
-    let fpc = o.transactions as f64 / r.window as f64;
-    let gbps = r.wire_bytes as f64 * 8.0 / (r.window as f64 * 4.0);
-    (o.transactions, r.window, r.beats as f64 / r.ready_cycles as f64, fpc, gbps, o.mismatches + o.failures.len() as u64)
+    let w = &r.window;
+    let fpc = w.frames as f64 / w.cycles as f64;
+    let gbps = w.wire_bytes as f64 * 8.0 / (w.cycles as f64 * 4.0);
+    (w.frames, w.cycles, w.beats as f64 / w.ready as f64, fpc, gbps, o.mismatches + o.failures.len() as u64)
 }
