@@ -60,6 +60,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [15:0] a_icrc_at_d;
     wire  [15:0] a_icrc_at_q;
     reg  a_icrc_at_clock;
+    reg  [15:0] a_total_len_d;
+    wire  [15:0] a_total_len_q;
+    reg  a_total_len_clock;
     reg  [19:0] a_sum_d;
     wire  [19:0] a_sum_q;
     reg  a_sum_clock;
@@ -259,6 +262,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [15:0] udp_len;
     reg  [19:0] sum1;
     reg  [16:0] sum2;
+    reg  [15:0] sum2p;
     reg  [15:0] sum3;
     reg  [15:0] csum;
     reg  [15:0] tl_be;
@@ -366,6 +370,11 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         .d(a_icrc_at_d),
         .q(a_icrc_at_q),
         .clock(a_icrc_at_clock)
+    );
+    tx_pipe_a_total_len a_total_len(
+        .d(a_total_len_d),
+        .q(a_total_len_q),
+        .clock(a_total_len_clock)
     );
     tx_pipe_a_sum a_sum(
         .d(a_sum_d),
@@ -661,6 +670,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         a_echo_clock = clock;
         a_hlen_clock = clock;
         a_icrc_at_clock = clock;
+        a_total_len_clock = clock;
         a_sum_clock = clock;
         b_valid_clock = clock;
         b_hdr_clock = clock;
@@ -720,6 +730,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         a_echo_d = a_echo_q;
         a_hlen_d = a_hlen_q;
         a_icrc_at_d = a_icrc_at_q;
+        a_total_len_d = a_total_len_q;
         a_sum_d = a_sum_q;
         b_valid_d = b_valid_q;
         b_hdr_d = b_hdr_q;
@@ -805,11 +816,15 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         w_s1 = (((s_axis_desc_tdata[(32'h70)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h78)+:(8)]) & 16'hffff);
         w_d0 = (((s_axis_desc_tdata[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h88)+:(8)]) & 16'hffff);
         w_d1 = (((s_axis_desc_tdata[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h98)+:(8)]) & 16'hffff);
-        total_len = a_icrc_at_q - 32'ha;
-        udp_len = a_icrc_at_q - 32'h1e;
+        total_len = a_total_len_q;
+        udp_len = a_total_len_q - 32'h14;
         sum1 = a_sum_q + ((total_len) & 20'hfffff);
         sum2 = ((sum1[(32'h0)+:(16)]) & 17'h1ffff) + ((sum1[(32'h10)+:(4)]) & 17'h1ffff);
-        sum3 = sum2[(32'h0)+:(16)] + ((sum2[(32'h10)+:(1)]) & 16'hffff);
+        sum2p = sum1[(32'h0)+:(16)] + ((sum1[(32'h10)+:(4)]) & 16'hffff) + 32'h1;
+        sum3 = sum2[(32'h0)+:(16)];
+        if (sum2[32'h10]) begin
+            sum3 = sum2p;
+        end
         csum = ~sum3;
         tl_be = (total_len >> 32'h8) | (total_len << 32'h8);
         ul_be = (udp_len >> 32'h8) | (udp_len << 32'h8);
@@ -919,6 +934,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             a_echo_d = (op == 32'h11) | (op == 32'hc1);
             a_hlen_d = hlen;
             a_icrc_at_d = ((hlen) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
+            a_total_len_d = ((hlen - 32'ha) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
             a_sum_d = ((w_tos) & 20'hfffff) + ((w_id) & 20'hfffff) + ((w_df) & 20'hfffff) + ((w_ttl) & 20'hfffff) + ((w_s0) & 20'hfffff) + ((w_s1) & 20'hfffff) + ((w_d0) & 20'hfffff) + ((w_d1) & 20'hfffff);
         end
         a_valid_d = (a_valid_q & ~a_to_b) | (s_axis_desc_tvalid & s_axis_desc_tready);
@@ -1284,6 +1300,24 @@ module tx_pipe_a_tele(d,q,clock);
     end
 
 endmodule // tx_pipe_a_tele
+
+module tx_pipe_a_total_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_pipe_a_total_len
 
 module tx_pipe_a_valid(d,q,clock);
 

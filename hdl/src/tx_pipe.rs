@@ -80,6 +80,7 @@ pub struct TxPipe {
     a_echo: DFF<bool>,
     a_hlen: DFF<Bits<7>>,
     a_icrc_at: DFF<Bits<16>>,
+    a_total_len: DFF<Bits<16>>,
     a_sum: DFF<Bits<20>>,
     // Stage B.
     b_valid: DFF<bool>,
@@ -160,6 +161,7 @@ pub struct TxPipe {
     udp_len: Signal<Local, Bits<16>>,
     sum1: Signal<Local, Bits<20>>,
     sum2: Signal<Local, Bits<17>>,
+    sum2p: Signal<Local, Bits<16>>,
     sum3: Signal<Local, Bits<16>>,
     csum: Signal<Local, Bits<16>>,
     tl_be: Signal<Local, Bits<16>>,
@@ -218,7 +220,7 @@ impl Logic for TxPipe {
     fn update(&mut self) {
         dff_setup!(
             self, clock, a_valid, a_desc, a_plen, a_pad, a_reth, a_aeth, a_cnp, a_tele, a_echo,
-            a_hlen, a_icrc_at, a_sum, b_valid, b_hdr, b_h, b_two, b_npb, b_npbm1, b_kl,
+            a_hlen, a_icrc_at, a_total_len, a_sum, b_valid, b_hdr, b_h, b_two, b_npb, b_npbm1, b_kl,
             b_last_keep, b_pay_keep, b_icrc_at, b_tele_at, b_ib, b_ib1, b_p, b_str, f_active,
             f_k, f_hdr, f_h, f_two, f_npb, f_npbm1, f_kl, f_last_keep, f_pay_keep, f_icrc_at,
             f_tele_at, f_ib, f_ib1, f_p, f_str, f_ended, f_bad, f_prev, drain, q_wr, q_rd,
@@ -282,12 +284,19 @@ impl Logic for TxPipe {
             | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(152));
 
         // ---- B: header bytes from stage A.
-        self.total_len.next = self.a_icrc_at.q.val() - 10;
-        self.udp_len.next = self.a_icrc_at.q.val() - 30;
+        self.total_len.next = self.a_total_len.q.val();
+        self.udp_len.next = self.a_total_len.q.val() - 20;
         self.sum1.next = self.a_sum.q.val() + bit_cast::<20, 16>(self.total_len.val());
         self.sum2.next = bit_cast::<17, 16>(self.sum1.val().get_bits::<16>(0))
             + bit_cast::<17, 4>(self.sum1.val().get_bits::<4>(16));
-        self.sum3.next = self.sum2.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.sum2.val().get_bits::<1>(16));
+        // End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
+        self.sum2p.next = self.sum1.val().get_bits::<16>(0)
+            + bit_cast::<16, 4>(self.sum1.val().get_bits::<4>(16))
+            + 1;
+        self.sum3.next = self.sum2.val().get_bits::<16>(0);
+        if self.sum2.val().get_bit(16) {
+            self.sum3.next = self.sum2p.val();
+        }
         self.csum.next = !self.sum3.val();
         self.tl_be.next = (self.total_len.val() >> 8) | (self.total_len.val() << 8);
         self.ul_be.next = (self.udp_len.val() >> 8) | (self.udp_len.val() << 8);
@@ -431,6 +440,10 @@ impl Logic for TxPipe {
             self.a_echo.d.next = (self.op.val() == 0x11) | (self.op.val() == 0xC1);
             self.a_hlen.d.next = self.hlen.val();
             self.a_icrc_at.d.next = bit_cast::<16, 7>(self.hlen.val())
+                + bit_cast::<16, 14>(self.plen.val())
+                + bit_cast::<16, 2>(self.pad.val());
+            // IPv4 total length = ICRC offset + 4 - 14.
+            self.a_total_len.d.next = bit_cast::<16, 7>(self.hlen.val() - 10)
                 + bit_cast::<16, 14>(self.plen.val())
                 + bit_cast::<16, 2>(self.pad.val());
             self.a_sum.d.next = bit_cast::<20, 16>(self.w_tos.val())

@@ -188,3 +188,62 @@ fn rust_hdl_simulation_builds_small_frames() {
     assert_eq!(frames, want);
 }
 
+
+/// Cycles from the descriptor's handshake to the first `m_axis_tvalid` of a frame sent alone
+/// (pipe idle, payload waiting, tready high): a frame shorter than START_LEVEL beats is stored
+/// until its ICRC is known; a longer one starts once START_LEVEL beats are queued.
+#[test]
+fn latency_of_a_frame_sent_alone() {
+    use testbench::verilated::models::TxPipe;
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut measured = vec![];
+    for (op, len) in [(Opcode::Acknowledge, 0u16), (Opcode::RdmaWriteMiddle, 256), (Opcode::RdmaWriteMiddle, 4096)] {
+        let mut d = random_desc(&mut rng);
+        d.opcode = op;
+        d.telemetry = None;
+        d.payload_len = len;
+        let frame = tx_frame(&d, &vec![7u8; d.effective_payload_len()]).bytes;
+        let beats = frame.len().div_ceil(64);
+        let mut dut = TxPipe::new();
+        dut.set_reset(1);
+        dut.tick();
+        dut.set_reset(0);
+        for (w, c) in dut.s_axis_desc_tdata_mut().iter_mut().zip(d.to_bytes().chunks(4)) {
+            *w = u32::from_le_bytes(c.try_into().unwrap());
+        }
+        dut.s_axis_payload_tdata_mut().fill(0x0707_0707);
+        dut.set_s_axis_payload_tkeep(u64::MAX);
+        dut.set_m_axis_tready(1);
+        let mut pay_left = d.effective_payload_len().div_ceil(64);
+        let mut first = None;
+        let mut out = 0;
+        for cycle in 0..400 {
+            dut.set_s_axis_desc_tvalid((cycle == 0) as u8);
+            dut.set_s_axis_payload_tvalid((pay_left > 0) as u8);
+            dut.set_s_axis_payload_tlast((pay_left == 1) as u8);
+            dut.eval();
+            if cycle == 0 {
+                assert_eq!(dut.s_axis_desc_tready(), 1);
+            }
+            if dut.m_axis_tvalid() == 1 {
+                first.get_or_insert(cycle);
+                out += 1;
+            }
+            if pay_left > 0 && dut.s_axis_payload_tready() == 1 {
+                pay_left -= 1;
+            }
+            dut.tick();
+        }
+        assert_eq!(out, beats, "{op:?} {len}: beats out");
+        let first = first.unwrap();
+        // Idle: the output beats of the frame are back to back.
+        measured.push((op, len, beats, first));
+    }
+    println!("{measured:?}");
+    let [(_, _, b0, l0), (_, _, b1, l1), (_, _, _, l2)] = measured[..] else { unreachable!() };
+    let icrc = hdl::icrc_pipe::IcrcPipe::LATENCY;
+    // A, B, F, then the frame's beats, icrc_pipe, CRC FIFO, output register.
+    assert_eq!(l0, 3 + b0 + icrc + 1, "1-beat frame");
+    assert_eq!(l1, 3 + b1 + icrc + 1, "5-beat frame");
+    assert_eq!(l2, 3 + hdl::tx_pipe::START_LEVEL + 1, "66-beat frame");
+}
