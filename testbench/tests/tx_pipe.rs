@@ -8,7 +8,7 @@ use sim::packet::*;
 use sim::tx_pipe::tx_frame;
 use std::path::Path;
 use std::process::Command;
-use testbench::harness::tx_pipe::{random_desc, run, throughput, Shape};
+use testbench::harness::tx_pipe::{random_desc, run, throughput, throughput_of, Shape};
 use testbench::harness::Scenario;
 
 #[test]
@@ -43,6 +43,24 @@ fn line_rate_without_backpressure() {
             assert!(bpr > 0.999, "payload {payload} tele {tele}: {bpr} beats per cycle over {cycles}");
             assert!(gbps >= 100.0, "payload {payload} tele {tele}: {gbps} Gb/s");
         }
+    }
+}
+
+/// Streams of the short frames: one-beat ACKs (62 bytes) leave one per clock; two-beat READ
+/// requests and CNPs (74 bytes) and ACKs with telemetry (106) one per two clocks.
+#[test]
+fn short_frames_back_to_back() {
+    for (op, tele, beats) in [
+        (Opcode::Acknowledge, false, 1.0),
+        (Opcode::Acknowledge, true, 2.0),
+        (Opcode::RdmaReadRequest, false, 2.0),
+        (Opcode::Cnp, false, 2.0),
+        (Opcode::HpccProbe, true, 2.0),
+    ] {
+        let (frames, cycles, bpr, fpc, _, bad) = throughput_of(op, 0, tele, 1.0, 500, 3);
+        println!("{op:?} tele {tele}: {frames} frames in {cycles} cycles, {bpr} beats per ready cycle");
+        assert_eq!(bad, 0);
+        assert!(bpr > 0.999 && (fpc * beats - 1.0).abs() < 0.01, "{op:?}: {fpc} frames per cycle");
     }
 }
 

@@ -318,8 +318,21 @@ pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
 /// `m_axis_tready` high, frames per cycle, wire Gb/s at 250 MHz counting FCS, preamble
 /// and IFG, mismatches and failed checks).
 pub fn throughput(payload: u16, tele: bool, ready_rate: f64, frames: u64, seed: u64) -> (u64, u64, f64, f64, f64, u64) {
-    let op = Opcode::RdmaWriteMiddle;
-    let l = 54 + if tele { 44 } else { 0 } + (payload as u64).div_ceil(4) * 4 + 4;
+    throughput_of(Opcode::RdmaWriteMiddle, payload, tele, ready_rate, frames, seed)
+}
+
+/// `throughput` for frames of opcode `op` (its RETH / AETH / CNP bytes counted).
+pub fn throughput_of(
+    op: Opcode,
+    payload: u16,
+    tele: bool,
+    ready_rate: f64,
+    frames: u64,
+    seed: u64,
+) -> (u64, u64, f64, f64, f64, u64) {
+    let ext = if op.has_reth() || op == Opcode::Cnp { 16 } else if op.has_aeth() { 4 } else { 0 };
+    let pay = if op.has_payload() { payload as u64 } else { 0 };
+    let l = 54 + ext + if tele { 44 } else { 0 } + pay.div_ceil(4) * 4 + 4;
     let cycles = frames * l.div_ceil(64);
     let shape = Shape { desc_rate: 1.0, payload_rate: 1.0, ready_rate, mismatch: 0.0, fixed: Some((op, payload, tele)) };
     let r = run(Scenario::TxPipeRandom, seed, (cycles as f64 / ready_rate) as u64, &shape, None, false);
