@@ -9,6 +9,7 @@ mul_pipe.v
 mul_pipe_a7_b6.v
 cc_hop_util.v
 flow_park.v
+icrc_pipe.v
 cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v

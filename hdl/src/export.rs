@@ -145,6 +145,11 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
         "hdl/src/cc_hop_util.rs",
     )?);
     v.push(flow_park()?);
+    v.push(finish(
+        &raw_verilog(crate::icrc_pipe::IcrcPipe::default())?,
+        "icrc_pipe",
+        "hdl/src/icrc_pipe.rs",
+    )?);
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
