@@ -25,15 +25,24 @@ pub struct Shape {
     pub mismatch: f64,
     /// Fixed payload length and opcode (bench), or random.
     pub fixed: Option<(Opcode, u16, bool)>,
+    /// Probability of a one-cycle reset on a cycle (frames in flight are lost; the next ones
+    /// must be right).
+    pub reset_rate: f64,
 }
 
 impl Shape {
     /// Regression: random gaps on both inputs and random backpressure.
-    pub const RANDOM: Shape =
-        Shape { desc_rate: 0.7, payload_rate: 0.8, ready_rate: 0.7, mismatch: 0.0, fixed: None };
-    /// Bad input: 20% of the frames with a payload length mismatch.
-    pub const BAD_INPUT: Shape =
-        Shape { desc_rate: 0.7, payload_rate: 0.8, ready_rate: 0.7, mismatch: 0.2, fixed: None };
+    pub const RANDOM: Shape = Shape {
+        desc_rate: 0.7,
+        payload_rate: 0.8,
+        ready_rate: 0.7,
+        mismatch: 0.0,
+        fixed: None,
+        reset_rate: 0.0,
+    };
+    /// Bad input: 20% of the frames with a payload length mismatch, and a reset every 50,000
+    /// cycles on average, wherever it falls.
+    pub const BAD_INPUT: Shape = Shape { mismatch: 0.2, reset_rate: 2e-5, ..Shape::RANDOM };
 }
 
 fn hop(rng: &mut ChaCha8Rng) -> IntHop {
@@ -169,7 +178,7 @@ pub fn run(
     let mut frame: Vec<u8> = Vec::new();
     let mut frames = Vec::new();
     let (mut desc_on, mut pay_on) = (false, false);
-    let mut bad_frames = 0u64;
+    let (mut bad_frames, mut bad_total, mut resets) = (0u64, 0u64, 0u64);
     let mut idle = 0u64;
     // The steady-state window of the throughput figures: from the first output beat to the end
     // of the stimulus budget (inputs always available), not the drain after it.
@@ -202,6 +211,7 @@ pub fn run(
             let stream: Vec<u8> = if len > 0 { (0..stream_len).map(|_| rng.gen()).collect() } else { vec![] };
             let f = tx_frame(&desc, &stream);
             bad_frames += f.bad as u64;
+            bad_total += f.bad as u64;
             expected.push_back(f);
             descs.push_back(desc.to_bytes());
             payload_beats(&mut rng, &stream, &mut beats);
@@ -212,6 +222,25 @@ pub fn run(
         if idle > 10_000 {
             o.fail(format!("cycle {cycle}: no output for 10000 cycles with {} frames expected", expected.len()));
             break;
+        }
+        if shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+            // Everything in flight is lost, on both sides; the stat counter restarts.
+            dut.set_reset(1);
+            dut.set_s_axis_desc_tvalid(0);
+            dut.set_s_axis_payload_tvalid(0);
+            dut.set_m_axis_tready(0);
+            dut.tick();
+            dut.set_reset(0);
+            cycle += 1;
+            resets += 1;
+            idle = 0;
+            (desc_on, pay_on) = (false, false);
+            descs.clear();
+            beats.clear();
+            expected.clear();
+            frame.clear();
+            bad_frames = 0;
+            continue;
         }
         // AXI-Stream sources: once valid, stay valid until taken.
         desc_on = !descs.is_empty() && (desc_on || rng.gen_bool(shape.desc_rate));
@@ -292,7 +321,8 @@ pub fn run(
     o.cycles = cycle;
     o.seconds = start.elapsed().as_secs_f64();
     o.metric("frames", o.transactions as f64);
-    o.metric("bad_frames", bad_frames as f64);
+    o.metric("bad_frames", bad_total as f64);
+    o.metric("resets", resets as f64);
     o.metric("beats_per_cycle_ready", w_beats as f64 / w_ready.max(1) as f64);
     Run { outcome: o, frames, window: Window { cycles: w_cycles, ready: w_ready, beats: w_beats, frames: w_frames, wire_bytes: w_wire } }
 }
@@ -334,7 +364,7 @@ pub fn throughput_of(
     let pay = if op.has_payload() { payload as u64 } else { 0 };
     let l = 54 + ext + if tele { 44 } else { 0 } + pay.div_ceil(4) * 4 + 4;
     let cycles = frames * l.div_ceil(64);
-    let shape = Shape { desc_rate: 1.0, payload_rate: 1.0, ready_rate, mismatch: 0.0, fixed: Some((op, payload, tele)) };
+    let shape = Shape { desc_rate: 1.0, payload_rate: 1.0, ready_rate, fixed: Some((op, payload, tele)), ..Shape::RANDOM };
     let r = run(Scenario::TxPipeRandom, seed, (cycles as f64 / ready_rate) as u64, &shape, None, false);
     let o = &r.outcome;
     let w = &r.window;
