@@ -14,7 +14,8 @@ use testbench::harness::{Outcome, Scenario};
 #[derive(clap::Args)]
 pub struct Args {
     /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
-    /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts).
+    /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts, tx-random,
+    /// tx-bad-input).
     #[arg(long)]
     only: Option<String>,
     /// Seed of the first job of each scenario (default: fresh, printed).
