@@ -315,6 +315,9 @@ impl Logic for TxPipe {
                 | (bit_cast::<352, 8>(self.a_desc.q.val().get_bits::<8>(448)) << 8)
                 | (bit_cast::<352, 320>(self.a_desc.q.val().get_bits::<320>(512)) << 32);
         }
+        // Frame bytes 0-53, each field at 8 x its frame offset. Constant bytes (EtherType 0x0800,
+        // version/IHL 0x45, protocol 17, UDP port 4791 = 0x12B7) are written as ones64 & value:
+        // a wide literal cannot be cast in hdl_gen.
         self.hdr_base.next = bit_cast::<1024, 96>(self.a_desc.q.val().get_bits::<96>(0))
             | (bit_cast::<1024, 16>(self.ones64.val().get_bits::<16>(0) & 0x0008) << 96)
             | (bit_cast::<1024, 8>(self.ones64.val().get_bits::<8>(0) & 0x45) << 112)
@@ -359,7 +362,8 @@ impl Logic for TxPipe {
         self.lk_sh.next = (!bit_cast::<6, 16>(self.a_icrc_at.q.val() + 4)) + 1;
         self.pk_sh.next = (!bit_cast::<6, 14>(self.a_plen.q.val())) + 1;
 
-        // ---- F: the frame builder. Beat k takes payload beat j = k - (header beats - 1).
+        // ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
+        // fails for k = 0 when H >= 64 too (j wraps to 511, npb <= 257).
         if self.f_two.q.val() {
             self.j.next = self.f_k.q.val() - 1;
         } else {
