@@ -118,6 +118,25 @@ impl TxDesc {
         d
     }
 
+    /// The descriptor and payload that make `p` (`tx_frame` of them is `p.build()` for every
+    /// packet a sender builds, i.e. no hops in a collecting telemetry header): how any packet
+    /// of the NIC model goes through the Tx pipe.
+    pub fn from_packet(p: &RocePacket) -> (TxDesc, Vec<u8>) {
+        let none = Reth { va: 0, rkey: 0, dma_len: 0 };
+        let desc = TxDesc {
+            eth: p.eth,
+            ip: p.ip,
+            udp_src_port: p.udp_src_port,
+            opcode: p.opcode(),
+            bth: p.bth,
+            reth: p.body.reth().copied().unwrap_or(none),
+            aeth: p.body.aeth().copied().unwrap_or(Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 }),
+            telemetry: p.telemetry.clone(),
+            payload_len: p.body.payload().len() as u16,
+        };
+        (desc, p.body.payload().to_vec())
+    }
+
     /// Payload bytes the frame carries: `payload_len` for opcodes with payload, else 0.
     pub fn effective_payload_len(&self) -> usize {
         if self.opcode.has_payload() {
@@ -251,6 +270,18 @@ mod tests {
         let d = desc(Opcode::HpccProbe, 0, Some(t));
         let p = RocePacket::parse(&tx_frame(&d, &[]).bytes).unwrap();
         assert_eq!(p.telemetry, Some(Telemetry::collecting()));
+    }
+
+    #[test]
+    fn every_example_goes_through_its_descriptor() {
+        // Not the ones with hops in a collecting header: switches wrote those, a sender never does.
+        for (name, p) in examples() {
+            if p.telemetry.as_ref().is_some_and(|t| !t.echo && !t.hops.is_empty()) {
+                continue;
+            }
+            let (d, payload) = TxDesc::from_packet(&p);
+            assert_eq!(tx_frame(&d, &payload), TxFrame { bytes: p.build(), bad: false }, "{name}");
+        }
     }
 
     #[test]

@@ -164,6 +164,50 @@ pub fn run(
     vcd: Option<&Path>,
     keep_frames: bool,
 ) -> Run {
+    let mut random = |rng: &mut ChaCha8Rng| {
+        let desc = match shape.fixed {
+            Some((op, len, tele)) => {
+                let mut d = random_desc(rng);
+                d.opcode = op;
+                d.payload_len = len;
+                d.telemetry = tele.then(|| Telemetry { echo: op.telemetry_echoes(), hops: vec![] });
+                d
+            }
+            None => random_desc(rng),
+        };
+        let len = desc.effective_payload_len();
+        let stream_len = if len > 0 && rng.gen_bool(shape.mismatch) {
+            match rng.gen_range(0..3) {
+                0 => rng.gen_range(1..len.max(2)),
+                1 => len + rng.gen_range(1..200),
+                _ => (len as i64 + rng.gen_range(-3..=3i64)).max(1) as usize,
+            }
+        } else {
+            len
+        };
+        let stream: Vec<u8> = if len > 0 { (0..stream_len).map(|_| rng.gen()).collect() } else { vec![] };
+        Some((desc, stream))
+    };
+    drive(scenario, seed, cycles, shape, vcd, keep_frames, &mut random)
+}
+
+/// Sends the given descriptors and payload packets (in order, then stops) with `shape`'s gaps
+/// and backpressure; every frame compared with the model's.
+pub fn send(seed: u64, items: &[(TxDesc, Vec<u8>)], shape: &Shape, keep_frames: bool) -> Run {
+    let mut it = items.iter().cloned();
+    drive(Scenario::TxPipeRandom, seed, u64::MAX, shape, None, keep_frames, &mut |_| it.next())
+}
+
+/// The lockstep loop: `next` gives each frame's descriptor and payload stream (None: no more).
+fn drive(
+    scenario: Scenario,
+    seed: u64,
+    cycles: u64,
+    shape: &Shape,
+    vcd: Option<&Path>,
+    keep_frames: bool,
+    next: &mut dyn FnMut(&mut ChaCha8Rng) -> Option<(TxDesc, Vec<u8>)>,
+) -> Run {
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -185,30 +229,14 @@ pub fn run(
     let mut first_out = None;
     let (mut w_cycles, mut w_ready, mut w_beats, mut w_frames, mut w_wire) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut cycle = 0u64;
+    let mut exhausted = false;
     loop {
         // Keep a few frames of stimulus queued while the budget lasts.
-        while cycle < cycles && descs.len() < 4 {
-            let desc = match shape.fixed {
-                Some((op, len, tele)) => {
-                    let mut d = random_desc(&mut rng);
-                    d.opcode = op;
-                    d.payload_len = len;
-                    d.telemetry = tele.then(|| Telemetry { echo: op.telemetry_echoes(), hops: vec![] });
-                    d
-                }
-                None => random_desc(&mut rng),
+        while !exhausted && descs.len() < 4 {
+            let Some((desc, stream)) = next(&mut rng).filter(|_| cycle < cycles) else {
+                exhausted = true;
+                break;
             };
-            let len = desc.effective_payload_len();
-            let stream_len = if len > 0 && rng.gen_bool(shape.mismatch) {
-                match rng.gen_range(0..3) {
-                    0 => rng.gen_range(1..len.max(2)),
-                    1 => len + rng.gen_range(1..200),
-                    _ => (len as i64 + rng.gen_range(-3..=3i64)).max(1) as usize,
-                }
-            } else {
-                len
-            };
-            let stream: Vec<u8> = if len > 0 { (0..stream_len).map(|_| rng.gen()).collect() } else { vec![] };
             let f = tx_frame(&desc, &stream);
             bad_frames += f.bad as u64;
             bad_total += f.bad as u64;
@@ -216,7 +244,7 @@ pub fn run(
             descs.push_back(desc.to_bytes());
             payload_beats(&mut rng, &stream, &mut beats);
         }
-        if cycle >= cycles && expected.is_empty() && frame.is_empty() {
+        if exhausted && expected.is_empty() && frame.is_empty() {
             break;
         }
         if idle > 10_000 {
