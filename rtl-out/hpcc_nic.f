@@ -14,4 +14,5 @@ cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v
 cc_module.v
+tx_pipe.v
 rx_pipe.v

@@ -154,6 +154,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(cc_ldcp(10, "cc_ldcp")?);
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
     v.push(cc_module(10, "cc_module")?);
+    v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
     v.push(rx_pipe()?);
     Ok(v)
 }

@@ -189,8 +189,10 @@ pub fn tele_lanes(t: usize, beat: usize) -> u64 {
 #[derive(Clone, Debug, Default)]
 pub struct IcrcModel {
     in_frame: bool,
-    base: u16,
-    icrc_at: u16,
+    /// 0 = first beat, 1 = second, 2 = any later one.
+    beat: u8,
+    /// icrc_at - 64 x beat, no longer counted down once below -64.
+    rem: i32,
     tele_at: u8,
     echo: bool,
     state: u32,
@@ -203,23 +205,19 @@ impl IcrcModel {
     pub fn beat(&mut self, d: &[u8; 64], last: bool, icrc_at: u16, tele_at: u8) -> Option<(u32, u32)> {
         let first = !self.in_frame;
         if first {
-            (self.base, self.icrc_at, self.tele_at) = (0, icrc_at, tele_at);
+            (self.beat, self.rem, self.tele_at) = (0, icrc_at as i32, tele_at);
         }
-        let t = self.tele_at as usize;
-        let rem = self.icrc_at as i32 - self.base as i32;
-        if self.base == 0 && (t == 54 || t == 58) {
+        let (t, rem) = (self.tele_at as usize, self.rem);
+        if self.beat == 0 && (t == 54 || t == 58) {
             self.echo = d[t] & 0x08 != 0;
         }
         let echo = if t == 70 { d[6] & 0x08 != 0 } else { self.echo };
-        let tele = match (self.base, echo) {
-            (0, false) => tele_lanes(t, 0),
-            (64, false) => tele_lanes(t, 1),
-            _ => 0,
-        };
+        let tele = if echo || self.beat > 1 { 0 } else { tele_lanes(t, self.beat as usize) };
+        let beat0 = self.beat == 0;
         let mut m = [0u8; 64];
         for i in 0..64 {
-            let cover = (i as i32) < rem && !(self.base == 0 && i < COVER_FROM);
-            let variant = (self.base == 0 && VARIANT_LANES.contains(&i)) || tele >> i & 1 != 0;
+            let cover = (i as i32) < rem && !(beat0 && i < COVER_FROM);
+            let variant = (beat0 && VARIANT_LANES.contains(&i)) || tele >> i & 1 != 0;
             m[i] = if !cover { 0 } else if variant { 0xFF } else { d[i] };
         }
         let mut found = if first { 0 } else { self.found };
@@ -236,7 +234,10 @@ impl IcrcModel {
         }
         let fin = rem > 0 && rem <= 64;
         self.tail = if fin { (64 - rem) as u8 } else if first { 0 } else { self.tail };
-        self.base = self.base.wrapping_add(64);
+        self.beat = (self.beat + 1).min(2);
+        if self.rem >= -64 {
+            self.rem -= 64;
+        }
         self.in_frame = !last;
         last.then(|| (!apply(&unzero_matrix(self.tail as usize), self.state), found))
     }
@@ -317,7 +318,7 @@ pub fn verilog_body() -> String {
         let m = unzero_matrix(1 << j);
         v += &format!(
             "always @(*) begin\n{}end\n",
-            mat_assign(&format!("un{j}"), &format!("u_q[{j}]"), &m)
+            mat_assign(&format!("un{j}"), &format!("u{j}"), &m)
         );
     }
     v += OUTPUT;
@@ -325,43 +326,47 @@ pub fn verilog_body() -> String {
 }
 
 const FRONT: &str = "\
-// Stage 0: where the beat sits in its frame; offsets taken on the first beat.
+// Stage 0: where the beat sits in its frame. rem = icrc_at - 64 x beat, 17 bits two's
+// complement, counts down from the first beat and stops below -64 (so it never wraps).
 reg in_frame_q;
-reg [15:0] base_q;
-reg [15:0] icrc_at_q;
+reg [1:0] beat_q;
+reg [16:0] rem_q;
 reg [6:0] tele_at_q;
 wire first0 = !in_frame_q;
+wire [16:0] rem0 = first0 ? {1'b0, s_icrc_at} : rem_q;
+wire [1:0] beat0_idx = first0 ? 2'd0 : beat_q;
 always @(posedge clock) begin
     if (s_valid) begin
         in_frame_q <= !s_last;
-        base_q <= (first0 ? 16'd0 : base_q) + 16'd64;
-        if (first0) begin
-            icrc_at_q <= s_icrc_at;
-            tele_at_q <= s_tele_at;
-        end
+        beat_q <= beat0_idx == 2'd2 ? 2'd2 : beat0_idx + 2'd1;
+        rem_q <= (rem0[16] && !(&rem0[15:6])) ? rem0 : rem0 - 17'd64;
+        if (first0) tele_at_q <= s_tele_at;
     end
     if (reset) in_frame_q <= 1'b0;
 end
 
-// s1: the beat and where it sits.
+// s1: the beat and where it sits; at_j = lane of the wire ICRC's byte j.
 reg v1, last1, first1;
 reg [511:0] d1;
-reg [15:0] base1, icrc_at1;
+reg [1:0] beat1_idx;
+reg [16:0] rem1, at1, at2, at3;
 reg [6:0] tele1;
 always @(posedge clock) begin
     v1 <= s_valid && !reset;
     last1 <= s_last;
     first1 <= first0;
     d1 <= s_data;
-    base1 <= first0 ? 16'd0 : base_q;
-    icrc_at1 <= first0 ? s_icrc_at : icrc_at_q;
+    beat1_idx <= beat0_idx;
+    rem1 <= rem0;
+    at1 <= rem0 + 17'd1;
+    at2 <= rem0 + 17'd2;
+    at3 <= rem0 + 17'd3;
     tele1 <= first0 ? s_tele_at : tele_at_q;
 end
 
-// s1 -> s2. rem = icrc_at - base (17 bits, bit 16 = negative): lanes below rem are covered.
-wire [16:0] rem1 = {1'b0, icrc_at1} - {1'b0, base1};
-wire beat0 = base1 == 16'd0;
-wire beat1 = base1 == 16'd64;
+// s1 -> s2: lanes below rem are covered.
+wire beat0 = beat1_idx == 2'd0;
+wire beat1 = beat1_idx == 2'd1;
 // E bit of the telemetry header: in beat 0 at 54 or 58 (kept for beat 1), in beat 1 at 70.
 reg echo_q;
 wire echo1 = tele1 == 7'd70 ? d1[51] : beat0 ? (tele1 == 7'd58 ? d1[467] : d1[435]) : echo_q;
@@ -380,12 +385,11 @@ const MIDDLE: &str = "\
 end
 wire [63:0] ff1 = (beat0 ? VARIANT : 64'd0) | tele_mask1;
 // The ICRC found on the wire: lane rem + j holds its byte j.
-wire [16:0] at0 = rem1, at1 = rem1 + 17'd1, at2 = rem1 + 17'd2, at3 = rem1 + 17'd3;
 wire [31:0] found1 = {
     at3 < 17'd64 ? d1[at3[5:0]*8 +: 8] : 8'h00,
     at2 < 17'd64 ? d1[at2[5:0]*8 +: 8] : 8'h00,
     at1 < 17'd64 ? d1[at1[5:0]*8 +: 8] : 8'h00,
-    at0 < 17'd64 ? d1[at0[5:0]*8 +: 8] : 8'h00};
+    rem1 < 17'd64 ? d1[rem1[5:0]*8 +: 8] : 8'h00};
 reg v2, last2, first2, upd2, fin2;
 reg [5:0] tail2;
 reg [31:0] found2;
@@ -450,40 +454,32 @@ always @(posedge clock) begin
 end
 
 // u0..u6: undo the trailing zero bytes of the last covered beat, bit j of tail = 2^j bytes.
-reg [31:0] u_q [0:6];
-reg [5:0] ut_q [0:5];
-reg [31:0] uf_q [0:6];
-reg [6:0] uv_q;
+reg [31:0] u0, u1, u2, u3, u4, u5, u6;
+// ut_j keeps the tail bits still to be used.
+reg [5:0] ut0;
+reg [5:1] ut1;
+reg [5:2] ut2;
+reg [5:3] ut3;
+reg [5:4] ut4;
+reg ut5;
+reg [31:0] uf0, uf1, uf2, uf3, uf4, uf5, uf6;
+reg [6:0] uv;
 reg [31:0] un0, un1, un2, un3, un4, un5;
 always @(posedge clock) begin
-    uv_q[0] <= v4 && last4 && !reset;
-    u_q[0] <= next4;
-    ut_q[0] <= tail_now;
-    uf_q[0] <= found4;
-    uv_q[6:1] <= uv_q[5:0] & {6{!reset}};
-    u_q[1] <= ut_q[0][0] ? un0 : u_q[0];
-    u_q[2] <= ut_q[1][1] ? un1 : u_q[1];
-    u_q[3] <= ut_q[2][2] ? un2 : u_q[2];
-    u_q[4] <= ut_q[3][3] ? un3 : u_q[3];
-    u_q[5] <= ut_q[4][4] ? un4 : u_q[4];
-    u_q[6] <= ut_q[5][5] ? un5 : u_q[5];
-    ut_q[1] <= ut_q[0];
-    ut_q[2] <= ut_q[1];
-    ut_q[3] <= ut_q[2];
-    ut_q[4] <= ut_q[3];
-    ut_q[5] <= ut_q[4];
-    uf_q[1] <= uf_q[0];
-    uf_q[2] <= uf_q[1];
-    uf_q[3] <= uf_q[2];
-    uf_q[4] <= uf_q[3];
-    uf_q[5] <= uf_q[4];
-    uf_q[6] <= uf_q[5];
+    uv <= {uv[5:0], v4 && last4} & {7{!reset}};
+    {u0, ut0, uf0} <= {next4, tail_now, found4};
+    {u1, ut1, uf1} <= {ut0[0] ? un0 : u0, ut0[5:1], uf0};
+    {u2, ut2, uf2} <= {ut1[1] ? un1 : u1, ut1[5:2], uf1};
+    {u3, ut3, uf3} <= {ut2[2] ? un2 : u2, ut2[5:3], uf2};
+    {u4, ut4, uf4} <= {ut3[3] ? un3 : u3, ut3[5:4], uf3};
+    {u5, ut5, uf5} <= {ut4[4] ? un4 : u4, ut4[5], uf4};
+    {u6, uf6} <= {ut5 ? un5 : u5, uf5};
 end
 ";
 
 const OUTPUT: &str = "\
 always @(*) begin
-    m_valid = uv_q[6];
-    m_crc = ~u_q[6];
-    m_found = uf_q[6];
+    m_valid = uv[6];
+    m_crc = ~u6;
+    m_found = uf6;
 end";

@@ -1,5 +1,6 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
+pub mod byte_mask;
 pub mod cc_hop_util;
 pub mod cc_dcqcn;
 pub mod cc_hpcc;
@@ -17,3 +18,4 @@ pub mod mul_pipe;
 pub mod ones_sum;
 pub mod rx_pipe;
 pub mod result_fifo;
+pub mod tx_pipe;

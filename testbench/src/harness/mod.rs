@@ -7,6 +7,7 @@ pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
+pub mod tx_pipe;
 pub mod rx_pipe;
 
 use std::fmt;
@@ -46,6 +47,11 @@ pub enum Scenario {
     /// cc_module: random unified events over many flows with random algorithms, re-creates,
     /// unused types, bad flow ids and backpressure; every Update and feedback compared.
     CcModuleRandom,
+    /// tx_pipe: random descriptors and payloads of every opcode and size, input gaps and
+    /// output backpressure; every frame compared byte by byte with the model.
+    TxPipeRandom,
+    /// tx_pipe: the same with payload streams longer or shorter than their descriptors.
+    TxPipeBadInput,
     /// rx_pipe: random valid frames of every opcode and size, input gaps, verdict backpressure;
     /// every verdict and the counters compared with the model.
     RxPipeRandom,
@@ -56,7 +62,7 @@ pub enum Scenario {
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 17] = [
+    pub const ALL: [Scenario; 19] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -72,6 +78,8 @@ impl Scenario {
         Scenario::CcDcqcnRandom,
         Scenario::CcDcqcnBursts,
         Scenario::CcModuleRandom,
+        Scenario::TxPipeRandom,
+        Scenario::TxPipeBadInput,
         Scenario::RxPipeRandom,
         Scenario::RxPipeFuzz,
     ];
@@ -86,6 +94,7 @@ impl Scenario {
             Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             Scenario::CcModuleRandom => "cc_module",
+            Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             _ => "flow_sched",
         }
@@ -109,6 +118,8 @@ impl Scenario {
             Scenario::CcDcqcnRandom => "dcqcn-random",
             Scenario::CcDcqcnBursts => "dcqcn-bursts",
             Scenario::CcModuleRandom => "module-random",
+            Scenario::TxPipeRandom => "tx-random",
+            Scenario::TxPipeBadInput => "tx-bad-input",
             Scenario::RxPipeRandom => "rx-random",
             Scenario::RxPipeFuzz => "rx-fuzz",
         }
@@ -142,6 +153,8 @@ impl Scenario {
             Scenario::CcModuleRandom => {
                 cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
             }
+            Scenario::TxPipeRandom => tx_pipe::random(seed, cycles, vcd),
+            Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
             Scenario::RxPipeRandom => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
             Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
         };

@@ -16,6 +16,7 @@ mod runners;
 mod rx_pipe;
 mod rust_hdl_sim;
 mod stimulus;
+mod tx_pipe;
 
 use crate::Result;
 use report::{Results, Row};
@@ -30,8 +31,9 @@ use testbench::verilated::models::FlowSched as Rtl;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// `flow_sched` (the full comparison), or `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
-    /// or `rx_pipe` (frames and beats per cycle over a sweep of frame sizes).
+    /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
+    /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure), or
+    /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -78,7 +80,12 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             rx_pipe::run(args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp or rx_pipe").into()),
+        "tx_pipe" => {
+            // --cycles / 10^4 frames per point (default 200).
+            let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
+            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe or rx_pipe").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());

@@ -1,0 +1,304 @@
+//! Golden model of the Tx pipe's frame builder (hdl/src/tx_pipe.rs): one header descriptor and
+//! the payload bytes a DMA read delivered -> the frame on the wire, through
+//! `RocePacket::build` (the format is not re-implemented here).
+//!
+//! The descriptor is what `s_axis_desc_tdata` carries: 128 bytes, byte i at bits [8i+7:8i],
+//! multi-byte fields big-endian as on the wire. `TxDesc::to_bytes` is the layout
+//! (docs/modules/tx_pipe.md has it as a table).
+//!
+//! Payload length mismatch (the stream delivers more or fewer bytes than the descriptor's
+//! payload length): the frame is still built with the descriptor's length, the payload
+//! truncated or padded with zero bytes, and flagged bad (`tuser` on its last beat), so the MAC
+//! shim can drop it.
+
+use crate::packet::*;
+
+/// Descriptor length in bytes (the width of `s_axis_desc_tdata` / 8).
+pub const DESC_LEN: usize = 128;
+
+/// Byte offsets of the descriptor fields.
+pub mod at {
+    pub const ETH_DST: usize = 0;
+    pub const ETH_SRC: usize = 6;
+    pub const IP_SRC: usize = 12;
+    pub const IP_DST: usize = 16;
+    pub const TOS: usize = 20;
+    pub const TTL: usize = 21;
+    pub const IP_ID: usize = 22;
+    /// Bit 6: DF (as IPv4 header byte 6); other bits ignored.
+    pub const IP_FLAGS: usize = 24;
+    pub const UDP_SPORT: usize = 25;
+    pub const OPCODE: usize = 27;
+    /// Bit 7 SE, bit 6 M; other bits ignored.
+    pub const BTH_SE_M: usize = 28;
+    pub const PKEY: usize = 29;
+    /// Bit 7 FECN, bit 6 BECN; other bits ignored.
+    pub const BTH_FB: usize = 31;
+    pub const DEST_QP: usize = 32;
+    /// Bit 7 AckReq; other bits ignored.
+    pub const BTH_A: usize = 35;
+    pub const PSN: usize = 36;
+    /// Bit 0: telemetry header present (BTH T).
+    pub const TELE: usize = 39;
+    /// RETH (16 bytes) or AETH (4 bytes).
+    pub const EXT: usize = 40;
+    /// Hop count of an echoed telemetry header.
+    pub const NHOP: usize = 56;
+    /// Payload length, 16 bits big-endian, bits 13:0 used.
+    pub const PAYLOAD_LEN: usize = 58;
+    /// Five 8-byte hop slots of an echoed telemetry header.
+    pub const HOPS: usize = 64;
+}
+
+/// Largest payload the pipe builds (14-bit length field).
+pub const MAX_PAYLOAD: usize = (1 << 14) - 1;
+
+/// Everything the Tx pipe needs to build one frame except the payload bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxDesc {
+    pub eth: Ethernet,
+    pub ip: Ipv4,
+    pub udp_src_port: u16,
+    pub opcode: Opcode,
+    /// BTH fields; OpCode, PadCnt, TVer and T are derived.
+    pub bth: Bth,
+    /// Used by WRITE First / Only and READ Request.
+    pub reth: Reth,
+    /// Used by READ Response First / Last / Only and Acknowledge.
+    pub aeth: Aeth,
+    /// Telemetry header: for collecting opcodes the pipe writes E=0, nhop=0 and empty slots
+    /// whatever `hops` holds; for echoing ones (ACK, telemetry response) E=1 and these hops.
+    pub telemetry: Option<Telemetry>,
+    /// Payload bytes (ignored for opcodes without payload).
+    pub payload_len: u16,
+}
+
+impl TxDesc {
+    /// The 128 descriptor bytes.
+    pub fn to_bytes(&self) -> [u8; DESC_LEN] {
+        let mut d = [0u8; DESC_LEN];
+        let mut put = |o: usize, b: &[u8]| d[o..o + b.len()].copy_from_slice(b);
+        put(at::ETH_DST, &self.eth.dst);
+        put(at::ETH_SRC, &self.eth.src);
+        put(at::IP_SRC, &self.ip.src);
+        put(at::IP_DST, &self.ip.dst);
+        put(at::TOS, &[self.ip.tos()]);
+        put(at::TTL, &[self.ip.ttl]);
+        put(at::IP_ID, &self.ip.identification.to_be_bytes());
+        put(
+            at::IP_FLAGS,
+            &[if self.ip.dont_fragment { 0x40 } else { 0 }],
+        );
+        put(at::UDP_SPORT, &self.udp_src_port.to_be_bytes());
+        put(at::OPCODE, &[self.opcode as u8]);
+        put(
+            at::BTH_SE_M,
+            &[(self.bth.solicited as u8) << 7 | (self.bth.mig_req as u8) << 6],
+        );
+        put(at::PKEY, &self.bth.pkey.to_be_bytes());
+        put(
+            at::BTH_FB,
+            &[(self.bth.fecn as u8) << 7 | (self.bth.becn as u8) << 6],
+        );
+        put(at::DEST_QP, &self.bth.dest_qp.to_be_bytes()[1..]);
+        put(at::BTH_A, &[(self.bth.ack_req as u8) << 7]);
+        put(at::PSN, &self.bth.psn.to_be_bytes()[1..]);
+        put(at::TELE, &[self.telemetry.is_some() as u8]);
+        if self.opcode.has_reth() {
+            put(at::EXT, &self.reth.build());
+        } else if self.opcode.has_aeth() {
+            put(at::EXT, &self.aeth.build());
+        }
+        put(at::PAYLOAD_LEN, &self.payload_len.to_be_bytes());
+        if let Some(t) = &self.telemetry {
+            let b = t.build();
+            put(at::NHOP, &[b[1]]);
+            put(at::HOPS, &b[TELEMETRY_FIXED_LEN..]);
+        }
+        d
+    }
+
+    /// The descriptor and payload that make `p` (`tx_frame` of them is `p.build()` for every
+    /// packet a sender builds, i.e. no hops in a collecting telemetry header): how any packet
+    /// of the NIC model goes through the Tx pipe.
+    pub fn from_packet(p: &RocePacket) -> (TxDesc, Vec<u8>) {
+        let none = Reth { va: 0, rkey: 0, dma_len: 0 };
+        let desc = TxDesc {
+            eth: p.eth,
+            ip: p.ip,
+            udp_src_port: p.udp_src_port,
+            opcode: p.opcode(),
+            bth: p.bth,
+            reth: p.body.reth().copied().unwrap_or(none),
+            aeth: p.body.aeth().copied().unwrap_or(Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 }),
+            telemetry: p.telemetry.clone(),
+            payload_len: p.body.payload().len() as u16,
+        };
+        (desc, p.body.payload().to_vec())
+    }
+
+    /// Payload bytes the frame carries: `payload_len` for opcodes with payload, else 0.
+    pub fn effective_payload_len(&self) -> usize {
+        if self.opcode.has_payload() {
+            self.payload_len as usize
+        } else {
+            0
+        }
+    }
+
+    /// The packet for these header fields and exactly `payload`.
+    pub fn packet(&self, payload: Vec<u8>) -> RocePacket {
+        let (reth, aeth) = (self.reth, self.aeth);
+        let body = match self.opcode {
+            Opcode::RdmaWriteFirst => Body::WriteFirst { reth, payload },
+            Opcode::RdmaWriteMiddle => Body::WriteMiddle { payload },
+            Opcode::RdmaWriteLast => Body::WriteLast { payload },
+            Opcode::RdmaWriteOnly => Body::WriteOnly { reth, payload },
+            Opcode::RdmaReadRequest => Body::ReadRequest { reth },
+            Opcode::RdmaReadResponseFirst => Body::ReadResponseFirst { aeth, payload },
+            Opcode::RdmaReadResponseMiddle => Body::ReadResponseMiddle { payload },
+            Opcode::RdmaReadResponseLast => Body::ReadResponseLast { aeth, payload },
+            Opcode::RdmaReadResponseOnly => Body::ReadResponseOnly { aeth, payload },
+            Opcode::Acknowledge => Body::Ack { aeth },
+            Opcode::Cnp => Body::Cnp,
+            Opcode::HpccProbe => Body::Probe,
+            Opcode::HpccTelemetryResponse => Body::TelemetryResponse,
+        };
+        let echo = self.opcode.telemetry_echoes();
+        let telemetry = self.telemetry.as_ref().map(|t| {
+            if echo {
+                t.echoed()
+            } else {
+                Telemetry::collecting()
+            }
+        });
+        RocePacket {
+            eth: self.eth,
+            ip: self.ip,
+            udp_src_port: self.udp_src_port,
+            bth: self.bth,
+            body,
+            telemetry,
+        }
+    }
+}
+
+/// One frame as the Tx pipe emits it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxFrame {
+    /// The frame, ICRC included (no Ethernet FCS).
+    pub bytes: Vec<u8>,
+    /// The payload stream's length differed from the descriptor's (`tuser` on the last beat).
+    pub bad: bool,
+}
+
+/// The frame for `desc` given the payload packet the stream delivered (`stream` is empty and
+/// no packet is read when the effective payload length is 0).
+pub fn tx_frame(desc: &TxDesc, stream: &[u8]) -> TxFrame {
+    let len = desc.effective_payload_len();
+    let mut payload = stream.to_vec();
+    payload.resize(len, 0);
+    TxFrame {
+        bytes: desc.packet(payload).build(),
+        bad: len > 0 && stream.len() != len,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(opcode: Opcode, payload_len: u16, telemetry: Option<Telemetry>) -> TxDesc {
+        let p = &examples()[0].1;
+        TxDesc {
+            eth: p.eth,
+            ip: p.ip,
+            udp_src_port: p.udp_src_port,
+            opcode,
+            bth: p.bth,
+            reth: Reth {
+                va: 0x1122_3344_5566_7788,
+                rkey: 0xAABB_CCDD,
+                dma_len: 4096,
+            },
+            aeth: Aeth {
+                syndrome: Syndrome::Ack { credits: 31 },
+                msn: 7,
+            },
+            telemetry,
+            payload_len,
+        }
+    }
+
+    #[test]
+    fn frames_parse_back_with_their_fields() {
+        for op in Opcode::ALL {
+            let t = op.may_carry_telemetry().then(Telemetry::collecting);
+            let d = desc(op, 13, t);
+            let stream: Vec<u8> = (0..d.effective_payload_len() as u8).collect();
+            let f = tx_frame(&d, &stream);
+            assert!(!f.bad);
+            let p = RocePacket::parse(&f.bytes).unwrap();
+            assert_eq!(p, d.packet(stream));
+        }
+    }
+
+    #[test]
+    fn length_mismatch_pads_or_truncates_and_flags() {
+        let d = desc(Opcode::RdmaWriteMiddle, 10, None);
+        let short = tx_frame(&d, &[1, 2, 3]);
+        assert!(short.bad);
+        assert_eq!(
+            RocePacket::parse(&short.bytes).unwrap().body.payload(),
+            [1, 2, 3, 0, 0, 0, 0, 0, 0, 0]
+        );
+        let long = tx_frame(&d, &[5; 20]);
+        assert!(long.bad);
+        assert_eq!(
+            RocePacket::parse(&long.bytes).unwrap().body.payload(),
+            [5; 10]
+        );
+    }
+
+    #[test]
+    fn collecting_telemetry_ignores_descriptor_hops() {
+        let mut t = examples()
+            .iter()
+            .find_map(|(_, p)| p.telemetry.clone().filter(|t| !t.hops.is_empty()))
+            .unwrap();
+        t.echo = false;
+        let d = desc(Opcode::HpccProbe, 0, Some(t));
+        let p = RocePacket::parse(&tx_frame(&d, &[]).bytes).unwrap();
+        assert_eq!(p.telemetry, Some(Telemetry::collecting()));
+    }
+
+    #[test]
+    fn every_example_goes_through_its_descriptor() {
+        // Not the ones with hops in a collecting header: switches wrote those, a sender never does.
+        for (name, p) in examples() {
+            if p.telemetry.as_ref().is_some_and(|t| !t.echo && !t.hops.is_empty()) {
+                continue;
+            }
+            let (d, payload) = TxDesc::from_packet(&p);
+            assert_eq!(tx_frame(&d, &payload), TxFrame { bytes: p.build(), bad: false }, "{name}");
+        }
+    }
+
+    #[test]
+    fn descriptor_layout() {
+        let d = desc(
+            Opcode::RdmaWriteFirst,
+            0x1234,
+            Some(Telemetry::collecting()),
+        );
+        let b = d.to_bytes();
+        assert_eq!(&b[at::ETH_DST..at::ETH_DST + 6], &d.eth.dst);
+        assert_eq!(b[at::OPCODE], 0x06);
+        assert_eq!(&b[at::PAYLOAD_LEN..at::PAYLOAD_LEN + 2], &[0x12, 0x34]);
+        assert_eq!(
+            &b[at::EXT..at::EXT + 8],
+            &0x1122_3344_5566_7788u64.to_be_bytes()
+        );
+        assert_eq!(b[at::TELE], 1);
+    }
+}
