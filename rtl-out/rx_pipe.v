@@ -268,6 +268,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [15:0] tlen_now;
     reg  [16:0] csum_n;
     reg  [63:0] csum_mask;
+    reg  [1:0] csum_tag;
     reg  [63:0] ones64;
     reg  [63:0] lanes0;
     reg  [31:0] acc_next;
@@ -918,13 +919,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         csum_in_valid = fire;
         csum_in_data = s_axis_tdata;
         csum_in_mask = csum_mask;
-        csum_in_tag = 32'h0;
+        csum_tag = 32'h0;
         if (first) begin
-            csum_in_tag = 32'h1;
+            csum_tag = 32'h1;
         end
         if (s_axis_tlast) begin
-            csum_in_tag = csum_in_tag | 32'h2;
+            csum_tag = csum_tag | 32'h2;
         end
+        csum_in_tag = csum_tag;
         acc_next = csum_acc_q + ((csum_out_sum) & 32'hffffffff);
         if (csum_out_tag[32'h0]) begin
             acc_next = ((csum_out_sum) & 32'hffffffff);

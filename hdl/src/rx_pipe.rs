@@ -80,6 +80,7 @@ pub struct RxPipe {
     tlen_now: Signal<Local, Bits<16>>,
     csum_n: Signal<Local, Bits<17>>,
     csum_mask: Signal<Local, Bits<64>>,
+    csum_tag: Signal<Local, Bits<2>>,
     ones64: Signal<Local, Bits<64>>,
     lanes0: Signal<Local, Bits<64>>,
     acc_next: Signal<Local, Bits<32>>,
@@ -359,13 +360,14 @@ impl Logic for RxPipe {
         self.csum.in_valid.next = self.fire.val();
         self.csum.in_data.next = self.s_axis_tdata.val();
         self.csum.in_mask.next = self.csum_mask.val();
-        self.csum.in_tag.next = 0.into();
+        self.csum_tag.next = 0.into();
         if self.first.val() {
-            self.csum.in_tag.next = 1.into();
+            self.csum_tag.next = 1.into();
         }
         if self.s_axis_tlast.val() {
-            self.csum.in_tag.next = self.csum.in_tag.val() | 2;
+            self.csum_tag.next = self.csum_tag.val() | 2;
         }
+        self.csum.in_tag.next = self.csum_tag.val();
         self.acc_next.next = self.csum_acc.q.val() + bit_cast::<32, 21>(self.csum.out_sum.val());
         if self.csum.out_tag.val().get_bit(0) {
             self.acc_next.next = bit_cast::<32, 21>(self.csum.out_sum.val());
