@@ -273,11 +273,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [63:0] lanes0;
     reg  [31:0] acc_next;
     reg  [6:0] top_lane;
-    reg  [31:0] k32;
-    reg  [15:0] k16;
-    reg  [7:0] k8;
-    reg  [3:0] k4;
-    reg  k2_hi;
+    reg  [2:0] top_grp;
+    reg  [7:0] top_byte;
+    reg  [2:0] top_in;
     reg  keep_ok_last;
     reg  [7:0] op;
     reg  [15:0] tlen;
@@ -959,47 +957,54 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_fault_d = 32'h19;
             end
         end
-        k32 = e0_keep_q[(32'h0)+:(32)];
-        if (|e0_keep_q[(32'h20)+:(32)]) begin
-            k32 = e0_keep_q[(32'h20)+:(32)];
+        top_grp = 32'h0;
+        if (|e0_keep_q[(32'h8)+:(8)]) begin
+            top_grp = 32'h1;
         end
-        k16 = k32[(32'h0)+:(16)];
-        if (|k32[(32'h10)+:(16)]) begin
-            k16 = k32[(32'h10)+:(16)];
+        if (|e0_keep_q[(32'h10)+:(8)]) begin
+            top_grp = 32'h2;
         end
-        k8 = k16[(32'h0)+:(8)];
-        if (|k16[(32'h8)+:(8)]) begin
-            k8 = k16[(32'h8)+:(8)];
+        if (|e0_keep_q[(32'h18)+:(8)]) begin
+            top_grp = 32'h3;
         end
-        k4 = k8[(32'h0)+:(4)];
-        if (|k8[(32'h4)+:(4)]) begin
-            k4 = k8[(32'h4)+:(4)];
+        if (|e0_keep_q[(32'h20)+:(8)]) begin
+            top_grp = 32'h4;
         end
-        k2_hi = k4[32'h1];
-        if (|k4[(32'h2)+:(2)]) begin
-            k2_hi = k4[32'h3];
+        if (|e0_keep_q[(32'h28)+:(8)]) begin
+            top_grp = 32'h5;
+        end
+        if (|e0_keep_q[(32'h30)+:(8)]) begin
+            top_grp = 32'h6;
+        end
+        if (|e0_keep_q[(32'h38)+:(8)]) begin
+            top_grp = 32'h7;
+        end
+        top_byte = e0_keep_q[(top_grp * 32'h8)+:(8)];
+        top_in = 32'h0;
+        if (top_byte[32'h1]) begin
+            top_in = 32'h1;
+        end
+        if (top_byte[32'h2]) begin
+            top_in = 32'h2;
+        end
+        if (top_byte[32'h3]) begin
+            top_in = 32'h3;
+        end
+        if (top_byte[32'h4]) begin
+            top_in = 32'h4;
+        end
+        if (top_byte[32'h5]) begin
+            top_in = 32'h5;
+        end
+        if (top_byte[32'h6]) begin
+            top_in = 32'h6;
+        end
+        if (top_byte[32'h7]) begin
+            top_in = 32'h7;
         end
         top_lane = 32'h0;
         if (|e0_keep_q) begin
-            top_lane = 32'h1;
-            if (|e0_keep_q[(32'h20)+:(32)]) begin
-                top_lane = top_lane + 32'h20;
-            end
-            if (|k32[(32'h10)+:(16)]) begin
-                top_lane = top_lane + 32'h10;
-            end
-            if (|k16[(32'h8)+:(8)]) begin
-                top_lane = top_lane + 32'h8;
-            end
-            if (|k8[(32'h4)+:(4)]) begin
-                top_lane = top_lane + 32'h4;
-            end
-            if (|k4[(32'h2)+:(2)]) begin
-                top_lane = top_lane + 32'h2;
-            end
-            if (k2_hi) begin
-                top_lane = top_lane + 32'h1;
-            end
+            top_lane = ((((top_grp) & 7'h7f) << 32'h3) | ((top_in) & 7'h7f)) + 32'h1;
         end
         e1_top_d = top_lane;
         e1_idx_d = e0_idx_q;

@@ -85,11 +85,9 @@ pub struct RxPipe {
     lanes0: Signal<Local, Bits<64>>,
     acc_next: Signal<Local, Bits<32>>,
     top_lane: Signal<Local, Bits<7>>,
-    k32: Signal<Local, Bits<32>>,
-    k16: Signal<Local, Bits<16>>,
-    k8: Signal<Local, Bits<8>>,
-    k4: Signal<Local, Bits<4>>,
-    k2_hi: Signal<Local, bool>,
+    top_grp: Signal<Local, Bits<3>>,
+    top_byte: Signal<Local, Bits<8>>,
+    top_in: Signal<Local, Bits<3>>,
     keep_ok_last: Signal<Local, bool>,
     // E0: the frame's headers and stream faults.
     e0_hdr: DFF<Bits<1024>>,
@@ -413,47 +411,57 @@ impl Logic for RxPipe {
 
         // ---- E1: decode the headers.
         // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
-        self.k32.next = self.e0_keep.q.val().get_bits::<32>(0);
-        if self.e0_keep.q.val().get_bits::<32>(32).any() {
-            self.k32.next = self.e0_keep.q.val().get_bits::<32>(32);
+        // Highest kept lane: the highest non-empty group of 8 lanes, then the highest lane in it.
+        self.top_grp.next = 0.into();
+        if self.e0_keep.q.val().get_bits::<8>(8).any() {
+            self.top_grp.next = 1.into();
         }
-        self.k16.next = self.k32.val().get_bits::<16>(0);
-        if self.k32.val().get_bits::<16>(16).any() {
-            self.k16.next = self.k32.val().get_bits::<16>(16);
+        if self.e0_keep.q.val().get_bits::<8>(16).any() {
+            self.top_grp.next = 2.into();
         }
-        self.k8.next = self.k16.val().get_bits::<8>(0);
-        if self.k16.val().get_bits::<8>(8).any() {
-            self.k8.next = self.k16.val().get_bits::<8>(8);
+        if self.e0_keep.q.val().get_bits::<8>(24).any() {
+            self.top_grp.next = 3.into();
         }
-        self.k4.next = self.k8.val().get_bits::<4>(0);
-        if self.k8.val().get_bits::<4>(4).any() {
-            self.k4.next = self.k8.val().get_bits::<4>(4);
+        if self.e0_keep.q.val().get_bits::<8>(32).any() {
+            self.top_grp.next = 4.into();
         }
-        self.k2_hi.next = self.k4.val().get_bit(1);
-        if self.k4.val().get_bits::<2>(2).any() {
-            self.k2_hi.next = self.k4.val().get_bit(3);
+        if self.e0_keep.q.val().get_bits::<8>(40).any() {
+            self.top_grp.next = 5.into();
+        }
+        if self.e0_keep.q.val().get_bits::<8>(48).any() {
+            self.top_grp.next = 6.into();
+        }
+        if self.e0_keep.q.val().get_bits::<8>(56).any() {
+            self.top_grp.next = 7.into();
+        }
+        self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(self.top_grp.val().index() * 8);
+        self.top_in.next = 0.into();
+        if self.top_byte.val().get_bit(1) {
+            self.top_in.next = 1.into();
+        }
+        if self.top_byte.val().get_bit(2) {
+            self.top_in.next = 2.into();
+        }
+        if self.top_byte.val().get_bit(3) {
+            self.top_in.next = 3.into();
+        }
+        if self.top_byte.val().get_bit(4) {
+            self.top_in.next = 4.into();
+        }
+        if self.top_byte.val().get_bit(5) {
+            self.top_in.next = 5.into();
+        }
+        if self.top_byte.val().get_bit(6) {
+            self.top_in.next = 6.into();
+        }
+        if self.top_byte.val().get_bit(7) {
+            self.top_in.next = 7.into();
         }
         self.top_lane.next = 0.into();
         if self.e0_keep.q.val().any() {
-            self.top_lane.next = 1.into();
-            if self.e0_keep.q.val().get_bits::<32>(32).any() {
-                self.top_lane.next = self.top_lane.val() + 32;
-            }
-            if self.k32.val().get_bits::<16>(16).any() {
-                self.top_lane.next = self.top_lane.val() + 16;
-            }
-            if self.k16.val().get_bits::<8>(8).any() {
-                self.top_lane.next = self.top_lane.val() + 8;
-            }
-            if self.k8.val().get_bits::<4>(4).any() {
-                self.top_lane.next = self.top_lane.val() + 4;
-            }
-            if self.k4.val().get_bits::<2>(2).any() {
-                self.top_lane.next = self.top_lane.val() + 2;
-            }
-            if self.k2_hi.val() {
-                self.top_lane.next = self.top_lane.val() + 1;
-            }
+            self.top_lane.next = ((bit_cast::<7, 3>(self.top_grp.val()) << 3)
+                | bit_cast::<7, 3>(self.top_in.val()))
+                + 1;
         }
         self.e1_top.d.next = self.top_lane.val();
         self.e1_idx.d.next = self.e0_idx.q.val();
