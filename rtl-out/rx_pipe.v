@@ -979,7 +979,28 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (|e0_keep_q[(32'h38)+:(8)]) begin
             top_grp = 32'h7;
         end
-        top_byte = e0_keep_q[(top_grp * 32'h8)+:(8)];
+        top_byte = e0_keep_q[(32'h0)+:(8)];
+        if (top_grp == 32'h1) begin
+            top_byte = e0_keep_q[(32'h8)+:(8)];
+        end
+        if (top_grp == 32'h2) begin
+            top_byte = e0_keep_q[(32'h10)+:(8)];
+        end
+        if (top_grp == 32'h3) begin
+            top_byte = e0_keep_q[(32'h18)+:(8)];
+        end
+        if (top_grp == 32'h4) begin
+            top_byte = e0_keep_q[(32'h20)+:(8)];
+        end
+        if (top_grp == 32'h5) begin
+            top_byte = e0_keep_q[(32'h28)+:(8)];
+        end
+        if (top_grp == 32'h6) begin
+            top_byte = e0_keep_q[(32'h30)+:(8)];
+        end
+        if (top_grp == 32'h7) begin
+            top_byte = e0_keep_q[(32'h38)+:(8)];
+        end
         top_in = 32'h0;
         if (top_byte[32'h1]) begin
             top_in = 32'h1;

@@ -434,7 +434,28 @@ impl Logic for RxPipe {
         if self.e0_keep.q.val().get_bits::<8>(56).any() {
             self.top_grp.next = 7.into();
         }
-        self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(self.top_grp.val().index() * 8);
+        self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(0);
+        if self.top_grp.val() == 1 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(8);
+        }
+        if self.top_grp.val() == 2 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(16);
+        }
+        if self.top_grp.val() == 3 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(24);
+        }
+        if self.top_grp.val() == 4 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(32);
+        }
+        if self.top_grp.val() == 5 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(40);
+        }
+        if self.top_grp.val() == 6 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(48);
+        }
+        if self.top_grp.val() == 7 {
+            self.top_byte.next = self.e0_keep.q.val().get_bits::<8>(56);
+        }
         self.top_in.next = 0.into();
         if self.top_byte.val().get_bit(1) {
             self.top_in.next = 1.into();
