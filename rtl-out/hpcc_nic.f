@@ -15,3 +15,4 @@ cc_ldcp.v
 cc_dcqcn.v
 cc_module.v
 tx_pipe.v
+tx_ctx.v

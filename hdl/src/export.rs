@@ -155,6 +155,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
     v.push(cc_module(10, "cc_module")?);
     v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
+    v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     Ok(v)
 }
 

@@ -16,4 +16,5 @@ pub mod flow_sched;
 pub mod icrc_pipe;
 pub mod mul_pipe;
 pub mod result_fifo;
+pub mod tx_ctx;
 pub mod tx_pipe;

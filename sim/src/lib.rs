@@ -10,4 +10,5 @@ pub mod nic_model;
 pub mod packet;
 pub mod pipe;
 pub mod replay;
+pub mod tx_ctx;
 pub mod tx_pipe;

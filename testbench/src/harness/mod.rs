@@ -7,6 +7,7 @@ pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
+pub mod tx_ctx;
 pub mod tx_pipe;
 
 use std::fmt;
@@ -51,11 +52,16 @@ pub enum Scenario {
     TxPipeRandom,
     /// tx_pipe: the same with payload streams longer or shorter than their descriptors.
     TxPipeBadInput,
+    /// tx_ctx: random control words and PktSends, input gaps, backpressure on both outputs;
+    /// every descriptor and DMA read compared with the model.
+    TxCtxRandom,
+    /// tx_ctx: the same with bad control words, bad PktSends and resets.
+    TxCtxBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 17] = [
+    pub const ALL: [Scenario; 19] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -73,6 +79,8 @@ impl Scenario {
         Scenario::CcModuleRandom,
         Scenario::TxPipeRandom,
         Scenario::TxPipeBadInput,
+        Scenario::TxCtxRandom,
+        Scenario::TxCtxBadInput,
     ];
 
     /// Module under test.
@@ -86,6 +94,7 @@ impl Scenario {
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             Scenario::CcModuleRandom => "cc_module",
             Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
+            Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             _ => "flow_sched",
         }
     }
@@ -110,6 +119,8 @@ impl Scenario {
             Scenario::CcModuleRandom => "module-random",
             Scenario::TxPipeRandom => "tx-random",
             Scenario::TxPipeBadInput => "tx-bad-input",
+            Scenario::TxCtxRandom => "txctx-random",
+            Scenario::TxCtxBadInput => "txctx-bad-input",
         }
     }
 
@@ -143,6 +154,8 @@ impl Scenario {
             }
             Scenario::TxPipeRandom => tx_pipe::random(seed, cycles, vcd),
             Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
+            Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
+            Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o
