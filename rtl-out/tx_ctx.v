@@ -68,6 +68,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [15:0] c_flow;
     reg  [15:0] p_flow;
     reg  [9:0] addr;
+    reg  [9:0] wr_addr;
     reg  c_id_ok;
     reg  p_id_ok;
     reg  [13:0] c_mtu;
@@ -271,14 +272,17 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 c_ok = m_valid;
             end
         end
-        ctx_write_address = addr;
+        wr_addr = addr;
+        if (~swept_q) begin
+            wr_addr = sweep_at_q;
+        end
+        ctx_write_address = wr_addr;
         ctx_write_enable = take_c & c_ok & (c_op == 32'h1);
         ctx_write_data = ((s_axis_ctrl_tdata[(32'h40)+:(288)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((s_axis_ctrl_tdata[(32'h170)+:(1)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((s_axis_ctrl_tdata[(32'h180)+:(16)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f);
-        msg_write_address = addr;
+        msg_write_address = wr_addr;
         msg_write_enable = 1'b0;
         msg_write_data = mw;
         if (~swept_q) begin
-            msg_write_address = sweep_at_q;
             msg_write_enable = 1'b1;
             msg_write_data = 32'h0;
             sweep_at_d = sweep_at_q + 32'h1;

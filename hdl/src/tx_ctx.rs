@@ -85,6 +85,7 @@ pub struct TxCtx<const F: usize> {
     c_flow: Signal<Local, Bits<16>>,
     p_flow: Signal<Local, Bits<16>>,
     addr: Signal<Local, Bits<F>>,
+    wr_addr: Signal<Local, Bits<F>>,
     c_id_ok: Signal<Local, bool>,
     p_id_ok: Signal<Local, bool>,
     c_mtu: Signal<Local, Bits<14>>,
@@ -161,6 +162,7 @@ impl<const F: usize> Default for TxCtx<F> {
             c_flow: Default::default(),
             p_flow: Default::default(),
             addr: Default::default(),
+            wr_addr: Default::default(),
             c_id_ok: Default::default(),
             p_id_ok: Default::default(),
             c_mtu: Default::default(),
@@ -329,17 +331,23 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
 
         // ---- RAM writes: sweep, control word, or the packet's progress.
-        self.ctx.write_address.next = self.addr.val();
+        // The write address is a mux of the read address and the sweep counter for both RAMs:
+        // yosys 0.23 cannot map a 1024-deep LUT RAM whose read and write addresses are one
+        // signal (single-port LUT RAM, "invalid OPTION_ABITS/WIDTH combination").
+        self.wr_addr.next = self.addr.val();
+        if !self.swept.q.val() {
+            self.wr_addr.next = self.sweep_at.q.val();
+        }
+        self.ctx.write_address.next = self.wr_addr.val();
         self.ctx.write_enable.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
         self.ctx.write_data.next = bit_cast::<CTX_BITS, 288>(self.s_axis_ctrl_tdata.val().get_bits::<288>(64))
             | (bit_cast::<CTX_BITS, 14>(self.c_mtu.val()) << 288)
             | (bit_cast::<CTX_BITS, 1>(self.s_axis_ctrl_tdata.val().get_bits::<1>(368)) << 302)
             | (bit_cast::<CTX_BITS, 16>(self.s_axis_ctrl_tdata.val().get_bits::<16>(384)) << 303);
-        self.msg.write_address.next = self.addr.val();
+        self.msg.write_address.next = self.wr_addr.val();
         self.msg.write_enable.next = false;
         self.msg.write_data.next = self.mw.val();
         if !self.swept.q.val() {
-            self.msg.write_address.next = self.sweep_at.q.val();
             self.msg.write_enable.next = true;
             self.msg.write_data.next = 0.into();
             self.sweep_at.d.next = self.sweep_at.q.val() + 1;

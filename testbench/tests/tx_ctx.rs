@@ -43,7 +43,7 @@ fn one_pktsend_per_clock() {
     let o = run(Scenario::TxCtxRandom, seed, 100_000, &Shape::LINE_RATE, None);
     println!("{o:?}");
     assert!(o.passed(), "{o:?}");
-    assert_eq!(o.get("pktsend_taken_per_offer").unwrap(), 1.0, "{o:?}");
+    assert_eq!(o.get("taken_per_cycle_offered").unwrap(), 1.0, "{o:?}");
     assert!(o.get("descriptors_per_cycle").unwrap() > 0.9, "{o:?}");
 }
 

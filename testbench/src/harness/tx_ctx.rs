@@ -136,7 +136,7 @@ fn get_wide(src: &[u32]) -> Vec<u8> {
 
 /// Runs about `cycles` cycles, then drains. Metrics: descriptors, dma_reads, drops, ctrl_bad,
 /// resets, `descriptors_per_cycle` (from the first one to the end of the stimulus) and
-/// `pktsend_taken_per_offer` (PktSends taken / cycles one was offered without a control word).
+/// `taken_per_cycle_offered` (PktSends taken / cycles one was offered without a control word).
 pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
@@ -266,7 +266,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("ctrl_bad", bad_total as f64);
     o.metric("resets", resets as f64);
     o.metric("descriptors_per_cycle", w_desc as f64 / window.max(1) as f64);
-    o.metric("pktsend_taken_per_offer", taken as f64 / offered.max(1) as f64);
+    o.metric("taken_per_cycle_offered", taken as f64 / offered.max(1) as f64);
     o
 }
 
