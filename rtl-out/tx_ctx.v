@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,stat_drop,stat_ctrl_bad);
+module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,stat_drop,stat_recv_drop,stat_ctrl_bad);
 
     // Module arguments
     input wire  clock;
@@ -16,6 +16,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     input wire  [15:0] s_axis_pktsend_tdata;
     input wire  s_axis_pktsend_tvalid;
     output reg  s_axis_pktsend_tready;
+    input wire  [511:0] s_axis_pktrecv_tdata;
+    input wire  s_axis_pktrecv_tvalid;
+    output reg  s_axis_pktrecv_tready;
     output reg  [1023:0] m_axis_desc_tdata;
     output reg  m_axis_desc_tvalid;
     input wire  m_axis_desc_tready;
@@ -23,6 +26,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  m_axis_dma_rd_tvalid;
     input wire  m_axis_dma_rd_tready;
     output reg  [31:0] stat_drop;
+    output reg  [31:0] stat_recv_drop;
     output reg  [31:0] stat_ctrl_bad;
 
     // Stub signals
@@ -62,8 +66,21 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [31:0] ctrl_bad_d;
     wire  [31:0] ctrl_bad_q;
     reg  ctrl_bad_clock;
+    reg  [31:0] recv_drops_d;
+    wire  [31:0] recv_drops_q;
+    reg  recv_drops_clock;
 
     // Local signals
+    reg  [15:0] r_flow;
+    reg  r_id_ok;
+    reg  take_r;
+    reg  ack_send;
+    reg  d_free;
+    reg  [7:0] echo_nhop;
+    reg  [319:0] echo_hops;
+    reg  [7:0] ack_tos;
+    reg  [7:0] ack_op;
+    reg  [1023:0] adesc;
     reg  [1:0] c_op;
     reg  [15:0] c_flow;
     reg  [15:0] p_flow;
@@ -166,6 +183,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .q(ctrl_bad_q),
         .clock(ctrl_bad_clock)
     );
+    tx_ctx_recv_drops recv_drops(
+        .d(recv_drops_d),
+        .q(recv_drops_q),
+        .clock(recv_drops_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -177,6 +199,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_data_clock = clock;
         drops_clock = clock;
         ctrl_bad_clock = clock;
+        recv_drops_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         d_valid_d = d_valid_q;
@@ -185,6 +208,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_data_d = r_data_q;
         drops_d = drops_q;
         ctrl_bad_d = ctrl_bad_q;
+        recv_drops_d = recv_drops_q;
         ctx_write_clock = clock;
         ack_req = 32'h80;
         msg_write_clock = clock;
@@ -195,10 +219,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         take_c = s_axis_ctrl_tvalid & swept_q;
-        take_p = s_axis_pktsend_tvalid & ~s_axis_ctrl_tvalid & swept_q & free;
+        r_flow = s_axis_pktrecv_tdata[(32'h0)+:(16)];
+        r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
+        d_free = ~d_valid_q | m_axis_desc_tready;
+        take_r = s_axis_pktrecv_tvalid & ~s_axis_ctrl_tvalid & swept_q & d_free;
+        take_p = s_axis_pktsend_tvalid & ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & free;
         s_axis_ctrl_tready = swept_q;
-        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & swept_q & free;
+        s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & d_free;
+        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & free;
         addr = p_flow[(32'h0)+:(10)];
+        if (s_axis_pktrecv_tvalid) begin
+            addr = r_flow[(32'h0)+:(10)];
+        end
         if (s_axis_ctrl_tvalid) begin
             addr = c_flow[(32'h0)+:(10)];
         end
@@ -260,6 +292,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         st_post = 32'h3;
         desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
+        ack_send = take_r & r_id_ok & m_valid;
+        ack_op = 32'h11;
+        ack_tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
+        echo_nhop = 32'h0;
+        echo_hops = 32'h0;
+        if (s_axis_pktrecv_tdata[32'h10]) begin
+            echo_nhop = s_axis_pktrecv_tdata[(32'h60)+:(8)];
+            echo_hops = s_axis_pktrecv_tdata[(32'h80)+:(320)];
+        end
+        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((s_axis_pktrecv_tdata[(32'h20)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((s_axis_pktrecv_tdata[(32'h10)+:(1)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((s_axis_pktrecv_tdata[(32'h40)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         c_mtu = s_axis_ctrl_tdata[(32'h160)+:(14)];
         c_len = (((s_axis_ctrl_tdata[(32'ha0)+:(8)]) & 32'hffffffff) << 32'h18) | (((s_axis_ctrl_tdata[(32'ha8)+:(8)]) & 32'hffffffff) << 32'h10) | (((s_axis_ctrl_tdata[(32'hb0)+:(8)]) & 32'hffffffff) << 32'h8) | ((s_axis_ctrl_tdata[(32'hb8)+:(8)]) & 32'hffffffff);
@@ -320,6 +362,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
             end
         end
+        if (ack_send) begin
+            d_valid_d = 1'b1;
+            d_data_d = adesc;
+        end
+        if (take_r & ~ack_send) begin
+            recv_drops_d = recv_drops_q + 32'h1;
+        end
         if (take_p & ~send) begin
             drops_d = drops_q + 32'h1;
         end
@@ -333,6 +382,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             r_valid_d = 1'b0;
             drops_d = 32'h0;
             ctrl_bad_d = 32'h0;
+            recv_drops_d = 32'h0;
         end
         m_axis_desc_tvalid = d_valid_q;
         m_axis_desc_tdata = d_data_q;
@@ -340,6 +390,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_axis_dma_rd_tdata = r_data_q;
         stat_drop = drops_q;
         stat_ctrl_bad = ctrl_bad_q;
+        stat_recv_drop = recv_drops_q;
     end
 
 endmodule // tx_ctx
@@ -499,6 +550,24 @@ module tx_ctx_r_valid(d,q,clock);
     end
 
 endmodule // tx_ctx_r_valid
+
+module tx_ctx_recv_drops(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_recv_drops
 
 module tx_ctx_sweep_at(d,q,clock);
 

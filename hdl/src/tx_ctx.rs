@@ -51,6 +51,15 @@ pub struct TxCtx<const F: usize> {
     /// The PktSend is taken: no control word offered, no sweep, and both output registers
     /// free or being emptied this cycle (combinational from both `m_axis_*_tready`).
     pub s_axis_pktsend_tready: Signal<Out, bool>,
+    /// PktRecv from the Rx pipe: send an ACK / NAK for a flow (layout in docs/modules/tx_ctx.md):
+    /// [15:0] flow, [16] telemetry echo, [55:32] PSN and [95:64] AETH as descriptor bytes
+    /// 36..38 and 40..43, [103:96] nhop, [447:128] hop slots as descriptor bytes 64..103.
+    pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
+    /// A PktRecv is offered.
+    pub s_axis_pktrecv_tvalid: Signal<In, bool>,
+    /// The PktRecv is taken: no control word offered, no sweep, the descriptor register free or
+    /// emptied this cycle. It has priority over PktSend.
+    pub s_axis_pktrecv_tready: Signal<Out, bool>,
     /// tx_pipe descriptor, 128 bytes, byte i at [8i+7:8i] (`sim::tx_pipe::TxDesc::to_bytes`).
     pub m_axis_desc_tdata: Signal<Out, Bits<1024>>,
     /// A descriptor is offered (registered).
@@ -66,6 +75,8 @@ pub struct TxCtx<const F: usize> {
     pub m_axis_dma_rd_tready: Signal<In, bool>,
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
+    /// PktRecvs dropped: flow id >= 2^F or no context (wraps).
+    pub stat_recv_drop: Signal<Out, Bits<32>>,
     /// Control words ignored: op 0, flow id >= 2^F, MTU 0 or probe mode on create, post or
     /// remove of a flow without context (wraps).
     pub stat_ctrl_bad: Signal<Out, Bits<32>>,
@@ -80,6 +91,17 @@ pub struct TxCtx<const F: usize> {
     r_data: DFF<Bits<128>>,
     drops: DFF<Bits<32>>,
     ctrl_bad: DFF<Bits<32>>,
+    recv_drops: DFF<Bits<32>>,
+    r_flow: Signal<Local, Bits<16>>,
+    r_id_ok: Signal<Local, bool>,
+    take_r: Signal<Local, bool>,
+    ack_send: Signal<Local, bool>,
+    d_free: Signal<Local, bool>,
+    echo_nhop: Signal<Local, Bits<8>>,
+    echo_hops: Signal<Local, Bits<320>>,
+    ack_tos: Signal<Local, Bits<8>>,
+    ack_op: Signal<Local, Bits<8>>,
+    adesc: Signal<Local, Bits<1024>>,
 
     c_op: Signal<Local, Bits<2>>,
     c_flow: Signal<Local, Bits<16>>,
@@ -140,6 +162,10 @@ impl<const F: usize> Default for TxCtx<F> {
             s_axis_pktsend_tdata: Default::default(),
             s_axis_pktsend_tvalid: Default::default(),
             s_axis_pktsend_tready: Default::default(),
+            s_axis_pktrecv_tdata: Default::default(),
+            s_axis_pktrecv_tvalid: Default::default(),
+            s_axis_pktrecv_tready: Default::default(),
+            stat_recv_drop: Default::default(),
             m_axis_desc_tdata: Default::default(),
             m_axis_desc_tvalid: Default::default(),
             m_axis_desc_tready: Default::default(),
@@ -158,6 +184,17 @@ impl<const F: usize> Default for TxCtx<F> {
             r_data: Default::default(),
             drops: Default::default(),
             ctrl_bad: Default::default(),
+            recv_drops: Default::default(),
+            r_flow: Default::default(),
+            r_id_ok: Default::default(),
+            take_r: Default::default(),
+            ack_send: Default::default(),
+            d_free: Default::default(),
+            echo_nhop: Default::default(),
+            echo_hops: Default::default(),
+            ack_tos: Default::default(),
+            ack_op: Default::default(),
+            adesc: Default::default(),
             c_op: Default::default(),
             c_flow: Default::default(),
             p_flow: Default::default(),
@@ -209,7 +246,7 @@ impl<const F: usize> Default for TxCtx<F> {
 impl<const F: usize> Logic for TxCtx<F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad);
+        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops);
         self.ctx.write_clock.next = self.clock.val();
         self.ack_req.next = 0x80.into();
         self.msg.write_clock.next = self.clock.val();
@@ -223,13 +260,29 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
         self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        self.r_flow.next = self.s_axis_pktrecv_tdata.val().get_bits::<16>(0);
+        self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
+        self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
+        // Priority: control word, then PktRecv (ACK / NAK), then PktSend.
+        self.take_r.next = self.s_axis_pktrecv_tvalid.val()
+            & !self.s_axis_ctrl_tvalid.val()
+            & self.swept.q.val()
+            & self.d_free.val();
         self.take_p.next = self.s_axis_pktsend_tvalid.val()
             & !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_pktrecv_tvalid.val()
             & self.swept.q.val()
             & self.free.val();
         self.s_axis_ctrl_tready.next = self.swept.q.val();
-        self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.free.val();
+        self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.d_free.val();
+        self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_pktrecv_tvalid.val()
+            & self.swept.q.val()
+            & self.free.val();
         self.addr.next = self.p_flow.val().get_bits::<F>(0);
+        if self.s_axis_pktrecv_tvalid.val() {
+            self.addr.next = self.r_flow.val().get_bits::<F>(0);
+        }
         if self.s_axis_ctrl_tvalid.val() {
             self.addr.next = self.c_flow.val().get_bits::<F>(0);
         }
@@ -312,6 +365,27 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 128>(self.reth_out.val()) << 320)
             | (bit_cast::<1024, 6>(self.plen.val().get_bits::<6>(8)) << 464)
             | (bit_cast::<1024, 8>(self.plen.val().get_bits::<8>(0)) << 472);
+        // ACK / NAK (opcode 0x11): template, TOS ECT(0), no AckReq, PSN and AETH from the
+        // PktRecv, telemetry echo (T, nhop, hop slots) if it carries one.
+        self.ack_send.next = self.take_r.val() & self.r_id_ok.val() & self.m_valid.val();
+        self.ack_op.next = 0x11.into();
+        self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
+        self.echo_nhop.next = 0.into();
+        self.echo_hops.next = 0.into();
+        if self.s_axis_pktrecv_tdata.val().get_bit(16) {
+            self.echo_nhop.next = self.s_axis_pktrecv_tdata.val().get_bits::<8>(96);
+            self.echo_hops.next = self.s_axis_pktrecv_tdata.val().get_bits::<320>(128);
+        }
+        self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
+            | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
+            | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
+            | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
+            | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
+            | (bit_cast::<1024, 24>(self.s_axis_pktrecv_tdata.val().get_bits::<24>(32)) << 288)
+            | (bit_cast::<1024, 1>(self.s_axis_pktrecv_tdata.val().get_bits::<1>(16)) << 312)
+            | (bit_cast::<1024, 32>(self.s_axis_pktrecv_tdata.val().get_bits::<32>(64)) << 320)
+            | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
+            | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
         // ---- Control word checks and fields.
@@ -398,6 +472,13 @@ impl<const F: usize> Logic for TxCtx<F> {
                     | (bit_cast::<128, 16>(self.p_flow.val()) << 80);
             }
         }
+        if self.ack_send.val() {
+            self.d_valid.d.next = true;
+            self.d_data.d.next = self.adesc.val();
+        }
+        if self.take_r.val() & !self.ack_send.val() {
+            self.recv_drops.d.next = self.recv_drops.q.val() + 1;
+        }
         if self.take_p.val() & !self.send.val() {
             self.drops.d.next = self.drops.q.val() + 1;
         }
@@ -411,6 +492,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.r_valid.d.next = false;
             self.drops.d.next = 0.into();
             self.ctrl_bad.d.next = 0.into();
+            self.recv_drops.d.next = 0.into();
         }
         self.m_axis_desc_tvalid.next = self.d_valid.q.val();
         self.m_axis_desc_tdata.next = self.d_data.q.val();
@@ -418,5 +500,6 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.m_axis_dma_rd_tdata.next = self.r_data.q.val();
         self.stat_drop.next = self.drops.q.val();
         self.stat_ctrl_bad.next = self.ctrl_bad.q.val();
+        self.stat_recv_drop.next = self.recv_drops.q.val();
     }
 }

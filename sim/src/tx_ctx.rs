@@ -114,6 +114,36 @@ impl DmaRead {
     }
 }
 
+/// A PktRecv from the Rx pipe: answer a received request of `flow` with an ACK or NAK.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PktRecv {
+    pub flow: u16,
+    pub psn: u32,
+    /// ACK (credits), RNR NAK or NAK code, and the MSN.
+    pub aeth: Aeth,
+    /// Hops of the request's telemetry header, echoed (None: no telemetry header).
+    pub echo: Option<Vec<IntHop>>,
+}
+
+impl PktRecv {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), telemetry flag
+    /// (byte 2 bit 0), PSN (bytes 4-6, big-endian), AETH (8-11, as on the wire), nhop (12),
+    /// hop slots (16-55, as on the wire).
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let mut w = [0u8; CTRL_LEN];
+        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
+        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
+        w[8..12].copy_from_slice(&self.aeth.build());
+        if let Some(hops) = &self.echo {
+            w[2] = 1;
+            let t = Telemetry { echo: true, hops: hops.clone() }.build();
+            w[12] = t[1];
+            w[16..56].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
+        }
+        w
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Flow {
     cfg: FlowConfig,
@@ -137,12 +167,14 @@ pub struct TxCtx {
     pub drops: u32,
     /// Control words ignored.
     pub ctrl_bad: u32,
+    /// PktRecvs dropped (no such flow, no context).
+    pub recv_drops: u32,
 }
 
 impl TxCtx {
     /// 2^`flow_bits` flows, none created.
     pub fn new(flow_bits: usize) -> Self {
-        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0 }
+        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0 }
     }
 
     /// The MTU of a created flow (None: no context).
@@ -202,6 +234,26 @@ impl TxCtx {
             self.drops = self.drops.wrapping_add(1);
         }
         out
+    }
+
+    /// PktRecv: the ACK / NAK descriptor (opcode 0x11, the flow's header, ECT(0), no AckReq,
+    /// the given PSN and AETH, the telemetry echo); None (counted in `recv_drops`) for a flow
+    /// without context. Data state is untouched.
+    pub fn pkt_recv(&mut self, r: &PktRecv) -> Option<TxDesc> {
+        let Some(Some(f)) = self.flows.get(r.flow as usize) else {
+            self.recv_drops = self.recv_drops.wrapping_add(1);
+            return None;
+        };
+        let h = &f.cfg.header;
+        Some(TxDesc {
+            ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
+            opcode: Opcode::Acknowledge,
+            bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, ..h.bth },
+            aeth: r.aeth,
+            telemetry: r.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone() }),
+            payload_len: 0,
+            ..h.clone()
+        })
     }
 
     fn next_packet(&mut self, flow: u16) -> Option<(TxDesc, Option<DmaRead>)> {

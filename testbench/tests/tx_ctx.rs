@@ -17,7 +17,10 @@ fn random_events_match_the_model() {
     let o = Scenario::TxCtxRandom.run(seed, 300_000, None);
     println!("{o:?}");
     assert!(
-        o.passed() && o.get("descriptors").unwrap() > 50_000.0 && o.get("dma_reads").unwrap() > 40_000.0,
+        o.passed()
+            && o.get("descriptors").unwrap() > 50_000.0
+            && o.get("dma_reads").unwrap() > 40_000.0
+            && o.get("acks").unwrap() > 10_000.0,
         "{o:?}; re-run: {}",
         o.rerun_command()
     );
@@ -29,7 +32,10 @@ fn bad_input_is_counted_and_ignored() {
     let o = Scenario::TxCtxBadInput.run(seed, 300_000, None);
     println!("{o:?}");
     assert!(
-        o.passed() && o.get("drops").unwrap() > 1_000.0 && o.get("ctrl_bad").unwrap() > 500.0,
+        o.passed()
+            && o.get("drops").unwrap() > 1_000.0
+            && o.get("recv_drops").unwrap() > 500.0
+            && o.get("ctrl_bad").unwrap() > 500.0,
         "{o:?}; re-run: {}",
         o.rerun_command()
     );

@@ -9,7 +9,8 @@ use super::{Outcome, Scenario};
 use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, Post, TxCtx, MAX_MTU};
+use sim::packet::*;
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -24,6 +25,7 @@ pub struct Shape {
     /// Probability that an idle input starts offering its next item on a cycle.
     pub ctrl_rate: f64,
     pub pktsend_rate: f64,
+    pub pktrecv_rate: f64,
     /// Probability that each output's tready is high on a cycle.
     pub desc_ready: f64,
     pub dma_ready: f64,
@@ -39,11 +41,11 @@ pub struct Shape {
 
 impl Shape {
     pub const RANDOM: Shape =
-        Shape { ctrl_rate: 0.15, pktsend_rate: 0.8, desc_ready: 0.7, dma_ready: 0.7, bad: 0.0, reset_rate: 0.0, hot: 24, busy: 0.9 };
+        Shape { ctrl_rate: 0.15, pktsend_rate: 0.8, pktrecv_rate: 0.15, desc_ready: 0.7, dma_ready: 0.7, bad: 0.0, reset_rate: 0.0, hot: 24, busy: 0.9 };
     pub const BAD_INPUT: Shape = Shape { bad: 0.1, reset_rate: 5e-5, ..Shape::RANDOM };
     /// Line rate: PktSend offered every cycle, outputs always ready, few control words.
     pub const LINE_RATE: Shape =
-        Shape { ctrl_rate: 0.02, pktsend_rate: 1.0, desc_ready: 1.0, dma_ready: 1.0, bad: 0.0, reset_rate: 0.0, hot: 64, busy: 1.0 };
+        Shape { ctrl_rate: 0.02, pktsend_rate: 1.0, pktrecv_rate: 0.0, desc_ready: 1.0, dma_ready: 1.0, bad: 0.0, reset_rate: 0.0, hot: 64, busy: 1.0 };
 }
 
 fn template(rng: &mut ChaCha8Rng) -> TxDesc {
@@ -124,6 +126,21 @@ fn next_pktsend(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
     }
 }
 
+fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16]) -> PktRecv {
+    let flow = if rng.gen_bool(shape.bad) {
+        if rng.gen() { rng.gen_range(1 << FLOW_BITS..=u16::MAX) } else { rng.gen_range(0..1 << FLOW_BITS) }
+    } else {
+        hot[rng.gen_range(0..hot.len())]
+    };
+    let syndrome = match rng.gen_range(0..3) {
+        0 => Syndrome::Ack { credits: rng.gen_range(0..32) },
+        1 => Syndrome::RnrNak { timer: rng.gen_range(0..32) },
+        _ => Syndrome::Nak(NakCode::from_bits(rng.gen_range(0..32))),
+    };
+    let echo = rng.gen_bool(0.5).then(|| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect());
+    PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo }
+}
+
 fn set_wide(dst: &mut [u32], bytes: &[u8]) {
     for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
         *w = u32::from_le_bytes(c.try_into().unwrap());
@@ -151,6 +168,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
 
     let mut ctrl: Option<Ctrl> = None;
     let mut pks: Option<u16> = None;
+    let mut rcv: Option<PktRecv> = None;
+    let (mut n_ack, mut recv_drops) = (0u64, 0u64);
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -172,12 +191,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             dut.set_reset(1);
             dut.set_s_axis_ctrl_tvalid(0);
             dut.set_s_axis_pktsend_tvalid(0);
+            dut.set_s_axis_pktrecv_tvalid(0);
             dut.tick();
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
             model = TxCtx::new(FLOW_BITS);
-            (ctrl, pks) = (None, None);
+            (ctrl, pks, rcv) = (None, None, None);
             exp_desc.clear();
             exp_dma.clear();
             continue;
@@ -187,6 +207,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         if running && pks.is_none() && rng.gen_bool(shape.pktsend_rate) {
             pks = Some(next_pktsend(&mut rng, shape, &hot, &model));
+        }
+        if running && rcv.is_none() && rng.gen_bool(shape.pktrecv_rate) {
+            rcv = Some(next_pktrecv(&mut rng, shape, &hot));
+        }
+        dut.set_s_axis_pktrecv_tvalid(rcv.is_some() as u8);
+        if let Some(r) = &rcv {
+            set_wide(dut.s_axis_pktrecv_tdata_mut(), &r.to_bytes());
         }
         dut.set_s_axis_ctrl_tvalid(ctrl.is_some() as u8);
         if let Some(c) = &ctrl {
@@ -201,7 +228,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         dut.eval();
         let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
-        if pks.is_some() && ctrl.is_none() && dut.s_axis_ctrl_tready() == 1 {
+        let took_r = rcv.is_some() && dut.s_axis_pktrecv_tready() == 1;
+        if pks.is_some() && ctrl.is_none() && rcv.is_none() && dut.s_axis_ctrl_tready() == 1 {
             offered += 1;
             taken += took_p as u64;
         }
@@ -243,6 +271,15 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             let c = ctrl.take().unwrap();
             bad_total += !model.ctrl(&c) as u64;
         }
+        if took_r {
+            match model.pkt_recv(&rcv.take().unwrap()) {
+                Some(d) => {
+                    n_ack += 1;
+                    exp_desc.push_back(d);
+                }
+                None => recv_drops += 1,
+            }
+        }
         if took_p {
             let f = pks.take().unwrap();
             match model.pkt_send(f) {
@@ -255,6 +292,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         // Counters are registered: after the edge they include this cycle's events.
         o.check(cycle, ("stat_drop", dut.stat_drop()), ("stat_drop", model.drops));
+        o.check(cycle, ("stat_recv_drop", dut.stat_recv_drop()), ("stat_recv_drop", model.recv_drops));
         o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
     }
     let window = cycles.saturating_sub(first_out.unwrap_or(cycles));
@@ -262,7 +300,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.seconds = start.elapsed().as_secs_f64();
     o.metric("descriptors", n_desc as f64);
     o.metric("dma_reads", n_dma as f64);
+    o.metric("acks", n_ack as f64);
     o.metric("drops", drops_total as f64);
+    o.metric("recv_drops", recv_drops as f64);
     o.metric("ctrl_bad", bad_total as f64);
     o.metric("resets", resets as f64);
     o.metric("descriptors_per_cycle", w_desc as f64 / window.max(1) as f64);
