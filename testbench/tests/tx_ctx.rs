@@ -5,7 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, FlowConfig, Post, TxCtx};
+use sim::tx_ctx::{Ctrl, FlowConfig, PktRecv, Post, TxCtx};
 use sim::tx_pipe::TxDesc;
 use testbench::harness::tx_ctx::{run, Shape};
 use testbench::harness::tx_pipe::random_desc;
@@ -115,7 +115,8 @@ fn rust_hdl_simulation_small_case() {
     assert_eq!(uut.stat_drop.val().to_u64(), 1);
 }
 
-/// End to end: tx_ctx's RTL turns three flows' WRITE messages into descriptors and DMA reads;
+/// End to end: tx_ctx's RTL turns three flows' WRITE messages into descriptors and DMA reads,
+/// and two PktRecvs into an ACK (with a telemetry echo) and a NAK;
 /// the payloads are read from a model memory and, with the descriptors (the model's, checked
 /// byte-equal to the RTL's), go through tx_pipe's RTL; every frame parses, with the expected
 /// opcode / PSN sequence per flow, RETH on First / Only, the ECN and the memory's bytes.
@@ -143,7 +144,12 @@ fn descriptors_through_tx_pipe_parse() {
     dut.set_m_axis_dma_rd_tready(1);
     // 15 PktSends for flow 7, 3 for 300, 2 for 1023, interleaved.
     let sends: Vec<u16> = (0..20).map(|i| if i % 4 == 3 { flows[1 + (i / 4) % 2].0 } else { flows[0].0 }).collect();
-    let (mut ci, mut si) = (0, 0);
+    let hops: Vec<IntHop> = (0..3).map(|_| testbench::harness::tx_pipe::hop(&mut rng)).collect();
+    let recvs = [
+        PktRecv { flow: 300, psn: 0x12345, aeth: Aeth { syndrome: Syndrome::Ack { credits: 31 }, msn: 9 }, echo: Some(hops.clone()) },
+        PktRecv { flow: 1023, psn: 0xFF_FFFF, aeth: Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 3 }, echo: None },
+    ];
+    let (mut ci, mut si, mut ri) = (0, 0, 0);
     let (mut got_desc, mut got_dma) = (vec![], vec![]);
     let (mut want_desc, mut want_dma, mut owner) = (vec![], vec![], vec![]);
     for _ in 0..1200 {
@@ -155,11 +161,20 @@ fn descriptors_through_tx_pipe_parse() {
             }
         }
         let s = if ci == ctrls.len() { sends.get(si) } else { None };
+        // Two PktRecvs once the data is out: an ACK with a 3-hop echo and a NAK without one.
+        let r = if si == sends.len() { recvs.get(ri) } else { None };
+        dut.set_s_axis_pktrecv_tvalid(r.is_some() as u8);
+        if let Some(r) = r {
+            for (w, b) in dut.s_axis_pktrecv_tdata_mut().iter_mut().zip(r.to_bytes().chunks(4)) {
+                *w = u32::from_le_bytes(b.try_into().unwrap());
+            }
+        }
         dut.set_s_axis_pktsend_tvalid(s.is_some() as u8);
         dut.set_s_axis_pktsend_tdata(s.copied().unwrap_or(0));
         dut.eval();
         let took_c = c.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_p = s.is_some() && dut.s_axis_pktsend_tready() == 1;
+        let took_r = r.is_some() && dut.s_axis_pktrecv_tready() == 1;
         if dut.m_axis_desc_tvalid() == 1 {
             got_desc.push(dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         }
@@ -171,6 +186,11 @@ fn descriptors_through_tx_pipe_parse() {
             assert!(model.ctrl(c.unwrap()));
             ci += 1;
         }
+        if took_r {
+            want_desc.push(model.pkt_recv(r.unwrap()).unwrap());
+            owner.push(r.unwrap().flow);
+            ri += 1;
+        }
         if took_p {
             if let Some((d, r)) = model.pkt_send(*s.unwrap()) {
                 owner.push(*s.unwrap());
@@ -180,10 +200,10 @@ fn descriptors_through_tx_pipe_parse() {
             si += 1;
         }
     }
-    assert_eq!(si, sends.len());
+    assert_eq!((si, ri), (sends.len(), recvs.len()));
     // 3000 / 256 = 12 packets, 1000 / 1024 = 1, an empty message = 1: 14 of the 20 PktSends,
     // the other 6 dropped.
-    assert_eq!(want_desc.len(), 14);
+    assert_eq!(want_desc.len(), 16);
     assert_eq!((model.drops, dut.stat_drop()), (6, 6));
     assert_eq!(got_desc, want_desc.iter().map(|d| d.to_bytes().to_vec()).collect::<Vec<_>>());
     assert_eq!(got_dma, want_dma.iter().map(|r| r.to_bytes().to_vec()).collect::<Vec<_>>());
@@ -204,12 +224,18 @@ fn descriptors_through_tx_pipe_parse() {
         .collect();
     let run = testbench::harness::tx_pipe::send(5, &items, &testbench::harness::tx_pipe::Shape::RANDOM, true);
     assert!(run.outcome.passed(), "{:?}", run.outcome);
-    assert_eq!(run.frames.len(), 14);
+    assert_eq!(run.frames.len(), 16);
     let mut next_psn = std::collections::HashMap::new();
     let mut sent = std::collections::HashMap::new();
     let mut ops = vec![];
     for ((f, (_, payload)), owner) in run.frames.iter().zip(&items).zip(&owner) {
         let p = RocePacket::parse(f).expect("frame parses");
+        if p.opcode() == Opcode::Acknowledge {
+            let r = recvs.iter().find(|r| r.flow == *owner).unwrap();
+            assert_eq!((p.bth.psn, p.body.aeth().copied(), p.ip.ecn), (r.psn, Some(r.aeth), Ecn::Ect0));
+            assert_eq!(p.telemetry.as_ref().map(|t| (t.echo, t.hops.clone())), r.echo.clone().map(|h| (true, h)));
+            continue;
+        }
         let &(flow, _, tele, fs, len, first) = flows.iter().find(|x| x.0 == *owner).unwrap();
         let psn = next_psn.entry(flow).or_insert(first);
         assert_eq!(p.bth.psn, *psn);
