@@ -15,4 +15,5 @@ cc_ldcp.v
 cc_dcqcn.v
 cc_module.v
 tx_pipe.v
+rx_pipe.v
 tx_ctx.v

@@ -155,8 +155,14 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
     v.push(cc_module(10, "cc_module")?);
     v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
+    v.push(rx_pipe()?);
     v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     Ok(v)
+}
+
+/// The Rx pipe's parse stage (with its icrc_pipe and ones_sum).
+pub fn rx_pipe() -> Result<Exported, ExportError> {
+    finish(&raw_verilog(crate::rx_pipe::RxPipe::default())?, "rx_pipe", "hdl/src/rx_pipe.rs")
 }
 
 fn raw_verilog<U: Block>(mut uut: U) -> Result<String, ExportError> {

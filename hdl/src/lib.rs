@@ -15,6 +15,8 @@ pub mod flow_park;
 pub mod flow_sched;
 pub mod icrc_pipe;
 pub mod mul_pipe;
+pub mod ones_sum;
+pub mod rx_pipe;
 pub mod result_fifo;
 pub mod tx_ctx;
 pub mod tx_pipe;

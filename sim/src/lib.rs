@@ -12,3 +12,4 @@ pub mod pipe;
 pub mod replay;
 pub mod tx_ctx;
 pub mod tx_pipe;
+pub mod rx_pipe;

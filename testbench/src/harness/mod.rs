@@ -9,6 +9,7 @@ pub mod flow_sched;
 pub mod flow_sched_checks;
 pub mod tx_ctx;
 pub mod tx_pipe;
+pub mod rx_pipe;
 
 use std::fmt;
 use std::time::Instant;
@@ -52,6 +53,12 @@ pub enum Scenario {
     TxPipeRandom,
     /// tx_pipe: the same with payload streams longer or shorter than their descriptors.
     TxPipeBadInput,
+    /// rx_pipe: random valid frames of every opcode and size, input gaps, verdict backpressure;
+    /// every verdict and the counters compared with the model.
+    RxPipeRandom,
+    /// rx_pipe: valid frames interleaved with mutated and random junk (truncated, runt,
+    /// oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).
+    RxPipeFuzz,
     /// tx_ctx: random control words and PktSends, input gaps, backpressure on both outputs;
     /// every descriptor and DMA read compared with the model.
     TxCtxRandom,
@@ -61,7 +68,7 @@ pub enum Scenario {
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 19] = [
+    pub const ALL: [Scenario; 21] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -79,6 +86,8 @@ impl Scenario {
         Scenario::CcModuleRandom,
         Scenario::TxPipeRandom,
         Scenario::TxPipeBadInput,
+        Scenario::RxPipeRandom,
+        Scenario::RxPipeFuzz,
         Scenario::TxCtxRandom,
         Scenario::TxCtxBadInput,
     ];
@@ -94,6 +103,7 @@ impl Scenario {
             Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
             Scenario::CcModuleRandom => "cc_module",
             Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
+            Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             _ => "flow_sched",
         }
@@ -119,6 +129,8 @@ impl Scenario {
             Scenario::CcModuleRandom => "module-random",
             Scenario::TxPipeRandom => "tx-random",
             Scenario::TxPipeBadInput => "tx-bad-input",
+            Scenario::RxPipeRandom => "rx-random",
+            Scenario::RxPipeFuzz => "rx-fuzz",
             Scenario::TxCtxRandom => "txctx-random",
             Scenario::TxCtxBadInput => "txctx-bad-input",
         }
@@ -154,6 +166,8 @@ impl Scenario {
             }
             Scenario::TxPipeRandom => tx_pipe::random(seed, cycles, vcd),
             Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
+            Scenario::RxPipeRandom => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
+            Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
             Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
             Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
         };

@@ -13,6 +13,7 @@ mod cc_hpcc;
 mod cc_ldcp;
 mod report;
 mod runners;
+mod rx_pipe;
 mod rust_hdl_sim;
 mod stimulus;
 mod tx_pipe;
@@ -30,8 +31,9 @@ use testbench::verilated::models::FlowSched as Rtl;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep), or
-    /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure).
+    /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
+    /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure), or
+    /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -74,12 +76,16 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             println!("  lockstep (both)   {:>12.0} cycles/s {:>12.0} events/s", r.lockstep.0, r.lockstep.1);
             return Ok(ExitCode::SUCCESS);
         }
+        "rx_pipe" => {
+            rx_pipe::run(args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "tx_pipe" => {
             // --cycles / 10^4 frames per point (default 200).
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp or tx_pipe").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe or rx_pipe").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());

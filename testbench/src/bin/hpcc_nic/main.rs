@@ -5,6 +5,7 @@ mod cmd_export;
 mod cmd_lint;
 mod cmd_regress;
 mod cmd_replay;
+mod cmd_rx;
 mod cmd_synth;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Cmd {
     Bench(cmd_bench::Args),
     /// Replay a JSON-lines trace of CC events through one algorithm (docs/replay.md).
     Replay(cmd_replay::Args),
+    /// Feed a pcap through the Rx pipe (rtl or golden model): one JSON verdict per frame.
+    Rx(cmd_rx::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Cmd::Regress(a) => cmd_regress::run(&root, a),
         Cmd::Bench(a) => cmd_bench::run(&root, a),
         Cmd::Replay(a) => cmd_replay::run(&root, a),
+        Cmd::Rx(a) => cmd_rx::run(&root, a),
     };
     match result {
         Ok(code) => code,

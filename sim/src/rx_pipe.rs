@@ -1,0 +1,376 @@
+//! Golden model of the Rx pipe's parse stage (`hdl/src/rx_pipe.rs`): AXI-Stream beats in, one
+//! verdict record per frame out, and per-reason counters.
+//!
+//! A frame is the beats up to and including the one with tlast. Stream-level faults are checked
+//! first, in this order: the MAC flagged the frame (tuser on any beat, `MAC_ERROR`), a tkeep
+//! that is not all ones on a non-final beat or not contiguous from lane 0 on the final beat
+//! (`KEEP_HOLE`), a frame longer than `MAX_FRAME` bytes (`TOO_LONG`). A frame without those is
+//! handed to `RocePacket::parse_with_layout`, whose `ParseError::code` (1-24) is the drop
+//! reason; code 0 is "accepted". Fields are reported for accepted frames only (zero otherwise).
+//!
+//! The record is `Verdict::words`, the RTL's `m_axis_verdict_tdata` (docs/modules/rx_pipe.md).
+
+use crate::packet::{Layout, RocePacket};
+use serde::Serialize;
+
+/// Bytes per beat (512-bit tdata).
+pub const BEAT_BYTES: usize = 64;
+/// Longest frame accepted (without FCS): a 9 KB jumbo frame. Longer ones are dropped as
+/// `TOO_LONG`.
+pub const MAX_FRAME: usize = 9216;
+/// The reported frame length counts at most this many beats before the last one (so it fits
+/// 16 bits); frames that long are `TOO_LONG` anyway.
+pub const MAX_BEAT_INDEX: usize = 255;
+/// Drop reason: the MAC set tuser (bad FCS) on a beat of the frame.
+pub const MAC_ERROR: u8 = 25;
+/// Drop reason: tkeep not all ones on a non-final beat, or not contiguous from lane 0 (or
+/// empty) on the final beat.
+pub const KEEP_HOLE: u8 = 26;
+/// Drop reason: frame longer than `MAX_FRAME`.
+pub const TOO_LONG: u8 = 27;
+/// Counters: index 0 counts accepted frames, index c the frames dropped with code c.
+pub const REASONS: usize = 28;
+/// 32-bit words of a verdict record.
+pub const VERDICT_WORDS: usize = 20;
+
+/// Short name of a verdict code (0 = "accepted"), for reports.
+pub fn reason(code: u8) -> &'static str {
+    const NAMES: [&str; REASONS] = [
+        "accepted",
+        "truncated",
+        "unsupported_ethertype",
+        "not_ipv4",
+        "ipv4_options",
+        "bad_ipv4_checksum",
+        "ipv4_length_mismatch",
+        "ipv4_fragmented",
+        "not_udp",
+        "udp_length_mismatch",
+        "wrong_udp_port",
+        "bad_udp_checksum",
+        "bad_bth_version",
+        "unknown_opcode",
+        "bad_aeth_syndrome",
+        "unexpected_telemetry",
+        "missing_telemetry",
+        "bad_telemetry_version",
+        "telemetry_mode_mismatch",
+        "hop_count_out_of_range",
+        "unknown_line_rate",
+        "bad_cnp_length",
+        "unexpected_payload",
+        "bad_pad_count",
+        "bad_icrc",
+        "mac_error",
+        "keep_hole",
+        "too_long",
+    ];
+    NAMES.get(code as usize).copied().unwrap_or("unknown_code")
+}
+
+/// One AXI-Stream beat: lane i of `data` is tdata[8i+7:8i], bit i of `keep` is tkeep[i].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beat {
+    pub data: [u8; BEAT_BYTES],
+    pub keep: u64,
+    pub last: bool,
+    pub user: bool,
+}
+
+/// A frame as the MAC shim sends it: full beats, the last one keeping its bytes from lane 0.
+pub fn beats(frame: &[u8]) -> Vec<Beat> {
+    let chunks: Vec<&[u8]> = frame.chunks(BEAT_BYTES).collect();
+    let n = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let mut data = [0u8; BEAT_BYTES];
+            data[..c.len()].copy_from_slice(c);
+            Beat {
+                data,
+                keep: if c.len() == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << c.len()) - 1
+                },
+                last: k + 1 == n,
+                user: false,
+            }
+        })
+        .collect()
+}
+
+/// What the Rx pipe says about one frame.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// 0 = accepted, 1-24 = `ParseError::code`, 25-27 the stream faults above.
+    pub code: u8,
+    /// Frame length: 64 x (beats - 1, at most `MAX_BEAT_INDEX`) + 1 + the highest kept lane of
+    /// the last beat (0 if tkeep is empty).
+    pub len: u16,
+    /// The rest is zero unless accepted.
+    pub opcode: u8,
+    pub ack_req: bool,
+    pub fecn: bool,
+    pub becn: bool,
+    pub solicited: bool,
+    /// IPv4 ECN bits.
+    pub ecn: u8,
+    pub telemetry: bool,
+    pub echo: bool,
+    pub nhop: u8,
+    /// BTH PadCnt.
+    pub pad: u8,
+    pub dest_qp: u32,
+    pub psn: u32,
+    pub aeth_syndrome: u8,
+    pub aeth_msn: u32,
+    pub reth_va: u64,
+    pub reth_rkey: u32,
+    pub reth_len: u32,
+    /// Frame offset of the payload (CNP: of its reserved bytes).
+    pub payload_at: u8,
+    /// Payload bytes, pad excluded.
+    pub payload_len: u16,
+    pub udp_src_port: u16,
+    /// Hop words as on the wire (big-endian 64-bit), unused slots zero.
+    pub hops: [u64; 5],
+}
+
+impl Verdict {
+    /// The record of a frame that parsed.
+    pub fn accepted(len: u16, p: &RocePacket, l: &Layout) -> Verdict {
+        let b = &p.bth;
+        let payload = p.body.payload().len();
+        let mut v = Verdict {
+            code: 0,
+            len,
+            opcode: p.opcode() as u8,
+            ack_req: b.ack_req,
+            fecn: b.fecn,
+            becn: b.becn,
+            solicited: b.solicited,
+            ecn: p.ip.ecn as u8,
+            dest_qp: b.dest_qp,
+            psn: b.psn,
+            payload_at: l.payload as u8,
+            payload_len: payload as u16,
+            pad: if p.opcode().has_payload() {
+                (l.icrc - l.payload - payload) as u8
+            } else {
+                0
+            },
+            udp_src_port: p.udp_src_port,
+            ..Default::default()
+        };
+        if let Some(a) = p.body.aeth() {
+            v.aeth_syndrome = a.syndrome.bits();
+            v.aeth_msn = a.msn;
+        }
+        if let Some(r) = p.body.reth() {
+            v.reth_va = r.va;
+            v.reth_rkey = r.rkey;
+            v.reth_len = r.dma_len;
+        }
+        if let Some(t) = &p.telemetry {
+            v.telemetry = true;
+            v.echo = t.echo;
+            v.nhop = t.hops.len() as u8;
+            for (i, h) in t.hops.iter().enumerate() {
+                v.hops[i] = h.word();
+            }
+        }
+        v
+    }
+
+    /// The 640-bit record, word 0 = bits 31:0 (layout in docs/modules/rx_pipe.md).
+    pub fn words(&self) -> [u32; VERDICT_WORDS] {
+        let mut w = [0u32; VERDICT_WORDS];
+        w[0] = self.code as u32
+            | (self.opcode as u32) << 8
+            | (self.ack_req as u32) << 16
+            | (self.becn as u32) << 17
+            | (self.fecn as u32) << 18
+            | (self.solicited as u32) << 19
+            | (self.telemetry as u32) << 20
+            | (self.echo as u32) << 21
+            | (self.ecn as u32 & 3) << 22
+            | (self.nhop as u32 & 7) << 24
+            | (self.pad as u32 & 3) << 28;
+        w[1] = self.len as u32 | (self.payload_at as u32) << 16;
+        w[2] = self.dest_qp | (self.aeth_syndrome as u32) << 24;
+        w[3] = self.psn;
+        w[4] = self.aeth_msn;
+        w[5] = self.payload_len as u32 | (self.udp_src_port as u32) << 16;
+        // RETH and hop words in wire byte order (first byte in the low bits).
+        let va = self.reth_va.swap_bytes();
+        w[6] = va as u32;
+        w[7] = (va >> 32) as u32;
+        w[8] = self.reth_rkey.swap_bytes();
+        w[9] = self.reth_len.swap_bytes();
+        for (i, h) in self.hops.iter().enumerate() {
+            let h = h.swap_bytes();
+            w[10 + 2 * i] = h as u32;
+            w[11 + 2 * i] = (h >> 32) as u32;
+        }
+        w
+    }
+
+    /// Inverse of `words`.
+    pub fn from_words(w: &[u32]) -> Verdict {
+        let mut hops = [0u64; 5];
+        for (i, h) in hops.iter_mut().enumerate() {
+            *h = (w[10 + 2 * i] as u64 | (w[11 + 2 * i] as u64) << 32).swap_bytes();
+        }
+        Verdict {
+            code: w[0] as u8,
+            opcode: (w[0] >> 8) as u8,
+            ack_req: w[0] >> 16 & 1 == 1,
+            becn: w[0] >> 17 & 1 == 1,
+            fecn: w[0] >> 18 & 1 == 1,
+            solicited: w[0] >> 19 & 1 == 1,
+            telemetry: w[0] >> 20 & 1 == 1,
+            echo: w[0] >> 21 & 1 == 1,
+            ecn: (w[0] >> 22 & 3) as u8,
+            nhop: (w[0] >> 24 & 7) as u8,
+            pad: (w[0] >> 28 & 3) as u8,
+            len: w[1] as u16,
+            payload_at: (w[1] >> 16) as u8,
+            dest_qp: w[2] & 0xFF_FFFF,
+            aeth_syndrome: (w[2] >> 24) as u8,
+            psn: w[3],
+            aeth_msn: w[4],
+            payload_len: w[5] as u16,
+            udp_src_port: (w[5] >> 16) as u16,
+            reth_va: (w[6] as u64 | (w[7] as u64) << 32).swap_bytes(),
+            reth_rkey: w[8].swap_bytes(),
+            reth_len: w[9].swap_bytes(),
+            hops,
+        }
+    }
+}
+
+/// The verdict on one frame's beats (the last one carrying tlast).
+pub fn judge(frame: &[Beat]) -> Verdict {
+    let last = frame.last().expect("a frame has at least one beat");
+    let top_lane = 64 - last.keep.leading_zeros() as usize;
+    let n = frame.len() - 1;
+    let len = BEAT_BYTES * n.min(MAX_BEAT_INDEX) + top_lane;
+    let fault = if frame.iter().any(|b| b.user) {
+        Some(MAC_ERROR)
+    } else if frame[..n].iter().any(|b| b.keep != u64::MAX)
+        || last.keep == 0
+        || last.keep & last.keep.wrapping_add(1) != 0
+    {
+        Some(KEEP_HOLE)
+    } else if BEAT_BYTES * n + top_lane > MAX_FRAME {
+        Some(TOO_LONG)
+    } else {
+        None
+    };
+    if let Some(code) = fault {
+        return Verdict {
+            code,
+            len: len as u16,
+            ..Default::default()
+        };
+    }
+    let bytes: Vec<u8> = frame
+        .iter()
+        .flat_map(|b| {
+            (0..BEAT_BYTES)
+                .filter(|i| b.keep >> i & 1 == 1)
+                .map(|i| b.data[i])
+        })
+        .collect();
+    match RocePacket::parse_with_layout(&bytes) {
+        Ok((p, l)) => Verdict::accepted(len as u16, &p, &l),
+        Err(e) => Verdict {
+            code: e.code(),
+            len: len as u16,
+            ..Default::default()
+        },
+    }
+}
+
+/// The Rx pipe model: beats in, verdicts out, counters.
+#[derive(Clone, Debug)]
+pub struct RxPipe {
+    pending: Vec<Beat>,
+    /// `counters[0]` accepted frames, `counters[c]` frames dropped with code c.
+    pub counters: [u64; REASONS],
+}
+
+impl Default for RxPipe {
+    fn default() -> Self {
+        RxPipe {
+            pending: Vec::new(),
+            counters: [0; REASONS],
+        }
+    }
+}
+
+impl RxPipe {
+    pub fn new() -> RxPipe {
+        RxPipe::default()
+    }
+
+    /// One accepted beat; the verdict when it ends a frame.
+    pub fn beat(&mut self, b: Beat) -> Option<Verdict> {
+        let last = b.last;
+        self.pending.push(b);
+        if !last {
+            return None;
+        }
+        let v = judge(&self.pending);
+        self.pending.clear();
+        self.counters[v.code as usize] += 1;
+        Some(v)
+    }
+
+    /// A whole well-formed frame (split by `beats`).
+    pub fn frame(&mut self, frame: &[u8]) -> Verdict {
+        let mut v = None;
+        for b in beats(frame) {
+            v = self.beat(b);
+        }
+        v.expect("beats() ends with tlast")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::examples;
+
+    #[test]
+    fn examples_are_accepted_and_records_round_trip() {
+        let mut rx = RxPipe::new();
+        for (name, p) in examples() {
+            let f = p.build();
+            let v = rx.frame(&f);
+            assert_eq!(v.code, 0, "{name}");
+            assert_eq!(v.len as usize, f.len(), "{name}");
+            assert_eq!(v.opcode, p.opcode() as u8, "{name}");
+            assert_eq!(Verdict::from_words(&v.words()), v, "{name}");
+        }
+        assert_eq!(rx.counters[0], examples().len() as u64);
+    }
+
+    #[test]
+    fn stream_faults_come_first() {
+        let f = examples()[0].1.build();
+        let mut b = beats(&f);
+        b[0].user = true;
+        assert_eq!(judge(&b).code, MAC_ERROR);
+        let mut b = beats(&f);
+        b[0].keep ^= 1 << 5;
+        assert_eq!(judge(&b).code, KEEP_HOLE);
+        let long: Vec<u8> = f.iter().cycle().take(MAX_FRAME + 1).copied().collect();
+        assert_eq!(judge(&beats(&long)).code, TOO_LONG);
+        let mut short = f.clone();
+        short.truncate(20);
+        assert_eq!(judge(&beats(&short)).code, 1);
+    }
+}
