@@ -16,3 +16,4 @@ cc_dcqcn.v
 cc_module.v
 tx_pipe.v
 rx_pipe.v
+tx_ctx.v

@@ -156,6 +156,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(cc_module(10, "cc_module")?);
     v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
     v.push(rx_pipe()?);
+    v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     Ok(v)
 }
 

@@ -18,4 +18,5 @@ pub mod mul_pipe;
 pub mod ones_sum;
 pub mod rx_pipe;
 pub mod result_fifo;
+pub mod tx_ctx;
 pub mod tx_pipe;

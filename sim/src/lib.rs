@@ -10,5 +10,6 @@ pub mod nic_model;
 pub mod packet;
 pub mod pipe;
 pub mod replay;
+pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_pipe;

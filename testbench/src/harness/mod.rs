@@ -7,6 +7,7 @@ pub mod cc_module;
 pub mod cc_units;
 pub mod flow_sched;
 pub mod flow_sched_checks;
+pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_pipe;
 
@@ -58,11 +59,16 @@ pub enum Scenario {
     /// rx_pipe: valid frames interleaved with mutated and random junk (truncated, runt,
     /// oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).
     RxPipeFuzz,
+    /// tx_ctx: random control words and PktSends, input gaps, backpressure on both outputs;
+    /// every descriptor and DMA read compared with the model.
+    TxCtxRandom,
+    /// tx_ctx: the same with bad control words, bad PktSends and resets.
+    TxCtxBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 19] = [
+    pub const ALL: [Scenario; 21] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -82,6 +88,8 @@ impl Scenario {
         Scenario::TxPipeBadInput,
         Scenario::RxPipeRandom,
         Scenario::RxPipeFuzz,
+        Scenario::TxCtxRandom,
+        Scenario::TxCtxBadInput,
     ];
 
     /// Module under test.
@@ -96,6 +104,7 @@ impl Scenario {
             Scenario::CcModuleRandom => "cc_module",
             Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
+            Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             _ => "flow_sched",
         }
     }
@@ -122,6 +131,8 @@ impl Scenario {
             Scenario::TxPipeBadInput => "tx-bad-input",
             Scenario::RxPipeRandom => "rx-random",
             Scenario::RxPipeFuzz => "rx-fuzz",
+            Scenario::TxCtxRandom => "txctx-random",
+            Scenario::TxCtxBadInput => "txctx-bad-input",
         }
     }
 
@@ -157,6 +168,8 @@ impl Scenario {
             Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
             Scenario::RxPipeRandom => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
             Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
+            Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
+            Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

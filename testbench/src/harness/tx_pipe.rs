@@ -45,7 +45,7 @@ impl Shape {
     pub const BAD_INPUT: Shape = Shape { mismatch: 0.2, reset_rate: 2e-5, ..Shape::RANDOM };
 }
 
-fn hop(rng: &mut ChaCha8Rng) -> IntHop {
+pub fn hop(rng: &mut ChaCha8Rng) -> IntHop {
     IntHop {
         line_rate: LineRate::from_code(rng.gen_range(0..5)).unwrap(),
         ts: rng.gen_range(0..1 << 24),

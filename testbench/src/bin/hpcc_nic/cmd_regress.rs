@@ -15,7 +15,7 @@ use testbench::harness::{Outcome, Scenario};
 pub struct Args {
     /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
     /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts, tx-random,
-    /// tx-bad-input, rx-random, rx-fuzz).
+    /// tx-bad-input, rx-random, rx-fuzz, txctx-random, txctx-bad-input).
     #[arg(long)]
     only: Option<String>,
     /// Seed of the first job of each scenario (default: fresh, printed).
@@ -68,6 +68,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::TxPipeBadInput => (2, 300_000),
             Scenario::RxPipeRandom => (2, 1_000_000),
             Scenario::RxPipeFuzz => (2, 2_500_000),
+            Scenario::TxCtxRandom => (4, 500_000),
+            Scenario::TxCtxBadInput => (2, 500_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {

@@ -1,0 +1,505 @@
+//! Tx pipe, flow context (issue 5, Tx step 2, part 1): per-flow context RAM in front of
+//! `tx_pipe`. PktSend(flow) -> the flow's next RDMA WRITE packet as a 1024-bit `tx_pipe`
+//! descriptor on `m_axis_desc` plus a DMA read request (address, length) for its payload on
+//! `m_axis_dma_rd`. Golden model `sim::tx_ctx` (docs/modules/tx_ctx.md).
+//!
+//! ```text
+//! s_axis_ctrl (create / remove / post) --\
+//!                                         >-- address mux -> ctx RAM, msg RAM (LUT RAM,
+//! s_axis_pktsend (flow) -----------------/    combinational read) -> next packet (opcode,
+//!     length, PSN, ECN, RETH) -> RAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
+//! ```
+//!
+//! Every event is a read-modify-write of the flow's words in one clock (combinational LUT RAM
+//! read, write on the edge), so back-to-back PktSends of one flow need no spacing. A control
+//! word has priority over a PktSend on the same cycle. After reset (and at power-up) the block
+//! sweeps the msg RAM for 2^F cycles, clearing every flow, with both inputs not ready.
+
+use crate::dist_ram::DistRam;
+use rust_hdl::prelude::*;
+
+/// Control word op codes (`s_axis_ctrl_tdata[1:0]`).
+pub const OP_CREATE: u64 = 1;
+pub const OP_REMOVE: u64 = 2;
+pub const OP_POST: u64 = 3;
+
+/// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16.
+const CTX_BITS: usize = 319;
+/// msg RAM word: valid 1 | pending 1 | offset 32 | length 32 | local address 64 | next PSN 24 |
+/// packets sent (saturating) 16 | RETH bytes 128.
+const MSG_BITS: usize = 298;
+
+/// See the module doc. `F`: log2 of the flow count.
+#[derive(LogicBlock)]
+pub struct TxCtx<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the output registers, clears the counters and starts the
+    /// 2^F-cycle sweep that clears every flow.
+    pub reset: Signal<In, bool>,
+    /// Control word (layout in docs/modules/tx_ctx.md): [1:0] op (1 create, 2 remove, 3 post),
+    /// [31:16] flow, then the op's fields from bit 64.
+    pub s_axis_ctrl_tdata: Signal<In, Bits<512>>,
+    /// A control word is offered.
+    pub s_axis_ctrl_tvalid: Signal<In, bool>,
+    /// The control word is taken (low only during the reset sweep).
+    pub s_axis_ctrl_tready: Signal<Out, bool>,
+    /// PktSend: [15:0] the flow allowed to send one packet (flow_sched's format).
+    pub s_axis_pktsend_tdata: Signal<In, Bits<16>>,
+    /// A PktSend is offered.
+    pub s_axis_pktsend_tvalid: Signal<In, bool>,
+    /// The PktSend is taken: no control word offered, no sweep, and both output registers
+    /// free or being emptied this cycle (combinational from both `m_axis_*_tready`).
+    pub s_axis_pktsend_tready: Signal<Out, bool>,
+    /// PktRecv from the Rx pipe: send an ACK / NAK for a flow (layout in docs/modules/tx_ctx.md):
+    /// [15:0] flow, [16] telemetry echo, [55:32] PSN and [95:64] AETH as descriptor bytes
+    /// 36..38 and 40..43, [103:96] nhop, [447:128] hop slots as descriptor bytes 64..103.
+    pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
+    /// A PktRecv is offered.
+    pub s_axis_pktrecv_tvalid: Signal<In, bool>,
+    /// The PktRecv is taken: no control word offered, no sweep, the descriptor register free or
+    /// emptied this cycle. It has priority over PktSend.
+    pub s_axis_pktrecv_tready: Signal<Out, bool>,
+    /// tx_pipe descriptor, 128 bytes, byte i at [8i+7:8i] (`sim::tx_pipe::TxDesc::to_bytes`).
+    pub m_axis_desc_tdata: Signal<Out, Bits<1024>>,
+    /// A descriptor is offered (registered).
+    pub m_axis_desc_tvalid: Signal<Out, bool>,
+    /// tx_pipe takes the descriptor.
+    pub m_axis_desc_tready: Signal<In, bool>,
+    /// DMA read request: [63:0] host address, [77:64] length in bytes (1..16383),
+    /// [95:80] flow; one per descriptor with a nonzero payload, in descriptor order.
+    pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA read request is offered (registered).
+    pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the request.
+    pub m_axis_dma_rd_tready: Signal<In, bool>,
+    /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
+    pub stat_drop: Signal<Out, Bits<32>>,
+    /// PktRecvs dropped: flow id >= 2^F or no context (wraps).
+    pub stat_recv_drop: Signal<Out, Bits<32>>,
+    /// Control words ignored: op 0, flow id >= 2^F, MTU 0 or probe mode on create, post or
+    /// remove of a flow without context (wraps).
+    pub stat_ctrl_bad: Signal<Out, Bits<32>>,
+
+    ctx: DistRam<Bits<CTX_BITS>, F>,
+    msg: DistRam<Bits<MSG_BITS>, F>,
+    swept: DFF<bool>,
+    sweep_at: DFF<Bits<F>>,
+    d_valid: DFF<bool>,
+    d_data: DFF<Bits<1024>>,
+    r_valid: DFF<bool>,
+    r_data: DFF<Bits<128>>,
+    drops: DFF<Bits<32>>,
+    ctrl_bad: DFF<Bits<32>>,
+    recv_drops: DFF<Bits<32>>,
+    r_flow: Signal<Local, Bits<16>>,
+    r_id_ok: Signal<Local, bool>,
+    take_r: Signal<Local, bool>,
+    ack_send: Signal<Local, bool>,
+    d_free: Signal<Local, bool>,
+    echo_nhop: Signal<Local, Bits<8>>,
+    echo_hops: Signal<Local, Bits<320>>,
+    ack_tos: Signal<Local, Bits<8>>,
+    ack_op: Signal<Local, Bits<8>>,
+    adesc: Signal<Local, Bits<1024>>,
+
+    c_op: Signal<Local, Bits<2>>,
+    c_flow: Signal<Local, Bits<16>>,
+    p_flow: Signal<Local, Bits<16>>,
+    addr: Signal<Local, Bits<F>>,
+    wr_addr: Signal<Local, Bits<F>>,
+    c_id_ok: Signal<Local, bool>,
+    p_id_ok: Signal<Local, bool>,
+    c_mtu: Signal<Local, Bits<14>>,
+    c_len: Signal<Local, Bits<32>>,
+    c_ok: Signal<Local, bool>,
+    take_c: Signal<Local, bool>,
+    take_p: Signal<Local, bool>,
+    free: Signal<Local, bool>,
+    // Read words and their fields.
+    cw: Signal<Local, Bits<CTX_BITS>>,
+    mw: Signal<Local, Bits<MSG_BITS>>,
+    m_valid: Signal<Local, bool>,
+    m_pend: Signal<Local, bool>,
+    m_off: Signal<Local, Bits<32>>,
+    m_len: Signal<Local, Bits<32>>,
+    m_local: Signal<Local, Bits<64>>,
+    m_psn: Signal<Local, Bits<24>>,
+    m_sent: Signal<Local, Bits<16>>,
+    m_reth: Signal<Local, Bits<128>>,
+    t_mtu: Signal<Local, Bits<14>>,
+    t_tele: Signal<Local, bool>,
+    t_fs: Signal<Local, Bits<16>>,
+    // The next packet.
+    rest: Signal<Local, Bits<32>>,
+    last: Signal<Local, bool>,
+    first: Signal<Local, bool>,
+    plen: Signal<Local, Bits<14>>,
+    opcode: Signal<Local, Bits<8>>,
+    not_ect: Signal<Local, bool>,
+    tos: Signal<Local, Bits<8>>,
+    send: Signal<Local, bool>,
+    sent1: Signal<Local, Bits<16>>,
+    desc: Signal<Local, Bits<1024>>,
+    dma_addr: Signal<Local, Bits<64>>,
+    tele_byte: Signal<Local, Bits<8>>,
+    reth_out: Signal<Local, Bits<128>>,
+    st_next: Signal<Local, Bits<2>>,
+    off1: Signal<Local, Bits<32>>,
+    psn1: Signal<Local, Bits<24>>,
+    st_post: Signal<Local, Bits<2>>,
+    ack_req: Signal<Local, Bits<8>>,
+}
+
+impl<const F: usize> Default for TxCtx<F> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axis_ctrl_tdata: Default::default(),
+            s_axis_ctrl_tvalid: Default::default(),
+            s_axis_ctrl_tready: Default::default(),
+            s_axis_pktsend_tdata: Default::default(),
+            s_axis_pktsend_tvalid: Default::default(),
+            s_axis_pktsend_tready: Default::default(),
+            s_axis_pktrecv_tdata: Default::default(),
+            s_axis_pktrecv_tvalid: Default::default(),
+            s_axis_pktrecv_tready: Default::default(),
+            stat_recv_drop: Default::default(),
+            m_axis_desc_tdata: Default::default(),
+            m_axis_desc_tvalid: Default::default(),
+            m_axis_desc_tready: Default::default(),
+            m_axis_dma_rd_tdata: Default::default(),
+            m_axis_dma_rd_tvalid: Default::default(),
+            m_axis_dma_rd_tready: Default::default(),
+            stat_drop: Default::default(),
+            stat_ctrl_bad: Default::default(),
+            ctx: Default::default(),
+            msg: Default::default(),
+            swept: Default::default(),
+            sweep_at: Default::default(),
+            d_valid: Default::default(),
+            d_data: Default::default(),
+            r_valid: Default::default(),
+            r_data: Default::default(),
+            drops: Default::default(),
+            ctrl_bad: Default::default(),
+            recv_drops: Default::default(),
+            r_flow: Default::default(),
+            r_id_ok: Default::default(),
+            take_r: Default::default(),
+            ack_send: Default::default(),
+            d_free: Default::default(),
+            echo_nhop: Default::default(),
+            echo_hops: Default::default(),
+            ack_tos: Default::default(),
+            ack_op: Default::default(),
+            adesc: Default::default(),
+            c_op: Default::default(),
+            c_flow: Default::default(),
+            p_flow: Default::default(),
+            addr: Default::default(),
+            wr_addr: Default::default(),
+            c_id_ok: Default::default(),
+            p_id_ok: Default::default(),
+            c_mtu: Default::default(),
+            c_len: Default::default(),
+            c_ok: Default::default(),
+            take_c: Default::default(),
+            take_p: Default::default(),
+            free: Default::default(),
+            cw: Default::default(),
+            mw: Default::default(),
+            m_valid: Default::default(),
+            m_pend: Default::default(),
+            m_off: Default::default(),
+            m_len: Default::default(),
+            m_local: Default::default(),
+            m_psn: Default::default(),
+            m_sent: Default::default(),
+            m_reth: Default::default(),
+            t_mtu: Default::default(),
+            t_tele: Default::default(),
+            t_fs: Default::default(),
+            rest: Default::default(),
+            last: Default::default(),
+            first: Default::default(),
+            plen: Default::default(),
+            opcode: Default::default(),
+            not_ect: Default::default(),
+            tos: Default::default(),
+            send: Default::default(),
+            sent1: Default::default(),
+            desc: Default::default(),
+            dma_addr: Default::default(),
+            tele_byte: Default::default(),
+            reth_out: Default::default(),
+            st_next: Default::default(),
+            off1: Default::default(),
+            psn1: Default::default(),
+            st_post: Default::default(),
+            ack_req: Default::default(),
+        }
+    }
+}
+
+impl<const F: usize> Logic for TxCtx<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops);
+        self.ctx.write_clock.next = self.clock.val();
+        self.ack_req.next = 0x80.into();
+        self.msg.write_clock.next = self.clock.val();
+
+        // ---- Inputs.
+        self.c_op.next = self.s_axis_ctrl_tdata.val().get_bits::<2>(0);
+        self.c_flow.next = self.s_axis_ctrl_tdata.val().get_bits::<16>(16);
+        self.p_flow.next = self.s_axis_pktsend_tdata.val();
+        self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
+        self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
+        self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
+            & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
+        self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        self.r_flow.next = self.s_axis_pktrecv_tdata.val().get_bits::<16>(0);
+        self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
+        self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
+        // Priority: control word, then PktRecv (ACK / NAK), then PktSend.
+        self.take_r.next = self.s_axis_pktrecv_tvalid.val()
+            & !self.s_axis_ctrl_tvalid.val()
+            & self.swept.q.val()
+            & self.d_free.val();
+        self.take_p.next = self.s_axis_pktsend_tvalid.val()
+            & !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_pktrecv_tvalid.val()
+            & self.swept.q.val()
+            & self.free.val();
+        self.s_axis_ctrl_tready.next = self.swept.q.val();
+        self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.d_free.val();
+        self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_pktrecv_tvalid.val()
+            & self.swept.q.val()
+            & self.free.val();
+        self.addr.next = self.p_flow.val().get_bits::<F>(0);
+        if self.s_axis_pktrecv_tvalid.val() {
+            self.addr.next = self.r_flow.val().get_bits::<F>(0);
+        }
+        if self.s_axis_ctrl_tvalid.val() {
+            self.addr.next = self.c_flow.val().get_bits::<F>(0);
+        }
+
+        // ---- Read the flow's words (LUT RAM, combinational).
+        self.ctx.read_address.next = self.addr.val();
+        self.msg.read_address.next = self.addr.val();
+        self.cw.next = self.ctx.read_data.val();
+        self.mw.next = self.msg.read_data.val();
+        self.m_valid.next = self.mw.val().get_bit(0);
+        self.m_pend.next = self.mw.val().get_bit(1);
+        self.m_off.next = self.mw.val().get_bits::<32>(2);
+        self.m_len.next = self.mw.val().get_bits::<32>(34);
+        self.m_local.next = self.mw.val().get_bits::<64>(66);
+        self.m_psn.next = self.mw.val().get_bits::<24>(130);
+        self.m_sent.next = self.mw.val().get_bits::<16>(154);
+        self.m_reth.next = self.mw.val().get_bits::<128>(170);
+        self.t_mtu.next = self.cw.val().get_bits::<14>(288);
+        self.t_tele.next = self.cw.val().get_bit(302);
+        self.t_fs.next = self.cw.val().get_bits::<16>(303);
+
+        // ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
+        self.rest.next = self.m_len.val() - self.m_off.val();
+        self.last.next = (self.rest.val().get_bits::<18>(14) == 0)
+            & (self.rest.val().get_bits::<14>(0) <= self.t_mtu.val());
+        self.first.next = self.m_off.val() == 0;
+        self.plen.next = self.t_mtu.val();
+        if self.last.val() {
+            self.plen.next = self.rest.val().get_bits::<14>(0);
+        }
+        self.opcode.next = 0x07.into();
+        if self.first.val() & self.last.val() {
+            self.opcode.next = 0x0A.into();
+        } else if self.first.val() {
+            self.opcode.next = 0x06.into();
+        } else if self.last.val() {
+            self.opcode.next = 0x08.into();
+        }
+        // LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
+        self.not_ect.next = (bit_cast::<17, 16>(self.m_sent.val()) + 1) < bit_cast::<17, 16>(self.t_fs.val());
+        self.tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
+        if self.not_ect.val() {
+            self.tos.next = self.cw.val().get_bits::<8>(160) & 0xFC;
+        }
+        self.send.next = self.take_p.val() & self.p_id_ok.val() & self.m_valid.val() & self.m_pend.val();
+        // Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
+        // width and carry out of the field (PSN 0xFFFFFF + 1).
+        self.off1.next = self.m_off.val() + bit_cast::<32, 14>(self.plen.val());
+        self.psn1.next = self.m_psn.val() + 1;
+        self.sent1.next = self.m_sent.val();
+        if self.m_sent.val() != 0xFFFF {
+            self.sent1.next = self.m_sent.val() + 1;
+        }
+        self.tele_byte.next = 0.into();
+        if self.t_tele.val() {
+            self.tele_byte.next = 1.into();
+        }
+        self.reth_out.next = 0.into();
+        if self.first.val() {
+            self.reth_out.next = self.m_reth.val();
+        }
+        // msg word bits [1:0] after the packet: valid, pending unless it was the last.
+        self.st_next.next = 3.into();
+        if self.last.val() {
+            self.st_next.next = 1.into();
+        }
+        self.st_post.next = 3.into();
+        // Descriptor: template bytes 0..19, TOS, 21..26, opcode, 28..34, AckReq, PSN, T, RETH
+        // on First/Only, payload length (bytes 58-59, big-endian).
+        self.desc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
+            | (bit_cast::<1024, 8>(self.tos.val()) << 160)
+            | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
+            | (bit_cast::<1024, 8>(self.opcode.val()) << 216)
+            | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
+            | (bit_cast::<1024, 8>(self.ack_req.val()) << 280)
+            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(16)) << 288)
+            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(8)) << 296)
+            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(0)) << 304)
+            | (bit_cast::<1024, 8>(self.tele_byte.val()) << 312)
+            | (bit_cast::<1024, 128>(self.reth_out.val()) << 320)
+            | (bit_cast::<1024, 6>(self.plen.val().get_bits::<6>(8)) << 464)
+            | (bit_cast::<1024, 8>(self.plen.val().get_bits::<8>(0)) << 472);
+        // ACK / NAK (opcode 0x11): template, TOS ECT(0), no AckReq, PSN and AETH from the
+        // PktRecv, telemetry echo (T, nhop, hop slots) if it carries one.
+        self.ack_send.next = self.take_r.val() & self.r_id_ok.val() & self.m_valid.val();
+        self.ack_op.next = 0x11.into();
+        self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
+        self.echo_nhop.next = 0.into();
+        self.echo_hops.next = 0.into();
+        if self.s_axis_pktrecv_tdata.val().get_bit(16) {
+            self.echo_nhop.next = self.s_axis_pktrecv_tdata.val().get_bits::<8>(96);
+            self.echo_hops.next = self.s_axis_pktrecv_tdata.val().get_bits::<320>(128);
+        }
+        self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
+            | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
+            | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
+            | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
+            | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
+            | (bit_cast::<1024, 24>(self.s_axis_pktrecv_tdata.val().get_bits::<24>(32)) << 288)
+            | (bit_cast::<1024, 1>(self.s_axis_pktrecv_tdata.val().get_bits::<1>(16)) << 312)
+            | (bit_cast::<1024, 32>(self.s_axis_pktrecv_tdata.val().get_bits::<32>(64)) << 320)
+            | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
+            | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
+        self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
+
+        // ---- Control word checks and fields.
+        self.c_mtu.next = self.s_axis_ctrl_tdata.val().get_bits::<14>(352);
+        // Message length: RETH bytes 12..15 (big-endian) of the post.
+        self.c_len.next = (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(160)) << 24)
+            | (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(168)) << 16)
+            | (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(176)) << 8)
+            | bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(184));
+        self.c_ok.next = false;
+        if self.c_id_ok.val() {
+            if self.c_op.val() == 1 {
+                self.c_ok.next = (self.c_mtu.val() != 0) & !self.s_axis_ctrl_tdata.val().get_bit(369);
+            } else if (self.c_op.val() == 2) | (self.c_op.val() == 3) {
+                self.c_ok.next = self.m_valid.val();
+            }
+        }
+
+        // ---- RAM writes: sweep, control word, or the packet's progress.
+        // The write address is a mux of the read address and the sweep counter for both RAMs:
+        // yosys 0.23 cannot map a 1024-deep LUT RAM whose read and write addresses are one
+        // signal (single-port LUT RAM, "invalid OPTION_ABITS/WIDTH combination").
+        self.wr_addr.next = self.addr.val();
+        if !self.swept.q.val() {
+            self.wr_addr.next = self.sweep_at.q.val();
+        }
+        self.ctx.write_address.next = self.wr_addr.val();
+        self.ctx.write_enable.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
+        self.ctx.write_data.next = bit_cast::<CTX_BITS, 288>(self.s_axis_ctrl_tdata.val().get_bits::<288>(64))
+            | (bit_cast::<CTX_BITS, 14>(self.c_mtu.val()) << 288)
+            | (bit_cast::<CTX_BITS, 1>(self.s_axis_ctrl_tdata.val().get_bits::<1>(368)) << 302)
+            | (bit_cast::<CTX_BITS, 16>(self.s_axis_ctrl_tdata.val().get_bits::<16>(384)) << 303);
+        self.msg.write_address.next = self.wr_addr.val();
+        self.msg.write_enable.next = false;
+        self.msg.write_data.next = self.mw.val();
+        if !self.swept.q.val() {
+            self.msg.write_enable.next = true;
+            self.msg.write_data.next = 0.into();
+            self.sweep_at.d.next = self.sweep_at.q.val() + 1;
+            if self.sweep_at.q.val().all() {
+                self.swept.d.next = true;
+            }
+        } else if self.take_c.val() & self.c_ok.val() {
+            self.msg.write_enable.next = true;
+            if self.c_op.val() == 1 {
+                self.msg.write_data.next = 1.into();
+            } else if self.c_op.val() == 2 {
+                self.msg.write_data.next = 0.into();
+            } else {
+                // Post: pending, offset 0, length, local address, first PSN, RETH bytes; keeps
+                // the packets-sent count.
+                self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
+                    | (bit_cast::<MSG_BITS, 32>(self.c_len.val()) << 34)
+                    | (bit_cast::<MSG_BITS, 64>(self.s_axis_ctrl_tdata.val().get_bits::<64>(192)) << 66)
+                    | (bit_cast::<MSG_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(256)) << 130)
+                    | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
+                    | (bit_cast::<MSG_BITS, 128>(self.s_axis_ctrl_tdata.val().get_bits::<128>(64)) << 170);
+            }
+        } else if self.send.val() {
+            self.msg.write_enable.next = true;
+            self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_next.val())
+                | (bit_cast::<MSG_BITS, 32>(self.off1.val()) << 2)
+                | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
+                | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
+                | (bit_cast::<MSG_BITS, 24>(self.psn1.val()) << 130)
+                | (bit_cast::<MSG_BITS, 16>(self.sent1.val()) << 154)
+                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170);
+        }
+
+        // ---- Output registers.
+        if self.m_axis_desc_tready.val() {
+            self.d_valid.d.next = false;
+        }
+        if self.m_axis_dma_rd_tready.val() {
+            self.r_valid.d.next = false;
+        }
+        if self.send.val() {
+            self.d_valid.d.next = true;
+            self.d_data.d.next = self.desc.val();
+            if self.plen.val() != 0 {
+                self.r_valid.d.next = true;
+                self.r_data.d.next = bit_cast::<128, 64>(self.dma_addr.val())
+                    | (bit_cast::<128, 14>(self.plen.val()) << 64)
+                    | (bit_cast::<128, 16>(self.p_flow.val()) << 80);
+            }
+        }
+        if self.ack_send.val() {
+            self.d_valid.d.next = true;
+            self.d_data.d.next = self.adesc.val();
+        }
+        if self.take_r.val() & !self.ack_send.val() {
+            self.recv_drops.d.next = self.recv_drops.q.val() + 1;
+        }
+        if self.take_p.val() & !self.send.val() {
+            self.drops.d.next = self.drops.q.val() + 1;
+        }
+        if self.take_c.val() & !self.c_ok.val() {
+            self.ctrl_bad.d.next = self.ctrl_bad.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.swept.d.next = false;
+            self.sweep_at.d.next = 0.into();
+            self.d_valid.d.next = false;
+            self.r_valid.d.next = false;
+            self.drops.d.next = 0.into();
+            self.ctrl_bad.d.next = 0.into();
+            self.recv_drops.d.next = 0.into();
+        }
+        self.m_axis_desc_tvalid.next = self.d_valid.q.val();
+        self.m_axis_desc_tdata.next = self.d_data.q.val();
+        self.m_axis_dma_rd_tvalid.next = self.r_valid.q.val();
+        self.m_axis_dma_rd_tdata.next = self.r_data.q.val();
+        self.stat_drop.next = self.drops.q.val();
+        self.stat_ctrl_bad.next = self.ctrl_bad.q.val();
+        self.stat_recv_drop.next = self.recv_drops.q.val();
+    }
+}

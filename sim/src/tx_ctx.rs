@@ -1,0 +1,374 @@
+//! Golden model of the Tx pipe's flow context (hdl/src/tx_ctx.rs, docs/modules/tx_ctx.md):
+//! control words create and remove flows and post one RDMA WRITE message per flow; each
+//! PktSend(flow) gives the flow's next WRITE packet as a `TxDesc` for tx_pipe plus the DMA read
+//! of its payload.
+//!
+//! The packet follows the NIC model's requester (`nic_model/qp/requester.rs`, `on_grant`,
+//! `Op::Write`): packet index k, payload min(MTU, len - k x MTU) at local address + k x MTU,
+//! opcode from (k = 0, last), RETH {remote address, R_Key, message length} on First / Only,
+//! AckReq set, PSN = next PSN (24-bit wrap); header fields from the flow's template as
+//! `QueuePair::packet` takes them from the QP's configuration. Added here: ECN per packet (LDCP
+//! fast start) and the telemetry header on data frames when the flow asks for it.
+
+use crate::packet::*;
+use crate::tx_pipe::TxDesc;
+
+/// Control word length in bytes (`s_axis_ctrl_tdata` is 512 bits).
+pub const CTRL_LEN: usize = 64;
+/// Descriptor bytes 0..TEMPLATE_LEN come from the flow's template.
+pub const TEMPLATE_LEN: usize = 36;
+/// Largest MTU (tx_pipe's 14-bit payload length).
+pub const MAX_MTU: u16 = (1 << 14) - 1;
+
+/// What `create` writes: the flow's header template and its per-flow settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlowConfig {
+    /// MACs, IPs, DSCP, TTL, identification, DF, UDP source port, BTH SE/M, P_Key, FECN/BECN,
+    /// DestQP; its opcode, PSN, AckReq, ECN, RETH, AETH, telemetry and length are not used.
+    pub header: TxDesc,
+    /// Payload bytes per packet, 1..16383 (0 is rejected).
+    pub mtu: u16,
+    /// Telemetry header (collecting) on every data frame.
+    pub telemetry: bool,
+    /// Probe mode (opcode 0xC0 frames): not built, a create asking for it is rejected.
+    pub probe: bool,
+    /// LDCP fast start: the first `fast_start` packets after create are sent Not-ECT except
+    /// the last of them (0 or 1: every packet ECT(0)).
+    pub fast_start: u16,
+}
+
+/// One posted RDMA WRITE message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Post {
+    pub local_addr: u64,
+    pub remote_addr: u64,
+    pub rkey: u32,
+    pub len: u32,
+    pub first_psn: u32,
+}
+
+/// A control word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ctrl {
+    /// Op 0: not an operation (bad input).
+    Nop { flow: u16 },
+    /// Op 1: (re)create the flow: template and settings written, no message, packet count 0.
+    Create { flow: u16, cfg: FlowConfig },
+    /// Op 2: the flow no longer exists.
+    Remove { flow: u16 },
+    /// Op 3: the flow's message (replaces one in progress; keeps the packet count).
+    Post { flow: u16, post: Post },
+}
+
+impl Ctrl {
+    /// The 64 bytes of `s_axis_ctrl_tdata` (byte i at [8i+7:8i]).
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let mut w = [0u8; CTRL_LEN];
+        let (op, flow) = match self {
+            Ctrl::Nop { flow } => (0, flow),
+            Ctrl::Create { flow, .. } => (1, flow),
+            Ctrl::Remove { flow } => (2, flow),
+            Ctrl::Post { flow, .. } => (3, flow),
+        };
+        w[0] = op;
+        w[2..4].copy_from_slice(&flow.to_le_bytes());
+        match self {
+            Ctrl::Create { cfg, .. } => {
+                w[8..8 + TEMPLATE_LEN].copy_from_slice(&cfg.header.to_bytes()[..TEMPLATE_LEN]);
+                w[44..46].copy_from_slice(&(cfg.mtu & MAX_MTU).to_le_bytes());
+                w[46] = cfg.telemetry as u8 | (cfg.probe as u8) << 1;
+                w[48..50].copy_from_slice(&cfg.fast_start.to_le_bytes());
+            }
+            Ctrl::Post { post, .. } => {
+                w[8..24].copy_from_slice(&reth(post).build());
+                w[24..32].copy_from_slice(&post.local_addr.to_le_bytes());
+                w[32..35].copy_from_slice(&post.first_psn.to_le_bytes()[..3]);
+            }
+            _ => {}
+        }
+        w
+    }
+}
+
+fn reth(p: &Post) -> Reth {
+    Reth { va: p.remote_addr, rkey: p.rkey, dma_len: p.len }
+}
+
+/// A DMA read request on `m_axis_dma_rd`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaRead {
+    pub addr: u64,
+    /// 1..16383 bytes.
+    pub len: u16,
+    pub flow: u16,
+}
+
+impl DmaRead {
+    /// The 16 bytes of `m_axis_dma_rd_tdata`: address [63:0], length [77:64], flow [95:80].
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&self.addr.to_le_bytes());
+        b[8..10].copy_from_slice(&self.len.to_le_bytes());
+        b[10..12].copy_from_slice(&self.flow.to_le_bytes());
+        b
+    }
+}
+
+/// A PktRecv from the Rx pipe: answer a received request of `flow` with an ACK or NAK.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PktRecv {
+    pub flow: u16,
+    pub psn: u32,
+    /// ACK (credits), RNR NAK or NAK code, and the MSN.
+    pub aeth: Aeth,
+    /// Hops of the request's telemetry header, echoed (None: no telemetry header).
+    pub echo: Option<Vec<IntHop>>,
+}
+
+impl PktRecv {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), telemetry flag
+    /// (byte 2 bit 0), PSN (bytes 4-6, big-endian), AETH (8-11, as on the wire), nhop (12),
+    /// hop slots (16-55, as on the wire).
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let mut w = [0u8; CTRL_LEN];
+        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
+        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
+        w[8..12].copy_from_slice(&self.aeth.build());
+        if let Some(hops) = &self.echo {
+            w[2] = 1;
+            let t = Telemetry { echo: true, hops: hops.clone() }.build();
+            w[12] = t[1];
+            w[16..56].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
+        }
+        w
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Flow {
+    cfg: FlowConfig,
+    msg: Option<Message>,
+    /// Packets sent since create (saturating at 0xFFFF).
+    sent: u16,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Message {
+    post: Post,
+    /// Payload bytes already sent (k x MTU).
+    offset: u32,
+    next_psn: u32,
+}
+
+/// The flow context of 2^F flows.
+pub struct TxCtx {
+    flows: Vec<Option<Flow>>,
+    /// PktSends dropped (no such flow, no context, nothing to send).
+    pub drops: u32,
+    /// Control words ignored.
+    pub ctrl_bad: u32,
+    /// PktRecvs dropped (no such flow, no context).
+    pub recv_drops: u32,
+}
+
+impl TxCtx {
+    /// 2^`flow_bits` flows, none created.
+    pub fn new(flow_bits: usize) -> Self {
+        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0 }
+    }
+
+    /// The MTU of a created flow (None: no context).
+    pub fn mtu(&self, flow: u16) -> Option<u16> {
+        self.flows.get(flow as usize)?.as_ref().map(|f| f.cfg.mtu)
+    }
+
+    /// Whether a PktSend for `flow` would send a packet.
+    pub fn pending(&self, flow: u16) -> bool {
+        matches!(self.flows.get(flow as usize), Some(Some(Flow { msg: Some(_), .. })))
+    }
+
+    /// Applies a control word; false if it was ignored (bad input).
+    pub fn ctrl(&mut self, c: &Ctrl) -> bool {
+        let ok = self.apply(c);
+        if !ok {
+            self.ctrl_bad = self.ctrl_bad.wrapping_add(1);
+        }
+        ok
+    }
+
+    fn apply(&mut self, c: &Ctrl) -> bool {
+        match c {
+            Ctrl::Nop { .. } => false,
+            Ctrl::Create { flow, cfg } => {
+                let Some(slot) = self.flows.get_mut(*flow as usize) else { return false };
+                if cfg.mtu & MAX_MTU == 0 || cfg.probe {
+                    return false;
+                }
+                let cfg = FlowConfig { mtu: cfg.mtu & MAX_MTU, ..cfg.clone() };
+                *slot = Some(Flow { cfg, msg: None, sent: 0 });
+                true
+            }
+            Ctrl::Remove { flow } => match self.flows.get_mut(*flow as usize) {
+                Some(slot @ Some(_)) => {
+                    *slot = None;
+                    true
+                }
+                _ => false,
+            },
+            Ctrl::Post { flow, post } => match self.flows.get_mut(*flow as usize) {
+                Some(Some(f)) => {
+                    let next_psn = post.first_psn & 0xFF_FFFF;
+                    f.msg = Some(Message { post: *post, offset: 0, next_psn });
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// PktSend(flow): the flow's next packet's descriptor and, if it has payload, its DMA
+    /// read; None (counted in `drops`) if the flow has nothing to send.
+    pub fn pkt_send(&mut self, flow: u16) -> Option<(TxDesc, Option<DmaRead>)> {
+        let out = self.next_packet(flow);
+        if out.is_none() {
+            self.drops = self.drops.wrapping_add(1);
+        }
+        out
+    }
+
+    /// PktRecv: the ACK / NAK descriptor (opcode 0x11, the flow's header, ECT(0), no AckReq,
+    /// the given PSN and AETH, the telemetry echo); None (counted in `recv_drops`) for a flow
+    /// without context. Data state is untouched.
+    pub fn pkt_recv(&mut self, r: &PktRecv) -> Option<TxDesc> {
+        let Some(Some(f)) = self.flows.get(r.flow as usize) else {
+            self.recv_drops = self.recv_drops.wrapping_add(1);
+            return None;
+        };
+        let h = &f.cfg.header;
+        Some(TxDesc {
+            ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
+            opcode: Opcode::Acknowledge,
+            bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, ..h.bth },
+            aeth: r.aeth,
+            telemetry: r.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone() }),
+            payload_len: 0,
+            ..h.clone()
+        })
+    }
+
+    fn next_packet(&mut self, flow: u16) -> Option<(TxDesc, Option<DmaRead>)> {
+        let f = self.flows.get_mut(flow as usize)?.as_mut()?;
+        let m = f.msg.as_mut()?;
+        let mtu = f.cfg.mtu as u32;
+        let rest = m.post.len - m.offset;
+        let (first, last) = (m.offset == 0, rest <= mtu);
+        let n = rest.min(mtu);
+        let opcode = match (first, last) {
+            (true, true) => Opcode::RdmaWriteOnly,
+            (true, false) => Opcode::RdmaWriteFirst,
+            (false, true) => Opcode::RdmaWriteLast,
+            (false, false) => Opcode::RdmaWriteMiddle,
+        };
+        let fast = (f.sent as u32) + 1 < f.cfg.fast_start as u32;
+        let h = &f.cfg.header;
+        let desc = TxDesc {
+            ip: Ipv4 { ecn: if fast { Ecn::NotEct } else { Ecn::Ect0 }, ..h.ip },
+            opcode,
+            bth: Bth { ack_req: true, psn: m.next_psn, ..h.bth },
+            reth: reth(&m.post),
+            telemetry: f.cfg.telemetry.then(Telemetry::collecting),
+            payload_len: n as u16,
+            ..h.clone()
+        };
+        let dma = (n > 0).then(|| DmaRead {
+            addr: m.post.local_addr.wrapping_add(m.offset as u64),
+            len: n as u16,
+            flow,
+        });
+        m.offset += n;
+        m.next_psn = (m.next_psn + 1) & 0xFF_FFFF;
+        f.sent = f.sent.saturating_add(1);
+        if last {
+            f.msg = None;
+        }
+        Some((desc, dma))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> TxDesc {
+        let (d, _) = TxDesc::from_packet(&RocePacket {
+            eth: Ethernet { dst: [2, 0, 0, 0, 0, 1], src: [2, 0, 0, 0, 0, 2] },
+            ip: Ipv4 {
+                dscp: 26,
+                ecn: Ecn::Ce,
+                identification: 0,
+                dont_fragment: true,
+                ttl: 64,
+                src: [10, 0, 0, 1],
+                dst: [10, 0, 0, 2],
+            },
+            udp_src_port: 0xC001,
+            bth: Bth {
+                solicited: false,
+                mig_req: true,
+                pkey: 0xFFFF,
+                fecn: false,
+                becn: false,
+                dest_qp: 0x12,
+                ack_req: false,
+                psn: 0,
+            },
+            body: Body::Ack { aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 } },
+            telemetry: None,
+        });
+        d
+    }
+
+    #[test]
+    fn a_message_in_mtu_packets_with_fast_start_ecn() {
+        let mut c = TxCtx::new(4);
+        let cfg = FlowConfig { header: header(), mtu: 1024, telemetry: true, probe: false, fast_start: 3 };
+        assert!(c.ctrl(&Ctrl::Create { flow: 5, cfg }));
+        let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 2500, first_psn: 0xFF_FFFF };
+        assert!(c.ctrl(&Ctrl::Post { flow: 5, post }));
+        let p: Vec<_> = (0..3).map(|_| c.pkt_send(5).unwrap()).collect();
+        let ops: Vec<_> = p.iter().map(|(d, _)| d.opcode).collect();
+        assert_eq!(ops, [Opcode::RdmaWriteFirst, Opcode::RdmaWriteMiddle, Opcode::RdmaWriteLast]);
+        let psns: Vec<_> = p.iter().map(|(d, _)| d.bth.psn).collect();
+        assert_eq!(psns, [0xFF_FFFF, 0, 1]);
+        let ecn: Vec<_> = p.iter().map(|(d, _)| d.ip.ecn).collect();
+        assert_eq!(ecn, [Ecn::NotEct, Ecn::NotEct, Ecn::Ect0]);
+        let dma: Vec<_> = p.iter().map(|(_, r)| r.unwrap()).map(|r| (r.addr, r.len)).collect();
+        assert_eq!(dma, [(0x1000, 1024), (0x1400, 1024), (0x1800, 452)]);
+        assert!(p.iter().all(|(d, _)| d.bth.ack_req && d.telemetry.is_some()));
+        assert!(c.pkt_send(5).is_none());
+        assert!(c.pkt_send(6).is_none());
+        assert_eq!(c.drops, 2);
+    }
+
+    #[test]
+    fn bad_control_words_are_ignored() {
+        let mut c = TxCtx::new(4);
+        let cfg = FlowConfig { header: header(), mtu: 0, telemetry: false, probe: false, fast_start: 0 };
+        assert!(!c.ctrl(&Ctrl::Create { flow: 1, cfg: cfg.clone() }));
+        assert!(!c.ctrl(&Ctrl::Create { flow: 16, cfg: FlowConfig { mtu: 64, ..cfg.clone() } }));
+        assert!(!c.ctrl(&Ctrl::Create { flow: 1, cfg: FlowConfig { mtu: 64, probe: true, ..cfg } }));
+        assert!(!c.ctrl(&Ctrl::Remove { flow: 1 }));
+        assert!(!c.ctrl(&Ctrl::Nop { flow: 1 }));
+        assert_eq!(c.ctrl_bad, 5);
+    }
+
+    #[test]
+    fn an_empty_message_is_one_write_only_without_dma() {
+        let mut c = TxCtx::new(2);
+        let cfg = FlowConfig { header: header(), mtu: 256, telemetry: false, probe: false, fast_start: 0 };
+        c.ctrl(&Ctrl::Create { flow: 0, cfg });
+        c.ctrl(&Ctrl::Post { flow: 0, post: Post { local_addr: 0, remote_addr: 0, rkey: 0, len: 0, first_psn: 9 } });
+        let (d, r) = c.pkt_send(0).unwrap();
+        assert_eq!((d.opcode, d.payload_len, d.ip.ecn, r), (Opcode::RdmaWriteOnly, 0, Ecn::Ect0, None));
+    }
+}

@@ -1,0 +1,324 @@
+//! tx_ctx against its golden model (`sim::tx_ctx`), event by event: random control words
+//! (create, post, remove) and PktSends over a few hot flows out of 1024, random input gaps and
+//! random backpressure on both outputs; every descriptor and DMA read request the RTL emits is
+//! compared with the model's, in order, and the drop / bad-control counters after every cycle.
+//! The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, probe mode, posts and removes of
+//! flows without context, PktSends of idle flows, and resets at random cycles.
+
+use super::{Outcome, Scenario};
+use crate::verilated::models::TxCtx as Rtl;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::packet::*;
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, TxCtx, MAX_MTU};
+use sim::tx_pipe::TxDesc;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::Instant;
+
+/// Flow ids of the exported RTL: 2^10.
+pub const FLOW_BITS: usize = 10;
+
+/// Stimulus shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Probability that an idle input starts offering its next item on a cycle.
+    pub ctrl_rate: f64,
+    pub pktsend_rate: f64,
+    pub pktrecv_rate: f64,
+    /// Probability that each output's tready is high on a cycle.
+    pub desc_ready: f64,
+    pub dma_ready: f64,
+    /// Probability that a generated item is bad input.
+    pub bad: f64,
+    /// Probability of a one-cycle reset on a cycle.
+    pub reset_rate: f64,
+    /// Number of hot flows the traffic uses.
+    pub hot: usize,
+    /// Probability that a PktSend goes to a flow with something to send (if there is one).
+    pub busy: f64,
+}
+
+impl Shape {
+    pub const RANDOM: Shape =
+        Shape { ctrl_rate: 0.15, pktsend_rate: 0.8, pktrecv_rate: 0.15, desc_ready: 0.7, dma_ready: 0.7, bad: 0.0, reset_rate: 0.0, hot: 24, busy: 0.9 };
+    pub const BAD_INPUT: Shape = Shape { bad: 0.1, reset_rate: 5e-5, ..Shape::RANDOM };
+    /// Line rate: PktSend offered every cycle, outputs always ready, few control words.
+    pub const LINE_RATE: Shape =
+        Shape { ctrl_rate: 0.02, pktsend_rate: 1.0, pktrecv_rate: 0.0, desc_ready: 1.0, dma_ready: 1.0, bad: 0.0, reset_rate: 0.0, hot: 64, busy: 1.0 };
+}
+
+fn template(rng: &mut ChaCha8Rng) -> TxDesc {
+    let mut d = super::tx_pipe::random_desc(rng);
+    d.ip.dscp = rng.gen_range(0..64);
+    d
+}
+
+fn config(rng: &mut ChaCha8Rng) -> FlowConfig {
+    let mtu = match rng.gen_range(0..4) {
+        0 => [256, 512, 1024, 2048, 4096][rng.gen_range(0..5)],
+        1 => rng.gen_range(1..=64),
+        2 => rng.gen_range(1..=MAX_MTU),
+        _ => rng.gen_range(60..=1500),
+    };
+    FlowConfig {
+        header: template(rng),
+        mtu,
+        telemetry: rng.gen(),
+        probe: false,
+        fast_start: if rng.gen_bool(0.5) { rng.gen_range(0..12) } else { rng.gen() },
+    }
+}
+
+fn post(rng: &mut ChaCha8Rng, mtu: Option<u16>) -> Post {
+    let m = mtu.unwrap_or(1024) as u32;
+    let len = match rng.gen_range(0..5) {
+        0 => 0,
+        1 => rng.gen_range(1..=m),
+        2 => m * rng.gen_range(1..8) + rng.gen_range(0..2),
+        3 => rng.gen_range(0..20_000),
+        _ => rng.gen(),
+    };
+    Post {
+        local_addr: rng.gen(),
+        remote_addr: rng.gen(),
+        rkey: rng.gen(),
+        len,
+        // Near the 24-bit wrap half the time.
+        first_psn: if rng.gen() { 0xFF_FFFF - rng.gen_range(0..8) } else { rng.gen_range(0..1 << 24) },
+    }
+}
+
+/// The next control word: mostly posts to hot flows (creating them first), some re-creates
+/// and removes; bad ones with probability `shape.bad`.
+fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) -> Ctrl {
+    let flow = hot[rng.gen_range(0..hot.len())];
+    if rng.gen_bool(shape.bad) {
+        let cfg = config(rng);
+        return match rng.gen_range(0..6) {
+            0 => Ctrl::Nop { flow },
+            1 => Ctrl::Create { flow, cfg: FlowConfig { mtu: 0, ..cfg } },
+            2 => Ctrl::Create { flow, cfg: FlowConfig { probe: true, ..cfg } },
+            3 => Ctrl::Create { flow: rng.gen_range(1 << FLOW_BITS..=u16::MAX), cfg },
+            4 => Ctrl::Post { flow: rng.gen_range(1 << FLOW_BITS..=u16::MAX), post: post(rng, None) },
+            // Most likely a flow without context.
+            _ => Ctrl::Remove { flow: rng.gen_range(0..1 << FLOW_BITS) },
+        };
+    }
+    match model.mtu(flow) {
+        None => Ctrl::Create { flow, cfg: config(rng) },
+        Some(_) if rng.gen_bool(0.03) => Ctrl::Remove { flow },
+        Some(_) if rng.gen_bool(0.05) => Ctrl::Create { flow, cfg: config(rng) },
+        Some(m) => Ctrl::Post { flow, post: post(rng, Some(m)) },
+    }
+}
+
+fn next_pktsend(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) -> u16 {
+    if rng.gen_bool(shape.bad) {
+        return if rng.gen() { rng.gen_range(1 << FLOW_BITS..=u16::MAX) } else { rng.gen_range(0..1 << FLOW_BITS) };
+    }
+    // Mostly flows with something to send.
+    let busy: Vec<u16> = hot.iter().copied().filter(|&f| model.pending(f)).collect();
+    if !busy.is_empty() && rng.gen_bool(shape.busy) {
+        busy[rng.gen_range(0..busy.len())]
+    } else {
+        hot[rng.gen_range(0..hot.len())]
+    }
+}
+
+fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16]) -> PktRecv {
+    let flow = if rng.gen_bool(shape.bad) {
+        if rng.gen() { rng.gen_range(1 << FLOW_BITS..=u16::MAX) } else { rng.gen_range(0..1 << FLOW_BITS) }
+    } else {
+        hot[rng.gen_range(0..hot.len())]
+    };
+    let syndrome = match rng.gen_range(0..3) {
+        0 => Syndrome::Ack { credits: rng.gen_range(0..32) },
+        1 => Syndrome::RnrNak { timer: rng.gen_range(0..32) },
+        _ => Syndrome::Nak(NakCode::from_bits(rng.gen_range(0..32))),
+    };
+    let echo = rng.gen_bool(0.5).then(|| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect());
+    PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo }
+}
+
+fn set_wide(dst: &mut [u32], bytes: &[u8]) {
+    for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
+        *w = u32::from_le_bytes(c.try_into().unwrap());
+    }
+}
+
+fn get_wide(src: &[u32]) -> Vec<u8> {
+    src.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Runs about `cycles` cycles, then drains. Metrics: descriptors, dma_reads, drops, ctrl_bad,
+/// resets, `descriptors_per_cycle` (from the first one to the end of the stimulus) and
+/// `taken_per_cycle_offered` (PktSends taken / cycles one was offered without a control word).
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dut: Rtl = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
+    let mut model = TxCtx::new(FLOW_BITS);
+    let mut hot: Vec<u16> = (0..shape.hot).map(|_| rng.gen_range(0..1 << FLOW_BITS)).collect();
+    hot.extend([0, (1 << FLOW_BITS) - 1]);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+
+    let mut ctrl: Option<Ctrl> = None;
+    let mut pks: Option<u16> = None;
+    let mut rcv: Option<PktRecv> = None;
+    let (mut n_ack, mut recv_drops) = (0u64, 0u64);
+    let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
+    let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
+    let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut first_out, mut w_desc) = (None, 0u64);
+    // Cycles a PktSend was offered with no control word beside it, and how many were taken.
+    let (mut offered, mut taken) = (0u64, 0u64);
+    let mut idle = 0u64;
+    let mut cycle = 0u64;
+    loop {
+        let running = cycle < cycles;
+        if !running && exp_desc.is_empty() && exp_dma.is_empty() {
+            break;
+        }
+        if idle > 5_000 {
+            o.fail(format!("cycle {cycle}: no output for 5000 cycles, {} descriptors expected", exp_desc.len()));
+            break;
+        }
+        if running && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+            dut.set_reset(1);
+            dut.set_s_axis_ctrl_tvalid(0);
+            dut.set_s_axis_pktsend_tvalid(0);
+            dut.set_s_axis_pktrecv_tvalid(0);
+            dut.tick();
+            dut.set_reset(0);
+            cycle += 1;
+            resets += 1;
+            model = TxCtx::new(FLOW_BITS);
+            (ctrl, pks, rcv) = (None, None, None);
+            exp_desc.clear();
+            exp_dma.clear();
+            continue;
+        }
+        if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
+            ctrl = Some(next_ctrl(&mut rng, shape, &hot, &model));
+        }
+        if running && pks.is_none() && rng.gen_bool(shape.pktsend_rate) {
+            pks = Some(next_pktsend(&mut rng, shape, &hot, &model));
+        }
+        if running && rcv.is_none() && rng.gen_bool(shape.pktrecv_rate) {
+            rcv = Some(next_pktrecv(&mut rng, shape, &hot));
+        }
+        dut.set_s_axis_pktrecv_tvalid(rcv.is_some() as u8);
+        if let Some(r) = &rcv {
+            set_wide(dut.s_axis_pktrecv_tdata_mut(), &r.to_bytes());
+        }
+        dut.set_s_axis_ctrl_tvalid(ctrl.is_some() as u8);
+        if let Some(c) = &ctrl {
+            set_wide(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
+        }
+        dut.set_s_axis_pktsend_tvalid(pks.is_some() as u8);
+        dut.set_s_axis_pktsend_tdata(pks.unwrap_or(0));
+        let d_ready = rng.gen_bool(shape.desc_ready);
+        let r_ready = rng.gen_bool(shape.dma_ready);
+        dut.set_m_axis_desc_tready(d_ready as u8);
+        dut.set_m_axis_dma_rd_tready(r_ready as u8);
+        dut.eval();
+        let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
+        let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
+        let took_r = rcv.is_some() && dut.s_axis_pktrecv_tready() == 1;
+        if pks.is_some() && ctrl.is_none() && rcv.is_none() && dut.s_axis_ctrl_tready() == 1 {
+            offered += 1;
+            taken += took_p as u64;
+        }
+        idle += 1;
+        if d_ready && dut.m_axis_desc_tvalid() == 1 {
+            idle = 0;
+            first_out.get_or_insert(cycle);
+            let got = get_wide(dut.m_axis_desc_tdata());
+            match exp_desc.pop_front() {
+                Some(want) => {
+                    o.transactions += 1;
+                    n_desc += 1;
+                    o.check(cycle, hex(&got), hex(&want.to_bytes()));
+                }
+                None => o.check(cycle, hex(&got), "no descriptor".into()),
+            }
+            if running {
+                w_desc += 1;
+            }
+        }
+        if r_ready && dut.m_axis_dma_rd_tvalid() == 1 {
+            idle = 0;
+            let got = get_wide(dut.m_axis_dma_rd_tdata());
+            match exp_dma.pop_front() {
+                Some(want) => {
+                    o.transactions += 1;
+                    n_dma += 1;
+                    o.check(cycle, hex(&got), hex(&want.to_bytes()));
+                }
+                None => o.check(cycle, hex(&got), "no DMA read".into()),
+            }
+        }
+        if exp_desc.is_empty() && exp_dma.is_empty() {
+            idle = 0;
+        }
+        dut.tick();
+        cycle += 1;
+        if took_c {
+            let c = ctrl.take().unwrap();
+            bad_total += !model.ctrl(&c) as u64;
+        }
+        if took_r {
+            match model.pkt_recv(&rcv.take().unwrap()) {
+                Some(d) => {
+                    n_ack += 1;
+                    exp_desc.push_back(d);
+                }
+                None => recv_drops += 1,
+            }
+        }
+        if took_p {
+            let f = pks.take().unwrap();
+            match model.pkt_send(f) {
+                Some((d, r)) => {
+                    exp_desc.push_back(d);
+                    exp_dma.extend(r);
+                }
+                None => drops_total += 1,
+            }
+        }
+        // Counters are registered: after the edge they include this cycle's events.
+        o.check(cycle, ("stat_drop", dut.stat_drop()), ("stat_drop", model.drops));
+        o.check(cycle, ("stat_recv_drop", dut.stat_recv_drop()), ("stat_recv_drop", model.recv_drops));
+        o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
+    }
+    let window = cycles.saturating_sub(first_out.unwrap_or(cycles));
+    o.cycles = cycle;
+    o.seconds = start.elapsed().as_secs_f64();
+    o.metric("descriptors", n_desc as f64);
+    o.metric("dma_reads", n_dma as f64);
+    o.metric("acks", n_ack as f64);
+    o.metric("drops", drops_total as f64);
+    o.metric("recv_drops", recv_drops as f64);
+    o.metric("ctrl_bad", bad_total as f64);
+    o.metric("resets", resets as f64);
+    o.metric("descriptors_per_cycle", w_desc as f64 / window.max(1) as f64);
+    o.metric("taken_per_cycle_offered", taken as f64 / offered.max(1) as f64);
+    o
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The regression scenarios.
+pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(Scenario::TxCtxRandom, seed, cycles, &Shape::RANDOM, vcd)
+}
+
+pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(Scenario::TxCtxBadInput, seed, cycles, &Shape::BAD_INPUT, vcd)
+}

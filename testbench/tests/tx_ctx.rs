@@ -1,0 +1,260 @@
+//! tx_ctx against its golden model (sim::tx_ctx) in Verilator, event by event: random control
+//! words and PktSends with input gaps and backpressure on both outputs, bad input and resets,
+//! one PktSend per clock; a few events in rust-hdl's own simulator.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::packet::*;
+use sim::tx_ctx::{Ctrl, FlowConfig, PktRecv, Post, TxCtx};
+use sim::tx_pipe::TxDesc;
+use testbench::harness::tx_ctx::{run, Shape};
+use testbench::harness::tx_pipe::random_desc;
+use testbench::harness::Scenario;
+
+#[test]
+fn random_events_match_the_model() {
+    let seed = rand::random::<u32>() as u64;
+    let o = Scenario::TxCtxRandom.run(seed, 300_000, None);
+    println!("{o:?}");
+    assert!(
+        o.passed()
+            && o.get("descriptors").unwrap() > 50_000.0
+            && o.get("dma_reads").unwrap() > 40_000.0
+            && o.get("acks").unwrap() > 10_000.0,
+        "{o:?}; re-run: {}",
+        o.rerun_command()
+    );
+}
+
+#[test]
+fn bad_input_is_counted_and_ignored() {
+    let seed = rand::random::<u32>() as u64;
+    let o = Scenario::TxCtxBadInput.run(seed, 300_000, None);
+    println!("{o:?}");
+    assert!(
+        o.passed()
+            && o.get("drops").unwrap() > 1_000.0
+            && o.get("recv_drops").unwrap() > 500.0
+            && o.get("ctrl_bad").unwrap() > 500.0,
+        "{o:?}; re-run: {}",
+        o.rerun_command()
+    );
+}
+
+/// PktSend offered on every cycle, both outputs always ready: every PktSend not beside a
+/// control word is taken in its cycle (one per clock, same flow or not).
+#[test]
+fn one_pktsend_per_clock() {
+    let seed = rand::random::<u32>() as u64;
+    let o = run(Scenario::TxCtxRandom, seed, 100_000, &Shape::LINE_RATE, None);
+    println!("{o:?}");
+    assert!(o.passed(), "{o:?}");
+    assert_eq!(o.get("taken_per_cycle_offered").unwrap(), 1.0, "{o:?}");
+    assert!(o.get("descriptors_per_cycle").unwrap() > 0.9, "{o:?}");
+}
+
+/// The same block at F = 2 in rust-hdl's simulator (4-cycle reset sweep): create, post, four
+/// PktSends (one too many), compared with the model.
+#[test]
+fn rust_hdl_simulation_small_case() {
+    use hdl::tx_ctx::TxCtx as Hdl;
+    use rust_hdl::prelude::*;
+    let mut uut = Hdl::<2>::default();
+    uut.connect_all();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut model = TxCtx::new(2);
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 100, telemetry: true, probe: false, fast_start: 2 };
+    let post = Post { local_addr: rng.gen(), remote_addr: rng.gen(), rkey: rng.gen(), len: 250, first_psn: 0xFF_FFFE };
+    let ctrls = [Ctrl::Create { flow: 3, cfg: FlowConfig { header: TxDesc { ip: Ipv4 { dscp: 5, ..cfg.header.ip }, ..cfg.header.clone() }, ..cfg } }, Ctrl::Post { flow: 3, post }];
+    let mut want = vec![];
+    for c in &ctrls {
+        assert!(model.ctrl(c));
+    }
+    for _ in 0..4 {
+        if let Some((d, r)) = model.pkt_send(3) {
+            want.push((d.to_bytes().to_vec(), r.map(|r| r.to_bytes().to_vec())));
+        }
+    }
+    let to_bits = |b: &[u8]| -> Bits<512> { b.iter().rev().fold(Bits::<512>::default(), |acc, &x| (acc << 8) | (x as u64)) };
+    let bytes_of = |v: Bits<1024>, n: usize| -> Vec<u8> { (0..n).map(|i| v.get_bits::<8>(8 * i).to_u64() as u8).collect() };
+    let (mut ci, mut pi) = (0, 0);
+    let (mut descs, mut dmas) = (vec![], vec![]);
+    for cycle in 0..30 {
+        uut.reset.next = cycle == 0;
+        uut.s_axis_ctrl_tvalid.next = cycle > 0 && ci < ctrls.len();
+        uut.s_axis_ctrl_tdata.next = to_bits(&ctrls[ci.min(1)].to_bytes());
+        uut.s_axis_pktsend_tvalid.next = cycle > 0 && ci == ctrls.len() && pi < 4;
+        uut.s_axis_pktsend_tdata.next = 3.into();
+        uut.m_axis_desc_tready.next = true;
+        uut.m_axis_dma_rd_tready.next = true;
+        uut.clock.next = Clock { clk: false };
+        while {
+            uut.update_all();
+            uut.has_changed()
+        } {}
+        let took_c = uut.s_axis_ctrl_tvalid.val() && uut.s_axis_ctrl_tready.val();
+        let took_p = uut.s_axis_pktsend_tvalid.val() && uut.s_axis_pktsend_tready.val();
+        if uut.m_axis_desc_tvalid.val() {
+            descs.push(bytes_of(uut.m_axis_desc_tdata.val(), 128));
+        }
+        if uut.m_axis_dma_rd_tvalid.val() {
+            let v: Bits<1024> = bit_cast::<1024, 128>(uut.m_axis_dma_rd_tdata.val());
+            dmas.push(bytes_of(v, 16));
+        }
+        uut.clock.next = Clock { clk: true };
+        while {
+            uut.update_all();
+            uut.has_changed()
+        } {}
+        ci += took_c as usize;
+        pi += took_p as usize;
+    }
+    assert_eq!(want.len(), 3);
+    assert_eq!(descs, want.iter().map(|w| w.0.clone()).collect::<Vec<_>>());
+    assert_eq!(dmas, want.iter().filter_map(|w| w.1.clone()).collect::<Vec<_>>());
+    assert_eq!(uut.stat_drop.val().to_u64(), 1);
+}
+
+/// End to end: tx_ctx's RTL turns three flows' WRITE messages into descriptors and DMA reads,
+/// and two PktRecvs into an ACK (with a telemetry echo) and a NAK;
+/// the payloads are read from a model memory and, with the descriptors (the model's, checked
+/// byte-equal to the RTL's), go through tx_pipe's RTL; every frame parses, with the expected
+/// opcode / PSN sequence per flow, RETH on First / Only, the ECN and the memory's bytes.
+#[test]
+fn descriptors_through_tx_pipe_parse() {
+    use testbench::verilated::models::TxCtx as Rtl;
+    let mem = |a: u64| (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8;
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut model = TxCtx::new(10);
+    let flows: [(u16, u16, bool, u16, u32, u32); 3] =
+        [(7, 256, false, 4, 3000, 0xFF_FFFC), (300, 1024, true, 0, 1000, 5), (1023, 100, false, 2, 0, 77)];
+    let mut ctrls = vec![];
+    for &(flow, mtu, telemetry, fast_start, len, first_psn) in &flows {
+        let mut header = random_desc(&mut rng);
+        header.ip.dscp = 26;
+        ctrls.push(Ctrl::Create { flow, cfg: FlowConfig { header, mtu, telemetry, probe: false, fast_start } });
+        let post = Post { local_addr: rng.gen::<u32>() as u64, remote_addr: rng.gen(), rkey: rng.gen(), len, first_psn };
+        ctrls.push(Ctrl::Post { flow, post });
+    }
+    let mut dut = Rtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut.set_m_axis_desc_tready(1);
+    dut.set_m_axis_dma_rd_tready(1);
+    // 15 PktSends for flow 7, 3 for 300, 2 for 1023, interleaved.
+    let sends: Vec<u16> = (0..20).map(|i| if i % 4 == 3 { flows[1 + (i / 4) % 2].0 } else { flows[0].0 }).collect();
+    let hops: Vec<IntHop> = (0..3).map(|_| testbench::harness::tx_pipe::hop(&mut rng)).collect();
+    let recvs = [
+        PktRecv { flow: 300, psn: 0x12345, aeth: Aeth { syndrome: Syndrome::Ack { credits: 31 }, msn: 9 }, echo: Some(hops.clone()) },
+        PktRecv { flow: 1023, psn: 0xFF_FFFF, aeth: Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 3 }, echo: None },
+    ];
+    let (mut ci, mut si, mut ri) = (0, 0, 0);
+    let (mut got_desc, mut got_dma) = (vec![], vec![]);
+    let (mut want_desc, mut want_dma, mut owner) = (vec![], vec![], vec![]);
+    for _ in 0..1200 {
+        let c = ctrls.get(ci);
+        dut.set_s_axis_ctrl_tvalid(c.is_some() as u8);
+        if let Some(c) = c {
+            for (w, b) in dut.s_axis_ctrl_tdata_mut().iter_mut().zip(c.to_bytes().chunks(4)) {
+                *w = u32::from_le_bytes(b.try_into().unwrap());
+            }
+        }
+        let s = if ci == ctrls.len() { sends.get(si) } else { None };
+        // Two PktRecvs once the data is out: an ACK with a 3-hop echo and a NAK without one.
+        let r = if si == sends.len() { recvs.get(ri) } else { None };
+        dut.set_s_axis_pktrecv_tvalid(r.is_some() as u8);
+        if let Some(r) = r {
+            for (w, b) in dut.s_axis_pktrecv_tdata_mut().iter_mut().zip(r.to_bytes().chunks(4)) {
+                *w = u32::from_le_bytes(b.try_into().unwrap());
+            }
+        }
+        dut.set_s_axis_pktsend_tvalid(s.is_some() as u8);
+        dut.set_s_axis_pktsend_tdata(s.copied().unwrap_or(0));
+        dut.eval();
+        let took_c = c.is_some() && dut.s_axis_ctrl_tready() == 1;
+        let took_p = s.is_some() && dut.s_axis_pktsend_tready() == 1;
+        let took_r = r.is_some() && dut.s_axis_pktrecv_tready() == 1;
+        if dut.m_axis_desc_tvalid() == 1 {
+            got_desc.push(dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        }
+        if dut.m_axis_dma_rd_tvalid() == 1 {
+            got_dma.push(dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        }
+        dut.tick();
+        if took_c {
+            assert!(model.ctrl(c.unwrap()));
+            ci += 1;
+        }
+        if took_r {
+            want_desc.push(model.pkt_recv(r.unwrap()).unwrap());
+            owner.push(r.unwrap().flow);
+            ri += 1;
+        }
+        if took_p {
+            if let Some((d, r)) = model.pkt_send(*s.unwrap()) {
+                owner.push(*s.unwrap());
+                want_desc.push(d);
+                want_dma.extend(r);
+            }
+            si += 1;
+        }
+    }
+    assert_eq!((si, ri), (sends.len(), recvs.len()));
+    // 3000 / 256 = 12 packets, 1000 / 1024 = 1, an empty message = 1: 14 of the 20 PktSends,
+    // the other 6 dropped.
+    assert_eq!(want_desc.len(), 16);
+    assert_eq!((model.drops, dut.stat_drop()), (6, 6));
+    assert_eq!(got_desc, want_desc.iter().map(|d| d.to_bytes().to_vec()).collect::<Vec<_>>());
+    assert_eq!(got_dma, want_dma.iter().map(|r| r.to_bytes().to_vec()).collect::<Vec<_>>());
+    // The DMA engine: one payload packet per request, from the memory.
+    let mut dma = want_dma.iter();
+    let items: Vec<(TxDesc, Vec<u8>)> = want_desc
+        .iter()
+        .map(|d| {
+            let payload = if d.payload_len > 0 {
+                let r = dma.next().unwrap();
+                assert_eq!(r.len, d.payload_len);
+                (0..r.len as u64).map(|i| mem(r.addr + i)).collect()
+            } else {
+                vec![]
+            };
+            (d.clone(), payload)
+        })
+        .collect();
+    let run = testbench::harness::tx_pipe::send(5, &items, &testbench::harness::tx_pipe::Shape::RANDOM, true);
+    assert!(run.outcome.passed(), "{:?}", run.outcome);
+    assert_eq!(run.frames.len(), 16);
+    let mut next_psn = std::collections::HashMap::new();
+    let mut sent = std::collections::HashMap::new();
+    let mut ops = vec![];
+    for ((f, (_, payload)), owner) in run.frames.iter().zip(&items).zip(&owner) {
+        let p = RocePacket::parse(f).expect("frame parses");
+        if p.opcode() == Opcode::Acknowledge {
+            let r = recvs.iter().find(|r| r.flow == *owner).unwrap();
+            assert_eq!((p.bth.psn, p.body.aeth().copied(), p.ip.ecn), (r.psn, Some(r.aeth), Ecn::Ect0));
+            assert_eq!(p.telemetry.as_ref().map(|t| (t.echo, t.hops.clone())), r.echo.clone().map(|h| (true, h)));
+            continue;
+        }
+        let &(flow, _, tele, fs, len, first) = flows.iter().find(|x| x.0 == *owner).unwrap();
+        let psn = next_psn.entry(flow).or_insert(first);
+        assert_eq!(p.bth.psn, *psn);
+        *psn = (*psn + 1) & 0xFF_FFFF;
+        let k = sent.entry(flow).or_insert(0u16);
+        let ecn = if *k + 1 < fs { Ecn::NotEct } else { Ecn::Ect0 };
+        *k += 1;
+        assert_eq!(p.ip.ecn, ecn);
+        assert!(p.bth.ack_req);
+        assert_eq!(p.telemetry.is_some(), tele);
+        assert_eq!(p.body.payload(), &payload[..]);
+        if matches!(p.opcode(), Opcode::RdmaWriteFirst | Opcode::RdmaWriteOnly) {
+            assert_eq!(p.body.reth().unwrap().dma_len, len);
+        }
+        ops.push((flow, p.opcode()));
+    }
+    let of = |flow: u16| ops.iter().filter(|o| o.0 == flow).map(|o| o.1 as u8).collect::<Vec<u8>>();
+    assert_eq!(of(7), [vec![0x06], vec![0x07; 10], vec![0x08]].concat());
+    assert_eq!(of(300), [0x0A]);
+    assert_eq!(of(1023), [0x0A]);
+}
+
