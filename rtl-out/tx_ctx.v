@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,stat_drop,stat_recv_drop,stat_ctrl_bad);
+module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
 
     // Module arguments
     input wire  clock;
@@ -27,6 +27,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     input wire  m_axis_dma_rd_tready;
     output reg  [31:0] stat_drop;
     output reg  [31:0] stat_recv_drop;
+    output reg  [31:0] stat_nak_ignored;
     output reg  [31:0] stat_ctrl_bad;
 
     // Stub signals
@@ -39,9 +40,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  msg_write_clock;
     reg  msg_write_enable;
     reg  [9:0] msg_write_address;
-    reg  [297:0] msg_write_data;
+    reg  [321:0] msg_write_data;
     reg  [9:0] msg_read_address;
-    wire  [297:0] msg_read_data;
+    wire  [321:0] msg_read_data;
     reg  swept_d;
     wire  swept_q;
     reg  swept_clock;
@@ -69,8 +70,23 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [31:0] recv_drops_d;
     wire  [31:0] recv_drops_q;
     reg  recv_drops_clock;
+    reg  [31:0] nak_ign_d;
+    wire  [31:0] nak_ign_q;
+    reg  nak_ign_clock;
 
     // Local signals
+    reg  g_rew;
+    reg  [23:0] g_psn;
+    reg  [23:0] m_first;
+    reg  [23:0] g_k;
+    reg  [23:0] g_sent;
+    reg  g_ok;
+    reg  [15:0] g_klo;
+    reg  [15:0] g_khi;
+    reg  [15:0] g_mtu;
+    reg  [31:0] g_plo;
+    reg  [31:0] g_phi;
+    reg  [31:0] g_off;
     reg  [15:0] r_flow;
     reg  r_id_ok;
     reg  take_r;
@@ -95,7 +111,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_p;
     reg  free;
     reg  [318:0] cw;
-    reg  [297:0] mw;
+    reg  [321:0] mw;
     reg  m_valid;
     reg  m_pend;
     reg  [31:0] m_off;
@@ -188,6 +204,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .q(recv_drops_q),
         .clock(recv_drops_clock)
     );
+    tx_ctx_nak_ign nak_ign(
+        .d(nak_ign_d),
+        .q(nak_ign_q),
+        .clock(nak_ign_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -200,6 +221,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         drops_clock = clock;
         ctrl_bad_clock = clock;
         recv_drops_clock = clock;
+        nak_ign_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         d_valid_d = d_valid_q;
@@ -209,6 +231,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         drops_d = drops_q;
         ctrl_bad_d = ctrl_bad_q;
         recv_drops_d = recv_drops_q;
+        nak_ign_d = nak_ign_q;
         ctx_write_clock = clock;
         ack_req = 32'h80;
         msg_write_clock = clock;
@@ -220,6 +243,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         take_c = s_axis_ctrl_tvalid & swept_q;
         r_flow = s_axis_pktrecv_tdata[(32'h0)+:(16)];
+        g_rew = s_axis_pktrecv_tdata[32'h11];
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         d_free = ~d_valid_q | m_axis_desc_tready;
         take_r = s_axis_pktrecv_tvalid & ~s_axis_ctrl_tvalid & swept_q & d_free;
@@ -246,6 +270,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_psn = mw[(32'h82)+:(24)];
         m_sent = mw[(32'h9a)+:(16)];
         m_reth = mw[(32'haa)+:(128)];
+        m_first = mw[(32'h12a)+:(24)];
         t_mtu = cw[(32'h120)+:(14)];
         t_tele = cw[32'h12e];
         t_fs = cw[(32'h12f)+:(16)];
@@ -292,7 +317,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         st_post = 32'h3;
         desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
-        ack_send = take_r & r_id_ok & m_valid;
+        ack_send = take_r & r_id_ok & m_valid & ~g_rew;
         ack_op = 32'h11;
         ack_tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
@@ -303,6 +328,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((s_axis_pktrecv_tdata[(32'h20)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((s_axis_pktrecv_tdata[(32'h10)+:(1)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((s_axis_pktrecv_tdata[(32'h40)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
+        g_psn = (((s_axis_pktrecv_tdata[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((s_axis_pktrecv_tdata[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((s_axis_pktrecv_tdata[(32'h30)+:(8)]) & 24'hffffff);
+        g_k = g_psn - m_first;
+        g_sent = m_psn - m_first;
+        g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
+        g_klo = g_k[(32'h0)+:(16)];
+        g_khi = ((g_k[(32'h10)+:(8)]) & 16'hffff);
+        g_mtu = ((t_mtu) & 16'hffff);
+        g_plo = g_klo * g_mtu;
+        g_phi = g_khi * g_mtu;
+        g_off = g_plo + (g_phi << 32'h10);
         c_mtu = s_axis_ctrl_tdata[(32'h160)+:(14)];
         c_len = (((s_axis_ctrl_tdata[(32'ha0)+:(8)]) & 32'hffffffff) << 32'h18) | (((s_axis_ctrl_tdata[(32'ha8)+:(8)]) & 32'hffffffff) << 32'h10) | (((s_axis_ctrl_tdata[(32'hb0)+:(8)]) & 32'hffffffff) << 32'h8) | ((s_axis_ctrl_tdata[(32'hb8)+:(8)]) & 32'hffffffff);
         c_ok = 1'b0;
@@ -341,12 +376,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 msg_write_data = 32'h0;
             end
             else begin
-                msg_write_data = ((st_post) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((s_axis_ctrl_tdata[(32'hc0)+:(64)]) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((s_axis_ctrl_tdata[(32'h100)+:(24)]) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((s_axis_ctrl_tdata[(32'h40)+:(128)]) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa);
+                msg_write_data = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((s_axis_ctrl_tdata[(32'hc0)+:(64)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((s_axis_ctrl_tdata[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((s_axis_ctrl_tdata[(32'h40)+:(128)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((s_axis_ctrl_tdata[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
             end
         end
         else if (send) begin
             msg_write_enable = 1'b1;
-            msg_write_data = ((st_next) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 298'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa);
+            msg_write_data = ((st_next) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+        end
+        else if (g_ok) begin
+            msg_write_enable = 1'b1;
+            msg_write_data = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
         end
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
@@ -366,8 +405,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             d_valid_d = 1'b1;
             d_data_d = adesc;
         end
-        if (take_r & ~ack_send) begin
+        if (take_r & ~g_rew & ~ack_send) begin
             recv_drops_d = recv_drops_q + 32'h1;
+        end
+        if (take_r & g_rew & ~g_ok) begin
+            nak_ign_d = nak_ign_q + 32'h1;
         end
         if (take_p & ~send) begin
             drops_d = drops_q + 32'h1;
@@ -383,6 +425,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             drops_d = 32'h0;
             ctrl_bad_d = 32'h0;
             recv_drops_d = 32'h0;
+            nak_ign_d = 32'h0;
         end
         m_axis_desc_tvalid = d_valid_q;
         m_axis_desc_tdata = d_data_q;
@@ -391,6 +434,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         stat_drop = drops_q;
         stat_ctrl_bad = ctrl_bad_q;
         stat_recv_drop = recv_drops_q;
+        stat_nak_ignored = nak_ign_q;
     end
 
 endmodule // tx_ctx
@@ -497,12 +541,12 @@ module tx_ctx_msg(write_clock,write_enable,write_address,write_data,read_address
     input wire  write_clock;
     input wire  write_enable;
     input wire  [9:0] write_address;
-    input wire  [297:0] write_data;
+    input wire  [321:0] write_data;
     input wire  [9:0] read_address;
-    output reg  [297:0] read_data;
+    output reg  [321:0] read_data;
 
     // Update code (custom)
-    reg [297:0] mem [0:1023];
+    reg [321:0] mem [0:1023];
 
     always @(*) begin
         read_data = mem[read_address];
@@ -514,6 +558,24 @@ module tx_ctx_msg(write_clock,write_enable,write_address,write_data,read_address
         end
     end
 endmodule // tx_ctx_msg
+
+module tx_ctx_nak_ign(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_nak_ign
 
 module tx_ctx_r_data(d,q,clock);
 

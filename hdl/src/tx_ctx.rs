@@ -26,8 +26,8 @@ pub const OP_POST: u64 = 3;
 /// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16.
 const CTX_BITS: usize = 319;
 /// msg RAM word: valid 1 | pending 1 | offset 32 | length 32 | local address 64 | next PSN 24 |
-/// packets sent (saturating) 16 | RETH bytes 128.
-const MSG_BITS: usize = 298;
+/// packets sent (saturating) 16 | RETH bytes 128 | first PSN 24 (for go-back-N).
+const MSG_BITS: usize = 322;
 
 /// See the module doc. `F`: log2 of the flow count.
 #[derive(LogicBlock)]
@@ -54,6 +54,8 @@ pub struct TxCtx<const F: usize> {
     /// PktRecv from the Rx pipe: send an ACK / NAK for a flow (layout in docs/modules/tx_ctx.md):
     /// [15:0] flow, [16] telemetry echo, [55:32] PSN and [95:64] AETH as descriptor bytes
     /// 36..38 and 40..43, [103:96] nhop, [447:128] hop slots as descriptor bytes 64..103.
+    /// With [17] set it is go-back-N instead (a NAK received for the flow's requests): no
+    /// descriptor; the flow sends again from PSN [55:32] if it lies in the sent range.
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
     /// A PktRecv is offered.
     pub s_axis_pktrecv_tvalid: Signal<In, bool>,
@@ -77,6 +79,9 @@ pub struct TxCtx<const F: usize> {
     pub stat_drop: Signal<Out, Bits<32>>,
     /// PktRecvs dropped: flow id >= 2^F or no context (wraps).
     pub stat_recv_drop: Signal<Out, Bits<32>>,
+    /// Go-back-N events ignored: flow id >= 2^F, no context, or PSN outside the posted
+    /// message's sent range (wraps).
+    pub stat_nak_ignored: Signal<Out, Bits<32>>,
     /// Control words ignored: op 0, flow id >= 2^F, MTU 0 or probe mode on create, post or
     /// remove of a flow without context (wraps).
     pub stat_ctrl_bad: Signal<Out, Bits<32>>,
@@ -92,6 +97,19 @@ pub struct TxCtx<const F: usize> {
     drops: DFF<Bits<32>>,
     ctrl_bad: DFF<Bits<32>>,
     recv_drops: DFF<Bits<32>>,
+    nak_ign: DFF<Bits<32>>,
+    g_rew: Signal<Local, bool>,
+    g_psn: Signal<Local, Bits<24>>,
+    m_first: Signal<Local, Bits<24>>,
+    g_k: Signal<Local, Bits<24>>,
+    g_sent: Signal<Local, Bits<24>>,
+    g_ok: Signal<Local, bool>,
+    g_klo: Signal<Local, Bits<16>>,
+    g_khi: Signal<Local, Bits<16>>,
+    g_mtu: Signal<Local, Bits<16>>,
+    g_plo: Signal<Local, Bits<32>>,
+    g_phi: Signal<Local, Bits<32>>,
+    g_off: Signal<Local, Bits<32>>,
     r_flow: Signal<Local, Bits<16>>,
     r_id_ok: Signal<Local, bool>,
     take_r: Signal<Local, bool>,
@@ -185,6 +203,20 @@ impl<const F: usize> Default for TxCtx<F> {
             drops: Default::default(),
             ctrl_bad: Default::default(),
             recv_drops: Default::default(),
+            nak_ign: Default::default(),
+            stat_nak_ignored: Default::default(),
+            g_rew: Default::default(),
+            g_psn: Default::default(),
+            m_first: Default::default(),
+            g_k: Default::default(),
+            g_sent: Default::default(),
+            g_ok: Default::default(),
+            g_klo: Default::default(),
+            g_khi: Default::default(),
+            g_mtu: Default::default(),
+            g_plo: Default::default(),
+            g_phi: Default::default(),
+            g_off: Default::default(),
             r_flow: Default::default(),
             r_id_ok: Default::default(),
             take_r: Default::default(),
@@ -246,7 +278,7 @@ impl<const F: usize> Default for TxCtx<F> {
 impl<const F: usize> Logic for TxCtx<F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops);
+        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops, nak_ign);
         self.ctx.write_clock.next = self.clock.val();
         self.ack_req.next = 0x80.into();
         self.msg.write_clock.next = self.clock.val();
@@ -261,6 +293,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
         self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
         self.r_flow.next = self.s_axis_pktrecv_tdata.val().get_bits::<16>(0);
+        self.g_rew.next = self.s_axis_pktrecv_tdata.val().get_bit(17);
         self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
         self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
         // Priority: control word, then PktRecv (ACK / NAK), then PktSend.
@@ -300,6 +333,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.m_psn.next = self.mw.val().get_bits::<24>(130);
         self.m_sent.next = self.mw.val().get_bits::<16>(154);
         self.m_reth.next = self.mw.val().get_bits::<128>(170);
+        self.m_first.next = self.mw.val().get_bits::<24>(298);
         self.t_mtu.next = self.cw.val().get_bits::<14>(288);
         self.t_tele.next = self.cw.val().get_bit(302);
         self.t_fs.next = self.cw.val().get_bits::<16>(303);
@@ -367,7 +401,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 8>(self.plen.val().get_bits::<8>(0)) << 472);
         // ACK / NAK (opcode 0x11): template, TOS ECT(0), no AckReq, PSN and AETH from the
         // PktRecv, telemetry echo (T, nhop, hop slots) if it carries one.
-        self.ack_send.next = self.take_r.val() & self.r_id_ok.val() & self.m_valid.val();
+        self.ack_send.next = self.take_r.val() & self.r_id_ok.val() & self.m_valid.val() & !self.g_rew.val();
         self.ack_op.next = 0x11.into();
         self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
         self.echo_nhop.next = 0.into();
@@ -387,6 +421,23 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
             | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
+
+        // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
+        // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
+        // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
+        self.g_psn.next = (bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(32)) << 16)
+            | (bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(40)) << 8)
+            | bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(48));
+        self.g_k.next = self.g_psn.val() - self.m_first.val();
+        self.g_sent.next = self.m_psn.val() - self.m_first.val();
+        self.g_ok.next = self.take_r.val() & self.g_rew.val() & self.r_id_ok.val() & self.m_valid.val()
+            & (self.g_k.val() < self.g_sent.val());
+        self.g_klo.next = self.g_k.val().get_bits::<16>(0);
+        self.g_khi.next = bit_cast::<16, 8>(self.g_k.val().get_bits::<8>(16));
+        self.g_mtu.next = bit_cast::<16, 14>(self.t_mtu.val());
+        self.g_plo.next = self.g_klo.val() * self.g_mtu.val();
+        self.g_phi.next = self.g_khi.val() * self.g_mtu.val();
+        self.g_off.next = self.g_plo.val() + (self.g_phi.val() << 16);
 
         // ---- Control word checks and fields.
         self.c_mtu.next = self.s_axis_ctrl_tdata.val().get_bits::<14>(352);
@@ -442,7 +493,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                     | (bit_cast::<MSG_BITS, 64>(self.s_axis_ctrl_tdata.val().get_bits::<64>(192)) << 66)
                     | (bit_cast::<MSG_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(256)) << 130)
                     | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
-                    | (bit_cast::<MSG_BITS, 128>(self.s_axis_ctrl_tdata.val().get_bits::<128>(64)) << 170);
+                    | (bit_cast::<MSG_BITS, 128>(self.s_axis_ctrl_tdata.val().get_bits::<128>(64)) << 170)
+                    | (bit_cast::<MSG_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(256)) << 298);
             }
         } else if self.send.val() {
             self.msg.write_enable.next = true;
@@ -452,7 +504,19 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
                 | (bit_cast::<MSG_BITS, 24>(self.psn1.val()) << 130)
                 | (bit_cast::<MSG_BITS, 16>(self.sent1.val()) << 154)
-                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170);
+                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
+                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
+        } else if self.g_ok.val() {
+            // Go-back-N: pending, offset k x MTU, next PSN = the NAK's PSN; the rest kept.
+            self.msg.write_enable.next = true;
+            self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
+                | (bit_cast::<MSG_BITS, 32>(self.g_off.val()) << 2)
+                | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
+                | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
+                | (bit_cast::<MSG_BITS, 24>(self.g_psn.val()) << 130)
+                | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
+                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
+                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
         }
 
         // ---- Output registers.
@@ -476,8 +540,11 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.adesc.val();
         }
-        if self.take_r.val() & !self.ack_send.val() {
+        if self.take_r.val() & !self.g_rew.val() & !self.ack_send.val() {
             self.recv_drops.d.next = self.recv_drops.q.val() + 1;
+        }
+        if self.take_r.val() & self.g_rew.val() & !self.g_ok.val() {
+            self.nak_ign.d.next = self.nak_ign.q.val() + 1;
         }
         if self.take_p.val() & !self.send.val() {
             self.drops.d.next = self.drops.q.val() + 1;
@@ -493,6 +560,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.drops.d.next = 0.into();
             self.ctrl_bad.d.next = 0.into();
             self.recv_drops.d.next = 0.into();
+            self.nak_ign.d.next = 0.into();
         }
         self.m_axis_desc_tvalid.next = self.d_valid.q.val();
         self.m_axis_desc_tdata.next = self.d_data.q.val();
@@ -501,5 +569,6 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.stat_drop.next = self.drops.q.val();
         self.stat_ctrl_bad.next = self.ctrl_bad.q.val();
         self.stat_recv_drop.next = self.recv_drops.q.val();
+        self.stat_nak_ignored.next = self.nak_ign.q.val();
     }
 }

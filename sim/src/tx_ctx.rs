@@ -144,6 +144,26 @@ impl PktRecv {
     }
 }
 
+/// Go-back-N (a requester-side event on the PktRecv input, bit 17 set): the Rx pipe received a
+/// NAK (PSN sequence error) for `flow`'s requests; the flow sends again from `psn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rewind {
+    pub flow: u16,
+    pub psn: u32,
+}
+
+impl Rewind {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), go-back-N flag
+    /// (byte 2 bit 1), PSN (bytes 4-6, big-endian); the rest 0 (ignored).
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let mut w = [0u8; CTRL_LEN];
+        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
+        w[2] = 2;
+        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
+        w
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Flow {
     cfg: FlowConfig,
@@ -158,6 +178,8 @@ struct Message {
     /// Payload bytes already sent (k x MTU).
     offset: u32,
     next_psn: u32,
+    /// Packets left to send (false after the last one until a go-back-N or a post).
+    pending: bool,
 }
 
 /// The flow context of 2^F flows.
@@ -169,12 +191,14 @@ pub struct TxCtx {
     pub ctrl_bad: u32,
     /// PktRecvs dropped (no such flow, no context).
     pub recv_drops: u32,
+    /// Go-back-N events ignored (no such flow, no context, PSN outside the sent range).
+    pub nak_ignored: u32,
 }
 
 impl TxCtx {
     /// 2^`flow_bits` flows, none created.
     pub fn new(flow_bits: usize) -> Self {
-        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0 }
+        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0, nak_ignored: 0 }
     }
 
     /// The MTU of a created flow (None: no context).
@@ -184,7 +208,15 @@ impl TxCtx {
 
     /// Whether a PktSend for `flow` would send a packet.
     pub fn pending(&self, flow: u16) -> bool {
-        matches!(self.flows.get(flow as usize), Some(Some(Flow { msg: Some(_), .. })))
+        matches!(self.flows.get(flow as usize), Some(Some(Flow { msg: Some(Message { pending: true, .. }), .. })))
+    }
+
+    /// The posted message's first PSN and the number of its packets sent so far (the range a
+    /// go-back-N may rewind into); None without context or message.
+    pub fn sent_range(&self, flow: u16) -> Option<(u32, u32)> {
+        let m = self.flows.get(flow as usize)?.as_ref()?.msg.as_ref()?;
+        let first = m.post.first_psn & 0xFF_FFFF;
+        Some((first, m.next_psn.wrapping_sub(first) & 0xFF_FFFF))
     }
 
     /// Applies a control word; false if it was ignored (bad input).
@@ -218,7 +250,7 @@ impl TxCtx {
             Ctrl::Post { flow, post } => match self.flows.get_mut(*flow as usize) {
                 Some(Some(f)) => {
                     let next_psn = post.first_psn & 0xFF_FFFF;
-                    f.msg = Some(Message { post: *post, offset: 0, next_psn });
+                    f.msg = Some(Message { post: *post, offset: 0, next_psn, pending: true });
                     true
                 }
                 _ => false,
@@ -256,11 +288,41 @@ impl TxCtx {
         })
     }
 
+    /// Go-back-N (the requester's `rewind` on a PSN sequence error NAK): if `psn` lies in the
+    /// posted message's sent range, k = psn - first PSN < packets sent (24-bit serial
+    /// arithmetic), the flow's next PSN becomes `psn`, its byte offset k x MTU, and it has
+    /// something to send again (also after its last packet). Otherwise ignored and counted in
+    /// `nak_ignored` (as are go-back-Ns for flows without context or message). True if rewound.
+    pub fn rewind(&mut self, r: &Rewind) -> bool {
+        let done = self.try_rewind(r);
+        if !done {
+            self.nak_ignored = self.nak_ignored.wrapping_add(1);
+        }
+        done
+    }
+
+    fn try_rewind(&mut self, r: &Rewind) -> bool {
+        let Some(Some(f)) = self.flows.get_mut(r.flow as usize) else { return false };
+        let mtu = f.cfg.mtu as u32;
+        let Some(m) = f.msg.as_mut() else { return false };
+        let psn = r.psn & 0xFF_FFFF;
+        let first = m.post.first_psn & 0xFF_FFFF;
+        let k = psn.wrapping_sub(first) & 0xFF_FFFF;
+        let sent = m.next_psn.wrapping_sub(first) & 0xFF_FFFF;
+        if k >= sent {
+            return false;
+        }
+        m.offset = k.wrapping_mul(mtu);
+        m.next_psn = psn;
+        m.pending = true;
+        true
+    }
+
     fn next_packet(&mut self, flow: u16) -> Option<(TxDesc, Option<DmaRead>)> {
         let f = self.flows.get_mut(flow as usize)?.as_mut()?;
-        let m = f.msg.as_mut()?;
+        let m = f.msg.as_mut().filter(|m| m.pending)?;
         let mtu = f.cfg.mtu as u32;
-        let rest = m.post.len - m.offset;
+        let rest = m.post.len.wrapping_sub(m.offset);
         let (first, last) = (m.offset == 0, rest <= mtu);
         let n = rest.min(mtu);
         let opcode = match (first, last) {
@@ -285,11 +347,11 @@ impl TxCtx {
             len: n as u16,
             flow,
         });
-        m.offset += n;
+        m.offset = m.offset.wrapping_add(n);
         m.next_psn = (m.next_psn + 1) & 0xFF_FFFF;
         f.sent = f.sent.saturating_add(1);
         if last {
-            f.msg = None;
+            m.pending = false;
         }
         Some((desc, dma))
     }
@@ -348,6 +410,36 @@ mod tests {
         assert!(c.pkt_send(5).is_none());
         assert!(c.pkt_send(6).is_none());
         assert_eq!(c.drops, 2);
+    }
+
+    #[test]
+    fn go_back_n_resends_from_the_nak_psn() {
+        let mut c = TxCtx::new(4);
+        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+        c.ctrl(&Ctrl::Create { flow: 3, cfg });
+        let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 4500, first_psn: 0xFF_FFFE };
+        c.ctrl(&Ctrl::Post { flow: 3, post });
+        assert!(!c.rewind(&Rewind { flow: 3, psn: 0xFF_FFFE }), "nothing sent yet");
+        for _ in 0..5 {
+            c.pkt_send(3).unwrap();
+        }
+        assert!(!c.pending(3));
+        // PSN 0xFF_FFFE + 5 = 3 (not sent), 0xFF_FFFD (before the message): ignored.
+        assert!(!c.rewind(&Rewind { flow: 3, psn: 3 }));
+        assert!(!c.rewind(&Rewind { flow: 3, psn: 0xFF_FFFD }));
+        assert!(!c.rewind(&Rewind { flow: 4, psn: 0 }));
+        assert_eq!(c.nak_ignored, 4);
+        assert!(c.rewind(&Rewind { flow: 3, psn: 0 }));
+        let p: Vec<_> = std::iter::from_fn(|| c.pkt_send(3)).collect();
+        let got: Vec<_> = p.iter().map(|(d, r)| (d.bth.psn, d.opcode, r.unwrap().addr, r.unwrap().len)).collect();
+        assert_eq!(got, [
+            (0, Opcode::RdmaWriteMiddle, 0x1000 + 2000, 1000),
+            (1, Opcode::RdmaWriteMiddle, 0x1000 + 3000, 1000),
+            (2, Opcode::RdmaWriteLast, 0x1000 + 4000, 500),
+        ]);
+        assert!(c.rewind(&Rewind { flow: 3, psn: 0xFF_FFFE }));
+        let (d, r) = c.pkt_send(3).unwrap();
+        assert_eq!((d.bth.psn, d.opcode, d.reth.dma_len, r.unwrap().addr), (0xFF_FFFE, Opcode::RdmaWriteFirst, 4500, 0x1000));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, TxCtx, MAX_MTU};
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Rewind, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -37,15 +37,17 @@ pub struct Shape {
     pub hot: usize,
     /// Probability that a PktSend goes to a flow with something to send (if there is one).
     pub busy: f64,
+    /// Probability that a PktRecv item is a go-back-N rather than an ACK / NAK to send.
+    pub rewind: f64,
 }
 
 impl Shape {
     pub const RANDOM: Shape =
-        Shape { ctrl_rate: 0.15, pktsend_rate: 0.8, pktrecv_rate: 0.15, desc_ready: 0.7, dma_ready: 0.7, bad: 0.0, reset_rate: 0.0, hot: 24, busy: 0.9 };
+        Shape { ctrl_rate: 0.15, pktsend_rate: 0.8, pktrecv_rate: 0.15, desc_ready: 0.7, dma_ready: 0.7, bad: 0.0, reset_rate: 0.0, hot: 24, busy: 0.9, rewind: 0.3 };
     pub const BAD_INPUT: Shape = Shape { bad: 0.1, reset_rate: 5e-5, ..Shape::RANDOM };
     /// Line rate: PktSend offered every cycle, outputs always ready, few control words.
     pub const LINE_RATE: Shape =
-        Shape { ctrl_rate: 0.02, pktsend_rate: 1.0, pktrecv_rate: 0.0, desc_ready: 1.0, dma_ready: 1.0, bad: 0.0, reset_rate: 0.0, hot: 64, busy: 1.0 };
+        Shape { ctrl_rate: 0.02, pktsend_rate: 1.0, pktrecv_rate: 0.0, desc_ready: 1.0, dma_ready: 1.0, bad: 0.0, reset_rate: 0.0, hot: 64, busy: 1.0, rewind: 0.0 };
 }
 
 fn template(rng: &mut ChaCha8Rng) -> TxDesc {
@@ -126,7 +128,45 @@ fn next_pktsend(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
     }
 }
 
-fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16]) -> PktRecv {
+/// An item on the PktRecv input: an ACK / NAK to send, or a go-back-N.
+enum Recv {
+    Ack(PktRecv),
+    Rewind(Rewind),
+}
+
+impl Recv {
+    fn to_bytes(&self) -> [u8; 64] {
+        match self {
+            Recv::Ack(r) => r.to_bytes(),
+            Recv::Rewind(r) => r.to_bytes(),
+        }
+    }
+}
+
+/// A go-back-N for a hot flow: PSN inside the posted message's sent range (first, last,
+/// random), just past it, just before it, or random.
+fn next_rewind(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) -> Rewind {
+    let flow = if rng.gen_bool(shape.bad) {
+        if rng.gen() { rng.gen_range(1 << FLOW_BITS..=u16::MAX) } else { rng.gen_range(0..1 << FLOW_BITS) }
+    } else {
+        hot[rng.gen_range(0..hot.len())]
+    };
+    let (first, sent) = model.sent_range(flow).unwrap_or((rng.gen_range(0..1 << 24), 0));
+    let k = match rng.gen_range(0..8) {
+        0 => 0,
+        1 => sent.wrapping_sub(1),
+        2 => sent,
+        3 => 0xFF_FFFF,
+        4 => rng.gen(),
+        _ => rng.gen_range(0..sent.max(1)),
+    };
+    Rewind { flow, psn: first.wrapping_add(k) & 0xFF_FFFF }
+}
+
+fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) -> Recv {
+    if rng.gen_bool(shape.rewind) {
+        return Recv::Rewind(next_rewind(rng, shape, hot, model));
+    }
     let flow = if rng.gen_bool(shape.bad) {
         if rng.gen() { rng.gen_range(1 << FLOW_BITS..=u16::MAX) } else { rng.gen_range(0..1 << FLOW_BITS) }
     } else {
@@ -138,7 +178,7 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16]) -> PktRecv {
         _ => Syndrome::Nak(NakCode::from_bits(rng.gen_range(0..32))),
     };
     let echo = rng.gen_bool(0.5).then(|| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect());
-    PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo }
+    Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo })
 }
 
 fn set_wide(dst: &mut [u32], bytes: &[u8]) {
@@ -168,8 +208,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
 
     let mut ctrl: Option<Ctrl> = None;
     let mut pks: Option<u16> = None;
-    let mut rcv: Option<PktRecv> = None;
-    let (mut n_ack, mut recv_drops) = (0u64, 0u64);
+    let mut rcv: Option<Recv> = None;
+    let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -209,7 +249,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             pks = Some(next_pktsend(&mut rng, shape, &hot, &model));
         }
         if running && rcv.is_none() && rng.gen_bool(shape.pktrecv_rate) {
-            rcv = Some(next_pktrecv(&mut rng, shape, &hot));
+            rcv = Some(next_pktrecv(&mut rng, shape, &hot, &model));
         }
         dut.set_s_axis_pktrecv_tvalid(rcv.is_some() as u8);
         if let Some(r) = &rcv {
@@ -272,12 +312,21 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             bad_total += !model.ctrl(&c) as u64;
         }
         if took_r {
-            match model.pkt_recv(&rcv.take().unwrap()) {
-                Some(d) => {
-                    n_ack += 1;
-                    exp_desc.push_back(d);
+            match rcv.take().unwrap() {
+                Recv::Ack(r) => match model.pkt_recv(&r) {
+                    Some(d) => {
+                        n_ack += 1;
+                        exp_desc.push_back(d);
+                    }
+                    None => recv_drops += 1,
+                },
+                Recv::Rewind(r) => {
+                    if model.rewind(&r) {
+                        n_rewind += 1;
+                    } else {
+                        nak_ignored += 1;
+                    }
                 }
-                None => recv_drops += 1,
             }
         }
         if took_p {
@@ -293,6 +342,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         // Counters are registered: after the edge they include this cycle's events.
         o.check(cycle, ("stat_drop", dut.stat_drop()), ("stat_drop", model.drops));
         o.check(cycle, ("stat_recv_drop", dut.stat_recv_drop()), ("stat_recv_drop", model.recv_drops));
+        o.check(cycle, ("stat_nak_ignored", dut.stat_nak_ignored()), ("stat_nak_ignored", model.nak_ignored));
         o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
     }
     let window = cycles.saturating_sub(first_out.unwrap_or(cycles));
@@ -303,6 +353,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("acks", n_ack as f64);
     o.metric("drops", drops_total as f64);
     o.metric("recv_drops", recv_drops as f64);
+    o.metric("rewinds", n_rewind as f64);
+    o.metric("nak_ignored", nak_ignored as f64);
     o.metric("ctrl_bad", bad_total as f64);
     o.metric("resets", resets as f64);
     o.metric("descriptors_per_cycle", w_desc as f64 / window.max(1) as f64);
