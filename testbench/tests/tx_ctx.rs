@@ -20,7 +20,9 @@ fn random_events_match_the_model() {
         o.passed()
             && o.get("descriptors").unwrap() > 50_000.0
             && o.get("dma_reads").unwrap() > 40_000.0
-            && o.get("acks").unwrap() > 10_000.0,
+            && o.get("acks").unwrap() > 10_000.0
+            && o.get("rewinds").unwrap() > 1_000.0
+            && o.get("nak_ignored").unwrap() > 1_000.0,
         "{o:?}; re-run: {}",
         o.rerun_command()
     );
@@ -258,3 +260,111 @@ fn descriptors_through_tx_pipe_parse() {
     assert_eq!(of(1023), [0x0A]);
 }
 
+
+/// Go-back-N in the RTL: five packets of a five-packet message (MTU 1000, 4,500 bytes), a NAK
+/// for PSN 2 (go-back-N on the PktRecv input), then PktSends give PSN 2, 3, 4 as Middle,
+/// Middle, Last with the DMA addresses of packets 2..4; a fourth PktSend is dropped; a NAK
+/// PSN just past the sent range (5) and one before it are ignored and counted. Every
+/// descriptor and DMA read also equal to the model's.
+#[test]
+fn go_back_n_resends_from_the_nak_psn() {
+    use sim::tx_ctx::Rewind;
+    use testbench::verilated::models::TxCtx as Rtl;
+    enum Ev {
+        Ctrl(Ctrl),
+        Send(u16),
+        Nak(Rewind),
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (flow, local) = (5u16, 0x10_0000u64);
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+    let post = Post { local_addr: local, remote_addr: 0xABCD_0000, rkey: 0x77, len: 4500, first_psn: 0xFF_FFFE };
+    let psn = |k: u32| (0xFF_FFFE + k) & 0xFF_FFFF;
+    let mut evs = vec![Ev::Ctrl(Ctrl::Create { flow, cfg }), Ev::Ctrl(Ctrl::Post { flow, post })];
+    evs.extend((0..5).map(|_| Ev::Send(flow)));
+    evs.push(Ev::Nak(Rewind { flow, psn: psn(5) }));
+    evs.push(Ev::Nak(Rewind { flow, psn: psn(0xFF_FFFF) }));
+    evs.push(Ev::Nak(Rewind { flow, psn: psn(2) }));
+    evs.extend((0..4).map(|_| Ev::Send(flow)));
+    let mut model = TxCtx::new(10);
+    let mut dut = Rtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut.set_m_axis_desc_tready(1);
+    dut.set_m_axis_dma_rd_tready(1);
+    let (mut got_desc, mut got_dma, mut want_desc, mut want_dma) = (vec![], vec![], vec![], vec![]);
+    let mut i = 0;
+    for _ in 0..2000 {
+        let e = evs.get(i);
+        dut.set_s_axis_ctrl_tvalid(matches!(e, Some(Ev::Ctrl(_))) as u8);
+        dut.set_s_axis_pktrecv_tvalid(matches!(e, Some(Ev::Nak(_))) as u8);
+        dut.set_s_axis_pktsend_tvalid(matches!(e, Some(Ev::Send(_))) as u8);
+        match e {
+            Some(Ev::Ctrl(c)) => {
+                for (w, b) in dut.s_axis_ctrl_tdata_mut().iter_mut().zip(c.to_bytes().chunks(4)) {
+                    *w = u32::from_le_bytes(b.try_into().unwrap());
+                }
+            }
+            Some(Ev::Nak(r)) => {
+                for (w, b) in dut.s_axis_pktrecv_tdata_mut().iter_mut().zip(r.to_bytes().chunks(4)) {
+                    *w = u32::from_le_bytes(b.try_into().unwrap());
+                }
+            }
+            Some(Ev::Send(f)) => dut.set_s_axis_pktsend_tdata(*f),
+            None => {}
+        }
+        dut.eval();
+        let took = match e {
+            Some(Ev::Ctrl(_)) => dut.s_axis_ctrl_tready() == 1,
+            Some(Ev::Nak(_)) => dut.s_axis_pktrecv_tready() == 1,
+            Some(Ev::Send(_)) => dut.s_axis_pktsend_tready() == 1,
+            None => false,
+        };
+        if dut.m_axis_desc_tvalid() == 1 {
+            got_desc.push(dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        }
+        if dut.m_axis_dma_rd_tvalid() == 1 {
+            got_dma.push(dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        }
+        dut.tick();
+        if took {
+            match e.unwrap() {
+                Ev::Ctrl(c) => assert!(model.ctrl(c)),
+                Ev::Nak(r) => {
+                    model.rewind(r);
+                }
+                Ev::Send(f) => {
+                    if let Some((d, r)) = model.pkt_send(*f) {
+                        want_desc.push(d.to_bytes().to_vec());
+                        want_dma.extend(r.map(|r| r.to_bytes().to_vec()));
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    assert_eq!(i, evs.len(), "every event taken");
+    assert_eq!(got_desc, want_desc);
+    assert_eq!(got_dma, want_dma);
+    // Descriptor byte 27 = opcode, bytes 36..38 = PSN (big-endian); DMA {address, length}.
+    let seen: Vec<(u8, u32)> =
+        got_desc.iter().map(|d| (d[27], u32::from_be_bytes([0, d[36], d[37], d[38]]))).collect();
+    let want: Vec<(u8, u32)> = [(0x06, 0), (0x07, 1), (0x07, 2), (0x07, 3), (0x08, 4), (0x07, 2), (0x07, 3), (0x08, 4)]
+        .iter()
+        .map(|&(op, k)| (op, psn(k)))
+        .collect();
+    assert_eq!(seen, want);
+    let dma: Vec<(u64, u16)> = got_dma
+        .iter()
+        .map(|r| (u64::from_le_bytes(r[..8].try_into().unwrap()), u16::from_le_bytes([r[8], r[9]])))
+        .collect();
+    let k_addr = |k: u64| local + k * 1000;
+    let want_dma: Vec<(u64, u16)> = [0, 1, 2, 3, 4, 2, 3, 4]
+        .iter()
+        .map(|&k| (k_addr(k), if k == 4 { 500 } else { 1000 }))
+        .collect();
+    assert_eq!(dma, want_dma);
+    assert_eq!((dut.stat_nak_ignored(), dut.stat_drop(), dut.stat_recv_drop()), (2, 1, 0));
+    assert_eq!((model.nak_ignored, model.drops), (2, 1));
+}
