@@ -10,6 +10,10 @@
 //!     length, PSN, ECN, RETH) -> RAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
 //! ```
 //!
+//! A PktRecv with bit 17 set is a go-back-N (a NAK received for the flow's requests): if its
+//! PSN lies in the posted message's sent range the flow's next PSN and byte offset go back to
+//! it (k x MTU, k = PSN - first PSN), so the next PktSend resends from there.
+//!
 //! Every event is a read-modify-write of the flow's words in one clock (combinational LUT RAM
 //! read, write on the edge), so back-to-back PktSends of one flow need no spacing. A control
 //! word has priority over a PktSend on the same cycle. After reset (and at power-up) the block

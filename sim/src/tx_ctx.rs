@@ -9,6 +9,8 @@
 //! AckReq set, PSN = next PSN (24-bit wrap); header fields from the flow's template as
 //! `QueuePair::packet` takes them from the QP's configuration. Added here: ECN per packet (LDCP
 //! fast start) and the telemetry header on data frames when the flow asks for it.
+//! Go-back-N (`TxCtx::rewind`, the requester's `rewind` on a PSN sequence error NAK): the
+//! flow sends again from the NAK's PSN if it lies in the posted message's sent range.
 
 use crate::packet::*;
 use crate::tx_pipe::TxDesc;

@@ -56,7 +56,7 @@ fn one_pktsend_per_clock() {
 }
 
 /// The same block at F = 2 in rust-hdl's simulator (4-cycle reset sweep): create, post, four
-/// PktSends (one too many), compared with the model.
+/// PktSends (one too many), a go-back-N, two PktSends resending, compared with the model.
 #[test]
 fn rust_hdl_simulation_small_case() {
     use hdl::tx_ctx::TxCtx as Hdl;
@@ -72,20 +72,28 @@ fn rust_hdl_simulation_small_case() {
     for c in &ctrls {
         assert!(model.ctrl(c));
     }
-    for _ in 0..4 {
+    // Four PktSends (the last finds nothing), a go-back-N to PSN 0xFFFFFF (packet 1), two
+    // PktSends (packets 1 and 2 again).
+    let rewind = sim::tx_ctx::Rewind { flow: 3, psn: 0xFF_FFFF };
+    for i in 0..6 {
+        if i == 4 {
+            assert!(model.rewind(&rewind));
+        }
         if let Some((d, r)) = model.pkt_send(3) {
             want.push((d.to_bytes().to_vec(), r.map(|r| r.to_bytes().to_vec())));
         }
     }
     let to_bits = |b: &[u8]| -> Bits<512> { b.iter().rev().fold(Bits::<512>::default(), |acc, &x| (acc << 8) | (x as u64)) };
     let bytes_of = |v: Bits<1024>, n: usize| -> Vec<u8> { (0..n).map(|i| v.get_bits::<8>(8 * i).to_u64() as u8).collect() };
-    let (mut ci, mut pi) = (0, 0);
+    let (mut ci, mut pi, mut ri) = (0, 0, 0);
     let (mut descs, mut dmas) = (vec![], vec![]);
-    for cycle in 0..30 {
+    for cycle in 0..40 {
         uut.reset.next = cycle == 0;
         uut.s_axis_ctrl_tvalid.next = cycle > 0 && ci < ctrls.len();
         uut.s_axis_ctrl_tdata.next = to_bits(&ctrls[ci.min(1)].to_bytes());
-        uut.s_axis_pktsend_tvalid.next = cycle > 0 && ci == ctrls.len() && pi < 4;
+        uut.s_axis_pktsend_tvalid.next = cycle > 0 && ci == ctrls.len() && (pi < 4 || (ri == 1 && pi < 6));
+        uut.s_axis_pktrecv_tvalid.next = cycle > 0 && pi == 4 && ri == 0;
+        uut.s_axis_pktrecv_tdata.next = to_bits(&rewind.to_bytes());
         uut.s_axis_pktsend_tdata.next = 3.into();
         uut.m_axis_desc_tready.next = true;
         uut.m_axis_dma_rd_tready.next = true;
@@ -96,6 +104,7 @@ fn rust_hdl_simulation_small_case() {
         } {}
         let took_c = uut.s_axis_ctrl_tvalid.val() && uut.s_axis_ctrl_tready.val();
         let took_p = uut.s_axis_pktsend_tvalid.val() && uut.s_axis_pktsend_tready.val();
+        let took_r = uut.s_axis_pktrecv_tvalid.val() && uut.s_axis_pktrecv_tready.val();
         if uut.m_axis_desc_tvalid.val() {
             descs.push(bytes_of(uut.m_axis_desc_tdata.val(), 128));
         }
@@ -110,11 +119,13 @@ fn rust_hdl_simulation_small_case() {
         } {}
         ci += took_c as usize;
         pi += took_p as usize;
+        ri += took_r as usize;
     }
-    assert_eq!(want.len(), 3);
+    assert_eq!((want.len(), ri, pi), (5, 1, 6));
     assert_eq!(descs, want.iter().map(|w| w.0.clone()).collect::<Vec<_>>());
     assert_eq!(dmas, want.iter().filter_map(|w| w.1.clone()).collect::<Vec<_>>());
     assert_eq!(uut.stat_drop.val().to_u64(), 1);
+    assert_eq!(uut.stat_nak_ignored.val().to_u64(), 0);
 }
 
 /// End to end: tx_ctx's RTL turns three flows' WRITE messages into descriptors and DMA reads,
