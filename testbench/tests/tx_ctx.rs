@@ -379,3 +379,73 @@ fn go_back_n_resends_from_the_nak_psn() {
     assert_eq!((dut.stat_nak_ignored(), dut.stat_drop(), dut.stat_recv_drop()), (2, 1, 0));
     assert_eq!((model.nak_ignored, model.drops), (2, 1));
 }
+
+/// Go-back-N far into a long message, so the rewind offset uses the k[23:16] x MTU product:
+/// MTU 13, 70,000 packets sent, NAK for packet 66,666 -> the next PktSend is packet 66,666
+/// (Middle) at local + 866,658, equal to the model's.
+#[test]
+fn go_back_n_past_packet_65536() {
+    use sim::tx_ctx::Rewind;
+    use testbench::verilated::models::TxCtx as Rtl;
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let (flow, local, n, k) = (9u16, 0x4000_0000u64, 70_000u32, 66_666u32);
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 13, telemetry: false, probe: false, fast_start: 0 };
+    let post = Post { local_addr: local, remote_addr: 1, rkey: 2, len: 13 * n, first_psn: 0xFF_0000 };
+    let mut model = TxCtx::new(10);
+    let mut dut = Rtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    dut.set_m_axis_desc_tready(1);
+    dut.set_m_axis_dma_rd_tready(1);
+    for _ in 0..1100 {
+        dut.tick(); // reset sweep
+    }
+    let put = |w: &mut [u32], b: &[u8]| {
+        for (w, c) in w.iter_mut().zip(b.chunks(4)) {
+            *w = u32::from_le_bytes(c.try_into().unwrap());
+        }
+    };
+    for c in [Ctrl::Create { flow, cfg }, Ctrl::Post { flow, post }] {
+        put(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
+        dut.set_s_axis_ctrl_tvalid(1);
+        dut.eval();
+        assert_eq!(dut.s_axis_ctrl_tready(), 1);
+        dut.tick();
+        assert!(model.ctrl(&c));
+    }
+    dut.set_s_axis_ctrl_tvalid(0);
+    dut.set_s_axis_pktsend_tdata(flow);
+    dut.set_s_axis_pktsend_tvalid(1);
+    for _ in 0..n {
+        dut.eval();
+        assert_eq!(dut.s_axis_pktsend_tready(), 1);
+        dut.tick();
+        model.pkt_send(flow).unwrap();
+    }
+    dut.set_s_axis_pktsend_tvalid(0);
+    dut.tick();
+    let r = Rewind { flow, psn: (0xFF_0000 + k) & 0xFF_FFFF };
+    put(dut.s_axis_pktrecv_tdata_mut(), &r.to_bytes());
+    dut.set_s_axis_pktrecv_tvalid(1);
+    dut.eval();
+    assert_eq!(dut.s_axis_pktrecv_tready(), 1);
+    dut.tick();
+    assert!(model.rewind(&r));
+    dut.set_s_axis_pktrecv_tvalid(0);
+    dut.set_s_axis_pktsend_tvalid(1);
+    dut.eval();
+    assert_eq!(dut.s_axis_pktsend_tready(), 1);
+    dut.tick();
+    dut.set_s_axis_pktsend_tvalid(0);
+    dut.eval();
+    let (d, dma) = model.pkt_send(flow).unwrap();
+    let dma = dma.unwrap();
+    assert_eq!((d.bth.psn, d.opcode, dma.addr, dma.len), (r.psn, Opcode::RdmaWriteMiddle, local + (13 * k) as u64, 13));
+    let got_d: Vec<u8> = dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
+    let got_r: Vec<u8> = dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!((dut.m_axis_desc_tvalid(), dut.m_axis_dma_rd_tvalid()), (1, 1));
+    assert_eq!(got_d, d.to_bytes().to_vec());
+    assert_eq!(got_r, dma.to_bytes().to_vec());
+    assert_eq!(dut.stat_nak_ignored(), 0);
+}
