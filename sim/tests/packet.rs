@@ -1,6 +1,7 @@
 //! Packet formats: round trips, every drop reason, ICRC test vectors, telemetry wrap, the
 //! generated examples of docs/packet-formats.md, and Wireshark's decoding of every example.
 
+use sim::packet::capture::*;
 use sim::packet::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -589,17 +590,6 @@ fn docs_examples_are_current() {
     }
 }
 
-fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
-    use pcap_file::pcap::{PcapPacket, PcapWriter};
-    let file = std::fs::File::create(path).unwrap();
-    let mut w = PcapWriter::new(file).unwrap(); // linktype 1 (Ethernet)
-    for (i, f) in frames.iter().enumerate() {
-        let ts = std::time::Duration::from_micros(i as u64);
-        w.write_packet(&PcapPacket::new(ts, f.len() as u32, f))
-            .unwrap();
-    }
-}
-
 const TSHARK_FIELDS: [&str; 15] = [
     "infiniband.bth.opcode",
     "infiniband.bth.reserved7",
@@ -643,18 +633,9 @@ fn expected_fields(p: &RocePacket) -> Vec<String> {
     ]
 }
 
-/// tshark prints some fields in hex (0x...), some in decimal.
-fn number(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x") {
-        Some(h) => Some(u64::from_str_radix(h, 16).unwrap()),
-        None if s.is_empty() => None,
-        None => Some(s.parse().unwrap_or_else(|_| panic!("not a number: {s}"))),
-    }
-}
-
 #[test]
 fn wireshark_decodes_every_example() {
-    if Command::new("tshark").arg("-v").output().is_err() {
+    if !tshark_available() {
         println!("SKIPPED: tshark not installed (.ci/deps installs it)");
         return;
     }
@@ -665,7 +646,8 @@ fn wireshark_decodes_every_example() {
     write_pcap(
         &pcap,
         &ex.iter().map(|(_, p)| p.build()).collect::<Vec<_>>(),
-    );
+    )
+    .unwrap();
     let mut cmd = Command::new("tshark");
     cmd.arg("-r").arg(&pcap).args([
         "-d",
@@ -695,8 +677,8 @@ fn wireshark_decodes_every_example() {
         let want = expected_fields(p);
         for (i, field) in TSHARK_FIELDS.iter().enumerate() {
             assert_eq!(
-                number(got[i]),
-                number(&want[i]),
+                tshark_number(got[i]),
+                tshark_number(&want[i]),
                 "{name}: {field} (line: {line})"
             );
         }
@@ -704,7 +686,7 @@ fn wireshark_decodes_every_example() {
         // (not after a telemetry header on an ACK, nor on opcodes it does not know).
         let f = p.build();
         let wire = u32::from_be_bytes(f[f.len() - 4..].try_into().unwrap()) as u64;
-        let icrc_shown = number(got[TSHARK_FIELDS.len()]);
+        let icrc_shown = tshark_number(got[TSHARK_FIELDS.len()]);
         assert!(
             icrc_shown.is_none_or(|v| v == wire),
             "{name}: ICRC (line: {line})"

@@ -8,9 +8,9 @@ use hdl::rx_pipe::RxPipe as Hdl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
+use sim::packet::capture::{tshark_available, tshark_number, write_pcap};
 use sim::packet::{examples, RocePacket};
 use sim::rx_pipe::{beats, Beat, RxPipe, Verdict};
-use std::path::Path;
 use std::process::Command;
 use testbench::harness::rx_pipe as h;
 
@@ -95,24 +95,9 @@ fn rust_hdl_model_judges_a_few_frames_like_the_golden_model() {
     );
 }
 
-fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
-    use pcap_file::pcap::{PcapPacket, PcapWriter};
-    let mut w = PcapWriter::new(std::fs::File::create(path).unwrap()).unwrap();
-    for (i, f) in frames.iter().enumerate() {
-        let ts = std::time::Duration::from_micros(i as u64);
-        w.write_packet(&PcapPacket::new(ts, f.len() as u32, f))
-            .unwrap();
-    }
-}
-
-/// tshark prints some fields in hex (0x...), some in decimal.
+/// A tshark field that must be a number.
 fn number(s: &str, line: &str) -> u64 {
-    match s.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16).unwrap(),
-        None => s
-            .parse()
-            .unwrap_or_else(|_| panic!("not a number: {s:?} in {line:?}")),
-    }
+    tshark_number(s).unwrap_or_else(|| panic!("not a number: {s:?} in {line:?}"))
 }
 
 fn hpcc_nic(args: &[&str]) -> String {
@@ -161,7 +146,7 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
     let dir = std::env::temp_dir().join(format!("hpcc-nic-rx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pcap = dir.join("rx.pcap");
-    write_pcap(&pcap, &frames);
+    write_pcap(&pcap, &frames).unwrap();
 
     let rtl = hpcc_nic(&["rx", "--pcap", pcap.to_str().unwrap(), "--model", "rtl"]);
     let golden = hpcc_nic(&["rx", "--pcap", pcap.to_str().unwrap(), "--model", "golden"]);
@@ -175,7 +160,7 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
         .count();
     assert!(accepted >= 300, "{accepted} accepted, seed {seed}");
 
-    if Command::new("tshark").arg("-v").output().is_err() {
+    if !tshark_available() {
         println!("SKIPPED: tshark not installed (.ci/deps installs it)");
         return;
     }

@@ -4,9 +4,9 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sim::packet::capture::*;
 use sim::packet::*;
 use sim::tx_pipe::tx_frame;
-use std::path::Path;
 use std::process::Command;
 use testbench::harness::tx_pipe::{random_desc, run, throughput, throughput_of, Shape};
 use testbench::harness::Scenario;
@@ -64,29 +64,11 @@ fn short_frames_back_to_back() {
     }
 }
 
-fn write_pcap(path: &Path, frames: &[Vec<u8>]) {
-    use pcap_file::pcap::{PcapPacket, PcapWriter};
-    let mut w = PcapWriter::new(std::fs::File::create(path).unwrap()).unwrap(); // Ethernet
-    for (i, f) in frames.iter().enumerate() {
-        let ts = std::time::Duration::from_micros(i as u64);
-        w.write_packet(&PcapPacket::new(ts, f.len() as u32, f)).unwrap();
-    }
-}
-
-/// tshark prints some fields in hex (0x...), some in decimal.
-fn number(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x") {
-        Some(h) => Some(u64::from_str_radix(h, 16).unwrap()),
-        None if s.is_empty() => None,
-        None => Some(s.parse().unwrap_or_else(|_| panic!("not a number: {s}"))),
-    }
-}
-
 /// The frames the RTL emitted, in a pcap, decoded by tshark: opcode, PSN, DestQP, IPv4 checksum
 /// status and ICRC of every frame as built, nothing malformed.
 #[test]
 fn wireshark_decodes_the_emitted_frames() {
-    if Command::new("tshark").arg("-v").output().is_err() {
+    if !tshark_available() {
         println!("SKIPPED: tshark not installed (.ci/deps installs it)");
         return;
     }
@@ -96,7 +78,7 @@ fn wireshark_decodes_the_emitted_frames() {
     let dir = std::env::temp_dir().join(format!("hpcc-nic-tx-pipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pcap = dir.join("tx_pipe.pcap");
-    write_pcap(&pcap, &r.frames);
+    write_pcap(&pcap, &r.frames).unwrap();
     let mut cmd = Command::new("tshark");
     cmd.arg("-r").arg(&pcap).args(["-d", "udp.port==4791,infiniband", "-o", "ip.check_checksum:TRUE"]);
     cmd.args(["-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]);
@@ -118,7 +100,7 @@ fn wireshark_decodes_the_emitted_frames() {
     let mut icrc_shown = 0;
     for (i, (f, line)) in r.frames.iter().zip(&lines).enumerate() {
         let p = RocePacket::parse(f).unwrap_or_else(|e| panic!("frame {i}: {e:?}"));
-        let got: Vec<Option<u64>> = line.split('|').map(number).collect();
+        let got: Vec<Option<u64>> = line.split('|').map(tshark_number).collect();
         assert_eq!(got[0], Some(p.opcode() as u64), "frame {i} opcode: {line}");
         assert_eq!(got[1], Some(p.bth.psn as u64), "frame {i} PSN: {line}");
         assert_eq!(got[2], Some(p.bth.dest_qp as u64), "frame {i} DestQP: {line}");

@@ -7,6 +7,7 @@
 //! `RocePacket::parse` is the reference for the Rx pipe's drop reasons: see `ParseError`.
 
 mod bth;
+pub mod capture;
 mod error;
 mod examples;
 mod icrc;

@@ -4,8 +4,8 @@
 //! extracted. Both models print the same lines for the same capture.
 
 use crate::Result;
-use pcap_file::pcap::PcapReader;
 use rand::SeedableRng;
+use sim::packet::capture::read_pcap;
 use sim::rx_pipe::{beats, reason, RxPipe, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,16 +19,6 @@ pub struct Args {
     /// rtl (Verilated rx_pipe) or golden (sim::rx_pipe).
     #[arg(long, default_value = "golden")]
     model: String,
-}
-
-/// The frames of a pcap file.
-pub fn read_pcap(path: &Path) -> Result<Vec<Vec<u8>>> {
-    let mut r = PcapReader::new(std::fs::File::open(path)?)?;
-    let mut frames = vec![];
-    while let Some(p) = r.next_packet() {
-        frames.push(p?.data.into_owned());
-    }
-    Ok(frames)
 }
 
 /// One JSON line: frame index, verdict name, then the record's fields.
