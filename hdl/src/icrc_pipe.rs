@@ -20,6 +20,7 @@
 use crate::div_pipe::{bits_from_u128, clock_pipe};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
+use std::sync::LazyLock;
 
 /// Frame offset where the ICRC's coverage starts (after the Ethernet header).
 pub const COVER_FROM: usize = 14;
@@ -167,11 +168,14 @@ pub fn unzero_matrix(k: usize) -> Mat {
     inverse(&matrix_of(|s| zeros(s, k)))
 }
 
+/// x^(-8k) for k = 0..63, computed once: the model needs one per frame.
+static UNZERO: LazyLock<[Mat; 64]> = LazyLock::new(|| std::array::from_fn(unzero_matrix));
+
 /// The state a frame starts from: 14 zero bytes (the Ethernet header, fed as zeros) lead it to
 /// the state after the 8 bytes of 0xFF that stand in for the LRH.
 pub fn seed() -> u32 {
     let lrh = (0..8).fold(0xFFFF_FFFF, |s, _| crc_byte(s, 0xFF));
-    apply(&unzero_matrix(COVER_FROM), lrh)
+    apply(&UNZERO[COVER_FROM], lrh)
 }
 
 /// A beat's lanes that a telemetry header at `t` masks in beat `beat` (0 or 1), as a bit set.
@@ -239,7 +243,7 @@ impl IcrcModel {
             self.rem -= 64;
         }
         self.in_frame = !last;
-        last.then(|| (!apply(&unzero_matrix(self.tail as usize), self.state), found))
+        last.then(|| (!apply(&UNZERO[self.tail as usize], self.state), found))
     }
 }
 

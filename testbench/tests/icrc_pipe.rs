@@ -7,8 +7,9 @@ use hdl::icrc_pipe::{IcrcModel, IcrcPipe};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
-use sim::packet::{examples, icrc, Ecn, IntHop, RocePacket};
+use sim::packet::{icrc, RocePacket};
 use std::collections::VecDeque;
+use testbench::harness::rx_pipe::valid_frame;
 use testbench::verilated::models::IcrcPipe as Rtl;
 
 fn seed() -> u64 {
@@ -17,47 +18,39 @@ fn seed() -> u64 {
     s
 }
 
-/// A random valid frame: an example body with random fields, payload and hops.
+/// A random valid frame (the Rx regression's: every opcode, random fields, payload and hops),
+/// with its ICRC offset, telemetry offset and ICRC.
 fn random_frame(rng: &mut ChaCha8Rng) -> (Vec<u8>, u16, u8, u32) {
-    let bodies = examples();
-    let mut p = bodies[rng.gen_range(0..bodies.len())].1.clone();
-    p.ip.dscp = rng.gen_range(0..64);
-    p.ip.ecn = Ecn::from_bits(rng.gen());
-    p.ip.ttl = rng.gen();
-    p.bth.psn = rng.gen_range(0..1 << 24);
-    p.bth.fecn = rng.gen();
-    let len = if rng.gen_bool(0.1) { rng.gen_range(0..4200) } else { rng.gen_range(0..300) };
-    if let Some(payload) = p.body.payload_mut() {
-        *payload = (0..len).map(|_| rng.gen()).collect();
-    }
-    if let Some(t) = &mut p.telemetry {
-        t.hops.clear();
-        for _ in 0..rng.gen_range(0..6) {
-            let w: u64 = rng.gen();
-            t.hops.push(IntHop::from_word(w & !(7 << 61) | (w % 5) << 61).unwrap());
-        }
-    }
-    let f = p.build();
-    let (_, layout) = RocePacket::parse_with_layout(&f).unwrap();
+    let f = valid_frame(rng);
+    let (p, layout) = RocePacket::parse_with_layout(&f).unwrap();
     let collecting = layout.telemetry.filter(|_| !p.telemetry.as_ref().unwrap().echo);
     let want = icrc(&f[..layout.icrc], collecting);
     (f, layout.icrc as u16, layout.telemetry.unwrap_or(0) as u8, want)
 }
 
-/// Drives frames (bytes, icrc_at, tele_at) with random gaps; returns the results in order,
-/// checking each comes exactly LATENCY cycles after its last beat.
-fn run(rtl: &mut Rtl, rng: &mut ChaCha8Rng, frames: &[(Vec<u8>, u16, u8)], seed: u64) -> Vec<(u32, u32)> {
-    let mut beats: VecDeque<([u8; 64], bool, u16, u8)> = VecDeque::new();
+/// One beat on the block's inputs: data, last, icrc_at, tele_at.
+type Beat = ([u8; 64], bool, u16, u8);
+
+/// The beats of frames (bytes, icrc_at, tele_at): garbage past each frame's end and in the
+/// offsets of all but the first beat, which the block must ignore.
+fn beats_of(rng: &mut ChaCha8Rng, frames: &[(Vec<u8>, u16, u8)]) -> Vec<Beat> {
+    let mut beats = Vec::new();
     for (f, at, tele) in frames {
         for (k, chunk) in f.chunks(64).enumerate() {
             let mut b: [u8; 64] = std::array::from_fn(|_| rng.gen());
             b[..chunk.len()].copy_from_slice(chunk);
             let last = (k + 1) * 64 >= f.len();
-            // Offsets only matter on the first beat: give junk elsewhere.
             let (a, t) = if k == 0 { (*at, *tele) } else { (rng.gen(), rng.gen::<u8>() & 127) };
-            beats.push_back((b, last, a, t));
+            beats.push((b, last, a, t));
         }
     }
+    beats
+}
+
+/// Drives beats with random gaps; returns the results in order, checking each comes exactly
+/// LATENCY cycles after its last beat.
+fn run(rtl: &mut Rtl, rng: &mut ChaCha8Rng, beats: Vec<Beat>, seed: u64) -> Vec<(u32, u32)> {
+    let mut beats = VecDeque::from(beats);
     rtl.set_reset(1);
     rtl.tick();
     rtl.set_reset(0);
@@ -104,8 +97,9 @@ fn rtl_equals_the_icrc_of_real_frames() {
         }
         frames.push((f, at, tele));
     }
+    let beats = beats_of(&mut rng, &frames);
     let mut rtl = Rtl::new();
-    let got = run(&mut rtl, &mut rng, &frames, seed);
+    let got = run(&mut rtl, &mut rng, beats, seed);
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "frame {i} ({} bytes), seed {seed}", frames[i].0.len());
     }
@@ -128,22 +122,11 @@ fn rtl_equals_the_beat_model_on_garbage() {
         let tele = [0, 54, 58, 70, rng.gen::<u8>() & 127][rng.gen_range(0..5)];
         frames.push((f, at, tele));
     }
-    let mut rtl = Rtl::new();
-    let got = run(&mut rtl, &mut rng.clone(), &frames, seed);
-    // The model sees the same beats: replay the generator to get the same garbage.
+    let beats = beats_of(&mut rng, &frames);
     let mut model = IcrcModel::default();
-    let mut want = Vec::new();
-    let mut rng2 = rng.clone();
-    for (f, at, tele) in &frames {
-        for (k, chunk) in f.chunks(64).enumerate() {
-            let mut b: [u8; 64] = std::array::from_fn(|_| rng2.gen());
-            b[..chunk.len()].copy_from_slice(chunk);
-            let (a, t) = if k == 0 { (*at, *tele) } else { (rng2.gen(), rng2.gen::<u8>() & 127) };
-            if let Some(r) = model.beat(&b, (k + 1) * 64 >= f.len(), a, t) {
-                want.push(r);
-            }
-        }
-    }
+    let want: Vec<_> = beats.iter().filter_map(|(b, last, a, t)| model.beat(b, *last, *a, *t)).collect();
+    let mut rtl = Rtl::new();
+    let got = run(&mut rtl, &mut rng, beats, seed);
     assert_eq!(got.len(), want.len(), "seed {seed}");
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "frame {i}, seed {seed}");
