@@ -157,6 +157,7 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
     v.push(rx_pipe()?);
     v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
+    v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx_ctx.rs")?);
     Ok(v)
 }
 

@@ -1,6 +1,7 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
 pub mod byte_mask;
+pub mod byte_swap;
 pub mod cc_hop_util;
 pub mod cc_dcqcn;
 pub mod cc_hpcc;
@@ -16,6 +17,7 @@ pub mod flow_sched;
 pub mod icrc_pipe;
 pub mod mul_pipe;
 pub mod ones_sum;
+pub mod rx_ctx;
 pub mod rx_pipe;
 pub mod result_fifo;
 pub mod tx_ctx;

@@ -12,7 +12,7 @@
 mod link;
 mod memory;
 mod nic;
-mod psn;
+pub mod psn;
 mod qp;
 mod responder;
 

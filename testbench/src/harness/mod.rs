@@ -9,6 +9,7 @@ pub mod flow_sched;
 pub mod flow_sched_checks;
 pub mod tx_ctx;
 pub mod tx_pipe;
+pub mod rx_ctx;
 pub mod rx_pipe;
 
 use std::fmt;
@@ -64,11 +65,16 @@ pub enum Scenario {
     TxCtxRandom,
     /// tx_ctx: the same with bad control words, bad PktSends and resets.
     TxCtxBadInput,
+    /// rx_ctx: random control words, sent events and verdict records, input gaps, backpressure
+    /// on all four outputs; every PktRecv, CC event, Notify and DMA command compared.
+    RxCtxRandom,
+    /// rx_ctx: the same with bad control words, unknown flows and QPNs, and resets.
+    RxCtxBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 21] = [
+    pub const ALL: [Scenario; 23] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -90,6 +96,8 @@ impl Scenario {
         Scenario::RxPipeFuzz,
         Scenario::TxCtxRandom,
         Scenario::TxCtxBadInput,
+        Scenario::RxCtxRandom,
+        Scenario::RxCtxBadInput,
     ];
 
     /// Module under test.
@@ -105,6 +113,7 @@ impl Scenario {
             Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
+            Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
             _ => "flow_sched",
         }
     }
@@ -133,6 +142,8 @@ impl Scenario {
             Scenario::RxPipeFuzz => "rx-fuzz",
             Scenario::TxCtxRandom => "txctx-random",
             Scenario::TxCtxBadInput => "txctx-bad-input",
+            Scenario::RxCtxRandom => "rxctx-random",
+            Scenario::RxCtxBadInput => "rxctx-bad-input",
         }
     }
 
@@ -170,6 +181,8 @@ impl Scenario {
             Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
             Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
             Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
+            Scenario::RxCtxRandom => rx_ctx::random(seed, cycles, vcd),
+            Scenario::RxCtxBadInput => rx_ctx::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

@@ -15,7 +15,8 @@ use testbench::harness::{Outcome, Scenario};
 pub struct Args {
     /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
     /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts, tx-random,
-    /// tx-bad-input, rx-random, rx-fuzz, txctx-random, txctx-bad-input).
+    /// tx-bad-input, rx-random, rx-fuzz, txctx-random, txctx-bad-input, rxctx-random,
+    /// rxctx-bad-input).
     #[arg(long)]
     only: Option<String>,
     /// Seed of the first job of each scenario (default: fresh, printed).
@@ -70,6 +71,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::RxPipeFuzz => (2, 2_500_000),
             Scenario::TxCtxRandom => (4, 500_000),
             Scenario::TxCtxBadInput => (2, 500_000),
+            Scenario::RxCtxRandom => (2, 500_000),
+            Scenario::RxCtxBadInput => (2, 500_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {

@@ -1,0 +1,786 @@
+//! Rx pipe, receive context (issue 5, Rx step 2): per-QP state behind `rx_pipe`. Each verdict
+//! record becomes a DMA command for `rx_dma` (write the payload at an address, or discard the
+//! frame) and, by opcode, a PktRecv for `tx_ctx` (ACK / NAK to send, or go-back-N), a CC event
+//! for `cc_module` and a Notify for `flow_sched`. Golden model `sim::rx_ctx`
+//! (docs/modules/rx_ctx.md).
+//!
+//! ```text
+//! s_axis_ctrl (create / remove) ---\
+//! s_axis_sent (tx_ctx sent PSN) ----> address mux -> QP RAM (LUT RAM, combinational read)
+//! s_axis_verdict (rx_pipe record) -/      -> responder / requester rules -> RAM write-back
+//!                                         -> m_axis_pktrecv, m_axis_event, m_axis_notify, m_axis_dma_cmd
+//! ```
+//!
+//! One input per clock, priority control > sent > verdict, each a read-modify-write of the
+//! flow's word in that clock (same-flow events back to back need no spacing). A verdict is
+//! taken only when all four output registers are free or being emptied. After reset the block
+//! sweeps the RAM for 2^F cycles with every input not ready.
+
+use crate::byte_swap::ByteSwap64;
+use crate::dist_ram::DistRam;
+use rust_hdl::prelude::*;
+
+/// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
+/// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32.
+const QP_BITS: usize = 249;
+
+/// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
+#[derive(LogicBlock, Default)]
+pub struct RxCtx<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the output registers, clears the counters and starts the
+    /// 2^F-cycle sweep that clears every QP.
+    pub reset: Signal<In, bool>,
+    /// Notify bytes = packets << `cfg_pkt_shift` (flow_sched's packet size, 2^shift bytes).
+    pub cfg_pkt_shift: Signal<In, Bits<4>>,
+    /// Time in ns, stamped on the CC events of the verdicts taken in this cycle.
+    pub now_ns: Signal<In, Bits<64>>,
+    /// Control word: [1:0] op (1 create, 2 remove), [29:16] MTU of the peer's WRITEs,
+    /// [55:32] QPN (flow = its low F bits), [87:64] first expected PSN, [119:96] first PSN sent.
+    pub s_axis_ctrl_tdata: Signal<In, Bits<128>>,
+    /// A control word is offered.
+    pub s_axis_ctrl_tvalid: Signal<In, bool>,
+    /// The control word is taken (low only during the reset sweep).
+    pub s_axis_ctrl_tready: Signal<Out, bool>,
+    /// tx_ctx sent a data packet: [15:0] flow, [39:16] its PSN.
+    pub s_axis_sent_tdata: Signal<In, Bits<40>>,
+    /// A sent event is offered.
+    pub s_axis_sent_tvalid: Signal<In, bool>,
+    /// The sent event is taken: no control word offered and no sweep.
+    pub s_axis_sent_tready: Signal<Out, bool>,
+    /// rx_pipe's 640-bit verdict record (docs/modules/rx_pipe.md).
+    pub s_axis_verdict_tdata: Signal<In, Bits<640>>,
+    /// A verdict is offered.
+    pub s_axis_verdict_tvalid: Signal<In, bool>,
+    /// The verdict is taken: no control word or sent event offered, no sweep, and all four
+    /// output registers free or emptied this cycle (combinational from their tready).
+    pub s_axis_verdict_tready: Signal<Out, bool>,
+    /// PktRecv for tx_ctx (its `s_axis_pktrecv` format): an ACK / NAK to send, or go-back-N.
+    pub m_axis_pktrecv_tdata: Signal<Out, Bits<512>>,
+    /// A PktRecv is offered (registered).
+    pub m_axis_pktrecv_tvalid: Signal<Out, bool>,
+    /// tx_ctx takes the PktRecv.
+    pub m_axis_pktrecv_tready: Signal<In, bool>,
+    /// CC event for cc_module (its `s_axis_event` format): ACK, receiver telemetry, loss, CNP.
+    pub m_axis_event_tdata: Signal<Out, Bits<512>>,
+    /// A CC event is offered (registered).
+    pub m_axis_event_tvalid: Signal<Out, bool>,
+    /// cc_module takes the event.
+    pub m_axis_event_tready: Signal<In, bool>,
+    /// Notify for flow_sched: [31:0] bytes released from the window, [47:32] flow.
+    pub m_axis_notify_tdata: Signal<Out, Bits<48>>,
+    /// A Notify is offered (registered).
+    pub m_axis_notify_tvalid: Signal<Out, bool>,
+    /// flow_sched takes the Notify.
+    pub m_axis_notify_tready: Signal<In, bool>,
+    /// DMA command for rx_dma, one per verdict in frame order: [63:0] address, [70:64] payload
+    /// offset in the frame, [93:80] length, [96] write (0: discard the frame), [127:112] flow.
+    pub m_axis_dma_cmd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA command is offered (registered).
+    pub m_axis_dma_cmd_tvalid: Signal<Out, bool>,
+    /// rx_dma takes the command.
+    pub m_axis_dma_cmd_tready: Signal<In, bool>,
+    /// Counter select (sim::rx_ctx::stat): 0 records, 1 dropped by rx_pipe, 2 unknown QP,
+    /// 3 out of sequence dropped, 4 duplicates, 5 bad requests, 6 stale ACKs, 7 other NAKs,
+    /// 8 unsupported opcodes, 9 bad control words, 10 sent events dropped, 11 NAKs sent.
+    pub stat_addr: Signal<In, Bits<4>>,
+    /// The selected counter (wraps), combinational; 0 for 12-15.
+    pub stat_count: Signal<Out, Bits<32>>,
+
+    qp: DistRam<Bits<QP_BITS>, F>,
+    sw_va: ByteSwap64,
+    sw_h0: ByteSwap64,
+    sw_h1: ByteSwap64,
+    sw_h2: ByteSwap64,
+    sw_h3: ByteSwap64,
+    sw_h4: ByteSwap64,
+    swept: DFF<bool>,
+    sweep_at: DFF<Bits<F>>,
+    r_valid: DFF<bool>,
+    r_data: DFF<Bits<512>>,
+    e_valid: DFF<bool>,
+    e_data: DFF<Bits<512>>,
+    n_valid: DFF<bool>,
+    n_data: DFF<Bits<48>>,
+    d_valid: DFF<bool>,
+    d_data: DFF<Bits<128>>,
+    st0: DFF<Bits<32>>,
+    st1: DFF<Bits<32>>,
+    st2: DFF<Bits<32>>,
+    st3: DFF<Bits<32>>,
+    st4: DFF<Bits<32>>,
+    st5: DFF<Bits<32>>,
+    st6: DFF<Bits<32>>,
+    st7: DFF<Bits<32>>,
+    st8: DFF<Bits<32>>,
+    st9: DFF<Bits<32>>,
+    st10: DFF<Bits<32>>,
+    st11: DFF<Bits<32>>,
+    i_rec: Signal<Local, bool>,
+    i_pdrop: Signal<Local, bool>,
+    i_unk: Signal<Local, bool>,
+    i_oos: Signal<Local, bool>,
+    i_dup: Signal<Local, bool>,
+    i_bad: Signal<Local, bool>,
+    i_stale: Signal<Local, bool>,
+    i_nakoth: Signal<Local, bool>,
+    i_unsup: Signal<Local, bool>,
+    i_cbad: Signal<Local, bool>,
+    i_sdrop: Signal<Local, bool>,
+    i_naks: Signal<Local, bool>,
+
+    // Inputs and arbitration.
+    vd: Signal<Local, Bits<640>>,
+    free: Signal<Local, bool>,
+    take_c: Signal<Local, bool>,
+    take_s: Signal<Local, bool>,
+    take_v: Signal<Local, bool>,
+    addr: Signal<Local, Bits<F>>,
+    wr_addr: Signal<Local, Bits<F>>,
+    c_op: Signal<Local, Bits<2>>,
+    c_mtu: Signal<Local, Bits<14>>,
+    c_qpn: Signal<Local, Bits<24>>,
+    c_spsn: Signal<Local, Bits<24>>,
+    c_create: Signal<Local, bool>,
+    c_remove: Signal<Local, bool>,
+    s_flow: Signal<Local, Bits<16>>,
+    s_id_ok: Signal<Local, bool>,
+    s_end: Signal<Local, Bits<24>>,
+    s_diff: Signal<Local, Bits<24>>,
+    s_ahead: Signal<Local, bool>,
+    s_sent1: Signal<Local, Bits<32>>,
+
+    // The flow's word.
+    w: Signal<Local, Bits<QP_BITS>>,
+    q_valid: Signal<Local, bool>,
+    q_qpn: Signal<Local, Bits<24>>,
+    q_mtu: Signal<Local, Bits<32>>,
+    q_epsn: Signal<Local, Bits<24>>,
+    q_nak: Signal<Local, bool>,
+    q_act: Signal<Local, bool>,
+    q_addr: Signal<Local, Bits<64>>,
+    q_left: Signal<Local, Bits<32>>,
+    q_msn: Signal<Local, Bits<24>>,
+    q_una: Signal<Local, Bits<32>>,
+    q_sent: Signal<Local, Bits<32>>,
+
+    // Record fields.
+    v_ok: Signal<Local, bool>,
+    v_op: Signal<Local, Bits<8>>,
+    v_qpn: Signal<Local, Bits<24>>,
+    v_psn: Signal<Local, Bits<24>>,
+    v_syn: Signal<Local, Bits<8>>,
+    v_n: Signal<Local, Bits<32>>,
+    v_rlen: Signal<Local, Bits<32>>,
+    v_nhop: Signal<Local, Bits<3>>,
+    v_tele: Signal<Local, bool>,
+    v_coll: Signal<Local, bool>,
+    hit: Signal<Local, bool>,
+    is_req: Signal<Local, bool>,
+    is_ack: Signal<Local, bool>,
+    is_cnp: Signal<Local, bool>,
+    is_tresp: Signal<Local, bool>,
+    wire_hops: Signal<Local, Bits<320>>,
+    num_hops: Signal<Local, Bits<320>>,
+
+    // Responder.
+    dq: Signal<Local, Bits<24>>,
+    ahead: Signal<Local, bool>,
+    behind: Signal<Local, bool>,
+    first: Signal<Local, bool>,
+    req_ok: Signal<Local, bool>,
+    wa: Signal<Local, Bits<64>>,
+    wl: Signal<Local, Bits<32>>,
+    wa_n: Signal<Local, Bits<64>>,
+    wl_n: Signal<Local, Bits<32>>,
+    act_n: Signal<Local, Bits<1>>,
+    epsn1: Signal<Local, Bits<24>>,
+    msn1: Signal<Local, Bits<24>>,
+
+    // Requester.
+    seq_err: Signal<Local, bool>,
+    nak_other: Signal<Local, bool>,
+    upto: Signal<Local, Bits<24>>,
+    da: Signal<Local, Bits<24>>,
+    ea: Signal<Local, Bits<24>>,
+    stale: Signal<Local, bool>,
+    upto32: Signal<Local, Bits<32>>,
+    released: Signal<Local, Bits<32>>,
+    acked16: Signal<Local, Bits<16>>,
+
+    // Results.
+    r_syn: Signal<Local, Bits<8>>,
+    r_psn: Signal<Local, Bits<24>>,
+    r_msn: Signal<Local, Bits<24>>,
+    r_send: Signal<Local, bool>,
+    r_rewind: Signal<Local, bool>,
+    r_word: Signal<Local, Bits<512>>,
+    r_echo: Signal<Local, Bits<512>>,
+    e_tele: Signal<Local, Bits<512>>,
+    n_bytes: Signal<Local, Bits<32>>,
+    one: Signal<Local, Bits<1>>,
+    e_kind: Signal<Local, Bits<4>>,
+    e_send: Signal<Local, bool>,
+    e_ece: Signal<Local, Bits<1>>,
+    e_seq: Signal<Local, Bits<32>>,
+    e_nxt: Signal<Local, Bits<32>>,
+    e_acked: Signal<Local, Bits<16>>,
+    e_word: Signal<Local, Bits<512>>,
+    n_send: Signal<Local, bool>,
+    n_pkts: Signal<Local, Bits<32>>,
+    dma_word: Signal<Local, Bits<128>>,
+    write: Signal<Local, bool>,
+    n_epsn: Signal<Local, Bits<24>>,
+    n_nak: Signal<Local, Bits<1>>,
+    n_act: Signal<Local, Bits<1>>,
+    n_addr: Signal<Local, Bits<64>>,
+    n_left: Signal<Local, Bits<32>>,
+    n_msn: Signal<Local, Bits<24>>,
+    n_una: Signal<Local, Bits<32>>,
+    n_sent: Signal<Local, Bits<32>>,
+}
+
+impl<const F: usize> Logic for RxCtx<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
+            d_valid, d_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11
+        );
+        self.qp.write_clock.next = self.clock.val();
+        self.one.next = 1.into();
+
+        // ---- Arbitration: control word, then sent event, then verdict; one per clock.
+        self.vd.next = self.s_axis_verdict_tdata.val();
+        self.free.next = (!self.r_valid.q.val() | self.m_axis_pktrecv_tready.val())
+            & (!self.e_valid.q.val() | self.m_axis_event_tready.val())
+            & (!self.n_valid.q.val() | self.m_axis_notify_tready.val())
+            & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
+        self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        self.take_s.next =
+            self.s_axis_sent_tvalid.val() & !self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        self.take_v.next = self.s_axis_verdict_tvalid.val()
+            & !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_sent_tvalid.val()
+            & self.swept.q.val()
+            & self.free.val();
+        self.s_axis_ctrl_tready.next = self.swept.q.val();
+        self.s_axis_sent_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        self.s_axis_verdict_tready.next = !self.s_axis_ctrl_tvalid.val()
+            & !self.s_axis_sent_tvalid.val()
+            & self.swept.q.val()
+            & self.free.val();
+
+        self.c_op.next = self.s_axis_ctrl_tdata.val().get_bits::<2>(0);
+        self.c_mtu.next = self.s_axis_ctrl_tdata.val().get_bits::<14>(16);
+        self.c_qpn.next = self.s_axis_ctrl_tdata.val().get_bits::<24>(32);
+        self.c_spsn.next = self.s_axis_ctrl_tdata.val().get_bits::<24>(96);
+        self.s_flow.next = self.s_axis_sent_tdata.val().get_bits::<16>(0);
+        self.s_id_ok.next =
+            bit_cast::<16, F>(bit_cast::<F, 16>(self.s_flow.val())) == self.s_flow.val();
+        self.v_qpn.next = self.vd.val().get_bits::<24>(64);
+        self.addr.next = self.v_qpn.val().get_bits::<F>(0);
+        if self.s_axis_sent_tvalid.val() {
+            self.addr.next = self.s_flow.val().get_bits::<F>(0);
+        }
+        if self.s_axis_ctrl_tvalid.val() {
+            self.addr.next = self.c_qpn.val().get_bits::<F>(0);
+        }
+
+        // ---- The flow's word (LUT RAM, combinational read).
+        self.qp.read_address.next = self.addr.val();
+        self.w.next = self.qp.read_data.val();
+        self.q_valid.next = self.w.val().get_bit(0);
+        self.q_qpn.next = self.w.val().get_bits::<24>(1);
+        self.q_mtu.next = bit_cast::<32, 14>(self.w.val().get_bits::<14>(25));
+        self.q_epsn.next = self.w.val().get_bits::<24>(39);
+        self.q_nak.next = self.w.val().get_bit(63);
+        self.q_act.next = self.w.val().get_bit(64);
+        self.q_addr.next = self.w.val().get_bits::<64>(65);
+        self.q_left.next = self.w.val().get_bits::<32>(129);
+        self.q_msn.next = self.w.val().get_bits::<24>(161);
+        self.q_una.next = self.w.val().get_bits::<32>(185);
+        self.q_sent.next = self.w.val().get_bits::<32>(217);
+
+        // ---- Control word.
+        self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
+        self.c_remove.next =
+            (self.c_op.val() == 2) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
+
+        // ---- Sent event: sent = max(sent, PSN + 1) in 24-bit serial arithmetic, extended.
+        self.s_end.next = self.s_axis_sent_tdata.val().get_bits::<24>(16) + 1;
+        self.s_diff.next = self.s_end.val() - self.q_sent.val().get_bits::<24>(0);
+        self.s_ahead.next = (self.s_diff.val() != 0) & !self.s_diff.val().get_bit(23);
+        self.s_sent1.next = self.q_sent.val() + bit_cast::<32, 24>(self.s_diff.val());
+
+        // ---- Record fields (docs/modules/rx_pipe.md); RETH and hop words are in wire order.
+        self.v_ok.next = self.vd.val().get_bits::<8>(0) == 0;
+        self.v_op.next = self.vd.val().get_bits::<8>(8);
+        self.v_tele.next = self.vd.val().get_bit(20);
+        self.v_coll.next = self.vd.val().get_bit(20) & !self.vd.val().get_bit(21);
+        self.v_nhop.next = self.vd.val().get_bits::<3>(24);
+        self.v_syn.next = self.vd.val().get_bits::<8>(88);
+        self.v_psn.next = self.vd.val().get_bits::<24>(96);
+        self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_bits::<16>(160));
+        self.sw_va.a.next = self.vd.val().get_bits::<64>(192);
+        self.v_rlen.next = (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(288)) << 24)
+            | (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(296)) << 16)
+            | (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(304)) << 8)
+            | bit_cast::<32, 8>(self.vd.val().get_bits::<8>(312));
+        self.sw_h0.a.next = self.vd.val().get_bits::<64>(320);
+        self.sw_h1.a.next = self.vd.val().get_bits::<64>(384);
+        self.sw_h2.a.next = self.vd.val().get_bits::<64>(448);
+        self.sw_h3.a.next = self.vd.val().get_bits::<64>(512);
+        self.sw_h4.a.next = self.vd.val().get_bits::<64>(576);
+        // Slots at or past nhop count as 0 (the echo and the CC event carry only used hops).
+        self.wire_hops.next = 0.into();
+        self.num_hops.next = 0.into();
+        if self.v_nhop.val() > 0 {
+            self.wire_hops.next = bit_cast::<320, 64>(self.vd.val().get_bits::<64>(320));
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val());
+        }
+        if self.v_nhop.val() > 1 {
+            self.wire_hops.next = bit_cast::<320, 128>(self.vd.val().get_bits::<128>(320));
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
+                | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64);
+        }
+        if self.v_nhop.val() > 2 {
+            self.wire_hops.next = bit_cast::<320, 192>(self.vd.val().get_bits::<192>(320));
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
+                | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
+                | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128);
+        }
+        if self.v_nhop.val() > 3 {
+            self.wire_hops.next = bit_cast::<320, 256>(self.vd.val().get_bits::<256>(320));
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
+                | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
+                | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128)
+                | (bit_cast::<320, 64>(self.sw_h3.y.val()) << 192);
+        }
+        if self.v_nhop.val() > 4 {
+            self.wire_hops.next = self.vd.val().get_bits::<320>(320);
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
+                | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
+                | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128)
+                | (bit_cast::<320, 64>(self.sw_h3.y.val()) << 192)
+                | (bit_cast::<320, 64>(self.sw_h4.y.val()) << 256);
+        }
+        self.hit.next =
+            self.v_ok.val() & self.q_valid.val() & (self.q_qpn.val() == self.v_qpn.val());
+        self.is_req.next = (self.v_op.val() == 0x06)
+            | (self.v_op.val() == 0x07)
+            | (self.v_op.val() == 0x08)
+            | (self.v_op.val() == 0x0A);
+        self.is_ack.next = self.v_op.val() == 0x11;
+        self.is_cnp.next = self.v_op.val() == 0x81;
+        self.is_tresp.next = self.v_op.val() == 0xC1;
+
+        // ---- Responder (sim::rx_ctx::RxCtx::request).
+        self.dq.next = self.v_psn.val() - self.q_epsn.val();
+        self.ahead.next = (self.dq.val() != 0) & !self.dq.val().get_bit(23);
+        self.behind.next = self.dq.val().get_bit(23);
+        self.first.next = (self.v_op.val() == 0x06) | (self.v_op.val() == 0x0A);
+        self.req_ok.next = !self.q_act.val()
+            & (self.v_n.val() <= self.q_mtu.val())
+            & (self.v_n.val() == self.v_rlen.val());
+        if self.v_op.val() == 0x06 {
+            self.req_ok.next = !self.q_act.val()
+                & (self.v_n.val() == self.q_mtu.val())
+                & (self.v_rlen.val() > self.q_mtu.val());
+        } else if self.v_op.val() == 0x07 {
+            self.req_ok.next = self.q_act.val()
+                & (self.v_n.val() == self.q_mtu.val())
+                & (self.v_n.val() < self.q_left.val());
+        } else if self.v_op.val() == 0x08 {
+            self.req_ok.next = self.q_act.val()
+                & (self.v_n.val() != 0)
+                & (self.v_n.val() <= self.q_mtu.val())
+                & (self.v_n.val() == self.q_left.val());
+        }
+        self.wa.next = self.q_addr.val();
+        self.wl.next = self.q_left.val();
+        if self.first.val() {
+            self.wa.next = self.sw_va.y.val();
+            self.wl.next = self.v_rlen.val();
+        }
+        self.wa_n.next = self.wa.val() + bit_cast::<64, 32>(self.v_n.val());
+        self.wl_n.next = self.wl.val() - self.v_n.val();
+        self.act_n.next = 0.into();
+        if (self.v_op.val() == 0x06) | (self.v_op.val() == 0x07) {
+            self.act_n.next = 1.into();
+        }
+        self.epsn1.next = self.q_epsn.val() + 1;
+        self.msn1.next = self.q_msn.val() + 1;
+
+        // ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
+        self.seq_err.next = self.v_syn.val() == 0x60;
+        self.nak_other.next = (self.v_syn.val().get_bits::<2>(5) != 0) & !self.seq_err.val();
+        self.upto.next = self.v_psn.val() + 1;
+        if self.seq_err.val() {
+            self.upto.next = self.v_psn.val();
+        }
+        self.da.next = self.upto.val() - self.q_una.val().get_bits::<24>(0);
+        self.ea.next = self.upto.val() - self.q_sent.val().get_bits::<24>(0);
+        self.stale.next = self.da.val().get_bit(23)
+            | ((self.da.val() == 0) & !self.seq_err.val())
+            | ((self.ea.val() != 0) & !self.ea.val().get_bit(23));
+        self.upto32.next = self.q_una.val() + bit_cast::<32, 24>(self.da.val());
+        self.released.next = self.q_sent.val() - self.q_una.val();
+        self.acked16.next = self.da.val().get_bits::<16>(0);
+        if self.da.val().get_bits::<8>(16) != 0 {
+            self.acked16.next = 0xFFFF.into();
+        }
+
+        // ---- What the record does: defaults, then by opcode.
+        self.n_epsn.next = self.q_epsn.val();
+        self.n_nak.next = self.w.val().get_bits::<1>(63);
+        self.n_act.next = self.w.val().get_bits::<1>(64);
+        self.n_addr.next = self.q_addr.val();
+        self.n_left.next = self.q_left.val();
+        self.n_msn.next = self.q_msn.val();
+        self.n_una.next = self.q_una.val();
+        self.n_sent.next = self.q_sent.val();
+        self.r_send.next = false;
+        self.r_rewind.next = false;
+        self.r_syn.next = 0x1F.into();
+        self.r_psn.next = self.v_psn.val();
+        self.r_msn.next = self.q_msn.val();
+        self.e_send.next = false;
+        self.e_kind.next = 0.into();
+        self.e_ece.next = 0.into();
+        self.e_seq.next = self.q_una.val();
+        self.e_nxt.next = self.q_sent.val();
+        self.e_acked.next = 0.into();
+        self.n_send.next = false;
+        self.n_pkts.next = 0.into();
+        self.write.next = false;
+        self.i_unk.next = false;
+        self.i_oos.next = false;
+        self.i_dup.next = false;
+        self.i_bad.next = false;
+        self.i_stale.next = false;
+        self.i_nakoth.next = false;
+        self.i_unsup.next = false;
+        self.i_naks.next = false;
+        if self.v_ok.val() & !self.hit.val() {
+            self.i_unk.next = true;
+        }
+        if self.hit.val() {
+            if self.is_req.val() {
+                if self.v_coll.val() {
+                    self.e_send.next = true;
+                    self.e_kind.next = 1.into();
+                }
+                if self.ahead.val() {
+                    if self.q_nak.val() {
+                        self.i_oos.next = true;
+                    } else {
+                        self.i_naks.next = true;
+                        self.n_nak.next = 1.into();
+                        self.r_send.next = true;
+                        self.r_syn.next = 0x60.into();
+                        self.r_psn.next = self.q_epsn.val();
+                    }
+                } else if self.behind.val() {
+                    self.i_dup.next = true;
+                    self.r_send.next = true;
+                } else if !self.req_ok.val() {
+                    self.i_bad.next = true;
+                    self.n_act.next = 0.into();
+                    self.r_send.next = true;
+                    self.r_syn.next = 0x61.into();
+                } else {
+                    self.r_send.next = true;
+                    self.n_addr.next = self.wa_n.val();
+                    self.n_left.next = self.wl_n.val();
+                    self.n_act.next = self.act_n.val();
+                    if self.act_n.val() == 0 {
+                        self.n_msn.next = self.msn1.val();
+                        self.r_msn.next = self.msn1.val();
+                    }
+                    self.n_epsn.next = self.epsn1.val();
+                    self.n_nak.next = 0.into();
+                    self.write.next = self.v_n.val() != 0;
+                }
+            } else if self.is_ack.val() {
+                if self.nak_other.val() {
+                    self.i_nakoth.next = true;
+                } else if self.stale.val() {
+                    self.i_stale.next = true;
+                } else if self.seq_err.val() {
+                    self.n_send.next = self.released.val() != 0;
+                    self.n_pkts.next = self.released.val();
+                    self.r_send.next = self.ea.val() != 0;
+                    self.r_rewind.next = true;
+                    self.n_una.next = self.upto32.val();
+                    self.n_sent.next = self.upto32.val();
+                    self.e_send.next = true;
+                    self.e_kind.next = 2.into();
+                    self.e_seq.next = self.upto32.val();
+                    self.e_nxt.next = self.upto32.val();
+                } else {
+                    self.n_send.next = true;
+                    self.n_pkts.next = bit_cast::<32, 24>(self.da.val());
+                    self.n_una.next = self.upto32.val();
+                    self.e_send.next = true;
+                    self.e_seq.next = self.upto32.val();
+                    self.e_acked.next = self.acked16.val();
+                    self.e_ece.next = self.vd.val().get_bits::<1>(17);
+                }
+            } else if self.is_cnp.val() {
+                self.e_send.next = true;
+                self.e_kind.next = 4.into();
+            } else if self.is_tresp.val() {
+                self.e_send.next = true;
+            } else {
+                self.i_unsup.next = true;
+            }
+        }
+
+        // ---- Output words.
+        // PktRecv: ACK / NAK (flow, echo flag, PSN big-endian, AETH as on the wire, nhop, hop
+        // slots), or go-back-N (flow, bit 17, PSN).
+        self.r_echo.next = 0.into();
+        if self.v_coll.val() {
+            self.r_echo.next = (bit_cast::<512, 1>(self.one.val()) << 16)
+                | (bit_cast::<512, 3>(self.v_nhop.val()) << 96)
+                | (bit_cast::<512, 320>(self.wire_hops.val()) << 128);
+        }
+        self.r_word.next = bit_cast::<512, F>(self.addr.val())
+            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(16)) << 32)
+            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(8)) << 40)
+            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(0)) << 48)
+            | (bit_cast::<512, 8>(self.r_syn.val()) << 64)
+            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(16)) << 72)
+            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(8)) << 80)
+            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
+            | self.r_echo.val();
+        if self.r_rewind.val() {
+            self.r_word.next = bit_cast::<512, F>(self.addr.val())
+                | (bit_cast::<512, 1>(self.one.val()) << 17)
+                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(16)) << 32)
+                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(8)) << 40)
+                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(0)) << 48);
+        }
+        // CC event (cc_module's format); hops only from a telemetry header, none on a CNP.
+        self.e_tele.next = 0.into();
+        if self.v_tele.val() & !self.is_cnp.val() {
+            self.e_tele.next = (bit_cast::<512, 3>(self.v_nhop.val()) << 24)
+                | (bit_cast::<512, 320>(self.num_hops.val()) << 160);
+        }
+        self.e_word.next = bit_cast::<512, F>(self.addr.val())
+            | (bit_cast::<512, 4>(self.e_kind.val()) << 16)
+            | (bit_cast::<512, 1>(self.e_ece.val()) << 20)
+            | (bit_cast::<512, 32>(self.e_seq.val()) << 32)
+            | (bit_cast::<512, 32>(self.e_nxt.val()) << 64)
+            | (bit_cast::<512, 64>(self.now_ns.val()) << 96)
+            | (bit_cast::<512, 16>(self.e_acked.val()) << 480)
+            | self.e_tele.val();
+        self.dma_word.next = 0.into();
+        if self.write.val() {
+            self.dma_word.next = bit_cast::<128, 64>(self.wa.val())
+                | (bit_cast::<128, 7>(self.vd.val().get_bits::<7>(48)) << 64)
+                | (bit_cast::<128, 14>(self.vd.val().get_bits::<14>(160)) << 80)
+                | (bit_cast::<128, 1>(self.one.val()) << 96)
+                | (bit_cast::<128, F>(self.addr.val()) << 112);
+        }
+
+        // ---- RAM write: sweep, control word, sent event or the record's new state. The write
+        // address is muxed with the sweep counter (yosys 0.23 cannot map a 1024-deep LUT RAM
+        // whose read and write addresses are one signal).
+        self.wr_addr.next = self.addr.val();
+        if !self.swept.q.val() {
+            self.wr_addr.next = self.sweep_at.q.val();
+        }
+        self.qp.write_address.next = self.wr_addr.val();
+        self.qp.write_enable.next = false;
+        self.qp.write_data.next = self.w.val();
+        self.i_cbad.next = false;
+        self.i_sdrop.next = false;
+        if !self.swept.q.val() {
+            self.qp.write_enable.next = true;
+            self.qp.write_data.next = 0.into();
+            self.sweep_at.d.next = self.sweep_at.q.val() + 1;
+            if self.sweep_at.q.val().all() {
+                self.swept.d.next = true;
+            }
+        } else if self.take_c.val() {
+            if self.c_create.val() {
+                self.qp.write_enable.next = true;
+                self.qp.write_data.next = bit_cast::<QP_BITS, 1>(self.one.val())
+                    | (bit_cast::<QP_BITS, 24>(self.c_qpn.val()) << 1)
+                    | (bit_cast::<QP_BITS, 14>(self.c_mtu.val()) << 25)
+                    | (bit_cast::<QP_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(64))
+                        << 39)
+                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 185)
+                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 217);
+            } else if self.c_remove.val() {
+                self.qp.write_enable.next = true;
+                self.qp.write_data.next = 0.into();
+            } else {
+                self.i_cbad.next = true;
+            }
+        } else if self.take_s.val() {
+            if self.s_id_ok.val() & self.q_valid.val() {
+                if self.s_ahead.val() {
+                    self.qp.write_enable.next = true;
+                    self.qp.write_data.next =
+                        bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
+                            | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217);
+                }
+            } else {
+                self.i_sdrop.next = true;
+            }
+        } else if self.take_v.val() & self.hit.val() {
+            self.qp.write_enable.next = true;
+            self.qp.write_data.next = bit_cast::<QP_BITS, 39>(self.w.val().get_bits::<39>(0))
+                | (bit_cast::<QP_BITS, 24>(self.n_epsn.val()) << 39)
+                | (bit_cast::<QP_BITS, 1>(self.n_nak.val()) << 63)
+                | (bit_cast::<QP_BITS, 1>(self.n_act.val()) << 64)
+                | (bit_cast::<QP_BITS, 64>(self.n_addr.val()) << 65)
+                | (bit_cast::<QP_BITS, 32>(self.n_left.val()) << 129)
+                | (bit_cast::<QP_BITS, 24>(self.n_msn.val()) << 161)
+                | (bit_cast::<QP_BITS, 32>(self.n_una.val()) << 185)
+                | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217);
+        }
+
+        // ---- Output registers. The shift in its own signal: inside the wider bit_cast Verilog
+        // would shift at 48 bits and keep the overflow.
+        self.n_bytes.next = self.n_pkts.val() << self.cfg_pkt_shift.val();
+        if self.m_axis_pktrecv_tready.val() {
+            self.r_valid.d.next = false;
+        }
+        if self.m_axis_event_tready.val() {
+            self.e_valid.d.next = false;
+        }
+        if self.m_axis_notify_tready.val() {
+            self.n_valid.d.next = false;
+        }
+        if self.m_axis_dma_cmd_tready.val() {
+            self.d_valid.d.next = false;
+        }
+        if self.take_v.val() {
+            self.d_valid.d.next = true;
+            self.d_data.d.next = self.dma_word.val();
+            if self.r_send.val() {
+                self.r_valid.d.next = true;
+                self.r_data.d.next = self.r_word.val();
+            }
+            if self.e_send.val() {
+                self.e_valid.d.next = true;
+                self.e_data.d.next = self.e_word.val();
+            }
+            if self.n_send.val() {
+                self.n_valid.d.next = true;
+                self.n_data.d.next = bit_cast::<48, 32>(self.n_bytes.val())
+                    | (bit_cast::<48, F>(self.addr.val()) << 32);
+            }
+        }
+
+        // ---- Counters.
+        self.i_rec.next = self.take_v.val();
+        self.i_pdrop.next = self.take_v.val() & !self.v_ok.val();
+        if self.i_rec.val() {
+            self.st0.d.next = self.st0.q.val() + 1;
+        }
+        if self.i_pdrop.val() {
+            self.st1.d.next = self.st1.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_unk.val() {
+            self.st2.d.next = self.st2.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_oos.val() {
+            self.st3.d.next = self.st3.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_dup.val() {
+            self.st4.d.next = self.st4.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_bad.val() {
+            self.st5.d.next = self.st5.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_stale.val() {
+            self.st6.d.next = self.st6.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_nakoth.val() {
+            self.st7.d.next = self.st7.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_unsup.val() {
+            self.st8.d.next = self.st8.q.val() + 1;
+        }
+        if self.i_cbad.val() {
+            self.st9.d.next = self.st9.q.val() + 1;
+        }
+        if self.i_sdrop.val() {
+            self.st10.d.next = self.st10.q.val() + 1;
+        }
+        if self.take_v.val() & self.i_naks.val() {
+            self.st11.d.next = self.st11.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.swept.d.next = false;
+            self.sweep_at.d.next = 0.into();
+            self.r_valid.d.next = false;
+            self.e_valid.d.next = false;
+            self.n_valid.d.next = false;
+            self.d_valid.d.next = false;
+            self.st0.d.next = 0.into();
+            self.st1.d.next = 0.into();
+            self.st2.d.next = 0.into();
+            self.st3.d.next = 0.into();
+            self.st4.d.next = 0.into();
+            self.st5.d.next = 0.into();
+            self.st6.d.next = 0.into();
+            self.st7.d.next = 0.into();
+            self.st8.d.next = 0.into();
+            self.st9.d.next = 0.into();
+            self.st10.d.next = 0.into();
+            self.st11.d.next = 0.into();
+        }
+        self.m_axis_pktrecv_tvalid.next = self.r_valid.q.val();
+        self.m_axis_pktrecv_tdata.next = self.r_data.q.val();
+        self.m_axis_event_tvalid.next = self.e_valid.q.val();
+        self.m_axis_event_tdata.next = self.e_data.q.val();
+        self.m_axis_notify_tvalid.next = self.n_valid.q.val();
+        self.m_axis_notify_tdata.next = self.n_data.q.val();
+        self.m_axis_dma_cmd_tvalid.next = self.d_valid.q.val();
+        self.m_axis_dma_cmd_tdata.next = self.d_data.q.val();
+        self.stat_count.next = 0.into();
+        if self.stat_addr.val() == 0 {
+            self.stat_count.next = self.st0.q.val();
+        }
+        if self.stat_addr.val() == 1 {
+            self.stat_count.next = self.st1.q.val();
+        }
+        if self.stat_addr.val() == 2 {
+            self.stat_count.next = self.st2.q.val();
+        }
+        if self.stat_addr.val() == 3 {
+            self.stat_count.next = self.st3.q.val();
+        }
+        if self.stat_addr.val() == 4 {
+            self.stat_count.next = self.st4.q.val();
+        }
+        if self.stat_addr.val() == 5 {
+            self.stat_count.next = self.st5.q.val();
+        }
+        if self.stat_addr.val() == 6 {
+            self.stat_count.next = self.st6.q.val();
+        }
+        if self.stat_addr.val() == 7 {
+            self.stat_count.next = self.st7.q.val();
+        }
+        if self.stat_addr.val() == 8 {
+            self.stat_count.next = self.st8.q.val();
+        }
+        if self.stat_addr.val() == 9 {
+            self.stat_count.next = self.st9.q.val();
+        }
+        if self.stat_addr.val() == 10 {
+            self.stat_count.next = self.st10.q.val();
+        }
+        if self.stat_addr.val() == 11 {
+            self.stat_count.next = self.st11.q.val();
+        }
+    }
+}

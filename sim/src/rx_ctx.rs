@@ -1,0 +1,480 @@
+//! Golden model of `rx_ctx` (Rx pipe step 2, docs/modules/rx_ctx.md): per-QP receive state
+//! behind `rx_pipe`. Every verdict record becomes at most one PktRecv (ACK / NAK to send, or a
+//! go-back-N for `tx_ctx`), one CC event (`cc_module`'s format), one Notify (`flow_sched`) and
+//! exactly one DMA command (`rx_dma`: write the payload at an address, or discard the frame).
+//!
+//! The responder rules are the NIC model's (`nic_model::responder`): in-order WRITE packets are
+//! checked for opcode sequence and length, ACKed and written; the first packet ahead of the
+//! expected PSN earns one NAK (PSN sequence error) and later ones are dropped silently until
+//! the expected PSN arrives; duplicates are re-ACKed with their own PSN and not written. The
+//! requester rules are `nic_model::qp::requester::on_ack`'s: only PSNs in [snd_una, sent]
+//! count; an ACK releases the newly acknowledged packets (Notify, in packets << pkt_shift
+//! bytes, as flow_sched charges them), a sequence-error NAK releases everything in flight and
+//! asks tx_ctx to go back to its PSN.
+
+use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
+use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
+use crate::rx_pipe::Verdict;
+use crate::tx_ctx::{PktRecv, Rewind};
+
+/// Control op codes (`s_axis_ctrl_tdata[1:0]`).
+pub const OP_CREATE: u8 = 1;
+pub const OP_REMOVE: u8 = 2;
+
+/// Counter indices (`stat_addr`).
+pub mod stat {
+    /// Verdict records taken.
+    pub const RECORDS: usize = 0;
+    /// Records of frames rx_pipe dropped (code != 0): discarded here too.
+    pub const PIPE_DROPPED: usize = 1;
+    /// Accepted frames whose DestQP has no context (or another QPN in its slot).
+    pub const UNKNOWN_QP: usize = 2;
+    /// Requests ahead of the expected PSN after the NAK was sent: dropped silently.
+    pub const OOS_DROPPED: usize = 3;
+    /// Requests behind the expected PSN: re-ACKed, not written.
+    pub const DUPLICATE: usize = 4;
+    /// In-order WRITEs breaking the opcode sequence or the lengths: NAK invalid request.
+    pub const BAD_REQUEST: usize = 5;
+    /// ACKs and sequence NAKs outside [snd_una, sent].
+    pub const STALE_ACK: usize = 6;
+    /// RNR NAKs and NAKs other than PSN sequence error (not acted on).
+    pub const NAK_OTHER: usize = 7;
+    /// READ requests and responses, probes: not built yet.
+    pub const UNSUPPORTED: usize = 8;
+    /// Control words ignored.
+    pub const CTRL_BAD: usize = 9;
+    /// Sent events for a flow id >= 2^F or without context.
+    pub const SENT_DROP: usize = 10;
+    /// Sequence-error NAKs asked of tx_ctx.
+    pub const NAK_SENT: usize = 11;
+    pub const COUNT: usize = 12;
+}
+
+/// A control word (host side): create or remove the receive context of a QP. The flow is the
+/// QPN's low F bits (the host numbers its QPs so), the same flow id tx_ctx, flow_sched and
+/// cc_module use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ctrl {
+    pub op: u8,
+    pub qpn: u32,
+    /// Responder: the first PSN expected from the peer.
+    pub epsn: u32,
+    /// Requester: the first PSN this QP sends (snd_una = sent = it).
+    pub spsn: u32,
+    /// Payload bytes per packet of the peer's WRITEs (1..16383).
+    pub mtu: u16,
+}
+
+impl Ctrl {
+    /// `s_axis_ctrl_tdata`: op [1:0], MTU [29:16], QPN [55:32], expected PSN [87:64], first
+    /// send PSN [119:96].
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let w = (self.op & 3) as u128
+            | ((self.mtu & 0x3FFF) as u128) << 16
+            | ((self.qpn & PSN_MASK) as u128) << 32
+            | ((self.epsn & PSN_MASK) as u128) << 64
+            | ((self.spsn & PSN_MASK) as u128) << 96;
+        w.to_le_bytes()
+    }
+}
+
+/// A data packet tx_ctx handed to tx_pipe: `psn` sent for `flow`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sent {
+    pub flow: u16,
+    pub psn: u32,
+}
+
+impl Sent {
+    /// `s_axis_sent_tdata`: flow [15:0], PSN [39:16].
+    pub fn to_bytes(&self) -> [u8; 8] {
+        ((self.flow as u64) | ((self.psn & PSN_MASK) as u64) << 16).to_le_bytes()
+    }
+}
+
+/// What to do with the frame's bytes (rx_dma's command).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DmaCmd {
+    pub addr: u64,
+    /// Payload offset in the frame.
+    pub offset: u8,
+    pub len: u16,
+    pub write: bool,
+    pub flow: u16,
+}
+
+impl DmaCmd {
+    /// `m_axis_dma_cmd_tdata`: address [63:0], offset [70:64], length [93:80], write [96],
+    /// flow [127:112]. A discard is all zero.
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&self.addr.to_le_bytes());
+        b[8] = self.offset & 0x7F;
+        b[10..12].copy_from_slice(&(self.len & 0x3FFF).to_le_bytes());
+        b[12] = self.write as u8;
+        b[14..16].copy_from_slice(&self.flow.to_le_bytes());
+        b
+    }
+}
+
+/// cc_module's event types used here.
+pub const EV_ACK: u8 = 0;
+pub const EV_RX_TELEMETRY: u8 = 1;
+pub const EV_LOSS: u8 = 2;
+pub const EV_CNP: u8 = 4;
+
+/// An event for cc_module (`s_axis_event_tdata`, docs/modules/cc_module.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CcEvent {
+    pub flow: u16,
+    pub kind: u8,
+    pub ece: bool,
+    pub nhop: u8,
+    /// 32-bit extended PSNs: acknowledged up to (exclusive), and sent up to.
+    pub seq: u32,
+    pub snd_nxt: u32,
+    pub time: u64,
+    /// Hop records as numbers (`FxHop::word`), unused slots 0.
+    pub hops: [u64; 5],
+    pub acked: u16,
+}
+
+impl CcEvent {
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        b[..2].copy_from_slice(&self.flow.to_le_bytes());
+        b[2] = (self.kind & 15) | (self.ece as u8) << 4;
+        b[3] = self.nhop & 7;
+        b[4..8].copy_from_slice(&self.seq.to_le_bytes());
+        b[8..12].copy_from_slice(&self.snd_nxt.to_le_bytes());
+        b[12..20].copy_from_slice(&self.time.to_le_bytes());
+        for (i, h) in self.hops.iter().enumerate() {
+            b[20 + 8 * i..28 + 8 * i].copy_from_slice(&h.to_le_bytes());
+        }
+        b[60..62].copy_from_slice(&self.acked.to_le_bytes());
+        b
+    }
+}
+
+/// One PktRecv output: an ACK / NAK to send, or go-back-N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recv {
+    Ack(PktRecv),
+    Rewind(Rewind),
+}
+
+impl Recv {
+    pub fn to_bytes(&self) -> [u8; 64] {
+        match self {
+            Recv::Ack(r) => r.to_bytes(),
+            Recv::Rewind(r) => r.to_bytes(),
+        }
+    }
+}
+
+/// Everything one verdict record produces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub recv: Option<Recv>,
+    pub event: Option<CcEvent>,
+    /// (flow, bytes) for flow_sched's Notify.
+    pub notify: Option<(u16, u32)>,
+    pub dma: DmaCmd,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Qp {
+    qpn: u32,
+    mtu: u16,
+    epsn: u32,
+    nak_sent: bool,
+    /// A multi-packet WRITE in progress: next address, bytes still to come.
+    wr_active: bool,
+    wr_addr: u64,
+    wr_left: u32,
+    msn: u32,
+    /// 32-bit extended PSNs (the low 24 bits are wire PSNs).
+    una: u32,
+    sent: u32,
+}
+
+/// The receive context of 2^F flows.
+pub struct RxCtx {
+    flow_bits: usize,
+    /// Notify bytes = packets << pkt_shift (flow_sched's `pkt_shift`, 0..15).
+    pub pkt_shift: u8,
+    qps: Vec<Option<Qp>>,
+    pub stats: [u32; stat::COUNT],
+}
+
+/// `base` moved by the 24-bit serial distance from its low bits to `psn`.
+fn extend(base: u32, psn: u32) -> u32 {
+    base.wrapping_add(psn_diff(psn, base & PSN_MASK) as u32)
+}
+
+impl RxCtx {
+    pub fn new(flow_bits: usize) -> RxCtx {
+        RxCtx {
+            flow_bits,
+            pkt_shift: 0,
+            qps: vec![None; 1 << flow_bits],
+            stats: [0; stat::COUNT],
+        }
+    }
+
+    fn bump(&mut self, s: usize) {
+        self.stats[s] = self.stats[s].wrapping_add(1);
+    }
+
+    /// Notify bytes of `packets`, wrapping at 32 bits as the RTL's shifter does.
+    fn bytes(&self, packets: u32) -> u32 {
+        ((packets as u64) << (self.pkt_shift & 15)) as u32
+    }
+
+    /// The flow of a QPN: its low F bits.
+    pub fn flow_of(&self, qpn: u32) -> u16 {
+        (qpn & ((1 << self.flow_bits) - 1)) as u16
+    }
+
+    /// (expected PSN, snd_una, sent) of a flow with context, for stimulus generators.
+    pub fn psns(&self, flow: u16) -> Option<(u32, u32, u32)> {
+        let q = self.qps.get(flow as usize)?.as_ref()?;
+        Some((q.epsn, q.una & PSN_MASK, q.sent & PSN_MASK))
+    }
+
+    /// (expected PSN, WRITE in progress, its bytes left, MTU) of a flow with context.
+    pub fn responder(&self, flow: u16) -> Option<(u32, bool, u32, u16)> {
+        let q = self.qps.get(flow as usize)?.as_ref()?;
+        Some((q.epsn, q.wr_active, q.wr_left, q.mtu))
+    }
+
+    /// The QPN bound to a flow.
+    pub fn qpn(&self, flow: u16) -> Option<u32> {
+        Some(self.qps.get(flow as usize)?.as_ref()?.qpn)
+    }
+
+    /// A control word; false (counted) when it is ignored.
+    pub fn ctrl(&mut self, c: &Ctrl) -> bool {
+        let flow = self.flow_of(c.qpn) as usize;
+        let ok = match c.op {
+            OP_CREATE if c.mtu & 0x3FFF != 0 => {
+                let s = c.spsn & PSN_MASK;
+                self.qps[flow] = Some(Qp {
+                    qpn: c.qpn & PSN_MASK,
+                    mtu: c.mtu & 0x3FFF,
+                    epsn: c.epsn & PSN_MASK,
+                    una: s,
+                    sent: s,
+                    ..Qp::default()
+                });
+                true
+            }
+            OP_REMOVE if self.qps[flow].is_some_and(|q| q.qpn == c.qpn & PSN_MASK) => {
+                self.qps[flow] = None;
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            self.bump(stat::CTRL_BAD);
+        }
+        ok
+    }
+
+    /// tx_ctx sent `psn` for the flow: sent = max(sent, psn + 1).
+    pub fn sent(&mut self, s: &Sent) {
+        match self.qps.get_mut(s.flow as usize).and_then(|q| q.as_mut()) {
+            Some(q) => {
+                let end = extend(q.sent, psn_add(s.psn, 1));
+                if (end.wrapping_sub(q.sent) as i32) > 0 {
+                    q.sent = end;
+                }
+            }
+            None => self.bump(stat::SENT_DROP),
+        }
+    }
+
+    /// One verdict record from rx_pipe, taken at time `now` (ns).
+    pub fn verdict(&mut self, v: &Verdict, now: u64) -> Out {
+        self.bump(stat::RECORDS);
+        let mut out = Out::default();
+        if v.code != 0 {
+            self.bump(stat::PIPE_DROPPED);
+            return out;
+        }
+        let flow = self.flow_of(v.dest_qp);
+        let Some(mut q) = self.qps[flow as usize].filter(|q| q.qpn == v.dest_qp) else {
+            self.bump(stat::UNKNOWN_QP);
+            return out;
+        };
+        let hops = |v: &Verdict| {
+            let mut h = [0u64; 5];
+            for (i, x) in h.iter_mut().enumerate().take(v.nhop as usize) {
+                *x = v.hops[i];
+            }
+            h
+        };
+        let event = |kind, q: &Qp| CcEvent {
+            flow,
+            kind,
+            ece: false,
+            nhop: if v.telemetry { v.nhop } else { 0 },
+            seq: q.una,
+            snd_nxt: q.sent,
+            time: now,
+            hops: if v.telemetry { hops(v) } else { [0; 5] },
+            acked: 0,
+        };
+        match v.opcode {
+            0x06..=0x08 | 0x0A => out = self.request(&mut q, flow, v),
+            0x11 => {
+                let (ack, loss) = (event(EV_ACK, &q), event(EV_LOSS, &q));
+                out = self.acknowledge(&mut q, flow, v, ack, loss);
+            }
+            0x81 => {
+                out.event = Some(CcEvent {
+                    nhop: 0,
+                    hops: [0; 5],
+                    ..event(EV_CNP, &q)
+                })
+            }
+            0xC1 => out.event = Some(event(EV_ACK, &q)),
+            _ => self.bump(stat::UNSUPPORTED),
+        }
+        // Receiver-side telemetry of a request (Rx-HPCC, lines 28-34), whatever its PSN.
+        if matches!(v.opcode, 0x06..=0x08 | 0x0A) && v.telemetry && !v.echo {
+            out.event = Some(event(EV_RX_TELEMETRY, &q));
+        }
+        self.qps[flow as usize] = Some(q);
+        out
+    }
+
+    /// A WRITE request at the responder.
+    fn request(&mut self, q: &mut Qp, flow: u16, v: &Verdict) -> Out {
+        let mut out = Out::default();
+        let echo = (v.telemetry && !v.echo)
+            .then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect());
+        let reply = |psn, syndrome, msn| {
+            Some(Recv::Ack(PktRecv {
+                flow,
+                psn,
+                aeth: Aeth { syndrome, msn },
+                echo: echo.clone(),
+            }))
+        };
+        let ack = Syndrome::Ack {
+            credits: ACK_CREDITS_INVALID,
+        };
+        let d = psn_diff(v.psn, q.epsn);
+        if d > 0 {
+            if q.nak_sent {
+                self.bump(stat::OOS_DROPPED);
+            } else {
+                q.nak_sent = true;
+                self.bump(stat::NAK_SENT);
+                out.recv = reply(q.epsn, Syndrome::Nak(NakCode::PsnSequenceError), q.msn);
+            }
+            return out;
+        }
+        if d < 0 {
+            self.bump(stat::DUPLICATE);
+            out.recv = reply(v.psn, ack, q.msn);
+            return out;
+        }
+        let n = v.payload_len as u32;
+        let mtu = q.mtu as u32;
+        let first = matches!(v.opcode, 0x06 | 0x0A);
+        let ok = match v.opcode {
+            0x06 => !q.wr_active && n == mtu && v.reth_len > mtu,
+            0x07 => q.wr_active && n == mtu && n < q.wr_left,
+            0x08 => q.wr_active && n >= 1 && n <= mtu && n == q.wr_left,
+            _ => !q.wr_active && n <= mtu && n == v.reth_len,
+        };
+        if !ok {
+            self.bump(stat::BAD_REQUEST);
+            q.wr_active = false;
+            out.recv = reply(v.psn, Syndrome::Nak(NakCode::InvalidRequest), q.msn);
+            return out;
+        }
+        let addr = if first { v.reth_va } else { q.wr_addr };
+        let left = if first { v.reth_len } else { q.wr_left };
+        q.wr_addr = addr.wrapping_add(n as u64);
+        q.wr_left = left - n;
+        q.wr_active = v.opcode == 0x06 || v.opcode == 0x07;
+        if !q.wr_active {
+            q.msn = psn_add(q.msn, 1);
+        }
+        q.epsn = psn_add(q.epsn, 1);
+        q.nak_sent = false;
+        out.recv = reply(v.psn, ack, q.msn);
+        if n > 0 {
+            out.dma = DmaCmd {
+                addr,
+                offset: v.payload_at,
+                len: v.payload_len,
+                write: true,
+                flow,
+            };
+        }
+        out
+    }
+
+    /// An Acknowledge at the requester: ACK, NAK or RNR NAK by its syndrome.
+    fn acknowledge(
+        &mut self,
+        q: &mut Qp,
+        flow: u16,
+        v: &Verdict,
+        ack: CcEvent,
+        loss: CcEvent,
+    ) -> Out {
+        let mut out = Out::default();
+        let s = v.aeth_syndrome;
+        let seq_err = s == 0x60;
+        if s >> 5 != 0 && !seq_err {
+            self.bump(stat::NAK_OTHER);
+            return out;
+        }
+        let upto = if seq_err { v.psn } else { psn_add(v.psn, 1) };
+        let d = psn_diff(upto, q.una & PSN_MASK);
+        let e = psn_diff(upto, q.sent & PSN_MASK);
+        if d < 0 || (d == 0 && !seq_err) || e > 0 {
+            self.bump(stat::STALE_ACK);
+            return out;
+        }
+        let upto32 = q.una.wrapping_add(d as u32);
+        if seq_err {
+            // Everything in flight leaves it: the acknowledged part and what will be resent.
+            let released = q.sent.wrapping_sub(q.una);
+            if released > 0 {
+                out.notify = Some((flow, self.bytes(released)));
+            }
+            if e != 0 {
+                out.recv = Some(Recv::Rewind(Rewind { flow, psn: upto }));
+            }
+            q.una = upto32;
+            q.sent = upto32;
+            out.event = Some(CcEvent {
+                seq: q.una,
+                snd_nxt: q.sent,
+                ..loss
+            });
+        } else {
+            out.notify = Some((flow, self.bytes(d as u32)));
+            q.una = upto32;
+            out.event = Some(CcEvent {
+                seq: q.una,
+                acked: d.min(0xFFFF) as u16,
+                ece: v.becn,
+                ..ack
+            });
+        }
+        out
+    }
+}
+
+/// A used hop of an accepted frame (rx_pipe drops frames whose used hops have an undefined
+/// line-rate code).
+fn hop(w: u64) -> IntHop {
+    IntHop::from_word(w).expect("rx_pipe accepts only defined line-rate codes")
+}

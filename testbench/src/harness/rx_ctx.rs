@@ -1,0 +1,558 @@
+//! rx_ctx against its golden model (`sim::rx_ctx`), transaction by transaction: random control
+//! words, sent events and verdict records over a few hot QPs out of 1024, with the peer's
+//! PSNs mostly right and sometimes ahead, behind or random; WRITE sequences mostly valid and
+//! sometimes broken; ACKs and NAKs inside and outside [snd_una, sent]; CNPs, telemetry
+//! responses and unsupported opcodes; records of frames rx_pipe dropped. Random input gaps and
+//! backpressure on all four outputs; every PktRecv, CC event, Notify and DMA command the RTL
+//! emits is compared with the model's in order, and one counter per cycle. The bad-input shape
+//! adds bad control words, sent events for unknown flows, unknown QPNs and resets.
+
+use super::{Outcome, Scenario};
+use crate::verilated::models::RxCtx as Rtl;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_REMOVE};
+use sim::rx_pipe::Verdict;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::Instant;
+
+/// Flow ids of the exported RTL: 2^10.
+pub const FLOW_BITS: usize = 10;
+
+/// Stimulus shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Probability that an idle input starts offering its next item on a cycle.
+    pub ctrl_rate: f64,
+    pub sent_rate: f64,
+    pub verdict_rate: f64,
+    /// Probability that each output's tready is high on a cycle.
+    pub ready: f64,
+    /// Probability that a generated item is bad input.
+    pub bad: f64,
+    /// Probability of a one-cycle reset on a cycle.
+    pub reset_rate: f64,
+    /// Number of hot flows the traffic uses.
+    pub hot: usize,
+}
+
+impl Shape {
+    pub const RANDOM: Shape = Shape {
+        ctrl_rate: 0.003,
+        sent_rate: 0.3,
+        verdict_rate: 0.8,
+        ready: 0.8,
+        bad: 0.0,
+        reset_rate: 0.0,
+        hot: 24,
+    };
+    pub const BAD_INPUT: Shape = Shape {
+        bad: 0.1,
+        reset_rate: 3e-5,
+        ..Shape::RANDOM
+    };
+    /// Verdicts offered every cycle, outputs always ready, nothing else.
+    pub const LINE_RATE: Shape = Shape {
+        ctrl_rate: 0.0,
+        sent_rate: 0.0,
+        verdict_rate: 1.0,
+        ready: 1.0,
+        bad: 0.0,
+        reset_rate: 0.0,
+        hot: 64,
+    };
+}
+
+/// A QPN of `flow`: its low F bits are the flow, the rest random.
+fn qpn_of(rng: &mut ChaCha8Rng, flow: u16) -> u32 {
+    (rng.gen_range(0..1u32 << (24 - FLOW_BITS)) << FLOW_BITS) | flow as u32
+}
+
+fn near_wrap(rng: &mut ChaCha8Rng) -> u32 {
+    if rng.gen() {
+        0xFF_FFFF - rng.gen_range(0..8)
+    } else {
+        rng.gen_range(0..1 << 24)
+    }
+}
+
+fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) -> Ctrl {
+    let flow = hot[rng.gen_range(0..hot.len())];
+    let mtu = match rng.gen_range(0..3) {
+        0 => [256, 512, 1024, 4096][rng.gen_range(0..4)],
+        1 => rng.gen_range(1..=64),
+        _ => rng.gen_range(1..=0x3FFF),
+    };
+    let create = Ctrl {
+        op: OP_CREATE,
+        qpn: qpn_of(rng, flow),
+        epsn: near_wrap(rng),
+        spsn: near_wrap(rng),
+        mtu,
+    };
+    if rng.gen_bool(shape.bad) {
+        return match rng.gen_range(0..4) {
+            0 => Ctrl {
+                op: [0, 3][rng.gen_range(0..2)],
+                ..create
+            },
+            1 => Ctrl { mtu: 0, ..create },
+            // Remove of a QPN that is not (or no longer) bound.
+            _ => Ctrl {
+                op: OP_REMOVE,
+                ..create
+            },
+        };
+    }
+    // Removes and re-creates (a new QPN for the flow, new PSNs) of live QPs, creates of the
+    // removed ones.
+    match model.qpn(flow) {
+        Some(q) if rng.gen_bool(0.15) => Ctrl {
+            op: OP_REMOVE,
+            qpn: q,
+            ..create
+        },
+        _ => create,
+    }
+}
+
+fn next_sent(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) -> Sent {
+    if rng.gen_bool(shape.bad) {
+        let flow = if rng.gen() {
+            rng.gen_range(1 << FLOW_BITS..=u16::MAX)
+        } else {
+            rng.gen_range(0..1 << FLOW_BITS)
+        };
+        return Sent {
+            flow,
+            psn: rng.gen_range(0..1 << 24),
+        };
+    }
+    let flow = hot[rng.gen_range(0..hot.len())];
+    let sent = model.psns(flow).map_or(0, |p| p.2);
+    let psn = match rng.gen_range(0..10) {
+        0 => sent.wrapping_sub(rng.gen_range(1..4)),
+        1 => rng.gen_range(0..1 << 24),
+        _ => sent.wrapping_add(rng.gen_range(0..3)),
+    };
+    Sent {
+        flow,
+        psn: psn & 0xFF_FFFF,
+    }
+}
+
+/// A random record of an accepted frame, fields not used by rx_ctx random too.
+fn base_verdict(rng: &mut ChaCha8Rng, qpn: u32) -> Verdict {
+    let telemetry = rng.gen_bool(0.5);
+    let nhop = if telemetry { rng.gen_range(0..=5) } else { 0 };
+    let mut hops = [0u64; 5];
+    for (i, h) in hops.iter_mut().enumerate() {
+        // Used slots are defined hops; unused ones garbage, which rx_ctx must not pass on.
+        *h = if i < nhop as usize {
+            super::tx_pipe::hop(rng).word()
+        } else if rng.gen_bool(0.3) {
+            rng.gen()
+        } else {
+            0
+        };
+    }
+    Verdict {
+        code: 0,
+        len: rng.gen_range(60..9216),
+        opcode: 0,
+        ack_req: rng.gen(),
+        fecn: rng.gen(),
+        becn: rng.gen(),
+        solicited: rng.gen(),
+        ecn: rng.gen_range(0..4),
+        telemetry,
+        echo: telemetry && rng.gen_bool(0.3),
+        nhop,
+        pad: rng.gen_range(0..4),
+        dest_qp: qpn,
+        psn: rng.gen_range(0..1 << 24),
+        aeth_syndrome: 0,
+        aeth_msn: rng.gen_range(0..1 << 24),
+        reth_va: rng.gen(),
+        reth_rkey: rng.gen(),
+        reth_len: rng.gen(),
+        payload_at: rng.gen_range(0..128),
+        payload_len: rng.gen_range(0..9000),
+        udp_src_port: rng.gen(),
+        hops,
+    }
+}
+
+/// A WRITE packet that mostly fits the responder's state (opcode, length, PSN).
+fn write_request(rng: &mut ChaCha8Rng, v: &mut Verdict, st: (u32, bool, u32, u16)) {
+    let (epsn, active, left, mtu) = st;
+    let mtu = mtu as u32;
+    let (op, n, rlen) = if active {
+        if left > mtu {
+            (0x07, mtu, 0)
+        } else {
+            (0x08, left, 0)
+        }
+    } else if rng.gen() || mtu > 9000 {
+        let n = rng.gen_range(0..=mtu.min(9000));
+        (0x0A, n, n)
+    } else {
+        (
+            0x06,
+            mtu,
+            mtu * rng.gen_range(1..5) + rng.gen_range(1..=mtu),
+        )
+    };
+    v.opcode = op;
+    v.payload_len = n as u16;
+    v.reth_len = rlen;
+    if rng.gen_bool(0.08) {
+        // Broken: another opcode or length.
+        match rng.gen_range(0..3) {
+            0 => v.opcode = [0x06, 0x07, 0x08, 0x0A][rng.gen_range(0..4)],
+            1 => v.payload_len = rng.gen_range(0..9000),
+            _ => v.reth_len = rng.gen_range(0..20_000),
+        }
+    }
+    let psn = match rng.gen_range(0..20) {
+        0..=1 => epsn.wrapping_add(rng.gen_range(1..6)),
+        2..=3 => epsn.wrapping_sub(rng.gen_range(1..6)),
+        4 => rng.gen(),
+        _ => epsn,
+    };
+    v.psn = psn & 0xFF_FFFF;
+}
+
+fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) -> Verdict {
+    let flow = hot[rng.gen_range(0..hot.len())];
+    let qpn = match model.qpn(flow) {
+        Some(q) if !rng.gen_bool(shape.bad.max(0.02)) => q,
+        _ => qpn_of(rng, flow),
+    };
+    let mut v = base_verdict(rng, qpn);
+    let k = rng.gen_range(0..100);
+    if k < 4 {
+        // A frame rx_pipe dropped: only code and length.
+        return Verdict {
+            code: rng.gen_range(1..=27),
+            len: v.len,
+            ..Verdict::from_words(&[0; 20])
+        };
+    }
+    match k {
+        4..=53 => match model.responder(flow) {
+            Some(st) => write_request(rng, &mut v, st),
+            None => v.opcode = 0x06,
+        },
+        54..=83 => {
+            v.opcode = 0x11;
+            let (_, una, sent) = model.psns(flow).unwrap_or((0, 0, 0));
+            let inflight = sent.wrapping_sub(una) & 0xFF_FFFF;
+            let psn = match rng.gen_range(0..10) {
+                0 => rng.gen(),
+                1 => una.wrapping_sub(rng.gen_range(1..4)),
+                2 => sent.wrapping_add(rng.gen_range(0..3)),
+                _ => una.wrapping_add(rng.gen_range(0..inflight.max(1))),
+            };
+            v.psn = psn & 0xFF_FFFF;
+            v.aeth_syndrome = match rng.gen_range(0..10) {
+                0..=5 => [0x1F, rng.gen_range(0..32)][rng.gen_range(0..2)],
+                6..=7 => 0x60,
+                8 => rng.gen_range(0x20..0x40),
+                _ => rng.gen_range(0x61..0x80),
+            };
+        }
+        84..=91 => v.opcode = 0x81,
+        92..=95 => v.opcode = 0xC1,
+        _ => v.opcode = [0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0xC0][rng.gen_range(0..6)],
+    }
+    v
+}
+
+fn set_wide(dst: &mut [u32], bytes: &[u8]) {
+    for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
+        let mut b = [0u8; 4];
+        b[..c.len()].copy_from_slice(c);
+        *w = u32::from_le_bytes(b);
+    }
+}
+
+fn get_wide(src: &[u32], n: usize) -> Vec<u8> {
+    src.iter().flat_map(|w| w.to_le_bytes()).take(n).collect()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The four output streams: what the model says must come, in order.
+#[derive(Default)]
+struct Expected {
+    recv: VecDeque<Vec<u8>>,
+    event: VecDeque<Vec<u8>>,
+    notify: VecDeque<Vec<u8>>,
+    dma: VecDeque<Vec<u8>>,
+}
+
+impl Expected {
+    fn push(&mut self, o: &Out) {
+        if let Some(r) = &o.recv {
+            self.recv.push_back(r.to_bytes().to_vec());
+        }
+        if let Some(e) = &o.event {
+            self.event.push_back(e.to_bytes().to_vec());
+        }
+        if let Some((flow, bytes)) = o.notify {
+            let w = bytes as u64 | (flow as u64) << 32;
+            self.notify.push_back(w.to_le_bytes()[..6].to_vec());
+        }
+        self.dma.push_back(o.dma.to_bytes().to_vec());
+    }
+
+    fn is_empty(&self) -> bool {
+        self.recv.is_empty()
+            && self.event.is_empty()
+            && self.notify.is_empty()
+            && self.dma.is_empty()
+    }
+
+    fn clear(&mut self) {
+        *self = Expected::default();
+    }
+}
+
+/// Takes an output beat if offered and ready, and compares it with the next expected one.
+fn compare(
+    o: &mut Outcome,
+    cycle: u64,
+    name: &str,
+    got: Option<Vec<u8>>,
+    want: &mut VecDeque<Vec<u8>>,
+) -> bool {
+    let Some(got) = got else { return false };
+    match want.pop_front() {
+        Some(w) => {
+            o.transactions += 1;
+            o.check(cycle, (name, hex(&got)), (name, hex(&w)));
+        }
+        None => o.check(cycle, (name, hex(&got)), (name, "nothing".to_string())),
+    }
+    true
+}
+
+/// Runs about `cycles` cycles, then drains. Metrics: records, pktrecvs, rewinds, events,
+/// notifies, dma_writes, every counter by name, resets, `records_per_cycle_offered`.
+pub fn run(
+    scenario: Scenario,
+    seed: u64,
+    cycles: u64,
+    shape: &Shape,
+    vcd: Option<&Path>,
+) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dut: Rtl = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
+    let mut model = RxCtx::new(FLOW_BITS);
+    model.pkt_shift = rng.gen_range(0..16);
+    let t0: u64 = rng.gen::<u64>() >> 1;
+    let mut hot: Vec<u16> = (0..shape.hot)
+        .map(|_| rng.gen_range(0..1 << FLOW_BITS))
+        .collect();
+    hot.extend([0, (1 << FLOW_BITS) - 1]);
+    dut.set_cfg_pkt_shift(model.pkt_shift);
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    // Set-up: every hot flow gets a QP while the sweep runs (control words wait for it).
+    let mut setup: VecDeque<Ctrl> = hot
+        .iter()
+        .map(|&f| Ctrl {
+            op: OP_CREATE,
+            qpn: qpn_of(&mut rng, f),
+            epsn: near_wrap(&mut rng),
+            spsn: near_wrap(&mut rng),
+            mtu: [256, 1024, 4096, 37][rng.gen_range(0..4)],
+        })
+        .collect();
+
+    let mut ctrl: Option<Ctrl> = None;
+    let mut snt: Option<Sent> = None;
+    let mut ver: Option<Verdict> = None;
+    let mut exp = Expected::default();
+    let (mut n_rec, mut n_recv, mut n_rew, mut n_ev, mut n_not, mut n_dma, mut resets) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut offered, mut taken) = (0u64, 0u64);
+    let mut totals = [0u64; stat::COUNT];
+    let mut idle = 0u64;
+    let mut cycle = 0u64;
+    loop {
+        let running = cycle < cycles;
+        if !running && exp.is_empty() && ctrl.is_none() && snt.is_none() && ver.is_none() {
+            break;
+        }
+        if idle > 5_000 {
+            o.fail(format!("cycle {cycle}: no progress for 5000 cycles"));
+            break;
+        }
+        if running && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+            dut.set_reset(1);
+            dut.tick();
+            dut.set_reset(0);
+            cycle += 1;
+            resets += 1;
+            for (t, s) in totals.iter_mut().zip(model.stats) {
+                *t += s as u64;
+            }
+            let shift = model.pkt_shift;
+            model = RxCtx::new(FLOW_BITS);
+            model.pkt_shift = shift;
+            (ctrl, snt, ver) = (None, None, None);
+            exp.clear();
+            continue;
+        }
+        if ctrl.is_none() {
+            ctrl = setup.pop_front();
+        }
+        if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
+            ctrl = Some(next_ctrl(&mut rng, shape, &hot, &model));
+        }
+        if running && snt.is_none() && rng.gen_bool(shape.sent_rate) {
+            snt = Some(next_sent(&mut rng, shape, &hot, &model));
+        }
+        if running && ver.is_none() && rng.gen_bool(shape.verdict_rate) {
+            ver = Some(next_verdict(&mut rng, shape, &hot, &model));
+        }
+        dut.set_s_axis_ctrl_tvalid(ctrl.is_some() as u8);
+        if let Some(c) = &ctrl {
+            set_wide(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
+        }
+        dut.set_s_axis_sent_tvalid(snt.is_some() as u8);
+        if let Some(s) = &snt {
+            dut.set_s_axis_sent_tdata(u64::from_le_bytes(s.to_bytes()));
+        }
+        dut.set_s_axis_verdict_tvalid(ver.is_some() as u8);
+        if let Some(v) = &ver {
+            let w = v.words();
+            dut.s_axis_verdict_tdata_mut().copy_from_slice(&w);
+        }
+        let now = t0.wrapping_add(cycle * 4);
+        dut.set_now_ns(now);
+        let k = (cycle % stat::COUNT as u64) as usize;
+        dut.set_stat_addr(k as u8);
+        let ready: [bool; 4] = std::array::from_fn(|_| rng.gen_bool(shape.ready));
+        dut.set_m_axis_pktrecv_tready(ready[0] as u8);
+        dut.set_m_axis_event_tready(ready[1] as u8);
+        dut.set_m_axis_notify_tready(ready[2] as u8);
+        dut.set_m_axis_dma_cmd_tready(ready[3] as u8);
+        dut.eval();
+        o.check(
+            cycle,
+            ("stat", k, dut.stat_count()),
+            ("stat", k, model.stats[k]),
+        );
+        let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
+        let took_s = snt.is_some() && dut.s_axis_sent_tready() == 1;
+        let took_v = ver.is_some() && dut.s_axis_verdict_tready() == 1;
+        if ver.is_some() && ctrl.is_none() && snt.is_none() && dut.s_axis_ctrl_tready() == 1 {
+            offered += 1;
+            taken += took_v as u64;
+        }
+        idle += 1;
+        let r = (ready[0] && dut.m_axis_pktrecv_tvalid() == 1)
+            .then(|| get_wide(dut.m_axis_pktrecv_tdata(), 64));
+        if compare(&mut o, cycle, "pktrecv", r, &mut exp.recv) {
+            n_recv += 1;
+            idle = 0;
+        }
+        let e = (ready[1] && dut.m_axis_event_tvalid() == 1)
+            .then(|| get_wide(dut.m_axis_event_tdata(), 64));
+        if compare(&mut o, cycle, "event", e, &mut exp.event) {
+            n_ev += 1;
+            idle = 0;
+        }
+        let n = (ready[2] && dut.m_axis_notify_tvalid() == 1)
+            .then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec());
+        if compare(&mut o, cycle, "notify", n, &mut exp.notify) {
+            n_not += 1;
+            idle = 0;
+        }
+        let d = (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1)
+            .then(|| get_wide(dut.m_axis_dma_cmd_tdata(), 16));
+        if let Some(d) = &d {
+            n_dma += (d[12] & 1) as u64;
+        }
+        if compare(&mut o, cycle, "dma_cmd", d, &mut exp.dma) {
+            idle = 0;
+        }
+        if took_c || took_s || took_v || (exp.is_empty() && cycle < 2_000) {
+            idle = 0;
+        }
+        dut.tick();
+        cycle += 1;
+        if took_c {
+            model.ctrl(&ctrl.take().unwrap());
+        }
+        if took_s {
+            model.sent(&snt.take().unwrap());
+        }
+        if took_v {
+            n_rec += 1;
+            let out = model.verdict(&ver.take().unwrap(), now);
+            n_rew += matches!(out.recv, Some(sim::rx_ctx::Recv::Rewind(_))) as u64;
+            exp.push(&out);
+        }
+    }
+    for (t, s) in totals.iter_mut().zip(model.stats) {
+        *t += s as u64;
+    }
+    o.cycles = cycle;
+    o.seconds = start.elapsed().as_secs_f64();
+    o.metric("records", n_rec as f64);
+    o.metric("pktrecvs", n_recv as f64);
+    o.metric("rewinds", n_rew as f64);
+    o.metric("events", n_ev as f64);
+    o.metric("notifies", n_not as f64);
+    o.metric("dma_writes", n_dma as f64);
+    for (i, name) in STAT_NAMES.iter().enumerate() {
+        o.metric(name, totals[i] as f64);
+    }
+    o.metric("resets", resets as f64);
+    o.metric(
+        "records_per_cycle_offered",
+        taken as f64 / offered.max(1) as f64,
+    );
+    o
+}
+
+/// `sim::rx_ctx::stat`'s counters by index, as metric names.
+pub const STAT_NAMES: [&str; stat::COUNT] = [
+    "stat_records",
+    "stat_pipe_dropped",
+    "stat_unknown_qp",
+    "stat_oos_dropped",
+    "stat_duplicate",
+    "stat_bad_request",
+    "stat_stale_ack",
+    "stat_nak_other",
+    "stat_unsupported",
+    "stat_ctrl_bad",
+    "stat_sent_drop",
+    "stat_nak_sent",
+];
+
+/// The regression scenarios.
+pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(Scenario::RxCtxRandom, seed, cycles, &Shape::RANDOM, vcd)
+}
+
+pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(
+        Scenario::RxCtxBadInput,
+        seed,
+        cycles,
+        &Shape::BAD_INPUT,
+        vcd,
+    )
+}
