@@ -478,3 +478,123 @@ impl RxCtx {
 fn hop(w: u64) -> IntHop {
     IntHop::from_word(w).expect("rx_pipe accepts only defined line-rate codes")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QPN: u32 = 0xABC_005;
+
+    fn ctx() -> RxCtx {
+        let mut c = RxCtx::new(4);
+        c.pkt_shift = 10;
+        assert!(c.ctrl(&Ctrl { op: OP_CREATE, qpn: QPN, epsn: 0xFF_FFFE, spsn: 100, mtu: 1000 }));
+        c
+    }
+
+    fn rec(opcode: u8, psn: u32, n: u16) -> Verdict {
+        let mut v = Verdict::from_words(&[0; 20]);
+        v.opcode = opcode;
+        v.dest_qp = QPN;
+        v.psn = psn;
+        v.payload_len = n;
+        v.payload_at = 58;
+        v
+    }
+
+    fn ack_of(o: &Out) -> (u32, u8, u32) {
+        match &o.recv {
+            Some(Recv::Ack(p)) => (p.psn, p.aeth.syndrome.bits(), p.aeth.msn),
+            r => panic!("no ACK/NAK: {r:?}"),
+        }
+    }
+
+    /// A 2500-byte WRITE over the PSN wrap: First lost, Middle earns one NAK, Last is dropped
+    /// silently, then the resent First, Middle, Last are written at va, va+1000, va+2000 and
+    /// the MSN counts the message once; a duplicate is re-ACKed and not written.
+    #[test]
+    fn write_message_with_a_loss() {
+        let mut c = ctx();
+        let mut first = rec(0x06, 0xFF_FFFE, 1000);
+        first.reth_va = 0x1_0000;
+        first.reth_len = 2500;
+        let o = c.verdict(&rec(0x07, 0xFF_FFFF, 1000), 0);
+        assert_eq!(ack_of(&o), (0xFF_FFFE, 0x60, 0));
+        assert!(!o.dma.write);
+        let o = c.verdict(&rec(0x08, 0, 500), 0);
+        assert!(o.recv.is_none() && c.stats[stat::OOS_DROPPED] == 1);
+        let o = c.verdict(&first, 0);
+        assert_eq!((ack_of(&o), o.dma.addr, o.dma.len), ((0xFF_FFFE, 0x1F, 0), 0x1_0000, 1000));
+        let o = c.verdict(&rec(0x07, 0xFF_FFFF, 1000), 0);
+        assert_eq!((ack_of(&o), o.dma.addr), ((0xFF_FFFF, 0x1F, 0), 0x1_03E8));
+        let o = c.verdict(&rec(0x08, 0, 500), 0);
+        assert_eq!((ack_of(&o), o.dma.addr, o.dma.len, o.dma.offset), ((0, 0x1F, 1), 0x1_07D0, 500, 58));
+        let o = c.verdict(&rec(0x07, 0xFF_FFFF, 1000), 0);
+        assert_eq!((ack_of(&o), o.dma.write), ((0xFF_FFFF, 0x1F, 1), false));
+        assert_eq!(c.stats[stat::DUPLICATE], 1);
+        assert_eq!(c.stats[stat::NAK_SENT], 1);
+    }
+
+    /// Opcode sequence and lengths: a Middle with no message, a First shorter than the MTU, a
+    /// Last longer than what is left all earn NAK invalid request and leave the PSN expected.
+    #[test]
+    fn broken_sequences_are_nakked() {
+        let mut c = ctx();
+        let o = c.verdict(&rec(0x07, 0xFF_FFFE, 1000), 0);
+        assert_eq!(ack_of(&o).1, 0x61);
+        let mut f = rec(0x06, 0xFF_FFFE, 999);
+        f.reth_len = 3000;
+        assert_eq!(ack_of(&c.verdict(&f, 0)).1, 0x61);
+        f.payload_len = 1000;
+        assert_eq!(ack_of(&c.verdict(&f, 0)).1, 0x1F);
+        assert_eq!(ack_of(&c.verdict(&rec(0x08, 0xFF_FFFF, 1001), 0)).1, 0x61);
+        assert_eq!(c.stats[stat::BAD_REQUEST], 3);
+        assert_eq!(c.responder(5).unwrap().0, 0xFF_FFFF);
+    }
+
+    /// Requester: packets 100..104 sent; ACK of 101 releases 2 packets (2 KiB at pkt_shift 10);
+    /// a stale ACK and one past sent are dropped; a sequence NAK at 103 releases the 3 still in
+    /// flight and rewinds tx_ctx to 103; the CC events carry the extended PSNs.
+    #[test]
+    fn acks_and_go_back_n() {
+        let mut c = ctx();
+        for p in 100..105 {
+            c.sent(&Sent { flow: 5, psn: p });
+        }
+        let mut a = rec(0x11, 101, 0);
+        a.aeth_syndrome = 0x1F;
+        a.becn = true;
+        let o = c.verdict(&a, 77);
+        assert_eq!(o.notify, Some((5, 2048)));
+        let e = o.event.unwrap();
+        assert_eq!((e.kind, e.seq, e.snd_nxt, e.acked, e.ece, e.time), (EV_ACK, 102, 105, 2, true, 77));
+        assert!(c.verdict(&a, 0).notify.is_none());
+        a.psn = 105;
+        assert!(c.verdict(&a, 0).notify.is_none());
+        assert_eq!(c.stats[stat::STALE_ACK], 2);
+        a.psn = 103;
+        a.aeth_syndrome = 0x60;
+        let o = c.verdict(&a, 0);
+        assert_eq!(o.notify, Some((5, 3 << 10)));
+        assert_eq!(o.recv, Some(Recv::Rewind(Rewind { flow: 5, psn: 103 })));
+        let e = o.event.unwrap();
+        assert_eq!((e.kind, e.seq, e.snd_nxt), (EV_LOSS, 103, 103));
+        assert_eq!(c.psns(5), Some((0xFF_FFFE, 103, 103)));
+    }
+
+    /// Records of dropped frames, unknown QPNs and unsupported opcodes produce only a discard.
+    #[test]
+    fn everything_else_is_discarded_and_counted() {
+        let mut c = ctx();
+        let mut v = rec(0x06, 0xFF_FFFE, 1000);
+        v.code = 11;
+        assert_eq!(c.verdict(&v, 0), Out::default());
+        v = rec(0x0C, 0, 0);
+        assert_eq!(c.verdict(&v, 0), Out::default());
+        v.dest_qp = QPN ^ 0x100;
+        assert_eq!(c.verdict(&v, 0), Out::default());
+        assert_eq!(c.stats[..4], [3, 1, 1, 0]);
+        assert_eq!(c.stats[stat::UNSUPPORTED], 1);
+        assert!(!c.ctrl(&Ctrl { op: OP_REMOVE, qpn: QPN ^ 0x100, epsn: 0, spsn: 0, mtu: 1 }));
+    }
+}
