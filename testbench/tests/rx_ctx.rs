@@ -184,3 +184,117 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
 fn bytes_checked_in(l: &sim::nic_model::Link, mem: &std::collections::BTreeMap<u64, u8>) -> usize {
     mem.keys().filter(|&&a| l.b.mem.read(a, 1).is_ok()).count()
 }
+
+/// The same block at F = 2 in rust-hdl's simulator (4-cycle sweep): a create, then a WRITE
+/// Only in order (ACK + DMA write), one ahead (NAK), a sent event and an ACK for it (Notify,
+/// CC event); every output compared with the model's bytes.
+#[test]
+fn rust_hdl_simulation_small_case() {
+    use hdl::rx_ctx::RxCtx as Hdl;
+    use rust_hdl::prelude::*;
+    use sim::rx_ctx::{Ctrl, RxCtx, Sent, OP_CREATE};
+    use sim::rx_pipe::Verdict;
+    let mut uut = Hdl::<2>::default();
+    uut.connect_all();
+    let mut model = RxCtx::new(2);
+    model.pkt_shift = 3;
+    let qpn = 0x12_3456; // flow 2
+    let ctrl = Ctrl { op: OP_CREATE, qpn, epsn: 40, spsn: 0xFF_FFFF, mtu: 512 };
+    let mut v = Verdict::from_words(&[0; 20]);
+    (v.opcode, v.dest_qp, v.psn, v.payload_len, v.reth_len, v.reth_va, v.payload_at) = (0x0A, qpn, 40, 300, 300, 0xDEAD_0000, 62);
+    let mut ahead = v.clone();
+    ahead.psn = 45;
+    let mut ack = Verdict::from_words(&[0; 20]);
+    (ack.opcode, ack.dest_qp, ack.psn, ack.aeth_syndrome) = (0x11, qpn, 0xFF_FFFF, 0x1F);
+    let sent = Sent { flow: 2, psn: 0xFF_FFFF };
+    // Items in order: (0 ctrl | 1 sent | 2 verdict, bytes).
+    let items: Vec<(u8, Vec<u8>)> = vec![
+        (0, ctrl.to_bytes().to_vec()),
+        (2, v.words().iter().flat_map(|w| w.to_le_bytes()).collect()),
+        (2, ahead.words().iter().flat_map(|w| w.to_le_bytes()).collect()),
+        (1, sent.to_bytes().to_vec()),
+        (2, ack.words().iter().flat_map(|w| w.to_le_bytes()).collect()),
+    ];
+    assert!(model.ctrl(&ctrl));
+    let mut want: [Vec<Vec<u8>>; 4] = Default::default();
+    for (i, x) in [&v, &ahead].into_iter().enumerate() {
+        let o = model.verdict(x, 100 + i as u64);
+        want[0].extend(o.recv.map(|r| r.to_bytes().to_vec()));
+        want[3].push(o.dma.to_bytes().to_vec());
+    }
+    model.sent(&sent);
+    let o = model.verdict(&ack, 0);
+    want[1].extend(o.event.map(|e| e.to_bytes().to_vec()));
+    want[2].extend(o.notify.map(|(f, b)| (b as u64 | (f as u64) << 32).to_le_bytes()[..6].to_vec()));
+    want[3].push(o.dma.to_bytes().to_vec());
+    fn bits<const N: usize>(b: &[u8]) -> Bits<N> {
+        b.iter().rev().fold(Bits::<N>::default(), |acc, &x| (acc << 8) | (x as u64))
+    }
+    fn bytes<const N: usize>(v: Bits<N>) -> Vec<u8> {
+        (0..N / 8).map(|i| v.get_bits::<8>(8 * i).to_u64() as u8).collect()
+    }
+    let mut got: [Vec<Vec<u8>>; 4] = Default::default();
+    let mut next = 0;
+    // The verdicts of the two requests are stamped 100 and 101 ns; the ACK's event gets 0.
+    for cycle in 0..30 {
+        uut.reset.next = cycle == 0;
+        uut.cfg_pkt_shift.next = 3.into();
+        let item = items.get(next);
+        uut.now_ns.next = match next {
+            1 => 100.into(),
+            2 => 101.into(),
+            _ => 0.into(),
+        };
+        uut.s_axis_ctrl_tvalid.next = cycle > 0 && item.is_some_and(|i| i.0 == 0);
+        uut.s_axis_sent_tvalid.next = cycle > 0 && item.is_some_and(|i| i.0 == 1);
+        uut.s_axis_verdict_tvalid.next = cycle > 0 && item.is_some_and(|i| i.0 == 2);
+        if let Some((k, b)) = item {
+            match k {
+                0 => uut.s_axis_ctrl_tdata.next = bits::<128>(b),
+                1 => uut.s_axis_sent_tdata.next = bits::<40>(&b[..5]),
+                _ => uut.s_axis_verdict_tdata.next = bits::<640>(b),
+            }
+        }
+        uut.m_axis_pktrecv_tready.next = true;
+        uut.m_axis_event_tready.next = true;
+        uut.m_axis_notify_tready.next = true;
+        uut.m_axis_dma_cmd_tready.next = true;
+        uut.clock.next = Clock { clk: false };
+        while {
+            uut.update_all();
+            uut.has_changed()
+        } {}
+        let took = (uut.s_axis_ctrl_tvalid.val() && uut.s_axis_ctrl_tready.val())
+            || (uut.s_axis_sent_tvalid.val() && uut.s_axis_sent_tready.val())
+            || (uut.s_axis_verdict_tvalid.val() && uut.s_axis_verdict_tready.val());
+        if uut.m_axis_pktrecv_tvalid.val() {
+            got[0].push(bytes(uut.m_axis_pktrecv_tdata.val()));
+        }
+        if uut.m_axis_event_tvalid.val() {
+            got[1].push(bytes(uut.m_axis_event_tdata.val()));
+        }
+        if uut.m_axis_notify_tvalid.val() {
+            got[2].push(bytes(uut.m_axis_notify_tdata.val()));
+        }
+        if uut.m_axis_dma_cmd_tvalid.val() {
+            got[3].push(bytes(uut.m_axis_dma_cmd_tdata.val()));
+        }
+        uut.clock.next = Clock { clk: true };
+        while {
+            uut.update_all();
+            uut.has_changed()
+        } {}
+        next += took as usize;
+    }
+    assert_eq!(next, items.len());
+    assert_eq!(want.iter().map(|w| w.len()).collect::<Vec<_>>(), [2, 1, 1, 3]);
+    assert_eq!(got, want);
+    for (k, n) in [(0, 3), (11, 1), (6, 0)] {
+        uut.stat_addr.next = k.into();
+        while {
+            uut.update_all();
+            uut.has_changed()
+        } {}
+        assert_eq!(uut.stat_count.val().to_u64(), n, "counter {k}");
+    }
+}
