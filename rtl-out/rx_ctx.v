@@ -37,12 +37,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     output reg  [31:0] stat_count;
 
     // Stub signals
-    reg  qp_write_clock;
-    reg  qp_write_enable;
-    reg  [9:0] qp_write_address;
-    reg  [248:0] qp_write_data;
     reg  [9:0] qp_read_address;
+    reg  qp_read_clock;
     wire  [248:0] qp_read_data;
+    reg  [9:0] qp_write_address;
+    reg  qp_write_clock;
+    reg  [248:0] qp_write_data;
+    reg  qp_write_enable;
     reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
     reg  [63:0] sw_h0_a;
@@ -79,6 +80,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [47:0] n_data_d;
     wire  [47:0] n_data_q;
     reg  n_data_clock;
+    reg  m_valid_d;
+    wire  m_valid_q;
+    reg  m_valid_clock;
+    reg  [47:0] m_data_d;
+    wire  [47:0] m_data_q;
+    reg  m_data_clock;
     reg  d_valid_d;
     wire  d_valid_q;
     reg  d_valid_clock;
@@ -121,6 +128,36 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] st11_d;
     wire  [31:0] st11_q;
     reg  st11_clock;
+    reg  p_valid_d;
+    wire  p_valid_q;
+    reg  p_valid_clock;
+    reg  [1:0] p_kind_d;
+    wire  [1:0] p_kind_q;
+    reg  p_kind_clock;
+    reg  [9:0] p_addr_d;
+    wire  [9:0] p_addr_q;
+    reg  p_addr_clock;
+    reg  [127:0] p_ctrl_d;
+    wire  [127:0] p_ctrl_q;
+    reg  p_ctrl_clock;
+    reg  [39:0] p_sent_d;
+    wire  [39:0] p_sent_q;
+    reg  p_sent_clock;
+    reg  [639:0] p_vd_d;
+    wire  [639:0] p_vd_q;
+    reg  p_vd_clock;
+    reg  [63:0] p_now_d;
+    wire  [63:0] p_now_q;
+    reg  p_now_clock;
+    reg  lw_valid_d;
+    wire  lw_valid_q;
+    reg  lw_valid_clock;
+    reg  [9:0] lw_addr_d;
+    wire  [9:0] lw_addr_q;
+    reg  lw_addr_clock;
+    reg  [248:0] lw_data_d;
+    wire  [248:0] lw_data_q;
+    reg  lw_data_clock;
 
     // Local signals
     reg  i_rec;
@@ -137,9 +174,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  i_naks;
     reg  [639:0] vd;
     reg  free;
-    reg  take_c;
-    reg  take_s;
-    reg  take_v;
+    reg  go;
+    reg  [1:0] in_kind;
+    reg  do_c;
+    reg  do_s;
+    reg  do_v;
+    reg  [9:0] a2;
+    reg  q_we;
+    reg  [248:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [1:0] c_op;
@@ -213,6 +255,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [511:0] r_echo;
     reg  [511:0] e_tele;
     reg  [31:0] n_bytes;
+    reg  n_move;
     reg  one;
     reg  [3:0] e_kind;
     reg  e_send;
@@ -236,12 +279,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Sub module instances
     rx_ctx_qp qp(
-        .write_clock(qp_write_clock),
-        .write_enable(qp_write_enable),
-        .write_address(qp_write_address),
-        .write_data(qp_write_data),
         .read_address(qp_read_address),
-        .read_data(qp_read_data)
+        .read_clock(qp_read_clock),
+        .read_data(qp_read_data),
+        .write_address(qp_write_address),
+        .write_clock(qp_write_clock),
+        .write_data(qp_write_data),
+        .write_enable(qp_write_enable)
     );
     rx_ctx_sw_va sw_va(
         .a(sw_va_a),
@@ -306,6 +350,16 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .d(n_data_d),
         .q(n_data_q),
         .clock(n_data_clock)
+    );
+    rx_ctx_m_valid m_valid(
+        .d(m_valid_d),
+        .q(m_valid_q),
+        .clock(m_valid_clock)
+    );
+    rx_ctx_m_data m_data(
+        .d(m_data_d),
+        .q(m_data_q),
+        .clock(m_data_clock)
     );
     rx_ctx_d_valid d_valid(
         .d(d_valid_d),
@@ -377,6 +431,56 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(st11_q),
         .clock(st11_clock)
     );
+    rx_ctx_p_valid p_valid(
+        .d(p_valid_d),
+        .q(p_valid_q),
+        .clock(p_valid_clock)
+    );
+    rx_ctx_p_kind p_kind(
+        .d(p_kind_d),
+        .q(p_kind_q),
+        .clock(p_kind_clock)
+    );
+    rx_ctx_p_addr p_addr(
+        .d(p_addr_d),
+        .q(p_addr_q),
+        .clock(p_addr_clock)
+    );
+    rx_ctx_p_ctrl p_ctrl(
+        .d(p_ctrl_d),
+        .q(p_ctrl_q),
+        .clock(p_ctrl_clock)
+    );
+    rx_ctx_p_sent p_sent(
+        .d(p_sent_d),
+        .q(p_sent_q),
+        .clock(p_sent_clock)
+    );
+    rx_ctx_p_vd p_vd(
+        .d(p_vd_d),
+        .q(p_vd_q),
+        .clock(p_vd_clock)
+    );
+    rx_ctx_p_now p_now(
+        .d(p_now_d),
+        .q(p_now_q),
+        .clock(p_now_clock)
+    );
+    rx_ctx_lw_valid lw_valid(
+        .d(lw_valid_d),
+        .q(lw_valid_q),
+        .clock(lw_valid_clock)
+    );
+    rx_ctx_lw_addr lw_addr(
+        .d(lw_addr_d),
+        .q(lw_addr_q),
+        .clock(lw_addr_clock)
+    );
+    rx_ctx_lw_data lw_data(
+        .d(lw_data_d),
+        .q(lw_data_q),
+        .clock(lw_data_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -388,8 +492,20 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         e_data_clock = clock;
         n_valid_clock = clock;
         n_data_clock = clock;
+        m_valid_clock = clock;
+        m_data_clock = clock;
         d_valid_clock = clock;
         d_data_clock = clock;
+        p_valid_clock = clock;
+        p_kind_clock = clock;
+        p_addr_clock = clock;
+        p_ctrl_clock = clock;
+        p_sent_clock = clock;
+        p_vd_clock = clock;
+        p_now_clock = clock;
+        lw_valid_clock = clock;
+        lw_addr_clock = clock;
+        lw_data_clock = clock;
         st0_clock = clock;
         st1_clock = clock;
         st2_clock = clock;
@@ -410,8 +526,20 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         e_data_d = e_data_q;
         n_valid_d = n_valid_q;
         n_data_d = n_data_q;
+        m_valid_d = m_valid_q;
+        m_data_d = m_data_q;
         d_valid_d = d_valid_q;
         d_data_d = d_data_q;
+        p_valid_d = p_valid_q;
+        p_kind_d = p_kind_q;
+        p_addr_d = p_addr_q;
+        p_ctrl_d = p_ctrl_q;
+        p_sent_d = p_sent_q;
+        p_vd_d = p_vd_q;
+        p_now_d = p_now_q;
+        lw_valid_d = lw_valid_q;
+        lw_addr_d = lw_addr_q;
+        lw_data_d = lw_data_q;
         st0_d = st0_q;
         st1_d = st1_q;
         st2_d = st2_q;
@@ -425,31 +553,53 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st10_d = st10_q;
         st11_d = st11_q;
         qp_write_clock = clock;
+        qp_read_clock = clock;
         one = 32'h1;
-        vd = s_axis_verdict_tdata;
-        free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
-        take_c = s_axis_ctrl_tvalid & swept_q;
-        take_s = s_axis_sent_tvalid & ~s_axis_ctrl_tvalid & swept_q;
-        take_v = s_axis_verdict_tvalid & ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & free;
-        s_axis_ctrl_tready = swept_q;
-        s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q;
-        s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & free;
-        c_op = s_axis_ctrl_tdata[(32'h0)+:(2)];
-        c_mtu = s_axis_ctrl_tdata[(32'h10)+:(14)];
-        c_qpn = s_axis_ctrl_tdata[(32'h20)+:(24)];
-        c_spsn = s_axis_ctrl_tdata[(32'h60)+:(24)];
-        s_flow = s_axis_sent_tdata[(32'h0)+:(16)];
-        s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
-        v_qpn = vd[(32'h40)+:(24)];
-        addr = v_qpn[(32'h0)+:(10)];
+        vd = p_vd_q;
+        free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
+        go = ~p_valid_q | (p_kind_q != 32'h3) | free;
+        s_axis_ctrl_tready = swept_q & go;
+        s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
+        s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
+        in_kind = 32'h0;
+        addr = s_axis_verdict_tdata[(32'h40)+:(10)];
+        if (s_axis_verdict_tvalid) begin
+            in_kind = 32'h3;
+        end
         if (s_axis_sent_tvalid) begin
-            addr = s_flow[(32'h0)+:(10)];
+            in_kind = 32'h2;
+            addr = s_axis_sent_tdata[(32'h0)+:(10)];
         end
         if (s_axis_ctrl_tvalid) begin
-            addr = c_qpn[(32'h0)+:(10)];
+            in_kind = 32'h1;
+            addr = s_axis_ctrl_tdata[(32'h20)+:(10)];
         end
-        qp_read_address = addr;
+        qp_read_address = p_addr_q;
+        if (go) begin
+            qp_read_address = addr;
+            p_valid_d = swept_q & (in_kind != 32'h0);
+            p_kind_d = in_kind;
+            p_addr_d = addr;
+            p_ctrl_d = s_axis_ctrl_tdata;
+            p_sent_d = s_axis_sent_tdata;
+            p_vd_d = s_axis_verdict_tdata;
+            p_now_d = now_ns;
+        end
+        a2 = p_addr_q;
+        do_c = p_valid_q & (p_kind_q == 32'h1);
+        do_s = p_valid_q & (p_kind_q == 32'h2);
+        do_v = p_valid_q & (p_kind_q == 32'h3) & free;
+        c_op = p_ctrl_q[(32'h0)+:(2)];
+        c_mtu = p_ctrl_q[(32'h10)+:(14)];
+        c_qpn = p_ctrl_q[(32'h20)+:(24)];
+        c_spsn = p_ctrl_q[(32'h60)+:(24)];
+        s_flow = p_sent_q[(32'h0)+:(16)];
+        s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
+        v_qpn = vd[(32'h40)+:(24)];
         w = qp_read_data;
+        if (lw_valid_q & (lw_addr_q == a2)) begin
+            w = lw_data_q;
+        end
         q_valid = w[32'h0];
         q_qpn = w[(32'h1)+:(24)];
         q_mtu = ((w[(32'h19)+:(14)]) & 32'hffffffff);
@@ -463,7 +613,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         q_sent = w[(32'hd9)+:(32)];
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
-        s_end = s_axis_sent_tdata[(32'h10)+:(24)] + 32'h1;
+        s_end = p_sent_q[(32'h10)+:(24)] + 32'h1;
         s_diff = s_end - q_sent[(32'h0)+:(24)];
         s_ahead = (s_diff != 32'h0) & ~s_diff[32'h17];
         s_sent1 = q_sent + ((s_diff) & 32'hffffffff);
@@ -671,65 +821,71 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (v_coll) begin
             r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
         end
-        r_word = ((addr) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((r_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((r_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((r_msn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((r_msn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((r_msn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | r_echo;
+        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((r_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((r_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((r_msn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((r_msn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((r_msn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | r_echo;
         if (r_rewind) begin
-            r_word = ((addr) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((upto[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((upto[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((upto[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
+            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((upto[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((upto[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((upto[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
         end
         e_tele = 32'h0;
         if (v_tele & ~is_cnp) begin
             e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
         end
-        e_word = ((addr) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((now_ns) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0) | e_tele;
+        e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0) | e_tele;
         dma_word = 32'h0;
         if (write) begin
-            dma_word = ((wa) & 128'hffffffffffffffffffffffffffffffff) | (((vd[(32'h30)+:(7)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((vd[(32'ha0)+:(14)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((addr) & 128'hffffffffffffffffffffffffffffffff) << 32'h70);
+            dma_word = ((wa) & 128'hffffffffffffffffffffffffffffffff) | (((vd[(32'h30)+:(7)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((vd[(32'ha0)+:(14)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 32'h70);
         end
-        wr_addr = addr;
+        wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
         end
         qp_write_address = wr_addr;
-        qp_write_enable = 1'b0;
-        qp_write_data = w;
+        q_we = 1'b0;
+        q_wd = w;
         i_cbad = 1'b0;
         i_sdrop = 1'b0;
         if (~swept_q) begin
-            qp_write_enable = 1'b1;
-            qp_write_data = 32'h0;
+            q_we = 1'b1;
+            q_wd = 32'h0;
             sweep_at_d = sweep_at_q + 32'h1;
             if (&sweep_at_q) begin
                 swept_d = 1'b1;
             end
         end
-        else if (take_c) begin
+        else if (do_c) begin
             if (c_create) begin
-                qp_write_enable = 1'b1;
-                qp_write_data = ((one) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((s_axis_ctrl_tdata[(32'h40)+:(24)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                q_we = 1'b1;
+                q_wd = ((one) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
             end
             else if (c_remove) begin
-                qp_write_enable = 1'b1;
-                qp_write_data = 32'h0;
+                q_we = 1'b1;
+                q_wd = 32'h0;
             end
             else begin
                 i_cbad = 1'b1;
             end
         end
-        else if (take_s) begin
+        else if (do_s) begin
             if (s_id_ok & q_valid) begin
                 if (s_ahead) begin
-                    qp_write_enable = 1'b1;
-                    qp_write_data = ((w[(32'h0)+:(217)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                    q_we = 1'b1;
+                    q_wd = ((w[(32'h0)+:(217)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
                 end
             end
             else begin
                 i_sdrop = 1'b1;
             end
         end
-        else if (take_v & hit) begin
-            qp_write_enable = 1'b1;
-            qp_write_data = ((w[(32'h0)+:(39)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+        else if (do_v & hit) begin
+            q_we = 1'b1;
+            q_wd = ((w[(32'h0)+:(39)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
         end
-        n_bytes = n_pkts << cfg_pkt_shift;
+        qp_write_enable = q_we;
+        qp_write_data = q_wd;
+        lw_valid_d = q_we & swept_q;
+        lw_addr_d = a2;
+        lw_data_d = q_wd;
+        n_bytes = n_data_q[(32'h0)+:(32)] << cfg_pkt_shift;
+        n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
         if (m_axis_pktrecv_tready) begin
             r_valid_d = 1'b0;
         end
@@ -737,12 +893,17 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             e_valid_d = 1'b0;
         end
         if (m_axis_notify_tready) begin
+            m_valid_d = 1'b0;
+        end
+        if (n_move) begin
+            m_valid_d = 1'b1;
+            m_data_d = ((n_bytes) & 48'hffffffffffff) | (((n_data_q[(32'h20)+:(16)]) & 48'hffffffffffff) << 32'h20);
             n_valid_d = 1'b0;
         end
         if (m_axis_dma_cmd_tready) begin
             d_valid_d = 1'b0;
         end
-        if (take_v) begin
+        if (do_v) begin
             d_valid_d = 1'b1;
             d_data_d = dma_word;
             if (r_send) begin
@@ -755,36 +916,36 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             if (n_send) begin
                 n_valid_d = 1'b1;
-                n_data_d = ((n_bytes) & 48'hffffffffffff) | (((addr) & 48'hffffffffffff) << 32'h20);
+                n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
             end
         end
-        i_rec = take_v;
-        i_pdrop = take_v & ~v_ok;
+        i_rec = do_v;
+        i_pdrop = do_v & ~v_ok;
         if (i_rec) begin
             st0_d = st0_q + 32'h1;
         end
         if (i_pdrop) begin
             st1_d = st1_q + 32'h1;
         end
-        if (take_v & i_unk) begin
+        if (do_v & i_unk) begin
             st2_d = st2_q + 32'h1;
         end
-        if (take_v & i_oos) begin
+        if (do_v & i_oos) begin
             st3_d = st3_q + 32'h1;
         end
-        if (take_v & i_dup) begin
+        if (do_v & i_dup) begin
             st4_d = st4_q + 32'h1;
         end
-        if (take_v & i_bad) begin
+        if (do_v & i_bad) begin
             st5_d = st5_q + 32'h1;
         end
-        if (take_v & i_stale) begin
+        if (do_v & i_stale) begin
             st6_d = st6_q + 32'h1;
         end
-        if (take_v & i_nakoth) begin
+        if (do_v & i_nakoth) begin
             st7_d = st7_q + 32'h1;
         end
-        if (take_v & i_unsup) begin
+        if (do_v & i_unsup) begin
             st8_d = st8_q + 32'h1;
         end
         if (i_cbad) begin
@@ -793,15 +954,18 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (i_sdrop) begin
             st10_d = st10_q + 32'h1;
         end
-        if (take_v & i_naks) begin
+        if (do_v & i_naks) begin
             st11_d = st11_q + 32'h1;
         end
         if (reset) begin
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
+            p_valid_d = 1'b0;
+            lw_valid_d = 1'b0;
             r_valid_d = 1'b0;
             e_valid_d = 1'b0;
             n_valid_d = 1'b0;
+            m_valid_d = 1'b0;
             d_valid_d = 1'b0;
             st0_d = 32'h0;
             st1_d = 32'h0;
@@ -820,8 +984,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         m_axis_pktrecv_tdata = r_data_q;
         m_axis_event_tvalid = e_valid_q;
         m_axis_event_tdata = e_data_q;
-        m_axis_notify_tvalid = n_valid_q;
-        m_axis_notify_tdata = n_data_q;
+        m_axis_notify_tvalid = m_valid_q;
+        m_axis_notify_tdata = m_data_q;
         m_axis_dma_cmd_tvalid = d_valid_q;
         m_axis_dma_cmd_tdata = d_data_q;
         stat_count = 32'h0;
@@ -937,6 +1101,96 @@ module rx_ctx_e_valid(d,q,clock);
 
 endmodule // rx_ctx_e_valid
 
+module rx_ctx_lw_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_lw_addr
+
+module rx_ctx_lw_data(d,q,clock);
+
+    // Module arguments
+    input wire  [248:0] d;
+    output reg  [248:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 249'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_lw_data
+
+module rx_ctx_lw_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_lw_valid
+
+module rx_ctx_m_data(d,q,clock);
+
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_m_data
+
+module rx_ctx_m_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_m_valid
+
 module rx_ctx_n_data(d,q,clock);
 
     // Module arguments
@@ -973,28 +1227,156 @@ module rx_ctx_n_valid(d,q,clock);
 
 endmodule // rx_ctx_n_valid
 
-module rx_ctx_qp(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module rx_ctx_p_addr(d,q,clock);
 
     // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [9:0] write_address;
-    input wire  [248:0] write_data;
-    input wire  [9:0] read_address;
-    output reg  [248:0] read_data;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
 
     // Update code (custom)
-    reg [248:0] mem [0:1023];
+    initial begin
+       q = 10'h0;
+    end
 
-    always @(*) begin
-        read_data = mem[read_address];
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_addr
+
+module rx_ctx_p_ctrl(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_ctrl
+
+module rx_ctx_p_kind(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_kind
+
+module rx_ctx_p_now(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_now
+
+module rx_ctx_p_sent(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_sent
+
+module rx_ctx_p_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_valid
+
+module rx_ctx_p_vd(d,q,clock);
+
+    // Module arguments
+    input wire  [639:0] d;
+    output reg  [639:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 640'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_p_vd
+
+module rx_ctx_qp(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [248:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [248:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[248:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
 
     always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
+
 endmodule // rx_ctx_qp
 
 module rx_ctx_r_data(d,q,clock);

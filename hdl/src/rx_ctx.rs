@@ -5,19 +5,19 @@
 //! (docs/modules/rx_ctx.md).
 //!
 //! ```text
-//! s_axis_ctrl (create / remove) ---\
-//! s_axis_sent (tx_ctx sent PSN) ----> address mux -> QP RAM (LUT RAM, combinational read)
-//! s_axis_verdict (rx_pipe record) -/      -> responder / requester rules -> RAM write-back
-//!                                         -> m_axis_pktrecv, m_axis_event, m_axis_notify, m_axis_dma_cmd
+//! S1  s_axis_ctrl / s_axis_sent / s_axis_verdict -> priority, address -> QP BRAM read,
+//!     input -> P registers
+//! S2  word (BRAM, or last cycle's write forwarded) -> responder / requester rules
+//!     -> BRAM write, m_axis_pktrecv / m_axis_event / m_axis_notify (+1 register) / m_axis_dma_cmd
 //! ```
 //!
-//! One input per clock, priority control > sent > verdict, each a read-modify-write of the
-//! flow's word in that clock (same-flow events back to back need no spacing). A verdict is
-//! taken only when all four output registers are free or being emptied. After reset the block
-//! sweeps the RAM for 2^F cycles with every input not ready.
+//! One input per clock, priority control > sent > verdict. The flow's word is read in S1 and
+//! written in S2; the write of the previous cycle is forwarded, so same-flow inputs back to
+//! back need no spacing. A verdict waits in S2 (and S1 takes nothing) while an output register
+//! it needs is full. After reset the block sweeps the RAM for 2^F cycles with every input not
+//! ready.
 
 use crate::byte_swap::ByteSwap64;
-use crate::dist_ram::DistRam;
 use rust_hdl::prelude::*;
 
 /// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
@@ -70,7 +70,7 @@ pub struct RxCtx<const F: usize> {
     pub m_axis_event_tready: Signal<In, bool>,
     /// Notify for flow_sched: [31:0] bytes released from the window, [47:32] flow.
     pub m_axis_notify_tdata: Signal<Out, Bits<48>>,
-    /// A Notify is offered (registered).
+    /// A Notify is offered (registered; a second register behind the first holds the shift).
     pub m_axis_notify_tvalid: Signal<Out, bool>,
     /// flow_sched takes the Notify.
     pub m_axis_notify_tready: Signal<In, bool>,
@@ -88,7 +88,7 @@ pub struct RxCtx<const F: usize> {
     /// The selected counter (wraps), combinational; 0 for 12-15.
     pub stat_count: Signal<Out, Bits<32>>,
 
-    qp: DistRam<Bits<QP_BITS>, F>,
+    qp: RAM<Bits<QP_BITS>, F>,
     sw_va: ByteSwap64,
     sw_h0: ByteSwap64,
     sw_h1: ByteSwap64,
@@ -103,6 +103,8 @@ pub struct RxCtx<const F: usize> {
     e_data: DFF<Bits<512>>,
     n_valid: DFF<bool>,
     n_data: DFF<Bits<48>>,
+    m_valid: DFF<bool>,
+    m_data: DFF<Bits<48>>,
     d_valid: DFF<bool>,
     d_data: DFF<Bits<128>>,
     st0: DFF<Bits<32>>,
@@ -133,9 +135,24 @@ pub struct RxCtx<const F: usize> {
     // Inputs and arbitration.
     vd: Signal<Local, Bits<640>>,
     free: Signal<Local, bool>,
-    take_c: Signal<Local, bool>,
-    take_s: Signal<Local, bool>,
-    take_v: Signal<Local, bool>,
+    go: Signal<Local, bool>,
+    in_kind: Signal<Local, Bits<2>>,
+    do_c: Signal<Local, bool>,
+    do_s: Signal<Local, bool>,
+    do_v: Signal<Local, bool>,
+    a2: Signal<Local, Bits<F>>,
+    q_we: Signal<Local, bool>,
+    q_wd: Signal<Local, Bits<QP_BITS>>,
+    p_valid: DFF<bool>,
+    p_kind: DFF<Bits<2>>,
+    p_addr: DFF<Bits<F>>,
+    p_ctrl: DFF<Bits<128>>,
+    p_sent: DFF<Bits<40>>,
+    p_vd: DFF<Bits<640>>,
+    p_now: DFF<Bits<64>>,
+    lw_valid: DFF<bool>,
+    lw_addr: DFF<Bits<F>>,
+    lw_data: DFF<Bits<QP_BITS>>,
     addr: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
     c_op: Signal<Local, Bits<2>>,
@@ -219,6 +236,7 @@ pub struct RxCtx<const F: usize> {
     r_echo: Signal<Local, Bits<512>>,
     e_tele: Signal<Local, Bits<512>>,
     n_bytes: Signal<Local, Bits<32>>,
+    n_move: Signal<Local, bool>,
     one: Signal<Local, Bits<1>>,
     e_kind: Signal<Local, Bits<4>>,
     e_send: Signal<Local, bool>,
@@ -246,51 +264,75 @@ impl<const F: usize> Logic for RxCtx<F> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
-            d_valid, d_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11
+            m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
+            lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11
         );
         self.qp.write_clock.next = self.clock.val();
+        self.qp.read_clock.next = self.clock.val();
         self.one.next = 1.into();
 
-        // ---- Arbitration: control word, then sent event, then verdict; one per clock.
-        self.vd.next = self.s_axis_verdict_tdata.val();
+        // ---- S1, arbitration: control word, then sent event, then verdict; one per clock,
+        // taken into the P registers while the BRAM reads the flow's word.
+        self.vd.next = self.p_vd.q.val();
         self.free.next = (!self.r_valid.q.val() | self.m_axis_pktrecv_tready.val())
             & (!self.e_valid.q.val() | self.m_axis_event_tready.val())
-            & (!self.n_valid.q.val() | self.m_axis_notify_tready.val())
+            & (!self.n_valid.q.val() | !self.m_valid.q.val() | self.m_axis_notify_tready.val())
             & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
-        self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
-        self.take_s.next =
-            self.s_axis_sent_tvalid.val() & !self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
-        self.take_v.next = self.s_axis_verdict_tvalid.val()
-            & !self.s_axis_ctrl_tvalid.val()
-            & !self.s_axis_sent_tvalid.val()
-            & self.swept.q.val()
-            & self.free.val();
-        self.s_axis_ctrl_tready.next = self.swept.q.val();
-        self.s_axis_sent_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
+        // S2 holds a verdict only while an output register it needs is full.
+        self.go.next = !self.p_valid.q.val() | (self.p_kind.q.val() != 3) | self.free.val();
+        self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
+        self.s_axis_sent_tready.next =
+            !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
         self.s_axis_verdict_tready.next = !self.s_axis_ctrl_tvalid.val()
             & !self.s_axis_sent_tvalid.val()
             & self.swept.q.val()
-            & self.free.val();
+            & self.go.val();
+        self.in_kind.next = 0.into();
+        self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
+        if self.s_axis_verdict_tvalid.val() {
+            self.in_kind.next = 3.into();
+        }
+        if self.s_axis_sent_tvalid.val() {
+            self.in_kind.next = 2.into();
+            self.addr.next = self.s_axis_sent_tdata.val().get_bits::<F>(0);
+        }
+        if self.s_axis_ctrl_tvalid.val() {
+            self.in_kind.next = 1.into();
+            self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(32);
+        }
+        self.qp.read_address.next = self.p_addr.q.val();
+        if self.go.val() {
+            self.qp.read_address.next = self.addr.val();
+            self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
+            self.p_kind.d.next = self.in_kind.val();
+            self.p_addr.d.next = self.addr.val();
+            self.p_ctrl.d.next = self.s_axis_ctrl_tdata.val();
+            self.p_sent.d.next = self.s_axis_sent_tdata.val();
+            self.p_vd.d.next = self.s_axis_verdict_tdata.val();
+            self.p_now.d.next = self.now_ns.val();
+        }
 
-        self.c_op.next = self.s_axis_ctrl_tdata.val().get_bits::<2>(0);
-        self.c_mtu.next = self.s_axis_ctrl_tdata.val().get_bits::<14>(16);
-        self.c_qpn.next = self.s_axis_ctrl_tdata.val().get_bits::<24>(32);
-        self.c_spsn.next = self.s_axis_ctrl_tdata.val().get_bits::<24>(96);
-        self.s_flow.next = self.s_axis_sent_tdata.val().get_bits::<16>(0);
+        // ---- S2: what the P registers hold, done this cycle.
+        self.a2.next = self.p_addr.q.val();
+        self.do_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
+        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2);
+        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
+
+        self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
+        self.c_mtu.next = self.p_ctrl.q.val().get_bits::<14>(16);
+        self.c_qpn.next = self.p_ctrl.q.val().get_bits::<24>(32);
+        self.c_spsn.next = self.p_ctrl.q.val().get_bits::<24>(96);
+        self.s_flow.next = self.p_sent.q.val().get_bits::<16>(0);
         self.s_id_ok.next =
             bit_cast::<16, F>(bit_cast::<F, 16>(self.s_flow.val())) == self.s_flow.val();
         self.v_qpn.next = self.vd.val().get_bits::<24>(64);
-        self.addr.next = self.v_qpn.val().get_bits::<F>(0);
-        if self.s_axis_sent_tvalid.val() {
-            self.addr.next = self.s_flow.val().get_bits::<F>(0);
-        }
-        if self.s_axis_ctrl_tvalid.val() {
-            self.addr.next = self.c_qpn.val().get_bits::<F>(0);
-        }
 
-        // ---- The flow's word (LUT RAM, combinational read).
-        self.qp.read_address.next = self.addr.val();
+        // ---- The flow's word: the BRAM's, or the one written last cycle (the BRAM read it
+        // before that write landed).
         self.w.next = self.qp.read_data.val();
+        if self.lw_valid.q.val() & (self.lw_addr.q.val() == self.a2.val()) {
+            self.w.next = self.lw_data.q.val();
+        }
         self.q_valid.next = self.w.val().get_bit(0);
         self.q_qpn.next = self.w.val().get_bits::<24>(1);
         self.q_mtu.next = bit_cast::<32, 14>(self.w.val().get_bits::<14>(25));
@@ -309,7 +351,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             (self.c_op.val() == 2) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
 
         // ---- Sent event: sent = max(sent, PSN + 1) in 24-bit serial arithmetic, extended.
-        self.s_end.next = self.s_axis_sent_tdata.val().get_bits::<24>(16) + 1;
+        self.s_end.next = self.p_sent.q.val().get_bits::<24>(16) + 1;
         self.s_diff.next = self.s_end.val() - self.q_sent.val().get_bits::<24>(0);
         self.s_ahead.next = (self.s_diff.val() != 0) & !self.s_diff.val().get_bit(23);
         self.s_sent1.next = self.q_sent.val() + bit_cast::<32, 24>(self.s_diff.val());
@@ -547,7 +589,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<512, 3>(self.v_nhop.val()) << 96)
                 | (bit_cast::<512, 320>(self.wire_hops.val()) << 128);
         }
-        self.r_word.next = bit_cast::<512, F>(self.addr.val())
+        self.r_word.next = bit_cast::<512, F>(self.a2.val())
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(16)) << 32)
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(8)) << 40)
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(0)) << 48)
@@ -557,7 +599,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
             | self.r_echo.val();
         if self.r_rewind.val() {
-            self.r_word.next = bit_cast::<512, F>(self.addr.val())
+            self.r_word.next = bit_cast::<512, F>(self.a2.val())
                 | (bit_cast::<512, 1>(self.one.val()) << 17)
                 | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(16)) << 32)
                 | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(8)) << 40)
@@ -569,12 +611,12 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.e_tele.next = (bit_cast::<512, 3>(self.v_nhop.val()) << 24)
                 | (bit_cast::<512, 320>(self.num_hops.val()) << 160);
         }
-        self.e_word.next = bit_cast::<512, F>(self.addr.val())
+        self.e_word.next = bit_cast::<512, F>(self.a2.val())
             | (bit_cast::<512, 4>(self.e_kind.val()) << 16)
             | (bit_cast::<512, 1>(self.e_ece.val()) << 20)
             | (bit_cast::<512, 32>(self.e_seq.val()) << 32)
             | (bit_cast::<512, 32>(self.e_nxt.val()) << 64)
-            | (bit_cast::<512, 64>(self.now_ns.val()) << 96)
+            | (bit_cast::<512, 64>(self.p_now.q.val()) << 96)
             | (bit_cast::<512, 16>(self.e_acked.val()) << 480)
             | self.e_tele.val();
         self.dma_word.next = 0.into();
@@ -583,58 +625,56 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<128, 7>(self.vd.val().get_bits::<7>(48)) << 64)
                 | (bit_cast::<128, 14>(self.vd.val().get_bits::<14>(160)) << 80)
                 | (bit_cast::<128, 1>(self.one.val()) << 96)
-                | (bit_cast::<128, F>(self.addr.val()) << 112);
+                | (bit_cast::<128, F>(self.a2.val()) << 112);
         }
 
-        // ---- RAM write: sweep, control word, sent event or the record's new state. The write
-        // address is muxed with the sweep counter (yosys 0.23 cannot map a 1024-deep LUT RAM
-        // whose read and write addresses are one signal).
-        self.wr_addr.next = self.addr.val();
+        // ---- RAM write: sweep, control word, sent event or the record's new state.
+        self.wr_addr.next = self.a2.val();
         if !self.swept.q.val() {
             self.wr_addr.next = self.sweep_at.q.val();
         }
         self.qp.write_address.next = self.wr_addr.val();
-        self.qp.write_enable.next = false;
-        self.qp.write_data.next = self.w.val();
+        self.q_we.next = false;
+        self.q_wd.next = self.w.val();
         self.i_cbad.next = false;
         self.i_sdrop.next = false;
         if !self.swept.q.val() {
-            self.qp.write_enable.next = true;
-            self.qp.write_data.next = 0.into();
+            self.q_we.next = true;
+            self.q_wd.next = 0.into();
             self.sweep_at.d.next = self.sweep_at.q.val() + 1;
             if self.sweep_at.q.val().all() {
                 self.swept.d.next = true;
             }
-        } else if self.take_c.val() {
+        } else if self.do_c.val() {
             if self.c_create.val() {
-                self.qp.write_enable.next = true;
-                self.qp.write_data.next = bit_cast::<QP_BITS, 1>(self.one.val())
+                self.q_we.next = true;
+                self.q_wd.next = bit_cast::<QP_BITS, 1>(self.one.val())
                     | (bit_cast::<QP_BITS, 24>(self.c_qpn.val()) << 1)
                     | (bit_cast::<QP_BITS, 14>(self.c_mtu.val()) << 25)
-                    | (bit_cast::<QP_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(64))
+                    | (bit_cast::<QP_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(64))
                         << 39)
                     | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 185)
                     | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 217);
             } else if self.c_remove.val() {
-                self.qp.write_enable.next = true;
-                self.qp.write_data.next = 0.into();
+                self.q_we.next = true;
+                self.q_wd.next = 0.into();
             } else {
                 self.i_cbad.next = true;
             }
-        } else if self.take_s.val() {
+        } else if self.do_s.val() {
             if self.s_id_ok.val() & self.q_valid.val() {
                 if self.s_ahead.val() {
-                    self.qp.write_enable.next = true;
-                    self.qp.write_data.next =
+                    self.q_we.next = true;
+                    self.q_wd.next =
                         bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
                             | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217);
                 }
             } else {
                 self.i_sdrop.next = true;
             }
-        } else if self.take_v.val() & self.hit.val() {
-            self.qp.write_enable.next = true;
-            self.qp.write_data.next = bit_cast::<QP_BITS, 39>(self.w.val().get_bits::<39>(0))
+        } else if self.do_v.val() & self.hit.val() {
+            self.q_we.next = true;
+            self.q_wd.next = bit_cast::<QP_BITS, 39>(self.w.val().get_bits::<39>(0))
                 | (bit_cast::<QP_BITS, 24>(self.n_epsn.val()) << 39)
                 | (bit_cast::<QP_BITS, 1>(self.n_nak.val()) << 63)
                 | (bit_cast::<QP_BITS, 1>(self.n_act.val()) << 64)
@@ -645,9 +685,17 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217);
         }
 
-        // ---- Output registers. The shift in its own signal: inside the wider bit_cast Verilog
-        // would shift at 48 bits and keep the overflow.
-        self.n_bytes.next = self.n_pkts.val() << self.cfg_pkt_shift.val();
+        self.qp.write_enable.next = self.q_we.val();
+        self.qp.write_data.next = self.q_wd.val();
+        self.lw_valid.d.next = self.q_we.val() & self.swept.q.val();
+        self.lw_addr.d.next = self.a2.val();
+        self.lw_data.d.next = self.q_wd.val();
+
+        // ---- Output registers. Notify goes through two: packets, then bytes, so that the
+        // shifter is not behind the RAM read and the PSN arithmetic. The shift in its own signal:
+        // inside the wider bit_cast Verilog would shift at 48 bits and keep the overflow.
+        self.n_bytes.next = self.n_data.q.val().get_bits::<32>(0) << self.cfg_pkt_shift.val();
+        self.n_move.next = self.n_valid.q.val() & (!self.m_valid.q.val() | self.m_axis_notify_tready.val());
         if self.m_axis_pktrecv_tready.val() {
             self.r_valid.d.next = false;
         }
@@ -655,12 +703,18 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.e_valid.d.next = false;
         }
         if self.m_axis_notify_tready.val() {
+            self.m_valid.d.next = false;
+        }
+        if self.n_move.val() {
+            self.m_valid.d.next = true;
+            self.m_data.d.next = bit_cast::<48, 32>(self.n_bytes.val())
+                | (bit_cast::<48, 16>(self.n_data.q.val().get_bits::<16>(32)) << 32);
             self.n_valid.d.next = false;
         }
         if self.m_axis_dma_cmd_tready.val() {
             self.d_valid.d.next = false;
         }
-        if self.take_v.val() {
+        if self.do_v.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.dma_word.val();
             if self.r_send.val() {
@@ -673,39 +727,39 @@ impl<const F: usize> Logic for RxCtx<F> {
             }
             if self.n_send.val() {
                 self.n_valid.d.next = true;
-                self.n_data.d.next = bit_cast::<48, 32>(self.n_bytes.val())
-                    | (bit_cast::<48, F>(self.addr.val()) << 32);
+                self.n_data.d.next = bit_cast::<48, 32>(self.n_pkts.val())
+                    | (bit_cast::<48, F>(self.a2.val()) << 32);
             }
         }
 
         // ---- Counters.
-        self.i_rec.next = self.take_v.val();
-        self.i_pdrop.next = self.take_v.val() & !self.v_ok.val();
+        self.i_rec.next = self.do_v.val();
+        self.i_pdrop.next = self.do_v.val() & !self.v_ok.val();
         if self.i_rec.val() {
             self.st0.d.next = self.st0.q.val() + 1;
         }
         if self.i_pdrop.val() {
             self.st1.d.next = self.st1.q.val() + 1;
         }
-        if self.take_v.val() & self.i_unk.val() {
+        if self.do_v.val() & self.i_unk.val() {
             self.st2.d.next = self.st2.q.val() + 1;
         }
-        if self.take_v.val() & self.i_oos.val() {
+        if self.do_v.val() & self.i_oos.val() {
             self.st3.d.next = self.st3.q.val() + 1;
         }
-        if self.take_v.val() & self.i_dup.val() {
+        if self.do_v.val() & self.i_dup.val() {
             self.st4.d.next = self.st4.q.val() + 1;
         }
-        if self.take_v.val() & self.i_bad.val() {
+        if self.do_v.val() & self.i_bad.val() {
             self.st5.d.next = self.st5.q.val() + 1;
         }
-        if self.take_v.val() & self.i_stale.val() {
+        if self.do_v.val() & self.i_stale.val() {
             self.st6.d.next = self.st6.q.val() + 1;
         }
-        if self.take_v.val() & self.i_nakoth.val() {
+        if self.do_v.val() & self.i_nakoth.val() {
             self.st7.d.next = self.st7.q.val() + 1;
         }
-        if self.take_v.val() & self.i_unsup.val() {
+        if self.do_v.val() & self.i_unsup.val() {
             self.st8.d.next = self.st8.q.val() + 1;
         }
         if self.i_cbad.val() {
@@ -714,15 +768,18 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.i_sdrop.val() {
             self.st10.d.next = self.st10.q.val() + 1;
         }
-        if self.take_v.val() & self.i_naks.val() {
+        if self.do_v.val() & self.i_naks.val() {
             self.st11.d.next = self.st11.q.val() + 1;
         }
         if self.reset.val() {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
+            self.p_valid.d.next = false;
+            self.lw_valid.d.next = false;
             self.r_valid.d.next = false;
             self.e_valid.d.next = false;
             self.n_valid.d.next = false;
+            self.m_valid.d.next = false;
             self.d_valid.d.next = false;
             self.st0.d.next = 0.into();
             self.st1.d.next = 0.into();
@@ -741,8 +798,8 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.m_axis_pktrecv_tdata.next = self.r_data.q.val();
         self.m_axis_event_tvalid.next = self.e_valid.q.val();
         self.m_axis_event_tdata.next = self.e_data.q.val();
-        self.m_axis_notify_tvalid.next = self.n_valid.q.val();
-        self.m_axis_notify_tdata.next = self.n_data.q.val();
+        self.m_axis_notify_tvalid.next = self.m_valid.q.val();
+        self.m_axis_notify_tdata.next = self.m_data.q.val();
         self.m_axis_dma_cmd_tvalid.next = self.d_valid.q.val();
         self.m_axis_dma_cmd_tdata.next = self.d_data.q.val();
         self.stat_count.next = 0.into();
