@@ -387,6 +387,7 @@ pub fn run(
     let mut totals = [0u64; stat::COUNT];
     let mut idle = 0u64;
     let (mut since_take, mut counter_checks) = (0u64, 0u64);
+    let mut started = false;
     let mut cycle = 0u64;
     loop {
         let running = cycle < cycles;
@@ -403,6 +404,7 @@ pub fn run(
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
+            started = false;
             for (t, s) in totals.iter_mut().zip(model.stats) {
                 *t += s as u64;
             }
@@ -457,7 +459,8 @@ pub fn run(
         let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_s = snt.is_some() && dut.s_axis_sent_tready() == 1;
         let took_v = ver.is_some() && dut.s_axis_verdict_tready() == 1;
-        if ver.is_some() && ctrl.is_none() && snt.is_none() && dut.s_axis_ctrl_tready() == 1 {
+        // After the reset sweep (the first take), every cycle a verdict is offered alone.
+        if ver.is_some() && ctrl.is_none() && snt.is_none() && started {
             offered += 1;
             taken += took_v as u64;
         }
@@ -494,6 +497,7 @@ pub fn run(
         dut.tick();
         cycle += 1;
         since_take = if took_c || took_s || took_v { 0 } else { since_take + 1 };
+        started |= took_c || took_s || took_v;
         if took_c {
             model.ctrl(&ctrl.take().unwrap());
         }
