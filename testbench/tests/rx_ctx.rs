@@ -235,6 +235,7 @@ fn rust_hdl_simulation_small_case() {
     }
     let mut got: [Vec<Vec<u8>>; 4] = Default::default();
     let mut next = 0;
+    let (mut took_at, mut first_dma, mut first_notify) = (vec![], None, None);
     // The verdicts of the two requests are stamped 100 and 101 ns; the ACK's event gets 0.
     for cycle in 0..30 {
         uut.reset.next = cycle == 0;
@@ -278,6 +279,13 @@ fn rust_hdl_simulation_small_case() {
         }
         if uut.m_axis_dma_cmd_tvalid.val() {
             got[3].push(bytes(uut.m_axis_dma_cmd_tdata.val()));
+            first_dma.get_or_insert(cycle);
+        }
+        if uut.m_axis_notify_tvalid.val() {
+            first_notify.get_or_insert(cycle);
+        }
+        if took {
+            took_at.push(cycle);
         }
         uut.clock.next = Clock { clk: true };
         while {
@@ -289,6 +297,9 @@ fn rust_hdl_simulation_small_case() {
     assert_eq!(next, items.len());
     assert_eq!(want.iter().map(|w| w.len()).collect::<Vec<_>>(), [2, 1, 1, 3]);
     assert_eq!(got, want);
+    // Latency: outputs 2 cycles after the verdict is taken (S1, S2), Notify 3.
+    assert_eq!(first_dma, Some(took_at[1] + 2));
+    assert_eq!(first_notify, Some(took_at[4] + 3));
     for (k, n) in [(0, 3), (11, 1), (6, 0)] {
         uut.stat_addr.next = k.into();
         while {
