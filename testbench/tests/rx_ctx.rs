@@ -63,7 +63,8 @@ fn one_verdict_per_clock() {
 /// packets as sent events in the model's cycle order. Against the NIC model, written
 /// independently: rx_ctx asks for exactly the ACKs and NAKs B sent (PSN, syndrome, MSN, in
 /// order); its DMA commands, applied to the frames' bytes, write exactly B's memory; every
-/// go-back-N it asks of tx_ctx is at the PSN of a sequence NAK A received.
+/// go-back-N it asks of tx_ctx is at the PSN of a sequence NAK A received; and its PktRecvs,
+/// through tx_ctx and tx_pipe's RTL, are B's ACK / NAK frames byte for byte.
 #[test]
 fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
     use sim::nic_model::*;
@@ -92,7 +93,7 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
         // Link::step, keeping what each NIC receives and what it sends, in cycle order.
         let mut frames: Vec<Vec<u8>> = vec![];
         let mut inputs: Vec<Option<Sent>> = vec![];
-        let (mut b_sent, mut a_naks) = (vec![], vec![]);
+        let (mut b_sent, mut a_naks, mut b_frames) = (vec![], vec![], vec![]);
         let mut done = 0;
         for cycle in 0..400_000u64 {
             let (to_a, to_b) = (l.ba.deliver(cycle), l.ab.deliver(cycle));
@@ -113,6 +114,7 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
                 let p = RocePacket::parse(&f).unwrap();
                 let a = p.body.aeth().unwrap();
                 b_sent.push((p.bth.psn, a.syndrome.bits(), a.msn));
+                b_frames.push(f.clone());
                 l.ba.send(cycle, f);
             }
             done += l.a.take_completions().len();
@@ -148,6 +150,32 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
             .collect();
         assert_eq!(b_recv, b_sent, "seed {seed}: rx_ctx's ACK/NAK decisions differ from the NIC model's");
         acks_checked += b_recv.len();
+
+        // Closing the loop: those PktRecvs through tx_ctx (its model, equal to its RTL in
+        // txctx-random) and tx_pipe's RTL are B's ACK / NAK frames, byte for byte.
+        let mut rx_model = sim::rx_ctx::RxCtx::new(10);
+        rx_model.pkt_shift = 10;
+        let template = sim::tx_pipe::TxDesc::from_packet(&RocePacket::parse(&b_frames[0]).unwrap()).0;
+        let mut tx_model = sim::tx_ctx::TxCtx::new(10);
+        let cfg = sim::tx_ctx::FlowConfig { header: template, mtu: MTU as u16, telemetry: false, probe: false, fast_start: 0 };
+        assert!(tx_model.ctrl(&sim::tx_ctx::Ctrl::Create { flow: 0x22, cfg }));
+        let mut items = vec![];
+        for x in &seq {
+            match x {
+                Input::Ctrl(c) => {
+                    rx_model.ctrl(c);
+                }
+                Input::Sent(s) => rx_model.sent(s),
+                Input::Verdict(v) => {
+                    if let Some(sim::rx_ctx::Recv::Ack(r)) = rx_model.verdict(v, 0).recv.filter(|_| v.dest_qp == 0x22) {
+                        items.push((tx_model.pkt_recv(&r).unwrap(), vec![]));
+                    }
+                }
+            }
+        }
+        let tx = testbench::harness::tx_pipe::send(seed, &items, &testbench::harness::tx_pipe::Shape::RANDOM, true);
+        assert!(tx.outcome.passed(), "seed {seed}: {:?}", tx.outcome.first_mismatch);
+        assert_eq!(tx.frames, b_frames, "seed {seed}: ACK frames differ from B's");
 
         // Payload: DMA commands over the frames (in verdict order) rebuild B's memory.
         let mut mem: BTreeMap<u64, u8> = BTreeMap::new();
