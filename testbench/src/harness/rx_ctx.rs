@@ -322,6 +322,31 @@ impl Expected {
     }
 }
 
+/// The four outputs (PktRecv, event, Notify, DMA command) offered this cycle where `ready`.
+fn outputs(dut: &Rtl, ready: [bool; 4]) -> [Option<Vec<u8>>; 4] {
+    [
+        (ready[0] && dut.m_axis_pktrecv_tvalid() == 1).then(|| get_wide(dut.m_axis_pktrecv_tdata(), 64)),
+        (ready[1] && dut.m_axis_event_tvalid() == 1).then(|| get_wide(dut.m_axis_event_tdata(), 64)),
+        (ready[2] && dut.m_axis_notify_tvalid() == 1).then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec()),
+        (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1).then(|| get_wide(dut.m_axis_dma_cmd_tdata(), 16)),
+    ]
+}
+
+/// Stops the inputs, lets S2 finish (two clocks) and reads every counter.
+fn drain_counters(dut: &mut Rtl) -> [u32; stat::COUNT] {
+    dut.set_s_axis_ctrl_tvalid(0);
+    dut.set_s_axis_sent_tvalid(0);
+    dut.set_s_axis_verdict_tvalid(0);
+    for _ in 0..2 {
+        dut.tick();
+    }
+    std::array::from_fn(|k| {
+        dut.set_stat_addr(k as u8);
+        dut.eval();
+        dut.stat_count()
+    })
+}
+
 /// Takes an output beat if offered and ready, and compares it with the next expected one.
 fn compare(
     o: &mut Outcome,
@@ -465,26 +490,19 @@ pub fn run(
             taken += took_v as u64;
         }
         idle += 1;
-        let r = (ready[0] && dut.m_axis_pktrecv_tvalid() == 1)
-            .then(|| get_wide(dut.m_axis_pktrecv_tdata(), 64));
+        let [r, e, n, d] = outputs(&dut, ready);
         if compare(&mut o, cycle, "pktrecv", r, &mut exp.recv) {
             n_recv += 1;
             idle = 0;
         }
-        let e = (ready[1] && dut.m_axis_event_tvalid() == 1)
-            .then(|| get_wide(dut.m_axis_event_tdata(), 64));
         if compare(&mut o, cycle, "event", e, &mut exp.event) {
             n_ev += 1;
             idle = 0;
         }
-        let n = (ready[2] && dut.m_axis_notify_tvalid() == 1)
-            .then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec());
         if compare(&mut o, cycle, "notify", n, &mut exp.notify) {
             n_not += 1;
             idle = 0;
         }
-        let d = (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1)
-            .then(|| get_wide(dut.m_axis_dma_cmd_tdata(), 16));
         if let Some(d) = &d {
             n_dma += (d[12] & 1) as u64;
         }
@@ -511,17 +529,7 @@ pub fn run(
             exp.push(&out);
         }
     }
-    dut.set_s_axis_ctrl_tvalid(0);
-    dut.set_s_axis_sent_tvalid(0);
-    dut.set_s_axis_verdict_tvalid(0);
-    for _ in 0..2 {
-        dut.tick();
-    }
-    for k in 0..stat::COUNT {
-        dut.set_stat_addr(k as u8);
-        dut.eval();
-        o.check(cycle, ("final stat", k, dut.stat_count()), ("final stat", k, model.stats[k]));
-    }
+    o.check(cycle, ("final counters", drain_counters(&mut dut)), ("final counters", model.stats));
     for (t, s) in totals.iter_mut().zip(model.stats) {
         *t += s as u64;
     }
@@ -602,13 +610,7 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
             Some(Input::Verdict(_)) => dut.s_axis_verdict_tready() == 1,
             None => false,
         };
-        let outs = [
-            (dut.m_axis_pktrecv_tvalid() == 1).then(|| get_wide(dut.m_axis_pktrecv_tdata(), 64)),
-            (dut.m_axis_event_tvalid() == 1).then(|| get_wide(dut.m_axis_event_tdata(), 64)),
-            (dut.m_axis_notify_tvalid() == 1).then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec()),
-            (dut.m_axis_dma_cmd_tvalid() == 1).then(|| get_wide(dut.m_axis_dma_cmd_tdata(), 16)),
-        ];
-        let [r, e, n, d] = outs;
+        let [r, e, n, d] = outputs(&dut, [true; 4]);
         compare(&mut o, cycle, "pktrecv", r.clone(), &mut exp.recv);
         compare(&mut o, cycle, "event", e.clone(), &mut exp.event);
         compare(&mut o, cycle, "notify", n.clone(), &mut exp.notify);
@@ -630,17 +632,7 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
         }
         cycle += 1;
     }
-    dut.set_s_axis_ctrl_tvalid(0);
-    dut.set_s_axis_sent_tvalid(0);
-    dut.set_s_axis_verdict_tvalid(0);
-    for _ in 0..2 {
-        dut.tick();
-    }
-    for (k, st) in fed.stats.iter_mut().enumerate() {
-        dut.set_stat_addr(k as u8);
-        dut.eval();
-        *st = dut.stat_count();
-    }
+    fed.stats = drain_counters(&mut dut);
     assert!(o.passed() && fed.stats == model.stats, "RTL != model: {:?}", o.first_mismatch);
     fed
 }
