@@ -17,3 +17,4 @@ cc_module.v
 tx_pipe.v
 rx_pipe.v
 tx_ctx.v
+rx_dma.v

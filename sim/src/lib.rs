@@ -12,4 +12,5 @@ pub mod pipe;
 pub mod replay;
 pub mod tx_ctx;
 pub mod tx_pipe;
+pub mod rx_dma;
 pub mod rx_pipe;

@@ -10,6 +10,7 @@ pub mod flow_sched_checks;
 pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_pipe;
+pub mod rx_dma;
 
 use std::fmt;
 use std::time::Instant;
@@ -64,11 +65,17 @@ pub enum Scenario {
     TxCtxRandom,
     /// tx_ctx: the same with bad control words, bad PktSends and resets.
     TxCtxBadInput,
+    /// rx_dma: random frames and commands (before, during, after the frame), input gaps,
+    /// backpressure on both outputs; every DMA write compared with the model.
+    RxDmaRandom,
+    /// rx_dma: the same with tkeep holes, frames up to 20 000 bytes, write commands past the
+    /// frame's end and resets.
+    RxDmaBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 21] = [
+    pub const ALL: [Scenario; 23] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -90,6 +97,8 @@ impl Scenario {
         Scenario::RxPipeFuzz,
         Scenario::TxCtxRandom,
         Scenario::TxCtxBadInput,
+        Scenario::RxDmaRandom,
+        Scenario::RxDmaBadInput,
     ];
 
     /// Module under test.
@@ -105,6 +114,7 @@ impl Scenario {
             Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
+            Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
             _ => "flow_sched",
         }
     }
@@ -133,6 +143,8 @@ impl Scenario {
             Scenario::RxPipeFuzz => "rx-fuzz",
             Scenario::TxCtxRandom => "txctx-random",
             Scenario::TxCtxBadInput => "txctx-bad-input",
+            Scenario::RxDmaRandom => "rxdma-random",
+            Scenario::RxDmaBadInput => "rxdma-bad-input",
         }
     }
 
@@ -170,6 +182,8 @@ impl Scenario {
             Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
             Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
             Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
+            Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
+            Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

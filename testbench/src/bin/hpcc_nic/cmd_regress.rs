@@ -70,6 +70,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::RxPipeFuzz => (2, 2_500_000),
             Scenario::TxCtxRandom => (4, 500_000),
             Scenario::TxCtxBadInput => (2, 500_000),
+            Scenario::RxDmaRandom => (2, 2_500_000),
+            Scenario::RxDmaBadInput => (2, 1_500_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {

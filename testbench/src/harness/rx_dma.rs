@@ -1,0 +1,403 @@
+//! rx_dma against its golden model (`sim::rx_dma`), write by write: random frames of 1..9300
+//! bytes (and longer without tlast in the bad-input shape), one command per frame offered
+//! before, during or 0-40 cycles after the frame, random input gaps and random backpressure on
+//! both outputs. Every DMA command (address, length, flow) and every payload beat (kept bytes,
+//! tkeep, tlast) is compared with the model's writes in order; the counters at the end. The
+//! bad-input shape adds tkeep holes, frames of up to 20 000 bytes, write commands past the
+//! frame's end and resets at random cycles (after which the model starts again).
+
+use super::{Outcome, Scenario};
+use crate::verilated::models::RxDma as Rtl;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::rx_dma::{beats_of, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
+use std::collections::VecDeque;
+use std::path::Path;
+use std::time::Instant;
+
+/// Stimulus shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Probability that the input offers no beat on a cycle.
+    pub gap: f64,
+    /// Probability that each output's tready is high on a cycle.
+    pub data_ready: f64,
+    pub cmd_ready: f64,
+    /// Probability that a frame's command may be offered before its frame has ended.
+    pub early: f64,
+    /// Probability that a command writes.
+    pub write: f64,
+    /// Probability that a frame or command is bad (tkeep holes, very long, past the end).
+    pub bad: f64,
+    /// Probability of a one-cycle reset on a cycle.
+    pub reset_rate: f64,
+}
+
+impl Shape {
+    pub const RANDOM: Shape =
+        Shape { gap: 0.1, data_ready: 0.8, cmd_ready: 0.8, early: 0.3, write: 0.75, bad: 0.0, reset_rate: 0.0 };
+    pub const BAD_INPUT: Shape = Shape { bad: 0.15, reset_rate: 2e-5, ..Shape::RANDOM };
+}
+
+/// A random frame length: mostly small (RoCE control and small payloads), some MTU-sized,
+/// some jumbo, some on beat and 9216-byte boundaries.
+fn frame_len(rng: &mut ChaCha8Rng) -> usize {
+    match rng.gen_range(0..10) {
+        0..=3 => rng.gen_range(1..=300),
+        4..=5 => rng.gen_range(300..=2000),
+        6..=7 => rng.gen_range(2000..=9300),
+        _ => {
+            let k: usize = rng.gen_range(1..=146);
+            (64 * k + rng.gen_range(0..3)).saturating_sub(1).max(1)
+        }
+    }
+}
+
+fn random_cmd(rng: &mut ChaCha8Rng, shape: &Shape, len: usize) -> Cmd {
+    let write = rng.gen_bool(shape.write);
+    let offset = rng.gen_range(0..=127usize.min(len)) as u8;
+    let room = len.min(MAX_FRAME) - (offset as usize).min(len.min(MAX_FRAME));
+    let plen = if shape.bad > 0.0 && rng.gen_bool(shape.bad) {
+        // Past the frame's end (short), or the largest length.
+        if rng.gen() { (room + rng.gen_range(1..=64)).min(16383) } else { 16383 }
+    } else {
+        match rng.gen_range(0..6) {
+            0 => room,
+            1 => 0,
+            2 => room.min(rng.gen_range(1..=64)),
+            _ => rng.gen_range(0..=room),
+        }
+    };
+    Cmd { addr: rng.gen(), offset, len: plen as u16, write, flow: rng.gen() }
+}
+
+/// A random frame: its beats. Bad ones have tkeep holes (anywhere) or are long (up to 20 000
+/// bytes, tlast only at the end).
+fn random_frame(rng: &mut ChaCha8Rng, shape: &Shape) -> Vec<Beat> {
+    let bad = shape.bad > 0.0 && rng.gen_bool(shape.bad);
+    let len = if bad && rng.gen() { rng.gen_range(9200..=20_000) } else { frame_len(rng) };
+    let mut bytes = vec![0u8; len];
+    rng.fill(&mut bytes[..]);
+    let mut beats = beats_of(&bytes);
+    if bad && rng.gen() {
+        for _ in 0..rng.gen_range(1..4) {
+            let k = rng.gen_range(0..beats.len());
+            beats[k].keep &= !(1u64 << rng.gen_range(0..64));
+            if rng.gen_bool(0.2) {
+                beats[k].keep = rng.gen();
+            }
+        }
+    }
+    beats
+}
+
+fn set_beat(dut: &mut Rtl, b: &Beat) {
+    for (w, c) in dut.s_axis_tdata_mut().iter_mut().zip(b.data.chunks(4)) {
+        *w = u32::from_le_bytes(c.try_into().unwrap());
+    }
+    dut.set_s_axis_tkeep(b.keep);
+    dut.set_s_axis_tlast(b.last as u8);
+}
+
+fn wide(src: &[u32]) -> Vec<u8> {
+    src.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A frame being sent: its beats and the next one.
+struct InFrame {
+    beats: Vec<Beat>,
+    next: usize,
+    /// Its command may be offered before the frame ends.
+    early: bool,
+}
+
+/// Runs about `cycles` cycles of stimulus, then drains. Metrics: frames, writes (DMA writes
+/// compared), beats_out, discarded, short, written, resets, beats_in_per_cycle.
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dut: Rtl = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
+    let mut model = RxDma::default();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+
+    let mut frame: Option<InFrame> = None;
+    // Commands in frame order, each with the cycle from which it may be offered (None: its
+    // frame has not ended yet).
+    let mut cmds: VecDeque<(Option<u64>, Cmd)> = VecDeque::new();
+    let mut exp_cmd: VecDeque<[u8; 16]> = VecDeque::new();
+    let mut exp_data: VecDeque<Vec<u8>> = VecDeque::new();
+    let mut beat_at = 0usize; // beats of exp_data.front() already compared
+    let (mut frames, mut writes, mut beats_out, mut beats_in, mut resets) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut in_cycles = 0u64;
+    let mut idle = 0u64;
+    let mut cycle = 0u64;
+    let mut tail = 0u64;
+    loop {
+        let running = cycle < cycles;
+        let drained = frame.is_none() && cmds.is_empty() && exp_cmd.is_empty() && exp_data.is_empty();
+        if !running && drained {
+            // A few more cycles: nothing else may come out.
+            tail += 1;
+            if tail > 64 {
+                break;
+            }
+        }
+        if idle > 50_000 {
+            o.fail(format!(
+                "cycle {cycle}: no progress for 50000 cycles ({} commands, {} writes owed)",
+                cmds.len(),
+                exp_data.len()
+            ));
+            break;
+        }
+        if running && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+            dut.set_reset(1);
+            dut.set_s_axis_tvalid(0);
+            dut.set_s_axis_cmd_tvalid(0);
+            dut.tick();
+            dut.set_reset(0);
+            cycle += 1;
+            resets += 1;
+            model = RxDma::default();
+            frame = None;
+            cmds.clear();
+            exp_cmd.clear();
+            exp_data.clear();
+            beat_at = 0;
+            continue;
+        }
+        // A new frame, its command and the model's answer.
+        if running && frame.is_none() {
+            let beats = random_frame(&mut rng, shape);
+            let len = sim::rx_dma::store(&beats).bytes.len();
+            let cmd = random_cmd(&mut rng, shape, len);
+            if let Some(w) = model.frame(&beats, &cmd) {
+                exp_cmd.push_back(w.cmd_bytes());
+                exp_data.push_back(w.payload);
+            }
+            let early = rng.gen_bool(shape.early);
+            cmds.push_back((early.then_some(0), cmd));
+            frames += 1;
+            frame = Some(InFrame { beats, next: 0, early });
+        }
+        // Input beat.
+        let offer = frame.is_some() && !rng.gen_bool(shape.gap);
+        dut.set_s_axis_tvalid(offer as u8);
+        if let Some(f) = &frame {
+            set_beat(&mut dut, &f.beats[f.next]);
+        }
+        // Command.
+        let cmd_offer = matches!(cmds.front(), Some((Some(t), _)) if *t <= cycle);
+        dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
+        if cmd_offer {
+            let b = cmds.front().unwrap().1.to_bytes();
+            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
+                *w = u32::from_le_bytes(c.try_into().unwrap());
+            }
+        }
+        let d_ready = rng.gen_bool(shape.data_ready);
+        let c_ready = rng.gen_bool(shape.cmd_ready);
+        dut.set_m_axis_dma_wr_tready(d_ready as u8);
+        dut.set_m_axis_dma_wr_cmd_tready(c_ready as u8);
+        dut.eval();
+        let took = offer && dut.s_axis_tready() == 1;
+        let took_cmd = cmd_offer && dut.s_axis_cmd_tready() == 1;
+        idle += 1;
+        if c_ready && dut.m_axis_dma_wr_cmd_tvalid() == 1 {
+            idle = 0;
+            let got = wide(dut.m_axis_dma_wr_cmd_tdata());
+            match exp_cmd.pop_front() {
+                Some(want) => {
+                    o.transactions += 1;
+                    if got[..] != want[..] {
+                        o.check(cycle, hex(&got), hex(&want));
+                    }
+                }
+                None => o.check(cycle, hex(&got), "no DMA command".into()),
+            }
+        }
+        if d_ready && dut.m_axis_dma_wr_tvalid() == 1 {
+            idle = 0;
+            beats_out += 1;
+            let got = wide(dut.m_axis_dma_wr_tdata());
+            let keep = dut.m_axis_dma_wr_tkeep();
+            let last = dut.m_axis_dma_wr_tlast() == 1;
+            match exp_data.front() {
+                Some(p) => {
+                    let from = 64 * beat_at;
+                    let n = (p.len() - from).min(64);
+                    let want_keep = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                    let want_last = from + n == p.len();
+                    if keep != want_keep || last != want_last || got[..n] != p[from..from + n] {
+                        o.check(
+                            cycle,
+                            format!("write {writes} beat {beat_at}: keep {keep:x} last {last} {}", hex(&got[..n])),
+                            format!(
+                                "write {writes} beat {beat_at}: keep {want_keep:x} last {want_last} {}",
+                                hex(&p[from..from + n])
+                            ),
+                        );
+                    }
+                    beat_at += 1;
+                    if want_last {
+                        exp_data.pop_front();
+                        beat_at = 0;
+                        writes += 1;
+                    }
+                }
+                None => o.check(cycle, format!("beat {}", hex(&got)), "no payload beat".into()),
+            }
+        }
+        if exp_data.is_empty() && exp_cmd.is_empty() {
+            idle = 0;
+        }
+        dut.tick();
+        if offer {
+            in_cycles += 1;
+        }
+        if took {
+            idle = 0;
+            beats_in += 1;
+            let f = frame.as_mut().unwrap();
+            f.next += 1;
+            if f.next == f.beats.len() {
+                // A late command is still queued (it cannot be offered before this).
+                if !f.early {
+                    cmds.back_mut().unwrap().0 = Some(cycle + 1 + rng.gen_range(0..=40));
+                }
+                frame = None;
+            }
+        }
+        if took_cmd {
+            idle = 0;
+            cmds.pop_front();
+        }
+        cycle += 1;
+    }
+    let c = model.counters;
+    o.check(cycle, ("stat_written", dut.stat_written()), ("stat_written", c.written));
+    o.check(cycle, ("stat_discarded", dut.stat_discarded()), ("stat_discarded", c.discarded));
+    o.check(cycle, ("stat_short", dut.stat_short()), ("stat_short", c.short));
+    o.cycles = cycle;
+    o.seconds = start.elapsed().as_secs_f64();
+    o.metric("frames", frames as f64);
+    o.metric("writes", writes as f64);
+    o.metric("beats_out", beats_out as f64);
+    o.metric("written", c.written as f64);
+    o.metric("discarded", c.discarded as f64);
+    o.metric("short", c.short as f64);
+    o.metric("resets", resets as f64);
+    o.metric("beats_in_per_cycle_offered", beats_in as f64 / in_cycles.max(1) as f64);
+    o
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// One point of the line-rate sweep: `frames` back-to-back RDMA WRITE Middle-shaped frames
+/// (54 header bytes, the payload, pad to 4, 4 ICRC bytes), every frame written (offset 54),
+/// each command offered 12 cycles after its frame's last beat; a beat offered on every cycle;
+/// payload tready low on a random `backpressure` fraction of cycles. Returns (beats in per
+/// cycle from the first beat to the last beat taken, payload beats out per cycle from the
+/// first to the last output beat, frames, mismatching writes).
+pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) -> (f64, f64, u64, u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dut = Rtl::new();
+    let mut model = RxDma::default();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    let flen = 54 + payload + (4 - payload % 4) % 4 + 4;
+    let mut pending: VecDeque<Vec<Beat>> = VecDeque::new();
+    let mut exp: VecDeque<DmaWrite> = VecDeque::new();
+    for i in 0..frames {
+        let mut bytes = vec![0u8; flen];
+        rng.fill(&mut bytes[..]);
+        let beats = beats_of(&bytes);
+        let cmd = Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
+        exp.push_back(model.frame(&beats, &cmd).unwrap());
+        pending.push_back(beats);
+    }
+    let cmd_of = |i: usize| Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
+    let (mut at, mut sent_frames, mut next_cmd) = (0usize, 0usize, 0usize);
+    let mut release: VecDeque<u64> = VecDeque::new();
+    let (mut beats_in, mut first_in, mut last_in) = (0u64, None, 0u64);
+    let (mut beats_out, mut first_out, mut last_out) = (0u64, None, 0u64);
+    let (mut bad, mut beat_at) = (0u64, 0usize);
+    let mut cycle = 0u64;
+    while !(exp.is_empty() && pending.is_empty()) && cycle < 100 * (frames as u64 * 200 + 1000) {
+        let offer = !pending.is_empty();
+        dut.set_s_axis_tvalid(offer as u8);
+        if let Some(f) = pending.front() {
+            set_beat(&mut dut, &f[at]);
+        }
+        let cmd_offer = matches!(release.front(), Some(&t) if t <= cycle);
+        dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
+        if cmd_offer {
+            let b = cmd_of(next_cmd).to_bytes();
+            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
+                *w = u32::from_le_bytes(c.try_into().unwrap());
+            }
+        }
+        let ready = !rng.gen_bool(backpressure);
+        dut.set_m_axis_dma_wr_tready(ready as u8);
+        dut.set_m_axis_dma_wr_cmd_tready(1);
+        dut.eval();
+        let took = offer && dut.s_axis_tready() == 1;
+        let took_cmd = cmd_offer && dut.s_axis_cmd_tready() == 1;
+        if ready && dut.m_axis_dma_wr_tvalid() == 1 {
+            beats_out += 1;
+            first_out.get_or_insert(cycle);
+            last_out = cycle;
+            let got = wide(dut.m_axis_dma_wr_tdata());
+            let w = exp.front().unwrap();
+            let from = 64 * beat_at;
+            let n = (w.payload.len() - from).min(64);
+            let last = dut.m_axis_dma_wr_tlast() == 1;
+            if got[..n] != w.payload[from..from + n] || last != (from + n == w.payload.len()) {
+                bad += 1;
+            }
+            beat_at += 1;
+            if from + n == w.payload.len() {
+                exp.pop_front();
+                beat_at = 0;
+            }
+        }
+        dut.tick();
+        if took {
+            beats_in += 1;
+            first_in.get_or_insert(cycle);
+            last_in = cycle;
+            at += 1;
+            if at == pending.front().unwrap().len() {
+                pending.pop_front();
+                at = 0;
+                sent_frames += 1;
+                release.push_back(cycle + 12);
+            }
+        }
+        if took_cmd {
+            release.pop_front();
+            next_cmd += 1;
+        }
+        cycle += 1;
+    }
+    let _ = sent_frames;
+    let bad = bad + exp.len() as u64;
+    let rate_in = beats_in as f64 / (last_in + 1 - first_in.unwrap_or(0)) as f64;
+    let rate_out = beats_out as f64 / (last_out + 1 - first_out.unwrap_or(0)) as f64;
+    (rate_in, rate_out, frames as u64, bad)
+}
+
+/// The regression scenarios.
+pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(Scenario::RxDmaRandom, seed, cycles, &Shape::RANDOM, vcd)
+}
+
+pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    run(Scenario::RxDmaBadInput, seed, cycles, &Shape::BAD_INPUT, vcd)
+}
