@@ -778,7 +778,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         u_next = u_add - u_free_j - u_free_d;
         used_d = u_next;
-        u_half = u_next >> 32'h1;
+        u_half = u_add >> 32'h1;
         room = ((((u_half) & 9'h1ff)) & 16'hffff) == u_half;
         dq_n1 = dq_n_q;
         if (p_push_q & ~pop) begin
@@ -788,7 +788,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
-        in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n1 < 32'h3e);
+        in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3d);
         if (take_cmd & ~pop) begin
             cq_n_d = cq_n_q + 32'h1;
         end

@@ -434,7 +434,9 @@ impl<const B: usize> Logic for RxDma<B> {
         self.used.d.next = self.u_next.val();
         // Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
         // progress is past 144 beats (its beats are not stored). And room for a descriptor.
-        self.u_half.next = self.u_next.val() >> 1;
+        // Both leave out this cycle's frees and pop (seen a cycle later): the decision logic
+        // stays off the tready path.
+        self.u_half.next = self.u_add.val() >> 1;
         self.room.next = bit_cast::<16, B>(bit_cast::<B, 16>(self.u_half.val())) == self.u_half.val();
         self.dq_n1.next = self.dq_n.q.val();
         if self.p_push.q.val() & !self.pop.val() {
@@ -445,7 +447,7 @@ impl<const B: usize> Logic for RxDma<B> {
         }
         self.dq_n.d.next = self.dq_n1.val();
         // At most two descriptors are on their way (p_push and this cycle's tlast).
-        self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n1.val() < 62);
+        self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n.q.val() < 61);
         if self.take_cmd.val() & !self.pop.val() {
             self.cq_n.d.next = self.cq_n.q.val() + 1;
         }

@@ -112,7 +112,9 @@ struct InFrame {
 }
 
 /// Runs about `cycles` cycles of stimulus, then drains. Metrics: frames, writes (DMA writes
-/// compared), beats_out, discarded, short, written, resets, beats_in_per_cycle.
+/// compared), beats_out, written / discarded / short (the model's counters summed over the
+/// resets), resets, counter_checks (the RTL's counters compared with the model's: before half
+/// of the resets, after the traffic drained, and at the end), beats_in_per_cycle_offered.
 pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
@@ -135,10 +137,15 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut idle = 0u64;
     let mut cycle = 0u64;
     let mut tail = 0u64;
+    // A reset is coming: Some(0) now, Some(k >= 1) once the traffic has drained for k - 1 cycles.
+    let mut quiet: Option<u32> = None;
+    let mut counter_checks = 0u64;
+    // The model's counters summed over the segments between resets.
+    let (mut tot_w, mut tot_d, mut tot_s) = (0u64, 0u64, 0u64);
     loop {
         let running = cycle < cycles;
         let drained = frame.is_none() && cmds.is_empty() && exp_cmd.is_empty() && exp_data.is_empty();
-        if !running && drained {
+        if !running && drained && quiet.is_none() {
             // A few more cycles: nothing else may come out.
             tail += 1;
             if tail > 64 {
@@ -153,7 +160,22 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             ));
             break;
         }
-        if running && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+        // Half the resets wait for the traffic to drain and check the counters first.
+        if running && quiet.is_none() && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
+            quiet = Some(if rng.gen() { 0 } else { 1 });
+        }
+        if quiet.is_some_and(|q| q >= 1) && drained {
+            quiet = quiet.map(|q| q + 1);
+        }
+        if let Some(q) = quiet.filter(|&q| q == 0 || q > 16) {
+            if q > 16 {
+                let c = model.counters;
+                o.check(cycle, ("stat_written", dut.stat_written()), ("stat_written", c.written));
+                o.check(cycle, ("stat_discarded", dut.stat_discarded()), ("stat_discarded", c.discarded));
+                o.check(cycle, ("stat_short", dut.stat_short()), ("stat_short", c.short));
+                counter_checks += 1;
+            }
+            quiet = None;
             dut.set_reset(1);
             dut.set_s_axis_tvalid(0);
             dut.set_s_axis_cmd_tvalid(0);
@@ -161,6 +183,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
+            tot_w += model.counters.written as u64;
+            tot_d += model.counters.discarded as u64;
+            tot_s += model.counters.short as u64;
             model = RxDma::default();
             frame = None;
             cmds.clear();
@@ -170,7 +195,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             continue;
         }
         // A new frame, its command and the model's answer.
-        if running && frame.is_none() {
+        if running && frame.is_none() && quiet.is_none() {
             let beats = random_frame(&mut rng, shape);
             let len = sim::rx_dma::store(&beats).bytes.len();
             let cmd = random_cmd(&mut rng, shape, len);
@@ -286,10 +311,11 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("frames", frames as f64);
     o.metric("writes", writes as f64);
     o.metric("beats_out", beats_out as f64);
-    o.metric("written", c.written as f64);
-    o.metric("discarded", c.discarded as f64);
-    o.metric("short", c.short as f64);
+    o.metric("written", (tot_w + c.written as u64) as f64);
+    o.metric("discarded", (tot_d + c.discarded as u64) as f64);
+    o.metric("short", (tot_s + c.short as u64) as f64);
     o.metric("resets", resets as f64);
+    o.metric("counter_checks", counter_checks as f64 + 1.0);
     o.metric("beats_in_per_cycle_offered", beats_in as f64 / in_cycles.max(1) as f64);
     o
 }

@@ -70,8 +70,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::RxPipeFuzz => (2, 2_500_000),
             Scenario::TxCtxRandom => (4, 500_000),
             Scenario::TxCtxBadInput => (2, 500_000),
-            Scenario::RxDmaRandom => (2, 2_500_000),
-            Scenario::RxDmaBadInput => (2, 1_500_000),
+            Scenario::RxDmaRandom => (2, 4_000_000),
+            Scenario::RxDmaBadInput => (2, 3_000_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {
@@ -147,6 +147,10 @@ fn report(outcomes: &[Outcome], wall: f64) -> ExitCode {
             os.iter().map(|o| o.seconds).sum::<f64>(),
             figures.join(" ")
         );
+    }
+    for (s, os) in &by {
+        let seeds: Vec<String> = os.iter().map(|o| format!("{:#x}", o.seed)).collect();
+        println!("seeds {s}: {}", seeds.join(" "));
     }
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.passed()).collect();
     for o in &failed {
