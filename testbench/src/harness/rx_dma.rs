@@ -427,3 +427,61 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
 pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     run(Scenario::RxDmaBadInput, seed, cycles, &Shape::BAD_INPUT, vcd)
 }
+
+/// Directed timing: `frames` one-beat frames and a 3-beat frame are stored first (no command
+/// yet); then the frames' discard commands and the write command (offset 54, 90 bytes) are
+/// offered back to back, outputs always ready. Returns (cycles from the first discard command
+/// taken to the last frame discarded (stat_discarded reaching `frames`), cycles from the write
+/// command taken to its DMA command offered, and to its first payload beat offered).
+pub fn latency(frames: usize) -> (u64, u64, u64) {
+    let mut dut = Rtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    let mut beats: Vec<Beat> = (0..frames).flat_map(|i| beats_of(&[i as u8; 60])).collect();
+    beats.extend(beats_of(&[7u8; 150]));
+    let mut cmds: Vec<Cmd> = (0..frames).map(|_| Cmd::default()).collect();
+    cmds.push(Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 });
+    let (mut bi, mut ci) = (0usize, 0usize);
+    let (mut first_cmd, mut write_taken, mut all_discarded, mut dma_cmd, mut dma_beat) = (None, None, None, None, None);
+    for cycle in 0..(20 * frames as u64 + 1000) {
+        dut.set_s_axis_tvalid((bi < beats.len()) as u8);
+        if bi < beats.len() {
+            set_beat(&mut dut, &beats[bi]);
+        }
+        // Commands once every frame is in (and its descriptor had time to be written).
+        let cmd_on = bi == beats.len() && cycle > beats.len() as u64 + 8 && ci < cmds.len();
+        dut.set_s_axis_cmd_tvalid(cmd_on as u8);
+        if cmd_on {
+            let b = cmds[ci].to_bytes();
+            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
+                *w = u32::from_le_bytes(c.try_into().unwrap());
+            }
+        }
+        dut.set_m_axis_dma_wr_tready(1);
+        dut.set_m_axis_dma_wr_cmd_tready(1);
+        dut.eval();
+        if dut.m_axis_dma_wr_cmd_tvalid() == 1 {
+            dma_cmd.get_or_insert(cycle);
+        }
+        if dut.m_axis_dma_wr_tvalid() == 1 {
+            dma_beat.get_or_insert(cycle);
+        }
+        let took = bi < beats.len() && dut.s_axis_tready() == 1;
+        let took_cmd = cmd_on && dut.s_axis_cmd_tready() == 1;
+        dut.tick();
+        bi += took as usize;
+        if took_cmd {
+            first_cmd.get_or_insert(cycle);
+            if ci == frames {
+                write_taken = Some(cycle);
+            }
+            ci += 1;
+        }
+        if dut.stat_discarded() as usize == frames {
+            all_discarded.get_or_insert(cycle);
+        }
+    }
+    let (f, w) = (first_cmd.unwrap(), write_taken.unwrap());
+    (all_discarded.unwrap() - f, dma_cmd.unwrap() - w, dma_beat.unwrap() - w)
+}
