@@ -2,7 +2,8 @@
 //! bytes (and longer without tlast in the bad-input shape), one command per frame offered
 //! before, during or 0-40 cycles after the frame, random input gaps and random backpressure on
 //! both outputs. Every DMA command (address, length, flow) and every payload beat (kept bytes,
-//! tkeep, tlast) is compared with the model's writes in order; the counters at the end. The
+//! tkeep, tlast) is compared with the model's writes in order; the counters at the end. One
+//! 20,000-cycle phase in four has slow outputs and slow commands, so the store fills. The
 //! bad-input shape adds tkeep holes, frames of up to 20 000 bytes, write commands past the
 //! frame's end and resets at random cycles (after which the model starts again).
 
@@ -134,6 +135,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut beat_at = 0usize; // beats of exp_data.front() already compared
     let (mut frames, mut writes, mut beats_out, mut beats_in, mut resets) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut in_cycles = 0u64;
+    let mut not_ready = 0u64;
     let mut idle = 0u64;
     let mut cycle = 0u64;
     let mut tail = 0u64;
@@ -196,7 +198,14 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         // A new frame, its command and the model's answer.
         if running && frame.is_none() && quiet.is_none() {
-            let beats = random_frame(&mut rng, shape);
+            // Runs of one-beat frames in the slow phase fill the descriptor FIFO.
+            let beats = if (cycle / 20_000) % 4 == 3 && rng.gen_bool(0.5) {
+                let mut b = vec![0u8; rng.gen_range(1..=64)];
+                rng.fill(&mut b[..]);
+                beats_of(&b)
+            } else {
+                random_frame(&mut rng, shape)
+            };
             let len = sim::rx_dma::store(&beats).bytes.len();
             let cmd = random_cmd(&mut rng, shape, len);
             if let Some(w) = model.frame(&beats, &cmd) {
@@ -215,7 +224,10 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             set_beat(&mut dut, &f.beats[f.next]);
         }
         // Command.
-        let cmd_offer = matches!(cmds.front(), Some((Some(t), _)) if *t <= cycle);
+        // One phase of 20,000 cycles in four is slow: payload tready on 15% of cycles and
+        // commands on 5%, so the store and the descriptor FIFO fill up and tready drops.
+        let slow = (cycle / 20_000) % 4 == 3;
+        let cmd_offer = matches!(cmds.front(), Some((Some(t), _)) if *t <= cycle) && (!slow || rng.gen_bool(0.05));
         dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
         if cmd_offer {
             let b = cmds.front().unwrap().1.to_bytes();
@@ -223,7 +235,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 *w = u32::from_le_bytes(c.try_into().unwrap());
             }
         }
-        let d_ready = rng.gen_bool(shape.data_ready);
+        let d_ready = rng.gen_bool(if slow { 0.15 } else { shape.data_ready });
         let c_ready = rng.gen_bool(shape.cmd_ready);
         dut.set_m_axis_dma_wr_tready(d_ready as u8);
         dut.set_m_axis_dma_wr_cmd_tready(c_ready as u8);
@@ -282,6 +294,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         dut.tick();
         if offer {
             in_cycles += 1;
+            not_ready += !took as u64;
         }
         if took {
             idle = 0;
@@ -317,6 +330,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("resets", resets as f64);
     o.metric("counter_checks", counter_checks as f64 + 1.0);
     o.metric("beats_in_per_cycle_offered", beats_in as f64 / in_cycles.max(1) as f64);
+    o.metric("cycles_not_ready", not_ready as f64);
     o
 }
 
