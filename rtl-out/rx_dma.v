@@ -54,9 +54,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  cq_write_clock;
     reg  cq_write_enable;
     reg  [5:0] cq_write_address;
-    reg  [127:0] cq_write_data;
+    reg  [142:0] cq_write_data;
     reg  [5:0] cq_read_address;
-    wire  [127:0] cq_read_data;
+    wire  [142:0] cq_read_data;
     reg  wq_write_clock;
     reg  wq_write_enable;
     reg  [3:0] wq_write_address;
@@ -90,9 +90,30 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  p_trunc_d;
     wire  p_trunc_q;
     reg  p_trunc_clock;
+    reg  q_push_d;
+    wire  q_push_q;
+    reg  q_push_clock;
+    reg  [7:0] q_cnt_d;
+    wire  [7:0] q_cnt_q;
+    reg  q_cnt_clock;
+    reg  q_trunc_d;
+    wire  q_trunc_q;
+    reg  q_trunc_clock;
+    reg  [2:0] q_grp_d;
+    wire  [2:0] q_grp_q;
+    reg  q_grp_clock;
+    reg  [7:0] q_byte_d;
+    wire  [7:0] q_byte_q;
+    reg  q_byte_clock;
+    reg  q_any_d;
+    wire  q_any_q;
+    reg  q_any_clock;
     reg  [15:0] used_d;
     wire  [15:0] used_q;
     reg  used_clock;
+    reg  [15:0] fr_d;
+    wire  [15:0] fr_q;
+    reg  fr_clock;
     reg  in_ready_d;
     wire  in_ready_q;
     reg  in_ready_clock;
@@ -198,7 +219,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [2:0] top_grp;
     reg  [7:0] top_byte;
     reg  [2:0] top_in;
-    reg  [6:0] top_lane;
+    reg  [13:0] p_lo;
     reg  [7:0] p_cm1;
     reg  [13:0] p_hi;
     reg  [13:0] p_len;
@@ -225,7 +246,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [15:0] u_add;
     reg  [15:0] u_free_j;
     reg  [15:0] u_free_d;
-    reg  [15:0] u_next;
+    reg  [14:0] in_end;
     reg  [15:0] u_half;
     reg  room;
     reg  [6:0] dq_n1;
@@ -328,10 +349,45 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .q(p_trunc_q),
         .clock(p_trunc_clock)
     );
+    rx_dma_q_push q_push(
+        .d(q_push_d),
+        .q(q_push_q),
+        .clock(q_push_clock)
+    );
+    rx_dma_q_cnt q_cnt(
+        .d(q_cnt_d),
+        .q(q_cnt_q),
+        .clock(q_cnt_clock)
+    );
+    rx_dma_q_trunc q_trunc(
+        .d(q_trunc_d),
+        .q(q_trunc_q),
+        .clock(q_trunc_clock)
+    );
+    rx_dma_q_grp q_grp(
+        .d(q_grp_d),
+        .q(q_grp_q),
+        .clock(q_grp_clock)
+    );
+    rx_dma_q_byte q_byte(
+        .d(q_byte_d),
+        .q(q_byte_q),
+        .clock(q_byte_clock)
+    );
+    rx_dma_q_any q_any(
+        .d(q_any_d),
+        .q(q_any_q),
+        .clock(q_any_clock)
+    );
     rx_dma_used used(
         .d(used_d),
         .q(used_q),
         .clock(used_clock)
+    );
+    rx_dma_fr fr(
+        .d(fr_d),
+        .q(fr_q),
+        .clock(fr_clock)
     );
     rx_dma_in_ready in_ready(
         .d(in_ready_d),
@@ -498,7 +554,14 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         p_cnt_clock = clock;
         p_keep_clock = clock;
         p_trunc_clock = clock;
+        q_push_clock = clock;
+        q_cnt_clock = clock;
+        q_trunc_clock = clock;
+        q_grp_clock = clock;
+        q_byte_clock = clock;
+        q_any_clock = clock;
         used_clock = clock;
+        fr_clock = clock;
         in_ready_clock = clock;
         dq_wr_clock = clock;
         dq_rd_clock = clock;
@@ -537,7 +600,14 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         p_cnt_d = p_cnt_q;
         p_keep_d = p_keep_q;
         p_trunc_d = p_trunc_q;
+        q_push_d = q_push_q;
+        q_cnt_d = q_cnt_q;
+        q_trunc_d = q_trunc_q;
+        q_grp_d = q_grp_q;
+        q_byte_d = q_byte_q;
+        q_any_d = q_any_q;
         used_d = used_q;
+        fr_d = fr_q;
         in_ready_d = in_ready_q;
         dq_wr_d = dq_wr_q;
         dq_rd_d = dq_rd_q;
@@ -652,50 +722,57 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (top_grp == 32'h7) begin
             top_byte = p_keep_q[(32'h38)+:(8)];
         end
+        q_push_d = p_push_q;
+        q_cnt_d = p_cnt_q;
+        q_trunc_d = p_trunc_q;
+        q_grp_d = top_grp;
+        q_byte_d = top_byte;
+        q_any_d = |p_keep_q;
         top_in = 32'h0;
-        if (top_byte[32'h1]) begin
+        if (q_byte_q[32'h1]) begin
             top_in = 32'h1;
         end
-        if (top_byte[32'h2]) begin
+        if (q_byte_q[32'h2]) begin
             top_in = 32'h2;
         end
-        if (top_byte[32'h3]) begin
+        if (q_byte_q[32'h3]) begin
             top_in = 32'h3;
         end
-        if (top_byte[32'h4]) begin
+        if (q_byte_q[32'h4]) begin
             top_in = 32'h4;
         end
-        if (top_byte[32'h5]) begin
+        if (q_byte_q[32'h5]) begin
             top_in = 32'h5;
         end
-        if (top_byte[32'h6]) begin
+        if (q_byte_q[32'h6]) begin
             top_in = 32'h6;
         end
-        if (top_byte[32'h7]) begin
+        if (q_byte_q[32'h7]) begin
             top_in = 32'h7;
         end
-        top_lane = 32'h0;
-        if (|p_keep_q) begin
-            top_lane = ((((top_grp) & 7'h7f) << 32'h3) | ((top_in) & 7'h7f)) + 32'h1;
-        end
-        p_cm1 = p_cnt_q - 32'h1;
+        p_cm1 = q_cnt_q - 32'h1;
         p_hi = ((p_cm1) & 14'h3fff) << 32'h6;
-        p_len = p_hi + ((top_lane) & 14'h3fff);
-        dq_write_enable = p_push_q;
+        p_lo = p_hi | (((q_grp_q) & 14'h3fff) << 32'h3) | ((top_in) & 14'h3fff);
+        p_len = p_hi;
+        if (q_any_q) begin
+            p_len = p_lo + 32'h1;
+        end
+        dq_write_enable = q_push_q;
         dq_write_address = dq_wr_q;
-        d_in = ((p_cnt_q) & 23'h7fffff) | (((p_len) & 23'h7fffff) << 32'h8);
-        if (p_trunc_q) begin
+        d_in = ((q_cnt_q) & 23'h7fffff) | (((p_len) & 23'h7fffff) << 32'h8);
+        if (q_trunc_q) begin
             d_in = d_in | 32'h400000;
         end
         dq_write_data = d_in;
-        if (p_push_q) begin
+        if (q_push_q) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
         s_axis_cmd_tready = ~cq_n_q[32'h6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[32'h6];
         cq_write_enable = take_cmd;
         cq_write_address = cq_wr_q;
-        cq_write_data = s_axis_cmd_tdata;
+        in_end = ((s_axis_cmd_tdata[(32'h40)+:(7)]) & 15'h7fff) + ((s_axis_cmd_tdata[(32'h50)+:(14)]) & 15'h7fff);
+        cq_write_data = ((s_axis_cmd_tdata) & 143'h7fffffffffffffffffffffffffffffffffff) | (((in_end) & 143'h7fffffffffffffffffffffffffffffffffff) << 32'h80);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
@@ -705,11 +782,11 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         d_beats = d_word[(32'h0)+:(8)];
         d_len = d_word[(32'h8)+:(14)];
         d_trunc = d_word[32'h16];
-        c_cmd = cq_read_data;
+        c_cmd = cq_read_data[(32'h0)+:(128)];
+        end_sum = cq_read_data[(32'h80)+:(15)];
         c_off = c_cmd[(32'h40)+:(7)];
         c_len = c_cmd[(32'h50)+:(14)];
         c_wr = c_cmd[32'h60];
-        end_sum = ((c_off) & 15'h7fff) + ((c_len) & 15'h7fff);
         short = d_trunc | (end_sum > ((d_len) & 15'h7fff));
         is_job = c_wr & ~short & (c_len != 32'h0);
         fetch = j_active_q & ~owed_q[32'h4];
@@ -764,9 +841,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             j_shift_d = c_off[(32'h0)+:(6)];
             j_kcnt_d = c_len[(32'h0)+:(6)];
         end
-        u_add = used_q;
+        u_add = used_q - fr_q;
         if (store) begin
-            u_add = used_q + 32'h1;
+            u_add = used_q - fr_q + 32'h1;
         end
         u_free_j = 32'h0;
         if (j_end) begin
@@ -776,19 +853,19 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (pop & ~is_job) begin
             u_free_d = ((d_beats) & 16'hffff);
         end
-        u_next = u_add - u_free_j - u_free_d;
-        used_d = u_next;
+        fr_d = u_free_j + u_free_d;
+        used_d = u_add;
         u_half = u_add >> 32'h1;
         room = ((((u_half) & 9'h1ff)) & 16'hffff) == u_half;
         dq_n1 = dq_n_q;
-        if (p_push_q & ~pop) begin
+        if (q_push_q & ~pop) begin
             dq_n1 = dq_n_q + 32'h1;
         end
-        if (~p_push_q & pop) begin
+        if (~q_push_q & pop) begin
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
-        in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3d);
+        in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3c);
         if (take_cmd & ~pop) begin
             cq_n_d = cq_n_q + 32'h1;
         end
@@ -868,7 +945,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             w_cnt_d = 32'h0;
             w_trunc_d = 1'b0;
             p_push_d = 1'b0;
+            q_push_d = 1'b0;
             used_d = 32'h0;
+            fr_d = 32'h0;
             in_ready_d = 1'b0;
             dq_wr_d = 32'h0;
             dq_rd_d = 32'h0;
@@ -937,12 +1016,12 @@ module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,
     input wire  write_clock;
     input wire  write_enable;
     input wire  [5:0] write_address;
-    input wire  [127:0] write_data;
+    input wire  [142:0] write_data;
     input wire  [5:0] read_address;
-    output reg  [127:0] read_data;
+    output reg  [142:0] read_data;
 
     // Update code (custom)
-    reg [127:0] mem [0:63];
+    reg [142:0] mem [0:63];
 
     always @(*) begin
         read_data = mem[read_address];
@@ -1220,6 +1299,24 @@ module rx_dma_f_valid(d,q,clock);
     end
 
 endmodule // rx_dma_f_valid
+
+module rx_dma_fr(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_fr
 
 module rx_dma_in_ready(d,q,clock);
 
@@ -1594,6 +1691,114 @@ module rx_dma_p_trunc(d,q,clock);
     end
 
 endmodule // rx_dma_p_trunc
+
+module rx_dma_q_any(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_any
+
+module rx_dma_q_byte(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_byte
+
+module rx_dma_q_cnt(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_cnt
+
+module rx_dma_q_grp(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_grp
+
+module rx_dma_q_push(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_push
+
+module rx_dma_q_trunc(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_dma_q_trunc
 
 module rx_dma_used(d,q,clock);
 

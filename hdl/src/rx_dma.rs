@@ -43,7 +43,7 @@ pub struct RxDma<const B: usize> {
     /// A beat is offered.
     pub s_axis_tvalid: Signal<In, bool>,
     /// The beat is taken: room for a beat in the store (or the frame is past 144 beats) and
-    /// room in the desc FIFO; registered, independent of tvalid.
+    /// fewer than 60 frames waiting in the desc FIFO; registered, independent of tvalid.
     pub s_axis_tready: Signal<Out, bool>,
     /// Last beat of a frame.
     pub s_axis_tlast: Signal<In, bool>,
@@ -82,7 +82,7 @@ pub struct RxDma<const B: usize> {
     even: RAM<Bits<512>, B>,
     odd: RAM<Bits<512>, B>,
     dq: DistRam<Bits<23>, QUEUE_BITS>,
-    cq: DistRam<Bits<128>, QUEUE_BITS>,
+    cq: DistRam<Bits<143>, QUEUE_BITS>,
     wq: DistRam<Bits<96>, 4>,
     oq: DistRam<Bits<577>, 4>,
     // Writer.
@@ -93,7 +93,14 @@ pub struct RxDma<const B: usize> {
     p_cnt: DFF<Bits<8>>,
     p_keep: DFF<Bits<64>>,
     p_trunc: DFF<bool>,
+    q_push: DFF<bool>,
+    q_cnt: DFF<Bits<8>>,
+    q_trunc: DFF<bool>,
+    q_grp: DFF<Bits<3>>,
+    q_byte: DFF<Bits<8>>,
+    q_any: DFF<bool>,
     used: DFF<Bits<16>>,
+    fr: DFF<Bits<16>>,
     in_ready: DFF<bool>,
     dq_wr: DFF<Bits<QUEUE_BITS>>,
     dq_rd: DFF<Bits<QUEUE_BITS>>,
@@ -137,7 +144,7 @@ pub struct RxDma<const B: usize> {
     top_grp: Signal<Local, Bits<3>>,
     top_byte: Signal<Local, Bits<8>>,
     top_in: Signal<Local, Bits<3>>,
-    top_lane: Signal<Local, Bits<7>>,
+    p_lo: Signal<Local, Bits<14>>,
     p_cm1: Signal<Local, Bits<8>>,
     p_hi: Signal<Local, Bits<14>>,
     p_len: Signal<Local, Bits<14>>,
@@ -164,7 +171,7 @@ pub struct RxDma<const B: usize> {
     u_add: Signal<Local, Bits<16>>,
     u_free_j: Signal<Local, Bits<16>>,
     u_free_d: Signal<Local, Bits<16>>,
-    u_next: Signal<Local, Bits<16>>,
+    in_end: Signal<Local, Bits<15>>,
     u_half: Signal<Local, Bits<16>>,
     room: Signal<Local, bool>,
     dq_n1: Signal<Local, Bits<7>>,
@@ -196,7 +203,7 @@ impl<const B: usize> Logic for RxDma<B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, used, in_ready, dq_wr,
+            self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, q_push, q_cnt, q_trunc, q_grp, q_byte, q_any, used, fr, in_ready, dq_wr,
             dq_rd, dq_n, cq_wr, cq_rd, cq_n, dec_base, j_active, j_lo, j_left, j_beats, j_shift, j_kcnt,
             f_valid, f_odd, f_shift, f_last, f_kcnt, c_valid, c_word, oq_wr, oq_rd, oq_n, owed, wq_wr,
             wq_rd, wq_n, n_written, n_discarded, n_short
@@ -231,7 +238,7 @@ impl<const B: usize> Logic for RxDma<B> {
             self.w_trunc.d.next = true;
         }
         // The last beat: its keep and the beat count go to a register; the descriptor is
-        // pushed on the next cycle.
+        // pushed two cycles later.
         self.p_push.d.next = self.take.val() & self.s_axis_tlast.val();
         self.p_keep.d.next = self.s_axis_tkeep.val();
         self.p_cnt.d.next = self.w_cnt.q.val();
@@ -245,8 +252,8 @@ impl<const B: usize> Logic for RxDma<B> {
         }
         self.w_cnt.d.next = self.w_cnt_n.val();
 
-        // Highest kept lane + 1 of the last beat (0 if none): the highest non-empty group of
-        // 8 lanes, then the highest lane in it.
+        // Highest kept lane of the last beat: the highest non-empty group of 8 lanes (here),
+        // then the highest lane in it (next cycle).
         self.top_grp.next = 0.into();
         if self.p_keep.q.val().get_bits::<8>(8).any() {
             self.top_grp.next = 1.into();
@@ -291,45 +298,52 @@ impl<const B: usize> Logic for RxDma<B> {
         if self.top_grp.val() == 7 {
             self.top_byte.next = self.p_keep.q.val().get_bits::<8>(56);
         }
+        // One more register (the group and its byte), then the lane in the group and the
+        // byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216) into
+        // the desc FIFO.
+        self.q_push.d.next = self.p_push.q.val();
+        self.q_cnt.d.next = self.p_cnt.q.val();
+        self.q_trunc.d.next = self.p_trunc.q.val();
+        self.q_grp.d.next = self.top_grp.val();
+        self.q_byte.d.next = self.top_byte.val();
+        self.q_any.d.next = self.p_keep.q.val().any();
         self.top_in.next = 0.into();
-        if self.top_byte.val().get_bit(1) {
+        if self.q_byte.q.val().get_bit(1) {
             self.top_in.next = 1.into();
         }
-        if self.top_byte.val().get_bit(2) {
+        if self.q_byte.q.val().get_bit(2) {
             self.top_in.next = 2.into();
         }
-        if self.top_byte.val().get_bit(3) {
+        if self.q_byte.q.val().get_bit(3) {
             self.top_in.next = 3.into();
         }
-        if self.top_byte.val().get_bit(4) {
+        if self.q_byte.q.val().get_bit(4) {
             self.top_in.next = 4.into();
         }
-        if self.top_byte.val().get_bit(5) {
+        if self.q_byte.q.val().get_bit(5) {
             self.top_in.next = 5.into();
         }
-        if self.top_byte.val().get_bit(6) {
+        if self.q_byte.q.val().get_bit(6) {
             self.top_in.next = 6.into();
         }
-        if self.top_byte.val().get_bit(7) {
+        if self.q_byte.q.val().get_bit(7) {
             self.top_in.next = 7.into();
         }
-        self.top_lane.next = 0.into();
-        if self.p_keep.q.val().any() {
-            self.top_lane.next =
-                ((bit_cast::<7, 3>(self.top_grp.val()) << 3) | bit_cast::<7, 3>(self.top_in.val())) + 1;
-        }
-        // Byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216).
-        self.p_cm1.next = self.p_cnt.q.val() - 1;
+        self.p_cm1.next = self.q_cnt.q.val() - 1;
         self.p_hi.next = bit_cast::<14, 8>(self.p_cm1.val()) << 6;
-        self.p_len.next = self.p_hi.val() + bit_cast::<14, 7>(self.top_lane.val());
-        self.dq.write_enable.next = self.p_push.q.val();
+        self.p_lo.next = self.p_hi.val() | (bit_cast::<14, 3>(self.q_grp.q.val()) << 3) | bit_cast::<14, 3>(self.top_in.val());
+        self.p_len.next = self.p_hi.val();
+        if self.q_any.q.val() {
+            self.p_len.next = self.p_lo.val() + 1;
+        }
+        self.dq.write_enable.next = self.q_push.q.val();
         self.dq.write_address.next = self.dq_wr.q.val();
-        self.d_in.next = bit_cast::<23, 8>(self.p_cnt.q.val()) | (bit_cast::<23, 14>(self.p_len.val()) << 8);
-        if self.p_trunc.q.val() {
+        self.d_in.next = bit_cast::<23, 8>(self.q_cnt.q.val()) | (bit_cast::<23, 14>(self.p_len.val()) << 8);
+        if self.q_trunc.q.val() {
             self.d_in.next = self.d_in.val() | 0x40_0000;
         }
         self.dq.write_data.next = self.d_in.val();
-        if self.p_push.q.val() {
+        if self.q_push.q.val() {
             self.dq_wr.d.next = self.dq_wr.q.val() + 1;
         }
 
@@ -338,7 +352,11 @@ impl<const B: usize> Logic for RxDma<B> {
         self.take_cmd.next = self.s_axis_cmd_tvalid.val() & !self.cq_n.q.val().get_bit(6);
         self.cq.write_enable.next = self.take_cmd.val();
         self.cq.write_address.next = self.cq_wr.q.val();
-        self.cq.write_data.next = self.s_axis_cmd_tdata.val();
+        // The payload's end (offset + length) is added on the way in, off the decision path.
+        self.in_end.next = bit_cast::<15, 7>(self.s_axis_cmd_tdata.val().get_bits::<7>(64))
+            + bit_cast::<15, 14>(self.s_axis_cmd_tdata.val().get_bits::<14>(80));
+        self.cq.write_data.next =
+            bit_cast::<143, 128>(self.s_axis_cmd_tdata.val()) | (bit_cast::<143, 15>(self.in_end.val()) << 128);
         if self.take_cmd.val() {
             self.cq_wr.d.next = self.cq_wr.q.val() + 1;
         }
@@ -350,11 +368,11 @@ impl<const B: usize> Logic for RxDma<B> {
         self.d_beats.next = self.d_word.val().get_bits::<8>(0);
         self.d_len.next = self.d_word.val().get_bits::<14>(8);
         self.d_trunc.next = self.d_word.val().get_bit(22);
-        self.c_cmd.next = self.cq.read_data.val();
+        self.c_cmd.next = self.cq.read_data.val().get_bits::<128>(0);
+        self.end_sum.next = self.cq.read_data.val().get_bits::<15>(128);
         self.c_off.next = self.c_cmd.val().get_bits::<7>(64);
         self.c_len.next = self.c_cmd.val().get_bits::<14>(80);
         self.c_wr.next = self.c_cmd.val().get_bit(96);
-        self.end_sum.next = bit_cast::<15, 7>(self.c_off.val()) + bit_cast::<15, 14>(self.c_len.val());
         self.short.next = self.d_trunc.val() | (self.end_sum.val() > bit_cast::<15, 14>(self.d_len.val()));
         self.is_job.next = self.c_wr.val() & !self.short.val() & (self.c_len.val() != 0);
         // A fetch is issued only if its output beat is sure to find room in the out FIFO.
@@ -417,10 +435,11 @@ impl<const B: usize> Logic for RxDma<B> {
         }
 
         // ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
-        // frame's beats when it is decided without a job.
-        self.u_add.next = self.used.q.val();
+        // frame's beats when it is decided without a job. The frees are registered (`fr`)
+        // and subtracted a cycle later, which keeps the decision off the occupancy path.
+        self.u_add.next = self.used.q.val() - self.fr.q.val();
         if self.store.val() {
-            self.u_add.next = self.used.q.val() + 1;
+            self.u_add.next = self.used.q.val() - self.fr.q.val() + 1;
         }
         self.u_free_j.next = 0.into();
         if self.j_end.val() {
@@ -430,24 +449,24 @@ impl<const B: usize> Logic for RxDma<B> {
         if self.pop.val() & !self.is_job.val() {
             self.u_free_d.next = bit_cast::<16, 8>(self.d_beats.val());
         }
-        self.u_next.next = self.u_add.val() - self.u_free_j.val() - self.u_free_d.val();
-        self.used.d.next = self.u_next.val();
+        self.fr.d.next = self.u_free_j.val() + self.u_free_d.val();
+        self.used.d.next = self.u_add.val();
         // Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
         // progress is past 144 beats (its beats are not stored). And room for a descriptor.
-        // Both leave out this cycle's frees and pop (seen a cycle later): the decision logic
-        // stays off the tready path.
+        // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
+        // logic stays off the tready path.
         self.u_half.next = self.u_add.val() >> 1;
         self.room.next = bit_cast::<16, B>(bit_cast::<B, 16>(self.u_half.val())) == self.u_half.val();
         self.dq_n1.next = self.dq_n.q.val();
-        if self.p_push.q.val() & !self.pop.val() {
+        if self.q_push.q.val() & !self.pop.val() {
             self.dq_n1.next = self.dq_n.q.val() + 1;
         }
-        if !self.p_push.q.val() & self.pop.val() {
+        if !self.q_push.q.val() & self.pop.val() {
             self.dq_n1.next = self.dq_n.q.val() - 1;
         }
         self.dq_n.d.next = self.dq_n1.val();
-        // At most two descriptors are on their way (p_push and this cycle's tlast).
-        self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n.q.val() < 61);
+        // At most three descriptors are on their way (q_push, p_push and this cycle's tlast).
+        self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n.q.val() < 60);
         if self.take_cmd.val() & !self.pop.val() {
             self.cq_n.d.next = self.cq_n.q.val() + 1;
         }
@@ -533,7 +552,9 @@ impl<const B: usize> Logic for RxDma<B> {
             self.w_cnt.d.next = 0.into();
             self.w_trunc.d.next = false;
             self.p_push.d.next = false;
+            self.q_push.d.next = false;
             self.used.d.next = 0.into();
+            self.fr.d.next = 0.into();
             self.in_ready.d.next = false;
             self.dq_wr.d.next = 0.into();
             self.dq_rd.d.next = 0.into();
