@@ -139,4 +139,7 @@ fn discard_rate_and_latency() {
     // Command k is decided on the cycle after it is taken (1 per clock).
     assert_eq!(discard, 40);
     assert_eq!((to_cmd, to_beat), (2, 5));
+    let from_frame = testbench::harness::rx_dma::frame_to_output();
+    println!("command first: last beat taken -> first payload beat offered {from_frame}");
+    assert_eq!(from_frame, 7);
 }

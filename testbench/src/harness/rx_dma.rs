@@ -499,3 +499,41 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
     let (f, w) = (first_cmd.unwrap(), write_taken.unwrap());
     (all_discarded.unwrap() - f, dma_cmd.unwrap() - w, dma_beat.unwrap() - w)
 }
+
+/// Cycles from a frame's last beat taken to its first payload beat offered, when its write
+/// command came before the frame (idle block, outputs ready; a 3-beat frame, offset 54).
+pub fn frame_to_output() -> u64 {
+    let mut dut = Rtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    let beats = beats_of(&[9u8; 150]);
+    let b = Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 }.to_bytes();
+    for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
+        *w = u32::from_le_bytes(c.try_into().unwrap());
+    }
+    let (mut bi, mut cmd_in, mut last_in, mut out) = (0usize, false, None, None);
+    for cycle in 0..100u64 {
+        dut.set_s_axis_cmd_tvalid(!cmd_in as u8);
+        // The frame starts once the command is in.
+        let on = cmd_in && bi < beats.len();
+        dut.set_s_axis_tvalid(on as u8);
+        set_beat(&mut dut, &beats[bi.min(beats.len() - 1)]);
+        dut.set_m_axis_dma_wr_tready(1);
+        dut.set_m_axis_dma_wr_cmd_tready(1);
+        dut.eval();
+        if dut.m_axis_dma_wr_tvalid() == 1 {
+            out.get_or_insert(cycle);
+        }
+        let took = on && dut.s_axis_tready() == 1;
+        cmd_in |= dut.s_axis_cmd_tready() == 1;
+        dut.tick();
+        if took {
+            bi += 1;
+            if bi == beats.len() {
+                last_in = Some(cycle);
+            }
+        }
+    }
+    out.unwrap() - last_in.unwrap()
+}
