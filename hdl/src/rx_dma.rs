@@ -221,6 +221,7 @@ impl<const B: usize> Logic for RxDma<B> {
         // ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         self.s_axis_tready.next = self.in_ready.q.val();
         self.take.next = self.s_axis_tvalid.val() & self.in_ready.q.val();
+        // 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
         self.store.next = self.take.val() & (self.w_cnt.q.val() != 144);
         self.even.write_enable.next = self.store.val() & !self.wr_ptr.q.val().get_bit(0);
         self.odd.write_enable.next = self.store.val() & self.wr_ptr.q.val().get_bit(0);
