@@ -18,3 +18,4 @@ tx_pipe.v
 rx_pipe.v
 tx_ctx.v
 rx_ctx.v
+rx_dma.v

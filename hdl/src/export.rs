@@ -158,12 +158,21 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(rx_pipe()?);
     v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx_ctx.rs")?);
+    v.push(rx_dma()?);
     Ok(v)
 }
 
 /// The Rx pipe's parse stage (with its icrc_pipe and ones_sum).
 pub fn rx_pipe() -> Result<Exported, ExportError> {
     finish(&raw_verilog(crate::rx_pipe::RxPipe::default())?, "rx_pipe", "hdl/src/rx_pipe.rs")
+}
+
+/// Log2 of the beats per bank of the exported rx_dma: 2 x 512 beats = 64 KiB.
+pub const RX_DMA_BANK_BITS: usize = 9;
+
+/// The Rx pipe's frame store and payload path to DMA.
+pub fn rx_dma() -> Result<Exported, ExportError> {
+    finish(&raw_verilog(crate::rx_dma::RxDma::<RX_DMA_BANK_BITS>::new())?, "rx_dma", "hdl/src/rx_dma.rs")
 }
 
 fn raw_verilog<U: Block>(mut uut: U) -> Result<String, ExportError> {

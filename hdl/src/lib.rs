@@ -18,6 +18,7 @@ pub mod icrc_pipe;
 pub mod mul_pipe;
 pub mod ones_sum;
 pub mod rx_ctx;
+pub mod rx_dma;
 pub mod rx_pipe;
 pub mod result_fifo;
 pub mod tx_ctx;

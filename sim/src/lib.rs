@@ -13,4 +13,5 @@ pub mod replay;
 pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_ctx;
+pub mod rx_dma;
 pub mod rx_pipe;

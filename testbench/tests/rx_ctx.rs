@@ -60,9 +60,10 @@ fn one_verdict_per_clock() {
 /// The NIC transaction model (`sim::nic_model`) runs WRITEs from A (QP 0x11) to B (QP 0x22)
 /// over a lossy, reordering link. Every frame delivered to either NIC goes through rx_pipe's
 /// RTL and then rx_ctx's RTL (checked against sim::rx_ctx inside `feed`), with A's data
-/// packets as sent events in the model's cycle order. Against the NIC model, written
+/// packets as sent events in the model's cycle order, and into rx_dma's RTL with rx_ctx's DMA
+/// commands. Against the NIC model, written
 /// independently: rx_ctx asks for exactly the ACKs and NAKs B sent (PSN, syndrome, MSN, in
-/// order); its DMA commands, applied to the frames' bytes, write exactly B's memory; every
+/// order); rx_dma's writes on its DMA commands are exactly B's memory; every
 /// go-back-N it asks of tx_ctx is at the PSN of a sequence NAK A received; and its PktRecvs,
 /// through tx_ctx and tx_pipe's RTL, are B's ACK / NAK frames byte for byte.
 #[test]
@@ -177,15 +178,15 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
         assert!(tx.outcome.passed(), "seed {seed}: {:?}", tx.outcome.first_mismatch);
         assert_eq!(tx.frames, b_frames, "seed {seed}: ACK frames differ from B's");
 
-        // Payload: DMA commands over the frames (in verdict order) rebuild B's memory.
+        // Payload: the frames and rx_ctx's DMA commands through rx_dma's RTL; its writes
+        // rebuild B's memory.
+        let cmds: Vec<[u8; 16]> = fed.dma.iter().map(|c| c[..16].try_into().unwrap()).collect();
+        let writes = testbench::harness::rx_dma::transfer(&frames, &cmds, seed);
+        assert_eq!(writes.len(), cmds.iter().filter(|c| c[12] & 1 == 1).count());
         let mut mem: BTreeMap<u64, u8> = BTreeMap::new();
-        for (cmd, f) in fed.dma.iter().zip(&frames) {
-            if cmd[12] & 1 == 1 {
-                let addr = u64::from_le_bytes(cmd[..8].try_into().unwrap());
-                let (off, len) = (cmd[8] as usize, u16::from_le_bytes([cmd[10], cmd[11]]) as usize);
-                for (i, b) in f[off..off + len].iter().enumerate() {
-                    mem.insert(addr + i as u64, *b);
-                }
+        for w in &writes {
+            for (i, b) in w.payload.iter().enumerate() {
+                mem.insert(w.addr + i as u64, *b);
             }
         }
         for (remote, len) in written {
@@ -204,7 +205,7 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
             rewinds += 1;
         }
     }
-    println!("{acks_checked} ACK/NAK decisions = the NIC model's, {bytes_checked} bytes written = B's memory, {rewinds} go-back-Ns");
+    println!("{acks_checked} ACK/NAK decisions = the NIC model's, {bytes_checked} bytes written by rx_dma = B's memory, {rewinds} go-back-Ns");
     assert!(acks_checked > 400 && rewinds > 0);
 }
 

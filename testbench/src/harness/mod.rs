@@ -11,6 +11,7 @@ pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_ctx;
 pub mod rx_pipe;
+pub mod rx_dma;
 
 use std::fmt;
 use std::time::Instant;
@@ -70,11 +71,17 @@ pub enum Scenario {
     RxCtxRandom,
     /// rx_ctx: the same with bad control words, unknown flows and QPNs, and resets.
     RxCtxBadInput,
+    /// rx_dma: random frames and commands (before, during, after the frame), input gaps,
+    /// backpressure on both outputs; every DMA write compared with the model.
+    RxDmaRandom,
+    /// rx_dma: the same with tkeep holes, frames up to 20 000 bytes, write commands past the
+    /// frame's end and resets.
+    RxDmaBadInput,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 23] = [
+    pub const ALL: [Scenario; 25] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -98,6 +105,8 @@ impl Scenario {
         Scenario::TxCtxBadInput,
         Scenario::RxCtxRandom,
         Scenario::RxCtxBadInput,
+        Scenario::RxDmaRandom,
+        Scenario::RxDmaBadInput,
     ];
 
     /// Module under test.
@@ -114,6 +123,7 @@ impl Scenario {
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
+            Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
             _ => "flow_sched",
         }
     }
@@ -144,6 +154,8 @@ impl Scenario {
             Scenario::TxCtxBadInput => "txctx-bad-input",
             Scenario::RxCtxRandom => "rxctx-random",
             Scenario::RxCtxBadInput => "rxctx-bad-input",
+            Scenario::RxDmaRandom => "rxdma-random",
+            Scenario::RxDmaBadInput => "rxdma-bad-input",
         }
     }
 
@@ -183,6 +195,8 @@ impl Scenario {
             Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
             Scenario::RxCtxRandom => rx_ctx::random(seed, cycles, vcd),
             Scenario::RxCtxBadInput => rx_ctx::bad_input(seed, cycles, vcd),
+            Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
+            Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

@@ -1,0 +1,582 @@
+//! Rx pipe step 3: store-and-forward frame store in front of the DMA write engine. Every
+//! frame is kept until its command (from rx_ctx, one per frame, in frame order) arrives; then
+//! its payload goes out realigned to lane 0 (write) or the frame is dropped (discard). Nothing
+//! leaves before its command says write. Golden model `sim::rx_dma` (docs/modules/rx_dma.md).
+//!
+//! ```text
+//! s_axis beats -> two BRAM banks (even / odd beats, 2^B x 512 each); at tlast a descriptor
+//!                 (stored beats, byte length, truncated) -> desc FIFO (64, LUT RAM)
+//! s_axis_cmd  ------------------------------------------------> cmd FIFO (64, LUT RAM)
+//! decide: head desc + head cmd -> discard (free the beats) or load a job (DMA command out)
+//! fetch:  job beat j reads stored beats b0+j and b0+j+1 (one per bank) in one cycle
+//! combine: (hi:lo) >> 8 x (offset % 64), keep -> register -> out FIFO (16, LUT RAM) -> m_axis
+//! ```
+//!
+//! Frames longer than 144 beats (9216 bytes) keep their first 144 beats and a truncated flag;
+//! the rest is consumed at line rate without being stored. A write command whose
+//! offset + length exceeds the stored length, or for a truncated frame, is a contract
+//! violation: the frame is discarded and counted in `stat_short`. Fetches are issued only with
+//! credit in the out FIFO, so the fetch pipeline never stalls and a frame's beats are freed as
+//! soon as its last fetch is issued.
+
+use crate::dist_ram::DistRam;
+use rust_hdl::prelude::*;
+
+/// Beats kept per frame: 9216 bytes.
+pub const MAX_BEATS: u64 = 144;
+/// Descriptor and command FIFO depth (log2).
+pub const QUEUE_BITS: usize = 6;
+
+/// See the module doc. `B`: log2 of the beats per bank; the store holds 2^(B+1) beats
+/// (B >= 7, so that a 144-beat frame fits; rtl-out has B = 9: 1024 beats, 64 KiB).
+#[derive(LogicBlock, Default)]
+pub struct RxDma<const B: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: forgets stored frames, the frame in progress, pending commands,
+    /// queued output and the counters.
+    pub reset: Signal<In, bool>,
+    /// Frame beat: byte 64k + i of beat k at [8i+7:8i].
+    pub s_axis_tdata: Signal<In, Bits<512>>,
+    /// Byte enables; only the last beat's are used: its highest kept lane sets the length.
+    pub s_axis_tkeep: Signal<In, Bits<64>>,
+    /// A beat is offered.
+    pub s_axis_tvalid: Signal<In, bool>,
+    /// The beat is taken: room for a beat in the store (or the frame is past 144 beats) and
+    /// fewer than 60 frames waiting in the desc FIFO; registered, independent of tvalid.
+    pub s_axis_tready: Signal<Out, bool>,
+    /// Last beat of a frame.
+    pub s_axis_tlast: Signal<In, bool>,
+    /// Command for the oldest frame without one: [63:0] host address, [70:64] payload offset,
+    /// [93:80] payload length, [96] write (0: discard), [127:112] flow id.
+    pub s_axis_cmd_tdata: Signal<In, Bits<128>>,
+    /// A command is offered.
+    pub s_axis_cmd_tvalid: Signal<In, bool>,
+    /// The command is taken: fewer than 64 commands waiting (registered).
+    pub s_axis_cmd_tready: Signal<Out, bool>,
+    /// DMA write command: [63:0] address, [77:64] length (1..9216), [95:80] flow; offered at
+    /// least two cycles before its first data beat is.
+    pub m_axis_dma_wr_cmd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA write command is offered.
+    pub m_axis_dma_wr_cmd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the command.
+    pub m_axis_dma_wr_cmd_tready: Signal<In, bool>,
+    /// Payload beat: payload byte j of the write at beat j / 64, lane j % 64.
+    pub m_axis_dma_wr_tdata: Signal<Out, Bits<512>>,
+    /// All ones, except on the last beat: lanes 0 .. (length - 1) % 64.
+    pub m_axis_dma_wr_tkeep: Signal<Out, Bits<64>>,
+    /// A payload beat is offered.
+    pub m_axis_dma_wr_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the beat.
+    pub m_axis_dma_wr_tready: Signal<In, bool>,
+    /// Last beat of a payload.
+    pub m_axis_dma_wr_tlast: Signal<Out, bool>,
+    /// Write commands carried out (length 0 included: no DMA command then) (wraps).
+    pub stat_written: Signal<Out, Bits<32>>,
+    /// Frames discarded by their command (wraps).
+    pub stat_discarded: Signal<Out, Bits<32>>,
+    /// Write commands refused: offset + length beyond the stored frame, or the frame was
+    /// longer than 9216 bytes; the frame is discarded (wraps).
+    pub stat_short: Signal<Out, Bits<32>>,
+
+    even: RAM<Bits<512>, B>,
+    odd: RAM<Bits<512>, B>,
+    dq: DistRam<Bits<23>, QUEUE_BITS>,
+    cq: DistRam<Bits<143>, QUEUE_BITS>,
+    wq: DistRam<Bits<96>, 4>,
+    oq: DistRam<Bits<577>, 4>,
+    // Writer.
+    wr_ptr: DFF<Bits<16>>,
+    w_cnt: DFF<Bits<8>>,
+    w_trunc: DFF<bool>,
+    p_push: DFF<bool>,
+    p_cnt: DFF<Bits<8>>,
+    p_keep: DFF<Bits<64>>,
+    p_trunc: DFF<bool>,
+    q_push: DFF<bool>,
+    q_cnt: DFF<Bits<8>>,
+    q_trunc: DFF<bool>,
+    q_grp: DFF<Bits<3>>,
+    q_byte: DFF<Bits<8>>,
+    q_any: DFF<bool>,
+    used: DFF<Bits<16>>,
+    fr: DFF<Bits<16>>,
+    in_ready: DFF<bool>,
+    dq_wr: DFF<Bits<QUEUE_BITS>>,
+    dq_rd: DFF<Bits<QUEUE_BITS>>,
+    dq_n: DFF<Bits<7>>,
+    cq_wr: DFF<Bits<QUEUE_BITS>>,
+    cq_rd: DFF<Bits<QUEUE_BITS>>,
+    cq_n: DFF<Bits<7>>,
+    // Decide and fetch.
+    dec_base: DFF<Bits<16>>,
+    j_active: DFF<bool>,
+    j_lo: DFF<Bits<16>>,
+    j_left: DFF<Bits<8>>,
+    j_beats: DFF<Bits<8>>,
+    j_shift: DFF<Bits<6>>,
+    j_kcnt: DFF<Bits<6>>,
+    f_valid: DFF<bool>,
+    f_odd: DFF<bool>,
+    f_shift: DFF<Bits<6>>,
+    f_last: DFF<bool>,
+    f_kcnt: DFF<Bits<6>>,
+    c_valid: DFF<bool>,
+    c_word: DFF<Bits<577>>,
+    oq_wr: DFF<Bits<4>>,
+    oq_rd: DFF<Bits<4>>,
+    oq_n: DFF<Bits<5>>,
+    owed: DFF<Bits<5>>,
+    wq_wr: DFF<Bits<4>>,
+    wq_rd: DFF<Bits<4>>,
+    wq_n: DFF<Bits<5>>,
+    n_written: DFF<Bits<32>>,
+    n_discarded: DFF<Bits<32>>,
+    n_short: DFF<Bits<32>>,
+
+    take: Signal<Local, bool>,
+    w_cnt_n: Signal<Local, Bits<8>>,
+    d_in: Signal<Local, Bits<23>>,
+    push_w: Signal<Local, bool>,
+    neg_k: Signal<Local, Bits<6>>,
+    store: Signal<Local, bool>,
+    w_cnt1: Signal<Local, Bits<8>>,
+    top_grp: Signal<Local, Bits<3>>,
+    top_byte: Signal<Local, Bits<8>>,
+    top_in: Signal<Local, Bits<3>>,
+    p_lo: Signal<Local, Bits<14>>,
+    p_cm1: Signal<Local, Bits<8>>,
+    p_hi: Signal<Local, Bits<14>>,
+    p_len: Signal<Local, Bits<14>>,
+    take_cmd: Signal<Local, bool>,
+    d_word: Signal<Local, Bits<23>>,
+    d_beats: Signal<Local, Bits<8>>,
+    d_len: Signal<Local, Bits<14>>,
+    d_trunc: Signal<Local, bool>,
+    c_cmd: Signal<Local, Bits<128>>,
+    c_off: Signal<Local, Bits<7>>,
+    c_len: Signal<Local, Bits<14>>,
+    c_wr: Signal<Local, bool>,
+    end_sum: Signal<Local, Bits<15>>,
+    short: Signal<Local, bool>,
+    is_job: Signal<Local, bool>,
+    fetch: Signal<Local, bool>,
+    j_end: Signal<Local, bool>,
+    pop: Signal<Local, bool>,
+    base1: Signal<Local, Bits<16>>,
+    lo0: Signal<Local, Bits<16>>,
+    len63: Signal<Local, Bits<15>>,
+    lo1: Signal<Local, Bits<16>>,
+    w_cmd: Signal<Local, Bits<96>>,
+    u_add: Signal<Local, Bits<16>>,
+    u_free_j: Signal<Local, Bits<16>>,
+    u_free_d: Signal<Local, Bits<16>>,
+    in_end: Signal<Local, Bits<15>>,
+    u_half: Signal<Local, Bits<16>>,
+    room: Signal<Local, bool>,
+    dq_n1: Signal<Local, Bits<7>>,
+    lo_d: Signal<Local, Bits<512>>,
+    hi_d: Signal<Local, Bits<512>>,
+    sh_r: Signal<Local, Bits<10>>,
+    neg_s: Signal<Local, Bits<6>>,
+    sh_l: Signal<Local, Bits<10>>,
+    comb: Signal<Local, Bits<512>>,
+    ones64: Signal<Local, Bits<64>>,
+    ksh: Signal<Local, Bits<7>>,
+    keep: Signal<Local, Bits<64>>,
+    tail: Signal<Local, Bits<65>>,
+    pop_o: Signal<Local, bool>,
+    pop_w: Signal<Local, bool>,
+}
+
+impl<const B: usize> RxDma<B> {
+    const CHECK: () = assert!(B >= 7 && B <= 14, "the store must hold a 144-beat frame");
+
+    /// The block (checks B).
+    pub fn new() -> Self {
+        let () = Self::CHECK;
+        Self::default()
+    }
+}
+
+impl<const B: usize> Logic for RxDma<B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, q_push, q_cnt, q_trunc, q_grp, q_byte, q_any, used, fr, in_ready, dq_wr,
+            dq_rd, dq_n, cq_wr, cq_rd, cq_n, dec_base, j_active, j_lo, j_left, j_beats, j_shift, j_kcnt,
+            f_valid, f_odd, f_shift, f_last, f_kcnt, c_valid, c_word, oq_wr, oq_rd, oq_n, owed, wq_wr,
+            wq_rd, wq_n, n_written, n_discarded, n_short
+        );
+        self.even.read_clock.next = self.clock.val();
+        self.even.write_clock.next = self.clock.val();
+        self.odd.read_clock.next = self.clock.val();
+        self.odd.write_clock.next = self.clock.val();
+        self.dq.write_clock.next = self.clock.val();
+        self.cq.write_clock.next = self.clock.val();
+        self.wq.write_clock.next = self.clock.val();
+        self.oq.write_clock.next = self.clock.val();
+        self.ones64.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
+
+        // ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
+        self.s_axis_tready.next = self.in_ready.q.val();
+        self.take.next = self.s_axis_tvalid.val() & self.in_ready.q.val();
+        // 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
+        self.store.next = self.take.val() & (self.w_cnt.q.val() != 144);
+        self.even.write_enable.next = self.store.val() & !self.wr_ptr.q.val().get_bit(0);
+        self.odd.write_enable.next = self.store.val() & self.wr_ptr.q.val().get_bit(0);
+        self.even.write_address.next = self.wr_ptr.q.val().get_bits::<B>(1);
+        self.odd.write_address.next = self.wr_ptr.q.val().get_bits::<B>(1);
+        self.even.write_data.next = self.s_axis_tdata.val();
+        self.odd.write_data.next = self.s_axis_tdata.val();
+        self.w_cnt1.next = self.w_cnt.q.val() + 1;
+        self.w_cnt_n.next = self.w_cnt.q.val();
+        if self.store.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + 1;
+            self.w_cnt_n.next = self.w_cnt1.val();
+        }
+        if self.take.val() & !self.store.val() {
+            self.w_trunc.d.next = true;
+        }
+        // The last beat: its keep and the beat count go to a register; the descriptor is
+        // pushed two cycles later.
+        self.p_push.d.next = self.take.val() & self.s_axis_tlast.val();
+        self.p_keep.d.next = self.s_axis_tkeep.val();
+        self.p_cnt.d.next = self.w_cnt.q.val();
+        if self.store.val() {
+            self.p_cnt.d.next = self.w_cnt1.val();
+        }
+        self.p_trunc.d.next = self.w_trunc.q.val() | (self.take.val() & !self.store.val());
+        if self.take.val() & self.s_axis_tlast.val() {
+            self.w_cnt_n.next = 0.into();
+            self.w_trunc.d.next = false;
+        }
+        self.w_cnt.d.next = self.w_cnt_n.val();
+
+        // Highest kept lane of the last beat: the highest non-empty group of 8 lanes (here),
+        // then the highest lane in it (next cycle).
+        self.top_grp.next = 0.into();
+        if self.p_keep.q.val().get_bits::<8>(8).any() {
+            self.top_grp.next = 1.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(16).any() {
+            self.top_grp.next = 2.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(24).any() {
+            self.top_grp.next = 3.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(32).any() {
+            self.top_grp.next = 4.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(40).any() {
+            self.top_grp.next = 5.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(48).any() {
+            self.top_grp.next = 6.into();
+        }
+        if self.p_keep.q.val().get_bits::<8>(56).any() {
+            self.top_grp.next = 7.into();
+        }
+        self.top_byte.next = self.p_keep.q.val().get_bits::<8>(0);
+        if self.top_grp.val() == 1 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(8);
+        }
+        if self.top_grp.val() == 2 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(16);
+        }
+        if self.top_grp.val() == 3 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(24);
+        }
+        if self.top_grp.val() == 4 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(32);
+        }
+        if self.top_grp.val() == 5 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(40);
+        }
+        if self.top_grp.val() == 6 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(48);
+        }
+        if self.top_grp.val() == 7 {
+            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(56);
+        }
+        // One more register (the group and its byte), then the lane in the group and the
+        // byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216) into
+        // the desc FIFO.
+        self.q_push.d.next = self.p_push.q.val();
+        self.q_cnt.d.next = self.p_cnt.q.val();
+        self.q_trunc.d.next = self.p_trunc.q.val();
+        self.q_grp.d.next = self.top_grp.val();
+        self.q_byte.d.next = self.top_byte.val();
+        self.q_any.d.next = self.p_keep.q.val().any();
+        self.top_in.next = 0.into();
+        if self.q_byte.q.val().get_bit(1) {
+            self.top_in.next = 1.into();
+        }
+        if self.q_byte.q.val().get_bit(2) {
+            self.top_in.next = 2.into();
+        }
+        if self.q_byte.q.val().get_bit(3) {
+            self.top_in.next = 3.into();
+        }
+        if self.q_byte.q.val().get_bit(4) {
+            self.top_in.next = 4.into();
+        }
+        if self.q_byte.q.val().get_bit(5) {
+            self.top_in.next = 5.into();
+        }
+        if self.q_byte.q.val().get_bit(6) {
+            self.top_in.next = 6.into();
+        }
+        if self.q_byte.q.val().get_bit(7) {
+            self.top_in.next = 7.into();
+        }
+        self.p_cm1.next = self.q_cnt.q.val() - 1;
+        self.p_hi.next = bit_cast::<14, 8>(self.p_cm1.val()) << 6;
+        self.p_lo.next = self.p_hi.val() | (bit_cast::<14, 3>(self.q_grp.q.val()) << 3) | bit_cast::<14, 3>(self.top_in.val());
+        self.p_len.next = self.p_hi.val();
+        if self.q_any.q.val() {
+            self.p_len.next = self.p_lo.val() + 1;
+        }
+        self.dq.write_enable.next = self.q_push.q.val();
+        self.dq.write_address.next = self.dq_wr.q.val();
+        self.d_in.next = bit_cast::<23, 8>(self.q_cnt.q.val()) | (bit_cast::<23, 14>(self.p_len.val()) << 8);
+        if self.q_trunc.q.val() {
+            self.d_in.next = self.d_in.val() | 0x40_0000;
+        }
+        self.dq.write_data.next = self.d_in.val();
+        if self.q_push.q.val() {
+            self.dq_wr.d.next = self.dq_wr.q.val() + 1;
+        }
+
+        // ---- Commands.
+        self.s_axis_cmd_tready.next = !self.cq_n.q.val().get_bit(6);
+        self.take_cmd.next = self.s_axis_cmd_tvalid.val() & !self.cq_n.q.val().get_bit(6);
+        self.cq.write_enable.next = self.take_cmd.val();
+        self.cq.write_address.next = self.cq_wr.q.val();
+        // The payload's end (offset + length) is added on the way in, off the decision path.
+        self.in_end.next = bit_cast::<15, 7>(self.s_axis_cmd_tdata.val().get_bits::<7>(64))
+            + bit_cast::<15, 14>(self.s_axis_cmd_tdata.val().get_bits::<14>(80));
+        self.cq.write_data.next =
+            bit_cast::<143, 128>(self.s_axis_cmd_tdata.val()) | (bit_cast::<143, 15>(self.in_end.val()) << 128);
+        if self.take_cmd.val() {
+            self.cq_wr.d.next = self.cq_wr.q.val() + 1;
+        }
+
+        // ---- Decide: the head frame and the head command.
+        self.dq.read_address.next = self.dq_rd.q.val();
+        self.cq.read_address.next = self.cq_rd.q.val();
+        self.d_word.next = self.dq.read_data.val();
+        self.d_beats.next = self.d_word.val().get_bits::<8>(0);
+        self.d_len.next = self.d_word.val().get_bits::<14>(8);
+        self.d_trunc.next = self.d_word.val().get_bit(22);
+        self.c_cmd.next = self.cq.read_data.val().get_bits::<128>(0);
+        self.end_sum.next = self.cq.read_data.val().get_bits::<15>(128);
+        self.c_off.next = self.c_cmd.val().get_bits::<7>(64);
+        self.c_len.next = self.c_cmd.val().get_bits::<14>(80);
+        self.c_wr.next = self.c_cmd.val().get_bit(96);
+        self.short.next = self.d_trunc.val() | (self.end_sum.val() > bit_cast::<15, 14>(self.d_len.val()));
+        self.is_job.next = self.c_wr.val() & !self.short.val() & (self.c_len.val() != 0);
+        // A fetch is issued only if its output beat is sure to find room in the out FIFO.
+        self.fetch.next = self.j_active.q.val() & !self.owed.q.val().get_bit(4);
+        self.j_end.next = self.fetch.val() & (self.j_left.q.val() == 1);
+        self.pop.next = (self.dq_n.q.val() != 0)
+            & (self.cq_n.q.val() != 0)
+            & (!self.j_active.q.val() | self.j_end.val())
+            & (!self.is_job.val() | !self.wq_n.q.val().get_bit(4));
+        self.base1.next = self.dec_base.q.val() + bit_cast::<16, 8>(self.d_beats.val());
+        self.lo0.next = self.dec_base.q.val() + bit_cast::<16, 1>(self.c_off.val().get_bits::<1>(6));
+        self.len63.next = bit_cast::<15, 14>(self.c_len.val()) + 63;
+        self.w_cmd.next = bit_cast::<96, 64>(self.c_cmd.val().get_bits::<64>(0))
+            | (bit_cast::<96, 14>(self.c_len.val()) << 64)
+            | (bit_cast::<96, 16>(self.c_cmd.val().get_bits::<16>(112)) << 80);
+        self.push_w.next = self.pop.val() & self.is_job.val();
+        self.wq.write_enable.next = self.push_w.val();
+        self.wq.write_address.next = self.wq_wr.q.val();
+        self.wq.write_data.next = self.w_cmd.val();
+        if self.pop.val() {
+            self.dq_rd.d.next = self.dq_rd.q.val() + 1;
+            self.cq_rd.d.next = self.cq_rd.q.val() + 1;
+            self.dec_base.d.next = self.base1.val();
+            if self.is_job.val() {
+                self.wq_wr.d.next = self.wq_wr.q.val() + 1;
+                self.n_written.d.next = self.n_written.q.val() + 1;
+            } else if !self.c_wr.val() {
+                self.n_discarded.d.next = self.n_discarded.q.val() + 1;
+            } else if self.short.val() {
+                self.n_short.d.next = self.n_short.q.val() + 1;
+            } else {
+                self.n_written.d.next = self.n_written.q.val() + 1;
+            }
+        }
+
+        // ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
+        // bank at (lo + 1) / 2.
+        self.lo1.next = self.j_lo.q.val() + 1;
+        self.even.read_address.next = self.lo1.val().get_bits::<B>(1);
+        self.odd.read_address.next = self.j_lo.q.val().get_bits::<B>(1);
+        self.f_valid.d.next = self.fetch.val();
+        self.f_odd.d.next = self.j_lo.q.val().get_bit(0);
+        self.f_shift.d.next = self.j_shift.q.val();
+        self.f_last.d.next = self.j_left.q.val() == 1;
+        self.f_kcnt.d.next = self.j_kcnt.q.val();
+        if self.fetch.val() {
+            self.j_lo.d.next = self.lo1.val();
+            self.j_left.d.next = self.j_left.q.val() - 1;
+        }
+        if self.j_end.val() {
+            self.j_active.d.next = false;
+        }
+        if self.pop.val() & self.is_job.val() {
+            self.j_active.d.next = true;
+            self.j_lo.d.next = self.lo0.val();
+            self.j_left.d.next = self.len63.val().get_bits::<8>(6);
+            self.j_beats.d.next = self.d_beats.val();
+            self.j_shift.d.next = self.c_off.val().get_bits::<6>(0);
+            self.j_kcnt.d.next = self.c_len.val().get_bits::<6>(0);
+        }
+
+        // ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
+        // frame's beats when it is decided without a job. The frees are registered (`fr`)
+        // and subtracted a cycle later, which keeps the decision off the occupancy path.
+        self.u_add.next = self.used.q.val() - self.fr.q.val();
+        if self.store.val() {
+            self.u_add.next = self.used.q.val() - self.fr.q.val() + 1;
+        }
+        self.u_free_j.next = 0.into();
+        if self.j_end.val() {
+            self.u_free_j.next = bit_cast::<16, 8>(self.j_beats.q.val());
+        }
+        self.u_free_d.next = 0.into();
+        if self.pop.val() & !self.is_job.val() {
+            self.u_free_d.next = bit_cast::<16, 8>(self.d_beats.val());
+        }
+        self.fr.d.next = self.u_free_j.val() + self.u_free_d.val();
+        self.used.d.next = self.u_add.val();
+        // Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
+        // progress is past 144 beats (its beats are not stored). And room for a descriptor.
+        // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
+        // logic stays off the tready path.
+        self.u_half.next = self.u_add.val() >> 1;
+        self.room.next = bit_cast::<16, B>(bit_cast::<B, 16>(self.u_half.val())) == self.u_half.val();
+        self.dq_n1.next = self.dq_n.q.val();
+        if self.q_push.q.val() & !self.pop.val() {
+            self.dq_n1.next = self.dq_n.q.val() + 1;
+        }
+        if !self.q_push.q.val() & self.pop.val() {
+            self.dq_n1.next = self.dq_n.q.val() - 1;
+        }
+        self.dq_n.d.next = self.dq_n1.val();
+        // At most three descriptors are on their way (q_push, p_push and this cycle's tlast).
+        self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n.q.val() < 60);
+        if self.take_cmd.val() & !self.pop.val() {
+            self.cq_n.d.next = self.cq_n.q.val() + 1;
+        }
+        if !self.take_cmd.val() & self.pop.val() {
+            self.cq_n.d.next = self.cq_n.q.val() - 1;
+        }
+
+        // ---- Combine: lo = stored beat lo, hi = the next; payload beat = (hi:lo) >> 8 x shift.
+        self.lo_d.next = self.even.read_data.val();
+        self.hi_d.next = self.odd.read_data.val();
+        if self.f_odd.q.val() {
+            self.lo_d.next = self.odd.read_data.val();
+            self.hi_d.next = self.even.read_data.val();
+        }
+        self.sh_r.next = bit_cast::<10, 6>(self.f_shift.q.val()) << 3;
+        self.neg_s.next = (!self.f_shift.q.val()) + 1;
+        self.sh_l.next = bit_cast::<10, 6>(self.neg_s.val()) << 3;
+        self.comb.next = self.lo_d.val();
+        if self.f_shift.q.val() != 0 {
+            self.comb.next = (self.lo_d.val() >> self.sh_r.val()) | (self.hi_d.val() << self.sh_l.val());
+        }
+        self.neg_k.next = (!self.f_kcnt.q.val()) + 1;
+        self.ksh.next = bit_cast::<7, 6>(self.neg_k.val());
+        self.keep.next = self.ones64.val();
+        if self.f_last.q.val() & (self.f_kcnt.q.val() != 0) {
+            self.keep.next = self.ones64.val() >> self.ksh.val();
+        }
+        self.tail.next = bit_cast::<65, 64>(self.keep.val());
+        if self.f_last.q.val() {
+            self.tail.next = bit_cast::<65, 64>(self.keep.val()) | (bit_cast::<65, 64>(self.ones64.val() & 1) << 64);
+        }
+        self.c_valid.d.next = self.f_valid.q.val();
+        self.c_word.d.next = bit_cast::<577, 512>(self.comb.val()) | (bit_cast::<577, 65>(self.tail.val()) << 512);
+
+        // ---- Out FIFO and DMA command FIFO.
+        self.oq.write_enable.next = self.c_valid.q.val();
+        self.oq.write_address.next = self.oq_wr.q.val();
+        self.oq.write_data.next = self.c_word.q.val();
+        self.oq.read_address.next = self.oq_rd.q.val();
+        self.m_axis_dma_wr_tvalid.next = self.oq_n.q.val() != 0;
+        self.m_axis_dma_wr_tdata.next = self.oq.read_data.val().get_bits::<512>(0);
+        self.m_axis_dma_wr_tkeep.next = self.oq.read_data.val().get_bits::<64>(512);
+        self.m_axis_dma_wr_tlast.next = self.oq.read_data.val().get_bit(576);
+        self.pop_o.next = (self.oq_n.q.val() != 0) & self.m_axis_dma_wr_tready.val();
+        if self.c_valid.q.val() {
+            self.oq_wr.d.next = self.oq_wr.q.val() + 1;
+        }
+        if self.pop_o.val() {
+            self.oq_rd.d.next = self.oq_rd.q.val() + 1;
+        }
+        if self.c_valid.q.val() & !self.pop_o.val() {
+            self.oq_n.d.next = self.oq_n.q.val() + 1;
+        }
+        if !self.c_valid.q.val() & self.pop_o.val() {
+            self.oq_n.d.next = self.oq_n.q.val() - 1;
+        }
+        if self.fetch.val() & !self.pop_o.val() {
+            self.owed.d.next = self.owed.q.val() + 1;
+        }
+        if !self.fetch.val() & self.pop_o.val() {
+            self.owed.d.next = self.owed.q.val() - 1;
+        }
+        self.wq.read_address.next = self.wq_rd.q.val();
+        self.m_axis_dma_wr_cmd_tvalid.next = self.wq_n.q.val() != 0;
+        self.m_axis_dma_wr_cmd_tdata.next = bit_cast::<128, 96>(self.wq.read_data.val());
+        self.pop_w.next = (self.wq_n.q.val() != 0) & self.m_axis_dma_wr_cmd_tready.val();
+        if self.pop_w.val() {
+            self.wq_rd.d.next = self.wq_rd.q.val() + 1;
+        }
+        if self.push_w.val() & !self.pop_w.val() {
+            self.wq_n.d.next = self.wq_n.q.val() + 1;
+        }
+        if !self.push_w.val() & self.pop_w.val() {
+            self.wq_n.d.next = self.wq_n.q.val() - 1;
+        }
+
+        self.stat_written.next = self.n_written.q.val();
+        self.stat_discarded.next = self.n_discarded.q.val();
+        self.stat_short.next = self.n_short.q.val();
+
+        if self.reset.val() {
+            self.wr_ptr.d.next = 0.into();
+            self.w_cnt.d.next = 0.into();
+            self.w_trunc.d.next = false;
+            self.p_push.d.next = false;
+            self.q_push.d.next = false;
+            self.used.d.next = 0.into();
+            self.fr.d.next = 0.into();
+            self.in_ready.d.next = false;
+            self.dq_wr.d.next = 0.into();
+            self.dq_rd.d.next = 0.into();
+            self.dq_n.d.next = 0.into();
+            self.cq_wr.d.next = 0.into();
+            self.cq_rd.d.next = 0.into();
+            self.cq_n.d.next = 0.into();
+            self.dec_base.d.next = 0.into();
+            self.j_active.d.next = false;
+            self.f_valid.d.next = false;
+            self.c_valid.d.next = false;
+            self.oq_wr.d.next = 0.into();
+            self.oq_rd.d.next = 0.into();
+            self.oq_n.d.next = 0.into();
+            self.owed.d.next = 0.into();
+            self.wq_wr.d.next = 0.into();
+            self.wq_rd.d.next = 0.into();
+            self.wq_n.d.next = 0.into();
+            self.n_written.d.next = 0.into();
+            self.n_discarded.d.next = 0.into();
+            self.n_short.d.next = 0.into();
+        }
+    }
+}
