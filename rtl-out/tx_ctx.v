@@ -31,18 +31,53 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  [31:0] stat_ctrl_bad;
 
     // Stub signals
-    reg  ctx_write_clock;
-    reg  ctx_write_enable;
-    reg  [9:0] ctx_write_address;
-    reg  [318:0] ctx_write_data;
     reg  [9:0] ctx_read_address;
+    reg  ctx_read_clock;
     wire  [318:0] ctx_read_data;
-    reg  msg_write_clock;
-    reg  msg_write_enable;
-    reg  [9:0] msg_write_address;
-    reg  [321:0] msg_write_data;
+    reg  [9:0] ctx_write_address;
+    reg  ctx_write_clock;
+    reg  [318:0] ctx_write_data;
+    reg  ctx_write_enable;
     reg  [9:0] msg_read_address;
+    reg  msg_read_clock;
     wire  [321:0] msg_read_data;
+    reg  [9:0] msg_write_address;
+    reg  msg_write_clock;
+    reg  [321:0] msg_write_data;
+    reg  msg_write_enable;
+    reg  p_valid_d;
+    wire  p_valid_q;
+    reg  p_valid_clock;
+    reg  [1:0] p_kind_d;
+    wire  [1:0] p_kind_q;
+    reg  p_kind_clock;
+    reg  [9:0] p_addr_d;
+    wire  [9:0] p_addr_q;
+    reg  p_addr_clock;
+    reg  [511:0] p_ctrl_d;
+    wire  [511:0] p_ctrl_q;
+    reg  p_ctrl_clock;
+    reg  [511:0] p_recv_d;
+    wire  [511:0] p_recv_q;
+    reg  p_recv_clock;
+    reg  [15:0] p_send_d;
+    wire  [15:0] p_send_q;
+    reg  p_send_clock;
+    reg  lw_ctx_d;
+    wire  lw_ctx_q;
+    reg  lw_ctx_clock;
+    reg  lw_msg_d;
+    wire  lw_msg_q;
+    reg  lw_msg_clock;
+    reg  [9:0] lw_addr_d;
+    wire  [9:0] lw_addr_q;
+    reg  lw_addr_clock;
+    reg  [318:0] lw_cdata_d;
+    wire  [318:0] lw_cdata_q;
+    reg  lw_cdata_clock;
+    reg  [321:0] lw_mdata_d;
+    wire  [321:0] lw_mdata_q;
+    reg  lw_mdata_clock;
     reg  swept_d;
     wire  swept_q;
     reg  swept_clock;
@@ -75,6 +110,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  nak_ign_clock;
 
     // Local signals
+    reg  go;
+    reg  [1:0] in_kind;
+    reg  [9:0] a2;
+    reg  c_we;
+    reg  [318:0] c_wd;
+    reg  m_we;
+    reg  [321:0] m_wd;
     reg  g_rew;
     reg  [23:0] g_psn;
     reg  [23:0] m_first;
@@ -144,20 +186,77 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
     // Sub module instances
     tx_ctx_ctx ctx(
-        .write_clock(ctx_write_clock),
-        .write_enable(ctx_write_enable),
-        .write_address(ctx_write_address),
-        .write_data(ctx_write_data),
         .read_address(ctx_read_address),
-        .read_data(ctx_read_data)
+        .read_clock(ctx_read_clock),
+        .read_data(ctx_read_data),
+        .write_address(ctx_write_address),
+        .write_clock(ctx_write_clock),
+        .write_data(ctx_write_data),
+        .write_enable(ctx_write_enable)
     );
     tx_ctx_msg msg(
-        .write_clock(msg_write_clock),
-        .write_enable(msg_write_enable),
-        .write_address(msg_write_address),
-        .write_data(msg_write_data),
         .read_address(msg_read_address),
-        .read_data(msg_read_data)
+        .read_clock(msg_read_clock),
+        .read_data(msg_read_data),
+        .write_address(msg_write_address),
+        .write_clock(msg_write_clock),
+        .write_data(msg_write_data),
+        .write_enable(msg_write_enable)
+    );
+    tx_ctx_p_valid p_valid(
+        .d(p_valid_d),
+        .q(p_valid_q),
+        .clock(p_valid_clock)
+    );
+    tx_ctx_p_kind p_kind(
+        .d(p_kind_d),
+        .q(p_kind_q),
+        .clock(p_kind_clock)
+    );
+    tx_ctx_p_addr p_addr(
+        .d(p_addr_d),
+        .q(p_addr_q),
+        .clock(p_addr_clock)
+    );
+    tx_ctx_p_ctrl p_ctrl(
+        .d(p_ctrl_d),
+        .q(p_ctrl_q),
+        .clock(p_ctrl_clock)
+    );
+    tx_ctx_p_recv p_recv(
+        .d(p_recv_d),
+        .q(p_recv_q),
+        .clock(p_recv_clock)
+    );
+    tx_ctx_p_send p_send(
+        .d(p_send_d),
+        .q(p_send_q),
+        .clock(p_send_clock)
+    );
+    tx_ctx_lw_ctx lw_ctx(
+        .d(lw_ctx_d),
+        .q(lw_ctx_q),
+        .clock(lw_ctx_clock)
+    );
+    tx_ctx_lw_msg lw_msg(
+        .d(lw_msg_d),
+        .q(lw_msg_q),
+        .clock(lw_msg_clock)
+    );
+    tx_ctx_lw_addr lw_addr(
+        .d(lw_addr_d),
+        .q(lw_addr_q),
+        .clock(lw_addr_clock)
+    );
+    tx_ctx_lw_cdata lw_cdata(
+        .d(lw_cdata_d),
+        .q(lw_cdata_q),
+        .clock(lw_cdata_clock)
+    );
+    tx_ctx_lw_mdata lw_mdata(
+        .d(lw_mdata_d),
+        .q(lw_mdata_q),
+        .clock(lw_mdata_clock)
     );
     tx_ctx_swept swept(
         .d(swept_d),
@@ -222,6 +321,17 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctrl_bad_clock = clock;
         recv_drops_clock = clock;
         nak_ign_clock = clock;
+        p_valid_clock = clock;
+        p_kind_clock = clock;
+        p_addr_clock = clock;
+        p_ctrl_clock = clock;
+        p_recv_clock = clock;
+        p_send_clock = clock;
+        lw_ctx_clock = clock;
+        lw_msg_clock = clock;
+        lw_addr_clock = clock;
+        lw_cdata_clock = clock;
+        lw_mdata_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         d_valid_d = d_valid_q;
@@ -232,36 +342,75 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctrl_bad_d = ctrl_bad_q;
         recv_drops_d = recv_drops_q;
         nak_ign_d = nak_ign_q;
+        p_valid_d = p_valid_q;
+        p_kind_d = p_kind_q;
+        p_addr_d = p_addr_q;
+        p_ctrl_d = p_ctrl_q;
+        p_recv_d = p_recv_q;
+        p_send_d = p_send_q;
+        lw_ctx_d = lw_ctx_q;
+        lw_msg_d = lw_msg_q;
+        lw_addr_d = lw_addr_q;
+        lw_cdata_d = lw_cdata_q;
+        lw_mdata_d = lw_mdata_q;
         ctx_write_clock = clock;
         ack_req = 32'h80;
         msg_write_clock = clock;
-        c_op = s_axis_ctrl_tdata[(32'h0)+:(2)];
-        c_flow = s_axis_ctrl_tdata[(32'h10)+:(16)];
-        p_flow = s_axis_pktsend_tdata;
-        c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
-        p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
+        ctx_read_clock = clock;
+        msg_read_clock = clock;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
-        take_c = s_axis_ctrl_tvalid & swept_q;
-        r_flow = s_axis_pktrecv_tdata[(32'h0)+:(16)];
-        g_rew = s_axis_pktrecv_tdata[32'h11];
-        r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         d_free = ~d_valid_q | m_axis_desc_tready;
-        take_r = s_axis_pktrecv_tvalid & ~s_axis_ctrl_tvalid & swept_q & d_free;
-        take_p = s_axis_pktsend_tvalid & ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & free;
-        s_axis_ctrl_tready = swept_q;
-        s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & d_free;
-        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & free;
-        addr = p_flow[(32'h0)+:(10)];
+        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free) | ((p_kind_q == 32'h3) & free);
+        s_axis_ctrl_tready = swept_q & go;
+        s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
+        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go;
+        in_kind = 32'h0;
+        addr = s_axis_pktsend_tdata[(32'h0)+:(10)];
+        if (s_axis_pktsend_tvalid) begin
+            in_kind = 32'h3;
+        end
         if (s_axis_pktrecv_tvalid) begin
-            addr = r_flow[(32'h0)+:(10)];
+            in_kind = 32'h2;
+            addr = s_axis_pktrecv_tdata[(32'h0)+:(10)];
         end
         if (s_axis_ctrl_tvalid) begin
-            addr = c_flow[(32'h0)+:(10)];
+            in_kind = 32'h1;
+            addr = s_axis_ctrl_tdata[(32'h10)+:(10)];
         end
-        ctx_read_address = addr;
-        msg_read_address = addr;
+        ctx_read_address = p_addr_q;
+        msg_read_address = p_addr_q;
+        if (go) begin
+            ctx_read_address = addr;
+            msg_read_address = addr;
+            p_valid_d = swept_q & (in_kind != 32'h0);
+            p_kind_d = in_kind;
+            p_addr_d = addr;
+            p_ctrl_d = s_axis_ctrl_tdata;
+            p_recv_d = s_axis_pktrecv_tdata;
+            p_send_d = s_axis_pktsend_tdata;
+        end
+        a2 = p_addr_q;
+        take_c = p_valid_q & (p_kind_q == 32'h1);
+        take_r = p_valid_q & (p_kind_q == 32'h2) & d_free;
+        take_p = p_valid_q & (p_kind_q == 32'h3) & free;
+        c_op = p_ctrl_q[(32'h0)+:(2)];
+        c_flow = p_ctrl_q[(32'h10)+:(16)];
+        p_flow = p_send_q;
+        c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
+        p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
+        r_flow = p_recv_q[(32'h0)+:(16)];
+        g_rew = p_recv_q[32'h11];
+        r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
         mw = msg_read_data;
+        if (lw_addr_q == a2) begin
+            if (lw_ctx_q) begin
+                cw = lw_cdata_q;
+            end
+            if (lw_msg_q) begin
+                mw = lw_mdata_q;
+            end
+        end
         m_valid = mw[32'h0];
         m_pend = mw[32'h1];
         m_off = mw[(32'h2)+:(32)];
@@ -322,13 +471,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ack_tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
-        if (s_axis_pktrecv_tdata[32'h10]) begin
-            echo_nhop = s_axis_pktrecv_tdata[(32'h60)+:(8)];
-            echo_hops = s_axis_pktrecv_tdata[(32'h80)+:(320)];
+        if (p_recv_q[32'h10]) begin
+            echo_nhop = p_recv_q[(32'h60)+:(8)];
+            echo_hops = p_recv_q[(32'h80)+:(320)];
         end
-        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((s_axis_pktrecv_tdata[(32'h20)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((s_axis_pktrecv_tdata[(32'h10)+:(1)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((s_axis_pktrecv_tdata[(32'h40)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((p_recv_q[(32'h20)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_recv_q[(32'h10)+:(1)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((p_recv_q[(32'h40)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
-        g_psn = (((s_axis_pktrecv_tdata[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((s_axis_pktrecv_tdata[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((s_axis_pktrecv_tdata[(32'h30)+:(8)]) & 24'hffffff);
+        g_psn = (((p_recv_q[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((p_recv_q[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((p_recv_q[(32'h30)+:(8)]) & 24'hffffff);
         g_k = g_psn - m_first;
         g_sent = m_psn - m_first;
         g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
@@ -338,55 +487,64 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         g_plo = g_klo * g_mtu;
         g_phi = g_khi * g_mtu;
         g_off = g_plo + (g_phi << 32'h10);
-        c_mtu = s_axis_ctrl_tdata[(32'h160)+:(14)];
-        c_len = (((s_axis_ctrl_tdata[(32'ha0)+:(8)]) & 32'hffffffff) << 32'h18) | (((s_axis_ctrl_tdata[(32'ha8)+:(8)]) & 32'hffffffff) << 32'h10) | (((s_axis_ctrl_tdata[(32'hb0)+:(8)]) & 32'hffffffff) << 32'h8) | ((s_axis_ctrl_tdata[(32'hb8)+:(8)]) & 32'hffffffff);
+        c_mtu = p_ctrl_q[(32'h160)+:(14)];
+        c_len = (((p_ctrl_q[(32'ha0)+:(8)]) & 32'hffffffff) << 32'h18) | (((p_ctrl_q[(32'ha8)+:(8)]) & 32'hffffffff) << 32'h10) | (((p_ctrl_q[(32'hb0)+:(8)]) & 32'hffffffff) << 32'h8) | ((p_ctrl_q[(32'hb8)+:(8)]) & 32'hffffffff);
         c_ok = 1'b0;
         if (c_id_ok) begin
             if (c_op == 32'h1) begin
-                c_ok = (c_mtu != 32'h0) & ~s_axis_ctrl_tdata[32'h171];
+                c_ok = (c_mtu != 32'h0) & ~p_ctrl_q[32'h171];
             end
             else if ((c_op == 32'h2) | (c_op == 32'h3)) begin
                 c_ok = m_valid;
             end
         end
-        wr_addr = addr;
+        wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
         end
         ctx_write_address = wr_addr;
-        ctx_write_enable = take_c & c_ok & (c_op == 32'h1);
-        ctx_write_data = ((s_axis_ctrl_tdata[(32'h40)+:(288)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((s_axis_ctrl_tdata[(32'h170)+:(1)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((s_axis_ctrl_tdata[(32'h180)+:(16)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f);
+        c_we = take_c & c_ok & (c_op == 32'h1);
+        c_wd = ((p_ctrl_q[(32'h40)+:(288)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_ctrl_q[(32'h170)+:(1)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((p_ctrl_q[(32'h180)+:(16)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f);
         msg_write_address = wr_addr;
-        msg_write_enable = 1'b0;
-        msg_write_data = mw;
+        m_we = 1'b0;
+        m_wd = mw;
         if (~swept_q) begin
-            msg_write_enable = 1'b1;
-            msg_write_data = 32'h0;
+            m_we = 1'b1;
+            m_wd = 32'h0;
             sweep_at_d = sweep_at_q + 32'h1;
             if (&sweep_at_q) begin
                 swept_d = 1'b1;
             end
         end
         else if (take_c & c_ok) begin
-            msg_write_enable = 1'b1;
+            m_we = 1'b1;
             if (c_op == 32'h1) begin
-                msg_write_data = 32'h1;
+                m_wd = 32'h1;
             end
             else if (c_op == 32'h2) begin
-                msg_write_data = 32'h0;
+                m_wd = 32'h0;
             end
             else begin
-                msg_write_data = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((s_axis_ctrl_tdata[(32'hc0)+:(64)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((s_axis_ctrl_tdata[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((s_axis_ctrl_tdata[(32'h40)+:(128)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((s_axis_ctrl_tdata[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+                m_wd = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((p_ctrl_q[(32'hc0)+:(64)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((p_ctrl_q[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((p_ctrl_q[(32'h40)+:(128)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((p_ctrl_q[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
             end
         end
         else if (send) begin
-            msg_write_enable = 1'b1;
-            msg_write_data = ((st_next) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+            m_we = 1'b1;
+            m_wd = ((st_next) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
         end
         else if (g_ok) begin
-            msg_write_enable = 1'b1;
-            msg_write_data = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+            m_we = 1'b1;
+            m_wd = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
         end
+        ctx_write_enable = c_we;
+        ctx_write_data = c_wd;
+        msg_write_enable = m_we;
+        msg_write_data = m_wd;
+        lw_ctx_d = c_we & swept_q;
+        lw_msg_d = m_we & swept_q;
+        lw_addr_d = a2;
+        lw_cdata_d = c_wd;
+        lw_mdata_d = m_wd;
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
@@ -420,6 +578,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (reset) begin
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
+            p_valid_d = 1'b0;
+            lw_ctx_d = 1'b0;
+            lw_msg_d = 1'b0;
             d_valid_d = 1'b0;
             r_valid_d = 1'b0;
             drops_d = 32'h0;
@@ -457,28 +618,30 @@ module tx_ctx_ctrl_bad(d,q,clock);
 
 endmodule // tx_ctx_ctrl_bad
 
-module tx_ctx_ctx(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module tx_ctx_ctx(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [9:0] write_address;
-    input wire  [318:0] write_data;
     input wire  [9:0] read_address;
+    input wire  read_clock;
     output reg  [318:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [318:0] write_data;
+    input wire  write_enable;
 
     // Update code (custom)
-    reg [318:0] mem [0:1023];
+    reg[318:0] mem[1023:0];
 
-    always @(*) begin
-        read_data = mem[read_address];
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
 
     always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
+
 endmodule // tx_ctx_ctx
 
 module tx_ctx_d_data(d,q,clock);
@@ -535,28 +698,120 @@ module tx_ctx_drops(d,q,clock);
 
 endmodule // tx_ctx_drops
 
-module tx_ctx_msg(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module tx_ctx_lw_addr(d,q,clock);
 
     // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [9:0] write_address;
-    input wire  [321:0] write_data;
-    input wire  [9:0] read_address;
-    output reg  [321:0] read_data;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
 
     // Update code (custom)
-    reg [321:0] mem [0:1023];
+    initial begin
+       q = 10'h0;
+    end
 
-    always @(*) begin
-        read_data = mem[read_address];
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_lw_addr
+
+module tx_ctx_lw_cdata(d,q,clock);
+
+    // Module arguments
+    input wire  [318:0] d;
+    output reg  [318:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 319'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_lw_cdata
+
+module tx_ctx_lw_ctx(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_lw_ctx
+
+module tx_ctx_lw_mdata(d,q,clock);
+
+    // Module arguments
+    input wire  [321:0] d;
+    output reg  [321:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 322'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_lw_mdata
+
+module tx_ctx_lw_msg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_lw_msg
+
+module tx_ctx_msg(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [321:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [321:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[321:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
 
     always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
+
 endmodule // tx_ctx_msg
 
 module tx_ctx_nak_ign(d,q,clock);
@@ -576,6 +831,114 @@ module tx_ctx_nak_ign(d,q,clock);
     end
 
 endmodule // tx_ctx_nak_ign
+
+module tx_ctx_p_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_addr
+
+module tx_ctx_p_ctrl(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_ctrl
+
+module tx_ctx_p_kind(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_kind
+
+module tx_ctx_p_recv(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_recv
+
+module tx_ctx_p_send(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_send
+
+module tx_ctx_p_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_p_valid
 
 module tx_ctx_r_data(d,q,clock);
 

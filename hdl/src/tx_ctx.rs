@@ -4,22 +4,22 @@
 //! `m_axis_dma_rd`. Golden model `sim::tx_ctx` (docs/modules/tx_ctx.md).
 //!
 //! ```text
-//! s_axis_ctrl (create / remove / post) --\
-//!                                         >-- address mux -> ctx RAM, msg RAM (LUT RAM,
-//! s_axis_pktsend (flow) -----------------/    combinational read) -> next packet (opcode,
-//!     length, PSN, ECN, RETH) -> RAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
+//! S1  s_axis_ctrl (create / remove / post) > s_axis_pktrecv > s_axis_pktsend: priority,
+//!     address -> ctx BRAM, msg BRAM read; the input into the P registers
+//! S2  words (BRAM, or last cycle's writes forwarded) -> next packet (opcode, length, PSN, ECN,
+//!     RETH) or ACK / NAK -> BRAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
 //! ```
 //!
 //! A PktRecv with bit 17 set is a go-back-N (a NAK received for the flow's requests): if its
 //! PSN lies in the posted message's sent range the flow's next PSN and byte offset go back to
 //! it (k x MTU, k = PSN - first PSN), so the next PktSend resends from there.
 //!
-//! Every event is a read-modify-write of the flow's words in one clock (combinational LUT RAM
-//! read, write on the edge), so back-to-back PktSends of one flow need no spacing. A control
-//! word has priority over a PktSend on the same cycle. After reset (and at power-up) the block
-//! sweeps the msg RAM for 2^F cycles, clearing every flow, with both inputs not ready.
+//! Every event reads the flow's words in S1 and writes them in S2; the writes of the previous
+//! cycle are forwarded, so back-to-back PktSends of one flow need no spacing. A PktRecv or
+//! PktSend waits in S2 (and S1 takes nothing) while an output register it needs is full. After
+//! reset (and at power-up) the block sweeps the msg RAM for 2^F cycles, clearing every flow,
+//! with every input not ready.
 
-use crate::dist_ram::DistRam;
 use rust_hdl::prelude::*;
 
 /// Control word op codes (`s_axis_ctrl_tdata[1:0]`).
@@ -46,14 +46,15 @@ pub struct TxCtx<const F: usize> {
     pub s_axis_ctrl_tdata: Signal<In, Bits<512>>,
     /// A control word is offered.
     pub s_axis_ctrl_tvalid: Signal<In, bool>,
-    /// The control word is taken (low only during the reset sweep).
+    /// The control word is taken: no sweep, and S2 not holding a PktRecv or PktSend that waits
+    /// for an output register.
     pub s_axis_ctrl_tready: Signal<Out, bool>,
     /// PktSend: [15:0] the flow allowed to send one packet (flow_sched's format).
     pub s_axis_pktsend_tdata: Signal<In, Bits<16>>,
     /// A PktSend is offered.
     pub s_axis_pktsend_tvalid: Signal<In, bool>,
-    /// The PktSend is taken: no control word offered, no sweep, and both output registers
-    /// free or being emptied this cycle (combinational from both `m_axis_*_tready`).
+    /// The PktSend is taken: no control word or PktRecv offered, no sweep, S2 not waiting
+    /// (combinational from the `m_axis_*_tready` when S2 holds a PktRecv or PktSend).
     pub s_axis_pktsend_tready: Signal<Out, bool>,
     /// PktRecv from the Rx pipe: send an ACK / NAK for a flow (layout in docs/modules/tx_ctx.md):
     /// [15:0] flow, [16] telemetry echo, [55:32] PSN and [95:64] AETH as descriptor bytes
@@ -63,8 +64,8 @@ pub struct TxCtx<const F: usize> {
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
     /// A PktRecv is offered.
     pub s_axis_pktrecv_tvalid: Signal<In, bool>,
-    /// The PktRecv is taken: no control word offered, no sweep, the descriptor register free or
-    /// emptied this cycle. It has priority over PktSend.
+    /// The PktRecv is taken: no control word offered, no sweep, S2 not waiting. It has priority
+    /// over PktSend.
     pub s_axis_pktrecv_tready: Signal<Out, bool>,
     /// tx_pipe descriptor, 128 bytes, byte i at [8i+7:8i] (`sim::tx_pipe::TxDesc::to_bytes`).
     pub m_axis_desc_tdata: Signal<Out, Bits<1024>>,
@@ -90,8 +91,26 @@ pub struct TxCtx<const F: usize> {
     /// remove of a flow without context (wraps).
     pub stat_ctrl_bad: Signal<Out, Bits<32>>,
 
-    ctx: DistRam<Bits<CTX_BITS>, F>,
-    msg: DistRam<Bits<MSG_BITS>, F>,
+    ctx: RAM<Bits<CTX_BITS>, F>,
+    msg: RAM<Bits<MSG_BITS>, F>,
+    p_valid: DFF<bool>,
+    p_kind: DFF<Bits<2>>,
+    p_addr: DFF<Bits<F>>,
+    p_ctrl: DFF<Bits<512>>,
+    p_recv: DFF<Bits<512>>,
+    p_send: DFF<Bits<16>>,
+    lw_ctx: DFF<bool>,
+    lw_msg: DFF<bool>,
+    lw_addr: DFF<Bits<F>>,
+    lw_cdata: DFF<Bits<CTX_BITS>>,
+    lw_mdata: DFF<Bits<MSG_BITS>>,
+    go: Signal<Local, bool>,
+    in_kind: Signal<Local, Bits<2>>,
+    a2: Signal<Local, Bits<F>>,
+    c_we: Signal<Local, bool>,
+    c_wd: Signal<Local, Bits<CTX_BITS>>,
+    m_we: Signal<Local, bool>,
+    m_wd: Signal<Local, Bits<MSG_BITS>>,
     swept: DFF<bool>,
     sweep_at: DFF<Bits<F>>,
     d_valid: DFF<bool>,
@@ -198,6 +217,24 @@ impl<const F: usize> Default for TxCtx<F> {
             stat_ctrl_bad: Default::default(),
             ctx: Default::default(),
             msg: Default::default(),
+            p_valid: Default::default(),
+            p_kind: Default::default(),
+            p_addr: Default::default(),
+            p_ctrl: Default::default(),
+            p_recv: Default::default(),
+            p_send: Default::default(),
+            lw_ctx: Default::default(),
+            lw_msg: Default::default(),
+            lw_addr: Default::default(),
+            lw_cdata: Default::default(),
+            lw_mdata: Default::default(),
+            go: Default::default(),
+            in_kind: Default::default(),
+            a2: Default::default(),
+            c_we: Default::default(),
+            c_wd: Default::default(),
+            m_we: Default::default(),
+            m_wd: Default::default(),
             swept: Default::default(),
             sweep_at: Default::default(),
             d_valid: Default::default(),
@@ -282,53 +319,84 @@ impl<const F: usize> Default for TxCtx<F> {
 impl<const F: usize> Logic for TxCtx<F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops, nak_ign);
+        dff_setup!(
+            self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops, nak_ign,
+            p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_addr, lw_cdata, lw_mdata
+        );
         self.ctx.write_clock.next = self.clock.val();
         self.ack_req.next = 0x80.into();
         self.msg.write_clock.next = self.clock.val();
+        self.ctx.read_clock.next = self.clock.val();
+        self.msg.read_clock.next = self.clock.val();
 
-        // ---- Inputs.
-        self.c_op.next = self.s_axis_ctrl_tdata.val().get_bits::<2>(0);
-        self.c_flow.next = self.s_axis_ctrl_tdata.val().get_bits::<16>(16);
-        self.p_flow.next = self.s_axis_pktsend_tdata.val();
-        self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
-        self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
+        // ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // taken into the P registers while the BRAMs read the flow's words.
         self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
-        self.take_c.next = self.s_axis_ctrl_tvalid.val() & self.swept.q.val();
-        self.r_flow.next = self.s_axis_pktrecv_tdata.val().get_bits::<16>(0);
-        self.g_rew.next = self.s_axis_pktrecv_tdata.val().get_bit(17);
-        self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
         self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
-        // Priority: control word, then PktRecv (ACK / NAK), then PktSend.
-        self.take_r.next = self.s_axis_pktrecv_tvalid.val()
-            & !self.s_axis_ctrl_tvalid.val()
-            & self.swept.q.val()
-            & self.d_free.val();
-        self.take_p.next = self.s_axis_pktsend_tvalid.val()
-            & !self.s_axis_ctrl_tvalid.val()
-            & !self.s_axis_pktrecv_tvalid.val()
-            & self.swept.q.val()
-            & self.free.val();
-        self.s_axis_ctrl_tready.next = self.swept.q.val();
-        self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.d_free.val();
+        // S2 holds a PktRecv or PktSend only while an output register it needs is full.
+        self.go.next = !self.p_valid.q.val()
+            | (self.p_kind.q.val() == 1)
+            | ((self.p_kind.q.val() == 2) & self.d_free.val())
+            | ((self.p_kind.q.val() == 3) & self.free.val());
+        self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
+        self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
         self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
             & !self.s_axis_pktrecv_tvalid.val()
             & self.swept.q.val()
-            & self.free.val();
-        self.addr.next = self.p_flow.val().get_bits::<F>(0);
+            & self.go.val();
+        self.in_kind.next = 0.into();
+        self.addr.next = self.s_axis_pktsend_tdata.val().get_bits::<F>(0);
+        if self.s_axis_pktsend_tvalid.val() {
+            self.in_kind.next = 3.into();
+        }
         if self.s_axis_pktrecv_tvalid.val() {
-            self.addr.next = self.r_flow.val().get_bits::<F>(0);
+            self.in_kind.next = 2.into();
+            self.addr.next = self.s_axis_pktrecv_tdata.val().get_bits::<F>(0);
         }
         if self.s_axis_ctrl_tvalid.val() {
-            self.addr.next = self.c_flow.val().get_bits::<F>(0);
+            self.in_kind.next = 1.into();
+            self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(16);
+        }
+        self.ctx.read_address.next = self.p_addr.q.val();
+        self.msg.read_address.next = self.p_addr.q.val();
+        if self.go.val() {
+            self.ctx.read_address.next = self.addr.val();
+            self.msg.read_address.next = self.addr.val();
+            self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
+            self.p_kind.d.next = self.in_kind.val();
+            self.p_addr.d.next = self.addr.val();
+            self.p_ctrl.d.next = self.s_axis_ctrl_tdata.val();
+            self.p_recv.d.next = self.s_axis_pktrecv_tdata.val();
+            self.p_send.d.next = self.s_axis_pktsend_tdata.val();
         }
 
-        // ---- Read the flow's words (LUT RAM, combinational).
-        self.ctx.read_address.next = self.addr.val();
-        self.msg.read_address.next = self.addr.val();
+        // ---- S2: what the P registers hold, done this cycle.
+        self.a2.next = self.p_addr.q.val();
+        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
+        self.take_r.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.d_free.val();
+        self.take_p.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
+        self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
+        self.c_flow.next = self.p_ctrl.q.val().get_bits::<16>(16);
+        self.p_flow.next = self.p_send.q.val();
+        self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
+        self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
+        self.r_flow.next = self.p_recv.q.val().get_bits::<16>(0);
+        self.g_rew.next = self.p_recv.q.val().get_bit(17);
+        self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
+
+        // ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // before those writes landed).
         self.cw.next = self.ctx.read_data.val();
         self.mw.next = self.msg.read_data.val();
+        if self.lw_addr.q.val() == self.a2.val() {
+            if self.lw_ctx.q.val() {
+                self.cw.next = self.lw_cdata.q.val();
+            }
+            if self.lw_msg.q.val() {
+                self.mw.next = self.lw_mdata.q.val();
+            }
+        }
         self.m_valid.next = self.mw.val().get_bit(0);
         self.m_pend.next = self.mw.val().get_bit(1);
         self.m_off.next = self.mw.val().get_bits::<32>(2);
@@ -410,18 +478,18 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
         self.echo_nhop.next = 0.into();
         self.echo_hops.next = 0.into();
-        if self.s_axis_pktrecv_tdata.val().get_bit(16) {
-            self.echo_nhop.next = self.s_axis_pktrecv_tdata.val().get_bits::<8>(96);
-            self.echo_hops.next = self.s_axis_pktrecv_tdata.val().get_bits::<320>(128);
+        if self.p_recv.q.val().get_bit(16) {
+            self.echo_nhop.next = self.p_recv.q.val().get_bits::<8>(96);
+            self.echo_hops.next = self.p_recv.q.val().get_bits::<320>(128);
         }
         self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
             | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
             | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
             | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
             | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
-            | (bit_cast::<1024, 24>(self.s_axis_pktrecv_tdata.val().get_bits::<24>(32)) << 288)
-            | (bit_cast::<1024, 1>(self.s_axis_pktrecv_tdata.val().get_bits::<1>(16)) << 312)
-            | (bit_cast::<1024, 32>(self.s_axis_pktrecv_tdata.val().get_bits::<32>(64)) << 320)
+            | (bit_cast::<1024, 24>(self.p_recv.q.val().get_bits::<24>(32)) << 288)
+            | (bit_cast::<1024, 1>(self.p_recv.q.val().get_bits::<1>(16)) << 312)
+            | (bit_cast::<1024, 32>(self.p_recv.q.val().get_bits::<32>(64)) << 320)
             | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
             | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
@@ -429,9 +497,9 @@ impl<const F: usize> Logic for TxCtx<F> {
         // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
         // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
         // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
-        self.g_psn.next = (bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(32)) << 16)
-            | (bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(40)) << 8)
-            | bit_cast::<24, 8>(self.s_axis_pktrecv_tdata.val().get_bits::<8>(48));
+        self.g_psn.next = (bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(32)) << 16)
+            | (bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(40)) << 8)
+            | bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(48));
         self.g_k.next = self.g_psn.val() - self.m_first.val();
         self.g_sent.next = self.m_psn.val() - self.m_first.val();
         self.g_ok.next = self.take_r.val() & self.g_rew.val() & self.r_id_ok.val() & self.m_valid.val()
@@ -444,65 +512,62 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.g_off.next = self.g_plo.val() + (self.g_phi.val() << 16);
 
         // ---- Control word checks and fields.
-        self.c_mtu.next = self.s_axis_ctrl_tdata.val().get_bits::<14>(352);
+        self.c_mtu.next = self.p_ctrl.q.val().get_bits::<14>(352);
         // Message length: RETH bytes 12..15 (big-endian) of the post.
-        self.c_len.next = (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(160)) << 24)
-            | (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(168)) << 16)
-            | (bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(176)) << 8)
-            | bit_cast::<32, 8>(self.s_axis_ctrl_tdata.val().get_bits::<8>(184));
+        self.c_len.next = (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(160)) << 24)
+            | (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(168)) << 16)
+            | (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(176)) << 8)
+            | bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(184));
         self.c_ok.next = false;
         if self.c_id_ok.val() {
             if self.c_op.val() == 1 {
-                self.c_ok.next = (self.c_mtu.val() != 0) & !self.s_axis_ctrl_tdata.val().get_bit(369);
+                self.c_ok.next = (self.c_mtu.val() != 0) & !self.p_ctrl.q.val().get_bit(369);
             } else if (self.c_op.val() == 2) | (self.c_op.val() == 3) {
                 self.c_ok.next = self.m_valid.val();
             }
         }
 
         // ---- RAM writes: sweep, control word, or the packet's progress.
-        // The write address is a mux of the read address and the sweep counter for both RAMs:
-        // yosys 0.23 cannot map a 1024-deep LUT RAM whose read and write addresses are one
-        // signal (single-port LUT RAM, "invalid OPTION_ABITS/WIDTH combination").
-        self.wr_addr.next = self.addr.val();
+        self.wr_addr.next = self.a2.val();
         if !self.swept.q.val() {
             self.wr_addr.next = self.sweep_at.q.val();
         }
         self.ctx.write_address.next = self.wr_addr.val();
-        self.ctx.write_enable.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
-        self.ctx.write_data.next = bit_cast::<CTX_BITS, 288>(self.s_axis_ctrl_tdata.val().get_bits::<288>(64))
+        self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
+        self.c_wd.next = bit_cast::<CTX_BITS, 288>(self.p_ctrl.q.val().get_bits::<288>(64))
             | (bit_cast::<CTX_BITS, 14>(self.c_mtu.val()) << 288)
-            | (bit_cast::<CTX_BITS, 1>(self.s_axis_ctrl_tdata.val().get_bits::<1>(368)) << 302)
-            | (bit_cast::<CTX_BITS, 16>(self.s_axis_ctrl_tdata.val().get_bits::<16>(384)) << 303);
+            | (bit_cast::<CTX_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(368)) << 302)
+            | (bit_cast::<CTX_BITS, 16>(self.p_ctrl.q.val().get_bits::<16>(384)) << 303);
         self.msg.write_address.next = self.wr_addr.val();
-        self.msg.write_enable.next = false;
-        self.msg.write_data.next = self.mw.val();
+        self.m_we.next = false;
+        self.m_wd.next = self.mw.val();
         if !self.swept.q.val() {
-            self.msg.write_enable.next = true;
-            self.msg.write_data.next = 0.into();
+            self.m_we.next = true;
+            self.m_wd.next = 0.into();
             self.sweep_at.d.next = self.sweep_at.q.val() + 1;
             if self.sweep_at.q.val().all() {
                 self.swept.d.next = true;
             }
         } else if self.take_c.val() & self.c_ok.val() {
-            self.msg.write_enable.next = true;
+            self.m_we.next = true;
             if self.c_op.val() == 1 {
-                self.msg.write_data.next = 1.into();
+                self.m_wd.next = 1.into();
             } else if self.c_op.val() == 2 {
-                self.msg.write_data.next = 0.into();
+                self.m_wd.next = 0.into();
             } else {
                 // Post: pending, offset 0, length, local address, first PSN, RETH bytes; keeps
                 // the packets-sent count.
-                self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
+                self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
                     | (bit_cast::<MSG_BITS, 32>(self.c_len.val()) << 34)
-                    | (bit_cast::<MSG_BITS, 64>(self.s_axis_ctrl_tdata.val().get_bits::<64>(192)) << 66)
-                    | (bit_cast::<MSG_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(256)) << 130)
+                    | (bit_cast::<MSG_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(192)) << 66)
+                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 130)
                     | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
-                    | (bit_cast::<MSG_BITS, 128>(self.s_axis_ctrl_tdata.val().get_bits::<128>(64)) << 170)
-                    | (bit_cast::<MSG_BITS, 24>(self.s_axis_ctrl_tdata.val().get_bits::<24>(256)) << 298);
+                    | (bit_cast::<MSG_BITS, 128>(self.p_ctrl.q.val().get_bits::<128>(64)) << 170)
+                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 298);
             }
         } else if self.send.val() {
-            self.msg.write_enable.next = true;
-            self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_next.val())
+            self.m_we.next = true;
+            self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_next.val())
                 | (bit_cast::<MSG_BITS, 32>(self.off1.val()) << 2)
                 | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
                 | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
@@ -512,8 +577,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
         } else if self.g_ok.val() {
             // Go-back-N: pending, offset k x MTU, next PSN = the NAK's PSN; the rest kept.
-            self.msg.write_enable.next = true;
-            self.msg.write_data.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
+            self.m_we.next = true;
+            self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
                 | (bit_cast::<MSG_BITS, 32>(self.g_off.val()) << 2)
                 | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
                 | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
@@ -522,6 +587,16 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
                 | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
         }
+
+        self.ctx.write_enable.next = self.c_we.val();
+        self.ctx.write_data.next = self.c_wd.val();
+        self.msg.write_enable.next = self.m_we.val();
+        self.msg.write_data.next = self.m_wd.val();
+        self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val();
+        self.lw_msg.d.next = self.m_we.val() & self.swept.q.val();
+        self.lw_addr.d.next = self.a2.val();
+        self.lw_cdata.d.next = self.c_wd.val();
+        self.lw_mdata.d.next = self.m_wd.val();
 
         // ---- Output registers.
         if self.m_axis_desc_tready.val() {
@@ -559,6 +634,9 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.reset.val() {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
+            self.p_valid.d.next = false;
+            self.lw_ctx.d.next = false;
+            self.lw_msg.d.next = false;
             self.d_valid.d.next = false;
             self.r_valid.d.next = false;
             self.drops.d.next = 0.into();

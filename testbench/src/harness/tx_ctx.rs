@@ -217,6 +217,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     // Cycles a PktSend was offered with no control word beside it, and how many were taken.
     let (mut offered, mut taken) = (0u64, 0u64);
     let mut idle = 0u64;
+    let (mut since_take, mut counter_checks) = (0u64, 0u64);
+    let mut started = false;
     let mut cycle = 0u64;
     loop {
         let running = cycle < cycles;
@@ -236,6 +238,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
+            started = false;
             model = TxCtx::new(FLOW_BITS);
             (ctrl, pks, rcv) = (None, None, None);
             exp_desc.clear();
@@ -269,7 +272,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
         let took_r = rcv.is_some() && dut.s_axis_pktrecv_tready() == 1;
-        if pks.is_some() && ctrl.is_none() && rcv.is_none() && dut.s_axis_ctrl_tready() == 1 {
+        // After the reset sweep (the first take), every cycle a PktSend is offered alone.
+        if pks.is_some() && ctrl.is_none() && rcv.is_none() && started {
             offered += 1;
             taken += took_p as u64;
         }
@@ -339,12 +343,23 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => drops_total += 1,
             }
         }
-        // Counters are registered: after the edge they include this cycle's events.
-        o.check(cycle, ("stat_drop", dut.stat_drop()), ("stat_drop", model.drops));
-        o.check(cycle, ("stat_recv_drop", dut.stat_recv_drop()), ("stat_recv_drop", model.recv_drops));
-        o.check(cycle, ("stat_nak_ignored", dut.stat_nak_ignored()), ("stat_nak_ignored", model.nak_ignored));
-        o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
+        // Counters count in S2, a cycle or more after the take: compared when the pipeline is
+        // empty (nothing taken for two cycles, every expected output out), and at the end.
+        since_take = if took_c || took_p || took_r { 0 } else { since_take + 1 };
+        started |= took_c || took_p || took_r;
+        if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() {
+            check_counters(&mut o, cycle, &dut, &model);
+            counter_checks += 1;
+        }
     }
+    dut.set_s_axis_ctrl_tvalid(0);
+    dut.set_s_axis_pktsend_tvalid(0);
+    dut.set_s_axis_pktrecv_tvalid(0);
+    for _ in 0..2 {
+        dut.tick();
+    }
+    check_counters(&mut o, cycle, &dut, &model);
+    o.metric("counter_checks", counter_checks as f64);
     let window = cycles.saturating_sub(first_out.unwrap_or(cycles));
     o.cycles = cycle;
     o.seconds = start.elapsed().as_secs_f64();
@@ -360,6 +375,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("descriptors_per_cycle", w_desc as f64 / window.max(1) as f64);
     o.metric("taken_per_cycle_offered", taken as f64 / offered.max(1) as f64);
     o
+}
+
+fn check_counters(o: &mut Outcome, cycle: u64, dut: &Rtl, model: &TxCtx) {
+    o.check(cycle, ("stat_drop", dut.stat_drop()), ("stat_drop", model.drops));
+    o.check(cycle, ("stat_recv_drop", dut.stat_recv_drop()), ("stat_recv_drop", model.recv_drops));
+    o.check(cycle, ("stat_nak_ignored", dut.stat_nak_ignored()), ("stat_nak_ignored", model.nak_ignored));
+    o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
 }
 
 fn hex(b: &[u8]) -> String {
