@@ -15,7 +15,8 @@
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
-use crate::tx_ctx::{PktRecv, Rewind};
+use crate::rx_dma::Cmd;
+use crate::tx_ctx::{PktRecv, Recv, Rewind};
 
 /// Control op codes (`s_axis_ctrl_tdata[1:0]`).
 pub const OP_CREATE: u8 = 1;
@@ -92,31 +93,6 @@ impl Sent {
     }
 }
 
-/// What to do with the frame's bytes (rx_dma's command).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DmaCmd {
-    pub addr: u64,
-    /// Payload offset in the frame.
-    pub offset: u8,
-    pub len: u16,
-    pub write: bool,
-    pub flow: u16,
-}
-
-impl DmaCmd {
-    /// `m_axis_dma_cmd_tdata`: address [63:0], offset [70:64], length [93:80], write [96],
-    /// flow [127:112]. A discard is all zero.
-    pub fn to_bytes(&self) -> [u8; 16] {
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&self.addr.to_le_bytes());
-        b[8] = self.offset & 0x7F;
-        b[10..12].copy_from_slice(&(self.len & 0x3FFF).to_le_bytes());
-        b[12] = self.write as u8;
-        b[14..16].copy_from_slice(&self.flow.to_le_bytes());
-        b
-    }
-}
-
 /// cc_module's event types used here.
 pub const EV_ACK: u8 = 0;
 pub const EV_RX_TELEMETRY: u8 = 1;
@@ -156,22 +132,6 @@ impl CcEvent {
     }
 }
 
-/// One PktRecv output: an ACK / NAK to send, or go-back-N.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Recv {
-    Ack(PktRecv),
-    Rewind(Rewind),
-}
-
-impl Recv {
-    pub fn to_bytes(&self) -> [u8; 64] {
-        match self {
-            Recv::Ack(r) => r.to_bytes(),
-            Recv::Rewind(r) => r.to_bytes(),
-        }
-    }
-}
-
 /// Everything one verdict record produces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Out {
@@ -179,7 +139,7 @@ pub struct Out {
     pub event: Option<CcEvent>,
     /// (flow, bytes) for flow_sched's Notify.
     pub notify: Option<(u16, u32)>,
-    pub dma: DmaCmd,
+    pub dma: Cmd,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -408,7 +368,7 @@ impl RxCtx {
         q.nak_sent = false;
         out.recv = reply(v.psn, ack, q.msn);
         if n > 0 {
-            out.dma = DmaCmd {
+            out.dma = Cmd {
                 addr,
                 offset: v.payload_at,
                 len: v.payload_len,

@@ -166,6 +166,23 @@ impl Rewind {
     }
 }
 
+/// One item on the PktRecv input: an ACK / NAK to send, or a go-back-N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recv {
+    Ack(PktRecv),
+    Rewind(Rewind),
+}
+
+impl Recv {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`.
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        match self {
+            Recv::Ack(r) => r.to_bytes(),
+            Recv::Rewind(r) => r.to_bytes(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Flow {
     cfg: FlowConfig,

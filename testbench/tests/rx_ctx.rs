@@ -168,7 +168,7 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
                 }
                 Input::Sent(s) => rx_model.sent(s),
                 Input::Verdict(v) => {
-                    if let Some(sim::rx_ctx::Recv::Ack(r)) = rx_model.verdict(v, 0).recv.filter(|_| v.dest_qp == 0x22) {
+                    if let Some(sim::tx_ctx::Recv::Ack(r)) = rx_model.verdict(v, 0).recv.filter(|_| v.dest_qp == 0x22) {
                         items.push((tx_model.pkt_recv(&r).unwrap(), vec![]));
                     }
                 }

@@ -525,7 +525,7 @@ pub fn run(
         if took_v {
             n_rec += 1;
             let out = model.verdict(&ver.take().unwrap(), now);
-            n_rew += matches!(out.recv, Some(sim::rx_ctx::Recv::Rewind(_))) as u64;
+            n_rew += matches!(out.recv, Some(sim::tx_ctx::Recv::Rewind(_))) as u64;
             exp.push(&out);
         }
     }

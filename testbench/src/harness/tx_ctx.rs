@@ -10,7 +10,7 @@ use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Rewind, TxCtx, MAX_MTU};
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Recv, Rewind, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -125,21 +125,6 @@ fn next_pktsend(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         busy[rng.gen_range(0..busy.len())]
     } else {
         hot[rng.gen_range(0..hot.len())]
-    }
-}
-
-/// An item on the PktRecv input: an ACK / NAK to send, or a go-back-N.
-enum Recv {
-    Ack(PktRecv),
-    Rewind(Rewind),
-}
-
-impl Recv {
-    fn to_bytes(&self) -> [u8; 64] {
-        match self {
-            Recv::Ack(r) => r.to_bytes(),
-            Recv::Rewind(r) => r.to_bytes(),
-        }
     }
 }
 
