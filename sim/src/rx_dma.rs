@@ -7,16 +7,9 @@ pub const MAX_FRAME: usize = 9216;
 /// Beats kept per frame.
 pub const MAX_BEATS: usize = MAX_FRAME / 64;
 
-/// One beat of the frame stream.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Beat {
-    /// Byte i at lane i.
-    pub data: [u8; 64],
-    /// Byte enables.
-    pub keep: u64,
-    /// Last beat of its frame.
-    pub last: bool,
-}
+/// The frame stream is rx_pipe's (the MAC stream reaches both); rx_dma has no tuser, so a
+/// beat's `user` is ignored here.
+pub use crate::rx_pipe::{beats, Beat};
 
 /// Command for one frame (`s_axis_cmd_tdata`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -119,20 +112,6 @@ impl RxDma {
     }
 }
 
-/// Splits bytes into beats (tkeep all ones except the last beat's).
-pub fn beats_of(bytes: &[u8]) -> Vec<Beat> {
-    let n = bytes.len().max(1).div_ceil(64);
-    (0..n)
-        .map(|k| {
-            let chunk = &bytes[(64 * k).min(bytes.len())..(64 * k + 64).min(bytes.len())];
-            let mut data = [0u8; 64];
-            data[..chunk.len()].copy_from_slice(chunk);
-            let keep = if chunk.len() == 64 { u64::MAX } else { (1u64 << chunk.len()) - 1 };
-            Beat { data, keep, last: k == n - 1 }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,26 +124,26 @@ mod tests {
     fn write_discard_short() {
         let mut m = RxDma::default();
         let f = frame(200);
-        let w = m.frame(&beats_of(&f), &Cmd { addr: 9, offset: 70, len: 100, write: true, flow: 5 }).unwrap();
+        let w = m.frame(&beats(&f), &Cmd { addr: 9, offset: 70, len: 100, write: true, flow: 5 }).unwrap();
         assert_eq!(w.payload, f[70..170].to_vec());
         assert_eq!(w.cmd_bytes()[8..12], [100, 0, 5, 0]);
-        assert!(m.frame(&beats_of(&f), &Cmd { offset: 100, len: 101, write: true, ..Cmd::default() }).is_none());
-        assert!(m.frame(&beats_of(&f), &Cmd { offset: 100, len: 100, write: false, ..Cmd::default() }).is_none());
+        assert!(m.frame(&beats(&f), &Cmd { offset: 100, len: 101, write: true, ..Cmd::default() }).is_none());
+        assert!(m.frame(&beats(&f), &Cmd { offset: 100, len: 100, write: false, ..Cmd::default() }).is_none());
         assert_eq!(m.counters, Counters { written: 1, discarded: 1, short: 1 });
     }
 
     #[test]
     fn lengths() {
-        assert_eq!(store(&beats_of(&frame(64))).bytes.len(), 64);
-        assert_eq!(store(&beats_of(&frame(65))).bytes.len(), 65);
-        let mut b = beats_of(&frame(100));
+        assert_eq!(store(&beats(&frame(64))).bytes.len(), 64);
+        assert_eq!(store(&beats(&frame(65))).bytes.len(), 65);
+        let mut b = beats(&frame(100));
         b[1].keep = 0b1000_0001; // a hole: the highest kept lane counts
         assert_eq!(store(&b).bytes.len(), 72);
         b[1].keep = 0;
         assert_eq!(store(&b).bytes.len(), 64);
-        let long = store(&beats_of(&frame(9217)));
+        let long = store(&beats(&frame(9217)));
         assert!(long.truncated && long.bytes.len() == MAX_FRAME);
-        assert!(!store(&beats_of(&frame(9216))).truncated);
+        assert!(!store(&beats(&frame(9216))).truncated);
     }
 
     #[test]

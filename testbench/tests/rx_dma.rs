@@ -2,7 +2,7 @@
 //! gaps and backpressure, bad input and resets, the line-rate sweep; a few small frames in
 //! rust-hdl's own simulator.
 
-use sim::rx_dma::{beats_of, Cmd, RxDma};
+use sim::rx_dma::{beats, Cmd, RxDma};
 use testbench::harness::rx_dma::line_rate;
 use testbench::harness::Scenario;
 
@@ -69,8 +69,8 @@ fn rust_hdl_simulation_small_case() {
         Cmd { addr: 0x3000, offset: 70, len: 77, write: true, flow: 9 },
     ];
     let mut model = RxDma::default();
-    let want: Vec<_> = frames.iter().zip(&cmds).filter_map(|(f, c)| model.frame(&beats_of(f), c)).collect();
-    let beats: Vec<_> = frames.iter().flat_map(|f| beats_of(f)).collect();
+    let want: Vec<_> = frames.iter().zip(&cmds).filter_map(|(f, c)| model.frame(&beats(f), c)).collect();
+    let beats: Vec<_> = frames.iter().flat_map(|f| beats(f)).collect();
     let to_bits = |b: &[u8]| -> Bits<512> { b.iter().rev().fold(Bits::<512>::default(), |acc, &x| (acc << 8) | (x as u64)) };
     let to_bits128 = |b: &[u8]| -> Bits<128> { b.iter().rev().fold(Bits::<128>::default(), |acc, &x| (acc << 8) | (x as u64)) };
     let (mut bi, mut ci) = (0usize, 0usize);

@@ -11,7 +11,7 @@ use super::{Outcome, Scenario};
 use crate::verilated::models::RxDma as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::rx_dma::{beats_of, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
+use sim::rx_dma::{beats, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -79,7 +79,7 @@ fn random_frame(rng: &mut ChaCha8Rng, shape: &Shape) -> Vec<Beat> {
     let len = if bad && rng.gen() { rng.gen_range(9200..=20_000) } else { frame_len(rng) };
     let mut bytes = vec![0u8; len];
     rng.fill(&mut bytes[..]);
-    let mut beats = beats_of(&bytes);
+    let mut beats = beats(&bytes);
     if bad && rng.gen() {
         for _ in 0..rng.gen_range(1..4) {
             let k = rng.gen_range(0..beats.len());
@@ -202,7 +202,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             let beats = if (cycle / 20_000) % 4 == 3 && rng.gen_bool(0.5) {
                 let mut b = vec![0u8; rng.gen_range(1..=64)];
                 rng.fill(&mut b[..]);
-                beats_of(&b)
+                beats(&b)
             } else {
                 random_frame(&mut rng, shape)
             };
@@ -357,7 +357,7 @@ pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) ->
     for i in 0..frames {
         let mut bytes = vec![0u8; flen];
         rng.fill(&mut bytes[..]);
-        let beats = beats_of(&bytes);
+        let beats = beats(&bytes);
         let cmd = Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
         exp.push_back(model.frame(&beats, &cmd).unwrap());
         pending.push_back(beats);
@@ -452,8 +452,9 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let mut beats: Vec<Beat> = (0..frames).flat_map(|i| beats_of(&[i as u8; 60])).collect();
-    beats.extend(beats_of(&[7u8; 150]));
+    let tail = beats(&[7u8; 150]);
+    let mut beats: Vec<Beat> = (0..frames).flat_map(|i| beats(&[i as u8; 60])).collect();
+    beats.extend(tail);
     let mut cmds: Vec<Cmd> = (0..frames).map(|_| Cmd::default()).collect();
     cmds.push(Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 });
     let (mut bi, mut ci) = (0usize, 0usize);
@@ -507,7 +508,7 @@ pub fn frame_to_output() -> u64 {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let beats = beats_of(&[9u8; 150]);
+    let beats = beats(&[9u8; 150]);
     let b = Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 }.to_bytes();
     for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
         *w = u32::from_le_bytes(c.try_into().unwrap());
@@ -548,7 +549,7 @@ pub fn transfer(frames: &[Vec<u8>], cmds: &[[u8; 16]], seed: u64) -> Vec<DmaWrit
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let beats: Vec<Beat> = frames.iter().flat_map(|f| beats_of(f)).collect();
+    let beats: Vec<Beat> = frames.iter().flat_map(|f| beats(f)).collect();
     let (mut bi, mut ci) = (0usize, 0usize);
     let mut cmd_out: VecDeque<Vec<u8>> = VecDeque::new();
     let (mut writes, mut payload) = (vec![], vec![]);
