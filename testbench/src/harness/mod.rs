@@ -309,3 +309,23 @@ impl Outcome {
         )
     }
 }
+
+/// Bytes into a port wider than 64 bits (byte i at [8i+7:8i], the model's word 0 first); a last
+/// partial word is zero-padded.
+pub fn set_wide(dst: &mut [u32], bytes: &[u8]) {
+    for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
+        let mut b = [0u8; 4];
+        b[..c.len()].copy_from_slice(c);
+        *w = u32::from_le_bytes(b);
+    }
+}
+
+/// A port wider than 64 bits as bytes, byte i from [8i+7:8i].
+pub fn get_wide(src: &[u32]) -> Vec<u8> {
+    src.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Bytes in hex, for mismatch messages.
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

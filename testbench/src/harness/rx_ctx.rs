@@ -7,7 +7,7 @@
 //! emits is compared with the model's in order, and one counter per cycle. The bad-input shape
 //! adds bad control words, sent events for unknown flows, unknown QPNs and resets.
 
-use super::{Outcome, Scenario};
+use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -270,21 +270,8 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
     v
 }
 
-fn set_wide(dst: &mut [u32], bytes: &[u8]) {
-    for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
-        let mut b = [0u8; 4];
-        b[..c.len()].copy_from_slice(c);
-        *w = u32::from_le_bytes(b);
-    }
-}
 
-fn get_wide(src: &[u32], n: usize) -> Vec<u8> {
-    src.iter().flat_map(|w| w.to_le_bytes()).take(n).collect()
-}
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// The four output streams: what the model says must come, in order.
 #[derive(Default)]
@@ -325,10 +312,10 @@ impl Expected {
 /// The four outputs (PktRecv, event, Notify, DMA command) offered this cycle where `ready`.
 fn outputs(dut: &Rtl, ready: [bool; 4]) -> [Option<Vec<u8>>; 4] {
     [
-        (ready[0] && dut.m_axis_pktrecv_tvalid() == 1).then(|| get_wide(dut.m_axis_pktrecv_tdata(), 64)),
-        (ready[1] && dut.m_axis_event_tvalid() == 1).then(|| get_wide(dut.m_axis_event_tdata(), 64)),
+        (ready[0] && dut.m_axis_pktrecv_tvalid() == 1).then(|| get_wide(dut.m_axis_pktrecv_tdata())),
+        (ready[1] && dut.m_axis_event_tvalid() == 1).then(|| get_wide(dut.m_axis_event_tdata())),
         (ready[2] && dut.m_axis_notify_tvalid() == 1).then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec()),
-        (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1).then(|| get_wide(dut.m_axis_dma_cmd_tdata(), 16)),
+        (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1).then(|| get_wide(dut.m_axis_dma_cmd_tdata())),
     ]
 }
 

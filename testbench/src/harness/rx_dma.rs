@@ -7,7 +7,7 @@
 //! bad-input shape adds tkeep holes, frames of up to 20 000 bytes, write commands past the
 //! frame's end and resets at random cycles (after which the model starts again).
 
-use super::{Outcome, Scenario};
+use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxDma as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -93,16 +93,11 @@ fn random_frame(rng: &mut ChaCha8Rng, shape: &Shape) -> Vec<Beat> {
 }
 
 fn set_beat(dut: &mut Rtl, b: &Beat) {
-    for (w, c) in dut.s_axis_tdata_mut().iter_mut().zip(b.data.chunks(4)) {
-        *w = u32::from_le_bytes(c.try_into().unwrap());
-    }
+    set_wide(dut.s_axis_tdata_mut(), &b.data);
     dut.set_s_axis_tkeep(b.keep);
     dut.set_s_axis_tlast(b.last as u8);
 }
 
-fn wide(src: &[u32]) -> Vec<u8> {
-    src.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
 
 /// A frame being sent: its beats and the next one.
 struct InFrame {
@@ -231,9 +226,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
         if cmd_offer {
             let b = cmds.front().unwrap().1.to_bytes();
-            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
         }
         let d_ready = rng.gen_bool(if slow { 0.15 } else { shape.data_ready });
         let c_ready = rng.gen_bool(shape.cmd_ready);
@@ -245,7 +238,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         idle += 1;
         if c_ready && dut.m_axis_dma_wr_cmd_tvalid() == 1 {
             idle = 0;
-            let got = wide(dut.m_axis_dma_wr_cmd_tdata());
+            let got = get_wide(dut.m_axis_dma_wr_cmd_tdata());
             match exp_cmd.pop_front() {
                 Some(want) => {
                     o.transactions += 1;
@@ -259,7 +252,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         if d_ready && dut.m_axis_dma_wr_tvalid() == 1 {
             idle = 0;
             beats_out += 1;
-            let got = wide(dut.m_axis_dma_wr_tdata());
+            let got = get_wide(dut.m_axis_dma_wr_tdata());
             let keep = dut.m_axis_dma_wr_tkeep();
             let last = dut.m_axis_dma_wr_tlast() == 1;
             match exp_data.front() {
@@ -334,9 +327,6 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// One point of the line-rate sweep: `frames` back-to-back RDMA WRITE Middle-shaped frames
 /// (54 header bytes, the payload, pad to 4, 4 ICRC bytes), every frame written (offset 54),
@@ -379,9 +369,7 @@ pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) ->
         dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
         if cmd_offer {
             let b = cmd_of(next_cmd).to_bytes();
-            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
         }
         let ready = !rng.gen_bool(backpressure);
         dut.set_m_axis_dma_wr_tready(ready as u8);
@@ -393,7 +381,7 @@ pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) ->
             beats_out += 1;
             first_out.get_or_insert(cycle);
             last_out = cycle;
-            let got = wide(dut.m_axis_dma_wr_tdata());
+            let got = get_wide(dut.m_axis_dma_wr_tdata());
             let w = exp.front().unwrap();
             let from = 64 * beat_at;
             let n = (w.payload.len() - from).min(64);
@@ -469,9 +457,7 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
         dut.set_s_axis_cmd_tvalid(cmd_on as u8);
         if cmd_on {
             let b = cmds[ci].to_bytes();
-            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
         }
         dut.set_m_axis_dma_wr_tready(1);
         dut.set_m_axis_dma_wr_cmd_tready(1);
@@ -510,9 +496,7 @@ pub fn frame_to_output() -> u64 {
     dut.set_reset(0);
     let beats = beats(&[9u8; 150]);
     let b = Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 }.to_bytes();
-    for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(b.chunks(4)) {
-        *w = u32::from_le_bytes(c.try_into().unwrap());
-    }
+    set_wide(dut.s_axis_cmd_tdata_mut(), &b);
     let (mut bi, mut cmd_in, mut last_in, mut out) = (0usize, false, None, None);
     for cycle in 0..100u64 {
         dut.set_s_axis_cmd_tvalid(!cmd_in as u8);
@@ -564,22 +548,20 @@ pub fn transfer(frames: &[Vec<u8>], cmds: &[[u8; 16]], seed: u64) -> Vec<DmaWrit
         let cmd_on = ci < cmds.len() && rng.gen_bool(0.5);
         dut.set_s_axis_cmd_tvalid(cmd_on as u8);
         if cmd_on {
-            for (w, c) in dut.s_axis_cmd_tdata_mut().iter_mut().zip(cmds[ci].chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_cmd_tdata_mut(), &cmds[ci]);
         }
         let (c_ready, d_ready) = (rng.gen_bool(0.8), rng.gen_bool(0.8));
         dut.set_m_axis_dma_wr_cmd_tready(c_ready as u8);
         dut.set_m_axis_dma_wr_tready(d_ready as u8);
         dut.eval();
         if c_ready && dut.m_axis_dma_wr_cmd_tvalid() == 1 {
-            cmd_out.push_back(wide(dut.m_axis_dma_wr_cmd_tdata()));
+            cmd_out.push_back(get_wide(dut.m_axis_dma_wr_cmd_tdata()));
             quiet = 0;
         }
         if d_ready && dut.m_axis_dma_wr_tvalid() == 1 {
             let keep = dut.m_axis_dma_wr_tkeep();
             assert_eq!(keep & keep.wrapping_add(1), 0, "tkeep not contiguous from lane 0: {keep:#x}");
-            payload.extend(&wide(dut.m_axis_dma_wr_tdata())[..keep.count_ones() as usize]);
+            payload.extend(&get_wide(dut.m_axis_dma_wr_tdata())[..keep.count_ones() as usize]);
             if dut.m_axis_dma_wr_tlast() == 1 {
                 let c = cmd_out.pop_front().expect("payload without its DMA command");
                 let w = DmaWrite {

@@ -5,7 +5,7 @@
 //! The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, probe mode, posts and removes of
 //! flows without context, PktSends of idle flows, and resets at random cycles.
 
-use super::{Outcome, Scenario};
+use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -166,15 +166,7 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
     Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo })
 }
 
-fn set_wide(dst: &mut [u32], bytes: &[u8]) {
-    for (w, c) in dst.iter_mut().zip(bytes.chunks(4)) {
-        *w = u32::from_le_bytes(c.try_into().unwrap());
-    }
-}
 
-fn get_wide(src: &[u32]) -> Vec<u8> {
-    src.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
 
 /// Runs about `cycles` cycles, then drains. Metrics: descriptors, dma_reads, drops, ctrl_bad,
 /// resets, `descriptors_per_cycle` (from the first one to the end of the stimulus) and
@@ -369,9 +361,6 @@ fn check_counters(o: &mut Outcome, cycle: u64, dut: &Rtl, model: &TxCtx) {
     o.check(cycle, ("stat_ctrl_bad", dut.stat_ctrl_bad()), ("stat_ctrl_bad", model.ctrl_bad));
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// The regression scenarios.
 pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {

@@ -3,7 +3,7 @@
 //! random output backpressure; every emitted frame must be byte-identical to the model's, with
 //! tkeep all ones but on the last beat (contiguous there), and tuser = the model's bad flag.
 
-use super::{Outcome, Scenario};
+use super::{set_wide, get_wide, Outcome, Scenario};
 use crate::verilated::models::TxPipe;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -276,15 +276,11 @@ fn drive(
         let ready = rng.gen_bool(shape.ready_rate);
         dut.set_s_axis_desc_tvalid(desc_on as u8);
         if let Some(d) = descs.front() {
-            for (w, c) in dut.s_axis_desc_tdata_mut().iter_mut().zip(d.chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_desc_tdata_mut(), d);
         }
         dut.set_s_axis_payload_tvalid(pay_on as u8);
         if let Some(b) = beats.front() {
-            for (w, c) in dut.s_axis_payload_tdata_mut().iter_mut().zip(b.data.chunks(4)) {
-                *w = u32::from_le_bytes(c.try_into().unwrap());
-            }
+            set_wide(dut.s_axis_payload_tdata_mut(), &b.data);
             dut.set_s_axis_payload_tkeep(b.keep);
             dut.set_s_axis_payload_tlast(b.last as u8);
         }
@@ -300,7 +296,7 @@ fn drive(
             first_out.get_or_insert(cycle);
             let keep = dut.m_axis_tkeep();
             let last = dut.m_axis_tlast() == 1;
-            let data: Vec<u8> = dut.m_axis_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
+            let data: Vec<u8> = get_wide(dut.m_axis_tdata());
             let n = keep.trailing_ones() as usize;
             if (!last && keep != u64::MAX) || (last && (n == 0 || (n < 64 && keep >> n != 0))) {
                 o.check(cycle, format!("tkeep {keep:#x} last {last}"), "all ones, or contiguous on tlast".into());
