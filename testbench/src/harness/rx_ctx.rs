@@ -556,6 +556,9 @@ pub struct Fed {
     pub notify: Vec<Vec<u8>>,
     pub dma: Vec<Vec<u8>>,
     pub stats: [u32; stat::COUNT],
+    /// The model's outputs, one per verdict in order (what the RTL's bytes were checked
+    /// against), for tests that want them as values.
+    pub model: Vec<Out>,
 }
 
 /// Drives `inputs` through the RTL one at a time in order (every output ready), checks every
@@ -613,7 +616,11 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
                     model.ctrl(c);
                 }
                 Input::Sent(s) => model.sent(s),
-                Input::Verdict(v) => exp.push(&model.verdict(v, cycle * 4)),
+                Input::Verdict(v) => {
+                    let out = model.verdict(v, cycle * 4);
+                    exp.push(&out);
+                    fed.model.push(out);
+                }
             }
             next += 1;
         }
