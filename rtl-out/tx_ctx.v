@@ -33,10 +33,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     // Stub signals
     reg  [9:0] ctx_read_address;
     reg  ctx_read_clock;
-    wire  [318:0] ctx_read_data;
+    wire  [319:0] ctx_read_data;
     reg  [9:0] ctx_write_address;
     reg  ctx_write_clock;
-    reg  [318:0] ctx_write_data;
+    reg  [319:0] ctx_write_data;
     reg  ctx_write_enable;
     reg  [9:0] msg_read_address;
     reg  msg_read_clock;
@@ -72,8 +72,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [9:0] lw_addr_d;
     wire  [9:0] lw_addr_q;
     reg  lw_addr_clock;
-    reg  [318:0] lw_cdata_d;
-    wire  [318:0] lw_cdata_q;
+    reg  [319:0] lw_cdata_d;
+    wire  [319:0] lw_cdata_q;
     reg  lw_cdata_clock;
     reg  [321:0] lw_mdata_d;
     wire  [321:0] lw_mdata_q;
@@ -114,7 +114,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [1:0] in_kind;
     reg  [9:0] a2;
     reg  c_we;
-    reg  [318:0] c_wd;
+    reg  [319:0] c_wd;
     reg  m_we;
     reg  [321:0] m_wd;
     reg  g_rew;
@@ -139,6 +139,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [7:0] ack_tos;
     reg  [7:0] ack_op;
     reg  [1023:0] adesc;
+    reg  [1:0] r_kind;
+    reg  t_probe;
+    reg  [23:0] a_psn;
+    reg  a_tele;
+    reg  [31:0] a_aeth;
     reg  [1:0] c_op;
     reg  [15:0] c_flow;
     reg  [15:0] p_flow;
@@ -152,7 +157,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_c;
     reg  take_p;
     reg  free;
-    reg  [318:0] cw;
+    reg  [319:0] cw;
     reg  [321:0] mw;
     reg  m_valid;
     reg  m_pend;
@@ -399,7 +404,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
         p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
         r_flow = p_recv_q[(32'h0)+:(16)];
-        g_rew = p_recv_q[32'h11];
+        r_kind = p_recv_q[(32'h11)+:(2)];
+        g_rew = r_kind == 32'h1;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
         mw = msg_read_data;
@@ -423,6 +429,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         t_mtu = cw[(32'h120)+:(14)];
         t_tele = cw[32'h12e];
         t_fs = cw[(32'h12f)+:(16)];
+        t_probe = cw[32'h13f];
         rest = m_len - m_off;
         last = (rest[(32'he)+:(18)] == 32'h0) & (rest[(32'h0)+:(14)] <= t_mtu);
         first = m_off == 32'h0;
@@ -466,16 +473,30 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         st_post = 32'h3;
         desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
-        ack_send = take_r & r_id_ok & m_valid & ~g_rew;
+        ack_send = take_r & r_id_ok & m_valid & (~r_kind[32'h0] | (r_kind[32'h1] & t_probe));
         ack_op = 32'h11;
+        a_psn = p_recv_q[(32'h20)+:(24)];
+        a_tele = p_recv_q[(32'h10)+:(1)];
+        a_aeth = p_recv_q[(32'h40)+:(32)];
+        if (r_kind == 32'h2) begin
+            ack_op = 32'hc1;
+            a_tele = 32'h1;
+            a_aeth = 32'h0;
+        end
+        else if (r_kind == 32'h3) begin
+            ack_op = 32'hc0;
+            a_psn = (((m_psn[(32'h0)+:(8)]) & 24'hffffff) << 32'h10) | (((m_psn[(32'h8)+:(8)]) & 24'hffffff) << 32'h8) | ((m_psn[(32'h10)+:(8)]) & 24'hffffff);
+            a_tele = 32'h1;
+            a_aeth = 32'h0;
+        end
         ack_tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
-        if (p_recv_q[32'h10]) begin
+        if ((p_recv_q[32'h10] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
             echo_nhop = p_recv_q[(32'h60)+:(8)];
             echo_hops = p_recv_q[(32'h80)+:(320)];
         end
-        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((p_recv_q[(32'h20)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_recv_q[(32'h10)+:(1)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((p_recv_q[(32'h40)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         g_psn = (((p_recv_q[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((p_recv_q[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((p_recv_q[(32'h30)+:(8)]) & 24'hffffff);
         g_k = g_psn - m_first;
@@ -492,7 +513,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         c_ok = 1'b0;
         if (c_id_ok) begin
             if (c_op == 32'h1) begin
-                c_ok = (c_mtu != 32'h0) & ~p_ctrl_q[32'h171];
+                c_ok = c_mtu != 32'h0;
             end
             else if ((c_op == 32'h2) | (c_op == 32'h3)) begin
                 c_ok = m_valid;
@@ -504,7 +525,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_write_address = wr_addr;
         c_we = take_c & c_ok & (c_op == 32'h1);
-        c_wd = ((p_ctrl_q[(32'h40)+:(288)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_ctrl_q[(32'h170)+:(1)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((p_ctrl_q[(32'h180)+:(16)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f);
+        c_wd = ((p_ctrl_q[(32'h40)+:(288)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_ctrl_q[(32'h170)+:(1)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((p_ctrl_q[(32'h180)+:(16)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f) | (((p_ctrl_q[(32'h171)+:(1)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13f);
         msg_write_address = wr_addr;
         m_we = 1'b0;
         m_wd = mw;
@@ -623,14 +644,14 @@ module tx_ctx_ctx(read_address,read_clock,read_data,write_address,write_clock,wr
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [318:0] read_data;
+    output reg  [319:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [318:0] write_data;
+    input wire  [319:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[318:0] mem[1023:0];
+    reg[319:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -719,13 +740,13 @@ endmodule // tx_ctx_lw_addr
 module tx_ctx_lw_cdata(d,q,clock);
 
     // Module arguments
-    input wire  [318:0] d;
-    output reg  [318:0] q;
+    input wire  [319:0] d;
+    output reg  [319:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 319'h0;
+       q = 320'h0;
     end
 
     always @(posedge clock) begin

@@ -1,7 +1,7 @@
 //! Rx pipe, receive context (issue 5, Rx step 2): per-QP state behind `rx_pipe`. Each verdict
 //! record becomes a DMA command for `rx_dma` (write the payload at an address, or discard the
-//! frame) and, by opcode, a PktRecv for `tx_ctx` (ACK / NAK to send, or go-back-N), a CC event
-//! for `cc_module` and a Notify for `flow_sched`. Golden model `sim::rx_ctx`
+//! frame) and, by opcode, a PktRecv for `tx_ctx` (ACK / NAK or telemetry response to send, or
+//! go-back-N), a CC event for `cc_module` and a Notify for `flow_sched`. Golden model `sim::rx_ctx`
 //! (docs/modules/rx_ctx.md).
 //!
 //! ```text
@@ -56,7 +56,8 @@ pub struct RxCtx<const F: usize> {
     /// The verdict is taken: no control word or sent event offered, no sweep, and all four
     /// output registers free or emptied this cycle (combinational from their tready).
     pub s_axis_verdict_tready: Signal<Out, bool>,
-    /// PktRecv for tx_ctx (its `s_axis_pktrecv` format): an ACK / NAK to send, or go-back-N.
+    /// PktRecv for tx_ctx (its `s_axis_pktrecv` format): an ACK / NAK to send (kind 0),
+    /// go-back-N (kind 1), or a telemetry response to a received probe (kind 2).
     pub m_axis_pktrecv_tdata: Signal<Out, Bits<512>>,
     /// A PktRecv is offered (registered).
     pub m_axis_pktrecv_tvalid: Signal<Out, bool>,
@@ -198,6 +199,8 @@ pub struct RxCtx<const F: usize> {
     is_ack: Signal<Local, bool>,
     is_cnp: Signal<Local, bool>,
     is_tresp: Signal<Local, bool>,
+    is_probe: Signal<Local, bool>,
+    r_resp: Signal<Local, Bits<1>>,
     wire_hops: Signal<Local, Bits<320>>,
     num_hops: Signal<Local, Bits<320>>,
 
@@ -417,6 +420,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.is_ack.next = self.v_op.val() == 0x11;
         self.is_cnp.next = self.v_op.val() == 0x81;
         self.is_tresp.next = self.v_op.val() == 0xC1;
+        self.is_probe.next = self.v_op.val() == 0xC0;
 
         // ---- Responder (sim::rx_ctx::RxCtx::request).
         self.dq.next = self.v_psn.val() - self.q_epsn.val();
@@ -485,6 +489,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.n_sent.next = self.q_sent.val();
         self.r_send.next = false;
         self.r_rewind.next = false;
+        self.r_resp.next = 0.into();
         self.r_syn.next = 0x1F.into();
         self.r_psn.next = self.v_psn.val();
         self.r_msn.next = self.q_msn.val();
@@ -575,6 +580,12 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.e_kind.next = 4.into();
             } else if self.is_tresp.val() {
                 self.e_send.next = true;
+            } else if self.is_probe.val() {
+                // Telemetry response (PktRecv kind 2): the probe's PSN and hops, AETH 0.
+                self.r_send.next = true;
+                self.r_resp.next = 1.into();
+                self.r_syn.next = 0.into();
+                self.r_msn.next = 0.into();
             } else {
                 self.i_unsup.next = true;
             }
@@ -582,7 +593,8 @@ impl<const F: usize> Logic for RxCtx<F> {
 
         // ---- Output words.
         // PktRecv: ACK / NAK (flow, echo flag, PSN big-endian, AETH as on the wire, nhop, hop
-        // slots), or go-back-N (flow, bit 17, PSN).
+        // slots), telemetry response (the same with kind bit 18, AETH 0), or go-back-N (flow,
+        // bit 17, PSN).
         self.r_echo.next = 0.into();
         if self.v_coll.val() {
             self.r_echo.next = (bit_cast::<512, 1>(self.one.val()) << 16)
@@ -597,6 +609,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(16)) << 72)
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(8)) << 80)
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
+            | (bit_cast::<512, 1>(self.r_resp.val()) << 18)
             | self.r_echo.val();
         if self.r_rewind.val() {
             self.r_word.next = bit_cast::<512, F>(self.a2.val())

@@ -10,9 +10,11 @@
 //!     RETH) or ACK / NAK -> BRAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
 //! ```
 //!
-//! A PktRecv with bit 17 set is a go-back-N (a NAK received for the flow's requests): if its
-//! PSN lies in the posted message's sent range the flow's next PSN and byte offset go back to
-//! it (k x MTU, k = PSN - first PSN), so the next PktSend resends from there.
+//! A PktRecv of kind 1 is a go-back-N (a NAK received for the flow's requests): if its PSN
+//! lies in the posted message's sent range the flow's next PSN and byte offset go back to it
+//! (k x MTU, k = PSN - first PSN), so the next PktSend resends from there. Kind 2 (a probe
+//! received) gives a telemetry response descriptor (0xC1) and kind 3 (a probe request from the
+//! CC module) a probe descriptor (0xC0) at the flow's next PSN, for flows in probe mode.
 //!
 //! Every event reads the flow's words in S1 and writes them in S2; the writes of the previous
 //! cycle are forwarded, so back-to-back PktSends of one flow need no spacing. A PktRecv or
@@ -27,8 +29,8 @@ pub const OP_CREATE: u64 = 1;
 pub const OP_REMOVE: u64 = 2;
 pub const OP_POST: u64 = 3;
 
-/// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16.
-const CTX_BITS: usize = 319;
+/// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16 | probe mode 1.
+const CTX_BITS: usize = 320;
 /// msg RAM word: valid 1 | pending 1 | offset 32 | length 32 | local address 64 | next PSN 24 |
 /// packets sent (saturating) 16 | RETH bytes 128 | first PSN 24 (for go-back-N).
 const MSG_BITS: usize = 322;
@@ -56,11 +58,14 @@ pub struct TxCtx<const F: usize> {
     /// The PktSend is taken: no control word or PktRecv offered, no sweep, S2 not waiting
     /// (combinational from the `m_axis_*_tready` when S2 holds a PktRecv or PktSend).
     pub s_axis_pktsend_tready: Signal<Out, bool>,
-    /// PktRecv from the Rx pipe: send an ACK / NAK for a flow (layout in docs/modules/tx_ctx.md):
-    /// [15:0] flow, [16] telemetry echo, [55:32] PSN and [95:64] AETH as descriptor bytes
-    /// 36..38 and 40..43, [103:96] nhop, [447:128] hop slots as descriptor bytes 64..103.
-    /// With [17] set it is go-back-N instead (a NAK received for the flow's requests): no
-    /// descriptor; the flow sends again from PSN [55:32] if it lies in the sent range.
+    /// PktRecv from the Rx pipe (kinds 0-2) or the CC module (kind 3); layout in
+    /// docs/modules/tx_ctx.md: [15:0] flow, [16] telemetry echo, [18:17] kind, [55:32] PSN and
+    /// [95:64] AETH as descriptor bytes 36..38 and 40..43, [103:96] nhop, [447:128] hop slots
+    /// as descriptor bytes 64..103. Kind 0: send this ACK / NAK. Kind 1: go-back-N (a NAK
+    /// received for the flow's requests), no descriptor; the flow sends again from PSN [55:32]
+    /// if it lies in the sent range. Kind 2: send a telemetry response (0xC1) with this PSN and
+    /// these hops, AETH ignored. Kind 3: send a probe (0xC0) at the flow's next PSN if the flow
+    /// is in probe mode; only the flow is used.
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
     /// A PktRecv is offered.
     pub s_axis_pktrecv_tvalid: Signal<In, bool>,
@@ -82,13 +87,14 @@ pub struct TxCtx<const F: usize> {
     pub m_axis_dma_rd_tready: Signal<In, bool>,
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
-    /// PktRecvs dropped: flow id >= 2^F or no context (wraps).
+    /// PktRecvs of kinds 0, 2, 3 dropped: flow id >= 2^F, no context, or a probe request for
+    /// a flow not in probe mode (wraps).
     pub stat_recv_drop: Signal<Out, Bits<32>>,
     /// Go-back-N events ignored: flow id >= 2^F, no context, or PSN outside the posted
     /// message's sent range (wraps).
     pub stat_nak_ignored: Signal<Out, Bits<32>>,
-    /// Control words ignored: op 0, flow id >= 2^F, MTU 0 or probe mode on create, post or
-    /// remove of a flow without context (wraps).
+    /// Control words ignored: op 0, flow id >= 2^F, MTU 0 on create, post or remove of a flow
+    /// without context (wraps).
     pub stat_ctrl_bad: Signal<Out, Bits<32>>,
 
     ctx: RAM<Bits<CTX_BITS>, F>,
@@ -143,6 +149,11 @@ pub struct TxCtx<const F: usize> {
     ack_tos: Signal<Local, Bits<8>>,
     ack_op: Signal<Local, Bits<8>>,
     adesc: Signal<Local, Bits<1024>>,
+    r_kind: Signal<Local, Bits<2>>,
+    t_probe: Signal<Local, bool>,
+    a_psn: Signal<Local, Bits<24>>,
+    a_tele: Signal<Local, Bits<1>>,
+    a_aeth: Signal<Local, Bits<32>>,
 
     c_op: Signal<Local, Bits<2>>,
     c_flow: Signal<Local, Bits<16>>,
@@ -268,6 +279,11 @@ impl<const F: usize> Default for TxCtx<F> {
             ack_tos: Default::default(),
             ack_op: Default::default(),
             adesc: Default::default(),
+            r_kind: Default::default(),
+            t_probe: Default::default(),
+            a_psn: Default::default(),
+            a_tele: Default::default(),
+            a_aeth: Default::default(),
             c_op: Default::default(),
             c_flow: Default::default(),
             p_flow: Default::default(),
@@ -382,7 +398,8 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
         self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
         self.r_flow.next = self.p_recv.q.val().get_bits::<16>(0);
-        self.g_rew.next = self.p_recv.q.val().get_bit(17);
+        self.r_kind.next = self.p_recv.q.val().get_bits::<2>(17);
+        self.g_rew.next = self.r_kind.val() == 1;
         self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
 
         // ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
@@ -409,6 +426,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.t_mtu.next = self.cw.val().get_bits::<14>(288);
         self.t_tele.next = self.cw.val().get_bit(302);
         self.t_fs.next = self.cw.val().get_bits::<16>(303);
+        self.t_probe.next = self.cw.val().get_bit(319);
 
         // ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
         self.rest.next = self.m_len.val() - self.m_off.val();
@@ -471,14 +489,34 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 128>(self.reth_out.val()) << 320)
             | (bit_cast::<1024, 6>(self.plen.val().get_bits::<6>(8)) << 464)
             | (bit_cast::<1024, 8>(self.plen.val().get_bits::<8>(0)) << 472);
-        // ACK / NAK (opcode 0x11): template, TOS ECT(0), no AckReq, PSN and AETH from the
-        // PktRecv, telemetry echo (T, nhop, hop slots) if it carries one.
-        self.ack_send.next = self.take_r.val() & self.r_id_ok.val() & self.m_valid.val() & !self.g_rew.val();
+        // ACK / NAK (0x11), telemetry response (0xC1), probe (0xC0): template, TOS ECT(0), no
+        // AckReq. ACK / NAK: PSN and AETH from the PktRecv, telemetry echo (T, nhop, hop slots)
+        // if it carries one. Response: its PSN, T and its hops always. Probe: the flow's next
+        // PSN, T, an empty collecting header.
+        self.ack_send.next = self.take_r.val()
+            & self.r_id_ok.val()
+            & self.m_valid.val()
+            & (!self.r_kind.val().get_bit(0) | (self.r_kind.val().get_bit(1) & self.t_probe.val()));
         self.ack_op.next = 0x11.into();
+        self.a_psn.next = self.p_recv.q.val().get_bits::<24>(32);
+        self.a_tele.next = self.p_recv.q.val().get_bits::<1>(16);
+        self.a_aeth.next = self.p_recv.q.val().get_bits::<32>(64);
+        if self.r_kind.val() == 2 {
+            self.ack_op.next = 0xC1.into();
+            self.a_tele.next = 1.into();
+            self.a_aeth.next = 0.into();
+        } else if self.r_kind.val() == 3 {
+            self.ack_op.next = 0xC0.into();
+            self.a_psn.next = (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16)
+                | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
+                | bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(16));
+            self.a_tele.next = 1.into();
+            self.a_aeth.next = 0.into();
+        }
         self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
         self.echo_nhop.next = 0.into();
         self.echo_hops.next = 0.into();
-        if self.p_recv.q.val().get_bit(16) {
+        if (self.p_recv.q.val().get_bit(16) & (self.r_kind.val() == 0)) | (self.r_kind.val() == 2) {
             self.echo_nhop.next = self.p_recv.q.val().get_bits::<8>(96);
             self.echo_hops.next = self.p_recv.q.val().get_bits::<320>(128);
         }
@@ -487,9 +525,9 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
             | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
             | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
-            | (bit_cast::<1024, 24>(self.p_recv.q.val().get_bits::<24>(32)) << 288)
-            | (bit_cast::<1024, 1>(self.p_recv.q.val().get_bits::<1>(16)) << 312)
-            | (bit_cast::<1024, 32>(self.p_recv.q.val().get_bits::<32>(64)) << 320)
+            | (bit_cast::<1024, 24>(self.a_psn.val()) << 288)
+            | (bit_cast::<1024, 1>(self.a_tele.val()) << 312)
+            | (bit_cast::<1024, 32>(self.a_aeth.val()) << 320)
             | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
             | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
@@ -521,7 +559,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.c_ok.next = false;
         if self.c_id_ok.val() {
             if self.c_op.val() == 1 {
-                self.c_ok.next = (self.c_mtu.val() != 0) & !self.p_ctrl.q.val().get_bit(369);
+                self.c_ok.next = self.c_mtu.val() != 0;
             } else if (self.c_op.val() == 2) | (self.c_op.val() == 3) {
                 self.c_ok.next = self.m_valid.val();
             }
@@ -537,7 +575,8 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.c_wd.next = bit_cast::<CTX_BITS, 288>(self.p_ctrl.q.val().get_bits::<288>(64))
             | (bit_cast::<CTX_BITS, 14>(self.c_mtu.val()) << 288)
             | (bit_cast::<CTX_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(368)) << 302)
-            | (bit_cast::<CTX_BITS, 16>(self.p_ctrl.q.val().get_bits::<16>(384)) << 303);
+            | (bit_cast::<CTX_BITS, 16>(self.p_ctrl.q.val().get_bits::<16>(384)) << 303)
+            | (bit_cast::<CTX_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(369)) << 319);
         self.msg.write_address.next = self.wr_addr.val();
         self.m_we.next = false;
         self.m_wd.next = self.mw.val();

@@ -10,13 +10,14 @@
 //! requester rules are `nic_model::qp::requester::on_ack`'s: only PSNs in [snd_una, sent]
 //! count; an ACK releases the newly acknowledged packets (Notify, in packets << pkt_shift
 //! bytes, as flow_sched charges them), a sequence-error NAK releases everything in flight and
-//! asks tx_ctx to go back to its PSN.
+//! asks tx_ctx to go back to its PSN. A probe (0xC0) is answered with a telemetry response
+//! (PktRecv kind 2); a telemetry response (0xC1) is a CC event like an ACK acknowledging nothing.
 
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
 use crate::rx_dma::Cmd;
-use crate::tx_ctx::{PktRecv, Recv, Rewind};
+use crate::tx_ctx::{PktRecv, Recv, Response, Rewind};
 
 /// Control op codes (`s_axis_ctrl_tdata[1:0]`).
 pub const OP_CREATE: u8 = 1;
@@ -40,7 +41,7 @@ pub mod stat {
     pub const STALE_ACK: usize = 6;
     /// RNR NAKs and NAKs other than PSN sequence error (not acted on).
     pub const NAK_OTHER: usize = 7;
-    /// READ requests and responses, probes: not built yet.
+    /// READ requests and responses: not built yet.
     pub const UNSUPPORTED: usize = 8;
     /// Control words ignored.
     pub const CTRL_BAD: usize = 9;
@@ -297,6 +298,11 @@ impl RxCtx {
                     hops: [0; 5],
                     ..event(EV_CNP, &q)
                 })
+            }
+            // A probe (which always carries a collecting header): a telemetry response.
+            0xC0 => {
+                let hops: Vec<IntHop> = (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect();
+                out.recv = Some(Recv::Response(Response { flow, psn: v.psn, hops }));
             }
             0xC1 => out.event = Some(event(EV_ACK, &q)),
             _ => self.bump(stat::UNSUPPORTED),
@@ -556,5 +562,25 @@ mod tests {
         assert_eq!(c.stats[..4], [3, 1, 1, 0]);
         assert_eq!(c.stats[stat::UNSUPPORTED], 1);
         assert!(!c.ctrl(&Ctrl { op: OP_REMOVE, qpn: QPN ^ 0x100, epsn: 0, spsn: 0, mtu: 1 }));
+    }
+
+    /// A probe earns a telemetry response with its PSN and hops, whatever the PSN state; the
+    /// response coming back is an ACK event acknowledging nothing.
+    #[test]
+    fn probes_are_answered() {
+        let mut c = ctx();
+        let mut v = rec(0xC0, 0x1234, 0);
+        v.telemetry = true;
+        v.nhop = 2;
+        v.hops[0] = 0x41e8_a5da_ca00_0096;
+        v.hops[1] = 0x41e8_a5da_ca00_0097;
+        let o = c.verdict(&v, 5);
+        let want = Response { flow: 5, psn: 0x1234, hops: vec![hop(v.hops[0]), hop(v.hops[1])] };
+        assert_eq!((o.recv, o.event, o.notify, o.dma.write), (Some(Recv::Response(want)), None, None, false));
+        v.opcode = 0xC1;
+        v.echo = true;
+        let e = c.verdict(&v, 9).event.unwrap();
+        assert_eq!((e.kind, e.acked, e.nhop, e.hops[1], e.time), (EV_ACK, 0, 2, 0x41e8_a5da_ca00_0097, 9));
+        assert_eq!(c.responder(5).unwrap().0, 0xFF_FFFE);
     }
 }

@@ -11,6 +11,9 @@
 //! fast start) and the telemetry header on data frames when the flow asks for it.
 //! Go-back-N (`TxCtx::rewind`, the requester's `rewind` on a PSN sequence error NAK): the
 //! flow sends again from the NAK's PSN if it lies in the posted message's sent range.
+//! HPCC++ probes (draft 004 sections 6.2 and 7.1, docs/packet-formats.md): a probe request from
+//! the CC module gives a probe frame (0xC0) for a flow in probe mode, and a probe received by the
+//! Rx pipe gives a telemetry response (0xC1) echoing its hops; neither consumes a PSN.
 
 use crate::packet::*;
 use crate::tx_pipe::TxDesc;
@@ -32,7 +35,8 @@ pub struct FlowConfig {
     pub mtu: u16,
     /// Telemetry header (collecting) on every data frame.
     pub telemetry: bool,
-    /// Probe mode (opcode 0xC0 frames): not built, a create asking for it is rejected.
+    /// Probe mode: probe requests for the flow give probe frames (opcode 0xC0); without it they
+    /// are dropped, so a misconfigured CC module cannot inject probes into a flow.
     pub probe: bool,
     /// LDCP fast start: the first `fast_start` packets after create are sent Not-ECT except
     /// the last of them (0 or 1: every packet ECT(0)).
@@ -166,11 +170,37 @@ impl Rewind {
     }
 }
 
-/// One item on the PktRecv input: an ACK / NAK to send, or a go-back-N.
+/// A probe the Rx pipe received for `flow` (kind 2 on the PktRecv input): answer with a
+/// telemetry response carrying the probe's PSN and its hops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub flow: u16,
+    pub psn: u32,
+    pub hops: Vec<IntHop>,
+}
+
+impl Response {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: as an ACK's with the echo flag set (byte 2 bit
+    /// 0), kind 2 (byte 2 bit 2) and the AETH bytes 0.
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let echo = Some(self.hops.clone());
+        let aeth = Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 };
+        let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo }.to_bytes();
+        w[2] |= 4;
+        w[8..12].fill(0);
+        w
+    }
+}
+
+/// One item on the PktRecv input, by its kind (bits [18:17]): 0 an ACK / NAK to send, 1 a
+/// go-back-N, 2 a telemetry response to send, 3 a probe request (from the CC module).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recv {
     Ack(PktRecv),
     Rewind(Rewind),
+    Response(Response),
+    /// Send a probe for this flow: flow in bytes 0-1, kind 3, the rest 0 (ignored).
+    Probe(u16),
 }
 
 impl Recv {
@@ -179,6 +209,23 @@ impl Recv {
         match self {
             Recv::Ack(r) => r.to_bytes(),
             Recv::Rewind(r) => r.to_bytes(),
+            Recv::Response(r) => r.to_bytes(),
+            Recv::Probe(flow) => {
+                let mut w = [0u8; CTRL_LEN];
+                w[0..2].copy_from_slice(&flow.to_le_bytes());
+                w[2] = 6;
+                w
+            }
+        }
+    }
+
+    /// The flow the item is for.
+    pub fn flow(&self) -> u16 {
+        match self {
+            Recv::Ack(r) => r.flow,
+            Recv::Rewind(r) => r.flow,
+            Recv::Response(r) => r.flow,
+            Recv::Probe(flow) => *flow,
         }
     }
 }
@@ -208,7 +255,8 @@ pub struct TxCtx {
     pub drops: u32,
     /// Control words ignored.
     pub ctrl_bad: u32,
-    /// PktRecvs dropped (no such flow, no context).
+    /// ACK / NAK, telemetry response and probe items dropped (no such flow, no context; a probe
+    /// for a flow not in probe mode).
     pub recv_drops: u32,
     /// Go-back-N events ignored (no such flow, no context, PSN outside the sent range).
     pub nak_ignored: u32,
@@ -252,7 +300,7 @@ impl TxCtx {
             Ctrl::Nop { .. } => false,
             Ctrl::Create { flow, cfg } => {
                 let Some(slot) = self.flows.get_mut(*flow as usize) else { return false };
-                if cfg.mtu & MAX_MTU == 0 || cfg.probe {
+                if cfg.mtu & MAX_MTU == 0 {
                     return false;
                 }
                 let cfg = FlowConfig { mtu: cfg.mtu & MAX_MTU, ..cfg.clone() };
@@ -302,6 +350,44 @@ impl TxCtx {
             bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, ..h.bth },
             aeth: r.aeth,
             telemetry: r.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone() }),
+            payload_len: 0,
+            ..h.clone()
+        })
+    }
+
+    /// A telemetry response (opcode 0xC1): as an ACK (the flow's header, ECT(0), no AckReq) with
+    /// the probe's PSN and its hops echoed, always T = 1; None (counted in `recv_drops`) for a
+    /// flow without context.
+    pub fn response(&mut self, r: &Response) -> Option<TxDesc> {
+        let ack = PktRecv {
+            flow: r.flow,
+            psn: r.psn,
+            aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 },
+            echo: Some(r.hops.clone()),
+        };
+        let d = self.pkt_recv(&ack)?;
+        Some(TxDesc { opcode: Opcode::HpccTelemetryResponse, ..d })
+    }
+
+    /// A probe request: the probe frame (opcode 0xC0, the flow's header, ECT(0), no AckReq, PSN
+    /// = the flow's next PSN, 0 before a post, which the probe does not consume, a collecting
+    /// telemetry header, no payload); None (counted in `recv_drops`) for a flow without context
+    /// or not in probe mode. Data state is untouched (a probe is not a packet for fast start).
+    pub fn probe(&mut self, flow: u16) -> Option<TxDesc> {
+        let f = match self.flows.get(flow as usize) {
+            Some(Some(f)) if f.cfg.probe => f,
+            _ => {
+                self.recv_drops = self.recv_drops.wrapping_add(1);
+                return None;
+            }
+        };
+        let h = &f.cfg.header;
+        let psn = f.msg.map_or(0, |m| m.next_psn);
+        Some(TxDesc {
+            ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
+            opcode: Opcode::HpccProbe,
+            bth: Bth { ack_req: false, psn, ..h.bth },
+            telemetry: Some(Telemetry::collecting()),
             payload_len: 0,
             ..h.clone()
         })
@@ -467,10 +553,9 @@ mod tests {
         let cfg = FlowConfig { header: header(), mtu: 0, telemetry: false, probe: false, fast_start: 0 };
         assert!(!c.ctrl(&Ctrl::Create { flow: 1, cfg: cfg.clone() }));
         assert!(!c.ctrl(&Ctrl::Create { flow: 16, cfg: FlowConfig { mtu: 64, ..cfg.clone() } }));
-        assert!(!c.ctrl(&Ctrl::Create { flow: 1, cfg: FlowConfig { mtu: 64, probe: true, ..cfg } }));
         assert!(!c.ctrl(&Ctrl::Remove { flow: 1 }));
         assert!(!c.ctrl(&Ctrl::Nop { flow: 1 }));
-        assert_eq!(c.ctrl_bad, 5);
+        assert_eq!(c.ctrl_bad, 4);
     }
 
     #[test]
@@ -481,5 +566,32 @@ mod tests {
         c.ctrl(&Ctrl::Post { flow: 0, post: Post { local_addr: 0, remote_addr: 0, rkey: 0, len: 0, first_psn: 9 } });
         let (d, r) = c.pkt_send(0).unwrap();
         assert_eq!((d.opcode, d.payload_len, d.ip.ecn, r), (Opcode::RdmaWriteOnly, 0, Ecn::Ect0, None));
+    }
+
+    /// Probes: PSN 0 before a post, then the next PSN, never consumed; dropped for a flow not in
+    /// probe mode. A telemetry response echoes the hops with the probe's PSN.
+    #[test]
+    fn probes_and_telemetry_responses() {
+        let mut c = TxCtx::new(3);
+        let cfg = FlowConfig { header: header(), mtu: 100, telemetry: false, probe: true, fast_start: 2 };
+        c.ctrl(&Ctrl::Create { flow: 1, cfg: cfg.clone() });
+        c.ctrl(&Ctrl::Create { flow: 2, cfg: FlowConfig { probe: false, ..cfg } });
+        let d = c.probe(1).unwrap();
+        assert_eq!((d.opcode, d.bth.psn, d.bth.ack_req, d.ip.ecn), (Opcode::HpccProbe, 0, false, Ecn::Ect0));
+        assert_eq!(d.telemetry, Some(Telemetry::collecting()));
+        c.ctrl(&Ctrl::Post { flow: 1, post: Post { local_addr: 0, remote_addr: 0, rkey: 0, len: 250, first_psn: 40 } });
+        let (first, _) = c.pkt_send(1).unwrap();
+        assert_eq!(first.ip.ecn, Ecn::NotEct);
+        assert_eq!(c.probe(1).unwrap().bth.psn, 41);
+        let (second, _) = c.pkt_send(1).unwrap();
+        assert_eq!((second.bth.psn, second.ip.ecn), (41, Ecn::Ect0), "the probe took neither a PSN nor a fast-start slot");
+        assert!(c.probe(2).is_none() && c.probe(5).is_none());
+        assert_eq!(c.recv_drops, 2);
+        let hops = vec![IntHop::from_word(0x41e8_a5da_ca00_0096).unwrap()];
+        let r = c.response(&Response { flow: 2, psn: 7, hops: hops.clone() }).unwrap();
+        assert_eq!((r.opcode, r.bth.psn), (Opcode::HpccTelemetryResponse, 7));
+        assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops }));
+        let w = Recv::Probe(0x102).to_bytes();
+        assert_eq!((w[0], w[1], w[2]), (2, 1, 6));
     }
 }

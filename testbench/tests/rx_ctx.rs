@@ -19,6 +19,7 @@ fn random_records_match_the_model() {
             && at_least("dma_writes", 30_000.0)
             && at_least("notifies", 10_000.0)
             && at_least("rewinds", 1_000.0)
+            && at_least("responses", 1_000.0)
             && at_least("stat_oos_dropped", 500.0)
             && at_least("stat_duplicate", 1_000.0)
             && at_least("stat_bad_request", 1_000.0)
@@ -328,4 +329,83 @@ fn rust_hdl_simulation_small_case() {
         } {}
         assert_eq!(uut.stat_count.val().to_u64(), n, "counter {k}");
     }
+}
+
+/// The HPCC++ probe loop (draft 004 section 7.1) through the RTL. A's probe (tx_ctx's model,
+/// at the flow's next PSN, which the probe does not consume) is built by tx_pipe's RTL, picks
+/// up three hops at the "switches", and goes through B's rx_pipe and rx_ctx RTL. B's PktRecv
+/// (a telemetry response), through tx_ctx's model and tx_pipe's RTL, is a 0xC1 frame echoing
+/// those hops at the probe's PSN; through A's rx_pipe and rx_ctx RTL that frame is a CC event
+/// (ACK type, nothing acknowledged) carrying the hops as the switches wrote them.
+#[test]
+fn probe_round_trip_through_the_pipes() {
+    use sim::packet::*;
+    use sim::rx_ctx::{Ctrl, EV_ACK, OP_CREATE};
+    use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post, Recv, Response, TxCtx};
+    use testbench::harness::rx_ctx::{feed, Input};
+    use testbench::harness::tx_pipe::{hop, random_desc, send, Shape};
+    let seed = rand::random::<u32>() as u64;
+    println!("seed {seed:#x}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut header = |qp| {
+        let mut d = random_desc(&mut rng);
+        d.bth.dest_qp = qp;
+        d
+    };
+    let (a_hdr, b_hdr) = (header(0x22), header(0x11));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    // A: two WRITE packets at PSNs 0xFFFFFE, 0xFFFFFF, then a probe at PSN 0.
+    let mut a_tx = TxCtx::new(10);
+    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: true, fast_start: 0 };
+    assert!(a_tx.ctrl(&TxCtrl::Create { flow: 0x11, cfg }));
+    let post = Post { local_addr: 0, remote_addr: 0x4000, rkey: 1, len: 5000, first_psn: 0xFF_FFFE };
+    assert!(a_tx.ctrl(&TxCtrl::Post { flow: 0x11, post }));
+    a_tx.pkt_send(0x11).unwrap();
+    a_tx.pkt_send(0x11).unwrap();
+    let probe = a_tx.probe(0x11).unwrap();
+    let tx = send(seed, &[(probe, vec![])], &Shape::RANDOM, true);
+    assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
+    let mut p = RocePacket::parse(&tx.frames[0]).unwrap();
+    assert_eq!((p.opcode(), p.bth.psn, p.bth.ack_req), (Opcode::HpccProbe, 0, false));
+    let hops: Vec<IntHop> = (0..3).map(|_| hop(&mut rng)).collect();
+    for h in &hops {
+        assert!(p.telemetry.as_mut().unwrap().push_hop(*h));
+    }
+    let rx_verdict = |frame: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
+        let mut rx = testbench::harness::rx_pipe::open(None);
+        let s = testbench::harness::rx_pipe::stream(&mut rx, [sim::rx_pipe::beats(frame)], 0.1, 0.2, rng, 100_000);
+        assert_eq!(s.verdicts.len(), 1);
+        assert_eq!(s.verdicts[0].code, 0, "rx_pipe dropped {frame:02x?}");
+        s.verdicts[0].clone()
+    };
+
+    // B: rx_pipe, rx_ctx -> a telemetry response PktRecv.
+    let v = rx_verdict(&p.build(), &mut rng);
+    let create = |qpn, epsn, spsn| Input::Ctrl(Ctrl { op: OP_CREATE, qpn, epsn, spsn, mtu: 1024 });
+    let fed = feed(&[create(0x22, 0xFF_FFFE, 7), Input::Verdict(v)], 0);
+    let want = Response { flow: 0x22, psn: 0, hops: hops.clone() };
+    assert_eq!(fed.model[0].recv, Some(Recv::Response(want.clone())));
+    assert_eq!(fed.recv, vec![Recv::Response(want.clone()).to_bytes().to_vec()]);
+    assert!(fed.event.is_empty() && fed.notify.is_empty());
+    assert_eq!(fed.dma[0][12] & 1, 0, "a probe is not written to memory");
+
+    // B: tx_ctx, tx_pipe -> the 0xC1 frame.
+    let mut b_tx = TxCtx::new(10);
+    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    assert!(b_tx.ctrl(&TxCtrl::Create { flow: 0x22, cfg }));
+    let tx = send(seed, &[(b_tx.response(&want).unwrap(), vec![])], &Shape::RANDOM, true);
+    assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
+    let r = RocePacket::parse(&tx.frames[0]).unwrap();
+    assert_eq!((r.opcode(), r.bth.psn, r.bth.dest_qp), (Opcode::HpccTelemetryResponse, 0, 0x11));
+    assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops: hops.clone() }));
+
+    // A: rx_pipe, rx_ctx -> the CC event with the switches' hops, nothing acknowledged.
+    let v = rx_verdict(&tx.frames[0], &mut rng);
+    let fed = feed(&[create(0x11, 7, 0xFF_FFFE), Input::Verdict(v)], 0);
+    assert_eq!(fed.event.len(), 1);
+    let e = &fed.event[0];
+    let word = |i: usize| u64::from_le_bytes(e[20 + 8 * i..28 + 8 * i].try_into().unwrap());
+    assert_eq!((e[2] & 15, e[3], u16::from_le_bytes([e[60], e[61]])), (EV_ACK, 3, 0));
+    assert_eq!((0..3).map(word).collect::<Vec<_>>(), hops.iter().map(|h| h.word()).collect::<Vec<_>>());
+    assert!(fed.recv.is_empty() && fed.notify.is_empty());
 }

@@ -21,6 +21,8 @@ fn random_events_match_the_model() {
             && o.get("descriptors").unwrap() > 50_000.0
             && o.get("dma_reads").unwrap() > 40_000.0
             && o.get("acks").unwrap() > 10_000.0
+            && o.get("responses").unwrap() > 2_000.0
+            && o.get("probes").unwrap() > 1_000.0
             && o.get("rewinds").unwrap() > 1_000.0
             && o.get("nak_ignored").unwrap() > 1_000.0,
         "{o:?}; re-run: {}",

@@ -2,7 +2,7 @@
 //! words, sent events and verdict records over a few hot QPs out of 1024, with the peer's
 //! PSNs mostly right and sometimes ahead, behind or random; WRITE sequences mostly valid and
 //! sometimes broken; ACKs and NAKs inside and outside [snd_una, sent]; CNPs, telemetry
-//! responses and unsupported opcodes; records of frames rx_pipe dropped. Random input gaps and
+//! responses, probes and unsupported opcodes; records of frames rx_pipe dropped. Random input gaps and
 //! backpressure on all four outputs; every PktRecv, CC event, Notify and DMA command the RTL
 //! emits is compared with the model's in order, and one counter per cycle. The bad-input shape
 //! adds bad control words, sent events for unknown flows, unknown QPNs and resets.
@@ -264,8 +264,14 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
             };
         }
         84..=91 => v.opcode = 0x81,
-        92..=95 => v.opcode = 0xC1,
-        _ => v.opcode = [0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0xC0][rng.gen_range(0..6)],
+        92..=93 => v.opcode = 0xC1,
+        // A probe: rx_pipe accepts it only with a collecting telemetry header.
+        94..=95 => {
+            v.opcode = 0xC0;
+            v.telemetry = true;
+            v.echo = false;
+        }
+        _ => v.opcode = [0x0C, 0x0D, 0x0E, 0x0F, 0x10][rng.gen_range(0..5)],
     }
     v
 }
@@ -396,6 +402,7 @@ pub fn run(
     let (mut n_rec, mut n_recv, mut n_rew, mut n_ev, mut n_not, mut n_dma, mut resets) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut offered, mut taken) = (0u64, 0u64);
+    let mut n_resp = 0u64;
     let mut totals = [0u64; stat::COUNT];
     let mut idle = 0u64;
     let (mut since_take, mut counter_checks) = (0u64, 0u64);
@@ -513,6 +520,7 @@ pub fn run(
             n_rec += 1;
             let out = model.verdict(&ver.take().unwrap(), now);
             n_rew += matches!(out.recv, Some(sim::tx_ctx::Recv::Rewind(_))) as u64;
+            n_resp += matches!(out.recv, Some(sim::tx_ctx::Recv::Response(_))) as u64;
             exp.push(&out);
         }
     }
@@ -526,6 +534,7 @@ pub fn run(
     o.metric("records", n_rec as f64);
     o.metric("pktrecvs", n_recv as f64);
     o.metric("rewinds", n_rew as f64);
+    o.metric("responses", n_resp as f64);
     o.metric("events", n_ev as f64);
     o.metric("notifies", n_not as f64);
     o.metric("dma_writes", n_dma as f64);

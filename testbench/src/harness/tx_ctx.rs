@@ -2,15 +2,16 @@
 //! (create, post, remove) and PktSends over a few hot flows out of 1024, random input gaps and
 //! random backpressure on both outputs; every descriptor and DMA read request the RTL emits is
 //! compared with the model's, in order, and the drop / bad-control counters after every cycle.
-//! The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, probe mode, posts and removes of
-//! flows without context, PktSends of idle flows, and resets at random cycles.
+//! PktRecv items are ACK / NAKs, go-back-Ns, telemetry responses and probe requests (half the
+//! flows are in probe mode). The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, posts and
+//! removes of flows without context, PktSends of idle flows, and resets at random cycles.
 
 use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Recv, Rewind, TxCtx, MAX_MTU};
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Recv, Response, Rewind, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -67,7 +68,7 @@ fn config(rng: &mut ChaCha8Rng) -> FlowConfig {
         header: template(rng),
         mtu,
         telemetry: rng.gen(),
-        probe: false,
+        probe: rng.gen(),
         fast_start: if rng.gen_bool(0.5) { rng.gen_range(0..12) } else { rng.gen() },
     }
 }
@@ -100,7 +101,7 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) ->
         return match rng.gen_range(0..6) {
             0 => Ctrl::Nop { flow },
             1 => Ctrl::Create { flow, cfg: FlowConfig { mtu: 0, ..cfg } },
-            2 => Ctrl::Create { flow, cfg: FlowConfig { probe: true, ..cfg } },
+            2 => Ctrl::Post { flow: rng.gen_range(0..1 << FLOW_BITS), post: post(rng, None) },
             3 => Ctrl::Create { flow: rng.gen_range(1 << FLOW_BITS..=u16::MAX), cfg },
             4 => Ctrl::Post { flow: rng.gen_range(1 << FLOW_BITS..=u16::MAX), post: post(rng, None) },
             // Most likely a flow without context.
@@ -162,7 +163,13 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         1 => Syndrome::RnrNak { timer: rng.gen_range(0..32) },
         _ => Syndrome::Nak(NakCode::from_bits(rng.gen_range(0..32))),
     };
-    let echo = rng.gen_bool(0.5).then(|| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect());
+    let hops = |rng: &mut ChaCha8Rng| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect();
+    match rng.gen_range(0..10) {
+        0..=1 => return Recv::Probe(flow),
+        2..=3 => return Recv::Response(Response { flow, psn: rng.gen_range(0..1 << 24), hops: hops(rng) }),
+        _ => {}
+    }
+    let echo = rng.gen_bool(0.5).then(|| hops(rng));
     Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo })
 }
 
@@ -187,6 +194,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut pks: Option<u16> = None;
     let mut rcv: Option<Recv> = None;
     let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
+    let (mut n_resp, mut n_probe) = (0u64, 0u64);
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -301,6 +309,20 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                     }
                     None => recv_drops += 1,
                 },
+                Recv::Response(r) => match model.response(&r) {
+                    Some(d) => {
+                        n_resp += 1;
+                        exp_desc.push_back(d);
+                    }
+                    None => recv_drops += 1,
+                },
+                Recv::Probe(f) => match model.probe(f) {
+                    Some(d) => {
+                        n_probe += 1;
+                        exp_desc.push_back(d);
+                    }
+                    None => recv_drops += 1,
+                },
                 Recv::Rewind(r) => {
                     if model.rewind(&r) {
                         n_rewind += 1;
@@ -343,6 +365,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("descriptors", n_desc as f64);
     o.metric("dma_reads", n_dma as f64);
     o.metric("acks", n_ack as f64);
+    o.metric("responses", n_resp as f64);
+    o.metric("probes", n_probe as f64);
     o.metric("drops", drops_total as f64);
     o.metric("recv_drops", recv_drops as f64);
     o.metric("rewinds", n_rewind as f64);
