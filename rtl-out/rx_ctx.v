@@ -39,10 +39,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     // Stub signals
     reg  [9:0] qp_read_address;
     reg  qp_read_clock;
-    wire  [248:0] qp_read_data;
+    wire  [312:0] qp_read_data;
     reg  [9:0] qp_write_address;
     reg  qp_write_clock;
-    reg  [248:0] qp_write_data;
+    reg  [312:0] qp_write_data;
     reg  qp_write_enable;
     reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
@@ -128,6 +128,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] st11_d;
     wire  [31:0] st11_q;
     reg  st11_clock;
+    reg  [31:0] st12_d;
+    wire  [31:0] st12_q;
+    reg  st12_clock;
+    reg  [31:0] st13_d;
+    wire  [31:0] st13_q;
+    reg  st13_clock;
     reg  p_valid_d;
     wire  p_valid_q;
     reg  p_valid_clock;
@@ -155,8 +161,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] lw_addr_d;
     wire  [9:0] lw_addr_q;
     reg  lw_addr_clock;
-    reg  [248:0] lw_data_d;
-    wire  [248:0] lw_data_q;
+    reg  [312:0] lw_data_d;
+    wire  [312:0] lw_data_q;
     reg  lw_data_clock;
 
     // Local signals
@@ -172,6 +178,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  i_cbad;
     reg  i_sdrop;
     reg  i_naks;
+    reg  i_badresp;
+    reg  i_gap;
     reg  [639:0] vd;
     reg  free;
     reg  go;
@@ -181,7 +189,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  do_v;
     reg  [9:0] a2;
     reg  q_we;
-    reg  [248:0] q_wd;
+    reg  [312:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [1:0] c_op;
@@ -196,7 +204,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [23:0] s_diff;
     reg  s_ahead;
     reg  [31:0] s_sent1;
-    reg  [248:0] w;
+    reg  [312:0] w;
     reg  q_valid;
     reg  [23:0] q_qpn;
     reg  [31:0] q_mtu;
@@ -225,6 +233,20 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  is_tresp;
     reg  is_probe;
     reg  r_resp;
+    reg  is_rreq;
+    reg  is_rresp;
+    reg  rr_bad;
+    reg  r_rd;
+    reg  [511:0] r_rdf;
+    reg  [23:0] rw_psn;
+    reg  c_read;
+    reg  [63:0] q_rd;
+    reg  [63:0] n_rd;
+    reg  [63:0] rd_n;
+    reg  [31:0] una1;
+    reg  [23:0] dr;
+    reg  [23:0] er;
+    reg  [63:0] dma_a;
     reg  [319:0] wire_hops;
     reg  [319:0] num_hops;
     reg  [23:0] dq;
@@ -433,6 +455,16 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(st11_q),
         .clock(st11_clock)
     );
+    rx_ctx_st12 st12(
+        .d(st12_d),
+        .q(st12_q),
+        .clock(st12_clock)
+    );
+    rx_ctx_st13 st13(
+        .d(st13_d),
+        .q(st13_q),
+        .clock(st13_clock)
+    );
     rx_ctx_p_valid p_valid(
         .d(p_valid_d),
         .q(p_valid_q),
@@ -520,6 +552,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st9_clock = clock;
         st10_clock = clock;
         st11_clock = clock;
+        st12_clock = clock;
+        st13_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         r_valid_d = r_valid_q;
@@ -554,6 +588,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st9_d = st9_q;
         st10_d = st10_q;
         st11_d = st11_q;
+        st12_d = st12_q;
+        st13_d = st13_q;
         qp_write_clock = clock;
         qp_read_clock = clock;
         one = 32'h1;
@@ -613,8 +649,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         q_msn = w[(32'ha1)+:(24)];
         q_una = w[(32'hb9)+:(32)];
         q_sent = w[(32'hd9)+:(32)];
+        q_rd = w[(32'hf9)+:(64)];
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
+        c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
         s_end = p_sent_q[(32'h10)+:(24)] + 32'h1;
         s_diff = s_end - q_sent[(32'h0)+:(24)];
         s_ahead = (s_diff != 32'h0) & ~s_diff[32'h17];
@@ -662,6 +700,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         is_cnp = v_op == 32'h81;
         is_tresp = v_op == 32'hc1;
         is_probe = v_op == 32'hc0;
+        is_rreq = v_op == 32'hc;
+        is_rresp = v_op == 32'h10;
         dq = v_psn - q_epsn;
         ahead = (dq != 32'h0) & ~dq[32'h17];
         behind = dq[32'h17];
@@ -689,6 +729,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             act_n = 32'h1;
         end
         epsn1 = q_epsn + 32'h1;
+        rr_bad = (v_rlen > q_mtu) | (~behind & q_act);
+        dr = v_psn - q_una[(32'h0)+:(24)];
+        er = v_psn - q_sent[(32'h0)+:(24)];
+        una1 = q_una + 32'h1;
+        rd_n = q_rd + ((v_n) & 64'hffffffffffffffff);
         msn1 = q_msn + 32'h1;
         seq_err = v_syn == 32'h60;
         nak_other = (v_syn[(32'h5)+:(2)] != 32'h0) & ~seq_err;
@@ -716,6 +761,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         r_send = 1'b0;
         r_rewind = 1'b0;
         r_resp = 32'h0;
+        r_rd = 32'h0;
+        rw_psn = upto;
+        n_rd = q_rd;
+        i_badresp = 1'b0;
+        i_gap = 1'b0;
         r_syn = 32'h1f;
         r_psn = v_psn;
         r_msn = q_msn;
@@ -817,6 +867,76 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             else if (is_tresp) begin
                 e_send = 1'b1;
             end
+            else if (is_rreq) begin
+                if (v_coll) begin
+                    e_send = 1'b1;
+                    e_kind = 32'h1;
+                end
+                if (ahead) begin
+                    if (q_nak) begin
+                        i_oos = 1'b1;
+                    end
+                    else begin
+                        i_naks = 1'b1;
+                        n_nak = 32'h1;
+                        r_send = 1'b1;
+                        r_syn = 32'h60;
+                        r_psn = q_epsn;
+                    end
+                end
+                else if (rr_bad) begin
+                    i_bad = 1'b1;
+                    if (~behind) begin
+                        n_act = 32'h0;
+                    end
+                    r_send = 1'b1;
+                    r_syn = 32'h61;
+                end
+                else begin
+                    r_send = 1'b1;
+                    r_rd = 32'h1;
+                    if (behind) begin
+                        i_dup = 1'b1;
+                    end
+                    else begin
+                        n_msn = msn1;
+                        r_msn = msn1;
+                        n_epsn = epsn1;
+                        n_nak = 32'h0;
+                    end
+                end
+            end
+            else if (is_rresp) begin
+                if (dr[32'h17] | ~er[32'h17]) begin
+                    i_stale = 1'b1;
+                end
+                else if (dr != 32'h0) begin
+                    i_gap = 1'b1;
+                    n_send = 1'b1;
+                    n_pkts = released;
+                    r_send = 1'b1;
+                    r_rewind = 1'b1;
+                    rw_psn = q_una[(32'h0)+:(24)];
+                    n_sent = q_una;
+                    e_send = 1'b1;
+                    e_kind = 32'h2;
+                    e_nxt = q_una;
+                end
+                else if (v_n > q_mtu) begin
+                    i_badresp = 1'b1;
+                end
+                else begin
+                    write = v_n != 32'h0;
+                    n_rd = rd_n;
+                    n_una = una1;
+                    n_send = 1'b1;
+                    n_pkts = 32'h1;
+                    e_send = 1'b1;
+                    e_seq = una1;
+                    e_acked = 32'h1;
+                    e_ece = vd[(32'h11)+:(1)];
+                end
+            end
             else if (is_probe) begin
                 r_send = 1'b1;
                 r_resp = 32'h1;
@@ -828,21 +948,29 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
         end
         r_echo = 32'h0;
-        if (v_coll) begin
+        if (v_coll & (r_rd == 32'h0)) begin
             r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
         end
-        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((r_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((r_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((r_msn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((r_msn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((r_msn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((r_resp) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12) | r_echo;
+        r_rdf = 32'h0;
+        if (r_rd == 32'h1) begin
+            r_rdf = (((v_rlen[(32'h0)+:(14)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0);
+        end
+        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((r_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((r_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((r_msn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((r_msn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((r_msn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((r_resp) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12) | (((r_rd) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | r_rdf | r_echo;
         if (r_rewind) begin
-            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((upto[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((upto[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((upto[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
+            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((rw_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((rw_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((rw_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
         end
         e_tele = 32'h0;
         if (v_tele & ~is_cnp) begin
             e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
         end
         e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0) | e_tele;
+        dma_a = wa;
+        if (is_rresp) begin
+            dma_a = q_rd;
+        end
         dma_word = 32'h0;
         if (write) begin
-            dma_word = ((wa) & 128'hffffffffffffffffffffffffffffffff) | (((vd[(32'h30)+:(7)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((vd[(32'ha0)+:(14)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 32'h70);
+            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[(32'h30)+:(7)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((vd[(32'ha0)+:(14)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 32'h70);
         end
         wr_addr = a2;
         if (~swept_q) begin
@@ -864,11 +992,15 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                q_wd = ((one) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
             end
             else if (c_remove) begin
                 q_we = 1'b1;
                 q_wd = 32'h0;
+            end
+            else if (c_read) begin
+                q_we = 1'b1;
+                q_wd = ((w[(32'h0)+:(249)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
             end
             else begin
                 i_cbad = 1'b1;
@@ -878,7 +1010,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (s_id_ok & q_valid) begin
                 if (s_ahead) begin
                     q_we = 1'b1;
-                    q_wd = ((w[(32'h0)+:(217)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                    q_wd = ((w[(32'h0)+:(217)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
                 end
             end
             else begin
@@ -887,7 +1019,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[(32'h0)+:(39)]) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 249'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+            q_wd = ((w[(32'h0)+:(39)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;
@@ -967,6 +1099,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (do_v & i_naks) begin
             st11_d = st11_q + 32'h1;
         end
+        if (do_v & i_badresp) begin
+            st12_d = st12_q + 32'h1;
+        end
+        if (do_v & i_gap) begin
+            st13_d = st13_q + 32'h1;
+        end
         if (reset) begin
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
@@ -989,6 +1127,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             st9_d = 32'h0;
             st10_d = 32'h0;
             st11_d = 32'h0;
+            st12_d = 32'h0;
+            st13_d = 32'h0;
         end
         m_axis_pktrecv_tvalid = r_valid_q;
         m_axis_pktrecv_tdata = r_data_q;
@@ -1034,6 +1174,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         if (stat_addr == 32'hb) begin
             stat_count = st11_q;
+        end
+        if (stat_addr == 32'hc) begin
+            stat_count = st12_q;
+        end
+        if (stat_addr == 32'hd) begin
+            stat_count = st13_q;
         end
     end
 
@@ -1132,13 +1278,13 @@ endmodule // rx_ctx_lw_addr
 module rx_ctx_lw_data(d,q,clock);
 
     // Module arguments
-    input wire  [248:0] d;
-    output reg  [248:0] q;
+    input wire  [312:0] d;
+    output reg  [312:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 249'h0;
+       q = 313'h0;
     end
 
     always @(posedge clock) begin
@@ -1368,14 +1514,14 @@ module rx_ctx_qp(read_address,read_clock,read_data,write_address,write_clock,wri
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [248:0] read_data;
+    output reg  [312:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [248:0] write_data;
+    input wire  [312:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[248:0] mem[1023:0];
+    reg[312:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -1496,6 +1642,42 @@ module rx_ctx_st11(d,q,clock);
     end
 
 endmodule // rx_ctx_st11
+
+module rx_ctx_st12(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_st12
+
+module rx_ctx_st13(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rx_ctx_st13
 
 module rx_ctx_st2(d,q,clock);
 

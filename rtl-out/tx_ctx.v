@@ -40,10 +40,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  ctx_write_enable;
     reg  [9:0] msg_read_address;
     reg  msg_read_clock;
-    wire  [321:0] msg_read_data;
+    wire  [322:0] msg_read_data;
     reg  [9:0] msg_write_address;
     reg  msg_write_clock;
-    reg  [321:0] msg_write_data;
+    reg  [322:0] msg_write_data;
     reg  msg_write_enable;
     reg  p_valid_d;
     wire  p_valid_q;
@@ -75,8 +75,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [319:0] lw_cdata_d;
     wire  [319:0] lw_cdata_q;
     reg  lw_cdata_clock;
-    reg  [321:0] lw_mdata_d;
-    wire  [321:0] lw_mdata_q;
+    reg  [322:0] lw_mdata_d;
+    wire  [322:0] lw_mdata_q;
     reg  lw_mdata_clock;
     reg  swept_d;
     wire  swept_q;
@@ -116,7 +116,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  c_we;
     reg  [319:0] c_wd;
     reg  m_we;
-    reg  [321:0] m_wd;
+    reg  [322:0] m_wd;
     reg  g_rew;
     reg  [23:0] g_psn;
     reg  [23:0] m_first;
@@ -139,7 +139,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [7:0] ack_tos;
     reg  [7:0] ack_op;
     reg  [1023:0] adesc;
-    reg  [1:0] r_kind;
+    reg  [2:0] r_kind;
     reg  t_probe;
     reg  [23:0] a_psn;
     reg  a_tele;
@@ -158,7 +158,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_p;
     reg  free;
     reg  [319:0] cw;
-    reg  [321:0] mw;
+    reg  [322:0] mw;
     reg  m_valid;
     reg  m_pend;
     reg  [31:0] m_off;
@@ -188,6 +188,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [23:0] psn1;
     reg  [1:0] st_post;
     reg  [7:0] ack_req;
+    reg  r_both;
+    reg  m_read;
+    reg  [63:0] va_num;
+    reg  [63:0] va_sum;
+    reg  [127:0] rd_reth;
+    reg  [13:0] dplen;
+    reg  [13:0] a_plen;
 
     // Sub module instances
     tx_ctx_ctx ctx(
@@ -365,7 +372,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         msg_read_clock = clock;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
-        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free) | ((p_kind_q == 32'h3) & free);
+        r_kind = p_recv_q[(32'h11)+:(3)];
+        r_both = r_kind == 32'h4;
+        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free);
         s_axis_ctrl_tready = swept_q & go;
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go;
@@ -396,7 +405,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         a2 = p_addr_q;
         take_c = p_valid_q & (p_kind_q == 32'h1);
-        take_r = p_valid_q & (p_kind_q == 32'h2) & d_free;
+        take_r = p_valid_q & (p_kind_q == 32'h2) & d_free & (~r_both | free);
         take_p = p_valid_q & (p_kind_q == 32'h3) & free;
         c_op = p_ctrl_q[(32'h0)+:(2)];
         c_flow = p_ctrl_q[(32'h10)+:(16)];
@@ -404,7 +413,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
         p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
         r_flow = p_recv_q[(32'h0)+:(16)];
-        r_kind = p_recv_q[(32'h11)+:(2)];
         g_rew = r_kind == 32'h1;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
@@ -426,6 +434,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_sent = mw[(32'h9a)+:(16)];
         m_reth = mw[(32'haa)+:(128)];
         m_first = mw[(32'h12a)+:(24)];
+        m_read = mw[32'h142];
         t_mtu = cw[(32'h120)+:(14)];
         t_tele = cw[32'h12e];
         t_fs = cw[(32'h12f)+:(16)];
@@ -438,7 +447,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             plen = rest[(32'h0)+:(14)];
         end
         opcode = 32'h7;
-        if (first & last) begin
+        if (m_read) begin
+            opcode = 32'hc;
+        end
+        else if (first & last) begin
             opcode = 32'ha;
         end
         else if (first) begin
@@ -463,8 +475,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (t_tele) begin
             tele_byte = 32'h1;
         end
+        va_num = (((m_reth[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38) | (((m_reth[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((m_reth[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((m_reth[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((m_reth[(32'h20)+:(8)]) & 64'hffffffffffffffff) << 32'h18) | (((m_reth[(32'h28)+:(8)]) & 64'hffffffffffffffff) << 32'h10) | (((m_reth[(32'h30)+:(8)]) & 64'hffffffffffffffff) << 32'h8) | ((m_reth[(32'h38)+:(8)]) & 64'hffffffffffffffff);
+        va_sum = va_num + ((m_off) & 64'hffffffffffffffff);
+        rd_reth = ((va_sum[(32'h38)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) | (((va_sum[(32'h30)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h8) | (((va_sum[(32'h28)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h10) | (((va_sum[(32'h20)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h18) | (((va_sum[(32'h18)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((va_sum[(32'h10)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h28) | (((va_sum[(32'h8)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h30) | (((va_sum[(32'h0)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h38) | (((m_reth[(32'h40)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((plen[(32'h8)+:(6)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h70) | (((plen[(32'h0)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h78);
         reth_out = 32'h0;
-        if (first) begin
+        dplen = plen;
+        if (m_read) begin
+            reth_out = rd_reth;
+            dplen = 32'h0;
+        end
+        else if (first) begin
             reth_out = m_reth;
         end
         st_next = 32'h3;
@@ -472,13 +492,19 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             st_next = 32'h1;
         end
         st_post = 32'h3;
-        desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
-        ack_send = take_r & r_id_ok & m_valid & (~r_kind[32'h0] | (r_kind[32'h1] & t_probe));
+        desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((dplen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((dplen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
+        ack_send = take_r & r_id_ok & m_valid & ((r_kind == 32'h0) | (r_kind == 32'h2) | ((r_kind == 32'h3) & t_probe) | (r_kind == 32'h4));
         ack_op = 32'h11;
         a_psn = p_recv_q[(32'h20)+:(24)];
         a_tele = p_recv_q[(32'h10)+:(1)];
         a_aeth = p_recv_q[(32'h40)+:(32)];
-        if (r_kind == 32'h2) begin
+        a_plen = 32'h0;
+        if (r_kind == 32'h4) begin
+            ack_op = 32'h10;
+            a_tele = 32'h0;
+            a_plen = p_recv_q[(32'h70)+:(14)];
+        end
+        else if (r_kind == 32'h2) begin
             ack_op = 32'hc1;
             a_tele = 32'h1;
             a_aeth = 32'h0;
@@ -496,7 +522,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             echo_nhop = p_recv_q[(32'h60)+:(8)];
             echo_hops = p_recv_q[(32'h80)+:(320)];
         end
-        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((a_plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((a_plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         g_psn = (((p_recv_q[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((p_recv_q[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((p_recv_q[(32'h30)+:(8)]) & 24'hffffff);
         g_k = g_psn - m_first;
@@ -546,16 +572,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 m_wd = 32'h0;
             end
             else begin
-                m_wd = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((p_ctrl_q[(32'hc0)+:(64)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((p_ctrl_q[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((p_ctrl_q[(32'h40)+:(128)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((p_ctrl_q[(32'h100)+:(24)]) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+                m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((p_ctrl_q[(32'hc0)+:(64)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((p_ctrl_q[(32'h100)+:(24)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((p_ctrl_q[(32'h40)+:(128)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((p_ctrl_q[(32'h100)+:(24)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((p_ctrl_q[(32'h118)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
             end
         end
         else if (send) begin
             m_we = 1'b1;
-            m_wd = ((st_next) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+            m_wd = ((st_next) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((mw[(32'h142)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
         end
         else if (g_ok) begin
             m_we = 1'b1;
-            m_wd = ((st_post) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 322'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a);
+            m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((mw[(32'h142)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
         end
         ctx_write_enable = c_we;
         ctx_write_data = c_wd;
@@ -575,7 +601,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = desc;
-            if (plen != 32'h0) begin
+            if ((plen != 32'h0) & ~m_read) begin
                 r_valid_d = 1'b1;
                 r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
             end
@@ -583,6 +609,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (ack_send) begin
             d_valid_d = 1'b1;
             d_data_d = adesc;
+            if (a_plen != 32'h0) begin
+                r_valid_d = 1'b1;
+                r_data_d = ((p_recv_q[(32'h1c0)+:(64)]) & 128'hffffffffffffffffffffffffffffffff) | (((a_plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((r_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
+            end
         end
         if (take_r & ~g_rew & ~ack_send) begin
             recv_drops_d = recv_drops_q + 32'h1;
@@ -776,13 +806,13 @@ endmodule // tx_ctx_lw_ctx
 module tx_ctx_lw_mdata(d,q,clock);
 
     // Module arguments
-    input wire  [321:0] d;
-    output reg  [321:0] q;
+    input wire  [322:0] d;
+    output reg  [322:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 322'h0;
+       q = 323'h0;
     end
 
     always @(posedge clock) begin
@@ -814,14 +844,14 @@ module tx_ctx_msg(read_address,read_clock,read_data,write_address,write_clock,wr
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [321:0] read_data;
+    output reg  [322:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [321:0] write_data;
+    input wire  [322:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[321:0] mem[1023:0];
+    reg[322:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];

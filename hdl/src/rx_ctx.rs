@@ -21,8 +21,9 @@ use crate::byte_swap::ByteSwap64;
 use rust_hdl::prelude::*;
 
 /// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
-/// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32.
-const QP_BITS: usize = 249;
+/// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32 | next READ
+/// response address 64.
+const QP_BITS: usize = 313;
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -36,8 +37,9 @@ pub struct RxCtx<const F: usize> {
     pub cfg_pkt_shift: Signal<In, Bits<4>>,
     /// Time in ns, stamped on the CC events of the verdicts taken in this cycle.
     pub now_ns: Signal<In, Bits<64>>,
-    /// Control word: [1:0] op (1 create, 2 remove), [29:16] MTU of the peer's WRITEs,
-    /// [55:32] QPN (flow = its low F bits), [87:64] first expected PSN, [119:96] first PSN sent.
+    /// Control word: [1:0] op (1 create, 2 remove, 3 READ posted), [29:16] MTU of the QP's
+    /// packets, [55:32] QPN (flow = its low F bits), [87:64] first expected PSN, [119:96] first
+    /// PSN sent; op 3: [127:64] the local address the READ's responses are written from.
     pub s_axis_ctrl_tdata: Signal<In, Bits<128>>,
     /// A control word is offered.
     pub s_axis_ctrl_tvalid: Signal<In, bool>,
@@ -84,9 +86,10 @@ pub struct RxCtx<const F: usize> {
     pub m_axis_dma_cmd_tready: Signal<In, bool>,
     /// Counter select (sim::rx_ctx::stat): 0 records, 1 dropped by rx_pipe, 2 unknown QP,
     /// 3 out of sequence dropped, 4 duplicates, 5 bad requests, 6 stale ACKs, 7 other NAKs,
-    /// 8 unsupported opcodes, 9 bad control words, 10 sent events dropped, 11 NAKs sent.
+    /// 8 unsupported opcodes, 9 bad control words, 10 sent events dropped, 11 NAKs sent,
+    /// 12 READ responses longer than the MTU, 13 READ response gaps (go-back-N).
     pub stat_addr: Signal<In, Bits<4>>,
-    /// The selected counter (wraps), combinational; 0 for 12-15.
+    /// The selected counter (wraps), combinational; 0 for 14-15.
     pub stat_count: Signal<Out, Bits<32>>,
 
     qp: RAM<Bits<QP_BITS>, F>,
@@ -120,6 +123,8 @@ pub struct RxCtx<const F: usize> {
     st9: DFF<Bits<32>>,
     st10: DFF<Bits<32>>,
     st11: DFF<Bits<32>>,
+    st12: DFF<Bits<32>>,
+    st13: DFF<Bits<32>>,
     i_rec: Signal<Local, bool>,
     i_pdrop: Signal<Local, bool>,
     i_unk: Signal<Local, bool>,
@@ -132,6 +137,8 @@ pub struct RxCtx<const F: usize> {
     i_cbad: Signal<Local, bool>,
     i_sdrop: Signal<Local, bool>,
     i_naks: Signal<Local, bool>,
+    i_badresp: Signal<Local, bool>,
+    i_gap: Signal<Local, bool>,
 
     // Inputs and arbitration.
     vd: Signal<Local, Bits<640>>,
@@ -201,6 +208,20 @@ pub struct RxCtx<const F: usize> {
     is_tresp: Signal<Local, bool>,
     is_probe: Signal<Local, bool>,
     r_resp: Signal<Local, Bits<1>>,
+    is_rreq: Signal<Local, bool>,
+    is_rresp: Signal<Local, bool>,
+    rr_bad: Signal<Local, bool>,
+    r_rd: Signal<Local, Bits<1>>,
+    r_rdf: Signal<Local, Bits<512>>,
+    rw_psn: Signal<Local, Bits<24>>,
+    c_read: Signal<Local, bool>,
+    q_rd: Signal<Local, Bits<64>>,
+    n_rd: Signal<Local, Bits<64>>,
+    rd_n: Signal<Local, Bits<64>>,
+    una1: Signal<Local, Bits<32>>,
+    dr: Signal<Local, Bits<24>>,
+    er: Signal<Local, Bits<24>>,
+    dma_a: Signal<Local, Bits<64>>,
     wire_hops: Signal<Local, Bits<320>>,
     num_hops: Signal<Local, Bits<320>>,
 
@@ -268,7 +289,8 @@ impl<const F: usize> Logic for RxCtx<F> {
         dff_setup!(
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
             m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
-            lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11
+            lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
+            st12, st13
         );
         self.qp.write_clock.next = self.clock.val();
         self.qp.read_clock.next = self.clock.val();
@@ -347,11 +369,14 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.q_msn.next = self.w.val().get_bits::<24>(161);
         self.q_una.next = self.w.val().get_bits::<32>(185);
         self.q_sent.next = self.w.val().get_bits::<32>(217);
+        self.q_rd.next = self.w.val().get_bits::<64>(249);
 
         // ---- Control word.
         self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
         self.c_remove.next =
             (self.c_op.val() == 2) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
+        self.c_read.next =
+            (self.c_op.val() == 3) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
 
         // ---- Sent event: sent = max(sent, PSN + 1) in 24-bit serial arithmetic, extended.
         self.s_end.next = self.p_sent.q.val().get_bits::<24>(16) + 1;
@@ -421,6 +446,8 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.is_cnp.next = self.v_op.val() == 0x81;
         self.is_tresp.next = self.v_op.val() == 0xC1;
         self.is_probe.next = self.v_op.val() == 0xC0;
+        self.is_rreq.next = self.v_op.val() == 0x0C;
+        self.is_rresp.next = self.v_op.val() == 0x10;
 
         // ---- Responder (sim::rx_ctx::RxCtx::request).
         self.dq.next = self.v_psn.val() - self.q_epsn.val();
@@ -457,6 +484,13 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.act_n.next = 1.into();
         }
         self.epsn1.next = self.q_epsn.val() + 1;
+        // READ request (sim::rx_ctx::RxCtx::read_request): one response packet at most.
+        self.rr_bad.next = (self.v_rlen.val() > self.q_mtu.val()) | (!self.behind.val() & self.q_act.val());
+        // READ response (read_response): snd_una <= PSN < sent.
+        self.dr.next = self.v_psn.val() - self.q_una.val().get_bits::<24>(0);
+        self.er.next = self.v_psn.val() - self.q_sent.val().get_bits::<24>(0);
+        self.una1.next = self.q_una.val() + 1;
+        self.rd_n.next = self.q_rd.val() + bit_cast::<64, 32>(self.v_n.val());
         self.msn1.next = self.q_msn.val() + 1;
 
         // ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
@@ -490,6 +524,11 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.r_send.next = false;
         self.r_rewind.next = false;
         self.r_resp.next = 0.into();
+        self.r_rd.next = 0.into();
+        self.rw_psn.next = self.upto.val();
+        self.n_rd.next = self.q_rd.val();
+        self.i_badresp.next = false;
+        self.i_gap.next = false;
         self.r_syn.next = 0x1F.into();
         self.r_psn.next = self.v_psn.val();
         self.r_msn.next = self.q_msn.val();
@@ -580,6 +619,70 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.e_kind.next = 4.into();
             } else if self.is_tresp.val() {
                 self.e_send.next = true;
+            } else if self.is_rreq.val() {
+                if self.v_coll.val() {
+                    self.e_send.next = true;
+                    self.e_kind.next = 1.into();
+                }
+                if self.ahead.val() {
+                    if self.q_nak.val() {
+                        self.i_oos.next = true;
+                    } else {
+                        self.i_naks.next = true;
+                        self.n_nak.next = 1.into();
+                        self.r_send.next = true;
+                        self.r_syn.next = 0x60.into();
+                        self.r_psn.next = self.q_epsn.val();
+                    }
+                } else if self.rr_bad.val() {
+                    self.i_bad.next = true;
+                    if !self.behind.val() {
+                        self.n_act.next = 0.into();
+                    }
+                    self.r_send.next = true;
+                    self.r_syn.next = 0x61.into();
+                } else {
+                    // READ Response Only to send (PktRecv kind 4); a duplicate is executed again.
+                    self.r_send.next = true;
+                    self.r_rd.next = 1.into();
+                    if self.behind.val() {
+                        self.i_dup.next = true;
+                    } else {
+                        self.n_msn.next = self.msn1.val();
+                        self.r_msn.next = self.msn1.val();
+                        self.n_epsn.next = self.epsn1.val();
+                        self.n_nak.next = 0.into();
+                    }
+                }
+            } else if self.is_rresp.val() {
+                if self.dr.val().get_bit(23) | !self.er.val().get_bit(23) {
+                    self.i_stale.next = true;
+                } else if self.dr.val() != 0 {
+                    // A response was lost: everything in flight is released and resent from
+                    // snd_una.
+                    self.i_gap.next = true;
+                    self.n_send.next = true;
+                    self.n_pkts.next = self.released.val();
+                    self.r_send.next = true;
+                    self.r_rewind.next = true;
+                    self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
+                    self.n_sent.next = self.q_una.val();
+                    self.e_send.next = true;
+                    self.e_kind.next = 2.into();
+                    self.e_nxt.next = self.q_una.val();
+                } else if self.v_n.val() > self.q_mtu.val() {
+                    self.i_badresp.next = true;
+                } else {
+                    self.write.next = self.v_n.val() != 0;
+                    self.n_rd.next = self.rd_n.val();
+                    self.n_una.next = self.una1.val();
+                    self.n_send.next = true;
+                    self.n_pkts.next = 1.into();
+                    self.e_send.next = true;
+                    self.e_seq.next = self.una1.val();
+                    self.e_acked.next = 1.into();
+                    self.e_ece.next = self.vd.val().get_bits::<1>(17);
+                }
             } else if self.is_probe.val() {
                 // Telemetry response (PktRecv kind 2): the probe's PSN and hops, AETH 0.
                 self.r_send.next = true;
@@ -596,10 +699,16 @@ impl<const F: usize> Logic for RxCtx<F> {
         // slots), telemetry response (the same with kind bit 18, AETH 0), or go-back-N (flow,
         // bit 17, PSN).
         self.r_echo.next = 0.into();
-        if self.v_coll.val() {
+        if self.v_coll.val() & (self.r_rd.val() == 0) {
             self.r_echo.next = (bit_cast::<512, 1>(self.one.val()) << 16)
                 | (bit_cast::<512, 3>(self.v_nhop.val()) << 96)
                 | (bit_cast::<512, 320>(self.wire_hops.val()) << 128);
+        }
+        // READ response to send: length [125:112], host address [511:448].
+        self.r_rdf.next = 0.into();
+        if self.r_rd.val() == 1 {
+            self.r_rdf.next = (bit_cast::<512, 14>(self.v_rlen.val().get_bits::<14>(0)) << 112)
+                | (bit_cast::<512, 64>(self.sw_va.y.val()) << 448);
         }
         self.r_word.next = bit_cast::<512, F>(self.a2.val())
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(16)) << 32)
@@ -610,13 +719,15 @@ impl<const F: usize> Logic for RxCtx<F> {
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(8)) << 80)
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
             | (bit_cast::<512, 1>(self.r_resp.val()) << 18)
+            | (bit_cast::<512, 1>(self.r_rd.val()) << 19)
+            | self.r_rdf.val()
             | self.r_echo.val();
         if self.r_rewind.val() {
             self.r_word.next = bit_cast::<512, F>(self.a2.val())
                 | (bit_cast::<512, 1>(self.one.val()) << 17)
-                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(16)) << 32)
-                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(8)) << 40)
-                | (bit_cast::<512, 8>(self.upto.val().get_bits::<8>(0)) << 48);
+                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(16)) << 32)
+                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(8)) << 40)
+                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(0)) << 48);
         }
         // CC event (cc_module's format); hops only from a telemetry header, none on a CNP.
         self.e_tele.next = 0.into();
@@ -632,9 +743,13 @@ impl<const F: usize> Logic for RxCtx<F> {
             | (bit_cast::<512, 64>(self.p_now.q.val()) << 96)
             | (bit_cast::<512, 16>(self.e_acked.val()) << 480)
             | self.e_tele.val();
+        self.dma_a.next = self.wa.val();
+        if self.is_rresp.val() {
+            self.dma_a.next = self.q_rd.val();
+        }
         self.dma_word.next = 0.into();
         if self.write.val() {
-            self.dma_word.next = bit_cast::<128, 64>(self.wa.val())
+            self.dma_word.next = bit_cast::<128, 64>(self.dma_a.val())
                 | (bit_cast::<128, 7>(self.vd.val().get_bits::<7>(48)) << 64)
                 | (bit_cast::<128, 14>(self.vd.val().get_bits::<14>(160)) << 80)
                 | (bit_cast::<128, 1>(self.one.val()) << 96)
@@ -671,6 +786,10 @@ impl<const F: usize> Logic for RxCtx<F> {
             } else if self.c_remove.val() {
                 self.q_we.next = true;
                 self.q_wd.next = 0.into();
+            } else if self.c_read.val() {
+                self.q_we.next = true;
+                self.q_wd.next = bit_cast::<QP_BITS, 249>(self.w.val().get_bits::<249>(0))
+                    | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249);
             } else {
                 self.i_cbad.next = true;
             }
@@ -680,7 +799,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.q_we.next = true;
                     self.q_wd.next =
                         bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
-                            | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217);
+                            | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217)
+                            | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249);
                 }
             } else {
                 self.i_sdrop.next = true;
@@ -695,7 +815,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<QP_BITS, 32>(self.n_left.val()) << 129)
                 | (bit_cast::<QP_BITS, 24>(self.n_msn.val()) << 161)
                 | (bit_cast::<QP_BITS, 32>(self.n_una.val()) << 185)
-                | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217);
+                | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217)
+                | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249);
         }
 
         self.qp.write_enable.next = self.q_we.val();
@@ -784,6 +905,12 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.do_v.val() & self.i_naks.val() {
             self.st11.d.next = self.st11.q.val() + 1;
         }
+        if self.do_v.val() & self.i_badresp.val() {
+            self.st12.d.next = self.st12.q.val() + 1;
+        }
+        if self.do_v.val() & self.i_gap.val() {
+            self.st13.d.next = self.st13.q.val() + 1;
+        }
         if self.reset.val() {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
@@ -806,6 +933,8 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.st9.d.next = 0.into();
             self.st10.d.next = 0.into();
             self.st11.d.next = 0.into();
+            self.st12.d.next = 0.into();
+            self.st13.d.next = 0.into();
         }
         self.m_axis_pktrecv_tvalid.next = self.r_valid.q.val();
         self.m_axis_pktrecv_tdata.next = self.r_data.q.val();
@@ -851,6 +980,12 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         if self.stat_addr.val() == 11 {
             self.stat_count.next = self.st11.q.val();
+        }
+        if self.stat_addr.val() == 12 {
+            self.stat_count.next = self.st12.q.val();
+        }
+        if self.stat_addr.val() == 13 {
+            self.stat_count.next = self.st13.q.val();
         }
     }
 }

@@ -15,6 +15,9 @@
 //! (k x MTU, k = PSN - first PSN), so the next PktSend resends from there. Kind 2 (a probe
 //! received) gives a telemetry response descriptor (0xC1) and kind 3 (a probe request from the
 //! CC module) a probe descriptor (0xC0) at the flow's next PSN, for flows in probe mode.
+//! A flow whose posted message is a READ sends READ requests (0x0C), one per PktSend, each for
+//! the next MTU of the message; kind 4 (a READ request received) gives a READ Response Only
+//! (0x10) with its payload read over the DMA read interface.
 //!
 //! Every event reads the flow's words in S1 and writes them in S2; the writes of the previous
 //! cycle are forwarded, so back-to-back PktSends of one flow need no spacing. A PktRecv or
@@ -32,8 +35,8 @@ pub const OP_POST: u64 = 3;
 /// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16 | probe mode 1.
 const CTX_BITS: usize = 320;
 /// msg RAM word: valid 1 | pending 1 | offset 32 | length 32 | local address 64 | next PSN 24 |
-/// packets sent (saturating) 16 | RETH bytes 128 | first PSN 24 (for go-back-N).
-const MSG_BITS: usize = 322;
+/// packets sent (saturating) 16 | RETH bytes 128 | first PSN 24 (for go-back-N) | READ 1.
+const MSG_BITS: usize = 323;
 
 /// See the module doc. `F`: log2 of the flow count.
 #[derive(LogicBlock)]
@@ -58,14 +61,16 @@ pub struct TxCtx<const F: usize> {
     /// The PktSend is taken: no control word or PktRecv offered, no sweep, S2 not waiting
     /// (combinational from the `m_axis_*_tready` when S2 holds a PktRecv or PktSend).
     pub s_axis_pktsend_tready: Signal<Out, bool>,
-    /// PktRecv from the Rx pipe (kinds 0-2) or the CC module (kind 3); layout in
-    /// docs/modules/tx_ctx.md: [15:0] flow, [16] telemetry echo, [18:17] kind, [55:32] PSN and
+    /// PktRecv from the Rx pipe (kinds 0-2, 4) or the CC module (kind 3); layout in
+    /// docs/modules/tx_ctx.md: [15:0] flow, [16] telemetry echo, [19:17] kind, [55:32] PSN and
     /// [95:64] AETH as descriptor bytes 36..38 and 40..43, [103:96] nhop, [447:128] hop slots
     /// as descriptor bytes 64..103. Kind 0: send this ACK / NAK. Kind 1: go-back-N (a NAK
     /// received for the flow's requests), no descriptor; the flow sends again from PSN [55:32]
     /// if it lies in the sent range. Kind 2: send a telemetry response (0xC1) with this PSN and
     /// these hops, AETH ignored. Kind 3: send a probe (0xC0) at the flow's next PSN if the flow
-    /// is in probe mode; only the flow is used.
+    /// is in probe mode; only the flow is used. Kind 4: send a READ Response Only (0x10) with
+    /// this PSN and AETH and [125:112] bytes read from host address [511:448] (a DMA read).
+    /// Kinds 5-7 are dropped.
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
     /// A PktRecv is offered.
     pub s_axis_pktrecv_tvalid: Signal<In, bool>,
@@ -87,8 +92,8 @@ pub struct TxCtx<const F: usize> {
     pub m_axis_dma_rd_tready: Signal<In, bool>,
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
-    /// PktRecvs of kinds 0, 2, 3 dropped: flow id >= 2^F, no context, or a probe request for
-    /// a flow not in probe mode (wraps).
+    /// PktRecvs other than go-back-N dropped: flow id >= 2^F, no context, a probe request for a
+    /// flow not in probe mode, kinds 5-7 (wraps).
     pub stat_recv_drop: Signal<Out, Bits<32>>,
     /// Go-back-N events ignored: flow id >= 2^F, no context, or PSN outside the posted
     /// message's sent range (wraps).
@@ -149,7 +154,7 @@ pub struct TxCtx<const F: usize> {
     ack_tos: Signal<Local, Bits<8>>,
     ack_op: Signal<Local, Bits<8>>,
     adesc: Signal<Local, Bits<1024>>,
-    r_kind: Signal<Local, Bits<2>>,
+    r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
     a_psn: Signal<Local, Bits<24>>,
     a_tele: Signal<Local, Bits<1>>,
@@ -201,6 +206,13 @@ pub struct TxCtx<const F: usize> {
     psn1: Signal<Local, Bits<24>>,
     st_post: Signal<Local, Bits<2>>,
     ack_req: Signal<Local, Bits<8>>,
+    r_both: Signal<Local, bool>,
+    m_read: Signal<Local, bool>,
+    va_num: Signal<Local, Bits<64>>,
+    va_sum: Signal<Local, Bits<64>>,
+    rd_reth: Signal<Local, Bits<128>>,
+    dplen: Signal<Local, Bits<14>>,
+    a_plen: Signal<Local, Bits<14>>,
 }
 
 impl<const F: usize> Default for TxCtx<F> {
@@ -328,6 +340,13 @@ impl<const F: usize> Default for TxCtx<F> {
             psn1: Default::default(),
             st_post: Default::default(),
             ack_req: Default::default(),
+            r_both: Default::default(),
+            m_read: Default::default(),
+            va_num: Default::default(),
+            va_sum: Default::default(),
+            rd_reth: Default::default(),
+            dplen: Default::default(),
+            a_plen: Default::default(),
         }
     }
 }
@@ -351,9 +370,13 @@ impl<const F: usize> Logic for TxCtx<F> {
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
         self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
         // S2 holds a PktRecv or PktSend only while an output register it needs is full.
+        // A READ response (PktRecv kind 4) needs both output registers, other PktRecvs the
+        // descriptor register only.
+        self.r_kind.next = self.p_recv.q.val().get_bits::<3>(17);
+        self.r_both.next = self.r_kind.val() == 4;
         self.go.next = !self.p_valid.q.val()
             | (self.p_kind.q.val() == 1)
-            | ((self.p_kind.q.val() == 2) & self.d_free.val())
+            | ((self.p_kind.q.val() == 2) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
             | ((self.p_kind.q.val() == 3) & self.free.val());
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
@@ -390,7 +413,10 @@ impl<const F: usize> Logic for TxCtx<F> {
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
-        self.take_r.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.d_free.val();
+        self.take_r.next = self.p_valid.q.val()
+            & (self.p_kind.q.val() == 2)
+            & self.d_free.val()
+            & (!self.r_both.val() | self.free.val());
         self.take_p.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
         self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
         self.c_flow.next = self.p_ctrl.q.val().get_bits::<16>(16);
@@ -398,7 +424,6 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
         self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
         self.r_flow.next = self.p_recv.q.val().get_bits::<16>(0);
-        self.r_kind.next = self.p_recv.q.val().get_bits::<2>(17);
         self.g_rew.next = self.r_kind.val() == 1;
         self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
 
@@ -423,6 +448,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.m_sent.next = self.mw.val().get_bits::<16>(154);
         self.m_reth.next = self.mw.val().get_bits::<128>(170);
         self.m_first.next = self.mw.val().get_bits::<24>(298);
+        self.m_read.next = self.mw.val().get_bit(322);
         self.t_mtu.next = self.cw.val().get_bits::<14>(288);
         self.t_tele.next = self.cw.val().get_bit(302);
         self.t_fs.next = self.cw.val().get_bits::<16>(303);
@@ -438,7 +464,9 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.plen.next = self.rest.val().get_bits::<14>(0);
         }
         self.opcode.next = 0x07.into();
-        if self.first.val() & self.last.val() {
+        if self.m_read.val() {
+            self.opcode.next = 0x0C.into();
+        } else if self.first.val() & self.last.val() {
             self.opcode.next = 0x0A.into();
         } else if self.first.val() {
             self.opcode.next = 0x06.into();
@@ -464,8 +492,34 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.t_tele.val() {
             self.tele_byte.next = 1.into();
         }
+        // READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
+        // kept in wire order (big-endian), so the address is byte-reversed around the add.
+        self.va_num.next = (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(0)) << 56)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(8)) << 48)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(16)) << 40)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(24)) << 32)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(32)) << 24)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(40)) << 16)
+            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(48)) << 8)
+            | bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(56));
+        self.va_sum.next = self.va_num.val() + bit_cast::<64, 32>(self.m_off.val());
+        self.rd_reth.next = bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(56))
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(48)) << 8)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(40)) << 16)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(32)) << 24)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(24)) << 32)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(16)) << 40)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(8)) << 48)
+            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(0)) << 56)
+            | (bit_cast::<128, 32>(self.m_reth.val().get_bits::<32>(64)) << 64)
+            | (bit_cast::<128, 6>(self.plen.val().get_bits::<6>(8)) << 112)
+            | (bit_cast::<128, 8>(self.plen.val().get_bits::<8>(0)) << 120);
         self.reth_out.next = 0.into();
-        if self.first.val() {
+        self.dplen.next = self.plen.val();
+        if self.m_read.val() {
+            self.reth_out.next = self.rd_reth.val();
+            self.dplen.next = 0.into();
+        } else if self.first.val() {
             self.reth_out.next = self.m_reth.val();
         }
         // msg word bits [1:0] after the packet: valid, pending unless it was the last.
@@ -487,8 +541,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(0)) << 304)
             | (bit_cast::<1024, 8>(self.tele_byte.val()) << 312)
             | (bit_cast::<1024, 128>(self.reth_out.val()) << 320)
-            | (bit_cast::<1024, 6>(self.plen.val().get_bits::<6>(8)) << 464)
-            | (bit_cast::<1024, 8>(self.plen.val().get_bits::<8>(0)) << 472);
+            | (bit_cast::<1024, 6>(self.dplen.val().get_bits::<6>(8)) << 464)
+            | (bit_cast::<1024, 8>(self.dplen.val().get_bits::<8>(0)) << 472);
         // ACK / NAK (0x11), telemetry response (0xC1), probe (0xC0): template, TOS ECT(0), no
         // AckReq. ACK / NAK: PSN and AETH from the PktRecv, telemetry echo (T, nhop, hop slots)
         // if it carries one. Response: its PSN, T and its hops always. Probe: the flow's next
@@ -496,12 +550,21 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.ack_send.next = self.take_r.val()
             & self.r_id_ok.val()
             & self.m_valid.val()
-            & (!self.r_kind.val().get_bit(0) | (self.r_kind.val().get_bit(1) & self.t_probe.val()));
+            & ((self.r_kind.val() == 0)
+                | (self.r_kind.val() == 2)
+                | ((self.r_kind.val() == 3) & self.t_probe.val())
+                | (self.r_kind.val() == 4));
         self.ack_op.next = 0x11.into();
         self.a_psn.next = self.p_recv.q.val().get_bits::<24>(32);
         self.a_tele.next = self.p_recv.q.val().get_bits::<1>(16);
         self.a_aeth.next = self.p_recv.q.val().get_bits::<32>(64);
-        if self.r_kind.val() == 2 {
+        self.a_plen.next = 0.into();
+        if self.r_kind.val() == 4 {
+            // READ Response Only: PSN, AETH, payload length [125:112]; no telemetry.
+            self.ack_op.next = 0x10.into();
+            self.a_tele.next = 0.into();
+            self.a_plen.next = self.p_recv.q.val().get_bits::<14>(112);
+        } else if self.r_kind.val() == 2 {
             self.ack_op.next = 0xC1.into();
             self.a_tele.next = 1.into();
             self.a_aeth.next = 0.into();
@@ -529,6 +592,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 1>(self.a_tele.val()) << 312)
             | (bit_cast::<1024, 32>(self.a_aeth.val()) << 320)
             | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
+            | (bit_cast::<1024, 6>(self.a_plen.val().get_bits::<6>(8)) << 464)
+            | (bit_cast::<1024, 8>(self.a_plen.val().get_bits::<8>(0)) << 472)
             | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
@@ -602,7 +667,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                     | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 130)
                     | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
                     | (bit_cast::<MSG_BITS, 128>(self.p_ctrl.q.val().get_bits::<128>(64)) << 170)
-                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 298);
+                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 298)
+                    | (bit_cast::<MSG_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(280)) << 322);
             }
         } else if self.send.val() {
             self.m_we.next = true;
@@ -613,7 +679,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (bit_cast::<MSG_BITS, 24>(self.psn1.val()) << 130)
                 | (bit_cast::<MSG_BITS, 16>(self.sent1.val()) << 154)
                 | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
-                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
+                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298)
+                | (bit_cast::<MSG_BITS, 1>(self.mw.val().get_bits::<1>(322)) << 322);
         } else if self.g_ok.val() {
             // Go-back-N: pending, offset k x MTU, next PSN = the NAK's PSN; the rest kept.
             self.m_we.next = true;
@@ -624,7 +691,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (bit_cast::<MSG_BITS, 24>(self.g_psn.val()) << 130)
                 | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
                 | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
-                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298);
+                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298)
+                | (bit_cast::<MSG_BITS, 1>(self.mw.val().get_bits::<1>(322)) << 322);
         }
 
         self.ctx.write_enable.next = self.c_we.val();
@@ -647,7 +715,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.desc.val();
-            if self.plen.val() != 0 {
+            if (self.plen.val() != 0) & !self.m_read.val() {
                 self.r_valid.d.next = true;
                 self.r_data.d.next = bit_cast::<128, 64>(self.dma_addr.val())
                     | (bit_cast::<128, 14>(self.plen.val()) << 64)
@@ -657,6 +725,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.ack_send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.adesc.val();
+            if self.a_plen.val() != 0 {
+                self.r_valid.d.next = true;
+                self.r_data.d.next = bit_cast::<128, 64>(self.p_recv.q.val().get_bits::<64>(448))
+                    | (bit_cast::<128, 14>(self.a_plen.val()) << 64)
+                    | (bit_cast::<128, 16>(self.r_flow.val()) << 80);
+            }
         }
         if self.take_r.val() & !self.g_rew.val() & !self.ack_send.val() {
             self.recv_drops.d.next = self.recv_drops.q.val() + 1;

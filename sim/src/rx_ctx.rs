@@ -12,16 +12,24 @@
 //! bytes, as flow_sched charges them), a sequence-error NAK releases everything in flight and
 //! asks tx_ctx to go back to its PSN. A probe (0xC0) is answered with a telemetry response
 //! (PktRecv kind 2); a telemetry response (0xC1) is a CC event like an ACK acknowledging nothing.
+//! RDMA READ, one MTU per request (tx_ctx asks so): at the responder an in-order READ request
+//! of at most one MTU is answered with a READ Response Only (PktRecv kind 4: tx_ctx reads the
+//! bytes from host memory), a duplicate is answered again; at the requester a READ Response
+//! Only at snd_una is an ACK of its PSN whose payload is written at the READ's next local
+//! address (set by a control word, op 3), and one past snd_una means a response was lost:
+//! go back to snd_una, as for a sequence NAK.
 
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
 use crate::rx_dma::Cmd;
-use crate::tx_ctx::{PktRecv, Recv, Response, Rewind};
+use crate::tx_ctx::{PktRecv, ReadResp, Recv, Response, Rewind};
 
 /// Control op codes (`s_axis_ctrl_tdata[1:0]`).
 pub const OP_CREATE: u8 = 1;
 pub const OP_REMOVE: u8 = 2;
+/// A READ was posted: its responses are written from this local address on.
+pub const OP_READ: u8 = 3;
 
 /// Counter indices (`stat_addr`).
 pub mod stat {
@@ -41,7 +49,8 @@ pub mod stat {
     pub const STALE_ACK: usize = 6;
     /// RNR NAKs and NAKs other than PSN sequence error (not acted on).
     pub const NAK_OTHER: usize = 7;
-    /// READ requests and responses: not built yet.
+    /// Opcodes not handled: READ Response First / Middle / Last (this NIC asks for one MTU per
+    /// READ request), SEND, atomics, anything else rx_pipe accepts.
     pub const UNSUPPORTED: usize = 8;
     /// Control words ignored.
     pub const CTRL_BAD: usize = 9;
@@ -49,7 +58,11 @@ pub mod stat {
     pub const SENT_DROP: usize = 10;
     /// Sequence-error NAKs asked of tx_ctx.
     pub const NAK_SENT: usize = 11;
-    pub const COUNT: usize = 12;
+    /// In-order READ responses with more payload than the MTU: dropped.
+    pub const BAD_RESPONSE: usize = 12;
+    /// READ responses past snd_una (one was lost): go-back-N to snd_una.
+    pub const READ_GAP: usize = 13;
+    pub const COUNT: usize = 14;
 }
 
 /// A control word (host side): create or remove the receive context of a QP. The flow is the
@@ -63,19 +76,24 @@ pub struct Ctrl {
     pub epsn: u32,
     /// Requester: the first PSN this QP sends (snd_una = sent = it).
     pub spsn: u32,
-    /// Payload bytes per packet of the peer's WRITEs (1..16383).
+    /// Payload bytes per packet (1..16383): of the peer's WRITEs, of READ responses both ways.
     pub mtu: u16,
+    /// Op 3: the local address the READ's responses are written from (in [127:64], instead of
+    /// the PSNs).
+    pub addr: u64,
 }
 
 impl Ctrl {
     /// `s_axis_ctrl_tdata`: op [1:0], MTU [29:16], QPN [55:32], expected PSN [87:64], first
-    /// send PSN [119:96].
+    /// send PSN [119:96]; for op 3 the local address [127:64].
     pub fn to_bytes(&self) -> [u8; 16] {
-        let w = (self.op & 3) as u128
+        let mut w = (self.op & 3) as u128
             | ((self.mtu & 0x3FFF) as u128) << 16
-            | ((self.qpn & PSN_MASK) as u128) << 32
-            | ((self.epsn & PSN_MASK) as u128) << 64
-            | ((self.spsn & PSN_MASK) as u128) << 96;
+            | ((self.qpn & PSN_MASK) as u128) << 32;
+        w |= match self.op & 3 {
+            OP_READ => (self.addr as u128) << 64,
+            _ => ((self.epsn & PSN_MASK) as u128) << 64 | ((self.spsn & PSN_MASK) as u128) << 96,
+        };
         w.to_le_bytes()
     }
 }
@@ -157,6 +175,8 @@ struct Qp {
     /// 32-bit extended PSNs (the low 24 bits are wire PSNs).
     una: u32,
     sent: u32,
+    /// Where the next READ response's payload goes.
+    rd_addr: u64,
 }
 
 /// The receive context of 2^F flows.
@@ -234,6 +254,13 @@ impl RxCtx {
                 self.qps[flow] = None;
                 true
             }
+            OP_READ => match self.qps[flow].as_mut().filter(|q| q.qpn == c.qpn & PSN_MASK) {
+                Some(q) => {
+                    q.rd_addr = c.addr;
+                    true
+                }
+                None => false,
+            },
             _ => false,
         };
         if !ok {
@@ -288,6 +315,11 @@ impl RxCtx {
         };
         match v.opcode {
             0x06..=0x08 | 0x0A => out = self.request(&mut q, flow, v),
+            0x0C => out = self.read_request(&mut q, flow, v),
+            0x10 => {
+                let (ack, loss) = (event(EV_ACK, &q), event(EV_LOSS, &q));
+                out = self.read_response(&mut q, flow, v, ack, loss);
+            }
             0x11 => {
                 let (ack, loss) = (event(EV_ACK, &q), event(EV_LOSS, &q));
                 out = self.acknowledge(&mut q, flow, v, ack, loss);
@@ -308,7 +340,7 @@ impl RxCtx {
             _ => self.bump(stat::UNSUPPORTED),
         }
         // Receiver-side telemetry of a request (Rx-HPCC, lines 28-34), whatever its PSN.
-        if matches!(v.opcode, 0x06..=0x08 | 0x0A) && v.telemetry && !v.echo {
+        if matches!(v.opcode, 0x06..=0x08 | 0x0A | 0x0C) && v.telemetry && !v.echo {
             out.event = Some(event(EV_RX_TELEMETRY, &q));
         }
         self.qps[flow as usize] = Some(q);
@@ -385,6 +417,85 @@ impl RxCtx {
         out
     }
 
+    /// A READ request at the responder (one response packet: at most one MTU). Ahead of the
+    /// expected PSN as for a WRITE; longer than the MTU, or in order inside a WRITE message:
+    /// NAK invalid request; a duplicate is executed again (its response may be what was lost);
+    /// in order: expected PSN + 1, MSN + 1, a READ Response Only of the requested bytes.
+    fn read_request(&mut self, q: &mut Qp, flow: u16, v: &Verdict) -> Out {
+        let mut out = Out::default();
+        let ack = Syndrome::Ack { credits: ACK_CREDITS_INVALID };
+        // NAKs echo a collecting header, as a WRITE's do; the response itself carries none.
+        let echo: Option<Vec<IntHop>> = (v.telemetry && !v.echo)
+            .then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect());
+        let d = psn_diff(v.psn, q.epsn);
+        if d > 0 {
+            if q.nak_sent {
+                self.bump(stat::OOS_DROPPED);
+            } else {
+                q.nak_sent = true;
+                self.bump(stat::NAK_SENT);
+                let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: q.msn };
+                out.recv = Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo }));
+            }
+            return out;
+        }
+        if v.reth_len > q.mtu as u32 || (d == 0 && q.wr_active) {
+            self.bump(stat::BAD_REQUEST);
+            if d == 0 {
+                q.wr_active = false;
+            }
+            let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::InvalidRequest), msn: q.msn };
+            out.recv = Some(Recv::Ack(PktRecv { flow, psn: v.psn, aeth, echo }));
+            return out;
+        }
+        if d < 0 {
+            self.bump(stat::DUPLICATE);
+        } else {
+            q.msn = psn_add(q.msn, 1);
+            q.epsn = psn_add(q.epsn, 1);
+            q.nak_sent = false;
+        }
+        let aeth = Aeth { syndrome: ack, msn: q.msn };
+        let (va, len) = (v.reth_va, v.reth_len as u16);
+        out.recv = Some(Recv::ReadResp(ReadResp { flow, psn: v.psn, aeth, va, len }));
+        out
+    }
+
+    /// A READ Response Only at the requester. At snd_una (and below sent): an ACK of its PSN
+    /// (Notify one packet, CC event type 0) whose payload (at most one MTU) is written at the
+    /// READ's next local address. Between snd_una and sent: a response was lost; go back to
+    /// snd_una as for a sequence NAK. Anywhere else: stale.
+    fn read_response(&mut self, q: &mut Qp, flow: u16, v: &Verdict, ack: CcEvent, loss: CcEvent) -> Out {
+        let mut out = Out::default();
+        let d = psn_diff(v.psn, q.una & PSN_MASK);
+        let e = psn_diff(v.psn, q.sent & PSN_MASK);
+        if d < 0 || e >= 0 {
+            self.bump(stat::STALE_ACK);
+            return out;
+        }
+        if d > 0 {
+            self.bump(stat::READ_GAP);
+            out.notify = Some((flow, self.bytes(q.sent.wrapping_sub(q.una))));
+            out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
+            q.sent = q.una;
+            out.event = Some(CcEvent { seq: q.una, snd_nxt: q.sent, ..loss });
+            return out;
+        }
+        let n = v.payload_len;
+        if n > q.mtu {
+            self.bump(stat::BAD_RESPONSE);
+            return out;
+        }
+        if n > 0 {
+            out.dma = Cmd { addr: q.rd_addr, offset: v.payload_at, len: n, write: true, flow };
+        }
+        q.rd_addr = q.rd_addr.wrapping_add(n as u64);
+        q.una = q.una.wrapping_add(1);
+        out.notify = Some((flow, self.bytes(1)));
+        out.event = Some(CcEvent { seq: q.una, acked: 1, ece: v.becn, ..ack });
+        out
+    }
+
     /// An Acknowledge at the requester: ACK, NAK or RNR NAK by its syndrome.
     fn acknowledge(
         &mut self,
@@ -454,7 +565,7 @@ mod tests {
     fn ctx() -> RxCtx {
         let mut c = RxCtx::new(4);
         c.pkt_shift = 10;
-        assert!(c.ctrl(&Ctrl { op: OP_CREATE, qpn: QPN, epsn: 0xFF_FFFE, spsn: 100, mtu: 1000 }));
+        assert!(c.ctrl(&Ctrl { op: OP_CREATE, qpn: QPN, epsn: 0xFF_FFFE, spsn: 100, mtu: 1000, addr: 0 }));
         c
     }
 
@@ -555,13 +666,13 @@ mod tests {
         let mut v = rec(0x06, 0xFF_FFFE, 1000);
         v.code = 11;
         assert_eq!(c.verdict(&v, 0), Out::default());
-        v = rec(0x0C, 0, 0);
+        v = rec(0x0E, 0, 0);
         assert_eq!(c.verdict(&v, 0), Out::default());
         v.dest_qp = QPN ^ 0x100;
         assert_eq!(c.verdict(&v, 0), Out::default());
         assert_eq!(c.stats[..4], [3, 1, 1, 0]);
         assert_eq!(c.stats[stat::UNSUPPORTED], 1);
-        assert!(!c.ctrl(&Ctrl { op: OP_REMOVE, qpn: QPN ^ 0x100, epsn: 0, spsn: 0, mtu: 1 }));
+        assert!(!c.ctrl(&Ctrl { op: OP_REMOVE, qpn: QPN ^ 0x100, epsn: 0, spsn: 0, mtu: 1, addr: 0 }));
     }
 
     /// A probe earns a telemetry response with its PSN and hops, whatever the PSN state; the
@@ -582,5 +693,44 @@ mod tests {
         let e = c.verdict(&v, 9).event.unwrap();
         assert_eq!((e.kind, e.acked, e.nhop, e.hops[1], e.time), (EV_ACK, 0, 2, 0x41e8_a5da_ca00_0097, 9));
         assert_eq!(c.responder(5).unwrap().0, 0xFF_FFFE);
+    }
+
+    /// Responder: an in-order READ request is answered (MSN + 1), a duplicate again, one longer
+    /// than the MTU NAKed 0x61. Requester: READ responses at snd_una are written one after the
+    /// other from the posted local address; one past snd_una rewinds to it; then stale.
+    #[test]
+    fn read_requests_and_responses() {
+        let mut c = ctx();
+        let mut r = rec(0x0C, 0xFF_FFFE, 0);
+        (r.reth_va, r.reth_len) = (0x7000, 1000);
+        let resp = |o: &Out| match &o.recv {
+            Some(Recv::ReadResp(x)) => (x.psn, x.aeth.msn, x.va, x.len),
+            x => panic!("no READ response: {x:?}"),
+        };
+        assert_eq!(resp(&c.verdict(&r, 0)), (0xFF_FFFE, 1, 0x7000, 1000));
+        assert_eq!(resp(&c.verdict(&r, 0)), (0xFF_FFFE, 1, 0x7000, 1000), "a duplicate is executed again");
+        r.psn = 0xFF_FFFF;
+        r.reth_len = 1001;
+        assert_eq!(ack_of(&c.verdict(&r, 0)).1, 0x61);
+        assert_eq!((c.stats[stat::DUPLICATE], c.stats[stat::BAD_REQUEST]), (1, 1));
+
+        assert!(c.ctrl(&Ctrl { op: OP_READ, qpn: QPN, epsn: 0, spsn: 0, mtu: 0, addr: 0x5_0000 }));
+        for p in 100..103 {
+            c.sent(&Sent { flow: 5, psn: p });
+        }
+        let o = c.verdict(&rec(0x10, 100, 1000), 3);
+        assert_eq!((o.dma.addr, o.dma.len, o.notify), (0x5_0000, 1000, Some((5, 1024))));
+        let e = o.event.unwrap();
+        assert_eq!((e.kind, e.seq, e.acked), (EV_ACK, 101, 1));
+        let o = c.verdict(&rec(0x10, 102, 500), 0);
+        assert_eq!(o.recv, Some(Recv::Rewind(Rewind { flow: 5, psn: 101 })));
+        assert_eq!((o.notify, o.event.unwrap().kind, o.dma.write), (Some((5, 2048)), EV_LOSS, false));
+        assert!(c.verdict(&rec(0x10, 102, 500), 0).recv.is_none(), "not asked for any more");
+        c.sent(&Sent { flow: 5, psn: 101 });
+        assert_eq!(c.verdict(&rec(0x10, 101, 1001), 0).dma.write, false);
+        let o = c.verdict(&rec(0x10, 101, 1000), 0);
+        assert_eq!((o.dma.addr, o.dma.len), (0x5_0000 + 1000, 1000));
+        assert_eq!((c.stats[stat::READ_GAP], c.stats[stat::STALE_ACK], c.stats[stat::BAD_RESPONSE]), (1, 1, 1));
+        assert!(!c.ctrl(&Ctrl { op: OP_READ, qpn: QPN ^ 0x400, epsn: 0, spsn: 0, mtu: 0, addr: 0 }));
     }
 }

@@ -11,6 +11,11 @@
 //! fast start) and the telemetry header on data frames when the flow asks for it.
 //! Go-back-N (`TxCtx::rewind`, the requester's `rewind` on a PSN sequence error NAK): the
 //! flow sends again from the NAK's PSN if it lies in the posted message's sent range.
+//! RDMA READ (`Ctrl::Read`): each PktSend sends one READ request for the next MTU of the
+//! message (RETH {remote address + k x MTU, R_Key, min(MTU, rest)}, no payload), so every
+//! request asks for exactly one READ Response Only and one PktSend (one packet of flow_sched's
+//! window) pays for one response packet. A READ request the Rx pipe received is answered with a
+//! READ Response Only (`ReadResp`, PktRecv kind 4) whose payload is read from host memory.
 //! HPCC++ probes (draft 004 sections 6.2 and 7.1, docs/packet-formats.md): a probe request from
 //! the CC module gives a probe frame (0xC0) for a flow in probe mode, and a probe received by the
 //! Rx pipe gives a telemetry response (0xC1) echoing its hops; neither consumes a PSN.
@@ -64,6 +69,9 @@ pub enum Ctrl {
     Remove { flow: u16 },
     /// Op 3: the flow's message (replaces one in progress; keeps the packet count).
     Post { flow: u16, post: Post },
+    /// Op 3 with the READ bit (bit 280): the flow's message is an RDMA READ of `len` bytes at
+    /// the remote address (the local address is where rx_ctx writes the responses).
+    Read { flow: u16, post: Post },
 }
 
 impl Ctrl {
@@ -74,7 +82,7 @@ impl Ctrl {
             Ctrl::Nop { flow } => (0, flow),
             Ctrl::Create { flow, .. } => (1, flow),
             Ctrl::Remove { flow } => (2, flow),
-            Ctrl::Post { flow, .. } => (3, flow),
+            Ctrl::Post { flow, .. } | Ctrl::Read { flow, .. } => (3, flow),
         };
         w[0] = op;
         w[2..4].copy_from_slice(&flow.to_le_bytes());
@@ -85,10 +93,11 @@ impl Ctrl {
                 w[46] = cfg.telemetry as u8 | (cfg.probe as u8) << 1;
                 w[48..50].copy_from_slice(&cfg.fast_start.to_le_bytes());
             }
-            Ctrl::Post { post, .. } => {
+            Ctrl::Post { post, .. } | Ctrl::Read { post, .. } => {
                 w[8..24].copy_from_slice(&reth(post).build());
                 w[24..32].copy_from_slice(&post.local_addr.to_le_bytes());
                 w[32..35].copy_from_slice(&post.first_psn.to_le_bytes()[..3]);
+                w[35] = matches!(self, Ctrl::Read { .. }) as u8;
             }
             _ => {}
         }
@@ -192,8 +201,36 @@ impl Response {
     }
 }
 
-/// One item on the PktRecv input, by its kind (bits [18:17]): 0 an ACK / NAK to send, 1 a
-/// go-back-N, 2 a telemetry response to send, 3 a probe request (from the CC module).
+/// A READ request the Rx pipe received for `flow` (kind 4): send a READ Response Only with
+/// this PSN and AETH and the `len` bytes (14 bits used) at host address `va`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadResp {
+    pub flow: u16,
+    pub psn: u32,
+    pub aeth: Aeth,
+    pub va: u64,
+    pub len: u16,
+}
+
+impl ReadResp {
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1), kind 4 (byte 2 bit 3), PSN
+    /// (bytes 4-6, big-endian), AETH (8-11, as on the wire), length (14-15, little-endian),
+    /// host address (56-63, little-endian).
+    pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
+        let mut w = [0u8; CTRL_LEN];
+        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
+        w[2] = 8;
+        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
+        w[8..12].copy_from_slice(&self.aeth.build());
+        w[14..16].copy_from_slice(&self.len.to_le_bytes());
+        w[56..64].copy_from_slice(&self.va.to_le_bytes());
+        w
+    }
+}
+
+/// One item on the PktRecv input, by its kind (bits [19:17]): 0 an ACK / NAK to send, 1 a
+/// go-back-N, 2 a telemetry response to send, 3 a probe request (from the CC module), 4 a READ
+/// response to send; 5-7 are dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recv {
     Ack(PktRecv),
@@ -201,6 +238,7 @@ pub enum Recv {
     Response(Response),
     /// Send a probe for this flow: flow in bytes 0-1, kind 3, the rest 0 (ignored).
     Probe(u16),
+    ReadResp(ReadResp),
 }
 
 impl Recv {
@@ -210,6 +248,7 @@ impl Recv {
             Recv::Ack(r) => r.to_bytes(),
             Recv::Rewind(r) => r.to_bytes(),
             Recv::Response(r) => r.to_bytes(),
+            Recv::ReadResp(r) => r.to_bytes(),
             Recv::Probe(flow) => {
                 let mut w = [0u8; CTRL_LEN];
                 w[0..2].copy_from_slice(&flow.to_le_bytes());
@@ -225,6 +264,7 @@ impl Recv {
             Recv::Ack(r) => r.flow,
             Recv::Rewind(r) => r.flow,
             Recv::Response(r) => r.flow,
+            Recv::ReadResp(r) => r.flow,
             Recv::Probe(flow) => *flow,
         }
     }
@@ -246,6 +286,8 @@ struct Message {
     next_psn: u32,
     /// Packets left to send (false after the last one until a go-back-N or a post).
     pending: bool,
+    /// An RDMA READ: requests instead of WRITE packets.
+    read: bool,
 }
 
 /// The flow context of 2^F flows.
@@ -314,10 +356,11 @@ impl TxCtx {
                 }
                 _ => false,
             },
-            Ctrl::Post { flow, post } => match self.flows.get_mut(*flow as usize) {
+            Ctrl::Post { flow, post } | Ctrl::Read { flow, post } => match self.flows.get_mut(*flow as usize) {
                 Some(Some(f)) => {
                     let next_psn = post.first_psn & 0xFF_FFFF;
-                    f.msg = Some(Message { post: *post, offset: 0, next_psn, pending: true });
+                    let read = matches!(c, Ctrl::Read { .. });
+                    f.msg = Some(Message { post: *post, offset: 0, next_psn, pending: true, read });
                     true
                 }
                 _ => false,
@@ -393,6 +436,18 @@ impl TxCtx {
         })
     }
 
+    /// A READ response (opcode 0x10, READ Response Only): as an ACK (the flow's header,
+    /// ECT(0), no AckReq) with the PSN and AETH given, no telemetry, payload `len & 0x3FFF`
+    /// bytes read from `va` (a DMA read if nonzero); None (counted in `recv_drops`) for a flow
+    /// without context.
+    pub fn read_response(&mut self, r: &ReadResp) -> Option<(TxDesc, Option<DmaRead>)> {
+        let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None };
+        let d = self.pkt_recv(&ack)?;
+        let len = r.len & MAX_MTU;
+        let desc = TxDesc { opcode: Opcode::RdmaReadResponseOnly, payload_len: len, ..d };
+        Some((desc, (len > 0).then_some(DmaRead { addr: r.va, len, flow: r.flow })))
+    }
+
     /// Go-back-N (the requester's `rewind` on a PSN sequence error NAK): if `psn` lies in the
     /// posted message's sent range, k = psn - first PSN < packets sent (24-bit serial
     /// arithmetic), the flow's next PSN becomes `psn`, its byte offset k x MTU, and it has
@@ -430,11 +485,17 @@ impl TxCtx {
         let rest = m.post.len.wrapping_sub(m.offset);
         let (first, last) = (m.offset == 0, rest <= mtu);
         let n = rest.min(mtu);
-        let opcode = match (first, last) {
-            (true, true) => Opcode::RdmaWriteOnly,
-            (true, false) => Opcode::RdmaWriteFirst,
-            (false, true) => Opcode::RdmaWriteLast,
-            (false, false) => Opcode::RdmaWriteMiddle,
+        let opcode = match (m.read, first, last) {
+            (true, _, _) => Opcode::RdmaReadRequest,
+            (false, true, true) => Opcode::RdmaWriteOnly,
+            (false, true, false) => Opcode::RdmaWriteFirst,
+            (false, false, true) => Opcode::RdmaWriteLast,
+            (false, false, false) => Opcode::RdmaWriteMiddle,
+        };
+        // A READ request asks for this packet's bytes: RETH at the remote address + offset.
+        let reth = match m.read {
+            true => Reth { va: m.post.remote_addr.wrapping_add(m.offset as u64), rkey: m.post.rkey, dma_len: n },
+            false => reth(&m.post),
         };
         let fast = (f.sent as u32) + 1 < f.cfg.fast_start as u32;
         let h = &f.cfg.header;
@@ -442,12 +503,12 @@ impl TxCtx {
             ip: Ipv4 { ecn: if fast { Ecn::NotEct } else { Ecn::Ect0 }, ..h.ip },
             opcode,
             bth: Bth { ack_req: true, psn: m.next_psn, ..h.bth },
-            reth: reth(&m.post),
+            reth,
             telemetry: f.cfg.telemetry.then(Telemetry::collecting),
-            payload_len: n as u16,
+            payload_len: if m.read { 0 } else { n as u16 },
             ..h.clone()
         };
-        let dma = (n > 0).then(|| DmaRead {
+        let dma = (n > 0 && !m.read).then(|| DmaRead {
             addr: m.post.local_addr.wrapping_add(m.offset as u64),
             len: n as u16,
             flow,
@@ -593,5 +654,35 @@ mod tests {
         assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops }));
         let w = Recv::Probe(0x102).to_bytes();
         assert_eq!((w[0], w[1], w[2]), (2, 1, 6));
+    }
+
+    /// A READ of 2,500 bytes at MTU 1,000 is three READ requests (RETH at remote + 0 / 1000 /
+    /// 2000 for 1000 / 1000 / 500 bytes), no payload, no DMA; a go-back-N asks again from the
+    /// NAK's PSN; a READ response reads its payload from the given address.
+    #[test]
+    fn read_requests_and_responses() {
+        let mut c = TxCtx::new(4);
+        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+        c.ctrl(&Ctrl::Create { flow: 2, cfg });
+        let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 2500, first_psn: 0xFF_FFFF };
+        assert_eq!(Ctrl::Read { flow: 2, post }.to_bytes()[35], 1);
+        assert!(c.ctrl(&Ctrl::Read { flow: 2, post }));
+        let p: Vec<_> = std::iter::from_fn(|| c.pkt_send(2)).collect();
+        let got: Vec<_> = p.iter().map(|(d, r)| (d.opcode, d.bth.psn, d.reth.va, d.reth.dma_len, d.payload_len, r.is_none())).collect();
+        assert_eq!(got, [
+            (Opcode::RdmaReadRequest, 0xFF_FFFF, 0x9000, 1000, 0, true),
+            (Opcode::RdmaReadRequest, 0, 0x9000 + 1000, 1000, 0, true),
+            (Opcode::RdmaReadRequest, 1, 0x9000 + 2000, 500, 0, true),
+        ]);
+        assert!(c.rewind(&Rewind { flow: 2, psn: 0 }));
+        let (d, _) = c.pkt_send(2).unwrap();
+        assert_eq!((d.bth.psn, d.reth.va, d.reth.dma_len), (0, 0x9000 + 1000, 1000));
+        let aeth = Aeth { syndrome: Syndrome::Ack { credits: ACK_CREDITS_INVALID }, msn: 3 };
+        let r = ReadResp { flow: 2, psn: 77, aeth, va: 0xABC0, len: 0x4000 | 300 };
+        let (d, dma) = c.read_response(&r).unwrap();
+        assert_eq!((d.opcode, d.bth.psn, d.aeth, d.payload_len, d.telemetry), (Opcode::RdmaReadResponseOnly, 77, aeth, 300, None));
+        assert_eq!(dma, Some(DmaRead { addr: 0xABC0, len: 300, flow: 2 }));
+        assert!(c.read_response(&ReadResp { flow: 9, ..r }).is_none());
+        assert_eq!(Recv::ReadResp(r).to_bytes()[2], 8);
     }
 }

@@ -20,6 +20,9 @@ fn random_records_match_the_model() {
             && at_least("notifies", 10_000.0)
             && at_least("rewinds", 1_000.0)
             && at_least("responses", 1_000.0)
+            && at_least("read_responses", 1_000.0)
+            && at_least("stat_read_gap", 100.0)
+            && at_least("stat_bad_response", 50.0)
             && at_least("stat_oos_dropped", 500.0)
             && at_least("stat_duplicate", 1_000.0)
             && at_least("stat_bad_request", 1_000.0)
@@ -133,8 +136,8 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
         assert!(s.verdicts.iter().all(|v| v.code == 0), "seed {seed}: rx_pipe dropped a model frame");
         let mut verdicts = s.verdicts.iter();
         let mut seq = vec![
-            Input::Ctrl(Ctrl { op: OP_CREATE, qpn: 0x11, epsn: 7, spsn: psn_a, mtu: MTU as u16 }),
-            Input::Ctrl(Ctrl { op: OP_CREATE, qpn: 0x22, epsn: psn_a, spsn: 7, mtu: MTU as u16 }),
+            Input::Ctrl(Ctrl { op: OP_CREATE, qpn: 0x11, epsn: 7, spsn: psn_a, mtu: MTU as u16, addr: 0 }),
+            Input::Ctrl(Ctrl { op: OP_CREATE, qpn: 0x22, epsn: psn_a, spsn: 7, mtu: MTU as u16, addr: 0 }),
         ];
         seq.extend(inputs.iter().map(|x| match x {
             Some(s) => Input::Sent(*s),
@@ -220,7 +223,7 @@ fn rust_hdl_simulation_small_case() {
     let mut model = RxCtx::new(2);
     model.pkt_shift = 3;
     let qpn = 0x12_3456; // flow 2
-    let ctrl = Ctrl { op: OP_CREATE, qpn, epsn: 40, spsn: 0xFF_FFFF, mtu: 512 };
+    let ctrl = Ctrl { op: OP_CREATE, qpn, epsn: 40, spsn: 0xFF_FFFF, mtu: 512, addr: 0 };
     let mut v = Verdict::from_words(&[0; 20]);
     (v.opcode, v.dest_qp, v.psn, v.payload_len, v.reth_len, v.reth_va, v.payload_at) = (0x0A, qpn, 40, 300, 300, 0xDEAD_0000, 62);
     let mut ahead = v.clone();
@@ -381,7 +384,7 @@ fn probe_round_trip_through_the_pipes() {
 
     // B: rx_pipe, rx_ctx -> a telemetry response PktRecv.
     let v = rx_verdict(&p.build(), &mut rng);
-    let create = |qpn, epsn, spsn| Input::Ctrl(Ctrl { op: OP_CREATE, qpn, epsn, spsn, mtu: 1024 });
+    let create = |qpn, epsn, spsn| Input::Ctrl(Ctrl { op: OP_CREATE, qpn, epsn, spsn, mtu: 1024, addr: 0 });
     let fed = feed(&[create(0x22, 0xFF_FFFE, 7), Input::Verdict(v)], 0);
     let want = Response { flow: 0x22, psn: 0, hops: hops.clone() };
     assert_eq!(fed.model[0].recv, Some(Recv::Response(want.clone())));
@@ -408,4 +411,115 @@ fn probe_round_trip_through_the_pipes() {
     assert_eq!((e[2] & 15, e[3], u16::from_le_bytes([e[60], e[61]])), (EV_ACK, 3, 0));
     assert_eq!((0..3).map(word).collect::<Vec<_>>(), hops.iter().map(|h| h.word()).collect::<Vec<_>>());
     assert!(fed.recv.is_empty() && fed.notify.is_empty());
+}
+
+/// RDMA READ through the RTL, with a lost response. A's READ of 2,500 bytes (tx_ctx's model:
+/// one READ request per MTU) is built by tx_pipe's RTL and goes through B's rx_pipe and rx_ctx
+/// RTL, whose READ-response PktRecvs, through tx_ctx's model (DMA reads of B's memory) and
+/// tx_pipe's RTL, are READ Response Only frames. The second response is lost: A's rx_pipe and
+/// rx_ctx RTL see the third one, ask tx_ctx to go back to the second PSN, tx_ctx asks again,
+/// B answers the duplicates again, and rx_dma's RTL, on A's DMA commands, writes exactly B's
+/// bytes at A's local address.
+#[test]
+fn read_round_trip_with_a_lost_response() {
+    use sim::packet::*;
+    use sim::rx_ctx::{Ctrl, Sent, OP_CREATE, OP_READ};
+    use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post, Recv, Rewind, TxCtx};
+    use testbench::harness::rx_ctx::{feed, Input};
+    use testbench::harness::tx_pipe::{random_desc, send, Shape};
+    let seed = rand::random::<u32>() as u64;
+    println!("seed {seed:#x}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut header = |qp| {
+        let mut d = random_desc(&mut rng);
+        d.bth.dest_qp = qp;
+        d
+    };
+    let (a_hdr, b_hdr) = (header(0x22), header(0x11));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let b_mem = |a: u64| (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8;
+    let (local, remote, len) = (0x8000_0000u64, 0x4000_0123u64, 2500u32);
+    let verdicts = |frames: &[Vec<u8>], rng: &mut rand_chacha::ChaCha8Rng| {
+        let mut rx = testbench::harness::rx_pipe::open(None);
+        let s = testbench::harness::rx_pipe::stream(&mut rx, frames.iter().map(|f| sim::rx_pipe::beats(f)), 0.1, 0.2, rng, 1_000_000);
+        assert_eq!(s.verdicts.len(), frames.len());
+        assert!(s.verdicts.iter().all(|v| v.code == 0), "rx_pipe dropped a frame");
+        s.verdicts
+    };
+    let create = |qpn, epsn, spsn| Input::Ctrl(Ctrl { op: OP_CREATE, qpn, epsn, spsn, mtu: 1024, addr: 0 });
+
+    // A: three READ requests, then (as A's rx_ctx will ask below) go back to the second PSN.
+    let mut a_tx = TxCtx::new(10);
+    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    assert!(a_tx.ctrl(&TxCtrl::Create { flow: 0x11, cfg }));
+    let post = Post { local_addr: local, remote_addr: remote, rkey: 9, len, first_psn: 0xFF_FFFF };
+    assert!(a_tx.ctrl(&TxCtrl::Read { flow: 0x11, post }));
+    let mut reqs: Vec<_> = (0..3).map(|_| a_tx.pkt_send(0x11).unwrap()).collect();
+    assert!(a_tx.rewind(&Rewind { flow: 0x11, psn: 0 }));
+    reqs.extend((0..2).map(|_| a_tx.pkt_send(0x11).unwrap()));
+    assert!(reqs.iter().all(|(d, dma)| d.opcode == Opcode::RdmaReadRequest && dma.is_none()));
+    let items: Vec<_> = reqs.iter().map(|(d, _)| (d.clone(), vec![])).collect();
+    let tx = send(seed, &items, &Shape::RANDOM, true);
+    assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
+
+    // B: READ responses for all five (the last two are duplicates, executed again).
+    let mut seq = vec![create(0x22, 0xFF_FFFF, 7)];
+    seq.extend(verdicts(&tx.frames, &mut rng).into_iter().map(Input::Verdict));
+    let fed = feed(&seq, 0);
+    let asks: Vec<_> = fed
+        .model
+        .iter()
+        .map(|o| match &o.recv {
+            Some(Recv::ReadResp(r)) => *r,
+            r => panic!("not a READ response: {r:?}"),
+        })
+        .collect();
+    let got: Vec<_> = asks.iter().map(|r| (r.psn, r.va, r.len, r.aeth.msn)).collect();
+    assert_eq!(got, [
+        (0xFF_FFFF, remote, 1024, 1),
+        (0, remote + 1024, 1024, 2),
+        (1, remote + 2048, 452, 3),
+        (0, remote + 1024, 1024, 3),
+        (1, remote + 2048, 452, 3),
+    ]);
+    assert_eq!(fed.stats[sim::rx_ctx::stat::DUPLICATE], 2);
+    let mut b_tx = TxCtx::new(10);
+    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    assert!(b_tx.ctrl(&TxCtrl::Create { flow: 0x22, cfg }));
+    let items: Vec<_> = asks
+        .iter()
+        .map(|r| {
+            let (d, dma) = b_tx.read_response(r).unwrap();
+            let dma = dma.unwrap();
+            (d, (0..dma.len as u64).map(|i| b_mem(dma.addr + i)).collect::<Vec<u8>>())
+        })
+        .collect();
+    let tx = send(seed + 1, &items, &Shape::RANDOM, true);
+    assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
+    assert!(tx.frames.iter().all(|f| RocePacket::parse(f).unwrap().opcode() == Opcode::RdmaReadResponseOnly));
+
+    // A: responses 0 and 2 (1 lost) -> go-back-N to PSN 0; then the resent requests and the
+    // answers to them.
+    let arrived = vec![tx.frames[0].clone(), tx.frames[2].clone(), tx.frames[3].clone(), tx.frames[4].clone()];
+    let v = verdicts(&arrived, &mut rng);
+    let sent = |psn| Input::Sent(Sent { flow: 0x11, psn });
+    let read = Input::Ctrl(Ctrl { op: OP_READ, qpn: 0x11, epsn: 0, spsn: 0, mtu: 0, addr: local });
+    let seq = vec![
+        create(0x11, 7, 0xFF_FFFF), read, sent(0xFF_FFFF), sent(0), sent(1),
+        Input::Verdict(v[0].clone()), Input::Verdict(v[1].clone()),
+        sent(0), sent(1), Input::Verdict(v[2].clone()), Input::Verdict(v[3].clone()),
+    ];
+    let fed = feed(&seq, 0);
+    assert_eq!(fed.model[1].recv, Some(Recv::Rewind(Rewind { flow: 0x11, psn: 0 })));
+    assert_eq!(fed.stats[sim::rx_ctx::stat::READ_GAP], 1);
+    let cmds: Vec<[u8; 16]> = fed.dma.iter().map(|c| c[..16].try_into().unwrap()).collect();
+    let writes = testbench::harness::rx_dma::transfer(&arrived, &cmds, seed);
+    let mut mem = std::collections::BTreeMap::new();
+    for w in &writes {
+        for (i, b) in w.payload.iter().enumerate() {
+            assert!(mem.insert(w.addr + i as u64, *b).is_none(), "byte {:#x} written twice", w.addr + i as u64);
+        }
+    }
+    let want: Vec<(u64, u8)> = (0..len as u64).map(|i| (local + i, b_mem(remote + i))).collect();
+    assert_eq!(mem.into_iter().collect::<Vec<_>>(), want);
 }

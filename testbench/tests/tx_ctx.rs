@@ -23,6 +23,8 @@ fn random_events_match_the_model() {
             && o.get("acks").unwrap() > 10_000.0
             && o.get("responses").unwrap() > 2_000.0
             && o.get("probes").unwrap() > 1_000.0
+            && o.get("read_requests").unwrap() > 10_000.0
+            && o.get("read_responses").unwrap() > 2_000.0
             && o.get("rewinds").unwrap() > 1_000.0
             && o.get("nak_ignored").unwrap() > 1_000.0,
         "{o:?}; re-run: {}",

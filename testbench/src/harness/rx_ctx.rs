@@ -2,7 +2,8 @@
 //! words, sent events and verdict records over a few hot QPs out of 1024, with the peer's
 //! PSNs mostly right and sometimes ahead, behind or random; WRITE sequences mostly valid and
 //! sometimes broken; ACKs and NAKs inside and outside [snd_una, sent]; CNPs, telemetry
-//! responses, probes and unsupported opcodes; records of frames rx_pipe dropped. Random input gaps and
+//! responses, probes, READ requests and READ responses (and READ posts on the control port),
+//! unsupported opcodes; records of frames rx_pipe dropped. Random input gaps and
 //! backpressure on all four outputs; every PktRecv, CC event, Notify and DMA command the RTL
 //! emits is compared with the model's in order, and one counter per cycle. The bad-input shape
 //! adds bad control words, sent events for unknown flows, unknown QPNs and resets.
@@ -11,7 +12,7 @@ use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_REMOVE};
+use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_READ, OP_REMOVE};
 use sim::rx_pipe::Verdict;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -90,6 +91,7 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
         epsn: near_wrap(rng),
         spsn: near_wrap(rng),
         mtu,
+        addr: rng.gen(),
     };
     if rng.gen_bool(shape.bad) {
         return match rng.gen_range(0..4) {
@@ -110,6 +112,12 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
     match model.qpn(flow) {
         Some(q) if rng.gen_bool(0.15) => Ctrl {
             op: OP_REMOVE,
+            qpn: q,
+            ..create
+        },
+        // A READ posted: its responses go to a new local address.
+        Some(q) if rng.gen_bool(0.25) => Ctrl {
+            op: OP_READ,
             qpn: q,
             ..create
         },
@@ -240,12 +248,41 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
             ..Verdict::from_words(&[0; 20])
         };
     }
+    let (epsn, _, _, mtu) = model.responder(flow).unwrap_or((0, false, 0, 1024));
+    let mtu = mtu as u32;
     match k {
-        4..=53 => match model.responder(flow) {
+        4..=45 => match model.responder(flow) {
             Some(st) => write_request(rng, &mut v, st),
             None => v.opcode = 0x06,
         },
-        54..=83 => {
+        // READ request: no payload, at most one MTU asked for (10% more).
+        46..=53 => {
+            v.opcode = 0x0C;
+            v.payload_len = 0;
+            v.reth_len = if rng.gen_bool(0.1) { rng.gen_range(mtu + 1..=mtu + 100) } else { rng.gen_range(0..=mtu) };
+            let psn = match rng.gen_range(0..10) {
+                0 => epsn.wrapping_add(rng.gen_range(1..4)),
+                1 => epsn.wrapping_sub(rng.gen_range(1..4)),
+                _ => epsn,
+            };
+            v.psn = psn & 0xFF_FFFF;
+        }
+        // READ Response Only near snd_una, at most one MTU of payload (5% more).
+        78..=83 => {
+            v.opcode = 0x10;
+            let (_, una, sent) = model.psns(flow).unwrap_or((0, 0, 0));
+            let inflight = sent.wrapping_sub(una) & 0xFF_FFFF;
+            let psn = match rng.gen_range(0..10) {
+                0 => rng.gen(),
+                1 => una.wrapping_sub(rng.gen_range(1..4)),
+                2 => sent.wrapping_add(rng.gen_range(0..2)),
+                3 => una.wrapping_add(rng.gen_range(0..inflight.max(1))),
+                _ => una,
+            };
+            v.psn = psn & 0xFF_FFFF;
+            v.payload_len = if rng.gen_bool(0.05) { rng.gen_range(mtu + 1..=mtu + 100) } else { rng.gen_range(0..=mtu) } as u16;
+        }
+        54..=77 => {
             v.opcode = 0x11;
             let (_, una, sent) = model.psns(flow).unwrap_or((0, 0, 0));
             let inflight = sent.wrapping_sub(una) & 0xFF_FFFF;
@@ -392,6 +429,7 @@ pub fn run(
             epsn: near_wrap(&mut rng),
             spsn: near_wrap(&mut rng),
             mtu: [256, 1024, 4096, 37][rng.gen_range(0..4)],
+            addr: 0,
         })
         .collect();
 
@@ -402,7 +440,7 @@ pub fn run(
     let (mut n_rec, mut n_recv, mut n_rew, mut n_ev, mut n_not, mut n_dma, mut resets) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut offered, mut taken) = (0u64, 0u64);
-    let mut n_resp = 0u64;
+    let (mut n_resp, mut n_rdresp) = (0u64, 0u64);
     let mut totals = [0u64; stat::COUNT];
     let mut idle = 0u64;
     let (mut since_take, mut counter_checks) = (0u64, 0u64);
@@ -521,6 +559,7 @@ pub fn run(
             let out = model.verdict(&ver.take().unwrap(), now);
             n_rew += matches!(out.recv, Some(sim::tx_ctx::Recv::Rewind(_))) as u64;
             n_resp += matches!(out.recv, Some(sim::tx_ctx::Recv::Response(_))) as u64;
+            n_rdresp += matches!(out.recv, Some(sim::tx_ctx::Recv::ReadResp(_))) as u64;
             exp.push(&out);
         }
     }
@@ -535,6 +574,7 @@ pub fn run(
     o.metric("pktrecvs", n_recv as f64);
     o.metric("rewinds", n_rew as f64);
     o.metric("responses", n_resp as f64);
+    o.metric("read_responses", n_rdresp as f64);
     o.metric("events", n_ev as f64);
     o.metric("notifies", n_not as f64);
     o.metric("dma_writes", n_dma as f64);
@@ -654,6 +694,8 @@ pub const STAT_NAMES: [&str; stat::COUNT] = [
     "stat_ctrl_bad",
     "stat_sent_drop",
     "stat_nak_sent",
+    "stat_bad_response",
+    "stat_read_gap",
 ];
 
 /// The regression scenarios.

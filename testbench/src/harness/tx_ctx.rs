@@ -2,8 +2,8 @@
 //! (create, post, remove) and PktSends over a few hot flows out of 1024, random input gaps and
 //! random backpressure on both outputs; every descriptor and DMA read request the RTL emits is
 //! compared with the model's, in order, and the drop / bad-control counters after every cycle.
-//! PktRecv items are ACK / NAKs, go-back-Ns, telemetry responses and probe requests (half the
-//! flows are in probe mode). The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, posts and
+//! PktRecv items are ACK / NAKs, go-back-Ns, telemetry responses, probe requests (half the
+//! flows are in probe mode) and READ responses; 30% of the posted messages are READs. The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, posts and
 //! removes of flows without context, PktSends of idle flows, and resets at random cycles.
 
 use super::{set_wide, get_wide, hex, Outcome, Scenario};
@@ -11,7 +11,7 @@ use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, Recv, Response, Rewind, TxCtx, MAX_MTU};
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, ReadResp, Recv, Response, Rewind, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -112,6 +112,7 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx) ->
         None => Ctrl::Create { flow, cfg: config(rng) },
         Some(_) if rng.gen_bool(0.03) => Ctrl::Remove { flow },
         Some(_) if rng.gen_bool(0.05) => Ctrl::Create { flow, cfg: config(rng) },
+        Some(m) if rng.gen_bool(0.3) => Ctrl::Read { flow, post: post(rng, Some(m)) },
         Some(m) => Ctrl::Post { flow, post: post(rng, Some(m)) },
     }
 }
@@ -167,6 +168,11 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
     match rng.gen_range(0..10) {
         0..=1 => return Recv::Probe(flow),
         2..=3 => return Recv::Response(Response { flow, psn: rng.gen_range(0..1 << 24), hops: hops(rng) }),
+        4..=5 => {
+            let aeth = Aeth { syndrome: Syndrome::Ack { credits: rng.gen_range(0..32) }, msn: rng.gen_range(0..1 << 24) };
+            let len = if rng.gen_bool(0.1) { 0 } else { rng.gen() };
+            return Recv::ReadResp(ReadResp { flow, psn: rng.gen_range(0..1 << 24), aeth, va: rng.gen(), len });
+        }
         _ => {}
     }
     let echo = rng.gen_bool(0.5).then(|| hops(rng));
@@ -194,7 +200,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut pks: Option<u16> = None;
     let mut rcv: Option<Recv> = None;
     let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
-    let (mut n_resp, mut n_probe) = (0u64, 0u64);
+    let (mut n_resp, mut n_probe, mut n_rdresp, mut n_rdreq) = (0u64, 0u64, 0u64, 0u64);
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -316,6 +322,14 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                     }
                     None => recv_drops += 1,
                 },
+                Recv::ReadResp(r) => match model.read_response(&r) {
+                    Some((d, dma)) => {
+                        n_rdresp += 1;
+                        exp_desc.push_back(d);
+                        exp_dma.extend(dma);
+                    }
+                    None => recv_drops += 1,
+                },
                 Recv::Probe(f) => match model.probe(f) {
                     Some(d) => {
                         n_probe += 1;
@@ -336,6 +350,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             let f = pks.take().unwrap();
             match model.pkt_send(f) {
                 Some((d, r)) => {
+                    n_rdreq += (d.opcode == Opcode::RdmaReadRequest) as u64;
                     exp_desc.push_back(d);
                     exp_dma.extend(r);
                 }
@@ -367,6 +382,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("acks", n_ack as f64);
     o.metric("responses", n_resp as f64);
     o.metric("probes", n_probe as f64);
+    o.metric("read_requests", n_rdreq as f64);
+    o.metric("read_responses", n_rdresp as f64);
     o.metric("drops", drops_total as f64);
     o.metric("recv_drops", recv_drops as f64);
     o.metric("rewinds", n_rewind as f64);
