@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
+module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
 
     // Module arguments
     input wire  clock;
@@ -25,6 +25,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  [127:0] m_axis_dma_rd_tdata;
     output reg  m_axis_dma_rd_tvalid;
     input wire  m_axis_dma_rd_tready;
+    output reg  [39:0] m_axis_sent_tdata;
+    output reg  m_axis_sent_tvalid;
+    input wire  m_axis_sent_tready;
     output reg  [31:0] stat_drop;
     output reg  [31:0] stat_recv_drop;
     output reg  [31:0] stat_nak_ignored;
@@ -96,6 +99,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [127:0] r_data_d;
     wire  [127:0] r_data_q;
     reg  r_data_clock;
+    reg  s_valid_d;
+    wire  s_valid_q;
+    reg  s_valid_clock;
+    reg  [39:0] s_data_d;
+    wire  [39:0] s_data_q;
+    reg  s_data_clock;
     reg  [31:0] drops_d;
     wire  [31:0] drops_q;
     reg  drops_clock;
@@ -117,6 +126,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [319:0] c_wd;
     reg  m_we;
     reg  [322:0] m_wd;
+    reg  s_free;
     reg  g_rew;
     reg  [23:0] g_psn;
     reg  [23:0] m_first;
@@ -300,6 +310,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .q(r_data_q),
         .clock(r_data_clock)
     );
+    tx_ctx_s_valid s_valid(
+        .d(s_valid_d),
+        .q(s_valid_q),
+        .clock(s_valid_clock)
+    );
+    tx_ctx_s_data s_data(
+        .d(s_data_d),
+        .q(s_data_q),
+        .clock(s_data_clock)
+    );
     tx_ctx_drops drops(
         .d(drops_d),
         .q(drops_q),
@@ -329,6 +349,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         d_data_clock = clock;
         r_valid_clock = clock;
         r_data_clock = clock;
+        s_valid_clock = clock;
+        s_data_clock = clock;
         drops_clock = clock;
         ctrl_bad_clock = clock;
         recv_drops_clock = clock;
@@ -350,6 +372,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         d_data_d = d_data_q;
         r_valid_d = r_valid_q;
         r_data_d = r_data_q;
+        s_valid_d = s_valid_q;
+        s_data_d = s_data_q;
         drops_d = drops_q;
         ctrl_bad_d = ctrl_bad_q;
         recv_drops_d = recv_drops_q;
@@ -372,9 +396,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         msg_read_clock = clock;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
+        s_free = ~s_valid_q | m_axis_sent_tready;
         r_kind = p_recv_q[(32'h11)+:(3)];
         r_both = r_kind == 32'h4;
-        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free);
+        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free & s_free);
         s_axis_ctrl_tready = swept_q & go;
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go;
@@ -406,7 +431,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         a2 = p_addr_q;
         take_c = p_valid_q & (p_kind_q == 32'h1);
         take_r = p_valid_q & (p_kind_q == 32'h2) & d_free & (~r_both | free);
-        take_p = p_valid_q & (p_kind_q == 32'h3) & free;
+        take_p = p_valid_q & (p_kind_q == 32'h3) & free & s_free;
         c_op = p_ctrl_q[(32'h0)+:(2)];
         c_flow = p_ctrl_q[(32'h10)+:(16)];
         p_flow = p_send_q;
@@ -598,9 +623,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (m_axis_dma_rd_tready) begin
             r_valid_d = 1'b0;
         end
+        if (m_axis_sent_tready) begin
+            s_valid_d = 1'b0;
+        end
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = desc;
+            s_valid_d = 1'b1;
+            s_data_d = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 32'h10);
             if ((plen != 32'h0) & ~m_read) begin
                 r_valid_d = 1'b1;
                 r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
@@ -634,6 +664,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             lw_msg_d = 1'b0;
             d_valid_d = 1'b0;
             r_valid_d = 1'b0;
+            s_valid_d = 1'b0;
             drops_d = 32'h0;
             ctrl_bad_d = 32'h0;
             recv_drops_d = 32'h0;
@@ -643,6 +674,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_axis_desc_tdata = d_data_q;
         m_axis_dma_rd_tvalid = r_valid_q;
         m_axis_dma_rd_tdata = r_data_q;
+        m_axis_sent_tvalid = s_valid_q;
+        m_axis_sent_tdata = s_data_q;
         stat_drop = drops_q;
         stat_ctrl_bad = ctrl_bad_q;
         stat_recv_drop = recv_drops_q;
@@ -1044,6 +1077,42 @@ module tx_ctx_recv_drops(d,q,clock);
     end
 
 endmodule // tx_ctx_recv_drops
+
+module tx_ctx_s_data(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_s_data
+
+module tx_ctx_s_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tx_ctx_s_valid
 
 module tx_ctx_sweep_at(d,q,clock);
 

@@ -90,6 +90,13 @@ pub struct TxCtx<const F: usize> {
     pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
     /// The DMA engine takes the request.
     pub m_axis_dma_rd_tready: Signal<In, bool>,
+    /// Sent event for rx_ctx's `s_axis_sent`: [15:0] flow, [39:16] PSN of every WRITE packet
+    /// or READ request a PktSend produced, in descriptor order.
+    pub m_axis_sent_tdata: Signal<Out, Bits<40>>,
+    /// A sent event is offered (registered).
+    pub m_axis_sent_tvalid: Signal<Out, bool>,
+    /// rx_ctx takes the sent event.
+    pub m_axis_sent_tready: Signal<In, bool>,
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
     /// PktRecvs other than go-back-N dropped: flow id >= 2^F, no context, a probe request for a
@@ -128,6 +135,9 @@ pub struct TxCtx<const F: usize> {
     d_data: DFF<Bits<1024>>,
     r_valid: DFF<bool>,
     r_data: DFF<Bits<128>>,
+    s_valid: DFF<bool>,
+    s_data: DFF<Bits<40>>,
+    s_free: Signal<Local, bool>,
     drops: DFF<Bits<32>>,
     ctrl_bad: DFF<Bits<32>>,
     recv_drops: DFF<Bits<32>>,
@@ -236,6 +246,12 @@ impl<const F: usize> Default for TxCtx<F> {
             m_axis_dma_rd_tdata: Default::default(),
             m_axis_dma_rd_tvalid: Default::default(),
             m_axis_dma_rd_tready: Default::default(),
+            m_axis_sent_tdata: Default::default(),
+            m_axis_sent_tvalid: Default::default(),
+            m_axis_sent_tready: Default::default(),
+            s_valid: Default::default(),
+            s_data: Default::default(),
+            s_free: Default::default(),
             stat_drop: Default::default(),
             stat_ctrl_bad: Default::default(),
             ctx: Default::default(),
@@ -355,7 +371,7 @@ impl<const F: usize> Logic for TxCtx<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, drops, ctrl_bad, recv_drops, nak_ign,
+            self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, s_valid, s_data, drops, ctrl_bad, recv_drops, nak_ign,
             p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_addr, lw_cdata, lw_mdata
         );
         self.ctx.write_clock.next = self.clock.val();
@@ -369,6 +385,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
         self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
+        self.s_free.next = !self.s_valid.q.val() | self.m_axis_sent_tready.val();
         // S2 holds a PktRecv or PktSend only while an output register it needs is full.
         // A READ response (PktRecv kind 4) needs both output registers, other PktRecvs the
         // descriptor register only.
@@ -377,7 +394,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.go.next = !self.p_valid.q.val()
             | (self.p_kind.q.val() == 1)
             | ((self.p_kind.q.val() == 2) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
-            | ((self.p_kind.q.val() == 3) & self.free.val());
+            | ((self.p_kind.q.val() == 3) & self.free.val() & self.s_free.val());
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
         self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
@@ -417,7 +434,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             & (self.p_kind.q.val() == 2)
             & self.d_free.val()
             & (!self.r_both.val() | self.free.val());
-        self.take_p.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
+        self.take_p.next =
+            self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val() & self.s_free.val();
         self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
         self.c_flow.next = self.p_ctrl.q.val().get_bits::<16>(16);
         self.p_flow.next = self.p_send.q.val();
@@ -712,9 +730,14 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.m_axis_dma_rd_tready.val() {
             self.r_valid.d.next = false;
         }
+        if self.m_axis_sent_tready.val() {
+            self.s_valid.d.next = false;
+        }
         if self.send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.desc.val();
+            self.s_valid.d.next = true;
+            self.s_data.d.next = bit_cast::<40, 16>(self.p_flow.val()) | (bit_cast::<40, 24>(self.m_psn.val()) << 16);
             if (self.plen.val() != 0) & !self.m_read.val() {
                 self.r_valid.d.next = true;
                 self.r_data.d.next = bit_cast::<128, 64>(self.dma_addr.val())
@@ -752,6 +775,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.lw_msg.d.next = false;
             self.d_valid.d.next = false;
             self.r_valid.d.next = false;
+            self.s_valid.d.next = false;
             self.drops.d.next = 0.into();
             self.ctrl_bad.d.next = 0.into();
             self.recv_drops.d.next = 0.into();
@@ -761,6 +785,8 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.m_axis_desc_tdata.next = self.d_data.q.val();
         self.m_axis_dma_rd_tvalid.next = self.r_valid.q.val();
         self.m_axis_dma_rd_tdata.next = self.r_data.q.val();
+        self.m_axis_sent_tvalid.next = self.s_valid.q.val();
+        self.m_axis_sent_tdata.next = self.s_data.q.val();
         self.stat_drop.next = self.drops.q.val();
         self.stat_ctrl_bad.next = self.ctrl_bad.q.val();
         self.stat_recv_drop.next = self.recv_drops.q.val();

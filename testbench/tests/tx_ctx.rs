@@ -24,6 +24,7 @@ fn random_events_match_the_model() {
             && o.get("responses").unwrap() > 2_000.0
             && o.get("probes").unwrap() > 1_000.0
             && o.get("read_requests").unwrap() > 10_000.0
+            && o.get("sent_events").unwrap() > 40_000.0
             && o.get("read_responses").unwrap() > 2_000.0
             && o.get("rewinds").unwrap() > 1_000.0
             && o.get("nak_ignored").unwrap() > 1_000.0,
@@ -101,6 +102,7 @@ fn rust_hdl_simulation_small_case() {
         uut.s_axis_pktsend_tdata.next = 3.into();
         uut.m_axis_desc_tready.next = true;
         uut.m_axis_dma_rd_tready.next = true;
+        uut.m_axis_sent_tready.next = true;
         uut.clock.next = Clock { clk: false };
         while {
             uut.update_all();
@@ -159,6 +161,7 @@ fn descriptors_through_tx_pipe_parse() {
     dut.set_reset(0);
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
+    dut.set_m_axis_sent_tready(1);
     // 15 PktSends for flow 7, 3 for 300, 2 for 1023, interleaved.
     let sends: Vec<u16> = (0..20).map(|i| if i % 4 == 3 { flows[1 + (i / 4) % 2].0 } else { flows[0].0 }).collect();
     let hops: Vec<IntHop> = (0..3).map(|_| testbench::harness::tx_pipe::hop(&mut rng)).collect();
@@ -308,6 +311,7 @@ fn go_back_n_resends_from_the_nak_psn() {
     dut.set_reset(0);
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
+    dut.set_m_axis_sent_tready(1);
     let (mut got_desc, mut got_dma, mut want_desc, mut want_dma) = (vec![], vec![], vec![], vec![]);
     let mut i = 0;
     for _ in 0..2000 {
@@ -402,6 +406,7 @@ fn go_back_n_past_packet_65536() {
     dut.set_reset(0);
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
+    dut.set_m_axis_sent_tready(1);
     for _ in 0..1100 {
         dut.tick(); // reset sweep
     }

@@ -201,6 +201,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut rcv: Option<Recv> = None;
     let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
     let (mut n_resp, mut n_probe, mut n_rdresp, mut n_rdreq) = (0u64, 0u64, 0u64, 0u64);
+    let mut exp_sent: VecDeque<(u16, u32)> = VecDeque::new();
+    let mut n_sent = 0u64;
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -213,7 +215,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut cycle = 0u64;
     loop {
         let running = cycle < cycles;
-        if !running && exp_desc.is_empty() && exp_dma.is_empty() {
+        if !running && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
             break;
         }
         if idle > 5_000 {
@@ -234,6 +236,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             (ctrl, pks, rcv) = (None, None, None);
             exp_desc.clear();
             exp_dma.clear();
+            exp_sent.clear();
             continue;
         }
         if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
@@ -257,8 +260,10 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         dut.set_s_axis_pktsend_tdata(pks.unwrap_or(0));
         let d_ready = rng.gen_bool(shape.desc_ready);
         let r_ready = rng.gen_bool(shape.dma_ready);
+        let s_ready = rng.gen_bool(shape.dma_ready);
         dut.set_m_axis_desc_tready(d_ready as u8);
         dut.set_m_axis_dma_rd_tready(r_ready as u8);
+        dut.set_m_axis_sent_tready(s_ready as u8);
         dut.eval();
         let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
@@ -285,6 +290,18 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 w_desc += 1;
             }
         }
+        if s_ready && dut.m_axis_sent_tvalid() == 1 {
+            idle = 0;
+            let got = dut.m_axis_sent_tdata();
+            match exp_sent.pop_front() {
+                Some((flow, psn)) => {
+                    o.transactions += 1;
+                    n_sent += 1;
+                    o.check(cycle, format!("sent {got:#012x}"), format!("sent {:#012x}", flow as u64 | (psn as u64) << 16));
+                }
+                None => o.check(cycle, format!("sent {got:#012x}"), "no sent event".into()),
+            }
+        }
         if r_ready && dut.m_axis_dma_rd_tvalid() == 1 {
             idle = 0;
             let got = get_wide(dut.m_axis_dma_rd_tdata());
@@ -297,7 +314,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, hex(&got), "no DMA read".into()),
             }
         }
-        if exp_desc.is_empty() && exp_dma.is_empty() {
+        if exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
             idle = 0;
         }
         dut.tick();
@@ -351,6 +368,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             match model.pkt_send(f) {
                 Some((d, r)) => {
                     n_rdreq += (d.opcode == Opcode::RdmaReadRequest) as u64;
+                    exp_sent.push_back((f, d.bth.psn));
                     exp_desc.push_back(d);
                     exp_dma.extend(r);
                 }
@@ -361,7 +379,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         // empty (nothing taken for two cycles, every expected output out), and at the end.
         since_take = if took_c || took_p || took_r { 0 } else { since_take + 1 };
         started |= took_c || took_p || took_r;
-        if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() {
+        if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
             check_counters(&mut o, cycle, &dut, &model);
             counter_checks += 1;
         }
@@ -383,6 +401,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("responses", n_resp as f64);
     o.metric("probes", n_probe as f64);
     o.metric("read_requests", n_rdreq as f64);
+    o.metric("sent_events", n_sent as f64);
     o.metric("read_responses", n_rdresp as f64);
     o.metric("drops", drops_total as f64);
     o.metric("recv_drops", recv_drops as f64);
