@@ -19,3 +19,4 @@ rx_pipe.v
 tx_ctx.v
 rx_ctx.v
 rx_dma.v
+nic_datapath.v

@@ -159,6 +159,11 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx_ctx.rs")?);
     v.push(rx_dma()?);
+    v.push(finish(
+        &raw_verilog(crate::nic_datapath::NicDatapath::<10, RX_DMA_BANK_BITS>::new())?,
+        "nic_datapath",
+        "hdl/src/nic_datapath.rs",
+    )?);
     Ok(v)
 }
 

@@ -15,6 +15,7 @@ pub mod export;
 pub mod flow_park;
 pub mod flow_sched;
 pub mod icrc_pipe;
+pub mod nic_datapath;
 pub mod mul_pipe;
 pub mod ones_sum;
 pub mod rx_ctx;

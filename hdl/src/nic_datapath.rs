@@ -1,0 +1,359 @@
+//! The NIC's datapath between the PCIe shim and the MAC shim (issue 5; draft-00 section 7.2):
+//! the Tx pipe (`tx_ctx` -> `tx_pipe`) and the Rx pipe (`rx_pipe` -> `rx_ctx` -> `rx_dma`)
+//! joined, with the two loops between them closed inside: rx_ctx's PktRecvs (ACK / NAK, READ
+//! and telemetry responses to send, go-back-N) go to tx_ctx, and tx_ctx's sent events go to
+//! rx_ctx. docs/modules/nic_datapath.md.
+//!
+//! ```text
+//! s_axis_pktsend ------------------> tx_ctx -- desc --> tx_pipe --------------> m_axis_tx
+//! s_axis_tx_ctrl -------------------^  |  ^  \-> m_axis_dma_rd   ^- s_axis_dma_rd_data
+//! s_axis_probe --> merge (rx_ctx first)  |  sent
+//!                     ^                v
+//! s_axis_rx --+--> rx_pipe -- verdict --> rx_ctx --> m_axis_event, m_axis_notify
+//!             |                           |  ^- s_axis_rx_ctrl
+//!             +--> rx_dma <-- DMA command-+
+//!                    \-> m_axis_dma_wr_cmd, m_axis_dma_wr
+//! ```
+//!
+//! The MAC's receive stream goes to rx_pipe and rx_dma at once (a beat moves when both take
+//! it): rx_pipe judges the frame while rx_dma stores it, and rx_ctx's one DMA command per
+//! verdict tells rx_dma what to do with it. Everything else is the blocks' own ports.
+
+use crate::rx_ctx::RxCtx;
+use crate::rx_dma::RxDma;
+use crate::rx_pipe::RxPipe;
+use crate::tx_ctx::TxCtx;
+use crate::tx_pipe::TxPipe;
+use rust_hdl::prelude::*;
+
+/// See the module doc. `F`: log2 of the flow (and QP) count; `B`: rx_dma's log2 beats per bank.
+#[derive(LogicBlock)]
+pub struct NicDatapath<const F: usize, const B: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset of every block (tx_ctx and rx_ctx then sweep their RAMs for 2^F
+    /// cycles, with their inputs not ready).
+    pub reset: Signal<In, bool>,
+    /// rx_ctx's `cfg_pkt_shift`: Notify bytes per packet = 2^shift (flow_sched's unit).
+    pub cfg_pkt_shift: Signal<In, Bits<4>>,
+    /// Time in ns, stamped on CC events.
+    pub now_ns: Signal<In, Bits<64>>,
+    /// tx_ctx control word (create / remove a flow, post a WRITE or READ message).
+    pub s_axis_tx_ctrl_tdata: Signal<In, Bits<512>>,
+    /// A tx_ctx control word is offered.
+    pub s_axis_tx_ctrl_tvalid: Signal<In, bool>,
+    /// tx_ctx takes the control word.
+    pub s_axis_tx_ctrl_tready: Signal<Out, bool>,
+    /// rx_ctx control word (create / remove a QP, post a READ's local address).
+    pub s_axis_rx_ctrl_tdata: Signal<In, Bits<128>>,
+    /// An rx_ctx control word is offered.
+    pub s_axis_rx_ctrl_tvalid: Signal<In, bool>,
+    /// rx_ctx takes the control word.
+    pub s_axis_rx_ctrl_tready: Signal<Out, bool>,
+    /// PktSend from the flow scheduler: [15:0] the flow allowed to send one packet.
+    pub s_axis_pktsend_tdata: Signal<In, Bits<16>>,
+    /// A PktSend is offered.
+    pub s_axis_pktsend_tvalid: Signal<In, bool>,
+    /// tx_ctx takes the PktSend.
+    pub s_axis_pktsend_tready: Signal<Out, bool>,
+    /// Probe request from the CC module: [15:0] the flow to probe (flows in probe mode only).
+    pub s_axis_probe_tdata: Signal<In, Bits<16>>,
+    /// A probe request is offered.
+    pub s_axis_probe_tvalid: Signal<In, bool>,
+    /// The probe request is taken: tx_ctx takes a PktRecv and rx_ctx offers none (its
+    /// PktRecvs go first).
+    pub s_axis_probe_tready: Signal<Out, bool>,
+    /// DMA read request to the host (tx_ctx's `m_axis_dma_rd`): [63:0] address, [77:64]
+    /// length, [95:80] flow.
+    pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA read request is offered.
+    pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the request.
+    pub m_axis_dma_rd_tready: Signal<In, bool>,
+    /// DMA read data (tx_pipe's `s_axis_payload`): one packet per request, in request order,
+    /// lane-0 aligned.
+    pub s_axis_dma_rd_data_tdata: Signal<In, Bits<512>>,
+    /// Valid bytes of the last beat, contiguous from lane 0.
+    pub s_axis_dma_rd_data_tkeep: Signal<In, Bits<64>>,
+    /// A DMA read data beat is offered.
+    pub s_axis_dma_rd_data_tvalid: Signal<In, bool>,
+    /// tx_pipe takes the beat.
+    pub s_axis_dma_rd_data_tready: Signal<Out, bool>,
+    /// Last beat of a request's data.
+    pub s_axis_dma_rd_data_tlast: Signal<In, bool>,
+    /// Frames to the MAC (tx_pipe's `m_axis`).
+    pub m_axis_tx_tdata: Signal<Out, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub m_axis_tx_tkeep: Signal<Out, Bits<64>>,
+    /// A frame beat is offered.
+    pub m_axis_tx_tvalid: Signal<Out, bool>,
+    /// The MAC takes the beat.
+    pub m_axis_tx_tready: Signal<In, bool>,
+    /// Last beat of a frame.
+    pub m_axis_tx_tlast: Signal<Out, bool>,
+    /// Bad frame (payload length mismatch), on the last beat: the MAC should drop it.
+    pub m_axis_tx_tuser: Signal<Out, bool>,
+    /// Frames from the MAC, to rx_pipe and rx_dma together.
+    pub s_axis_rx_tdata: Signal<In, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub s_axis_rx_tkeep: Signal<In, Bits<64>>,
+    /// A frame beat is offered.
+    pub s_axis_rx_tvalid: Signal<In, bool>,
+    /// Both rx_pipe and rx_dma take the beat.
+    pub s_axis_rx_tready: Signal<Out, bool>,
+    /// Last beat of a frame.
+    pub s_axis_rx_tlast: Signal<In, bool>,
+    /// The MAC marks the frame bad (FCS error...), on its last beat.
+    pub s_axis_rx_tuser: Signal<In, bool>,
+    /// CC events for the CC module (rx_ctx's `m_axis_event`).
+    pub m_axis_event_tdata: Signal<Out, Bits<512>>,
+    /// A CC event is offered.
+    pub m_axis_event_tvalid: Signal<Out, bool>,
+    /// The CC module takes the event.
+    pub m_axis_event_tready: Signal<In, bool>,
+    /// Notify for the flow scheduler: [31:0] bytes, [47:32] flow.
+    pub m_axis_notify_tdata: Signal<Out, Bits<48>>,
+    /// A Notify is offered.
+    pub m_axis_notify_tvalid: Signal<Out, bool>,
+    /// The flow scheduler takes the Notify.
+    pub m_axis_notify_tready: Signal<In, bool>,
+    /// DMA write command to the host (rx_dma's): [63:0] address, [77:64] length, [95:80] flow.
+    pub m_axis_dma_wr_cmd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA write command is offered.
+    pub m_axis_dma_wr_cmd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the command.
+    pub m_axis_dma_wr_cmd_tready: Signal<In, bool>,
+    /// DMA write data, lane-0 aligned, one packet per command.
+    pub m_axis_dma_wr_tdata: Signal<Out, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub m_axis_dma_wr_tkeep: Signal<Out, Bits<64>>,
+    /// A DMA write beat is offered.
+    pub m_axis_dma_wr_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the beat.
+    pub m_axis_dma_wr_tready: Signal<In, bool>,
+    /// Last beat of a command's data.
+    pub m_axis_dma_wr_tlast: Signal<Out, bool>,
+    /// rx_pipe's counter select (drop reasons, docs/modules/rx_pipe.md).
+    pub stat_rx_pipe_addr: Signal<In, Bits<5>>,
+    /// rx_pipe's selected counter.
+    pub stat_rx_pipe_count: Signal<Out, Bits<32>>,
+    /// rx_ctx's counter select (docs/modules/rx_ctx.md).
+    pub stat_rx_ctx_addr: Signal<In, Bits<4>>,
+    /// rx_ctx's selected counter.
+    pub stat_rx_ctx_count: Signal<Out, Bits<32>>,
+    /// tx_ctx's `stat_drop`: PktSends with nothing to send.
+    pub stat_tx_drop: Signal<Out, Bits<32>>,
+    /// tx_ctx's `stat_recv_drop`.
+    pub stat_tx_recv_drop: Signal<Out, Bits<32>>,
+    /// tx_ctx's `stat_nak_ignored`.
+    pub stat_tx_nak_ignored: Signal<Out, Bits<32>>,
+    /// tx_ctx's `stat_ctrl_bad`.
+    pub stat_tx_ctrl_bad: Signal<Out, Bits<32>>,
+    /// tx_pipe's `stat_len_err`: payload length mismatches.
+    pub stat_tx_len_err: Signal<Out, Bits<32>>,
+    /// rx_dma's `stat_written`.
+    pub stat_rx_written: Signal<Out, Bits<32>>,
+    /// rx_dma's `stat_discarded`.
+    pub stat_rx_discarded: Signal<Out, Bits<32>>,
+    /// rx_dma's `stat_short`.
+    pub stat_rx_short: Signal<Out, Bits<32>>,
+
+    tx_ctx: TxCtx<F>,
+    tx_pipe: TxPipe,
+    rx_pipe: RxPipe,
+    rx_ctx: RxCtx<F>,
+    rx_dma: RxDma<B>,
+    probe_word: Signal<Local, Bits<512>>,
+    rx_ready: Signal<Local, bool>,
+}
+
+impl<const F: usize, const B: usize> NicDatapath<F, B> {
+    pub fn new() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_pkt_shift: Default::default(),
+            now_ns: Default::default(),
+            s_axis_tx_ctrl_tdata: Default::default(),
+            s_axis_tx_ctrl_tvalid: Default::default(),
+            s_axis_tx_ctrl_tready: Default::default(),
+            s_axis_rx_ctrl_tdata: Default::default(),
+            s_axis_rx_ctrl_tvalid: Default::default(),
+            s_axis_rx_ctrl_tready: Default::default(),
+            s_axis_pktsend_tdata: Default::default(),
+            s_axis_pktsend_tvalid: Default::default(),
+            s_axis_pktsend_tready: Default::default(),
+            s_axis_probe_tdata: Default::default(),
+            s_axis_probe_tvalid: Default::default(),
+            s_axis_probe_tready: Default::default(),
+            m_axis_dma_rd_tdata: Default::default(),
+            m_axis_dma_rd_tvalid: Default::default(),
+            m_axis_dma_rd_tready: Default::default(),
+            s_axis_dma_rd_data_tdata: Default::default(),
+            s_axis_dma_rd_data_tkeep: Default::default(),
+            s_axis_dma_rd_data_tvalid: Default::default(),
+            s_axis_dma_rd_data_tready: Default::default(),
+            s_axis_dma_rd_data_tlast: Default::default(),
+            m_axis_tx_tdata: Default::default(),
+            m_axis_tx_tkeep: Default::default(),
+            m_axis_tx_tvalid: Default::default(),
+            m_axis_tx_tready: Default::default(),
+            m_axis_tx_tlast: Default::default(),
+            m_axis_tx_tuser: Default::default(),
+            s_axis_rx_tdata: Default::default(),
+            s_axis_rx_tkeep: Default::default(),
+            s_axis_rx_tvalid: Default::default(),
+            s_axis_rx_tready: Default::default(),
+            s_axis_rx_tlast: Default::default(),
+            s_axis_rx_tuser: Default::default(),
+            m_axis_event_tdata: Default::default(),
+            m_axis_event_tvalid: Default::default(),
+            m_axis_event_tready: Default::default(),
+            m_axis_notify_tdata: Default::default(),
+            m_axis_notify_tvalid: Default::default(),
+            m_axis_notify_tready: Default::default(),
+            m_axis_dma_wr_cmd_tdata: Default::default(),
+            m_axis_dma_wr_cmd_tvalid: Default::default(),
+            m_axis_dma_wr_cmd_tready: Default::default(),
+            m_axis_dma_wr_tdata: Default::default(),
+            m_axis_dma_wr_tkeep: Default::default(),
+            m_axis_dma_wr_tvalid: Default::default(),
+            m_axis_dma_wr_tready: Default::default(),
+            m_axis_dma_wr_tlast: Default::default(),
+            stat_rx_pipe_addr: Default::default(),
+            stat_rx_pipe_count: Default::default(),
+            stat_rx_ctx_addr: Default::default(),
+            stat_rx_ctx_count: Default::default(),
+            stat_tx_drop: Default::default(),
+            stat_tx_recv_drop: Default::default(),
+            stat_tx_nak_ignored: Default::default(),
+            stat_tx_ctrl_bad: Default::default(),
+            stat_tx_len_err: Default::default(),
+            stat_rx_written: Default::default(),
+            stat_rx_discarded: Default::default(),
+            stat_rx_short: Default::default(),
+            tx_ctx: Default::default(),
+            tx_pipe: Default::default(),
+            rx_pipe: Default::default(),
+            rx_ctx: Default::default(),
+            rx_dma: RxDma::new(),
+            probe_word: Default::default(),
+            rx_ready: Default::default(),
+        }
+    }
+}
+
+impl<const F: usize, const B: usize> Default for NicDatapath<F, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.tx_ctx.clock.next = self.clock.val();
+        self.tx_pipe.clock.next = self.clock.val();
+        self.rx_pipe.clock.next = self.clock.val();
+        self.rx_ctx.clock.next = self.clock.val();
+        self.rx_dma.clock.next = self.clock.val();
+        self.tx_ctx.reset.next = self.reset.val();
+        self.tx_pipe.reset.next = self.reset.val();
+        self.rx_pipe.reset.next = self.reset.val();
+        self.rx_ctx.reset.next = self.reset.val();
+        self.rx_dma.reset.next = self.reset.val();
+
+        // ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
+        // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
+        self.tx_ctx.s_axis_ctrl_tdata.next = self.s_axis_tx_ctrl_tdata.val();
+        self.tx_ctx.s_axis_ctrl_tvalid.next = self.s_axis_tx_ctrl_tvalid.val();
+        self.s_axis_tx_ctrl_tready.next = self.tx_ctx.s_axis_ctrl_tready.val();
+        self.tx_ctx.s_axis_pktsend_tdata.next = self.s_axis_pktsend_tdata.val();
+        self.tx_ctx.s_axis_pktsend_tvalid.next = self.s_axis_pktsend_tvalid.val();
+        self.s_axis_pktsend_tready.next = self.tx_ctx.s_axis_pktsend_tready.val();
+        // Kind 3 ([18:17] = 0b11) is tx_ctx's probe request.
+        self.probe_word.next = bit_cast::<512, 16>(self.s_axis_probe_tdata.val()) | 0x6_0000;
+        self.tx_ctx.s_axis_pktrecv_tvalid.next =
+            self.rx_ctx.m_axis_pktrecv_tvalid.val() | self.s_axis_probe_tvalid.val();
+        self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
+        if self.rx_ctx.m_axis_pktrecv_tvalid.val() {
+            self.tx_ctx.s_axis_pktrecv_tdata.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
+        }
+        self.rx_ctx.m_axis_pktrecv_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val();
+        self.s_axis_probe_tready.next =
+            self.tx_ctx.s_axis_pktrecv_tready.val() & !self.rx_ctx.m_axis_pktrecv_tvalid.val();
+        self.tx_pipe.s_axis_desc_tdata.next = self.tx_ctx.m_axis_desc_tdata.val();
+        self.tx_pipe.s_axis_desc_tvalid.next = self.tx_ctx.m_axis_desc_tvalid.val();
+        self.tx_ctx.m_axis_desc_tready.next = self.tx_pipe.s_axis_desc_tready.val();
+        self.m_axis_dma_rd_tdata.next = self.tx_ctx.m_axis_dma_rd_tdata.val();
+        self.m_axis_dma_rd_tvalid.next = self.tx_ctx.m_axis_dma_rd_tvalid.val();
+        self.tx_ctx.m_axis_dma_rd_tready.next = self.m_axis_dma_rd_tready.val();
+        self.tx_pipe.s_axis_payload_tdata.next = self.s_axis_dma_rd_data_tdata.val();
+        self.tx_pipe.s_axis_payload_tkeep.next = self.s_axis_dma_rd_data_tkeep.val();
+        self.tx_pipe.s_axis_payload_tvalid.next = self.s_axis_dma_rd_data_tvalid.val();
+        self.tx_pipe.s_axis_payload_tlast.next = self.s_axis_dma_rd_data_tlast.val();
+        self.s_axis_dma_rd_data_tready.next = self.tx_pipe.s_axis_payload_tready.val();
+        self.m_axis_tx_tdata.next = self.tx_pipe.m_axis_tdata.val();
+        self.m_axis_tx_tkeep.next = self.tx_pipe.m_axis_tkeep.val();
+        self.m_axis_tx_tvalid.next = self.tx_pipe.m_axis_tvalid.val();
+        self.m_axis_tx_tlast.next = self.tx_pipe.m_axis_tlast.val();
+        self.m_axis_tx_tuser.next = self.tx_pipe.m_axis_tuser.val();
+        self.tx_pipe.m_axis_tready.next = self.m_axis_tx_tready.val();
+        self.rx_ctx.s_axis_sent_tdata.next = self.tx_ctx.m_axis_sent_tdata.val();
+        self.rx_ctx.s_axis_sent_tvalid.next = self.tx_ctx.m_axis_sent_tvalid.val();
+        self.tx_ctx.m_axis_sent_tready.next = self.rx_ctx.s_axis_sent_tready.val();
+
+        // ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
+        // when the other is ready too, so a beat moves in both or in neither).
+        self.rx_ready.next = self.rx_pipe.s_axis_tready.val() & self.rx_dma.s_axis_tready.val();
+        self.s_axis_rx_tready.next = self.rx_ready.val();
+        self.rx_pipe.s_axis_tdata.next = self.s_axis_rx_tdata.val();
+        self.rx_pipe.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
+        self.rx_pipe.s_axis_tlast.next = self.s_axis_rx_tlast.val();
+        self.rx_pipe.s_axis_tuser.next = self.s_axis_rx_tuser.val();
+        self.rx_pipe.s_axis_tvalid.next = self.s_axis_rx_tvalid.val() & self.rx_dma.s_axis_tready.val();
+        self.rx_dma.s_axis_tdata.next = self.s_axis_rx_tdata.val();
+        self.rx_dma.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
+        self.rx_dma.s_axis_tlast.next = self.s_axis_rx_tlast.val();
+        self.rx_dma.s_axis_tvalid.next = self.s_axis_rx_tvalid.val() & self.rx_pipe.s_axis_tready.val();
+        self.rx_ctx.s_axis_verdict_tdata.next = self.rx_pipe.m_axis_verdict_tdata.val();
+        self.rx_ctx.s_axis_verdict_tvalid.next = self.rx_pipe.m_axis_verdict_tvalid.val();
+        self.rx_pipe.m_axis_verdict_tready.next = self.rx_ctx.s_axis_verdict_tready.val();
+        self.rx_ctx.cfg_pkt_shift.next = self.cfg_pkt_shift.val();
+        self.rx_ctx.now_ns.next = self.now_ns.val();
+        self.rx_ctx.s_axis_ctrl_tdata.next = self.s_axis_rx_ctrl_tdata.val();
+        self.rx_ctx.s_axis_ctrl_tvalid.next = self.s_axis_rx_ctrl_tvalid.val();
+        self.s_axis_rx_ctrl_tready.next = self.rx_ctx.s_axis_ctrl_tready.val();
+        self.rx_dma.s_axis_cmd_tdata.next = self.rx_ctx.m_axis_dma_cmd_tdata.val();
+        self.rx_dma.s_axis_cmd_tvalid.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val();
+        self.rx_ctx.m_axis_dma_cmd_tready.next = self.rx_dma.s_axis_cmd_tready.val();
+        self.m_axis_event_tdata.next = self.rx_ctx.m_axis_event_tdata.val();
+        self.m_axis_event_tvalid.next = self.rx_ctx.m_axis_event_tvalid.val();
+        self.rx_ctx.m_axis_event_tready.next = self.m_axis_event_tready.val();
+        self.m_axis_notify_tdata.next = self.rx_ctx.m_axis_notify_tdata.val();
+        self.m_axis_notify_tvalid.next = self.rx_ctx.m_axis_notify_tvalid.val();
+        self.rx_ctx.m_axis_notify_tready.next = self.m_axis_notify_tready.val();
+        self.m_axis_dma_wr_cmd_tdata.next = self.rx_dma.m_axis_dma_wr_cmd_tdata.val();
+        self.m_axis_dma_wr_cmd_tvalid.next = self.rx_dma.m_axis_dma_wr_cmd_tvalid.val();
+        self.rx_dma.m_axis_dma_wr_cmd_tready.next = self.m_axis_dma_wr_cmd_tready.val();
+        self.m_axis_dma_wr_tdata.next = self.rx_dma.m_axis_dma_wr_tdata.val();
+        self.m_axis_dma_wr_tkeep.next = self.rx_dma.m_axis_dma_wr_tkeep.val();
+        self.m_axis_dma_wr_tvalid.next = self.rx_dma.m_axis_dma_wr_tvalid.val();
+        self.m_axis_dma_wr_tlast.next = self.rx_dma.m_axis_dma_wr_tlast.val();
+        self.rx_dma.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
+
+        // ---- Counters.
+        self.rx_pipe.stat_addr.next = self.stat_rx_pipe_addr.val();
+        self.stat_rx_pipe_count.next = self.rx_pipe.stat_count.val();
+        self.rx_ctx.stat_addr.next = self.stat_rx_ctx_addr.val();
+        self.stat_rx_ctx_count.next = self.rx_ctx.stat_count.val();
+        self.stat_tx_drop.next = self.tx_ctx.stat_drop.val();
+        self.stat_tx_recv_drop.next = self.tx_ctx.stat_recv_drop.val();
+        self.stat_tx_nak_ignored.next = self.tx_ctx.stat_nak_ignored.val();
+        self.stat_tx_ctrl_bad.next = self.tx_ctx.stat_ctrl_bad.val();
+        self.stat_tx_len_err.next = self.tx_pipe.stat_len_err.val();
+        self.stat_rx_written.next = self.rx_dma.stat_written.val();
+        self.stat_rx_discarded.next = self.rx_dma.stat_discarded.val();
+        self.stat_rx_short.next = self.rx_dma.stat_short.val();
+    }
+}
