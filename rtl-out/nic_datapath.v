@@ -425,10 +425,10 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     // Stub signals
     reg  [9:0] qp_read_address;
     reg  qp_read_clock;
-    wire  [312:0] qp_read_data;
+    wire  [313:0] qp_read_data;
     reg  [9:0] qp_write_address;
     reg  qp_write_clock;
-    reg  [312:0] qp_write_data;
+    reg  [313:0] qp_write_data;
     reg  qp_write_enable;
     reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
@@ -520,6 +520,9 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  [31:0] st13_d;
     wire  [31:0] st13_q;
     reg  st13_clock;
+    reg  [31:0] st14_d;
+    wire  [31:0] st14_q;
+    reg  st14_clock;
     reg  p_valid_d;
     wire  p_valid_q;
     reg  p_valid_clock;
@@ -547,8 +550,8 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  [9:0] lw_addr_d;
     wire  [9:0] lw_addr_q;
     reg  lw_addr_clock;
-    reg  [312:0] lw_data_d;
-    wire  [312:0] lw_data_q;
+    reg  [313:0] lw_data_d;
+    wire  [313:0] lw_data_q;
     reg  lw_data_clock;
 
     // Local signals
@@ -566,6 +569,11 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  i_naks;
     reg  i_badresp;
     reg  i_gap;
+    reg  i_sstale;
+    reg  [31:0] one32;
+    reg  q_gap;
+    reg  n_gap;
+    reg  s_next;
     reg  [639:0] vd;
     reg  free;
     reg  go;
@@ -575,7 +583,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  do_v;
     reg  [9:0] a2;
     reg  q_we;
-    reg  [312:0] q_wd;
+    reg  [313:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [1:0] c_op;
@@ -586,11 +594,8 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  c_remove;
     reg  [15:0] s_flow;
     reg  s_id_ok;
-    reg  [23:0] s_end;
-    reg  [23:0] s_diff;
-    reg  s_ahead;
     reg  [31:0] s_sent1;
-    reg  [312:0] w;
+    reg  [313:0] w;
     reg  q_valid;
     reg  [23:0] q_qpn;
     reg  [31:0] q_mtu;
@@ -851,6 +856,11 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         .q(st13_q),
         .clock(st13_clock)
     );
+    nic_datapath_rx_ctx_st14 st14(
+        .d(st14_d),
+        .q(st14_q),
+        .clock(st14_clock)
+    );
     nic_datapath_rx_ctx_p_valid p_valid(
         .d(p_valid_d),
         .q(p_valid_q),
@@ -940,6 +950,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         st11_clock = clock;
         st12_clock = clock;
         st13_clock = clock;
+        st14_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         r_valid_d = r_valid_q;
@@ -976,12 +987,14 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         st11_d = st11_q;
         st12_d = st12_q;
         st13_d = st13_q;
+        st14_d = st14_q;
         qp_write_clock = clock;
         qp_read_clock = clock;
         one = 32'h1;
+        one32 = 32'h1;
         vd = p_vd_q;
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
-        go = ~p_valid_q | (p_kind_q != 32'h3) | free;
+        go = ~p_valid_q | (p_kind_q == 32'h1) | free;
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
@@ -1011,7 +1024,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         end
         a2 = p_addr_q;
         do_c = p_valid_q & (p_kind_q == 32'h1);
-        do_s = p_valid_q & (p_kind_q == 32'h2);
+        do_s = p_valid_q & (p_kind_q == 32'h2) & free;
         do_v = p_valid_q & (p_kind_q == 32'h3) & free;
         c_op = p_ctrl_q[(32'h0)+:(2)];
         c_mtu = p_ctrl_q[(32'h10)+:(14)];
@@ -1036,13 +1049,12 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         q_una = w[(32'hb9)+:(32)];
         q_sent = w[(32'hd9)+:(32)];
         q_rd = w[(32'hf9)+:(64)];
+        q_gap = w[(32'h139)+:(1)];
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
         c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
-        s_end = p_sent_q[(32'h10)+:(24)] + 32'h1;
-        s_diff = s_end - q_sent[(32'h0)+:(24)];
-        s_ahead = (s_diff != 32'h0) & ~s_diff[32'h17];
-        s_sent1 = q_sent + ((s_diff) & 32'hffffffff);
+        s_next = p_sent_q[(32'h10)+:(24)] == q_sent[(32'h0)+:(24)];
+        s_sent1 = q_sent + 32'h1;
         v_ok = vd[(32'h0)+:(8)] == 32'h0;
         v_op = vd[(32'h8)+:(8)];
         v_tele = vd[32'h14];
@@ -1152,6 +1164,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         n_rd = q_rd;
         i_badresp = 1'b0;
         i_gap = 1'b0;
+        n_gap = q_gap;
         r_syn = 32'h1f;
         r_psn = v_psn;
         r_msn = q_msn;
@@ -1296,8 +1309,12 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                 if (dr[32'h17] | ~er[32'h17]) begin
                     i_stale = 1'b1;
                 end
+                else if ((dr != 32'h0) & (q_gap == 32'h1)) begin
+                    i_oos = 1'b1;
+                end
                 else if (dr != 32'h0) begin
                     i_gap = 1'b1;
+                    n_gap = 32'h1;
                     n_send = 1'b1;
                     n_pkts = released;
                     r_send = 1'b1;
@@ -1314,6 +1331,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                 else begin
                     write = v_n != 32'h0;
                     n_rd = rd_n;
+                    n_gap = 32'h0;
                     n_una = una1;
                     n_send = 1'b1;
                     n_pkts = 32'h1;
@@ -1367,6 +1385,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         q_wd = w;
         i_cbad = 1'b0;
         i_sdrop = 1'b0;
+        i_sstale = 1'b0;
         if (~swept_q) begin
             q_we = 1'b1;
             q_wd = 32'h0;
@@ -1378,7 +1397,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                q_wd = ((one) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
             end
             else if (c_remove) begin
                 q_we = 1'b1;
@@ -1386,7 +1405,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             end
             else if (c_read) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(249)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
+                q_wd = ((w[(32'h0)+:(249)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
             end
             else begin
                 i_cbad = 1'b1;
@@ -1394,9 +1413,12 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         end
         else if (do_s) begin
             if (s_id_ok & q_valid) begin
-                if (s_ahead) begin
+                if (s_next) begin
                     q_we = 1'b1;
-                    q_wd = ((w[(32'h0)+:(217)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
+                    q_wd = ((w[(32'h0)+:(217)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
+                end
+                else begin
+                    i_sstale = 1'b1;
                 end
             end
             else begin
@@ -1405,7 +1427,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[(32'h0)+:(39)]) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 313'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9);
+            q_wd = ((w[(32'h0)+:(39)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;
@@ -1446,6 +1468,10 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                 n_valid_d = 1'b1;
                 n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
             end
+        end
+        if (i_sstale) begin
+            n_valid_d = 1'b1;
+            n_data_d = ((one32) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
         end
         i_rec = do_v;
         i_pdrop = do_v & ~v_ok;
@@ -1491,6 +1517,9 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         if (do_v & i_gap) begin
             st13_d = st13_q + 32'h1;
         end
+        if (i_sstale) begin
+            st14_d = st14_q + 32'h1;
+        end
         if (reset) begin
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
@@ -1515,6 +1544,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             st11_d = 32'h0;
             st12_d = 32'h0;
             st13_d = 32'h0;
+            st14_d = 32'h0;
         end
         m_axis_pktrecv_tvalid = r_valid_q;
         m_axis_pktrecv_tdata = r_data_q;
@@ -1566,6 +1596,9 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         end
         if (stat_addr == 32'hd) begin
             stat_count = st13_q;
+        end
+        if (stat_addr == 32'he) begin
+            stat_count = st14_q;
         end
     end
 
@@ -1664,13 +1697,13 @@ endmodule // nic_datapath_rx_ctx_lw_addr
 module nic_datapath_rx_ctx_lw_data(d,q,clock);
 
     // Module arguments
-    input wire  [312:0] d;
-    output reg  [312:0] q;
+    input wire  [313:0] d;
+    output reg  [313:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 313'h0;
+       q = 314'h0;
     end
 
     always @(posedge clock) begin
@@ -1900,14 +1933,14 @@ module nic_datapath_rx_ctx_qp(read_address,read_clock,read_data,write_address,wr
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [312:0] read_data;
+    output reg  [313:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [312:0] write_data;
+    input wire  [313:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[312:0] mem[1023:0];
+    reg[313:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -2064,6 +2097,24 @@ module nic_datapath_rx_ctx_st13(d,q,clock);
     end
 
 endmodule // nic_datapath_rx_ctx_st13
+
+module nic_datapath_rx_ctx_st14(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nic_datapath_rx_ctx_st14
 
 module nic_datapath_rx_ctx_st2(d,q,clock);
 

@@ -22,8 +22,8 @@ use rust_hdl::prelude::*;
 
 /// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
 /// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32 | next READ
-/// response address 64.
-const QP_BITS: usize = 313;
+/// response address 64 | READ gap go-back-N out 1.
+const QP_BITS: usize = 314;
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -87,9 +87,10 @@ pub struct RxCtx<const F: usize> {
     /// Counter select (sim::rx_ctx::stat): 0 records, 1 dropped by rx_pipe, 2 unknown QP,
     /// 3 out of sequence dropped, 4 duplicates, 5 bad requests, 6 stale ACKs, 7 other NAKs,
     /// 8 unsupported opcodes, 9 bad control words, 10 sent events dropped, 11 NAKs sent,
-    /// 12 READ responses longer than the MTU, 13 READ response gaps (go-back-N).
+    /// 12 READ responses longer than the MTU, 13 READ response gaps (go-back-N), 14 stale sent
+    /// events.
     pub stat_addr: Signal<In, Bits<4>>,
-    /// The selected counter (wraps), combinational; 0 for 14-15.
+    /// The selected counter (wraps), combinational; 0 for 15.
     pub stat_count: Signal<Out, Bits<32>>,
 
     qp: RAM<Bits<QP_BITS>, F>,
@@ -125,6 +126,7 @@ pub struct RxCtx<const F: usize> {
     st11: DFF<Bits<32>>,
     st12: DFF<Bits<32>>,
     st13: DFF<Bits<32>>,
+    st14: DFF<Bits<32>>,
     i_rec: Signal<Local, bool>,
     i_pdrop: Signal<Local, bool>,
     i_unk: Signal<Local, bool>,
@@ -139,6 +141,11 @@ pub struct RxCtx<const F: usize> {
     i_naks: Signal<Local, bool>,
     i_badresp: Signal<Local, bool>,
     i_gap: Signal<Local, bool>,
+    i_sstale: Signal<Local, bool>,
+    one32: Signal<Local, Bits<32>>,
+    q_gap: Signal<Local, Bits<1>>,
+    n_gap: Signal<Local, Bits<1>>,
+    s_next: Signal<Local, bool>,
 
     // Inputs and arbitration.
     vd: Signal<Local, Bits<640>>,
@@ -171,9 +178,6 @@ pub struct RxCtx<const F: usize> {
     c_remove: Signal<Local, bool>,
     s_flow: Signal<Local, Bits<16>>,
     s_id_ok: Signal<Local, bool>,
-    s_end: Signal<Local, Bits<24>>,
-    s_diff: Signal<Local, Bits<24>>,
-    s_ahead: Signal<Local, bool>,
     s_sent1: Signal<Local, Bits<32>>,
 
     // The flow's word.
@@ -290,11 +294,12 @@ impl<const F: usize> Logic for RxCtx<F> {
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
             m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
             lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
-            st12, st13
+            st12, st13, st14
         );
         self.qp.write_clock.next = self.clock.val();
         self.qp.read_clock.next = self.clock.val();
         self.one.next = 1.into();
+        self.one32.next = 1.into();
 
         // ---- S1, arbitration: control word, then sent event, then verdict; one per clock,
         // taken into the P registers while the BRAM reads the flow's word.
@@ -304,7 +309,8 @@ impl<const F: usize> Logic for RxCtx<F> {
             & (!self.n_valid.q.val() | !self.m_valid.q.val() | self.m_axis_notify_tready.val())
             & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
         // S2 holds a verdict only while an output register it needs is full.
-        self.go.next = !self.p_valid.q.val() | (self.p_kind.q.val() != 3) | self.free.val();
+        // (A sent event may give a Notify too.)
+        self.go.next = !self.p_valid.q.val() | (self.p_kind.q.val() == 1) | self.free.val();
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_sent_tready.next =
             !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
@@ -340,7 +346,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.do_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
-        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2);
+        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.free.val();
         self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
 
         self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
@@ -370,6 +376,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.q_una.next = self.w.val().get_bits::<32>(185);
         self.q_sent.next = self.w.val().get_bits::<32>(217);
         self.q_rd.next = self.w.val().get_bits::<64>(249);
+        self.q_gap.next = self.w.val().get_bits::<1>(313);
 
         // ---- Control word.
         self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
@@ -378,11 +385,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.c_read.next =
             (self.c_op.val() == 3) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
 
-        // ---- Sent event: sent = max(sent, PSN + 1) in 24-bit serial arithmetic, extended.
-        self.s_end.next = self.p_sent.q.val().get_bits::<24>(16) + 1;
-        self.s_diff.next = self.s_end.val() - self.q_sent.val().get_bits::<24>(0);
-        self.s_ahead.next = (self.s_diff.val() != 0) & !self.s_diff.val().get_bit(23);
-        self.s_sent1.next = self.q_sent.val() + bit_cast::<32, 24>(self.s_diff.val());
+        // ---- Sent event: sent + 1 if it is for the flow's next PSN, else stale (a packet sent
+        // before a go-back-N decided here reached tx_ctx: already released).
+        self.s_next.next = self.p_sent.q.val().get_bits::<24>(16) == self.q_sent.val().get_bits::<24>(0);
+        self.s_sent1.next = self.q_sent.val() + 1;
 
         // ---- Record fields (docs/modules/rx_pipe.md); RETH and hop words are in wire order.
         self.v_ok.next = self.vd.val().get_bits::<8>(0) == 0;
@@ -529,6 +535,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.n_rd.next = self.q_rd.val();
         self.i_badresp.next = false;
         self.i_gap.next = false;
+        self.n_gap.next = self.q_gap.val();
         self.r_syn.next = 0x1F.into();
         self.r_psn.next = self.v_psn.val();
         self.r_msn.next = self.q_msn.val();
@@ -657,10 +664,13 @@ impl<const F: usize> Logic for RxCtx<F> {
             } else if self.is_rresp.val() {
                 if self.dr.val().get_bit(23) | !self.er.val().get_bit(23) {
                     self.i_stale.next = true;
+                } else if (self.dr.val() != 0) & (self.q_gap.val() == 1) {
+                    self.i_oos.next = true;
                 } else if self.dr.val() != 0 {
                     // A response was lost: everything in flight is released and resent from
                     // snd_una.
                     self.i_gap.next = true;
+                    self.n_gap.next = 1.into();
                     self.n_send.next = true;
                     self.n_pkts.next = self.released.val();
                     self.r_send.next = true;
@@ -675,6 +685,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 } else {
                     self.write.next = self.v_n.val() != 0;
                     self.n_rd.next = self.rd_n.val();
+                    self.n_gap.next = 0.into();
                     self.n_una.next = self.una1.val();
                     self.n_send.next = true;
                     self.n_pkts.next = 1.into();
@@ -766,6 +777,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.q_wd.next = self.w.val();
         self.i_cbad.next = false;
         self.i_sdrop.next = false;
+        self.i_sstale.next = false;
         if !self.swept.q.val() {
             self.q_we.next = true;
             self.q_wd.next = 0.into();
@@ -789,18 +801,22 @@ impl<const F: usize> Logic for RxCtx<F> {
             } else if self.c_read.val() {
                 self.q_we.next = true;
                 self.q_wd.next = bit_cast::<QP_BITS, 249>(self.w.val().get_bits::<249>(0))
-                    | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249);
+                    | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249)
+                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313);
             } else {
                 self.i_cbad.next = true;
             }
         } else if self.do_s.val() {
             if self.s_id_ok.val() & self.q_valid.val() {
-                if self.s_ahead.val() {
+                if self.s_next.val() {
                     self.q_we.next = true;
                     self.q_wd.next =
                         bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
                             | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217)
-                            | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249);
+                            | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
+                            | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313);
+                } else {
+                    self.i_sstale.next = true;
                 }
             } else {
                 self.i_sdrop.next = true;
@@ -816,7 +832,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<QP_BITS, 24>(self.n_msn.val()) << 161)
                 | (bit_cast::<QP_BITS, 32>(self.n_una.val()) << 185)
                 | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217)
-                | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249);
+                | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249)
+                | (bit_cast::<QP_BITS, 1>(self.n_gap.val()) << 313);
         }
 
         self.qp.write_enable.next = self.q_we.val();
@@ -866,6 +883,12 @@ impl<const F: usize> Logic for RxCtx<F> {
             }
         }
 
+        // A stale sent event's packet goes back to the window.
+        if self.i_sstale.val() {
+            self.n_valid.d.next = true;
+            self.n_data.d.next = bit_cast::<48, 32>(self.one32.val()) | (bit_cast::<48, F>(self.a2.val()) << 32);
+        }
+
         // ---- Counters.
         self.i_rec.next = self.do_v.val();
         self.i_pdrop.next = self.do_v.val() & !self.v_ok.val();
@@ -911,6 +934,9 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.do_v.val() & self.i_gap.val() {
             self.st13.d.next = self.st13.q.val() + 1;
         }
+        if self.i_sstale.val() {
+            self.st14.d.next = self.st14.q.val() + 1;
+        }
         if self.reset.val() {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
@@ -935,6 +961,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.st11.d.next = 0.into();
             self.st12.d.next = 0.into();
             self.st13.d.next = 0.into();
+            self.st14.d.next = 0.into();
         }
         self.m_axis_pktrecv_tvalid.next = self.r_valid.q.val();
         self.m_axis_pktrecv_tdata.next = self.r_data.q.val();
@@ -986,6 +1013,9 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         if self.stat_addr.val() == 13 {
             self.stat_count.next = self.st13.q.val();
+        }
+        if self.stat_addr.val() == 14 {
+            self.stat_count.next = self.st14.q.val();
         }
     }
 }

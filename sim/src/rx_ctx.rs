@@ -39,7 +39,8 @@ pub mod stat {
     pub const PIPE_DROPPED: usize = 1;
     /// Accepted frames whose DestQP has no context (or another QPN in its slot).
     pub const UNKNOWN_QP: usize = 2;
-    /// Requests ahead of the expected PSN after the NAK was sent: dropped silently.
+    /// Requests ahead of the expected PSN after the NAK was sent, and READ responses past
+    /// snd_una after the go-back-N for a gap: dropped silently.
     pub const OOS_DROPPED: usize = 3;
     /// Requests behind the expected PSN: re-ACKed, not written.
     pub const DUPLICATE: usize = 4;
@@ -62,7 +63,10 @@ pub mod stat {
     pub const BAD_RESPONSE: usize = 12;
     /// READ responses past snd_una (one was lost): go-back-N to snd_una.
     pub const READ_GAP: usize = 13;
-    pub const COUNT: usize = 14;
+    /// Sent events not for the flow's next PSN (sent before a go-back-N reached tx_ctx, or
+    /// out of order): not counted as sent, their packet returned to the window at once.
+    pub const SENT_STALE: usize = 14;
+    pub const COUNT: usize = 15;
 }
 
 /// A control word (host side): create or remove the receive context of a QP. The flow is the
@@ -177,6 +181,9 @@ struct Qp {
     sent: u32,
     /// Where the next READ response's payload goes.
     rd_addr: u64,
+    /// A go-back-N for a READ gap is out: later responses past snd_una are dropped silently
+    /// until the one at snd_una arrives.
+    rd_gap: bool,
 }
 
 /// The receive context of 2^F flows.
@@ -186,11 +193,6 @@ pub struct RxCtx {
     pub pkt_shift: u8,
     qps: Vec<Option<Qp>>,
     pub stats: [u32; stat::COUNT],
-}
-
-/// `base` moved by the 24-bit serial distance from its low bits to `psn`.
-fn extend(base: u32, psn: u32) -> u32 {
-    base.wrapping_add(psn_diff(psn, base & PSN_MASK) as u32)
 }
 
 impl RxCtx {
@@ -269,16 +271,25 @@ impl RxCtx {
         ok
     }
 
-    /// tx_ctx sent `psn` for the flow: sent = max(sent, psn + 1).
-    pub fn sent(&mut self, s: &Sent) {
+    /// tx_ctx sent `psn` for the flow: sent + 1 if it is the flow's next PSN (tx_ctx sends in
+    /// PSN order from the first send PSN). Any other PSN is stale: in particular a packet
+    /// tx_ctx sent after a go-back-N was decided here but before it reached tx_ctx, which
+    /// tx_ctx will send again. It is not counted as sent; its grant goes straight back to the
+    /// window (the Notify returned, one packet), so flow_sched gets back exactly what it gave.
+    pub fn sent(&mut self, s: &Sent) -> Option<(u16, u32)> {
         match self.qps.get_mut(s.flow as usize).and_then(|q| q.as_mut()) {
-            Some(q) => {
-                let end = extend(q.sent, psn_add(s.psn, 1));
-                if (end.wrapping_sub(q.sent) as i32) > 0 {
-                    q.sent = end;
-                }
+            Some(q) if s.psn & PSN_MASK == q.sent & PSN_MASK => {
+                q.sent = q.sent.wrapping_add(1);
+                None
             }
-            None => self.bump(stat::SENT_DROP),
+            Some(_) => {
+                self.bump(stat::SENT_STALE);
+                Some((s.flow, self.bytes(1)))
+            }
+            None => {
+                self.bump(stat::SENT_DROP);
+                None
+            }
         }
     }
 
@@ -473,7 +484,12 @@ impl RxCtx {
             self.bump(stat::STALE_ACK);
             return out;
         }
+        if d > 0 && q.rd_gap {
+            self.bump(stat::OOS_DROPPED);
+            return out;
+        }
         if d > 0 {
+            q.rd_gap = true;
             self.bump(stat::READ_GAP);
             out.notify = Some((flow, self.bytes(q.sent.wrapping_sub(q.una))));
             out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
@@ -491,6 +507,7 @@ impl RxCtx {
         }
         q.rd_addr = q.rd_addr.wrapping_add(n as u64);
         q.una = q.una.wrapping_add(1);
+        q.rd_gap = false;
         out.notify = Some((flow, self.bytes(1)));
         out.event = Some(CcEvent { seq: q.una, acked: 1, ece: v.becn, ..ack });
         out
@@ -726,11 +743,22 @@ mod tests {
         assert_eq!(o.recv, Some(Recv::Rewind(Rewind { flow: 5, psn: 101 })));
         assert_eq!((o.notify, o.event.unwrap().kind, o.dma.write), (Some((5, 2048)), EV_LOSS, false));
         assert!(c.verdict(&rec(0x10, 102, 500), 0).recv.is_none(), "not asked for any more");
+        c.sent(&Sent { flow: 5, psn: 102 });
+        assert_eq!(c.stats[stat::SENT_STALE], 1, "102 was released by the go-back-N");
         c.sent(&Sent { flow: 5, psn: 101 });
         assert_eq!(c.verdict(&rec(0x10, 101, 1001), 0).dma.write, false);
         let o = c.verdict(&rec(0x10, 101, 1000), 0);
         assert_eq!((o.dma.addr, o.dma.len), (0x5_0000 + 1000, 1000));
         assert_eq!((c.stats[stat::READ_GAP], c.stats[stat::STALE_ACK], c.stats[stat::BAD_RESPONSE]), (1, 1, 1));
+        // A second gap while the first go-back-N is out is dropped silently.
+        c.sent(&Sent { flow: 5, psn: 102 });
+        c.sent(&Sent { flow: 5, psn: 103 });
+        let o = c.verdict(&rec(0x10, 103, 10), 0);
+        assert!(o.recv.is_some());
+        c.sent(&Sent { flow: 5, psn: 102 });
+        c.sent(&Sent { flow: 5, psn: 103 });
+        assert!(c.verdict(&rec(0x10, 103, 10), 0).recv.is_none());
+        assert_eq!((c.stats[stat::READ_GAP], c.stats[stat::OOS_DROPPED]), (2, 1));
         assert!(!c.ctrl(&Ctrl { op: OP_READ, qpn: QPN ^ 0x400, epsn: 0, spsn: 0, mtu: 0, addr: 0 }));
     }
 }

@@ -12,6 +12,7 @@ pub mod tx_pipe;
 pub mod rx_ctx;
 pub mod rx_pipe;
 pub mod rx_dma;
+pub mod nic_datapath;
 
 use std::fmt;
 use std::time::Instant;

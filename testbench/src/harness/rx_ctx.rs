@@ -139,10 +139,12 @@ fn next_sent(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
     }
     let flow = hot[rng.gen_range(0..hot.len())];
     let sent = model.psns(flow).map_or(0, |p| p.2);
+    // Mostly the next PSN (tx_ctx sends in order); stale ones behind and ahead.
     let psn = match rng.gen_range(0..10) {
         0 => sent.wrapping_sub(rng.gen_range(1..4)),
         1 => rng.gen_range(0..1 << 24),
-        _ => sent.wrapping_add(rng.gen_range(0..3)),
+        2 => sent.wrapping_add(rng.gen_range(1..3)),
+        _ => sent,
     };
     Sent {
         flow,
@@ -333,11 +335,15 @@ impl Expected {
         if let Some(e) = &o.event {
             self.event.push_back(e.to_bytes().to_vec());
         }
-        if let Some((flow, bytes)) = o.notify {
+        self.push_notify(o.notify);
+        self.dma.push_back(o.dma.to_bytes().to_vec());
+    }
+
+    fn push_notify(&mut self, n: Option<(u16, u32)>) {
+        if let Some((flow, bytes)) = n {
             let w = bytes as u64 | (flow as u64) << 32;
             self.notify.push_back(w.to_le_bytes()[..6].to_vec());
         }
-        self.dma.push_back(o.dma.to_bytes().to_vec());
     }
 
     fn is_empty(&self) -> bool {
@@ -552,7 +558,7 @@ pub fn run(
             model.ctrl(&ctrl.take().unwrap());
         }
         if took_s {
-            model.sent(&snt.take().unwrap());
+            exp.push_notify(model.sent(&snt.take().unwrap()));
         }
         if took_v {
             n_rec += 1;
@@ -664,7 +670,7 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
                 Input::Ctrl(c) => {
                     model.ctrl(c);
                 }
-                Input::Sent(s) => model.sent(s),
+                Input::Sent(s) => exp.push_notify(model.sent(s)),
                 Input::Verdict(v) => {
                     let out = model.verdict(v, cycle * 4);
                     exp.push(&out);
@@ -696,6 +702,7 @@ pub const STAT_NAMES: [&str; stat::COUNT] = [
     "stat_nak_sent",
     "stat_bad_response",
     "stat_read_gap",
+    "stat_sent_stale",
 ];
 
 /// The regression scenarios.
