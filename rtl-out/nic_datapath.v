@@ -174,10 +174,23 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     wire  [31:0] rx_dma_stat_written;
     wire  [31:0] rx_dma_stat_discarded;
     wire  [31:0] rx_dma_stat_short;
+    reg  sl_main_v_d;
+    wire  sl_main_v_q;
+    reg  sl_main_v_clock;
+    reg  [39:0] sl_main_d_d;
+    wire  [39:0] sl_main_d_q;
+    reg  sl_main_d_clock;
+    reg  sl_skid_v_d;
+    wire  sl_skid_v_q;
+    reg  sl_skid_v_clock;
+    reg  [39:0] sl_skid_d_d;
+    wire  [39:0] sl_skid_d_q;
+    reg  sl_skid_d_clock;
 
     // Local signals
     reg  [511:0] probe_word;
     reg  rx_ready;
+    reg  sl_take;
 
     // Sub module instances
     nic_datapath_tx_ctx tx_ctx(
@@ -292,9 +305,37 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .stat_discarded(rx_dma_stat_discarded),
         .stat_short(rx_dma_stat_short)
     );
+    nic_datapath_sl_main_v sl_main_v(
+        .d(sl_main_v_d),
+        .q(sl_main_v_q),
+        .clock(sl_main_v_clock)
+    );
+    nic_datapath_sl_main_d sl_main_d(
+        .d(sl_main_d_d),
+        .q(sl_main_d_q),
+        .clock(sl_main_d_clock)
+    );
+    nic_datapath_sl_skid_v sl_skid_v(
+        .d(sl_skid_v_d),
+        .q(sl_skid_v_q),
+        .clock(sl_skid_v_clock)
+    );
+    nic_datapath_sl_skid_d sl_skid_d(
+        .d(sl_skid_d_d),
+        .q(sl_skid_d_q),
+        .clock(sl_skid_d_clock)
+    );
 
     // Update code
     always @(*) begin
+        sl_main_v_clock = clock;
+        sl_main_d_clock = clock;
+        sl_skid_v_clock = clock;
+        sl_skid_d_clock = clock;
+        sl_main_v_d = sl_main_v_q;
+        sl_main_d_d = sl_main_d_q;
+        sl_skid_v_d = sl_skid_v_q;
+        sl_skid_d_d = sl_skid_d_q;
         tx_ctx_clock = clock;
         tx_pipe_clock = clock;
         rx_pipe_clock = clock;
@@ -336,9 +377,26 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         m_axis_tx_tlast = tx_pipe_m_axis_tlast;
         m_axis_tx_tuser = tx_pipe_m_axis_tuser;
         tx_pipe_m_axis_tready = m_axis_tx_tready;
-        rx_ctx_s_axis_sent_tdata = tx_ctx_m_axis_sent_tdata;
-        rx_ctx_s_axis_sent_tvalid = tx_ctx_m_axis_sent_tvalid;
-        tx_ctx_m_axis_sent_tready = rx_ctx_s_axis_sent_tready;
+        tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
+        sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
+        rx_ctx_s_axis_sent_tdata = sl_main_d_q;
+        rx_ctx_s_axis_sent_tvalid = sl_main_v_q;
+        if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
+            sl_main_v_d = sl_skid_v_q | sl_take;
+            sl_main_d_d = tx_ctx_m_axis_sent_tdata;
+            if (sl_skid_v_q) begin
+                sl_main_d_d = sl_skid_d_q;
+            end
+            sl_skid_v_d = 1'b0;
+        end
+        else if (sl_take) begin
+            sl_skid_v_d = 1'b1;
+            sl_skid_d_d = tx_ctx_m_axis_sent_tdata;
+        end
+        if (reset) begin
+            sl_main_v_d = 1'b0;
+            sl_skid_v_d = 1'b0;
+        end
         rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
         s_axis_rx_tready = rx_ready;
         rx_pipe_s_axis_tdata = s_axis_rx_tdata;
@@ -8025,6 +8083,78 @@ module nic_datapath_rx_pipe_user_seen(d,q,clock);
     end
 
 endmodule // nic_datapath_rx_pipe_user_seen
+
+module nic_datapath_sl_main_d(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nic_datapath_sl_main_d
+
+module nic_datapath_sl_main_v(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nic_datapath_sl_main_v
+
+module nic_datapath_sl_skid_d(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nic_datapath_sl_skid_d
+
+module nic_datapath_sl_skid_v(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nic_datapath_sl_skid_v
 
 module nic_datapath_tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
 

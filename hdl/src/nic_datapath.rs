@@ -17,7 +17,13 @@
 //!
 //! The MAC's receive stream goes to rx_pipe and rx_dma at once (a beat moves when both take
 //! it): rx_pipe judges the frame while rx_dma stores it, and rx_ctx's one DMA command per
-//! verdict tells rx_dma what to do with it. Everything else is the blocks' own ports.
+//! verdict tells rx_dma what to do with it.
+//!
+//! The sent events go through a register slice (two entries, tready from registers): tx_ctx's
+//! PktSend waits on its sent register's tready and rx_ctx's verdict on tx_ctx's PktRecv
+//! tready, and each of those readies depends on the block's own hold condition, so wired
+//! directly the two blocks' readies would form a combinational loop. The slice adds one cycle
+//! to the sent events and keeps one per clock.
 
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
@@ -165,6 +171,11 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     rx_dma: RxDma<B>,
     probe_word: Signal<Local, Bits<512>>,
     rx_ready: Signal<Local, bool>,
+    sl_main_v: DFF<bool>,
+    sl_main_d: DFF<Bits<40>>,
+    sl_skid_v: DFF<bool>,
+    sl_skid_d: DFF<Bits<40>>,
+    sl_take: Signal<Local, bool>,
 }
 
 impl<const F: usize, const B: usize> NicDatapath<F, B> {
@@ -239,6 +250,11 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             rx_dma: RxDma::new(),
             probe_word: Default::default(),
             rx_ready: Default::default(),
+            sl_main_v: Default::default(),
+            sl_main_d: Default::default(),
+            sl_skid_v: Default::default(),
+            sl_skid_d: Default::default(),
+            sl_take: Default::default(),
         }
     }
 }
@@ -252,6 +268,7 @@ impl<const F: usize, const B: usize> Default for NicDatapath<F, B> {
 impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d);
         self.tx_ctx.clock.next = self.clock.val();
         self.tx_pipe.clock.next = self.clock.val();
         self.rx_pipe.clock.next = self.clock.val();
@@ -299,9 +316,27 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.m_axis_tx_tlast.next = self.tx_pipe.m_axis_tlast.val();
         self.m_axis_tx_tuser.next = self.tx_pipe.m_axis_tuser.val();
         self.tx_pipe.m_axis_tready.next = self.m_axis_tx_tready.val();
-        self.rx_ctx.s_axis_sent_tdata.next = self.tx_ctx.m_axis_sent_tdata.val();
-        self.rx_ctx.s_axis_sent_tvalid.next = self.tx_ctx.m_axis_sent_tvalid.val();
-        self.tx_ctx.m_axis_sent_tready.next = self.rx_ctx.s_axis_sent_tready.val();
+        // Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
+        self.tx_ctx.m_axis_sent_tready.next = !self.sl_skid_v.q.val();
+        self.sl_take.next = self.tx_ctx.m_axis_sent_tvalid.val() & !self.sl_skid_v.q.val();
+        self.rx_ctx.s_axis_sent_tdata.next = self.sl_main_d.q.val();
+        self.rx_ctx.s_axis_sent_tvalid.next = self.sl_main_v.q.val();
+        if self.rx_ctx.s_axis_sent_tready.val() | !self.sl_main_v.q.val() {
+            // main empties or is empty: refill from the skid entry, else from the input.
+            self.sl_main_v.d.next = self.sl_skid_v.q.val() | self.sl_take.val();
+            self.sl_main_d.d.next = self.tx_ctx.m_axis_sent_tdata.val();
+            if self.sl_skid_v.q.val() {
+                self.sl_main_d.d.next = self.sl_skid_d.q.val();
+            }
+            self.sl_skid_v.d.next = false;
+        } else if self.sl_take.val() {
+            self.sl_skid_v.d.next = true;
+            self.sl_skid_d.d.next = self.tx_ctx.m_axis_sent_tdata.val();
+        }
+        if self.reset.val() {
+            self.sl_main_v.d.next = false;
+            self.sl_skid_v.d.next = false;
+        }
 
         // ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
         // when the other is ready too, so a beat moves in both or in neither).
