@@ -483,10 +483,10 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     // Stub signals
     reg  [9:0] qp_read_address;
     reg  qp_read_clock;
-    wire  [313:0] qp_read_data;
+    wire  [314:0] qp_read_data;
     reg  [9:0] qp_write_address;
     reg  qp_write_clock;
-    reg  [313:0] qp_write_data;
+    reg  [314:0] qp_write_data;
     reg  qp_write_enable;
     reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
@@ -608,8 +608,8 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  [9:0] lw_addr_d;
     wire  [9:0] lw_addr_q;
     reg  lw_addr_clock;
-    reg  [313:0] lw_data_d;
-    wire  [313:0] lw_data_q;
+    reg  [314:0] lw_data_d;
+    wire  [314:0] lw_data_q;
     reg  lw_data_clock;
 
     // Local signals
@@ -631,6 +631,8 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  [31:0] one32;
     reg  q_gap;
     reg  n_gap;
+    reg  q_ract;
+    reg  n_ract;
     reg  s_next;
     reg  [639:0] vd;
     reg  free;
@@ -641,7 +643,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  do_v;
     reg  [9:0] a2;
     reg  q_we;
-    reg  [313:0] q_wd;
+    reg  [314:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [1:0] c_op;
@@ -653,7 +655,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
     reg  [15:0] s_flow;
     reg  s_id_ok;
     reg  [31:0] s_sent1;
-    reg  [313:0] w;
+    reg  [314:0] w;
     reg  q_valid;
     reg  [23:0] q_qpn;
     reg  [31:0] q_mtu;
@@ -1108,6 +1110,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         q_sent = w[(32'hd9)+:(32)];
         q_rd = w[(32'hf9)+:(64)];
         q_gap = w[(32'h139)+:(1)];
+        q_ract = w[(32'h13a)+:(1)];
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
         c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
@@ -1223,6 +1226,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         i_badresp = 1'b0;
         i_gap = 1'b0;
         n_gap = q_gap;
+        n_ract = q_ract;
         r_syn = 32'h1f;
         r_psn = v_psn;
         r_msn = q_msn;
@@ -1295,6 +1299,17 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                 else if (stale) begin
                     i_stale = 1'b1;
                 end
+                else if (seq_err & (q_ract == 32'h1)) begin
+                    n_send = released != 32'h0;
+                    n_pkts = released;
+                    r_send = released != 32'h0;
+                    r_rewind = 1'b1;
+                    rw_psn = q_una[(32'h0)+:(24)];
+                    n_sent = q_una;
+                    e_send = 1'b1;
+                    e_kind = 32'h2;
+                    e_nxt = q_una;
+                end
                 else if (seq_err) begin
                     n_send = released != 32'h0;
                     n_pkts = released;
@@ -1308,6 +1323,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                     e_nxt = upto32;
                 end
                 else begin
+                    n_ract = 32'h0;
                     n_send = 1'b1;
                     n_pkts = ((da) & 32'hffffffff);
                     n_una = upto32;
@@ -1455,7 +1471,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                q_wd = ((one) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
             end
             else if (c_remove) begin
                 q_we = 1'b1;
@@ -1463,7 +1479,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             end
             else if (c_read) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(249)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
+                q_wd = ((w[(32'h0)+:(249)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((one) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
             end
             else begin
                 i_cbad = 1'b1;
@@ -1473,7 +1489,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             if (s_id_ok & q_valid) begin
                 if (s_next) begin
                     q_we = 1'b1;
-                    q_wd = ((w[(32'h0)+:(217)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
+                    q_wd = ((w[(32'h0)+:(217)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
                 end
                 else begin
                     i_sstale = 1'b1;
@@ -1485,7 +1501,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[(32'h0)+:(39)]) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 314'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139);
+            q_wd = ((w[(32'h0)+:(39)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((n_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;
@@ -1755,13 +1771,13 @@ endmodule // nic_datapath_rx_ctx_lw_addr
 module nic_datapath_rx_ctx_lw_data(d,q,clock);
 
     // Module arguments
-    input wire  [313:0] d;
-    output reg  [313:0] q;
+    input wire  [314:0] d;
+    output reg  [314:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 314'h0;
+       q = 315'h0;
     end
 
     always @(posedge clock) begin
@@ -1991,14 +2007,14 @@ module nic_datapath_rx_ctx_qp(read_address,read_clock,read_data,write_address,wr
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [313:0] read_data;
+    output reg  [314:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [313:0] write_data;
+    input wire  [314:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[313:0] mem[1023:0];
+    reg[314:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];

@@ -22,8 +22,8 @@ use rust_hdl::prelude::*;
 
 /// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
 /// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32 | next READ
-/// response address 64 | READ gap go-back-N out 1.
-const QP_BITS: usize = 314;
+/// response address 64 | READ gap go-back-N out 1 | READ posted, no ACK since 1.
+const QP_BITS: usize = 315;
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -145,6 +145,8 @@ pub struct RxCtx<const F: usize> {
     one32: Signal<Local, Bits<32>>,
     q_gap: Signal<Local, Bits<1>>,
     n_gap: Signal<Local, Bits<1>>,
+    q_ract: Signal<Local, Bits<1>>,
+    n_ract: Signal<Local, Bits<1>>,
     s_next: Signal<Local, bool>,
 
     // Inputs and arbitration.
@@ -377,6 +379,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.q_sent.next = self.w.val().get_bits::<32>(217);
         self.q_rd.next = self.w.val().get_bits::<64>(249);
         self.q_gap.next = self.w.val().get_bits::<1>(313);
+        self.q_ract.next = self.w.val().get_bits::<1>(314);
 
         // ---- Control word.
         self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
@@ -536,6 +539,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.i_badresp.next = false;
         self.i_gap.next = false;
         self.n_gap.next = self.q_gap.val();
+        self.n_ract.next = self.q_ract.val();
         self.r_syn.next = 0x1F.into();
         self.r_psn.next = self.v_psn.val();
         self.r_msn.next = self.q_msn.val();
@@ -601,6 +605,18 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.i_nakoth.next = true;
                 } else if self.stale.val() {
                     self.i_stale.next = true;
+                } else if self.seq_err.val() & (self.q_ract.val() == 1) {
+                    // A READ is out: the NAK acknowledges no response (the NIC model's
+                    // ack_barrier); back to snd_una.
+                    self.n_send.next = self.released.val() != 0;
+                    self.n_pkts.next = self.released.val();
+                    self.r_send.next = self.released.val() != 0;
+                    self.r_rewind.next = true;
+                    self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
+                    self.n_sent.next = self.q_una.val();
+                    self.e_send.next = true;
+                    self.e_kind.next = 2.into();
+                    self.e_nxt.next = self.q_una.val();
                 } else if self.seq_err.val() {
                     self.n_send.next = self.released.val() != 0;
                     self.n_pkts.next = self.released.val();
@@ -613,6 +629,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.e_seq.next = self.upto32.val();
                     self.e_nxt.next = self.upto32.val();
                 } else {
+                    self.n_ract.next = 0.into();
                     self.n_send.next = true;
                     self.n_pkts.next = bit_cast::<32, 24>(self.da.val());
                     self.n_una.next = self.upto32.val();
@@ -802,7 +819,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.q_we.next = true;
                 self.q_wd.next = bit_cast::<QP_BITS, 249>(self.w.val().get_bits::<249>(0))
                     | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249)
-                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313);
+                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
+                    | (bit_cast::<QP_BITS, 1>(self.one.val()) << 314);
             } else {
                 self.i_cbad.next = true;
             }
@@ -814,7 +832,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                         bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
                             | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217)
                             | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
-                            | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313);
+                            | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
+                            | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314);
                 } else {
                     self.i_sstale.next = true;
                 }
@@ -833,7 +852,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<QP_BITS, 32>(self.n_una.val()) << 185)
                 | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217)
                 | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249)
-                | (bit_cast::<QP_BITS, 1>(self.n_gap.val()) << 313);
+                | (bit_cast::<QP_BITS, 1>(self.n_gap.val()) << 313)
+                | (bit_cast::<QP_BITS, 1>(self.n_ract.val()) << 314);
         }
 
         self.qp.write_enable.next = self.q_we.val();

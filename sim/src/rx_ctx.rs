@@ -184,6 +184,9 @@ struct Qp {
     /// A go-back-N for a READ gap is out: later responses past snd_una are dropped silently
     /// until the one at snd_una arrives.
     rd_gap: bool,
+    /// A READ was posted and no ACK has come since (READ requests are never ACKed, so an ACK
+    /// means the flow is sending WRITEs again): sequence NAKs acknowledge nothing.
+    rd_act: bool,
 }
 
 /// The receive context of 2^F flows.
@@ -259,6 +262,7 @@ impl RxCtx {
             OP_READ => match self.qps[flow].as_mut().filter(|q| q.qpn == c.qpn & PSN_MASK) {
                 Some(q) => {
                     q.rd_addr = c.addr;
+                    q.rd_act = true;
                     true
                 }
                 None => false,
@@ -536,6 +540,19 @@ impl RxCtx {
             self.bump(stat::STALE_ACK);
             return out;
         }
+        if seq_err && q.rd_act {
+            // A READ is out: a NAK says a request was lost, not that the responses before it
+            // arrived (the NIC model's `ack_barrier`). Nothing is acknowledged; everything from
+            // the oldest missing response is asked for again.
+            let released = q.sent.wrapping_sub(q.una);
+            if released > 0 {
+                out.notify = Some((flow, self.bytes(released)));
+                out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
+            }
+            q.sent = q.una;
+            out.event = Some(CcEvent { seq: q.una, snd_nxt: q.sent, ..loss });
+            return out;
+        }
         let upto32 = q.una.wrapping_add(d as u32);
         if seq_err {
             // Everything in flight leaves it: the acknowledged part and what will be resent.
@@ -554,6 +571,7 @@ impl RxCtx {
                 ..loss
             });
         } else {
+            q.rd_act = false;
             out.notify = Some((flow, self.bytes(d as u32)));
             q.una = upto32;
             out.event = Some(CcEvent {
@@ -759,6 +777,13 @@ mod tests {
         c.sent(&Sent { flow: 5, psn: 103 });
         assert!(c.verdict(&rec(0x10, 103, 10), 0).recv.is_none());
         assert_eq!((c.stats[stat::READ_GAP], c.stats[stat::OOS_DROPPED]), (2, 1));
+        // A sequence NAK during the READ (request 103 lost) acknowledges no response: back to
+        // snd_una = 102, not to the NAK's PSN.
+        let mut nak = rec(0x11, 103, 0);
+        nak.aeth_syndrome = 0x60;
+        let o = c.verdict(&nak, 0);
+        assert_eq!((o.recv, o.notify), (Some(Recv::Rewind(Rewind { flow: 5, psn: 102 })), Some((5, 2048))));
+        assert_eq!(c.psns(5).map(|p| (p.1, p.2)), Some((102, 102)));
         assert!(!c.ctrl(&Ctrl { op: OP_READ, qpn: QPN ^ 0x400, epsn: 0, spsn: 0, mtu: 0, addr: 0 }));
     }
 }

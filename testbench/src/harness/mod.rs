@@ -78,11 +78,14 @@ pub enum Scenario {
     /// rx_dma: the same with tkeep holes, frames up to 20 000 bytes, write commands past the
     /// frame's end and resets.
     RxDmaBadInput,
+    /// nic_datapath: two instances back to back, four queue pairs posting WRITEs and READs
+    /// over a lossy link; every message completes and lands byte for byte, Notifies exact.
+    NicDatapathRandom,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 25] = [
+    pub const ALL: [Scenario; 26] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -108,6 +111,7 @@ impl Scenario {
         Scenario::RxCtxBadInput,
         Scenario::RxDmaRandom,
         Scenario::RxDmaBadInput,
+        Scenario::NicDatapathRandom,
     ];
 
     /// Module under test.
@@ -125,6 +129,7 @@ impl Scenario {
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
             Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
+            Scenario::NicDatapathRandom => "nic_datapath",
             _ => "flow_sched",
         }
     }
@@ -157,6 +162,7 @@ impl Scenario {
             Scenario::RxCtxBadInput => "rxctx-bad-input",
             Scenario::RxDmaRandom => "rxdma-random",
             Scenario::RxDmaBadInput => "rxdma-bad-input",
+            Scenario::NicDatapathRandom => "datapath-random",
         }
     }
 
@@ -198,6 +204,7 @@ impl Scenario {
             Scenario::RxCtxBadInput => rx_ctx::bad_input(seed, cycles, vcd),
             Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
             Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
+            Scenario::NicDatapathRandom => nic_datapath::random(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

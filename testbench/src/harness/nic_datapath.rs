@@ -12,17 +12,20 @@ use rand_chacha::ChaCha8Rng;
 use sim::packet::{IntHop, LineRate, RocePacket};
 use sim::rx_pipe::{beats, Beat};
 use std::collections::{HashMap, VecDeque};
+use std::path::Path;
 
 /// Flow count of the exported top: 2^10.
 pub const FLOW_BITS: usize = 10;
+/// Offset of the BTH opcode in a frame (Ethernet 14 + IPv4 20 + UDP 8).
+const ROCE_OPCODE_AT: usize = 42;
 /// Cycles of an RTL sweep after reset (tx_ctx and rx_ctx clear 2^F words).
 const SWEEP: u64 = (1 << FLOW_BITS) + 4;
 
 /// One NIC and its host.
 pub struct Nic {
     pub dut: Rtl,
-    /// Host memory, byte by byte (absent = never written).
-    pub mem: HashMap<u64, u8>,
+    /// Host memory (None = never written).
+    mem: Mem,
     tx_ctrl: VecDeque<[u8; 64]>,
     rx_ctrl: VecDeque<[u8; 16]>,
     probes: VecDeque<u16>,
@@ -35,23 +38,30 @@ pub struct Nic {
     wr_done: VecDeque<Vec<u8>>,
     tx_buf: Vec<u8>,
     rx_beats: VecDeque<Beat>,
-    /// Frames this NIC sent (before the link touched them), in order.
+    /// Frames this NIC sent (before the link touched them), in order, if `keep` is set.
     pub sent: Vec<Vec<u8>>,
+    pub keep: bool,
+    /// Frames sent, and of them requests (WRITE packets, READ requests).
+    pub frames: u64,
+    pub requests: u64,
+    /// Per flow: the seq (snd_una) of the latest ACK-type CC event.
+    pub acked: HashMap<u16, u32>,
     /// Frames the MAC marked bad (tuser) on the way out.
     pub bad_frames: u64,
     /// CC events (`m_axis_event_tdata`, 64 bytes each).
     pub events: Vec<Vec<u8>>,
-    /// Notifies: (flow, bytes).
+    /// Notifies: (flow, bytes), if `keep`; and their bytes summed.
     pub notifies: Vec<(u16, u32)>,
+    pub notified: u64,
     /// DMA writes whose data length differed from the command's.
     pub wr_len_errors: u64,
 }
 
 impl Nic {
-    fn new() -> Nic {
+    fn new(vcd: Option<&Path>) -> Nic {
         Nic {
-            dut: Rtl::new(),
-            mem: HashMap::new(),
+            dut: vcd.map_or_else(Rtl::new, Rtl::with_vcd),
+            mem: Mem::default(),
             tx_ctrl: VecDeque::new(),
             rx_ctrl: VecDeque::new(),
             probes: VecDeque::new(),
@@ -64,9 +74,14 @@ impl Nic {
             tx_buf: vec![],
             rx_beats: VecDeque::new(),
             sent: vec![],
+            keep: true,
+            frames: 0,
+            requests: 0,
+            acked: HashMap::new(),
             bad_frames: 0,
             events: vec![],
             notifies: vec![],
+            notified: 0,
             wr_len_errors: 0,
         }
     }
@@ -89,18 +104,34 @@ impl Nic {
     /// `bytes` at `addr` in host memory.
     pub fn fill(&mut self, addr: u64, bytes: &[u8]) {
         for (i, b) in bytes.iter().enumerate() {
-            self.mem.insert(addr + i as u64, *b);
+            self.mem.set(addr + i as u64, *b);
         }
     }
 
     /// `len` bytes at `addr` (None where never written).
     pub fn read(&self, addr: u64, len: usize) -> Vec<Option<u8>> {
-        (0..len as u64).map(|i| self.mem.get(&(addr + i)).copied()).collect()
+        (0..len as u64).map(|i| self.mem.get(addr + i)).collect()
     }
 
     /// Every control word, probe request and DMA transfer has been taken.
     pub fn idle(&self) -> bool {
         self.tx_ctrl.is_empty() && self.rx_ctrl.is_empty() && self.probes.is_empty() && self.rd_beats.is_empty()
+    }
+}
+
+/// Sparse host memory in 4 KiB pages.
+#[derive(Default)]
+struct Mem {
+    pages: HashMap<u64, Box<[Option<u8>; 4096]>>,
+}
+
+impl Mem {
+    fn get(&self, a: u64) -> Option<u8> {
+        self.pages.get(&(a >> 12)).and_then(|p| p[(a & 4095) as usize])
+    }
+
+    fn set(&mut self, a: u64, b: u8) {
+        self.pages.entry(a >> 12).or_insert_with(|| Box::new([None; 4096]))[(a & 4095) as usize] = Some(b);
     }
 }
 
@@ -137,9 +168,14 @@ pub struct Pair {
 impl Pair {
     /// Both NICs reset and swept.
     pub fn new(seed: u64, delay: u64, backpressure: f64) -> Pair {
+        Pair::with_vcd(seed, delay, backpressure, None)
+    }
+
+    /// The same, A's waveform written to `vcd`.
+    pub fn with_vcd(seed: u64, delay: u64, backpressure: f64, vcd: Option<&Path>) -> Pair {
         let mut p = Pair {
-            a: Nic::new(),
-            b: Nic::new(),
+            a: Nic::new(vcd),
+            b: Nic::new(None),
             ab: VecDeque::new(),
             ba: VecDeque::new(),
             carried: [0; 2],
@@ -279,7 +315,7 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
         let r = get_wide(d.m_axis_dma_rd_tdata());
         let addr = u64::from_le_bytes(r[..8].try_into().unwrap());
         let len = (u16::from_le_bytes([r[8], r[9]]) & 0x3FFF) as u64;
-        let bytes: Vec<u8> = (0..len).map(|i| n.mem.get(&(addr + i)).copied().unwrap_or(0)).collect();
+        let bytes: Vec<u8> = (0..len).map(|i| n.mem.get(addr + i).unwrap_or(0)).collect();
         n.rd_beats.extend(beats(&bytes));
     }
     if rd_data.is_some() && d.s_axis_dma_rd_data_tready() == 1 {
@@ -295,7 +331,11 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
             if d.m_axis_tx_tuser() == 1 {
                 n.bad_frames += 1;
             } else {
-                n.sent.push(f.clone());
+                n.frames += 1;
+                n.requests += f.get(ROCE_OPCODE_AT).is_some_and(|op| matches!(op, 0x06..=0x08 | 0x0A | 0x0C)) as u64;
+                if n.keep {
+                    n.sent.push(f.clone());
+                }
                 done.push(f);
             }
         }
@@ -304,11 +344,20 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
         n.rx_beats.pop_front();
     }
     if ev_ready && d.m_axis_event_tvalid() == 1 {
-        n.events.push(get_wide(d.m_axis_event_tdata()));
+        let e = get_wide(d.m_axis_event_tdata());
+        if event_kind(&e) == 0 {
+            n.acked.insert(u16::from_le_bytes([e[0], e[1]]), event_seq(&e));
+        }
+        if n.keep {
+            n.events.push(e);
+        }
     }
     if no_ready && d.m_axis_notify_tvalid() == 1 {
         let w = d.m_axis_notify_tdata();
-        n.notifies.push(((w >> 32) as u16, w as u32));
+        n.notified += w as u32 as u64;
+        if n.keep {
+            n.notifies.push(((w >> 32) as u16, w as u32));
+        }
     }
     if wc_ready && d.m_axis_dma_wr_cmd_tvalid() == 1 {
         let c = get_wide(d.m_axis_dma_wr_cmd_tdata());
@@ -332,7 +381,7 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
             n.wr_len_errors += 1;
         }
         for (i, b) in buf.iter().enumerate() {
-            n.mem.insert(addr + i as u64, *b);
+            n.mem.set(addr + i as u64, *b);
         }
     }
     d.tick();
@@ -347,4 +396,150 @@ pub fn event_seq(e: &[u8]) -> u32 {
 /// The event type (low 4 bits of byte 2).
 pub fn event_kind(e: &[u8]) -> u8 {
     e[2] & 15
+}
+
+/// One queue pair between A and B for the random scenario: the requester posts messages one
+/// after another, each a WRITE or a READ.
+struct Conn {
+    req_a: bool,
+    req: u16,
+    resp: u16,
+    mtu: u16,
+    /// 32-bit extended next PSN (rx_ctx's seq counts from the first PSN this way).
+    next: u32,
+    count: u64,
+    cur: Option<Msg>,
+}
+
+struct Msg {
+    read: bool,
+    /// Where the bytes must end up: (on A?, address).
+    dst: (bool, u64),
+    data: Vec<u8>,
+    end: u32,
+}
+
+/// `datapath-random`: four queue pairs (two with A requesting, two with B), each posting
+/// WRITEs and READs (30%) of 0-12,000 bytes at MTU 256, 1024, 1500 or 4096 back to back until
+/// the cycle budget, over a link of random delay that drops 1% of frames: only first
+/// transmissions, never a NAK or the last packet, ACK or response of a message (there is no
+/// retransmission timeout yet). Every message must complete, every destination buffer equal its data, and
+/// each NIC's Notifies add up to the requests it sent.
+pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
+    let start = std::time::Instant::now();
+    let mut o = super::Outcome::new(super::Scenario::NicDatapathRandom, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = Pair::with_vcd(seed, rng.gen_range(20..200), 0.2, vcd);
+    p.a.keep = false;
+    p.b.keep = false;
+    let mut conns: Vec<Conn> = (0..4u16)
+        .map(|k| {
+            let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..50) } else { rng.gen_range(0..1 << 24) };
+            Conn { req_a: k % 2 == 0, req: 0x100 + k, resp: 0x200 + k, mtu: [256, 1024, 1500, 4096][rng.gen_range(0..4)], next: psn, count: 0, cur: None }
+        })
+        .collect();
+    for c in &conns {
+        let (req, resp) = if c.req_a { (&mut p.a, &mut p.b) } else { (&mut p.b, &mut p.a) };
+        let cfg = |header, telemetry| sim::tx_ctx::FlowConfig { header, mtu: c.mtu, telemetry, probe: false, fast_start: 0 };
+        let mut hdr = |qp| {
+            let mut d = super::tx_pipe::random_desc(&mut rng);
+            d.bth.dest_qp = qp;
+            d
+        };
+        let (hq, hr) = (hdr(c.resp as u32), hdr(c.req as u32));
+        req.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.req, cfg: cfg(hq, rng.gen()) }.to_bytes());
+        resp.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.resp, cfg: cfg(hr, false) }.to_bytes());
+        let create = |qpn: u16, epsn, spsn| sim::rx_ctx::Ctrl { op: sim::rx_ctx::OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu: c.mtu, addr: 0 };
+        req.rx_ctrl(create(c.req, 0, c.next).to_bytes());
+        resp.rx_ctrl(create(c.resp, c.next, 0).to_bytes());
+    }
+    // Frames the link may not drop: NAKs, each message's last request / ACK / response (by
+    // destination QP and PSN), and anything sent before (same direction, opcode, QP, PSN).
+    // Without a retransmission timeout a lost retransmission can stall a flow for good: a
+    // go-back-N for a READ gap whose first re-request is lost gets only duplicate responses
+    // past snd_una, which the gap rule drops (found by this scenario before the rule).
+    let last: std::rc::Rc<std::cell::RefCell<HashMap<u32, u32>>> = Default::default();
+    let mut seen = std::collections::HashSet::new();
+    let (last_l, mut drop_rng) = (last.clone(), ChaCha8Rng::seed_from_u64(seed ^ 0xD509));
+    p.drop = Box::new(move |ab, f, _| {
+        let nak = f.body.aeth().is_some_and(|a| a.syndrome.bits() >> 5 == 3);
+        let protected = nak || last_l.borrow().get(&f.bth.dest_qp) == Some(&f.bth.psn);
+        let first = seen.insert((ab, f.opcode() as u8, f.bth.dest_qp, f.bth.psn));
+        first && !protected && drop_rng.gen_bool(0.01)
+    });
+    let mut done: Vec<Msg> = vec![];
+    let mut stuck = 0u64;
+    let limit = cycles + 400_000;
+    while p.cycle < limit {
+        for c in conns.iter_mut() {
+            let (req, resp) = if c.req_a { (&mut p.a, &mut p.b) } else { (&mut p.b, &mut p.a) };
+            if c.cur.as_ref().is_some_and(|m| req.acked.get(&c.req) == Some(&m.end)) {
+                done.push(c.cur.take().unwrap());
+                req.sending.retain(|&f| f != c.req);
+                stuck = 0;
+            }
+            if c.cur.is_some() || p.cycle >= cycles {
+                continue;
+            }
+            let read = rng.gen_bool(0.3);
+            let len: u32 = if rng.gen_bool(0.1) { 0 } else { rng.gen_range(1..=12_000) };
+            let npkts = len.div_ceil(c.mtu as u32).max(1);
+            let base = 0x1_0000_0000 * (c.req as u64) + c.count * 0x1_0000;
+            let (local, remote) = (base, base + 0x8000_0000);
+            let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let post = sim::tx_ctx::Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: c.next & 0xFF_FFFF };
+            if read {
+                resp.fill(remote, &data);
+                req.tx_ctrl(sim::tx_ctx::Ctrl::Read { flow: c.req, post }.to_bytes());
+                let w = sim::rx_ctx::Ctrl { op: sim::rx_ctx::OP_READ, qpn: c.req as u32, epsn: 0, spsn: 0, mtu: c.mtu, addr: local };
+                req.rx_ctrl(w.to_bytes());
+            } else {
+                req.fill(local, &data);
+                req.tx_ctrl(sim::tx_ctx::Ctrl::Post { flow: c.req, post }.to_bytes());
+            }
+            let end = c.next.wrapping_add(npkts);
+            let mut l = last.borrow_mut();
+            l.insert(c.resp as u32, end.wrapping_sub(1) & 0xFF_FFFF);
+            l.insert(c.req as u32, end.wrapping_sub(1) & 0xFF_FFFF);
+            let dst = if read { (c.req_a, local) } else { (!c.req_a, remote) };
+            c.cur = Some(Msg { read, dst, data, end });
+            c.next = end;
+            c.count += 1;
+            req.sending.push(c.req);
+        }
+        if p.cycle >= cycles && conns.iter().all(|c| c.cur.is_none()) {
+            break;
+        }
+        stuck += 1;
+        if stuck > 200_000 {
+            break;
+        }
+        p.step();
+    }
+    for c in conns.iter().filter(|c| c.cur.is_some()) {
+        o.fail(format!("cycle {}: QP {:#x}'s message {} never completed", p.cycle, c.req, c.count - 1));
+    }
+    p.run_until(5_000, |_| false);
+    for m in &done {
+        let n = if m.dst.0 { &p.a } else { &p.b };
+        let got: Vec<u8> = n.read(m.dst.1, m.data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+        o.transactions += 1;
+        if got != m.data {
+            let at = got.iter().zip(&m.data).position(|(a, b)| a != b).unwrap_or(0);
+            o.check(p.cycle, format!("{} at {:#x}+{at}: {:02x?}", if m.read { "READ" } else { "WRITE" }, m.dst.1, &got[at..(at + 8).min(got.len())]), format!("{:02x?}", &m.data[at..(at + 8).min(m.data.len())]));
+        }
+    }
+    for (name, n) in [("A", &p.a), ("B", &p.b)] {
+        o.check(p.cycle, (name, "notified", n.notified), (name, "notified", n.requests));
+        o.check(p.cycle, (name, "bad frames, DMA length errors", n.bad_frames + n.wr_len_errors), (name, "bad frames, DMA length errors", 0));
+    }
+    o.cycles = p.cycle;
+    o.seconds = start.elapsed().as_secs_f64();
+    o.metric("messages", done.len() as f64);
+    o.metric("reads", done.iter().filter(|m| m.read).count() as f64);
+    o.metric("bytes", done.iter().map(|m| m.data.len()).sum::<usize>() as f64);
+    o.metric("frames", (p.carried[0] + p.carried[1]) as f64);
+    o.metric("dropped", (p.dropped[0] + p.dropped[1]) as f64);
+    o.metric("requests", (p.a.requests + p.b.requests) as f64);
+    o
 }
