@@ -9,7 +9,7 @@ use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl, FlowConfig, Post};
 use std::collections::HashSet;
 use testbench::harness::nic_datapath::{event_kind, event_seq, Pair};
-use testbench::harness::tx_pipe::random_desc;
+use testbench::harness::tx_pipe::header_to;
 
 const MTU: u16 = 1024;
 const LEN: u32 = 20_000;
@@ -25,12 +25,7 @@ fn write_read_and_probe_between_two_nics() {
     let seed = rand::random::<u32>() as u64;
     println!("seed {seed:#x}");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut header = |qp| {
-        let mut d = random_desc(&mut rng);
-        d.bth.dest_qp = qp;
-        d
-    };
-    let (a_hdr, b_hdr) = (header(0x22), header(0x11));
+    let (a_hdr, b_hdr) = (header_to(&mut rng, 0x22), header_to(&mut rng, 0x11));
     let psn_a: u32 = 0xFF_FFF8;
     let data: Vec<u8> = (0..LEN).map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).to_be_bytes()[0]).collect();
     let (a_src, b_dst, a_back) = (0x1000_0000u64, 0x2000_0000u64, 0x3000_0000u64);

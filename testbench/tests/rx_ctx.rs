@@ -346,17 +346,12 @@ fn probe_round_trip_through_the_pipes() {
     use sim::rx_ctx::{Ctrl, EV_ACK, OP_CREATE};
     use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post, Recv, Response, TxCtx};
     use testbench::harness::rx_ctx::{feed, Input};
-    use testbench::harness::tx_pipe::{hop, random_desc, send, Shape};
+    use testbench::harness::rx_pipe::verdicts;
+    use testbench::harness::tx_pipe::{header_to, hop, send, Shape};
     let seed = rand::random::<u32>() as u64;
     println!("seed {seed:#x}");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut header = |qp| {
-        let mut d = random_desc(&mut rng);
-        d.bth.dest_qp = qp;
-        d
-    };
-    let (a_hdr, b_hdr) = (header(0x22), header(0x11));
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let (a_hdr, b_hdr) = (header_to(&mut rng, 0x22), header_to(&mut rng, 0x11));
     // A: two WRITE packets at PSNs 0xFFFFFE, 0xFFFFFF, then a probe at PSN 0.
     let mut a_tx = TxCtx::new(10);
     let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: true, fast_start: 0 };
@@ -374,13 +369,7 @@ fn probe_round_trip_through_the_pipes() {
     for h in &hops {
         assert!(p.telemetry.as_mut().unwrap().push_hop(*h));
     }
-    let rx_verdict = |frame: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
-        let mut rx = testbench::harness::rx_pipe::open(None);
-        let s = testbench::harness::rx_pipe::stream(&mut rx, [sim::rx_pipe::beats(frame)], 0.1, 0.2, rng, 100_000);
-        assert_eq!(s.verdicts.len(), 1);
-        assert_eq!(s.verdicts[0].code, 0, "rx_pipe dropped {frame:02x?}");
-        s.verdicts[0].clone()
-    };
+    let rx_verdict = |frame: &[u8], rng: &mut rand_chacha::ChaCha8Rng| verdicts(&[frame.to_vec()], rng).remove(0);
 
     // B: rx_pipe, rx_ctx -> a telemetry response PktRecv.
     let v = rx_verdict(&p.build(), &mut rng);
@@ -426,26 +415,14 @@ fn read_round_trip_with_a_lost_response() {
     use sim::rx_ctx::{Ctrl, Sent, OP_CREATE, OP_READ};
     use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post, Recv, Rewind, TxCtx};
     use testbench::harness::rx_ctx::{feed, Input};
-    use testbench::harness::tx_pipe::{random_desc, send, Shape};
+    use testbench::harness::rx_pipe::verdicts;
+    use testbench::harness::tx_pipe::{header_to, send, Shape};
     let seed = rand::random::<u32>() as u64;
     println!("seed {seed:#x}");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut header = |qp| {
-        let mut d = random_desc(&mut rng);
-        d.bth.dest_qp = qp;
-        d
-    };
-    let (a_hdr, b_hdr) = (header(0x22), header(0x11));
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let (a_hdr, b_hdr) = (header_to(&mut rng, 0x22), header_to(&mut rng, 0x11));
     let b_mem = |a: u64| (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8;
     let (local, remote, len) = (0x8000_0000u64, 0x4000_0123u64, 2500u32);
-    let verdicts = |frames: &[Vec<u8>], rng: &mut rand_chacha::ChaCha8Rng| {
-        let mut rx = testbench::harness::rx_pipe::open(None);
-        let s = testbench::harness::rx_pipe::stream(&mut rx, frames.iter().map(|f| sim::rx_pipe::beats(f)), 0.1, 0.2, rng, 1_000_000);
-        assert_eq!(s.verdicts.len(), frames.len());
-        assert!(s.verdicts.iter().all(|v| v.code == 0), "rx_pipe dropped a frame");
-        s.verdicts
-    };
     let create = |qpn, epsn, spsn| Input::Ctrl(Ctrl { op: OP_CREATE, qpn, epsn, spsn, mtu: 1024, addr: 0 });
 
     // A: three READ requests, then (as A's rx_ctx will ask below) go back to the second PSN.

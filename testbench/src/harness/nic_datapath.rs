@@ -441,12 +441,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     for c in &conns {
         let (req, resp) = if c.req_a { (&mut p.a, &mut p.b) } else { (&mut p.b, &mut p.a) };
         let cfg = |header, telemetry| sim::tx_ctx::FlowConfig { header, mtu: c.mtu, telemetry, probe: false, fast_start: 0 };
-        let mut hdr = |qp| {
-            let mut d = super::tx_pipe::random_desc(&mut rng);
-            d.bth.dest_qp = qp;
-            d
-        };
-        let (hq, hr) = (hdr(c.resp as u32), hdr(c.req as u32));
+        let (hq, hr) = (super::tx_pipe::header_to(&mut rng, c.resp as u32), super::tx_pipe::header_to(&mut rng, c.req as u32));
         req.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.req, cfg: cfg(hq, rng.gen()) }.to_bytes());
         resp.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.resp, cfg: cfg(hr, false) }.to_bytes());
         let create = |qpn: u16, epsn, spsn| sim::rx_ctx::Ctrl { op: sim::rx_ctx::OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu: c.mtu, addr: 0 };

@@ -272,6 +272,16 @@ pub struct Stream {
     pub first_stall_error: Option<String>,
 }
 
+/// `frames` through a fresh rx_pipe RTL (10% input gaps, 20% backpressure): one verdict
+/// each, every one accepted (panics otherwise: the callers feed frames the NICs built).
+pub fn verdicts(frames: &[Vec<u8>], rng: &mut ChaCha8Rng) -> Vec<Verdict> {
+    let mut dut = open(None);
+    let s = stream(&mut dut, frames.iter().map(|f| beats(f)), 0.1, 0.2, rng, 10_000_000);
+    assert_eq!(s.verdicts.len(), frames.len(), "rx_pipe gave a verdict per frame");
+    assert!(s.verdicts.iter().all(|v| v.code == 0), "rx_pipe dropped a frame the NIC built");
+    s.verdicts
+}
+
 /// Streams `frames` (their beats) through `dut` with the given gap and backpressure
 /// probabilities, until every verdict is out (or `max_cycles`). `on_verdict` sees each RTL
 /// verdict as it leaves.

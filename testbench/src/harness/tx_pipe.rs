@@ -66,6 +66,13 @@ pub fn payload_len(rng: &mut ChaCha8Rng) -> u16 {
     }
 }
 
+/// A random header template (`random_desc`) addressed to queue pair `dest_qp`.
+pub fn header_to(rng: &mut ChaCha8Rng, dest_qp: u32) -> TxDesc {
+    let mut d = random_desc(rng);
+    d.bth.dest_qp = dest_qp;
+    d
+}
+
 /// A random descriptor of a random opcode.
 pub fn random_desc(rng: &mut ChaCha8Rng) -> TxDesc {
     let opcode = Opcode::ALL[rng.gen_range(0..Opcode::ALL.len())];
