@@ -362,11 +362,24 @@ impl RxCtx {
         out
     }
 
+    /// A request (WRITE or READ) ahead of the expected PSN: the first earns one NAK (PSN
+    /// sequence error, at the expected PSN), later ones are dropped silently until the expected
+    /// PSN arrives.
+    fn ahead(&mut self, q: &mut Qp, flow: u16, echo: Option<Vec<IntHop>>) -> Option<Recv> {
+        if q.nak_sent {
+            self.bump(stat::OOS_DROPPED);
+            return None;
+        }
+        q.nak_sent = true;
+        self.bump(stat::NAK_SENT);
+        let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: q.msn };
+        Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo }))
+    }
+
     /// A WRITE request at the responder.
     fn request(&mut self, q: &mut Qp, flow: u16, v: &Verdict) -> Out {
         let mut out = Out::default();
-        let echo = (v.telemetry && !v.echo)
-            .then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect());
+        let echo = echo_of(v);
         let reply = |psn, syndrome, msn| {
             Some(Recv::Ack(PktRecv {
                 flow,
@@ -380,13 +393,7 @@ impl RxCtx {
         };
         let d = psn_diff(v.psn, q.epsn);
         if d > 0 {
-            if q.nak_sent {
-                self.bump(stat::OOS_DROPPED);
-            } else {
-                q.nak_sent = true;
-                self.bump(stat::NAK_SENT);
-                out.recv = reply(q.epsn, Syndrome::Nak(NakCode::PsnSequenceError), q.msn);
-            }
+            out.recv = self.ahead(q, flow, echo);
             return out;
         }
         if d < 0 {
@@ -440,18 +447,10 @@ impl RxCtx {
         let mut out = Out::default();
         let ack = Syndrome::Ack { credits: ACK_CREDITS_INVALID };
         // NAKs echo a collecting header, as a WRITE's do; the response itself carries none.
-        let echo: Option<Vec<IntHop>> = (v.telemetry && !v.echo)
-            .then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect());
+        let echo = echo_of(v);
         let d = psn_diff(v.psn, q.epsn);
         if d > 0 {
-            if q.nak_sent {
-                self.bump(stat::OOS_DROPPED);
-            } else {
-                q.nak_sent = true;
-                self.bump(stat::NAK_SENT);
-                let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: q.msn };
-                out.recv = Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo }));
-            }
+            out.recv = self.ahead(q, flow, echo);
             return out;
         }
         if v.reth_len > q.mtu as u32 || (d == 0 && q.wr_active) {
@@ -583,6 +582,11 @@ impl RxCtx {
         }
         out
     }
+}
+
+/// The hops of a request's collecting telemetry header, echoed in its reply.
+fn echo_of(v: &Verdict) -> Option<Vec<IntHop>> {
+    (v.telemetry && !v.echo).then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect())
 }
 
 /// A used hop of an accepted frame (rx_pipe drops frames whose used hops have an undefined
