@@ -1251,7 +1251,7 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             i_unk = 1'b1;
         end
         if (hit) begin
-            if (is_req) begin
+            if (is_req | is_rreq) begin
                 if (v_coll) begin
                     e_send = 1'b1;
                     e_kind = 32'h1;
@@ -1266,6 +1266,27 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
                         r_send = 1'b1;
                         r_syn = 32'h60;
                         r_psn = q_epsn;
+                    end
+                end
+                else if (is_rreq & rr_bad) begin
+                    i_bad = 1'b1;
+                    if (~behind) begin
+                        n_act = 32'h0;
+                    end
+                    r_send = 1'b1;
+                    r_syn = 32'h61;
+                end
+                else if (is_rreq) begin
+                    r_send = 1'b1;
+                    r_rd = 32'h1;
+                    if (behind) begin
+                        i_dup = 1'b1;
+                    end
+                    else begin
+                        n_msn = msn1;
+                        r_msn = msn1;
+                        n_epsn = epsn1;
+                        n_nak = 32'h0;
                     end
                 end
                 else if (behind) begin
@@ -1339,45 +1360,6 @@ module nic_datapath_rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_
             end
             else if (is_tresp) begin
                 e_send = 1'b1;
-            end
-            else if (is_rreq) begin
-                if (v_coll) begin
-                    e_send = 1'b1;
-                    e_kind = 32'h1;
-                end
-                if (ahead) begin
-                    if (q_nak) begin
-                        i_oos = 1'b1;
-                    end
-                    else begin
-                        i_naks = 1'b1;
-                        n_nak = 32'h1;
-                        r_send = 1'b1;
-                        r_syn = 32'h60;
-                        r_psn = q_epsn;
-                    end
-                end
-                else if (rr_bad) begin
-                    i_bad = 1'b1;
-                    if (~behind) begin
-                        n_act = 32'h0;
-                    end
-                    r_send = 1'b1;
-                    r_syn = 32'h61;
-                end
-                else begin
-                    r_send = 1'b1;
-                    r_rd = 32'h1;
-                    if (behind) begin
-                        i_dup = 1'b1;
-                    end
-                    else begin
-                        n_msn = msn1;
-                        r_msn = msn1;
-                        n_epsn = epsn1;
-                        n_nak = 32'h0;
-                    end
-                end
             end
             else if (is_rresp) begin
                 if (dr[32'h17] | ~er[32'h17]) begin

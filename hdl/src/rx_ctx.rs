@@ -564,7 +564,9 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.i_unk.next = true;
         }
         if self.hit.val() {
-            if self.is_req.val() {
+            // Requests, WRITE or READ: receiver telemetry, and the same rule ahead of the
+            // expected PSN (sim::rx_ctx::RxCtx::ahead).
+            if self.is_req.val() | self.is_rreq.val() {
                 if self.v_coll.val() {
                     self.e_send.next = true;
                     self.e_kind.next = 1.into();
@@ -578,6 +580,25 @@ impl<const F: usize> Logic for RxCtx<F> {
                         self.r_send.next = true;
                         self.r_syn.next = 0x60.into();
                         self.r_psn.next = self.q_epsn.val();
+                    }
+                } else if self.is_rreq.val() & self.rr_bad.val() {
+                    self.i_bad.next = true;
+                    if !self.behind.val() {
+                        self.n_act.next = 0.into();
+                    }
+                    self.r_send.next = true;
+                    self.r_syn.next = 0x61.into();
+                } else if self.is_rreq.val() {
+                    // READ Response Only to send (PktRecv kind 4); a duplicate is executed again.
+                    self.r_send.next = true;
+                    self.r_rd.next = 1.into();
+                    if self.behind.val() {
+                        self.i_dup.next = true;
+                    } else {
+                        self.n_msn.next = self.msn1.val();
+                        self.r_msn.next = self.msn1.val();
+                        self.n_epsn.next = self.epsn1.val();
+                        self.n_nak.next = 0.into();
                     }
                 } else if self.behind.val() {
                     self.i_dup.next = true;
@@ -643,41 +664,6 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.e_kind.next = 4.into();
             } else if self.is_tresp.val() {
                 self.e_send.next = true;
-            } else if self.is_rreq.val() {
-                if self.v_coll.val() {
-                    self.e_send.next = true;
-                    self.e_kind.next = 1.into();
-                }
-                if self.ahead.val() {
-                    if self.q_nak.val() {
-                        self.i_oos.next = true;
-                    } else {
-                        self.i_naks.next = true;
-                        self.n_nak.next = 1.into();
-                        self.r_send.next = true;
-                        self.r_syn.next = 0x60.into();
-                        self.r_psn.next = self.q_epsn.val();
-                    }
-                } else if self.rr_bad.val() {
-                    self.i_bad.next = true;
-                    if !self.behind.val() {
-                        self.n_act.next = 0.into();
-                    }
-                    self.r_send.next = true;
-                    self.r_syn.next = 0x61.into();
-                } else {
-                    // READ Response Only to send (PktRecv kind 4); a duplicate is executed again.
-                    self.r_send.next = true;
-                    self.r_rd.next = 1.into();
-                    if self.behind.val() {
-                        self.i_dup.next = true;
-                    } else {
-                        self.n_msn.next = self.msn1.val();
-                        self.r_msn.next = self.msn1.val();
-                        self.n_epsn.next = self.epsn1.val();
-                        self.n_nak.next = 0.into();
-                    }
-                }
             } else if self.is_rresp.val() {
                 if self.dr.val().get_bit(23) | !self.er.val().get_bit(23) {
                     self.i_stale.next = true;
