@@ -448,6 +448,18 @@ impl TxCtx {
         Some((desc, (len > 0).then_some(DmaRead { addr: r.va, len, flow: r.flow })))
     }
 
+    /// A PktRecv that asks for a frame (every kind but go-back-N, which is `rewind`): its
+    /// descriptor and DMA read, as the one `s_axis_pktrecv` port takes them.
+    pub fn recv(&mut self, r: &Recv) -> Option<(TxDesc, Option<DmaRead>)> {
+        match r {
+            Recv::Ack(a) => self.pkt_recv(a).map(|d| (d, None)),
+            Recv::Response(t) => self.response(t).map(|d| (d, None)),
+            Recv::Probe(flow) => self.probe(*flow).map(|d| (d, None)),
+            Recv::ReadResp(x) => self.read_response(x),
+            Recv::Rewind(_) => panic!("go-back-N gives no frame: TxCtx::rewind"),
+        }
+    }
+
     /// Go-back-N (the requester's `rewind` on a PSN sequence error NAK): if `psn` lies in the
     /// posted message's sent range, k = psn - first PSN < packets sent (24-bit serial
     /// arithmetic), the flow's next PSN becomes `psn`, its byte offset k x MTU, and it has

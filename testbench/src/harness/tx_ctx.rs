@@ -325,35 +325,6 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         if took_r {
             match rcv.take().unwrap() {
-                Recv::Ack(r) => match model.pkt_recv(&r) {
-                    Some(d) => {
-                        n_ack += 1;
-                        exp_desc.push_back(d);
-                    }
-                    None => recv_drops += 1,
-                },
-                Recv::Response(r) => match model.response(&r) {
-                    Some(d) => {
-                        n_resp += 1;
-                        exp_desc.push_back(d);
-                    }
-                    None => recv_drops += 1,
-                },
-                Recv::ReadResp(r) => match model.read_response(&r) {
-                    Some((d, dma)) => {
-                        n_rdresp += 1;
-                        exp_desc.push_back(d);
-                        exp_dma.extend(dma);
-                    }
-                    None => recv_drops += 1,
-                },
-                Recv::Probe(f) => match model.probe(f) {
-                    Some(d) => {
-                        n_probe += 1;
-                        exp_desc.push_back(d);
-                    }
-                    None => recv_drops += 1,
-                },
                 Recv::Rewind(r) => {
                     if model.rewind(&r) {
                         n_rewind += 1;
@@ -361,6 +332,19 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                         nak_ignored += 1;
                     }
                 }
+                r => match model.recv(&r) {
+                    Some((d, dma)) => {
+                        match d.opcode {
+                            Opcode::Acknowledge => n_ack += 1,
+                            Opcode::HpccTelemetryResponse => n_resp += 1,
+                            Opcode::RdmaReadResponseOnly => n_rdresp += 1,
+                            _ => n_probe += 1,
+                        }
+                        exp_desc.push_back(d);
+                        exp_dma.extend(dma);
+                    }
+                    None => recv_drops += 1,
+                },
             }
         }
         if took_p {
