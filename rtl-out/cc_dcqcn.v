@@ -496,7 +496,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  [63:0] ones64;
 
     // Sub module instances
-    cc_dcqcn_ram ram(
+    hpcc_ram_w492_d1024 ram(
         .read_address(ram_read_address),
         .read_clock(ram_read_clock),
         .read_data(ram_read_data),
@@ -529,7 +529,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_quo(div_out_quo),
         .out_tag(div_out_tag)
     );
-    cc_dcqcn_dm0 dm0(
+    cc_dcqcn_dm15 dm0(
         .clock(dm0_clock),
         .reset(dm0_reset),
         .in_valid(dm0_in_valid),
@@ -540,7 +540,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm0_out_prod),
         .out_tag(dm0_out_tag)
     );
-    cc_dcqcn_dm1 dm1(
+    cc_dcqcn_dm15 dm1(
         .clock(dm1_clock),
         .reset(dm1_reset),
         .in_valid(dm1_in_valid),
@@ -551,7 +551,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm1_out_prod),
         .out_tag(dm1_out_tag)
     );
-    cc_dcqcn_dm2 dm2(
+    cc_dcqcn_dm15 dm2(
         .clock(dm2_clock),
         .reset(dm2_reset),
         .in_valid(dm2_in_valid),
@@ -562,7 +562,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm2_out_prod),
         .out_tag(dm2_out_tag)
     );
-    cc_dcqcn_dm3 dm3(
+    cc_dcqcn_dm15 dm3(
         .clock(dm3_clock),
         .reset(dm3_reset),
         .in_valid(dm3_in_valid),
@@ -573,7 +573,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm3_out_prod),
         .out_tag(dm3_out_tag)
     );
-    cc_dcqcn_dm4 dm4(
+    cc_dcqcn_dm15 dm4(
         .clock(dm4_clock),
         .reset(dm4_reset),
         .in_valid(dm4_in_valid),
@@ -584,7 +584,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm4_out_prod),
         .out_tag(dm4_out_tag)
     );
-    cc_dcqcn_dm5 dm5(
+    cc_dcqcn_dm15 dm5(
         .clock(dm5_clock),
         .reset(dm5_reset),
         .in_valid(dm5_in_valid),
@@ -595,7 +595,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm5_out_prod),
         .out_tag(dm5_out_tag)
     );
-    cc_dcqcn_dm6 dm6(
+    cc_dcqcn_dm15 dm6(
         .clock(dm6_clock),
         .reset(dm6_reset),
         .in_valid(dm6_in_valid),
@@ -606,7 +606,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm6_out_prod),
         .out_tag(dm6_out_tag)
     );
-    cc_dcqcn_dm7 dm7(
+    cc_dcqcn_dm15 dm7(
         .clock(dm7_clock),
         .reset(dm7_reset),
         .in_valid(dm7_in_valid),
@@ -617,7 +617,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm7_out_prod),
         .out_tag(dm7_out_tag)
     );
-    cc_dcqcn_dm8 dm8(
+    cc_dcqcn_dm15 dm8(
         .clock(dm8_clock),
         .reset(dm8_reset),
         .in_valid(dm8_in_valid),
@@ -628,7 +628,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm8_out_prod),
         .out_tag(dm8_out_tag)
     );
-    cc_dcqcn_dm9 dm9(
+    cc_dcqcn_dm15 dm9(
         .clock(dm9_clock),
         .reset(dm9_reset),
         .in_valid(dm9_in_valid),
@@ -639,7 +639,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm9_out_prod),
         .out_tag(dm9_out_tag)
     );
-    cc_dcqcn_dm10 dm10(
+    cc_dcqcn_dm15 dm10(
         .clock(dm10_clock),
         .reset(dm10_reset),
         .in_valid(dm10_in_valid),
@@ -650,7 +650,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm10_out_prod),
         .out_tag(dm10_out_tag)
     );
-    cc_dcqcn_dm11 dm11(
+    cc_dcqcn_dm15 dm11(
         .clock(dm11_clock),
         .reset(dm11_reset),
         .in_valid(dm11_in_valid),
@@ -661,7 +661,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm11_out_prod),
         .out_tag(dm11_out_tag)
     );
-    cc_dcqcn_dm12 dm12(
+    cc_dcqcn_dm15 dm12(
         .clock(dm12_clock),
         .reset(dm12_reset),
         .in_valid(dm12_in_valid),
@@ -672,7 +672,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm12_out_prod),
         .out_tag(dm12_out_tag)
     );
-    cc_dcqcn_dm13 dm13(
+    cc_dcqcn_dm15 dm13(
         .clock(dm13_clock),
         .reset(dm13_reset),
         .in_valid(dm13_in_valid),
@@ -683,7 +683,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm13_out_prod),
         .out_tag(dm13_out_tag)
     );
-    cc_dcqcn_dm14 dm14(
+    cc_dcqcn_dm15 dm14(
         .clock(dm14_clock),
         .reset(dm14_reset),
         .in_valid(dm14_in_valid),
@@ -705,7 +705,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_prod(dm15_out_prod),
         .out_tag(dm15_out_tag)
     );
-    cc_dcqcn_inc1 inc1(
+    cc_dcqcn_inc2 inc1(
         .clock(inc1_clock),
         .cfg_min(inc1_cfg_min),
         .cfg_line(inc1_cfg_line),
@@ -773,292 +773,292 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .in_data(dl_d_in_data),
         .out_data(dl_d_out_data)
     );
-    cc_dcqcn_f0_valid f0_valid(
+    hpcc_dff_w1 f0_valid(
         .d(f0_valid_d),
         .q(f0_valid_q),
         .clock(f0_valid_clock)
     );
-    cc_dcqcn_f0_data f0_data(
+    hpcc_dff_w128 f0_data(
         .d(f0_data_d),
         .q(f0_data_q),
         .clock(f0_data_clock)
     );
-    cc_dcqcn_a_v a_v(
+    hpcc_dff_w1 a_v(
         .d(a_v_d),
         .q(a_v_q),
         .clock(a_v_clock)
     );
-    cc_dcqcn_a_s a_s(
+    hpcc_dff_w492 a_s(
         .d(a_s_d),
         .q(a_s_q),
         .clock(a_s_clock)
     );
-    cc_dcqcn_a_ev a_ev(
+    hpcc_dff_w128 a_ev(
         .d(a_ev_d),
         .q(a_ev_q),
         .clock(a_ev_clock)
     );
-    cc_dcqcn_a_gt a_gt(
+    hpcc_dff_w1 a_gt(
         .d(a_gt_d),
         .q(a_gt_q),
         .clock(a_gt_clock)
     );
-    cc_dcqcn_b_v b_v(
+    hpcc_dff_w1 b_v(
         .d(b_v_d),
         .q(b_v_q),
         .clock(b_v_clock)
     );
-    cc_dcqcn_b_s b_s(
+    hpcc_dff_w492 b_s(
         .d(b_s_d),
         .q(b_s_q),
         .clock(b_s_clock)
     );
-    cc_dcqcn_b_ev b_ev(
+    hpcc_dff_w18 b_ev(
         .d(b_ev_d),
         .q(b_ev_q),
         .clock(b_ev_clock)
     );
-    cc_dcqcn_b_now b_now(
+    hpcc_dff_w64 b_now(
         .d(b_now_d),
         .q(b_now_q),
         .clock(b_now_clock)
     );
-    cc_dcqcn_b_tinc b_tinc(
+    hpcc_dff_w32 b_tinc(
         .d(b_tinc_d),
         .q(b_tinc_q),
         .clock(b_tinc_clock)
     );
-    cc_dcqcn_b_bcinc b_bcinc(
+    hpcc_dff_w32 b_bcinc(
         .d(b_bcinc_d),
         .q(b_bcinc_q),
         .clock(b_bcinc_clock)
     );
-    cc_dcqcn_b_nextp b_nextp(
+    hpcc_dff_w64 b_nextp(
         .d(b_nextp_d),
         .q(b_nextp_q),
         .clock(b_nextp_clock)
     );
-    cc_dcqcn_b_bsum b_bsum(
+    hpcc_dff_w64 b_bsum(
         .d(b_bsum_d),
         .q(b_bsum_q),
         .clock(b_bsum_clock)
     );
-    cc_dcqcn_c_v c_v(
+    hpcc_dff_w1 c_v(
         .d(c_v_d),
         .q(c_v_q),
         .clock(c_v_clock)
     );
-    cc_dcqcn_c_s c_s(
+    hpcc_dff_w492 c_s(
         .d(c_s_d),
         .q(c_s_q),
         .clock(c_s_clock)
     );
-    cc_dcqcn_c_ev c_ev(
+    hpcc_dff_w18 c_ev(
         .d(c_ev_d),
         .q(c_ev_q),
         .clock(c_ev_clock)
     );
-    cc_dcqcn_c_now c_now(
+    hpcc_dff_w64 c_now(
         .d(c_now_d),
         .q(c_now_q),
         .clock(c_now_clock)
     );
-    cc_dcqcn_c_tinc c_tinc(
+    hpcc_dff_w32 c_tinc(
         .d(c_tinc_d),
         .q(c_tinc_q),
         .clock(c_tinc_clock)
     );
-    cc_dcqcn_c_bcinc c_bcinc(
+    hpcc_dff_w32 c_bcinc(
         .d(c_bcinc_d),
         .q(c_bcinc_q),
         .clock(c_bcinc_clock)
     );
-    cc_dcqcn_c_nextp c_nextp(
+    hpcc_dff_w64 c_nextp(
         .d(c_nextp_d),
         .q(c_nextp_q),
         .clock(c_nextp_clock)
     );
-    cc_dcqcn_c_bsum c_bsum(
+    hpcc_dff_w64 c_bsum(
         .d(c_bsum_d),
         .q(c_bsum_q),
         .clock(c_bsum_clock)
     );
-    cc_dcqcn_c_fire c_fire(
+    hpcc_dff_w1 c_fire(
         .d(c_fire_d),
         .q(c_fire_q),
         .clock(c_fire_clock)
     );
-    cc_dcqcn_c_elapsed c_elapsed(
+    hpcc_dff_w64 c_elapsed(
         .d(c_elapsed_d),
         .q(c_elapsed_q),
         .clock(c_elapsed_clock)
     );
-    cc_dcqcn_c_gap c_gap(
+    hpcc_dff_w64 c_gap(
         .d(c_gap_d),
         .q(c_gap_q),
         .clock(c_gap_clock)
     );
-    cc_dcqcn_c_txgo c_txgo(
+    hpcc_dff_w1 c_txgo(
         .d(c_txgo_d),
         .q(c_txgo_q),
         .clock(c_txgo_clock)
     );
-    cc_dcqcn_c_bcfire c_bcfire(
+    hpcc_dff_w1 c_bcfire(
         .d(c_bcfire_d),
         .q(c_bcfire_q),
         .clock(c_bcfire_clock)
     );
-    cc_dcqcn_c_bsub c_bsub(
+    hpcc_dff_w64 c_bsub(
         .d(c_bsub_d),
         .q(c_bsub_q),
         .clock(c_bsub_clock)
     );
-    cc_dcqcn_c_nowp c_nowp(
+    hpcc_dff_w64 c_nowp(
         .d(c_nowp_d),
         .q(c_nowp_q),
         .clock(c_nowp_clock)
     );
-    cc_dcqcn_d_v d_v(
+    hpcc_dff_w1 d_v(
         .d(d_v_d),
         .q(d_v_q),
         .clock(d_v_clock)
     );
-    cc_dcqcn_d_s d_s(
+    hpcc_dff_w492 d_s(
         .d(d_s_d),
         .q(d_s_q),
         .clock(d_s_clock)
     );
-    cc_dcqcn_d_ev d_ev(
+    hpcc_dff_w18 d_ev(
         .d(d_ev_d),
         .q(d_ev_q),
         .clock(d_ev_clock)
     );
-    cc_dcqcn_d_cut d_cut(
+    hpcc_dff_w1 d_cut(
         .d(d_cut_d),
         .q(d_cut_q),
         .clock(d_cut_clock)
     );
-    cc_dcqcn_e_tag2 e_tag2(
+    hpcc_dff_w41 e_tag2(
         .d(e_tag2_d),
         .q(e_tag2_q),
         .clock(e_tag2_clock)
     );
-    cc_dcqcn_d_t1 d_t1(
+    hpcc_dff_w32 d_t1(
         .d(d_t1_d),
         .q(d_t1_q),
         .clock(d_t1_clock)
     );
-    cc_dcqcn_d_bc d_bc(
+    hpcc_dff_w32 d_bc(
         .d(d_bc_d),
         .q(d_bc_q),
         .clock(d_bc_clock)
     );
-    cc_dcqcn_d_bc1 d_bc1(
+    hpcc_dff_w32 d_bc1(
         .d(d_bc1_d),
         .q(d_bc1_q),
         .clock(d_bc1_clock)
     );
-    cc_dcqcn_d_fire d_fire(
+    hpcc_dff_w1 d_fire(
         .d(d_fire_d),
         .q(d_fire_q),
         .clock(d_fire_clock)
     );
-    cc_dcqcn_d_bcfire d_bcfire(
+    hpcc_dff_w1 d_bcfire(
         .d(d_bcfire_d),
         .q(d_bcfire_q),
         .clock(d_bcfire_clock)
     );
-    cc_dcqcn_d_elapsed d_elapsed(
+    hpcc_dff_w32 d_elapsed(
         .d(d_elapsed_d),
         .q(d_elapsed_q),
         .clock(d_elapsed_clock)
     );
-    cc_dcqcn_e_rt e_rt(
+    hpcc_dff_w40 e_rt(
         .d(e_rt_d),
         .q(e_rt_q),
         .clock(e_rt_clock)
     );
-    cc_dcqcn_e_rc e_rc(
+    hpcc_dff_w40 e_rc(
         .d(e_rc_d),
         .q(e_rc_q),
         .clock(e_rc_clock)
     );
-    cc_dcqcn_e_step1 e_step1(
+    hpcc_dff_w40 e_step1(
         .d(e_step1_d),
         .q(e_step1_q),
         .clock(e_step1_clock)
     );
-    cc_dcqcn_e_fire e_fire(
+    hpcc_dff_w1 e_fire(
         .d(e_fire_d),
         .q(e_fire_q),
         .clock(e_fire_clock)
     );
-    cc_dcqcn_q56_alpha q56_alpha(
+    hpcc_dff_w25 q56_alpha(
         .d(q56_alpha_d),
         .q(q56_alpha_q),
         .clock(q56_alpha_clock)
     );
-    cc_dcqcn_q57_alpha q57_alpha(
+    hpcc_dff_w25 q57_alpha(
         .d(q57_alpha_d),
         .q(q57_alpha_q),
         .clock(q57_alpha_clock)
     );
-    cc_dcqcn_q57_ash q57_ash(
+    hpcc_dff_w25 q57_ash(
         .d(q57_ash_d),
         .q(q57_ash_q),
         .clock(q57_ash_clock)
     );
-    cc_dcqcn_q58_v q58_v(
+    hpcc_dff_w1 q58_v(
         .d(q58_v_d),
         .q(q58_v_q),
         .clock(q58_v_clock)
     );
-    cc_dcqcn_q58_alpha q58_alpha(
+    hpcc_dff_w25 q58_alpha(
         .d(q58_alpha_d),
         .q(q58_alpha_q),
         .clock(q58_alpha_clock)
     );
-    cc_dcqcn_q58_au q58_au(
+    hpcc_dff_w25 q58_au(
         .d(q58_au_d),
         .q(q58_au_q),
         .clock(q58_au_clock)
     );
-    cc_dcqcn_q58_rcsub q58_rcsub(
+    hpcc_dff_w40 q58_rcsub(
         .d(q58_rcsub_d),
         .q(q58_rcsub_q),
         .clock(q58_rcsub_clock)
     );
-    cc_dcqcn_q58_rct q58_rct(
+    hpcc_dff_w40 q58_rct(
         .d(q58_rct_d),
         .q(q58_rct_q),
         .clock(q58_rct_clock)
     );
-    cc_dcqcn_q59_v q59_v(
+    hpcc_dff_w1 q59_v(
         .d(q59_v_d),
         .q(q59_v_q),
         .clock(q59_v_clock)
     );
-    cc_dcqcn_q59_state q59_state(
+    hpcc_dff_w492 q59_state(
         .d(q59_state_d),
         .q(q59_state_q),
         .clock(q59_state_clock)
     );
-    cc_dcqcn_q59_fk q59_fk(
+    hpcc_dff_w18 q59_fk(
         .d(q59_fk_d),
         .q(q59_fk_q),
         .clock(q59_fk_clock)
     );
-    cc_dcqcn_onesh onesh(
+    hpcc_dff_w25 onesh(
         .d(onesh_d),
         .q(onesh_q),
         .clock(onesh_clock)
     );
-    cc_dcqcn_out_valid out_valid(
+    hpcc_dff_w1 out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(out_valid_clock)
     );
-    cc_dcqcn_out_data out_data(
+    hpcc_dff_w588 out_data(
         .d(out_data_d),
         .q(out_data_q),
         .clock(out_data_clock)
@@ -1631,491 +1631,245 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
 
 endmodule // cc_dcqcn
 
-module cc_dcqcn_a_ev(d,q,clock);
+module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  issue;
+    input wire  in_valid;
+    input wire  [587:0] in_data;
+    output reg  credit;
+    output reg  [587:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
 
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [587:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [587:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
+
+    // Local signals
+    reg  pop;
+
+    // Sub module instances
+    cc_dcqcn_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    hpcc_dff_w7 rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    hpcc_dff_w7 wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    hpcc_dff_w8 count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    hpcc_dff_w8 owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
+        end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
+        end
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
+endmodule // cc_dcqcn_results
 
-endmodule // cc_dcqcn_a_ev
-
-module cc_dcqcn_a_gt(d,q,clock);
+module cc_dcqcn_dl_d(clock,in_data,out_data);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  [491:0] in_data;
+    output reg  [491:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
+    reg [2*492-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(2-1)*492-1:0], in_data};
     end
 
-endmodule // cc_dcqcn_a_gt
+    always @(*) begin
+        out_data = line_q[(2-1)*492 +: 492];
+    end
+endmodule // cc_dcqcn_dl_d
 
-module cc_dcqcn_a_s(d,q,clock);
+module cc_dcqcn_dl_c(clock,in_data,out_data);
 
     // Module arguments
-    input wire  [491:0] d;
-    output reg  [491:0] q;
     input wire  clock;
+    input wire  [445:0] in_data;
+    output reg  [445:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 492'h0;
-    end
+    reg [3*446-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(3-1)*446-1:0], in_data};
     end
 
-endmodule // cc_dcqcn_a_s
+    always @(*) begin
+        out_data = line_q[(3-1)*446 +: 446];
+    end
+endmodule // cc_dcqcn_dl_c
 
-module cc_dcqcn_a_v(d,q,clock);
+module cc_dcqcn_dl_b(clock,in_data,out_data);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  [485:0] in_data;
+    output reg  [485:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
+    reg [41*486-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(41-1)*486-1:0], in_data};
     end
 
-endmodule // cc_dcqcn_a_v
+    always @(*) begin
+        out_data = line_q[(41-1)*486 +: 486];
+    end
+endmodule // cc_dcqcn_dl_b
 
-module cc_dcqcn_b_bcinc(d,q,clock);
+module cc_dcqcn_dl_a(clock,in_data,out_data);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  [405:0] in_data;
+    output reg  [405:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    reg [9*406-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(9-1)*406-1:0], in_data};
     end
 
-endmodule // cc_dcqcn_b_bcinc
+    always @(*) begin
+        out_data = line_q[(9-1)*406 +: 406];
+    end
+endmodule // cc_dcqcn_dl_a
 
-module cc_dcqcn_b_bsum(d,q,clock);
+module cc_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [39:0] in_a;
+    input wire  [31:0] in_b;
+    input wire  [17:0] in_tag;
+    output reg  out_valid;
+    output reg  [71:0] out_prod;
+    output reg  [17:0] out_tag;
 
     // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
+    reg [39:0] a_q;
+    reg [31:0] b_q;
+    reg [1:0] valid_q;
+    reg [2*18-1:0] tag_q;
+    reg [1*72-1:0] prod_q;
+    wire [71:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
-       q <= d;
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 18] <= in_tag;
+        prod_q[0 +: 72] <= prod;
     end
 
-endmodule // cc_dcqcn_b_bsum
+    genvar s;
+    generate
+        for (s = 1; s < 2; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 18 +: 18] <= tag_q[(s - 1) * 18 +: 18];
+            end
+        end
+        for (s = 1; s < 1; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 72 +: 72] <= prod_q[(s - 1) * 72 +: 72];
+            end
+        end
+    endgenerate
 
-module cc_dcqcn_b_ev(d,q,clock);
-
-    // Module arguments
-    input wire  [17:0] d;
-    output reg  [17:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 18'h0;
+    always @(*) begin
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 72 +: 72];
+        out_tag = tag_q[1 * 18 +: 18];
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_ev
-
-module cc_dcqcn_b_nextp(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_nextp
-
-module cc_dcqcn_b_now(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_now
-
-module cc_dcqcn_b_s(d,q,clock);
-
-    // Module arguments
-    input wire  [491:0] d;
-    output reg  [491:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 492'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_s
-
-module cc_dcqcn_b_tinc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_tinc
-
-module cc_dcqcn_b_v(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_b_v
-
-module cc_dcqcn_c_bcfire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_bcfire
-
-module cc_dcqcn_c_bcinc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_bcinc
-
-module cc_dcqcn_c_bsub(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_bsub
-
-module cc_dcqcn_c_bsum(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_bsum
-
-module cc_dcqcn_c_elapsed(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_elapsed
-
-module cc_dcqcn_c_ev(d,q,clock);
-
-    // Module arguments
-    input wire  [17:0] d;
-    output reg  [17:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 18'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_ev
-
-module cc_dcqcn_c_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_fire
-
-module cc_dcqcn_c_gap(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_gap
-
-module cc_dcqcn_c_nextp(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_nextp
-
-module cc_dcqcn_c_now(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_now
-
-module cc_dcqcn_c_nowp(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_nowp
-
-module cc_dcqcn_c_s(d,q,clock);
-
-    // Module arguments
-    input wire  [491:0] d;
-    output reg  [491:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 492'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_s
-
-module cc_dcqcn_c_tinc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_tinc
-
-module cc_dcqcn_c_txgo(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_txgo
-
-module cc_dcqcn_c_v(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_c_v
+endmodule // cc_dcqcn_win_mul
 
 module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
@@ -2167,1813 +1921,6 @@ module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
         out_tag = tag_q[1 * 40 +: 40];
     end
 endmodule // cc_dcqcn_cut_mul
-
-module cc_dcqcn_d_bc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_bc
-
-module cc_dcqcn_d_bc1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_bc1
-
-module cc_dcqcn_d_bcfire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_bcfire
-
-module cc_dcqcn_d_cut(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_cut
-
-module cc_dcqcn_d_elapsed(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_elapsed
-
-module cc_dcqcn_d_ev(d,q,clock);
-
-    // Module arguments
-    input wire  [17:0] d;
-    output reg  [17:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 18'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_ev
-
-module cc_dcqcn_d_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_fire
-
-module cc_dcqcn_d_s(d,q,clock);
-
-    // Module arguments
-    input wire  [491:0] d;
-    output reg  [491:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 492'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_s
-
-module cc_dcqcn_d_t1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_t1
-
-module cc_dcqcn_d_v(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_d_v
-
-module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [31:0] in_num;
-    input wire  [31:0] in_den;
-    input wire  [24:0] in_tag;
-    output reg  out_valid;
-    output reg  [16:0] out_quo;
-    output reg  [24:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..17 finds quotient bit 17 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [17:0] valid_q;
-    reg [17:0] ovf_q;
-    reg [17*32-1:0] rem_q;
-    reg [17*32-1:0] den_q;
-    reg [18*17-1:0] nq_q;
-    reg [18*25-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {17'd0, in_num[31:17]});
-        rem_q[0 +: 32] <= {17'd0, in_num[31:17]};
-        den_q[0 +: 32] <= in_den;
-        nq_q[0 +: 17] <= in_num[16:0];
-        tag_q[0 +: 25] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 17; s = s + 1) begin : stage
-            wire [31:0] rem = rem_q[(s - 1) * 32 +: 32];
-            wire [31:0] den = den_q[(s - 1) * 32 +: 32];
-            wire [16:0] nq = nq_q[(s - 1) * 17 +: 17];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [32:0] trial = {rem, nq[16]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 25 +: 25] <= tag_q[(s - 1) * 25 +: 25];
-                nq_q[s * 17 +: 17] <= {nq[15:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 17) begin : carry
-                wire [31:0] diff = trial[31:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 32 +: 32] <= den;
-                    rem_q[s * 32 +: 32] <= fits ? diff : trial[31:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[17];
-        out_quo = ovf_q[17] ? {17{1'b1}} : nq_q[17 * 17 +: 17];
-        out_tag = tag_q[17 * 25 +: 25];
-    end
-endmodule // cc_dcqcn_div
-
-module cc_dcqcn_dl_a(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [405:0] in_data;
-    output reg  [405:0] out_data;
-
-    // Update code (custom)
-    reg [9*406-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(9-1)*406-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(9-1)*406 +: 406];
-    end
-endmodule // cc_dcqcn_dl_a
-
-module cc_dcqcn_dl_b(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [485:0] in_data;
-    output reg  [485:0] out_data;
-
-    // Update code (custom)
-    reg [41*486-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(41-1)*486-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(41-1)*486 +: 486];
-    end
-endmodule // cc_dcqcn_dl_b
-
-module cc_dcqcn_dl_c(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [445:0] in_data;
-    output reg  [445:0] out_data;
-
-    // Update code (custom)
-    reg [3*446-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(3-1)*446-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(3-1)*446 +: 446];
-    end
-endmodule // cc_dcqcn_dl_c
-
-module cc_dcqcn_dl_d(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [491:0] in_data;
-    output reg  [491:0] out_data;
-
-    // Update code (custom)
-    reg [2*492-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(2-1)*492-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(2-1)*492 +: 492];
-    end
-endmodule // cc_dcqcn_dl_d
-
-module cc_dcqcn_dm0(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm0
-
-module cc_dcqcn_dm1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm1
-
-module cc_dcqcn_dm10(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm10
-
-module cc_dcqcn_dm11(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm11
-
-module cc_dcqcn_dm12(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm12
-
-module cc_dcqcn_dm13(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm13
-
-module cc_dcqcn_dm14(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm14
-
-module cc_dcqcn_dm15(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm15
-
-module cc_dcqcn_dm2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm2
-
-module cc_dcqcn_dm3(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm3
-
-module cc_dcqcn_dm4(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm4
-
-module cc_dcqcn_dm5(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm5
-
-module cc_dcqcn_dm6(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm6
-
-module cc_dcqcn_dm7(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm7
-
-module cc_dcqcn_dm8(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm8
-
-module cc_dcqcn_dm9(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
-    output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
-
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
-    end
-endmodule // cc_dcqcn_dm9
-
-module cc_dcqcn_e_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_e_fire
-
-module cc_dcqcn_e_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_e_rc
-
-module cc_dcqcn_e_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_e_rt
-
-module cc_dcqcn_e_step1(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_e_step1
-
-module cc_dcqcn_e_tag2(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_e_tag2
-
-module cc_dcqcn_f0_data(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_f0_data
-
-module cc_dcqcn_f0_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_f0_valid
-
-module cc_dcqcn_inc1(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [39:0] cfg_min;
-    input wire  [39:0] cfg_line;
-    input wire  [39:0] in_rt;
-    input wire  [39:0] in_rc;
-    input wire  [39:0] in_step;
-    input wire  in_fire;
-    input wire  [40:0] in_tag;
-    output reg  [39:0] out_rt;
-    output reg  [39:0] out_rc;
-    output reg  [40:0] out_tag;
-
-    // Stub signals
-    reg  [40:0] s1_sum_d;
-    wire  [40:0] s1_sum_q;
-    reg  s1_sum_clock;
-    reg  [39:0] s1_rt_d;
-    wire  [39:0] s1_rt_q;
-    reg  s1_rt_clock;
-    reg  [39:0] s1_rc_d;
-    wire  [39:0] s1_rc_q;
-    reg  s1_rc_clock;
-    reg  s1_fire_d;
-    wire  s1_fire_q;
-    reg  s1_fire_clock;
-    reg  [40:0] s1_tag_d;
-    wire  [40:0] s1_tag_q;
-    reg  s1_tag_clock;
-    reg  [39:0] s2_rt_d;
-    wire  [39:0] s2_rt_q;
-    reg  s2_rt_clock;
-    reg  [39:0] s2_rc_d;
-    wire  [39:0] s2_rc_q;
-    reg  s2_rc_clock;
-    reg  s2_fire_d;
-    wire  s2_fire_q;
-    reg  s2_fire_clock;
-    reg  [40:0] s2_tag_d;
-    wire  [40:0] s2_tag_q;
-    reg  s2_tag_clock;
-    reg  [40:0] s3_sum_d;
-    wire  [40:0] s3_sum_q;
-    reg  s3_sum_clock;
-    reg  [39:0] s3_rt_d;
-    wire  [39:0] s3_rt_q;
-    reg  s3_rt_clock;
-    reg  [39:0] s3_rc_d;
-    wire  [39:0] s3_rc_q;
-    reg  s3_rc_clock;
-    reg  s3_fire_d;
-    wire  s3_fire_q;
-    reg  s3_fire_clock;
-    reg  [40:0] s3_tag_d;
-    wire  [40:0] s3_tag_q;
-    reg  s3_tag_clock;
-    reg  [39:0] s4_rt_d;
-    wire  [39:0] s4_rt_q;
-    reg  s4_rt_clock;
-    reg  [39:0] s4_rc_d;
-    wire  [39:0] s4_rc_q;
-    reg  s4_rc_clock;
-    reg  [40:0] s4_tag_d;
-    wire  [40:0] s4_tag_q;
-    reg  s4_tag_clock;
-
-    // Local signals
-    reg  [39:0] avg;
-
-    // Sub module instances
-    cc_dcqcn_inc1_s1_sum s1_sum(
-        .d(s1_sum_d),
-        .q(s1_sum_q),
-        .clock(s1_sum_clock)
-    );
-    cc_dcqcn_inc1_s1_rt s1_rt(
-        .d(s1_rt_d),
-        .q(s1_rt_q),
-        .clock(s1_rt_clock)
-    );
-    cc_dcqcn_inc1_s1_rc s1_rc(
-        .d(s1_rc_d),
-        .q(s1_rc_q),
-        .clock(s1_rc_clock)
-    );
-    cc_dcqcn_inc1_s1_fire s1_fire(
-        .d(s1_fire_d),
-        .q(s1_fire_q),
-        .clock(s1_fire_clock)
-    );
-    cc_dcqcn_inc1_s1_tag s1_tag(
-        .d(s1_tag_d),
-        .q(s1_tag_q),
-        .clock(s1_tag_clock)
-    );
-    cc_dcqcn_inc1_s2_rt s2_rt(
-        .d(s2_rt_d),
-        .q(s2_rt_q),
-        .clock(s2_rt_clock)
-    );
-    cc_dcqcn_inc1_s2_rc s2_rc(
-        .d(s2_rc_d),
-        .q(s2_rc_q),
-        .clock(s2_rc_clock)
-    );
-    cc_dcqcn_inc1_s2_fire s2_fire(
-        .d(s2_fire_d),
-        .q(s2_fire_q),
-        .clock(s2_fire_clock)
-    );
-    cc_dcqcn_inc1_s2_tag s2_tag(
-        .d(s2_tag_d),
-        .q(s2_tag_q),
-        .clock(s2_tag_clock)
-    );
-    cc_dcqcn_inc1_s3_sum s3_sum(
-        .d(s3_sum_d),
-        .q(s3_sum_q),
-        .clock(s3_sum_clock)
-    );
-    cc_dcqcn_inc1_s3_rt s3_rt(
-        .d(s3_rt_d),
-        .q(s3_rt_q),
-        .clock(s3_rt_clock)
-    );
-    cc_dcqcn_inc1_s3_rc s3_rc(
-        .d(s3_rc_d),
-        .q(s3_rc_q),
-        .clock(s3_rc_clock)
-    );
-    cc_dcqcn_inc1_s3_fire s3_fire(
-        .d(s3_fire_d),
-        .q(s3_fire_q),
-        .clock(s3_fire_clock)
-    );
-    cc_dcqcn_inc1_s3_tag s3_tag(
-        .d(s3_tag_d),
-        .q(s3_tag_q),
-        .clock(s3_tag_clock)
-    );
-    cc_dcqcn_inc1_s4_rt s4_rt(
-        .d(s4_rt_d),
-        .q(s4_rt_q),
-        .clock(s4_rt_clock)
-    );
-    cc_dcqcn_inc1_s4_rc s4_rc(
-        .d(s4_rc_d),
-        .q(s4_rc_q),
-        .clock(s4_rc_clock)
-    );
-    cc_dcqcn_inc1_s4_tag s4_tag(
-        .d(s4_tag_d),
-        .q(s4_tag_q),
-        .clock(s4_tag_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        s1_sum_clock = clock;
-        s1_rt_clock = clock;
-        s1_rc_clock = clock;
-        s1_fire_clock = clock;
-        s1_tag_clock = clock;
-        s2_rt_clock = clock;
-        s2_rc_clock = clock;
-        s2_fire_clock = clock;
-        s2_tag_clock = clock;
-        s3_sum_clock = clock;
-        s3_rt_clock = clock;
-        s3_rc_clock = clock;
-        s3_fire_clock = clock;
-        s3_tag_clock = clock;
-        s4_rt_clock = clock;
-        s4_rc_clock = clock;
-        s4_tag_clock = clock;
-        s1_sum_d = s1_sum_q;
-        s1_rt_d = s1_rt_q;
-        s1_rc_d = s1_rc_q;
-        s1_fire_d = s1_fire_q;
-        s1_tag_d = s1_tag_q;
-        s2_rt_d = s2_rt_q;
-        s2_rc_d = s2_rc_q;
-        s2_fire_d = s2_fire_q;
-        s2_tag_d = s2_tag_q;
-        s3_sum_d = s3_sum_q;
-        s3_rt_d = s3_rt_q;
-        s3_rc_d = s3_rc_q;
-        s3_fire_d = s3_fire_q;
-        s3_tag_d = s3_tag_q;
-        s4_rt_d = s4_rt_q;
-        s4_rc_d = s4_rc_q;
-        s4_tag_d = s4_tag_q;
-        s1_sum_d = ((in_rt) & 41'h1ffffffffff) + ((in_step) & 41'h1ffffffffff);
-        s1_rt_d = in_rt;
-        s1_rc_d = in_rc;
-        s1_fire_d = in_fire;
-        s1_tag_d = in_tag;
-        s2_rt_d = s1_rt_q;
-        if (s1_fire_q) begin
-            s2_rt_d = s1_sum_q[(32'h0)+:(40)];
-            if (s1_sum_q > ((cfg_line) & 41'h1ffffffffff)) begin
-                s2_rt_d = cfg_line;
-            end
-            if (s1_sum_q < ((cfg_min) & 41'h1ffffffffff)) begin
-                s2_rt_d = cfg_min;
-            end
-        end
-        s2_rc_d = s1_rc_q;
-        s2_fire_d = s1_fire_q;
-        s2_tag_d = s1_tag_q;
-        s3_sum_d = ((s2_rt_q) & 41'h1ffffffffff) + ((s2_rc_q) & 41'h1ffffffffff);
-        s3_rt_d = s2_rt_q;
-        s3_rc_d = s2_rc_q;
-        s3_fire_d = s2_fire_q;
-        s3_tag_d = s2_tag_q;
-        avg = s3_sum_q[(32'h1)+:(40)];
-        s4_rc_d = s3_rc_q;
-        if (s3_fire_q) begin
-            s4_rc_d = avg;
-            if (avg > cfg_line) begin
-                s4_rc_d = cfg_line;
-            end
-            if (avg < cfg_min) begin
-                s4_rc_d = cfg_min;
-            end
-        end
-        s4_rt_d = s3_rt_q;
-        s4_tag_d = s3_tag_q;
-        out_rt = s4_rt_q;
-        out_rc = s4_rc_q;
-        out_tag = s4_tag_q;
-    end
-
-endmodule // cc_dcqcn_inc1
-
-module cc_dcqcn_inc1_s1_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s1_fire
-
-module cc_dcqcn_inc1_s1_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s1_rc
-
-module cc_dcqcn_inc1_s1_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s1_rt
-
-module cc_dcqcn_inc1_s1_sum(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s1_sum
-
-module cc_dcqcn_inc1_s1_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s1_tag
-
-module cc_dcqcn_inc1_s2_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s2_fire
-
-module cc_dcqcn_inc1_s2_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s2_rc
-
-module cc_dcqcn_inc1_s2_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s2_rt
-
-module cc_dcqcn_inc1_s2_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s2_tag
-
-module cc_dcqcn_inc1_s3_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s3_fire
-
-module cc_dcqcn_inc1_s3_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s3_rc
-
-module cc_dcqcn_inc1_s3_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s3_rt
-
-module cc_dcqcn_inc1_s3_sum(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s3_sum
-
-module cc_dcqcn_inc1_s3_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s3_tag
-
-module cc_dcqcn_inc1_s4_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s4_rc
-
-module cc_dcqcn_inc1_s4_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s4_rt
-
-module cc_dcqcn_inc1_s4_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc1_s4_tag
 
 module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
 
@@ -4047,87 +1994,87 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
     reg  [39:0] avg;
 
     // Sub module instances
-    cc_dcqcn_inc2_s1_sum s1_sum(
+    hpcc_dff_w41 s1_sum(
         .d(s1_sum_d),
         .q(s1_sum_q),
         .clock(s1_sum_clock)
     );
-    cc_dcqcn_inc2_s1_rt s1_rt(
+    hpcc_dff_w40 s1_rt(
         .d(s1_rt_d),
         .q(s1_rt_q),
         .clock(s1_rt_clock)
     );
-    cc_dcqcn_inc2_s1_rc s1_rc(
+    hpcc_dff_w40 s1_rc(
         .d(s1_rc_d),
         .q(s1_rc_q),
         .clock(s1_rc_clock)
     );
-    cc_dcqcn_inc2_s1_fire s1_fire(
+    hpcc_dff_w1 s1_fire(
         .d(s1_fire_d),
         .q(s1_fire_q),
         .clock(s1_fire_clock)
     );
-    cc_dcqcn_inc2_s1_tag s1_tag(
+    hpcc_dff_w41 s1_tag(
         .d(s1_tag_d),
         .q(s1_tag_q),
         .clock(s1_tag_clock)
     );
-    cc_dcqcn_inc2_s2_rt s2_rt(
+    hpcc_dff_w40 s2_rt(
         .d(s2_rt_d),
         .q(s2_rt_q),
         .clock(s2_rt_clock)
     );
-    cc_dcqcn_inc2_s2_rc s2_rc(
+    hpcc_dff_w40 s2_rc(
         .d(s2_rc_d),
         .q(s2_rc_q),
         .clock(s2_rc_clock)
     );
-    cc_dcqcn_inc2_s2_fire s2_fire(
+    hpcc_dff_w1 s2_fire(
         .d(s2_fire_d),
         .q(s2_fire_q),
         .clock(s2_fire_clock)
     );
-    cc_dcqcn_inc2_s2_tag s2_tag(
+    hpcc_dff_w41 s2_tag(
         .d(s2_tag_d),
         .q(s2_tag_q),
         .clock(s2_tag_clock)
     );
-    cc_dcqcn_inc2_s3_sum s3_sum(
+    hpcc_dff_w41 s3_sum(
         .d(s3_sum_d),
         .q(s3_sum_q),
         .clock(s3_sum_clock)
     );
-    cc_dcqcn_inc2_s3_rt s3_rt(
+    hpcc_dff_w40 s3_rt(
         .d(s3_rt_d),
         .q(s3_rt_q),
         .clock(s3_rt_clock)
     );
-    cc_dcqcn_inc2_s3_rc s3_rc(
+    hpcc_dff_w40 s3_rc(
         .d(s3_rc_d),
         .q(s3_rc_q),
         .clock(s3_rc_clock)
     );
-    cc_dcqcn_inc2_s3_fire s3_fire(
+    hpcc_dff_w1 s3_fire(
         .d(s3_fire_d),
         .q(s3_fire_q),
         .clock(s3_fire_clock)
     );
-    cc_dcqcn_inc2_s3_tag s3_tag(
+    hpcc_dff_w41 s3_tag(
         .d(s3_tag_d),
         .q(s3_tag_q),
         .clock(s3_tag_clock)
     );
-    cc_dcqcn_inc2_s4_rt s4_rt(
+    hpcc_dff_w40 s4_rt(
         .d(s4_rt_d),
         .q(s4_rt_q),
         .clock(s4_rt_clock)
     );
-    cc_dcqcn_inc2_s4_rc s4_rc(
+    hpcc_dff_w40 s4_rc(
         .d(s4_rc_d),
         .q(s4_rc_q),
         .clock(s4_rc_clock)
     );
-    cc_dcqcn_inc2_s4_tag s4_tag(
+    hpcc_dff_w41 s4_tag(
         .d(s4_tag_d),
         .q(s4_tag_q),
         .clock(s4_tag_clock)
@@ -4212,311 +2159,122 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
 
 endmodule // cc_dcqcn_inc2
 
-module cc_dcqcn_inc2_s1_fire(d,q,clock);
+module cc_dcqcn_dm15(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [24:0] in_a;
+    input wire  [23:0] in_b;
+    input wire  [41:0] in_tag;
+    output reg  out_valid;
+    output reg  [48:0] out_prod;
+    output reg  [41:0] out_tag;
 
     // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
+    reg [24:0] a_q;
+    reg [23:0] b_q;
+    reg [1:0] valid_q;
+    reg [2*42-1:0] tag_q;
+    reg [1*49-1:0] prod_q;
+    wire [48:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
-       q <= d;
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 42] <= in_tag;
+        prod_q[0 +: 49] <= prod;
     end
 
-endmodule // cc_dcqcn_inc2_s1_fire
+    genvar s;
+    generate
+        for (s = 1; s < 2; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
+            end
+        end
+        for (s = 1; s < 1; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
+            end
+        end
+    endgenerate
 
-module cc_dcqcn_inc2_s1_rc(d,q,clock);
+    always @(*) begin
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 49 +: 49];
+        out_tag = tag_q[1 * 42 +: 42];
+    end
+endmodule // cc_dcqcn_dm15
+
+module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
 
     // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [31:0] in_num;
+    input wire  [31:0] in_den;
+    input wire  [24:0] in_tag;
+    output reg  out_valid;
+    output reg  [16:0] out_quo;
+    output reg  [24:0] out_tag;
 
     // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
+    // Stage 0 is the input register; stage s = 1..17 finds quotient bit 17 - s. Stage s of
+    // each field is the slice [s * width +: width] of one packed vector (no memories: every
+    // stage is plain flip-flops or shift registers for the synthesizer).
+    reg [17:0] valid_q;
+    reg [17:0] ovf_q;
+    reg [17*32-1:0] rem_q;
+    reg [17*32-1:0] den_q;
+    reg [18*17-1:0] nq_q;
+    reg [18*25-1:0] tag_q;
 
     always @(posedge clock) begin
-       q <= d;
+        valid_q[0] <= in_valid && !reset;
+        ovf_q[0] <= (in_den == 0) || (in_den <= {17'd0, in_num[31:17]});
+        rem_q[0 +: 32] <= {17'd0, in_num[31:17]};
+        den_q[0 +: 32] <= in_den;
+        nq_q[0 +: 17] <= in_num[16:0];
+        tag_q[0 +: 25] <= in_tag;
     end
 
-endmodule // cc_dcqcn_inc2_s1_rc
+    genvar s;
+    generate
+        for (s = 1; s <= 17; s = s + 1) begin : stage
+            wire [31:0] rem = rem_q[(s - 1) * 32 +: 32];
+            wire [31:0] den = den_q[(s - 1) * 32 +: 32];
+            wire [16:0] nq = nq_q[(s - 1) * 17 +: 17];
+            // Shift the next numerator bit into the remainder, subtract den if it fits.
+            wire [32:0] trial = {rem, nq[16]};
+            wire fits = trial >= {1'b0, den};
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                ovf_q[s] <= ovf_q[s - 1];
+                tag_q[s * 25 +: 25] <= tag_q[(s - 1) * 25 +: 25];
+                nq_q[s * 17 +: 17] <= {nq[15:0], fits};
+            end
+            // The last stage only needs the quotient bit.
+            if (s < 17) begin : carry
+                wire [31:0] diff = trial[31:0] - den;
+                always @(posedge clock) begin
+                    den_q[s * 32 +: 32] <= den;
+                    rem_q[s * 32 +: 32] <= fits ? diff : trial[31:0];
+                end
+            end
+        end
+    endgenerate
 
-module cc_dcqcn_inc2_s1_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
+    always @(*) begin
+        out_valid = valid_q[17];
+        out_quo = ovf_q[17] ? {17{1'b1}} : nq_q[17 * 17 +: 17];
+        out_tag = tag_q[17 * 25 +: 25];
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s1_rt
-
-module cc_dcqcn_inc2_s1_sum(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s1_sum
-
-module cc_dcqcn_inc2_s1_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s1_tag
-
-module cc_dcqcn_inc2_s2_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s2_fire
-
-module cc_dcqcn_inc2_s2_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s2_rc
-
-module cc_dcqcn_inc2_s2_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s2_rt
-
-module cc_dcqcn_inc2_s2_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s2_tag
-
-module cc_dcqcn_inc2_s3_fire(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s3_fire
-
-module cc_dcqcn_inc2_s3_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s3_rc
-
-module cc_dcqcn_inc2_s3_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s3_rt
-
-module cc_dcqcn_inc2_s3_sum(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s3_sum
-
-module cc_dcqcn_inc2_s3_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s3_tag
-
-module cc_dcqcn_inc2_s4_rc(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s4_rc
-
-module cc_dcqcn_inc2_s4_rt(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s4_rt
-
-module cc_dcqcn_inc2_s4_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [40:0] d;
-    output reg  [40:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 41'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_inc2_s4_tag
+endmodule // cc_dcqcn_div
 
 module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
 
@@ -4570,17 +2328,17 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         .m_data(park_m_data),
         .m_ready(park_m_ready)
     );
-    cc_dcqcn_intake_sweep sweep(
+    hpcc_dff_w1 sweep(
         .d(sweep_d),
         .q(sweep_q),
         .clock(sweep_clock)
     );
-    cc_dcqcn_intake_sweep_addr sweep_addr(
+    hpcc_dff_w10 sweep_addr(
         .d(sweep_addr_d),
         .q(sweep_addr_q),
         .clock(sweep_addr_clock)
     );
-    cc_dcqcn_intake_bad_count bad_count(
+    hpcc_dff_w32 bad_count(
         .d(bad_count_d),
         .q(bad_count_q),
         .clock(bad_count_clock)
@@ -4628,24 +2386,6 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
     end
 
 endmodule // cc_dcqcn_intake
-
-module cc_dcqcn_intake_bad_count(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_intake_bad_count
 
 module cc_dcqcn_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
 
@@ -4767,469 +2507,6 @@ module cc_dcqcn_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready
     end
 endmodule // cc_dcqcn_intake_park
 
-module cc_dcqcn_intake_sweep(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_intake_sweep
-
-module cc_dcqcn_intake_sweep_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_intake_sweep_addr
-
-module cc_dcqcn_onesh(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_onesh
-
-module cc_dcqcn_out_data(d,q,clock);
-
-    // Module arguments
-    input wire  [587:0] d;
-    output reg  [587:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 588'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_out_data
-
-module cc_dcqcn_out_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_out_valid
-
-module cc_dcqcn_q56_alpha(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q56_alpha
-
-module cc_dcqcn_q57_alpha(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q57_alpha
-
-module cc_dcqcn_q57_ash(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q57_ash
-
-module cc_dcqcn_q58_alpha(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q58_alpha
-
-module cc_dcqcn_q58_au(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q58_au
-
-module cc_dcqcn_q58_rcsub(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q58_rcsub
-
-module cc_dcqcn_q58_rct(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q58_rct
-
-module cc_dcqcn_q58_v(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q58_v
-
-module cc_dcqcn_q59_fk(d,q,clock);
-
-    // Module arguments
-    input wire  [17:0] d;
-    output reg  [17:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 18'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q59_fk
-
-module cc_dcqcn_q59_state(d,q,clock);
-
-    // Module arguments
-    input wire  [491:0] d;
-    output reg  [491:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 492'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q59_state
-
-module cc_dcqcn_q59_v(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_q59_v
-
-module cc_dcqcn_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [491:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [491:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[491:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // cc_dcqcn_ram
-
-module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  issue;
-    input wire  in_valid;
-    input wire  [587:0] in_data;
-    output reg  credit;
-    output reg  [587:0] m_axis_tdata;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-
-    // Stub signals
-    reg  ram_write_clock;
-    reg  ram_write_enable;
-    reg  [6:0] ram_write_address;
-    reg  [587:0] ram_write_data;
-    reg  [6:0] ram_read_address;
-    wire  [587:0] ram_read_data;
-    reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
-    reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
-    reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
-
-    // Local signals
-    reg  pop;
-
-    // Sub module instances
-    cc_dcqcn_results_ram ram(
-        .write_clock(ram_write_clock),
-        .write_enable(ram_write_enable),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .read_address(ram_read_address),
-        .read_data(ram_read_data)
-    );
-    cc_dcqcn_results_rd rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    cc_dcqcn_results_wr wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    cc_dcqcn_results_count count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    cc_dcqcn_results_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
-        rd_d = rd_q;
-        wr_d = wr_q;
-        count_d = count_q;
-        owed_d = owed_q;
-        ram_write_clock = clock;
-        credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
-        ram_read_address = rd_q;
-        m_axis_tvalid = count_q != 32'h0;
-        m_axis_tdata = ram_read_data;
-        pop = m_axis_tvalid & m_axis_tready;
-        if (in_valid) begin
-            wr_d = wr_q + 32'h1;
-        end
-        if (pop) begin
-            rd_d = rd_q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            count_d = count_q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            count_d = count_q - 32'h1;
-        end
-        if (issue & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~issue & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            rd_d = 32'h0;
-            wr_d = 32'h0;
-            count_d = 32'h0;
-            owed_d = 32'h0;
-        end
-    end
-
-endmodule // cc_dcqcn_results
-
-module cc_dcqcn_results_count(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_results_count
-
-module cc_dcqcn_results_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_dcqcn_results_owed
-
 module cc_dcqcn_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
@@ -5254,91 +2531,133 @@ module cc_dcqcn_results_ram(write_clock,write_enable,write_address,write_data,re
     end
 endmodule // cc_dcqcn_results_ram
 
-module cc_dcqcn_results_rd(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_dcqcn_results_rd
 
-module cc_dcqcn_results_wr(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_dcqcn_results_wr
 
-module cc_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [39:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [17:0] in_tag;
-    output reg  out_valid;
-    output reg  [71:0] out_prod;
-    output reg  [17:0] out_tag;
 
-    // Update code (custom)
-    reg [39:0] a_q;
-    reg [31:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*18-1:0] tag_q;
-    reg [1*72-1:0] prod_q;
-    wire [71:0] prod = a_q * b_q;
 
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 18] <= in_tag;
-        prod_q[0 +: 72] <= prod;
-    end
 
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 18 +: 18] <= tag_q[(s - 1) * 18 +: 18];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 72 +: 72] <= prod_q[(s - 1) * 72 +: 72];
-            end
-        end
-    endgenerate
 
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 72 +: 72];
-        out_tag = tag_q[1 * 18 +: 18];
-    end
-endmodule // cc_dcqcn_win_mul
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

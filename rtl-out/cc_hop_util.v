@@ -141,77 +141,77 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         .out_prod(m2_out_prod),
         .out_tag(m2_out_tag)
     );
-    cc_hop_util_d_valid d_valid(
+    hpcc_dff_w1 d_valid(
         .d(d_valid_d),
         .q(d_valid_q),
         .clock(d_valid_clock)
     );
-    cc_hop_util_d_tag d_tag(
+    hpcc_dff_w16 d_tag(
         .d(d_tag_d),
         .q(d_tag_q),
         .clock(d_tag_clock)
     );
-    cc_hop_util_d_qbytes d_qbytes(
+    hpcc_dff_w24 d_qbytes(
         .d(d_qbytes_d),
         .q(d_qbytes_q),
         .clock(d_qbytes_clock)
     );
-    cc_hop_util_d_inv_bt d_inv_bt(
+    hpcc_dff_w32 d_inv_bt(
         .d(d_inv_bt_d),
         .q(d_inv_bt_q),
         .clock(d_inv_bt_clock)
     );
-    cc_hop_util_d_inv_b d_inv_b(
+    hpcc_dff_w32 d_inv_b(
         .d(d_inv_b_d),
         .q(d_inv_b_q),
         .clock(d_inv_b_clock)
     );
-    cc_hop_util_d_dt d_dt(
+    hpcc_dff_w24 d_dt(
         .d(d_dt_d),
         .q(d_dt_q),
         .clock(d_dt_clock)
     );
-    cc_hop_util_d_dtx d_dtx(
+    hpcc_dff_w19 d_dtx(
         .d(d_dtx_d),
         .q(d_dtx_q),
         .clock(d_dtx_clock)
     );
-    cc_hop_util_d_usable d_usable(
+    hpcc_dff_w1 d_usable(
         .d(d_usable_d),
         .q(d_usable_q),
         .clock(d_usable_clock)
     );
-    cc_hop_util_d_fwd d_fwd(
+    hpcc_dff_w1 d_fwd(
         .d(d_fwd_d),
         .q(d_fwd_q),
         .clock(d_fwd_clock)
     );
-    cc_hop_util_d_rate_ok d_rate_ok(
+    hpcc_dff_w1 d_rate_ok(
         .d(d_rate_ok_d),
         .q(d_rate_ok_q),
         .clock(d_rate_ok_clock)
     );
-    cc_hop_util_o_valid o_valid(
+    hpcc_dff_w1 o_valid(
         .d(o_valid_d),
         .q(o_valid_q),
         .clock(o_valid_clock)
     );
-    cc_hop_util_o_usable o_usable(
+    hpcc_dff_w1 o_usable(
         .d(o_usable_d),
         .q(o_usable_q),
         .clock(o_usable_clock)
     );
-    cc_hop_util_o_u o_u(
+    hpcc_dff_w24 o_u(
         .d(o_u_d),
         .q(o_u_q),
         .clock(o_u_clock)
     );
-    cc_hop_util_o_tau o_tau(
+    hpcc_dff_w24 o_tau(
         .d(o_tau_d),
         .q(o_tau_q),
         .clock(o_tau_clock)
     );
-    cc_hop_util_o_tag o_tag(
+    hpcc_dff_w16 o_tag(
         .d(o_tag_d),
         .q(o_tag_q),
         .clock(o_tag_clock)
@@ -353,185 +353,56 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
 
 endmodule // cc_hop_util
 
-module cc_hop_util_d_dt(d,q,clock);
+module cc_hop_util_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [23:0] in_a;
+    input wire  [31:0] in_b;
+    input wire  [66:0] in_tag;
+    output reg  out_valid;
+    output reg  [55:0] out_prod;
+    output reg  [66:0] out_tag;
 
     // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
+    reg [23:0] a_q;
+    reg [31:0] b_q;
+    reg [3:0] valid_q;
+    reg [4*67-1:0] tag_q;
+    reg [3*56-1:0] prod_q;
+    wire [55:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
-       q <= d;
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 67] <= in_tag;
+        prod_q[0 +: 56] <= prod;
     end
 
-endmodule // cc_hop_util_d_dt
+    genvar s;
+    generate
+        for (s = 1; s < 4; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
+            end
+        end
+        for (s = 1; s < 3; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
+            end
+        end
+    endgenerate
 
-module cc_hop_util_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
+    always @(*) begin
+        out_valid = valid_q[3];
+        out_prod = prod_q[2 * 56 +: 56];
+        out_tag = tag_q[3 * 67 +: 67];
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_dtx
-
-module cc_hop_util_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_fwd
-
-module cc_hop_util_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_inv_b
-
-module cc_hop_util_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_inv_bt
-
-module cc_hop_util_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_qbytes
-
-module cc_hop_util_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_rate_ok
-
-module cc_hop_util_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_tag
-
-module cc_hop_util_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_usable
-
-module cc_hop_util_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_d_valid
+endmodule // cc_hop_util_m2
 
 module cc_hop_util_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
 
@@ -650,145 +521,22 @@ module cc_hop_util_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
     end
 endmodule // cc_hop_util_m1
 
-module cc_hop_util_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
 
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
 
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
 
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
 
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hop_util_m2
 
-module cc_hop_util_o_tag(d,q,clock);
 
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_hop_util_o_tag
 
-module cc_hop_util_o_tau(d,q,clock);
 
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_hop_util_o_tau
 
-module cc_hop_util_o_u(d,q,clock);
 
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_o_u
-
-module cc_hop_util_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_o_usable
-
-module cc_hop_util_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hop_util_o_valid
 
 `resetall

@@ -315,7 +315,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  init;
 
     // Sub module instances
-    cc_hpcc_front_ram front_ram(
+    hpcc_ram_w420_d1024 front_ram(
         .read_address(front_ram_read_address),
         .read_clock(front_ram_read_clock),
         .read_data(front_ram_read_data),
@@ -324,7 +324,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .write_data(front_ram_write_data),
         .write_enable(front_ram_write_enable)
     );
-    cc_hpcc_u_ram u_ram(
+    hpcc_ram_w24_d1024 u_ram(
         .read_address(u_ram_read_address),
         .read_clock(u_ram_read_clock),
         .read_data(u_ram_read_data),
@@ -333,7 +333,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .write_data(u_ram_write_data),
         .write_enable(u_ram_write_enable)
     );
-    cc_hpcc_w_ram w_ram(
+    hpcc_ram_w72_d1024 w_ram(
         .read_address(w_ram_read_address),
         .read_clock(w_ram_read_clock),
         .read_data(w_ram_read_data),
@@ -342,7 +342,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .write_data(w_ram_write_data),
         .write_enable(w_ram_write_enable)
     );
-    cc_hpcc_hop0 hop0(
+    cc_hop_util hop0(
         .clock(hop0_clock),
         .reset(hop0_reset),
         .cfg_inv_bt(hop0_cfg_inv_bt),
@@ -357,7 +357,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tau(hop0_out_tau),
         .out_tag(hop0_out_tag)
     );
-    cc_hpcc_hop1 hop1(
+    cc_hop_util hop1(
         .clock(hop1_clock),
         .reset(hop1_reset),
         .cfg_inv_bt(hop1_cfg_inv_bt),
@@ -372,7 +372,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tau(hop1_out_tau),
         .out_tag(hop1_out_tag)
     );
-    cc_hpcc_hop2 hop2(
+    cc_hop_util hop2(
         .clock(hop2_clock),
         .reset(hop2_reset),
         .cfg_inv_bt(hop2_cfg_inv_bt),
@@ -387,7 +387,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tau(hop2_out_tau),
         .out_tag(hop2_out_tag)
     );
-    cc_hpcc_hop3 hop3(
+    cc_hop_util hop3(
         .clock(hop3_clock),
         .reset(hop3_reset),
         .cfg_inv_bt(hop3_cfg_inv_bt),
@@ -402,7 +402,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tau(hop3_out_tau),
         .out_tag(hop3_out_tag)
     );
-    cc_hpcc_hop4 hop4(
+    cc_hop_util hop4(
         .clock(hop4_clock),
         .reset(hop4_reset),
         .cfg_inv_bt(hop4_cfg_inv_bt),
@@ -472,157 +472,157 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_prod(rt_mul_out_prod),
         .out_tag(rt_mul_out_tag)
     );
-    cc_hpcc_init_busy init_busy(
+    hpcc_dff_w1 init_busy(
         .d(init_busy_d),
         .q(init_busy_q),
         .clock(init_busy_clock)
     );
-    cc_hpcc_init_addr init_addr(
+    hpcc_dff_w10 init_addr(
         .d(init_addr_d),
         .q(init_addr_q),
         .clock(init_addr_clock)
     );
-    cc_hpcc_hist1 hist1(
+    hpcc_dff_w17 hist1(
         .d(hist1_d),
         .q(hist1_q),
         .clock(hist1_clock)
     );
-    cc_hpcc_hist2 hist2(
+    hpcc_dff_w17 hist2(
         .d(hist2_d),
         .q(hist2_q),
         .clock(hist2_clock)
     );
-    cc_hpcc_hist3 hist3(
+    hpcc_dff_w17 hist3(
         .d(hist3_d),
         .q(hist3_q),
         .clock(hist3_clock)
     );
-    cc_hpcc_bad_flow bad_flow(
+    hpcc_dff_w32 bad_flow(
         .d(bad_flow_d),
         .q(bad_flow_q),
         .clock(bad_flow_clock)
     );
-    cc_hpcc_f0_valid f0_valid(
+    hpcc_dff_w1 f0_valid(
         .d(f0_valid_d),
         .q(f0_valid_q),
         .clock(f0_valid_clock)
     );
-    cc_hpcc_f0_data f0_data(
+    hpcc_dff_w480 f0_data(
         .d(f0_data_d),
         .q(f0_data_q),
         .clock(f0_data_clock)
     );
-    cc_hpcc_s1_best01 s1_best01(
+    hpcc_dff_w49 s1_best01(
         .d(s1_best01_d),
         .q(s1_best01_q),
         .clock(s1_best01_clock)
     );
-    cc_hpcc_s1_best23 s1_best23(
+    hpcc_dff_w49 s1_best23(
         .d(s1_best23_d),
         .q(s1_best23_q),
         .clock(s1_best23_clock)
     );
-    cc_hpcc_s1_h4 s1_h4(
+    hpcc_dff_w49 s1_h4(
         .d(s1_h4_d),
         .q(s1_h4_q),
         .clock(s1_h4_clock)
     );
-    cc_hpcc_s1_ctx s1_ctx(
+    hpcc_dff_w16 s1_ctx(
         .d(s1_ctx_d),
         .q(s1_ctx_q),
         .clock(s1_ctx_clock)
     );
-    cc_hpcc_s1_valid s1_valid(
+    hpcc_dff_w1 s1_valid(
         .d(s1_valid_d),
         .q(s1_valid_q),
         .clock(s1_valid_clock)
     );
-    cc_hpcc_ua_valid ua_valid(
+    hpcc_dff_w1 ua_valid(
         .d(ua_valid_d),
         .q(ua_valid_q),
         .clock(ua_valid_clock)
     );
-    cc_hpcc_ua_ctx ua_ctx(
+    hpcc_dff_w16 ua_ctx(
         .d(ua_ctx_d),
         .q(ua_ctx_q),
         .clock(ua_ctx_clock)
     );
-    cc_hpcc_ua_any ua_any(
+    hpcc_dff_w1 ua_any(
         .d(ua_any_d),
         .q(ua_any_q),
         .clock(ua_any_clock)
     );
-    cc_hpcc_ua_u ua_u(
+    hpcc_dff_w24 ua_u(
         .d(ua_u_d),
         .q(ua_u_q),
         .clock(ua_u_clock)
     );
-    cc_hpcc_ua_weight ua_weight(
+    hpcc_dff_w17 ua_weight(
         .d(ua_weight_d),
         .q(ua_weight_q),
         .clock(ua_weight_clock)
     );
-    cc_hpcc_uc_valid uc_valid(
+    hpcc_dff_w1 uc_valid(
         .d(uc_valid_d),
         .q(uc_valid_q),
         .clock(uc_valid_clock)
     );
-    cc_hpcc_uc_ctx uc_ctx(
+    hpcc_dff_w16 uc_ctx(
         .d(uc_ctx_d),
         .q(uc_ctx_q),
         .clock(uc_ctx_clock)
     );
-    cc_hpcc_uc_u uc_u(
+    hpcc_dff_w24 uc_u(
         .d(uc_u_d),
         .q(uc_u_q),
         .clock(uc_u_clock)
     );
-    cc_hpcc_wa_valid wa_valid(
+    hpcc_dff_w1 wa_valid(
         .d(wa_valid_d),
         .q(wa_valid_q),
         .clock(wa_valid_clock)
     );
-    cc_hpcc_wa_ctx wa_ctx(
+    hpcc_dff_w16 wa_ctx(
         .d(wa_ctx_d),
         .q(wa_ctx_q),
         .clock(wa_ctx_clock)
     );
-    cc_hpcc_wa_u wa_u(
+    hpcc_dff_w24 wa_u(
         .d(wa_u_d),
         .q(wa_u_q),
         .clock(wa_u_clock)
     );
-    cc_hpcc_wa_r wa_r(
+    hpcc_dff_w40 wa_r(
         .d(wa_r_d),
         .q(wa_r_q),
         .clock(wa_r_clock)
     );
-    cc_hpcc_wb1 wb1(
+    hpcc_dff_w114 wb1(
         .d(wb1_d),
         .q(wb1_q),
         .clock(wb1_clock)
     );
-    cc_hpcc_wb2 wb2(
+    hpcc_dff_w114 wb2(
         .d(wb2_d),
         .q(wb2_q),
         .clock(wb2_clock)
     );
-    cc_hpcc_wb1_valid wb1_valid(
+    hpcc_dff_w1 wb1_valid(
         .d(wb1_valid_d),
         .q(wb1_valid_q),
         .clock(wb1_valid_clock)
     );
-    cc_hpcc_wb2_valid wb2_valid(
+    hpcc_dff_w1 wb2_valid(
         .d(wb2_valid_d),
         .q(wb2_valid_q),
         .clock(wb2_valid_clock)
     );
-    cc_hpcc_out_valid out_valid(
+    hpcc_dff_w1 out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(out_valid_clock)
     );
-    cc_hpcc_out_data out_data(
+    hpcc_dff_w152 out_data(
         .d(out_data_d),
         .q(out_data_q),
         .clock(out_data_clock)
@@ -1023,4141 +1023,220 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
 endmodule // cc_hpcc
 
-module cc_hpcc_bad_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_bad_flow
-
-module cc_hpcc_f0_data(d,q,clock);
-
-    // Module arguments
-    input wire  [479:0] d;
-    output reg  [479:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 480'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_f0_data
-
-module cc_hpcc_f0_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_f0_valid
-
-module cc_hpcc_front_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [419:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [419:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[419:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // cc_hpcc_front_ram
-
-module cc_hpcc_hist1(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hist1
-
-module cc_hpcc_hist2(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hist2
-
-module cc_hpcc_hist3(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hist3
-
-module cc_hpcc_hop0(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
+module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [255:0] cfg_inv_bt;
-    input wire  [255:0] cfg_inv_b;
+    input wire  issue;
     input wire  in_valid;
-    input wire  [63:0] in_now;
-    input wire  [63:0] in_last;
-    input wire  [15:0] in_tag;
-    output reg  out_valid;
-    output reg  out_usable;
-    output reg  [23:0] out_u;
-    output reg  [23:0] out_tau;
-    output reg  [15:0] out_tag;
+    input wire  [151:0] in_data;
+    output reg  credit;
+    output reg  [151:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
 
     // Stub signals
-    reg  m1_clock;
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
-    reg  [93:0] m1_in_tag;
-    wire  m1_out_valid;
-    wire  [55:0] m1_out_prod;
-    wire  [93:0] m1_out_tag;
-    reg  div_clock;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [41:0] div_in_num;
-    reg  [22:0] div_in_den;
-    reg  [98:0] div_in_tag;
-    wire  div_out_valid;
-    wire  [23:0] div_out_quo;
-    wire  [98:0] div_out_tag;
-    reg  m2_clock;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
-    wire  m2_out_valid;
-    wire  [55:0] m2_out_prod;
-    wire  [66:0] m2_out_tag;
-    reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
-    reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
-    reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
-    reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
-    reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
-    reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
-    reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
-    reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
-    reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
-    reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
-    reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
-    reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
-    reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
-    reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
-    reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [151:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [151:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
 
     // Local signals
-    reg  [2:0] code;
-    reg  [23:0] dt;
-    reg  [19:0] dtx;
-    reg  [23:0] qmin;
-    reg  [31:0] inv_bt;
-    reg  [31:0] inv_b;
-    reg  [31:0] q_term;
-    reg  [24:0] q_sat;
-    reg  [32:0] sum;
+    reg  pop;
 
     // Sub module instances
-    cc_hpcc_hop0_m1 m1(
-        .clock(m1_clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
-        .in_tag(m1_in_tag),
-        .out_valid(m1_out_valid),
-        .out_prod(m1_out_prod),
-        .out_tag(m1_out_tag)
+    cc_hpcc_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
     );
-    cc_hpcc_hop0_div div(
-        .clock(div_clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
-        .in_tag(div_in_tag),
-        .out_valid(div_out_valid),
-        .out_quo(div_out_quo),
-        .out_tag(div_out_tag)
+    hpcc_dff_w7 rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
     );
-    cc_hpcc_hop0_m2 m2(
-        .clock(m2_clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
-        .out_valid(m2_out_valid),
-        .out_prod(m2_out_prod),
-        .out_tag(m2_out_tag)
+    hpcc_dff_w7 wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
     );
-    cc_hpcc_hop0_d_valid d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
+    hpcc_dff_w8 count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
     );
-    cc_hpcc_hop0_d_tag d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    cc_hpcc_hop0_d_qbytes d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    cc_hpcc_hop0_d_inv_bt d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    cc_hpcc_hop0_d_inv_b d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    cc_hpcc_hop0_d_dt d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    cc_hpcc_hop0_d_dtx d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    cc_hpcc_hop0_d_usable d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    cc_hpcc_hop0_d_fwd d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    cc_hpcc_hop0_d_rate_ok d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    cc_hpcc_hop0_o_valid o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    cc_hpcc_hop0_o_usable o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    cc_hpcc_hop0_o_u o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    cc_hpcc_hop0_o_tau o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    cc_hpcc_hop0_o_tag o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
+    hpcc_dff_w8 owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
     );
 
     // Update code
     always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
-        d_valid_d = d_valid_q;
-        d_tag_d = d_tag_q;
-        d_qbytes_d = d_qbytes_q;
-        d_inv_bt_d = d_inv_bt_q;
-        d_inv_b_d = d_inv_b_q;
-        d_dt_d = d_dt_q;
-        d_dtx_d = d_dtx_q;
-        d_usable_d = d_usable_q;
-        d_fwd_d = d_fwd_q;
-        d_rate_ok_d = d_rate_ok_q;
-        o_valid_d = o_valid_q;
-        o_usable_d = o_usable_q;
-        o_u_d = o_u_q;
-        o_tau_d = o_tau_q;
-        o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
         end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
-        if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
         end
-        if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
         end
-        if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
         end
-        if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
         end
-        if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
         end
-        if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
         end
-        if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
-        end
-        d_valid_d = in_valid & ~reset;
-        d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
-        d_inv_bt_d = inv_bt;
-        d_inv_b_d = inv_b;
-        d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
-        d_usable_d = 32'h0;
-        if (inv_bt != 32'h0) begin
-            d_usable_d = 32'h1;
-        end
-        d_fwd_d = 32'h0;
-        d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
-            d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
-                d_rate_ok_d = 32'h1;
-            end
-        end
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
-            q_sat = 32'h1000000;
-        end
-        div_in_valid = m1_out_valid;
-        div_in_num = 32'h0;
-        div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
-        end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
-        o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
-            o_u_d = 32'hffffff;
-        end
-        o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
-        end
-        out_valid = o_valid_q;
-        out_usable = o_usable_q;
-        out_u = o_u_q;
-        out_tau = o_tau_q;
-        out_tag = o_tag_q;
     end
 
-endmodule // cc_hpcc_hop0
+endmodule // cc_hpcc_results
 
-module cc_hpcc_hop0_d_dt(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_dt
-
-module cc_hpcc_hop0_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_dtx
-
-module cc_hpcc_hop0_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_fwd
-
-module cc_hpcc_hop0_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_inv_b
-
-module cc_hpcc_hop0_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_inv_bt
-
-module cc_hpcc_hop0_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_qbytes
-
-module cc_hpcc_hop0_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_rate_ok
-
-module cc_hpcc_hop0_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_tag
-
-module cc_hpcc_hop0_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_usable
-
-module cc_hpcc_hop0_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_d_valid
-
-module cc_hpcc_hop0_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+module cc_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  in_valid;
-    input wire  [41:0] in_num;
-    input wire  [22:0] in_den;
-    input wire  [98:0] in_tag;
-    output reg  out_valid;
-    output reg  [23:0] out_quo;
-    output reg  [98:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..24 finds quotient bit 24 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [24:0] valid_q;
-    reg [24:0] ovf_q;
-    reg [24*23-1:0] rem_q;
-    reg [24*23-1:0] den_q;
-    reg [25*24-1:0] nq_q;
-    reg [25*99-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {5'd0, in_num[41:24]});
-        rem_q[0 +: 23] <= {5'd0, in_num[41:24]};
-        den_q[0 +: 23] <= in_den;
-        nq_q[0 +: 24] <= in_num[23:0];
-        tag_q[0 +: 99] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 24; s = s + 1) begin : stage
-            wire [22:0] rem = rem_q[(s - 1) * 23 +: 23];
-            wire [22:0] den = den_q[(s - 1) * 23 +: 23];
-            wire [23:0] nq = nq_q[(s - 1) * 24 +: 24];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [23:0] trial = {rem, nq[23]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 99 +: 99] <= tag_q[(s - 1) * 99 +: 99];
-                nq_q[s * 24 +: 24] <= {nq[22:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 24) begin : carry
-                wire [22:0] diff = trial[22:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 23 +: 23] <= den;
-                    rem_q[s * 23 +: 23] <= fits ? diff : trial[22:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[24];
-        out_quo = ovf_q[24] ? {24{1'b1}} : nq_q[24 * 24 +: 24];
-        out_tag = tag_q[24 * 99 +: 99];
-    end
-endmodule // cc_hpcc_hop0_div
-
-module cc_hpcc_hop0_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
+    input wire  [31:0] in_a;
     input wire  [31:0] in_b;
-    input wire  [93:0] in_tag;
+    input wire  [111:0] in_tag;
     output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [93:0] out_tag;
+    output reg  [63:0] out_prod;
+    output reg  [111:0] out_tag;
 
     // Update code (custom)
-    reg [23:0] a_q;
+    reg [31:0] a_q;
     reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*94-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
+    reg [1:0] valid_q;
+    reg [2*112-1:0] tag_q;
+    reg [1*64-1:0] prod_q;
+    wire [63:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
         a_q <= in_a;
         b_q <= in_b;
         valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 94] <= in_tag;
-        prod_q[0 +: 56] <= prod;
+        tag_q[0 +: 112] <= in_tag;
+        prod_q[0 +: 64] <= prod;
     end
 
     genvar s;
     generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
+        for (s = 1; s < 2; s = s + 1) begin : stage
             always @(posedge clock) begin
                 valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 94 +: 94] <= tag_q[(s - 1) * 94 +: 94];
+                tag_q[s * 112 +: 112] <= tag_q[(s - 1) * 112 +: 112];
             end
         end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
+        for (s = 1; s < 1; s = s + 1) begin : pstage
             always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
+                prod_q[s * 64 +: 64] <= prod_q[(s - 1) * 64 +: 64];
             end
         end
     endgenerate
 
     always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 94 +: 94];
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 64 +: 64];
+        out_tag = tag_q[1 * 112 +: 112];
     end
-endmodule // cc_hpcc_hop0_m1
+endmodule // cc_hpcc_rt_mul
 
-module cc_hpcc_hop0_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+module cc_hpcc_w_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
+    input wire  [31:0] in_a;
+    input wire  [39:0] in_b;
+    input wire  in_tag;
     output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
+    output reg  [71:0] out_prod;
+    output reg  out_tag;
 
     // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
+    reg [31:0] a_q;
+    reg [39:0] b_q;
+    reg [1:0] valid_q;
+    reg [2*1-1:0] tag_q;
+    reg [1*72-1:0] prod_q;
+    wire [71:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
         a_q <= in_a;
         b_q <= in_b;
         valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
+        tag_q[0 +: 1] <= in_tag;
+        prod_q[0 +: 72] <= prod;
     end
 
     genvar s;
     generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
+        for (s = 1; s < 2; s = s + 1) begin : stage
             always @(posedge clock) begin
                 valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
+                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
             end
         end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
+        for (s = 1; s < 1; s = s + 1) begin : pstage
             always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
+                prod_q[s * 72 +: 72] <= prod_q[(s - 1) * 72 +: 72];
             end
         end
     endgenerate
 
     always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hpcc_hop0_m2
-
-module cc_hpcc_hop0_o_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_o_tag
-
-module cc_hpcc_hop0_o_tau(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_o_tau
-
-module cc_hpcc_hop0_o_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_o_u
-
-module cc_hpcc_hop0_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_o_usable
-
-module cc_hpcc_hop0_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop0_o_valid
-
-module cc_hpcc_hop1(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [255:0] cfg_inv_bt;
-    input wire  [255:0] cfg_inv_b;
-    input wire  in_valid;
-    input wire  [63:0] in_now;
-    input wire  [63:0] in_last;
-    input wire  [15:0] in_tag;
-    output reg  out_valid;
-    output reg  out_usable;
-    output reg  [23:0] out_u;
-    output reg  [23:0] out_tau;
-    output reg  [15:0] out_tag;
-
-    // Stub signals
-    reg  m1_clock;
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
-    reg  [93:0] m1_in_tag;
-    wire  m1_out_valid;
-    wire  [55:0] m1_out_prod;
-    wire  [93:0] m1_out_tag;
-    reg  div_clock;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [41:0] div_in_num;
-    reg  [22:0] div_in_den;
-    reg  [98:0] div_in_tag;
-    wire  div_out_valid;
-    wire  [23:0] div_out_quo;
-    wire  [98:0] div_out_tag;
-    reg  m2_clock;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
-    wire  m2_out_valid;
-    wire  [55:0] m2_out_prod;
-    wire  [66:0] m2_out_tag;
-    reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
-    reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
-    reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
-    reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
-    reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
-    reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
-    reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
-    reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
-    reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
-    reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
-    reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
-    reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
-    reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
-    reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
-    reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
-
-    // Local signals
-    reg  [2:0] code;
-    reg  [23:0] dt;
-    reg  [19:0] dtx;
-    reg  [23:0] qmin;
-    reg  [31:0] inv_bt;
-    reg  [31:0] inv_b;
-    reg  [31:0] q_term;
-    reg  [24:0] q_sat;
-    reg  [32:0] sum;
-
-    // Sub module instances
-    cc_hpcc_hop1_m1 m1(
-        .clock(m1_clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
-        .in_tag(m1_in_tag),
-        .out_valid(m1_out_valid),
-        .out_prod(m1_out_prod),
-        .out_tag(m1_out_tag)
-    );
-    cc_hpcc_hop1_div div(
-        .clock(div_clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
-        .in_tag(div_in_tag),
-        .out_valid(div_out_valid),
-        .out_quo(div_out_quo),
-        .out_tag(div_out_tag)
-    );
-    cc_hpcc_hop1_m2 m2(
-        .clock(m2_clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
-        .out_valid(m2_out_valid),
-        .out_prod(m2_out_prod),
-        .out_tag(m2_out_tag)
-    );
-    cc_hpcc_hop1_d_valid d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    cc_hpcc_hop1_d_tag d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    cc_hpcc_hop1_d_qbytes d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    cc_hpcc_hop1_d_inv_bt d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    cc_hpcc_hop1_d_inv_b d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    cc_hpcc_hop1_d_dt d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    cc_hpcc_hop1_d_dtx d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    cc_hpcc_hop1_d_usable d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    cc_hpcc_hop1_d_fwd d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    cc_hpcc_hop1_d_rate_ok d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    cc_hpcc_hop1_o_valid o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    cc_hpcc_hop1_o_usable o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    cc_hpcc_hop1_o_u o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    cc_hpcc_hop1_o_tau o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    cc_hpcc_hop1_o_tag o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
-        d_valid_d = d_valid_q;
-        d_tag_d = d_tag_q;
-        d_qbytes_d = d_qbytes_q;
-        d_inv_bt_d = d_inv_bt_q;
-        d_inv_b_d = d_inv_b_q;
-        d_dt_d = d_dt_q;
-        d_dtx_d = d_dtx_q;
-        d_usable_d = d_usable_q;
-        d_fwd_d = d_fwd_q;
-        d_rate_ok_d = d_rate_ok_q;
-        o_valid_d = o_valid_q;
-        o_usable_d = o_usable_q;
-        o_u_d = o_u_q;
-        o_tau_d = o_tau_q;
-        o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
-        end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
-        if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
-        end
-        if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
-        end
-        if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
-        end
-        if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
-        end
-        if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
-        end
-        if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
-        end
-        if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
-        end
-        d_valid_d = in_valid & ~reset;
-        d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
-        d_inv_bt_d = inv_bt;
-        d_inv_b_d = inv_b;
-        d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
-        d_usable_d = 32'h0;
-        if (inv_bt != 32'h0) begin
-            d_usable_d = 32'h1;
-        end
-        d_fwd_d = 32'h0;
-        d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
-            d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
-                d_rate_ok_d = 32'h1;
-            end
-        end
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
-            q_sat = 32'h1000000;
-        end
-        div_in_valid = m1_out_valid;
-        div_in_num = 32'h0;
-        div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
-        end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
-        o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
-            o_u_d = 32'hffffff;
-        end
-        o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
-        end
-        out_valid = o_valid_q;
-        out_usable = o_usable_q;
-        out_u = o_u_q;
-        out_tau = o_tau_q;
-        out_tag = o_tag_q;
-    end
-
-endmodule // cc_hpcc_hop1
-
-module cc_hpcc_hop1_d_dt(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_dt
-
-module cc_hpcc_hop1_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_dtx
-
-module cc_hpcc_hop1_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_fwd
-
-module cc_hpcc_hop1_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_inv_b
-
-module cc_hpcc_hop1_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_inv_bt
-
-module cc_hpcc_hop1_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_qbytes
-
-module cc_hpcc_hop1_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_rate_ok
-
-module cc_hpcc_hop1_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_tag
-
-module cc_hpcc_hop1_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_usable
-
-module cc_hpcc_hop1_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_d_valid
-
-module cc_hpcc_hop1_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [41:0] in_num;
-    input wire  [22:0] in_den;
-    input wire  [98:0] in_tag;
-    output reg  out_valid;
-    output reg  [23:0] out_quo;
-    output reg  [98:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..24 finds quotient bit 24 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [24:0] valid_q;
-    reg [24:0] ovf_q;
-    reg [24*23-1:0] rem_q;
-    reg [24*23-1:0] den_q;
-    reg [25*24-1:0] nq_q;
-    reg [25*99-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {5'd0, in_num[41:24]});
-        rem_q[0 +: 23] <= {5'd0, in_num[41:24]};
-        den_q[0 +: 23] <= in_den;
-        nq_q[0 +: 24] <= in_num[23:0];
-        tag_q[0 +: 99] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 24; s = s + 1) begin : stage
-            wire [22:0] rem = rem_q[(s - 1) * 23 +: 23];
-            wire [22:0] den = den_q[(s - 1) * 23 +: 23];
-            wire [23:0] nq = nq_q[(s - 1) * 24 +: 24];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [23:0] trial = {rem, nq[23]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 99 +: 99] <= tag_q[(s - 1) * 99 +: 99];
-                nq_q[s * 24 +: 24] <= {nq[22:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 24) begin : carry
-                wire [22:0] diff = trial[22:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 23 +: 23] <= den;
-                    rem_q[s * 23 +: 23] <= fits ? diff : trial[22:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[24];
-        out_quo = ovf_q[24] ? {24{1'b1}} : nq_q[24 * 24 +: 24];
-        out_tag = tag_q[24 * 99 +: 99];
-    end
-endmodule // cc_hpcc_hop1_div
-
-module cc_hpcc_hop1_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [93:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [93:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*94-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 94] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 94 +: 94] <= tag_q[(s - 1) * 94 +: 94];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 94 +: 94];
-    end
-endmodule // cc_hpcc_hop1_m1
-
-module cc_hpcc_hop1_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hpcc_hop1_m2
-
-module cc_hpcc_hop1_o_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_o_tag
-
-module cc_hpcc_hop1_o_tau(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_o_tau
-
-module cc_hpcc_hop1_o_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_o_u
-
-module cc_hpcc_hop1_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_o_usable
-
-module cc_hpcc_hop1_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop1_o_valid
-
-module cc_hpcc_hop2(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [255:0] cfg_inv_bt;
-    input wire  [255:0] cfg_inv_b;
-    input wire  in_valid;
-    input wire  [63:0] in_now;
-    input wire  [63:0] in_last;
-    input wire  [15:0] in_tag;
-    output reg  out_valid;
-    output reg  out_usable;
-    output reg  [23:0] out_u;
-    output reg  [23:0] out_tau;
-    output reg  [15:0] out_tag;
-
-    // Stub signals
-    reg  m1_clock;
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
-    reg  [93:0] m1_in_tag;
-    wire  m1_out_valid;
-    wire  [55:0] m1_out_prod;
-    wire  [93:0] m1_out_tag;
-    reg  div_clock;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [41:0] div_in_num;
-    reg  [22:0] div_in_den;
-    reg  [98:0] div_in_tag;
-    wire  div_out_valid;
-    wire  [23:0] div_out_quo;
-    wire  [98:0] div_out_tag;
-    reg  m2_clock;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
-    wire  m2_out_valid;
-    wire  [55:0] m2_out_prod;
-    wire  [66:0] m2_out_tag;
-    reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
-    reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
-    reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
-    reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
-    reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
-    reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
-    reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
-    reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
-    reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
-    reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
-    reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
-    reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
-    reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
-    reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
-    reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
-
-    // Local signals
-    reg  [2:0] code;
-    reg  [23:0] dt;
-    reg  [19:0] dtx;
-    reg  [23:0] qmin;
-    reg  [31:0] inv_bt;
-    reg  [31:0] inv_b;
-    reg  [31:0] q_term;
-    reg  [24:0] q_sat;
-    reg  [32:0] sum;
-
-    // Sub module instances
-    cc_hpcc_hop2_m1 m1(
-        .clock(m1_clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
-        .in_tag(m1_in_tag),
-        .out_valid(m1_out_valid),
-        .out_prod(m1_out_prod),
-        .out_tag(m1_out_tag)
-    );
-    cc_hpcc_hop2_div div(
-        .clock(div_clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
-        .in_tag(div_in_tag),
-        .out_valid(div_out_valid),
-        .out_quo(div_out_quo),
-        .out_tag(div_out_tag)
-    );
-    cc_hpcc_hop2_m2 m2(
-        .clock(m2_clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
-        .out_valid(m2_out_valid),
-        .out_prod(m2_out_prod),
-        .out_tag(m2_out_tag)
-    );
-    cc_hpcc_hop2_d_valid d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    cc_hpcc_hop2_d_tag d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    cc_hpcc_hop2_d_qbytes d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    cc_hpcc_hop2_d_inv_bt d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    cc_hpcc_hop2_d_inv_b d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    cc_hpcc_hop2_d_dt d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    cc_hpcc_hop2_d_dtx d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    cc_hpcc_hop2_d_usable d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    cc_hpcc_hop2_d_fwd d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    cc_hpcc_hop2_d_rate_ok d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    cc_hpcc_hop2_o_valid o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    cc_hpcc_hop2_o_usable o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    cc_hpcc_hop2_o_u o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    cc_hpcc_hop2_o_tau o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    cc_hpcc_hop2_o_tag o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
-        d_valid_d = d_valid_q;
-        d_tag_d = d_tag_q;
-        d_qbytes_d = d_qbytes_q;
-        d_inv_bt_d = d_inv_bt_q;
-        d_inv_b_d = d_inv_b_q;
-        d_dt_d = d_dt_q;
-        d_dtx_d = d_dtx_q;
-        d_usable_d = d_usable_q;
-        d_fwd_d = d_fwd_q;
-        d_rate_ok_d = d_rate_ok_q;
-        o_valid_d = o_valid_q;
-        o_usable_d = o_usable_q;
-        o_u_d = o_u_q;
-        o_tau_d = o_tau_q;
-        o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
-        end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
-        if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
-        end
-        if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
-        end
-        if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
-        end
-        if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
-        end
-        if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
-        end
-        if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
-        end
-        if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
-        end
-        d_valid_d = in_valid & ~reset;
-        d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
-        d_inv_bt_d = inv_bt;
-        d_inv_b_d = inv_b;
-        d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
-        d_usable_d = 32'h0;
-        if (inv_bt != 32'h0) begin
-            d_usable_d = 32'h1;
-        end
-        d_fwd_d = 32'h0;
-        d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
-            d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
-                d_rate_ok_d = 32'h1;
-            end
-        end
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
-            q_sat = 32'h1000000;
-        end
-        div_in_valid = m1_out_valid;
-        div_in_num = 32'h0;
-        div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
-        end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
-        o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
-            o_u_d = 32'hffffff;
-        end
-        o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
-        end
-        out_valid = o_valid_q;
-        out_usable = o_usable_q;
-        out_u = o_u_q;
-        out_tau = o_tau_q;
-        out_tag = o_tag_q;
-    end
-
-endmodule // cc_hpcc_hop2
-
-module cc_hpcc_hop2_d_dt(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_dt
-
-module cc_hpcc_hop2_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_dtx
-
-module cc_hpcc_hop2_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_fwd
-
-module cc_hpcc_hop2_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_inv_b
-
-module cc_hpcc_hop2_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_inv_bt
-
-module cc_hpcc_hop2_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_qbytes
-
-module cc_hpcc_hop2_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_rate_ok
-
-module cc_hpcc_hop2_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_tag
-
-module cc_hpcc_hop2_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_usable
-
-module cc_hpcc_hop2_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_d_valid
-
-module cc_hpcc_hop2_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [41:0] in_num;
-    input wire  [22:0] in_den;
-    input wire  [98:0] in_tag;
-    output reg  out_valid;
-    output reg  [23:0] out_quo;
-    output reg  [98:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..24 finds quotient bit 24 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [24:0] valid_q;
-    reg [24:0] ovf_q;
-    reg [24*23-1:0] rem_q;
-    reg [24*23-1:0] den_q;
-    reg [25*24-1:0] nq_q;
-    reg [25*99-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {5'd0, in_num[41:24]});
-        rem_q[0 +: 23] <= {5'd0, in_num[41:24]};
-        den_q[0 +: 23] <= in_den;
-        nq_q[0 +: 24] <= in_num[23:0];
-        tag_q[0 +: 99] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 24; s = s + 1) begin : stage
-            wire [22:0] rem = rem_q[(s - 1) * 23 +: 23];
-            wire [22:0] den = den_q[(s - 1) * 23 +: 23];
-            wire [23:0] nq = nq_q[(s - 1) * 24 +: 24];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [23:0] trial = {rem, nq[23]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 99 +: 99] <= tag_q[(s - 1) * 99 +: 99];
-                nq_q[s * 24 +: 24] <= {nq[22:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 24) begin : carry
-                wire [22:0] diff = trial[22:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 23 +: 23] <= den;
-                    rem_q[s * 23 +: 23] <= fits ? diff : trial[22:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[24];
-        out_quo = ovf_q[24] ? {24{1'b1}} : nq_q[24 * 24 +: 24];
-        out_tag = tag_q[24 * 99 +: 99];
-    end
-endmodule // cc_hpcc_hop2_div
-
-module cc_hpcc_hop2_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [93:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [93:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*94-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 94] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 94 +: 94] <= tag_q[(s - 1) * 94 +: 94];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 94 +: 94];
-    end
-endmodule // cc_hpcc_hop2_m1
-
-module cc_hpcc_hop2_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hpcc_hop2_m2
-
-module cc_hpcc_hop2_o_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_o_tag
-
-module cc_hpcc_hop2_o_tau(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_o_tau
-
-module cc_hpcc_hop2_o_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_o_u
-
-module cc_hpcc_hop2_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_o_usable
-
-module cc_hpcc_hop2_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop2_o_valid
-
-module cc_hpcc_hop3(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [255:0] cfg_inv_bt;
-    input wire  [255:0] cfg_inv_b;
-    input wire  in_valid;
-    input wire  [63:0] in_now;
-    input wire  [63:0] in_last;
-    input wire  [15:0] in_tag;
-    output reg  out_valid;
-    output reg  out_usable;
-    output reg  [23:0] out_u;
-    output reg  [23:0] out_tau;
-    output reg  [15:0] out_tag;
-
-    // Stub signals
-    reg  m1_clock;
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
-    reg  [93:0] m1_in_tag;
-    wire  m1_out_valid;
-    wire  [55:0] m1_out_prod;
-    wire  [93:0] m1_out_tag;
-    reg  div_clock;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [41:0] div_in_num;
-    reg  [22:0] div_in_den;
-    reg  [98:0] div_in_tag;
-    wire  div_out_valid;
-    wire  [23:0] div_out_quo;
-    wire  [98:0] div_out_tag;
-    reg  m2_clock;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
-    wire  m2_out_valid;
-    wire  [55:0] m2_out_prod;
-    wire  [66:0] m2_out_tag;
-    reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
-    reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
-    reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
-    reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
-    reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
-    reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
-    reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
-    reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
-    reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
-    reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
-    reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
-    reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
-    reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
-    reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
-    reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
-
-    // Local signals
-    reg  [2:0] code;
-    reg  [23:0] dt;
-    reg  [19:0] dtx;
-    reg  [23:0] qmin;
-    reg  [31:0] inv_bt;
-    reg  [31:0] inv_b;
-    reg  [31:0] q_term;
-    reg  [24:0] q_sat;
-    reg  [32:0] sum;
-
-    // Sub module instances
-    cc_hpcc_hop3_m1 m1(
-        .clock(m1_clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
-        .in_tag(m1_in_tag),
-        .out_valid(m1_out_valid),
-        .out_prod(m1_out_prod),
-        .out_tag(m1_out_tag)
-    );
-    cc_hpcc_hop3_div div(
-        .clock(div_clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
-        .in_tag(div_in_tag),
-        .out_valid(div_out_valid),
-        .out_quo(div_out_quo),
-        .out_tag(div_out_tag)
-    );
-    cc_hpcc_hop3_m2 m2(
-        .clock(m2_clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
-        .out_valid(m2_out_valid),
-        .out_prod(m2_out_prod),
-        .out_tag(m2_out_tag)
-    );
-    cc_hpcc_hop3_d_valid d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    cc_hpcc_hop3_d_tag d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    cc_hpcc_hop3_d_qbytes d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    cc_hpcc_hop3_d_inv_bt d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    cc_hpcc_hop3_d_inv_b d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    cc_hpcc_hop3_d_dt d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    cc_hpcc_hop3_d_dtx d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    cc_hpcc_hop3_d_usable d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    cc_hpcc_hop3_d_fwd d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    cc_hpcc_hop3_d_rate_ok d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    cc_hpcc_hop3_o_valid o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    cc_hpcc_hop3_o_usable o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    cc_hpcc_hop3_o_u o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    cc_hpcc_hop3_o_tau o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    cc_hpcc_hop3_o_tag o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
-        d_valid_d = d_valid_q;
-        d_tag_d = d_tag_q;
-        d_qbytes_d = d_qbytes_q;
-        d_inv_bt_d = d_inv_bt_q;
-        d_inv_b_d = d_inv_b_q;
-        d_dt_d = d_dt_q;
-        d_dtx_d = d_dtx_q;
-        d_usable_d = d_usable_q;
-        d_fwd_d = d_fwd_q;
-        d_rate_ok_d = d_rate_ok_q;
-        o_valid_d = o_valid_q;
-        o_usable_d = o_usable_q;
-        o_u_d = o_u_q;
-        o_tau_d = o_tau_q;
-        o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
-        end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
-        if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
-        end
-        if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
-        end
-        if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
-        end
-        if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
-        end
-        if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
-        end
-        if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
-        end
-        if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
-        end
-        d_valid_d = in_valid & ~reset;
-        d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
-        d_inv_bt_d = inv_bt;
-        d_inv_b_d = inv_b;
-        d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
-        d_usable_d = 32'h0;
-        if (inv_bt != 32'h0) begin
-            d_usable_d = 32'h1;
-        end
-        d_fwd_d = 32'h0;
-        d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
-            d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
-                d_rate_ok_d = 32'h1;
-            end
-        end
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
-            q_sat = 32'h1000000;
-        end
-        div_in_valid = m1_out_valid;
-        div_in_num = 32'h0;
-        div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
-        end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
-        o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
-            o_u_d = 32'hffffff;
-        end
-        o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
-        end
-        out_valid = o_valid_q;
-        out_usable = o_usable_q;
-        out_u = o_u_q;
-        out_tau = o_tau_q;
-        out_tag = o_tag_q;
-    end
-
-endmodule // cc_hpcc_hop3
-
-module cc_hpcc_hop3_d_dt(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_dt
-
-module cc_hpcc_hop3_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_dtx
-
-module cc_hpcc_hop3_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_fwd
-
-module cc_hpcc_hop3_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_inv_b
-
-module cc_hpcc_hop3_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_inv_bt
-
-module cc_hpcc_hop3_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_qbytes
-
-module cc_hpcc_hop3_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_rate_ok
-
-module cc_hpcc_hop3_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_tag
-
-module cc_hpcc_hop3_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_usable
-
-module cc_hpcc_hop3_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_d_valid
-
-module cc_hpcc_hop3_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [41:0] in_num;
-    input wire  [22:0] in_den;
-    input wire  [98:0] in_tag;
-    output reg  out_valid;
-    output reg  [23:0] out_quo;
-    output reg  [98:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..24 finds quotient bit 24 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [24:0] valid_q;
-    reg [24:0] ovf_q;
-    reg [24*23-1:0] rem_q;
-    reg [24*23-1:0] den_q;
-    reg [25*24-1:0] nq_q;
-    reg [25*99-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {5'd0, in_num[41:24]});
-        rem_q[0 +: 23] <= {5'd0, in_num[41:24]};
-        den_q[0 +: 23] <= in_den;
-        nq_q[0 +: 24] <= in_num[23:0];
-        tag_q[0 +: 99] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 24; s = s + 1) begin : stage
-            wire [22:0] rem = rem_q[(s - 1) * 23 +: 23];
-            wire [22:0] den = den_q[(s - 1) * 23 +: 23];
-            wire [23:0] nq = nq_q[(s - 1) * 24 +: 24];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [23:0] trial = {rem, nq[23]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 99 +: 99] <= tag_q[(s - 1) * 99 +: 99];
-                nq_q[s * 24 +: 24] <= {nq[22:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 24) begin : carry
-                wire [22:0] diff = trial[22:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 23 +: 23] <= den;
-                    rem_q[s * 23 +: 23] <= fits ? diff : trial[22:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[24];
-        out_quo = ovf_q[24] ? {24{1'b1}} : nq_q[24 * 24 +: 24];
-        out_tag = tag_q[24 * 99 +: 99];
-    end
-endmodule // cc_hpcc_hop3_div
-
-module cc_hpcc_hop3_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [93:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [93:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*94-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 94] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 94 +: 94] <= tag_q[(s - 1) * 94 +: 94];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 94 +: 94];
-    end
-endmodule // cc_hpcc_hop3_m1
-
-module cc_hpcc_hop3_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hpcc_hop3_m2
-
-module cc_hpcc_hop3_o_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_o_tag
-
-module cc_hpcc_hop3_o_tau(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_o_tau
-
-module cc_hpcc_hop3_o_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_o_u
-
-module cc_hpcc_hop3_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_o_usable
-
-module cc_hpcc_hop3_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop3_o_valid
-
-module cc_hpcc_hop4(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [255:0] cfg_inv_bt;
-    input wire  [255:0] cfg_inv_b;
-    input wire  in_valid;
-    input wire  [63:0] in_now;
-    input wire  [63:0] in_last;
-    input wire  [15:0] in_tag;
-    output reg  out_valid;
-    output reg  out_usable;
-    output reg  [23:0] out_u;
-    output reg  [23:0] out_tau;
-    output reg  [15:0] out_tag;
-
-    // Stub signals
-    reg  m1_clock;
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
-    reg  [93:0] m1_in_tag;
-    wire  m1_out_valid;
-    wire  [55:0] m1_out_prod;
-    wire  [93:0] m1_out_tag;
-    reg  div_clock;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [41:0] div_in_num;
-    reg  [22:0] div_in_den;
-    reg  [98:0] div_in_tag;
-    wire  div_out_valid;
-    wire  [23:0] div_out_quo;
-    wire  [98:0] div_out_tag;
-    reg  m2_clock;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
-    wire  m2_out_valid;
-    wire  [55:0] m2_out_prod;
-    wire  [66:0] m2_out_tag;
-    reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
-    reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
-    reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
-    reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
-    reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
-    reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
-    reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
-    reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
-    reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
-    reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
-    reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
-    reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
-    reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
-    reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
-    reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
-
-    // Local signals
-    reg  [2:0] code;
-    reg  [23:0] dt;
-    reg  [19:0] dtx;
-    reg  [23:0] qmin;
-    reg  [31:0] inv_bt;
-    reg  [31:0] inv_b;
-    reg  [31:0] q_term;
-    reg  [24:0] q_sat;
-    reg  [32:0] sum;
-
-    // Sub module instances
-    cc_hpcc_hop4_m1 m1(
-        .clock(m1_clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
-        .in_tag(m1_in_tag),
-        .out_valid(m1_out_valid),
-        .out_prod(m1_out_prod),
-        .out_tag(m1_out_tag)
-    );
-    cc_hpcc_hop4_div div(
-        .clock(div_clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
-        .in_tag(div_in_tag),
-        .out_valid(div_out_valid),
-        .out_quo(div_out_quo),
-        .out_tag(div_out_tag)
-    );
-    cc_hpcc_hop4_m2 m2(
-        .clock(m2_clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
-        .out_valid(m2_out_valid),
-        .out_prod(m2_out_prod),
-        .out_tag(m2_out_tag)
-    );
-    cc_hpcc_hop4_d_valid d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    cc_hpcc_hop4_d_tag d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    cc_hpcc_hop4_d_qbytes d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    cc_hpcc_hop4_d_inv_bt d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    cc_hpcc_hop4_d_inv_b d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    cc_hpcc_hop4_d_dt d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    cc_hpcc_hop4_d_dtx d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    cc_hpcc_hop4_d_usable d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    cc_hpcc_hop4_d_fwd d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    cc_hpcc_hop4_d_rate_ok d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    cc_hpcc_hop4_o_valid o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    cc_hpcc_hop4_o_usable o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    cc_hpcc_hop4_o_u o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    cc_hpcc_hop4_o_tau o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    cc_hpcc_hop4_o_tag o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
-        d_valid_d = d_valid_q;
-        d_tag_d = d_tag_q;
-        d_qbytes_d = d_qbytes_q;
-        d_inv_bt_d = d_inv_bt_q;
-        d_inv_b_d = d_inv_b_q;
-        d_dt_d = d_dt_q;
-        d_dtx_d = d_dtx_q;
-        d_usable_d = d_usable_q;
-        d_fwd_d = d_fwd_q;
-        d_rate_ok_d = d_rate_ok_q;
-        o_valid_d = o_valid_q;
-        o_usable_d = o_usable_q;
-        o_u_d = o_u_q;
-        o_tau_d = o_tau_q;
-        o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
-        end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
-        if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
-        end
-        if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
-        end
-        if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
-        end
-        if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
-        end
-        if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
-        end
-        if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
-        end
-        if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
-        end
-        d_valid_d = in_valid & ~reset;
-        d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
-        d_inv_bt_d = inv_bt;
-        d_inv_b_d = inv_b;
-        d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
-        d_usable_d = 32'h0;
-        if (inv_bt != 32'h0) begin
-            d_usable_d = 32'h1;
-        end
-        d_fwd_d = 32'h0;
-        d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
-            d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
-                d_rate_ok_d = 32'h1;
-            end
-        end
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
-            q_sat = 32'h1000000;
-        end
-        div_in_valid = m1_out_valid;
-        div_in_num = 32'h0;
-        div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
-        end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
-        o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
-            o_u_d = 32'hffffff;
-        end
-        o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
-        end
-        out_valid = o_valid_q;
-        out_usable = o_usable_q;
-        out_u = o_u_q;
-        out_tau = o_tau_q;
-        out_tag = o_tag_q;
-    end
-
-endmodule // cc_hpcc_hop4
-
-module cc_hpcc_hop4_d_dt(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_dt
-
-module cc_hpcc_hop4_d_dtx(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_dtx
-
-module cc_hpcc_hop4_d_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_fwd
-
-module cc_hpcc_hop4_d_inv_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_inv_b
-
-module cc_hpcc_hop4_d_inv_bt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_inv_bt
-
-module cc_hpcc_hop4_d_qbytes(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_qbytes
-
-module cc_hpcc_hop4_d_rate_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_rate_ok
-
-module cc_hpcc_hop4_d_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_tag
-
-module cc_hpcc_hop4_d_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_usable
-
-module cc_hpcc_hop4_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_d_valid
-
-module cc_hpcc_hop4_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [41:0] in_num;
-    input wire  [22:0] in_den;
-    input wire  [98:0] in_tag;
-    output reg  out_valid;
-    output reg  [23:0] out_quo;
-    output reg  [98:0] out_tag;
-
-    // Update code (custom)
-    // Stage 0 is the input register; stage s = 1..24 finds quotient bit 24 - s. Stage s of
-    // each field is the slice [s * width +: width] of one packed vector (no memories: every
-    // stage is plain flip-flops or shift registers for the synthesizer).
-    reg [24:0] valid_q;
-    reg [24:0] ovf_q;
-    reg [24*23-1:0] rem_q;
-    reg [24*23-1:0] den_q;
-    reg [25*24-1:0] nq_q;
-    reg [25*99-1:0] tag_q;
-
-    always @(posedge clock) begin
-        valid_q[0] <= in_valid && !reset;
-        ovf_q[0] <= (in_den == 0) || (in_den <= {5'd0, in_num[41:24]});
-        rem_q[0 +: 23] <= {5'd0, in_num[41:24]};
-        den_q[0 +: 23] <= in_den;
-        nq_q[0 +: 24] <= in_num[23:0];
-        tag_q[0 +: 99] <= in_tag;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s <= 24; s = s + 1) begin : stage
-            wire [22:0] rem = rem_q[(s - 1) * 23 +: 23];
-            wire [22:0] den = den_q[(s - 1) * 23 +: 23];
-            wire [23:0] nq = nq_q[(s - 1) * 24 +: 24];
-            // Shift the next numerator bit into the remainder, subtract den if it fits.
-            wire [23:0] trial = {rem, nq[23]};
-            wire fits = trial >= {1'b0, den};
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                ovf_q[s] <= ovf_q[s - 1];
-                tag_q[s * 99 +: 99] <= tag_q[(s - 1) * 99 +: 99];
-                nq_q[s * 24 +: 24] <= {nq[22:0], fits};
-            end
-            // The last stage only needs the quotient bit.
-            if (s < 24) begin : carry
-                wire [22:0] diff = trial[22:0] - den;
-                always @(posedge clock) begin
-                    den_q[s * 23 +: 23] <= den;
-                    rem_q[s * 23 +: 23] <= fits ? diff : trial[22:0];
-                end
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[24];
-        out_quo = ovf_q[24] ? {24{1'b1}} : nq_q[24 * 24 +: 24];
-        out_tag = tag_q[24 * 99 +: 99];
-    end
-endmodule // cc_hpcc_hop4_div
-
-module cc_hpcc_hop4_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [93:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [93:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*94-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 94] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 94 +: 94] <= tag_q[(s - 1) * 94 +: 94];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 94 +: 94];
-    end
-endmodule // cc_hpcc_hop4_m1
-
-module cc_hpcc_hop4_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [23:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [66:0] in_tag;
-    output reg  out_valid;
-    output reg  [55:0] out_prod;
-    output reg  [66:0] out_tag;
-
-    // Update code (custom)
-    reg [23:0] a_q;
-    reg [31:0] b_q;
-    reg [3:0] valid_q;
-    reg [4*67-1:0] tag_q;
-    reg [3*56-1:0] prod_q;
-    wire [55:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 67] <= in_tag;
-        prod_q[0 +: 56] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 4; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 67 +: 67] <= tag_q[(s - 1) * 67 +: 67];
-            end
-        end
-        for (s = 1; s < 3; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 56 +: 56] <= prod_q[(s - 1) * 56 +: 56];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[3];
-        out_prod = prod_q[2 * 56 +: 56];
-        out_tag = tag_q[3 * 67 +: 67];
-    end
-endmodule // cc_hpcc_hop4_m2
-
-module cc_hpcc_hop4_o_tag(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_o_tag
-
-module cc_hpcc_hop4_o_tau(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_o_tau
-
-module cc_hpcc_hop4_o_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_o_u
-
-module cc_hpcc_hop4_o_usable(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_o_usable
-
-module cc_hpcc_hop4_o_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_hop4_o_valid
-
-module cc_hpcc_init_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_init_addr
-
-module cc_hpcc_init_busy(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_init_busy
-
-module cc_hpcc_out_data(d,q,clock);
-
-    // Module arguments
-    input wire  [151:0] d;
-    output reg  [151:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 152'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_out_data
-
-module cc_hpcc_out_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_out_valid
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 72 +: 72];
+        out_tag = tag_q[1 * 1 +: 1];
+    end
+endmodule // cc_hpcc_w_mul
 
 module cc_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
 
@@ -5225,356 +1304,6 @@ module cc_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo
     end
 endmodule // cc_hpcc_r_div
 
-module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  issue;
-    input wire  in_valid;
-    input wire  [151:0] in_data;
-    output reg  credit;
-    output reg  [151:0] m_axis_tdata;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-
-    // Stub signals
-    reg  ram_write_clock;
-    reg  ram_write_enable;
-    reg  [6:0] ram_write_address;
-    reg  [151:0] ram_write_data;
-    reg  [6:0] ram_read_address;
-    wire  [151:0] ram_read_data;
-    reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
-    reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
-    reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
-
-    // Local signals
-    reg  pop;
-
-    // Sub module instances
-    cc_hpcc_results_ram ram(
-        .write_clock(ram_write_clock),
-        .write_enable(ram_write_enable),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .read_address(ram_read_address),
-        .read_data(ram_read_data)
-    );
-    cc_hpcc_results_rd rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    cc_hpcc_results_wr wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    cc_hpcc_results_count count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    cc_hpcc_results_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
-        rd_d = rd_q;
-        wr_d = wr_q;
-        count_d = count_q;
-        owed_d = owed_q;
-        ram_write_clock = clock;
-        credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
-        ram_read_address = rd_q;
-        m_axis_tvalid = count_q != 32'h0;
-        m_axis_tdata = ram_read_data;
-        pop = m_axis_tvalid & m_axis_tready;
-        if (in_valid) begin
-            wr_d = wr_q + 32'h1;
-        end
-        if (pop) begin
-            rd_d = rd_q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            count_d = count_q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            count_d = count_q - 32'h1;
-        end
-        if (issue & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~issue & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            rd_d = 32'h0;
-            wr_d = 32'h0;
-            count_d = 32'h0;
-            owed_d = 32'h0;
-        end
-    end
-
-endmodule // cc_hpcc_results
-
-module cc_hpcc_results_count(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_results_count
-
-module cc_hpcc_results_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_results_owed
-
-module cc_hpcc_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [6:0] write_address;
-    input wire  [151:0] write_data;
-    input wire  [6:0] read_address;
-    output reg  [151:0] read_data;
-
-    // Update code (custom)
-    reg [151:0] mem [0:127];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // cc_hpcc_results_ram
-
-module cc_hpcc_results_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_results_rd
-
-module cc_hpcc_results_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_results_wr
-
-module cc_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [31:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  [111:0] in_tag;
-    output reg  out_valid;
-    output reg  [63:0] out_prod;
-    output reg  [111:0] out_tag;
-
-    // Update code (custom)
-    reg [31:0] a_q;
-    reg [31:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*112-1:0] tag_q;
-    reg [1*64-1:0] prod_q;
-    wire [63:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 112] <= in_tag;
-        prod_q[0 +: 64] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 112 +: 112] <= tag_q[(s - 1) * 112 +: 112];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 64 +: 64] <= prod_q[(s - 1) * 64 +: 64];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 64 +: 64];
-        out_tag = tag_q[1 * 112 +: 112];
-    end
-endmodule // cc_hpcc_rt_mul
-
-module cc_hpcc_s1_best01(d,q,clock);
-
-    // Module arguments
-    input wire  [48:0] d;
-    output reg  [48:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 49'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_s1_best01
-
-module cc_hpcc_s1_best23(d,q,clock);
-
-    // Module arguments
-    input wire  [48:0] d;
-    output reg  [48:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 49'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_s1_best23
-
-module cc_hpcc_s1_ctx(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_s1_ctx
-
-module cc_hpcc_s1_h4(d,q,clock);
-
-    // Module arguments
-    input wire  [48:0] d;
-    output reg  [48:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 49'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_s1_h4
-
-module cc_hpcc_s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_s1_valid
-
 module cc_hpcc_u_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
@@ -5626,397 +1355,6 @@ module cc_hpcc_u_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,ou
     end
 endmodule // cc_hpcc_u_mul
 
-module cc_hpcc_u_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [23:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [23:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[23:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // cc_hpcc_u_ram
-
-module cc_hpcc_ua_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_ua_any
-
-module cc_hpcc_ua_ctx(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_ua_ctx
-
-module cc_hpcc_ua_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_ua_u
-
-module cc_hpcc_ua_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_ua_valid
-
-module cc_hpcc_ua_weight(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_ua_weight
-
-module cc_hpcc_uc_ctx(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_uc_ctx
-
-module cc_hpcc_uc_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_uc_u
-
-module cc_hpcc_uc_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_uc_valid
-
-module cc_hpcc_w_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [31:0] in_a;
-    input wire  [39:0] in_b;
-    input wire  in_tag;
-    output reg  out_valid;
-    output reg  [71:0] out_prod;
-    output reg  out_tag;
-
-    // Update code (custom)
-    reg [31:0] a_q;
-    reg [39:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*1-1:0] tag_q;
-    reg [1*72-1:0] prod_q;
-    wire [71:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 1] <= in_tag;
-        prod_q[0 +: 72] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 72 +: 72] <= prod_q[(s - 1) * 72 +: 72];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 72 +: 72];
-        out_tag = tag_q[1 * 1 +: 1];
-    end
-endmodule // cc_hpcc_w_mul
-
-module cc_hpcc_w_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [71:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [71:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[71:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // cc_hpcc_w_ram
-
-module cc_hpcc_wa_ctx(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wa_ctx
-
-module cc_hpcc_wa_r(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wa_r
-
-module cc_hpcc_wa_u(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wa_u
-
-module cc_hpcc_wa_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wa_valid
-
-module cc_hpcc_wb1(d,q,clock);
-
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wb1
-
-module cc_hpcc_wb1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wb1_valid
-
-module cc_hpcc_wb2(d,q,clock);
-
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wb2
-
-module cc_hpcc_wb2_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_hpcc_wb2_valid
-
 module cc_hpcc_wt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
@@ -6067,5 +1405,169 @@ module cc_hpcc_wt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
         out_tag = tag_q[2 * 41 +: 41];
     end
 endmodule // cc_hpcc_wt_mul
+
+module cc_hpcc_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+
+    // Module arguments
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [6:0] write_address;
+    input wire  [151:0] write_data;
+    input wire  [6:0] read_address;
+    output reg  [151:0] read_data;
+
+    // Update code (custom)
+    reg [151:0] mem [0:127];
+
+    always @(*) begin
+        read_data = mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // cc_hpcc_results_ram
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

@@ -232,7 +232,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  [48:0] rate;
 
     // Sub module instances
-    cc_ldcp_ram ram(
+    hpcc_ram_w178_d1024 ram(
         .read_address(ram_read_address),
         .read_clock(ram_read_clock),
         .read_data(ram_read_data),
@@ -313,132 +313,132 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .in_data(d3_in_data),
         .out_data(d3_out_data)
     );
-    cc_ldcp_e0_valid e0_valid(
+    hpcc_dff_w1 e0_valid(
         .d(e0_valid_d),
         .q(e0_valid_q),
         .clock(e0_valid_clock)
     );
-    cc_ldcp_e0 e0(
+    hpcc_dff_w128 e0(
         .d(e0_d),
         .q(e0_q),
         .clock(e0_clock)
     );
-    cc_ldcp_b_valid b_valid(
+    hpcc_dff_w1 b_valid(
         .d(b_valid_d),
         .q(b_valid_q),
         .clock(b_valid_clock)
     );
-    cc_ldcp_bs bs(
+    hpcc_dff_w218 bs(
         .d(bs_d),
         .q(bs_q),
         .clock(bs_clock)
     );
-    cc_ldcp_c1_valid c1_valid(
+    hpcc_dff_w1 c1_valid(
         .d(c1_valid_d),
         .q(c1_valid_q),
         .clock(c1_valid_clock)
     );
-    cc_ldcp_c1 c1(
+    hpcc_dff_w218 c1(
         .d(c1_d),
         .q(c1_q),
         .clock(c1_clock)
     );
-    cc_ldcp_c1_sub c1_sub(
+    hpcc_dff_w1 c1_sub(
         .d(c1_sub_d),
         .q(c1_sub_q),
         .clock(c1_sub_clock)
     );
-    cc_ldcp_c1_k c1_k(
+    hpcc_dff_w17 c1_k(
         .d(c1_k_d),
         .q(c1_k_q),
         .clock(c1_k_clock)
     );
-    cc_ldcp_c1_cwa c1_cwa(
+    hpcc_dff_w32 c1_cwa(
         .d(c1_cwa_d),
         .q(c1_cwa_q),
         .clock(c1_cwa_clock)
     );
-    cc_ldcp_c2_valid c2_valid(
+    hpcc_dff_w1 c2_valid(
         .d(c2_valid_d),
         .q(c2_valid_q),
         .clock(c2_valid_clock)
     );
-    cc_ldcp_c2 c2(
+    hpcc_dff_w218 c2(
         .d(c2_d),
         .q(c2_q),
         .clock(c2_clock)
     );
-    cc_ldcp_c2_sub c2_sub(
+    hpcc_dff_w1 c2_sub(
         .d(c2_sub_d),
         .q(c2_sub_q),
         .clock(c2_sub_clock)
     );
-    cc_ldcp_c2_steps c2_steps(
+    hpcc_dff_w16 c2_steps(
         .d(c2_steps_d),
         .q(c2_steps_q),
         .clock(c2_steps_clock)
     );
-    cc_ldcp_c2_n2 c2_n2(
+    hpcc_dff_w16 c2_n2(
         .d(c2_n2_d),
         .q(c2_n2_q),
         .clock(c2_n2_clock)
     );
-    cc_ldcp_c2_cwa c2_cwa(
+    hpcc_dff_w32 c2_cwa(
         .d(c2_cwa_d),
         .q(c2_cwa_q),
         .clock(c2_cwa_clock)
     );
-    cc_ldcp_e1_valid e1_valid(
+    hpcc_dff_w1 e1_valid(
         .d(e1_valid_d),
         .q(e1_valid_q),
         .clock(e1_valid_clock)
     );
-    cc_ldcp_e1 e1(
+    hpcc_dff_w251 e1(
         .d(e1_d),
         .q(e1_q),
         .clock(e1_clock)
     );
-    cc_ldcp_e1_prod e1_prod(
+    hpcc_dff_w33 e1_prod(
         .d(e1_prod_d),
         .q(e1_prod_q),
         .clock(e1_prod_clock)
     );
-    cc_ldcp_e1_cwpre e1_cwpre(
+    hpcc_dff_w32 e1_cwpre(
         .d(e1_cwpre_d),
         .q(e1_cwpre_q),
         .clock(e1_cwpre_clock)
     );
-    cc_ldcp_f1_valid f1_valid(
+    hpcc_dff_w1 f1_valid(
         .d(f1_valid_d),
         .q(f1_valid_q),
         .clock(f1_valid_clock)
     );
-    cc_ldcp_f1 f1(
+    hpcc_dff_w283 f1(
         .d(f1_d),
         .q(f1_q),
         .clock(f1_clock)
     );
-    cc_ldcp_f1_sum f1_sum(
+    hpcc_dff_w33 f1_sum(
         .d(f1_sum_d),
         .q(f1_sum_q),
         .clock(f1_sum_clock)
     );
-    cc_ldcp_f1_tsum f1_tsum(
+    hpcc_dff_w64 f1_tsum(
         .d(f1_tsum_d),
         .q(f1_tsum_q),
         .clock(f1_tsum_clock)
     );
-    cc_ldcp_f1_per f1_per(
+    hpcc_dff_w1 f1_per(
         .d(f1_per_d),
         .q(f1_per_q),
         .clock(f1_per_clock)
     );
-    cc_ldcp_out_valid out_valid(
+    hpcc_dff_w1 out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(out_valid_clock)
     );
-    cc_ldcp_out_data out_data(
+    hpcc_dff_w224 out_data(
         .d(out_data_d),
         .q(out_data_q),
         .clock(out_data_clock)
@@ -804,328 +804,118 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
 
 endmodule // cc_ldcp
 
-module cc_ldcp_ab_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  issue;
     input wire  in_valid;
-    input wire  [15:0] in_a;
-    input wire  [16:0] in_b;
-    input wire  in_tag;
-    output reg  out_valid;
-    output reg  [32:0] out_prod;
-    output reg  out_tag;
+    input wire  [223:0] in_data;
+    output reg  credit;
+    output reg  [223:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
 
-    // Update code (custom)
-    reg [15:0] a_q;
-    reg [16:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*1-1:0] tag_q;
-    reg [1*33-1:0] prod_q;
-    wire [32:0] prod = a_q * b_q;
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [223:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [223:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
 
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 1] <= in_tag;
-        prod_q[0 +: 33] <= prod;
-    end
+    // Local signals
+    reg  pop;
 
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
-            end
+    // Sub module instances
+    cc_ldcp_results_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    hpcc_dff_w7 rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    hpcc_dff_w7 wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    hpcc_dff_w8 count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    hpcc_dff_w8 owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
         end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 33 +: 33] <= prod_q[(s - 1) * 33 +: 33];
-            end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
         end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 33 +: 33];
-        out_tag = tag_q[1 * 1 +: 1];
-    end
-endmodule // cc_ldcp_ab_mul
-
-module cc_ldcp_b_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
     end
 
-endmodule // cc_ldcp_b_valid
-
-module cc_ldcp_bs(d,q,clock);
-
-    // Module arguments
-    input wire  [217:0] d;
-    output reg  [217:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 218'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_bs
-
-module cc_ldcp_c1(d,q,clock);
-
-    // Module arguments
-    input wire  [217:0] d;
-    output reg  [217:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 218'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c1
-
-module cc_ldcp_c1_cwa(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c1_cwa
-
-module cc_ldcp_c1_k(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c1_k
-
-module cc_ldcp_c1_sub(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c1_sub
-
-module cc_ldcp_c1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c1_valid
-
-module cc_ldcp_c2(d,q,clock);
-
-    // Module arguments
-    input wire  [217:0] d;
-    output reg  [217:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 218'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2
-
-module cc_ldcp_c2_cwa(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2_cwa
-
-module cc_ldcp_c2_n2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2_n2
-
-module cc_ldcp_c2_steps(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2_steps
-
-module cc_ldcp_c2_sub(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2_sub
-
-module cc_ldcp_c2_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_c2_valid
-
-module cc_ldcp_d1(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [250:0] in_data;
-    output reg  [250:0] out_data;
-
-    // Update code (custom)
-    reg [2*251-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(2-1)*251-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(2-1)*251 +: 251];
-    end
-endmodule // cc_ldcp_d1
-
-module cc_ldcp_d2(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [282:0] in_data;
-    output reg  [282:0] out_data;
-
-    // Update code (custom)
-    reg [44*283-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(44-1)*283-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(44-1)*283 +: 283];
-    end
-endmodule // cc_ldcp_d2
+endmodule // cc_ldcp_results
 
 module cc_ldcp_d3(clock,in_data,out_data);
 
@@ -1145,6 +935,127 @@ module cc_ldcp_d3(clock,in_data,out_data);
         out_data = line_q[(3-1)*133 +: 133];
     end
 endmodule // cc_ldcp_d3
+
+module cc_ldcp_rate_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [31:0] in_a;
+    input wire  [47:0] in_b;
+    input wire  in_tag;
+    output reg  out_valid;
+    output reg  [79:0] out_prod;
+    output reg  out_tag;
+
+    // Update code (custom)
+    reg [31:0] a_q;
+    reg [47:0] b_q;
+    reg [2:0] valid_q;
+    reg [3*1-1:0] tag_q;
+    reg [2*80-1:0] prod_q;
+    wire [79:0] prod = a_q * b_q;
+
+    always @(posedge clock) begin
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 1] <= in_tag;
+        prod_q[0 +: 80] <= prod;
+    end
+
+    genvar s;
+    generate
+        for (s = 1; s < 3; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
+            end
+        end
+        for (s = 1; s < 2; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 80 +: 80] <= prod_q[(s - 1) * 80 +: 80];
+            end
+        end
+    endgenerate
+
+    always @(*) begin
+        out_valid = valid_q[2];
+        out_prod = prod_q[1 * 80 +: 80];
+        out_tag = tag_q[2 * 1 +: 1];
+    end
+endmodule // cc_ldcp_rate_mul
+
+module cc_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [31:0] in_a;
+    input wire  [31:0] in_b;
+    input wire  in_tag;
+    output reg  out_valid;
+    output reg  [63:0] out_prod;
+    output reg  out_tag;
+
+    // Update code (custom)
+    reg [31:0] a_q;
+    reg [31:0] b_q;
+    reg [2:0] valid_q;
+    reg [3*1-1:0] tag_q;
+    reg [2*64-1:0] prod_q;
+    wire [63:0] prod = a_q * b_q;
+
+    always @(posedge clock) begin
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 1] <= in_tag;
+        prod_q[0 +: 64] <= prod;
+    end
+
+    genvar s;
+    generate
+        for (s = 1; s < 3; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
+            end
+        end
+        for (s = 1; s < 2; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 64 +: 64] <= prod_q[(s - 1) * 64 +: 64];
+            end
+        end
+    endgenerate
+
+    always @(*) begin
+        out_valid = valid_q[2];
+        out_prod = prod_q[1 * 64 +: 64];
+        out_tag = tag_q[2 * 1 +: 1];
+    end
+endmodule // cc_ldcp_win_mul
+
+module cc_ldcp_d2(clock,in_data,out_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [282:0] in_data;
+    output reg  [282:0] out_data;
+
+    // Update code (custom)
+    reg [44*283-1:0] line_q;
+
+    always @(posedge clock) begin
+        line_q <= {line_q[(44-1)*283-1:0], in_data};
+    end
+
+    always @(*) begin
+        out_data = line_q[(44-1)*283 +: 283];
+    end
+endmodule // cc_ldcp_d2
 
 module cc_ldcp_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
 
@@ -1212,203 +1123,75 @@ module cc_ldcp_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,o
     end
 endmodule // cc_ldcp_div
 
-module cc_ldcp_e0(d,q,clock);
+module cc_ldcp_d1(clock,in_data,out_data);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
     input wire  clock;
+    input wire  [250:0] in_data;
+    output reg  [250:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
+    reg [2*251-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(2-1)*251-1:0], in_data};
     end
 
-endmodule // cc_ldcp_e0
+    always @(*) begin
+        out_data = line_q[(2-1)*251 +: 251];
+    end
+endmodule // cc_ldcp_d1
 
-module cc_ldcp_e0_valid(d,q,clock);
+module cc_ldcp_ab_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [15:0] in_a;
+    input wire  [16:0] in_b;
+    input wire  in_tag;
+    output reg  out_valid;
+    output reg  [32:0] out_prod;
+    output reg  out_tag;
 
     // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
+    reg [15:0] a_q;
+    reg [16:0] b_q;
+    reg [1:0] valid_q;
+    reg [2*1-1:0] tag_q;
+    reg [1*33-1:0] prod_q;
+    wire [32:0] prod = a_q * b_q;
 
     always @(posedge clock) begin
-       q <= d;
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 1] <= in_tag;
+        prod_q[0 +: 33] <= prod;
     end
 
-endmodule // cc_ldcp_e0_valid
+    genvar s;
+    generate
+        for (s = 1; s < 2; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
+            end
+        end
+        for (s = 1; s < 1; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 33 +: 33] <= prod_q[(s - 1) * 33 +: 33];
+            end
+        end
+    endgenerate
 
-module cc_ldcp_e1(d,q,clock);
-
-    // Module arguments
-    input wire  [250:0] d;
-    output reg  [250:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 251'h0;
+    always @(*) begin
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 33 +: 33];
+        out_tag = tag_q[1 * 1 +: 1];
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_e1
-
-module cc_ldcp_e1_cwpre(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_e1_cwpre
-
-module cc_ldcp_e1_prod(d,q,clock);
-
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_e1_prod
-
-module cc_ldcp_e1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_e1_valid
-
-module cc_ldcp_f1(d,q,clock);
-
-    // Module arguments
-    input wire  [282:0] d;
-    output reg  [282:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 283'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_f1
-
-module cc_ldcp_f1_per(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_f1_per
-
-module cc_ldcp_f1_sum(d,q,clock);
-
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_f1_sum
-
-module cc_ldcp_f1_tsum(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_f1_tsum
-
-module cc_ldcp_f1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_f1_valid
+endmodule // cc_ldcp_ab_mul
 
 module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
 
@@ -1451,7 +1234,7 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
     reg  fire;
 
     // Sub module instances
-    cc_ldcp_intake_park park(
+    flow_park park(
         .clock(park_clock),
         .reset(park_reset),
         .s_axis_tdata(park_s_axis_tdata),
@@ -1462,17 +1245,17 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         .m_data(park_m_data),
         .m_ready(park_m_ready)
     );
-    cc_ldcp_intake_sweep sweep(
+    hpcc_dff_w1 sweep(
         .d(sweep_d),
         .q(sweep_q),
         .clock(sweep_clock)
     );
-    cc_ldcp_intake_sweep_addr sweep_addr(
+    hpcc_dff_w10 sweep_addr(
         .d(sweep_addr_d),
         .q(sweep_addr_q),
         .clock(sweep_addr_clock)
     );
-    cc_ldcp_intake_bad_count bad_count(
+    hpcc_dff_w32 bad_count(
         .d(bad_count_d),
         .q(bad_count_q),
         .clock(bad_count_clock)
@@ -1521,442 +1304,6 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
 
 endmodule // cc_ldcp_intake
 
-module cc_ldcp_intake_bad_count(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_intake_bad_count
-
-module cc_ldcp_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [127:0] s_axis_tdata;
-    input wire  s_axis_tvalid;
-    output reg  s_axis_tready;
-    input wire  in_drop;
-    output reg  m_valid;
-    output reg  [127:0] m_data;
-    input wire  m_ready;
-
-    // Update code (custom)
-    reg [52-1:0] win_v;
-    reg [52*16-1:0] win_f;
-    reg [8-1:0] slot_v;
-    reg [8-1:0] slot_c;
-    reg [8*3-1:0] slot_k;
-    reg [8*7-1:0] slot_w;
-    reg [8*128-1:0] slot_d;
-    wire [16-1:0] in_flow = s_axis_tdata[16-1:0];
-    wire [52-1:0] win_hit;
-    wire [8-1:0] slot_hit;
-    wire [8-1:0] slot_go;
-    wire [8-1:0] has_chain;
-    // One-hot: newest window entry of the offered flow (lowest set bit, without a 52-bit carry
-    // chain), lowest free slot, lowest slot to issue.
-    wire [52-1:0] newest;
-    wire [8-1:0] free_1h = ~slot_v & (slot_v + 8'd1);
-    wire [8-1:0] go_1h = slot_go & (~slot_go + 8'd1);
-    wire one_hit = (slot_hit & (slot_hit - 8'd1)) == 8'd0;
-    wire issue = m_valid && m_ready;
-    wire take = s_axis_tvalid && s_axis_tready && !in_drop;
-    reg [6:0] wait_in;
-    reg [3-1:0] hit_k;
-    reg [3-1:0] go_k;
-    reg chain_full;
-    integer i;
-
-    genvar g, j;
-    generate
-        for (g = 0; g < 52; g = g + 1) begin : window
-            assign win_hit[g] = win_v[g] && (win_f[g * 16 +: 16] == in_flow);
-            // Set when entry g hits, no lower entry of its group of 8 does (one LUT), and no entry
-            // of a lower group does (a NOR, next to it rather than after it).
-            if (g == 0) begin : first
-                assign newest[g] = win_hit[g];
-            end else if (g < 8) begin : group0
-                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
-            end else if (g % 8 == 0) begin : lead
-                assign newest[g] = win_hit[g] && win_hit[g - 1:0] == 0;
-            end else begin : rest
-                assign newest[g] = win_hit[g] && win_hit[g - 1:g - g % 8] == 0
-                    && win_hit[g - g % 8 - 1:0] == 0;
-            end
-        end
-        for (g = 0; g < 8; g = g + 1) begin : slot
-            wire [8-1:0] chained_here;
-            for (j = 0; j < 8; j = j + 1) begin : dep
-                assign chained_here[j] = slot_v[j] && slot_c[j] && (slot_k[j * 3 +: 3] == g);
-            end
-            assign has_chain[g] = |chained_here;
-            assign slot_hit[g] = slot_v[g] && (slot_d[g * 128 +: 16] == in_flow);
-            assign slot_go[g] = slot_v[g] && !slot_c[g] && (slot_w[g * 7 +: 7] == 7'd0);
-            wire released = issue && slot_c[g] && (slot_k[g * 3 +: 3] == go_k);
-            always @(posedge clock) begin
-                if (released) begin
-                    slot_c[g] <= 1'b0;
-                    slot_w[g * 7 +: 7] <= 7'd52;
-                end else if (slot_w[g * 7 +: 7] != 7'd0) begin
-                    slot_w[g * 7 +: 7] <= slot_w[g * 7 +: 7] - 7'd1;
-                end
-                if (issue && go_1h[g]) slot_v[g] <= 1'b0;
-                if (take && free_1h[g]) begin
-                    slot_v[g] <= 1'b1;
-                    slot_d[g * 128 +: 128] <= s_axis_tdata;
-                    slot_k[g * 3 +: 3] <= hit_k;
-                    if (slot_hit == 8'd0) begin
-                        slot_c[g] <= 1'b0;
-                        slot_w[g * 7 +: 7] <= wait_in;
-                    end else if (issue && go_k == hit_k) begin
-                        slot_c[g] <= 1'b0;
-                        slot_w[g * 7 +: 7] <= 7'd52;
-                    end else begin
-                        slot_c[g] <= 1'b1;
-                        slot_w[g * 7 +: 7] <= 7'd0;
-                    end
-                end
-                if (reset) slot_v[g] <= 1'b0;
-            end
-        end
-    endgenerate
-
-    // Indices as OR-reductions over one-hot vectors; the issued event as an AND-OR.
-    always @(*) begin
-        wait_in = 7'd0;
-        for (i = 0; i < 52; i = i + 1) begin
-            wait_in = wait_in | ({7{newest[i]}} & (7'd51 - i[6:0]));
-        end
-        hit_k = 3'd0;
-        go_k = 3'd0;
-        chain_full = 1'b0;
-        m_data = 128'd0;
-        for (i = 0; i < 8; i = i + 1) begin
-            hit_k = hit_k | ({3{slot_hit[i]}} & i[3-1:0]);
-            go_k = go_k | ({3{go_1h[i]}} & i[3-1:0]);
-            chain_full = chain_full | (slot_hit[i] & has_chain[i]);
-            m_data = m_data | ({128{go_1h[i]}} & slot_d[i * 128 +: 128]);
-        end
-        s_axis_tready = in_drop || ((free_1h != 8'd0) && (slot_hit == 8'd0 || (one_hit && !chain_full)));
-        m_valid = slot_go != 8'd0;
-    end
-
-    always @(posedge clock) begin
-        win_v <= reset ? 52'd0 : {win_v[52-2:0], issue};
-        win_f <= {win_f[(52-1)*16-1:0], m_data[16-1:0]};
-    end
-endmodule // cc_ldcp_intake_park
-
-module cc_ldcp_intake_sweep(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_intake_sweep
-
-module cc_ldcp_intake_sweep_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_intake_sweep_addr
-
-module cc_ldcp_out_data(d,q,clock);
-
-    // Module arguments
-    input wire  [223:0] d;
-    output reg  [223:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 224'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_out_data
-
-module cc_ldcp_out_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_out_valid
-
-module cc_ldcp_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [177:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [177:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[177:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // cc_ldcp_ram
-
-module cc_ldcp_rate_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [31:0] in_a;
-    input wire  [47:0] in_b;
-    input wire  in_tag;
-    output reg  out_valid;
-    output reg  [79:0] out_prod;
-    output reg  out_tag;
-
-    // Update code (custom)
-    reg [31:0] a_q;
-    reg [47:0] b_q;
-    reg [2:0] valid_q;
-    reg [3*1-1:0] tag_q;
-    reg [2*80-1:0] prod_q;
-    wire [79:0] prod = a_q * b_q;
-
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 1] <= in_tag;
-        prod_q[0 +: 80] <= prod;
-    end
-
-    genvar s;
-    generate
-        for (s = 1; s < 3; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
-            end
-        end
-        for (s = 1; s < 2; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 80 +: 80] <= prod_q[(s - 1) * 80 +: 80];
-            end
-        end
-    endgenerate
-
-    always @(*) begin
-        out_valid = valid_q[2];
-        out_prod = prod_q[1 * 80 +: 80];
-        out_tag = tag_q[2 * 1 +: 1];
-    end
-endmodule // cc_ldcp_rate_mul
-
-module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  issue;
-    input wire  in_valid;
-    input wire  [223:0] in_data;
-    output reg  credit;
-    output reg  [223:0] m_axis_tdata;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-
-    // Stub signals
-    reg  ram_write_clock;
-    reg  ram_write_enable;
-    reg  [6:0] ram_write_address;
-    reg  [223:0] ram_write_data;
-    reg  [6:0] ram_read_address;
-    wire  [223:0] ram_read_data;
-    reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
-    reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
-    reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
-
-    // Local signals
-    reg  pop;
-
-    // Sub module instances
-    cc_ldcp_results_ram ram(
-        .write_clock(ram_write_clock),
-        .write_enable(ram_write_enable),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .read_address(ram_read_address),
-        .read_data(ram_read_data)
-    );
-    cc_ldcp_results_rd rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    cc_ldcp_results_wr wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    cc_ldcp_results_count count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    cc_ldcp_results_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
-        rd_d = rd_q;
-        wr_d = wr_q;
-        count_d = count_q;
-        owed_d = owed_q;
-        ram_write_clock = clock;
-        credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
-        ram_read_address = rd_q;
-        m_axis_tvalid = count_q != 32'h0;
-        m_axis_tdata = ram_read_data;
-        pop = m_axis_tvalid & m_axis_tready;
-        if (in_valid) begin
-            wr_d = wr_q + 32'h1;
-        end
-        if (pop) begin
-            rd_d = rd_q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            count_d = count_q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            count_d = count_q - 32'h1;
-        end
-        if (issue & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~issue & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            rd_d = 32'h0;
-            wr_d = 32'h0;
-            count_d = 32'h0;
-            owed_d = 32'h0;
-        end
-    end
-
-endmodule // cc_ldcp_results
-
-module cc_ldcp_results_count(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_results_count
-
-module cc_ldcp_results_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // cc_ldcp_results_owed
-
 module cc_ldcp_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
@@ -1981,91 +1328,49 @@ module cc_ldcp_results_ram(write_clock,write_enable,write_address,write_data,rea
     end
 endmodule // cc_ldcp_results_ram
 
-module cc_ldcp_results_rd(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_ldcp_results_rd
 
-module cc_ldcp_results_wr(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // cc_ldcp_results_wr
 
-module cc_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
 
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  in_valid;
-    input wire  [31:0] in_a;
-    input wire  [31:0] in_b;
-    input wire  in_tag;
-    output reg  out_valid;
-    output reg  [63:0] out_prod;
-    output reg  out_tag;
 
-    // Update code (custom)
-    reg [31:0] a_q;
-    reg [31:0] b_q;
-    reg [2:0] valid_q;
-    reg [3*1-1:0] tag_q;
-    reg [2*64-1:0] prod_q;
-    wire [63:0] prod = a_q * b_q;
 
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 1] <= in_tag;
-        prod_q[0 +: 64] <= prod;
-    end
 
-    genvar s;
-    generate
-        for (s = 1; s < 3; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 1 +: 1] <= tag_q[(s - 1) * 1 +: 1];
-            end
-        end
-        for (s = 1; s < 2; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 64 +: 64] <= prod_q[(s - 1) * 64 +: 64];
-            end
-        end
-    endgenerate
 
-    always @(*) begin
-        out_valid = valid_q[2];
-        out_prod = prod_q[1 * 64 +: 64];
-        out_tag = tag_q[2 * 1 +: 1];
-    end
-endmodule // cc_ldcp_win_mul
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

@@ -278,7 +278,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  load;
 
     // Sub module instances
-    flow_sched_pace_ram pace_ram(
+    hpcc_ram_w114_d1024 pace_ram(
         .read_address(pace_ram_read_address),
         .read_clock(pace_ram_read_clock),
         .read_data(pace_ram_read_data),
@@ -287,7 +287,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(pace_ram_write_data),
         .write_enable(pace_ram_write_enable)
     );
-    flow_sched_cfg_ram cfg_ram(
+    hpcc_ram_w64_d1024 cfg_ram(
         .read_address(cfg_ram_read_address),
         .read_clock(cfg_ram_read_clock),
         .read_data(cfg_ram_read_data),
@@ -296,7 +296,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(cfg_ram_write_data),
         .write_enable(cfg_ram_write_enable)
     );
-    flow_sched_acked_n_ram acked_n_ram(
+    hpcc_ram_w32_d1024 acked_n_ram(
         .read_address(acked_n_ram_read_address),
         .read_clock(acked_n_ram_read_clock),
         .read_data(acked_n_ram_read_data),
@@ -305,7 +305,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(acked_n_ram_write_data),
         .write_enable(acked_n_ram_write_enable)
     );
-    flow_sched_acked_s_ram acked_s_ram(
+    hpcc_ram_w32_d1024 acked_s_ram(
         .read_address(acked_s_ram_read_address),
         .read_clock(acked_s_ram_read_clock),
         .read_data(acked_s_ram_read_data),
@@ -314,7 +314,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(acked_s_ram_write_data),
         .write_enable(acked_s_ram_write_enable)
     );
-    flow_sched_ring_ram ring_ram(
+    hpcc_ram_w10_d1024 ring_ram(
         .read_address(ring_ram_read_address),
         .read_clock(ring_ram_read_clock),
         .read_data(ring_ram_read_data),
@@ -339,297 +339,297 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .read_address(burst_n_ram_read_address),
         .read_data(burst_n_ram_read_data)
     );
-    flow_sched_now now(
+    hpcc_dff_w32 now(
         .d(now_d),
         .q(now_q),
         .clock(now_clock)
     );
-    flow_sched_init_busy init_busy(
+    hpcc_dff_w1 init_busy(
         .d(init_busy_d),
         .q(init_busy_q),
         .clock(init_busy_clock)
     );
-    flow_sched_init_addr init_addr(
+    hpcc_dff_w10 init_addr(
         .d(init_addr_d),
         .q(init_addr_q),
         .clock(init_addr_clock)
     );
-    flow_sched_n1_valid n1_valid(
+    hpcc_dff_w1 n1_valid(
         .d(n1_valid_d),
         .q(n1_valid_q),
         .clock(n1_valid_clock)
     );
-    flow_sched_n1_flow n1_flow(
+    hpcc_dff_w10 n1_flow(
         .d(n1_flow_d),
         .q(n1_flow_q),
         .clock(n1_flow_clock)
     );
-    flow_sched_n1_bytes n1_bytes(
+    hpcc_dff_w32 n1_bytes(
         .d(n1_bytes_d),
         .q(n1_bytes_q),
         .clock(n1_bytes_clock)
     );
-    flow_sched_nlw_valid nlw_valid(
+    hpcc_dff_w1 nlw_valid(
         .d(nlw_valid_d),
         .q(nlw_valid_q),
         .clock(nlw_valid_clock)
     );
-    flow_sched_nlw_flow nlw_flow(
+    hpcc_dff_w10 nlw_flow(
         .d(nlw_flow_d),
         .q(nlw_flow_q),
         .clock(nlw_flow_clock)
     );
-    flow_sched_nlw_value nlw_value(
+    hpcc_dff_w32 nlw_value(
         .d(nlw_value_d),
         .q(nlw_value_q),
         .clock(nlw_value_clock)
     );
-    flow_sched_ring_rd ring_rd(
+    hpcc_dff_w10 ring_rd(
         .d(ring_rd_d),
         .q(ring_rd_q),
         .clock(ring_rd_clock)
     );
-    flow_sched_ring_wr ring_wr(
+    hpcc_dff_w10 ring_wr(
         .d(ring_wr_d),
         .q(ring_wr_q),
         .clock(ring_wr_clock)
     );
-    flow_sched_ring_cnt ring_cnt(
+    hpcc_dff_w16 ring_cnt(
         .d(ring_cnt_d),
         .q(ring_cnt_q),
         .clock(ring_cnt_clock)
     );
-    flow_sched_s0_valid s0_valid(
+    hpcc_dff_w1 s0_valid(
         .d(s0_valid_d),
         .q(s0_valid_q),
         .clock(s0_valid_clock)
     );
-    flow_sched_s0_kind s0_kind(
+    hpcc_dff_w2 s0_kind(
         .d(s0_kind_d),
         .q(s0_kind_q),
         .clock(s0_kind_clock)
     );
-    flow_sched_s0_flow s0_flow(
+    hpcc_dff_w10 s0_flow(
         .d(s0_flow_d),
         .q(s0_flow_q),
         .clock(s0_flow_clock)
     );
-    flow_sched_s1_valid s1_valid(
+    hpcc_dff_w1 s1_valid(
         .d(s1_valid_d),
         .q(s1_valid_q),
         .clock(s1_valid_clock)
     );
-    flow_sched_s1_kind s1_kind(
+    hpcc_dff_w2 s1_kind(
         .d(s1_kind_d),
         .q(s1_kind_q),
         .clock(s1_kind_clock)
     );
-    flow_sched_s1_flow s1_flow(
+    hpcc_dff_w10 s1_flow(
         .d(s1_flow_d),
         .q(s1_flow_q),
         .clock(s1_flow_clock)
     );
-    flow_sched_s2_valid s2_valid(
+    hpcc_dff_w1 s2_valid(
         .d(s2_valid_d),
         .q(s2_valid_q),
         .clock(s2_valid_clock)
     );
-    flow_sched_s2_kind s2_kind(
+    hpcc_dff_w2 s2_kind(
         .d(s2_kind_d),
         .q(s2_kind_q),
         .clock(s2_kind_clock)
     );
-    flow_sched_s2_flow s2_flow(
+    hpcc_dff_w10 s2_flow(
         .d(s2_flow_d),
         .q(s2_flow_q),
         .clock(s2_flow_clock)
     );
-    flow_sched_s2_pace s2_pace(
+    hpcc_dff_w114 s2_pace(
         .d(s2_pace_d),
         .q(s2_pace_q),
         .clock(s2_pace_clock)
     );
-    flow_sched_s2_rate s2_rate(
+    hpcc_dff_w32 s2_rate(
         .d(s2_rate_d),
         .q(s2_rate_q),
         .clock(s2_rate_clock)
     );
-    flow_sched_s2_window s2_window(
+    hpcc_dff_w32 s2_window(
         .d(s2_window_d),
         .q(s2_window_q),
         .clock(s2_window_clock)
     );
-    flow_sched_s2_acked s2_acked(
+    hpcc_dff_w32 s2_acked(
         .d(s2_acked_d),
         .q(s2_acked_q),
         .clock(s2_acked_clock)
     );
-    flow_sched_s2_e16 s2_e16(
+    hpcc_dff_w16 s2_e16(
         .d(s2_e16_d),
         .q(s2_e16_q),
         .clock(s2_e16_clock)
     );
-    flow_sched_s2_now s2_now(
+    hpcc_dff_w32 s2_now(
         .d(s2_now_d),
         .q(s2_now_q),
         .clock(s2_now_clock)
     );
-    flow_sched_s3_valid s3_valid(
+    hpcc_dff_w1 s3_valid(
         .d(s3_valid_d),
         .q(s3_valid_q),
         .clock(s3_valid_clock)
     );
-    flow_sched_s3_kind s3_kind(
+    hpcc_dff_w2 s3_kind(
         .d(s3_kind_d),
         .q(s3_kind_q),
         .clock(s3_kind_clock)
     );
-    flow_sched_s3_flow s3_flow(
+    hpcc_dff_w10 s3_flow(
         .d(s3_flow_d),
         .q(s3_flow_q),
         .clock(s3_flow_clock)
     );
-    flow_sched_s3_pace s3_pace(
+    hpcc_dff_w114 s3_pace(
         .d(s3_pace_d),
         .q(s3_pace_q),
         .clock(s3_pace_clock)
     );
-    flow_sched_s3_p_hi s3_p_hi(
+    hpcc_dff_w32 s3_p_hi(
         .d(s3_p_hi_d),
         .q(s3_p_hi_q),
         .clock(s3_p_hi_clock)
     );
-    flow_sched_s3_p_lo s3_p_lo(
+    hpcc_dff_w32 s3_p_lo(
         .d(s3_p_lo_d),
         .q(s3_p_lo_q),
         .clock(s3_p_lo_clock)
     );
-    flow_sched_s3_inflight s3_inflight(
+    hpcc_dff_w32 s3_inflight(
         .d(s3_inflight_d),
         .q(s3_inflight_q),
         .clock(s3_inflight_clock)
     );
-    flow_sched_s3_window s3_window(
+    hpcc_dff_w32 s3_window(
         .d(s3_window_d),
         .q(s3_window_q),
         .clock(s3_window_clock)
     );
-    flow_sched_s3_acked s3_acked(
+    hpcc_dff_w32 s3_acked(
         .d(s3_acked_d),
         .q(s3_acked_q),
         .clock(s3_acked_clock)
     );
-    flow_sched_s3_now s3_now(
+    hpcc_dff_w32 s3_now(
         .d(s3_now_d),
         .q(s3_now_q),
         .clock(s3_now_clock)
     );
-    flow_sched_s3_shift s3_shift(
+    hpcc_dff_w4 s3_shift(
         .d(s3_shift_d),
         .q(s3_shift_q),
         .clock(s3_shift_clock)
     );
-    flow_sched_s3_st s3_st(
+    hpcc_dff_w6 s3_st(
         .d(s3_st_d),
         .q(s3_st_q),
         .clock(s3_st_clock)
     );
-    flow_sched_s3_cap s3_cap(
+    hpcc_dff_w48 s3_cap(
         .d(s3_cap_d),
         .q(s3_cap_q),
         .clock(s3_cap_clock)
     );
-    flow_sched_s4_valid s4_valid(
+    hpcc_dff_w1 s4_valid(
         .d(s4_valid_d),
         .q(s4_valid_q),
         .clock(s4_valid_clock)
     );
-    flow_sched_s4_kind s4_kind(
+    hpcc_dff_w2 s4_kind(
         .d(s4_kind_d),
         .q(s4_kind_q),
         .clock(s4_kind_clock)
     );
-    flow_sched_s4_flow s4_flow(
+    hpcc_dff_w10 s4_flow(
         .d(s4_flow_d),
         .q(s4_flow_q),
         .clock(s4_flow_clock)
     );
-    flow_sched_s4_pace s4_pace(
+    hpcc_dff_w114 s4_pace(
         .d(s4_pace_d),
         .q(s4_pace_q),
         .clock(s4_pace_clock)
     );
-    flow_sched_s4_acked s4_acked(
+    hpcc_dff_w32 s4_acked(
         .d(s4_acked_d),
         .q(s4_acked_q),
         .clock(s4_acked_clock)
     );
-    flow_sched_s4_c1 s4_c1(
+    hpcc_dff_w48 s4_c1(
         .d(s4_c1_d),
         .q(s4_c1_q),
         .clock(s4_c1_clock)
     );
-    flow_sched_s4_n_c s4_n_c(
+    hpcc_dff_w12 s4_n_c(
         .d(s4_n_c_d),
         .q(s4_n_c_q),
         .clock(s4_n_c_clock)
     );
-    flow_sched_s4_n_w s4_n_w(
+    hpcc_dff_w12 s4_n_w(
         .d(s4_n_w_d),
         .q(s4_n_w_q),
         .clock(s4_n_w_clock)
     );
-    flow_sched_s4_now s4_now(
+    hpcc_dff_w32 s4_now(
         .d(s4_now_d),
         .q(s4_now_q),
         .clock(s4_now_clock)
     );
-    flow_sched_s4_shift s4_shift(
+    hpcc_dff_w4 s4_shift(
         .d(s4_shift_d),
         .q(s4_shift_q),
         .clock(s4_shift_clock)
     );
-    flow_sched_s4_st s4_st(
+    hpcc_dff_w6 s4_st(
         .d(s4_st_d),
         .q(s4_st_q),
         .clock(s4_st_clock)
     );
-    flow_sched_lw_valid lw_valid(
+    hpcc_dff_w1 lw_valid(
         .d(lw_valid_d),
         .q(lw_valid_q),
         .clock(lw_valid_clock)
     );
-    flow_sched_lw_flow lw_flow(
+    hpcc_dff_w10 lw_flow(
         .d(lw_flow_d),
         .q(lw_flow_q),
         .clock(lw_flow_clock)
     );
-    flow_sched_lw_pace lw_pace(
+    hpcc_dff_w114 lw_pace(
         .d(lw_pace_d),
         .q(lw_pace_q),
         .clock(lw_pace_clock)
     );
-    flow_sched_bf_rd bf_rd(
+    hpcc_dff_w4 bf_rd(
         .d(bf_rd_d),
         .q(bf_rd_q),
         .clock(bf_rd_clock)
     );
-    flow_sched_bf_wr bf_wr(
+    hpcc_dff_w4 bf_wr(
         .d(bf_wr_d),
         .q(bf_wr_q),
         .clock(bf_wr_clock)
     );
-    flow_sched_bf_cnt bf_cnt(
+    hpcc_dff_w5 bf_cnt(
         .d(bf_cnt_d),
         .q(bf_cnt_q),
         .clock(bf_cnt_clock)
     );
-    flow_sched_cur_flow cur_flow(
+    hpcc_dff_w10 cur_flow(
         .d(cur_flow_d),
         .q(cur_flow_q),
         .clock(cur_flow_clock)
     );
-    flow_sched_cur_left cur_left(
+    hpcc_dff_w12 cur_left(
         .d(cur_left_d),
         .q(cur_left_q),
         .clock(cur_left_clock)
@@ -1017,111 +1017,29 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 
 endmodule // flow_sched
 
-module flow_sched_acked_n_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [31:0] read_data;
-    input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [31:0] write_data;
     input wire  write_enable;
+    input wire  [3:0] write_address;
+    input wire  [11:0] write_data;
+    input wire  [3:0] read_address;
+    output reg  [11:0] read_data;
 
     // Update code (custom)
-    reg[31:0] mem[1023:0];
+    reg [11:0] mem [0:15];
 
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
+    always @(*) begin
+        read_data = mem[read_address];
     end
 
     always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
     end
-
-endmodule // flow_sched_acked_n_ram
-
-module flow_sched_acked_s_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [31:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[31:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // flow_sched_acked_s_ram
-
-module flow_sched_bf_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_bf_cnt
-
-module flow_sched_bf_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_bf_rd
-
-module flow_sched_bf_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_bf_wr
+endmodule // flow_sched_burst_n_ram
 
 module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
@@ -1147,1114 +1065,70 @@ module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_da
     end
 endmodule // flow_sched_burst_flow_ram
 
-module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [3:0] write_address;
-    input wire  [11:0] write_data;
-    input wire  [3:0] read_address;
-    output reg  [11:0] read_data;
-
-    // Update code (custom)
-    reg [11:0] mem [0:15];
 
-    always @(*) begin
-        read_data = mem[read_address];
-    end
 
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // flow_sched_burst_n_ram
 
-module flow_sched_cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
 
-    // Update code (custom)
-    reg[63:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
 
-endmodule // flow_sched_cfg_ram
 
-module flow_sched_cur_flow(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_cur_flow
 
-module flow_sched_cur_left(d,q,clock);
 
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_cur_left
 
-module flow_sched_init_addr(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_init_addr
 
-module flow_sched_init_busy(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_init_busy
 
-module flow_sched_lw_flow(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_lw_flow
 
-module flow_sched_lw_pace(d,q,clock);
 
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_lw_pace
 
-module flow_sched_lw_valid(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_lw_valid
 
-module flow_sched_n1_bytes(d,q,clock);
 
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_n1_bytes
 
-module flow_sched_n1_flow(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_n1_flow
 
-module flow_sched_n1_valid(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_n1_valid
 
-module flow_sched_nlw_flow(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // flow_sched_nlw_flow
 
-module flow_sched_nlw_valid(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_nlw_valid
-
-module flow_sched_nlw_value(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_nlw_value
-
-module flow_sched_now(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_now
-
-module flow_sched_pace_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [113:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [113:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[113:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // flow_sched_pace_ram
-
-module flow_sched_ring_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_ring_cnt
-
-module flow_sched_ring_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [9:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [9:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[9:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // flow_sched_ring_ram
-
-module flow_sched_ring_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_ring_rd
-
-module flow_sched_ring_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_ring_wr
-
-module flow_sched_s0_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s0_flow
-
-module flow_sched_s0_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s0_kind
-
-module flow_sched_s0_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s0_valid
-
-module flow_sched_s1_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s1_flow
-
-module flow_sched_s1_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s1_kind
-
-module flow_sched_s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s1_valid
-
-module flow_sched_s2_acked(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_acked
-
-module flow_sched_s2_e16(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_e16
-
-module flow_sched_s2_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_flow
-
-module flow_sched_s2_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_kind
-
-module flow_sched_s2_now(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_now
-
-module flow_sched_s2_pace(d,q,clock);
-
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_pace
-
-module flow_sched_s2_rate(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_rate
-
-module flow_sched_s2_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_valid
-
-module flow_sched_s2_window(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s2_window
-
-module flow_sched_s3_acked(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_acked
-
-module flow_sched_s3_cap(d,q,clock);
-
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_cap
-
-module flow_sched_s3_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_flow
-
-module flow_sched_s3_inflight(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_inflight
-
-module flow_sched_s3_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_kind
-
-module flow_sched_s3_now(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_now
-
-module flow_sched_s3_p_hi(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_p_hi
-
-module flow_sched_s3_p_lo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_p_lo
-
-module flow_sched_s3_pace(d,q,clock);
-
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_pace
-
-module flow_sched_s3_shift(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_shift
-
-module flow_sched_s3_st(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_st
-
-module flow_sched_s3_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_valid
-
-module flow_sched_s3_window(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s3_window
-
-module flow_sched_s4_acked(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_acked
-
-module flow_sched_s4_c1(d,q,clock);
-
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_c1
-
-module flow_sched_s4_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_flow
-
-module flow_sched_s4_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_kind
-
-module flow_sched_s4_n_c(d,q,clock);
-
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_n_c
-
-module flow_sched_s4_n_w(d,q,clock);
-
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_n_w
-
-module flow_sched_s4_now(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_now
-
-module flow_sched_s4_pace(d,q,clock);
-
-    // Module arguments
-    input wire  [113:0] d;
-    output reg  [113:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 114'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_pace
-
-module flow_sched_s4_shift(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_shift
-
-module flow_sched_s4_st(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_st
-
-module flow_sched_s4_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // flow_sched_s4_valid
 
 `resetall

@@ -309,7 +309,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] n_sent;
 
     // Sub module instances
-    rx_ctx_qp qp(
+    hpcc_ram_w315_d1024 qp(
         .read_address(qp_read_address),
         .read_clock(qp_read_clock),
         .read_data(qp_read_data),
@@ -318,23 +318,23 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .write_data(qp_write_data),
         .write_enable(qp_write_enable)
     );
-    rx_ctx_sw_va sw_va(
+    rx_ctx_sw_h4 sw_va(
         .a(sw_va_a),
         .y(sw_va_y)
     );
-    rx_ctx_sw_h0 sw_h0(
+    rx_ctx_sw_h4 sw_h0(
         .a(sw_h0_a),
         .y(sw_h0_y)
     );
-    rx_ctx_sw_h1 sw_h1(
+    rx_ctx_sw_h4 sw_h1(
         .a(sw_h1_a),
         .y(sw_h1_y)
     );
-    rx_ctx_sw_h2 sw_h2(
+    rx_ctx_sw_h4 sw_h2(
         .a(sw_h2_a),
         .y(sw_h2_y)
     );
-    rx_ctx_sw_h3 sw_h3(
+    rx_ctx_sw_h4 sw_h3(
         .a(sw_h3_a),
         .y(sw_h3_y)
     );
@@ -342,187 +342,187 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .a(sw_h4_a),
         .y(sw_h4_y)
     );
-    rx_ctx_swept swept(
+    hpcc_dff_w1 swept(
         .d(swept_d),
         .q(swept_q),
         .clock(swept_clock)
     );
-    rx_ctx_sweep_at sweep_at(
+    hpcc_dff_w10 sweep_at(
         .d(sweep_at_d),
         .q(sweep_at_q),
         .clock(sweep_at_clock)
     );
-    rx_ctx_r_valid r_valid(
+    hpcc_dff_w1 r_valid(
         .d(r_valid_d),
         .q(r_valid_q),
         .clock(r_valid_clock)
     );
-    rx_ctx_r_data r_data(
+    hpcc_dff_w512 r_data(
         .d(r_data_d),
         .q(r_data_q),
         .clock(r_data_clock)
     );
-    rx_ctx_e_valid e_valid(
+    hpcc_dff_w1 e_valid(
         .d(e_valid_d),
         .q(e_valid_q),
         .clock(e_valid_clock)
     );
-    rx_ctx_e_data e_data(
+    hpcc_dff_w512 e_data(
         .d(e_data_d),
         .q(e_data_q),
         .clock(e_data_clock)
     );
-    rx_ctx_n_valid n_valid(
+    hpcc_dff_w1 n_valid(
         .d(n_valid_d),
         .q(n_valid_q),
         .clock(n_valid_clock)
     );
-    rx_ctx_n_data n_data(
+    hpcc_dff_w48 n_data(
         .d(n_data_d),
         .q(n_data_q),
         .clock(n_data_clock)
     );
-    rx_ctx_m_valid m_valid(
+    hpcc_dff_w1 m_valid(
         .d(m_valid_d),
         .q(m_valid_q),
         .clock(m_valid_clock)
     );
-    rx_ctx_m_data m_data(
+    hpcc_dff_w48 m_data(
         .d(m_data_d),
         .q(m_data_q),
         .clock(m_data_clock)
     );
-    rx_ctx_d_valid d_valid(
+    hpcc_dff_w1 d_valid(
         .d(d_valid_d),
         .q(d_valid_q),
         .clock(d_valid_clock)
     );
-    rx_ctx_d_data d_data(
+    hpcc_dff_w128 d_data(
         .d(d_data_d),
         .q(d_data_q),
         .clock(d_data_clock)
     );
-    rx_ctx_st0 st0(
+    hpcc_dff_w32 st0(
         .d(st0_d),
         .q(st0_q),
         .clock(st0_clock)
     );
-    rx_ctx_st1 st1(
+    hpcc_dff_w32 st1(
         .d(st1_d),
         .q(st1_q),
         .clock(st1_clock)
     );
-    rx_ctx_st2 st2(
+    hpcc_dff_w32 st2(
         .d(st2_d),
         .q(st2_q),
         .clock(st2_clock)
     );
-    rx_ctx_st3 st3(
+    hpcc_dff_w32 st3(
         .d(st3_d),
         .q(st3_q),
         .clock(st3_clock)
     );
-    rx_ctx_st4 st4(
+    hpcc_dff_w32 st4(
         .d(st4_d),
         .q(st4_q),
         .clock(st4_clock)
     );
-    rx_ctx_st5 st5(
+    hpcc_dff_w32 st5(
         .d(st5_d),
         .q(st5_q),
         .clock(st5_clock)
     );
-    rx_ctx_st6 st6(
+    hpcc_dff_w32 st6(
         .d(st6_d),
         .q(st6_q),
         .clock(st6_clock)
     );
-    rx_ctx_st7 st7(
+    hpcc_dff_w32 st7(
         .d(st7_d),
         .q(st7_q),
         .clock(st7_clock)
     );
-    rx_ctx_st8 st8(
+    hpcc_dff_w32 st8(
         .d(st8_d),
         .q(st8_q),
         .clock(st8_clock)
     );
-    rx_ctx_st9 st9(
+    hpcc_dff_w32 st9(
         .d(st9_d),
         .q(st9_q),
         .clock(st9_clock)
     );
-    rx_ctx_st10 st10(
+    hpcc_dff_w32 st10(
         .d(st10_d),
         .q(st10_q),
         .clock(st10_clock)
     );
-    rx_ctx_st11 st11(
+    hpcc_dff_w32 st11(
         .d(st11_d),
         .q(st11_q),
         .clock(st11_clock)
     );
-    rx_ctx_st12 st12(
+    hpcc_dff_w32 st12(
         .d(st12_d),
         .q(st12_q),
         .clock(st12_clock)
     );
-    rx_ctx_st13 st13(
+    hpcc_dff_w32 st13(
         .d(st13_d),
         .q(st13_q),
         .clock(st13_clock)
     );
-    rx_ctx_st14 st14(
+    hpcc_dff_w32 st14(
         .d(st14_d),
         .q(st14_q),
         .clock(st14_clock)
     );
-    rx_ctx_p_valid p_valid(
+    hpcc_dff_w1 p_valid(
         .d(p_valid_d),
         .q(p_valid_q),
         .clock(p_valid_clock)
     );
-    rx_ctx_p_kind p_kind(
+    hpcc_dff_w2 p_kind(
         .d(p_kind_d),
         .q(p_kind_q),
         .clock(p_kind_clock)
     );
-    rx_ctx_p_addr p_addr(
+    hpcc_dff_w10 p_addr(
         .d(p_addr_d),
         .q(p_addr_q),
         .clock(p_addr_clock)
     );
-    rx_ctx_p_ctrl p_ctrl(
+    hpcc_dff_w128 p_ctrl(
         .d(p_ctrl_d),
         .q(p_ctrl_q),
         .clock(p_ctrl_clock)
     );
-    rx_ctx_p_sent p_sent(
+    hpcc_dff_w40 p_sent(
         .d(p_sent_d),
         .q(p_sent_q),
         .clock(p_sent_clock)
     );
-    rx_ctx_p_vd p_vd(
+    hpcc_dff_w640 p_vd(
         .d(p_vd_d),
         .q(p_vd_q),
         .clock(p_vd_clock)
     );
-    rx_ctx_p_now p_now(
+    hpcc_dff_w64 p_now(
         .d(p_now_d),
         .q(p_now_q),
         .clock(p_now_clock)
     );
-    rx_ctx_lw_valid lw_valid(
+    hpcc_dff_w1 lw_valid(
         .d(lw_valid_d),
         .q(lw_valid_q),
         .clock(lw_valid_clock)
     );
-    rx_ctx_lw_addr lw_addr(
+    hpcc_dff_w10 lw_addr(
         .d(lw_addr_d),
         .q(lw_addr_q),
         .clock(lw_addr_clock)
     );
-    rx_ctx_lw_data lw_data(
+    hpcc_dff_w315 lw_data(
         .d(lw_data_d),
         .q(lw_data_q),
         .clock(lw_data_clock)
@@ -1216,710 +1216,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
 endmodule // rx_ctx
 
-module rx_ctx_d_data(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_d_data
-
-module rx_ctx_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_d_valid
-
-module rx_ctx_e_data(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_e_data
-
-module rx_ctx_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_e_valid
-
-module rx_ctx_lw_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_lw_addr
-
-module rx_ctx_lw_data(d,q,clock);
-
-    // Module arguments
-    input wire  [314:0] d;
-    output reg  [314:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 315'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_lw_data
-
-module rx_ctx_lw_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_lw_valid
-
-module rx_ctx_m_data(d,q,clock);
-
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_m_data
-
-module rx_ctx_m_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_m_valid
-
-module rx_ctx_n_data(d,q,clock);
-
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_n_data
-
-module rx_ctx_n_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_n_valid
-
-module rx_ctx_p_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_addr
-
-module rx_ctx_p_ctrl(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_ctrl
-
-module rx_ctx_p_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_kind
-
-module rx_ctx_p_now(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_now
-
-module rx_ctx_p_sent(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_sent
-
-module rx_ctx_p_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_valid
-
-module rx_ctx_p_vd(d,q,clock);
-
-    // Module arguments
-    input wire  [639:0] d;
-    output reg  [639:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 640'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_p_vd
-
-module rx_ctx_qp(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [314:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [314:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[314:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // rx_ctx_qp
-
-module rx_ctx_r_data(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_r_data
-
-module rx_ctx_r_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_r_valid
-
-module rx_ctx_st0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st0
-
-module rx_ctx_st1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st1
-
-module rx_ctx_st10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st10
-
-module rx_ctx_st11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st11
-
-module rx_ctx_st12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st12
-
-module rx_ctx_st13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st13
-
-module rx_ctx_st14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st14
-
-module rx_ctx_st2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st2
-
-module rx_ctx_st3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st3
-
-module rx_ctx_st4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st4
-
-module rx_ctx_st5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st5
-
-module rx_ctx_st6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st6
-
-module rx_ctx_st7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st7
-
-module rx_ctx_st8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st8
-
-module rx_ctx_st9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_ctx_st9
-
-module rx_ctx_sw_h0(a,y);
-
-    // Module arguments
-    input wire  [63:0] a;
-    output reg  [63:0] y;
-
-    // Update code (custom)
-    always @(*) begin
-        y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
-    end
-endmodule // rx_ctx_sw_h0
-
-module rx_ctx_sw_h1(a,y);
-
-    // Module arguments
-    input wire  [63:0] a;
-    output reg  [63:0] y;
-
-    // Update code (custom)
-    always @(*) begin
-        y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
-    end
-endmodule // rx_ctx_sw_h1
-
-module rx_ctx_sw_h2(a,y);
-
-    // Module arguments
-    input wire  [63:0] a;
-    output reg  [63:0] y;
-
-    // Update code (custom)
-    always @(*) begin
-        y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
-    end
-endmodule // rx_ctx_sw_h2
-
-module rx_ctx_sw_h3(a,y);
-
-    // Module arguments
-    input wire  [63:0] a;
-    output reg  [63:0] y;
-
-    // Update code (custom)
-    always @(*) begin
-        y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
-    end
-endmodule // rx_ctx_sw_h3
-
 module rx_ctx_sw_h4(a,y);
 
     // Module arguments
@@ -1932,52 +1228,48 @@ module rx_ctx_sw_h4(a,y);
     end
 endmodule // rx_ctx_sw_h4
 
-module rx_ctx_sw_va(a,y);
 
-    // Module arguments
-    input wire  [63:0] a;
-    output reg  [63:0] y;
 
-    // Update code (custom)
-    always @(*) begin
-        y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
-    end
-endmodule // rx_ctx_sw_va
 
-module rx_ctx_sweep_at(d,q,clock);
 
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_ctx_sweep_at
 
-module rx_ctx_swept(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_ctx_swept
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

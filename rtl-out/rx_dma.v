@@ -264,7 +264,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  pop_w;
 
     // Sub module instances
-    rx_dma_even even(
+    hpcc_ram_w512_d512 even(
         .read_address(even_read_address),
         .read_clock(even_read_clock),
         .read_data(even_read_data),
@@ -273,7 +273,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .write_data(even_write_data),
         .write_enable(even_write_enable)
     );
-    rx_dma_odd odd(
+    hpcc_ram_w512_d512 odd(
         .read_address(odd_read_address),
         .read_clock(odd_read_clock),
         .read_data(odd_read_data),
@@ -314,232 +314,232 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_address(oq_read_address),
         .read_data(oq_read_data)
     );
-    rx_dma_wr_ptr wr_ptr(
+    hpcc_dff_w16 wr_ptr(
         .d(wr_ptr_d),
         .q(wr_ptr_q),
         .clock(wr_ptr_clock)
     );
-    rx_dma_w_cnt w_cnt(
+    hpcc_dff_w8 w_cnt(
         .d(w_cnt_d),
         .q(w_cnt_q),
         .clock(w_cnt_clock)
     );
-    rx_dma_w_trunc w_trunc(
+    hpcc_dff_w1 w_trunc(
         .d(w_trunc_d),
         .q(w_trunc_q),
         .clock(w_trunc_clock)
     );
-    rx_dma_p_push p_push(
+    hpcc_dff_w1 p_push(
         .d(p_push_d),
         .q(p_push_q),
         .clock(p_push_clock)
     );
-    rx_dma_p_cnt p_cnt(
+    hpcc_dff_w8 p_cnt(
         .d(p_cnt_d),
         .q(p_cnt_q),
         .clock(p_cnt_clock)
     );
-    rx_dma_p_keep p_keep(
+    hpcc_dff_w64 p_keep(
         .d(p_keep_d),
         .q(p_keep_q),
         .clock(p_keep_clock)
     );
-    rx_dma_p_trunc p_trunc(
+    hpcc_dff_w1 p_trunc(
         .d(p_trunc_d),
         .q(p_trunc_q),
         .clock(p_trunc_clock)
     );
-    rx_dma_q_push q_push(
+    hpcc_dff_w1 q_push(
         .d(q_push_d),
         .q(q_push_q),
         .clock(q_push_clock)
     );
-    rx_dma_q_cnt q_cnt(
+    hpcc_dff_w8 q_cnt(
         .d(q_cnt_d),
         .q(q_cnt_q),
         .clock(q_cnt_clock)
     );
-    rx_dma_q_trunc q_trunc(
+    hpcc_dff_w1 q_trunc(
         .d(q_trunc_d),
         .q(q_trunc_q),
         .clock(q_trunc_clock)
     );
-    rx_dma_q_grp q_grp(
+    hpcc_dff_w3 q_grp(
         .d(q_grp_d),
         .q(q_grp_q),
         .clock(q_grp_clock)
     );
-    rx_dma_q_byte q_byte(
+    hpcc_dff_w8 q_byte(
         .d(q_byte_d),
         .q(q_byte_q),
         .clock(q_byte_clock)
     );
-    rx_dma_q_any q_any(
+    hpcc_dff_w1 q_any(
         .d(q_any_d),
         .q(q_any_q),
         .clock(q_any_clock)
     );
-    rx_dma_used used(
+    hpcc_dff_w16 used(
         .d(used_d),
         .q(used_q),
         .clock(used_clock)
     );
-    rx_dma_fr fr(
+    hpcc_dff_w16 fr(
         .d(fr_d),
         .q(fr_q),
         .clock(fr_clock)
     );
-    rx_dma_in_ready in_ready(
+    hpcc_dff_w1 in_ready(
         .d(in_ready_d),
         .q(in_ready_q),
         .clock(in_ready_clock)
     );
-    rx_dma_dq_wr dq_wr(
+    hpcc_dff_w6 dq_wr(
         .d(dq_wr_d),
         .q(dq_wr_q),
         .clock(dq_wr_clock)
     );
-    rx_dma_dq_rd dq_rd(
+    hpcc_dff_w6 dq_rd(
         .d(dq_rd_d),
         .q(dq_rd_q),
         .clock(dq_rd_clock)
     );
-    rx_dma_dq_n dq_n(
+    hpcc_dff_w7 dq_n(
         .d(dq_n_d),
         .q(dq_n_q),
         .clock(dq_n_clock)
     );
-    rx_dma_cq_wr cq_wr(
+    hpcc_dff_w6 cq_wr(
         .d(cq_wr_d),
         .q(cq_wr_q),
         .clock(cq_wr_clock)
     );
-    rx_dma_cq_rd cq_rd(
+    hpcc_dff_w6 cq_rd(
         .d(cq_rd_d),
         .q(cq_rd_q),
         .clock(cq_rd_clock)
     );
-    rx_dma_cq_n cq_n(
+    hpcc_dff_w7 cq_n(
         .d(cq_n_d),
         .q(cq_n_q),
         .clock(cq_n_clock)
     );
-    rx_dma_dec_base dec_base(
+    hpcc_dff_w16 dec_base(
         .d(dec_base_d),
         .q(dec_base_q),
         .clock(dec_base_clock)
     );
-    rx_dma_j_active j_active(
+    hpcc_dff_w1 j_active(
         .d(j_active_d),
         .q(j_active_q),
         .clock(j_active_clock)
     );
-    rx_dma_j_lo j_lo(
+    hpcc_dff_w16 j_lo(
         .d(j_lo_d),
         .q(j_lo_q),
         .clock(j_lo_clock)
     );
-    rx_dma_j_left j_left(
+    hpcc_dff_w8 j_left(
         .d(j_left_d),
         .q(j_left_q),
         .clock(j_left_clock)
     );
-    rx_dma_j_beats j_beats(
+    hpcc_dff_w8 j_beats(
         .d(j_beats_d),
         .q(j_beats_q),
         .clock(j_beats_clock)
     );
-    rx_dma_j_shift j_shift(
+    hpcc_dff_w6 j_shift(
         .d(j_shift_d),
         .q(j_shift_q),
         .clock(j_shift_clock)
     );
-    rx_dma_j_kcnt j_kcnt(
+    hpcc_dff_w6 j_kcnt(
         .d(j_kcnt_d),
         .q(j_kcnt_q),
         .clock(j_kcnt_clock)
     );
-    rx_dma_f_valid f_valid(
+    hpcc_dff_w1 f_valid(
         .d(f_valid_d),
         .q(f_valid_q),
         .clock(f_valid_clock)
     );
-    rx_dma_f_odd f_odd(
+    hpcc_dff_w1 f_odd(
         .d(f_odd_d),
         .q(f_odd_q),
         .clock(f_odd_clock)
     );
-    rx_dma_f_shift f_shift(
+    hpcc_dff_w6 f_shift(
         .d(f_shift_d),
         .q(f_shift_q),
         .clock(f_shift_clock)
     );
-    rx_dma_f_last f_last(
+    hpcc_dff_w1 f_last(
         .d(f_last_d),
         .q(f_last_q),
         .clock(f_last_clock)
     );
-    rx_dma_f_kcnt f_kcnt(
+    hpcc_dff_w6 f_kcnt(
         .d(f_kcnt_d),
         .q(f_kcnt_q),
         .clock(f_kcnt_clock)
     );
-    rx_dma_c_valid c_valid(
+    hpcc_dff_w1 c_valid(
         .d(c_valid_d),
         .q(c_valid_q),
         .clock(c_valid_clock)
     );
-    rx_dma_c_word c_word(
+    hpcc_dff_w577 c_word(
         .d(c_word_d),
         .q(c_word_q),
         .clock(c_word_clock)
     );
-    rx_dma_oq_wr oq_wr(
+    hpcc_dff_w4 oq_wr(
         .d(oq_wr_d),
         .q(oq_wr_q),
         .clock(oq_wr_clock)
     );
-    rx_dma_oq_rd oq_rd(
+    hpcc_dff_w4 oq_rd(
         .d(oq_rd_d),
         .q(oq_rd_q),
         .clock(oq_rd_clock)
     );
-    rx_dma_oq_n oq_n(
+    hpcc_dff_w5 oq_n(
         .d(oq_n_d),
         .q(oq_n_q),
         .clock(oq_n_clock)
     );
-    rx_dma_owed owed(
+    hpcc_dff_w5 owed(
         .d(owed_d),
         .q(owed_q),
         .clock(owed_clock)
     );
-    rx_dma_wq_wr wq_wr(
+    hpcc_dff_w4 wq_wr(
         .d(wq_wr_d),
         .q(wq_wr_q),
         .clock(wq_wr_clock)
     );
-    rx_dma_wq_rd wq_rd(
+    hpcc_dff_w4 wq_rd(
         .d(wq_rd_d),
         .q(wq_rd_q),
         .clock(wq_rd_clock)
     );
-    rx_dma_wq_n wq_n(
+    hpcc_dff_w5 wq_n(
         .d(wq_n_d),
         .q(wq_n_q),
         .clock(wq_n_clock)
     );
-    rx_dma_n_written n_written(
+    hpcc_dff_w32 n_written(
         .d(n_written_d),
         .q(n_written_q),
         .clock(n_written_clock)
     );
-    rx_dma_n_discarded n_discarded(
+    hpcc_dff_w32 n_discarded(
         .d(n_discarded_d),
         .q(n_discarded_q),
         .clock(n_discarded_clock)
     );
-    rx_dma_n_short n_short(
+    hpcc_dff_w32 n_short(
         .d(n_short_d),
         .q(n_short_q),
         .clock(n_short_clock)
@@ -974,556 +974,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 
 endmodule // rx_dma
 
-module rx_dma_c_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_c_valid
-
-module rx_dma_c_word(d,q,clock);
-
-    // Module arguments
-    input wire  [576:0] d;
-    output reg  [576:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 577'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_c_word
-
-module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [5:0] write_address;
-    input wire  [142:0] write_data;
-    input wire  [5:0] read_address;
-    output reg  [142:0] read_data;
-
-    // Update code (custom)
-    reg [142:0] mem [0:63];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // rx_dma_cq
-
-module rx_dma_cq_n(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_cq_n
-
-module rx_dma_cq_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_cq_rd
-
-module rx_dma_cq_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_cq_wr
-
-module rx_dma_dec_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_dec_base
-
-module rx_dma_dq(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [5:0] write_address;
-    input wire  [22:0] write_data;
-    input wire  [5:0] read_address;
-    output reg  [22:0] read_data;
-
-    // Update code (custom)
-    reg [22:0] mem [0:63];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // rx_dma_dq
-
-module rx_dma_dq_n(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_dq_n
-
-module rx_dma_dq_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_dq_rd
-
-module rx_dma_dq_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_dq_wr
-
-module rx_dma_even(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [8:0] read_address;
-    input wire  read_clock;
-    output reg  [511:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  write_clock;
-    input wire  [511:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[511:0] mem[511:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // rx_dma_even
-
-module rx_dma_f_kcnt(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_f_kcnt
-
-module rx_dma_f_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_f_last
-
-module rx_dma_f_odd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_f_odd
-
-module rx_dma_f_shift(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_f_shift
-
-module rx_dma_f_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_f_valid
-
-module rx_dma_fr(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_fr
-
-module rx_dma_in_ready(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_in_ready
-
-module rx_dma_j_active(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_active
-
-module rx_dma_j_beats(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_beats
-
-module rx_dma_j_kcnt(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_kcnt
-
-module rx_dma_j_left(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_left
-
-module rx_dma_j_lo(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_lo
-
-module rx_dma_j_shift(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_j_shift
-
-module rx_dma_n_discarded(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_n_discarded
-
-module rx_dma_n_short(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_n_short
-
-module rx_dma_n_written(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_n_written
-
-module rx_dma_odd(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [8:0] read_address;
-    input wire  read_clock;
-    output reg  [511:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  write_clock;
-    input wire  [511:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[511:0] mem[511:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // rx_dma_odd
-
 module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
@@ -1547,312 +997,6 @@ module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,
         end
     end
 endmodule // rx_dma_oq
-
-module rx_dma_oq_n(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_oq_n
-
-module rx_dma_oq_rd(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_oq_rd
-
-module rx_dma_oq_wr(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_oq_wr
-
-module rx_dma_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_owed
-
-module rx_dma_p_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_p_cnt
-
-module rx_dma_p_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_p_keep
-
-module rx_dma_p_push(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_p_push
-
-module rx_dma_p_trunc(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_p_trunc
-
-module rx_dma_q_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_any
-
-module rx_dma_q_byte(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_byte
-
-module rx_dma_q_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_cnt
-
-module rx_dma_q_grp(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_grp
-
-module rx_dma_q_push(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_push
-
-module rx_dma_q_trunc(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_q_trunc
-
-module rx_dma_used(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_used
-
-module rx_dma_w_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_w_cnt
-
-module rx_dma_w_trunc(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_dma_w_trunc
 
 module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
@@ -1878,76 +1022,104 @@ module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,
     end
 endmodule // rx_dma_wq
 
-module rx_dma_wq_n(d,q,clock);
+module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [5:0] write_address;
+    input wire  [142:0] write_data;
+    input wire  [5:0] read_address;
+    output reg  [142:0] read_data;
 
     // Update code (custom)
-    initial begin
-       q = 5'h0;
+    reg [142:0] mem [0:63];
+
+    always @(*) begin
+        read_data = mem[read_address];
     end
 
-    always @(posedge clock) begin
-       q <= d;
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
     end
+endmodule // rx_dma_cq
 
-endmodule // rx_dma_wq_n
-
-module rx_dma_wq_rd(d,q,clock);
+module rx_dma_dq(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [5:0] write_address;
+    input wire  [22:0] write_data;
+    input wire  [5:0] read_address;
+    output reg  [22:0] read_data;
 
     // Update code (custom)
-    initial begin
-       q = 4'h0;
+    reg [22:0] mem [0:63];
+
+    always @(*) begin
+        read_data = mem[read_address];
     end
 
-    always @(posedge clock) begin
-       q <= d;
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
     end
+endmodule // rx_dma_dq
 
-endmodule // rx_dma_wq_rd
 
-module rx_dma_wq_wr(d,q,clock);
 
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_dma_wq_wr
 
-module rx_dma_wr_ptr(d,q,clock);
 
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_dma_wr_ptr
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

@@ -324,7 +324,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [639:0] fin_len;
 
     // Sub module instances
-    rx_pipe_icrc icrc(
+    icrc_pipe icrc(
         .clock(icrc_clock),
         .reset(icrc_reset),
         .s_valid(icrc_s_valid),
@@ -373,337 +373,337 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_axis_tvalid(fifo_m_axis_tvalid),
         .m_axis_tready(fifo_m_axis_tready)
     );
-    rx_pipe_beat_idx beat_idx(
+    hpcc_dff_w8 beat_idx(
         .d(beat_idx_d),
         .q(beat_idx_q),
         .clock(beat_idx_clock)
     );
-    rx_pipe_beat0 beat0(
+    hpcc_dff_w512 beat0(
         .d(beat0_d),
         .q(beat0_q),
         .clock(beat0_clock)
     );
-    rx_pipe_beat1 beat1(
+    hpcc_dff_w512 beat1(
         .d(beat1_d),
         .q(beat1_q),
         .clock(beat1_clock)
     );
-    rx_pipe_user_seen user_seen(
+    hpcc_dff_w1 user_seen(
         .d(user_seen_d),
         .q(user_seen_q),
         .clock(user_seen_clock)
     );
-    rx_pipe_keep_bad_seen keep_bad_seen(
+    hpcc_dff_w1 keep_bad_seen(
         .d(keep_bad_seen_d),
         .q(keep_bad_seen_q),
         .clock(keep_bad_seen_clock)
     );
-    rx_pipe_tlen_q tlen_q(
+    hpcc_dff_w16 tlen_q(
         .d(tlen_q_d),
         .q(tlen_q_q),
         .clock(tlen_q_clock)
     );
-    rx_pipe_csum_left csum_left(
+    hpcc_dff_w17 csum_left(
         .d(csum_left_d),
         .q(csum_left_q),
         .clock(csum_left_clock)
     );
-    rx_pipe_csum_acc csum_acc(
+    hpcc_dff_w32 csum_acc(
         .d(csum_acc_d),
         .q(csum_acc_q),
         .clock(csum_acc_clock)
     );
-    rx_pipe_frame_sum frame_sum(
+    hpcc_dff_w32 frame_sum(
         .d(frame_sum_d),
         .q(frame_sum_q),
         .clock(frame_sum_clock)
     );
-    rx_pipe_e0_hdr e0_hdr(
+    hpcc_dff_w1024 e0_hdr(
         .d(e0_hdr_d),
         .q(e0_hdr_q),
         .clock(e0_hdr_clock)
     );
-    rx_pipe_e0_keep e0_keep(
+    hpcc_dff_w64 e0_keep(
         .d(e0_keep_d),
         .q(e0_keep_q),
         .clock(e0_keep_clock)
     );
-    rx_pipe_e0_idx e0_idx(
+    hpcc_dff_w8 e0_idx(
         .d(e0_idx_d),
         .q(e0_idx_q),
         .clock(e0_idx_clock)
     );
-    rx_pipe_e0_fault e0_fault(
+    hpcc_dff_w5 e0_fault(
         .d(e0_fault_d),
         .q(e0_fault_q),
         .clock(e0_fault_clock)
     );
-    rx_pipe_e1_pre_a e1_pre_a(
+    hpcc_dff_w5 e1_pre_a(
         .d(e1_pre_a_d),
         .q(e1_pre_a_q),
         .clock(e1_pre_a_clock)
     );
-    rx_pipe_e1_eth_bad e1_eth_bad(
+    hpcc_dff_w1 e1_eth_bad(
         .d(e1_eth_bad_d),
         .q(e1_eth_bad_q),
         .clock(e1_eth_bad_clock)
     );
-    rx_pipe_e1_tlen e1_tlen(
+    hpcc_dff_w16 e1_tlen(
         .d(e1_tlen_d),
         .q(e1_tlen_q),
         .clock(e1_tlen_clock)
     );
-    rx_pipe_e1_top e1_top(
+    hpcc_dff_w7 e1_top(
         .d(e1_top_d),
         .q(e1_top_q),
         .clock(e1_top_clock)
     );
-    rx_pipe_e1_idx e1_idx(
+    hpcc_dff_w8 e1_idx(
         .d(e1_idx_d),
         .q(e1_idx_q),
         .clock(e1_idx_clock)
     );
-    rx_pipe_e1_pre_b e1_pre_b(
+    hpcc_dff_w5 e1_pre_b(
         .d(e1_pre_b_d),
         .q(e1_pre_b_q),
         .clock(e1_pre_b_clock)
     );
-    rx_pipe_e1_post e1_post(
+    hpcc_dff_w5 e1_post(
         .d(e1_post_d),
         .q(e1_post_q),
         .clock(e1_post_clock)
     );
-    rx_pipe_e1_ipsum e1_ipsum(
+    hpcc_dff_w20 e1_ipsum(
         .d(e1_ipsum_d),
         .q(e1_ipsum_q),
         .clock(e1_ipsum_clock)
     );
-    rx_pipe_e1_ip_found e1_ip_found(
+    hpcc_dff_w16 e1_ip_found(
         .d(e1_ip_found_d),
         .q(e1_ip_found_q),
         .clock(e1_ip_found_clock)
     );
-    rx_pipe_e1_udp_found e1_udp_found(
+    hpcc_dff_w16 e1_udp_found(
         .d(e1_udp_found_d),
         .q(e1_udp_found_q),
         .clock(e1_udp_found_clock)
     );
-    rx_pipe_e1_pseudo e1_pseudo(
+    hpcc_dff_w19 e1_pseudo(
         .d(e1_pseudo_d),
         .q(e1_pseudo_q),
         .clock(e1_pseudo_clock)
     );
-    rx_pipe_e1_fault e1_fault(
+    hpcc_dff_w5 e1_fault(
         .d(e1_fault_d),
         .q(e1_fault_q),
         .clock(e1_fault_clock)
     );
-    rx_pipe_e1_rec e1_rec(
+    hpcc_dff_w640 e1_rec(
         .d(e1_rec_d),
         .q(e1_rec_q),
         .clock(e1_rec_clock)
     );
-    rx_pipe_e2_len e2_len(
+    hpcc_dff_w16 e2_len(
         .d(e2_len_d),
         .q(e2_len_q),
         .clock(e2_len_clock)
     );
-    rx_pipe_e2_pre e2_pre(
+    hpcc_dff_w5 e2_pre(
         .d(e2_pre_d),
         .q(e2_pre_q),
         .clock(e2_pre_clock)
     );
-    rx_pipe_e2_post e2_post(
+    hpcc_dff_w5 e2_post(
         .d(e2_post_d),
         .q(e2_post_q),
         .clock(e2_post_clock)
     );
-    rx_pipe_e2_udp_found e2_udp_found(
+    hpcc_dff_w16 e2_udp_found(
         .d(e2_udp_found_d),
         .q(e2_udp_found_q),
         .clock(e2_udp_found_clock)
     );
-    rx_pipe_e2_pseudo e2_pseudo(
+    hpcc_dff_w19 e2_pseudo(
         .d(e2_pseudo_d),
         .q(e2_pseudo_q),
         .clock(e2_pseudo_clock)
     );
-    rx_pipe_e2_fault e2_fault(
+    hpcc_dff_w5 e2_fault(
         .d(e2_fault_d),
         .q(e2_fault_q),
         .clock(e2_fault_clock)
     );
-    rx_pipe_e5_fold1 e5_fold1(
+    hpcc_dff_w17 e5_fold1(
         .d(e5_fold1_d),
         .q(e5_fold1_q),
         .clock(e5_fold1_clock)
     );
-    rx_pipe_e5_found e5_found(
+    hpcc_dff_w16 e5_found(
         .d(e5_found_d),
         .q(e5_found_q),
         .clock(e5_found_clock)
     );
-    rx_pipe_e5_pre e5_pre(
+    hpcc_dff_w5 e5_pre(
         .d(e5_pre_d),
         .q(e5_pre_q),
         .clock(e5_pre_clock)
     );
-    rx_pipe_e5_post e5_post(
+    hpcc_dff_w5 e5_post(
         .d(e5_post_d),
         .q(e5_post_q),
         .clock(e5_post_clock)
     );
-    rx_pipe_e5_fault e5_fault(
+    hpcc_dff_w5 e5_fault(
         .d(e5_fault_d),
         .q(e5_fault_q),
         .clock(e5_fault_clock)
     );
-    rx_pipe_e5_len e5_len(
+    hpcc_dff_w16 e5_len(
         .d(e5_len_d),
         .q(e5_len_q),
         .clock(e5_len_clock)
     );
-    rx_pipe_e6_code e6_code(
+    hpcc_dff_w21 e6_code(
         .d(e6_code_d),
         .q(e6_code_q),
         .clock(e6_code_clock)
     );
-    rx_pipe_cnt0 cnt0(
+    hpcc_dff_w32 cnt0(
         .d(cnt0_d),
         .q(cnt0_q),
         .clock(cnt0_clock)
     );
-    rx_pipe_cnt1 cnt1(
+    hpcc_dff_w32 cnt1(
         .d(cnt1_d),
         .q(cnt1_q),
         .clock(cnt1_clock)
     );
-    rx_pipe_cnt2 cnt2(
+    hpcc_dff_w32 cnt2(
         .d(cnt2_d),
         .q(cnt2_q),
         .clock(cnt2_clock)
     );
-    rx_pipe_cnt3 cnt3(
+    hpcc_dff_w32 cnt3(
         .d(cnt3_d),
         .q(cnt3_q),
         .clock(cnt3_clock)
     );
-    rx_pipe_cnt4 cnt4(
+    hpcc_dff_w32 cnt4(
         .d(cnt4_d),
         .q(cnt4_q),
         .clock(cnt4_clock)
     );
-    rx_pipe_cnt5 cnt5(
+    hpcc_dff_w32 cnt5(
         .d(cnt5_d),
         .q(cnt5_q),
         .clock(cnt5_clock)
     );
-    rx_pipe_cnt6 cnt6(
+    hpcc_dff_w32 cnt6(
         .d(cnt6_d),
         .q(cnt6_q),
         .clock(cnt6_clock)
     );
-    rx_pipe_cnt7 cnt7(
+    hpcc_dff_w32 cnt7(
         .d(cnt7_d),
         .q(cnt7_q),
         .clock(cnt7_clock)
     );
-    rx_pipe_cnt8 cnt8(
+    hpcc_dff_w32 cnt8(
         .d(cnt8_d),
         .q(cnt8_q),
         .clock(cnt8_clock)
     );
-    rx_pipe_cnt9 cnt9(
+    hpcc_dff_w32 cnt9(
         .d(cnt9_d),
         .q(cnt9_q),
         .clock(cnt9_clock)
     );
-    rx_pipe_cnt10 cnt10(
+    hpcc_dff_w32 cnt10(
         .d(cnt10_d),
         .q(cnt10_q),
         .clock(cnt10_clock)
     );
-    rx_pipe_cnt11 cnt11(
+    hpcc_dff_w32 cnt11(
         .d(cnt11_d),
         .q(cnt11_q),
         .clock(cnt11_clock)
     );
-    rx_pipe_cnt12 cnt12(
+    hpcc_dff_w32 cnt12(
         .d(cnt12_d),
         .q(cnt12_q),
         .clock(cnt12_clock)
     );
-    rx_pipe_cnt13 cnt13(
+    hpcc_dff_w32 cnt13(
         .d(cnt13_d),
         .q(cnt13_q),
         .clock(cnt13_clock)
     );
-    rx_pipe_cnt14 cnt14(
+    hpcc_dff_w32 cnt14(
         .d(cnt14_d),
         .q(cnt14_q),
         .clock(cnt14_clock)
     );
-    rx_pipe_cnt15 cnt15(
+    hpcc_dff_w32 cnt15(
         .d(cnt15_d),
         .q(cnt15_q),
         .clock(cnt15_clock)
     );
-    rx_pipe_cnt16 cnt16(
+    hpcc_dff_w32 cnt16(
         .d(cnt16_d),
         .q(cnt16_q),
         .clock(cnt16_clock)
     );
-    rx_pipe_cnt17 cnt17(
+    hpcc_dff_w32 cnt17(
         .d(cnt17_d),
         .q(cnt17_q),
         .clock(cnt17_clock)
     );
-    rx_pipe_cnt18 cnt18(
+    hpcc_dff_w32 cnt18(
         .d(cnt18_d),
         .q(cnt18_q),
         .clock(cnt18_clock)
     );
-    rx_pipe_cnt19 cnt19(
+    hpcc_dff_w32 cnt19(
         .d(cnt19_d),
         .q(cnt19_q),
         .clock(cnt19_clock)
     );
-    rx_pipe_cnt20 cnt20(
+    hpcc_dff_w32 cnt20(
         .d(cnt20_d),
         .q(cnt20_q),
         .clock(cnt20_clock)
     );
-    rx_pipe_cnt21 cnt21(
+    hpcc_dff_w32 cnt21(
         .d(cnt21_d),
         .q(cnt21_q),
         .clock(cnt21_clock)
     );
-    rx_pipe_cnt22 cnt22(
+    hpcc_dff_w32 cnt22(
         .d(cnt22_d),
         .q(cnt22_q),
         .clock(cnt22_clock)
     );
-    rx_pipe_cnt23 cnt23(
+    hpcc_dff_w32 cnt23(
         .d(cnt23_d),
         .q(cnt23_q),
         .clock(cnt23_clock)
     );
-    rx_pipe_cnt24 cnt24(
+    hpcc_dff_w32 cnt24(
         .d(cnt24_d),
         .q(cnt24_q),
         .clock(cnt24_clock)
     );
-    rx_pipe_cnt25 cnt25(
+    hpcc_dff_w32 cnt25(
         .d(cnt25_d),
         .q(cnt25_q),
         .clock(cnt25_clock)
     );
-    rx_pipe_cnt26 cnt26(
+    hpcc_dff_w32 cnt26(
         .d(cnt26_d),
         .q(cnt26_q),
         .clock(cnt26_clock)
     );
-    rx_pipe_cnt27 cnt27(
+    hpcc_dff_w32 cnt27(
         .d(cnt27_d),
         .q(cnt27_q),
         .clock(cnt27_clock)
@@ -1453,59 +1453,137 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
 endmodule // rx_pipe
 
-module rx_pipe_beat0(d,q,clock);
+module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
     // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  issue;
+    input wire  in_valid;
+    input wire  [639:0] in_data;
+    output reg  credit;
+    output reg  [639:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
 
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
+    // Stub signals
+    reg  ram_write_clock;
+    reg  ram_write_enable;
+    reg  [6:0] ram_write_address;
+    reg  [639:0] ram_write_data;
+    reg  [6:0] ram_read_address;
+    wire  [639:0] ram_read_data;
+    reg  [6:0] rd_d;
+    wire  [6:0] rd_q;
+    reg  rd_clock;
+    reg  [6:0] wr_d;
+    wire  [6:0] wr_q;
+    reg  wr_clock;
+    reg  [7:0] count_d;
+    wire  [7:0] count_q;
+    reg  count_clock;
+    reg  [7:0] owed_d;
+    wire  [7:0] owed_q;
+    reg  owed_clock;
+
+    // Local signals
+    reg  pop;
+
+    // Sub module instances
+    rx_pipe_fifo_ram ram(
+        .write_clock(ram_write_clock),
+        .write_enable(ram_write_enable),
+        .write_address(ram_write_address),
+        .write_data(ram_write_data),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data)
+    );
+    hpcc_dff_w7 rd(
+        .d(rd_d),
+        .q(rd_q),
+        .clock(rd_clock)
+    );
+    hpcc_dff_w7 wr(
+        .d(wr_d),
+        .q(wr_q),
+        .clock(wr_clock)
+    );
+    hpcc_dff_w8 count(
+        .d(count_d),
+        .q(count_q),
+        .clock(count_clock)
+    );
+    hpcc_dff_w8 owed(
+        .d(owed_d),
+        .q(owed_q),
+        .clock(owed_clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_clock = clock;
+        wr_clock = clock;
+        count_clock = clock;
+        owed_clock = clock;
+        rd_d = rd_q;
+        wr_d = wr_q;
+        count_d = count_q;
+        owed_d = owed_q;
+        ram_write_clock = clock;
+        credit = owed_q < 32'h80;
+        ram_write_enable = in_valid;
+        ram_write_address = wr_q;
+        ram_write_data = in_data;
+        ram_read_address = rd_q;
+        m_axis_tvalid = count_q != 32'h0;
+        m_axis_tdata = ram_read_data;
+        pop = m_axis_tvalid & m_axis_tready;
+        if (in_valid) begin
+            wr_d = wr_q + 32'h1;
+        end
+        if (pop) begin
+            rd_d = rd_q + 32'h1;
+        end
+        if (in_valid & ~pop) begin
+            count_d = count_q + 32'h1;
+        end
+        if (~in_valid & pop) begin
+            count_d = count_q - 32'h1;
+        end
+        if (issue & ~pop) begin
+            owed_d = owed_q + 32'h1;
+        end
+        if (~issue & pop) begin
+            owed_d = owed_q - 32'h1;
+        end
+        if (reset) begin
+            rd_d = 32'h0;
+            wr_d = 32'h0;
+            count_d = 32'h0;
+            owed_d = 32'h0;
+        end
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
+endmodule // rx_pipe_fifo
 
-endmodule // rx_pipe_beat0
-
-module rx_pipe_beat1(d,q,clock);
+module rx_pipe_code_line(clock,in_data,out_data);
 
     // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
     input wire  clock;
+    input wire  [20:0] in_data;
+    output reg  [20:0] out_data;
 
     // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
+    reg [4*21-1:0] line_q;
 
     always @(posedge clock) begin
-       q <= d;
+        line_q <= {line_q[(4-1)*21-1:0], in_data};
     end
 
-endmodule // rx_pipe_beat1
-
-module rx_pipe_beat_idx(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
+    always @(*) begin
+        out_data = line_q[(4-1)*21 +: 21];
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_beat_idx
+endmodule // rx_pipe_code_line
 
 module rx_pipe_chk_line(clock,in_data,out_data);
 
@@ -1526,528 +1604,24 @@ module rx_pipe_chk_line(clock,in_data,out_data);
     end
 endmodule // rx_pipe_chk_line
 
-module rx_pipe_cnt0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt0
-
-module rx_pipe_cnt1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt1
-
-module rx_pipe_cnt10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt10
-
-module rx_pipe_cnt11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt11
-
-module rx_pipe_cnt12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt12
-
-module rx_pipe_cnt13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt13
-
-module rx_pipe_cnt14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt14
-
-module rx_pipe_cnt15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt15
-
-module rx_pipe_cnt16(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt16
-
-module rx_pipe_cnt17(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt17
-
-module rx_pipe_cnt18(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt18
-
-module rx_pipe_cnt19(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt19
-
-module rx_pipe_cnt2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt2
-
-module rx_pipe_cnt20(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt20
-
-module rx_pipe_cnt21(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt21
-
-module rx_pipe_cnt22(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt22
-
-module rx_pipe_cnt23(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt23
-
-module rx_pipe_cnt24(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt24
-
-module rx_pipe_cnt25(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt25
-
-module rx_pipe_cnt26(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt26
-
-module rx_pipe_cnt27(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt27
-
-module rx_pipe_cnt3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt3
-
-module rx_pipe_cnt4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt4
-
-module rx_pipe_cnt5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt5
-
-module rx_pipe_cnt6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt6
-
-module rx_pipe_cnt7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt7
-
-module rx_pipe_cnt8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt8
-
-module rx_pipe_cnt9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_cnt9
-
-module rx_pipe_code_line(clock,in_data,out_data);
+module rx_pipe_rec_line(clock,in_data,out_data);
 
     // Module arguments
     input wire  clock;
-    input wire  [20:0] in_data;
-    output reg  [20:0] out_data;
+    input wire  [639:0] in_data;
+    output reg  [639:0] out_data;
 
     // Update code (custom)
-    reg [4*21-1:0] line_q;
+    reg [9*640-1:0] line_q;
 
     always @(posedge clock) begin
-        line_q <= {line_q[(4-1)*21-1:0], in_data};
+        line_q <= {line_q[(9-1)*640-1:0], in_data};
     end
 
     always @(*) begin
-        out_data = line_q[(4-1)*21 +: 21];
+        out_data = line_q[(9-1)*640 +: 640];
     end
-endmodule // rx_pipe_code_line
+endmodule // rx_pipe_rec_line
 
 module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_sum,out_tag);
 
@@ -2108,731 +1682,6 @@ module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_su
     end
 endmodule // rx_pipe_csum
 
-module rx_pipe_csum_acc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_csum_acc
-
-module rx_pipe_csum_left(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_csum_left
-
-module rx_pipe_e0_fault(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e0_fault
-
-module rx_pipe_e0_hdr(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e0_hdr
-
-module rx_pipe_e0_idx(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e0_idx
-
-module rx_pipe_e0_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e0_keep
-
-module rx_pipe_e1_eth_bad(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_eth_bad
-
-module rx_pipe_e1_fault(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_fault
-
-module rx_pipe_e1_idx(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_idx
-
-module rx_pipe_e1_ip_found(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_ip_found
-
-module rx_pipe_e1_ipsum(d,q,clock);
-
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_ipsum
-
-module rx_pipe_e1_post(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_post
-
-module rx_pipe_e1_pre_a(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_pre_a
-
-module rx_pipe_e1_pre_b(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_pre_b
-
-module rx_pipe_e1_pseudo(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_pseudo
-
-module rx_pipe_e1_rec(d,q,clock);
-
-    // Module arguments
-    input wire  [639:0] d;
-    output reg  [639:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 640'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_rec
-
-module rx_pipe_e1_tlen(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_tlen
-
-module rx_pipe_e1_top(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_top
-
-module rx_pipe_e1_udp_found(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e1_udp_found
-
-module rx_pipe_e2_fault(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_fault
-
-module rx_pipe_e2_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_len
-
-module rx_pipe_e2_post(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_post
-
-module rx_pipe_e2_pre(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_pre
-
-module rx_pipe_e2_pseudo(d,q,clock);
-
-    // Module arguments
-    input wire  [18:0] d;
-    output reg  [18:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 19'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_pseudo
-
-module rx_pipe_e2_udp_found(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e2_udp_found
-
-module rx_pipe_e5_fault(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_fault
-
-module rx_pipe_e5_fold1(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_fold1
-
-module rx_pipe_e5_found(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_found
-
-module rx_pipe_e5_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_len
-
-module rx_pipe_e5_post(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_post
-
-module rx_pipe_e5_pre(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e5_pre
-
-module rx_pipe_e6_code(d,q,clock);
-
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_e6_code
-
-module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  issue;
-    input wire  in_valid;
-    input wire  [639:0] in_data;
-    output reg  credit;
-    output reg  [639:0] m_axis_tdata;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-
-    // Stub signals
-    reg  ram_write_clock;
-    reg  ram_write_enable;
-    reg  [6:0] ram_write_address;
-    reg  [639:0] ram_write_data;
-    reg  [6:0] ram_read_address;
-    wire  [639:0] ram_read_data;
-    reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
-    reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
-    reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
-    reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
-
-    // Local signals
-    reg  pop;
-
-    // Sub module instances
-    rx_pipe_fifo_ram ram(
-        .write_clock(ram_write_clock),
-        .write_enable(ram_write_enable),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .read_address(ram_read_address),
-        .read_data(ram_read_data)
-    );
-    rx_pipe_fifo_rd rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    rx_pipe_fifo_wr wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    rx_pipe_fifo_count count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    rx_pipe_fifo_owed owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
-        rd_d = rd_q;
-        wr_d = wr_q;
-        count_d = count_q;
-        owed_d = owed_q;
-        ram_write_clock = clock;
-        credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
-        ram_read_address = rd_q;
-        m_axis_tvalid = count_q != 32'h0;
-        m_axis_tdata = ram_read_data;
-        pop = m_axis_tvalid & m_axis_tready;
-        if (in_valid) begin
-            wr_d = wr_q + 32'h1;
-        end
-        if (pop) begin
-            rd_d = rd_q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            count_d = count_q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            count_d = count_q - 32'h1;
-        end
-        if (issue & ~pop) begin
-            owed_d = owed_q + 32'h1;
-        end
-        if (~issue & pop) begin
-            owed_d = owed_q - 32'h1;
-        end
-        if (reset) begin
-            rd_d = 32'h0;
-            wr_d = 32'h0;
-            count_d = 32'h0;
-            owed_d = 32'h0;
-        end
-    end
-
-endmodule // rx_pipe_fifo
-
-module rx_pipe_fifo_count(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_fifo_count
-
-module rx_pipe_fifo_owed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // rx_pipe_fifo_owed
-
 module rx_pipe_fifo_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
 
     // Module arguments
@@ -2857,865 +1706,82 @@ module rx_pipe_fifo_ram(write_clock,write_enable,write_address,write_data,read_a
     end
 endmodule // rx_pipe_fifo_ram
 
-module rx_pipe_fifo_rd(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_fifo_rd
 
-module rx_pipe_fifo_wr(d,q,clock);
 
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_fifo_wr
 
-module rx_pipe_frame_sum(d,q,clock);
 
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_frame_sum
 
-module rx_pipe_icrc(clock,reset,s_valid,s_data,s_last,s_icrc_at,s_tele_at,m_valid,m_crc,m_found);
 
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  s_valid;
-    input wire  [511:0] s_data;
-    input wire  s_last;
-    input wire  [15:0] s_icrc_at;
-    input wire  [6:0] s_tele_at;
-    output reg  m_valid;
-    output reg  [31:0] m_crc;
-    output reg  [31:0] m_found;
 
-    // Update code (custom)
-    // Stage 0: where the beat sits in its frame. rem = icrc_at - 64 x beat, 17 bits two's
-    // complement, counts down from the first beat and stops below -64 (so it never wraps).
-    reg in_frame_q;
-    reg [1:0] beat_q;
-    reg [16:0] rem_q;
-    reg [6:0] tele_at_q;
-    wire first0 = !in_frame_q;
-    wire [16:0] rem0 = first0 ? {1'b0, s_icrc_at} : rem_q;
-    wire [1:0] beat0_idx = first0 ? 2'd0 : beat_q;
-    always @(posedge clock) begin
-        if (s_valid) begin
-            in_frame_q <= !s_last;
-            beat_q <= beat0_idx == 2'd2 ? 2'd2 : beat0_idx + 2'd1;
-            rem_q <= (rem0[16] && !(&rem0[15:6])) ? rem0 : rem0 - 17'd64;
-            if (first0) tele_at_q <= s_tele_at;
-        end
-        if (reset) in_frame_q <= 1'b0;
-    end
 
-    // s1: the beat and where it sits; at_j = lane of the wire ICRC's byte j.
-    reg v1, last1, first1;
-    reg [511:0] d1;
-    reg [1:0] beat1_idx;
-    reg [16:0] rem1, at1, at2, at3;
-    reg [6:0] tele1;
-    always @(posedge clock) begin
-        v1 <= s_valid && !reset;
-        last1 <= s_last;
-        first1 <= first0;
-        d1 <= s_data;
-        beat1_idx <= beat0_idx;
-        rem1 <= rem0;
-        at1 <= rem0 + 17'd1;
-        at2 <= rem0 + 17'd2;
-        at3 <= rem0 + 17'd3;
-        tele1 <= first0 ? s_tele_at : tele_at_q;
-    end
 
-    // s1 -> s2: lanes below rem are covered.
-    wire beat0 = beat1_idx == 2'd0;
-    wire beat1 = beat1_idx == 2'd1;
-    // E bit of the telemetry header: in beat 0 at 54 or 58 (kept for beat 1), in beat 1 at 70.
-    reg echo_q;
-    wire echo1 = tele1 == 7'd70 ? d1[51] : beat0 ? (tele1 == 7'd58 ? d1[467] : d1[435]) : echo_q;
-    always @(posedge clock) if (v1 && beat0) echo_q <= echo1;
-    reg [63:0] tele_mask1;
-    always @(*) begin
-        tele_mask1 = 64'd0;
-        if (!echo1) begin
-            case ({beat1, beat0, tele1})
-            {2'b01, 7'd54}: tele_mask1 = 64'hfc80000000000000;
-            {2'b10, 7'd54}: tele_mask1 = 64'h00000003ffffffff;
-            {2'b01, 7'd58}: tele_mask1 = 64'hc800000000000000;
-            {2'b10, 7'd58}: tele_mask1 = 64'h0000003fffffffff;
-            {2'b01, 7'd70}: tele_mask1 = 64'h0000000000000000;
-            {2'b10, 7'd70}: tele_mask1 = 64'h0003fffffffffc80;
-    default: tele_mask1 = 64'd0;
-            endcase
-        end
-    end
-    wire [63:0] ff1 = (beat0 ? 64'h0000430003408000 : 64'd0) | tele_mask1;
-    // The ICRC found on the wire: lane rem + j holds its byte j.
-    wire [31:0] found1 = {
-        at3 < 17'd64 ? d1[at3[5:0]*8 +: 8] : 8'h00,
-        at2 < 17'd64 ? d1[at2[5:0]*8 +: 8] : 8'h00,
-        at1 < 17'd64 ? d1[at1[5:0]*8 +: 8] : 8'h00,
-        rem1 < 17'd64 ? d1[rem1[5:0]*8 +: 8] : 8'h00};
-    reg v2, last2, first2, upd2, fin2;
-    reg [5:0] tail2;
-    reg [31:0] found2;
-    reg [511:0] m2;
-    reg [511:0] m2_d;
-    always @(posedge clock) begin
-        v2 <= v1 && !reset;
-        last2 <= last1;
-        first2 <= first1;
-        m2 <= m2_d;
-        if (v1) found2 <= (first1 ? 32'd0 : found2) | found1;
-        upd2 <= !rem1[16] && rem1 != 17'd0;
-        fin2 <= !rem1[16] && rem1 != 17'd0 && rem1 <= 17'd64;
-        tail2 <= 6'd0 - rem1[5:0];
-    end
-    always @(*) begin
-            m2_d[0*8 +: 8] = (rem1[16] || rem1 <= 17'd0 || beat0) ? 8'h00 : ff1[0] ? 8'hFF : d1[0*8 +: 8];
-            m2_d[1*8 +: 8] = (rem1[16] || rem1 <= 17'd1 || beat0) ? 8'h00 : ff1[1] ? 8'hFF : d1[1*8 +: 8];
-            m2_d[2*8 +: 8] = (rem1[16] || rem1 <= 17'd2 || beat0) ? 8'h00 : ff1[2] ? 8'hFF : d1[2*8 +: 8];
-            m2_d[3*8 +: 8] = (rem1[16] || rem1 <= 17'd3 || beat0) ? 8'h00 : ff1[3] ? 8'hFF : d1[3*8 +: 8];
-            m2_d[4*8 +: 8] = (rem1[16] || rem1 <= 17'd4 || beat0) ? 8'h00 : ff1[4] ? 8'hFF : d1[4*8 +: 8];
-            m2_d[5*8 +: 8] = (rem1[16] || rem1 <= 17'd5 || beat0) ? 8'h00 : ff1[5] ? 8'hFF : d1[5*8 +: 8];
-            m2_d[6*8 +: 8] = (rem1[16] || rem1 <= 17'd6 || beat0) ? 8'h00 : ff1[6] ? 8'hFF : d1[6*8 +: 8];
-            m2_d[7*8 +: 8] = (rem1[16] || rem1 <= 17'd7 || beat0) ? 8'h00 : ff1[7] ? 8'hFF : d1[7*8 +: 8];
-            m2_d[8*8 +: 8] = (rem1[16] || rem1 <= 17'd8 || beat0) ? 8'h00 : ff1[8] ? 8'hFF : d1[8*8 +: 8];
-            m2_d[9*8 +: 8] = (rem1[16] || rem1 <= 17'd9 || beat0) ? 8'h00 : ff1[9] ? 8'hFF : d1[9*8 +: 8];
-            m2_d[10*8 +: 8] = (rem1[16] || rem1 <= 17'd10 || beat0) ? 8'h00 : ff1[10] ? 8'hFF : d1[10*8 +: 8];
-            m2_d[11*8 +: 8] = (rem1[16] || rem1 <= 17'd11 || beat0) ? 8'h00 : ff1[11] ? 8'hFF : d1[11*8 +: 8];
-            m2_d[12*8 +: 8] = (rem1[16] || rem1 <= 17'd12 || beat0) ? 8'h00 : ff1[12] ? 8'hFF : d1[12*8 +: 8];
-            m2_d[13*8 +: 8] = (rem1[16] || rem1 <= 17'd13 || beat0) ? 8'h00 : ff1[13] ? 8'hFF : d1[13*8 +: 8];
-            m2_d[14*8 +: 8] = (rem1[16] || rem1 <= 17'd14) ? 8'h00 : ff1[14] ? 8'hFF : d1[14*8 +: 8];
-            m2_d[15*8 +: 8] = (rem1[16] || rem1 <= 17'd15) ? 8'h00 : ff1[15] ? 8'hFF : d1[15*8 +: 8];
-            m2_d[16*8 +: 8] = (rem1[16] || rem1 <= 17'd16) ? 8'h00 : ff1[16] ? 8'hFF : d1[16*8 +: 8];
-            m2_d[17*8 +: 8] = (rem1[16] || rem1 <= 17'd17) ? 8'h00 : ff1[17] ? 8'hFF : d1[17*8 +: 8];
-            m2_d[18*8 +: 8] = (rem1[16] || rem1 <= 17'd18) ? 8'h00 : ff1[18] ? 8'hFF : d1[18*8 +: 8];
-            m2_d[19*8 +: 8] = (rem1[16] || rem1 <= 17'd19) ? 8'h00 : ff1[19] ? 8'hFF : d1[19*8 +: 8];
-            m2_d[20*8 +: 8] = (rem1[16] || rem1 <= 17'd20) ? 8'h00 : ff1[20] ? 8'hFF : d1[20*8 +: 8];
-            m2_d[21*8 +: 8] = (rem1[16] || rem1 <= 17'd21) ? 8'h00 : ff1[21] ? 8'hFF : d1[21*8 +: 8];
-            m2_d[22*8 +: 8] = (rem1[16] || rem1 <= 17'd22) ? 8'h00 : ff1[22] ? 8'hFF : d1[22*8 +: 8];
-            m2_d[23*8 +: 8] = (rem1[16] || rem1 <= 17'd23) ? 8'h00 : ff1[23] ? 8'hFF : d1[23*8 +: 8];
-            m2_d[24*8 +: 8] = (rem1[16] || rem1 <= 17'd24) ? 8'h00 : ff1[24] ? 8'hFF : d1[24*8 +: 8];
-            m2_d[25*8 +: 8] = (rem1[16] || rem1 <= 17'd25) ? 8'h00 : ff1[25] ? 8'hFF : d1[25*8 +: 8];
-            m2_d[26*8 +: 8] = (rem1[16] || rem1 <= 17'd26) ? 8'h00 : ff1[26] ? 8'hFF : d1[26*8 +: 8];
-            m2_d[27*8 +: 8] = (rem1[16] || rem1 <= 17'd27) ? 8'h00 : ff1[27] ? 8'hFF : d1[27*8 +: 8];
-            m2_d[28*8 +: 8] = (rem1[16] || rem1 <= 17'd28) ? 8'h00 : ff1[28] ? 8'hFF : d1[28*8 +: 8];
-            m2_d[29*8 +: 8] = (rem1[16] || rem1 <= 17'd29) ? 8'h00 : ff1[29] ? 8'hFF : d1[29*8 +: 8];
-            m2_d[30*8 +: 8] = (rem1[16] || rem1 <= 17'd30) ? 8'h00 : ff1[30] ? 8'hFF : d1[30*8 +: 8];
-            m2_d[31*8 +: 8] = (rem1[16] || rem1 <= 17'd31) ? 8'h00 : ff1[31] ? 8'hFF : d1[31*8 +: 8];
-            m2_d[32*8 +: 8] = (rem1[16] || rem1 <= 17'd32) ? 8'h00 : ff1[32] ? 8'hFF : d1[32*8 +: 8];
-            m2_d[33*8 +: 8] = (rem1[16] || rem1 <= 17'd33) ? 8'h00 : ff1[33] ? 8'hFF : d1[33*8 +: 8];
-            m2_d[34*8 +: 8] = (rem1[16] || rem1 <= 17'd34) ? 8'h00 : ff1[34] ? 8'hFF : d1[34*8 +: 8];
-            m2_d[35*8 +: 8] = (rem1[16] || rem1 <= 17'd35) ? 8'h00 : ff1[35] ? 8'hFF : d1[35*8 +: 8];
-            m2_d[36*8 +: 8] = (rem1[16] || rem1 <= 17'd36) ? 8'h00 : ff1[36] ? 8'hFF : d1[36*8 +: 8];
-            m2_d[37*8 +: 8] = (rem1[16] || rem1 <= 17'd37) ? 8'h00 : ff1[37] ? 8'hFF : d1[37*8 +: 8];
-            m2_d[38*8 +: 8] = (rem1[16] || rem1 <= 17'd38) ? 8'h00 : ff1[38] ? 8'hFF : d1[38*8 +: 8];
-            m2_d[39*8 +: 8] = (rem1[16] || rem1 <= 17'd39) ? 8'h00 : ff1[39] ? 8'hFF : d1[39*8 +: 8];
-            m2_d[40*8 +: 8] = (rem1[16] || rem1 <= 17'd40) ? 8'h00 : ff1[40] ? 8'hFF : d1[40*8 +: 8];
-            m2_d[41*8 +: 8] = (rem1[16] || rem1 <= 17'd41) ? 8'h00 : ff1[41] ? 8'hFF : d1[41*8 +: 8];
-            m2_d[42*8 +: 8] = (rem1[16] || rem1 <= 17'd42) ? 8'h00 : ff1[42] ? 8'hFF : d1[42*8 +: 8];
-            m2_d[43*8 +: 8] = (rem1[16] || rem1 <= 17'd43) ? 8'h00 : ff1[43] ? 8'hFF : d1[43*8 +: 8];
-            m2_d[44*8 +: 8] = (rem1[16] || rem1 <= 17'd44) ? 8'h00 : ff1[44] ? 8'hFF : d1[44*8 +: 8];
-            m2_d[45*8 +: 8] = (rem1[16] || rem1 <= 17'd45) ? 8'h00 : ff1[45] ? 8'hFF : d1[45*8 +: 8];
-            m2_d[46*8 +: 8] = (rem1[16] || rem1 <= 17'd46) ? 8'h00 : ff1[46] ? 8'hFF : d1[46*8 +: 8];
-            m2_d[47*8 +: 8] = (rem1[16] || rem1 <= 17'd47) ? 8'h00 : ff1[47] ? 8'hFF : d1[47*8 +: 8];
-            m2_d[48*8 +: 8] = (rem1[16] || rem1 <= 17'd48) ? 8'h00 : ff1[48] ? 8'hFF : d1[48*8 +: 8];
-            m2_d[49*8 +: 8] = (rem1[16] || rem1 <= 17'd49) ? 8'h00 : ff1[49] ? 8'hFF : d1[49*8 +: 8];
-            m2_d[50*8 +: 8] = (rem1[16] || rem1 <= 17'd50) ? 8'h00 : ff1[50] ? 8'hFF : d1[50*8 +: 8];
-            m2_d[51*8 +: 8] = (rem1[16] || rem1 <= 17'd51) ? 8'h00 : ff1[51] ? 8'hFF : d1[51*8 +: 8];
-            m2_d[52*8 +: 8] = (rem1[16] || rem1 <= 17'd52) ? 8'h00 : ff1[52] ? 8'hFF : d1[52*8 +: 8];
-            m2_d[53*8 +: 8] = (rem1[16] || rem1 <= 17'd53) ? 8'h00 : ff1[53] ? 8'hFF : d1[53*8 +: 8];
-            m2_d[54*8 +: 8] = (rem1[16] || rem1 <= 17'd54) ? 8'h00 : ff1[54] ? 8'hFF : d1[54*8 +: 8];
-            m2_d[55*8 +: 8] = (rem1[16] || rem1 <= 17'd55) ? 8'h00 : ff1[55] ? 8'hFF : d1[55*8 +: 8];
-            m2_d[56*8 +: 8] = (rem1[16] || rem1 <= 17'd56) ? 8'h00 : ff1[56] ? 8'hFF : d1[56*8 +: 8];
-            m2_d[57*8 +: 8] = (rem1[16] || rem1 <= 17'd57) ? 8'h00 : ff1[57] ? 8'hFF : d1[57*8 +: 8];
-            m2_d[58*8 +: 8] = (rem1[16] || rem1 <= 17'd58) ? 8'h00 : ff1[58] ? 8'hFF : d1[58*8 +: 8];
-            m2_d[59*8 +: 8] = (rem1[16] || rem1 <= 17'd59) ? 8'h00 : ff1[59] ? 8'hFF : d1[59*8 +: 8];
-            m2_d[60*8 +: 8] = (rem1[16] || rem1 <= 17'd60) ? 8'h00 : ff1[60] ? 8'hFF : d1[60*8 +: 8];
-            m2_d[61*8 +: 8] = (rem1[16] || rem1 <= 17'd61) ? 8'h00 : ff1[61] ? 8'hFF : d1[61*8 +: 8];
-            m2_d[62*8 +: 8] = (rem1[16] || rem1 <= 17'd62) ? 8'h00 : ff1[62] ? 8'hFF : d1[62*8 +: 8];
-            m2_d[63*8 +: 8] = (rem1[16] || rem1 <= 17'd63) ? 8'h00 : ff1[63] ? 8'hFF : d1[63*8 +: 8];
-        end
 
-    // s3: 8 groups x 32 partial parities of B.D.
-    reg [255:0] p3;
-    reg v3, last3, first3, upd3, fin3;
-    reg [5:0] tail3;
-    reg [31:0] found3;
-    always @(posedge clock) begin
-        p3[0] <= ^(m2[63:0] & 64'hd04d951be5fe1c77);
-        p3[1] <= ^(m2[63:0] & 64'ha09b2a37cbfc38ee);
-        p3[2] <= ^(m2[63:0] & 64'h4136546f97f871dd);
-        p3[3] <= ^(m2[63:0] & 64'h826ca8df2ff0e3ba);
-        p3[4] <= ^(m2[63:0] & 64'h04d951be5fe1c775);
-        p3[5] <= ^(m2[63:0] & 64'h09b2a37cbfc38eea);
-        p3[6] <= ^(m2[63:0] & 64'hc328d3e29a7901a2);
-        p3[7] <= ^(m2[63:0] & 64'h8651a7c534f20345);
-        p3[8] <= ^(m2[63:0] & 64'h0ca34f8a69e4068b);
-        p3[9] <= ^(m2[63:0] & 64'hc90b0a0f36361160);
-        p3[10] <= ^(m2[63:0] & 64'h425b810589923eb7);
-        p3[11] <= ^(m2[63:0] & 64'h84b7020b13247d6f);
-        p3[12] <= ^(m2[63:0] & 64'h096e04162648fade);
-        p3[13] <= ^(m2[63:0] & 64'h12dc082c4c91f5bd);
-        p3[14] <= ^(m2[63:0] & 64'h25b810589923eb7a);
-        p3[15] <= ^(m2[63:0] & 64'h4b7020b13247d6f4);
-        p3[16] <= ^(m2[63:0] & 64'h46add4798171b19f);
-        p3[17] <= ^(m2[63:0] & 64'h8d5ba8f302e3633e);
-        p3[18] <= ^(m2[63:0] & 64'h1ab751e605c6c67d);
-        p3[19] <= ^(m2[63:0] & 64'h356ea3cc0b8d8cfa);
-        p3[20] <= ^(m2[63:0] & 64'hba90d283f2e50583);
-        p3[21] <= ^(m2[63:0] & 64'ha56c301c00341771);
-        p3[22] <= ^(m2[63:0] & 64'h9a95f523e5963294);
-        p3[23] <= ^(m2[63:0] & 64'h352bea47cb2c6528);
-        p3[24] <= ^(m2[63:0] & 64'hba1a419473a6d627);
-        p3[25] <= ^(m2[63:0] & 64'ha479163302b3b039);
-        p3[26] <= ^(m2[63:0] & 64'h48f22c6605676073);
-        p3[27] <= ^(m2[63:0] & 64'h41a9cdd7ef30dc91);
-        p3[28] <= ^(m2[63:0] & 64'h531e0eb43b9fa554);
-        p3[29] <= ^(m2[63:0] & 64'ha63c1d68773f4aa8);
-        p3[30] <= ^(m2[63:0] & 64'h9c35afcb0b808926);
-        p3[31] <= ^(m2[63:0] & 64'he826ca8df2ff0e3b);
-        p3[32] <= ^(m2[127:64] & 64'h77971b956500d811);
-        p3[33] <= ^(m2[127:64] & 64'hef2e372aca01b023);
-        p3[34] <= ^(m2[127:64] & 64'hde5c6e5594036047);
-        p3[35] <= ^(m2[127:64] & 64'hbcb8dcab2806c08e);
-        p3[36] <= ^(m2[127:64] & 64'h7971b956500d811d);
-        p3[37] <= ^(m2[127:64] & 64'hf2e372aca01b023a);
-        p3[38] <= ^(m2[127:64] & 64'h9251fecc2536dc65);
-        p3[39] <= ^(m2[127:64] & 64'h24a3fd984a6db8cb);
-        p3[40] <= ^(m2[127:64] & 64'h4947fb3094db7197);
-        p3[41] <= ^(m2[127:64] & 64'he518edf44cb63b3f);
-        p3[42] <= ^(m2[127:64] & 64'hbda6c07dfc6cae6e);
-        p3[43] <= ^(m2[127:64] & 64'h7b4d80fbf8d95cdc);
-        p3[44] <= ^(m2[127:64] & 64'hf69b01f7f1b2b9b9);
-        p3[45] <= ^(m2[127:64] & 64'hed3603efe3657372);
-        p3[46] <= ^(m2[127:64] & 64'hda6c07dfc6cae6e4);
-        p3[47] <= ^(m2[127:64] & 64'hb4d80fbf8d95cdc8);
-        p3[48] <= ^(m2[127:64] & 64'h1e2704ea7e2b4381);
-        p3[49] <= ^(m2[127:64] & 64'h3c4e09d4fc568702);
-        p3[50] <= ^(m2[127:64] & 64'h789c13a9f8ad0e05);
-        p3[51] <= ^(m2[127:64] & 64'hf1382753f15a1c0a);
-        p3[52] <= ^(m2[127:64] & 64'h95e7553287b4e005);
-        p3[53] <= ^(m2[127:64] & 64'h5c59b1f06a69181a);
-        p3[54] <= ^(m2[127:64] & 64'hcf247875b1d2e824);
-        p3[55] <= ^(m2[127:64] & 64'h9e48f0eb63a5d049);
-        p3[56] <= ^(m2[127:64] & 64'h4b06fa43a24b7883);
-        p3[57] <= ^(m2[127:64] & 64'he19aef1221962916);
-        p3[58] <= ^(m2[127:64] & 64'hc335de24432c522d);
-        p3[59] <= ^(m2[127:64] & 64'hf1fca7dde3587c4b);
-        p3[60] <= ^(m2[127:64] & 64'h946e542ea3b02087);
-        p3[61] <= ^(m2[127:64] & 64'h28dca85d4760410e);
-        p3[62] <= ^(m2[127:64] & 64'h262e4b2febc05a0c);
-        p3[63] <= ^(m2[127:64] & 64'h3bcb8dcab2806c08);
-        p3[64] <= ^(m2[191:128] & 64'hc30eedb88e659548);
-        p3[65] <= ^(m2[191:128] & 64'h861ddb711ccb2a90);
-        p3[66] <= ^(m2[191:128] & 64'h0c3bb6e239965521);
-        p3[67] <= ^(m2[191:128] & 64'h18776dc4732caa43);
-        p3[68] <= ^(m2[191:128] & 64'h30eedb88e6595487);
-        p3[69] <= ^(m2[191:128] & 64'h61ddb711ccb2a90e);
-        p3[70] <= ^(m2[191:128] & 64'h00b5839b1700c755);
-        p3[71] <= ^(m2[191:128] & 64'h016b07362e018eab);
-        p3[72] <= ^(m2[191:128] & 64'h02d60e6c5c031d56);
-        p3[73] <= ^(m2[191:128] & 64'hc6a2f1603663afe4);
-        p3[74] <= ^(m2[191:128] & 64'h4e4b0f78e2a2ca81);
-        p3[75] <= ^(m2[191:128] & 64'h9c961ef1c5459503);
-        p3[76] <= ^(m2[191:128] & 64'h392c3de38a8b2a06);
-        p3[77] <= ^(m2[191:128] & 64'h72587bc71516540d);
-        p3[78] <= ^(m2[191:128] & 64'he4b0f78e2a2ca81b);
-        p3[79] <= ^(m2[191:128] & 64'hc961ef1c54595037);
-        p3[80] <= ^(m2[191:128] & 64'h51cd338026d73527);
-        p3[81] <= ^(m2[191:128] & 64'ha39a67004dae6a4e);
-        p3[82] <= ^(m2[191:128] & 64'h4734ce009b5cd49c);
-        p3[83] <= ^(m2[191:128] & 64'h8e699c0136b9a938);
-        p3[84] <= ^(m2[191:128] & 64'hdfddd5bae316c739);
-        p3[85] <= ^(m2[191:128] & 64'h7cb546cd48481b3b);
-        p3[86] <= ^(m2[191:128] & 64'h3a6460221ef5a33e);
-        p3[87] <= ^(m2[191:128] & 64'h74c8c0443deb467d);
-        p3[88] <= ^(m2[191:128] & 64'h2a9f6d30f5b319b3);
-        p3[89] <= ^(m2[191:128] & 64'h963037d96503a62e);
-        p3[90] <= ^(m2[191:128] & 64'h2c606fb2ca074c5d);
-        p3[91] <= ^(m2[191:128] & 64'h9bce32dd1a6b0df3);
-        p3[92] <= ^(m2[191:128] & 64'hf4928802bab38eaf);
-        p3[93] <= ^(m2[191:128] & 64'he925100575671d5f);
-        p3[94] <= ^(m2[191:128] & 64'h1144cdb264abaff6);
-        p3[95] <= ^(m2[191:128] & 64'he18776dc4732caa4);
-        p3[96] <= ^(m2[255:192] & 64'ha998da2757f68d2f);
-        p3[97] <= ^(m2[255:192] & 64'h5331b44eafed1a5f);
-        p3[98] <= ^(m2[255:192] & 64'ha663689d5fda34bf);
-        p3[99] <= ^(m2[255:192] & 64'h4cc6d13abfb4697e);
-        p3[100] <= ^(m2[255:192] & 64'h998da2757f68d2fc);
-        p3[101] <= ^(m2[255:192] & 64'h331b44eafed1a5f8);
-        p3[102] <= ^(m2[255:192] & 64'hcfae53f2aa55c6df);
-        p3[103] <= ^(m2[255:192] & 64'h9f5ca7e554ab8dbe);
-        p3[104] <= ^(m2[255:192] & 64'h3eb94fcaa9571b7c);
-        p3[105] <= ^(m2[255:192] & 64'hd4ea45b20558bbd7);
-        p3[106] <= ^(m2[255:192] & 64'h004c51435d47fa80);
-        p3[107] <= ^(m2[255:192] & 64'h0098a286ba8ff500);
-        p3[108] <= ^(m2[255:192] & 64'h0131450d751fea01);
-        p3[109] <= ^(m2[255:192] & 64'h02628a1aea3fd402);
-        p3[110] <= ^(m2[255:192] & 64'h04c51435d47fa804);
-        p3[111] <= ^(m2[255:192] & 64'h098a286ba8ff5009);
-        p3[112] <= ^(m2[255:192] & 64'hba8c8af006082d3c);
-        p3[113] <= ^(m2[255:192] & 64'h751915e00c105a78);
-        p3[114] <= ^(m2[255:192] & 64'hea322bc01820b4f1);
-        p3[115] <= ^(m2[255:192] & 64'hd4645780304169e2);
-        p3[116] <= ^(m2[255:192] & 64'h0150752737745eea);
-        p3[117] <= ^(m2[255:192] & 64'hab383069391e30fa);
-        p3[118] <= ^(m2[255:192] & 64'hffe8baf525caecdb);
-        p3[119] <= ^(m2[255:192] & 64'hffd175ea4b95d9b6);
-        p3[120] <= ^(m2[255:192] & 64'h563a31f3c0dd3e43);
-        p3[121] <= ^(m2[255:192] & 64'h05ecb9c0d64cf1a9);
-        p3[122] <= ^(m2[255:192] & 64'h0bd97381ac99e353);
-        p3[123] <= ^(m2[255:192] & 64'hbe2a3d240ec54b89);
-        p3[124] <= ^(m2[255:192] & 64'hd5cca06f4a7c1a3c);
-        p3[125] <= ^(m2[255:192] & 64'hab9940de94f83479);
-        p3[126] <= ^(m2[255:192] & 64'hfeaa5b9a7e06e5dc);
-        p3[127] <= ^(m2[255:192] & 64'h54cc6d13abfb4697);
-        p3[128] <= ^(m2[319:256] & 64'hcee3d50174482112);
-        p3[129] <= ^(m2[319:256] & 64'h9dc7aa02e8904225);
-        p3[130] <= ^(m2[319:256] & 64'h3b8f5405d120844a);
-        p3[131] <= ^(m2[319:256] & 64'h771ea80ba2410895);
-        p3[132] <= ^(m2[319:256] & 64'hee3d50174482112a);
-        p3[133] <= ^(m2[319:256] & 64'hdc7aa02e89042255);
-        p3[134] <= ^(m2[319:256] & 64'h7616955c664065b8);
-        p3[135] <= ^(m2[319:256] & 64'hec2d2ab8cc80cb71);
-        p3[136] <= ^(m2[319:256] & 64'hd85a5571990196e3);
-        p3[137] <= ^(m2[319:256] & 64'h7e577fe2464b0cd4);
-        p3[138] <= ^(m2[319:256] & 64'h324d2ac5f8de38bb);
-        p3[139] <= ^(m2[319:256] & 64'h649a558bf1bc7176);
-        p3[140] <= ^(m2[319:256] & 64'hc934ab17e378e2ec);
-        p3[141] <= ^(m2[319:256] & 64'h9269562fc6f1c5d8);
-        p3[142] <= ^(m2[319:256] & 64'h24d2ac5f8de38bb0);
-        p3[143] <= ^(m2[319:256] & 64'h49a558bf1bc71760);
-        p3[144] <= ^(m2[319:256] & 64'h5da9647f43c60fd2);
-        p3[145] <= ^(m2[319:256] & 64'hbb52c8fe878c1fa5);
-        p3[146] <= ^(m2[319:256] & 64'h76a591fd0f183f4a);
-        p3[147] <= ^(m2[319:256] & 64'hed4b23fa1e307e95);
-        p3[148] <= ^(m2[319:256] & 64'h147592f54828dc39);
-        p3[149] <= ^(m2[319:256] & 64'he608f0ebe4199960);
-        p3[150] <= ^(m2[319:256] & 64'h02f234d6bc7b13d3);
-        p3[151] <= ^(m2[319:256] & 64'h05e469ad78f627a7);
-        p3[152] <= ^(m2[319:256] & 64'hc52b065b85a46e5d);
-        p3[153] <= ^(m2[319:256] & 64'h44b5d9b67f00fda8);
-        p3[154] <= ^(m2[319:256] & 64'h896bb36cfe01fb50);
-        p3[155] <= ^(m2[319:256] & 64'hdc34b3d8884bd7b2);
-        p3[156] <= ^(m2[319:256] & 64'h768ab2b064df8e77);
-        p3[157] <= ^(m2[319:256] & 64'hed156560c9bf1cef);
-        p3[158] <= ^(m2[319:256] & 64'h14c91fc0e73618cd);
-        p3[159] <= ^(m2[319:256] & 64'he771ea80ba241089);
-        p3[160] <= ^(m2[383:320] & 64'h17830a34c6f00657);
-        p3[161] <= ^(m2[383:320] & 64'h2f0614698de00caf);
-        p3[162] <= ^(m2[383:320] & 64'h5e0c28d31bc0195f);
-        p3[163] <= ^(m2[383:320] & 64'hbc1851a6378032be);
-        p3[164] <= ^(m2[383:320] & 64'h7830a34c6f00657c);
-        p3[165] <= ^(m2[383:320] & 64'hf0614698de00caf9);
-        p3[166] <= ^(m2[383:320] & 64'hf74187057af193a4);
-        p3[167] <= ^(m2[383:320] & 64'hee830e0af5e32748);
-        p3[168] <= ^(m2[383:320] & 64'hdd061c15ebc64e91);
-        p3[169] <= ^(m2[383:320] & 64'had8f321f117c9b74);
-        p3[170] <= ^(m2[383:320] & 64'h4c9d6e0ae40930bf);
-        p3[171] <= ^(m2[383:320] & 64'h993adc15c812617e);
-        p3[172] <= ^(m2[383:320] & 64'h3275b82b9024c2fc);
-        p3[173] <= ^(m2[383:320] & 64'h64eb7057204985f9);
-        p3[174] <= ^(m2[383:320] & 64'hc9d6e0ae40930bf3);
-        p3[175] <= ^(m2[383:320] & 64'h93adc15c812617e6);
-        p3[176] <= ^(m2[383:320] & 64'h30d8888dc4bc299b);
-        p3[177] <= ^(m2[383:320] & 64'h61b1111b89785336);
-        p3[178] <= ^(m2[383:320] & 64'hc362223712f0a66d);
-        p3[179] <= ^(m2[383:320] & 64'h86c4446e25e14cda);
-        p3[180] <= ^(m2[383:320] & 64'h1a0b82e88d329fe2);
-        p3[181] <= ^(m2[383:320] & 64'h23940fe5dc953993);
-        p3[182] <= ^(m2[383:320] & 64'h50ab15ff7fda7570);
-        p3[183] <= ^(m2[383:320] & 64'ha1562bfeffb4eae0);
-        p3[184] <= ^(m2[383:320] & 64'h552f5dc93999d397);
-        p3[185] <= ^(m2[383:320] & 64'hbdddb1a6b5c3a178);
-        p3[186] <= ^(m2[383:320] & 64'h7bbb634d6b8742f0);
-        p3[187] <= ^(m2[383:320] & 64'he0f5ccae11fe83b6);
-        p3[188] <= ^(m2[383:320] & 64'hd6689368e50d013a);
-        p3[189] <= ^(m2[383:320] & 64'hacd126d1ca1a0274);
-        p3[190] <= ^(m2[383:320] & 64'h4e21479752c402be);
-        p3[191] <= ^(m2[383:320] & 64'h8bc1851a6378032b);
-        p3[192] <= ^(m2[447:384] & 64'hf182fa07eb46de2f);
-        p3[193] <= ^(m2[447:384] & 64'he305f40fd68dbc5e);
-        p3[194] <= ^(m2[447:384] & 64'hc60be81fad1b78bc);
-        p3[195] <= ^(m2[447:384] & 64'h8c17d03f5a36f178);
-        p3[196] <= ^(m2[447:384] & 64'h182fa07eb46de2f1);
-        p3[197] <= ^(m2[447:384] & 64'h305f40fd68dbc5e2);
-        p3[198] <= ^(m2[447:384] & 64'h913c7bfd3af155ea);
-        p3[199] <= ^(m2[447:384] & 64'h2278f7fa75e2abd5);
-        p3[200] <= ^(m2[447:384] & 64'h44f1eff4ebc557ab);
-        p3[201] <= ^(m2[447:384] & 64'h786125ee3ccc7178);
-        p3[202] <= ^(m2[447:384] & 64'h0140b1db92de3cde);
-        p3[203] <= ^(m2[447:384] & 64'h028163b725bc79bc);
-        p3[204] <= ^(m2[447:384] & 64'h0502c76e4b78f379);
-        p3[205] <= ^(m2[447:384] & 64'h0a058edc96f1e6f2);
-        p3[206] <= ^(m2[447:384] & 64'h140b1db92de3cde4);
-        p3[207] <= ^(m2[447:384] & 64'h28163b725bc79bc9);
-        p3[208] <= ^(m2[447:384] & 64'ha1ae8ce35cc9e9bc);
-        p3[209] <= ^(m2[447:384] & 64'h435d19c6b993d378);
-        p3[210] <= ^(m2[447:384] & 64'h86ba338d7327a6f0);
-        p3[211] <= ^(m2[447:384] & 64'h0d74671ae64f4de1);
-        p3[212] <= ^(m2[447:384] & 64'heb6a343227d845ec);
-        p3[213] <= ^(m2[447:384] & 64'h27569263a4f655f7);
-        p3[214] <= ^(m2[447:384] & 64'hbf2fdec0a2aa75c1);
-        p3[215] <= ^(m2[447:384] & 64'h7e5fbd814554eb82);
-        p3[216] <= ^(m2[447:384] & 64'h0d3d810561ef092a);
-        p3[217] <= ^(m2[447:384] & 64'hebf9f80d2898cc7b);
-        p3[218] <= ^(m2[447:384] & 64'hd7f3f01a513198f7);
-        p3[219] <= ^(m2[447:384] & 64'h5e651a334925efc1);
-        p3[220] <= ^(m2[447:384] & 64'h4d48ce61790d01ac);
-        p3[221] <= ^(m2[447:384] & 64'h9a919cc2f21a0359);
-        p3[222] <= ^(m2[447:384] & 64'hc4a1c3820f72d89c);
-        p3[223] <= ^(m2[447:384] & 64'h78c17d03f5a36f17);
-        p3[224] <= ^(m2[511:448] & 64'h04d101df481b4e5a);
-        p3[225] <= ^(m2[511:448] & 64'h09a203be90369cb5);
-        p3[226] <= ^(m2[511:448] & 64'h1344077d206d396b);
-        p3[227] <= ^(m2[511:448] & 64'h26880efa40da72d7);
-        p3[228] <= ^(m2[511:448] & 64'h4d101df481b4e5af);
-        p3[229] <= ^(m2[511:448] & 64'h9a203be90369cb5e);
-        p3[230] <= ^(m2[511:448] & 64'h3091760d4ec8d8e6);
-        p3[231] <= ^(m2[511:448] & 64'h6122ec1a9d91b1cd);
-        p3[232] <= ^(m2[511:448] & 64'hc245d8353b23639a);
-        p3[233] <= ^(m2[511:448] & 64'h805ab1b53e5d896e);
-        p3[234] <= ^(m2[511:448] & 64'h046462b534a05c86);
-        p3[235] <= ^(m2[511:448] & 64'h08c8c56a6940b90c);
-        p3[236] <= ^(m2[511:448] & 64'h11918ad4d2817218);
-        p3[237] <= ^(m2[511:448] & 64'h232315a9a502e430);
-        p3[238] <= ^(m2[511:448] & 64'h46462b534a05c860);
-        p3[239] <= ^(m2[511:448] & 64'h8c8c56a6940b90c0);
-        p3[240] <= ^(m2[511:448] & 64'h1dc9ac92600c6fda);
-        p3[241] <= ^(m2[511:448] & 64'h3b935924c018dfb5);
-        p3[242] <= ^(m2[511:448] & 64'h7726b2498031bf6a);
-        p3[243] <= ^(m2[511:448] & 64'hee4d649300637ed5);
-        p3[244] <= ^(m2[511:448] & 64'hd84bc8f948ddb3f0);
-        p3[245] <= ^(m2[511:448] & 64'hb446902dd9a029bb);
-        p3[246] <= ^(m2[511:448] & 64'h6c5c2184fb5b1d2c);
-        p3[247] <= ^(m2[511:448] & 64'hd8b84309f6b63a59);
-        p3[248] <= ^(m2[511:448] & 64'hb5a187cca5773ae8);
-        p3[249] <= ^(m2[511:448] & 64'h6f920e4602f53b8a);
-        p3[250] <= ^(m2[511:448] & 64'hdf241c8c05ea7715);
-        p3[251] <= ^(m2[511:448] & 64'hba9938c743cfa071);
-        p3[252] <= ^(m2[511:448] & 64'h71e37051cf840eb8);
-        p3[253] <= ^(m2[511:448] & 64'he3c6e0a39f081d70);
-        p3[254] <= ^(m2[511:448] & 64'hc35cc098760b74bb);
-        p3[255] <= ^(m2[511:448] & 64'h826880efa40da72d);
-    v3 <= v2 && !reset;
-        last3 <= last2;
-        first3 <= first2;
-        upd3 <= upd2;
-        fin3 <= fin2;
-        tail3 <= tail2;
-        found3 <= found2;
-    end
 
-    // s4: B.D.
-    reg [31:0] t4;
-    reg v4, last4, first4, upd4, fin4;
-    reg [5:0] tail4;
-    reg [31:0] found4;
-    integer g;
-    always @(posedge clock) begin
-        for (g = 0; g < 32; g = g + 1)
-            t4[g] <= p3[g] ^ p3[32 + g] ^ p3[64 + g] ^ p3[96 + g]
-                ^ p3[128 + g] ^ p3[160 + g] ^ p3[192 + g] ^ p3[224 + g];
-        v4 <= v3 && !reset;
-        last4 <= last3;
-        first4 <= first3;
-        upd4 <= upd3;
-        fin4 <= fin3;
-        tail4 <= tail3;
-        found4 <= found3;
-    end
 
-    // The state loop: S' = A.S ^ B.D, or the seed's successor on a frame's first beat.
-    reg [31:0] state_q;
-    reg [31:0] as4;
-    always @(*) begin
-            as4[0] = ^(state_q & 32'he5fe1c77);
-            as4[1] = ^(state_q & 32'hcbfc38ee);
-            as4[2] = ^(state_q & 32'h97f871dd);
-            as4[3] = ^(state_q & 32'h2ff0e3ba);
-            as4[4] = ^(state_q & 32'h5fe1c775);
-            as4[5] = ^(state_q & 32'hbfc38eea);
-            as4[6] = ^(state_q & 32'h9a7901a2);
-            as4[7] = ^(state_q & 32'h34f20345);
-            as4[8] = ^(state_q & 32'h69e4068b);
-            as4[9] = ^(state_q & 32'h36361160);
-            as4[10] = ^(state_q & 32'h89923eb7);
-            as4[11] = ^(state_q & 32'h13247d6f);
-            as4[12] = ^(state_q & 32'h2648fade);
-            as4[13] = ^(state_q & 32'h4c91f5bd);
-            as4[14] = ^(state_q & 32'h9923eb7a);
-            as4[15] = ^(state_q & 32'h3247d6f4);
-            as4[16] = ^(state_q & 32'h8171b19f);
-            as4[17] = ^(state_q & 32'h02e3633e);
-            as4[18] = ^(state_q & 32'h05c6c67d);
-            as4[19] = ^(state_q & 32'h0b8d8cfa);
-            as4[20] = ^(state_q & 32'hf2e50583);
-            as4[21] = ^(state_q & 32'h00341771);
-            as4[22] = ^(state_q & 32'he5963294);
-            as4[23] = ^(state_q & 32'hcb2c6528);
-            as4[24] = ^(state_q & 32'h73a6d627);
-            as4[25] = ^(state_q & 32'h02b3b039);
-            as4[26] = ^(state_q & 32'h05676073);
-            as4[27] = ^(state_q & 32'hef30dc91);
-            as4[28] = ^(state_q & 32'h3b9fa554);
-            as4[29] = ^(state_q & 32'h773f4aa8);
-            as4[30] = ^(state_q & 32'h0b808926);
-            as4[31] = ^(state_q & 32'hf2ff0e3b);
-    end
-    wire [31:0] next4 = !upd4 ? state_q : (first4 ? 32'hca5c9202 : as4) ^ t4;
-    reg [5:0] tail_q;
-    wire [5:0] tail_now = fin4 ? tail4 : first4 ? 6'd0 : tail_q;
-    always @(posedge clock) begin
-        if (v4) begin
-            state_q <= next4;
-            tail_q <= tail_now;
-        end
-    end
 
-    // u0..u6: undo the trailing zero bytes of the last covered beat, bit j of tail = 2^j bytes.
-    reg [31:0] u0, u1, u2, u3, u4, u5, u6;
-    // ut_j keeps the tail bits still to be used.
-    reg [5:0] ut0;
-    reg [5:1] ut1;
-    reg [5:2] ut2;
-    reg [5:3] ut3;
-    reg [5:4] ut4;
-    reg ut5;
-    reg [31:0] uf0, uf1, uf2, uf3, uf4, uf5, uf6;
-    reg [6:0] uv;
-    reg [31:0] un0, un1, un2, un3, un4, un5;
-    always @(posedge clock) begin
-        uv <= {uv[5:0], v4 && last4} & {7{!reset}};
-        {u0, ut0, uf0} <= {next4, tail_now, found4};
-        {u1, ut1, uf1} <= {ut0[0] ? un0 : u0, ut0[5:1], uf0};
-        {u2, ut2, uf2} <= {ut1[1] ? un1 : u1, ut1[5:2], uf1};
-        {u3, ut3, uf3} <= {ut2[2] ? un2 : u2, ut2[5:3], uf2};
-        {u4, ut4, uf4} <= {ut3[3] ? un3 : u3, ut3[5:4], uf3};
-        {u5, ut5, uf5} <= {ut4[4] ? un4 : u4, ut4[5], uf4};
-        {u6, uf6} <= {ut5 ? un5 : u5, uf5};
-    end
-    always @(*) begin
-            un0[0] = ^(u0 & 32'hab000000);
-            un0[1] = ^(u0 & 32'h56000000);
-            un0[2] = ^(u0 & 32'hac000000);
-            un0[3] = ^(u0 & 32'h58000000);
-            un0[4] = ^(u0 & 32'hb0000000);
-            un0[5] = ^(u0 & 32'h60000000);
-            un0[6] = ^(u0 & 32'h6b000000);
-            un0[7] = ^(u0 & 32'hd6000000);
-            un0[8] = ^(u0 & 32'hac000001);
-            un0[9] = ^(u0 & 32'hf3000002);
-            un0[10] = ^(u0 & 32'h4d000004);
-            un0[11] = ^(u0 & 32'h9a000008);
-            un0[12] = ^(u0 & 32'h34000010);
-            un0[13] = ^(u0 & 32'h68000020);
-            un0[14] = ^(u0 & 32'hd0000040);
-            un0[15] = ^(u0 & 32'ha0000080);
-            un0[16] = ^(u0 & 32'heb000100);
-            un0[17] = ^(u0 & 32'hd6000200);
-            un0[18] = ^(u0 & 32'hac000400);
-            un0[19] = ^(u0 & 32'h58000800);
-            un0[20] = ^(u0 & 32'h1b001000);
-            un0[21] = ^(u0 & 32'h9d002000);
-            un0[22] = ^(u0 & 32'h91004000);
-            un0[23] = ^(u0 & 32'h22008000);
-            un0[24] = ^(u0 & 32'hef010000);
-            un0[25] = ^(u0 & 32'h75020000);
-            un0[26] = ^(u0 & 32'hea040000);
-            un0[27] = ^(u0 & 32'h7f080000);
-            un0[28] = ^(u0 & 32'h55100000);
-            un0[29] = ^(u0 & 32'haa200000);
-            un0[30] = ^(u0 & 32'hff400000);
-            un0[31] = ^(u0 & 32'h55800000);
-    end
-    always @(*) begin
-            un1[0] = ^(u1 & 32'h1aab0000);
-            un1[1] = ^(u1 & 32'h35560000);
-            un1[2] = ^(u1 & 32'h6aac0000);
-            un1[3] = ^(u1 & 32'hd5580000);
-            un1[4] = ^(u1 & 32'haab00000);
-            un1[5] = ^(u1 & 32'h55600000);
-            un1[6] = ^(u1 & 32'hb06b0000);
-            un1[7] = ^(u1 & 32'h60d60000);
-            un1[8] = ^(u1 & 32'hc1ac0000);
-            un1[9] = ^(u1 & 32'h99f30000);
-            un1[10] = ^(u1 & 32'h294d0000);
-            un1[11] = ^(u1 & 32'h529a0000);
-            un1[12] = ^(u1 & 32'ha5340000);
-            un1[13] = ^(u1 & 32'h4a680000);
-            un1[14] = ^(u1 & 32'h94d00000);
-            un1[15] = ^(u1 & 32'h29a00000);
-            un1[16] = ^(u1 & 32'h49eb0001);
-            un1[17] = ^(u1 & 32'h93d60002);
-            un1[18] = ^(u1 & 32'h27ac0004);
-            un1[19] = ^(u1 & 32'h4f580008);
-            un1[20] = ^(u1 & 32'h841b0010);
-            un1[21] = ^(u1 & 32'h129d0020);
-            un1[22] = ^(u1 & 32'h3f910040);
-            un1[23] = ^(u1 & 32'h7f220080);
-            un1[24] = ^(u1 & 32'he4ef0100);
-            un1[25] = ^(u1 & 32'hd3750200);
-            un1[26] = ^(u1 & 32'ha6ea0400);
-            un1[27] = ^(u1 & 32'h577f0800);
-            un1[28] = ^(u1 & 32'hb4551000);
-            un1[29] = ^(u1 & 32'h68aa2000);
-            un1[30] = ^(u1 & 32'hcbff4000);
-            un1[31] = ^(u1 & 32'h8d558000);
-    end
-    always @(*) begin
-            un2[0] = ^(u2 & 32'hc8851aab);
-            un2[1] = ^(u2 & 32'h910a3556);
-            un2[2] = ^(u2 & 32'h22146aac);
-            un2[3] = ^(u2 & 32'h4428d558);
-            un2[4] = ^(u2 & 32'h8851aab0);
-            un2[5] = ^(u2 & 32'h10a35560);
-            un2[6] = ^(u2 & 32'he9c3b06b);
-            un2[7] = ^(u2 & 32'hd38760d6);
-            un2[8] = ^(u2 & 32'ha70ec1ac);
-            un2[9] = ^(u2 & 32'h869899f3);
-            un2[10] = ^(u2 & 32'hc5b4294d);
-            un2[11] = ^(u2 & 32'h8b68529a);
-            un2[12] = ^(u2 & 32'h16d0a534);
-            un2[13] = ^(u2 & 32'h2da14a68);
-            un2[14] = ^(u2 & 32'h5b4294d0);
-            un2[15] = ^(u2 & 32'hb68529a0);
-            un2[16] = ^(u2 & 32'ha58f49eb);
-            un2[17] = ^(u2 & 32'h4b1e93d6);
-            un2[18] = ^(u2 & 32'h963d27ac);
-            un2[19] = ^(u2 & 32'h2c7a4f58);
-            un2[20] = ^(u2 & 32'h9071841b);
-            un2[21] = ^(u2 & 32'he866129d);
-            un2[22] = ^(u2 & 32'h18493f91);
-            un2[23] = ^(u2 & 32'h30927f22);
-            un2[24] = ^(u2 & 32'ha9a1e4ef);
-            un2[25] = ^(u2 & 32'h9bc6d375);
-            un2[26] = ^(u2 & 32'h378da6ea);
-            un2[27] = ^(u2 & 32'ha79e577f);
-            un2[28] = ^(u2 & 32'h87b9b455);
-            un2[29] = ^(u2 & 32'h0f7368aa);
-            un2[30] = ^(u2 & 32'hd663cbff);
-            un2[31] = ^(u2 & 32'h64428d55);
-    end
-    always @(*) begin
-            un3[0] = ^(u3 & 32'hd33ca1fe);
-            un3[1] = ^(u3 & 32'ha67943fd);
-            un3[2] = ^(u3 & 32'h4cf287fb);
-            un3[3] = ^(u3 & 32'h99e50ff6);
-            un3[4] = ^(u3 & 32'h33ca1fec);
-            un3[5] = ^(u3 & 32'h67943fd9);
-            un3[6] = ^(u3 & 32'h1c14de4c);
-            un3[7] = ^(u3 & 32'h3829bc99);
-            un3[8] = ^(u3 & 32'h70537933);
-            un3[9] = ^(u3 & 32'h339a5399);
-            un3[10] = ^(u3 & 32'hb40806cd);
-            un3[11] = ^(u3 & 32'h68100d9b);
-            un3[12] = ^(u3 & 32'hd0201b37);
-            un3[13] = ^(u3 & 32'ha040366e);
-            un3[14] = ^(u3 & 32'h40806cdc);
-            un3[15] = ^(u3 & 32'h8100d9b8);
-            un3[16] = ^(u3 & 32'hd13d128f);
-            un3[17] = ^(u3 & 32'ha27a251f);
-            un3[18] = ^(u3 & 32'h44f44a3e);
-            un3[19] = ^(u3 & 32'h89e8947d);
-            un3[20] = ^(u3 & 32'hc0ed8904);
-            un3[21] = ^(u3 & 32'h52e7b3f7);
-            un3[22] = ^(u3 & 32'h76f3c611);
-            un3[23] = ^(u3 & 32'hede78c22);
-            un3[24] = ^(u3 & 32'h08f3b9ba);
-            un3[25] = ^(u3 & 32'hc2dbd28b);
-            un3[26] = ^(u3 & 32'h85b7a517);
-            un3[27] = ^(u3 & 32'hd853ebd0);
-            un3[28] = ^(u3 & 32'h639b765f);
-            un3[29] = ^(u3 & 32'hc736ecbf);
-            un3[30] = ^(u3 & 32'h5d517880);
-            un3[31] = ^(u3 & 32'h699e50ff);
-    end
-    always @(*) begin
-            un4[0] = ^(u4 & 32'h9074ce54);
-            un4[1] = ^(u4 & 32'h20e99ca9);
-            un4[2] = ^(u4 & 32'h41d33952);
-            un4[3] = ^(u4 & 32'h83a672a5);
-            un4[4] = ^(u4 & 32'h074ce54a);
-            un4[5] = ^(u4 & 32'h0e99ca95);
-            un4[6] = ^(u4 & 32'h8d475b7f);
-            un4[7] = ^(u4 & 32'h1a8eb6ff);
-            un4[8] = ^(u4 & 32'h351d6dfe);
-            un4[9] = ^(u4 & 32'hfa4e15a9);
-            un4[10] = ^(u4 & 32'h64e8e507);
-            un4[11] = ^(u4 & 32'hc9d1ca0e);
-            un4[12] = ^(u4 & 32'h93a3941c);
-            un4[13] = ^(u4 & 32'h27472839);
-            un4[14] = ^(u4 & 32'h4e8e5072);
-            un4[15] = ^(u4 & 32'h9d1ca0e4);
-            un4[16] = ^(u4 & 32'haa4d8f9c);
-            un4[17] = ^(u4 & 32'h549b1f39);
-            un4[18] = ^(u4 & 32'ha9363e72);
-            un4[19] = ^(u4 & 32'h526c7ce4);
-            un4[20] = ^(u4 & 32'h34ac379c);
-            un4[21] = ^(u4 & 32'hf92ca16d);
-            un4[22] = ^(u4 & 32'h622d8c8e);
-            un4[23] = ^(u4 & 32'hc45b191d);
-            un4[24] = ^(u4 & 32'h18c2fc6e);
-            un4[25] = ^(u4 & 32'ha1f13688);
-            un4[26] = ^(u4 & 32'h43e26d11);
-            un4[27] = ^(u4 & 32'h17b01477);
-            un4[28] = ^(u4 & 32'hbf14e6ba);
-            un4[29] = ^(u4 & 32'h7e29cd75);
-            un4[30] = ^(u4 & 32'h6c2754bf);
-            un4[31] = ^(u4 & 32'h483a672a);
-    end
-    always @(*) begin
-            un5[0] = ^(u5 & 32'hbe88e8cc);
-            un5[1] = ^(u5 & 32'h7d11d199);
-            un5[2] = ^(u5 & 32'hfa23a332);
-            un5[3] = ^(u5 & 32'hf4474665);
-            un5[4] = ^(u5 & 32'he88e8cca);
-            un5[5] = ^(u5 & 32'hd11d1995);
-            un5[6] = ^(u5 & 32'h1cb2dbe6);
-            un5[7] = ^(u5 & 32'h3965b7cd);
-            un5[8] = ^(u5 & 32'h72cb6f9b);
-            un5[9] = ^(u5 & 32'h5b1e37fa);
-            un5[10] = ^(u5 & 32'h08b48738);
-            un5[11] = ^(u5 & 32'h11690e70);
-            un5[12] = ^(u5 & 32'h22d21ce1);
-            un5[13] = ^(u5 & 32'h45a439c2);
-            un5[14] = ^(u5 & 32'h8b487384);
-            un5[15] = ^(u5 & 32'h1690e708);
-            un5[16] = ^(u5 & 32'h93a926dc);
-            un5[17] = ^(u5 & 32'h27524db8);
-            un5[18] = ^(u5 & 32'h4ea49b70);
-            un5[19] = ^(u5 & 32'h9d4936e1);
-            un5[20] = ^(u5 & 32'h841a850f);
-            un5[21] = ^(u5 & 32'hb6bde2d2);
-            un5[22] = ^(u5 & 32'hd3f32d69);
-            un5[23] = ^(u5 & 32'ha7e65ad2);
-            un5[24] = ^(u5 & 32'hf1445d69);
-            un5[25] = ^(u5 & 32'h5c00521e);
-            un5[26] = ^(u5 & 32'hb800a43c);
-            un5[27] = ^(u5 & 32'hce89a0b5);
-            un5[28] = ^(u5 & 32'h239ba9a6);
-            un5[29] = ^(u5 & 32'h4737534c);
-            un5[30] = ^(u5 & 32'h30e64e55);
-            un5[31] = ^(u5 & 32'hdf447466);
-    end
-    always @(*) begin
-        m_valid = uv[6];
-        m_crc = ~u6;
-        m_found = uf6;
-    end
-endmodule // rx_pipe_icrc
 
-module rx_pipe_keep_bad_seen(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_keep_bad_seen
 
-module rx_pipe_rec_line(clock,in_data,out_data);
 
-    // Module arguments
-    input wire  clock;
-    input wire  [639:0] in_data;
-    output reg  [639:0] out_data;
 
-    // Update code (custom)
-    reg [9*640-1:0] line_q;
 
-    always @(posedge clock) begin
-        line_q <= {line_q[(9-1)*640-1:0], in_data};
-    end
 
-    always @(*) begin
-        out_data = line_q[(9-1)*640 +: 640];
-    end
-endmodule // rx_pipe_rec_line
 
-module rx_pipe_tlen_q(d,q,clock);
 
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_tlen_q
 
-module rx_pipe_user_seen(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // rx_pipe_user_seen
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 `resetall

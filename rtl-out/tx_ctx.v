@@ -207,7 +207,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [13:0] a_plen;
 
     // Sub module instances
-    tx_ctx_ctx ctx(
+    hpcc_ram_w320_d1024 ctx(
         .read_address(ctx_read_address),
         .read_clock(ctx_read_clock),
         .read_data(ctx_read_data),
@@ -216,7 +216,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .write_data(ctx_write_data),
         .write_enable(ctx_write_enable)
     );
-    tx_ctx_msg msg(
+    hpcc_ram_w323_d1024 msg(
         .read_address(msg_read_address),
         .read_clock(msg_read_clock),
         .read_data(msg_read_data),
@@ -225,117 +225,117 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .write_data(msg_write_data),
         .write_enable(msg_write_enable)
     );
-    tx_ctx_p_valid p_valid(
+    hpcc_dff_w1 p_valid(
         .d(p_valid_d),
         .q(p_valid_q),
         .clock(p_valid_clock)
     );
-    tx_ctx_p_kind p_kind(
+    hpcc_dff_w2 p_kind(
         .d(p_kind_d),
         .q(p_kind_q),
         .clock(p_kind_clock)
     );
-    tx_ctx_p_addr p_addr(
+    hpcc_dff_w10 p_addr(
         .d(p_addr_d),
         .q(p_addr_q),
         .clock(p_addr_clock)
     );
-    tx_ctx_p_ctrl p_ctrl(
+    hpcc_dff_w512 p_ctrl(
         .d(p_ctrl_d),
         .q(p_ctrl_q),
         .clock(p_ctrl_clock)
     );
-    tx_ctx_p_recv p_recv(
+    hpcc_dff_w512 p_recv(
         .d(p_recv_d),
         .q(p_recv_q),
         .clock(p_recv_clock)
     );
-    tx_ctx_p_send p_send(
+    hpcc_dff_w16 p_send(
         .d(p_send_d),
         .q(p_send_q),
         .clock(p_send_clock)
     );
-    tx_ctx_lw_ctx lw_ctx(
+    hpcc_dff_w1 lw_ctx(
         .d(lw_ctx_d),
         .q(lw_ctx_q),
         .clock(lw_ctx_clock)
     );
-    tx_ctx_lw_msg lw_msg(
+    hpcc_dff_w1 lw_msg(
         .d(lw_msg_d),
         .q(lw_msg_q),
         .clock(lw_msg_clock)
     );
-    tx_ctx_lw_addr lw_addr(
+    hpcc_dff_w10 lw_addr(
         .d(lw_addr_d),
         .q(lw_addr_q),
         .clock(lw_addr_clock)
     );
-    tx_ctx_lw_cdata lw_cdata(
+    hpcc_dff_w320 lw_cdata(
         .d(lw_cdata_d),
         .q(lw_cdata_q),
         .clock(lw_cdata_clock)
     );
-    tx_ctx_lw_mdata lw_mdata(
+    hpcc_dff_w323 lw_mdata(
         .d(lw_mdata_d),
         .q(lw_mdata_q),
         .clock(lw_mdata_clock)
     );
-    tx_ctx_swept swept(
+    hpcc_dff_w1 swept(
         .d(swept_d),
         .q(swept_q),
         .clock(swept_clock)
     );
-    tx_ctx_sweep_at sweep_at(
+    hpcc_dff_w10 sweep_at(
         .d(sweep_at_d),
         .q(sweep_at_q),
         .clock(sweep_at_clock)
     );
-    tx_ctx_d_valid d_valid(
+    hpcc_dff_w1 d_valid(
         .d(d_valid_d),
         .q(d_valid_q),
         .clock(d_valid_clock)
     );
-    tx_ctx_d_data d_data(
+    hpcc_dff_w1024 d_data(
         .d(d_data_d),
         .q(d_data_q),
         .clock(d_data_clock)
     );
-    tx_ctx_r_valid r_valid(
+    hpcc_dff_w1 r_valid(
         .d(r_valid_d),
         .q(r_valid_q),
         .clock(r_valid_clock)
     );
-    tx_ctx_r_data r_data(
+    hpcc_dff_w128 r_data(
         .d(r_data_d),
         .q(r_data_q),
         .clock(r_data_clock)
     );
-    tx_ctx_s_valid s_valid(
+    hpcc_dff_w1 s_valid(
         .d(s_valid_d),
         .q(s_valid_q),
         .clock(s_valid_clock)
     );
-    tx_ctx_s_data s_data(
+    hpcc_dff_w40 s_data(
         .d(s_data_d),
         .q(s_data_q),
         .clock(s_data_clock)
     );
-    tx_ctx_drops drops(
+    hpcc_dff_w32 drops(
         .d(drops_d),
         .q(drops_q),
         .clock(drops_clock)
     );
-    tx_ctx_ctrl_bad ctrl_bad(
+    hpcc_dff_w32 ctrl_bad(
         .d(ctrl_bad_d),
         .q(ctrl_bad_q),
         .clock(ctrl_bad_clock)
     );
-    tx_ctx_recv_drops recv_drops(
+    hpcc_dff_w32 recv_drops(
         .d(recv_drops_d),
         .q(recv_drops_q),
         .clock(recv_drops_clock)
     );
-    tx_ctx_nak_ign nak_ign(
+    hpcc_dff_w32 nak_ign(
         .d(nak_ign_d),
         .q(nak_ign_q),
         .clock(nak_ign_clock)
@@ -684,470 +684,29 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
 endmodule // tx_ctx
 
-module tx_ctx_ctrl_bad(d,q,clock);
 
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // tx_ctx_ctrl_bad
 
-module tx_ctx_ctx(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [319:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [319:0] write_data;
-    input wire  write_enable;
 
-    // Update code (custom)
-    reg[319:0] mem[1023:0];
 
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
 
-endmodule // tx_ctx_ctx
 
-module tx_ctx_d_data(d,q,clock);
 
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // tx_ctx_d_data
 
-module tx_ctx_d_valid(d,q,clock);
 
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
 
-endmodule // tx_ctx_d_valid
 
-module tx_ctx_drops(d,q,clock);
 
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_drops
-
-module tx_ctx_lw_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_lw_addr
-
-module tx_ctx_lw_cdata(d,q,clock);
-
-    // Module arguments
-    input wire  [319:0] d;
-    output reg  [319:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 320'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_lw_cdata
-
-module tx_ctx_lw_ctx(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_lw_ctx
-
-module tx_ctx_lw_mdata(d,q,clock);
-
-    // Module arguments
-    input wire  [322:0] d;
-    output reg  [322:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 323'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_lw_mdata
-
-module tx_ctx_lw_msg(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_lw_msg
-
-module tx_ctx_msg(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [322:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [322:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[322:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // tx_ctx_msg
-
-module tx_ctx_nak_ign(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_nak_ign
-
-module tx_ctx_p_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_addr
-
-module tx_ctx_p_ctrl(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_ctrl
-
-module tx_ctx_p_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_kind
-
-module tx_ctx_p_recv(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_recv
-
-module tx_ctx_p_send(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_send
-
-module tx_ctx_p_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_p_valid
-
-module tx_ctx_r_data(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_r_data
-
-module tx_ctx_r_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_r_valid
-
-module tx_ctx_recv_drops(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_recv_drops
-
-module tx_ctx_s_data(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_s_data
-
-module tx_ctx_s_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_s_valid
-
-module tx_ctx_sweep_at(d,q,clock);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_sweep_at
-
-module tx_ctx_swept(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tx_ctx_swept
 
 `resetall

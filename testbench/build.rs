@@ -10,6 +10,8 @@
 
 #[path = "build/cache.rs"]
 mod cache;
+#[path = "build/deps.rs"]
+mod deps;
 #[path = "build/gen_rust.rs"]
 mod gen_rust;
 #[path = "build/gen_shim.rs"]
@@ -31,9 +33,10 @@ use verilate::{build_model, build_runtime, find_verilator};
 
 /// The build script's own source, part of every cache key: a change to how models are
 /// built must rebuild them. Every file above belongs here.
-const SOURCES: [&str; 7] = [
+const SOURCES: [&str; 8] = [
     include_str!("build.rs"),
     include_str!("build/cache.rs"),
+    include_str!("build/deps.rs"),
     include_str!("build/gen_rust.rs"),
     include_str!("build/gen_shim.rs"),
     include_str!("build/modules.rs"),

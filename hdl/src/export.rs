@@ -11,6 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// One exported Verilog file.
+#[derive(Clone)]
 pub struct Exported {
     /// Module and file name (`flow_sched` -> `flow_sched.v`).
     pub name: String,
@@ -18,6 +19,9 @@ pub struct Exported {
     pub source: String,
     /// Full file text.
     pub text: String,
+    /// The other files of rtl-out/ whose modules this one instantiates, directly or not, in
+    /// filelist order (empty for a self-contained file).
+    pub needs: Vec<String>,
 }
 
 /// Why an export failed.
@@ -134,8 +138,14 @@ pub fn cc_module(bits: usize, name: &str) -> Result<Exported, ExportError> {
     finish(&raw, name, "hdl/src/cc_module.rs")
 }
 
-/// Every module that lands in rtl-out/, in filelist order.
+/// Every file of rtl-out/, in filelist order: the shared cells, then each block, every module
+/// body defined once (`export_once`).
 pub fn all() -> Result<Vec<Exported>, ExportError> {
+    crate::export_once::once(blocks()?)
+}
+
+/// Every exported block, each file self-contained as rust-hdl writes it, in filelist order.
+pub fn blocks() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
     v.extend(div_pipes()?);
     v.extend(mul_pipes()?);
@@ -234,7 +244,7 @@ pub fn finish(raw: &str, name: &str, source: &str) -> Result<Exported, ExportErr
         text.push('\n');
     }
     text.push_str("\n`resetall\n");
-    Ok(Exported { name: name.to_string(), source: source.to_string(), text })
+    Ok(Exported { name: name.to_string(), source: source.to_string(), text, needs: vec![] })
 }
 
 fn rename(ident: &str, name: &str) -> String {

@@ -1,12 +1,15 @@
 //! Which Verilog files to verilate: every file of rtl-out/hpcc_nic.f, then the fixtures in
 //! verilog/.
 
+use crate::deps::file_deps;
 use crate::gen_rust::camel;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// One Verilog file to verilate; its top module is the file stem.
 pub struct Module {
+    /// Files (relative to `dir`) that define modules it instantiates, in filelist order.
+    pub deps: Vec<String>,
     pub name: String,
     /// Directory verilator runs in, and the file relative to it (so that
     /// $fatal messages name `flow_sched.v:12`, not a long absolute path).
@@ -23,6 +26,7 @@ pub fn collect_modules(manifest: &Path) -> Vec<Module> {
     match fs::read_to_string(&list) {
         Ok(text) => {
             println!("cargo:rerun-if-changed={}", list.display());
+            let mut files = Vec::new();
             for line in text.lines().map(str::trim) {
                 if line.is_empty() || line.starts_with("//") || line.starts_with('#') {
                     continue;
@@ -36,12 +40,21 @@ pub fn collect_modules(manifest: &Path) -> Vec<Module> {
                     );
                 }
                 println!("cargo:rerun-if-changed={}", path.display());
-                let label = format!("rtl-out/{line}");
+                files.push((line.to_string(), fs::read_to_string(&path).unwrap()));
+            }
+            let deps = file_deps(&files);
+            for (i, (line, text)) in files.iter().enumerate() {
+                let name = stem(&rtl.join(line));
+                // A file without a module of its own name (the shared cells) is no model.
+                if !text.contains(&format!("module {name}(")) {
+                    continue;
+                }
                 modules.push(Module {
-                    name: stem(&path),
+                    deps: deps[i].iter().map(|&d| files[d].0.clone()).collect(),
+                    name,
                     dir: rtl.clone(),
-                    file: line.to_string(),
-                    label,
+                    file: line.clone(),
+                    label: format!("rtl-out/{line}"),
                 });
             }
         }
@@ -62,6 +75,7 @@ pub fn collect_modules(manifest: &Path) -> Vec<Module> {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let label = format!("testbench/verilog/{file}");
         modules.push(Module {
+            deps: Vec::new(),
             name: stem(&path),
             dir: fixtures.clone(),
             file,

@@ -103,8 +103,9 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
     let dir = out.join("vl").join(&m.name);
     let mdir = dir.join("obj");
     let prefix = format!("V{}", m.name);
-    let mut args: Vec<String> = vec![
-        "--cc".into(),
+    let mut args: Vec<String> = vec!["--cc".into()];
+    args.extend(m.deps.iter().cloned());
+    args.extend([
         m.file.clone(),
         "--top-module".into(),
         m.name.clone(),
@@ -112,7 +113,7 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
         prefix.clone(),
         "-Mdir".into(),
         mdir.to_str().unwrap().into(),
-    ];
+    ]);
     // --no-timing: delays are ignored, the binding steps the clock itself.
     // The time scale is pinned so that VCD times are in ps for every model.
     let fixed = "--trace -O3 --x-assign fast --x-initial fast -Wno-fatal --no-timing \
@@ -124,7 +125,9 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
     let mut key = Sha256::new();
     key.update(salt);
     key.update(args.join("\0"));
-    key.update(fs::read(m.dir.join(&m.file)).unwrap());
+    for f in m.deps.iter().chain([&m.file]) {
+        key.update(fs::read(m.dir.join(f)).unwrap());
+    }
     let lib = format!("hpcc_{}", m.name);
     cached(&dir, &lib, &key.finalize(), || {
         let _ = fs::remove_dir_all(&dir); // stale generated files would be compiled too

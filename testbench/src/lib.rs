@@ -9,4 +9,5 @@ pub use verilated::{Model, MODELS};
 pub mod synth;
 pub mod lint;
 pub mod replay_rtl;
+pub mod rtl_files;
 mod replay_rtl_algos;

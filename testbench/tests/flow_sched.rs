@@ -116,8 +116,8 @@ fn create_to_first_pktsend_latency() {
 #[test]
 fn lint_is_clean_with_the_committed_waivers() {
     let rtl = root().join("rtl-out");
-    let r = testbench::lint::lint(&[rtl.join("flow_sched.v")], "flow_sched", Some(&rtl.join("hpcc_nic.vlt")))
-        .expect("verilator");
+    let files = testbench::rtl_files::rtl_files(&rtl, "flow_sched").unwrap();
+    let r = testbench::lint::lint(&files, "flow_sched", Some(&rtl.join("hpcc_nic.vlt"))).expect("verilator");
     assert!(r.clean, "{}: {:#?}", r.command, r.warnings);
 }
 

@@ -50,16 +50,25 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
             builds.push(export(flows.trailing_zeros() as usize, &name)?);
         }
     } else {
+        // A block of rtl-out/ is built from its file and the files it instantiates from.
         let all = hdl::export::all()?;
-        let names: Vec<String> = all.iter().map(|m| m.name.clone()).collect();
-        let m = all.into_iter().find(|m| m.name == args.module);
-        builds.push(m.ok_or_else(|| format!("--module {}: not one of {names:?}", args.module))?);
+        let names: Vec<&str> =
+            all.iter().map(|m| m.name.as_str()).filter(|n| *n != hdl::export_once::CELLS).collect();
+        if !names.contains(&args.module.as_str()) {
+            return Err(format!("--module {}: not one of {names:?}", args.module).into());
+        }
+        builds.extend(all.iter().filter(|m| m.name == args.module).cloned());
+        for m in &all {
+            std::fs::write(dir.join(format!("{}.v", m.name)), &m.text)?;
+        }
     }
     for m in builds {
         let name = m.name.clone();
         let file = dir.join(format!("{name}.v"));
         std::fs::write(&file, &m.text)?;
-        let r = testbench::synth::synth(&[file], &name, &args.family)?;
+        let mut files: Vec<_> = m.needs.iter().map(|n| dir.join(format!("{n}.v"))).collect();
+        files.push(file);
+        let r = testbench::synth::synth(&files, &name, &args.family)?;
         if args.markdown {
             println!("{}", r.markdown());
         } else {

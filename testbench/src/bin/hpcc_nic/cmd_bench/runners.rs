@@ -62,7 +62,7 @@ pub(super) fn iverilog(root: &Path, cycles: u64) -> Result<Option<(f64, f64, Che
         .args(["-g2012", "-s", "flow_sched_bench_tb", "-o"])
         .arg(&vvp)
         .arg(root.join(TB))
-        .arg(root.join("rtl-out/flow_sched.v"))
+        .args(testbench::rtl_files::rtl_files(&root.join("rtl-out"), "flow_sched")?)
         .output()?;
     let compile = start.elapsed().as_secs_f64();
     if !c.status.success() {
