@@ -21,3 +21,5 @@ tx_ctx.v
 rx_ctx.v
 rx_dma.v
 nic_datapath.v
+axil_slave.v
+hpcc_nic_core.v

@@ -545,6 +545,24 @@ module hpcc_dff_w41(d,q,clock);
 
 endmodule // hpcc_dff_w41
 
+module hpcc_dff_w46(d,q,clock);
+
+    // Module arguments
+    input wire  [45:0] d;
+    output reg  [45:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 46'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // hpcc_dff_w46
+
 module hpcc_dff_w48(d,q,clock);
 
     // Module arguments
@@ -1074,6 +1092,32 @@ module hpcc_ram_w420_d1024(read_address,read_clock,read_data,write_address,write
     end
 
 endmodule // hpcc_ram_w420_d1024
+
+module hpcc_ram_w46_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [45:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [45:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[45:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w46_d1024
 
 module hpcc_ram_w492_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

@@ -174,6 +174,16 @@ pub fn blocks() -> Result<Vec<Exported>, ExportError> {
         "nic_datapath",
         "hdl/src/nic_datapath.rs",
     )?);
+    v.push(finish(
+        &raw_verilog(crate::axil_slave::AxilSlave::<{ crate::hpcc_nic_core::AXIL_ADDR_BITS }>::default())?,
+        "axil_slave",
+        "hdl/src/axil_slave.rs",
+    )?);
+    v.push(finish(
+        &raw_verilog(crate::hpcc_nic_core::HpccNicCore::<10, RX_DMA_BANK_BITS>::new())?,
+        "hpcc_nic_core",
+        "hdl/src/hpcc_nic_core.rs",
+    )?);
     Ok(v)
 }
 
@@ -258,19 +268,38 @@ fn rename(ident: &str, name: &str) -> String {
     ident.replace('$', "_")
 }
 
-/// Fails when two distinct identifiers of the raw text would share one exported name.
+/// Fails when two distinct identifiers would share one exported name where it matters: within
+/// one module (nets, ports, instances), or among the module names of the file. (The same name
+/// may stand for different things in different modules: cc_hpcc's `now_d` and flow_sched's
+/// register `now$d` never meet.)
 fn check_injective(raw: &str, mapping: &BTreeMap<String, String>) -> Result<(), ExportError> {
-    let untouched: BTreeSet<&str> = raw
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-        .filter(|w| !w.is_empty() && !mapping.contains_key(*w))
-        .collect();
-    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
-    for (from, to) in mapping {
-        if untouched.contains(to.as_str()) {
-            return Err(ExportError::NameClash(from.clone(), to.clone(), to.clone()));
+    let words = |text: &str| -> BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut scopes: Vec<BTreeSet<String>> = Vec::new();
+    let mut modules = BTreeSet::new();
+    let mut cur = String::new();
+    for line in raw.lines() {
+        if let Some(rest) = line.strip_prefix("module ") {
+            scopes.push(words(&cur));
+            cur.clear();
+            modules.insert(rest.split('(').next().unwrap_or("").trim().to_string());
         }
-        if let Some(prev) = seen.insert(to, from) {
-            return Err(ExportError::NameClash(prev.to_string(), from.clone(), to.clone()));
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    scopes.push(words(&cur));
+    scopes.push(modules);
+    for scope in &scopes {
+        let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+        for w in scope {
+            let to = mapping.get(w).cloned().unwrap_or_else(|| w.clone());
+            if let Some(prev) = seen.insert(to.clone(), w) {
+                return Err(ExportError::NameClash(prev.to_string(), w.clone(), to));
+            }
         }
     }
     Ok(())
@@ -347,6 +376,18 @@ mod tests {
     fn refuses_name_clash() {
         let raw = "module top(a_b, a$b);\nendmodule\n";
         assert!(matches!(finish(raw, "m", "x.rs"), Err(ExportError::NameClash(..))));
+    }
+
+    #[test]
+    fn every_block_exports() {
+        let files = all().unwrap();
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names[0], crate::export_once::CELLS);
+        assert!(names.contains(&"hpcc_nic_core"), "{names:?}");
+        let core = files.iter().find(|f| f.name == "hpcc_nic_core").unwrap();
+        for block in ["flow_sched", "cc_module", "nic_datapath", "axil_slave"] {
+            assert!(core.needs.iter().any(|n| n == block), "hpcc_nic_core does not use {block}: {:?}", core.needs);
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
 
+pub mod axil_slave;
 pub mod byte_mask;
 pub mod byte_swap;
 pub mod cc_hop_util;
@@ -15,6 +16,7 @@ pub mod export;
 pub mod export_once;
 pub mod flow_park;
 pub mod flow_sched;
+pub mod hpcc_nic_core;
 pub mod icrc_pipe;
 pub mod nic_datapath;
 pub mod mul_pipe;

@@ -17,6 +17,10 @@ pub fn gen_rust(out: &mut String, m: &Module, ports: &[Port]) {
     let mut consts = String::new();
     let mut access = String::new();
     let mut clean = String::new();
+    // Every input set to 0 when the model is made: with --x-initial unique Verilator fills
+    // them with random bits, and a harness must not depend on that (only the design's own
+    // state is what a randomized-initial-state run is meant to shake).
+    let mut zero = String::new();
     for (i, p) in ports.iter().enumerate() {
         let r = &p.rname;
         let _ = writeln!(
@@ -47,6 +51,10 @@ pub fn gen_rust(out: &mut String, m: &Module, ports: &[Port]) {
                     "    #[inline]\n    pub fn {r}_mut(&mut self) -> &mut [u32] {{\n        \
                      unsafe {{ ::std::slice::from_raw_parts_mut(self.p[{i}] as *mut u32, {words}) }}\n    }}"
                 );
+                let _ = writeln!(
+                    zero,
+                    "        unsafe {{ ::std::slice::from_raw_parts_mut(self.p[{i}] as *mut u32, {words}) }}.fill(0);"
+                );
                 if p.width % 32 != 0 {
                     let mask = (1u64 << (p.width % 32)) - 1;
                     let _ = writeln!(
@@ -75,6 +83,7 @@ pub fn gen_rust(out: &mut String, m: &Module, ports: &[Port]) {
                     access,
                     "    #[inline]\n    pub fn set_{r}(&mut self, v: {t}) {{\n        unsafe {{ *(self.p[{i}] as *mut {t}) = {v} }}\n    }}"
                 );
+                let _ = writeln!(zero, "        unsafe {{ *(self.p[{i}] as *mut {t}) = 0 }};");
             }
         }
     }
@@ -123,8 +132,14 @@ impl {ty} {{
         let mut p = [::std::ptr::null_mut(); {np}];
         // SAFETY: the shim fills `p` with {np} pointers, as generated.
         let raw = crate::verilated::Raw::new(Self::NAME, vcd, |v| unsafe {{ hpcc_{n}_new(v, p.as_mut_ptr()) }});
-        Self {{ raw, p }}
+        let mut s = Self {{ raw, p }};
+        s.zero_inputs();
+        s
     }}
+
+    /// Sets every input port to 0 (done once when the model is made).
+    pub fn zero_inputs(&mut self) {{
+{zero}    }}
 
     fn clean_inputs(&mut self) {{
 {clean}    }}

@@ -23,7 +23,9 @@
 //! Environment: `VERILATOR`, `VERILATOR_ROOT` and `HPCC_VL_EXTRA` (extra
 //! verilator arguments, e.g. `--x-assign unique --x-initial unique`) at build
 //! time; `HPCC_VL_RAND_RESET` (0 zeros, 1 ones, 2 random) and
-//! `HPCC_VL_RAND_SEED` at run time, for how such a build fills X bits.
+//! `HPCC_VL_RAND_SEED` at run time, for how such a build fills X bits. Every input port
+//! is set to 0 when a model is made (`zero_inputs`), whatever that fill: a harness sets the
+//! inputs it needs, and a randomized-initial-state run shakes only the design's own state.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::os::unix::ffi::OsStrExt;

@@ -84,12 +84,12 @@ fn write_read_and_probe_between_two_nics() {
     let probe_hop = *p.hops[0].last().unwrap();
     assert_eq!((event_kind(e), e[3], u16::from_le_bytes([e[60], e[61]])), (0, 1, 0));
     assert_eq!(u64::from_le_bytes(e[20..28].try_into().unwrap()), probe_hop.word());
-    let probes = p.a.sent.iter().filter(|f| RocePacket::parse(f).unwrap().opcode() == Opcode::HpccProbe).count();
+    let probes = p.a.host.sent.iter().filter(|f| RocePacket::parse(f).unwrap().opcode() == Opcode::HpccProbe).count();
     assert_eq!(probes, 1);
 
     // What happened on the way.
     let ops = |frames: &[Vec<u8>]| frames.iter().map(|f| RocePacket::parse(f).unwrap()).collect::<Vec<_>>();
-    let (a_sent, b_sent) = (ops(&p.a.sent), ops(&p.b.sent));
+    let (a_sent, b_sent) = (ops(&p.a.host.sent), ops(&p.b.host.sent));
     let naks = b_sent.iter().filter(|f| f.body.aeth().is_some_and(|a| a.syndrome.bits() == 0x60)).count();
     let resent = a_sent.len() - a_sent.iter().map(|f| (f.opcode() as u8, f.bth.psn)).collect::<HashSet<_>>().len();
     let acks_with_hops = p.a.events.iter().filter(|e| event_kind(e) == 0 && e[3] == 1).count();
@@ -102,7 +102,7 @@ fn write_read_and_probe_between_two_nics() {
     assert!(naks >= 1 && resent >= 2);
     assert!(acks_with_hops >= PKTS as usize - 2, "ACKs should echo the switch's hop of A's telemetry");
     for n in [&p.a, &p.b] {
-        assert_eq!((n.bad_frames, n.wr_len_errors), (0, 0));
+        assert_eq!((n.host.bad_frames, n.host.wr_len_errors), (0, 0));
         assert_eq!((n.dut.stat_tx_len_err(), n.dut.stat_rx_short()), (0, 0));
     }
     // Every packet the window gave out came back in Notifies (cfg_pkt_shift 0: bytes = packets).

@@ -152,6 +152,8 @@ pub fn open(c: &DcqcnConfig, vcd: Option<&Path>) -> CcDcqcn {
     let mut dut = vcd.map_or_else(CcDcqcn::new, CcDcqcn::with_vcd);
     set_config(&mut dut, c);
     dut.set_m_axis_result_tready(1);
+    dut.set_s_axis_event_tvalid(0);
+    dut.s_axis_event_tdata_mut().fill(0);
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);

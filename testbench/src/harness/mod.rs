@@ -12,7 +12,9 @@ pub mod tx_pipe;
 pub mod rx_ctx;
 pub mod rx_pipe;
 pub mod rx_dma;
+pub mod host;
 pub mod nic_datapath;
+pub mod hpcc_nic_core;
 
 use std::fmt;
 use std::time::Instant;

@@ -5,84 +5,55 @@
 //! PktSends and probe requests and records what leaves each NIC: frames, CC events, Notifies.
 //! Random backpressure on every port the host or the MAC drives.
 
+use super::host::Host;
 use super::{get_wide, set_wide};
 use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::{IntHop, LineRate, RocePacket};
-use sim::rx_pipe::{beats, Beat};
+use sim::rx_pipe::beats;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 /// Flow count of the exported top: 2^10.
 pub const FLOW_BITS: usize = 10;
-/// Offset of the BTH opcode in a frame (Ethernet 14 + IPv4 20 + UDP 8).
-const ROCE_OPCODE_AT: usize = 42;
 /// Cycles of an RTL sweep after reset (tx_ctx and rx_ctx clear 2^F words).
 const SWEEP: u64 = (1 << FLOW_BITS) + 4;
 
 /// One NIC and its host.
 pub struct Nic {
     pub dut: Rtl,
-    /// Host memory (None = never written).
-    mem: Mem,
+    /// Host memory, DMA and MAC.
+    pub host: Host,
     tx_ctrl: VecDeque<[u8; 64]>,
     rx_ctrl: VecDeque<[u8; 16]>,
     probes: VecDeque<u16>,
     /// Flows offered a PktSend on every cycle, round robin.
     pub sending: Vec<u16>,
     next_send: usize,
-    rd_beats: VecDeque<Beat>,
-    wr_cmds: VecDeque<(u64, usize)>,
-    wr_buf: Vec<u8>,
-    wr_done: VecDeque<Vec<u8>>,
-    tx_buf: Vec<u8>,
-    rx_beats: VecDeque<Beat>,
-    /// Frames this NIC sent (before the link touched them), in order, if `keep` is set.
-    pub sent: Vec<Vec<u8>>,
-    pub keep: bool,
-    /// Frames sent, and of them requests (WRITE packets, READ requests).
-    pub frames: u64,
-    pub requests: u64,
     /// Per flow: the seq (snd_una) of the latest ACK-type CC event.
     pub acked: HashMap<u16, u32>,
-    /// Frames the MAC marked bad (tuser) on the way out.
-    pub bad_frames: u64,
     /// CC events (`m_axis_event_tdata`, 64 bytes each).
     pub events: Vec<Vec<u8>>,
     /// Notifies: (flow, bytes), if `keep`; and their bytes summed.
     pub notifies: Vec<(u16, u32)>,
     pub notified: u64,
-    /// DMA writes whose data length differed from the command's.
-    pub wr_len_errors: u64,
 }
 
 impl Nic {
     fn new(vcd: Option<&Path>) -> Nic {
         Nic {
             dut: vcd.map_or_else(Rtl::new, Rtl::with_vcd),
-            mem: Mem::default(),
+            host: Host::new(),
             tx_ctrl: VecDeque::new(),
             rx_ctrl: VecDeque::new(),
             probes: VecDeque::new(),
             sending: vec![],
             next_send: 0,
-            rd_beats: VecDeque::new(),
-            wr_cmds: VecDeque::new(),
-            wr_buf: vec![],
-            wr_done: VecDeque::new(),
-            tx_buf: vec![],
-            rx_beats: VecDeque::new(),
-            sent: vec![],
-            keep: true,
-            frames: 0,
-            requests: 0,
             acked: HashMap::new(),
-            bad_frames: 0,
             events: vec![],
             notifies: vec![],
             notified: 0,
-            wr_len_errors: 0,
         }
     }
 
@@ -103,35 +74,17 @@ impl Nic {
 
     /// `bytes` at `addr` in host memory.
     pub fn fill(&mut self, addr: u64, bytes: &[u8]) {
-        for (i, b) in bytes.iter().enumerate() {
-            self.mem.set(addr + i as u64, *b);
-        }
+        self.host.fill(addr, bytes);
     }
 
     /// `len` bytes at `addr` (None where never written).
     pub fn read(&self, addr: u64, len: usize) -> Vec<Option<u8>> {
-        (0..len as u64).map(|i| self.mem.get(addr + i)).collect()
+        self.host.read(addr, len)
     }
 
     /// Every control word, probe request and DMA transfer has been taken.
     pub fn idle(&self) -> bool {
-        self.tx_ctrl.is_empty() && self.rx_ctrl.is_empty() && self.probes.is_empty() && self.rd_beats.is_empty()
-    }
-}
-
-/// Sparse host memory in 4 KiB pages.
-#[derive(Default)]
-struct Mem {
-    pages: HashMap<u64, Box<[Option<u8>; 4096]>>,
-}
-
-impl Mem {
-    fn get(&self, a: u64) -> Option<u8> {
-        self.pages.get(&(a >> 12)).and_then(|p| p[(a & 4095) as usize])
-    }
-
-    fn set(&mut self, a: u64, b: u8) {
-        self.pages.entry(a >> 12).or_insert_with(|| Box::new([None; 4096]))[(a & 4095) as usize] = Some(b);
+        self.tx_ctrl.is_empty() && self.rx_ctrl.is_empty() && self.probes.is_empty() && self.host.idle()
     }
 }
 
@@ -145,10 +98,29 @@ struct InFlight {
 /// that direction has carried before it).
 pub type DropFn = Box<dyn FnMut(bool, &RocePacket, u64) -> bool>;
 
+/// One NIC of a pair as the link sees it: a clock of it and its host, and where the frames it
+/// receives go.
+pub trait Side {
+    /// One clock; returns the frames it finished sending.
+    fn clock(&mut self, now: u64, rng: &mut ChaCha8Rng, backpressure: f64) -> Vec<Vec<u8>>;
+    /// Its host and MAC.
+    fn host(&mut self) -> &mut Host;
+}
+
+impl Side for Nic {
+    fn clock(&mut self, now: u64, rng: &mut ChaCha8Rng, backpressure: f64) -> Vec<Vec<u8>> {
+        cycle(self, now, rng, backpressure)
+    }
+
+    fn host(&mut self) -> &mut Host {
+        &mut self.host
+    }
+}
+
 /// A and B and the link.
-pub struct Pair {
-    pub a: Nic,
-    pub b: Nic,
+pub struct Pair<N: Side = Nic> {
+    pub a: N,
+    pub b: N,
     ab: VecDeque<InFlight>,
     ba: VecDeque<InFlight>,
     /// Frames carried / dropped per direction (A->B, B->A).
@@ -165,7 +137,7 @@ pub struct Pair {
     rng: ChaCha8Rng,
 }
 
-impl Pair {
+impl Pair<Nic> {
     /// Both NICs reset and swept.
     pub fn new(seed: u64, delay: u64, backpressure: f64) -> Pair {
         Pair::with_vcd(seed, delay, backpressure, None)
@@ -173,9 +145,26 @@ impl Pair {
 
     /// The same, A's waveform written to `vcd`.
     pub fn with_vcd(seed: u64, delay: u64, backpressure: f64, vcd: Option<&Path>) -> Pair {
-        let mut p = Pair {
-            a: Nic::new(vcd),
-            b: Nic::new(None),
+        let mut p = Pair::of(Nic::new(vcd), Nic::new(None), seed, delay, backpressure);
+        for n in [&mut p.a, &mut p.b] {
+            idle(&mut n.dut);
+            n.dut.set_reset(1);
+            n.dut.tick();
+            n.dut.set_reset(0);
+            for _ in 0..SWEEP {
+                n.dut.tick();
+            }
+        }
+        p
+    }
+}
+
+impl<N: Side> Pair<N> {
+    /// `a` and `b` joined by a link of `delay` cycles that drops nothing (see `drop`).
+    pub fn of(a: N, b: N, seed: u64, delay: u64, backpressure: f64) -> Pair<N> {
+        Pair {
+            a,
+            b,
             ab: VecDeque::new(),
             ba: VecDeque::new(),
             carried: [0; 2],
@@ -186,20 +175,11 @@ impl Pair {
             hops: [vec![], vec![]],
             cycle: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
-        };
-        for n in [&mut p.a, &mut p.b] {
-            n.dut.set_reset(1);
-            n.dut.tick();
-            n.dut.set_reset(0);
-            for _ in 0..SWEEP {
-                n.dut.tick();
-            }
         }
-        p
     }
 
     /// Runs until `done` holds (checked every cycle) or `max` cycles pass; true if it held.
-    pub fn run_until(&mut self, max: u64, mut done: impl FnMut(&Pair) -> bool) -> bool {
+    pub fn run_until(&mut self, max: u64, mut done: impl FnMut(&Pair<N>) -> bool) -> bool {
         for _ in 0..max {
             if done(self) {
                 return true;
@@ -213,11 +193,11 @@ impl Pair {
     pub fn step(&mut self) {
         let now = self.cycle;
         let (to_b, to_a) = (deliver(&mut self.ab, now), deliver(&mut self.ba, now));
-        self.b.rx_beats.extend(to_b.iter().flat_map(|f| beats(f)));
-        self.a.rx_beats.extend(to_a.iter().flat_map(|f| beats(f)));
+        self.b.host().rx_beats.extend(to_b.iter().flat_map(|f| beats(f)));
+        self.a.host().rx_beats.extend(to_a.iter().flat_map(|f| beats(f)));
         let mut out = [vec![], vec![]];
         for (k, n) in [&mut self.a, &mut self.b].into_iter().enumerate() {
-            out[k] = cycle(n, now, &mut self.rng, self.backpressure);
+            out[k] = n.clock(now, &mut self.rng, self.backpressure);
         }
         for (k, frames) in out.into_iter().enumerate() {
             for f in frames {
@@ -247,6 +227,40 @@ impl Pair {
     }
 }
 
+/// Notify unit: 2^0 bytes per packet, so Notifies count packets (what `notified` adds up).
+pub const NOTIFY_SHIFT: u8 = 0;
+
+/// Every input driven: configuration, counter selects, nothing offered, nothing taken.
+fn idle(d: &mut Rtl) {
+    d.set_cfg_pkt_shift(NOTIFY_SHIFT);
+    d.set_now_ns(0);
+    d.set_stat_rx_pipe_addr(0);
+    d.set_stat_rx_ctx_addr(0);
+    d.set_s_axis_tx_ctrl_tvalid(0);
+    d.s_axis_tx_ctrl_tdata_mut().fill(0);
+    d.set_s_axis_rx_ctrl_tvalid(0);
+    d.s_axis_rx_ctrl_tdata_mut().fill(0);
+    d.set_s_axis_pktsend_tvalid(0);
+    d.set_s_axis_pktsend_tdata(0);
+    d.set_s_axis_probe_tvalid(0);
+    d.set_s_axis_probe_tdata(0);
+    d.set_m_axis_dma_rd_tready(0);
+    d.set_s_axis_dma_rd_data_tvalid(0);
+    d.s_axis_dma_rd_data_tdata_mut().fill(0);
+    d.set_s_axis_dma_rd_data_tkeep(0);
+    d.set_s_axis_dma_rd_data_tlast(0);
+    d.set_m_axis_tx_tready(0);
+    d.set_s_axis_rx_tvalid(0);
+    d.s_axis_rx_tdata_mut().fill(0);
+    d.set_s_axis_rx_tkeep(0);
+    d.set_s_axis_rx_tlast(0);
+    d.set_s_axis_rx_tuser(0);
+    d.set_m_axis_event_tready(0);
+    d.set_m_axis_notify_tready(0);
+    d.set_m_axis_dma_wr_cmd_tready(0);
+    d.set_m_axis_dma_wr_tready(0);
+}
+
 fn deliver(q: &mut VecDeque<InFlight>, now: u64) -> Vec<Vec<u8>> {
     let mut v = vec![];
     while q.front().is_some_and(|f| f.at <= now) {
@@ -273,30 +287,11 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     d.set_s_axis_pktsend_tdata(send.unwrap_or(0));
     d.set_s_axis_probe_tvalid(n.probes.front().is_some() as u8);
     d.set_s_axis_probe_tdata(n.probes.front().copied().unwrap_or(0));
-    let rd_ready = ready();
-    d.set_m_axis_dma_rd_tready(rd_ready as u8);
-    let rd_data = n.rd_beats.front().filter(|_| ready()).cloned();
-    d.set_s_axis_dma_rd_data_tvalid(rd_data.is_some() as u8);
-    if let Some(b) = &rd_data {
-        set_wide(d.s_axis_dma_rd_data_tdata_mut(), &b.data);
-        d.set_s_axis_dma_rd_data_tkeep(b.keep);
-        d.set_s_axis_dma_rd_data_tlast(b.last as u8);
-    }
-    let tx_ready = ready();
-    d.set_m_axis_tx_tready(tx_ready as u8);
-    let rx = n.rx_beats.front().filter(|_| ready()).cloned();
-    d.set_s_axis_rx_tvalid(rx.is_some() as u8);
-    if let Some(b) = &rx {
-        set_wide(d.s_axis_rx_tdata_mut(), &b.data);
-        d.set_s_axis_rx_tkeep(b.keep);
-        d.set_s_axis_rx_tlast(b.last as u8);
-        d.set_s_axis_rx_tuser(b.user as u8);
-    }
+    let mut offer = n.host.drive(d, &mut ready);
     let (ev_ready, no_ready, wc_ready, wd_ready) = (ready(), ready(), ready(), ready());
     d.set_m_axis_event_tready(ev_ready as u8);
     d.set_m_axis_notify_tready(no_ready as u8);
-    d.set_m_axis_dma_wr_cmd_tready(wc_ready as u8);
-    d.set_m_axis_dma_wr_tready(wd_ready as u8);
+    n.host.drive_writes(d, &mut offer, wc_ready, wd_ready);
     d.eval();
 
     if d.s_axis_tx_ctrl_tvalid() == 1 && d.s_axis_tx_ctrl_tready() == 1 {
@@ -311,77 +306,21 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     if d.s_axis_probe_tvalid() == 1 && d.s_axis_probe_tready() == 1 {
         n.probes.pop_front();
     }
-    if rd_ready && d.m_axis_dma_rd_tvalid() == 1 {
-        let r = get_wide(d.m_axis_dma_rd_tdata());
-        let addr = u64::from_le_bytes(r[..8].try_into().unwrap());
-        let len = (u16::from_le_bytes([r[8], r[9]]) & 0x3FFF) as u64;
-        let bytes: Vec<u8> = (0..len).map(|i| n.mem.get(addr + i).unwrap_or(0)).collect();
-        n.rd_beats.extend(beats(&bytes));
-    }
-    if rd_data.is_some() && d.s_axis_dma_rd_data_tready() == 1 {
-        n.rd_beats.pop_front();
-    }
-    let mut done = vec![];
-    if tx_ready && d.m_axis_tx_tvalid() == 1 {
-        let data = get_wide(d.m_axis_tx_tdata());
-        let keep = d.m_axis_tx_tkeep();
-        n.tx_buf.extend((0..64).filter(|i| keep >> i & 1 == 1).map(|i| data[i]));
-        if d.m_axis_tx_tlast() == 1 {
-            let f = std::mem::take(&mut n.tx_buf);
-            if d.m_axis_tx_tuser() == 1 {
-                n.bad_frames += 1;
-            } else {
-                n.frames += 1;
-                n.requests += f.get(ROCE_OPCODE_AT).is_some_and(|op| matches!(op, 0x06..=0x08 | 0x0A | 0x0C)) as u64;
-                if n.keep {
-                    n.sent.push(f.clone());
-                }
-                done.push(f);
-            }
-        }
-    }
-    if rx.is_some() && d.s_axis_rx_tready() == 1 {
-        n.rx_beats.pop_front();
-    }
+    let done = n.host.collect(d, &offer);
     if ev_ready && d.m_axis_event_tvalid() == 1 {
         let e = get_wide(d.m_axis_event_tdata());
         if event_kind(&e) == 0 {
             n.acked.insert(u16::from_le_bytes([e[0], e[1]]), event_seq(&e));
         }
-        if n.keep {
+        if n.host.keep {
             n.events.push(e);
         }
     }
     if no_ready && d.m_axis_notify_tvalid() == 1 {
         let w = d.m_axis_notify_tdata();
         n.notified += w as u32 as u64;
-        if n.keep {
+        if n.host.keep {
             n.notifies.push(((w >> 32) as u16, w as u32));
-        }
-    }
-    if wc_ready && d.m_axis_dma_wr_cmd_tvalid() == 1 {
-        let c = get_wide(d.m_axis_dma_wr_cmd_tdata());
-        let addr = u64::from_le_bytes(c[..8].try_into().unwrap());
-        let len = (u16::from_le_bytes([c[8], c[9]]) & 0x3FFF) as usize;
-        n.wr_cmds.push_back((addr, len));
-    }
-    if wd_ready && d.m_axis_dma_wr_tvalid() == 1 {
-        let data = get_wide(d.m_axis_dma_wr_tdata());
-        let keep = d.m_axis_dma_wr_tkeep();
-        n.wr_buf.extend((0..64).filter(|i| keep >> i & 1 == 1).map(|i| data[i]));
-        if d.m_axis_dma_wr_tlast() == 1 {
-            n.wr_done.push_back(std::mem::take(&mut n.wr_buf));
-        }
-    }
-    // Commands and data leave rx_dma on separate streams: paired in order.
-    while !n.wr_cmds.is_empty() && !n.wr_done.is_empty() {
-        let (addr, len) = n.wr_cmds.pop_front().unwrap();
-        let buf = n.wr_done.pop_front().unwrap();
-        if buf.len() != len {
-            n.wr_len_errors += 1;
-        }
-        for (i, b) in buf.iter().enumerate() {
-            n.mem.set(addr + i as u64, *b);
         }
     }
     d.tick();
@@ -430,8 +369,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     let mut o = super::Outcome::new(super::Scenario::NicDatapathRandom, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut p = Pair::with_vcd(seed, rng.gen_range(20..200), 0.2, vcd);
-    p.a.keep = false;
-    p.b.keep = false;
+    p.a.host.keep = false;
+    p.b.host.keep = false;
     let mut conns: Vec<Conn> = (0..4u16)
         .map(|k| {
             let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..50) } else { rng.gen_range(0..1 << 24) };
@@ -525,8 +464,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         }
     }
     for (name, n) in [("A", &p.a), ("B", &p.b)] {
-        o.check(p.cycle, (name, "notified", n.notified), (name, "notified", n.requests));
-        o.check(p.cycle, (name, "bad frames, DMA length errors", n.bad_frames + n.wr_len_errors), (name, "bad frames, DMA length errors", 0));
+        o.check(p.cycle, (name, "notified", n.notified), (name, "notified", n.host.requests));
+        o.check(p.cycle, (name, "bad frames, DMA length errors", n.host.bad_frames + n.host.wr_len_errors), (name, "bad frames, DMA length errors", 0));
     }
     o.cycles = p.cycle;
     o.seconds = start.elapsed().as_secs_f64();
@@ -535,6 +474,6 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     o.metric("bytes", done.iter().map(|m| m.data.len()).sum::<usize>() as f64);
     o.metric("frames", (p.carried[0] + p.carried[1]) as f64);
     o.metric("dropped", (p.dropped[0] + p.dropped[1]) as f64);
-    o.metric("requests", (p.a.requests + p.b.requests) as f64);
+    o.metric("requests", (p.a.host.requests + p.b.host.requests) as f64);
     o
 }

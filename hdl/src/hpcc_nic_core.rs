@@ -1,0 +1,920 @@
+//! The NIC core (issue 13; draft-00 section 7.2, figure 4): flow_sched, cc_module and
+//! nic_datapath joined, with the congestion-control loop closed inside, a register block on
+//! AXI4-Lite, a time base, a command sequencer that creates and removes flows in every block at
+//! once, and a completion stream. docs/modules/hpcc_nic_core.md.
+//!
+//! ```text
+//!            AXI4-Lite --> axil_slave --> registers, commands (sequencer) --+---------------+
+//!                                                                           | create/post   |
+//!   flow_sched --PktSend--> nic_datapath (tx_ctx -> tx_pipe) ------------------> MAC Tx    |
+//!      ^   ^                    |  ^ DMA read / data                                        |
+//!      |   +---Notify------     |  |                                                        |
+//!      |                   \    v                                                           |
+//!   Update <-- cc_module <--event-- nic_datapath (rx_pipe -> rx_ctx -> rx_dma) <-- MAC Rx   |
+//!                  ^                    \--> DMA write                                      |
+//!                  +-- create events from the sequencer <--------------------------------- +
+//!   events (ACK / loss) --> completion tracker --> m_axis_cpl
+//! ```
+//!
+//! Not in this step (issue 13 goes on): the Rx-HPCC feedback's wire format (its results are
+//! counted and dropped), ACK coalescing, the receiver's ECN half, the timer scan, the
+//! retransmission timeout, multi-packet READ responses.
+
+pub mod csr;
+
+use crate::axil_slave::AxilSlave;
+use crate::cc_module::CcModule;
+use crate::flow_sched::FlowSched;
+use crate::nic_datapath::NicDatapath;
+use rust_hdl::prelude::*;
+
+/// Address bits of the AXI4-Lite port (4 KiB of registers).
+pub const AXIL_ADDR_BITS: usize = 12;
+
+// Sequencer states (literals in the code): 0 idle, 1 read the flow's entry, 2 check, 3 create
+// event to cc_module, 4 tx_ctx control word, 5 rx_ctx control word, 6 flow_sched control word,
+// 7 write the flow's entry, 8 probe request.
+
+/// The NIC core for `2^F` flows; `B`: rx_dma's log2 beats per bank.
+#[derive(LogicBlock)]
+pub struct HpccNicCore<const F: usize, const B: usize> {
+    /// Clock (250 MHz target); everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset of every block and register (the blocks then clear their per-flow
+    /// RAMs for 2^F cycles; commands wait).
+    pub reset: Signal<In, bool>,
+    /// AXI4-Lite write address (byte address; registers are 32-bit words).
+    pub s_axil_awaddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
+    /// Write address valid.
+    pub s_axil_awvalid: Signal<In, bool>,
+    /// Write address taken (with its data).
+    pub s_axil_awready: Signal<Out, bool>,
+    /// Write data.
+    pub s_axil_wdata: Signal<In, Bits<32>>,
+    /// Byte enables (a partial write is refused with SLVERR: registers are written whole).
+    pub s_axil_wstrb: Signal<In, Bits<4>>,
+    /// Write data valid.
+    pub s_axil_wvalid: Signal<In, bool>,
+    /// Write data taken.
+    pub s_axil_wready: Signal<Out, bool>,
+    /// Write response: 0 OKAY, 2 SLVERR (read-only or unmapped address, partial write).
+    pub s_axil_bresp: Signal<Out, Bits<2>>,
+    /// Write response valid.
+    pub s_axil_bvalid: Signal<Out, bool>,
+    /// Write response taken.
+    pub s_axil_bready: Signal<In, bool>,
+    /// Read address (byte address).
+    pub s_axil_araddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
+    /// Read address valid.
+    pub s_axil_arvalid: Signal<In, bool>,
+    /// Read address taken.
+    pub s_axil_arready: Signal<Out, bool>,
+    /// Read data.
+    pub s_axil_rdata: Signal<Out, Bits<32>>,
+    /// Read response: 0 OKAY, 2 SLVERR (unmapped address).
+    pub s_axil_rresp: Signal<Out, Bits<2>>,
+    /// Read data valid.
+    pub s_axil_rvalid: Signal<Out, bool>,
+    /// Read data taken.
+    pub s_axil_rready: Signal<In, bool>,
+    /// DMA read request to the host: [63:0] address, [77:64] length, [95:80] flow.
+    pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA read request is offered.
+    pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the request.
+    pub m_axis_dma_rd_tready: Signal<In, bool>,
+    /// DMA read data: one packet per request, in request order, lane-0 aligned.
+    pub s_axis_dma_rd_data_tdata: Signal<In, Bits<512>>,
+    /// Valid bytes of the last beat, contiguous from lane 0.
+    pub s_axis_dma_rd_data_tkeep: Signal<In, Bits<64>>,
+    /// A DMA read data beat is offered.
+    pub s_axis_dma_rd_data_tvalid: Signal<In, bool>,
+    /// The beat is taken.
+    pub s_axis_dma_rd_data_tready: Signal<Out, bool>,
+    /// Last beat of a request's data.
+    pub s_axis_dma_rd_data_tlast: Signal<In, bool>,
+    /// DMA write command to the host: [63:0] address, [77:64] length, [95:80] flow.
+    pub m_axis_dma_wr_cmd_tdata: Signal<Out, Bits<128>>,
+    /// A DMA write command is offered.
+    pub m_axis_dma_wr_cmd_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the command.
+    pub m_axis_dma_wr_cmd_tready: Signal<In, bool>,
+    /// DMA write data, lane-0 aligned, one packet per command.
+    pub m_axis_dma_wr_tdata: Signal<Out, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub m_axis_dma_wr_tkeep: Signal<Out, Bits<64>>,
+    /// A DMA write beat is offered.
+    pub m_axis_dma_wr_tvalid: Signal<Out, bool>,
+    /// The DMA engine takes the beat.
+    pub m_axis_dma_wr_tready: Signal<In, bool>,
+    /// Last beat of a command's data.
+    pub m_axis_dma_wr_tlast: Signal<Out, bool>,
+    /// Frames to the MAC.
+    pub m_axis_tx_tdata: Signal<Out, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub m_axis_tx_tkeep: Signal<Out, Bits<64>>,
+    /// A frame beat is offered.
+    pub m_axis_tx_tvalid: Signal<Out, bool>,
+    /// The MAC takes the beat.
+    pub m_axis_tx_tready: Signal<In, bool>,
+    /// Last beat of a frame.
+    pub m_axis_tx_tlast: Signal<Out, bool>,
+    /// Bad frame (payload length mismatch), on the last beat: the MAC drops it.
+    pub m_axis_tx_tuser: Signal<Out, bool>,
+    /// Frames from the MAC.
+    pub s_axis_rx_tdata: Signal<In, Bits<512>>,
+    /// Valid bytes of the beat.
+    pub s_axis_rx_tkeep: Signal<In, Bits<64>>,
+    /// A frame beat is offered.
+    pub s_axis_rx_tvalid: Signal<In, bool>,
+    /// The beat is taken.
+    pub s_axis_rx_tready: Signal<Out, bool>,
+    /// Last beat of a frame.
+    pub s_axis_rx_tlast: Signal<In, bool>,
+    /// The MAC marks the frame bad (FCS error...), on its last beat.
+    pub s_axis_rx_tuser: Signal<In, bool>,
+    /// Completion: [15:0] flow, [31:16] the message's tag, [33:32] status (0 ok).
+    pub m_axis_cpl_tdata: Signal<Out, Bits<64>>,
+    /// A completion is offered.
+    pub m_axis_cpl_tvalid: Signal<Out, bool>,
+    /// The host takes it (while it does not, the CC event stream waits: completions are never
+    /// lost).
+    pub m_axis_cpl_tready: Signal<In, bool>,
+
+    axil: AxilSlave<AXIL_ADDR_BITS>,
+    sched: FlowSched<F>,
+    cc: CcModule<F>,
+    dp: NicDatapath<F, B>,
+    // Registers.
+    ns_q16: DFF<Bits<32>>,
+    sched_cfg: DFF<Bits<32>>,
+    stat_sel: DFF<Bits<32>>,
+    args: [DFF<Bits<32>>; csr::ARGS],
+    ccr: [DFF<Bits<32>>; csr::CC_WORDS],
+    cmd_word: DFF<Bits<32>>,
+    cmd_errors: DFF<Bits<32>>,
+    cpl_count: DFF<Bits<32>>,
+    fb_dropped: DFF<Bits<32>>,
+    // Time base.
+    now_frac: DFF<Bits<16>>,
+    now_ns: DFF<Bits<64>>,
+    // Sequencer.
+    state: DFF<Bits<4>>,
+    err: DFF<Bits<4>>,
+    // Per flow: [0] created, [1] a message is out, [25:2] its end PSN, [41:26] its tag,
+    // [45:42] log2 MTU.
+    flows: RAM<Bits<46>, F>,
+    // After reset the table is cleared, one entry per cycle; commands and events wait.
+    sweep: DFF<bool>,
+    sweep_addr: DFF<Bits<F>>,
+    // Completion tracker: T1 (the event's entry read), the last entry written (forwarded), and
+    // a two-entry completion queue.
+    t1_valid: DFF<bool>,
+    t1_flow: DFF<Bits<16>>,
+    t1_seq: DFF<Bits<24>>,
+    lw_valid: DFF<bool>,
+    lw_flow: DFF<Bits<16>>,
+    lw_entry: DFF<Bits<46>>,
+    cpl_valid: DFF<bool>,
+    cpl_data: DFF<Bits<64>>,
+    skid_valid: DFF<bool>,
+    skid_data: DFF<Bits<64>>,
+    // Combinational.
+    wr_ok: Signal<Local, bool>,
+    frac_sum: Signal<Local, Bits<17>>,
+    cmd_flow: Signal<Local, Bits<16>>,
+    cmd_op: Signal<Local, Bits<3>>,
+    entry: Signal<Local, Bits<46>>,
+    t1_entry: Signal<Local, Bits<46>>,
+    hold: Signal<Local, bool>,
+    ev_type: Signal<Local, Bits<4>>,
+    ev_take: Signal<Local, bool>,
+    tx_word: Signal<Local, Bits<512>>,
+    rx_word: Signal<Local, Bits<128>>,
+    mtu: Signal<Local, Bits<14>>,
+    mtu_mask: Signal<Local, Bits<33>>,
+    mtu_shift: Signal<Local, Bits<4>>,
+    mtu_ok: Signal<Local, bool>,
+    msg_len: Signal<Local, Bits<33>>,
+    npkts: Signal<Local, Bits<33>>,
+    end_psn: Signal<Local, Bits<24>>,
+    is_read: Signal<Local, bool>,
+    new_cpl: Signal<Local, bool>,
+    new_cpl_data: Signal<Local, Bits<64>>,
+    cpl_pop: Signal<Local, bool>,
+}
+
+impl<const F: usize, const B: usize> HpccNicCore<F, B> {
+    pub fn new() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axil_awaddr: Default::default(),
+            s_axil_awvalid: Default::default(),
+            s_axil_awready: Default::default(),
+            s_axil_wdata: Default::default(),
+            s_axil_wstrb: Default::default(),
+            s_axil_wvalid: Default::default(),
+            s_axil_wready: Default::default(),
+            s_axil_bresp: Default::default(),
+            s_axil_bvalid: Default::default(),
+            s_axil_bready: Default::default(),
+            s_axil_araddr: Default::default(),
+            s_axil_arvalid: Default::default(),
+            s_axil_arready: Default::default(),
+            s_axil_rdata: Default::default(),
+            s_axil_rresp: Default::default(),
+            s_axil_rvalid: Default::default(),
+            s_axil_rready: Default::default(),
+            m_axis_dma_rd_tdata: Default::default(),
+            m_axis_dma_rd_tvalid: Default::default(),
+            m_axis_dma_rd_tready: Default::default(),
+            s_axis_dma_rd_data_tdata: Default::default(),
+            s_axis_dma_rd_data_tkeep: Default::default(),
+            s_axis_dma_rd_data_tvalid: Default::default(),
+            s_axis_dma_rd_data_tready: Default::default(),
+            s_axis_dma_rd_data_tlast: Default::default(),
+            m_axis_dma_wr_cmd_tdata: Default::default(),
+            m_axis_dma_wr_cmd_tvalid: Default::default(),
+            m_axis_dma_wr_cmd_tready: Default::default(),
+            m_axis_dma_wr_tdata: Default::default(),
+            m_axis_dma_wr_tkeep: Default::default(),
+            m_axis_dma_wr_tvalid: Default::default(),
+            m_axis_dma_wr_tready: Default::default(),
+            m_axis_dma_wr_tlast: Default::default(),
+            m_axis_tx_tdata: Default::default(),
+            m_axis_tx_tkeep: Default::default(),
+            m_axis_tx_tvalid: Default::default(),
+            m_axis_tx_tready: Default::default(),
+            m_axis_tx_tlast: Default::default(),
+            m_axis_tx_tuser: Default::default(),
+            s_axis_rx_tdata: Default::default(),
+            s_axis_rx_tkeep: Default::default(),
+            s_axis_rx_tvalid: Default::default(),
+            s_axis_rx_tready: Default::default(),
+            s_axis_rx_tlast: Default::default(),
+            s_axis_rx_tuser: Default::default(),
+            m_axis_cpl_tdata: Default::default(),
+            m_axis_cpl_tvalid: Default::default(),
+            m_axis_cpl_tready: Default::default(),
+            axil: Default::default(),
+            sched: Default::default(),
+            cc: Default::default(),
+            dp: NicDatapath::new(),
+            ns_q16: Default::default(),
+            sched_cfg: Default::default(),
+            stat_sel: Default::default(),
+            args: std::array::from_fn(|_| Default::default()),
+            ccr: std::array::from_fn(|_| Default::default()),
+            cmd_word: Default::default(),
+            cmd_errors: Default::default(),
+            cpl_count: Default::default(),
+            fb_dropped: Default::default(),
+            now_frac: Default::default(),
+            now_ns: Default::default(),
+            state: Default::default(),
+            err: Default::default(),
+            flows: Default::default(),
+            sweep: Default::default(),
+            sweep_addr: Default::default(),
+            t1_valid: Default::default(),
+            t1_flow: Default::default(),
+            t1_seq: Default::default(),
+            lw_valid: Default::default(),
+            lw_flow: Default::default(),
+            lw_entry: Default::default(),
+            cpl_valid: Default::default(),
+            cpl_data: Default::default(),
+            skid_valid: Default::default(),
+            skid_data: Default::default(),
+            wr_ok: Default::default(),
+            frac_sum: Default::default(),
+            cmd_flow: Default::default(),
+            cmd_op: Default::default(),
+            entry: Default::default(),
+            t1_entry: Default::default(),
+            hold: Default::default(),
+            ev_type: Default::default(),
+            ev_take: Default::default(),
+            tx_word: Default::default(),
+            rx_word: Default::default(),
+            mtu: Default::default(),
+            mtu_mask: Default::default(),
+            mtu_shift: Default::default(),
+            mtu_ok: Default::default(),
+            msg_len: Default::default(),
+            npkts: Default::default(),
+            end_psn: Default::default(),
+            is_read: Default::default(),
+            new_cpl: Default::default(),
+            new_cpl_data: Default::default(),
+            cpl_pop: Default::default(),
+        }
+    }
+}
+
+impl<const F: usize, const B: usize> Default for HpccNicCore<F, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
+            now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
+            cpl_valid, cpl_data, skid_valid, skid_data
+        );
+        for i in 0..csr::ARGS {
+            self.args[i].clock.next = self.clock.val();
+            self.args[i].d.next = self.args[i].q.val();
+        }
+        for i in 0..csr::CC_WORDS {
+            self.ccr[i].clock.next = self.clock.val();
+            self.ccr[i].d.next = self.ccr[i].q.val();
+        }
+        clock!(self, clock, axil, sched, cc, dp);
+        self.flows.read_clock.next = self.clock.val();
+        self.flows.write_clock.next = self.clock.val();
+        self.axil.reset.next = self.reset.val();
+        self.sched.reset.next = self.reset.val();
+        self.cc.reset.next = self.reset.val();
+        self.dp.reset.next = self.reset.val();
+
+        // ---- AXI4-Lite.
+        self.axil.s_axil_awaddr.next = self.s_axil_awaddr.val();
+        self.axil.s_axil_awvalid.next = self.s_axil_awvalid.val();
+        self.s_axil_awready.next = self.axil.s_axil_awready.val();
+        self.axil.s_axil_wdata.next = self.s_axil_wdata.val();
+        self.axil.s_axil_wstrb.next = self.s_axil_wstrb.val();
+        self.axil.s_axil_wvalid.next = self.s_axil_wvalid.val();
+        self.s_axil_wready.next = self.axil.s_axil_wready.val();
+        self.s_axil_bresp.next = self.axil.s_axil_bresp.val();
+        self.s_axil_bvalid.next = self.axil.s_axil_bvalid.val();
+        self.axil.s_axil_bready.next = self.s_axil_bready.val();
+        self.axil.s_axil_araddr.next = self.s_axil_araddr.val();
+        self.axil.s_axil_arvalid.next = self.s_axil_arvalid.val();
+        self.s_axil_arready.next = self.axil.s_axil_arready.val();
+        self.s_axil_rdata.next = self.axil.s_axil_rdata.val();
+        self.s_axil_rresp.next = self.axil.s_axil_rresp.val();
+        self.s_axil_rvalid.next = self.axil.s_axil_rvalid.val();
+        self.axil.s_axil_rready.next = self.s_axil_rready.val();
+
+        // ---- DMA and MAC streams: nic_datapath's, passed through.
+        self.m_axis_dma_rd_tdata.next = self.dp.m_axis_dma_rd_tdata.val();
+        self.m_axis_dma_rd_tvalid.next = self.dp.m_axis_dma_rd_tvalid.val();
+        self.dp.m_axis_dma_rd_tready.next = self.m_axis_dma_rd_tready.val();
+        self.dp.s_axis_dma_rd_data_tdata.next = self.s_axis_dma_rd_data_tdata.val();
+        self.dp.s_axis_dma_rd_data_tkeep.next = self.s_axis_dma_rd_data_tkeep.val();
+        self.dp.s_axis_dma_rd_data_tvalid.next = self.s_axis_dma_rd_data_tvalid.val();
+        self.dp.s_axis_dma_rd_data_tlast.next = self.s_axis_dma_rd_data_tlast.val();
+        self.s_axis_dma_rd_data_tready.next = self.dp.s_axis_dma_rd_data_tready.val();
+        self.m_axis_dma_wr_cmd_tdata.next = self.dp.m_axis_dma_wr_cmd_tdata.val();
+        self.m_axis_dma_wr_cmd_tvalid.next = self.dp.m_axis_dma_wr_cmd_tvalid.val();
+        self.dp.m_axis_dma_wr_cmd_tready.next = self.m_axis_dma_wr_cmd_tready.val();
+        self.m_axis_dma_wr_tdata.next = self.dp.m_axis_dma_wr_tdata.val();
+        self.m_axis_dma_wr_tkeep.next = self.dp.m_axis_dma_wr_tkeep.val();
+        self.m_axis_dma_wr_tvalid.next = self.dp.m_axis_dma_wr_tvalid.val();
+        self.m_axis_dma_wr_tlast.next = self.dp.m_axis_dma_wr_tlast.val();
+        self.dp.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
+        self.m_axis_tx_tdata.next = self.dp.m_axis_tx_tdata.val();
+        self.m_axis_tx_tkeep.next = self.dp.m_axis_tx_tkeep.val();
+        self.m_axis_tx_tvalid.next = self.dp.m_axis_tx_tvalid.val();
+        self.m_axis_tx_tlast.next = self.dp.m_axis_tx_tlast.val();
+        self.m_axis_tx_tuser.next = self.dp.m_axis_tx_tuser.val();
+        self.dp.m_axis_tx_tready.next = self.m_axis_tx_tready.val();
+        self.dp.s_axis_rx_tdata.next = self.s_axis_rx_tdata.val();
+        self.dp.s_axis_rx_tkeep.next = self.s_axis_rx_tkeep.val();
+        self.dp.s_axis_rx_tvalid.next = self.s_axis_rx_tvalid.val();
+        self.dp.s_axis_rx_tlast.next = self.s_axis_rx_tlast.val();
+        self.dp.s_axis_rx_tuser.next = self.s_axis_rx_tuser.val();
+        self.s_axis_rx_tready.next = self.dp.s_axis_rx_tready.val();
+
+        // ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
+        self.wr_ok.next = self.axil.wr_strb.val() == 0xF;
+        self.axil.wr_err.next = true;
+        if self.wr_ok.val() {
+            if (self.axil.wr_addr.val() == 0x002) // CMD
+                | (self.axil.wr_addr.val() == 0x004) // NS_PER_CYCLE_Q16
+                | (self.axil.wr_addr.val() == 0x005) // SCHED_CFG
+                | (self.axil.wr_addr.val() == 0x00A)
+            // STAT_SEL
+            {
+                self.axil.wr_err.next = false;
+            }
+            if (self.axil.wr_addr.val() >= 0x020) & (self.axil.wr_addr.val() < 0x038) {
+                self.axil.wr_err.next = false; // ARG_TX .. ARG_TAG
+            }
+            if (self.axil.wr_addr.val() >= 0x040) & (self.axil.wr_addr.val() < 0x081) {
+                self.axil.wr_err.next = false; // CC_CFG
+            }
+        }
+        if self.axil.wr_en.val() & self.wr_ok.val() {
+            if self.axil.wr_addr.val() == 0x004 {
+                self.ns_q16.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x005 {
+                self.sched_cfg.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x00A {
+                self.stat_sel.d.next = self.axil.wr_data.val();
+            }
+            for i in 0..csr::ARGS {
+                if self.axil.wr_addr.val().index() == 0x020 + i {
+                    self.args[i].d.next = self.axil.wr_data.val();
+                }
+            }
+            for i in 0..csr::CC_WORDS {
+                if self.axil.wr_addr.val().index() == 0x040 + i {
+                    self.ccr[i].d.next = self.axil.wr_data.val();
+                }
+            }
+        }
+
+        // ---- Register reads.
+        self.axil.rd_data.next = 0.into();
+        self.axil.rd_err.next = false;
+        self.dp.stat_rx_pipe_addr.next = self.stat_sel.q.val().get_bits::<5>(0);
+        self.dp.stat_rx_ctx_addr.next = self.stat_sel.q.val().get_bits::<4>(8);
+        if self.axil.rd_addr.val() == 0x000 {
+            self.axil.rd_data.next = 0x4850_4343.into(); // ID_VALUE
+        } else if self.axil.rd_addr.val() == 0x001 {
+            self.axil.rd_data.next = bit_cast::<32, 4>(self.err.q.val()) << 4;
+            if self.state.q.val() != 0 {
+                self.axil.rd_data.next = (bit_cast::<32, 4>(self.err.q.val()) << 4) | 1;
+            }
+        } else if self.axil.rd_addr.val() == 0x002 {
+            self.axil.rd_data.next = self.cmd_word.q.val();
+        } else if self.axil.rd_addr.val() == 0x003 {
+            self.axil.rd_data.next = self.cmd_errors.q.val();
+        } else if self.axil.rd_addr.val() == 0x004 {
+            self.axil.rd_data.next = self.ns_q16.q.val();
+        } else if self.axil.rd_addr.val() == 0x005 {
+            self.axil.rd_data.next = self.sched_cfg.q.val();
+        } else if self.axil.rd_addr.val() == 0x006 {
+            self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(0);
+        } else if self.axil.rd_addr.val() == 0x007 {
+            self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(32);
+        } else if self.axil.rd_addr.val() == 0x008 {
+            self.axil.rd_data.next = self.cpl_count.q.val();
+        } else if self.axil.rd_addr.val() == 0x009 {
+            self.axil.rd_data.next = self.fb_dropped.q.val();
+        } else if self.axil.rd_addr.val() == 0x00A {
+            self.axil.rd_data.next = self.stat_sel.q.val();
+        } else if self.axil.rd_addr.val() == 0x00B {
+            self.axil.rd_data.next = self.dp.stat_rx_pipe_count.val();
+        } else if self.axil.rd_addr.val() == 0x00C {
+            self.axil.rd_data.next = self.dp.stat_rx_ctx_count.val();
+        } else if self.axil.rd_addr.val() == 0x00D {
+            self.axil.rd_data.next = self.dp.stat_tx_drop.val();
+        } else if self.axil.rd_addr.val() == 0x00E {
+            self.axil.rd_data.next = self.dp.stat_tx_recv_drop.val();
+        } else if self.axil.rd_addr.val() == 0x00F {
+            self.axil.rd_data.next = self.dp.stat_tx_nak_ignored.val();
+        } else if self.axil.rd_addr.val() == 0x010 {
+            self.axil.rd_data.next = self.dp.stat_tx_ctrl_bad.val();
+        } else if self.axil.rd_addr.val() == 0x011 {
+            self.axil.rd_data.next = self.dp.stat_tx_len_err.val();
+        } else if self.axil.rd_addr.val() == 0x012 {
+            self.axil.rd_data.next = self.dp.stat_rx_written.val();
+        } else if self.axil.rd_addr.val() == 0x013 {
+            self.axil.rd_data.next = self.dp.stat_rx_discarded.val();
+        } else if self.axil.rd_addr.val() == 0x014 {
+            self.axil.rd_data.next = self.dp.stat_rx_short.val();
+        } else if self.axil.rd_addr.val() == 0x015 {
+            self.axil.rd_data.next = self.cc.stat_bad_flow.val();
+        } else if self.axil.rd_addr.val() == 0x016 {
+            self.axil.rd_data.next = self.cc.stat_unused.val();
+        } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
+            for i in 0..csr::ARGS {
+                if self.axil.rd_addr.val().index() == 0x020 + i {
+                    self.axil.rd_data.next = self.args[i].q.val();
+                }
+            }
+        } else if (self.axil.rd_addr.val() >= 0x040) & (self.axil.rd_addr.val() < 0x081) {
+            for i in 0..csr::CC_WORDS {
+                if self.axil.rd_addr.val().index() == 0x040 + i {
+                    self.axil.rd_data.next = self.ccr[i].q.val();
+                }
+            }
+        } else {
+            self.axil.rd_err.next = true;
+        }
+
+        // ---- Time base: now_ns += ns per cycle (UQ16.16), the fraction carried.
+        self.frac_sum.next =
+            bit_cast::<17, 16>(self.now_frac.q.val()) + bit_cast::<17, 16>(self.ns_q16.q.val().get_bits::<16>(0));
+        self.now_frac.d.next = self.frac_sum.val().get_bits::<16>(0);
+        self.now_ns.d.next = self.now_ns.q.val()
+            + bit_cast::<64, 16>(self.ns_q16.q.val().get_bits::<16>(16))
+            + bit_cast::<64, 1>(self.frac_sum.val().get_bits::<1>(16));
+        self.dp.now_ns.next = self.now_ns.q.val();
+
+        // ---- Configuration of the blocks.
+        self.sched.cfg_pkt_shift.next = self.sched_cfg.q.val().get_bits::<4>(0);
+        self.sched.cfg_max_burst.next = self.sched_cfg.q.val().get_bits::<12>(16);
+        self.dp.cfg_pkt_shift.next = self.sched_cfg.q.val().get_bits::<4>(0);
+        self.cc.cfg_hpcc_t_ns.next = self.ccr[0].q.val();
+        self.cc.cfg_hpcc_eta_q16.next = self.ccr[1].q.val().get_bits::<17>(0);
+        self.cc.cfg_hpcc_max_stage.next = self.ccr[2].q.val().get_bits::<8>(0);
+        self.cc.cfg_hpcc_w_ai_q8.next = self.ccr[3].q.val();
+        self.cc.cfg_hpcc_w_min_q8.next = self.ccr[4].q.val();
+        self.cc.cfg_hpcc_w_max_q8.next = self.ccr[5].q.val();
+        self.cc.cfg_hpcc_u_init_q16.next = self.ccr[6].q.val().get_bits::<24>(0);
+        self.cc.cfg_hpcc_inv_bt.next = bit_cast::<256, 32>(self.ccr[7].q.val())
+            | (bit_cast::<256, 32>(self.ccr[8].q.val()) << 32)
+            | (bit_cast::<256, 32>(self.ccr[9].q.val()) << 64)
+            | (bit_cast::<256, 32>(self.ccr[10].q.val()) << 96)
+            | (bit_cast::<256, 32>(self.ccr[11].q.val()) << 128)
+            | (bit_cast::<256, 32>(self.ccr[12].q.val()) << 160)
+            | (bit_cast::<256, 32>(self.ccr[13].q.val()) << 192)
+            | (bit_cast::<256, 32>(self.ccr[14].q.val()) << 224);
+        self.cc.cfg_hpcc_inv_b.next = bit_cast::<256, 32>(self.ccr[15].q.val())
+            | (bit_cast::<256, 32>(self.ccr[16].q.val()) << 32)
+            | (bit_cast::<256, 32>(self.ccr[17].q.val()) << 64)
+            | (bit_cast::<256, 32>(self.ccr[18].q.val()) << 96)
+            | (bit_cast::<256, 32>(self.ccr[19].q.val()) << 128)
+            | (bit_cast::<256, 32>(self.ccr[20].q.val()) << 160)
+            | (bit_cast::<256, 32>(self.ccr[21].q.val()) << 192)
+            | (bit_cast::<256, 32>(self.ccr[22].q.val()) << 224);
+        self.cc.cfg_hpcc_inv_t.next = self.ccr[23].q.val();
+        self.cc.cfg_hpcc_rate_mul.next = self.ccr[24].q.val();
+        self.cc.cfg_hpcc_line_q16.next = self.ccr[25].q.val();
+        self.cc.cfg_ldcp_rtt_ns.next = self.ccr[26].q.val();
+        self.cc.cfg_ldcp_mss.next = self.ccr[27].q.val();
+        self.cc.cfg_ldcp_alpha_q16.next = self.ccr[28].q.val().get_bits::<17>(0);
+        self.cc.cfg_ldcp_beta_q16.next = self.ccr[29].q.val().get_bits::<17>(0);
+        self.cc.cfg_ldcp_gamma_shift.next = self.ccr[30].q.val().get_bits::<4>(0);
+        self.cc.cfg_ldcp_iw.next = self.ccr[31].q.val().get_bits::<16>(0);
+        self.cc.cfg_ldcp_max_cw_q16.next = self.ccr[32].q.val();
+        self.cc.cfg_ldcp_fast_start.next = self.ccr[33].q.val().get_bit(0);
+        self.cc.cfg_ldcp_rate_mul.next =
+            bit_cast::<48, 32>(self.ccr[34].q.val()) | (bit_cast::<48, 16>(self.ccr[35].q.val().get_bits::<16>(0)) << 32);
+        self.cc.cfg_ldcp_line_q16.next = self.ccr[36].q.val();
+        self.cc.cfg_dcqcn_line_q24.next =
+            bit_cast::<40, 32>(self.ccr[37].q.val()) | (bit_cast::<40, 8>(self.ccr[38].q.val().get_bits::<8>(0)) << 32);
+        self.cc.cfg_dcqcn_min_q24.next =
+            bit_cast::<40, 32>(self.ccr[39].q.val()) | (bit_cast::<40, 8>(self.ccr[40].q.val().get_bits::<8>(0)) << 32);
+        self.cc.cfg_dcqcn_ai_q24.next =
+            bit_cast::<40, 32>(self.ccr[41].q.val()) | (bit_cast::<40, 8>(self.ccr[42].q.val().get_bits::<8>(0)) << 32);
+        self.cc.cfg_dcqcn_hai_q24.next =
+            bit_cast::<40, 32>(self.ccr[43].q.val()) | (bit_cast::<40, 8>(self.ccr[44].q.val().get_bits::<8>(0)) << 32);
+        self.cc.cfg_dcqcn_g_shift.next = self.ccr[45].q.val().get_bits::<5>(0);
+        self.cc.cfg_dcqcn_initial_alpha_q24.next = self.ccr[46].q.val().get_bits::<25>(0);
+        self.cc.cfg_dcqcn_alpha_timer_ns.next = self.ccr[47].q.val();
+        self.cc.cfg_dcqcn_decay.next = bit_cast::<384, 32>(self.ccr[48].q.val())
+            | (bit_cast::<384, 32>(self.ccr[49].q.val()) << 32)
+            | (bit_cast::<384, 32>(self.ccr[50].q.val()) << 64)
+            | (bit_cast::<384, 32>(self.ccr[51].q.val()) << 96)
+            | (bit_cast::<384, 32>(self.ccr[52].q.val()) << 128)
+            | (bit_cast::<384, 32>(self.ccr[53].q.val()) << 160)
+            | (bit_cast::<384, 32>(self.ccr[54].q.val()) << 192)
+            | (bit_cast::<384, 32>(self.ccr[55].q.val()) << 224)
+            | (bit_cast::<384, 32>(self.ccr[56].q.val()) << 256)
+            | (bit_cast::<384, 32>(self.ccr[57].q.val()) << 288)
+            | (bit_cast::<384, 32>(self.ccr[58].q.val()) << 320)
+            | (bit_cast::<384, 32>(self.ccr[59].q.val()) << 352);
+        self.cc.cfg_dcqcn_min_cut_interval_ns.next = self.ccr[60].q.val();
+        self.cc.cfg_dcqcn_rate_increase_timer_ns.next = self.ccr[61].q.val();
+        self.cc.cfg_dcqcn_byte_counter_bytes.next = self.ccr[62].q.val();
+        self.cc.cfg_dcqcn_fast_recovery_times.next = self.ccr[63].q.val().get_bits::<8>(0);
+        self.cc.cfg_dcqcn_win_mul.next = self.ccr[64].q.val();
+
+        // ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
+        self.dp.s_axis_pktsend_tdata.next = self.sched.m_axis_pktsend_tdata.val();
+        self.dp.s_axis_pktsend_tvalid.next = self.sched.m_axis_pktsend_tvalid.val();
+        self.sched.m_axis_pktsend_tready.next = self.dp.s_axis_pktsend_tready.val();
+        self.sched.s_axis_notify_tdata.next = self.dp.m_axis_notify_tdata.val();
+        self.sched.s_axis_notify_tvalid.next = self.dp.m_axis_notify_tvalid.val();
+        self.dp.m_axis_notify_tready.next = self.sched.s_axis_notify_tready.val();
+        self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
+        self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();
+        self.cc.m_axis_update_tready.next = self.sched.s_axis_update_tready.val();
+        // Rx-HPCC feedback: no wire format yet (issue 13 goes on); counted and dropped.
+        self.cc.m_axis_feedback_tready.next = true;
+        if self.cc.m_axis_feedback_tvalid.val() {
+            self.fb_dropped.d.next = self.fb_dropped.q.val() + 1;
+        }
+
+        // ---- The command's fields and the staged control words, op filled in.
+        self.cmd_op.next = self.cmd_word.q.val().get_bits::<3>(0);
+        self.cmd_flow.next = self.cmd_word.q.val().get_bits::<16>(16);
+        self.tx_word.next = bit_cast::<512, 32>(self.args[0].q.val())
+            | (bit_cast::<512, 32>(self.args[1].q.val()) << 32)
+            | (bit_cast::<512, 32>(self.args[2].q.val()) << 64)
+            | (bit_cast::<512, 32>(self.args[3].q.val()) << 96)
+            | (bit_cast::<512, 32>(self.args[4].q.val()) << 128)
+            | (bit_cast::<512, 32>(self.args[5].q.val()) << 160)
+            | (bit_cast::<512, 32>(self.args[6].q.val()) << 192)
+            | (bit_cast::<512, 32>(self.args[7].q.val()) << 224)
+            | (bit_cast::<512, 32>(self.args[8].q.val()) << 256)
+            | (bit_cast::<512, 32>(self.args[9].q.val()) << 288)
+            | (bit_cast::<512, 32>(self.args[10].q.val()) << 320)
+            | (bit_cast::<512, 32>(self.args[11].q.val()) << 352)
+            | (bit_cast::<512, 32>(self.args[12].q.val()) << 384)
+            | (bit_cast::<512, 32>(self.args[13].q.val()) << 416)
+            | (bit_cast::<512, 32>(self.args[14].q.val()) << 448)
+            | (bit_cast::<512, 32>(self.args[15].q.val()) << 480);
+        self.rx_word.next = bit_cast::<128, 32>(self.args[16].q.val())
+            | (bit_cast::<128, 32>(self.args[17].q.val()) << 32)
+            | (bit_cast::<128, 32>(self.args[18].q.val()) << 64)
+            | (bit_cast::<128, 32>(self.args[19].q.val()) << 96);
+        // MTU ([365:352] of the tx word): a RoCE path MTU, 256..4096.
+        self.mtu.next = self.tx_word.val().get_bits::<14>(352);
+        self.mtu_shift.next = 0.into();
+        self.mtu_ok.next = true;
+        if self.mtu.val() == 256 {
+            self.mtu_shift.next = 8.into();
+        } else if self.mtu.val() == 512 {
+            self.mtu_shift.next = 9.into();
+        } else if self.mtu.val() == 1024 {
+            self.mtu_shift.next = 10.into();
+        } else if self.mtu.val() == 2048 {
+            self.mtu_shift.next = 11.into();
+        } else if self.mtu.val() == 4096 {
+            self.mtu_shift.next = 12.into();
+        } else {
+            self.mtu_ok.next = false;
+        }
+        // Message length: RETH bytes 12..15 (tx word bytes 20..23), big-endian.
+        self.msg_len.next = (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(160)) << 24)
+            | (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(168)) << 16)
+            | (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(176)) << 8)
+            | bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(184));
+        self.is_read.next = self.tx_word.val().get_bit(280);
+
+        // ---- Flow table: one read port (the sequencer's flow while it holds the events,
+        // else the event's flow), one write port (the sequencer's write, else the tracker's).
+        self.entry.next = self.flows.read_data.val();
+        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.t1_flow.q.val()) {
+            self.t1_entry.next = self.lw_entry.q.val();
+        } else {
+            self.t1_entry.next = self.flows.read_data.val();
+        }
+        self.flows.write_enable.next = false;
+        self.flows.write_address.next = self.t1_flow.q.val().get_bits::<F>(0);
+        self.flows.write_data.next = self.t1_entry.val() & !bits::<46>(2);
+        // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
+        // create), at least 1 (an empty WRITE is one packet).
+        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42))) - 1;
+        self.npkts.next =
+            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42));
+        if !self.npkts.val().any() {
+            self.npkts.next = 1.into();
+        }
+        self.end_psn.next = self.tx_word.val().get_bits::<24>(256) + self.npkts.val().get_bits::<24>(0);
+
+        // ---- Sequencer.
+        self.hold.next = (self.state.q.val() == 1) | (self.state.q.val() == 2) | (self.state.q.val() == 3)
+            | (self.state.q.val() == 7)
+            | self.cpl_valid.q.val()
+            | self.sweep.q.val();
+        self.flows.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
+        if self.hold.val() {
+            self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
+        }
+        self.cc.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
+        self.cc.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val() & !self.hold.val();
+        self.dp.m_axis_event_tready.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
+        self.sched.s_axis_ctrl_tvalid.next = false;
+        self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
+            | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
+            | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64);
+        self.dp.s_axis_tx_ctrl_tvalid.next = false;
+        self.dp.s_axis_tx_ctrl_tdata.next =
+            ((self.tx_word.val() >> 32) << 32) | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16);
+        self.dp.s_axis_rx_ctrl_tvalid.next = false;
+        self.dp.s_axis_rx_ctrl_tdata.next = self.rx_word.val() & !bits::<128>(3);
+        self.dp.s_axis_probe_tvalid.next = false;
+        self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
+        if self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002) {
+            if self.state.q.val() == 0 {
+                self.cmd_word.d.next = self.axil.wr_data.val();
+                self.err.d.next = 0.into();
+                self.state.d.next = 1.into();
+            } else {
+                self.err.d.next = 6.into(); // ERR_OVERRUN
+                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+            }
+        }
+        if self.state.q.val() == 1 {
+            // Read the flow's entry once the tracker has nothing in T1 (events held).
+            if bit_cast::<16, F>(self.cmd_flow.val().get_bits::<F>(0)) != self.cmd_flow.val() {
+                self.err.d.next = 1.into(); // ERR_FLOW
+                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+                self.state.d.next = 0.into();
+            } else if !self.t1_valid.q.val() & !self.sweep.q.val() {
+                self.state.d.next = 2.into();
+            }
+        } else if self.state.q.val() == 2 {
+            // Check the command against the entry.
+            self.state.d.next = 0.into();
+            self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+            if self.cmd_op.val() == 1 {
+                if self.entry.val().get_bit(0) {
+                    self.err.d.next = 2.into(); // ERR_EXISTS
+                } else if !self.mtu_ok.val()
+                    | (self.rx_word.val().get_bits::<14>(16) != self.mtu.val())
+                    | (bit_cast::<16, F>(self.rx_word.val().get_bits::<F>(32)) != self.cmd_flow.val())
+                    | (self.args[20].q.val() == 0)
+                    | (self.args[21].q.val() == 0)
+                {
+                    self.err.d.next = 4.into(); // ERR_CONFIG
+                } else {
+                    self.cmd_errors.d.next = self.cmd_errors.q.val();
+                    self.state.d.next = 3.into();
+                }
+            } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 3) | (self.cmd_op.val() == 4) {
+                if !self.entry.val().get_bit(0) {
+                    self.err.d.next = 3.into(); // ERR_UNKNOWN
+                } else if self.entry.val().get_bit(1) & (self.cmd_op.val() != 4) {
+                    self.err.d.next = 5.into(); // ERR_BUSY
+                } else if (self.cmd_op.val() == 3)
+                    & self.is_read.val()
+                    & (bit_cast::<16, F>(self.rx_word.val().get_bits::<F>(32)) != self.cmd_flow.val())
+                {
+                    self.err.d.next = 4.into(); // ERR_CONFIG: a READ's rx word names another QP
+                } else {
+                    self.cmd_errors.d.next = self.cmd_errors.q.val();
+                    if self.cmd_op.val() == 2 {
+                        self.state.d.next = 6.into(); // flow_sched first: nothing more is sent
+                    } else if self.cmd_op.val() == 3 {
+                        self.state.d.next = 7.into(); // the entry first, then the post
+                    } else {
+                        self.state.d.next = 8.into();
+                    }
+                }
+            } else {
+                self.err.d.next = 7.into(); // ERR_OP
+            }
+        } else if self.state.q.val() == 3 {
+            // Create: the flow's algorithm in cc_module (events held, so the create goes in).
+            self.cc.s_axis_event_tdata.next = bit_cast::<512, 16>(self.cmd_flow.val())
+                | bits::<512>(0x6_0000) // type 6: create
+                | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96)
+                | (bit_cast::<512, 2>(self.args[22].q.val().get_bits::<2>(0)) << 496);
+            self.cc.s_axis_event_tvalid.next = true;
+            if self.cc.s_axis_event_tready.val() {
+                self.state.d.next = 4.into();
+            }
+        } else if self.state.q.val() == 4 {
+            // tx_ctx: create (op 1) or post (op 3), as the command says.
+            self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
+                | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
+                | bit_cast::<512, 3>(self.cmd_op.val());
+            self.dp.s_axis_tx_ctrl_tvalid.next = true;
+            if self.dp.s_axis_tx_ctrl_tready.val() {
+                if self.cmd_op.val() == 3 {
+                    self.state.d.next = 0.into();
+                } else {
+                    self.state.d.next = 5.into();
+                }
+            }
+        } else if self.state.q.val() == 5 {
+            // rx_ctx: create (op 1), remove (op 2) or a READ's local address (op 3), which rx_ctx
+            // has before tx_ctx sends the first request.
+            self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(3)) | bit_cast::<128, 3>(self.cmd_op.val());
+            self.dp.s_axis_rx_ctrl_tvalid.next = true;
+            if self.dp.s_axis_rx_ctrl_tready.val() {
+                if self.cmd_op.val() == 1 {
+                    self.state.d.next = 6.into();
+                } else if self.cmd_op.val() == 2 {
+                    self.state.d.next = 7.into();
+                } else {
+                    self.state.d.next = 4.into(); // a READ: the local address first, then the post
+                }
+            }
+        } else if self.state.q.val() == 6 {
+            // flow_sched: create last (the flow may send from now on), remove first.
+            if self.cmd_op.val() == 1 {
+                self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
+                    | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
+                    | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64)
+                    | (bits::<88>(1) << 80);
+            }
+            self.sched.s_axis_ctrl_tvalid.next = true;
+            if self.sched.s_axis_ctrl_tready.val() {
+                if self.cmd_op.val() == 1 {
+                    self.state.d.next = 7.into();
+                } else {
+                    self.state.d.next = 4.into();
+                }
+            }
+        } else if self.state.q.val() == 7 {
+            // Write the flow's entry (events held; once T1 is empty).
+            if !self.t1_valid.q.val() {
+                self.flows.write_enable.next = true;
+                self.flows.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
+                self.lw_valid.d.next = true;
+                self.lw_flow.d.next = self.cmd_flow.val();
+                if self.cmd_op.val() == 1 {
+                    // Created, no message out, log2 MTU.
+                    self.flows.write_data.next = bits::<46>(1) | (bit_cast::<46, 4>(self.mtu_shift.val()) << 42);
+                    self.lw_entry.d.next = bits::<46>(1) | (bit_cast::<46, 4>(self.mtu_shift.val()) << 42);
+                    self.state.d.next = 0.into();
+                } else if self.cmd_op.val() == 2 {
+                    self.flows.write_data.next = 0.into();
+                    self.lw_entry.d.next = 0.into();
+                    self.state.d.next = 0.into();
+                } else {
+                    // Post: a message is out until the ACK of its end PSN.
+                    self.flows.write_data.next = (self.entry.val() & bits::<46>(1)) | ((self.entry.val() >> 42) << 42)
+                        | bits::<46>(2)
+                        | (bit_cast::<46, 24>(self.end_psn.val()) << 2)
+                        | (bit_cast::<46, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.lw_entry.d.next = (self.entry.val() & bits::<46>(1)) | ((self.entry.val() >> 42) << 42)
+                        | bits::<46>(2)
+                        | (bit_cast::<46, 24>(self.end_psn.val()) << 2)
+                        | (bit_cast::<46, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.state.d.next = 4.into();
+                    if self.is_read.val() {
+                        self.state.d.next = 5.into();
+                    }
+                }
+            }
+        } else if self.state.q.val() == 8 {
+            self.dp.s_axis_probe_tvalid.next = true;
+            if self.dp.s_axis_probe_tready.val() {
+                self.state.d.next = 0.into();
+            }
+        }
+
+        // ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
+        // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
+        // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
+        // head is full).
+        self.ev_type.next = self.dp.m_axis_event_tdata.val().get_bits::<4>(16);
+        self.ev_take.next = self.dp.m_axis_event_tvalid.val() & self.dp.m_axis_event_tready.val();
+        self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == 0) | (self.ev_type.val() == 2));
+        self.t1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
+        self.t1_seq.d.next = self.dp.m_axis_event_tdata.val().get_bits::<24>(32);
+        self.new_cpl.next = self.t1_valid.q.val()
+            & self.t1_entry.val().get_bit(1)
+            & (self.t1_entry.val().get_bits::<24>(2) == self.t1_seq.q.val());
+        self.new_cpl_data.next = bit_cast::<64, 16>(self.t1_flow.q.val())
+            | (bit_cast::<64, 16>(self.t1_entry.val().get_bits::<16>(26)) << 16);
+        if self.new_cpl.val() {
+            self.flows.write_enable.next = true;
+            self.lw_valid.d.next = true;
+            self.lw_flow.d.next = self.t1_flow.q.val();
+            self.lw_entry.d.next = self.t1_entry.val() & !bits::<46>(2);
+            self.cpl_count.d.next = self.cpl_count.q.val() + 1;
+        }
+        self.m_axis_cpl_tvalid.next = self.cpl_valid.q.val();
+        self.m_axis_cpl_tdata.next = self.cpl_data.q.val();
+        self.cpl_pop.next = self.cpl_valid.q.val() & self.m_axis_cpl_tready.val();
+        if self.cpl_pop.val() | !self.cpl_valid.q.val() {
+            self.cpl_valid.d.next = self.skid_valid.q.val() | self.new_cpl.val();
+            self.cpl_data.d.next = self.new_cpl_data.val();
+            if self.skid_valid.q.val() {
+                self.cpl_data.d.next = self.skid_data.q.val();
+            }
+            self.skid_valid.d.next = self.skid_valid.q.val() & self.new_cpl.val();
+            self.skid_data.d.next = self.new_cpl_data.val();
+        } else if self.new_cpl.val() {
+            self.skid_valid.d.next = true;
+            self.skid_data.d.next = self.new_cpl_data.val();
+        }
+
+        // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
+        if self.sweep.q.val() {
+            self.flows.write_enable.next = true;
+            self.flows.write_address.next = self.sweep_addr.q.val();
+            self.flows.write_data.next = 0.into();
+            self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
+            if self.sweep_addr.q.val().all() {
+                self.sweep.d.next = false;
+            }
+        }
+
+        // ---- Reset: registers to their reset values, nothing in flight.
+        if self.reset.val() {
+            self.ns_q16.d.next = 0x4_0000.into(); // 4.0 ns: 250 MHz
+            self.sched_cfg.d.next = 0x10_000C.into(); // pkt_shift 12, max_burst 16
+            self.stat_sel.d.next = 0.into();
+            for i in 0..csr::ARGS {
+                self.args[i].d.next = 0.into();
+            }
+            for i in 0..csr::CC_WORDS {
+                self.ccr[i].d.next = 0.into();
+            }
+            self.cmd_word.d.next = 0.into();
+            self.cmd_errors.d.next = 0.into();
+            self.cpl_count.d.next = 0.into();
+            self.fb_dropped.d.next = 0.into();
+            self.now_frac.d.next = 0.into();
+            self.now_ns.d.next = 0.into();
+            self.state.d.next = 0.into();
+            self.err.d.next = 0.into();
+            self.t1_valid.d.next = false;
+            self.lw_valid.d.next = false;
+            self.cpl_valid.d.next = false;
+            self.skid_valid.d.next = false;
+            self.sweep.d.next = true;
+            self.sweep_addr.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! hpcc_nic_core's register map (docs/modules/hpcc_nic_core.md): word addresses (byte address
+//! = 4 x word) and what each command, argument and error code means. The RTL writes these
+//! numbers as literals (rust-hdl's generator would emit a Rust constant's name into the
+//! Verilog), with the constant's name beside each one; `tests/hpcc_nic_core.rs` reads and
+//! writes every register through AXI4-Lite to check the two agree.
+
+/// Identification, reads 'HPCC'.
+pub const ID: u32 = 0x000;
+/// The value of `ID`.
+pub const ID_VALUE: u32 = 0x4850_4343;
+/// [0] a command is running; [7:4] the last command's error (`ERR_*`, 0 none).
+pub const STATUS: u32 = 0x001;
+/// Writing runs a command: [2:0] op (`OP_*`), [31:16] flow. Reads the last command written.
+pub const CMD: u32 = 0x002;
+/// Commands refused (wraps).
+pub const CMD_ERRORS: u32 = 0x003;
+/// ns per clock cycle, UQ16.16 (reset: 4.0, a 250 MHz clock); the time base adds it every cycle.
+pub const NS_PER_CYCLE_Q16: u32 = 0x004;
+/// [3:0] log2 of the packet size flow_sched charges and rx_ctx returns (reset 12), [27:16] the
+/// flow scheduler's max burst (reset 16).
+pub const SCHED_CFG: u32 = 0x005;
+/// now_ns, low word. Low and high are separate reads: read HI, LO, HI again if they must agree.
+pub const NOW_NS_LO: u32 = 0x006;
+/// now_ns, high word.
+pub const NOW_NS_HI: u32 = 0x007;
+/// Completions sent (wraps).
+pub const COMPLETIONS: u32 = 0x008;
+/// Rx-HPCC feedback results of the CC module dropped (their wire format is not built yet).
+pub const FEEDBACK_DROPPED: u32 = 0x009;
+/// [4:0] rx_pipe counter select, [11:8] rx_ctx counter select.
+pub const STAT_SEL: u32 = 0x00A;
+/// rx_pipe's selected counter (docs/modules/rx_pipe.md).
+pub const STAT_RX_PIPE: u32 = 0x00B;
+/// rx_ctx's selected counter (docs/modules/rx_ctx.md).
+pub const STAT_RX_CTX: u32 = 0x00C;
+/// tx_ctx: PktSends with nothing to send.
+pub const STAT_TX_DROP: u32 = 0x00D;
+/// tx_ctx: PktRecvs dropped.
+pub const STAT_TX_RECV_DROP: u32 = 0x00E;
+/// tx_ctx: go-back-Ns ignored.
+pub const STAT_TX_NAK_IGNORED: u32 = 0x00F;
+/// tx_ctx: control words refused.
+pub const STAT_TX_CTRL_BAD: u32 = 0x010;
+/// tx_pipe: payload length mismatches.
+pub const STAT_TX_LEN_ERR: u32 = 0x011;
+/// rx_dma: packets written to the host.
+pub const STAT_RX_WRITTEN: u32 = 0x012;
+/// rx_dma: packets discarded.
+pub const STAT_RX_DISCARDED: u32 = 0x013;
+/// rx_dma: commands longer than their frame.
+pub const STAT_RX_SHORT: u32 = 0x014;
+/// cc_module: events for flow ids >= 2^F.
+pub const STAT_CC_BAD_FLOW: u32 = 0x015;
+/// cc_module: events of a type the flow's algorithm does not use.
+pub const STAT_CC_UNUSED: u32 = 0x016;
+
+/// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
+/// flow are filled in by the command), used by create and post.
+pub const ARG_TX: u32 = 0x020;
+/// The rx_ctx control word (4 words; op filled in), used by create and by a READ's post.
+pub const ARG_RX: u32 = 0x030;
+/// Create: the flow's initial rate, UQ16.16 bytes/cycle (flow_sched), nonzero.
+pub const ARG_RATE: u32 = 0x034;
+/// Create: the flow's initial window, bytes (flow_sched), nonzero.
+pub const ARG_WINDOW: u32 = 0x035;
+/// Create: [1:0] the flow's algorithm (cc_module: 0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN).
+pub const ARG_ALG: u32 = 0x036;
+/// Post: [15:0] the message's tag, returned in its completion.
+pub const ARG_TAG: u32 = 0x037;
+/// Argument words.
+pub const ARGS: usize = 24;
+
+/// CC module configuration: cc_module's `cfg_*` ports in declaration order, one port per word
+/// or, for wider ports, over consecutive words (low word first): see `CC_FIELDS`.
+pub const CC_CFG: u32 = 0x040;
+/// Words of CC configuration.
+pub const CC_WORDS: usize = 65;
+
+/// cc_module's configuration ports, each with its word offset from `CC_CFG` and width in bits.
+pub const CC_FIELDS: [(&str, u32, u32); 35] = [
+    ("hpcc_t_ns", 0, 32),
+    ("hpcc_eta_q16", 1, 17),
+    ("hpcc_max_stage", 2, 8),
+    ("hpcc_w_ai_q8", 3, 32),
+    ("hpcc_w_min_q8", 4, 32),
+    ("hpcc_w_max_q8", 5, 32),
+    ("hpcc_u_init_q16", 6, 24),
+    ("hpcc_inv_bt", 7, 256),
+    ("hpcc_inv_b", 15, 256),
+    ("hpcc_inv_t", 23, 32),
+    ("hpcc_rate_mul", 24, 32),
+    ("hpcc_line_q16", 25, 32),
+    ("ldcp_rtt_ns", 26, 32),
+    ("ldcp_mss", 27, 32),
+    ("ldcp_alpha_q16", 28, 17),
+    ("ldcp_beta_q16", 29, 17),
+    ("ldcp_gamma_shift", 30, 4),
+    ("ldcp_iw", 31, 16),
+    ("ldcp_max_cw_q16", 32, 32),
+    ("ldcp_fast_start", 33, 1),
+    ("ldcp_rate_mul", 34, 48),
+    ("ldcp_line_q16", 36, 32),
+    ("dcqcn_line_q24", 37, 40),
+    ("dcqcn_min_q24", 39, 40),
+    ("dcqcn_ai_q24", 41, 40),
+    ("dcqcn_hai_q24", 43, 40),
+    ("dcqcn_g_shift", 45, 5),
+    ("dcqcn_initial_alpha_q24", 46, 25),
+    ("dcqcn_alpha_timer_ns", 47, 32),
+    ("dcqcn_decay", 48, 384),
+    ("dcqcn_min_cut_interval_ns", 60, 32),
+    ("dcqcn_rate_increase_timer_ns", 61, 32),
+    ("dcqcn_byte_counter_bytes", 62, 32),
+    ("dcqcn_fast_recovery_times", 63, 8),
+    ("dcqcn_win_mul", 64, 32),
+];
+
+/// Command ops (`CMD` [2:0]).
+pub const OP_CREATE: u32 = 1;
+/// Remove a flow (flow_sched first, so it sends nothing more; then tx_ctx, rx_ctx).
+pub const OP_REMOVE: u32 = 2;
+/// Post a WRITE or READ message (tx_ctx's post word from `ARG_TX`; a READ also posts `ARG_RX`).
+pub const OP_POST: u32 = 3;
+/// Send an HPCC++ probe for the flow (flows created in probe mode).
+pub const OP_PROBE: u32 = 4;
+
+/// Error codes (`STATUS` [7:4]).
+pub const ERR_NONE: u32 = 0;
+/// The flow id is >= 2^F.
+pub const ERR_FLOW: u32 = 1;
+/// Create of a flow that exists.
+pub const ERR_EXISTS: u32 = 2;
+/// Remove, post or probe of a flow that does not exist.
+pub const ERR_UNKNOWN: u32 = 3;
+/// A bad argument: MTU not 256..4096 and a power of two, tx and rx MTUs differ, the QPN's low
+/// bits are not the flow, rate or window 0.
+pub const ERR_CONFIG: u32 = 4;
+/// Remove or post while the flow's message is not complete.
+pub const ERR_BUSY: u32 = 5;
+/// A command written while one runs (it is dropped).
+pub const ERR_OVERRUN: u32 = 6;
+/// An op that is none of `OP_*`.
+pub const ERR_OP: u32 = 7;
+
+/// Completion stream (`m_axis_cpl_tdata`, 64 bits): [15:0] flow, [31:16] tag, [33:32] status.
+pub const CPL_OK: u32 = 0;
+/// Retransmission limit reached (with the retransmission timeout, later).
+pub const CPL_RETRY_EXCEEDED: u32 = 1;
+/// The responder answered with an error NAK (later).
+pub const CPL_REMOTE_ERROR: u32 = 2;

@@ -1,0 +1,235 @@
+//! hpcc_nic_core: the register map through AXI4-Lite, bad commands, and WRITE and READ
+//! messages between two cores whose CC loop (events -> cc_module -> Updates -> flow_sched ->
+//! PktSends) runs inside the RTL.
+
+use hdl::hpcc_nic_core::csr;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
+use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
+use testbench::harness::cc_module::Model;
+use testbench::harness::hpcc_nic_core::{configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
+use testbench::harness::tx_pipe::header_to;
+
+/// 4 KiB packets for flow_sched's window accounting, bursts of 16.
+const PKT_SHIFT: u32 = 12;
+/// 100 Gb/s at 250 MHz: 50 bytes/cycle, UQ16.16.
+const LINE_Q16: u32 = 50 << 16;
+
+/// A queue pair: requester flow `req` on A, responder flow `resp` on B, both created.
+fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, req: u16, resp: u16, mtu: u16, first_psn: u32, alg: u32) {
+    let m = Model::new();
+    for w in [Which::A, Which::B] {
+        configure(core(p, w), &m, PKT_SHIFT, 16);
+    }
+    let cfg = |header, telemetry| FlowConfig { header, mtu, telemetry, probe: false, fast_start: 0 };
+    let (to_b, to_a) = (header_to(rng, resp as u32), header_to(rng, req as u32));
+    let tx_a = TxCtrl::Create { flow: req, cfg: cfg(to_b, true) }.to_bytes();
+    let tx_b = TxCtrl::Create { flow: resp, cfg: cfg(to_a, false) }.to_bytes();
+    let rx = |qpn: u16, epsn, spsn| RxCtrl { op: OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu, addr: 0 }.to_bytes();
+    create(core(p, Which::A), req, &tx_a, &rx(req, 0, first_psn), LINE_Q16, 64 << 10, alg);
+    create(core(p, Which::B), resp, &tx_b, &rx(resp, first_psn, 0), LINE_Q16, 64 << 10, alg);
+    for w in [Which::A, Which::B] {
+        assert!(settle(p, w, 50_000).iter().all(|r| r.2 == 0), "a configuration write was refused");
+        assert_eq!(status_when_done(p, w), csr::ERR_NONE, "create on {w:?}");
+    }
+}
+
+/// Runs until A has `n` completions.
+fn until_completions(p: &mut CorePair, n: usize, max: u64) {
+    let ok = p.run_until(max, |p| p.a.completions.len() >= n);
+    assert!(ok, "{} of {n} completions after {} cycles", p.a.completions.len(), p.cycle);
+}
+
+#[test]
+fn registers_read_back_and_bad_accesses_get_slverr() {
+    let mut p = pair(1, 20, 0.2, None);
+    let c = core(&mut p, Which::A);
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS] {
+        c.read(w);
+    }
+    let r = settle(&mut p, Which::A, 10_000);
+    let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0]);
+    assert!(r.iter().all(|x| x.2 == 0));
+
+    // Every read-write register keeps what was written.
+    let rw: Vec<u32> = [csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STAT_SEL]
+        .into_iter()
+        .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
+        .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
+        .collect();
+    let c = core(&mut p, Which::A);
+    for (k, &w) in rw.iter().enumerate() {
+        c.write(w, 0x9E37_79B9u32.wrapping_mul(k as u32 + 1));
+    }
+    for &w in &rw {
+        c.read(w);
+    }
+    let r = settle(&mut p, Which::A, 100_000);
+    assert!(r[..rw.len()].iter().all(|x| x.2 == 0), "a write to a read-write register was refused");
+    for (k, x) in r[rw.len()..].iter().enumerate() {
+        assert_eq!((x.0, x.1, x.2), (rw[k], 0x9E37_79B9u32.wrapping_mul(k as u32 + 1), 0), "register {:#x}", rw[k]);
+    }
+
+    // Read-only and unmapped writes, partial writes and unmapped reads: SLVERR, nothing changes.
+    let c = core(&mut p, Which::A);
+    c.write(csr::ID, 5);
+    c.write(csr::NOW_NS_LO, 5);
+    c.write(0x3FF, 5);
+    c.write_strb(csr::ARG_TAG, 0x1234, 0x3);
+    c.read(0x3FF);
+    c.read(0x017);
+    c.read(csr::ARG_TAG);
+    c.read(csr::ID);
+    let r = settle(&mut p, Which::A, 10_000);
+    let resp: Vec<u8> = r.iter().map(|x| x.2).collect();
+    assert_eq!(resp, vec![2, 2, 2, 2, 2, 2, 0, 0]);
+    assert_eq!(r[6].1, 0x9E37_79B9u32.wrapping_mul(3 + 24), "a partial write changed ARG_TAG");
+    assert_eq!(r[7].1, csr::ID_VALUE);
+
+    // The time base: 4 ns per cycle, then 2.5 ns per cycle once configured.
+    let c = core(&mut p, Which::A);
+    c.write(csr::NS_PER_CYCLE_Q16, 4 << 16);
+    c.read(csr::NOW_NS_LO);
+    c.read(csr::NOW_NS_LO);
+    let r = settle(&mut p, Which::A, 10_000);
+    let (t0, t1) = (r[1].1 as u64, r[2].1 as u64);
+    assert!(t1 > t0 && (t1 - t0) % 4 == 0, "now_ns {t0} -> {t1}");
+    let c = core(&mut p, Which::A);
+    c.write(csr::NS_PER_CYCLE_Q16, 0x2_8000);
+    for _ in 0..3 {
+        c.read(csr::NOW_NS_LO);
+    }
+    let r = settle(&mut p, Which::A, 10_000);
+    let d1 = r[2].1.wrapping_sub(r[1].1) as f64;
+    let d2 = r[3].1.wrapping_sub(r[2].1) as f64;
+    // Each read is the same number of cycles apart (no backpressure differences would matter
+    // for the ratio: both are whole cycles times 2.5 ns, to within one ns).
+    assert!(d1 > 0.0 && d2 > 0.0 && ((d1 / 2.5) - (d1 / 2.5).round()).abs() < 0.41, "{d1} {d2}");
+}
+
+#[test]
+fn bad_commands_give_errors_and_leave_flows_working() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut p = pair(7, 30, 0.1, None);
+    let run = |p: &mut CorePair, op: u32, flow: u32| -> u32 {
+        core(p, Which::A).write(csr::CMD, op | flow << 16);
+        settle(p, Which::A, 10_000);
+        status_when_done(p, Which::A)
+    };
+    assert_eq!(run(&mut p, csr::OP_POST, 1024), csr::ERR_FLOW);
+    assert_eq!(run(&mut p, csr::OP_POST, 0xFFFF), csr::ERR_FLOW);
+    assert_eq!(run(&mut p, csr::OP_POST, 5), csr::ERR_UNKNOWN);
+    assert_eq!(run(&mut p, csr::OP_REMOVE, 5), csr::ERR_UNKNOWN);
+    assert_eq!(run(&mut p, csr::OP_PROBE, 5), csr::ERR_UNKNOWN);
+    assert_eq!(run(&mut p, 0, 5), csr::ERR_OP);
+    assert_eq!(run(&mut p, 7, 5), csr::ERR_OP);
+
+    // Creates with bad arguments: MTU 1500 (not a RoCE path MTU), rx MTU differing, the rx
+    // QPN's low bits not the flow, rate 0, window 0.
+    let hdr = header_to(&mut rng, 0x202);
+    let tx = |mtu| TxCtrl::Create { flow: 0x102, cfg: FlowConfig { header: hdr.clone(), mtu, telemetry: false, probe: false, fast_start: 0 } }.to_bytes();
+    let rx = |qpn: u32, mtu| RxCtrl { op: OP_CREATE, qpn, epsn: 0, spsn: 0, mtu, addr: 0 }.to_bytes();
+    for (t, r, rate, win) in [
+        (tx(1500), rx(0x102, 1500), 1 << 16, 1 << 16),
+        (tx(1024), rx(0x102, 2048), 1 << 16, 1 << 16),
+        (tx(1024), rx(0x103, 1024), 1 << 16, 1 << 16),
+        (tx(1024), rx(0x102, 1024), 0, 1 << 16),
+        (tx(1024), rx(0x102, 1024), 1 << 16, 0),
+    ] {
+        create(core(&mut p, Which::A), 0x102, &t, &r, rate, win, 0);
+        settle(&mut p, Which::A, 10_000);
+        assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_CONFIG);
+    }
+    // A good create, then the same again.
+    create(core(&mut p, Which::A), 0x102, &tx(1024), &rx(0x102, 1024), 1 << 16, 1 << 16, 0);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    create(core(&mut p, Which::A), 0x102, &tx(1024), &rx(0x102, 1024), 1 << 16, 1 << 16, 0);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_EXISTS);
+    // Remove, and the flow is gone; create again works.
+    assert_eq!(run(&mut p, csr::OP_REMOVE, 0x102), csr::ERR_NONE);
+    assert_eq!(run(&mut p, csr::OP_POST, 0x102), csr::ERR_UNKNOWN);
+    create(core(&mut p, Which::A), 0x102, &tx(1024), &rx(0x102, 1024), 1 << 16, 1 << 16, 0);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+
+    core(&mut p, Which::A).read(csr::CMD_ERRORS);
+    let errors = settle(&mut p, Which::A, 10_000)[0].1;
+    assert_eq!(errors, 7 + 5 + 1 + 1, "CMD_ERRORS");
+    // Nothing was sent by any of it (no message posted).
+    assert_eq!(p.a.host.frames, 0);
+}
+
+/// A WRITE of `len` bytes from A to B and, with `read`, a READ of as many back; each completes
+/// with its tag, lands byte for byte, and a second post while one is out is refused.
+fn messages(seed: u64, alg: u32, len: u32, mtu: u16) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = pair(seed, 40, 0.15, None);
+    let (req, resp, psn) = (0x101u16, 0x201u16, 0xFF_FFF0u32);
+    connect(&mut p, &mut rng, req, resp, mtu, psn, alg);
+    let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
+    p.a.host.fill(local, &data);
+    let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: psn };
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 0x5A5A);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    // A second post while the first is out.
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 1);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_BUSY);
+
+    until_completions(&mut p, 1, 400_000);
+    assert_eq!(p.a.completions[0], req as u64 | 0x5A5A << 16, "completion of the WRITE");
+    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+    assert!(got == data, "B's memory differs from the WRITE");
+
+    // A READ of B's bytes back into A at another address.
+    let npkts = len.div_ceil(mtu as u32).max(1);
+    let back = 0x3000_0000u64;
+    let r = Post { local_addr: back, remote_addr: remote, rkey: 0, len, first_psn: (psn + npkts) & 0xFF_FFFF };
+    let rx = RxCtrl { op: OP_READ, qpn: req as u32, epsn: 0, spsn: 0, mtu, addr: back }.to_bytes();
+    post(core(&mut p, Which::A), req, &TxCtrl::Read { flow: req, post: r }.to_bytes(), Some(&rx), 0x0BAD);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 2, 400_000);
+    assert_eq!(p.a.completions[1], req as u64 | 0x0BAD << 16, "completion of the READ");
+    // The READ's completion comes from rx_ctx's acceptance of the last response; rx_dma writes
+    // that response's payload to the host a few cycles later (docs/modules/hpcc_nic_core.md,
+    // "Completions": not yet ordered behind the DMA writes). Bounded here, and measured.
+    let at = p.cycle;
+    let landed = |p: &CorePair| p.a.host.read(back, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect::<Vec<u8>>() == data;
+    let ok = p.run_until(2_000, |p| landed(p));
+    assert!(ok, "A's memory differs from the READ 2,000 cycles after its completion");
+    let lag = p.cycle - at;
+
+    // The counters through the register port: two completions, no refused CC events.
+    core(&mut p, Which::A).read(csr::COMPLETIONS);
+    core(&mut p, Which::A).read(csr::STAT_CC_BAD_FLOW);
+    let r = settle(&mut p, Which::A, 10_000);
+    assert_eq!((r[0].1, r[1].1), (2, 0));
+    assert_eq!((p.a.host.bad_frames, p.a.host.wr_len_errors, p.b.host.wr_len_errors), (0, 0, 0));
+    println!(
+        "alg {alg}, {len} bytes at MTU {mtu}: WRITE and READ complete by cycle {}, READ data landed {lag} cycles after its completion; A sent {} frames, B {}",
+        p.cycle, p.a.host.frames, p.b.host.frames
+    );
+}
+
+#[test]
+fn hpcc_write_and_read_complete_between_two_cores() {
+    messages(11, 0, 40_000, 4096);
+}
+
+#[test]
+fn ldcp_and_dcqcn_flows_complete_too() {
+    messages(12, 2, 9_000, 1024);
+    messages(13, 3, 3_000, 256);
+}
+
+#[test]
+fn an_empty_write_is_one_packet_and_completes() {
+    messages(14, 0, 0, 1024);
+}
