@@ -342,7 +342,7 @@ impl RxPipe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::examples;
+    use crate::packet::{examples, ipv4_id_for_zero_checksum, ETH_LEN};
 
     #[test]
     fn examples_are_accepted_and_records_round_trip() {
@@ -372,5 +372,30 @@ mod tests {
         let mut short = f.clone();
         short.truncate(20);
         assert_eq!(judge(&beats(&short)).code, 1);
+    }
+
+    #[test]
+    fn ipv4_checksum_ffff_is_taken_for_zero() {
+        let mut p = examples()[0].1.clone();
+        let total_len = (p.build().len() - ETH_LEN) as u16;
+        p.ip.identification = ipv4_id_for_zero_checksum(&p.ip, total_len);
+        let mut f = p.build();
+        assert_eq!(&f[24..26], &[0, 0], "the computed checksum is 0x0000");
+        let mut rx = RxPipe::new();
+        assert_eq!(rx.frame(&f).code, 0, "0x0000");
+        // The ICRC does not cover the IPv4 checksum, so only the field changes.
+        f[24..26].copy_from_slice(&[0xFF, 0xFF]);
+        assert_eq!(
+            rx.frame(&f).code,
+            0,
+            "0xFFFF, the other one's-complement zero"
+        );
+        f[24..26].copy_from_slice(&[0xFF, 0xFE]);
+        assert_eq!(reason(rx.frame(&f).code), "bad_ipv4_checksum");
+        // Where the computed value is not 0, 0xFFFF is just wrong.
+        let mut g = examples()[0].1.build();
+        assert_ne!(&g[24..26], &[0, 0]);
+        g[24..26].copy_from_slice(&[0xFF, 0xFF]);
+        assert_eq!(reason(rx.frame(&g).code), "bad_ipv4_checksum");
     }
 }
