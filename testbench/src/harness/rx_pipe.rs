@@ -423,6 +423,18 @@ pub fn run(
         .flatten()
         .filter_map(|b| model.beat(b.clone()))
         .collect();
+    // Coverage of two edge cases: zero-length frames (one beat keeping nothing), and accepted
+    // frames whose IPv4 checksum field is 0xFFFF (computed 0x0000). A frame's beats end with
+    // exactly one tlast, so frames and verdicts pair up.
+    let zero_length = frames
+        .iter()
+        .filter(|b| b.len() == 1 && b[0].keep == 0)
+        .count();
+    let csum_ffff = frames
+        .iter()
+        .zip(&want)
+        .filter(|(b, v)| v.code == 0 && b[0].data[24..26] == [0xFF, 0xFF])
+        .count();
     let mut dut = open(vcd);
     let s = stream(
         &mut dut,
@@ -466,6 +478,8 @@ pub fn run(
         "min_drop_reasons_seen",
         model.counters[1..].iter().filter(|&&c| c > 0).count() as f64,
     );
+    o.metric("zero_length", zero_length as f64);
+    o.metric("ipv4_csum_ffff_accepted", csum_ffff as f64);
     o.metric("beats_per_cycle", s.beats as f64 / s.cycles.max(1) as f64);
     o.seconds = start.elapsed().as_secs_f64();
     o
