@@ -201,6 +201,29 @@ fn rx_cli_prints_a_line_for_zero_length_and_0xffff_checksum_frames() {
             assert_eq!(v["len"], 0, "{line}");
         }
     }
+    // Wireshark agrees on every IPv4 checksum: Good (1) where accepted, Bad (0) where not.
+    if !tshark_available() {
+        println!("SKIPPED: tshark not installed (.ci/deps installs it)");
+    } else {
+        let out = Command::new("tshark")
+            .arg("-r")
+            .arg(&pcap)
+            .args(["-o", "ip.check_checksum:TRUE", "-T", "fields"])
+            .args(["-e", "ip.checksum.status"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), frames.len());
+        for (i, (status, (_, code))) in text.lines().zip(&cases).enumerate() {
+            let want = match code {
+                0 => "1",
+                5 => "0",
+                _ => "",
+            };
+            assert_eq!(status, want, "frame {i}: Wireshark's IPv4 checksum status");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
