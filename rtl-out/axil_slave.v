@@ -136,9 +136,4 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
 
 endmodule // axil_slave
 
-
-
-
-
-
 `resetall

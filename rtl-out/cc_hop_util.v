@@ -521,22 +521,4 @@ module cc_hop_util_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
     end
 endmodule // cc_hop_util_m1
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 `resetall

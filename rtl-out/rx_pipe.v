@@ -123,9 +123,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [19:0] e1_ipsum_d;
     wire  [19:0] e1_ipsum_q;
     reg  e1_ipsum_clock;
-    reg  [15:0] e1_ip_found_d;
-    wire  [15:0] e1_ip_found_q;
-    reg  e1_ip_found_clock;
     reg  [15:0] e1_udp_found_d;
     wire  [15:0] e1_udp_found_q;
     reg  e1_udp_found_clock;
@@ -303,7 +300,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [4:0] pre_b;
     reg  [4:0] post;
     reg  [16:0] ip_fold;
-    reg  [15:0] ip_expected;
+    reg  [15:0] ip_sum;
     reg  [4:0] pre_code;
     reg  [15:0] len;
     reg  [4:0] e4_pre;
@@ -477,11 +474,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .d(e1_ipsum_d),
         .q(e1_ipsum_q),
         .clock(e1_ipsum_clock)
-    );
-    hpcc_dff_w16 e1_ip_found(
-        .d(e1_ip_found_d),
-        .q(e1_ip_found_q),
-        .clock(e1_ip_found_clock)
     );
     hpcc_dff_w16 e1_udp_found(
         .d(e1_udp_found_d),
@@ -733,7 +725,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e1_pre_b_clock = clock;
         e1_post_clock = clock;
         e1_ipsum_clock = clock;
-        e1_ip_found_clock = clock;
         e1_udp_found_clock = clock;
         e1_pseudo_clock = clock;
         e1_fault_clock = clock;
@@ -800,7 +791,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e1_pre_b_d = e1_pre_b_q;
         e1_post_d = e1_post_q;
         e1_ipsum_d = e1_ipsum_q;
-        e1_ip_found_d = e1_ip_found_q;
         e1_udp_found_d = e1_udp_found_q;
         e1_pseudo_d = e1_pseudo_q;
         e1_fault_d = e1_fault_q;
@@ -935,7 +925,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 frame_sum_d = acc_next;
             end
         end
-        keep_ok_last = |s_axis_tkeep & ~|((s_axis_tkeep >> 32'h1) & ~s_axis_tkeep);
+        keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 32'h1) & ~s_axis_tkeep);
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
             e0_idx_d = beat_idx_q;
@@ -1149,8 +1139,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e1_tlen_d = tlen;
         e1_pre_b_d = pre_b;
         e1_post_d = post;
-        e1_ipsum_d = ((e0_hdr_q[(32'h70)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h80)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h90)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'ha0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hb0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hd0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 20'hfffff);
-        e1_ip_found_d = e0_hdr_q[(32'hc0)+:(16)];
+        e1_ipsum_d = ((e0_hdr_q[(32'h70)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h80)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h90)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'ha0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hb0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hc0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hd0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 20'hfffff);
         e1_udp_found_d = e0_hdr_q[(32'h140)+:(16)];
         e1_pseudo_d = ((e0_hdr_q[(32'hd0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 19'h7ffff) + (((udp_len3[(32'h0)+:(8)]) & 19'h7ffff) << 32'h8) + ((udp_len3[(32'h8)+:(8)]) & 19'h7ffff);
         rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8) | (((e0_hdr_q[(32'h197)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e0_hdr_q[(32'h176)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((e0_hdr_q[(32'h15f)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((e0_hdr_q[(32'h78)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c) | (((pay_at[(32'h0)+:(7)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((e0_hdr_q[(32'h178)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((e0_hdr_q[(32'h180)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((e0_hdr_q[(32'h188)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((e0_hdr_q[(32'h198)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((e0_hdr_q[(32'h1a0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((e0_hdr_q[(32'h1a8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e0_hdr_q[(32'h110)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((e0_hdr_q[(32'h118)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140);
@@ -1170,13 +1159,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e1_rec_d = rec;
         rec_line_in_data = e1_rec_q;
         ip_fold = ((e1_ipsum_q[(32'h0)+:(16)]) & 17'h1ffff) + ((e1_ipsum_q[(32'h10)+:(4)]) & 17'h1ffff);
-        ip_expected = ~(ip_fold[(32'h0)+:(16)] + ((ip_fold[(32'h10)+:(1)]) & 16'hffff));
+        ip_sum = ip_fold[(32'h0)+:(16)] + ((ip_fold[(32'h10)+:(1)]) & 16'hffff);
         len = (((e1_idx_q) & 16'hffff) << 32'h6) + ((e1_top_q) & 16'hffff);
         pre_code = e1_pre_b_q;
         if ((e1_tlen_q < 32'h1c) | (e1_tlen_q > len - 32'he)) begin
             pre_code = 32'h6;
         end
-        if (e1_ip_found_q != ip_expected) begin
+        if (~&ip_sum) begin
             pre_code = 32'h5;
         end
         if (|e1_pre_a_q) begin
@@ -1705,83 +1694,5 @@ module rx_pipe_fifo_ram(write_clock,write_enable,write_address,write_data,read_a
         end
     end
 endmodule // rx_pipe_fifo_ram
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 `resetall

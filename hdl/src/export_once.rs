@@ -44,6 +44,9 @@ fn split(text: &str) -> Result<(String, Vec<(String, String)>, String), ExportEr
                 if let Some(rest) = line.strip_prefix("module ") {
                     let name = rest.split('(').next().unwrap_or("").trim().to_string();
                     cur = Some((name, format!("{line}\n")));
+                    // What stood between two modules was blank lines: the footer is what
+                    // follows the last one.
+                    footer.clear();
                 } else if modules.is_empty() {
                     header.push_str(line);
                     header.push('\n');

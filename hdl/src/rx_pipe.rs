@@ -39,7 +39,8 @@ pub struct RxPipe {
     /// Frame beat: frame byte 64k + i of beat k at [8i+7:8i].
     pub s_axis_tdata: Signal<In, Bits<512>>,
     /// Lane i holds a byte: all ones except on a frame's last beat, which keeps lanes 0..n.
-    /// Anything else drops the frame (code 26).
+    /// Anything else drops the frame (code 26), but a zero-length frame, one beat keeping
+    /// nothing (tlast), is code 1 (truncated).
     pub s_axis_tkeep: Signal<In, Bits<64>>,
     /// A beat is offered.
     pub s_axis_tvalid: Signal<In, bool>,
@@ -128,14 +129,13 @@ pub struct RxPipe {
     e1_pre_b: DFF<Bits<5>>,
     e1_post: DFF<Bits<5>>,
     e1_ipsum: DFF<Bits<20>>,
-    e1_ip_found: DFF<Bits<16>>,
     e1_udp_found: DFF<Bits<16>>,
     e1_pseudo: DFF<Bits<19>>,
     e1_fault: DFF<Bits<5>>,
     e1_rec: DFF<Bits<640>>,
     // E2: the codes.
     ip_fold: Signal<Local, Bits<17>>,
-    ip_expected: Signal<Local, Bits<16>>,
+    ip_sum: Signal<Local, Bits<16>>,
     pre_code: Signal<Local, Bits<5>>,
     len: Signal<Local, Bits<16>>,
     e2_len: DFF<Bits<16>>,
@@ -228,7 +228,6 @@ impl Logic for RxPipe {
             e1_pre_b,
             e1_post,
             e1_ipsum,
-            e1_ip_found,
             e1_udp_found,
             e1_pseudo,
             e1_fault,
@@ -377,8 +376,9 @@ impl Logic for RxPipe {
             }
         }
 
-        // Contiguous from lane 0: no kept lane above an empty one.
-        self.keep_ok_last.next = self.s_axis_tkeep.val().any()
+        // Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
+        // the only beat (a zero-length frame, too short for Ethernet: code 1 in E2).
+        self.keep_ok_last.next = (self.s_axis_tkeep.val().any() | self.first.val())
             & !((self.s_axis_tkeep.val() >> 1) & !self.s_axis_tkeep.val()).any();
 
         // ---- E0: capture at the last beat.
@@ -643,18 +643,19 @@ impl Logic for RxPipe {
         self.e1_tlen.d.next = self.tlen.val();
         self.e1_pre_b.d.next = self.pre_b.val();
         self.e1_post.d.next = self.post.val();
-        // IPv4 header words (byte-swapped: one's-complement sums do not care) but the
-        // checksum, and the UDP pseudo-header: addresses + protocol + UDP length (T - 3).
+        // The ten IPv4 header words, checksum included (byte-swapped: one's-complement sums
+        // do not care; at most 10 x 0xFFFF, 20 bits), and the UDP pseudo-header: addresses +
+        // protocol + UDP length (T - 3).
         self.e1_ipsum.d.next = bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(112))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(128))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(144))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(160))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(176))
+            + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(192))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(208))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(224))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(240))
             + bit_cast::<20, 16>(self.e0_hdr.q.val().get_bits::<16>(256));
-        self.e1_ip_found.d.next = self.e0_hdr.q.val().get_bits::<16>(192);
         self.e1_udp_found.d.next = self.e0_hdr.q.val().get_bits::<16>(320);
         self.e1_pseudo.d.next = bit_cast::<19, 16>(self.e0_hdr.q.val().get_bits::<16>(208))
             + bit_cast::<19, 16>(self.e0_hdr.q.val().get_bits::<16>(224))
@@ -705,17 +706,19 @@ impl Logic for RxPipe {
         self.rec_line.in_data.next = self.e1_rec.q.val();
 
         // ---- E2: the first failing check of each group.
+        // IPv4 checksum: the header's one's-complement sum, folded twice, must be 0xFFFF (so a
+        // found 0xFFFF is right where 0x0000 is computed, RFC 1071 / RFC 1624).
         self.ip_fold.next = bit_cast::<17, 16>(self.e1_ipsum.q.val().get_bits::<16>(0))
             + bit_cast::<17, 4>(self.e1_ipsum.q.val().get_bits::<4>(16));
-        self.ip_expected.next = !(self.ip_fold.val().get_bits::<16>(0)
-            + bit_cast::<16, 1>(self.ip_fold.val().get_bits::<1>(16)));
+        self.ip_sum.next = self.ip_fold.val().get_bits::<16>(0)
+            + bit_cast::<16, 1>(self.ip_fold.val().get_bits::<1>(16));
         self.len.next =
             (bit_cast::<16, 8>(self.e1_idx.q.val()) << 6) + bit_cast::<16, 7>(self.e1_top.q.val());
         self.pre_code.next = self.e1_pre_b.q.val();
         if (self.e1_tlen.q.val() < 28) | (self.e1_tlen.q.val() > self.len.val() - 14) {
             self.pre_code.next = 6.into();
         }
-        if self.e1_ip_found.q.val() != self.ip_expected.val() {
+        if !self.ip_sum.val().all() {
             self.pre_code.next = 5.into();
         }
         if self.e1_pre_a.q.val().any() {

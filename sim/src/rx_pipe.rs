@@ -8,6 +8,10 @@
 //! handed to `RocePacket::parse_with_layout`, whose `ParseError::code` (1-24) is the drop
 //! reason; code 0 is "accepted". Fields are reported for accepted frames only (zero otherwise).
 //!
+//! A zero-length frame is one beat with tkeep all zero and tlast (AXI4-Stream null bytes): not
+//! a keep hole but a frame too short for an Ethernet header, `truncated` (code 1). An empty
+//! last beat after other beats stays a keep hole.
+//!
 //! The record is `Verdict::words`, the RTL's `m_axis_verdict_tdata` (docs/modules/rx_pipe.md).
 
 use crate::packet::{Layout, RocePacket};
@@ -24,7 +28,7 @@ pub const MAX_BEAT_INDEX: usize = 255;
 /// Drop reason: the MAC set tuser (bad FCS) on a beat of the frame.
 pub const MAC_ERROR: u8 = 25;
 /// Drop reason: tkeep not all ones on a non-final beat, or not contiguous from lane 0 (or
-/// empty) on the final beat.
+/// empty, unless it is the only beat: a zero-length frame) on the final beat.
 pub const KEEP_HOLE: u8 = 26;
 /// Drop reason: frame longer than `MAX_FRAME`.
 pub const TOO_LONG: u8 = 27;
@@ -78,8 +82,12 @@ pub struct Beat {
 }
 
 /// A frame as the MAC shim sends it: full beats, the last one keeping its bytes from lane 0.
+/// A zero-length frame is one beat keeping nothing (tkeep 0, tlast).
 pub fn beats(frame: &[u8]) -> Vec<Beat> {
-    let chunks: Vec<&[u8]> = frame.chunks(BEAT_BYTES).collect();
+    let mut chunks: Vec<&[u8]> = frame.chunks(BEAT_BYTES).collect();
+    if chunks.is_empty() {
+        chunks.push(&[]);
+    }
     let n = chunks.len();
     chunks
         .into_iter()
@@ -260,7 +268,7 @@ pub fn judge(frame: &[Beat]) -> Verdict {
     let fault = if frame.iter().any(|b| b.user) {
         Some(MAC_ERROR)
     } else if frame[..n].iter().any(|b| b.keep != u64::MAX)
-        || last.keep == 0
+        || (last.keep == 0 && n > 0)
         || last.keep & last.keep.wrapping_add(1) != 0
     {
         Some(KEEP_HOLE)
@@ -329,7 +337,7 @@ impl RxPipe {
         Some(v)
     }
 
-    /// A whole well-formed frame (split by `beats`).
+    /// A whole frame of any length, 0 included (split by `beats`).
     pub fn frame(&mut self, frame: &[u8]) -> Verdict {
         let mut v = None;
         for b in beats(frame) {
@@ -342,7 +350,7 @@ impl RxPipe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::examples;
+    use crate::packet::{examples, ipv4_id_for_zero_checksum, ETH_LEN};
 
     #[test]
     fn examples_are_accepted_and_records_round_trip() {
@@ -372,5 +380,67 @@ mod tests {
         let mut short = f.clone();
         short.truncate(20);
         assert_eq!(judge(&beats(&short)).code, 1);
+    }
+
+    #[test]
+    fn zero_length_frame_is_one_empty_beat_dropped_as_truncated() {
+        let b = beats(&[]);
+        assert_eq!(b.len(), 1);
+        assert_eq!((b[0].keep, b[0].last, b[0].user), (0, true, false));
+        let mut rx = RxPipe::new();
+        let v = rx.frame(&[]);
+        assert_eq!(
+            v,
+            Verdict {
+                code: 1,
+                len: 0,
+                ..Default::default()
+            }
+        );
+        assert_eq!(reason(v.code), "truncated");
+        // The pipe goes on: the next frame is judged on its own.
+        let f = examples()[0].1.build();
+        assert_eq!(rx.frame(&f).code, 0);
+        assert_eq!((rx.counters[1], rx.counters[0]), (1, 1));
+        // tuser still comes first; an empty last beat after other beats is still a keep hole.
+        let mut b = beats(&[]);
+        b[0].user = true;
+        assert_eq!(judge(&b).code, MAC_ERROR);
+        let mut b = beats(&f[..64]);
+        b[0].last = false;
+        b.extend(beats(&[]));
+        assert_eq!(
+            judge(&b),
+            Verdict {
+                code: KEEP_HOLE,
+                len: 64,
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn ipv4_checksum_ffff_is_taken_for_zero() {
+        let mut p = examples()[0].1.clone();
+        let total_len = (p.build().len() - ETH_LEN) as u16;
+        p.ip.identification = ipv4_id_for_zero_checksum(&p.ip, total_len);
+        let mut f = p.build();
+        assert_eq!(&f[24..26], &[0, 0], "the computed checksum is 0x0000");
+        let mut rx = RxPipe::new();
+        assert_eq!(rx.frame(&f).code, 0, "0x0000");
+        // The ICRC does not cover the IPv4 checksum, so only the field changes.
+        f[24..26].copy_from_slice(&[0xFF, 0xFF]);
+        assert_eq!(
+            rx.frame(&f).code,
+            0,
+            "0xFFFF, the other one's-complement zero"
+        );
+        f[24..26].copy_from_slice(&[0xFF, 0xFE]);
+        assert_eq!(reason(rx.frame(&f).code), "bad_ipv4_checksum");
+        // Where the computed value is not 0, 0xFFFF is just wrong.
+        let mut g = examples()[0].1.build();
+        assert_ne!(&g[24..26], &[0, 0]);
+        g[24..26].copy_from_slice(&[0xFF, 0xFF]);
+        assert_eq!(reason(rx.frame(&g).code), "bad_ipv4_checksum");
     }
 }

@@ -411,6 +411,50 @@ fn every_drop_reason() {
 }
 
 #[test]
+fn ipv4_checksum_0xffff_is_taken_where_0x0000_is_computed() {
+    // A header whose computed checksum is 0x0000: both one's-complement zeros are right.
+    let mut p = example("RDMA WRITE First");
+    let total_len = (p.build().len() - 14) as u16;
+    p.ip.identification = ipv4_id_for_zero_checksum(&p.ip, total_len);
+    let mut f = p.build();
+    assert_eq!(ipv4_checksum(&f[14..34]), 0);
+    assert_eq!(RocePacket::parse(&f).as_ref(), Ok(&p), "0x0000");
+    f[24..26].copy_from_slice(&[0xFF, 0xFF]); // outside the ICRC
+    assert_eq!(RocePacket::parse(&f).as_ref(), Ok(&p), "0xFFFF");
+    // The rule on any header: right is the computed value, or 0xFFFF for a computed 0.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut zeros = 0;
+    for i in 0..200_000 {
+        let mut h: Vec<u8> = (0..20).map(|_| next() as u8).collect();
+        if i % 2 == 0 {
+            // Half of them with a computed checksum of 0 (identification chosen for it).
+            h[4] = 0;
+            h[5] = 0;
+            let c = ipv4_checksum(&h);
+            h[4..6].copy_from_slice(&c.to_be_bytes());
+        }
+        let expected = ipv4_checksum(&h);
+        zeros += (expected == 0) as u32;
+        let r = next() as u16;
+        for found in [expected, 0x0000, 0xFFFF, r, expected ^ 1] {
+            h[10..12].copy_from_slice(&found.to_be_bytes());
+            assert_eq!(
+                ipv4_header_sum_ok(&h),
+                found == expected || (expected == 0 && found == 0xFFFF),
+                "header {h:02x?}, found {found:#06x}, expected {expected:#06x}"
+            );
+        }
+    }
+    assert!(zeros >= 100_000, "{zeros}: every other header has a computed 0");
+}
+
+#[test]
 fn trailing_ethernet_padding_is_ignored() {
     let p = example("Acknowledge: NAK");
     let mut f = p.build();

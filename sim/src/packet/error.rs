@@ -35,7 +35,9 @@ pub enum ParseError {
     NotIpv4 { version: u8 },
     /// IHL is not 5: IPv4 options are not supported.
     Ipv4Options { ihl: u8 },
-    /// Header checksum wrong. `expected` is what the other 18 bytes give.
+    /// Header checksum wrong: the one's-complement sum of the 20 header bytes, checksum
+    /// included, is not 0xFFFF (so 0xFFFF is taken where 0x0000 is expected). `expected` is
+    /// what the other 18 bytes give.
     BadIpv4Checksum { found: u16, expected: u16 },
     /// Total length below 28 or beyond the frame (`available` = frame length - 14).
     Ipv4LengthMismatch { total_len: u16, available: usize },

@@ -112,6 +112,29 @@ pub fn ipv4_checksum(header: &[u8]) -> u16 {
     !fold(ones_sum(0, &h))
 }
 
+/// Whether a 20-byte IPv4 header's checksum is right: the one's-complement sum of all ten
+/// words, the checksum field included, folds to 0xFFFF (RFC 1071). Where `ipv4_checksum` is
+/// 0x0000 this also takes 0xFFFF, the other one's-complement zero (RFC 1624: what incremental
+/// updates such as a switch's TTL decrement can leave), as Linux and Wireshark do.
+pub fn ipv4_header_sum_ok(header: &[u8]) -> bool {
+    fold(ones_sum(0, &header[..IPV4_LEN])) == 0xFFFF
+}
+
+/// The identification that gives `ip`'s header for a datagram of `total_len` bytes a
+/// checksum of 0x0000 (so it may be sent as 0x0000 or 0xFFFF): tests use it to make such
+/// headers.
+pub fn ipv4_id_for_zero_checksum(ip: &Ipv4, total_len: u16) -> u16 {
+    let mut h = Ipv4 {
+        identification: 0,
+        ..*ip
+    }
+    .build(total_len);
+    h[10] = 0;
+    h[11] = 0;
+    // The other nine words sum to s; identification !s makes the sum 0xFFFF, the checksum 0.
+    !fold(ones_sum(0, &h))
+}
+
 /// RFC 768 UDP checksum over the IPv4 pseudo-header and `udp` (header + data), computed with
 /// bytes 6-7 taken as zero; a result of 0 is sent as 0xFFFF.
 pub fn udp_checksum(src: [u8; 4], dst: [u8; 4], udp: &[u8]) -> u16 {

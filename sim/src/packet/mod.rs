@@ -308,9 +308,10 @@ impl RocePacket {
         if iph[0] & 0xF != 5 {
             return Err(Ipv4Options { ihl: iph[0] & 0xF });
         }
-        let found = u16::from_be_bytes([iph[10], iph[11]]);
-        let expected = ipv4_checksum(iph);
-        if found != expected {
+        // The whole header must sum to 0xFFFF: a found 0xFFFF where 0x0000 is expected passes.
+        if !ipv4_header_sum_ok(iph) {
+            let found = u16::from_be_bytes([iph[10], iph[11]]);
+            let expected = ipv4_checksum(iph);
             return Err(BadIpv4Checksum { found, expected });
         }
         let total_len = u16::from_be_bytes([iph[2], iph[3]]);

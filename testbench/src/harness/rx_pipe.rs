@@ -51,7 +51,8 @@ fn payload_len(rng: &mut impl Rng) -> usize {
 }
 
 /// A random well-formed frame: one of the example shapes (every opcode) with random header
-/// fields, payload, hops and sometimes a correct nonzero UDP checksum.
+/// fields, payload, hops, sometimes a correct nonzero UDP checksum, and sometimes an IPv4
+/// header whose checksum is 0x0000, sent as 0x0000 or 0xFFFF.
 pub fn valid_frame(rng: &mut impl Rng) -> Vec<u8> {
     let ex = examples();
     let mut p: RocePacket = ex[rng.gen_range(0..ex.len())].1.clone();
@@ -84,7 +85,27 @@ pub fn valid_frame(rng: &mut impl Rng) -> Vec<u8> {
     if rng.gen_bool(0.2) {
         set_udp_checksum(&mut f);
     }
+    if rng.gen_bool(0.05) {
+        zero_ip_checksum(&mut f, rng.gen());
+    }
     f
+}
+
+/// Rewrites TOS and TTL (as a switch's ECN mark and TTL decrement do; the ICRC does not cover
+/// them) so that the IPv4 header checksum is 0x0000, and writes it as 0x0000 or, with `ffff`,
+/// as 0xFFFF: both are one's-complement zero (RFC 1624) and must be accepted.
+pub fn zero_ip_checksum(f: &mut [u8], ffff: bool) {
+    let h = &mut f[ETH_LEN..ETH_LEN + 20];
+    // TOS is the low byte of word 0, TTL the high byte of word 4. Without them the header
+    // sums to s = !checksum; TOS + 256 x TTL = !s makes the sum 0xFFFF.
+    h[1] = 0;
+    h[8] = 0;
+    let x = sim::packet::ipv4_checksum(h);
+    h[1] = x as u8;
+    h[8] = (x >> 8) as u8;
+    let c = if ffff { 0xFFFF } else { 0 };
+    h[10..12].copy_from_slice(&u16::to_be_bytes(c));
+    debug_assert_eq!(sim::packet::ipv4_checksum(h), 0);
 }
 
 /// Writes the correct UDP checksum (the ICRC does not cover it).
@@ -101,17 +122,18 @@ fn fix_ip_checksum(f: &mut [u8]) {
     f[24..26].copy_from_slice(&c.to_be_bytes());
 }
 
-/// One fuzz frame (its beats): a valid frame (5 in 24), or a mutation of one at the byte or
-/// beat level, or random bytes. A "tlast missing" frame runs into a second valid frame.
+/// One fuzz frame (its beats): a valid frame (5 in 25), or a mutation of one at the byte or
+/// beat level, or random bytes (zero-length frames included). A "tlast missing" frame runs
+/// into a second valid frame.
 pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
     let mut f = valid_frame(rng);
-    let kind = rng.gen_range(0..24);
+    let kind = rng.gen_range(0..25);
     match kind {
         0..=4 => {}
         // tlast early / truncated.
         5 => f.truncate(rng.gen_range(1..f.len())),
-        // Runt of random bytes.
-        6 => f = (0..rng.gen_range(1..60)).map(|_| rng.gen()).collect(),
+        // Runt of random bytes, or a zero-length frame (one beat keeping nothing).
+        6 => f = (0..rng.gen_range(0..60)).map(|_| rng.gen()).collect(),
         // Oversized: padding beyond MAX_FRAME.
         7 => f.resize(rng.gen_range(MAX_FRAME + 1..MAX_FRAME + 300), 0xA5),
         // A header bit flipped, the IPv4 checksum sometimes fixed so deeper checks are reached.
@@ -120,6 +142,14 @@ pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
             f[i] ^= 1 << rng.gen_range(0..8);
             if rng.gen_bool(0.6) && f.len() >= 34 {
                 fix_ip_checksum(&mut f);
+            }
+        }
+        // The IPv4 checksum made 0x0000 in flight, sent as 0x0000 or 0xFFFF (both accepted),
+        // sometimes with a header bit flipped afterwards (0xFFFF or 0 then wrong).
+        24 => {
+            zero_ip_checksum(&mut f, rng.gen());
+            if rng.gen() {
+                f[rng.gen_range(ETH_LEN..ETH_LEN + 20)] ^= 1 << rng.gen_range(0..8);
             }
         }
         // Any bit flipped.
@@ -201,11 +231,17 @@ pub fn fuzz_frame(rng: &mut impl Rng) -> Vec<Beat> {
     }
     let mut b = beats(&f);
     match kind {
-        // tkeep hole.
+        // tkeep hole, or an empty beat after the last one (a keep hole too: only a
+        // zero-length frame may end on a beat keeping nothing).
         17 => {
-            let k = rng.gen_range(0..b.len());
-            let lane = rng.gen_range(0..BEAT_BYTES);
-            b[k].keep &= !(1u64 << lane);
+            if rng.gen_bool(0.2) {
+                b.last_mut().unwrap().last = false;
+                b.extend(beats(&[]));
+            } else {
+                let k = rng.gen_range(0..b.len());
+                let lane = rng.gen_range(0..BEAT_BYTES);
+                b[k].keep &= !(1u64 << lane);
+            }
         }
         // MAC error.
         18 | 23 => {
@@ -387,6 +423,18 @@ pub fn run(
         .flatten()
         .filter_map(|b| model.beat(b.clone()))
         .collect();
+    // Coverage of two edge cases: zero-length frames (one beat keeping nothing), and accepted
+    // frames whose IPv4 checksum field is 0xFFFF (computed 0x0000). A frame's beats end with
+    // exactly one tlast, so frames and verdicts pair up.
+    let zero_length = frames
+        .iter()
+        .filter(|b| b.len() == 1 && b[0].keep == 0)
+        .count();
+    let csum_ffff = frames
+        .iter()
+        .zip(&want)
+        .filter(|(b, v)| v.code == 0 && b[0].data[24..26] == [0xFF, 0xFF])
+        .count();
     let mut dut = open(vcd);
     let s = stream(
         &mut dut,
@@ -430,6 +478,8 @@ pub fn run(
         "min_drop_reasons_seen",
         model.counters[1..].iter().filter(|&&c| c > 0).count() as f64,
     );
+    o.metric("zero_length", zero_length as f64);
+    o.metric("ipv4_csum_ffff_accepted", csum_ffff as f64);
     o.metric("beats_per_cycle", s.beats as f64 / s.cycles.max(1) as f64);
     o.seconds = start.elapsed().as_secs_f64();
     o
