@@ -545,23 +545,23 @@ module hpcc_dff_w41(d,q,clock);
 
 endmodule // hpcc_dff_w41
 
-module hpcc_dff_w46(d,q,clock);
+module hpcc_dff_w47(d,q,clock);
 
     // Module arguments
-    input wire  [45:0] d;
-    output reg  [45:0] q;
+    input wire  [46:0] d;
+    output reg  [46:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 46'h0;
+       q = 47'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // hpcc_dff_w46
+endmodule // hpcc_dff_w47
 
 module hpcc_dff_w48(d,q,clock);
 
@@ -1093,19 +1093,19 @@ module hpcc_ram_w420_d1024(read_address,read_clock,read_data,write_address,write
 
 endmodule // hpcc_ram_w420_d1024
 
-module hpcc_ram_w46_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module hpcc_ram_w47_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [45:0] read_data;
+    output reg  [46:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [45:0] write_data;
+    input wire  [46:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[45:0] mem[1023:0];
+    reg[46:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -1117,7 +1117,7 @@ module hpcc_ram_w46_d1024(read_address,read_clock,read_data,write_address,write_
        end
     end
 
-endmodule // hpcc_ram_w46_d1024
+endmodule // hpcc_ram_w47_d1024
 
 module hpcc_ram_w492_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

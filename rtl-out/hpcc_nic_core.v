@@ -214,6 +214,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_written;
     wire  [31:0] dp_stat_rx_discarded;
     wire  [31:0] dp_stat_rx_short;
+    wire  [31:0] dp_stat_rx_jobs;
+    wire  [31:0] dp_stat_rx_cmds;
     reg  [31:0] ns_q16_d;
     wire  [31:0] ns_q16_q;
     reg  ns_q16_clock;
@@ -516,10 +518,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  err_clock;
     reg  [9:0] flows_read_address;
     reg  flows_read_clock;
-    wire  [45:0] flows_read_data;
+    wire  [46:0] flows_read_data;
     reg  [9:0] flows_write_address;
     reg  flows_write_clock;
-    reg  [45:0] flows_write_data;
+    reg  [46:0] flows_write_data;
     reg  flows_write_enable;
     reg  sweep_d;
     wire  sweep_q;
@@ -542,8 +544,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] lw_flow_d;
     wire  [15:0] lw_flow_q;
     reg  lw_flow_clock;
-    reg  [45:0] lw_entry_d;
-    wire  [45:0] lw_entry_q;
+    reg  [46:0] lw_entry_d;
+    wire  [46:0] lw_entry_q;
     reg  lw_entry_clock;
     reg  cpl_valid_d;
     wire  cpl_valid_q;
@@ -557,15 +559,49 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [63:0] skid_data_d;
     wire  [63:0] skid_data_q;
     reg  skid_data_clock;
+    reg  [31:0] t1_cmds_d;
+    wire  [31:0] t1_cmds_q;
+    reg  t1_cmds_clock;
+    reg  rw_valid_d;
+    wire  rw_valid_q;
+    reg  rw_valid_clock;
+    reg  rw_stage_d;
+    wire  rw_stage_q;
+    reg  rw_stage_clock;
+    reg  [63:0] rw_data_d;
+    wire  [63:0] rw_data_q;
+    reg  rw_data_clock;
+    reg  [31:0] rw_count_d;
+    wire  [31:0] rw_count_q;
+    reg  rw_count_clock;
+    reg  rw2_valid_d;
+    wire  rw2_valid_q;
+    reg  rw2_valid_clock;
+    reg  [63:0] rw2_data_d;
+    wire  [63:0] rw2_data_q;
+    reg  rw2_data_clock;
+    reg  [31:0] rw2_count_d;
+    wire  [31:0] rw2_count_q;
+    reg  rw2_count_clock;
+    reg  [31:0] wr_lasts_d;
+    wire  [31:0] wr_lasts_q;
+    reg  wr_lasts_clock;
 
     // Local signals
+    reg  rw_done;
+    reg  [31:0] decoded;
+    reg  [31:0] rw_left0;
+    reg  [31:0] rw_left1;
+    reg  push_cpl;
+    reg  [63:0] push_data;
     reg  wr_ok;
     reg  [16:0] frac_sum;
     reg  [15:0] cmd_flow;
     reg  [2:0] cmd_op;
-    reg  [45:0] entry;
-    reg  [45:0] t1_entry;
+    reg  [46:0] entry;
+    reg  [46:0] t1_entry;
     reg  hold;
+    reg  seq_hold;
     reg  [3:0] ev_type;
     reg  ev_take;
     reg  [511:0] tx_word;
@@ -743,7 +779,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_tx_len_err(dp_stat_tx_len_err),
         .stat_rx_written(dp_stat_rx_written),
         .stat_rx_discarded(dp_stat_rx_discarded),
-        .stat_rx_short(dp_stat_rx_short)
+        .stat_rx_short(dp_stat_rx_short),
+        .stat_rx_jobs(dp_stat_rx_jobs),
+        .stat_rx_cmds(dp_stat_rx_cmds)
     );
     hpcc_dff_w32 ns_q16(
         .d(ns_q16_d),
@@ -1245,7 +1283,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(err_q),
         .clock(err_clock)
     );
-    hpcc_ram_w46_d1024 flows(
+    hpcc_ram_w47_d1024 flows(
         .read_address(flows_read_address),
         .read_clock(flows_read_clock),
         .read_data(flows_read_data),
@@ -1289,7 +1327,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(lw_flow_q),
         .clock(lw_flow_clock)
     );
-    hpcc_dff_w46 lw_entry(
+    hpcc_dff_w47 lw_entry(
         .d(lw_entry_d),
         .q(lw_entry_q),
         .clock(lw_entry_clock)
@@ -1313,6 +1351,51 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .d(skid_data_d),
         .q(skid_data_q),
         .clock(skid_data_clock)
+    );
+    hpcc_dff_w32 t1_cmds(
+        .d(t1_cmds_d),
+        .q(t1_cmds_q),
+        .clock(t1_cmds_clock)
+    );
+    hpcc_dff_w1 rw_valid(
+        .d(rw_valid_d),
+        .q(rw_valid_q),
+        .clock(rw_valid_clock)
+    );
+    hpcc_dff_w1 rw_stage(
+        .d(rw_stage_d),
+        .q(rw_stage_q),
+        .clock(rw_stage_clock)
+    );
+    hpcc_dff_w64 rw_data(
+        .d(rw_data_d),
+        .q(rw_data_q),
+        .clock(rw_data_clock)
+    );
+    hpcc_dff_w32 rw_count(
+        .d(rw_count_d),
+        .q(rw_count_q),
+        .clock(rw_count_clock)
+    );
+    hpcc_dff_w1 rw2_valid(
+        .d(rw2_valid_d),
+        .q(rw2_valid_q),
+        .clock(rw2_valid_clock)
+    );
+    hpcc_dff_w64 rw2_data(
+        .d(rw2_data_d),
+        .q(rw2_data_q),
+        .clock(rw2_data_clock)
+    );
+    hpcc_dff_w32 rw2_count(
+        .d(rw2_count_d),
+        .q(rw2_count_q),
+        .clock(rw2_count_clock)
+    );
+    hpcc_dff_w32 wr_lasts(
+        .d(wr_lasts_d),
+        .q(wr_lasts_q),
+        .clock(wr_lasts_clock)
     );
 
     // Update code
@@ -1340,6 +1423,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cpl_data_clock = clock;
         skid_valid_clock = clock;
         skid_data_clock = clock;
+        t1_cmds_clock = clock;
+        rw_valid_clock = clock;
+        rw_stage_clock = clock;
+        rw_data_clock = clock;
+        rw_count_clock = clock;
+        rw2_valid_clock = clock;
+        rw2_data_clock = clock;
+        rw2_count_clock = clock;
+        wr_lasts_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -1363,6 +1455,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cpl_data_d = cpl_data_q;
         skid_valid_d = skid_valid_q;
         skid_data_d = skid_data_q;
+        t1_cmds_d = t1_cmds_q;
+        rw_valid_d = rw_valid_q;
+        rw_stage_d = rw_stage_q;
+        rw_data_d = rw_data_q;
+        rw_count_d = rw_count_q;
+        rw2_valid_d = rw2_valid_q;
+        rw2_data_d = rw2_data_q;
+        rw2_count_d = rw2_count_q;
+        wr_lasts_d = wr_lasts_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -2328,16 +2429,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         flows_write_enable = 1'b0;
         flows_write_address = t1_flow_q[(32'h0)+:(10)];
-        flows_write_data = t1_entry & ~((32'h2) & 46'h3fffffffffff);
+        flows_write_data = t1_entry & ~((32'h2) & 47'h7fffffffffff);
         mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff)) - 32'h1;
         npkts = (msg_len + mtu_mask) >> ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff);
         if (~|npkts) begin
             npkts = 32'h1;
         end
         end_psn = tx_word[(32'h100)+:(24)] + npkts[(32'h0)+:(24)];
-        hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | cpl_valid_q | sweep_q;
+        seq_hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | sweep_q;
+        hold = seq_hold | cpl_valid_q | rw_valid_q;
         flows_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
-        if (hold) begin
+        if (seq_hold) begin
             flows_read_address = cmd_flow[(32'h0)+:(10)];
         end
         cc_s_axis_event_tdata = dp_m_axis_event_tdata;
@@ -2469,8 +2571,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 lw_valid_d = 1'b1;
                 lw_flow_d = cmd_flow;
                 if (cmd_op == 32'h1) begin
-                    flows_write_data = ((32'h1) & 46'h3fffffffffff) | (((mtu_shift) & 46'h3fffffffffff) << 32'h2a);
-                    lw_entry_d = ((32'h1) & 46'h3fffffffffff) | (((mtu_shift) & 46'h3fffffffffff) << 32'h2a);
+                    flows_write_data = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
+                    lw_entry_d = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
                     state_d = 32'h0;
                 end
                 else if (cmd_op == 32'h2) begin
@@ -2479,8 +2581,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                     state_d = 32'h0;
                 end
                 else begin
-                    flows_write_data = (entry & ((32'h1) & 46'h3fffffffffff)) | ((entry >> 32'h2a) << 32'h2a) | ((32'h2) & 46'h3fffffffffff) | (((end_psn) & 46'h3fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 46'h3fffffffffff) << 32'h1a);
-                    lw_entry_d = (entry & ((32'h1) & 46'h3fffffffffff)) | ((entry >> 32'h2a) << 32'h2a) | ((32'h2) & 46'h3fffffffffff) | (((end_psn) & 46'h3fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 46'h3fffffffffff) << 32'h1a);
+                    flows_write_data = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
+                    lw_entry_d = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
                     state_d = 32'h4;
                     if (is_read) begin
                         state_d = 32'h5;
@@ -2499,30 +2601,70 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         t1_valid_d = ev_take & ((ev_type == 32'h0) | (ev_type == 32'h2));
         t1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
         t1_seq_d = dp_m_axis_event_tdata[(32'h20)+:(24)];
+        t1_cmds_d = dp_stat_rx_cmds;
         new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[(32'h2)+:(24)] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10);
         if (new_cpl) begin
             flows_write_enable = 1'b1;
             lw_valid_d = 1'b1;
             lw_flow_d = t1_flow_q;
-            lw_entry_d = t1_entry & ~((32'h2) & 46'h3fffffffffff);
+            lw_entry_d = t1_entry & ~((32'h2) & 47'h7fffffffffff);
             cpl_count_d = cpl_count_q + 32'h1;
+        end
+        decoded = dp_stat_rx_written + dp_stat_rx_discarded + dp_stat_rx_short;
+        if (m_axis_dma_wr_tvalid & m_axis_dma_wr_tready & m_axis_dma_wr_tlast) begin
+            wr_lasts_d = wr_lasts_q + 32'h1;
+        end
+        rw_left0 = decoded - rw_count_q;
+        rw_left1 = wr_lasts_q - rw_count_q;
+        rw_done = 1'b0;
+        if (rw_valid_q & ~rw_stage_q) begin
+            if (~rw_left0[32'h1f]) begin
+                rw_stage_d = 1'b1;
+                rw_count_d = dp_stat_rx_jobs;
+            end
+        end
+        else if (rw_valid_q) begin
+            rw_done = ~rw_left1[32'h1f];
+        end
+        if (new_cpl & t1_entry[32'h2e]) begin
+            if (rw_valid_q) begin
+                rw2_valid_d = 1'b1;
+                rw2_data_d = new_cpl_data;
+                rw2_count_d = t1_cmds_q;
+            end
+            else begin
+                rw_valid_d = 1'b1;
+                rw_stage_d = 1'b0;
+                rw_data_d = new_cpl_data;
+                rw_count_d = t1_cmds_q;
+            end
+        end
+        push_cpl = (new_cpl & ~t1_entry[32'h2e]) | rw_done;
+        push_data = new_cpl_data;
+        if (rw_done) begin
+            push_data = rw_data_q;
+            rw_valid_d = rw2_valid_q;
+            rw_stage_d = 1'b0;
+            rw_data_d = rw2_data_q;
+            rw_count_d = rw2_count_q;
+            rw2_valid_d = 1'b0;
         end
         m_axis_cpl_tvalid = cpl_valid_q;
         m_axis_cpl_tdata = cpl_data_q;
         cpl_pop = cpl_valid_q & m_axis_cpl_tready;
         if (cpl_pop | ~cpl_valid_q) begin
-            cpl_valid_d = skid_valid_q | new_cpl;
-            cpl_data_d = new_cpl_data;
+            cpl_valid_d = skid_valid_q | push_cpl;
+            cpl_data_d = push_data;
             if (skid_valid_q) begin
                 cpl_data_d = skid_data_q;
             end
-            skid_valid_d = skid_valid_q & new_cpl;
-            skid_data_d = new_cpl_data;
+            skid_valid_d = skid_valid_q & push_cpl;
+            skid_data_d = push_data;
         end
-        else if (new_cpl) begin
+        else if (push_cpl) begin
             skid_valid_d = 1'b1;
-            skid_data_d = new_cpl_data;
+            skid_data_d = push_data;
         end
         if (sweep_q) begin
             flows_write_enable = 1'b1;
@@ -2638,6 +2780,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_valid_d = 1'b0;
             cpl_valid_d = 1'b0;
             skid_valid_d = 1'b0;
+            rw_valid_d = 1'b0;
+            rw2_valid_d = 1'b0;
+            wr_lasts_d = 32'h0;
             sweep_d = 1'b1;
             sweep_addr_d = 32'h0;
         end

@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short);
+module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds);
 
     // Module arguments
     input wire  clock;
@@ -70,6 +70,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     output reg  [31:0] stat_rx_written;
     output reg  [31:0] stat_rx_discarded;
     output reg  [31:0] stat_rx_short;
+    output reg  [31:0] stat_rx_jobs;
+    output reg  [31:0] stat_rx_cmds;
 
     // Stub signals
     reg  tx_ctx_clock;
@@ -174,6 +176,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     wire  [31:0] rx_dma_stat_written;
     wire  [31:0] rx_dma_stat_discarded;
     wire  [31:0] rx_dma_stat_short;
+    wire  [31:0] rx_dma_stat_jobs;
     reg  sl_main_v_d;
     wire  sl_main_v_q;
     reg  sl_main_v_clock;
@@ -186,6 +189,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     reg  [39:0] sl_skid_d_d;
     wire  [39:0] sl_skid_d_q;
     reg  sl_skid_d_clock;
+    reg  [31:0] cmds_taken_d;
+    wire  [31:0] cmds_taken_q;
+    reg  cmds_taken_clock;
 
     // Local signals
     reg  [511:0] probe_word;
@@ -303,7 +309,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .m_axis_dma_wr_tlast(rx_dma_m_axis_dma_wr_tlast),
         .stat_written(rx_dma_stat_written),
         .stat_discarded(rx_dma_stat_discarded),
-        .stat_short(rx_dma_stat_short)
+        .stat_short(rx_dma_stat_short),
+        .stat_jobs(rx_dma_stat_jobs)
     );
     hpcc_dff_w1 sl_main_v(
         .d(sl_main_v_d),
@@ -325,6 +332,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .q(sl_skid_d_q),
         .clock(sl_skid_d_clock)
     );
+    hpcc_dff_w32 cmds_taken(
+        .d(cmds_taken_d),
+        .q(cmds_taken_q),
+        .clock(cmds_taken_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -332,10 +344,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         sl_main_d_clock = clock;
         sl_skid_v_clock = clock;
         sl_skid_d_clock = clock;
+        cmds_taken_clock = clock;
         sl_main_v_d = sl_main_v_q;
         sl_main_d_d = sl_main_d_q;
         sl_skid_v_d = sl_skid_v_q;
         sl_skid_d_d = sl_skid_d_q;
+        cmds_taken_d = cmds_taken_q;
         tx_ctx_clock = clock;
         tx_pipe_clock = clock;
         rx_pipe_clock = clock;
@@ -445,6 +459,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         stat_rx_written = rx_dma_stat_written;
         stat_rx_discarded = rx_dma_stat_discarded;
         stat_rx_short = rx_dma_stat_short;
+        stat_rx_jobs = rx_dma_stat_jobs;
+        if (rx_ctx_m_axis_dma_cmd_tvalid & rx_dma_s_axis_cmd_tready) begin
+            cmds_taken_d = cmds_taken_q + 32'h1;
+        end
+        if (reset) begin
+            cmds_taken_d = 32'h0;
+        end
+        stat_rx_cmds = cmds_taken_q;
+        if (rx_ctx_m_axis_dma_cmd_tvalid) begin
+            stat_rx_cmds = cmds_taken_q + 32'h1;
+        end
     end
 
 endmodule // nic_datapath

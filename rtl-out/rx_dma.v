@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_cmd_tdata,s_axis_cmd_tvalid,s_axis_cmd_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_written,stat_discarded,stat_short);
+module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_cmd_tdata,s_axis_cmd_tvalid,s_axis_cmd_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_written,stat_discarded,stat_short,stat_jobs);
 
     // Module arguments
     input wire  clock;
@@ -29,6 +29,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     output reg  [31:0] stat_written;
     output reg  [31:0] stat_discarded;
     output reg  [31:0] stat_short;
+    output reg  [31:0] stat_jobs;
 
     // Stub signals
     reg  [8:0] even_read_address;
@@ -201,6 +202,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [31:0] n_written_d;
     wire  [31:0] n_written_q;
     reg  n_written_clock;
+    reg  [31:0] n_jobs_d;
+    wire  [31:0] n_jobs_q;
+    reg  n_jobs_clock;
     reg  [31:0] n_discarded_d;
     wire  [31:0] n_discarded_q;
     reg  n_discarded_clock;
@@ -534,6 +538,11 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .q(n_written_q),
         .clock(n_written_clock)
     );
+    hpcc_dff_w32 n_jobs(
+        .d(n_jobs_d),
+        .q(n_jobs_q),
+        .clock(n_jobs_clock)
+    );
     hpcc_dff_w32 n_discarded(
         .d(n_discarded_d),
         .q(n_discarded_q),
@@ -591,6 +600,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         wq_rd_clock = clock;
         wq_n_clock = clock;
         n_written_clock = clock;
+        n_jobs_clock = clock;
         n_discarded_clock = clock;
         n_short_clock = clock;
         wr_ptr_d = wr_ptr_q;
@@ -637,6 +647,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         wq_rd_d = wq_rd_q;
         wq_n_d = wq_n_q;
         n_written_d = n_written_q;
+        n_jobs_d = n_jobs_q;
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
         even_read_clock = clock;
@@ -798,6 +809,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         w_cmd = ((c_cmd[(32'h0)+:(64)]) & 96'hffffffffffffffffffffffff) | (((c_len) & 96'hffffffffffffffffffffffff) << 32'h40) | (((c_cmd[(32'h70)+:(16)]) & 96'hffffffffffffffffffffffff) << 32'h50);
         push_w = pop & is_job;
         wq_write_enable = push_w;
+        if (push_w) begin
+            n_jobs_d = n_jobs_q + 32'h1;
+        end
         wq_write_address = wq_wr_q;
         wq_write_data = w_cmd;
         if (pop) begin
@@ -940,6 +954,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         stat_written = n_written_q;
         stat_discarded = n_discarded_q;
         stat_short = n_short_q;
+        stat_jobs = n_jobs_q;
         if (reset) begin
             wr_ptr_d = 32'h0;
             w_cnt_d = 32'h0;
@@ -967,6 +982,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             wq_rd_d = 32'h0;
             wq_n_d = 32'h0;
             n_written_d = 32'h0;
+            n_jobs_d = 32'h0;
             n_discarded_d = 32'h0;
             n_short_d = 32'h0;
         end

@@ -162,8 +162,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     state: DFF<Bits<4>>,
     err: DFF<Bits<4>>,
     // Per flow: [0] created, [1] a message is out, [25:2] its end PSN, [41:26] its tag,
-    // [45:42] log2 MTU.
-    flows: RAM<Bits<46>, F>,
+    // [45:42] log2 MTU, [46] the message is a READ.
+    flows: RAM<Bits<47>, F>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
@@ -174,19 +174,37 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     t1_seq: DFF<Bits<24>>,
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<16>>,
-    lw_entry: DFF<Bits<46>>,
+    lw_entry: DFF<Bits<47>>,
     cpl_valid: DFF<bool>,
     cpl_data: DFF<Bits<64>>,
     skid_valid: DFF<bool>,
     skid_data: DFF<Bits<64>>,
+    // A READ's completion waits here until rx_dma has written its last response (below).
+    t1_cmds: DFF<Bits<32>>,
+    rw_valid: DFF<bool>,
+    rw_stage: DFF<bool>,
+    rw_data: DFF<Bits<64>>,
+    rw_count: DFF<Bits<32>>,
+    // The one READ completion that can reach T1 in the cycle the first one starts waiting.
+    rw2_valid: DFF<bool>,
+    rw2_data: DFF<Bits<64>>,
+    rw2_count: DFF<Bits<32>>,
+    wr_lasts: DFF<Bits<32>>,
+    rw_done: Signal<Local, bool>,
+    decoded: Signal<Local, Bits<32>>,
+    rw_left0: Signal<Local, Bits<32>>,
+    rw_left1: Signal<Local, Bits<32>>,
+    push_cpl: Signal<Local, bool>,
+    push_data: Signal<Local, Bits<64>>,
     // Combinational.
     wr_ok: Signal<Local, bool>,
     frac_sum: Signal<Local, Bits<17>>,
     cmd_flow: Signal<Local, Bits<16>>,
     cmd_op: Signal<Local, Bits<3>>,
-    entry: Signal<Local, Bits<46>>,
-    t1_entry: Signal<Local, Bits<46>>,
+    entry: Signal<Local, Bits<47>>,
+    t1_entry: Signal<Local, Bits<47>>,
     hold: Signal<Local, bool>,
+    seq_hold: Signal<Local, bool>,
     ev_type: Signal<Local, Bits<4>>,
     ev_take: Signal<Local, bool>,
     tx_word: Signal<Local, Bits<512>>,
@@ -287,6 +305,21 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             cpl_data: Default::default(),
             skid_valid: Default::default(),
             skid_data: Default::default(),
+            t1_cmds: Default::default(),
+            rw_valid: Default::default(),
+            rw_stage: Default::default(),
+            rw_data: Default::default(),
+            rw_count: Default::default(),
+            rw2_valid: Default::default(),
+            rw2_data: Default::default(),
+            rw2_count: Default::default(),
+            wr_lasts: Default::default(),
+            rw_done: Default::default(),
+            decoded: Default::default(),
+            rw_left0: Default::default(),
+            rw_left1: Default::default(),
+            push_cpl: Default::default(),
+            push_data: Default::default(),
             wr_ok: Default::default(),
             frac_sum: Default::default(),
             cmd_flow: Default::default(),
@@ -294,6 +327,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             entry: Default::default(),
             t1_entry: Default::default(),
             hold: Default::default(),
+            seq_hold: Default::default(),
             ev_type: Default::default(),
             ev_take: Default::default(),
             tx_word: Default::default(),
@@ -325,7 +359,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         dff_setup!(
             self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
-            cpl_valid, cpl_data, skid_valid, skid_data
+            cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
+            rw2_valid, rw2_data, rw2_count, wr_lasts
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -656,7 +691,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         }
         self.flows.write_enable.next = false;
         self.flows.write_address.next = self.t1_flow.q.val().get_bits::<F>(0);
-        self.flows.write_data.next = self.t1_entry.val() & !bits::<46>(2);
+        self.flows.write_data.next = self.t1_entry.val() & !bits::<47>(2);
         // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
         // create), at least 1 (an empty WRITE is one packet).
         self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42))) - 1;
@@ -668,12 +703,17 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.end_psn.next = self.tx_word.val().get_bits::<24>(256) + self.npkts.val().get_bits::<24>(0);
 
         // ---- Sequencer.
-        self.hold.next = (self.state.q.val() == 1) | (self.state.q.val() == 2) | (self.state.q.val() == 3)
+        // The sequencer holds the events (and takes the table's read port) while it reads,
+        // checks and writes an entry or offers a create event; the tracker holds them while a
+        // completion waits, or a READ's completion waits for its payload.
+        self.seq_hold.next = (self.state.q.val() == 1) | (self.state.q.val() == 2) | (self.state.q.val() == 3)
             | (self.state.q.val() == 7)
-            | self.cpl_valid.q.val()
             | self.sweep.q.val();
+        self.hold.next = self.seq_hold.val()
+            | self.cpl_valid.q.val()
+            | self.rw_valid.q.val();
         self.flows.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
-        if self.hold.val() {
+        if self.seq_hold.val() {
             self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
         }
         self.cc.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
@@ -812,8 +852,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.lw_flow.d.next = self.cmd_flow.val();
                 if self.cmd_op.val() == 1 {
                     // Created, no message out, log2 MTU.
-                    self.flows.write_data.next = bits::<46>(1) | (bit_cast::<46, 4>(self.mtu_shift.val()) << 42);
-                    self.lw_entry.d.next = bits::<46>(1) | (bit_cast::<46, 4>(self.mtu_shift.val()) << 42);
+                    self.flows.write_data.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
+                    self.lw_entry.d.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
                     self.state.d.next = 0.into();
                 } else if self.cmd_op.val() == 2 {
                     self.flows.write_data.next = 0.into();
@@ -821,14 +861,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.state.d.next = 0.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
-                    self.flows.write_data.next = (self.entry.val() & bits::<46>(1)) | ((self.entry.val() >> 42) << 42)
-                        | bits::<46>(2)
-                        | (bit_cast::<46, 24>(self.end_psn.val()) << 2)
-                        | (bit_cast::<46, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
-                    self.lw_entry.d.next = (self.entry.val() & bits::<46>(1)) | ((self.entry.val() >> 42) << 42)
-                        | bits::<46>(2)
-                        | (bit_cast::<46, 24>(self.end_psn.val()) << 2)
-                        | (bit_cast::<46, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.flows.write_data.next = (self.entry.val() & bits::<47>(1))
+                        | (bit_cast::<47, 4>(self.entry.val().get_bits::<4>(42)) << 42)
+                        | (bit_cast::<47, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
+                        | bits::<47>(2)
+                        | (bit_cast::<47, 24>(self.end_psn.val()) << 2)
+                        | (bit_cast::<47, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.lw_entry.d.next = (self.entry.val() & bits::<47>(1))
+                        | (bit_cast::<47, 4>(self.entry.val().get_bits::<4>(42)) << 42)
+                        | (bit_cast::<47, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
+                        | bits::<47>(2)
+                        | (bit_cast::<47, 24>(self.end_psn.val()) << 2)
+                        | (bit_cast::<47, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
                     self.state.d.next = 4.into();
                     if self.is_read.val() {
                         self.state.d.next = 5.into();
@@ -851,6 +895,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == 0) | (self.ev_type.val() == 2));
         self.t1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
         self.t1_seq.d.next = self.dp.m_axis_event_tdata.val().get_bits::<24>(32);
+        self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
         self.new_cpl.next = self.t1_valid.q.val()
             & self.t1_entry.val().get_bit(1)
             & (self.t1_entry.val().get_bits::<24>(2) == self.t1_seq.q.val());
@@ -860,23 +905,67 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.flows.write_enable.next = true;
             self.lw_valid.d.next = true;
             self.lw_flow.d.next = self.t1_flow.q.val();
-            self.lw_entry.d.next = self.t1_entry.val() & !bits::<46>(2);
+            self.lw_entry.d.next = self.t1_entry.val() & !bits::<47>(2);
             self.cpl_count.d.next = self.cpl_count.q.val() + 1;
+        }
+        // A READ is complete when rx_dma has written its last response's payload: rx_dma
+        // takes commands in order, so once it has decoded as many commands as rx_ctx had made
+        // when the completing event left (t1_cmds, which counts that response's command), every
+        // payload of them is among the jobs queued by then; the READ completes when that many
+        // payloads have left (tlast) on the DMA write stream. Events wait meanwhile (one READ
+        // completion at a time).
+        self.decoded.next = self.dp.stat_rx_written.val() + self.dp.stat_rx_discarded.val() + self.dp.stat_rx_short.val();
+        if self.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr_tready.val() & self.m_axis_dma_wr_tlast.val() {
+            self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
+        }
+        self.rw_left0.next = self.decoded.val() - self.rw_count.q.val();
+        self.rw_left1.next = self.wr_lasts.q.val() - self.rw_count.q.val();
+        self.rw_done.next = false;
+        if self.rw_valid.q.val() & !self.rw_stage.q.val() {
+            if !self.rw_left0.val().get_bit(31) {
+                self.rw_stage.d.next = true;
+                self.rw_count.d.next = self.dp.stat_rx_jobs.val();
+            }
+        } else if self.rw_valid.q.val() {
+            self.rw_done.next = !self.rw_left1.val().get_bit(31);
+        }
+        if self.new_cpl.val() & self.t1_entry.val().get_bit(46) {
+            if self.rw_valid.q.val() {
+                self.rw2_valid.d.next = true;
+                self.rw2_data.d.next = self.new_cpl_data.val();
+                self.rw2_count.d.next = self.t1_cmds.q.val();
+            } else {
+                self.rw_valid.d.next = true;
+                self.rw_stage.d.next = false;
+                self.rw_data.d.next = self.new_cpl_data.val();
+                self.rw_count.d.next = self.t1_cmds.q.val();
+            }
+        }
+        self.push_cpl.next = (self.new_cpl.val() & !self.t1_entry.val().get_bit(46)) | self.rw_done.val();
+        self.push_data.next = self.new_cpl_data.val();
+        if self.rw_done.val() {
+            // The second one (if any) waits next, from its own count.
+            self.push_data.next = self.rw_data.q.val();
+            self.rw_valid.d.next = self.rw2_valid.q.val();
+            self.rw_stage.d.next = false;
+            self.rw_data.d.next = self.rw2_data.q.val();
+            self.rw_count.d.next = self.rw2_count.q.val();
+            self.rw2_valid.d.next = false;
         }
         self.m_axis_cpl_tvalid.next = self.cpl_valid.q.val();
         self.m_axis_cpl_tdata.next = self.cpl_data.q.val();
         self.cpl_pop.next = self.cpl_valid.q.val() & self.m_axis_cpl_tready.val();
         if self.cpl_pop.val() | !self.cpl_valid.q.val() {
-            self.cpl_valid.d.next = self.skid_valid.q.val() | self.new_cpl.val();
-            self.cpl_data.d.next = self.new_cpl_data.val();
+            self.cpl_valid.d.next = self.skid_valid.q.val() | self.push_cpl.val();
+            self.cpl_data.d.next = self.push_data.val();
             if self.skid_valid.q.val() {
                 self.cpl_data.d.next = self.skid_data.q.val();
             }
-            self.skid_valid.d.next = self.skid_valid.q.val() & self.new_cpl.val();
-            self.skid_data.d.next = self.new_cpl_data.val();
-        } else if self.new_cpl.val() {
+            self.skid_valid.d.next = self.skid_valid.q.val() & self.push_cpl.val();
+            self.skid_data.d.next = self.push_data.val();
+        } else if self.push_cpl.val() {
             self.skid_valid.d.next = true;
-            self.skid_data.d.next = self.new_cpl_data.val();
+            self.skid_data.d.next = self.push_data.val();
         }
 
         // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
@@ -913,6 +1002,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.lw_valid.d.next = false;
             self.cpl_valid.d.next = false;
             self.skid_valid.d.next = false;
+            self.rw_valid.d.next = false;
+            self.rw2_valid.d.next = false;
+            self.wr_lasts.d.next = 0.into();
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
         }

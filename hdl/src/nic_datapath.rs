@@ -163,6 +163,13 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     pub stat_rx_discarded: Signal<Out, Bits<32>>,
     /// rx_dma's `stat_short`.
     pub stat_rx_short: Signal<Out, Bits<32>>,
+    /// rx_dma's `stat_jobs`: write commands with data queued (each leaves as one payload).
+    pub stat_rx_jobs: Signal<Out, Bits<32>>,
+    /// DMA commands rx_ctx has made so far: taken by rx_dma, or waiting in rx_ctx's output
+    /// register (combinational). At the cycle a CC event leaves rx_ctx, this counts the DMA
+    /// command of the same record and none after it (rx_ctx loads a record's outputs
+    /// together, and the next record only once they have all left).
+    pub stat_rx_cmds: Signal<Out, Bits<32>>,
 
     tx_ctx: TxCtx<F>,
     tx_pipe: TxPipe,
@@ -176,6 +183,7 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     sl_skid_v: DFF<bool>,
     sl_skid_d: DFF<Bits<40>>,
     sl_take: Signal<Local, bool>,
+    cmds_taken: DFF<Bits<32>>,
 }
 
 impl<const F: usize, const B: usize> NicDatapath<F, B> {
@@ -243,6 +251,8 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             stat_rx_written: Default::default(),
             stat_rx_discarded: Default::default(),
             stat_rx_short: Default::default(),
+            stat_rx_jobs: Default::default(),
+            stat_rx_cmds: Default::default(),
             tx_ctx: Default::default(),
             tx_pipe: Default::default(),
             rx_pipe: Default::default(),
@@ -255,6 +265,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             sl_skid_v: Default::default(),
             sl_skid_d: Default::default(),
             sl_take: Default::default(),
+            cmds_taken: Default::default(),
         }
     }
 }
@@ -268,7 +279,7 @@ impl<const F: usize, const B: usize> Default for NicDatapath<F, B> {
 impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d);
+        dff_setup!(self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken);
         self.tx_ctx.clock.next = self.clock.val();
         self.tx_pipe.clock.next = self.clock.val();
         self.rx_pipe.clock.next = self.clock.val();
@@ -390,5 +401,16 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.stat_rx_written.next = self.rx_dma.stat_written.val();
         self.stat_rx_discarded.next = self.rx_dma.stat_discarded.val();
         self.stat_rx_short.next = self.rx_dma.stat_short.val();
+        self.stat_rx_jobs.next = self.rx_dma.stat_jobs.val();
+        if self.rx_ctx.m_axis_dma_cmd_tvalid.val() & self.rx_dma.s_axis_cmd_tready.val() {
+            self.cmds_taken.d.next = self.cmds_taken.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.cmds_taken.d.next = 0.into();
+        }
+        self.stat_rx_cmds.next = self.cmds_taken.q.val();
+        if self.rx_ctx.m_axis_dma_cmd_tvalid.val() {
+            self.stat_rx_cmds.next = self.cmds_taken.q.val() + 1;
+        }
     }
 }

@@ -78,6 +78,10 @@ pub struct RxDma<const B: usize> {
     /// Write commands refused: offset + length beyond the stored frame, or the frame was
     /// longer than 9216 bytes; the frame is discarded (wraps).
     pub stat_short: Signal<Out, Bits<32>>,
+    /// Write commands with data taken into the write queue (wraps): each gives one payload
+    /// ending with `m_axis_dma_wr_tlast`, in order. A top that must know when a command's
+    /// payload has left (hpcc_nic_core's READ completions) compares it with the tlasts.
+    pub stat_jobs: Signal<Out, Bits<32>>,
 
     even: RAM<Bits<512>, B>,
     odd: RAM<Bits<512>, B>,
@@ -131,6 +135,7 @@ pub struct RxDma<const B: usize> {
     wq_rd: DFF<Bits<4>>,
     wq_n: DFF<Bits<5>>,
     n_written: DFF<Bits<32>>,
+    n_jobs: DFF<Bits<32>>,
     n_discarded: DFF<Bits<32>>,
     n_short: DFF<Bits<32>>,
 
@@ -206,7 +211,7 @@ impl<const B: usize> Logic for RxDma<B> {
             self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, q_push, q_cnt, q_trunc, q_grp, q_byte, q_any, used, fr, in_ready, dq_wr,
             dq_rd, dq_n, cq_wr, cq_rd, cq_n, dec_base, j_active, j_lo, j_left, j_beats, j_shift, j_kcnt,
             f_valid, f_odd, f_shift, f_last, f_kcnt, c_valid, c_word, oq_wr, oq_rd, oq_n, owed, wq_wr,
-            wq_rd, wq_n, n_written, n_discarded, n_short
+            wq_rd, wq_n, n_written, n_jobs, n_discarded, n_short
         );
         self.even.read_clock.next = self.clock.val();
         self.even.write_clock.next = self.clock.val();
@@ -391,6 +396,9 @@ impl<const B: usize> Logic for RxDma<B> {
             | (bit_cast::<96, 16>(self.c_cmd.val().get_bits::<16>(112)) << 80);
         self.push_w.next = self.pop.val() & self.is_job.val();
         self.wq.write_enable.next = self.push_w.val();
+        if self.push_w.val() {
+            self.n_jobs.d.next = self.n_jobs.q.val() + 1;
+        }
         self.wq.write_address.next = self.wq_wr.q.val();
         self.wq.write_data.next = self.w_cmd.val();
         if self.pop.val() {
@@ -547,6 +555,7 @@ impl<const B: usize> Logic for RxDma<B> {
         self.stat_written.next = self.n_written.q.val();
         self.stat_discarded.next = self.n_discarded.q.val();
         self.stat_short.next = self.n_short.q.val();
+        self.stat_jobs.next = self.n_jobs.q.val();
 
         if self.reset.val() {
             self.wr_ptr.d.next = 0.into();
@@ -575,6 +584,7 @@ impl<const B: usize> Logic for RxDma<B> {
             self.wq_rd.d.next = 0.into();
             self.wq_n.d.next = 0.into();
             self.n_written.d.next = 0.into();
+            self.n_jobs.d.next = 0.into();
             self.n_discarded.d.next = 0.into();
             self.n_short.d.next = 0.into();
         }
