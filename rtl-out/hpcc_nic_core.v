@@ -602,6 +602,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [46:0] t1_entry;
     reg  hold;
     reg  seq_hold;
+    reg  wr_en;
+    reg  [87:0] sched_create;
+    reg  [15:0] wr_flow;
+    reg  [46:0] wr_entry;
     reg  [3:0] ev_type;
     reg  ev_take;
     reg  [511:0] tx_word;
@@ -2427,9 +2431,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             t1_entry = flows_read_data;
         end
-        flows_write_enable = 1'b0;
-        flows_write_address = t1_flow_q[(32'h0)+:(10)];
-        flows_write_data = t1_entry & ~((32'h2) & 47'h7fffffffffff);
+        wr_en = 1'b0;
+        wr_flow = t1_flow_q;
+        wr_entry = t1_entry & ~((32'h2) & 47'h7fffffffffff);
         mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff)) - 32'h1;
         npkts = (msg_len + mtu_mask) >> ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff);
         if (~|npkts) begin
@@ -2446,11 +2450,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_s_axis_event_tvalid = dp_m_axis_event_tvalid & ~hold;
         dp_m_axis_event_tready = cc_s_axis_event_tready & ~hold;
         sched_s_axis_ctrl_tvalid = 1'b0;
-        sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40);
+        sched_create = 32'h0;
+        if (cmd_op == 32'h1) begin
+            sched_create = ((32'h1) & 88'hffffffffffffffffffffff) << 32'h50;
+        end
+        sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
-        dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10);
+        dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
-        dp_s_axis_rx_ctrl_tdata = rx_word & ~((32'h3) & 128'hffffffffffffffffffffffffffffffff);
+        dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h3) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
         dp_s_axis_probe_tvalid = 1'b0;
         dp_s_axis_probe_tdata = cmd_flow;
         if (axil_wr_en & wr_ok & (axil_wr_addr == 32'h2)) begin
@@ -2524,7 +2532,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         else if (state_q == 32'h4) begin
-            dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             dp_s_axis_tx_ctrl_tvalid = 1'b1;
             if (dp_s_axis_tx_ctrl_tready) begin
                 if (cmd_op == 32'h3) begin
@@ -2536,7 +2543,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         else if (state_q == 32'h5) begin
-            dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h3) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
             dp_s_axis_rx_ctrl_tvalid = 1'b1;
             if (dp_s_axis_rx_ctrl_tready) begin
                 if (cmd_op == 32'h1) begin
@@ -2551,9 +2557,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         else if (state_q == 32'h6) begin
-            if (cmd_op == 32'h1) begin
-                sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40) | (((32'h1) & 88'hffffffffffffffffffffff) << 32'h50);
-            end
             sched_s_axis_ctrl_tvalid = 1'b1;
             if (sched_s_axis_ctrl_tready) begin
                 if (cmd_op == 32'h1) begin
@@ -2566,23 +2569,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (state_q == 32'h7) begin
             if (~t1_valid_q) begin
-                flows_write_enable = 1'b1;
-                flows_write_address = cmd_flow[(32'h0)+:(10)];
-                lw_valid_d = 1'b1;
-                lw_flow_d = cmd_flow;
+                wr_en = 1'b1;
+                wr_flow = cmd_flow;
                 if (cmd_op == 32'h1) begin
-                    flows_write_data = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
-                    lw_entry_d = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
+                    wr_entry = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
                     state_d = 32'h0;
                 end
                 else if (cmd_op == 32'h2) begin
-                    flows_write_data = 32'h0;
-                    lw_entry_d = 32'h0;
+                    wr_entry = 32'h0;
                     state_d = 32'h0;
                 end
                 else begin
-                    flows_write_data = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
-                    lw_entry_d = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
+                    wr_entry = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
                     state_d = 32'h4;
                     if (is_read) begin
                         state_d = 32'h5;
@@ -2605,11 +2603,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[(32'h2)+:(24)] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10);
         if (new_cpl) begin
-            flows_write_enable = 1'b1;
-            lw_valid_d = 1'b1;
-            lw_flow_d = t1_flow_q;
-            lw_entry_d = t1_entry & ~((32'h2) & 47'h7fffffffffff);
+            wr_en = 1'b1;
             cpl_count_d = cpl_count_q + 32'h1;
+        end
+        flows_write_enable = wr_en;
+        flows_write_address = wr_flow[(32'h0)+:(10)];
+        flows_write_data = wr_entry;
+        if (wr_en) begin
+            lw_valid_d = 1'b1;
+            lw_flow_d = wr_flow;
+            lw_entry_d = wr_entry;
         end
         decoded = dp_stat_rx_written + dp_stat_rx_discarded + dp_stat_rx_short;
         if (m_axis_dma_wr_tvalid & m_axis_dma_wr_tready & m_axis_dma_wr_tlast) begin

@@ -205,6 +205,10 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     t1_entry: Signal<Local, Bits<47>>,
     hold: Signal<Local, bool>,
     seq_hold: Signal<Local, bool>,
+    wr_en: Signal<Local, bool>,
+    sched_create: Signal<Local, Bits<88>>,
+    wr_flow: Signal<Local, Bits<16>>,
+    wr_entry: Signal<Local, Bits<47>>,
     ev_type: Signal<Local, Bits<4>>,
     ev_take: Signal<Local, bool>,
     tx_word: Signal<Local, Bits<512>>,
@@ -328,6 +332,10 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             t1_entry: Default::default(),
             hold: Default::default(),
             seq_hold: Default::default(),
+            wr_en: Default::default(),
+            sched_create: Default::default(),
+            wr_flow: Default::default(),
+            wr_entry: Default::default(),
             ev_type: Default::default(),
             ev_take: Default::default(),
             tx_word: Default::default(),
@@ -689,9 +697,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else {
             self.t1_entry.next = self.flows.read_data.val();
         }
-        self.flows.write_enable.next = false;
-        self.flows.write_address.next = self.t1_flow.q.val().get_bits::<F>(0);
-        self.flows.write_data.next = self.t1_entry.val() & !bits::<47>(2);
+        // The table's one write (and the forwarded copy): the tracker's completion by default
+        // (busy cleared), the sequencer's entry in state 7; applied after both, below.
+        self.wr_en.next = false;
+        self.wr_flow.next = self.t1_flow.q.val();
+        self.wr_entry.next = self.t1_entry.val() & !bits::<47>(2);
         // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
         // create), at least 1 (an empty WRITE is one packet).
         self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42))) - 1;
@@ -720,14 +730,22 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.cc.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val() & !self.hold.val();
         self.dp.m_axis_event_tready.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
         self.sched.s_axis_ctrl_tvalid.next = false;
+        // The command's control words (op filled in; create for flow_sched's op 1, remove
+        // otherwise), offered in states 4, 5 and 6.
+        self.sched_create.next = 0.into();
+        if self.cmd_op.val() == 1 {
+            self.sched_create.next = bits::<88>(1) << 80;
+        }
         self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
             | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
-            | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64);
+            | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64)
+            | self.sched_create.val();
         self.dp.s_axis_tx_ctrl_tvalid.next = false;
-        self.dp.s_axis_tx_ctrl_tdata.next =
-            ((self.tx_word.val() >> 32) << 32) | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16);
+        self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
+            | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
+            | bit_cast::<512, 3>(self.cmd_op.val());
         self.dp.s_axis_rx_ctrl_tvalid.next = false;
-        self.dp.s_axis_rx_ctrl_tdata.next = self.rx_word.val() & !bits::<128>(3);
+        self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(3)) | bit_cast::<128, 3>(self.cmd_op.val());
         self.dp.s_axis_probe_tvalid.next = false;
         self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
         if self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002) {
@@ -801,10 +819,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.state.d.next = 4.into();
             }
         } else if self.state.q.val() == 4 {
-            // tx_ctx: create (op 1) or post (op 3), as the command says.
-            self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
-                | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
-                | bit_cast::<512, 3>(self.cmd_op.val());
+            // tx_ctx: create (op 1), remove (op 2) or post (op 3), as the command says.
             self.dp.s_axis_tx_ctrl_tvalid.next = true;
             if self.dp.s_axis_tx_ctrl_tready.val() {
                 if self.cmd_op.val() == 3 {
@@ -816,7 +831,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.state.q.val() == 5 {
             // rx_ctx: create (op 1), remove (op 2) or a READ's local address (op 3), which rx_ctx
             // has before tx_ctx sends the first request.
-            self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(3)) | bit_cast::<128, 3>(self.cmd_op.val());
             self.dp.s_axis_rx_ctrl_tvalid.next = true;
             if self.dp.s_axis_rx_ctrl_tready.val() {
                 if self.cmd_op.val() == 1 {
@@ -829,12 +843,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         } else if self.state.q.val() == 6 {
             // flow_sched: create last (the flow may send from now on), remove first.
-            if self.cmd_op.val() == 1 {
-                self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
-                    | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
-                    | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64)
-                    | (bits::<88>(1) << 80);
-            }
             self.sched.s_axis_ctrl_tvalid.next = true;
             if self.sched.s_axis_ctrl_tready.val() {
                 if self.cmd_op.val() == 1 {
@@ -846,28 +854,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.state.q.val() == 7 {
             // Write the flow's entry (events held; once T1 is empty).
             if !self.t1_valid.q.val() {
-                self.flows.write_enable.next = true;
-                self.flows.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
-                self.lw_valid.d.next = true;
-                self.lw_flow.d.next = self.cmd_flow.val();
+                self.wr_en.next = true;
+                self.wr_flow.next = self.cmd_flow.val();
                 if self.cmd_op.val() == 1 {
                     // Created, no message out, log2 MTU.
-                    self.flows.write_data.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
-                    self.lw_entry.d.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
+                    self.wr_entry.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
                     self.state.d.next = 0.into();
                 } else if self.cmd_op.val() == 2 {
-                    self.flows.write_data.next = 0.into();
-                    self.lw_entry.d.next = 0.into();
+                    self.wr_entry.next = 0.into();
                     self.state.d.next = 0.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
-                    self.flows.write_data.next = (self.entry.val() & bits::<47>(1))
-                        | (bit_cast::<47, 4>(self.entry.val().get_bits::<4>(42)) << 42)
-                        | (bit_cast::<47, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
-                        | bits::<47>(2)
-                        | (bit_cast::<47, 24>(self.end_psn.val()) << 2)
-                        | (bit_cast::<47, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
-                    self.lw_entry.d.next = (self.entry.val() & bits::<47>(1))
+                    self.wr_entry.next = (self.entry.val() & bits::<47>(1))
                         | (bit_cast::<47, 4>(self.entry.val().get_bits::<4>(42)) << 42)
                         | (bit_cast::<47, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
                         | bits::<47>(2)
@@ -902,11 +900,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.new_cpl_data.next = bit_cast::<64, 16>(self.t1_flow.q.val())
             | (bit_cast::<64, 16>(self.t1_entry.val().get_bits::<16>(26)) << 16);
         if self.new_cpl.val() {
-            self.flows.write_enable.next = true;
-            self.lw_valid.d.next = true;
-            self.lw_flow.d.next = self.t1_flow.q.val();
-            self.lw_entry.d.next = self.t1_entry.val() & !bits::<47>(2);
+            self.wr_en.next = true;
             self.cpl_count.d.next = self.cpl_count.q.val() + 1;
+        }
+        self.flows.write_enable.next = self.wr_en.val();
+        self.flows.write_address.next = self.wr_flow.val().get_bits::<F>(0);
+        self.flows.write_data.next = self.wr_entry.val();
+        if self.wr_en.val() {
+            self.lw_valid.d.next = true;
+            self.lw_flow.d.next = self.wr_flow.val();
+            self.lw_entry.d.next = self.wr_entry.val();
         }
         // A READ is complete when rx_dma has written its last response's payload: rx_dma
         // takes commands in order, so once it has decoded as many commands as rx_ctx had made

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
 use testbench::harness::cc_module::Model;
-use testbench::harness::hpcc_nic_core::{configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
+use testbench::harness::hpcc_nic_core::{command, configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
 use testbench::harness::tx_pipe::header_to;
 
 /// 4 KiB packets for flow_sched's window accounting, bursts of 16.
@@ -114,7 +114,7 @@ fn bad_commands_give_errors_and_leave_flows_working() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut p = pair(7, 30, 0.1, None);
     let run = |p: &mut CorePair, op: u32, flow: u32| -> u32 {
-        core(p, Which::A).write(csr::CMD, op | flow << 16);
+        command(core(p, Which::A), op, flow);
         settle(p, Which::A, 10_000);
         status_when_done(p, Which::A)
     };

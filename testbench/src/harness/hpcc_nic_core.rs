@@ -47,7 +47,7 @@ impl Core {
             results: VecDeque::new(),
             completions: vec![],
         };
-        c.dut.zero_inputs();
+        // Every input is 0 from the binding; the reset is all there is to drive.
         c.dut.set_reset(1);
         c.dut.tick();
         c.dut.set_reset(0);
@@ -187,49 +187,61 @@ pub fn settle(p: &mut CorePair, w: Which, max: u64) -> Vec<(u32, u32, u8)> {
     core(p, w).results.drain(..).collect()
 }
 
-/// The CC module's configuration words (`csr::CC_CFG` on) for the models' configurations, in
-/// `csr::CC_FIELDS` order.
+/// The CC module's configuration words (`csr::CC_CFG` on) for the models' configurations,
+/// placed by `csr::CC_FIELDS` (the one copy of the layout on the Rust side).
 pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
+    let (h, l, d) = (&m.hc, &m.lc, &m.dc);
+    let wide = |v: u64| vec![v as u32, (v >> 32) as u32];
+    // Each port's value, low word first.
+    let value = |name: &str| -> Vec<u32> {
+        match name {
+            "hpcc_t_ns" => vec![h.t_ns],
+            "hpcc_eta_q16" => vec![h.eta_q16],
+            "hpcc_max_stage" => vec![h.max_stage as u32],
+            "hpcc_w_ai_q8" => vec![h.w_ai_q8],
+            "hpcc_w_min_q8" => vec![h.w_min_q8],
+            "hpcc_w_max_q8" => vec![h.w_max_q8],
+            "hpcc_u_init_q16" => vec![h.u_init_q16],
+            "hpcc_inv_bt" => h.inv_bt.to_vec(),
+            "hpcc_inv_b" => h.inv_b.to_vec(),
+            "hpcc_inv_t" => vec![h.inv_t],
+            "hpcc_rate_mul" => vec![h.rate_mul],
+            "hpcc_line_q16" => vec![h.line_q16],
+            "ldcp_rtt_ns" => vec![l.rtt_ns],
+            "ldcp_mss" => vec![l.mss_bytes],
+            "ldcp_alpha_q16" => vec![l.alpha_q16],
+            "ldcp_beta_q16" => vec![l.beta_q16],
+            "ldcp_gamma_shift" => vec![l.gamma_shift as u32],
+            "ldcp_iw" => vec![l.iw_pkts],
+            "ldcp_max_cw_q16" => vec![l.max_cw_q16],
+            "ldcp_fast_start" => vec![l.fast_start as u32],
+            "ldcp_rate_mul" => wide(l.rate_mul),
+            "ldcp_line_q16" => vec![l.line_q16],
+            "dcqcn_line_q24" => wide(d.line_q24),
+            "dcqcn_min_q24" => wide(d.min_q24),
+            "dcqcn_ai_q24" => wide(d.ai_q24),
+            "dcqcn_hai_q24" => wide(d.hai_q24),
+            "dcqcn_g_shift" => vec![d.g_shift as u32],
+            "dcqcn_initial_alpha_q24" => vec![d.initial_alpha_q24],
+            "dcqcn_alpha_timer_ns" => vec![d.alpha_timer_ns],
+            "dcqcn_decay" => super::cc_dcqcn::decay_words(d).to_vec(),
+            "dcqcn_min_cut_interval_ns" => vec![d.min_cut_interval_ns],
+            "dcqcn_rate_increase_timer_ns" => vec![d.rate_increase_timer_ns],
+            "dcqcn_byte_counter_bytes" => vec![d.byte_counter_bytes],
+            "dcqcn_fast_recovery_times" => vec![d.fast_recovery_times as u32],
+            "dcqcn_win_mul" => vec![d.win_mul],
+            _ => panic!("csr::CC_FIELDS names {name}, which cc_words does not know"),
+        }
+    };
     let mut w = [0u32; csr::CC_WORDS];
-    let c = &m.hc;
-    w[0] = c.t_ns;
-    w[1] = c.eta_q16;
-    w[2] = c.max_stage as u32;
-    w[3] = c.w_ai_q8;
-    w[4] = c.w_min_q8;
-    w[5] = c.w_max_q8;
-    w[6] = c.u_init_q16;
-    w[7..15].copy_from_slice(&c.inv_bt);
-    w[15..23].copy_from_slice(&c.inv_b);
-    w[23] = c.inv_t;
-    w[24] = c.rate_mul;
-    w[25] = c.line_q16;
-    let c = &m.lc;
-    w[26] = c.rtt_ns;
-    w[27] = c.mss_bytes;
-    w[28] = c.alpha_q16;
-    w[29] = c.beta_q16;
-    w[30] = c.gamma_shift as u32;
-    w[31] = c.iw_pkts;
-    w[32] = c.max_cw_q16;
-    w[33] = c.fast_start as u32;
-    w[34] = c.rate_mul as u32;
-    w[35] = (c.rate_mul >> 32) as u32;
-    w[36] = c.line_q16;
-    let c = &m.dc;
-    for (i, v) in [c.line_q24, c.min_q24, c.ai_q24, c.hai_q24].into_iter().enumerate() {
-        w[37 + 2 * i] = v as u32;
-        w[38 + 2 * i] = (v >> 32) as u32;
+    let mut placed = 0;
+    for (name, off, width) in csr::CC_FIELDS {
+        let v = value(name);
+        assert_eq!(v.len(), width.div_ceil(32) as usize, "csr::CC_FIELDS: {name} is {width} bits");
+        w[off as usize..off as usize + v.len()].copy_from_slice(&v);
+        placed += v.len();
     }
-    w[45] = c.g_shift as u32;
-    w[46] = c.initial_alpha_q24;
-    w[47] = c.alpha_timer_ns;
-    w[48..60].copy_from_slice(&super::cc_dcqcn::decay_words(c));
-    w[60] = c.min_cut_interval_ns;
-    w[61] = c.rate_increase_timer_ns;
-    w[62] = c.byte_counter_bytes;
-    w[63] = c.fast_recovery_times as u32;
-    w[64] = c.win_mul;
+    assert_eq!(placed, csr::CC_WORDS, "csr::CC_FIELDS leaves words of the CC block unset");
     w
 }
 
@@ -261,8 +273,7 @@ pub fn post(c: &mut Core, flow: u16, tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: 
     c.write(csr::CMD, csr::OP_POST | (flow as u32) << 16);
 }
 
-/// Queues a command word and a read of STATUS after it (the command has run by the time the
-/// read is answered only if it finished: poll with [`status_when_done`]).
+/// Queues a command (`csr::CMD`: op, flow); poll its result with [`status_when_done`].
 pub fn command(c: &mut Core, op: u32, flow: u32) {
     c.write(csr::CMD, op | flow << 16);
 }
