@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_update_tdata,s_axis_update_tvalid,s_axis_update_tready,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
+module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_update_tdata,s_axis_update_tvalid,s_axis_update_tready,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,s_axis_sleep_tdata,s_axis_sleep_tvalid,s_axis_sleep_tready,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
 
     // Module arguments
     input wire  clock;
@@ -21,6 +21,9 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     input wire  [47:0] s_axis_notify_tdata;
     input wire  s_axis_notify_tvalid;
     output reg  s_axis_notify_tready;
+    input wire  [16:0] s_axis_sleep_tdata;
+    input wire  s_axis_sleep_tvalid;
+    output reg  s_axis_sleep_tready;
     output reg  [15:0] m_axis_pktsend_tdata;
     output reg  m_axis_pktsend_tvalid;
     input wire  m_axis_pktsend_tready;
@@ -28,10 +31,10 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     // Stub signals
     reg  [9:0] pace_ram_read_address;
     reg  pace_ram_read_clock;
-    wire  [113:0] pace_ram_read_data;
+    wire  [118:0] pace_ram_read_data;
     reg  [9:0] pace_ram_write_address;
     reg  pace_ram_write_clock;
-    reg  [113:0] pace_ram_write_data;
+    reg  [118:0] pace_ram_write_data;
     reg  pace_ram_write_enable;
     reg  [9:0] cfg_ram_read_address;
     reg  cfg_ram_read_clock;
@@ -112,17 +115,32 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  s0_valid_d;
     wire  s0_valid_q;
     reg  s0_valid_clock;
-    reg  [1:0] s0_kind_d;
-    wire  [1:0] s0_kind_q;
+    reg  [2:0] s0_kind_d;
+    wire  [2:0] s0_kind_q;
     reg  s0_kind_clock;
     reg  [9:0] s0_flow_d;
     wire  [9:0] s0_flow_q;
     reg  s0_flow_clock;
+    reg  [3:0] s0_cshift_d;
+    wire  [3:0] s0_cshift_q;
+    reg  s0_cshift_clock;
+    reg  [3:0] s1_cshift_d;
+    wire  [3:0] s1_cshift_q;
+    reg  s1_cshift_clock;
+    reg  [3:0] s2_cshift_d;
+    wire  [3:0] s2_cshift_q;
+    reg  s2_cshift_clock;
+    reg  [3:0] s3_cshift_d;
+    wire  [3:0] s3_cshift_q;
+    reg  s3_cshift_clock;
+    reg  [3:0] s4_cshift_d;
+    wire  [3:0] s4_cshift_q;
+    reg  s4_cshift_clock;
     reg  s1_valid_d;
     wire  s1_valid_q;
     reg  s1_valid_clock;
-    reg  [1:0] s1_kind_d;
-    wire  [1:0] s1_kind_q;
+    reg  [2:0] s1_kind_d;
+    wire  [2:0] s1_kind_q;
     reg  s1_kind_clock;
     reg  [9:0] s1_flow_d;
     wire  [9:0] s1_flow_q;
@@ -130,14 +148,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  s2_valid_d;
     wire  s2_valid_q;
     reg  s2_valid_clock;
-    reg  [1:0] s2_kind_d;
-    wire  [1:0] s2_kind_q;
+    reg  [2:0] s2_kind_d;
+    wire  [2:0] s2_kind_q;
     reg  s2_kind_clock;
     reg  [9:0] s2_flow_d;
     wire  [9:0] s2_flow_q;
     reg  s2_flow_clock;
-    reg  [113:0] s2_pace_d;
-    wire  [113:0] s2_pace_q;
+    reg  [118:0] s2_pace_d;
+    wire  [118:0] s2_pace_q;
     reg  s2_pace_clock;
     reg  [31:0] s2_rate_d;
     wire  [31:0] s2_rate_q;
@@ -157,14 +175,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  s3_valid_d;
     wire  s3_valid_q;
     reg  s3_valid_clock;
-    reg  [1:0] s3_kind_d;
-    wire  [1:0] s3_kind_q;
+    reg  [2:0] s3_kind_d;
+    wire  [2:0] s3_kind_q;
     reg  s3_kind_clock;
     reg  [9:0] s3_flow_d;
     wire  [9:0] s3_flow_q;
     reg  s3_flow_clock;
-    reg  [113:0] s3_pace_d;
-    wire  [113:0] s3_pace_q;
+    reg  [118:0] s3_pace_d;
+    wire  [118:0] s3_pace_q;
     reg  s3_pace_clock;
     reg  [31:0] s3_p_hi_d;
     wire  [31:0] s3_p_hi_q;
@@ -196,14 +214,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  s4_valid_d;
     wire  s4_valid_q;
     reg  s4_valid_clock;
-    reg  [1:0] s4_kind_d;
-    wire  [1:0] s4_kind_q;
+    reg  [2:0] s4_kind_d;
+    wire  [2:0] s4_kind_q;
     reg  s4_kind_clock;
     reg  [9:0] s4_flow_d;
     wire  [9:0] s4_flow_q;
     reg  s4_flow_clock;
-    reg  [113:0] s4_pace_d;
-    wire  [113:0] s4_pace_q;
+    reg  [118:0] s4_pace_d;
+    wire  [118:0] s4_pace_q;
     reg  s4_pace_clock;
     reg  [31:0] s4_acked_d;
     wire  [31:0] s4_acked_q;
@@ -226,14 +244,17 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [5:0] s4_st_d;
     wire  [5:0] s4_st_q;
     reg  s4_st_clock;
+    reg  [31:0] s4_ret_d;
+    wire  [31:0] s4_ret_q;
+    reg  s4_ret_clock;
     reg  lw_valid_d;
     wire  lw_valid_q;
     reg  lw_valid_clock;
     reg  [9:0] lw_flow_d;
     wire  [9:0] lw_flow_q;
     reg  lw_flow_clock;
-    reg  [113:0] lw_pace_d;
-    wire  [113:0] lw_pace_q;
+    reg  [118:0] lw_pace_d;
+    wire  [118:0] lw_pace_q;
     reg  lw_pace_clock;
     reg  [3:0] bf_rd_d;
     wire  [3:0] bf_rd_q;
@@ -254,31 +275,38 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     // Local signals
     reg  ctrl_fire;
     reg  ctrl_ok;
+    reg  sleep_fire;
+    reg  sleep_ok;
+    reg  [31:0] pkt;
     reg  upd_fire;
     reg  pop;
     reg  [9:0] s0_flow_eff;
-    reg  [113:0] s1_pace;
+    reg  [118:0] s1_pace;
     reg  [31:0] elapsed;
-    reg  [113:0] s2_pace_f;
+    reg  [118:0] s2_pace_f;
     reg  [31:0] inflight;
+    reg  [3:0] shift;
     reg  [5:0] st;
-    reg  [113:0] s3_pace_f;
+    reg  [118:0] s3_pace_f;
     reg  [48:0] sum;
     reg  [47:0] c1;
     reg  [32:0] room;
-    reg  [31:0] n_w_full;
-    reg  [113:0] pace;
+    reg  [32:0] room_up;
+    reg  [32:0] n_w_full;
+    reg  [118:0] pace;
     reg  [11:0] n;
     reg  [47:0] c2;
     reg  [31:0] sent2;
-    reg  [113:0] new_pace;
+    reg  [31:0] sent3;
+    reg  [118:0] woke;
+    reg  [118:0] new_pace;
     reg  ring_push;
     reg  burst_push;
     reg  fire;
     reg  load;
 
     // Sub module instances
-    hpcc_ram_w114_d1024 pace_ram(
+    hpcc_ram_w119_d1024 pace_ram(
         .read_address(pace_ram_read_address),
         .read_clock(pace_ram_read_clock),
         .read_data(pace_ram_read_data),
@@ -404,7 +432,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s0_valid_q),
         .clock(s0_valid_clock)
     );
-    hpcc_dff_w2 s0_kind(
+    hpcc_dff_w3 s0_kind(
         .d(s0_kind_d),
         .q(s0_kind_q),
         .clock(s0_kind_clock)
@@ -414,12 +442,37 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s0_flow_q),
         .clock(s0_flow_clock)
     );
+    hpcc_dff_w4 s0_cshift(
+        .d(s0_cshift_d),
+        .q(s0_cshift_q),
+        .clock(s0_cshift_clock)
+    );
+    hpcc_dff_w4 s1_cshift(
+        .d(s1_cshift_d),
+        .q(s1_cshift_q),
+        .clock(s1_cshift_clock)
+    );
+    hpcc_dff_w4 s2_cshift(
+        .d(s2_cshift_d),
+        .q(s2_cshift_q),
+        .clock(s2_cshift_clock)
+    );
+    hpcc_dff_w4 s3_cshift(
+        .d(s3_cshift_d),
+        .q(s3_cshift_q),
+        .clock(s3_cshift_clock)
+    );
+    hpcc_dff_w4 s4_cshift(
+        .d(s4_cshift_d),
+        .q(s4_cshift_q),
+        .clock(s4_cshift_clock)
+    );
     hpcc_dff_w1 s1_valid(
         .d(s1_valid_d),
         .q(s1_valid_q),
         .clock(s1_valid_clock)
     );
-    hpcc_dff_w2 s1_kind(
+    hpcc_dff_w3 s1_kind(
         .d(s1_kind_d),
         .q(s1_kind_q),
         .clock(s1_kind_clock)
@@ -434,7 +487,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s2_valid_q),
         .clock(s2_valid_clock)
     );
-    hpcc_dff_w2 s2_kind(
+    hpcc_dff_w3 s2_kind(
         .d(s2_kind_d),
         .q(s2_kind_q),
         .clock(s2_kind_clock)
@@ -444,7 +497,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s2_flow_q),
         .clock(s2_flow_clock)
     );
-    hpcc_dff_w114 s2_pace(
+    hpcc_dff_w119 s2_pace(
         .d(s2_pace_d),
         .q(s2_pace_q),
         .clock(s2_pace_clock)
@@ -479,7 +532,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s3_valid_q),
         .clock(s3_valid_clock)
     );
-    hpcc_dff_w2 s3_kind(
+    hpcc_dff_w3 s3_kind(
         .d(s3_kind_d),
         .q(s3_kind_q),
         .clock(s3_kind_clock)
@@ -489,7 +542,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s3_flow_q),
         .clock(s3_flow_clock)
     );
-    hpcc_dff_w114 s3_pace(
+    hpcc_dff_w119 s3_pace(
         .d(s3_pace_d),
         .q(s3_pace_q),
         .clock(s3_pace_clock)
@@ -544,7 +597,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s4_valid_q),
         .clock(s4_valid_clock)
     );
-    hpcc_dff_w2 s4_kind(
+    hpcc_dff_w3 s4_kind(
         .d(s4_kind_d),
         .q(s4_kind_q),
         .clock(s4_kind_clock)
@@ -554,7 +607,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s4_flow_q),
         .clock(s4_flow_clock)
     );
-    hpcc_dff_w114 s4_pace(
+    hpcc_dff_w119 s4_pace(
         .d(s4_pace_d),
         .q(s4_pace_q),
         .clock(s4_pace_clock)
@@ -594,6 +647,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(s4_st_q),
         .clock(s4_st_clock)
     );
+    hpcc_dff_w32 s4_ret(
+        .d(s4_ret_d),
+        .q(s4_ret_q),
+        .clock(s4_ret_clock)
+    );
     hpcc_dff_w1 lw_valid(
         .d(lw_valid_d),
         .q(lw_valid_q),
@@ -604,7 +662,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .q(lw_flow_q),
         .clock(lw_flow_clock)
     );
-    hpcc_dff_w114 lw_pace(
+    hpcc_dff_w119 lw_pace(
         .d(lw_pace_d),
         .q(lw_pace_q),
         .clock(lw_pace_clock)
@@ -652,6 +710,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s0_valid_clock = clock;
         s0_kind_clock = clock;
         s0_flow_clock = clock;
+        s0_cshift_clock = clock;
+        s1_cshift_clock = clock;
+        s2_cshift_clock = clock;
+        s3_cshift_clock = clock;
+        s4_cshift_clock = clock;
         s1_valid_clock = clock;
         s1_kind_clock = clock;
         s1_flow_clock = clock;
@@ -688,6 +751,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_now_clock = clock;
         s4_shift_clock = clock;
         s4_st_clock = clock;
+        s4_ret_clock = clock;
         lw_valid_clock = clock;
         lw_flow_clock = clock;
         lw_pace_clock = clock;
@@ -711,6 +775,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s0_valid_d = s0_valid_q;
         s0_kind_d = s0_kind_q;
         s0_flow_d = s0_flow_q;
+        s0_cshift_d = s0_cshift_q;
+        s1_cshift_d = s1_cshift_q;
+        s2_cshift_d = s2_cshift_q;
+        s3_cshift_d = s3_cshift_q;
+        s4_cshift_d = s4_cshift_q;
         s1_valid_d = s1_valid_q;
         s1_kind_d = s1_kind_q;
         s1_flow_d = s1_flow_q;
@@ -747,6 +816,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_now_d = s4_now_q;
         s4_shift_d = s4_shift_q;
         s4_st_d = s4_st_q;
+        s4_ret_d = s4_ret_q;
         lw_valid_d = lw_valid_q;
         lw_flow_d = lw_flow_q;
         lw_pace_d = lw_pace_q;
@@ -772,7 +842,10 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         ctrl_fire = s_axis_ctrl_tvalid & s_axis_ctrl_tready;
-        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[(32'h51)+:(7)] == 32'h0) & (((s_axis_ctrl_tdata[(32'h40)+:(10)]) & 16'hffff) == s_axis_ctrl_tdata[(32'h40)+:(16)]);
+        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[(32'h55)+:(3)] == 32'h0) & (((s_axis_ctrl_tdata[(32'h40)+:(10)]) & 16'hffff) == s_axis_ctrl_tdata[(32'h40)+:(16)]);
+        s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
+        sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
+        sleep_ok = sleep_fire & (((s_axis_sleep_tdata[(32'h0)+:(10)]) & 16'hffff) == s_axis_sleep_tdata[(32'h0)+:(16)]);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((s_axis_update_tdata[(32'h40)+:(10)]) & 16'hffff) == s_axis_update_tdata[(32'h40)+:(16)]);
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = s_axis_update_tdata[(32'h40)+:(10)];
@@ -803,19 +876,33 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         acked_s_ram_write_enable = n1_valid_q;
         acked_s_ram_write_address = n1_flow_q;
         acked_s_ram_write_data = nlw_value_d;
-        pop = ~ctrl_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & (s0_kind_q != 32'h0)) & ~(s1_valid_q & (s1_kind_q != 32'h0)) & ~(s2_valid_q & (s2_kind_q != 32'h0)) & ~(s3_valid_q & (s3_kind_q != 32'h0));
+        pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & ((s0_kind_q == 32'h1) | (s0_kind_q == 32'h2))) & ~(s1_valid_q & ((s1_kind_q == 32'h1) | (s1_kind_q == 32'h2))) & ~(s2_valid_q & ((s2_kind_q == 32'h1) | (s2_kind_q == 32'h2))) & ~(s3_valid_q & ((s3_kind_q == 32'h1) | (s3_kind_q == 32'h2)));
         ring_ram_read_address = ring_rd_q;
         if (pop) begin
             ring_rd_d = ring_rd_q + 32'h1;
         end
-        s0_valid_d = pop | ctrl_ok;
+        s0_valid_d = pop | ctrl_ok | sleep_ok;
         s0_flow_d = s_axis_ctrl_tdata[(32'h40)+:(10)];
+        s0_cshift_d = s_axis_ctrl_tdata[(32'h51)+:(4)];
+        s1_cshift_d = s0_cshift_q;
+        s2_cshift_d = s1_cshift_q;
+        s3_cshift_d = s2_cshift_q;
+        s4_cshift_d = s3_cshift_q;
         if (ctrl_ok) begin
             if (s_axis_ctrl_tdata[32'h50]) begin
                 s0_kind_d = 32'h1;
             end
             else begin
                 s0_kind_d = 32'h2;
+            end
+        end
+        else if (sleep_ok) begin
+            s0_flow_d = s_axis_sleep_tdata[(32'h0)+:(10)];
+            if (s_axis_sleep_tdata[32'h10]) begin
+                s0_kind_d = 32'h4;
+            end
+            else begin
+                s0_kind_d = 32'h3;
             end
         end
         else begin
@@ -854,14 +941,18 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         s3_p_hi_d = s2_rate_q[(32'h10)+:(16)] * s2_e16_q;
         s3_p_lo_d = s2_rate_q[(32'h0)+:(16)] * s2_e16_q;
-        inflight = s2_pace_q[(32'h50)+:(32)] - s2_acked_q;
+        inflight = s2_pace_f[(32'h50)+:(32)] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[32'h1f]) begin
             s3_inflight_d = 32'h0;
         end
-        st = ((cfg_pkt_shift) & 6'h3f) + 32'h10;
+        shift = s2_pace_f[(32'h73)+:(4)];
+        if (shift == 32'h0) begin
+            shift = cfg_pkt_shift;
+        end
+        st = ((shift) & 6'h3f) + 32'h10;
         s3_st_d = st;
-        s3_shift_d = cfg_pkt_shift;
+        s3_shift_d = shift;
         s3_cap_d = ((cfg_max_burst) & 48'hffffffffffff) << st;
         s3_valid_d = s2_valid_q;
         s3_kind_d = s2_kind_q;
@@ -881,10 +972,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         s4_c1_d = c1;
         s4_n_c_d = c1[(s3_st_q)+:(12)];
+        pkt = ((32'h1) & 32'hffffffff) << s3_shift_q;
         room = ((s3_window_q) & 33'h1ffffffff) - ((s3_inflight_q) & 33'h1ffffffff);
-        n_w_full = room[(32'h0)+:(32)] >> s3_shift_q;
+        room_up = ((room[(32'h0)+:(32)]) & 33'h1ffffffff) + ((pkt - 32'h1) & 33'h1ffffffff);
+        n_w_full = room_up >> s3_shift_q;
         s4_n_w_d = n_w_full[(32'h0)+:(12)];
-        if (n_w_full[(32'hc)+:(20)] != 32'h0) begin
+        s4_ret_d = pkt;
+        if (s3_inflight_q < pkt) begin
+            s4_ret_d = s3_inflight_q;
+        end
+        if (n_w_full[(32'hc)+:(21)] != 32'h0) begin
             s4_n_w_d = 32'hfff;
         end
         if (room[32'h20]) begin
@@ -908,12 +1005,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         c2 = s4_c1_q - (((n) & 48'hffffffffffff) << s4_st_q);
         sent2 = pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << s4_shift_q);
+        sent3 = pace[(32'h50)+:(32)] - s4_ret_q;
+        woke = (pace & ~(1 << (32'h72)) | ((1'b0) << (32'h72)));
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
         if (s4_kind_q == 32'h0) begin
-            if (pace[32'h70]) begin
-                new_pace = ((c2) & 114'h3ffffffffffffffffffffffffffff) | (((s4_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
+            if (pace[32'h70] & ~pace[32'h72]) begin
+                new_pace = ((c2) & 119'h7fffffffffffffffffffffffffffff) | (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((pace[(32'h73)+:(4)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
                 ring_push = s4_valid_q;
                 burst_push = s4_valid_q & (n != 32'h0);
             end
@@ -922,11 +1021,21 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             end
         end
         else if (s4_kind_q == 32'h1) begin
-            new_pace = (((s4_now_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h30) | (((s4_acked_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 114'h3ffffffffffffffffffffffffffff) << 32'h70);
+            new_pace = (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h30) | (((s4_acked_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((s4_cshift_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
             ring_push = s4_valid_q & ~pace[32'h71];
         end
-        else begin
+        else if (s4_kind_q == 32'h2) begin
             new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
+        end
+        else if (s4_kind_q == 32'h3) begin
+            new_pace = ((pace[(32'h0)+:(80)]) & 119'h7fffffffffffffffffffffffffffff) | (((sent3) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((pace[(32'h70)+:(2)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 32'h72) | (((pace[(32'h73)+:(4)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
+        end
+        else begin
+            new_pace = woke;
+            if (pace[32'h70] & ~pace[32'h71]) begin
+                new_pace = (woke & ~(1 << (32'h71)) | ((1'b1) << (32'h71)));
+                ring_push = s4_valid_q;
+            end
         end
         pace_ram_write_enable = s4_valid_q;
         pace_ram_write_address = s4_flow_q;

@@ -77,6 +77,24 @@ module hpcc_dff_w114(d,q,clock);
 
 endmodule // hpcc_dff_w114
 
+module hpcc_dff_w119(d,q,clock);
+
+    // Module arguments
+    input wire  [118:0] d;
+    output reg  [118:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 119'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // hpcc_dff_w119
+
 module hpcc_dff_w12(d,q,clock);
 
     // Module arguments
@@ -859,19 +877,19 @@ module hpcc_ram_w10_d1024(read_address,read_clock,read_data,write_address,write_
 
 endmodule // hpcc_ram_w10_d1024
 
-module hpcc_ram_w114_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module hpcc_ram_w119_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [113:0] read_data;
+    output reg  [118:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [113:0] write_data;
+    input wire  [118:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[113:0] mem[1023:0];
+    reg[118:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -883,7 +901,7 @@ module hpcc_ram_w114_d1024(read_address,read_clock,read_data,write_address,write
        end
     end
 
-endmodule // hpcc_ram_w114_d1024
+endmodule // hpcc_ram_w119_d1024
 
 module hpcc_ram_w178_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
@@ -1144,6 +1162,32 @@ module hpcc_ram_w492_d1024(read_address,read_clock,read_data,write_address,write
     end
 
 endmodule // hpcc_ram_w492_d1024
+
+module hpcc_ram_w4_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[3:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w4_d1024
 
 module hpcc_ram_w512_d512(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

@@ -101,6 +101,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [47:0] sched_s_axis_notify_tdata;
     reg  sched_s_axis_notify_tvalid;
     wire  sched_s_axis_notify_tready;
+    reg  [16:0] sched_s_axis_sleep_tdata;
+    reg  sched_s_axis_sleep_tvalid;
+    wire  sched_s_axis_sleep_tready;
     wire  [15:0] sched_m_axis_pktsend_tdata;
     wire  sched_m_axis_pktsend_tvalid;
     reg  sched_m_axis_pktsend_tready;
@@ -165,6 +168,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] dp_s_axis_pktsend_tdata;
     reg  dp_s_axis_pktsend_tvalid;
     wire  dp_s_axis_pktsend_tready;
+    wire  [16:0] dp_m_axis_sleep_tdata;
+    wire  dp_m_axis_sleep_tvalid;
+    reg  dp_m_axis_sleep_tready;
     reg  [15:0] dp_s_axis_probe_tdata;
     reg  dp_s_axis_probe_tvalid;
     wire  dp_s_axis_probe_tready;
@@ -523,6 +529,22 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  flows_write_clock;
     reg  [46:0] flows_write_data;
     reg  flows_write_enable;
+    reg  [9:0] shifts_read_address;
+    reg  shifts_read_clock;
+    wire  [3:0] shifts_read_data;
+    reg  [9:0] shifts_write_address;
+    reg  shifts_write_clock;
+    reg  [3:0] shifts_write_data;
+    reg  shifts_write_enable;
+    reg  nt_valid_d;
+    wire  nt_valid_q;
+    reg  nt_valid_clock;
+    reg  [15:0] nt_flow_d;
+    wire  [15:0] nt_flow_q;
+    reg  nt_flow_clock;
+    reg  [31:0] nt_pkts_d;
+    wire  [31:0] nt_pkts_q;
+    reg  nt_pkts_clock;
     reg  sweep_d;
     wire  sweep_q;
     reg  sweep_clock;
@@ -588,6 +610,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  wr_lasts_clock;
 
     // Local signals
+    reg  nt_take;
+    reg  [31:0] nt_bytes;
     reg  rw_done;
     reg  [31:0] decoded;
     reg  [31:0] rw_left0;
@@ -667,6 +691,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .s_axis_notify_tdata(sched_s_axis_notify_tdata),
         .s_axis_notify_tvalid(sched_s_axis_notify_tvalid),
         .s_axis_notify_tready(sched_s_axis_notify_tready),
+        .s_axis_sleep_tdata(sched_s_axis_sleep_tdata),
+        .s_axis_sleep_tvalid(sched_s_axis_sleep_tvalid),
+        .s_axis_sleep_tready(sched_s_axis_sleep_tready),
         .m_axis_pktsend_tdata(sched_m_axis_pktsend_tdata),
         .m_axis_pktsend_tvalid(sched_m_axis_pktsend_tvalid),
         .m_axis_pktsend_tready(sched_m_axis_pktsend_tready)
@@ -735,6 +762,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .s_axis_pktsend_tdata(dp_s_axis_pktsend_tdata),
         .s_axis_pktsend_tvalid(dp_s_axis_pktsend_tvalid),
         .s_axis_pktsend_tready(dp_s_axis_pktsend_tready),
+        .m_axis_sleep_tdata(dp_m_axis_sleep_tdata),
+        .m_axis_sleep_tvalid(dp_m_axis_sleep_tvalid),
+        .m_axis_sleep_tready(dp_m_axis_sleep_tready),
         .s_axis_probe_tdata(dp_s_axis_probe_tdata),
         .s_axis_probe_tvalid(dp_s_axis_probe_tvalid),
         .s_axis_probe_tready(dp_s_axis_probe_tready),
@@ -1296,6 +1326,30 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .write_data(flows_write_data),
         .write_enable(flows_write_enable)
     );
+    hpcc_ram_w4_d1024 shifts(
+        .read_address(shifts_read_address),
+        .read_clock(shifts_read_clock),
+        .read_data(shifts_read_data),
+        .write_address(shifts_write_address),
+        .write_clock(shifts_write_clock),
+        .write_data(shifts_write_data),
+        .write_enable(shifts_write_enable)
+    );
+    hpcc_dff_w1 nt_valid(
+        .d(nt_valid_d),
+        .q(nt_valid_q),
+        .clock(nt_valid_clock)
+    );
+    hpcc_dff_w16 nt_flow(
+        .d(nt_flow_d),
+        .q(nt_flow_q),
+        .clock(nt_flow_clock)
+    );
+    hpcc_dff_w32 nt_pkts(
+        .d(nt_pkts_d),
+        .q(nt_pkts_q),
+        .clock(nt_pkts_clock)
+    );
     hpcc_dff_w1 sweep(
         .d(sweep_d),
         .q(sweep_q),
@@ -1436,6 +1490,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rw2_data_clock = clock;
         rw2_count_clock = clock;
         wr_lasts_clock = clock;
+        nt_valid_clock = clock;
+        nt_flow_clock = clock;
+        nt_pkts_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -1468,6 +1525,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rw2_data_d = rw2_data_q;
         rw2_count_d = rw2_count_q;
         wr_lasts_d = wr_lasts_q;
+        nt_valid_d = nt_valid_q;
+        nt_flow_d = nt_flow_q;
+        nt_pkts_d = nt_pkts_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -1652,6 +1712,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_clock = clock;
         flows_read_clock = clock;
         flows_write_clock = clock;
+        shifts_read_clock = clock;
+        shifts_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
@@ -2348,7 +2410,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_now_ns = now_ns_q;
         sched_cfg_pkt_shift = sched_cfg_q[(32'h0)+:(4)];
         sched_cfg_max_burst = sched_cfg_q[(32'h10)+:(12)];
-        dp_cfg_pkt_shift = sched_cfg_q[(32'h0)+:(4)];
+        dp_cfg_pkt_shift = 32'h0;
         cc_cfg_hpcc_t_ns = ccr_0_q;
         cc_cfg_hpcc_eta_q16 = ccr_1_q[(32'h0)+:(17)];
         cc_cfg_hpcc_max_stage = ccr_2_q[(32'h0)+:(8)];
@@ -2387,9 +2449,24 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
         dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
         sched_m_axis_pktsend_tready = dp_s_axis_pktsend_tready;
-        sched_s_axis_notify_tdata = dp_m_axis_notify_tdata;
-        sched_s_axis_notify_tvalid = dp_m_axis_notify_tvalid;
-        dp_m_axis_notify_tready = sched_s_axis_notify_tready;
+        sched_s_axis_sleep_tdata = dp_m_axis_sleep_tdata;
+        sched_s_axis_sleep_tvalid = dp_m_axis_sleep_tvalid;
+        dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
+        nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
+        dp_m_axis_notify_tready = ~nt_valid_q | sched_s_axis_notify_tready;
+        shifts_read_address = nt_flow_q[(32'h0)+:(10)];
+        if (nt_take) begin
+            shifts_read_address = dp_m_axis_notify_tdata[(32'h20)+:(10)];
+            nt_valid_d = 1'b1;
+            nt_flow_d = dp_m_axis_notify_tdata[(32'h20)+:(16)];
+            nt_pkts_d = dp_m_axis_notify_tdata[(32'h0)+:(32)];
+        end
+        else if (sched_s_axis_notify_tready) begin
+            nt_valid_d = 1'b0;
+        end
+        sched_s_axis_notify_tvalid = nt_valid_q;
+        nt_bytes = nt_pkts_q << shifts_read_data;
+        sched_s_axis_notify_tdata = ((nt_bytes) & 48'hffffffffffff) | (((nt_flow_q) & 48'hffffffffffff) << 32'h20);
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -2452,7 +2529,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_ctrl_tvalid = 1'b0;
         sched_create = 32'h0;
         if (cmd_op == 32'h1) begin
-            sched_create = ((32'h1) & 88'hffffffffffffffffffffff) << 32'h50;
+            sched_create = (((32'h1) & 88'hffffffffffffffffffffff) << 32'h50) | (((mtu_shift) & 88'hffffffffffffffffffffff) << 32'h51);
         end
         sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
@@ -2609,6 +2686,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         flows_write_enable = wr_en;
         flows_write_address = wr_flow[(32'h0)+:(10)];
         flows_write_data = wr_entry;
+        shifts_write_enable = wr_en;
+        shifts_write_address = wr_flow[(32'h0)+:(10)];
+        shifts_write_data = wr_entry[(32'h2a)+:(4)];
         if (wr_en) begin
             lw_valid_d = 1'b1;
             lw_flow_d = wr_flow;
@@ -2673,6 +2753,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
             flows_write_data = 32'h0;
+            shifts_write_enable = 1'b1;
+            shifts_write_address = sweep_addr_q;
+            shifts_write_data = 32'h0;
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
                 sweep_d = 1'b0;
@@ -2786,6 +2869,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             rw_valid_d = 1'b0;
             rw2_valid_d = 1'b0;
             wr_lasts_d = 32'h0;
+            nt_valid_d = 1'b0;
             sweep_d = 1'b1;
             sweep_addr_d = 32'h0;
         end

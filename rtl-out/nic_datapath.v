@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds);
+module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds);
 
     // Module arguments
     input wire  clock;
@@ -21,6 +21,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     input wire  [15:0] s_axis_pktsend_tdata;
     input wire  s_axis_pktsend_tvalid;
     output reg  s_axis_pktsend_tready;
+    output reg  [16:0] m_axis_sleep_tdata;
+    output reg  m_axis_sleep_tvalid;
+    input wire  m_axis_sleep_tready;
     input wire  [15:0] s_axis_probe_tdata;
     input wire  s_axis_probe_tvalid;
     output reg  s_axis_probe_tready;
@@ -94,6 +97,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     wire  [39:0] tx_ctx_m_axis_sent_tdata;
     wire  tx_ctx_m_axis_sent_tvalid;
     reg  tx_ctx_m_axis_sent_tready;
+    wire  [16:0] tx_ctx_m_axis_sleep_tdata;
+    wire  tx_ctx_m_axis_sleep_tvalid;
+    reg  tx_ctx_m_axis_sleep_tready;
     wire  [31:0] tx_ctx_stat_drop;
     wire  [31:0] tx_ctx_stat_recv_drop;
     wire  [31:0] tx_ctx_stat_nak_ignored;
@@ -192,11 +198,31 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     reg  [31:0] cmds_taken_d;
     wire  [31:0] cmds_taken_q;
     reg  cmds_taken_clock;
+    reg  g_valid_d;
+    wire  g_valid_q;
+    reg  g_valid_clock;
+    reg  [511:0] g_data_d;
+    wire  [511:0] g_data_q;
+    reg  g_data_clock;
+    reg  [31:0] g_cd_d;
+    wire  [31:0] g_cd_q;
+    reg  g_cd_clock;
+    reg  [31:0] data_cmds_d;
+    wire  [31:0] data_cmds_q;
+    reg  data_cmds_clock;
+    reg  [31:0] wr_lasts_d;
+    wire  [31:0] wr_lasts_q;
+    reg  wr_lasts_clock;
 
     // Local signals
     reg  [511:0] probe_word;
     reg  rx_ready;
     reg  sl_take;
+    reg  g_rel;
+    reg  g_take;
+    reg  [31:0] g_left;
+    reg  [31:0] cd_now;
+    reg  cmd_data;
 
     // Sub module instances
     tx_ctx tx_ctx(
@@ -220,6 +246,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .m_axis_sent_tdata(tx_ctx_m_axis_sent_tdata),
         .m_axis_sent_tvalid(tx_ctx_m_axis_sent_tvalid),
         .m_axis_sent_tready(tx_ctx_m_axis_sent_tready),
+        .m_axis_sleep_tdata(tx_ctx_m_axis_sleep_tdata),
+        .m_axis_sleep_tvalid(tx_ctx_m_axis_sleep_tvalid),
+        .m_axis_sleep_tready(tx_ctx_m_axis_sleep_tready),
         .stat_drop(tx_ctx_stat_drop),
         .stat_recv_drop(tx_ctx_stat_recv_drop),
         .stat_nak_ignored(tx_ctx_stat_nak_ignored),
@@ -337,6 +366,31 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .q(cmds_taken_q),
         .clock(cmds_taken_clock)
     );
+    hpcc_dff_w1 g_valid(
+        .d(g_valid_d),
+        .q(g_valid_q),
+        .clock(g_valid_clock)
+    );
+    hpcc_dff_w512 g_data(
+        .d(g_data_d),
+        .q(g_data_q),
+        .clock(g_data_clock)
+    );
+    hpcc_dff_w32 g_cd(
+        .d(g_cd_d),
+        .q(g_cd_q),
+        .clock(g_cd_clock)
+    );
+    hpcc_dff_w32 data_cmds(
+        .d(data_cmds_d),
+        .q(data_cmds_q),
+        .clock(data_cmds_clock)
+    );
+    hpcc_dff_w32 wr_lasts(
+        .d(wr_lasts_d),
+        .q(wr_lasts_q),
+        .clock(wr_lasts_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -345,11 +399,21 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         sl_skid_v_clock = clock;
         sl_skid_d_clock = clock;
         cmds_taken_clock = clock;
+        g_valid_clock = clock;
+        g_data_clock = clock;
+        g_cd_clock = clock;
+        data_cmds_clock = clock;
+        wr_lasts_clock = clock;
         sl_main_v_d = sl_main_v_q;
         sl_main_d_d = sl_main_d_q;
         sl_skid_v_d = sl_skid_v_q;
         sl_skid_d_d = sl_skid_d_q;
         cmds_taken_d = cmds_taken_q;
+        g_valid_d = g_valid_q;
+        g_data_d = g_data_q;
+        g_cd_d = g_cd_q;
+        data_cmds_d = data_cmds_q;
+        wr_lasts_d = wr_lasts_q;
         tx_ctx_clock = clock;
         tx_pipe_clock = clock;
         rx_pipe_clock = clock;
@@ -366,14 +430,39 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         tx_ctx_s_axis_pktsend_tdata = s_axis_pktsend_tdata;
         tx_ctx_s_axis_pktsend_tvalid = s_axis_pktsend_tvalid;
         s_axis_pktsend_tready = tx_ctx_s_axis_pktsend_tready;
+        m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
+        m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
+        tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         probe_word = ((s_axis_probe_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'h60000;
-        tx_ctx_s_axis_pktrecv_tvalid = rx_ctx_m_axis_pktrecv_tvalid | s_axis_probe_tvalid;
-        tx_ctx_s_axis_pktrecv_tdata = probe_word;
-        if (rx_ctx_m_axis_pktrecv_tvalid) begin
-            tx_ctx_s_axis_pktrecv_tdata = rx_ctx_m_axis_pktrecv_tdata;
+        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[32'h60] & |rx_ctx_m_axis_dma_cmd_tdata[(32'h50)+:(14)];
+        cd_now = data_cmds_q;
+        if (cmd_data) begin
+            cd_now = data_cmds_q + 32'h1;
         end
-        rx_ctx_m_axis_pktrecv_tready = tx_ctx_s_axis_pktrecv_tready;
-        s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~rx_ctx_m_axis_pktrecv_tvalid;
+        if (cmd_data & rx_dma_s_axis_cmd_tready) begin
+            data_cmds_d = data_cmds_q + 32'h1;
+        end
+        if (rx_dma_m_axis_dma_wr_tvalid & m_axis_dma_wr_tready & rx_dma_m_axis_dma_wr_tlast) begin
+            wr_lasts_d = wr_lasts_q + 32'h1;
+        end
+        g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
+        g_rel = g_valid_q & ~g_left[32'h1f];
+        tx_ctx_s_axis_pktrecv_tvalid = g_rel | s_axis_probe_tvalid;
+        tx_ctx_s_axis_pktrecv_tdata = probe_word;
+        if (g_rel) begin
+            tx_ctx_s_axis_pktrecv_tdata = g_data_q;
+        end
+        rx_ctx_m_axis_pktrecv_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
+        g_take = rx_ctx_m_axis_pktrecv_tvalid & rx_ctx_m_axis_pktrecv_tready;
+        if (g_take) begin
+            g_valid_d = 1'b1;
+            g_data_d = rx_ctx_m_axis_pktrecv_tdata;
+            g_cd_d = cd_now;
+        end
+        else if (g_rel & tx_ctx_s_axis_pktrecv_tready) begin
+            g_valid_d = 1'b0;
+        end
+        s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~g_rel;
         tx_pipe_s_axis_desc_tdata = tx_ctx_m_axis_desc_tdata;
         tx_pipe_s_axis_desc_tvalid = tx_ctx_m_axis_desc_tvalid;
         tx_ctx_m_axis_desc_tready = tx_pipe_s_axis_desc_tready;
@@ -465,6 +554,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         end
         if (reset) begin
             cmds_taken_d = 32'h0;
+            g_valid_d = 1'b0;
+            data_cmds_d = 32'h0;
+            wr_lasts_d = 32'h0;
         end
         stat_rx_cmds = cmds_taken_q;
         if (rx_ctx_m_axis_dma_cmd_tvalid) begin

@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
+module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
 
     // Module arguments
     input wire  clock;
@@ -28,6 +28,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  [39:0] m_axis_sent_tdata;
     output reg  m_axis_sent_tvalid;
     input wire  m_axis_sent_tready;
+    output reg  [16:0] m_axis_sleep_tdata;
+    output reg  m_axis_sleep_tvalid;
+    input wire  m_axis_sleep_tready;
     output reg  [31:0] stat_drop;
     output reg  [31:0] stat_recv_drop;
     output reg  [31:0] stat_nak_ignored;
@@ -105,6 +108,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [39:0] s_data_d;
     wire  [39:0] s_data_q;
     reg  s_data_clock;
+    reg  s2_valid_d;
+    wire  s2_valid_q;
+    reg  s2_valid_clock;
+    reg  [39:0] s2_data_d;
+    wire  [39:0] s2_data_q;
+    reg  s2_data_clock;
+    reg  w_valid_d;
+    wire  w_valid_q;
+    reg  w_valid_clock;
+    reg  [16:0] w_data_d;
+    wire  [16:0] w_data_q;
+    reg  w_data_clock;
     reg  [31:0] drops_d;
     wire  [31:0] drops_q;
     reg  drops_clock;
@@ -126,7 +141,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [319:0] c_wd;
     reg  m_we;
     reg  [322:0] m_wd;
-    reg  s_free;
+    reg  s_pop;
+    reg  s_room;
+    reg  ps2;
+    reg  [39:0] s_word;
+    reg  w_free;
+    reg  [15:0] a16;
     reg  g_rew;
     reg  [23:0] g_psn;
     reg  [23:0] m_first;
@@ -149,6 +169,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [7:0] ack_tos;
     reg  [7:0] ack_op;
     reg  [1023:0] adesc;
+    reg  [7:0] a_fb;
     reg  [2:0] r_kind;
     reg  t_probe;
     reg  [23:0] a_psn;
@@ -320,6 +341,26 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .q(s_data_q),
         .clock(s_data_clock)
     );
+    hpcc_dff_w1 s2_valid(
+        .d(s2_valid_d),
+        .q(s2_valid_q),
+        .clock(s2_valid_clock)
+    );
+    hpcc_dff_w40 s2_data(
+        .d(s2_data_d),
+        .q(s2_data_q),
+        .clock(s2_data_clock)
+    );
+    hpcc_dff_w1 w_valid(
+        .d(w_valid_d),
+        .q(w_valid_q),
+        .clock(w_valid_clock)
+    );
+    hpcc_dff_w17 w_data(
+        .d(w_data_d),
+        .q(w_data_q),
+        .clock(w_data_clock)
+    );
     hpcc_dff_w32 drops(
         .d(drops_d),
         .q(drops_q),
@@ -351,6 +392,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_data_clock = clock;
         s_valid_clock = clock;
         s_data_clock = clock;
+        s2_valid_clock = clock;
+        s2_data_clock = clock;
+        w_valid_clock = clock;
+        w_data_clock = clock;
         drops_clock = clock;
         ctrl_bad_clock = clock;
         recv_drops_clock = clock;
@@ -374,6 +419,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_data_d = r_data_q;
         s_valid_d = s_valid_q;
         s_data_d = s_data_q;
+        s2_valid_d = s2_valid_q;
+        s2_data_d = s2_data_q;
+        w_valid_d = w_valid_q;
+        w_data_d = w_data_q;
         drops_d = drops_q;
         ctrl_bad_d = ctrl_bad_q;
         recv_drops_d = recv_drops_q;
@@ -396,16 +445,19 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         msg_read_clock = clock;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
-        s_free = ~s_valid_q | m_axis_sent_tready;
+        s_pop = s_valid_q & m_axis_sent_tready;
+        ps2 = p_valid_q & (p_kind_q == 32'h3);
+        s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
+        w_free = ~w_valid_q | m_axis_sleep_tready;
         r_kind = p_recv_q[(32'h11)+:(3)];
         r_both = r_kind == 32'h4;
-        go = ~p_valid_q | (p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free & s_free);
+        go = ~p_valid_q | (w_free & ((p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free)));
         s_axis_ctrl_tready = swept_q & go;
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
-        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go;
+        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go & s_room;
         in_kind = 32'h0;
         addr = s_axis_pktsend_tdata[(32'h0)+:(10)];
-        if (s_axis_pktsend_tvalid) begin
+        if (s_axis_pktsend_tvalid & s_room) begin
             in_kind = 32'h3;
         end
         if (s_axis_pktrecv_tvalid) begin
@@ -429,9 +481,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             p_send_d = s_axis_pktsend_tdata;
         end
         a2 = p_addr_q;
-        take_c = p_valid_q & (p_kind_q == 32'h1);
-        take_r = p_valid_q & (p_kind_q == 32'h2) & d_free & (~r_both | free);
-        take_p = p_valid_q & (p_kind_q == 32'h3) & free & s_free;
+        a16 = ((p_addr_q) & 16'hffff);
+        take_c = p_valid_q & (p_kind_q == 32'h1) & w_free;
+        take_r = p_valid_q & (p_kind_q == 32'h2) & w_free & d_free & (~r_both | free);
+        take_p = p_valid_q & (p_kind_q == 32'h3) & free & w_free;
         c_op = p_ctrl_q[(32'h0)+:(2)];
         c_flow = p_ctrl_q[(32'h10)+:(16)];
         p_flow = p_send_q;
@@ -547,7 +600,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             echo_nhop = p_recv_q[(32'h60)+:(8)];
             echo_hops = p_recv_q[(32'h80)+:(320)];
         end
-        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((a_plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((a_plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        a_fb = cw[(32'hf8)+:(8)] & 32'h80;
+        if ((r_kind == 32'h0) & p_recv_q[32'h14]) begin
+            a_fb = (cw[(32'hf8)+:(8)] & 32'h80) | 32'h40;
+        end
+        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_fb) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((cw[(32'h100)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((a_plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((a_plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         g_psn = (((p_recv_q[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((p_recv_q[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((p_recv_q[(32'h30)+:(8)]) & 24'hffffff);
         g_k = g_psn - m_first;
@@ -623,14 +680,34 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (m_axis_dma_rd_tready) begin
             r_valid_d = 1'b0;
         end
-        if (m_axis_sent_tready) begin
-            s_valid_d = 1'b0;
+        if (s_pop) begin
+            s_valid_d = s2_valid_q;
+            s_data_d = s2_data_q;
+            s2_valid_d = 1'b0;
         end
+        if (m_axis_sleep_tready) begin
+            w_valid_d = 1'b0;
+        end
+        if (take_p & ~send) begin
+            w_valid_d = 1'b1;
+            w_data_d = ((p_flow) & 17'h1ffff);
+        end
+        if ((take_c & c_ok & (c_op == 32'h3)) | g_ok) begin
+            w_valid_d = 1'b1;
+            w_data_d = ((a16) & 17'h1ffff) | (((32'h1) & 17'h1ffff) << 32'h10);
+        end
+        s_word = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 32'h10);
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = desc;
-            s_valid_d = 1'b1;
-            s_data_d = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 32'h10);
+            if ((s_pop & ~s2_valid_q) | (~s_pop & ~s_valid_q)) begin
+                s_valid_d = 1'b1;
+                s_data_d = s_word;
+            end
+            else begin
+                s2_valid_d = 1'b1;
+                s2_data_d = s_word;
+            end
             if ((plen != 32'h0) & ~m_read) begin
                 r_valid_d = 1'b1;
                 r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
@@ -665,6 +742,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             d_valid_d = 1'b0;
             r_valid_d = 1'b0;
             s_valid_d = 1'b0;
+            s2_valid_d = 1'b0;
+            w_valid_d = 1'b0;
             drops_d = 32'h0;
             ctrl_bad_d = 32'h0;
             recv_drops_d = 32'h0;
@@ -676,6 +755,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_axis_dma_rd_tdata = r_data_q;
         m_axis_sent_tvalid = s_valid_q;
         m_axis_sent_tdata = s_data_q;
+        m_axis_sleep_tvalid = w_valid_q;
+        m_axis_sleep_tdata = w_data_q;
         stat_drop = drops_q;
         stat_ctrl_bad = ctrl_bad_q;
         stat_recv_drop = recv_drops_q;

@@ -16,7 +16,8 @@ use crate::dist_ram::DistRam;
 use rust_hdl::prelude::*;
 
 // Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
-// 0 = visit (ring pop), 1 = create, 2 = remove.
+// 0 = visit (ring pop), 1 = create, 2 = remove, 3 = idle (a PktSend found nothing to send),
+// 4 = wake (the flow has something to send again).
 
 /// Flow scheduler for `2^F` flows (F = 10 gives 1024; F <= 15).
 #[derive(LogicBlock, Default)]
@@ -26,13 +27,15 @@ pub struct FlowSched<const F: usize> {
     /// Synchronous reset, active high. After it the state RAMs are cleared in `2^F` cycles,
     /// during which every `tready` is low.
     pub reset: Signal<In, bool>,
-    /// log2 of the packet size in bytes (RoCE path MTUs are powers of two: 8 = 256 B ... 12 = 4 KB).
+    /// log2 of the packet size in bytes (RoCE path MTUs are powers of two: 8 = 256 B ... 12 = 4 KB),
+    /// for flows created without their own (ctrl `[84:81]` = 0).
     pub cfg_pkt_shift: Signal<In, Bits<4>>,
     /// Most packets granted to one flow per visit; also the credit cap (in packets).
     pub cfg_max_burst: Signal<In, Bits<12>>,
     /// Create/remove: `[31:0]` rate (bytes/cycle, UQ16.16), `[63:32]` window (bytes),
-    /// `[79:64]` flow, `[80]` 1 = create, 0 = remove, `[87:81]` zero. Ops with an out-of-range
-    /// flow or nonzero reserved bits are accepted and ignored.
+    /// `[79:64]` flow, `[80]` 1 = create, 0 = remove, `[84:81]` the flow's log2 packet bytes
+    /// (create; 0 = `cfg_pkt_shift`), `[87:85]` zero. Ops with an out-of-range flow or nonzero
+    /// reserved bits are accepted and ignored.
     pub s_axis_ctrl_tdata: Signal<In, Bits<88>>,
     /// Create/remove valid.
     pub s_axis_ctrl_tvalid: Signal<In, bool>,
@@ -50,6 +53,15 @@ pub struct FlowSched<const F: usize> {
     pub s_axis_notify_tvalid: Signal<In, bool>,
     /// Notify ready (high except during reset and RAM clearing).
     pub s_axis_notify_tready: Signal<Out, bool>,
+    /// Sleep / wake from the Tx pipe (tx_ctx's `m_axis_sleep`, in the order tx_ctx saw its
+    /// events): `[15:0]` flow, `[16]` 0 = idle: a PktSend of this flow found nothing to send, so
+    /// its packet of window is returned and the flow gets no grants until woken; 1 = wake: the
+    /// flow has something to send again (a post or a go-back-N). Out-of-range flows are ignored.
+    pub s_axis_sleep_tdata: Signal<In, Bits<17>>,
+    /// Sleep / wake valid.
+    pub s_axis_sleep_tvalid: Signal<In, bool>,
+    /// Sleep / wake ready; low while a create/remove is offered (they share the pipeline entry).
+    pub s_axis_sleep_tready: Signal<Out, bool>,
     /// PktSend: the flow that may send one packet now.
     pub m_axis_pktsend_tdata: Signal<Out, Bits<16>>,
     /// PktSend valid.
@@ -58,8 +70,8 @@ pub struct FlowSched<const F: usize> {
     pub m_axis_pktsend_tready: Signal<In, bool>,
 
     // Per-flow state. pace: [47:0] credit UQ32.16 bytes, [79:48] t_last, [111:80] sent bytes,
-    // [112] active, [113] in ring.
-    pace_ram: RAM<Bits<114>, F>,
+    // [112] active, [113] in ring, [114] asleep, [118:115] log2 packet bytes (0: cfg_pkt_shift).
+    pace_ram: RAM<Bits<119>, F>,
     cfg_ram: RAM<Bits<64>, F>,
     // Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
     acked_n_ram: RAM<Bits<32>, F>,
@@ -85,24 +97,29 @@ pub struct FlowSched<const F: usize> {
     // Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
     // and window room, S4 grants and writes. Each sK_pace merges the last write on entry.
     s0_valid: DFF<bool>,
-    s0_kind: DFF<Bits<2>>,
+    s0_kind: DFF<Bits<3>>,
     s0_flow: DFF<Bits<F>>,
+    s0_cshift: DFF<Bits<4>>,
+    s1_cshift: DFF<Bits<4>>,
+    s2_cshift: DFF<Bits<4>>,
+    s3_cshift: DFF<Bits<4>>,
+    s4_cshift: DFF<Bits<4>>,
     s1_valid: DFF<bool>,
-    s1_kind: DFF<Bits<2>>,
+    s1_kind: DFF<Bits<3>>,
     s1_flow: DFF<Bits<F>>,
     s2_valid: DFF<bool>,
-    s2_kind: DFF<Bits<2>>,
+    s2_kind: DFF<Bits<3>>,
     s2_flow: DFF<Bits<F>>,
-    s2_pace: DFF<Bits<114>>,
+    s2_pace: DFF<Bits<119>>,
     s2_rate: DFF<Bits<32>>,
     s2_window: DFF<Bits<32>>,
     s2_acked: DFF<Bits<32>>,
     s2_e16: DFF<Bits<16>>,
     s2_now: DFF<Bits<32>>,
     s3_valid: DFF<bool>,
-    s3_kind: DFF<Bits<2>>,
+    s3_kind: DFF<Bits<3>>,
     s3_flow: DFF<Bits<F>>,
-    s3_pace: DFF<Bits<114>>,
+    s3_pace: DFF<Bits<119>>,
     s3_p_hi: DFF<Bits<32>>,
     s3_p_lo: DFF<Bits<32>>,
     s3_inflight: DFF<Bits<32>>,
@@ -113,9 +130,9 @@ pub struct FlowSched<const F: usize> {
     s3_st: DFF<Bits<6>>,
     s3_cap: DFF<Bits<48>>,
     s4_valid: DFF<bool>,
-    s4_kind: DFF<Bits<2>>,
+    s4_kind: DFF<Bits<3>>,
     s4_flow: DFF<Bits<F>>,
-    s4_pace: DFF<Bits<114>>,
+    s4_pace: DFF<Bits<119>>,
     s4_acked: DFF<Bits<32>>,
     s4_c1: DFF<Bits<48>>,
     s4_n_c: DFF<Bits<12>>,
@@ -123,10 +140,11 @@ pub struct FlowSched<const F: usize> {
     s4_now: DFF<Bits<32>>,
     s4_shift: DFF<Bits<4>>,
     s4_st: DFF<Bits<6>>,
+    s4_ret: DFF<Bits<32>>,
     // Last pace write, merged by every stage after the RAM read.
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<F>>,
-    lw_pace: DFF<Bits<114>>,
+    lw_pace: DFF<Bits<119>>,
     // Burst FIFO and the expander turning a burst into single PktSends.
     bf_rd: DFF<Bits<4>>,
     bf_wr: DFF<Bits<4>>,
@@ -136,24 +154,31 @@ pub struct FlowSched<const F: usize> {
 
     ctrl_fire: Signal<Local, bool>,
     ctrl_ok: Signal<Local, bool>,
+    sleep_fire: Signal<Local, bool>,
+    sleep_ok: Signal<Local, bool>,
+    pkt: Signal<Local, Bits<32>>,
     upd_fire: Signal<Local, bool>,
     pop: Signal<Local, bool>,
     s0_flow_eff: Signal<Local, Bits<F>>,
-    s1_pace: Signal<Local, Bits<114>>,
+    s1_pace: Signal<Local, Bits<119>>,
     elapsed: Signal<Local, Bits<32>>,
-    s2_pace_f: Signal<Local, Bits<114>>,
+    s2_pace_f: Signal<Local, Bits<119>>,
     inflight: Signal<Local, Bits<32>>,
+    shift: Signal<Local, Bits<4>>,
     st: Signal<Local, Bits<6>>,
-    s3_pace_f: Signal<Local, Bits<114>>,
+    s3_pace_f: Signal<Local, Bits<119>>,
     sum: Signal<Local, Bits<49>>,
     c1: Signal<Local, Bits<48>>,
     room: Signal<Local, Bits<33>>,
-    n_w_full: Signal<Local, Bits<32>>,
-    pace: Signal<Local, Bits<114>>,
+    room_up: Signal<Local, Bits<33>>,
+    n_w_full: Signal<Local, Bits<33>>,
+    pace: Signal<Local, Bits<119>>,
     n: Signal<Local, Bits<12>>,
     c2: Signal<Local, Bits<48>>,
     sent2: Signal<Local, Bits<32>>,
-    new_pace: Signal<Local, Bits<114>>,
+    sent3: Signal<Local, Bits<32>>,
+    woke: Signal<Local, Bits<119>>,
+    new_pace: Signal<Local, Bits<119>>,
     ring_push: Signal<Local, bool>,
     burst_push: Signal<Local, bool>,
     fire: Signal<Local, bool>,
@@ -165,11 +190,11 @@ impl<const F: usize> Logic for FlowSched<F> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, now, init_busy, init_addr, n1_valid, n1_flow, n1_bytes, nlw_valid,
-            nlw_flow, nlw_value, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s1_valid,
+            nlw_flow, nlw_value, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s0_cshift, s1_cshift, s2_cshift, s3_cshift, s4_cshift, s1_valid,
             s1_kind, s1_flow, s2_valid, s2_kind, s2_flow, s2_pace, s2_rate, s2_window, s2_acked,
             s2_e16, s2_now, s3_valid, s3_kind, s3_flow, s3_pace, s3_p_hi, s3_p_lo, s3_inflight,
             s3_window, s3_acked, s3_now, s3_shift, s3_st, s3_cap, s4_valid, s4_kind, s4_flow,
-            s4_pace, s4_acked, s4_c1, s4_n_c, s4_n_w, s4_now, s4_shift, s4_st, lw_valid, lw_flow,
+            s4_pace, s4_acked, s4_c1, s4_n_c, s4_n_w, s4_now, s4_shift, s4_st, s4_ret, lw_valid, lw_flow,
             lw_pace, bf_rd, bf_wr, bf_cnt, cur_flow, cur_left
         );
         self.pace_ram.read_clock.next = self.clock.val();
@@ -193,9 +218,15 @@ impl<const F: usize> Logic for FlowSched<F> {
             !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
         self.ctrl_fire.next = self.s_axis_ctrl_tvalid.val() & self.s_axis_ctrl_tready.val();
         self.ctrl_ok.next = self.ctrl_fire.val()
-            & (self.s_axis_ctrl_tdata.val().get_bits::<7>(81) == 0)
+            & (self.s_axis_ctrl_tdata.val().get_bits::<3>(85) == 0)
             & (bit_cast::<16, F>(self.s_axis_ctrl_tdata.val().get_bits::<F>(64))
                 == self.s_axis_ctrl_tdata.val().get_bits::<16>(64));
+        self.s_axis_sleep_tready.next =
+            !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
+        self.sleep_fire.next = self.s_axis_sleep_tvalid.val() & self.s_axis_sleep_tready.val();
+        self.sleep_ok.next = self.sleep_fire.val()
+            & (bit_cast::<16, F>(self.s_axis_sleep_tdata.val().get_bits::<F>(0))
+                == self.s_axis_sleep_tdata.val().get_bits::<16>(0));
         self.upd_fire.next = self.s_axis_update_tvalid.val()
             & self.s_axis_update_tready.val()
             & (bit_cast::<16, F>(self.s_axis_update_tdata.val().get_bits::<F>(64))
@@ -235,28 +266,43 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.acked_s_ram.write_address.next = self.n1_flow.q.val();
         self.acked_s_ram.write_data.next = self.nlw_value.d.val();
 
-        // ---- P: a ctrl op, else a ring pop. No pop while a ctrl op is in S0..S3: then no write
-        // can land between a visit's RAM read and its own write, so a visit never needs the
-        // bypass. No pop either while the burst FIFO could overflow from ops in flight.
+        // ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
+        // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
+        // write, so a visit's credit and clock never need the bypass. Idle and wake ops only
+        // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
+        // while the burst FIFO could overflow from ops in flight.
         self.pop.next = !self.ctrl_fire.val()
+            & !self.sleep_fire.val()
             & !self.init_busy.q.val()
             & (self.ring_cnt.q.val() != 0)
             & (self.bf_cnt.q.val() <= 10)
-            & !(self.s0_valid.q.val() & (self.s0_kind.q.val() != 0))
-            & !(self.s1_valid.q.val() & (self.s1_kind.q.val() != 0))
-            & !(self.s2_valid.q.val() & (self.s2_kind.q.val() != 0))
-            & !(self.s3_valid.q.val() & (self.s3_kind.q.val() != 0));
+            & !(self.s0_valid.q.val() & ((self.s0_kind.q.val() == 1) | (self.s0_kind.q.val() == 2)))
+            & !(self.s1_valid.q.val() & ((self.s1_kind.q.val() == 1) | (self.s1_kind.q.val() == 2)))
+            & !(self.s2_valid.q.val() & ((self.s2_kind.q.val() == 1) | (self.s2_kind.q.val() == 2)))
+            & !(self.s3_valid.q.val() & ((self.s3_kind.q.val() == 1) | (self.s3_kind.q.val() == 2)));
         self.ring_ram.read_address.next = self.ring_rd.q.val();
         if self.pop.val() {
             self.ring_rd.d.next = self.ring_rd.q.val() + 1;
         }
-        self.s0_valid.d.next = self.pop.val() | self.ctrl_ok.val();
+        self.s0_valid.d.next = self.pop.val() | self.ctrl_ok.val() | self.sleep_ok.val();
         self.s0_flow.d.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(64);
+        self.s0_cshift.d.next = self.s_axis_ctrl_tdata.val().get_bits::<4>(81);
+        self.s1_cshift.d.next = self.s0_cshift.q.val();
+        self.s2_cshift.d.next = self.s1_cshift.q.val();
+        self.s3_cshift.d.next = self.s2_cshift.q.val();
+        self.s4_cshift.d.next = self.s3_cshift.q.val();
         if self.ctrl_ok.val() {
             if self.s_axis_ctrl_tdata.val().get_bit(80) {
                 self.s0_kind.d.next = 1.into();
             } else {
                 self.s0_kind.d.next = 2.into();
+            }
+        } else if self.sleep_ok.val() {
+            self.s0_flow.d.next = self.s_axis_sleep_tdata.val().get_bits::<F>(0);
+            if self.s_axis_sleep_tdata.val().get_bit(16) {
+                self.s0_kind.d.next = 4.into();
+            } else {
+                self.s0_kind.d.next = 3.into();
             }
         } else {
             self.s0_kind.d.next = 0.into();
@@ -300,16 +346,21 @@ impl<const F: usize> Logic for FlowSched<F> {
         }
         self.s3_p_hi.d.next = self.s2_rate.q.val().get_bits::<16>(16) * self.s2_e16.q.val();
         self.s3_p_lo.d.next = self.s2_rate.q.val().get_bits::<16>(0) * self.s2_e16.q.val();
-        // Arithmetic uses the unmerged copy: only visits use it, and no write can land on a
-        // visit's flow while it is in flight (see P), so the merge is for ctrl ops' flags only.
-        self.inflight.next = self.s2_pace.q.val().get_bits::<32>(80) - self.s2_acked.q.val();
+        // Bytes in flight from the merged sent (an idle op may have just returned a packet);
+        // a write landing after this (S3, S4) is not seen: the model samples sent here too.
+        self.inflight.next = self.s2_pace_f.val().get_bits::<32>(80) - self.s2_acked.q.val();
         self.s3_inflight.d.next = self.inflight.val();
         if self.inflight.val().get_bit(31) {
             self.s3_inflight.d.next = 0.into();
         }
-        self.st.next = bit_cast::<6, 4>(self.cfg_pkt_shift.val()) + 16;
+        // The flow's packet size, or the configured one.
+        self.shift.next = self.s2_pace_f.val().get_bits::<4>(115);
+        if self.shift.val() == 0 {
+            self.shift.next = self.cfg_pkt_shift.val();
+        }
+        self.st.next = bit_cast::<6, 4>(self.shift.val()) + 16;
         self.s3_st.d.next = self.st.val();
-        self.s3_shift.d.next = self.cfg_pkt_shift.val();
+        self.s3_shift.d.next = self.shift.val();
         self.s3_cap.d.next = bit_cast::<48, 12>(self.cfg_max_burst.val()) << self.st.val();
         self.s3_valid.d.next = self.s2_valid.q.val();
         self.s3_kind.d.next = self.s2_kind.q.val();
@@ -334,11 +385,22 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s4_c1.d.next = self.c1.val();
         // c1 <= cap = max_burst << st, so the packet count fits 12 bits.
         self.s4_n_c.d.next = self.c1.val().get_bits::<12>(self.s3_st.q.val().index());
+        // Window room in packets, rounded up: a flow may send while in flight < window, as the
+        // HPCC reference simulator does (bound when in flight >= W), so a window below one
+        // packet still lets one packet out when nothing is in flight.
+        self.pkt.next = bit_cast::<32, 1>(1.into()) << self.s3_shift.q.val();
         self.room.next =
             bit_cast::<33, 32>(self.s3_window.q.val()) - bit_cast::<33, 32>(self.s3_inflight.q.val());
-        self.n_w_full.next = self.room.val().get_bits::<32>(0) >> self.s3_shift.q.val();
+        self.room_up.next = bit_cast::<33, 32>(self.room.val().get_bits::<32>(0))
+            + bit_cast::<33, 32>(self.pkt.val() - 1);
+        self.n_w_full.next = self.room_up.val() >> self.s3_shift.q.val();
         self.s4_n_w.d.next = self.n_w_full.val().get_bits::<12>(0);
-        if self.n_w_full.val().get_bits::<20>(12) != 0 {
+        // Idle: the packet returned, at most what is in flight (sent never passes acked).
+        self.s4_ret.d.next = self.pkt.val();
+        if self.s3_inflight.q.val() < self.pkt.val() {
+            self.s4_ret.d.next = self.s3_inflight.q.val();
+        }
+        if self.n_w_full.val().get_bits::<21>(12) != 0 {
             self.s4_n_w.d.next = 0xFFF.into();
         }
         if self.room.val().get_bit(32) {
@@ -362,32 +424,49 @@ impl<const F: usize> Logic for FlowSched<F> {
         if self.s4_n_w.q.val() < self.s4_n_c.q.val() {
             self.n.next = self.s4_n_w.q.val();
         }
-        // Narrow locals: inside one 114-bit expression Verilog would subtract at 114 bits.
+        // Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
         self.c2.next = self.s4_c1.q.val() - (bit_cast::<48, 12>(self.n.val()) << self.s4_st.q.val());
         self.sent2.next = self.pace.val().get_bits::<32>(80)
             + (bit_cast::<32, 12>(self.n.val()) << self.s4_shift.q.val());
+        self.sent3.next = self.pace.val().get_bits::<32>(80) - self.s4_ret.q.val();
+        self.woke.next = self.pace.val().replace_bit(114, false);
         self.ring_push.next = false;
         self.burst_push.next = false;
         self.new_pace.next = self.pace.val();
         if self.s4_kind.q.val() == 0 {
-            if self.pace.val().get_bit(112) {
-                self.new_pace.next = bit_cast::<114, 48>(self.c2.val())
-                    | (bit_cast::<114, 32>(self.s4_now.q.val()) << 48)
-                    | (bit_cast::<114, 32>(self.sent2.val()) << 80)
-                    | (bit_cast::<114, 2>(3.into()) << 112);
+            if self.pace.val().get_bit(112) & !self.pace.val().get_bit(114) {
+                self.new_pace.next = bit_cast::<119, 48>(self.c2.val())
+                    | (bit_cast::<119, 32>(self.s4_now.q.val()) << 48)
+                    | (bit_cast::<119, 32>(self.sent2.val()) << 80)
+                    | (bit_cast::<119, 2>(3.into()) << 112)
+                    | (bit_cast::<119, 4>(self.pace.val().get_bits::<4>(115)) << 115);
                 self.ring_push.next = self.s4_valid.q.val();
                 self.burst_push.next = self.s4_valid.q.val() & (self.n.val() != 0);
             } else {
-                // Removed while queued: leave the ring.
+                // Removed or asleep while queued: leave the ring (a wake brings it back).
                 self.new_pace.next = self.pace.val().replace_bit(113, false);
             }
         } else if self.s4_kind.q.val() == 1 {
-            self.new_pace.next = (bit_cast::<114, 32>(self.s4_now.q.val()) << 48)
-                | (bit_cast::<114, 32>(self.s4_acked.q.val()) << 80)
-                | (bit_cast::<114, 2>(3.into()) << 112);
+            self.new_pace.next = (bit_cast::<119, 32>(self.s4_now.q.val()) << 48)
+                | (bit_cast::<119, 32>(self.s4_acked.q.val()) << 80)
+                | (bit_cast::<119, 2>(3.into()) << 112)
+                | (bit_cast::<119, 4>(self.s4_cshift.q.val()) << 115);
             self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_bit(113);
-        } else {
+        } else if self.s4_kind.q.val() == 2 {
             self.new_pace.next = self.pace.val().replace_bit(112, false);
+        } else if self.s4_kind.q.val() == 3 {
+            self.new_pace.next = bit_cast::<119, 80>(self.pace.val().get_bits::<80>(0))
+                | (bit_cast::<119, 32>(self.sent3.val()) << 80)
+                | (bit_cast::<119, 2>(self.pace.val().get_bits::<2>(112)) << 112)
+                | (bit_cast::<119, 1>(1.into()) << 114)
+                | (bit_cast::<119, 4>(self.pace.val().get_bits::<4>(115)) << 115);
+        } else {
+            // Wake: back in the ring if it is active and not already there (or on its way).
+            self.new_pace.next = self.woke.val();
+            if self.pace.val().get_bit(112) & !self.pace.val().get_bit(113) {
+                self.new_pace.next = self.woke.val().replace_bit(113, true);
+                self.ring_push.next = self.s4_valid.q.val();
+            }
         }
         self.pace_ram.write_enable.next = self.s4_valid.q.val();
         self.pace_ram.write_address.next = self.s4_flow.q.val();

@@ -164,6 +164,14 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // Per flow: [0] created, [1] a message is out, [25:2] its end PSN, [41:26] its tag,
     // [45:42] log2 MTU, [46] the message is a READ.
     flows: RAM<Bits<47>, F>,
+    // Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+    // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
+    shifts: RAM<Bits<4>, F>,
+    nt_valid: DFF<bool>,
+    nt_flow: DFF<Bits<16>>,
+    nt_pkts: DFF<Bits<32>>,
+    nt_take: Signal<Local, bool>,
+    nt_bytes: Signal<Local, Bits<32>>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
@@ -343,6 +351,12 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             mtu: Default::default(),
             mtu_mask: Default::default(),
             mtu_shift: Default::default(),
+            shifts: Default::default(),
+            nt_valid: Default::default(),
+            nt_flow: Default::default(),
+            nt_pkts: Default::default(),
+            nt_take: Default::default(),
+            nt_bytes: Default::default(),
             mtu_ok: Default::default(),
             msg_len: Default::default(),
             npkts: Default::default(),
@@ -368,7 +382,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
-            rw2_valid, rw2_data, rw2_count, wr_lasts
+            rw2_valid, rw2_data, rw2_count, wr_lasts, nt_valid, nt_flow, nt_pkts
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -381,6 +395,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         clock!(self, clock, axil, sched, cc, dp);
         self.flows.read_clock.next = self.clock.val();
         self.flows.write_clock.next = self.clock.val();
+        self.shifts.read_clock.next = self.clock.val();
+        self.shifts.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
@@ -558,7 +574,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- Configuration of the blocks.
         self.sched.cfg_pkt_shift.next = self.sched_cfg.q.val().get_bits::<4>(0);
         self.sched.cfg_max_burst.next = self.sched_cfg.q.val().get_bits::<12>(16);
-        self.dp.cfg_pkt_shift.next = self.sched_cfg.q.val().get_bits::<4>(0);
+        // Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        self.dp.cfg_pkt_shift.next = 0.into();
         self.cc.cfg_hpcc_t_ns.next = self.ccr[0].q.val();
         self.cc.cfg_hpcc_eta_q16.next = self.ccr[1].q.val().get_bits::<17>(0);
         self.cc.cfg_hpcc_max_stage.next = self.ccr[2].q.val().get_bits::<8>(0);
@@ -630,9 +647,29 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dp.s_axis_pktsend_tdata.next = self.sched.m_axis_pktsend_tdata.val();
         self.dp.s_axis_pktsend_tvalid.next = self.sched.m_axis_pktsend_tvalid.val();
         self.sched.m_axis_pktsend_tready.next = self.dp.s_axis_pktsend_tready.val();
-        self.sched.s_axis_notify_tdata.next = self.dp.m_axis_notify_tdata.val();
-        self.sched.s_axis_notify_tvalid.next = self.dp.m_axis_notify_tvalid.val();
-        self.dp.m_axis_notify_tready.next = self.sched.s_axis_notify_tready.val();
+        // tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
+        self.sched.s_axis_sleep_tdata.next = self.dp.m_axis_sleep_tdata.val();
+        self.sched.s_axis_sleep_tvalid.next = self.dp.m_axis_sleep_tvalid.val();
+        self.dp.m_axis_sleep_tready.next = self.sched.s_axis_sleep_tready.val();
+        // Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
+        // flow's packet size in flow_sched). One register; the RAM reads the flow as the
+        // register takes it and keeps reading it while the register holds.
+        self.nt_take.next = self.dp.m_axis_notify_tvalid.val() & (!self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val());
+        self.dp.m_axis_notify_tready.next = !self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val();
+        self.shifts.read_address.next = self.nt_flow.q.val().get_bits::<F>(0);
+        if self.nt_take.val() {
+            self.shifts.read_address.next = self.dp.m_axis_notify_tdata.val().get_bits::<F>(32);
+            self.nt_valid.d.next = true;
+            self.nt_flow.d.next = self.dp.m_axis_notify_tdata.val().get_bits::<16>(32);
+            self.nt_pkts.d.next = self.dp.m_axis_notify_tdata.val().get_bits::<32>(0);
+        } else if self.sched.s_axis_notify_tready.val() {
+            self.nt_valid.d.next = false;
+        }
+        self.sched.s_axis_notify_tvalid.next = self.nt_valid.q.val();
+        self.nt_bytes.next = self.nt_pkts.q.val() << self.shifts.read_data.val();
+        self.sched.s_axis_notify_tdata.next =
+            bit_cast::<48, 32>(self.nt_bytes.val()) | (bit_cast::<48, 16>(self.nt_flow.q.val()) << 32);
         self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
         self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();
         self.cc.m_axis_update_tready.next = self.sched.s_axis_update_tready.val();
@@ -734,7 +771,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // otherwise), offered in states 4, 5 and 6.
         self.sched_create.next = 0.into();
         if self.cmd_op.val() == 1 {
-            self.sched_create.next = bits::<88>(1) << 80;
+            // Create, with the flow's packet size (log2 MTU) for its pacing and window.
+            self.sched_create.next = (bits::<88>(1) << 80) | (bit_cast::<88, 4>(self.mtu_shift.val()) << 81);
         }
         self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
             | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
@@ -906,6 +944,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.flows.write_enable.next = self.wr_en.val();
         self.flows.write_address.next = self.wr_flow.val().get_bits::<F>(0);
         self.flows.write_data.next = self.wr_entry.val();
+        self.shifts.write_enable.next = self.wr_en.val();
+        self.shifts.write_address.next = self.wr_flow.val().get_bits::<F>(0);
+        self.shifts.write_data.next = self.wr_entry.val().get_bits::<4>(42);
         if self.wr_en.val() {
             self.lw_valid.d.next = true;
             self.lw_flow.d.next = self.wr_flow.val();
@@ -976,6 +1017,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.flows.write_enable.next = true;
             self.flows.write_address.next = self.sweep_addr.q.val();
             self.flows.write_data.next = 0.into();
+            self.shifts.write_enable.next = true;
+            self.shifts.write_address.next = self.sweep_addr.q.val();
+            self.shifts.write_data.next = 0.into();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val().all() {
                 self.sweep.d.next = false;
@@ -1008,6 +1052,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.rw_valid.d.next = false;
             self.rw2_valid.d.next = false;
             self.wr_lasts.d.next = 0.into();
+            self.nt_valid.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
         }

@@ -8,7 +8,7 @@
 //! s_axis_pktsend ------------------> tx_ctx -- desc --> tx_pipe --------------> m_axis_tx
 //! s_axis_tx_ctrl -------------------^  |  ^  \-> m_axis_dma_rd   ^- s_axis_dma_rd_data
 //! s_axis_probe --> merge (rx_ctx first)  |  sent
-//!                     ^                v
+//!                     ^ placement gate  v
 //! s_axis_rx --+--> rx_pipe -- verdict --> rx_ctx --> m_axis_event, m_axis_notify
 //!             |                           |  ^- s_axis_rx_ctrl
 //!             +--> rx_dma <-- DMA command-+
@@ -18,6 +18,14 @@
 //! The MAC's receive stream goes to rx_pipe and rx_dma at once (a beat moves when both take
 //! it): rx_pipe judges the frame while rx_dma stores it, and rx_ctx's one DMA command per
 //! verdict tells rx_dma what to do with it.
+//!
+//! rx_ctx's PktRecvs wait in a placement gate (one register) until every payload of the
+//! requests before and including theirs is in host memory: an ACK means the WRITE's bytes are
+//! placed, and a READ is answered only after the WRITEs ahead of it on the QP landed (no
+//! read-after-write hazard between rx_dma's writes and tx_ctx's DMA read). The gate compares
+//! the data commands rx_ctx had issued when the PktRecv left (write, length > 0; rx_ctx
+//! issues one command per verdict, with or before its PktRecv) with the payloads rx_dma has
+//! finished (tlasts on the DMA write stream, plus `stat_short`: commands it refused).
 //!
 //! The sent events go through a register slice (two entries, tready from registers): tx_ctx's
 //! PktSend waits on its sent register's tready and rx_ctx's verdict on tx_ctx's PktRecv
@@ -62,6 +70,13 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     pub s_axis_pktsend_tvalid: Signal<In, bool>,
     /// tx_ctx takes the PktSend.
     pub s_axis_pktsend_tready: Signal<Out, bool>,
+    /// Sleep / wake for the flow scheduler (tx_ctx's `m_axis_sleep`): [15:0] flow, [16] 0 = a
+    /// PktSend found nothing to send, 1 = the flow has something to send again.
+    pub m_axis_sleep_tdata: Signal<Out, Bits<17>>,
+    /// A sleep / wake report is offered.
+    pub m_axis_sleep_tvalid: Signal<Out, bool>,
+    /// The flow scheduler takes the report.
+    pub m_axis_sleep_tready: Signal<In, bool>,
     /// Probe request from the CC module: [15:0] the flow to probe (flows in probe mode only).
     pub s_axis_probe_tdata: Signal<In, Bits<16>>,
     /// A probe request is offered.
@@ -184,6 +199,17 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     sl_skid_d: DFF<Bits<40>>,
     sl_take: Signal<Local, bool>,
     cmds_taken: DFF<Bits<32>>,
+    // Placement gate.
+    g_valid: DFF<bool>,
+    g_data: DFF<Bits<512>>,
+    g_cd: DFF<Bits<32>>,
+    data_cmds: DFF<Bits<32>>,
+    wr_lasts: DFF<Bits<32>>,
+    g_rel: Signal<Local, bool>,
+    g_take: Signal<Local, bool>,
+    g_left: Signal<Local, Bits<32>>,
+    cd_now: Signal<Local, Bits<32>>,
+    cmd_data: Signal<Local, bool>,
 }
 
 impl<const F: usize, const B: usize> NicDatapath<F, B> {
@@ -202,6 +228,9 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             s_axis_pktsend_tdata: Default::default(),
             s_axis_pktsend_tvalid: Default::default(),
             s_axis_pktsend_tready: Default::default(),
+            m_axis_sleep_tdata: Default::default(),
+            m_axis_sleep_tvalid: Default::default(),
+            m_axis_sleep_tready: Default::default(),
             s_axis_probe_tdata: Default::default(),
             s_axis_probe_tvalid: Default::default(),
             s_axis_probe_tready: Default::default(),
@@ -266,6 +295,16 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             sl_skid_d: Default::default(),
             sl_take: Default::default(),
             cmds_taken: Default::default(),
+            g_valid: Default::default(),
+            g_data: Default::default(),
+            g_cd: Default::default(),
+            data_cmds: Default::default(),
+            wr_lasts: Default::default(),
+            g_rel: Default::default(),
+            g_take: Default::default(),
+            g_left: Default::default(),
+            cd_now: Default::default(),
+            cmd_data: Default::default(),
         }
     }
 }
@@ -279,7 +318,10 @@ impl<const F: usize, const B: usize> Default for NicDatapath<F, B> {
 impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken);
+        dff_setup!(
+            self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken, g_valid, g_data, g_cd, data_cmds,
+            wr_lasts
+        );
         self.tx_ctx.clock.next = self.clock.val();
         self.tx_pipe.clock.next = self.clock.val();
         self.rx_pipe.clock.next = self.clock.val();
@@ -299,17 +341,44 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.tx_ctx.s_axis_pktsend_tdata.next = self.s_axis_pktsend_tdata.val();
         self.tx_ctx.s_axis_pktsend_tvalid.next = self.s_axis_pktsend_tvalid.val();
         self.s_axis_pktsend_tready.next = self.tx_ctx.s_axis_pktsend_tready.val();
+        self.m_axis_sleep_tdata.next = self.tx_ctx.m_axis_sleep_tdata.val();
+        self.m_axis_sleep_tvalid.next = self.tx_ctx.m_axis_sleep_tvalid.val();
+        self.tx_ctx.m_axis_sleep_tready.next = self.m_axis_sleep_tready.val();
         // Kind 3 ([18:17] = 0b11) is tx_ctx's probe request.
         self.probe_word.next = bit_cast::<512, 16>(self.s_axis_probe_tdata.val()) | 0x6_0000;
-        self.tx_ctx.s_axis_pktrecv_tvalid.next =
-            self.rx_ctx.m_axis_pktrecv_tvalid.val() | self.s_axis_probe_tvalid.val();
-        self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
-        if self.rx_ctx.m_axis_pktrecv_tvalid.val() {
-            self.tx_ctx.s_axis_pktrecv_tdata.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
+        // Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
+        // the verdict of the PktRecv on offer) against payloads finished.
+        self.cmd_data.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val()
+            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bit(96)
+            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bits::<14>(80).any();
+        self.cd_now.next = self.data_cmds.q.val();
+        if self.cmd_data.val() {
+            self.cd_now.next = self.data_cmds.q.val() + 1;
         }
-        self.rx_ctx.m_axis_pktrecv_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val();
-        self.s_axis_probe_tready.next =
-            self.tx_ctx.s_axis_pktrecv_tready.val() & !self.rx_ctx.m_axis_pktrecv_tvalid.val();
+        if self.cmd_data.val() & self.rx_dma.s_axis_cmd_tready.val() {
+            self.data_cmds.d.next = self.data_cmds.q.val() + 1;
+        }
+        if self.rx_dma.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr_tready.val() & self.rx_dma.m_axis_dma_wr_tlast.val() {
+            self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
+        }
+        self.g_left.next = self.wr_lasts.q.val() + self.rx_dma.stat_short.val() - self.g_cd.q.val();
+        self.g_rel.next = self.g_valid.q.val() & !self.g_left.val().get_bit(31);
+        self.tx_ctx.s_axis_pktrecv_tvalid.next = self.g_rel.val() | self.s_axis_probe_tvalid.val();
+        self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
+        if self.g_rel.val() {
+            self.tx_ctx.s_axis_pktrecv_tdata.next = self.g_data.q.val();
+        }
+        self.rx_ctx.m_axis_pktrecv_tready.next =
+            !self.g_valid.q.val() | (self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val());
+        self.g_take.next = self.rx_ctx.m_axis_pktrecv_tvalid.val() & self.rx_ctx.m_axis_pktrecv_tready.val();
+        if self.g_take.val() {
+            self.g_valid.d.next = true;
+            self.g_data.d.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
+            self.g_cd.d.next = self.cd_now.val();
+        } else if self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
+            self.g_valid.d.next = false;
+        }
+        self.s_axis_probe_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val() & !self.g_rel.val();
         self.tx_pipe.s_axis_desc_tdata.next = self.tx_ctx.m_axis_desc_tdata.val();
         self.tx_pipe.s_axis_desc_tvalid.next = self.tx_ctx.m_axis_desc_tvalid.val();
         self.tx_ctx.m_axis_desc_tready.next = self.tx_pipe.s_axis_desc_tready.val();
@@ -407,6 +476,9 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         }
         if self.reset.val() {
             self.cmds_taken.d.next = 0.into();
+            self.g_valid.d.next = false;
+            self.data_cmds.d.next = 0.into();
+            self.wr_lasts.d.next = 0.into();
         }
         self.stat_rx_cmds.next = self.cmds_taken.q.val();
         if self.rx_ctx.m_axis_dma_cmd_tvalid.val() {

@@ -218,6 +218,8 @@ pub struct RxCtx<const F: usize> {
     is_rresp: Signal<Local, bool>,
     rr_bad: Signal<Local, bool>,
     r_rd: Signal<Local, Bits<1>>,
+    r_ece: Signal<Local, Bits<1>>,
+    v_ce: Signal<Local, bool>,
     r_rdf: Signal<Local, Bits<512>>,
     rw_psn: Signal<Local, Bits<24>>,
     c_read: Signal<Local, bool>,
@@ -396,6 +398,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // ---- Record fields (docs/modules/rx_pipe.md); RETH and hop words are in wire order.
         self.v_ok.next = self.vd.val().get_bits::<8>(0) == 0;
         self.v_op.next = self.vd.val().get_bits::<8>(8);
+        self.v_ce.next = self.vd.val().get_bits::<2>(22) == 3;
         self.v_tele.next = self.vd.val().get_bit(20);
         self.v_coll.next = self.vd.val().get_bit(20) & !self.vd.val().get_bit(21);
         self.v_nhop.next = self.vd.val().get_bits::<3>(24);
@@ -695,7 +698,10 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.e_send.next = true;
                     self.e_seq.next = self.una1.val();
                     self.e_acked.next = 1.into();
-                    self.e_ece.next = self.vd.val().get_bits::<1>(17);
+                    // A response's own CE mark (responses carry no ECN-Echo).
+                    if self.v_ce.val() {
+                        self.e_ece.next = 1.into();
+                    }
                 }
             } else if self.is_probe.val() {
                 // Telemetry response (PktRecv kind 2): the probe's PSN and hops, AETH 0.
@@ -724,6 +730,11 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.r_rdf.next = (bit_cast::<512, 14>(self.v_rlen.val().get_bits::<14>(0)) << 112)
                 | (bit_cast::<512, 64>(self.sw_va.y.val()) << 448);
         }
+        // ECN-Echo for an ACK / NAK (kind 0) of a CE-marked request (the LDCP receiver).
+        self.r_ece.next = 0.into();
+        if self.v_ce.val() & (self.r_resp.val() == 0) & (self.r_rd.val() == 0) {
+            self.r_ece.next = 1.into();
+        }
         self.r_word.next = bit_cast::<512, F>(self.a2.val())
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(16)) << 32)
             | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(8)) << 40)
@@ -734,6 +745,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
             | (bit_cast::<512, 1>(self.r_resp.val()) << 18)
             | (bit_cast::<512, 1>(self.r_rd.val()) << 19)
+            | (bit_cast::<512, 1>(self.r_ece.val()) << 20)
             | self.r_rdf.val()
             | self.r_echo.val();
         if self.r_rewind.val() {

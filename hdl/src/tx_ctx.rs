@@ -97,6 +97,14 @@ pub struct TxCtx<const F: usize> {
     pub m_axis_sent_tvalid: Signal<Out, bool>,
     /// rx_ctx takes the sent event.
     pub m_axis_sent_tready: Signal<In, bool>,
+    /// For flow_sched's `s_axis_sleep`: [15:0] flow, [16] 0 = idle (a PktSend found nothing to
+    /// send: the one counted in `stat_drop`), 1 = wake (a post, or a go-back-N that rewound).
+    /// In the order the events were done, so a wake always follows the idles it cancels.
+    pub m_axis_sleep_tdata: Signal<Out, Bits<17>>,
+    /// A sleep / wake report is offered (registered).
+    pub m_axis_sleep_tvalid: Signal<Out, bool>,
+    /// flow_sched takes the report.
+    pub m_axis_sleep_tready: Signal<In, bool>,
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
     /// PktRecvs other than go-back-N dropped: flow id >= 2^F, no context, a probe request for a
@@ -137,7 +145,16 @@ pub struct TxCtx<const F: usize> {
     r_data: DFF<Bits<128>>,
     s_valid: DFF<bool>,
     s_data: DFF<Bits<40>>,
-    s_free: Signal<Local, bool>,
+    s2_valid: DFF<bool>,
+    s2_data: DFF<Bits<40>>,
+    s_pop: Signal<Local, bool>,
+    s_room: Signal<Local, bool>,
+    ps2: Signal<Local, bool>,
+    s_word: Signal<Local, Bits<40>>,
+    w_valid: DFF<bool>,
+    w_data: DFF<Bits<17>>,
+    w_free: Signal<Local, bool>,
+    a16: Signal<Local, Bits<16>>,
     drops: DFF<Bits<32>>,
     ctrl_bad: DFF<Bits<32>>,
     recv_drops: DFF<Bits<32>>,
@@ -164,6 +181,7 @@ pub struct TxCtx<const F: usize> {
     ack_tos: Signal<Local, Bits<8>>,
     ack_op: Signal<Local, Bits<8>>,
     adesc: Signal<Local, Bits<1024>>,
+    a_fb: Signal<Local, Bits<8>>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
     a_psn: Signal<Local, Bits<24>>,
@@ -249,9 +267,21 @@ impl<const F: usize> Default for TxCtx<F> {
             m_axis_sent_tdata: Default::default(),
             m_axis_sent_tvalid: Default::default(),
             m_axis_sent_tready: Default::default(),
+            m_axis_sleep_tdata: Default::default(),
+            m_axis_sleep_tvalid: Default::default(),
+            m_axis_sleep_tready: Default::default(),
+            w_valid: Default::default(),
+            w_data: Default::default(),
+            w_free: Default::default(),
+            a16: Default::default(),
             s_valid: Default::default(),
             s_data: Default::default(),
-            s_free: Default::default(),
+            s2_valid: Default::default(),
+            s2_data: Default::default(),
+            s_pop: Default::default(),
+            s_room: Default::default(),
+            ps2: Default::default(),
+            s_word: Default::default(),
             stat_drop: Default::default(),
             stat_ctrl_bad: Default::default(),
             ctx: Default::default(),
@@ -307,6 +337,7 @@ impl<const F: usize> Default for TxCtx<F> {
             ack_tos: Default::default(),
             ack_op: Default::default(),
             adesc: Default::default(),
+            a_fb: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
             a_psn: Default::default(),
@@ -371,7 +402,7 @@ impl<const F: usize> Logic for TxCtx<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, s_valid, s_data, drops, ctrl_bad, recv_drops, nak_ign,
+            self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, s_valid, s_data, s2_valid, s2_data, w_valid, w_data, drops, ctrl_bad, recv_drops, nak_ign,
             p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_addr, lw_cdata, lw_mdata
         );
         self.ctx.write_clock.next = self.clock.val();
@@ -385,25 +416,37 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
             & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
         self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
-        self.s_free.next = !self.s_valid.q.val() | self.m_axis_sent_tready.val();
-        // S2 holds a PktRecv or PktSend only while an output register it needs is full.
-        // A READ response (PktRecv kind 4) needs both output registers, other PktRecvs the
-        // descriptor register only.
+        // Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
+        // have room for it when it reaches S2 (at most one entry left after this cycle, counting
+        // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
+        // events only while its own outputs move, and one of them (PktRecv) goes to this block,
+        // so a PktSend held in S2 for a sent slot could stop both blocks for good.
+        self.s_pop.next = self.s_valid.q.val() & self.m_axis_sent_tready.val();
+        self.ps2.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3);
+        self.s_room.next = !self.s_valid.q.val()
+            | (!self.s2_valid.q.val() & !(self.ps2.val() & !self.s_pop.val()))
+            | (self.s2_valid.q.val() & self.s_pop.val() & !self.ps2.val());
+        self.w_free.next = !self.w_valid.q.val() | self.m_axis_sleep_tready.val();
+        // S2 holds an event only while an output register it needs is full. Every event may
+        // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
+        // other output registers, other PktRecvs the descriptor register only.
         self.r_kind.next = self.p_recv.q.val().get_bits::<3>(17);
         self.r_both.next = self.r_kind.val() == 4;
         self.go.next = !self.p_valid.q.val()
-            | (self.p_kind.q.val() == 1)
-            | ((self.p_kind.q.val() == 2) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
-            | ((self.p_kind.q.val() == 3) & self.free.val() & self.s_free.val());
+            | (self.w_free.val()
+                & ((self.p_kind.q.val() == 1)
+                    | ((self.p_kind.q.val() == 2) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
+                    | ((self.p_kind.q.val() == 3) & self.free.val())));
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
         self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
             & !self.s_axis_pktrecv_tvalid.val()
             & self.swept.q.val()
-            & self.go.val();
+            & self.go.val()
+            & self.s_room.val();
         self.in_kind.next = 0.into();
         self.addr.next = self.s_axis_pktsend_tdata.val().get_bits::<F>(0);
-        if self.s_axis_pktsend_tvalid.val() {
+        if self.s_axis_pktsend_tvalid.val() & self.s_room.val() {
             self.in_kind.next = 3.into();
         }
         if self.s_axis_pktrecv_tvalid.val() {
@@ -429,13 +472,17 @@ impl<const F: usize> Logic for TxCtx<F> {
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
-        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
+        self.a16.next = bit_cast::<16, F>(self.p_addr.q.val());
+        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1) & self.w_free.val();
         self.take_r.next = self.p_valid.q.val()
             & (self.p_kind.q.val() == 2)
+            & self.w_free.val()
             & self.d_free.val()
             & (!self.r_both.val() | self.free.val());
-        self.take_p.next =
-            self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val() & self.s_free.val();
+        self.take_p.next = self.p_valid.q.val()
+            & (self.p_kind.q.val() == 3)
+            & self.free.val()
+            & self.w_free.val();
         self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
         self.c_flow.next = self.p_ctrl.q.val().get_bits::<16>(16);
         self.p_flow.next = self.p_send.q.val();
@@ -601,11 +648,20 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.echo_nhop.next = self.p_recv.q.val().get_bits::<8>(96);
             self.echo_hops.next = self.p_recv.q.val().get_bits::<320>(128);
         }
+        // BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
+        // request arrived CE-marked (PktRecv [20], kind 0), clear in every other frame built
+        // here (the LDCP receiver's half: the template's BECN is for data frames only).
+        self.a_fb.next = self.cw.val().get_bits::<8>(248) & 0x80;
+        if (self.r_kind.val() == 0) & self.p_recv.q.val().get_bit(20) {
+            self.a_fb.next = (self.cw.val().get_bits::<8>(248) & 0x80) | 0x40;
+        }
         self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
             | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
             | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
             | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
-            | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
+            | (bit_cast::<1024, 24>(self.cw.val().get_bits::<24>(224)) << 224)
+            | (bit_cast::<1024, 8>(self.a_fb.val()) << 248)
+            | (bit_cast::<1024, 24>(self.cw.val().get_bits::<24>(256)) << 256)
             | (bit_cast::<1024, 24>(self.a_psn.val()) << 288)
             | (bit_cast::<1024, 1>(self.a_tele.val()) << 312)
             | (bit_cast::<1024, 32>(self.a_aeth.val()) << 320)
@@ -730,14 +786,35 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.m_axis_dma_rd_tready.val() {
             self.r_valid.d.next = false;
         }
-        if self.m_axis_sent_tready.val() {
-            self.s_valid.d.next = false;
+        if self.s_pop.val() {
+            self.s_valid.d.next = self.s2_valid.q.val();
+            self.s_data.d.next = self.s2_data.q.val();
+            self.s2_valid.d.next = false;
         }
+        if self.m_axis_sleep_tready.val() {
+            self.w_valid.d.next = false;
+        }
+        // Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // go-back-N that rewound (at most one per event, in event order).
+        if self.take_p.val() & !self.send.val() {
+            self.w_valid.d.next = true;
+            self.w_data.d.next = bit_cast::<17, 16>(self.p_flow.val());
+        }
+        if (self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 3)) | self.g_ok.val() {
+            self.w_valid.d.next = true;
+            self.w_data.d.next = bit_cast::<17, 16>(self.a16.val()) | (bit_cast::<17, 1>(1.into()) << 16);
+        }
+        self.s_word.next = bit_cast::<40, 16>(self.p_flow.val()) | (bit_cast::<40, 24>(self.m_psn.val()) << 16);
         if self.send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.desc.val();
-            self.s_valid.d.next = true;
-            self.s_data.d.next = bit_cast::<40, 16>(self.p_flow.val()) | (bit_cast::<40, 24>(self.m_psn.val()) << 16);
+            if (self.s_pop.val() & !self.s2_valid.q.val()) | (!self.s_pop.val() & !self.s_valid.q.val()) {
+                self.s_valid.d.next = true;
+                self.s_data.d.next = self.s_word.val();
+            } else {
+                self.s2_valid.d.next = true;
+                self.s2_data.d.next = self.s_word.val();
+            }
             if (self.plen.val() != 0) & !self.m_read.val() {
                 self.r_valid.d.next = true;
                 self.r_data.d.next = bit_cast::<128, 64>(self.dma_addr.val())
@@ -776,6 +853,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.d_valid.d.next = false;
             self.r_valid.d.next = false;
             self.s_valid.d.next = false;
+            self.s2_valid.d.next = false;
+            self.w_valid.d.next = false;
             self.drops.d.next = 0.into();
             self.ctrl_bad.d.next = 0.into();
             self.recv_drops.d.next = 0.into();
@@ -787,6 +866,8 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.m_axis_dma_rd_tdata.next = self.r_data.q.val();
         self.m_axis_sent_tvalid.next = self.s_valid.q.val();
         self.m_axis_sent_tdata.next = self.s_data.q.val();
+        self.m_axis_sleep_tvalid.next = self.w_valid.q.val();
+        self.m_axis_sleep_tdata.next = self.w_data.q.val();
         self.stat_drop.next = self.drops.q.val();
         self.stat_ctrl_bad.next = self.ctrl_bad.q.val();
         self.stat_recv_drop.next = self.recv_drops.q.val();

@@ -4,7 +4,7 @@
 use hdl::flow_sched::FlowSched;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
-use sim::flow_sched::{self as model, Ctrl, Inputs, Notify, Update};
+use sim::flow_sched::{self as model, Ctrl, Inputs, Notify, Sleep, Update};
 use std::sync::{Arc, Mutex};
 
 const BITS: u32 = 3;
@@ -21,7 +21,7 @@ fn stimulus(seed: u64, cycles: usize) -> Vec<Inputs> {
             let create = rng.gen_bool(0.8);
             let window = rng.gen_range(256..8192);
             let rate = rng.gen_range(1..(64 << 16));
-            i.ctrl = Some(Ctrl { create, flow: rng.gen_range(0..10), window, rate, reserved: 0 });
+            i.ctrl = Some(Ctrl { create, flow: rng.gen_range(0..10), window, rate, pkt_shift: 0, reserved: 0 });
         }
         if rng.gen_bool(0.1) {
             let (window, rate) = (rng.gen_range(0..8192), rng.gen_range(0..(64 << 16)));
@@ -29,6 +29,9 @@ fn stimulus(seed: u64, cycles: usize) -> Vec<Inputs> {
         }
         if rng.gen_bool(0.2) {
             i.notify = Some(Notify { flow: rng.gen_range(0..8), bytes: 256 });
+        }
+        if rng.gen_bool(0.08) {
+            i.sleep = Some(Sleep { flow: rng.gen_range(0..9), wake: rng.gen_bool(0.5) });
         }
         v.push(i);
     }
@@ -56,6 +59,8 @@ fn run_rust_hdl(stim: Vec<Inputs>) -> Vec<(usize, u16)> {
             x.s_axis_update_tdata.next = wide(i.update.map(|u| u.tdata()).unwrap_or(0));
             x.s_axis_notify_tvalid.next = i.notify.is_some();
             x.s_axis_notify_tdata.next = i.notify.map(|n| n.tdata()).unwrap_or(0).into();
+            x.s_axis_sleep_tvalid.next = i.sleep.is_some();
+            x.s_axis_sleep_tdata.next = (i.sleep.map(|s| s.tdata()).unwrap_or(0) as u64).into();
             x.m_axis_pktsend_tready.next = i.pktsend_ready;
             if x.m_axis_pktsend_tvalid.val() && i.pktsend_ready {
                 let flow = x.m_axis_pktsend_tdata.val().to_u16();

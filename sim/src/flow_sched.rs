@@ -23,7 +23,9 @@ pub struct Ctrl {
     pub window: u32,
     /// Rate in bytes per cycle, UQ16.16.
     pub rate: u32,
-    /// Reserved bits `[87:81]`; nonzero makes the op ignored.
+    /// The flow's log2 packet bytes `[84:81]` (create; 0 = the `pkt_shift` input at each visit).
+    pub pkt_shift: u8,
+    /// Reserved bits `[87:85]`; nonzero makes the op ignored.
     pub reserved: u8,
 }
 
@@ -34,7 +36,8 @@ impl Ctrl {
             | (self.window as u128) << 32
             | (self.flow as u128) << 64
             | (self.create as u128) << 80
-            | ((self.reserved & 0x7f) as u128) << 81
+            | ((self.pkt_shift & 0xf) as u128) << 81
+            | ((self.reserved & 0x7) as u128) << 85
     }
 }
 
@@ -72,6 +75,23 @@ impl Notify {
     }
 }
 
+/// The Tx pipe's report on a flow (tx_ctx's `m_axis_sleep`, flow_sched's `s_axis_sleep`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sleep {
+    /// Flow id (out of range: ignored).
+    pub flow: u16,
+    /// false = idle: a PktSend found nothing to send; its packet of window comes back and the
+    /// flow gets no grants until woken. true = wake: it has something to send again.
+    pub wake: bool,
+}
+
+impl Sleep {
+    /// The 17-bit `s_axis_sleep_tdata` word.
+    pub fn tdata(&self) -> u32 {
+        self.flow as u32 | (self.wake as u32) << 16
+    }
+}
+
 /// Everything driven into the scheduler during one cycle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Inputs {
@@ -87,6 +107,8 @@ pub struct Inputs {
     pub update: Option<Update>,
     /// Offered notify.
     pub notify: Option<Notify>,
+    /// Offered sleep / wake.
+    pub sleep: Option<Sleep>,
     /// PktSend tready.
     pub pktsend_ready: bool,
 }
@@ -100,6 +122,8 @@ pub struct Outputs {
     pub update_ready: bool,
     /// s_axis_notify_tready.
     pub notify_ready: bool,
+    /// s_axis_sleep_tready.
+    pub sleep_ready: bool,
     /// m_axis_pktsend_tvalid.
     pub pktsend_valid: bool,
     /// m_axis_pktsend_tdata (meaningful when valid).
@@ -113,6 +137,8 @@ struct Pace {
     sent: u32,
     active: bool,
     in_ring: bool,
+    asleep: bool,
+    shift: u8, // the flow's log2 packet bytes, 0 = the input's
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +146,8 @@ enum Kind {
     Visit,
     Create,
     Remove,
+    Idle,
+    Wake,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -129,9 +157,11 @@ struct Op {
     window: u32, // sampled at S0
     rate: u32,   // sampled at S0
     acked: u32,  // sampled at S0
+    sent: u32,   // sampled at S2
     now: u32,    // at S1: the credit clock
     pkt_shift: u8, // configuration, sampled at S2
     max_burst: u16,
+    create_shift: u8, // a create's packet size, from its ctrl word
 }
 
 /// One decision of the scheduler, for tests and pacing statistics.
@@ -147,6 +177,8 @@ pub struct Grant {
     pub inflight: u32,
     /// Window the grant was checked against.
     pub window: u32,
+    /// log2 bytes of the packets granted.
+    pub pkt_shift: u8,
 }
 
 /// The flow scheduler, cycle by cycle.
@@ -212,6 +244,7 @@ impl FlowSched {
             ctrl_ready: ready,
             update_ready: ready && i.ctrl.is_none(),
             notify_ready: ready,
+            sleep_ready: ready && i.ctrl.is_none(),
             pktsend_valid: self.cur_left != 0,
             pktsend_flow: self.cur_flow as u16,
         }
@@ -235,21 +268,40 @@ impl FlowSched {
         }
 
         // Inputs accepted this cycle.
-        let ctrl = i.ctrl.filter(|c| c.reserved & 0x7f == 0).and_then(|c| Some((c, self.flow_index(c.flow)?)));
+        let ctrl = i.ctrl.filter(|c| c.reserved & 0x7 == 0).and_then(|c| Some((c, self.flow_index(c.flow)?)));
         let update = if out.update_ready { i.update.and_then(|u| Some((u, self.flow_index(u.flow)?))) } else { None };
         let notify = i.notify.and_then(|n| Some((self.flow_index(n.flow)?, n.bytes)));
+        let sleep = if out.sleep_ready { i.sleep.and_then(|s| Some((s, self.flow_index(s.flow)?))) } else { None };
 
-        // P: a ctrl op, else a ring pop: not while a ctrl op is in S0..S3, nor when the bursts
-        // already queued and in flight could overflow the burst FIFO.
-        let ctrl_in_flight = self.stages[..4].iter().flatten().any(|op| op.kind != Kind::Visit);
+        // P: a ctrl op, else a sleep / wake, else a ring pop: not while a create or remove is
+        // in S0..S3, nor when the bursts already queued and in flight could overflow the burst
+        // FIFO.
+        let ctrl_in_flight =
+            self.stages[..4].iter().flatten().any(|op| matches!(op.kind, Kind::Create | Kind::Remove));
         let pop = i.ctrl.is_none()
+            && !(out.sleep_ready && i.sleep.is_some())
             && !self.ring.is_empty()
             && self.bursts.len() <= BURST_FIFO_POP_LIMIT
             && !ctrl_in_flight;
-        let blank = |kind, flow| Op { kind, flow, window: 0, rate: 0, acked: 0, now: 0, pkt_shift: 0, max_burst: 0 };
-        let entering = match (ctrl, pop) {
-            (Some((c, f)), _) => Some(blank(if c.create { Kind::Create } else { Kind::Remove }, f)),
-            (None, true) => Some(blank(Kind::Visit, self.ring.pop_front().unwrap())),
+        let blank = |kind, flow| Op {
+            kind,
+            flow,
+            window: 0,
+            rate: 0,
+            acked: 0,
+            sent: 0,
+            now: 0,
+            pkt_shift: 0,
+            max_burst: 0,
+            create_shift: 0,
+        };
+        let entering = match (ctrl, sleep, pop) {
+            (Some((c, f)), _, _) => Some(Op {
+                create_shift: c.pkt_shift & 0xf,
+                ..blank(if c.create { Kind::Create } else { Kind::Remove }, f)
+            }),
+            (None, Some((s, f)), _) => Some(blank(if s.wake { Kind::Wake } else { Kind::Idle }, f)),
+            (None, None, true) => Some(blank(Kind::Visit, self.ring.pop_front().unwrap())),
             _ => None,
         };
 
@@ -263,7 +315,10 @@ impl FlowSched {
             op.now = self.now;
         }
         if let Some(op) = &mut self.stages[2] {
-            (op.pkt_shift, op.max_burst) = (i.pkt_shift, i.max_burst);
+            let p = self.pace[op.flow];
+            op.pkt_shift = if p.shift != 0 { p.shift } else { i.pkt_shift };
+            op.max_burst = i.max_burst;
+            op.sent = p.sent;
         }
 
         // S4 decides, from the flow's state as it is now.
@@ -272,7 +327,7 @@ impl FlowSched {
         if let Some(op) = self.stages[4] {
             let p = self.pace[op.flow];
             let new = match op.kind {
-                Kind::Visit if p.active => {
+                Kind::Visit if p.active && !p.asleep => {
                     let (n, credit, inflight) = grant(p, &op);
                     let sent = p.sent.wrapping_add(n << op.pkt_shift);
                     ring_push = Some(op.flow);
@@ -284,18 +339,39 @@ impl FlowSched {
                             pkts: n,
                             inflight: inflight + (n << op.pkt_shift),
                             window: op.window,
+                            pkt_shift: op.pkt_shift & 0xF,
                         });
                     }
-                    Pace { credit, t_last: op.now, sent, active: true, in_ring: true }
+                    Pace { credit, t_last: op.now, sent, active: true, in_ring: true, asleep: false, shift: p.shift }
                 }
                 Kind::Visit => Pace { in_ring: false, ..p },
                 Kind::Create => {
                     if !p.in_ring {
                         ring_push = Some(op.flow);
                     }
-                    Pace { credit: 0, t_last: op.now, sent: op.acked, active: true, in_ring: true }
+                    Pace {
+                        credit: 0,
+                        t_last: op.now,
+                        sent: op.acked,
+                        active: true,
+                        in_ring: true,
+                        asleep: false,
+                        shift: op.create_shift,
+                    }
                 }
                 Kind::Remove => Pace { active: false, ..p },
+                Kind::Idle => {
+                    let pkt = 1u32 << (op.pkt_shift & 0xF);
+                    let ret = inflight(op.sent, op.acked).min(pkt);
+                    Pace { sent: p.sent.wrapping_sub(ret), asleep: true, ..p }
+                }
+                Kind::Wake => {
+                    let back = p.active && !p.in_ring;
+                    if back {
+                        ring_push = Some(op.flow);
+                    }
+                    Pace { asleep: false, in_ring: p.in_ring || back, ..p }
+                }
             };
             self.pace[op.flow] = new;
         }
@@ -335,8 +411,18 @@ impl FlowSched {
     }
 }
 
+/// Unacknowledged bytes; more acked than sent counts as none.
+fn inflight(sent: u32, acked: u32) -> u32 {
+    let d = sent.wrapping_sub(acked);
+    if d & 0x8000_0000 != 0 {
+        0
+    } else {
+        d
+    }
+}
+
 /// Packets granted on a visit, the credit left and the unacknowledged bytes before the grant
-/// (more acked than sent counts as none): the visit arithmetic of docs/modules/flow_sched.md.
+/// (sampled at S2; more acked than sent counts as none): the visit arithmetic of docs/modules/flow_sched.md.
 fn grant(p: Pace, op: &Op) -> (u32, u64, u32) {
     let shift = (op.pkt_shift & 0xF) as u32;
     let elapsed = op.now.wrapping_sub(p.t_last).min(0xFFFF);
@@ -344,10 +430,10 @@ fn grant(p: Pace, op: &Op) -> (u32, u64, u32) {
     let cap = ((op.max_burst & 0xFFF) as u64) << (16 + shift);
     let credit = (p.credit + earned).min(cap);
     let n_credit = (credit >> (16 + shift)) as u32;
-    let inflight = p.sent.wrapping_sub(op.acked);
-    let inflight = if inflight & 0x8000_0000 != 0 { 0 } else { inflight };
-    let room = op.window.saturating_sub(inflight);
-    let n_window = (room >> shift).min(MAX_PKTS);
+    let inflight = inflight(op.sent, op.acked);
+    // Rounded up: sending is allowed while in flight < window (the last packet may end past it).
+    let room = op.window.saturating_sub(inflight) as u64;
+    let n_window = ((room + (1 << shift) - 1) >> shift).min(MAX_PKTS as u64) as u32;
     let n = n_credit.min(n_window);
     (n, credit - ((n as u64) << (16 + shift)), inflight)
 }

@@ -365,7 +365,7 @@ impl RxCtx {
     /// A request (WRITE or READ) ahead of the expected PSN: the first earns one NAK (PSN
     /// sequence error, at the expected PSN), later ones are dropped silently until the expected
     /// PSN arrives.
-    fn ahead(&mut self, q: &mut Qp, flow: u16, echo: Option<Vec<IntHop>>) -> Option<Recv> {
+    fn ahead(&mut self, q: &mut Qp, flow: u16, echo: Option<Vec<IntHop>>, ece: bool) -> Option<Recv> {
         if q.nak_sent {
             self.bump(stat::OOS_DROPPED);
             return None;
@@ -373,7 +373,7 @@ impl RxCtx {
         q.nak_sent = true;
         self.bump(stat::NAK_SENT);
         let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: q.msn };
-        Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo }))
+        Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo, ece }))
     }
 
     /// A WRITE request at the responder.
@@ -386,6 +386,7 @@ impl RxCtx {
                 psn,
                 aeth: Aeth { syndrome, msn },
                 echo: echo.clone(),
+                ece: ce(v),
             }))
         };
         let ack = Syndrome::Ack {
@@ -393,7 +394,7 @@ impl RxCtx {
         };
         let d = psn_diff(v.psn, q.epsn);
         if d > 0 {
-            out.recv = self.ahead(q, flow, echo);
+            out.recv = self.ahead(q, flow, echo, ce(v));
             return out;
         }
         if d < 0 {
@@ -450,7 +451,7 @@ impl RxCtx {
         let echo = echo_of(v);
         let d = psn_diff(v.psn, q.epsn);
         if d > 0 {
-            out.recv = self.ahead(q, flow, echo);
+            out.recv = self.ahead(q, flow, echo, ce(v));
             return out;
         }
         if v.reth_len > q.mtu as u32 || (d == 0 && q.wr_active) {
@@ -459,7 +460,7 @@ impl RxCtx {
                 q.wr_active = false;
             }
             let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::InvalidRequest), msn: q.msn };
-            out.recv = Some(Recv::Ack(PktRecv { flow, psn: v.psn, aeth, echo }));
+            out.recv = Some(Recv::Ack(PktRecv { flow, psn: v.psn, aeth, echo, ece: ce(v) }));
             return out;
         }
         if d < 0 {
@@ -512,7 +513,9 @@ impl RxCtx {
         q.una = q.una.wrapping_add(1);
         q.rd_gap = false;
         out.notify = Some((flow, self.bytes(1)));
-        out.event = Some(CcEvent { seq: q.una, acked: 1, ece: v.becn, ..ack });
+        // The response is the data: its own CE mark is the congestion signal (responses
+        // carry no ECN-Echo).
+        out.event = Some(CcEvent { seq: q.una, acked: 1, ece: ce(v), ..ack });
         out
     }
 
@@ -585,6 +588,11 @@ impl RxCtx {
 }
 
 /// The hops of a request's collecting telemetry header, echoed in its reply.
+/// The frame arrived CE-marked (IPv4 ECN 11): the ECN-Echo of its ACK / NAK.
+fn ce(v: &Verdict) -> bool {
+    v.ecn == 3
+}
+
 fn echo_of(v: &Verdict) -> Option<Vec<IntHop>> {
     (v.telemetry && !v.echo).then(|| (0..v.nhop as usize).map(|i| hop(v.hops[i])).collect())
 }

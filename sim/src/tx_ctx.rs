@@ -22,6 +22,7 @@
 
 use crate::packet::*;
 use crate::tx_pipe::TxDesc;
+use crate::flow_sched::Sleep;
 
 /// Control word length in bytes (`s_axis_ctrl_tdata` is 512 bits).
 pub const CTRL_LEN: usize = 64;
@@ -138,19 +139,22 @@ pub struct PktRecv {
     pub aeth: Aeth,
     /// Hops of the request's telemetry header, echoed (None: no telemetry header).
     pub echo: Option<Vec<IntHop>>,
+    /// ECN-Echo: the request arrived CE-marked, so the ACK / NAK sets BTH BECN.
+    pub ece: bool,
 }
 
 impl PktRecv {
     /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), telemetry flag
-    /// (byte 2 bit 0), PSN (bytes 4-6, big-endian), AETH (8-11, as on the wire), nhop (12),
-    /// hop slots (16-55, as on the wire).
+    /// (byte 2 bit 0), ECN-Echo (byte 2 bit 4), PSN (bytes 4-6, big-endian), AETH (8-11, as on
+    /// the wire), nhop (12), hop slots (16-55, as on the wire).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let mut w = [0u8; CTRL_LEN];
         w[0..2].copy_from_slice(&self.flow.to_le_bytes());
         w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
         w[8..12].copy_from_slice(&self.aeth.build());
+        w[2] = (self.ece as u8) << 4;
         if let Some(hops) = &self.echo {
-            w[2] = 1;
+            w[2] |= 1;
             let t = Telemetry { echo: true, hops: hops.clone() }.build();
             w[12] = t[1];
             w[16..56].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
@@ -194,7 +198,7 @@ impl Response {
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let echo = Some(self.hops.clone());
         let aeth = Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 };
-        let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo }.to_bytes();
+        let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo, ece: false }.to_bytes();
         w[2] |= 4;
         w[8..12].fill(0);
         w
@@ -302,12 +306,16 @@ pub struct TxCtx {
     pub recv_drops: u32,
     /// Go-back-N events ignored (no such flow, no context, PSN outside the sent range).
     pub nak_ignored: u32,
+    /// Reports for flow_sched (`m_axis_sleep`), oldest first; the caller drains them: an idle
+    /// for every PktSend that sent nothing, a wake for every post and every go-back-N that
+    /// rewound.
+    pub sleeps: Vec<Sleep>,
 }
 
 impl TxCtx {
     /// 2^`flow_bits` flows, none created.
     pub fn new(flow_bits: usize) -> Self {
-        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0, nak_ignored: 0 }
+        TxCtx { flows: vec![None; 1 << flow_bits], drops: 0, ctrl_bad: 0, recv_drops: 0, nak_ignored: 0, sleeps: vec![] }
     }
 
     /// The MTU of a created flow (None: no context).
@@ -333,6 +341,9 @@ impl TxCtx {
         let ok = self.apply(c);
         if !ok {
             self.ctrl_bad = self.ctrl_bad.wrapping_add(1);
+        }
+        if let (true, Ctrl::Post { flow, .. } | Ctrl::Read { flow, .. }) = (ok, c) {
+            self.sleeps.push(Sleep { flow: *flow, wake: true });
         }
         ok
     }
@@ -374,6 +385,7 @@ impl TxCtx {
         let out = self.next_packet(flow);
         if out.is_none() {
             self.drops = self.drops.wrapping_add(1);
+            self.sleeps.push(Sleep { flow, wake: false });
         }
         out
     }
@@ -390,7 +402,9 @@ impl TxCtx {
         Some(TxDesc {
             ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
             opcode: Opcode::Acknowledge,
-            bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, ..h.bth },
+            // BECN is ECN-Echo here: set when the request arrived CE-marked (the LDCP receiver),
+            // never copied from the template (whose BECN is for data frames).
+            bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, becn: r.ece, ..h.bth },
             aeth: r.aeth,
             telemetry: r.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone() }),
             payload_len: 0,
@@ -407,6 +421,7 @@ impl TxCtx {
             psn: r.psn,
             aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 },
             echo: Some(r.hops.clone()),
+            ece: false,
         };
         let d = self.pkt_recv(&ack)?;
         Some(TxDesc { opcode: Opcode::HpccTelemetryResponse, ..d })
@@ -429,7 +444,7 @@ impl TxCtx {
         Some(TxDesc {
             ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
             opcode: Opcode::HpccProbe,
-            bth: Bth { ack_req: false, psn, ..h.bth },
+            bth: Bth { ack_req: false, psn, becn: false, ..h.bth },
             telemetry: Some(Telemetry::collecting()),
             payload_len: 0,
             ..h.clone()
@@ -441,7 +456,7 @@ impl TxCtx {
     /// bytes read from `va` (a DMA read if nonzero); None (counted in `recv_drops`) for a flow
     /// without context.
     pub fn read_response(&mut self, r: &ReadResp) -> Option<(TxDesc, Option<DmaRead>)> {
-        let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None };
+        let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None, ece: false };
         let d = self.pkt_recv(&ack)?;
         let len = r.len & MAX_MTU;
         let desc = TxDesc { opcode: Opcode::RdmaReadResponseOnly, payload_len: len, ..d };
@@ -467,7 +482,9 @@ impl TxCtx {
     /// `nak_ignored` (as are go-back-Ns for flows without context or message). True if rewound.
     pub fn rewind(&mut self, r: &Rewind) -> bool {
         let done = self.try_rewind(r);
-        if !done {
+        if done {
+            self.sleeps.push(Sleep { flow: r.flow, wake: true });
+        } else {
             self.nak_ignored = self.nak_ignored.wrapping_add(1);
         }
         done

@@ -43,6 +43,7 @@ module flow_sched_bench_tb;
     reg  [47:0] s_axis_notify_tdata = 48'd0;
     reg         s_axis_notify_tvalid = 1'b0;
     wire        s_axis_notify_tready;
+    wire        s_axis_sleep_tready;
     wire [15:0] m_axis_pktsend_tdata;
     wire        m_axis_pktsend_tvalid;
     reg         m_axis_pktsend_tready = 1'b0;
@@ -61,6 +62,9 @@ module flow_sched_bench_tb;
         .s_axis_notify_tdata(s_axis_notify_tdata),
         .s_axis_notify_tvalid(s_axis_notify_tvalid),
         .s_axis_notify_tready(s_axis_notify_tready),
+        .s_axis_sleep_tdata(17'd0),
+        .s_axis_sleep_tvalid(1'b0),
+        .s_axis_sleep_tready(s_axis_sleep_tready),
         .m_axis_pktsend_tdata(m_axis_pktsend_tdata),
         .m_axis_pktsend_tvalid(m_axis_pktsend_tvalid),
         .m_axis_pktsend_tready(m_axis_pktsend_tready)

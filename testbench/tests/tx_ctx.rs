@@ -103,6 +103,7 @@ fn rust_hdl_simulation_small_case() {
         uut.m_axis_desc_tready.next = true;
         uut.m_axis_dma_rd_tready.next = true;
         uut.m_axis_sent_tready.next = true;
+        uut.m_axis_sleep_tready.next = true;
         uut.clock.next = Clock { clk: false };
         while {
             uut.update_all();
@@ -162,12 +163,13 @@ fn descriptors_through_tx_pipe_parse() {
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
     dut.set_m_axis_sent_tready(1);
+    dut.set_m_axis_sleep_tready(1);
     // 15 PktSends for flow 7, 3 for 300, 2 for 1023, interleaved.
     let sends: Vec<u16> = (0..20).map(|i| if i % 4 == 3 { flows[1 + (i / 4) % 2].0 } else { flows[0].0 }).collect();
     let hops: Vec<IntHop> = (0..3).map(|_| testbench::harness::tx_pipe::hop(&mut rng)).collect();
     let recvs = [
-        PktRecv { flow: 300, psn: 0x12345, aeth: Aeth { syndrome: Syndrome::Ack { credits: 31 }, msn: 9 }, echo: Some(hops.clone()) },
-        PktRecv { flow: 1023, psn: 0xFF_FFFF, aeth: Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 3 }, echo: None },
+        PktRecv { flow: 300, psn: 0x12345, aeth: Aeth { syndrome: Syndrome::Ack { credits: 31 }, msn: 9 }, echo: Some(hops.clone()), ece: false },
+        PktRecv { flow: 1023, psn: 0xFF_FFFF, aeth: Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 3 }, echo: None, ece: true },
     ];
     let (mut ci, mut si, mut ri) = (0, 0, 0);
     let (mut got_desc, mut got_dma) = (vec![], vec![]);
@@ -226,6 +228,9 @@ fn descriptors_through_tx_pipe_parse() {
     assert_eq!(want_desc.len(), 16);
     assert_eq!((model.drops, dut.stat_drop()), (6, 6));
     assert_eq!(got_desc, want_desc.iter().map(|d| d.to_bytes().to_vec()).collect::<Vec<_>>());
+    // ECN-Echo: the NAK answers a CE-marked request and sets BECN; the ACK does not.
+    let n = want_desc.len();
+    assert!(!want_desc[n - 2].bth.becn && want_desc[n - 1].bth.becn);
     assert_eq!(got_dma, want_dma.iter().map(|r| r.to_bytes().to_vec()).collect::<Vec<_>>());
     // The DMA engine: one payload packet per request, from the memory.
     let mut dma = want_dma.iter();
@@ -312,6 +317,7 @@ fn go_back_n_resends_from_the_nak_psn() {
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
     dut.set_m_axis_sent_tready(1);
+    dut.set_m_axis_sleep_tready(1);
     let (mut got_desc, mut got_dma, mut want_desc, mut want_dma) = (vec![], vec![], vec![], vec![]);
     let mut i = 0;
     for _ in 0..2000 {
@@ -407,6 +413,7 @@ fn go_back_n_past_packet_65536() {
     dut.set_m_axis_desc_tready(1);
     dut.set_m_axis_dma_rd_tready(1);
     dut.set_m_axis_sent_tready(1);
+    dut.set_m_axis_sleep_tready(1);
     for _ in 0..1100 {
         dut.tick(); // reset sweep
     }

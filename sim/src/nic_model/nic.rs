@@ -98,6 +98,7 @@ impl Nic {
             flow: c.flow,
             window: c.window,
             rate: c.rate,
+            pkt_shift: 0,
             reserved: 0,
         });
         Ok(())
@@ -118,6 +119,7 @@ impl Nic {
             flow,
             window: 0,
             rate: 0,
+            pkt_shift: 0,
             reserved: 0,
         });
         self.queue_notifies();
@@ -159,6 +161,7 @@ impl Nic {
             ctrl: self.ctrl_q.front().copied(),
             update: self.update_q.front().copied(),
             notify: self.notify_q.front().copied(),
+            sleep: None,
             pktsend_ready: true,
         };
         let out = self.sched.step(&inputs);

@@ -6,7 +6,7 @@ use super::{Outcome, Scenario};
 use crate::verilated::models::FlowSched as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::flow_sched::{self as model, Ctrl, Inputs, Notify, Outputs, Update};
+use sim::flow_sched::{self as model, Ctrl, Inputs, Notify, Outputs, Sleep, Update};
 use std::path::Path;
 
 /// Flow-id bits of the exported `flow_sched` (rtl-out/flow_sched.v).
@@ -44,12 +44,15 @@ impl Sched for Rtl {
         put_words(self.s_axis_update_tdata_mut(), i.update.map_or(0, |u| u.tdata()));
         self.set_s_axis_notify_tvalid(i.notify.is_some() as u8);
         self.set_s_axis_notify_tdata(i.notify.map_or(0, |n| n.tdata()));
+        self.set_s_axis_sleep_tvalid(i.sleep.is_some() as u8);
+        self.set_s_axis_sleep_tdata(i.sleep.map_or(0, |s| s.tdata()));
         self.set_m_axis_pktsend_tready(i.pktsend_ready as u8);
         self.eval();
         let o = Outputs {
             ctrl_ready: self.s_axis_ctrl_tready() != 0,
             update_ready: self.s_axis_update_tready() != 0,
             notify_ready: self.s_axis_notify_tready() != 0,
+            sleep_ready: self.s_axis_sleep_tready() != 0,
             pktsend_valid: self.m_axis_pktsend_tvalid() != 0,
             pktsend_flow: self.m_axis_pktsend_tdata(),
         };
@@ -89,6 +92,7 @@ impl Sched for Lockstep {
         let same = got.ctrl_ready == want.ctrl_ready
             && got.update_ready == want.update_ready
             && got.notify_ready == want.notify_ready
+            && got.sleep_ready == want.sleep_ready
             && got.pktsend_valid == want.pktsend_valid
             && (!want.pktsend_valid || got.pktsend_flow == want.pktsend_flow);
         if !same {
@@ -117,6 +121,9 @@ pub struct Profile {
     pub p_update: f64,
     /// Probability of offering a notify when something is outstanding.
     pub p_notify: f64,
+    /// Probability of offering a sleep / wake: an idle for a flow with packets out (what
+    /// tx_ctx reports for a PktSend with nothing to send), or a wake for any flow id.
+    pub p_sleep: f64,
     /// Probability that PktSend tready is high.
     pub p_ready: f64,
     /// Rates (UQ16.16 bytes/cycle) drawn from this range.
@@ -131,6 +138,8 @@ pub struct Profile {
     pub max_burst: u16,
     /// Notifies carry random byte counts, acknowledging more than was ever sent.
     pub over_ack: bool,
+    /// Creates give half the flows their own packet size.
+    pub per_flow_shift: bool,
 }
 
 impl Profile {
@@ -143,6 +152,7 @@ impl Profile {
             p_remove: 0.005,
             p_update: 0.05,
             p_notify: 0.3,
+            p_sleep: 0.05,
             p_ready: 0.8,
             rate: (1, 48 << 16),
             window: (0, 256 << 10),
@@ -150,6 +160,7 @@ impl Profile {
             pkt_shift: 10,
             max_burst: 64,
             over_ack: false,
+            per_flow_shift: true,
         }
     }
 
@@ -172,6 +183,8 @@ impl Profile {
 #[derive(Clone, Default)]
 struct Flow {
     active: bool,
+    /// log2 packet bytes: the create's, else the profile's.
+    shift: u8,
     window: u32,
     outstanding: u64, // packets sent and not yet acked by the harness
     acked_bytes: u64,
@@ -187,6 +200,7 @@ pub struct Traffic {
     ctrl: Option<Ctrl>,
     update: Option<Update>,
     notify: Option<Notify>,
+    sleep: Option<Sleep>,
     /// Cycles driven.
     pub cycles: u64,
     /// PktSends seen, per flow.
@@ -201,7 +215,7 @@ pub struct Traffic {
 impl Traffic {
     /// Traffic for `seed`; call `reset` first.
     pub fn new(seed: u64, profile: Profile) -> Self {
-        let setup = (0..profile.initial_flows).rev().map(|f| Ctrl { create: true, flow: f, window: 0, rate: 0, reserved: 0 }).collect();
+        let setup = (0..profile.initial_flows).rev().map(|f| Ctrl { create: true, flow: f, window: 0, rate: 0, pkt_shift: 0, reserved: 0 }).collect();
         Traffic {
             rng: ChaCha8Rng::seed_from_u64(seed),
             flows: vec![Flow::default(); 1 << FLOW_BITS],
@@ -210,6 +224,7 @@ impl Traffic {
             ctrl: None,
             update: None,
             notify: None,
+            sleep: None,
             cycles: 0,
             transactions: 0,
             window_violations: 0,
@@ -248,10 +263,13 @@ impl Traffic {
             } else if self.rng.gen_bool(p.p_create) {
                 let flow = self.rng.gen_range(0..p.flow_ids);
                 let reserved = if self.rng.gen_bool(0.01) { 1 } else { 0 };
-                self.ctrl = Some(Ctrl { create: true, flow, window: self.draw(p.window), rate: self.draw(p.rate), reserved });
+                // Half the flows with their own packet size (64 B .. 8 KB), half on the input's.
+                let pkt_shift = if p.per_flow_shift && self.rng.gen_bool(0.5) { self.rng.gen_range(6..=13) } else { 0 };
+                let (window, rate) = (self.draw(p.window), self.draw(p.rate));
+                self.ctrl = Some(Ctrl { create: true, flow, window, rate, pkt_shift, reserved });
             } else if self.rng.gen_bool(p.p_remove) {
                 let flow = self.rng.gen_range(0..p.flow_ids);
-                self.ctrl = Some(Ctrl { create: false, flow, window: 0, rate: 0, reserved: 0 });
+                self.ctrl = Some(Ctrl { create: false, flow, window: 0, rate: 0, pkt_shift: 0, reserved: 0 });
             }
         }
         if self.update.is_none() && self.rng.gen_bool(p.p_update) {
@@ -272,13 +290,29 @@ impl Traffic {
             if out > 0 {
                 let pkts = self.rng.gen_range(1..=out);
                 self.flows[flow as usize].outstanding -= pkts;
-                self.notify = Some(Notify { flow, bytes: (pkts << p.pkt_shift) as u32 });
+                let shift = self.flows[flow as usize].shift;
+                self.notify = Some(Notify { flow, bytes: (pkts << shift) as u32 });
+            }
+        }
+        if self.sleep.is_none() && self.rng.gen_bool(p.p_sleep) {
+            let flow = self.rng.gen_range(0..p.flow_ids);
+            if self.rng.gen_bool(0.5) {
+                self.sleep = Some(Sleep { flow, wake: true });
+            } else if let Some(f) = self.flows.get_mut(flow as usize).filter(|f| f.outstanding > 0 || p.over_ack) {
+                // The idle returns one packet: the harness counts it acknowledged, as the
+                // scheduler does.
+                if f.outstanding > 0 {
+                    f.outstanding -= 1;
+                    f.acked_bytes += 1 << f.shift;
+                }
+                self.sleep = Some(Sleep { flow, wake: false });
             }
         }
         Inputs {
             ctrl: self.ctrl,
             update: self.update,
             notify: self.notify,
+            sleep: self.sleep,
             pktsend_ready: self.rng.gen_bool(p.p_ready),
             ..self.base()
         }
@@ -294,7 +328,8 @@ impl Traffic {
             self.transactions += 1;
             if let Some(f) = self.flows.get_mut(c.flow as usize).filter(|_| c.reserved == 0) {
                 if c.create {
-                    *f = Flow { active: true, window: c.window, ..Flow::default() };
+                    let shift = if c.pkt_shift != 0 { c.pkt_shift } else { self.profile.pkt_shift };
+                    *f = Flow { active: true, window: c.window, shift, ..Flow::default() };
                 } else {
                     *f = Flow::default();
                 }
@@ -314,18 +349,22 @@ impl Traffic {
                 f.acked_bytes += n.bytes as u64;
             }
         }
+        if i.sleep.is_some() && o.sleep_ready {
+            self.sleep = None;
+            self.transactions += 1;
+        }
         if o.pktsend_valid && i.pktsend_ready {
             self.transactions += 1;
             let flow = o.pktsend_flow as usize;
             self.sends[flow] += 1;
             let f = &mut self.flows[flow];
             f.outstanding += 1;
-            f.emitted_bytes += 1 << self.profile.pkt_shift;
+            f.emitted_bytes += 1 << f.shift;
             // Holds when windows never shrink: a grant checked inflight against a window no
             // larger than today's, and acks only lower inflight (docs/modules/flow_sched.md).
             if self.profile.windows_only_grow
                 && f.active
-                && f.emitted_bytes.saturating_sub(f.acked_bytes) > f.window as u64
+                && f.emitted_bytes.saturating_sub(f.acked_bytes) >= f.window as u64 + (1 << f.shift)
             {
                 self.window_violations += 1;
             }
@@ -336,7 +375,7 @@ impl Traffic {
 /// Offers removes for every flow and runs with tready high until the scheduler is empty.
 pub fn drain(t: &mut Traffic, s: &mut impl Sched) {
     t.profile = Profile { p_create: 0.0, p_remove: 0.0, p_update: 0.0, p_ready: 1.0, ..t.profile.clone() };
-    t.setup = (0..1u16 << FLOW_BITS).rev().map(|f| Ctrl { create: false, flow: f, window: 0, rate: 0, reserved: 0 }).collect();
+    t.setup = (0..1u16 << FLOW_BITS).rev().map(|f| Ctrl { create: false, flow: f, window: 0, rate: 0, pkt_shift: 0, reserved: 0 }).collect();
     for _ in 0..(3u64 << FLOW_BITS) + 70_000 {
         t.step(s);
     }
@@ -373,7 +412,9 @@ fn lockstep(scenario: Scenario, profile: Profile, seed: u64, cycles: u64, vcd: O
         if granted != sent {
             out.fail(format!("{granted} packets granted but {sent} PktSends left after draining"));
         }
-        let beyond = ls.model.grants.iter().filter(|g| g.inflight > g.window).count();
+        // A packet may start while in flight < window, so none may start at or past it.
+        let beyond =
+            ls.model.grants.iter().filter(|g| g.inflight as u64 >= g.window as u64 + (1 << g.pkt_shift)).count();
         if beyond > 0 {
             out.fail(format!("{beyond} grants took a flow beyond its window"));
         }

@@ -25,6 +25,7 @@ fn quiet(pkt_shift: u8, max_burst: u16) -> Profile {
         p_remove: 0.0,
         p_update: 0.0,
         p_notify: 0.5,
+        p_sleep: 0.0,
         p_ready: 1.0,
         rate: (0, 0),
         window: (0, 0),
@@ -32,6 +33,7 @@ fn quiet(pkt_shift: u8, max_burst: u16) -> Profile {
         pkt_shift,
         max_burst,
         over_ack: false,
+        per_flow_shift: false,
     }
 }
 
@@ -136,6 +138,7 @@ pub fn window(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
         flow_ids: flows,
         p_update: 0.05,
         p_notify: 0.2,
+        p_sleep: 0.02,
         p_ready: 0.7,
         rate: (1 << 16, 40 << 16),
         window: (1 << 10, 16 << 10),
@@ -150,7 +153,7 @@ pub fn window(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     let mut ls = Lockstep::new(vcd);
     let sends = measure(&mut t, &mut ls, 0, cycles);
     let mut out = Outcome::new(Scenario::FlowSchedWindow, seed);
-    let full = ls.model.grants.iter().filter(|g| g.window - g.inflight < 1024).count();
+    let full = ls.model.grants.iter().filter(|g| g.inflight as u64 + 1024 > g.window as u64).count();
     out.metric("pktsends", sends.iter().sum::<u64>() as f64);
     out.metric("grants_filling_window", full as f64);
     out.metric("window_violations", t.window_violations as f64);

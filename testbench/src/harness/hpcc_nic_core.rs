@@ -187,6 +187,37 @@ pub fn settle(p: &mut CorePair, w: Which, max: u64) -> Vec<(u32, u32, u8)> {
     core(p, w).results.drain(..).collect()
 }
 
+/// Core `w`'s nonzero counters, named, read through the register port: rx_pipe's 32 and
+/// rx_ctx's 16 selectable counters and the fixed ones from `STAT_TX_DROP` on (a failing
+/// scenario prints them).
+pub fn counters(p: &mut CorePair, w: Which) -> Vec<(String, u32)> {
+    let c = core(p, w);
+    for k in 0..32 {
+        c.write(csr::STAT_SEL, k | (k & 15) << 8);
+        c.read(csr::STAT_RX_PIPE);
+        c.read(csr::STAT_RX_CTX);
+    }
+    for word in csr::STAT_TX_DROP..=csr::STAT_CC_UNUSED {
+        c.read(word);
+    }
+    c.read(csr::FEEDBACK_DROPPED);
+    let reads: Vec<(u32, u32)> =
+        settle(p, w, 100_000).into_iter().filter(|r| r.0 != csr::STAT_SEL).map(|r| (r.0, r.1)).collect();
+    let mut out = vec![];
+    for (k, (word, v)) in reads.into_iter().enumerate() {
+        let name = match word {
+            csr::STAT_RX_PIPE => format!("rx_pipe[{}]", k / 2),
+            csr::STAT_RX_CTX if k / 2 < 16 => format!("rx_ctx[{}]", k / 2),
+            csr::STAT_RX_CTX => continue,
+            w => format!("reg {w:#05x}"),
+        };
+        if v != 0 {
+            out.push((name, v));
+        }
+    }
+    out
+}
+
 /// The CC module's configuration words (`csr::CC_CFG` on) for the models' configurations,
 /// placed by `csr::CC_FIELDS` (the one copy of the layout on the Rust side).
 pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
@@ -289,4 +320,169 @@ pub fn status_when_done(p: &mut CorePair, w: Which) -> u32 {
         }
     }
     panic!("core {w:?}: command still running after 1000 polls");
+}
+
+/// One queue pair of `core-random`: requester flow `req` on one core, responder `resp` on the
+/// other, its algorithm and MTU, and the message out.
+struct Qp {
+    on_a: bool,
+    req: u16,
+    resp: u16,
+    mtu: u16,
+    next_psn: u32,
+    count: u64,
+    cur: Option<Msg>,
+}
+
+struct Msg {
+    read: bool,
+    tag: u16,
+    /// Where the bytes must land: (on A?, address), and they.
+    dst: (bool, u64),
+    data: Vec<u8>,
+    /// Cycle of the post.
+    at: u64,
+}
+
+/// `core-random`: two cores back to back, four queue pairs (two each way) on random algorithms
+/// (HPCC++, Rx-HPCC, LDCP, DCQCN) and MTUs, each posting WRITEs and READs (30%) of 0-12,000
+/// bytes through the register port, back to back, until the cycle budget; random backpressure
+/// on every host, MAC, register and completion port, a telemetry hop on data frames and 2% of
+/// ECN-capable frames marked CE. Every message must complete, in order per flow, with its tag,
+/// and its bytes must be in the destination's memory when the completion is taken. No loss:
+/// the retransmission timeout is not built yet.
+pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
+    use rand::SeedableRng;
+    use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
+    use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
+    let start = std::time::Instant::now();
+    let mut o = super::Outcome::new(super::Scenario::CoreRandom, seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = pair(seed, rng.gen_range(10..200), 0.1, vcd);
+    // A congested "switch": 2% of ECN-capable frames marked CE (LDCP's ACKs echo them).
+    p.ce = 0.02;
+    let m = super::cc_module::Model::new();
+    for w in [Which::A, Which::B] {
+        configure(core(&mut p, w), &m, 12, 16);
+        settle(&mut p, w, 50_000);
+    }
+    let mut qps: Vec<Qp> = (0..4u16)
+        .map(|k| {
+            let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..50) } else { rng.gen_range(0..1 << 24) };
+            let mtu = [256, 512, 1024, 2048, 4096][rng.gen_range(0..5)];
+            Qp { on_a: k % 2 == 0, req: 0x100 + k, resp: 0x200 + k, mtu, next_psn: psn, count: 0, cur: None }
+        })
+        .collect();
+    let mut algs = [0u64; 4];
+    for q in &qps {
+        let alg = rng.gen_range(0..4u32);
+        algs[alg as usize] += 1;
+        let (rq, rs) = if q.on_a { (Which::A, Which::B) } else { (Which::B, Which::A) };
+        let cfg = |header, telemetry| FlowConfig { header, mtu: q.mtu, telemetry, probe: false, fast_start: 0 };
+        let (to_resp, to_req) = (super::tx_pipe::header_to(&mut rng, q.resp as u32), super::tx_pipe::header_to(&mut rng, q.req as u32));
+        let rx = |qpn: u16, epsn, spsn| RxCtrl { op: OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu: q.mtu, addr: 0 }.to_bytes();
+        let window = rng.gen_range(16u32..256) << 10;
+        let tel = rng.gen();
+        create(core(&mut p, rq), q.req, &TxCtrl::Create { flow: q.req, cfg: cfg(to_resp, tel) }.to_bytes(), &rx(q.req, 0, q.next_psn), 50 << 16, window, alg);
+        settle(&mut p, rq, 10_000);
+        o.check(p.cycle, ("create", q.req, status_when_done(&mut p, rq)), ("create", q.req, csr::ERR_NONE));
+        create(core(&mut p, rs), q.resp, &TxCtrl::Create { flow: q.resp, cfg: cfg(to_req, false) }.to_bytes(), &rx(q.resp, q.next_psn, 0), 50 << 16, window, alg);
+        settle(&mut p, rs, 10_000);
+        o.check(p.cycle, ("create", q.resp, status_when_done(&mut p, rs)), ("create", q.resp, csr::ERR_NONE));
+    }
+    let (mut seen, mut done) = ([0usize; 2], vec![]);
+    let mut late: Vec<(u64, Msg)> = vec![];
+    let limit = p.cycle + cycles + 400_000;
+    let mut idle = 0u64;
+    while p.cycle < limit {
+        // Completions: each must be its flow's message, in order of posting per flow.
+        for (side, on_a) in [(0usize, true), (1, false)] {
+            let cpls = if on_a { &p.a.completions } else { &p.b.completions };
+            while seen[side] < cpls.len() {
+                let c = cpls[seen[side]];
+                seen[side] += 1;
+                let flow = c as u16;
+                let Some(q) = qps.iter_mut().find(|q| q.on_a == on_a && q.req == flow) else {
+                    o.fail(format!("cycle {}: completion {c:#x} for no flow of ours", p.cycle));
+                    continue;
+                };
+                match q.cur.take() {
+                    Some(msg) => {
+                        o.check(p.cycle, (flow, (c >> 16) as u16, (c >> 32) & 3), (flow, msg.tag, 0));
+                        late.push((p.cycle, msg));
+                        idle = 0;
+                    }
+                    None => o.fail(format!("cycle {}: completion {c:#x} with no message out", p.cycle)),
+                }
+            }
+        }
+        // Landed bytes: every message's bytes are in the destination's memory when its
+        // completion is taken (a READ's by the core's completion wait, a WRITE's by the
+        // responder's placement gate: its ACK leaves after the payload is written).
+        for (at, msg) in late.drain(..) {
+            let host = if msg.dst.0 { &p.a.host } else { &p.b.host };
+            let landed = host.read(msg.dst.1, msg.data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect::<Vec<u8>>() == msg.data;
+            o.transactions += 1;
+            o.check(at, (msg.read, msg.dst.1, landed), (msg.read, msg.dst.1, true));
+            done.push(msg);
+        }
+        // New messages while the budget lasts.
+        if p.cycle < limit - 400_000 {
+            for q in qps.iter_mut().filter(|q| q.cur.is_none()) {
+                let (rq, rs) = if q.on_a { (Which::A, Which::B) } else { (Which::B, Which::A) };
+                let read = rng.gen_bool(0.3);
+                let len: u32 = if rng.gen_bool(0.1) { 0 } else { rng.gen_range(1..=12_000) };
+                let npkts = len.div_ceil(q.mtu as u32).max(1);
+                let base = 0x1_0000_0000 * (q.req as u64) + q.count * 0x1_0000;
+                let (local, remote) = (base, base + 0x8000_0000);
+                let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+                let post_w = Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: q.next_psn & 0xFF_FFFF };
+                let tag = rng.gen();
+                if read {
+                    core(&mut p, rs).host.fill(remote, &data);
+                    let rx = RxCtrl { op: OP_READ, qpn: q.req as u32, epsn: 0, spsn: 0, mtu: q.mtu, addr: local }.to_bytes();
+                    post(core(&mut p, rq), q.req, &TxCtrl::Read { flow: q.req, post: post_w }.to_bytes(), Some(&rx), tag);
+                } else {
+                    core(&mut p, rq).host.fill(local, &data);
+                    post(core(&mut p, rq), q.req, &TxCtrl::Post { flow: q.req, post: post_w }.to_bytes(), None, tag);
+                }
+                settle(&mut p, rq, 10_000);
+                o.check(p.cycle, ("post", q.req, status_when_done(&mut p, rq)), ("post", q.req, csr::ERR_NONE));
+                let dst = if read { (q.on_a, local) } else { (!q.on_a, remote) };
+                q.cur = Some(Msg { read, tag, dst, data, at: p.cycle });
+                q.next_psn = q.next_psn.wrapping_add(npkts);
+                q.count += 1;
+            }
+        } else if qps.iter().all(|q| q.cur.is_none()) && late.is_empty() {
+            break;
+        }
+        idle += 1;
+        if idle > 200_000 {
+            break;
+        }
+        p.step();
+    }
+    for q in &qps {
+        if let Some(m) = &q.cur {
+            let (kind, len) = (if m.read { "READ" } else { "WRITE" }, m.data.len());
+            o.fail(format!("cycle {}: flow {:#x}'s message {} ({kind} of {len} B, MTU {}, posted at cycle {}) never completed", p.cycle, q.req, q.count - 1, q.mtu, m.at));
+        }
+    }
+    if !o.passed() {
+        for w in [Which::A, Which::B] {
+            o.fail(format!("core {w:?} counters: {:?}", counters(&mut p, w)));
+        }
+    }
+    for (name, h) in [("A", &p.a.host), ("B", &p.b.host)] {
+        o.check(p.cycle, (name, h.bad_frames, h.wr_len_errors), (name, 0, 0));
+    }
+    o.cycles = p.cycle;
+    o.seconds = start.elapsed().as_secs_f64();
+    o.metric("messages", done.len() as f64);
+    o.metric("reads", done.iter().filter(|m| m.read).count() as f64);
+    o.metric("bytes", done.iter().map(|m| m.data.len()).sum::<usize>() as f64);
+    o.metric("frames", (p.carried[0] + p.carried[1]) as f64);
+    o.metric("ce_marked", (p.marked[0] + p.marked[1]) as f64);
+    o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);
+    o
 }

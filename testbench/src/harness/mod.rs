@@ -83,11 +83,15 @@ pub enum Scenario {
     /// nic_datapath: two instances back to back, four queue pairs posting WRITEs and READs
     /// over a lossy link; every message completes and lands byte for byte, Notifies exact.
     NicDatapathRandom,
+    /// hpcc_nic_core: two cores back to back, four queue pairs on random algorithms posting
+    /// WRITEs and READs through the register port; every message completes with its tag and
+    /// lands byte for byte.
+    CoreRandom,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 26] = [
+    pub const ALL: [Scenario; 27] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -114,6 +118,7 @@ impl Scenario {
         Scenario::RxDmaRandom,
         Scenario::RxDmaBadInput,
         Scenario::NicDatapathRandom,
+        Scenario::CoreRandom,
     ];
 
     /// Module under test.
@@ -132,6 +137,7 @@ impl Scenario {
             Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
             Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
             Scenario::NicDatapathRandom => "nic_datapath",
+            Scenario::CoreRandom => "hpcc_nic_core",
             _ => "flow_sched",
         }
     }
@@ -165,6 +171,7 @@ impl Scenario {
             Scenario::RxDmaRandom => "rxdma-random",
             Scenario::RxDmaBadInput => "rxdma-bad-input",
             Scenario::NicDatapathRandom => "datapath-random",
+            Scenario::CoreRandom => "core-random",
         }
     }
 
@@ -207,6 +214,7 @@ impl Scenario {
             Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
             Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
             Scenario::NicDatapathRandom => nic_datapath::random(seed, cycles, vcd),
+            Scenario::CoreRandom => hpcc_nic_core::random(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

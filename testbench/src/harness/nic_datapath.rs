@@ -10,7 +10,7 @@ use super::{get_wide, set_wide};
 use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::packet::{IntHop, LineRate, RocePacket};
+use sim::packet::{Ecn, IntHop, LineRate, RocePacket};
 use sim::rx_pipe::beats;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -133,8 +133,13 @@ pub struct Pair<N: Side = Nic> {
     pub drop: DropFn,
     /// Hops the "switch" wrote, in order, per direction.
     pub hops: [Vec<IntHop>; 2],
+    /// Probability that the link marks an ECN-capable frame CE, as a congested switch would.
+    pub ce: f64,
+    /// Frames marked CE per direction.
+    pub marked: [u64; 2],
     pub cycle: u64,
     rng: ChaCha8Rng,
+    ce_rng: ChaCha8Rng,
 }
 
 impl Pair<Nic> {
@@ -173,8 +178,11 @@ impl<N: Side> Pair<N> {
             backpressure,
             drop: Box::new(|_, _, _| false),
             hops: [vec![], vec![]],
+            ce: 0.0,
+            marked: [0; 2],
             cycle: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            ce_rng: ChaCha8Rng::seed_from_u64(seed ^ 0xCE),
         }
     }
 
@@ -212,12 +220,22 @@ impl<N: Side> Pair<N> {
                     continue;
                 }
                 let mut frame = f;
+                let mut rebuild = false;
                 if let Some(t) = p.telemetry.as_mut().filter(|t| !t.echo) {
                     let hop = IntHop::from_counters(now * 4, now * 100, (now % 97) * 1000, LineRate::G100);
                     if t.push_hop(hop) {
                         self.hops[!ab as usize].push(hop);
-                        frame = p.build();
+                        rebuild = true;
                     }
+                }
+                let ect = matches!(p.ip.ecn, Ecn::Ect0 | Ecn::Ect1);
+                if ect && self.ce > 0.0 && self.ce_rng.gen_bool(self.ce) {
+                    p.ip.ecn = Ecn::Ce;
+                    self.marked[!ab as usize] += 1;
+                    rebuild = true;
+                }
+                if rebuild {
+                    frame = p.build();
                 }
                 let q = if ab { &mut self.ab } else { &mut self.ba };
                 q.push_back(InFlight { at: now + self.delay, frame });
@@ -257,6 +275,7 @@ fn idle(d: &mut Rtl) {
     d.set_s_axis_rx_tuser(0);
     d.set_m_axis_event_tready(0);
     d.set_m_axis_notify_tready(0);
+    d.set_m_axis_sleep_tready(0);
     d.set_m_axis_dma_wr_cmd_tready(0);
     d.set_m_axis_dma_wr_tready(0);
 }
@@ -291,6 +310,9 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     let (ev_ready, no_ready, wc_ready, wd_ready) = (ready(), ready(), ready(), ready());
     d.set_m_axis_event_tready(ev_ready as u8);
     d.set_m_axis_notify_tready(no_ready as u8);
+    // PktSends here come round-robin from the harness, not a scheduler: reports are taken
+    // and dropped.
+    d.set_m_axis_sleep_tready(1);
     n.host.drive_writes(d, &mut offer, wc_ready, wd_ready);
     d.eval();
 

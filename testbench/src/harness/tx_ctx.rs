@@ -176,7 +176,8 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         _ => {}
     }
     let echo = rng.gen_bool(0.5).then(|| hops(rng));
-    Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo })
+    let ece = rng.gen_bool(0.3);
+    Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo, ece })
 }
 
 
@@ -203,6 +204,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let (mut n_resp, mut n_probe, mut n_rdresp, mut n_rdreq) = (0u64, 0u64, 0u64, 0u64);
     let mut exp_sent: VecDeque<(u16, u32)> = VecDeque::new();
     let mut n_sent = 0u64;
+    let mut exp_sleep: VecDeque<sim::flow_sched::Sleep> = VecDeque::new();
+    let (mut n_idle, mut n_wake) = (0u64, 0u64);
     let mut exp_desc: VecDeque<TxDesc> = VecDeque::new();
     let mut exp_dma: VecDeque<DmaRead> = VecDeque::new();
     let (mut n_desc, mut n_dma, mut resets, mut drops_total, mut bad_total) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -215,7 +218,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut cycle = 0u64;
     loop {
         let running = cycle < cycles;
-        if !running && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
+        if !running && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() && exp_sleep.is_empty() {
             break;
         }
         if idle > 5_000 {
@@ -237,6 +240,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             exp_desc.clear();
             exp_dma.clear();
             exp_sent.clear();
+            exp_sleep.clear();
+            model.sleeps.clear();
             continue;
         }
         if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
@@ -264,6 +269,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         dut.set_m_axis_desc_tready(d_ready as u8);
         dut.set_m_axis_dma_rd_tready(r_ready as u8);
         dut.set_m_axis_sent_tready(s_ready as u8);
+        let w_ready = rng.gen_bool(shape.dma_ready);
+        dut.set_m_axis_sleep_tready(w_ready as u8);
         dut.eval();
         let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
         let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
@@ -302,6 +309,22 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, format!("sent {got:#012x}"), "no sent event".into()),
             }
         }
+        if w_ready && dut.m_axis_sleep_tvalid() == 1 {
+            idle = 0;
+            let got = dut.m_axis_sleep_tdata();
+            match exp_sleep.pop_front() {
+                Some(want) => {
+                    o.transactions += 1;
+                    if want.wake {
+                        n_wake += 1;
+                    } else {
+                        n_idle += 1;
+                    }
+                    o.check(cycle, format!("sleep {got:#07x}"), format!("sleep {:#07x}", want.tdata()));
+                }
+                None => o.check(cycle, format!("sleep {got:#07x}"), "no sleep report".into()),
+            }
+        }
         if r_ready && dut.m_axis_dma_rd_tvalid() == 1 {
             idle = 0;
             let got = get_wide(dut.m_axis_dma_rd_tdata());
@@ -314,7 +337,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, hex(&got), "no DMA read".into()),
             }
         }
-        if exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
+        if exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() && exp_sleep.is_empty() {
             idle = 0;
         }
         dut.tick();
@@ -359,11 +382,12 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => drops_total += 1,
             }
         }
+        exp_sleep.extend(model.sleeps.drain(..));
         // Counters count in S2, a cycle or more after the take: compared when the pipeline is
         // empty (nothing taken for two cycles, every expected output out), and at the end.
         since_take = if took_c || took_p || took_r { 0 } else { since_take + 1 };
         started |= took_c || took_p || took_r;
-        if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() {
+        if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() && exp_sleep.is_empty() {
             check_counters(&mut o, cycle, &dut, &model);
             counter_checks += 1;
         }
@@ -386,6 +410,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("probes", n_probe as f64);
     o.metric("read_requests", n_rdreq as f64);
     o.metric("sent_events", n_sent as f64);
+    o.metric("idle_reports", n_idle as f64);
+    o.metric("wake_reports", n_wake as f64);
     o.metric("read_responses", n_rdresp as f64);
     o.metric("drops", drops_total as f64);
     o.metric("recv_drops", recv_drops as f64);

@@ -33,6 +33,8 @@ pub fn run(cycles: u64) -> std::result::Result<(f64, Check), String> {
             x.s_axis_update_tdata.next = 0u64.into();
             x.s_axis_notify_tvalid.next = i.notify.is_some();
             x.s_axis_notify_tdata.next = i.notify.map_or(0, |n| n.tdata()).into();
+            x.s_axis_sleep_tvalid.next = false;
+            x.s_axis_sleep_tdata.next = 0u64.into();
             x.m_axis_pktsend_tready.next = i.pktsend_ready;
             // The scheduler's outputs depend on its registers only (update_tready also on
             // ctrl_tvalid, and nothing offers an update), so what the simulator settled after
@@ -41,6 +43,7 @@ pub fn run(cycles: u64) -> std::result::Result<(f64, Check), String> {
                 ctrl_ready: x.s_axis_ctrl_tready.val(),
                 update_ready: x.s_axis_update_tready.val(),
                 notify_ready: x.s_axis_notify_tready.val(),
+                sleep_ready: x.s_axis_sleep_tready.val(),
                 pktsend_valid: x.m_axis_pktsend_tvalid.val(),
                 pktsend_flow: x.m_axis_pktsend_tdata.val().to_u16(),
             };

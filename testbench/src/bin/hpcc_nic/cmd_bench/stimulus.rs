@@ -55,7 +55,7 @@ impl Stimulus {
         let reset = self.check.cycles == 0;
         if !reset && self.ctrl.is_none() && self.next_flow < FLOWS {
             let window = (((x >> 21) & 0x3f) + 1) << 12;
-            self.ctrl = Some(Ctrl { create: true, flow: self.next_flow, window, rate: x & 0x1f_ffff, reserved: 0 });
+            self.ctrl = Some(Ctrl { create: true, flow: self.next_flow, window, rate: x & 0x1f_ffff, pkt_shift: 0, reserved: 0 });
             self.next_flow += 1;
         }
         if !reset && self.notify.is_none() && (x >> 28) & 3 == 0 {
@@ -68,6 +68,7 @@ impl Stimulus {
             ctrl: self.ctrl,
             update: None,
             notify: self.notify,
+            sleep: None,
             pktsend_ready: x >> 30 != 0,
         }
     }
@@ -113,7 +114,7 @@ mod tests {
         assert!(i.reset && i.ctrl.is_none() && i.notify.is_none() && i.update.is_none() && i.pktsend_ready);
         assert_eq!((i.pkt_shift, i.max_burst), (10, 64));
         st.observe(&i, &busy);
-        let f0 = Ctrl { create: true, flow: 0, window: 29 << 12, rate: 0x1a_74ab, reserved: 0 };
+        let f0 = Ctrl { create: true, flow: 0, window: 29 << 12, rate: 0x1a_74ab, pkt_shift: 0, reserved: 0 };
         let n0 = Notify { flow: 46, bytes: 2048 };
         let i = st.inputs(); // x = 8b9a74ab: flow 0 created, notify offered
         assert!(!i.reset && i.pktsend_ready);
@@ -125,7 +126,7 @@ mod tests {
         st.observe(&i, &Outputs { ctrl_ready: true, notify_ready: true, pktsend_valid: true, pktsend_flow: 7, ..busy });
         assert_eq!(st.check, Check { cycles: 3, pktsends: 1, sum: 69 });
         let i = st.inputs(); // x = 00174626: flow 1, notify of flow 0, tready low
-        let f1 = Ctrl { create: true, flow: 1, window: 1 << 12, rate: 0x17_4626, reserved: 0 };
+        let f1 = Ctrl { create: true, flow: 1, window: 1 << 12, rate: 0x17_4626, pkt_shift: 0, reserved: 0 };
         assert_eq!((i.ctrl, i.notify, i.pktsend_ready), (Some(f1), Some(Notify { flow: 0, bytes: 2048 }), false));
         st.observe(&i, &Outputs { pktsend_valid: true, pktsend_flow: 3, ..busy });
         assert_eq!(st.check, Check { cycles: 4, pktsends: 1, sum: 69 }, "no handshake while tready is low");
