@@ -120,6 +120,19 @@ pub struct Host {
     pub bad_frames: u64,
     /// DMA writes whose data length differed from the command's.
     pub wr_len_errors: u64,
+    /// The MAC's line rate in bytes per cycle (None: a beat whenever ready, 128 Gb/s at
+    /// 250 MHz). Each frame costs its wire bytes: max(length + 4 FCS, 64) + 20 (preamble,
+    /// SFD, inter-frame gap); a token bucket of this rate, holding at most one beat, paces them.
+    pub mac_rate: Option<f64>,
+    mac_credit: f64,
+    /// Wire bytes the MAC sent (with the overhead above), for rate measurements.
+    pub wire_bytes: u64,
+}
+
+/// Wire bytes of an Ethernet frame of `len` bytes without FCS: FCS, minimum size, preamble,
+/// SFD and inter-frame gap.
+pub fn wire_bytes(len: usize) -> u64 {
+    (len as u64 + 4).max(64) + 20
 }
 
 /// What the host and the MAC offered or took this cycle.
@@ -166,7 +179,10 @@ impl Host {
             d.set_s_axis_dma_rd_data_tkeep(b.keep);
             d.set_s_axis_dma_rd_data_tlast(b.last as u8);
         }
-        let tx_ready = ready();
+        if let Some(r) = self.mac_rate {
+            self.mac_credit = (self.mac_credit + r).min(64.0);
+        }
+        let tx_ready = ready() && (self.mac_rate.is_none() || self.mac_credit > 0.0);
         d.set_m_axis_tx_tready(tx_ready as u8);
         let rx = self.rx_beats.front().filter(|_| ready()).cloned();
         d.set_s_axis_rx_tvalid(rx.is_some() as u8);
@@ -205,8 +221,12 @@ impl Host {
             let data = get_wide(d.m_axis_tx_tdata());
             let keep = d.m_axis_tx_tkeep();
             self.tx_buf.extend((0..64).filter(|i| keep >> i & 1 == 1).map(|i| data[i]));
+            self.mac_credit -= keep.count_ones() as f64;
             if d.m_axis_tx_tlast() == 1 {
                 let f = std::mem::take(&mut self.tx_buf);
+                let wire = wire_bytes(f.len());
+                self.wire_bytes += wire;
+                self.mac_credit -= (wire - f.len() as u64) as f64;
                 if d.m_axis_tx_tuser() == 1 {
                     self.bad_frames += 1;
                 } else {

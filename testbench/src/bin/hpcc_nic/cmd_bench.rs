@@ -11,6 +11,7 @@
 
 mod cc_hpcc;
 mod cc_ldcp;
+mod core;
 mod report;
 mod runners;
 mod rx_pipe;
@@ -32,8 +33,9 @@ use testbench::verilated::models::FlowSched as Rtl;
 #[derive(clap::Args)]
 pub struct Args {
     /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
-    /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure), or
-    /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes).
+    /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure),
+    /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes), or `hpcc_nic_core`
+    /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -80,12 +82,17 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             rx_pipe::run(args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
+        "hpcc_nic_core" => {
+            // --cycles / 10 per point (default 200,000).
+            core::print(&core::sweep((args.cycles / 10).max(10_000)), args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "tx_pipe" => {
             // --cycles / 10^4 frames per point (default 200).
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe or rx_pipe").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe or hpcc_nic_core").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
