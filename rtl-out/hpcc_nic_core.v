@@ -545,6 +545,28 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_pkts_d;
     wire  [31:0] nt_pkts_q;
     reg  nt_pkts_clock;
+    reg  [9:0] algs_read_address;
+    reg  algs_read_clock;
+    wire  [1:0] algs_read_data;
+    reg  [9:0] algs_write_address;
+    reg  algs_write_clock;
+    reg  [1:0] algs_write_data;
+    reg  algs_write_enable;
+    reg  [31:0] tm_gap_d;
+    wire  [31:0] tm_gap_q;
+    reg  tm_gap_clock;
+    reg  [31:0] tm_count_d;
+    wire  [31:0] tm_count_q;
+    reg  tm_count_clock;
+    reg  [9:0] tm_flow_d;
+    wire  [9:0] tm_flow_q;
+    reg  tm_flow_clock;
+    reg  [31:0] tm_wait_d;
+    wire  [31:0] tm_wait_q;
+    reg  tm_wait_clock;
+    reg  tm_valid_d;
+    wire  tm_valid_q;
+    reg  tm_valid_clock;
     reg  sweep_d;
     wire  sweep_q;
     reg  sweep_clock;
@@ -612,6 +634,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     // Local signals
     reg  nt_take;
     reg  [31:0] nt_bytes;
+    reg  tm_next;
+    reg  [511:0] tm_word;
     reg  rw_done;
     reg  [31:0] decoded;
     reg  [31:0] rw_left0;
@@ -1350,6 +1374,40 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(nt_pkts_q),
         .clock(nt_pkts_clock)
     );
+    hpcc_ram_w2_d1024 algs(
+        .read_address(algs_read_address),
+        .read_clock(algs_read_clock),
+        .read_data(algs_read_data),
+        .write_address(algs_write_address),
+        .write_clock(algs_write_clock),
+        .write_data(algs_write_data),
+        .write_enable(algs_write_enable)
+    );
+    hpcc_dff_w32 tm_gap(
+        .d(tm_gap_d),
+        .q(tm_gap_q),
+        .clock(tm_gap_clock)
+    );
+    hpcc_dff_w32 tm_count(
+        .d(tm_count_d),
+        .q(tm_count_q),
+        .clock(tm_count_clock)
+    );
+    hpcc_dff_w10 tm_flow(
+        .d(tm_flow_d),
+        .q(tm_flow_q),
+        .clock(tm_flow_clock)
+    );
+    hpcc_dff_w32 tm_wait(
+        .d(tm_wait_d),
+        .q(tm_wait_q),
+        .clock(tm_wait_clock)
+    );
+    hpcc_dff_w1 tm_valid(
+        .d(tm_valid_d),
+        .q(tm_valid_q),
+        .clock(tm_valid_clock)
+    );
     hpcc_dff_w1 sweep(
         .d(sweep_d),
         .q(sweep_q),
@@ -1493,6 +1551,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         nt_valid_clock = clock;
         nt_flow_clock = clock;
         nt_pkts_clock = clock;
+        tm_gap_clock = clock;
+        tm_count_clock = clock;
+        tm_flow_clock = clock;
+        tm_wait_clock = clock;
+        tm_valid_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -1528,6 +1591,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         nt_valid_d = nt_valid_q;
         nt_flow_d = nt_flow_q;
         nt_pkts_d = nt_pkts_q;
+        tm_gap_d = tm_gap_q;
+        tm_count_d = tm_count_q;
+        tm_flow_d = tm_flow_q;
+        tm_wait_d = tm_wait_q;
+        tm_valid_d = tm_valid_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -1713,6 +1781,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         flows_read_clock = clock;
         flows_write_clock = clock;
         shifts_read_clock = clock;
+        algs_read_clock = clock;
+        algs_write_clock = clock;
         shifts_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
@@ -1766,7 +1836,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha)) begin
+            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17)) begin
                 axil_wr_err = 1'b0;
             end
             if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
@@ -1785,6 +1855,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             if (axil_wr_addr == 32'ha) begin
                 stat_sel_d = axil_wr_data;
+            end
+            if (axil_wr_addr == 32'h17) begin
+                tm_gap_d = axil_wr_data;
             end
             if (axil_wr_addr == 32'h20 + 0) begin
                 args_0_d = axil_wr_data;
@@ -2129,6 +2202,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h16) begin
             axil_rd_data = cc_stat_unused;
+        end
+        else if (axil_rd_addr == 32'h17) begin
+            axil_rd_data = tm_gap_q;
+        end
+        else if (axil_rd_addr == 32'h18) begin
+            axil_rd_data = tm_count_q;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -2523,9 +2602,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (seq_hold) begin
             flows_read_address = cmd_flow[(32'h0)+:(10)];
         end
+        tm_word = ((tm_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h30000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
         cc_s_axis_event_tdata = dp_m_axis_event_tdata;
         cc_s_axis_event_tvalid = dp_m_axis_event_tvalid & ~hold;
         dp_m_axis_event_tready = cc_s_axis_event_tready & ~hold;
+        if (tm_valid_q) begin
+            cc_s_axis_event_tdata = tm_word;
+            cc_s_axis_event_tvalid = ~hold;
+            dp_m_axis_event_tready = 1'b0;
+        end
         sched_s_axis_ctrl_tvalid = 1'b0;
         sched_create = 32'h0;
         if (cmd_op == 32'h1) begin
@@ -2749,6 +2834,36 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             skid_valid_d = 1'b1;
             skid_data_d = push_data;
         end
+        algs_read_address = tm_flow_q;
+        algs_write_enable = (state_q == 32'h7) & ~t1_valid_q & ((cmd_op == 32'h1) | (cmd_op == 32'h2));
+        algs_write_address = cmd_flow[(32'h0)+:(10)];
+        algs_write_data = 32'h0;
+        if (cmd_op == 32'h1) begin
+            algs_write_data = ((32'h1) & 2'h3) | (((args_22_q[(32'h1)+:(1)]) & 2'h3) << 32'h1);
+        end
+        tm_next = 1'b0;
+        if (tm_valid_q) begin
+            if (cc_s_axis_event_tready & ~hold) begin
+                tm_valid_d = 1'b0;
+                tm_count_d = tm_count_q + 32'h1;
+                tm_next = 1'b1;
+            end
+        end
+        else if (|tm_gap_q & ~sweep_q) begin
+            if (|tm_wait_q) begin
+                tm_wait_d = tm_wait_q - 32'h1;
+            end
+            else if (algs_read_data[32'h0] & algs_read_data[32'h1]) begin
+                tm_valid_d = 1'b1;
+            end
+            else begin
+                tm_next = 1'b1;
+            end
+        end
+        if (tm_next) begin
+            tm_flow_d = tm_flow_q + 32'h1;
+            tm_wait_d = tm_gap_q;
+        end
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -2756,6 +2871,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             shifts_write_enable = 1'b1;
             shifts_write_address = sweep_addr_q;
             shifts_write_data = 32'h0;
+            algs_write_enable = 1'b1;
+            algs_write_address = sweep_addr_q;
+            algs_write_data = 32'h0;
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
                 sweep_d = 1'b0;
@@ -2870,6 +2988,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             rw2_valid_d = 1'b0;
             wr_lasts_d = 32'h0;
             nt_valid_d = 1'b0;
+            tm_gap_d = 32'hc;
+            tm_count_d = 32'h0;
+            tm_flow_d = 32'h0;
+            tm_wait_d = 32'h0;
+            tm_valid_d = 1'b0;
             sweep_d = 1'b1;
             sweep_addr_d = 32'h0;
         end

@@ -172,6 +172,17 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     nt_pkts: DFF<Bits<32>>,
     nt_take: Signal<Local, bool>,
     nt_bytes: Signal<Local, Bits<32>>,
+    // Timer scan: per flow [0] created, [1] its algorithm takes timer events (LDCP 2, DCQCN 3:
+    // the algorithm's bit 1), written by create and remove; the flow id the scan is at, cycles
+    // left at it, its timer event offered.
+    algs: RAM<Bits<2>, F>,
+    tm_gap: DFF<Bits<32>>,
+    tm_count: DFF<Bits<32>>,
+    tm_flow: DFF<Bits<F>>,
+    tm_wait: DFF<Bits<32>>,
+    tm_valid: DFF<bool>,
+    tm_next: Signal<Local, bool>,
+    tm_word: Signal<Local, Bits<512>>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
@@ -357,6 +368,14 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             nt_pkts: Default::default(),
             nt_take: Default::default(),
             nt_bytes: Default::default(),
+            algs: Default::default(),
+            tm_gap: Default::default(),
+            tm_count: Default::default(),
+            tm_flow: Default::default(),
+            tm_wait: Default::default(),
+            tm_valid: Default::default(),
+            tm_next: Default::default(),
+            tm_word: Default::default(),
             mtu_ok: Default::default(),
             msg_len: Default::default(),
             npkts: Default::default(),
@@ -382,7 +401,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
-            rw2_valid, rw2_data, rw2_count, wr_lasts, nt_valid, nt_flow, nt_pkts
+            rw2_valid, rw2_data, rw2_count, wr_lasts, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
+            tm_wait, tm_valid
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -396,6 +416,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.flows.read_clock.next = self.clock.val();
         self.flows.write_clock.next = self.clock.val();
         self.shifts.read_clock.next = self.clock.val();
+        self.algs.read_clock.next = self.clock.val();
+        self.algs.write_clock.next = self.clock.val();
         self.shifts.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
@@ -458,8 +480,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             if (self.axil.wr_addr.val() == 0x002) // CMD
                 | (self.axil.wr_addr.val() == 0x004) // NS_PER_CYCLE_Q16
                 | (self.axil.wr_addr.val() == 0x005) // SCHED_CFG
-                | (self.axil.wr_addr.val() == 0x00A)
-            // STAT_SEL
+                | (self.axil.wr_addr.val() == 0x00A) // STAT_SEL
+                | (self.axil.wr_addr.val() == 0x017)
+            // TIMER_GAP
             {
                 self.axil.wr_err.next = false;
             }
@@ -479,6 +502,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
             if self.axil.wr_addr.val() == 0x00A {
                 self.stat_sel.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x017 {
+                self.tm_gap.d.next = self.axil.wr_data.val();
             }
             for i in 0..csr::ARGS {
                 if self.axil.wr_addr.val().index() == 0x020 + i {
@@ -546,6 +572,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.cc.stat_bad_flow.val();
         } else if self.axil.rd_addr.val() == 0x016 {
             self.axil.rd_data.next = self.cc.stat_unused.val();
+        } else if self.axil.rd_addr.val() == 0x017 {
+            self.axil.rd_data.next = self.tm_gap.q.val();
+        } else if self.axil.rd_addr.val() == 0x018 {
+            self.axil.rd_data.next = self.tm_count.q.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -763,9 +793,21 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         if self.seq_hold.val() {
             self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
         }
+        // Events into cc_module: a timer event when one is due (first: one per TIMER_GAP cycles
+        // at most, so the Rx pipe's events lose little), else the Rx pipe's; the sequencer's
+        // create event (state 3, below) while both are held. The tracker sees only the Rx
+        // pipe's (ev_take).
+        self.tm_word.next = bit_cast::<512, F>(self.tm_flow.q.val())
+            | bits::<512>(0x3_0000) // type 3: timer
+            | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
         self.cc.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
         self.cc.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val() & !self.hold.val();
         self.dp.m_axis_event_tready.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
+        if self.tm_valid.q.val() {
+            self.cc.s_axis_event_tdata.next = self.tm_word.val();
+            self.cc.s_axis_event_tvalid.next = !self.hold.val();
+            self.dp.m_axis_event_tready.next = false;
+        }
         self.sched.s_axis_ctrl_tvalid.next = false;
         // The command's control words (op filled in; create for flow_sched's op 1, remove
         // otherwise), offered in states 4, 5 and 6.
@@ -1012,6 +1054,41 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.skid_data.d.next = self.push_data.val();
         }
 
+        // ---- Timer scan (docs/modules/hpcc_nic_core.md, "Timers"): the scan stays TIMER_GAP + 1
+        // cycles at each flow id in turn (the algorithm RAM reads the id meanwhile); at the end
+        // of its stay an LDCP or DCQCN flow gets a timer event, and the scan waits until
+        // cc_module takes it. TIMER_GAP 0 stops the scan; it also waits out the reset sweep. So
+        // each such flow has a timer event once per 2^F x (TIMER_GAP + 1) cycles, plus waits.
+        self.algs.read_address.next = self.tm_flow.q.val();
+        self.algs.write_enable.next = (self.state.q.val() == 7)
+            & !self.t1_valid.q.val()
+            & ((self.cmd_op.val() == 1) | (self.cmd_op.val() == 2));
+        self.algs.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.algs.write_data.next = 0.into();
+        if self.cmd_op.val() == 1 {
+            self.algs.write_data.next = bits::<2>(1) | (bit_cast::<2, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
+        }
+        self.tm_next.next = false;
+        if self.tm_valid.q.val() {
+            if self.cc.s_axis_event_tready.val() & !self.hold.val() {
+                self.tm_valid.d.next = false;
+                self.tm_count.d.next = self.tm_count.q.val() + 1;
+                self.tm_next.next = true;
+            }
+        } else if self.tm_gap.q.val().any() & !self.sweep.q.val() {
+            if self.tm_wait.q.val().any() {
+                self.tm_wait.d.next = self.tm_wait.q.val() - 1;
+            } else if self.algs.read_data.val().get_bit(0) & self.algs.read_data.val().get_bit(1) {
+                self.tm_valid.d.next = true; // created, algorithm 2 (LDCP) or 3 (DCQCN)
+            } else {
+                self.tm_next.next = true;
+            }
+        }
+        if self.tm_next.val() {
+            self.tm_flow.d.next = self.tm_flow.q.val() + 1;
+            self.tm_wait.d.next = self.tm_gap.q.val();
+        }
+
         // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         if self.sweep.q.val() {
             self.flows.write_enable.next = true;
@@ -1020,6 +1097,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.shifts.write_enable.next = true;
             self.shifts.write_address.next = self.sweep_addr.q.val();
             self.shifts.write_data.next = 0.into();
+            self.algs.write_enable.next = true;
+            self.algs.write_address.next = self.sweep_addr.q.val();
+            self.algs.write_data.next = 0.into();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val().all() {
                 self.sweep.d.next = false;
@@ -1053,6 +1133,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.rw2_valid.d.next = false;
             self.wr_lasts.d.next = 0.into();
             self.nt_valid.d.next = false;
+            self.tm_gap.d.next = 12.into(); // 2^10 x 13 cycles: 53 us at 250 MHz
+            self.tm_count.d.next = 0.into();
+            self.tm_flow.d.next = 0.into();
+            self.tm_wait.d.next = 0.into();
+            self.tm_valid.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
         }

@@ -45,12 +45,12 @@ fn until_completions(p: &mut CorePair, n: usize, max: u64) {
 fn registers_read_back_and_bad_accesses_get_slverr() {
     let mut p = pair(1, 20, 0.2, None);
     let c = core(&mut p, Which::A);
-    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS] {
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP] {
         c.read(w);
     }
     let r = settle(&mut p, Which::A, 10_000);
     let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0]);
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12]);
     assert!(r.iter().all(|x| x.2 == 0));
 
     // Every read-write register keeps what was written.
@@ -58,6 +58,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
         .into_iter()
         .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
         .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
+        .chain([csr::TIMER_GAP])
         .collect();
     let c = core(&mut p, Which::A);
     for (k, &w) in rw.iter().enumerate() {
@@ -79,7 +80,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
     c.write(0x3FF, 5);
     c.write_strb(csr::ARG_TAG, 0x1234, 0x3);
     c.read(0x3FF);
-    c.read(0x017);
+    c.read(0x019);
     c.read(csr::ARG_TAG);
     c.read(csr::ID);
     let r = settle(&mut p, Which::A, 10_000);
@@ -107,6 +108,43 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
     // Each read is the same number of cycles apart (no backpressure differences would matter
     // for the ratio: both are whole cycles times 2.5 ns, to within one ns).
     assert!(d1 > 0.0 && d2 > 0.0 && ((d1 / 2.5) - (d1 / 2.5).round()).abs() < 0.41, "{d1} {d2}");
+}
+
+/// The timer scan gives timer events to LDCP and DCQCN flows, once per round of the flow ids,
+/// and none to HPCC++ flows (cc_module would count those as unused); TIMER_GAP 0 stops it.
+#[test]
+fn timer_events_go_to_ldcp_and_dcqcn_flows_only() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7133);
+    let mut p = pair(3, 30, 0.0, None);
+    connect(&mut p, &mut rng, 5, 5, 1024, 0, 0); // HPCC++
+    connect(&mut p, &mut rng, 6, 6, 1024, 0, 2); // LDCP
+    connect(&mut p, &mut rng, 7, 7, 1024, 0, 3); // DCQCN
+    let read = |p: &mut CorePair, words: &[u32]| -> Vec<u32> {
+        for &w in words {
+            core(p, Which::A).read(w);
+        }
+        settle(p, Which::A, 10_000).into_iter().map(|r| r.1).collect()
+    };
+    // 2 cycles per flow id: a round of the 1024 ids is 2048 cycles.
+    core(&mut p, Which::A).write(csr::TIMER_GAP, 1);
+    settle(&mut p, Which::A, 10_000);
+    let before = read(&mut p, &[csr::TIMER_EVENTS, csr::STAT_CC_UNUSED]);
+    for _ in 0..20 * 2048 {
+        p.step();
+    }
+    let after = read(&mut p, &[csr::TIMER_EVENTS, csr::STAT_CC_UNUSED]);
+    let ticks = after[0] - before[0];
+    assert!((38..=42).contains(&ticks), "{ticks} timer events in 20 rounds for two flows");
+    assert!(after[0] > 0 && before.len() == 2 && after.len() == 2);
+    assert_eq!(after[1], before[1], "an HPCC++ flow got a timer event (cc_module counted it unused)");
+    // Stopped: no more.
+    core(&mut p, Which::A).write(csr::TIMER_GAP, 0);
+    settle(&mut p, Which::A, 10_000);
+    let stopped = read(&mut p, &[csr::TIMER_EVENTS]);
+    for _ in 0..4 * 2048 {
+        p.step();
+    }
+    assert_eq!(read(&mut p, &[csr::TIMER_EVENTS]), stopped);
 }
 
 #[test]

@@ -16,8 +16,9 @@ pub const CMD: u32 = 0x002;
 pub const CMD_ERRORS: u32 = 0x003;
 /// ns per clock cycle, UQ16.16 (reset: 4.0, a 250 MHz clock); the time base adds it every cycle.
 pub const NS_PER_CYCLE_Q16: u32 = 0x004;
-/// [3:0] log2 of the packet size flow_sched charges and rx_ctx returns (reset 12), [27:16] the
-/// flow scheduler's max burst (reset 16).
+/// [3:0] flow_sched's packet size for flows created without their own: no effect on the core's
+/// flows, which are paced in their MTU (reset 12; reads back), [27:16] the flow scheduler's max
+/// burst (reset 16).
 pub const SCHED_CFG: u32 = 0x005;
 /// now_ns, low word. Low and high are separate reads: read HI, LO, HI again if they must agree.
 pub const NOW_NS_LO: u32 = 0x006;
@@ -53,6 +54,11 @@ pub const STAT_RX_SHORT: u32 = 0x014;
 pub const STAT_CC_BAD_FLOW: u32 = 0x015;
 /// cc_module: events of a type the flow's algorithm does not use.
 pub const STAT_CC_UNUSED: u32 = 0x016;
+/// Timer scan: cycles at each flow id, less one (reset 12: each LDCP and DCQCN flow gets a
+/// timer event every 2^10 x 13 cycles, 53 us at 250 MHz); 0 stops the scan.
+pub const TIMER_GAP: u32 = 0x017;
+/// Timer events the scan gave cc_module (wraps).
+pub const TIMER_EVENTS: u32 = 0x018;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.
