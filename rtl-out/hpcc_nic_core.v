@@ -222,6 +222,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_short;
     wire  [31:0] dp_stat_rx_jobs;
     wire  [31:0] dp_stat_rx_cmds;
+    wire  [31:0] dp_stat_rx_payloads;
     reg  [31:0] ns_q16_d;
     wire  [31:0] ns_q16_q;
     reg  ns_q16_clock;
@@ -627,9 +628,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] rw2_count_d;
     wire  [31:0] rw2_count_q;
     reg  rw2_count_clock;
-    reg  [31:0] wr_lasts_d;
-    wire  [31:0] wr_lasts_q;
-    reg  wr_lasts_clock;
 
     // Local signals
     reg  nt_take;
@@ -839,7 +837,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_rx_discarded(dp_stat_rx_discarded),
         .stat_rx_short(dp_stat_rx_short),
         .stat_rx_jobs(dp_stat_rx_jobs),
-        .stat_rx_cmds(dp_stat_rx_cmds)
+        .stat_rx_cmds(dp_stat_rx_cmds),
+        .stat_rx_payloads(dp_stat_rx_payloads)
     );
     hpcc_dff_w32 ns_q16(
         .d(ns_q16_d),
@@ -1508,11 +1507,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(rw2_count_q),
         .clock(rw2_count_clock)
     );
-    hpcc_dff_w32 wr_lasts(
-        .d(wr_lasts_d),
-        .q(wr_lasts_q),
-        .clock(wr_lasts_clock)
-    );
 
     // Update code
     always @(*) begin
@@ -1547,7 +1541,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rw2_valid_clock = clock;
         rw2_data_clock = clock;
         rw2_count_clock = clock;
-        wr_lasts_clock = clock;
         nt_valid_clock = clock;
         nt_flow_clock = clock;
         nt_pkts_clock = clock;
@@ -1587,7 +1580,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rw2_valid_d = rw2_valid_q;
         rw2_data_d = rw2_data_q;
         rw2_count_d = rw2_count_q;
-        wr_lasts_d = wr_lasts_q;
         nt_valid_d = nt_valid_q;
         nt_flow_d = nt_flow_q;
         nt_pkts_d = nt_pkts_q;
@@ -2780,11 +2772,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_entry_d = wr_entry;
         end
         decoded = dp_stat_rx_written + dp_stat_rx_discarded + dp_stat_rx_short;
-        if (m_axis_dma_wr_tvalid & m_axis_dma_wr_tready & m_axis_dma_wr_tlast) begin
-            wr_lasts_d = wr_lasts_q + 32'h1;
-        end
         rw_left0 = decoded - rw_count_q;
-        rw_left1 = wr_lasts_q - rw_count_q;
+        rw_left1 = dp_stat_rx_payloads - rw_count_q;
         rw_done = 1'b0;
         if (rw_valid_q & ~rw_stage_q) begin
             if (~rw_left0[32'h1f]) begin
@@ -2986,7 +2975,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             skid_valid_d = 1'b0;
             rw_valid_d = 1'b0;
             rw2_valid_d = 1'b0;
-            wr_lasts_d = 32'h0;
             nt_valid_d = 1'b0;
             tm_gap_d = 32'hc;
             tm_count_d = 32'h0;

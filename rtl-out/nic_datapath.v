@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds);
+module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads);
 
     // Module arguments
     input wire  clock;
@@ -75,6 +75,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     output reg  [31:0] stat_rx_short;
     output reg  [31:0] stat_rx_jobs;
     output reg  [31:0] stat_rx_cmds;
+    output reg  [31:0] stat_rx_payloads;
 
     // Stub signals
     reg  tx_ctx_clock;
@@ -549,6 +550,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         stat_rx_discarded = rx_dma_stat_discarded;
         stat_rx_short = rx_dma_stat_short;
         stat_rx_jobs = rx_dma_stat_jobs;
+        stat_rx_payloads = wr_lasts_q;
         if (rx_ctx_m_axis_dma_cmd_tvalid & rx_dma_s_axis_cmd_tready) begin
             cmds_taken_d = cmds_taken_q + 32'h1;
         end

@@ -208,7 +208,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     rw2_valid: DFF<bool>,
     rw2_data: DFF<Bits<64>>,
     rw2_count: DFF<Bits<32>>,
-    wr_lasts: DFF<Bits<32>>,
     rw_done: Signal<Local, bool>,
     decoded: Signal<Local, Bits<32>>,
     rw_left0: Signal<Local, Bits<32>>,
@@ -336,7 +335,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             rw2_valid: Default::default(),
             rw2_data: Default::default(),
             rw2_count: Default::default(),
-            wr_lasts: Default::default(),
             rw_done: Default::default(),
             decoded: Default::default(),
             rw_left0: Default::default(),
@@ -401,7 +399,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
-            rw2_valid, rw2_data, rw2_count, wr_lasts, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
+            rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
             tm_wait, tm_valid
         );
         for i in 0..csr::ARGS {
@@ -1001,11 +999,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // payloads have left (tlast) on the DMA write stream. Events wait meanwhile (one READ
         // completion at a time).
         self.decoded.next = self.dp.stat_rx_written.val() + self.dp.stat_rx_discarded.val() + self.dp.stat_rx_short.val();
-        if self.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr_tready.val() & self.m_axis_dma_wr_tlast.val() {
-            self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
-        }
         self.rw_left0.next = self.decoded.val() - self.rw_count.q.val();
-        self.rw_left1.next = self.wr_lasts.q.val() - self.rw_count.q.val();
+        self.rw_left1.next = self.dp.stat_rx_payloads.val() - self.rw_count.q.val();
         self.rw_done.next = false;
         if self.rw_valid.q.val() & !self.rw_stage.q.val() {
             if !self.rw_left0.val().get_bit(31) {
@@ -1131,7 +1126,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.skid_valid.d.next = false;
             self.rw_valid.d.next = false;
             self.rw2_valid.d.next = false;
-            self.wr_lasts.d.next = 0.into();
             self.nt_valid.d.next = false;
             self.tm_gap.d.next = 12.into(); // 2^10 x 13 cycles: 53 us at 250 MHz
             self.tm_count.d.next = 0.into();

@@ -185,6 +185,9 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     /// command of the same record and none after it (rx_ctx loads a record's outputs
     /// together, and the next record only once they have all left).
     pub stat_rx_cmds: Signal<Out, Bits<32>>,
+    /// Payloads rx_dma has finished writing: tlast handshakes on `m_axis_dma_wr` (wraps; the
+    /// placement gate's count, also the core's READ completion wait's).
+    pub stat_rx_payloads: Signal<Out, Bits<32>>,
 
     tx_ctx: TxCtx<F>,
     tx_pipe: TxPipe,
@@ -281,6 +284,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             stat_rx_discarded: Default::default(),
             stat_rx_short: Default::default(),
             stat_rx_jobs: Default::default(),
+            stat_rx_payloads: Default::default(),
             stat_rx_cmds: Default::default(),
             tx_ctx: Default::default(),
             tx_pipe: Default::default(),
@@ -471,6 +475,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.stat_rx_discarded.next = self.rx_dma.stat_discarded.val();
         self.stat_rx_short.next = self.rx_dma.stat_short.val();
         self.stat_rx_jobs.next = self.rx_dma.stat_jobs.val();
+        self.stat_rx_payloads.next = self.wr_lasts.q.val();
         if self.rx_ctx.m_axis_dma_cmd_tvalid.val() & self.rx_dma.s_axis_cmd_tready.val() {
             self.cmds_taken.d.next = self.cmds_taken.q.val() + 1;
         }
