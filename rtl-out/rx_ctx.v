@@ -137,6 +137,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] st14_d;
     wire  [31:0] st14_q;
     reg  st14_clock;
+    reg  [31:0] st15_d;
+    wire  [31:0] st15_q;
+    reg  st15_clock;
     reg  p_valid_d;
     wire  p_valid_q;
     reg  p_valid_clock;
@@ -169,6 +172,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  lw_data_clock;
 
     // Local signals
+    reg  c_tmo;
+    reg  do_t;
     reg  i_rec;
     reg  i_pdrop;
     reg  i_unk;
@@ -202,7 +207,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [314:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
-    reg  [1:0] c_op;
+    reg  [2:0] c_op;
     reg  [13:0] c_mtu;
     reg  [23:0] c_qpn;
     reg  [23:0] c_spsn;
@@ -479,6 +484,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(st14_q),
         .clock(st14_clock)
     );
+    hpcc_dff_w32 st15(
+        .d(st15_d),
+        .q(st15_q),
+        .clock(st15_clock)
+    );
     hpcc_dff_w1 p_valid(
         .d(p_valid_d),
         .q(p_valid_q),
@@ -569,6 +579,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st12_clock = clock;
         st13_clock = clock;
         st14_clock = clock;
+        st15_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         r_valid_d = r_valid_q;
@@ -606,13 +617,15 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st12_d = st12_q;
         st13_d = st13_q;
         st14_d = st14_q;
+        st15_d = st15_q;
         qp_write_clock = clock;
         qp_read_clock = clock;
         one = 32'h1;
         one32 = 32'h1;
         vd = p_vd_q;
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
-        go = ~p_valid_q | (p_kind_q == 32'h1) | free;
+        c_op = p_ctrl_q[(32'h0)+:(3)];
+        go = ~p_valid_q | ((p_kind_q == 32'h1) & (c_op != 32'h4)) | free;
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
@@ -641,10 +654,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_now_d = now_ns;
         end
         a2 = p_addr_q;
-        do_c = p_valid_q & (p_kind_q == 32'h1);
+        do_c = p_valid_q & (p_kind_q == 32'h1) & ((c_op != 32'h4) | free);
         do_s = p_valid_q & (p_kind_q == 32'h2) & free;
         do_v = p_valid_q & (p_kind_q == 32'h3) & free;
-        c_op = p_ctrl_q[(32'h0)+:(2)];
         c_mtu = p_ctrl_q[(32'h10)+:(14)];
         c_qpn = p_ctrl_q[(32'h20)+:(24)];
         c_spsn = p_ctrl_q[(32'h60)+:(24)];
@@ -672,6 +684,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
         c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
+        c_tmo = p_valid_q & (p_kind_q == 32'h1) & (c_op == 32'h4) & q_valid & (q_sent != q_una);
+        do_t = do_c & c_tmo;
         s_next = p_sent_q[(32'h10)+:(24)] == q_sent[(32'h0)+:(24)];
         s_sent1 = q_sent + 32'h1;
         v_ok = vd[(32'h0)+:(8)] == 32'h0;
@@ -968,6 +982,22 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                 i_unsup = 1'b1;
             end
         end
+        if (c_tmo) begin
+            n_send = 1'b1;
+            n_pkts = released;
+            r_send = 1'b1;
+            r_rewind = 1'b1;
+            r_resp = 32'h0;
+            r_rd = 32'h0;
+            rw_psn = q_una[(32'h0)+:(24)];
+            n_sent = q_una;
+            e_send = 1'b1;
+            e_kind = 32'h2;
+            e_ece = 32'h0;
+            e_acked = 32'h0;
+            e_seq = q_una;
+            e_nxt = q_una;
+        end
         r_echo = 32'h0;
         if (v_coll & (r_rd == 32'h0)) begin
             r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
@@ -985,7 +1015,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((rw_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((rw_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((rw_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
         end
         e_tele = 32'h0;
-        if (v_tele & ~is_cnp) begin
+        if (v_tele & ~is_cnp & ~c_tmo) begin
             e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
         end
         e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0) | e_tele;
@@ -1027,6 +1057,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             else if (c_read) begin
                 q_we = 1'b1;
                 q_wd = ((w[(32'h0)+:(249)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((one) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+            end
+            else if (c_tmo) begin
+                q_we = 1'b1;
+                q_wd = ((w[(32'h0)+:(217)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+            end
+            else if ((c_op == 32'h4) & q_valid) begin
+                q_we = 1'b0;
             end
             else begin
                 i_cbad = 1'b1;
@@ -1073,6 +1110,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         if (m_axis_dma_cmd_tready) begin
             d_valid_d = 1'b0;
+        end
+        if (do_t) begin
+            r_valid_d = 1'b1;
+            r_data_d = r_word;
+            e_valid_d = 1'b1;
+            e_data_d = e_word;
+            n_valid_d = 1'b1;
+            n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
         end
         if (do_v) begin
             d_valid_d = 1'b1;
@@ -1141,6 +1186,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (i_sstale) begin
             st14_d = st14_q + 32'h1;
         end
+        if (do_t) begin
+            st15_d = st15_q + 32'h1;
+        end
         if (reset) begin
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
@@ -1166,6 +1214,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             st12_d = 32'h0;
             st13_d = 32'h0;
             st14_d = 32'h0;
+            st15_d = 32'h0;
         end
         m_axis_pktrecv_tvalid = r_valid_q;
         m_axis_pktrecv_tdata = r_data_q;
@@ -1220,6 +1269,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         if (stat_addr == 32'he) begin
             stat_count = st14_q;
+        end
+        if (stat_addr == 32'hf) begin
+            stat_count = st15_q;
         end
     end
 

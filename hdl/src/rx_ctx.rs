@@ -37,9 +37,11 @@ pub struct RxCtx<const F: usize> {
     pub cfg_pkt_shift: Signal<In, Bits<4>>,
     /// Time in ns, stamped on the CC events of the verdicts taken in this cycle.
     pub now_ns: Signal<In, Bits<64>>,
-    /// Control word: [1:0] op (1 create, 2 remove, 3 READ posted), [29:16] MTU of the QP's
-    /// packets, [55:32] QPN (flow = its low F bits), [87:64] first expected PSN, [119:96] first
-    /// PSN sent; op 3: [127:64] the local address the READ's responses are written from.
+    /// Control word: [2:0] op (1 create, 2 remove, 3 READ posted, 4 retransmission timeout),
+    /// [29:16] MTU of the QP's packets, [55:32] QPN (flow = its low F bits; op 4 checks only
+    /// those), [87:64] first expected PSN, [119:96] first PSN sent; op 3: [127:64] the local
+    /// address the READ's responses are written from. A timeout with packets in flight waits,
+    /// as a verdict does, until the output registers it needs are free.
     pub s_axis_ctrl_tdata: Signal<In, Bits<128>>,
     /// A control word is offered.
     pub s_axis_ctrl_tvalid: Signal<In, bool>,
@@ -88,9 +90,9 @@ pub struct RxCtx<const F: usize> {
     /// 3 out of sequence dropped, 4 duplicates, 5 bad requests, 6 stale ACKs, 7 other NAKs,
     /// 8 unsupported opcodes, 9 bad control words, 10 sent events dropped, 11 NAKs sent,
     /// 12 READ responses longer than the MTU, 13 READ response gaps (go-back-N), 14 stale sent
-    /// events.
+    /// events, 15 timeouts that went back (control op 4 with packets in flight).
     pub stat_addr: Signal<In, Bits<4>>,
-    /// The selected counter (wraps), combinational; 0 for 15.
+    /// The selected counter (wraps), combinational.
     pub stat_count: Signal<Out, Bits<32>>,
 
     qp: RAM<Bits<QP_BITS>, F>,
@@ -127,6 +129,10 @@ pub struct RxCtx<const F: usize> {
     st12: DFF<Bits<32>>,
     st13: DFF<Bits<32>>,
     st14: DFF<Bits<32>>,
+    st15: DFF<Bits<32>>,
+    // Control op 4 with packets in flight: a go-back-N with outputs, taken when they are free.
+    c_tmo: Signal<Local, bool>,
+    do_t: Signal<Local, bool>,
     i_rec: Signal<Local, bool>,
     i_pdrop: Signal<Local, bool>,
     i_unk: Signal<Local, bool>,
@@ -172,7 +178,7 @@ pub struct RxCtx<const F: usize> {
     lw_data: DFF<Bits<QP_BITS>>,
     addr: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
-    c_op: Signal<Local, Bits<2>>,
+    c_op: Signal<Local, Bits<3>>,
     c_mtu: Signal<Local, Bits<14>>,
     c_qpn: Signal<Local, Bits<24>>,
     c_spsn: Signal<Local, Bits<24>>,
@@ -298,7 +304,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
             m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
             lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
-            st12, st13, st14
+            st12, st13, st14, st15
         );
         self.qp.write_clock.next = self.clock.val();
         self.qp.read_clock.next = self.clock.val();
@@ -312,9 +318,12 @@ impl<const F: usize> Logic for RxCtx<F> {
             & (!self.e_valid.q.val() | self.m_axis_event_tready.val())
             & (!self.n_valid.q.val() | !self.m_valid.q.val() | self.m_axis_notify_tready.val())
             & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
-        // S2 holds a verdict only while an output register it needs is full.
-        // (A sent event may give a Notify too.)
-        self.go.next = !self.p_valid.q.val() | (self.p_kind.q.val() == 1) | self.free.val();
+        // S2 holds a verdict, or a timeout (control op 4), only while an output register it
+        // needs is full. (A sent event may give a Notify too.)
+        self.c_op.next = self.p_ctrl.q.val().get_bits::<3>(0);
+        self.go.next = !self.p_valid.q.val()
+            | ((self.p_kind.q.val() == 1) & (self.c_op.val() != 4))
+            | self.free.val();
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_sent_tready.next =
             !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
@@ -349,11 +358,12 @@ impl<const F: usize> Logic for RxCtx<F> {
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
-        self.do_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1);
+        self.do_c.next = self.p_valid.q.val()
+            & (self.p_kind.q.val() == 1)
+            & ((self.c_op.val() != 4) | self.free.val());
         self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.free.val();
         self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
 
-        self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
         self.c_mtu.next = self.p_ctrl.q.val().get_bits::<14>(16);
         self.c_qpn.next = self.p_ctrl.q.val().get_bits::<24>(32);
         self.c_spsn.next = self.p_ctrl.q.val().get_bits::<24>(96);
@@ -389,6 +399,14 @@ impl<const F: usize> Logic for RxCtx<F> {
             (self.c_op.val() == 2) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
         self.c_read.next =
             (self.c_op.val() == 3) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
+        // Timeout: what is in flight (sent - snd_una packets) is released and sent again from
+        // snd_una, as for a READ gap; with nothing in flight nothing happens.
+        self.c_tmo.next = self.p_valid.q.val()
+            & (self.p_kind.q.val() == 1)
+            & (self.c_op.val() == 4)
+            & self.q_valid.val()
+            & (self.q_sent.val() != self.q_una.val());
+        self.do_t.next = self.do_c.val() & self.c_tmo.val();
 
         // ---- Sent event: sent + 1 if it is for the flow's next PSN, else stale (a packet sent
         // before a go-back-N decided here reached tx_ctx: already released).
@@ -713,6 +731,24 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.i_unsup.next = true;
             }
         }
+        // A timeout (control op 4) with packets in flight: the READ gap's outputs, whatever the
+        // P registers' stale verdict says.
+        if self.c_tmo.val() {
+            self.n_send.next = true;
+            self.n_pkts.next = self.released.val();
+            self.r_send.next = true;
+            self.r_rewind.next = true;
+            self.r_resp.next = 0.into();
+            self.r_rd.next = 0.into();
+            self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
+            self.n_sent.next = self.q_una.val();
+            self.e_send.next = true;
+            self.e_kind.next = 2.into();
+            self.e_ece.next = 0.into();
+            self.e_acked.next = 0.into();
+            self.e_seq.next = self.q_una.val();
+            self.e_nxt.next = self.q_una.val();
+        }
 
         // ---- Output words.
         // PktRecv: ACK / NAK (flow, echo flag, PSN big-endian, AETH as on the wire, nhop, hop
@@ -757,7 +793,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         // CC event (cc_module's format); hops only from a telemetry header, none on a CNP.
         self.e_tele.next = 0.into();
-        if self.v_tele.val() & !self.is_cnp.val() {
+        if self.v_tele.val() & !self.is_cnp.val() & !self.c_tmo.val() {
             self.e_tele.next = (bit_cast::<512, 3>(self.v_nhop.val()) << 24)
                 | (bit_cast::<512, 320>(self.num_hops.val()) << 160);
         }
@@ -819,6 +855,17 @@ impl<const F: usize> Logic for RxCtx<F> {
                     | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249)
                     | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
                     | (bit_cast::<QP_BITS, 1>(self.one.val()) << 314);
+            } else if self.c_tmo.val() {
+                // sent = snd_una.
+                self.q_we.next = true;
+                self.q_wd.next = bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
+                    | (bit_cast::<QP_BITS, 32>(self.q_una.val()) << 217)
+                    | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
+                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
+                    | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314);
+            } else if (self.c_op.val() == 4) & self.q_valid.val() {
+                // A timeout with nothing in flight: nothing to do.
+                self.q_we.next = false;
             } else {
                 self.i_cbad.next = true;
             }
@@ -882,6 +929,14 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         if self.m_axis_dma_cmd_tready.val() {
             self.d_valid.d.next = false;
+        }
+        if self.do_t.val() {
+            self.r_valid.d.next = true;
+            self.r_data.d.next = self.r_word.val();
+            self.e_valid.d.next = true;
+            self.e_data.d.next = self.e_word.val();
+            self.n_valid.d.next = true;
+            self.n_data.d.next = bit_cast::<48, 32>(self.n_pkts.val()) | (bit_cast::<48, F>(self.a2.val()) << 32);
         }
         if self.do_v.val() {
             self.d_valid.d.next = true;
@@ -955,6 +1010,9 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.i_sstale.val() {
             self.st14.d.next = self.st14.q.val() + 1;
         }
+        if self.do_t.val() {
+            self.st15.d.next = self.st15.q.val() + 1;
+        }
         if self.reset.val() {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
@@ -980,6 +1038,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.st12.d.next = 0.into();
             self.st13.d.next = 0.into();
             self.st14.d.next = 0.into();
+            self.st15.d.next = 0.into();
         }
         self.m_axis_pktrecv_tvalid.next = self.r_valid.q.val();
         self.m_axis_pktrecv_tdata.next = self.r_data.q.val();
@@ -1034,6 +1093,9 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         if self.stat_addr.val() == 14 {
             self.stat_count.next = self.st14.q.val();
+        }
+        if self.stat_addr.val() == 15 {
+            self.stat_count.next = self.st15.q.val();
         }
     }
 }

@@ -17,7 +17,8 @@
 //! bytes from host memory), a duplicate is answered again; at the requester a READ Response
 //! Only at snd_una is an ACK of its PSN whose payload is written at the READ's next local
 //! address (set by a control word, op 3), and one past snd_una means a response was lost:
-//! go back to snd_una, as for a sequence NAK.
+//! go back to snd_una, as for a sequence NAK. A retransmission timeout (control op 4, from the
+//! NIC core's timer scan) does the same for whatever is in flight.
 
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
@@ -25,11 +26,14 @@ use crate::rx_pipe::Verdict;
 use crate::rx_dma::Cmd;
 use crate::tx_ctx::{PktRecv, ReadResp, Recv, Response, Rewind};
 
-/// Control op codes (`s_axis_ctrl_tdata[1:0]`).
+/// Control op codes (`s_axis_ctrl_tdata[2:0]`; 0, 5, 6 and 7 are bad).
 pub const OP_CREATE: u8 = 1;
 pub const OP_REMOVE: u8 = 2;
 /// A READ was posted: its responses are written from this local address on.
 pub const OP_READ: u8 = 3;
+/// Retransmission timeout of the flow (the QPN's low F bits; its other bits are not checked):
+/// everything in flight is released and resent from snd_una.
+pub const OP_TIMEOUT: u8 = 4;
 
 /// Counter indices (`stat_addr`).
 pub mod stat {
@@ -66,7 +70,9 @@ pub mod stat {
     /// Sent events not for the flow's next PSN (sent before a go-back-N reached tx_ctx, or
     /// out of order): not counted as sent, their packet returned to the window at once.
     pub const SENT_STALE: usize = 14;
-    pub const COUNT: usize = 15;
+    /// Timeouts (control op 4) that found packets in flight: go-back-N to snd_una.
+    pub const TIMEOUTS: usize = 15;
+    pub const COUNT: usize = 16;
 }
 
 /// A control word (host side): create or remove the receive context of a QP. The flow is the
@@ -88,13 +94,13 @@ pub struct Ctrl {
 }
 
 impl Ctrl {
-    /// `s_axis_ctrl_tdata`: op [1:0], MTU [29:16], QPN [55:32], expected PSN [87:64], first
+    /// `s_axis_ctrl_tdata`: op [2:0], MTU [29:16], QPN [55:32], expected PSN [87:64], first
     /// send PSN [119:96]; for op 3 the local address [127:64].
     pub fn to_bytes(&self) -> [u8; 16] {
-        let mut w = (self.op & 3) as u128
+        let mut w = (self.op & 7) as u128
             | ((self.mtu & 0x3FFF) as u128) << 16
             | ((self.qpn & PSN_MASK) as u128) << 32;
-        w |= match self.op & 3 {
+        w |= match self.op & 7 {
             OP_READ => (self.addr as u128) << 64,
             _ => ((self.epsn & PSN_MASK) as u128) << 64 | ((self.spsn & PSN_MASK) as u128) << 96,
         };
@@ -239,8 +245,40 @@ impl RxCtx {
         Some(self.qps.get(flow as usize)?.as_ref()?.qpn)
     }
 
-    /// A control word; false (counted) when it is ignored.
+    /// A control word; false (counted) when it is ignored. Only a timeout gives outputs: use
+    /// `ctrl_at` for those.
     pub fn ctrl(&mut self, c: &Ctrl) -> bool {
+        self.ctrl_at(c, 0).0
+    }
+
+    /// A control word taken at time `now` (ns): whether it was acted on (false: counted in
+    /// `ctrl_bad`), and its outputs. A timeout (op 4) of a flow with packets in flight
+    /// releases them (Notify), sends tx_ctx back to snd_una (go-back-N) and gives a loss event,
+    /// as a READ gap does; with nothing in flight it does nothing. No control word gives a DMA
+    /// command (`Out::dma` is unused).
+    pub fn ctrl_at(&mut self, c: &Ctrl, now: u64) -> (bool, Out) {
+        let flow = self.flow_of(c.qpn);
+        let mut out = Out::default();
+        if c.op == OP_TIMEOUT {
+            let Some(q) = self.qps[flow as usize].as_mut() else {
+                self.bump(stat::CTRL_BAD);
+                return (false, out);
+            };
+            let (una, in_flight) = (q.una, q.sent.wrapping_sub(q.una));
+            if in_flight != 0 {
+                q.sent = una;
+                out.notify = Some((flow, self.bytes(in_flight)));
+                out.recv = Some(Recv::Rewind(Rewind { flow, psn: una & PSN_MASK }));
+                out.event = Some(CcEvent { flow, kind: EV_LOSS, seq: una, snd_nxt: una, time: now, ..CcEvent::default() });
+                self.bump(stat::TIMEOUTS);
+            }
+            return (true, out);
+        }
+        (self.ctrl_plain(c), out)
+    }
+
+    /// Ops 1-3 (and the bad ones).
+    fn ctrl_plain(&mut self, c: &Ctrl) -> bool {
         let flow = self.flow_of(c.qpn) as usize;
         let ok = match c.op {
             OP_CREATE if c.mtu & 0x3FFF != 0 => {
@@ -797,5 +835,30 @@ mod tests {
         assert_eq!((o.recv, o.notify), (Some(Recv::Rewind(Rewind { flow: 5, psn: 102 })), Some((5, 2048))));
         assert_eq!(c.psns(5).map(|p| (p.1, p.2)), Some((102, 102)));
         assert!(!c.ctrl(&Ctrl { op: OP_READ, qpn: QPN ^ 0x400, epsn: 0, spsn: 0, mtu: 0, addr: 0 }));
+    }
+
+    #[test]
+    fn timeout_releases_what_is_in_flight_and_goes_back_to_snd_una() {
+        let mut c = RxCtx::new(10);
+        c.pkt_shift = 10;
+        let tmo = |qpn| Ctrl { op: OP_TIMEOUT, qpn, epsn: 0, spsn: 0, mtu: 0, addr: 0 };
+        assert_eq!(c.ctrl_at(&tmo(5), 0), (false, Out::default()), "no context");
+        assert!(c.ctrl(&Ctrl { op: OP_CREATE, qpn: QPN, epsn: 0, spsn: 0xFF_FFFE, mtu: 1000, addr: 0 }));
+        assert_eq!(c.ctrl_at(&tmo(5), 0), (true, Out::default()), "nothing in flight: nothing to do");
+        for p in [0xFF_FFFE, 0xFF_FFFF, 0, 1] {
+            c.sent(&Sent { flow: 5, psn: p });
+        }
+        // Any QPN with the flow's low bits names it.
+        let (ok, o) = c.ctrl_at(&tmo(0x0C05), 77);
+        assert!(ok);
+        assert_eq!(o.recv, Some(Recv::Rewind(Rewind { flow: 5, psn: 0xFF_FFFE })));
+        assert_eq!(o.notify, Some((5, 4 << 10)));
+        let e = o.event.unwrap();
+        assert_eq!((e.kind, e.seq, e.snd_nxt, e.time, e.acked, e.nhop), (EV_LOSS, 0xFF_FFFE, 0xFF_FFFE, 77, 0, 0));
+        assert_eq!(c.psns(5).map(|p| (p.1, p.2)), Some((0xFF_FFFE, 0xFF_FFFE)));
+        assert_eq!(c.stats[stat::TIMEOUTS], 1);
+        assert_eq!(c.ctrl_at(&tmo(5), 0).1, Out::default(), "released: nothing left in flight");
+        assert!(!c.ctrl(&Ctrl { op: 5, ..tmo(5) }));
+        assert_eq!((c.stats[stat::TIMEOUTS], c.stats[stat::CTRL_BAD]), (1, 2));
     }
 }

@@ -12,7 +12,7 @@ use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_READ, OP_REMOVE};
+use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_READ, OP_REMOVE, OP_TIMEOUT};
 use sim::rx_pipe::Verdict;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -96,7 +96,7 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
     if rng.gen_bool(shape.bad) {
         return match rng.gen_range(0..4) {
             0 => Ctrl {
-                op: [0, 3][rng.gen_range(0..2)],
+                op: [0, 3, 4, 5, 6, 7][rng.gen_range(0..6)],
                 ..create
             },
             1 => Ctrl { mtu: 0, ..create },
@@ -119,6 +119,11 @@ fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
         Some(q) if rng.gen_bool(0.25) => Ctrl {
             op: OP_READ,
             qpn: q,
+            ..create
+        },
+        // A retransmission timeout (the flow's bits only are checked).
+        Some(_) if rng.gen_bool(0.3) => Ctrl {
+            op: OP_TIMEOUT,
             ..create
         },
         _ => create,
@@ -339,6 +344,17 @@ impl Expected {
         self.dma.push_back(o.dma.to_bytes().to_vec());
     }
 
+    /// A control word's outputs (a timeout's go-back-N): no DMA command.
+    fn push_ctrl(&mut self, o: &Out) {
+        if let Some(r) = &o.recv {
+            self.recv.push_back(r.to_bytes().to_vec());
+        }
+        if let Some(e) = &o.event {
+            self.event.push_back(e.to_bytes().to_vec());
+        }
+        self.push_notify(o.notify);
+    }
+
     fn push_notify(&mut self, n: Option<(u16, u32)>) {
         if let Some((flow, bytes)) = n {
             let w = bytes as u64 | (flow as u64) << 32;
@@ -555,7 +571,9 @@ pub fn run(
         since_take = if took_c || took_s || took_v { 0 } else { since_take + 1 };
         started |= took_c || took_s || took_v;
         if took_c {
-            model.ctrl(&ctrl.take().unwrap());
+            let out = model.ctrl_at(&ctrl.take().unwrap(), now).1;
+            n_rew += out.recv.is_some() as u64;
+            exp.push_ctrl(&out);
         }
         if took_s {
             exp.push_notify(model.sent(&snt.take().unwrap()));
@@ -668,7 +686,8 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
         if took {
             match &inputs[next] {
                 Input::Ctrl(c) => {
-                    model.ctrl(c);
+                    let out = model.ctrl_at(c, cycle * 4).1;
+                    exp.push_ctrl(&out);
                 }
                 Input::Sent(s) => exp.push_notify(model.sent(s)),
                 Input::Verdict(v) => {
@@ -703,6 +722,7 @@ pub const STAT_NAMES: [&str; stat::COUNT] = [
     "stat_bad_response",
     "stat_read_gap",
     "stat_sent_stale",
+    "stat_timeouts",
 ];
 
 /// The regression scenarios.
