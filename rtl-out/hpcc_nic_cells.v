@@ -563,24 +563,6 @@ module hpcc_dff_w41(d,q,clock);
 
 endmodule // hpcc_dff_w41
 
-module hpcc_dff_w47(d,q,clock);
-
-    // Module arguments
-    input wire  [46:0] d;
-    output reg  [46:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 47'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // hpcc_dff_w47
-
 module hpcc_dff_w48(d,q,clock);
 
     // Module arguments
@@ -797,6 +779,24 @@ module hpcc_dff_w7(d,q,clock);
 
 endmodule // hpcc_dff_w7
 
+module hpcc_dff_w71(d,q,clock);
+
+    // Module arguments
+    input wire  [70:0] d;
+    output reg  [70:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 71'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // hpcc_dff_w71
+
 module hpcc_dff_w8(d,q,clock);
 
     // Module arguments
@@ -955,6 +955,32 @@ module hpcc_ram_w24_d1024(read_address,read_clock,read_data,write_address,write_
 
 endmodule // hpcc_ram_w24_d1024
 
+module hpcc_ram_w25_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [24:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [24:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[24:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w25_d1024
+
 module hpcc_ram_w2_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
@@ -1085,6 +1111,32 @@ module hpcc_ram_w32_d1024(read_address,read_clock,read_data,write_address,write_
 
 endmodule // hpcc_ram_w32_d1024
 
+module hpcc_ram_w36_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [35:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [35:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[35:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w36_d1024
+
 module hpcc_ram_w420_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
@@ -1110,32 +1162,6 @@ module hpcc_ram_w420_d1024(read_address,read_clock,read_data,write_address,write
     end
 
 endmodule // hpcc_ram_w420_d1024
-
-module hpcc_ram_w47_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [9:0] read_address;
-    input wire  read_clock;
-    output reg  [46:0] read_data;
-    input wire  [9:0] write_address;
-    input wire  write_clock;
-    input wire  [46:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[46:0] mem[1023:0];
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // hpcc_ram_w47_d1024
 
 module hpcc_ram_w492_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
@@ -1240,6 +1266,32 @@ module hpcc_ram_w64_d1024(read_address,read_clock,read_data,write_address,write_
     end
 
 endmodule // hpcc_ram_w64_d1024
+
+module hpcc_ram_w71_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [70:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [70:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[70:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w71_d1024
 
 module hpcc_ram_w72_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

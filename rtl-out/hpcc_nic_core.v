@@ -525,10 +525,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  err_clock;
     reg  [9:0] flows_read_address;
     reg  flows_read_clock;
-    wire  [46:0] flows_read_data;
+    wire  [70:0] flows_read_data;
     reg  [9:0] flows_write_address;
     reg  flows_write_clock;
-    reg  [46:0] flows_write_data;
+    reg  [70:0] flows_write_data;
     reg  flows_write_enable;
     reg  [9:0] shifts_read_address;
     reg  shifts_read_clock;
@@ -568,6 +568,53 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  tm_valid_d;
     wire  tm_valid_q;
     reg  tm_valid_clock;
+    reg  [9:0] rv_read_address;
+    reg  rv_read_clock;
+    wire  [24:0] rv_read_data;
+    reg  [9:0] rv_write_address;
+    reg  rv_write_clock;
+    reg  [24:0] rv_write_data;
+    reg  rv_write_enable;
+    reg  [9:0] rto_read_address;
+    reg  rto_read_clock;
+    wire  [35:0] rto_read_data;
+    reg  [9:0] rto_write_address;
+    reg  rto_write_clock;
+    reg  [35:0] rto_write_data;
+    reg  rto_write_enable;
+    reg  [31:0] rto_cfg_d;
+    wire  [31:0] rto_cfg_q;
+    reg  rto_cfg_clock;
+    reg  [31:0] rto_count_d;
+    wire  [31:0] rto_count_q;
+    reg  rto_count_clock;
+    reg  [31:0] rto_failed_d;
+    wire  [31:0] rto_failed_q;
+    reg  rto_failed_clock;
+    reg  rq_valid_d;
+    wire  rq_valid_q;
+    reg  rq_valid_clock;
+    reg  rq_fail_d;
+    wire  rq_fail_q;
+    reg  rq_fail_clock;
+    reg  [9:0] rq_flow_d;
+    wire  [9:0] rq_flow_q;
+    reg  rq_flow_clock;
+    reg  ic_d;
+    wire  ic_q;
+    reg  ic_clock;
+    reg  [2:0] ic_op_d;
+    wire  [2:0] ic_op_q;
+    reg  ic_op_clock;
+    reg  [15:0] ic_flow_d;
+    wire  [15:0] ic_flow_q;
+    reg  ic_flow_clock;
+    reg  [23:0] ic_qpn_d;
+    wire  [23:0] ic_qpn_q;
+    reg  ic_qpn_clock;
+    reg  cmd_pend_d;
+    wire  cmd_pend_q;
+    reg  cmd_pend_clock;
     reg  sweep_d;
     wire  sweep_q;
     reg  sweep_clock;
@@ -589,8 +636,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] lw_flow_d;
     wire  [15:0] lw_flow_q;
     reg  lw_flow_clock;
-    reg  [46:0] lw_entry_d;
-    wire  [46:0] lw_entry_q;
+    reg  [70:0] lw_entry_d;
+    wire  [70:0] lw_entry_q;
     reg  lw_entry_clock;
     reg  cpl_valid_d;
     wire  cpl_valid_q;
@@ -634,6 +681,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  tm_next;
     reg  [511:0] tm_word;
+    reg  host_cmd;
+    reg  rt_decide;
+    reg  rt_busy;
+    reg  [23:0] rt_una;
+    reg  [23:0] rt_last;
+    reg  [8:0] rt_idle;
+    reg  [3:0] rt_retr;
+    reg  [3:0] rt_retr1;
+    reg  [23:0] wr_una;
+    reg  seq_cpl;
+    reg  [63:0] seq_cpl_data;
     reg  rw_done;
     reg  [31:0] decoded;
     reg  [31:0] rw_left0;
@@ -644,14 +702,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [16:0] frac_sum;
     reg  [15:0] cmd_flow;
     reg  [2:0] cmd_op;
-    reg  [46:0] entry;
-    reg  [46:0] t1_entry;
+    reg  [70:0] entry;
+    reg  [70:0] t1_entry;
     reg  hold;
     reg  seq_hold;
     reg  wr_en;
     reg  [87:0] sched_create;
     reg  [15:0] wr_flow;
-    reg  [46:0] wr_entry;
+    reg  [70:0] wr_entry;
     reg  [3:0] ev_type;
     reg  ev_take;
     reg  [511:0] tx_word;
@@ -1340,7 +1398,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(err_q),
         .clock(err_clock)
     );
-    hpcc_ram_w47_d1024 flows(
+    hpcc_ram_w71_d1024 flows(
         .read_address(flows_read_address),
         .read_clock(flows_read_clock),
         .read_data(flows_read_data),
@@ -1407,6 +1465,79 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(tm_valid_q),
         .clock(tm_valid_clock)
     );
+    hpcc_ram_w25_d1024 rv(
+        .read_address(rv_read_address),
+        .read_clock(rv_read_clock),
+        .read_data(rv_read_data),
+        .write_address(rv_write_address),
+        .write_clock(rv_write_clock),
+        .write_data(rv_write_data),
+        .write_enable(rv_write_enable)
+    );
+    hpcc_ram_w36_d1024 rto(
+        .read_address(rto_read_address),
+        .read_clock(rto_read_clock),
+        .read_data(rto_read_data),
+        .write_address(rto_write_address),
+        .write_clock(rto_write_clock),
+        .write_data(rto_write_data),
+        .write_enable(rto_write_enable)
+    );
+    hpcc_dff_w32 rto_cfg(
+        .d(rto_cfg_d),
+        .q(rto_cfg_q),
+        .clock(rto_cfg_clock)
+    );
+    hpcc_dff_w32 rto_count(
+        .d(rto_count_d),
+        .q(rto_count_q),
+        .clock(rto_count_clock)
+    );
+    hpcc_dff_w32 rto_failed(
+        .d(rto_failed_d),
+        .q(rto_failed_q),
+        .clock(rto_failed_clock)
+    );
+    hpcc_dff_w1 rq_valid(
+        .d(rq_valid_d),
+        .q(rq_valid_q),
+        .clock(rq_valid_clock)
+    );
+    hpcc_dff_w1 rq_fail(
+        .d(rq_fail_d),
+        .q(rq_fail_q),
+        .clock(rq_fail_clock)
+    );
+    hpcc_dff_w10 rq_flow(
+        .d(rq_flow_d),
+        .q(rq_flow_q),
+        .clock(rq_flow_clock)
+    );
+    hpcc_dff_w1 ic(
+        .d(ic_d),
+        .q(ic_q),
+        .clock(ic_clock)
+    );
+    hpcc_dff_w3 ic_op(
+        .d(ic_op_d),
+        .q(ic_op_q),
+        .clock(ic_op_clock)
+    );
+    hpcc_dff_w16 ic_flow(
+        .d(ic_flow_d),
+        .q(ic_flow_q),
+        .clock(ic_flow_clock)
+    );
+    hpcc_dff_w24 ic_qpn(
+        .d(ic_qpn_d),
+        .q(ic_qpn_q),
+        .clock(ic_qpn_clock)
+    );
+    hpcc_dff_w1 cmd_pend(
+        .d(cmd_pend_d),
+        .q(cmd_pend_q),
+        .clock(cmd_pend_clock)
+    );
     hpcc_dff_w1 sweep(
         .d(sweep_d),
         .q(sweep_q),
@@ -1442,7 +1573,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(lw_flow_q),
         .clock(lw_flow_clock)
     );
-    hpcc_dff_w47 lw_entry(
+    hpcc_dff_w71 lw_entry(
         .d(lw_entry_d),
         .q(lw_entry_q),
         .clock(lw_entry_clock)
@@ -1549,6 +1680,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_flow_clock = clock;
         tm_wait_clock = clock;
         tm_valid_clock = clock;
+        rto_cfg_clock = clock;
+        rto_count_clock = clock;
+        rto_failed_clock = clock;
+        rq_valid_clock = clock;
+        rq_fail_clock = clock;
+        rq_flow_clock = clock;
+        ic_clock = clock;
+        ic_op_clock = clock;
+        ic_flow_clock = clock;
+        ic_qpn_clock = clock;
+        cmd_pend_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -1588,6 +1730,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_flow_d = tm_flow_q;
         tm_wait_d = tm_wait_q;
         tm_valid_d = tm_valid_q;
+        rto_cfg_d = rto_cfg_q;
+        rto_count_d = rto_count_q;
+        rto_failed_d = rto_failed_q;
+        rq_valid_d = rq_valid_q;
+        rq_fail_d = rq_fail_q;
+        rq_flow_d = rq_flow_q;
+        ic_d = ic_q;
+        ic_op_d = ic_op_q;
+        ic_flow_d = ic_flow_q;
+        ic_qpn_d = ic_qpn_q;
+        cmd_pend_d = cmd_pend_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -1776,6 +1929,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         algs_read_clock = clock;
         algs_write_clock = clock;
         shifts_write_clock = clock;
+        rv_read_clock = clock;
+        rv_write_clock = clock;
+        rto_read_clock = clock;
+        rto_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
@@ -1828,7 +1985,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17)) begin
+            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19)) begin
                 axil_wr_err = 1'b0;
             end
             if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
@@ -1850,6 +2007,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             if (axil_wr_addr == 32'h17) begin
                 tm_gap_d = axil_wr_data;
+            end
+            if (axil_wr_addr == 32'h19) begin
+                rto_cfg_d = axil_wr_data;
             end
             if (axil_wr_addr == 32'h20 + 0) begin
                 args_0_d = axil_wr_data;
@@ -2128,7 +2288,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h1) begin
             axil_rd_data = ((err_q) & 32'hffffffff) << 32'h4;
-            if (state_q != 32'h0) begin
+            if (((state_q != 32'h0) & ~ic_q) | cmd_pend_q) begin
                 axil_rd_data = (((err_q) & 32'hffffffff) << 32'h4) | 32'h1;
             end
         end
@@ -2200,6 +2360,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h18) begin
             axil_rd_data = tm_count_q;
+        end
+        else if (axil_rd_addr == 32'h19) begin
+            axil_rd_data = rto_cfg_q;
+        end
+        else if (axil_rd_addr == 32'h1a) begin
+            axil_rd_data = rto_count_q;
+        end
+        else if (axil_rd_addr == 32'h1b) begin
+            axil_rd_data = rto_failed_q;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -2547,6 +2716,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         cmd_op = cmd_word_q[(32'h0)+:(3)];
         cmd_flow = cmd_word_q[(32'h10)+:(16)];
+        if (ic_q) begin
+            cmd_op = ic_op_q;
+            cmd_flow = ic_flow_q;
+        end
         tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a0) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0);
         rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
         mtu = tx_word[(32'h160)+:(14)];
@@ -2581,7 +2754,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         wr_en = 1'b0;
         wr_flow = t1_flow_q;
-        wr_entry = t1_entry & ~((32'h2) & 47'h7fffffffffff);
+        wr_entry = t1_entry;
+        wr_una = t1_seq_q;
+        seq_cpl = 1'b0;
+        seq_cpl_data = ((cmd_flow) & 64'hffffffffffffffff) | (((entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10) | (((32'h1) & 64'hffffffffffffffff) << 32'h20);
         mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff)) - 32'h1;
         npkts = (msg_len + mtu_mask) >> ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff);
         if (~|npkts) begin
@@ -2612,14 +2788,44 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
         dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
-        dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h3) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
+        dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h7) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
+        if (ic_q) begin
+            dp_s_axis_tx_ctrl_tdata = (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            dp_s_axis_rx_ctrl_tdata = (((ic_qpn_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((32'h2) & 128'hffffffffffffffffffffffffffffffff);
+            if (cmd_op == 32'h5) begin
+                dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);
+            end
+        end
         dp_s_axis_probe_tvalid = 1'b0;
         dp_s_axis_probe_tdata = cmd_flow;
-        if (axil_wr_en & wr_ok & (axil_wr_addr == 32'h2)) begin
-            if (state_q == 32'h0) begin
+        host_cmd = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
+        if (state_q == 32'h0) begin
+            ic_d = 1'b0;
+            if (cmd_pend_q) begin
+                cmd_pend_d = 1'b0;
+                state_d = 32'h1;
+            end
+            else if (~host_cmd & rq_valid_q) begin
+                ic_d = 1'b1;
+                ic_op_d = 32'h5;
+                if (rq_fail_q) begin
+                    ic_op_d = 32'h6;
+                end
+                ic_flow_d = ((rq_flow_q) & 16'hffff);
+                rq_valid_d = 1'b0;
+                state_d = 32'h1;
+            end
+        end
+        if (host_cmd) begin
+            if ((state_q == 32'h0) & ~cmd_pend_q) begin
                 cmd_word_d = axil_wr_data;
                 err_d = 32'h0;
                 state_d = 32'h1;
+            end
+            else if (ic_q & ~cmd_pend_q) begin
+                cmd_word_d = axil_wr_data;
+                err_d = 32'h0;
+                cmd_pend_d = 1'b1;
             end
             else begin
                 err_d = 32'h6;
@@ -2634,6 +2840,27 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             else if (~t1_valid_q & ~sweep_q) begin
                 state_d = 32'h2;
+            end
+        end
+        else if ((state_q == 32'h2) & ic_q) begin
+            state_d = 32'h0;
+            ic_qpn_d = entry[(32'h2f)+:(24)];
+            if (entry[32'h0] & entry[32'h1]) begin
+                if (cmd_op == 32'h5) begin
+                    state_d = 32'h5;
+                end
+                else if (~cpl_valid_q & ~rw_valid_q) begin
+                    wr_en = 1'b1;
+                    wr_flow = cmd_flow;
+                    wr_entry = 32'h0;
+                    wr_una = 32'h0;
+                    seq_cpl = 1'b1;
+                    rto_failed_d = rto_failed_q + 32'h1;
+                    state_d = 32'h6;
+                end
+                else begin
+                    state_d = 32'h2;
+                end
             end
         end
         else if (state_q == 32'h2) begin
@@ -2702,8 +2929,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 if (cmd_op == 32'h1) begin
                     state_d = 32'h6;
                 end
-                else if (cmd_op == 32'h2) begin
+                else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
                     state_d = 32'h7;
+                end
+                else if (cmd_op == 32'h5) begin
+                    rto_count_d = rto_count_q + 32'h1;
+                    state_d = 32'h0;
                 end
                 else begin
                     state_d = 32'h4;
@@ -2725,16 +2956,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             if (~t1_valid_q) begin
                 wr_en = 1'b1;
                 wr_flow = cmd_flow;
+                wr_una = 32'h0;
                 if (cmd_op == 32'h1) begin
-                    wr_entry = ((32'h1) & 47'h7fffffffffff) | (((mtu_shift) & 47'h7fffffffffff) << 32'h2a);
+                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 32'h2a) | (((rx_word[(32'h20)+:(24)]) & 71'h7fffffffffffffffff) << 32'h2f);
                     state_d = 32'h0;
                 end
-                else if (cmd_op == 32'h2) begin
+                else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
                     wr_entry = 32'h0;
                     state_d = 32'h0;
                 end
                 else begin
-                    wr_entry = (entry & ((32'h1) & 47'h7fffffffffff)) | (((entry[(32'h2a)+:(4)]) & 47'h7fffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 47'h7fffffffffff) << 32'h2e) | ((32'h2) & 47'h7fffffffffff) | (((end_psn) & 47'h7fffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 47'h7fffffffffff) << 32'h1a);
+                    wr_una = tx_word[(32'h100)+:(24)];
+                    wr_entry = (entry & ((32'h1) & 71'h7fffffffffffffffff)) | (((entry[(32'h2f)+:(24)]) & 71'h7fffffffffffffffff) << 32'h2f) | (((entry[(32'h2a)+:(4)]) & 71'h7fffffffffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 71'h7fffffffffffffffff) << 32'h2e) | ((32'h2) & 71'h7fffffffffffffffff) | (((end_psn) & 71'h7fffffffffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 71'h7fffffffffffffffff) << 32'h1a);
                     state_d = 32'h4;
                     if (is_read) begin
                         state_d = 32'h5;
@@ -2756,8 +2989,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         t1_cmds_d = dp_stat_rx_cmds;
         new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[(32'h2)+:(24)] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10);
-        if (new_cpl) begin
+        if (t1_valid_q) begin
             wr_en = 1'b1;
+        end
+        if (new_cpl) begin
+            wr_entry = t1_entry & ~((32'h2) & 71'h7fffffffffffffffff);
+        end
+        if (new_cpl | seq_cpl) begin
             cpl_count_d = cpl_count_q + 32'h1;
         end
         flows_write_enable = wr_en;
@@ -2766,6 +3004,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         shifts_write_enable = wr_en;
         shifts_write_address = wr_flow[(32'h0)+:(10)];
         shifts_write_data = wr_entry[(32'h2a)+:(4)];
+        rv_write_enable = wr_en;
+        rv_write_address = wr_flow[(32'h0)+:(10)];
+        rv_write_data = ((wr_entry[(32'h1)+:(1)]) & 25'h1ffffff) | (((wr_una) & 25'h1ffffff) << 32'h1);
         if (wr_en) begin
             lw_valid_d = 1'b1;
             lw_flow_d = wr_flow;
@@ -2797,8 +3038,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 rw_count_d = t1_cmds_q;
             end
         end
-        push_cpl = (new_cpl & ~t1_entry[32'h2e]) | rw_done;
+        push_cpl = (new_cpl & ~t1_entry[32'h2e]) | rw_done | seq_cpl;
         push_data = new_cpl_data;
+        if (seq_cpl) begin
+            push_data = seq_cpl_data;
+        end
         if (rw_done) begin
             push_data = rw_data_q;
             rw_valid_d = rw2_valid_q;
@@ -2824,12 +3068,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             skid_data_d = push_data;
         end
         algs_read_address = tm_flow_q;
-        algs_write_enable = (state_q == 32'h7) & ~t1_valid_q & ((cmd_op == 32'h1) | (cmd_op == 32'h2));
+        algs_write_enable = (state_q == 32'h7) & ~t1_valid_q & ((cmd_op == 32'h1) | (cmd_op == 32'h2) | (cmd_op == 32'h6));
         algs_write_address = cmd_flow[(32'h0)+:(10)];
         algs_write_data = 32'h0;
         if (cmd_op == 32'h1) begin
             algs_write_data = ((32'h1) & 2'h3) | (((args_22_q[(32'h1)+:(1)]) & 2'h3) << 32'h1);
         end
+        rv_read_address = tm_flow_q;
+        rto_read_address = tm_flow_q;
+        rt_busy = rv_read_data[32'h0];
+        rt_una = rv_read_data[(32'h1)+:(24)];
+        rt_last = rto_read_data[(32'h0)+:(24)];
+        rt_idle = ((rto_read_data[(32'h18)+:(8)]) & 9'h1ff) + 32'h1;
+        rt_retr = rto_read_data[(32'h20)+:(4)];
+        rt_retr1 = rt_retr + 32'h1;
+        rt_decide = 1'b0;
         tm_next = 1'b0;
         if (tm_valid_q) begin
             if (cc_s_axis_event_tready & ~hold) begin
@@ -2842,11 +3095,33 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             if (|tm_wait_q) begin
                 tm_wait_d = tm_wait_q - 32'h1;
             end
-            else if (algs_read_data[32'h0] & algs_read_data[32'h1]) begin
-                tm_valid_d = 1'b1;
+            else if (rq_valid_q) begin
+                rt_decide = 1'b0;
             end
             else begin
-                tm_next = 1'b1;
+                rt_decide = 1'b1;
+                if (algs_read_data[32'h0] & algs_read_data[32'h1]) begin
+                    tm_valid_d = 1'b1;
+                end
+                else begin
+                    tm_next = 1'b1;
+                end
+            end
+        end
+        rto_write_enable = rt_decide;
+        rto_write_address = tm_flow_q;
+        rto_write_data = ((rt_una) & 36'hfffffffff);
+        if (rt_decide & rt_busy & (rt_una == rt_last) & |rto_cfg_q[(32'h0)+:(8)]) begin
+            if (rt_idle >= ((rto_cfg_q[(32'h0)+:(8)]) & 9'h1ff)) begin
+                rq_valid_d = 1'b1;
+                rq_flow_d = tm_flow_q;
+                rq_fail_d = rt_retr >= rto_cfg_q[(32'h8)+:(4)];
+                if (rt_retr < rto_cfg_q[(32'h8)+:(4)]) begin
+                    rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_retr1) & 36'hfffffffff) << 32'h20);
+                end
+            end
+            else begin
+                rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_idle[(32'h0)+:(8)]) & 36'hfffffffff) << 32'h18) | (((rt_retr) & 36'hfffffffff) << 32'h20);
             end
         end
         if (tm_next) begin
@@ -2863,6 +3138,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             algs_write_enable = 1'b1;
             algs_write_address = sweep_addr_q;
             algs_write_data = 32'h0;
+            rv_write_enable = 1'b1;
+            rv_write_address = sweep_addr_q;
+            rv_write_data = 32'h0;
+            rto_write_enable = 1'b1;
+            rto_write_address = sweep_addr_q;
+            rto_write_data = 32'h0;
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
                 sweep_d = 1'b0;
@@ -2981,6 +3262,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tm_flow_d = 32'h0;
             tm_wait_d = 32'h0;
             tm_valid_d = 1'b0;
+            rto_cfg_d = 32'h710;
+            rto_count_d = 32'h0;
+            rto_failed_d = 32'h0;
+            rq_valid_d = 1'b0;
+            ic_d = 1'b0;
+            cmd_pend_d = 1'b0;
             sweep_d = 1'b1;
             sweep_addr_d = 32'h0;
         end

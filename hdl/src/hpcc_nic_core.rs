@@ -162,8 +162,9 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     state: DFF<Bits<4>>,
     err: DFF<Bits<4>>,
     // Per flow: [0] created, [1] a message is out, [25:2] its end PSN, [41:26] its tag,
-    // [45:42] log2 MTU, [46] the message is a READ.
-    flows: RAM<Bits<47>, F>,
+    // [45:42] log2 MTU, [46] the message is a READ, [70:47] the QPN (rx_ctx's, for a remove
+    // after the retry limit).
+    flows: RAM<Bits<71>, F>,
     // Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
     // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
     shifts: RAM<Bits<4>, F>,
@@ -183,6 +184,37 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     tm_valid: DFF<bool>,
     tm_next: Signal<Local, bool>,
     tm_word: Signal<Local, Bits<512>>,
+    // Retransmission timeout (docs/modules/hpcc_nic_core.md): per flow [0] a message is out,
+    // [24:1] snd_una as the last ACK or loss event said (a copy written with every flow-table
+    // write, read by the scan); per flow [23:0] snd_una at the scan's last visit, [31:24]
+    // visits since it moved, [35:32] timeouts since it moved (written by the scan only).
+    rv: RAM<Bits<25>, F>,
+    rto: RAM<Bits<36>, F>,
+    rto_cfg: DFF<Bits<32>>,
+    rto_count: DFF<Bits<32>>,
+    rto_failed: DFF<Bits<32>>,
+    // A timeout (or, past the retry limit, a failure) waiting for the sequencer.
+    rq_valid: DFF<bool>,
+    rq_fail: DFF<bool>,
+    rq_flow: DFF<Bits<F>>,
+    // The sequencer runs an internal command (5 timeout, 6 fail: error completion and remove);
+    // a host command written meanwhile waits in cmd_word (cmd_pend).
+    ic: DFF<bool>,
+    ic_op: DFF<Bits<3>>,
+    ic_flow: DFF<Bits<16>>,
+    ic_qpn: DFF<Bits<24>>,
+    cmd_pend: DFF<bool>,
+    host_cmd: Signal<Local, bool>,
+    rt_decide: Signal<Local, bool>,
+    rt_busy: Signal<Local, bool>,
+    rt_una: Signal<Local, Bits<24>>,
+    rt_last: Signal<Local, Bits<24>>,
+    rt_idle: Signal<Local, Bits<9>>,
+    rt_retr: Signal<Local, Bits<4>>,
+    rt_retr1: Signal<Local, Bits<4>>,
+    wr_una: Signal<Local, Bits<24>>,
+    seq_cpl: Signal<Local, bool>,
+    seq_cpl_data: Signal<Local, Bits<64>>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
@@ -193,7 +225,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     t1_seq: DFF<Bits<24>>,
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<16>>,
-    lw_entry: DFF<Bits<47>>,
+    lw_entry: DFF<Bits<71>>,
     cpl_valid: DFF<bool>,
     cpl_data: DFF<Bits<64>>,
     skid_valid: DFF<bool>,
@@ -219,14 +251,14 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     frac_sum: Signal<Local, Bits<17>>,
     cmd_flow: Signal<Local, Bits<16>>,
     cmd_op: Signal<Local, Bits<3>>,
-    entry: Signal<Local, Bits<47>>,
-    t1_entry: Signal<Local, Bits<47>>,
+    entry: Signal<Local, Bits<71>>,
+    t1_entry: Signal<Local, Bits<71>>,
     hold: Signal<Local, bool>,
     seq_hold: Signal<Local, bool>,
     wr_en: Signal<Local, bool>,
     sched_create: Signal<Local, Bits<88>>,
     wr_flow: Signal<Local, Bits<16>>,
-    wr_entry: Signal<Local, Bits<47>>,
+    wr_entry: Signal<Local, Bits<71>>,
     ev_type: Signal<Local, Bits<4>>,
     ev_take: Signal<Local, bool>,
     tx_word: Signal<Local, Bits<512>>,
@@ -374,6 +406,30 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             tm_valid: Default::default(),
             tm_next: Default::default(),
             tm_word: Default::default(),
+            rv: Default::default(),
+            rto: Default::default(),
+            rto_cfg: Default::default(),
+            rto_count: Default::default(),
+            rto_failed: Default::default(),
+            rq_valid: Default::default(),
+            rq_fail: Default::default(),
+            rq_flow: Default::default(),
+            ic: Default::default(),
+            ic_op: Default::default(),
+            ic_flow: Default::default(),
+            ic_qpn: Default::default(),
+            cmd_pend: Default::default(),
+            host_cmd: Default::default(),
+            rt_decide: Default::default(),
+            rt_busy: Default::default(),
+            rt_una: Default::default(),
+            rt_last: Default::default(),
+            rt_idle: Default::default(),
+            rt_retr: Default::default(),
+            rt_retr1: Default::default(),
+            wr_una: Default::default(),
+            seq_cpl: Default::default(),
+            seq_cpl_data: Default::default(),
             mtu_ok: Default::default(),
             msg_len: Default::default(),
             npkts: Default::default(),
@@ -400,7 +456,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
             rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
-            tm_wait, tm_valid
+            tm_wait, tm_valid, rto_cfg, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
+            ic_flow, ic_qpn, cmd_pend
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -417,6 +474,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.algs.read_clock.next = self.clock.val();
         self.algs.write_clock.next = self.clock.val();
         self.shifts.write_clock.next = self.clock.val();
+        self.rv.read_clock.next = self.clock.val();
+        self.rv.write_clock.next = self.clock.val();
+        self.rto.read_clock.next = self.clock.val();
+        self.rto.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
@@ -479,8 +540,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 | (self.axil.wr_addr.val() == 0x004) // NS_PER_CYCLE_Q16
                 | (self.axil.wr_addr.val() == 0x005) // SCHED_CFG
                 | (self.axil.wr_addr.val() == 0x00A) // STAT_SEL
-                | (self.axil.wr_addr.val() == 0x017)
-            // TIMER_GAP
+                | (self.axil.wr_addr.val() == 0x017) // TIMER_GAP
+                | (self.axil.wr_addr.val() == 0x019)
+            // RTO_CFG
             {
                 self.axil.wr_err.next = false;
             }
@@ -504,6 +566,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             if self.axil.wr_addr.val() == 0x017 {
                 self.tm_gap.d.next = self.axil.wr_data.val();
             }
+            if self.axil.wr_addr.val() == 0x019 {
+                self.rto_cfg.d.next = self.axil.wr_data.val();
+            }
             for i in 0..csr::ARGS {
                 if self.axil.wr_addr.val().index() == 0x020 + i {
                     self.args[i].d.next = self.axil.wr_data.val();
@@ -524,8 +589,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         if self.axil.rd_addr.val() == 0x000 {
             self.axil.rd_data.next = 0x4850_4343.into(); // ID_VALUE
         } else if self.axil.rd_addr.val() == 0x001 {
+            // A host command runs (or waits behind an internal one); internal ones are not shown.
             self.axil.rd_data.next = bit_cast::<32, 4>(self.err.q.val()) << 4;
-            if self.state.q.val() != 0 {
+            if ((self.state.q.val() != 0) & !self.ic.q.val()) | self.cmd_pend.q.val() {
                 self.axil.rd_data.next = (bit_cast::<32, 4>(self.err.q.val()) << 4) | 1;
             }
         } else if self.axil.rd_addr.val() == 0x002 {
@@ -574,6 +640,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.tm_gap.q.val();
         } else if self.axil.rd_addr.val() == 0x018 {
             self.axil.rd_data.next = self.tm_count.q.val();
+        } else if self.axil.rd_addr.val() == 0x019 {
+            self.axil.rd_data.next = self.rto_cfg.q.val();
+        } else if self.axil.rd_addr.val() == 0x01A {
+            self.axil.rd_data.next = self.rto_count.q.val();
+        } else if self.axil.rd_addr.val() == 0x01B {
+            self.axil.rd_data.next = self.rto_failed.q.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -710,6 +782,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- The command's fields and the staged control words, op filled in.
         self.cmd_op.next = self.cmd_word.q.val().get_bits::<3>(0);
         self.cmd_flow.next = self.cmd_word.q.val().get_bits::<16>(16);
+        if self.ic.q.val() {
+            self.cmd_op.next = self.ic_op.q.val();
+            self.cmd_flow.next = self.ic_flow.q.val();
+        }
         self.tx_word.next = bit_cast::<512, 32>(self.args[0].q.val())
             | (bit_cast::<512, 32>(self.args[1].q.val()) << 32)
             | (bit_cast::<512, 32>(self.args[2].q.val()) << 64)
@@ -762,11 +838,17 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else {
             self.t1_entry.next = self.flows.read_data.val();
         }
-        // The table's one write (and the forwarded copy): the tracker's completion by default
-        // (busy cleared), the sequencer's entry in state 7; applied after both, below.
+        // The table's one write (and the forwarded copy): the tracker's by default (every ACK
+        // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
+        // sequencer's entry in states 2 and 7; applied after both, below.
         self.wr_en.next = false;
         self.wr_flow.next = self.t1_flow.q.val();
-        self.wr_entry.next = self.t1_entry.val() & !bits::<47>(2);
+        self.wr_entry.next = self.t1_entry.val();
+        self.wr_una.next = self.t1_seq.q.val();
+        self.seq_cpl.next = false;
+        self.seq_cpl_data.next = bit_cast::<64, 16>(self.cmd_flow.val())
+            | (bit_cast::<64, 16>(self.entry.val().get_bits::<16>(26)) << 16)
+            | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
         // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
         // create), at least 1 (an empty WRITE is one packet).
         self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42))) - 1;
@@ -823,14 +905,47 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
             | bit_cast::<512, 3>(self.cmd_op.val());
         self.dp.s_axis_rx_ctrl_tvalid.next = false;
-        self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(3)) | bit_cast::<128, 3>(self.cmd_op.val());
+        self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(7)) | bit_cast::<128, 3>(self.cmd_op.val());
+        if self.ic.q.val() {
+            // Internal: a failed flow's removes (op 2; rx_ctx's with the QPN of its create), or
+            // rx_ctx's timeout (op 4, the flow's id as the QPN's low bits).
+            self.dp.s_axis_tx_ctrl_tdata.next = (bit_cast::<512, 16>(self.cmd_flow.val()) << 16) | bits::<512>(2);
+            self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 24>(self.ic_qpn.q.val()) << 32) | bits::<128>(2);
+            if self.cmd_op.val() == 5 {
+                self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 16>(self.cmd_flow.val()) << 32) | bits::<128>(4);
+            }
+        }
         self.dp.s_axis_probe_tvalid.next = false;
         self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
-        if self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002) {
-            if self.state.q.val() == 0 {
+        // A host command starts at once, or waits (cmd_pend) behind an internal command; one
+        // written while another host command runs or waits is dropped. Internal commands (the
+        // timeout's) start when the sequencer is idle and no host command starts.
+        self.host_cmd.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
+        if self.state.q.val() == 0 {
+            self.ic.d.next = false;
+            if self.cmd_pend.q.val() {
+                self.cmd_pend.d.next = false;
+                self.state.d.next = 1.into();
+            } else if !self.host_cmd.val() & self.rq_valid.q.val() {
+                self.ic.d.next = true;
+                self.ic_op.d.next = 5.into();
+                if self.rq_fail.q.val() {
+                    self.ic_op.d.next = 6.into();
+                }
+                self.ic_flow.d.next = bit_cast::<16, F>(self.rq_flow.q.val());
+                self.rq_valid.d.next = false;
+                self.state.d.next = 1.into();
+            }
+        }
+        if self.host_cmd.val() {
+            if (self.state.q.val() == 0) & !self.cmd_pend.q.val() {
                 self.cmd_word.d.next = self.axil.wr_data.val();
                 self.err.d.next = 0.into();
                 self.state.d.next = 1.into();
+            } else if self.ic.q.val() & !self.cmd_pend.q.val() {
+                self.cmd_word.d.next = self.axil.wr_data.val();
+                self.err.d.next = 0.into();
+                self.cmd_pend.d.next = true;
             } else {
                 self.err.d.next = 6.into(); // ERR_OVERRUN
                 self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
@@ -844,6 +959,29 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.state.d.next = 0.into();
             } else if !self.t1_valid.q.val() & !self.sweep.q.val() {
                 self.state.d.next = 2.into();
+            }
+        } else if (self.state.q.val() == 2) & self.ic.q.val() {
+            // Internal: only for a message still out (it may have completed since the scan).
+            // A timeout goes to rx_ctx. A failure ends the message with an error completion
+            // and clears the entry here, while the events are held (so no ACK can complete the
+            // message too), once the completion queue's head is free and no READ completion
+            // waits; then the flow is removed in flow_sched, tx_ctx and rx_ctx.
+            self.state.d.next = 0.into();
+            self.ic_qpn.d.next = self.entry.val().get_bits::<24>(47);
+            if self.entry.val().get_bit(0) & self.entry.val().get_bit(1) {
+                if self.cmd_op.val() == 5 {
+                    self.state.d.next = 5.into();
+                } else if !self.cpl_valid.q.val() & !self.rw_valid.q.val() {
+                    self.wr_en.next = true;
+                    self.wr_flow.next = self.cmd_flow.val();
+                    self.wr_entry.next = 0.into();
+                    self.wr_una.next = 0.into();
+                    self.seq_cpl.next = true;
+                    self.rto_failed.d.next = self.rto_failed.q.val() + 1;
+                    self.state.d.next = 6.into();
+                } else {
+                    self.state.d.next = 2.into();
+                }
             }
         } else if self.state.q.val() == 2 {
             // Check the command against the entry.
@@ -913,8 +1051,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             if self.dp.s_axis_rx_ctrl_tready.val() {
                 if self.cmd_op.val() == 1 {
                     self.state.d.next = 6.into();
-                } else if self.cmd_op.val() == 2 {
+                } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
                     self.state.d.next = 7.into();
+                } else if self.cmd_op.val() == 5 {
+                    self.rto_count.d.next = self.rto_count.q.val() + 1;
+                    self.state.d.next = 0.into(); // the timeout is rx_ctx's now
                 } else {
                     self.state.d.next = 4.into(); // a READ: the local address first, then the post
                 }
@@ -934,21 +1075,26 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             if !self.t1_valid.q.val() {
                 self.wr_en.next = true;
                 self.wr_flow.next = self.cmd_flow.val();
+                self.wr_una.next = 0.into();
                 if self.cmd_op.val() == 1 {
-                    // Created, no message out, log2 MTU.
-                    self.wr_entry.next = bits::<47>(1) | (bit_cast::<47, 4>(self.mtu_shift.val()) << 42);
+                    // Created, no message out, log2 MTU, rx_ctx's QPN.
+                    self.wr_entry.next = bits::<71>(1)
+                        | (bit_cast::<71, 4>(self.mtu_shift.val()) << 42)
+                        | (bit_cast::<71, 24>(self.rx_word.val().get_bits::<24>(32)) << 47);
                     self.state.d.next = 0.into();
-                } else if self.cmd_op.val() == 2 {
+                } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
                     self.wr_entry.next = 0.into();
                     self.state.d.next = 0.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
-                    self.wr_entry.next = (self.entry.val() & bits::<47>(1))
-                        | (bit_cast::<47, 4>(self.entry.val().get_bits::<4>(42)) << 42)
-                        | (bit_cast::<47, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
-                        | bits::<47>(2)
-                        | (bit_cast::<47, 24>(self.end_psn.val()) << 2)
-                        | (bit_cast::<47, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.wr_una.next = self.tx_word.val().get_bits::<24>(256);
+                    self.wr_entry.next = (self.entry.val() & bits::<71>(1))
+                        | (bit_cast::<71, 24>(self.entry.val().get_bits::<24>(47)) << 47)
+                        | (bit_cast::<71, 4>(self.entry.val().get_bits::<4>(42)) << 42)
+                        | (bit_cast::<71, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
+                        | bits::<71>(2)
+                        | (bit_cast::<71, 24>(self.end_psn.val()) << 2)
+                        | (bit_cast::<71, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
                     self.state.d.next = 4.into();
                     if self.is_read.val() {
                         self.state.d.next = 5.into();
@@ -977,8 +1123,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             & (self.t1_entry.val().get_bits::<24>(2) == self.t1_seq.q.val());
         self.new_cpl_data.next = bit_cast::<64, 16>(self.t1_flow.q.val())
             | (bit_cast::<64, 16>(self.t1_entry.val().get_bits::<16>(26)) << 16);
-        if self.new_cpl.val() {
+        if self.t1_valid.q.val() {
             self.wr_en.next = true;
+        }
+        if self.new_cpl.val() {
+            self.wr_entry.next = self.t1_entry.val() & !bits::<71>(2);
+        }
+        if self.new_cpl.val() | self.seq_cpl.val() {
             self.cpl_count.d.next = self.cpl_count.q.val() + 1;
         }
         self.flows.write_enable.next = self.wr_en.val();
@@ -987,6 +1138,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.shifts.write_enable.next = self.wr_en.val();
         self.shifts.write_address.next = self.wr_flow.val().get_bits::<F>(0);
         self.shifts.write_data.next = self.wr_entry.val().get_bits::<4>(42);
+        self.rv.write_enable.next = self.wr_en.val();
+        self.rv.write_address.next = self.wr_flow.val().get_bits::<F>(0);
+        self.rv.write_data.next =
+            bit_cast::<25, 1>(self.wr_entry.val().get_bits::<1>(1)) | (bit_cast::<25, 24>(self.wr_una.val()) << 1);
         if self.wr_en.val() {
             self.lw_valid.d.next = true;
             self.lw_flow.d.next = self.wr_flow.val();
@@ -1022,8 +1177,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.rw_count.d.next = self.t1_cmds.q.val();
             }
         }
-        self.push_cpl.next = (self.new_cpl.val() & !self.t1_entry.val().get_bit(46)) | self.rw_done.val();
+        self.push_cpl.next =
+            (self.new_cpl.val() & !self.t1_entry.val().get_bit(46)) | self.rw_done.val() | self.seq_cpl.val();
         self.push_data.next = self.new_cpl_data.val();
+        if self.seq_cpl.val() {
+            self.push_data.next = self.seq_cpl_data.val();
+        }
         if self.rw_done.val() {
             // The second one (if any) waits next, from its own count.
             self.push_data.next = self.rw_data.q.val();
@@ -1057,12 +1216,27 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.algs.read_address.next = self.tm_flow.q.val();
         self.algs.write_enable.next = (self.state.q.val() == 7)
             & !self.t1_valid.q.val()
-            & ((self.cmd_op.val() == 1) | (self.cmd_op.val() == 2));
+            & ((self.cmd_op.val() == 1) | (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6));
         self.algs.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
         self.algs.write_data.next = 0.into();
         if self.cmd_op.val() == 1 {
             self.algs.write_data.next = bits::<2>(1) | (bit_cast::<2, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
         }
+        // Retransmission timeout, decided once per visit at the end of the stay (before the
+        // timer event): a flow with a message out whose snd_una has not moved since the last
+        // visit counts a visit; after RTO_CFG[7:0] such visits it times out (rx_ctx goes back
+        // to snd_una), and past RTO_CFG[11:8] timeouts without an acknowledgement the message
+        // fails. Any movement, or no message out, starts the count again. The scan waits at a
+        // flow while an earlier decision waits for the sequencer.
+        self.rv.read_address.next = self.tm_flow.q.val();
+        self.rto.read_address.next = self.tm_flow.q.val();
+        self.rt_busy.next = self.rv.read_data.val().get_bit(0);
+        self.rt_una.next = self.rv.read_data.val().get_bits::<24>(1);
+        self.rt_last.next = self.rto.read_data.val().get_bits::<24>(0);
+        self.rt_idle.next = bit_cast::<9, 8>(self.rto.read_data.val().get_bits::<8>(24)) + 1;
+        self.rt_retr.next = self.rto.read_data.val().get_bits::<4>(32);
+        self.rt_retr1.next = self.rt_retr.val() + 1;
+        self.rt_decide.next = false;
         self.tm_next.next = false;
         if self.tm_valid.q.val() {
             if self.cc.s_axis_event_tready.val() & !self.hold.val() {
@@ -1073,10 +1247,37 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.tm_gap.q.val().any() & !self.sweep.q.val() {
             if self.tm_wait.q.val().any() {
                 self.tm_wait.d.next = self.tm_wait.q.val() - 1;
-            } else if self.algs.read_data.val().get_bit(0) & self.algs.read_data.val().get_bit(1) {
-                self.tm_valid.d.next = true; // created, algorithm 2 (LDCP) or 3 (DCQCN)
+            } else if self.rq_valid.q.val() {
+                self.rt_decide.next = false; // the last timeout has not reached the sequencer
             } else {
-                self.tm_next.next = true;
+                self.rt_decide.next = true;
+                if self.algs.read_data.val().get_bit(0) & self.algs.read_data.val().get_bit(1) {
+                    self.tm_valid.d.next = true; // created, algorithm 2 (LDCP) or 3 (DCQCN)
+                } else {
+                    self.tm_next.next = true;
+                }
+            }
+        }
+        self.rto.write_enable.next = self.rt_decide.val();
+        self.rto.write_address.next = self.tm_flow.q.val();
+        self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val());
+        if self.rt_decide.val()
+            & self.rt_busy.val()
+            & (self.rt_una.val() == self.rt_last.val())
+            & self.rto_cfg.q.val().get_bits::<8>(0).any()
+        {
+            if self.rt_idle.val() >= bit_cast::<9, 8>(self.rto_cfg.q.val().get_bits::<8>(0)) {
+                self.rq_valid.d.next = true;
+                self.rq_flow.d.next = self.tm_flow.q.val();
+                self.rq_fail.d.next = self.rt_retr.val() >= self.rto_cfg.q.val().get_bits::<4>(8);
+                if self.rt_retr.val() < self.rto_cfg.q.val().get_bits::<4>(8) {
+                    self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val())
+                        | (bit_cast::<36, 4>(self.rt_retr1.val()) << 32);
+                }
+            } else {
+                self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val())
+                    | (bit_cast::<36, 8>(self.rt_idle.val().get_bits::<8>(0)) << 24)
+                    | (bit_cast::<36, 4>(self.rt_retr.val()) << 32);
             }
         }
         if self.tm_next.val() {
@@ -1095,6 +1296,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.algs.write_enable.next = true;
             self.algs.write_address.next = self.sweep_addr.q.val();
             self.algs.write_data.next = 0.into();
+            self.rv.write_enable.next = true;
+            self.rv.write_address.next = self.sweep_addr.q.val();
+            self.rv.write_data.next = 0.into();
+            self.rto.write_enable.next = true;
+            self.rto.write_address.next = self.sweep_addr.q.val();
+            self.rto.write_data.next = 0.into();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val().all() {
                 self.sweep.d.next = false;
@@ -1132,6 +1339,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.tm_flow.d.next = 0.into();
             self.tm_wait.d.next = 0.into();
             self.tm_valid.d.next = false;
+            self.rto_cfg.d.next = 0x710.into(); // RTO_CFG_RESET: 16 rounds, 7 retries
+            self.rto_count.d.next = 0.into();
+            self.rto_failed.d.next = 0.into();
+            self.rq_valid.d.next = false;
+            self.ic.d.next = false;
+            self.cmd_pend.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
         }

@@ -45,12 +45,12 @@ fn until_completions(p: &mut CorePair, n: usize, max: u64) {
 fn registers_read_back_and_bad_accesses_get_slverr() {
     let mut p = pair(1, 20, 0.2, None);
     let c = core(&mut p, Which::A);
-    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP] {
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG] {
         c.read(w);
     }
     let r = settle(&mut p, Which::A, 10_000);
     let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12]);
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET]);
     assert!(r.iter().all(|x| x.2 == 0));
 
     // Every read-write register keeps what was written.
@@ -58,7 +58,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
         .into_iter()
         .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
         .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
-        .chain([csr::TIMER_GAP])
+        .chain([csr::TIMER_GAP, csr::RTO_CFG])
         .collect();
     let c = core(&mut p, Which::A);
     for (k, &w) in rw.iter().enumerate() {
@@ -80,7 +80,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
     c.write(0x3FF, 5);
     c.write_strb(csr::ARG_TAG, 0x1234, 0x3);
     c.read(0x3FF);
-    c.read(0x019);
+    c.read(0x01F);
     c.read(csr::ARG_TAG);
     c.read(csr::ID);
     let r = settle(&mut p, Which::A, 10_000);
@@ -266,4 +266,156 @@ fn ldcp_and_dcqcn_flows_complete_too() {
 #[test]
 fn an_empty_write_is_one_packet_and_completes() {
     messages(14, 0, 0, 1024);
+}
+
+/// Reads registers of one core.
+fn regs(p: &mut CorePair, w: Which, words: &[u32]) -> Vec<u32> {
+    for &x in words {
+        core(p, w).read(x);
+    }
+    settle(p, w, 10_000).into_iter().map(|r| r.1).collect()
+}
+
+/// rx_ctx's counter `k` of core `w` (STAT_SEL [11:8]).
+fn rx_ctx_stat(p: &mut CorePair, w: Which, k: u32) -> u32 {
+    core(p, w).write(csr::STAT_SEL, k << 8);
+    core(p, w).read(csr::STAT_RX_CTX);
+    settle(p, w, 10_000).last().unwrap().1
+}
+
+/// The timeout at its quickest for tests: the scan at 2 cycles per flow id (2048-cycle rounds),
+/// a timeout after `rounds` rounds without an acknowledgement, `limit` retries.
+fn fast_timeout(p: &mut CorePair, rounds: u32, limit: u32) {
+    for w in [Which::A, Which::B] {
+        core(p, w).write(csr::TIMER_GAP, 1);
+        core(p, w).write(csr::RTO_CFG, rounds | limit << 8);
+        settle(p, w, 10_000);
+    }
+}
+
+/// A WRITE and then a READ, each losing its last frame of one kind once (`lose`: the opcode
+/// and direction, A -> B true): nothing after it would start a go-back-N, so only the
+/// retransmission timeout finishes the message. Both complete, land byte for byte, and A
+/// counts the timeouts.
+fn lost_tail(seed: u64, alg: u32, mtu: u16, len: u32, lose: [(bool, u8); 2]) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = pair(seed, 40, 0.1, None);
+    let (req, resp, psn) = (0x101u16, 0x201u16, 0xFF_FFFEu32);
+    connect(&mut p, &mut rng, req, resp, mtu, psn, alg);
+    fast_timeout(&mut p, 2, 3);
+    let npkts = len.div_ceil(mtu as u32).max(1);
+    // The frame to lose: (A -> B?, opcode, PSN), once.
+    let target: Rc<RefCell<Option<(bool, u8, u32)>>> = Rc::new(RefCell::new(None));
+    let t = target.clone();
+    p.drop = Box::new(move |ab, f, _| {
+        let hit = *t.borrow() == Some((ab, f.opcode() as u8, f.bth.psn));
+        if hit {
+            *t.borrow_mut() = None;
+        }
+        hit
+    });
+    let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    let (local, remote, back) = (0x1000_0000u64, 0x2000_0000u64, 0x3000_0000u64);
+    p.a.host.fill(local, &data);
+    let last = (psn + npkts - 1) & 0xFF_FFFF;
+    *target.borrow_mut() = Some((lose[0].0, lose[0].1, last));
+    let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: psn };
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 0x1111);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 1, 200_000);
+    assert!(target.borrow().is_none(), "the WRITE's frame to lose was never sent");
+    assert_eq!(p.a.completions[0], req as u64 | 0x1111 << 16, "the WRITE completes ok");
+    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+    assert!(got == data, "B's memory differs from the WRITE");
+    let first_timeouts = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS])[0];
+    assert!(first_timeouts >= 1, "the WRITE finished without a timeout");
+
+    let psn2 = (psn + npkts) & 0xFF_FFFF;
+    *target.borrow_mut() = Some((lose[1].0, lose[1].1, (psn2 + npkts - 1) & 0xFF_FFFF));
+    let r = Post { local_addr: back, remote_addr: remote, rkey: 0, len, first_psn: psn2 };
+    let rx = RxCtrl { op: OP_READ, qpn: req as u32, epsn: 0, spsn: 0, mtu, addr: back }.to_bytes();
+    post(core(&mut p, Which::A), req, &TxCtrl::Read { flow: req, post: r }.to_bytes(), Some(&rx), 0x2222);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 2, 200_000);
+    assert!(target.borrow().is_none(), "the READ's frame to lose was never sent");
+    assert_eq!(p.a.completions[1], req as u64 | 0x2222 << 16, "the READ completes ok");
+    let got: Vec<u8> = p.a.host.read(back, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+    assert!(got == data, "A's memory differs from the READ");
+    let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS]);
+    assert!(v[0] > first_timeouts, "the READ finished without a timeout");
+    assert_eq!((v[1], v[2]), (0, 2));
+    let went_back = rx_ctx_stat(&mut p, Which::A, sim::rx_ctx::stat::TIMEOUTS as u32);
+    assert!(went_back >= 2 && went_back <= v[0], "rx_ctx went back {went_back} times for {} timeouts", v[0]);
+    println!("alg {alg}: {} timeouts, rx_ctx went back {went_back} times, done by cycle {}", v[0], p.cycle);
+}
+
+#[test]
+fn a_lost_last_packet_or_response_is_sent_again_after_the_timeout() {
+    // WRITE Last (A -> B), READ Response Only of the last request (B -> A).
+    lost_tail(21, 0, 1024, 5_000, [(true, 0x08), (false, 0x10)]);
+    // The last ACK (B -> A), the last READ request (A -> B).
+    lost_tail(22, 2, 512, 2_000, [(false, 0x11), (true, 0x0C)]);
+}
+
+/// A link that carries nothing from A: the message times out `limit` times, then ends with
+/// CPL_RETRY_EXCEEDED; the flow is removed in every block (a post is ERR_UNKNOWN, no block
+/// counts a bad control word), and created again it works.
+#[test]
+fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut p = pair(23, 40, 0.1, None);
+    let (req, resp, psn, mtu) = (0x101u16, 0x201u16, 100u32, 1024u16);
+    connect(&mut p, &mut rng, req, resp, mtu, psn, 0);
+    fast_timeout(&mut p, 2, 2);
+    let dead = Rc::new(Cell::new(true));
+    let d = dead.clone();
+    p.drop = Box::new(move |ab, _, _| ab && d.get());
+    let data: Vec<u8> = (0..3000).map(|_| rng.gen()).collect();
+    let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
+    p.a.host.fill(local, &data);
+    let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len: 3000, first_psn: psn };
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 0x7777);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    let t0 = p.cycle;
+    until_completions(&mut p, 1, 200_000);
+    let took = p.cycle - t0;
+    assert_eq!(p.a.completions[0], req as u64 | 0x7777 << 16 | (csr::CPL_RETRY_EXCEEDED as u64) << 32);
+    // Three expiries of 2-3 rounds of 2048 cycles each.
+    assert!((3 * 2 * 2048..=3 * 3 * 2048 + 2048).contains(&took), "failed after {took} cycles");
+    let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS, csr::STAT_TX_CTRL_BAD]);
+    assert_eq!(v, vec![2, 1, 1, 0], "timeouts, failures, completions, tx_ctx bad control words");
+    assert_eq!(rx_ctx_stat(&mut p, Which::A, sim::rx_ctx::stat::TIMEOUTS as u32), 2);
+    assert_eq!(rx_ctx_stat(&mut p, Which::A, sim::rx_ctx::stat::CTRL_BAD as u32), 0);
+    // The flow is gone: nothing more leaves A for it.
+    command(core(&mut p, Which::A), csr::OP_POST, req as u32);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_UNKNOWN);
+    let frames = p.a.host.frames;
+    for _ in 0..10_000 {
+        p.step();
+    }
+    assert_eq!(p.a.host.frames, frames, "a removed flow sent");
+
+    // The link back, the flow created again (B still expects the first PSN): it works.
+    dead.set(false);
+    let hdr = header_to(&mut rng, resp as u32);
+    let tx = TxCtrl::Create { flow: req, cfg: FlowConfig { header: hdr, mtu, telemetry: false, probe: false, fast_start: 0 } }.to_bytes();
+    let rx = RxCtrl { op: OP_CREATE, qpn: req as u32, epsn: 0, spsn: psn, mtu, addr: 0 }.to_bytes();
+    create(core(&mut p, Which::A), req, &tx, &rx, LINE_Q16, 64 << 10, 0);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 0x8888);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 2, 200_000);
+    assert_eq!(p.a.completions[1], req as u64 | 0x8888 << 16);
+    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+    assert!(got == data, "B's memory differs from the WRITE after the re-create");
 }

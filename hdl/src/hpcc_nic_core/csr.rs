@@ -59,6 +59,17 @@ pub const STAT_CC_UNUSED: u32 = 0x016;
 pub const TIMER_GAP: u32 = 0x017;
 /// Timer events the scan gave cc_module (wraps).
 pub const TIMER_EVENTS: u32 = 0x018;
+/// Retransmission timeout: [7:0] rounds of the timer scan without an acknowledgement before a
+/// flow with a message out goes back to snd_una (0: no timeout; reset 16, 0.85 ms at the
+/// reset TIMER_GAP), [11:8] retries without an acknowledgement before the message ends with
+/// `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7).
+pub const RTO_CFG: u32 = 0x019;
+/// Reset value of `RTO_CFG`.
+pub const RTO_CFG_RESET: u32 = 0x710;
+/// Timeouts that went to rx_ctx (retries; wraps).
+pub const RTO_TIMEOUTS: u32 = 0x01A;
+/// Messages ended with `CPL_RETRY_EXCEEDED` (wraps).
+pub const RTO_FAILED: u32 = 0x01B;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.
@@ -150,7 +161,8 @@ pub const ERR_OP: u32 = 7;
 
 /// Completion stream (`m_axis_cpl_tdata`, 64 bits): [15:0] flow, [31:16] tag, [33:32] status.
 pub const CPL_OK: u32 = 0;
-/// Retransmission limit reached (with the retransmission timeout, later).
+/// Retransmission limit reached: the message ended without its acknowledgement, and the flow
+/// was removed in every block (create it again to use it).
 pub const CPL_RETRY_EXCEEDED: u32 = 1;
 /// The responder answered with an error NAK (later).
 pub const CPL_REMOTE_ERROR: u32 = 2;

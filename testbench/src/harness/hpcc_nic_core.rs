@@ -332,6 +332,8 @@ struct Qp {
     next_psn: u32,
     count: u64,
     cur: Option<Msg>,
+    /// A message ended with CPL_RETRY_EXCEEDED: the core removed the flow.
+    failed: bool,
 }
 
 struct Msg {
@@ -347,10 +349,12 @@ struct Msg {
 /// `core-random`: two cores back to back, four queue pairs (two each way) on random algorithms
 /// (HPCC++, Rx-HPCC, LDCP, DCQCN) and MTUs, each posting WRITEs and READs (30%) of 0-12,000
 /// bytes through the register port, back to back, until the cycle budget; random backpressure
-/// on every host, MAC, register and completion port, a telemetry hop on data frames and 2% of
-/// ECN-capable frames marked CE. Every message must complete, in order per flow, with its tag,
-/// and its bytes must be in the destination's memory when the completion is taken. No loss:
-/// the retransmission timeout is not built yet.
+/// on every host, MAC, register and completion port, a telemetry hop on data frames, 2% of
+/// ECN-capable frames marked CE and 0.5% of all frames lost (data, ACKs, NAKs, READ requests
+/// and responses, retransmissions), with the retransmission timeout at 3 rounds of 2048
+/// cycles. Every message must complete, in order per flow, with its tag, and its bytes must be
+/// in the destination's memory when the completion is taken; or end with CPL_RETRY_EXCEEDED,
+/// after which its queue pair posts nothing more (counted in `failed`).
 pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     use rand::SeedableRng;
     use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
@@ -359,18 +363,23 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     let mut o = super::Outcome::new(super::Scenario::CoreRandom, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut p = pair(seed, rng.gen_range(10..200), 0.1, vcd);
-    // A congested "switch": 2% of ECN-capable frames marked CE (LDCP's ACKs echo them).
+    // A congested "switch": 2% of ECN-capable frames marked CE (LDCP's ACKs echo them), and
+    // a lossy link: any frame lost with probability 0.5%.
     p.ce = 0.02;
+    let mut loss_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x1055);
+    p.drop = Box::new(move |_, _, _| loss_rng.gen_bool(0.005));
     let m = super::cc_module::Model::new();
     for w in [Which::A, Which::B] {
         configure(core(&mut p, w), &m, 12, 16);
+        core(&mut p, w).write(csr::TIMER_GAP, 1);
+        core(&mut p, w).write(csr::RTO_CFG, 3 | 7 << 8);
         settle(&mut p, w, 50_000);
     }
     let mut qps: Vec<Qp> = (0..4u16)
         .map(|k| {
             let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..50) } else { rng.gen_range(0..1 << 24) };
             let mtu = [256, 512, 1024, 2048, 4096][rng.gen_range(0..5)];
-            Qp { on_a: k % 2 == 0, req: 0x100 + k, resp: 0x200 + k, mtu, next_psn: psn, count: 0, cur: None }
+            Qp { on_a: k % 2 == 0, req: 0x100 + k, resp: 0x200 + k, mtu, next_psn: psn, count: 0, cur: None, failed: false }
         })
         .collect();
     let mut algs = [0u64; 4];
@@ -391,6 +400,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         o.check(p.cycle, ("create", q.resp, status_when_done(&mut p, rs)), ("create", q.resp, csr::ERR_NONE));
     }
     let (mut seen, mut done) = ([0usize; 2], vec![]);
+    let mut failed = 0u64;
     let mut late: Vec<(u64, Msg)> = vec![];
     let limit = p.cycle + cycles + 400_000;
     let mut idle = 0u64;
@@ -407,6 +417,12 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
                     continue;
                 };
                 match q.cur.take() {
+                    Some(msg) if (c >> 32) & 3 == csr::CPL_RETRY_EXCEEDED as u64 => {
+                        o.check(p.cycle, (flow, (c >> 16) as u16), (flow, msg.tag));
+                        q.failed = true;
+                        failed += 1;
+                        idle = 0;
+                    }
                     Some(msg) => {
                         o.check(p.cycle, (flow, (c >> 16) as u16, (c >> 32) & 3), (flow, msg.tag, 0));
                         late.push((p.cycle, msg));
@@ -428,7 +444,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         }
         // New messages while the budget lasts.
         if p.cycle < limit - 400_000 {
-            for q in qps.iter_mut().filter(|q| q.cur.is_none()) {
+            for q in qps.iter_mut().filter(|q| q.cur.is_none() && !q.failed) {
                 let (rq, rs) = if q.on_a { (Which::A, Which::B) } else { (Which::B, Which::A) };
                 let read = rng.gen_bool(0.3);
                 let len: u32 = if rng.gen_bool(0.1) { 0 } else { rng.gen_range(1..=12_000) };
@@ -483,6 +499,13 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     o.metric("bytes", done.iter().map(|m| m.data.len()).sum::<usize>() as f64);
     o.metric("frames", (p.carried[0] + p.carried[1]) as f64);
     o.metric("ce_marked", (p.marked[0] + p.marked[1]) as f64);
+    o.metric("lost", (p.dropped[0] + p.dropped[1]) as f64);
+    o.metric("failed", failed as f64);
+    for (name, w) in [("timeouts_a", Which::A), ("timeouts_b", Which::B)] {
+        core(&mut p, w).read(csr::RTO_TIMEOUTS);
+        let t = settle(&mut p, w, 10_000).last().map_or(0, |r| r.1);
+        o.metric(name, t as f64);
+    }
     o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);
     o
 }
