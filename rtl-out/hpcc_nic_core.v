@@ -159,6 +159,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  dp_reset;
     reg  [3:0] dp_cfg_pkt_shift;
     reg  [63:0] dp_now_ns;
+    reg  [31:0] dp_cfg_cnp_interval_ns;
     reg  [511:0] dp_s_axis_tx_ctrl_tdata;
     reg  dp_s_axis_tx_ctrl_tvalid;
     wire  dp_s_axis_tx_ctrl_tready;
@@ -223,6 +224,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_jobs;
     wire  [31:0] dp_stat_rx_cmds;
     wire  [31:0] dp_stat_rx_payloads;
+    wire  [31:0] dp_stat_cnps;
     reg  [31:0] ns_q16_d;
     wire  [31:0] ns_q16_q;
     reg  ns_q16_clock;
@@ -585,6 +587,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] rto_cfg_d;
     wire  [31:0] rto_cfg_q;
     reg  rto_cfg_clock;
+    reg  [31:0] cnp_gap_d;
+    wire  [31:0] cnp_gap_q;
+    reg  cnp_gap_clock;
     reg  [31:0] rto_count_d;
     wire  [31:0] rto_count_q;
     reg  rto_count_clock;
@@ -833,6 +838,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .reset(dp_reset),
         .cfg_pkt_shift(dp_cfg_pkt_shift),
         .now_ns(dp_now_ns),
+        .cfg_cnp_interval_ns(dp_cfg_cnp_interval_ns),
         .s_axis_tx_ctrl_tdata(dp_s_axis_tx_ctrl_tdata),
         .s_axis_tx_ctrl_tvalid(dp_s_axis_tx_ctrl_tvalid),
         .s_axis_tx_ctrl_tready(dp_s_axis_tx_ctrl_tready),
@@ -896,7 +902,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_rx_short(dp_stat_rx_short),
         .stat_rx_jobs(dp_stat_rx_jobs),
         .stat_rx_cmds(dp_stat_rx_cmds),
-        .stat_rx_payloads(dp_stat_rx_payloads)
+        .stat_rx_payloads(dp_stat_rx_payloads),
+        .stat_cnps(dp_stat_cnps)
     );
     hpcc_dff_w32 ns_q16(
         .d(ns_q16_d),
@@ -1488,6 +1495,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(rto_cfg_q),
         .clock(rto_cfg_clock)
     );
+    hpcc_dff_w32 cnp_gap(
+        .d(cnp_gap_d),
+        .q(cnp_gap_q),
+        .clock(cnp_gap_clock)
+    );
     hpcc_dff_w32 rto_count(
         .d(rto_count_d),
         .q(rto_count_q),
@@ -1681,6 +1693,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_wait_clock = clock;
         tm_valid_clock = clock;
         rto_cfg_clock = clock;
+        cnp_gap_clock = clock;
         rto_count_clock = clock;
         rto_failed_clock = clock;
         rq_valid_clock = clock;
@@ -1731,6 +1744,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_wait_d = tm_wait_q;
         tm_valid_d = tm_valid_q;
         rto_cfg_d = rto_cfg_q;
+        cnp_gap_d = cnp_gap_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
         rq_valid_d = rq_valid_q;
@@ -1985,7 +1999,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19)) begin
+            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c)) begin
                 axil_wr_err = 1'b0;
             end
             if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
@@ -2010,6 +2024,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             if (axil_wr_addr == 32'h19) begin
                 rto_cfg_d = axil_wr_data;
+            end
+            if (axil_wr_addr == 32'h1c) begin
+                cnp_gap_d = axil_wr_data;
             end
             if (axil_wr_addr == 32'h20 + 0) begin
                 args_0_d = axil_wr_data;
@@ -2370,6 +2387,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if (axil_rd_addr == 32'h1b) begin
             axil_rd_data = rto_failed_q;
         end
+        else if (axil_rd_addr == 32'h1c) begin
+            axil_rd_data = cnp_gap_q;
+        end
+        else if (axil_rd_addr == 32'h1d) begin
+            axil_rd_data = dp_stat_cnps;
+        end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
                 axil_rd_data = args_0_q;
@@ -2651,6 +2674,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_cfg_pkt_shift = sched_cfg_q[(32'h0)+:(4)];
         sched_cfg_max_burst = sched_cfg_q[(32'h10)+:(12)];
         dp_cfg_pkt_shift = 32'h0;
+        dp_cfg_cnp_interval_ns = cnp_gap_q;
         cc_cfg_hpcc_t_ns = ccr_0_q;
         cc_cfg_hpcc_eta_q16 = ccr_1_q[(32'h0)+:(17)];
         cc_cfg_hpcc_max_stage = ccr_2_q[(32'h0)+:(8)];
@@ -2787,6 +2811,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
         dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        if (cmd_op == 32'h1) begin
+            dp_s_axis_tx_ctrl_tdata = (((tx_word >> 32'h20) << 32'h20) & ~(((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h172)) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            if (args_22_q[(32'h0)+:(2)] == 32'h3) begin
+                dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h172) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            end
+        end
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
         dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h7) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
         if (ic_q) begin
@@ -3263,6 +3293,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tm_wait_d = 32'h0;
             tm_valid_d = 1'b0;
             rto_cfg_d = 32'h710;
+            cnp_gap_d = 32'hc350;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;
             rq_valid_d = 1'b0;

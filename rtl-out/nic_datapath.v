@@ -5,13 +5,14 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads);
+module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] cfg_pkt_shift;
     input wire  [63:0] now_ns;
+    input wire  [31:0] cfg_cnp_interval_ns;
     input wire  [511:0] s_axis_tx_ctrl_tdata;
     input wire  s_axis_tx_ctrl_tvalid;
     output reg  s_axis_tx_ctrl_tready;
@@ -76,6 +77,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     output reg  [31:0] stat_rx_jobs;
     output reg  [31:0] stat_rx_cmds;
     output reg  [31:0] stat_rx_payloads;
+    output reg  [31:0] stat_cnps;
 
     // Stub signals
     reg  tx_ctx_clock;
@@ -214,12 +216,58 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
     reg  [31:0] wr_lasts_d;
     wire  [31:0] wr_lasts_q;
     reg  wr_lasts_clock;
+    reg  [9:0] cn_read_address;
+    reg  cn_read_clock;
+    wire  [33:0] cn_read_data;
+    reg  [9:0] cn_write_address;
+    reg  cn_write_clock;
+    reg  [33:0] cn_write_data;
+    reg  cn_write_enable;
+    reg  cn_swept_d;
+    wire  cn_swept_q;
+    reg  cn_swept_clock;
+    reg  [9:0] cn_at_d;
+    wire  [9:0] cn_at_q;
+    reg  cn_at_clock;
+    reg  sn_valid_d;
+    wire  sn_valid_q;
+    reg  sn_valid_clock;
+    reg  [9:0] sn_flow_d;
+    wire  [9:0] sn_flow_q;
+    reg  sn_flow_clock;
+    reg  sn_en_d;
+    wire  sn_en_q;
+    reg  sn_en_clock;
+    reg  c_valid_d;
+    wire  c_valid_q;
+    reg  c_valid_clock;
+    reg  [15:0] c_flow_d;
+    wire  [15:0] c_flow_q;
+    reg  c_flow_clock;
+    reg  [31:0] cn_count_d;
+    wire  [31:0] cn_count_q;
+    reg  cn_count_clock;
+    reg  cl_valid_d;
+    wire  cl_valid_q;
+    reg  cl_valid_clock;
+    reg  [9:0] cl_flow_d;
+    wire  [9:0] cl_flow_q;
+    reg  cl_flow_clock;
+    reg  [33:0] cl_data_d;
+    wire  [33:0] cl_data_q;
+    reg  cl_data_clock;
 
     // Local signals
     reg  [511:0] probe_word;
     reg  rx_ready;
     reg  sl_take;
     reg  g_rel;
+    reg  [33:0] cn_word;
+    reg  [31:0] cn_age;
+    reg  cn_due;
+    reg  cn_send;
+    reg  [9:0] g_flow;
+    reg  [511:0] c_word;
     reg  g_take;
     reg  [31:0] g_left;
     reg  [31:0] cd_now;
@@ -392,6 +440,70 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         .q(wr_lasts_q),
         .clock(wr_lasts_clock)
     );
+    hpcc_ram_w34_d1024 cn(
+        .read_address(cn_read_address),
+        .read_clock(cn_read_clock),
+        .read_data(cn_read_data),
+        .write_address(cn_write_address),
+        .write_clock(cn_write_clock),
+        .write_data(cn_write_data),
+        .write_enable(cn_write_enable)
+    );
+    hpcc_dff_w1 cn_swept(
+        .d(cn_swept_d),
+        .q(cn_swept_q),
+        .clock(cn_swept_clock)
+    );
+    hpcc_dff_w10 cn_at(
+        .d(cn_at_d),
+        .q(cn_at_q),
+        .clock(cn_at_clock)
+    );
+    hpcc_dff_w1 sn_valid(
+        .d(sn_valid_d),
+        .q(sn_valid_q),
+        .clock(sn_valid_clock)
+    );
+    hpcc_dff_w10 sn_flow(
+        .d(sn_flow_d),
+        .q(sn_flow_q),
+        .clock(sn_flow_clock)
+    );
+    hpcc_dff_w1 sn_en(
+        .d(sn_en_d),
+        .q(sn_en_q),
+        .clock(sn_en_clock)
+    );
+    hpcc_dff_w1 c_valid(
+        .d(c_valid_d),
+        .q(c_valid_q),
+        .clock(c_valid_clock)
+    );
+    hpcc_dff_w16 c_flow(
+        .d(c_flow_d),
+        .q(c_flow_q),
+        .clock(c_flow_clock)
+    );
+    hpcc_dff_w32 cn_count(
+        .d(cn_count_d),
+        .q(cn_count_q),
+        .clock(cn_count_clock)
+    );
+    hpcc_dff_w1 cl_valid(
+        .d(cl_valid_d),
+        .q(cl_valid_q),
+        .clock(cl_valid_clock)
+    );
+    hpcc_dff_w10 cl_flow(
+        .d(cl_flow_d),
+        .q(cl_flow_q),
+        .clock(cl_flow_clock)
+    );
+    hpcc_dff_w34 cl_data(
+        .d(cl_data_d),
+        .q(cl_data_q),
+        .clock(cl_data_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -404,6 +516,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         g_data_clock = clock;
         g_cd_clock = clock;
         data_cmds_clock = clock;
+        cn_swept_clock = clock;
+        cn_at_clock = clock;
+        sn_valid_clock = clock;
+        sn_flow_clock = clock;
+        sn_en_clock = clock;
+        c_valid_clock = clock;
+        c_flow_clock = clock;
+        cn_count_clock = clock;
+        cl_valid_clock = clock;
+        cl_flow_clock = clock;
+        cl_data_clock = clock;
         wr_lasts_clock = clock;
         sl_main_v_d = sl_main_v_q;
         sl_main_d_d = sl_main_d_q;
@@ -414,6 +537,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         g_data_d = g_data_q;
         g_cd_d = g_cd_q;
         data_cmds_d = data_cmds_q;
+        cn_swept_d = cn_swept_q;
+        cn_at_d = cn_at_q;
+        sn_valid_d = sn_valid_q;
+        sn_flow_d = sn_flow_q;
+        sn_en_d = sn_en_q;
+        c_valid_d = c_valid_q;
+        c_flow_d = c_flow_q;
+        cn_count_d = cn_count_q;
+        cl_valid_d = cl_valid_q;
+        cl_flow_d = cl_flow_q;
+        cl_data_d = cl_data_q;
         wr_lasts_d = wr_lasts_q;
         tx_ctx_clock = clock;
         tx_pipe_clock = clock;
@@ -425,6 +559,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         rx_pipe_reset = reset;
         rx_ctx_reset = reset;
         rx_dma_reset = reset;
+        cn_read_clock = clock;
+        cn_write_clock = clock;
         tx_ctx_s_axis_ctrl_tdata = s_axis_tx_ctrl_tdata;
         tx_ctx_s_axis_ctrl_tvalid = s_axis_tx_ctrl_tvalid;
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
@@ -447,14 +583,68 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
             wr_lasts_d = wr_lasts_q + 32'h1;
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
-        g_rel = g_valid_q & ~g_left[32'h1f];
-        tx_ctx_s_axis_pktrecv_tvalid = g_rel | s_axis_probe_tvalid;
+        g_rel = g_valid_q & ~g_left[32'h1f] & ~c_valid_q & ~sn_valid_q;
+        g_flow = g_data_q[(32'h0)+:(10)];
+        cn_word = cn_read_data;
+        if (cl_valid_q & (cl_flow_q == g_flow)) begin
+            cn_word = cl_data_q;
+        end
+        cn_age = now_ns[(32'h0)+:(32)] - cn_word[(32'h2)+:(32)];
+        cn_due = (g_data_q[(32'h11)+:(3)] == 32'h0) & g_data_q[32'h14] & cn_word[32'h0] & (~cn_word[32'h1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
+        c_word = ((c_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'ha0000;
+        tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
         tx_ctx_s_axis_pktrecv_tdata = probe_word;
         if (g_rel) begin
             tx_ctx_s_axis_pktrecv_tdata = g_data_q;
         end
+        if (c_valid_q) begin
+            tx_ctx_s_axis_pktrecv_tdata = c_word;
+        end
+        if (c_valid_q & tx_ctx_s_axis_pktrecv_tready) begin
+            c_valid_d = 1'b0;
+            cn_count_d = cn_count_q + 32'h1;
+        end
+        if (cn_send) begin
+            c_valid_d = 1'b1;
+            c_flow_d = ((g_flow) & 16'hffff);
+        end
+        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h1) | (s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h2));
+        sn_flow_d = s_axis_tx_ctrl_tdata[(32'h10)+:(10)];
+        sn_en_d = (s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h1) & s_axis_tx_ctrl_tdata[32'h172];
+        cn_write_enable = 1'b0;
+        cn_write_address = g_flow;
+        cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[(32'h0)+:(32)]) & 34'h3ffffffff) << 32'h2);
+        if (~cn_swept_q) begin
+            cn_write_enable = 1'b1;
+            cn_write_address = cn_at_q;
+            cn_write_data = 32'h0;
+            cn_at_d = cn_at_q + 32'h1;
+            if (&cn_at_q) begin
+                cn_swept_d = 1'b1;
+            end
+        end
+        else if (sn_valid_q) begin
+            cn_write_enable = 1'b1;
+            cn_write_address = sn_flow_q;
+            cn_write_data = 32'h0;
+            if (sn_en_q) begin
+                cn_write_data = 32'h1;
+            end
+        end
+        else if (cn_send) begin
+            cn_write_enable = 1'b1;
+        end
+        cl_valid_d = cn_write_enable & cn_swept_q;
+        cl_flow_d = cn_write_address;
+        cl_data_d = cn_write_data;
+        stat_cnps = cn_count_q;
         rx_ctx_m_axis_pktrecv_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
         g_take = rx_ctx_m_axis_pktrecv_tvalid & rx_ctx_m_axis_pktrecv_tready;
+        cn_read_address = g_flow;
+        if (g_take) begin
+            cn_read_address = rx_ctx_m_axis_pktrecv_tdata[(32'h0)+:(10)];
+        end
         if (g_take) begin
             g_valid_d = 1'b1;
             g_data_d = rx_ctx_m_axis_pktrecv_tdata;
@@ -463,7 +653,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         else if (g_rel & tx_ctx_s_axis_pktrecv_tready) begin
             g_valid_d = 1'b0;
         end
-        s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~g_rel;
+        s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~g_rel & ~c_valid_q;
         tx_pipe_s_axis_desc_tdata = tx_ctx_m_axis_desc_tdata;
         tx_pipe_s_axis_desc_tvalid = tx_ctx_m_axis_desc_tvalid;
         tx_ctx_m_axis_desc_tready = tx_pipe_s_axis_desc_tready;
@@ -557,6 +747,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,s_axis_tx_ctrl_tdata,s_axis
         if (reset) begin
             cmds_taken_d = 32'h0;
             g_valid_d = 1'b0;
+            c_valid_d = 1'b0;
+            sn_valid_d = 1'b0;
+            cl_valid_d = 1'b0;
+            cn_count_d = 32'h0;
+            cn_swept_d = 1'b0;
+            cn_at_d = 32'h0;
             data_cmds_d = 32'h0;
             wr_lasts_d = 32'h0;
         end

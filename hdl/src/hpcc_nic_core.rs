@@ -191,6 +191,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     rv: RAM<Bits<25>, F>,
     rto: RAM<Bits<36>, F>,
     rto_cfg: DFF<Bits<32>>,
+    cnp_gap: DFF<Bits<32>>,
     rto_count: DFF<Bits<32>>,
     rto_failed: DFF<Bits<32>>,
     // A timeout (or, past the retry limit, a failure) waiting for the sequencer.
@@ -409,6 +410,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             rv: Default::default(),
             rto: Default::default(),
             rto_cfg: Default::default(),
+            cnp_gap: Default::default(),
             rto_count: Default::default(),
             rto_failed: Default::default(),
             rq_valid: Default::default(),
@@ -456,7 +458,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
             rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
-            tm_wait, tm_valid, rto_cfg, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
+            tm_wait, tm_valid, rto_cfg, cnp_gap, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
             ic_flow, ic_qpn, cmd_pend
         );
         for i in 0..csr::ARGS {
@@ -541,8 +543,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 | (self.axil.wr_addr.val() == 0x005) // SCHED_CFG
                 | (self.axil.wr_addr.val() == 0x00A) // STAT_SEL
                 | (self.axil.wr_addr.val() == 0x017) // TIMER_GAP
-                | (self.axil.wr_addr.val() == 0x019)
-            // RTO_CFG
+                | (self.axil.wr_addr.val() == 0x019) // RTO_CFG
+                | (self.axil.wr_addr.val() == 0x01C)
+            // CNP_INTERVAL_NS
             {
                 self.axil.wr_err.next = false;
             }
@@ -568,6 +571,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
             if self.axil.wr_addr.val() == 0x019 {
                 self.rto_cfg.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x01C {
+                self.cnp_gap.d.next = self.axil.wr_data.val();
             }
             for i in 0..csr::ARGS {
                 if self.axil.wr_addr.val().index() == 0x020 + i {
@@ -646,6 +652,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.rto_count.q.val();
         } else if self.axil.rd_addr.val() == 0x01B {
             self.axil.rd_data.next = self.rto_failed.q.val();
+        } else if self.axil.rd_addr.val() == 0x01C {
+            self.axil.rd_data.next = self.cnp_gap.q.val();
+        } else if self.axil.rd_addr.val() == 0x01D {
+            self.axil.rd_data.next = self.dp.stat_cnps.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -676,6 +686,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.sched.cfg_max_burst.next = self.sched_cfg.q.val().get_bits::<12>(16);
         // Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         self.dp.cfg_pkt_shift.next = 0.into();
+        self.dp.cfg_cnp_interval_ns.next = self.cnp_gap.q.val();
         self.cc.cfg_hpcc_t_ns.next = self.ccr[0].q.val();
         self.cc.cfg_hpcc_eta_q16.next = self.ccr[1].q.val().get_bits::<17>(0);
         self.cc.cfg_hpcc_max_stage.next = self.ccr[2].q.val().get_bits::<8>(0);
@@ -904,6 +915,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
             | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
             | bit_cast::<512, 3>(self.cmd_op.val());
+        if self.cmd_op.val() == 1 {
+            // Create: nic_datapath's CNP bit [370] is the algorithm's, DCQCN (3) only.
+            self.dp.s_axis_tx_ctrl_tdata.next = (((self.tx_word.val() >> 32) << 32) & !(bits::<512>(1) << 370))
+                | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
+                | bits::<512>(1);
+            if self.args[22].q.val().get_bits::<2>(0) == 3 {
+                self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
+                    | (bits::<512>(1) << 370)
+                    | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
+                    | bits::<512>(1);
+            }
+        }
         self.dp.s_axis_rx_ctrl_tvalid.next = false;
         self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(7)) | bit_cast::<128, 3>(self.cmd_op.val());
         if self.ic.q.val() {
@@ -1340,6 +1363,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.tm_wait.d.next = 0.into();
             self.tm_valid.d.next = false;
             self.rto_cfg.d.next = 0x710.into(); // RTO_CFG_RESET: 16 rounds, 7 retries
+            self.cnp_gap.d.next = 50_000.into(); // CNP_INTERVAL_RESET
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();
             self.rq_valid.d.next = false;

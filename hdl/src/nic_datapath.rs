@@ -27,6 +27,11 @@
 //! issues one command per verdict, with or before its PktRecv) with the payloads rx_dma has
 //! finished (tlasts on the DMA write stream, plus `stat_short`: commands it refused).
 //!
+//! DCQCN's notification point rides on the gate: a released ACK / NAK with ECN-Echo (its
+//! request arrived CE-marked) for a flow created with the CNP bit (tx_ctx's create word [370],
+//! which tx_ctx ignores) is followed by a CNP (tx_ctx PktRecv kind 5) if the flow's last CNP is
+//! at least `cfg_cnp_interval_ns` old; a per-flow RAM keeps {enabled, sent once, time}.
+//!
 //! The sent events go through a register slice (two entries, tready from registers): tx_ctx's
 //! PktSend waits on its sent register's tready and rx_ctx's verdict on tx_ctx's PktRecv
 //! tready, and each of those readies depends on the block's own hold condition, so wired
@@ -50,8 +55,11 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     pub reset: Signal<In, bool>,
     /// rx_ctx's `cfg_pkt_shift`: Notify bytes per packet = 2^shift (flow_sched's unit).
     pub cfg_pkt_shift: Signal<In, Bits<4>>,
-    /// Time in ns, stamped on CC events.
+    /// Time in ns, stamped on CC events; its low 32 bits time the CNPs.
     pub now_ns: Signal<In, Bits<64>>,
+    /// DCQCN notification point: at most one CNP per flow per this many ns (50,000 in deployed
+    /// NICs); 0 sends one for every ECN-Echo ACK.
+    pub cfg_cnp_interval_ns: Signal<In, Bits<32>>,
     /// tx_ctx control word (create / remove a flow, post a WRITE or READ message).
     pub s_axis_tx_ctrl_tdata: Signal<In, Bits<512>>,
     /// A tx_ctx control word is offered.
@@ -188,6 +196,8 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     /// Payloads rx_dma has finished writing: tlast handshakes on `m_axis_dma_wr` (wraps; the
     /// placement gate's count, also the core's READ completion wait's).
     pub stat_rx_payloads: Signal<Out, Bits<32>>,
+    /// CNPs given to tx_ctx (wraps).
+    pub stat_cnps: Signal<Out, Bits<32>>,
 
     tx_ctx: TxCtx<F>,
     tx_pipe: TxPipe,
@@ -209,6 +219,28 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     data_cmds: DFF<Bits<32>>,
     wr_lasts: DFF<Bits<32>>,
     g_rel: Signal<Local, bool>,
+    // CNPs: per flow [0] enabled (create word [370]), [1] one was sent, [33:2] its time (now_ns
+    // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
+    // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
+    // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
+    cn: RAM<Bits<34>, F>,
+    cn_swept: DFF<bool>,
+    cn_at: DFF<Bits<F>>,
+    sn_valid: DFF<bool>,
+    sn_flow: DFF<Bits<F>>,
+    sn_en: DFF<bool>,
+    c_valid: DFF<bool>,
+    c_flow: DFF<Bits<16>>,
+    cn_count: DFF<Bits<32>>,
+    cl_valid: DFF<bool>,
+    cl_flow: DFF<Bits<F>>,
+    cl_data: DFF<Bits<34>>,
+    cn_word: Signal<Local, Bits<34>>,
+    cn_age: Signal<Local, Bits<32>>,
+    cn_due: Signal<Local, bool>,
+    cn_send: Signal<Local, bool>,
+    g_flow: Signal<Local, Bits<F>>,
+    c_word: Signal<Local, Bits<512>>,
     g_take: Signal<Local, bool>,
     g_left: Signal<Local, Bits<32>>,
     cd_now: Signal<Local, Bits<32>>,
@@ -222,6 +254,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             reset: Default::default(),
             cfg_pkt_shift: Default::default(),
             now_ns: Default::default(),
+            cfg_cnp_interval_ns: Default::default(),
             s_axis_tx_ctrl_tdata: Default::default(),
             s_axis_tx_ctrl_tvalid: Default::default(),
             s_axis_tx_ctrl_tready: Default::default(),
@@ -285,6 +318,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             stat_rx_short: Default::default(),
             stat_rx_jobs: Default::default(),
             stat_rx_payloads: Default::default(),
+            stat_cnps: Default::default(),
             stat_rx_cmds: Default::default(),
             tx_ctx: Default::default(),
             tx_pipe: Default::default(),
@@ -305,6 +339,24 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             data_cmds: Default::default(),
             wr_lasts: Default::default(),
             g_rel: Default::default(),
+            cn: Default::default(),
+            cn_swept: Default::default(),
+            cn_at: Default::default(),
+            sn_valid: Default::default(),
+            sn_flow: Default::default(),
+            sn_en: Default::default(),
+            c_valid: Default::default(),
+            c_flow: Default::default(),
+            cn_count: Default::default(),
+            cl_valid: Default::default(),
+            cl_flow: Default::default(),
+            cl_data: Default::default(),
+            cn_word: Default::default(),
+            cn_age: Default::default(),
+            cn_due: Default::default(),
+            cn_send: Default::default(),
+            g_flow: Default::default(),
+            c_word: Default::default(),
             g_take: Default::default(),
             g_left: Default::default(),
             cd_now: Default::default(),
@@ -324,6 +376,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken, g_valid, g_data, g_cd, data_cmds,
+            cn_swept, cn_at, sn_valid, sn_flow, sn_en, c_valid, c_flow, cn_count, cl_valid, cl_flow, cl_data,
             wr_lasts
         );
         self.tx_ctx.clock.next = self.clock.val();
@@ -336,6 +389,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.rx_pipe.reset.next = self.reset.val();
         self.rx_ctx.reset.next = self.reset.val();
         self.rx_dma.reset.next = self.reset.val();
+        self.cn.read_clock.next = self.clock.val();
+        self.cn.write_clock.next = self.clock.val();
 
         // ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
         // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
@@ -366,15 +421,79 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
         }
         self.g_left.next = self.wr_lasts.q.val() + self.rx_dma.stat_short.val() - self.g_cd.q.val();
-        self.g_rel.next = self.g_valid.q.val() & !self.g_left.val().get_bit(31);
-        self.tx_ctx.s_axis_pktrecv_tvalid.next = self.g_rel.val() | self.s_axis_probe_tvalid.val();
+        // The gate releases while no CNP waits and no create / remove writes the CNP RAM.
+        self.g_rel.next = self.g_valid.q.val() & !self.g_left.val().get_bit(31) & !self.c_valid.q.val() & !self.sn_valid.q.val();
+        // DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
+        // ECN-Echo [20] for a flow with CNPs enabled whose last CNP is old enough (or none was
+        // sent): a CNP follows it.
+        self.g_flow.next = self.g_data.q.val().get_bits::<F>(0);
+        self.cn_word.next = self.cn.read_data.val();
+        if self.cl_valid.q.val() & (self.cl_flow.q.val() == self.g_flow.val()) {
+            self.cn_word.next = self.cl_data.q.val();
+        }
+        self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_bits::<32>(2);
+        self.cn_due.next = (self.g_data.q.val().get_bits::<3>(17) == 0)
+            & self.g_data.q.val().get_bit(20)
+            & self.cn_word.val().get_bit(0)
+            & (!self.cn_word.val().get_bit(1) | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
+        self.cn_send.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.cn_due.val() & self.cn_swept.q.val();
+        // Kind 5 ([19:17] = 0b101) is tx_ctx's CNP.
+        self.c_word.next = bit_cast::<512, 16>(self.c_flow.q.val()) | 0xA_0000;
+        self.tx_ctx.s_axis_pktrecv_tvalid.next = self.c_valid.q.val() | self.g_rel.val() | self.s_axis_probe_tvalid.val();
         self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
         if self.g_rel.val() {
             self.tx_ctx.s_axis_pktrecv_tdata.next = self.g_data.q.val();
         }
+        if self.c_valid.q.val() {
+            self.tx_ctx.s_axis_pktrecv_tdata.next = self.c_word.val();
+        }
+        if self.c_valid.q.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
+            self.c_valid.d.next = false;
+            self.cn_count.d.next = self.cn_count.q.val() + 1;
+        }
+        if self.cn_send.val() {
+            self.c_valid.d.next = true;
+            self.c_flow.d.next = bit_cast::<16, F>(self.g_flow.val());
+        }
+        // The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
+        self.sn_valid.d.next = self.s_axis_tx_ctrl_tvalid.val()
+            & self.tx_ctx.s_axis_ctrl_tready.val()
+            & ((self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 1) | (self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 2));
+        self.sn_flow.d.next = self.s_axis_tx_ctrl_tdata.val().get_bits::<F>(16);
+        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 1) & self.s_axis_tx_ctrl_tdata.val().get_bit(370);
+        self.cn.write_enable.next = false;
+        self.cn.write_address.next = self.g_flow.val();
+        self.cn.write_data.next = bits::<34>(3) | (bit_cast::<34, 32>(self.now_ns.val().get_bits::<32>(0)) << 2);
+        if !self.cn_swept.q.val() {
+            self.cn.write_enable.next = true;
+            self.cn.write_address.next = self.cn_at.q.val();
+            self.cn.write_data.next = 0.into();
+            self.cn_at.d.next = self.cn_at.q.val() + 1;
+            if self.cn_at.q.val().all() {
+                self.cn_swept.d.next = true;
+            }
+        } else if self.sn_valid.q.val() {
+            self.cn.write_enable.next = true;
+            self.cn.write_address.next = self.sn_flow.q.val();
+            self.cn.write_data.next = 0.into();
+            if self.sn_en.q.val() {
+                self.cn.write_data.next = 1.into();
+            }
+        } else if self.cn_send.val() {
+            self.cn.write_enable.next = true;
+        }
+        self.cl_valid.d.next = self.cn.write_enable.val() & self.cn_swept.q.val();
+        self.cl_flow.d.next = self.cn.write_address.val();
+        self.cl_data.d.next = self.cn.write_data.val();
+        self.stat_cnps.next = self.cn_count.q.val();
         self.rx_ctx.m_axis_pktrecv_tready.next =
             !self.g_valid.q.val() | (self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val());
         self.g_take.next = self.rx_ctx.m_axis_pktrecv_tvalid.val() & self.rx_ctx.m_axis_pktrecv_tready.val();
+        // The CNP RAM reads the flow entering the gate, else the one in it.
+        self.cn.read_address.next = self.g_flow.val();
+        if self.g_take.val() {
+            self.cn.read_address.next = self.rx_ctx.m_axis_pktrecv_tdata.val().get_bits::<F>(0);
+        }
         if self.g_take.val() {
             self.g_valid.d.next = true;
             self.g_data.d.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
@@ -382,7 +501,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         } else if self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
             self.g_valid.d.next = false;
         }
-        self.s_axis_probe_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val() & !self.g_rel.val();
+        self.s_axis_probe_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val() & !self.g_rel.val() & !self.c_valid.q.val();
         self.tx_pipe.s_axis_desc_tdata.next = self.tx_ctx.m_axis_desc_tdata.val();
         self.tx_pipe.s_axis_desc_tvalid.next = self.tx_ctx.m_axis_desc_tvalid.val();
         self.tx_ctx.m_axis_desc_tready.next = self.tx_pipe.s_axis_desc_tready.val();
@@ -482,6 +601,12 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         if self.reset.val() {
             self.cmds_taken.d.next = 0.into();
             self.g_valid.d.next = false;
+            self.c_valid.d.next = false;
+            self.sn_valid.d.next = false;
+            self.cl_valid.d.next = false;
+            self.cn_count.d.next = 0.into();
+            self.cn_swept.d.next = false;
+            self.cn_at.d.next = 0.into();
             self.data_cmds.d.next = 0.into();
             self.wr_lasts.d.next = 0.into();
         }

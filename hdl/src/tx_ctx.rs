@@ -70,7 +70,8 @@ pub struct TxCtx<const F: usize> {
     /// these hops, AETH ignored. Kind 3: send a probe (0xC0) at the flow's next PSN if the flow
     /// is in probe mode; only the flow is used. Kind 4: send a READ Response Only (0x10) with
     /// this PSN and AETH and [125:112] bytes read from host address [511:448] (a DMA read).
-    /// Kinds 5-7 are dropped.
+    /// Kind 5: send a CNP (0x81) to the flow's peer; only the flow is used. Kinds 6 and 7 are
+    /// dropped.
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
     /// A PktRecv is offered.
     pub s_axis_pktrecv_tvalid: Signal<In, bool>,
@@ -108,7 +109,7 @@ pub struct TxCtx<const F: usize> {
     /// PktSends dropped: flow id >= 2^F, no context, or nothing left to send (wraps).
     pub stat_drop: Signal<Out, Bits<32>>,
     /// PktRecvs other than go-back-N dropped: flow id >= 2^F, no context, a probe request for a
-    /// flow not in probe mode, kinds 5-7 (wraps).
+    /// flow not in probe mode, kinds 6 and 7 (wraps).
     pub stat_recv_drop: Signal<Out, Bits<32>>,
     /// Go-back-N events ignored: flow id >= 2^F, no context, or PSN outside the posted
     /// message's sent range (wraps).
@@ -182,6 +183,8 @@ pub struct TxCtx<const F: usize> {
     ack_op: Signal<Local, Bits<8>>,
     adesc: Signal<Local, Bits<1024>>,
     a_fb: Signal<Local, Bits<8>>,
+    // Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
+    a_b28: Signal<Local, Bits<24>>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
     a_psn: Signal<Local, Bits<24>>,
@@ -338,6 +341,7 @@ impl<const F: usize> Default for TxCtx<F> {
             ack_op: Default::default(),
             adesc: Default::default(),
             a_fb: Default::default(),
+            a_b28: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
             a_psn: Default::default(),
@@ -618,7 +622,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             & ((self.r_kind.val() == 0)
                 | (self.r_kind.val() == 2)
                 | ((self.r_kind.val() == 3) & self.t_probe.val())
-                | (self.r_kind.val() == 4));
+                | (self.r_kind.val() == 4)
+                | (self.r_kind.val() == 5));
         self.ack_op.next = 0x11.into();
         self.a_psn.next = self.p_recv.q.val().get_bits::<24>(32);
         self.a_tele.next = self.p_recv.q.val().get_bits::<1>(16);
@@ -632,6 +637,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         } else if self.r_kind.val() == 2 {
             self.ack_op.next = 0xC1.into();
             self.a_tele.next = 1.into();
+            self.a_aeth.next = 0.into();
+        } else if self.r_kind.val() == 5 {
+            // CNP (RoCEv2 Annex A17): PSN 0, no AETH (its 16 reserved bytes are tx_pipe's).
+            self.ack_op.next = 0x81.into();
+            self.a_psn.next = 0.into();
+            self.a_tele.next = 0.into();
             self.a_aeth.next = 0.into();
         } else if self.r_kind.val() == 3 {
             self.ack_op.next = 0xC0.into();
@@ -655,11 +666,17 @@ impl<const F: usize> Logic for TxCtx<F> {
         if (self.r_kind.val() == 0) & self.p_recv.q.val().get_bit(20) {
             self.a_fb.next = (self.cw.val().get_bits::<8>(248) & 0x80) | 0x40;
         }
+        // A CNP: FECN 0, BECN 1, SE / M / pad / version 0, P_Key 0xFFFF.
+        self.a_b28.next = self.cw.val().get_bits::<24>(224);
+        if self.r_kind.val() == 5 {
+            self.a_fb.next = 0x40.into();
+            self.a_b28.next = 0xFF_FF00.into();
+        }
         self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
             | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
             | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
             | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
-            | (bit_cast::<1024, 24>(self.cw.val().get_bits::<24>(224)) << 224)
+            | (bit_cast::<1024, 24>(self.a_b28.val()) << 224)
             | (bit_cast::<1024, 8>(self.a_fb.val()) << 248)
             | (bit_cast::<1024, 24>(self.cw.val().get_bits::<24>(256)) << 256)
             | (bit_cast::<1024, 24>(self.a_psn.val()) << 288)

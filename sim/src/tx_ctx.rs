@@ -234,7 +234,8 @@ impl ReadResp {
 
 /// One item on the PktRecv input, by its kind (bits [19:17]): 0 an ACK / NAK to send, 1 a
 /// go-back-N, 2 a telemetry response to send, 3 a probe request (from the CC module), 4 a READ
-/// response to send; 5-7 are dropped.
+/// response to send, 5 a CNP to send (DCQCN's notification point, from nic_datapath); 6 and 7
+/// are dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recv {
     Ack(PktRecv),
@@ -243,6 +244,8 @@ pub enum Recv {
     /// Send a probe for this flow: flow in bytes 0-1, kind 3, the rest 0 (ignored).
     Probe(u16),
     ReadResp(ReadResp),
+    /// Send a CNP to this flow's peer: flow in bytes 0-1, kind 5, the rest 0 (ignored).
+    Cnp(u16),
 }
 
 impl Recv {
@@ -259,6 +262,12 @@ impl Recv {
                 w[2] = 6;
                 w
             }
+            Recv::Cnp(flow) => {
+                let mut w = [0u8; CTRL_LEN];
+                w[0..2].copy_from_slice(&flow.to_le_bytes());
+                w[2] = 10;
+                w
+            }
         }
     }
 
@@ -270,6 +279,7 @@ impl Recv {
             Recv::Response(r) => r.flow,
             Recv::ReadResp(r) => r.flow,
             Recv::Probe(flow) => *flow,
+            Recv::Cnp(flow) => *flow,
         }
     }
 }
@@ -451,6 +461,31 @@ impl TxCtx {
         })
     }
 
+    /// A CNP (opcode 0x81, RoCEv2 Annex A17: docs/packet-formats.md) to the flow's peer: the
+    /// flow's header (MACs, IPs, DSCP, DestQP: the QP being notified), ECT(0), BTH SE / M /
+    /// pad / version 0, P_Key 0xFFFF, FECN 0, BECN 1, AckReq 0, PSN 0, no telemetry; None
+    /// (counted in `recv_drops`) for a flow without context. Data state is untouched.
+    pub fn cnp(&mut self, flow: u16) -> Option<TxDesc> {
+        let Some(Some(f)) = self.flows.get(flow as usize) else {
+            self.recv_drops = self.recv_drops.wrapping_add(1);
+            return None;
+        };
+        let h = &f.cfg.header;
+        let bth = Bth { solicited: false, mig_req: false, pkey: 0xFFFF, fecn: false, becn: true, ack_req: false, psn: 0, ..h.bth };
+        Some(TxDesc {
+            ip: Ipv4 { ecn: Ecn::Ect0, ..h.ip },
+            opcode: Opcode::Cnp,
+            bth,
+            // The descriptor's RETH / AETH bytes are 0: tx_pipe sends the CNP's 16 reserved
+            // bytes as 0 whatever they hold.
+            reth: Reth { va: 0, rkey: 0, dma_len: 0 },
+            aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 },
+            telemetry: None,
+            payload_len: 0,
+            ..h.clone()
+        })
+    }
+
     /// A READ response (opcode 0x10, READ Response Only): as an ACK (the flow's header,
     /// ECT(0), no AckReq) with the PSN and AETH given, no telemetry, payload `len & 0x3FFF`
     /// bytes read from `va` (a DMA read if nonzero); None (counted in `recv_drops`) for a flow
@@ -471,6 +506,7 @@ impl TxCtx {
             Recv::Response(t) => self.response(t).map(|d| (d, None)),
             Recv::Probe(flow) => self.probe(*flow).map(|d| (d, None)),
             Recv::ReadResp(x) => self.read_response(x),
+            Recv::Cnp(flow) => self.cnp(*flow).map(|d| (d, None)),
             Recv::Rewind(_) => panic!("go-back-N gives no frame: TxCtx::rewind"),
         }
     }

@@ -45,12 +45,12 @@ fn until_completions(p: &mut CorePair, n: usize, max: u64) {
 fn registers_read_back_and_bad_accesses_get_slverr() {
     let mut p = pair(1, 20, 0.2, None);
     let c = core(&mut p, Which::A);
-    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG] {
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS] {
         c.read(w);
     }
     let r = settle(&mut p, Which::A, 10_000);
     let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET]);
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET, csr::CNP_INTERVAL_RESET]);
     assert!(r.iter().all(|x| x.2 == 0));
 
     // Every read-write register keeps what was written.
@@ -58,7 +58,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
         .into_iter()
         .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
         .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
-        .chain([csr::TIMER_GAP, csr::RTO_CFG])
+        .chain([csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS])
         .collect();
     let c = core(&mut p, Which::A);
     for (k, &w) in rw.iter().enumerate() {
@@ -418,4 +418,72 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     assert_eq!(p.a.completions[1], req as u64 | 0x8888 << 16);
     let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
     assert!(got == data, "B's memory differs from the WRITE after the re-create");
+}
+
+/// DCQCN's notification point: every ECN-capable frame A sends is marked CE; B answers a DCQCN
+/// flow's marks with CNPs (opcode 0x81, BECN, P_Key 0xFFFF, PSN 0, DestQP = A's QP), at most
+/// one per CNP_INTERVAL_NS, and none for an LDCP flow (its receiver's half is ECN-Echo in the
+/// ACKs). A's DCQCN flow gets them as CC events and still completes its message.
+#[test]
+fn dcqcn_flows_get_cnps_for_ce_marks_at_most_one_per_interval() {
+    use sim::packet::Opcode;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut p = pair(31, 40, 0.0, None);
+    connect(&mut p, &mut rng, 0x101, 0x201, 1024, 0, 3); // DCQCN
+    connect(&mut p, &mut rng, 0x102, 0x202, 1024, 0, 2); // LDCP
+    // 2,000 ns: 500 cycles at 4 ns.
+    core(&mut p, Which::B).write(csr::CNP_INTERVAL_NS, 2_000);
+    settle(&mut p, Which::B, 10_000);
+    p.ce = 1.0;
+    // CNPs B sent: (cycle, DestQP).
+    let cnps: Rc<RefCell<Vec<(u64, u32)>>> = Rc::new(RefCell::new(vec![]));
+    let seen = cnps.clone();
+    let bad = Rc::new(RefCell::new(0u32));
+    let b2 = bad.clone();
+    // The link sees every frame (and drops none): the CNPs' headers are checked here, their
+    // cycles stamped in the loop below.
+    p.drop = Box::new(move |ab, f, _| {
+        if f.opcode() == Opcode::Cnp {
+            let b = &f.bth;
+            if ab || !b.becn || b.fecn || b.pkey != 0xFFFF || b.psn != 0 || b.ack_req || f.telemetry.is_some() {
+                *b2.borrow_mut() += 1;
+            }
+            seen.borrow_mut().push((0, b.dest_qp));
+        }
+        false
+    });
+    let len = 120_000u32;
+    let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    for (k, flow) in [0x101u16, 0x102].into_iter().enumerate() {
+        let local = 0x1000_0000u64 * (k as u64 + 1);
+        p.a.host.fill(local, &data);
+        let w = Post { local_addr: local, remote_addr: local + 0x8000_0000, rkey: 0, len, first_psn: 0 };
+        post(core(&mut p, Which::A), flow, &TxCtrl::Post { flow, post: w }.to_bytes(), None, flow);
+        settle(&mut p, Which::A, 10_000);
+        assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    }
+    // Stamp each CNP with the cycle it left B.
+    let mut stamped = 0;
+    let mut times: Vec<(u64, u32)> = vec![];
+    while p.a.completions.len() < 2 && p.cycle < 2_000_000 {
+        p.step();
+        let c = cnps.borrow();
+        while stamped < c.len() {
+            times.push((p.cycle, c[stamped].1));
+            stamped += 1;
+        }
+    }
+    assert_eq!(p.a.completions.len(), 2, "both messages complete");
+    assert_eq!(*bad.borrow(), 0, "a CNP with a wrong header, or one from A");
+    assert!(times.iter().all(|t| t.1 == 0x101), "CNPs only to the DCQCN flow's QP: {times:?}");
+    assert!(times.len() >= 3, "{} CNPs for {} marked frames", times.len(), p.marked[0]);
+    let min_gap = times.windows(2).map(|w| w[1].0 - w[0].0).min().unwrap();
+    // Decisions are >= 500 cycles apart; the frames leave within a few cycles of them (no
+    // backpressure here).
+    assert!(min_gap >= 490, "two CNPs {min_gap} cycles apart");
+    let b = regs(&mut p, Which::B, &[csr::STAT_CNPS]);
+    assert_eq!(b[0] as usize, times.len(), "STAT_CNPS against the CNPs on the wire");
+    println!("{} CNPs for {} CE-marked frames, closest {min_gap} cycles apart, done by cycle {}", times.len(), p.marked[0], p.cycle);
 }

@@ -70,6 +70,13 @@ pub const RTO_CFG_RESET: u32 = 0x710;
 pub const RTO_TIMEOUTS: u32 = 0x01A;
 /// Messages ended with `CPL_RETRY_EXCEEDED` (wraps).
 pub const RTO_FAILED: u32 = 0x01B;
+/// DCQCN notification point: at most one CNP per DCQCN flow per this many ns (reset 50,000,
+/// as deployed NICs use; 0: one for every CE-marked request).
+pub const CNP_INTERVAL_NS: u32 = 0x01C;
+/// Reset value of `CNP_INTERVAL_NS`.
+pub const CNP_INTERVAL_RESET: u32 = 50_000;
+/// CNPs sent (wraps).
+pub const STAT_CNPS: u32 = 0x01D;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.

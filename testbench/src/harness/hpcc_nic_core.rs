@@ -501,8 +501,13 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     o.metric("ce_marked", (p.marked[0] + p.marked[1]) as f64);
     o.metric("lost", (p.dropped[0] + p.dropped[1]) as f64);
     o.metric("failed", failed as f64);
-    for (name, w) in [("timeouts_a", Which::A), ("timeouts_b", Which::B)] {
-        core(&mut p, w).read(csr::RTO_TIMEOUTS);
+    for (name, w, reg) in [
+        ("timeouts_a", Which::A, csr::RTO_TIMEOUTS),
+        ("timeouts_b", Which::B, csr::RTO_TIMEOUTS),
+        ("cnps_a", Which::A, csr::STAT_CNPS),
+        ("cnps_b", Which::B, csr::STAT_CNPS),
+    ] {
+        core(&mut p, w).read(reg);
         let t = settle(&mut p, w, 10_000).last().map_or(0, |r| r.1);
         o.metric(name, t as f64);
     }

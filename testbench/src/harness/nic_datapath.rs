@@ -251,6 +251,7 @@ pub const NOTIFY_SHIFT: u8 = 0;
 /// Every input driven: configuration, counter selects, nothing offered, nothing taken.
 fn idle(d: &mut Rtl) {
     d.set_cfg_pkt_shift(NOTIFY_SHIFT);
+    d.set_cfg_cnp_interval_ns(50_000);
     d.set_now_ns(0);
     d.set_stat_rx_pipe_addr(0);
     d.set_stat_rx_ctx_addr(0);

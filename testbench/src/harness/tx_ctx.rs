@@ -165,8 +165,9 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         _ => Syndrome::Nak(NakCode::from_bits(rng.gen_range(0..32))),
     };
     let hops = |rng: &mut ChaCha8Rng| (0..rng.gen_range(0..=MAX_HOPS)).map(|_| super::tx_pipe::hop(rng)).collect();
-    match rng.gen_range(0..10) {
+    match rng.gen_range(0..11) {
         0..=1 => return Recv::Probe(flow),
+        10 => return Recv::Cnp(flow),
         2..=3 => return Recv::Response(Response { flow, psn: rng.gen_range(0..1 << 24), hops: hops(rng) }),
         4..=5 => {
             let aeth = Aeth { syndrome: Syndrome::Ack { credits: rng.gen_range(0..32) }, msn: rng.gen_range(0..1 << 24) };
@@ -202,6 +203,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut rcv: Option<Recv> = None;
     let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
     let (mut n_resp, mut n_probe, mut n_rdresp, mut n_rdreq) = (0u64, 0u64, 0u64, 0u64);
+    let mut n_cnp = 0u64;
     let mut exp_sent: VecDeque<(u16, u32)> = VecDeque::new();
     let mut n_sent = 0u64;
     let mut exp_sleep: VecDeque<sim::flow_sched::Sleep> = VecDeque::new();
@@ -361,6 +363,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                             Opcode::Acknowledge => n_ack += 1,
                             Opcode::HpccTelemetryResponse => n_resp += 1,
                             Opcode::RdmaReadResponseOnly => n_rdresp += 1,
+                            Opcode::Cnp => n_cnp += 1,
                             _ => n_probe += 1,
                         }
                         exp_desc.push_back(d);
@@ -408,6 +411,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.metric("acks", n_ack as f64);
     o.metric("responses", n_resp as f64);
     o.metric("probes", n_probe as f64);
+    o.metric("cnps", n_cnp as f64);
     o.metric("read_requests", n_rdreq as f64);
     o.metric("sent_events", n_sent as f64);
     o.metric("idle_reports", n_idle as f64);
