@@ -15,3 +15,4 @@ pub mod tx_pipe;
 pub mod rx_ctx;
 pub mod rx_dma;
 pub mod rx_pipe;
+pub mod switch;

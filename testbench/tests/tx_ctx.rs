@@ -20,8 +20,9 @@ fn random_events_match_the_model() {
         o.passed()
             && o.get("descriptors").unwrap() > 50_000.0
             && o.get("dma_reads").unwrap() > 40_000.0
-            && o.get("acks").unwrap() > 10_000.0
+            && o.get("acks").unwrap() > 8_000.0
             && o.get("responses").unwrap() > 2_000.0
+            && o.get("cnps").unwrap() > 1_000.0
             && o.get("probes").unwrap() > 1_000.0
             && o.get("read_requests").unwrap() > 10_000.0
             && o.get("sent_events").unwrap() > 40_000.0

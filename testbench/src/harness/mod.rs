@@ -15,6 +15,7 @@ pub mod rx_dma;
 pub mod host;
 pub mod nic_datapath;
 pub mod hpcc_nic_core;
+pub mod fabric;
 
 use std::fmt;
 use std::time::Instant;
@@ -87,11 +88,14 @@ pub enum Scenario {
     /// WRITEs and READs through the register port; every message completes with its tag and
     /// lands byte for byte.
     CoreRandom,
+    /// Four hpcc_nic_cores on the switch model (`fabric`): random WRITEs and READs between
+    /// them on all four algorithms, ECN by RED, random loss of any frame.
+    FabricRandom,
 }
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 27] = [
+    pub const ALL: [Scenario; 28] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -119,6 +123,7 @@ impl Scenario {
         Scenario::RxDmaBadInput,
         Scenario::NicDatapathRandom,
         Scenario::CoreRandom,
+        Scenario::FabricRandom,
     ];
 
     /// Module under test.
@@ -137,7 +142,7 @@ impl Scenario {
             Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
             Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
             Scenario::NicDatapathRandom => "nic_datapath",
-            Scenario::CoreRandom => "hpcc_nic_core",
+            Scenario::CoreRandom | Scenario::FabricRandom => "hpcc_nic_core",
             _ => "flow_sched",
         }
     }
@@ -172,6 +177,7 @@ impl Scenario {
             Scenario::RxDmaBadInput => "rxdma-bad-input",
             Scenario::NicDatapathRandom => "datapath-random",
             Scenario::CoreRandom => "core-random",
+            Scenario::FabricRandom => "fabric-random",
         }
     }
 
@@ -215,6 +221,7 @@ impl Scenario {
             Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
             Scenario::NicDatapathRandom => nic_datapath::random(seed, cycles, vcd),
             Scenario::CoreRandom => hpcc_nic_core::random(seed, cycles, vcd),
+            Scenario::FabricRandom => fabric::random(seed, cycles, vcd),
         };
         o.budget = cycles;
         o

@@ -12,6 +12,7 @@
 mod cc_hpcc;
 mod cc_ldcp;
 mod core;
+mod incast;
 mod report;
 mod runners;
 mod rx_pipe;
@@ -35,7 +36,8 @@ pub struct Args {
     /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
     /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure),
     /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes), or `hpcc_nic_core`
-    /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s).
+    /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s), or `incast`
+    /// (4 and 8 RTL cores into one through a switch model, every algorithm).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -82,6 +84,13 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             rx_pipe::run(args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
+        "incast" => {
+            // 500 KB per sender; at most --cycles / 2 cycles per run (default 1,000,000).
+            let bytes = 500_000;
+            let runs = incast::sweep(bytes, (args.cycles / 2).max(100_000));
+            incast::print(&runs, bytes, args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "hpcc_nic_core" => {
             // --cycles / 10 per point (default 200,000).
             core::print(&core::sweep((args.cycles / 10).max(10_000)), args.markdown);
@@ -92,7 +101,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe or hpcc_nic_core").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core or incast").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());

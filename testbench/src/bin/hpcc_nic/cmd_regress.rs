@@ -16,7 +16,7 @@ pub struct Args {
     /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
     /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts, tx-random,
     /// tx-bad-input, rx-random, rx-fuzz, txctx-random, txctx-bad-input, rxctx-random,
-    /// rxctx-bad-input, rxdma-random, rxdma-bad-input, datapath-random, core-random).
+    /// rxctx-bad-input, rxdma-random, rxdma-bad-input, datapath-random, core-random, fabric-random).
     #[arg(long)]
     only: Option<String>,
     /// Seed of the first job of each scenario (default: fresh, printed).
@@ -81,6 +81,7 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::RxDmaBadInput => (2, 3_000_000),
             Scenario::NicDatapathRandom => (2, 200_000),
             Scenario::CoreRandom => (2, 200_000),
+            Scenario::FabricRandom => (1, 150_000),
         };
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {

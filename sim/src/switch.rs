@@ -1,0 +1,278 @@
+//! An output-queued switch for RoCEv2 frames (issue 13's congestion tests; the network of
+//! issue 15 grows from it). Time is in clock cycles of the NICs (`ns_per_cycle` converts for
+//! the telemetry timestamps).
+//!
+//! - Routing: by destination IPv4 address, one port per host.
+//! - Per egress port: a FIFO of frames and its length in bytes; a frame that would take the
+//!   queue past `buffer_bytes` is dropped and counted.
+//! - ECN: RED on enqueue for ECN-capable frames, on the egress queue's length before the frame
+//!   (`kmin` / `kmax` / `pmax`, as DCQCN deployments configure switches): never below kmin,
+//!   always at or above kmax, linearly between with up to pmax.
+//! - Serialization: a port sends one frame at a time at `bytes_per_cycle` wire bytes (frame +
+//!   FCS, padded to 64, + 20 bytes of preamble and gap), so a frame started at t leaves
+//!   completely at t + wire / rate.
+//! - Telemetry: when a frame with a collecting header (HPCC++ data, probes) starts on its egress
+//!   port, one hop is pushed in the project's layout (`IntHop`: timestamp, the port's
+//!   transmitted-byte counter including this frame, its queue length, the line rate), as an
+//!   INT-capable switch writes it at egress.
+
+use crate::packet::{Ecn, IntHop, LineRate, RocePacket};
+use std::collections::{HashMap, VecDeque};
+
+/// Wire bytes of a frame of `len` bytes without FCS: + 4 FCS, at least 64, + 20 preamble and
+/// inter-frame gap.
+pub fn wire_bytes(len: usize) -> u64 {
+    (len as u64 + 4).max(64) + 20
+}
+
+/// RED marking thresholds, bytes, and the marking probability at kmax.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Red {
+    pub kmin: u64,
+    pub kmax: u64,
+    pub pmax: f64,
+}
+
+/// The switch's parameters.
+#[derive(Clone, Debug)]
+pub struct SwitchConfig {
+    /// Line rate of every port, wire bytes per cycle (100 Gb/s at 250 MHz: 50).
+    pub bytes_per_cycle: f64,
+    /// The line rate written into telemetry hops.
+    pub line_rate: LineRate,
+    /// ns per cycle, for the hops' timestamps.
+    pub ns_per_cycle: u64,
+    /// Egress queue limit per port, bytes.
+    pub buffer_bytes: u64,
+    /// ECN marking; None: never mark.
+    pub red: Option<Red>,
+}
+
+impl SwitchConfig {
+    /// 100 Gb/s ports at 250 MHz, 4 MB of buffer per port (drops are the exception, not the
+    /// control), RED as in the HPCC paper's DCQCN runs at 100 Gb/s: kmin 100 KB, kmax 400 KB,
+    /// pmax 0.2.
+    pub fn g100() -> SwitchConfig {
+        SwitchConfig {
+            bytes_per_cycle: 50.0,
+            line_rate: LineRate::G100,
+            ns_per_cycle: 4,
+            buffer_bytes: 4 << 20,
+            red: Some(Red { kmin: 100_000, kmax: 400_000, pmax: 0.2 }),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Port {
+    queue: VecDeque<Vec<u8>>,
+    /// Bytes queued (frame lengths, as INT reports them).
+    bytes: u64,
+    /// The port is busy sending until this cycle (fractional: the rate need not divide).
+    free_at: f64,
+    /// Wire bytes sent since the start (the INT txBytes counter).
+    tx_bytes: u64,
+    /// Largest queue seen, and queue bytes summed over the cycles sampled.
+    max_bytes: u64,
+    sum_bytes: u128,
+    samples: u64,
+    /// Wire bytes sent since the last `take_busy`.
+    sent_window: u64,
+}
+
+/// Counters of one port.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PortStats {
+    pub max_queue_bytes: u64,
+    pub mean_queue_bytes: f64,
+    pub tx_wire_bytes: u64,
+    pub dropped: u64,
+    pub marked: u64,
+}
+
+/// See the module doc.
+pub struct Switch {
+    pub cfg: SwitchConfig,
+    ports: Vec<Port>,
+    routes: HashMap<[u8; 4], usize>,
+    dropped: Vec<u64>,
+    marked: Vec<u64>,
+    /// Frames with no route or that do not parse: dropped.
+    pub unroutable: u64,
+    rng: u64,
+}
+
+impl Switch {
+    /// A switch with `ports` ports and no routes yet; `seed` drives the RED coin.
+    pub fn new(cfg: SwitchConfig, ports: usize, seed: u64) -> Switch {
+        Switch {
+            cfg,
+            ports: (0..ports).map(|_| Port::default()).collect(),
+            routes: HashMap::new(),
+            dropped: vec![0; ports],
+            marked: vec![0; ports],
+            unroutable: 0,
+            rng: seed | 1,
+        }
+    }
+
+    /// Frames to `ip` leave on `port`.
+    pub fn route(&mut self, ip: [u8; 4], port: usize) {
+        self.routes.insert(ip, port);
+    }
+
+    /// A uniform number in [0, 1) (xorshift64*: the switch needs no crate for its coin).
+    fn coin(&mut self) -> f64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        (self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A frame arrives (fully received) at `now`: routed, marked by RED, queued or dropped.
+    pub fn enqueue(&mut self, frame: Vec<u8>) {
+        let Ok(mut p) = RocePacket::parse(&frame) else {
+            self.unroutable += 1;
+            return;
+        };
+        let Some(&out) = self.routes.get(&p.ip.dst) else {
+            self.unroutable += 1;
+            return;
+        };
+        let q = self.ports[out].bytes;
+        if q + frame.len() as u64 > self.cfg.buffer_bytes {
+            self.dropped[out] += 1;
+            return;
+        }
+        let mut frame = frame;
+        if let Some(red) = self.cfg.red {
+            let ect = matches!(p.ip.ecn, Ecn::Ect0 | Ecn::Ect1);
+            let mark = ect
+                && if q >= red.kmax {
+                    true
+                } else if q > red.kmin {
+                    let prob = red.pmax * (q - red.kmin) as f64 / (red.kmax - red.kmin) as f64;
+                    self.coin() < prob
+                } else {
+                    false
+                };
+            if mark {
+                p.ip.ecn = Ecn::Ce;
+                frame = p.build();
+                self.marked[out] += 1;
+            }
+        }
+        let port = &mut self.ports[out];
+        port.bytes += frame.len() as u64;
+        port.queue.push_back(frame);
+    }
+
+    /// One cycle: every idle port starts its next frame (pushing a telemetry hop into a
+    /// collecting header). Returns (port, frame, the cycle its last byte leaves).
+    pub fn tick(&mut self, now: u64) -> Vec<(usize, Vec<u8>, u64)> {
+        let mut out = vec![];
+        let (rate, line, ns) = (self.cfg.bytes_per_cycle, self.cfg.line_rate, self.cfg.ns_per_cycle);
+        for (k, port) in self.ports.iter_mut().enumerate() {
+            port.max_bytes = port.max_bytes.max(port.bytes);
+            port.sum_bytes += port.bytes as u128;
+            port.samples += 1;
+            if port.free_at > now as f64 {
+                continue;
+            }
+            let Some(mut frame) = port.queue.pop_front() else { continue };
+            port.bytes -= frame.len() as u64;
+            let wire = wire_bytes(frame.len());
+            port.tx_bytes += wire;
+            port.sent_window += wire;
+            if let Ok(mut p) = RocePacket::parse(&frame) {
+                if let Some(t) = p.telemetry.as_mut().filter(|t| !t.echo) {
+                    let hop = IntHop::from_counters(now * ns, port.tx_bytes, port.bytes, line);
+                    if t.push_hop(hop) {
+                        frame = p.build();
+                    }
+                }
+            }
+            let start = port.free_at.max(now as f64);
+            port.free_at = start + wire as f64 / rate;
+            out.push((k, frame, port.free_at.ceil() as u64));
+        }
+        out
+    }
+
+    /// Egress port `k`'s queue now, bytes.
+    pub fn queue_bytes(&self, k: usize) -> u64 {
+        self.ports[k].bytes
+    }
+
+    /// Wire bytes port `k` started since the last call (for utilization over a window).
+    pub fn take_sent(&mut self, k: usize) -> u64 {
+        std::mem::take(&mut self.ports[k].sent_window)
+    }
+
+    /// Port `k`'s counters.
+    pub fn stats(&self, k: usize) -> PortStats {
+        let p = &self.ports[k];
+        PortStats {
+            max_queue_bytes: p.max_bytes,
+            mean_queue_bytes: p.sum_bytes as f64 / p.samples.max(1) as f64,
+            tx_wire_bytes: p.tx_bytes,
+            dropped: self.dropped[k],
+            marked: self.marked[k],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::examples;
+
+    fn data_frame(dst: [u8; 4], ecn: Ecn, telemetry: bool) -> Vec<u8> {
+        let (_, mut p) = examples()
+            .into_iter()
+            .find(|(name, p)| name.starts_with("RDMA WRITE") && p.telemetry.is_some() == telemetry)
+            .expect("an example WRITE");
+        p.ip.dst = dst;
+        p.ip.ecn = ecn;
+        p.build()
+    }
+
+    #[test]
+    fn serializes_at_line_rate_marks_by_red_and_writes_a_hop() {
+        let cfg = SwitchConfig { red: Some(Red { kmin: 0, kmax: 1, pmax: 1.0 }), ..SwitchConfig::g100() };
+        let mut s = Switch::new(cfg, 2, 7);
+        s.route([10, 0, 0, 2], 1);
+        let f = data_frame([10, 0, 0, 2], Ecn::Ect0, true);
+        let wire = wire_bytes(f.len());
+        s.enqueue(f.clone());
+        s.enqueue(f.clone());
+        s.enqueue(data_frame([10, 9, 9, 9], Ecn::Ect0, false));
+        assert_eq!((s.queue_bytes(1), s.unroutable), (2 * f.len() as u64, 1));
+        let a = s.tick(100);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].2, 100 + (wire as f64 / 50.0).ceil() as u64);
+        let p = RocePacket::parse(&a[0].1).unwrap();
+        assert_eq!(p.ip.ecn, Ecn::Ect0, "the first found an empty queue");
+        let hop = *p.telemetry.unwrap().hops.last().unwrap();
+        assert_eq!((hop.ts, hop.qlen_bytes() <= f.len() as u64), (400, true));
+        // The port is busy until the first frame is out.
+        assert!(s.tick(101).is_empty());
+        let b = s.tick(a[0].2);
+        assert_eq!(RocePacket::parse(&b[0].1).unwrap().ip.ecn, Ecn::Ce, "queued behind one: marked");
+        assert_eq!(s.stats(1).marked, 1);
+        assert_eq!(s.stats(1).tx_wire_bytes, 2 * wire);
+    }
+
+    #[test]
+    fn drops_past_the_buffer() {
+        let cfg = SwitchConfig { buffer_bytes: 3000, red: None, ..SwitchConfig::g100() };
+        let mut s = Switch::new(cfg, 1, 1);
+        s.route([10, 0, 0, 2], 0);
+        let f = data_frame([10, 0, 0, 2], Ecn::Ect0, false);
+        let n = 3000 / f.len() as u64;
+        for _ in 0..n + 2 {
+            s.enqueue(f.clone());
+        }
+        assert_eq!((s.queue_bytes(0), s.stats(0).dropped), (n * f.len() as u64, 2));
+    }
+}
