@@ -590,6 +590,53 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] cnp_gap_d;
     wire  [31:0] cnp_gap_q;
     reg  cnp_gap_clock;
+    reg  [9:0] dcq_read_address;
+    reg  dcq_read_clock;
+    wire  dcq_read_data;
+    reg  [9:0] dcq_write_address;
+    reg  dcq_write_clock;
+    reg  dcq_write_data;
+    reg  dcq_write_enable;
+    reg  [9:0] txb_read_address;
+    reg  txb_read_clock;
+    wire  [31:0] txb_read_data;
+    reg  [9:0] txb_write_address;
+    reg  txb_write_clock;
+    reg  [31:0] txb_write_data;
+    reg  txb_write_enable;
+    reg  [31:0] tx_thr_d;
+    wire  [31:0] tx_thr_q;
+    reg  tx_thr_clock;
+    reg  [31:0] tx_count_d;
+    wire  [31:0] tx_count_q;
+    reg  tx_count_clock;
+    reg  tx1_valid_d;
+    wire  tx1_valid_q;
+    reg  tx1_valid_clock;
+    reg  [9:0] tx1_flow_d;
+    wire  [9:0] tx1_flow_q;
+    reg  tx1_flow_clock;
+    reg  [13:0] tx1_len_d;
+    wire  [13:0] tx1_len_q;
+    reg  tx1_len_clock;
+    reg  txw_valid_d;
+    wire  txw_valid_q;
+    reg  txw_valid_clock;
+    reg  [9:0] txw_flow_d;
+    wire  [9:0] txw_flow_q;
+    reg  txw_flow_clock;
+    reg  [31:0] txw_sum_d;
+    wire  [31:0] txw_sum_q;
+    reg  txw_sum_clock;
+    reg  ev5_valid_d;
+    wire  ev5_valid_q;
+    reg  ev5_valid_clock;
+    reg  [9:0] ev5_flow_d;
+    wire  [9:0] ev5_flow_q;
+    reg  ev5_flow_clock;
+    reg  [31:0] ev5_bytes_d;
+    wire  [31:0] ev5_bytes_q;
+    reg  ev5_bytes_clock;
     reg  [31:0] rto_count_d;
     wire  [31:0] rto_count_q;
     reg  rto_count_clock;
@@ -686,6 +733,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  tm_next;
     reg  [511:0] tm_word;
+    reg  [31:0] tx_sum;
+    reg  tx_emit;
+    reg  [511:0] ev5_word;
     reg  host_cmd;
     reg  rt_decide;
     reg  rt_busy;
@@ -1500,6 +1550,79 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(cnp_gap_q),
         .clock(cnp_gap_clock)
     );
+    hpcc_ram_w1_d1024 dcq(
+        .read_address(dcq_read_address),
+        .read_clock(dcq_read_clock),
+        .read_data(dcq_read_data),
+        .write_address(dcq_write_address),
+        .write_clock(dcq_write_clock),
+        .write_data(dcq_write_data),
+        .write_enable(dcq_write_enable)
+    );
+    hpcc_ram_w32_d1024 txb(
+        .read_address(txb_read_address),
+        .read_clock(txb_read_clock),
+        .read_data(txb_read_data),
+        .write_address(txb_write_address),
+        .write_clock(txb_write_clock),
+        .write_data(txb_write_data),
+        .write_enable(txb_write_enable)
+    );
+    hpcc_dff_w32 tx_thr(
+        .d(tx_thr_d),
+        .q(tx_thr_q),
+        .clock(tx_thr_clock)
+    );
+    hpcc_dff_w32 tx_count(
+        .d(tx_count_d),
+        .q(tx_count_q),
+        .clock(tx_count_clock)
+    );
+    hpcc_dff_w1 tx1_valid(
+        .d(tx1_valid_d),
+        .q(tx1_valid_q),
+        .clock(tx1_valid_clock)
+    );
+    hpcc_dff_w10 tx1_flow(
+        .d(tx1_flow_d),
+        .q(tx1_flow_q),
+        .clock(tx1_flow_clock)
+    );
+    hpcc_dff_w14 tx1_len(
+        .d(tx1_len_d),
+        .q(tx1_len_q),
+        .clock(tx1_len_clock)
+    );
+    hpcc_dff_w1 txw_valid(
+        .d(txw_valid_d),
+        .q(txw_valid_q),
+        .clock(txw_valid_clock)
+    );
+    hpcc_dff_w10 txw_flow(
+        .d(txw_flow_d),
+        .q(txw_flow_q),
+        .clock(txw_flow_clock)
+    );
+    hpcc_dff_w32 txw_sum(
+        .d(txw_sum_d),
+        .q(txw_sum_q),
+        .clock(txw_sum_clock)
+    );
+    hpcc_dff_w1 ev5_valid(
+        .d(ev5_valid_d),
+        .q(ev5_valid_q),
+        .clock(ev5_valid_clock)
+    );
+    hpcc_dff_w10 ev5_flow(
+        .d(ev5_flow_d),
+        .q(ev5_flow_q),
+        .clock(ev5_flow_clock)
+    );
+    hpcc_dff_w32 ev5_bytes(
+        .d(ev5_bytes_d),
+        .q(ev5_bytes_q),
+        .clock(ev5_bytes_clock)
+    );
     hpcc_dff_w32 rto_count(
         .d(rto_count_d),
         .q(rto_count_q),
@@ -1694,6 +1817,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_valid_clock = clock;
         rto_cfg_clock = clock;
         cnp_gap_clock = clock;
+        tx_thr_clock = clock;
+        tx_count_clock = clock;
+        tx1_valid_clock = clock;
+        tx1_flow_clock = clock;
+        tx1_len_clock = clock;
+        txw_valid_clock = clock;
+        txw_flow_clock = clock;
+        txw_sum_clock = clock;
+        ev5_valid_clock = clock;
+        ev5_flow_clock = clock;
+        ev5_bytes_clock = clock;
         rto_count_clock = clock;
         rto_failed_clock = clock;
         rq_valid_clock = clock;
@@ -1745,6 +1879,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_valid_d = tm_valid_q;
         rto_cfg_d = rto_cfg_q;
         cnp_gap_d = cnp_gap_q;
+        tx_thr_d = tx_thr_q;
+        tx_count_d = tx_count_q;
+        tx1_valid_d = tx1_valid_q;
+        tx1_flow_d = tx1_flow_q;
+        tx1_len_d = tx1_len_q;
+        txw_valid_d = txw_valid_q;
+        txw_flow_d = txw_flow_q;
+        txw_sum_d = txw_sum_q;
+        ev5_valid_d = ev5_valid_q;
+        ev5_flow_d = ev5_flow_q;
+        ev5_bytes_d = ev5_bytes_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
         rq_valid_d = rq_valid_q;
@@ -1947,6 +2092,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rv_write_clock = clock;
         rto_read_clock = clock;
         rto_write_clock = clock;
+        dcq_read_clock = clock;
+        dcq_write_clock = clock;
+        txb_read_clock = clock;
+        txb_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
@@ -1999,7 +2148,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c)) begin
+            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c) | (axil_wr_addr == 32'h1e)) begin
                 axil_wr_err = 1'b0;
             end
             if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
@@ -2027,6 +2176,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             if (axil_wr_addr == 32'h1c) begin
                 cnp_gap_d = axil_wr_data;
+            end
+            if (axil_wr_addr == 32'h1e) begin
+                tx_thr_d = axil_wr_data;
             end
             if (axil_wr_addr == 32'h20 + 0) begin
                 args_0_d = axil_wr_data;
@@ -2392,6 +2544,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h1d) begin
             axil_rd_data = dp_stat_cnps;
+        end
+        else if (axil_rd_addr == 32'h1e) begin
+            axil_rd_data = tx_thr_q;
+        end
+        else if (axil_rd_addr == 32'h1f) begin
+            axil_rd_data = tx_count_q;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -2798,8 +2956,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_s_axis_event_tdata = dp_m_axis_event_tdata;
         cc_s_axis_event_tvalid = dp_m_axis_event_tvalid & ~hold;
         dp_m_axis_event_tready = cc_s_axis_event_tready & ~hold;
+        ev5_word = ((ev5_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h50000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ev5_bytes_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
         if (tm_valid_q) begin
             cc_s_axis_event_tdata = tm_word;
+            cc_s_axis_event_tvalid = ~hold;
+            dp_m_axis_event_tready = 1'b0;
+        end
+        else if (ev5_valid_q) begin
+            cc_s_axis_event_tdata = ev5_word;
             cc_s_axis_event_tvalid = ~hold;
             dp_m_axis_event_tready = 1'b0;
         end
@@ -3158,6 +3322,40 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tm_flow_d = tm_flow_q + 32'h1;
             tm_wait_d = tm_gap_q;
         end
+        dcq_read_address = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
+        txb_read_address = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
+        tx1_valid_d = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
+        tx1_flow_d = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
+        tx1_len_d = dp_m_axis_dma_rd_tdata[(32'h40)+:(14)];
+        tx_sum = txb_read_data + ((tx1_len_q) & 32'hffffffff);
+        if (txw_valid_q & (txw_flow_q == tx1_flow_q)) begin
+            tx_sum = txw_sum_q + ((tx1_len_q) & 32'hffffffff);
+        end
+        tx_emit = tx1_valid_q & |dcq_read_data & |tx_thr_q & (tx_sum >= tx_thr_q) & ~ev5_valid_q;
+        txb_write_enable = tx1_valid_q;
+        txb_write_address = tx1_flow_q;
+        txb_write_data = 32'h0;
+        if (|dcq_read_data & ~tx_emit) begin
+            txb_write_data = tx_sum;
+        end
+        txw_valid_d = tx1_valid_q;
+        txw_flow_d = tx1_flow_q;
+        txw_sum_d = txb_write_data;
+        if (~tm_valid_q & ev5_valid_q & cc_s_axis_event_tready & ~hold) begin
+            ev5_valid_d = 1'b0;
+        end
+        if (tx_emit) begin
+            ev5_valid_d = 1'b1;
+            ev5_flow_d = tx1_flow_q;
+            ev5_bytes_d = tx_sum;
+            tx_count_d = tx_count_q + 32'h1;
+        end
+        dcq_write_enable = algs_write_enable;
+        dcq_write_address = cmd_flow[(32'h0)+:(10)];
+        dcq_write_data = 32'h0;
+        if ((cmd_op == 32'h1) & (args_22_q[(32'h0)+:(2)] == 32'h3)) begin
+            dcq_write_data = 32'h1;
+        end
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -3174,6 +3372,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             rto_write_enable = 1'b1;
             rto_write_address = sweep_addr_q;
             rto_write_data = 32'h0;
+            dcq_write_enable = 1'b1;
+            dcq_write_address = sweep_addr_q;
+            dcq_write_data = 32'h0;
+            txb_write_enable = 1'b1;
+            txb_write_address = sweep_addr_q;
+            txb_write_data = 32'h0;
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
                 sweep_d = 1'b0;
@@ -3294,6 +3498,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tm_valid_d = 1'b0;
             rto_cfg_d = 32'h710;
             cnp_gap_d = 32'hc350;
+            tx_thr_d = 32'h4000;
+            tx_count_d = 32'h0;
+            tx1_valid_d = 1'b0;
+            txw_valid_d = 1'b0;
+            ev5_valid_d = 1'b0;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;
             rq_valid_d = 1'b0;

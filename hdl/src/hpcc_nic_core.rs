@@ -192,6 +192,25 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     rto: RAM<Bits<36>, F>,
     rto_cfg: DFF<Bits<32>>,
     cnp_gap: DFF<Bits<32>>,
+    // DCQCN tx-byte events: per flow [0] DCQCN (written by create / remove), bytes summed
+    // (`txb`, read-modify-written in two stages: tx1 the DMA read taken, the RAM read; tx2 the
+    // sum, written back and, past TX_EVENT_BYTES, offered as an event in ev5).
+    dcq: RAM<Bits<1>, F>,
+    txb: RAM<Bits<32>, F>,
+    tx_thr: DFF<Bits<32>>,
+    tx_count: DFF<Bits<32>>,
+    tx1_valid: DFF<bool>,
+    tx1_flow: DFF<Bits<F>>,
+    tx1_len: DFF<Bits<14>>,
+    txw_valid: DFF<bool>,
+    txw_flow: DFF<Bits<F>>,
+    txw_sum: DFF<Bits<32>>,
+    ev5_valid: DFF<bool>,
+    ev5_flow: DFF<Bits<F>>,
+    ev5_bytes: DFF<Bits<32>>,
+    tx_sum: Signal<Local, Bits<32>>,
+    tx_emit: Signal<Local, bool>,
+    ev5_word: Signal<Local, Bits<512>>,
     rto_count: DFF<Bits<32>>,
     rto_failed: DFF<Bits<32>>,
     // A timeout (or, past the retry limit, a failure) waiting for the sequencer.
@@ -411,6 +430,22 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             rto: Default::default(),
             rto_cfg: Default::default(),
             cnp_gap: Default::default(),
+            dcq: Default::default(),
+            txb: Default::default(),
+            tx_thr: Default::default(),
+            tx_count: Default::default(),
+            tx1_valid: Default::default(),
+            tx1_flow: Default::default(),
+            tx1_len: Default::default(),
+            txw_valid: Default::default(),
+            txw_flow: Default::default(),
+            txw_sum: Default::default(),
+            ev5_valid: Default::default(),
+            ev5_flow: Default::default(),
+            ev5_bytes: Default::default(),
+            tx_sum: Default::default(),
+            tx_emit: Default::default(),
+            ev5_word: Default::default(),
             rto_count: Default::default(),
             rto_failed: Default::default(),
             rq_valid: Default::default(),
@@ -458,7 +493,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
             rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
-            tm_wait, tm_valid, rto_cfg, cnp_gap, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
+            tm_wait, tm_valid, rto_cfg, cnp_gap, tx_thr, tx_count, tx1_valid, tx1_flow, tx1_len, txw_valid,
+            txw_flow, txw_sum, ev5_valid, ev5_flow, ev5_bytes, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
             ic_flow, ic_qpn, cmd_pend
         );
         for i in 0..csr::ARGS {
@@ -480,6 +516,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.rv.write_clock.next = self.clock.val();
         self.rto.read_clock.next = self.clock.val();
         self.rto.write_clock.next = self.clock.val();
+        self.dcq.read_clock.next = self.clock.val();
+        self.dcq.write_clock.next = self.clock.val();
+        self.txb.read_clock.next = self.clock.val();
+        self.txb.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
@@ -544,8 +584,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 | (self.axil.wr_addr.val() == 0x00A) // STAT_SEL
                 | (self.axil.wr_addr.val() == 0x017) // TIMER_GAP
                 | (self.axil.wr_addr.val() == 0x019) // RTO_CFG
-                | (self.axil.wr_addr.val() == 0x01C)
-            // CNP_INTERVAL_NS
+                | (self.axil.wr_addr.val() == 0x01C) // CNP_INTERVAL_NS
+                | (self.axil.wr_addr.val() == 0x01E)
+            // TX_EVENT_BYTES
             {
                 self.axil.wr_err.next = false;
             }
@@ -574,6 +615,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
             if self.axil.wr_addr.val() == 0x01C {
                 self.cnp_gap.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x01E {
+                self.tx_thr.d.next = self.axil.wr_data.val();
             }
             for i in 0..csr::ARGS {
                 if self.axil.wr_addr.val().index() == 0x020 + i {
@@ -656,6 +700,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.cnp_gap.q.val();
         } else if self.axil.rd_addr.val() == 0x01D {
             self.axil.rd_data.next = self.dp.stat_cnps.val();
+        } else if self.axil.rd_addr.val() == 0x01E {
+            self.axil.rd_data.next = self.tx_thr.q.val();
+        } else if self.axil.rd_addr.val() == 0x01F {
+            self.axil.rd_data.next = self.tx_count.q.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -894,8 +942,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.cc.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
         self.cc.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val() & !self.hold.val();
         self.dp.m_axis_event_tready.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
+        self.ev5_word.next = bit_cast::<512, F>(self.ev5_flow.q.val())
+            | bits::<512>(0x5_0000) // type 5: tx bytes
+            | (bit_cast::<512, 32>(self.ev5_bytes.q.val()) << 32)
+            | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
         if self.tm_valid.q.val() {
             self.cc.s_axis_event_tdata.next = self.tm_word.val();
+            self.cc.s_axis_event_tvalid.next = !self.hold.val();
+            self.dp.m_axis_event_tready.next = false;
+        } else if self.ev5_valid.q.val() {
+            self.cc.s_axis_event_tdata.next = self.ev5_word.val();
             self.cc.s_axis_event_tvalid.next = !self.hold.val();
             self.dp.m_axis_event_tready.next = false;
         }
@@ -1308,6 +1364,53 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.tm_wait.d.next = self.tm_gap.q.val();
         }
 
+        // ---- DCQCN tx-byte events (csr::TX_EVENT_BYTES): every DMA read request the datapath
+        // makes is one packet's payload (a WRITE packet or a READ response); for a DCQCN flow
+        // its length adds to the flow's sum, and a sum that reaches TX_EVENT_BYTES goes to
+        // cc_module as a type-5 event (after the timer event, before the Rx pipe's) when the
+        // event register is free, else it waits in the RAM for the flow's next request.
+        // Merging is what cc_module can take: its byte counter adds the bytes (60-cycle
+        // per-flow hazard; one packet per 84 cycles at MTU 4096 would be close).
+        self.dcq.read_address.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
+        self.txb.read_address.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
+        self.tx1_valid.d.next = self.dp.m_axis_dma_rd_tvalid.val() & self.m_axis_dma_rd_tready.val();
+        self.tx1_flow.d.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
+        self.tx1_len.d.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<14>(64);
+        self.tx_sum.next = self.txb.read_data.val() + bit_cast::<32, 14>(self.tx1_len.q.val());
+        if self.txw_valid.q.val() & (self.txw_flow.q.val() == self.tx1_flow.q.val()) {
+            self.tx_sum.next = self.txw_sum.q.val() + bit_cast::<32, 14>(self.tx1_len.q.val());
+        }
+        self.tx_emit.next = self.tx1_valid.q.val()
+            & self.dcq.read_data.val().any()
+            & self.tx_thr.q.val().any()
+            & (self.tx_sum.val() >= self.tx_thr.q.val())
+            & !self.ev5_valid.q.val();
+        self.txb.write_enable.next = self.tx1_valid.q.val();
+        self.txb.write_address.next = self.tx1_flow.q.val();
+        self.txb.write_data.next = 0.into();
+        if self.dcq.read_data.val().any() & !self.tx_emit.val() {
+            self.txb.write_data.next = self.tx_sum.val();
+        }
+        self.txw_valid.d.next = self.tx1_valid.q.val();
+        self.txw_flow.d.next = self.tx1_flow.q.val();
+        self.txw_sum.d.next = self.txb.write_data.val();
+        if !self.tm_valid.q.val() & self.ev5_valid.q.val() & self.cc.s_axis_event_tready.val() & !self.hold.val() {
+            self.ev5_valid.d.next = false;
+        }
+        if self.tx_emit.val() {
+            self.ev5_valid.d.next = true;
+            self.ev5_flow.d.next = self.tx1_flow.q.val();
+            self.ev5_bytes.d.next = self.tx_sum.val();
+            self.tx_count.d.next = self.tx_count.q.val() + 1;
+        }
+        // The DCQCN bit, written with the timer scan's algorithm RAM (create and remove).
+        self.dcq.write_enable.next = self.algs.write_enable.val();
+        self.dcq.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.dcq.write_data.next = 0.into();
+        if (self.cmd_op.val() == 1) & (self.args[22].q.val().get_bits::<2>(0) == 3) {
+            self.dcq.write_data.next = 1.into();
+        }
+
         // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         if self.sweep.q.val() {
             self.flows.write_enable.next = true;
@@ -1325,6 +1428,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.rto.write_enable.next = true;
             self.rto.write_address.next = self.sweep_addr.q.val();
             self.rto.write_data.next = 0.into();
+            self.dcq.write_enable.next = true;
+            self.dcq.write_address.next = self.sweep_addr.q.val();
+            self.dcq.write_data.next = 0.into();
+            self.txb.write_enable.next = true;
+            self.txb.write_address.next = self.sweep_addr.q.val();
+            self.txb.write_data.next = 0.into();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val().all() {
                 self.sweep.d.next = false;
@@ -1364,6 +1473,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.tm_valid.d.next = false;
             self.rto_cfg.d.next = 0x710.into(); // RTO_CFG_RESET: 16 rounds, 7 retries
             self.cnp_gap.d.next = 50_000.into(); // CNP_INTERVAL_RESET
+            self.tx_thr.d.next = 16_384.into(); // TX_EVENT_BYTES_RESET
+            self.tx_count.d.next = 0.into();
+            self.tx1_valid.d.next = false;
+            self.txw_valid.d.next = false;
+            self.ev5_valid.d.next = false;
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();
             self.rq_valid.d.next = false;

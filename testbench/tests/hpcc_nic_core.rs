@@ -45,12 +45,12 @@ fn until_completions(p: &mut CorePair, n: usize, max: u64) {
 fn registers_read_back_and_bad_accesses_get_slverr() {
     let mut p = pair(1, 20, 0.2, None);
     let c = core(&mut p, Which::A);
-    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS] {
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES] {
         c.read(w);
     }
     let r = settle(&mut p, Which::A, 10_000);
     let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET, csr::CNP_INTERVAL_RESET]);
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET, csr::CNP_INTERVAL_RESET, csr::TX_EVENT_BYTES_RESET]);
     assert!(r.iter().all(|x| x.2 == 0));
 
     // Every read-write register keeps what was written.
@@ -58,7 +58,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
         .into_iter()
         .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
         .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
-        .chain([csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS])
+        .chain([csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES])
         .collect();
     let c = core(&mut p, Which::A);
     for (k, &w) in rw.iter().enumerate() {
@@ -80,7 +80,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
     c.write(0x3FF, 5);
     c.write_strb(csr::ARG_TAG, 0x1234, 0x3);
     c.read(0x3FF);
-    c.read(0x01F);
+    c.read(0x03F);
     c.read(csr::ARG_TAG);
     c.read(csr::ID);
     let r = settle(&mut p, Which::A, 10_000);
@@ -486,4 +486,43 @@ fn dcqcn_flows_get_cnps_for_ce_marks_at_most_one_per_interval() {
     let b = regs(&mut p, Which::B, &[csr::STAT_CNPS]);
     assert_eq!(b[0] as usize, times.len(), "STAT_CNPS against the CNPs on the wire");
     println!("{} CNPs for {} CE-marked frames, closest {min_gap} cycles apart, done by cycle {}", times.len(), p.marked[0], p.cycle);
+}
+
+/// DCQCN's tx-byte events: a DCQCN flow's payload bytes add up per flow and go to cc_module in
+/// sums of at least TX_EVENT_BYTES (reset 16 KiB). A 300,000-byte WRITE at MTU 4096 is 73
+/// full packets and one of 992 bytes: a sum every 4 packets, 18 events, the rest waiting. The
+/// responder's READ responses count at the responder the same way; an HPCC++ flow gives none,
+/// and cc_module counts no tx event unused.
+#[test]
+fn dcqcn_flows_give_tx_byte_events_in_sums() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut p = pair(41, 40, 0.0, None);
+    connect(&mut p, &mut rng, 0x101, 0x201, 4096, 0, 3); // DCQCN
+    connect(&mut p, &mut rng, 0x102, 0x202, 4096, 0, 0); // HPCC++
+    let unused = regs(&mut p, Which::A, &[csr::STAT_CC_UNUSED])[0];
+    let len = 300_000u32;
+    let w = |flow: u16, psn: u32| Post { local_addr: 0x1000_0000 * flow as u64, remote_addr: 0x2000_0000, rkey: 0, len, first_psn: psn };
+    post(core(&mut p, Which::A), 0x102, &TxCtrl::Post { flow: 0x102, post: w(0x102, 0) }.to_bytes(), None, 2);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 1, 400_000);
+    assert_eq!(regs(&mut p, Which::A, &[csr::TX_EVENTS])[0], 0, "an HPCC++ flow gave tx events");
+    post(core(&mut p, Which::A), 0x101, &TxCtrl::Post { flow: 0x101, post: w(0x101, 0) }.to_bytes(), None, 1);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 2, 400_000);
+    assert_eq!(regs(&mut p, Which::A, &[csr::TX_EVENTS])[0], 18);
+    // A READ of as much: B's responses are B's flow's bytes.
+    let back = 0x3000_0000u64;
+    let r = Post { local_addr: back, remote_addr: 0x2000_0000, rkey: 0, len, first_psn: 74 };
+    let rx = RxCtrl { op: OP_READ, qpn: 0x101, epsn: 0, spsn: 0, mtu: 4096, addr: back }.to_bytes();
+    post(core(&mut p, Which::A), 0x101, &TxCtrl::Read { flow: 0x101, post: r }.to_bytes(), Some(&rx), 3);
+    settle(&mut p, Which::A, 10_000);
+    assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
+    until_completions(&mut p, 3, 400_000);
+    assert!(p.a.completions.iter().all(|c| c >> 32 & 3 == 0));
+    assert_eq!(regs(&mut p, Which::B, &[csr::TX_EVENTS])[0], 18, "the responder's READ responses");
+    // cc_module counts as unused only the DCQCN flow's ACK events (DCQCN takes CNPs, timers
+    // and tx bytes): 74 ACKs of the WRITE and 74 READ responses; no tx event.
+    assert_eq!(regs(&mut p, Which::A, &[csr::TX_EVENTS, csr::STAT_CC_UNUSED]), vec![18, unused + 2 * 74]);
 }

@@ -77,6 +77,16 @@ pub const CNP_INTERVAL_NS: u32 = 0x01C;
 pub const CNP_INTERVAL_RESET: u32 = 50_000;
 /// CNPs sent (wraps).
 pub const STAT_CNPS: u32 = 0x01D;
+/// DCQCN's tx-byte events: a DCQCN flow's payload bytes read for sending (DMA read lengths)
+/// add up per flow, and once they reach this many the sum goes to cc_module as one event
+/// (type 5) and starts again (reset 16,384; 0: no tx events, DCQCN's byte counter then never
+/// expires). A sum that cannot leave at once (the event register full) waits for the flow's
+/// next DMA read.
+pub const TX_EVENT_BYTES: u32 = 0x01E;
+/// Reset value of `TX_EVENT_BYTES`.
+pub const TX_EVENT_BYTES_RESET: u32 = 16_384;
+/// Tx-byte events given to cc_module (wraps).
+pub const TX_EVENTS: u32 = 0x01F;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.

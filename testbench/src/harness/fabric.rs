@@ -437,13 +437,15 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     o.metric("lost", f.lost as f64);
     o.metric("ce_marked", ports.iter().map(|p| p.marked).sum::<u64>() as f64);
     o.metric("max_queue_kb", ports.iter().map(|p| p.max_queue_bytes).max().unwrap_or(0) as f64 / 1000.0);
-    let (mut timeouts, mut cnps) = (0, 0);
+    let (mut timeouts, mut cnps, mut tx_events) = (0, 0, 0);
     for k in 0..4 {
         timeouts += f.read(k, csr::RTO_TIMEOUTS);
         cnps += f.read(k, csr::STAT_CNPS);
+        tx_events += f.read(k, csr::TX_EVENTS);
     }
     o.metric("timeouts", timeouts as f64);
     o.metric("cnps", cnps as f64);
+    o.metric("tx_events", tx_events as f64);
     o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);
     o
 }
