@@ -16,9 +16,10 @@
 //!   events (ACK / loss) --> completion tracker --> m_axis_cpl
 //! ```
 //!
-//! Not in this step (issue 13 goes on): the Rx-HPCC feedback's wire format (its results are
-//! counted and dropped), ACK coalescing, the receiver's ECN half, the timer scan, the
-//! retransmission timeout, multi-packet READ responses.
+//! Also inside: the timer scan (timer events for LDCP and DCQCN, the per-flow retransmission
+//! timeout and retry limit), DCQCN's tx-byte events, and through nic_datapath the receivers'
+//! ECN halves (ECN-Echo, CNPs). Not yet (issue 13 goes on): the Rx-HPCC feedback's wire format
+//! (its results are counted and dropped), ACK coalescing, multi-packet READ responses.
 
 pub mod csr;
 
