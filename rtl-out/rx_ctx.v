@@ -173,6 +173,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Local signals
     reg  c_tmo;
+    reg  to_una;
     reg  do_t;
     reg  i_rec;
     reg  i_pdrop;
@@ -798,6 +799,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         n_rd = q_rd;
         i_badresp = 1'b0;
         i_gap = 1'b0;
+        to_una = 1'b0;
         n_gap = q_gap;
         n_ract = q_ract;
         r_syn = 32'h1f;
@@ -894,15 +896,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                     i_stale = 1'b1;
                 end
                 else if (seq_err & (q_ract == 32'h1)) begin
-                    n_send = released != 32'h0;
-                    n_pkts = released;
-                    r_send = released != 32'h0;
-                    r_rewind = 1'b1;
-                    rw_psn = q_una[(32'h0)+:(24)];
-                    n_sent = q_una;
-                    e_send = 1'b1;
-                    e_kind = 32'h2;
-                    e_nxt = q_una;
+                    to_una = 1'b1;
                 end
                 else if (seq_err) begin
                     n_send = released != 32'h0;
@@ -944,15 +938,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                 else if (dr != 32'h0) begin
                     i_gap = 1'b1;
                     n_gap = 32'h1;
-                    n_send = 1'b1;
-                    n_pkts = released;
-                    r_send = 1'b1;
-                    r_rewind = 1'b1;
-                    rw_psn = q_una[(32'h0)+:(24)];
-                    n_sent = q_una;
-                    e_send = 1'b1;
-                    e_kind = 32'h2;
-                    e_nxt = q_una;
+                    to_una = 1'b1;
                 end
                 else if (v_n > q_mtu) begin
                     i_badresp = 1'b1;
@@ -983,9 +969,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
         end
         if (c_tmo) begin
-            n_send = 1'b1;
+            to_una = 1'b1;
+        end
+        if (to_una) begin
+            n_send = released != 32'h0;
             n_pkts = released;
-            r_send = 1'b1;
+            r_send = released != 32'h0;
             r_rewind = 1'b1;
             r_resp = 32'h0;
             r_rd = 32'h0;

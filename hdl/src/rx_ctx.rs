@@ -132,6 +132,8 @@ pub struct RxCtx<const F: usize> {
     st15: DFF<Bits<32>>,
     // Control op 4 with packets in flight: a go-back-N with outputs, taken when they are free.
     c_tmo: Signal<Local, bool>,
+    // Back to snd_una (READ gap, sequence NAK during a READ, timeout): one set of outputs.
+    to_una: Signal<Local, bool>,
     do_t: Signal<Local, bool>,
     i_rec: Signal<Local, bool>,
     i_pdrop: Signal<Local, bool>,
@@ -559,6 +561,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.n_rd.next = self.q_rd.val();
         self.i_badresp.next = false;
         self.i_gap.next = false;
+        self.to_una.next = false;
         self.n_gap.next = self.q_gap.val();
         self.n_ract.next = self.q_ract.val();
         self.r_syn.next = 0x1F.into();
@@ -650,15 +653,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 } else if self.seq_err.val() & (self.q_ract.val() == 1) {
                     // A READ is out: the NAK acknowledges no response (the NIC model's
                     // ack_barrier); back to snd_una.
-                    self.n_send.next = self.released.val() != 0;
-                    self.n_pkts.next = self.released.val();
-                    self.r_send.next = self.released.val() != 0;
-                    self.r_rewind.next = true;
-                    self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
-                    self.n_sent.next = self.q_una.val();
-                    self.e_send.next = true;
-                    self.e_kind.next = 2.into();
-                    self.e_nxt.next = self.q_una.val();
+                    self.to_una.next = true;
                 } else if self.seq_err.val() {
                     self.n_send.next = self.released.val() != 0;
                     self.n_pkts.next = self.released.val();
@@ -691,19 +686,11 @@ impl<const F: usize> Logic for RxCtx<F> {
                 } else if (self.dr.val() != 0) & (self.q_gap.val() == 1) {
                     self.i_oos.next = true;
                 } else if self.dr.val() != 0 {
-                    // A response was lost: everything in flight is released and resent from
-                    // snd_una.
+                    // A response was lost: everything in flight (at least this one's PSN) is
+                    // released and resent from snd_una.
                     self.i_gap.next = true;
                     self.n_gap.next = 1.into();
-                    self.n_send.next = true;
-                    self.n_pkts.next = self.released.val();
-                    self.r_send.next = true;
-                    self.r_rewind.next = true;
-                    self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
-                    self.n_sent.next = self.q_una.val();
-                    self.e_send.next = true;
-                    self.e_kind.next = 2.into();
-                    self.e_nxt.next = self.q_una.val();
+                    self.to_una.next = true;
                 } else if self.v_n.val() > self.q_mtu.val() {
                     self.i_badresp.next = true;
                 } else {
@@ -731,12 +718,18 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.i_unsup.next = true;
             }
         }
-        // A timeout (control op 4) with packets in flight: the READ gap's outputs, whatever the
-        // P registers' stale verdict says.
+        // Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
+        // READ, or a timeout (control op 4) with packets in flight. Everything in flight is
+        // released (Notify) and, if anything was, sent again from snd_una (go-back-N); sent =
+        // snd_una; a loss event. The PktRecv and event fields are all set here, so a timeout
+        // ignores whatever the P registers' stale verdict made of them above.
         if self.c_tmo.val() {
-            self.n_send.next = true;
+            self.to_una.next = true;
+        }
+        if self.to_una.val() {
+            self.n_send.next = self.released.val() != 0;
             self.n_pkts.next = self.released.val();
-            self.r_send.next = true;
+            self.r_send.next = self.released.val() != 0;
             self.r_rewind.next = true;
             self.r_resp.next = 0.into();
             self.r_rd.next = 0.into();

@@ -260,21 +260,31 @@ impl RxCtx {
         let flow = self.flow_of(c.qpn);
         let mut out = Out::default();
         if c.op == OP_TIMEOUT {
-            let Some(q) = self.qps[flow as usize].as_mut() else {
+            let Some(mut q) = self.qps[flow as usize] else {
                 self.bump(stat::CTRL_BAD);
                 return (false, out);
             };
-            let (una, in_flight) = (q.una, q.sent.wrapping_sub(q.una));
-            if in_flight != 0 {
-                q.sent = una;
-                out.notify = Some((flow, self.bytes(in_flight)));
-                out.recv = Some(Recv::Rewind(Rewind { flow, psn: una & PSN_MASK }));
-                out.event = Some(CcEvent { flow, kind: EV_LOSS, seq: una, snd_nxt: una, time: now, ..CcEvent::default() });
+            if q.sent != q.una {
+                self.back_to_una(&mut q, flow, &mut out, CcEvent { flow, kind: EV_LOSS, time: now, ..CcEvent::default() });
+                self.qps[flow as usize] = Some(q);
                 self.bump(stat::TIMEOUTS);
             }
             return (true, out);
         }
         (self.ctrl_plain(c), out)
+    }
+
+    /// Back to snd_una: everything in flight is released (Notify) and, if anything was, sent
+    /// again from snd_una (go-back-N); sent = snd_una; a loss event (`loss` with seq = snd_nxt
+    /// = snd_una). What a READ gap, a sequence NAK during a READ and a timeout all do.
+    fn back_to_una(&self, q: &mut Qp, flow: u16, out: &mut Out, loss: CcEvent) {
+        let released = q.sent.wrapping_sub(q.una);
+        if released > 0 {
+            out.notify = Some((flow, self.bytes(released)));
+            out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
+        }
+        q.sent = q.una;
+        out.event = Some(CcEvent { seq: q.una, snd_nxt: q.una, ..loss });
     }
 
     /// Ops 1-3 (and the bad ones).
@@ -531,12 +541,10 @@ impl RxCtx {
             return out;
         }
         if d > 0 {
+            // In flight: this response's PSN lies in (snd_una, sent).
             q.rd_gap = true;
             self.bump(stat::READ_GAP);
-            out.notify = Some((flow, self.bytes(q.sent.wrapping_sub(q.una))));
-            out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
-            q.sent = q.una;
-            out.event = Some(CcEvent { seq: q.una, snd_nxt: q.sent, ..loss });
+            self.back_to_una(q, flow, &mut out, loss);
             return out;
         }
         let n = v.payload_len;
@@ -584,13 +592,7 @@ impl RxCtx {
             // A READ is out: a NAK says a request was lost, not that the responses before it
             // arrived (the NIC model's `ack_barrier`). Nothing is acknowledged; everything from
             // the oldest missing response is asked for again.
-            let released = q.sent.wrapping_sub(q.una);
-            if released > 0 {
-                out.notify = Some((flow, self.bytes(released)));
-                out.recv = Some(Recv::Rewind(Rewind { flow, psn: q.una & PSN_MASK }));
-            }
-            q.sent = q.una;
-            out.event = Some(CcEvent { seq: q.una, snd_nxt: q.sent, ..loss });
+            self.back_to_una(q, flow, &mut out, loss);
             return out;
         }
         let upto32 = q.una.wrapping_add(d as u32);
