@@ -130,10 +130,8 @@ pub struct Host {
 }
 
 /// Wire bytes of an Ethernet frame of `len` bytes without FCS: FCS, minimum size, preamble,
-/// SFD and inter-frame gap.
-pub fn wire_bytes(len: usize) -> u64 {
-    (len as u64 + 4).max(64) + 20
-}
+/// SFD and inter-frame gap (the switch model's count, so MACs and switch ports agree).
+pub use sim::switch::wire_bytes;
 
 /// What the host and the MAC offered or took this cycle.
 pub struct Offer {
