@@ -119,12 +119,7 @@ fn timer_events_go_to_ldcp_and_dcqcn_flows_only() {
     connect(&mut p, &mut rng, 5, 5, 1024, 0, 0); // HPCC++
     connect(&mut p, &mut rng, 6, 6, 1024, 0, 2); // LDCP
     connect(&mut p, &mut rng, 7, 7, 1024, 0, 3); // DCQCN
-    let read = |p: &mut CorePair, words: &[u32]| -> Vec<u32> {
-        for &w in words {
-            core(p, Which::A).read(w);
-        }
-        settle(p, Which::A, 10_000).into_iter().map(|r| r.1).collect()
-    };
+    let read = |p: &mut CorePair, words: &[u32]| regs(p, Which::A, words);
     // 2 cycles per flow id: a round of the 1024 ids is 2048 cycles.
     core(&mut p, Which::A).write(csr::TIMER_GAP, 1);
     settle(&mut p, Which::A, 10_000);
