@@ -779,6 +779,24 @@ module hpcc_dff_w640(d,q,clock);
 
 endmodule // hpcc_dff_w640
 
+module hpcc_dff_w65(d,q,clock);
+
+    // Module arguments
+    input wire  [64:0] d;
+    output reg  [64:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 65'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // hpcc_dff_w65
+
 module hpcc_dff_w7(d,q,clock);
 
     // Module arguments
@@ -1154,6 +1172,32 @@ module hpcc_ram_w32_d1024(read_address,read_clock,read_data,write_address,write_
     end
 
 endmodule // hpcc_ram_w32_d1024
+
+module hpcc_ram_w33_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [32:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [32:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[32:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w33_d1024
 
 module hpcc_ram_w34_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

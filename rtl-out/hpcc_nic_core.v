@@ -160,6 +160,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [3:0] dp_cfg_pkt_shift;
     reg  [63:0] dp_now_ns;
     reg  [31:0] dp_cfg_cnp_interval_ns;
+    reg  [47:0] dp_s_axis_feedback_tdata;
+    reg  dp_s_axis_feedback_tvalid;
+    wire  dp_s_axis_feedback_tready;
     reg  [511:0] dp_s_axis_tx_ctrl_tdata;
     reg  dp_s_axis_tx_ctrl_tvalid;
     wire  dp_s_axis_tx_ctrl_tready;
@@ -225,6 +228,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_cmds;
     wire  [31:0] dp_stat_rx_payloads;
     wire  [31:0] dp_stat_cnps;
+    wire  [31:0] dp_stat_fb_acks;
     reg  [31:0] ns_q16_d;
     wire  [31:0] ns_q16_q;
     reg  ns_q16_clock;
@@ -510,9 +514,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] cpl_count_d;
     wire  [31:0] cpl_count_q;
     reg  cpl_count_clock;
-    reg  [31:0] fb_dropped_d;
-    wire  [31:0] fb_dropped_q;
-    reg  fb_dropped_clock;
+    reg  [31:0] fb_in_d;
+    wire  [31:0] fb_in_q;
+    reg  fb_in_clock;
     reg  [15:0] now_frac_d;
     wire  [15:0] now_frac_q;
     reg  now_frac_clock;
@@ -604,6 +608,67 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  txb_write_clock;
     reg  [31:0] txb_write_data;
     reg  txb_write_enable;
+    reg  [9:0] rxh_read_address;
+    reg  rxh_read_clock;
+    wire  rxh_read_data;
+    reg  [9:0] rxh_write_address;
+    reg  rxh_write_clock;
+    reg  rxh_write_data;
+    reg  rxh_write_enable;
+    reg  f1_valid_d;
+    wire  f1_valid_q;
+    reg  f1_valid_clock;
+    reg  [15:0] f1_flow_d;
+    wire  [15:0] f1_flow_q;
+    reg  f1_flow_clock;
+    reg  [31:0] f1_w_d;
+    wire  [31:0] f1_w_q;
+    reg  f1_w_clock;
+    reg  f2_valid_d;
+    wire  f2_valid_q;
+    reg  f2_valid_clock;
+    reg  [15:0] f2_flow_d;
+    wire  [15:0] f2_flow_q;
+    reg  f2_flow_clock;
+    reg  [31:0] f2_w_d;
+    wire  [31:0] f2_w_q;
+    reg  f2_w_clock;
+    reg  [31:0] f2_ll_d;
+    wire  [31:0] f2_ll_q;
+    reg  f2_ll_clock;
+    reg  [31:0] f2_lh_d;
+    wire  [31:0] f2_lh_q;
+    reg  f2_lh_clock;
+    reg  [31:0] f2_hl_d;
+    wire  [31:0] f2_hl_q;
+    reg  f2_hl_clock;
+    reg  [31:0] f2_hh_d;
+    wire  [31:0] f2_hh_q;
+    reg  f2_hh_clock;
+    reg  f3_valid_d;
+    wire  f3_valid_q;
+    reg  f3_valid_clock;
+    reg  [15:0] f3_flow_d;
+    wire  [15:0] f3_flow_q;
+    reg  f3_flow_clock;
+    reg  [31:0] f3_w_d;
+    wire  [31:0] f3_w_q;
+    reg  f3_w_clock;
+    reg  [64:0] f3_sum_d;
+    wire  [64:0] f3_sum_q;
+    reg  f3_sum_clock;
+    reg  fu_valid_d;
+    wire  fu_valid_q;
+    reg  fu_valid_clock;
+    reg  [79:0] fu_data_d;
+    wire  [79:0] fu_data_q;
+    reg  fu_data_clock;
+    reg  [31:0] fb_applied_d;
+    wire  [31:0] fb_applied_q;
+    reg  fb_applied_clock;
+    reg  [31:0] fb_ignored_d;
+    wire  [31:0] fb_ignored_q;
+    reg  fb_ignored_clock;
     reg  [31:0] tx_thr_d;
     wire  [31:0] tx_thr_q;
     reg  tx_thr_clock;
@@ -733,6 +798,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  tm_next;
     reg  [511:0] tm_word;
+    reg  [15:0] f_wl;
+    reg  [15:0] f_wh;
+    reg  [15:0] f_ml;
+    reg  [15:0] f_mh;
+    reg  [32:0] f_rate;
     reg  [31:0] tx_sum;
     reg  tx_emit;
     reg  [511:0] ev5_word;
@@ -889,6 +959,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .cfg_pkt_shift(dp_cfg_pkt_shift),
         .now_ns(dp_now_ns),
         .cfg_cnp_interval_ns(dp_cfg_cnp_interval_ns),
+        .s_axis_feedback_tdata(dp_s_axis_feedback_tdata),
+        .s_axis_feedback_tvalid(dp_s_axis_feedback_tvalid),
+        .s_axis_feedback_tready(dp_s_axis_feedback_tready),
         .s_axis_tx_ctrl_tdata(dp_s_axis_tx_ctrl_tdata),
         .s_axis_tx_ctrl_tvalid(dp_s_axis_tx_ctrl_tvalid),
         .s_axis_tx_ctrl_tready(dp_s_axis_tx_ctrl_tready),
@@ -953,7 +1026,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_rx_jobs(dp_stat_rx_jobs),
         .stat_rx_cmds(dp_stat_rx_cmds),
         .stat_rx_payloads(dp_stat_rx_payloads),
-        .stat_cnps(dp_stat_cnps)
+        .stat_cnps(dp_stat_cnps),
+        .stat_fb_acks(dp_stat_fb_acks)
     );
     hpcc_dff_w32 ns_q16(
         .d(ns_q16_d),
@@ -1430,10 +1504,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(cpl_count_q),
         .clock(cpl_count_clock)
     );
-    hpcc_dff_w32 fb_dropped(
-        .d(fb_dropped_d),
-        .q(fb_dropped_q),
-        .clock(fb_dropped_clock)
+    hpcc_dff_w32 fb_in(
+        .d(fb_in_d),
+        .q(fb_in_q),
+        .clock(fb_in_clock)
     );
     hpcc_dff_w16 now_frac(
         .d(now_frac_d),
@@ -1567,6 +1641,105 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .write_clock(txb_write_clock),
         .write_data(txb_write_data),
         .write_enable(txb_write_enable)
+    );
+    hpcc_ram_w1_d1024 rxh(
+        .read_address(rxh_read_address),
+        .read_clock(rxh_read_clock),
+        .read_data(rxh_read_data),
+        .write_address(rxh_write_address),
+        .write_clock(rxh_write_clock),
+        .write_data(rxh_write_data),
+        .write_enable(rxh_write_enable)
+    );
+    hpcc_dff_w1 f1_valid(
+        .d(f1_valid_d),
+        .q(f1_valid_q),
+        .clock(f1_valid_clock)
+    );
+    hpcc_dff_w16 f1_flow(
+        .d(f1_flow_d),
+        .q(f1_flow_q),
+        .clock(f1_flow_clock)
+    );
+    hpcc_dff_w32 f1_w(
+        .d(f1_w_d),
+        .q(f1_w_q),
+        .clock(f1_w_clock)
+    );
+    hpcc_dff_w1 f2_valid(
+        .d(f2_valid_d),
+        .q(f2_valid_q),
+        .clock(f2_valid_clock)
+    );
+    hpcc_dff_w16 f2_flow(
+        .d(f2_flow_d),
+        .q(f2_flow_q),
+        .clock(f2_flow_clock)
+    );
+    hpcc_dff_w32 f2_w(
+        .d(f2_w_d),
+        .q(f2_w_q),
+        .clock(f2_w_clock)
+    );
+    hpcc_dff_w32 f2_ll(
+        .d(f2_ll_d),
+        .q(f2_ll_q),
+        .clock(f2_ll_clock)
+    );
+    hpcc_dff_w32 f2_lh(
+        .d(f2_lh_d),
+        .q(f2_lh_q),
+        .clock(f2_lh_clock)
+    );
+    hpcc_dff_w32 f2_hl(
+        .d(f2_hl_d),
+        .q(f2_hl_q),
+        .clock(f2_hl_clock)
+    );
+    hpcc_dff_w32 f2_hh(
+        .d(f2_hh_d),
+        .q(f2_hh_q),
+        .clock(f2_hh_clock)
+    );
+    hpcc_dff_w1 f3_valid(
+        .d(f3_valid_d),
+        .q(f3_valid_q),
+        .clock(f3_valid_clock)
+    );
+    hpcc_dff_w16 f3_flow(
+        .d(f3_flow_d),
+        .q(f3_flow_q),
+        .clock(f3_flow_clock)
+    );
+    hpcc_dff_w32 f3_w(
+        .d(f3_w_d),
+        .q(f3_w_q),
+        .clock(f3_w_clock)
+    );
+    hpcc_dff_w65 f3_sum(
+        .d(f3_sum_d),
+        .q(f3_sum_q),
+        .clock(f3_sum_clock)
+    );
+    hpcc_dff_w1 fu_valid(
+        .d(fu_valid_d),
+        .q(fu_valid_q),
+        .clock(fu_valid_clock)
+    );
+    hpcc_dff_w80 fu_data(
+        .d(fu_data_d),
+        .q(fu_data_q),
+        .clock(fu_data_clock)
+    );
+    hpcc_dff_w32 fb_applied(
+        .d(fb_applied_d),
+        .q(fb_applied_q),
+        .clock(fb_applied_clock)
+    );
+    hpcc_dff_w32 fb_ignored(
+        .d(fb_ignored_d),
+        .q(fb_ignored_q),
+        .clock(fb_ignored_clock)
     );
     hpcc_dff_w32 tx_thr(
         .d(tx_thr_d),
@@ -1782,7 +1955,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cmd_word_clock = clock;
         cmd_errors_clock = clock;
         cpl_count_clock = clock;
-        fb_dropped_clock = clock;
+        fb_in_clock = clock;
         now_frac_clock = clock;
         now_ns_clock = clock;
         state_clock = clock;
@@ -1838,13 +2011,31 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ic_flow_clock = clock;
         ic_qpn_clock = clock;
         cmd_pend_clock = clock;
+        f1_valid_clock = clock;
+        f1_flow_clock = clock;
+        f1_w_clock = clock;
+        f2_valid_clock = clock;
+        f2_flow_clock = clock;
+        f2_w_clock = clock;
+        f2_ll_clock = clock;
+        f2_lh_clock = clock;
+        f2_hl_clock = clock;
+        f2_hh_clock = clock;
+        f3_valid_clock = clock;
+        f3_flow_clock = clock;
+        f3_w_clock = clock;
+        f3_sum_clock = clock;
+        fu_valid_clock = clock;
+        fu_data_clock = clock;
+        fb_applied_clock = clock;
+        fb_ignored_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
         cmd_word_d = cmd_word_q;
         cmd_errors_d = cmd_errors_q;
         cpl_count_d = cpl_count_q;
-        fb_dropped_d = fb_dropped_q;
+        fb_in_d = fb_in_q;
         now_frac_d = now_frac_q;
         now_ns_d = now_ns_q;
         state_d = state_q;
@@ -1900,6 +2091,24 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ic_flow_d = ic_flow_q;
         ic_qpn_d = ic_qpn_q;
         cmd_pend_d = cmd_pend_q;
+        f1_valid_d = f1_valid_q;
+        f1_flow_d = f1_flow_q;
+        f1_w_d = f1_w_q;
+        f2_valid_d = f2_valid_q;
+        f2_flow_d = f2_flow_q;
+        f2_w_d = f2_w_q;
+        f2_ll_d = f2_ll_q;
+        f2_lh_d = f2_lh_q;
+        f2_hl_d = f2_hl_q;
+        f2_hh_d = f2_hh_q;
+        f3_valid_d = f3_valid_q;
+        f3_flow_d = f3_flow_q;
+        f3_w_d = f3_w_q;
+        f3_sum_d = f3_sum_q;
+        fu_valid_d = fu_valid_q;
+        fu_data_d = fu_data_q;
+        fb_applied_d = fb_applied_q;
+        fb_ignored_d = fb_ignored_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -2096,6 +2305,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dcq_write_clock = clock;
         txb_read_clock = clock;
         txb_write_clock = clock;
+        rxh_read_clock = clock;
+        rxh_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
@@ -2483,7 +2694,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = cpl_count_q;
         end
         else if (axil_rd_addr == 32'h9) begin
-            axil_rd_data = fb_dropped_q;
+            axil_rd_data = fb_in_q;
         end
         else if (axil_rd_addr == 32'ha) begin
             axil_rd_data = stat_sel_q;
@@ -2550,6 +2761,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h1f) begin
             axil_rd_data = tx_count_q;
+        end
+        else if (axil_rd_addr == 32'h38) begin
+            axil_rd_data = dp_stat_fb_acks;
+        end
+        else if (axil_rd_addr == 32'h39) begin
+            axil_rd_data = fb_applied_q;
+        end
+        else if (axil_rd_addr == 32'h3a) begin
+            axil_rd_data = fb_ignored_q;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -2892,9 +3112,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
-        cc_m_axis_feedback_tready = 1'b1;
-        if (cc_m_axis_feedback_tvalid) begin
-            fb_dropped_d = fb_dropped_q + 32'h1;
+        if (fu_valid_q) begin
+            sched_s_axis_update_tdata = fu_data_q;
+            sched_s_axis_update_tvalid = 1'b1;
+            cc_m_axis_update_tready = 1'b0;
+        end
+        dp_s_axis_feedback_tdata = cc_m_axis_feedback_tdata;
+        dp_s_axis_feedback_tvalid = cc_m_axis_feedback_tvalid;
+        cc_m_axis_feedback_tready = dp_s_axis_feedback_tready;
+        if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
+            fb_in_d = fb_in_q + 32'h1;
         end
         cmd_op = cmd_word_q[(32'h0)+:(3)];
         cmd_flow = cmd_word_q[(32'h10)+:(16)];
@@ -2947,7 +3174,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         end_psn = tx_word[(32'h100)+:(24)] + npkts[(32'h0)+:(24)];
         seq_hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | sweep_q;
-        hold = seq_hold | cpl_valid_q | rw_valid_q;
+        hold = seq_hold | cpl_valid_q | rw_valid_q | f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
         flows_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
         if (seq_hold) begin
             flows_read_address = cmd_flow[(32'h0)+:(10)];
@@ -3181,6 +3408,40 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         t1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
         t1_seq_d = dp_m_axis_event_tdata[(32'h20)+:(24)];
         t1_cmds_d = dp_stat_rx_cmds;
+        rxh_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
+        f1_valid_d = ev_take & dp_m_axis_event_tdata[32'h15];
+        f1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
+        f1_w_d = dp_m_axis_event_tdata[(32'ha0)+:(32)];
+        f_wl = f1_w_q[(32'h0)+:(16)];
+        f_wh = f1_w_q[(32'h10)+:(16)];
+        f_ml = ccr_24_q[(32'h0)+:(16)];
+        f_mh = ccr_24_q[(32'h10)+:(16)];
+        f2_valid_d = f1_valid_q & |rxh_read_data;
+        if (f1_valid_q & ~|rxh_read_data) begin
+            fb_ignored_d = fb_ignored_q + 32'h1;
+        end
+        f2_flow_d = f1_flow_q;
+        f2_w_d = f1_w_q;
+        f2_ll_d = f_wl * f_ml;
+        f2_lh_d = f_wl * f_mh;
+        f2_hl_d = f_wh * f_ml;
+        f2_hh_d = f_wh * f_mh;
+        f3_valid_d = f2_valid_q;
+        f3_flow_d = f2_flow_q;
+        f3_w_d = f2_w_q;
+        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 32'h10) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 32'h10) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32'h20) + (((32'h1) & 65'h1ffffffffffffffff) << 32'h1f);
+        f_rate = f3_sum_q[(32'h20)+:(33)];
+        if (f_rate > ((ccr_25_q) & 33'h1ffffffff)) begin
+            f_rate = ((ccr_25_q) & 33'h1ffffffff);
+        end
+        if (fu_valid_q & sched_s_axis_update_tready) begin
+            fu_valid_d = 1'b0;
+        end
+        if (f3_valid_q) begin
+            fu_valid_d = 1'b1;
+            fu_data_d = ((f_rate[(32'h0)+:(32)]) & 80'hffffffffffffffffffff) | (((f3_w_q[(32'h8)+:(24)]) & 80'hffffffffffffffffffff) << 32'h20) | (((f3_flow_q) & 80'hffffffffffffffffffff) << 32'h40);
+            fb_applied_d = fb_applied_q + 32'h1;
+        end
         new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[(32'h2)+:(24)] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10);
         if (t1_valid_q) begin
@@ -3356,6 +3617,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if ((cmd_op == 32'h1) & (args_22_q[(32'h0)+:(2)] == 32'h3)) begin
             dcq_write_data = 32'h1;
         end
+        rxh_write_enable = algs_write_enable;
+        rxh_write_address = cmd_flow[(32'h0)+:(10)];
+        rxh_write_data = 32'h0;
+        if ((cmd_op == 32'h1) & (args_22_q[(32'h0)+:(2)] == 32'h1)) begin
+            rxh_write_data = 32'h1;
+        end
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -3375,6 +3642,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dcq_write_enable = 1'b1;
             dcq_write_address = sweep_addr_q;
             dcq_write_data = 32'h0;
+            rxh_write_enable = 1'b1;
+            rxh_write_address = sweep_addr_q;
+            rxh_write_data = 32'h0;
             txb_write_enable = 1'b1;
             txb_write_address = sweep_addr_q;
             txb_write_data = 32'h0;
@@ -3479,7 +3749,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cmd_word_d = 32'h0;
             cmd_errors_d = 32'h0;
             cpl_count_d = 32'h0;
-            fb_dropped_d = 32'h0;
+            fb_in_d = 32'h0;
             now_frac_d = 32'h0;
             now_ns_d = 32'h0;
             state_d = 32'h0;
@@ -3502,6 +3772,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tx_count_d = 32'h0;
             tx1_valid_d = 1'b0;
             txw_valid_d = 1'b0;
+            f1_valid_d = 1'b0;
+            f2_valid_d = 1'b0;
+            f3_valid_d = 1'b0;
+            fu_valid_d = 1'b0;
+            fb_applied_d = 32'h0;
+            fb_ignored_d = 32'h0;
             ev5_valid_d = 1'b0;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;

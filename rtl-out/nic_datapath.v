@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps);
+module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_feedback_tdata,s_axis_feedback_tvalid,s_axis_feedback_tready,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps,stat_fb_acks);
 
     // Module arguments
     input wire  clock;
@@ -13,6 +13,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     input wire  [3:0] cfg_pkt_shift;
     input wire  [63:0] now_ns;
     input wire  [31:0] cfg_cnp_interval_ns;
+    input wire  [47:0] s_axis_feedback_tdata;
+    input wire  s_axis_feedback_tvalid;
+    output reg  s_axis_feedback_tready;
     input wire  [511:0] s_axis_tx_ctrl_tdata;
     input wire  s_axis_tx_ctrl_tvalid;
     output reg  s_axis_tx_ctrl_tready;
@@ -78,6 +81,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     output reg  [31:0] stat_rx_cmds;
     output reg  [31:0] stat_rx_payloads;
     output reg  [31:0] stat_cnps;
+    output reg  [31:0] stat_fb_acks;
 
     // Stub signals
     reg  tx_ctx_clock;
@@ -256,6 +260,25 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [33:0] cl_data_d;
     wire  [33:0] cl_data_q;
     reg  cl_data_clock;
+    reg  [9:0] fbr_read_address;
+    reg  fbr_read_clock;
+    wire  [32:0] fbr_read_data;
+    reg  [9:0] fbr_write_address;
+    reg  fbr_write_clock;
+    reg  [32:0] fbr_write_data;
+    reg  fbr_write_enable;
+    reg  fl_valid_d;
+    wire  fl_valid_q;
+    reg  fl_valid_clock;
+    reg  [9:0] fl_flow_d;
+    wire  [9:0] fl_flow_q;
+    reg  fl_flow_clock;
+    reg  [32:0] fl_data_d;
+    wire  [32:0] fl_data_q;
+    reg  fl_data_clock;
+    reg  [31:0] fb_count_d;
+    wire  [31:0] fb_count_q;
+    reg  fb_count_clock;
 
     // Local signals
     reg  [511:0] probe_word;
@@ -272,6 +295,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [31:0] g_left;
     reg  [31:0] cd_now;
     reg  cmd_data;
+    reg  [32:0] fb_word;
+    reg  fb_due;
+    reg  fb_take;
+    reg  fb_in;
+    reg  [31:0] fb_w;
+    reg  [511:0] g_out;
 
     // Sub module instances
     tx_ctx tx_ctx(
@@ -504,6 +533,35 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .q(cl_data_q),
         .clock(cl_data_clock)
     );
+    hpcc_ram_w33_d1024 fbr(
+        .read_address(fbr_read_address),
+        .read_clock(fbr_read_clock),
+        .read_data(fbr_read_data),
+        .write_address(fbr_write_address),
+        .write_clock(fbr_write_clock),
+        .write_data(fbr_write_data),
+        .write_enable(fbr_write_enable)
+    );
+    hpcc_dff_w1 fl_valid(
+        .d(fl_valid_d),
+        .q(fl_valid_q),
+        .clock(fl_valid_clock)
+    );
+    hpcc_dff_w10 fl_flow(
+        .d(fl_flow_d),
+        .q(fl_flow_q),
+        .clock(fl_flow_clock)
+    );
+    hpcc_dff_w33 fl_data(
+        .d(fl_data_d),
+        .q(fl_data_q),
+        .clock(fl_data_clock)
+    );
+    hpcc_dff_w32 fb_count(
+        .d(fb_count_d),
+        .q(fb_count_q),
+        .clock(fb_count_clock)
+    );
 
     // Update code
     always @(*) begin
@@ -528,6 +586,10 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_clock = clock;
         cl_data_clock = clock;
         wr_lasts_clock = clock;
+        fl_valid_clock = clock;
+        fl_flow_clock = clock;
+        fl_data_clock = clock;
+        fb_count_clock = clock;
         sl_main_v_d = sl_main_v_q;
         sl_main_d_d = sl_main_d_q;
         sl_skid_v_d = sl_skid_v_q;
@@ -549,6 +611,10 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cl_flow_q;
         cl_data_d = cl_data_q;
         wr_lasts_d = wr_lasts_q;
+        fl_valid_d = fl_valid_q;
+        fl_flow_d = fl_flow_q;
+        fl_data_d = fl_data_q;
+        fb_count_d = fb_count_q;
         tx_ctx_clock = clock;
         tx_pipe_clock = clock;
         rx_pipe_clock = clock;
@@ -561,6 +627,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         rx_dma_reset = reset;
         cn_read_clock = clock;
         cn_write_clock = clock;
+        fbr_read_clock = clock;
+        fbr_write_clock = clock;
         tx_ctx_s_axis_ctrl_tdata = s_axis_tx_ctrl_tdata;
         tx_ctx_s_axis_ctrl_tvalid = s_axis_tx_ctrl_tvalid;
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
@@ -594,9 +662,20 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
         c_word = ((c_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'ha0000;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
+        fb_word = fbr_read_data;
+        if (fl_valid_q & (fl_flow_q == g_flow)) begin
+            fb_word = fl_data_q;
+        end
+        fb_w = fb_word[(32'h1)+:(32)];
+        fb_due = (g_data_q[(32'h11)+:(3)] == 32'h0) & fb_word[32'h0] & cn_swept_q;
+        fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
+        g_out = g_data_q;
+        if (fb_due) begin
+            g_out = ((g_data_q[(32'h0)+:(96)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h15) | (((fb_w[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((fb_w[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((fb_w[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((fb_w[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8);
+        end
         tx_ctx_s_axis_pktrecv_tdata = probe_word;
         if (g_rel) begin
-            tx_ctx_s_axis_pktrecv_tdata = g_data_q;
+            tx_ctx_s_axis_pktrecv_tdata = g_out;
         end
         if (c_valid_q) begin
             tx_ctx_s_axis_pktrecv_tdata = c_word;
@@ -635,6 +714,32 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
+        fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
+        s_axis_feedback_tready = fb_in;
+        fbr_write_enable = 1'b0;
+        fbr_write_address = g_flow;
+        fbr_write_data = 32'h0;
+        if (~cn_swept_q) begin
+            fbr_write_enable = 1'b1;
+            fbr_write_address = cn_at_q;
+        end
+        else if (sn_valid_q) begin
+            fbr_write_enable = 1'b1;
+            fbr_write_address = sn_flow_q;
+        end
+        else if (fb_take) begin
+            fbr_write_enable = 1'b1;
+            fb_count_d = fb_count_q + 32'h1;
+        end
+        else if (s_axis_feedback_tvalid) begin
+            fbr_write_enable = 1'b1;
+            fbr_write_address = s_axis_feedback_tdata[(32'h20)+:(10)];
+            fbr_write_data = ((32'h1) & 33'h1ffffffff) | (((s_axis_feedback_tdata[(32'h0)+:(32)]) & 33'h1ffffffff) << 32'h1);
+        end
+        fl_valid_d = fbr_write_enable & cn_swept_q;
+        fl_flow_d = fbr_write_address;
+        fl_data_d = fbr_write_data;
+        stat_fb_acks = fb_count_q;
         cl_valid_d = cn_write_enable & cn_swept_q;
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
@@ -645,6 +750,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         if (g_take) begin
             cn_read_address = rx_ctx_m_axis_pktrecv_tdata[(32'h0)+:(10)];
         end
+        fbr_read_address = cn_read_address;
         if (g_take) begin
             g_valid_d = 1'b1;
             g_data_d = rx_ctx_m_axis_pktrecv_tdata;
@@ -750,6 +856,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b0;
             sn_valid_d = 1'b0;
             cl_valid_d = 1'b0;
+            fl_valid_d = 1'b0;
+            fb_count_d = 32'h0;
             cn_count_d = 32'h0;
             cn_swept_d = 1'b0;
             cn_at_d = 32'h0;

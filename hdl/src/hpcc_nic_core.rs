@@ -18,8 +18,9 @@
 //!
 //! Also inside: the timer scan (timer events for LDCP and DCQCN, the per-flow retransmission
 //! timeout and retry limit), DCQCN's tx-byte events, and through nic_datapath the receivers'
-//! ECN halves (ECN-Echo, CNPs). Not yet (issue 13 goes on): the Rx-HPCC feedback's wire format
-//! (its results are counted and dropped), ACK coalescing, multi-packet READ responses.
+//! ECN halves (ECN-Echo, CNPs), and Rx-HPCC's feedback: the receiver's W leaves in the flow's
+//! next ACK and becomes an Update at the sender. Not yet (issue 13 goes on): ACK coalescing,
+//! multi-packet READ responses.
 
 pub mod csr;
 
@@ -155,7 +156,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     cmd_word: DFF<Bits<32>>,
     cmd_errors: DFF<Bits<32>>,
     cpl_count: DFF<Bits<32>>,
-    fb_dropped: DFF<Bits<32>>,
+    fb_in: DFF<Bits<32>>,
     // Time base.
     now_frac: DFF<Bits<16>>,
     now_ns: DFF<Bits<64>>,
@@ -198,6 +199,35 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // sum, written back and, past TX_EVENT_BYTES, offered as an event in ev5).
     dcq: RAM<Bits<1>, F>,
     txb: RAM<Bits<32>, F>,
+    // Rx-HPCC feedback at the sender: per flow [0] Rx-HPCC (written with `dcq`); an Rx pipe
+    // event with feedback ([21], W in [191:160]) of such a flow becomes an Update: f1 the RAM
+    // read, f2 four 16 x 16 partial products of W x rate_mul, f3 their sum + 2^31, fu the
+    // Update (R = min(sum >> 32, line), window W >> 8), ahead of cc_module's. The events wait
+    // while one is in these stages (one per RTT per flow: draft 004 line 31).
+    rxh: RAM<Bits<1>, F>,
+    f1_valid: DFF<bool>,
+    f1_flow: DFF<Bits<16>>,
+    f1_w: DFF<Bits<32>>,
+    f2_valid: DFF<bool>,
+    f2_flow: DFF<Bits<16>>,
+    f2_w: DFF<Bits<32>>,
+    f2_ll: DFF<Bits<32>>,
+    f2_lh: DFF<Bits<32>>,
+    f2_hl: DFF<Bits<32>>,
+    f2_hh: DFF<Bits<32>>,
+    f3_valid: DFF<bool>,
+    f3_flow: DFF<Bits<16>>,
+    f3_w: DFF<Bits<32>>,
+    f3_sum: DFF<Bits<65>>,
+    fu_valid: DFF<bool>,
+    fu_data: DFF<Bits<80>>,
+    fb_applied: DFF<Bits<32>>,
+    fb_ignored: DFF<Bits<32>>,
+    f_wl: Signal<Local, Bits<16>>,
+    f_wh: Signal<Local, Bits<16>>,
+    f_ml: Signal<Local, Bits<16>>,
+    f_mh: Signal<Local, Bits<16>>,
+    f_rate: Signal<Local, Bits<33>>,
     tx_thr: DFF<Bits<32>>,
     tx_count: DFF<Bits<32>>,
     tx1_valid: DFF<bool>,
@@ -362,7 +392,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             cmd_word: Default::default(),
             cmd_errors: Default::default(),
             cpl_count: Default::default(),
-            fb_dropped: Default::default(),
+            fb_in: Default::default(),
             now_frac: Default::default(),
             now_ns: Default::default(),
             state: Default::default(),
@@ -433,6 +463,30 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             cnp_gap: Default::default(),
             dcq: Default::default(),
             txb: Default::default(),
+            rxh: Default::default(),
+            f1_valid: Default::default(),
+            f1_flow: Default::default(),
+            f1_w: Default::default(),
+            f2_valid: Default::default(),
+            f2_flow: Default::default(),
+            f2_w: Default::default(),
+            f2_ll: Default::default(),
+            f2_lh: Default::default(),
+            f2_hl: Default::default(),
+            f2_hh: Default::default(),
+            f3_valid: Default::default(),
+            f3_flow: Default::default(),
+            f3_w: Default::default(),
+            f3_sum: Default::default(),
+            fu_valid: Default::default(),
+            fu_data: Default::default(),
+            fb_applied: Default::default(),
+            fb_ignored: Default::default(),
+            f_wl: Default::default(),
+            f_wh: Default::default(),
+            f_ml: Default::default(),
+            f_mh: Default::default(),
+            f_rate: Default::default(),
             tx_thr: Default::default(),
             tx_count: Default::default(),
             tx1_valid: Default::default(),
@@ -490,13 +544,14 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_dropped,
+            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_in,
             now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
             cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
             rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
             tm_wait, tm_valid, rto_cfg, cnp_gap, tx_thr, tx_count, tx1_valid, tx1_flow, tx1_len, txw_valid,
             txw_flow, txw_sum, ev5_valid, ev5_flow, ev5_bytes, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
-            ic_flow, ic_qpn, cmd_pend
+            ic_flow, ic_qpn, cmd_pend, f1_valid, f1_flow, f1_w, f2_valid, f2_flow, f2_w, f2_ll, f2_lh, f2_hl,
+            f2_hh, f3_valid, f3_flow, f3_w, f3_sum, fu_valid, fu_data, fb_applied, fb_ignored
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -521,6 +576,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dcq.write_clock.next = self.clock.val();
         self.txb.read_clock.next = self.clock.val();
         self.txb.write_clock.next = self.clock.val();
+        self.rxh.read_clock.next = self.clock.val();
+        self.rxh.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
@@ -660,7 +717,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x008 {
             self.axil.rd_data.next = self.cpl_count.q.val();
         } else if self.axil.rd_addr.val() == 0x009 {
-            self.axil.rd_data.next = self.fb_dropped.q.val();
+            self.axil.rd_data.next = self.fb_in.q.val();
         } else if self.axil.rd_addr.val() == 0x00A {
             self.axil.rd_data.next = self.stat_sel.q.val();
         } else if self.axil.rd_addr.val() == 0x00B {
@@ -705,6 +762,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.tx_thr.q.val();
         } else if self.axil.rd_addr.val() == 0x01F {
             self.axil.rd_data.next = self.tx_count.q.val();
+        } else if self.axil.rd_addr.val() == 0x038 {
+            self.axil.rd_data.next = self.dp.stat_fb_acks.val();
+        } else if self.axil.rd_addr.val() == 0x039 {
+            self.axil.rd_data.next = self.fb_applied.q.val();
+        } else if self.axil.rd_addr.val() == 0x03A {
+            self.axil.rd_data.next = self.fb_ignored.q.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -830,13 +893,22 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.nt_bytes.next = self.nt_pkts.q.val() << self.shifts.read_data.val();
         self.sched.s_axis_notify_tdata.next =
             bit_cast::<48, 32>(self.nt_bytes.val()) | (bit_cast::<48, 16>(self.nt_flow.q.val()) << 32);
+        // Updates: the feedback unit's (fu, below) first, then cc_module's.
         self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
         self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();
         self.cc.m_axis_update_tready.next = self.sched.s_axis_update_tready.val();
-        // Rx-HPCC feedback: no wire format yet (issue 13 goes on); counted and dropped.
-        self.cc.m_axis_feedback_tready.next = true;
-        if self.cc.m_axis_feedback_tvalid.val() {
-            self.fb_dropped.d.next = self.fb_dropped.q.val() + 1;
+        if self.fu_valid.q.val() {
+            self.sched.s_axis_update_tdata.next = self.fu_data.q.val();
+            self.sched.s_axis_update_tvalid.next = true;
+            self.cc.m_axis_update_tready.next = false;
+        }
+        // Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // datapath's gate for the flow's next ACK / NAK, which carries it.
+        self.dp.s_axis_feedback_tdata.next = self.cc.m_axis_feedback_tdata.val();
+        self.dp.s_axis_feedback_tvalid.next = self.cc.m_axis_feedback_tvalid.val();
+        self.cc.m_axis_feedback_tready.next = self.dp.s_axis_feedback_tready.val();
+        if self.cc.m_axis_feedback_tvalid.val() & self.dp.s_axis_feedback_tready.val() {
+            self.fb_in.d.next = self.fb_in.q.val() + 1;
         }
 
         // ---- The command's fields and the staged control words, op filled in.
@@ -928,7 +1000,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | self.sweep.q.val();
         self.hold.next = self.seq_hold.val()
             | self.cpl_valid.q.val()
-            | self.rw_valid.q.val();
+            | self.rw_valid.q.val()
+            | self.f1_valid.q.val()
+            | self.f2_valid.q.val()
+            | self.f3_valid.q.val()
+            | self.fu_valid.q.val();
         self.flows.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
         if self.seq_hold.val() {
             self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
@@ -1198,6 +1274,49 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.t1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
         self.t1_seq.d.next = self.dp.m_axis_event_tdata.val().get_bits::<24>(32);
         self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
+
+        // ---- Rx-HPCC feedback, sender (see rxh): R = min((W x rate_mul + 2^31) >> 32, line),
+        // cc_hpcc's line 27 with the sender's own T; window W >> 8 (cc_module's Update).
+        self.rxh.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
+        self.f1_valid.d.next = self.ev_take.val() & self.dp.m_axis_event_tdata.val().get_bit(21);
+        self.f1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
+        self.f1_w.d.next = self.dp.m_axis_event_tdata.val().get_bits::<32>(160);
+        self.f_wl.next = self.f1_w.q.val().get_bits::<16>(0);
+        self.f_wh.next = self.f1_w.q.val().get_bits::<16>(16);
+        self.f_ml.next = self.ccr[24].q.val().get_bits::<16>(0);
+        self.f_mh.next = self.ccr[24].q.val().get_bits::<16>(16);
+        self.f2_valid.d.next = self.f1_valid.q.val() & self.rxh.read_data.val().any();
+        if self.f1_valid.q.val() & !self.rxh.read_data.val().any() {
+            self.fb_ignored.d.next = self.fb_ignored.q.val() + 1;
+        }
+        self.f2_flow.d.next = self.f1_flow.q.val();
+        self.f2_w.d.next = self.f1_w.q.val();
+        self.f2_ll.d.next = self.f_wl.val() * self.f_ml.val();
+        self.f2_lh.d.next = self.f_wl.val() * self.f_mh.val();
+        self.f2_hl.d.next = self.f_wh.val() * self.f_ml.val();
+        self.f2_hh.d.next = self.f_wh.val() * self.f_mh.val();
+        self.f3_valid.d.next = self.f2_valid.q.val();
+        self.f3_flow.d.next = self.f2_flow.q.val();
+        self.f3_w.d.next = self.f2_w.q.val();
+        self.f3_sum.d.next = bit_cast::<65, 32>(self.f2_ll.q.val())
+            + (bit_cast::<65, 32>(self.f2_lh.q.val()) << 16)
+            + (bit_cast::<65, 32>(self.f2_hl.q.val()) << 16)
+            + (bit_cast::<65, 32>(self.f2_hh.q.val()) << 32)
+            + (bits::<65>(1) << 31);
+        self.f_rate.next = self.f3_sum.q.val().get_bits::<33>(32);
+        if self.f_rate.val() > bit_cast::<33, 32>(self.ccr[25].q.val()) {
+            self.f_rate.next = bit_cast::<33, 32>(self.ccr[25].q.val());
+        }
+        if self.fu_valid.q.val() & self.sched.s_axis_update_tready.val() {
+            self.fu_valid.d.next = false;
+        }
+        if self.f3_valid.q.val() {
+            self.fu_valid.d.next = true;
+            self.fu_data.d.next = bit_cast::<80, 32>(self.f_rate.val().get_bits::<32>(0))
+                | (bit_cast::<80, 24>(self.f3_w.q.val().get_bits::<24>(8)) << 32)
+                | (bit_cast::<80, 16>(self.f3_flow.q.val()) << 64);
+            self.fb_applied.d.next = self.fb_applied.q.val() + 1;
+        }
         self.new_cpl.next = self.t1_valid.q.val()
             & self.t1_entry.val().get_bit(1)
             & (self.t1_entry.val().get_bits::<24>(2) == self.t1_seq.q.val());
@@ -1411,6 +1530,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         if (self.cmd_op.val() == 1) & (self.args[22].q.val().get_bits::<2>(0) == 3) {
             self.dcq.write_data.next = 1.into();
         }
+        self.rxh.write_enable.next = self.algs.write_enable.val();
+        self.rxh.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.rxh.write_data.next = 0.into();
+        if (self.cmd_op.val() == 1) & (self.args[22].q.val().get_bits::<2>(0) == 1) {
+            self.rxh.write_data.next = 1.into();
+        }
 
         // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         if self.sweep.q.val() {
@@ -1432,6 +1557,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.dcq.write_enable.next = true;
             self.dcq.write_address.next = self.sweep_addr.q.val();
             self.dcq.write_data.next = 0.into();
+            self.rxh.write_enable.next = true;
+            self.rxh.write_address.next = self.sweep_addr.q.val();
+            self.rxh.write_data.next = 0.into();
             self.txb.write_enable.next = true;
             self.txb.write_address.next = self.sweep_addr.q.val();
             self.txb.write_data.next = 0.into();
@@ -1455,7 +1583,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.cmd_word.d.next = 0.into();
             self.cmd_errors.d.next = 0.into();
             self.cpl_count.d.next = 0.into();
-            self.fb_dropped.d.next = 0.into();
+            self.fb_in.d.next = 0.into();
             self.now_frac.d.next = 0.into();
             self.now_ns.d.next = 0.into();
             self.state.d.next = 0.into();
@@ -1478,6 +1606,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.tx_count.d.next = 0.into();
             self.tx1_valid.d.next = false;
             self.txw_valid.d.next = false;
+            self.f1_valid.d.next = false;
+            self.f2_valid.d.next = false;
+            self.f3_valid.d.next = false;
+            self.fu_valid.d.next = false;
+            self.fb_applied.d.next = 0.into();
+            self.fb_ignored.d.next = 0.into();
             self.ev5_valid.d.next = false;
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();

@@ -60,6 +60,14 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     /// DCQCN notification point: at most one CNP per flow per this many ns (50,000 in deployed
     /// NICs); 0 sends one for every ECN-Echo ACK.
     pub cfg_cnp_interval_ns: Signal<In, Bits<32>>,
+    /// Rx-HPCC feedback from cc_module (its `m_axis_feedback_tdata`): `[31:0]` W, UQ24.8
+    /// bytes, `[47:32]` flow. The flow's next ACK / NAK carries it (docs/packet-formats.md).
+    pub s_axis_feedback_tdata: Signal<In, Bits<48>>,
+    /// Feedback valid.
+    pub s_axis_feedback_tvalid: Signal<In, bool>,
+    /// Feedback taken: low while the gate's feedback RAM is swept after reset or written by a
+    /// create / remove or an ACK that takes a W.
+    pub s_axis_feedback_tready: Signal<Out, bool>,
     /// tx_ctx control word (create / remove a flow, post a WRITE or READ message).
     pub s_axis_tx_ctrl_tdata: Signal<In, Bits<512>>,
     /// A tx_ctx control word is offered.
@@ -198,6 +206,8 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     pub stat_rx_payloads: Signal<Out, Bits<32>>,
     /// CNPs given to tx_ctx (wraps).
     pub stat_cnps: Signal<Out, Bits<32>>,
+    /// ACKs / NAKs that carried an Rx-HPCC feedback W (wraps).
+    pub stat_fb_acks: Signal<Out, Bits<32>>,
 
     tx_ctx: TxCtx<F>,
     tx_pipe: TxPipe,
@@ -245,6 +255,20 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     g_left: Signal<Local, Bits<32>>,
     cd_now: Signal<Local, Bits<32>>,
     cmd_data: Signal<Local, bool>,
+    // Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+    // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
+    // order (the feedback input waits); the last write is forwarded (fl_*).
+    fbr: RAM<Bits<33>, F>,
+    fl_valid: DFF<bool>,
+    fl_flow: DFF<Bits<F>>,
+    fl_data: DFF<Bits<33>>,
+    fb_count: DFF<Bits<32>>,
+    fb_word: Signal<Local, Bits<33>>,
+    fb_due: Signal<Local, bool>,
+    fb_take: Signal<Local, bool>,
+    fb_in: Signal<Local, bool>,
+    fb_w: Signal<Local, Bits<32>>,
+    g_out: Signal<Local, Bits<512>>,
 }
 
 impl<const F: usize, const B: usize> NicDatapath<F, B> {
@@ -361,6 +385,21 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             g_left: Default::default(),
             cd_now: Default::default(),
             cmd_data: Default::default(),
+            s_axis_feedback_tdata: Default::default(),
+            s_axis_feedback_tvalid: Default::default(),
+            s_axis_feedback_tready: Default::default(),
+            stat_fb_acks: Default::default(),
+            fbr: Default::default(),
+            fl_valid: Default::default(),
+            fl_flow: Default::default(),
+            fl_data: Default::default(),
+            fb_count: Default::default(),
+            fb_word: Default::default(),
+            fb_due: Default::default(),
+            fb_take: Default::default(),
+            fb_in: Default::default(),
+            fb_w: Default::default(),
+            g_out: Default::default(),
         }
     }
 }
@@ -377,7 +416,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         dff_setup!(
             self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken, g_valid, g_data, g_cd, data_cmds,
             cn_swept, cn_at, sn_valid, sn_flow, sn_en, c_valid, c_flow, cn_count, cl_valid, cl_flow, cl_data,
-            wr_lasts
+            wr_lasts, fl_valid, fl_flow, fl_data, fb_count
         );
         self.tx_ctx.clock.next = self.clock.val();
         self.tx_pipe.clock.next = self.clock.val();
@@ -391,6 +430,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.rx_dma.reset.next = self.reset.val();
         self.cn.read_clock.next = self.clock.val();
         self.cn.write_clock.next = self.clock.val();
+        self.fbr.read_clock.next = self.clock.val();
+        self.fbr.write_clock.next = self.clock.val();
 
         // ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
         // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
@@ -440,9 +481,30 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // Kind 5 ([19:17] = 0b101) is tx_ctx's CNP.
         self.c_word.next = bit_cast::<512, 16>(self.c_flow.q.val()) | 0xA_0000;
         self.tx_ctx.s_axis_pktrecv_tvalid.next = self.c_valid.q.val() | self.g_rel.val() | self.s_axis_probe_tvalid.val();
+        // Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
+        // (echo [16], feedback [21], no hops, W in hop slot 0's bytes 4-7, big-endian as on the
+        // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
+        // for them) and clears it.
+        self.fb_word.next = self.fbr.read_data.val();
+        if self.fl_valid.q.val() & (self.fl_flow.q.val() == self.g_flow.val()) {
+            self.fb_word.next = self.fl_data.q.val();
+        }
+        self.fb_w.next = self.fb_word.val().get_bits::<32>(1);
+        self.fb_due.next = (self.g_data.q.val().get_bits::<3>(17) == 0) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
+        self.fb_take.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.fb_due.val();
+        self.g_out.next = self.g_data.q.val();
+        if self.fb_due.val() {
+            self.g_out.next = bit_cast::<512, 96>(self.g_data.q.val().get_bits::<96>(0))
+                | (bits::<512>(1) << 16)
+                | (bits::<512>(1) << 21)
+                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(24)) << 160)
+                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(16)) << 168)
+                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(8)) << 176)
+                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(0)) << 184);
+        }
         self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
         if self.g_rel.val() {
-            self.tx_ctx.s_axis_pktrecv_tdata.next = self.g_data.q.val();
+            self.tx_ctx.s_axis_pktrecv_tdata.next = self.g_out.val();
         }
         if self.c_valid.q.val() {
             self.tx_ctx.s_axis_pktrecv_tdata.next = self.c_word.val();
@@ -482,6 +544,31 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         } else if self.cn_send.val() {
             self.cn.write_enable.next = true;
         }
+        // The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // else a feedback word.
+        self.fb_in.next = self.cn_swept.q.val() & !self.sn_valid.q.val() & !self.fb_take.val();
+        self.s_axis_feedback_tready.next = self.fb_in.val();
+        self.fbr.write_enable.next = false;
+        self.fbr.write_address.next = self.g_flow.val();
+        self.fbr.write_data.next = 0.into();
+        if !self.cn_swept.q.val() {
+            self.fbr.write_enable.next = true;
+            self.fbr.write_address.next = self.cn_at.q.val();
+        } else if self.sn_valid.q.val() {
+            self.fbr.write_enable.next = true;
+            self.fbr.write_address.next = self.sn_flow.q.val();
+        } else if self.fb_take.val() {
+            self.fbr.write_enable.next = true;
+            self.fb_count.d.next = self.fb_count.q.val() + 1;
+        } else if self.s_axis_feedback_tvalid.val() {
+            self.fbr.write_enable.next = true;
+            self.fbr.write_address.next = self.s_axis_feedback_tdata.val().get_bits::<F>(32);
+            self.fbr.write_data.next = bits::<33>(1) | (bit_cast::<33, 32>(self.s_axis_feedback_tdata.val().get_bits::<32>(0)) << 1);
+        }
+        self.fl_valid.d.next = self.fbr.write_enable.val() & self.cn_swept.q.val();
+        self.fl_flow.d.next = self.fbr.write_address.val();
+        self.fl_data.d.next = self.fbr.write_data.val();
+        self.stat_fb_acks.next = self.fb_count.q.val();
         self.cl_valid.d.next = self.cn.write_enable.val() & self.cn_swept.q.val();
         self.cl_flow.d.next = self.cn.write_address.val();
         self.cl_data.d.next = self.cn.write_data.val();
@@ -494,6 +581,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         if self.g_take.val() {
             self.cn.read_address.next = self.rx_ctx.m_axis_pktrecv_tdata.val().get_bits::<F>(0);
         }
+        self.fbr.read_address.next = self.cn.read_address.val();
         if self.g_take.val() {
             self.g_valid.d.next = true;
             self.g_data.d.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
@@ -604,6 +692,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.c_valid.d.next = false;
             self.sn_valid.d.next = false;
             self.cl_valid.d.next = false;
+            self.fl_valid.d.next = false;
+            self.fb_count.d.next = 0.into();
             self.cn_count.d.next = 0.into();
             self.cn_swept.d.next = false;
             self.cn_at.d.next = 0.into();

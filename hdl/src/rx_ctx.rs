@@ -213,6 +213,7 @@ pub struct RxCtx<const F: usize> {
     v_n: Signal<Local, Bits<32>>,
     v_rlen: Signal<Local, Bits<32>>,
     v_nhop: Signal<Local, Bits<3>>,
+    v_fb: Signal<Local, Bits<1>>,
     v_tele: Signal<Local, bool>,
     v_coll: Signal<Local, bool>,
     hit: Signal<Local, bool>,
@@ -422,6 +423,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.v_tele.next = self.vd.val().get_bit(20);
         self.v_coll.next = self.vd.val().get_bit(20) & !self.vd.val().get_bit(21);
         self.v_nhop.next = self.vd.val().get_bits::<3>(24);
+        self.v_fb.next = self.vd.val().get_bits::<1>(20) & self.vd.val().get_bits::<1>(27);
         self.v_syn.next = self.vd.val().get_bits::<8>(88);
         self.v_psn.next = self.vd.val().get_bits::<24>(96);
         self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_bits::<16>(160));
@@ -438,6 +440,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         // Slots at or past nhop count as 0 (the echo and the CC event carry only used hops).
         self.wire_hops.next = 0.into();
         self.num_hops.next = 0.into();
+        if self.v_fb.val().any() {
+            // Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
+            self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val());
+        }
         if self.v_nhop.val() > 0 {
             self.wire_hops.next = bit_cast::<320, 64>(self.vd.val().get_bits::<64>(320));
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val());
@@ -788,6 +794,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.e_tele.next = 0.into();
         if self.v_tele.val() & !self.is_cnp.val() & !self.c_tmo.val() {
             self.e_tele.next = (bit_cast::<512, 3>(self.v_nhop.val()) << 24)
+                | (bit_cast::<512, 1>(self.v_fb.val()) << 21)
                 | (bit_cast::<512, 320>(self.num_hops.val()) << 160);
         }
         self.e_word.next = bit_cast::<512, F>(self.a2.val())

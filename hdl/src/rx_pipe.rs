@@ -110,6 +110,7 @@ pub struct RxPipe {
     tel: Signal<Local, Bits<352>>,
     tel_at: Signal<Local, Bits<17>>,
     nhop: Signal<Local, Bits<8>>,
+    fb: Signal<Local, bool>,
     hop_bad: Signal<Local, bool>,
     pay_at: Signal<Local, Bits<17>>,
     rest: Signal<Local, Bits<17>>,
@@ -559,6 +560,12 @@ impl Logic for RxPipe {
                     | (bit_cast::<320, 64>(self.tel.val().get_bits::<64>(288)) << 256);
             }
         }
+        // Rx-HPCC feedback (F, byte 0 bit 2), read only in an echo without hops: hop word 0
+        // is then slot 0's bytes 4-7 (W), its bytes 0-3 dropped.
+        self.fb.next = self.has_tel.val() & self.tel.val().get_bit(3) & self.tel.val().get_bit(2) & !self.nhop.val().any();
+        if self.fb.val() {
+            self.hops.next = bit_cast::<320, 32>(self.tel.val().get_bits::<32>(64)) << 32;
+        }
         // Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
         // between it and the UDP checksum (code 11), after it. The last `if` that holds wins.
         self.pre_a.next = 0.into();
@@ -685,6 +692,9 @@ impl Logic for RxPipe {
                 | (bit_cast::<640, 1>(self.tel.val().get_bits::<1>(3)) << 21)
                 | (bit_cast::<640, 3>(self.nhop.val().get_bits::<3>(0)) << 24)
                 | (bit_cast::<640, 1>(1_u64.into()) << 20);
+            if self.fb.val() {
+                self.rec.next = self.rec.val() | (bits::<640>(1) << 27);
+            }
         }
         if self.has_aeth.val() {
             self.rec.next = self.rec.val()

@@ -189,6 +189,7 @@ pub struct TxCtx<const F: usize> {
     t_probe: Signal<Local, bool>,
     a_psn: Signal<Local, Bits<24>>,
     a_tele: Signal<Local, Bits<1>>,
+    a_fbk: Signal<Local, Bits<1>>,
     a_aeth: Signal<Local, Bits<32>>,
 
     c_op: Signal<Local, Bits<2>>,
@@ -346,6 +347,7 @@ impl<const F: usize> Default for TxCtx<F> {
             t_probe: Default::default(),
             a_psn: Default::default(),
             a_tele: Default::default(),
+            a_fbk: Default::default(),
             a_aeth: Default::default(),
             c_op: Default::default(),
             c_flow: Default::default(),
@@ -655,9 +657,14 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
         self.echo_nhop.next = 0.into();
         self.echo_hops.next = 0.into();
+        self.a_fbk.next = 0.into();
         if (self.p_recv.q.val().get_bit(16) & (self.r_kind.val() == 0)) | (self.r_kind.val() == 2) {
             self.echo_nhop.next = self.p_recv.q.val().get_bits::<8>(96);
             self.echo_hops.next = self.p_recv.q.val().get_bits::<320>(128);
+        }
+        // An ACK / NAK's echo with Rx-HPCC feedback ([21]; W is in hop slot 0): tx_pipe sets F.
+        if self.p_recv.q.val().get_bit(16) & (self.r_kind.val() == 0) {
+            self.a_fbk.next = self.p_recv.q.val().get_bits::<1>(21);
         }
         // BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
         // request arrived CE-marked (PktRecv [20], kind 0), clear in every other frame built
@@ -683,6 +690,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             | (bit_cast::<1024, 1>(self.a_tele.val()) << 312)
             | (bit_cast::<1024, 32>(self.a_aeth.val()) << 320)
             | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
+            | (bit_cast::<1024, 1>(self.a_fbk.val()) << 456)
             | (bit_cast::<1024, 6>(self.a_plen.val().get_bits::<6>(8)) << 464)
             | (bit_cast::<1024, 8>(self.a_plen.val().get_bits::<8>(0)) << 472)
             | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);

@@ -310,7 +310,11 @@ impl Logic for TxPipe {
         self.tele0.next = 0x10.into();
         self.tele.next = 0x10.into();
         if self.a_echo.q.val() {
+            // E = 1, and F (Rx-HPCC feedback in slot 0) from descriptor byte 57 bit 0.
             self.tele0.next = 0x18.into();
+            if self.a_desc.q.val().get_bit(456) {
+                self.tele0.next = 0x1C.into();
+            }
             self.tele.next = bit_cast::<352, 8>(self.tele0.val())
                 | (bit_cast::<352, 8>(self.a_desc.q.val().get_bits::<8>(448)) << 8)
                 | (bit_cast::<352, 320>(self.a_desc.q.val().get_bits::<320>(512)) << 32);

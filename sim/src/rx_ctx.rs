@@ -134,6 +134,8 @@ pub struct CcEvent {
     pub flow: u16,
     pub kind: u8,
     pub ece: bool,
+    /// Rx-HPCC feedback from the frame's echo: W is `hops[0]` (bit 21 of the event).
+    pub feedback: bool,
     pub nhop: u8,
     /// 32-bit extended PSNs: acknowledged up to (exclusive), and sent up to.
     pub seq: u32,
@@ -148,7 +150,7 @@ impl CcEvent {
     pub fn to_bytes(&self) -> [u8; 64] {
         let mut b = [0u8; 64];
         b[..2].copy_from_slice(&self.flow.to_le_bytes());
-        b[2] = (self.kind & 15) | (self.ece as u8) << 4;
+        b[2] = (self.kind & 15) | (self.ece as u8) << 4 | (self.feedback as u8) << 5;
         b[3] = self.nhop & 7;
         b[4..8].copy_from_slice(&self.seq.to_le_bytes());
         b[8..12].copy_from_slice(&self.snd_nxt.to_le_bytes());
@@ -363,12 +365,16 @@ impl RxCtx {
             for (i, x) in h.iter_mut().enumerate().take(v.nhop as usize) {
                 *x = v.hops[i];
             }
+            if v.feedback {
+                h[0] = v.hops[0];
+            }
             h
         };
         let event = |kind, q: &Qp| CcEvent {
             flow,
             kind,
             ece: false,
+            feedback: v.telemetry && v.feedback,
             nhop: if v.telemetry { v.nhop } else { 0 },
             seq: q.una,
             snd_nxt: q.sent,
@@ -391,6 +397,7 @@ impl RxCtx {
                 out.event = Some(CcEvent {
                     nhop: 0,
                     hops: [0; 5],
+                    feedback: false,
                     ..event(EV_CNP, &q)
                 })
             }
@@ -421,7 +428,7 @@ impl RxCtx {
         q.nak_sent = true;
         self.bump(stat::NAK_SENT);
         let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: q.msn };
-        Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo, ece }))
+        Some(Recv::Ack(PktRecv { flow, psn: q.epsn, aeth, echo, ece, feedback: None }))
     }
 
     /// A WRITE request at the responder.
@@ -435,6 +442,7 @@ impl RxCtx {
                 aeth: Aeth { syndrome, msn },
                 echo: echo.clone(),
                 ece: ce(v),
+                feedback: None,
             }))
         };
         let ack = Syndrome::Ack {
@@ -508,7 +516,7 @@ impl RxCtx {
                 q.wr_active = false;
             }
             let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::InvalidRequest), msn: q.msn };
-            out.recv = Some(Recv::Ack(PktRecv { flow, psn: v.psn, aeth, echo, ece: ce(v) }));
+            out.recv = Some(Recv::Ack(PktRecv { flow, psn: v.psn, aeth, echo, ece: ce(v), feedback: None }));
             return out;
         }
         if d < 0 {

@@ -127,6 +127,9 @@ pub struct Verdict {
     pub ecn: u8,
     pub telemetry: bool,
     pub echo: bool,
+    /// The echo carries Rx-HPCC feedback (telemetry F, read only in an echo without hops):
+    /// hop word 0 is then W (`hops[0]`, slot 0's bytes 4-7), the rest of slot 0 is dropped.
+    pub feedback: bool,
     pub nhop: u8,
     /// BTH PadCnt.
     pub pad: u8,
@@ -188,6 +191,10 @@ impl Verdict {
             for (i, h) in t.hops.iter().enumerate() {
                 v.hops[i] = h.word();
             }
+            if let Some(w) = t.feedback {
+                v.feedback = true;
+                v.hops[0] = w as u64;
+            }
         }
         v
     }
@@ -205,6 +212,7 @@ impl Verdict {
             | (self.echo as u32) << 21
             | (self.ecn as u32 & 3) << 22
             | (self.nhop as u32 & 7) << 24
+            | (self.feedback as u32) << 27
             | (self.pad as u32 & 3) << 28;
         w[1] = self.len as u32 | (self.payload_at as u32) << 16;
         w[2] = self.dest_qp | (self.aeth_syndrome as u32) << 24;
@@ -242,6 +250,7 @@ impl Verdict {
             echo: w[0] >> 21 & 1 == 1,
             ecn: (w[0] >> 22 & 3) as u8,
             nhop: (w[0] >> 24 & 7) as u8,
+            feedback: w[0] >> 27 & 1 == 1,
             pad: (w[0] >> 28 & 3) as u8,
             len: w[1] as u16,
             payload_at: (w[1] >> 16) as u8,

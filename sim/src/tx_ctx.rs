@@ -141,25 +141,34 @@ pub struct PktRecv {
     pub echo: Option<Vec<IntHop>>,
     /// ECN-Echo: the request arrived CE-marked, so the ACK / NAK sets BTH BECN.
     pub ece: bool,
+    /// Rx-HPCC feedback W (UQ24.8 bytes) the ACK carries back to the sender (with `echo` =
+    /// Some of no hops; nic_datapath's gate attaches it).
+    pub feedback: Option<u32>,
 }
 
 impl PktRecv {
     /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), telemetry flag
-    /// (byte 2 bit 0), ECN-Echo (byte 2 bit 4), PSN (bytes 4-6, big-endian), AETH (8-11, as on
-    /// the wire), nhop (12), hop slots (16-55, as on the wire).
+    /// (byte 2 bit 0), ECN-Echo (byte 2 bit 4), feedback flag (byte 2 bit 5), PSN (bytes 4-6,
+    /// big-endian), AETH (8-11, as on the wire), nhop (12), hop slots (16-55, as on the wire;
+    /// with feedback, slot 0 carries W as the telemetry header does).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let mut w = [0u8; CTRL_LEN];
         w[0..2].copy_from_slice(&self.flow.to_le_bytes());
         w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
         w[8..12].copy_from_slice(&self.aeth.build());
-        w[2] = (self.ece as u8) << 4;
-        if let Some(hops) = &self.echo {
+        w[2] = (self.ece as u8) << 4 | (self.feedback.is_some() as u8) << 5;
+        if let Some(t) = self.telemetry() {
             w[2] |= 1;
-            let t = Telemetry { echo: true, hops: hops.clone() }.build();
+            let t = t.build();
             w[12] = t[1];
             w[16..56].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
         }
         w
+    }
+
+    /// The echo telemetry header the ACK carries (None: no telemetry header).
+    pub fn telemetry(&self) -> Option<Telemetry> {
+        self.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone(), feedback: self.feedback })
     }
 }
 
@@ -198,7 +207,7 @@ impl Response {
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let echo = Some(self.hops.clone());
         let aeth = Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 };
-        let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo, ece: false }.to_bytes();
+        let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo, ece: false, feedback: None }.to_bytes();
         w[2] |= 4;
         w[8..12].fill(0);
         w
@@ -416,7 +425,7 @@ impl TxCtx {
             // never copied from the template (whose BECN is for data frames).
             bth: Bth { ack_req: false, psn: r.psn & 0xFF_FFFF, becn: r.ece, ..h.bth },
             aeth: r.aeth,
-            telemetry: r.echo.as_ref().map(|hops| Telemetry { echo: true, hops: hops.clone() }),
+            telemetry: r.telemetry(),
             payload_len: 0,
             ..h.clone()
         })
@@ -432,6 +441,7 @@ impl TxCtx {
             aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 },
             echo: Some(r.hops.clone()),
             ece: false,
+            feedback: None,
         };
         let d = self.pkt_recv(&ack)?;
         Some(TxDesc { opcode: Opcode::HpccTelemetryResponse, ..d })
@@ -491,7 +501,7 @@ impl TxCtx {
     /// bytes read from `va` (a DMA read if nonzero); None (counted in `recv_drops`) for a flow
     /// without context.
     pub fn read_response(&mut self, r: &ReadResp) -> Option<(TxDesc, Option<DmaRead>)> {
-        let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None, ece: false };
+        let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None, ece: false, feedback: None };
         let d = self.pkt_recv(&ack)?;
         let len = r.len & MAX_MTU;
         let desc = TxDesc { opcode: Opcode::RdmaReadResponseOnly, payload_len: len, ..d };
@@ -716,7 +726,7 @@ mod tests {
         let hops = vec![IntHop::from_word(0x41e8_a5da_ca00_0096).unwrap()];
         let r = c.response(&Response { flow: 2, psn: 7, hops: hops.clone() }).unwrap();
         assert_eq!((r.opcode, r.bth.psn), (Opcode::HpccTelemetryResponse, 7));
-        assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops }));
+        assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops, feedback: None }));
         let w = Recv::Probe(0x102).to_bytes();
         assert_eq!((w[0], w[1], w[2]), (2, 1, 6));
     }

@@ -44,6 +44,8 @@ pub mod at {
     pub const EXT: usize = 40;
     /// Hop count of an echoed telemetry header.
     pub const NHOP: usize = 56;
+    /// Bit 0: the echoed telemetry header carries Rx-HPCC feedback (F; W in hop slot 0).
+    pub const FEEDBACK: usize = 57;
     /// Payload length, 16 bits big-endian, bits 13:0 used.
     pub const PAYLOAD_LEN: usize = 58;
     /// Five 8-byte hop slots of an echoed telemetry header.
@@ -113,6 +115,7 @@ impl TxDesc {
         if let Some(t) = &self.telemetry {
             let b = t.build();
             put(at::NHOP, &[b[1]]);
+            put(at::FEEDBACK, &[t.feedback.is_some() as u8]);
             put(at::HOPS, &b[TELEMETRY_FIXED_LEN..]);
         }
         d

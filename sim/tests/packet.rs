@@ -455,6 +455,33 @@ fn ipv4_checksum_0xffff_is_taken_where_0x0000_is_computed() {
 }
 
 #[test]
+fn feedback_is_read_only_in_an_echo_without_hops() {
+    // The example: E = 1, F = 1, nhop 0, W big-endian in header bytes 8-11 (slot 0's 4-7).
+    let p = example("Acknowledge: ACK with Rx-HPCC feedback");
+    let (_, l) = RocePacket::parse_with_layout(&p.build()).unwrap();
+    let (f, t) = (p.build(), l.telemetry.unwrap());
+    assert_eq!(f[t], 0x1C);
+    assert_eq!(f[t + 1], 0);
+    assert_eq!(f[t + 4..t + 8], [0; 4]);
+    assert_eq!(f[t + 8..t + 12], (100_000u32 << 8).to_be_bytes());
+    assert_eq!(RocePacket::parse(&f).unwrap(), p);
+    // F beside hops is the reserved bit it always was: ignored, the hops stand.
+    let two = example("Acknowledge: ACK echoing two hops");
+    let mut g = two.build();
+    g[t] |= TELEMETRY_FEEDBACK;
+    fix_icrc(&mut g, None);
+    assert_eq!(RocePacket::parse(&g).unwrap(), two);
+    // F in a collecting header (a WRITE First): ignored too.
+    let w = example("RDMA WRITE First");
+    let (_, lw) = RocePacket::parse_with_layout(&w.build()).unwrap();
+    let mut g = w.build();
+    let at = lw.telemetry.unwrap();
+    g[at] |= TELEMETRY_FEEDBACK;
+    fix_icrc(&mut g, Some(at));
+    assert_eq!(RocePacket::parse(&g).unwrap(), w);
+}
+
+#[test]
 fn trailing_ethernet_padding_is_ignored() {
     let p = example("Acknowledge: NAK");
     let mut f = p.build();
@@ -550,7 +577,9 @@ fn random_packets_round_trip() {
         if let Some(payload) = p.body.payload_mut() {
             *payload = (0..len).map(|_| next() as u8).collect();
         }
-        if let Some(t) = &mut p.telemetry {
+        if let Some(t) = p.telemetry.as_mut().filter(|t| t.feedback.is_some()) {
+            t.feedback = Some(next() as u32);
+        } else if let Some(t) = &mut p.telemetry {
             t.hops.clear();
             for _ in 0..next() % 6 {
                 let w = next();
@@ -594,7 +623,8 @@ fn examples_markdown() -> String {
             .telemetry
             .as_ref()
             .map_or("no telemetry".to_string(), |t| {
-                format!("telemetry E={} nhop={}", t.echo as u8, t.hops.len())
+                let f = t.feedback.map_or(String::new(), |w| format!(" F=1 W={w:#010x} ({} bytes)", w >> 8));
+                format!("telemetry E={} nhop={}{f}", t.echo as u8, t.hops.len())
             });
         s += &format!(
             "\n#### {name}\n\nopcode {:#04x}, DestQP {:#08x}, PSN {}, {hops}, {} bytes, ICRC {:#010x}\n\n```\n{}```\n",

@@ -18,6 +18,11 @@ const LINE_Q16: u32 = 50 << 16;
 
 /// A queue pair: requester flow `req` on A, responder flow `resp` on B, both created.
 fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, req: u16, resp: u16, mtu: u16, first_psn: u32, alg: u32) {
+    connect_algs(p, rng, (req, resp), mtu, first_psn, (alg, alg));
+}
+
+/// `connect` with A's and B's algorithms given apart (a misconfigured pair).
+fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16), mtu: u16, first_psn: u32, (alg, alg_b): (u32, u32)) {
     let m = Model::new();
     for w in [Which::A, Which::B] {
         configure(core(p, w), &m, PKT_SHIFT, 16);
@@ -28,7 +33,7 @@ fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, req: u16, resp: u16, mtu: u16
     let tx_b = TxCtrl::Create { flow: resp, cfg: cfg(to_a, false) }.to_bytes();
     let rx = |qpn: u16, epsn, spsn| RxCtrl { op: OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu, addr: 0 }.to_bytes();
     create(core(p, Which::A), req, &tx_a, &rx(req, 0, first_psn), LINE_Q16, 64 << 10, alg);
-    create(core(p, Which::B), resp, &tx_b, &rx(resp, first_psn, 0), LINE_Q16, 64 << 10, alg);
+    create(core(p, Which::B), resp, &tx_b, &rx(resp, first_psn, 0), LINE_Q16, 64 << 10, alg_b);
     for w in [Which::A, Which::B] {
         assert!(settle(p, w, 50_000).iter().all(|r| r.2 == 0), "a configuration write was refused");
         assert_eq!(status_when_done(p, w), csr::ERR_NONE, "create on {w:?}");
@@ -198,11 +203,16 @@ fn bad_commands_give_errors_and_leave_flows_working() {
 
 /// A WRITE of `len` bytes from A to B and, with `read`, a READ of as many back; each completes
 /// with its tag, lands byte for byte, and a second post while one is out is refused.
-fn messages(seed: u64, alg: u32, len: u32, mtu: u16) {
+fn messages(seed: u64, alg: u32, len: u32, mtu: u16) -> CorePair {
+    messages_algs(seed, (alg, alg), len, mtu)
+}
+
+/// `messages` with A's and B's algorithms apart; returns the pair for its counters.
+fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> CorePair {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut p = pair(seed, 40, 0.15, None);
     let (req, resp, psn) = (0x101u16, 0x201u16, 0xFF_FFF0u32);
-    connect(&mut p, &mut rng, req, resp, mtu, psn, alg);
+    connect_algs(&mut p, &mut rng, (req, resp), mtu, psn, (alg, alg_b));
     let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
     let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
     p.a.host.fill(local, &data);
@@ -245,6 +255,28 @@ fn messages(seed: u64, alg: u32, len: u32, mtu: u16) {
         "alg {alg}, {len} bytes at MTU {mtu}: WRITE and READ complete by cycle {}; A sent {} frames, B {}",
         p.cycle, p.a.host.frames, p.b.host.frames
     );
+    p
+}
+
+/// Rx-HPCC end to end: B's cc_module computes W from A's data telemetry once per RTT, B's
+/// next ACK carries it (FB_ACKS), A turns each into an Update of the flow's rate and window
+/// (FB_APPLIED: all of them, the link loses nothing). An HPCC++ sender facing an Rx-HPCC
+/// receiver (misconfigured) ignores the feedback and counts it (FB_IGNORED), and its
+/// messages still complete on its own Updates.
+#[test]
+fn rx_hpcc_feedback_rides_in_acks_to_the_sender() {
+    let mut p = messages(15, 1, 200_000, 4096);
+    let b = regs(&mut p, Which::B, &[csr::FEEDBACK_IN, csr::FB_ACKS]);
+    let a = regs(&mut p, Which::A, &[csr::FB_APPLIED, csr::FB_IGNORED]);
+    println!("Rx-HPCC: B took {} feedbacks, sent {} in ACKs; A applied {}, ignored {}", b[0], b[1], a[0], a[1]);
+    assert!(b[1] >= 5 && b[1] <= b[0], "B: {b:?}");
+    assert_eq!(a, vec![b[1], 0], "A applies every feedback B sent");
+
+    let mut p = messages_algs(16, (0, 1), 100_000, 4096);
+    let b = regs(&mut p, Which::B, &[csr::FB_ACKS]);
+    let a = regs(&mut p, Which::A, &[csr::FB_APPLIED, csr::FB_IGNORED]);
+    assert!(b[0] > 0, "B sent no feedback");
+    assert_eq!(a, vec![0, b[0]], "an HPCC++ sender ignores (and counts) Rx-HPCC feedback");
 }
 
 #[test]

@@ -389,7 +389,7 @@ fn probe_round_trip_through_the_pipes() {
     assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
     let r = RocePacket::parse(&tx.frames[0]).unwrap();
     assert_eq!((r.opcode(), r.bth.psn, r.bth.dest_qp), (Opcode::HpccTelemetryResponse, 0, 0x11));
-    assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops: hops.clone() }));
+    assert_eq!(r.telemetry, Some(Telemetry { echo: true, hops: hops.clone(), feedback: None }));
 
     // A: rx_pipe, rx_ctx -> the CC event with the switches' hops, nothing acknowledged.
     let v = rx_verdict(&tx.frames[0], &mut rng);

@@ -26,8 +26,9 @@ pub const NOW_NS_LO: u32 = 0x006;
 pub const NOW_NS_HI: u32 = 0x007;
 /// Completions sent (wraps).
 pub const COMPLETIONS: u32 = 0x008;
-/// Rx-HPCC feedback results of the CC module dropped (their wire format is not built yet).
-pub const FEEDBACK_DROPPED: u32 = 0x009;
+/// Rx-HPCC feedback results of the CC module (the receiver's W, once per RTT per flow) taken
+/// by the datapath, whose next ACK / NAK of the flow carries the newest (wraps).
+pub const FEEDBACK_IN: u32 = 0x009;
 /// [4:0] rx_pipe counter select, [11:8] rx_ctx counter select.
 pub const STAT_SEL: u32 = 0x00A;
 /// rx_pipe's selected counter (docs/modules/rx_pipe.md).
@@ -87,6 +88,13 @@ pub const TX_EVENT_BYTES: u32 = 0x01E;
 pub const TX_EVENT_BYTES_RESET: u32 = 16_384;
 /// Tx-byte events given to cc_module (wraps).
 pub const TX_EVENTS: u32 = 0x01F;
+/// Receiver: ACKs / NAKs sent carrying an Rx-HPCC feedback W (wraps).
+pub const FB_ACKS: u32 = 0x038;
+/// Sender: received Rx-HPCC feedbacks that became an Update of the flow's rate and window
+/// (wraps).
+pub const FB_APPLIED: u32 = 0x039;
+/// Sender: received Rx-HPCC feedbacks for a flow that is not Rx-HPCC here, ignored (wraps).
+pub const FB_IGNORED: u32 = 0x03A;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.

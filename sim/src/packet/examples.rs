@@ -224,6 +224,20 @@ pub fn examples() -> Vec<(&'static str, RocePacket)> {
             ),
         ),
         (
+            // W = 100,000 bytes (UQ24.8: 25,600,000), the receiver's window for this flow.
+            "Acknowledge: ACK with Rx-HPCC feedback",
+            pkt(
+                b_to_a(d, Ecn::Ect0),
+                bth(QP_A, 101, false),
+                Body::Ack { aeth: ack },
+                Some(Telemetry {
+                    echo: true,
+                    hops: vec![],
+                    feedback: Some(100_000 << 8),
+                }),
+            ),
+        ),
+        (
             "Acknowledge: NAK PSN sequence error",
             pkt(
                 b_to_a(d, Ecn::Ect0),

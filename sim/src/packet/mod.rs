@@ -436,7 +436,10 @@ impl RocePacket {
                     IntHop::from_word(w).map_err(|code| UnknownLineRate { hop: i as u8, code })?,
                 );
             }
-            telemetry = Some(Telemetry { echo, hops });
+            // F counts only in an echo without hops (elsewhere it is a reserved bit, ignored).
+            let feedback = (echo && nhop == 0 && t[0] & TELEMETRY_FEEDBACK != 0)
+                .then(|| u32::from_be_bytes(t[FEEDBACK_AT..FEEDBACK_AT + 4].try_into().unwrap()));
+            telemetry = Some(Telemetry { echo, hops, feedback });
             telemetry_at = Some(at);
             at += TELEMETRY_LEN;
         }

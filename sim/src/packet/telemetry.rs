@@ -17,6 +17,11 @@ pub const TELEMETRY_FIXED_LEN: usize = 4;
 pub const TELEMETRY_LEN: usize = TELEMETRY_FIXED_LEN + MAX_HOPS * HOP_LEN;
 /// Telemetry header version.
 pub const TELEMETRY_VERSION: u8 = 1;
+/// Byte 0 bit 2: F, slot 0 carries Rx-HPCC feedback (only with E = 1 and no hops).
+pub const TELEMETRY_FEEDBACK: u8 = 0x04;
+/// Header offset of the feedback W (big-endian, UQ24.8 bytes): slot 0's bytes 4-7, so the
+/// slot read as a 64-bit word is W.
+pub const FEEDBACK_AT: usize = TELEMETRY_FIXED_LEN + 4;
 
 pub const TS_BITS: u32 = 24;
 pub const TX_BYTES_BITS: u32 = 20;
@@ -129,8 +134,9 @@ pub fn tx_bytes_delta(new: u32, old: u32) -> u64 {
     (new.wrapping_sub(old) & TX_MASK) as u64 * TX_BYTES_UNIT
 }
 
-/// The telemetry header: byte 0 = version << 4 | E << 3, byte 1 = hop count, bytes 2-3
-/// reserved, then 5 hop slots (unused ones zero).
+/// The telemetry header: byte 0 = version << 4 | E << 3 | F << 2, byte 1 = hop count, bytes
+/// 2-3 reserved, then 5 hop slots (unused ones zero). F (Rx-HPCC feedback) counts only in an
+/// echo with no hops: slot 0 then carries the receiver's window W in its bytes 4-7.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Telemetry {
     /// E bit: 0 = being collected (switches push hops: data, probes), 1 = echoed back to the
@@ -138,6 +144,10 @@ pub struct Telemetry {
     pub echo: bool,
     /// Hops pushed so far, first switch first; at most `MAX_HOPS`.
     pub hops: Vec<IntHop>,
+    /// Rx-HPCC feedback: the receiver's window W (UQ24.8 bytes, draft 004 line 31) sent back
+    /// in an ACK. Only in an echo without hops (`build` panics otherwise; `parse` reads F only
+    /// there and ignores it elsewhere, as a reserved bit).
+    pub feedback: Option<u32>,
 }
 
 impl Telemetry {
@@ -146,6 +156,7 @@ impl Telemetry {
         Telemetry {
             echo: false,
             hops: Vec::new(),
+            feedback: None,
         }
     }
 
@@ -154,6 +165,7 @@ impl Telemetry {
         Telemetry {
             echo: true,
             hops: self.hops.clone(),
+            feedback: self.feedback,
         }
     }
 
@@ -173,9 +185,17 @@ impl Telemetry {
             "{} hops, at most {MAX_HOPS}",
             self.hops.len()
         );
+        assert!(
+            self.feedback.is_none() || (self.echo && self.hops.is_empty()),
+            "Rx-HPCC feedback only in an echo without hops"
+        );
         let mut b = [0u8; TELEMETRY_LEN];
         b[0] = TELEMETRY_VERSION << 4 | (self.echo as u8) << 3;
         b[1] = self.hops.len() as u8;
+        if let Some(w) = self.feedback {
+            b[0] |= TELEMETRY_FEEDBACK;
+            b[FEEDBACK_AT..FEEDBACK_AT + 4].copy_from_slice(&w.to_be_bytes());
+        }
         for (i, h) in self.hops.iter().enumerate() {
             let o = TELEMETRY_FIXED_LEN + i * HOP_LEN;
             b[o..o + HOP_LEN].copy_from_slice(&h.word().to_be_bytes());

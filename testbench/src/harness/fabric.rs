@@ -205,6 +205,11 @@ pub struct Incast {
     pub marked: u64,
     pub cnps: u64,
     pub timeouts: u64,
+    /// Rx-HPCC: ACKs the receiver sent carrying W (`FB_ACKS`), and feedbacks the senders
+    /// applied (`FB_APPLIED`) and ignored (`FB_IGNORED`), summed.
+    pub fb_acks: u64,
+    pub fb_applied: u64,
+    pub fb_ignored: u64,
     /// Verilator wall time, s.
     pub seconds: f64,
 }
@@ -285,6 +290,9 @@ pub fn incast(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) 
     };
     r.cnps = f.read(0, csr::STAT_CNPS) as u64;
     r.timeouts = (1..=senders).map(|s| f.read(s, csr::RTO_TIMEOUTS) as u64).sum();
+    r.fb_acks = f.read(0, csr::FB_ACKS) as u64;
+    r.fb_applied = (1..=senders).map(|s| f.read(s, csr::FB_APPLIED) as u64).sum();
+    r.fb_ignored = (1..=senders).map(|s| f.read(s, csr::FB_IGNORED) as u64).sum();
     r.seconds = start.elapsed().as_secs_f64();
     r
 }
@@ -438,11 +446,22 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     o.metric("ce_marked", ports.iter().map(|p| p.marked).sum::<u64>() as f64);
     o.metric("max_queue_kb", ports.iter().map(|p| p.max_queue_bytes).max().unwrap_or(0) as f64 / 1000.0);
     let (mut timeouts, mut cnps, mut tx_events) = (0, 0, 0);
+    let (mut fb_acks, mut fb_applied, mut fb_ignored) = (0, 0, 0);
     for k in 0..4 {
         timeouts += f.read(k, csr::RTO_TIMEOUTS);
         cnps += f.read(k, csr::STAT_CNPS);
         tx_events += f.read(k, csr::TX_EVENTS);
+        fb_acks += f.read(k, csr::FB_ACKS);
+        fb_applied += f.read(k, csr::FB_APPLIED);
+        fb_ignored += f.read(k, csr::FB_IGNORED);
     }
+    // Rx-HPCC feedback: every queue pair has one algorithm at both ends, so no core ignores
+    // any, and a lost ACK is the only way a sent W is not applied.
+    if fb_ignored != 0 || fb_applied > fb_acks {
+        o.fail(format!("Rx-HPCC feedback: {fb_acks} ACKs carried W, {fb_applied} applied, {fb_ignored} ignored"));
+    }
+    o.metric("fb_acks", fb_acks as f64);
+    o.metric("fb_applied", fb_applied as f64);
     o.metric("timeouts", timeouts as f64);
     o.metric("cnps", cnps as f64);
     o.metric("tx_events", tx_events as f64);

@@ -200,7 +200,7 @@ pub fn counters(p: &mut CorePair, w: Which) -> Vec<(String, u32)> {
     for word in csr::STAT_TX_DROP..=csr::STAT_CC_UNUSED {
         c.read(word);
     }
-    c.read(csr::FEEDBACK_DROPPED);
+    c.read(csr::FEEDBACK_IN);
     let reads: Vec<(u32, u32)> =
         settle(p, w, 100_000).into_iter().filter(|r| r.0 != csr::STAT_SEL).map(|r| (r.0, r.1)).collect();
     let mut out = vec![];
@@ -506,9 +506,19 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         ("timeouts_b", Which::B, csr::RTO_TIMEOUTS),
         ("cnps_a", Which::A, csr::STAT_CNPS),
         ("cnps_b", Which::B, csr::STAT_CNPS),
+        ("fb_acks_a", Which::A, csr::FB_ACKS),
+        ("fb_acks_b", Which::B, csr::FB_ACKS),
+        ("fb_applied_a", Which::A, csr::FB_APPLIED),
+        ("fb_applied_b", Which::B, csr::FB_APPLIED),
+        ("fb_ignored_a", Which::A, csr::FB_IGNORED),
+        ("fb_ignored_b", Which::B, csr::FB_IGNORED),
     ] {
         core(&mut p, w).read(reg);
         let t = settle(&mut p, w, 10_000).last().map_or(0, |r| r.1);
+        // Both ends of every queue pair run one algorithm: no Rx-HPCC feedback is ignored.
+        if name.starts_with("fb_ignored") && t != 0 {
+            o.fail(format!("core {w:?} ignored {t} Rx-HPCC feedbacks"));
+        }
         o.metric(name, t as f64);
     }
     o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);

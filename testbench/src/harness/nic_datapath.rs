@@ -263,6 +263,8 @@ fn idle(d: &mut Rtl) {
     d.set_s_axis_pktsend_tdata(0);
     d.set_s_axis_probe_tvalid(0);
     d.set_s_axis_probe_tdata(0);
+    d.set_s_axis_feedback_tvalid(0);
+    d.set_s_axis_feedback_tdata(0);
     d.set_m_axis_dma_rd_tready(0);
     d.set_s_axis_dma_rd_data_tvalid(0);
     d.s_axis_dma_rd_data_tdata_mut().fill(0);

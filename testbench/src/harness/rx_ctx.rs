@@ -160,7 +160,10 @@ fn next_sent(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) ->
 /// A random record of an accepted frame, fields not used by rx_ctx random too.
 fn base_verdict(rng: &mut ChaCha8Rng, qpn: u32) -> Verdict {
     let telemetry = rng.gen_bool(0.5);
-    let nhop = if telemetry { rng.gen_range(0..=5) } else { 0 };
+    let echo = telemetry && rng.gen_bool(0.3);
+    // Rx-HPCC feedback: rx_pipe sets it only in an echo without hops, W in hop word 0.
+    let feedback = echo && rng.gen_bool(0.4);
+    let nhop = if telemetry && !feedback { rng.gen_range(0..=5) } else { 0 };
     let mut hops = [0u64; 5];
     for (i, h) in hops.iter_mut().enumerate() {
         // Used slots are defined hops; unused ones garbage, which rx_ctx must not pass on.
@@ -172,6 +175,9 @@ fn base_verdict(rng: &mut ChaCha8Rng, qpn: u32) -> Verdict {
             0
         };
     }
+    if feedback {
+        hops[0] = rng.gen::<u32>() as u64;
+    }
     Verdict {
         code: 0,
         len: rng.gen_range(60..9216),
@@ -182,7 +188,8 @@ fn base_verdict(rng: &mut ChaCha8Rng, qpn: u32) -> Verdict {
         solicited: rng.gen(),
         ecn: rng.gen_range(0..4),
         telemetry,
-        echo: telemetry && rng.gen_bool(0.3),
+        echo,
+        feedback,
         nhop,
         pad: rng.gen_range(0..4),
         dest_qp: qpn,

@@ -73,7 +73,10 @@ pub fn valid_frame(rng: &mut impl Rng) -> Vec<u8> {
     if let Some(payload) = p.body.payload_mut() {
         *payload = (0..n).map(|_| rng.gen()).collect();
     }
-    if let Some(t) = &mut p.telemetry {
+    if let Some(t) = p.telemetry.as_mut().filter(|t| t.feedback.is_some()) {
+        // Rx-HPCC feedback: a random W, no hops.
+        t.feedback = Some(rng.gen());
+    } else if let Some(t) = &mut p.telemetry {
         t.hops.clear();
         for _ in 0..rng.gen_range(0..=5) {
             let w: u64 = rng.gen();

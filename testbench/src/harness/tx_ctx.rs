@@ -176,9 +176,14 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         }
         _ => {}
     }
-    let echo = rng.gen_bool(0.5).then(|| hops(rng));
+    let mut echo = rng.gen_bool(0.5).then(|| hops(rng));
     let ece = rng.gen_bool(0.3);
-    Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo, ece })
+    // Rx-HPCC feedback (an echo without hops, W in slot 0), as nic_datapath's gate attaches it.
+    let feedback = rng.gen_bool(0.15).then(|| rng.gen());
+    if feedback.is_some() {
+        echo = Some(vec![]);
+    }
+    Recv::Ack(PktRecv { flow, psn: rng.gen_range(0..1 << 24), aeth: Aeth { syndrome, msn: rng.gen_range(0..1 << 24) }, echo, ece, feedback })
 }
 
 

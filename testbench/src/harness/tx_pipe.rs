@@ -78,7 +78,13 @@ pub fn random_desc(rng: &mut ChaCha8Rng) -> TxDesc {
     let opcode = Opcode::ALL[rng.gen_range(0..Opcode::ALL.len())];
     let telemetry = if opcode.must_carry_telemetry() || (opcode.may_carry_telemetry() && rng.gen_bool(0.6)) {
         let n = rng.gen_range(0..=MAX_HOPS);
-        Some(Telemetry { echo: opcode.telemetry_echoes(), hops: (0..n).map(|_| hop(rng)).collect() })
+        let echo = opcode.telemetry_echoes();
+        // Rx-HPCC feedback: an echo without hops (descriptor byte 57; W in slot 0).
+        if echo && rng.gen_bool(0.2) {
+            Some(Telemetry { echo, hops: vec![], feedback: Some(rng.gen()) })
+        } else {
+            Some(Telemetry { echo, hops: (0..n).map(|_| hop(rng)).collect(), feedback: None })
+        }
     } else {
         None
     };
@@ -177,7 +183,7 @@ pub fn run(
                 let mut d = random_desc(rng);
                 d.opcode = op;
                 d.payload_len = len;
-                d.telemetry = tele.then(|| Telemetry { echo: op.telemetry_echoes(), hops: vec![] });
+                d.telemetry = tele.then(|| Telemetry { echo: op.telemetry_echoes(), hops: vec![], feedback: None });
                 d
             }
             None => random_desc(rng),

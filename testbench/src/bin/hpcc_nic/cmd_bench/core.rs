@@ -11,9 +11,9 @@
 //!   the register-port command path sustains.
 //! - Verilator cycles per second of the pair (two cores), so of one core about twice that.
 //!
-//! Flows are Rx-HPCC with a 1 MiB window and 100 Gb/s rate: the sender gets no Updates (its
-//! feedback has no wire format yet), so the figures are the datapath's and the scheduler's,
-//! not an algorithm's. A benchmark, not a test: nothing fails for being slow.
+//! Flows are Rx-HPCC with a 1 MiB window and 100 Gb/s rate and send no telemetry: the receiver
+//! computes no W, so the sender gets no Updates, and the figures are the datapath's and the
+//! scheduler's, not an algorithm's. A benchmark, not a test: nothing fails for being slow.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,7 +26,7 @@ use testbench::harness::tx_pipe::header_to;
 
 /// 100 Gb/s at 250 MHz.
 const LINE: f64 = 50.0;
-/// Rx-HPCC: no Updates reach the sender.
+/// Rx-HPCC without telemetry: no Updates reach the sender.
 const ALG_RX_HPCC: u32 = 1;
 
 /// One measured point.
