@@ -1251,6 +1251,32 @@ module hpcc_ram_w36_d1024(read_address,read_clock,read_data,write_address,write_
 
 endmodule // hpcc_ram_w36_d1024
 
+module hpcc_ram_w3_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [9:0] read_address;
+    input wire  read_clock;
+    output reg  [2:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  write_clock;
+    input wire  [2:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[2:0] mem[1023:0];
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // hpcc_ram_w3_d1024
+
 module hpcc_ram_w420_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments

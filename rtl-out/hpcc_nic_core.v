@@ -554,11 +554,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  nt_pkts_clock;
     reg  [9:0] algs_read_address;
     reg  algs_read_clock;
-    wire  [1:0] algs_read_data;
+    wire  [2:0] algs_read_data;
     reg  [9:0] algs_write_address;
     reg  algs_write_clock;
-    reg  [1:0] algs_write_data;
+    reg  [2:0] algs_write_data;
     reg  algs_write_enable;
+    reg  pq_valid_d;
+    wire  pq_valid_q;
+    reg  pq_valid_clock;
+    reg  [15:0] pq_flow_d;
+    wire  [15:0] pq_flow_q;
+    reg  pq_flow_clock;
+    reg  [31:0] probes_d;
+    wire  [31:0] probes_q;
+    reg  probes_clock;
     reg  [31:0] tm_gap_d;
     wire  [31:0] tm_gap_q;
     reg  tm_gap_clock;
@@ -615,6 +624,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  rxh_write_clock;
     reg  rxh_write_data;
     reg  rxh_write_enable;
+    reg  m_valid_d;
+    wire  m_valid_q;
+    reg  m_valid_clock;
+    reg  [511:0] m_data_d;
+    wire  [511:0] m_data_q;
+    reg  m_data_clock;
+    reg  [31:0] merge_cfg_d;
+    wire  [31:0] merge_cfg_q;
+    reg  merge_cfg_clock;
+    reg  [31:0] merged_d;
+    wire  [31:0] merged_q;
+    reg  merged_clock;
+    reg  [31:0] ev_stalls_d;
+    wire  [31:0] ev_stalls_q;
+    reg  ev_stalls_clock;
     reg  f1_valid_d;
     wire  f1_valid_q;
     reg  f1_valid_clock;
@@ -798,6 +822,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  tm_next;
     reg  [511:0] tm_word;
+    reg  m_offer;
+    reg  m_go;
+    reg  m_same;
+    reg  m_merge;
+    reg  [16:0] m_acked;
     reg  [15:0] f_wl;
     reg  [15:0] f_wh;
     reg  [15:0] f_ml;
@@ -1562,7 +1591,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .q(nt_pkts_q),
         .clock(nt_pkts_clock)
     );
-    hpcc_ram_w2_d1024 algs(
+    hpcc_ram_w3_d1024 algs(
         .read_address(algs_read_address),
         .read_clock(algs_read_clock),
         .read_data(algs_read_data),
@@ -1570,6 +1599,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .write_clock(algs_write_clock),
         .write_data(algs_write_data),
         .write_enable(algs_write_enable)
+    );
+    hpcc_dff_w1 pq_valid(
+        .d(pq_valid_d),
+        .q(pq_valid_q),
+        .clock(pq_valid_clock)
+    );
+    hpcc_dff_w16 pq_flow(
+        .d(pq_flow_d),
+        .q(pq_flow_q),
+        .clock(pq_flow_clock)
+    );
+    hpcc_dff_w32 probes(
+        .d(probes_d),
+        .q(probes_q),
+        .clock(probes_clock)
     );
     hpcc_dff_w32 tm_gap(
         .d(tm_gap_d),
@@ -1650,6 +1694,31 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .write_clock(rxh_write_clock),
         .write_data(rxh_write_data),
         .write_enable(rxh_write_enable)
+    );
+    hpcc_dff_w1 m_valid(
+        .d(m_valid_d),
+        .q(m_valid_q),
+        .clock(m_valid_clock)
+    );
+    hpcc_dff_w512 m_data(
+        .d(m_data_d),
+        .q(m_data_q),
+        .clock(m_data_clock)
+    );
+    hpcc_dff_w32 merge_cfg(
+        .d(merge_cfg_d),
+        .q(merge_cfg_q),
+        .clock(merge_cfg_clock)
+    );
+    hpcc_dff_w32 merged(
+        .d(merged_d),
+        .q(merged_q),
+        .clock(merged_clock)
+    );
+    hpcc_dff_w32 ev_stalls(
+        .d(ev_stalls_d),
+        .q(ev_stalls_q),
+        .clock(ev_stalls_clock)
     );
     hpcc_dff_w1 f1_valid(
         .d(f1_valid_d),
@@ -2029,6 +2098,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         fu_data_clock = clock;
         fb_applied_clock = clock;
         fb_ignored_clock = clock;
+        m_valid_clock = clock;
+        m_data_clock = clock;
+        merge_cfg_clock = clock;
+        merged_clock = clock;
+        ev_stalls_clock = clock;
+        pq_valid_clock = clock;
+        pq_flow_clock = clock;
+        probes_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -2109,6 +2186,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         fu_data_d = fu_data_q;
         fb_applied_d = fb_applied_q;
         fb_ignored_d = fb_ignored_q;
+        m_valid_d = m_valid_q;
+        m_data_d = m_data_q;
+        merge_cfg_d = merge_cfg_q;
+        merged_d = merged_q;
+        ev_stalls_d = ev_stalls_q;
+        pq_valid_d = pq_valid_q;
+        pq_flow_d = pq_flow_q;
+        probes_d = probes_q;
         args_0_clock = clock;
         args_0_d = args_0_q;
         args_1_clock = clock;
@@ -2359,7 +2444,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c) | (axil_wr_addr == 32'h1e)) begin
+            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c) | (axil_wr_addr == 32'h1e) | (axil_wr_addr == 32'h3b)) begin
                 axil_wr_err = 1'b0;
             end
             if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
@@ -2381,6 +2466,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             if (axil_wr_addr == 32'h17) begin
                 tm_gap_d = axil_wr_data;
+            end
+            if (axil_wr_addr == 32'h3b) begin
+                merge_cfg_d = axil_wr_data;
             end
             if (axil_wr_addr == 32'h19) begin
                 rto_cfg_d = axil_wr_data;
@@ -2770,6 +2858,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h3a) begin
             axil_rd_data = fb_ignored_q;
+        end
+        else if (axil_rd_addr == 32'h3b) begin
+            axil_rd_data = merge_cfg_q;
+        end
+        else if (axil_rd_addr == 32'h3c) begin
+            axil_rd_data = merged_q;
+        end
+        else if (axil_rd_addr == 32'h3d) begin
+            axil_rd_data = ev_stalls_q;
+        end
+        else if (axil_rd_addr == 32'h3e) begin
+            axil_rd_data = probes_q;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -3180,19 +3280,19 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             flows_read_address = cmd_flow[(32'h0)+:(10)];
         end
         tm_word = ((tm_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h30000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
-        cc_s_axis_event_tdata = dp_m_axis_event_tdata;
-        cc_s_axis_event_tvalid = dp_m_axis_event_tvalid & ~hold;
-        dp_m_axis_event_tready = cc_s_axis_event_tready & ~hold;
         ev5_word = ((ev5_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h50000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ev5_bytes_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
-        if (tm_valid_q) begin
+        cc_s_axis_event_tdata = m_data_q;
+        cc_s_axis_event_tvalid = m_valid_q;
+        m_offer = 1'b1;
+        if (tm_valid_q & ~hold) begin
             cc_s_axis_event_tdata = tm_word;
-            cc_s_axis_event_tvalid = ~hold;
-            dp_m_axis_event_tready = 1'b0;
+            cc_s_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
         end
-        else if (ev5_valid_q) begin
+        else if (ev5_valid_q & ~hold) begin
             cc_s_axis_event_tdata = ev5_word;
-            cc_s_axis_event_tvalid = ~hold;
-            dp_m_axis_event_tready = 1'b0;
+            cc_s_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
         end
         sched_s_axis_ctrl_tvalid = 1'b0;
         sched_create = 32'h0;
@@ -3217,8 +3317,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);
             end
         end
-        dp_s_axis_probe_tvalid = 1'b0;
-        dp_s_axis_probe_tdata = cmd_flow;
+        dp_s_axis_probe_tvalid = pq_valid_q & (state_q != 32'h8);
+        dp_s_axis_probe_tdata = pq_flow_q;
+        if (state_q == 32'h8) begin
+            dp_s_axis_probe_tdata = cmd_flow;
+        end
+        if (pq_valid_q & (state_q != 32'h8) & dp_s_axis_probe_tready) begin
+            pq_valid_d = 1'b0;
+        end
         host_cmd = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
         if (state_q == 32'h0) begin
             ic_d = 1'b0;
@@ -3327,10 +3433,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         else if (state_q == 32'h3) begin
-            cc_s_axis_event_tdata = ((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h60000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((args_22_q[(32'h0)+:(2)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1f0);
-            cc_s_axis_event_tvalid = 1'b1;
-            if (cc_s_axis_event_tready) begin
-                state_d = 32'h4;
+            if (~m_valid_q) begin
+                m_offer = 1'b0;
+                cc_s_axis_event_tdata = ((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h60000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((args_22_q[(32'h0)+:(2)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1f0);
+                cc_s_axis_event_tvalid = 1'b1;
+                if (cc_s_axis_event_tready) begin
+                    state_d = 32'h4;
+                end
             end
         end
         else if (state_q == 32'h4) begin
@@ -3402,12 +3511,34 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 state_d = 32'h0;
             end
         end
+        m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
+        m_same = m_valid_q & (m_data_q[(32'h0)+:(16)] == dp_m_axis_event_tdata[(32'h0)+:(16)]) & (m_data_q[(32'h10)+:(4)] == 32'h0) & (dp_m_axis_event_tdata[(32'h10)+:(4)] == 32'h0) & (m_data_q[32'h14] == dp_m_axis_event_tdata[32'h14]) & ~m_data_q[32'h15] & ~dp_m_axis_event_tdata[32'h15];
+        m_merge = merge_cfg_q[32'h0] & m_same & ~m_go;
+        dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
+        m_acked = ((m_data_q[(32'h1e0)+:(16)]) & 17'h1ffff) + ((dp_m_axis_event_tdata[(32'h1e0)+:(16)]) & 17'h1ffff);
+        if (m_acked[32'h10]) begin
+            m_acked = 32'hffff;
+        end
+        if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
+            ev_stalls_d = ev_stalls_q + 32'h1;
+        end
         ev_type = dp_m_axis_event_tdata[(32'h10)+:(4)];
         ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
         t1_valid_d = ev_take & ((ev_type == 32'h0) | (ev_type == 32'h2));
         t1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
         t1_seq_d = dp_m_axis_event_tdata[(32'h20)+:(24)];
         t1_cmds_d = dp_stat_rx_cmds;
+        if (m_go) begin
+            m_valid_d = 1'b0;
+        end
+        if (ev_take) begin
+            m_valid_d = 1'b1;
+            m_data_d = dp_m_axis_event_tdata;
+            if (m_merge) begin
+                m_data_d = (dp_m_axis_event_tdata & ~(((32'hffff) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0)) | (((m_acked[(32'h0)+:(16)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0);
+                merged_d = merged_q + 32'h1;
+            end
+        end
         rxh_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
         f1_valid_d = ev_take & dp_m_axis_event_tdata[32'h15];
         f1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
@@ -3527,7 +3658,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         algs_write_address = cmd_flow[(32'h0)+:(10)];
         algs_write_data = 32'h0;
         if (cmd_op == 32'h1) begin
-            algs_write_data = ((32'h1) & 2'h3) | (((args_22_q[(32'h1)+:(1)]) & 2'h3) << 32'h1);
+            algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[(32'h1)+:(1)]) & 3'h7) << 32'h1);
+            if ((args_22_q[(32'h0)+:(2)] == 32'h0) & tx_word[32'h171]) begin
+                algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 32'h2);
+            end
         end
         rv_read_address = tm_flow_q;
         rto_read_address = tm_flow_q;
@@ -3562,6 +3696,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                     tm_next = 1'b1;
                 end
             end
+        end
+        if (rt_decide & algs_read_data[32'h2] & rt_busy & ~pq_valid_q) begin
+            pq_valid_d = 1'b1;
+            pq_flow_d = ((tm_flow_q) & 16'hffff);
+            probes_d = probes_q + 32'h1;
         end
         rto_write_enable = rt_decide;
         rto_write_address = tm_flow_q;
@@ -3778,6 +3917,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             fu_valid_d = 1'b0;
             fb_applied_d = 32'h0;
             fb_ignored_d = 32'h0;
+            m_valid_d = 1'b0;
+            pq_valid_d = 1'b0;
+            probes_d = 32'h0;
+            merge_cfg_d = 32'h1;
+            merged_d = 32'h0;
+            ev_stalls_d = 32'h0;
             ev5_valid_d = 1'b0;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;

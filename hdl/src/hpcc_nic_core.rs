@@ -16,11 +16,12 @@
 //!   events (ACK / loss) --> completion tracker --> m_axis_cpl
 //! ```
 //!
-//! Also inside: the timer scan (timer events for LDCP and DCQCN, the per-flow retransmission
-//! timeout and retry limit), DCQCN's tx-byte events, and through nic_datapath the receivers'
-//! ECN halves (ECN-Echo, CNPs), and Rx-HPCC's feedback: the receiver's W leaves in the flow's
-//! next ACK and becomes an Update at the sender. Not yet (issue 13 goes on): ACK coalescing,
-//! multi-packet READ responses.
+//! Also inside: the timer scan (timer events for LDCP and DCQCN, probe requests for HPCC++
+//! flows in probe mode, the per-flow retransmission timeout and retry limit), DCQCN's tx-byte
+//! events, through nic_datapath the receivers' ECN halves (ECN-Echo, CNPs), Rx-HPCC's
+//! feedback (the receiver's W leaves in the flow's next ACK and becomes an Update at the
+//! sender), and ACK coalescing in the event slot in front of cc_module. Not yet (issue 13 goes
+//! on): multi-packet READ responses.
 
 pub mod csr;
 
@@ -176,9 +177,13 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     nt_take: Signal<Local, bool>,
     nt_bytes: Signal<Local, Bits<32>>,
     // Timer scan: per flow [0] created, [1] its algorithm takes timer events (LDCP 2, DCQCN 3:
-    // the algorithm's bit 1), written by create and remove; the flow id the scan is at, cycles
-    // left at it, its timer event offered.
-    algs: RAM<Bits<2>, F>,
+    // the algorithm's bit 1), [2] HPCC++ in probe mode (the tx create word's bit 369), written
+    // by create and remove; the flow id the scan is at, cycles left at it, its timer event
+    // offered; pq_*: the scan's probe request for tx_ctx (after the sequencer's).
+    algs: RAM<Bits<3>, F>,
+    pq_valid: DFF<bool>,
+    pq_flow: DFF<Bits<16>>,
+    probes: DFF<Bits<32>>,
     tm_gap: DFF<Bits<32>>,
     tm_count: DFF<Bits<32>>,
     tm_flow: DFF<Bits<F>>,
@@ -205,6 +210,19 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // Update (R = min(sum >> 32, line), window W >> 8), ahead of cc_module's. The events wait
     // while one is in these stages (one per RTT per flow: draft 004 line 31).
     rxh: RAM<Bits<1>, F>,
+    // The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+    // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
+    // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
+    m_valid: DFF<bool>,
+    m_data: DFF<Bits<512>>,
+    merge_cfg: DFF<Bits<32>>,
+    merged: DFF<Bits<32>>,
+    ev_stalls: DFF<Bits<32>>,
+    m_offer: Signal<Local, bool>,
+    m_go: Signal<Local, bool>,
+    m_same: Signal<Local, bool>,
+    m_merge: Signal<Local, bool>,
+    m_acked: Signal<Local, Bits<17>>,
     f1_valid: DFF<bool>,
     f1_flow: DFF<Bits<16>>,
     f1_w: DFF<Bits<32>>,
@@ -464,6 +482,19 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             dcq: Default::default(),
             txb: Default::default(),
             rxh: Default::default(),
+            pq_valid: Default::default(),
+            pq_flow: Default::default(),
+            probes: Default::default(),
+            m_valid: Default::default(),
+            m_data: Default::default(),
+            merge_cfg: Default::default(),
+            merged: Default::default(),
+            ev_stalls: Default::default(),
+            m_offer: Default::default(),
+            m_go: Default::default(),
+            m_same: Default::default(),
+            m_merge: Default::default(),
+            m_acked: Default::default(),
             f1_valid: Default::default(),
             f1_flow: Default::default(),
             f1_w: Default::default(),
@@ -551,7 +582,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             tm_wait, tm_valid, rto_cfg, cnp_gap, tx_thr, tx_count, tx1_valid, tx1_flow, tx1_len, txw_valid,
             txw_flow, txw_sum, ev5_valid, ev5_flow, ev5_bytes, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
             ic_flow, ic_qpn, cmd_pend, f1_valid, f1_flow, f1_w, f2_valid, f2_flow, f2_w, f2_ll, f2_lh, f2_hl,
-            f2_hh, f3_valid, f3_flow, f3_w, f3_sum, fu_valid, fu_data, fb_applied, fb_ignored
+            f2_hh, f3_valid, f3_flow, f3_w, f3_sum, fu_valid, fu_data, fb_applied, fb_ignored, m_valid, m_data,
+            merge_cfg, merged, ev_stalls, pq_valid, pq_flow, probes
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -643,8 +675,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 | (self.axil.wr_addr.val() == 0x017) // TIMER_GAP
                 | (self.axil.wr_addr.val() == 0x019) // RTO_CFG
                 | (self.axil.wr_addr.val() == 0x01C) // CNP_INTERVAL_NS
-                | (self.axil.wr_addr.val() == 0x01E)
-            // TX_EVENT_BYTES
+                | (self.axil.wr_addr.val() == 0x01E) // TX_EVENT_BYTES
+                | (self.axil.wr_addr.val() == 0x03B)
+            // EVENT_MERGE
             {
                 self.axil.wr_err.next = false;
             }
@@ -667,6 +700,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
             if self.axil.wr_addr.val() == 0x017 {
                 self.tm_gap.d.next = self.axil.wr_data.val();
+            }
+            if self.axil.wr_addr.val() == 0x03B {
+                self.merge_cfg.d.next = self.axil.wr_data.val();
             }
             if self.axil.wr_addr.val() == 0x019 {
                 self.rto_cfg.d.next = self.axil.wr_data.val();
@@ -768,6 +804,14 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.axil.rd_data.next = self.fb_applied.q.val();
         } else if self.axil.rd_addr.val() == 0x03A {
             self.axil.rd_data.next = self.fb_ignored.q.val();
+        } else if self.axil.rd_addr.val() == 0x03B {
+            self.axil.rd_data.next = self.merge_cfg.q.val();
+        } else if self.axil.rd_addr.val() == 0x03C {
+            self.axil.rd_data.next = self.merged.q.val();
+        } else if self.axil.rd_addr.val() == 0x03D {
+            self.axil.rd_data.next = self.ev_stalls.q.val();
+        } else if self.axil.rd_addr.val() == 0x03E {
+            self.axil.rd_data.next = self.probes.q.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -1010,27 +1054,28 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
         }
         // Events into cc_module: a timer event when one is due (first: one per TIMER_GAP cycles
-        // at most, so the Rx pipe's events lose little), else the Rx pipe's; the sequencer's
-        // create event (state 3, below) while both are held. The tracker sees only the Rx
-        // pipe's (ev_take).
+        // at most, so the Rx pipe's events lose little), else a tx-byte event, else the event
+        // slot's (the Rx pipe's); while events are held only the slot's, and in state 3 (below)
+        // the sequencer's create once the slot is empty (a re-created flow's old events first).
+        // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
         self.tm_word.next = bit_cast::<512, F>(self.tm_flow.q.val())
             | bits::<512>(0x3_0000) // type 3: timer
             | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
-        self.cc.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
-        self.cc.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val() & !self.hold.val();
-        self.dp.m_axis_event_tready.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
         self.ev5_word.next = bit_cast::<512, F>(self.ev5_flow.q.val())
             | bits::<512>(0x5_0000) // type 5: tx bytes
             | (bit_cast::<512, 32>(self.ev5_bytes.q.val()) << 32)
             | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
-        if self.tm_valid.q.val() {
+        self.cc.s_axis_event_tdata.next = self.m_data.q.val();
+        self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
+        self.m_offer.next = true;
+        if self.tm_valid.q.val() & !self.hold.val() {
             self.cc.s_axis_event_tdata.next = self.tm_word.val();
-            self.cc.s_axis_event_tvalid.next = !self.hold.val();
-            self.dp.m_axis_event_tready.next = false;
-        } else if self.ev5_valid.q.val() {
+            self.cc.s_axis_event_tvalid.next = true;
+            self.m_offer.next = false;
+        } else if self.ev5_valid.q.val() & !self.hold.val() {
             self.cc.s_axis_event_tdata.next = self.ev5_word.val();
-            self.cc.s_axis_event_tvalid.next = !self.hold.val();
-            self.dp.m_axis_event_tready.next = false;
+            self.cc.s_axis_event_tvalid.next = true;
+            self.m_offer.next = false;
         }
         self.sched.s_axis_ctrl_tvalid.next = false;
         // The command's control words (op filled in; create for flow_sched's op 1, remove
@@ -1071,8 +1116,15 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 16>(self.cmd_flow.val()) << 32) | bits::<128>(4);
             }
         }
-        self.dp.s_axis_probe_tvalid.next = false;
-        self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
+        // Probe requests: the scan's, unless the sequencer's probe command (state 8) has the port.
+        self.dp.s_axis_probe_tvalid.next = self.pq_valid.q.val() & (self.state.q.val() != 8);
+        self.dp.s_axis_probe_tdata.next = self.pq_flow.q.val();
+        if self.state.q.val() == 8 {
+            self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
+        }
+        if self.pq_valid.q.val() & (self.state.q.val() != 8) & self.dp.s_axis_probe_tready.val() {
+            self.pq_valid.d.next = false;
+        }
         // A host command starts at once, or waits (cmd_pend) behind an internal command; one
         // written while another host command runs or waits is dropped. Internal commands (the
         // timeout's) start when the sequencer is idle and no host command starts.
@@ -1181,14 +1233,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.err.d.next = 7.into(); // ERR_OP
             }
         } else if self.state.q.val() == 3 {
-            // Create: the flow's algorithm in cc_module (events held, so the create goes in).
-            self.cc.s_axis_event_tdata.next = bit_cast::<512, 16>(self.cmd_flow.val())
-                | bits::<512>(0x6_0000) // type 6: create
-                | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96)
-                | (bit_cast::<512, 2>(self.args[22].q.val().get_bits::<2>(0)) << 496);
-            self.cc.s_axis_event_tvalid.next = true;
-            if self.cc.s_axis_event_tready.val() {
-                self.state.d.next = 4.into();
+            // Create: the flow's algorithm in cc_module (events held, so the create goes in
+            // once the event slot has gone).
+            if !self.m_valid.q.val() {
+                self.m_offer.next = false;
+                self.cc.s_axis_event_tdata.next = bit_cast::<512, 16>(self.cmd_flow.val())
+                    | bits::<512>(0x6_0000) // type 6: create
+                    | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96)
+                    | (bit_cast::<512, 2>(self.args[22].q.val().get_bits::<2>(0)) << 496);
+                self.cc.s_axis_event_tvalid.next = true;
+                if self.cc.s_axis_event_tready.val() {
+                    self.state.d.next = 4.into();
+                }
             }
         } else if self.state.q.val() == 4 {
             // tx_ctx: create (op 1), remove (op 2) or post (op 3), as the command says.
@@ -1264,6 +1320,31 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         }
 
+        // ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
+        // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
+        // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
+        // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
+        // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
+        self.m_go.next = self.m_offer.val() & self.m_valid.q.val() & self.cc.s_axis_event_tready.val();
+        self.m_same.next = self.m_valid.q.val()
+            & (self.m_data.q.val().get_bits::<16>(0) == self.dp.m_axis_event_tdata.val().get_bits::<16>(0))
+            & (self.m_data.q.val().get_bits::<4>(16) == 0)
+            & (self.dp.m_axis_event_tdata.val().get_bits::<4>(16) == 0)
+            & (self.m_data.q.val().get_bit(20) == self.dp.m_axis_event_tdata.val().get_bit(20))
+            & !self.m_data.q.val().get_bit(21)
+            & !self.dp.m_axis_event_tdata.val().get_bit(21);
+        self.m_merge.next = self.merge_cfg.q.val().get_bit(0) & self.m_same.val() & !self.m_go.val();
+        self.dp.m_axis_event_tready.next =
+            !self.hold.val() & (!self.m_valid.q.val() | self.m_go.val() | self.m_merge.val());
+        self.m_acked.next = bit_cast::<17, 16>(self.m_data.q.val().get_bits::<16>(480))
+            + bit_cast::<17, 16>(self.dp.m_axis_event_tdata.val().get_bits::<16>(480));
+        if self.m_acked.val().get_bit(16) {
+            self.m_acked.next = 0xFFFF.into();
+        }
+        if self.dp.m_axis_event_tvalid.val() & !self.dp.m_axis_event_tready.val() & !self.hold.val() {
+            self.ev_stalls.d.next = self.ev_stalls.q.val() + 1;
+        }
+
         // ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
         // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
         // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
@@ -1274,6 +1355,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.t1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
         self.t1_seq.d.next = self.dp.m_axis_event_tdata.val().get_bits::<24>(32);
         self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
+        if self.m_go.val() {
+            self.m_valid.d.next = false;
+        }
+        if self.ev_take.val() {
+            self.m_valid.d.next = true;
+            self.m_data.d.next = self.dp.m_axis_event_tdata.val();
+            if self.m_merge.val() {
+                self.m_data.d.next = (self.dp.m_axis_event_tdata.val() & !(bits::<512>(0xFFFF) << 480))
+                    | (bit_cast::<512, 16>(self.m_acked.val().get_bits::<16>(0)) << 480);
+                self.merged.d.next = self.merged.q.val() + 1;
+            }
+        }
 
         // ---- Rx-HPCC feedback, sender (see rxh): R = min((W x rate_mul + 2^31) >> 32, line),
         // cc_hpcc's line 27 with the sender's own T; window W >> 8 (cc_module's Update).
@@ -1419,7 +1512,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.algs.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
         self.algs.write_data.next = 0.into();
         if self.cmd_op.val() == 1 {
-            self.algs.write_data.next = bits::<2>(1) | (bit_cast::<2, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
+            self.algs.write_data.next = bits::<3>(1) | (bit_cast::<3, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
+            if (self.args[22].q.val().get_bits::<2>(0) == 0) & self.tx_word.val().get_bit(369) {
+                self.algs.write_data.next = bits::<3>(1) | (bits::<3>(1) << 2);
+            }
         }
         // Retransmission timeout, decided once per visit at the end of the stay (before the
         // timer event): a flow with a message out whose snd_una has not moved since the last
@@ -1456,6 +1552,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.tm_next.next = true;
                 }
             }
+        }
+        // HPCC++ probe mode (draft 004 section 6.2.1): a probe request once per visit while the
+        // flow has a message out, if the last one has gone (else this visit's is skipped).
+        if self.rt_decide.val() & self.algs.read_data.val().get_bit(2) & self.rt_busy.val() & !self.pq_valid.q.val() {
+            self.pq_valid.d.next = true;
+            self.pq_flow.d.next = bit_cast::<16, F>(self.tm_flow.q.val());
+            self.probes.d.next = self.probes.q.val() + 1;
         }
         self.rto.write_enable.next = self.rt_decide.val();
         self.rto.write_address.next = self.tm_flow.q.val();
@@ -1612,6 +1715,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.fu_valid.d.next = false;
             self.fb_applied.d.next = 0.into();
             self.fb_ignored.d.next = 0.into();
+            self.m_valid.d.next = false;
+            self.pq_valid.d.next = false;
+            self.probes.d.next = 0.into();
+            self.merge_cfg.d.next = 1.into(); // EVENT_MERGE_RESET: merging on
+            self.merged.d.next = 0.into();
+            self.ev_stalls.d.next = 0.into();
             self.ev5_valid.d.next = false;
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();

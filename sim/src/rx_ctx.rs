@@ -147,6 +147,21 @@ pub struct CcEvent {
 }
 
 impl CcEvent {
+    /// ACK coalescing (hpcc_nic_core's event slot, EVENT_MERGE): `later`, arriving while
+    /// `self` still waits for cc_module, merges into it when both are ACKs (type 0) of one flow
+    /// with the same ECN-Echo and neither carries Rx-HPCC feedback. The merged event is
+    /// `later` (its seq, snd_nxt, time and hops: HPCC++ takes the newest telemetry) with both
+    /// events' packets acknowledged added, saturated at 16 bits (LDCP counts them).
+    pub fn merge(&self, later: &CcEvent) -> Option<CcEvent> {
+        let ok = self.flow == later.flow
+            && self.kind == EV_ACK
+            && later.kind == EV_ACK
+            && self.ece == later.ece
+            && !self.feedback
+            && !later.feedback;
+        ok.then(|| CcEvent { acked: self.acked.saturating_add(later.acked), ..*later })
+    }
+
     pub fn to_bytes(&self) -> [u8; 64] {
         let mut b = [0u8; 64];
         b[..2].copy_from_slice(&self.flow.to_le_bytes());
@@ -870,5 +885,18 @@ mod tests {
         assert_eq!(c.ctrl_at(&tmo(5), 0).1, Out::default(), "released: nothing left in flight");
         assert!(!c.ctrl(&Ctrl { op: 5, ..tmo(5) }));
         assert_eq!((c.stats[stat::TIMEOUTS], c.stats[stat::CTRL_BAD]), (1, 2));
+    }
+
+    #[test]
+    fn acks_of_one_flow_with_the_same_ece_merge() {
+        let a = CcEvent { flow: 7, kind: EV_ACK, seq: 10, time: 5, acked: 3, nhop: 1, hops: [1, 0, 0, 0, 0], ..CcEvent::default() };
+        let b = CcEvent { seq: 12, time: 9, acked: 2, hops: [2, 0, 0, 0, 0], ..a };
+        assert_eq!(a.merge(&b), Some(CcEvent { acked: 5, ..b }));
+        assert_eq!(a.merge(&CcEvent { acked: u16::MAX, ..b }).unwrap().acked, u16::MAX);
+        assert_eq!(a.merge(&CcEvent { flow: 8, ..b }), None);
+        assert_eq!(a.merge(&CcEvent { ece: true, ..b }), None);
+        assert_eq!(a.merge(&CcEvent { kind: EV_LOSS, ..b }), None);
+        assert_eq!(CcEvent { kind: EV_CNP, ..a }.merge(&b), None);
+        assert_eq!(a.merge(&CcEvent { feedback: true, ..b }), None);
     }
 }

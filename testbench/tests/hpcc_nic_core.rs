@@ -18,16 +18,17 @@ const LINE_Q16: u32 = 50 << 16;
 
 /// A queue pair: requester flow `req` on A, responder flow `resp` on B, both created.
 fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, req: u16, resp: u16, mtu: u16, first_psn: u32, alg: u32) {
-    connect_algs(p, rng, (req, resp), mtu, first_psn, (alg, alg));
+    connect_algs(p, rng, (req, resp), mtu, first_psn, (alg, alg), false);
 }
 
 /// `connect` with A's and B's algorithms given apart (a misconfigured pair).
-fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16), mtu: u16, first_psn: u32, (alg, alg_b): (u32, u32)) {
+/// `probe`: A's flow in HPCC++ probe mode.
+fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16), mtu: u16, first_psn: u32, (alg, alg_b): (u32, u32), probe: bool) {
     let m = Model::new();
     for w in [Which::A, Which::B] {
         configure(core(p, w), &m, PKT_SHIFT, 16);
     }
-    let cfg = |header, telemetry| FlowConfig { header, mtu, telemetry, probe: false, fast_start: 0 };
+    let cfg = |header, telemetry| FlowConfig { header, mtu, telemetry, probe: probe && telemetry, fast_start: 0 };
     let (to_b, to_a) = (header_to(rng, resp as u32), header_to(rng, req as u32));
     let tx_a = TxCtrl::Create { flow: req, cfg: cfg(to_b, true) }.to_bytes();
     let tx_b = TxCtrl::Create { flow: resp, cfg: cfg(to_a, false) }.to_bytes();
@@ -50,12 +51,12 @@ fn until_completions(p: &mut CorePair, n: usize, max: u64) {
 fn registers_read_back_and_bad_accesses_get_slverr() {
     let mut p = pair(1, 20, 0.2, None);
     let c = core(&mut p, Which::A);
-    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES] {
+    for w in [csr::ID, csr::NS_PER_CYCLE_Q16, csr::SCHED_CFG, csr::STATUS, csr::CMD_ERRORS, csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES, csr::EVENT_MERGE] {
         c.read(w);
     }
     let r = settle(&mut p, Which::A, 10_000);
     let vals: Vec<u32> = r.iter().map(|x| x.1).collect();
-    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET, csr::CNP_INTERVAL_RESET, csr::TX_EVENT_BYTES_RESET]);
+    assert_eq!(vals, vec![csr::ID_VALUE, 4 << 16, PKT_SHIFT | 16 << 16, 0, 0, 12, csr::RTO_CFG_RESET, csr::CNP_INTERVAL_RESET, csr::TX_EVENT_BYTES_RESET, csr::EVENT_MERGE_RESET]);
     assert!(r.iter().all(|x| x.2 == 0));
 
     // Every read-write register keeps what was written.
@@ -63,7 +64,7 @@ fn registers_read_back_and_bad_accesses_get_slverr() {
         .into_iter()
         .chain((0..csr::ARGS as u32).map(|i| csr::ARG_TX + i))
         .chain((0..csr::CC_WORDS as u32).map(|i| csr::CC_CFG + i))
-        .chain([csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES])
+        .chain([csr::TIMER_GAP, csr::RTO_CFG, csr::CNP_INTERVAL_NS, csr::TX_EVENT_BYTES, csr::EVENT_MERGE])
         .collect();
     let c = core(&mut p, Which::A);
     for (k, &w) in rw.iter().enumerate() {
@@ -212,7 +213,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut p = pair(seed, 40, 0.15, None);
     let (req, resp, psn) = (0x101u16, 0x201u16, 0xFF_FFF0u32);
-    connect_algs(&mut p, &mut rng, (req, resp), mtu, psn, (alg, alg_b));
+    connect_algs(&mut p, &mut rng, (req, resp), mtu, psn, (alg, alg_b), false);
     let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
     let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
     p.a.host.fill(local, &data);
@@ -552,4 +553,69 @@ fn dcqcn_flows_give_tx_byte_events_in_sums() {
     // cc_module counts as unused only the DCQCN flow's ACK events (DCQCN takes CNPs, timers
     // and tx bytes): 74 ACKs of the WRITE and 74 READ responses; no tx event.
     assert_eq!(regs(&mut p, Which::A, &[csr::TX_EVENTS, csr::STAT_CC_UNUSED]), vec![18, unused + 2 * 74]);
+}
+
+/// One WRITE of `len` bytes on an LDCP flow at MTU 256 from A to B (no backpressure), with
+/// EVENT_MERGE = `merge` on A; B's memory byte for byte. Returns A's (MERGED, EVENT_STALLS,
+/// cycles from the post to the completion).
+fn ldcp_write(merge: u32, len: u32) -> (u32, u32, u64) {
+    let (r, c, _) = one_write(2, 256, false, merge, len, &[csr::MERGED, csr::EVENT_STALLS]);
+    (r[0], r[1], c)
+}
+
+/// One WRITE of `len` bytes from A to B on algorithm `alg` at `mtu` (A's flow in probe mode
+/// if `probe`; the scan at 2048-cycle rounds), EVENT_MERGE = `merge` on A, no backpressure;
+/// B's memory byte for byte. Returns A's registers `words`, the cycles from the post to the
+/// completion, and the frames B sent.
+fn one_write(alg: u32, mtu: u16, probe: bool, merge: u32, len: u32, words: &[u32]) -> (Vec<u32>, u64, u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut p = pair(21, 40, 0.0, None);
+    let (req, resp) = (0x101u16, 0x201u16);
+    connect_algs(&mut p, &mut rng, (req, resp), mtu, 0, (alg, alg), probe);
+    core(&mut p, Which::A).write(csr::TIMER_GAP, 1);
+    core(&mut p, Which::A).write(csr::EVENT_MERGE, merge);
+    core(&mut p, Which::A).read(csr::EVENT_MERGE);
+    assert_eq!(settle(&mut p, Which::A, 10_000).last().map(|r| (r.1, r.2)), Some((merge, 0)));
+    let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
+    p.a.host.fill(local, &data);
+    let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: 0 };
+    let start = p.cycle;
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 7);
+    settle(&mut p, Which::A, 10_000);
+    until_completions(&mut p, 1, 2_000_000);
+    let cycles = p.cycle - start;
+    assert_eq!(p.a.completions[0], req as u64 | 7 << 16);
+    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
+    assert!(got == data, "B's memory differs from the WRITE");
+    (regs(&mut p, Which::A, words), cycles, p.b.host.frames)
+}
+
+/// HPCC++ probe mode (draft 004 section 6.2.1): the timer scan sends a probe request at each
+/// visit of a probing flow with a message out (2048-cycle rounds here), tx_ctx sends the probe,
+/// and B answers every one with a telemetry response: B sends exactly PROBES frames more than
+/// for the same WRITE without probe mode, where the scan sends none.
+#[test]
+fn probe_mode_flows_probe_once_per_scan_visit() {
+    let (on, cycles, frames_on) = one_write(0, 4096, true, 1, 100_000, &[csr::PROBES]);
+    let (off, _, frames_off) = one_write(0, 4096, false, 1, 100_000, &[csr::PROBES]);
+    println!("HPCC++ 100,000-byte WRITE, {cycles} cycles: {} probes, B sent {frames_on} frames (without probe mode {} probes, {frames_off} frames)", on[0], off[0]);
+    assert_eq!(off[0], 0, "probes without probe mode");
+    let rounds = cycles / 2048;
+    assert!(on[0] as u64 >= rounds.saturating_sub(1) && on[0] as u64 <= rounds + 1, "{} probes in {rounds} rounds", on[0]);
+    assert_eq!(frames_on, frames_off + on[0] as u64, "a telemetry response per probe");
+}
+
+/// ACK coalescing: an LDCP flow at MTU 256 gets an ACK every few cycles, far inside cc_ldcp's
+/// 53-cycle per-flow hazard. With EVENT_MERGE on (its reset value) the ACKs that arrive while
+/// one waits merge into it, and the Rx pipe's events wait far less; off, every ACK waits its
+/// turn. The message lands byte for byte either way.
+#[test]
+fn ack_coalescing_bridges_the_per_flow_hazard() {
+    let on = ldcp_write(1, 256 << 10);
+    let off = ldcp_write(0, 256 << 10);
+    println!("LDCP, MTU 256, 256 KiB WRITE: merging on (merged, stalls, cycles) {on:?}, off {off:?}");
+    assert!(on.0 > 100, "only {} ACK events merged", on.0);
+    assert_eq!(off.0, 0, "merged with EVENT_MERGE = 0");
+    assert!(on.1 * 4 < off.1, "stalls with merging {} against {} without", on.1, off.1);
 }

@@ -95,6 +95,20 @@ pub const FB_ACKS: u32 = 0x038;
 pub const FB_APPLIED: u32 = 0x039;
 /// Sender: received Rx-HPCC feedbacks for a flow that is not Rx-HPCC here, ignored (wraps).
 pub const FB_IGNORED: u32 = 0x03A;
+/// [0] ACK coalescing: while cc_module has not taken the Rx pipe's last event, an ACK event of
+/// the same flow with the same ECN-Echo (neither carrying Rx-HPCC feedback) merges into it:
+/// the newer event with both ACKs' packets acknowledged added (`sim::rx_ctx::CcEvent::merge`).
+/// Reset 1 (on); 0 passes every event, and the Rx pipe waits while cc_module does.
+pub const EVENT_MERGE: u32 = 0x03B;
+/// Reset value of `EVENT_MERGE`.
+pub const EVENT_MERGE_RESET: u32 = 1;
+/// ACK events merged into the one waiting (wraps).
+pub const MERGED: u32 = 0x03C;
+/// Cycles an Rx pipe event waited for cc_module (not counting the sequencer's holds; wraps).
+pub const EVENT_STALLS: u32 = 0x03D;
+/// Probe requests the timer scan sent to tx_ctx: one per visit of an HPCC++ flow created in
+/// probe mode (tx create word bit 369) with a message out (wraps).
+pub const PROBES: u32 = 0x03E;
 
 /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
 /// flow are filled in by the command), used by create and post.

@@ -446,7 +446,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     o.metric("ce_marked", ports.iter().map(|p| p.marked).sum::<u64>() as f64);
     o.metric("max_queue_kb", ports.iter().map(|p| p.max_queue_bytes).max().unwrap_or(0) as f64 / 1000.0);
     let (mut timeouts, mut cnps, mut tx_events) = (0, 0, 0);
-    let (mut fb_acks, mut fb_applied, mut fb_ignored) = (0, 0, 0);
+    let (mut fb_acks, mut fb_applied, mut fb_ignored, mut merged) = (0, 0, 0, 0);
     for k in 0..4 {
         timeouts += f.read(k, csr::RTO_TIMEOUTS);
         cnps += f.read(k, csr::STAT_CNPS);
@@ -454,6 +454,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
         fb_acks += f.read(k, csr::FB_ACKS);
         fb_applied += f.read(k, csr::FB_APPLIED);
         fb_ignored += f.read(k, csr::FB_IGNORED);
+        merged += f.read(k, csr::MERGED);
     }
     // Rx-HPCC feedback: every queue pair has one algorithm at both ends, so no core ignores
     // any, and a lost ACK is the only way a sent W is not applied.
@@ -462,6 +463,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     }
     o.metric("fb_acks", fb_acks as f64);
     o.metric("fb_applied", fb_applied as f64);
+    o.metric("merged", merged as f64);
     o.metric("timeouts", timeouts as f64);
     o.metric("cnps", cnps as f64);
     o.metric("tx_events", tx_events as f64);

@@ -512,6 +512,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         ("fb_applied_b", Which::B, csr::FB_APPLIED),
         ("fb_ignored_a", Which::A, csr::FB_IGNORED),
         ("fb_ignored_b", Which::B, csr::FB_IGNORED),
+        ("merged_a", Which::A, csr::MERGED),
+        ("merged_b", Which::B, csr::MERGED),
     ] {
         core(&mut p, w).read(reg);
         let t = settle(&mut p, w, 10_000).last().map_or(0, |r| r.1);
