@@ -228,8 +228,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
 
     until_completions(&mut p, 1, 400_000);
     assert_eq!(p.a.completions[0], req as u64 | 0x5A5A << 16, "completion of the WRITE");
-    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "B's memory differs from the WRITE");
+    assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
 
     // A READ of B's bytes back into A at another address.
     let npkts = len.div_ceil(mtu as u32).max(1);
@@ -243,8 +242,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     assert_eq!(p.a.completions[1], req as u64 | 0x0BAD << 16, "completion of the READ");
     // The READ's completion waits for rx_dma to have written its last response: the bytes
     // are all in A's memory when the completion is taken.
-    let got: Vec<u8> = p.a.host.read(back, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "A's memory differs from the READ when its completion is taken");
+    assert!(p.a.host.holds(back, &data), "A's memory differs from the READ when its completion is taken");
 
     // The counters through the register port: two completions, no refused CC events.
     core(&mut p, Which::A).read(csr::COMPLETIONS);
@@ -356,8 +354,7 @@ fn lost_tail(seed: u64, alg: u32, mtu: u16, len: u32, lose: [(bool, u8); 2]) {
     until_completions(&mut p, 1, 200_000);
     assert!(target.borrow().is_none(), "the WRITE's frame to lose was never sent");
     assert_eq!(p.a.completions[0], req as u64 | 0x1111 << 16, "the WRITE completes ok");
-    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "B's memory differs from the WRITE");
+    assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
     let first_timeouts = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS])[0];
     assert!(first_timeouts >= 1, "the WRITE finished without a timeout");
 
@@ -371,8 +368,7 @@ fn lost_tail(seed: u64, alg: u32, mtu: u16, len: u32, lose: [(bool, u8); 2]) {
     until_completions(&mut p, 2, 200_000);
     assert!(target.borrow().is_none(), "the READ's frame to lose was never sent");
     assert_eq!(p.a.completions[1], req as u64 | 0x2222 << 16, "the READ completes ok");
-    let got: Vec<u8> = p.a.host.read(back, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "A's memory differs from the READ");
+    assert!(p.a.host.holds(back, &data), "A's memory differs from the READ");
     let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS]);
     assert!(v[0] > first_timeouts, "the READ finished without a timeout");
     assert_eq!((v[1], v[2]), (0, 2));
@@ -444,8 +440,7 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
     until_completions(&mut p, 2, 200_000);
     assert_eq!(p.a.completions[1], req as u64 | 0x8888 << 16);
-    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "B's memory differs from the WRITE after the re-create");
+    assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE after the re-create");
 }
 
 /// DCQCN's notification point: every ECN-capable frame A sends is marked CE; B answers a DCQCN
@@ -586,8 +581,7 @@ fn one_write(alg: u32, mtu: u16, probe: bool, merge: u32, len: u32, words: &[u32
     until_completions(&mut p, 1, 2_000_000);
     let cycles = p.cycle - start;
     assert_eq!(p.a.completions[0], req as u64 | 7 << 16);
-    let got: Vec<u8> = p.b.host.read(remote, data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect();
-    assert!(got == data, "B's memory differs from the WRITE");
+    assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
     (regs(&mut p, Which::A, words), cycles, p.b.host.frames)
 }
 

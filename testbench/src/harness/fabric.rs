@@ -388,7 +388,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
                 }
                 o.check(f.cycle, (flow, (c >> 16) as u16, (c >> 32) & 3), (flow, msg.tag, 0));
                 let host = &f.cores[msg.at.0].host;
-                let landed = host.read(msg.at.1, msg.data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect::<Vec<u8>>() == msg.data;
+                let landed = host.holds(msg.at.1, &msg.data);
                 o.transactions += 1;
                 o.check(f.cycle, (msg.read, msg.at.1, landed), (msg.read, msg.at.1, true));
                 done += 1;

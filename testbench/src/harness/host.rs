@@ -160,6 +160,12 @@ impl Host {
         (0..len as u64).map(|i| self.mem.get(addr + i)).collect()
     }
 
+    /// Whether `bytes` are at `addr`, every one of them written (a byte never written is no
+    /// match, whatever it is expected to be).
+    pub fn holds(&self, addr: u64, bytes: &[u8]) -> bool {
+        bytes.iter().enumerate().all(|(i, &b)| self.mem.get(addr + i as u64) == Some(b))
+    }
+
     /// No DMA read data is waiting to go in.
     pub fn idle(&self) -> bool {
         self.rd_beats.is_empty()

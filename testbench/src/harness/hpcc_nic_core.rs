@@ -437,7 +437,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         // responder's placement gate: its ACK leaves after the payload is written).
         for (at, msg) in late.drain(..) {
             let host = if msg.dst.0 { &p.a.host } else { &p.b.host };
-            let landed = host.read(msg.dst.1, msg.data.len()).into_iter().map(|b| b.unwrap_or(!0)).collect::<Vec<u8>>() == msg.data;
+            let landed = host.holds(msg.dst.1, &msg.data);
             o.transactions += 1;
             o.check(at, (msg.read, msg.dst.1, landed), (msg.read, msg.dst.1, true));
             done.push(msg);
