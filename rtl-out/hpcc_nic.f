@@ -19,6 +19,7 @@ tx_pipe.v
 rx_pipe.v
 tx_ctx.v
 rx_ctx.v
+read_split.v
 rx_dma.v
 nic_datapath.v
 axil_slave.v

@@ -419,23 +419,23 @@ module hpcc_dff_w3(d,q,clock);
 
 endmodule // hpcc_dff_w3
 
-module hpcc_dff_w315(d,q,clock);
+module hpcc_dff_w319(d,q,clock);
 
     // Module arguments
-    input wire  [314:0] d;
-    output reg  [314:0] q;
+    input wire  [318:0] d;
+    output reg  [318:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 315'h0;
+       q = 319'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // hpcc_dff_w315
+endmodule // hpcc_dff_w319
 
 module hpcc_dff_w32(d,q,clock);
 
@@ -562,6 +562,24 @@ module hpcc_dff_w40(d,q,clock);
     end
 
 endmodule // hpcc_dff_w40
+
+module hpcc_dff_w406(d,q,clock);
+
+    // Module arguments
+    input wire  [405:0] d;
+    output reg  [405:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 406'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // hpcc_dff_w406
 
 module hpcc_dff_w41(d,q,clock);
 
@@ -1069,19 +1087,19 @@ module hpcc_ram_w2_d1024(read_address,read_clock,read_data,write_address,write_c
 
 endmodule // hpcc_ram_w2_d1024
 
-module hpcc_ram_w315_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module hpcc_ram_w319_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [9:0] read_address;
     input wire  read_clock;
-    output reg  [314:0] read_data;
+    output reg  [318:0] read_data;
     input wire  [9:0] write_address;
     input wire  write_clock;
-    input wire  [314:0] write_data;
+    input wire  [318:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[314:0] mem[1023:0];
+    reg[318:0] mem[1023:0];
 
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
@@ -1093,7 +1111,7 @@ module hpcc_ram_w315_d1024(read_address,read_clock,read_data,write_address,write
        end
     end
 
-endmodule // hpcc_ram_w315_d1024
+endmodule // hpcc_ram_w319_d1024
 
 module hpcc_ram_w320_d1024(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 

@@ -168,6 +168,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  rx_ctx_m_axis_dma_cmd_tready;
     reg  [3:0] rx_ctx_stat_addr;
     wire  [31:0] rx_ctx_stat_count;
+    reg  read_split_clock;
+    reg  read_split_reset;
+    reg  [511:0] read_split_s_axis_tdata;
+    reg  read_split_s_axis_tvalid;
+    wire  read_split_s_axis_tready;
+    wire  [511:0] read_split_m_axis_tdata;
+    wire  read_split_m_axis_tvalid;
+    reg  read_split_m_axis_tready;
     reg  rx_dma_clock;
     reg  rx_dma_reset;
     reg  [511:0] rx_dma_s_axis_tdata;
@@ -395,6 +403,16 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_addr(rx_ctx_stat_addr),
         .stat_count(rx_ctx_stat_count)
     );
+    read_split read_split(
+        .clock(read_split_clock),
+        .reset(read_split_reset),
+        .s_axis_tdata(read_split_s_axis_tdata),
+        .s_axis_tvalid(read_split_s_axis_tvalid),
+        .s_axis_tready(read_split_s_axis_tready),
+        .m_axis_tdata(read_split_m_axis_tdata),
+        .m_axis_tvalid(read_split_m_axis_tvalid),
+        .m_axis_tready(read_split_m_axis_tready)
+    );
     rx_dma rx_dma(
         .clock(rx_dma_clock),
         .reset(rx_dma_reset),
@@ -619,11 +637,13 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         tx_pipe_clock = clock;
         rx_pipe_clock = clock;
         rx_ctx_clock = clock;
+        read_split_clock = clock;
         rx_dma_clock = clock;
         tx_ctx_reset = reset;
         tx_pipe_reset = reset;
         rx_pipe_reset = reset;
         rx_ctx_reset = reset;
+        read_split_reset = reset;
         rx_dma_reset = reset;
         cn_read_clock = clock;
         cn_write_clock = clock;
@@ -744,16 +764,19 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
-        rx_ctx_m_axis_pktrecv_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
-        g_take = rx_ctx_m_axis_pktrecv_tvalid & rx_ctx_m_axis_pktrecv_tready;
+        read_split_s_axis_tdata = rx_ctx_m_axis_pktrecv_tdata;
+        read_split_s_axis_tvalid = rx_ctx_m_axis_pktrecv_tvalid;
+        rx_ctx_m_axis_pktrecv_tready = read_split_s_axis_tready;
+        read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
+        g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
         cn_read_address = g_flow;
         if (g_take) begin
-            cn_read_address = rx_ctx_m_axis_pktrecv_tdata[(32'h0)+:(10)];
+            cn_read_address = read_split_m_axis_tdata[(32'h0)+:(10)];
         end
         fbr_read_address = cn_read_address;
         if (g_take) begin
             g_valid_d = 1'b1;
-            g_data_d = rx_ctx_m_axis_pktrecv_tdata;
+            g_data_d = read_split_m_axis_tdata;
             g_cd_d = cd_now;
         end
         else if (g_rel & tx_ctx_s_axis_pktrecv_tready) begin

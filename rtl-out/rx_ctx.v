@@ -39,10 +39,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     // Stub signals
     reg  [9:0] qp_read_address;
     reg  qp_read_clock;
-    wire  [314:0] qp_read_data;
+    wire  [318:0] qp_read_data;
     reg  [9:0] qp_write_address;
     reg  qp_write_clock;
-    reg  [314:0] qp_write_data;
+    reg  [318:0] qp_write_data;
     reg  qp_write_enable;
     reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
@@ -167,8 +167,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] lw_addr_d;
     wire  [9:0] lw_addr_q;
     reg  lw_addr_clock;
-    reg  [314:0] lw_data_d;
-    wire  [314:0] lw_data_q;
+    reg  [318:0] lw_data_d;
+    wire  [318:0] lw_data_q;
     reg  lw_data_clock;
 
     // Local signals
@@ -194,6 +194,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  q_gap;
     reg  n_gap;
     reg  q_ract;
+    reg  [3:0] q_log;
+    reg  [3:0] c_log;
+    reg  rr_multi;
+    reg  [31:0] rr_nm1;
+    reg  [23:0] rr_adv;
+    reg  [23:0] rr_epsn;
+    reg  rs_bad;
     reg  n_ract;
     reg  s_next;
     reg  [639:0] vd;
@@ -205,7 +212,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  do_v;
     reg  [9:0] a2;
     reg  q_we;
-    reg  [314:0] q_wd;
+    reg  [318:0] q_wd;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [2:0] c_op;
@@ -217,7 +224,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [15:0] s_flow;
     reg  s_id_ok;
     reg  [31:0] s_sent1;
-    reg  [314:0] w;
+    reg  [318:0] w;
     reg  q_valid;
     reg  [23:0] q_qpn;
     reg  [31:0] q_mtu;
@@ -318,7 +325,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] n_sent;
 
     // Sub module instances
-    hpcc_ram_w315_d1024 qp(
+    hpcc_ram_w319_d1024 qp(
         .read_address(qp_read_address),
         .read_clock(qp_read_clock),
         .read_data(qp_read_data),
@@ -536,7 +543,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(lw_addr_q),
         .clock(lw_addr_clock)
     );
-    hpcc_dff_w315 lw_data(
+    hpcc_dff_w319 lw_data(
         .d(lw_data_d),
         .q(lw_data_q),
         .clock(lw_data_clock)
@@ -683,6 +690,50 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         q_rd = w[(32'hf9)+:(64)];
         q_gap = w[(32'h139)+:(1)];
         q_ract = w[(32'h13a)+:(1)];
+        q_log = w[(32'h13b)+:(4)];
+        c_log = 32'hf;
+        if (c_mtu == 32'h1) begin
+            c_log = 32'h0;
+        end
+        if (c_mtu == 32'h2) begin
+            c_log = 32'h1;
+        end
+        if (c_mtu == 32'h4) begin
+            c_log = 32'h2;
+        end
+        if (c_mtu == 32'h8) begin
+            c_log = 32'h3;
+        end
+        if (c_mtu == 32'h10) begin
+            c_log = 32'h4;
+        end
+        if (c_mtu == 32'h20) begin
+            c_log = 32'h5;
+        end
+        if (c_mtu == 32'h40) begin
+            c_log = 32'h6;
+        end
+        if (c_mtu == 32'h80) begin
+            c_log = 32'h7;
+        end
+        if (c_mtu == 32'h100) begin
+            c_log = 32'h8;
+        end
+        if (c_mtu == 32'h200) begin
+            c_log = 32'h9;
+        end
+        if (c_mtu == 32'h400) begin
+            c_log = 32'ha;
+        end
+        if (c_mtu == 32'h800) begin
+            c_log = 32'hb;
+        end
+        if (c_mtu == 32'h1000) begin
+            c_log = 32'hc;
+        end
+        if (c_mtu == 32'h2000) begin
+            c_log = 32'hd;
+        end
         c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
         c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
         c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
@@ -739,7 +790,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         is_tresp = v_op == 32'hc1;
         is_probe = v_op == 32'hc0;
         is_rreq = v_op == 32'hc;
-        is_rresp = v_op == 32'h10;
+        is_rresp = (v_op == 32'hd) | (v_op == 32'he) | (v_op == 32'hf) | (v_op == 32'h10);
         dq = v_psn - q_epsn;
         ahead = (dq != 32'h0) & ~dq[32'h17];
         behind = dq[32'h17];
@@ -767,7 +818,15 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             act_n = 32'h1;
         end
         epsn1 = q_epsn + 32'h1;
-        rr_bad = (v_rlen > q_mtu) | (~behind & q_act);
+        rr_multi = v_rlen > q_mtu;
+        rr_nm1 = (v_rlen - 32'h1) >> q_log;
+        rr_bad = (rr_multi & ((q_log == 32'hf) | |rr_nm1[(32'h16)+:(10)])) | (~behind & q_act);
+        rr_adv = 32'h1;
+        if (rr_multi) begin
+            rr_adv = rr_nm1[(32'h0)+:(24)] + 32'h1;
+        end
+        rr_epsn = q_epsn + rr_adv;
+        rs_bad = (v_n > q_mtu) | (((v_op == 32'hd) | (v_op == 32'he)) & (v_n != q_mtu));
         dr = v_psn - q_una[(32'h0)+:(24)];
         er = v_psn - q_sent[(32'h0)+:(24)];
         una1 = q_una + 32'h1;
@@ -865,7 +924,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                     else begin
                         n_msn = msn1;
                         r_msn = msn1;
-                        n_epsn = epsn1;
+                        n_epsn = rr_epsn;
                         n_nak = 32'h0;
                     end
                 end
@@ -945,7 +1004,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                     n_gap = 32'h1;
                     to_una = 1'b1;
                 end
-                else if (v_n > q_mtu) begin
+                else if (rs_bad) begin
                     i_badresp = 1'b1;
                 end
                 else begin
@@ -998,7 +1057,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         r_rdf = 32'h0;
         if (r_rd == 32'h1) begin
-            r_rdf = (((v_rlen[(32'h0)+:(14)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0);
+            r_rdf = (((q_log) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((v_rlen) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0);
         end
         r_ece = 32'h0;
         if (v_ce & (r_resp == 32'h0) & (r_rd == 32'h0)) begin
@@ -1042,7 +1101,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9);
+                q_wd = ((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((c_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
             end
             else if (c_remove) begin
                 q_we = 1'b1;
@@ -1050,11 +1109,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             else if (c_read) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(249)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((one) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+                q_wd = ((w[(32'h0)+:(249)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
             end
             else if (c_tmo) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(217)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+                q_wd = ((w[(32'h0)+:(217)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
             end
             else if ((c_op == 32'h4) & q_valid) begin
                 q_we = 1'b0;
@@ -1067,7 +1126,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (s_id_ok & q_valid) begin
                 if (s_next) begin
                     q_we = 1'b1;
-                    q_wd = ((w[(32'h0)+:(217)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+                    q_wd = ((w[(32'h0)+:(217)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
                 end
                 else begin
                     i_sstale = 1'b1;
@@ -1079,7 +1138,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[(32'h0)+:(39)]) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((n_ract) & 315'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a);
+            q_wd = ((w[(32'h0)+:(39)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((n_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;

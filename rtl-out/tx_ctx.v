@@ -581,6 +581,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         a_plen = 32'h0;
         if (r_kind == 32'h4) begin
             ack_op = 32'h10;
+            if (p_recv_q[(32'h18)+:(2)] != 32'h0) begin
+                ack_op = ((p_recv_q[(32'h18)+:(2)]) & 8'hff) + 32'hc;
+            end
+            if (p_recv_q[(32'h18)+:(2)] == 32'h2) begin
+                a_aeth = 32'h0;
+            end
             a_tele = 32'h0;
             a_plen = p_recv_q[(32'h70)+:(14)];
         end

@@ -168,6 +168,7 @@ pub fn blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(rx_pipe()?);
     v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
     v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx_ctx.rs")?);
+    v.push(finish(&raw_verilog(crate::read_split::ReadSplit::default())?, "read_split", "hdl/src/read_split.rs")?);
     v.push(rx_dma()?);
     v.push(finish(
         &raw_verilog(crate::nic_datapath::NicDatapath::<10, RX_DMA_BANK_BITS>::new())?,

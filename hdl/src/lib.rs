@@ -24,6 +24,7 @@ pub mod ones_sum;
 pub mod rx_ctx;
 pub mod rx_dma;
 pub mod rx_pipe;
+pub mod read_split;
 pub mod result_fifo;
 pub mod tx_ctx;
 pub mod tx_pipe;

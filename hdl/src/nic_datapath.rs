@@ -38,6 +38,7 @@
 //! directly the two blocks' readies would form a combinational loop. The slice adds one cycle
 //! to the sent events and keeps one per clock.
 
+use crate::read_split::ReadSplit;
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
@@ -213,6 +214,7 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     tx_pipe: TxPipe,
     rx_pipe: RxPipe,
     rx_ctx: RxCtx<F>,
+    read_split: ReadSplit,
     rx_dma: RxDma<B>,
     probe_word: Signal<Local, Bits<512>>,
     rx_ready: Signal<Local, bool>,
@@ -348,6 +350,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             tx_pipe: Default::default(),
             rx_pipe: Default::default(),
             rx_ctx: Default::default(),
+            read_split: Default::default(),
             rx_dma: RxDma::new(),
             probe_word: Default::default(),
             rx_ready: Default::default(),
@@ -422,11 +425,13 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.tx_pipe.clock.next = self.clock.val();
         self.rx_pipe.clock.next = self.clock.val();
         self.rx_ctx.clock.next = self.clock.val();
+        self.read_split.clock.next = self.clock.val();
         self.rx_dma.clock.next = self.clock.val();
         self.tx_ctx.reset.next = self.reset.val();
         self.tx_pipe.reset.next = self.reset.val();
         self.rx_pipe.reset.next = self.reset.val();
         self.rx_ctx.reset.next = self.reset.val();
+        self.read_split.reset.next = self.reset.val();
         self.rx_dma.reset.next = self.reset.val();
         self.cn.read_clock.next = self.clock.val();
         self.cn.write_clock.next = self.clock.val();
@@ -447,7 +452,9 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // Kind 3 ([18:17] = 0b11) is tx_ctx's probe request.
         self.probe_word.next = bit_cast::<512, 16>(self.s_axis_probe_tdata.val()) | 0x6_0000;
         // Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
-        // the verdict of the PktRecv on offer) against payloads finished.
+        // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
+        // a READ: then the gate waits for a payload more than it must, never less) against
+        // payloads finished.
         self.cmd_data.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val()
             & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bit(96)
             & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bits::<14>(80).any();
@@ -573,18 +580,23 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.cl_flow.d.next = self.cn.write_address.val();
         self.cl_data.d.next = self.cn.write_data.val();
         self.stat_cnps.next = self.cn_count.q.val();
-        self.rx_ctx.m_axis_pktrecv_tready.next =
+        // rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
+        // into its response packets.
+        self.read_split.s_axis_tdata.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
+        self.read_split.s_axis_tvalid.next = self.rx_ctx.m_axis_pktrecv_tvalid.val();
+        self.rx_ctx.m_axis_pktrecv_tready.next = self.read_split.s_axis_tready.val();
+        self.read_split.m_axis_tready.next =
             !self.g_valid.q.val() | (self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val());
-        self.g_take.next = self.rx_ctx.m_axis_pktrecv_tvalid.val() & self.rx_ctx.m_axis_pktrecv_tready.val();
+        self.g_take.next = self.read_split.m_axis_tvalid.val() & self.read_split.m_axis_tready.val();
         // The CNP RAM reads the flow entering the gate, else the one in it.
         self.cn.read_address.next = self.g_flow.val();
         if self.g_take.val() {
-            self.cn.read_address.next = self.rx_ctx.m_axis_pktrecv_tdata.val().get_bits::<F>(0);
+            self.cn.read_address.next = self.read_split.m_axis_tdata.val().get_bits::<F>(0);
         }
         self.fbr.read_address.next = self.cn.read_address.val();
         if self.g_take.val() {
             self.g_valid.d.next = true;
-            self.g_data.d.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
+            self.g_data.d.next = self.read_split.m_axis_tdata.val();
             self.g_cd.d.next = self.cd_now.val();
         } else if self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
             self.g_valid.d.next = false;

@@ -22,8 +22,9 @@ use rust_hdl::prelude::*;
 
 /// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
 /// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32 | next READ
-/// response address 64 | READ gap go-back-N out 1 | READ posted, no ACK since 1.
-const QP_BITS: usize = 315;
+/// response address 64 | READ gap go-back-N out 1 | READ posted, no ACK since 1 | log2 of the
+/// MTU 4 (15: the MTU is not a power of two; set at create so that S2 cuts a READ by shifting).
+const QP_BITS: usize = 319;
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -154,6 +155,13 @@ pub struct RxCtx<const F: usize> {
     q_gap: Signal<Local, Bits<1>>,
     n_gap: Signal<Local, Bits<1>>,
     q_ract: Signal<Local, Bits<1>>,
+    q_log: Signal<Local, Bits<4>>,
+    c_log: Signal<Local, Bits<4>>,
+    rr_multi: Signal<Local, bool>,
+    rr_nm1: Signal<Local, Bits<32>>,
+    rr_adv: Signal<Local, Bits<24>>,
+    rr_epsn: Signal<Local, Bits<24>>,
+    rs_bad: Signal<Local, bool>,
     n_ract: Signal<Local, Bits<1>>,
     s_next: Signal<Local, bool>,
 
@@ -395,6 +403,51 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.q_rd.next = self.w.val().get_bits::<64>(249);
         self.q_gap.next = self.w.val().get_bits::<1>(313);
         self.q_ract.next = self.w.val().get_bits::<1>(314);
+        self.q_log.next = self.w.val().get_bits::<4>(315);
+        // log2 of a create's MTU, 15 if it is not a power of two.
+        self.c_log.next = 15.into();
+        if self.c_mtu.val() == 1 {
+            self.c_log.next = 0.into();
+        }
+        if self.c_mtu.val() == 2 {
+            self.c_log.next = 1.into();
+        }
+        if self.c_mtu.val() == 4 {
+            self.c_log.next = 2.into();
+        }
+        if self.c_mtu.val() == 8 {
+            self.c_log.next = 3.into();
+        }
+        if self.c_mtu.val() == 16 {
+            self.c_log.next = 4.into();
+        }
+        if self.c_mtu.val() == 32 {
+            self.c_log.next = 5.into();
+        }
+        if self.c_mtu.val() == 64 {
+            self.c_log.next = 6.into();
+        }
+        if self.c_mtu.val() == 128 {
+            self.c_log.next = 7.into();
+        }
+        if self.c_mtu.val() == 256 {
+            self.c_log.next = 8.into();
+        }
+        if self.c_mtu.val() == 512 {
+            self.c_log.next = 9.into();
+        }
+        if self.c_mtu.val() == 1024 {
+            self.c_log.next = 10.into();
+        }
+        if self.c_mtu.val() == 2048 {
+            self.c_log.next = 11.into();
+        }
+        if self.c_mtu.val() == 4096 {
+            self.c_log.next = 12.into();
+        }
+        if self.c_mtu.val() == 8192 {
+            self.c_log.next = 13.into();
+        }
 
         // ---- Control word.
         self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
@@ -485,7 +538,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.is_tresp.next = self.v_op.val() == 0xC1;
         self.is_probe.next = self.v_op.val() == 0xC0;
         self.is_rreq.next = self.v_op.val() == 0x0C;
-        self.is_rresp.next = self.v_op.val() == 0x10;
+        self.is_rresp.next = (self.v_op.val() == 0x0D)
+            | (self.v_op.val() == 0x0E)
+            | (self.v_op.val() == 0x0F)
+            | (self.v_op.val() == 0x10);
 
         // ---- Responder (sim::rx_ctx::RxCtx::request).
         self.dq.next = self.v_psn.val() - self.q_epsn.val();
@@ -522,8 +578,22 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.act_n.next = 1.into();
         }
         self.epsn1.next = self.q_epsn.val() + 1;
-        // READ request (sim::rx_ctx::RxCtx::read_request): one response packet at most.
-        self.rr_bad.next = (self.v_rlen.val() > self.q_mtu.val()) | (!self.behind.val() & self.q_act.val());
+        // READ request (sim::rx_ctx::RxCtx::read_request, read_packets): longer than the MTU,
+        // it takes ((length - 1) >> log2 MTU) + 1 PSNs, at most 2^22, and the MTU must be a
+        // power of two.
+        self.rr_multi.next = self.v_rlen.val() > self.q_mtu.val();
+        self.rr_nm1.next = (self.v_rlen.val() - 1) >> self.q_log.val();
+        self.rr_bad.next = (self.rr_multi.val()
+            & ((self.q_log.val() == 15) | self.rr_nm1.val().get_bits::<10>(22).any()))
+            | (!self.behind.val() & self.q_act.val());
+        self.rr_adv.next = 1.into();
+        if self.rr_multi.val() {
+            self.rr_adv.next = self.rr_nm1.val().get_bits::<24>(0) + 1;
+        }
+        self.rr_epsn.next = self.q_epsn.val() + self.rr_adv.val();
+        // READ response: First and Middle a whole MTU, Last and Only at most one.
+        self.rs_bad.next = (self.v_n.val() > self.q_mtu.val())
+            | (((self.v_op.val() == 0x0D) | (self.v_op.val() == 0x0E)) & (self.v_n.val() != self.q_mtu.val()));
         // READ response (read_response): snd_una <= PSN < sent.
         self.dr.next = self.v_psn.val() - self.q_una.val().get_bits::<24>(0);
         self.er.next = self.v_psn.val() - self.q_sent.val().get_bits::<24>(0);
@@ -619,7 +689,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.r_send.next = true;
                     self.r_syn.next = 0x61.into();
                 } else if self.is_rreq.val() {
-                    // READ Response Only to send (PktRecv kind 4); a duplicate is executed again.
+                    // The whole READ to answer (PktRecv kind 4, for read_split); a duplicate is
+                    // executed again.
                     self.r_send.next = true;
                     self.r_rd.next = 1.into();
                     if self.behind.val() {
@@ -627,7 +698,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                     } else {
                         self.n_msn.next = self.msn1.val();
                         self.r_msn.next = self.msn1.val();
-                        self.n_epsn.next = self.epsn1.val();
+                        self.n_epsn.next = self.rr_epsn.val();
                         self.n_nak.next = 0.into();
                     }
                 } else if self.behind.val() {
@@ -697,7 +768,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.i_gap.next = true;
                     self.n_gap.next = 1.into();
                     self.to_una.next = true;
-                } else if self.v_n.val() > self.q_mtu.val() {
+                } else if self.rs_bad.val() {
                     self.i_badresp.next = true;
                 } else {
                     self.write.next = self.v_n.val() != 0;
@@ -759,10 +830,12 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<512, 3>(self.v_nhop.val()) << 96)
                 | (bit_cast::<512, 320>(self.wire_hops.val()) << 128);
         }
-        // READ response to send: length [125:112], host address [511:448].
+        // The whole READ to answer (sim::tx_ctx::ReadResp's first form): MTU log2 [107:104],
+        // length [159:128], host address [511:448]; position Only, packet length 0.
         self.r_rdf.next = 0.into();
         if self.r_rd.val() == 1 {
-            self.r_rdf.next = (bit_cast::<512, 14>(self.v_rlen.val().get_bits::<14>(0)) << 112)
+            self.r_rdf.next = (bit_cast::<512, 4>(self.q_log.val()) << 104)
+                | (bit_cast::<512, 32>(self.v_rlen.val()) << 128)
                 | (bit_cast::<512, 64>(self.sw_va.y.val()) << 448);
         }
         // ECN-Echo for an ACK / NAK (kind 0) of a CE-marked request (the LDCP receiver).
@@ -845,7 +918,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                     | (bit_cast::<QP_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(64))
                         << 39)
                     | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 185)
-                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 217);
+                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 217)
+                    | (bit_cast::<QP_BITS, 4>(self.c_log.val()) << 315);
             } else if self.c_remove.val() {
                 self.q_we.next = true;
                 self.q_wd.next = 0.into();
@@ -854,7 +928,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.q_wd.next = bit_cast::<QP_BITS, 249>(self.w.val().get_bits::<249>(0))
                     | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249)
                     | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                    | (bit_cast::<QP_BITS, 1>(self.one.val()) << 314);
+                    | (bit_cast::<QP_BITS, 1>(self.one.val()) << 314)
+                    | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
             } else if self.c_tmo.val() {
                 // sent = snd_una.
                 self.q_we.next = true;
@@ -862,7 +937,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                     | (bit_cast::<QP_BITS, 32>(self.q_una.val()) << 217)
                     | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
                     | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                    | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314);
+                    | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314)
+                    | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
             } else if (self.c_op.val() == 4) & self.q_valid.val() {
                 // A timeout with nothing in flight: nothing to do.
                 self.q_we.next = false;
@@ -878,7 +954,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                             | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217)
                             | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
                             | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                            | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314);
+                            | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314)
+                            | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
                 } else {
                     self.i_sstale.next = true;
                 }
@@ -898,7 +975,8 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217)
                 | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249)
                 | (bit_cast::<QP_BITS, 1>(self.n_gap.val()) << 313)
-                | (bit_cast::<QP_BITS, 1>(self.n_ract.val()) << 314);
+                | (bit_cast::<QP_BITS, 1>(self.n_ract.val()) << 314)
+                | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
         }
 
         self.qp.write_enable.next = self.q_we.val();

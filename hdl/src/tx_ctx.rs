@@ -16,8 +16,9 @@
 //! received) gives a telemetry response descriptor (0xC1) and kind 3 (a probe request from the
 //! CC module) a probe descriptor (0xC0) at the flow's next PSN, for flows in probe mode.
 //! A flow whose posted message is a READ sends READ requests (0x0C), one per PktSend, each for
-//! the next MTU of the message; kind 4 (a READ request received) gives a READ Response Only
-//! (0x10) with its payload read over the DMA read interface.
+//! the next MTU of the message; kind 4 (one packet of a READ request received, cut by
+//! read_split) gives a READ response (Only 0x10, or First / Middle / Last) with its payload
+//! read over the DMA read interface.
 //!
 //! Every event reads the flow's words in S1 and writes them in S2; the writes of the previous
 //! cycle are forwarded, so back-to-back PktSends of one flow need no spacing. A PktRecv or
@@ -68,8 +69,9 @@ pub struct TxCtx<const F: usize> {
     /// received for the flow's requests), no descriptor; the flow sends again from PSN [55:32]
     /// if it lies in the sent range. Kind 2: send a telemetry response (0xC1) with this PSN and
     /// these hops, AETH ignored. Kind 3: send a probe (0xC0) at the flow's next PSN if the flow
-    /// is in probe mode; only the flow is used. Kind 4: send a READ Response Only (0x10) with
-    /// this PSN and AETH and [125:112] bytes read from host address [511:448] (a DMA read).
+    /// is in probe mode; only the flow is used. Kind 4: send a READ response, opcode by [25:24]
+    /// (0 Only 0x10, 1 First 0x0D, 2 Middle 0x0E, 3 Last 0x0F), with this PSN and AETH and
+    /// [125:112] bytes read from host address [511:448] (a DMA read).
     /// Kind 5: send a CNP (0x81) to the flow's peer; only the flow is used. Kinds 6 and 7 are
     /// dropped.
     pub s_axis_pktrecv_tdata: Signal<In, Bits<512>>,
@@ -632,8 +634,17 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.a_aeth.next = self.p_recv.q.val().get_bits::<32>(64);
         self.a_plen.next = 0.into();
         if self.r_kind.val() == 4 {
-            // READ Response Only: PSN, AETH, payload length [125:112]; no telemetry.
+            // READ response: Only 0x10, or First / Middle / Last (0x0D..0x0F) by the
+            // position [25:24] read_split wrote; PSN, AETH (tx_pipe leaves it out of a
+            // Middle), payload length [125:112]; no telemetry.
             self.ack_op.next = 0x10.into();
+            if self.p_recv.q.val().get_bits::<2>(24) != 0 {
+                self.ack_op.next = bit_cast::<8, 2>(self.p_recv.q.val().get_bits::<2>(24)) + 0x0C;
+            }
+            // A Middle has no AETH: the descriptor's AETH bytes are 0, as the model's.
+            if self.p_recv.q.val().get_bits::<2>(24) == 2 {
+                self.a_aeth.next = 0.into();
+            }
             self.a_tele.next = 0.into();
             self.a_plen.next = self.p_recv.q.val().get_bits::<14>(112);
         } else if self.r_kind.val() == 2 {

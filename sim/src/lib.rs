@@ -9,6 +9,7 @@ pub mod mul_pipe;
 pub mod nic_model;
 pub mod packet;
 pub mod pipe;
+pub mod read_split;
 pub mod replay;
 pub mod tx_ctx;
 pub mod tx_pipe;

@@ -24,7 +24,7 @@ use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
 use crate::rx_dma::Cmd;
-use crate::tx_ctx::{PktRecv, ReadResp, Recv, Response, Rewind};
+use crate::tx_ctx::{PktRecv, ReadPos, ReadResp, Recv, Response, Rewind};
 
 /// Control op codes (`s_axis_ctrl_tdata[2:0]`; 0, 5, 6 and 7 are bad).
 pub const OP_CREATE: u8 = 1;
@@ -210,6 +210,25 @@ struct Qp {
     /// A READ was posted and no ACK has come since (READ requests are never ACKed, so an ACK
     /// means the flow is sending WRITEs again): sequence NAKs acknowledge nothing.
     rd_act: bool,
+}
+
+/// A READ asks for at most this many response packets (a quarter of the 24-bit PSN space, the
+/// bound the NIC model puts on what may be outstanding); a longer one is NAKed invalid request.
+pub const MAX_READ_PACKETS: u32 = 1 << 22;
+
+/// How many response packets a READ of `len` bytes takes at this MTU: one if it fits a packet,
+/// else ceil(len / MTU) where the MTU is 2^`mtu_log`; None (NAK invalid request) for a longer
+/// READ on a QP whose MTU is not a power of two (`mtu_log` 15: the RTL cuts by shifting), or
+/// past `MAX_READ_PACKETS`.
+pub fn read_packets(len: u32, mtu: u16, mtu_log: u8) -> Option<u32> {
+    if len <= mtu as u32 {
+        return Some(1);
+    }
+    if mtu_log > 13 {
+        return None;
+    }
+    let n = ((len - 1) >> mtu_log) + 1;
+    (n <= MAX_READ_PACKETS).then_some(n)
 }
 
 /// The receive context of 2^F flows.
@@ -400,7 +419,7 @@ impl RxCtx {
         match v.opcode {
             0x06..=0x08 | 0x0A => out = self.request(&mut q, flow, v),
             0x0C => out = self.read_request(&mut q, flow, v),
-            0x10 => {
+            0x0D..=0x10 => {
                 let (ack, loss) = (event(EV_ACK, &q), event(EV_LOSS, &q));
                 out = self.read_response(&mut q, flow, v, ack, loss);
             }
@@ -511,10 +530,12 @@ impl RxCtx {
         out
     }
 
-    /// A READ request at the responder (one response packet: at most one MTU). Ahead of the
-    /// expected PSN as for a WRITE; longer than the MTU, or in order inside a WRITE message:
-    /// NAK invalid request; a duplicate is executed again (its response may be what was lost);
-    /// in order: expected PSN + 1, MSN + 1, a READ Response Only of the requested bytes.
+    /// A READ request at the responder. Ahead of the expected PSN as for a WRITE; in order
+    /// inside a WRITE message, or longer than the MTU where the MTU is not a power of two or
+    /// the READ needs more than `MAX_READ_PACKETS` responses: NAK invalid request. A duplicate
+    /// is executed again, whole (its responses may be what was lost), the expected PSN kept;
+    /// in order: expected PSN + the READ's response packets, MSN + 1. Either way one PktRecv
+    /// kind 4 carries the whole READ (`ReadResp`'s first form) for read_split to cut.
     fn read_request(&mut self, q: &mut Qp, flow: u16, v: &Verdict) -> Out {
         let mut out = Out::default();
         let ack = Syndrome::Ack { credits: ACK_CREDITS_INVALID };
@@ -525,7 +546,9 @@ impl RxCtx {
             out.recv = self.ahead(q, flow, echo, ce(v));
             return out;
         }
-        if v.reth_len > q.mtu as u32 || (d == 0 && q.wr_active) {
+        let mtu_log = if q.mtu.is_power_of_two() { q.mtu.trailing_zeros() as u8 } else { 15 };
+        let packets = read_packets(v.reth_len, q.mtu, mtu_log);
+        if packets.is_none() || (d == 0 && q.wr_active) {
             self.bump(stat::BAD_REQUEST);
             if d == 0 {
                 q.wr_active = false;
@@ -538,17 +561,19 @@ impl RxCtx {
             self.bump(stat::DUPLICATE);
         } else {
             q.msn = psn_add(q.msn, 1);
-            q.epsn = psn_add(q.epsn, 1);
+            q.epsn = psn_add(q.epsn, packets.unwrap());
             q.nak_sent = false;
         }
         let aeth = Aeth { syndrome: ack, msn: q.msn };
-        let (va, len) = (v.reth_va, v.reth_len as u16);
-        out.recv = Some(Recv::ReadResp(ReadResp { flow, psn: v.psn, aeth, va, len }));
+        let r = ReadResp { flow, psn: v.psn, aeth, va: v.reth_va, len: 0, pos: ReadPos::Only, total: v.reth_len, mtu_log };
+        out.recv = Some(Recv::ReadResp(r));
         out
     }
 
-    /// A READ Response Only at the requester. At snd_una (and below sent): an ACK of its PSN
-    /// (Notify one packet, CC event type 0) whose payload (at most one MTU) is written at the
+    /// A READ response (Only, or First / Middle / Last of a READ asked for in several packets)
+    /// at the requester: each is the answer for its own PSN. At snd_una (and below sent): an
+    /// ACK of its PSN (Notify one packet, CC event type 0) whose payload (exactly one MTU for
+    /// First and Middle, at most one for Last and Only; else `bad_response`) is written at the
     /// READ's next local address. Between snd_una and sent: a response was lost; go back to
     /// snd_una as for a sequence NAK. Anywhere else: stale.
     fn read_response(&mut self, q: &mut Qp, flow: u16, v: &Verdict, ack: CcEvent, loss: CcEvent) -> Out {
@@ -571,7 +596,8 @@ impl RxCtx {
             return out;
         }
         let n = v.payload_len;
-        if n > q.mtu {
+        // First and Middle are whole packets; Last and Only at most one.
+        if n > q.mtu || (matches!(v.opcode, 0x0D | 0x0E) && n != q.mtu) {
             self.bump(stat::BAD_RESPONSE);
             return out;
         }
@@ -776,7 +802,7 @@ mod tests {
         let mut v = rec(0x06, 0xFF_FFFE, 1000);
         v.code = 11;
         assert_eq!(c.verdict(&v, 0), Out::default());
-        v = rec(0x0E, 0, 0);
+        v = rec(0x04, 0, 0);
         assert_eq!(c.verdict(&v, 0), Out::default());
         v.dest_qp = QPN ^ 0x100;
         assert_eq!(c.verdict(&v, 0), Out::default());
@@ -814,14 +840,14 @@ mod tests {
         let mut r = rec(0x0C, 0xFF_FFFE, 0);
         (r.reth_va, r.reth_len) = (0x7000, 1000);
         let resp = |o: &Out| match &o.recv {
-            Some(Recv::ReadResp(x)) => (x.psn, x.aeth.msn, x.va, x.len),
+            Some(Recv::ReadResp(x)) => (x.psn, x.aeth.msn, x.va, x.total),
             x => panic!("no READ response: {x:?}"),
         };
         assert_eq!(resp(&c.verdict(&r, 0)), (0xFF_FFFE, 1, 0x7000, 1000));
         assert_eq!(resp(&c.verdict(&r, 0)), (0xFF_FFFE, 1, 0x7000, 1000), "a duplicate is executed again");
         r.psn = 0xFF_FFFF;
         r.reth_len = 1001;
-        assert_eq!(ack_of(&c.verdict(&r, 0)).1, 0x61);
+        assert_eq!(ack_of(&c.verdict(&r, 0)).1, 0x61, "longer than an MTU that is not a power of two");
         assert_eq!((c.stats[stat::DUPLICATE], c.stats[stat::BAD_REQUEST]), (1, 1));
 
         assert!(c.ctrl(&Ctrl { op: OP_READ, qpn: QPN, epsn: 0, spsn: 0, mtu: 0, addr: 0x5_0000 }));
@@ -860,6 +886,53 @@ mod tests {
         assert_eq!((o.recv, o.notify), (Some(Recv::Rewind(Rewind { flow: 5, psn: 102 })), Some((5, 2048))));
         assert_eq!(c.psns(5).map(|p| (p.1, p.2)), Some((102, 102)));
         assert!(!c.ctrl(&Ctrl { op: OP_READ, qpn: QPN ^ 0x400, epsn: 0, spsn: 0, mtu: 0, addr: 0 }));
+    }
+
+    /// Multi-packet READ (MTU 1024): the responder takes the READ's packet count of PSNs and
+    /// hands the whole READ to read_split; a duplicate is answered whole without moving the
+    /// expected PSN; too many packets is NAKed. The requester takes First / Middle / Last as
+    /// the answers of their own PSNs, First and Middle only a whole MTU long.
+    #[test]
+    fn multi_packet_reads() {
+        let mut c = RxCtx::new(4);
+        c.pkt_shift = 10;
+        assert!(c.ctrl(&Ctrl { op: OP_CREATE, qpn: QPN, epsn: 0xFF_FFFE, spsn: 100, mtu: 1024, addr: 0 }));
+        let mut r = rec(0x0C, 0xFF_FFFE, 0);
+        (r.reth_va, r.reth_len) = (0x7000, 2500);
+        let whole = |o: &Out| match &o.recv {
+            Some(Recv::ReadResp(x)) => (x.psn, x.aeth.msn, x.total, x.mtu_log, x.pos, x.len),
+            x => panic!("no READ response: {x:?}"),
+        };
+        assert_eq!(whole(&c.verdict(&r, 0)), (0xFF_FFFE, 1, 2500, 10, ReadPos::Only, 0));
+        assert_eq!(c.responder(5).unwrap().0, 1, "three PSNs across the wrap");
+        r.psn = 0xFF_FFFF;
+        (r.reth_va, r.reth_len) = (0x7400, 1476);
+        assert_eq!(whole(&c.verdict(&r, 0)), (0xFF_FFFF, 1, 1476, 10, ReadPos::Only, 0), "a retry from its middle");
+        assert_eq!((c.responder(5).unwrap().0, c.stats[stat::DUPLICATE]), (1, 1));
+        // The longest READ (2^32 - 1 bytes) at MTU 1024 is MAX_READ_PACKETS packets; at MTU
+        // 256 one byte past MAX_READ_PACKETS packets is too many.
+        r.psn = 1;
+        r.reth_len = u32::MAX;
+        assert_eq!(whole(&c.verdict(&r, 0)).2, u32::MAX);
+        assert_eq!(c.responder(5).unwrap().0, 1 + MAX_READ_PACKETS);
+        assert_eq!(read_packets(MAX_READ_PACKETS << 8, 256, 8), Some(MAX_READ_PACKETS));
+        assert_eq!(read_packets((MAX_READ_PACKETS << 8) + 1, 256, 8), None);
+        assert_eq!(read_packets(0, 1024, 10), Some(1));
+        assert_eq!(read_packets(1025, 1000, 15), None);
+
+        assert!(c.ctrl(&Ctrl { op: OP_READ, qpn: QPN, epsn: 0, spsn: 0, mtu: 0, addr: 0x5_0000 }));
+        for p in 100..103 {
+            c.sent(&Sent { flow: 5, psn: p });
+        }
+        assert!(!c.verdict(&rec(0x0D, 100, 1000), 0).dma.write, "a short First");
+        assert_eq!(c.stats[stat::BAD_RESPONSE], 1);
+        let o = c.verdict(&rec(0x0D, 100, 1024), 0);
+        assert_eq!((o.dma.addr, o.dma.len, o.notify), (0x5_0000, 1024, Some((5, 1024))));
+        assert!(!c.verdict(&rec(0x0E, 101, 1023), 0).dma.write, "a short Middle");
+        assert_eq!(c.verdict(&rec(0x0E, 101, 1024), 0).dma.addr, 0x5_0400);
+        let o = c.verdict(&rec(0x0F, 102, 452), 0);
+        assert_eq!((o.dma.addr, o.dma.len, o.event.unwrap().seq), (0x5_0800, 452, 103));
+        assert_eq!(c.stats[stat::BAD_RESPONSE], 2);
     }
 
     #[test]

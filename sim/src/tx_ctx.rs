@@ -214,8 +214,45 @@ impl Response {
     }
 }
 
-/// A READ request the Rx pipe received for `flow` (kind 4): send a READ Response Only with
-/// this PSN and AETH and the `len` bytes (14 bits used) at host address `va`.
+/// Which packet of a READ's responses a kind-4 PktRecv asks for (byte 3 bits 0-1), and so its
+/// opcode: Only 0x10, First 0x0D, Middle 0x0E (no AETH), Last 0x0F.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadPos {
+    #[default]
+    Only = 0,
+    First = 1,
+    Middle = 2,
+    Last = 3,
+}
+
+impl ReadPos {
+    /// From the two bits of byte 3.
+    pub fn from_bits(b: u8) -> ReadPos {
+        match b & 3 {
+            0 => ReadPos::Only,
+            1 => ReadPos::First,
+            2 => ReadPos::Middle,
+            _ => ReadPos::Last,
+        }
+    }
+
+    /// The response opcode.
+    pub fn opcode(self) -> Opcode {
+        match self {
+            ReadPos::Only => Opcode::RdmaReadResponseOnly,
+            ReadPos::First => Opcode::RdmaReadResponseFirst,
+            ReadPos::Middle => Opcode::RdmaReadResponseMiddle,
+            ReadPos::Last => Opcode::RdmaReadResponseLast,
+        }
+    }
+}
+
+/// A READ response to send for `flow` (kind 4). Two forms share the layout:
+/// - rx_ctx's, a whole READ to answer: `total` bytes at `va` from `psn` on, in packets of
+///   2^`mtu_log` bytes (15: the QP's MTU is not a power of two, so `total` fits one packet);
+///   `pos` Only, `len` 0. `sim::read_split` (nic_datapath) makes it one PktRecv per packet.
+/// - read_split's, one packet, which tx_ctx sends: `pos`, this packet's PSN, `len` bytes (14
+///   bits used) at `va`; `total` and `mtu_log` as they came (ignored).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadResp {
     pub flow: u16,
@@ -223,19 +260,26 @@ pub struct ReadResp {
     pub aeth: Aeth,
     pub va: u64,
     pub len: u16,
+    pub pos: ReadPos,
+    pub total: u32,
+    pub mtu_log: u8,
 }
 
 impl ReadResp {
-    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1), kind 4 (byte 2 bit 3), PSN
-    /// (bytes 4-6, big-endian), AETH (8-11, as on the wire), length (14-15, little-endian),
-    /// host address (56-63, little-endian).
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1), kind 4 (byte 2 bit 3),
+    /// position (byte 3 bits 0-1), PSN (bytes 4-6, big-endian), AETH (8-11, as on the wire),
+    /// MTU log2 (byte 13 bits 0-3), length (14-15, little-endian), whole READ's length (16-19,
+    /// little-endian), host address (56-63, little-endian).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let mut w = [0u8; CTRL_LEN];
         w[0..2].copy_from_slice(&self.flow.to_le_bytes());
         w[2] = 8;
+        w[3] = self.pos as u8;
         w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
         w[8..12].copy_from_slice(&self.aeth.build());
+        w[13] = self.mtu_log & 15;
         w[14..16].copy_from_slice(&self.len.to_le_bytes());
+        w[16..20].copy_from_slice(&self.total.to_le_bytes());
         w[56..64].copy_from_slice(&self.va.to_le_bytes());
         w
     }
@@ -496,15 +540,16 @@ impl TxCtx {
         })
     }
 
-    /// A READ response (opcode 0x10, READ Response Only): as an ACK (the flow's header,
-    /// ECT(0), no AckReq) with the PSN and AETH given, no telemetry, payload `len & 0x3FFF`
+    /// A READ response (opcode by `pos`: Only 0x10, First 0x0D, Middle 0x0E, Last 0x0F): as an
+    /// ACK (the flow's header, ECT(0), no AckReq) with the PSN and AETH given (tx_pipe leaves
+    /// the AETH out of a Middle), no telemetry, payload `len & 0x3FFF`
     /// bytes read from `va` (a DMA read if nonzero); None (counted in `recv_drops`) for a flow
     /// without context.
     pub fn read_response(&mut self, r: &ReadResp) -> Option<(TxDesc, Option<DmaRead>)> {
         let ack = PktRecv { flow: r.flow, psn: r.psn, aeth: r.aeth, echo: None, ece: false, feedback: None };
         let d = self.pkt_recv(&ack)?;
         let len = r.len & MAX_MTU;
-        let desc = TxDesc { opcode: Opcode::RdmaReadResponseOnly, payload_len: len, ..d };
+        let desc = TxDesc { opcode: r.pos.opcode(), payload_len: len, ..d };
         Some((desc, (len > 0).then_some(DmaRead { addr: r.va, len, flow: r.flow })))
     }
 
@@ -753,7 +798,7 @@ mod tests {
         let (d, _) = c.pkt_send(2).unwrap();
         assert_eq!((d.bth.psn, d.reth.va, d.reth.dma_len), (0, 0x9000 + 1000, 1000));
         let aeth = Aeth { syndrome: Syndrome::Ack { credits: ACK_CREDITS_INVALID }, msn: 3 };
-        let r = ReadResp { flow: 2, psn: 77, aeth, va: 0xABC0, len: 0x4000 | 300 };
+        let r = ReadResp { flow: 2, psn: 77, aeth, va: 0xABC0, len: 0x4000 | 300, pos: ReadPos::Only, total: 0, mtu_log: 0 };
         let (d, dma) = c.read_response(&r).unwrap();
         assert_eq!((d.opcode, d.bth.psn, d.aeth, d.payload_len, d.telemetry), (Opcode::RdmaReadResponseOnly, 77, aeth, 300, None));
         assert_eq!(dma, Some(DmaRead { addr: 0xABC0, len: 300, flow: 2 }));

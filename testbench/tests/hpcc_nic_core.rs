@@ -613,3 +613,73 @@ fn ack_coalescing_bridges_the_per_flow_hazard() {
     assert_eq!(off.0, 0, "merged with EVENT_MERGE = 0");
     assert!(on.1 * 4 < off.1, "stalls with merging {} against {} without", on.1, off.1);
 }
+
+/// A READ asking for several MTUs, as another vendor's requester sends it (this NIC's own
+/// requester asks one MTU per request), injected into B's MAC: B answers READ Response First,
+/// Middle..., Last with consecutive PSNs across the 2^24 wrap, AETH (MSN) on First and Last
+/// only, each a whole MTU but the Last, together B's bytes; its expected PSN moves past the
+/// READ, so a READ at the next PSN is in order (MSN + 1: a duplicate would keep the MSN).
+#[test]
+fn a_multi_mtu_read_request_is_answered_first_middle_last() {
+    use sim::packet::{Body, Opcode, Reth, RocePacket};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5EAD);
+    let mut p = pair(0x5EAD, 40, 0.15, None);
+    let (req, resp, psn, mtu) = (0x101u16, 0x201u16, 0xFF_FFFDu32, 1024u16);
+    connect(&mut p, &mut rng, req, resp, mtu, psn, 0);
+    // A's first frame to B is the template of the requests; B's READ responses are taken off
+    // the link before A (which never asked for them).
+    let template: Rc<RefCell<Option<RocePacket>>> = Rc::new(RefCell::new(None));
+    let responses: Rc<RefCell<Vec<RocePacket>>> = Rc::new(RefCell::new(vec![]));
+    let (t, r) = (template.clone(), responses.clone());
+    p.drop = Box::new(move |ab, f, _| {
+        if ab && t.borrow().is_none() {
+            *t.borrow_mut() = Some(f.clone());
+        }
+        let resp = matches!(f.body, Body::ReadResponseFirst { .. } | Body::ReadResponseMiddle { .. } | Body::ReadResponseLast { .. } | Body::ReadResponseOnly { .. });
+        if !ab && resp {
+            r.borrow_mut().push(f.clone());
+        }
+        !ab && resp
+    });
+    let (local, remote) = (0x1000_0000u64, 0x2000_0000u64);
+    p.a.host.fill(local, &[7; 100]);
+    let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len: 100, first_psn: psn };
+    post(core(&mut p, Which::A), req, &TxCtrl::Post { flow: req, post: w }.to_bytes(), None, 1);
+    settle(&mut p, Which::A, 10_000);
+    until_completions(&mut p, 1, 200_000);
+
+    let data: Vec<u8> = (0..5000).map(|_| rng.gen()).collect();
+    p.b.host.fill(remote, &data);
+    let inject = |p: &mut CorePair, psn: u32, len: u32| {
+        let mut f = template.borrow().clone().expect("A sent nothing");
+        f.bth.psn = psn;
+        f.telemetry = None;
+        f.body = Body::ReadRequest { reth: Reth { va: remote, rkey: 0, dma_len: len } };
+        p.b.host.rx_beats.extend(sim::rx_pipe::beats(&f.build()));
+    };
+    // WRITE at 0xFFFFFD (MSN 1); the READ from 0xFFFFFE: five packets, 0xFFFFFE..=2.
+    inject(&mut p, 0xFF_FFFE, 5000);
+    assert!(p.run_until(100_000, |_| responses.borrow().len() >= 5), "{} responses", responses.borrow().len());
+    let got = responses.borrow().clone();
+    let ops: Vec<Opcode> = got.iter().map(|f| f.opcode()).collect();
+    use Opcode::*;
+    assert_eq!(ops, [RdmaReadResponseFirst, RdmaReadResponseMiddle, RdmaReadResponseMiddle, RdmaReadResponseMiddle, RdmaReadResponseLast]);
+    let psns: Vec<u32> = got.iter().map(|f| f.bth.psn).collect();
+    assert_eq!(psns, [0xFF_FFFE, 0xFF_FFFF, 0, 1, 2]);
+    let msns: Vec<Option<u32>> = got.iter().map(|f| f.body.aeth().map(|a| a.msn)).collect();
+    assert_eq!(msns, [Some(2), None, None, None, Some(2)]);
+    let lens: Vec<usize> = got.iter().map(|f| f.body.payload().len()).collect();
+    assert_eq!(lens, [1024, 1024, 1024, 1024, 904]);
+    let bytes: Vec<u8> = got.iter().flat_map(|f| f.body.payload().to_vec()).collect();
+    assert!(bytes == data, "the responses' payloads differ from B's memory");
+
+    // The next READ, at PSN 3, is in order.
+    inject(&mut p, 3, 512);
+    assert!(p.run_until(100_000, |_| responses.borrow().len() >= 6));
+    let f = responses.borrow()[5].clone();
+    assert_eq!((f.opcode(), f.bth.psn, f.body.aeth().map(|a| a.msn)), (RdmaReadResponseOnly, 3, Some(3)));
+    assert_eq!(f.body.payload(), &data[..512]);
+    println!("5000-byte READ at MTU 1024: 5 responses by cycle {}", p.cycle);
+}

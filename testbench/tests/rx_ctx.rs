@@ -404,7 +404,8 @@ fn probe_round_trip_through_the_pipes() {
 
 /// RDMA READ through the RTL, with a lost response. A's READ of 2,500 bytes (tx_ctx's model:
 /// one READ request per MTU) is built by tx_pipe's RTL and goes through B's rx_pipe and rx_ctx
-/// RTL, whose READ-response PktRecvs, through tx_ctx's model (DMA reads of B's memory) and
+/// RTL, whose READ-response PktRecvs, through read_split's and tx_ctx's models (DMA reads of
+/// B's memory) and
 /// tx_pipe's RTL, are READ Response Only frames. The second response is lost: A's rx_pipe and
 /// rx_ctx RTL see the third one, ask tx_ctx to go back to the second PSN, tx_ctx asks again,
 /// B answers the duplicates again, and rx_dma's RTL, on A's DMA commands, writes exactly B's
@@ -451,7 +452,7 @@ fn read_round_trip_with_a_lost_response() {
             r => panic!("not a READ response: {r:?}"),
         })
         .collect();
-    let got: Vec<_> = asks.iter().map(|r| (r.psn, r.va, r.len, r.aeth.msn)).collect();
+    let got: Vec<_> = asks.iter().map(|r| (r.psn, r.va, r.total, r.aeth.msn)).collect();
     assert_eq!(got, [
         (0xFF_FFFF, remote, 1024, 1),
         (0, remote + 1024, 1024, 2),
@@ -466,7 +467,10 @@ fn read_round_trip_with_a_lost_response() {
     let items: Vec<_> = asks
         .iter()
         .map(|r| {
-            let (d, dma) = b_tx.read_response(r).unwrap();
+            // read_split: each READ fits one packet, so it is an Only of its whole length.
+            let only = sim::tx_ctx::ReadResp { len: r.total as u16, ..*r };
+            assert_eq!(sim::read_split::split(&Recv::ReadResp(*r).to_bytes()), [Recv::ReadResp(only).to_bytes()]);
+            let (d, dma) = b_tx.read_response(&only).unwrap();
             let dma = dma.unwrap();
             (d, (0..dma.len as u64).map(|i| b_mem(dma.addr + i)).collect::<Vec<u8>>())
         })

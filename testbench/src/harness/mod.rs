@@ -10,6 +10,7 @@ pub mod flow_sched_checks;
 pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_ctx;
+pub mod read_split;
 pub mod rx_pipe;
 pub mod rx_dma;
 pub mod host;
@@ -75,6 +76,11 @@ pub enum Scenario {
     RxCtxRandom,
     /// rx_ctx: the same with bad control words, unknown flows and QPNs, and resets.
     RxCtxBadInput,
+    /// read_split: random PktRecv words, whole READs of 0 to many packets among the other
+    /// kinds, input gaps, output backpressure; every word out compared with the model.
+    ReadSplitRandom,
+    /// read_split: the same with resets at random cycles.
+    ReadSplitBadInput,
     /// rx_dma: random frames and commands (before, during, after the frame), input gaps,
     /// backpressure on both outputs; every DMA write compared with the model.
     RxDmaRandom,
@@ -95,7 +101,7 @@ pub enum Scenario {
 
 impl Scenario {
     /// All scenarios, in report order.
-    pub const ALL: [Scenario; 28] = [
+    pub const ALL: [Scenario; 30] = [
         Scenario::FlowSchedRandom,
         Scenario::FlowSchedPacing,
         Scenario::FlowSchedLineRate,
@@ -119,6 +125,8 @@ impl Scenario {
         Scenario::TxCtxBadInput,
         Scenario::RxCtxRandom,
         Scenario::RxCtxBadInput,
+        Scenario::ReadSplitRandom,
+        Scenario::ReadSplitBadInput,
         Scenario::RxDmaRandom,
         Scenario::RxDmaBadInput,
         Scenario::NicDatapathRandom,
@@ -140,6 +148,7 @@ impl Scenario {
             Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
             Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
             Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
+            Scenario::ReadSplitRandom | Scenario::ReadSplitBadInput => "read_split",
             Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
             Scenario::NicDatapathRandom => "nic_datapath",
             Scenario::CoreRandom | Scenario::FabricRandom => "hpcc_nic_core",
@@ -173,6 +182,8 @@ impl Scenario {
             Scenario::TxCtxBadInput => "txctx-bad-input",
             Scenario::RxCtxRandom => "rxctx-random",
             Scenario::RxCtxBadInput => "rxctx-bad-input",
+            Scenario::ReadSplitRandom => "split-random",
+            Scenario::ReadSplitBadInput => "split-bad-input",
             Scenario::RxDmaRandom => "rxdma-random",
             Scenario::RxDmaBadInput => "rxdma-bad-input",
             Scenario::NicDatapathRandom => "datapath-random",
@@ -217,6 +228,8 @@ impl Scenario {
             Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
             Scenario::RxCtxRandom => rx_ctx::random(seed, cycles, vcd),
             Scenario::RxCtxBadInput => rx_ctx::bad_input(seed, cycles, vcd),
+            Scenario::ReadSplitRandom => read_split::random(seed, cycles, vcd),
+            Scenario::ReadSplitBadInput => read_split::bad_input(seed, cycles, vcd),
             Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
             Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
             Scenario::NicDatapathRandom => nic_datapath::random(seed, cycles, vcd),

@@ -269,11 +269,18 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
             Some(st) => write_request(rng, &mut v, st),
             None => v.opcode = 0x06,
         },
-        // READ request: no payload, at most one MTU asked for (10% more).
+        // READ request: no payload; up to one MTU, up to 64 MTUs (several response packets
+        // where the MTU is a power of two, else a NAK), just over one MTU, or any length (past
+        // 2^22 packets at small MTUs).
         46..=53 => {
             v.opcode = 0x0C;
             v.payload_len = 0;
-            v.reth_len = if rng.gen_bool(0.1) { rng.gen_range(mtu + 1..=mtu + 100) } else { rng.gen_range(0..=mtu) };
+            v.reth_len = match rng.gen_range(0..20) {
+                0..=10 => rng.gen_range(0..=mtu),
+                11..=16 => rng.gen_range(mtu + 1..=mtu * 64),
+                17..=18 => rng.gen_range(mtu + 1..=mtu + 100),
+                _ => rng.gen(),
+            };
             let psn = match rng.gen_range(0..10) {
                 0 => epsn.wrapping_add(rng.gen_range(1..4)),
                 1 => epsn.wrapping_sub(rng.gen_range(1..4)),
@@ -281,9 +288,10 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
             };
             v.psn = psn & 0xFF_FFFF;
         }
-        // READ Response Only near snd_una, at most one MTU of payload (5% more).
+        // READ response (Only, First, Middle or Last) near snd_una, at most one MTU of payload
+        // (5% more), a whole MTU half the time (what First and Middle must carry).
         78..=83 => {
-            v.opcode = 0x10;
+            v.opcode = [0x0D, 0x0E, 0x0F, 0x10][rng.gen_range(0..4)];
             let (_, una, sent) = model.psns(flow).unwrap_or((0, 0, 0));
             let inflight = sent.wrapping_sub(una) & 0xFF_FFFF;
             let psn = match rng.gen_range(0..10) {
@@ -294,7 +302,11 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
                 _ => una,
             };
             v.psn = psn & 0xFF_FFFF;
-            v.payload_len = if rng.gen_bool(0.05) { rng.gen_range(mtu + 1..=mtu + 100) } else { rng.gen_range(0..=mtu) } as u16;
+            v.payload_len = match rng.gen_range(0..20) {
+                0 => rng.gen_range(mtu + 1..=mtu + 100),
+                1..=10 => mtu,
+                _ => rng.gen_range(0..=mtu),
+            } as u16;
         }
         54..=77 => {
             v.opcode = 0x11;
@@ -469,7 +481,7 @@ pub fn run(
     let (mut n_rec, mut n_recv, mut n_rew, mut n_ev, mut n_not, mut n_dma, mut resets) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut offered, mut taken) = (0u64, 0u64);
-    let (mut n_resp, mut n_rdresp) = (0u64, 0u64);
+    let (mut n_resp, mut n_rdresp, mut n_multi) = (0u64, 0u64, 0u64);
     let mut totals = [0u64; stat::COUNT];
     let mut idle = 0u64;
     let (mut since_take, mut counter_checks) = (0u64, 0u64);
@@ -591,6 +603,7 @@ pub fn run(
             n_rew += matches!(out.recv, Some(sim::tx_ctx::Recv::Rewind(_))) as u64;
             n_resp += matches!(out.recv, Some(sim::tx_ctx::Recv::Response(_))) as u64;
             n_rdresp += matches!(out.recv, Some(sim::tx_ctx::Recv::ReadResp(_))) as u64;
+            n_multi += matches!(out.recv, Some(sim::tx_ctx::Recv::ReadResp(r)) if r.total as u64 > 1 << r.mtu_log) as u64;
             exp.push(&out);
         }
     }
@@ -606,6 +619,7 @@ pub fn run(
     o.metric("rewinds", n_rew as f64);
     o.metric("responses", n_resp as f64);
     o.metric("read_responses", n_rdresp as f64);
+    o.metric("multi_packet_reads", n_multi as f64);
     o.metric("events", n_ev as f64);
     o.metric("notifies", n_not as f64);
     o.metric("dma_writes", n_dma as f64);

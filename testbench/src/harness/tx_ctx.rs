@@ -11,7 +11,7 @@ use crate::verilated::models::TxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, ReadResp, Recv, Response, Rewind, TxCtx, MAX_MTU};
+use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, ReadPos, ReadResp, Recv, Response, Rewind, TxCtx, MAX_MTU};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -172,7 +172,10 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
         4..=5 => {
             let aeth = Aeth { syndrome: Syndrome::Ack { credits: rng.gen_range(0..32) }, msn: rng.gen_range(0..1 << 24) };
             let len = if rng.gen_bool(0.1) { 0 } else { rng.gen() };
-            return Recv::ReadResp(ReadResp { flow, psn: rng.gen_range(0..1 << 24), aeth, va: rng.gen(), len });
+            // Any position (read_split's packets), and the whole-READ fields, which tx_ctx ignores.
+            let pos = ReadPos::from_bits(rng.gen());
+            let (total, mtu_log) = (rng.gen(), rng.gen_range(0..16));
+            return Recv::ReadResp(ReadResp { flow, psn: rng.gen_range(0..1 << 24), aeth, va: rng.gen(), len, pos, total, mtu_log });
         }
         _ => {}
     }
@@ -367,7 +370,10 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                         match d.opcode {
                             Opcode::Acknowledge => n_ack += 1,
                             Opcode::HpccTelemetryResponse => n_resp += 1,
-                            Opcode::RdmaReadResponseOnly => n_rdresp += 1,
+                            Opcode::RdmaReadResponseOnly
+                            | Opcode::RdmaReadResponseFirst
+                            | Opcode::RdmaReadResponseMiddle
+                            | Opcode::RdmaReadResponseLast => n_rdresp += 1,
                             Opcode::Cnp => n_cnp += 1,
                             _ => n_probe += 1,
                         }

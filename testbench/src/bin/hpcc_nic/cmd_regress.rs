@@ -77,6 +77,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
             Scenario::TxCtxBadInput => (2, 500_000),
             Scenario::RxCtxRandom => (2, 500_000),
             Scenario::RxCtxBadInput => (2, 500_000),
+            Scenario::ReadSplitRandom => (2, 1_000_000),
+            Scenario::ReadSplitBadInput => (1, 1_000_000),
             Scenario::RxDmaRandom => (2, 4_000_000),
             Scenario::RxDmaBadInput => (2, 3_000_000),
             Scenario::NicDatapathRandom => (2, 200_000),

@@ -1,0 +1,165 @@
+//! read_split: one READ to answer becomes its response packets, between rx_ctx and tx_ctx (in
+//! nic_datapath). rx_ctx answers a READ request with one PktRecv of kind 4 carrying the whole
+//! READ (`sim::tx_ctx::ReadResp`'s first form: PSN [55:32], MTU log2 [107:104], length
+//! [159:128], host address [511:448]); tx_ctx sends one frame per PktRecv. This block gives
+//! tx_ctx one PktRecv per response packet: READ Response Only when the READ fits one packet,
+//! else First, Middle..., Last, each with position [25:24], its PSN (wrapping at 2^24), length
+//! [125:112] and host address, the rest of the word as it came. Every other kind passes
+//! unchanged. Golden model `sim::read_split` (docs/modules/read_split.md).
+//!
+//! One register stage, one word out per clock: a READ of n packets holds the input for n
+//! cycles (head-of-line: PktRecvs behind it wait, as they would behind its n frames in
+//! tx_pipe).
+
+use rust_hdl::prelude::*;
+
+/// See the module doc.
+#[derive(LogicBlock, Default)]
+pub struct ReadSplit {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empties the output register and drops a READ being cut.
+    pub reset: Signal<In, bool>,
+    /// PktRecv from rx_ctx (tx_ctx's `s_axis_pktrecv` format, kind 4 in its whole-READ form).
+    pub s_axis_tdata: Signal<In, Bits<512>>,
+    /// A PktRecv is offered.
+    pub s_axis_tvalid: Signal<In, bool>,
+    /// The PktRecv is taken: no READ being cut and the output register free or emptied this
+    /// cycle (combinational from `m_axis_tready`).
+    pub s_axis_tready: Signal<Out, bool>,
+    /// PktRecv for tx_ctx: one per response packet for kind 4, else the input word.
+    pub m_axis_tdata: Signal<Out, Bits<512>>,
+    /// A PktRecv is offered (registered).
+    pub m_axis_tvalid: Signal<Out, bool>,
+    /// tx_ctx takes it.
+    pub m_axis_tready: Signal<In, bool>,
+
+    o_valid: DFF<bool>,
+    o_data: DFF<Bits<512>>,
+    // A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
+    // below, concatenated), bytes left after the packet out, next packet's PSN and address.
+    busy: DFF<bool>,
+    h_keep: DFF<Bits<406>>,
+    left: DFF<Bits<32>>,
+    psn: DFF<Bits<24>>,
+    va: DFF<Bits<64>>,
+    free: Signal<Local, bool>,
+    take: Signal<Local, bool>,
+    in_rd: Signal<Local, bool>,
+    in_mtu: Signal<Local, Bits<32>>,
+    in_total: Signal<Local, Bits<32>>,
+    in_psn: Signal<Local, Bits<24>>,
+    in_va: Signal<Local, Bits<64>>,
+    h_mtu: Signal<Local, Bits<32>>,
+    more: Signal<Local, bool>,
+    // The parts of the word a packet keeps: [23:0], [31:26], [111:56], [447:128].
+    k_lo: Signal<Local, Bits<24>>,
+    k_b3: Signal<Local, Bits<6>>,
+    k_mid: Signal<Local, Bits<56>>,
+    k_hi: Signal<Local, Bits<320>>,
+    c_psn: Signal<Local, Bits<24>>,
+    c_va: Signal<Local, Bits<64>>,
+    c_len: Signal<Local, Bits<16>>,
+    c_word: Signal<Local, Bits<512>>,
+    c_pos: Signal<Local, Bits<2>>,
+}
+
+impl Logic for ReadSplit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, o_valid, o_data, busy, h_keep, left, psn, va);
+        self.m_axis_tvalid.next = self.o_valid.q.val();
+        self.m_axis_tdata.next = self.o_data.q.val();
+        self.free.next = !self.o_valid.q.val() | self.m_axis_tready.val();
+        self.s_axis_tready.next = self.free.val() & !self.busy.q.val();
+        self.take.next = self.s_axis_tvalid.val() & self.s_axis_tready.val();
+        if self.m_axis_tready.val() {
+            self.o_valid.d.next = false;
+        }
+
+        // The input's READ fields (kind [19:17] = 4). PSN and address as on the wire and in
+        // little-endian bytes (sim::tx_ctx::ReadResp::to_bytes).
+        self.in_rd.next = self.s_axis_tdata.val().get_bits::<3>(17) == 4;
+        self.in_mtu.next = bits::<32>(1) << self.s_axis_tdata.val().get_bits::<4>(104);
+        self.in_total.next = self.s_axis_tdata.val().get_bits::<32>(128);
+        self.in_psn.next = (bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(32)) << 16)
+            | (bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(40)) << 8)
+            | bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(48));
+        self.in_va.next = self.s_axis_tdata.val().get_bits::<64>(448);
+        // The held word's MTU log2 ([107:104]) sits at bit 30 + 48 of h_keep.
+        self.h_mtu.next = bits::<32>(1) << self.h_keep.q.val().get_bits::<4>(78);
+
+        // The packet to send: the held READ's next one, else the input's first (or Only).
+        self.c_pos.next = 0.into();
+        self.c_psn.next = self.in_psn.val();
+        self.c_va.next = self.in_va.val();
+        self.c_len.next = self.in_total.val().get_bits::<16>(0);
+        self.k_lo.next = self.s_axis_tdata.val().get_bits::<24>(0);
+        self.k_b3.next = self.s_axis_tdata.val().get_bits::<6>(26);
+        self.k_mid.next = self.s_axis_tdata.val().get_bits::<56>(56);
+        self.k_hi.next = self.s_axis_tdata.val().get_bits::<320>(128);
+        self.more.next = false;
+        if self.busy.q.val() {
+            self.k_lo.next = self.h_keep.q.val().get_bits::<24>(0);
+            self.k_b3.next = self.h_keep.q.val().get_bits::<6>(24);
+            self.k_mid.next = self.h_keep.q.val().get_bits::<56>(30);
+            self.k_hi.next = self.h_keep.q.val().get_bits::<320>(86);
+            self.c_psn.next = self.psn.q.val();
+            self.c_va.next = self.va.q.val();
+            self.more.next = self.left.q.val() > self.h_mtu.val();
+            self.c_pos.next = 3.into();
+            self.c_len.next = self.left.q.val().get_bits::<16>(0);
+            if self.more.val() {
+                self.c_pos.next = 2.into();
+                self.c_len.next = self.h_mtu.val().get_bits::<16>(0);
+            }
+        } else if self.in_total.val() > self.in_mtu.val() {
+            self.c_pos.next = 1.into();
+            self.c_len.next = self.in_mtu.val().get_bits::<16>(0);
+        }
+        // The word with the packet's position [25:24], PSN (big-endian, [55:32]), length
+        // [127:112] and host address [511:448] written in.
+        self.c_word.next = bit_cast::<512, 24>(self.k_lo.val())
+            | (bit_cast::<512, 2>(self.c_pos.val()) << 24)
+            | (bit_cast::<512, 6>(self.k_b3.val()) << 26)
+            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(16)) << 32)
+            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(8)) << 40)
+            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(0)) << 48)
+            | (bit_cast::<512, 56>(self.k_mid.val()) << 56)
+            | (bit_cast::<512, 16>(self.c_len.val()) << 112)
+            | (bit_cast::<512, 320>(self.k_hi.val()) << 128)
+            | (bit_cast::<512, 64>(self.c_va.val()) << 448);
+
+        if self.busy.q.val() & self.free.val() {
+            self.o_valid.d.next = true;
+            self.o_data.d.next = self.c_word.val();
+            self.psn.d.next = self.psn.q.val() + 1;
+            self.va.d.next = self.va.q.val() + bit_cast::<64, 32>(self.h_mtu.val());
+            self.left.d.next = self.left.q.val() - self.h_mtu.val();
+            if !self.more.val() {
+                self.busy.d.next = false;
+            }
+        }
+        if self.take.val() {
+            self.o_valid.d.next = true;
+            self.o_data.d.next = self.s_axis_tdata.val();
+            if self.in_rd.val() {
+                self.o_data.d.next = self.c_word.val();
+                if self.in_total.val() > self.in_mtu.val() {
+                    self.busy.d.next = true;
+                    self.h_keep.d.next = bit_cast::<406, 24>(self.k_lo.val())
+                        | (bit_cast::<406, 6>(self.k_b3.val()) << 24)
+                        | (bit_cast::<406, 56>(self.k_mid.val()) << 30)
+                        | (bit_cast::<406, 320>(self.k_hi.val()) << 86);
+                    self.left.d.next = self.in_total.val() - self.in_mtu.val();
+                    self.psn.d.next = self.in_psn.val() + 1;
+                    self.va.d.next = self.in_va.val() + bit_cast::<64, 32>(self.in_mtu.val());
+                }
+            }
+        }
+        if self.reset.val() {
+            self.o_valid.d.next = false;
+            self.busy.d.next = false;
+        }
+    }
+}
