@@ -39,6 +39,18 @@ impl Ctrl {
             | ((self.pkt_shift & 0xf) as u128) << 81
             | ((self.reserved & 0x7) as u128) << 85
     }
+
+    /// The op a `s_axis_ctrl_tdata` word carries (the inverse of `tdata`).
+    pub fn from_tdata(w: u128) -> Ctrl {
+        Ctrl {
+            rate: w as u32,
+            window: (w >> 32) as u32,
+            flow: (w >> 64) as u16,
+            create: (w >> 80) & 1 == 1,
+            pkt_shift: (w >> 81) as u8 & 0xf,
+            reserved: (w >> 85) as u8 & 0x7,
+        }
+    }
 }
 
 /// A window/rate update from the CC module.
@@ -57,6 +69,11 @@ impl Update {
     pub fn tdata(&self) -> u128 {
         self.rate as u128 | (self.window as u128) << 32 | (self.flow as u128) << 64
     }
+
+    /// The inverse of `tdata`.
+    pub fn from_tdata(w: u128) -> Update {
+        Update { rate: w as u32, window: (w >> 32) as u32, flow: (w >> 64) as u16 }
+    }
 }
 
 /// Acknowledged bytes for a flow.
@@ -72,6 +89,11 @@ impl Notify {
     /// The 48-bit `s_axis_notify_tdata` word.
     pub fn tdata(&self) -> u64 {
         self.bytes as u64 | (self.flow as u64) << 32
+    }
+
+    /// The inverse of `tdata`.
+    pub fn from_tdata(w: u64) -> Notify {
+        Notify { bytes: w as u32, flow: (w >> 32) as u16 }
     }
 }
 
@@ -89,6 +111,11 @@ impl Sleep {
     /// The 17-bit `s_axis_sleep_tdata` word.
     pub fn tdata(&self) -> u32 {
         self.flow as u32 | (self.wake as u32) << 16
+    }
+
+    /// The inverse of `tdata`.
+    pub fn from_tdata(w: u32) -> Sleep {
+        Sleep { flow: w as u16, wake: (w >> 16) & 1 == 1 }
     }
 }
 

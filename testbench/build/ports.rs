@@ -170,3 +170,40 @@ fn rust_name(cname: &str) -> String {
     }
     s
 }
+
+/// The probes a module's `verilog/probes/<module>.vlt` names (`-var "<name>"`), as read-only
+/// ports: each is a member `<module>__DOT__<name>` of the model's root class, declared in
+/// `<prefix>___024root.h` as e.g. `CData/*0:0*/ hpcc_nic_core__DOT__cc_s_axis_event_tvalid;`
+/// or `VlWide<16>/*511:0*/ ...`. The Rust name is `probe_<name>`.
+pub fn parse_probes(mdir: &Path, prefix: &str, module: &str, vlt: Option<&str>) -> Vec<Port> {
+    let Some(vlt) = vlt else {
+        return Vec::new();
+    };
+    let root = fs::read_to_string(mdir.join(format!("{prefix}___024root.h"))).unwrap();
+    let mut probes = Vec::new();
+    for line in vlt.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
+        let Some((_, rest)) = line.split_once("-var \"") else {
+            continue;
+        };
+        let name = rest.split('"').next().unwrap();
+        let member = format!("{module}__DOT__{name}");
+        let decl = root
+            .lines()
+            .map(str::trim)
+            .find(|l| l.ends_with(&format!(" {member};")))
+            .unwrap_or_else(|| panic!("{prefix}: probe `{name}` is not a member of the root ({member})"));
+        let (ty, range) = decl.split_once("/*").expect("a type with a /*hi:lo*/ range");
+        let (hi, lo) = range.split("*/").next().unwrap().split_once(':').unwrap();
+        let width = (hi.parse::<i64>().unwrap() - lo.parse::<i64>().unwrap()).unsigned_abs() as usize + 1;
+        let bits = match ty.trim() {
+            "CData" => 8,
+            "SData" => 16,
+            "IData" => 32,
+            "QData" => 64,
+            t if t.starts_with("VlWide<") => 0,
+            t => panic!("{prefix}: probe `{name}` has type {t}"),
+        };
+        probes.push(Port { cname: format!("rootp->{member}"), rname: format!("probe_{name}"), input: false, width, bits });
+    }
+    probes
+}

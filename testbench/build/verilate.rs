@@ -4,7 +4,7 @@
 use crate::cache::cached;
 use crate::gen_shim::gen_shim;
 use crate::modules::Module;
-use crate::ports::{parse_ports, Port};
+use crate::ports::{parse_ports, parse_probes, Port};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -121,10 +121,18 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
     args.extend(fixed.split_whitespace().map(String::from));
     let extra = env::var("HPCC_VL_EXTRA").unwrap_or_default();
     args.extend(extra.split_whitespace().map(String::from));
+    // Probes: internal signals the test bench reads (verilog/probes/<module>.vlt).
+    let probe_file = csrc.parent().unwrap().join("verilog/probes").join(format!("{}.vlt", m.name));
+    println!("cargo:rerun-if-changed={}", probe_file.display());
+    let probe_vlt = fs::read_to_string(&probe_file).ok();
+    if probe_vlt.is_some() {
+        args.push(probe_file.to_str().unwrap().into());
+    }
 
     let mut key = Sha256::new();
     key.update(salt);
     key.update(args.join("\0"));
+    key.update(probe_vlt.as_deref().unwrap_or(""));
     for f in m.deps.iter().chain([&m.file]) {
         key.update(fs::read(m.dir.join(f)).unwrap());
     }
@@ -142,7 +150,8 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
         if !res.status.success() {
             panic!("verilator failed on {}/{}:\n{log}", m.dir.display(), m.file);
         }
-        let ports = parse_ports(&mdir, &prefix);
+        let mut ports = parse_ports(&mdir, &prefix);
+        ports.extend(parse_probes(&mdir, &prefix, &m.name, probe_vlt.as_deref()));
         fs::write(mdir.join("hpcc_shim.cpp"), gen_shim(m, &ports)).unwrap();
         let mk = fs::read_to_string(mdir.join(format!("{prefix}_classes.mk"))).unwrap();
         let (fast, slow) = classes(&mk);
@@ -158,7 +167,9 @@ pub fn build_model(m: &Module, vl: &Verilator, csrc: &Path, out: &Path, salt: &[
             .objects(slow_objs)
             .compile(&lib);
     });
-    parse_ports(&mdir, &prefix)
+    let mut ports = parse_ports(&mdir, &prefix);
+    ports.extend(parse_probes(&mdir, &prefix, &m.name, probe_vlt.as_deref()));
+    ports
 }
 
 /// The model's C++ classes from V<m>_classes.mk, as (fast, slow).

@@ -41,6 +41,17 @@ fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16),
     }
 }
 
+/// cc_module and flow_sched inside both cores agreed with their models (the harness's probes,
+/// `harness::core_probe`) on every transaction so far.
+fn assert_blocks_match_models(p: &CorePair) {
+    for (name, c) in [("A", &p.a), ("B", &p.b)] {
+        let cc = c.cc.as_ref().expect("configured");
+        let problems: Vec<String> = cc.problems(false).into_iter().chain(c.sched.problems()).collect();
+        assert!(problems.is_empty(), "core {name}: {problems:?}");
+        assert!(c.sched.cycles > 1000, "core {name}: flow_sched not stepped");
+    }
+}
+
 /// Runs until A has `n` completions.
 fn until_completions(p: &mut CorePair, n: usize, max: u64) {
     let ok = p.run_until(max, |p| p.a.completions.len() >= n);
@@ -250,6 +261,8 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     let r = settle(&mut p, Which::A, 10_000);
     assert_eq!((r[0].1, r[1].1), (2, 0));
     assert_eq!((p.a.host.bad_frames, p.a.host.wr_len_errors, p.b.host.wr_len_errors), (0, 0, 0));
+    assert_blocks_match_models(&p);
+    assert!(p.a.cc.as_ref().unwrap().events > 0 && p.a.sched.pktsends > 0);
     println!(
         "alg {alg}, {len} bytes at MTU {mtu}: WRITE and READ complete by cycle {}; A sent {} frames, B {}",
         p.cycle, p.a.host.frames, p.b.host.frames

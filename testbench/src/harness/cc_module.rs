@@ -93,6 +93,24 @@ impl Event {
         w
     }
 
+    /// The event of a 512-bit `s_axis_event_tdata` (16 little-endian words): the inverse of
+    /// `words` over the fields cc_module reads.
+    pub fn from_words(w: &[u32]) -> Event {
+        let q = |lo: usize| w[lo] as u64 | (w[lo + 1] as u64) << 32;
+        Event {
+            flow: w[0] as u16,
+            ty: (w[0] >> 16) as u8 & 15,
+            ece: (w[0] >> 20) & 1 == 1,
+            count: (w[0] >> 24) as u8 & 7,
+            seq: w[1],
+            snd_nxt: w[2],
+            now: q(3),
+            hops: [q(5), q(7), q(9), q(11), q(13)],
+            acked: w[15] as u16,
+            alg: (w[15] >> 16) as u8 & 3,
+        }
+    }
+
     /// From a cc_hpcc event: ACK or telemetry at the receiver; its `init` becomes a create of
     /// the same algorithm.
     pub fn from_hpcc(e: &hh::Event) -> Event {
@@ -208,6 +226,15 @@ impl Model {
     /// The regression configurations: cc_hpcc's, cc_ldcp's config(0), cc_dcqcn's config A.
     pub fn new() -> Model {
         let (hc, lc, dc) = (hh::config(), hl::config(0), hd::config());
+        Model::with(hc, lc, dc)
+    }
+
+    /// A fresh model (every flow HPCC++ from reset) on `m`'s configurations.
+    pub fn fresh(m: &Model) -> Model {
+        Model::with(m.hc, m.lc, m.dc)
+    }
+
+    fn with(hc: HpccConfig, lc: LdcpConfig, dc: DcqcnConfig) -> Model {
         Model {
             alg: vec![HPCC; FLOWS],
             hs: vec![HpccState::new(&hc); FLOWS],

@@ -34,6 +34,10 @@ pub struct Core {
     pub results: VecDeque<(u32, u32, u8)>,
     /// Completions (`m_axis_cpl_tdata`) in order.
     pub completions: Vec<u64>,
+    /// cc_module inside the core against its model (from `configure` on).
+    pub cc: Option<super::core_probe::CcProbe>,
+    /// flow_sched inside the core in lockstep with its model (from reset on).
+    pub sched: super::core_probe::SchedProbe,
 }
 
 impl Core {
@@ -46,13 +50,18 @@ impl Core {
             cur: None,
             results: VecDeque::new(),
             completions: vec![],
+            cc: None,
+            sched: Default::default(),
         };
         // Every input is 0 from the binding; the reset is all there is to drive.
         c.dut.set_reset(1);
-        c.dut.tick();
-        c.dut.set_reset(0);
-        for _ in 0..SWEEP {
+        for k in 0..=SWEEP {
+            c.dut.eval();
+            c.sched.step(&c.dut);
             c.dut.tick();
+            if k == 0 {
+                c.dut.set_reset(0);
+            }
         }
         c
     }
@@ -140,6 +149,10 @@ impl Side for Core {
                 }
             }
         }
+        if let Some(cc) = self.cc.as_mut() {
+            cc.observe(d, d.cycles());
+        }
+        self.sched.step(d);
         if cpl_ready && d.m_axis_cpl_tvalid() == 1 {
             self.completions.push(d.m_axis_cpl_tdata());
         }
@@ -276,8 +289,11 @@ pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
     w
 }
 
-/// Queues the CC configuration of `m` and the scheduler configuration.
+/// Queues the CC configuration of `m` and the scheduler configuration; from here on the core's
+/// cc_module is checked against the model on `m`'s configuration (`Core::cc`; the
+/// configuration reaches cc_module before any flow is created, so no event sees another).
 pub fn configure(c: &mut Core, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
+    c.cc = Some(super::core_probe::CcProbe::new(m));
     for (i, v) in cc_words(m).into_iter().enumerate() {
         c.write(csr::CC_CFG + i as u32, v);
     }
@@ -524,5 +540,19 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         o.metric(name, t as f64);
     }
     o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);
+    // cc_module inside each core against its model: every event it took and every Update and
+    // feedback it gave (timer events keep coming, so a few outputs may still be owed); and
+    // flow_sched in lockstep with its model, every cycle from reset.
+    let (mut cc_events, mut pktsends) = (0, 0);
+    for (name, c) in [("A", &p.a), ("B", &p.b)] {
+        let cc = c.cc.as_ref().expect("configured");
+        cc_events += cc.events;
+        for e in cc.problems(false).into_iter().chain(c.sched.problems()) {
+            o.fail(format!("core {name}: {e}"));
+        }
+        pktsends += c.sched.pktsends;
+    }
+    o.metric("cc_events_checked", cc_events as f64);
+    o.metric("pktsends_checked", pktsends as f64);
     o
 }

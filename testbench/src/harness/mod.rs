@@ -16,6 +16,7 @@ pub mod rx_dma;
 pub mod host;
 pub mod nic_datapath;
 pub mod hpcc_nic_core;
+pub mod core_probe;
 pub mod fabric;
 
 use std::fmt;
