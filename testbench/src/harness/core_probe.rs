@@ -9,6 +9,7 @@
 //! PktSend (valid and flow) must equal the RTL's.
 
 use super::cc_module::{Board, Event, Feedback, Model, Update};
+use super::hpcc_nic_core::Core;
 use super::{Outcome, Scenario};
 use crate::verilated::models::HpccNicCore as Rtl;
 use sim::flow_sched::{Ctrl, FlowSched, Inputs, Notify, Outputs, Sleep, Update as SchedUpdate};
@@ -149,4 +150,21 @@ impl CcProbe {
         }
         v
     }
+}
+
+/// Folds the probes of the named `cores` into a scenario's outcome: a failure for every
+/// problem (outputs still owed are allowed: timer events keep coming), and the metrics
+/// `cc_events_checked` and `pktsends_checked`.
+pub fn report<'a>(o: &mut Outcome, cores: impl IntoIterator<Item = (String, &'a Core)>) {
+    let (mut events, mut pktsends) = (0, 0);
+    for (name, c) in cores {
+        let cc = c.cc.as_ref().expect("a core checked here is configured");
+        events += cc.events;
+        pktsends += c.sched.pktsends;
+        for e in cc.problems(false).into_iter().chain(c.sched.problems()) {
+            o.fail(format!("core {name}: {e}"));
+        }
+    }
+    o.metric("cc_events_checked", events as f64);
+    o.metric("pktsends_checked", pktsends as f64);
 }

@@ -469,16 +469,6 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     o.metric("tx_events", tx_events as f64);
     o.metric("qps_hpcc_rxhpcc_ldcp_dcqcn", (algs[0] * 1000 + algs[1] * 100 + algs[2] * 10 + algs[3]) as f64);
     // cc_module and flow_sched inside each core against their models (core_probe).
-    let (mut cc_events, mut pktsends) = (0, 0);
-    for (k, c) in f.cores.iter().enumerate() {
-        let cc = c.cc.as_ref().expect("configured");
-        cc_events += cc.events;
-        for e in cc.problems(false).into_iter().chain(c.sched.problems()) {
-            o.fail(format!("core {k}: {e}"));
-        }
-        pktsends += c.sched.pktsends;
-    }
-    o.metric("cc_events_checked", cc_events as f64);
-    o.metric("pktsends_checked", pktsends as f64);
+    super::core_probe::report(&mut o, f.cores.iter().enumerate().map(|(k, c)| (k.to_string(), c)));
     o
 }

@@ -543,16 +543,6 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     // cc_module inside each core against its model: every event it took and every Update and
     // feedback it gave (timer events keep coming, so a few outputs may still be owed); and
     // flow_sched in lockstep with its model, every cycle from reset.
-    let (mut cc_events, mut pktsends) = (0, 0);
-    for (name, c) in [("A", &p.a), ("B", &p.b)] {
-        let cc = c.cc.as_ref().expect("configured");
-        cc_events += cc.events;
-        for e in cc.problems(false).into_iter().chain(c.sched.problems()) {
-            o.fail(format!("core {name}: {e}"));
-        }
-        pktsends += c.sched.pktsends;
-    }
-    o.metric("cc_events_checked", cc_events as f64);
-    o.metric("pktsends_checked", pktsends as f64);
+    super::core_probe::report(&mut o, [("A".to_string(), &p.a), ("B".to_string(), &p.b)]);
     o
 }
