@@ -7,7 +7,7 @@
 //! Every other word passes unchanged. The RTL is `hdl/src/read_split.rs`
 //! (docs/modules/read_split.md); this model is the word-by-word reference it is compared with.
 
-use crate::tx_ctx::{ReadPos, CTRL_LEN};
+use crate::tx_ctx::{ReadPacket, ReadPos, ReadResp, CTRL_LEN};
 
 /// One PktRecv word.
 pub type Word = [u8; CTRL_LEN];
@@ -17,35 +17,24 @@ pub fn split(w: &Word) -> Vec<Word> {
     if (w[2] >> 1) & 7 != 4 {
         return vec![*w];
     }
-    let total = u32::from_le_bytes(w[16..20].try_into().unwrap()) as u64;
-    let mtu = 1u64 << (w[13] & 15);
-    let psn = u32::from_be_bytes([0, w[4], w[5], w[6]]);
-    let va = u64::from_le_bytes(w[56..64].try_into().unwrap());
-    if total <= mtu {
-        return vec![packet(w, ReadPos::Only, psn, va, total)];
-    }
-    let n = total.div_ceil(mtu);
+    let (total, mtu_log) = ReadResp::whole_of(w);
+    let (total, mtu) = (total as u64, 1u64 << mtu_log);
+    let first = ReadPacket::of(w);
+    let n = total.div_ceil(mtu).max(1);
     (0..n)
         .map(|k| {
             let pos = match k {
+                _ if n == 1 => ReadPos::Only,
                 0 => ReadPos::First,
                 _ if k == n - 1 => ReadPos::Last,
                 _ => ReadPos::Middle,
             };
-            let len = mtu.min(total - k * mtu);
-            packet(w, pos, psn.wrapping_add(k as u32), va.wrapping_add(k * mtu), len)
+            let len = mtu.min(total - k * mtu) as u16;
+            let mut o = *w;
+            ReadPacket { pos, psn: first.psn.wrapping_add(k as u32), va: first.va.wrapping_add(k * mtu), len }.put(&mut o);
+            o
         })
         .collect()
-}
-
-/// `w` with one packet's position, PSN, address and length written in (the rest as it came).
-fn packet(w: &Word, pos: ReadPos, psn: u32, va: u64, len: u64) -> Word {
-    let mut o = *w;
-    o[3] = (w[3] & !3) | pos as u8;
-    o[4..7].copy_from_slice(&(psn & 0xFF_FFFF).to_be_bytes()[1..]);
-    o[14..16].copy_from_slice(&(len as u16).to_le_bytes());
-    o[56..64].copy_from_slice(&va.to_le_bytes());
-    o
 }
 
 #[cfg(test)]
@@ -61,8 +50,8 @@ mod tests {
     }
 
     fn fields(w: &Word) -> (u8, u32, u64, u16) {
-        let psn = u32::from_be_bytes([0, w[4], w[5], w[6]]);
-        (w[3] & 3, psn, u64::from_le_bytes(w[56..64].try_into().unwrap()), u16::from_le_bytes([w[14], w[15]]))
+        let p = ReadPacket::of(w);
+        (p.pos as u8, p.psn, p.va, p.len)
     }
 
     #[test]

@@ -216,18 +216,24 @@ struct Qp {
 /// bound the NIC model puts on what may be outstanding); a longer one is NAKed invalid request.
 pub const MAX_READ_PACKETS: u32 = 1 << 22;
 
+/// log2 of an MTU, 15 if it is not a power of two (what the RTL keeps in the QP word and sends
+/// to read_split).
+pub fn mtu_log(mtu: u16) -> u8 {
+    if mtu.is_power_of_two() { mtu.trailing_zeros() as u8 } else { 15 }
+}
+
 /// How many response packets a READ of `len` bytes takes at this MTU: one if it fits a packet,
-/// else ceil(len / MTU) where the MTU is 2^`mtu_log`; None (NAK invalid request) for a longer
-/// READ on a QP whose MTU is not a power of two (`mtu_log` 15: the RTL cuts by shifting), or
-/// past `MAX_READ_PACKETS`.
-pub fn read_packets(len: u32, mtu: u16, mtu_log: u8) -> Option<u32> {
+/// else ceil(len / MTU); None (NAK invalid request) for a longer READ on a QP whose MTU is not
+/// a power of two (the RTL cuts by shifting), or past `MAX_READ_PACKETS`.
+pub fn read_packets(len: u32, mtu: u16) -> Option<u32> {
     if len <= mtu as u32 {
         return Some(1);
     }
-    if mtu_log > 13 {
+    let log = mtu_log(mtu);
+    if log > 13 {
         return None;
     }
-    let n = ((len - 1) >> mtu_log) + 1;
+    let n = ((len - 1) >> log) + 1;
     (n <= MAX_READ_PACKETS).then_some(n)
 }
 
@@ -546,8 +552,7 @@ impl RxCtx {
             out.recv = self.ahead(q, flow, echo, ce(v));
             return out;
         }
-        let mtu_log = if q.mtu.is_power_of_two() { q.mtu.trailing_zeros() as u8 } else { 15 };
-        let packets = read_packets(v.reth_len, q.mtu, mtu_log);
+        let packets = read_packets(v.reth_len, q.mtu);
         if packets.is_none() || (d == 0 && q.wr_active) {
             self.bump(stat::BAD_REQUEST);
             if d == 0 {
@@ -565,7 +570,7 @@ impl RxCtx {
             q.nak_sent = false;
         }
         let aeth = Aeth { syndrome: ack, msn: q.msn };
-        let r = ReadResp { flow, psn: v.psn, aeth, va: v.reth_va, len: 0, pos: ReadPos::Only, total: v.reth_len, mtu_log };
+        let r = ReadResp { flow, psn: v.psn, aeth, va: v.reth_va, len: 0, pos: ReadPos::Only, total: v.reth_len, mtu_log: mtu_log(q.mtu) };
         out.recv = Some(Recv::ReadResp(r));
         out
     }
@@ -915,10 +920,11 @@ mod tests {
         r.reth_len = u32::MAX;
         assert_eq!(whole(&c.verdict(&r, 0)).2, u32::MAX);
         assert_eq!(c.responder(5).unwrap().0, 1 + MAX_READ_PACKETS);
-        assert_eq!(read_packets(MAX_READ_PACKETS << 8, 256, 8), Some(MAX_READ_PACKETS));
-        assert_eq!(read_packets((MAX_READ_PACKETS << 8) + 1, 256, 8), None);
-        assert_eq!(read_packets(0, 1024, 10), Some(1));
-        assert_eq!(read_packets(1025, 1000, 15), None);
+        assert_eq!(read_packets(MAX_READ_PACKETS << 8, 256), Some(MAX_READ_PACKETS));
+        assert_eq!(read_packets((MAX_READ_PACKETS << 8) + 1, 256), None);
+        assert_eq!(read_packets(0, 1024), Some(1));
+        assert_eq!(read_packets(1025, 1000), None);
+        assert_eq!((mtu_log(1024), mtu_log(1000)), (10, 15));
 
         assert!(c.ctrl(&Ctrl { op: OP_READ, qpn: QPN, epsn: 0, spsn: 0, mtu: 0, addr: 0x5_0000 }));
         for p in 100..103 {

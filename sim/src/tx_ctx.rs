@@ -274,14 +274,47 @@ impl ReadResp {
         let mut w = [0u8; CTRL_LEN];
         w[0..2].copy_from_slice(&self.flow.to_le_bytes());
         w[2] = 8;
-        w[3] = self.pos as u8;
-        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
         w[8..12].copy_from_slice(&self.aeth.build());
         w[13] = self.mtu_log & 15;
-        w[14..16].copy_from_slice(&self.len.to_le_bytes());
         w[16..20].copy_from_slice(&self.total.to_le_bytes());
-        w[56..64].copy_from_slice(&self.va.to_le_bytes());
+        ReadPacket { pos: self.pos, psn: self.psn, va: self.va, len: self.len }.put(&mut w);
         w
+    }
+
+    /// The whole READ's length and MTU log2 of a kind-4 word (bytes 16-19, byte 13).
+    pub fn whole_of(w: &[u8; CTRL_LEN]) -> (u32, u8) {
+        (u32::from_le_bytes(w[16..20].try_into().unwrap()), w[13] & 15)
+    }
+}
+
+/// The fields of a kind-4 word that read_split writes for each response packet (the rest of
+/// the word stays as rx_ctx made it): position, PSN, host address, length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadPacket {
+    pub pos: ReadPos,
+    pub psn: u32,
+    pub va: u64,
+    pub len: u16,
+}
+
+impl ReadPacket {
+    /// Read from a kind-4 word: byte 3 bits 0-1, bytes 4-6 (big-endian), 56-63 and 14-15
+    /// (little-endian).
+    pub fn of(w: &[u8; CTRL_LEN]) -> ReadPacket {
+        ReadPacket {
+            pos: ReadPos::from_bits(w[3]),
+            psn: u32::from_be_bytes([0, w[4], w[5], w[6]]),
+            va: u64::from_le_bytes(w[56..64].try_into().unwrap()),
+            len: u16::from_le_bytes([w[14], w[15]]),
+        }
+    }
+
+    /// Written into `w`, every other bit kept.
+    pub fn put(&self, w: &mut [u8; CTRL_LEN]) {
+        w[3] = (w[3] & !3) | self.pos as u8;
+        w[4..7].copy_from_slice(&(self.psn & 0xFF_FFFF).to_be_bytes()[1..]);
+        w[14..16].copy_from_slice(&self.len.to_le_bytes());
+        w[56..64].copy_from_slice(&self.va.to_le_bytes());
     }
 }
 

@@ -45,8 +45,7 @@ fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16),
 /// `harness::core_probe`) on every transaction so far.
 fn assert_blocks_match_models(p: &CorePair) {
     for (name, c) in [("A", &p.a), ("B", &p.b)] {
-        let cc = c.cc.as_ref().expect("configured");
-        let problems: Vec<String> = cc.problems(false).into_iter().chain(c.sched.problems()).collect();
+        let problems = testbench::harness::core_probe::problems(c);
         assert!(problems.is_empty(), "core {name}: {problems:?}");
         assert!(c.sched.cycles > 1000, "core {name}: flow_sched not stepped");
     }

@@ -61,6 +61,16 @@ impl Sched for Rtl {
     }
 }
 
+/// The RTL's outputs equal the model's: every ready, PktSend valid, and its flow when valid.
+pub fn outputs_agree(got: &Outputs, want: &Outputs) -> bool {
+    got.ctrl_ready == want.ctrl_ready
+        && got.update_ready == want.update_ready
+        && got.notify_ready == want.notify_ready
+        && got.sleep_ready == want.sleep_ready
+        && got.pktsend_valid == want.pktsend_valid
+        && (!want.pktsend_valid || got.pktsend_flow == want.pktsend_flow)
+}
+
 /// RTL and model side by side; returns the model's outputs and records every difference.
 pub struct Lockstep {
     /// The Verilated RTL.
@@ -89,13 +99,7 @@ impl Sched for Lockstep {
     fn cycle(&mut self, i: &Inputs) -> Outputs {
         let want = self.model.step(i);
         let got = self.rtl.cycle(i);
-        let same = got.ctrl_ready == want.ctrl_ready
-            && got.update_ready == want.update_ready
-            && got.notify_ready == want.notify_ready
-            && got.sleep_ready == want.sleep_ready
-            && got.pktsend_valid == want.pktsend_valid
-            && (!want.pktsend_valid || got.pktsend_flow == want.pktsend_flow);
-        if !same {
+        if !outputs_agree(&got, &want) {
             self.mismatches += 1;
             if self.first.is_none() {
                 self.first = Some(format!("cycle {}: rtl {got:?} model {want:?} inputs {i:?}", self.cycle));
