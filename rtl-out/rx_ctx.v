@@ -161,12 +161,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [63:0] p_now_d;
     wire  [63:0] p_now_q;
     reg  p_now_clock;
-    reg  lw_valid_d;
-    wire  lw_valid_q;
-    reg  lw_valid_clock;
-    reg  [9:0] lw_addr_d;
-    wire  [9:0] lw_addr_q;
-    reg  lw_addr_clock;
+    reg  lw_hit_d;
+    wire  lw_hit_q;
+    reg  lw_hit_clock;
     reg  [318:0] lw_data_d;
     wire  [318:0] lw_data_q;
     reg  lw_data_clock;
@@ -197,7 +194,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [3:0] q_log;
     reg  [3:0] c_log;
     reg  rr_multi;
-    reg  [31:0] rr_nm1;
+    reg  [23:0] rr_lm1;
+    reg  [23:0] rr_nm1;
     reg  [23:0] rr_adv;
     reg  [23:0] rr_epsn;
     reg  rs_bad;
@@ -213,6 +211,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] a2;
     reg  q_we;
     reg  [318:0] q_wd;
+    reg  [9:0] next_a2;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [2:0] c_op;
@@ -533,15 +532,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(p_now_q),
         .clock(p_now_clock)
     );
-    hpcc_dff_w1 lw_valid(
-        .d(lw_valid_d),
-        .q(lw_valid_q),
-        .clock(lw_valid_clock)
-    );
-    hpcc_dff_w10 lw_addr(
-        .d(lw_addr_d),
-        .q(lw_addr_q),
-        .clock(lw_addr_clock)
+    hpcc_dff_w1 lw_hit(
+        .d(lw_hit_d),
+        .q(lw_hit_q),
+        .clock(lw_hit_clock)
     );
     hpcc_dff_w319 lw_data(
         .d(lw_data_d),
@@ -570,8 +564,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_sent_clock = clock;
         p_vd_clock = clock;
         p_now_clock = clock;
-        lw_valid_clock = clock;
-        lw_addr_clock = clock;
+        lw_hit_clock = clock;
         lw_data_clock = clock;
         st0_clock = clock;
         st1_clock = clock;
@@ -608,8 +601,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_sent_d = p_sent_q;
         p_vd_d = p_vd_q;
         p_now_d = p_now_q;
-        lw_valid_d = lw_valid_q;
-        lw_addr_d = lw_addr_q;
+        lw_hit_d = lw_hit_q;
         lw_data_d = lw_data_q;
         st0_d = st0_q;
         st1_d = st1_q;
@@ -651,9 +643,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             in_kind = 32'h1;
             addr = s_axis_ctrl_tdata[(32'h20)+:(10)];
         end
-        qp_read_address = p_addr_q;
+        next_a2 = p_addr_q;
         if (go) begin
-            qp_read_address = addr;
+            next_a2 = addr;
             p_valid_d = swept_q & (in_kind != 32'h0);
             p_kind_d = in_kind;
             p_addr_d = addr;
@@ -662,6 +654,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_vd_d = s_axis_verdict_tdata;
             p_now_d = now_ns;
         end
+        qp_read_address = next_a2;
         a2 = p_addr_q;
         do_c = p_valid_q & (p_kind_q == 32'h1) & ((c_op != 32'h4) | free);
         do_s = p_valid_q & (p_kind_q == 32'h2) & free;
@@ -673,7 +666,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
         v_qpn = vd[(32'h40)+:(24)];
         w = qp_read_data;
-        if (lw_valid_q & (lw_addr_q == a2)) begin
+        if (lw_hit_q) begin
             w = lw_data_q;
         end
         q_valid = w[32'h0];
@@ -819,11 +812,30 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         epsn1 = q_epsn + 32'h1;
         rr_multi = v_rlen > q_mtu;
-        rr_nm1 = (v_rlen - 32'h1) >> q_log;
-        rr_bad = (rr_multi & ((q_log == 32'hf) | |rr_nm1[(32'h16)+:(10)])) | (~behind & q_act);
+        rr_lm1 = v_rlen[(32'h8)+:(24)];
+        if (~|v_rlen[(32'h0)+:(8)]) begin
+            rr_lm1 = v_rlen[(32'h8)+:(24)] - 32'h1;
+        end
+        rr_nm1 = rr_lm1;
+        if (q_log == 32'h9) begin
+            rr_nm1 = ((rr_lm1[(32'h1)+:(23)]) & 24'hffffff);
+        end
+        if (q_log == 32'ha) begin
+            rr_nm1 = ((rr_lm1[(32'h2)+:(22)]) & 24'hffffff);
+        end
+        if (q_log == 32'hb) begin
+            rr_nm1 = ((rr_lm1[(32'h3)+:(21)]) & 24'hffffff);
+        end
+        if (q_log == 32'hc) begin
+            rr_nm1 = ((rr_lm1[(32'h4)+:(20)]) & 24'hffffff);
+        end
+        if (q_log == 32'hd) begin
+            rr_nm1 = ((rr_lm1[(32'h5)+:(19)]) & 24'hffffff);
+        end
+        rr_bad = (rr_multi & ((q_log == 32'hf) | (q_log < 32'h8) | (v_rlen > 32'h40000000))) | (~behind & q_act);
         rr_adv = 32'h1;
         if (rr_multi) begin
-            rr_adv = rr_nm1[(32'h0)+:(24)] + 32'h1;
+            rr_adv = rr_nm1 + 32'h1;
         end
         rr_epsn = q_epsn + rr_adv;
         rs_bad = (v_n > q_mtu) | (((v_op == 32'hd) | (v_op == 32'he)) & (v_n != q_mtu));
@@ -1142,8 +1154,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;
-        lw_valid_d = q_we & swept_q;
-        lw_addr_d = a2;
+        lw_hit_d = q_we & swept_q & (next_a2 == a2);
         lw_data_d = q_wd;
         n_bytes = n_data_q[(32'h0)+:(32)] << cfg_pkt_shift;
         n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
@@ -1246,7 +1257,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             swept_d = 1'b0;
             sweep_at_d = 32'h0;
             p_valid_d = 1'b0;
-            lw_valid_d = 1'b0;
+            lw_hit_d = 1'b0;
             r_valid_d = 1'b0;
             e_valid_d = 1'b0;
             n_valid_d = 1'b0;

@@ -158,7 +158,8 @@ pub struct RxCtx<const F: usize> {
     q_log: Signal<Local, Bits<4>>,
     c_log: Signal<Local, Bits<4>>,
     rr_multi: Signal<Local, bool>,
-    rr_nm1: Signal<Local, Bits<32>>,
+    rr_lm1: Signal<Local, Bits<24>>,
+    rr_nm1: Signal<Local, Bits<24>>,
     rr_adv: Signal<Local, Bits<24>>,
     rr_epsn: Signal<Local, Bits<24>>,
     rs_bad: Signal<Local, bool>,
@@ -183,9 +184,12 @@ pub struct RxCtx<const F: usize> {
     p_sent: DFF<Bits<40>>,
     p_vd: DFF<Bits<640>>,
     p_now: DFF<Bits<64>>,
-    lw_valid: DFF<bool>,
-    lw_addr: DFF<Bits<F>>,
+    /// The word in S2 is the one written last cycle (decided then, so that S2 starts with a
+    /// registered select rather than an address compare).
+    lw_hit: DFF<bool>,
     lw_data: DFF<Bits<QP_BITS>>,
+    /// The flow S2 takes next cycle.
+    next_a2: Signal<Local, Bits<F>>,
     addr: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
     c_op: Signal<Local, Bits<3>>,
@@ -314,7 +318,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         dff_setup!(
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
             m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
-            lw_valid, lw_addr, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
+            lw_hit, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
             st12, st13, st14, st15
         );
         self.qp.write_clock.next = self.clock.val();
@@ -355,9 +359,9 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.in_kind.next = 1.into();
             self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(32);
         }
-        self.qp.read_address.next = self.p_addr.q.val();
+        self.next_a2.next = self.p_addr.q.val();
         if self.go.val() {
-            self.qp.read_address.next = self.addr.val();
+            self.next_a2.next = self.addr.val();
             self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
             self.p_kind.d.next = self.in_kind.val();
             self.p_addr.d.next = self.addr.val();
@@ -366,6 +370,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.p_vd.d.next = self.s_axis_verdict_tdata.val();
             self.p_now.d.next = self.now_ns.val();
         }
+        self.qp.read_address.next = self.next_a2.val();
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
@@ -386,7 +391,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // ---- The flow's word: the BRAM's, or the one written last cycle (the BRAM read it
         // before that write landed).
         self.w.next = self.qp.read_data.val();
-        if self.lw_valid.q.val() & (self.lw_addr.q.val() == self.a2.val()) {
+        if self.lw_hit.q.val() {
             self.w.next = self.lw_data.q.val();
         }
         self.q_valid.next = self.w.val().get_bit(0);
@@ -579,16 +584,39 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         self.epsn1.next = self.q_epsn.val() + 1;
         // READ request (sim::rx_ctx::RxCtx::read_request, read_packets): longer than the MTU,
-        // it takes ((length - 1) >> log2 MTU) + 1 PSNs, at most 2^22, and the MTU must be a
-        // power of two.
+        // it takes ((length - 1) >> log2 MTU) + 1 PSNs; the MTU must be a power of two of at
+        // least 256 bytes and the length at most 2^30, so at most 2^22 PSNs. The bounds are
+        // checked without the shift, which only feeds the expected PSN.
         self.rr_multi.next = self.v_rlen.val() > self.q_mtu.val();
-        self.rr_nm1.next = (self.v_rlen.val() - 1) >> self.q_log.val();
+        // (length - 1) >> log2 MTU for the six MTUs that may be cut (256..8192): first
+        // (length - 1) >> 8, as length >> 8 less the borrow of its low byte, then constant
+        // shifts and a 6:1 mux; 24 bits (length <= 2^30).
+        self.rr_lm1.next = self.v_rlen.val().get_bits::<24>(8);
+        if !self.v_rlen.val().get_bits::<8>(0).any() {
+            self.rr_lm1.next = self.v_rlen.val().get_bits::<24>(8) - 1;
+        }
+        self.rr_nm1.next = self.rr_lm1.val();
+        if self.q_log.val() == 9 {
+            self.rr_nm1.next = bit_cast::<24, 23>(self.rr_lm1.val().get_bits::<23>(1));
+        }
+        if self.q_log.val() == 10 {
+            self.rr_nm1.next = bit_cast::<24, 22>(self.rr_lm1.val().get_bits::<22>(2));
+        }
+        if self.q_log.val() == 11 {
+            self.rr_nm1.next = bit_cast::<24, 21>(self.rr_lm1.val().get_bits::<21>(3));
+        }
+        if self.q_log.val() == 12 {
+            self.rr_nm1.next = bit_cast::<24, 20>(self.rr_lm1.val().get_bits::<20>(4));
+        }
+        if self.q_log.val() == 13 {
+            self.rr_nm1.next = bit_cast::<24, 19>(self.rr_lm1.val().get_bits::<19>(5));
+        }
         self.rr_bad.next = (self.rr_multi.val()
-            & ((self.q_log.val() == 15) | self.rr_nm1.val().get_bits::<10>(22).any()))
+            & ((self.q_log.val() == 15) | (self.q_log.val() < 8) | (self.v_rlen.val() > 0x4000_0000)))
             | (!self.behind.val() & self.q_act.val());
         self.rr_adv.next = 1.into();
         if self.rr_multi.val() {
-            self.rr_adv.next = self.rr_nm1.val().get_bits::<24>(0) + 1;
+            self.rr_adv.next = self.rr_nm1.val() + 1;
         }
         self.rr_epsn.next = self.q_epsn.val() + self.rr_adv.val();
         // READ response: First and Middle a whole MTU, Last and Only at most one.
@@ -981,8 +1009,8 @@ impl<const F: usize> Logic for RxCtx<F> {
 
         self.qp.write_enable.next = self.q_we.val();
         self.qp.write_data.next = self.q_wd.val();
-        self.lw_valid.d.next = self.q_we.val() & self.swept.q.val();
-        self.lw_addr.d.next = self.a2.val();
+        self.lw_hit.d.next =
+            self.q_we.val() & self.swept.q.val() & (self.next_a2.val() == self.a2.val());
         self.lw_data.d.next = self.q_wd.val();
 
         // ---- Output registers. Notify goes through two: packets, then bytes, so that the
@@ -1095,7 +1123,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.swept.d.next = false;
             self.sweep_at.d.next = 0.into();
             self.p_valid.d.next = false;
-            self.lw_valid.d.next = false;
+            self.lw_hit.d.next = false;
             self.r_valid.d.next = false;
             self.e_valid.d.next = false;
             self.n_valid.d.next = false;

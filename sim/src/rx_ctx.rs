@@ -212,9 +212,15 @@ struct Qp {
     rd_act: bool,
 }
 
-/// A READ asks for at most this many response packets (a quarter of the 24-bit PSN space, the
-/// bound the NIC model puts on what may be outstanding); a longer one is NAKed invalid request.
-pub const MAX_READ_PACKETS: u32 = 1 << 22;
+/// The longest READ answered in several packets (1 GiB; RoCE allows 2^31 - 1).
+pub const MAX_READ_LEN: u32 = 1 << 30;
+
+/// The smallest MTU a READ is cut at (RoCE's smallest), as log2.
+pub const MIN_CUT_MTU_LOG: u8 = 8;
+
+/// What those two bounds give: a READ takes at most this many response packets (a quarter of
+/// the 24-bit PSN space, the bound the NIC model puts on what may be outstanding).
+pub const MAX_READ_PACKETS: u32 = MAX_READ_LEN >> MIN_CUT_MTU_LOG;
 
 /// log2 of an MTU, 15 if it is not a power of two (what the RTL keeps in the QP word and sends
 /// to read_split).
@@ -223,18 +229,18 @@ pub fn mtu_log(mtu: u16) -> u8 {
 }
 
 /// How many response packets a READ of `len` bytes takes at this MTU: one if it fits a packet,
-/// else ceil(len / MTU); None (NAK invalid request) for a longer READ on a QP whose MTU is not
-/// a power of two (the RTL cuts by shifting), or past `MAX_READ_PACKETS`.
+/// else ceil(len / MTU), where the MTU must be a power of two of 256..8192 bytes and `len` at
+/// most `MAX_READ_LEN`; else None (NAK invalid request). The bounds let the RTL check without
+/// its shift and cut with six constant shifts.
 pub fn read_packets(len: u32, mtu: u16) -> Option<u32> {
     if len <= mtu as u32 {
         return Some(1);
     }
     let log = mtu_log(mtu);
-    if log > 13 {
+    if !(MIN_CUT_MTU_LOG..=13).contains(&log) || len > MAX_READ_LEN {
         return None;
     }
-    let n = ((len - 1) >> log) + 1;
-    (n <= MAX_READ_PACKETS).then_some(n)
+    Some(((len - 1) >> log) + 1)
 }
 
 /// The receive context of 2^F flows.
@@ -537,8 +543,8 @@ impl RxCtx {
     }
 
     /// A READ request at the responder. Ahead of the expected PSN as for a WRITE; in order
-    /// inside a WRITE message, or longer than the MTU where the MTU is not a power of two or
-    /// the READ needs more than `MAX_READ_PACKETS` responses: NAK invalid request. A duplicate
+    /// inside a WRITE message, or longer than the MTU where `read_packets` refuses it (MTU not
+    /// a power of two of 256..8192 bytes, or longer than `MAX_READ_LEN`): NAK invalid request. A duplicate
     /// is executed again, whole (its responses may be what was lost), the expected PSN kept;
     /// in order: expected PSN + the READ's response packets, MSN + 1. Either way one PktRecv
     /// kind 4 carries the whole READ (`ReadResp`'s first form) for read_split to cut.
@@ -914,14 +920,17 @@ mod tests {
         (r.reth_va, r.reth_len) = (0x7400, 1476);
         assert_eq!(whole(&c.verdict(&r, 0)), (0xFF_FFFF, 1, 1476, 10, ReadPos::Only, 0), "a retry from its middle");
         assert_eq!((c.responder(5).unwrap().0, c.stats[stat::DUPLICATE]), (1, 1));
-        // The longest READ (2^32 - 1 bytes) at MTU 1024 is MAX_READ_PACKETS packets; at MTU
-        // 256 one byte past MAX_READ_PACKETS packets is too many.
+        // Past MAX_READ_LEN: NAKed, nothing consumed; the longest READ at MTU 1024 takes 2^20
+        // PSNs; at MTU 256 it is MAX_READ_PACKETS packets; MTUs below 256 are not cut.
         r.psn = 1;
-        r.reth_len = u32::MAX;
-        assert_eq!(whole(&c.verdict(&r, 0)).2, u32::MAX);
-        assert_eq!(c.responder(5).unwrap().0, 1 + MAX_READ_PACKETS);
-        assert_eq!(read_packets(MAX_READ_PACKETS << 8, 256), Some(MAX_READ_PACKETS));
-        assert_eq!(read_packets((MAX_READ_PACKETS << 8) + 1, 256), None);
+        r.reth_len = MAX_READ_LEN + 1;
+        assert_eq!(ack_of(&c.verdict(&r, 0)).1, 0x61);
+        r.reth_len = MAX_READ_LEN;
+        assert_eq!(whole(&c.verdict(&r, 0)).2, MAX_READ_LEN);
+        assert_eq!(c.responder(5).unwrap().0, 1 + (1 << 20));
+        assert_eq!(read_packets(MAX_READ_LEN, 256), Some(MAX_READ_PACKETS));
+        assert_eq!(read_packets(MAX_READ_LEN + 1, 256), None);
+        assert_eq!(read_packets(1000, 128), None);
         assert_eq!(read_packets(0, 1024), Some(1));
         assert_eq!(read_packets(1025, 1000), None);
         assert_eq!((mtu_log(1024), mtu_log(1000)), (10, 15));

@@ -81,7 +81,8 @@ fn near_wrap(rng: &mut ChaCha8Rng) -> u32 {
 fn next_ctrl(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx) -> Ctrl {
     let flow = hot[rng.gen_range(0..hot.len())];
     let mtu = match rng.gen_range(0..3) {
-        0 => [256, 512, 1024, 4096][rng.gen_range(0..4)],
+        // The powers of two around the READ cut's bounds (256..8192) among them.
+        0 => [128, 256, 512, 1024, 4096, 8192][rng.gen_range(0..6)],
         1 => rng.gen_range(1..=64),
         _ => rng.gen_range(1..=0x3FFF),
     };
@@ -270,8 +271,8 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
             None => v.opcode = 0x06,
         },
         // READ request: no payload; up to one MTU, up to 64 MTUs (several response packets
-        // where the MTU is a power of two, else a NAK), just over one MTU, or any length (past
-        // 2^22 packets at small MTUs).
+        // where the MTU is a power of two of 256..8192, else a NAK), just over one MTU, at
+        // sim::rx_ctx::MAX_READ_LEN or one past, or any length.
         46..=53 => {
             v.opcode = 0x0C;
             v.payload_len = 0;
@@ -279,6 +280,7 @@ fn next_verdict(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &RxCtx)
                 0..=10 => rng.gen_range(0..=mtu),
                 11..=16 => rng.gen_range(mtu + 1..=mtu * 64),
                 17..=18 => rng.gen_range(mtu + 1..=mtu + 100),
+                19 if rng.gen() => sim::rx_ctx::MAX_READ_LEN + rng.gen_range(0..2),
                 _ => rng.gen(),
             };
             let psn = match rng.gen_range(0..10) {
