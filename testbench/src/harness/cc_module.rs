@@ -229,6 +229,11 @@ impl Model {
         Model::with(hc, lc, dc)
     }
 
+    /// The defaults with LDCP on `lc` (the fabric's incasts tune it to their RTT and MTU).
+    pub fn with_ldcp(lc: LdcpConfig) -> Model {
+        Model::with(hh::config(), lc, hd::config())
+    }
+
     /// A fresh model (every flow HPCC++ from reset) on `m`'s configurations.
     pub fn fresh(m: &Model) -> Model {
         Model::with(m.hc, m.lc, m.dc)

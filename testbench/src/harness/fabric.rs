@@ -165,18 +165,28 @@ impl Fabric {
 
     /// Posts a WRITE of `len` bytes on `flow` of core `k` (PSN 0, from local address 0).
     pub fn write(&mut self, k: usize, flow: u16, len: u32, tag: u16) {
-        let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * flow as u64, rkey: 0, len, first_psn: 0 };
-        post(&mut self.cores[k], flow, &TxCtrl::Post { flow, post: w }.to_bytes(), None, tag);
+        self.queue_write(k, flow, len, tag);
         let e = self.command_done(k);
         assert_eq!(e, csr::ERR_NONE, "post on flow {flow:#x} of core {k}");
+    }
+
+    /// Queues the register writes of that post and returns at once: the core runs them as the
+    /// fabric steps (the caller's loop keeps counting every cycle); its completion shows it.
+    pub fn queue_write(&mut self, k: usize, flow: u16, len: u32, tag: u16) {
+        let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * flow as u64, rkey: 0, len, first_psn: 0 };
+        post(&mut self.cores[k], flow, &TxCtrl::Post { flow, post: w }.to_bytes(), None, tag);
     }
 
     /// Every core configured: the CC module's defaults (`cc_module::Model::new`), packet size
     /// 4 KiB, bursts of 16.
     pub fn configure_all(&mut self) {
-        let m = Model::new();
+        self.configure_all_with(&Model::new());
+    }
+
+    /// The same on `m`'s configurations.
+    pub fn configure_all_with(&mut self, m: &Model) {
         for k in 0..self.cores.len() {
-            configure(&mut self.cores[k], &m, 12, 16);
+            configure(&mut self.cores[k], m, 12, 16);
             self.settle(k);
         }
     }
@@ -197,10 +207,21 @@ pub struct Incast {
     pub mean_queue_bytes: f64,
     /// Wire bytes the bottleneck sent over the same span, as a fraction of line rate.
     pub utilization: f64,
-    /// Base RTTs (1,250 cycles, 5 us) from the first byte through the bottleneck until every
-    /// sender's share of it, over the next 8 base RTTs, is within 10% of 1/N; None if never
-    /// (every sender still sending). Shares, not windows: the windows are inside the RTL.
+    /// Base RTTs (1,250 cycles, 5 us) from the last sender's first byte through the bottleneck
+    /// until every sender's share of it, over the next 8 base RTTs, is within 10% of 1/N; None
+    /// if never (every sender still sending). Shares, not windows: the windows are inside the
+    /// RTL.
     pub rtts_to_fair: Option<u64>,
+    /// Jain's fairness index, (sum x)^2 / (N sum x^2), of the senders' bytes through the
+    /// bottleneck while all of them send: from the last sender's first base RTT to the first
+    /// sender's last (1.0: equal shares; 1/N: one sender has it all).
+    pub jain: f64,
+    /// Bytes through the bottleneck per base RTT from the first byte, per host (index 0 unused).
+    pub shares: Vec<Vec<u64>>,
+    /// Cycles between one sender's post and the next (0: all at once).
+    pub stagger: u64,
+    /// The CC configuration the cores ran (`Spec::model`'s name).
+    pub config: &'static str,
     pub dropped: u64,
     pub marked: u64,
     pub cnps: u64,
@@ -217,13 +238,48 @@ pub struct Incast {
 /// Algorithm names by cc_module code.
 pub const ALG_NAMES: [&str; 4] = ["HPCC++", "Rx-HPCC", "LDCP", "DCQCN"];
 
-/// `senders` cores each WRITE `bytes` to one receiver at once (host 0), on algorithm `alg`,
-/// through a switch with 1 us links (base RTT about 4.5 us with the NICs' pipelines). Runs
-/// until every message completes or `max_cycles` pass.
+/// One incast run: `senders` cores each WRITE `bytes` to one receiver (host 0) on algorithm
+/// `alg`, sender k posting `k x stagger` cycles after the first, through a switch with 1 us
+/// links (base RTT about 4.5 us with the NICs' pipelines), every core on `model`'s CC
+/// configuration. Runs until every message completes or `max_cycles` pass.
+pub struct Spec {
+    pub alg: u32,
+    pub senders: usize,
+    pub bytes: u32,
+    pub stagger: u64,
+    pub max_cycles: u64,
+    pub seed: u64,
+    pub model: Model,
+    /// A name for `model` in reports ("defaults", "LDCP for the fabric").
+    pub config: &'static str,
+}
+
+impl Spec {
+    /// All at once, the CC module's defaults (`cc_module::Model::new`).
+    pub fn new(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) -> Spec {
+        Spec { alg, senders, bytes, stagger: 0, max_cycles, seed, model: Model::new(), config: "defaults" }
+    }
+}
+
+/// LDCP's parameters for this fabric: the draft's defaults at 100 Gb/s with the fabric's base
+/// RTT (5 us) and its MTU (4096 B) as the MSS; the defaults (`cc_ldcp::config(0)`) assume a
+/// 10 us RTT and 1000-byte packets.
+pub fn ldcp_for_fabric() -> sim::cc_module::ldcp::LdcpConfig {
+    let p = sim::cc_float::ldcp::LdcpParams::new(100e9, 5_000, 4096);
+    sim::cc_module::ldcp::LdcpConfig::new(&p, Default::default()).expect("LDCP at 100G, 5 us, 4 KB fits")
+}
+
+/// `Spec::new`'s run, all senders at once.
 pub fn incast(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) -> Incast {
+    run(&Spec::new(alg, senders, bytes, max_cycles, seed))
+}
+
+/// Runs one incast.
+pub fn run(spec: &Spec) -> Incast {
+    let (alg, senders, bytes, max_cycles) = (spec.alg, spec.senders, spec.bytes, spec.max_cycles);
     let start = std::time::Instant::now();
-    let mut f = Fabric::new(senders + 1, 250, SwitchConfig::g100(), seed);
-    f.configure_all();
+    let mut f = Fabric::new(senders + 1, 250, SwitchConfig::g100(), spec.seed);
+    f.configure_all_with(&spec.model);
     // HPCC++ and Rx-HPCC start at W_init = BDP (5 us x 100 Gb/s); LDCP and DCQCN at line rate
     // with a window that does not bind (their Updates set both).
     let window = if alg <= 1 { 62_500 } else { 1 << 20 };
@@ -231,21 +287,29 @@ pub fn incast(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) 
         f.connect(s, 0, 0x100 + s as u16, alg, 4096, alg <= 1, window);
     }
     let t0 = f.cycle;
-    for s in 1..=senders {
-        // The posts are register writes: the first sender starts a few hundred cycles early.
-        f.write(s, 0x100 + s as u16, bytes, s as u16);
-    }
+    // The posts are register writes, queued when due; each core runs its own, so senders
+    // posted together start together.
+    let mut next_post = 1;
     let rtt = 1250u64;
     let mut win = vec![0u64; senders + 1];
     let mut shares: Vec<Vec<u64>> = vec![];
     let (mut first_byte, mut last_byte) = (None, 0u64);
     let (mut qsum, mut qn, mut qmax, mut sent) = (0u128, 0u64, 0u64, 0u64);
+    // The bucket (base RTT since the first byte) of each sender's first byte.
+    let mut started_at: Vec<Option<usize>> = vec![None; senders + 1];
+    let mut ended_at = vec![0usize; senders + 1];
     let done = |f: &Fabric| (1..=senders).all(|s| !f.cores[s].completions.is_empty());
     while !done(&f) && f.cycle < t0 + max_cycles {
+        while next_post <= senders && f.cycle >= t0 + (next_post as u64 - 1) * spec.stagger {
+            f.queue_write(next_post, 0x100 + next_post as u16, bytes, next_post as u16);
+            next_post += 1;
+        }
         f.step();
         for &(port, src, wire) in &f.started {
             if port == 0 && src[3] as usize >= 2 {
                 first_byte.get_or_insert(f.cycle);
+                started_at[src[3] as usize - 1].get_or_insert(shares.len());
+                ended_at[src[3] as usize - 1] = shares.len();
                 last_byte = f.cycle;
                 win[src[3] as usize - 1] += wire;
                 sent += wire;
@@ -270,7 +334,15 @@ pub fn incast(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) 
         let total: u64 = w[1..].iter().sum();
         total > 0 && w[1..].iter().all(|&b| (b as f64 / total as f64 - 1.0 / senders as f64).abs() <= 0.1 / senders as f64)
     };
-    let rtts_to_fair = (0..shares.len().saturating_sub(8)).find(|&i| fair(&span_share(i))).map(|i| i as u64);
+    // From the bucket of the last sender's first byte (0 when all start at once).
+    let from = started_at[1..].iter().map(|b| b.unwrap_or(usize::MAX)).max().unwrap_or(0);
+    let rtts_to_fair =
+        (from..shares.len().saturating_sub(8)).find(|&i| fair(&span_share(i))).map(|i| (i - from) as u64);
+    // Whole base RTTs in which every sender sent.
+    let until = ended_at[1..].iter().copied().min().unwrap_or(0).min(shares.len());
+    let both: Vec<f64> = (1..=senders).map(|s| shares[from.min(until)..until].iter().map(|w| w[s] as f64).sum()).collect();
+    let (sum, sq) = (both.iter().sum::<f64>(), both.iter().map(|x| x * x).sum::<f64>());
+    let jain = if sq > 0.0 { sum * sum / (senders as f64 * sq) } else { 0.0 };
     let span = (last_byte - first_byte.unwrap_or(last_byte)).max(1);
     let completions: Vec<u64> = (1..=senders).filter_map(|s| f.cores[s].completions.first().copied()).collect();
     let mut r = Incast {
@@ -284,6 +356,10 @@ pub fn incast(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) 
         mean_queue_bytes: qsum as f64 / qn.max(1) as f64,
         utilization: sent as f64 / (span as f64 * LINE),
         rtts_to_fair,
+        jain,
+        stagger: spec.stagger,
+        shares: shares.clone(),
+        config: spec.config,
         dropped: f.sw.stats(0).dropped,
         marked: f.sw.stats(0).marked,
         ..Incast::default()

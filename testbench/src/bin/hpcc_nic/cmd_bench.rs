@@ -88,7 +88,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             // 500 KB per sender; at most --cycles / 2 cycles per run (default 1,000,000).
             let bytes = 500_000;
             let runs = incast::sweep(bytes, (args.cycles / 2).max(100_000));
-            incast::print(&runs, bytes, args.markdown);
+            incast::print(&runs, args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
         "hpcc_nic_core" => {
