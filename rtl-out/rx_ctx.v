@@ -161,6 +161,15 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [63:0] p_now_d;
     wire  [63:0] p_now_q;
     reg  p_now_clock;
+    reg  p_seq_d;
+    wire  p_seq_q;
+    reg  p_seq_clock;
+    reg  p_nko_d;
+    wire  p_nko_q;
+    reg  p_nko_clock;
+    reg  [23:0] p_upto_d;
+    wire  [23:0] p_upto_q;
+    reg  p_upto_clock;
     reg  lw_hit_d;
     wire  lw_hit_q;
     reg  lw_hit_clock;
@@ -211,6 +220,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] a2;
     reg  q_we;
     reg  [318:0] q_wd;
+    reg  [7:0] i_syn;
+    reg  [23:0] i_psn;
     reg  [9:0] next_a2;
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
@@ -239,7 +250,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [7:0] v_op;
     reg  [23:0] v_qpn;
     reg  [23:0] v_psn;
-    reg  [7:0] v_syn;
     reg  [31:0] v_n;
     reg  [31:0] v_rlen;
     reg  [2:0] v_nhop;
@@ -532,6 +542,21 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .q(p_now_q),
         .clock(p_now_clock)
     );
+    hpcc_dff_w1 p_seq(
+        .d(p_seq_d),
+        .q(p_seq_q),
+        .clock(p_seq_clock)
+    );
+    hpcc_dff_w1 p_nko(
+        .d(p_nko_d),
+        .q(p_nko_q),
+        .clock(p_nko_clock)
+    );
+    hpcc_dff_w24 p_upto(
+        .d(p_upto_d),
+        .q(p_upto_q),
+        .clock(p_upto_clock)
+    );
     hpcc_dff_w1 lw_hit(
         .d(lw_hit_d),
         .q(lw_hit_q),
@@ -564,6 +589,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_sent_clock = clock;
         p_vd_clock = clock;
         p_now_clock = clock;
+        p_seq_clock = clock;
+        p_nko_clock = clock;
+        p_upto_clock = clock;
         lw_hit_clock = clock;
         lw_data_clock = clock;
         st0_clock = clock;
@@ -601,6 +629,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_sent_d = p_sent_q;
         p_vd_d = p_vd_q;
         p_now_d = p_now_q;
+        p_seq_d = p_seq_q;
+        p_nko_d = p_nko_q;
+        p_upto_d = p_upto_q;
         lw_hit_d = lw_hit_q;
         lw_data_d = lw_data_q;
         st0_d = st0_q;
@@ -630,6 +661,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
+        i_syn = s_axis_verdict_tdata[(32'h58)+:(8)];
+        i_psn = s_axis_verdict_tdata[(32'h60)+:(24)];
         in_kind = 32'h0;
         addr = s_axis_verdict_tdata[(32'h40)+:(10)];
         if (s_axis_verdict_tvalid) begin
@@ -653,6 +686,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_sent_d = s_axis_sent_tdata;
             p_vd_d = s_axis_verdict_tdata;
             p_now_d = now_ns;
+            p_seq_d = i_syn == 32'h60;
+            p_nko_d = (i_syn[(32'h5)+:(2)] != 32'h0) & (i_syn != 32'h60);
+            p_upto_d = i_psn + 32'h1;
+            if (i_syn == 32'h60) begin
+                p_upto_d = i_psn;
+            end
         end
         qp_read_address = next_a2;
         a2 = p_addr_q;
@@ -741,7 +780,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         v_coll = vd[32'h14] & ~vd[32'h15];
         v_nhop = vd[(32'h18)+:(3)];
         v_fb = vd[(32'h14)+:(1)] & vd[(32'h1b)+:(1)];
-        v_syn = vd[(32'h58)+:(8)];
         v_psn = vd[(32'h60)+:(24)];
         v_n = ((vd[(32'ha0)+:(16)]) & 32'hffffffff);
         sw_va_a = vd[(32'hc0)+:(64)];
@@ -844,12 +882,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         una1 = q_una + 32'h1;
         rd_n = q_rd + ((v_n) & 64'hffffffffffffffff);
         msn1 = q_msn + 32'h1;
-        seq_err = v_syn == 32'h60;
-        nak_other = (v_syn[(32'h5)+:(2)] != 32'h0) & ~seq_err;
-        upto = v_psn + 32'h1;
-        if (seq_err) begin
-            upto = v_psn;
-        end
+        seq_err = p_seq_q;
+        nak_other = p_nko_q;
+        upto = p_upto_q;
         da = upto - q_una[(32'h0)+:(24)];
         ea = upto - q_sent[(32'h0)+:(24)];
         stale = da[32'h17] | ((da == 32'h0) & ~seq_err) | ((ea != 32'h0) & ~ea[32'h17]);

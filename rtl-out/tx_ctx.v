@@ -75,9 +75,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  lw_msg_d;
     wire  lw_msg_q;
     reg  lw_msg_clock;
-    reg  [9:0] lw_addr_d;
-    wire  [9:0] lw_addr_q;
-    reg  lw_addr_clock;
     reg  [319:0] lw_cdata_d;
     wire  [319:0] lw_cdata_q;
     reg  lw_cdata_clock;
@@ -134,6 +131,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  nak_ign_clock;
 
     // Local signals
+    reg  [9:0] next_a2;
     reg  go;
     reg  [1:0] in_kind;
     reg  [9:0] a2;
@@ -288,11 +286,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .q(lw_msg_q),
         .clock(lw_msg_clock)
     );
-    hpcc_dff_w10 lw_addr(
-        .d(lw_addr_d),
-        .q(lw_addr_q),
-        .clock(lw_addr_clock)
-    );
     hpcc_dff_w320 lw_cdata(
         .d(lw_cdata_d),
         .q(lw_cdata_q),
@@ -410,7 +403,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         p_send_clock = clock;
         lw_ctx_clock = clock;
         lw_msg_clock = clock;
-        lw_addr_clock = clock;
         lw_cdata_clock = clock;
         lw_mdata_clock = clock;
         swept_d = swept_q;
@@ -437,7 +429,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         p_send_d = p_send_q;
         lw_ctx_d = lw_ctx_q;
         lw_msg_d = lw_msg_q;
-        lw_addr_d = lw_addr_q;
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
         ctx_write_clock = clock;
@@ -470,11 +461,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             in_kind = 32'h1;
             addr = s_axis_ctrl_tdata[(32'h10)+:(10)];
         end
-        ctx_read_address = p_addr_q;
-        msg_read_address = p_addr_q;
+        next_a2 = p_addr_q;
         if (go) begin
-            ctx_read_address = addr;
-            msg_read_address = addr;
+            next_a2 = addr;
             p_valid_d = swept_q & (in_kind != 32'h0);
             p_kind_d = in_kind;
             p_addr_d = addr;
@@ -482,6 +471,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             p_recv_d = s_axis_pktrecv_tdata;
             p_send_d = s_axis_pktsend_tdata;
         end
+        ctx_read_address = next_a2;
+        msg_read_address = next_a2;
         a2 = p_addr_q;
         a16 = ((p_addr_q) & 16'hffff);
         take_c = p_valid_q & (p_kind_q == 32'h1) & w_free;
@@ -497,13 +488,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
         mw = msg_read_data;
-        if (lw_addr_q == a2) begin
-            if (lw_ctx_q) begin
-                cw = lw_cdata_q;
-            end
-            if (lw_msg_q) begin
-                mw = lw_mdata_q;
-            end
+        if (lw_ctx_q) begin
+            cw = lw_cdata_q;
+        end
+        if (lw_msg_q) begin
+            mw = lw_mdata_q;
         end
         m_valid = mw[32'h0];
         m_pend = mw[32'h1];
@@ -692,9 +681,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        lw_ctx_d = c_we & swept_q;
-        lw_msg_d = m_we & swept_q;
-        lw_addr_d = a2;
+        lw_ctx_d = c_we & swept_q & (next_a2 == a2);
+        lw_msg_d = m_we & swept_q & (next_a2 == a2);
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
         if (m_axis_desc_tready) begin

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! S1  s_axis_ctrl / s_axis_sent / s_axis_verdict -> priority, address -> QP BRAM read,
-//!     input -> P registers
+//!     input -> P registers (the verdict's syndrome decoded), forwarding select
 //! S2  word (BRAM, or last cycle's write forwarded) -> responder / requester rules
 //!     -> BRAM write, m_axis_pktrecv / m_axis_event / m_axis_notify (+1 register) / m_axis_dma_cmd
 //! ```
@@ -184,6 +184,13 @@ pub struct RxCtx<const F: usize> {
     p_sent: DFF<Bits<40>>,
     p_vd: DFF<Bits<640>>,
     p_now: DFF<Bits<64>>,
+    /// The verdict's NAK-sequence-error and other-NAK flags and its acknowledged-up-to PSN,
+    /// decoded in S1 (they headed S2's longest path).
+    p_seq: DFF<bool>,
+    p_nko: DFF<bool>,
+    p_upto: DFF<Bits<24>>,
+    i_syn: Signal<Local, Bits<8>>,
+    i_psn: Signal<Local, Bits<24>>,
     /// The word in S2 is the one written last cycle (decided then, so that S2 starts with a
     /// registered select rather than an address compare).
     lw_hit: DFF<bool>,
@@ -221,7 +228,6 @@ pub struct RxCtx<const F: usize> {
     v_op: Signal<Local, Bits<8>>,
     v_qpn: Signal<Local, Bits<24>>,
     v_psn: Signal<Local, Bits<24>>,
-    v_syn: Signal<Local, Bits<8>>,
     v_n: Signal<Local, Bits<32>>,
     v_rlen: Signal<Local, Bits<32>>,
     v_nhop: Signal<Local, Bits<3>>,
@@ -317,7 +323,7 @@ impl<const F: usize> Logic for RxCtx<F> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, swept, sweep_at, r_valid, r_data, e_valid, e_data, n_valid, n_data,
-            m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now,
+            m_valid, m_data, d_valid, d_data, p_valid, p_kind, p_addr, p_ctrl, p_sent, p_vd, p_now, p_seq, p_nko, p_upto,
             lw_hit, lw_data, st0, st1, st2, st3, st4, st5, st6, st7, st8, st9, st10, st11,
             st12, st13, st14, st15
         );
@@ -346,6 +352,9 @@ impl<const F: usize> Logic for RxCtx<F> {
             & !self.s_axis_sent_tvalid.val()
             & self.swept.q.val()
             & self.go.val();
+        // The verdict's AETH syndrome (read here only) and PSN (as v_psn in S2).
+        self.i_syn.next = self.s_axis_verdict_tdata.val().get_bits::<8>(88);
+        self.i_psn.next = self.s_axis_verdict_tdata.val().get_bits::<24>(96);
         self.in_kind.next = 0.into();
         self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
         if self.s_axis_verdict_tvalid.val() {
@@ -369,6 +378,13 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.p_sent.d.next = self.s_axis_sent_tdata.val();
             self.p_vd.d.next = self.s_axis_verdict_tdata.val();
             self.p_now.d.next = self.now_ns.val();
+            // NAK PSN sequence error (syndrome 0x60); any other non-ACK syndrome (bits 6:5).
+            self.p_seq.d.next = self.i_syn.val() == 0x60;
+            self.p_nko.d.next = (self.i_syn.val().get_bits::<2>(5) != 0) & (self.i_syn.val() != 0x60);
+            self.p_upto.d.next = self.i_psn.val() + 1;
+            if self.i_syn.val() == 0x60 {
+                self.p_upto.d.next = self.i_psn.val();
+            }
         }
         self.qp.read_address.next = self.next_a2.val();
 
@@ -482,7 +498,6 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.v_coll.next = self.vd.val().get_bit(20) & !self.vd.val().get_bit(21);
         self.v_nhop.next = self.vd.val().get_bits::<3>(24);
         self.v_fb.next = self.vd.val().get_bits::<1>(20) & self.vd.val().get_bits::<1>(27);
-        self.v_syn.next = self.vd.val().get_bits::<8>(88);
         self.v_psn.next = self.vd.val().get_bits::<24>(96);
         self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_bits::<16>(160));
         self.sw_va.a.next = self.vd.val().get_bits::<64>(192);
@@ -630,12 +645,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.msn1.next = self.q_msn.val() + 1;
 
         // ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
-        self.seq_err.next = self.v_syn.val() == 0x60;
-        self.nak_other.next = (self.v_syn.val().get_bits::<2>(5) != 0) & !self.seq_err.val();
-        self.upto.next = self.v_psn.val() + 1;
-        if self.seq_err.val() {
-            self.upto.next = self.v_psn.val();
-        }
+        // A NAK sequence error acknowledges up to its PSN, anything else through it (S1).
+        self.seq_err.next = self.p_seq.q.val();
+        self.nak_other.next = self.p_nko.q.val();
+        self.upto.next = self.p_upto.q.val();
         self.da.next = self.upto.val() - self.q_una.val().get_bits::<24>(0);
         self.ea.next = self.upto.val() - self.q_sent.val().get_bits::<24>(0);
         self.stale.next = self.da.val().get_bit(23)

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! S1  s_axis_ctrl (create / remove / post) > s_axis_pktrecv > s_axis_pktsend: priority,
-//!     address -> ctx BRAM, msg BRAM read; the input into the P registers
+//!     address -> ctx BRAM, msg BRAM read; the input into the P registers; forwarding selects
 //! S2  words (BRAM, or last cycle's writes forwarded) -> next packet (opcode, length, PSN, ECN,
 //!     RETH) or ACK / NAK -> BRAM write-back + output registers -> m_axis_desc, m_axis_dma_rd
 //! ```
@@ -128,9 +128,12 @@ pub struct TxCtx<const F: usize> {
     p_ctrl: DFF<Bits<512>>,
     p_recv: DFF<Bits<512>>,
     p_send: DFF<Bits<16>>,
+    /// S2's flow's context / message word is the one written last cycle (decided then, so
+    /// that S2 starts with registered selects rather than an address compare).
     lw_ctx: DFF<bool>,
     lw_msg: DFF<bool>,
-    lw_addr: DFF<Bits<F>>,
+    /// The flow S2 takes next cycle.
+    next_a2: Signal<Local, Bits<F>>,
     lw_cdata: DFF<Bits<CTX_BITS>>,
     lw_mdata: DFF<Bits<MSG_BITS>>,
     go: Signal<Local, bool>,
@@ -300,7 +303,7 @@ impl<const F: usize> Default for TxCtx<F> {
             p_send: Default::default(),
             lw_ctx: Default::default(),
             lw_msg: Default::default(),
-            lw_addr: Default::default(),
+            next_a2: Default::default(),
             lw_cdata: Default::default(),
             lw_mdata: Default::default(),
             go: Default::default(),
@@ -411,7 +414,7 @@ impl<const F: usize> Logic for TxCtx<F> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, swept, sweep_at, d_valid, d_data, r_valid, r_data, s_valid, s_data, s2_valid, s2_data, w_valid, w_data, drops, ctrl_bad, recv_drops, nak_ign,
-            p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_addr, lw_cdata, lw_mdata
+            p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_cdata, lw_mdata
         );
         self.ctx.write_clock.next = self.clock.val();
         self.ack_req.next = 0x80.into();
@@ -465,11 +468,9 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.in_kind.next = 1.into();
             self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(16);
         }
-        self.ctx.read_address.next = self.p_addr.q.val();
-        self.msg.read_address.next = self.p_addr.q.val();
+        self.next_a2.next = self.p_addr.q.val();
         if self.go.val() {
-            self.ctx.read_address.next = self.addr.val();
-            self.msg.read_address.next = self.addr.val();
+            self.next_a2.next = self.addr.val();
             self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
             self.p_kind.d.next = self.in_kind.val();
             self.p_addr.d.next = self.addr.val();
@@ -477,6 +478,8 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.p_recv.d.next = self.s_axis_pktrecv_tdata.val();
             self.p_send.d.next = self.s_axis_pktsend_tdata.val();
         }
+        self.ctx.read_address.next = self.next_a2.val();
+        self.msg.read_address.next = self.next_a2.val();
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
@@ -504,13 +507,11 @@ impl<const F: usize> Logic for TxCtx<F> {
         // before those writes landed).
         self.cw.next = self.ctx.read_data.val();
         self.mw.next = self.msg.read_data.val();
-        if self.lw_addr.q.val() == self.a2.val() {
-            if self.lw_ctx.q.val() {
-                self.cw.next = self.lw_cdata.q.val();
-            }
-            if self.lw_msg.q.val() {
-                self.mw.next = self.lw_mdata.q.val();
-            }
+        if self.lw_ctx.q.val() {
+            self.cw.next = self.lw_cdata.q.val();
+        }
+        if self.lw_msg.q.val() {
+            self.mw.next = self.lw_mdata.q.val();
         }
         self.m_valid.next = self.mw.val().get_bit(0);
         self.m_pend.next = self.mw.val().get_bit(1);
@@ -809,9 +810,9 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.ctx.write_data.next = self.c_wd.val();
         self.msg.write_enable.next = self.m_we.val();
         self.msg.write_data.next = self.m_wd.val();
-        self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val();
-        self.lw_msg.d.next = self.m_we.val() & self.swept.q.val();
-        self.lw_addr.d.next = self.a2.val();
+        // Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
+        self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val() & (self.next_a2.val() == self.a2.val());
+        self.lw_msg.d.next = self.m_we.val() & self.swept.q.val() & (self.next_a2.val() == self.a2.val());
         self.lw_cdata.d.next = self.c_wd.val();
         self.lw_mdata.d.next = self.m_wd.val();
 
