@@ -213,8 +213,9 @@ pub struct Incast {
     /// RTL.
     pub rtts_to_fair: Option<u64>,
     /// Jain's fairness index, (sum x)^2 / (N sum x^2), of the senders' bytes through the
-    /// bottleneck while all of them send: from the last sender's first base RTT to the first
-    /// sender's last (1.0: equal shares; 1/N: one sender has it all).
+    /// bottleneck while all of them send: the whole base RTTs from the last sender's first one
+    /// to the last one of the sender that finishes first (1.0: equal shares; 1/N: one sender
+    /// has it all).
     pub jain: f64,
     /// Bytes through the bottleneck per base RTT from the first byte, per host (index 0 unused).
     pub shares: Vec<Vec<u64>>,
