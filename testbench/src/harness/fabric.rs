@@ -236,6 +236,9 @@ pub struct Incast {
     pub seconds: f64,
 }
 
+/// The incasts' base RTT in cycles (5 us at 250 MHz): the unit of "RTTs to fair" and `shares`.
+pub const BASE_RTT: u64 = 1250;
+
 /// Algorithm names by cc_module code.
 pub const ALG_NAMES: [&str; 4] = ["HPCC++", "Rx-HPCC", "LDCP", "DCQCN"];
 
@@ -291,7 +294,6 @@ pub fn run(spec: &Spec) -> Incast {
     // The posts are register writes, queued when due; each core runs its own, so senders
     // posted together start together.
     let mut next_post = 1;
-    let rtt = 1250u64;
     let mut win = vec![0u64; senders + 1];
     let mut shares: Vec<Vec<u64>> = vec![];
     let (mut first_byte, mut last_byte) = (None, 0u64);
@@ -322,7 +324,7 @@ pub fn run(spec: &Spec) -> Incast {
             qn += 1;
             qmax = qmax.max(q);
         }
-        if first_byte.is_some() && (f.cycle - first_byte.unwrap()) % rtt == 0 {
+        if first_byte.is_some() && (f.cycle - first_byte.unwrap()) % BASE_RTT == 0 {
             shares.push(std::mem::replace(&mut win, vec![0; senders + 1]));
         }
     }
@@ -359,7 +361,7 @@ pub fn run(spec: &Spec) -> Incast {
         rtts_to_fair,
         jain,
         stagger: spec.stagger,
-        shares: shares.clone(),
+        shares,
         config: spec.config,
         dropped: f.sw.stats(0).dropped,
         marked: f.sw.stats(0).marked,

@@ -11,10 +11,7 @@
 //! nothing fails for a poor figure.
 
 use testbench::harness::cc_module::Model;
-use testbench::harness::fabric::{ldcp_for_fabric, run, Incast, Spec, ALG_NAMES};
-
-/// Base RTT in cycles (5 us at 250 MHz).
-const RTT: u64 = 1250;
+use testbench::harness::fabric::{ldcp_for_fabric, run, Incast, Spec, ALG_NAMES, BASE_RTT};
 
 /// The runs above, `bytes` per sender in the synchronized ones, at most `max_cycles` each.
 pub fn sweep(bytes: u32, max_cycles: u64) -> Vec<Incast> {
@@ -27,7 +24,7 @@ pub fn sweep(bytes: u32, max_cycles: u64) -> Vec<Incast> {
         specs.push(tuned(Spec::new(2, n, bytes, max_cycles, 0x1_2c00 + n as u64)));
     }
     for alg in 0..4 {
-        let s = Spec { stagger: 5 * RTT, ..Spec::new(alg, 4, 1_000_000, max_cycles, 0x1_2c10) };
+        let s = Spec { stagger: 5 * BASE_RTT, ..Spec::new(alg, 4, 1_000_000, max_cycles, 0x1_2c10) };
         specs.push(if alg == 2 { tuned(s) } else { s });
     }
     let mut out = vec![];
