@@ -39,55 +39,27 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
 
     // Stub signals
     reg  b_valid_d;
-    wire  b_valid_q;
-    reg  b_valid_clock;
+    reg  b_valid_q = 1'h0;
     reg  b_err_d;
-    wire  b_err_q;
-    reg  b_err_clock;
+    reg  b_err_q = 1'h0;
     reg  r_valid_d;
-    wire  r_valid_q;
-    reg  r_valid_clock;
+    reg  r_valid_q = 1'h0;
     reg  r_err_d;
-    wire  r_err_q;
-    reg  r_err_clock;
+    reg  r_err_q = 1'h0;
     reg  [31:0] r_data_d;
-    wire  [31:0] r_data_q;
-    reg  r_data_clock;
+    reg  [31:0] r_data_q = 32'h0;
 
-    // Sub module instances
-    hpcc_dff_w1 b_valid(
-        .d(b_valid_d),
-        .q(b_valid_q),
-        .clock(b_valid_clock)
-    );
-    hpcc_dff_w1 b_err(
-        .d(b_err_d),
-        .q(b_err_q),
-        .clock(b_err_clock)
-    );
-    hpcc_dff_w1 r_valid(
-        .d(r_valid_d),
-        .q(r_valid_q),
-        .clock(r_valid_clock)
-    );
-    hpcc_dff_w1 r_err(
-        .d(r_err_d),
-        .q(r_err_q),
-        .clock(r_err_clock)
-    );
-    hpcc_dff_w32 r_data(
-        .d(r_data_d),
-        .q(r_data_q),
-        .clock(r_data_clock)
-    );
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        b_valid_q <= b_valid_d;
+        b_err_q <= b_err_d;
+        r_valid_q <= r_valid_d;
+        r_err_q <= r_err_d;
+        r_data_q <= r_data_d;
+    end
 
     // Update code
     always @(*) begin
-        b_valid_clock = clock;
-        b_err_clock = clock;
-        r_valid_clock = clock;
-        r_err_clock = clock;
-        r_data_clock = clock;
         b_valid_d = b_valid_q;
         b_err_d = b_err_q;
         r_valid_d = r_valid_q;
@@ -96,7 +68,7 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
         wr_en = s_axil_awvalid & s_axil_wvalid & ~b_valid_q;
         s_axil_awready = wr_en;
         s_axil_wready = wr_en;
-        wr_addr = s_axil_awaddr >> 32'h2;
+        wr_addr = s_axil_awaddr >> 2;
         wr_data = s_axil_wdata;
         wr_strb = s_axil_wstrb;
         if (s_axil_bready) begin
@@ -113,7 +85,7 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
         end
         rd_en = s_axil_arvalid & ~r_valid_q;
         s_axil_arready = rd_en;
-        rd_addr = s_axil_araddr >> 32'h2;
+        rd_addr = s_axil_araddr >> 2;
         if (s_axil_rready) begin
             r_valid_d = 1'b0;
         end

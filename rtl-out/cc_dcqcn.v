@@ -33,13 +33,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
 
     // Stub signals
     reg  [9:0] ram_read_address;
-    reg  ram_read_clock;
     wire  [491:0] ram_read_data;
     reg  [9:0] ram_write_address;
-    reg  ram_write_clock;
     reg  [491:0] ram_write_data;
     reg  ram_write_enable;
-    reg  intake_clock;
     reg  intake_reset;
     reg  [127:0] intake_s_axis_event_tdata;
     reg  intake_s_axis_event_tvalid;
@@ -50,7 +47,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
-    reg  div_clock;
     reg  div_reset;
     reg  div_in_valid;
     reg  [31:0] div_in_num;
@@ -59,7 +55,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  div_out_valid;
     wire  [16:0] div_out_quo;
     wire  [24:0] div_out_tag;
-    reg  dm0_clock;
     reg  dm0_reset;
     reg  dm0_in_valid;
     reg  [24:0] dm0_in_a;
@@ -68,7 +63,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm0_out_valid;
     wire  [48:0] dm0_out_prod;
     wire  [41:0] dm0_out_tag;
-    reg  dm1_clock;
     reg  dm1_reset;
     reg  dm1_in_valid;
     reg  [24:0] dm1_in_a;
@@ -77,7 +71,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm1_out_valid;
     wire  [48:0] dm1_out_prod;
     wire  [41:0] dm1_out_tag;
-    reg  dm2_clock;
     reg  dm2_reset;
     reg  dm2_in_valid;
     reg  [24:0] dm2_in_a;
@@ -86,7 +79,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm2_out_valid;
     wire  [48:0] dm2_out_prod;
     wire  [41:0] dm2_out_tag;
-    reg  dm3_clock;
     reg  dm3_reset;
     reg  dm3_in_valid;
     reg  [24:0] dm3_in_a;
@@ -95,7 +87,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm3_out_valid;
     wire  [48:0] dm3_out_prod;
     wire  [41:0] dm3_out_tag;
-    reg  dm4_clock;
     reg  dm4_reset;
     reg  dm4_in_valid;
     reg  [24:0] dm4_in_a;
@@ -104,7 +95,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm4_out_valid;
     wire  [48:0] dm4_out_prod;
     wire  [41:0] dm4_out_tag;
-    reg  dm5_clock;
     reg  dm5_reset;
     reg  dm5_in_valid;
     reg  [24:0] dm5_in_a;
@@ -113,7 +103,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm5_out_valid;
     wire  [48:0] dm5_out_prod;
     wire  [41:0] dm5_out_tag;
-    reg  dm6_clock;
     reg  dm6_reset;
     reg  dm6_in_valid;
     reg  [24:0] dm6_in_a;
@@ -122,7 +111,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm6_out_valid;
     wire  [48:0] dm6_out_prod;
     wire  [41:0] dm6_out_tag;
-    reg  dm7_clock;
     reg  dm7_reset;
     reg  dm7_in_valid;
     reg  [24:0] dm7_in_a;
@@ -131,7 +119,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm7_out_valid;
     wire  [48:0] dm7_out_prod;
     wire  [41:0] dm7_out_tag;
-    reg  dm8_clock;
     reg  dm8_reset;
     reg  dm8_in_valid;
     reg  [24:0] dm8_in_a;
@@ -140,7 +127,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm8_out_valid;
     wire  [48:0] dm8_out_prod;
     wire  [41:0] dm8_out_tag;
-    reg  dm9_clock;
     reg  dm9_reset;
     reg  dm9_in_valid;
     reg  [24:0] dm9_in_a;
@@ -149,7 +135,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm9_out_valid;
     wire  [48:0] dm9_out_prod;
     wire  [41:0] dm9_out_tag;
-    reg  dm10_clock;
     reg  dm10_reset;
     reg  dm10_in_valid;
     reg  [24:0] dm10_in_a;
@@ -158,7 +143,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm10_out_valid;
     wire  [48:0] dm10_out_prod;
     wire  [41:0] dm10_out_tag;
-    reg  dm11_clock;
     reg  dm11_reset;
     reg  dm11_in_valid;
     reg  [24:0] dm11_in_a;
@@ -167,7 +151,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm11_out_valid;
     wire  [48:0] dm11_out_prod;
     wire  [41:0] dm11_out_tag;
-    reg  dm12_clock;
     reg  dm12_reset;
     reg  dm12_in_valid;
     reg  [24:0] dm12_in_a;
@@ -176,7 +159,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm12_out_valid;
     wire  [48:0] dm12_out_prod;
     wire  [41:0] dm12_out_tag;
-    reg  dm13_clock;
     reg  dm13_reset;
     reg  dm13_in_valid;
     reg  [24:0] dm13_in_a;
@@ -185,7 +167,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm13_out_valid;
     wire  [48:0] dm13_out_prod;
     wire  [41:0] dm13_out_tag;
-    reg  dm14_clock;
     reg  dm14_reset;
     reg  dm14_in_valid;
     reg  [24:0] dm14_in_a;
@@ -194,7 +175,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm14_out_valid;
     wire  [48:0] dm14_out_prod;
     wire  [41:0] dm14_out_tag;
-    reg  dm15_clock;
     reg  dm15_reset;
     reg  dm15_in_valid;
     reg  [24:0] dm15_in_a;
@@ -203,7 +183,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  dm15_out_valid;
     wire  [48:0] dm15_out_prod;
     wire  [41:0] dm15_out_tag;
-    reg  inc1_clock;
     reg  [39:0] inc1_cfg_min;
     reg  [39:0] inc1_cfg_line;
     reg  [39:0] inc1_in_rt;
@@ -214,7 +193,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [39:0] inc1_out_rt;
     wire  [39:0] inc1_out_rc;
     wire  [40:0] inc1_out_tag;
-    reg  inc2_clock;
     reg  [39:0] inc2_cfg_min;
     reg  [39:0] inc2_cfg_line;
     reg  [39:0] inc2_in_rt;
@@ -225,7 +203,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [39:0] inc2_out_rt;
     wire  [39:0] inc2_out_rc;
     wire  [40:0] inc2_out_tag;
-    reg  cut_mul_clock;
     reg  cut_mul_reset;
     reg  cut_mul_in_valid;
     reg  [39:0] cut_mul_in_a;
@@ -234,7 +211,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  cut_mul_out_valid;
     wire  [64:0] cut_mul_out_prod;
     wire  [39:0] cut_mul_out_tag;
-    reg  win_mul_clock;
     reg  win_mul_reset;
     reg  win_mul_in_valid;
     reg  [39:0] win_mul_in_a;
@@ -243,193 +219,130 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  win_mul_out_valid;
     wire  [71:0] win_mul_out_prod;
     wire  [17:0] win_mul_out_tag;
-    reg  dl_a_clock;
     reg  [405:0] dl_a_in_data;
     wire  [405:0] dl_a_out_data;
-    reg  dl_b_clock;
     reg  [485:0] dl_b_in_data;
     wire  [485:0] dl_b_out_data;
-    reg  dl_c_clock;
     reg  [445:0] dl_c_in_data;
     wire  [445:0] dl_c_out_data;
-    reg  dl_d_clock;
     reg  [491:0] dl_d_in_data;
     wire  [491:0] dl_d_out_data;
     reg  f0_valid_d;
-    wire  f0_valid_q;
-    reg  f0_valid_clock;
+    reg  f0_valid_q = 1'h0;
     reg  [127:0] f0_data_d;
-    wire  [127:0] f0_data_q;
-    reg  f0_data_clock;
+    reg  [127:0] f0_data_q = 128'h0;
     reg  a_v_d;
-    wire  a_v_q;
-    reg  a_v_clock;
+    reg  a_v_q = 1'h0;
     reg  [491:0] a_s_d;
-    wire  [491:0] a_s_q;
-    reg  a_s_clock;
+    reg  [491:0] a_s_q = 492'h0;
     reg  [127:0] a_ev_d;
-    wire  [127:0] a_ev_q;
-    reg  a_ev_clock;
+    reg  [127:0] a_ev_q = 128'h0;
     reg  a_gt_d;
-    wire  a_gt_q;
-    reg  a_gt_clock;
+    reg  a_gt_q = 1'h0;
     reg  b_v_d;
-    wire  b_v_q;
-    reg  b_v_clock;
+    reg  b_v_q = 1'h0;
     reg  [491:0] b_s_d;
-    wire  [491:0] b_s_q;
-    reg  b_s_clock;
+    reg  [491:0] b_s_q = 492'h0;
     reg  [17:0] b_ev_d;
-    wire  [17:0] b_ev_q;
-    reg  b_ev_clock;
+    reg  [17:0] b_ev_q = 18'h0;
     reg  [63:0] b_now_d;
-    wire  [63:0] b_now_q;
-    reg  b_now_clock;
+    reg  [63:0] b_now_q = 64'h0;
     reg  [31:0] b_tinc_d;
-    wire  [31:0] b_tinc_q;
-    reg  b_tinc_clock;
+    reg  [31:0] b_tinc_q = 32'h0;
     reg  [31:0] b_bcinc_d;
-    wire  [31:0] b_bcinc_q;
-    reg  b_bcinc_clock;
+    reg  [31:0] b_bcinc_q = 32'h0;
     reg  [63:0] b_nextp_d;
-    wire  [63:0] b_nextp_q;
-    reg  b_nextp_clock;
+    reg  [63:0] b_nextp_q = 64'h0;
     reg  [63:0] b_bsum_d;
-    wire  [63:0] b_bsum_q;
-    reg  b_bsum_clock;
+    reg  [63:0] b_bsum_q = 64'h0;
     reg  c_v_d;
-    wire  c_v_q;
-    reg  c_v_clock;
+    reg  c_v_q = 1'h0;
     reg  [491:0] c_s_d;
-    wire  [491:0] c_s_q;
-    reg  c_s_clock;
+    reg  [491:0] c_s_q = 492'h0;
     reg  [17:0] c_ev_d;
-    wire  [17:0] c_ev_q;
-    reg  c_ev_clock;
+    reg  [17:0] c_ev_q = 18'h0;
     reg  [63:0] c_now_d;
-    wire  [63:0] c_now_q;
-    reg  c_now_clock;
+    reg  [63:0] c_now_q = 64'h0;
     reg  [31:0] c_tinc_d;
-    wire  [31:0] c_tinc_q;
-    reg  c_tinc_clock;
+    reg  [31:0] c_tinc_q = 32'h0;
     reg  [31:0] c_bcinc_d;
-    wire  [31:0] c_bcinc_q;
-    reg  c_bcinc_clock;
+    reg  [31:0] c_bcinc_q = 32'h0;
     reg  [63:0] c_nextp_d;
-    wire  [63:0] c_nextp_q;
-    reg  c_nextp_clock;
+    reg  [63:0] c_nextp_q = 64'h0;
     reg  [63:0] c_bsum_d;
-    wire  [63:0] c_bsum_q;
-    reg  c_bsum_clock;
+    reg  [63:0] c_bsum_q = 64'h0;
     reg  c_fire_d;
-    wire  c_fire_q;
-    reg  c_fire_clock;
+    reg  c_fire_q = 1'h0;
     reg  [63:0] c_elapsed_d;
-    wire  [63:0] c_elapsed_q;
-    reg  c_elapsed_clock;
+    reg  [63:0] c_elapsed_q = 64'h0;
     reg  [63:0] c_gap_d;
-    wire  [63:0] c_gap_q;
-    reg  c_gap_clock;
+    reg  [63:0] c_gap_q = 64'h0;
     reg  c_txgo_d;
-    wire  c_txgo_q;
-    reg  c_txgo_clock;
+    reg  c_txgo_q = 1'h0;
     reg  c_bcfire_d;
-    wire  c_bcfire_q;
-    reg  c_bcfire_clock;
+    reg  c_bcfire_q = 1'h0;
     reg  [63:0] c_bsub_d;
-    wire  [63:0] c_bsub_q;
-    reg  c_bsub_clock;
+    reg  [63:0] c_bsub_q = 64'h0;
     reg  [63:0] c_nowp_d;
-    wire  [63:0] c_nowp_q;
-    reg  c_nowp_clock;
+    reg  [63:0] c_nowp_q = 64'h0;
     reg  d_v_d;
-    wire  d_v_q;
-    reg  d_v_clock;
+    reg  d_v_q = 1'h0;
     reg  [491:0] d_s_d;
-    wire  [491:0] d_s_q;
-    reg  d_s_clock;
+    reg  [491:0] d_s_q = 492'h0;
     reg  [17:0] d_ev_d;
-    wire  [17:0] d_ev_q;
-    reg  d_ev_clock;
+    reg  [17:0] d_ev_q = 18'h0;
     reg  d_cut_d;
-    wire  d_cut_q;
-    reg  d_cut_clock;
+    reg  d_cut_q = 1'h0;
     reg  [40:0] e_tag2_d;
-    wire  [40:0] e_tag2_q;
-    reg  e_tag2_clock;
+    reg  [40:0] e_tag2_q = 41'h0;
     reg  [31:0] d_t1_d;
-    wire  [31:0] d_t1_q;
-    reg  d_t1_clock;
+    reg  [31:0] d_t1_q = 32'h0;
     reg  [31:0] d_bc_d;
-    wire  [31:0] d_bc_q;
-    reg  d_bc_clock;
+    reg  [31:0] d_bc_q = 32'h0;
     reg  [31:0] d_bc1_d;
-    wire  [31:0] d_bc1_q;
-    reg  d_bc1_clock;
+    reg  [31:0] d_bc1_q = 32'h0;
     reg  d_fire_d;
-    wire  d_fire_q;
-    reg  d_fire_clock;
+    reg  d_fire_q = 1'h0;
     reg  d_bcfire_d;
-    wire  d_bcfire_q;
-    reg  d_bcfire_clock;
+    reg  d_bcfire_q = 1'h0;
     reg  [31:0] d_elapsed_d;
-    wire  [31:0] d_elapsed_q;
-    reg  d_elapsed_clock;
+    reg  [31:0] d_elapsed_q = 32'h0;
     reg  [39:0] e_rt_d;
-    wire  [39:0] e_rt_q;
-    reg  e_rt_clock;
+    reg  [39:0] e_rt_q = 40'h0;
     reg  [39:0] e_rc_d;
-    wire  [39:0] e_rc_q;
-    reg  e_rc_clock;
+    reg  [39:0] e_rc_q = 40'h0;
     reg  [39:0] e_step1_d;
-    wire  [39:0] e_step1_q;
-    reg  e_step1_clock;
+    reg  [39:0] e_step1_q = 40'h0;
     reg  e_fire_d;
-    wire  e_fire_q;
-    reg  e_fire_clock;
+    reg  e_fire_q = 1'h0;
     reg  [24:0] q56_alpha_d;
-    wire  [24:0] q56_alpha_q;
-    reg  q56_alpha_clock;
+    reg  [24:0] q56_alpha_q = 25'h0;
     reg  [24:0] q57_alpha_d;
-    wire  [24:0] q57_alpha_q;
-    reg  q57_alpha_clock;
+    reg  [24:0] q57_alpha_q = 25'h0;
     reg  [24:0] q57_ash_d;
-    wire  [24:0] q57_ash_q;
-    reg  q57_ash_clock;
+    reg  [24:0] q57_ash_q = 25'h0;
     reg  q58_v_d;
-    wire  q58_v_q;
-    reg  q58_v_clock;
+    reg  q58_v_q = 1'h0;
     reg  [24:0] q58_alpha_d;
-    wire  [24:0] q58_alpha_q;
-    reg  q58_alpha_clock;
+    reg  [24:0] q58_alpha_q = 25'h0;
     reg  [24:0] q58_au_d;
-    wire  [24:0] q58_au_q;
-    reg  q58_au_clock;
+    reg  [24:0] q58_au_q = 25'h0;
     reg  [39:0] q58_rcsub_d;
-    wire  [39:0] q58_rcsub_q;
-    reg  q58_rcsub_clock;
+    reg  [39:0] q58_rcsub_q = 40'h0;
     reg  [39:0] q58_rct_d;
-    wire  [39:0] q58_rct_q;
-    reg  q58_rct_clock;
+    reg  [39:0] q58_rct_q = 40'h0;
     reg  q59_v_d;
-    wire  q59_v_q;
-    reg  q59_v_clock;
+    reg  q59_v_q = 1'h0;
     reg  [491:0] q59_state_d;
-    wire  [491:0] q59_state_q;
-    reg  q59_state_clock;
+    reg  [491:0] q59_state_q = 492'h0;
     reg  [17:0] q59_fk_d;
-    wire  [17:0] q59_fk_q;
-    reg  q59_fk_clock;
+    reg  [17:0] q59_fk_q = 18'h0;
     reg  [24:0] onesh_d;
-    wire  [24:0] onesh_q;
-    reg  onesh_clock;
+    reg  [24:0] onesh_q = 25'h0;
     reg  out_valid_d;
-    wire  out_valid_q;
-    reg  out_valid_clock;
+    reg  out_valid_q = 1'h0;
     reg  [587:0] out_data_d;
-    wire  [587:0] out_data_q;
-    reg  out_data_clock;
-    reg  results_clock;
+    reg  [587:0] out_data_q = 588'h0;
     reg  results_reset;
     reg  results_issue;
     reg  results_in_valid;
@@ -498,15 +411,15 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     // Sub module instances
     hpcc_ram_w492_d1024 ram(
         .read_address(ram_read_address),
-        .read_clock(ram_read_clock),
+        .read_clock(clock),
         .read_data(ram_read_data),
         .write_address(ram_write_address),
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
     cc_dcqcn_intake intake(
-        .clock(intake_clock),
+        .clock(clock),
         .reset(intake_reset),
         .s_axis_event_tdata(intake_s_axis_event_tdata),
         .s_axis_event_tvalid(intake_s_axis_event_tvalid),
@@ -519,7 +432,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .stat_bad_flow(intake_stat_bad_flow)
     );
     cc_dcqcn_div div(
-        .clock(div_clock),
+        .clock(clock),
         .reset(div_reset),
         .in_valid(div_in_valid),
         .in_num(div_in_num),
@@ -530,7 +443,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(div_out_tag)
     );
     cc_dcqcn_dm15 dm0(
-        .clock(dm0_clock),
+        .clock(clock),
         .reset(dm0_reset),
         .in_valid(dm0_in_valid),
         .in_a(dm0_in_a),
@@ -541,7 +454,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm0_out_tag)
     );
     cc_dcqcn_dm15 dm1(
-        .clock(dm1_clock),
+        .clock(clock),
         .reset(dm1_reset),
         .in_valid(dm1_in_valid),
         .in_a(dm1_in_a),
@@ -552,7 +465,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm1_out_tag)
     );
     cc_dcqcn_dm15 dm2(
-        .clock(dm2_clock),
+        .clock(clock),
         .reset(dm2_reset),
         .in_valid(dm2_in_valid),
         .in_a(dm2_in_a),
@@ -563,7 +476,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm2_out_tag)
     );
     cc_dcqcn_dm15 dm3(
-        .clock(dm3_clock),
+        .clock(clock),
         .reset(dm3_reset),
         .in_valid(dm3_in_valid),
         .in_a(dm3_in_a),
@@ -574,7 +487,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm3_out_tag)
     );
     cc_dcqcn_dm15 dm4(
-        .clock(dm4_clock),
+        .clock(clock),
         .reset(dm4_reset),
         .in_valid(dm4_in_valid),
         .in_a(dm4_in_a),
@@ -585,7 +498,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm4_out_tag)
     );
     cc_dcqcn_dm15 dm5(
-        .clock(dm5_clock),
+        .clock(clock),
         .reset(dm5_reset),
         .in_valid(dm5_in_valid),
         .in_a(dm5_in_a),
@@ -596,7 +509,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm5_out_tag)
     );
     cc_dcqcn_dm15 dm6(
-        .clock(dm6_clock),
+        .clock(clock),
         .reset(dm6_reset),
         .in_valid(dm6_in_valid),
         .in_a(dm6_in_a),
@@ -607,7 +520,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm6_out_tag)
     );
     cc_dcqcn_dm15 dm7(
-        .clock(dm7_clock),
+        .clock(clock),
         .reset(dm7_reset),
         .in_valid(dm7_in_valid),
         .in_a(dm7_in_a),
@@ -618,7 +531,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm7_out_tag)
     );
     cc_dcqcn_dm15 dm8(
-        .clock(dm8_clock),
+        .clock(clock),
         .reset(dm8_reset),
         .in_valid(dm8_in_valid),
         .in_a(dm8_in_a),
@@ -629,7 +542,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm8_out_tag)
     );
     cc_dcqcn_dm15 dm9(
-        .clock(dm9_clock),
+        .clock(clock),
         .reset(dm9_reset),
         .in_valid(dm9_in_valid),
         .in_a(dm9_in_a),
@@ -640,7 +553,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm9_out_tag)
     );
     cc_dcqcn_dm15 dm10(
-        .clock(dm10_clock),
+        .clock(clock),
         .reset(dm10_reset),
         .in_valid(dm10_in_valid),
         .in_a(dm10_in_a),
@@ -651,7 +564,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm10_out_tag)
     );
     cc_dcqcn_dm15 dm11(
-        .clock(dm11_clock),
+        .clock(clock),
         .reset(dm11_reset),
         .in_valid(dm11_in_valid),
         .in_a(dm11_in_a),
@@ -662,7 +575,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm11_out_tag)
     );
     cc_dcqcn_dm15 dm12(
-        .clock(dm12_clock),
+        .clock(clock),
         .reset(dm12_reset),
         .in_valid(dm12_in_valid),
         .in_a(dm12_in_a),
@@ -673,7 +586,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm12_out_tag)
     );
     cc_dcqcn_dm15 dm13(
-        .clock(dm13_clock),
+        .clock(clock),
         .reset(dm13_reset),
         .in_valid(dm13_in_valid),
         .in_a(dm13_in_a),
@@ -684,7 +597,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm13_out_tag)
     );
     cc_dcqcn_dm15 dm14(
-        .clock(dm14_clock),
+        .clock(clock),
         .reset(dm14_reset),
         .in_valid(dm14_in_valid),
         .in_a(dm14_in_a),
@@ -695,7 +608,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm14_out_tag)
     );
     cc_dcqcn_dm15 dm15(
-        .clock(dm15_clock),
+        .clock(clock),
         .reset(dm15_reset),
         .in_valid(dm15_in_valid),
         .in_a(dm15_in_a),
@@ -706,7 +619,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(dm15_out_tag)
     );
     cc_dcqcn_inc2 inc1(
-        .clock(inc1_clock),
+        .clock(clock),
         .cfg_min(inc1_cfg_min),
         .cfg_line(inc1_cfg_line),
         .in_rt(inc1_in_rt),
@@ -719,7 +632,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(inc1_out_tag)
     );
     cc_dcqcn_inc2 inc2(
-        .clock(inc2_clock),
+        .clock(clock),
         .cfg_min(inc2_cfg_min),
         .cfg_line(inc2_cfg_line),
         .in_rt(inc2_in_rt),
@@ -732,7 +645,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(inc2_out_tag)
     );
     cc_dcqcn_cut_mul cut_mul(
-        .clock(cut_mul_clock),
+        .clock(clock),
         .reset(cut_mul_reset),
         .in_valid(cut_mul_in_valid),
         .in_a(cut_mul_in_a),
@@ -743,7 +656,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(cut_mul_out_tag)
     );
     cc_dcqcn_win_mul win_mul(
-        .clock(win_mul_clock),
+        .clock(clock),
         .reset(win_mul_reset),
         .in_valid(win_mul_in_valid),
         .in_a(win_mul_in_a),
@@ -754,317 +667,27 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_tag(win_mul_out_tag)
     );
     cc_dcqcn_dl_a dl_a(
-        .clock(dl_a_clock),
+        .clock(clock),
         .in_data(dl_a_in_data),
         .out_data(dl_a_out_data)
     );
     cc_dcqcn_dl_b dl_b(
-        .clock(dl_b_clock),
+        .clock(clock),
         .in_data(dl_b_in_data),
         .out_data(dl_b_out_data)
     );
     cc_dcqcn_dl_c dl_c(
-        .clock(dl_c_clock),
+        .clock(clock),
         .in_data(dl_c_in_data),
         .out_data(dl_c_out_data)
     );
     cc_dcqcn_dl_d dl_d(
-        .clock(dl_d_clock),
+        .clock(clock),
         .in_data(dl_d_in_data),
         .out_data(dl_d_out_data)
     );
-    hpcc_dff_w1 f0_valid(
-        .d(f0_valid_d),
-        .q(f0_valid_q),
-        .clock(f0_valid_clock)
-    );
-    hpcc_dff_w128 f0_data(
-        .d(f0_data_d),
-        .q(f0_data_q),
-        .clock(f0_data_clock)
-    );
-    hpcc_dff_w1 a_v(
-        .d(a_v_d),
-        .q(a_v_q),
-        .clock(a_v_clock)
-    );
-    hpcc_dff_w492 a_s(
-        .d(a_s_d),
-        .q(a_s_q),
-        .clock(a_s_clock)
-    );
-    hpcc_dff_w128 a_ev(
-        .d(a_ev_d),
-        .q(a_ev_q),
-        .clock(a_ev_clock)
-    );
-    hpcc_dff_w1 a_gt(
-        .d(a_gt_d),
-        .q(a_gt_q),
-        .clock(a_gt_clock)
-    );
-    hpcc_dff_w1 b_v(
-        .d(b_v_d),
-        .q(b_v_q),
-        .clock(b_v_clock)
-    );
-    hpcc_dff_w492 b_s(
-        .d(b_s_d),
-        .q(b_s_q),
-        .clock(b_s_clock)
-    );
-    hpcc_dff_w18 b_ev(
-        .d(b_ev_d),
-        .q(b_ev_q),
-        .clock(b_ev_clock)
-    );
-    hpcc_dff_w64 b_now(
-        .d(b_now_d),
-        .q(b_now_q),
-        .clock(b_now_clock)
-    );
-    hpcc_dff_w32 b_tinc(
-        .d(b_tinc_d),
-        .q(b_tinc_q),
-        .clock(b_tinc_clock)
-    );
-    hpcc_dff_w32 b_bcinc(
-        .d(b_bcinc_d),
-        .q(b_bcinc_q),
-        .clock(b_bcinc_clock)
-    );
-    hpcc_dff_w64 b_nextp(
-        .d(b_nextp_d),
-        .q(b_nextp_q),
-        .clock(b_nextp_clock)
-    );
-    hpcc_dff_w64 b_bsum(
-        .d(b_bsum_d),
-        .q(b_bsum_q),
-        .clock(b_bsum_clock)
-    );
-    hpcc_dff_w1 c_v(
-        .d(c_v_d),
-        .q(c_v_q),
-        .clock(c_v_clock)
-    );
-    hpcc_dff_w492 c_s(
-        .d(c_s_d),
-        .q(c_s_q),
-        .clock(c_s_clock)
-    );
-    hpcc_dff_w18 c_ev(
-        .d(c_ev_d),
-        .q(c_ev_q),
-        .clock(c_ev_clock)
-    );
-    hpcc_dff_w64 c_now(
-        .d(c_now_d),
-        .q(c_now_q),
-        .clock(c_now_clock)
-    );
-    hpcc_dff_w32 c_tinc(
-        .d(c_tinc_d),
-        .q(c_tinc_q),
-        .clock(c_tinc_clock)
-    );
-    hpcc_dff_w32 c_bcinc(
-        .d(c_bcinc_d),
-        .q(c_bcinc_q),
-        .clock(c_bcinc_clock)
-    );
-    hpcc_dff_w64 c_nextp(
-        .d(c_nextp_d),
-        .q(c_nextp_q),
-        .clock(c_nextp_clock)
-    );
-    hpcc_dff_w64 c_bsum(
-        .d(c_bsum_d),
-        .q(c_bsum_q),
-        .clock(c_bsum_clock)
-    );
-    hpcc_dff_w1 c_fire(
-        .d(c_fire_d),
-        .q(c_fire_q),
-        .clock(c_fire_clock)
-    );
-    hpcc_dff_w64 c_elapsed(
-        .d(c_elapsed_d),
-        .q(c_elapsed_q),
-        .clock(c_elapsed_clock)
-    );
-    hpcc_dff_w64 c_gap(
-        .d(c_gap_d),
-        .q(c_gap_q),
-        .clock(c_gap_clock)
-    );
-    hpcc_dff_w1 c_txgo(
-        .d(c_txgo_d),
-        .q(c_txgo_q),
-        .clock(c_txgo_clock)
-    );
-    hpcc_dff_w1 c_bcfire(
-        .d(c_bcfire_d),
-        .q(c_bcfire_q),
-        .clock(c_bcfire_clock)
-    );
-    hpcc_dff_w64 c_bsub(
-        .d(c_bsub_d),
-        .q(c_bsub_q),
-        .clock(c_bsub_clock)
-    );
-    hpcc_dff_w64 c_nowp(
-        .d(c_nowp_d),
-        .q(c_nowp_q),
-        .clock(c_nowp_clock)
-    );
-    hpcc_dff_w1 d_v(
-        .d(d_v_d),
-        .q(d_v_q),
-        .clock(d_v_clock)
-    );
-    hpcc_dff_w492 d_s(
-        .d(d_s_d),
-        .q(d_s_q),
-        .clock(d_s_clock)
-    );
-    hpcc_dff_w18 d_ev(
-        .d(d_ev_d),
-        .q(d_ev_q),
-        .clock(d_ev_clock)
-    );
-    hpcc_dff_w1 d_cut(
-        .d(d_cut_d),
-        .q(d_cut_q),
-        .clock(d_cut_clock)
-    );
-    hpcc_dff_w41 e_tag2(
-        .d(e_tag2_d),
-        .q(e_tag2_q),
-        .clock(e_tag2_clock)
-    );
-    hpcc_dff_w32 d_t1(
-        .d(d_t1_d),
-        .q(d_t1_q),
-        .clock(d_t1_clock)
-    );
-    hpcc_dff_w32 d_bc(
-        .d(d_bc_d),
-        .q(d_bc_q),
-        .clock(d_bc_clock)
-    );
-    hpcc_dff_w32 d_bc1(
-        .d(d_bc1_d),
-        .q(d_bc1_q),
-        .clock(d_bc1_clock)
-    );
-    hpcc_dff_w1 d_fire(
-        .d(d_fire_d),
-        .q(d_fire_q),
-        .clock(d_fire_clock)
-    );
-    hpcc_dff_w1 d_bcfire(
-        .d(d_bcfire_d),
-        .q(d_bcfire_q),
-        .clock(d_bcfire_clock)
-    );
-    hpcc_dff_w32 d_elapsed(
-        .d(d_elapsed_d),
-        .q(d_elapsed_q),
-        .clock(d_elapsed_clock)
-    );
-    hpcc_dff_w40 e_rt(
-        .d(e_rt_d),
-        .q(e_rt_q),
-        .clock(e_rt_clock)
-    );
-    hpcc_dff_w40 e_rc(
-        .d(e_rc_d),
-        .q(e_rc_q),
-        .clock(e_rc_clock)
-    );
-    hpcc_dff_w40 e_step1(
-        .d(e_step1_d),
-        .q(e_step1_q),
-        .clock(e_step1_clock)
-    );
-    hpcc_dff_w1 e_fire(
-        .d(e_fire_d),
-        .q(e_fire_q),
-        .clock(e_fire_clock)
-    );
-    hpcc_dff_w25 q56_alpha(
-        .d(q56_alpha_d),
-        .q(q56_alpha_q),
-        .clock(q56_alpha_clock)
-    );
-    hpcc_dff_w25 q57_alpha(
-        .d(q57_alpha_d),
-        .q(q57_alpha_q),
-        .clock(q57_alpha_clock)
-    );
-    hpcc_dff_w25 q57_ash(
-        .d(q57_ash_d),
-        .q(q57_ash_q),
-        .clock(q57_ash_clock)
-    );
-    hpcc_dff_w1 q58_v(
-        .d(q58_v_d),
-        .q(q58_v_q),
-        .clock(q58_v_clock)
-    );
-    hpcc_dff_w25 q58_alpha(
-        .d(q58_alpha_d),
-        .q(q58_alpha_q),
-        .clock(q58_alpha_clock)
-    );
-    hpcc_dff_w25 q58_au(
-        .d(q58_au_d),
-        .q(q58_au_q),
-        .clock(q58_au_clock)
-    );
-    hpcc_dff_w40 q58_rcsub(
-        .d(q58_rcsub_d),
-        .q(q58_rcsub_q),
-        .clock(q58_rcsub_clock)
-    );
-    hpcc_dff_w40 q58_rct(
-        .d(q58_rct_d),
-        .q(q58_rct_q),
-        .clock(q58_rct_clock)
-    );
-    hpcc_dff_w1 q59_v(
-        .d(q59_v_d),
-        .q(q59_v_q),
-        .clock(q59_v_clock)
-    );
-    hpcc_dff_w492 q59_state(
-        .d(q59_state_d),
-        .q(q59_state_q),
-        .clock(q59_state_clock)
-    );
-    hpcc_dff_w18 q59_fk(
-        .d(q59_fk_d),
-        .q(q59_fk_q),
-        .clock(q59_fk_clock)
-    );
-    hpcc_dff_w25 onesh(
-        .d(onesh_d),
-        .q(onesh_q),
-        .clock(onesh_clock)
-    );
-    hpcc_dff_w1 out_valid(
-        .d(out_valid_d),
-        .q(out_valid_q),
-        .clock(out_valid_clock)
-    );
-    hpcc_dff_w588 out_data(
-        .d(out_data_d),
-        .q(out_data_q),
-        .clock(out_data_clock)
-    );
     cc_dcqcn_results results(
-        .clock(results_clock),
+        .clock(clock),
         .reset(results_reset),
         .issue(results_issue),
         .in_valid(results_in_valid),
@@ -1075,66 +698,70 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .m_axis_tready(results_m_axis_tready)
     );
 
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        f0_valid_q <= f0_valid_d;
+        f0_data_q <= f0_data_d;
+        a_v_q <= a_v_d;
+        a_s_q <= a_s_d;
+        a_ev_q <= a_ev_d;
+        a_gt_q <= a_gt_d;
+        b_v_q <= b_v_d;
+        b_s_q <= b_s_d;
+        b_ev_q <= b_ev_d;
+        b_now_q <= b_now_d;
+        b_tinc_q <= b_tinc_d;
+        b_bcinc_q <= b_bcinc_d;
+        b_nextp_q <= b_nextp_d;
+        b_bsum_q <= b_bsum_d;
+        c_v_q <= c_v_d;
+        c_s_q <= c_s_d;
+        c_ev_q <= c_ev_d;
+        c_now_q <= c_now_d;
+        c_tinc_q <= c_tinc_d;
+        c_bcinc_q <= c_bcinc_d;
+        c_nextp_q <= c_nextp_d;
+        c_bsum_q <= c_bsum_d;
+        c_fire_q <= c_fire_d;
+        c_elapsed_q <= c_elapsed_d;
+        c_gap_q <= c_gap_d;
+        c_txgo_q <= c_txgo_d;
+        c_bcfire_q <= c_bcfire_d;
+        c_bsub_q <= c_bsub_d;
+        c_nowp_q <= c_nowp_d;
+        d_v_q <= d_v_d;
+        d_s_q <= d_s_d;
+        d_ev_q <= d_ev_d;
+        d_cut_q <= d_cut_d;
+        e_tag2_q <= e_tag2_d;
+        d_t1_q <= d_t1_d;
+        d_bc_q <= d_bc_d;
+        d_bc1_q <= d_bc1_d;
+        d_fire_q <= d_fire_d;
+        d_bcfire_q <= d_bcfire_d;
+        d_elapsed_q <= d_elapsed_d;
+        e_rt_q <= e_rt_d;
+        e_rc_q <= e_rc_d;
+        e_step1_q <= e_step1_d;
+        e_fire_q <= e_fire_d;
+        q56_alpha_q <= q56_alpha_d;
+        q57_alpha_q <= q57_alpha_d;
+        q57_ash_q <= q57_ash_d;
+        q58_v_q <= q58_v_d;
+        q58_alpha_q <= q58_alpha_d;
+        q58_au_q <= q58_au_d;
+        q58_rcsub_q <= q58_rcsub_d;
+        q58_rct_q <= q58_rct_d;
+        q59_v_q <= q59_v_d;
+        q59_state_q <= q59_state_d;
+        q59_fk_q <= q59_fk_d;
+        onesh_q <= onesh_d;
+        out_valid_q <= out_valid_d;
+        out_data_q <= out_data_d;
+    end
+
     // Update code
     always @(*) begin
-        f0_valid_clock = clock;
-        f0_data_clock = clock;
-        a_v_clock = clock;
-        a_s_clock = clock;
-        a_ev_clock = clock;
-        a_gt_clock = clock;
-        b_v_clock = clock;
-        b_s_clock = clock;
-        b_ev_clock = clock;
-        b_now_clock = clock;
-        b_tinc_clock = clock;
-        b_bcinc_clock = clock;
-        b_nextp_clock = clock;
-        b_bsum_clock = clock;
-        c_v_clock = clock;
-        c_s_clock = clock;
-        c_ev_clock = clock;
-        c_now_clock = clock;
-        c_tinc_clock = clock;
-        c_bcinc_clock = clock;
-        c_nextp_clock = clock;
-        c_bsum_clock = clock;
-        c_fire_clock = clock;
-        c_elapsed_clock = clock;
-        c_gap_clock = clock;
-        c_txgo_clock = clock;
-        c_bcfire_clock = clock;
-        c_bsub_clock = clock;
-        c_nowp_clock = clock;
-        d_v_clock = clock;
-        d_s_clock = clock;
-        d_ev_clock = clock;
-        d_cut_clock = clock;
-        d_t1_clock = clock;
-        d_bc_clock = clock;
-        d_bc1_clock = clock;
-        d_fire_clock = clock;
-        d_bcfire_clock = clock;
-        d_elapsed_clock = clock;
-        e_rt_clock = clock;
-        e_rc_clock = clock;
-        e_step1_clock = clock;
-        e_fire_clock = clock;
-        e_tag2_clock = clock;
-        q56_alpha_clock = clock;
-        q57_alpha_clock = clock;
-        q57_ash_clock = clock;
-        q58_v_clock = clock;
-        q58_alpha_clock = clock;
-        q58_au_clock = clock;
-        q58_rcsub_clock = clock;
-        q58_rct_clock = clock;
-        q59_v_clock = clock;
-        q59_state_clock = clock;
-        q59_fk_clock = clock;
-        onesh_clock = clock;
-        out_valid_clock = clock;
-        out_data_clock = clock;
         f0_valid_d = f0_valid_q;
         f0_data_d = f0_data_q;
         a_v_d = a_v_q;
@@ -1193,35 +820,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         onesh_d = onesh_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        results_clock = clock;
-        intake_clock = clock;
-        div_clock = clock;
-        dm0_clock = clock;
-        dm1_clock = clock;
-        dm2_clock = clock;
-        dm3_clock = clock;
-        dm4_clock = clock;
-        dm5_clock = clock;
-        dm6_clock = clock;
-        dm7_clock = clock;
-        dm8_clock = clock;
-        dm9_clock = clock;
-        dm10_clock = clock;
-        dm11_clock = clock;
-        dm12_clock = clock;
-        dm13_clock = clock;
-        dm14_clock = clock;
-        dm15_clock = clock;
-        inc1_clock = clock;
-        inc2_clock = clock;
-        cut_mul_clock = clock;
-        win_mul_clock = clock;
-        dl_a_clock = clock;
-        dl_b_clock = clock;
-        dl_c_clock = clock;
-        dl_d_clock = clock;
-        ram_read_clock = clock;
-        ram_write_clock = clock;
         intake_reset = reset;
         div_reset = reset;
         cut_mul_reset = reset;
@@ -1235,50 +833,50 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         one25 = 32'h1000000;
         one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
-        new_state = ((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((cfg_initial_alpha_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((ones64) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1ac);
+        new_state = ((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((cfg_initial_alpha_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((ones64) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
         intake_s_axis_event_tdata = s_axis_event_tdata;
         intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         intake_credit = results_credit;
-        ram_read_address = intake_issue_data[(32'h0)+:(10)];
+        ram_read_address = intake_issue_data[0+:10];
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
-        kind1 = f0_data_q[(32'h10)+:(2)];
+        kind1 = f0_data_q[16+:2];
         a_v_d = f0_valid_q & ~reset;
         a_ev_d = f0_data_q;
         a_s_d = ram_read_data;
-        a_gt_d = f0_data_q[(32'h40)+:(64)] > ram_read_data[(32'hec)+:(64)];
+        a_gt_d = f0_data_q[64+:64] > ram_read_data[236+:64];
         if (kind1 == 32'h3) begin
             a_s_d = new_state;
             a_gt_d = 1'b0;
         end
         b_v_d = a_v_q & ~reset;
         b_s_d = a_s_q;
-        b_ev_d = a_ev_q[(32'h0)+:(18)];
-        b_now_d = a_s_q[(32'hec)+:(64)];
+        b_ev_d = a_ev_q[0+:18];
+        b_now_d = a_s_q[236+:64];
         if (a_gt_q) begin
-            b_now_d = a_ev_q[(32'h40)+:(64)];
+            b_now_d = a_ev_q[64+:64];
         end
-        b_tinc_d = a_s_q[(32'h6c)+:(32)] + 32'h1;
-        if (&a_s_q[(32'h6c)+:(32)]) begin
-            b_tinc_d = a_s_q[(32'h6c)+:(32)];
+        b_tinc_d = a_s_q[108+:32] + 32'h1;
+        if (&a_s_q[108+:32]) begin
+            b_tinc_d = a_s_q[108+:32];
         end
-        b_bcinc_d = a_s_q[(32'h8c)+:(32)] + 32'h1;
-        if (&a_s_q[(32'h8c)+:(32)]) begin
-            b_bcinc_d = a_s_q[(32'h8c)+:(32)];
+        b_bcinc_d = a_s_q[140+:32] + 32'h1;
+        if (&a_s_q[140+:32]) begin
+            b_bcinc_d = a_s_q[140+:32];
         end
-        sum65a = ((a_s_q[(32'h1ac)+:(64)]) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
-        b_nextp_d = sum65a[(32'h0)+:(64)];
+        sum65a = ((a_s_q[428+:64]) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
+        b_nextp_d = sum65a[0+:64];
         if (sum65a[32'h40]) begin
             b_nextp_d = ones64;
         end
-        sum65b = ((a_s_q[(32'hac)+:(64)]) & 65'h1ffffffffffffffff) + ((a_ev_q[(32'h20)+:(32)]) & 65'h1ffffffffffffffff);
-        b_bsum_d = sum65b[(32'h0)+:(64)];
+        sum65b = ((a_s_q[172+:64]) & 65'h1ffffffffffffffff) + ((a_ev_q[32+:32]) & 65'h1ffffffffffffffff);
+        b_bsum_d = sum65b[0+:64];
         if (sum65b[32'h40]) begin
             b_bsum_d = ones64;
         end
-        kind3 = b_ev_q[(32'h10)+:(2)];
+        kind3 = b_ev_q[16+:2];
         active3 = b_s_q[32'h69];
         c_v_d = b_v_q & ~reset;
         c_s_d = b_s_q;
@@ -1288,32 +886,32 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         c_bcinc_d = b_bcinc_q;
         c_nextp_d = b_nextp_q;
         c_bsum_d = b_bsum_q;
-        c_fire_d = active3 & (kind3 != 32'h3) & (b_now_q >= b_s_q[(32'h1ac)+:(64)]);
+        c_fire_d = active3 & (kind3 != 32'h3) & (b_now_q >= b_s_q[428+:64]);
         c_elapsed_d = 32'h0;
-        if (b_now_q >= b_s_q[(32'h16c)+:(64)]) begin
-            c_elapsed_d = b_now_q - b_s_q[(32'h16c)+:(64)];
+        if (b_now_q >= b_s_q[364+:64]) begin
+            c_elapsed_d = b_now_q - b_s_q[364+:64];
         end
-        c_gap_d = b_now_q - b_s_q[(32'h12c)+:(64)];
+        c_gap_d = b_now_q - b_s_q[300+:64];
         c_txgo_d = (kind3 == 32'h2) & active3 & |cfg_byte_counter_bytes;
         c_bcfire_d = (kind3 == 32'h2) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= ((cfg_byte_counter_bytes) & 64'hffffffffffffffff));
         c_bsub_d = b_bsum_q - ((cfg_byte_counter_bytes) & 64'hffffffffffffffff);
         sum65c = ((b_now_q) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
-        c_nowp_d = sum65c[(32'h0)+:(64)];
+        c_nowp_d = sum65c[0+:64];
         if (sum65c[32'h40]) begin
             c_nowp_d = ones64;
         end
-        kind4 = c_ev_q[(32'h10)+:(2)];
+        kind4 = c_ev_q[16+:2];
         active4 = c_s_q[32'h69];
         now4 = c_now_q;
         cut4 = (kind4 == 32'h0) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
-        t1 = c_s_q[(32'h6c)+:(32)];
-        next1 = c_s_q[(32'h1ac)+:(64)];
+        t1 = c_s_q[108+:32];
+        next1 = c_s_q[428+:64];
         if (c_fire_q) begin
             t1 = c_tinc_q;
             next1 = c_nextp_q;
         end
-        bc1 = c_s_q[(32'h8c)+:(32)];
-        bytes1 = c_s_q[(32'hac)+:(64)];
+        bc1 = c_s_q[140+:32];
+        bytes1 = c_s_q[172+:64];
         if (c_txgo_q) begin
             bytes1 = c_bsum_q;
         end
@@ -1321,28 +919,28 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             bc1 = c_bcinc_q;
             bytes1 = c_bsub_q;
         end
-        lcnp1 = c_s_q[(32'h16c)+:(64)];
+        lcnp1 = c_s_q[364+:64];
         if (kind4 == 32'h0) begin
             lcnp1 = now4;
         end
         d_v_d = c_v_q & ~reset;
         d_ev_d = c_ev_q;
         d_t1_d = t1;
-        d_bc_d = c_s_q[(32'h8c)+:(32)];
+        d_bc_d = c_s_q[140+:32];
         d_bc1_d = bc1;
         d_fire_d = c_fire_q;
         d_bcfire_d = c_bcfire_q;
         d_cut_d = 32'h0;
-        d_s_d = ((c_s_q[(32'h0)+:(108)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((t1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6c) | (((bc1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8c) | (((bytes1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hac) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hec) | (((c_s_q[(32'h12c)+:(64)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12c) | (((lcnp1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16c) | (((next1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1ac);
+        d_s_d = ((c_s_q[0+:108]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((t1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 108) | (((bc1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 140) | (((bytes1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 172) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 236) | (((c_s_q[300+:64]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 300) | (((lcnp1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 364) | (((next1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
         if (cut4) begin
             d_cut_d = 32'h1;
-            d_s_d = ((c_s_q[(32'h0)+:(105)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h69) | (((c_s_q[(32'h6a)+:(2)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6a) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hec) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12c) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16c) | (((c_nowp_q) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1ac);
+            d_s_d = ((c_s_q[0+:105]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 105) | (((c_s_q[106+:2]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 106) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 236) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 300) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 364) | (((c_nowp_q) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
         end
         d_elapsed_d = 32'h0;
         if ((kind4 == 32'h0) & active4) begin
-            d_elapsed_d = c_elapsed_q[(32'h0)+:(32)];
-            if (|c_elapsed_q[(32'h20)+:(32)]) begin
-                d_elapsed_d = ones64[(32'h0)+:(32)];
+            d_elapsed_d = c_elapsed_q[0+:32];
+            if (|c_elapsed_q[32+:32]) begin
+                d_elapsed_d = ones64[0+:32];
             end
         end
         f32 = ((cfg_fast_recovery_times) & 32'hffffffff);
@@ -1391,26 +989,26 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (stage2 == 32'h1) begin
             step2 = 32'h0;
         end
-        lstage = d_s_q[(32'h6a)+:(2)];
+        lstage = d_s_q[106+:2];
         if (d_fire_q) begin
             lstage = stage1;
         end
         if (d_bcfire_q) begin
             lstage = stage2;
         end
-        dl_a_in_data = ((d_s_q[(32'h69)+:(1)]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((lstage) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((d_s_q[(32'h6c)+:(384)]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3) | (((d_cut_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h183) | (((d_ev_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h184);
-        e_rt_d = d_s_q[(32'h28)+:(40)];
-        e_rc_d = d_s_q[(32'h0)+:(40)];
+        dl_a_in_data = ((d_s_q[105+:1]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((lstage) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((d_s_q[108+:384]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 3) | (((d_cut_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 387) | (((d_ev_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 388);
+        e_rt_d = d_s_q[40+:40];
+        e_rc_d = d_s_q[0+:40];
         e_step1_d = step1;
         e_fire_d = d_fire_q;
         e_tag2_d = ((step2) & 41'h1ffffffffff);
         if (d_bcfire_q) begin
-            e_tag2_d = ((step2) & 41'h1ffffffffff) | (((one1) & 41'h1ffffffffff) << 32'h28);
+            e_tag2_d = ((step2) & 41'h1ffffffffff) | (((one1) & 41'h1ffffffffff) << 40);
         end
         div_in_valid = d_v_q;
         div_in_num = d_elapsed_q;
         div_in_den = cfg_alpha_timer_ns;
-        div_in_tag = d_s_q[(32'h50)+:(25)];
+        div_in_tag = d_s_q[80+:25];
         inc1_in_rt = e_rt_q;
         inc1_in_rc = e_rc_q;
         inc1_in_step = e_step1_q;
@@ -1418,7 +1016,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         inc1_in_tag = e_tag2_q;
         inc2_in_rt = inc1_out_rt;
         inc2_in_rc = inc1_out_rc;
-        inc2_in_step = inc1_out_tag[(32'h0)+:(40)];
+        inc2_in_step = inc1_out_tag[0+:40];
         inc2_in_fire = inc1_out_tag[32'h28];
         inc2_in_tag = inc1_out_tag;
         rc2 = inc2_out_rc;
@@ -1427,160 +1025,160 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (cut14) begin
             rt3 = rc2;
         end
-        dl_b_in_data = (((dl_a_out_data) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((rt3) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | ((rc2) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        dl_b_in_data = (((dl_a_out_data) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((rt3) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | ((rc2) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         al0 = div_out_tag;
         dm0_in_valid = div_out_valid;
-        dm0_in_tag = ((div_out_quo) & 42'h3ffffffffff) | (((al0) & 42'h3ffffffffff) << 32'h11);
+        dm0_in_tag = ((div_out_quo) & 42'h3ffffffffff) | (((al0) & 42'h3ffffffffff) << 17);
         dm0_in_a = al0;
-        dm0_in_b = cfg_decay[(32'h0)+:(24)];
+        dm0_in_b = cfg_decay[0+:24];
         dm0_reset = reset;
-        al1 = dm0_out_tag[(32'h11)+:(25)];
+        al1 = dm0_out_tag[17+:25];
         if (dm0_out_tag[32'h0]) begin
-            al1 = dm0_out_prod[(32'h18)+:(25)];
+            al1 = dm0_out_prod[24+:25];
         end
         dm1_in_valid = dm0_out_valid;
-        dm1_in_tag = ((dm0_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al1) & 42'h3ffffffffff) << 32'h11);
+        dm1_in_tag = ((dm0_out_tag[0+:17]) & 42'h3ffffffffff) | (((al1) & 42'h3ffffffffff) << 17);
         dm1_in_a = al1;
-        dm1_in_b = cfg_decay[(32'h18)+:(24)];
+        dm1_in_b = cfg_decay[24+:24];
         dm1_reset = reset;
-        al2 = dm1_out_tag[(32'h11)+:(25)];
+        al2 = dm1_out_tag[17+:25];
         if (dm1_out_tag[32'h1]) begin
-            al2 = dm1_out_prod[(32'h18)+:(25)];
+            al2 = dm1_out_prod[24+:25];
         end
         dm2_in_valid = dm1_out_valid;
-        dm2_in_tag = ((dm1_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al2) & 42'h3ffffffffff) << 32'h11);
+        dm2_in_tag = ((dm1_out_tag[0+:17]) & 42'h3ffffffffff) | (((al2) & 42'h3ffffffffff) << 17);
         dm2_in_a = al2;
-        dm2_in_b = cfg_decay[(32'h30)+:(24)];
+        dm2_in_b = cfg_decay[48+:24];
         dm2_reset = reset;
-        al3 = dm2_out_tag[(32'h11)+:(25)];
+        al3 = dm2_out_tag[17+:25];
         if (dm2_out_tag[32'h2]) begin
-            al3 = dm2_out_prod[(32'h18)+:(25)];
+            al3 = dm2_out_prod[24+:25];
         end
         dm3_in_valid = dm2_out_valid;
-        dm3_in_tag = ((dm2_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al3) & 42'h3ffffffffff) << 32'h11);
+        dm3_in_tag = ((dm2_out_tag[0+:17]) & 42'h3ffffffffff) | (((al3) & 42'h3ffffffffff) << 17);
         dm3_in_a = al3;
-        dm3_in_b = cfg_decay[(32'h48)+:(24)];
+        dm3_in_b = cfg_decay[72+:24];
         dm3_reset = reset;
-        al4 = dm3_out_tag[(32'h11)+:(25)];
+        al4 = dm3_out_tag[17+:25];
         if (dm3_out_tag[32'h3]) begin
-            al4 = dm3_out_prod[(32'h18)+:(25)];
+            al4 = dm3_out_prod[24+:25];
         end
         dm4_in_valid = dm3_out_valid;
-        dm4_in_tag = ((dm3_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al4) & 42'h3ffffffffff) << 32'h11);
+        dm4_in_tag = ((dm3_out_tag[0+:17]) & 42'h3ffffffffff) | (((al4) & 42'h3ffffffffff) << 17);
         dm4_in_a = al4;
-        dm4_in_b = cfg_decay[(32'h60)+:(24)];
+        dm4_in_b = cfg_decay[96+:24];
         dm4_reset = reset;
-        al5 = dm4_out_tag[(32'h11)+:(25)];
+        al5 = dm4_out_tag[17+:25];
         if (dm4_out_tag[32'h4]) begin
-            al5 = dm4_out_prod[(32'h18)+:(25)];
+            al5 = dm4_out_prod[24+:25];
         end
         dm5_in_valid = dm4_out_valid;
-        dm5_in_tag = ((dm4_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al5) & 42'h3ffffffffff) << 32'h11);
+        dm5_in_tag = ((dm4_out_tag[0+:17]) & 42'h3ffffffffff) | (((al5) & 42'h3ffffffffff) << 17);
         dm5_in_a = al5;
-        dm5_in_b = cfg_decay[(32'h78)+:(24)];
+        dm5_in_b = cfg_decay[120+:24];
         dm5_reset = reset;
-        al6 = dm5_out_tag[(32'h11)+:(25)];
+        al6 = dm5_out_tag[17+:25];
         if (dm5_out_tag[32'h5]) begin
-            al6 = dm5_out_prod[(32'h18)+:(25)];
+            al6 = dm5_out_prod[24+:25];
         end
         dm6_in_valid = dm5_out_valid;
-        dm6_in_tag = ((dm5_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al6) & 42'h3ffffffffff) << 32'h11);
+        dm6_in_tag = ((dm5_out_tag[0+:17]) & 42'h3ffffffffff) | (((al6) & 42'h3ffffffffff) << 17);
         dm6_in_a = al6;
-        dm6_in_b = cfg_decay[(32'h90)+:(24)];
+        dm6_in_b = cfg_decay[144+:24];
         dm6_reset = reset;
-        al7 = dm6_out_tag[(32'h11)+:(25)];
+        al7 = dm6_out_tag[17+:25];
         if (dm6_out_tag[32'h6]) begin
-            al7 = dm6_out_prod[(32'h18)+:(25)];
+            al7 = dm6_out_prod[24+:25];
         end
         dm7_in_valid = dm6_out_valid;
-        dm7_in_tag = ((dm6_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al7) & 42'h3ffffffffff) << 32'h11);
+        dm7_in_tag = ((dm6_out_tag[0+:17]) & 42'h3ffffffffff) | (((al7) & 42'h3ffffffffff) << 17);
         dm7_in_a = al7;
-        dm7_in_b = cfg_decay[(32'ha8)+:(24)];
+        dm7_in_b = cfg_decay[168+:24];
         dm7_reset = reset;
-        al8 = dm7_out_tag[(32'h11)+:(25)];
+        al8 = dm7_out_tag[17+:25];
         if (dm7_out_tag[32'h7]) begin
-            al8 = dm7_out_prod[(32'h18)+:(25)];
+            al8 = dm7_out_prod[24+:25];
         end
         dm8_in_valid = dm7_out_valid;
-        dm8_in_tag = ((dm7_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al8) & 42'h3ffffffffff) << 32'h11);
+        dm8_in_tag = ((dm7_out_tag[0+:17]) & 42'h3ffffffffff) | (((al8) & 42'h3ffffffffff) << 17);
         dm8_in_a = al8;
-        dm8_in_b = cfg_decay[(32'hc0)+:(24)];
+        dm8_in_b = cfg_decay[192+:24];
         dm8_reset = reset;
-        al9 = dm8_out_tag[(32'h11)+:(25)];
+        al9 = dm8_out_tag[17+:25];
         if (dm8_out_tag[32'h8]) begin
-            al9 = dm8_out_prod[(32'h18)+:(25)];
+            al9 = dm8_out_prod[24+:25];
         end
         dm9_in_valid = dm8_out_valid;
-        dm9_in_tag = ((dm8_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al9) & 42'h3ffffffffff) << 32'h11);
+        dm9_in_tag = ((dm8_out_tag[0+:17]) & 42'h3ffffffffff) | (((al9) & 42'h3ffffffffff) << 17);
         dm9_in_a = al9;
-        dm9_in_b = cfg_decay[(32'hd8)+:(24)];
+        dm9_in_b = cfg_decay[216+:24];
         dm9_reset = reset;
-        al10 = dm9_out_tag[(32'h11)+:(25)];
+        al10 = dm9_out_tag[17+:25];
         if (dm9_out_tag[32'h9]) begin
-            al10 = dm9_out_prod[(32'h18)+:(25)];
+            al10 = dm9_out_prod[24+:25];
         end
         dm10_in_valid = dm9_out_valid;
-        dm10_in_tag = ((dm9_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al10) & 42'h3ffffffffff) << 32'h11);
+        dm10_in_tag = ((dm9_out_tag[0+:17]) & 42'h3ffffffffff) | (((al10) & 42'h3ffffffffff) << 17);
         dm10_in_a = al10;
-        dm10_in_b = cfg_decay[(32'hf0)+:(24)];
+        dm10_in_b = cfg_decay[240+:24];
         dm10_reset = reset;
-        al11 = dm10_out_tag[(32'h11)+:(25)];
+        al11 = dm10_out_tag[17+:25];
         if (dm10_out_tag[32'ha]) begin
-            al11 = dm10_out_prod[(32'h18)+:(25)];
+            al11 = dm10_out_prod[24+:25];
         end
         dm11_in_valid = dm10_out_valid;
-        dm11_in_tag = ((dm10_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al11) & 42'h3ffffffffff) << 32'h11);
+        dm11_in_tag = ((dm10_out_tag[0+:17]) & 42'h3ffffffffff) | (((al11) & 42'h3ffffffffff) << 17);
         dm11_in_a = al11;
-        dm11_in_b = cfg_decay[(32'h108)+:(24)];
+        dm11_in_b = cfg_decay[264+:24];
         dm11_reset = reset;
-        al12 = dm11_out_tag[(32'h11)+:(25)];
+        al12 = dm11_out_tag[17+:25];
         if (dm11_out_tag[32'hb]) begin
-            al12 = dm11_out_prod[(32'h18)+:(25)];
+            al12 = dm11_out_prod[24+:25];
         end
         dm12_in_valid = dm11_out_valid;
-        dm12_in_tag = ((dm11_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al12) & 42'h3ffffffffff) << 32'h11);
+        dm12_in_tag = ((dm11_out_tag[0+:17]) & 42'h3ffffffffff) | (((al12) & 42'h3ffffffffff) << 17);
         dm12_in_a = al12;
-        dm12_in_b = cfg_decay[(32'h120)+:(24)];
+        dm12_in_b = cfg_decay[288+:24];
         dm12_reset = reset;
-        al13 = dm12_out_tag[(32'h11)+:(25)];
+        al13 = dm12_out_tag[17+:25];
         if (dm12_out_tag[32'hc]) begin
-            al13 = dm12_out_prod[(32'h18)+:(25)];
+            al13 = dm12_out_prod[24+:25];
         end
         dm13_in_valid = dm12_out_valid;
-        dm13_in_tag = ((dm12_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al13) & 42'h3ffffffffff) << 32'h11);
+        dm13_in_tag = ((dm12_out_tag[0+:17]) & 42'h3ffffffffff) | (((al13) & 42'h3ffffffffff) << 17);
         dm13_in_a = al13;
-        dm13_in_b = cfg_decay[(32'h138)+:(24)];
+        dm13_in_b = cfg_decay[312+:24];
         dm13_reset = reset;
-        al14 = dm13_out_tag[(32'h11)+:(25)];
+        al14 = dm13_out_tag[17+:25];
         if (dm13_out_tag[32'hd]) begin
-            al14 = dm13_out_prod[(32'h18)+:(25)];
+            al14 = dm13_out_prod[24+:25];
         end
         dm14_in_valid = dm13_out_valid;
-        dm14_in_tag = ((dm13_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al14) & 42'h3ffffffffff) << 32'h11);
+        dm14_in_tag = ((dm13_out_tag[0+:17]) & 42'h3ffffffffff) | (((al14) & 42'h3ffffffffff) << 17);
         dm14_in_a = al14;
-        dm14_in_b = cfg_decay[(32'h150)+:(24)];
+        dm14_in_b = cfg_decay[336+:24];
         dm14_reset = reset;
-        al15 = dm14_out_tag[(32'h11)+:(25)];
+        al15 = dm14_out_tag[17+:25];
         if (dm14_out_tag[32'he]) begin
-            al15 = dm14_out_prod[(32'h18)+:(25)];
+            al15 = dm14_out_prod[24+:25];
         end
         dm15_in_valid = dm14_out_valid;
-        dm15_in_tag = ((dm14_out_tag[(32'h0)+:(17)]) & 42'h3ffffffffff) | (((al15) & 42'h3ffffffffff) << 32'h11);
+        dm15_in_tag = ((dm14_out_tag[0+:17]) & 42'h3ffffffffff) | (((al15) & 42'h3ffffffffff) << 17);
         dm15_in_a = al15;
-        dm15_in_b = cfg_decay[(32'h168)+:(24)];
+        dm15_in_b = cfg_decay[360+:24];
         dm15_reset = reset;
-        alpha_dec = dm15_out_tag[(32'h11)+:(25)];
+        alpha_dec = dm15_out_tag[17+:25];
         if (dm15_out_tag[32'hf]) begin
-            alpha_dec = dm15_out_prod[(32'h18)+:(25)];
+            alpha_dec = dm15_out_prod[24+:25];
         end
         if (dm15_out_tag[32'h10]) begin
             alpha_dec = 32'h0;
         end
         cut_mul_in_valid = dm15_out_valid;
-        cut_mul_in_a = dl_b_out_data[(32'h0)+:(40)];
+        cut_mul_in_a = dl_b_out_data[0+:40];
         cut_mul_in_b = alpha_dec;
-        cut_mul_in_tag = dl_b_out_data[(32'h0)+:(40)];
-        dl_c_in_data = ((dl_b_out_data[(32'h28)+:(40)]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_b_out_data[(32'h50)+:(406)]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28);
+        cut_mul_in_tag = dl_b_out_data[0+:40];
+        dl_c_in_data = ((dl_b_out_data[40+:40]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_b_out_data[80+:406]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40);
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
         q57_ash_d = q56_alpha_q >> cfg_g_shift;
@@ -1588,7 +1186,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q58_alpha_d = q57_alpha_q;
         q58_au_d = q57_alpha_q - q57_ash_q;
         q58_rct_d = cut_mul_out_tag;
-        q58_rcsub_d = cut_mul_out_tag - cut_mul_out_prod[(32'h19)+:(40)];
+        q58_rcsub_d = cut_mul_out_tag - cut_mul_out_prod[25+:40];
         cut58 = dl_c_out_data[32'h1ab];
         alpha_f = q58_alpha_q;
         rc_f = q58_rct_q;
@@ -1603,18 +1201,18 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             end
         end
         q59_v_d = q58_v_q & ~reset;
-        q59_fk_d = dl_c_out_data[(32'h1ac)+:(18)];
-        q59_state_d = (((dl_c_out_data[(32'h28)+:(387)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h69) | (((alpha_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((dl_c_out_data[(32'h0)+:(40)]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | ((rc_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        ram_write_address = q59_fk_q[(32'h0)+:(10)];
+        q59_fk_d = dl_c_out_data[428+:18];
+        q59_state_d = (((dl_c_out_data[40+:387]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 105) | (((alpha_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((dl_c_out_data[0+:40]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | ((rc_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
         win_mul_in_valid = q59_v_q;
-        win_mul_in_a = q59_state_q[(32'h0)+:(40)];
+        win_mul_in_a = q59_state_q[0+:40];
         win_mul_in_b = cfg_win_mul;
         win_mul_in_tag = q59_fk_q;
         dl_d_in_data = q59_state_q;
         out_valid_d = win_mul_out_valid & ~reset;
-        out_data_d = ((win_mul_out_tag) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_d_out_data[(32'h8)+:(32)]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((win_mul_out_prod[(32'h28)+:(32)]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((dl_d_out_data) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
+        out_data_d = ((win_mul_out_tag) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_d_out_data[8+:32]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((win_mul_out_prod[40+:32]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((dl_d_out_data) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;
@@ -1645,69 +1243,47 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
     input wire  m_axis_tready;
 
     // Stub signals
-    reg  ram_write_clock;
     reg  ram_write_enable;
     reg  [6:0] ram_write_address;
     reg  [587:0] ram_write_data;
     reg  [6:0] ram_read_address;
     wire  [587:0] ram_read_data;
     reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
+    reg  [6:0] rd_q = 7'h0;
     reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
+    reg  [6:0] wr_q = 7'h0;
     reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
+    reg  [7:0] count_q = 8'h0;
     reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  [7:0] owed_q = 8'h0;
 
     // Local signals
     reg  pop;
 
     // Sub module instances
     cc_dcqcn_results_ram ram(
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_enable(ram_write_enable),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
         .read_address(ram_read_address),
         .read_data(ram_read_data)
     );
-    hpcc_dff_w7 rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    hpcc_dff_w7 wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    hpcc_dff_w8 count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    hpcc_dff_w8 owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        rd_q <= rd_d;
+        wr_q <= wr_d;
+        count_q <= count_d;
+        owed_q <= owed_d;
+    end
 
     // Update code
     always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
         rd_d = rd_q;
         wr_d = wr_q;
         count_d = count_q;
         owed_d = owed_q;
-        ram_write_clock = clock;
         credit = owed_q < 32'h80;
         ram_write_enable = in_valid;
         ram_write_address = wr_q;
@@ -1939,166 +1515,66 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
 
     // Stub signals
     reg  [40:0] s1_sum_d;
-    wire  [40:0] s1_sum_q;
-    reg  s1_sum_clock;
+    reg  [40:0] s1_sum_q = 41'h0;
     reg  [39:0] s1_rt_d;
-    wire  [39:0] s1_rt_q;
-    reg  s1_rt_clock;
+    reg  [39:0] s1_rt_q = 40'h0;
     reg  [39:0] s1_rc_d;
-    wire  [39:0] s1_rc_q;
-    reg  s1_rc_clock;
+    reg  [39:0] s1_rc_q = 40'h0;
     reg  s1_fire_d;
-    wire  s1_fire_q;
-    reg  s1_fire_clock;
+    reg  s1_fire_q = 1'h0;
     reg  [40:0] s1_tag_d;
-    wire  [40:0] s1_tag_q;
-    reg  s1_tag_clock;
+    reg  [40:0] s1_tag_q = 41'h0;
     reg  [39:0] s2_rt_d;
-    wire  [39:0] s2_rt_q;
-    reg  s2_rt_clock;
+    reg  [39:0] s2_rt_q = 40'h0;
     reg  [39:0] s2_rc_d;
-    wire  [39:0] s2_rc_q;
-    reg  s2_rc_clock;
+    reg  [39:0] s2_rc_q = 40'h0;
     reg  s2_fire_d;
-    wire  s2_fire_q;
-    reg  s2_fire_clock;
+    reg  s2_fire_q = 1'h0;
     reg  [40:0] s2_tag_d;
-    wire  [40:0] s2_tag_q;
-    reg  s2_tag_clock;
+    reg  [40:0] s2_tag_q = 41'h0;
     reg  [40:0] s3_sum_d;
-    wire  [40:0] s3_sum_q;
-    reg  s3_sum_clock;
+    reg  [40:0] s3_sum_q = 41'h0;
     reg  [39:0] s3_rt_d;
-    wire  [39:0] s3_rt_q;
-    reg  s3_rt_clock;
+    reg  [39:0] s3_rt_q = 40'h0;
     reg  [39:0] s3_rc_d;
-    wire  [39:0] s3_rc_q;
-    reg  s3_rc_clock;
+    reg  [39:0] s3_rc_q = 40'h0;
     reg  s3_fire_d;
-    wire  s3_fire_q;
-    reg  s3_fire_clock;
+    reg  s3_fire_q = 1'h0;
     reg  [40:0] s3_tag_d;
-    wire  [40:0] s3_tag_q;
-    reg  s3_tag_clock;
+    reg  [40:0] s3_tag_q = 41'h0;
     reg  [39:0] s4_rt_d;
-    wire  [39:0] s4_rt_q;
-    reg  s4_rt_clock;
+    reg  [39:0] s4_rt_q = 40'h0;
     reg  [39:0] s4_rc_d;
-    wire  [39:0] s4_rc_q;
-    reg  s4_rc_clock;
+    reg  [39:0] s4_rc_q = 40'h0;
     reg  [40:0] s4_tag_d;
-    wire  [40:0] s4_tag_q;
-    reg  s4_tag_clock;
+    reg  [40:0] s4_tag_q = 41'h0;
 
     // Local signals
     reg  [39:0] avg;
 
-    // Sub module instances
-    hpcc_dff_w41 s1_sum(
-        .d(s1_sum_d),
-        .q(s1_sum_q),
-        .clock(s1_sum_clock)
-    );
-    hpcc_dff_w40 s1_rt(
-        .d(s1_rt_d),
-        .q(s1_rt_q),
-        .clock(s1_rt_clock)
-    );
-    hpcc_dff_w40 s1_rc(
-        .d(s1_rc_d),
-        .q(s1_rc_q),
-        .clock(s1_rc_clock)
-    );
-    hpcc_dff_w1 s1_fire(
-        .d(s1_fire_d),
-        .q(s1_fire_q),
-        .clock(s1_fire_clock)
-    );
-    hpcc_dff_w41 s1_tag(
-        .d(s1_tag_d),
-        .q(s1_tag_q),
-        .clock(s1_tag_clock)
-    );
-    hpcc_dff_w40 s2_rt(
-        .d(s2_rt_d),
-        .q(s2_rt_q),
-        .clock(s2_rt_clock)
-    );
-    hpcc_dff_w40 s2_rc(
-        .d(s2_rc_d),
-        .q(s2_rc_q),
-        .clock(s2_rc_clock)
-    );
-    hpcc_dff_w1 s2_fire(
-        .d(s2_fire_d),
-        .q(s2_fire_q),
-        .clock(s2_fire_clock)
-    );
-    hpcc_dff_w41 s2_tag(
-        .d(s2_tag_d),
-        .q(s2_tag_q),
-        .clock(s2_tag_clock)
-    );
-    hpcc_dff_w41 s3_sum(
-        .d(s3_sum_d),
-        .q(s3_sum_q),
-        .clock(s3_sum_clock)
-    );
-    hpcc_dff_w40 s3_rt(
-        .d(s3_rt_d),
-        .q(s3_rt_q),
-        .clock(s3_rt_clock)
-    );
-    hpcc_dff_w40 s3_rc(
-        .d(s3_rc_d),
-        .q(s3_rc_q),
-        .clock(s3_rc_clock)
-    );
-    hpcc_dff_w1 s3_fire(
-        .d(s3_fire_d),
-        .q(s3_fire_q),
-        .clock(s3_fire_clock)
-    );
-    hpcc_dff_w41 s3_tag(
-        .d(s3_tag_d),
-        .q(s3_tag_q),
-        .clock(s3_tag_clock)
-    );
-    hpcc_dff_w40 s4_rt(
-        .d(s4_rt_d),
-        .q(s4_rt_q),
-        .clock(s4_rt_clock)
-    );
-    hpcc_dff_w40 s4_rc(
-        .d(s4_rc_d),
-        .q(s4_rc_q),
-        .clock(s4_rc_clock)
-    );
-    hpcc_dff_w41 s4_tag(
-        .d(s4_tag_d),
-        .q(s4_tag_q),
-        .clock(s4_tag_clock)
-    );
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        s1_sum_q <= s1_sum_d;
+        s1_rt_q <= s1_rt_d;
+        s1_rc_q <= s1_rc_d;
+        s1_fire_q <= s1_fire_d;
+        s1_tag_q <= s1_tag_d;
+        s2_rt_q <= s2_rt_d;
+        s2_rc_q <= s2_rc_d;
+        s2_fire_q <= s2_fire_d;
+        s2_tag_q <= s2_tag_d;
+        s3_sum_q <= s3_sum_d;
+        s3_rt_q <= s3_rt_d;
+        s3_rc_q <= s3_rc_d;
+        s3_fire_q <= s3_fire_d;
+        s3_tag_q <= s3_tag_d;
+        s4_rt_q <= s4_rt_d;
+        s4_rc_q <= s4_rc_d;
+        s4_tag_q <= s4_tag_d;
+    end
 
     // Update code
     always @(*) begin
-        s1_sum_clock = clock;
-        s1_rt_clock = clock;
-        s1_rc_clock = clock;
-        s1_fire_clock = clock;
-        s1_tag_clock = clock;
-        s2_rt_clock = clock;
-        s2_rc_clock = clock;
-        s2_fire_clock = clock;
-        s2_tag_clock = clock;
-        s3_sum_clock = clock;
-        s3_rt_clock = clock;
-        s3_rc_clock = clock;
-        s3_fire_clock = clock;
-        s3_tag_clock = clock;
-        s4_rt_clock = clock;
-        s4_rc_clock = clock;
-        s4_tag_clock = clock;
         s1_sum_d = s1_sum_q;
         s1_rt_d = s1_rt_q;
         s1_rc_d = s1_rc_q;
@@ -2123,7 +1599,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s1_tag_d = in_tag;
         s2_rt_d = s1_rt_q;
         if (s1_fire_q) begin
-            s2_rt_d = s1_sum_q[(32'h0)+:(40)];
+            s2_rt_d = s1_sum_q[0+:40];
             if (s1_sum_q > ((cfg_line) & 41'h1ffffffffff)) begin
                 s2_rt_d = cfg_line;
             end
@@ -2139,7 +1615,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s3_rc_d = s2_rc_q;
         s3_fire_d = s2_fire_q;
         s3_tag_d = s2_tag_q;
-        avg = s3_sum_q[(32'h1)+:(40)];
+        avg = s3_sum_q[1+:40];
         s4_rc_d = s3_rc_q;
         if (s3_fire_q) begin
             s4_rc_d = avg;
@@ -2292,7 +1768,6 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
     output reg  [31:0] stat_bad_flow;
 
     // Stub signals
-    reg  park_clock;
     reg  park_reset;
     reg  [127:0] park_s_axis_tdata;
     reg  park_s_axis_tvalid;
@@ -2302,14 +1777,11 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
     wire  [127:0] park_m_data;
     reg  park_m_ready;
     reg  sweep_d;
-    wire  sweep_q;
-    reg  sweep_clock;
+    reg  sweep_q = 1'h0;
     reg  [9:0] sweep_addr_d;
-    wire  [9:0] sweep_addr_q;
-    reg  sweep_addr_clock;
+    reg  [9:0] sweep_addr_q = 10'h0;
     reg  [31:0] bad_count_d;
-    wire  [31:0] bad_count_q;
-    reg  bad_count_clock;
+    reg  [31:0] bad_count_q = 32'h0;
 
     // Local signals
     reg  [15:0] in_flow;
@@ -2318,7 +1790,7 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
 
     // Sub module instances
     cc_dcqcn_intake_park park(
-        .clock(park_clock),
+        .clock(clock),
         .reset(park_reset),
         .s_axis_tdata(park_s_axis_tdata),
         .s_axis_tvalid(park_s_axis_tvalid),
@@ -2328,31 +1800,19 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         .m_data(park_m_data),
         .m_ready(park_m_ready)
     );
-    hpcc_dff_w1 sweep(
-        .d(sweep_d),
-        .q(sweep_q),
-        .clock(sweep_clock)
-    );
-    hpcc_dff_w10 sweep_addr(
-        .d(sweep_addr_d),
-        .q(sweep_addr_q),
-        .clock(sweep_addr_clock)
-    );
-    hpcc_dff_w32 bad_count(
-        .d(bad_count_d),
-        .q(bad_count_q),
-        .clock(bad_count_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sweep_q <= sweep_d;
+        sweep_addr_q <= sweep_addr_d;
+        bad_count_q <= bad_count_d;
+    end
 
     // Update code
     always @(*) begin
-        sweep_clock = clock;
-        sweep_addr_clock = clock;
-        bad_count_clock = clock;
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
-        park_clock = clock;
         park_reset = reset;
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
@@ -2366,8 +1826,8 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         end
         init_busy = sweep_q;
         init_addr = sweep_addr_q;
-        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
-        in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
+        in_flow = s_axis_event_tdata[0+:16];
+        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
         park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;

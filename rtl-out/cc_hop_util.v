@@ -23,7 +23,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     output reg  [15:0] out_tag;
 
     // Stub signals
-    reg  m1_clock;
     reg  m1_reset;
     reg  m1_in_valid;
     reg  [23:0] m1_in_a;
@@ -32,7 +31,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     wire  m1_out_valid;
     wire  [55:0] m1_out_prod;
     wire  [93:0] m1_out_tag;
-    reg  div_clock;
     reg  div_reset;
     reg  div_in_valid;
     reg  [41:0] div_in_num;
@@ -41,7 +39,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     wire  div_out_valid;
     wire  [23:0] div_out_quo;
     wire  [98:0] div_out_tag;
-    reg  m2_clock;
     reg  m2_reset;
     reg  m2_in_valid;
     reg  [23:0] m2_in_a;
@@ -51,50 +48,35 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     wire  [55:0] m2_out_prod;
     wire  [66:0] m2_out_tag;
     reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
+    reg  d_valid_q = 1'h0;
     reg  [15:0] d_tag_d;
-    wire  [15:0] d_tag_q;
-    reg  d_tag_clock;
+    reg  [15:0] d_tag_q = 16'h0;
     reg  [23:0] d_qbytes_d;
-    wire  [23:0] d_qbytes_q;
-    reg  d_qbytes_clock;
+    reg  [23:0] d_qbytes_q = 24'h0;
     reg  [31:0] d_inv_bt_d;
-    wire  [31:0] d_inv_bt_q;
-    reg  d_inv_bt_clock;
+    reg  [31:0] d_inv_bt_q = 32'h0;
     reg  [31:0] d_inv_b_d;
-    wire  [31:0] d_inv_b_q;
-    reg  d_inv_b_clock;
+    reg  [31:0] d_inv_b_q = 32'h0;
     reg  [23:0] d_dt_d;
-    wire  [23:0] d_dt_q;
-    reg  d_dt_clock;
+    reg  [23:0] d_dt_q = 24'h0;
     reg  [18:0] d_dtx_d;
-    wire  [18:0] d_dtx_q;
-    reg  d_dtx_clock;
+    reg  [18:0] d_dtx_q = 19'h0;
     reg  d_usable_d;
-    wire  d_usable_q;
-    reg  d_usable_clock;
+    reg  d_usable_q = 1'h0;
     reg  d_fwd_d;
-    wire  d_fwd_q;
-    reg  d_fwd_clock;
+    reg  d_fwd_q = 1'h0;
     reg  d_rate_ok_d;
-    wire  d_rate_ok_q;
-    reg  d_rate_ok_clock;
+    reg  d_rate_ok_q = 1'h0;
     reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
+    reg  o_valid_q = 1'h0;
     reg  o_usable_d;
-    wire  o_usable_q;
-    reg  o_usable_clock;
+    reg  o_usable_q = 1'h0;
     reg  [23:0] o_u_d;
-    wire  [23:0] o_u_q;
-    reg  o_u_clock;
+    reg  [23:0] o_u_q = 24'h0;
     reg  [23:0] o_tau_d;
-    wire  [23:0] o_tau_q;
-    reg  o_tau_clock;
+    reg  [23:0] o_tau_q = 24'h0;
     reg  [15:0] o_tag_d;
-    wire  [15:0] o_tag_q;
-    reg  o_tag_clock;
+    reg  [15:0] o_tag_q = 16'h0;
 
     // Local signals
     reg  [2:0] code;
@@ -109,7 +91,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
 
     // Sub module instances
     cc_hop_util_m1 m1(
-        .clock(m1_clock),
+        .clock(clock),
         .reset(m1_reset),
         .in_valid(m1_in_valid),
         .in_a(m1_in_a),
@@ -120,7 +102,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         .out_tag(m1_out_tag)
     );
     cc_hop_util_div div(
-        .clock(div_clock),
+        .clock(clock),
         .reset(div_reset),
         .in_valid(div_in_valid),
         .in_num(div_in_num),
@@ -131,7 +113,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         .out_tag(div_out_tag)
     );
     cc_hop_util_m2 m2(
-        .clock(m2_clock),
+        .clock(clock),
         .reset(m2_reset),
         .in_valid(m2_in_valid),
         .in_a(m2_in_a),
@@ -141,99 +123,28 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         .out_prod(m2_out_prod),
         .out_tag(m2_out_tag)
     );
-    hpcc_dff_w1 d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    hpcc_dff_w16 d_tag(
-        .d(d_tag_d),
-        .q(d_tag_q),
-        .clock(d_tag_clock)
-    );
-    hpcc_dff_w24 d_qbytes(
-        .d(d_qbytes_d),
-        .q(d_qbytes_q),
-        .clock(d_qbytes_clock)
-    );
-    hpcc_dff_w32 d_inv_bt(
-        .d(d_inv_bt_d),
-        .q(d_inv_bt_q),
-        .clock(d_inv_bt_clock)
-    );
-    hpcc_dff_w32 d_inv_b(
-        .d(d_inv_b_d),
-        .q(d_inv_b_q),
-        .clock(d_inv_b_clock)
-    );
-    hpcc_dff_w24 d_dt(
-        .d(d_dt_d),
-        .q(d_dt_q),
-        .clock(d_dt_clock)
-    );
-    hpcc_dff_w19 d_dtx(
-        .d(d_dtx_d),
-        .q(d_dtx_q),
-        .clock(d_dtx_clock)
-    );
-    hpcc_dff_w1 d_usable(
-        .d(d_usable_d),
-        .q(d_usable_q),
-        .clock(d_usable_clock)
-    );
-    hpcc_dff_w1 d_fwd(
-        .d(d_fwd_d),
-        .q(d_fwd_q),
-        .clock(d_fwd_clock)
-    );
-    hpcc_dff_w1 d_rate_ok(
-        .d(d_rate_ok_d),
-        .q(d_rate_ok_q),
-        .clock(d_rate_ok_clock)
-    );
-    hpcc_dff_w1 o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    hpcc_dff_w1 o_usable(
-        .d(o_usable_d),
-        .q(o_usable_q),
-        .clock(o_usable_clock)
-    );
-    hpcc_dff_w24 o_u(
-        .d(o_u_d),
-        .q(o_u_q),
-        .clock(o_u_clock)
-    );
-    hpcc_dff_w24 o_tau(
-        .d(o_tau_d),
-        .q(o_tau_q),
-        .clock(o_tau_clock)
-    );
-    hpcc_dff_w16 o_tag(
-        .d(o_tag_d),
-        .q(o_tag_q),
-        .clock(o_tag_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        d_valid_q <= d_valid_d;
+        d_tag_q <= d_tag_d;
+        d_qbytes_q <= d_qbytes_d;
+        d_inv_bt_q <= d_inv_bt_d;
+        d_inv_b_q <= d_inv_b_d;
+        d_dt_q <= d_dt_d;
+        d_dtx_q <= d_dtx_d;
+        d_usable_q <= d_usable_d;
+        d_fwd_q <= d_fwd_d;
+        d_rate_ok_q <= d_rate_ok_d;
+        o_valid_q <= o_valid_d;
+        o_usable_q <= o_usable_d;
+        o_u_q <= o_u_d;
+        o_tau_q <= o_tau_d;
+        o_tag_q <= o_tag_d;
+    end
 
     // Update code
     always @(*) begin
-        d_valid_clock = clock;
-        d_tag_clock = clock;
-        d_qbytes_clock = clock;
-        d_inv_bt_clock = clock;
-        d_inv_b_clock = clock;
-        d_dt_clock = clock;
-        d_dtx_clock = clock;
-        d_usable_clock = clock;
-        d_fwd_clock = clock;
-        d_rate_ok_clock = clock;
-        o_valid_clock = clock;
-        o_usable_clock = clock;
-        o_u_clock = clock;
-        o_tau_clock = clock;
-        o_tag_clock = clock;
         d_valid_d = d_valid_q;
         d_tag_d = d_tag_q;
         d_qbytes_d = d_qbytes_q;
@@ -249,56 +160,53 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         o_u_d = o_u_q;
         o_tau_d = o_tau_q;
         o_tag_d = o_tag_q;
-        m1_clock = clock;
-        div_clock = clock;
-        m2_clock = clock;
         m1_reset = reset;
         div_reset = reset;
         m2_reset = reset;
-        code = in_now[(32'h3d)+:(3)];
-        dt = in_now[(32'h25)+:(24)] - in_last[(32'h25)+:(24)];
-        dtx = in_now[(32'h11)+:(20)] - in_last[(32'h11)+:(20)];
-        qmin = ((in_now[(32'h0)+:(17)]) & 24'hffffff);
-        if (in_last[(32'h0)+:(17)] < in_now[(32'h0)+:(17)]) begin
-            qmin = ((in_last[(32'h0)+:(17)]) & 24'hffffff);
+        code = in_now[61+:3];
+        dt = in_now[37+:24] - in_last[37+:24];
+        dtx = in_now[17+:20] - in_last[17+:20];
+        qmin = ((in_now[0+:17]) & 24'hffffff);
+        if (in_last[0+:17] < in_now[0+:17]) begin
+            qmin = ((in_last[0+:17]) & 24'hffffff);
         end
-        inv_bt = cfg_inv_bt[(32'h0)+:(32)];
-        inv_b = cfg_inv_b[(32'h0)+:(32)];
+        inv_bt = cfg_inv_bt[0+:32];
+        inv_b = cfg_inv_b[0+:32];
         if (code == 32'h1) begin
-            inv_bt = cfg_inv_bt[(32'h20)+:(32)];
-            inv_b = cfg_inv_b[(32'h20)+:(32)];
+            inv_bt = cfg_inv_bt[32+:32];
+            inv_b = cfg_inv_b[32+:32];
         end
         if (code == 32'h2) begin
-            inv_bt = cfg_inv_bt[(32'h40)+:(32)];
-            inv_b = cfg_inv_b[(32'h40)+:(32)];
+            inv_bt = cfg_inv_bt[64+:32];
+            inv_b = cfg_inv_b[64+:32];
         end
         if (code == 32'h3) begin
-            inv_bt = cfg_inv_bt[(32'h60)+:(32)];
-            inv_b = cfg_inv_b[(32'h60)+:(32)];
+            inv_bt = cfg_inv_bt[96+:32];
+            inv_b = cfg_inv_b[96+:32];
         end
         if (code == 32'h4) begin
-            inv_bt = cfg_inv_bt[(32'h80)+:(32)];
-            inv_b = cfg_inv_b[(32'h80)+:(32)];
+            inv_bt = cfg_inv_bt[128+:32];
+            inv_b = cfg_inv_b[128+:32];
         end
         if (code == 32'h5) begin
-            inv_bt = cfg_inv_bt[(32'ha0)+:(32)];
-            inv_b = cfg_inv_b[(32'ha0)+:(32)];
+            inv_bt = cfg_inv_bt[160+:32];
+            inv_b = cfg_inv_b[160+:32];
         end
         if (code == 32'h6) begin
-            inv_bt = cfg_inv_bt[(32'hc0)+:(32)];
-            inv_b = cfg_inv_b[(32'hc0)+:(32)];
+            inv_bt = cfg_inv_bt[192+:32];
+            inv_b = cfg_inv_b[192+:32];
         end
         if (code == 32'h7) begin
-            inv_bt = cfg_inv_bt[(32'he0)+:(32)];
-            inv_b = cfg_inv_b[(32'he0)+:(32)];
+            inv_bt = cfg_inv_bt[224+:32];
+            inv_b = cfg_inv_b[224+:32];
         end
         d_valid_d = in_valid & ~reset;
         d_tag_d = in_tag;
-        d_qbytes_d = (qmin << 32'h6) + (qmin << 32'h4);
+        d_qbytes_d = (qmin << 6) + (qmin << 4);
         d_inv_bt_d = inv_bt;
         d_inv_b_d = inv_b;
         d_dt_d = dt;
-        d_dtx_d = dtx[(32'h0)+:(19)];
+        d_dtx_d = dtx[0+:19];
         d_usable_d = 32'h0;
         if (inv_bt != 32'h0) begin
             d_usable_d = 32'h1;
@@ -314,35 +222,35 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         m1_in_valid = d_valid_q;
         m1_in_a = d_qbytes_q;
         m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 32'h10) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 32'h11) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 32'h12) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 32'h13) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 32'h2b) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 32'h3e);
-        q_term = m1_out_prod[(32'h18)+:(32)];
-        q_sat = q_term[(32'h0)+:(25)];
-        if (q_term[(32'h18)+:(8)] != 32'h0) begin
+        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 16) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 17) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 18) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 19) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 43) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 62);
+        q_term = m1_out_prod[24+:32];
+        q_sat = q_term[0+:25];
+        if (q_term[24+:8] != 32'h0) begin
             q_sat = 32'h1000000;
         end
         div_in_valid = m1_out_valid;
         div_in_num = 32'h0;
         div_in_den = 32'h1;
         if (m1_out_tag[32'h12]) begin
-            div_in_num = ((m1_out_tag[(32'h2b)+:(19)]) & 42'h3ffffffffff) << 32'h17;
-            div_in_den = m1_out_tag[(32'h13)+:(23)];
+            div_in_num = ((m1_out_tag[43+:19]) & 42'h3ffffffffff) << 23;
+            div_in_den = m1_out_tag[19+:23];
         end
-        div_in_tag = ((m1_out_tag[(32'h0)+:(18)]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[(32'h13)+:(24)]) & 99'h7ffffffffffffffffffffffff) << 32'h12) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 32'h2a) | (((m1_out_tag[(32'h3e)+:(32)]) & 99'h7ffffffffffffffffffffffff) << 32'h43);
+        div_in_tag = ((m1_out_tag[0+:18]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[19+:24]) & 99'h7ffffffffffffffffffffffff) << 18) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 42) | (((m1_out_tag[62+:32]) & 99'h7ffffffffffffffffffffffff) << 67);
         m2_in_valid = div_out_valid;
         m2_in_a = div_out_quo;
-        m2_in_b = div_out_tag[(32'h43)+:(32)];
-        m2_in_tag = div_out_tag[(32'h0)+:(67)];
-        sum = ((m2_out_prod[(32'h18)+:(32)]) & 33'h1ffffffff) + ((m2_out_tag[(32'h2a)+:(25)]) & 33'h1ffffffff);
+        m2_in_b = div_out_tag[67+:32];
+        m2_in_tag = div_out_tag[0+:67];
+        sum = ((m2_out_prod[24+:32]) & 33'h1ffffffff) + ((m2_out_tag[42+:25]) & 33'h1ffffffff);
         o_valid_d = m2_out_valid & ~reset;
         o_usable_d = m2_out_tag[32'h10];
-        o_tag_d = m2_out_tag[(32'h0)+:(16)];
-        o_u_d = sum[(32'h0)+:(24)];
-        if (sum[(32'h18)+:(9)] != 32'h0) begin
+        o_tag_d = m2_out_tag[0+:16];
+        o_u_d = sum[0+:24];
+        if (sum[24+:9] != 32'h0) begin
             o_u_d = 32'hffffff;
         end
         o_tau_d = 32'h0;
         if (m2_out_tag[32'h11]) begin
-            o_tau_d = m2_out_tag[(32'h12)+:(24)];
+            o_tau_d = m2_out_tag[18+:24];
         end
         out_valid = o_valid_q;
         out_usable = o_usable_q;

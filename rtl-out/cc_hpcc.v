@@ -32,27 +32,20 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
     // Stub signals
     reg  [9:0] front_ram_read_address;
-    reg  front_ram_read_clock;
     wire  [419:0] front_ram_read_data;
     reg  [9:0] front_ram_write_address;
-    reg  front_ram_write_clock;
     reg  [419:0] front_ram_write_data;
     reg  front_ram_write_enable;
     reg  [9:0] u_ram_read_address;
-    reg  u_ram_read_clock;
     wire  [23:0] u_ram_read_data;
     reg  [9:0] u_ram_write_address;
-    reg  u_ram_write_clock;
     reg  [23:0] u_ram_write_data;
     reg  u_ram_write_enable;
     reg  [9:0] w_ram_read_address;
-    reg  w_ram_read_clock;
     wire  [71:0] w_ram_read_data;
     reg  [9:0] w_ram_write_address;
-    reg  w_ram_write_clock;
     reg  [71:0] w_ram_write_data;
     reg  w_ram_write_enable;
-    reg  hop0_clock;
     reg  hop0_reset;
     reg  [255:0] hop0_cfg_inv_bt;
     reg  [255:0] hop0_cfg_inv_b;
@@ -65,7 +58,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop0_out_u;
     wire  [23:0] hop0_out_tau;
     wire  [15:0] hop0_out_tag;
-    reg  hop1_clock;
     reg  hop1_reset;
     reg  [255:0] hop1_cfg_inv_bt;
     reg  [255:0] hop1_cfg_inv_b;
@@ -78,7 +70,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop1_out_u;
     wire  [23:0] hop1_out_tau;
     wire  [15:0] hop1_out_tag;
-    reg  hop2_clock;
     reg  hop2_reset;
     reg  [255:0] hop2_cfg_inv_bt;
     reg  [255:0] hop2_cfg_inv_b;
@@ -91,7 +82,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop2_out_u;
     wire  [23:0] hop2_out_tau;
     wire  [15:0] hop2_out_tag;
-    reg  hop3_clock;
     reg  hop3_reset;
     reg  [255:0] hop3_cfg_inv_bt;
     reg  [255:0] hop3_cfg_inv_b;
@@ -104,7 +94,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop3_out_u;
     wire  [23:0] hop3_out_tau;
     wire  [15:0] hop3_out_tag;
-    reg  hop4_clock;
     reg  hop4_reset;
     reg  [255:0] hop4_cfg_inv_bt;
     reg  [255:0] hop4_cfg_inv_b;
@@ -117,7 +106,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop4_out_u;
     wire  [23:0] hop4_out_tau;
     wire  [15:0] hop4_out_tag;
-    reg  wt_mul_clock;
     reg  wt_mul_reset;
     reg  wt_mul_in_valid;
     reg  [23:0] wt_mul_in_a;
@@ -126,7 +114,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  wt_mul_out_valid;
     wire  [55:0] wt_mul_out_prod;
     wire  [40:0] wt_mul_out_tag;
-    reg  u_mul_clock;
     reg  u_mul_reset;
     reg  u_mul_in_valid;
     reg  [23:0] u_mul_in_a;
@@ -135,7 +122,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  u_mul_out_valid;
     wire  [40:0] u_mul_out_prod;
     wire  [41:0] u_mul_out_tag;
-    reg  r_div_clock;
     reg  r_div_reset;
     reg  r_div_in_valid;
     reg  [40:0] r_div_in_num;
@@ -144,7 +130,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  r_div_out_valid;
     wire  [39:0] r_div_out_quo;
     wire  [39:0] r_div_out_tag;
-    reg  w_mul_clock;
     reg  w_mul_reset;
     reg  w_mul_in_valid;
     reg  [31:0] w_mul_in_a;
@@ -153,7 +138,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  w_mul_out_valid;
     wire  [71:0] w_mul_out_prod;
     wire  w_mul_out_tag;
-    reg  rt_mul_clock;
     reg  rt_mul_reset;
     reg  rt_mul_in_valid;
     reg  [31:0] rt_mul_in_a;
@@ -163,99 +147,67 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [63:0] rt_mul_out_prod;
     wire  [111:0] rt_mul_out_tag;
     reg  init_busy_d;
-    wire  init_busy_q;
-    reg  init_busy_clock;
+    reg  init_busy_q = 1'h0;
     reg  [9:0] init_addr_d;
-    wire  [9:0] init_addr_q;
-    reg  init_addr_clock;
+    reg  [9:0] init_addr_q = 10'h0;
     reg  [16:0] hist1_d;
-    wire  [16:0] hist1_q;
-    reg  hist1_clock;
+    reg  [16:0] hist1_q = 17'h0;
     reg  [16:0] hist2_d;
-    wire  [16:0] hist2_q;
-    reg  hist2_clock;
+    reg  [16:0] hist2_q = 17'h0;
     reg  [16:0] hist3_d;
-    wire  [16:0] hist3_q;
-    reg  hist3_clock;
+    reg  [16:0] hist3_q = 17'h0;
     reg  [31:0] bad_flow_d;
-    wire  [31:0] bad_flow_q;
-    reg  bad_flow_clock;
+    reg  [31:0] bad_flow_q = 32'h0;
     reg  f0_valid_d;
-    wire  f0_valid_q;
-    reg  f0_valid_clock;
+    reg  f0_valid_q = 1'h0;
     reg  [479:0] f0_data_d;
-    wire  [479:0] f0_data_q;
-    reg  f0_data_clock;
+    reg  [479:0] f0_data_q = 480'h0;
     reg  [48:0] s1_best01_d;
-    wire  [48:0] s1_best01_q;
-    reg  s1_best01_clock;
+    reg  [48:0] s1_best01_q = 49'h0;
     reg  [48:0] s1_best23_d;
-    wire  [48:0] s1_best23_q;
-    reg  s1_best23_clock;
+    reg  [48:0] s1_best23_q = 49'h0;
     reg  [48:0] s1_h4_d;
-    wire  [48:0] s1_h4_q;
-    reg  s1_h4_clock;
+    reg  [48:0] s1_h4_q = 49'h0;
     reg  [15:0] s1_ctx_d;
-    wire  [15:0] s1_ctx_q;
-    reg  s1_ctx_clock;
+    reg  [15:0] s1_ctx_q = 16'h0;
     reg  s1_valid_d;
-    wire  s1_valid_q;
-    reg  s1_valid_clock;
+    reg  s1_valid_q = 1'h0;
     reg  ua_valid_d;
-    wire  ua_valid_q;
-    reg  ua_valid_clock;
+    reg  ua_valid_q = 1'h0;
     reg  [15:0] ua_ctx_d;
-    wire  [15:0] ua_ctx_q;
-    reg  ua_ctx_clock;
+    reg  [15:0] ua_ctx_q = 16'h0;
     reg  ua_any_d;
-    wire  ua_any_q;
-    reg  ua_any_clock;
+    reg  ua_any_q = 1'h0;
     reg  [23:0] ua_u_d;
-    wire  [23:0] ua_u_q;
-    reg  ua_u_clock;
+    reg  [23:0] ua_u_q = 24'h0;
     reg  [16:0] ua_weight_d;
-    wire  [16:0] ua_weight_q;
-    reg  ua_weight_clock;
+    reg  [16:0] ua_weight_q = 17'h0;
     reg  uc_valid_d;
-    wire  uc_valid_q;
-    reg  uc_valid_clock;
+    reg  uc_valid_q = 1'h0;
     reg  [15:0] uc_ctx_d;
-    wire  [15:0] uc_ctx_q;
-    reg  uc_ctx_clock;
+    reg  [15:0] uc_ctx_q = 16'h0;
     reg  [23:0] uc_u_d;
-    wire  [23:0] uc_u_q;
-    reg  uc_u_clock;
+    reg  [23:0] uc_u_q = 24'h0;
     reg  wa_valid_d;
-    wire  wa_valid_q;
-    reg  wa_valid_clock;
+    reg  wa_valid_q = 1'h0;
     reg  [15:0] wa_ctx_d;
-    wire  [15:0] wa_ctx_q;
-    reg  wa_ctx_clock;
+    reg  [15:0] wa_ctx_q = 16'h0;
     reg  [23:0] wa_u_d;
-    wire  [23:0] wa_u_q;
-    reg  wa_u_clock;
+    reg  [23:0] wa_u_q = 24'h0;
     reg  [39:0] wa_r_d;
-    wire  [39:0] wa_r_q;
-    reg  wa_r_clock;
+    reg  [39:0] wa_r_q = 40'h0;
     reg  [113:0] wb1_d;
-    wire  [113:0] wb1_q;
-    reg  wb1_clock;
+    reg  [113:0] wb1_q = 114'h0;
     reg  [113:0] wb2_d;
-    wire  [113:0] wb2_q;
-    reg  wb2_clock;
+    reg  [113:0] wb2_q = 114'h0;
     reg  wb1_valid_d;
-    wire  wb1_valid_q;
-    reg  wb1_valid_clock;
+    reg  wb1_valid_q = 1'h0;
     reg  wb2_valid_d;
-    wire  wb2_valid_q;
-    reg  wb2_valid_clock;
+    reg  wb2_valid_q = 1'h0;
     reg  out_valid_d;
-    wire  out_valid_q;
-    reg  out_valid_clock;
+    reg  out_valid_q = 1'h0;
     reg  [151:0] out_data_d;
-    wire  [151:0] out_data_q;
-    reg  out_data_clock;
-    reg  results_clock;
+    reg  [151:0] out_data_q = 152'h0;
     reg  results_reset;
     reg  results_issue;
     reg  results_in_valid;
@@ -317,33 +269,33 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     // Sub module instances
     hpcc_ram_w420_d1024 front_ram(
         .read_address(front_ram_read_address),
-        .read_clock(front_ram_read_clock),
+        .read_clock(clock),
         .read_data(front_ram_read_data),
         .write_address(front_ram_write_address),
-        .write_clock(front_ram_write_clock),
+        .write_clock(clock),
         .write_data(front_ram_write_data),
         .write_enable(front_ram_write_enable)
     );
     hpcc_ram_w24_d1024 u_ram(
         .read_address(u_ram_read_address),
-        .read_clock(u_ram_read_clock),
+        .read_clock(clock),
         .read_data(u_ram_read_data),
         .write_address(u_ram_write_address),
-        .write_clock(u_ram_write_clock),
+        .write_clock(clock),
         .write_data(u_ram_write_data),
         .write_enable(u_ram_write_enable)
     );
     hpcc_ram_w72_d1024 w_ram(
         .read_address(w_ram_read_address),
-        .read_clock(w_ram_read_clock),
+        .read_clock(clock),
         .read_data(w_ram_read_data),
         .write_address(w_ram_write_address),
-        .write_clock(w_ram_write_clock),
+        .write_clock(clock),
         .write_data(w_ram_write_data),
         .write_enable(w_ram_write_enable)
     );
     cc_hop_util hop0(
-        .clock(hop0_clock),
+        .clock(clock),
         .reset(hop0_reset),
         .cfg_inv_bt(hop0_cfg_inv_bt),
         .cfg_inv_b(hop0_cfg_inv_b),
@@ -358,7 +310,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(hop0_out_tag)
     );
     cc_hop_util hop1(
-        .clock(hop1_clock),
+        .clock(clock),
         .reset(hop1_reset),
         .cfg_inv_bt(hop1_cfg_inv_bt),
         .cfg_inv_b(hop1_cfg_inv_b),
@@ -373,7 +325,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(hop1_out_tag)
     );
     cc_hop_util hop2(
-        .clock(hop2_clock),
+        .clock(clock),
         .reset(hop2_reset),
         .cfg_inv_bt(hop2_cfg_inv_bt),
         .cfg_inv_b(hop2_cfg_inv_b),
@@ -388,7 +340,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(hop2_out_tag)
     );
     cc_hop_util hop3(
-        .clock(hop3_clock),
+        .clock(clock),
         .reset(hop3_reset),
         .cfg_inv_bt(hop3_cfg_inv_bt),
         .cfg_inv_b(hop3_cfg_inv_b),
@@ -403,7 +355,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(hop3_out_tag)
     );
     cc_hop_util hop4(
-        .clock(hop4_clock),
+        .clock(clock),
         .reset(hop4_reset),
         .cfg_inv_bt(hop4_cfg_inv_bt),
         .cfg_inv_b(hop4_cfg_inv_b),
@@ -418,7 +370,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(hop4_out_tag)
     );
     cc_hpcc_wt_mul wt_mul(
-        .clock(wt_mul_clock),
+        .clock(clock),
         .reset(wt_mul_reset),
         .in_valid(wt_mul_in_valid),
         .in_a(wt_mul_in_a),
@@ -429,7 +381,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(wt_mul_out_tag)
     );
     cc_hpcc_u_mul u_mul(
-        .clock(u_mul_clock),
+        .clock(clock),
         .reset(u_mul_reset),
         .in_valid(u_mul_in_valid),
         .in_a(u_mul_in_a),
@@ -440,7 +392,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(u_mul_out_tag)
     );
     cc_hpcc_r_div r_div(
-        .clock(r_div_clock),
+        .clock(clock),
         .reset(r_div_reset),
         .in_valid(r_div_in_valid),
         .in_num(r_div_in_num),
@@ -451,7 +403,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(r_div_out_tag)
     );
     cc_hpcc_w_mul w_mul(
-        .clock(w_mul_clock),
+        .clock(clock),
         .reset(w_mul_reset),
         .in_valid(w_mul_in_valid),
         .in_a(w_mul_in_a),
@@ -462,7 +414,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tag(w_mul_out_tag)
     );
     cc_hpcc_rt_mul rt_mul(
-        .clock(rt_mul_clock),
+        .clock(clock),
         .reset(rt_mul_reset),
         .in_valid(rt_mul_in_valid),
         .in_a(rt_mul_in_a),
@@ -472,163 +424,8 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_prod(rt_mul_out_prod),
         .out_tag(rt_mul_out_tag)
     );
-    hpcc_dff_w1 init_busy(
-        .d(init_busy_d),
-        .q(init_busy_q),
-        .clock(init_busy_clock)
-    );
-    hpcc_dff_w10 init_addr(
-        .d(init_addr_d),
-        .q(init_addr_q),
-        .clock(init_addr_clock)
-    );
-    hpcc_dff_w17 hist1(
-        .d(hist1_d),
-        .q(hist1_q),
-        .clock(hist1_clock)
-    );
-    hpcc_dff_w17 hist2(
-        .d(hist2_d),
-        .q(hist2_q),
-        .clock(hist2_clock)
-    );
-    hpcc_dff_w17 hist3(
-        .d(hist3_d),
-        .q(hist3_q),
-        .clock(hist3_clock)
-    );
-    hpcc_dff_w32 bad_flow(
-        .d(bad_flow_d),
-        .q(bad_flow_q),
-        .clock(bad_flow_clock)
-    );
-    hpcc_dff_w1 f0_valid(
-        .d(f0_valid_d),
-        .q(f0_valid_q),
-        .clock(f0_valid_clock)
-    );
-    hpcc_dff_w480 f0_data(
-        .d(f0_data_d),
-        .q(f0_data_q),
-        .clock(f0_data_clock)
-    );
-    hpcc_dff_w49 s1_best01(
-        .d(s1_best01_d),
-        .q(s1_best01_q),
-        .clock(s1_best01_clock)
-    );
-    hpcc_dff_w49 s1_best23(
-        .d(s1_best23_d),
-        .q(s1_best23_q),
-        .clock(s1_best23_clock)
-    );
-    hpcc_dff_w49 s1_h4(
-        .d(s1_h4_d),
-        .q(s1_h4_q),
-        .clock(s1_h4_clock)
-    );
-    hpcc_dff_w16 s1_ctx(
-        .d(s1_ctx_d),
-        .q(s1_ctx_q),
-        .clock(s1_ctx_clock)
-    );
-    hpcc_dff_w1 s1_valid(
-        .d(s1_valid_d),
-        .q(s1_valid_q),
-        .clock(s1_valid_clock)
-    );
-    hpcc_dff_w1 ua_valid(
-        .d(ua_valid_d),
-        .q(ua_valid_q),
-        .clock(ua_valid_clock)
-    );
-    hpcc_dff_w16 ua_ctx(
-        .d(ua_ctx_d),
-        .q(ua_ctx_q),
-        .clock(ua_ctx_clock)
-    );
-    hpcc_dff_w1 ua_any(
-        .d(ua_any_d),
-        .q(ua_any_q),
-        .clock(ua_any_clock)
-    );
-    hpcc_dff_w24 ua_u(
-        .d(ua_u_d),
-        .q(ua_u_q),
-        .clock(ua_u_clock)
-    );
-    hpcc_dff_w17 ua_weight(
-        .d(ua_weight_d),
-        .q(ua_weight_q),
-        .clock(ua_weight_clock)
-    );
-    hpcc_dff_w1 uc_valid(
-        .d(uc_valid_d),
-        .q(uc_valid_q),
-        .clock(uc_valid_clock)
-    );
-    hpcc_dff_w16 uc_ctx(
-        .d(uc_ctx_d),
-        .q(uc_ctx_q),
-        .clock(uc_ctx_clock)
-    );
-    hpcc_dff_w24 uc_u(
-        .d(uc_u_d),
-        .q(uc_u_q),
-        .clock(uc_u_clock)
-    );
-    hpcc_dff_w1 wa_valid(
-        .d(wa_valid_d),
-        .q(wa_valid_q),
-        .clock(wa_valid_clock)
-    );
-    hpcc_dff_w16 wa_ctx(
-        .d(wa_ctx_d),
-        .q(wa_ctx_q),
-        .clock(wa_ctx_clock)
-    );
-    hpcc_dff_w24 wa_u(
-        .d(wa_u_d),
-        .q(wa_u_q),
-        .clock(wa_u_clock)
-    );
-    hpcc_dff_w40 wa_r(
-        .d(wa_r_d),
-        .q(wa_r_q),
-        .clock(wa_r_clock)
-    );
-    hpcc_dff_w114 wb1(
-        .d(wb1_d),
-        .q(wb1_q),
-        .clock(wb1_clock)
-    );
-    hpcc_dff_w114 wb2(
-        .d(wb2_d),
-        .q(wb2_q),
-        .clock(wb2_clock)
-    );
-    hpcc_dff_w1 wb1_valid(
-        .d(wb1_valid_d),
-        .q(wb1_valid_q),
-        .clock(wb1_valid_clock)
-    );
-    hpcc_dff_w1 wb2_valid(
-        .d(wb2_valid_d),
-        .q(wb2_valid_q),
-        .clock(wb2_valid_clock)
-    );
-    hpcc_dff_w1 out_valid(
-        .d(out_valid_d),
-        .q(out_valid_q),
-        .clock(out_valid_clock)
-    );
-    hpcc_dff_w152 out_data(
-        .d(out_data_d),
-        .q(out_data_q),
-        .clock(out_data_clock)
-    );
     cc_hpcc_results results(
-        .clock(results_clock),
+        .clock(clock),
         .reset(results_reset),
         .issue(results_issue),
         .in_valid(results_in_valid),
@@ -639,39 +436,43 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .m_axis_tready(results_m_axis_tready)
     );
 
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        init_busy_q <= init_busy_d;
+        init_addr_q <= init_addr_d;
+        hist1_q <= hist1_d;
+        hist2_q <= hist2_d;
+        hist3_q <= hist3_d;
+        bad_flow_q <= bad_flow_d;
+        f0_valid_q <= f0_valid_d;
+        f0_data_q <= f0_data_d;
+        s1_best01_q <= s1_best01_d;
+        s1_best23_q <= s1_best23_d;
+        s1_h4_q <= s1_h4_d;
+        s1_ctx_q <= s1_ctx_d;
+        s1_valid_q <= s1_valid_d;
+        ua_valid_q <= ua_valid_d;
+        ua_ctx_q <= ua_ctx_d;
+        ua_any_q <= ua_any_d;
+        ua_u_q <= ua_u_d;
+        ua_weight_q <= ua_weight_d;
+        uc_valid_q <= uc_valid_d;
+        uc_ctx_q <= uc_ctx_d;
+        uc_u_q <= uc_u_d;
+        wa_valid_q <= wa_valid_d;
+        wa_ctx_q <= wa_ctx_d;
+        wa_u_q <= wa_u_d;
+        wa_r_q <= wa_r_d;
+        wb1_q <= wb1_d;
+        wb2_q <= wb2_d;
+        wb1_valid_q <= wb1_valid_d;
+        wb2_valid_q <= wb2_valid_d;
+        out_valid_q <= out_valid_d;
+        out_data_q <= out_data_d;
+    end
+
     // Update code
     always @(*) begin
-        init_busy_clock = clock;
-        init_addr_clock = clock;
-        hist1_clock = clock;
-        hist2_clock = clock;
-        hist3_clock = clock;
-        bad_flow_clock = clock;
-        f0_valid_clock = clock;
-        f0_data_clock = clock;
-        s1_best01_clock = clock;
-        s1_best23_clock = clock;
-        s1_h4_clock = clock;
-        s1_ctx_clock = clock;
-        s1_valid_clock = clock;
-        ua_valid_clock = clock;
-        ua_ctx_clock = clock;
-        ua_any_clock = clock;
-        ua_u_clock = clock;
-        ua_weight_clock = clock;
-        uc_valid_clock = clock;
-        uc_ctx_clock = clock;
-        uc_u_clock = clock;
-        wa_valid_clock = clock;
-        wa_ctx_clock = clock;
-        wa_u_clock = clock;
-        wa_r_clock = clock;
-        wb1_clock = clock;
-        wb2_clock = clock;
-        wb1_valid_clock = clock;
-        wb2_valid_clock = clock;
-        out_valid_clock = clock;
-        out_data_clock = clock;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
         hist1_d = hist1_q;
@@ -704,23 +505,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
         one = 32'h1;
-        results_clock = clock;
-        hop0_clock = clock;
-        hop1_clock = clock;
-        hop2_clock = clock;
-        hop3_clock = clock;
-        hop4_clock = clock;
-        wt_mul_clock = clock;
-        u_mul_clock = clock;
-        r_div_clock = clock;
-        w_mul_clock = clock;
-        rt_mul_clock = clock;
-        front_ram_read_clock = clock;
-        front_ram_write_clock = clock;
-        u_ram_read_clock = clock;
-        u_ram_write_clock = clock;
-        w_ram_read_clock = clock;
-        w_ram_write_clock = clock;
         hop0_reset = reset;
         hop1_reset = reset;
         hop2_reset = reset;
@@ -751,9 +535,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             init_busy_d = 1'b1;
             init_addr_d = 32'h0;
         end
-        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
-        in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
-        hazard = (hist1_q[32'h10] & (hist1_q[(32'h0)+:(16)] == in_flow)) | (hist2_q[32'h10] & (hist2_q[(32'h0)+:(16)] == in_flow)) | (hist3_q[32'h10] & (hist3_q[(32'h0)+:(16)] == in_flow));
+        in_flow = s_axis_event_tdata[0+:16];
+        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
+        hazard = (hist1_q[32'h10] & (hist1_q[0+:16] == in_flow)) | (hist2_q[32'h10] & (hist2_q[0+:16] == in_flow)) | (hist3_q[32'h10] & (hist3_q[0+:16] == in_flow));
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = ((in_flow) & 17'h1ffff);
@@ -772,33 +556,33 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             bad_flow_d = 32'h0;
         end
         stat_bad_flow = bad_flow_q;
-        front_ram_read_address = in_flow[(32'h0)+:(10)];
+        front_ram_read_address = in_flow[0+:10];
         f0_valid_d = fire & in_flow_ok & ~reset;
         f0_data_d = s_axis_event_tdata;
         front = front_ram_read_data;
-        count = f0_data_q[(32'h18)+:(3)];
+        count = f0_data_q[24+:3];
         init = f0_data_q[32'h11];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
-        record = ~ignore & (count != front[(32'h140)+:(3)]);
+        record = ~ignore & (count != front[320+:3]);
         measure = ~ignore & ~record;
-        lus = front[(32'h143)+:(32)];
-        lut = front[(32'h163)+:(64)];
-        seq_d = f0_data_q[(32'h20)+:(32)] - lus;
-        now_d = f0_data_q[(32'h60)+:(64)] - lut;
+        lus = front[323+:32];
+        lut = front[355+:64];
+        seq_d = f0_data_q[32+:32] - lus;
+        now_d = f0_data_q[96+:64] - lut;
         if (f0_data_q[32'h10]) begin
-            commit = measure & (~front[32'h1a3] | ((f0_data_q[(32'h60)+:(64)] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
+            commit = measure & (~front[32'h1a3] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
         end
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[32'h1f];
         end
-        new_front = ((f0_data_q[(32'ha0)+:(320)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h143) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h163) | (((front[(32'h1a3)+:(1)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a3);
+        new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
         if (commit & ~f0_data_q[32'h10]) begin
-            new_front = ((f0_data_q[(32'ha0)+:(320)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((f0_data_q[(32'h40)+:(32)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h143) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h163) | (((front[(32'h1a3)+:(1)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a3);
+            new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((f0_data_q[64+:32]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
         end
         if (commit & f0_data_q[32'h10]) begin
-            new_front = ((f0_data_q[(32'ha0)+:(320)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h143) | (((f0_data_q[(32'h60)+:(64)]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h163) | (((one) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a3);
+            new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((f0_data_q[96+:64]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((one) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
         end
-        front_ram_write_address = f0_data_q[(32'h0)+:(10)];
+        front_ram_write_address = f0_data_q[0+:10];
         front_ram_write_data = new_front;
         if (init) begin
             front_ram_write_data = 32'h0;
@@ -814,53 +598,53 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (commit) begin
             act = 32'h3;
         end
-        ctx = ((f0_data_q[(32'h0)+:(10)]) & 16'hffff) | (((act) & 16'hffff) << 32'hc) | (((f0_data_q[(32'h11)+:(1)]) & 16'hffff) << 32'he) | (((f0_data_q[(32'h10)+:(1)]) & 16'hffff) << 32'hf);
+        ctx = ((f0_data_q[0+:10]) & 16'hffff) | (((act) & 16'hffff) << 12) | (((f0_data_q[17+:1]) & 16'hffff) << 14) | (((f0_data_q[16+:1]) & 16'hffff) << 15);
         hop0_in_valid = f0_valid_q;
         hop1_in_valid = f0_valid_q & measure & (count > 32'h1);
         hop2_in_valid = f0_valid_q & measure & (count > 32'h2);
         hop3_in_valid = f0_valid_q & measure & (count > 32'h3);
         hop4_in_valid = f0_valid_q & measure & (count > 32'h4);
-        hop0_in_now = f0_data_q[(32'ha0)+:(64)];
-        hop1_in_now = f0_data_q[(32'he0)+:(64)];
-        hop2_in_now = f0_data_q[(32'h120)+:(64)];
-        hop3_in_now = f0_data_q[(32'h160)+:(64)];
-        hop4_in_now = f0_data_q[(32'h1a0)+:(64)];
-        hop0_in_last = front[(32'h0)+:(64)];
-        hop1_in_last = front[(32'h40)+:(64)];
-        hop2_in_last = front[(32'h80)+:(64)];
-        hop3_in_last = front[(32'hc0)+:(64)];
-        hop4_in_last = front[(32'h100)+:(64)];
+        hop0_in_now = f0_data_q[160+:64];
+        hop1_in_now = f0_data_q[224+:64];
+        hop2_in_now = f0_data_q[288+:64];
+        hop3_in_now = f0_data_q[352+:64];
+        hop4_in_now = f0_data_q[416+:64];
+        hop0_in_last = front[0+:64];
+        hop1_in_last = front[64+:64];
+        hop2_in_last = front[128+:64];
+        hop3_in_last = front[192+:64];
+        hop4_in_last = front[256+:64];
         hop0_in_tag = ctx;
         hop1_in_tag = 32'h0;
         hop2_in_tag = 32'h0;
         hop3_in_tag = 32'h0;
         hop4_in_tag = 32'h0;
-        c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 32'h19);
+        c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25);
         if (hop0_out_valid & hop0_out_usable & hop0_out_tag[32'hd]) begin
-            c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
+            c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
-        c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 32'h19);
+        c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 25);
         if (hop1_out_valid & hop1_out_usable) begin
-            c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
+            c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
-        c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 32'h19);
+        c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 25);
         if (hop2_out_valid & hop2_out_usable) begin
-            c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
+            c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
-        c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 32'h19);
+        c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 25);
         if (hop3_out_valid & hop3_out_usable) begin
-            c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
+            c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
-        c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 32'h19);
+        c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 25);
         if (hop4_out_valid & hop4_out_usable) begin
-            c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 32'h1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 32'h19) | ((one) & 49'h1ffffffffffff);
+            c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
         b01 = c0;
-        if (c1[32'h0] & (~c0[32'h0] | (c1[(32'h1)+:(24)] > c0[(32'h1)+:(24)]))) begin
+        if (c1[32'h0] & (~c0[32'h0] | (c1[1+:24] > c0[1+:24]))) begin
             b01 = c1;
         end
         b23 = c2;
-        if (c3[32'h0] & (~c2[32'h0] | (c3[(32'h1)+:(24)] > c2[(32'h1)+:(24)]))) begin
+        if (c3[32'h0] & (~c2[32'h0] | (c3[1+:24] > c2[1+:24]))) begin
             b23 = c3;
         end
         s1_best01_d = b01;
@@ -869,31 +653,31 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         s1_ctx_d = hop0_out_tag;
         s1_valid_d = hop0_out_valid & ~reset;
         b03 = s1_best01_q;
-        if (s1_best23_q[32'h0] & (~s1_best01_q[32'h0] | (s1_best23_q[(32'h1)+:(24)] > s1_best01_q[(32'h1)+:(24)]))) begin
+        if (s1_best23_q[32'h0] & (~s1_best01_q[32'h0] | (s1_best23_q[1+:24] > s1_best01_q[1+:24]))) begin
             b03 = s1_best23_q;
         end
         best = b03;
-        if (s1_h4_q[32'h0] & (~b03[32'h0] | (s1_h4_q[(32'h1)+:(24)] > b03[(32'h1)+:(24)]))) begin
+        if (s1_h4_q[32'h0] & (~b03[32'h0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
-        tau_c = best[(32'h19)+:(24)];
-        if ((cfg_t_ns[(32'h18)+:(8)] == 32'h0) & (cfg_t_ns[(32'h0)+:(24)] < tau_c)) begin
-            tau_c = cfg_t_ns[(32'h0)+:(24)];
+        tau_c = best[25+:24];
+        if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
+            tau_c = cfg_t_ns[0+:24];
         end
         wt_mul_in_valid = s1_valid_q;
         wt_mul_in_a = tau_c;
         wt_mul_in_b = cfg_inv_t;
-        wt_mul_in_tag = ((s1_ctx_q) & 41'h1ffffffffff) | (((best[(32'h0)+:(1)]) & 41'h1ffffffffff) << 32'h10) | (((best[(32'h1)+:(24)]) & 41'h1ffffffffff) << 32'h11);
-        wt = wt_mul_out_prod[(32'h18)+:(32)];
-        ua_weight_d = wt[(32'h0)+:(17)];
+        wt_mul_in_tag = ((s1_ctx_q) & 41'h1ffffffffff) | (((best[0+:1]) & 41'h1ffffffffff) << 16) | (((best[1+:24]) & 41'h1ffffffffff) << 17);
+        wt = wt_mul_out_prod[24+:32];
+        ua_weight_d = wt[0+:17];
         if (wt > 32'h10000) begin
             ua_weight_d = 32'h10000;
         end
         ua_valid_d = wt_mul_out_valid & ~reset;
-        ua_ctx_d = wt_mul_out_tag[(32'h0)+:(16)];
+        ua_ctx_d = wt_mul_out_tag[0+:16];
         ua_any_d = wt_mul_out_tag[32'h10];
-        ua_u_d = wt_mul_out_tag[(32'h11)+:(24)];
-        u_ram_read_address = wt_mul_out_tag[(32'h0)+:(10)];
+        ua_u_d = wt_mul_out_tag[17+:24];
+        u_ram_read_address = wt_mul_out_tag[0+:10];
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & ua_ctx_q[32'hd] & ua_any_q;
         neg = ua_u_q < u_old;
@@ -911,96 +695,96 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
                 uflags = 32'h3;
             end
         end
-        u_mul_in_tag = ((ua_ctx_q) & 42'h3ffffffffff) | (((uflags) & 42'h3ffffffffff) << 32'h10) | (((u_old) & 42'h3ffffffffff) << 32'h12);
-        u_up = ((u_mul_out_tag[(32'h12)+:(24)]) & 25'h1ffffff) + ((u_mul_out_prod[(32'h10)+:(25)]) & 25'h1ffffff);
-        u_dn = ((u_mul_out_tag[(32'h12)+:(24)]) & 25'h1ffffff) - ((u_mul_out_prod[(32'h10)+:(25)]) & 25'h1ffffff);
-        if (u_mul_out_prod[(32'h0)+:(16)] != 32'h0) begin
-            u_dn = ((u_mul_out_tag[(32'h12)+:(24)]) & 25'h1ffffff) - ((u_mul_out_prod[(32'h10)+:(25)]) & 25'h1ffffff) - 32'h1;
+        u_mul_in_tag = ((ua_ctx_q) & 42'h3ffffffffff) | (((uflags) & 42'h3ffffffffff) << 16) | (((u_old) & 42'h3ffffffffff) << 18);
+        u_up = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) + ((u_mul_out_prod[16+:25]) & 25'h1ffffff);
+        u_dn = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) - ((u_mul_out_prod[16+:25]) & 25'h1ffffff);
+        if (u_mul_out_prod[0+:16] != 32'h0) begin
+            u_dn = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) - ((u_mul_out_prod[16+:25]) & 25'h1ffffff) - 32'h1;
         end
-        u_new = u_mul_out_tag[(32'h12)+:(24)];
+        u_new = u_mul_out_tag[18+:24];
         if (u_mul_out_tag[32'h10]) begin
-            u_new = u_up[(32'h0)+:(24)];
+            u_new = u_up[0+:24];
             if (u_mul_out_tag[32'h11]) begin
-                u_new = u_dn[(32'h0)+:(24)];
+                u_new = u_dn[0+:24];
             end
         end
         if (u_mul_out_tag[32'he]) begin
             u_new = cfg_u_init_q16;
         end
-        u_ram_write_address = u_mul_out_tag[(32'h0)+:(10)];
+        u_ram_write_address = u_mul_out_tag[0+:10];
         u_ram_write_data = u_new;
         u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[32'h10] | u_mul_out_tag[32'he]);
         uc_valid_d = u_mul_out_valid & ~reset;
-        uc_ctx_d = u_mul_out_tag[(32'h0)+:(16)];
+        uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_new;
         r_div_in_valid = uc_valid_q;
-        r_div_in_num = ((cfg_eta_q16) & 41'h1ffffffffff) << 32'h18;
+        r_div_in_num = ((cfg_eta_q16) & 41'h1ffffffffff) << 24;
         r_div_in_den = uc_u_q;
-        r_div_in_tag = ((uc_ctx_q) & 40'hffffffffff) | (((uc_u_q) & 40'hffffffffff) << 32'h10);
-        w_ram_read_address = r_div_out_tag[(32'h0)+:(10)];
+        r_div_in_tag = ((uc_ctx_q) & 40'hffffffffff) | (((uc_u_q) & 40'hffffffffff) << 16);
+        w_ram_read_address = r_div_out_tag[0+:10];
         wa_valid_d = r_div_out_valid & ~reset;
-        wa_ctx_d = r_div_out_tag[(32'h0)+:(16)];
-        wa_u_d = r_div_out_tag[(32'h10)+:(24)];
+        wa_ctx_d = r_div_out_tag[0+:16];
+        wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
         w_old = w_ram_read_data;
-        branch = (wa_u_q >= ((cfg_eta_q16) & 24'hffffff)) | (w_old[(32'h40)+:(8)] >= cfg_max_stage);
+        branch = (wa_u_q >= ((cfg_eta_q16) & 24'hffffff)) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_valid = wa_valid_q;
-        w_mul_in_a = w_old[(32'h20)+:(32)];
+        w_mul_in_a = w_old[32+:32];
         w_mul_in_b = wa_r_q;
         w_mul_in_tag = 32'h0;
-        wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h11) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 32'h29);
+        wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 17) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 41);
         if (branch) begin
-            wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((one) & 114'h3ffffffffffffffffffffffffffff) << 32'h10) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 32'h11) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 32'h29);
+            wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((one) & 114'h3ffffffffffffffffffffffffffff) << 16) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 17) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 41);
         end
         wb1_valid_d = wa_valid_q & ~reset;
         wb2_d = wb1_q;
         wb2_valid_d = wb1_valid_q & ~reset;
-        wctx = wb2_q[(32'h0)+:(16)];
-        wsum = ((wb2_q[(32'h49)+:(32)]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
+        wctx = wb2_q[0+:16];
+        wsum = ((wb2_q[73+:32]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
         if (wb2_q[32'h10]) begin
-            wsum = ((w_mul_out_prod[(32'h18)+:(48)]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
+            wsum = ((w_mul_out_prod[24+:48]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
         end
-        w_new = wsum[(32'h0)+:(32)];
+        w_new = wsum[0+:32];
         if (wsum < ((cfg_w_min_q8) & 49'h1ffffffffffff)) begin
             w_new = cfg_w_min_q8;
         end
         if (wsum > ((cfg_w_max_q8) & 49'h1ffffffffffff)) begin
             w_new = cfg_w_max_q8;
         end
-        wc_new = wb2_q[(32'h49)+:(32)];
-        inc_new = wb2_q[(32'h69)+:(8)];
-        if (wctx[(32'hc)+:(2)] == 32'h3) begin
+        wc_new = wb2_q[73+:32];
+        inc_new = wb2_q[105+:8];
+        if (wctx[12+:2] == 32'h3) begin
             wc_new = w_new;
-            inc_new = wb2_q[(32'h69)+:(8)] + 32'h1;
+            inc_new = wb2_q[105+:8] + 32'h1;
             if (wb2_q[32'h10]) begin
                 inc_new = 32'h0;
             end
         end
         if (~wctx[32'hd]) begin
-            w_new = wb2_q[(32'h29)+:(32)];
+            w_new = wb2_q[41+:32];
         end
         if (wctx[32'he]) begin
             w_new = cfg_w_max_q8;
             wc_new = cfg_w_max_q8;
             inc_new = 32'h0;
         end
-        w_ram_write_address = wctx[(32'h0)+:(10)];
-        w_ram_write_data = ((w_new) & 72'hffffffffffffffffff) | (((wc_new) & 72'hffffffffffffffffff) << 32'h20) | (((inc_new) & 72'hffffffffffffffffff) << 32'h40);
+        w_ram_write_address = wctx[0+:10];
+        w_ram_write_data = ((w_new) & 72'hffffffffffffffffff) | (((wc_new) & 72'hffffffffffffffffff) << 32) | (((inc_new) & 72'hffffffffffffffffff) << 64);
         w_ram_write_enable = wb2_valid_q & (wctx[32'hd] | wctx[32'he]);
         rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
         rt_mul_in_b = cfg_rate_mul;
-        rt_mul_in_tag = ((wctx) & 112'hffffffffffffffffffffffffffff) | (((wb2_q[(32'h11)+:(24)]) & 112'hffffffffffffffffffffffffffff) << 32'h10) | (((w_new) & 112'hffffffffffffffffffffffffffff) << 32'h28) | (((wc_new) & 112'hffffffffffffffffffffffffffff) << 32'h48) | (((inc_new) & 112'hffffffffffffffffffffffffffff) << 32'h68);
-        rate = (((rt_mul_out_prod[(32'h20)+:(32)]) & 33'h1ffffffff)) + ((rt_mul_out_prod[(32'h1f)+:(1)]) & 33'h1ffffffff);
+        rt_mul_in_tag = ((wctx) & 112'hffffffffffffffffffffffffffff) | (((wb2_q[17+:24]) & 112'hffffffffffffffffffffffffffff) << 16) | (((w_new) & 112'hffffffffffffffffffffffffffff) << 40) | (((wc_new) & 112'hffffffffffffffffffffffffffff) << 72) | (((inc_new) & 112'hffffffffffffffffffffffffffff) << 104);
+        rate = (((rt_mul_out_prod[32+:32]) & 33'h1ffffffff)) + ((rt_mul_out_prod[31+:1]) & 33'h1ffffffff);
         if (rate > ((cfg_line_q16) & 33'h1ffffffff)) begin
             rate = ((cfg_line_q16) & 33'h1ffffffff);
         end
         out_valid_d = rt_mul_out_valid & ~reset;
         fbit = 32'h0;
-        if (rt_mul_out_tag[32'hf] & (rt_mul_out_tag[(32'hc)+:(2)] == 32'h3)) begin
+        if (rt_mul_out_tag[32'hf] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
             fbit = 32'h1;
         end
-        out_data_d = ((rt_mul_out_tag[(32'h0)+:(12)]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[(32'hc)+:(2)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((rt_mul_out_tag[(32'hf)+:(1)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((rt_mul_out_tag[(32'h28)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((rt_mul_out_tag[(32'h48)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h38) | (((rt_mul_out_tag[(32'h10)+:(24)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((rt_mul_out_tag[(32'h68)+:(8)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((rate[(32'h0)+:(32)]) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h12);
+        out_data_d = ((rt_mul_out_tag[0+:12]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[12+:2]) & 152'hffffffffffffffffffffffffffffffffffffff) << 16) | (((rt_mul_out_tag[15+:1]) & 152'hffffffffffffffffffffffffffffffffffffff) << 19) | (((rt_mul_out_tag[40+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 24) | (((rt_mul_out_tag[72+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 56) | (((rt_mul_out_tag[16+:24]) & 152'hffffffffffffffffffffffffffffffffffffff) << 88) | (((rt_mul_out_tag[104+:8]) & 152'hffffffffffffffffffffffffffffffffffffff) << 112) | (((rate[0+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 120) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 18);
         results_reset = reset;
         results_issue = fire & in_flow_ok;
         results_in_valid = out_valid_q;
@@ -1016,7 +800,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             u_ram_write_data = cfg_u_init_q16;
             u_ram_write_enable = 1'b1;
             w_ram_write_address = init_addr_q;
-            w_ram_write_data = ((cfg_w_max_q8) & 72'hffffffffffffffffff) | (((cfg_w_max_q8) & 72'hffffffffffffffffff) << 32'h20);
+            w_ram_write_data = ((cfg_w_max_q8) & 72'hffffffffffffffffff) | (((cfg_w_max_q8) & 72'hffffffffffffffffff) << 32);
             w_ram_write_enable = 1'b1;
         end
     end
@@ -1037,69 +821,47 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
     input wire  m_axis_tready;
 
     // Stub signals
-    reg  ram_write_clock;
     reg  ram_write_enable;
     reg  [6:0] ram_write_address;
     reg  [151:0] ram_write_data;
     reg  [6:0] ram_read_address;
     wire  [151:0] ram_read_data;
     reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
+    reg  [6:0] rd_q = 7'h0;
     reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
+    reg  [6:0] wr_q = 7'h0;
     reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
+    reg  [7:0] count_q = 8'h0;
     reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  [7:0] owed_q = 8'h0;
 
     // Local signals
     reg  pop;
 
     // Sub module instances
     cc_hpcc_results_ram ram(
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_enable(ram_write_enable),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
         .read_address(ram_read_address),
         .read_data(ram_read_data)
     );
-    hpcc_dff_w7 rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    hpcc_dff_w7 wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    hpcc_dff_w8 count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    hpcc_dff_w8 owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        rd_q <= rd_d;
+        wr_q <= wr_d;
+        count_q <= count_d;
+        owed_q <= owed_d;
+    end
 
     // Update code
     always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
         rd_d = rd_q;
         wr_d = wr_q;
         count_d = count_q;
         owed_d = owed_q;
-        ram_write_clock = clock;
         credit = owed_q < 32'h80;
         ram_write_enable = in_valid;
         ram_write_address = wr_q;

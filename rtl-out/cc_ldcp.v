@@ -30,13 +30,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
 
     // Stub signals
     reg  [9:0] ram_read_address;
-    reg  ram_read_clock;
     wire  [177:0] ram_read_data;
     reg  [9:0] ram_write_address;
-    reg  ram_write_clock;
     reg  [177:0] ram_write_data;
     reg  ram_write_enable;
-    reg  intake_clock;
     reg  intake_reset;
     reg  [127:0] intake_s_axis_event_tdata;
     reg  intake_s_axis_event_tvalid;
@@ -47,7 +44,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
-    reg  ab_mul_clock;
     reg  ab_mul_reset;
     reg  ab_mul_in_valid;
     reg  [15:0] ab_mul_in_a;
@@ -56,10 +52,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  ab_mul_out_valid;
     wire  [32:0] ab_mul_out_prod;
     wire  ab_mul_out_tag;
-    reg  d1_clock;
     reg  [250:0] d1_in_data;
     wire  [250:0] d1_out_data;
-    reg  div_clock;
     reg  div_reset;
     reg  div_in_valid;
     reg  [48:0] div_in_num;
@@ -68,10 +62,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  div_out_valid;
     wire  [42:0] div_out_quo;
     wire  div_out_tag;
-    reg  d2_clock;
     reg  [282:0] d2_in_data;
     wire  [282:0] d2_out_data;
-    reg  win_mul_clock;
     reg  win_mul_reset;
     reg  win_mul_in_valid;
     reg  [31:0] win_mul_in_a;
@@ -80,7 +72,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  win_mul_out_valid;
     wire  [63:0] win_mul_out_prod;
     wire  win_mul_out_tag;
-    reg  rate_mul_clock;
     reg  rate_mul_reset;
     reg  rate_mul_in_valid;
     reg  [31:0] rate_mul_in_a;
@@ -89,88 +80,60 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  rate_mul_out_valid;
     wire  [79:0] rate_mul_out_prod;
     wire  rate_mul_out_tag;
-    reg  d3_clock;
     reg  [132:0] d3_in_data;
     wire  [132:0] d3_out_data;
     reg  e0_valid_d;
-    wire  e0_valid_q;
-    reg  e0_valid_clock;
+    reg  e0_valid_q = 1'h0;
     reg  [127:0] e0_d;
-    wire  [127:0] e0_q;
-    reg  e0_clock;
+    reg  [127:0] e0_q = 128'h0;
     reg  b_valid_d;
-    wire  b_valid_q;
-    reg  b_valid_clock;
+    reg  b_valid_q = 1'h0;
     reg  [217:0] bs_d;
-    wire  [217:0] bs_q;
-    reg  bs_clock;
+    reg  [217:0] bs_q = 218'h0;
     reg  c1_valid_d;
-    wire  c1_valid_q;
-    reg  c1_valid_clock;
+    reg  c1_valid_q = 1'h0;
     reg  [217:0] c1_d;
-    wire  [217:0] c1_q;
-    reg  c1_clock;
+    reg  [217:0] c1_q = 218'h0;
     reg  c1_sub_d;
-    wire  c1_sub_q;
-    reg  c1_sub_clock;
+    reg  c1_sub_q = 1'h0;
     reg  [16:0] c1_k_d;
-    wire  [16:0] c1_k_q;
-    reg  c1_k_clock;
+    reg  [16:0] c1_k_q = 17'h0;
     reg  [31:0] c1_cwa_d;
-    wire  [31:0] c1_cwa_q;
-    reg  c1_cwa_clock;
+    reg  [31:0] c1_cwa_q = 32'h0;
     reg  c2_valid_d;
-    wire  c2_valid_q;
-    reg  c2_valid_clock;
+    reg  c2_valid_q = 1'h0;
     reg  [217:0] c2_d;
-    wire  [217:0] c2_q;
-    reg  c2_clock;
+    reg  [217:0] c2_q = 218'h0;
     reg  c2_sub_d;
-    wire  c2_sub_q;
-    reg  c2_sub_clock;
+    reg  c2_sub_q = 1'h0;
     reg  [15:0] c2_steps_d;
-    wire  [15:0] c2_steps_q;
-    reg  c2_steps_clock;
+    reg  [15:0] c2_steps_q = 16'h0;
     reg  [15:0] c2_n2_d;
-    wire  [15:0] c2_n2_q;
-    reg  c2_n2_clock;
+    reg  [15:0] c2_n2_q = 16'h0;
     reg  [31:0] c2_cwa_d;
-    wire  [31:0] c2_cwa_q;
-    reg  c2_cwa_clock;
+    reg  [31:0] c2_cwa_q = 32'h0;
     reg  e1_valid_d;
-    wire  e1_valid_q;
-    reg  e1_valid_clock;
+    reg  e1_valid_q = 1'h0;
     reg  [250:0] e1_d;
-    wire  [250:0] e1_q;
-    reg  e1_clock;
+    reg  [250:0] e1_q = 251'h0;
     reg  [32:0] e1_prod_d;
-    wire  [32:0] e1_prod_q;
-    reg  e1_prod_clock;
+    reg  [32:0] e1_prod_q = 33'h0;
     reg  [31:0] e1_cwpre_d;
-    wire  [31:0] e1_cwpre_q;
-    reg  e1_cwpre_clock;
+    reg  [31:0] e1_cwpre_q = 32'h0;
     reg  f1_valid_d;
-    wire  f1_valid_q;
-    reg  f1_valid_clock;
+    reg  f1_valid_q = 1'h0;
     reg  [282:0] f1_d;
-    wire  [282:0] f1_q;
-    reg  f1_clock;
+    reg  [282:0] f1_q = 283'h0;
     reg  [32:0] f1_sum_d;
-    wire  [32:0] f1_sum_q;
-    reg  f1_sum_clock;
+    reg  [32:0] f1_sum_q = 33'h0;
     reg  [63:0] f1_tsum_d;
-    wire  [63:0] f1_tsum_q;
-    reg  f1_tsum_clock;
+    reg  [63:0] f1_tsum_q = 64'h0;
     reg  f1_per_d;
-    wire  f1_per_q;
-    reg  f1_per_clock;
+    reg  f1_per_q = 1'h0;
     reg  out_valid_d;
-    wire  out_valid_q;
-    reg  out_valid_clock;
+    reg  out_valid_q = 1'h0;
     reg  [223:0] out_data_d;
-    wire  [223:0] out_data_q;
-    reg  out_data_clock;
-    reg  results_clock;
+    reg  [223:0] out_data_q = 224'h0;
     reg  results_reset;
     reg  results_issue;
     reg  results_in_valid;
@@ -234,15 +197,15 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     // Sub module instances
     hpcc_ram_w178_d1024 ram(
         .read_address(ram_read_address),
-        .read_clock(ram_read_clock),
+        .read_clock(clock),
         .read_data(ram_read_data),
         .write_address(ram_write_address),
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
     cc_ldcp_intake intake(
-        .clock(intake_clock),
+        .clock(clock),
         .reset(intake_reset),
         .s_axis_event_tdata(intake_s_axis_event_tdata),
         .s_axis_event_tvalid(intake_s_axis_event_tvalid),
@@ -255,7 +218,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .stat_bad_flow(intake_stat_bad_flow)
     );
     cc_ldcp_ab_mul ab_mul(
-        .clock(ab_mul_clock),
+        .clock(clock),
         .reset(ab_mul_reset),
         .in_valid(ab_mul_in_valid),
         .in_a(ab_mul_in_a),
@@ -266,12 +229,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .out_tag(ab_mul_out_tag)
     );
     cc_ldcp_d1 d1(
-        .clock(d1_clock),
+        .clock(clock),
         .in_data(d1_in_data),
         .out_data(d1_out_data)
     );
     cc_ldcp_div div(
-        .clock(div_clock),
+        .clock(clock),
         .reset(div_reset),
         .in_valid(div_in_valid),
         .in_num(div_in_num),
@@ -282,12 +245,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .out_tag(div_out_tag)
     );
     cc_ldcp_d2 d2(
-        .clock(d2_clock),
+        .clock(clock),
         .in_data(d2_in_data),
         .out_data(d2_out_data)
     );
     cc_ldcp_win_mul win_mul(
-        .clock(win_mul_clock),
+        .clock(clock),
         .reset(win_mul_reset),
         .in_valid(win_mul_in_valid),
         .in_a(win_mul_in_a),
@@ -298,7 +261,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .out_tag(win_mul_out_tag)
     );
     cc_ldcp_rate_mul rate_mul(
-        .clock(rate_mul_clock),
+        .clock(clock),
         .reset(rate_mul_reset),
         .in_valid(rate_mul_in_valid),
         .in_a(rate_mul_in_a),
@@ -309,142 +272,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .out_tag(rate_mul_out_tag)
     );
     cc_ldcp_d3 d3(
-        .clock(d3_clock),
+        .clock(clock),
         .in_data(d3_in_data),
         .out_data(d3_out_data)
     );
-    hpcc_dff_w1 e0_valid(
-        .d(e0_valid_d),
-        .q(e0_valid_q),
-        .clock(e0_valid_clock)
-    );
-    hpcc_dff_w128 e0(
-        .d(e0_d),
-        .q(e0_q),
-        .clock(e0_clock)
-    );
-    hpcc_dff_w1 b_valid(
-        .d(b_valid_d),
-        .q(b_valid_q),
-        .clock(b_valid_clock)
-    );
-    hpcc_dff_w218 bs(
-        .d(bs_d),
-        .q(bs_q),
-        .clock(bs_clock)
-    );
-    hpcc_dff_w1 c1_valid(
-        .d(c1_valid_d),
-        .q(c1_valid_q),
-        .clock(c1_valid_clock)
-    );
-    hpcc_dff_w218 c1(
-        .d(c1_d),
-        .q(c1_q),
-        .clock(c1_clock)
-    );
-    hpcc_dff_w1 c1_sub(
-        .d(c1_sub_d),
-        .q(c1_sub_q),
-        .clock(c1_sub_clock)
-    );
-    hpcc_dff_w17 c1_k(
-        .d(c1_k_d),
-        .q(c1_k_q),
-        .clock(c1_k_clock)
-    );
-    hpcc_dff_w32 c1_cwa(
-        .d(c1_cwa_d),
-        .q(c1_cwa_q),
-        .clock(c1_cwa_clock)
-    );
-    hpcc_dff_w1 c2_valid(
-        .d(c2_valid_d),
-        .q(c2_valid_q),
-        .clock(c2_valid_clock)
-    );
-    hpcc_dff_w218 c2(
-        .d(c2_d),
-        .q(c2_q),
-        .clock(c2_clock)
-    );
-    hpcc_dff_w1 c2_sub(
-        .d(c2_sub_d),
-        .q(c2_sub_q),
-        .clock(c2_sub_clock)
-    );
-    hpcc_dff_w16 c2_steps(
-        .d(c2_steps_d),
-        .q(c2_steps_q),
-        .clock(c2_steps_clock)
-    );
-    hpcc_dff_w16 c2_n2(
-        .d(c2_n2_d),
-        .q(c2_n2_q),
-        .clock(c2_n2_clock)
-    );
-    hpcc_dff_w32 c2_cwa(
-        .d(c2_cwa_d),
-        .q(c2_cwa_q),
-        .clock(c2_cwa_clock)
-    );
-    hpcc_dff_w1 e1_valid(
-        .d(e1_valid_d),
-        .q(e1_valid_q),
-        .clock(e1_valid_clock)
-    );
-    hpcc_dff_w251 e1(
-        .d(e1_d),
-        .q(e1_q),
-        .clock(e1_clock)
-    );
-    hpcc_dff_w33 e1_prod(
-        .d(e1_prod_d),
-        .q(e1_prod_q),
-        .clock(e1_prod_clock)
-    );
-    hpcc_dff_w32 e1_cwpre(
-        .d(e1_cwpre_d),
-        .q(e1_cwpre_q),
-        .clock(e1_cwpre_clock)
-    );
-    hpcc_dff_w1 f1_valid(
-        .d(f1_valid_d),
-        .q(f1_valid_q),
-        .clock(f1_valid_clock)
-    );
-    hpcc_dff_w283 f1(
-        .d(f1_d),
-        .q(f1_q),
-        .clock(f1_clock)
-    );
-    hpcc_dff_w33 f1_sum(
-        .d(f1_sum_d),
-        .q(f1_sum_q),
-        .clock(f1_sum_clock)
-    );
-    hpcc_dff_w64 f1_tsum(
-        .d(f1_tsum_d),
-        .q(f1_tsum_q),
-        .clock(f1_tsum_clock)
-    );
-    hpcc_dff_w1 f1_per(
-        .d(f1_per_d),
-        .q(f1_per_q),
-        .clock(f1_per_clock)
-    );
-    hpcc_dff_w1 out_valid(
-        .d(out_valid_d),
-        .q(out_valid_q),
-        .clock(out_valid_clock)
-    );
-    hpcc_dff_w224 out_data(
-        .d(out_data_d),
-        .q(out_data_q),
-        .clock(out_data_clock)
-    );
     cc_ldcp_results results(
-        .clock(results_clock),
+        .clock(clock),
         .reset(results_reset),
         .issue(results_issue),
         .in_valid(results_in_valid),
@@ -455,34 +288,38 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .m_axis_tready(results_m_axis_tready)
     );
 
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        e0_valid_q <= e0_valid_d;
+        e0_q <= e0_d;
+        b_valid_q <= b_valid_d;
+        bs_q <= bs_d;
+        c1_valid_q <= c1_valid_d;
+        c1_q <= c1_d;
+        c1_sub_q <= c1_sub_d;
+        c1_k_q <= c1_k_d;
+        c1_cwa_q <= c1_cwa_d;
+        c2_valid_q <= c2_valid_d;
+        c2_q <= c2_d;
+        c2_sub_q <= c2_sub_d;
+        c2_steps_q <= c2_steps_d;
+        c2_n2_q <= c2_n2_d;
+        c2_cwa_q <= c2_cwa_d;
+        e1_valid_q <= e1_valid_d;
+        e1_q <= e1_d;
+        e1_prod_q <= e1_prod_d;
+        e1_cwpre_q <= e1_cwpre_d;
+        f1_valid_q <= f1_valid_d;
+        f1_q <= f1_d;
+        f1_sum_q <= f1_sum_d;
+        f1_tsum_q <= f1_tsum_d;
+        f1_per_q <= f1_per_d;
+        out_valid_q <= out_valid_d;
+        out_data_q <= out_data_d;
+    end
+
     // Update code
     always @(*) begin
-        e0_valid_clock = clock;
-        e0_clock = clock;
-        b_valid_clock = clock;
-        bs_clock = clock;
-        c1_valid_clock = clock;
-        c1_clock = clock;
-        c1_sub_clock = clock;
-        c1_k_clock = clock;
-        c1_cwa_clock = clock;
-        c2_valid_clock = clock;
-        c2_clock = clock;
-        c2_sub_clock = clock;
-        c2_steps_clock = clock;
-        c2_n2_clock = clock;
-        c2_cwa_clock = clock;
-        e1_valid_clock = clock;
-        e1_clock = clock;
-        e1_prod_clock = clock;
-        e1_cwpre_clock = clock;
-        f1_valid_clock = clock;
-        f1_clock = clock;
-        f1_sum_clock = clock;
-        f1_tsum_clock = clock;
-        f1_per_clock = clock;
-        out_valid_clock = clock;
-        out_data_clock = clock;
         e0_valid_d = e0_valid_q;
         e0_d = e0_q;
         b_valid_d = b_valid_q;
@@ -509,17 +346,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        results_clock = clock;
-        intake_clock = clock;
-        ab_mul_clock = clock;
-        d1_clock = clock;
-        div_clock = clock;
-        d2_clock = clock;
-        win_mul_clock = clock;
-        rate_mul_clock = clock;
-        d3_clock = clock;
-        ram_read_clock = clock;
-        ram_write_clock = clock;
         intake_reset = reset;
         ab_mul_reset = reset;
         div_reset = reset;
@@ -534,11 +360,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (cfg_fast_start) begin
             fs_cfg = 32'h1;
         end
-        cw_iw = ((cfg_iw) & 32'hffffffff) << 32'h10;
+        cw_iw = ((cfg_iw) & 32'hffffffff) << 16;
         if (cw_iw > cfg_max_cw_q16) begin
             cw_iw = cfg_max_cw_q16;
         end
-        if ((((cfg_iw) & 32'hffffffff) << 32'h10) < gamma) begin
+        if ((((cfg_iw) & 32'hffffffff) << 16) < gamma) begin
             cw_iw = gamma;
         end
         intake_s_axis_event_tdata = s_axis_event_tdata;
@@ -546,40 +372,40 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         intake_credit = results_credit;
-        ram_read_address = intake_issue_data[(32'h0)+:(10)];
+        ram_read_address = intake_issue_data[0+:10];
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
         st = ram_read_data;
-        now_m = st[(32'h32)+:(64)];
-        if (e0_q[(32'h40)+:(64)] > st[(32'h32)+:(64)]) begin
-            now_m = e0_q[(32'h40)+:(64)];
+        now_m = st[50+:64];
+        if (e0_q[64+:64] > st[50+:64]) begin
+            now_m = e0_q[64+:64];
         end
-        n0 = e0_q[(32'h20)+:(16)];
-        if (e0_q[(32'h30)+:(16)] != 32'h0) begin
+        n0 = e0_q[32+:16];
+        if (e0_q[48+:16] != 32'h0) begin
             n0 = 32'hffff;
         end
-        needed = cfg_iw - st[(32'h22)+:(16)];
-        cw_loss = ((st[(32'h22)+:(16)]) & 32'hffffffff) << 32'h10;
-        if ((((st[(32'h22)+:(16)]) & 32'hffffffff) << 32'h10) > cfg_max_cw_q16) begin
+        needed = cfg_iw - st[34+:16];
+        cw_loss = ((st[34+:16]) & 32'hffffffff) << 16;
+        if ((((st[34+:16]) & 32'hffffffff) << 16) > cfg_max_cw_q16) begin
             cw_loss = cfg_max_cw_q16;
         end
-        if ((((st[(32'h22)+:(16)]) & 32'hffffffff) << 32'h10) < gamma) begin
+        if ((((st[34+:16]) & 32'hffffffff) << 16) < gamma) begin
             cw_loss = gamma;
         end
-        kind = e0_q[(32'h10)+:(2)];
-        b_fs = st[(32'h0)+:(1)];
-        b_armed = st[(32'h1)+:(1)];
-        b_cw = st[(32'h2)+:(32)];
-        b_fsa = st[(32'h22)+:(16)];
+        kind = e0_q[16+:2];
+        b_fs = st[0+:1];
+        b_armed = st[1+:1];
+        b_cw = st[2+:32];
+        b_fsa = st[34+:16];
         b_now = now_m;
-        b_tick = st[(32'h72)+:(64)];
+        b_tick = st[114+:64];
         b_n = 32'h0;
         b_stable = 32'h0;
         b_rearm = 32'h0;
         if ((kind == 32'h0) & (n0 != 32'h0)) begin
             if (st[32'h0]) begin
                 if (n0 < needed) begin
-                    b_fsa = st[(32'h22)+:(16)] + n0;
+                    b_fsa = st[34+:16] + n0;
                 end
                 else begin
                     b_fsa = cfg_iw;
@@ -617,18 +443,18 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             tmr = 32'h1;
         end
         due = 32'h0;
-        if ((e0_q[(32'h40)+:(64)] >= st[(32'h72)+:(64)]) | (st[(32'h32)+:(64)] >= st[(32'h72)+:(64)])) begin
+        if ((e0_q[64+:64] >= st[114+:64]) | (st[50+:64] >= st[114+:64])) begin
             due = 32'h1;
         end
-        flags = ((kind) & 10'h3ff) | (((e0_q[(32'h12)+:(1)]) & 10'h3ff) << 32'h2) | (((b_stable) & 10'h3ff) << 32'h3) | (((b_rearm) & 10'h3ff) << 32'h4) | (((tmr) & 10'h3ff) << 32'h5) | (((b_fs) & 10'h3ff) << 32'h6) | (((b_armed) & 10'h3ff) << 32'h7) | (((due) & 10'h3ff) << 32'h8);
-        bs_d = ((e0_q[(32'h0)+:(16)]) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((flags) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((b_n) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a) | (((b_fsa) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2a) | (((b_cw) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3a) | (((b_now) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5a) | (((b_tick) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a);
+        flags = ((kind) & 10'h3ff) | (((e0_q[18+:1]) & 10'h3ff) << 2) | (((b_stable) & 10'h3ff) << 3) | (((b_rearm) & 10'h3ff) << 4) | (((tmr) & 10'h3ff) << 5) | (((b_fs) & 10'h3ff) << 6) | (((b_armed) & 10'h3ff) << 7) | (((due) & 10'h3ff) << 8);
+        bs_d = ((e0_q[0+:16]) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((flags) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((b_n) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((b_fsa) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 42) | (((b_cw) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 58) | (((b_now) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 90) | (((b_tick) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154);
         b_valid_d = e0_valid_q & ~reset;
-        n1 = bs_q[(32'h1a)+:(16)];
-        cw1 = bs_q[(32'h3a)+:(32)];
+        n1 = bs_q[26+:16];
+        cw1 = bs_q[58+:32];
         c1_sub_d = bs_q[32'h13] & (cw1 < 32'h10000);
-        kt = (ones17 + gamma[(32'h0)+:(17)]) - cw1[(32'h0)+:(17)];
+        kt = (ones17 + gamma[0+:17]) - cw1[0+:17];
         c1_k_d = kt >> gbits;
-        sh = n1[(32'h0)+:(5)];
+        sh = n1[0+:5];
         if (n1 > 32'h1f) begin
             sh = 32'h1f;
         end
@@ -639,14 +465,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         c1_d = bs_q;
         c1_valid_d = b_valid_q & ~reset;
-        steps = c1_q[(32'h1a)+:(16)];
-        if (((c1_q[(32'h1a)+:(16)]) & 17'h1ffff) > c1_k_q) begin
-            steps = c1_k_q[(32'h0)+:(16)];
+        steps = c1_q[26+:16];
+        if (((c1_q[26+:16]) & 17'h1ffff) > c1_k_q) begin
+            steps = c1_k_q[0+:16];
         end
         c2_steps_d = steps;
-        c2_n2_d = c1_q[(32'h1a)+:(16)];
+        c2_n2_d = c1_q[26+:16];
         if (c1_sub_q) begin
-            c2_n2_d = c1_q[(32'h1a)+:(16)] - steps;
+            c2_n2_d = c1_q[26+:16] - steps;
             if (c1_q[32'h12]) begin
                 c2_n2_d = 32'h0;
             end
@@ -656,9 +482,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
         ece3 = c2_q[32'h12];
-        cw_mid = c2_q[(32'h3a)+:(32)];
+        cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
-            cw_mid = c2_q[(32'h3a)+:(32)] + ((((c2_steps_q) & 32'hffffffff) << 32'h10) >> cfg_gamma_shift);
+            cw_mid = c2_q[58+:32] + ((((c2_steps_q) & 32'hffffffff) << 16) >> cfg_gamma_shift);
             if (ece3) begin
                 cw_mid = c2_cwa_q;
             end
@@ -674,12 +500,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             ab_mul_in_b = cfg_beta_q16;
         end
         ab_mul_in_tag = 32'h0;
-        d1_in_data = ((c2_q) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_mid) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hda) | (((eq2) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hfa);
-        dec = ((d1_out_data[(32'hda)+:(32)]) & 34'h3ffffffff) - ((ab_mul_out_prod) & 34'h3ffffffff);
-        e1_cwpre_d = d1_out_data[(32'hda)+:(32)];
+        d1_in_data = ((c2_q) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_mid) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 218) | (((eq2) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 250);
+        dec = ((d1_out_data[218+:32]) & 34'h3ffffffff) - ((ab_mul_out_prod) & 34'h3ffffffff);
+        e1_cwpre_d = d1_out_data[218+:32];
         if (d1_out_data[32'hfa] & d1_out_data[32'h12]) begin
-            e1_cwpre_d = dec[(32'h0)+:(32)];
-            if (dec[(32'h20)+:(2)] != 32'h0) begin
+            e1_cwpre_d = dec[0+:32];
+            if (dec[32+:2] != 32'h0) begin
                 e1_cwpre_d = 32'h0;
             end
         end
@@ -695,39 +521,39 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 cw_s = gamma;
             end
         end
-        cw_m1 = cw_s[(32'h0)+:(16)] - 32'h1;
+        cw_m1 = cw_s[0+:16] - 32'h1;
         eq2inc = e1_q[32'hfa] & ~e1_q[32'h12];
         div_in_valid = e1_valid_q;
-        div_in_num = (((cfg_rtt_ns) & 49'h1ffffffffffff) << 32'h10) | ((cw_m1) & 49'h1ffffffffffff);
+        div_in_num = (((cfg_rtt_ns) & 49'h1ffffffffffff) << 16) | ((cw_m1) & 49'h1ffffffffffff);
         div_in_den = cw_s;
         if (eq2inc) begin
-            div_in_num = ((e1_prod_q) & 49'h1ffffffffffff) << 32'h10;
-            div_in_den = e1_q[(32'hda)+:(32)];
+            div_in_num = ((e1_prod_q) & 49'h1ffffffffffff) << 16;
+            div_in_den = e1_q[218+:32];
         end
         div_in_tag = 32'h0;
-        d2_in_data = ((e1_q) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_s) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hfb);
-        q_sat = div_out_quo[(32'h0)+:(32)];
-        if (div_out_quo[(32'h20)+:(11)] != 32'h0) begin
+        d2_in_data = ((e1_q) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_s) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 251);
+        q_sat = div_out_quo[0+:32];
+        if (div_out_quo[32+:11] != 32'h0) begin
             q_sat = 64'hffffffff;
         end
-        f1_sum_d = ((d2_out_data[(32'hda)+:(32)]) & 33'h1ffffffff) + ((q_sat) & 33'h1ffffffff);
+        f1_sum_d = ((d2_out_data[218+:32]) & 33'h1ffffffff) + ((q_sat) & 33'h1ffffffff);
         p = ((div_out_quo) & 64'hffffffffffffffff);
         if (~|div_out_quo) begin
             p = 32'h1;
         end
-        tsum = ((d2_out_data[(32'h5a)+:(64)]) & 65'h1ffffffffffffffff) + ((p) & 65'h1ffffffffffffffff);
-        f1_tsum_d = tsum[(32'h0)+:(64)];
+        tsum = ((d2_out_data[90+:64]) & 65'h1ffffffffffffffff) + ((p) & 65'h1ffffffffffffffff);
+        f1_tsum_d = tsum[0+:64];
         if (tsum[32'h40]) begin
             f1_tsum_d = 64'hffffffffffffffff;
         end
-        f1_per_d = ~(d2_out_data[32'hfa] & ~d2_out_data[32'h12]) & ~d2_out_data[32'h16] & (d2_out_data[(32'hfb)+:(32)] < 32'h10000);
+        f1_per_d = ~(d2_out_data[32'hfa] & ~d2_out_data[32'h12]) & ~d2_out_data[32'h16] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
-        cw_sum = f1_sum_q[(32'h0)+:(32)];
+        cw_sum = f1_sum_q[0+:32];
         if (f1_sum_q[32'h20]) begin
             cw_sum = 64'hffffffff;
         end
-        cw_new = f1_q[(32'hfb)+:(32)];
+        cw_new = f1_q[251+:32];
         if (f1_q[32'hfa] & ~f1_q[32'h12]) begin
             cw_new = cw_sum;
             if (cw_sum > cfg_max_cw_q16) begin
@@ -737,8 +563,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 cw_new = gamma;
             end
         end
-        armed = f1_q[(32'h17)+:(1)];
-        tick = f1_q[(32'h9a)+:(64)];
+        armed = f1_q[23+:1];
+        tick = f1_q[154+:64];
         grant = 32'h0;
         if (f1_q[32'h14]) begin
             if (f1_per_q) begin
@@ -765,8 +591,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (~|armed) begin
             tick = 32'h0;
         end
-        new_state = ((f1_q[(32'h16)+:(1)]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((armed) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((cw_new) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((f1_q[(32'h2a)+:(16)]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((f1_q[(32'h5a)+:(64)]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h32) | (((tick) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h72);
-        ram_write_address = f1_q[(32'h0)+:(10)];
+        new_state = ((f1_q[22+:1]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((armed) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((cw_new) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((f1_q[42+:16]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((f1_q[90+:64]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 50) | (((tick) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 114);
+        ram_write_address = f1_q[0+:10];
         ram_write_data = new_state;
         ram_write_enable = f1_valid_q;
         win_mul_in_valid = f1_valid_q;
@@ -777,17 +603,17 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         rate_mul_in_a = cw_new;
         rate_mul_in_b = cfg_rate_mul;
         rate_mul_in_tag = 32'h0;
-        d3_in_data = ((f1_q[(32'h0)+:(18)]) & 133'h1fffffffffffffffffffffffffffffffff) | (((grant) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h12) | (((f1_q[(32'h16)+:(1)]) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h13) | (((armed) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h14) | (((f1_q[(32'h2a)+:(16)]) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h15) | (((cw_new) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h25) | (((tick) & 133'h1fffffffffffffffffffffffffffffffff) << 32'h45);
-        win = win_mul_out_prod[(32'h10)+:(32)];
-        if (win_mul_out_prod[(32'h30)+:(16)] != 32'h0) begin
+        d3_in_data = ((f1_q[0+:18]) & 133'h1fffffffffffffffffffffffffffffffff) | (((grant) & 133'h1fffffffffffffffffffffffffffffffff) << 18) | (((f1_q[22+:1]) & 133'h1fffffffffffffffffffffffffffffffff) << 19) | (((armed) & 133'h1fffffffffffffffffffffffffffffffff) << 20) | (((f1_q[42+:16]) & 133'h1fffffffffffffffffffffffffffffffff) << 21) | (((cw_new) & 133'h1fffffffffffffffffffffffffffffffff) << 37) | (((tick) & 133'h1fffffffffffffffffffffffffffffffff) << 69);
+        win = win_mul_out_prod[16+:32];
+        if (win_mul_out_prod[48+:16] != 32'h0) begin
             win = 64'hffffffff;
         end
-        rate = ((rate_mul_out_prod[(32'h20)+:(48)]) & 49'h1ffffffffffff) + ((rate_mul_out_prod[(32'h1f)+:(1)]) & 49'h1ffffffffffff);
+        rate = ((rate_mul_out_prod[32+:48]) & 49'h1ffffffffffff) + ((rate_mul_out_prod[31+:1]) & 49'h1ffffffffffff);
         if (rate > ((cfg_line_q16) & 49'h1ffffffffffff)) begin
             rate = ((cfg_line_q16) & 49'h1ffffffffffff);
         end
         out_valid_d = win_mul_out_valid & ~reset;
-        out_data_d = ((d3_out_data[(32'h0)+:(21)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((d3_out_data[(32'h15)+:(16)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((d3_out_data[(32'h25)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((win) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((rate[(32'h0)+:(32)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((d3_out_data[(32'h45)+:(64)]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
+        out_data_d = ((d3_out_data[0+:21]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((d3_out_data[21+:16]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((d3_out_data[37+:32]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((win) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((rate[0+:32]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((d3_out_data[69+:64]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;
@@ -797,7 +623,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         results_m_axis_tready = m_axis_result_tready;
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
-            ram_write_data = ((fs_cfg) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((cw_iw) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 32'h2);
+            ram_write_data = ((fs_cfg) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((cw_iw) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 2);
             ram_write_enable = 1'b1;
         end
     end
@@ -818,69 +644,47 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
     input wire  m_axis_tready;
 
     // Stub signals
-    reg  ram_write_clock;
     reg  ram_write_enable;
     reg  [6:0] ram_write_address;
     reg  [223:0] ram_write_data;
     reg  [6:0] ram_read_address;
     wire  [223:0] ram_read_data;
     reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
+    reg  [6:0] rd_q = 7'h0;
     reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
+    reg  [6:0] wr_q = 7'h0;
     reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
+    reg  [7:0] count_q = 8'h0;
     reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  [7:0] owed_q = 8'h0;
 
     // Local signals
     reg  pop;
 
     // Sub module instances
     cc_ldcp_results_ram ram(
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_enable(ram_write_enable),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
         .read_address(ram_read_address),
         .read_data(ram_read_data)
     );
-    hpcc_dff_w7 rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    hpcc_dff_w7 wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    hpcc_dff_w8 count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    hpcc_dff_w8 owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        rd_q <= rd_d;
+        wr_q <= wr_d;
+        count_q <= count_d;
+        owed_q <= owed_d;
+    end
 
     // Update code
     always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
         rd_d = rd_q;
         wr_d = wr_q;
         count_d = count_q;
         owed_d = owed_q;
-        ram_write_clock = clock;
         credit = owed_q < 32'h80;
         ram_write_enable = in_valid;
         ram_write_address = wr_q;
@@ -1209,7 +1013,6 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
     output reg  [31:0] stat_bad_flow;
 
     // Stub signals
-    reg  park_clock;
     reg  park_reset;
     reg  [127:0] park_s_axis_tdata;
     reg  park_s_axis_tvalid;
@@ -1219,14 +1022,11 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
     wire  [127:0] park_m_data;
     reg  park_m_ready;
     reg  sweep_d;
-    wire  sweep_q;
-    reg  sweep_clock;
+    reg  sweep_q = 1'h0;
     reg  [9:0] sweep_addr_d;
-    wire  [9:0] sweep_addr_q;
-    reg  sweep_addr_clock;
+    reg  [9:0] sweep_addr_q = 10'h0;
     reg  [31:0] bad_count_d;
-    wire  [31:0] bad_count_q;
-    reg  bad_count_clock;
+    reg  [31:0] bad_count_q = 32'h0;
 
     // Local signals
     reg  [15:0] in_flow;
@@ -1235,7 +1035,7 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
 
     // Sub module instances
     flow_park park(
-        .clock(park_clock),
+        .clock(clock),
         .reset(park_reset),
         .s_axis_tdata(park_s_axis_tdata),
         .s_axis_tvalid(park_s_axis_tvalid),
@@ -1245,31 +1045,19 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         .m_data(park_m_data),
         .m_ready(park_m_ready)
     );
-    hpcc_dff_w1 sweep(
-        .d(sweep_d),
-        .q(sweep_q),
-        .clock(sweep_clock)
-    );
-    hpcc_dff_w10 sweep_addr(
-        .d(sweep_addr_d),
-        .q(sweep_addr_q),
-        .clock(sweep_addr_clock)
-    );
-    hpcc_dff_w32 bad_count(
-        .d(bad_count_d),
-        .q(bad_count_q),
-        .clock(bad_count_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sweep_q <= sweep_d;
+        sweep_addr_q <= sweep_addr_d;
+        bad_count_q <= bad_count_d;
+    end
 
     // Update code
     always @(*) begin
-        sweep_clock = clock;
-        sweep_addr_clock = clock;
-        bad_count_clock = clock;
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
-        park_clock = clock;
         park_reset = reset;
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
@@ -1283,8 +1071,8 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         end
         init_busy = sweep_q;
         init_addr = sweep_addr_q;
-        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
-        in_flow_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
+        in_flow = s_axis_event_tdata[0+:16];
+        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
         park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;

@@ -58,7 +58,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     output reg  [31:0] stat_unused;
 
     // Stub signals
-    reg  hpcc_clock;
     reg  hpcc_reset;
     reg  [31:0] hpcc_cfg_t_ns;
     reg  [16:0] hpcc_cfg_eta_q16;
@@ -79,7 +78,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     wire  hpcc_m_axis_result_tvalid;
     reg  hpcc_m_axis_result_tready;
     wire  [31:0] hpcc_stat_bad_flow;
-    reg  ldcp_clock;
     reg  ldcp_reset;
     reg  [31:0] ldcp_cfg_rtt_ns;
     reg  [31:0] ldcp_cfg_mss;
@@ -98,7 +96,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     wire  ldcp_m_axis_result_tvalid;
     reg  ldcp_m_axis_result_tready;
     wire  [31:0] ldcp_stat_bad_flow;
-    reg  dcqcn_clock;
     reg  dcqcn_reset;
     reg  [39:0] dcqcn_cfg_line_q24;
     reg  [39:0] dcqcn_cfg_min_q24;
@@ -121,45 +118,32 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     reg  dcqcn_m_axis_result_tready;
     wire  [31:0] dcqcn_stat_bad_flow;
     reg  [9:0] alg_ram_read_address;
-    reg  alg_ram_read_clock;
     wire  [1:0] alg_ram_read_data;
     reg  [9:0] alg_ram_write_address;
-    reg  alg_ram_write_clock;
     reg  [1:0] alg_ram_write_data;
     reg  alg_ram_write_enable;
     reg  init_busy_d;
-    wire  init_busy_q;
-    reg  init_busy_clock;
+    reg  init_busy_q = 1'h0;
     reg  [9:0] init_addr_d;
-    wire  [9:0] init_addr_q;
-    reg  init_addr_clock;
+    reg  [9:0] init_addr_q = 10'h0;
     reg  s1_valid_d;
-    wire  s1_valid_q;
-    reg  s1_valid_clock;
+    reg  s1_valid_q = 1'h0;
     reg  [511:0] s1_data_d;
-    wire  [511:0] s1_data_q;
-    reg  s1_data_clock;
+    reg  [511:0] s1_data_q = 512'h0;
     reg  [31:0] bad_cnt_d;
-    wire  [31:0] bad_cnt_q;
-    reg  bad_cnt_clock;
+    reg  [31:0] bad_cnt_q = 32'h0;
     reg  [31:0] unused_cnt_d;
-    wire  [31:0] unused_cnt_q;
-    reg  unused_cnt_clock;
+    reg  [31:0] unused_cnt_q = 32'h0;
     reg  upd_valid_d;
-    wire  upd_valid_q;
-    reg  upd_valid_clock;
+    reg  upd_valid_q = 1'h0;
     reg  [79:0] upd_data_d;
-    wire  [79:0] upd_data_q;
-    reg  upd_data_clock;
+    reg  [79:0] upd_data_q = 80'h0;
     reg  fb_valid_d;
-    wire  fb_valid_q;
-    reg  fb_valid_clock;
+    reg  fb_valid_q = 1'h0;
     reg  [47:0] fb_data_d;
-    wire  [47:0] fb_data_q;
-    reg  fb_data_clock;
+    reg  [47:0] fb_data_q = 48'h0;
     reg  [1:0] rr_last_d;
-    wire  [1:0] rr_last_q;
-    reg  rr_last_clock;
+    reg  [1:0] rr_last_q = 2'h0;
 
     // Local signals
     reg  [15:0] in_flow;
@@ -194,7 +178,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
 
     // Sub module instances
     cc_hpcc hpcc(
-        .clock(hpcc_clock),
+        .clock(clock),
         .reset(hpcc_reset),
         .cfg_t_ns(hpcc_cfg_t_ns),
         .cfg_eta_q16(hpcc_cfg_eta_q16),
@@ -217,7 +201,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         .stat_bad_flow(hpcc_stat_bad_flow)
     );
     cc_ldcp ldcp(
-        .clock(ldcp_clock),
+        .clock(clock),
         .reset(ldcp_reset),
         .cfg_rtt_ns(ldcp_cfg_rtt_ns),
         .cfg_mss(ldcp_cfg_mss),
@@ -238,7 +222,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         .stat_bad_flow(ldcp_stat_bad_flow)
     );
     cc_dcqcn dcqcn(
-        .clock(dcqcn_clock),
+        .clock(clock),
         .reset(dcqcn_reset),
         .cfg_line_q24(dcqcn_cfg_line_q24),
         .cfg_min_q24(dcqcn_cfg_min_q24),
@@ -263,82 +247,31 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     );
     hpcc_ram_w2_d1024 alg_ram(
         .read_address(alg_ram_read_address),
-        .read_clock(alg_ram_read_clock),
+        .read_clock(clock),
         .read_data(alg_ram_read_data),
         .write_address(alg_ram_write_address),
-        .write_clock(alg_ram_write_clock),
+        .write_clock(clock),
         .write_data(alg_ram_write_data),
         .write_enable(alg_ram_write_enable)
     );
-    hpcc_dff_w1 init_busy(
-        .d(init_busy_d),
-        .q(init_busy_q),
-        .clock(init_busy_clock)
-    );
-    hpcc_dff_w10 init_addr(
-        .d(init_addr_d),
-        .q(init_addr_q),
-        .clock(init_addr_clock)
-    );
-    hpcc_dff_w1 s1_valid(
-        .d(s1_valid_d),
-        .q(s1_valid_q),
-        .clock(s1_valid_clock)
-    );
-    hpcc_dff_w512 s1_data(
-        .d(s1_data_d),
-        .q(s1_data_q),
-        .clock(s1_data_clock)
-    );
-    hpcc_dff_w32 bad_cnt(
-        .d(bad_cnt_d),
-        .q(bad_cnt_q),
-        .clock(bad_cnt_clock)
-    );
-    hpcc_dff_w32 unused_cnt(
-        .d(unused_cnt_d),
-        .q(unused_cnt_q),
-        .clock(unused_cnt_clock)
-    );
-    hpcc_dff_w1 upd_valid(
-        .d(upd_valid_d),
-        .q(upd_valid_q),
-        .clock(upd_valid_clock)
-    );
-    hpcc_dff_w80 upd_data(
-        .d(upd_data_d),
-        .q(upd_data_q),
-        .clock(upd_data_clock)
-    );
-    hpcc_dff_w1 fb_valid(
-        .d(fb_valid_d),
-        .q(fb_valid_q),
-        .clock(fb_valid_clock)
-    );
-    hpcc_dff_w48 fb_data(
-        .d(fb_data_d),
-        .q(fb_data_q),
-        .clock(fb_data_clock)
-    );
-    hpcc_dff_w2 rr_last(
-        .d(rr_last_d),
-        .q(rr_last_q),
-        .clock(rr_last_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        init_busy_q <= init_busy_d;
+        init_addr_q <= init_addr_d;
+        s1_valid_q <= s1_valid_d;
+        s1_data_q <= s1_data_d;
+        bad_cnt_q <= bad_cnt_d;
+        unused_cnt_q <= unused_cnt_d;
+        upd_valid_q <= upd_valid_d;
+        upd_data_q <= upd_data_d;
+        fb_valid_q <= fb_valid_d;
+        fb_data_q <= fb_data_d;
+        rr_last_q <= rr_last_d;
+    end
 
     // Update code
     always @(*) begin
-        init_busy_clock = clock;
-        init_addr_clock = clock;
-        s1_valid_clock = clock;
-        s1_data_clock = clock;
-        bad_cnt_clock = clock;
-        unused_cnt_clock = clock;
-        upd_valid_clock = clock;
-        upd_data_clock = clock;
-        fb_valid_clock = clock;
-        fb_data_clock = clock;
-        rr_last_clock = clock;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
         s1_valid_d = s1_valid_q;
@@ -350,11 +283,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         fb_valid_d = fb_valid_q;
         fb_data_d = fb_data_q;
         rr_last_d = rr_last_q;
-        hpcc_clock = clock;
-        ldcp_clock = clock;
-        dcqcn_clock = clock;
-        alg_ram_read_clock = clock;
-        alg_ram_write_clock = clock;
         hpcc_reset = reset;
         ldcp_reset = reset;
         dcqcn_reset = reset;
@@ -399,11 +327,11 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
                 init_busy_d = 1'b0;
             end
         end
-        s1_flow = s1_data_q[(32'h0)+:(16)];
-        s1_type = s1_data_q[(32'h10)+:(4)];
+        s1_flow = s1_data_q[0+:16];
+        s1_type = s1_data_q[16+:4];
         s1_alg = alg_ram_read_data;
         if (s1_type == 32'h6) begin
-            s1_alg = s1_data_q[(32'h1f0)+:(2)];
+            s1_alg = s1_data_q[496+:2];
         end
         to_h = 1'b0;
         to_l = 1'b0;
@@ -471,7 +399,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (s1_valid_q & unused) begin
             unused_cnt_d = unused_cnt_q + 32'h1;
         end
-        h_base = ((s1_flow) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s1_data_q[(32'h18)+:(3)]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((s1_data_q[(32'h20)+:(448)]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20);
+        h_base = ((s1_flow) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s1_data_q[24+:3]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((s1_data_q[32+:448]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
         hpcc_s_axis_event_tdata = h_base;
         if (h_rx & h_init) begin
             hpcc_s_axis_event_tdata = h_base | 32'h30000;
@@ -482,13 +410,13 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (~h_rx & h_init) begin
             hpcc_s_axis_event_tdata = h_base | 32'h20000;
         end
-        ldcp_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((l_kind) & 128'hffffffffffffffffffffffffffffffff) << 32'h10) | (((s1_data_q[(32'h14)+:(1)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12) | (((s1_data_q[(32'h1e0)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((s1_data_q[(32'h60)+:(64)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
-        dcqcn_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((d_kind) & 128'hffffffffffffffffffffffffffffffff) << 32'h10) | (((s1_data_q[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((s1_data_q[(32'h60)+:(64)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40);
+        ldcp_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((l_kind) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((s1_data_q[20+:1]) & 128'hffffffffffffffffffffffffffffffff) << 18) | (((s1_data_q[480+:16]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((s1_data_q[96+:64]) & 128'hffffffffffffffffffffffffffffffff) << 64);
+        dcqcn_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((d_kind) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((s1_data_q[32+:32]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((s1_data_q[96+:64]) & 128'hffffffffffffffffffffffffffffffff) << 64);
         hpcc_s_axis_event_tvalid = s1_valid_q & to_h;
         ldcp_s_axis_event_tvalid = s1_valid_q & to_l;
         dcqcn_s_axis_event_tvalid = s1_valid_q & to_d;
-        in_flow = s_axis_event_tdata[(32'h0)+:(16)];
-        in_ok = ((in_flow[(32'h0)+:(10)]) & 16'hffff) == in_flow;
+        in_flow = s_axis_event_tdata[0+:16];
+        in_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
         s_axis_event_tready = ~reset & ~init_busy_q & s1_go;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         if (fire & ~in_ok) begin
@@ -498,13 +426,13 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
             s1_valid_d = fire & in_ok;
             s1_data_d = s_axis_event_tdata;
         end
-        alg_ram_read_address = s1_flow[(32'h0)+:(10)];
+        alg_ram_read_address = s1_flow[0+:10];
         if (s1_go) begin
-            alg_ram_read_address = in_flow[(32'h0)+:(10)];
+            alg_ram_read_address = in_flow[0+:10];
         end
-        alg_ram_write_address = in_flow[(32'h0)+:(10)];
-        alg_ram_write_data = s_axis_event_tdata[(32'h1f0)+:(2)];
-        alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[(32'h10)+:(4)] == 32'h6);
+        alg_ram_write_address = in_flow[0+:10];
+        alg_ram_write_data = s_axis_event_tdata[496+:2];
+        alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[16+:4] == 32'h6);
         if (init_busy_q) begin
             alg_ram_write_address = init_addr_q;
             alg_ram_write_data = 32'h0;
@@ -569,24 +497,24 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (gnt_h) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h0;
-            upd_data_d = ((h_res[(32'h78)+:(32)]) & 80'hffffffffffffffffffff) | (((h_res[(32'h20)+:(24)]) & 80'hffffffffffffffffffff) << 32'h20) | (((h_res[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40);
+            upd_data_d = ((h_res[120+:32]) & 80'hffffffffffffffffffff) | (((h_res[32+:24]) & 80'hffffffffffffffffffff) << 32) | (((h_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
         end
         if (gnt_l) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h1;
-            upd_data_d = ((l_res[(32'h80)+:(32)]) & 80'hffffffffffffffffffff) | (((l_res[(32'h60)+:(32)]) & 80'hffffffffffffffffffff) << 32'h20) | (((l_res[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40);
+            upd_data_d = ((l_res[128+:32]) & 80'hffffffffffffffffffff) | (((l_res[96+:32]) & 80'hffffffffffffffffffff) << 32) | (((l_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
         end
         if (gnt_d) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h2;
-            upd_data_d = ((d_res[(32'h20)+:(32)]) & 80'hffffffffffffffffffff) | (((d_res[(32'h40)+:(32)]) & 80'hffffffffffffffffffff) << 32'h20) | (((d_res[(32'h0)+:(16)]) & 80'hffffffffffffffffffff) << 32'h40);
+            upd_data_d = ((d_res[32+:32]) & 80'hffffffffffffffffffff) | (((d_res[64+:32]) & 80'hffffffffffffffffffff) << 32) | (((d_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
         end
         if (fb_valid_q & m_axis_feedback_tready) begin
             fb_valid_d = 1'b0;
         end
         if (hpcc_m_axis_result_tvalid & h_is_rx & h_fb & fb_free) begin
             fb_valid_d = 1'b1;
-            fb_data_d = ((h_res[(32'h18)+:(32)]) & 48'hffffffffffff) | (((h_res[(32'h0)+:(16)]) & 48'hffffffffffff) << 32'h20);
+            fb_data_d = ((h_res[24+:32]) & 48'hffffffffffff) | (((h_res[0+:16]) & 48'hffffffffffff) << 32);
         end
         m_axis_update_tvalid = upd_valid_q;
         m_axis_update_tdata = upd_data_q;

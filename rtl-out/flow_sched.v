@@ -30,247 +30,170 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 
     // Stub signals
     reg  [9:0] pace_ram_read_address;
-    reg  pace_ram_read_clock;
     wire  [118:0] pace_ram_read_data;
     reg  [9:0] pace_ram_write_address;
-    reg  pace_ram_write_clock;
     reg  [118:0] pace_ram_write_data;
     reg  pace_ram_write_enable;
     reg  [9:0] cfg_ram_read_address;
-    reg  cfg_ram_read_clock;
     wire  [63:0] cfg_ram_read_data;
     reg  [9:0] cfg_ram_write_address;
-    reg  cfg_ram_write_clock;
     reg  [63:0] cfg_ram_write_data;
     reg  cfg_ram_write_enable;
     reg  [9:0] acked_n_ram_read_address;
-    reg  acked_n_ram_read_clock;
     wire  [31:0] acked_n_ram_read_data;
     reg  [9:0] acked_n_ram_write_address;
-    reg  acked_n_ram_write_clock;
     reg  [31:0] acked_n_ram_write_data;
     reg  acked_n_ram_write_enable;
     reg  [9:0] acked_s_ram_read_address;
-    reg  acked_s_ram_read_clock;
     wire  [31:0] acked_s_ram_read_data;
     reg  [9:0] acked_s_ram_write_address;
-    reg  acked_s_ram_write_clock;
     reg  [31:0] acked_s_ram_write_data;
     reg  acked_s_ram_write_enable;
     reg  [9:0] ring_ram_read_address;
-    reg  ring_ram_read_clock;
     wire  [9:0] ring_ram_read_data;
     reg  [9:0] ring_ram_write_address;
-    reg  ring_ram_write_clock;
     reg  [9:0] ring_ram_write_data;
     reg  ring_ram_write_enable;
-    reg  burst_flow_ram_write_clock;
     reg  burst_flow_ram_write_enable;
     reg  [3:0] burst_flow_ram_write_address;
     reg  [9:0] burst_flow_ram_write_data;
     reg  [3:0] burst_flow_ram_read_address;
     wire  [9:0] burst_flow_ram_read_data;
-    reg  burst_n_ram_write_clock;
     reg  burst_n_ram_write_enable;
     reg  [3:0] burst_n_ram_write_address;
     reg  [11:0] burst_n_ram_write_data;
     reg  [3:0] burst_n_ram_read_address;
     wire  [11:0] burst_n_ram_read_data;
     reg  [31:0] now_d;
-    wire  [31:0] now_q;
-    reg  now_clock;
+    reg  [31:0] now_q = 32'h0;
     reg  init_busy_d;
-    wire  init_busy_q;
-    reg  init_busy_clock;
+    reg  init_busy_q = 1'h0;
     reg  [9:0] init_addr_d;
-    wire  [9:0] init_addr_q;
-    reg  init_addr_clock;
+    reg  [9:0] init_addr_q = 10'h0;
     reg  n1_valid_d;
-    wire  n1_valid_q;
-    reg  n1_valid_clock;
+    reg  n1_valid_q = 1'h0;
     reg  [9:0] n1_flow_d;
-    wire  [9:0] n1_flow_q;
-    reg  n1_flow_clock;
+    reg  [9:0] n1_flow_q = 10'h0;
     reg  [31:0] n1_bytes_d;
-    wire  [31:0] n1_bytes_q;
-    reg  n1_bytes_clock;
+    reg  [31:0] n1_bytes_q = 32'h0;
     reg  nlw_valid_d;
-    wire  nlw_valid_q;
-    reg  nlw_valid_clock;
+    reg  nlw_valid_q = 1'h0;
     reg  [9:0] nlw_flow_d;
-    wire  [9:0] nlw_flow_q;
-    reg  nlw_flow_clock;
+    reg  [9:0] nlw_flow_q = 10'h0;
     reg  [31:0] nlw_value_d;
-    wire  [31:0] nlw_value_q;
-    reg  nlw_value_clock;
+    reg  [31:0] nlw_value_q = 32'h0;
     reg  [9:0] ring_rd_d;
-    wire  [9:0] ring_rd_q;
-    reg  ring_rd_clock;
+    reg  [9:0] ring_rd_q = 10'h0;
     reg  [9:0] ring_wr_d;
-    wire  [9:0] ring_wr_q;
-    reg  ring_wr_clock;
+    reg  [9:0] ring_wr_q = 10'h0;
     reg  [15:0] ring_cnt_d;
-    wire  [15:0] ring_cnt_q;
-    reg  ring_cnt_clock;
+    reg  [15:0] ring_cnt_q = 16'h0;
     reg  s0_valid_d;
-    wire  s0_valid_q;
-    reg  s0_valid_clock;
+    reg  s0_valid_q = 1'h0;
     reg  [2:0] s0_kind_d;
-    wire  [2:0] s0_kind_q;
-    reg  s0_kind_clock;
+    reg  [2:0] s0_kind_q = 3'h0;
     reg  [9:0] s0_flow_d;
-    wire  [9:0] s0_flow_q;
-    reg  s0_flow_clock;
+    reg  [9:0] s0_flow_q = 10'h0;
     reg  [3:0] s0_cshift_d;
-    wire  [3:0] s0_cshift_q;
-    reg  s0_cshift_clock;
+    reg  [3:0] s0_cshift_q = 4'h0;
     reg  [3:0] s1_cshift_d;
-    wire  [3:0] s1_cshift_q;
-    reg  s1_cshift_clock;
+    reg  [3:0] s1_cshift_q = 4'h0;
     reg  [3:0] s2_cshift_d;
-    wire  [3:0] s2_cshift_q;
-    reg  s2_cshift_clock;
+    reg  [3:0] s2_cshift_q = 4'h0;
     reg  [3:0] s3_cshift_d;
-    wire  [3:0] s3_cshift_q;
-    reg  s3_cshift_clock;
+    reg  [3:0] s3_cshift_q = 4'h0;
     reg  [3:0] s4_cshift_d;
-    wire  [3:0] s4_cshift_q;
-    reg  s4_cshift_clock;
+    reg  [3:0] s4_cshift_q = 4'h0;
     reg  s1_valid_d;
-    wire  s1_valid_q;
-    reg  s1_valid_clock;
+    reg  s1_valid_q = 1'h0;
     reg  [2:0] s1_kind_d;
-    wire  [2:0] s1_kind_q;
-    reg  s1_kind_clock;
+    reg  [2:0] s1_kind_q = 3'h0;
     reg  [9:0] s1_flow_d;
-    wire  [9:0] s1_flow_q;
-    reg  s1_flow_clock;
+    reg  [9:0] s1_flow_q = 10'h0;
     reg  s2_valid_d;
-    wire  s2_valid_q;
-    reg  s2_valid_clock;
+    reg  s2_valid_q = 1'h0;
     reg  [2:0] s2_kind_d;
-    wire  [2:0] s2_kind_q;
-    reg  s2_kind_clock;
+    reg  [2:0] s2_kind_q = 3'h0;
     reg  [9:0] s2_flow_d;
-    wire  [9:0] s2_flow_q;
-    reg  s2_flow_clock;
+    reg  [9:0] s2_flow_q = 10'h0;
     reg  [118:0] s2_pace_d;
-    wire  [118:0] s2_pace_q;
-    reg  s2_pace_clock;
+    reg  [118:0] s2_pace_q = 119'h0;
     reg  [31:0] s2_rate_d;
-    wire  [31:0] s2_rate_q;
-    reg  s2_rate_clock;
+    reg  [31:0] s2_rate_q = 32'h0;
     reg  [31:0] s2_window_d;
-    wire  [31:0] s2_window_q;
-    reg  s2_window_clock;
+    reg  [31:0] s2_window_q = 32'h0;
     reg  [31:0] s2_acked_d;
-    wire  [31:0] s2_acked_q;
-    reg  s2_acked_clock;
+    reg  [31:0] s2_acked_q = 32'h0;
     reg  [15:0] s2_e16_d;
-    wire  [15:0] s2_e16_q;
-    reg  s2_e16_clock;
+    reg  [15:0] s2_e16_q = 16'h0;
     reg  [31:0] s2_now_d;
-    wire  [31:0] s2_now_q;
-    reg  s2_now_clock;
+    reg  [31:0] s2_now_q = 32'h0;
     reg  s3_valid_d;
-    wire  s3_valid_q;
-    reg  s3_valid_clock;
+    reg  s3_valid_q = 1'h0;
     reg  [2:0] s3_kind_d;
-    wire  [2:0] s3_kind_q;
-    reg  s3_kind_clock;
+    reg  [2:0] s3_kind_q = 3'h0;
     reg  [9:0] s3_flow_d;
-    wire  [9:0] s3_flow_q;
-    reg  s3_flow_clock;
+    reg  [9:0] s3_flow_q = 10'h0;
     reg  [118:0] s3_pace_d;
-    wire  [118:0] s3_pace_q;
-    reg  s3_pace_clock;
+    reg  [118:0] s3_pace_q = 119'h0;
     reg  [31:0] s3_p_hi_d;
-    wire  [31:0] s3_p_hi_q;
-    reg  s3_p_hi_clock;
+    reg  [31:0] s3_p_hi_q = 32'h0;
     reg  [31:0] s3_p_lo_d;
-    wire  [31:0] s3_p_lo_q;
-    reg  s3_p_lo_clock;
+    reg  [31:0] s3_p_lo_q = 32'h0;
     reg  [31:0] s3_inflight_d;
-    wire  [31:0] s3_inflight_q;
-    reg  s3_inflight_clock;
+    reg  [31:0] s3_inflight_q = 32'h0;
     reg  [31:0] s3_window_d;
-    wire  [31:0] s3_window_q;
-    reg  s3_window_clock;
+    reg  [31:0] s3_window_q = 32'h0;
     reg  [31:0] s3_acked_d;
-    wire  [31:0] s3_acked_q;
-    reg  s3_acked_clock;
+    reg  [31:0] s3_acked_q = 32'h0;
     reg  [31:0] s3_now_d;
-    wire  [31:0] s3_now_q;
-    reg  s3_now_clock;
+    reg  [31:0] s3_now_q = 32'h0;
     reg  [3:0] s3_shift_d;
-    wire  [3:0] s3_shift_q;
-    reg  s3_shift_clock;
+    reg  [3:0] s3_shift_q = 4'h0;
     reg  [5:0] s3_st_d;
-    wire  [5:0] s3_st_q;
-    reg  s3_st_clock;
+    reg  [5:0] s3_st_q = 6'h0;
     reg  [47:0] s3_cap_d;
-    wire  [47:0] s3_cap_q;
-    reg  s3_cap_clock;
+    reg  [47:0] s3_cap_q = 48'h0;
     reg  s4_valid_d;
-    wire  s4_valid_q;
-    reg  s4_valid_clock;
+    reg  s4_valid_q = 1'h0;
     reg  [2:0] s4_kind_d;
-    wire  [2:0] s4_kind_q;
-    reg  s4_kind_clock;
+    reg  [2:0] s4_kind_q = 3'h0;
     reg  [9:0] s4_flow_d;
-    wire  [9:0] s4_flow_q;
-    reg  s4_flow_clock;
+    reg  [9:0] s4_flow_q = 10'h0;
     reg  [118:0] s4_pace_d;
-    wire  [118:0] s4_pace_q;
-    reg  s4_pace_clock;
+    reg  [118:0] s4_pace_q = 119'h0;
     reg  [31:0] s4_acked_d;
-    wire  [31:0] s4_acked_q;
-    reg  s4_acked_clock;
+    reg  [31:0] s4_acked_q = 32'h0;
     reg  [47:0] s4_c1_d;
-    wire  [47:0] s4_c1_q;
-    reg  s4_c1_clock;
+    reg  [47:0] s4_c1_q = 48'h0;
     reg  [11:0] s4_n_c_d;
-    wire  [11:0] s4_n_c_q;
-    reg  s4_n_c_clock;
+    reg  [11:0] s4_n_c_q = 12'h0;
     reg  [11:0] s4_n_w_d;
-    wire  [11:0] s4_n_w_q;
-    reg  s4_n_w_clock;
+    reg  [11:0] s4_n_w_q = 12'h0;
     reg  [31:0] s4_now_d;
-    wire  [31:0] s4_now_q;
-    reg  s4_now_clock;
+    reg  [31:0] s4_now_q = 32'h0;
     reg  [3:0] s4_shift_d;
-    wire  [3:0] s4_shift_q;
-    reg  s4_shift_clock;
+    reg  [3:0] s4_shift_q = 4'h0;
     reg  [5:0] s4_st_d;
-    wire  [5:0] s4_st_q;
-    reg  s4_st_clock;
+    reg  [5:0] s4_st_q = 6'h0;
     reg  [31:0] s4_ret_d;
-    wire  [31:0] s4_ret_q;
-    reg  s4_ret_clock;
+    reg  [31:0] s4_ret_q = 32'h0;
     reg  lw_valid_d;
-    wire  lw_valid_q;
-    reg  lw_valid_clock;
+    reg  lw_valid_q = 1'h0;
     reg  [9:0] lw_flow_d;
-    wire  [9:0] lw_flow_q;
-    reg  lw_flow_clock;
+    reg  [9:0] lw_flow_q = 10'h0;
     reg  [118:0] lw_pace_d;
-    wire  [118:0] lw_pace_q;
-    reg  lw_pace_clock;
+    reg  [118:0] lw_pace_q = 119'h0;
     reg  [3:0] bf_rd_d;
-    wire  [3:0] bf_rd_q;
-    reg  bf_rd_clock;
+    reg  [3:0] bf_rd_q = 4'h0;
     reg  [3:0] bf_wr_d;
-    wire  [3:0] bf_wr_q;
-    reg  bf_wr_clock;
+    reg  [3:0] bf_wr_q = 4'h0;
     reg  [4:0] bf_cnt_d;
-    wire  [4:0] bf_cnt_q;
-    reg  bf_cnt_clock;
+    reg  [4:0] bf_cnt_q = 5'h0;
     reg  [9:0] cur_flow_d;
-    wire  [9:0] cur_flow_q;
-    reg  cur_flow_clock;
+    reg  [9:0] cur_flow_q = 10'h0;
     reg  [11:0] cur_left_d;
-    wire  [11:0] cur_left_q;
-    reg  cur_left_clock;
+    reg  [11:0] cur_left_q = 12'h0;
 
     // Local signals
     reg  ctrl_fire;
@@ -308,51 +231,51 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     // Sub module instances
     hpcc_ram_w119_d1024 pace_ram(
         .read_address(pace_ram_read_address),
-        .read_clock(pace_ram_read_clock),
+        .read_clock(clock),
         .read_data(pace_ram_read_data),
         .write_address(pace_ram_write_address),
-        .write_clock(pace_ram_write_clock),
+        .write_clock(clock),
         .write_data(pace_ram_write_data),
         .write_enable(pace_ram_write_enable)
     );
     hpcc_ram_w64_d1024 cfg_ram(
         .read_address(cfg_ram_read_address),
-        .read_clock(cfg_ram_read_clock),
+        .read_clock(clock),
         .read_data(cfg_ram_read_data),
         .write_address(cfg_ram_write_address),
-        .write_clock(cfg_ram_write_clock),
+        .write_clock(clock),
         .write_data(cfg_ram_write_data),
         .write_enable(cfg_ram_write_enable)
     );
     hpcc_ram_w32_d1024 acked_n_ram(
         .read_address(acked_n_ram_read_address),
-        .read_clock(acked_n_ram_read_clock),
+        .read_clock(clock),
         .read_data(acked_n_ram_read_data),
         .write_address(acked_n_ram_write_address),
-        .write_clock(acked_n_ram_write_clock),
+        .write_clock(clock),
         .write_data(acked_n_ram_write_data),
         .write_enable(acked_n_ram_write_enable)
     );
     hpcc_ram_w32_d1024 acked_s_ram(
         .read_address(acked_s_ram_read_address),
-        .read_clock(acked_s_ram_read_clock),
+        .read_clock(clock),
         .read_data(acked_s_ram_read_data),
         .write_address(acked_s_ram_write_address),
-        .write_clock(acked_s_ram_write_clock),
+        .write_clock(clock),
         .write_data(acked_s_ram_write_data),
         .write_enable(acked_s_ram_write_enable)
     );
     hpcc_ram_w10_d1024 ring_ram(
         .read_address(ring_ram_read_address),
-        .read_clock(ring_ram_read_clock),
+        .read_clock(clock),
         .read_data(ring_ram_read_data),
         .write_address(ring_ram_write_address),
-        .write_clock(ring_ram_write_clock),
+        .write_clock(clock),
         .write_data(ring_ram_write_data),
         .write_enable(ring_ram_write_enable)
     );
     flow_sched_burst_flow_ram burst_flow_ram(
-        .write_clock(burst_flow_ram_write_clock),
+        .write_clock(clock),
         .write_enable(burst_flow_ram_write_enable),
         .write_address(burst_flow_ram_write_address),
         .write_data(burst_flow_ram_write_data),
@@ -360,406 +283,85 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .read_data(burst_flow_ram_read_data)
     );
     flow_sched_burst_n_ram burst_n_ram(
-        .write_clock(burst_n_ram_write_clock),
+        .write_clock(clock),
         .write_enable(burst_n_ram_write_enable),
         .write_address(burst_n_ram_write_address),
         .write_data(burst_n_ram_write_data),
         .read_address(burst_n_ram_read_address),
         .read_data(burst_n_ram_read_data)
     );
-    hpcc_dff_w32 now(
-        .d(now_d),
-        .q(now_q),
-        .clock(now_clock)
-    );
-    hpcc_dff_w1 init_busy(
-        .d(init_busy_d),
-        .q(init_busy_q),
-        .clock(init_busy_clock)
-    );
-    hpcc_dff_w10 init_addr(
-        .d(init_addr_d),
-        .q(init_addr_q),
-        .clock(init_addr_clock)
-    );
-    hpcc_dff_w1 n1_valid(
-        .d(n1_valid_d),
-        .q(n1_valid_q),
-        .clock(n1_valid_clock)
-    );
-    hpcc_dff_w10 n1_flow(
-        .d(n1_flow_d),
-        .q(n1_flow_q),
-        .clock(n1_flow_clock)
-    );
-    hpcc_dff_w32 n1_bytes(
-        .d(n1_bytes_d),
-        .q(n1_bytes_q),
-        .clock(n1_bytes_clock)
-    );
-    hpcc_dff_w1 nlw_valid(
-        .d(nlw_valid_d),
-        .q(nlw_valid_q),
-        .clock(nlw_valid_clock)
-    );
-    hpcc_dff_w10 nlw_flow(
-        .d(nlw_flow_d),
-        .q(nlw_flow_q),
-        .clock(nlw_flow_clock)
-    );
-    hpcc_dff_w32 nlw_value(
-        .d(nlw_value_d),
-        .q(nlw_value_q),
-        .clock(nlw_value_clock)
-    );
-    hpcc_dff_w10 ring_rd(
-        .d(ring_rd_d),
-        .q(ring_rd_q),
-        .clock(ring_rd_clock)
-    );
-    hpcc_dff_w10 ring_wr(
-        .d(ring_wr_d),
-        .q(ring_wr_q),
-        .clock(ring_wr_clock)
-    );
-    hpcc_dff_w16 ring_cnt(
-        .d(ring_cnt_d),
-        .q(ring_cnt_q),
-        .clock(ring_cnt_clock)
-    );
-    hpcc_dff_w1 s0_valid(
-        .d(s0_valid_d),
-        .q(s0_valid_q),
-        .clock(s0_valid_clock)
-    );
-    hpcc_dff_w3 s0_kind(
-        .d(s0_kind_d),
-        .q(s0_kind_q),
-        .clock(s0_kind_clock)
-    );
-    hpcc_dff_w10 s0_flow(
-        .d(s0_flow_d),
-        .q(s0_flow_q),
-        .clock(s0_flow_clock)
-    );
-    hpcc_dff_w4 s0_cshift(
-        .d(s0_cshift_d),
-        .q(s0_cshift_q),
-        .clock(s0_cshift_clock)
-    );
-    hpcc_dff_w4 s1_cshift(
-        .d(s1_cshift_d),
-        .q(s1_cshift_q),
-        .clock(s1_cshift_clock)
-    );
-    hpcc_dff_w4 s2_cshift(
-        .d(s2_cshift_d),
-        .q(s2_cshift_q),
-        .clock(s2_cshift_clock)
-    );
-    hpcc_dff_w4 s3_cshift(
-        .d(s3_cshift_d),
-        .q(s3_cshift_q),
-        .clock(s3_cshift_clock)
-    );
-    hpcc_dff_w4 s4_cshift(
-        .d(s4_cshift_d),
-        .q(s4_cshift_q),
-        .clock(s4_cshift_clock)
-    );
-    hpcc_dff_w1 s1_valid(
-        .d(s1_valid_d),
-        .q(s1_valid_q),
-        .clock(s1_valid_clock)
-    );
-    hpcc_dff_w3 s1_kind(
-        .d(s1_kind_d),
-        .q(s1_kind_q),
-        .clock(s1_kind_clock)
-    );
-    hpcc_dff_w10 s1_flow(
-        .d(s1_flow_d),
-        .q(s1_flow_q),
-        .clock(s1_flow_clock)
-    );
-    hpcc_dff_w1 s2_valid(
-        .d(s2_valid_d),
-        .q(s2_valid_q),
-        .clock(s2_valid_clock)
-    );
-    hpcc_dff_w3 s2_kind(
-        .d(s2_kind_d),
-        .q(s2_kind_q),
-        .clock(s2_kind_clock)
-    );
-    hpcc_dff_w10 s2_flow(
-        .d(s2_flow_d),
-        .q(s2_flow_q),
-        .clock(s2_flow_clock)
-    );
-    hpcc_dff_w119 s2_pace(
-        .d(s2_pace_d),
-        .q(s2_pace_q),
-        .clock(s2_pace_clock)
-    );
-    hpcc_dff_w32 s2_rate(
-        .d(s2_rate_d),
-        .q(s2_rate_q),
-        .clock(s2_rate_clock)
-    );
-    hpcc_dff_w32 s2_window(
-        .d(s2_window_d),
-        .q(s2_window_q),
-        .clock(s2_window_clock)
-    );
-    hpcc_dff_w32 s2_acked(
-        .d(s2_acked_d),
-        .q(s2_acked_q),
-        .clock(s2_acked_clock)
-    );
-    hpcc_dff_w16 s2_e16(
-        .d(s2_e16_d),
-        .q(s2_e16_q),
-        .clock(s2_e16_clock)
-    );
-    hpcc_dff_w32 s2_now(
-        .d(s2_now_d),
-        .q(s2_now_q),
-        .clock(s2_now_clock)
-    );
-    hpcc_dff_w1 s3_valid(
-        .d(s3_valid_d),
-        .q(s3_valid_q),
-        .clock(s3_valid_clock)
-    );
-    hpcc_dff_w3 s3_kind(
-        .d(s3_kind_d),
-        .q(s3_kind_q),
-        .clock(s3_kind_clock)
-    );
-    hpcc_dff_w10 s3_flow(
-        .d(s3_flow_d),
-        .q(s3_flow_q),
-        .clock(s3_flow_clock)
-    );
-    hpcc_dff_w119 s3_pace(
-        .d(s3_pace_d),
-        .q(s3_pace_q),
-        .clock(s3_pace_clock)
-    );
-    hpcc_dff_w32 s3_p_hi(
-        .d(s3_p_hi_d),
-        .q(s3_p_hi_q),
-        .clock(s3_p_hi_clock)
-    );
-    hpcc_dff_w32 s3_p_lo(
-        .d(s3_p_lo_d),
-        .q(s3_p_lo_q),
-        .clock(s3_p_lo_clock)
-    );
-    hpcc_dff_w32 s3_inflight(
-        .d(s3_inflight_d),
-        .q(s3_inflight_q),
-        .clock(s3_inflight_clock)
-    );
-    hpcc_dff_w32 s3_window(
-        .d(s3_window_d),
-        .q(s3_window_q),
-        .clock(s3_window_clock)
-    );
-    hpcc_dff_w32 s3_acked(
-        .d(s3_acked_d),
-        .q(s3_acked_q),
-        .clock(s3_acked_clock)
-    );
-    hpcc_dff_w32 s3_now(
-        .d(s3_now_d),
-        .q(s3_now_q),
-        .clock(s3_now_clock)
-    );
-    hpcc_dff_w4 s3_shift(
-        .d(s3_shift_d),
-        .q(s3_shift_q),
-        .clock(s3_shift_clock)
-    );
-    hpcc_dff_w6 s3_st(
-        .d(s3_st_d),
-        .q(s3_st_q),
-        .clock(s3_st_clock)
-    );
-    hpcc_dff_w48 s3_cap(
-        .d(s3_cap_d),
-        .q(s3_cap_q),
-        .clock(s3_cap_clock)
-    );
-    hpcc_dff_w1 s4_valid(
-        .d(s4_valid_d),
-        .q(s4_valid_q),
-        .clock(s4_valid_clock)
-    );
-    hpcc_dff_w3 s4_kind(
-        .d(s4_kind_d),
-        .q(s4_kind_q),
-        .clock(s4_kind_clock)
-    );
-    hpcc_dff_w10 s4_flow(
-        .d(s4_flow_d),
-        .q(s4_flow_q),
-        .clock(s4_flow_clock)
-    );
-    hpcc_dff_w119 s4_pace(
-        .d(s4_pace_d),
-        .q(s4_pace_q),
-        .clock(s4_pace_clock)
-    );
-    hpcc_dff_w32 s4_acked(
-        .d(s4_acked_d),
-        .q(s4_acked_q),
-        .clock(s4_acked_clock)
-    );
-    hpcc_dff_w48 s4_c1(
-        .d(s4_c1_d),
-        .q(s4_c1_q),
-        .clock(s4_c1_clock)
-    );
-    hpcc_dff_w12 s4_n_c(
-        .d(s4_n_c_d),
-        .q(s4_n_c_q),
-        .clock(s4_n_c_clock)
-    );
-    hpcc_dff_w12 s4_n_w(
-        .d(s4_n_w_d),
-        .q(s4_n_w_q),
-        .clock(s4_n_w_clock)
-    );
-    hpcc_dff_w32 s4_now(
-        .d(s4_now_d),
-        .q(s4_now_q),
-        .clock(s4_now_clock)
-    );
-    hpcc_dff_w4 s4_shift(
-        .d(s4_shift_d),
-        .q(s4_shift_q),
-        .clock(s4_shift_clock)
-    );
-    hpcc_dff_w6 s4_st(
-        .d(s4_st_d),
-        .q(s4_st_q),
-        .clock(s4_st_clock)
-    );
-    hpcc_dff_w32 s4_ret(
-        .d(s4_ret_d),
-        .q(s4_ret_q),
-        .clock(s4_ret_clock)
-    );
-    hpcc_dff_w1 lw_valid(
-        .d(lw_valid_d),
-        .q(lw_valid_q),
-        .clock(lw_valid_clock)
-    );
-    hpcc_dff_w10 lw_flow(
-        .d(lw_flow_d),
-        .q(lw_flow_q),
-        .clock(lw_flow_clock)
-    );
-    hpcc_dff_w119 lw_pace(
-        .d(lw_pace_d),
-        .q(lw_pace_q),
-        .clock(lw_pace_clock)
-    );
-    hpcc_dff_w4 bf_rd(
-        .d(bf_rd_d),
-        .q(bf_rd_q),
-        .clock(bf_rd_clock)
-    );
-    hpcc_dff_w4 bf_wr(
-        .d(bf_wr_d),
-        .q(bf_wr_q),
-        .clock(bf_wr_clock)
-    );
-    hpcc_dff_w5 bf_cnt(
-        .d(bf_cnt_d),
-        .q(bf_cnt_q),
-        .clock(bf_cnt_clock)
-    );
-    hpcc_dff_w10 cur_flow(
-        .d(cur_flow_d),
-        .q(cur_flow_q),
-        .clock(cur_flow_clock)
-    );
-    hpcc_dff_w12 cur_left(
-        .d(cur_left_d),
-        .q(cur_left_q),
-        .clock(cur_left_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        now_q <= now_d;
+        init_busy_q <= init_busy_d;
+        init_addr_q <= init_addr_d;
+        n1_valid_q <= n1_valid_d;
+        n1_flow_q <= n1_flow_d;
+        n1_bytes_q <= n1_bytes_d;
+        nlw_valid_q <= nlw_valid_d;
+        nlw_flow_q <= nlw_flow_d;
+        nlw_value_q <= nlw_value_d;
+        ring_rd_q <= ring_rd_d;
+        ring_wr_q <= ring_wr_d;
+        ring_cnt_q <= ring_cnt_d;
+        s0_valid_q <= s0_valid_d;
+        s0_kind_q <= s0_kind_d;
+        s0_flow_q <= s0_flow_d;
+        s0_cshift_q <= s0_cshift_d;
+        s1_cshift_q <= s1_cshift_d;
+        s2_cshift_q <= s2_cshift_d;
+        s3_cshift_q <= s3_cshift_d;
+        s4_cshift_q <= s4_cshift_d;
+        s1_valid_q <= s1_valid_d;
+        s1_kind_q <= s1_kind_d;
+        s1_flow_q <= s1_flow_d;
+        s2_valid_q <= s2_valid_d;
+        s2_kind_q <= s2_kind_d;
+        s2_flow_q <= s2_flow_d;
+        s2_pace_q <= s2_pace_d;
+        s2_rate_q <= s2_rate_d;
+        s2_window_q <= s2_window_d;
+        s2_acked_q <= s2_acked_d;
+        s2_e16_q <= s2_e16_d;
+        s2_now_q <= s2_now_d;
+        s3_valid_q <= s3_valid_d;
+        s3_kind_q <= s3_kind_d;
+        s3_flow_q <= s3_flow_d;
+        s3_pace_q <= s3_pace_d;
+        s3_p_hi_q <= s3_p_hi_d;
+        s3_p_lo_q <= s3_p_lo_d;
+        s3_inflight_q <= s3_inflight_d;
+        s3_window_q <= s3_window_d;
+        s3_acked_q <= s3_acked_d;
+        s3_now_q <= s3_now_d;
+        s3_shift_q <= s3_shift_d;
+        s3_st_q <= s3_st_d;
+        s3_cap_q <= s3_cap_d;
+        s4_valid_q <= s4_valid_d;
+        s4_kind_q <= s4_kind_d;
+        s4_flow_q <= s4_flow_d;
+        s4_pace_q <= s4_pace_d;
+        s4_acked_q <= s4_acked_d;
+        s4_c1_q <= s4_c1_d;
+        s4_n_c_q <= s4_n_c_d;
+        s4_n_w_q <= s4_n_w_d;
+        s4_now_q <= s4_now_d;
+        s4_shift_q <= s4_shift_d;
+        s4_st_q <= s4_st_d;
+        s4_ret_q <= s4_ret_d;
+        lw_valid_q <= lw_valid_d;
+        lw_flow_q <= lw_flow_d;
+        lw_pace_q <= lw_pace_d;
+        bf_rd_q <= bf_rd_d;
+        bf_wr_q <= bf_wr_d;
+        bf_cnt_q <= bf_cnt_d;
+        cur_flow_q <= cur_flow_d;
+        cur_left_q <= cur_left_d;
+    end
 
     // Update code
     always @(*) begin
-        now_clock = clock;
-        init_busy_clock = clock;
-        init_addr_clock = clock;
-        n1_valid_clock = clock;
-        n1_flow_clock = clock;
-        n1_bytes_clock = clock;
-        nlw_valid_clock = clock;
-        nlw_flow_clock = clock;
-        nlw_value_clock = clock;
-        ring_rd_clock = clock;
-        ring_wr_clock = clock;
-        ring_cnt_clock = clock;
-        s0_valid_clock = clock;
-        s0_kind_clock = clock;
-        s0_flow_clock = clock;
-        s0_cshift_clock = clock;
-        s1_cshift_clock = clock;
-        s2_cshift_clock = clock;
-        s3_cshift_clock = clock;
-        s4_cshift_clock = clock;
-        s1_valid_clock = clock;
-        s1_kind_clock = clock;
-        s1_flow_clock = clock;
-        s2_valid_clock = clock;
-        s2_kind_clock = clock;
-        s2_flow_clock = clock;
-        s2_pace_clock = clock;
-        s2_rate_clock = clock;
-        s2_window_clock = clock;
-        s2_acked_clock = clock;
-        s2_e16_clock = clock;
-        s2_now_clock = clock;
-        s3_valid_clock = clock;
-        s3_kind_clock = clock;
-        s3_flow_clock = clock;
-        s3_pace_clock = clock;
-        s3_p_hi_clock = clock;
-        s3_p_lo_clock = clock;
-        s3_inflight_clock = clock;
-        s3_window_clock = clock;
-        s3_acked_clock = clock;
-        s3_now_clock = clock;
-        s3_shift_clock = clock;
-        s3_st_clock = clock;
-        s3_cap_clock = clock;
-        s4_valid_clock = clock;
-        s4_kind_clock = clock;
-        s4_flow_clock = clock;
-        s4_pace_clock = clock;
-        s4_acked_clock = clock;
-        s4_c1_clock = clock;
-        s4_n_c_clock = clock;
-        s4_n_w_clock = clock;
-        s4_now_clock = clock;
-        s4_shift_clock = clock;
-        s4_st_clock = clock;
-        s4_ret_clock = clock;
-        lw_valid_clock = clock;
-        lw_flow_clock = clock;
-        lw_pace_clock = clock;
-        bf_rd_clock = clock;
-        bf_wr_clock = clock;
-        bf_cnt_clock = clock;
-        cur_flow_clock = clock;
-        cur_left_clock = clock;
         now_d = now_q;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
@@ -825,43 +427,31 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         bf_cnt_d = bf_cnt_q;
         cur_flow_d = cur_flow_q;
         cur_left_d = cur_left_q;
-        pace_ram_read_clock = clock;
-        pace_ram_write_clock = clock;
-        cfg_ram_read_clock = clock;
-        cfg_ram_write_clock = clock;
-        acked_n_ram_read_clock = clock;
-        acked_n_ram_write_clock = clock;
-        acked_s_ram_read_clock = clock;
-        acked_s_ram_write_clock = clock;
-        ring_ram_read_clock = clock;
-        ring_ram_write_clock = clock;
-        burst_flow_ram_write_clock = clock;
-        burst_n_ram_write_clock = clock;
         now_d = now_q + 32'h1;
         s_axis_ctrl_tready = ~reset & ~init_busy_q;
         s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         ctrl_fire = s_axis_ctrl_tvalid & s_axis_ctrl_tready;
-        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[(32'h55)+:(3)] == 32'h0) & (((s_axis_ctrl_tdata[(32'h40)+:(10)]) & 16'hffff) == s_axis_ctrl_tdata[(32'h40)+:(16)]);
+        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & (((s_axis_ctrl_tdata[64+:10]) & 16'hffff) == s_axis_ctrl_tdata[64+:16]);
         s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
-        sleep_ok = sleep_fire & (((s_axis_sleep_tdata[(32'h0)+:(10)]) & 16'hffff) == s_axis_sleep_tdata[(32'h0)+:(16)]);
-        upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((s_axis_update_tdata[(32'h40)+:(10)]) & 16'hffff) == s_axis_update_tdata[(32'h40)+:(16)]);
+        sleep_ok = sleep_fire & (((s_axis_sleep_tdata[0+:10]) & 16'hffff) == s_axis_sleep_tdata[0+:16]);
+        upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((s_axis_update_tdata[64+:10]) & 16'hffff) == s_axis_update_tdata[64+:16]);
         cfg_ram_write_enable = 1'b0;
-        cfg_ram_write_address = s_axis_update_tdata[(32'h40)+:(10)];
-        cfg_ram_write_data = s_axis_update_tdata[(32'h0)+:(64)];
+        cfg_ram_write_address = s_axis_update_tdata[64+:10];
+        cfg_ram_write_data = s_axis_update_tdata[0+:64];
         if (ctrl_ok & s_axis_ctrl_tdata[32'h50]) begin
             cfg_ram_write_enable = 1'b1;
-            cfg_ram_write_address = s_axis_ctrl_tdata[(32'h40)+:(10)];
-            cfg_ram_write_data = s_axis_ctrl_tdata[(32'h0)+:(64)];
+            cfg_ram_write_address = s_axis_ctrl_tdata[64+:10];
+            cfg_ram_write_data = s_axis_ctrl_tdata[0+:64];
         end
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
         end
-        acked_n_ram_read_address = s_axis_notify_tdata[(32'h20)+:(10)];
-        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & (((s_axis_notify_tdata[(32'h20)+:(10)]) & 16'hffff) == s_axis_notify_tdata[(32'h20)+:(16)]);
-        n1_flow_d = s_axis_notify_tdata[(32'h20)+:(10)];
-        n1_bytes_d = s_axis_notify_tdata[(32'h0)+:(32)];
+        acked_n_ram_read_address = s_axis_notify_tdata[32+:10];
+        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & (((s_axis_notify_tdata[32+:10]) & 16'hffff) == s_axis_notify_tdata[32+:16]);
+        n1_flow_d = s_axis_notify_tdata[32+:10];
+        n1_bytes_d = s_axis_notify_tdata[0+:32];
         nlw_valid_d = n1_valid_q;
         nlw_flow_d = n1_flow_q;
         if (nlw_valid_q & (nlw_flow_q == n1_flow_q)) begin
@@ -882,8 +472,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             ring_rd_d = ring_rd_q + 32'h1;
         end
         s0_valid_d = pop | ctrl_ok | sleep_ok;
-        s0_flow_d = s_axis_ctrl_tdata[(32'h40)+:(10)];
-        s0_cshift_d = s_axis_ctrl_tdata[(32'h51)+:(4)];
+        s0_flow_d = s_axis_ctrl_tdata[64+:10];
+        s0_cshift_d = s_axis_ctrl_tdata[81+:4];
         s1_cshift_d = s0_cshift_q;
         s2_cshift_d = s1_cshift_q;
         s3_cshift_d = s2_cshift_q;
@@ -897,7 +487,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             end
         end
         else if (sleep_ok) begin
-            s0_flow_d = s_axis_sleep_tdata[(32'h0)+:(10)];
+            s0_flow_d = s_axis_sleep_tdata[0+:10];
             if (s_axis_sleep_tdata[32'h10]) begin
                 s0_kind_d = 32'h4;
             end
@@ -922,31 +512,31 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (lw_valid_q & (lw_flow_q == s1_flow_q)) begin
             s1_pace = lw_pace_q;
         end
-        elapsed = now_q - s1_pace[(32'h30)+:(32)];
-        s2_e16_d = elapsed[(32'h0)+:(16)];
-        if (elapsed[(32'h10)+:(16)] != 32'h0) begin
+        elapsed = now_q - s1_pace[48+:32];
+        s2_e16_d = elapsed[0+:16];
+        if (elapsed[16+:16] != 32'h0) begin
             s2_e16_d = 32'hffff;
         end
         s2_valid_d = s1_valid_q;
         s2_kind_d = s1_kind_q;
         s2_flow_d = s1_flow_q;
         s2_pace_d = s1_pace;
-        s2_rate_d = cfg_ram_read_data[(32'h0)+:(32)];
-        s2_window_d = cfg_ram_read_data[(32'h20)+:(32)];
+        s2_rate_d = cfg_ram_read_data[0+:32];
+        s2_window_d = cfg_ram_read_data[32+:32];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
         s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
             s2_pace_f = lw_pace_q;
         end
-        s3_p_hi_d = s2_rate_q[(32'h10)+:(16)] * s2_e16_q;
-        s3_p_lo_d = s2_rate_q[(32'h0)+:(16)] * s2_e16_q;
-        inflight = s2_pace_f[(32'h50)+:(32)] - s2_acked_q;
+        s3_p_hi_d = s2_rate_q[16+:16] * s2_e16_q;
+        s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
+        inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[32'h1f]) begin
             s3_inflight_d = 32'h0;
         end
-        shift = s2_pace_f[(32'h73)+:(4)];
+        shift = s2_pace_f[115+:4];
         if (shift == 32'h0) begin
             shift = cfg_pkt_shift;
         end
@@ -965,8 +555,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (lw_valid_q & (lw_flow_q == s3_flow_q)) begin
             s3_pace_f = lw_pace_q;
         end
-        sum = ((s3_pace_q[(32'h0)+:(48)]) & 49'h1ffffffffffff) + (((s3_p_hi_q) & 49'h1ffffffffffff) << 32'h10) + ((s3_p_lo_q) & 49'h1ffffffffffff);
-        c1 = sum[(32'h0)+:(48)];
+        sum = ((s3_pace_q[0+:48]) & 49'h1ffffffffffff) + (((s3_p_hi_q) & 49'h1ffffffffffff) << 16) + ((s3_p_lo_q) & 49'h1ffffffffffff);
+        c1 = sum[0+:48];
         if (sum > ((s3_cap_q) & 49'h1ffffffffffff)) begin
             c1 = s3_cap_q;
         end
@@ -974,14 +564,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_n_c_d = c1[(s3_st_q)+:(12)];
         pkt = ((32'h1) & 32'hffffffff) << s3_shift_q;
         room = ((s3_window_q) & 33'h1ffffffff) - ((s3_inflight_q) & 33'h1ffffffff);
-        room_up = ((room[(32'h0)+:(32)]) & 33'h1ffffffff) + ((pkt - 32'h1) & 33'h1ffffffff);
+        room_up = ((room[0+:32]) & 33'h1ffffffff) + ((pkt - 32'h1) & 33'h1ffffffff);
         n_w_full = room_up >> s3_shift_q;
-        s4_n_w_d = n_w_full[(32'h0)+:(12)];
+        s4_n_w_d = n_w_full[0+:12];
         s4_ret_d = pkt;
         if (s3_inflight_q < pkt) begin
             s4_ret_d = s3_inflight_q;
         end
-        if (n_w_full[(32'hc)+:(21)] != 32'h0) begin
+        if (n_w_full[12+:21] != 32'h0) begin
             s4_n_w_d = 32'hfff;
         end
         if (room[32'h20]) begin
@@ -1004,15 +594,15 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             n = s4_n_w_q;
         end
         c2 = s4_c1_q - (((n) & 48'hffffffffffff) << s4_st_q);
-        sent2 = pace[(32'h50)+:(32)] + (((n) & 32'hffffffff) << s4_shift_q);
-        sent3 = pace[(32'h50)+:(32)] - s4_ret_q;
+        sent2 = pace[80+:32] + (((n) & 32'hffffffff) << s4_shift_q);
+        sent3 = pace[80+:32] - s4_ret_q;
         woke = (pace & ~(1 << (32'h72)) | ((1'b0) << (32'h72)));
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
         if (s4_kind_q == 32'h0) begin
             if (pace[32'h70] & ~pace[32'h72]) begin
-                new_pace = ((c2) & 119'h7fffffffffffffffffffffffffffff) | (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h30) | (((sent2) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((pace[(32'h73)+:(4)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
+                new_pace = ((c2) & 119'h7fffffffffffffffffffffffffffff) | (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((sent2) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((pace[115+:4]) & 119'h7fffffffffffffffffffffffffffff) << 115);
                 ring_push = s4_valid_q;
                 burst_push = s4_valid_q & (n != 32'h0);
             end
@@ -1021,14 +611,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             end
         end
         else if (s4_kind_q == 32'h1) begin
-            new_pace = (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h30) | (((s4_acked_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((s4_cshift_q) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
+            new_pace = (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((s4_acked_q) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((s4_cshift_q) & 119'h7fffffffffffffffffffffffffffff) << 115);
             ring_push = s4_valid_q & ~pace[32'h71];
         end
         else if (s4_kind_q == 32'h2) begin
             new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
         end
         else if (s4_kind_q == 32'h3) begin
-            new_pace = ((pace[(32'h0)+:(80)]) & 119'h7fffffffffffffffffffffffffffff) | (((sent3) & 119'h7fffffffffffffffffffffffffffff) << 32'h50) | (((pace[(32'h70)+:(2)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h70) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 32'h72) | (((pace[(32'h73)+:(4)]) & 119'h7fffffffffffffffffffffffffffff) << 32'h73);
+            new_pace = ((pace[0+:80]) & 119'h7fffffffffffffffffffffffffffff) | (((sent3) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((pace[112+:2]) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 114) | (((pace[115+:4]) & 119'h7fffffffffffffffffffffffffffff) << 115);
         end
         else begin
             new_pace = woke;

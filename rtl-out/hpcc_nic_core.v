@@ -60,7 +60,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     input wire  m_axis_cpl_tready;
 
     // Stub signals
-    reg  axil_clock;
     reg  axil_reset;
     reg  [11:0] axil_s_axil_awaddr;
     reg  axil_s_axil_awvalid;
@@ -88,7 +87,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [11:0] axil_rd_addr;
     reg  [31:0] axil_rd_data;
     reg  axil_rd_err;
-    reg  sched_clock;
     reg  sched_reset;
     reg  [3:0] sched_cfg_pkt_shift;
     reg  [11:0] sched_cfg_max_burst;
@@ -107,7 +105,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [15:0] sched_m_axis_pktsend_tdata;
     wire  sched_m_axis_pktsend_tvalid;
     reg  sched_m_axis_pktsend_tready;
-    reg  cc_clock;
     reg  cc_reset;
     reg  [31:0] cc_cfg_hpcc_t_ns;
     reg  [16:0] cc_cfg_hpcc_eta_q16;
@@ -155,7 +152,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  cc_m_axis_feedback_tready;
     wire  [31:0] cc_stat_bad_flow;
     wire  [31:0] cc_stat_unused;
-    reg  dp_clock;
     reg  dp_reset;
     reg  [3:0] dp_cfg_pkt_shift;
     reg  [63:0] dp_now_ns;
@@ -230,592 +226,399 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_cnps;
     wire  [31:0] dp_stat_fb_acks;
     reg  [31:0] ns_q16_d;
-    wire  [31:0] ns_q16_q;
-    reg  ns_q16_clock;
+    reg  [31:0] ns_q16_q = 32'h0;
     reg  [31:0] sched_cfg_d;
-    wire  [31:0] sched_cfg_q;
-    reg  sched_cfg_clock;
+    reg  [31:0] sched_cfg_q = 32'h0;
     reg  [31:0] stat_sel_d;
-    wire  [31:0] stat_sel_q;
-    reg  stat_sel_clock;
+    reg  [31:0] stat_sel_q = 32'h0;
     reg  [31:0] args_0_d;
-    wire  [31:0] args_0_q;
-    reg  args_0_clock;
+    reg  [31:0] args_0_q = 32'h0;
     reg  [31:0] args_1_d;
-    wire  [31:0] args_1_q;
-    reg  args_1_clock;
+    reg  [31:0] args_1_q = 32'h0;
     reg  [31:0] args_2_d;
-    wire  [31:0] args_2_q;
-    reg  args_2_clock;
+    reg  [31:0] args_2_q = 32'h0;
     reg  [31:0] args_3_d;
-    wire  [31:0] args_3_q;
-    reg  args_3_clock;
+    reg  [31:0] args_3_q = 32'h0;
     reg  [31:0] args_4_d;
-    wire  [31:0] args_4_q;
-    reg  args_4_clock;
+    reg  [31:0] args_4_q = 32'h0;
     reg  [31:0] args_5_d;
-    wire  [31:0] args_5_q;
-    reg  args_5_clock;
+    reg  [31:0] args_5_q = 32'h0;
     reg  [31:0] args_6_d;
-    wire  [31:0] args_6_q;
-    reg  args_6_clock;
+    reg  [31:0] args_6_q = 32'h0;
     reg  [31:0] args_7_d;
-    wire  [31:0] args_7_q;
-    reg  args_7_clock;
+    reg  [31:0] args_7_q = 32'h0;
     reg  [31:0] args_8_d;
-    wire  [31:0] args_8_q;
-    reg  args_8_clock;
+    reg  [31:0] args_8_q = 32'h0;
     reg  [31:0] args_9_d;
-    wire  [31:0] args_9_q;
-    reg  args_9_clock;
+    reg  [31:0] args_9_q = 32'h0;
     reg  [31:0] args_10_d;
-    wire  [31:0] args_10_q;
-    reg  args_10_clock;
+    reg  [31:0] args_10_q = 32'h0;
     reg  [31:0] args_11_d;
-    wire  [31:0] args_11_q;
-    reg  args_11_clock;
+    reg  [31:0] args_11_q = 32'h0;
     reg  [31:0] args_12_d;
-    wire  [31:0] args_12_q;
-    reg  args_12_clock;
+    reg  [31:0] args_12_q = 32'h0;
     reg  [31:0] args_13_d;
-    wire  [31:0] args_13_q;
-    reg  args_13_clock;
+    reg  [31:0] args_13_q = 32'h0;
     reg  [31:0] args_14_d;
-    wire  [31:0] args_14_q;
-    reg  args_14_clock;
+    reg  [31:0] args_14_q = 32'h0;
     reg  [31:0] args_15_d;
-    wire  [31:0] args_15_q;
-    reg  args_15_clock;
+    reg  [31:0] args_15_q = 32'h0;
     reg  [31:0] args_16_d;
-    wire  [31:0] args_16_q;
-    reg  args_16_clock;
+    reg  [31:0] args_16_q = 32'h0;
     reg  [31:0] args_17_d;
-    wire  [31:0] args_17_q;
-    reg  args_17_clock;
+    reg  [31:0] args_17_q = 32'h0;
     reg  [31:0] args_18_d;
-    wire  [31:0] args_18_q;
-    reg  args_18_clock;
+    reg  [31:0] args_18_q = 32'h0;
     reg  [31:0] args_19_d;
-    wire  [31:0] args_19_q;
-    reg  args_19_clock;
+    reg  [31:0] args_19_q = 32'h0;
     reg  [31:0] args_20_d;
-    wire  [31:0] args_20_q;
-    reg  args_20_clock;
+    reg  [31:0] args_20_q = 32'h0;
     reg  [31:0] args_21_d;
-    wire  [31:0] args_21_q;
-    reg  args_21_clock;
+    reg  [31:0] args_21_q = 32'h0;
     reg  [31:0] args_22_d;
-    wire  [31:0] args_22_q;
-    reg  args_22_clock;
+    reg  [31:0] args_22_q = 32'h0;
     reg  [31:0] args_23_d;
-    wire  [31:0] args_23_q;
-    reg  args_23_clock;
+    reg  [31:0] args_23_q = 32'h0;
     reg  [31:0] ccr_0_d;
-    wire  [31:0] ccr_0_q;
-    reg  ccr_0_clock;
+    reg  [31:0] ccr_0_q = 32'h0;
     reg  [31:0] ccr_1_d;
-    wire  [31:0] ccr_1_q;
-    reg  ccr_1_clock;
+    reg  [31:0] ccr_1_q = 32'h0;
     reg  [31:0] ccr_2_d;
-    wire  [31:0] ccr_2_q;
-    reg  ccr_2_clock;
+    reg  [31:0] ccr_2_q = 32'h0;
     reg  [31:0] ccr_3_d;
-    wire  [31:0] ccr_3_q;
-    reg  ccr_3_clock;
+    reg  [31:0] ccr_3_q = 32'h0;
     reg  [31:0] ccr_4_d;
-    wire  [31:0] ccr_4_q;
-    reg  ccr_4_clock;
+    reg  [31:0] ccr_4_q = 32'h0;
     reg  [31:0] ccr_5_d;
-    wire  [31:0] ccr_5_q;
-    reg  ccr_5_clock;
+    reg  [31:0] ccr_5_q = 32'h0;
     reg  [31:0] ccr_6_d;
-    wire  [31:0] ccr_6_q;
-    reg  ccr_6_clock;
+    reg  [31:0] ccr_6_q = 32'h0;
     reg  [31:0] ccr_7_d;
-    wire  [31:0] ccr_7_q;
-    reg  ccr_7_clock;
+    reg  [31:0] ccr_7_q = 32'h0;
     reg  [31:0] ccr_8_d;
-    wire  [31:0] ccr_8_q;
-    reg  ccr_8_clock;
+    reg  [31:0] ccr_8_q = 32'h0;
     reg  [31:0] ccr_9_d;
-    wire  [31:0] ccr_9_q;
-    reg  ccr_9_clock;
+    reg  [31:0] ccr_9_q = 32'h0;
     reg  [31:0] ccr_10_d;
-    wire  [31:0] ccr_10_q;
-    reg  ccr_10_clock;
+    reg  [31:0] ccr_10_q = 32'h0;
     reg  [31:0] ccr_11_d;
-    wire  [31:0] ccr_11_q;
-    reg  ccr_11_clock;
+    reg  [31:0] ccr_11_q = 32'h0;
     reg  [31:0] ccr_12_d;
-    wire  [31:0] ccr_12_q;
-    reg  ccr_12_clock;
+    reg  [31:0] ccr_12_q = 32'h0;
     reg  [31:0] ccr_13_d;
-    wire  [31:0] ccr_13_q;
-    reg  ccr_13_clock;
+    reg  [31:0] ccr_13_q = 32'h0;
     reg  [31:0] ccr_14_d;
-    wire  [31:0] ccr_14_q;
-    reg  ccr_14_clock;
+    reg  [31:0] ccr_14_q = 32'h0;
     reg  [31:0] ccr_15_d;
-    wire  [31:0] ccr_15_q;
-    reg  ccr_15_clock;
+    reg  [31:0] ccr_15_q = 32'h0;
     reg  [31:0] ccr_16_d;
-    wire  [31:0] ccr_16_q;
-    reg  ccr_16_clock;
+    reg  [31:0] ccr_16_q = 32'h0;
     reg  [31:0] ccr_17_d;
-    wire  [31:0] ccr_17_q;
-    reg  ccr_17_clock;
+    reg  [31:0] ccr_17_q = 32'h0;
     reg  [31:0] ccr_18_d;
-    wire  [31:0] ccr_18_q;
-    reg  ccr_18_clock;
+    reg  [31:0] ccr_18_q = 32'h0;
     reg  [31:0] ccr_19_d;
-    wire  [31:0] ccr_19_q;
-    reg  ccr_19_clock;
+    reg  [31:0] ccr_19_q = 32'h0;
     reg  [31:0] ccr_20_d;
-    wire  [31:0] ccr_20_q;
-    reg  ccr_20_clock;
+    reg  [31:0] ccr_20_q = 32'h0;
     reg  [31:0] ccr_21_d;
-    wire  [31:0] ccr_21_q;
-    reg  ccr_21_clock;
+    reg  [31:0] ccr_21_q = 32'h0;
     reg  [31:0] ccr_22_d;
-    wire  [31:0] ccr_22_q;
-    reg  ccr_22_clock;
+    reg  [31:0] ccr_22_q = 32'h0;
     reg  [31:0] ccr_23_d;
-    wire  [31:0] ccr_23_q;
-    reg  ccr_23_clock;
+    reg  [31:0] ccr_23_q = 32'h0;
     reg  [31:0] ccr_24_d;
-    wire  [31:0] ccr_24_q;
-    reg  ccr_24_clock;
+    reg  [31:0] ccr_24_q = 32'h0;
     reg  [31:0] ccr_25_d;
-    wire  [31:0] ccr_25_q;
-    reg  ccr_25_clock;
+    reg  [31:0] ccr_25_q = 32'h0;
     reg  [31:0] ccr_26_d;
-    wire  [31:0] ccr_26_q;
-    reg  ccr_26_clock;
+    reg  [31:0] ccr_26_q = 32'h0;
     reg  [31:0] ccr_27_d;
-    wire  [31:0] ccr_27_q;
-    reg  ccr_27_clock;
+    reg  [31:0] ccr_27_q = 32'h0;
     reg  [31:0] ccr_28_d;
-    wire  [31:0] ccr_28_q;
-    reg  ccr_28_clock;
+    reg  [31:0] ccr_28_q = 32'h0;
     reg  [31:0] ccr_29_d;
-    wire  [31:0] ccr_29_q;
-    reg  ccr_29_clock;
+    reg  [31:0] ccr_29_q = 32'h0;
     reg  [31:0] ccr_30_d;
-    wire  [31:0] ccr_30_q;
-    reg  ccr_30_clock;
+    reg  [31:0] ccr_30_q = 32'h0;
     reg  [31:0] ccr_31_d;
-    wire  [31:0] ccr_31_q;
-    reg  ccr_31_clock;
+    reg  [31:0] ccr_31_q = 32'h0;
     reg  [31:0] ccr_32_d;
-    wire  [31:0] ccr_32_q;
-    reg  ccr_32_clock;
+    reg  [31:0] ccr_32_q = 32'h0;
     reg  [31:0] ccr_33_d;
-    wire  [31:0] ccr_33_q;
-    reg  ccr_33_clock;
+    reg  [31:0] ccr_33_q = 32'h0;
     reg  [31:0] ccr_34_d;
-    wire  [31:0] ccr_34_q;
-    reg  ccr_34_clock;
+    reg  [31:0] ccr_34_q = 32'h0;
     reg  [31:0] ccr_35_d;
-    wire  [31:0] ccr_35_q;
-    reg  ccr_35_clock;
+    reg  [31:0] ccr_35_q = 32'h0;
     reg  [31:0] ccr_36_d;
-    wire  [31:0] ccr_36_q;
-    reg  ccr_36_clock;
+    reg  [31:0] ccr_36_q = 32'h0;
     reg  [31:0] ccr_37_d;
-    wire  [31:0] ccr_37_q;
-    reg  ccr_37_clock;
+    reg  [31:0] ccr_37_q = 32'h0;
     reg  [31:0] ccr_38_d;
-    wire  [31:0] ccr_38_q;
-    reg  ccr_38_clock;
+    reg  [31:0] ccr_38_q = 32'h0;
     reg  [31:0] ccr_39_d;
-    wire  [31:0] ccr_39_q;
-    reg  ccr_39_clock;
+    reg  [31:0] ccr_39_q = 32'h0;
     reg  [31:0] ccr_40_d;
-    wire  [31:0] ccr_40_q;
-    reg  ccr_40_clock;
+    reg  [31:0] ccr_40_q = 32'h0;
     reg  [31:0] ccr_41_d;
-    wire  [31:0] ccr_41_q;
-    reg  ccr_41_clock;
+    reg  [31:0] ccr_41_q = 32'h0;
     reg  [31:0] ccr_42_d;
-    wire  [31:0] ccr_42_q;
-    reg  ccr_42_clock;
+    reg  [31:0] ccr_42_q = 32'h0;
     reg  [31:0] ccr_43_d;
-    wire  [31:0] ccr_43_q;
-    reg  ccr_43_clock;
+    reg  [31:0] ccr_43_q = 32'h0;
     reg  [31:0] ccr_44_d;
-    wire  [31:0] ccr_44_q;
-    reg  ccr_44_clock;
+    reg  [31:0] ccr_44_q = 32'h0;
     reg  [31:0] ccr_45_d;
-    wire  [31:0] ccr_45_q;
-    reg  ccr_45_clock;
+    reg  [31:0] ccr_45_q = 32'h0;
     reg  [31:0] ccr_46_d;
-    wire  [31:0] ccr_46_q;
-    reg  ccr_46_clock;
+    reg  [31:0] ccr_46_q = 32'h0;
     reg  [31:0] ccr_47_d;
-    wire  [31:0] ccr_47_q;
-    reg  ccr_47_clock;
+    reg  [31:0] ccr_47_q = 32'h0;
     reg  [31:0] ccr_48_d;
-    wire  [31:0] ccr_48_q;
-    reg  ccr_48_clock;
+    reg  [31:0] ccr_48_q = 32'h0;
     reg  [31:0] ccr_49_d;
-    wire  [31:0] ccr_49_q;
-    reg  ccr_49_clock;
+    reg  [31:0] ccr_49_q = 32'h0;
     reg  [31:0] ccr_50_d;
-    wire  [31:0] ccr_50_q;
-    reg  ccr_50_clock;
+    reg  [31:0] ccr_50_q = 32'h0;
     reg  [31:0] ccr_51_d;
-    wire  [31:0] ccr_51_q;
-    reg  ccr_51_clock;
+    reg  [31:0] ccr_51_q = 32'h0;
     reg  [31:0] ccr_52_d;
-    wire  [31:0] ccr_52_q;
-    reg  ccr_52_clock;
+    reg  [31:0] ccr_52_q = 32'h0;
     reg  [31:0] ccr_53_d;
-    wire  [31:0] ccr_53_q;
-    reg  ccr_53_clock;
+    reg  [31:0] ccr_53_q = 32'h0;
     reg  [31:0] ccr_54_d;
-    wire  [31:0] ccr_54_q;
-    reg  ccr_54_clock;
+    reg  [31:0] ccr_54_q = 32'h0;
     reg  [31:0] ccr_55_d;
-    wire  [31:0] ccr_55_q;
-    reg  ccr_55_clock;
+    reg  [31:0] ccr_55_q = 32'h0;
     reg  [31:0] ccr_56_d;
-    wire  [31:0] ccr_56_q;
-    reg  ccr_56_clock;
+    reg  [31:0] ccr_56_q = 32'h0;
     reg  [31:0] ccr_57_d;
-    wire  [31:0] ccr_57_q;
-    reg  ccr_57_clock;
+    reg  [31:0] ccr_57_q = 32'h0;
     reg  [31:0] ccr_58_d;
-    wire  [31:0] ccr_58_q;
-    reg  ccr_58_clock;
+    reg  [31:0] ccr_58_q = 32'h0;
     reg  [31:0] ccr_59_d;
-    wire  [31:0] ccr_59_q;
-    reg  ccr_59_clock;
+    reg  [31:0] ccr_59_q = 32'h0;
     reg  [31:0] ccr_60_d;
-    wire  [31:0] ccr_60_q;
-    reg  ccr_60_clock;
+    reg  [31:0] ccr_60_q = 32'h0;
     reg  [31:0] ccr_61_d;
-    wire  [31:0] ccr_61_q;
-    reg  ccr_61_clock;
+    reg  [31:0] ccr_61_q = 32'h0;
     reg  [31:0] ccr_62_d;
-    wire  [31:0] ccr_62_q;
-    reg  ccr_62_clock;
+    reg  [31:0] ccr_62_q = 32'h0;
     reg  [31:0] ccr_63_d;
-    wire  [31:0] ccr_63_q;
-    reg  ccr_63_clock;
+    reg  [31:0] ccr_63_q = 32'h0;
     reg  [31:0] ccr_64_d;
-    wire  [31:0] ccr_64_q;
-    reg  ccr_64_clock;
+    reg  [31:0] ccr_64_q = 32'h0;
     reg  [31:0] cmd_word_d;
-    wire  [31:0] cmd_word_q;
-    reg  cmd_word_clock;
+    reg  [31:0] cmd_word_q = 32'h0;
     reg  [31:0] cmd_errors_d;
-    wire  [31:0] cmd_errors_q;
-    reg  cmd_errors_clock;
+    reg  [31:0] cmd_errors_q = 32'h0;
     reg  [31:0] cpl_count_d;
-    wire  [31:0] cpl_count_q;
-    reg  cpl_count_clock;
+    reg  [31:0] cpl_count_q = 32'h0;
     reg  [31:0] fb_in_d;
-    wire  [31:0] fb_in_q;
-    reg  fb_in_clock;
+    reg  [31:0] fb_in_q = 32'h0;
     reg  [15:0] now_frac_d;
-    wire  [15:0] now_frac_q;
-    reg  now_frac_clock;
+    reg  [15:0] now_frac_q = 16'h0;
     reg  [63:0] now_ns_d;
-    wire  [63:0] now_ns_q;
-    reg  now_ns_clock;
+    reg  [63:0] now_ns_q = 64'h0;
     reg  [3:0] state_d;
-    wire  [3:0] state_q;
-    reg  state_clock;
+    reg  [3:0] state_q = 4'h0;
     reg  [3:0] err_d;
-    wire  [3:0] err_q;
-    reg  err_clock;
+    reg  [3:0] err_q = 4'h0;
     reg  [9:0] flows_read_address;
-    reg  flows_read_clock;
     wire  [70:0] flows_read_data;
     reg  [9:0] flows_write_address;
-    reg  flows_write_clock;
     reg  [70:0] flows_write_data;
     reg  flows_write_enable;
     reg  [9:0] shifts_read_address;
-    reg  shifts_read_clock;
     wire  [3:0] shifts_read_data;
     reg  [9:0] shifts_write_address;
-    reg  shifts_write_clock;
     reg  [3:0] shifts_write_data;
     reg  shifts_write_enable;
     reg  nt_valid_d;
-    wire  nt_valid_q;
-    reg  nt_valid_clock;
+    reg  nt_valid_q = 1'h0;
     reg  [15:0] nt_flow_d;
-    wire  [15:0] nt_flow_q;
-    reg  nt_flow_clock;
+    reg  [15:0] nt_flow_q = 16'h0;
     reg  [31:0] nt_pkts_d;
-    wire  [31:0] nt_pkts_q;
-    reg  nt_pkts_clock;
+    reg  [31:0] nt_pkts_q = 32'h0;
     reg  [9:0] algs_read_address;
-    reg  algs_read_clock;
     wire  [2:0] algs_read_data;
     reg  [9:0] algs_write_address;
-    reg  algs_write_clock;
     reg  [2:0] algs_write_data;
     reg  algs_write_enable;
     reg  pq_valid_d;
-    wire  pq_valid_q;
-    reg  pq_valid_clock;
+    reg  pq_valid_q = 1'h0;
     reg  [15:0] pq_flow_d;
-    wire  [15:0] pq_flow_q;
-    reg  pq_flow_clock;
+    reg  [15:0] pq_flow_q = 16'h0;
     reg  [31:0] probes_d;
-    wire  [31:0] probes_q;
-    reg  probes_clock;
+    reg  [31:0] probes_q = 32'h0;
     reg  [31:0] tm_gap_d;
-    wire  [31:0] tm_gap_q;
-    reg  tm_gap_clock;
+    reg  [31:0] tm_gap_q = 32'h0;
     reg  [31:0] tm_count_d;
-    wire  [31:0] tm_count_q;
-    reg  tm_count_clock;
+    reg  [31:0] tm_count_q = 32'h0;
     reg  [9:0] tm_flow_d;
-    wire  [9:0] tm_flow_q;
-    reg  tm_flow_clock;
+    reg  [9:0] tm_flow_q = 10'h0;
     reg  [31:0] tm_wait_d;
-    wire  [31:0] tm_wait_q;
-    reg  tm_wait_clock;
+    reg  [31:0] tm_wait_q = 32'h0;
     reg  tm_valid_d;
-    wire  tm_valid_q;
-    reg  tm_valid_clock;
+    reg  tm_valid_q = 1'h0;
     reg  [9:0] rv_read_address;
-    reg  rv_read_clock;
     wire  [24:0] rv_read_data;
     reg  [9:0] rv_write_address;
-    reg  rv_write_clock;
     reg  [24:0] rv_write_data;
     reg  rv_write_enable;
     reg  [9:0] rto_read_address;
-    reg  rto_read_clock;
     wire  [35:0] rto_read_data;
     reg  [9:0] rto_write_address;
-    reg  rto_write_clock;
     reg  [35:0] rto_write_data;
     reg  rto_write_enable;
     reg  [31:0] rto_cfg_d;
-    wire  [31:0] rto_cfg_q;
-    reg  rto_cfg_clock;
+    reg  [31:0] rto_cfg_q = 32'h0;
     reg  [31:0] cnp_gap_d;
-    wire  [31:0] cnp_gap_q;
-    reg  cnp_gap_clock;
+    reg  [31:0] cnp_gap_q = 32'h0;
     reg  [9:0] dcq_read_address;
-    reg  dcq_read_clock;
     wire  dcq_read_data;
     reg  [9:0] dcq_write_address;
-    reg  dcq_write_clock;
     reg  dcq_write_data;
     reg  dcq_write_enable;
     reg  [9:0] txb_read_address;
-    reg  txb_read_clock;
     wire  [31:0] txb_read_data;
     reg  [9:0] txb_write_address;
-    reg  txb_write_clock;
     reg  [31:0] txb_write_data;
     reg  txb_write_enable;
     reg  [9:0] rxh_read_address;
-    reg  rxh_read_clock;
     wire  rxh_read_data;
     reg  [9:0] rxh_write_address;
-    reg  rxh_write_clock;
     reg  rxh_write_data;
     reg  rxh_write_enable;
     reg  m_valid_d;
-    wire  m_valid_q;
-    reg  m_valid_clock;
+    reg  m_valid_q = 1'h0;
     reg  [511:0] m_data_d;
-    wire  [511:0] m_data_q;
-    reg  m_data_clock;
+    reg  [511:0] m_data_q = 512'h0;
     reg  [31:0] merge_cfg_d;
-    wire  [31:0] merge_cfg_q;
-    reg  merge_cfg_clock;
+    reg  [31:0] merge_cfg_q = 32'h0;
     reg  [31:0] merged_d;
-    wire  [31:0] merged_q;
-    reg  merged_clock;
+    reg  [31:0] merged_q = 32'h0;
     reg  [31:0] ev_stalls_d;
-    wire  [31:0] ev_stalls_q;
-    reg  ev_stalls_clock;
+    reg  [31:0] ev_stalls_q = 32'h0;
     reg  f1_valid_d;
-    wire  f1_valid_q;
-    reg  f1_valid_clock;
+    reg  f1_valid_q = 1'h0;
     reg  [15:0] f1_flow_d;
-    wire  [15:0] f1_flow_q;
-    reg  f1_flow_clock;
+    reg  [15:0] f1_flow_q = 16'h0;
     reg  [31:0] f1_w_d;
-    wire  [31:0] f1_w_q;
-    reg  f1_w_clock;
+    reg  [31:0] f1_w_q = 32'h0;
     reg  f2_valid_d;
-    wire  f2_valid_q;
-    reg  f2_valid_clock;
+    reg  f2_valid_q = 1'h0;
     reg  [15:0] f2_flow_d;
-    wire  [15:0] f2_flow_q;
-    reg  f2_flow_clock;
+    reg  [15:0] f2_flow_q = 16'h0;
     reg  [31:0] f2_w_d;
-    wire  [31:0] f2_w_q;
-    reg  f2_w_clock;
+    reg  [31:0] f2_w_q = 32'h0;
     reg  [31:0] f2_ll_d;
-    wire  [31:0] f2_ll_q;
-    reg  f2_ll_clock;
+    reg  [31:0] f2_ll_q = 32'h0;
     reg  [31:0] f2_lh_d;
-    wire  [31:0] f2_lh_q;
-    reg  f2_lh_clock;
+    reg  [31:0] f2_lh_q = 32'h0;
     reg  [31:0] f2_hl_d;
-    wire  [31:0] f2_hl_q;
-    reg  f2_hl_clock;
+    reg  [31:0] f2_hl_q = 32'h0;
     reg  [31:0] f2_hh_d;
-    wire  [31:0] f2_hh_q;
-    reg  f2_hh_clock;
+    reg  [31:0] f2_hh_q = 32'h0;
     reg  f3_valid_d;
-    wire  f3_valid_q;
-    reg  f3_valid_clock;
+    reg  f3_valid_q = 1'h0;
     reg  [15:0] f3_flow_d;
-    wire  [15:0] f3_flow_q;
-    reg  f3_flow_clock;
+    reg  [15:0] f3_flow_q = 16'h0;
     reg  [31:0] f3_w_d;
-    wire  [31:0] f3_w_q;
-    reg  f3_w_clock;
+    reg  [31:0] f3_w_q = 32'h0;
     reg  [64:0] f3_sum_d;
-    wire  [64:0] f3_sum_q;
-    reg  f3_sum_clock;
+    reg  [64:0] f3_sum_q = 65'h0;
     reg  fu_valid_d;
-    wire  fu_valid_q;
-    reg  fu_valid_clock;
+    reg  fu_valid_q = 1'h0;
     reg  [79:0] fu_data_d;
-    wire  [79:0] fu_data_q;
-    reg  fu_data_clock;
+    reg  [79:0] fu_data_q = 80'h0;
     reg  [31:0] fb_applied_d;
-    wire  [31:0] fb_applied_q;
-    reg  fb_applied_clock;
+    reg  [31:0] fb_applied_q = 32'h0;
     reg  [31:0] fb_ignored_d;
-    wire  [31:0] fb_ignored_q;
-    reg  fb_ignored_clock;
+    reg  [31:0] fb_ignored_q = 32'h0;
     reg  [31:0] tx_thr_d;
-    wire  [31:0] tx_thr_q;
-    reg  tx_thr_clock;
+    reg  [31:0] tx_thr_q = 32'h0;
     reg  [31:0] tx_count_d;
-    wire  [31:0] tx_count_q;
-    reg  tx_count_clock;
+    reg  [31:0] tx_count_q = 32'h0;
     reg  tx1_valid_d;
-    wire  tx1_valid_q;
-    reg  tx1_valid_clock;
+    reg  tx1_valid_q = 1'h0;
     reg  [9:0] tx1_flow_d;
-    wire  [9:0] tx1_flow_q;
-    reg  tx1_flow_clock;
+    reg  [9:0] tx1_flow_q = 10'h0;
     reg  [13:0] tx1_len_d;
-    wire  [13:0] tx1_len_q;
-    reg  tx1_len_clock;
+    reg  [13:0] tx1_len_q = 14'h0;
     reg  txw_valid_d;
-    wire  txw_valid_q;
-    reg  txw_valid_clock;
+    reg  txw_valid_q = 1'h0;
     reg  [9:0] txw_flow_d;
-    wire  [9:0] txw_flow_q;
-    reg  txw_flow_clock;
+    reg  [9:0] txw_flow_q = 10'h0;
     reg  [31:0] txw_sum_d;
-    wire  [31:0] txw_sum_q;
-    reg  txw_sum_clock;
+    reg  [31:0] txw_sum_q = 32'h0;
     reg  ev5_valid_d;
-    wire  ev5_valid_q;
-    reg  ev5_valid_clock;
+    reg  ev5_valid_q = 1'h0;
     reg  [9:0] ev5_flow_d;
-    wire  [9:0] ev5_flow_q;
-    reg  ev5_flow_clock;
+    reg  [9:0] ev5_flow_q = 10'h0;
     reg  [31:0] ev5_bytes_d;
-    wire  [31:0] ev5_bytes_q;
-    reg  ev5_bytes_clock;
+    reg  [31:0] ev5_bytes_q = 32'h0;
     reg  [31:0] rto_count_d;
-    wire  [31:0] rto_count_q;
-    reg  rto_count_clock;
+    reg  [31:0] rto_count_q = 32'h0;
     reg  [31:0] rto_failed_d;
-    wire  [31:0] rto_failed_q;
-    reg  rto_failed_clock;
+    reg  [31:0] rto_failed_q = 32'h0;
     reg  rq_valid_d;
-    wire  rq_valid_q;
-    reg  rq_valid_clock;
+    reg  rq_valid_q = 1'h0;
     reg  rq_fail_d;
-    wire  rq_fail_q;
-    reg  rq_fail_clock;
+    reg  rq_fail_q = 1'h0;
     reg  [9:0] rq_flow_d;
-    wire  [9:0] rq_flow_q;
-    reg  rq_flow_clock;
+    reg  [9:0] rq_flow_q = 10'h0;
     reg  ic_d;
-    wire  ic_q;
-    reg  ic_clock;
+    reg  ic_q = 1'h0;
     reg  [2:0] ic_op_d;
-    wire  [2:0] ic_op_q;
-    reg  ic_op_clock;
+    reg  [2:0] ic_op_q = 3'h0;
     reg  [15:0] ic_flow_d;
-    wire  [15:0] ic_flow_q;
-    reg  ic_flow_clock;
+    reg  [15:0] ic_flow_q = 16'h0;
     reg  [23:0] ic_qpn_d;
-    wire  [23:0] ic_qpn_q;
-    reg  ic_qpn_clock;
+    reg  [23:0] ic_qpn_q = 24'h0;
     reg  cmd_pend_d;
-    wire  cmd_pend_q;
-    reg  cmd_pend_clock;
+    reg  cmd_pend_q = 1'h0;
     reg  sweep_d;
-    wire  sweep_q;
-    reg  sweep_clock;
+    reg  sweep_q = 1'h0;
     reg  [9:0] sweep_addr_d;
-    wire  [9:0] sweep_addr_q;
-    reg  sweep_addr_clock;
+    reg  [9:0] sweep_addr_q = 10'h0;
     reg  t1_valid_d;
-    wire  t1_valid_q;
-    reg  t1_valid_clock;
+    reg  t1_valid_q = 1'h0;
     reg  [15:0] t1_flow_d;
-    wire  [15:0] t1_flow_q;
-    reg  t1_flow_clock;
+    reg  [15:0] t1_flow_q = 16'h0;
     reg  [23:0] t1_seq_d;
-    wire  [23:0] t1_seq_q;
-    reg  t1_seq_clock;
+    reg  [23:0] t1_seq_q = 24'h0;
     reg  lw_valid_d;
-    wire  lw_valid_q;
-    reg  lw_valid_clock;
+    reg  lw_valid_q = 1'h0;
     reg  [15:0] lw_flow_d;
-    wire  [15:0] lw_flow_q;
-    reg  lw_flow_clock;
+    reg  [15:0] lw_flow_q = 16'h0;
     reg  [70:0] lw_entry_d;
-    wire  [70:0] lw_entry_q;
-    reg  lw_entry_clock;
+    reg  [70:0] lw_entry_q = 71'h0;
     reg  cpl_valid_d;
-    wire  cpl_valid_q;
-    reg  cpl_valid_clock;
+    reg  cpl_valid_q = 1'h0;
     reg  [63:0] cpl_data_d;
-    wire  [63:0] cpl_data_q;
-    reg  cpl_data_clock;
+    reg  [63:0] cpl_data_q = 64'h0;
     reg  skid_valid_d;
-    wire  skid_valid_q;
-    reg  skid_valid_clock;
+    reg  skid_valid_q = 1'h0;
     reg  [63:0] skid_data_d;
-    wire  [63:0] skid_data_q;
-    reg  skid_data_clock;
+    reg  [63:0] skid_data_q = 64'h0;
     reg  [31:0] t1_cmds_d;
-    wire  [31:0] t1_cmds_q;
-    reg  t1_cmds_clock;
+    reg  [31:0] t1_cmds_q = 32'h0;
     reg  rw_valid_d;
-    wire  rw_valid_q;
-    reg  rw_valid_clock;
+    reg  rw_valid_q = 1'h0;
     reg  rw_stage_d;
-    wire  rw_stage_q;
-    reg  rw_stage_clock;
+    reg  rw_stage_q = 1'h0;
     reg  [63:0] rw_data_d;
-    wire  [63:0] rw_data_q;
-    reg  rw_data_clock;
+    reg  [63:0] rw_data_q = 64'h0;
     reg  [31:0] rw_count_d;
-    wire  [31:0] rw_count_q;
-    reg  rw_count_clock;
+    reg  [31:0] rw_count_q = 32'h0;
     reg  rw2_valid_d;
-    wire  rw2_valid_q;
-    reg  rw2_valid_clock;
+    reg  rw2_valid_q = 1'h0;
     reg  [63:0] rw2_data_d;
-    wire  [63:0] rw2_data_q;
-    reg  rw2_data_clock;
+    reg  [63:0] rw2_data_q = 64'h0;
     reg  [31:0] rw2_count_d;
-    wire  [31:0] rw2_count_q;
-    reg  rw2_count_clock;
+    reg  [31:0] rw2_count_q = 32'h0;
 
     // Local signals
     reg  nt_take;
@@ -882,7 +685,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Sub module instances
     axil_slave axil(
-        .clock(axil_clock),
+        .clock(clock),
         .reset(axil_reset),
         .s_axil_awaddr(axil_s_axil_awaddr),
         .s_axil_awvalid(axil_s_axil_awvalid),
@@ -912,7 +715,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .rd_err(axil_rd_err)
     );
     flow_sched sched(
-        .clock(sched_clock),
+        .clock(clock),
         .reset(sched_reset),
         .cfg_pkt_shift(sched_cfg_pkt_shift),
         .cfg_max_burst(sched_cfg_max_burst),
@@ -933,7 +736,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .m_axis_pktsend_tready(sched_m_axis_pktsend_tready)
     );
     cc_module cc(
-        .clock(cc_clock),
+        .clock(clock),
         .reset(cc_reset),
         .cfg_hpcc_t_ns(cc_cfg_hpcc_t_ns),
         .cfg_hpcc_eta_q16(cc_cfg_hpcc_eta_q16),
@@ -983,7 +786,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_unused(cc_stat_unused)
     );
     nic_datapath dp(
-        .clock(dp_clock),
+        .clock(clock),
         .reset(dp_reset),
         .cfg_pkt_shift(dp_cfg_pkt_shift),
         .now_ns(dp_now_ns),
@@ -1058,1054 +861,262 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_cnps(dp_stat_cnps),
         .stat_fb_acks(dp_stat_fb_acks)
     );
-    hpcc_dff_w32 ns_q16(
-        .d(ns_q16_d),
-        .q(ns_q16_q),
-        .clock(ns_q16_clock)
-    );
-    hpcc_dff_w32 sched_cfg(
-        .d(sched_cfg_d),
-        .q(sched_cfg_q),
-        .clock(sched_cfg_clock)
-    );
-    hpcc_dff_w32 stat_sel(
-        .d(stat_sel_d),
-        .q(stat_sel_q),
-        .clock(stat_sel_clock)
-    );
-    hpcc_dff_w32 args_0(
-        .d(args_0_d),
-        .q(args_0_q),
-        .clock(args_0_clock)
-    );
-    hpcc_dff_w32 args_1(
-        .d(args_1_d),
-        .q(args_1_q),
-        .clock(args_1_clock)
-    );
-    hpcc_dff_w32 args_2(
-        .d(args_2_d),
-        .q(args_2_q),
-        .clock(args_2_clock)
-    );
-    hpcc_dff_w32 args_3(
-        .d(args_3_d),
-        .q(args_3_q),
-        .clock(args_3_clock)
-    );
-    hpcc_dff_w32 args_4(
-        .d(args_4_d),
-        .q(args_4_q),
-        .clock(args_4_clock)
-    );
-    hpcc_dff_w32 args_5(
-        .d(args_5_d),
-        .q(args_5_q),
-        .clock(args_5_clock)
-    );
-    hpcc_dff_w32 args_6(
-        .d(args_6_d),
-        .q(args_6_q),
-        .clock(args_6_clock)
-    );
-    hpcc_dff_w32 args_7(
-        .d(args_7_d),
-        .q(args_7_q),
-        .clock(args_7_clock)
-    );
-    hpcc_dff_w32 args_8(
-        .d(args_8_d),
-        .q(args_8_q),
-        .clock(args_8_clock)
-    );
-    hpcc_dff_w32 args_9(
-        .d(args_9_d),
-        .q(args_9_q),
-        .clock(args_9_clock)
-    );
-    hpcc_dff_w32 args_10(
-        .d(args_10_d),
-        .q(args_10_q),
-        .clock(args_10_clock)
-    );
-    hpcc_dff_w32 args_11(
-        .d(args_11_d),
-        .q(args_11_q),
-        .clock(args_11_clock)
-    );
-    hpcc_dff_w32 args_12(
-        .d(args_12_d),
-        .q(args_12_q),
-        .clock(args_12_clock)
-    );
-    hpcc_dff_w32 args_13(
-        .d(args_13_d),
-        .q(args_13_q),
-        .clock(args_13_clock)
-    );
-    hpcc_dff_w32 args_14(
-        .d(args_14_d),
-        .q(args_14_q),
-        .clock(args_14_clock)
-    );
-    hpcc_dff_w32 args_15(
-        .d(args_15_d),
-        .q(args_15_q),
-        .clock(args_15_clock)
-    );
-    hpcc_dff_w32 args_16(
-        .d(args_16_d),
-        .q(args_16_q),
-        .clock(args_16_clock)
-    );
-    hpcc_dff_w32 args_17(
-        .d(args_17_d),
-        .q(args_17_q),
-        .clock(args_17_clock)
-    );
-    hpcc_dff_w32 args_18(
-        .d(args_18_d),
-        .q(args_18_q),
-        .clock(args_18_clock)
-    );
-    hpcc_dff_w32 args_19(
-        .d(args_19_d),
-        .q(args_19_q),
-        .clock(args_19_clock)
-    );
-    hpcc_dff_w32 args_20(
-        .d(args_20_d),
-        .q(args_20_q),
-        .clock(args_20_clock)
-    );
-    hpcc_dff_w32 args_21(
-        .d(args_21_d),
-        .q(args_21_q),
-        .clock(args_21_clock)
-    );
-    hpcc_dff_w32 args_22(
-        .d(args_22_d),
-        .q(args_22_q),
-        .clock(args_22_clock)
-    );
-    hpcc_dff_w32 args_23(
-        .d(args_23_d),
-        .q(args_23_q),
-        .clock(args_23_clock)
-    );
-    hpcc_dff_w32 ccr_0(
-        .d(ccr_0_d),
-        .q(ccr_0_q),
-        .clock(ccr_0_clock)
-    );
-    hpcc_dff_w32 ccr_1(
-        .d(ccr_1_d),
-        .q(ccr_1_q),
-        .clock(ccr_1_clock)
-    );
-    hpcc_dff_w32 ccr_2(
-        .d(ccr_2_d),
-        .q(ccr_2_q),
-        .clock(ccr_2_clock)
-    );
-    hpcc_dff_w32 ccr_3(
-        .d(ccr_3_d),
-        .q(ccr_3_q),
-        .clock(ccr_3_clock)
-    );
-    hpcc_dff_w32 ccr_4(
-        .d(ccr_4_d),
-        .q(ccr_4_q),
-        .clock(ccr_4_clock)
-    );
-    hpcc_dff_w32 ccr_5(
-        .d(ccr_5_d),
-        .q(ccr_5_q),
-        .clock(ccr_5_clock)
-    );
-    hpcc_dff_w32 ccr_6(
-        .d(ccr_6_d),
-        .q(ccr_6_q),
-        .clock(ccr_6_clock)
-    );
-    hpcc_dff_w32 ccr_7(
-        .d(ccr_7_d),
-        .q(ccr_7_q),
-        .clock(ccr_7_clock)
-    );
-    hpcc_dff_w32 ccr_8(
-        .d(ccr_8_d),
-        .q(ccr_8_q),
-        .clock(ccr_8_clock)
-    );
-    hpcc_dff_w32 ccr_9(
-        .d(ccr_9_d),
-        .q(ccr_9_q),
-        .clock(ccr_9_clock)
-    );
-    hpcc_dff_w32 ccr_10(
-        .d(ccr_10_d),
-        .q(ccr_10_q),
-        .clock(ccr_10_clock)
-    );
-    hpcc_dff_w32 ccr_11(
-        .d(ccr_11_d),
-        .q(ccr_11_q),
-        .clock(ccr_11_clock)
-    );
-    hpcc_dff_w32 ccr_12(
-        .d(ccr_12_d),
-        .q(ccr_12_q),
-        .clock(ccr_12_clock)
-    );
-    hpcc_dff_w32 ccr_13(
-        .d(ccr_13_d),
-        .q(ccr_13_q),
-        .clock(ccr_13_clock)
-    );
-    hpcc_dff_w32 ccr_14(
-        .d(ccr_14_d),
-        .q(ccr_14_q),
-        .clock(ccr_14_clock)
-    );
-    hpcc_dff_w32 ccr_15(
-        .d(ccr_15_d),
-        .q(ccr_15_q),
-        .clock(ccr_15_clock)
-    );
-    hpcc_dff_w32 ccr_16(
-        .d(ccr_16_d),
-        .q(ccr_16_q),
-        .clock(ccr_16_clock)
-    );
-    hpcc_dff_w32 ccr_17(
-        .d(ccr_17_d),
-        .q(ccr_17_q),
-        .clock(ccr_17_clock)
-    );
-    hpcc_dff_w32 ccr_18(
-        .d(ccr_18_d),
-        .q(ccr_18_q),
-        .clock(ccr_18_clock)
-    );
-    hpcc_dff_w32 ccr_19(
-        .d(ccr_19_d),
-        .q(ccr_19_q),
-        .clock(ccr_19_clock)
-    );
-    hpcc_dff_w32 ccr_20(
-        .d(ccr_20_d),
-        .q(ccr_20_q),
-        .clock(ccr_20_clock)
-    );
-    hpcc_dff_w32 ccr_21(
-        .d(ccr_21_d),
-        .q(ccr_21_q),
-        .clock(ccr_21_clock)
-    );
-    hpcc_dff_w32 ccr_22(
-        .d(ccr_22_d),
-        .q(ccr_22_q),
-        .clock(ccr_22_clock)
-    );
-    hpcc_dff_w32 ccr_23(
-        .d(ccr_23_d),
-        .q(ccr_23_q),
-        .clock(ccr_23_clock)
-    );
-    hpcc_dff_w32 ccr_24(
-        .d(ccr_24_d),
-        .q(ccr_24_q),
-        .clock(ccr_24_clock)
-    );
-    hpcc_dff_w32 ccr_25(
-        .d(ccr_25_d),
-        .q(ccr_25_q),
-        .clock(ccr_25_clock)
-    );
-    hpcc_dff_w32 ccr_26(
-        .d(ccr_26_d),
-        .q(ccr_26_q),
-        .clock(ccr_26_clock)
-    );
-    hpcc_dff_w32 ccr_27(
-        .d(ccr_27_d),
-        .q(ccr_27_q),
-        .clock(ccr_27_clock)
-    );
-    hpcc_dff_w32 ccr_28(
-        .d(ccr_28_d),
-        .q(ccr_28_q),
-        .clock(ccr_28_clock)
-    );
-    hpcc_dff_w32 ccr_29(
-        .d(ccr_29_d),
-        .q(ccr_29_q),
-        .clock(ccr_29_clock)
-    );
-    hpcc_dff_w32 ccr_30(
-        .d(ccr_30_d),
-        .q(ccr_30_q),
-        .clock(ccr_30_clock)
-    );
-    hpcc_dff_w32 ccr_31(
-        .d(ccr_31_d),
-        .q(ccr_31_q),
-        .clock(ccr_31_clock)
-    );
-    hpcc_dff_w32 ccr_32(
-        .d(ccr_32_d),
-        .q(ccr_32_q),
-        .clock(ccr_32_clock)
-    );
-    hpcc_dff_w32 ccr_33(
-        .d(ccr_33_d),
-        .q(ccr_33_q),
-        .clock(ccr_33_clock)
-    );
-    hpcc_dff_w32 ccr_34(
-        .d(ccr_34_d),
-        .q(ccr_34_q),
-        .clock(ccr_34_clock)
-    );
-    hpcc_dff_w32 ccr_35(
-        .d(ccr_35_d),
-        .q(ccr_35_q),
-        .clock(ccr_35_clock)
-    );
-    hpcc_dff_w32 ccr_36(
-        .d(ccr_36_d),
-        .q(ccr_36_q),
-        .clock(ccr_36_clock)
-    );
-    hpcc_dff_w32 ccr_37(
-        .d(ccr_37_d),
-        .q(ccr_37_q),
-        .clock(ccr_37_clock)
-    );
-    hpcc_dff_w32 ccr_38(
-        .d(ccr_38_d),
-        .q(ccr_38_q),
-        .clock(ccr_38_clock)
-    );
-    hpcc_dff_w32 ccr_39(
-        .d(ccr_39_d),
-        .q(ccr_39_q),
-        .clock(ccr_39_clock)
-    );
-    hpcc_dff_w32 ccr_40(
-        .d(ccr_40_d),
-        .q(ccr_40_q),
-        .clock(ccr_40_clock)
-    );
-    hpcc_dff_w32 ccr_41(
-        .d(ccr_41_d),
-        .q(ccr_41_q),
-        .clock(ccr_41_clock)
-    );
-    hpcc_dff_w32 ccr_42(
-        .d(ccr_42_d),
-        .q(ccr_42_q),
-        .clock(ccr_42_clock)
-    );
-    hpcc_dff_w32 ccr_43(
-        .d(ccr_43_d),
-        .q(ccr_43_q),
-        .clock(ccr_43_clock)
-    );
-    hpcc_dff_w32 ccr_44(
-        .d(ccr_44_d),
-        .q(ccr_44_q),
-        .clock(ccr_44_clock)
-    );
-    hpcc_dff_w32 ccr_45(
-        .d(ccr_45_d),
-        .q(ccr_45_q),
-        .clock(ccr_45_clock)
-    );
-    hpcc_dff_w32 ccr_46(
-        .d(ccr_46_d),
-        .q(ccr_46_q),
-        .clock(ccr_46_clock)
-    );
-    hpcc_dff_w32 ccr_47(
-        .d(ccr_47_d),
-        .q(ccr_47_q),
-        .clock(ccr_47_clock)
-    );
-    hpcc_dff_w32 ccr_48(
-        .d(ccr_48_d),
-        .q(ccr_48_q),
-        .clock(ccr_48_clock)
-    );
-    hpcc_dff_w32 ccr_49(
-        .d(ccr_49_d),
-        .q(ccr_49_q),
-        .clock(ccr_49_clock)
-    );
-    hpcc_dff_w32 ccr_50(
-        .d(ccr_50_d),
-        .q(ccr_50_q),
-        .clock(ccr_50_clock)
-    );
-    hpcc_dff_w32 ccr_51(
-        .d(ccr_51_d),
-        .q(ccr_51_q),
-        .clock(ccr_51_clock)
-    );
-    hpcc_dff_w32 ccr_52(
-        .d(ccr_52_d),
-        .q(ccr_52_q),
-        .clock(ccr_52_clock)
-    );
-    hpcc_dff_w32 ccr_53(
-        .d(ccr_53_d),
-        .q(ccr_53_q),
-        .clock(ccr_53_clock)
-    );
-    hpcc_dff_w32 ccr_54(
-        .d(ccr_54_d),
-        .q(ccr_54_q),
-        .clock(ccr_54_clock)
-    );
-    hpcc_dff_w32 ccr_55(
-        .d(ccr_55_d),
-        .q(ccr_55_q),
-        .clock(ccr_55_clock)
-    );
-    hpcc_dff_w32 ccr_56(
-        .d(ccr_56_d),
-        .q(ccr_56_q),
-        .clock(ccr_56_clock)
-    );
-    hpcc_dff_w32 ccr_57(
-        .d(ccr_57_d),
-        .q(ccr_57_q),
-        .clock(ccr_57_clock)
-    );
-    hpcc_dff_w32 ccr_58(
-        .d(ccr_58_d),
-        .q(ccr_58_q),
-        .clock(ccr_58_clock)
-    );
-    hpcc_dff_w32 ccr_59(
-        .d(ccr_59_d),
-        .q(ccr_59_q),
-        .clock(ccr_59_clock)
-    );
-    hpcc_dff_w32 ccr_60(
-        .d(ccr_60_d),
-        .q(ccr_60_q),
-        .clock(ccr_60_clock)
-    );
-    hpcc_dff_w32 ccr_61(
-        .d(ccr_61_d),
-        .q(ccr_61_q),
-        .clock(ccr_61_clock)
-    );
-    hpcc_dff_w32 ccr_62(
-        .d(ccr_62_d),
-        .q(ccr_62_q),
-        .clock(ccr_62_clock)
-    );
-    hpcc_dff_w32 ccr_63(
-        .d(ccr_63_d),
-        .q(ccr_63_q),
-        .clock(ccr_63_clock)
-    );
-    hpcc_dff_w32 ccr_64(
-        .d(ccr_64_d),
-        .q(ccr_64_q),
-        .clock(ccr_64_clock)
-    );
-    hpcc_dff_w32 cmd_word(
-        .d(cmd_word_d),
-        .q(cmd_word_q),
-        .clock(cmd_word_clock)
-    );
-    hpcc_dff_w32 cmd_errors(
-        .d(cmd_errors_d),
-        .q(cmd_errors_q),
-        .clock(cmd_errors_clock)
-    );
-    hpcc_dff_w32 cpl_count(
-        .d(cpl_count_d),
-        .q(cpl_count_q),
-        .clock(cpl_count_clock)
-    );
-    hpcc_dff_w32 fb_in(
-        .d(fb_in_d),
-        .q(fb_in_q),
-        .clock(fb_in_clock)
-    );
-    hpcc_dff_w16 now_frac(
-        .d(now_frac_d),
-        .q(now_frac_q),
-        .clock(now_frac_clock)
-    );
-    hpcc_dff_w64 now_ns(
-        .d(now_ns_d),
-        .q(now_ns_q),
-        .clock(now_ns_clock)
-    );
-    hpcc_dff_w4 state(
-        .d(state_d),
-        .q(state_q),
-        .clock(state_clock)
-    );
-    hpcc_dff_w4 err(
-        .d(err_d),
-        .q(err_q),
-        .clock(err_clock)
-    );
     hpcc_ram_w71_d1024 flows(
         .read_address(flows_read_address),
-        .read_clock(flows_read_clock),
+        .read_clock(clock),
         .read_data(flows_read_data),
         .write_address(flows_write_address),
-        .write_clock(flows_write_clock),
+        .write_clock(clock),
         .write_data(flows_write_data),
         .write_enable(flows_write_enable)
     );
     hpcc_ram_w4_d1024 shifts(
         .read_address(shifts_read_address),
-        .read_clock(shifts_read_clock),
+        .read_clock(clock),
         .read_data(shifts_read_data),
         .write_address(shifts_write_address),
-        .write_clock(shifts_write_clock),
+        .write_clock(clock),
         .write_data(shifts_write_data),
         .write_enable(shifts_write_enable)
     );
-    hpcc_dff_w1 nt_valid(
-        .d(nt_valid_d),
-        .q(nt_valid_q),
-        .clock(nt_valid_clock)
-    );
-    hpcc_dff_w16 nt_flow(
-        .d(nt_flow_d),
-        .q(nt_flow_q),
-        .clock(nt_flow_clock)
-    );
-    hpcc_dff_w32 nt_pkts(
-        .d(nt_pkts_d),
-        .q(nt_pkts_q),
-        .clock(nt_pkts_clock)
-    );
     hpcc_ram_w3_d1024 algs(
         .read_address(algs_read_address),
-        .read_clock(algs_read_clock),
+        .read_clock(clock),
         .read_data(algs_read_data),
         .write_address(algs_write_address),
-        .write_clock(algs_write_clock),
+        .write_clock(clock),
         .write_data(algs_write_data),
         .write_enable(algs_write_enable)
     );
-    hpcc_dff_w1 pq_valid(
-        .d(pq_valid_d),
-        .q(pq_valid_q),
-        .clock(pq_valid_clock)
-    );
-    hpcc_dff_w16 pq_flow(
-        .d(pq_flow_d),
-        .q(pq_flow_q),
-        .clock(pq_flow_clock)
-    );
-    hpcc_dff_w32 probes(
-        .d(probes_d),
-        .q(probes_q),
-        .clock(probes_clock)
-    );
-    hpcc_dff_w32 tm_gap(
-        .d(tm_gap_d),
-        .q(tm_gap_q),
-        .clock(tm_gap_clock)
-    );
-    hpcc_dff_w32 tm_count(
-        .d(tm_count_d),
-        .q(tm_count_q),
-        .clock(tm_count_clock)
-    );
-    hpcc_dff_w10 tm_flow(
-        .d(tm_flow_d),
-        .q(tm_flow_q),
-        .clock(tm_flow_clock)
-    );
-    hpcc_dff_w32 tm_wait(
-        .d(tm_wait_d),
-        .q(tm_wait_q),
-        .clock(tm_wait_clock)
-    );
-    hpcc_dff_w1 tm_valid(
-        .d(tm_valid_d),
-        .q(tm_valid_q),
-        .clock(tm_valid_clock)
-    );
     hpcc_ram_w25_d1024 rv(
         .read_address(rv_read_address),
-        .read_clock(rv_read_clock),
+        .read_clock(clock),
         .read_data(rv_read_data),
         .write_address(rv_write_address),
-        .write_clock(rv_write_clock),
+        .write_clock(clock),
         .write_data(rv_write_data),
         .write_enable(rv_write_enable)
     );
     hpcc_ram_w36_d1024 rto(
         .read_address(rto_read_address),
-        .read_clock(rto_read_clock),
+        .read_clock(clock),
         .read_data(rto_read_data),
         .write_address(rto_write_address),
-        .write_clock(rto_write_clock),
+        .write_clock(clock),
         .write_data(rto_write_data),
         .write_enable(rto_write_enable)
     );
-    hpcc_dff_w32 rto_cfg(
-        .d(rto_cfg_d),
-        .q(rto_cfg_q),
-        .clock(rto_cfg_clock)
-    );
-    hpcc_dff_w32 cnp_gap(
-        .d(cnp_gap_d),
-        .q(cnp_gap_q),
-        .clock(cnp_gap_clock)
-    );
     hpcc_ram_w1_d1024 dcq(
         .read_address(dcq_read_address),
-        .read_clock(dcq_read_clock),
+        .read_clock(clock),
         .read_data(dcq_read_data),
         .write_address(dcq_write_address),
-        .write_clock(dcq_write_clock),
+        .write_clock(clock),
         .write_data(dcq_write_data),
         .write_enable(dcq_write_enable)
     );
     hpcc_ram_w32_d1024 txb(
         .read_address(txb_read_address),
-        .read_clock(txb_read_clock),
+        .read_clock(clock),
         .read_data(txb_read_data),
         .write_address(txb_write_address),
-        .write_clock(txb_write_clock),
+        .write_clock(clock),
         .write_data(txb_write_data),
         .write_enable(txb_write_enable)
     );
     hpcc_ram_w1_d1024 rxh(
         .read_address(rxh_read_address),
-        .read_clock(rxh_read_clock),
+        .read_clock(clock),
         .read_data(rxh_read_data),
         .write_address(rxh_write_address),
-        .write_clock(rxh_write_clock),
+        .write_clock(clock),
         .write_data(rxh_write_data),
         .write_enable(rxh_write_enable)
     );
-    hpcc_dff_w1 m_valid(
-        .d(m_valid_d),
-        .q(m_valid_q),
-        .clock(m_valid_clock)
-    );
-    hpcc_dff_w512 m_data(
-        .d(m_data_d),
-        .q(m_data_q),
-        .clock(m_data_clock)
-    );
-    hpcc_dff_w32 merge_cfg(
-        .d(merge_cfg_d),
-        .q(merge_cfg_q),
-        .clock(merge_cfg_clock)
-    );
-    hpcc_dff_w32 merged(
-        .d(merged_d),
-        .q(merged_q),
-        .clock(merged_clock)
-    );
-    hpcc_dff_w32 ev_stalls(
-        .d(ev_stalls_d),
-        .q(ev_stalls_q),
-        .clock(ev_stalls_clock)
-    );
-    hpcc_dff_w1 f1_valid(
-        .d(f1_valid_d),
-        .q(f1_valid_q),
-        .clock(f1_valid_clock)
-    );
-    hpcc_dff_w16 f1_flow(
-        .d(f1_flow_d),
-        .q(f1_flow_q),
-        .clock(f1_flow_clock)
-    );
-    hpcc_dff_w32 f1_w(
-        .d(f1_w_d),
-        .q(f1_w_q),
-        .clock(f1_w_clock)
-    );
-    hpcc_dff_w1 f2_valid(
-        .d(f2_valid_d),
-        .q(f2_valid_q),
-        .clock(f2_valid_clock)
-    );
-    hpcc_dff_w16 f2_flow(
-        .d(f2_flow_d),
-        .q(f2_flow_q),
-        .clock(f2_flow_clock)
-    );
-    hpcc_dff_w32 f2_w(
-        .d(f2_w_d),
-        .q(f2_w_q),
-        .clock(f2_w_clock)
-    );
-    hpcc_dff_w32 f2_ll(
-        .d(f2_ll_d),
-        .q(f2_ll_q),
-        .clock(f2_ll_clock)
-    );
-    hpcc_dff_w32 f2_lh(
-        .d(f2_lh_d),
-        .q(f2_lh_q),
-        .clock(f2_lh_clock)
-    );
-    hpcc_dff_w32 f2_hl(
-        .d(f2_hl_d),
-        .q(f2_hl_q),
-        .clock(f2_hl_clock)
-    );
-    hpcc_dff_w32 f2_hh(
-        .d(f2_hh_d),
-        .q(f2_hh_q),
-        .clock(f2_hh_clock)
-    );
-    hpcc_dff_w1 f3_valid(
-        .d(f3_valid_d),
-        .q(f3_valid_q),
-        .clock(f3_valid_clock)
-    );
-    hpcc_dff_w16 f3_flow(
-        .d(f3_flow_d),
-        .q(f3_flow_q),
-        .clock(f3_flow_clock)
-    );
-    hpcc_dff_w32 f3_w(
-        .d(f3_w_d),
-        .q(f3_w_q),
-        .clock(f3_w_clock)
-    );
-    hpcc_dff_w65 f3_sum(
-        .d(f3_sum_d),
-        .q(f3_sum_q),
-        .clock(f3_sum_clock)
-    );
-    hpcc_dff_w1 fu_valid(
-        .d(fu_valid_d),
-        .q(fu_valid_q),
-        .clock(fu_valid_clock)
-    );
-    hpcc_dff_w80 fu_data(
-        .d(fu_data_d),
-        .q(fu_data_q),
-        .clock(fu_data_clock)
-    );
-    hpcc_dff_w32 fb_applied(
-        .d(fb_applied_d),
-        .q(fb_applied_q),
-        .clock(fb_applied_clock)
-    );
-    hpcc_dff_w32 fb_ignored(
-        .d(fb_ignored_d),
-        .q(fb_ignored_q),
-        .clock(fb_ignored_clock)
-    );
-    hpcc_dff_w32 tx_thr(
-        .d(tx_thr_d),
-        .q(tx_thr_q),
-        .clock(tx_thr_clock)
-    );
-    hpcc_dff_w32 tx_count(
-        .d(tx_count_d),
-        .q(tx_count_q),
-        .clock(tx_count_clock)
-    );
-    hpcc_dff_w1 tx1_valid(
-        .d(tx1_valid_d),
-        .q(tx1_valid_q),
-        .clock(tx1_valid_clock)
-    );
-    hpcc_dff_w10 tx1_flow(
-        .d(tx1_flow_d),
-        .q(tx1_flow_q),
-        .clock(tx1_flow_clock)
-    );
-    hpcc_dff_w14 tx1_len(
-        .d(tx1_len_d),
-        .q(tx1_len_q),
-        .clock(tx1_len_clock)
-    );
-    hpcc_dff_w1 txw_valid(
-        .d(txw_valid_d),
-        .q(txw_valid_q),
-        .clock(txw_valid_clock)
-    );
-    hpcc_dff_w10 txw_flow(
-        .d(txw_flow_d),
-        .q(txw_flow_q),
-        .clock(txw_flow_clock)
-    );
-    hpcc_dff_w32 txw_sum(
-        .d(txw_sum_d),
-        .q(txw_sum_q),
-        .clock(txw_sum_clock)
-    );
-    hpcc_dff_w1 ev5_valid(
-        .d(ev5_valid_d),
-        .q(ev5_valid_q),
-        .clock(ev5_valid_clock)
-    );
-    hpcc_dff_w10 ev5_flow(
-        .d(ev5_flow_d),
-        .q(ev5_flow_q),
-        .clock(ev5_flow_clock)
-    );
-    hpcc_dff_w32 ev5_bytes(
-        .d(ev5_bytes_d),
-        .q(ev5_bytes_q),
-        .clock(ev5_bytes_clock)
-    );
-    hpcc_dff_w32 rto_count(
-        .d(rto_count_d),
-        .q(rto_count_q),
-        .clock(rto_count_clock)
-    );
-    hpcc_dff_w32 rto_failed(
-        .d(rto_failed_d),
-        .q(rto_failed_q),
-        .clock(rto_failed_clock)
-    );
-    hpcc_dff_w1 rq_valid(
-        .d(rq_valid_d),
-        .q(rq_valid_q),
-        .clock(rq_valid_clock)
-    );
-    hpcc_dff_w1 rq_fail(
-        .d(rq_fail_d),
-        .q(rq_fail_q),
-        .clock(rq_fail_clock)
-    );
-    hpcc_dff_w10 rq_flow(
-        .d(rq_flow_d),
-        .q(rq_flow_q),
-        .clock(rq_flow_clock)
-    );
-    hpcc_dff_w1 ic(
-        .d(ic_d),
-        .q(ic_q),
-        .clock(ic_clock)
-    );
-    hpcc_dff_w3 ic_op(
-        .d(ic_op_d),
-        .q(ic_op_q),
-        .clock(ic_op_clock)
-    );
-    hpcc_dff_w16 ic_flow(
-        .d(ic_flow_d),
-        .q(ic_flow_q),
-        .clock(ic_flow_clock)
-    );
-    hpcc_dff_w24 ic_qpn(
-        .d(ic_qpn_d),
-        .q(ic_qpn_q),
-        .clock(ic_qpn_clock)
-    );
-    hpcc_dff_w1 cmd_pend(
-        .d(cmd_pend_d),
-        .q(cmd_pend_q),
-        .clock(cmd_pend_clock)
-    );
-    hpcc_dff_w1 sweep(
-        .d(sweep_d),
-        .q(sweep_q),
-        .clock(sweep_clock)
-    );
-    hpcc_dff_w10 sweep_addr(
-        .d(sweep_addr_d),
-        .q(sweep_addr_q),
-        .clock(sweep_addr_clock)
-    );
-    hpcc_dff_w1 t1_valid(
-        .d(t1_valid_d),
-        .q(t1_valid_q),
-        .clock(t1_valid_clock)
-    );
-    hpcc_dff_w16 t1_flow(
-        .d(t1_flow_d),
-        .q(t1_flow_q),
-        .clock(t1_flow_clock)
-    );
-    hpcc_dff_w24 t1_seq(
-        .d(t1_seq_d),
-        .q(t1_seq_q),
-        .clock(t1_seq_clock)
-    );
-    hpcc_dff_w1 lw_valid(
-        .d(lw_valid_d),
-        .q(lw_valid_q),
-        .clock(lw_valid_clock)
-    );
-    hpcc_dff_w16 lw_flow(
-        .d(lw_flow_d),
-        .q(lw_flow_q),
-        .clock(lw_flow_clock)
-    );
-    hpcc_dff_w71 lw_entry(
-        .d(lw_entry_d),
-        .q(lw_entry_q),
-        .clock(lw_entry_clock)
-    );
-    hpcc_dff_w1 cpl_valid(
-        .d(cpl_valid_d),
-        .q(cpl_valid_q),
-        .clock(cpl_valid_clock)
-    );
-    hpcc_dff_w64 cpl_data(
-        .d(cpl_data_d),
-        .q(cpl_data_q),
-        .clock(cpl_data_clock)
-    );
-    hpcc_dff_w1 skid_valid(
-        .d(skid_valid_d),
-        .q(skid_valid_q),
-        .clock(skid_valid_clock)
-    );
-    hpcc_dff_w64 skid_data(
-        .d(skid_data_d),
-        .q(skid_data_q),
-        .clock(skid_data_clock)
-    );
-    hpcc_dff_w32 t1_cmds(
-        .d(t1_cmds_d),
-        .q(t1_cmds_q),
-        .clock(t1_cmds_clock)
-    );
-    hpcc_dff_w1 rw_valid(
-        .d(rw_valid_d),
-        .q(rw_valid_q),
-        .clock(rw_valid_clock)
-    );
-    hpcc_dff_w1 rw_stage(
-        .d(rw_stage_d),
-        .q(rw_stage_q),
-        .clock(rw_stage_clock)
-    );
-    hpcc_dff_w64 rw_data(
-        .d(rw_data_d),
-        .q(rw_data_q),
-        .clock(rw_data_clock)
-    );
-    hpcc_dff_w32 rw_count(
-        .d(rw_count_d),
-        .q(rw_count_q),
-        .clock(rw_count_clock)
-    );
-    hpcc_dff_w1 rw2_valid(
-        .d(rw2_valid_d),
-        .q(rw2_valid_q),
-        .clock(rw2_valid_clock)
-    );
-    hpcc_dff_w64 rw2_data(
-        .d(rw2_data_d),
-        .q(rw2_data_q),
-        .clock(rw2_data_clock)
-    );
-    hpcc_dff_w32 rw2_count(
-        .d(rw2_count_d),
-        .q(rw2_count_q),
-        .clock(rw2_count_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        ns_q16_q <= ns_q16_d;
+        sched_cfg_q <= sched_cfg_d;
+        stat_sel_q <= stat_sel_d;
+        args_0_q <= args_0_d;
+        args_1_q <= args_1_d;
+        args_2_q <= args_2_d;
+        args_3_q <= args_3_d;
+        args_4_q <= args_4_d;
+        args_5_q <= args_5_d;
+        args_6_q <= args_6_d;
+        args_7_q <= args_7_d;
+        args_8_q <= args_8_d;
+        args_9_q <= args_9_d;
+        args_10_q <= args_10_d;
+        args_11_q <= args_11_d;
+        args_12_q <= args_12_d;
+        args_13_q <= args_13_d;
+        args_14_q <= args_14_d;
+        args_15_q <= args_15_d;
+        args_16_q <= args_16_d;
+        args_17_q <= args_17_d;
+        args_18_q <= args_18_d;
+        args_19_q <= args_19_d;
+        args_20_q <= args_20_d;
+        args_21_q <= args_21_d;
+        args_22_q <= args_22_d;
+        args_23_q <= args_23_d;
+        ccr_0_q <= ccr_0_d;
+        ccr_1_q <= ccr_1_d;
+        ccr_2_q <= ccr_2_d;
+        ccr_3_q <= ccr_3_d;
+        ccr_4_q <= ccr_4_d;
+        ccr_5_q <= ccr_5_d;
+        ccr_6_q <= ccr_6_d;
+        ccr_7_q <= ccr_7_d;
+        ccr_8_q <= ccr_8_d;
+        ccr_9_q <= ccr_9_d;
+        ccr_10_q <= ccr_10_d;
+        ccr_11_q <= ccr_11_d;
+        ccr_12_q <= ccr_12_d;
+        ccr_13_q <= ccr_13_d;
+        ccr_14_q <= ccr_14_d;
+        ccr_15_q <= ccr_15_d;
+        ccr_16_q <= ccr_16_d;
+        ccr_17_q <= ccr_17_d;
+        ccr_18_q <= ccr_18_d;
+        ccr_19_q <= ccr_19_d;
+        ccr_20_q <= ccr_20_d;
+        ccr_21_q <= ccr_21_d;
+        ccr_22_q <= ccr_22_d;
+        ccr_23_q <= ccr_23_d;
+        ccr_24_q <= ccr_24_d;
+        ccr_25_q <= ccr_25_d;
+        ccr_26_q <= ccr_26_d;
+        ccr_27_q <= ccr_27_d;
+        ccr_28_q <= ccr_28_d;
+        ccr_29_q <= ccr_29_d;
+        ccr_30_q <= ccr_30_d;
+        ccr_31_q <= ccr_31_d;
+        ccr_32_q <= ccr_32_d;
+        ccr_33_q <= ccr_33_d;
+        ccr_34_q <= ccr_34_d;
+        ccr_35_q <= ccr_35_d;
+        ccr_36_q <= ccr_36_d;
+        ccr_37_q <= ccr_37_d;
+        ccr_38_q <= ccr_38_d;
+        ccr_39_q <= ccr_39_d;
+        ccr_40_q <= ccr_40_d;
+        ccr_41_q <= ccr_41_d;
+        ccr_42_q <= ccr_42_d;
+        ccr_43_q <= ccr_43_d;
+        ccr_44_q <= ccr_44_d;
+        ccr_45_q <= ccr_45_d;
+        ccr_46_q <= ccr_46_d;
+        ccr_47_q <= ccr_47_d;
+        ccr_48_q <= ccr_48_d;
+        ccr_49_q <= ccr_49_d;
+        ccr_50_q <= ccr_50_d;
+        ccr_51_q <= ccr_51_d;
+        ccr_52_q <= ccr_52_d;
+        ccr_53_q <= ccr_53_d;
+        ccr_54_q <= ccr_54_d;
+        ccr_55_q <= ccr_55_d;
+        ccr_56_q <= ccr_56_d;
+        ccr_57_q <= ccr_57_d;
+        ccr_58_q <= ccr_58_d;
+        ccr_59_q <= ccr_59_d;
+        ccr_60_q <= ccr_60_d;
+        ccr_61_q <= ccr_61_d;
+        ccr_62_q <= ccr_62_d;
+        ccr_63_q <= ccr_63_d;
+        ccr_64_q <= ccr_64_d;
+        cmd_word_q <= cmd_word_d;
+        cmd_errors_q <= cmd_errors_d;
+        cpl_count_q <= cpl_count_d;
+        fb_in_q <= fb_in_d;
+        now_frac_q <= now_frac_d;
+        now_ns_q <= now_ns_d;
+        state_q <= state_d;
+        err_q <= err_d;
+        nt_valid_q <= nt_valid_d;
+        nt_flow_q <= nt_flow_d;
+        nt_pkts_q <= nt_pkts_d;
+        pq_valid_q <= pq_valid_d;
+        pq_flow_q <= pq_flow_d;
+        probes_q <= probes_d;
+        tm_gap_q <= tm_gap_d;
+        tm_count_q <= tm_count_d;
+        tm_flow_q <= tm_flow_d;
+        tm_wait_q <= tm_wait_d;
+        tm_valid_q <= tm_valid_d;
+        rto_cfg_q <= rto_cfg_d;
+        cnp_gap_q <= cnp_gap_d;
+        m_valid_q <= m_valid_d;
+        m_data_q <= m_data_d;
+        merge_cfg_q <= merge_cfg_d;
+        merged_q <= merged_d;
+        ev_stalls_q <= ev_stalls_d;
+        f1_valid_q <= f1_valid_d;
+        f1_flow_q <= f1_flow_d;
+        f1_w_q <= f1_w_d;
+        f2_valid_q <= f2_valid_d;
+        f2_flow_q <= f2_flow_d;
+        f2_w_q <= f2_w_d;
+        f2_ll_q <= f2_ll_d;
+        f2_lh_q <= f2_lh_d;
+        f2_hl_q <= f2_hl_d;
+        f2_hh_q <= f2_hh_d;
+        f3_valid_q <= f3_valid_d;
+        f3_flow_q <= f3_flow_d;
+        f3_w_q <= f3_w_d;
+        f3_sum_q <= f3_sum_d;
+        fu_valid_q <= fu_valid_d;
+        fu_data_q <= fu_data_d;
+        fb_applied_q <= fb_applied_d;
+        fb_ignored_q <= fb_ignored_d;
+        tx_thr_q <= tx_thr_d;
+        tx_count_q <= tx_count_d;
+        tx1_valid_q <= tx1_valid_d;
+        tx1_flow_q <= tx1_flow_d;
+        tx1_len_q <= tx1_len_d;
+        txw_valid_q <= txw_valid_d;
+        txw_flow_q <= txw_flow_d;
+        txw_sum_q <= txw_sum_d;
+        ev5_valid_q <= ev5_valid_d;
+        ev5_flow_q <= ev5_flow_d;
+        ev5_bytes_q <= ev5_bytes_d;
+        rto_count_q <= rto_count_d;
+        rto_failed_q <= rto_failed_d;
+        rq_valid_q <= rq_valid_d;
+        rq_fail_q <= rq_fail_d;
+        rq_flow_q <= rq_flow_d;
+        ic_q <= ic_d;
+        ic_op_q <= ic_op_d;
+        ic_flow_q <= ic_flow_d;
+        ic_qpn_q <= ic_qpn_d;
+        cmd_pend_q <= cmd_pend_d;
+        sweep_q <= sweep_d;
+        sweep_addr_q <= sweep_addr_d;
+        t1_valid_q <= t1_valid_d;
+        t1_flow_q <= t1_flow_d;
+        t1_seq_q <= t1_seq_d;
+        lw_valid_q <= lw_valid_d;
+        lw_flow_q <= lw_flow_d;
+        lw_entry_q <= lw_entry_d;
+        cpl_valid_q <= cpl_valid_d;
+        cpl_data_q <= cpl_data_d;
+        skid_valid_q <= skid_valid_d;
+        skid_data_q <= skid_data_d;
+        t1_cmds_q <= t1_cmds_d;
+        rw_valid_q <= rw_valid_d;
+        rw_stage_q <= rw_stage_d;
+        rw_data_q <= rw_data_d;
+        rw_count_q <= rw_count_d;
+        rw2_valid_q <= rw2_valid_d;
+        rw2_data_q <= rw2_data_d;
+        rw2_count_q <= rw2_count_d;
+    end
 
     // Update code
     always @(*) begin
-        ns_q16_clock = clock;
-        sched_cfg_clock = clock;
-        stat_sel_clock = clock;
-        cmd_word_clock = clock;
-        cmd_errors_clock = clock;
-        cpl_count_clock = clock;
-        fb_in_clock = clock;
-        now_frac_clock = clock;
-        now_ns_clock = clock;
-        state_clock = clock;
-        err_clock = clock;
-        sweep_clock = clock;
-        sweep_addr_clock = clock;
-        t1_valid_clock = clock;
-        t1_flow_clock = clock;
-        t1_seq_clock = clock;
-        lw_valid_clock = clock;
-        lw_flow_clock = clock;
-        lw_entry_clock = clock;
-        cpl_valid_clock = clock;
-        cpl_data_clock = clock;
-        skid_valid_clock = clock;
-        skid_data_clock = clock;
-        t1_cmds_clock = clock;
-        rw_valid_clock = clock;
-        rw_stage_clock = clock;
-        rw_data_clock = clock;
-        rw_count_clock = clock;
-        rw2_valid_clock = clock;
-        rw2_data_clock = clock;
-        rw2_count_clock = clock;
-        nt_valid_clock = clock;
-        nt_flow_clock = clock;
-        nt_pkts_clock = clock;
-        tm_gap_clock = clock;
-        tm_count_clock = clock;
-        tm_flow_clock = clock;
-        tm_wait_clock = clock;
-        tm_valid_clock = clock;
-        rto_cfg_clock = clock;
-        cnp_gap_clock = clock;
-        tx_thr_clock = clock;
-        tx_count_clock = clock;
-        tx1_valid_clock = clock;
-        tx1_flow_clock = clock;
-        tx1_len_clock = clock;
-        txw_valid_clock = clock;
-        txw_flow_clock = clock;
-        txw_sum_clock = clock;
-        ev5_valid_clock = clock;
-        ev5_flow_clock = clock;
-        ev5_bytes_clock = clock;
-        rto_count_clock = clock;
-        rto_failed_clock = clock;
-        rq_valid_clock = clock;
-        rq_fail_clock = clock;
-        rq_flow_clock = clock;
-        ic_clock = clock;
-        ic_op_clock = clock;
-        ic_flow_clock = clock;
-        ic_qpn_clock = clock;
-        cmd_pend_clock = clock;
-        f1_valid_clock = clock;
-        f1_flow_clock = clock;
-        f1_w_clock = clock;
-        f2_valid_clock = clock;
-        f2_flow_clock = clock;
-        f2_w_clock = clock;
-        f2_ll_clock = clock;
-        f2_lh_clock = clock;
-        f2_hl_clock = clock;
-        f2_hh_clock = clock;
-        f3_valid_clock = clock;
-        f3_flow_clock = clock;
-        f3_w_clock = clock;
-        f3_sum_clock = clock;
-        fu_valid_clock = clock;
-        fu_data_clock = clock;
-        fb_applied_clock = clock;
-        fb_ignored_clock = clock;
-        m_valid_clock = clock;
-        m_data_clock = clock;
-        merge_cfg_clock = clock;
-        merged_clock = clock;
-        ev_stalls_clock = clock;
-        pq_valid_clock = clock;
-        pq_flow_clock = clock;
-        probes_clock = clock;
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
@@ -2194,204 +1205,95 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         pq_valid_d = pq_valid_q;
         pq_flow_d = pq_flow_q;
         probes_d = probes_q;
-        args_0_clock = clock;
         args_0_d = args_0_q;
-        args_1_clock = clock;
         args_1_d = args_1_q;
-        args_2_clock = clock;
         args_2_d = args_2_q;
-        args_3_clock = clock;
         args_3_d = args_3_q;
-        args_4_clock = clock;
         args_4_d = args_4_q;
-        args_5_clock = clock;
         args_5_d = args_5_q;
-        args_6_clock = clock;
         args_6_d = args_6_q;
-        args_7_clock = clock;
         args_7_d = args_7_q;
-        args_8_clock = clock;
         args_8_d = args_8_q;
-        args_9_clock = clock;
         args_9_d = args_9_q;
-        args_10_clock = clock;
         args_10_d = args_10_q;
-        args_11_clock = clock;
         args_11_d = args_11_q;
-        args_12_clock = clock;
         args_12_d = args_12_q;
-        args_13_clock = clock;
         args_13_d = args_13_q;
-        args_14_clock = clock;
         args_14_d = args_14_q;
-        args_15_clock = clock;
         args_15_d = args_15_q;
-        args_16_clock = clock;
         args_16_d = args_16_q;
-        args_17_clock = clock;
         args_17_d = args_17_q;
-        args_18_clock = clock;
         args_18_d = args_18_q;
-        args_19_clock = clock;
         args_19_d = args_19_q;
-        args_20_clock = clock;
         args_20_d = args_20_q;
-        args_21_clock = clock;
         args_21_d = args_21_q;
-        args_22_clock = clock;
         args_22_d = args_22_q;
-        args_23_clock = clock;
         args_23_d = args_23_q;
-        ccr_0_clock = clock;
         ccr_0_d = ccr_0_q;
-        ccr_1_clock = clock;
         ccr_1_d = ccr_1_q;
-        ccr_2_clock = clock;
         ccr_2_d = ccr_2_q;
-        ccr_3_clock = clock;
         ccr_3_d = ccr_3_q;
-        ccr_4_clock = clock;
         ccr_4_d = ccr_4_q;
-        ccr_5_clock = clock;
         ccr_5_d = ccr_5_q;
-        ccr_6_clock = clock;
         ccr_6_d = ccr_6_q;
-        ccr_7_clock = clock;
         ccr_7_d = ccr_7_q;
-        ccr_8_clock = clock;
         ccr_8_d = ccr_8_q;
-        ccr_9_clock = clock;
         ccr_9_d = ccr_9_q;
-        ccr_10_clock = clock;
         ccr_10_d = ccr_10_q;
-        ccr_11_clock = clock;
         ccr_11_d = ccr_11_q;
-        ccr_12_clock = clock;
         ccr_12_d = ccr_12_q;
-        ccr_13_clock = clock;
         ccr_13_d = ccr_13_q;
-        ccr_14_clock = clock;
         ccr_14_d = ccr_14_q;
-        ccr_15_clock = clock;
         ccr_15_d = ccr_15_q;
-        ccr_16_clock = clock;
         ccr_16_d = ccr_16_q;
-        ccr_17_clock = clock;
         ccr_17_d = ccr_17_q;
-        ccr_18_clock = clock;
         ccr_18_d = ccr_18_q;
-        ccr_19_clock = clock;
         ccr_19_d = ccr_19_q;
-        ccr_20_clock = clock;
         ccr_20_d = ccr_20_q;
-        ccr_21_clock = clock;
         ccr_21_d = ccr_21_q;
-        ccr_22_clock = clock;
         ccr_22_d = ccr_22_q;
-        ccr_23_clock = clock;
         ccr_23_d = ccr_23_q;
-        ccr_24_clock = clock;
         ccr_24_d = ccr_24_q;
-        ccr_25_clock = clock;
         ccr_25_d = ccr_25_q;
-        ccr_26_clock = clock;
         ccr_26_d = ccr_26_q;
-        ccr_27_clock = clock;
         ccr_27_d = ccr_27_q;
-        ccr_28_clock = clock;
         ccr_28_d = ccr_28_q;
-        ccr_29_clock = clock;
         ccr_29_d = ccr_29_q;
-        ccr_30_clock = clock;
         ccr_30_d = ccr_30_q;
-        ccr_31_clock = clock;
         ccr_31_d = ccr_31_q;
-        ccr_32_clock = clock;
         ccr_32_d = ccr_32_q;
-        ccr_33_clock = clock;
         ccr_33_d = ccr_33_q;
-        ccr_34_clock = clock;
         ccr_34_d = ccr_34_q;
-        ccr_35_clock = clock;
         ccr_35_d = ccr_35_q;
-        ccr_36_clock = clock;
         ccr_36_d = ccr_36_q;
-        ccr_37_clock = clock;
         ccr_37_d = ccr_37_q;
-        ccr_38_clock = clock;
         ccr_38_d = ccr_38_q;
-        ccr_39_clock = clock;
         ccr_39_d = ccr_39_q;
-        ccr_40_clock = clock;
         ccr_40_d = ccr_40_q;
-        ccr_41_clock = clock;
         ccr_41_d = ccr_41_q;
-        ccr_42_clock = clock;
         ccr_42_d = ccr_42_q;
-        ccr_43_clock = clock;
         ccr_43_d = ccr_43_q;
-        ccr_44_clock = clock;
         ccr_44_d = ccr_44_q;
-        ccr_45_clock = clock;
         ccr_45_d = ccr_45_q;
-        ccr_46_clock = clock;
         ccr_46_d = ccr_46_q;
-        ccr_47_clock = clock;
         ccr_47_d = ccr_47_q;
-        ccr_48_clock = clock;
         ccr_48_d = ccr_48_q;
-        ccr_49_clock = clock;
         ccr_49_d = ccr_49_q;
-        ccr_50_clock = clock;
         ccr_50_d = ccr_50_q;
-        ccr_51_clock = clock;
         ccr_51_d = ccr_51_q;
-        ccr_52_clock = clock;
         ccr_52_d = ccr_52_q;
-        ccr_53_clock = clock;
         ccr_53_d = ccr_53_q;
-        ccr_54_clock = clock;
         ccr_54_d = ccr_54_q;
-        ccr_55_clock = clock;
         ccr_55_d = ccr_55_q;
-        ccr_56_clock = clock;
         ccr_56_d = ccr_56_q;
-        ccr_57_clock = clock;
         ccr_57_d = ccr_57_q;
-        ccr_58_clock = clock;
         ccr_58_d = ccr_58_q;
-        ccr_59_clock = clock;
         ccr_59_d = ccr_59_q;
-        ccr_60_clock = clock;
         ccr_60_d = ccr_60_q;
-        ccr_61_clock = clock;
         ccr_61_d = ccr_61_q;
-        ccr_62_clock = clock;
         ccr_62_d = ccr_62_q;
-        ccr_63_clock = clock;
         ccr_63_d = ccr_63_q;
-        ccr_64_clock = clock;
         ccr_64_d = ccr_64_q;
-        axil_clock = clock;
-        sched_clock = clock;
-        cc_clock = clock;
-        dp_clock = clock;
-        flows_read_clock = clock;
-        flows_write_clock = clock;
-        shifts_read_clock = clock;
-        algs_read_clock = clock;
-        algs_write_clock = clock;
-        shifts_write_clock = clock;
-        rv_read_clock = clock;
-        rv_write_clock = clock;
-        rto_read_clock = clock;
-        rto_write_clock = clock;
-        dcq_read_clock = clock;
-        dcq_write_clock = clock;
-        txb_read_clock = clock;
-        txb_write_clock = clock;
-        rxh_read_clock = clock;
-        rxh_write_clock = clock;
         axil_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
@@ -2749,15 +1651,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         axil_rd_data = 32'h0;
         axil_rd_err = 1'b0;
-        dp_stat_rx_pipe_addr = stat_sel_q[(32'h0)+:(5)];
-        dp_stat_rx_ctx_addr = stat_sel_q[(32'h8)+:(4)];
+        dp_stat_rx_pipe_addr = stat_sel_q[0+:5];
+        dp_stat_rx_ctx_addr = stat_sel_q[8+:4];
         if (axil_rd_addr == 32'h0) begin
             axil_rd_data = 32'h48504343;
         end
         else if (axil_rd_addr == 32'h1) begin
-            axil_rd_data = ((err_q) & 32'hffffffff) << 32'h4;
+            axil_rd_data = ((err_q) & 32'hffffffff) << 4;
             if (((state_q != 32'h0) & ~ic_q) | cmd_pend_q) begin
-                axil_rd_data = (((err_q) & 32'hffffffff) << 32'h4) | 32'h1;
+                axil_rd_data = (((err_q) & 32'hffffffff) << 4) | 32'h1;
             end
         end
         else if (axil_rd_addr == 32'h2) begin
@@ -2773,10 +1675,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = sched_cfg_q;
         end
         else if (axil_rd_addr == 32'h6) begin
-            axil_rd_data = now_ns_q[(32'h0)+:(32)];
+            axil_rd_data = now_ns_q[0+:32];
         end
         else if (axil_rd_addr == 32'h7) begin
-            axil_rd_data = now_ns_q[(32'h20)+:(32)];
+            axil_rd_data = now_ns_q[32+:32];
         end
         else if (axil_rd_addr == 32'h8) begin
             axil_rd_data = cpl_count_q;
@@ -3145,48 +2047,48 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             axil_rd_err = 1'b1;
         end
-        frac_sum = ((now_frac_q) & 17'h1ffff) + ((ns_q16_q[(32'h0)+:(16)]) & 17'h1ffff);
-        now_frac_d = frac_sum[(32'h0)+:(16)];
-        now_ns_d = now_ns_q + ((ns_q16_q[(32'h10)+:(16)]) & 64'hffffffffffffffff) + ((frac_sum[(32'h10)+:(1)]) & 64'hffffffffffffffff);
+        frac_sum = ((now_frac_q) & 17'h1ffff) + ((ns_q16_q[0+:16]) & 17'h1ffff);
+        now_frac_d = frac_sum[0+:16];
+        now_ns_d = now_ns_q + ((ns_q16_q[16+:16]) & 64'hffffffffffffffff) + ((frac_sum[16+:1]) & 64'hffffffffffffffff);
         dp_now_ns = now_ns_q;
-        sched_cfg_pkt_shift = sched_cfg_q[(32'h0)+:(4)];
-        sched_cfg_max_burst = sched_cfg_q[(32'h10)+:(12)];
+        sched_cfg_pkt_shift = sched_cfg_q[0+:4];
+        sched_cfg_max_burst = sched_cfg_q[16+:12];
         dp_cfg_pkt_shift = 32'h0;
         dp_cfg_cnp_interval_ns = cnp_gap_q;
         cc_cfg_hpcc_t_ns = ccr_0_q;
-        cc_cfg_hpcc_eta_q16 = ccr_1_q[(32'h0)+:(17)];
-        cc_cfg_hpcc_max_stage = ccr_2_q[(32'h0)+:(8)];
+        cc_cfg_hpcc_eta_q16 = ccr_1_q[0+:17];
+        cc_cfg_hpcc_max_stage = ccr_2_q[0+:8];
         cc_cfg_hpcc_w_ai_q8 = ccr_3_q;
         cc_cfg_hpcc_w_min_q8 = ccr_4_q;
         cc_cfg_hpcc_w_max_q8 = ccr_5_q;
-        cc_cfg_hpcc_u_init_q16 = ccr_6_q[(32'h0)+:(24)];
-        cc_cfg_hpcc_inv_bt = ((ccr_7_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_8_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((ccr_9_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((ccr_10_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((ccr_11_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((ccr_12_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((ccr_13_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((ccr_14_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0);
-        cc_cfg_hpcc_inv_b = ((ccr_15_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_16_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((ccr_17_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((ccr_18_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((ccr_19_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((ccr_20_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((ccr_21_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((ccr_22_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0);
+        cc_cfg_hpcc_u_init_q16 = ccr_6_q[0+:24];
+        cc_cfg_hpcc_inv_bt = ((ccr_7_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_8_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_9_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_10_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_11_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_12_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_13_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_14_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224);
+        cc_cfg_hpcc_inv_b = ((ccr_15_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_16_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_17_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_18_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_19_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_20_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_21_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_22_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224);
         cc_cfg_hpcc_inv_t = ccr_23_q;
         cc_cfg_hpcc_rate_mul = ccr_24_q;
         cc_cfg_hpcc_line_q16 = ccr_25_q;
         cc_cfg_ldcp_rtt_ns = ccr_26_q;
         cc_cfg_ldcp_mss = ccr_27_q;
-        cc_cfg_ldcp_alpha_q16 = ccr_28_q[(32'h0)+:(17)];
-        cc_cfg_ldcp_beta_q16 = ccr_29_q[(32'h0)+:(17)];
-        cc_cfg_ldcp_gamma_shift = ccr_30_q[(32'h0)+:(4)];
-        cc_cfg_ldcp_iw = ccr_31_q[(32'h0)+:(16)];
+        cc_cfg_ldcp_alpha_q16 = ccr_28_q[0+:17];
+        cc_cfg_ldcp_beta_q16 = ccr_29_q[0+:17];
+        cc_cfg_ldcp_gamma_shift = ccr_30_q[0+:4];
+        cc_cfg_ldcp_iw = ccr_31_q[0+:16];
         cc_cfg_ldcp_max_cw_q16 = ccr_32_q;
         cc_cfg_ldcp_fast_start = ccr_33_q[32'h0];
-        cc_cfg_ldcp_rate_mul = ((ccr_34_q) & 48'hffffffffffff) | (((ccr_35_q[(32'h0)+:(16)]) & 48'hffffffffffff) << 32'h20);
+        cc_cfg_ldcp_rate_mul = ((ccr_34_q) & 48'hffffffffffff) | (((ccr_35_q[0+:16]) & 48'hffffffffffff) << 32);
         cc_cfg_ldcp_line_q16 = ccr_36_q;
-        cc_cfg_dcqcn_line_q24 = ((ccr_37_q) & 40'hffffffffff) | (((ccr_38_q[(32'h0)+:(8)]) & 40'hffffffffff) << 32'h20);
-        cc_cfg_dcqcn_min_q24 = ((ccr_39_q) & 40'hffffffffff) | (((ccr_40_q[(32'h0)+:(8)]) & 40'hffffffffff) << 32'h20);
-        cc_cfg_dcqcn_ai_q24 = ((ccr_41_q) & 40'hffffffffff) | (((ccr_42_q[(32'h0)+:(8)]) & 40'hffffffffff) << 32'h20);
-        cc_cfg_dcqcn_hai_q24 = ((ccr_43_q) & 40'hffffffffff) | (((ccr_44_q[(32'h0)+:(8)]) & 40'hffffffffff) << 32'h20);
-        cc_cfg_dcqcn_g_shift = ccr_45_q[(32'h0)+:(5)];
-        cc_cfg_dcqcn_initial_alpha_q24 = ccr_46_q[(32'h0)+:(25)];
+        cc_cfg_dcqcn_line_q24 = ((ccr_37_q) & 40'hffffffffff) | (((ccr_38_q[0+:8]) & 40'hffffffffff) << 32);
+        cc_cfg_dcqcn_min_q24 = ((ccr_39_q) & 40'hffffffffff) | (((ccr_40_q[0+:8]) & 40'hffffffffff) << 32);
+        cc_cfg_dcqcn_ai_q24 = ((ccr_41_q) & 40'hffffffffff) | (((ccr_42_q[0+:8]) & 40'hffffffffff) << 32);
+        cc_cfg_dcqcn_hai_q24 = ((ccr_43_q) & 40'hffffffffff) | (((ccr_44_q[0+:8]) & 40'hffffffffff) << 32);
+        cc_cfg_dcqcn_g_shift = ccr_45_q[0+:5];
+        cc_cfg_dcqcn_initial_alpha_q24 = ccr_46_q[0+:25];
         cc_cfg_dcqcn_alpha_timer_ns = ccr_47_q;
-        cc_cfg_dcqcn_decay = ((ccr_48_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_49_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((ccr_50_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((ccr_51_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((ccr_52_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((ccr_53_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((ccr_54_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((ccr_55_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ccr_56_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((ccr_57_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((ccr_58_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((ccr_59_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160);
+        cc_cfg_dcqcn_decay = ((ccr_48_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_49_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_50_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_51_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_52_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_53_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_54_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_55_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((ccr_56_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((ccr_57_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((ccr_58_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((ccr_59_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352);
         cc_cfg_dcqcn_min_cut_interval_ns = ccr_60_q;
         cc_cfg_dcqcn_rate_increase_timer_ns = ccr_61_q;
         cc_cfg_dcqcn_byte_counter_bytes = ccr_62_q;
-        cc_cfg_dcqcn_fast_recovery_times = ccr_63_q[(32'h0)+:(8)];
+        cc_cfg_dcqcn_fast_recovery_times = ccr_63_q[0+:8];
         cc_cfg_dcqcn_win_mul = ccr_64_q;
         dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
         dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
@@ -3196,19 +2098,19 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
         nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
         dp_m_axis_notify_tready = ~nt_valid_q | sched_s_axis_notify_tready;
-        shifts_read_address = nt_flow_q[(32'h0)+:(10)];
+        shifts_read_address = nt_flow_q[0+:10];
         if (nt_take) begin
-            shifts_read_address = dp_m_axis_notify_tdata[(32'h20)+:(10)];
+            shifts_read_address = dp_m_axis_notify_tdata[32+:10];
             nt_valid_d = 1'b1;
-            nt_flow_d = dp_m_axis_notify_tdata[(32'h20)+:(16)];
-            nt_pkts_d = dp_m_axis_notify_tdata[(32'h0)+:(32)];
+            nt_flow_d = dp_m_axis_notify_tdata[32+:16];
+            nt_pkts_d = dp_m_axis_notify_tdata[0+:32];
         end
         else if (sched_s_axis_notify_tready) begin
             nt_valid_d = 1'b0;
         end
         sched_s_axis_notify_tvalid = nt_valid_q;
         nt_bytes = nt_pkts_q << shifts_read_data;
-        sched_s_axis_notify_tdata = ((nt_bytes) & 48'hffffffffffff) | (((nt_flow_q) & 48'hffffffffffff) << 32'h20);
+        sched_s_axis_notify_tdata = ((nt_bytes) & 48'hffffffffffff) | (((nt_flow_q) & 48'hffffffffffff) << 32);
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -3223,15 +2125,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        cmd_op = cmd_word_q[(32'h0)+:(3)];
-        cmd_flow = cmd_word_q[(32'h10)+:(16)];
+        cmd_op = cmd_word_q[0+:3];
+        cmd_flow = cmd_word_q[16+:16];
         if (ic_q) begin
             cmd_op = ic_op_q;
             cmd_flow = ic_flow_q;
         end
-        tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a0) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0);
-        rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
-        mtu = tx_word[(32'h160)+:(14)];
+        tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 384) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 416) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
+        rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 96);
+        mtu = tx_word[352+:14];
         mtu_shift = 32'h0;
         mtu_ok = 1'b1;
         if (mtu == 32'h100) begin
@@ -3252,7 +2154,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             mtu_ok = 1'b0;
         end
-        msg_len = (((tx_word[(32'ha0)+:(8)]) & 33'h1ffffffff) << 32'h18) | (((tx_word[(32'ha8)+:(8)]) & 33'h1ffffffff) << 32'h10) | (((tx_word[(32'hb0)+:(8)]) & 33'h1ffffffff) << 32'h8) | ((tx_word[(32'hb8)+:(8)]) & 33'h1ffffffff);
+        msg_len = (((tx_word[160+:8]) & 33'h1ffffffff) << 24) | (((tx_word[168+:8]) & 33'h1ffffffff) << 16) | (((tx_word[176+:8]) & 33'h1ffffffff) << 8) | ((tx_word[184+:8]) & 33'h1ffffffff);
         is_read = tx_word[32'h118];
         entry = flows_read_data;
         if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
@@ -3266,21 +2168,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_entry = t1_entry;
         wr_una = t1_seq_q;
         seq_cpl = 1'b0;
-        seq_cpl_data = ((cmd_flow) & 64'hffffffffffffffff) | (((entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10) | (((32'h1) & 64'hffffffffffffffff) << 32'h20);
-        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff)) - 32'h1;
-        npkts = (msg_len + mtu_mask) >> ((entry[(32'h2a)+:(4)]) & 33'h1ffffffff);
+        seq_cpl_data = ((cmd_flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
+        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[42+:4]) & 33'h1ffffffff)) - 32'h1;
+        npkts = (msg_len + mtu_mask) >> ((entry[42+:4]) & 33'h1ffffffff);
         if (~|npkts) begin
             npkts = 32'h1;
         end
-        end_psn = tx_word[(32'h100)+:(24)] + npkts[(32'h0)+:(24)];
+        end_psn = tx_word[256+:24] + npkts[0+:24];
         seq_hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | sweep_q;
         hold = seq_hold | cpl_valid_q | rw_valid_q | f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
-        flows_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
+        flows_read_address = dp_m_axis_event_tdata[0+:10];
         if (seq_hold) begin
-            flows_read_address = cmd_flow[(32'h0)+:(10)];
+            flows_read_address = cmd_flow[0+:10];
         end
-        tm_word = ((tm_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h30000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
-        ev5_word = ((ev5_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h50000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ev5_bytes_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60);
+        tm_word = ((tm_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h30000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
+        ev5_word = ((ev5_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h50000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ev5_bytes_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
         cc_s_axis_event_tdata = m_data_q;
         cc_s_axis_event_tvalid = m_valid_q;
         m_offer = 1'b1;
@@ -3297,24 +2199,24 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_ctrl_tvalid = 1'b0;
         sched_create = 32'h0;
         if (cmd_op == 32'h1) begin
-            sched_create = (((32'h1) & 88'hffffffffffffffffffffff) << 32'h50) | (((mtu_shift) & 88'hffffffffffffffffffffff) << 32'h51);
+            sched_create = (((32'h1) & 88'hffffffffffffffffffffff) << 80) | (((mtu_shift) & 88'hffffffffffffffffffffff) << 81);
         end
-        sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32'h20) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 32'h40) | sched_create;
+        sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 64) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
-        dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32) << 32) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         if (cmd_op == 32'h1) begin
-            dp_s_axis_tx_ctrl_tdata = (((tx_word >> 32'h20) << 32'h20) & ~(((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h172)) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            if (args_22_q[(32'h0)+:(2)] == 32'h3) begin
-                dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32'h20) << 32'h20) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h172) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            dp_s_axis_tx_ctrl_tdata = (((tx_word >> 32) << 32) & ~(((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 370)) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            if (args_22_q[0+:2] == 32'h3) begin
+                dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32) << 32) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 370) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             end
         end
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
         dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h7) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
         if (ic_q) begin
-            dp_s_axis_tx_ctrl_tdata = (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | ((32'h2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            dp_s_axis_rx_ctrl_tdata = (((ic_qpn_q) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((32'h2) & 128'hffffffffffffffffffffffffffffffff);
+            dp_s_axis_tx_ctrl_tdata = (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            dp_s_axis_rx_ctrl_tdata = (((ic_qpn_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h2) & 128'hffffffffffffffffffffffffffffffff);
             if (cmd_op == 32'h5) begin
-                dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);
+                dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);
             end
         end
         dp_s_axis_probe_tvalid = pq_valid_q & (state_q != 32'h8);
@@ -3360,7 +2262,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         if (state_q == 32'h1) begin
-            if (((cmd_flow[(32'h0)+:(10)]) & 16'hffff) != cmd_flow) begin
+            if (((cmd_flow[0+:10]) & 16'hffff) != cmd_flow) begin
                 err_d = 32'h1;
                 cmd_errors_d = cmd_errors_q + 32'h1;
                 state_d = 32'h0;
@@ -3371,7 +2273,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if ((state_q == 32'h2) & ic_q) begin
             state_d = 32'h0;
-            ic_qpn_d = entry[(32'h2f)+:(24)];
+            ic_qpn_d = entry[47+:24];
             if (entry[32'h0] & entry[32'h1]) begin
                 if (cmd_op == 32'h5) begin
                     state_d = 32'h5;
@@ -3397,7 +2299,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 if (entry[32'h0]) begin
                     err_d = 32'h2;
                 end
-                else if (~mtu_ok | (rx_word[(32'h10)+:(14)] != mtu) | (((rx_word[(32'h20)+:(10)]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
+                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_word[32+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
                     err_d = 32'h4;
                 end
                 else begin
@@ -3412,7 +2314,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 else if (entry[32'h1] & (cmd_op != 32'h4)) begin
                     err_d = 32'h5;
                 end
-                else if ((cmd_op == 32'h3) & is_read & (((rx_word[(32'h20)+:(10)]) & 16'hffff) != cmd_flow)) begin
+                else if ((cmd_op == 32'h3) & is_read & (((rx_word[32+:10]) & 16'hffff) != cmd_flow)) begin
                     err_d = 32'h4;
                 end
                 else begin
@@ -3435,7 +2337,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if (state_q == 32'h3) begin
             if (~m_valid_q) begin
                 m_offer = 1'b0;
-                cc_s_axis_event_tdata = ((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h60000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((args_22_q[(32'h0)+:(2)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1f0);
+                cc_s_axis_event_tdata = ((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h60000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_22_q[0+:2]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 496);
                 cc_s_axis_event_tvalid = 1'b1;
                 if (cc_s_axis_event_tready) begin
                     state_d = 32'h4;
@@ -3488,7 +2390,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 wr_flow = cmd_flow;
                 wr_una = 32'h0;
                 if (cmd_op == 32'h1) begin
-                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 32'h2a) | (((rx_word[(32'h20)+:(24)]) & 71'h7fffffffffffffffff) << 32'h2f);
+                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 42) | (((rx_word[32+:24]) & 71'h7fffffffffffffffff) << 47);
                     state_d = 32'h0;
                 end
                 else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
@@ -3496,8 +2398,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                     state_d = 32'h0;
                 end
                 else begin
-                    wr_una = tx_word[(32'h100)+:(24)];
-                    wr_entry = (entry & ((32'h1) & 71'h7fffffffffffffffff)) | (((entry[(32'h2f)+:(24)]) & 71'h7fffffffffffffffff) << 32'h2f) | (((entry[(32'h2a)+:(4)]) & 71'h7fffffffffffffffff) << 32'h2a) | (((tx_word[(32'h118)+:(1)]) & 71'h7fffffffffffffffff) << 32'h2e) | ((32'h2) & 71'h7fffffffffffffffff) | (((end_psn) & 71'h7fffffffffffffffff) << 32'h2) | (((args_23_q[(32'h0)+:(16)]) & 71'h7fffffffffffffffff) << 32'h1a);
+                    wr_una = tx_word[256+:24];
+                    wr_entry = (entry & ((32'h1) & 71'h7fffffffffffffffff)) | (((entry[47+:24]) & 71'h7fffffffffffffffff) << 47) | (((entry[42+:4]) & 71'h7fffffffffffffffff) << 42) | (((tx_word[280+:1]) & 71'h7fffffffffffffffff) << 46) | ((32'h2) & 71'h7fffffffffffffffff) | (((end_psn) & 71'h7fffffffffffffffff) << 2) | (((args_23_q[0+:16]) & 71'h7fffffffffffffffff) << 26);
                     state_d = 32'h4;
                     if (is_read) begin
                         state_d = 32'h5;
@@ -3512,21 +2414,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
-        m_same = m_valid_q & (m_data_q[(32'h0)+:(16)] == dp_m_axis_event_tdata[(32'h0)+:(16)]) & (m_data_q[(32'h10)+:(4)] == 32'h0) & (dp_m_axis_event_tdata[(32'h10)+:(4)] == 32'h0) & (m_data_q[32'h14] == dp_m_axis_event_tdata[32'h14]) & ~m_data_q[32'h15] & ~dp_m_axis_event_tdata[32'h15];
+        m_same = m_valid_q & (m_data_q[0+:16] == dp_m_axis_event_tdata[0+:16]) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[32'h14] == dp_m_axis_event_tdata[32'h14]) & ~m_data_q[32'h15] & ~dp_m_axis_event_tdata[32'h15];
         m_merge = merge_cfg_q[32'h0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
-        m_acked = ((m_data_q[(32'h1e0)+:(16)]) & 17'h1ffff) + ((dp_m_axis_event_tdata[(32'h1e0)+:(16)]) & 17'h1ffff);
+        m_acked = ((m_data_q[480+:16]) & 17'h1ffff) + ((dp_m_axis_event_tdata[480+:16]) & 17'h1ffff);
         if (m_acked[32'h10]) begin
             m_acked = 32'hffff;
         end
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
             ev_stalls_d = ev_stalls_q + 32'h1;
         end
-        ev_type = dp_m_axis_event_tdata[(32'h10)+:(4)];
+        ev_type = dp_m_axis_event_tdata[16+:4];
         ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
         t1_valid_d = ev_take & ((ev_type == 32'h0) | (ev_type == 32'h2));
-        t1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
-        t1_seq_d = dp_m_axis_event_tdata[(32'h20)+:(24)];
+        t1_flow_d = dp_m_axis_event_tdata[0+:16];
+        t1_seq_d = dp_m_axis_event_tdata[32+:24];
         t1_cmds_d = dp_stat_rx_cmds;
         if (m_go) begin
             m_valid_d = 1'b0;
@@ -3535,18 +2437,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             m_valid_d = 1'b1;
             m_data_d = dp_m_axis_event_tdata;
             if (m_merge) begin
-                m_data_d = (dp_m_axis_event_tdata & ~(((32'hffff) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0)) | (((m_acked[(32'h0)+:(16)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0);
+                m_data_d = (dp_m_axis_event_tdata & ~(((32'hffff) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480)) | (((m_acked[0+:16]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
                 merged_d = merged_q + 32'h1;
             end
         end
-        rxh_read_address = dp_m_axis_event_tdata[(32'h0)+:(10)];
+        rxh_read_address = dp_m_axis_event_tdata[0+:10];
         f1_valid_d = ev_take & dp_m_axis_event_tdata[32'h15];
-        f1_flow_d = dp_m_axis_event_tdata[(32'h0)+:(16)];
-        f1_w_d = dp_m_axis_event_tdata[(32'ha0)+:(32)];
-        f_wl = f1_w_q[(32'h0)+:(16)];
-        f_wh = f1_w_q[(32'h10)+:(16)];
-        f_ml = ccr_24_q[(32'h0)+:(16)];
-        f_mh = ccr_24_q[(32'h10)+:(16)];
+        f1_flow_d = dp_m_axis_event_tdata[0+:16];
+        f1_w_d = dp_m_axis_event_tdata[160+:32];
+        f_wl = f1_w_q[0+:16];
+        f_wh = f1_w_q[16+:16];
+        f_ml = ccr_24_q[0+:16];
+        f_mh = ccr_24_q[16+:16];
         f2_valid_d = f1_valid_q & |rxh_read_data;
         if (f1_valid_q & ~|rxh_read_data) begin
             fb_ignored_d = fb_ignored_q + 32'h1;
@@ -3560,8 +2462,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         f3_valid_d = f2_valid_q;
         f3_flow_d = f2_flow_q;
         f3_w_d = f2_w_q;
-        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 32'h10) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 32'h10) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32'h20) + (((32'h1) & 65'h1ffffffffffffffff) << 32'h1f);
-        f_rate = f3_sum_q[(32'h20)+:(33)];
+        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
+        f_rate = f3_sum_q[32+:33];
         if (f_rate > ((ccr_25_q) & 33'h1ffffffff)) begin
             f_rate = ((ccr_25_q) & 33'h1ffffffff);
         end
@@ -3570,11 +2472,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         if (f3_valid_q) begin
             fu_valid_d = 1'b1;
-            fu_data_d = ((f_rate[(32'h0)+:(32)]) & 80'hffffffffffffffffffff) | (((f3_w_q[(32'h8)+:(24)]) & 80'hffffffffffffffffffff) << 32'h20) | (((f3_flow_q) & 80'hffffffffffffffffffff) << 32'h40);
+            fu_data_d = ((f_rate[0+:32]) & 80'hffffffffffffffffffff) | (((f3_w_q[8+:24]) & 80'hffffffffffffffffffff) << 32) | (((f3_flow_q) & 80'hffffffffffffffffffff) << 64);
             fb_applied_d = fb_applied_q + 32'h1;
         end
-        new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[(32'h2)+:(24)] == t1_seq_q);
-        new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[(32'h1a)+:(16)]) & 64'hffffffffffffffff) << 32'h10);
+        new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[2+:24] == t1_seq_q);
+        new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[26+:16]) & 64'hffffffffffffffff) << 16);
         if (t1_valid_q) begin
             wr_en = 1'b1;
         end
@@ -3585,14 +2487,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cpl_count_d = cpl_count_q + 32'h1;
         end
         flows_write_enable = wr_en;
-        flows_write_address = wr_flow[(32'h0)+:(10)];
+        flows_write_address = wr_flow[0+:10];
         flows_write_data = wr_entry;
         shifts_write_enable = wr_en;
-        shifts_write_address = wr_flow[(32'h0)+:(10)];
-        shifts_write_data = wr_entry[(32'h2a)+:(4)];
+        shifts_write_address = wr_flow[0+:10];
+        shifts_write_data = wr_entry[42+:4];
         rv_write_enable = wr_en;
-        rv_write_address = wr_flow[(32'h0)+:(10)];
-        rv_write_data = ((wr_entry[(32'h1)+:(1)]) & 25'h1ffffff) | (((wr_una) & 25'h1ffffff) << 32'h1);
+        rv_write_address = wr_flow[0+:10];
+        rv_write_data = ((wr_entry[1+:1]) & 25'h1ffffff) | (((wr_una) & 25'h1ffffff) << 1);
         if (wr_en) begin
             lw_valid_d = 1'b1;
             lw_flow_d = wr_flow;
@@ -3655,21 +2557,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         algs_read_address = tm_flow_q;
         algs_write_enable = (state_q == 32'h7) & ~t1_valid_q & ((cmd_op == 32'h1) | (cmd_op == 32'h2) | (cmd_op == 32'h6));
-        algs_write_address = cmd_flow[(32'h0)+:(10)];
+        algs_write_address = cmd_flow[0+:10];
         algs_write_data = 32'h0;
         if (cmd_op == 32'h1) begin
-            algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[(32'h1)+:(1)]) & 3'h7) << 32'h1);
-            if ((args_22_q[(32'h0)+:(2)] == 32'h0) & tx_word[32'h171]) begin
-                algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 32'h2);
+            algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[1+:1]) & 3'h7) << 1);
+            if ((args_22_q[0+:2] == 32'h0) & tx_word[32'h171]) begin
+                algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
             end
         end
         rv_read_address = tm_flow_q;
         rto_read_address = tm_flow_q;
         rt_busy = rv_read_data[32'h0];
-        rt_una = rv_read_data[(32'h1)+:(24)];
-        rt_last = rto_read_data[(32'h0)+:(24)];
-        rt_idle = ((rto_read_data[(32'h18)+:(8)]) & 9'h1ff) + 32'h1;
-        rt_retr = rto_read_data[(32'h20)+:(4)];
+        rt_una = rv_read_data[1+:24];
+        rt_last = rto_read_data[0+:24];
+        rt_idle = ((rto_read_data[24+:8]) & 9'h1ff) + 32'h1;
+        rt_retr = rto_read_data[32+:4];
         rt_retr1 = rt_retr + 32'h1;
         rt_decide = 1'b0;
         tm_next = 1'b0;
@@ -3705,28 +2607,28 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rto_write_enable = rt_decide;
         rto_write_address = tm_flow_q;
         rto_write_data = ((rt_una) & 36'hfffffffff);
-        if (rt_decide & rt_busy & (rt_una == rt_last) & |rto_cfg_q[(32'h0)+:(8)]) begin
-            if (rt_idle >= ((rto_cfg_q[(32'h0)+:(8)]) & 9'h1ff)) begin
+        if (rt_decide & rt_busy & (rt_una == rt_last) & |rto_cfg_q[0+:8]) begin
+            if (rt_idle >= ((rto_cfg_q[0+:8]) & 9'h1ff)) begin
                 rq_valid_d = 1'b1;
                 rq_flow_d = tm_flow_q;
-                rq_fail_d = rt_retr >= rto_cfg_q[(32'h8)+:(4)];
-                if (rt_retr < rto_cfg_q[(32'h8)+:(4)]) begin
-                    rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_retr1) & 36'hfffffffff) << 32'h20);
+                rq_fail_d = rt_retr >= rto_cfg_q[8+:4];
+                if (rt_retr < rto_cfg_q[8+:4]) begin
+                    rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_retr1) & 36'hfffffffff) << 32);
                 end
             end
             else begin
-                rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_idle[(32'h0)+:(8)]) & 36'hfffffffff) << 32'h18) | (((rt_retr) & 36'hfffffffff) << 32'h20);
+                rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_idle[0+:8]) & 36'hfffffffff) << 24) | (((rt_retr) & 36'hfffffffff) << 32);
             end
         end
         if (tm_next) begin
             tm_flow_d = tm_flow_q + 32'h1;
             tm_wait_d = tm_gap_q;
         end
-        dcq_read_address = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
-        txb_read_address = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
+        dcq_read_address = dp_m_axis_dma_rd_tdata[80+:10];
+        txb_read_address = dp_m_axis_dma_rd_tdata[80+:10];
         tx1_valid_d = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
-        tx1_flow_d = dp_m_axis_dma_rd_tdata[(32'h50)+:(10)];
-        tx1_len_d = dp_m_axis_dma_rd_tdata[(32'h40)+:(14)];
+        tx1_flow_d = dp_m_axis_dma_rd_tdata[80+:10];
+        tx1_len_d = dp_m_axis_dma_rd_tdata[64+:14];
         tx_sum = txb_read_data + ((tx1_len_q) & 32'hffffffff);
         if (txw_valid_q & (txw_flow_q == tx1_flow_q)) begin
             tx_sum = txw_sum_q + ((tx1_len_q) & 32'hffffffff);
@@ -3751,15 +2653,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             tx_count_d = tx_count_q + 32'h1;
         end
         dcq_write_enable = algs_write_enable;
-        dcq_write_address = cmd_flow[(32'h0)+:(10)];
+        dcq_write_address = cmd_flow[0+:10];
         dcq_write_data = 32'h0;
-        if ((cmd_op == 32'h1) & (args_22_q[(32'h0)+:(2)] == 32'h3)) begin
+        if ((cmd_op == 32'h1) & (args_22_q[0+:2] == 32'h3)) begin
             dcq_write_data = 32'h1;
         end
         rxh_write_enable = algs_write_enable;
-        rxh_write_address = cmd_flow[(32'h0)+:(10)];
+        rxh_write_address = cmd_flow[0+:10];
         rxh_write_data = 32'h0;
-        if ((cmd_op == 32'h1) & (args_22_q[(32'h0)+:(2)] == 32'h1)) begin
+        if ((cmd_op == 32'h1) & (args_22_q[0+:2] == 32'h1)) begin
             rxh_write_data = 32'h1;
         end
         if (sweep_q) begin

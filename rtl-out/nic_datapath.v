@@ -84,7 +84,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     output reg  [31:0] stat_fb_acks;
 
     // Stub signals
-    reg  tx_ctx_clock;
     reg  tx_ctx_reset;
     reg  [511:0] tx_ctx_s_axis_ctrl_tdata;
     reg  tx_ctx_s_axis_ctrl_tvalid;
@@ -111,7 +110,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  [31:0] tx_ctx_stat_recv_drop;
     wire  [31:0] tx_ctx_stat_nak_ignored;
     wire  [31:0] tx_ctx_stat_ctrl_bad;
-    reg  tx_pipe_clock;
     reg  tx_pipe_reset;
     reg  [1023:0] tx_pipe_s_axis_desc_tdata;
     reg  tx_pipe_s_axis_desc_tvalid;
@@ -128,7 +126,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  tx_pipe_m_axis_tlast;
     wire  tx_pipe_m_axis_tuser;
     wire  [31:0] tx_pipe_stat_len_err;
-    reg  rx_pipe_clock;
     reg  rx_pipe_reset;
     reg  [511:0] rx_pipe_s_axis_tdata;
     reg  [63:0] rx_pipe_s_axis_tkeep;
@@ -141,7 +138,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  rx_pipe_m_axis_verdict_tready;
     reg  [4:0] rx_pipe_stat_addr;
     wire  [31:0] rx_pipe_stat_count;
-    reg  rx_ctx_clock;
     reg  rx_ctx_reset;
     reg  [3:0] rx_ctx_cfg_pkt_shift;
     reg  [63:0] rx_ctx_now_ns;
@@ -168,7 +164,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  rx_ctx_m_axis_dma_cmd_tready;
     reg  [3:0] rx_ctx_stat_addr;
     wire  [31:0] rx_ctx_stat_count;
-    reg  read_split_clock;
     reg  read_split_reset;
     reg  [511:0] read_split_s_axis_tdata;
     reg  read_split_s_axis_tvalid;
@@ -176,7 +171,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  [511:0] read_split_m_axis_tdata;
     wire  read_split_m_axis_tvalid;
     reg  read_split_m_axis_tready;
-    reg  rx_dma_clock;
     reg  rx_dma_reset;
     reg  [511:0] rx_dma_s_axis_tdata;
     reg  [63:0] rx_dma_s_axis_tkeep;
@@ -199,94 +193,65 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  [31:0] rx_dma_stat_short;
     wire  [31:0] rx_dma_stat_jobs;
     reg  sl_main_v_d;
-    wire  sl_main_v_q;
-    reg  sl_main_v_clock;
+    reg  sl_main_v_q = 1'h0;
     reg  [39:0] sl_main_d_d;
-    wire  [39:0] sl_main_d_q;
-    reg  sl_main_d_clock;
+    reg  [39:0] sl_main_d_q = 40'h0;
     reg  sl_skid_v_d;
-    wire  sl_skid_v_q;
-    reg  sl_skid_v_clock;
+    reg  sl_skid_v_q = 1'h0;
     reg  [39:0] sl_skid_d_d;
-    wire  [39:0] sl_skid_d_q;
-    reg  sl_skid_d_clock;
+    reg  [39:0] sl_skid_d_q = 40'h0;
     reg  [31:0] cmds_taken_d;
-    wire  [31:0] cmds_taken_q;
-    reg  cmds_taken_clock;
+    reg  [31:0] cmds_taken_q = 32'h0;
     reg  g_valid_d;
-    wire  g_valid_q;
-    reg  g_valid_clock;
+    reg  g_valid_q = 1'h0;
     reg  [511:0] g_data_d;
-    wire  [511:0] g_data_q;
-    reg  g_data_clock;
+    reg  [511:0] g_data_q = 512'h0;
     reg  [31:0] g_cd_d;
-    wire  [31:0] g_cd_q;
-    reg  g_cd_clock;
+    reg  [31:0] g_cd_q = 32'h0;
     reg  [31:0] data_cmds_d;
-    wire  [31:0] data_cmds_q;
-    reg  data_cmds_clock;
+    reg  [31:0] data_cmds_q = 32'h0;
     reg  [31:0] wr_lasts_d;
-    wire  [31:0] wr_lasts_q;
-    reg  wr_lasts_clock;
+    reg  [31:0] wr_lasts_q = 32'h0;
     reg  [9:0] cn_read_address;
-    reg  cn_read_clock;
     wire  [33:0] cn_read_data;
     reg  [9:0] cn_write_address;
-    reg  cn_write_clock;
     reg  [33:0] cn_write_data;
     reg  cn_write_enable;
     reg  cn_swept_d;
-    wire  cn_swept_q;
-    reg  cn_swept_clock;
+    reg  cn_swept_q = 1'h0;
     reg  [9:0] cn_at_d;
-    wire  [9:0] cn_at_q;
-    reg  cn_at_clock;
+    reg  [9:0] cn_at_q = 10'h0;
     reg  sn_valid_d;
-    wire  sn_valid_q;
-    reg  sn_valid_clock;
+    reg  sn_valid_q = 1'h0;
     reg  [9:0] sn_flow_d;
-    wire  [9:0] sn_flow_q;
-    reg  sn_flow_clock;
+    reg  [9:0] sn_flow_q = 10'h0;
     reg  sn_en_d;
-    wire  sn_en_q;
-    reg  sn_en_clock;
+    reg  sn_en_q = 1'h0;
     reg  c_valid_d;
-    wire  c_valid_q;
-    reg  c_valid_clock;
+    reg  c_valid_q = 1'h0;
     reg  [15:0] c_flow_d;
-    wire  [15:0] c_flow_q;
-    reg  c_flow_clock;
+    reg  [15:0] c_flow_q = 16'h0;
     reg  [31:0] cn_count_d;
-    wire  [31:0] cn_count_q;
-    reg  cn_count_clock;
+    reg  [31:0] cn_count_q = 32'h0;
     reg  cl_valid_d;
-    wire  cl_valid_q;
-    reg  cl_valid_clock;
+    reg  cl_valid_q = 1'h0;
     reg  [9:0] cl_flow_d;
-    wire  [9:0] cl_flow_q;
-    reg  cl_flow_clock;
+    reg  [9:0] cl_flow_q = 10'h0;
     reg  [33:0] cl_data_d;
-    wire  [33:0] cl_data_q;
-    reg  cl_data_clock;
+    reg  [33:0] cl_data_q = 34'h0;
     reg  [9:0] fbr_read_address;
-    reg  fbr_read_clock;
     wire  [32:0] fbr_read_data;
     reg  [9:0] fbr_write_address;
-    reg  fbr_write_clock;
     reg  [32:0] fbr_write_data;
     reg  fbr_write_enable;
     reg  fl_valid_d;
-    wire  fl_valid_q;
-    reg  fl_valid_clock;
+    reg  fl_valid_q = 1'h0;
     reg  [9:0] fl_flow_d;
-    wire  [9:0] fl_flow_q;
-    reg  fl_flow_clock;
+    reg  [9:0] fl_flow_q = 10'h0;
     reg  [32:0] fl_data_d;
-    wire  [32:0] fl_data_q;
-    reg  fl_data_clock;
+    reg  [32:0] fl_data_q = 33'h0;
     reg  [31:0] fb_count_d;
-    wire  [31:0] fb_count_q;
-    reg  fb_count_clock;
+    reg  [31:0] fb_count_q = 32'h0;
 
     // Local signals
     reg  [511:0] probe_word;
@@ -312,7 +277,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
 
     // Sub module instances
     tx_ctx tx_ctx(
-        .clock(tx_ctx_clock),
+        .clock(clock),
         .reset(tx_ctx_reset),
         .s_axis_ctrl_tdata(tx_ctx_s_axis_ctrl_tdata),
         .s_axis_ctrl_tvalid(tx_ctx_s_axis_ctrl_tvalid),
@@ -341,7 +306,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_ctrl_bad(tx_ctx_stat_ctrl_bad)
     );
     tx_pipe tx_pipe(
-        .clock(tx_pipe_clock),
+        .clock(clock),
         .reset(tx_pipe_reset),
         .s_axis_desc_tdata(tx_pipe_s_axis_desc_tdata),
         .s_axis_desc_tvalid(tx_pipe_s_axis_desc_tvalid),
@@ -360,7 +325,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_len_err(tx_pipe_stat_len_err)
     );
     rx_pipe rx_pipe(
-        .clock(rx_pipe_clock),
+        .clock(clock),
         .reset(rx_pipe_reset),
         .s_axis_tdata(rx_pipe_s_axis_tdata),
         .s_axis_tkeep(rx_pipe_s_axis_tkeep),
@@ -375,7 +340,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_count(rx_pipe_stat_count)
     );
     rx_ctx rx_ctx(
-        .clock(rx_ctx_clock),
+        .clock(clock),
         .reset(rx_ctx_reset),
         .cfg_pkt_shift(rx_ctx_cfg_pkt_shift),
         .now_ns(rx_ctx_now_ns),
@@ -404,7 +369,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_count(rx_ctx_stat_count)
     );
     read_split read_split(
-        .clock(read_split_clock),
+        .clock(clock),
         .reset(read_split_reset),
         .s_axis_tdata(read_split_s_axis_tdata),
         .s_axis_tvalid(read_split_s_axis_tvalid),
@@ -414,7 +379,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .m_axis_tready(read_split_m_axis_tready)
     );
     rx_dma rx_dma(
-        .clock(rx_dma_clock),
+        .clock(clock),
         .reset(rx_dma_reset),
         .s_axis_tdata(rx_dma_s_axis_tdata),
         .s_axis_tkeep(rx_dma_s_axis_tkeep),
@@ -437,177 +402,56 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_short(rx_dma_stat_short),
         .stat_jobs(rx_dma_stat_jobs)
     );
-    hpcc_dff_w1 sl_main_v(
-        .d(sl_main_v_d),
-        .q(sl_main_v_q),
-        .clock(sl_main_v_clock)
-    );
-    hpcc_dff_w40 sl_main_d(
-        .d(sl_main_d_d),
-        .q(sl_main_d_q),
-        .clock(sl_main_d_clock)
-    );
-    hpcc_dff_w1 sl_skid_v(
-        .d(sl_skid_v_d),
-        .q(sl_skid_v_q),
-        .clock(sl_skid_v_clock)
-    );
-    hpcc_dff_w40 sl_skid_d(
-        .d(sl_skid_d_d),
-        .q(sl_skid_d_q),
-        .clock(sl_skid_d_clock)
-    );
-    hpcc_dff_w32 cmds_taken(
-        .d(cmds_taken_d),
-        .q(cmds_taken_q),
-        .clock(cmds_taken_clock)
-    );
-    hpcc_dff_w1 g_valid(
-        .d(g_valid_d),
-        .q(g_valid_q),
-        .clock(g_valid_clock)
-    );
-    hpcc_dff_w512 g_data(
-        .d(g_data_d),
-        .q(g_data_q),
-        .clock(g_data_clock)
-    );
-    hpcc_dff_w32 g_cd(
-        .d(g_cd_d),
-        .q(g_cd_q),
-        .clock(g_cd_clock)
-    );
-    hpcc_dff_w32 data_cmds(
-        .d(data_cmds_d),
-        .q(data_cmds_q),
-        .clock(data_cmds_clock)
-    );
-    hpcc_dff_w32 wr_lasts(
-        .d(wr_lasts_d),
-        .q(wr_lasts_q),
-        .clock(wr_lasts_clock)
-    );
     hpcc_ram_w34_d1024 cn(
         .read_address(cn_read_address),
-        .read_clock(cn_read_clock),
+        .read_clock(clock),
         .read_data(cn_read_data),
         .write_address(cn_write_address),
-        .write_clock(cn_write_clock),
+        .write_clock(clock),
         .write_data(cn_write_data),
         .write_enable(cn_write_enable)
     );
-    hpcc_dff_w1 cn_swept(
-        .d(cn_swept_d),
-        .q(cn_swept_q),
-        .clock(cn_swept_clock)
-    );
-    hpcc_dff_w10 cn_at(
-        .d(cn_at_d),
-        .q(cn_at_q),
-        .clock(cn_at_clock)
-    );
-    hpcc_dff_w1 sn_valid(
-        .d(sn_valid_d),
-        .q(sn_valid_q),
-        .clock(sn_valid_clock)
-    );
-    hpcc_dff_w10 sn_flow(
-        .d(sn_flow_d),
-        .q(sn_flow_q),
-        .clock(sn_flow_clock)
-    );
-    hpcc_dff_w1 sn_en(
-        .d(sn_en_d),
-        .q(sn_en_q),
-        .clock(sn_en_clock)
-    );
-    hpcc_dff_w1 c_valid(
-        .d(c_valid_d),
-        .q(c_valid_q),
-        .clock(c_valid_clock)
-    );
-    hpcc_dff_w16 c_flow(
-        .d(c_flow_d),
-        .q(c_flow_q),
-        .clock(c_flow_clock)
-    );
-    hpcc_dff_w32 cn_count(
-        .d(cn_count_d),
-        .q(cn_count_q),
-        .clock(cn_count_clock)
-    );
-    hpcc_dff_w1 cl_valid(
-        .d(cl_valid_d),
-        .q(cl_valid_q),
-        .clock(cl_valid_clock)
-    );
-    hpcc_dff_w10 cl_flow(
-        .d(cl_flow_d),
-        .q(cl_flow_q),
-        .clock(cl_flow_clock)
-    );
-    hpcc_dff_w34 cl_data(
-        .d(cl_data_d),
-        .q(cl_data_q),
-        .clock(cl_data_clock)
-    );
     hpcc_ram_w33_d1024 fbr(
         .read_address(fbr_read_address),
-        .read_clock(fbr_read_clock),
+        .read_clock(clock),
         .read_data(fbr_read_data),
         .write_address(fbr_write_address),
-        .write_clock(fbr_write_clock),
+        .write_clock(clock),
         .write_data(fbr_write_data),
         .write_enable(fbr_write_enable)
     );
-    hpcc_dff_w1 fl_valid(
-        .d(fl_valid_d),
-        .q(fl_valid_q),
-        .clock(fl_valid_clock)
-    );
-    hpcc_dff_w10 fl_flow(
-        .d(fl_flow_d),
-        .q(fl_flow_q),
-        .clock(fl_flow_clock)
-    );
-    hpcc_dff_w33 fl_data(
-        .d(fl_data_d),
-        .q(fl_data_q),
-        .clock(fl_data_clock)
-    );
-    hpcc_dff_w32 fb_count(
-        .d(fb_count_d),
-        .q(fb_count_q),
-        .clock(fb_count_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sl_main_v_q <= sl_main_v_d;
+        sl_main_d_q <= sl_main_d_d;
+        sl_skid_v_q <= sl_skid_v_d;
+        sl_skid_d_q <= sl_skid_d_d;
+        cmds_taken_q <= cmds_taken_d;
+        g_valid_q <= g_valid_d;
+        g_data_q <= g_data_d;
+        g_cd_q <= g_cd_d;
+        data_cmds_q <= data_cmds_d;
+        wr_lasts_q <= wr_lasts_d;
+        cn_swept_q <= cn_swept_d;
+        cn_at_q <= cn_at_d;
+        sn_valid_q <= sn_valid_d;
+        sn_flow_q <= sn_flow_d;
+        sn_en_q <= sn_en_d;
+        c_valid_q <= c_valid_d;
+        c_flow_q <= c_flow_d;
+        cn_count_q <= cn_count_d;
+        cl_valid_q <= cl_valid_d;
+        cl_flow_q <= cl_flow_d;
+        cl_data_q <= cl_data_d;
+        fl_valid_q <= fl_valid_d;
+        fl_flow_q <= fl_flow_d;
+        fl_data_q <= fl_data_d;
+        fb_count_q <= fb_count_d;
+    end
 
     // Update code
     always @(*) begin
-        sl_main_v_clock = clock;
-        sl_main_d_clock = clock;
-        sl_skid_v_clock = clock;
-        sl_skid_d_clock = clock;
-        cmds_taken_clock = clock;
-        g_valid_clock = clock;
-        g_data_clock = clock;
-        g_cd_clock = clock;
-        data_cmds_clock = clock;
-        cn_swept_clock = clock;
-        cn_at_clock = clock;
-        sn_valid_clock = clock;
-        sn_flow_clock = clock;
-        sn_en_clock = clock;
-        c_valid_clock = clock;
-        c_flow_clock = clock;
-        cn_count_clock = clock;
-        cl_valid_clock = clock;
-        cl_flow_clock = clock;
-        cl_data_clock = clock;
-        wr_lasts_clock = clock;
-        fl_valid_clock = clock;
-        fl_flow_clock = clock;
-        fl_data_clock = clock;
-        fb_count_clock = clock;
         sl_main_v_d = sl_main_v_q;
         sl_main_d_d = sl_main_d_q;
         sl_skid_v_d = sl_skid_v_q;
@@ -633,22 +477,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         fl_flow_d = fl_flow_q;
         fl_data_d = fl_data_q;
         fb_count_d = fb_count_q;
-        tx_ctx_clock = clock;
-        tx_pipe_clock = clock;
-        rx_pipe_clock = clock;
-        rx_ctx_clock = clock;
-        read_split_clock = clock;
-        rx_dma_clock = clock;
         tx_ctx_reset = reset;
         tx_pipe_reset = reset;
         rx_pipe_reset = reset;
         rx_ctx_reset = reset;
         read_split_reset = reset;
         rx_dma_reset = reset;
-        cn_read_clock = clock;
-        cn_write_clock = clock;
-        fbr_read_clock = clock;
-        fbr_write_clock = clock;
         tx_ctx_s_axis_ctrl_tdata = s_axis_tx_ctrl_tdata;
         tx_ctx_s_axis_ctrl_tvalid = s_axis_tx_ctrl_tvalid;
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
@@ -659,7 +493,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         probe_word = ((s_axis_probe_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'h60000;
-        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[32'h60] & |rx_ctx_m_axis_dma_cmd_tdata[(32'h50)+:(14)];
+        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[32'h60] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
             cd_now = data_cmds_q + 32'h1;
@@ -672,13 +506,13 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
         g_rel = g_valid_q & ~g_left[32'h1f] & ~c_valid_q & ~sn_valid_q;
-        g_flow = g_data_q[(32'h0)+:(10)];
+        g_flow = g_data_q[0+:10];
         cn_word = cn_read_data;
         if (cl_valid_q & (cl_flow_q == g_flow)) begin
             cn_word = cl_data_q;
         end
-        cn_age = now_ns[(32'h0)+:(32)] - cn_word[(32'h2)+:(32)];
-        cn_due = (g_data_q[(32'h11)+:(3)] == 32'h0) & g_data_q[32'h14] & cn_word[32'h0] & (~cn_word[32'h1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_age = now_ns[0+:32] - cn_word[2+:32];
+        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[32'h14] & cn_word[32'h0] & (~cn_word[32'h1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
         c_word = ((c_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'ha0000;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
@@ -686,12 +520,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         if (fl_valid_q & (fl_flow_q == g_flow)) begin
             fb_word = fl_data_q;
         end
-        fb_w = fb_word[(32'h1)+:(32)];
-        fb_due = (g_data_q[(32'h11)+:(3)] == 32'h0) & fb_word[32'h0] & cn_swept_q;
+        fb_w = fb_word[1+:32];
+        fb_due = (g_data_q[17+:3] == 32'h0) & fb_word[32'h0] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
-            g_out = ((g_data_q[(32'h0)+:(96)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h15) | (((fb_w[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((fb_w[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((fb_w[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((fb_w[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8);
+            g_out = ((g_data_q[0+:96]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((fb_w[24+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((fb_w[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((fb_w[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((fb_w[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184);
         end
         tx_ctx_s_axis_pktrecv_tdata = probe_word;
         if (g_rel) begin
@@ -708,12 +542,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b1;
             c_flow_d = ((g_flow) & 16'hffff);
         end
-        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h1) | (s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h2));
-        sn_flow_d = s_axis_tx_ctrl_tdata[(32'h10)+:(10)];
-        sn_en_d = (s_axis_tx_ctrl_tdata[(32'h0)+:(2)] == 32'h1) & s_axis_tx_ctrl_tdata[32'h172];
+        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == 32'h1) | (s_axis_tx_ctrl_tdata[0+:2] == 32'h2));
+        sn_flow_d = s_axis_tx_ctrl_tdata[16+:10];
+        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[32'h172];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[(32'h0)+:(32)]) & 34'h3ffffffff) << 32'h2);
+        cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[0+:32]) & 34'h3ffffffff) << 2);
         if (~cn_swept_q) begin
             cn_write_enable = 1'b1;
             cn_write_address = cn_at_q;
@@ -753,8 +587,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         else if (s_axis_feedback_tvalid) begin
             fbr_write_enable = 1'b1;
-            fbr_write_address = s_axis_feedback_tdata[(32'h20)+:(10)];
-            fbr_write_data = ((32'h1) & 33'h1ffffffff) | (((s_axis_feedback_tdata[(32'h0)+:(32)]) & 33'h1ffffffff) << 32'h1);
+            fbr_write_address = s_axis_feedback_tdata[32+:10];
+            fbr_write_data = ((32'h1) & 33'h1ffffffff) | (((s_axis_feedback_tdata[0+:32]) & 33'h1ffffffff) << 1);
         end
         fl_valid_d = fbr_write_enable & cn_swept_q;
         fl_flow_d = fbr_write_address;
@@ -771,7 +605,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
         cn_read_address = g_flow;
         if (g_take) begin
-            cn_read_address = read_split_m_axis_tdata[(32'h0)+:(10)];
+            cn_read_address = read_split_m_axis_tdata[0+:10];
         end
         fbr_read_address = cn_read_address;
         if (g_take) begin

@@ -19,26 +19,19 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
 
     // Stub signals
     reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
+    reg  o_valid_q = 1'h0;
     reg  [511:0] o_data_d;
-    wire  [511:0] o_data_q;
-    reg  o_data_clock;
+    reg  [511:0] o_data_q = 512'h0;
     reg  busy_d;
-    wire  busy_q;
-    reg  busy_clock;
+    reg  busy_q = 1'h0;
     reg  [405:0] h_keep_d;
-    wire  [405:0] h_keep_q;
-    reg  h_keep_clock;
+    reg  [405:0] h_keep_q = 406'h0;
     reg  [31:0] left_d;
-    wire  [31:0] left_q;
-    reg  left_clock;
+    reg  [31:0] left_q = 32'h0;
     reg  [23:0] psn_d;
-    wire  [23:0] psn_q;
-    reg  psn_clock;
+    reg  [23:0] psn_q = 24'h0;
     reg  [63:0] va_d;
-    wire  [63:0] va_q;
-    reg  va_clock;
+    reg  [63:0] va_q = 64'h0;
 
     // Local signals
     reg  free;
@@ -60,52 +53,19 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [511:0] c_word;
     reg  [1:0] c_pos;
 
-    // Sub module instances
-    hpcc_dff_w1 o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    hpcc_dff_w512 o_data(
-        .d(o_data_d),
-        .q(o_data_q),
-        .clock(o_data_clock)
-    );
-    hpcc_dff_w1 busy(
-        .d(busy_d),
-        .q(busy_q),
-        .clock(busy_clock)
-    );
-    hpcc_dff_w406 h_keep(
-        .d(h_keep_d),
-        .q(h_keep_q),
-        .clock(h_keep_clock)
-    );
-    hpcc_dff_w32 left(
-        .d(left_d),
-        .q(left_q),
-        .clock(left_clock)
-    );
-    hpcc_dff_w24 psn(
-        .d(psn_d),
-        .q(psn_q),
-        .clock(psn_clock)
-    );
-    hpcc_dff_w64 va(
-        .d(va_d),
-        .q(va_q),
-        .clock(va_clock)
-    );
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        o_valid_q <= o_valid_d;
+        o_data_q <= o_data_d;
+        busy_q <= busy_d;
+        h_keep_q <= h_keep_d;
+        left_q <= left_d;
+        psn_q <= psn_d;
+        va_q <= va_d;
+    end
 
     // Update code
     always @(*) begin
-        o_valid_clock = clock;
-        o_data_clock = clock;
-        busy_clock = clock;
-        h_keep_clock = clock;
-        left_clock = clock;
-        psn_clock = clock;
-        va_clock = clock;
         o_valid_d = o_valid_q;
         o_data_d = o_data_q;
         busy_d = busy_q;
@@ -121,41 +81,41 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         if (m_axis_tready) begin
             o_valid_d = 1'b0;
         end
-        in_rd = s_axis_tdata[(32'h11)+:(3)] == 32'h4;
-        in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[(32'h68)+:(4)];
-        in_total = s_axis_tdata[(32'h80)+:(32)];
-        in_psn = (((s_axis_tdata[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((s_axis_tdata[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((s_axis_tdata[(32'h30)+:(8)]) & 24'hffffff);
-        in_va = s_axis_tdata[(32'h1c0)+:(64)];
-        h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[(32'h4e)+:(4)];
+        in_rd = s_axis_tdata[17+:3] == 32'h4;
+        in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[104+:4];
+        in_total = s_axis_tdata[128+:32];
+        in_psn = (((s_axis_tdata[32+:8]) & 24'hffffff) << 16) | (((s_axis_tdata[40+:8]) & 24'hffffff) << 8) | ((s_axis_tdata[48+:8]) & 24'hffffff);
+        in_va = s_axis_tdata[448+:64];
+        h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[78+:4];
         c_pos = 32'h0;
         c_psn = in_psn;
         c_va = in_va;
-        c_len = in_total[(32'h0)+:(16)];
-        k_lo = s_axis_tdata[(32'h0)+:(24)];
-        k_b3 = s_axis_tdata[(32'h1a)+:(6)];
-        k_mid = s_axis_tdata[(32'h38)+:(56)];
-        k_hi = s_axis_tdata[(32'h80)+:(320)];
+        c_len = in_total[0+:16];
+        k_lo = s_axis_tdata[0+:24];
+        k_b3 = s_axis_tdata[26+:6];
+        k_mid = s_axis_tdata[56+:56];
+        k_hi = s_axis_tdata[128+:320];
         more = 1'b0;
         if (busy_q) begin
-            k_lo = h_keep_q[(32'h0)+:(24)];
-            k_b3 = h_keep_q[(32'h18)+:(6)];
-            k_mid = h_keep_q[(32'h1e)+:(56)];
-            k_hi = h_keep_q[(32'h56)+:(320)];
+            k_lo = h_keep_q[0+:24];
+            k_b3 = h_keep_q[24+:6];
+            k_mid = h_keep_q[30+:56];
+            k_hi = h_keep_q[86+:320];
             c_psn = psn_q;
             c_va = va_q;
             more = left_q > h_mtu;
             c_pos = 32'h3;
-            c_len = left_q[(32'h0)+:(16)];
+            c_len = left_q[0+:16];
             if (more) begin
                 c_pos = 32'h2;
-                c_len = h_mtu[(32'h0)+:(16)];
+                c_len = h_mtu[0+:16];
             end
         end
         else if (in_total > in_mtu) begin
             c_pos = 32'h1;
-            c_len = in_mtu[(32'h0)+:(16)];
+            c_len = in_mtu[0+:16];
         end
-        c_word = ((k_lo) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_pos) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((k_b3) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a) | (((c_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((c_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((c_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((k_mid) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38) | (((c_len) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((k_hi) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((c_va) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0);
+        c_word = ((k_lo) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_pos) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((k_b3) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((c_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((c_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((c_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((k_mid) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 56) | (((c_len) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((k_hi) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((c_va) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448);
         if (busy_q & free) begin
             o_valid_d = 1'b1;
             o_data_d = c_word;
@@ -173,7 +133,7 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
                 o_data_d = c_word;
                 if (in_total > in_mtu) begin
                     busy_d = 1'b1;
-                    h_keep_d = ((k_lo) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((k_b3) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((k_mid) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e) | (((k_hi) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h56);
+                    h_keep_d = ((k_lo) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((k_b3) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((k_mid) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 30) | (((k_hi) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 86);
                     left_d = in_total - in_mtu;
                     psn_d = in_psn + 32'h1;
                     va_d = in_va + ((in_mtu) & 64'hffffffffffffffff);

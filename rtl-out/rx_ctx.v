@@ -38,10 +38,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Stub signals
     reg  [9:0] qp_read_address;
-    reg  qp_read_clock;
     wire  [318:0] qp_read_data;
     reg  [9:0] qp_write_address;
-    reg  qp_write_clock;
     reg  [318:0] qp_write_data;
     reg  qp_write_enable;
     reg  [63:0] sw_va_a;
@@ -57,125 +55,85 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [63:0] sw_h4_a;
     wire  [63:0] sw_h4_y;
     reg  swept_d;
-    wire  swept_q;
-    reg  swept_clock;
+    reg  swept_q = 1'h0;
     reg  [9:0] sweep_at_d;
-    wire  [9:0] sweep_at_q;
-    reg  sweep_at_clock;
+    reg  [9:0] sweep_at_q = 10'h0;
     reg  r_valid_d;
-    wire  r_valid_q;
-    reg  r_valid_clock;
+    reg  r_valid_q = 1'h0;
     reg  [511:0] r_data_d;
-    wire  [511:0] r_data_q;
-    reg  r_data_clock;
+    reg  [511:0] r_data_q = 512'h0;
     reg  e_valid_d;
-    wire  e_valid_q;
-    reg  e_valid_clock;
+    reg  e_valid_q = 1'h0;
     reg  [511:0] e_data_d;
-    wire  [511:0] e_data_q;
-    reg  e_data_clock;
+    reg  [511:0] e_data_q = 512'h0;
     reg  n_valid_d;
-    wire  n_valid_q;
-    reg  n_valid_clock;
+    reg  n_valid_q = 1'h0;
     reg  [47:0] n_data_d;
-    wire  [47:0] n_data_q;
-    reg  n_data_clock;
+    reg  [47:0] n_data_q = 48'h0;
     reg  m_valid_d;
-    wire  m_valid_q;
-    reg  m_valid_clock;
+    reg  m_valid_q = 1'h0;
     reg  [47:0] m_data_d;
-    wire  [47:0] m_data_q;
-    reg  m_data_clock;
+    reg  [47:0] m_data_q = 48'h0;
     reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
+    reg  d_valid_q = 1'h0;
     reg  [127:0] d_data_d;
-    wire  [127:0] d_data_q;
-    reg  d_data_clock;
+    reg  [127:0] d_data_q = 128'h0;
     reg  [31:0] st0_d;
-    wire  [31:0] st0_q;
-    reg  st0_clock;
+    reg  [31:0] st0_q = 32'h0;
     reg  [31:0] st1_d;
-    wire  [31:0] st1_q;
-    reg  st1_clock;
+    reg  [31:0] st1_q = 32'h0;
     reg  [31:0] st2_d;
-    wire  [31:0] st2_q;
-    reg  st2_clock;
+    reg  [31:0] st2_q = 32'h0;
     reg  [31:0] st3_d;
-    wire  [31:0] st3_q;
-    reg  st3_clock;
+    reg  [31:0] st3_q = 32'h0;
     reg  [31:0] st4_d;
-    wire  [31:0] st4_q;
-    reg  st4_clock;
+    reg  [31:0] st4_q = 32'h0;
     reg  [31:0] st5_d;
-    wire  [31:0] st5_q;
-    reg  st5_clock;
+    reg  [31:0] st5_q = 32'h0;
     reg  [31:0] st6_d;
-    wire  [31:0] st6_q;
-    reg  st6_clock;
+    reg  [31:0] st6_q = 32'h0;
     reg  [31:0] st7_d;
-    wire  [31:0] st7_q;
-    reg  st7_clock;
+    reg  [31:0] st7_q = 32'h0;
     reg  [31:0] st8_d;
-    wire  [31:0] st8_q;
-    reg  st8_clock;
+    reg  [31:0] st8_q = 32'h0;
     reg  [31:0] st9_d;
-    wire  [31:0] st9_q;
-    reg  st9_clock;
+    reg  [31:0] st9_q = 32'h0;
     reg  [31:0] st10_d;
-    wire  [31:0] st10_q;
-    reg  st10_clock;
+    reg  [31:0] st10_q = 32'h0;
     reg  [31:0] st11_d;
-    wire  [31:0] st11_q;
-    reg  st11_clock;
+    reg  [31:0] st11_q = 32'h0;
     reg  [31:0] st12_d;
-    wire  [31:0] st12_q;
-    reg  st12_clock;
+    reg  [31:0] st12_q = 32'h0;
     reg  [31:0] st13_d;
-    wire  [31:0] st13_q;
-    reg  st13_clock;
+    reg  [31:0] st13_q = 32'h0;
     reg  [31:0] st14_d;
-    wire  [31:0] st14_q;
-    reg  st14_clock;
+    reg  [31:0] st14_q = 32'h0;
     reg  [31:0] st15_d;
-    wire  [31:0] st15_q;
-    reg  st15_clock;
+    reg  [31:0] st15_q = 32'h0;
     reg  p_valid_d;
-    wire  p_valid_q;
-    reg  p_valid_clock;
+    reg  p_valid_q = 1'h0;
     reg  [1:0] p_kind_d;
-    wire  [1:0] p_kind_q;
-    reg  p_kind_clock;
+    reg  [1:0] p_kind_q = 2'h0;
     reg  [9:0] p_addr_d;
-    wire  [9:0] p_addr_q;
-    reg  p_addr_clock;
+    reg  [9:0] p_addr_q = 10'h0;
     reg  [127:0] p_ctrl_d;
-    wire  [127:0] p_ctrl_q;
-    reg  p_ctrl_clock;
+    reg  [127:0] p_ctrl_q = 128'h0;
     reg  [39:0] p_sent_d;
-    wire  [39:0] p_sent_q;
-    reg  p_sent_clock;
+    reg  [39:0] p_sent_q = 40'h0;
     reg  [639:0] p_vd_d;
-    wire  [639:0] p_vd_q;
-    reg  p_vd_clock;
+    reg  [639:0] p_vd_q = 640'h0;
     reg  [63:0] p_now_d;
-    wire  [63:0] p_now_q;
-    reg  p_now_clock;
+    reg  [63:0] p_now_q = 64'h0;
     reg  p_seq_d;
-    wire  p_seq_q;
-    reg  p_seq_clock;
+    reg  p_seq_q = 1'h0;
     reg  p_nko_d;
-    wire  p_nko_q;
-    reg  p_nko_clock;
+    reg  p_nko_q = 1'h0;
     reg  [23:0] p_upto_d;
-    wire  [23:0] p_upto_q;
-    reg  p_upto_clock;
+    reg  [23:0] p_upto_q = 24'h0;
     reg  lw_hit_d;
-    wire  lw_hit_q;
-    reg  lw_hit_clock;
+    reg  lw_hit_q = 1'h0;
     reg  [318:0] lw_data_d;
-    wire  [318:0] lw_data_q;
-    reg  lw_data_clock;
+    reg  [318:0] lw_data_q = 319'h0;
 
     // Local signals
     reg  c_tmo;
@@ -336,10 +294,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     // Sub module instances
     hpcc_ram_w319_d1024 qp(
         .read_address(qp_read_address),
-        .read_clock(qp_read_clock),
+        .read_clock(clock),
         .read_data(qp_read_data),
         .write_address(qp_write_address),
-        .write_clock(qp_write_clock),
+        .write_clock(clock),
         .write_data(qp_write_data),
         .write_enable(qp_write_enable)
     );
@@ -367,249 +325,53 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .a(sw_h4_a),
         .y(sw_h4_y)
     );
-    hpcc_dff_w1 swept(
-        .d(swept_d),
-        .q(swept_q),
-        .clock(swept_clock)
-    );
-    hpcc_dff_w10 sweep_at(
-        .d(sweep_at_d),
-        .q(sweep_at_q),
-        .clock(sweep_at_clock)
-    );
-    hpcc_dff_w1 r_valid(
-        .d(r_valid_d),
-        .q(r_valid_q),
-        .clock(r_valid_clock)
-    );
-    hpcc_dff_w512 r_data(
-        .d(r_data_d),
-        .q(r_data_q),
-        .clock(r_data_clock)
-    );
-    hpcc_dff_w1 e_valid(
-        .d(e_valid_d),
-        .q(e_valid_q),
-        .clock(e_valid_clock)
-    );
-    hpcc_dff_w512 e_data(
-        .d(e_data_d),
-        .q(e_data_q),
-        .clock(e_data_clock)
-    );
-    hpcc_dff_w1 n_valid(
-        .d(n_valid_d),
-        .q(n_valid_q),
-        .clock(n_valid_clock)
-    );
-    hpcc_dff_w48 n_data(
-        .d(n_data_d),
-        .q(n_data_q),
-        .clock(n_data_clock)
-    );
-    hpcc_dff_w1 m_valid(
-        .d(m_valid_d),
-        .q(m_valid_q),
-        .clock(m_valid_clock)
-    );
-    hpcc_dff_w48 m_data(
-        .d(m_data_d),
-        .q(m_data_q),
-        .clock(m_data_clock)
-    );
-    hpcc_dff_w1 d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    hpcc_dff_w128 d_data(
-        .d(d_data_d),
-        .q(d_data_q),
-        .clock(d_data_clock)
-    );
-    hpcc_dff_w32 st0(
-        .d(st0_d),
-        .q(st0_q),
-        .clock(st0_clock)
-    );
-    hpcc_dff_w32 st1(
-        .d(st1_d),
-        .q(st1_q),
-        .clock(st1_clock)
-    );
-    hpcc_dff_w32 st2(
-        .d(st2_d),
-        .q(st2_q),
-        .clock(st2_clock)
-    );
-    hpcc_dff_w32 st3(
-        .d(st3_d),
-        .q(st3_q),
-        .clock(st3_clock)
-    );
-    hpcc_dff_w32 st4(
-        .d(st4_d),
-        .q(st4_q),
-        .clock(st4_clock)
-    );
-    hpcc_dff_w32 st5(
-        .d(st5_d),
-        .q(st5_q),
-        .clock(st5_clock)
-    );
-    hpcc_dff_w32 st6(
-        .d(st6_d),
-        .q(st6_q),
-        .clock(st6_clock)
-    );
-    hpcc_dff_w32 st7(
-        .d(st7_d),
-        .q(st7_q),
-        .clock(st7_clock)
-    );
-    hpcc_dff_w32 st8(
-        .d(st8_d),
-        .q(st8_q),
-        .clock(st8_clock)
-    );
-    hpcc_dff_w32 st9(
-        .d(st9_d),
-        .q(st9_q),
-        .clock(st9_clock)
-    );
-    hpcc_dff_w32 st10(
-        .d(st10_d),
-        .q(st10_q),
-        .clock(st10_clock)
-    );
-    hpcc_dff_w32 st11(
-        .d(st11_d),
-        .q(st11_q),
-        .clock(st11_clock)
-    );
-    hpcc_dff_w32 st12(
-        .d(st12_d),
-        .q(st12_q),
-        .clock(st12_clock)
-    );
-    hpcc_dff_w32 st13(
-        .d(st13_d),
-        .q(st13_q),
-        .clock(st13_clock)
-    );
-    hpcc_dff_w32 st14(
-        .d(st14_d),
-        .q(st14_q),
-        .clock(st14_clock)
-    );
-    hpcc_dff_w32 st15(
-        .d(st15_d),
-        .q(st15_q),
-        .clock(st15_clock)
-    );
-    hpcc_dff_w1 p_valid(
-        .d(p_valid_d),
-        .q(p_valid_q),
-        .clock(p_valid_clock)
-    );
-    hpcc_dff_w2 p_kind(
-        .d(p_kind_d),
-        .q(p_kind_q),
-        .clock(p_kind_clock)
-    );
-    hpcc_dff_w10 p_addr(
-        .d(p_addr_d),
-        .q(p_addr_q),
-        .clock(p_addr_clock)
-    );
-    hpcc_dff_w128 p_ctrl(
-        .d(p_ctrl_d),
-        .q(p_ctrl_q),
-        .clock(p_ctrl_clock)
-    );
-    hpcc_dff_w40 p_sent(
-        .d(p_sent_d),
-        .q(p_sent_q),
-        .clock(p_sent_clock)
-    );
-    hpcc_dff_w640 p_vd(
-        .d(p_vd_d),
-        .q(p_vd_q),
-        .clock(p_vd_clock)
-    );
-    hpcc_dff_w64 p_now(
-        .d(p_now_d),
-        .q(p_now_q),
-        .clock(p_now_clock)
-    );
-    hpcc_dff_w1 p_seq(
-        .d(p_seq_d),
-        .q(p_seq_q),
-        .clock(p_seq_clock)
-    );
-    hpcc_dff_w1 p_nko(
-        .d(p_nko_d),
-        .q(p_nko_q),
-        .clock(p_nko_clock)
-    );
-    hpcc_dff_w24 p_upto(
-        .d(p_upto_d),
-        .q(p_upto_q),
-        .clock(p_upto_clock)
-    );
-    hpcc_dff_w1 lw_hit(
-        .d(lw_hit_d),
-        .q(lw_hit_q),
-        .clock(lw_hit_clock)
-    );
-    hpcc_dff_w319 lw_data(
-        .d(lw_data_d),
-        .q(lw_data_q),
-        .clock(lw_data_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        swept_q <= swept_d;
+        sweep_at_q <= sweep_at_d;
+        r_valid_q <= r_valid_d;
+        r_data_q <= r_data_d;
+        e_valid_q <= e_valid_d;
+        e_data_q <= e_data_d;
+        n_valid_q <= n_valid_d;
+        n_data_q <= n_data_d;
+        m_valid_q <= m_valid_d;
+        m_data_q <= m_data_d;
+        d_valid_q <= d_valid_d;
+        d_data_q <= d_data_d;
+        st0_q <= st0_d;
+        st1_q <= st1_d;
+        st2_q <= st2_d;
+        st3_q <= st3_d;
+        st4_q <= st4_d;
+        st5_q <= st5_d;
+        st6_q <= st6_d;
+        st7_q <= st7_d;
+        st8_q <= st8_d;
+        st9_q <= st9_d;
+        st10_q <= st10_d;
+        st11_q <= st11_d;
+        st12_q <= st12_d;
+        st13_q <= st13_d;
+        st14_q <= st14_d;
+        st15_q <= st15_d;
+        p_valid_q <= p_valid_d;
+        p_kind_q <= p_kind_d;
+        p_addr_q <= p_addr_d;
+        p_ctrl_q <= p_ctrl_d;
+        p_sent_q <= p_sent_d;
+        p_vd_q <= p_vd_d;
+        p_now_q <= p_now_d;
+        p_seq_q <= p_seq_d;
+        p_nko_q <= p_nko_d;
+        p_upto_q <= p_upto_d;
+        lw_hit_q <= lw_hit_d;
+        lw_data_q <= lw_data_d;
+    end
 
     // Update code
     always @(*) begin
-        swept_clock = clock;
-        sweep_at_clock = clock;
-        r_valid_clock = clock;
-        r_data_clock = clock;
-        e_valid_clock = clock;
-        e_data_clock = clock;
-        n_valid_clock = clock;
-        n_data_clock = clock;
-        m_valid_clock = clock;
-        m_data_clock = clock;
-        d_valid_clock = clock;
-        d_data_clock = clock;
-        p_valid_clock = clock;
-        p_kind_clock = clock;
-        p_addr_clock = clock;
-        p_ctrl_clock = clock;
-        p_sent_clock = clock;
-        p_vd_clock = clock;
-        p_now_clock = clock;
-        p_seq_clock = clock;
-        p_nko_clock = clock;
-        p_upto_clock = clock;
-        lw_hit_clock = clock;
-        lw_data_clock = clock;
-        st0_clock = clock;
-        st1_clock = clock;
-        st2_clock = clock;
-        st3_clock = clock;
-        st4_clock = clock;
-        st5_clock = clock;
-        st6_clock = clock;
-        st7_clock = clock;
-        st8_clock = clock;
-        st9_clock = clock;
-        st10_clock = clock;
-        st11_clock = clock;
-        st12_clock = clock;
-        st13_clock = clock;
-        st14_clock = clock;
-        st15_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         r_valid_d = r_valid_q;
@@ -650,31 +412,29 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st13_d = st13_q;
         st14_d = st14_q;
         st15_d = st15_q;
-        qp_write_clock = clock;
-        qp_read_clock = clock;
         one = 32'h1;
         one32 = 32'h1;
         vd = p_vd_q;
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
-        c_op = p_ctrl_q[(32'h0)+:(3)];
+        c_op = p_ctrl_q[0+:3];
         go = ~p_valid_q | ((p_kind_q == 32'h1) & (c_op != 32'h4)) | free;
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
-        i_syn = s_axis_verdict_tdata[(32'h58)+:(8)];
-        i_psn = s_axis_verdict_tdata[(32'h60)+:(24)];
+        i_syn = s_axis_verdict_tdata[88+:8];
+        i_psn = s_axis_verdict_tdata[96+:24];
         in_kind = 32'h0;
-        addr = s_axis_verdict_tdata[(32'h40)+:(10)];
+        addr = s_axis_verdict_tdata[64+:10];
         if (s_axis_verdict_tvalid) begin
             in_kind = 32'h3;
         end
         if (s_axis_sent_tvalid) begin
             in_kind = 32'h2;
-            addr = s_axis_sent_tdata[(32'h0)+:(10)];
+            addr = s_axis_sent_tdata[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
             in_kind = 32'h1;
-            addr = s_axis_ctrl_tdata[(32'h20)+:(10)];
+            addr = s_axis_ctrl_tdata[32+:10];
         end
         next_a2 = p_addr_q;
         if (go) begin
@@ -687,7 +447,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_vd_d = s_axis_verdict_tdata;
             p_now_d = now_ns;
             p_seq_d = i_syn == 32'h60;
-            p_nko_d = (i_syn[(32'h5)+:(2)] != 32'h0) & (i_syn != 32'h60);
+            p_nko_d = (i_syn[5+:2] != 32'h0) & (i_syn != 32'h60);
             p_upto_d = i_psn + 32'h1;
             if (i_syn == 32'h60) begin
                 p_upto_d = i_psn;
@@ -698,31 +458,31 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         do_c = p_valid_q & (p_kind_q == 32'h1) & ((c_op != 32'h4) | free);
         do_s = p_valid_q & (p_kind_q == 32'h2) & free;
         do_v = p_valid_q & (p_kind_q == 32'h3) & free;
-        c_mtu = p_ctrl_q[(32'h10)+:(14)];
-        c_qpn = p_ctrl_q[(32'h20)+:(24)];
-        c_spsn = p_ctrl_q[(32'h60)+:(24)];
-        s_flow = p_sent_q[(32'h0)+:(16)];
+        c_mtu = p_ctrl_q[16+:14];
+        c_qpn = p_ctrl_q[32+:24];
+        c_spsn = p_ctrl_q[96+:24];
+        s_flow = p_sent_q[0+:16];
         s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
-        v_qpn = vd[(32'h40)+:(24)];
+        v_qpn = vd[64+:24];
         w = qp_read_data;
         if (lw_hit_q) begin
             w = lw_data_q;
         end
         q_valid = w[32'h0];
-        q_qpn = w[(32'h1)+:(24)];
-        q_mtu = ((w[(32'h19)+:(14)]) & 32'hffffffff);
-        q_epsn = w[(32'h27)+:(24)];
+        q_qpn = w[1+:24];
+        q_mtu = ((w[25+:14]) & 32'hffffffff);
+        q_epsn = w[39+:24];
         q_nak = w[32'h3f];
         q_act = w[32'h40];
-        q_addr = w[(32'h41)+:(64)];
-        q_left = w[(32'h81)+:(32)];
-        q_msn = w[(32'ha1)+:(24)];
-        q_una = w[(32'hb9)+:(32)];
-        q_sent = w[(32'hd9)+:(32)];
-        q_rd = w[(32'hf9)+:(64)];
-        q_gap = w[(32'h139)+:(1)];
-        q_ract = w[(32'h13a)+:(1)];
-        q_log = w[(32'h13b)+:(4)];
+        q_addr = w[65+:64];
+        q_left = w[129+:32];
+        q_msn = w[161+:24];
+        q_una = w[185+:32];
+        q_sent = w[217+:32];
+        q_rd = w[249+:64];
+        q_gap = w[313+:1];
+        q_ract = w[314+:1];
+        q_log = w[315+:4];
         c_log = 32'hf;
         if (c_mtu == 32'h1) begin
             c_log = 32'h0;
@@ -771,48 +531,48 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
         c_tmo = p_valid_q & (p_kind_q == 32'h1) & (c_op == 32'h4) & q_valid & (q_sent != q_una);
         do_t = do_c & c_tmo;
-        s_next = p_sent_q[(32'h10)+:(24)] == q_sent[(32'h0)+:(24)];
+        s_next = p_sent_q[16+:24] == q_sent[0+:24];
         s_sent1 = q_sent + 32'h1;
-        v_ok = vd[(32'h0)+:(8)] == 32'h0;
-        v_op = vd[(32'h8)+:(8)];
-        v_ce = vd[(32'h16)+:(2)] == 32'h3;
+        v_ok = vd[0+:8] == 32'h0;
+        v_op = vd[8+:8];
+        v_ce = vd[22+:2] == 32'h3;
         v_tele = vd[32'h14];
         v_coll = vd[32'h14] & ~vd[32'h15];
-        v_nhop = vd[(32'h18)+:(3)];
-        v_fb = vd[(32'h14)+:(1)] & vd[(32'h1b)+:(1)];
-        v_psn = vd[(32'h60)+:(24)];
-        v_n = ((vd[(32'ha0)+:(16)]) & 32'hffffffff);
-        sw_va_a = vd[(32'hc0)+:(64)];
-        v_rlen = (((vd[(32'h120)+:(8)]) & 32'hffffffff) << 32'h18) | (((vd[(32'h128)+:(8)]) & 32'hffffffff) << 32'h10) | (((vd[(32'h130)+:(8)]) & 32'hffffffff) << 32'h8) | ((vd[(32'h138)+:(8)]) & 32'hffffffff);
-        sw_h0_a = vd[(32'h140)+:(64)];
-        sw_h1_a = vd[(32'h180)+:(64)];
-        sw_h2_a = vd[(32'h1c0)+:(64)];
-        sw_h3_a = vd[(32'h200)+:(64)];
-        sw_h4_a = vd[(32'h240)+:(64)];
+        v_nhop = vd[24+:3];
+        v_fb = vd[20+:1] & vd[27+:1];
+        v_psn = vd[96+:24];
+        v_n = ((vd[160+:16]) & 32'hffffffff);
+        sw_va_a = vd[192+:64];
+        v_rlen = (((vd[288+:8]) & 32'hffffffff) << 24) | (((vd[296+:8]) & 32'hffffffff) << 16) | (((vd[304+:8]) & 32'hffffffff) << 8) | ((vd[312+:8]) & 32'hffffffff);
+        sw_h0_a = vd[320+:64];
+        sw_h1_a = vd[384+:64];
+        sw_h2_a = vd[448+:64];
+        sw_h3_a = vd[512+:64];
+        sw_h4_a = vd[576+:64];
         wire_hops = 32'h0;
         num_hops = 32'h0;
         if (|v_fb) begin
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
         if (v_nhop > 32'h0) begin
-            wire_hops = ((vd[(32'h140)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = ((vd[320+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
         if (v_nhop > 32'h1) begin
-            wire_hops = ((vd[(32'h140)+:(128)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40);
+            wire_hops = ((vd[320+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
         end
         if (v_nhop > 32'h2) begin
-            wire_hops = ((vd[(32'h140)+:(192)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
+            wire_hops = ((vd[320+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
         end
         if (v_nhop > 32'h3) begin
-            wire_hops = ((vd[(32'h140)+:(256)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0);
+            wire_hops = ((vd[320+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
         end
         if (v_nhop > 32'h4) begin
-            wire_hops = vd[(32'h140)+:(320)];
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((sw_h4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100);
+            wire_hops = vd[320+:320];
+            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((sw_h4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
         end
         hit = v_ok & q_valid & (q_qpn == v_qpn);
         is_req = (v_op == 32'h6) | (v_op == 32'h7) | (v_op == 32'h8) | (v_op == 32'ha);
@@ -850,25 +610,25 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         epsn1 = q_epsn + 32'h1;
         rr_multi = v_rlen > q_mtu;
-        rr_lm1 = v_rlen[(32'h8)+:(24)];
-        if (~|v_rlen[(32'h0)+:(8)]) begin
-            rr_lm1 = v_rlen[(32'h8)+:(24)] - 32'h1;
+        rr_lm1 = v_rlen[8+:24];
+        if (~|v_rlen[0+:8]) begin
+            rr_lm1 = v_rlen[8+:24] - 32'h1;
         end
         rr_nm1 = rr_lm1;
         if (q_log == 32'h9) begin
-            rr_nm1 = ((rr_lm1[(32'h1)+:(23)]) & 24'hffffff);
+            rr_nm1 = ((rr_lm1[1+:23]) & 24'hffffff);
         end
         if (q_log == 32'ha) begin
-            rr_nm1 = ((rr_lm1[(32'h2)+:(22)]) & 24'hffffff);
+            rr_nm1 = ((rr_lm1[2+:22]) & 24'hffffff);
         end
         if (q_log == 32'hb) begin
-            rr_nm1 = ((rr_lm1[(32'h3)+:(21)]) & 24'hffffff);
+            rr_nm1 = ((rr_lm1[3+:21]) & 24'hffffff);
         end
         if (q_log == 32'hc) begin
-            rr_nm1 = ((rr_lm1[(32'h4)+:(20)]) & 24'hffffff);
+            rr_nm1 = ((rr_lm1[4+:20]) & 24'hffffff);
         end
         if (q_log == 32'hd) begin
-            rr_nm1 = ((rr_lm1[(32'h5)+:(19)]) & 24'hffffff);
+            rr_nm1 = ((rr_lm1[5+:19]) & 24'hffffff);
         end
         rr_bad = (rr_multi & ((q_log == 32'hf) | (q_log < 32'h8) | (v_rlen > 32'h40000000))) | (~behind & q_act);
         rr_adv = 32'h1;
@@ -877,26 +637,26 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         rr_epsn = q_epsn + rr_adv;
         rs_bad = (v_n > q_mtu) | (((v_op == 32'hd) | (v_op == 32'he)) & (v_n != q_mtu));
-        dr = v_psn - q_una[(32'h0)+:(24)];
-        er = v_psn - q_sent[(32'h0)+:(24)];
+        dr = v_psn - q_una[0+:24];
+        er = v_psn - q_sent[0+:24];
         una1 = q_una + 32'h1;
         rd_n = q_rd + ((v_n) & 64'hffffffffffffffff);
         msn1 = q_msn + 32'h1;
         seq_err = p_seq_q;
         nak_other = p_nko_q;
         upto = p_upto_q;
-        da = upto - q_una[(32'h0)+:(24)];
-        ea = upto - q_sent[(32'h0)+:(24)];
+        da = upto - q_una[0+:24];
+        ea = upto - q_sent[0+:24];
         stale = da[32'h17] | ((da == 32'h0) & ~seq_err) | ((ea != 32'h0) & ~ea[32'h17]);
         upto32 = q_una + ((da) & 32'hffffffff);
         released = q_sent - q_una;
-        acked16 = da[(32'h0)+:(16)];
-        if (da[(32'h10)+:(8)] != 32'h0) begin
+        acked16 = da[0+:16];
+        if (da[16+:8] != 32'h0) begin
             acked16 = 32'hffff;
         end
         n_epsn = q_epsn;
-        n_nak = w[(32'h3f)+:(1)];
-        n_act = w[(32'h40)+:(1)];
+        n_nak = w[63+:1];
+        n_act = w[64+:1];
         n_addr = q_addr;
         n_left = q_left;
         n_msn = q_msn;
@@ -1029,7 +789,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                     e_send = 1'b1;
                     e_seq = upto32;
                     e_acked = acked16;
-                    e_ece = vd[(32'h11)+:(1)];
+                    e_ece = vd[17+:1];
                 end
             end
             else if (is_cnp) begin
@@ -1089,7 +849,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             r_rewind = 1'b1;
             r_resp = 32'h0;
             r_rd = 32'h0;
-            rw_psn = q_una[(32'h0)+:(24)];
+            rw_psn = q_una[0+:24];
             n_sent = q_una;
             e_send = 1'b1;
             e_kind = 32'h2;
@@ -1100,32 +860,32 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         r_echo = 32'h0;
         if (v_coll & (r_rd == 32'h0)) begin
-            r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
+            r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
         end
         r_rdf = 32'h0;
         if (r_rd == 32'h1) begin
-            r_rdf = (((q_log) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((v_rlen) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0);
+            r_rdf = (((q_log) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 104) | (((v_rlen) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448);
         end
         r_ece = 32'h0;
         if (v_ce & (r_resp == 32'h0) & (r_rd == 32'h0)) begin
             r_ece = 32'h1;
         end
-        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((r_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((r_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((r_msn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((r_msn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((r_msn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((r_resp) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12) | (((r_rd) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((r_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | r_rdf | r_echo;
+        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((r_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((r_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((r_msn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 72) | (((r_msn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((r_msn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 88) | (((r_resp) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 18) | (((r_rd) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 19) | (((r_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20) | r_rdf | r_echo;
         if (r_rewind) begin
-            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((rw_psn[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((rw_psn[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28) | (((rw_psn[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30);
+            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 17) | (((rw_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((rw_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((rw_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48);
         end
         e_tele = 32'h0;
         if (v_tele & ~is_cnp & ~c_tmo) begin
-            e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((v_fb) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h15) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
+            e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((v_fb) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
         end
-        e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0) | e_tele;
+        e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480) | e_tele;
         dma_a = wa;
         if (is_rresp) begin
             dma_a = q_rd;
         end
         dma_word = 32'h0;
         if (write) begin
-            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[(32'h30)+:(7)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((vd[(32'ha0)+:(14)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 32'h60) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 32'h70);
+            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[48+:7]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((vd[160+:14]) & 128'hffffffffffffffffffffffffffffffff) << 80) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 96) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 112);
         end
         wr_addr = a2;
         if (~swept_q) begin
@@ -1148,7 +908,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h19) | (((p_ctrl_q[(32'h40)+:(24)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((c_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
+                q_wd = ((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 25) | (((p_ctrl_q[64+:24]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 39) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 185) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((c_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
             end
             else if (c_remove) begin
                 q_we = 1'b1;
@@ -1156,11 +916,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             else if (c_read) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(249)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[(32'h40)+:(64)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
+                q_wd = ((w[0+:249]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[64+:64]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
             end
             else if (c_tmo) begin
                 q_we = 1'b1;
-                q_wd = ((w[(32'h0)+:(217)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
+                q_wd = ((w[0+:217]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
             end
             else if ((c_op == 32'h4) & q_valid) begin
                 q_we = 1'b0;
@@ -1173,7 +933,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (s_id_ok & q_valid) begin
                 if (s_next) begin
                     q_we = 1'b1;
-                    q_wd = ((w[(32'h0)+:(217)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
+                    q_wd = ((w[0+:217]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
                 end
                 else begin
                     i_sstale = 1'b1;
@@ -1185,13 +945,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[(32'h0)+:(39)]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h27) | (((n_nak) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3f) | (((n_act) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((n_addr) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h41) | (((n_left) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h81) | (((n_msn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1) | (((n_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb9) | (((n_sent) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9) | (((n_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9) | (((n_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h139) | (((n_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13a) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13b);
+            q_wd = ((w[0+:39]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 39) | (((n_nak) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 63) | (((n_act) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((n_addr) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 65) | (((n_left) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 129) | (((n_msn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 161) | (((n_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 185) | (((n_sent) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((n_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((n_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((n_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;
         lw_hit_d = q_we & swept_q & (next_a2 == a2);
         lw_data_d = q_wd;
-        n_bytes = n_data_q[(32'h0)+:(32)] << cfg_pkt_shift;
+        n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
         n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
         if (m_axis_pktrecv_tready) begin
             r_valid_d = 1'b0;
@@ -1204,7 +964,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         if (n_move) begin
             m_valid_d = 1'b1;
-            m_data_d = ((n_bytes) & 48'hffffffffffff) | (((n_data_q[(32'h20)+:(16)]) & 48'hffffffffffff) << 32'h20);
+            m_data_d = ((n_bytes) & 48'hffffffffffff) | (((n_data_q[32+:16]) & 48'hffffffffffff) << 32);
             n_valid_d = 1'b0;
         end
         if (m_axis_dma_cmd_tready) begin
@@ -1216,7 +976,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             e_valid_d = 1'b1;
             e_data_d = e_word;
             n_valid_d = 1'b1;
-            n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
+            n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
         end
         if (do_v) begin
             d_valid_d = 1'b1;
@@ -1231,12 +991,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             if (n_send) begin
                 n_valid_d = 1'b1;
-                n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
+                n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
             end
         end
         if (i_sstale) begin
             n_valid_d = 1'b1;
-            n_data_d = ((one32) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32'h20);
+            n_data_d = ((one32) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
         end
         i_rec = do_v;
         i_pdrop = do_v & ~v_ok;

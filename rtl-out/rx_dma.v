@@ -33,184 +33,129 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 
     // Stub signals
     reg  [8:0] even_read_address;
-    reg  even_read_clock;
     wire  [511:0] even_read_data;
     reg  [8:0] even_write_address;
-    reg  even_write_clock;
     reg  [511:0] even_write_data;
     reg  even_write_enable;
     reg  [8:0] odd_read_address;
-    reg  odd_read_clock;
     wire  [511:0] odd_read_data;
     reg  [8:0] odd_write_address;
-    reg  odd_write_clock;
     reg  [511:0] odd_write_data;
     reg  odd_write_enable;
-    reg  dq_write_clock;
     reg  dq_write_enable;
     reg  [5:0] dq_write_address;
     reg  [22:0] dq_write_data;
     reg  [5:0] dq_read_address;
     wire  [22:0] dq_read_data;
-    reg  cq_write_clock;
     reg  cq_write_enable;
     reg  [5:0] cq_write_address;
     reg  [142:0] cq_write_data;
     reg  [5:0] cq_read_address;
     wire  [142:0] cq_read_data;
-    reg  wq_write_clock;
     reg  wq_write_enable;
     reg  [3:0] wq_write_address;
     reg  [95:0] wq_write_data;
     reg  [3:0] wq_read_address;
     wire  [95:0] wq_read_data;
-    reg  oq_write_clock;
     reg  oq_write_enable;
     reg  [3:0] oq_write_address;
     reg  [576:0] oq_write_data;
     reg  [3:0] oq_read_address;
     wire  [576:0] oq_read_data;
     reg  [15:0] wr_ptr_d;
-    wire  [15:0] wr_ptr_q;
-    reg  wr_ptr_clock;
+    reg  [15:0] wr_ptr_q = 16'h0;
     reg  [7:0] w_cnt_d;
-    wire  [7:0] w_cnt_q;
-    reg  w_cnt_clock;
+    reg  [7:0] w_cnt_q = 8'h0;
     reg  w_trunc_d;
-    wire  w_trunc_q;
-    reg  w_trunc_clock;
+    reg  w_trunc_q = 1'h0;
     reg  p_push_d;
-    wire  p_push_q;
-    reg  p_push_clock;
+    reg  p_push_q = 1'h0;
     reg  [7:0] p_cnt_d;
-    wire  [7:0] p_cnt_q;
-    reg  p_cnt_clock;
+    reg  [7:0] p_cnt_q = 8'h0;
     reg  [63:0] p_keep_d;
-    wire  [63:0] p_keep_q;
-    reg  p_keep_clock;
+    reg  [63:0] p_keep_q = 64'h0;
     reg  p_trunc_d;
-    wire  p_trunc_q;
-    reg  p_trunc_clock;
+    reg  p_trunc_q = 1'h0;
     reg  q_push_d;
-    wire  q_push_q;
-    reg  q_push_clock;
+    reg  q_push_q = 1'h0;
     reg  [7:0] q_cnt_d;
-    wire  [7:0] q_cnt_q;
-    reg  q_cnt_clock;
+    reg  [7:0] q_cnt_q = 8'h0;
     reg  q_trunc_d;
-    wire  q_trunc_q;
-    reg  q_trunc_clock;
+    reg  q_trunc_q = 1'h0;
     reg  [2:0] q_grp_d;
-    wire  [2:0] q_grp_q;
-    reg  q_grp_clock;
+    reg  [2:0] q_grp_q = 3'h0;
     reg  [7:0] q_byte_d;
-    wire  [7:0] q_byte_q;
-    reg  q_byte_clock;
+    reg  [7:0] q_byte_q = 8'h0;
     reg  q_any_d;
-    wire  q_any_q;
-    reg  q_any_clock;
+    reg  q_any_q = 1'h0;
     reg  [15:0] used_d;
-    wire  [15:0] used_q;
-    reg  used_clock;
+    reg  [15:0] used_q = 16'h0;
     reg  [15:0] fr_d;
-    wire  [15:0] fr_q;
-    reg  fr_clock;
+    reg  [15:0] fr_q = 16'h0;
     reg  in_ready_d;
-    wire  in_ready_q;
-    reg  in_ready_clock;
+    reg  in_ready_q = 1'h0;
     reg  [5:0] dq_wr_d;
-    wire  [5:0] dq_wr_q;
-    reg  dq_wr_clock;
+    reg  [5:0] dq_wr_q = 6'h0;
     reg  [5:0] dq_rd_d;
-    wire  [5:0] dq_rd_q;
-    reg  dq_rd_clock;
+    reg  [5:0] dq_rd_q = 6'h0;
     reg  [6:0] dq_n_d;
-    wire  [6:0] dq_n_q;
-    reg  dq_n_clock;
+    reg  [6:0] dq_n_q = 7'h0;
     reg  [5:0] cq_wr_d;
-    wire  [5:0] cq_wr_q;
-    reg  cq_wr_clock;
+    reg  [5:0] cq_wr_q = 6'h0;
     reg  [5:0] cq_rd_d;
-    wire  [5:0] cq_rd_q;
-    reg  cq_rd_clock;
+    reg  [5:0] cq_rd_q = 6'h0;
     reg  [6:0] cq_n_d;
-    wire  [6:0] cq_n_q;
-    reg  cq_n_clock;
+    reg  [6:0] cq_n_q = 7'h0;
     reg  [15:0] dec_base_d;
-    wire  [15:0] dec_base_q;
-    reg  dec_base_clock;
+    reg  [15:0] dec_base_q = 16'h0;
     reg  j_active_d;
-    wire  j_active_q;
-    reg  j_active_clock;
+    reg  j_active_q = 1'h0;
     reg  [15:0] j_lo_d;
-    wire  [15:0] j_lo_q;
-    reg  j_lo_clock;
+    reg  [15:0] j_lo_q = 16'h0;
     reg  [7:0] j_left_d;
-    wire  [7:0] j_left_q;
-    reg  j_left_clock;
+    reg  [7:0] j_left_q = 8'h0;
     reg  [7:0] j_beats_d;
-    wire  [7:0] j_beats_q;
-    reg  j_beats_clock;
+    reg  [7:0] j_beats_q = 8'h0;
     reg  [5:0] j_shift_d;
-    wire  [5:0] j_shift_q;
-    reg  j_shift_clock;
+    reg  [5:0] j_shift_q = 6'h0;
     reg  [5:0] j_kcnt_d;
-    wire  [5:0] j_kcnt_q;
-    reg  j_kcnt_clock;
+    reg  [5:0] j_kcnt_q = 6'h0;
     reg  f_valid_d;
-    wire  f_valid_q;
-    reg  f_valid_clock;
+    reg  f_valid_q = 1'h0;
     reg  f_odd_d;
-    wire  f_odd_q;
-    reg  f_odd_clock;
+    reg  f_odd_q = 1'h0;
     reg  [5:0] f_shift_d;
-    wire  [5:0] f_shift_q;
-    reg  f_shift_clock;
+    reg  [5:0] f_shift_q = 6'h0;
     reg  f_last_d;
-    wire  f_last_q;
-    reg  f_last_clock;
+    reg  f_last_q = 1'h0;
     reg  [5:0] f_kcnt_d;
-    wire  [5:0] f_kcnt_q;
-    reg  f_kcnt_clock;
+    reg  [5:0] f_kcnt_q = 6'h0;
     reg  c_valid_d;
-    wire  c_valid_q;
-    reg  c_valid_clock;
+    reg  c_valid_q = 1'h0;
     reg  [576:0] c_word_d;
-    wire  [576:0] c_word_q;
-    reg  c_word_clock;
+    reg  [576:0] c_word_q = 577'h0;
     reg  [3:0] oq_wr_d;
-    wire  [3:0] oq_wr_q;
-    reg  oq_wr_clock;
+    reg  [3:0] oq_wr_q = 4'h0;
     reg  [3:0] oq_rd_d;
-    wire  [3:0] oq_rd_q;
-    reg  oq_rd_clock;
+    reg  [3:0] oq_rd_q = 4'h0;
     reg  [4:0] oq_n_d;
-    wire  [4:0] oq_n_q;
-    reg  oq_n_clock;
+    reg  [4:0] oq_n_q = 5'h0;
     reg  [4:0] owed_d;
-    wire  [4:0] owed_q;
-    reg  owed_clock;
+    reg  [4:0] owed_q = 5'h0;
     reg  [3:0] wq_wr_d;
-    wire  [3:0] wq_wr_q;
-    reg  wq_wr_clock;
+    reg  [3:0] wq_wr_q = 4'h0;
     reg  [3:0] wq_rd_d;
-    wire  [3:0] wq_rd_q;
-    reg  wq_rd_clock;
+    reg  [3:0] wq_rd_q = 4'h0;
     reg  [4:0] wq_n_d;
-    wire  [4:0] wq_n_q;
-    reg  wq_n_clock;
+    reg  [4:0] wq_n_q = 5'h0;
     reg  [31:0] n_written_d;
-    wire  [31:0] n_written_q;
-    reg  n_written_clock;
+    reg  [31:0] n_written_q = 32'h0;
     reg  [31:0] n_jobs_d;
-    wire  [31:0] n_jobs_q;
-    reg  n_jobs_clock;
+    reg  [31:0] n_jobs_q = 32'h0;
     reg  [31:0] n_discarded_d;
-    wire  [31:0] n_discarded_q;
-    reg  n_discarded_clock;
+    reg  [31:0] n_discarded_q = 32'h0;
     reg  [31:0] n_short_d;
-    wire  [31:0] n_short_q;
-    reg  n_short_clock;
+    reg  [31:0] n_short_q = 32'h0;
 
     // Local signals
     reg  take;
@@ -270,24 +215,24 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     // Sub module instances
     hpcc_ram_w512_d512 even(
         .read_address(even_read_address),
-        .read_clock(even_read_clock),
+        .read_clock(clock),
         .read_data(even_read_data),
         .write_address(even_write_address),
-        .write_clock(even_write_clock),
+        .write_clock(clock),
         .write_data(even_write_data),
         .write_enable(even_write_enable)
     );
     hpcc_ram_w512_d512 odd(
         .read_address(odd_read_address),
-        .read_clock(odd_read_clock),
+        .read_clock(clock),
         .read_data(odd_read_data),
         .write_address(odd_write_address),
-        .write_clock(odd_write_clock),
+        .write_clock(clock),
         .write_data(odd_write_data),
         .write_enable(odd_write_enable)
     );
     rx_dma_dq dq(
-        .write_clock(dq_write_clock),
+        .write_clock(clock),
         .write_enable(dq_write_enable),
         .write_address(dq_write_address),
         .write_data(dq_write_data),
@@ -295,7 +240,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_data(dq_read_data)
     );
     rx_dma_cq cq(
-        .write_clock(cq_write_clock),
+        .write_clock(clock),
         .write_enable(cq_write_enable),
         .write_address(cq_write_address),
         .write_data(cq_write_data),
@@ -303,7 +248,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_data(cq_read_data)
     );
     rx_dma_wq wq(
-        .write_clock(wq_write_clock),
+        .write_clock(clock),
         .write_enable(wq_write_enable),
         .write_address(wq_write_address),
         .write_data(wq_write_data),
@@ -311,298 +256,67 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_data(wq_read_data)
     );
     rx_dma_oq oq(
-        .write_clock(oq_write_clock),
+        .write_clock(clock),
         .write_enable(oq_write_enable),
         .write_address(oq_write_address),
         .write_data(oq_write_data),
         .read_address(oq_read_address),
         .read_data(oq_read_data)
     );
-    hpcc_dff_w16 wr_ptr(
-        .d(wr_ptr_d),
-        .q(wr_ptr_q),
-        .clock(wr_ptr_clock)
-    );
-    hpcc_dff_w8 w_cnt(
-        .d(w_cnt_d),
-        .q(w_cnt_q),
-        .clock(w_cnt_clock)
-    );
-    hpcc_dff_w1 w_trunc(
-        .d(w_trunc_d),
-        .q(w_trunc_q),
-        .clock(w_trunc_clock)
-    );
-    hpcc_dff_w1 p_push(
-        .d(p_push_d),
-        .q(p_push_q),
-        .clock(p_push_clock)
-    );
-    hpcc_dff_w8 p_cnt(
-        .d(p_cnt_d),
-        .q(p_cnt_q),
-        .clock(p_cnt_clock)
-    );
-    hpcc_dff_w64 p_keep(
-        .d(p_keep_d),
-        .q(p_keep_q),
-        .clock(p_keep_clock)
-    );
-    hpcc_dff_w1 p_trunc(
-        .d(p_trunc_d),
-        .q(p_trunc_q),
-        .clock(p_trunc_clock)
-    );
-    hpcc_dff_w1 q_push(
-        .d(q_push_d),
-        .q(q_push_q),
-        .clock(q_push_clock)
-    );
-    hpcc_dff_w8 q_cnt(
-        .d(q_cnt_d),
-        .q(q_cnt_q),
-        .clock(q_cnt_clock)
-    );
-    hpcc_dff_w1 q_trunc(
-        .d(q_trunc_d),
-        .q(q_trunc_q),
-        .clock(q_trunc_clock)
-    );
-    hpcc_dff_w3 q_grp(
-        .d(q_grp_d),
-        .q(q_grp_q),
-        .clock(q_grp_clock)
-    );
-    hpcc_dff_w8 q_byte(
-        .d(q_byte_d),
-        .q(q_byte_q),
-        .clock(q_byte_clock)
-    );
-    hpcc_dff_w1 q_any(
-        .d(q_any_d),
-        .q(q_any_q),
-        .clock(q_any_clock)
-    );
-    hpcc_dff_w16 used(
-        .d(used_d),
-        .q(used_q),
-        .clock(used_clock)
-    );
-    hpcc_dff_w16 fr(
-        .d(fr_d),
-        .q(fr_q),
-        .clock(fr_clock)
-    );
-    hpcc_dff_w1 in_ready(
-        .d(in_ready_d),
-        .q(in_ready_q),
-        .clock(in_ready_clock)
-    );
-    hpcc_dff_w6 dq_wr(
-        .d(dq_wr_d),
-        .q(dq_wr_q),
-        .clock(dq_wr_clock)
-    );
-    hpcc_dff_w6 dq_rd(
-        .d(dq_rd_d),
-        .q(dq_rd_q),
-        .clock(dq_rd_clock)
-    );
-    hpcc_dff_w7 dq_n(
-        .d(dq_n_d),
-        .q(dq_n_q),
-        .clock(dq_n_clock)
-    );
-    hpcc_dff_w6 cq_wr(
-        .d(cq_wr_d),
-        .q(cq_wr_q),
-        .clock(cq_wr_clock)
-    );
-    hpcc_dff_w6 cq_rd(
-        .d(cq_rd_d),
-        .q(cq_rd_q),
-        .clock(cq_rd_clock)
-    );
-    hpcc_dff_w7 cq_n(
-        .d(cq_n_d),
-        .q(cq_n_q),
-        .clock(cq_n_clock)
-    );
-    hpcc_dff_w16 dec_base(
-        .d(dec_base_d),
-        .q(dec_base_q),
-        .clock(dec_base_clock)
-    );
-    hpcc_dff_w1 j_active(
-        .d(j_active_d),
-        .q(j_active_q),
-        .clock(j_active_clock)
-    );
-    hpcc_dff_w16 j_lo(
-        .d(j_lo_d),
-        .q(j_lo_q),
-        .clock(j_lo_clock)
-    );
-    hpcc_dff_w8 j_left(
-        .d(j_left_d),
-        .q(j_left_q),
-        .clock(j_left_clock)
-    );
-    hpcc_dff_w8 j_beats(
-        .d(j_beats_d),
-        .q(j_beats_q),
-        .clock(j_beats_clock)
-    );
-    hpcc_dff_w6 j_shift(
-        .d(j_shift_d),
-        .q(j_shift_q),
-        .clock(j_shift_clock)
-    );
-    hpcc_dff_w6 j_kcnt(
-        .d(j_kcnt_d),
-        .q(j_kcnt_q),
-        .clock(j_kcnt_clock)
-    );
-    hpcc_dff_w1 f_valid(
-        .d(f_valid_d),
-        .q(f_valid_q),
-        .clock(f_valid_clock)
-    );
-    hpcc_dff_w1 f_odd(
-        .d(f_odd_d),
-        .q(f_odd_q),
-        .clock(f_odd_clock)
-    );
-    hpcc_dff_w6 f_shift(
-        .d(f_shift_d),
-        .q(f_shift_q),
-        .clock(f_shift_clock)
-    );
-    hpcc_dff_w1 f_last(
-        .d(f_last_d),
-        .q(f_last_q),
-        .clock(f_last_clock)
-    );
-    hpcc_dff_w6 f_kcnt(
-        .d(f_kcnt_d),
-        .q(f_kcnt_q),
-        .clock(f_kcnt_clock)
-    );
-    hpcc_dff_w1 c_valid(
-        .d(c_valid_d),
-        .q(c_valid_q),
-        .clock(c_valid_clock)
-    );
-    hpcc_dff_w577 c_word(
-        .d(c_word_d),
-        .q(c_word_q),
-        .clock(c_word_clock)
-    );
-    hpcc_dff_w4 oq_wr(
-        .d(oq_wr_d),
-        .q(oq_wr_q),
-        .clock(oq_wr_clock)
-    );
-    hpcc_dff_w4 oq_rd(
-        .d(oq_rd_d),
-        .q(oq_rd_q),
-        .clock(oq_rd_clock)
-    );
-    hpcc_dff_w5 oq_n(
-        .d(oq_n_d),
-        .q(oq_n_q),
-        .clock(oq_n_clock)
-    );
-    hpcc_dff_w5 owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
-    hpcc_dff_w4 wq_wr(
-        .d(wq_wr_d),
-        .q(wq_wr_q),
-        .clock(wq_wr_clock)
-    );
-    hpcc_dff_w4 wq_rd(
-        .d(wq_rd_d),
-        .q(wq_rd_q),
-        .clock(wq_rd_clock)
-    );
-    hpcc_dff_w5 wq_n(
-        .d(wq_n_d),
-        .q(wq_n_q),
-        .clock(wq_n_clock)
-    );
-    hpcc_dff_w32 n_written(
-        .d(n_written_d),
-        .q(n_written_q),
-        .clock(n_written_clock)
-    );
-    hpcc_dff_w32 n_jobs(
-        .d(n_jobs_d),
-        .q(n_jobs_q),
-        .clock(n_jobs_clock)
-    );
-    hpcc_dff_w32 n_discarded(
-        .d(n_discarded_d),
-        .q(n_discarded_q),
-        .clock(n_discarded_clock)
-    );
-    hpcc_dff_w32 n_short(
-        .d(n_short_d),
-        .q(n_short_q),
-        .clock(n_short_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        wr_ptr_q <= wr_ptr_d;
+        w_cnt_q <= w_cnt_d;
+        w_trunc_q <= w_trunc_d;
+        p_push_q <= p_push_d;
+        p_cnt_q <= p_cnt_d;
+        p_keep_q <= p_keep_d;
+        p_trunc_q <= p_trunc_d;
+        q_push_q <= q_push_d;
+        q_cnt_q <= q_cnt_d;
+        q_trunc_q <= q_trunc_d;
+        q_grp_q <= q_grp_d;
+        q_byte_q <= q_byte_d;
+        q_any_q <= q_any_d;
+        used_q <= used_d;
+        fr_q <= fr_d;
+        in_ready_q <= in_ready_d;
+        dq_wr_q <= dq_wr_d;
+        dq_rd_q <= dq_rd_d;
+        dq_n_q <= dq_n_d;
+        cq_wr_q <= cq_wr_d;
+        cq_rd_q <= cq_rd_d;
+        cq_n_q <= cq_n_d;
+        dec_base_q <= dec_base_d;
+        j_active_q <= j_active_d;
+        j_lo_q <= j_lo_d;
+        j_left_q <= j_left_d;
+        j_beats_q <= j_beats_d;
+        j_shift_q <= j_shift_d;
+        j_kcnt_q <= j_kcnt_d;
+        f_valid_q <= f_valid_d;
+        f_odd_q <= f_odd_d;
+        f_shift_q <= f_shift_d;
+        f_last_q <= f_last_d;
+        f_kcnt_q <= f_kcnt_d;
+        c_valid_q <= c_valid_d;
+        c_word_q <= c_word_d;
+        oq_wr_q <= oq_wr_d;
+        oq_rd_q <= oq_rd_d;
+        oq_n_q <= oq_n_d;
+        owed_q <= owed_d;
+        wq_wr_q <= wq_wr_d;
+        wq_rd_q <= wq_rd_d;
+        wq_n_q <= wq_n_d;
+        n_written_q <= n_written_d;
+        n_jobs_q <= n_jobs_d;
+        n_discarded_q <= n_discarded_d;
+        n_short_q <= n_short_d;
+    end
 
     // Update code
     always @(*) begin
-        wr_ptr_clock = clock;
-        w_cnt_clock = clock;
-        w_trunc_clock = clock;
-        p_push_clock = clock;
-        p_cnt_clock = clock;
-        p_keep_clock = clock;
-        p_trunc_clock = clock;
-        q_push_clock = clock;
-        q_cnt_clock = clock;
-        q_trunc_clock = clock;
-        q_grp_clock = clock;
-        q_byte_clock = clock;
-        q_any_clock = clock;
-        used_clock = clock;
-        fr_clock = clock;
-        in_ready_clock = clock;
-        dq_wr_clock = clock;
-        dq_rd_clock = clock;
-        dq_n_clock = clock;
-        cq_wr_clock = clock;
-        cq_rd_clock = clock;
-        cq_n_clock = clock;
-        dec_base_clock = clock;
-        j_active_clock = clock;
-        j_lo_clock = clock;
-        j_left_clock = clock;
-        j_beats_clock = clock;
-        j_shift_clock = clock;
-        j_kcnt_clock = clock;
-        f_valid_clock = clock;
-        f_odd_clock = clock;
-        f_shift_clock = clock;
-        f_last_clock = clock;
-        f_kcnt_clock = clock;
-        c_valid_clock = clock;
-        c_word_clock = clock;
-        oq_wr_clock = clock;
-        oq_rd_clock = clock;
-        oq_n_clock = clock;
-        owed_clock = clock;
-        wq_wr_clock = clock;
-        wq_rd_clock = clock;
-        wq_n_clock = clock;
-        n_written_clock = clock;
-        n_jobs_clock = clock;
-        n_discarded_clock = clock;
-        n_short_clock = clock;
         wr_ptr_d = wr_ptr_q;
         w_cnt_d = w_cnt_q;
         w_trunc_d = w_trunc_q;
@@ -650,22 +364,14 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         n_jobs_d = n_jobs_q;
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
-        even_read_clock = clock;
-        even_write_clock = clock;
-        odd_read_clock = clock;
-        odd_write_clock = clock;
-        dq_write_clock = clock;
-        cq_write_clock = clock;
-        wq_write_clock = clock;
-        oq_write_clock = clock;
         ones64 = 64'hffffffffffffffff;
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[32'h0];
         odd_write_enable = store & wr_ptr_q[32'h0];
-        even_write_address = wr_ptr_q[(32'h1)+:(9)];
-        odd_write_address = wr_ptr_q[(32'h1)+:(9)];
+        even_write_address = wr_ptr_q[1+:9];
+        odd_write_address = wr_ptr_q[1+:9];
         even_write_data = s_axis_tdata;
         odd_write_data = s_axis_tdata;
         w_cnt1 = w_cnt_q + 32'h1;
@@ -690,48 +396,48 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         w_cnt_d = w_cnt_n;
         top_grp = 32'h0;
-        if (|p_keep_q[(32'h8)+:(8)]) begin
+        if (|p_keep_q[8+:8]) begin
             top_grp = 32'h1;
         end
-        if (|p_keep_q[(32'h10)+:(8)]) begin
+        if (|p_keep_q[16+:8]) begin
             top_grp = 32'h2;
         end
-        if (|p_keep_q[(32'h18)+:(8)]) begin
+        if (|p_keep_q[24+:8]) begin
             top_grp = 32'h3;
         end
-        if (|p_keep_q[(32'h20)+:(8)]) begin
+        if (|p_keep_q[32+:8]) begin
             top_grp = 32'h4;
         end
-        if (|p_keep_q[(32'h28)+:(8)]) begin
+        if (|p_keep_q[40+:8]) begin
             top_grp = 32'h5;
         end
-        if (|p_keep_q[(32'h30)+:(8)]) begin
+        if (|p_keep_q[48+:8]) begin
             top_grp = 32'h6;
         end
-        if (|p_keep_q[(32'h38)+:(8)]) begin
+        if (|p_keep_q[56+:8]) begin
             top_grp = 32'h7;
         end
-        top_byte = p_keep_q[(32'h0)+:(8)];
+        top_byte = p_keep_q[0+:8];
         if (top_grp == 32'h1) begin
-            top_byte = p_keep_q[(32'h8)+:(8)];
+            top_byte = p_keep_q[8+:8];
         end
         if (top_grp == 32'h2) begin
-            top_byte = p_keep_q[(32'h10)+:(8)];
+            top_byte = p_keep_q[16+:8];
         end
         if (top_grp == 32'h3) begin
-            top_byte = p_keep_q[(32'h18)+:(8)];
+            top_byte = p_keep_q[24+:8];
         end
         if (top_grp == 32'h4) begin
-            top_byte = p_keep_q[(32'h20)+:(8)];
+            top_byte = p_keep_q[32+:8];
         end
         if (top_grp == 32'h5) begin
-            top_byte = p_keep_q[(32'h28)+:(8)];
+            top_byte = p_keep_q[40+:8];
         end
         if (top_grp == 32'h6) begin
-            top_byte = p_keep_q[(32'h30)+:(8)];
+            top_byte = p_keep_q[48+:8];
         end
         if (top_grp == 32'h7) begin
-            top_byte = p_keep_q[(32'h38)+:(8)];
+            top_byte = p_keep_q[56+:8];
         end
         q_push_d = p_push_q;
         q_cnt_d = p_cnt_q;
@@ -762,15 +468,15 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             top_in = 32'h7;
         end
         p_cm1 = q_cnt_q - 32'h1;
-        p_hi = ((p_cm1) & 14'h3fff) << 32'h6;
-        p_lo = p_hi | (((q_grp_q) & 14'h3fff) << 32'h3) | ((top_in) & 14'h3fff);
+        p_hi = ((p_cm1) & 14'h3fff) << 6;
+        p_lo = p_hi | (((q_grp_q) & 14'h3fff) << 3) | ((top_in) & 14'h3fff);
         p_len = p_hi;
         if (q_any_q) begin
             p_len = p_lo + 32'h1;
         end
         dq_write_enable = q_push_q;
         dq_write_address = dq_wr_q;
-        d_in = ((q_cnt_q) & 23'h7fffff) | (((p_len) & 23'h7fffff) << 32'h8);
+        d_in = ((q_cnt_q) & 23'h7fffff) | (((p_len) & 23'h7fffff) << 8);
         if (q_trunc_q) begin
             d_in = d_in | 32'h400000;
         end
@@ -782,21 +488,21 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[32'h6];
         cq_write_enable = take_cmd;
         cq_write_address = cq_wr_q;
-        in_end = ((s_axis_cmd_tdata[(32'h40)+:(7)]) & 15'h7fff) + ((s_axis_cmd_tdata[(32'h50)+:(14)]) & 15'h7fff);
-        cq_write_data = ((s_axis_cmd_tdata) & 143'h7fffffffffffffffffffffffffffffffffff) | (((in_end) & 143'h7fffffffffffffffffffffffffffffffffff) << 32'h80);
+        in_end = ((s_axis_cmd_tdata[64+:7]) & 15'h7fff) + ((s_axis_cmd_tdata[80+:14]) & 15'h7fff);
+        cq_write_data = ((s_axis_cmd_tdata) & 143'h7fffffffffffffffffffffffffffffffffff) | (((in_end) & 143'h7fffffffffffffffffffffffffffffffffff) << 128);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
         dq_read_address = dq_rd_q;
         cq_read_address = cq_rd_q;
         d_word = dq_read_data;
-        d_beats = d_word[(32'h0)+:(8)];
-        d_len = d_word[(32'h8)+:(14)];
+        d_beats = d_word[0+:8];
+        d_len = d_word[8+:14];
         d_trunc = d_word[32'h16];
-        c_cmd = cq_read_data[(32'h0)+:(128)];
-        end_sum = cq_read_data[(32'h80)+:(15)];
-        c_off = c_cmd[(32'h40)+:(7)];
-        c_len = c_cmd[(32'h50)+:(14)];
+        c_cmd = cq_read_data[0+:128];
+        end_sum = cq_read_data[128+:15];
+        c_off = c_cmd[64+:7];
+        c_len = c_cmd[80+:14];
         c_wr = c_cmd[32'h60];
         short = d_trunc | (end_sum > ((d_len) & 15'h7fff));
         is_job = c_wr & ~short & (c_len != 32'h0);
@@ -804,9 +510,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         j_end = fetch & (j_left_q == 32'h1);
         pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[32'h4]);
         base1 = dec_base_q + ((d_beats) & 16'hffff);
-        lo0 = dec_base_q + ((c_off[(32'h6)+:(1)]) & 16'hffff);
+        lo0 = dec_base_q + ((c_off[6+:1]) & 16'hffff);
         len63 = ((c_len) & 15'h7fff) + 32'h3f;
-        w_cmd = ((c_cmd[(32'h0)+:(64)]) & 96'hffffffffffffffffffffffff) | (((c_len) & 96'hffffffffffffffffffffffff) << 32'h40) | (((c_cmd[(32'h70)+:(16)]) & 96'hffffffffffffffffffffffff) << 32'h50);
+        w_cmd = ((c_cmd[0+:64]) & 96'hffffffffffffffffffffffff) | (((c_len) & 96'hffffffffffffffffffffffff) << 64) | (((c_cmd[112+:16]) & 96'hffffffffffffffffffffffff) << 80);
         push_w = pop & is_job;
         wq_write_enable = push_w;
         if (push_w) begin
@@ -833,8 +539,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             end
         end
         lo1 = j_lo_q + 32'h1;
-        even_read_address = lo1[(32'h1)+:(9)];
-        odd_read_address = j_lo_q[(32'h1)+:(9)];
+        even_read_address = lo1[1+:9];
+        odd_read_address = j_lo_q[1+:9];
         f_valid_d = fetch;
         f_odd_d = j_lo_q[32'h0];
         f_shift_d = j_shift_q;
@@ -850,10 +556,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (pop & is_job) begin
             j_active_d = 1'b1;
             j_lo_d = lo0;
-            j_left_d = len63[(32'h6)+:(8)];
+            j_left_d = len63[6+:8];
             j_beats_d = d_beats;
-            j_shift_d = c_off[(32'h0)+:(6)];
-            j_kcnt_d = c_len[(32'h0)+:(6)];
+            j_shift_d = c_off[0+:6];
+            j_kcnt_d = c_len[0+:6];
         end
         u_add = used_q - fr_q;
         if (store) begin
@@ -869,7 +575,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         fr_d = u_free_j + u_free_d;
         used_d = u_add;
-        u_half = u_add >> 32'h1;
+        u_half = u_add >> 1;
         room = ((((u_half) & 9'h1ff)) & 16'hffff) == u_half;
         dq_n1 = dq_n_q;
         if (q_push_q & ~pop) begin
@@ -892,9 +598,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             lo_d = odd_read_data;
             hi_d = even_read_data;
         end
-        sh_r = ((f_shift_q) & 10'h3ff) << 32'h3;
+        sh_r = ((f_shift_q) & 10'h3ff) << 3;
         neg_s = (~f_shift_q) + 32'h1;
-        sh_l = ((neg_s) & 10'h3ff) << 32'h3;
+        sh_l = ((neg_s) & 10'h3ff) << 3;
         comb = lo_d;
         if (f_shift_q != 32'h0) begin
             comb = (lo_d >> sh_r) | (hi_d << sh_l);
@@ -907,17 +613,17 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         tail = ((keep) & 65'h1ffffffffffffffff);
         if (f_last_q) begin
-            tail = ((keep) & 65'h1ffffffffffffffff) | (((ones64 & 32'h1) & 65'h1ffffffffffffffff) << 32'h40);
+            tail = ((keep) & 65'h1ffffffffffffffff) | (((ones64 & 32'h1) & 65'h1ffffffffffffffff) << 64);
         end
         c_valid_d = f_valid_q;
-        c_word_d = ((comb) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tail) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        c_word_d = ((comb) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tail) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512);
         oq_write_enable = c_valid_q;
         oq_write_address = oq_wr_q;
         oq_write_data = c_word_q;
         oq_read_address = oq_rd_q;
         m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
-        m_axis_dma_wr_tdata = oq_read_data[(32'h0)+:(512)];
-        m_axis_dma_wr_tkeep = oq_read_data[(32'h200)+:(64)];
+        m_axis_dma_wr_tdata = oq_read_data[0+:512];
+        m_axis_dma_wr_tkeep = oq_read_data[512+:64];
         m_axis_dma_wr_tlast = oq_read_data[32'h240];
         pop_o = (oq_n_q != 32'h0) & m_axis_dma_wr_tready;
         if (c_valid_q) begin

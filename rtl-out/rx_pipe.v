@@ -23,7 +23,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     output reg  [31:0] stat_count;
 
     // Stub signals
-    reg  icrc_clock;
     reg  icrc_reset;
     reg  icrc_s_valid;
     reg  [511:0] icrc_s_data;
@@ -33,7 +32,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  icrc_m_valid;
     wire  [31:0] icrc_m_crc;
     wire  [31:0] icrc_m_found;
-    reg  csum_clock;
     reg  csum_reset;
     reg  csum_in_valid;
     reg  [511:0] csum_in_data;
@@ -42,16 +40,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  csum_out_valid;
     wire  [20:0] csum_out_sum;
     wire  [1:0] csum_out_tag;
-    reg  rec_line_clock;
     reg  [639:0] rec_line_in_data;
     wire  [639:0] rec_line_out_data;
-    reg  chk_line_clock;
     reg  [65:0] chk_line_in_data;
     wire  [65:0] chk_line_out_data;
-    reg  code_line_clock;
     reg  [20:0] code_line_in_data;
     wire  [20:0] code_line_out_data;
-    reg  fifo_clock;
     reg  fifo_reset;
     reg  fifo_issue;
     reg  fifo_in_valid;
@@ -61,203 +55,137 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  fifo_m_axis_tvalid;
     reg  fifo_m_axis_tready;
     reg  [7:0] beat_idx_d;
-    wire  [7:0] beat_idx_q;
-    reg  beat_idx_clock;
+    reg  [7:0] beat_idx_q = 8'h0;
     reg  [511:0] beat0_d;
-    wire  [511:0] beat0_q;
-    reg  beat0_clock;
+    reg  [511:0] beat0_q = 512'h0;
     reg  [511:0] beat1_d;
-    wire  [511:0] beat1_q;
-    reg  beat1_clock;
+    reg  [511:0] beat1_q = 512'h0;
     reg  user_seen_d;
-    wire  user_seen_q;
-    reg  user_seen_clock;
+    reg  user_seen_q = 1'h0;
     reg  keep_bad_seen_d;
-    wire  keep_bad_seen_q;
-    reg  keep_bad_seen_clock;
+    reg  keep_bad_seen_q = 1'h0;
     reg  [15:0] tlen_q_d;
-    wire  [15:0] tlen_q_q;
-    reg  tlen_q_clock;
+    reg  [15:0] tlen_q_q = 16'h0;
     reg  [16:0] csum_left_d;
-    wire  [16:0] csum_left_q;
-    reg  csum_left_clock;
+    reg  [16:0] csum_left_q = 17'h0;
     reg  [31:0] csum_acc_d;
-    wire  [31:0] csum_acc_q;
-    reg  csum_acc_clock;
+    reg  [31:0] csum_acc_q = 32'h0;
     reg  [31:0] frame_sum_d;
-    wire  [31:0] frame_sum_q;
-    reg  frame_sum_clock;
+    reg  [31:0] frame_sum_q = 32'h0;
     reg  [1023:0] e0_hdr_d;
-    wire  [1023:0] e0_hdr_q;
-    reg  e0_hdr_clock;
+    reg  [1023:0] e0_hdr_q = 1024'h0;
     reg  [63:0] e0_keep_d;
-    wire  [63:0] e0_keep_q;
-    reg  e0_keep_clock;
+    reg  [63:0] e0_keep_q = 64'h0;
     reg  [7:0] e0_idx_d;
-    wire  [7:0] e0_idx_q;
-    reg  e0_idx_clock;
+    reg  [7:0] e0_idx_q = 8'h0;
     reg  [4:0] e0_fault_d;
-    wire  [4:0] e0_fault_q;
-    reg  e0_fault_clock;
+    reg  [4:0] e0_fault_q = 5'h0;
     reg  [4:0] e1_pre_a_d;
-    wire  [4:0] e1_pre_a_q;
-    reg  e1_pre_a_clock;
+    reg  [4:0] e1_pre_a_q = 5'h0;
     reg  e1_eth_bad_d;
-    wire  e1_eth_bad_q;
-    reg  e1_eth_bad_clock;
+    reg  e1_eth_bad_q = 1'h0;
     reg  [15:0] e1_tlen_d;
-    wire  [15:0] e1_tlen_q;
-    reg  e1_tlen_clock;
+    reg  [15:0] e1_tlen_q = 16'h0;
     reg  [6:0] e1_top_d;
-    wire  [6:0] e1_top_q;
-    reg  e1_top_clock;
+    reg  [6:0] e1_top_q = 7'h0;
     reg  [7:0] e1_idx_d;
-    wire  [7:0] e1_idx_q;
-    reg  e1_idx_clock;
+    reg  [7:0] e1_idx_q = 8'h0;
     reg  [4:0] e1_pre_b_d;
-    wire  [4:0] e1_pre_b_q;
-    reg  e1_pre_b_clock;
+    reg  [4:0] e1_pre_b_q = 5'h0;
     reg  [4:0] e1_post_d;
-    wire  [4:0] e1_post_q;
-    reg  e1_post_clock;
+    reg  [4:0] e1_post_q = 5'h0;
     reg  [19:0] e1_ipsum_d;
-    wire  [19:0] e1_ipsum_q;
-    reg  e1_ipsum_clock;
+    reg  [19:0] e1_ipsum_q = 20'h0;
     reg  [15:0] e1_udp_found_d;
-    wire  [15:0] e1_udp_found_q;
-    reg  e1_udp_found_clock;
+    reg  [15:0] e1_udp_found_q = 16'h0;
     reg  [18:0] e1_pseudo_d;
-    wire  [18:0] e1_pseudo_q;
-    reg  e1_pseudo_clock;
+    reg  [18:0] e1_pseudo_q = 19'h0;
     reg  [4:0] e1_fault_d;
-    wire  [4:0] e1_fault_q;
-    reg  e1_fault_clock;
+    reg  [4:0] e1_fault_q = 5'h0;
     reg  [639:0] e1_rec_d;
-    wire  [639:0] e1_rec_q;
-    reg  e1_rec_clock;
+    reg  [639:0] e1_rec_q = 640'h0;
     reg  [15:0] e2_len_d;
-    wire  [15:0] e2_len_q;
-    reg  e2_len_clock;
+    reg  [15:0] e2_len_q = 16'h0;
     reg  [4:0] e2_pre_d;
-    wire  [4:0] e2_pre_q;
-    reg  e2_pre_clock;
+    reg  [4:0] e2_pre_q = 5'h0;
     reg  [4:0] e2_post_d;
-    wire  [4:0] e2_post_q;
-    reg  e2_post_clock;
+    reg  [4:0] e2_post_q = 5'h0;
     reg  [15:0] e2_udp_found_d;
-    wire  [15:0] e2_udp_found_q;
-    reg  e2_udp_found_clock;
+    reg  [15:0] e2_udp_found_q = 16'h0;
     reg  [18:0] e2_pseudo_d;
-    wire  [18:0] e2_pseudo_q;
-    reg  e2_pseudo_clock;
+    reg  [18:0] e2_pseudo_q = 19'h0;
     reg  [4:0] e2_fault_d;
-    wire  [4:0] e2_fault_q;
-    reg  e2_fault_clock;
+    reg  [4:0] e2_fault_q = 5'h0;
     reg  [16:0] e5_fold1_d;
-    wire  [16:0] e5_fold1_q;
-    reg  e5_fold1_clock;
+    reg  [16:0] e5_fold1_q = 17'h0;
     reg  [15:0] e5_found_d;
-    wire  [15:0] e5_found_q;
-    reg  e5_found_clock;
+    reg  [15:0] e5_found_q = 16'h0;
     reg  [4:0] e5_pre_d;
-    wire  [4:0] e5_pre_q;
-    reg  e5_pre_clock;
+    reg  [4:0] e5_pre_q = 5'h0;
     reg  [4:0] e5_post_d;
-    wire  [4:0] e5_post_q;
-    reg  e5_post_clock;
+    reg  [4:0] e5_post_q = 5'h0;
     reg  [4:0] e5_fault_d;
-    wire  [4:0] e5_fault_q;
-    reg  e5_fault_clock;
+    reg  [4:0] e5_fault_q = 5'h0;
     reg  [15:0] e5_len_d;
-    wire  [15:0] e5_len_q;
-    reg  e5_len_clock;
+    reg  [15:0] e5_len_q = 16'h0;
     reg  [20:0] e6_code_d;
-    wire  [20:0] e6_code_q;
-    reg  e6_code_clock;
+    reg  [20:0] e6_code_q = 21'h0;
     reg  [31:0] cnt0_d;
-    wire  [31:0] cnt0_q;
-    reg  cnt0_clock;
+    reg  [31:0] cnt0_q = 32'h0;
     reg  [31:0] cnt1_d;
-    wire  [31:0] cnt1_q;
-    reg  cnt1_clock;
+    reg  [31:0] cnt1_q = 32'h0;
     reg  [31:0] cnt2_d;
-    wire  [31:0] cnt2_q;
-    reg  cnt2_clock;
+    reg  [31:0] cnt2_q = 32'h0;
     reg  [31:0] cnt3_d;
-    wire  [31:0] cnt3_q;
-    reg  cnt3_clock;
+    reg  [31:0] cnt3_q = 32'h0;
     reg  [31:0] cnt4_d;
-    wire  [31:0] cnt4_q;
-    reg  cnt4_clock;
+    reg  [31:0] cnt4_q = 32'h0;
     reg  [31:0] cnt5_d;
-    wire  [31:0] cnt5_q;
-    reg  cnt5_clock;
+    reg  [31:0] cnt5_q = 32'h0;
     reg  [31:0] cnt6_d;
-    wire  [31:0] cnt6_q;
-    reg  cnt6_clock;
+    reg  [31:0] cnt6_q = 32'h0;
     reg  [31:0] cnt7_d;
-    wire  [31:0] cnt7_q;
-    reg  cnt7_clock;
+    reg  [31:0] cnt7_q = 32'h0;
     reg  [31:0] cnt8_d;
-    wire  [31:0] cnt8_q;
-    reg  cnt8_clock;
+    reg  [31:0] cnt8_q = 32'h0;
     reg  [31:0] cnt9_d;
-    wire  [31:0] cnt9_q;
-    reg  cnt9_clock;
+    reg  [31:0] cnt9_q = 32'h0;
     reg  [31:0] cnt10_d;
-    wire  [31:0] cnt10_q;
-    reg  cnt10_clock;
+    reg  [31:0] cnt10_q = 32'h0;
     reg  [31:0] cnt11_d;
-    wire  [31:0] cnt11_q;
-    reg  cnt11_clock;
+    reg  [31:0] cnt11_q = 32'h0;
     reg  [31:0] cnt12_d;
-    wire  [31:0] cnt12_q;
-    reg  cnt12_clock;
+    reg  [31:0] cnt12_q = 32'h0;
     reg  [31:0] cnt13_d;
-    wire  [31:0] cnt13_q;
-    reg  cnt13_clock;
+    reg  [31:0] cnt13_q = 32'h0;
     reg  [31:0] cnt14_d;
-    wire  [31:0] cnt14_q;
-    reg  cnt14_clock;
+    reg  [31:0] cnt14_q = 32'h0;
     reg  [31:0] cnt15_d;
-    wire  [31:0] cnt15_q;
-    reg  cnt15_clock;
+    reg  [31:0] cnt15_q = 32'h0;
     reg  [31:0] cnt16_d;
-    wire  [31:0] cnt16_q;
-    reg  cnt16_clock;
+    reg  [31:0] cnt16_q = 32'h0;
     reg  [31:0] cnt17_d;
-    wire  [31:0] cnt17_q;
-    reg  cnt17_clock;
+    reg  [31:0] cnt17_q = 32'h0;
     reg  [31:0] cnt18_d;
-    wire  [31:0] cnt18_q;
-    reg  cnt18_clock;
+    reg  [31:0] cnt18_q = 32'h0;
     reg  [31:0] cnt19_d;
-    wire  [31:0] cnt19_q;
-    reg  cnt19_clock;
+    reg  [31:0] cnt19_q = 32'h0;
     reg  [31:0] cnt20_d;
-    wire  [31:0] cnt20_q;
-    reg  cnt20_clock;
+    reg  [31:0] cnt20_q = 32'h0;
     reg  [31:0] cnt21_d;
-    wire  [31:0] cnt21_q;
-    reg  cnt21_clock;
+    reg  [31:0] cnt21_q = 32'h0;
     reg  [31:0] cnt22_d;
-    wire  [31:0] cnt22_q;
-    reg  cnt22_clock;
+    reg  [31:0] cnt22_q = 32'h0;
     reg  [31:0] cnt23_d;
-    wire  [31:0] cnt23_q;
-    reg  cnt23_clock;
+    reg  [31:0] cnt23_q = 32'h0;
     reg  [31:0] cnt24_d;
-    wire  [31:0] cnt24_q;
-    reg  cnt24_clock;
+    reg  [31:0] cnt24_q = 32'h0;
     reg  [31:0] cnt25_d;
-    wire  [31:0] cnt25_q;
-    reg  cnt25_clock;
+    reg  [31:0] cnt25_q = 32'h0;
     reg  [31:0] cnt26_d;
-    wire  [31:0] cnt26_q;
-    reg  cnt26_clock;
+    reg  [31:0] cnt26_q = 32'h0;
     reg  [31:0] cnt27_d;
-    wire  [31:0] cnt27_q;
-    reg  cnt27_clock;
+    reg  [31:0] cnt27_q = 32'h0;
 
     // Local signals
     reg  fire;
@@ -323,7 +251,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
     // Sub module instances
     icrc_pipe icrc(
-        .clock(icrc_clock),
+        .clock(clock),
         .reset(icrc_reset),
         .s_valid(icrc_s_valid),
         .s_data(icrc_s_data),
@@ -335,7 +263,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_found(icrc_m_found)
     );
     rx_pipe_csum csum(
-        .clock(csum_clock),
+        .clock(clock),
         .reset(csum_reset),
         .in_valid(csum_in_valid),
         .in_data(csum_in_data),
@@ -346,22 +274,22 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .out_tag(csum_out_tag)
     );
     rx_pipe_rec_line rec_line(
-        .clock(rec_line_clock),
+        .clock(clock),
         .in_data(rec_line_in_data),
         .out_data(rec_line_out_data)
     );
     rx_pipe_chk_line chk_line(
-        .clock(chk_line_clock),
+        .clock(clock),
         .in_data(chk_line_in_data),
         .out_data(chk_line_out_data)
     );
     rx_pipe_code_line code_line(
-        .clock(code_line_clock),
+        .clock(clock),
         .in_data(code_line_in_data),
         .out_data(code_line_out_data)
     );
     rx_pipe_fifo fifo(
-        .clock(fifo_clock),
+        .clock(clock),
         .reset(fifo_reset),
         .issue(fifo_issue),
         .in_valid(fifo_in_valid),
@@ -371,405 +299,79 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_axis_tvalid(fifo_m_axis_tvalid),
         .m_axis_tready(fifo_m_axis_tready)
     );
-    hpcc_dff_w8 beat_idx(
-        .d(beat_idx_d),
-        .q(beat_idx_q),
-        .clock(beat_idx_clock)
-    );
-    hpcc_dff_w512 beat0(
-        .d(beat0_d),
-        .q(beat0_q),
-        .clock(beat0_clock)
-    );
-    hpcc_dff_w512 beat1(
-        .d(beat1_d),
-        .q(beat1_q),
-        .clock(beat1_clock)
-    );
-    hpcc_dff_w1 user_seen(
-        .d(user_seen_d),
-        .q(user_seen_q),
-        .clock(user_seen_clock)
-    );
-    hpcc_dff_w1 keep_bad_seen(
-        .d(keep_bad_seen_d),
-        .q(keep_bad_seen_q),
-        .clock(keep_bad_seen_clock)
-    );
-    hpcc_dff_w16 tlen_q(
-        .d(tlen_q_d),
-        .q(tlen_q_q),
-        .clock(tlen_q_clock)
-    );
-    hpcc_dff_w17 csum_left(
-        .d(csum_left_d),
-        .q(csum_left_q),
-        .clock(csum_left_clock)
-    );
-    hpcc_dff_w32 csum_acc(
-        .d(csum_acc_d),
-        .q(csum_acc_q),
-        .clock(csum_acc_clock)
-    );
-    hpcc_dff_w32 frame_sum(
-        .d(frame_sum_d),
-        .q(frame_sum_q),
-        .clock(frame_sum_clock)
-    );
-    hpcc_dff_w1024 e0_hdr(
-        .d(e0_hdr_d),
-        .q(e0_hdr_q),
-        .clock(e0_hdr_clock)
-    );
-    hpcc_dff_w64 e0_keep(
-        .d(e0_keep_d),
-        .q(e0_keep_q),
-        .clock(e0_keep_clock)
-    );
-    hpcc_dff_w8 e0_idx(
-        .d(e0_idx_d),
-        .q(e0_idx_q),
-        .clock(e0_idx_clock)
-    );
-    hpcc_dff_w5 e0_fault(
-        .d(e0_fault_d),
-        .q(e0_fault_q),
-        .clock(e0_fault_clock)
-    );
-    hpcc_dff_w5 e1_pre_a(
-        .d(e1_pre_a_d),
-        .q(e1_pre_a_q),
-        .clock(e1_pre_a_clock)
-    );
-    hpcc_dff_w1 e1_eth_bad(
-        .d(e1_eth_bad_d),
-        .q(e1_eth_bad_q),
-        .clock(e1_eth_bad_clock)
-    );
-    hpcc_dff_w16 e1_tlen(
-        .d(e1_tlen_d),
-        .q(e1_tlen_q),
-        .clock(e1_tlen_clock)
-    );
-    hpcc_dff_w7 e1_top(
-        .d(e1_top_d),
-        .q(e1_top_q),
-        .clock(e1_top_clock)
-    );
-    hpcc_dff_w8 e1_idx(
-        .d(e1_idx_d),
-        .q(e1_idx_q),
-        .clock(e1_idx_clock)
-    );
-    hpcc_dff_w5 e1_pre_b(
-        .d(e1_pre_b_d),
-        .q(e1_pre_b_q),
-        .clock(e1_pre_b_clock)
-    );
-    hpcc_dff_w5 e1_post(
-        .d(e1_post_d),
-        .q(e1_post_q),
-        .clock(e1_post_clock)
-    );
-    hpcc_dff_w20 e1_ipsum(
-        .d(e1_ipsum_d),
-        .q(e1_ipsum_q),
-        .clock(e1_ipsum_clock)
-    );
-    hpcc_dff_w16 e1_udp_found(
-        .d(e1_udp_found_d),
-        .q(e1_udp_found_q),
-        .clock(e1_udp_found_clock)
-    );
-    hpcc_dff_w19 e1_pseudo(
-        .d(e1_pseudo_d),
-        .q(e1_pseudo_q),
-        .clock(e1_pseudo_clock)
-    );
-    hpcc_dff_w5 e1_fault(
-        .d(e1_fault_d),
-        .q(e1_fault_q),
-        .clock(e1_fault_clock)
-    );
-    hpcc_dff_w640 e1_rec(
-        .d(e1_rec_d),
-        .q(e1_rec_q),
-        .clock(e1_rec_clock)
-    );
-    hpcc_dff_w16 e2_len(
-        .d(e2_len_d),
-        .q(e2_len_q),
-        .clock(e2_len_clock)
-    );
-    hpcc_dff_w5 e2_pre(
-        .d(e2_pre_d),
-        .q(e2_pre_q),
-        .clock(e2_pre_clock)
-    );
-    hpcc_dff_w5 e2_post(
-        .d(e2_post_d),
-        .q(e2_post_q),
-        .clock(e2_post_clock)
-    );
-    hpcc_dff_w16 e2_udp_found(
-        .d(e2_udp_found_d),
-        .q(e2_udp_found_q),
-        .clock(e2_udp_found_clock)
-    );
-    hpcc_dff_w19 e2_pseudo(
-        .d(e2_pseudo_d),
-        .q(e2_pseudo_q),
-        .clock(e2_pseudo_clock)
-    );
-    hpcc_dff_w5 e2_fault(
-        .d(e2_fault_d),
-        .q(e2_fault_q),
-        .clock(e2_fault_clock)
-    );
-    hpcc_dff_w17 e5_fold1(
-        .d(e5_fold1_d),
-        .q(e5_fold1_q),
-        .clock(e5_fold1_clock)
-    );
-    hpcc_dff_w16 e5_found(
-        .d(e5_found_d),
-        .q(e5_found_q),
-        .clock(e5_found_clock)
-    );
-    hpcc_dff_w5 e5_pre(
-        .d(e5_pre_d),
-        .q(e5_pre_q),
-        .clock(e5_pre_clock)
-    );
-    hpcc_dff_w5 e5_post(
-        .d(e5_post_d),
-        .q(e5_post_q),
-        .clock(e5_post_clock)
-    );
-    hpcc_dff_w5 e5_fault(
-        .d(e5_fault_d),
-        .q(e5_fault_q),
-        .clock(e5_fault_clock)
-    );
-    hpcc_dff_w16 e5_len(
-        .d(e5_len_d),
-        .q(e5_len_q),
-        .clock(e5_len_clock)
-    );
-    hpcc_dff_w21 e6_code(
-        .d(e6_code_d),
-        .q(e6_code_q),
-        .clock(e6_code_clock)
-    );
-    hpcc_dff_w32 cnt0(
-        .d(cnt0_d),
-        .q(cnt0_q),
-        .clock(cnt0_clock)
-    );
-    hpcc_dff_w32 cnt1(
-        .d(cnt1_d),
-        .q(cnt1_q),
-        .clock(cnt1_clock)
-    );
-    hpcc_dff_w32 cnt2(
-        .d(cnt2_d),
-        .q(cnt2_q),
-        .clock(cnt2_clock)
-    );
-    hpcc_dff_w32 cnt3(
-        .d(cnt3_d),
-        .q(cnt3_q),
-        .clock(cnt3_clock)
-    );
-    hpcc_dff_w32 cnt4(
-        .d(cnt4_d),
-        .q(cnt4_q),
-        .clock(cnt4_clock)
-    );
-    hpcc_dff_w32 cnt5(
-        .d(cnt5_d),
-        .q(cnt5_q),
-        .clock(cnt5_clock)
-    );
-    hpcc_dff_w32 cnt6(
-        .d(cnt6_d),
-        .q(cnt6_q),
-        .clock(cnt6_clock)
-    );
-    hpcc_dff_w32 cnt7(
-        .d(cnt7_d),
-        .q(cnt7_q),
-        .clock(cnt7_clock)
-    );
-    hpcc_dff_w32 cnt8(
-        .d(cnt8_d),
-        .q(cnt8_q),
-        .clock(cnt8_clock)
-    );
-    hpcc_dff_w32 cnt9(
-        .d(cnt9_d),
-        .q(cnt9_q),
-        .clock(cnt9_clock)
-    );
-    hpcc_dff_w32 cnt10(
-        .d(cnt10_d),
-        .q(cnt10_q),
-        .clock(cnt10_clock)
-    );
-    hpcc_dff_w32 cnt11(
-        .d(cnt11_d),
-        .q(cnt11_q),
-        .clock(cnt11_clock)
-    );
-    hpcc_dff_w32 cnt12(
-        .d(cnt12_d),
-        .q(cnt12_q),
-        .clock(cnt12_clock)
-    );
-    hpcc_dff_w32 cnt13(
-        .d(cnt13_d),
-        .q(cnt13_q),
-        .clock(cnt13_clock)
-    );
-    hpcc_dff_w32 cnt14(
-        .d(cnt14_d),
-        .q(cnt14_q),
-        .clock(cnt14_clock)
-    );
-    hpcc_dff_w32 cnt15(
-        .d(cnt15_d),
-        .q(cnt15_q),
-        .clock(cnt15_clock)
-    );
-    hpcc_dff_w32 cnt16(
-        .d(cnt16_d),
-        .q(cnt16_q),
-        .clock(cnt16_clock)
-    );
-    hpcc_dff_w32 cnt17(
-        .d(cnt17_d),
-        .q(cnt17_q),
-        .clock(cnt17_clock)
-    );
-    hpcc_dff_w32 cnt18(
-        .d(cnt18_d),
-        .q(cnt18_q),
-        .clock(cnt18_clock)
-    );
-    hpcc_dff_w32 cnt19(
-        .d(cnt19_d),
-        .q(cnt19_q),
-        .clock(cnt19_clock)
-    );
-    hpcc_dff_w32 cnt20(
-        .d(cnt20_d),
-        .q(cnt20_q),
-        .clock(cnt20_clock)
-    );
-    hpcc_dff_w32 cnt21(
-        .d(cnt21_d),
-        .q(cnt21_q),
-        .clock(cnt21_clock)
-    );
-    hpcc_dff_w32 cnt22(
-        .d(cnt22_d),
-        .q(cnt22_q),
-        .clock(cnt22_clock)
-    );
-    hpcc_dff_w32 cnt23(
-        .d(cnt23_d),
-        .q(cnt23_q),
-        .clock(cnt23_clock)
-    );
-    hpcc_dff_w32 cnt24(
-        .d(cnt24_d),
-        .q(cnt24_q),
-        .clock(cnt24_clock)
-    );
-    hpcc_dff_w32 cnt25(
-        .d(cnt25_d),
-        .q(cnt25_q),
-        .clock(cnt25_clock)
-    );
-    hpcc_dff_w32 cnt26(
-        .d(cnt26_d),
-        .q(cnt26_q),
-        .clock(cnt26_clock)
-    );
-    hpcc_dff_w32 cnt27(
-        .d(cnt27_d),
-        .q(cnt27_q),
-        .clock(cnt27_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        beat_idx_q <= beat_idx_d;
+        beat0_q <= beat0_d;
+        beat1_q <= beat1_d;
+        user_seen_q <= user_seen_d;
+        keep_bad_seen_q <= keep_bad_seen_d;
+        tlen_q_q <= tlen_q_d;
+        csum_left_q <= csum_left_d;
+        csum_acc_q <= csum_acc_d;
+        frame_sum_q <= frame_sum_d;
+        e0_hdr_q <= e0_hdr_d;
+        e0_keep_q <= e0_keep_d;
+        e0_idx_q <= e0_idx_d;
+        e0_fault_q <= e0_fault_d;
+        e1_pre_a_q <= e1_pre_a_d;
+        e1_eth_bad_q <= e1_eth_bad_d;
+        e1_tlen_q <= e1_tlen_d;
+        e1_top_q <= e1_top_d;
+        e1_idx_q <= e1_idx_d;
+        e1_pre_b_q <= e1_pre_b_d;
+        e1_post_q <= e1_post_d;
+        e1_ipsum_q <= e1_ipsum_d;
+        e1_udp_found_q <= e1_udp_found_d;
+        e1_pseudo_q <= e1_pseudo_d;
+        e1_fault_q <= e1_fault_d;
+        e1_rec_q <= e1_rec_d;
+        e2_len_q <= e2_len_d;
+        e2_pre_q <= e2_pre_d;
+        e2_post_q <= e2_post_d;
+        e2_udp_found_q <= e2_udp_found_d;
+        e2_pseudo_q <= e2_pseudo_d;
+        e2_fault_q <= e2_fault_d;
+        e5_fold1_q <= e5_fold1_d;
+        e5_found_q <= e5_found_d;
+        e5_pre_q <= e5_pre_d;
+        e5_post_q <= e5_post_d;
+        e5_fault_q <= e5_fault_d;
+        e5_len_q <= e5_len_d;
+        e6_code_q <= e6_code_d;
+        cnt0_q <= cnt0_d;
+        cnt1_q <= cnt1_d;
+        cnt2_q <= cnt2_d;
+        cnt3_q <= cnt3_d;
+        cnt4_q <= cnt4_d;
+        cnt5_q <= cnt5_d;
+        cnt6_q <= cnt6_d;
+        cnt7_q <= cnt7_d;
+        cnt8_q <= cnt8_d;
+        cnt9_q <= cnt9_d;
+        cnt10_q <= cnt10_d;
+        cnt11_q <= cnt11_d;
+        cnt12_q <= cnt12_d;
+        cnt13_q <= cnt13_d;
+        cnt14_q <= cnt14_d;
+        cnt15_q <= cnt15_d;
+        cnt16_q <= cnt16_d;
+        cnt17_q <= cnt17_d;
+        cnt18_q <= cnt18_d;
+        cnt19_q <= cnt19_d;
+        cnt20_q <= cnt20_d;
+        cnt21_q <= cnt21_d;
+        cnt22_q <= cnt22_d;
+        cnt23_q <= cnt23_d;
+        cnt24_q <= cnt24_d;
+        cnt25_q <= cnt25_d;
+        cnt26_q <= cnt26_d;
+        cnt27_q <= cnt27_d;
+    end
 
     // Update code
     always @(*) begin
-        beat_idx_clock = clock;
-        beat0_clock = clock;
-        beat1_clock = clock;
-        user_seen_clock = clock;
-        keep_bad_seen_clock = clock;
-        tlen_q_clock = clock;
-        csum_left_clock = clock;
-        csum_acc_clock = clock;
-        frame_sum_clock = clock;
-        e0_hdr_clock = clock;
-        e0_keep_clock = clock;
-        e0_idx_clock = clock;
-        e0_fault_clock = clock;
-        e1_pre_a_clock = clock;
-        e1_eth_bad_clock = clock;
-        e1_tlen_clock = clock;
-        e1_top_clock = clock;
-        e1_idx_clock = clock;
-        e2_len_clock = clock;
-        e1_pre_b_clock = clock;
-        e1_post_clock = clock;
-        e1_ipsum_clock = clock;
-        e1_udp_found_clock = clock;
-        e1_pseudo_clock = clock;
-        e1_fault_clock = clock;
-        e1_rec_clock = clock;
-        e2_pre_clock = clock;
-        e2_post_clock = clock;
-        e2_udp_found_clock = clock;
-        e2_pseudo_clock = clock;
-        e2_fault_clock = clock;
-        e5_fold1_clock = clock;
-        e5_found_clock = clock;
-        e5_pre_clock = clock;
-        e5_post_clock = clock;
-        e5_fault_clock = clock;
-        e5_len_clock = clock;
-        e6_code_clock = clock;
-        cnt0_clock = clock;
-        cnt1_clock = clock;
-        cnt2_clock = clock;
-        cnt3_clock = clock;
-        cnt4_clock = clock;
-        cnt5_clock = clock;
-        cnt6_clock = clock;
-        cnt7_clock = clock;
-        cnt8_clock = clock;
-        cnt9_clock = clock;
-        cnt10_clock = clock;
-        cnt11_clock = clock;
-        cnt12_clock = clock;
-        cnt13_clock = clock;
-        cnt14_clock = clock;
-        cnt15_clock = clock;
-        cnt16_clock = clock;
-        cnt17_clock = clock;
-        cnt18_clock = clock;
-        cnt19_clock = clock;
-        cnt20_clock = clock;
-        cnt21_clock = clock;
-        cnt22_clock = clock;
-        cnt23_clock = clock;
-        cnt24_clock = clock;
-        cnt25_clock = clock;
-        cnt26_clock = clock;
-        cnt27_clock = clock;
         beat_idx_d = beat_idx_q;
         beat0_d = beat0_q;
         beat1_d = beat1_q;
@@ -836,18 +438,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         cnt25_d = cnt25_q;
         cnt26_d = cnt26_q;
         cnt27_d = cnt27_q;
-        icrc_clock = clock;
-        csum_clock = clock;
-        rec_line_clock = clock;
-        chk_line_clock = clock;
-        code_line_clock = clock;
-        fifo_clock = clock;
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
         first = beat_idx_q == 32'h0;
         tlen_now = tlen_q_q;
         if (first) begin
-            tlen_now = (((s_axis_tdata[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_tdata[(32'h88)+:(8)]) & 16'hffff);
+            tlen_now = (((s_axis_tdata[128+:8]) & 16'hffff) << 8) | ((s_axis_tdata[136+:8]) & 16'hffff);
         end
         if (fire) begin
             if (s_axis_tlast) begin
@@ -878,10 +474,10 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         icrc_s_tele_at = 32'h0;
         if (s_axis_tdata[32'h196]) begin
             icrc_s_tele_at = 32'h36;
-            if ((s_axis_tdata[(32'h150)+:(8)] == 32'h6) | (s_axis_tdata[(32'h150)+:(8)] == 32'ha) | (s_axis_tdata[(32'h150)+:(8)] == 32'hc)) begin
+            if ((s_axis_tdata[336+:8] == 32'h6) | (s_axis_tdata[336+:8] == 32'ha) | (s_axis_tdata[336+:8] == 32'hc)) begin
                 icrc_s_tele_at = 32'h46;
             end
-            if ((s_axis_tdata[(32'h150)+:(8)] == 32'hd) | (s_axis_tdata[(32'h150)+:(8)] == 32'hf) | (s_axis_tdata[(32'h150)+:(8)] == 32'h10) | (s_axis_tdata[(32'h150)+:(8)] == 32'h11)) begin
+            if ((s_axis_tdata[336+:8] == 32'hd) | (s_axis_tdata[336+:8] == 32'hf) | (s_axis_tdata[336+:8] == 32'h10) | (s_axis_tdata[336+:8] == 32'h11)) begin
                 icrc_s_tele_at = 32'h3a;
             end
         end
@@ -892,7 +488,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         ones64 = 64'hffffffffffffffff;
         csum_mask = ones64;
         if (csum_n < 32'h40) begin
-            csum_mask = ~(ones64 << ((csum_n[(32'h0)+:(7)]) & 64'hffffffffffffffff));
+            csum_mask = ~(ones64 << ((csum_n[0+:7]) & 64'hffffffffffffffff));
         end
         lanes0 = 64'hfffffcfc00000000;
         if (first) begin
@@ -926,13 +522,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 frame_sum_d = acc_next;
             end
         end
-        keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 32'h1) & ~s_axis_tkeep);
+        keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 1) & ~s_axis_tkeep);
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
             e0_idx_d = beat_idx_q;
-            e0_hdr_d = (((beat1_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            e0_hdr_d = (((beat1_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             if (beat_idx_q == 32'h1) begin
-                e0_hdr_d = (((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+                e0_hdr_d = (((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             end
             if (first) begin
                 e0_hdr_d = ((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
@@ -949,48 +545,48 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             end
         end
         top_grp = 32'h0;
-        if (|e0_keep_q[(32'h8)+:(8)]) begin
+        if (|e0_keep_q[8+:8]) begin
             top_grp = 32'h1;
         end
-        if (|e0_keep_q[(32'h10)+:(8)]) begin
+        if (|e0_keep_q[16+:8]) begin
             top_grp = 32'h2;
         end
-        if (|e0_keep_q[(32'h18)+:(8)]) begin
+        if (|e0_keep_q[24+:8]) begin
             top_grp = 32'h3;
         end
-        if (|e0_keep_q[(32'h20)+:(8)]) begin
+        if (|e0_keep_q[32+:8]) begin
             top_grp = 32'h4;
         end
-        if (|e0_keep_q[(32'h28)+:(8)]) begin
+        if (|e0_keep_q[40+:8]) begin
             top_grp = 32'h5;
         end
-        if (|e0_keep_q[(32'h30)+:(8)]) begin
+        if (|e0_keep_q[48+:8]) begin
             top_grp = 32'h6;
         end
-        if (|e0_keep_q[(32'h38)+:(8)]) begin
+        if (|e0_keep_q[56+:8]) begin
             top_grp = 32'h7;
         end
-        top_byte = e0_keep_q[(32'h0)+:(8)];
+        top_byte = e0_keep_q[0+:8];
         if (top_grp == 32'h1) begin
-            top_byte = e0_keep_q[(32'h8)+:(8)];
+            top_byte = e0_keep_q[8+:8];
         end
         if (top_grp == 32'h2) begin
-            top_byte = e0_keep_q[(32'h10)+:(8)];
+            top_byte = e0_keep_q[16+:8];
         end
         if (top_grp == 32'h3) begin
-            top_byte = e0_keep_q[(32'h18)+:(8)];
+            top_byte = e0_keep_q[24+:8];
         end
         if (top_grp == 32'h4) begin
-            top_byte = e0_keep_q[(32'h20)+:(8)];
+            top_byte = e0_keep_q[32+:8];
         end
         if (top_grp == 32'h5) begin
-            top_byte = e0_keep_q[(32'h28)+:(8)];
+            top_byte = e0_keep_q[40+:8];
         end
         if (top_grp == 32'h6) begin
-            top_byte = e0_keep_q[(32'h30)+:(8)];
+            top_byte = e0_keep_q[48+:8];
         end
         if (top_grp == 32'h7) begin
-            top_byte = e0_keep_q[(32'h38)+:(8)];
+            top_byte = e0_keep_q[56+:8];
         end
         top_in = 32'h0;
         if (top_byte[32'h1]) begin
@@ -1016,12 +612,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         end
         top_lane = 32'h0;
         if (|e0_keep_q) begin
-            top_lane = ((((top_grp) & 7'h7f) << 32'h3) | ((top_in) & 7'h7f)) + 32'h1;
+            top_lane = ((((top_grp) & 7'h7f) << 3) | ((top_in) & 7'h7f)) + 32'h1;
         end
         e1_top_d = top_lane;
         e1_idx_d = e0_idx_q;
-        op = e0_hdr_q[(32'h150)+:(8)];
-        tlen = (((e0_hdr_q[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((e0_hdr_q[(32'h88)+:(8)]) & 16'hffff);
+        op = e0_hdr_q[336+:8];
+        tlen = (((e0_hdr_q[128+:8]) & 16'hffff) << 8) | ((e0_hdr_q[136+:8]) & 16'hffff);
         icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
         has_reth = (op == 32'h6) | (op == 32'ha) | (op == 32'hc);
         has_aeth = (op == 32'hd) | (op == 32'hf) | (op == 32'h10) | (op == 32'h11);
@@ -1031,19 +627,19 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         echoes = (op == 32'h11) | (op == 32'hc1);
         known = has_reth | has_aeth | has_payload | is_cnp | must_tel;
         has_tel = e0_hdr_q[32'h196];
-        pad = e0_hdr_q[(32'h15c)+:(2)];
+        pad = e0_hdr_q[348+:2];
         tel_at = 32'h36;
-        tel = e0_hdr_q[(32'h1b0)+:(352)];
+        tel = e0_hdr_q[432+:352];
         if (has_aeth) begin
             tel_at = 32'h3a;
-            tel = e0_hdr_q[(32'h1d0)+:(352)];
+            tel = e0_hdr_q[464+:352];
         end
         if (has_reth) begin
             tel_at = 32'h46;
-            tel = e0_hdr_q[(32'h230)+:(352)];
+            tel = e0_hdr_q[560+:352];
         end
-        nhop = tel[(32'h8)+:(8)];
-        hop_bad = ((nhop > 32'h0) & (tel[(32'h25)+:(3)] > 32'h4)) | ((nhop > 32'h1) & (tel[(32'h65)+:(3)] > 32'h4)) | ((nhop > 32'h2) & (tel[(32'ha5)+:(3)] > 32'h4)) | ((nhop > 32'h3) & (tel[(32'he5)+:(3)] > 32'h4)) | ((nhop > 32'h4) & (tel[(32'h125)+:(3)] > 32'h4));
+        nhop = tel[8+:8];
+        hop_bad = ((nhop > 32'h0) & (tel[37+:3] > 32'h4)) | ((nhop > 32'h1) & (tel[101+:3] > 32'h4)) | ((nhop > 32'h2) & (tel[165+:3] > 32'h4)) | ((nhop > 32'h3) & (tel[229+:3] > 32'h4)) | ((nhop > 32'h4) & (tel[293+:3] > 32'h4));
         pay_at = tel_at;
         if (has_tel) begin
             pay_at = tel_at + 32'h2c;
@@ -1054,43 +650,43 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         hops = 32'h0;
         if (has_tel) begin
             if (nhop > 32'h0) begin
-                hops = ((tel[(32'h20)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+                hops = ((tel[32+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             end
             if (nhop > 32'h1) begin
-                hops = hops | (((tel[(32'h60)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40);
+                hops = hops | (((tel[96+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
             end
             if (nhop > 32'h2) begin
-                hops = hops | (((tel[(32'ha0)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
+                hops = hops | (((tel[160+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
             end
             if (nhop > 32'h3) begin
-                hops = hops | (((tel[(32'he0)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0);
+                hops = hops | (((tel[224+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
             end
             if (nhop > 32'h4) begin
-                hops = hops | (((tel[(32'h120)+:(64)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100);
+                hops = hops | (((tel[288+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
             end
         end
         fb = has_tel & tel[32'h3] & tel[32'h2] & ~|nhop;
         if (fb) begin
-            hops = ((tel[(32'h40)+:(32)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20;
+            hops = ((tel[64+:32]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
         end
         pre_a = 32'h0;
-        if (e0_hdr_q[(32'h70)+:(4)] != 32'h5) begin
+        if (e0_hdr_q[112+:4] != 32'h5) begin
             pre_a = 32'h4;
         end
-        if (e0_hdr_q[(32'h74)+:(4)] != 32'h4) begin
+        if (e0_hdr_q[116+:4] != 32'h4) begin
             pre_a = 32'h3;
         end
         pre_b = 32'h0;
-        if (e0_hdr_q[(32'h120)+:(16)] != 32'hb712) begin
+        if (e0_hdr_q[288+:16] != 32'hb712) begin
             pre_b = 32'ha;
         end
-        if (((((e0_hdr_q[(32'h130)+:(8)]) & 16'hffff) << 32'h8) | ((e0_hdr_q[(32'h138)+:(8)]) & 16'hffff)) != tlen - 32'h14) begin
+        if (((((e0_hdr_q[304+:8]) & 16'hffff) << 8) | ((e0_hdr_q[312+:8]) & 16'hffff)) != tlen - 32'h14) begin
             pre_b = 32'h9;
         end
-        if (e0_hdr_q[(32'hb8)+:(8)] != 32'h11) begin
+        if (e0_hdr_q[184+:8] != 32'h11) begin
             pre_b = 32'h8;
         end
-        if ((e0_hdr_q[(32'ha0)+:(6)] != 32'h0) | (e0_hdr_q[(32'ha8)+:(8)] != 32'h0)) begin
+        if ((e0_hdr_q[160+:6] != 32'h0) | (e0_hdr_q[168+:8] != 32'h0)) begin
             pre_b = 32'h7;
         end
         post = 32'h0;
@@ -1112,7 +708,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (has_tel & (tel[32'h3] != echoes)) begin
             post = 32'h12;
         end
-        if (has_tel & (tel[(32'h4)+:(4)] != 32'h1)) begin
+        if (has_tel & (tel[4+:4] != 32'h1)) begin
             post = 32'h11;
         end
         if (has_tel & (((tlen) & 17'h1ffff) < tel_at + 32'h22)) begin
@@ -1124,7 +720,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (has_tel & is_cnp) begin
             post = 32'hf;
         end
-        if (has_aeth & (e0_hdr_q[32'h1b7] | (e0_hdr_q[(32'h1b5)+:(2)] == 32'h2))) begin
+        if (has_aeth & (e0_hdr_q[32'h1b7] | (e0_hdr_q[437+:2] == 32'h2))) begin
             post = 32'he;
         end
         if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
@@ -1133,42 +729,42 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (~known) begin
             post = 32'hd;
         end
-        if (|e0_hdr_q[(32'h158)+:(4)]) begin
+        if (|e0_hdr_q[344+:4]) begin
             post = 32'hc;
         end
         if (tlen < 32'h2c) begin
             post = 32'h1;
         end
         e1_pre_a_d = pre_a;
-        e1_eth_bad_d = e0_hdr_q[(32'h60)+:(16)] != 32'h8;
+        e1_eth_bad_d = e0_hdr_q[96+:16] != 32'h8;
         e1_tlen_d = tlen;
         e1_pre_b_d = pre_b;
         e1_post_d = post;
-        e1_ipsum_d = ((e0_hdr_q[(32'h70)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h80)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h90)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'ha0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hb0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hc0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hd0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 20'hfffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 20'hfffff);
-        e1_udp_found_d = e0_hdr_q[(32'h140)+:(16)];
-        e1_pseudo_d = ((e0_hdr_q[(32'hd0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'he0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'hf0)+:(16)]) & 19'h7ffff) + ((e0_hdr_q[(32'h100)+:(16)]) & 19'h7ffff) + (((udp_len3[(32'h0)+:(8)]) & 19'h7ffff) << 32'h8) + ((udp_len3[(32'h8)+:(8)]) & 19'h7ffff);
-        rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8) | (((e0_hdr_q[(32'h197)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((e0_hdr_q[(32'h176)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h11) | (((e0_hdr_q[(32'h15f)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13) | (((e0_hdr_q[(32'h78)+:(2)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h16) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c) | (((pay_at[(32'h0)+:(7)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((e0_hdr_q[(32'h178)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((e0_hdr_q[(32'h180)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48) | (((e0_hdr_q[(32'h188)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((e0_hdr_q[(32'h198)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((e0_hdr_q[(32'h1a0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68) | (((e0_hdr_q[(32'h1a8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((e0_hdr_q[(32'h110)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((e0_hdr_q[(32'h118)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140);
+        e1_ipsum_d = ((e0_hdr_q[112+:16]) & 20'hfffff) + ((e0_hdr_q[128+:16]) & 20'hfffff) + ((e0_hdr_q[144+:16]) & 20'hfffff) + ((e0_hdr_q[160+:16]) & 20'hfffff) + ((e0_hdr_q[176+:16]) & 20'hfffff) + ((e0_hdr_q[192+:16]) & 20'hfffff) + ((e0_hdr_q[208+:16]) & 20'hfffff) + ((e0_hdr_q[224+:16]) & 20'hfffff) + ((e0_hdr_q[240+:16]) & 20'hfffff) + ((e0_hdr_q[256+:16]) & 20'hfffff);
+        e1_udp_found_d = e0_hdr_q[320+:16];
+        e1_pseudo_d = ((e0_hdr_q[208+:16]) & 19'h7ffff) + ((e0_hdr_q[224+:16]) & 19'h7ffff) + ((e0_hdr_q[240+:16]) & 19'h7ffff) + ((e0_hdr_q[256+:16]) & 19'h7ffff) + (((udp_len3[0+:8]) & 19'h7ffff) << 8) + ((udp_len3[8+:8]) & 19'h7ffff);
+        rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((e0_hdr_q[407+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((e0_hdr_q[374+:2]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 17) | (((e0_hdr_q[351+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 19) | (((e0_hdr_q[120+:2]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 22) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 28) | (((pay_at[0+:7]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((e0_hdr_q[376+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((e0_hdr_q[384+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 72) | (((e0_hdr_q[392+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((e0_hdr_q[408+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((e0_hdr_q[416+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 104) | (((e0_hdr_q[424+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((e0_hdr_q[272+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184) | (((e0_hdr_q[280+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320);
         if (has_tel) begin
-            rec = rec | (((tel[(32'h3)+:(1)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h15) | (((nhop[(32'h0)+:(3)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18) | (((64'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h14);
+            rec = rec | (((tel[3+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((nhop[0+:3]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((64'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20);
             if (fb) begin
-                rec = rec | (((32'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1b);
+                rec = rec | (((32'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 27);
             end
         end
         if (has_aeth) begin
-            rec = rec | (((e0_hdr_q[(32'h1b0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58) | (((e0_hdr_q[(32'h1b8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h90) | (((e0_hdr_q[(32'h1c0)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h88) | (((e0_hdr_q[(32'h1c8)+:(8)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80);
+            rec = rec | (((e0_hdr_q[432+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 88) | (((e0_hdr_q[440+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 144) | (((e0_hdr_q[448+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 136) | (((e0_hdr_q[456+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
         end
         if (has_reth) begin
-            rec = rec | (((e0_hdr_q[(32'h1b0)+:(128)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0);
+            rec = rec | (((e0_hdr_q[432+:128]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
         end
         if (has_payload) begin
-            rec = rec | (((pay_len[(32'h0)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0);
+            rec = rec | (((pay_len[0+:16]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
         end
         e1_fault_d = e0_fault_q;
         e1_rec_d = rec;
         rec_line_in_data = e1_rec_q;
-        ip_fold = ((e1_ipsum_q[(32'h0)+:(16)]) & 17'h1ffff) + ((e1_ipsum_q[(32'h10)+:(4)]) & 17'h1ffff);
-        ip_sum = ip_fold[(32'h0)+:(16)] + ((ip_fold[(32'h10)+:(1)]) & 16'hffff);
-        len = (((e1_idx_q) & 16'hffff) << 32'h6) + ((e1_top_q) & 16'hffff);
+        ip_fold = ((e1_ipsum_q[0+:16]) & 17'h1ffff) + ((e1_ipsum_q[16+:4]) & 17'h1ffff);
+        ip_sum = ip_fold[0+:16] + ((ip_fold[16+:1]) & 16'hffff);
+        len = (((e1_idx_q) & 16'hffff) << 6) + ((e1_top_q) & 16'hffff);
         pre_code = e1_pre_b_q;
         if ((e1_tlen_q < 32'h1c) | (e1_tlen_q > len - 32'he)) begin
             pre_code = 32'h6;
@@ -1194,22 +790,22 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        chk_line_in_data = ((e2_pre_q) & 66'h3ffffffffffffffff) | (((e2_post_q) & 66'h3ffffffffffffffff) << 32'h5) | (((e2_fault_q) & 66'h3ffffffffffffffff) << 32'ha) | (((e2_udp_found_q) & 66'h3ffffffffffffffff) << 32'hf) | (((e2_pseudo_q) & 66'h3ffffffffffffffff) << 32'h1f) | (((e2_len_q) & 66'h3ffffffffffffffff) << 32'h32);
-        e4_pre = chk_line_out_data[(32'h0)+:(5)];
-        e4_post = chk_line_out_data[(32'h5)+:(5)];
-        e4_fault = chk_line_out_data[(32'ha)+:(5)];
-        e4_udp_found = chk_line_out_data[(32'hf)+:(16)];
-        e4_pseudo = chk_line_out_data[(32'h1f)+:(19)];
-        e4_len = chk_line_out_data[(32'h32)+:(16)];
+        chk_line_in_data = ((e2_pre_q) & 66'h3ffffffffffffffff) | (((e2_post_q) & 66'h3ffffffffffffffff) << 5) | (((e2_fault_q) & 66'h3ffffffffffffffff) << 10) | (((e2_udp_found_q) & 66'h3ffffffffffffffff) << 15) | (((e2_pseudo_q) & 66'h3ffffffffffffffff) << 31) | (((e2_len_q) & 66'h3ffffffffffffffff) << 50);
+        e4_pre = chk_line_out_data[0+:5];
+        e4_post = chk_line_out_data[5+:5];
+        e4_fault = chk_line_out_data[10+:5];
+        e4_udp_found = chk_line_out_data[15+:16];
+        e4_pseudo = chk_line_out_data[31+:19];
+        e4_len = chk_line_out_data[50+:16];
         udp_total = frame_sum_q + ((e4_pseudo) & 32'hffffffff);
-        udp_fold1 = ((udp_total[(32'h0)+:(16)]) & 17'h1ffff) + ((udp_total[(32'h10)+:(16)]) & 17'h1ffff);
+        udp_fold1 = ((udp_total[0+:16]) & 17'h1ffff) + ((udp_total[16+:16]) & 17'h1ffff);
         e5_fold1_d = udp_fold1;
         e5_found_d = e4_udp_found;
         e5_pre_d = e4_pre;
         e5_post_d = e4_post;
         e5_fault_d = e4_fault;
         e5_len_d = e4_len;
-        udp_fold2 = e5_fold1_q[(32'h0)+:(16)] + ((e5_fold1_q[(32'h10)+:(1)]) & 16'hffff);
+        udp_fold2 = e5_fold1_q[0+:16] + ((e5_fold1_q[16+:1]) & 16'hffff);
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin
             udp_expected = 32'hffff;
@@ -1225,17 +821,17 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (|e5_fault_q) begin
             code3 = e5_fault_q;
         end
-        e6_code_d = ((code3) & 21'h1fffff) | (((e5_len_q) & 21'h1fffff) << 32'h5);
+        e6_code_d = ((code3) & 21'h1fffff) | (((e5_len_q) & 21'h1fffff) << 5);
         code_line_in_data = e6_code_q;
         fin_fire = icrc_m_valid;
-        fin_code = code_line_out_data[(32'h0)+:(5)];
-        if (~|code_line_out_data[(32'h0)+:(5)] & (icrc_m_crc != icrc_m_found)) begin
+        fin_code = code_line_out_data[0+:5];
+        if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
             fin_code = 32'h18;
         end
-        fin_len = ((code_line_out_data[(32'h5)+:(16)]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        fin_rec = rec_line_out_data | (fin_len << 32'h20);
+        fin_len = ((code_line_out_data[5+:16]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        fin_rec = rec_line_out_data | (fin_len << 32);
         if (|fin_code) begin
-            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (fin_len << 32'h20);
+            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (fin_len << 32);
         end
         fifo_reset = reset;
         fifo_issue = fire & s_axis_tlast;
@@ -1464,69 +1060,47 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
     input wire  m_axis_tready;
 
     // Stub signals
-    reg  ram_write_clock;
     reg  ram_write_enable;
     reg  [6:0] ram_write_address;
     reg  [639:0] ram_write_data;
     reg  [6:0] ram_read_address;
     wire  [639:0] ram_read_data;
     reg  [6:0] rd_d;
-    wire  [6:0] rd_q;
-    reg  rd_clock;
+    reg  [6:0] rd_q = 7'h0;
     reg  [6:0] wr_d;
-    wire  [6:0] wr_q;
-    reg  wr_clock;
+    reg  [6:0] wr_q = 7'h0;
     reg  [7:0] count_d;
-    wire  [7:0] count_q;
-    reg  count_clock;
+    reg  [7:0] count_q = 8'h0;
     reg  [7:0] owed_d;
-    wire  [7:0] owed_q;
-    reg  owed_clock;
+    reg  [7:0] owed_q = 8'h0;
 
     // Local signals
     reg  pop;
 
     // Sub module instances
     rx_pipe_fifo_ram ram(
-        .write_clock(ram_write_clock),
+        .write_clock(clock),
         .write_enable(ram_write_enable),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
         .read_address(ram_read_address),
         .read_data(ram_read_data)
     );
-    hpcc_dff_w7 rd(
-        .d(rd_d),
-        .q(rd_q),
-        .clock(rd_clock)
-    );
-    hpcc_dff_w7 wr(
-        .d(wr_d),
-        .q(wr_q),
-        .clock(wr_clock)
-    );
-    hpcc_dff_w8 count(
-        .d(count_d),
-        .q(count_q),
-        .clock(count_clock)
-    );
-    hpcc_dff_w8 owed(
-        .d(owed_d),
-        .q(owed_q),
-        .clock(owed_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        rd_q <= rd_d;
+        wr_q <= wr_d;
+        count_q <= count_d;
+        owed_q <= owed_d;
+    end
 
     // Update code
     always @(*) begin
-        rd_clock = clock;
-        wr_clock = clock;
-        count_clock = clock;
-        owed_clock = clock;
         rd_d = rd_q;
         wr_d = wr_q;
         count_d = count_q;
         owed_d = owed_q;
-        ram_write_clock = clock;
         credit = owed_q < 32'h80;
         ram_write_enable = in_valid;
         ram_write_address = wr_q;

@@ -38,97 +38,67 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
     // Stub signals
     reg  [9:0] ctx_read_address;
-    reg  ctx_read_clock;
     wire  [319:0] ctx_read_data;
     reg  [9:0] ctx_write_address;
-    reg  ctx_write_clock;
     reg  [319:0] ctx_write_data;
     reg  ctx_write_enable;
     reg  [9:0] msg_read_address;
-    reg  msg_read_clock;
     wire  [322:0] msg_read_data;
     reg  [9:0] msg_write_address;
-    reg  msg_write_clock;
     reg  [322:0] msg_write_data;
     reg  msg_write_enable;
     reg  p_valid_d;
-    wire  p_valid_q;
-    reg  p_valid_clock;
+    reg  p_valid_q = 1'h0;
     reg  [1:0] p_kind_d;
-    wire  [1:0] p_kind_q;
-    reg  p_kind_clock;
+    reg  [1:0] p_kind_q = 2'h0;
     reg  [9:0] p_addr_d;
-    wire  [9:0] p_addr_q;
-    reg  p_addr_clock;
+    reg  [9:0] p_addr_q = 10'h0;
     reg  [511:0] p_ctrl_d;
-    wire  [511:0] p_ctrl_q;
-    reg  p_ctrl_clock;
+    reg  [511:0] p_ctrl_q = 512'h0;
     reg  [511:0] p_recv_d;
-    wire  [511:0] p_recv_q;
-    reg  p_recv_clock;
+    reg  [511:0] p_recv_q = 512'h0;
     reg  [15:0] p_send_d;
-    wire  [15:0] p_send_q;
-    reg  p_send_clock;
+    reg  [15:0] p_send_q = 16'h0;
     reg  lw_ctx_d;
-    wire  lw_ctx_q;
-    reg  lw_ctx_clock;
+    reg  lw_ctx_q = 1'h0;
     reg  lw_msg_d;
-    wire  lw_msg_q;
-    reg  lw_msg_clock;
+    reg  lw_msg_q = 1'h0;
     reg  [319:0] lw_cdata_d;
-    wire  [319:0] lw_cdata_q;
-    reg  lw_cdata_clock;
+    reg  [319:0] lw_cdata_q = 320'h0;
     reg  [322:0] lw_mdata_d;
-    wire  [322:0] lw_mdata_q;
-    reg  lw_mdata_clock;
+    reg  [322:0] lw_mdata_q = 323'h0;
     reg  swept_d;
-    wire  swept_q;
-    reg  swept_clock;
+    reg  swept_q = 1'h0;
     reg  [9:0] sweep_at_d;
-    wire  [9:0] sweep_at_q;
-    reg  sweep_at_clock;
+    reg  [9:0] sweep_at_q = 10'h0;
     reg  d_valid_d;
-    wire  d_valid_q;
-    reg  d_valid_clock;
+    reg  d_valid_q = 1'h0;
     reg  [1023:0] d_data_d;
-    wire  [1023:0] d_data_q;
-    reg  d_data_clock;
+    reg  [1023:0] d_data_q = 1024'h0;
     reg  r_valid_d;
-    wire  r_valid_q;
-    reg  r_valid_clock;
+    reg  r_valid_q = 1'h0;
     reg  [127:0] r_data_d;
-    wire  [127:0] r_data_q;
-    reg  r_data_clock;
+    reg  [127:0] r_data_q = 128'h0;
     reg  s_valid_d;
-    wire  s_valid_q;
-    reg  s_valid_clock;
+    reg  s_valid_q = 1'h0;
     reg  [39:0] s_data_d;
-    wire  [39:0] s_data_q;
-    reg  s_data_clock;
+    reg  [39:0] s_data_q = 40'h0;
     reg  s2_valid_d;
-    wire  s2_valid_q;
-    reg  s2_valid_clock;
+    reg  s2_valid_q = 1'h0;
     reg  [39:0] s2_data_d;
-    wire  [39:0] s2_data_q;
-    reg  s2_data_clock;
+    reg  [39:0] s2_data_q = 40'h0;
     reg  w_valid_d;
-    wire  w_valid_q;
-    reg  w_valid_clock;
+    reg  w_valid_q = 1'h0;
     reg  [16:0] w_data_d;
-    wire  [16:0] w_data_q;
-    reg  w_data_clock;
+    reg  [16:0] w_data_q = 17'h0;
     reg  [31:0] drops_d;
-    wire  [31:0] drops_q;
-    reg  drops_clock;
+    reg  [31:0] drops_q = 32'h0;
     reg  [31:0] ctrl_bad_d;
-    wire  [31:0] ctrl_bad_q;
-    reg  ctrl_bad_clock;
+    reg  [31:0] ctrl_bad_q = 32'h0;
     reg  [31:0] recv_drops_d;
-    wire  [31:0] recv_drops_q;
-    reg  recv_drops_clock;
+    reg  [31:0] recv_drops_q = 32'h0;
     reg  [31:0] nak_ign_d;
-    wire  [31:0] nak_ign_q;
-    reg  nak_ign_clock;
+    reg  [31:0] nak_ign_q = 32'h0;
 
     // Local signals
     reg  [9:0] next_a2;
@@ -230,181 +200,55 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     // Sub module instances
     hpcc_ram_w320_d1024 ctx(
         .read_address(ctx_read_address),
-        .read_clock(ctx_read_clock),
+        .read_clock(clock),
         .read_data(ctx_read_data),
         .write_address(ctx_write_address),
-        .write_clock(ctx_write_clock),
+        .write_clock(clock),
         .write_data(ctx_write_data),
         .write_enable(ctx_write_enable)
     );
     hpcc_ram_w323_d1024 msg(
         .read_address(msg_read_address),
-        .read_clock(msg_read_clock),
+        .read_clock(clock),
         .read_data(msg_read_data),
         .write_address(msg_write_address),
-        .write_clock(msg_write_clock),
+        .write_clock(clock),
         .write_data(msg_write_data),
         .write_enable(msg_write_enable)
     );
-    hpcc_dff_w1 p_valid(
-        .d(p_valid_d),
-        .q(p_valid_q),
-        .clock(p_valid_clock)
-    );
-    hpcc_dff_w2 p_kind(
-        .d(p_kind_d),
-        .q(p_kind_q),
-        .clock(p_kind_clock)
-    );
-    hpcc_dff_w10 p_addr(
-        .d(p_addr_d),
-        .q(p_addr_q),
-        .clock(p_addr_clock)
-    );
-    hpcc_dff_w512 p_ctrl(
-        .d(p_ctrl_d),
-        .q(p_ctrl_q),
-        .clock(p_ctrl_clock)
-    );
-    hpcc_dff_w512 p_recv(
-        .d(p_recv_d),
-        .q(p_recv_q),
-        .clock(p_recv_clock)
-    );
-    hpcc_dff_w16 p_send(
-        .d(p_send_d),
-        .q(p_send_q),
-        .clock(p_send_clock)
-    );
-    hpcc_dff_w1 lw_ctx(
-        .d(lw_ctx_d),
-        .q(lw_ctx_q),
-        .clock(lw_ctx_clock)
-    );
-    hpcc_dff_w1 lw_msg(
-        .d(lw_msg_d),
-        .q(lw_msg_q),
-        .clock(lw_msg_clock)
-    );
-    hpcc_dff_w320 lw_cdata(
-        .d(lw_cdata_d),
-        .q(lw_cdata_q),
-        .clock(lw_cdata_clock)
-    );
-    hpcc_dff_w323 lw_mdata(
-        .d(lw_mdata_d),
-        .q(lw_mdata_q),
-        .clock(lw_mdata_clock)
-    );
-    hpcc_dff_w1 swept(
-        .d(swept_d),
-        .q(swept_q),
-        .clock(swept_clock)
-    );
-    hpcc_dff_w10 sweep_at(
-        .d(sweep_at_d),
-        .q(sweep_at_q),
-        .clock(sweep_at_clock)
-    );
-    hpcc_dff_w1 d_valid(
-        .d(d_valid_d),
-        .q(d_valid_q),
-        .clock(d_valid_clock)
-    );
-    hpcc_dff_w1024 d_data(
-        .d(d_data_d),
-        .q(d_data_q),
-        .clock(d_data_clock)
-    );
-    hpcc_dff_w1 r_valid(
-        .d(r_valid_d),
-        .q(r_valid_q),
-        .clock(r_valid_clock)
-    );
-    hpcc_dff_w128 r_data(
-        .d(r_data_d),
-        .q(r_data_q),
-        .clock(r_data_clock)
-    );
-    hpcc_dff_w1 s_valid(
-        .d(s_valid_d),
-        .q(s_valid_q),
-        .clock(s_valid_clock)
-    );
-    hpcc_dff_w40 s_data(
-        .d(s_data_d),
-        .q(s_data_q),
-        .clock(s_data_clock)
-    );
-    hpcc_dff_w1 s2_valid(
-        .d(s2_valid_d),
-        .q(s2_valid_q),
-        .clock(s2_valid_clock)
-    );
-    hpcc_dff_w40 s2_data(
-        .d(s2_data_d),
-        .q(s2_data_q),
-        .clock(s2_data_clock)
-    );
-    hpcc_dff_w1 w_valid(
-        .d(w_valid_d),
-        .q(w_valid_q),
-        .clock(w_valid_clock)
-    );
-    hpcc_dff_w17 w_data(
-        .d(w_data_d),
-        .q(w_data_q),
-        .clock(w_data_clock)
-    );
-    hpcc_dff_w32 drops(
-        .d(drops_d),
-        .q(drops_q),
-        .clock(drops_clock)
-    );
-    hpcc_dff_w32 ctrl_bad(
-        .d(ctrl_bad_d),
-        .q(ctrl_bad_q),
-        .clock(ctrl_bad_clock)
-    );
-    hpcc_dff_w32 recv_drops(
-        .d(recv_drops_d),
-        .q(recv_drops_q),
-        .clock(recv_drops_clock)
-    );
-    hpcc_dff_w32 nak_ign(
-        .d(nak_ign_d),
-        .q(nak_ign_q),
-        .clock(nak_ign_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        p_valid_q <= p_valid_d;
+        p_kind_q <= p_kind_d;
+        p_addr_q <= p_addr_d;
+        p_ctrl_q <= p_ctrl_d;
+        p_recv_q <= p_recv_d;
+        p_send_q <= p_send_d;
+        lw_ctx_q <= lw_ctx_d;
+        lw_msg_q <= lw_msg_d;
+        lw_cdata_q <= lw_cdata_d;
+        lw_mdata_q <= lw_mdata_d;
+        swept_q <= swept_d;
+        sweep_at_q <= sweep_at_d;
+        d_valid_q <= d_valid_d;
+        d_data_q <= d_data_d;
+        r_valid_q <= r_valid_d;
+        r_data_q <= r_data_d;
+        s_valid_q <= s_valid_d;
+        s_data_q <= s_data_d;
+        s2_valid_q <= s2_valid_d;
+        s2_data_q <= s2_data_d;
+        w_valid_q <= w_valid_d;
+        w_data_q <= w_data_d;
+        drops_q <= drops_d;
+        ctrl_bad_q <= ctrl_bad_d;
+        recv_drops_q <= recv_drops_d;
+        nak_ign_q <= nak_ign_d;
+    end
 
     // Update code
     always @(*) begin
-        swept_clock = clock;
-        sweep_at_clock = clock;
-        d_valid_clock = clock;
-        d_data_clock = clock;
-        r_valid_clock = clock;
-        r_data_clock = clock;
-        s_valid_clock = clock;
-        s_data_clock = clock;
-        s2_valid_clock = clock;
-        s2_data_clock = clock;
-        w_valid_clock = clock;
-        w_data_clock = clock;
-        drops_clock = clock;
-        ctrl_bad_clock = clock;
-        recv_drops_clock = clock;
-        nak_ign_clock = clock;
-        p_valid_clock = clock;
-        p_kind_clock = clock;
-        p_addr_clock = clock;
-        p_ctrl_clock = clock;
-        p_recv_clock = clock;
-        p_send_clock = clock;
-        lw_ctx_clock = clock;
-        lw_msg_clock = clock;
-        lw_cdata_clock = clock;
-        lw_mdata_clock = clock;
         swept_d = swept_q;
         sweep_at_d = sweep_at_q;
         d_valid_d = d_valid_q;
@@ -431,35 +275,31 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_msg_d = lw_msg_q;
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
-        ctx_write_clock = clock;
         ack_req = 32'h80;
-        msg_write_clock = clock;
-        ctx_read_clock = clock;
-        msg_read_clock = clock;
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
         s_pop = s_valid_q & m_axis_sent_tready;
         ps2 = p_valid_q & (p_kind_q == 32'h3);
         s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
         w_free = ~w_valid_q | m_axis_sleep_tready;
-        r_kind = p_recv_q[(32'h11)+:(3)];
+        r_kind = p_recv_q[17+:3];
         r_both = r_kind == 32'h4;
         go = ~p_valid_q | (w_free & ((p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free)));
         s_axis_ctrl_tready = swept_q & go;
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go & s_room;
         in_kind = 32'h0;
-        addr = s_axis_pktsend_tdata[(32'h0)+:(10)];
+        addr = s_axis_pktsend_tdata[0+:10];
         if (s_axis_pktsend_tvalid & s_room) begin
             in_kind = 32'h3;
         end
         if (s_axis_pktrecv_tvalid) begin
             in_kind = 32'h2;
-            addr = s_axis_pktrecv_tdata[(32'h0)+:(10)];
+            addr = s_axis_pktrecv_tdata[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
             in_kind = 32'h1;
-            addr = s_axis_ctrl_tdata[(32'h10)+:(10)];
+            addr = s_axis_ctrl_tdata[16+:10];
         end
         next_a2 = p_addr_q;
         if (go) begin
@@ -478,12 +318,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         take_c = p_valid_q & (p_kind_q == 32'h1) & w_free;
         take_r = p_valid_q & (p_kind_q == 32'h2) & w_free & d_free & (~r_both | free);
         take_p = p_valid_q & (p_kind_q == 32'h3) & free & w_free;
-        c_op = p_ctrl_q[(32'h0)+:(2)];
-        c_flow = p_ctrl_q[(32'h10)+:(16)];
+        c_op = p_ctrl_q[0+:2];
+        c_flow = p_ctrl_q[16+:16];
         p_flow = p_send_q;
         c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
         p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
-        r_flow = p_recv_q[(32'h0)+:(16)];
+        r_flow = p_recv_q[0+:16];
         g_rew = r_kind == 32'h1;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
@@ -496,24 +336,24 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         m_valid = mw[32'h0];
         m_pend = mw[32'h1];
-        m_off = mw[(32'h2)+:(32)];
-        m_len = mw[(32'h22)+:(32)];
-        m_local = mw[(32'h42)+:(64)];
-        m_psn = mw[(32'h82)+:(24)];
-        m_sent = mw[(32'h9a)+:(16)];
-        m_reth = mw[(32'haa)+:(128)];
-        m_first = mw[(32'h12a)+:(24)];
+        m_off = mw[2+:32];
+        m_len = mw[34+:32];
+        m_local = mw[66+:64];
+        m_psn = mw[130+:24];
+        m_sent = mw[154+:16];
+        m_reth = mw[170+:128];
+        m_first = mw[298+:24];
         m_read = mw[32'h142];
-        t_mtu = cw[(32'h120)+:(14)];
+        t_mtu = cw[288+:14];
         t_tele = cw[32'h12e];
-        t_fs = cw[(32'h12f)+:(16)];
+        t_fs = cw[303+:16];
         t_probe = cw[32'h13f];
         rest = m_len - m_off;
-        last = (rest[(32'he)+:(18)] == 32'h0) & (rest[(32'h0)+:(14)] <= t_mtu);
+        last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
         first = m_off == 32'h0;
         plen = t_mtu;
         if (last) begin
-            plen = rest[(32'h0)+:(14)];
+            plen = rest[0+:14];
         end
         opcode = 32'h7;
         if (m_read) begin
@@ -529,9 +369,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             opcode = 32'h8;
         end
         not_ect = (((m_sent) & 17'h1ffff) + 32'h1) < ((t_fs) & 17'h1ffff);
-        tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
+        tos = (cw[160+:8] & 32'hfc) | 32'h2;
         if (not_ect) begin
-            tos = cw[(32'ha0)+:(8)] & 32'hfc;
+            tos = cw[160+:8] & 32'hfc;
         end
         send = take_p & p_id_ok & m_valid & m_pend;
         off1 = m_off + ((plen) & 32'hffffffff);
@@ -544,9 +384,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (t_tele) begin
             tele_byte = 32'h1;
         end
-        va_num = (((m_reth[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h38) | (((m_reth[(32'h8)+:(8)]) & 64'hffffffffffffffff) << 32'h30) | (((m_reth[(32'h10)+:(8)]) & 64'hffffffffffffffff) << 32'h28) | (((m_reth[(32'h18)+:(8)]) & 64'hffffffffffffffff) << 32'h20) | (((m_reth[(32'h20)+:(8)]) & 64'hffffffffffffffff) << 32'h18) | (((m_reth[(32'h28)+:(8)]) & 64'hffffffffffffffff) << 32'h10) | (((m_reth[(32'h30)+:(8)]) & 64'hffffffffffffffff) << 32'h8) | ((m_reth[(32'h38)+:(8)]) & 64'hffffffffffffffff);
+        va_num = (((m_reth[0+:8]) & 64'hffffffffffffffff) << 56) | (((m_reth[8+:8]) & 64'hffffffffffffffff) << 48) | (((m_reth[16+:8]) & 64'hffffffffffffffff) << 40) | (((m_reth[24+:8]) & 64'hffffffffffffffff) << 32) | (((m_reth[32+:8]) & 64'hffffffffffffffff) << 24) | (((m_reth[40+:8]) & 64'hffffffffffffffff) << 16) | (((m_reth[48+:8]) & 64'hffffffffffffffff) << 8) | ((m_reth[56+:8]) & 64'hffffffffffffffff);
         va_sum = va_num + ((m_off) & 64'hffffffffffffffff);
-        rd_reth = ((va_sum[(32'h38)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) | (((va_sum[(32'h30)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h8) | (((va_sum[(32'h28)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h10) | (((va_sum[(32'h20)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h18) | (((va_sum[(32'h18)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20) | (((va_sum[(32'h10)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h28) | (((va_sum[(32'h8)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h30) | (((va_sum[(32'h0)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h38) | (((m_reth[(32'h40)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((plen[(32'h8)+:(6)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h70) | (((plen[(32'h0)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h78);
+        rd_reth = ((va_sum[56+:8]) & 128'hffffffffffffffffffffffffffffffff) | (((va_sum[48+:8]) & 128'hffffffffffffffffffffffffffffffff) << 8) | (((va_sum[40+:8]) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((va_sum[32+:8]) & 128'hffffffffffffffffffffffffffffffff) << 24) | (((va_sum[24+:8]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((va_sum[16+:8]) & 128'hffffffffffffffffffffffffffffffff) << 40) | (((va_sum[8+:8]) & 128'hffffffffffffffffffffffffffffffff) << 48) | (((va_sum[0+:8]) & 128'hffffffffffffffffffffffffffffffff) << 56) | (((m_reth[64+:32]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((plen[8+:6]) & 128'hffffffffffffffffffffffffffffffff) << 112) | (((plen[0+:8]) & 128'hffffffffffffffffffffffffffffffff) << 120);
         reth_out = 32'h0;
         dplen = plen;
         if (m_read) begin
@@ -561,23 +401,23 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             st_next = 32'h1;
         end
         st_post = 32'h3;
-        desc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cw[(32'he0)+:(56)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118) | (((m_psn[(32'h10)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((m_psn[(32'h8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128) | (((m_psn[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((dplen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((dplen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8);
+        desc = ((cw[0+:160]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((cw[168+:48]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 216) | (((cw[224+:56]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 280) | (((m_psn[16+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((m_psn[8+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 296) | (((m_psn[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 304) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 312) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((dplen[8+:6]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464) | (((dplen[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 472);
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == 32'h0) | (r_kind == 32'h2) | ((r_kind == 32'h3) & t_probe) | (r_kind == 32'h4) | (r_kind == 32'h5));
         ack_op = 32'h11;
-        a_psn = p_recv_q[(32'h20)+:(24)];
-        a_tele = p_recv_q[(32'h10)+:(1)];
-        a_aeth = p_recv_q[(32'h40)+:(32)];
+        a_psn = p_recv_q[32+:24];
+        a_tele = p_recv_q[16+:1];
+        a_aeth = p_recv_q[64+:32];
         a_plen = 32'h0;
         if (r_kind == 32'h4) begin
             ack_op = 32'h10;
-            if (p_recv_q[(32'h18)+:(2)] != 32'h0) begin
-                ack_op = ((p_recv_q[(32'h18)+:(2)]) & 8'hff) + 32'hc;
+            if (p_recv_q[24+:2] != 32'h0) begin
+                ack_op = ((p_recv_q[24+:2]) & 8'hff) + 32'hc;
             end
-            if (p_recv_q[(32'h18)+:(2)] == 32'h2) begin
+            if (p_recv_q[24+:2] == 32'h2) begin
                 a_aeth = 32'h0;
             end
             a_tele = 32'h0;
-            a_plen = p_recv_q[(32'h70)+:(14)];
+            a_plen = p_recv_q[112+:14];
         end
         else if (r_kind == 32'h2) begin
             ack_op = 32'hc1;
@@ -592,44 +432,44 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         else if (r_kind == 32'h3) begin
             ack_op = 32'hc0;
-            a_psn = (((m_psn[(32'h0)+:(8)]) & 24'hffffff) << 32'h10) | (((m_psn[(32'h8)+:(8)]) & 24'hffffff) << 32'h8) | ((m_psn[(32'h10)+:(8)]) & 24'hffffff);
+            a_psn = (((m_psn[0+:8]) & 24'hffffff) << 16) | (((m_psn[8+:8]) & 24'hffffff) << 8) | ((m_psn[16+:8]) & 24'hffffff);
             a_tele = 32'h1;
             a_aeth = 32'h0;
         end
-        ack_tos = (cw[(32'ha0)+:(8)] & 32'hfc) | 32'h2;
+        ack_tos = (cw[160+:8] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
         a_fbk = 32'h0;
         if ((p_recv_q[32'h10] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
-            echo_nhop = p_recv_q[(32'h60)+:(8)];
-            echo_hops = p_recv_q[(32'h80)+:(320)];
+            echo_nhop = p_recv_q[96+:8];
+            echo_hops = p_recv_q[128+:320];
         end
         if (p_recv_q[32'h10] & (r_kind == 32'h0)) begin
-            a_fbk = p_recv_q[(32'h15)+:(1)];
+            a_fbk = p_recv_q[21+:1];
         end
-        a_fb = cw[(32'hf8)+:(8)] & 32'h80;
+        a_fb = cw[248+:8] & 32'h80;
         if ((r_kind == 32'h0) & p_recv_q[32'h14]) begin
-            a_fb = (cw[(32'hf8)+:(8)] & 32'h80) | 32'h40;
+            a_fb = (cw[248+:8] & 32'h80) | 32'h40;
         end
-        a_b28 = cw[(32'he0)+:(24)];
+        a_b28 = cw[224+:24];
         if (r_kind == 32'h5) begin
             a_fb = 32'h40;
             a_b28 = 32'hffff00;
         end
-        adesc = ((cw[(32'h0)+:(160)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((cw[(32'ha8)+:(48)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha8) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((a_b28) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0) | (((a_fb) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((cw[(32'h100)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0) | (((a_fbk) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c8) | (((a_plen[(32'h8)+:(6)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0) | (((a_plen[(32'h0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d8) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200);
+        adesc = ((cw[0+:160]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((cw[168+:48]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 216) | (((a_b28) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((a_fb) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 248) | (((cw[256+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 312) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((a_fbk) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 456) | (((a_plen[8+:6]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464) | (((a_plen[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 472) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512);
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
-        g_psn = (((p_recv_q[(32'h20)+:(8)]) & 24'hffffff) << 32'h10) | (((p_recv_q[(32'h28)+:(8)]) & 24'hffffff) << 32'h8) | ((p_recv_q[(32'h30)+:(8)]) & 24'hffffff);
+        g_psn = (((p_recv_q[32+:8]) & 24'hffffff) << 16) | (((p_recv_q[40+:8]) & 24'hffffff) << 8) | ((p_recv_q[48+:8]) & 24'hffffff);
         g_k = g_psn - m_first;
         g_sent = m_psn - m_first;
         g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
-        g_klo = g_k[(32'h0)+:(16)];
-        g_khi = ((g_k[(32'h10)+:(8)]) & 16'hffff);
+        g_klo = g_k[0+:16];
+        g_khi = ((g_k[16+:8]) & 16'hffff);
         g_mtu = ((t_mtu) & 16'hffff);
         g_plo = g_klo * g_mtu;
         g_phi = g_khi * g_mtu;
-        g_off = g_plo + (g_phi << 32'h10);
-        c_mtu = p_ctrl_q[(32'h160)+:(14)];
-        c_len = (((p_ctrl_q[(32'ha0)+:(8)]) & 32'hffffffff) << 32'h18) | (((p_ctrl_q[(32'ha8)+:(8)]) & 32'hffffffff) << 32'h10) | (((p_ctrl_q[(32'hb0)+:(8)]) & 32'hffffffff) << 32'h8) | ((p_ctrl_q[(32'hb8)+:(8)]) & 32'hffffffff);
+        g_off = g_plo + (g_phi << 16);
+        c_mtu = p_ctrl_q[352+:14];
+        c_len = (((p_ctrl_q[160+:8]) & 32'hffffffff) << 24) | (((p_ctrl_q[168+:8]) & 32'hffffffff) << 16) | (((p_ctrl_q[176+:8]) & 32'hffffffff) << 8) | ((p_ctrl_q[184+:8]) & 32'hffffffff);
         c_ok = 1'b0;
         if (c_id_ok) begin
             if (c_op == 32'h1) begin
@@ -645,7 +485,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_write_address = wr_addr;
         c_we = take_c & c_ok & (c_op == 32'h1);
-        c_wd = ((p_ctrl_q[(32'h40)+:(288)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((p_ctrl_q[(32'h170)+:(1)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12e) | (((p_ctrl_q[(32'h180)+:(16)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12f) | (((p_ctrl_q[(32'h171)+:(1)]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h13f);
+        c_wd = ((p_ctrl_q[64+:288]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((p_ctrl_q[368+:1]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 302) | (((p_ctrl_q[384+:16]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 303) | (((p_ctrl_q[369+:1]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 319);
         msg_write_address = wr_addr;
         m_we = 1'b0;
         m_wd = mw;
@@ -666,16 +506,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 m_wd = 32'h0;
             end
             else begin
-                m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((p_ctrl_q[(32'hc0)+:(64)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((p_ctrl_q[(32'h100)+:(24)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((p_ctrl_q[(32'h40)+:(128)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((p_ctrl_q[(32'h100)+:(24)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((p_ctrl_q[(32'h118)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
+                m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((p_ctrl_q[192+:64]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((p_ctrl_q[256+:24]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((p_ctrl_q[64+:128]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((p_ctrl_q[256+:24]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((p_ctrl_q[280+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
             end
         end
         else if (send) begin
             m_we = 1'b1;
-            m_wd = ((st_next) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((psn1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((sent1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((mw[(32'h142)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
+            m_wd = ((st_next) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((psn1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((sent1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((mw[322+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
         end
         else if (g_ok) begin
             m_we = 1'b1;
-            m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h22) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h42) | (((g_psn) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h82) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h9a) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'haa) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h12a) | (((mw[(32'h142)+:(1)]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h142);
+            m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((g_psn) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((mw[322+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
         end
         ctx_write_enable = c_we;
         ctx_write_data = c_wd;
@@ -705,9 +545,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         if ((take_c & c_ok & (c_op == 32'h3)) | g_ok) begin
             w_valid_d = 1'b1;
-            w_data_d = ((a16) & 17'h1ffff) | (((32'h1) & 17'h1ffff) << 32'h10);
+            w_data_d = ((a16) & 17'h1ffff) | (((32'h1) & 17'h1ffff) << 16);
         end
-        s_word = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 32'h10);
+        s_word = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 16);
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = desc;
@@ -721,7 +561,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             end
             if ((plen != 32'h0) & ~m_read) begin
                 r_valid_d = 1'b1;
-                r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
+                r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 80);
             end
         end
         if (ack_send) begin
@@ -729,7 +569,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             d_data_d = adesc;
             if (a_plen != 32'h0) begin
                 r_valid_d = 1'b1;
-                r_data_d = ((p_recv_q[(32'h1c0)+:(64)]) & 128'hffffffffffffffffffffffffffffffff) | (((a_plen) & 128'hffffffffffffffffffffffffffffffff) << 32'h40) | (((r_flow) & 128'hffffffffffffffffffffffffffffffff) << 32'h50);
+                r_data_d = ((p_recv_q[448+:64]) & 128'hffffffffffffffffffffffffffffffff) | (((a_plen) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((r_flow) & 128'hffffffffffffffffffffffffffffffff) << 80);
             end
         end
         if (take_r & ~g_rew & ~ack_send) begin

@@ -28,150 +28,101 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
 
     // Stub signals
     reg  a_valid_d;
-    wire  a_valid_q;
-    reg  a_valid_clock;
+    reg  a_valid_q = 1'h0;
     reg  [1023:0] a_desc_d;
-    wire  [1023:0] a_desc_q;
-    reg  a_desc_clock;
+    reg  [1023:0] a_desc_q = 1024'h0;
     reg  [13:0] a_plen_d;
-    wire  [13:0] a_plen_q;
-    reg  a_plen_clock;
+    reg  [13:0] a_plen_q = 14'h0;
     reg  [1:0] a_pad_d;
-    wire  [1:0] a_pad_q;
-    reg  a_pad_clock;
+    reg  [1:0] a_pad_q = 2'h0;
     reg  a_reth_d;
-    wire  a_reth_q;
-    reg  a_reth_clock;
+    reg  a_reth_q = 1'h0;
     reg  a_aeth_d;
-    wire  a_aeth_q;
-    reg  a_aeth_clock;
+    reg  a_aeth_q = 1'h0;
     reg  a_cnp_d;
-    wire  a_cnp_q;
-    reg  a_cnp_clock;
+    reg  a_cnp_q = 1'h0;
     reg  a_tele_d;
-    wire  a_tele_q;
-    reg  a_tele_clock;
+    reg  a_tele_q = 1'h0;
     reg  a_echo_d;
-    wire  a_echo_q;
-    reg  a_echo_clock;
+    reg  a_echo_q = 1'h0;
     reg  [6:0] a_hlen_d;
-    wire  [6:0] a_hlen_q;
-    reg  a_hlen_clock;
+    reg  [6:0] a_hlen_q = 7'h0;
     reg  [15:0] a_icrc_at_d;
-    wire  [15:0] a_icrc_at_q;
-    reg  a_icrc_at_clock;
+    reg  [15:0] a_icrc_at_q = 16'h0;
     reg  [15:0] a_total_len_d;
-    wire  [15:0] a_total_len_q;
-    reg  a_total_len_clock;
+    reg  [15:0] a_total_len_q = 16'h0;
     reg  [19:0] a_sum_d;
-    wire  [19:0] a_sum_q;
-    reg  a_sum_clock;
+    reg  [19:0] a_sum_q = 20'h0;
     reg  b_valid_d;
-    wire  b_valid_q;
-    reg  b_valid_clock;
+    reg  b_valid_q = 1'h0;
     reg  [1023:0] b_hdr_d;
-    wire  [1023:0] b_hdr_q;
-    reg  b_hdr_clock;
+    reg  [1023:0] b_hdr_q = 1024'h0;
     reg  [5:0] b_h_d;
-    wire  [5:0] b_h_q;
-    reg  b_h_clock;
+    reg  [5:0] b_h_q = 6'h0;
     reg  b_two_d;
-    wire  b_two_q;
-    reg  b_two_clock;
+    reg  b_two_q = 1'h0;
     reg  [8:0] b_npb_d;
-    wire  [8:0] b_npb_q;
-    reg  b_npb_clock;
+    reg  [8:0] b_npb_q = 9'h0;
     reg  [8:0] b_npbm1_d;
-    wire  [8:0] b_npbm1_q;
-    reg  b_npbm1_clock;
+    reg  [8:0] b_npbm1_q = 9'h0;
     reg  [8:0] b_kl_d;
-    wire  [8:0] b_kl_q;
-    reg  b_kl_clock;
+    reg  [8:0] b_kl_q = 9'h0;
     reg  [63:0] b_last_keep_d;
-    wire  [63:0] b_last_keep_q;
-    reg  b_last_keep_clock;
+    reg  [63:0] b_last_keep_q = 64'h0;
     reg  [63:0] b_pay_keep_d;
-    wire  [63:0] b_pay_keep_q;
-    reg  b_pay_keep_clock;
+    reg  [63:0] b_pay_keep_q = 64'h0;
     reg  [15:0] b_icrc_at_d;
-    wire  [15:0] b_icrc_at_q;
-    reg  b_icrc_at_clock;
+    reg  [15:0] b_icrc_at_q = 16'h0;
     reg  [6:0] b_tele_at_d;
-    wire  [6:0] b_tele_at_q;
-    reg  b_tele_at_clock;
+    reg  [6:0] b_tele_at_q = 7'h0;
     reg  [8:0] b_ib_d;
-    wire  [8:0] b_ib_q;
-    reg  b_ib_clock;
+    reg  [8:0] b_ib_q = 9'h0;
     reg  [8:0] b_ib1_d;
-    wire  [8:0] b_ib1_q;
-    reg  b_ib1_clock;
+    reg  [8:0] b_ib1_q = 9'h0;
     reg  [5:0] b_p_d;
-    wire  [5:0] b_p_q;
-    reg  b_p_clock;
+    reg  [5:0] b_p_q = 6'h0;
     reg  b_str_d;
-    wire  b_str_q;
-    reg  b_str_clock;
+    reg  b_str_q = 1'h0;
     reg  f_active_d;
-    wire  f_active_q;
-    reg  f_active_clock;
+    reg  f_active_q = 1'h0;
     reg  [8:0] f_k_d;
-    wire  [8:0] f_k_q;
-    reg  f_k_clock;
+    reg  [8:0] f_k_q = 9'h0;
     reg  [1023:0] f_hdr_d;
-    wire  [1023:0] f_hdr_q;
-    reg  f_hdr_clock;
+    reg  [1023:0] f_hdr_q = 1024'h0;
     reg  [5:0] f_h_d;
-    wire  [5:0] f_h_q;
-    reg  f_h_clock;
+    reg  [5:0] f_h_q = 6'h0;
     reg  f_two_d;
-    wire  f_two_q;
-    reg  f_two_clock;
+    reg  f_two_q = 1'h0;
     reg  [8:0] f_npb_d;
-    wire  [8:0] f_npb_q;
-    reg  f_npb_clock;
+    reg  [8:0] f_npb_q = 9'h0;
     reg  [8:0] f_npbm1_d;
-    wire  [8:0] f_npbm1_q;
-    reg  f_npbm1_clock;
+    reg  [8:0] f_npbm1_q = 9'h0;
     reg  [8:0] f_kl_d;
-    wire  [8:0] f_kl_q;
-    reg  f_kl_clock;
+    reg  [8:0] f_kl_q = 9'h0;
     reg  [63:0] f_last_keep_d;
-    wire  [63:0] f_last_keep_q;
-    reg  f_last_keep_clock;
+    reg  [63:0] f_last_keep_q = 64'h0;
     reg  [63:0] f_pay_keep_d;
-    wire  [63:0] f_pay_keep_q;
-    reg  f_pay_keep_clock;
+    reg  [63:0] f_pay_keep_q = 64'h0;
     reg  [15:0] f_icrc_at_d;
-    wire  [15:0] f_icrc_at_q;
-    reg  f_icrc_at_clock;
+    reg  [15:0] f_icrc_at_q = 16'h0;
     reg  [6:0] f_tele_at_d;
-    wire  [6:0] f_tele_at_q;
-    reg  f_tele_at_clock;
+    reg  [6:0] f_tele_at_q = 7'h0;
     reg  [8:0] f_ib_d;
-    wire  [8:0] f_ib_q;
-    reg  f_ib_clock;
+    reg  [8:0] f_ib_q = 9'h0;
     reg  [8:0] f_ib1_d;
-    wire  [8:0] f_ib1_q;
-    reg  f_ib1_clock;
+    reg  [8:0] f_ib1_q = 9'h0;
     reg  [5:0] f_p_d;
-    wire  [5:0] f_p_q;
-    reg  f_p_clock;
+    reg  [5:0] f_p_q = 6'h0;
     reg  f_str_d;
-    wire  f_str_q;
-    reg  f_str_clock;
+    reg  f_str_q = 1'h0;
     reg  f_ended_d;
-    wire  f_ended_q;
-    reg  f_ended_clock;
+    reg  f_ended_q = 1'h0;
     reg  f_bad_d;
-    wire  f_bad_q;
-    reg  f_bad_clock;
+    reg  f_bad_q = 1'h0;
     reg  [511:0] f_prev_d;
-    wire  [511:0] f_prev_q;
-    reg  f_prev_clock;
+    reg  [511:0] f_prev_q = 512'h0;
     reg  drain_d;
-    wire  drain_q;
-    reg  drain_clock;
-    reg  icrc_clock;
+    reg  drain_q = 1'h0;
     reg  icrc_reset;
     reg  icrc_s_valid;
     reg  [511:0] icrc_s_data;
@@ -183,60 +134,45 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     wire  [31:0] icrc_m_found;
     reg  [63:0] kmask_keep;
     wire  [511:0] kmask_mask;
-    reg  beats_write_clock;
     reg  beats_write_enable;
     reg  [4:0] beats_write_address;
     reg  [511:0] beats_write_data;
     reg  [4:0] beats_read_address;
     wire  [511:0] beats_read_data;
-    reg  sides_write_clock;
     reg  sides_write_enable;
     reg  [4:0] sides_write_address;
     reg  [74:0] sides_write_data;
     reg  [4:0] sides_read_address;
     wire  [74:0] sides_read_data;
-    reg  crcs_write_clock;
     reg  crcs_write_enable;
     reg  [4:0] crcs_write_address;
     reg  [31:0] crcs_write_data;
     reg  [4:0] crcs_read_address;
     wire  [31:0] crcs_read_data;
     reg  [4:0] q_wr_d;
-    wire  [4:0] q_wr_q;
-    reg  q_wr_clock;
+    reg  [4:0] q_wr_q = 5'h0;
     reg  [4:0] q_rd_d;
-    wire  [4:0] q_rd_q;
-    reg  q_rd_clock;
+    reg  [4:0] q_rd_q = 5'h0;
     reg  [5:0] q_count_d;
-    wire  [5:0] q_count_q;
-    reg  q_count_clock;
+    reg  [5:0] q_count_q = 6'h0;
     reg  [4:0] c_wr_d;
-    wire  [4:0] c_wr_q;
-    reg  c_wr_clock;
+    reg  [4:0] c_wr_q = 5'h0;
     reg  [4:0] c_rd_d;
-    wire  [4:0] c_rd_q;
-    reg  c_rd_clock;
+    reg  [4:0] c_rd_q = 5'h0;
     reg  [5:0] c_count_d;
-    wire  [5:0] c_count_q;
-    reg  c_count_clock;
+    reg  [5:0] c_count_q = 6'h0;
     reg  o_valid_d;
-    wire  o_valid_q;
-    reg  o_valid_clock;
+    reg  o_valid_q = 1'h0;
     reg  [511:0] o_data_d;
-    wire  [511:0] o_data_q;
-    reg  o_data_clock;
+    reg  [511:0] o_data_q = 512'h0;
     reg  [63:0] o_keep_d;
-    wire  [63:0] o_keep_q;
-    reg  o_keep_clock;
+    reg  [63:0] o_keep_q = 64'h0;
     reg  o_last_d;
-    wire  o_last_q;
-    reg  o_last_clock;
+    reg  o_last_q = 1'h0;
     reg  o_user_d;
-    wire  o_user_q;
-    reg  o_user_clock;
+    reg  o_user_q = 1'h0;
     reg  [31:0] len_err_d;
-    wire  [31:0] len_err_q;
-    reg  len_err_clock;
+    reg  [31:0] len_err_q = 32'h0;
 
     // Local signals
     reg  [63:0] ones64;
@@ -316,248 +252,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [511:0] ins;
 
     // Sub module instances
-    hpcc_dff_w1 a_valid(
-        .d(a_valid_d),
-        .q(a_valid_q),
-        .clock(a_valid_clock)
-    );
-    hpcc_dff_w1024 a_desc(
-        .d(a_desc_d),
-        .q(a_desc_q),
-        .clock(a_desc_clock)
-    );
-    hpcc_dff_w14 a_plen(
-        .d(a_plen_d),
-        .q(a_plen_q),
-        .clock(a_plen_clock)
-    );
-    hpcc_dff_w2 a_pad(
-        .d(a_pad_d),
-        .q(a_pad_q),
-        .clock(a_pad_clock)
-    );
-    hpcc_dff_w1 a_reth(
-        .d(a_reth_d),
-        .q(a_reth_q),
-        .clock(a_reth_clock)
-    );
-    hpcc_dff_w1 a_aeth(
-        .d(a_aeth_d),
-        .q(a_aeth_q),
-        .clock(a_aeth_clock)
-    );
-    hpcc_dff_w1 a_cnp(
-        .d(a_cnp_d),
-        .q(a_cnp_q),
-        .clock(a_cnp_clock)
-    );
-    hpcc_dff_w1 a_tele(
-        .d(a_tele_d),
-        .q(a_tele_q),
-        .clock(a_tele_clock)
-    );
-    hpcc_dff_w1 a_echo(
-        .d(a_echo_d),
-        .q(a_echo_q),
-        .clock(a_echo_clock)
-    );
-    hpcc_dff_w7 a_hlen(
-        .d(a_hlen_d),
-        .q(a_hlen_q),
-        .clock(a_hlen_clock)
-    );
-    hpcc_dff_w16 a_icrc_at(
-        .d(a_icrc_at_d),
-        .q(a_icrc_at_q),
-        .clock(a_icrc_at_clock)
-    );
-    hpcc_dff_w16 a_total_len(
-        .d(a_total_len_d),
-        .q(a_total_len_q),
-        .clock(a_total_len_clock)
-    );
-    hpcc_dff_w20 a_sum(
-        .d(a_sum_d),
-        .q(a_sum_q),
-        .clock(a_sum_clock)
-    );
-    hpcc_dff_w1 b_valid(
-        .d(b_valid_d),
-        .q(b_valid_q),
-        .clock(b_valid_clock)
-    );
-    hpcc_dff_w1024 b_hdr(
-        .d(b_hdr_d),
-        .q(b_hdr_q),
-        .clock(b_hdr_clock)
-    );
-    hpcc_dff_w6 b_h(
-        .d(b_h_d),
-        .q(b_h_q),
-        .clock(b_h_clock)
-    );
-    hpcc_dff_w1 b_two(
-        .d(b_two_d),
-        .q(b_two_q),
-        .clock(b_two_clock)
-    );
-    hpcc_dff_w9 b_npb(
-        .d(b_npb_d),
-        .q(b_npb_q),
-        .clock(b_npb_clock)
-    );
-    hpcc_dff_w9 b_npbm1(
-        .d(b_npbm1_d),
-        .q(b_npbm1_q),
-        .clock(b_npbm1_clock)
-    );
-    hpcc_dff_w9 b_kl(
-        .d(b_kl_d),
-        .q(b_kl_q),
-        .clock(b_kl_clock)
-    );
-    hpcc_dff_w64 b_last_keep(
-        .d(b_last_keep_d),
-        .q(b_last_keep_q),
-        .clock(b_last_keep_clock)
-    );
-    hpcc_dff_w64 b_pay_keep(
-        .d(b_pay_keep_d),
-        .q(b_pay_keep_q),
-        .clock(b_pay_keep_clock)
-    );
-    hpcc_dff_w16 b_icrc_at(
-        .d(b_icrc_at_d),
-        .q(b_icrc_at_q),
-        .clock(b_icrc_at_clock)
-    );
-    hpcc_dff_w7 b_tele_at(
-        .d(b_tele_at_d),
-        .q(b_tele_at_q),
-        .clock(b_tele_at_clock)
-    );
-    hpcc_dff_w9 b_ib(
-        .d(b_ib_d),
-        .q(b_ib_q),
-        .clock(b_ib_clock)
-    );
-    hpcc_dff_w9 b_ib1(
-        .d(b_ib1_d),
-        .q(b_ib1_q),
-        .clock(b_ib1_clock)
-    );
-    hpcc_dff_w6 b_p(
-        .d(b_p_d),
-        .q(b_p_q),
-        .clock(b_p_clock)
-    );
-    hpcc_dff_w1 b_str(
-        .d(b_str_d),
-        .q(b_str_q),
-        .clock(b_str_clock)
-    );
-    hpcc_dff_w1 f_active(
-        .d(f_active_d),
-        .q(f_active_q),
-        .clock(f_active_clock)
-    );
-    hpcc_dff_w9 f_k(
-        .d(f_k_d),
-        .q(f_k_q),
-        .clock(f_k_clock)
-    );
-    hpcc_dff_w1024 f_hdr(
-        .d(f_hdr_d),
-        .q(f_hdr_q),
-        .clock(f_hdr_clock)
-    );
-    hpcc_dff_w6 f_h(
-        .d(f_h_d),
-        .q(f_h_q),
-        .clock(f_h_clock)
-    );
-    hpcc_dff_w1 f_two(
-        .d(f_two_d),
-        .q(f_two_q),
-        .clock(f_two_clock)
-    );
-    hpcc_dff_w9 f_npb(
-        .d(f_npb_d),
-        .q(f_npb_q),
-        .clock(f_npb_clock)
-    );
-    hpcc_dff_w9 f_npbm1(
-        .d(f_npbm1_d),
-        .q(f_npbm1_q),
-        .clock(f_npbm1_clock)
-    );
-    hpcc_dff_w9 f_kl(
-        .d(f_kl_d),
-        .q(f_kl_q),
-        .clock(f_kl_clock)
-    );
-    hpcc_dff_w64 f_last_keep(
-        .d(f_last_keep_d),
-        .q(f_last_keep_q),
-        .clock(f_last_keep_clock)
-    );
-    hpcc_dff_w64 f_pay_keep(
-        .d(f_pay_keep_d),
-        .q(f_pay_keep_q),
-        .clock(f_pay_keep_clock)
-    );
-    hpcc_dff_w16 f_icrc_at(
-        .d(f_icrc_at_d),
-        .q(f_icrc_at_q),
-        .clock(f_icrc_at_clock)
-    );
-    hpcc_dff_w7 f_tele_at(
-        .d(f_tele_at_d),
-        .q(f_tele_at_q),
-        .clock(f_tele_at_clock)
-    );
-    hpcc_dff_w9 f_ib(
-        .d(f_ib_d),
-        .q(f_ib_q),
-        .clock(f_ib_clock)
-    );
-    hpcc_dff_w9 f_ib1(
-        .d(f_ib1_d),
-        .q(f_ib1_q),
-        .clock(f_ib1_clock)
-    );
-    hpcc_dff_w6 f_p(
-        .d(f_p_d),
-        .q(f_p_q),
-        .clock(f_p_clock)
-    );
-    hpcc_dff_w1 f_str(
-        .d(f_str_d),
-        .q(f_str_q),
-        .clock(f_str_clock)
-    );
-    hpcc_dff_w1 f_ended(
-        .d(f_ended_d),
-        .q(f_ended_q),
-        .clock(f_ended_clock)
-    );
-    hpcc_dff_w1 f_bad(
-        .d(f_bad_d),
-        .q(f_bad_q),
-        .clock(f_bad_clock)
-    );
-    hpcc_dff_w512 f_prev(
-        .d(f_prev_d),
-        .q(f_prev_q),
-        .clock(f_prev_clock)
-    );
-    hpcc_dff_w1 drain(
-        .d(drain_d),
-        .q(drain_q),
-        .clock(drain_clock)
-    );
     icrc_pipe icrc(
-        .clock(icrc_clock),
+        .clock(clock),
         .reset(icrc_reset),
         .s_valid(icrc_s_valid),
         .s_data(icrc_s_data),
@@ -573,7 +269,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         .mask(kmask_mask)
     );
     tx_pipe_beats beats(
-        .write_clock(beats_write_clock),
+        .write_clock(clock),
         .write_enable(beats_write_enable),
         .write_address(beats_write_address),
         .write_data(beats_write_data),
@@ -581,7 +277,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         .read_data(beats_read_data)
     );
     tx_pipe_sides sides(
-        .write_clock(sides_write_clock),
+        .write_clock(clock),
         .write_enable(sides_write_enable),
         .write_address(sides_write_address),
         .write_data(sides_write_data),
@@ -589,136 +285,80 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         .read_data(sides_read_data)
     );
     tx_pipe_crcs crcs(
-        .write_clock(crcs_write_clock),
+        .write_clock(clock),
         .write_enable(crcs_write_enable),
         .write_address(crcs_write_address),
         .write_data(crcs_write_data),
         .read_address(crcs_read_address),
         .read_data(crcs_read_data)
     );
-    hpcc_dff_w5 q_wr(
-        .d(q_wr_d),
-        .q(q_wr_q),
-        .clock(q_wr_clock)
-    );
-    hpcc_dff_w5 q_rd(
-        .d(q_rd_d),
-        .q(q_rd_q),
-        .clock(q_rd_clock)
-    );
-    hpcc_dff_w6 q_count(
-        .d(q_count_d),
-        .q(q_count_q),
-        .clock(q_count_clock)
-    );
-    hpcc_dff_w5 c_wr(
-        .d(c_wr_d),
-        .q(c_wr_q),
-        .clock(c_wr_clock)
-    );
-    hpcc_dff_w5 c_rd(
-        .d(c_rd_d),
-        .q(c_rd_q),
-        .clock(c_rd_clock)
-    );
-    hpcc_dff_w6 c_count(
-        .d(c_count_d),
-        .q(c_count_q),
-        .clock(c_count_clock)
-    );
-    hpcc_dff_w1 o_valid(
-        .d(o_valid_d),
-        .q(o_valid_q),
-        .clock(o_valid_clock)
-    );
-    hpcc_dff_w512 o_data(
-        .d(o_data_d),
-        .q(o_data_q),
-        .clock(o_data_clock)
-    );
-    hpcc_dff_w64 o_keep(
-        .d(o_keep_d),
-        .q(o_keep_q),
-        .clock(o_keep_clock)
-    );
-    hpcc_dff_w1 o_last(
-        .d(o_last_d),
-        .q(o_last_q),
-        .clock(o_last_clock)
-    );
-    hpcc_dff_w1 o_user(
-        .d(o_user_d),
-        .q(o_user_q),
-        .clock(o_user_clock)
-    );
-    hpcc_dff_w32 len_err(
-        .d(len_err_d),
-        .q(len_err_q),
-        .clock(len_err_clock)
-    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        a_valid_q <= a_valid_d;
+        a_desc_q <= a_desc_d;
+        a_plen_q <= a_plen_d;
+        a_pad_q <= a_pad_d;
+        a_reth_q <= a_reth_d;
+        a_aeth_q <= a_aeth_d;
+        a_cnp_q <= a_cnp_d;
+        a_tele_q <= a_tele_d;
+        a_echo_q <= a_echo_d;
+        a_hlen_q <= a_hlen_d;
+        a_icrc_at_q <= a_icrc_at_d;
+        a_total_len_q <= a_total_len_d;
+        a_sum_q <= a_sum_d;
+        b_valid_q <= b_valid_d;
+        b_hdr_q <= b_hdr_d;
+        b_h_q <= b_h_d;
+        b_two_q <= b_two_d;
+        b_npb_q <= b_npb_d;
+        b_npbm1_q <= b_npbm1_d;
+        b_kl_q <= b_kl_d;
+        b_last_keep_q <= b_last_keep_d;
+        b_pay_keep_q <= b_pay_keep_d;
+        b_icrc_at_q <= b_icrc_at_d;
+        b_tele_at_q <= b_tele_at_d;
+        b_ib_q <= b_ib_d;
+        b_ib1_q <= b_ib1_d;
+        b_p_q <= b_p_d;
+        b_str_q <= b_str_d;
+        f_active_q <= f_active_d;
+        f_k_q <= f_k_d;
+        f_hdr_q <= f_hdr_d;
+        f_h_q <= f_h_d;
+        f_two_q <= f_two_d;
+        f_npb_q <= f_npb_d;
+        f_npbm1_q <= f_npbm1_d;
+        f_kl_q <= f_kl_d;
+        f_last_keep_q <= f_last_keep_d;
+        f_pay_keep_q <= f_pay_keep_d;
+        f_icrc_at_q <= f_icrc_at_d;
+        f_tele_at_q <= f_tele_at_d;
+        f_ib_q <= f_ib_d;
+        f_ib1_q <= f_ib1_d;
+        f_p_q <= f_p_d;
+        f_str_q <= f_str_d;
+        f_ended_q <= f_ended_d;
+        f_bad_q <= f_bad_d;
+        f_prev_q <= f_prev_d;
+        drain_q <= drain_d;
+        q_wr_q <= q_wr_d;
+        q_rd_q <= q_rd_d;
+        q_count_q <= q_count_d;
+        c_wr_q <= c_wr_d;
+        c_rd_q <= c_rd_d;
+        c_count_q <= c_count_d;
+        o_valid_q <= o_valid_d;
+        o_data_q <= o_data_d;
+        o_keep_q <= o_keep_d;
+        o_last_q <= o_last_d;
+        o_user_q <= o_user_d;
+        len_err_q <= len_err_d;
+    end
 
     // Update code
     always @(*) begin
-        a_valid_clock = clock;
-        a_desc_clock = clock;
-        a_plen_clock = clock;
-        a_pad_clock = clock;
-        a_reth_clock = clock;
-        a_aeth_clock = clock;
-        a_cnp_clock = clock;
-        a_tele_clock = clock;
-        a_echo_clock = clock;
-        a_hlen_clock = clock;
-        a_icrc_at_clock = clock;
-        a_total_len_clock = clock;
-        a_sum_clock = clock;
-        b_valid_clock = clock;
-        b_hdr_clock = clock;
-        b_h_clock = clock;
-        b_two_clock = clock;
-        b_npb_clock = clock;
-        b_npbm1_clock = clock;
-        b_kl_clock = clock;
-        b_last_keep_clock = clock;
-        b_pay_keep_clock = clock;
-        b_icrc_at_clock = clock;
-        b_tele_at_clock = clock;
-        b_ib_clock = clock;
-        b_ib1_clock = clock;
-        b_p_clock = clock;
-        b_str_clock = clock;
-        f_active_clock = clock;
-        f_k_clock = clock;
-        f_hdr_clock = clock;
-        f_h_clock = clock;
-        f_two_clock = clock;
-        f_npb_clock = clock;
-        f_npbm1_clock = clock;
-        f_kl_clock = clock;
-        f_last_keep_clock = clock;
-        f_pay_keep_clock = clock;
-        f_icrc_at_clock = clock;
-        f_tele_at_clock = clock;
-        f_ib_clock = clock;
-        f_ib1_clock = clock;
-        f_p_clock = clock;
-        f_str_clock = clock;
-        f_ended_clock = clock;
-        f_bad_clock = clock;
-        f_prev_clock = clock;
-        drain_clock = clock;
-        q_wr_clock = clock;
-        q_rd_clock = clock;
-        q_count_clock = clock;
-        c_wr_clock = clock;
-        c_rd_clock = clock;
-        c_count_clock = clock;
-        o_valid_clock = clock;
-        o_data_clock = clock;
-        o_keep_clock = clock;
-        o_last_clock = clock;
-        o_user_clock = clock;
-        len_err_clock = clock;
         a_valid_d = a_valid_q;
         a_desc_d = a_desc_q;
         a_plen_d = a_plen_q;
@@ -779,18 +419,14 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         o_last_d = o_last_q;
         o_user_d = o_user_q;
         len_err_d = len_err_q;
-        icrc_clock = clock;
         icrc_reset = reset;
-        beats_write_clock = clock;
-        sides_write_clock = clock;
-        crcs_write_clock = clock;
         ones64 = 64'hffffffffffffffff;
-        op = s_axis_desc_tdata[(32'hd8)+:(8)];
+        op = s_axis_desc_tdata[216+:8];
         is_reth = (op == 32'h6) | (op == 32'ha) | (op == 32'hc);
         is_aeth = (op == 32'hd) | (op == 32'hf) | (op == 32'h10) | (op == 32'h11);
         is_cnp = op == 32'h81;
         has_pay = (op == 32'h6) | (op == 32'h7) | (op == 32'h8) | (op == 32'ha) | (op == 32'hd) | (op == 32'he) | (op == 32'hf) | (op == 32'h10);
-        plen_raw = (((s_axis_desc_tdata[(32'h1d0)+:(8)]) & 14'h3fff) << 32'h8) | ((s_axis_desc_tdata[(32'h1d8)+:(8)]) & 14'h3fff);
+        plen_raw = (((s_axis_desc_tdata[464+:8]) & 14'h3fff) << 8) | ((s_axis_desc_tdata[472+:8]) & 14'h3fff);
         plen = 32'h0;
         if (has_pay) begin
             plen = plen_raw;
@@ -807,33 +443,33 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (s_axis_desc_tdata[32'h138]) begin
             hlen = ext_len + 32'h62;
         end
-        w_tos = ((s_axis_desc_tdata[(32'ha0)+:(8)]) & 16'hffff) | 32'h4500;
-        w_id = (((s_axis_desc_tdata[(32'hb0)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'hb8)+:(8)]) & 16'hffff);
-        df = s_axis_desc_tdata[(32'hc0)+:(8)] & 32'h40;
-        w_df = ((df) & 16'hffff) << 32'h8;
-        w_ttl = (((s_axis_desc_tdata[(32'ha8)+:(8)]) & 16'hffff) << 32'h8) | 32'h11;
-        w_s0 = (((s_axis_desc_tdata[(32'h60)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h68)+:(8)]) & 16'hffff);
-        w_s1 = (((s_axis_desc_tdata[(32'h70)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h78)+:(8)]) & 16'hffff);
-        w_d0 = (((s_axis_desc_tdata[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h88)+:(8)]) & 16'hffff);
-        w_d1 = (((s_axis_desc_tdata[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis_desc_tdata[(32'h98)+:(8)]) & 16'hffff);
+        w_tos = ((s_axis_desc_tdata[160+:8]) & 16'hffff) | 32'h4500;
+        w_id = (((s_axis_desc_tdata[176+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[184+:8]) & 16'hffff);
+        df = s_axis_desc_tdata[192+:8] & 32'h40;
+        w_df = ((df) & 16'hffff) << 8;
+        w_ttl = (((s_axis_desc_tdata[168+:8]) & 16'hffff) << 8) | 32'h11;
+        w_s0 = (((s_axis_desc_tdata[96+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[104+:8]) & 16'hffff);
+        w_s1 = (((s_axis_desc_tdata[112+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[120+:8]) & 16'hffff);
+        w_d0 = (((s_axis_desc_tdata[128+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[136+:8]) & 16'hffff);
+        w_d1 = (((s_axis_desc_tdata[144+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[152+:8]) & 16'hffff);
         total_len = a_total_len_q;
         udp_len = a_total_len_q - 32'h14;
         sum1 = a_sum_q + ((total_len) & 20'hfffff);
-        sum2 = ((sum1[(32'h0)+:(16)]) & 17'h1ffff) + ((sum1[(32'h10)+:(4)]) & 17'h1ffff);
-        sum2p = sum1[(32'h0)+:(16)] + ((sum1[(32'h10)+:(4)]) & 16'hffff) + 32'h1;
-        sum3 = sum2[(32'h0)+:(16)];
+        sum2 = ((sum1[0+:16]) & 17'h1ffff) + ((sum1[16+:4]) & 17'h1ffff);
+        sum2p = sum1[0+:16] + ((sum1[16+:4]) & 16'hffff) + 32'h1;
+        sum3 = sum2[0+:16];
         if (sum2[32'h10]) begin
             sum3 = sum2p;
         end
         csum = ~sum3;
-        tl_be = (total_len >> 32'h8) | (total_len << 32'h8);
-        ul_be = (udp_len >> 32'h8) | (udp_len << 32'h8);
-        cs_be = (csum >> 32'h8) | (csum << 32'h8);
-        se_m = (a_desc_q[(32'he0)+:(8)] & 32'hc0) | (((a_pad_q) & 8'hff) << 32'h4);
-        f_b = a_desc_q[(32'hf8)+:(8)] & 32'hc0;
-        a_t = a_desc_q[(32'h118)+:(8)] & 32'h80;
+        tl_be = (total_len >> 8) | (total_len << 8);
+        ul_be = (udp_len >> 8) | (udp_len << 8);
+        cs_be = (csum >> 8) | (csum << 8);
+        se_m = (a_desc_q[224+:8] & 32'hc0) | (((a_pad_q) & 8'hff) << 4);
+        f_b = a_desc_q[248+:8] & 32'hc0;
+        a_t = a_desc_q[280+:8] & 32'h80;
         if (a_tele_q) begin
-            a_t = (a_desc_q[(32'h118)+:(8)] & 32'h80) | 32'h40;
+            a_t = (a_desc_q[280+:8] & 32'h80) | 32'h40;
         end
         tele0 = 32'h10;
         tele = 32'h10;
@@ -842,26 +478,26 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             if (a_desc_q[32'h1c8]) begin
                 tele0 = 32'h1c;
             end
-            tele = ((tele0) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((a_desc_q[(32'h1c0)+:(8)]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8) | (((a_desc_q[(32'h200)+:(320)]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20);
+            tele = ((tele0) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((a_desc_q[448+:8]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((a_desc_q[512+:320]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
         end
-        hdr_base = ((a_desc_q[(32'h0)+:(96)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ones64[(32'h0)+:(16)] & 32'h8) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((ones64[(32'h0)+:(8)] & 32'h45) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70) | (((a_desc_q[(32'ha0)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((tl_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80) | (((a_desc_q[(32'hb0)+:(16)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h90) | (((a_desc_q[(32'hc0)+:(8)] & 32'h40) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0) | (((a_desc_q[(32'ha8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0) | (((ones64[(32'h0)+:(8)] & 32'h11) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cs_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((a_desc_q[(32'h60)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0) | (((a_desc_q[(32'hc8)+:(16)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((ones64[(32'h0)+:(16)] & 32'hb712) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((ul_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((a_desc_q[(32'hd8)+:(8)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((se_m) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158) | (((a_desc_q[(32'he8)+:(16)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((f_b) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((a_desc_q[(32'h100)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178) | (((a_t) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h190) | (((a_desc_q[(32'h120)+:(24)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h198);
+        hdr_base = ((a_desc_q[0+:96]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ones64[0+:16] & 32'h8) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ones64[0+:8] & 32'h45) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((a_desc_q[160+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 120) | (((tl_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((a_desc_q[176+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 144) | (((a_desc_q[192+:8] & 32'h40) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((a_desc_q[168+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((ones64[0+:8] & 32'h11) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184) | (((cs_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((a_desc_q[96+:64]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 208) | (((a_desc_q[200+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 272) | (((ones64[0+:16] & 32'hb712) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((ul_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 304) | (((a_desc_q[216+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 336) | (((se_m) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 344) | (((a_desc_q[232+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((f_b) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 368) | (((a_desc_q[256+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 376) | (((a_t) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 400) | (((a_desc_q[288+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 408);
         hdr_ext = 32'h0;
         if (a_reth_q) begin
-            hdr_ext = ((a_desc_q[(32'h140)+:(128)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1b0;
+            hdr_ext = ((a_desc_q[320+:128]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
         end
         if (a_aeth_q) begin
-            hdr_ext = ((a_desc_q[(32'h140)+:(32)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1b0;
+            hdr_ext = ((a_desc_q[320+:32]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
         end
         hdr_tele = 32'h0;
         if (a_tele_q) begin
             if (a_reth_q | a_cnp_q) begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h230;
+                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 560;
             end
             else if (a_aeth_q) begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1d0;
+                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464;
             end
             else begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1b0;
+                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
             end
         end
         hdr = hdr_base | hdr_ext | hdr_tele;
@@ -894,28 +530,28 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (take) begin
             pay = s_axis_payload_tdata & kmask_mask;
         end
-        shifted = (pay << 32'h1b0) | (f_prev_q >> 32'h50);
+        shifted = (pay << 432) | (f_prev_q >> 80);
         if (f_h_q == 32'h3a) begin
-            shifted = (pay << 32'h1d0) | (f_prev_q >> 32'h30);
+            shifted = (pay << 464) | (f_prev_q >> 48);
         end
         if (f_h_q == 32'h6) begin
-            shifted = (pay << 32'h30) | (f_prev_q >> 32'h1d0);
+            shifted = (pay << 48) | (f_prev_q >> 464);
         end
         if (f_h_q == 32'h22) begin
-            shifted = (pay << 32'h110) | (f_prev_q >> 32'hf0);
+            shifted = (pay << 272) | (f_prev_q >> 240);
         end
         if (f_h_q == 32'h26) begin
-            shifted = (pay << 32'h130) | (f_prev_q >> 32'hd0);
+            shifted = (pay << 304) | (f_prev_q >> 208);
         end
         if (f_h_q == 32'h32) begin
-            shifted = (pay << 32'h190) | (f_prev_q >> 32'h70);
+            shifted = (pay << 400) | (f_prev_q >> 112);
         end
         beat = shifted;
         if (f_k_q == 32'h0) begin
-            beat = shifted | f_hdr_q[(32'h0)+:(512)];
+            beat = shifted | f_hdr_q[0+:512];
         end
         if (f_k_q == 32'h1) begin
-            beat = shifted | f_hdr_q[(32'h200)+:(512)];
+            beat = shifted | f_hdr_q[512+:512];
         end
         short_now = take & s_axis_payload_tlast & ~last_pay;
         long_now = take & last_pay & ~s_axis_payload_tlast;
@@ -945,9 +581,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             b_hdr_d = hdr;
             b_h_d = ((a_hlen_q) & 6'h3f);
             b_two_d = a_hlen_q[32'h6];
-            b_npb_d = p63[(32'h6)+:(9)];
-            b_npbm1_d = p63[(32'h6)+:(9)] - 32'h1;
-            b_kl_d = l67[(32'h6)+:(9)] - 32'h1;
+            b_npb_d = p63[6+:9];
+            b_npbm1_d = p63[6+:9] - 32'h1;
+            b_kl_d = l67[6+:9] - 32'h1;
             b_last_keep_d = ones64 >> lk_sh;
             b_pay_keep_d = ones64 >> pk_sh;
             b_icrc_at_d = a_icrc_at_q;
@@ -955,10 +591,10 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             if (a_tele_q) begin
                 b_tele_at_d = a_hlen_q - 32'h2c;
             end
-            b_ib_d = a_icrc_at_q[(32'h6)+:(9)];
-            b_ib1_d = a_icrc_at_q[(32'h6)+:(9)] + 32'h1;
-            b_p_d = a_icrc_at_q[(32'h0)+:(6)];
-            b_str_d = a_icrc_at_q[(32'h0)+:(6)] > 32'h3c;
+            b_ib_d = a_icrc_at_q[6+:9];
+            b_ib1_d = a_icrc_at_q[6+:9] + 32'h1;
+            b_p_d = a_icrc_at_q[0+:6];
+            b_str_d = a_icrc_at_q[0+:6] > 32'h3c;
         end
         b_valid_d = (b_valid_q & ~load) | a_to_b;
         if (wr) begin
@@ -1025,9 +661,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         beats_write_data = beat;
         sides_write_enable = wr;
         sides_write_address = q_wr_q;
-        sides_write_data = ((ones64) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 32'h40) | (((s_user1) & 75'h7ffffffffffffffffff) << 32'h41) | (((s_c01) & 75'h7ffffffffffffffffff) << 32'h42) | (((s_c11) & 75'h7ffffffffffffffffff) << 32'h43) | (((f_p_q) & 75'h7ffffffffffffffffff) << 32'h44) | (((s_first1) & 75'h7ffffffffffffffffff) << 32'h4a);
+        sides_write_data = ((ones64) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 64) | (((s_user1) & 75'h7ffffffffffffffffff) << 65) | (((s_c01) & 75'h7ffffffffffffffffff) << 66) | (((s_c11) & 75'h7ffffffffffffffffff) << 67) | (((f_p_q) & 75'h7ffffffffffffffffff) << 68) | (((s_first1) & 75'h7ffffffffffffffffff) << 74);
         if (last) begin
-            sides_write_data = ((f_last_keep_q) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 32'h40) | (((s_user1) & 75'h7ffffffffffffffffff) << 32'h41) | (((s_c01) & 75'h7ffffffffffffffffff) << 32'h42) | (((s_c11) & 75'h7ffffffffffffffffff) << 32'h43) | (((f_p_q) & 75'h7ffffffffffffffffff) << 32'h44) | (((s_first1) & 75'h7ffffffffffffffffff) << 32'h4a);
+            sides_write_data = ((f_last_keep_q) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 64) | (((s_user1) & 75'h7ffffffffffffffffff) << 65) | (((s_c01) & 75'h7ffffffffffffffffff) << 66) | (((s_c11) & 75'h7ffffffffffffffffff) << 67) | (((f_p_q) & 75'h7ffffffffffffffffff) << 68) | (((s_first1) & 75'h7ffffffffffffffffff) << 74);
         end
         if (wr) begin
             q_wr_d = q_wr_q + 32'h1;
@@ -1045,9 +681,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         h_ok = (q_count_q != 32'h0) & (~h_side[32'h4a] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[32'h42] | h_side[32'h43]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);
         crc_pop = pop & h_side[32'h40];
-        sh0 = ((h_side[(32'h44)+:(6)]) & 9'h1ff) << 32'h3;
-        neg_p = (~h_side[(32'h44)+:(6)]) + 32'h1;
-        sh1 = neg_p << 32'h3;
+        sh0 = ((h_side[68+:6]) & 9'h1ff) << 3;
+        neg_p = (~h_side[68+:6]) + 32'h1;
+        sh1 = neg_p << 3;
         ins = 32'h0;
         if (h_side[32'h42]) begin
             ins = ((crcs_read_data) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << sh0;
@@ -1059,7 +695,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             q_rd_d = q_rd_q + 32'h1;
             o_valid_d = 1'b1;
             o_data_d = beats_read_data | ins;
-            o_keep_d = h_side[(32'h0)+:(64)];
+            o_keep_d = h_side[0+:64];
             o_last_d = h_side[32'h40];
             o_user_d = h_side[32'h41];
         end

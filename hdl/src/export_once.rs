@@ -7,9 +7,9 @@
 //!
 //! - a body equal to another exported file's top is that top: `nic_datapath` instantiates
 //!   `tx_ctx` from `tx_ctx.v` and carries no copy of it;
-//! - rust-hdl's two primitives, `DFF` and `RAM`, go to `hpcc_nic_cells.v` (first in the
-//!   filelist) under names that say their shape: `hpcc_dff_w32`, `hpcc_dff_w1_init_1`,
-//!   `hpcc_ram_w320_d1024`;
+//! - rust-hdl's `RAM` primitive goes to `hpcc_nic_cells.v` (first in the filelist) under a name
+//!   that says its shape: `hpcc_ram_w320_d1024`. Its `DFF` is folded into the parent as a `reg`
+//!   before the bodies are compared (`export_fold`), so no DFF module is left;
 //! - any other body is defined once, in the earliest file (in compile order) that uses it,
 //!   under its name there, and later files instantiate it by that name.
 //!
@@ -98,7 +98,7 @@ fn idents(s: &str) -> Vec<(usize, usize)> {
 }
 
 /// `text` with every identifier found in `map` replaced.
-fn rename(text: &str, map: &BTreeMap<&str, String>) -> String {
+pub(crate) fn rename(text: &str, map: &BTreeMap<&str, String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for (s, e) in idents(text) {
@@ -184,9 +184,16 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
         let (header, ms, footer) = split(&f.text)?;
         heads.push((header, footer));
         let defined: BTreeSet<&str> = ms.iter().map(|(n, _)| n.as_str()).collect();
+        // rust-hdl's DFFs are folded into their parents (`export_fold`), so no module
+        // instantiates them any more and they are not exported.
+        let dffs: BTreeMap<String, crate::export_fold::DffShape> = ms
+            .iter()
+            .filter_map(|(n, t)| crate::export_fold::dff_shape(n, t).map(|s| (n.clone(), s)))
+            .collect();
         for (name, text) in &ms {
-            let children = instantiated(text, &defined).into_iter().map(String::from).collect();
-            mods.push(Module { file: fi, name: name.clone(), text: text.clone(), children });
+            let text = if dffs.contains_key(name) { text.clone() } else { crate::export_fold::fold(text, &dffs)? };
+            let children = instantiated(&text, &defined).into_iter().map(String::from).collect();
+            mods.push(Module { file: fi, name: name.clone(), text, children });
         }
         if ms.first().map(|(n, _)| n.as_str()) != Some(f.name.as_str()) {
             return Err(ExportError::Check(format!("{}.v: the first module is not {}", f.name, f.name)));

@@ -13,6 +13,7 @@ pub mod delay_line;
 pub mod dist_ram;
 pub mod div_pipe;
 pub mod export;
+pub mod export_fold;
 pub mod export_once;
 pub mod flow_park;
 pub mod flow_sched;

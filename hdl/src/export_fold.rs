@@ -1,0 +1,286 @@
+//! Readable Verilog (issue 14, item 4): rust-hdl's register wrappers folded into their parent,
+//! the clock used directly, and bit offsets in decimal.
+//!
+//! rust-hdl writes every `DFF` as an instance of a one-register module whose clock input is a
+//! `reg` the parent sets in a combinational block (`r_clock = clock;`). Vendor tools and
+//! 4-state simulators then see a clock that passes through logic, and a reader sees five lines
+//! of instance per register. This pass, run on each module's text before the bodies are
+//! shared (`export_once`), rewrites exactly three things and refuses anything it does not
+//! recognise:
+//!
+//! - every instance of a DFF module (checked against rust-hdl's DFF text, line for line) becomes
+//!   a `reg` declared with the DFF's initial value, updated in one `always @(posedge clock)`
+//!   block per module: `r_q <= r_d;`;
+//! - every 1-bit `reg` whose only assignment is `x = clock;` is replaced by `clock` itself, so
+//!   submodules and RAMs are clocked by the port and not by a copy;
+//! - part-select offsets `[(32'h3d)+:(3)]` and constant shift amounts `<< 32'h140` are written
+//!   in decimal: `[61+:3]`, `<< 320`. Both are self-determined in Verilog, so the value and
+//!   width of every expression are unchanged.
+//!
+//! Behaviour is unchanged by construction: a DFF module is `initial q = init; always
+//! @(posedge clock) q <= d;`, which is what the folded `reg` is. The regressions re-check it on
+//! the folded text.
+
+use crate::export::ExportError;
+use crate::export_once::rename;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DffShape {
+    pub decl: String,
+    pub init: String,
+}
+
+/// The shape of module `name` if its text is exactly rust-hdl's DFF.
+pub fn dff_shape(name: &str, text: &str) -> Option<DffShape> {
+    let q = text.lines().find_map(|l| l.strip_prefix("    output reg  ")?.strip_suffix("q;"))?;
+    let init = text.lines().find_map(|l| l.strip_prefix("       q = ")?.strip_suffix(';'))?;
+    let shape = DffShape { decl: q.to_string(), init: init.to_string() };
+    (text == dff_text(name, &shape)).then_some(shape)
+}
+
+/// rust-hdl's DFF module text for a shape.
+fn dff_text(name: &str, s: &DffShape) -> String {
+    format!(
+        "module {name}(d,q,clock);\n\n    // Module arguments\n    input wire  {d}d;\n    \
+         output reg  {d}q;\n    input wire  clock;\n\n    // Update code (custom)\n    \
+         initial begin\n       q = {i};\n    end\n\n    always @(posedge clock) begin\n       \
+         q <= d;\n    end\n\nendmodule // {name}\n",
+        d = s.decl,
+        i = s.init
+    )
+}
+
+fn err(module: &str, what: String) -> ExportError {
+    ExportError::Check(format!("export_fold: module {module}: {what}"))
+}
+
+/// One DFF instance: its data and output nets, and the net on its clock input.
+struct Reg {
+    d: String,
+    q: String,
+    clock: String,
+    shape: DffShape,
+}
+
+/// Folds the DFF instances of one module (`dffs`: the DFF modules of its file by name),
+/// removes its copies of the clock and writes offsets in decimal.
+pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, ExportError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let module = lines.first().and_then(|l| l.strip_prefix("module ")).unwrap_or("?");
+    let module = module.split('(').next().unwrap_or("?").to_string();
+    let mut drop = vec![false; lines.len()];
+
+    // 1. DFF instances: `    <dff> <inst>(` `.d(x),` `.q(y),` `.clock(z)` `);`.
+    let mut regs: Vec<Reg> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut w = lines[i].split_whitespace();
+        let (Some(m), Some(inst), None) = (w.next(), w.next(), w.next()) else {
+            i += 1;
+            continue;
+        };
+        let Some(shape) = dffs.get(m).filter(|_| inst.ends_with('(')) else {
+            i += 1;
+            continue;
+        };
+        let mut ports = BTreeMap::new();
+        let mut j = i + 1;
+        while j < lines.len() && lines[j].trim() != ");" {
+            let p = lines[j].trim().trim_end_matches(',');
+            let (port, net) = p
+                .strip_prefix('.')
+                .and_then(|p| p.strip_suffix(')'))
+                .and_then(|p| p.split_once('('))
+                .ok_or_else(|| err(&module, format!("unexpected line in DFF instance: {}", lines[j])))?;
+            ports.insert(port.to_string(), net.to_string());
+            j += 1;
+        }
+        let keys: Vec<&str> = ports.keys().map(String::as_str).collect();
+        if j == lines.len() || keys != ["clock", "d", "q"] {
+            return Err(err(&module, format!("DFF instance {inst} has ports {keys:?}")));
+        }
+        for d in drop.iter_mut().take(j + 1).skip(i) {
+            *d = true;
+        }
+        regs.push(Reg {
+            d: ports["d"].clone(),
+            q: ports["q"].clone(),
+            clock: ports["clock"].clone(),
+            shape: shape.clone(),
+        });
+        i = j + 1;
+    }
+
+    // 2. Copies of the clock: a 1-bit `reg` assigned once, `x = clock;`.
+    let assigned = |x: &str| {
+        lines
+            .iter()
+            .filter(|l| {
+                let t = l.trim_start();
+                t.strip_prefix(x).is_some_and(|r| r.starts_with(" = ") || r.starts_with(" <= "))
+            })
+            .count()
+    };
+    let mut copies: BTreeSet<String> = BTreeSet::new();
+    for (k, l) in lines.iter().enumerate() {
+        let Some(x) = l.trim_start().strip_suffix(" = clock;") else { continue };
+        let decl = format!("    reg  {x};");
+        let Some(dk) = lines.iter().position(|l| *l == decl) else { continue };
+        if x.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) || assigned(x) != 1 {
+            continue;
+        }
+        drop[k] = true;
+        drop[dk] = true;
+        copies.insert(x.to_string());
+    }
+    for r in &regs {
+        if !copies.contains(&r.clock) {
+            return Err(err(&module, format!("register {} is clocked by {}, not a copy of clock", r.q, r.clock)));
+        }
+    }
+
+    // 3. The registers' outputs become `reg`s with their initial values.
+    let mut decls: BTreeMap<String, String> = BTreeMap::new();
+    for r in &regs {
+        let wire = format!("    wire  {}{};", r.shape.decl, r.q);
+        decls.insert(wire, format!("    reg  {}{} = {};", r.shape.decl, r.q, r.shape.init));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut found = 0;
+    for (k, l) in lines.iter().enumerate() {
+        if drop[k] {
+            continue;
+        }
+        if let Some(r) = decls.get(*l) {
+            out.push(r.clone());
+            found += 1;
+            continue;
+        }
+        if l.trim_start().starts_with("// Update code") && !l.contains("custom") && !regs.is_empty() {
+            out.push("    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)".into());
+            out.push("    always @(posedge clock) begin".into());
+            for r in &regs {
+                out.push(format!("        {} <= {};", r.q, r.d));
+            }
+            out.push("    end".into());
+            out.push(String::new());
+        }
+        out.push(l.to_string());
+    }
+    if found != regs.len() {
+        return Err(err(&module, format!("{} of {} register outputs declared as wires", found, regs.len())));
+    }
+    if !regs.is_empty() && !out.iter().any(|l| l.starts_with("    // Registers")) {
+        return Err(err(&module, "no `// Update code` section to put the registers before".into()));
+    }
+    // An instance section left empty loses its heading.
+    let mut k = 0;
+    while k + 1 < out.len() {
+        if out[k] == "    // Sub module instances" && (out[k + 1].is_empty() || out[k + 1].starts_with("    //")) {
+            out.remove(k);
+            if k < out.len() && out[k].is_empty() {
+                out.remove(k);
+            }
+        } else {
+            k += 1;
+        }
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+
+    // 4. The copies' remaining uses (port connections) name the clock itself.
+    let map: BTreeMap<&str, String> = copies.iter().map(|c| (c.as_str(), "clock".to_string())).collect();
+    let text = rename(&text, &map);
+    Ok(decimal(&text))
+}
+
+/// `[(32'hN)+:(W)]` -> `[n+:W]` and `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
+pub fn decimal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let a = rest.find("[(32'h");
+        let b = rest.find("< 32'h").map(|i| i.saturating_sub(1));
+        let c = rest.find("> 32'h").map(|i| i.saturating_sub(1));
+        let Some(at) = [a, b, c].into_iter().flatten().min() else { break };
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(t) = tail.strip_prefix("[(32'h") {
+            // `[(32'hN)+:(W)]`
+            let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
+            let after = &t[hex_end..];
+            if let (Ok(n), Some(w)) = (u64::from_str_radix(&t[..hex_end], 16), after.strip_prefix(")+:(")) {
+                let w_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+                if w_end > 0 && w[w_end..].starts_with(")]") {
+                    out.push_str(&format!("[{n}+:{}]", &w[..w_end]));
+                    rest = &w[w_end + 2..];
+                    continue;
+                }
+            }
+            out.push_str("[(");
+            rest = &tail[2..];
+            continue;
+        }
+        // `<< 32'hN` or `>> 32'hN`, but not `>>> 32'hN` and not a comparison.
+        let op = &tail[..2];
+        let before = out.chars().last();
+        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') {
+            let t = &tail[7..];
+            let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
+            // A decimal without size is a signed 32-bit integer: only small amounts are written so.
+            if let Some(n) = u64::from_str_radix(&t[..hex_end], 16).ok().filter(|&n| n < 1 << 31) {
+                out.push_str(&format!("{op} {n}"));
+                rest = &t[hex_end..];
+                continue;
+            }
+        }
+        out.push_str(&tail[..3]);
+        rest = &tail[3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape() -> DffShape {
+        DffShape { decl: "[7:0] ".into(), init: "8'h5".into() }
+    }
+
+    #[test]
+    fn recognises_only_rust_hdl_dffs() {
+        let t = dff_text("m_r", &shape());
+        assert_eq!(dff_shape("m_r", &t), Some(shape()));
+        assert_eq!(dff_shape("m_r", &t.replace("q <= d;", "q <= ~d;")), None);
+        assert_eq!(dff_shape("m_r", &t.replace("posedge", "negedge")), None);
+    }
+
+    const PARENT: &str = "module m(clock,a,b);\n\n    // Module arguments\n    input wire  clock;\n    \
+        input wire  [7:0] a;\n    output reg  [7:0] b;\n\n    // Stub signals\n    reg  [7:0] r_d;\n    \
+        wire  [7:0] r_q;\n    reg  r_clock;\n\n    // Sub module instances\n    m_r r(\n        .d(r_d),\n        \
+        .q(r_q),\n        .clock(r_clock)\n    );\n\n    // Update code\n    always @(*) begin\n        \
+        r_clock = clock;\n        r_d = r_q;\n        r_d = a[(32'h0)+:(8)] << 32'h2;\n        \
+        b = r_q >> 32'h1 > 32'ha;\n    end\n\nendmodule // m\n";
+
+    #[test]
+    fn folds_a_register() {
+        let dffs = BTreeMap::from([("m_r".to_string(), shape())]);
+        let t = fold(PARENT, &dffs).unwrap();
+        assert!(t.contains("    reg  [7:0] r_q = 8'h5;\n"), "{t}");
+        assert!(t.contains("    always @(posedge clock) begin\n        r_q <= r_d;\n    end\n"), "{t}");
+        assert!(!t.contains("r_clock") && !t.contains("m_r ") && !t.contains("Sub module"), "{t}");
+        assert!(t.contains("r_d = a[0+:8] << 2;"), "{t}");
+        assert!(t.contains("b = r_q >> 1 > 32'ha;"), "{t}");
+    }
+
+    #[test]
+    fn refuses_a_register_on_another_clock() {
+        let dffs = BTreeMap::from([("m_r".to_string(), shape())]);
+        let t = PARENT.replace("r_clock = clock;", "r_clock = a[0];");
+        assert!(fold(&t, &dffs).is_err());
+    }
+}
