@@ -22,175 +22,343 @@ pub mod fabric;
 use std::fmt;
 use std::time::Instant;
 
-/// Every regression job `hpcc-nic regress` knows.
+/// Every regression job `hpcc-nic regress` knows; its name, module, default seeds and cycles
+/// and description are its row of [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Scenario {
-    /// flow_sched: random traffic, every output compared on every cycle.
     FlowSchedRandom,
-    /// flow_sched: 1024 active flows, per-flow pacing error.
     FlowSchedPacing,
-    /// flow_sched: one flow at line rate, and the PktSend ceiling.
     FlowSchedLineRate,
-    /// flow_sched: windows never exceeded, checked every cycle.
     FlowSchedWindow,
-    /// flow_sched: bogus acks, extreme rates and windows, bad flow ids and reserved bits.
     FlowSchedBadInput,
-    /// div_pipe: random and saturating divisions, every output compared every cycle.
     DivPipeRandom,
-    /// mul_pipe: random products, every output compared every cycle.
     MulPipeRandom,
-    /// cc_hop_util: random hop records, every output compared every cycle.
     CcHopUtilRandom,
-    /// cc_hpcc: random events over many flows, every result compared with the model.
     CcHpccRandom,
-    /// cc_hpcc: same-flow bursts on a few flows, input offered every cycle.
     CcHpccBursts,
-    /// cc_ldcp: random events over many flows, every result compared with the model.
     CcLdcpRandom,
-    /// cc_ldcp: same-flow bursts on a few flows, input offered every cycle.
     CcLdcpBursts,
-    /// cc_dcqcn: random hostile events over many flows, every result compared with the model.
     CcDcqcnRandom,
-    /// cc_dcqcn: same-flow bursts on a few flows, input offered every cycle.
     CcDcqcnBursts,
-    /// cc_module: random unified events over many flows with random algorithms, re-creates,
-    /// unused types, bad flow ids and backpressure; every Update and feedback compared.
     CcModuleRandom,
-    /// tx_pipe: random descriptors and payloads of every opcode and size, input gaps and
-    /// output backpressure; every frame compared byte by byte with the model.
     TxPipeRandom,
-    /// tx_pipe: the same with payload streams longer or shorter than their descriptors.
     TxPipeBadInput,
-    /// rx_pipe: random valid frames of every opcode and size, input gaps, verdict backpressure;
-    /// every verdict and the counters compared with the model.
     RxPipeRandom,
-    /// rx_pipe: valid frames interleaved with mutated and random junk (truncated, runt,
-    /// oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).
     RxPipeFuzz,
-    /// tx_ctx: random control words and PktSends, input gaps, backpressure on both outputs;
-    /// every descriptor and DMA read compared with the model.
     TxCtxRandom,
-    /// tx_ctx: the same with bad control words, bad PktSends and resets.
     TxCtxBadInput,
-    /// rx_ctx: random control words, sent events and verdict records, input gaps, backpressure
-    /// on all four outputs; every PktRecv, CC event, Notify and DMA command compared.
     RxCtxRandom,
-    /// rx_ctx: the same with bad control words, unknown flows and QPNs, and resets.
     RxCtxBadInput,
-    /// read_split: random PktRecv words, whole READs of 0 to many packets among the other
-    /// kinds, input gaps, output backpressure; every word out compared with the model.
     ReadSplitRandom,
-    /// read_split: the same with resets at random cycles.
     ReadSplitBadInput,
-    /// rx_dma: random frames and commands (before, during, after the frame), input gaps,
-    /// backpressure on both outputs; every DMA write compared with the model.
     RxDmaRandom,
-    /// rx_dma: the same with tkeep holes, frames up to 20 000 bytes, write commands past the
-    /// frame's end and resets.
     RxDmaBadInput,
-    /// nic_datapath: two instances back to back, four queue pairs posting WRITEs and READs
-    /// over a lossy link; every message completes and lands byte for byte, Notifies exact.
     NicDatapathRandom,
-    /// hpcc_nic_core: two cores back to back, four queue pairs on random algorithms posting
-    /// WRITEs and READs through the register port; every message completes with its tag and
-    /// lands byte for byte.
     CoreRandom,
-    /// Four hpcc_nic_cores on the switch model (`fabric`): random WRITEs and READs between
-    /// them on all four algorithms, ECN by RED, random loss of any frame.
     FabricRandom,
 }
 
+/// One row of the scenario table: what `hpcc-nic regress` runs, and how much of it by default.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    pub scenario: Scenario,
+    /// Name on the command line (`--only`).
+    pub name: &'static str,
+    /// Module under test (its `rtl-out/<module>.v`).
+    pub module: &'static str,
+    /// Seeds run by default.
+    pub seeds: u64,
+    /// Cycles per seed by default (`--cycles`, `--scale`).
+    pub cycles: u64,
+    /// What the scenario drives and checks (`regress --list`).
+    pub about: &'static str,
+}
+
+/// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
+pub const TABLE: [Info; 30] = [
+    Info {
+        scenario: Scenario::FlowSchedRandom,
+        name: "random",
+        module: "flow_sched",
+        seeds: 8,
+        cycles: 2_000_000,
+        about: "random traffic, every output compared on every cycle.",
+    },
+    Info {
+        scenario: Scenario::FlowSchedPacing,
+        name: "pacing",
+        module: "flow_sched",
+        seeds: 2,
+        cycles: 4_000_000,
+        about: "1024 active flows, per-flow pacing error.",
+    },
+    Info {
+        scenario: Scenario::FlowSchedLineRate,
+        name: "line-rate",
+        module: "flow_sched",
+        seeds: 1,
+        cycles: 1_500_000,
+        about: "one flow at line rate, and the PktSend ceiling.",
+    },
+    Info {
+        scenario: Scenario::FlowSchedWindow,
+        name: "window",
+        module: "flow_sched",
+        seeds: 4,
+        cycles: 1_000_000,
+        about: "windows never exceeded, checked every cycle.",
+    },
+    Info {
+        scenario: Scenario::FlowSchedBadInput,
+        name: "bad-input",
+        module: "flow_sched",
+        seeds: 4,
+        cycles: 1_000_000,
+        about: "bogus acks, extreme rates and windows, bad flow ids and reserved bits.",
+    },
+    Info {
+        scenario: Scenario::DivPipeRandom,
+        name: "div-random",
+        module: "div_pipe",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random and saturating divisions, every output compared every cycle.",
+    },
+    Info {
+        scenario: Scenario::MulPipeRandom,
+        name: "mul-random",
+        module: "mul_pipe",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random products, every output compared every cycle.",
+    },
+    Info {
+        scenario: Scenario::CcHopUtilRandom,
+        name: "hop-random",
+        module: "cc_hop_util",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random hop records, every output compared every cycle.",
+    },
+    Info {
+        scenario: Scenario::CcHpccRandom,
+        name: "hpcc-random",
+        module: "cc_hpcc",
+        seeds: 3,
+        cycles: 1_000_000,
+        about: "random events over many flows, every result compared with the model.",
+    },
+    Info {
+        scenario: Scenario::CcHpccBursts,
+        name: "hpcc-bursts",
+        module: "cc_hpcc",
+        seeds: 1,
+        cycles: 300_000,
+        about: "same-flow bursts on a few flows, input offered every cycle.",
+    },
+    Info {
+        scenario: Scenario::CcLdcpRandom,
+        name: "ldcp-random",
+        module: "cc_ldcp",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random events over many flows, every result compared with the model.",
+    },
+    Info {
+        scenario: Scenario::CcLdcpBursts,
+        name: "ldcp-bursts",
+        module: "cc_ldcp",
+        seeds: 1,
+        cycles: 300_000,
+        about: "same-flow bursts on a few flows, input offered every cycle.",
+    },
+    Info {
+        scenario: Scenario::CcDcqcnRandom,
+        name: "dcqcn-random",
+        module: "cc_dcqcn",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random hostile events over many flows, every result compared with the model.",
+    },
+    Info {
+        scenario: Scenario::CcDcqcnBursts,
+        name: "dcqcn-bursts",
+        module: "cc_dcqcn",
+        seeds: 2,
+        cycles: 300_000,
+        about: "same-flow bursts on a few flows, input offered every cycle.",
+    },
+    Info {
+        scenario: Scenario::CcModuleRandom,
+        name: "module-random",
+        module: "cc_module",
+        seeds: 1,
+        cycles: 500_000,
+        about: "random unified events over many flows with random algorithms, re-creates, unused types, bad flow ids and backpressure; every Update and feedback compared.",
+    },
+    Info {
+        scenario: Scenario::TxPipeRandom,
+        name: "tx-random",
+        module: "tx_pipe",
+        seeds: 4,
+        cycles: 600_000,
+        about: "random descriptors and payloads of every opcode and size, input gaps and output backpressure; every frame compared byte by byte with the model.",
+    },
+    Info {
+        scenario: Scenario::TxPipeBadInput,
+        name: "tx-bad-input",
+        module: "tx_pipe",
+        seeds: 2,
+        cycles: 300_000,
+        about: "the same with payload streams longer or shorter than their descriptors.",
+    },
+    Info {
+        scenario: Scenario::RxPipeRandom,
+        name: "rx-random",
+        module: "rx_pipe",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random valid frames of every opcode and size, input gaps, verdict backpressure; every verdict and the counters compared with the model.",
+    },
+    Info {
+        scenario: Scenario::RxPipeFuzz,
+        name: "rx-fuzz",
+        module: "rx_pipe",
+        seeds: 2,
+        cycles: 2_500_000,
+        about: "valid frames interleaved with mutated and random junk (truncated, runt, oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).",
+    },
+    Info {
+        scenario: Scenario::TxCtxRandom,
+        name: "txctx-random",
+        module: "tx_ctx",
+        seeds: 4,
+        cycles: 500_000,
+        about: "random control words and PktSends, input gaps, backpressure on both outputs; every descriptor and DMA read compared with the model.",
+    },
+    Info {
+        scenario: Scenario::TxCtxBadInput,
+        name: "txctx-bad-input",
+        module: "tx_ctx",
+        seeds: 2,
+        cycles: 500_000,
+        about: "the same with bad control words, bad PktSends and resets.",
+    },
+    Info {
+        scenario: Scenario::RxCtxRandom,
+        name: "rxctx-random",
+        module: "rx_ctx",
+        seeds: 2,
+        cycles: 500_000,
+        about: "random control words, sent events and verdict records, input gaps, backpressure on all four outputs; every PktRecv, CC event, Notify and DMA command compared.",
+    },
+    Info {
+        scenario: Scenario::RxCtxBadInput,
+        name: "rxctx-bad-input",
+        module: "rx_ctx",
+        seeds: 2,
+        cycles: 500_000,
+        about: "the same with bad control words, unknown flows and QPNs, and resets.",
+    },
+    Info {
+        scenario: Scenario::ReadSplitRandom,
+        name: "split-random",
+        module: "read_split",
+        seeds: 2,
+        cycles: 1_000_000,
+        about: "random PktRecv words, whole READs of 0 to many packets among the other kinds, input gaps, output backpressure; every word out compared with the model.",
+    },
+    Info {
+        scenario: Scenario::ReadSplitBadInput,
+        name: "split-bad-input",
+        module: "read_split",
+        seeds: 1,
+        cycles: 1_000_000,
+        about: "the same with resets at random cycles.",
+    },
+    Info {
+        scenario: Scenario::RxDmaRandom,
+        name: "rxdma-random",
+        module: "rx_dma",
+        seeds: 2,
+        cycles: 4_000_000,
+        about: "random frames and commands (before, during, after the frame), input gaps, backpressure on both outputs; every DMA write compared with the model.",
+    },
+    Info {
+        scenario: Scenario::RxDmaBadInput,
+        name: "rxdma-bad-input",
+        module: "rx_dma",
+        seeds: 2,
+        cycles: 3_000_000,
+        about: "the same with tkeep holes, frames up to 20 000 bytes, write commands past the frame's end and resets.",
+    },
+    Info {
+        scenario: Scenario::NicDatapathRandom,
+        name: "datapath-random",
+        module: "nic_datapath",
+        seeds: 2,
+        cycles: 200_000,
+        about: "two instances back to back, four queue pairs posting WRITEs and READs over a lossy link; every message completes and lands byte for byte, Notifies exact.",
+    },
+    Info {
+        scenario: Scenario::CoreRandom,
+        name: "core-random",
+        module: "hpcc_nic_core",
+        seeds: 2,
+        cycles: 200_000,
+        about: "two cores back to back, four queue pairs on random algorithms posting WRITEs and READs through the register port; every message completes with its tag and lands byte for byte.",
+    },
+    Info {
+        scenario: Scenario::FabricRandom,
+        name: "fabric-random",
+        module: "hpcc_nic_core",
+        seeds: 1,
+        cycles: 150_000,
+        about: "Four hpcc_nic_cores on the switch model (`fabric`): random WRITEs and READs between them on all four algorithms, ECN by RED, random loss of any frame.",
+    },
+];
+
+// The table has one row per scenario, in the enum's order (checked when compiling), so a
+// scenario's row is `TABLE[scenario as usize]`. FabricRandom is the last variant.
+const _: () = {
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].scenario as usize == i, "TABLE's rows follow the enum's order");
+        i += 1;
+    }
+    assert!(TABLE.len() == Scenario::FabricRandom as usize + 1, "every scenario has a row");
+};
+
 impl Scenario {
-    /// All scenarios, in report order.
-    pub const ALL: [Scenario; 30] = [
-        Scenario::FlowSchedRandom,
-        Scenario::FlowSchedPacing,
-        Scenario::FlowSchedLineRate,
-        Scenario::FlowSchedWindow,
-        Scenario::FlowSchedBadInput,
-        Scenario::DivPipeRandom,
-        Scenario::MulPipeRandom,
-        Scenario::CcHopUtilRandom,
-        Scenario::CcHpccRandom,
-        Scenario::CcHpccBursts,
-        Scenario::CcLdcpRandom,
-        Scenario::CcLdcpBursts,
-        Scenario::CcDcqcnRandom,
-        Scenario::CcDcqcnBursts,
-        Scenario::CcModuleRandom,
-        Scenario::TxPipeRandom,
-        Scenario::TxPipeBadInput,
-        Scenario::RxPipeRandom,
-        Scenario::RxPipeFuzz,
-        Scenario::TxCtxRandom,
-        Scenario::TxCtxBadInput,
-        Scenario::RxCtxRandom,
-        Scenario::RxCtxBadInput,
-        Scenario::ReadSplitRandom,
-        Scenario::ReadSplitBadInput,
-        Scenario::RxDmaRandom,
-        Scenario::RxDmaBadInput,
-        Scenario::NicDatapathRandom,
-        Scenario::CoreRandom,
-        Scenario::FabricRandom,
-    ];
+    /// All scenarios, in report order (the table's).
+    pub const ALL: [Scenario; 30] = {
+        let mut all = [Scenario::FlowSchedRandom; 30];
+        let mut i = 0;
+        while i < 30 {
+            all[i] = TABLE[i].scenario;
+            i += 1;
+        }
+        all
+    };
+
+    /// The scenario's row of `TABLE`.
+    pub fn info(self) -> &'static Info {
+        &TABLE[self as usize]
+    }
 
     /// Module under test.
     pub fn module(self) -> &'static str {
-        match self {
-            Scenario::DivPipeRandom => "div_pipe",
-            Scenario::MulPipeRandom => "mul_pipe",
-            Scenario::CcHopUtilRandom => "cc_hop_util",
-            Scenario::CcHpccRandom | Scenario::CcHpccBursts => "cc_hpcc",
-            Scenario::CcLdcpRandom | Scenario::CcLdcpBursts => "cc_ldcp",
-            Scenario::CcDcqcnRandom | Scenario::CcDcqcnBursts => "cc_dcqcn",
-            Scenario::CcModuleRandom => "cc_module",
-            Scenario::TxPipeRandom | Scenario::TxPipeBadInput => "tx_pipe",
-            Scenario::RxPipeRandom | Scenario::RxPipeFuzz => "rx_pipe",
-            Scenario::TxCtxRandom | Scenario::TxCtxBadInput => "tx_ctx",
-            Scenario::RxCtxRandom | Scenario::RxCtxBadInput => "rx_ctx",
-            Scenario::ReadSplitRandom | Scenario::ReadSplitBadInput => "read_split",
-            Scenario::RxDmaRandom | Scenario::RxDmaBadInput => "rx_dma",
-            Scenario::NicDatapathRandom => "nic_datapath",
-            Scenario::CoreRandom | Scenario::FabricRandom => "hpcc_nic_core",
-            _ => "flow_sched",
-        }
+        self.info().module
     }
 
     /// Short name used on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Scenario::FlowSchedRandom => "random",
-            Scenario::FlowSchedPacing => "pacing",
-            Scenario::FlowSchedLineRate => "line-rate",
-            Scenario::FlowSchedWindow => "window",
-            Scenario::FlowSchedBadInput => "bad-input",
-            Scenario::DivPipeRandom => "div-random",
-            Scenario::MulPipeRandom => "mul-random",
-            Scenario::CcHopUtilRandom => "hop-random",
-            Scenario::CcHpccRandom => "hpcc-random",
-            Scenario::CcHpccBursts => "hpcc-bursts",
-            Scenario::CcLdcpRandom => "ldcp-random",
-            Scenario::CcLdcpBursts => "ldcp-bursts",
-            Scenario::CcDcqcnRandom => "dcqcn-random",
-            Scenario::CcDcqcnBursts => "dcqcn-bursts",
-            Scenario::CcModuleRandom => "module-random",
-            Scenario::TxPipeRandom => "tx-random",
-            Scenario::TxPipeBadInput => "tx-bad-input",
-            Scenario::RxPipeRandom => "rx-random",
-            Scenario::RxPipeFuzz => "rx-fuzz",
-            Scenario::TxCtxRandom => "txctx-random",
-            Scenario::TxCtxBadInput => "txctx-bad-input",
-            Scenario::RxCtxRandom => "rxctx-random",
-            Scenario::RxCtxBadInput => "rxctx-bad-input",
-            Scenario::ReadSplitRandom => "split-random",
-            Scenario::ReadSplitBadInput => "split-bad-input",
-            Scenario::RxDmaRandom => "rxdma-random",
-            Scenario::RxDmaBadInput => "rxdma-bad-input",
-            Scenario::NicDatapathRandom => "datapath-random",
-            Scenario::CoreRandom => "core-random",
-            Scenario::FabricRandom => "fabric-random",
-        }
+        self.info().name
+    }
+
+    /// The scenario named `name` on the command line.
+    pub fn named(name: &str) -> Option<Scenario> {
+        TABLE.iter().find(|i| i.name == name).map(|i| i.scenario)
     }
 
     /// Runs one seed of the scenario for about `cycles` cycles.
@@ -367,4 +535,20 @@ pub fn get_wide(src: &[u32]) -> Vec<u8> {
 /// Bytes in hex, for mismatch messages.
 pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenario_names_are_unique_and_round_trip() {
+        let mut names = std::collections::BTreeSet::new();
+        for s in Scenario::ALL {
+            assert!(names.insert(s.name()), "two scenarios are named {}", s.name());
+            assert_eq!(Scenario::named(s.name()), Some(s));
+            assert!(s.info().seeds > 0 && s.info().cycles > 0 && !s.info().about.is_empty(), "{s}");
+        }
+        assert_eq!(Scenario::named("no-such-scenario"), None);
+    }
 }

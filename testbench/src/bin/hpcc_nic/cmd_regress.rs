@@ -13,19 +13,19 @@ use testbench::harness::{Outcome, Scenario};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Run only this scenario (random, pacing, line-rate, window, bad-input, div-random,
-    /// mul-random, hop-random, hpcc-random, hpcc-bursts, dcqcn-random, dcqcn-bursts, tx-random,
-    /// tx-bad-input, rx-random, rx-fuzz, txctx-random, txctx-bad-input, rxctx-random,
-    /// rxctx-bad-input, rxdma-random, rxdma-bad-input, datapath-random, core-random, fabric-random).
+    /// Run only this scenario (its name in `--list`).
     #[arg(long)]
     only: Option<String>,
+    /// Print every scenario (name, module, default seeds and cycles, what it checks) and exit.
+    #[arg(long)]
+    list: bool,
     /// Seed of the first job of each scenario (default: fresh, printed).
     #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
-    /// Seeds per scenario (default: random 8, pacing 2, line-rate 1, window 4, bad-input 4).
+    /// Seeds per scenario (default: each scenario's own, see `--list`).
     #[arg(long)]
     seeds: Option<u64>,
-    /// Cycles per job (default: random 2M, pacing 4M, line-rate 1.5M, window and bad-input 1M).
+    /// Cycles per job (default: each scenario's own, see `--list`).
     #[arg(long)]
     cycles: Option<u64>,
     /// Run each job for this fraction of its scenario's default cycles (e.g. 0.25; ignored with
@@ -54,37 +54,7 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
         if args.only.as_deref().is_some_and(|o| o != s.name()) {
             continue;
         }
-        let (seeds, cycles) = match s {
-            Scenario::FlowSchedRandom => (8, 2_000_000),
-            Scenario::FlowSchedPacing => (2, 4_000_000),
-            Scenario::FlowSchedLineRate => (1, 1_500_000),
-            Scenario::FlowSchedWindow => (4, 1_000_000),
-            Scenario::FlowSchedBadInput => (4, 1_000_000),
-            Scenario::DivPipeRandom | Scenario::MulPipeRandom => (2, 1_000_000),
-            Scenario::CcHopUtilRandom => (2, 1_000_000),
-            Scenario::CcHpccRandom => (3, 1_000_000),
-            Scenario::CcHpccBursts => (1, 300_000),
-            Scenario::CcLdcpRandom => (2, 1_000_000),
-            Scenario::CcLdcpBursts => (1, 300_000),
-            Scenario::CcDcqcnRandom => (2, 1_000_000),
-            Scenario::CcDcqcnBursts => (2, 300_000),
-            Scenario::CcModuleRandom => (1, 500_000),
-            Scenario::TxPipeRandom => (4, 600_000),
-            Scenario::TxPipeBadInput => (2, 300_000),
-            Scenario::RxPipeRandom => (2, 1_000_000),
-            Scenario::RxPipeFuzz => (2, 2_500_000),
-            Scenario::TxCtxRandom => (4, 500_000),
-            Scenario::TxCtxBadInput => (2, 500_000),
-            Scenario::RxCtxRandom => (2, 500_000),
-            Scenario::RxCtxBadInput => (2, 500_000),
-            Scenario::ReadSplitRandom => (2, 1_000_000),
-            Scenario::ReadSplitBadInput => (1, 1_000_000),
-            Scenario::RxDmaRandom => (2, 4_000_000),
-            Scenario::RxDmaBadInput => (2, 3_000_000),
-            Scenario::NicDatapathRandom => (2, 200_000),
-            Scenario::CoreRandom => (2, 200_000),
-            Scenario::FabricRandom => (1, 150_000),
-        };
+        let (seeds, cycles) = (s.info().seeds, s.info().cycles);
         let seeds = if args.vcd.is_some() { 1 } else { args.seeds.unwrap_or(seeds) };
         for k in 0..seeds {
             let seed = base.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -96,7 +66,8 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
         return Err("--scale takes a fraction in (0, 1]".into());
     }
     if jobs.is_empty() {
-        return Err(format!("no scenario named {:?}", args.only).into());
+        let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
+        return Err(format!("no scenario named {:?}; the scenarios are {}", args.only, names.join(", ")).into());
     }
     if args.vcd.is_some() && jobs.len() != 1 {
         return Err("--vcd needs --only <scenario>".into());
@@ -104,7 +75,19 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
     Ok(jobs)
 }
 
+/// `--list`: the scenario table.
+fn list() {
+    println!("{:<16} {:<14} {:>5} {:>10}  checks", "scenario", "module", "seeds", "cycles");
+    for i in &testbench::harness::TABLE {
+        println!("{:<16} {:<14} {:>5} {:>10}  {}", i.name, i.module, i.seeds, i.cycles, i.about);
+    }
+}
+
 pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
+    if args.list {
+        list();
+        return Ok(ExitCode::SUCCESS);
+    }
     let modules = hdl::export::all()?;
     let stale = hdl::export::stale(&root.join("rtl-out"), &modules);
     if !stale.is_empty() {

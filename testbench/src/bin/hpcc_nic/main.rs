@@ -32,7 +32,7 @@ enum Cmd {
     Synth(cmd_synth::Args),
     /// Export check, then every regression against the golden models, in parallel.
     Regress(cmd_regress::Args),
-    /// Simulation speed of flow_sched: Verilator, Icarus Verilog, rust-hdl (docs/benchmarks.md).
+    /// Benchmarks: simulation speed (Verilator, Icarus, rust-hdl, models) and line rate per block (--module; docs/benchmarks.md).
     Bench(cmd_bench::Args),
     /// Replay a JSON-lines trace of CC events through one algorithm (docs/replay.md).
     Replay(cmd_replay::Args),
