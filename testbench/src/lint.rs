@@ -4,9 +4,9 @@
 //! (the binary is `$VERILATOR`, or `verilator` from `PATH`) in the current
 //! directory and collects the first line of every `%Warning` / `%Error` message.
 //!
-//! The project's waiver file is `rtl-out/hpcc_nic.vlt`. Its waivers apply only to
-//! files whose path, as passed here, contains `rtl-out/`, so pass the exported
-//! files by a path through that directory.
+//! The project's waiver file is `rtl-out/hpcc_nic.vlt` (written by the export from
+//! `hdl/src/hpcc_nic.vlt`). Its waivers apply to the exported files by name, in any
+//! directory, and to no file of another name.
 
 pub use crate::synth::ToolError;
 use crate::synth::{spawn_error, tail, tool_binary};
@@ -163,8 +163,9 @@ mod tests {
         assert!(!r.clean && r.warnings.iter().any(|w| w.starts_with("%Error")), "{r:#?}");
     }
 
-    /// rtl-out/hpcc_nic.vlt waives rust-hdl's idioms in files under rtl-out/ only,
-    /// and only the idioms: another width mismatch there is still reported.
+    /// rtl-out/hpcc_nic.vlt waives rust-hdl's idioms in the exported files only (by name,
+    /// wherever they are), and only the idioms: another width mismatch there is still
+    /// reported.
     #[test]
     fn project_waivers_are_narrow() {
         if !verilator_available("project_waivers_are_narrow") {
@@ -192,19 +193,20 @@ mod tests {
                       always @(posedge clock) q <= d;\n\
                       endmodule\n";
         let dir = TempDir::new("hpcc-lint-test").unwrap();
-        let inside = write(&dir, "rtl-out", "idioms", idioms);
+        // Under an exported file's name (flow_park.v) in a directory that is not rtl-out/.
+        let inside = write(&dir, "ip_copy", "flow_park", idioms);
         let outside = write(&dir, "elsewhere", "idioms", idioms);
         let r = lint(&[inside], "idioms", Some(&vlt)).unwrap();
         assert!(r.clean, "{r:#?}");
-        // Same text outside rtl-out/: every waiver is off.
+        // Same text in a file of another name: every waiver is off.
         let r = lint(&[outside], "idioms", Some(&vlt)).unwrap();
         assert!(r.warnings.iter().any(|w| w.starts_with("%Warning-DECLFILENAME")), "{r:#?}");
         assert!(r.warnings.iter().filter(|w| w.starts_with("%Warning-WIDTH")).count() >= 4, "{r:#?}");
-        // A truncation that is no rust-hdl idiom, under rtl-out/: still reported.
+        // A truncation that is no rust-hdl idiom, in an exported file: still reported.
         let bad = write(
             &dir,
-            "rtl-out",
-            "trunc",
+            "ip_copy",
+            "read_split",
             "module trunc(input wire [15:0] a, output wire [7:0] y);\n  assign y = a;\nendmodule\n",
         );
         let r = lint(&[bad], "trunc", Some(&vlt)).unwrap();
