@@ -7,11 +7,9 @@ use hdl::cc_dcqcn::{HAZARD, LATENCY};
 use sim::cc_float::dcqcn::IncreaseStage;
 use sim::cc_module::dcqcn::{self as xd, DcqcnState};
 use testbench::harness::cc_dcqcn::{self as h, Event, Result, Shape, CNP, INIT, TIMER, TX};
-use testbench::harness::{Outcome, Scenario};
+use testbench::harness::Scenario;
 
-fn assert_passed(o: &Outcome) {
-    assert!(o.passed(), "{o:?}\nre-run: {}", o.rerun_command());
-}
+use testbench::harness::assert_passed;
 
 #[test]
 fn rtl_out_is_fresh() {

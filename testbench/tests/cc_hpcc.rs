@@ -5,9 +5,7 @@
 use testbench::harness::cc_hpcc::{self, Event, Result, Shape};
 use testbench::harness::Scenario;
 
-fn assert_passed(o: &testbench::harness::Outcome) {
-    assert!(o.passed(), "{o:?}\nre-run: {}", o.rerun_command());
-}
+use testbench::harness::assert_passed;
 
 #[test]
 fn random_events_match_the_model() {

@@ -6,12 +6,10 @@
 use hdl::cc_ldcp::{HAZARD, LATENCY};
 use sim::cc_module::ldcp::{LdcpConfig, LdcpState, ONE_PKT};
 use testbench::harness::cc_ldcp::{self as h, Event, Kind, Result, Shape};
-use testbench::harness::{Outcome, Scenario};
+use testbench::harness::Scenario;
 use testbench::verilated::models::CcLdcp;
 
-fn assert_passed(o: &Outcome) {
-    assert!(o.passed(), "{o:?}\nre-run: {}", o.rerun_command());
-}
+use testbench::harness::assert_passed;
 
 /// Waits out the initialization (one cycle per flow).
 fn ready(dut: &mut CcLdcp) -> usize {

@@ -9,9 +9,7 @@ use testbench::harness::cc_module::{
 };
 use testbench::harness::{Outcome, Scenario};
 
-fn assert_passed(o: &Outcome) {
-    assert!(o.passed(), "{o:?}\nre-run: {}", o.rerun_command());
-}
+use testbench::harness::assert_passed;
 
 /// Checks a `drive` trace against the model's answers for `events`, in per-flow order.
 fn check_trace(m: &mut Model, events: &[Event], t: &h::Trace) -> (Outcome, Vec<Out>) {

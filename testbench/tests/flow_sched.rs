@@ -2,24 +2,12 @@
 //! Seeds are fixed so failures replay; `hpcc-nic regress` draws fresh ones and runs longer.
 
 use std::path::{Path, PathBuf};
-use testbench::harness::{flow_sched, Outcome, Scenario};
+use testbench::harness::{assert_passed, flow_sched, Scenario};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn assert_passed(o: &Outcome) {
-    assert!(
-        o.passed(),
-        "{} seed {:#x}: {} mismatches, first {:?}, failures {:?}; re-run: {}",
-        o.scenario,
-        o.seed,
-        o.mismatches,
-        o.first_mismatch,
-        o.failures,
-        o.rerun_command()
-    );
-}
 
 #[test]
 fn rtl_out_is_a_fresh_export() {

@@ -532,6 +532,12 @@ pub fn get_wide(src: &[u32]) -> Vec<u8> {
     src.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// Panics unless `o` passed, with its seed, first mismatch, failures and the command that
+/// re-runs it (the tests' one check of a regression outcome).
+pub fn assert_passed(o: &Outcome) {
+    assert!(o.passed(), "{} seed {:#x} failed: {o:?}\nre-run: {}", o.scenario, o.seed, o.rerun_command());
+}
+
 /// Bytes in hex, for mismatch messages.
 pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
