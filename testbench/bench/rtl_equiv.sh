@@ -32,21 +32,22 @@ cells() {
 mkdir "$work/gold" "$work/gate"
 cells "$gold" "$work/gold"
 cells "$gate" "$work/gate"
-cat > "$work/eq.ys" <<YS
-read_verilog -lib $work/gold/rams.v
-read_verilog $work/gold/dffs.v
-read_verilog -sv $(files "$gold")
+# One side (gold or gate) read, flattened and stashed under its name.
+side() {
+  cat <<YS
+read_verilog -lib $work/$1/rams.v
+read_verilog $work/$1/dffs.v
+read_verilog -sv $(files "$2")
 hierarchy -top $top
 proc; flatten; opt_clean
-rename $top gold
-design -stash gold
-read_verilog -lib $work/gate/rams.v
-read_verilog $work/gate/dffs.v
-read_verilog -sv $(files "$gate")
-hierarchy -top $top
-proc; flatten; opt_clean
-rename $top gate
-design -stash gate
+rename $top $1
+design -stash $1
+YS
+}
+{
+  side gold "$gold"
+  side gate "$gate"
+  cat <<YS
 design -copy-from gold -as gold gold
 design -copy-from gate -as gate gate
 equiv_make gold gate equiv
@@ -55,5 +56,6 @@ equiv_simple -seq 2
 equiv_induct -seq 2
 equiv_status -assert
 YS
+} > "$work/eq.ys"
 yosys -q -l "$work/eq.log" "$work/eq.ys" >/dev/null 2>&1 || { tail -20 "$work/eq.log"; exit 1; }
 grep -A3 'Found .* \$equiv cells in equiv' "$work/eq.log"
