@@ -113,22 +113,26 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
         i = j + 1;
     }
 
-    // 2. Copies of the clock: a 1-bit `reg` assigned once, `x = clock;`.
-    let assigned = |x: &str| {
-        lines
-            .iter()
-            .filter(|l| {
-                let t = l.trim_start();
-                t.strip_prefix(x).is_some_and(|r| r.starts_with(" = ") || r.starts_with(" <= "))
-            })
-            .count()
-    };
+    // 2. Copies of the clock: a 1-bit `reg` assigned once, `x = clock;`. One pass counts the
+    // assignments to each name and finds the 1-bit `reg` declarations.
+    let mut assigned: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut bit_regs: BTreeMap<&str, usize> = BTreeMap::new();
+    for (k, l) in lines.iter().enumerate() {
+        if let Some(x) = l.strip_prefix("    reg  ").and_then(|r| r.strip_suffix(';')) {
+            bit_regs.insert(x, k);
+        }
+        let t = l.trim_start();
+        if let Some(sp) = t.find(' ') {
+            if t[sp..].starts_with(" = ") || t[sp..].starts_with(" <= ") {
+                *assigned.entry(&t[..sp]).or_default() += 1;
+            }
+        }
+    }
     let mut copies: BTreeSet<String> = BTreeSet::new();
     for (k, l) in lines.iter().enumerate() {
         let Some(x) = l.trim_start().strip_suffix(" = clock;") else { continue };
-        let decl = format!("    reg  {x};");
-        let Some(dk) = lines.iter().position(|l| *l == decl) else { continue };
-        if x.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) || assigned(x) != 1 {
+        let Some(&dk) = bit_regs.get(x) else { continue };
+        if x.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) || assigned.get(x) != Some(&1) {
             continue;
         }
         drop[k] = true;
@@ -149,6 +153,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     }
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut found = 0;
+    let mut placed = false;
     for (k, l) in lines.iter().enumerate() {
         if drop[k] {
             continue;
@@ -158,7 +163,8 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
             found += 1;
             continue;
         }
-        if l.trim_start().starts_with("// Update code") && !l.contains("custom") && !regs.is_empty() {
+        if l.trim_start().starts_with("// Update code") && !l.contains("custom") && !regs.is_empty() && !placed {
+            placed = true;
             out.push("    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)".into());
             out.push("    always @(posedge clock) begin".into());
             for r in &regs {
@@ -172,7 +178,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     if found != regs.len() {
         return Err(err(&module, format!("{} of {} register outputs declared as wires", found, regs.len())));
     }
-    if !regs.is_empty() && !out.iter().any(|l| l.starts_with("    // Registers")) {
+    if !regs.is_empty() && !placed {
         return Err(err(&module, "no `// Update code` section to put the registers before".into()));
     }
     // An instance section left empty loses its heading.

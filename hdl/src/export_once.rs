@@ -132,38 +132,25 @@ const SELF: char = '\u{1}';
 const REF: char = '\u{2}';
 const END: char = '\u{3}';
 
-/// The shape name of a rust-hdl primitive body (key text), if it is one.
+/// The shape name of a rust-hdl `RAM` body (key text), if it is one.
 fn cell_name(body: &str) -> Option<String> {
     let first = body.lines().next()?;
-    let width = |port: &str| -> Option<(usize, bool)> {
+    let width = |port: &str| -> Option<usize> {
         let line = body.lines().find(|l| {
             let t = l.trim_start();
             (t.starts_with("input ") || t.starts_with("output ")) && t.trim_end().ends_with(&format!(" {port};"))
         })?;
-        let signed = line.contains(" signed ");
         Some(match (line.find('['), line.find(':')) {
-            (Some(a), Some(c)) if c > a => (line[a + 1..c].trim().parse::<usize>().ok()? + 1, signed),
-            _ => (1, signed),
+            (Some(a), Some(c)) if c > a => line[a + 1..c].trim().parse::<usize>().ok()? + 1,
+            _ => 1,
         })
     };
-    if first == "module \u{1}(d,q,clock);" {
-        let (w, signed) = width("q")?;
-        let init = body.lines().find_map(|l| l.trim().strip_prefix("q = "))?.trim_end_matches(';');
-        let value = init.split('h').nth(1).unwrap_or(init).trim_start_matches('0');
-        let mut n = format!("hpcc_dff_w{w}");
-        if signed {
-            n.push_str("_s");
-        }
-        if !value.is_empty() {
-            n.push_str(&format!("_init_{value}"));
-        }
-        return Some(n);
-    }
+    // rust-hdl's DFFs never get here: `export_fold` has folded them into their parents.
     if first
         == "module \u{1}(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);"
     {
-        let (w, _) = width("read_data")?;
-        let (a, _) = width("read_address")?;
+        let w = width("read_data")?;
+        let a = width("read_address")?;
         // A RAM with initial contents is not a plain shape: keep it with its block.
         if body.contains("initial") {
             return None;
