@@ -179,6 +179,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  q_we;
     reg  [318:0] q_wd;
     reg  [7:0] i_syn;
+    reg  i_seq;
     reg  [23:0] i_psn;
     reg  [9:0] next_a2;
     reg  [9:0] addr;
@@ -423,6 +424,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
         i_syn = s_axis_verdict_tdata[88+:8];
         i_psn = s_axis_verdict_tdata[96+:24];
+        i_seq = i_syn == 32'h60;
         in_kind = 32'h0;
         addr = s_axis_verdict_tdata[64+:10];
         if (s_axis_verdict_tvalid) begin
@@ -446,10 +448,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_sent_d = s_axis_sent_tdata;
             p_vd_d = s_axis_verdict_tdata;
             p_now_d = now_ns;
-            p_seq_d = i_syn == 32'h60;
-            p_nko_d = (i_syn[5+:2] != 32'h0) & (i_syn != 32'h60);
+            p_seq_d = i_seq;
+            p_nko_d = (i_syn[5+:2] != 32'h0) & ~i_seq;
             p_upto_d = i_psn + 32'h1;
-            if (i_syn == 32'h60) begin
+            if (i_seq) begin
                 p_upto_d = i_psn;
             end
         end

@@ -102,6 +102,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
     // Local signals
     reg  [9:0] next_a2;
+    reg  same_a2;
     reg  go;
     reg  [1:0] in_kind;
     reg  [9:0] a2;
@@ -521,8 +522,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        lw_ctx_d = c_we & swept_q & (next_a2 == a2);
-        lw_msg_d = m_we & swept_q & (next_a2 == a2);
+        same_a2 = next_a2 == a2;
+        lw_ctx_d = c_we & swept_q & same_a2;
+        lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
         if (m_axis_desc_tready) begin

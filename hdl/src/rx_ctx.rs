@@ -190,6 +190,7 @@ pub struct RxCtx<const F: usize> {
     p_nko: DFF<bool>,
     p_upto: DFF<Bits<24>>,
     i_syn: Signal<Local, Bits<8>>,
+    i_seq: Signal<Local, bool>,
     i_psn: Signal<Local, Bits<24>>,
     /// The word in S2 is the one written last cycle (decided then, so that S2 starts with a
     /// registered select rather than an address compare).
@@ -355,6 +356,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // The verdict's AETH syndrome (read here only) and PSN (as v_psn in S2).
         self.i_syn.next = self.s_axis_verdict_tdata.val().get_bits::<8>(88);
         self.i_psn.next = self.s_axis_verdict_tdata.val().get_bits::<24>(96);
+        self.i_seq.next = self.i_syn.val() == 0x60;
         self.in_kind.next = 0.into();
         self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
         if self.s_axis_verdict_tvalid.val() {
@@ -379,10 +381,10 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.p_vd.d.next = self.s_axis_verdict_tdata.val();
             self.p_now.d.next = self.now_ns.val();
             // NAK PSN sequence error (syndrome 0x60); any other non-ACK syndrome (bits 6:5).
-            self.p_seq.d.next = self.i_syn.val() == 0x60;
-            self.p_nko.d.next = (self.i_syn.val().get_bits::<2>(5) != 0) & (self.i_syn.val() != 0x60);
+            self.p_seq.d.next = self.i_seq.val();
+            self.p_nko.d.next = (self.i_syn.val().get_bits::<2>(5) != 0) & !self.i_seq.val();
             self.p_upto.d.next = self.i_psn.val() + 1;
-            if self.i_syn.val() == 0x60 {
+            if self.i_seq.val() {
                 self.p_upto.d.next = self.i_psn.val();
             }
         }

@@ -132,8 +132,9 @@ pub struct TxCtx<const F: usize> {
     /// that S2 starts with registered selects rather than an address compare).
     lw_ctx: DFF<bool>,
     lw_msg: DFF<bool>,
-    /// The flow S2 takes next cycle.
+    /// The flow S2 takes next cycle, and whether it is the one S2 holds now.
     next_a2: Signal<Local, Bits<F>>,
+    same_a2: Signal<Local, bool>,
     lw_cdata: DFF<Bits<CTX_BITS>>,
     lw_mdata: DFF<Bits<MSG_BITS>>,
     go: Signal<Local, bool>,
@@ -304,6 +305,7 @@ impl<const F: usize> Default for TxCtx<F> {
             lw_ctx: Default::default(),
             lw_msg: Default::default(),
             next_a2: Default::default(),
+            same_a2: Default::default(),
             lw_cdata: Default::default(),
             lw_mdata: Default::default(),
             go: Default::default(),
@@ -811,8 +813,9 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.msg.write_enable.next = self.m_we.val();
         self.msg.write_data.next = self.m_wd.val();
         // Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
-        self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val() & (self.next_a2.val() == self.a2.val());
-        self.lw_msg.d.next = self.m_we.val() & self.swept.q.val() & (self.next_a2.val() == self.a2.val());
+        self.same_a2.next = self.next_a2.val() == self.a2.val();
+        self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val() & self.same_a2.val();
+        self.lw_msg.d.next = self.m_we.val() & self.swept.q.val() & self.same_a2.val();
         self.lw_cdata.d.next = self.c_wd.val();
         self.lw_mdata.d.next = self.m_wd.val();
 
