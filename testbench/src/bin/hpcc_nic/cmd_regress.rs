@@ -49,9 +49,16 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
     let base = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
+    let only = match args.only.as_deref() {
+        None => None,
+        Some(o) => Some(Scenario::named(o).ok_or_else(|| {
+            let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
+            format!("no scenario named {o:?}; the scenarios are {}", names.join(", "))
+        })?),
+    };
     let mut jobs = vec![];
     for s in Scenario::ALL {
-        if args.only.as_deref().is_some_and(|o| o != s.name()) {
+        if only.is_some_and(|o| o != s) {
             continue;
         }
         let (seeds, cycles) = (s.info().seeds, s.info().cycles);
@@ -66,8 +73,7 @@ fn plan(args: &Args) -> Result<Vec<(Scenario, u64, u64)>> {
         return Err("--scale takes a fraction in (0, 1]".into());
     }
     if jobs.is_empty() {
-        let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.name()).collect();
-        return Err(format!("no scenario named {:?}; the scenarios are {}", args.only, names.join(", ")).into());
+        return Err("nothing to run: --seeds is 0".into());
     }
     if args.vcd.is_some() && jobs.len() != 1 {
         return Err("--vcd needs --only <scenario>".into());
