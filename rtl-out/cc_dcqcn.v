@@ -868,16 +868,16 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         end
         sum65a = ((a_s_q[428+:64]) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
         b_nextp_d = sum65a[0+:64];
-        if (sum65a[32'h40]) begin
+        if (sum65a[64]) begin
             b_nextp_d = ones64;
         end
         sum65b = ((a_s_q[172+:64]) & 65'h1ffffffffffffffff) + ((a_ev_q[32+:32]) & 65'h1ffffffffffffffff);
         b_bsum_d = sum65b[0+:64];
-        if (sum65b[32'h40]) begin
+        if (sum65b[64]) begin
             b_bsum_d = ones64;
         end
         kind3 = b_ev_q[16+:2];
-        active3 = b_s_q[32'h69];
+        active3 = b_s_q[105];
         c_v_d = b_v_q & ~reset;
         c_s_d = b_s_q;
         c_ev_d = b_ev_q;
@@ -897,11 +897,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         c_bsub_d = b_bsum_q - ((cfg_byte_counter_bytes) & 64'hffffffffffffffff);
         sum65c = ((b_now_q) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
         c_nowp_d = sum65c[0+:64];
-        if (sum65c[32'h40]) begin
+        if (sum65c[64]) begin
             c_nowp_d = ones64;
         end
         kind4 = c_ev_q[16+:2];
-        active4 = c_s_q[32'h69];
+        active4 = c_s_q[105];
         now4 = c_now_q;
         cut4 = (kind4 == 32'h0) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
         t1 = c_s_q[108+:32];
@@ -1017,10 +1017,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         inc2_in_rt = inc1_out_rt;
         inc2_in_rc = inc1_out_rc;
         inc2_in_step = inc1_out_tag[0+:40];
-        inc2_in_fire = inc1_out_tag[32'h28];
+        inc2_in_fire = inc1_out_tag[40];
         inc2_in_tag = inc1_out_tag;
         rc2 = inc2_out_rc;
-        cut14 = dl_a_out_data[32'h183];
+        cut14 = dl_a_out_data[387];
         rt3 = inc2_out_rt;
         if (cut14) begin
             rt3 = rc2;
@@ -1033,7 +1033,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm0_in_b = cfg_decay[0+:24];
         dm0_reset = reset;
         al1 = dm0_out_tag[17+:25];
-        if (dm0_out_tag[32'h0]) begin
+        if (dm0_out_tag[0]) begin
             al1 = dm0_out_prod[24+:25];
         end
         dm1_in_valid = dm0_out_valid;
@@ -1042,7 +1042,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm1_in_b = cfg_decay[24+:24];
         dm1_reset = reset;
         al2 = dm1_out_tag[17+:25];
-        if (dm1_out_tag[32'h1]) begin
+        if (dm1_out_tag[1]) begin
             al2 = dm1_out_prod[24+:25];
         end
         dm2_in_valid = dm1_out_valid;
@@ -1051,7 +1051,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm2_in_b = cfg_decay[48+:24];
         dm2_reset = reset;
         al3 = dm2_out_tag[17+:25];
-        if (dm2_out_tag[32'h2]) begin
+        if (dm2_out_tag[2]) begin
             al3 = dm2_out_prod[24+:25];
         end
         dm3_in_valid = dm2_out_valid;
@@ -1060,7 +1060,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm3_in_b = cfg_decay[72+:24];
         dm3_reset = reset;
         al4 = dm3_out_tag[17+:25];
-        if (dm3_out_tag[32'h3]) begin
+        if (dm3_out_tag[3]) begin
             al4 = dm3_out_prod[24+:25];
         end
         dm4_in_valid = dm3_out_valid;
@@ -1069,7 +1069,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm4_in_b = cfg_decay[96+:24];
         dm4_reset = reset;
         al5 = dm4_out_tag[17+:25];
-        if (dm4_out_tag[32'h4]) begin
+        if (dm4_out_tag[4]) begin
             al5 = dm4_out_prod[24+:25];
         end
         dm5_in_valid = dm4_out_valid;
@@ -1078,7 +1078,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm5_in_b = cfg_decay[120+:24];
         dm5_reset = reset;
         al6 = dm5_out_tag[17+:25];
-        if (dm5_out_tag[32'h5]) begin
+        if (dm5_out_tag[5]) begin
             al6 = dm5_out_prod[24+:25];
         end
         dm6_in_valid = dm5_out_valid;
@@ -1087,7 +1087,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm6_in_b = cfg_decay[144+:24];
         dm6_reset = reset;
         al7 = dm6_out_tag[17+:25];
-        if (dm6_out_tag[32'h6]) begin
+        if (dm6_out_tag[6]) begin
             al7 = dm6_out_prod[24+:25];
         end
         dm7_in_valid = dm6_out_valid;
@@ -1096,7 +1096,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm7_in_b = cfg_decay[168+:24];
         dm7_reset = reset;
         al8 = dm7_out_tag[17+:25];
-        if (dm7_out_tag[32'h7]) begin
+        if (dm7_out_tag[7]) begin
             al8 = dm7_out_prod[24+:25];
         end
         dm8_in_valid = dm7_out_valid;
@@ -1105,7 +1105,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm8_in_b = cfg_decay[192+:24];
         dm8_reset = reset;
         al9 = dm8_out_tag[17+:25];
-        if (dm8_out_tag[32'h8]) begin
+        if (dm8_out_tag[8]) begin
             al9 = dm8_out_prod[24+:25];
         end
         dm9_in_valid = dm8_out_valid;
@@ -1114,7 +1114,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm9_in_b = cfg_decay[216+:24];
         dm9_reset = reset;
         al10 = dm9_out_tag[17+:25];
-        if (dm9_out_tag[32'h9]) begin
+        if (dm9_out_tag[9]) begin
             al10 = dm9_out_prod[24+:25];
         end
         dm10_in_valid = dm9_out_valid;
@@ -1123,7 +1123,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm10_in_b = cfg_decay[240+:24];
         dm10_reset = reset;
         al11 = dm10_out_tag[17+:25];
-        if (dm10_out_tag[32'ha]) begin
+        if (dm10_out_tag[10]) begin
             al11 = dm10_out_prod[24+:25];
         end
         dm11_in_valid = dm10_out_valid;
@@ -1132,7 +1132,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm11_in_b = cfg_decay[264+:24];
         dm11_reset = reset;
         al12 = dm11_out_tag[17+:25];
-        if (dm11_out_tag[32'hb]) begin
+        if (dm11_out_tag[11]) begin
             al12 = dm11_out_prod[24+:25];
         end
         dm12_in_valid = dm11_out_valid;
@@ -1141,7 +1141,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm12_in_b = cfg_decay[288+:24];
         dm12_reset = reset;
         al13 = dm12_out_tag[17+:25];
-        if (dm12_out_tag[32'hc]) begin
+        if (dm12_out_tag[12]) begin
             al13 = dm12_out_prod[24+:25];
         end
         dm13_in_valid = dm12_out_valid;
@@ -1150,7 +1150,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm13_in_b = cfg_decay[312+:24];
         dm13_reset = reset;
         al14 = dm13_out_tag[17+:25];
-        if (dm13_out_tag[32'hd]) begin
+        if (dm13_out_tag[13]) begin
             al14 = dm13_out_prod[24+:25];
         end
         dm14_in_valid = dm13_out_valid;
@@ -1159,7 +1159,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm14_in_b = cfg_decay[336+:24];
         dm14_reset = reset;
         al15 = dm14_out_tag[17+:25];
-        if (dm14_out_tag[32'he]) begin
+        if (dm14_out_tag[14]) begin
             al15 = dm14_out_prod[24+:25];
         end
         dm15_in_valid = dm14_out_valid;
@@ -1168,10 +1168,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dm15_in_b = cfg_decay[360+:24];
         dm15_reset = reset;
         alpha_dec = dm15_out_tag[17+:25];
-        if (dm15_out_tag[32'hf]) begin
+        if (dm15_out_tag[15]) begin
             alpha_dec = dm15_out_prod[24+:25];
         end
-        if (dm15_out_tag[32'h10]) begin
+        if (dm15_out_tag[16]) begin
             alpha_dec = 32'h0;
         end
         cut_mul_in_valid = dm15_out_valid;
@@ -1187,7 +1187,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q58_au_d = q57_alpha_q - q57_ash_q;
         q58_rct_d = cut_mul_out_tag;
         q58_rcsub_d = cut_mul_out_tag - cut_mul_out_prod[25+:40];
-        cut58 = dl_c_out_data[32'h1ab];
+        cut58 = dl_c_out_data[427];
         alpha_f = q58_alpha_q;
         rc_f = q58_rct_q;
         if (cut58) begin

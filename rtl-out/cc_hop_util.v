@@ -213,9 +213,9 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         end
         d_fwd_d = 32'h0;
         d_rate_ok_d = 32'h0;
-        if ((dt != 32'h0) & ~dt[32'h17]) begin
+        if ((dt != 32'h0) & ~dt[23]) begin
             d_fwd_d = 32'h1;
-            if (~dtx[32'h13]) begin
+            if (~dtx[19]) begin
                 d_rate_ok_d = 32'h1;
             end
         end
@@ -231,7 +231,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         div_in_valid = m1_out_valid;
         div_in_num = 32'h0;
         div_in_den = 32'h1;
-        if (m1_out_tag[32'h12]) begin
+        if (m1_out_tag[18]) begin
             div_in_num = ((m1_out_tag[43+:19]) & 42'h3ffffffffff) << 23;
             div_in_den = m1_out_tag[19+:23];
         end
@@ -242,14 +242,14 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         m2_in_tag = div_out_tag[0+:67];
         sum = ((m2_out_prod[24+:32]) & 33'h1ffffffff) + ((m2_out_tag[42+:25]) & 33'h1ffffffff);
         o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[32'h10];
+        o_usable_d = m2_out_tag[16];
         o_tag_d = m2_out_tag[0+:16];
         o_u_d = sum[0+:24];
         if (sum[24+:9] != 32'h0) begin
             o_u_d = 32'hffffff;
         end
         o_tau_d = 32'h0;
-        if (m2_out_tag[32'h11]) begin
+        if (m2_out_tag[17]) begin
             o_tau_d = m2_out_tag[18+:24];
         end
         out_valid = o_valid_q;

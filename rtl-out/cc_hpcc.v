@@ -537,7 +537,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         end
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
-        hazard = (hist1_q[32'h10] & (hist1_q[0+:16] == in_flow)) | (hist2_q[32'h10] & (hist2_q[0+:16] == in_flow)) | (hist3_q[32'h10] & (hist3_q[0+:16] == in_flow));
+        hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = ((in_flow) & 17'h1ffff);
@@ -561,7 +561,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         f0_data_d = s_axis_event_tdata;
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
-        init = f0_data_q[32'h11];
+        init = f0_data_q[17];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
         measure = ~ignore & ~record;
@@ -569,17 +569,17 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         lut = front[355+:64];
         seq_d = f0_data_q[32+:32] - lus;
         now_d = f0_data_q[96+:64] - lut;
-        if (f0_data_q[32'h10]) begin
-            commit = measure & (~front[32'h1a3] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
+        if (f0_data_q[16]) begin
+            commit = measure & (~front[419] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
         end
         else begin
-            commit = measure & (seq_d != 32'h0) & ~seq_d[32'h1f];
+            commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
         new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
-        if (commit & ~f0_data_q[32'h10]) begin
+        if (commit & ~f0_data_q[16]) begin
             new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((f0_data_q[64+:32]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
         end
-        if (commit & f0_data_q[32'h10]) begin
+        if (commit & f0_data_q[16]) begin
             new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((f0_data_q[96+:64]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((one) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
         end
         front_ram_write_address = f0_data_q[0+:10];
@@ -620,7 +620,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         hop3_in_tag = 32'h0;
         hop4_in_tag = 32'h0;
         c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25);
-        if (hop0_out_valid & hop0_out_usable & hop0_out_tag[32'hd]) begin
+        if (hop0_out_valid & hop0_out_usable & hop0_out_tag[13]) begin
             c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
         c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 25);
@@ -640,11 +640,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
         end
         b01 = c0;
-        if (c1[32'h0] & (~c0[32'h0] | (c1[1+:24] > c0[1+:24]))) begin
+        if (c1[0] & (~c0[0] | (c1[1+:24] > c0[1+:24]))) begin
             b01 = c1;
         end
         b23 = c2;
-        if (c3[32'h0] & (~c2[32'h0] | (c3[1+:24] > c2[1+:24]))) begin
+        if (c3[0] & (~c2[0] | (c3[1+:24] > c2[1+:24]))) begin
             b23 = c3;
         end
         s1_best01_d = b01;
@@ -653,11 +653,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         s1_ctx_d = hop0_out_tag;
         s1_valid_d = hop0_out_valid & ~reset;
         b03 = s1_best01_q;
-        if (s1_best23_q[32'h0] & (~s1_best01_q[32'h0] | (s1_best23_q[1+:24] > s1_best01_q[1+:24]))) begin
+        if (s1_best23_q[0] & (~s1_best01_q[0] | (s1_best23_q[1+:24] > s1_best01_q[1+:24]))) begin
             b03 = s1_best23_q;
         end
         best = b03;
-        if (s1_h4_q[32'h0] & (~b03[32'h0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
+        if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
         tau_c = best[25+:24];
@@ -675,11 +675,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         end
         ua_valid_d = wt_mul_out_valid & ~reset;
         ua_ctx_d = wt_mul_out_tag[0+:16];
-        ua_any_d = wt_mul_out_tag[32'h10];
+        ua_any_d = wt_mul_out_tag[16];
         ua_u_d = wt_mul_out_tag[17+:24];
         u_ram_read_address = wt_mul_out_tag[0+:10];
         u_old = u_ram_read_data;
-        upd_u = ua_valid_q & ua_ctx_q[32'hd] & ua_any_q;
+        upd_u = ua_valid_q & ua_ctx_q[13] & ua_any_q;
         neg = ua_u_q < u_old;
         mag = ua_u_q - u_old;
         if (neg) begin
@@ -702,18 +702,18 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             u_dn = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) - ((u_mul_out_prod[16+:25]) & 25'h1ffffff) - 32'h1;
         end
         u_new = u_mul_out_tag[18+:24];
-        if (u_mul_out_tag[32'h10]) begin
+        if (u_mul_out_tag[16]) begin
             u_new = u_up[0+:24];
-            if (u_mul_out_tag[32'h11]) begin
+            if (u_mul_out_tag[17]) begin
                 u_new = u_dn[0+:24];
             end
         end
-        if (u_mul_out_tag[32'he]) begin
+        if (u_mul_out_tag[14]) begin
             u_new = cfg_u_init_q16;
         end
         u_ram_write_address = u_mul_out_tag[0+:10];
         u_ram_write_data = u_new;
-        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[32'h10] | u_mul_out_tag[32'he]);
+        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[16] | u_mul_out_tag[14]);
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_new;
@@ -741,7 +741,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_valid_d = wb1_valid_q & ~reset;
         wctx = wb2_q[0+:16];
         wsum = ((wb2_q[73+:32]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
-        if (wb2_q[32'h10]) begin
+        if (wb2_q[16]) begin
             wsum = ((w_mul_out_prod[24+:48]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
         end
         w_new = wsum[0+:32];
@@ -756,21 +756,21 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (wctx[12+:2] == 32'h3) begin
             wc_new = w_new;
             inc_new = wb2_q[105+:8] + 32'h1;
-            if (wb2_q[32'h10]) begin
+            if (wb2_q[16]) begin
                 inc_new = 32'h0;
             end
         end
-        if (~wctx[32'hd]) begin
+        if (~wctx[13]) begin
             w_new = wb2_q[41+:32];
         end
-        if (wctx[32'he]) begin
+        if (wctx[14]) begin
             w_new = cfg_w_max_q8;
             wc_new = cfg_w_max_q8;
             inc_new = 32'h0;
         end
         w_ram_write_address = wctx[0+:10];
         w_ram_write_data = ((w_new) & 72'hffffffffffffffffff) | (((wc_new) & 72'hffffffffffffffffff) << 32) | (((inc_new) & 72'hffffffffffffffffff) << 64);
-        w_ram_write_enable = wb2_valid_q & (wctx[32'hd] | wctx[32'he]);
+        w_ram_write_enable = wb2_valid_q & (wctx[13] | wctx[14]);
         rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
         rt_mul_in_b = cfg_rate_mul;
@@ -781,7 +781,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         end
         out_valid_d = rt_mul_out_valid & ~reset;
         fbit = 32'h0;
-        if (rt_mul_out_tag[32'hf] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
+        if (rt_mul_out_tag[15] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
             fbit = 32'h1;
         end
         out_data_d = ((rt_mul_out_tag[0+:12]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[12+:2]) & 152'hffffffffffffffffffffffffffffffffffffff) << 16) | (((rt_mul_out_tag[15+:1]) & 152'hffffffffffffffffffffffffffffffffffffff) << 19) | (((rt_mul_out_tag[40+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 24) | (((rt_mul_out_tag[72+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 56) | (((rt_mul_out_tag[16+:24]) & 152'hffffffffffffffffffffffffffffffffffffff) << 88) | (((rt_mul_out_tag[104+:8]) & 152'hffffffffffffffffffffffffffffffffffffff) << 112) | (((rate[0+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 120) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 18);

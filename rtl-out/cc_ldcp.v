@@ -403,7 +403,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         b_stable = 32'h0;
         b_rearm = 32'h0;
         if ((kind == 32'h0) & (n0 != 32'h0)) begin
-            if (st[32'h0]) begin
+            if (st[0]) begin
                 if (n0 < needed) begin
                     b_fsa = st[34+:16] + n0;
                 end
@@ -424,7 +424,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 b_stable = 32'h1;
             end
         end
-        if ((kind == 32'h1) & st[32'h0]) begin
+        if ((kind == 32'h1) & st[0]) begin
             b_fs = 32'h0;
             b_cw = cw_loss;
             b_armed = 32'h0;
@@ -451,7 +451,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         b_valid_d = e0_valid_q & ~reset;
         n1 = bs_q[26+:16];
         cw1 = bs_q[58+:32];
-        c1_sub_d = bs_q[32'h13] & (cw1 < 32'h10000);
+        c1_sub_d = bs_q[19] & (cw1 < 32'h10000);
         kt = (ones17 + gamma[0+:17]) - cw1[0+:17];
         c1_k_d = kt >> gbits;
         sh = n1[0+:5];
@@ -473,7 +473,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_n2_d = c1_q[26+:16];
         if (c1_sub_q) begin
             c2_n2_d = c1_q[26+:16] - steps;
-            if (c1_q[32'h12]) begin
+            if (c1_q[18]) begin
                 c2_n2_d = 32'h0;
             end
         end
@@ -481,7 +481,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_cwa_d = c1_cwa_q;
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
-        ece3 = c2_q[32'h12];
+        ece3 = c2_q[18];
         cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
             cw_mid = c2_q[58+:32] + ((((c2_steps_q) & 32'hffffffff) << 16) >> cfg_gamma_shift);
@@ -490,7 +490,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             end
         end
         eq2 = 32'h0;
-        if (c2_q[32'h13] & (c2_n2_q != 32'h0) & (cw_mid >= 32'h10000)) begin
+        if (c2_q[19] & (c2_n2_q != 32'h0) & (cw_mid >= 32'h10000)) begin
             eq2 = 32'h1;
         end
         ab_mul_in_valid = c2_valid_q;
@@ -503,7 +503,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         d1_in_data = ((c2_q) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_mid) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 218) | (((eq2) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 250);
         dec = ((d1_out_data[218+:32]) & 34'h3ffffffff) - ((ab_mul_out_prod) & 34'h3ffffffff);
         e1_cwpre_d = d1_out_data[218+:32];
-        if (d1_out_data[32'hfa] & d1_out_data[32'h12]) begin
+        if (d1_out_data[250] & d1_out_data[18]) begin
             e1_cwpre_d = dec[0+:32];
             if (dec[32+:2] != 32'h0) begin
                 e1_cwpre_d = 32'h0;
@@ -513,7 +513,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         e1_prod_d = ab_mul_out_prod;
         e1_valid_d = ab_mul_out_valid & ~reset;
         cw_s = e1_cwpre_q;
-        if (e1_q[32'h13]) begin
+        if (e1_q[19]) begin
             if (e1_cwpre_q > cfg_max_cw_q16) begin
                 cw_s = cfg_max_cw_q16;
             end
@@ -522,7 +522,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             end
         end
         cw_m1 = cw_s[0+:16] - 32'h1;
-        eq2inc = e1_q[32'hfa] & ~e1_q[32'h12];
+        eq2inc = e1_q[250] & ~e1_q[18];
         div_in_valid = e1_valid_q;
         div_in_num = (((cfg_rtt_ns) & 49'h1ffffffffffff) << 16) | ((cw_m1) & 49'h1ffffffffffff);
         div_in_den = cw_s;
@@ -543,18 +543,18 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         tsum = ((d2_out_data[90+:64]) & 65'h1ffffffffffffffff) + ((p) & 65'h1ffffffffffffffff);
         f1_tsum_d = tsum[0+:64];
-        if (tsum[32'h40]) begin
+        if (tsum[64]) begin
             f1_tsum_d = 64'hffffffffffffffff;
         end
-        f1_per_d = ~(d2_out_data[32'hfa] & ~d2_out_data[32'h12]) & ~d2_out_data[32'h16] & (d2_out_data[251+:32] < 32'h10000);
+        f1_per_d = ~(d2_out_data[250] & ~d2_out_data[18]) & ~d2_out_data[22] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
         cw_sum = f1_sum_q[0+:32];
-        if (f1_sum_q[32'h20]) begin
+        if (f1_sum_q[32]) begin
             cw_sum = 64'hffffffff;
         end
         cw_new = f1_q[251+:32];
-        if (f1_q[32'hfa] & ~f1_q[32'h12]) begin
+        if (f1_q[250] & ~f1_q[18]) begin
             cw_new = cw_sum;
             if (cw_sum > cfg_max_cw_q16) begin
                 cw_new = cfg_max_cw_q16;
@@ -566,9 +566,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         armed = f1_q[23+:1];
         tick = f1_q[154+:64];
         grant = 32'h0;
-        if (f1_q[32'h14]) begin
+        if (f1_q[20]) begin
             if (f1_per_q) begin
-                if (~f1_q[32'h17]) begin
+                if (~f1_q[23]) begin
                     armed = 32'h1;
                     tick = f1_tsum_q;
                 end
@@ -577,9 +577,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 armed = 32'h0;
             end
         end
-        if (f1_q[32'h15]) begin
+        if (f1_q[21]) begin
             if (f1_per_q) begin
-                if (f1_q[32'h17] & f1_q[32'h18]) begin
+                if (f1_q[23] & f1_q[24]) begin
                     tick = f1_tsum_q;
                     grant = 32'h1;
                 end

@@ -443,8 +443,8 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         h_res = hpcc_m_axis_result_tdata;
         l_res = ldcp_m_axis_result_tdata;
         d_res = dcqcn_m_axis_result_tdata;
-        h_is_rx = h_res[32'h13];
-        h_fb = h_res[32'h12];
+        h_is_rx = h_res[19];
+        h_fb = h_res[18];
         upd_free = ~upd_valid_q | m_axis_update_tready;
         fb_free = ~fb_valid_q | m_axis_feedback_tready;
         req_h = hpcc_m_axis_result_tvalid & ~h_is_rx;

@@ -440,7 +440,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = s_axis_update_tdata[64+:10];
         cfg_ram_write_data = s_axis_update_tdata[0+:64];
-        if (ctrl_ok & s_axis_ctrl_tdata[32'h50]) begin
+        if (ctrl_ok & s_axis_ctrl_tdata[80]) begin
             cfg_ram_write_enable = 1'b1;
             cfg_ram_write_address = s_axis_ctrl_tdata[64+:10];
             cfg_ram_write_data = s_axis_ctrl_tdata[0+:64];
@@ -479,7 +479,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_cshift_d = s2_cshift_q;
         s4_cshift_d = s3_cshift_q;
         if (ctrl_ok) begin
-            if (s_axis_ctrl_tdata[32'h50]) begin
+            if (s_axis_ctrl_tdata[80]) begin
                 s0_kind_d = 32'h1;
             end
             else begin
@@ -488,7 +488,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         else if (sleep_ok) begin
             s0_flow_d = s_axis_sleep_tdata[0+:10];
-            if (s_axis_sleep_tdata[32'h10]) begin
+            if (s_axis_sleep_tdata[16]) begin
                 s0_kind_d = 32'h4;
             end
             else begin
@@ -533,7 +533,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
         inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
-        if (inflight[32'h1f]) begin
+        if (inflight[31]) begin
             s3_inflight_d = 32'h0;
         end
         shift = s2_pace_f[115+:4];
@@ -574,7 +574,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (n_w_full[12+:21] != 32'h0) begin
             s4_n_w_d = 32'hfff;
         end
-        if (room[32'h20]) begin
+        if (room[32]) begin
             s4_n_w_d = 32'h0;
         end
         s4_valid_d = s3_valid_q;
@@ -601,7 +601,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         burst_push = 1'b0;
         new_pace = pace;
         if (s4_kind_q == 32'h0) begin
-            if (pace[32'h70] & ~pace[32'h72]) begin
+            if (pace[112] & ~pace[114]) begin
                 new_pace = ((c2) & 119'h7fffffffffffffffffffffffffffff) | (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((sent2) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((pace[115+:4]) & 119'h7fffffffffffffffffffffffffffff) << 115);
                 ring_push = s4_valid_q;
                 burst_push = s4_valid_q & (n != 32'h0);
@@ -612,7 +612,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         else if (s4_kind_q == 32'h1) begin
             new_pace = (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((s4_acked_q) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((s4_cshift_q) & 119'h7fffffffffffffffffffffffffffff) << 115);
-            ring_push = s4_valid_q & ~pace[32'h71];
+            ring_push = s4_valid_q & ~pace[113];
         end
         else if (s4_kind_q == 32'h2) begin
             new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
@@ -622,7 +622,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         else begin
             new_pace = woke;
-            if (pace[32'h70] & ~pace[32'h71]) begin
+            if (pace[112] & ~pace[113]) begin
                 new_pace = (woke & ~(1 << (32'h71)) | ((1'b1) << (32'h71)));
                 ring_push = s4_valid_q;
             end

@@ -2074,7 +2074,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_cfg_ldcp_gamma_shift = ccr_30_q[0+:4];
         cc_cfg_ldcp_iw = ccr_31_q[0+:16];
         cc_cfg_ldcp_max_cw_q16 = ccr_32_q;
-        cc_cfg_ldcp_fast_start = ccr_33_q[32'h0];
+        cc_cfg_ldcp_fast_start = ccr_33_q[0];
         cc_cfg_ldcp_rate_mul = ((ccr_34_q) & 48'hffffffffffff) | (((ccr_35_q[0+:16]) & 48'hffffffffffff) << 32);
         cc_cfg_ldcp_line_q16 = ccr_36_q;
         cc_cfg_dcqcn_line_q24 = ((ccr_37_q) & 40'hffffffffff) | (((ccr_38_q[0+:8]) & 40'hffffffffff) << 32);
@@ -2155,7 +2155,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             mtu_ok = 1'b0;
         end
         msg_len = (((tx_word[160+:8]) & 33'h1ffffffff) << 24) | (((tx_word[168+:8]) & 33'h1ffffffff) << 16) | (((tx_word[176+:8]) & 33'h1ffffffff) << 8) | ((tx_word[184+:8]) & 33'h1ffffffff);
-        is_read = tx_word[32'h118];
+        is_read = tx_word[280];
         entry = flows_read_data;
         if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
             t1_entry = lw_entry_q;
@@ -2274,7 +2274,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if ((state_q == 32'h2) & ic_q) begin
             state_d = 32'h0;
             ic_qpn_d = entry[47+:24];
-            if (entry[32'h0] & entry[32'h1]) begin
+            if (entry[0] & entry[1]) begin
                 if (cmd_op == 32'h5) begin
                     state_d = 32'h5;
                 end
@@ -2296,7 +2296,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             state_d = 32'h0;
             cmd_errors_d = cmd_errors_q + 32'h1;
             if (cmd_op == 32'h1) begin
-                if (entry[32'h0]) begin
+                if (entry[0]) begin
                     err_d = 32'h2;
                 end
                 else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_word[32+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
@@ -2308,10 +2308,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 end
             end
             else if ((cmd_op == 32'h2) | (cmd_op == 32'h3) | (cmd_op == 32'h4)) begin
-                if (~entry[32'h0]) begin
+                if (~entry[0]) begin
                     err_d = 32'h3;
                 end
-                else if (entry[32'h1] & (cmd_op != 32'h4)) begin
+                else if (entry[1] & (cmd_op != 32'h4)) begin
                     err_d = 32'h5;
                 end
                 else if ((cmd_op == 32'h3) & is_read & (((rx_word[32+:10]) & 16'hffff) != cmd_flow)) begin
@@ -2414,11 +2414,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
-        m_same = m_valid_q & (m_data_q[0+:16] == dp_m_axis_event_tdata[0+:16]) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[32'h14] == dp_m_axis_event_tdata[32'h14]) & ~m_data_q[32'h15] & ~dp_m_axis_event_tdata[32'h15];
-        m_merge = merge_cfg_q[32'h0] & m_same & ~m_go;
+        m_same = m_valid_q & (m_data_q[0+:16] == dp_m_axis_event_tdata[0+:16]) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[20] == dp_m_axis_event_tdata[20]) & ~m_data_q[21] & ~dp_m_axis_event_tdata[21];
+        m_merge = merge_cfg_q[0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
         m_acked = ((m_data_q[480+:16]) & 17'h1ffff) + ((dp_m_axis_event_tdata[480+:16]) & 17'h1ffff);
-        if (m_acked[32'h10]) begin
+        if (m_acked[16]) begin
             m_acked = 32'hffff;
         end
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
@@ -2442,7 +2442,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         rxh_read_address = dp_m_axis_event_tdata[0+:10];
-        f1_valid_d = ev_take & dp_m_axis_event_tdata[32'h15];
+        f1_valid_d = ev_take & dp_m_axis_event_tdata[21];
         f1_flow_d = dp_m_axis_event_tdata[0+:16];
         f1_w_d = dp_m_axis_event_tdata[160+:32];
         f_wl = f1_w_q[0+:16];
@@ -2475,7 +2475,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             fu_data_d = ((f_rate[0+:32]) & 80'hffffffffffffffffffff) | (((f3_w_q[8+:24]) & 80'hffffffffffffffffffff) << 32) | (((f3_flow_q) & 80'hffffffffffffffffffff) << 64);
             fb_applied_d = fb_applied_q + 32'h1;
         end
-        new_cpl = t1_valid_q & t1_entry[32'h1] & (t1_entry[2+:24] == t1_seq_q);
+        new_cpl = t1_valid_q & t1_entry[1] & (t1_entry[2+:24] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[26+:16]) & 64'hffffffffffffffff) << 16);
         if (t1_valid_q) begin
             wr_en = 1'b1;
@@ -2505,15 +2505,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rw_left1 = dp_stat_rx_payloads - rw_count_q;
         rw_done = 1'b0;
         if (rw_valid_q & ~rw_stage_q) begin
-            if (~rw_left0[32'h1f]) begin
+            if (~rw_left0[31]) begin
                 rw_stage_d = 1'b1;
                 rw_count_d = dp_stat_rx_jobs;
             end
         end
         else if (rw_valid_q) begin
-            rw_done = ~rw_left1[32'h1f];
+            rw_done = ~rw_left1[31];
         end
-        if (new_cpl & t1_entry[32'h2e]) begin
+        if (new_cpl & t1_entry[46]) begin
             if (rw_valid_q) begin
                 rw2_valid_d = 1'b1;
                 rw2_data_d = new_cpl_data;
@@ -2526,7 +2526,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 rw_count_d = t1_cmds_q;
             end
         end
-        push_cpl = (new_cpl & ~t1_entry[32'h2e]) | rw_done | seq_cpl;
+        push_cpl = (new_cpl & ~t1_entry[46]) | rw_done | seq_cpl;
         push_data = new_cpl_data;
         if (seq_cpl) begin
             push_data = seq_cpl_data;
@@ -2561,13 +2561,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         algs_write_data = 32'h0;
         if (cmd_op == 32'h1) begin
             algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[1+:1]) & 3'h7) << 1);
-            if ((args_22_q[0+:2] == 32'h0) & tx_word[32'h171]) begin
+            if ((args_22_q[0+:2] == 32'h0) & tx_word[369]) begin
                 algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
             end
         end
         rv_read_address = tm_flow_q;
         rto_read_address = tm_flow_q;
-        rt_busy = rv_read_data[32'h0];
+        rt_busy = rv_read_data[0];
         rt_una = rv_read_data[1+:24];
         rt_last = rto_read_data[0+:24];
         rt_idle = ((rto_read_data[24+:8]) & 9'h1ff) + 32'h1;
@@ -2591,7 +2591,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
             else begin
                 rt_decide = 1'b1;
-                if (algs_read_data[32'h0] & algs_read_data[32'h1]) begin
+                if (algs_read_data[0] & algs_read_data[1]) begin
                     tm_valid_d = 1'b1;
                 end
                 else begin
@@ -2599,7 +2599,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 end
             end
         end
-        if (rt_decide & algs_read_data[32'h2] & rt_busy & ~pq_valid_q) begin
+        if (rt_decide & algs_read_data[2] & rt_busy & ~pq_valid_q) begin
             pq_valid_d = 1'b1;
             pq_flow_d = ((tm_flow_q) & 16'hffff);
             probes_d = probes_q + 32'h1;

@@ -493,7 +493,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         probe_word = ((s_axis_probe_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'h60000;
-        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[32'h60] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
+        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
             cd_now = data_cmds_q + 32'h1;
@@ -505,14 +505,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             wr_lasts_d = wr_lasts_q + 32'h1;
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
-        g_rel = g_valid_q & ~g_left[32'h1f] & ~c_valid_q & ~sn_valid_q;
+        g_rel = g_valid_q & ~g_left[31] & ~c_valid_q & ~sn_valid_q;
         g_flow = g_data_q[0+:10];
         cn_word = cn_read_data;
         if (cl_valid_q & (cl_flow_q == g_flow)) begin
             cn_word = cl_data_q;
         end
         cn_age = now_ns[0+:32] - cn_word[2+:32];
-        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[32'h14] & cn_word[32'h0] & (~cn_word[32'h1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[20] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
         c_word = ((c_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'ha0000;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
@@ -521,7 +521,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             fb_word = fl_data_q;
         end
         fb_w = fb_word[1+:32];
-        fb_due = (g_data_q[17+:3] == 32'h0) & fb_word[32'h0] & cn_swept_q;
+        fb_due = (g_data_q[17+:3] == 32'h0) & fb_word[0] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
@@ -544,7 +544,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == 32'h1) | (s_axis_tx_ctrl_tdata[0+:2] == 32'h2));
         sn_flow_d = s_axis_tx_ctrl_tdata[16+:10];
-        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[32'h172];
+        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[370];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
         cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[0+:32]) & 34'h3ffffffff) << 2);

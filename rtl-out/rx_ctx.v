@@ -36,6 +36,21 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     input wire  [3:0] stat_addr;
     output reg  [31:0] stat_count;
 
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
     // Stub signals
     reg  [9:0] qp_read_address;
     wire  [318:0] qp_read_data;
@@ -211,6 +226,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [23:0] v_psn;
     reg  [31:0] v_n;
     reg  [31:0] v_rlen;
+    reg  [31:0] v_rlen_w;
+    reg  [319:0] v_hops;
     reg  [2:0] v_nhop;
     reg  v_fb;
     reg  v_tele;
@@ -470,12 +487,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (lw_hit_q) begin
             w = lw_data_q;
         end
-        q_valid = w[32'h0];
+        q_valid = w[0+:1];
         q_qpn = w[1+:24];
         q_mtu = ((w[25+:14]) & 32'hffffffff);
         q_epsn = w[39+:24];
-        q_nak = w[32'h3f];
-        q_act = w[32'h40];
+        q_nak = w[63+:1];
+        q_act = w[64+:1];
         q_addr = w[65+:64];
         q_left = w[129+:32];
         q_msn = w[161+:24];
@@ -538,64 +555,66 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         v_ok = vd[0+:8] == 32'h0;
         v_op = vd[8+:8];
         v_ce = vd[22+:2] == 32'h3;
-        v_tele = vd[32'h14];
-        v_coll = vd[32'h14] & ~vd[32'h15];
+        v_tele = vd[20+:1];
+        v_coll = vd[20+:1] & ~vd[21+:1];
         v_nhop = vd[24+:3];
-        v_fb = vd[20+:1] & vd[27+:1];
+        v_fb = (vd[20+:1] & vd[27+:1]);
         v_psn = vd[96+:24];
         v_n = ((vd[160+:16]) & 32'hffffffff);
         sw_va_a = vd[192+:64];
-        v_rlen = (((vd[288+:8]) & 32'hffffffff) << 24) | (((vd[296+:8]) & 32'hffffffff) << 16) | (((vd[304+:8]) & 32'hffffffff) << 8) | ((vd[312+:8]) & 32'hffffffff);
-        sw_h0_a = vd[320+:64];
-        sw_h1_a = vd[384+:64];
-        sw_h2_a = vd[448+:64];
-        sw_h3_a = vd[512+:64];
-        sw_h4_a = vd[576+:64];
+        v_rlen_w = vd[288+:32];
+        v_rlen = (((v_rlen_w[0+:8]) & 32'hffffffff) << 24) | (((v_rlen_w[8+:8]) & 32'hffffffff) << 16) | (((v_rlen_w[16+:8]) & 32'hffffffff) << 8) | ((v_rlen_w[24+:8]) & 32'hffffffff);
+        v_hops = vd[320+:320];
+        sw_h0_a = v_hops[0+:64];
+        sw_h1_a = v_hops[64+:64];
+        sw_h2_a = v_hops[128+:64];
+        sw_h3_a = v_hops[192+:64];
+        sw_h4_a = v_hops[256+:64];
         wire_hops = 32'h0;
         num_hops = 32'h0;
         if (|v_fb) begin
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
         if (v_nhop > 32'h0) begin
-            wire_hops = ((vd[320+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = ((v_hops[0+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
         if (v_nhop > 32'h1) begin
-            wire_hops = ((vd[320+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = ((v_hops[0+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
         end
         if (v_nhop > 32'h2) begin
-            wire_hops = ((vd[320+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = ((v_hops[0+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
         end
         if (v_nhop > 32'h3) begin
-            wire_hops = ((vd[320+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = ((v_hops[0+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
         end
         if (v_nhop > 32'h4) begin
-            wire_hops = vd[320+:320];
+            wire_hops = v_hops;
             num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((sw_h4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
         end
         hit = v_ok & q_valid & (q_qpn == v_qpn);
-        is_req = (v_op == 32'h6) | (v_op == 32'h7) | (v_op == 32'h8) | (v_op == 32'ha);
-        is_ack = v_op == 32'h11;
-        is_cnp = v_op == 32'h81;
-        is_tresp = v_op == 32'hc1;
-        is_probe = v_op == 32'hc0;
-        is_rreq = v_op == 32'hc;
-        is_rresp = (v_op == 32'hd) | (v_op == 32'he) | (v_op == 32'hf) | (v_op == 32'h10);
+        is_req = (v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_MIDDLE) | (v_op == OP_RDMA_WRITE_LAST) | (v_op == OP_RDMA_WRITE_ONLY);
+        is_ack = v_op == OP_ACKNOWLEDGE;
+        is_cnp = v_op == OP_CNP;
+        is_tresp = v_op == OP_HPCC_TELEMETRY_RESPONSE;
+        is_probe = v_op == OP_HPCC_PROBE;
+        is_rreq = v_op == OP_RDMA_READ_REQUEST;
+        is_rresp = (v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE) | (v_op == OP_RDMA_READ_RESPONSE_LAST) | (v_op == OP_RDMA_READ_RESPONSE_ONLY);
         dq = v_psn - q_epsn;
-        ahead = (dq != 32'h0) & ~dq[32'h17];
-        behind = dq[32'h17];
-        first = (v_op == 32'h6) | (v_op == 32'ha);
+        ahead = (dq != 32'h0) & ~dq[23];
+        behind = dq[23];
+        first = (v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_ONLY);
         req_ok = ~q_act & (v_n <= q_mtu) & (v_n == v_rlen);
-        if (v_op == 32'h6) begin
+        if (v_op == OP_RDMA_WRITE_FIRST) begin
             req_ok = ~q_act & (v_n == q_mtu) & (v_rlen > q_mtu);
         end
-        else if (v_op == 32'h7) begin
+        else if (v_op == OP_RDMA_WRITE_MIDDLE) begin
             req_ok = q_act & (v_n == q_mtu) & (v_n < q_left);
         end
-        else if (v_op == 32'h8) begin
+        else if (v_op == OP_RDMA_WRITE_LAST) begin
             req_ok = q_act & (v_n != 32'h0) & (v_n <= q_mtu) & (v_n == q_left);
         end
         wa = q_addr;
@@ -607,7 +626,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         wa_n = wa + ((v_n) & 64'hffffffffffffffff);
         wl_n = wl - v_n;
         act_n = 32'h0;
-        if ((v_op == 32'h6) | (v_op == 32'h7)) begin
+        if ((v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_MIDDLE)) begin
             act_n = 32'h1;
         end
         epsn1 = q_epsn + 32'h1;
@@ -638,7 +657,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             rr_adv = rr_nm1 + 32'h1;
         end
         rr_epsn = q_epsn + rr_adv;
-        rs_bad = (v_n > q_mtu) | (((v_op == 32'hd) | (v_op == 32'he)) & (v_n != q_mtu));
+        rs_bad = (v_n > q_mtu) | (((v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE)) & (v_n != q_mtu));
         dr = v_psn - q_una[0+:24];
         er = v_psn - q_sent[0+:24];
         una1 = q_una + 32'h1;
@@ -649,7 +668,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         upto = p_upto_q;
         da = upto - q_una[0+:24];
         ea = upto - q_sent[0+:24];
-        stale = da[32'h17] | ((da == 32'h0) & ~seq_err) | ((ea != 32'h0) & ~ea[32'h17]);
+        stale = da[23] | ((da == 32'h0) & ~seq_err) | ((ea != 32'h0) & ~ea[23]);
         upto32 = q_una + ((da) & 32'hffffffff);
         released = q_sent - q_una;
         acked16 = da[0+:16];
@@ -802,7 +821,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                 e_send = 1'b1;
             end
             else if (is_rresp) begin
-                if (dr[32'h17] | ~er[32'h17]) begin
+                if (dr[23] | ~er[23]) begin
                     i_stale = 1'b1;
                 end
                 else if ((dr != 32'h0) & (q_gap == 32'h1)) begin
@@ -887,7 +906,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         dma_word = 32'h0;
         if (write) begin
-            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[48+:7]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((vd[160+:14]) & 128'hffffffffffffffffffffffffffffffff) << 80) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 96) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 112);
+            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[48+:7]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((v_n[0+:14]) & 128'hffffffffffffffffffffffffffffffff) << 80) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 96) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 112);
         end
         wr_addr = a2;
         if (~swept_q) begin
@@ -910,7 +929,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         else if (do_c) begin
             if (c_create) begin
                 q_we = 1'b1;
-                q_wd = ((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_qpn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((c_mtu) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 25) | (((p_ctrl_q[64+:24]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 39) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 185) | (((c_spsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((c_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
+                q_wd = 32'h0;
+                q_wd[0+:1] = one;
+                q_wd[1+:24] = c_qpn;
+                q_wd[25+:14] = c_mtu;
+                q_wd[39+:24] = p_ctrl_q[64+:24];
+                q_wd[185+:32] = ((c_spsn) & 32'hffffffff);
+                q_wd[217+:32] = ((c_spsn) & 32'hffffffff);
+                q_wd[315+:4] = c_log;
             end
             else if (c_remove) begin
                 q_we = 1'b1;
@@ -918,11 +944,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             else if (c_read) begin
                 q_we = 1'b1;
-                q_wd = ((w[0+:249]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((p_ctrl_q[64+:64]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((one) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
+                q_wd[249+:64] = p_ctrl_q[64+:64];
+                q_wd[314+:1] = one;
             end
             else if (c_tmo) begin
                 q_we = 1'b1;
-                q_wd = ((w[0+:217]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((q_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
+                q_wd[217+:32] = q_una;
             end
             else if ((c_op == 32'h4) & q_valid) begin
                 q_we = 1'b0;
@@ -935,7 +962,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (s_id_ok & q_valid) begin
                 if (s_next) begin
                     q_we = 1'b1;
-                    q_wd = ((w[0+:217]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s_sent1) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((q_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((q_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((q_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
+                    q_wd[217+:32] = s_sent1;
                 end
                 else begin
                     i_sstale = 1'b1;
@@ -947,7 +974,17 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         else if (do_v & hit) begin
             q_we = 1'b1;
-            q_wd = ((w[0+:39]) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_epsn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 39) | (((n_nak) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 63) | (((n_act) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((n_addr) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 65) | (((n_left) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 129) | (((n_msn) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 161) | (((n_una) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 185) | (((n_sent) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 217) | (((n_rd) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 249) | (((n_gap) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 313) | (((n_ract) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 314) | (((q_log) & 319'h7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 315);
+            q_wd[39+:24] = n_epsn;
+            q_wd[63+:1] = n_nak;
+            q_wd[64+:1] = n_act;
+            q_wd[65+:64] = n_addr;
+            q_wd[129+:32] = n_left;
+            q_wd[161+:24] = n_msn;
+            q_wd[185+:32] = n_una;
+            q_wd[217+:32] = n_sent;
+            q_wd[249+:64] = n_rd;
+            q_wd[313+:1] = n_gap;
+            q_wd[314+:1] = n_ract;
         end
         qp_write_enable = q_we;
         qp_write_data = q_wd;

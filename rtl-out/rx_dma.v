@@ -368,8 +368,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
         store = take & (w_cnt_q != 32'h90);
-        even_write_enable = store & ~wr_ptr_q[32'h0];
-        odd_write_enable = store & wr_ptr_q[32'h0];
+        even_write_enable = store & ~wr_ptr_q[0];
+        odd_write_enable = store & wr_ptr_q[0];
         even_write_address = wr_ptr_q[1+:9];
         odd_write_address = wr_ptr_q[1+:9];
         even_write_data = s_axis_tdata;
@@ -446,25 +446,25 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         q_byte_d = top_byte;
         q_any_d = |p_keep_q;
         top_in = 32'h0;
-        if (q_byte_q[32'h1]) begin
+        if (q_byte_q[1]) begin
             top_in = 32'h1;
         end
-        if (q_byte_q[32'h2]) begin
+        if (q_byte_q[2]) begin
             top_in = 32'h2;
         end
-        if (q_byte_q[32'h3]) begin
+        if (q_byte_q[3]) begin
             top_in = 32'h3;
         end
-        if (q_byte_q[32'h4]) begin
+        if (q_byte_q[4]) begin
             top_in = 32'h4;
         end
-        if (q_byte_q[32'h5]) begin
+        if (q_byte_q[5]) begin
             top_in = 32'h5;
         end
-        if (q_byte_q[32'h6]) begin
+        if (q_byte_q[6]) begin
             top_in = 32'h6;
         end
-        if (q_byte_q[32'h7]) begin
+        if (q_byte_q[7]) begin
             top_in = 32'h7;
         end
         p_cm1 = q_cnt_q - 32'h1;
@@ -484,8 +484,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (q_push_q) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
-        s_axis_cmd_tready = ~cq_n_q[32'h6];
-        take_cmd = s_axis_cmd_tvalid & ~cq_n_q[32'h6];
+        s_axis_cmd_tready = ~cq_n_q[6];
+        take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
         cq_write_address = cq_wr_q;
         in_end = ((s_axis_cmd_tdata[64+:7]) & 15'h7fff) + ((s_axis_cmd_tdata[80+:14]) & 15'h7fff);
@@ -498,17 +498,17 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         d_word = dq_read_data;
         d_beats = d_word[0+:8];
         d_len = d_word[8+:14];
-        d_trunc = d_word[32'h16];
+        d_trunc = d_word[22];
         c_cmd = cq_read_data[0+:128];
         end_sum = cq_read_data[128+:15];
         c_off = c_cmd[64+:7];
         c_len = c_cmd[80+:14];
-        c_wr = c_cmd[32'h60];
+        c_wr = c_cmd[96];
         short = d_trunc | (end_sum > ((d_len) & 15'h7fff));
         is_job = c_wr & ~short & (c_len != 32'h0);
-        fetch = j_active_q & ~owed_q[32'h4];
+        fetch = j_active_q & ~owed_q[4];
         j_end = fetch & (j_left_q == 32'h1);
-        pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[32'h4]);
+        pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[4]);
         base1 = dec_base_q + ((d_beats) & 16'hffff);
         lo0 = dec_base_q + ((c_off[6+:1]) & 16'hffff);
         len63 = ((c_len) & 15'h7fff) + 32'h3f;
@@ -542,7 +542,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         even_read_address = lo1[1+:9];
         odd_read_address = j_lo_q[1+:9];
         f_valid_d = fetch;
-        f_odd_d = j_lo_q[32'h0];
+        f_odd_d = j_lo_q[0];
         f_shift_d = j_shift_q;
         f_last_d = j_left_q == 32'h1;
         f_kcnt_d = j_kcnt_q;
@@ -624,7 +624,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
         m_axis_dma_wr_tdata = oq_read_data[0+:512];
         m_axis_dma_wr_tkeep = oq_read_data[512+:64];
-        m_axis_dma_wr_tlast = oq_read_data[32'h240];
+        m_axis_dma_wr_tlast = oq_read_data[576];
         pop_o = (oq_n_q != 32'h0) & m_axis_dma_wr_tready;
         if (c_valid_q) begin
             oq_wr_d = oq_wr_q + 32'h1;

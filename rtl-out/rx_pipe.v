@@ -22,6 +22,21 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     input wire  [4:0] stat_addr;
     output reg  [31:0] stat_count;
 
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
     // Stub signals
     reg  icrc_reset;
     reg  icrc_s_valid;
@@ -247,7 +262,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
-    reg  [639:0] fin_len;
 
     // Sub module instances
     icrc_pipe icrc(
@@ -472,12 +486,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         icrc_s_last = s_axis_tlast;
         icrc_s_icrc_at = tlen_now + 32'ha;
         icrc_s_tele_at = 32'h0;
-        if (s_axis_tdata[32'h196]) begin
+        if (s_axis_tdata[406]) begin
             icrc_s_tele_at = 32'h36;
-            if ((s_axis_tdata[336+:8] == 32'h6) | (s_axis_tdata[336+:8] == 32'ha) | (s_axis_tdata[336+:8] == 32'hc)) begin
+            if ((s_axis_tdata[336+:8] == OP_RDMA_WRITE_FIRST) | (s_axis_tdata[336+:8] == OP_RDMA_WRITE_ONLY) | (s_axis_tdata[336+:8] == OP_RDMA_READ_REQUEST)) begin
                 icrc_s_tele_at = 32'h46;
             end
-            if ((s_axis_tdata[336+:8] == 32'hd) | (s_axis_tdata[336+:8] == 32'hf) | (s_axis_tdata[336+:8] == 32'h10) | (s_axis_tdata[336+:8] == 32'h11)) begin
+            if ((s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_FIRST) | (s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_LAST) | (s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_ONLY) | (s_axis_tdata[336+:8] == OP_ACKNOWLEDGE)) begin
                 icrc_s_tele_at = 32'h3a;
             end
         end
@@ -513,12 +527,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         end
         csum_in_tag = csum_tag;
         acc_next = csum_acc_q + ((csum_out_sum) & 32'hffffffff);
-        if (csum_out_tag[32'h0]) begin
+        if (csum_out_tag[0]) begin
             acc_next = ((csum_out_sum) & 32'hffffffff);
         end
         if (csum_out_valid) begin
             csum_acc_d = acc_next;
-            if (csum_out_tag[32'h1]) begin
+            if (csum_out_tag[1]) begin
                 frame_sum_d = acc_next;
             end
         end
@@ -589,25 +603,25 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             top_byte = e0_keep_q[56+:8];
         end
         top_in = 32'h0;
-        if (top_byte[32'h1]) begin
+        if (top_byte[1]) begin
             top_in = 32'h1;
         end
-        if (top_byte[32'h2]) begin
+        if (top_byte[2]) begin
             top_in = 32'h2;
         end
-        if (top_byte[32'h3]) begin
+        if (top_byte[3]) begin
             top_in = 32'h3;
         end
-        if (top_byte[32'h4]) begin
+        if (top_byte[4]) begin
             top_in = 32'h4;
         end
-        if (top_byte[32'h5]) begin
+        if (top_byte[5]) begin
             top_in = 32'h5;
         end
-        if (top_byte[32'h6]) begin
+        if (top_byte[6]) begin
             top_in = 32'h6;
         end
-        if (top_byte[32'h7]) begin
+        if (top_byte[7]) begin
             top_in = 32'h7;
         end
         top_lane = 32'h0;
@@ -619,14 +633,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         op = e0_hdr_q[336+:8];
         tlen = (((e0_hdr_q[128+:8]) & 16'hffff) << 8) | ((e0_hdr_q[136+:8]) & 16'hffff);
         icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
-        has_reth = (op == 32'h6) | (op == 32'ha) | (op == 32'hc);
-        has_aeth = (op == 32'hd) | (op == 32'hf) | (op == 32'h10) | (op == 32'h11);
-        has_payload = (op == 32'h6) | (op == 32'h7) | (op == 32'h8) | (op == 32'ha) | (op == 32'hd) | (op == 32'he) | (op == 32'hf) | (op == 32'h10);
-        is_cnp = op == 32'h81;
-        must_tel = (op == 32'hc0) | (op == 32'hc1);
-        echoes = (op == 32'h11) | (op == 32'hc1);
+        has_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
+        has_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
+        has_payload = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
+        is_cnp = op == OP_CNP;
+        must_tel = (op == OP_HPCC_PROBE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
+        echoes = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
         known = has_reth | has_aeth | has_payload | is_cnp | must_tel;
-        has_tel = e0_hdr_q[32'h196];
+        has_tel = e0_hdr_q[406];
         pad = e0_hdr_q[348+:2];
         tel_at = 32'h36;
         tel = e0_hdr_q[432+:352];
@@ -665,7 +679,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 hops = hops | (((tel[288+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
             end
         end
-        fb = has_tel & tel[32'h3] & tel[32'h2] & ~|nhop;
+        fb = has_tel & tel[3] & tel[2] & ~|nhop;
         if (fb) begin
             hops = ((tel[64+:32]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
         end
@@ -705,7 +719,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (has_tel & (nhop > 32'h5)) begin
             post = 32'h13;
         end
-        if (has_tel & (tel[32'h3] != echoes)) begin
+        if (has_tel & (tel[3] != echoes)) begin
             post = 32'h12;
         end
         if (has_tel & (tel[4+:4] != 32'h1)) begin
@@ -720,7 +734,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (has_tel & is_cnp) begin
             post = 32'hf;
         end
-        if (has_aeth & (e0_hdr_q[32'h1b7] | (e0_hdr_q[437+:2] == 32'h2))) begin
+        if (has_aeth & (e0_hdr_q[439] | (e0_hdr_q[437+:2] == 32'h2))) begin
             post = 32'he;
         end
         if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
@@ -743,21 +757,36 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e1_ipsum_d = ((e0_hdr_q[112+:16]) & 20'hfffff) + ((e0_hdr_q[128+:16]) & 20'hfffff) + ((e0_hdr_q[144+:16]) & 20'hfffff) + ((e0_hdr_q[160+:16]) & 20'hfffff) + ((e0_hdr_q[176+:16]) & 20'hfffff) + ((e0_hdr_q[192+:16]) & 20'hfffff) + ((e0_hdr_q[208+:16]) & 20'hfffff) + ((e0_hdr_q[224+:16]) & 20'hfffff) + ((e0_hdr_q[240+:16]) & 20'hfffff) + ((e0_hdr_q[256+:16]) & 20'hfffff);
         e1_udp_found_d = e0_hdr_q[320+:16];
         e1_pseudo_d = ((e0_hdr_q[208+:16]) & 19'h7ffff) + ((e0_hdr_q[224+:16]) & 19'h7ffff) + ((e0_hdr_q[240+:16]) & 19'h7ffff) + ((e0_hdr_q[256+:16]) & 19'h7ffff) + (((udp_len3[0+:8]) & 19'h7ffff) << 8) + ((udp_len3[8+:8]) & 19'h7ffff);
-        rec = (((op) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((e0_hdr_q[407+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((e0_hdr_q[374+:2]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 17) | (((e0_hdr_q[351+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 19) | (((e0_hdr_q[120+:2]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 22) | (((pad) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 28) | (((pay_at[0+:7]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((e0_hdr_q[376+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((e0_hdr_q[384+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 72) | (((e0_hdr_q[392+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((e0_hdr_q[408+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((e0_hdr_q[416+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 104) | (((e0_hdr_q[424+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((e0_hdr_q[272+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184) | (((e0_hdr_q[280+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((hops) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320);
+        rec = 32'h0;
+        rec[8+:8] = op;
+        rec[16+:1] = e0_hdr_q[407];
+        rec[17+:1] = e0_hdr_q[374];
+        rec[18+:1] = e0_hdr_q[375];
+        rec[19+:1] = e0_hdr_q[351];
+        rec[22+:2] = e0_hdr_q[120+:2];
+        rec[28+:2] = pad;
+        rec[48+:7] = pay_at[0+:7];
+        rec[64+:24] = (((e0_hdr_q[376+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[384+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[392+:8]) & 24'hffffff);
+        rec[96+:24] = (((e0_hdr_q[408+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[416+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[424+:8]) & 24'hffffff);
+        rec[176+:16] = (((e0_hdr_q[272+:8]) & 16'hffff) << 8) | ((e0_hdr_q[280+:8]) & 16'hffff);
+        rec[320+:320] = hops;
         if (has_tel) begin
-            rec = rec | (((tel[3+:1]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((nhop[0+:3]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((64'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20);
-            if (fb) begin
-                rec = rec | (((32'h1) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 27);
-            end
+            rec[20+:1] = 1'b1;
+            rec[21+:1] = tel[3];
+            rec[24+:3] = nhop[0+:3];
+            rec[27+:1] = fb;
         end
         if (has_aeth) begin
-            rec = rec | (((e0_hdr_q[432+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 88) | (((e0_hdr_q[440+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 144) | (((e0_hdr_q[448+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 136) | (((e0_hdr_q[456+:8]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
+            rec[88+:8] = e0_hdr_q[432+:8];
+            rec[128+:24] = (((e0_hdr_q[440+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[448+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[456+:8]) & 24'hffffff);
         end
         if (has_reth) begin
-            rec = rec | (((e0_hdr_q[432+:128]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
+            rec[192+:64] = e0_hdr_q[432+:64];
+            rec[256+:32] = e0_hdr_q[496+:32];
+            rec[288+:32] = e0_hdr_q[528+:32];
         end
         if (has_payload) begin
-            rec = rec | (((pay_len[0+:16]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
+            rec[160+:16] = pay_len[0+:16];
         end
         e1_fault_d = e0_fault_q;
         e1_rec_d = rec;
@@ -828,11 +857,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
             fin_code = 32'h18;
         end
-        fin_len = ((code_line_out_data[5+:16]) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        fin_rec = rec_line_out_data | (fin_len << 32);
+        fin_rec = rec_line_out_data;
         if (|fin_code) begin
-            fin_rec = ((fin_code) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (fin_len << 32);
+            fin_rec = 32'h0;
+            fin_rec[0+:8] = ((fin_code) & 8'hff);
         end
+        fin_rec[32+:16] = code_line_out_data[5+:16];
         fifo_reset = reset;
         fifo_issue = fire & s_axis_tlast;
         fifo_in_valid = fin_fire;

@@ -36,6 +36,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  [31:0] stat_nak_ignored;
     output reg  [31:0] stat_ctrl_bad;
 
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
     // Stub signals
     reg  [9:0] ctx_read_address;
     wire  [319:0] ctx_read_data;
@@ -335,8 +347,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (lw_msg_q) begin
             mw = lw_mdata_q;
         end
-        m_valid = mw[32'h0];
-        m_pend = mw[32'h1];
+        m_valid = mw[0];
+        m_pend = mw[1];
         m_off = mw[2+:32];
         m_len = mw[34+:32];
         m_local = mw[66+:64];
@@ -344,11 +356,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_sent = mw[154+:16];
         m_reth = mw[170+:128];
         m_first = mw[298+:24];
-        m_read = mw[32'h142];
+        m_read = mw[322];
         t_mtu = cw[288+:14];
-        t_tele = cw[32'h12e];
+        t_tele = cw[302];
         t_fs = cw[303+:16];
-        t_probe = cw[32'h13f];
+        t_probe = cw[319];
         rest = m_len - m_off;
         last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
         first = m_off == 32'h0;
@@ -356,18 +368,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (last) begin
             plen = rest[0+:14];
         end
-        opcode = 32'h7;
+        opcode = OP_RDMA_WRITE_MIDDLE;
         if (m_read) begin
-            opcode = 32'hc;
+            opcode = OP_RDMA_READ_REQUEST;
         end
         else if (first & last) begin
-            opcode = 32'ha;
+            opcode = OP_RDMA_WRITE_ONLY;
         end
         else if (first) begin
-            opcode = 32'h6;
+            opcode = OP_RDMA_WRITE_FIRST;
         end
         else if (last) begin
-            opcode = 32'h8;
+            opcode = OP_RDMA_WRITE_LAST;
         end
         not_ect = (((m_sent) & 17'h1ffff) + 32'h1) < ((t_fs) & 17'h1ffff);
         tos = (cw[160+:8] & 32'hfc) | 32'h2;
@@ -404,15 +416,15 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         st_post = 32'h3;
         desc = ((cw[0+:160]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((cw[168+:48]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 216) | (((cw[224+:56]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 280) | (((m_psn[16+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((m_psn[8+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 296) | (((m_psn[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 304) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 312) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((dplen[8+:6]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464) | (((dplen[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 472);
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == 32'h0) | (r_kind == 32'h2) | ((r_kind == 32'h3) & t_probe) | (r_kind == 32'h4) | (r_kind == 32'h5));
-        ack_op = 32'h11;
+        ack_op = OP_ACKNOWLEDGE;
         a_psn = p_recv_q[32+:24];
         a_tele = p_recv_q[16+:1];
         a_aeth = p_recv_q[64+:32];
         a_plen = 32'h0;
         if (r_kind == 32'h4) begin
-            ack_op = 32'h10;
+            ack_op = OP_RDMA_READ_RESPONSE_ONLY;
             if (p_recv_q[24+:2] != 32'h0) begin
-                ack_op = ((p_recv_q[24+:2]) & 8'hff) + 32'hc;
+                ack_op = ((p_recv_q[24+:2]) & 8'hff) + OP_RDMA_READ_REQUEST;
             end
             if (p_recv_q[24+:2] == 32'h2) begin
                 a_aeth = 32'h0;
@@ -421,18 +433,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             a_plen = p_recv_q[112+:14];
         end
         else if (r_kind == 32'h2) begin
-            ack_op = 32'hc1;
+            ack_op = OP_HPCC_TELEMETRY_RESPONSE;
             a_tele = 32'h1;
             a_aeth = 32'h0;
         end
         else if (r_kind == 32'h5) begin
-            ack_op = 32'h81;
+            ack_op = OP_CNP;
             a_psn = 32'h0;
             a_tele = 32'h0;
             a_aeth = 32'h0;
         end
         else if (r_kind == 32'h3) begin
-            ack_op = 32'hc0;
+            ack_op = OP_HPCC_PROBE;
             a_psn = (((m_psn[0+:8]) & 24'hffffff) << 16) | (((m_psn[8+:8]) & 24'hffffff) << 8) | ((m_psn[16+:8]) & 24'hffffff);
             a_tele = 32'h1;
             a_aeth = 32'h0;
@@ -441,15 +453,15 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
         a_fbk = 32'h0;
-        if ((p_recv_q[32'h10] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
+        if ((p_recv_q[16] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
             echo_nhop = p_recv_q[96+:8];
             echo_hops = p_recv_q[128+:320];
         end
-        if (p_recv_q[32'h10] & (r_kind == 32'h0)) begin
+        if (p_recv_q[16] & (r_kind == 32'h0)) begin
             a_fbk = p_recv_q[21+:1];
         end
         a_fb = cw[248+:8] & 32'h80;
-        if ((r_kind == 32'h0) & p_recv_q[32'h14]) begin
+        if ((r_kind == 32'h0) & p_recv_q[20]) begin
             a_fb = (cw[248+:8] & 32'h80) | 32'h40;
         end
         a_b28 = cw[224+:24];

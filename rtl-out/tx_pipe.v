@@ -26,6 +26,20 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     output reg  m_axis_tuser;
     output reg  [31:0] stat_len_err;
 
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
     // Stub signals
     reg  a_valid_d;
     reg  a_valid_q = 1'h0;
@@ -422,10 +436,10 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         icrc_reset = reset;
         ones64 = 64'hffffffffffffffff;
         op = s_axis_desc_tdata[216+:8];
-        is_reth = (op == 32'h6) | (op == 32'ha) | (op == 32'hc);
-        is_aeth = (op == 32'hd) | (op == 32'hf) | (op == 32'h10) | (op == 32'h11);
-        is_cnp = op == 32'h81;
-        has_pay = (op == 32'h6) | (op == 32'h7) | (op == 32'h8) | (op == 32'ha) | (op == 32'hd) | (op == 32'he) | (op == 32'hf) | (op == 32'h10);
+        is_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
+        is_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
+        is_cnp = op == OP_CNP;
+        has_pay = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
         plen_raw = (((s_axis_desc_tdata[464+:8]) & 14'h3fff) << 8) | ((s_axis_desc_tdata[472+:8]) & 14'h3fff);
         plen = 32'h0;
         if (has_pay) begin
@@ -440,7 +454,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             ext_len = 32'h10;
         end
         hlen = ext_len + 32'h36;
-        if (s_axis_desc_tdata[32'h138]) begin
+        if (s_axis_desc_tdata[312]) begin
             hlen = ext_len + 32'h62;
         end
         w_tos = ((s_axis_desc_tdata[160+:8]) & 16'hffff) | 32'h4500;
@@ -458,7 +472,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         sum2 = ((sum1[0+:16]) & 17'h1ffff) + ((sum1[16+:4]) & 17'h1ffff);
         sum2p = sum1[0+:16] + ((sum1[16+:4]) & 16'hffff) + 32'h1;
         sum3 = sum2[0+:16];
-        if (sum2[32'h10]) begin
+        if (sum2[16]) begin
             sum3 = sum2p;
         end
         csum = ~sum3;
@@ -475,7 +489,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         tele = 32'h10;
         if (a_echo_q) begin
             tele0 = 32'h18;
-            if (a_desc_q[32'h1c8]) begin
+            if (a_desc_q[456]) begin
                 tele0 = 32'h1c;
             end
             tele = ((tele0) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((a_desc_q[448+:8]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((a_desc_q[512+:320]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
@@ -569,8 +583,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             a_reth_d = is_reth;
             a_aeth_d = is_aeth;
             a_cnp_d = is_cnp;
-            a_tele_d = s_axis_desc_tdata[32'h138];
-            a_echo_d = (op == 32'h11) | (op == 32'hc1);
+            a_tele_d = s_axis_desc_tdata[312];
+            a_echo_d = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
             a_hlen_d = hlen;
             a_icrc_at_d = ((hlen) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
             a_total_len_d = ((hlen - 32'ha) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
@@ -580,7 +594,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (a_to_b) begin
             b_hdr_d = hdr;
             b_h_d = ((a_hlen_q) & 6'h3f);
-            b_two_d = a_hlen_q[32'h6];
+            b_two_d = a_hlen_q[6];
             b_npb_d = p63[6+:9];
             b_npbm1_d = p63[6+:9] - 32'h1;
             b_kl_d = l67[6+:9] - 32'h1;
@@ -678,17 +692,17 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         sides_read_address = q_rd_q;
         crcs_read_address = c_rd_q;
         h_side = sides_read_data;
-        h_ok = (q_count_q != 32'h0) & (~h_side[32'h4a] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[32'h42] | h_side[32'h43]) | (c_count_q != 32'h0));
+        h_ok = (q_count_q != 32'h0) & (~h_side[74] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[66] | h_side[67]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);
-        crc_pop = pop & h_side[32'h40];
+        crc_pop = pop & h_side[64];
         sh0 = ((h_side[68+:6]) & 9'h1ff) << 3;
         neg_p = (~h_side[68+:6]) + 32'h1;
         sh1 = neg_p << 3;
         ins = 32'h0;
-        if (h_side[32'h42]) begin
+        if (h_side[66]) begin
             ins = ((crcs_read_data) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << sh0;
         end
-        if (h_side[32'h43]) begin
+        if (h_side[67]) begin
             ins = ((crcs_read_data >> sh1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
         if (pop) begin
@@ -696,8 +710,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             o_valid_d = 1'b1;
             o_data_d = beats_read_data | ins;
             o_keep_d = h_side[0+:64];
-            o_last_d = h_side[32'h40];
-            o_user_d = h_side[32'h41];
+            o_last_d = h_side[64];
+            o_user_d = h_side[65];
         end
         else if (m_axis_tready) begin
             o_valid_d = 1'b0;

@@ -1,4 +1,4 @@
-//! DCQCN reaction point for `2^F` flows, bit-exact with `sim::cc_module::dcqcn`
+//! DCQCN reaction point for `2^F` flows, bit-exact with `sim::cc_dcqcn`
 //! (docs/fixed-point.md, docs/modules/cc_module.md). Events: CNP, timer, tx, (re)initialize.
 //!
 //! Per-flow state (492 bits, `STATE_BITS`) lives in one RAM and is read, updated and written

@@ -1,6 +1,6 @@
 //! HPCC++ pseudo-code lines 4-5 for one hop, the feed-forward front of the CC module: from a
 //! hop's new and previous telemetry records, its normalized inflight `u'` and its `tau`, in the
-//! fixed point of docs/fixed-point.md (golden model `sim::cc_module::hpcc::hop_utilization`).
+//! fixed point of docs/fixed-point.md (golden model `sim::cc_hpcc::hop_utilization`).
 //!
 //! Nothing here depends on per-flow state other than the previous record, so the unit is a
 //! plain pipeline: one hop per clock, latency `LATENCY` cycles. The CC module runs five of them

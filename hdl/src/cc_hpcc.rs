@@ -1,5 +1,5 @@
 //! HPCC++ sender (pseudo-code lines 1-27) and Rx-HPCC (lines 28-34) for `2^F` flows, bit-exact
-//! with `sim::cc_module::hpcc` (docs/fixed-point.md). The first datapath of the CC module
+//! with `sim::cc_hpcc` (docs/fixed-point.md). The first datapath of the CC module
 //! (docs/modules/cc_module.md).
 //!
 //! ```text

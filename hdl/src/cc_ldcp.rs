@@ -1,5 +1,5 @@
 //! LDCP (seed 002: per-ACK ECN AIMD, sub-packet windows, zero-RTT fast start) for `2^F`
-//! flows, bit-exact with `sim::cc_module::ldcp` (docs/fixed-point.md). A datapath of the CC
+//! flows, bit-exact with `sim::cc_ldcp` (docs/fixed-point.md). A datapath of the CC
 //! module (docs/modules/cc_module.md).
 //!
 //! ```text

@@ -199,21 +199,24 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     // 4. The copies' remaining uses (port connections) name the clock itself.
     let map: BTreeMap<&str, String> = copies.iter().map(|c| (c.as_str(), "clock".to_string())).collect();
     let text = rename(&text, &map);
-    Ok(decimal(&text))
+    Ok(declare_opcodes(&decimal(&text)))
 }
 
-/// `[(32'hN)+:(W)]` -> `[n+:W]` and `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
+/// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it), `[32'hN]`
+/// -> `[n]`, and `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
 pub fn decimal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {
         let a = rest.find("[(32'h");
+        let a64 = rest.find("[(64'h");
+        let i = rest.find("[32'h");
         let b = rest.find("< 32'h").map(|i| i.saturating_sub(1));
         let c = rest.find("> 32'h").map(|i| i.saturating_sub(1));
-        let Some(at) = [a, b, c].into_iter().flatten().min() else { break };
+        let Some(at) = [a, a64, i, b, c].into_iter().flatten().min() else { break };
         out.push_str(&rest[..at]);
         let tail = &rest[at..];
-        if let Some(t) = tail.strip_prefix("[(32'h") {
+        if let Some(t) = tail.strip_prefix("[(32'h").or_else(|| tail.strip_prefix("[(64'h")) {
             // `[(32'hN)+:(W)]`
             let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
             let after = &t[hex_end..];
@@ -227,6 +230,18 @@ pub fn decimal(text: &str) -> String {
             }
             out.push_str("[(");
             rest = &tail[2..];
+            continue;
+        }
+        if let Some(t) = tail.strip_prefix("[32'h") {
+            // `[32'hN]`, a bit select.
+            let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
+            if let (Ok(n), true) = (u64::from_str_radix(&t[..hex_end], 16), t[hex_end..].starts_with(']')) {
+                out.push_str(&format!("[{n}]"));
+                rest = &t[hex_end + 1..];
+                continue;
+            }
+            out.push('[');
+            rest = &tail[1..];
             continue;
         }
         // `<< 32'hN` or `>> 32'hN`, but not `>>> 32'hN` and not a comparison.
@@ -247,6 +262,31 @@ pub fn decimal(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Declares each RoCE opcode constant (`crate::roce_op`) that a module's code names as a
+/// `localparam [7:0]` after its port declarations. rust-hdl writes a Rust constant's name into
+/// the Verilog as if it were a signal; this gives it its value there.
+pub fn declare_opcodes(text: &str) -> String {
+    let used: Vec<&(&str, u64)> = crate::roce_op::ALL
+        .iter()
+        .filter(|(name, _)| {
+            text.match_indices(name).any(|(i, _)| {
+                let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident)
+            })
+        })
+        .collect();
+    let Some(args) = text.find("    // Module arguments\n") else { return text.to_string() };
+    let Some(end) = text[args..].find("\n\n").map(|e| args + e + 1) else { return text.to_string() };
+    if used.is_empty() {
+        return text.to_string();
+    }
+    let mut block = String::from("\n    // RoCE BTH opcodes (sim::packet::Opcode)\n");
+    for (name, v) in used {
+        block += &format!("    localparam [7:0] {name} = 8'h{v:02x};\n");
+    }
+    format!("{}{}{}", &text[..end], block, &text[end..])
 }
 
 #[cfg(test)]
@@ -270,7 +310,7 @@ mod tests {
         wire  [7:0] r_q;\n    reg  r_clock;\n\n    // Sub module instances\n    m_r r(\n        .d(r_d),\n        \
         .q(r_q),\n        .clock(r_clock)\n    );\n\n    // Update code\n    always @(*) begin\n        \
         r_clock = clock;\n        r_d = r_q;\n        r_d = a[(32'h0)+:(8)] << 32'h2;\n        \
-        b = r_q >> 32'h1 > 32'ha;\n    end\n\nendmodule // m\n";
+        r_d[(64'h1)+:(2)] = a[32'h7];\n        b = r_q >> 32'h1 > 32'ha;\n    end\n\nendmodule // m\n";
 
     #[test]
     fn folds_a_register() {
@@ -280,7 +320,19 @@ mod tests {
         assert!(t.contains("    always @(posedge clock) begin\n        r_q <= r_d;\n    end\n"), "{t}");
         assert!(!t.contains("r_clock") && !t.contains("m_r ") && !t.contains("Sub module"), "{t}");
         assert!(t.contains("r_d = a[0+:8] << 2;"), "{t}");
+        assert!(t.contains("r_d[1+:2] = a[7];"), "{t}");
         assert!(t.contains("b = r_q >> 1 > 32'ha;"), "{t}");
+    }
+
+    #[test]
+    fn declares_the_opcodes_a_module_names_and_no_others() {
+        let m = "module m(a,b);\n\n    // Module arguments\n    input wire  [7:0] a;\n    output reg  b;\n\n    \
+            // Update code\n    always @(*) begin\n        b = a == OP_CNP | a == XOP_ACKNOWLEDGE;\n    end\n\nendmodule // m\n";
+        let t = declare_opcodes(m);
+        assert!(t.contains("    output reg  b;\n\n    // RoCE BTH opcodes (sim::packet::Opcode)\n    localparam [7:0] OP_CNP = 8'h81;\n\n"), "{t}");
+        assert!(!t.contains("localparam [7:0] OP_ACKNOWLEDGE"), "{t}");
+        let none = m.replace("OP_CNP", "8'h81");
+        assert_eq!(declare_opcodes(&none), none);
     }
 
     #[test]

@@ -18,13 +18,16 @@
 //! ready.
 
 use crate::byte_swap::ByteSwap64;
+use crate::layout::{RxQpFields, VerdictFields};
+use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
-/// QP word: valid 1 | QPN 24 | MTU 14 | expected PSN 24 | NAK sent 1 | WRITE active 1 |
-/// next WRITE address 64 | WRITE bytes left 32 | MSN 24 | snd_una 32 | sent 32 | next READ
-/// response address 64 | READ gap go-back-N out 1 | READ posted, no ACK since 1 | log2 of the
-/// MTU 4 (15: the MTU is not a power of two; set at create so that S2 cuts a READ by shifting).
-const QP_BITS: usize = 319;
+/// QP word width: the fields are `sim::layout::RX_QP` (docs/modules/rx_ctx.md, "QP word").
+const QP_BITS: usize = sim::layout::RxQpLayout::WIDTH;
+// hdl_gen takes only a literal as a part-select offset, so the one read of part of a field
+// (the verdict's dest_qp, for the flow address) is written with its offset; this fails to
+// compile if the layout moves the field.
+const _: () = assert!(sim::layout::VERDICT.dest_qp.lo == 64);
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -231,6 +234,10 @@ pub struct RxCtx<const F: usize> {
     v_psn: Signal<Local, Bits<24>>,
     v_n: Signal<Local, Bits<32>>,
     v_rlen: Signal<Local, Bits<32>>,
+    /// RETH DMA length as the verdict carries it (wire byte order).
+    v_rlen_w: Signal<Local, Bits<32>>,
+    /// The verdict's hop area.
+    v_hops: Signal<Local, Bits<320>>,
     v_nhop: Signal<Local, Bits<3>>,
     v_fb: Signal<Local, Bits<1>>,
     v_tele: Signal<Local, bool>,
@@ -354,10 +361,11 @@ impl<const F: usize> Logic for RxCtx<F> {
             & self.swept.q.val()
             & self.go.val();
         // The verdict's AETH syndrome (read here only) and PSN (as v_psn in S2).
-        self.i_syn.next = self.s_axis_verdict_tdata.val().get_bits::<8>(88);
-        self.i_psn.next = self.s_axis_verdict_tdata.val().get_bits::<24>(96);
+        self.i_syn.next = self.s_axis_verdict_tdata.val().get_value_aeth_syndrome();
+        self.i_psn.next = self.s_axis_verdict_tdata.val().get_value_psn();
         self.i_seq.next = self.i_syn.val() == 0x60;
         self.in_kind.next = 0.into();
+        // The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
         self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
         if self.s_axis_verdict_tvalid.val() {
             self.in_kind.next = 3.into();
@@ -404,7 +412,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.s_flow.next = self.p_sent.q.val().get_bits::<16>(0);
         self.s_id_ok.next =
             bit_cast::<16, F>(bit_cast::<F, 16>(self.s_flow.val())) == self.s_flow.val();
-        self.v_qpn.next = self.vd.val().get_bits::<24>(64);
+        self.v_qpn.next = self.vd.val().get_value_dest_qp();
 
         // ---- The flow's word: the BRAM's, or the one written last cycle (the BRAM read it
         // before that write landed).
@@ -412,21 +420,21 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.lw_hit.q.val() {
             self.w.next = self.lw_data.q.val();
         }
-        self.q_valid.next = self.w.val().get_bit(0);
-        self.q_qpn.next = self.w.val().get_bits::<24>(1);
-        self.q_mtu.next = bit_cast::<32, 14>(self.w.val().get_bits::<14>(25));
-        self.q_epsn.next = self.w.val().get_bits::<24>(39);
-        self.q_nak.next = self.w.val().get_bit(63);
-        self.q_act.next = self.w.val().get_bit(64);
-        self.q_addr.next = self.w.val().get_bits::<64>(65);
-        self.q_left.next = self.w.val().get_bits::<32>(129);
-        self.q_msn.next = self.w.val().get_bits::<24>(161);
-        self.q_una.next = self.w.val().get_bits::<32>(185);
-        self.q_sent.next = self.w.val().get_bits::<32>(217);
-        self.q_rd.next = self.w.val().get_bits::<64>(249);
-        self.q_gap.next = self.w.val().get_bits::<1>(313);
-        self.q_ract.next = self.w.val().get_bits::<1>(314);
-        self.q_log.next = self.w.val().get_bits::<4>(315);
+        self.q_valid.next = self.w.val().get_value_valid();
+        self.q_qpn.next = self.w.val().get_value_qpn();
+        self.q_mtu.next = bit_cast::<32, 14>(self.w.val().get_value_mtu());
+        self.q_epsn.next = self.w.val().get_value_epsn();
+        self.q_nak.next = self.w.val().get_value_nak();
+        self.q_act.next = self.w.val().get_value_act();
+        self.q_addr.next = self.w.val().get_value_addr();
+        self.q_left.next = self.w.val().get_value_left();
+        self.q_msn.next = self.w.val().get_value_msn();
+        self.q_una.next = self.w.val().get_value_una();
+        self.q_sent.next = self.w.val().get_value_sent();
+        self.q_rd.next = self.w.val().get_value_rd();
+        self.q_gap.next = self.w.val().get_value_gap().into();
+        self.q_ract.next = self.w.val().get_value_ract().into();
+        self.q_log.next = self.w.val().get_value_mtu_log();
         // log2 of a create's MTU, 15 if it is not a power of two.
         self.c_log.next = 15.into();
         if self.c_mtu.val() == 1 {
@@ -493,25 +501,29 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.s_sent1.next = self.q_sent.val() + 1;
 
         // ---- Record fields (docs/modules/rx_pipe.md); RETH and hop words are in wire order.
-        self.v_ok.next = self.vd.val().get_bits::<8>(0) == 0;
-        self.v_op.next = self.vd.val().get_bits::<8>(8);
-        self.v_ce.next = self.vd.val().get_bits::<2>(22) == 3;
-        self.v_tele.next = self.vd.val().get_bit(20);
-        self.v_coll.next = self.vd.val().get_bit(20) & !self.vd.val().get_bit(21);
-        self.v_nhop.next = self.vd.val().get_bits::<3>(24);
-        self.v_fb.next = self.vd.val().get_bits::<1>(20) & self.vd.val().get_bits::<1>(27);
-        self.v_psn.next = self.vd.val().get_bits::<24>(96);
-        self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_bits::<16>(160));
-        self.sw_va.a.next = self.vd.val().get_bits::<64>(192);
-        self.v_rlen.next = (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(288)) << 24)
-            | (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(296)) << 16)
-            | (bit_cast::<32, 8>(self.vd.val().get_bits::<8>(304)) << 8)
-            | bit_cast::<32, 8>(self.vd.val().get_bits::<8>(312));
-        self.sw_h0.a.next = self.vd.val().get_bits::<64>(320);
-        self.sw_h1.a.next = self.vd.val().get_bits::<64>(384);
-        self.sw_h2.a.next = self.vd.val().get_bits::<64>(448);
-        self.sw_h3.a.next = self.vd.val().get_bits::<64>(512);
-        self.sw_h4.a.next = self.vd.val().get_bits::<64>(576);
+        self.v_ok.next = self.vd.val().get_value_code() == 0;
+        self.v_op.next = self.vd.val().get_value_opcode();
+        self.v_ce.next = self.vd.val().get_value_ecn() == 3;
+        self.v_tele.next = self.vd.val().get_value_telemetry();
+        self.v_coll.next = self.vd.val().get_value_telemetry() & !self.vd.val().get_value_echo();
+        self.v_nhop.next = self.vd.val().get_value_nhop();
+        self.v_fb.next = (self.vd.val().get_value_telemetry() & self.vd.val().get_value_feedback()).into();
+        self.v_psn.next = self.vd.val().get_value_psn();
+        self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_value_payload_len());
+        self.sw_va.a.next = self.vd.val().get_value_reth_va();
+        // The DMA length in wire order, made a number.
+        self.v_rlen_w.next = self.vd.val().get_value_reth_len();
+        self.v_rlen.next = (bit_cast::<32, 8>(self.v_rlen_w.val().get_bits::<8>(0)) << 24)
+            | (bit_cast::<32, 8>(self.v_rlen_w.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.v_rlen_w.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<32, 8>(self.v_rlen_w.val().get_bits::<8>(24));
+        // Hop word k is bits 64k+63:64k of the hop area.
+        self.v_hops.next = self.vd.val().get_value_hops();
+        self.sw_h0.a.next = self.v_hops.val().get_bits::<64>(0);
+        self.sw_h1.a.next = self.v_hops.val().get_bits::<64>(64);
+        self.sw_h2.a.next = self.v_hops.val().get_bits::<64>(128);
+        self.sw_h3.a.next = self.v_hops.val().get_bits::<64>(192);
+        self.sw_h4.a.next = self.v_hops.val().get_bits::<64>(256);
         // Slots at or past nhop count as 0 (the echo and the CC event carry only used hops).
         self.wire_hops.next = 0.into();
         self.num_hops.next = 0.into();
@@ -520,29 +532,29 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val());
         }
         if self.v_nhop.val() > 0 {
-            self.wire_hops.next = bit_cast::<320, 64>(self.vd.val().get_bits::<64>(320));
+            self.wire_hops.next = bit_cast::<320, 64>(self.v_hops.val().get_bits::<64>(0));
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val());
         }
         if self.v_nhop.val() > 1 {
-            self.wire_hops.next = bit_cast::<320, 128>(self.vd.val().get_bits::<128>(320));
+            self.wire_hops.next = bit_cast::<320, 128>(self.v_hops.val().get_bits::<128>(0));
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
                 | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64);
         }
         if self.v_nhop.val() > 2 {
-            self.wire_hops.next = bit_cast::<320, 192>(self.vd.val().get_bits::<192>(320));
+            self.wire_hops.next = bit_cast::<320, 192>(self.v_hops.val().get_bits::<192>(0));
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
                 | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
                 | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128);
         }
         if self.v_nhop.val() > 3 {
-            self.wire_hops.next = bit_cast::<320, 256>(self.vd.val().get_bits::<256>(320));
+            self.wire_hops.next = bit_cast::<320, 256>(self.v_hops.val().get_bits::<256>(0));
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
                 | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
                 | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128)
                 | (bit_cast::<320, 64>(self.sw_h3.y.val()) << 192);
         }
         if self.v_nhop.val() > 4 {
-            self.wire_hops.next = self.vd.val().get_bits::<320>(320);
+            self.wire_hops.next = self.v_hops.val();
             self.num_hops.next = bit_cast::<320, 64>(self.sw_h0.y.val())
                 | (bit_cast::<320, 64>(self.sw_h1.y.val()) << 64)
                 | (bit_cast::<320, 64>(self.sw_h2.y.val()) << 128)
@@ -551,37 +563,37 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         self.hit.next =
             self.v_ok.val() & self.q_valid.val() & (self.q_qpn.val() == self.v_qpn.val());
-        self.is_req.next = (self.v_op.val() == 0x06)
-            | (self.v_op.val() == 0x07)
-            | (self.v_op.val() == 0x08)
-            | (self.v_op.val() == 0x0A);
-        self.is_ack.next = self.v_op.val() == 0x11;
-        self.is_cnp.next = self.v_op.val() == 0x81;
-        self.is_tresp.next = self.v_op.val() == 0xC1;
-        self.is_probe.next = self.v_op.val() == 0xC0;
-        self.is_rreq.next = self.v_op.val() == 0x0C;
-        self.is_rresp.next = (self.v_op.val() == 0x0D)
-            | (self.v_op.val() == 0x0E)
-            | (self.v_op.val() == 0x0F)
-            | (self.v_op.val() == 0x10);
+        self.is_req.next = (self.v_op.val() == OP_RDMA_WRITE_FIRST)
+            | (self.v_op.val() == OP_RDMA_WRITE_MIDDLE)
+            | (self.v_op.val() == OP_RDMA_WRITE_LAST)
+            | (self.v_op.val() == OP_RDMA_WRITE_ONLY);
+        self.is_ack.next = self.v_op.val() == OP_ACKNOWLEDGE;
+        self.is_cnp.next = self.v_op.val() == OP_CNP;
+        self.is_tresp.next = self.v_op.val() == OP_HPCC_TELEMETRY_RESPONSE;
+        self.is_probe.next = self.v_op.val() == OP_HPCC_PROBE;
+        self.is_rreq.next = self.v_op.val() == OP_RDMA_READ_REQUEST;
+        self.is_rresp.next = (self.v_op.val() == OP_RDMA_READ_RESPONSE_FIRST)
+            | (self.v_op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)
+            | (self.v_op.val() == OP_RDMA_READ_RESPONSE_LAST)
+            | (self.v_op.val() == OP_RDMA_READ_RESPONSE_ONLY);
 
         // ---- Responder (sim::rx_ctx::RxCtx::request).
         self.dq.next = self.v_psn.val() - self.q_epsn.val();
         self.ahead.next = (self.dq.val() != 0) & !self.dq.val().get_bit(23);
         self.behind.next = self.dq.val().get_bit(23);
-        self.first.next = (self.v_op.val() == 0x06) | (self.v_op.val() == 0x0A);
+        self.first.next = (self.v_op.val() == OP_RDMA_WRITE_FIRST) | (self.v_op.val() == OP_RDMA_WRITE_ONLY);
         self.req_ok.next = !self.q_act.val()
             & (self.v_n.val() <= self.q_mtu.val())
             & (self.v_n.val() == self.v_rlen.val());
-        if self.v_op.val() == 0x06 {
+        if self.v_op.val() == OP_RDMA_WRITE_FIRST {
             self.req_ok.next = !self.q_act.val()
                 & (self.v_n.val() == self.q_mtu.val())
                 & (self.v_rlen.val() > self.q_mtu.val());
-        } else if self.v_op.val() == 0x07 {
+        } else if self.v_op.val() == OP_RDMA_WRITE_MIDDLE {
             self.req_ok.next = self.q_act.val()
                 & (self.v_n.val() == self.q_mtu.val())
                 & (self.v_n.val() < self.q_left.val());
-        } else if self.v_op.val() == 0x08 {
+        } else if self.v_op.val() == OP_RDMA_WRITE_LAST {
             self.req_ok.next = self.q_act.val()
                 & (self.v_n.val() != 0)
                 & (self.v_n.val() <= self.q_mtu.val())
@@ -596,7 +608,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.wa_n.next = self.wa.val() + bit_cast::<64, 32>(self.v_n.val());
         self.wl_n.next = self.wl.val() - self.v_n.val();
         self.act_n.next = 0.into();
-        if (self.v_op.val() == 0x06) | (self.v_op.val() == 0x07) {
+        if (self.v_op.val() == OP_RDMA_WRITE_FIRST) | (self.v_op.val() == OP_RDMA_WRITE_MIDDLE) {
             self.act_n.next = 1.into();
         }
         self.epsn1.next = self.q_epsn.val() + 1;
@@ -638,7 +650,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.rr_epsn.next = self.q_epsn.val() + self.rr_adv.val();
         // READ response: First and Middle a whole MTU, Last and Only at most one.
         self.rs_bad.next = (self.v_n.val() > self.q_mtu.val())
-            | (((self.v_op.val() == 0x0D) | (self.v_op.val() == 0x0E)) & (self.v_n.val() != self.q_mtu.val()));
+            | (((self.v_op.val() == OP_RDMA_READ_RESPONSE_FIRST) | (self.v_op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)) & (self.v_n.val() != self.q_mtu.val()));
         // READ response (read_response): snd_una <= PSN < sent.
         self.dr.next = self.v_psn.val() - self.q_una.val().get_bits::<24>(0);
         self.er.next = self.v_psn.val() - self.q_sent.val().get_bits::<24>(0);
@@ -793,7 +805,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.e_send.next = true;
                     self.e_seq.next = self.upto32.val();
                     self.e_acked.next = self.acked16.val();
-                    self.e_ece.next = self.vd.val().get_bits::<1>(17);
+                    self.e_ece.next = self.vd.val().get_value_becn().into();
                 }
             } else if self.is_cnp.val() {
                 self.e_send.next = true;
@@ -928,8 +940,8 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.dma_word.next = 0.into();
         if self.write.val() {
             self.dma_word.next = bit_cast::<128, 64>(self.dma_a.val())
-                | (bit_cast::<128, 7>(self.vd.val().get_bits::<7>(48)) << 64)
-                | (bit_cast::<128, 14>(self.vd.val().get_bits::<14>(160)) << 80)
+                | (bit_cast::<128, 7>(self.vd.val().get_value_payload_at()) << 64)
+                | (bit_cast::<128, 14>(self.v_n.val().get_bits::<14>(0)) << 80)
                 | (bit_cast::<128, 1>(self.one.val()) << 96)
                 | (bit_cast::<128, F>(self.a2.val()) << 112);
         }
@@ -955,33 +967,25 @@ impl<const F: usize> Logic for RxCtx<F> {
         } else if self.do_c.val() {
             if self.c_create.val() {
                 self.q_we.next = true;
-                self.q_wd.next = bit_cast::<QP_BITS, 1>(self.one.val())
-                    | (bit_cast::<QP_BITS, 24>(self.c_qpn.val()) << 1)
-                    | (bit_cast::<QP_BITS, 14>(self.c_mtu.val()) << 25)
-                    | (bit_cast::<QP_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(64))
-                        << 39)
-                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 185)
-                    | (bit_cast::<QP_BITS, 24>(self.c_spsn.val()) << 217)
-                    | (bit_cast::<QP_BITS, 4>(self.c_log.val()) << 315);
+                self.q_wd.next = 0.into();
+                self.q_wd.next.set_value_valid(self.one.val().into());
+                self.q_wd.next.set_value_qpn(self.c_qpn.val());
+                self.q_wd.next.set_value_mtu(self.c_mtu.val());
+                self.q_wd.next.set_value_epsn(self.p_ctrl.q.val().get_bits::<24>(64));
+                self.q_wd.next.set_value_una(bit_cast::<32, 24>(self.c_spsn.val()));
+                self.q_wd.next.set_value_sent(bit_cast::<32, 24>(self.c_spsn.val()));
+                self.q_wd.next.set_value_mtu_log(self.c_log.val());
             } else if self.c_remove.val() {
                 self.q_we.next = true;
                 self.q_wd.next = 0.into();
             } else if self.c_read.val() {
                 self.q_we.next = true;
-                self.q_wd.next = bit_cast::<QP_BITS, 249>(self.w.val().get_bits::<249>(0))
-                    | (bit_cast::<QP_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(64)) << 249)
-                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                    | (bit_cast::<QP_BITS, 1>(self.one.val()) << 314)
-                    | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
+                self.q_wd.next.set_value_rd(self.p_ctrl.q.val().get_bits::<64>(64));
+                self.q_wd.next.set_value_ract(self.one.val().into());
             } else if self.c_tmo.val() {
                 // sent = snd_una.
                 self.q_we.next = true;
-                self.q_wd.next = bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
-                    | (bit_cast::<QP_BITS, 32>(self.q_una.val()) << 217)
-                    | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
-                    | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                    | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314)
-                    | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
+                self.q_wd.next.set_value_sent(self.q_una.val());
             } else if (self.c_op.val() == 4) & self.q_valid.val() {
                 // A timeout with nothing in flight: nothing to do.
                 self.q_we.next = false;
@@ -992,13 +996,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             if self.s_id_ok.val() & self.q_valid.val() {
                 if self.s_next.val() {
                     self.q_we.next = true;
-                    self.q_wd.next =
-                        bit_cast::<QP_BITS, 217>(self.w.val().get_bits::<217>(0))
-                            | (bit_cast::<QP_BITS, 32>(self.s_sent1.val()) << 217)
-                            | (bit_cast::<QP_BITS, 64>(self.q_rd.val()) << 249)
-                            | (bit_cast::<QP_BITS, 1>(self.q_gap.val()) << 313)
-                            | (bit_cast::<QP_BITS, 1>(self.q_ract.val()) << 314)
-                            | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
+                    self.q_wd.next.set_value_sent(self.s_sent1.val());
                 } else {
                     self.i_sstale.next = true;
                 }
@@ -1007,19 +1005,18 @@ impl<const F: usize> Logic for RxCtx<F> {
             }
         } else if self.do_v.val() & self.hit.val() {
             self.q_we.next = true;
-            self.q_wd.next = bit_cast::<QP_BITS, 39>(self.w.val().get_bits::<39>(0))
-                | (bit_cast::<QP_BITS, 24>(self.n_epsn.val()) << 39)
-                | (bit_cast::<QP_BITS, 1>(self.n_nak.val()) << 63)
-                | (bit_cast::<QP_BITS, 1>(self.n_act.val()) << 64)
-                | (bit_cast::<QP_BITS, 64>(self.n_addr.val()) << 65)
-                | (bit_cast::<QP_BITS, 32>(self.n_left.val()) << 129)
-                | (bit_cast::<QP_BITS, 24>(self.n_msn.val()) << 161)
-                | (bit_cast::<QP_BITS, 32>(self.n_una.val()) << 185)
-                | (bit_cast::<QP_BITS, 32>(self.n_sent.val()) << 217)
-                | (bit_cast::<QP_BITS, 64>(self.n_rd.val()) << 249)
-                | (bit_cast::<QP_BITS, 1>(self.n_gap.val()) << 313)
-                | (bit_cast::<QP_BITS, 1>(self.n_ract.val()) << 314)
-                | (bit_cast::<QP_BITS, 4>(self.q_log.val()) << 315);
+            // Valid, QPN, MTU and its log stay; the rules decided the rest.
+            self.q_wd.next.set_value_epsn(self.n_epsn.val());
+            self.q_wd.next.set_value_nak(self.n_nak.val().into());
+            self.q_wd.next.set_value_act(self.n_act.val().into());
+            self.q_wd.next.set_value_addr(self.n_addr.val());
+            self.q_wd.next.set_value_left(self.n_left.val());
+            self.q_wd.next.set_value_msn(self.n_msn.val());
+            self.q_wd.next.set_value_una(self.n_una.val());
+            self.q_wd.next.set_value_sent(self.n_sent.val());
+            self.q_wd.next.set_value_rd(self.n_rd.val());
+            self.q_wd.next.set_value_gap(self.n_gap.val().into());
+            self.q_wd.next.set_value_ract(self.n_ract.val().into());
         }
 
         self.qp.write_enable.next = self.q_we.val();

@@ -14,8 +14,10 @@
 
 use crate::delay_line::DelayLine;
 use crate::icrc_pipe::IcrcPipe;
+use crate::layout::VerdictFields;
 use crate::ones_sum::OnesSum;
 use crate::result_fifo::ResultFifo;
+use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
 /// Cycles from the last beat of a frame to its verdict entering the FIFO (one more to show on
@@ -169,7 +171,6 @@ pub struct RxPipe {
     fin_fire: Signal<Local, bool>,
     fin_code: Signal<Local, Bits<5>>,
     fin_rec: Signal<Local, Bits<640>>,
-    fin_len: Signal<Local, Bits<640>>,
     // Counters: cnt0 accepted, cnt<c> dropped with code c.
     cnt0: DFF<Bits<32>>,
     cnt1: DFF<Bits<32>>,
@@ -317,16 +318,16 @@ impl Logic for RxPipe {
         self.icrc.s_tele_at.next = 0.into();
         if self.s_axis_tdata.val().get_bit(406) {
             self.icrc.s_tele_at.next = 54.into();
-            if (self.s_axis_tdata.val().get_bits::<8>(336) == 0x06)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == 0x0A)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == 0x0C)
+            if (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_WRITE_FIRST)
+                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_WRITE_ONLY)
+                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_REQUEST)
             {
                 self.icrc.s_tele_at.next = 70.into();
             }
-            if (self.s_axis_tdata.val().get_bits::<8>(336) == 0x0D)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == 0x0F)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == 0x10)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == 0x11)
+            if (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_FIRST)
+                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_LAST)
+                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_ONLY)
+                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_ACKNOWLEDGE)
             {
                 self.icrc.s_tele_at.next = 58.into();
             }
@@ -492,22 +493,22 @@ impl Logic for RxPipe {
             | bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(136));
         self.icrc_at.next = bit_cast::<17, 16>(self.tlen.val()) + 10;
         self.has_reth.next =
-            (self.op.val() == 0x06) | (self.op.val() == 0x0A) | (self.op.val() == 0x0C);
-        self.has_aeth.next = (self.op.val() == 0x0D)
-            | (self.op.val() == 0x0F)
-            | (self.op.val() == 0x10)
-            | (self.op.val() == 0x11);
-        self.has_payload.next = (self.op.val() == 0x06)
-            | (self.op.val() == 0x07)
-            | (self.op.val() == 0x08)
-            | (self.op.val() == 0x0A)
-            | (self.op.val() == 0x0D)
-            | (self.op.val() == 0x0E)
-            | (self.op.val() == 0x0F)
-            | (self.op.val() == 0x10);
-        self.is_cnp.next = self.op.val() == 0x81;
-        self.must_tel.next = (self.op.val() == 0xC0) | (self.op.val() == 0xC1);
-        self.echoes.next = (self.op.val() == 0x11) | (self.op.val() == 0xC1);
+            (self.op.val() == OP_RDMA_WRITE_FIRST) | (self.op.val() == OP_RDMA_WRITE_ONLY) | (self.op.val() == OP_RDMA_READ_REQUEST);
+        self.has_aeth.next = (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY)
+            | (self.op.val() == OP_ACKNOWLEDGE);
+        self.has_payload.next = (self.op.val() == OP_RDMA_WRITE_FIRST)
+            | (self.op.val() == OP_RDMA_WRITE_MIDDLE)
+            | (self.op.val() == OP_RDMA_WRITE_LAST)
+            | (self.op.val() == OP_RDMA_WRITE_ONLY)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY);
+        self.is_cnp.next = self.op.val() == OP_CNP;
+        self.must_tel.next = (self.op.val() == OP_HPCC_PROBE) | (self.op.val() == OP_HPCC_TELEMETRY_RESPONSE);
+        self.echoes.next = (self.op.val() == OP_ACKNOWLEDGE) | (self.op.val() == OP_HPCC_TELEMETRY_RESPONSE);
         self.known.next = self.has_reth.val()
             | self.has_aeth.val()
             | self.has_payload.val()
@@ -670,46 +671,54 @@ impl Logic for RxPipe {
             + bit_cast::<19, 16>(self.e0_hdr.q.val().get_bits::<16>(256))
             + (bit_cast::<19, 8>(self.udp_len3.val().get_bits::<8>(0)) << 8)
             + bit_cast::<19, 8>(self.udp_len3.val().get_bits::<8>(8));
-        // The record (code 0; fields as docs/modules/rx_pipe.md lays them out).
-        self.rec.next = (bit_cast::<640, 8>(self.op.val()) << 8)
-            | (bit_cast::<640, 1>(self.e0_hdr.q.val().get_bits::<1>(407)) << 16)
-            | (bit_cast::<640, 2>(self.e0_hdr.q.val().get_bits::<2>(374)) << 17)
-            | (bit_cast::<640, 1>(self.e0_hdr.q.val().get_bits::<1>(351)) << 19)
-            | (bit_cast::<640, 2>(self.e0_hdr.q.val().get_bits::<2>(120)) << 22)
-            | (bit_cast::<640, 2>(self.pad.val()) << 28)
-            | (bit_cast::<640, 7>(self.pay_at.val().get_bits::<7>(0)) << 48)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(376)) << 80)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(384)) << 72)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(392)) << 64)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(408)) << 112)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(416)) << 104)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(424)) << 96)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(272)) << 184)
-            | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(280)) << 176)
-            | (bit_cast::<640, 320>(self.hops.val()) << 320);
+        // The record (code 0), field by field (sim::layout::VERDICT). Multi-byte header fields
+        // are big-endian on the wire; the record holds them as numbers, except RETH and hops.
+        self.rec.next = 0.into();
+        self.rec.next.set_value_opcode(self.op.val());
+        self.rec.next.set_value_ack_req(self.e0_hdr.q.val().get_bit(407));
+        self.rec.next.set_value_becn(self.e0_hdr.q.val().get_bit(374));
+        self.rec.next.set_value_fecn(self.e0_hdr.q.val().get_bit(375));
+        self.rec.next.set_value_solicited(self.e0_hdr.q.val().get_bit(351));
+        self.rec.next.set_value_ecn(self.e0_hdr.q.val().get_bits::<2>(120));
+        self.rec.next.set_value_pad(self.pad.val());
+        self.rec.next.set_value_payload_at(self.pay_at.val().get_bits::<7>(0));
+        self.rec.next.set_value_dest_qp(
+            (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(376)) << 16)
+                | (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(384)) << 8)
+                | bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(392)),
+        );
+        self.rec.next.set_value_psn(
+            (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(408)) << 16)
+                | (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(416)) << 8)
+                | bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(424)),
+        );
+        self.rec.next.set_value_udp_src_port(
+            (bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(272)) << 8)
+                | bit_cast::<16, 8>(self.e0_hdr.q.val().get_bits::<8>(280)),
+        );
+        self.rec.next.set_value_hops(self.hops.val());
         if self.has_tel.val() {
-            self.rec.next = self.rec.val()
-                | (bit_cast::<640, 1>(self.tel.val().get_bits::<1>(3)) << 21)
-                | (bit_cast::<640, 3>(self.nhop.val().get_bits::<3>(0)) << 24)
-                | (bit_cast::<640, 1>(1_u64.into()) << 20);
-            if self.fb.val() {
-                self.rec.next = self.rec.val() | (bits::<640>(1) << 27);
-            }
+            self.rec.next.set_value_telemetry(true);
+            self.rec.next.set_value_echo(self.tel.val().get_bit(3));
+            self.rec.next.set_value_nhop(self.nhop.val().get_bits::<3>(0));
+            self.rec.next.set_value_feedback(self.fb.val());
         }
         if self.has_aeth.val() {
-            self.rec.next = self.rec.val()
-                | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(432)) << 88)
-                | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(440)) << 144)
-                | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(448)) << 136)
-                | (bit_cast::<640, 8>(self.e0_hdr.q.val().get_bits::<8>(456)) << 128);
+            self.rec.next.set_value_aeth_syndrome(self.e0_hdr.q.val().get_bits::<8>(432));
+            self.rec.next.set_value_aeth_msn(
+                (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(440)) << 16)
+                    | (bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(448)) << 8)
+                    | bit_cast::<24, 8>(self.e0_hdr.q.val().get_bits::<8>(456)),
+            );
         }
         if self.has_reth.val() {
-            self.rec.next = self.rec.val()
-                | (bit_cast::<640, 128>(self.e0_hdr.q.val().get_bits::<128>(432)) << 192);
+            // VA, R_Key and DMA length stay in wire byte order.
+            self.rec.next.set_value_reth_va(self.e0_hdr.q.val().get_bits::<64>(432));
+            self.rec.next.set_value_reth_rkey(self.e0_hdr.q.val().get_bits::<32>(496));
+            self.rec.next.set_value_reth_len(self.e0_hdr.q.val().get_bits::<32>(528));
         }
         if self.has_payload.val() {
-            self.rec.next =
-                self.rec.val() | (bit_cast::<640, 16>(self.pay_len.val().get_bits::<16>(0)) << 160);
+            self.rec.next.set_value_payload_len(self.pay_len.val().get_bits::<16>(0));
         }
         self.e1_fault.d.next = self.e0_fault.q.val();
         self.e1_rec.d.next = self.rec.val();
@@ -804,12 +813,13 @@ impl Logic for RxPipe {
         {
             self.fin_code.next = 24.into();
         }
-        self.fin_len.next = bit_cast::<640, 16>(self.code_line.out_data.val().get_bits::<16>(5));
-        self.fin_rec.next = self.rec_line.out_data.val() | (self.fin_len.val() << 32);
+        self.fin_rec.next = self.rec_line.out_data.val();
         if self.fin_code.val().any() {
-            self.fin_rec.next =
-                bit_cast::<640, 5>(self.fin_code.val()) | (self.fin_len.val() << 32);
+            // A dropped frame's record is its code and length only.
+            self.fin_rec.next = 0.into();
+            self.fin_rec.next.set_value_code(bit_cast::<8, 5>(self.fin_code.val()));
         }
+        self.fin_rec.next.set_value_len(self.code_line.out_data.val().get_bits::<16>(5));
         self.fifo.reset.next = self.reset.val();
         self.fifo.issue.next = self.fire.val() & self.s_axis_tlast.val();
         self.fifo.in_valid.next = self.fin_fire.val();

@@ -26,6 +26,7 @@
 //! reset (and at power-up) the block sweeps the msg RAM for 2^F cycles, clearing every flow,
 //! with every input not ready.
 
+use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
 /// Control word op codes (`s_axis_ctrl_tdata[1:0]`).
@@ -539,15 +540,15 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.last.val() {
             self.plen.next = self.rest.val().get_bits::<14>(0);
         }
-        self.opcode.next = 0x07.into();
+        self.opcode.next = OP_RDMA_WRITE_MIDDLE.into();
         if self.m_read.val() {
-            self.opcode.next = 0x0C.into();
+            self.opcode.next = OP_RDMA_READ_REQUEST.into();
         } else if self.first.val() & self.last.val() {
-            self.opcode.next = 0x0A.into();
+            self.opcode.next = OP_RDMA_WRITE_ONLY.into();
         } else if self.first.val() {
-            self.opcode.next = 0x06.into();
+            self.opcode.next = OP_RDMA_WRITE_FIRST.into();
         } else if self.last.val() {
-            self.opcode.next = 0x08.into();
+            self.opcode.next = OP_RDMA_WRITE_LAST.into();
         }
         // LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
         self.not_ect.next = (bit_cast::<17, 16>(self.m_sent.val()) + 1) < bit_cast::<17, 16>(self.t_fs.val());
@@ -631,7 +632,7 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | ((self.r_kind.val() == 3) & self.t_probe.val())
                 | (self.r_kind.val() == 4)
                 | (self.r_kind.val() == 5));
-        self.ack_op.next = 0x11.into();
+        self.ack_op.next = OP_ACKNOWLEDGE.into();
         self.a_psn.next = self.p_recv.q.val().get_bits::<24>(32);
         self.a_tele.next = self.p_recv.q.val().get_bits::<1>(16);
         self.a_aeth.next = self.p_recv.q.val().get_bits::<32>(64);
@@ -640,9 +641,11 @@ impl<const F: usize> Logic for TxCtx<F> {
             // READ response: Only 0x10, or First / Middle / Last (0x0D..0x0F) by the
             // position [25:24] read_split wrote; PSN, AETH (tx_pipe leaves it out of a
             // Middle), payload length [125:112]; no telemetry.
-            self.ack_op.next = 0x10.into();
+            self.ack_op.next = OP_RDMA_READ_RESPONSE_ONLY.into();
             if self.p_recv.q.val().get_bits::<2>(24) != 0 {
-                self.ack_op.next = bit_cast::<8, 2>(self.p_recv.q.val().get_bits::<2>(24)) + 0x0C;
+                // Positions 1, 2, 3 are First, Middle, Last: the opcodes after READ request.
+                self.ack_op.next =
+                    bit_cast::<8, 2>(self.p_recv.q.val().get_bits::<2>(24)) + OP_RDMA_READ_REQUEST;
             }
             // A Middle has no AETH: the descriptor's AETH bytes are 0, as the model's.
             if self.p_recv.q.val().get_bits::<2>(24) == 2 {
@@ -651,17 +654,17 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.a_tele.next = 0.into();
             self.a_plen.next = self.p_recv.q.val().get_bits::<14>(112);
         } else if self.r_kind.val() == 2 {
-            self.ack_op.next = 0xC1.into();
+            self.ack_op.next = OP_HPCC_TELEMETRY_RESPONSE.into();
             self.a_tele.next = 1.into();
             self.a_aeth.next = 0.into();
         } else if self.r_kind.val() == 5 {
             // CNP (RoCEv2 Annex A17): PSN 0, no AETH (its 16 reserved bytes are tx_pipe's).
-            self.ack_op.next = 0x81.into();
+            self.ack_op.next = OP_CNP.into();
             self.a_psn.next = 0.into();
             self.a_tele.next = 0.into();
             self.a_aeth.next = 0.into();
         } else if self.r_kind.val() == 3 {
-            self.ack_op.next = 0xC0.into();
+            self.ack_op.next = OP_HPCC_PROBE.into();
             self.a_psn.next = (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16)
                 | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
                 | bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(16));

@@ -23,6 +23,7 @@
 use crate::byte_mask::ByteMask;
 use crate::dist_ram::DistRam;
 use crate::icrc_pipe::IcrcPipe;
+use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
 /// Beat FIFO depth (log2).
@@ -235,20 +236,20 @@ impl Logic for TxPipe {
 
         // ---- A: decode the offered descriptor (bytes: sim::tx_pipe::at).
         self.op.next = self.s_axis_desc_tdata.val().get_bits::<8>(216);
-        self.is_reth.next = (self.op.val() == 0x06) | (self.op.val() == 0x0A) | (self.op.val() == 0x0C);
-        self.is_aeth.next = (self.op.val() == 0x0D)
-            | (self.op.val() == 0x0F)
-            | (self.op.val() == 0x10)
-            | (self.op.val() == 0x11);
-        self.is_cnp.next = self.op.val() == 0x81;
-        self.has_pay.next = (self.op.val() == 0x06)
-            | (self.op.val() == 0x07)
-            | (self.op.val() == 0x08)
-            | (self.op.val() == 0x0A)
-            | (self.op.val() == 0x0D)
-            | (self.op.val() == 0x0E)
-            | (self.op.val() == 0x0F)
-            | (self.op.val() == 0x10);
+        self.is_reth.next = (self.op.val() == OP_RDMA_WRITE_FIRST) | (self.op.val() == OP_RDMA_WRITE_ONLY) | (self.op.val() == OP_RDMA_READ_REQUEST);
+        self.is_aeth.next = (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY)
+            | (self.op.val() == OP_ACKNOWLEDGE);
+        self.is_cnp.next = self.op.val() == OP_CNP;
+        self.has_pay.next = (self.op.val() == OP_RDMA_WRITE_FIRST)
+            | (self.op.val() == OP_RDMA_WRITE_MIDDLE)
+            | (self.op.val() == OP_RDMA_WRITE_LAST)
+            | (self.op.val() == OP_RDMA_WRITE_ONLY)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
+            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY);
         self.plen_raw.next = (bit_cast::<14, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(464)) << 8)
             | bit_cast::<14, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(472));
         self.plen.next = 0.into();
@@ -445,7 +446,7 @@ impl Logic for TxPipe {
             self.a_aeth.d.next = self.is_aeth.val();
             self.a_cnp.d.next = self.is_cnp.val();
             self.a_tele.d.next = self.s_axis_desc_tdata.val().get_bit(312);
-            self.a_echo.d.next = (self.op.val() == 0x11) | (self.op.val() == 0xC1);
+            self.a_echo.d.next = (self.op.val() == OP_ACKNOWLEDGE) | (self.op.val() == OP_HPCC_TELEMETRY_RESPONSE);
             self.a_hlen.d.next = self.hlen.val();
             self.a_icrc_at.d.next = bit_cast::<16, 7>(self.hlen.val())
                 + bit_cast::<16, 14>(self.plen.val())

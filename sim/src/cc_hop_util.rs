@@ -1,7 +1,7 @@
-//! Golden model of `hdl/src/cc_hop_util.rs`, cycle by cycle: `cc_module::hpcc::hop_arithmetic`
+//! Golden model of `hdl/src/cc_hop_util.rs`, cycle by cycle: `cc_hpcc::hop_arithmetic`
 //! of one hop per clock, `LATENCY` cycles after it entered.
 
-use crate::cc_module::hpcc::{hop_arithmetic, FxHop, HopArithmetic};
+use crate::cc_hpcc::{hop_arithmetic, FxHop, HopArithmetic};
 use crate::pipe::Pipe;
 
 /// Cycles from `in_valid` to `out_valid` (the RTL's `cc_hop_util::LATENCY`).

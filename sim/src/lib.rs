@@ -1,10 +1,15 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
+pub mod cc_dcqcn;
 pub mod cc_float;
+pub mod cc_hpcc;
+pub mod cc_ldcp;
 pub mod cc_hop_util;
 pub mod cc_module;
 pub mod div_pipe;
 pub mod flow_sched;
+/// Bit layouts shared by hdl, sim and the harnesses (one definition each).
+pub mod layout;
 pub mod mul_pipe;
 pub mod nic_model;
 pub mod packet;

@@ -14,6 +14,7 @@
 //!
 //! The record is `Verdict::words`, the RTL's `m_axis_verdict_tdata` (docs/modules/rx_pipe.md).
 
+use crate::layout::VERDICT;
 use crate::packet::{Layout, RocePacket};
 use serde::Serialize;
 
@@ -35,7 +36,7 @@ pub const TOO_LONG: u8 = 27;
 /// Counters: index 0 counts accepted frames, index c the frames dropped with code c.
 pub const REASONS: usize = 28;
 /// 32-bit words of a verdict record.
-pub const VERDICT_WORDS: usize = 20;
+pub const VERDICT_WORDS: usize = crate::layout::VerdictLayout::WIDTH / 32;
 
 /// Short name of a verdict code (0 = "accepted"), for reports.
 pub fn reason(code: u8) -> &'static str {
@@ -199,70 +200,71 @@ impl Verdict {
         v
     }
 
-    /// The 640-bit record, word 0 = bits 31:0 (layout in docs/modules/rx_pipe.md).
+    /// The 640-bit record, word 0 = bits 31:0 (`layout::VERDICT`, docs/modules/rx_pipe.md).
     pub fn words(&self) -> [u32; VERDICT_WORDS] {
+        let l = &VERDICT;
         let mut w = [0u32; VERDICT_WORDS];
-        w[0] = self.code as u32
-            | (self.opcode as u32) << 8
-            | (self.ack_req as u32) << 16
-            | (self.becn as u32) << 17
-            | (self.fecn as u32) << 18
-            | (self.solicited as u32) << 19
-            | (self.telemetry as u32) << 20
-            | (self.echo as u32) << 21
-            | (self.ecn as u32 & 3) << 22
-            | (self.nhop as u32 & 7) << 24
-            | (self.feedback as u32) << 27
-            | (self.pad as u32 & 3) << 28;
-        w[1] = self.len as u32 | (self.payload_at as u32) << 16;
-        w[2] = self.dest_qp | (self.aeth_syndrome as u32) << 24;
-        w[3] = self.psn;
-        w[4] = self.aeth_msn;
-        w[5] = self.payload_len as u32 | (self.udp_src_port as u32) << 16;
+        l.code.set(&mut w, self.code as u64);
+        l.opcode.set(&mut w, self.opcode as u64);
+        l.ack_req.set(&mut w, self.ack_req as u64);
+        l.becn.set(&mut w, self.becn as u64);
+        l.fecn.set(&mut w, self.fecn as u64);
+        l.solicited.set(&mut w, self.solicited as u64);
+        l.telemetry.set(&mut w, self.telemetry as u64);
+        l.echo.set(&mut w, self.echo as u64);
+        l.ecn.set(&mut w, self.ecn as u64);
+        l.nhop.set(&mut w, self.nhop as u64);
+        l.feedback.set(&mut w, self.feedback as u64);
+        l.pad.set(&mut w, self.pad as u64);
+        l.len.set(&mut w, self.len as u64);
+        l.payload_at.set(&mut w, self.payload_at as u64);
+        l.dest_qp.set(&mut w, self.dest_qp as u64);
+        l.aeth_syndrome.set(&mut w, self.aeth_syndrome as u64);
+        l.psn.set(&mut w, self.psn as u64);
+        l.aeth_msn.set(&mut w, self.aeth_msn as u64);
+        l.payload_len.set(&mut w, self.payload_len as u64);
+        l.udp_src_port.set(&mut w, self.udp_src_port as u64);
         // RETH and hop words in wire byte order (first byte in the low bits).
-        let va = self.reth_va.swap_bytes();
-        w[6] = va as u32;
-        w[7] = (va >> 32) as u32;
-        w[8] = self.reth_rkey.swap_bytes();
-        w[9] = self.reth_len.swap_bytes();
+        l.reth_va.set(&mut w, self.reth_va.swap_bytes());
+        l.reth_rkey.set(&mut w, self.reth_rkey.swap_bytes() as u64);
+        l.reth_len.set(&mut w, self.reth_len.swap_bytes() as u64);
         for (i, h) in self.hops.iter().enumerate() {
-            let h = h.swap_bytes();
-            w[10 + 2 * i] = h as u32;
-            w[11 + 2 * i] = (h >> 32) as u32;
+            l.hops.part(i, 64).set(&mut w, h.swap_bytes());
         }
         w
     }
 
     /// Inverse of `words`.
     pub fn from_words(w: &[u32]) -> Verdict {
+        let l = &VERDICT;
         let mut hops = [0u64; 5];
         for (i, h) in hops.iter_mut().enumerate() {
-            *h = (w[10 + 2 * i] as u64 | (w[11 + 2 * i] as u64) << 32).swap_bytes();
+            *h = l.hops.part(i, 64).get(w).swap_bytes();
         }
         Verdict {
-            code: w[0] as u8,
-            opcode: (w[0] >> 8) as u8,
-            ack_req: w[0] >> 16 & 1 == 1,
-            becn: w[0] >> 17 & 1 == 1,
-            fecn: w[0] >> 18 & 1 == 1,
-            solicited: w[0] >> 19 & 1 == 1,
-            telemetry: w[0] >> 20 & 1 == 1,
-            echo: w[0] >> 21 & 1 == 1,
-            ecn: (w[0] >> 22 & 3) as u8,
-            nhop: (w[0] >> 24 & 7) as u8,
-            feedback: w[0] >> 27 & 1 == 1,
-            pad: (w[0] >> 28 & 3) as u8,
-            len: w[1] as u16,
-            payload_at: (w[1] >> 16) as u8,
-            dest_qp: w[2] & 0xFF_FFFF,
-            aeth_syndrome: (w[2] >> 24) as u8,
-            psn: w[3],
-            aeth_msn: w[4],
-            payload_len: w[5] as u16,
-            udp_src_port: (w[5] >> 16) as u16,
-            reth_va: (w[6] as u64 | (w[7] as u64) << 32).swap_bytes(),
-            reth_rkey: w[8].swap_bytes(),
-            reth_len: w[9].swap_bytes(),
+            code: l.code.get(w) as u8,
+            opcode: l.opcode.get(w) as u8,
+            ack_req: l.ack_req.get(w) == 1,
+            becn: l.becn.get(w) == 1,
+            fecn: l.fecn.get(w) == 1,
+            solicited: l.solicited.get(w) == 1,
+            telemetry: l.telemetry.get(w) == 1,
+            echo: l.echo.get(w) == 1,
+            ecn: l.ecn.get(w) as u8,
+            nhop: l.nhop.get(w) as u8,
+            feedback: l.feedback.get(w) == 1,
+            pad: l.pad.get(w) as u8,
+            len: l.len.get(w) as u16,
+            payload_at: l.payload_at.get(w) as u8,
+            dest_qp: l.dest_qp.get(w) as u32,
+            aeth_syndrome: l.aeth_syndrome.get(w) as u8,
+            psn: l.psn.get(w) as u32,
+            aeth_msn: l.aeth_msn.get(w) as u32,
+            payload_len: l.payload_len.get(w) as u16,
+            udp_src_port: l.udp_src_port.get(w) as u16,
+            reth_va: l.reth_va.get(w).swap_bytes(),
+            reth_rkey: (l.reth_rkey.get(w) as u32).swap_bytes(),
+            reth_len: (l.reth_len.get(w) as u32).swap_bytes(),
             hops,
         }
     }

@@ -12,7 +12,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::{dcqcn as fd, hpcc as fh, ldcp as fl};
-use sim::cc_module::{dcqcn as xd, hpcc as xh, ldcp as xl, Clock};
+use sim::cc_module::Clock;
+use sim::{cc_dcqcn as xd, cc_hpcc as xh, cc_ldcp as xl};
 use sim::packet::{IntHop, LineRate, QLEN_UNIT, TX_BYTES_UNIT};
 
 /// Relative-error statistics of one trace.

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use sim::cc_float::{dcqcn::DcqcnParams, hpcc::HpccParams, ldcp::LdcpParams};
-use sim::cc_module::{dcqcn as xd, hpcc as xh, ldcp as xl, Clock};
+use sim::cc_module::Clock;
+use sim::{cc_dcqcn as xd, cc_hpcc as xh, cc_ldcp as xl};
 
 fn hpcc() -> xh::HpccConfig {
     xh::HpccConfig::new(&HpccParams::new(12.5, 5000.0), Clock::default()).unwrap()

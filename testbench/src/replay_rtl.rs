@@ -12,7 +12,7 @@
 
 use crate::harness::cc_hpcc::{open, Event as RtlEvent, Result as RtlResult, FLOWS};
 use crate::verilated::models::CcHpcc;
-use sim::cc_module::hpcc::{Action, FxHop, HpccConfig};
+use sim::cc_hpcc::{Action, FxHop, HpccConfig};
 use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -59,7 +59,7 @@ impl RtlAlgo for Hpcc {
             count: 0,
             hops: [0; 5],
         };
-        RtlResult::of_state(&none, 0, false, &sim::cc_module::hpcc::HpccState::new(&self.c))
+        RtlResult::of_state(&none, 0, false, &sim::cc_hpcc::HpccState::new(&self.c))
     }
 
     fn decode(&self, ev: &Event) -> Result<Result<RtlEvent, String>, ReplayError> {

@@ -4,7 +4,7 @@
 
 use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
 use crate::replay_rtl::{replay_with, run_event, RtlAlgo};
-use sim::cc_module::{dcqcn, ldcp};
+use sim::{cc_dcqcn as dcqcn, cc_ldcp as ldcp};
 use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::io::{BufRead, Write};
 

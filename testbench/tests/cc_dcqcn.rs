@@ -1,11 +1,11 @@
 //! cc_dcqcn (DCQCN reaction point of the CC module) against the fixed-point model
-//! `sim::cc_module::dcqcn`, result by result; hazard spacing, throughput, latency, a directed
+//! `sim::cc_dcqcn`, result by result; hazard spacing, throughput, latency, a directed
 //! cut-and-recovery scenario, bad input, and rust-hdl's simulator. Seeds are fresh each run and
 //! printed on failure with the command that replays them.
 
 use hdl::cc_dcqcn::{HAZARD, LATENCY};
 use sim::cc_float::dcqcn::IncreaseStage;
-use sim::cc_module::dcqcn::{self as xd, DcqcnState};
+use sim::cc_dcqcn::{self as xd, DcqcnState};
 use testbench::harness::cc_dcqcn::{self as h, Event, Result, Shape, CNP, INIT, TIMER, TX};
 use testbench::harness::Scenario;
 

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
 use sim::cc_hop_util::{CcHopUtil as Model, LATENCY};
-use sim::cc_module::hpcc::HpccConfig;
+use sim::cc_hpcc::HpccConfig;
 use testbench::harness::{cc_units, Scenario};
 
 /// 10^6 hops through the regression's generator: the drafts' tables on even seeds, random

@@ -1,5 +1,5 @@
 //! cc_hpcc (HPCC++ and Rx-HPCC datapath of the CC module) against the fixed-point model
-//! `sim::cc_module::hpcc`, result by result; throughput, latency, and rust-hdl's simulator.
+//! `sim::cc_hpcc`, result by result; throughput, latency, and rust-hdl's simulator.
 //! Seeds are fresh each run and printed on failure with the command that replays them.
 
 use testbench::harness::cc_hpcc::{self, Event, Result, Shape};
@@ -144,7 +144,7 @@ fn rust_hdl_simulation_matches_the_model() {
         cycle(&mut uut);
     }
     // Three flows, two ACKs each (record, then measure), 4 cycles apart.
-    let mut model = vec![sim::cc_module::hpcc::HpccState::new(&c); 3];
+    let mut model = vec![sim::cc_hpcc::HpccState::new(&c); 3];
     let mut want = Vec::new();
     let mut got = Vec::new();
     for k in 0..6u64 {

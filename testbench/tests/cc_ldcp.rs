@@ -1,10 +1,10 @@
 //! cc_ldcp (LDCP datapath of the CC module) against the fixed-point model
-//! `sim::cc_module::ldcp`, result by result; directed LDCP cases, throughput, hazard spacing,
+//! `sim::cc_ldcp`, result by result; directed LDCP cases, throughput, hazard spacing,
 //! latency, and rust-hdl's simulator. Seeds are fresh each run and printed on failure with the
 //! command that replays them.
 
 use hdl::cc_ldcp::{HAZARD, LATENCY};
-use sim::cc_module::ldcp::{LdcpConfig, LdcpState, ONE_PKT};
+use sim::cc_ldcp::{LdcpConfig, LdcpState, ONE_PKT};
 use testbench::harness::cc_ldcp::{self as h, Event, Kind, Result, Shape};
 use testbench::harness::Scenario;
 use testbench::verilated::models::CcLdcp;

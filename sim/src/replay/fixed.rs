@@ -11,7 +11,7 @@
 //!   converted exactly (or, for the rate, deterministically) to decimals.
 
 use super::{Event, Output};
-use crate::cc_module::{dcqcn, hpcc, ldcp};
+use crate::{cc_dcqcn as dcqcn, cc_hpcc as hpcc, cc_ldcp as ldcp};
 use crate::replay::{Algo, ReplayConfig};
 
 /// The configuration registers of the selected algorithm.

@@ -1,4 +1,4 @@
-//! cc_dcqcn against the fixed-point DCQCN model (`sim::cc_module::dcqcn`), event by event:
+//! cc_dcqcn against the fixed-point DCQCN model (`sim::cc_dcqcn`), event by event:
 //! every accepted event's result (rate, window and the flow's whole state) is compared with
 //! the model's state after the same event.
 
@@ -8,7 +8,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
-use sim::cc_module::dcqcn::{self as xd, DcqcnConfig, DcqcnState};
+use sim::cc_dcqcn::{self as xd, DcqcnConfig, DcqcnState};
 use sim::cc_module::Clock;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! cc_hpcc against the fixed-point HPCC++ model (`sim::cc_module::hpcc`), event by event: every
+//! cc_hpcc against the fixed-point HPCC++ model (`sim::cc_hpcc`), event by event: every
 //! accepted event's result is compared with the model's state after the same event.
 
 use super::{Outcome, Scenario};
@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
-use sim::cc_module::hpcc::{self as xh, FxHop, HpccConfig, HpccState};
+use sim::cc_hpcc::{self as xh, FxHop, HpccConfig, HpccState};
 use sim::packet::{IntHop, LineRate};
 use std::collections::VecDeque;
 use std::path::Path;

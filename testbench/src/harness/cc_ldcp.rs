@@ -1,4 +1,4 @@
-//! cc_ldcp against the fixed-point LDCP model (`sim::cc_module::ldcp`), event by event: every
+//! cc_ldcp against the fixed-point LDCP model (`sim::cc_ldcp`), event by event: every
 //! accepted event's result is compared with the model's state after the same event. Results
 //! of different flows may pass each other (flow_park), so they are matched per flow, in order.
 
@@ -8,7 +8,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::ldcp::LdcpParams;
-use sim::cc_module::ldcp::{self as xl, LdcpConfig, LdcpState};
+use sim::cc_ldcp::{self as xl, LdcpConfig, LdcpState};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Instant;

@@ -1,5 +1,5 @@
 //! cc_module (the CC module's top) against a per-flow algorithm map plus the three engines'
-//! golden models (`sim::cc_module::{hpcc, ldcp, dcqcn}` through the engine harnesses'
+//! golden models (`sim::{cc_hpcc, cc_ldcp, cc_dcqcn}` through the engine harnesses'
 //! `Result::model`). Every Update and feedback is compared bit for bit with the model's,
 //! matched per flow in order. Engines may reorder results across flows, and across a re-create
 //! that moves a flow to another engine a flow's results of the two engines may interleave
@@ -13,9 +13,9 @@ use super::{cc_dcqcn as hd, cc_hpcc as hh, cc_ldcp as hl, Outcome, Scenario};
 use crate::verilated::models::CcModule;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::cc_module::dcqcn::{DcqcnConfig, DcqcnState};
-use sim::cc_module::hpcc::{HpccConfig, HpccState};
-use sim::cc_module::ldcp::{LdcpConfig, LdcpState};
+use sim::cc_dcqcn::{DcqcnConfig, DcqcnState};
+use sim::cc_hpcc::{HpccConfig, HpccState};
+use sim::cc_ldcp::{LdcpConfig, LdcpState};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Instant;

@@ -7,7 +7,7 @@ use crate::verilated::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
-use sim::cc_module::hpcc::{FxHop, HpccConfig};
+use sim::cc_hpcc::{FxHop, HpccConfig};
 use std::path::Path;
 use std::time::Instant;
 

@@ -268,9 +268,9 @@ impl Spec {
 /// LDCP's parameters for this fabric: the draft's defaults at 100 Gb/s with the fabric's base
 /// RTT (5 us) and its MTU (4096 B) as the MSS; the defaults (`cc_ldcp::config(0)`) assume a
 /// 10 us RTT and 1000-byte packets.
-pub fn ldcp_for_fabric() -> sim::cc_module::ldcp::LdcpConfig {
+pub fn ldcp_for_fabric() -> sim::cc_ldcp::LdcpConfig {
     let p = sim::cc_float::ldcp::LdcpParams::new(100e9, 5_000, 4096);
-    sim::cc_module::ldcp::LdcpConfig::new(&p, Default::default()).expect("LDCP at 100G, 5 us, 4 KB fits")
+    sim::cc_ldcp::LdcpConfig::new(&p, Default::default()).expect("LDCP at 100G, 5 us, 4 KB fits")
 }
 
 /// `Spec::new`'s run, all senders at once.

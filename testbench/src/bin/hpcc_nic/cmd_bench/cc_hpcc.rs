@@ -15,7 +15,7 @@ pub struct Rates {
 
 fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u64, u64) {
     let c = config();
-    let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
+    let mut states = vec![sim::cc_hpcc::HpccState::new(&c); 1024];
     let mut dut = open(&c, None);
     for _ in 0..1024 {
         dut.tick();
@@ -55,7 +55,7 @@ pub fn run(events: usize) -> Rates {
     let ev = round_robin_events(0xbe7c_0002, events);
     let (t_rtl, cycles, _) = drive(&ev, false);
     let c = config();
-    let mut states = vec![sim::cc_module::hpcc::HpccState::new(&c); 1024];
+    let mut states = vec![sim::cc_hpcc::HpccState::new(&c); 1024];
     let start = Instant::now();
     for e in &ev {
         RtlResult::model(&c, &mut states[e.flow as usize], e);

@@ -5,7 +5,7 @@
 use super::cc_hpcc::Rates;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sim::cc_module::ldcp::LdcpState;
+use sim::cc_ldcp::LdcpState;
 use std::time::Instant;
 use testbench::harness::cc_ldcp::{config, open, Event, Result as RtlResult, Source, FLOWS};
 

@@ -18,7 +18,7 @@
 //!   against at most 4096 flows to visit), so catching up one step per event only differs
 //!   from the reference when a trace skips whole periods.
 
-use super::{recip, to_fixed, Clock};
+use crate::cc_module::{recip, to_fixed, Clock};
 
 /// Fraction bits of the internal rates.
 pub const RATE_FRAC: u32 = 24;

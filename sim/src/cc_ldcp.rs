@@ -11,7 +11,7 @@
 //! * The sub-packet timer period `RTT / cw` is `ceil(RTT x 2^16 / cw)`, the same divider.
 //! * Rate R = cw x MSS / RTT is UQ16.16 bytes/cycle via the host-computed `rate_mul`.
 
-use super::{div_ceil, div_floor, to_fixed, Clock};
+use crate::cc_module::{div_ceil, div_floor, to_fixed, Clock};
 use crate::cc_float::ldcp::LdcpParams;
 
 /// One packet in UQ16.16.

@@ -8,7 +8,7 @@
 //! R bytes/cycle UQ16.16. Telemetry enters in wire units (`FxHop`), exactly what the Rx pipe
 //! hands the CC module.
 
-use super::{div_floor, recip, to_fixed, Clock};
+use crate::cc_module::{div_floor, recip, to_fixed, Clock};
 use crate::cc_float::hpcc::HpccParams;
 use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_UNIT, TX_BYTES_UNIT};
 

@@ -1,5 +1,6 @@
-//! Fixed-point golden models of the CC module (`hdl/src/cc_module.rs`, issue 4): HPCC++
-//! sender and Rx-HPCC, LDCP and DCQCN, bit-exact with the RTL that is built from them.
+//! The CC module's fixed point, shared by its engines' golden models (`crate::cc_hpcc`: HPCC++
+//! sender and Rx-HPCC, `crate::cc_ldcp`, `crate::cc_dcqcn`; same names as the RTL's blocks),
+//! which are bit-exact with the RTL built from them.
 //!
 //! docs/fixed-point.md is the specification; this code is its executable form. The rules that
 //! shape every line:
@@ -18,10 +19,6 @@
 //!
 //! The float references in `crate::cc_float` are what these models are measured against
 //! (sim/tests/cc_module.rs states and enforces the error bounds).
-
-pub mod dcqcn;
-pub mod hpcc;
-pub mod ldcp;
 
 /// Clock of the CC module and the flow scheduler: rates are bytes per cycle of it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,0 +1,169 @@
+// Bit layouts of the words the blocks pass to each other or keep per flow. Each is defined
+// here once, and everything else derives from it:
+// - sim packs and unpacks records with `Field::get` / `Field::set` (on 32-bit words, word 0 =
+//   bits 31:0, the order Verilator uses for wide ports);
+// - hdl's build.rs includes this file and generates, per layout, a trait on `Bits<WIDTH>` with
+//   `get_value_<field>()` / `set_value_<field>()`, which rust-hdl's hdl_gen turns into part
+//   selects at the field's offset: RTL code names fields, never offsets;
+// - the layout tables in docs/modules/ are `Layout::table()`, checked by a test in sim.
+//
+// This file uses nothing outside itself (hdl/build.rs compiles it on its own), so it has plain
+// comments and no `use`.
+
+/// One field: bits [lo + width - 1 : lo] of its word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: &'static str,
+    pub lo: usize,
+    pub width: usize,
+    /// What the field holds, for the docs table.
+    pub about: &'static str,
+}
+
+/// A word's name, width and fields, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub name: &'static str,
+    pub width: usize,
+    pub fields: &'static [Field],
+}
+
+impl Field {
+    /// Part `k` of a field made of equal parts `width` bits wide (hop word k of the hop area).
+    pub const fn part(&self, k: usize, width: usize) -> Field {
+        assert!((k + 1) * width <= self.width, "part outside its field");
+        Field { name: self.name, lo: self.lo + k * width, width, about: self.about }
+    }
+
+    /// The field's value in `words` (32-bit words, word 0 = bits 31:0). At most 64 bits.
+    pub fn get(&self, words: &[u32]) -> u64 {
+        assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);
+        let mut v = 0u64;
+        let mut i = 0;
+        while i < self.width {
+            let (word, at, n) = self.chunk(i);
+            v |= ((words[word] >> at) as u64 & ((1u64 << n) - 1)) << i;
+            i += n;
+        }
+        v
+    }
+
+    /// Writes the low `width` bits of `v` into the field; the bits above are dropped, as a
+    /// part select in the RTL drops them.
+    pub fn set(&self, words: &mut [u32], v: u64) {
+        assert!(self.width <= 64, "{} is wider than 64 bits: write it by parts", self.name);
+        let mut i = 0;
+        while i < self.width {
+            let (word, at, n) = self.chunk(i);
+            let mask = (((1u64 << n) - 1) as u32) << at;
+            words[word] = words[word] & !mask | ((v >> i) as u32) << at & mask;
+            i += n;
+        }
+    }
+
+    /// Where bit `i` of the field is (word, bit in it), and how many of the field's bits from
+    /// there lie in that word.
+    fn chunk(&self, i: usize) -> (usize, usize, usize) {
+        let b = self.lo + i;
+        (b / 32, b % 32, (32 - b % 32).min(self.width - i))
+    }
+
+    /// The bits as the docs write them: `[hi:lo]`, or `n` for one bit.
+    pub fn bits(&self) -> String {
+        if self.width == 1 {
+            format!("{}", self.lo)
+        } else {
+            format!("[{}:{}]", self.lo + self.width - 1, self.lo)
+        }
+    }
+}
+
+impl Layout {
+    /// The markdown table docs/modules/ shows for this layout.
+    pub fn table(&self) -> String {
+        let mut t = String::from("| bits | field | meaning |\n|---|---|---|\n");
+        for f in self.fields {
+            t += &format!("| {} | `{}` | {} |\n", f.bits(), f.name, f.about);
+        }
+        t
+    }
+
+    /// The first field that overlaps the one before it, leaves the word, or is out of order.
+    pub fn fault(&self) -> Option<String> {
+        let mut next = 0;
+        for f in self.fields {
+            if f.width == 0 || f.lo < next || f.lo + f.width > self.width {
+                return Some(format!("{}: field {} at {}+{} misplaced", self.name, f.name, f.lo, f.width));
+            }
+            next = f.lo + f.width;
+        }
+        None
+    }
+}
+
+// `layout!(NAME: Type, "name", WIDTH, { field: lo, width, "about"; ... })` defines the struct
+// `Type` with one `Field` per field, the constant `NAME` of it, and `Type::LAYOUT`.
+macro_rules! layout {
+    ($konst:ident : $ty:ident, $name:literal, $width:expr, { $($f:ident : $lo:expr, $w:expr, $about:literal;)* }) => {
+        #[derive(Clone, Copy, Debug)]
+        pub struct $ty {
+            $(pub $f: Field,)*
+        }
+        pub const $konst: $ty = $ty {
+            $($f: Field { name: stringify!($f), lo: $lo, width: $w, about: $about },)*
+        };
+        impl $ty {
+            pub const WIDTH: usize = $width;
+            pub const LAYOUT: Layout =
+                Layout { name: $name, width: $width, fields: &[$($konst.$f,)*] };
+        }
+    };
+}
+
+layout!(VERDICT: VerdictLayout, "verdict", 640, {
+    code: 0, 8, "0 accepted, else the drop reason (rx_pipe's table above)";
+    opcode: 8, 8, "BTH opcode";
+    ack_req: 16, 1, "BTH AckReq";
+    becn: 17, 1, "BTH BECN (the ECN-Echo of an ACK)";
+    fecn: 18, 1, "BTH FECN";
+    solicited: 19, 1, "BTH SE";
+    telemetry: 20, 1, "a telemetry header is present";
+    echo: 21, 1, "its E (echo) bit";
+    ecn: 22, 2, "IPv4 ECN";
+    nhop: 24, 3, "telemetry hop count";
+    feedback: 27, 1, "Rx-HPCC feedback: F set in an echo with no hops; `hops` word 0 is then W (slot 0's bytes 4-7, wire order; its bytes 0-3 are dropped)";
+    pad: 28, 2, "BTH PadCnt";
+    len: 32, 16, "frame length: 64 x (beats - 1, at most 255) + 1 + highest kept lane of the last beat";
+    payload_at: 48, 7, "payload offset in the frame (CNP: of its 16 reserved bytes)";
+    dest_qp: 64, 24, "destination QP";
+    aeth_syndrome: 88, 8, "AETH syndrome (0 without AETH)";
+    psn: 96, 24, "PSN";
+    aeth_msn: 128, 24, "AETH MSN";
+    payload_len: 160, 16, "payload length (pad excluded)";
+    udp_src_port: 176, 16, "UDP source port";
+    reth_va: 192, 64, "RETH VA, wire byte order (first byte in the low bits)";
+    reth_rkey: 256, 32, "RETH R_Key, wire byte order";
+    reth_len: 288, 32, "RETH DMA length, wire byte order";
+    hops: 320, 320, "hop words 0-4, 64 bits each from bit 320, wire byte order; unused slots 0";
+});
+
+layout!(RX_QP: RxQpLayout, "rx_qp", 319, {
+    valid: 0, 1, "the QP exists";
+    qpn: 1, 24, "its QPN";
+    mtu: 25, 14, "path MTU in bytes";
+    epsn: 39, 24, "responder: expected PSN";
+    nak: 63, 1, "responder: a sequence NAK was sent and not yet repaired";
+    act: 64, 1, "responder: a multi-packet WRITE is in progress";
+    addr: 65, 64, "responder: the next WRITE packet's address";
+    left: 129, 32, "responder: the WRITE's bytes left";
+    msn: 161, 24, "responder: MSN";
+    una: 185, 32, "requester: snd_una";
+    sent: 217, 32, "requester: the next PSN to send";
+    rd: 249, 64, "requester: the next READ response's address";
+    gap: 313, 1, "requester: a READ response was lost (go-back-N out)";
+    ract: 314, 1, "requester: a READ is posted";
+    mtu_log: 315, 4, "log2 of the MTU, 15 if it is not a power of two";
+});
+
+/// Every layout, for hdl's build.rs and the docs check.
+pub const ALL: &[Layout] = &[VerdictLayout::LAYOUT, RxQpLayout::LAYOUT];

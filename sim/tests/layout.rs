@@ -1,0 +1,87 @@
+//! The bit layouts of `sim::layout`: well formed, packing round-trips, and the docs' tables
+//! are the definitions'.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::layout::{Field, Layout, ALL};
+use std::path::Path;
+
+/// The docs file that shows each layout's table.
+fn doc_of(l: &Layout) -> &'static str {
+    match l.name {
+        "verdict" => "docs/modules/rx_pipe.md",
+        "rx_qp" => "docs/modules/rx_ctx.md",
+        other => panic!("layout {other} has no docs page: add it here and to its page"),
+    }
+}
+
+#[test]
+fn layouts_are_well_formed() {
+    for l in ALL {
+        assert_eq!(l.fault(), None);
+        let names: Vec<_> = l.fields.iter().map(|f| f.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "{}: a field name repeats", l.name);
+    }
+}
+
+#[test]
+fn a_bad_layout_is_caught() {
+    const OVERLAP: &[Field] = &[
+        Field { name: "a", lo: 0, width: 8, about: "" },
+        Field { name: "b", lo: 7, width: 8, about: "" },
+    ];
+    const OUTSIDE: &[Field] = &[Field { name: "a", lo: 60, width: 8, about: "" }];
+    assert!(Layout { name: "x", width: 64, fields: OVERLAP }.fault().is_some());
+    assert!(Layout { name: "x", width: 64, fields: OUTSIDE }.fault().is_some());
+}
+
+#[test]
+fn fields_pack_and_unpack_without_touching_their_neighbours() {
+    let seed = rand::random::<u64>();
+    println!("seed {seed}");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for l in ALL {
+        let words = l.width.div_ceil(32);
+        for _ in 0..200 {
+            let before: Vec<u32> = (0..words).map(|_| rng.gen()).collect();
+            for f in l.fields.iter().filter(|f| f.width <= 64) {
+                let mut w = before.clone();
+                let v: u64 = rng.gen();
+                f.set(&mut w, v);
+                let mask = if f.width == 64 { u64::MAX } else { (1 << f.width) - 1 };
+                assert_eq!(f.get(&w), v & mask, "{}.{}", l.name, f.name);
+                // Every bit outside the field is as it was.
+                for b in (0..l.width).filter(|b| *b < f.lo || *b >= f.lo + f.width) {
+                    assert_eq!(w[b / 32] >> (b % 32) & 1, before[b / 32] >> (b % 32) & 1);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn docs_tables_are_the_definitions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for l in ALL {
+        let doc = std::fs::read_to_string(root.join(doc_of(l))).unwrap();
+        let open = format!("<!-- layout {} -->\n", l.name);
+        let at = doc.find(&open).unwrap_or_else(|| panic!("{} has no `{open}`", doc_of(l)));
+        let body = &doc[at + open.len()..];
+        let end = body.find("<!-- end layout -->").expect("an end marker");
+        if std::env::var_os("UPDATE_LAYOUT_DOCS").is_some() {
+            let new = format!("{}{}{}", &doc[..at + open.len()], l.table(), &body[end..]);
+            std::fs::write(root.join(doc_of(l)), new).unwrap();
+            continue;
+        }
+        assert!(
+            body[..end] == l.table(),
+            "{}: the {} table differs from sim/src/layout.rs (UPDATE_LAYOUT_DOCS=1 rewrites it); it should read:\n{}",
+            doc_of(l),
+            l.name,
+            l.table()
+        );
+    }
+}
