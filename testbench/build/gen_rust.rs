@@ -1,5 +1,6 @@
 //! The typed Rust wrapper of a model, appended to $OUT_DIR/models.rs.
 
+use crate::gen_axis::gen_axis;
 use crate::modules::Module;
 use crate::ports::Port;
 use std::fmt::Write as _;
@@ -214,4 +215,5 @@ impl crate::verilated::Model for {ty} {{
 "#,
         file = m.label,
     );
+    out.push_str(&gen_axis(&ty, ports));
 }

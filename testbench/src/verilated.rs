@@ -10,7 +10,10 @@
 //!   `<port>_mut() -> &mut [u32]` (word 0 = bits 31:0) straight into the model;
 //!   and `<PORT>_WIDTH`;
 //! - `eval()`, `tick()` (modules with a `clock` input; 4 ns period), `cycles()`,
-//!   `time_ps()`, `finished()`, `fatal()`, `flush_vcd()`, and [`Model`].
+//!   `time_ps()`, `finished()`, `fatal()`, `flush_vcd()`, and [`Model`];
+//! - per AXI-Stream port triple (`<prefix>_tdata`, `_tvalid`, `_tready`) a typed handle,
+//!   `S_AXIS_EVENT: SAxis<Self>` or `M_AXIS_RESULT: MAxis<Self>` ([`SAxis`], [`MAxis`]),
+//!   which the generic source and sink of `harness::stream` drive.
 //!
 //! Every instance has its own Verilator context, so instances are independent
 //! and may run on different threads. `$finish`, `$stop` and `$fatal` do not end
@@ -61,6 +64,79 @@ pub trait Model: Send + Sized {
     /// The message of `$fatal`, `$stop` or a fatal Verilator error, if any.
     fn fatal(&self) -> Option<String>;
     fn flush_vcd(&mut self);
+}
+
+/// An input stream of model `M` (`s_axis_*`), generated for every port triple. The data is
+/// little-endian 32-bit words (word 0 = bits 31:0), whatever the port's storage.
+pub struct SAxis<M> {
+    /// Port prefix, e.g. `s_axis_event`.
+    pub name: &'static str,
+    /// Width of `tdata`.
+    pub bits: usize,
+    pub set_tvalid: fn(&mut M, bool),
+    pub tready: fn(&M) -> bool,
+    /// Takes exactly [`SAxis::words`] words.
+    pub set_tdata: fn(&mut M, &[u32]),
+    pub set_tlast: Option<fn(&mut M, bool)>,
+    pub set_tkeep: Option<fn(&mut M, u64)>,
+    pub set_tuser: Option<fn(&mut M, u64)>,
+}
+
+/// An output stream of model `M` (`m_axis_*`), generated for every port triple.
+pub struct MAxis<M> {
+    /// Port prefix, e.g. `m_axis_result`.
+    pub name: &'static str,
+    /// Width of `tdata`.
+    pub bits: usize,
+    pub tvalid: fn(&M) -> bool,
+    pub set_tready: fn(&mut M, bool),
+    /// Fills exactly [`MAxis::words`] words.
+    pub tdata: fn(&M, &mut [u32]),
+    pub tlast: Option<fn(&M) -> bool>,
+    pub tkeep: Option<fn(&M) -> u64>,
+    pub tuser: Option<fn(&M) -> u64>,
+}
+
+// Handles are plain function tables: copyable whatever `M` is (a derive would ask M: Copy).
+impl<M> Clone for SAxis<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for SAxis<M> {}
+impl<M> Clone for MAxis<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for MAxis<M> {}
+
+impl<M> SAxis<M> {
+    /// 32-bit words of `tdata`.
+    pub const fn words(&self) -> usize {
+        self.bits.div_ceil(32)
+    }
+}
+
+impl<M> MAxis<M> {
+    /// 32-bit words of `tdata`.
+    pub const fn words(&self) -> usize {
+        self.bits.div_ceil(32)
+    }
+}
+
+/// Words 0 and 1 of `w` as one value (for ports of at most 64 bits).
+#[doc(hidden)]
+pub fn low_u64(w: &[u32]) -> u64 {
+    w.iter().take(2).rev().fold(0, |v, &x| v << 32 | x as u64)
+}
+
+/// `v` into `w` (one or two words), low word first.
+#[doc(hidden)]
+pub fn put_u64(v: u64, w: &mut [u32]) {
+    for (k, x) in w.iter_mut().take(2).enumerate() {
+        *x = (v >> (32 * k)) as u32;
+    }
 }
 
 extern "C" {

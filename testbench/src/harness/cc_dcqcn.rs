@@ -2,20 +2,18 @@
 //! every accepted event's result (rate, window and the flow's whole state) is compared with
 //! the model's state after the same event.
 
+use super::cc_engine::{self, Engine};
+pub use super::cc_engine::{Shape, FLOWS};
+use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcDcqcn;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use crate::verilated::{MAxis, SAxis};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 use sim::cc_dcqcn::{self as xd, DcqcnConfig, DcqcnState};
 use sim::cc_module::Clock;
-use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-use std::time::Instant;
-
-/// Flows of the Verilated configuration (`rtl-out/cc_dcqcn.v`, F = 10).
-pub const FLOWS: usize = 1024;
 
 /// Event kinds (`[17:16]` of the event).
 pub const CNP: u8 = 0;
@@ -44,6 +42,12 @@ impl Event {
             self.now as u32,
             (self.now >> 32) as u32,
         ]
+    }
+}
+
+impl Beat for Event {
+    fn write(&self, tdata: &mut [u32]) {
+        tdata.copy_from_slice(&self.words());
     }
 }
 
@@ -270,143 +274,84 @@ impl FlowGen {
     }
 }
 
-/// Traffic shape of one run.
-pub struct Shape {
-    /// Flows that carry events (of the 1024).
-    pub active: usize,
-    /// Chance of an event on a cycle.
-    pub load: f64,
-    /// Chance that the next event repeats the previous flow (same-flow bursts).
-    pub burst: f64,
-    /// Chance of a flow id >= 1024.
-    pub bad_flow: f64,
-    /// Chance that `m_axis_result_tready` is low on a cycle.
-    pub stall: f64,
-    /// Configuration B (no byte counter, g = 1/16) instead of A.
-    pub config_b: bool,
+/// The random shape with 800 active flows (more flows in their 60-cycle flow_park window).
+pub const RANDOM: Shape = Shape { active: 800, ..Shape::RANDOM };
+
+/// cc_dcqcn in the common engine loop, with the counts of what the events reached
+/// ([`COVERAGE`]).
+pub struct Dcqcn {
+    c: DcqcnConfig,
+    cov: [u64; 13],
 }
 
-impl Shape {
-    /// Many flows, 90% load, a few same-flow repeats and hazards, rare bad flow ids, 20% of
-    /// cycles with result backpressure.
-    pub const RANDOM: Shape = Shape {
-        active: 800,
-        load: 0.9,
-        burst: 0.05,
-        bad_flow: 0.002,
-        stall: 0.2,
-        config_b: false,
-    };
-    /// Four flows, an event offered every cycle, mostly the same flow again.
-    pub const BURSTS: Shape = Shape {
-        active: 4,
-        load: 1.0,
-        burst: 0.7,
-        bad_flow: 0.0,
-        stall: 0.0,
-        config_b: false,
-    };
-    /// Every flow, an event offered every cycle, flows drawn uniformly at random.
-    pub const SATURATED: Shape = Shape {
-        active: FLOWS,
-        load: 1.0,
-        burst: 0.0,
-        bad_flow: 0.0,
-        stall: 0.0,
-        config_b: false,
-    };
+impl Dcqcn {
+    pub fn new(c: DcqcnConfig) -> Dcqcn {
+        Dcqcn { c, cov: [0; 13] }
+    }
 }
 
-/// Runs `cycles` cycles of random events; compares every result.
-pub fn run(
-    scenario: Scenario,
-    seed: u64,
-    cycles: u64,
-    shape: &Shape,
-    vcd: Option<&Path>,
-) -> Outcome {
-    let start = Instant::now();
-    let mut o = Outcome::new(scenario, seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let c = if shape.config_b { config_b() } else { config() };
-    let mut dut = open(&c, vcd);
-    let mut flows: Vec<(FlowGen, DcqcnState)> = (0..shape.active)
-        .map(|_| (FlowGen::new(&mut rng), DcqcnState::new(&c)))
-        .collect();
-    let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
-    ids.shuffle(&mut rng);
-    ids.truncate(shape.active);
-    // Results of different flows may pass each other (flow_park): matched per flow, in order.
-    let mut expected: HashMap<u16, VecDeque<Result>> = HashMap::new();
-    let mut owed = 0usize;
-    let mut pending: Option<(usize, Event)> = None;
-    let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
-    let mut cov = [0u64; 13];
-    let mut cycle = 0u64;
-    while cycle < cycles || owed > 0 {
-        if cycle > cycles + 10_000 {
-            o.fail(format!("{owed} results never came out"));
-            break;
-        }
-        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
-            let slot = if last_slot < shape.active && rng.gen_bool(shape.burst) {
-                last_slot
-            } else {
-                rng.gen_range(0..shape.active)
-            };
-            let (g, s) = &mut flows[slot];
-            let mut e = g.event(&mut rng, &c, s, ids[slot]);
-            if rng.gen_bool(shape.bad_flow) {
-                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
-            }
-            pending = Some((slot, e));
-        }
-        dut.set_m_axis_result_tready(!rng.gen_bool(shape.stall) as u8);
-        match &pending {
-            Some((_, e)) => {
-                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-                dut.set_s_axis_event_tvalid(1);
-            }
-            None => dut.set_s_axis_event_tvalid(0),
-        }
-        dut.eval();
-        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
-            let (slot, e) = pending.take().unwrap();
-            if e.flow as usize >= FLOWS {
-                bad += 1;
-            } else {
-                let before = flows[slot].1;
-                let r = Result::model(&c, &mut flows[slot].1, &e);
-                coverage(&c, &before, &e, &r.state, &mut cov);
-                expected.entry(e.flow).or_default().push_back(r);
-                owed += 1;
-                same_flow += (slot == last_slot) as u64;
-                last_slot = slot;
-                accepted += 1;
-            }
-        }
-        if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
-            let got = Result::from_words(dut.m_axis_result_tdata());
-            let want = expected.get_mut(&got.flow).and_then(|q| q.pop_front());
-            owed = owed.saturating_sub(want.is_some() as usize);
-            o.check(cycle, Some(got), want);
-        }
-        dut.tick();
-        cycle += 1;
+impl Engine for Dcqcn {
+    type Dut = CcDcqcn;
+    type State = DcqcnState;
+    type Gen = FlowGen;
+    type Event = Event;
+    type Result = Result;
+    const EVENTS: SAxis<CcDcqcn> = CcDcqcn::S_AXIS_EVENT;
+    const RESULTS: MAxis<CcDcqcn> = CcDcqcn::M_AXIS_RESULT;
+    // Results of different flows may pass each other (flow_park).
+    const ORDER: Order = Order::PerKey;
+
+    fn open(&self, vcd: Option<&Path>) -> CcDcqcn {
+        open(&self.c, vcd)
     }
-    if dut.stat_bad_flow() as u64 != bad {
-        o.fail(format!("stat_bad_flow {} != {bad} dropped", dut.stat_bad_flow()));
+    fn stat_bad_flow(dut: &CcDcqcn) -> u64 {
+        dut.stat_bad_flow() as u64
     }
-    o.transactions = accepted;
-    o.cycles = cycle;
-    o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
-    o.metric("same_flow_events", same_flow as f64);
-    o.metric("bad_flow_dropped", bad as f64);
-    for (name, n) in COVERAGE.iter().zip(cov) {
-        o.metric(name, n as f64);
+    fn flow(&self, rng: &mut ChaCha8Rng) -> (FlowGen, DcqcnState) {
+        (FlowGen::new(rng), DcqcnState::new(&self.c))
     }
-    o.seconds = start.elapsed().as_secs_f64();
-    o
+    fn event(&self, rng: &mut ChaCha8Rng, _: &Shape, g: &mut FlowGen, s: &DcqcnState, flow: u16) -> Event {
+        g.event(rng, &self.c, s, flow)
+    }
+    fn event_flow(e: &Event) -> u16 {
+        e.flow
+    }
+    fn set_event_flow(e: &mut Event, flow: u16) {
+        e.flow = flow;
+    }
+    fn model(&mut self, s: &mut DcqcnState, e: &Event) -> Result {
+        let before = *s;
+        let r = Result::model(&self.c, s, e);
+        coverage(&self.c, &before, e, &r.state, &mut self.cov);
+        r
+    }
+    fn result(words: &[u32]) -> Result {
+        Result::from_words(words)
+    }
+    fn result_flow(r: &Result) -> u16 {
+        r.flow
+    }
+    fn metrics(&self, o: &mut Outcome) {
+        for (name, n) in COVERAGE.iter().zip(self.cov) {
+            o.metric(name, n as f64);
+        }
+    }
+}
+
+/// The two configurations the regressions alternate by seed parity: even seeds [`config`]
+/// (A), odd seeds [`config_b`].
+pub fn config_for(seed: u64) -> DcqcnConfig {
+    if seed.is_multiple_of(2) {
+        config()
+    } else {
+        config_b()
+    }
+}
+
+/// Runs `cycles` cycles of random events; compares every result. The configuration
+/// alternates by seed parity ([`config_for`]).
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+    cc_engine::run(Dcqcn::new(config_for(seed)), scenario, seed, cycles, shape, vcd)
 }
 
 /// What the random events reached, counted from the model's states before and after.

@@ -1,20 +1,18 @@
 //! cc_hpcc against the fixed-point HPCC++ model (`sim::cc_hpcc`), event by event: every
 //! accepted event's result is compared with the model's state after the same event.
 
+use super::cc_engine::{self, Engine};
+pub use super::cc_engine::{Shape, FLOWS};
+use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcHpcc;
-use rand::seq::SliceRandom;
+use crate::verilated::{MAxis, SAxis};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
 use sim::cc_hpcc::{self as xh, FxHop, HpccConfig, HpccState};
 use sim::packet::{IntHop, LineRate};
-use std::collections::VecDeque;
 use std::path::Path;
-use std::time::Instant;
-
-/// Flows of the Verilated configuration (`rtl-out/cc_hpcc.v`, F = 10).
-pub const FLOWS: usize = 1024;
 
 /// One event as the module takes it.
 #[derive(Clone, Debug)]
@@ -49,6 +47,12 @@ impl Event {
             w[6 + 2 * i] = (h >> 32) as u32;
         }
         w
+    }
+}
+
+impl Beat for Event {
+    fn write(&self, tdata: &mut [u32]) {
+        tdata.copy_from_slice(&self.words());
     }
 }
 
@@ -250,149 +254,79 @@ pub fn set_config(dut: &mut CcHpcc, c: &HpccConfig) {
     dut.set_cfg_line_q16(c.line_q16);
 }
 
-/// Traffic shape of one run.
-pub struct Shape {
-    /// Flows that carry events (of the 1024).
-    pub active: usize,
-    /// Chance of an event on a cycle.
-    pub load: f64,
-    /// Chance that the next event repeats the previous flow (same-flow bursts).
-    pub burst: f64,
-    /// Chance that an event is Rx-HPCC.
-    pub rx: f64,
-    /// Chance of a flow id >= 1024.
-    pub bad_flow: f64,
-    /// Chance that `m_axis_result_tready` is low on a cycle.
-    pub stall: f64,
+/// cc_hpcc in the common engine loop, with the counts of what the events reached.
+pub struct Hpcc {
+    c: HpccConfig,
+    actions: [u64; 4],
+    additive: u64,
+    below_half: u64,
+    inits: u64,
+    rx_events: u64,
 }
 
-impl Shape {
-    /// Many flows, 90% load, a few same-flow repeats, half Rx-HPCC, rare bad flow ids.
-    pub const RANDOM: Shape = Shape {
-        active: 600,
-        load: 0.9,
-        burst: 0.05,
-        rx: 0.5,
-        bad_flow: 0.002,
-        stall: 0.2,
-    };
-    /// Four flows, an event offered every cycle, mostly the same flow again.
-    pub const BURSTS: Shape = Shape {
-        active: 4,
-        load: 1.0,
-        burst: 0.7,
-        rx: 0.3,
-        bad_flow: 0.0,
-        stall: 0.0,
-    };
-    /// Every flow, an event offered every cycle, flows drawn at random: the throughput case.
-    pub const SATURATED: Shape = Shape {
-        active: FLOWS,
-        load: 1.0,
-        burst: 0.0,
-        rx: 0.3,
-        bad_flow: 0.0,
-        stall: 0.0,
-    };
+impl Hpcc {
+    pub fn new(c: HpccConfig) -> Hpcc {
+        Hpcc { c, actions: [0; 4], additive: 0, below_half: 0, inits: 0, rx_events: 0 }
+    }
+}
+
+impl Engine for Hpcc {
+    type Dut = CcHpcc;
+    type State = HpccState;
+    type Gen = Path5;
+    type Event = Event;
+    type Result = Result;
+    const EVENTS: SAxis<CcHpcc> = CcHpcc::S_AXIS_EVENT;
+    const RESULTS: MAxis<CcHpcc> = CcHpcc::M_AXIS_RESULT;
+    const ORDER: Order = Order::InOrder;
+
+    fn open(&self, vcd: Option<&Path>) -> CcHpcc {
+        open(&self.c, vcd)
+    }
+    fn stat_bad_flow(dut: &CcHpcc) -> u64 {
+        dut.stat_bad_flow() as u64
+    }
+    fn flow(&self, rng: &mut ChaCha8Rng) -> (Path5, HpccState) {
+        (Path5::new(rng), HpccState::new(&self.c))
+    }
+    fn event(&self, rng: &mut ChaCha8Rng, shape: &Shape, g: &mut Path5, _: &HpccState, flow: u16) -> Event {
+        let mut e = g.event(rng, flow);
+        e.rx = rng.gen_bool(shape.rx);
+        e
+    }
+    fn event_flow(e: &Event) -> u16 {
+        e.flow
+    }
+    fn set_event_flow(e: &mut Event, flow: u16) {
+        e.flow = flow;
+    }
+    fn model(&mut self, s: &mut HpccState, e: &Event) -> Result {
+        self.inits += e.init as u64;
+        self.rx_events += e.rx as u64;
+        let r = Result::model(&self.c, s, e);
+        self.actions[r.action as usize] += 1;
+        self.additive += (r.inc_stage > 0) as u64;
+        self.below_half += (r.w < self.c.w_max_q8 / 2) as u64;
+        r
+    }
+    fn result(words: &[u32]) -> Result {
+        Result::from_words(words)
+    }
+    fn result_flow(r: &Result) -> u16 {
+        r.flow
+    }
+    fn metrics(&self, o: &mut Outcome) {
+        o.metric("rx_hpcc_events", self.rx_events as f64);
+        for (name, n) in ["ignored", "recorded", "updated_w", "updated_wc"].iter().zip(self.actions) {
+            o.metric(name, n as f64);
+        }
+        o.metric("inc_stage_gt0", self.additive as f64);
+        o.metric("flow_inits", self.inits as f64);
+        o.metric("w_below_half_bdp", self.below_half as f64);
+    }
 }
 
 /// Runs `cycles` cycles of random events; compares every result.
-pub fn run(
-    scenario: Scenario,
-    seed: u64,
-    cycles: u64,
-    shape: &Shape,
-    vcd: Option<&Path>,
-) -> Outcome {
-    let start = Instant::now();
-    let mut o = Outcome::new(scenario, seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let c = config();
-    let mut dut = open(&c, vcd);
-    let mut flows: Vec<(Path5, HpccState)> = (0..shape.active)
-        .map(|_| (Path5::new(&mut rng), HpccState::new(&c)))
-        .collect();
-    // Distinct flow ids: each slot has its own model state.
-    let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
-    ids.shuffle(&mut rng);
-    ids.truncate(shape.active);
-    let mut expected: VecDeque<Result> = VecDeque::new();
-    let mut pending: Option<(usize, Event)> = None;
-    let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
-    let mut cycle = 0u64;
-    let (mut actions, mut additive, mut below_half, mut inits) = ([0u64; 4], 0u64, 0u64, 0u64);
-    let mut rx_events = 0u64;
-    while cycle < cycles || !expected.is_empty() {
-        if cycle > cycles + 10_000 {
-            o.fail(format!("{} results never came out", expected.len()));
-            break;
-        }
-        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
-            let slot = if last_slot < shape.active && rng.gen_bool(shape.burst) {
-                last_slot
-            } else {
-                rng.gen_range(0..shape.active)
-            };
-            let mut e = flows[slot].0.event(&mut rng, ids[slot]);
-            e.rx = rng.gen_bool(shape.rx);
-            if rng.gen_bool(shape.bad_flow) {
-                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
-            }
-            pending = Some((slot, e));
-        }
-        dut.set_m_axis_result_tready(!rng.gen_bool(shape.stall) as u8);
-        match &pending {
-            Some((_, e)) => {
-                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-                dut.set_s_axis_event_tvalid(1);
-            }
-            None => dut.set_s_axis_event_tvalid(0),
-        }
-        dut.eval();
-        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
-            let (slot, e) = pending.take().unwrap();
-            if e.flow as usize >= FLOWS {
-                bad += 1;
-            } else {
-                inits += e.init as u64;
-                rx_events += e.rx as u64;
-                let r = Result::model(&c, &mut flows[slot].1, &e);
-                actions[r.action as usize] += 1;
-                additive += (r.inc_stage > 0) as u64;
-                below_half += (r.w < c.w_max_q8 / 2) as u64;
-                expected.push_back(r);
-                same_flow += (slot == last_slot) as u64;
-                last_slot = slot;
-                accepted += 1;
-            }
-        }
-        if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
-            let got = Result::from_words(dut.m_axis_result_tdata());
-            o.check(cycle, Some(got), expected.pop_front());
-        }
-        dut.tick();
-        cycle += 1;
-    }
-    if dut.stat_bad_flow() as u64 != bad {
-        o.fail(format!(
-            "stat_bad_flow {} != {bad} dropped",
-            dut.stat_bad_flow()
-        ));
-    }
-    o.transactions = accepted;
-    o.cycles = cycle;
-    o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
-    o.metric("same_flow_events", same_flow as f64);
-    o.metric("rx_hpcc_events", rx_events as f64);
-    for (name, n) in ["ignored", "recorded", "updated_w", "updated_wc"]
-        .iter()
-        .zip(actions)
-    {
-        o.metric(name, n as f64);
-    }
-    o.metric("inc_stage_gt0", additive as f64);
-    o.metric("flow_inits", inits as f64);
-    o.metric("w_below_half_bdp", below_half as f64);
-    o.seconds = start.elapsed().as_secs_f64();
-    o
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
+    cc_engine::run(Hpcc::new(config()), scenario, seed, cycles, shape, vcd)
 }

@@ -2,19 +2,17 @@
 //! accepted event's result is compared with the model's state after the same event. Results
 //! of different flows may pass each other (flow_park), so they are matched per flow, in order.
 
+use super::cc_engine::{self, Engine};
+pub use super::cc_engine::{Shape, FLOWS};
+use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcLdcp;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use crate::verilated::{MAxis, SAxis};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::ldcp::LdcpParams;
 use sim::cc_ldcp::{self as xl, LdcpConfig, LdcpState};
-use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-use std::time::Instant;
-
-/// Flows of the Verilated configuration (`rtl-out/cc_ldcp.v`, F = 10).
-pub const FLOWS: usize = 1024;
 
 /// What an event asks for (`[17:16]` of the event).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +43,12 @@ impl Event {
             self.now as u32,
             (self.now >> 32) as u32,
         ]
+    }
+}
+
+impl Beat for Event {
+    fn write(&self, tdata: &mut [u32]) {
+        tdata.copy_from_slice(&self.words());
     }
 }
 
@@ -109,7 +113,7 @@ impl Result {
 /// 1: 25G, RTT 3 us, MSS 4096 B, alpha 1/4, beta 1, gamma 1/1024, window clamp 40 packets,
 ///    no fast start.
 pub fn config(which: u64) -> LdcpConfig {
-    let p = if which % 2 == 0 {
+    let p = if which.is_multiple_of(2) {
         LdcpParams::new(100e9, 10_000, 1000)
     } else {
         LdcpParams {
@@ -193,110 +197,74 @@ impl Source {
     }
 }
 
-/// Traffic shape of one run.
-pub struct Shape {
-    /// Flows that carry events (of the 1024).
-    pub active: usize,
-    /// Chance of an event on a cycle.
-    pub load: f64,
-    /// Chance that the next event repeats the previous flow (same-flow bursts).
-    pub burst: f64,
-    /// Chance of a flow id >= 1024.
-    pub bad_flow: f64,
-    /// Chance that `m_axis_result_tready` is low on a cycle.
-    pub stall: f64,
+/// cc_ldcp in the common engine loop, with the counts of what the events reached.
+pub struct Ldcp {
+    c: LdcpConfig,
+    grants: u64,
+    sub_packet: u64,
+    fast_start: u64,
+    at_max: u64,
 }
 
-impl Shape {
-    /// Many flows, 90% load, a few same-flow repeats, rare bad flow ids, 20% result stalls.
-    pub const RANDOM: Shape = Shape { active: 600, load: 0.9, burst: 0.05, bad_flow: 0.002, stall: 0.2 };
-    /// Four flows, an event offered every cycle, mostly the same flow again.
-    pub const BURSTS: Shape = Shape { active: 4, load: 1.0, burst: 0.7, bad_flow: 0.0, stall: 0.0 };
-    /// Every flow, an event offered every cycle, flows drawn at random: the throughput case.
-    pub const SATURATED: Shape = Shape { active: FLOWS, load: 1.0, burst: 0.0, bad_flow: 0.0, stall: 0.0 };
+impl Ldcp {
+    pub fn new(c: LdcpConfig) -> Ldcp {
+        Ldcp { c, grants: 0, sub_packet: 0, fast_start: 0, at_max: 0 }
+    }
 }
 
-/// Runs `cycles` cycles of random events; compares every result.
+impl Engine for Ldcp {
+    type Dut = CcLdcp;
+    type State = LdcpState;
+    type Gen = Source;
+    type Event = Event;
+    type Result = Result;
+    const EVENTS: SAxis<CcLdcp> = CcLdcp::S_AXIS_EVENT;
+    const RESULTS: MAxis<CcLdcp> = CcLdcp::M_AXIS_RESULT;
+    // Results of different flows may pass each other (flow_park).
+    const ORDER: Order = Order::PerKey;
+
+    fn open(&self, vcd: Option<&Path>) -> CcLdcp {
+        open(&self.c, vcd)
+    }
+    fn stat_bad_flow(dut: &CcLdcp) -> u64 {
+        dut.stat_bad_flow() as u64
+    }
+    fn flow(&self, rng: &mut ChaCha8Rng) -> (Source, LdcpState) {
+        (Source::new(rng), LdcpState::new(&self.c))
+    }
+    fn event(&self, rng: &mut ChaCha8Rng, _: &Shape, g: &mut Source, _: &LdcpState, flow: u16) -> Event {
+        g.event(rng, flow)
+    }
+    fn event_flow(e: &Event) -> u16 {
+        e.flow
+    }
+    fn set_event_flow(e: &mut Event, flow: u16) {
+        e.flow = flow;
+    }
+    fn model(&mut self, s: &mut LdcpState, e: &Event) -> Result {
+        let r = Result::model(&self.c, s, e);
+        self.grants += r.grant as u64;
+        self.sub_packet += (r.cw < xl::ONE_PKT) as u64;
+        self.fast_start += r.fast_start as u64;
+        self.at_max += (r.cw == self.c.max_cw_q16) as u64;
+        r
+    }
+    fn result(words: &[u32]) -> Result {
+        Result::from_words(words)
+    }
+    fn result_flow(r: &Result) -> u16 {
+        r.flow
+    }
+    fn metrics(&self, o: &mut Outcome) {
+        o.metric("timer_grants", self.grants as f64);
+        o.metric("cw_below_one_packet", self.sub_packet as f64);
+        o.metric("in_fast_start", self.fast_start as f64);
+        o.metric("cw_at_clamp", self.at_max as f64);
+    }
+}
+
+/// Runs `cycles` cycles of random events; compares every result. The configuration
+/// alternates by seed parity ([`config`]).
 pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
-    let start = Instant::now();
-    let mut o = Outcome::new(scenario, seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let c = config(seed);
-    let mut dut = open(&c, vcd);
-    let mut flows: Vec<(Source, LdcpState)> =
-        (0..shape.active).map(|_| (Source::new(&mut rng), LdcpState::new(&c))).collect();
-    let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
-    ids.shuffle(&mut rng);
-    ids.truncate(shape.active);
-    let mut expected: HashMap<u16, VecDeque<Result>> = HashMap::new();
-    let mut owed = 0usize;
-    let mut pending: Option<(usize, Event)> = None;
-    let (mut accepted, mut bad, mut same_flow, mut last_slot) = (0u64, 0u64, 0u64, usize::MAX);
-    let (mut grants, mut sub_packet, mut fast_start, mut at_max) = (0u64, 0u64, 0u64, 0u64);
-    let mut cycle = 0u64;
-    while cycle < cycles || owed > 0 {
-        if cycle > cycles + 10_000 {
-            o.fail(format!("{owed} results never came out"));
-            break;
-        }
-        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
-            let slot = if last_slot < shape.active && rng.gen_bool(shape.burst) {
-                last_slot
-            } else {
-                rng.gen_range(0..shape.active)
-            };
-            let mut e = flows[slot].0.event(&mut rng, ids[slot]);
-            if rng.gen_bool(shape.bad_flow) {
-                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
-            }
-            pending = Some((slot, e));
-        }
-        dut.set_m_axis_result_tready(!rng.gen_bool(shape.stall) as u8);
-        match &pending {
-            Some((_, e)) => {
-                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-                dut.set_s_axis_event_tvalid(1);
-            }
-            None => dut.set_s_axis_event_tvalid(0),
-        }
-        dut.eval();
-        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
-            let (slot, e) = pending.take().unwrap();
-            if e.flow as usize >= FLOWS {
-                bad += 1;
-            } else {
-                let r = Result::model(&c, &mut flows[slot].1, &e);
-                grants += r.grant as u64;
-                sub_packet += (r.cw < xl::ONE_PKT) as u64;
-                fast_start += r.fast_start as u64;
-                at_max += (r.cw == c.max_cw_q16) as u64;
-                expected.entry(e.flow).or_default().push_back(r);
-                owed += 1;
-                same_flow += (slot == last_slot) as u64;
-                last_slot = slot;
-                accepted += 1;
-            }
-        }
-        if dut.m_axis_result_tvalid() == 1 && dut.m_axis_result_tready() == 1 {
-            let got = Result::from_words(dut.m_axis_result_tdata());
-            let want = expected.get_mut(&got.flow).and_then(|q| q.pop_front());
-            owed = owed.saturating_sub(want.is_some() as usize);
-            o.check(cycle, Some(got), want);
-        }
-        dut.tick();
-        cycle += 1;
-    }
-    if dut.stat_bad_flow() as u64 != bad {
-        o.fail(format!("stat_bad_flow {} != {bad} dropped", dut.stat_bad_flow()));
-    }
-    o.transactions = accepted;
-    o.cycles = cycle;
-    o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
-    o.metric("same_flow_events", same_flow as f64);
-    o.metric("timer_grants", grants as f64);
-    o.metric("cw_below_one_packet", sub_packet as f64);
-    o.metric("in_fast_start", fast_start as f64);
-    o.metric("cw_at_clamp", at_max as f64);
-    o.seconds = start.elapsed().as_secs_f64();
-    o
+    cc_engine::run(Ldcp::new(config(seed)), scenario, seed, cycles, shape, vcd)
 }

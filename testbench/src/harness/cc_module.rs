@@ -9,7 +9,9 @@
 //! every reading still possible (`Pending::reads`) and fails only when none is left; Updates
 //! that left more than one reading are counted as `ambiguous`.
 
+use super::stream::{Beat, Sink, Source};
 use super::{cc_dcqcn as hd, cc_hpcc as hh, cc_ldcp as hl, Outcome, Scenario};
+use crate::verilated::low_u64;
 use crate::verilated::models::CcModule;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -66,6 +68,12 @@ pub struct Event {
     pub acked: u16,
     /// Algorithm (create).
     pub alg: u8,
+}
+
+impl Beat for Event {
+    fn write(&self, tdata: &mut [u32]) {
+        tdata.copy_from_slice(&self.words());
+    }
 }
 
 impl Event {
@@ -643,6 +651,41 @@ impl Shape {
     };
 }
 
+/// The next event of an active flow: its first (a create with chance `first_create`), a
+/// re-create, an event type its algorithm does not use, or its source's next event.
+fn next_event(
+    rng: &mut ChaCha8Rng,
+    shape: &Shape,
+    src: &mut Sources,
+    m: &Model,
+    created: &mut [bool],
+    flow: u16,
+) -> Event {
+    let f = flow as usize;
+    if !created[f] {
+        created[f] = true;
+        if rng.gen_bool(shape.first_create) {
+            Event::create(flow, rng.gen_range(0..4))
+        } else {
+            src.event(rng, m, flow)
+        }
+    } else if rng.gen_bool(shape.recreate) {
+        Event::create(flow, rng.gen_range(0..4))
+    } else if rng.gen_bool(shape.unused) {
+        let used = used_types(m.alg[f]);
+        let mut e = src.event(rng, m, flow);
+        e.ty = loop {
+            let t = if rng.gen_bool(0.8) { rng.gen_range(0..6) } else { rng.gen_range(7..16) };
+            if !used.contains(&t) {
+                break t;
+            }
+        };
+        e
+    } else {
+        src.event(rng, m, flow)
+    }
+}
+
 /// Runs `cycles` cycles of random unified events; compares every Update and feedback.
 pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {
     let start = Instant::now();
@@ -657,9 +700,11 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     ids.truncate(shape.active);
     let mut created = vec![false; FLOWS];
     let mut b = Board::default();
-    let mut pending: Option<Event> = None;
+    let mut events: Source<CcModule, Event> = Source::new(CcModule::S_AXIS_EVENT);
+    let mut update = Sink::new(CcModule::M_AXIS_UPDATE, shape.stall_update);
+    let mut feedback = Sink::new(CcModule::M_AXIS_FEEDBACK, shape.stall_feedback);
     let (mut accepted, mut bad, mut unused, mut nothing) = (0u64, 0u64, 0u64, 0u64);
-    let (mut updates, mut feedbacks, mut creates, mut switches, mut raw) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut creates, mut switches, mut raw) = (0u64, 0u64, 0u64);
     let mut per_alg = [0u64; 4];
     let mut last_flow = ids[0];
     let mut cycle = 0u64;
@@ -668,50 +713,23 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             o.fail(format!("{} outputs never came out", b.pending));
             break;
         }
-        if pending.is_none() && cycle < cycles && rng.gen_bool(shape.load) {
-            let flow =
-                if rng.gen_bool(shape.burst) { last_flow } else { ids[rng.gen_range(0..ids.len())] };
-            let f = flow as usize;
-            let mut e = if !created[f] {
-                created[f] = true;
-                if rng.gen_bool(shape.first_create) {
-                    Event::create(flow, rng.gen_range(0..4))
-                } else {
-                    src.event(&mut rng, &m, flow)
+        if cycle < cycles {
+            events.refill(&mut rng, shape.load, |rng: &mut ChaCha8Rng| {
+                let flow =
+                    if rng.gen_bool(shape.burst) { last_flow } else { ids[rng.gen_range(0..ids.len())] };
+                let mut e = next_event(rng, shape, &mut src, &m, &mut created, flow);
+                if rng.gen_bool(shape.bad_flow) {
+                    e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
                 }
-            } else if rng.gen_bool(shape.recreate) {
-                Event::create(flow, rng.gen_range(0..4))
-            } else if rng.gen_bool(shape.unused) {
-                let used = used_types(m.alg[f]);
-                let mut e = src.event(&mut rng, &m, flow);
-                e.ty = loop {
-                    let t = if rng.gen_bool(0.8) { rng.gen_range(0..6) } else { rng.gen_range(7..16) };
-                    if !used.contains(&t) {
-                        break t;
-                    }
-                };
+                last_flow = flow;
                 e
-            } else {
-                src.event(&mut rng, &m, flow)
-            };
-            if rng.gen_bool(shape.bad_flow) {
-                e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
-            }
-            last_flow = flow;
-            pending = Some(e);
+            });
         }
-        dut.set_m_axis_update_tready(!rng.gen_bool(shape.stall_update) as u8);
-        dut.set_m_axis_feedback_tready(!rng.gen_bool(shape.stall_feedback) as u8);
-        match &pending {
-            Some(e) => {
-                dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-                dut.set_s_axis_event_tvalid(1);
-            }
-            None => dut.set_s_axis_event_tvalid(0),
-        }
+        update.ready(&mut dut, &mut rng);
+        feedback.ready(&mut dut, &mut rng);
+        events.offer(&mut dut, &mut rng);
         dut.eval();
-        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
-            let e = pending.take().unwrap();
+        if let Some(e) = events.taken(&dut) {
             accepted += 1;
             if e.ty == CREATE && (e.flow as usize) < FLOWS {
                 creates += 1;
@@ -729,25 +747,23 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             }
             b.expect(out);
         }
-        if dut.m_axis_update_tvalid() == 1 && dut.m_axis_update_tready() == 1 {
-            updates += 1;
-            b.got_update(&mut o, cycle, Update::from_words(dut.m_axis_update_tdata()));
+        if let Some(w) = update.take(&dut) {
+            b.got_update(&mut o, cycle, Update::from_words(w));
         }
-        if dut.m_axis_feedback_tvalid() == 1 && dut.m_axis_feedback_tready() == 1 {
-            feedbacks += 1;
-            b.got_feedback(&mut o, cycle, Feedback::from_bits(dut.m_axis_feedback_tdata()));
+        if let Some(w) = feedback.take(&dut) {
+            b.got_feedback(&mut o, cycle, Feedback::from_bits(low_u64(w)));
         }
         dut.tick();
         cycle += 1;
         raw += 1;
     }
     // A few idle cycles: nothing more may come out.
-    dut.set_s_axis_event_tvalid(0);
-    dut.set_m_axis_update_tready(1);
-    dut.set_m_axis_feedback_tready(1);
+    events.stop(&mut dut);
+    update.set_ready(&mut dut, true);
+    feedback.set_ready(&mut dut, true);
     for _ in 0..200 {
         dut.eval();
-        if dut.m_axis_update_tvalid() == 1 || dut.m_axis_feedback_tvalid() == 1 {
+        if update.valid(&dut) || feedback.valid(&dut) {
             o.fail("an output came out after every expected one".into());
             break;
         }
@@ -765,8 +781,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     o.transactions = accepted;
     o.cycles = raw + init_wait;
     o.metric("events_per_cycle", accepted as f64 / cycles.max(1) as f64);
-    o.metric("updates", updates as f64);
-    o.metric("feedbacks", feedbacks as f64);
+    o.metric("updates", update.beats as f64);
+    o.metric("feedbacks", feedback.beats as f64);
     o.metric("rx_no_feedback", nothing as f64);
     o.metric("unused", unused as f64);
     o.metric("bad_flow", bad as f64);

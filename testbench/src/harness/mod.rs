@@ -1,6 +1,7 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
 pub mod cc_dcqcn;
+pub mod cc_engine;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod cc_module;
@@ -18,6 +19,7 @@ pub mod nic_datapath;
 pub mod hpcc_nic_core;
 pub mod core_probe;
 pub mod fabric;
+pub mod stream;
 
 use std::fmt;
 use std::time::Instant;
@@ -372,20 +374,14 @@ impl Scenario {
             Scenario::DivPipeRandom => cc_units::div_random(seed, cycles, vcd),
             Scenario::MulPipeRandom => cc_units::mul_random(seed, cycles, vcd),
             Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
-            Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::RANDOM, vcd),
-            Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_hpcc::Shape::BURSTS, vcd),
-            Scenario::CcLdcpRandom => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::RANDOM, vcd),
-            Scenario::CcLdcpBursts => cc_ldcp::run(self, seed, cycles, &cc_ldcp::Shape::BURSTS, vcd),
+            Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
+            Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
+            Scenario::CcLdcpRandom => cc_ldcp::run(self, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
+            Scenario::CcLdcpBursts => cc_ldcp::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
             // Seeds alternate between configuration A (byte counter, g = 1/256) and B (none,
             // g = 1/16).
-            Scenario::CcDcqcnRandom => {
-                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::RANDOM };
-                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
-            }
-            Scenario::CcDcqcnBursts => {
-                let shape = cc_dcqcn::Shape { config_b: seed % 2 == 1, ..cc_dcqcn::Shape::BURSTS };
-                cc_dcqcn::run(self, seed, cycles, &shape, vcd)
-            }
+            Scenario::CcDcqcnRandom => cc_dcqcn::run(self, seed, cycles, &cc_dcqcn::RANDOM, vcd),
+            Scenario::CcDcqcnBursts => cc_dcqcn::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
             Scenario::CcModuleRandom => {
                 cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
             }

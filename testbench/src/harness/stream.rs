@@ -1,0 +1,205 @@
+//! One way to drive and read AXI-Stream ports of a Verilated model, for every harness: a
+//! [`Source`] that offers items on an `s_axis` handle (a queue, random gaps, each item held
+//! until taken), a [`Sink`] that reads an `m_axis` handle (random `tready`), and [`Expect`],
+//! the model's answers waiting for the RTL's, matched in order or per key.
+//!
+//! A cycle of a harness is: [`Source::offer`] and [`Sink::ready`] before `eval()`, then
+//! [`Source::taken`] and [`Sink::take`] after it, then `tick()`.
+
+use crate::verilated::{MAxis, SAxis};
+use rand::Rng;
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
+
+/// An item as stream beats: writes its `tdata` words (little-endian, word 0 = bits 31:0).
+pub trait Beat {
+    fn write(&self, tdata: &mut [u32]);
+    /// `tlast` of the beat, for streams that have one.
+    fn last(&self) -> bool {
+        true
+    }
+}
+
+/// Offers queued items on an input stream. Once an item is on the port it stays there, and
+/// `tvalid` stays high, until the model takes it (AXI-Stream's rule); a gap can only come
+/// between items.
+pub struct Source<M, T> {
+    port: SAxis<M>,
+    queue: VecDeque<T>,
+    /// Chance that the next item waits one more cycle before it is offered.
+    pub gap: f64,
+    on_port: bool,
+    buf: Vec<u32>,
+    /// Items taken so far.
+    pub taken: u64,
+}
+
+impl<M, T: Beat> Source<M, T> {
+    /// A source with no gaps: a queued item is offered on the next cycle.
+    pub fn new(port: SAxis<M>) -> Self {
+        Source { port, queue: VecDeque::new(), gap: 0.0, on_port: false, buf: vec![0; port.words()], taken: 0 }
+    }
+
+    pub fn push(&mut self, item: T) {
+        self.queue.push_back(item);
+    }
+
+    /// Nothing queued and nothing on the port.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// When nothing is queued, queues `make(rng)` with chance `load`: items made as they are
+    /// needed, for stimulus that depends on the model's state at that time. The chance is
+    /// drawn only when the source is empty.
+    pub fn refill<R: Rng>(&mut self, rng: &mut R, load: f64, make: impl FnOnce(&mut R) -> T) {
+        if self.queue.is_empty() && rng.gen_bool(load) {
+            let item = make(rng);
+            self.queue.push_back(item);
+        }
+    }
+
+    /// Before `eval()`: drives the front item, or `tvalid` low. A gap (chance `gap`, drawn
+    /// only between items and only when `gap > 0`) holds a new item back one cycle.
+    pub fn offer<R: Rng>(&mut self, m: &mut M, rng: &mut R) {
+        if !self.on_port && !self.queue.is_empty() {
+            self.on_port = self.gap <= 0.0 || !rng.gen_bool(self.gap);
+        }
+        let p = &self.port;
+        match self.queue.front().filter(|_| self.on_port) {
+            Some(item) => {
+                item.write(&mut self.buf);
+                (p.set_tdata)(m, &self.buf);
+                if let Some(f) = p.set_tlast {
+                    f(m, item.last());
+                }
+                (p.set_tvalid)(m, true);
+            }
+            None => (p.set_tvalid)(m, false),
+        }
+    }
+
+    /// After `eval()`: the item the model took on this cycle, if it took one.
+    pub fn taken(&mut self, m: &M) -> Option<T> {
+        if !(self.on_port && (self.port.tready)(m)) {
+            return None;
+        }
+        self.on_port = false;
+        self.taken += 1;
+        self.queue.pop_front()
+    }
+
+    /// Drops `tvalid` (e.g. once stimulus ends); what is still queued stays queued.
+    pub fn stop(&mut self, m: &mut M) {
+        (self.port.set_tvalid)(m, false);
+    }
+}
+
+/// Reads an output stream with random backpressure.
+pub struct Sink<M> {
+    port: MAxis<M>,
+    /// Chance that `tready` is low on a cycle.
+    pub stall: f64,
+    ready: bool,
+    buf: Vec<u32>,
+    /// Beats read so far.
+    pub beats: u64,
+}
+
+impl<M> Sink<M> {
+    pub fn new(port: MAxis<M>, stall: f64) -> Self {
+        Sink { port, stall, ready: false, buf: vec![0; port.words()], beats: 0 }
+    }
+
+    /// Before `eval()`: `tready` high except with chance `stall`. Always draws, so a run's
+    /// random sequence does not depend on the stall chance being 0.
+    pub fn ready<R: Rng>(&mut self, m: &mut M, rng: &mut R) {
+        self.ready = !rng.gen_bool(self.stall);
+        (self.port.set_tready)(m, self.ready);
+    }
+
+    /// Before `eval()`: `tready` as given (no draw).
+    pub fn set_ready(&mut self, m: &mut M, ready: bool) {
+        self.ready = ready;
+        (self.port.set_tready)(m, ready);
+    }
+
+    /// After `eval()`: the beat's `tdata` words if one was transferred on this cycle.
+    pub fn take(&mut self, m: &M) -> Option<&[u32]> {
+        if !(self.ready && (self.port.tvalid)(m)) {
+            return None;
+        }
+        (self.port.tdata)(m, &mut self.buf);
+        self.beats += 1;
+        Some(&self.buf)
+    }
+
+    /// `tvalid` now, whatever `tready` is.
+    pub fn valid(&self, m: &M) -> bool {
+        (self.port.tvalid)(m)
+    }
+}
+
+/// How the RTL's outputs are matched with the model's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// One sequence: outputs come out in the order their inputs went in.
+    InOrder,
+    /// In order per key (e.g. per flow); different keys may pass each other.
+    PerKey,
+}
+
+/// The model's outputs not yet matched by the RTL's.
+pub struct Expect<K, R> {
+    order: Order,
+    queue: VecDeque<R>,
+    keyed: HashMap<K, VecDeque<R>>,
+    owed: usize,
+}
+
+impl<K: Hash + Eq, R> Expect<K, R> {
+    pub fn new(order: Order) -> Self {
+        Expect { order, queue: VecDeque::new(), keyed: HashMap::new(), owed: 0 }
+    }
+
+    pub fn push(&mut self, key: K, r: R) {
+        match self.order {
+            Order::InOrder => self.queue.push_back(r),
+            Order::PerKey => self.keyed.entry(key).or_default().push_back(r),
+        }
+        self.owed += 1;
+    }
+
+    /// The next expected output for `key` (in order: the next one of all), if any.
+    pub fn pop(&mut self, key: &K) -> Option<R> {
+        let r = match self.order {
+            Order::InOrder => self.queue.pop_front(),
+            Order::PerKey => self.keyed.get_mut(key).and_then(VecDeque::pop_front),
+        };
+        self.owed -= r.is_some() as usize;
+        r
+    }
+
+    /// Outputs still expected.
+    pub fn owed(&self) -> usize {
+        self.owed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expect_matches_per_key_and_in_order() {
+        let mut e = Expect::new(Order::PerKey);
+        e.push(1, 'a');
+        e.push(2, 'b');
+        e.push(1, 'c');
+        assert_eq!((e.pop(&2), e.pop(&1), e.pop(&3), e.owed()), (Some('b'), Some('a'), None, 1));
+        let mut e = Expect::new(Order::InOrder);
+        e.push(1, 'a');
+        e.push(2, 'b');
+        assert_eq!((e.pop(&2), e.owed()), (Some('a'), 1));
+    }
+}
