@@ -561,7 +561,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         f0_data_d = s_axis_event_tdata;
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
-        init = f0_data_q[17];
+        init = f0_data_q[17+:1];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
         measure = ~ignore & ~record;
@@ -569,18 +569,24 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         lut = front[355+:64];
         seq_d = f0_data_q[32+:32] - lus;
         now_d = f0_data_q[96+:64] - lut;
-        if (f0_data_q[16]) begin
-            commit = measure & (~front[419] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
+        if (f0_data_q[16+:1]) begin
+            commit = measure & (~front[419+:1] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
         end
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
-        new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
-        if (commit & ~f0_data_q[16]) begin
-            new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((f0_data_q[64+:32]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((lut) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((front[419+:1]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
+        new_front = 32'h0;
+        new_front[0+:320] = f0_data_q[160+:320];
+        new_front[320+:3] = count;
+        new_front[323+:32] = lus;
+        new_front[355+:64] = lut;
+        new_front[419+:1] = front[419+:1];
+        if (commit & ~f0_data_q[16+:1]) begin
+            new_front[323+:32] = f0_data_q[64+:32];
         end
-        if (commit & f0_data_q[16]) begin
-            new_front = ((f0_data_q[160+:320]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((count) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((lus) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 323) | (((f0_data_q[96+:64]) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 355) | (((one) & 420'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 419);
+        if (commit & f0_data_q[16+:1]) begin
+            new_front[355+:64] = f0_data_q[96+:64];
+            new_front[419+:1] = 1'b1;
         end
         front_ram_write_address = f0_data_q[0+:10];
         front_ram_write_data = new_front;
@@ -780,11 +786,20 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             rate = ((cfg_line_q16) & 33'h1ffffffff);
         end
         out_valid_d = rt_mul_out_valid & ~reset;
-        fbit = 32'h0;
+        fbit = 1'b0;
         if (rt_mul_out_tag[15] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
-            fbit = 32'h1;
+            fbit = 1'b1;
         end
-        out_data_d = ((rt_mul_out_tag[0+:12]) & 152'hffffffffffffffffffffffffffffffffffffff) | (((rt_mul_out_tag[12+:2]) & 152'hffffffffffffffffffffffffffffffffffffff) << 16) | (((rt_mul_out_tag[15+:1]) & 152'hffffffffffffffffffffffffffffffffffffff) << 19) | (((rt_mul_out_tag[40+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 24) | (((rt_mul_out_tag[72+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 56) | (((rt_mul_out_tag[16+:24]) & 152'hffffffffffffffffffffffffffffffffffffff) << 88) | (((rt_mul_out_tag[104+:8]) & 152'hffffffffffffffffffffffffffffffffffffff) << 112) | (((rate[0+:32]) & 152'hffffffffffffffffffffffffffffffffffffff) << 120) | (((fbit) & 152'hffffffffffffffffffffffffffffffffffffff) << 18);
+        out_data_d = 32'h0;
+        out_data_d[0+:16] = ((rt_mul_out_tag[0+:12]) & 16'hffff);
+        out_data_d[16+:2] = rt_mul_out_tag[12+:2];
+        out_data_d[18+:1] = fbit;
+        out_data_d[19+:1] = rt_mul_out_tag[15];
+        out_data_d[24+:32] = rt_mul_out_tag[40+:32];
+        out_data_d[56+:32] = rt_mul_out_tag[72+:32];
+        out_data_d[88+:24] = rt_mul_out_tag[16+:24];
+        out_data_d[112+:8] = rt_mul_out_tag[104+:8];
+        out_data_d[120+:32] = rate[0+:32];
         results_reset = reset;
         results_issue = fire & in_flow_ok;
         results_in_valid = out_valid_q;

@@ -22,10 +22,16 @@
 //! cycles for a single flow.
 
 use crate::cc_hop_util::CcHopUtil;
+use crate::layout::{HpccEventFields, HpccFrontFields, HpccResultFields};
+use sim::layout::{HPCC_EVENT, HPCC_FRONT};
 use crate::div_pipe::DivPipe;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
 use rust_hdl::prelude::*;
+
+// The hop records are read as `get_bits::<64>(160 + 64k)` of the event and `(64k)` of the front.
+const _: () = assert!(HPCC_EVENT.hops.lo == 160 && HPCC_EVENT.hops.width == 320);
+const _: () = assert!(HPCC_FRONT.last.lo == 0 && HPCC_FRONT.last.width == 320);
 
 /// Cycles between two accepted events of the same flow, at least.
 pub const HAZARD: usize = 4;
@@ -183,7 +189,7 @@ pub struct CcHpcc<const F: usize> {
     one: Signal<Local, Bits<1>>,
     act: Signal<Local, Bits<2>>,
     uflags: Signal<Local, Bits<2>>,
-    fbit: Signal<Local, Bits<1>>,
+    fbit: Signal<Local, Bit>,
     init: Signal<Local, bool>,
 }
 
@@ -238,7 +244,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
         }
 
         // ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
-        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_flow.next = self.s_axis_event_tdata.val().get_value_flow();
         self.in_flow_ok.next =
             bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
         self.hazard.next = (self.hist1.q.val().get_bit(16)
@@ -275,23 +281,23 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         self.front.next = self.front_ram.read_data.val();
-        self.count.next = self.f0_data.q.val().get_bits::<3>(24);
-        // bit 17: (re)initialize the flow (on flow creation): nothing else happens.
-        self.init.next = self.f0_data.q.val().get_bit(17);
+        self.count.next = self.f0_data.q.val().get_value_count();
+        // (Re)initialize the flow (on flow creation): nothing else happens.
+        self.init.next = self.f0_data.q.val().get_value_init();
         self.ignore.next =
             (self.count.val() == 0) | (self.count.val() > 5) | self.init.val();
         self.record.next =
-            !self.ignore.val() & (self.count.val() != self.front.val().get_bits::<3>(320));
+            !self.ignore.val() & (self.count.val() != self.front.val().get_value_count());
         self.measure.next = !self.ignore.val() & !self.record.val();
-        self.lus.next = self.front.val().get_bits::<32>(323);
-        self.lut.next = self.front.val().get_bits::<64>(355);
-        self.seq_d.next = self.f0_data.q.val().get_bits::<32>(32) - self.lus.val();
-        self.now_d.next = self.f0_data.q.val().get_bits::<64>(96) - self.lut.val();
-        if self.f0_data.q.val().get_bit(16) {
+        self.lus.next = self.front.val().get_value_lus();
+        self.lut.next = self.front.val().get_value_lut();
+        self.seq_d.next = self.f0_data.q.val().get_value_seq() - self.lus.val();
+        self.now_d.next = self.f0_data.q.val().get_value_now() - self.lut.val();
+        if self.f0_data.q.val().get_value_rx() {
             // 29: now > lastUpdateTime + T, or never updated.
             self.commit.next = self.measure.val()
-                & (!self.front.val().get_bit(419)
-                    | ((self.f0_data.q.val().get_bits::<64>(96) > self.lut.val())
+                & (!self.front.val().get_value_updated()
+                    | ((self.f0_data.q.val().get_value_now() > self.lut.val())
                         & (self.now_d.val() > bit_cast::<64, 32>(self.cfg_t_ns.val()))));
         } else {
             // 22: seq after lastUpdateSeq (serial numbers).
@@ -299,24 +305,20 @@ impl<const F: usize> Logic for CcHpcc<F> {
                 & (self.seq_d.val() != 0)
                 & !self.seq_d.val().get_bit(31);
         }
-        self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
-            | (bit_cast::<420, 3>(self.count.val()) << 320)
-            | (bit_cast::<420, 32>(self.lus.val()) << 323)
-            | (bit_cast::<420, 64>(self.lut.val()) << 355)
-            | (bit_cast::<420, 1>(self.front.val().get_bits::<1>(419)) << 419);
-        if self.commit.val() & !self.f0_data.q.val().get_bit(16) {
-            self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
-                | (bit_cast::<420, 3>(self.count.val()) << 320)
-                | (bit_cast::<420, 32>(self.f0_data.q.val().get_bits::<32>(64)) << 323)
-                | (bit_cast::<420, 64>(self.lut.val()) << 355)
-                | (bit_cast::<420, 1>(self.front.val().get_bits::<1>(419)) << 419);
+        // L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // lastUpdateTime (33, receiver).
+        self.new_front.next = 0.into();
+        self.new_front.next.set_value_last(self.f0_data.q.val().get_value_hops());
+        self.new_front.next.set_value_count(self.count.val());
+        self.new_front.next.set_value_lus(self.lus.val());
+        self.new_front.next.set_value_lut(self.lut.val());
+        self.new_front.next.set_value_updated(self.front.val().get_value_updated());
+        if self.commit.val() & !self.f0_data.q.val().get_value_rx() {
+            self.new_front.next.set_value_lus(self.f0_data.q.val().get_value_snd_nxt());
         }
-        if self.commit.val() & self.f0_data.q.val().get_bit(16) {
-            self.new_front.next = bit_cast::<420, 320>(self.f0_data.q.val().get_bits::<320>(160))
-                | (bit_cast::<420, 3>(self.count.val()) << 320)
-                | (bit_cast::<420, 32>(self.lus.val()) << 323)
-                | (bit_cast::<420, 64>(self.f0_data.q.val().get_bits::<64>(96)) << 355)
-                | (bit_cast::<420, 1>(self.one.val()) << 419);
+        if self.commit.val() & self.f0_data.q.val().get_value_rx() {
+            self.new_front.next.set_value_lut(self.f0_data.q.val().get_value_now());
+            self.new_front.next.set_value_updated(true);
         }
         self.front_ram.write_address.next = self.f0_data.q.val().get_bits::<F>(0);
         self.front_ram.write_data.next = self.new_front.val();
@@ -344,6 +346,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
             | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
 
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
+        // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
+        // tied to sim::layout below: hdl_gen takes only literal offsets).
         self.hop0.in_valid.next = self.f0_valid.q.val();
         self.hop1.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 1);
         self.hop2.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 2);
@@ -595,19 +599,20 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- OUT
         self.out_valid.d.next = self.rt_mul.out_valid.val() & !self.reset.val();
-        self.fbit.next = 0.into();
+        self.fbit.next = false;
         if self.rt_mul.out_tag.val().get_bit(15) & (self.rt_mul.out_tag.val().get_bits::<2>(12) == 3) {
-            self.fbit.next = 1.into();
+            self.fbit.next = true;
         }
-        self.out_data.d.next = bit_cast::<152, 12>(self.rt_mul.out_tag.val().get_bits::<12>(0))
-            | (bit_cast::<152, 2>(self.rt_mul.out_tag.val().get_bits::<2>(12)) << 16)
-            | (bit_cast::<152, 1>(self.rt_mul.out_tag.val().get_bits::<1>(15)) << 19)
-            | (bit_cast::<152, 32>(self.rt_mul.out_tag.val().get_bits::<32>(40)) << 24)
-            | (bit_cast::<152, 32>(self.rt_mul.out_tag.val().get_bits::<32>(72)) << 56)
-            | (bit_cast::<152, 24>(self.rt_mul.out_tag.val().get_bits::<24>(16)) << 88)
-            | (bit_cast::<152, 8>(self.rt_mul.out_tag.val().get_bits::<8>(104)) << 112)
-            | (bit_cast::<152, 32>(self.rate.val().get_bits::<32>(0)) << 120)
-            | (bit_cast::<152, 1>(self.fbit.val()) << 18);
+        self.out_data.d.next = 0.into();
+        self.out_data.d.next.set_value_flow(bit_cast::<16, 12>(self.rt_mul.out_tag.val().get_bits::<12>(0)));
+        self.out_data.d.next.set_value_action(self.rt_mul.out_tag.val().get_bits::<2>(12));
+        self.out_data.d.next.set_value_feedback(self.fbit.val());
+        self.out_data.d.next.set_value_rx(self.rt_mul.out_tag.val().get_bit(15));
+        self.out_data.d.next.set_value_w(self.rt_mul.out_tag.val().get_bits::<32>(40));
+        self.out_data.d.next.set_value_wc(self.rt_mul.out_tag.val().get_bits::<32>(72));
+        self.out_data.d.next.set_value_u(self.rt_mul.out_tag.val().get_bits::<24>(16));
+        self.out_data.d.next.set_value_inc_stage(self.rt_mul.out_tag.val().get_bits::<8>(104));
+        self.out_data.d.next.set_value_rate(self.rate.val().get_bits::<32>(0));
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
         self.results.issue.next = self.fire.val() & self.in_flow_ok.val();

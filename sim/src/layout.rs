@@ -25,6 +25,9 @@ pub struct Field {
 pub struct Layout {
     pub name: &'static str,
     pub width: usize,
+    /// The docs page that shows the table (between `<!-- layout NAME -->` and
+    /// `<!-- end layout -->`), from the workspace root.
+    pub doc: &'static str,
     pub fields: &'static [Field],
 }
 
@@ -101,10 +104,10 @@ impl Layout {
     }
 }
 
-// `layout!(NAME: Type, "name", WIDTH, { field: lo, width, "about"; ... })` defines the struct
-// `Type` with one `Field` per field, the constant `NAME` of it, and `Type::LAYOUT`.
+// `layout!(NAME: Type, "name", WIDTH, "docs page", { field: lo, width, "about"; ... })` defines
+// the struct `Type` with one `Field` per field, the constant `NAME` of it, and `Type::LAYOUT`.
 macro_rules! layout {
-    ($konst:ident : $ty:ident, $name:literal, $width:expr, { $($f:ident : $lo:expr, $w:expr, $about:literal;)* }) => {
+    ($konst:ident : $ty:ident, $name:literal, $width:expr, $doc:literal, { $($f:ident : $lo:expr, $w:expr, $about:literal;)* }) => {
         #[derive(Clone, Copy, Debug)]
         pub struct $ty {
             $(pub $f: Field,)*
@@ -115,12 +118,12 @@ macro_rules! layout {
         impl $ty {
             pub const WIDTH: usize = $width;
             pub const LAYOUT: Layout =
-                Layout { name: $name, width: $width, fields: &[$($konst.$f,)*] };
+                Layout { name: $name, width: $width, doc: $doc, fields: &[$($konst.$f,)*] };
         }
     };
 }
 
-layout!(VERDICT: VerdictLayout, "verdict", 640, {
+layout!(VERDICT: VerdictLayout, "verdict", 640, "docs/modules/rx_pipe.md", {
     code: 0, 8, "0 accepted, else the drop reason (rx_pipe's table above)";
     opcode: 8, 8, "BTH opcode";
     ack_req: 16, 1, "BTH AckReq";
@@ -147,7 +150,7 @@ layout!(VERDICT: VerdictLayout, "verdict", 640, {
     hops: 320, 320, "hop words 0-4, 64 bits each from bit 320, wire byte order; unused slots 0";
 });
 
-layout!(RX_QP: RxQpLayout, "rx_qp", 319, {
+layout!(RX_QP: RxQpLayout, "rx_qp", 319, "docs/modules/rx_ctx.md", {
     valid: 0, 1, "the QP exists";
     qpn: 1, 24, "its QPN";
     mtu: 25, 14, "path MTU in bytes";
@@ -165,5 +168,42 @@ layout!(RX_QP: RxQpLayout, "rx_qp", 319, {
     mtu_log: 315, 4, "log2 of the MTU, 15 if it is not a power of two";
 });
 
+layout!(HPCC_EVENT: HpccEventLayout, "hpcc_event", 480, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
+    rx: 16, 1, "0: ACK or telemetry response (sender, lines 21-27); 1: Rx-HPCC (receiver, lines 28-34)";
+    init: 17, 1, "(re)initialize the flow instead (flow creation); nothing else happens";
+    count: 24, 3, "hop count; 0, 6 and 7 are ignored";
+    seq: 32, 32, "ACK seq";
+    snd_nxt: 64, 32, "snd_nxt";
+    now: 96, 64, "time, ns";
+    hops: 160, 320, "hop records 0-4, 64 bits each from bit 160 (`IntHop::word`)";
+});
+
+layout!(HPCC_FRONT: HpccFrontLayout, "hpcc_front", 420, "docs/modules/cc_module.md", {
+    last: 0, 320, "L: the hop records of the flow's last event that was not ignored, 64 bits each";
+    count: 320, 3, "hop count of L (an event with another count only records its hops as L)";
+    lus: 323, 32, "lastUpdateSeq (line 23: snd_nxt at the last W update)";
+    lut: 355, 64, "lastUpdateTime, ns (line 33: the last Rx-HPCC update)";
+    updated: 419, 1, "an Rx-HPCC update has happened (`lut` holds a time)";
+});
+
+layout!(HPCC_RESULT: HpccResultLayout, "hpcc_result", 152, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow";
+    action: 16, 2, "0 ignored, 1 L recorded, 2 W updated, 3 W and Wc updated";
+    feedback: 18, 1, "Rx-HPCC: this W goes back to the sender (line 31)";
+    rx: 19, 1, "the event's kind (`rx`)";
+    w: 24, 32, "W after the event, UQ24.8 bytes";
+    wc: 56, 32, "Wc, UQ24.8 bytes";
+    u: 88, 24, "U, UQ8.16";
+    inc_stage: 112, 8, "incStage";
+    rate: 120, 32, "R = W / T, UQ16.16 bytes per cycle, at most the line rate";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
-pub const ALL: &[Layout] = &[VerdictLayout::LAYOUT, RxQpLayout::LAYOUT];
+pub const ALL: &[Layout] = &[
+    VerdictLayout::LAYOUT,
+    RxQpLayout::LAYOUT,
+    HpccEventLayout::LAYOUT,
+    HpccFrontLayout::LAYOUT,
+    HpccResultLayout::LAYOUT,
+];

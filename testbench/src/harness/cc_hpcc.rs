@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::hpcc::HpccParams;
 use sim::cc_hpcc::{self as xh, FxHop, HpccConfig, HpccState};
+use sim::layout::{HPCC_EVENT, HPCC_RESULT};
 use sim::packet::{IntHop, LineRate};
 use std::path::Path;
 
@@ -31,20 +32,19 @@ pub struct Event {
 }
 
 impl Event {
-    /// The 480-bit `s_axis_event_tdata` as 15 little-endian words.
+    /// The 480-bit `s_axis_event_tdata` as 15 little-endian words (`sim::layout::HPCC_EVENT`).
     pub fn words(&self) -> [u32; 15] {
+        let l = &HPCC_EVENT;
         let mut w = [0u32; 15];
-        w[0] = self.flow as u32
-            | (self.rx as u32) << 16
-            | (self.init as u32) << 17
-            | (self.count as u32) << 24;
-        w[1] = self.seq;
-        w[2] = self.snd_nxt;
-        w[3] = self.now as u32;
-        w[4] = (self.now >> 32) as u32;
-        for (i, h) in self.hops.iter().enumerate() {
-            w[5 + 2 * i] = *h as u32;
-            w[6 + 2 * i] = (h >> 32) as u32;
+        l.flow.set(&mut w, self.flow as u64);
+        l.rx.set(&mut w, self.rx as u64);
+        l.init.set(&mut w, self.init as u64);
+        l.count.set(&mut w, self.count as u64);
+        l.seq.set(&mut w, self.seq as u64);
+        l.snd_nxt.set(&mut w, self.snd_nxt as u64);
+        l.now.set(&mut w, self.now);
+        for (k, &h) in self.hops.iter().enumerate() {
+            l.hops.part(k, 64).set(&mut w, h);
         }
         w
     }
@@ -71,17 +71,19 @@ pub struct Result {
 }
 
 impl Result {
+    /// The result of `m_axis_result_tdata` (`sim::layout::HPCC_RESULT`).
     pub fn from_words(d: &[u32]) -> Result {
+        let l = &HPCC_RESULT;
         Result {
-            flow: d[0] as u16,
-            action: (d[0] >> 16 & 3) as u8,
-            feedback: d[0] >> 18 & 1 == 1,
-            rx: d[0] >> 19 & 1 == 1,
-            w: d[0] >> 24 | d[1] << 8,
-            wc: d[1] >> 24 | d[2] << 8,
-            u: d[2] >> 24 | (d[3] & 0xFFFF) << 8,
-            inc_stage: (d[3] >> 16) as u8,
-            rate: d[3] >> 24 | d[4] << 8,
+            flow: l.flow.get(d) as u16,
+            action: l.action.get(d) as u8,
+            feedback: l.feedback.get(d) == 1,
+            rx: l.rx.get(d) == 1,
+            w: l.w.get(d) as u32,
+            wc: l.wc.get(d) as u32,
+            u: l.u.get(d) as u32,
+            inc_stage: l.inc_stage.get(d) as u8,
+            rate: l.rate.get(d) as u32,
         }
     }
 
