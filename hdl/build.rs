@@ -3,7 +3,9 @@
 //! `Bits<W>`, with, per field `f`:
 //! - `get_value_f()` and `set_value_f(v)`, which rust-hdl's hdl_gen turns into the part
 //!   select `x[lo+:width]` (read, or write in place);
-//! - `get_my_width_f()` and `get_my_offset_f()`, which hdl_gen calls to learn where that is.
+//! - `get_my_width_f()` and `get_my_offset_f()`, which hdl_gen calls to learn where that is;
+//! - for a 1-bit field, `Bit` accessors and also `get_value_f_bits()` / `set_value_f_bits(v)`
+//!   on `Bits<1>`, for code that widens or shifts the bit.
 //!
 //! Those four names are what hdl_gen recognises for a `LogicStruct`; here they serve a plain
 //! `Bits`, so a layout stays one flat vector in Verilog and one definition in Rust.
@@ -37,6 +39,13 @@ fn main() {
             writeln!(out, "    fn set_value_{n}(&mut self, v: {ty});").unwrap();
             writeln!(out, "    fn get_my_width_{n}(&self) -> usize {{ {} }}", f.width).unwrap();
             writeln!(out, "    fn get_my_offset_{n}(&self) -> usize {{ {} }}", f.lo).unwrap();
+            if f.width == 1 {
+                // The same bit as a `Bits<1>`, for code that widens or shifts it.
+                writeln!(out, "    fn get_value_{n}_bits(&self) -> Bits<1>;").unwrap();
+                writeln!(out, "    fn set_value_{n}_bits(&mut self, v: Bits<1>);").unwrap();
+                writeln!(out, "    fn get_my_width_{n}_bits(&self) -> usize {{ 1 }}").unwrap();
+                writeln!(out, "    fn get_my_offset_{n}_bits(&self) -> usize {{ {} }}", f.lo).unwrap();
+            }
         }
         writeln!(out, "}}\n\nimpl {t} for Bits<{}> {{", l.width).unwrap();
         for f in l.fields {
@@ -46,6 +55,13 @@ fn main() {
                 writeln!(
                     out,
                     "    fn set_value_{n}(&mut self, v: Bit) {{ *self = self.replace_bit({}, v) }}",
+                    f.lo
+                )
+                .unwrap();
+                writeln!(out, "    fn get_value_{n}_bits(&self) -> Bits<1> {{ self.get_bits::<1>({}) }}", f.lo).unwrap();
+                writeln!(
+                    out,
+                    "    fn set_value_{n}_bits(&mut self, v: Bits<1>) {{ self.set_bits::<1>({}, v) }}",
                     f.lo
                 )
                 .unwrap();

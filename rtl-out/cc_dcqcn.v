@@ -833,7 +833,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         one25 = 32'h1000000;
         one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
-        new_state = ((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cfg_line_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((cfg_initial_alpha_q24) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((ones64) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
+        new_state = 32'h0;
+        new_state[0+:40] = cfg_line_q24;
+        new_state[40+:40] = cfg_line_q24;
+        new_state[80+:25] = cfg_initial_alpha_q24;
+        new_state[428+:64] = ones64;
         intake_s_axis_event_tdata = s_axis_event_tdata;
         intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
@@ -877,7 +881,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             b_bsum_d = ones64;
         end
         kind3 = b_ev_q[16+:2];
-        active3 = b_s_q[105];
+        active3 = b_s_q[105+:1];
         c_v_d = b_v_q & ~reset;
         c_s_d = b_s_q;
         c_ev_d = b_ev_q;
@@ -901,7 +905,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             c_nowp_d = ones64;
         end
         kind4 = c_ev_q[16+:2];
-        active4 = c_s_q[105];
+        active4 = c_s_q[105+:1];
         now4 = c_now_q;
         cut4 = (kind4 == 32'h0) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
         t1 = c_s_q[108+:32];
@@ -931,10 +935,22 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         d_fire_d = c_fire_q;
         d_bcfire_d = c_bcfire_q;
         d_cut_d = 32'h0;
-        d_s_d = ((c_s_q[0+:108]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((t1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 108) | (((bc1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 140) | (((bytes1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 172) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 236) | (((c_s_q[300+:64]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 300) | (((lcnp1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 364) | (((next1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
+        d_s_d = c_s_q;
+        d_s_d[108+:32] = t1;
+        d_s_d[140+:32] = bc1;
+        d_s_d[172+:64] = bytes1;
+        d_s_d[236+:64] = now4;
+        d_s_d[364+:64] = lcnp1;
+        d_s_d[428+:64] = next1;
         if (cut4) begin
             d_cut_d = 32'h1;
-            d_s_d = ((c_s_q[0+:105]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one1) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 105) | (((c_s_q[106+:2]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 106) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 236) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 300) | (((now4) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 364) | (((c_nowp_q) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 428);
+            d_s_d[105+:1] = 1'b1;
+            d_s_d[108+:32] = 32'h0;
+            d_s_d[140+:32] = 32'h0;
+            d_s_d[172+:64] = 32'h0;
+            d_s_d[300+:64] = now4;
+            d_s_d[364+:64] = now4;
+            d_s_d[428+:64] = c_nowp_q;
         end
         d_elapsed_d = 32'h0;
         if ((kind4 == 32'h0) & active4) begin
@@ -1212,7 +1228,12 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         win_mul_in_tag = q59_fk_q;
         dl_d_in_data = q59_state_q;
         out_valid_d = win_mul_out_valid & ~reset;
-        out_data_d = ((win_mul_out_tag) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_d_out_data[8+:32]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((win_mul_out_prod[40+:32]) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((dl_d_out_data) & 588'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
+        out_data_d = 32'h0;
+        out_data_d[0+:16] = win_mul_out_tag[0+:16];
+        out_data_d[16+:2] = win_mul_out_tag[16+:2];
+        out_data_d[32+:32] = dl_d_out_data[8+:32];
+        out_data_d[64+:32] = win_mul_out_prod[40+:32];
+        out_data_d[96+:492] = dl_d_out_data;
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;

@@ -403,7 +403,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         b_stable = 32'h0;
         b_rearm = 32'h0;
         if ((kind == 32'h0) & (n0 != 32'h0)) begin
-            if (st[0]) begin
+            if (st[0+:1]) begin
                 if (n0 < needed) begin
                     b_fsa = st[34+:16] + n0;
                 end
@@ -424,7 +424,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 b_stable = 32'h1;
             end
         end
-        if ((kind == 32'h1) & st[0]) begin
+        if ((kind == 32'h1) & st[0+:1]) begin
             b_fs = 32'h0;
             b_cw = cw_loss;
             b_armed = 32'h0;
@@ -591,7 +591,13 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (~|armed) begin
             tick = 32'h0;
         end
-        new_state = ((f1_q[22+:1]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((armed) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((cw_new) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((f1_q[42+:16]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((f1_q[90+:64]) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 50) | (((tick) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 114);
+        new_state = 32'h0;
+        new_state[0+:1] = f1_q[22+:1];
+        new_state[1+:1] = armed;
+        new_state[2+:32] = cw_new;
+        new_state[34+:16] = f1_q[42+:16];
+        new_state[50+:64] = f1_q[90+:64];
+        new_state[114+:64] = tick;
         ram_write_address = f1_q[0+:10];
         ram_write_data = new_state;
         ram_write_enable = f1_valid_q;
@@ -613,7 +619,17 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             rate = ((cfg_line_q16) & 49'h1ffffffffffff);
         end
         out_valid_d = win_mul_out_valid & ~reset;
-        out_data_d = ((d3_out_data[0+:21]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((d3_out_data[21+:16]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((d3_out_data[37+:32]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((win) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((rate[0+:32]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((d3_out_data[69+:64]) & 224'hffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
+        out_data_d = 32'h0;
+        out_data_d[0+:16] = d3_out_data[0+:16];
+        out_data_d[16+:2] = d3_out_data[16+:2];
+        out_data_d[18+:1] = d3_out_data[18+:1];
+        out_data_d[19+:1] = d3_out_data[19+:1];
+        out_data_d[20+:1] = d3_out_data[20+:1];
+        out_data_d[32+:16] = d3_out_data[21+:16];
+        out_data_d[64+:32] = d3_out_data[37+:32];
+        out_data_d[96+:32] = win;
+        out_data_d[128+:32] = rate[0+:32];
+        out_data_d[160+:64] = d3_out_data[69+:64];
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;

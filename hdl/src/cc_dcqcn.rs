@@ -35,14 +35,16 @@ use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
+use crate::layout::{DcqcnEventFields, DcqcnResultFields, DcqcnStateFields};
 use rust_hdl::prelude::*;
+use sim::layout::{DcqcnResultLayout, DcqcnStateLayout, DCQCN_STATE};
 
-/// Bits of one flow's state in the RAM and in results: `[39:0]` Rc, `[79:40]` Rt (UQ16.24
-/// bytes/cycle), `[104:80]` alpha (UQ1.24), `[105]` active, `[107:106]` last stage (0 none,
-/// 1 fast recovery, 2 additive, 3 hyper), `[139:108]` T counter, `[171:140]` byte counter
-/// expiries, `[235:172]` bytes, `[299:236]` now, `[363:300]` last cut, `[427:364]` last CNP,
-/// `[491:428]` next increase (ns).
-pub const STATE_BITS: usize = 492;
+/// Bits of one flow's state in the RAM and in results (`sim::layout::DCQCN_STATE`).
+pub const STATE_BITS: usize = DcqcnStateLayout::WIDTH;
+// The delay lines carry the state from `active` up (bits 491:105) as one slice, and from
+// `t_count` up (491:108) as another: those fields must stay the top of the word, in order.
+const _: () = assert!(DCQCN_STATE.active.lo == 105 && DCQCN_STATE.last_stage.lo == 106);
+const _: () = assert!(DCQCN_STATE.t_count.lo == 108 && DCQCN_STATE.rc.lo == 0 && DCQCN_STATE.rt.lo == 40);
 /// Cycle (after the issuing edge) whose edge writes the state back.
 pub const WRITE_CYCLE: usize = 59;
 /// Cycles between two issued events of the same flow, at least: the read-modify-write
@@ -56,9 +58,8 @@ pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 pub const LATENCY: usize = 1 + WRITE_CYCLE + 2 + 1 + 1;
 /// flow_park slots: events waiting for their flow's window while others pass.
 pub const PARK_SLOTS: usize = crate::cc_intake::PARK_SLOTS;
-/// Result width: `[15:0]` flow, `[17:16]` kind, `[63:32]` rate_q16, `[95:64]` window bytes,
-/// `[587:96]` the state (`STATE_BITS` layout).
-pub const RESULT_BITS: usize = 96 + STATE_BITS;
+/// Result width (`sim::layout::DCQCN_RESULT`).
+pub const RESULT_BITS: usize = DcqcnResultLayout::WIDTH;
 
 /// One increase step, `Rt = clamp(Rt + step)`, `Rc = clamp((Rt + Rc) >> 1)`, when `in_fire`
 /// (else both pass unchanged), in 4 cycles of one add or one clamp each.
@@ -392,10 +393,11 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.onesh.d.next = self.one25.val() >> self.cfg_g_shift.val();
         // The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
-        self.new_state.next = bit_cast::<492, 40>(self.cfg_line_q24.val())
-            | (bit_cast::<492, 40>(self.cfg_line_q24.val()) << 40)
-            | (bit_cast::<492, 25>(self.cfg_initial_alpha_q24.val()) << 80)
-            | (bit_cast::<492, 64>(self.ones64.val()) << 428);
+        self.new_state.next = 0.into();
+        self.new_state.next.set_value_rc(self.cfg_line_q24.val());
+        self.new_state.next.set_value_rt(self.cfg_line_q24.val());
+        self.new_state.next.set_value_alpha(self.cfg_initial_alpha_q24.val());
+        self.new_state.next.set_value_next_increase(self.ones64.val());
 
         // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         self.intake.s_axis_event_tdata.next = self.s_axis_event_tdata.val();
@@ -408,12 +410,12 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.f0_data.d.next = self.intake.issue_data.val();
 
         // ---- 1: the state (initial state for kind 3); event time > state time.
-        self.kind1.next = self.f0_data.q.val().get_bits::<2>(16);
+        self.kind1.next = self.f0_data.q.val().get_value_kind();
         self.a_v.d.next = self.f0_valid.q.val() & !self.reset.val();
         self.a_ev.d.next = self.f0_data.q.val();
         self.a_s.d.next = self.ram.read_data.val();
-        self.a_gt.d.next = self.f0_data.q.val().get_bits::<64>(64)
-            > self.ram.read_data.val().get_bits::<64>(236);
+        self.a_gt.d.next = self.f0_data.q.val().get_value_now()
+            > self.ram.read_data.val().get_value_now();
         if self.kind1.val() == 3 {
             self.a_s.d.next = self.new_state.val();
             self.a_gt.d.next = false;
@@ -423,26 +425,26 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.b_v.d.next = self.a_v.q.val() & !self.reset.val();
         self.b_s.d.next = self.a_s.q.val();
         self.b_ev.d.next = self.a_ev.q.val().get_bits::<18>(0);
-        self.b_now.d.next = self.a_s.q.val().get_bits::<64>(236);
+        self.b_now.d.next = self.a_s.q.val().get_value_now();
         if self.a_gt.q.val() {
-            self.b_now.d.next = self.a_ev.q.val().get_bits::<64>(64);
+            self.b_now.d.next = self.a_ev.q.val().get_value_now();
         }
-        self.b_tinc.d.next = self.a_s.q.val().get_bits::<32>(108) + 1;
-        if self.a_s.q.val().get_bits::<32>(108).all() {
-            self.b_tinc.d.next = self.a_s.q.val().get_bits::<32>(108);
+        self.b_tinc.d.next = self.a_s.q.val().get_value_t_count() + 1;
+        if self.a_s.q.val().get_value_t_count().all() {
+            self.b_tinc.d.next = self.a_s.q.val().get_value_t_count();
         }
-        self.b_bcinc.d.next = self.a_s.q.val().get_bits::<32>(140) + 1;
-        if self.a_s.q.val().get_bits::<32>(140).all() {
-            self.b_bcinc.d.next = self.a_s.q.val().get_bits::<32>(140);
+        self.b_bcinc.d.next = self.a_s.q.val().get_value_bc_count() + 1;
+        if self.a_s.q.val().get_value_bc_count().all() {
+            self.b_bcinc.d.next = self.a_s.q.val().get_value_bc_count();
         }
-        self.sum65a.next = bit_cast::<65, 64>(self.a_s.q.val().get_bits::<64>(428))
+        self.sum65a.next = bit_cast::<65, 64>(self.a_s.q.val().get_value_next_increase())
             + bit_cast::<65, 32>(self.cfg_rate_increase_timer_ns.val());
         self.b_nextp.d.next = self.sum65a.val().get_bits::<64>(0);
         if self.sum65a.val().get_bit(64) {
             self.b_nextp.d.next = self.ones64.val();
         }
-        self.sum65b.next = bit_cast::<65, 64>(self.a_s.q.val().get_bits::<64>(172))
-            + bit_cast::<65, 32>(self.a_ev.q.val().get_bits::<32>(32));
+        self.sum65b.next = bit_cast::<65, 64>(self.a_s.q.val().get_value_bytes())
+            + bit_cast::<65, 32>(self.a_ev.q.val().get_value_bytes());
         self.b_bsum.d.next = self.sum65b.val().get_bits::<64>(0);
         if self.sum65b.val().get_bit(64) {
             self.b_bsum.d.next = self.ones64.val();
@@ -451,7 +453,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         // ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
         // counter expiry, now' + T.
         self.kind3.next = self.b_ev.q.val().get_bits::<2>(16);
-        self.active3.next = self.b_s.q.val().get_bit(105);
+        self.active3.next = self.b_s.q.val().get_value_active();
         self.c_v.d.next = self.b_v.q.val() & !self.reset.val();
         self.c_s.d.next = self.b_s.q.val();
         self.c_ev.d.next = self.b_ev.q.val();
@@ -462,12 +464,12 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.c_bsum.d.next = self.b_bsum.q.val();
         self.c_fire.d.next = self.active3.val()
             & (self.kind3.val() != 3)
-            & (self.b_now.q.val() >= self.b_s.q.val().get_bits::<64>(428));
+            & (self.b_now.q.val() >= self.b_s.q.val().get_value_next_increase());
         self.c_elapsed.d.next = 0.into();
-        if self.b_now.q.val() >= self.b_s.q.val().get_bits::<64>(364) {
-            self.c_elapsed.d.next = self.b_now.q.val() - self.b_s.q.val().get_bits::<64>(364);
+        if self.b_now.q.val() >= self.b_s.q.val().get_value_last_cnp() {
+            self.c_elapsed.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cnp();
         }
-        self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_bits::<64>(300);
+        self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cut();
         self.c_txgo.d.next = (self.kind3.val() == 2)
             & self.active3.val()
             & self.cfg_byte_counter_bytes.val().any();
@@ -487,20 +489,20 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         // ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
         // unless the flow is active and cut less than min_cut_interval ago.
         self.kind4.next = self.c_ev.q.val().get_bits::<2>(16);
-        self.active4.next = self.c_s.q.val().get_bit(105);
+        self.active4.next = self.c_s.q.val().get_value_active();
         self.now4.next = self.c_now.q.val();
         self.cut4.next = (self.kind4.val() == 0)
             & !(self.active4.val()
                 & (self.c_gap.q.val()
                     < bit_cast::<64, 32>(self.cfg_min_cut_interval_ns.val())));
-        self.t1.next = self.c_s.q.val().get_bits::<32>(108);
-        self.next1.next = self.c_s.q.val().get_bits::<64>(428);
+        self.t1.next = self.c_s.q.val().get_value_t_count();
+        self.next1.next = self.c_s.q.val().get_value_next_increase();
         if self.c_fire.q.val() {
             self.t1.next = self.c_tinc.q.val();
             self.next1.next = self.c_nextp.q.val();
         }
-        self.bc1.next = self.c_s.q.val().get_bits::<32>(140);
-        self.bytes1.next = self.c_s.q.val().get_bits::<64>(172);
+        self.bc1.next = self.c_s.q.val().get_value_bc_count();
+        self.bytes1.next = self.c_s.q.val().get_value_bytes();
         if self.c_txgo.q.val() {
             self.bytes1.next = self.c_bsum.q.val();
         }
@@ -508,36 +510,35 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             self.bc1.next = self.c_bcinc.q.val();
             self.bytes1.next = self.c_bsub.q.val();
         }
-        self.lcnp1.next = self.c_s.q.val().get_bits::<64>(364);
+        self.lcnp1.next = self.c_s.q.val().get_value_last_cnp();
         if self.kind4.val() == 0 {
             self.lcnp1.next = self.now4.val();
         }
         self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
         self.d_ev.d.next = self.c_ev.q.val();
         self.d_t1.d.next = self.t1.val();
-        self.d_bc.d.next = self.c_s.q.val().get_bits::<32>(140);
+        self.d_bc.d.next = self.c_s.q.val().get_value_bc_count();
         self.d_bc1.d.next = self.bc1.val();
         self.d_fire.d.next = self.c_fire.q.val();
         self.d_bcfire.d.next = self.c_bcfire.q.val();
         self.d_cut.d.next = 0.into();
-        self.d_s.d.next = bit_cast::<492, 108>(self.c_s.q.val().get_bits::<108>(0))
-            | (bit_cast::<492, 32>(self.t1.val()) << 108)
-            | (bit_cast::<492, 32>(self.bc1.val()) << 140)
-            | (bit_cast::<492, 64>(self.bytes1.val()) << 172)
-            | (bit_cast::<492, 64>(self.now4.val()) << 236)
-            | (bit_cast::<492, 64>(self.c_s.q.val().get_bits::<64>(300)) << 300)
-            | (bit_cast::<492, 64>(self.lcnp1.val()) << 364)
-            | (bit_cast::<492, 64>(self.next1.val()) << 428);
+        self.d_s.d.next = self.c_s.q.val();
+        self.d_s.d.next.set_value_t_count(self.t1.val());
+        self.d_s.d.next.set_value_bc_count(self.bc1.val());
+        self.d_s.d.next.set_value_bytes(self.bytes1.val());
+        self.d_s.d.next.set_value_now(self.now4.val());
+        self.d_s.d.next.set_value_last_cnp(self.lcnp1.val());
+        self.d_s.d.next.set_value_next_increase(self.next1.val());
         if self.cut4.val() {
             // Cut: active, lastCut = now', counters and bytes 0, next increase = now' + T.
             self.d_cut.d.next = 1.into();
-            self.d_s.d.next = bit_cast::<492, 105>(self.c_s.q.val().get_bits::<105>(0))
-                | (bit_cast::<492, 1>(self.one1.val()) << 105)
-                | (bit_cast::<492, 2>(self.c_s.q.val().get_bits::<2>(106)) << 106)
-                | (bit_cast::<492, 64>(self.now4.val()) << 236)
-                | (bit_cast::<492, 64>(self.now4.val()) << 300)
-                | (bit_cast::<492, 64>(self.now4.val()) << 364)
-                | (bit_cast::<492, 64>(self.c_nowp.q.val()) << 428);
+            self.d_s.d.next.set_value_active(true);
+            self.d_s.d.next.set_value_t_count(0.into());
+            self.d_s.d.next.set_value_bc_count(0.into());
+            self.d_s.d.next.set_value_bytes(0.into());
+            self.d_s.d.next.set_value_last_cut(self.now4.val());
+            self.d_s.d.next.set_value_last_cnp(self.now4.val());
+            self.d_s.d.next.set_value_next_increase(self.c_nowp.q.val());
         }
         // alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
         self.d_elapsed.d.next = 0.into();
@@ -596,7 +597,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         if self.stage2.val() == 1 {
             self.step2.next = 0.into();
         }
-        self.lstage.next = self.d_s.q.val().get_bits::<2>(106);
+        self.lstage.next = self.d_s.q.val().get_value_last_stage();
         if self.d_fire.q.val() {
             self.lstage.next = self.stage1.val();
         }
@@ -605,13 +606,13 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         }
         // dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
         // Rt go through the increase blocks, alpha through the decay chain.
-        self.dl_a.in_data.next = bit_cast::<406, 1>(self.d_s.q.val().get_bits::<1>(105))
+        self.dl_a.in_data.next = bit_cast::<406, 1>(self.d_s.q.val().get_value_active_bits())
             | (bit_cast::<406, 2>(self.lstage.val()) << 1)
             | (bit_cast::<406, 384>(self.d_s.q.val().get_bits::<384>(108)) << 3)
             | (bit_cast::<406, 1>(self.d_cut.q.val()) << 387)
             | (bit_cast::<406, 18>(self.d_ev.q.val()) << 388);
-        self.e_rt.d.next = self.d_s.q.val().get_bits::<40>(40);
-        self.e_rc.d.next = self.d_s.q.val().get_bits::<40>(0);
+        self.e_rt.d.next = self.d_s.q.val().get_value_rt();
+        self.e_rc.d.next = self.d_s.q.val().get_value_rc();
         self.e_step1.d.next = self.step1.val();
         self.e_fire.d.next = self.d_fire.q.val();
         self.e_tag2.d.next = bit_cast::<41, 40>(self.step2.val());
@@ -622,7 +623,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.div.in_valid.next = self.d_v.q.val();
         self.div.in_num.next = self.d_elapsed.q.val();
         self.div.in_den.next = self.cfg_alpha_timer_ns.val();
-        self.div.in_tag.next = self.d_s.q.val().get_bits::<25>(80);
+        self.div.in_tag.next = self.d_s.q.val().get_value_alpha();
 
         // ---- 6..13: timer increase, then byte-counter increase.
         self.inc1.in_rt.next = self.e_rt.q.val();
@@ -859,17 +860,20 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.ram.write_data.next = self.q59_state.q.val();
         self.ram.write_enable.next = self.q59_v.q.val();
         self.win_mul.in_valid.next = self.q59_v.q.val();
-        self.win_mul.in_a.next = self.q59_state.q.val().get_bits::<40>(0);
+        self.win_mul.in_a.next = self.q59_state.q.val().get_value_rc();
         self.win_mul.in_b.next = self.cfg_win_mul.val();
         self.win_mul.in_tag.next = self.q59_fk.q.val();
         self.dl_d.in_data.next = self.q59_state.q.val();
 
         // ---- 61: result.
         self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
-        self.out_data.d.next = bit_cast::<588, 18>(self.win_mul.out_tag.val())
-            | (bit_cast::<588, 32>(self.dl_d.out_data.val().get_bits::<32>(8)) << 32)
-            | (bit_cast::<588, 32>(self.win_mul.out_prod.val().get_bits::<32>(40)) << 64)
-            | (bit_cast::<588, 492>(self.dl_d.out_data.val()) << 96);
+        // rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
+        self.out_data.d.next = 0.into();
+        self.out_data.d.next.set_value_flow(self.win_mul.out_tag.val().get_bits::<16>(0));
+        self.out_data.d.next.set_value_kind(self.win_mul.out_tag.val().get_bits::<2>(16));
+        self.out_data.d.next.set_value_rate(self.dl_d.out_data.val().get_bits::<32>(8));
+        self.out_data.d.next.set_value_window(self.win_mul.out_prod.val().get_bits::<32>(40));
+        self.out_data.d.next.set_value_state(self.dl_d.out_data.val());
 
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();

@@ -29,7 +29,12 @@ use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
+use crate::layout::{LdcpEventFields, LdcpResultFields, LdcpStateFields};
 use rust_hdl::prelude::*;
+use sim::layout::LDCP_EVENT;
+
+// The event's `acked` is read as two 16-bit halves (`get_bits::<16>(32)` and `(48)`).
+const _: () = assert!(LDCP_EVENT.acked.lo == 32 && LDCP_EVENT.acked.width == 32);
 
 /// Cycles from issuing an event (A) to its state write (F2); the next event of the same flow
 /// is issued at least this many cycles later.
@@ -234,36 +239,37 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.e0_valid.d.next = self.intake.issue.val() & !self.reset.val();
         self.e0.d.next = self.intake.issue_data.val();
 
-        // ---- B: state [0] fs [1] armed [33:2] cw [49:34] fs_acked [113:50] now [177:114] tick.
+        // ---- B: the flow's state word (sim::layout::LDCP_STATE).
         self.st.next = self.ram.read_data.val();
-        self.now_m.next = self.st.val().get_bits::<64>(50);
-        if self.e0.q.val().get_bits::<64>(64) > self.st.val().get_bits::<64>(50) {
-            self.now_m.next = self.e0.q.val().get_bits::<64>(64);
+        self.now_m.next = self.st.val().get_value_now();
+        if self.e0.q.val().get_value_now() > self.st.val().get_value_now() {
+            self.now_m.next = self.e0.q.val().get_value_now();
         }
+        // `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
         self.n0.next = self.e0.q.val().get_bits::<16>(32);
         if self.e0.q.val().get_bits::<16>(48) != 0 {
             self.n0.next = 0xFFFF.into();
         }
-        self.needed.next = self.cfg_iw.val() - self.st.val().get_bits::<16>(34);
-        self.cw_loss.next = bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16;
-        if (bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16) > self.cfg_max_cw_q16.val() {
+        self.needed.next = self.cfg_iw.val() - self.st.val().get_value_fs_acked();
+        self.cw_loss.next = bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16;
+        if (bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16) > self.cfg_max_cw_q16.val() {
             self.cw_loss.next = self.cfg_max_cw_q16.val();
         }
-        if (bit_cast::<32, 16>(self.st.val().get_bits::<16>(34)) << 16) < self.gamma.val() {
+        if (bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16) < self.gamma.val() {
             self.cw_loss.next = self.gamma.val();
         }
-        self.kind.next = self.e0.q.val().get_bits::<2>(16);
-        self.b_fs.next = self.st.val().get_bits::<1>(0);
-        self.b_armed.next = self.st.val().get_bits::<1>(1);
-        self.b_cw.next = self.st.val().get_bits::<32>(2);
-        self.b_fsa.next = self.st.val().get_bits::<16>(34);
+        self.kind.next = self.e0.q.val().get_value_kind();
+        self.b_fs.next = self.st.val().get_value_fast_start_bits();
+        self.b_armed.next = self.st.val().get_value_armed_bits();
+        self.b_cw.next = self.st.val().get_value_cw();
+        self.b_fsa.next = self.st.val().get_value_fs_acked();
         self.b_now.next = self.now_m.val();
-        self.b_tick.next = self.st.val().get_bits::<64>(114);
+        self.b_tick.next = self.st.val().get_value_tick();
         self.b_n.next = 0.into();
         self.b_stable.next = 0.into();
         self.b_rearm.next = 0.into();
         if (self.kind.val() == 0) & (self.n0.val() != 0) {
-            if self.st.val().get_bit(0) {
+            if self.st.val().get_value_fast_start() {
                 if self.n0.val() < self.needed.val() {
                     self.b_fsa.next = self.st.val().get_bits::<16>(34) + self.n0.val();
                 } else {
@@ -283,7 +289,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
                 self.b_stable.next = 1.into();
             }
         }
-        if (self.kind.val() == 1) & self.st.val().get_bit(0) {
+        if (self.kind.val() == 1) & self.st.val().get_value_fast_start() {
             // A loss in the fast start: cw = packets acknowledged; the timer restarts.
             self.b_fs.next = 0.into();
             self.b_cw.next = self.cw_loss.val();
@@ -304,20 +310,20 @@ impl<const F: usize> Logic for CcLdcp<F> {
         }
         // max(a, b) >= t as two compares side by side, not one after the other.
         self.due.next = 0.into();
-        if (self.e0.q.val().get_bits::<64>(64) >= self.st.val().get_bits::<64>(114))
-            | (self.st.val().get_bits::<64>(50) >= self.st.val().get_bits::<64>(114))
+        if (self.e0.q.val().get_value_now() >= self.st.val().get_value_tick())
+            | (self.st.val().get_value_now() >= self.st.val().get_value_tick())
         {
             self.due.next = 1.into();
         }
         self.flags.next = bit_cast::<10, 2>(self.kind.val())
-            | (bit_cast::<10, 1>(self.e0.q.val().get_bits::<1>(18)) << 2)
+            | (bit_cast::<10, 1>(self.e0.q.val().get_value_ece_bits()) << 2)
             | (bit_cast::<10, 1>(self.b_stable.val()) << 3)
             | (bit_cast::<10, 1>(self.b_rearm.val()) << 4)
             | (bit_cast::<10, 1>(self.tmr.val()) << 5)
             | (bit_cast::<10, 1>(self.b_fs.val()) << 6)
             | (bit_cast::<10, 1>(self.b_armed.val()) << 7)
             | (bit_cast::<10, 1>(self.due.val()) << 8);
-        self.bs.d.next = bit_cast::<CTX, 16>(self.e0.q.val().get_bits::<16>(0))
+        self.bs.d.next = bit_cast::<CTX, 16>(self.e0.q.val().get_value_flow())
             | (bit_cast::<CTX, 10>(self.flags.val()) << 16)
             | (bit_cast::<CTX, 16>(self.b_n.val()) << 26)
             | (bit_cast::<CTX, 16>(self.b_fsa.val()) << 42)
@@ -492,12 +498,13 @@ impl<const F: usize> Logic for CcLdcp<F> {
         if !self.armed.val().any() {
             self.tick.next = 0.into();
         }
-        self.new_state.next = bit_cast::<178, 1>(self.f1.q.val().get_bits::<1>(22))
-            | (bit_cast::<178, 1>(self.armed.val()) << 1)
-            | (bit_cast::<178, 32>(self.cw_new.val()) << 2)
-            | (bit_cast::<178, 16>(self.f1.q.val().get_bits::<16>(42)) << 34)
-            | (bit_cast::<178, 64>(self.f1.q.val().get_bits::<64>(90)) << 50)
-            | (bit_cast::<178, 64>(self.tick.val()) << 114);
+        self.new_state.next = 0.into();
+        self.new_state.next.set_value_fast_start_bits(self.f1.q.val().get_bits::<1>(22));
+        self.new_state.next.set_value_armed_bits(self.armed.val());
+        self.new_state.next.set_value_cw(self.cw_new.val());
+        self.new_state.next.set_value_fs_acked(self.f1.q.val().get_bits::<16>(42));
+        self.new_state.next.set_value_now(self.f1.q.val().get_bits::<64>(90));
+        self.new_state.next.set_value_tick(self.tick.val());
         self.ram.write_address.next = self.f1.q.val().get_bits::<F>(0);
         self.ram.write_data.next = self.new_state.val();
         self.ram.write_enable.next = self.f1_valid.q.val();
@@ -529,12 +536,17 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.rate.next = bit_cast::<49, 32>(self.cfg_line_q16.val());
         }
         self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
-        self.out_data.d.next = bit_cast::<224, 21>(self.d3.out_data.val().get_bits::<21>(0))
-            | (bit_cast::<224, 16>(self.d3.out_data.val().get_bits::<16>(21)) << 32)
-            | (bit_cast::<224, 32>(self.d3.out_data.val().get_bits::<32>(37)) << 64)
-            | (bit_cast::<224, 32>(self.win.val()) << 96)
-            | (bit_cast::<224, 32>(self.rate.val().get_bits::<32>(0)) << 128)
-            | (bit_cast::<224, 64>(self.d3.out_data.val().get_bits::<64>(69)) << 160);
+        self.out_data.d.next = 0.into();
+        self.out_data.d.next.set_value_flow(self.d3.out_data.val().get_bits::<16>(0));
+        self.out_data.d.next.set_value_kind(self.d3.out_data.val().get_bits::<2>(16));
+        self.out_data.d.next.set_value_grant_bits(self.d3.out_data.val().get_bits::<1>(18));
+        self.out_data.d.next.set_value_fast_start_bits(self.d3.out_data.val().get_bits::<1>(19));
+        self.out_data.d.next.set_value_armed_bits(self.d3.out_data.val().get_bits::<1>(20));
+        self.out_data.d.next.set_value_fs_acked(self.d3.out_data.val().get_bits::<16>(21));
+        self.out_data.d.next.set_value_cw(self.d3.out_data.val().get_bits::<32>(37));
+        self.out_data.d.next.set_value_window(self.win.val());
+        self.out_data.d.next.set_value_rate(self.rate.val().get_bits::<32>(0));
+        self.out_data.d.next.set_value_tick(self.d3.out_data.val().get_bits::<64>(69));
 
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();

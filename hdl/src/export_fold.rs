@@ -268,17 +268,17 @@ pub fn decimal(text: &str) -> String {
 /// `localparam [7:0]` after its port declarations. rust-hdl writes a Rust constant's name into
 /// the Verilog as if it were a signal; this gives it its value there.
 pub fn declare_opcodes(text: &str) -> String {
+    // The declarations go after the port block; a module without one is left alone.
+    let Some(args) = text.find("    // Module arguments\n") else { return text.to_string() };
+    let Some(end) = text[args..].find("\n\n").map(|e| args + e + 1) else { return text.to_string() };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let used: Vec<&(&str, u64)> = crate::roce_op::ALL
         .iter()
         .filter(|(name, _)| {
-            text.match_indices(name).any(|(i, _)| {
-                let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-                !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident)
-            })
+            text.match_indices(name)
+                .any(|(i, _)| !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident))
         })
         .collect();
-    let Some(args) = text.find("    // Module arguments\n") else { return text.to_string() };
-    let Some(end) = text[args..].find("\n\n").map(|e| args + e + 1) else { return text.to_string() };
     if used.is_empty() {
         return text.to_string();
     }

@@ -199,6 +199,66 @@ layout!(HPCC_RESULT: HpccResultLayout, "hpcc_result", 152, "docs/modules/cc_modu
     rate: 120, 32, "R = W / T, UQ16.16 bytes per cycle, at most the line rate";
 });
 
+layout!(LDCP_EVENT: LdcpEventLayout, "ldcp_event", 128, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
+    kind: 16, 2, "0 ACK, 1 loss, 2 sub-packet timer, 3 (re)initialize the flow";
+    ece: 18, 1, "ECN-Echo of the ACK";
+    acked: 32, 32, "packets acknowledged (saturated to 65535 inside)";
+    now: 64, 64, "time, ns";
+});
+
+layout!(LDCP_STATE: LdcpStateLayout, "ldcp_state", 178, "docs/modules/cc_module.md", {
+    fast_start: 0, 1, "in the fast start";
+    armed: 1, 1, "the sub-packet timer is armed";
+    cw: 2, 32, "congestion window, UQ16.16 packets";
+    fs_acked: 34, 16, "packets acknowledged in the fast start";
+    now: 50, 64, "the flow's clock: the latest event time, ns";
+    tick: 114, 64, "next sub-packet timer expiry, ns";
+});
+
+layout!(LDCP_RESULT: LdcpResultLayout, "ldcp_result", 224, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow";
+    kind: 16, 2, "the event's kind";
+    grant: 18, 1, "the timer grants a packet";
+    fast_start: 19, 1, "in the fast start";
+    armed: 20, 1, "the sub-packet timer is armed";
+    fs_acked: 32, 16, "packets acknowledged in the fast start";
+    cw: 64, 32, "congestion window, UQ16.16 packets";
+    window: 96, 32, "window, bytes (`window_bytes`)";
+    rate: 128, 32, "rate, UQ16.16 bytes per cycle (`rate_q16`)";
+    tick: 160, 64, "next timer expiry, ns (0 when not armed)";
+});
+
+layout!(DCQCN_EVENT: DcqcnEventLayout, "dcqcn_event", 128, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
+    kind: 16, 2, "0 CNP, 1 timer, 2 tx, 3 (re)initialize the flow";
+    bytes: 32, 32, "bytes sent (tx)";
+    now: 64, 64, "time, ns";
+});
+
+layout!(DCQCN_STATE: DcqcnStateLayout, "dcqcn_state", 492, "docs/modules/cc_module.md", {
+    rc: 0, 40, "Rc, the current rate, UQ16.24 bytes per cycle";
+    rt: 40, 40, "Rt, the target rate, UQ16.24 bytes per cycle";
+    alpha: 80, 25, "alpha, UQ1.24";
+    active: 105, 1, "the flow has been cut at least once";
+    last_stage: 106, 2, "last increase stage: 0 none, 1 fast recovery, 2 additive, 3 hyper";
+    t_count: 108, 32, "timer expiries since the last cut";
+    bc_count: 140, 32, "byte-counter expiries since the last cut";
+    bytes: 172, 64, "bytes since the last byte-counter expiry";
+    now: 236, 64, "the flow's clock: the latest event time, ns";
+    last_cut: 300, 64, "time of the last cut, ns";
+    last_cnp: 364, 64, "time of the last CNP, ns";
+    next_increase: 428, 64, "time of the next timer increase, ns (2^64 - 1: none)";
+});
+
+layout!(DCQCN_RESULT: DcqcnResultLayout, "dcqcn_result", 588, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow";
+    kind: 16, 2, "the event's kind";
+    rate: 32, 32, "Rc as UQ16.16 bytes per cycle (`rate_q16`, Rc >> 8)";
+    window: 64, 32, "window, bytes (`window_bytes`)";
+    state: 96, 492, "the flow's whole state after the event (`dcqcn_state`)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -206,4 +266,10 @@ pub const ALL: &[Layout] = &[
     HpccEventLayout::LAYOUT,
     HpccFrontLayout::LAYOUT,
     HpccResultLayout::LAYOUT,
+    LdcpEventLayout::LAYOUT,
+    LdcpStateLayout::LAYOUT,
+    LdcpResultLayout::LAYOUT,
+    DcqcnEventLayout::LAYOUT,
+    DcqcnStateLayout::LAYOUT,
+    DcqcnResultLayout::LAYOUT,
 ];

@@ -12,6 +12,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 use sim::cc_dcqcn::{self as xd, DcqcnConfig, DcqcnState};
+use sim::layout::{Field, DCQCN_EVENT, DCQCN_RESULT, DCQCN_STATE};
 use sim::cc_module::Clock;
 use std::path::Path;
 
@@ -34,14 +35,15 @@ pub struct Event {
 }
 
 impl Event {
-    /// The 128-bit `s_axis_event_tdata` as 4 little-endian words.
+    /// The 128-bit `s_axis_event_tdata` as 4 little-endian words (`sim::layout::DCQCN_EVENT`).
     pub fn words(&self) -> [u32; 4] {
-        [
-            self.flow as u32 | (self.kind as u32 & 3) << 16,
-            self.bytes,
-            self.now as u32,
-            (self.now >> 32) as u32,
-        ]
+        let l = &DCQCN_EVENT;
+        let mut w = [0u32; 4];
+        l.flow.set(&mut w, self.flow as u64);
+        l.kind.set(&mut w, self.kind as u64);
+        l.bytes.set(&mut w, self.bytes as u64);
+        l.now.set(&mut w, self.now);
+        w
     }
 }
 
@@ -62,16 +64,6 @@ pub struct Result {
     pub state: DcqcnState,
 }
 
-/// Bits `[lo + w - 1 : lo]` (w <= 64) of a little-endian word vector.
-pub fn field(d: &[u32], lo: usize, w: usize) -> u64 {
-    let mut v = 0u128;
-    for k in (lo / 32..=(lo + w - 1) / 32).rev() {
-        v = v << 32 | d[k] as u128;
-    }
-    let v = v >> (lo % 32);
-    (v & ((1u128 << w) - 1)) as u64
-}
-
 /// `last_stage` as the RTL encodes it.
 pub fn stage_code(s: Option<IncreaseStage>) -> u64 {
     match s {
@@ -82,38 +74,41 @@ pub fn stage_code(s: Option<IncreaseStage>) -> u64 {
     }
 }
 
-/// The state in the layout of `hdl::cc_dcqcn::STATE_BITS`, starting at bit `lo` of `d`.
+/// The state of a `sim::layout::DCQCN_STATE` word that starts at bit `lo` of `d`.
 pub fn state_from_words(d: &[u32], lo: usize) -> DcqcnState {
-    let f = |off: usize, w: usize| field(d, lo + off, w);
+    let l = &DCQCN_STATE;
+    let f = |x: &Field| Field { lo: lo + x.lo, ..*x }.get(d);
     DcqcnState {
-        rc_q24: f(0, 40),
-        rt_q24: f(40, 40),
-        alpha_q24: f(80, 25) as u32,
-        active: f(105, 1) == 1,
-        last_stage: match f(106, 2) {
+        rc_q24: f(&l.rc),
+        rt_q24: f(&l.rt),
+        alpha_q24: f(&l.alpha) as u32,
+        active: f(&l.active) == 1,
+        last_stage: match f(&l.last_stage) {
             0 => None,
             1 => Some(IncreaseStage::FastRecovery),
             2 => Some(IncreaseStage::Additive),
             _ => Some(IncreaseStage::Hyper),
         },
-        t_count: f(108, 32) as u32,
-        bc_count: f(140, 32) as u32,
-        bytes: f(172, 64),
-        now: f(236, 64),
-        last_cut: f(300, 64),
-        last_cnp: f(364, 64),
-        next_increase: f(428, 64),
+        t_count: f(&l.t_count) as u32,
+        bc_count: f(&l.bc_count) as u32,
+        bytes: f(&l.bytes),
+        now: f(&l.now),
+        last_cut: f(&l.last_cut),
+        last_cnp: f(&l.last_cnp),
+        next_increase: f(&l.next_increase),
     }
 }
 
 impl Result {
+    /// The result of `m_axis_result_tdata` (`sim::layout::DCQCN_RESULT`).
     pub fn from_words(d: &[u32]) -> Result {
+        let l = &DCQCN_RESULT;
         Result {
-            flow: field(d, 0, 16) as u16,
-            kind: field(d, 16, 2) as u8,
-            rate_q16: d[1],
-            window_bytes: d[2],
-            state: state_from_words(d, 96),
+            flow: l.flow.get(d) as u16,
+            kind: l.kind.get(d) as u8,
+            rate_q16: l.rate.get(d) as u32,
+            window_bytes: l.window.get(d) as u32,
+            state: state_from_words(d, l.state.lo),
         }
     }
 

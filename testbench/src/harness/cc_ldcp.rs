@@ -12,6 +12,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::ldcp::LdcpParams;
 use sim::cc_ldcp::{self as xl, LdcpConfig, LdcpState};
+use sim::layout::{LDCP_EVENT, LDCP_RESULT};
 use std::path::Path;
 
 /// What an event asks for (`[17:16]` of the event).
@@ -35,14 +36,16 @@ pub struct Event {
 }
 
 impl Event {
-    /// The 128-bit `s_axis_event_tdata` as 4 little-endian words.
+    /// The 128-bit `s_axis_event_tdata` as 4 little-endian words (`sim::layout::LDCP_EVENT`).
     pub fn words(&self) -> [u32; 4] {
-        [
-            self.flow as u32 | (self.kind as u32) << 16 | (self.ece as u32) << 18,
-            self.acked,
-            self.now as u32,
-            (self.now >> 32) as u32,
-        ]
+        let l = &LDCP_EVENT;
+        let mut w = [0u32; 4];
+        l.flow.set(&mut w, self.flow as u64);
+        l.kind.set(&mut w, self.kind as u64);
+        l.ece.set(&mut w, self.ece as u64);
+        l.acked.set(&mut w, self.acked as u64);
+        l.now.set(&mut w, self.now);
+        w
     }
 }
 
@@ -69,18 +72,20 @@ pub struct Result {
 }
 
 impl Result {
+    /// The result of `m_axis_result_tdata` (`sim::layout::LDCP_RESULT`).
     pub fn from_words(d: &[u32]) -> Result {
+        let l = &LDCP_RESULT;
         Result {
-            flow: d[0] as u16,
-            kind: (d[0] >> 16 & 3) as u8,
-            grant: d[0] >> 18 & 1 == 1,
-            fast_start: d[0] >> 19 & 1 == 1,
-            armed: d[0] >> 20 & 1 == 1,
-            fs_acked: d[1] as u16,
-            cw: d[2],
-            window: d[3],
-            rate: d[4],
-            tick: d[5] as u64 | (d[6] as u64) << 32,
+            flow: l.flow.get(d) as u16,
+            kind: l.kind.get(d) as u8,
+            grant: l.grant.get(d) == 1,
+            fast_start: l.fast_start.get(d) == 1,
+            armed: l.armed.get(d) == 1,
+            fs_acked: l.fs_acked.get(d) as u16,
+            cw: l.cw.get(d) as u32,
+            window: l.window.get(d) as u32,
+            rate: l.rate.get(d) as u32,
+            tick: l.tick.get(d),
         }
     }
 
