@@ -2,7 +2,7 @@
 //! every accepted event's result (rate, window and the flow's whole state) is compared with
 //! the model's state after the same event.
 
-use super::cc_engine::{self, Engine};
+use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
 use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
@@ -295,12 +295,10 @@ impl Engine for Dcqcn {
     const RESULTS: MAxis<CcDcqcn> = CcDcqcn::M_AXIS_RESULT;
     // Results of different flows may pass each other (flow_park).
     const ORDER: Order = Order::PerKey;
+    engine_plumbing!();
 
     fn open(&self, vcd: Option<&Path>) -> CcDcqcn {
         open(&self.c, vcd)
-    }
-    fn stat_bad_flow(dut: &CcDcqcn) -> u64 {
-        dut.stat_bad_flow() as u64
     }
     fn flow(&self, rng: &mut ChaCha8Rng) -> (FlowGen, DcqcnState) {
         (FlowGen::new(rng), DcqcnState::new(&self.c))
@@ -308,23 +306,11 @@ impl Engine for Dcqcn {
     fn event(&self, rng: &mut ChaCha8Rng, _: &Shape, g: &mut FlowGen, s: &DcqcnState, flow: u16) -> Event {
         g.event(rng, &self.c, s, flow)
     }
-    fn event_flow(e: &Event) -> u16 {
-        e.flow
-    }
-    fn set_event_flow(e: &mut Event, flow: u16) {
-        e.flow = flow;
-    }
     fn model(&mut self, s: &mut DcqcnState, e: &Event) -> Result {
         let before = *s;
         let r = Result::model(&self.c, s, e);
         coverage(&self.c, &before, e, &r.state, &mut self.cov);
         r
-    }
-    fn result(words: &[u32]) -> Result {
-        Result::from_words(words)
-    }
-    fn result_flow(r: &Result) -> u16 {
-        r.flow
     }
     fn metrics(&self, o: &mut Outcome) {
         for (name, n) in COVERAGE.iter().zip(self.cov) {

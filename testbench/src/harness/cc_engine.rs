@@ -78,6 +78,30 @@ pub trait Engine {
     fn metrics(&self, o: &mut Outcome);
 }
 
+/// The five methods every engine implements the same way, for use inside its `impl Engine`:
+/// its event and result carry `flow: u16`, its result reads with `Result::from_words`, and its
+/// RTL counts dropped events in `stat_bad_flow`.
+macro_rules! engine_plumbing {
+    () => {
+        fn stat_bad_flow(dut: &Self::Dut) -> u64 {
+            dut.stat_bad_flow() as u64
+        }
+        fn event_flow(e: &Self::Event) -> u16 {
+            e.flow
+        }
+        fn set_event_flow(e: &mut Self::Event, flow: u16) {
+            e.flow = flow;
+        }
+        fn result(words: &[u32]) -> Self::Result {
+            Self::Result::from_words(words)
+        }
+        fn result_flow(r: &Self::Result) -> u16 {
+            r.flow
+        }
+    };
+}
+pub(crate) use engine_plumbing;
+
 /// Runs `cycles` cycles of random events into engine `e`; compares every result with the
 /// model's.
 pub fn run<E: Engine>(mut e: E, scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Option<&Path>) -> Outcome {

@@ -1,7 +1,7 @@
 //! cc_hpcc against the fixed-point HPCC++ model (`sim::cc_hpcc`), event by event: every
 //! accepted event's result is compared with the model's state after the same event.
 
-use super::cc_engine::{self, Engine};
+use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
 use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
@@ -281,12 +281,10 @@ impl Engine for Hpcc {
     const EVENTS: SAxis<CcHpcc> = CcHpcc::S_AXIS_EVENT;
     const RESULTS: MAxis<CcHpcc> = CcHpcc::M_AXIS_RESULT;
     const ORDER: Order = Order::InOrder;
+    engine_plumbing!();
 
     fn open(&self, vcd: Option<&Path>) -> CcHpcc {
         open(&self.c, vcd)
-    }
-    fn stat_bad_flow(dut: &CcHpcc) -> u64 {
-        dut.stat_bad_flow() as u64
     }
     fn flow(&self, rng: &mut ChaCha8Rng) -> (Path5, HpccState) {
         (Path5::new(rng), HpccState::new(&self.c))
@@ -296,12 +294,6 @@ impl Engine for Hpcc {
         e.rx = rng.gen_bool(shape.rx);
         e
     }
-    fn event_flow(e: &Event) -> u16 {
-        e.flow
-    }
-    fn set_event_flow(e: &mut Event, flow: u16) {
-        e.flow = flow;
-    }
     fn model(&mut self, s: &mut HpccState, e: &Event) -> Result {
         self.inits += e.init as u64;
         self.rx_events += e.rx as u64;
@@ -310,12 +302,6 @@ impl Engine for Hpcc {
         self.additive += (r.inc_stage > 0) as u64;
         self.below_half += (r.w < self.c.w_max_q8 / 2) as u64;
         r
-    }
-    fn result(words: &[u32]) -> Result {
-        Result::from_words(words)
-    }
-    fn result_flow(r: &Result) -> u16 {
-        r.flow
     }
     fn metrics(&self, o: &mut Outcome) {
         o.metric("rx_hpcc_events", self.rx_events as f64);

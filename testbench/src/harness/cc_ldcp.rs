@@ -2,7 +2,7 @@
 //! accepted event's result is compared with the model's state after the same event. Results
 //! of different flows may pass each other (flow_park), so they are matched per flow, in order.
 
-use super::cc_engine::{self, Engine};
+use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
 use super::stream::{Beat, Order};
 use super::{Outcome, Scenario};
@@ -227,24 +227,16 @@ impl Engine for Ldcp {
     const RESULTS: MAxis<CcLdcp> = CcLdcp::M_AXIS_RESULT;
     // Results of different flows may pass each other (flow_park).
     const ORDER: Order = Order::PerKey;
+    engine_plumbing!();
 
     fn open(&self, vcd: Option<&Path>) -> CcLdcp {
         open(&self.c, vcd)
-    }
-    fn stat_bad_flow(dut: &CcLdcp) -> u64 {
-        dut.stat_bad_flow() as u64
     }
     fn flow(&self, rng: &mut ChaCha8Rng) -> (Source, LdcpState) {
         (Source::new(rng), LdcpState::new(&self.c))
     }
     fn event(&self, rng: &mut ChaCha8Rng, _: &Shape, g: &mut Source, _: &LdcpState, flow: u16) -> Event {
         g.event(rng, flow)
-    }
-    fn event_flow(e: &Event) -> u16 {
-        e.flow
-    }
-    fn set_event_flow(e: &mut Event, flow: u16) {
-        e.flow = flow;
     }
     fn model(&mut self, s: &mut LdcpState, e: &Event) -> Result {
         let r = Result::model(&self.c, s, e);
@@ -253,12 +245,6 @@ impl Engine for Ldcp {
         self.fast_start += r.fast_start as u64;
         self.at_max += (r.cw == self.c.max_cw_q16) as u64;
         r
-    }
-    fn result(words: &[u32]) -> Result {
-        Result::from_words(words)
-    }
-    fn result_flow(r: &Result) -> u16 {
-        r.flow
     }
     fn metrics(&self, o: &mut Outcome) {
         o.metric("timer_grants", self.grants as f64);
