@@ -556,9 +556,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         v_op = vd[8+:8];
         v_ce = vd[22+:2] == 32'h3;
         v_tele = vd[20+:1];
-        v_coll = vd[20+:1] & ~vd[21+:1];
+        v_coll = v_tele & ~vd[21+:1];
         v_nhop = vd[24+:3];
-        v_fb = (vd[20+:1] & vd[27+:1]);
+        v_fb = (v_tele & vd[27+:1]);
         v_psn = vd[96+:24];
         v_n = ((vd[160+:16]) & 32'hffffffff);
         sw_va_a = vd[192+:64];

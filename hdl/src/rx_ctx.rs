@@ -505,9 +505,9 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.v_op.next = self.vd.val().get_value_opcode();
         self.v_ce.next = self.vd.val().get_value_ecn() == 3;
         self.v_tele.next = self.vd.val().get_value_telemetry();
-        self.v_coll.next = self.vd.val().get_value_telemetry() & !self.vd.val().get_value_echo();
+        self.v_coll.next = self.v_tele.val() & !self.vd.val().get_value_echo();
         self.v_nhop.next = self.vd.val().get_value_nhop();
-        self.v_fb.next = (self.vd.val().get_value_telemetry() & self.vd.val().get_value_feedback()).into();
+        self.v_fb.next = (self.v_tele.val() & self.vd.val().get_value_feedback()).into();
         self.v_psn.next = self.vd.val().get_value_psn();
         self.v_n.next = bit_cast::<32, 16>(self.vd.val().get_value_payload_len());
         self.sw_va.a.next = self.vd.val().get_value_reth_va();
