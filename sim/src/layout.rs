@@ -38,6 +38,12 @@ impl Field {
         Field { name: self.name, lo: self.lo + k * width, width, about: self.about }
     }
 
+    /// The same field in a word that holds this layout from bit `offset` on (a state word
+    /// inside a result).
+    pub const fn at(&self, offset: usize) -> Field {
+        Field { name: self.name, lo: self.lo + offset, width: self.width, about: self.about }
+    }
+
     /// The field's value in `words` (32-bit words, word 0 = bits 31:0). At most 64 bits.
     pub fn get(&self, words: &[u32]) -> u64 {
         assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);

@@ -64,20 +64,10 @@ pub struct Result {
     pub state: DcqcnState,
 }
 
-/// `last_stage` as the RTL encodes it.
-pub fn stage_code(s: Option<IncreaseStage>) -> u64 {
-    match s {
-        None => 0,
-        Some(IncreaseStage::FastRecovery) => 1,
-        Some(IncreaseStage::Additive) => 2,
-        Some(IncreaseStage::Hyper) => 3,
-    }
-}
-
 /// The state of a `sim::layout::DCQCN_STATE` word that starts at bit `lo` of `d`.
 pub fn state_from_words(d: &[u32], lo: usize) -> DcqcnState {
     let l = &DCQCN_STATE;
-    let f = |x: &Field| Field { lo: lo + x.lo, ..*x }.get(d);
+    let f = |x: &Field| x.at(lo).get(d);
     DcqcnState {
         rc_q24: f(&l.rc),
         rt_q24: f(&l.rt),
