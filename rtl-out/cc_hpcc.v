@@ -268,29 +268,26 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
     // Sub module instances
     hpcc_ram_w420_d1024 front_ram(
+        .clock(clock),
         .read_address(front_ram_read_address),
-        .read_clock(clock),
         .read_data(front_ram_read_data),
         .write_address(front_ram_write_address),
-        .write_clock(clock),
         .write_data(front_ram_write_data),
         .write_enable(front_ram_write_enable)
     );
     hpcc_ram_w24_d1024 u_ram(
+        .clock(clock),
         .read_address(u_ram_read_address),
-        .read_clock(clock),
         .read_data(u_ram_read_data),
         .write_address(u_ram_write_address),
-        .write_clock(clock),
         .write_data(u_ram_write_data),
         .write_enable(u_ram_write_enable)
     );
     hpcc_ram_w72_d1024 w_ram(
+        .clock(clock),
         .read_address(w_ram_read_address),
-        .read_clock(clock),
         .read_data(w_ram_read_data),
         .write_address(w_ram_write_address),
-        .write_clock(clock),
         .write_data(w_ram_write_data),
         .write_enable(w_ram_write_enable)
     );
@@ -836,11 +833,15 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
     input wire  m_axis_tready;
 
     // Stub signals
-    reg  ram_write_enable;
-    reg  [6:0] ram_write_address;
-    reg  [151:0] ram_write_data;
     reg  [6:0] ram_read_address;
     wire  [151:0] ram_read_data;
+    reg  [6:0] ram_write_address;
+    reg  [151:0] ram_write_data;
+    reg  ram_write_enable;
+    reg  byp_d;
+    reg  byp_q = 1'h0;
+    reg  [151:0] byp_data_d;
+    reg  [151:0] byp_data_q = 152'h0;
     reg  [6:0] rd_d;
     reg  [6:0] rd_q = 7'h0;
     reg  [6:0] wr_d;
@@ -852,19 +853,22 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
 
     // Local signals
     reg  pop;
+    reg  [6:0] rd_next;
 
     // Sub module instances
-    cc_hpcc_results_ram ram(
-        .write_clock(clock),
-        .write_enable(ram_write_enable),
+    hpcc_ram_w152_d128 ram(
+        .clock(clock),
+        .read_address(ram_read_address),
+        .read_data(ram_read_data),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
-        .read_address(ram_read_address),
-        .read_data(ram_read_data)
+        .write_enable(ram_write_enable)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        byp_q <= byp_d;
+        byp_data_q <= byp_data_d;
         rd_q <= rd_d;
         wr_q <= wr_d;
         count_q <= count_d;
@@ -873,6 +877,8 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
 
     // Update code
     always @(*) begin
+        byp_d = byp_q;
+        byp_data_d = byp_data_q;
         rd_d = rd_q;
         wr_d = wr_q;
         count_d = count_q;
@@ -881,16 +887,29 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         ram_write_enable = in_valid;
         ram_write_address = wr_q;
         ram_write_data = in_data;
-        ram_read_address = rd_q;
         m_axis_tvalid = count_q != 32'h0;
-        m_axis_tdata = ram_read_data;
+        m_axis_tdata = 32'h0;
+        if (count_q != 32'h0) begin
+            m_axis_tdata = ram_read_data;
+            if (byp_q) begin
+                m_axis_tdata = byp_data_q;
+            end
+        end
         pop = m_axis_tvalid & m_axis_tready;
         if (in_valid) begin
             wr_d = wr_q + 32'h1;
         end
+        rd_next = rd_q;
         if (pop) begin
-            rd_d = rd_q + 32'h1;
+            rd_next = rd_q + 32'h1;
         end
+        if (reset) begin
+            rd_next = 32'h0;
+        end
+        rd_d = rd_next;
+        ram_read_address = rd_next;
+        byp_d = in_valid & (wr_q == rd_next);
+        byp_data_d = in_data;
         if (in_valid & ~pop) begin
             count_d = count_q + 32'h1;
         end
@@ -904,7 +923,6 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
             owed_d = owed_q - 32'h1;
         end
         if (reset) begin
-            rd_d = 32'h0;
             wr_d = 32'h0;
             count_d = 32'h0;
             owed_d = 32'h0;
@@ -1182,29 +1200,5 @@ module cc_hpcc_wt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
         out_tag = tag_q[2 * 41 +: 41];
     end
 endmodule // cc_hpcc_wt_mul
-
-module cc_hpcc_results_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [6:0] write_address;
-    input wire  [151:0] write_data;
-    input wire  [6:0] read_address;
-    output reg  [151:0] read_data;
-
-    // Update code (custom)
-    reg [151:0] mem [0:127];
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // cc_hpcc_results_ram
 
 `resetall

@@ -246,11 +246,10 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         .stat_bad_flow(dcqcn_stat_bad_flow)
     );
     hpcc_ram_w2_d1024 alg_ram(
+        .clock(clock),
         .read_address(alg_ram_read_address),
-        .read_clock(clock),
         .read_data(alg_ram_read_data),
         .write_address(alg_ram_write_address),
-        .write_clock(clock),
         .write_data(alg_ram_write_data),
         .write_enable(alg_ram_write_enable)
     );

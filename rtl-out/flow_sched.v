@@ -230,47 +230,42 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 
     // Sub module instances
     hpcc_ram_w119_d1024 pace_ram(
+        .clock(clock),
         .read_address(pace_ram_read_address),
-        .read_clock(clock),
         .read_data(pace_ram_read_data),
         .write_address(pace_ram_write_address),
-        .write_clock(clock),
         .write_data(pace_ram_write_data),
         .write_enable(pace_ram_write_enable)
     );
     hpcc_ram_w64_d1024 cfg_ram(
+        .clock(clock),
         .read_address(cfg_ram_read_address),
-        .read_clock(clock),
         .read_data(cfg_ram_read_data),
         .write_address(cfg_ram_write_address),
-        .write_clock(clock),
         .write_data(cfg_ram_write_data),
         .write_enable(cfg_ram_write_enable)
     );
     hpcc_ram_w32_d1024 acked_n_ram(
+        .clock(clock),
         .read_address(acked_n_ram_read_address),
-        .read_clock(clock),
         .read_data(acked_n_ram_read_data),
         .write_address(acked_n_ram_write_address),
-        .write_clock(clock),
         .write_data(acked_n_ram_write_data),
         .write_enable(acked_n_ram_write_enable)
     );
     hpcc_ram_w32_d1024 acked_s_ram(
+        .clock(clock),
         .read_address(acked_s_ram_read_address),
-        .read_clock(clock),
         .read_data(acked_s_ram_read_data),
         .write_address(acked_s_ram_write_address),
-        .write_clock(clock),
         .write_data(acked_s_ram_write_data),
         .write_enable(acked_s_ram_write_enable)
     );
     hpcc_ram_w10_d1024 ring_ram(
+        .clock(clock),
         .read_address(ring_ram_read_address),
-        .read_clock(clock),
         .read_data(ring_ram_read_data),
         .write_address(ring_ram_write_address),
-        .write_clock(clock),
         .write_data(ring_ram_write_data),
         .write_enable(ring_ram_write_enable)
     );
@@ -729,6 +724,15 @@ module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,
     // Update code (custom)
     reg [11:0] mem [0:15];
 
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 15; i = i + 1) begin
+            mem[i] = 12'd0;
+        end
+    end
+
     always @(*) begin
         read_data = mem[read_address];
     end
@@ -752,6 +756,15 @@ module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_da
 
     // Update code (custom)
     reg [9:0] mem [0:15];
+
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 15; i = i + 1) begin
+            mem[i] = 10'd0;
+        end
+    end
 
     always @(*) begin
         read_data = mem[read_address];

@@ -862,74 +862,66 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_fb_acks(dp_stat_fb_acks)
     );
     hpcc_ram_w71_d1024 flows(
+        .clock(clock),
         .read_address(flows_read_address),
-        .read_clock(clock),
         .read_data(flows_read_data),
         .write_address(flows_write_address),
-        .write_clock(clock),
         .write_data(flows_write_data),
         .write_enable(flows_write_enable)
     );
     hpcc_ram_w4_d1024 shifts(
+        .clock(clock),
         .read_address(shifts_read_address),
-        .read_clock(clock),
         .read_data(shifts_read_data),
         .write_address(shifts_write_address),
-        .write_clock(clock),
         .write_data(shifts_write_data),
         .write_enable(shifts_write_enable)
     );
     hpcc_ram_w3_d1024 algs(
+        .clock(clock),
         .read_address(algs_read_address),
-        .read_clock(clock),
         .read_data(algs_read_data),
         .write_address(algs_write_address),
-        .write_clock(clock),
         .write_data(algs_write_data),
         .write_enable(algs_write_enable)
     );
     hpcc_ram_w25_d1024 rv(
+        .clock(clock),
         .read_address(rv_read_address),
-        .read_clock(clock),
         .read_data(rv_read_data),
         .write_address(rv_write_address),
-        .write_clock(clock),
         .write_data(rv_write_data),
         .write_enable(rv_write_enable)
     );
     hpcc_ram_w36_d1024 rto(
+        .clock(clock),
         .read_address(rto_read_address),
-        .read_clock(clock),
         .read_data(rto_read_data),
         .write_address(rto_write_address),
-        .write_clock(clock),
         .write_data(rto_write_data),
         .write_enable(rto_write_enable)
     );
     hpcc_ram_w1_d1024 dcq(
+        .clock(clock),
         .read_address(dcq_read_address),
-        .read_clock(clock),
         .read_data(dcq_read_data),
         .write_address(dcq_write_address),
-        .write_clock(clock),
         .write_data(dcq_write_data),
         .write_enable(dcq_write_enable)
     );
     hpcc_ram_w32_d1024 txb(
+        .clock(clock),
         .read_address(txb_read_address),
-        .read_clock(clock),
         .read_data(txb_read_data),
         .write_address(txb_write_address),
-        .write_clock(clock),
         .write_data(txb_write_data),
         .write_enable(txb_write_enable)
     );
     hpcc_ram_w1_d1024 rxh(
+        .clock(clock),
         .read_address(rxh_read_address),
-        .read_clock(clock),
         .read_data(rxh_read_data),
         .write_address(rxh_write_address),
-        .write_clock(clock),
         .write_data(rxh_write_data),
         .write_enable(rxh_write_enable)
     );

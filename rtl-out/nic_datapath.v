@@ -403,20 +403,18 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_jobs(rx_dma_stat_jobs)
     );
     hpcc_ram_w34_d1024 cn(
+        .clock(clock),
         .read_address(cn_read_address),
-        .read_clock(clock),
         .read_data(cn_read_data),
         .write_address(cn_write_address),
-        .write_clock(clock),
         .write_data(cn_write_data),
         .write_enable(cn_write_enable)
     );
     hpcc_ram_w33_d1024 fbr(
+        .clock(clock),
         .read_address(fbr_read_address),
-        .read_clock(clock),
         .read_data(fbr_read_data),
         .write_address(fbr_write_address),
-        .write_clock(clock),
         .write_data(fbr_write_data),
         .write_enable(fbr_write_enable)
     );

@@ -311,11 +311,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Sub module instances
     hpcc_ram_w319_d1024 qp(
+        .clock(clock),
         .read_address(qp_read_address),
-        .read_clock(clock),
         .read_data(qp_read_data),
         .write_address(qp_write_address),
-        .write_clock(clock),
         .write_data(qp_write_data),
         .write_enable(qp_write_enable)
     );

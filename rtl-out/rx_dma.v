@@ -214,20 +214,18 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 
     // Sub module instances
     hpcc_ram_w512_d512 even(
+        .clock(clock),
         .read_address(even_read_address),
-        .read_clock(clock),
         .read_data(even_read_data),
         .write_address(even_write_address),
-        .write_clock(clock),
         .write_data(even_write_data),
         .write_enable(even_write_enable)
     );
     hpcc_ram_w512_d512 odd(
+        .clock(clock),
         .read_address(odd_read_address),
-        .read_clock(clock),
         .read_data(odd_read_data),
         .write_address(odd_write_address),
-        .write_clock(clock),
         .write_data(odd_write_data),
         .write_enable(odd_write_enable)
     );
@@ -709,6 +707,15 @@ module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,
     // Update code (custom)
     reg [576:0] mem [0:15];
 
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 15; i = i + 1) begin
+            mem[i] = 577'd0;
+        end
+    end
+
     always @(*) begin
         read_data = mem[read_address];
     end
@@ -732,6 +739,15 @@ module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,
 
     // Update code (custom)
     reg [95:0] mem [0:15];
+
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 15; i = i + 1) begin
+            mem[i] = 96'd0;
+        end
+    end
 
     always @(*) begin
         read_data = mem[read_address];
@@ -757,6 +773,15 @@ module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,
     // Update code (custom)
     reg [142:0] mem [0:63];
 
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 63; i = i + 1) begin
+            mem[i] = 143'd0;
+        end
+    end
+
     always @(*) begin
         read_data = mem[read_address];
     end
@@ -780,6 +805,15 @@ module rx_dma_dq(write_clock,write_enable,write_address,write_data,read_address,
 
     // Update code (custom)
     reg [22:0] mem [0:63];
+
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 63; i = i + 1) begin
+            mem[i] = 23'd0;
+        end
+    end
 
     always @(*) begin
         read_data = mem[read_address];

@@ -212,20 +212,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
     // Sub module instances
     hpcc_ram_w320_d1024 ctx(
+        .clock(clock),
         .read_address(ctx_read_address),
-        .read_clock(clock),
         .read_data(ctx_read_data),
         .write_address(ctx_write_address),
-        .write_clock(clock),
         .write_data(ctx_write_data),
         .write_enable(ctx_write_enable)
     );
     hpcc_ram_w323_d1024 msg(
+        .clock(clock),
         .read_address(msg_read_address),
-        .read_clock(clock),
         .read_data(msg_read_data),
         .write_address(msg_write_address),
-        .write_clock(clock),
         .write_data(msg_write_data),
         .write_enable(msg_write_enable)
     );

@@ -769,6 +769,15 @@ module tx_pipe_crcs(write_clock,write_enable,write_address,write_data,read_addre
     // Update code (custom)
     reg [31:0] mem [0:31];
 
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 31; i = i + 1) begin
+            mem[i] = 32'd0;
+        end
+    end
+
     always @(*) begin
         read_data = mem[read_address];
     end
@@ -793,6 +802,15 @@ module tx_pipe_sides(write_clock,write_enable,write_address,write_data,read_addr
     // Update code (custom)
     reg [74:0] mem [0:31];
 
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 31; i = i + 1) begin
+            mem[i] = 75'd0;
+        end
+    end
+
     always @(*) begin
         read_data = mem[read_address];
     end
@@ -816,6 +834,15 @@ module tx_pipe_beats(write_clock,write_enable,write_address,write_data,read_addr
 
     // Update code (custom)
     reg [511:0] mem [0:31];
+
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 31; i = i + 1) begin
+            mem[i] = 512'd0;
+        end
+    end
 
     always @(*) begin
         read_data = mem[read_address];

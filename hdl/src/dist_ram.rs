@@ -1,6 +1,7 @@
 //! Small RAM with a combinational read port, for FIFOs that must show their head without a
 //! cycle of latency. rust-hdl's `RAM` only has a registered read, which maps to block RAM; this
-//! one maps to LUT RAM (distributed RAM) on Xilinx parts.
+//! one maps to LUT RAM (distributed RAM) on Xilinx parts. Its words start at zero, as the
+//! rust-hdl model below reads an unwritten word (`unwrap_or_default`).
 
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -40,6 +41,15 @@ impl<D: Synth, const N: usize> Logic for DistRam<D, N> {
             "\
 reg [{msb}:0] mem [0:{last}];
 
+// Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+// before the first write: the FIFOs built on it show a defined word while empty.
+integer i;
+initial begin
+    for (i = 0; i <= {last}; i = i + 1) begin
+        mem[i] = {msb1}'d0;
+    end
+end
+
 always @(*) begin
     read_data = mem[read_address];
 end
@@ -50,6 +60,7 @@ always @(posedge write_clock) begin
     end
 end",
             msb = D::BITS - 1,
+            msb1 = D::BITS,
             last = (1usize << N) - 1,
         ))
     }

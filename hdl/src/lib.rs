@@ -15,6 +15,7 @@ pub mod div_pipe;
 pub mod export;
 pub mod export_fold;
 pub mod export_once;
+pub mod export_ram;
 pub mod flow_park;
 pub mod flow_sched;
 pub mod hpcc_nic_core;

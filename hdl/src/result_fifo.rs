@@ -4,11 +4,15 @@
 //! counts events issued whose results have not been read; `credit` is high while it is below
 //! the depth, and the datapath issues only then.
 //!
-//! 128 words of LUT RAM (dist_ram) with a combinational read, so the head shows on
-//! `m_axis_tdata` without a cycle of latency. (The depth is fixed: rust-hdl's generator cannot
-//! put a const generic into an expression.)
+//! 128 words in block RAM (rust-hdl's `RAM`, a registered read), with the head still on
+//! `m_axis_tdata` in the cycle after it was written, as a combinational-read FIFO would show
+//! it: the RAM is read at the head pointer of the *next* cycle (`rd_next`), and a word written
+//! in the cycle it is read (the FIFO empty, or emptying) is taken from a bypass register
+//! instead, since the RAM returns the old word then. So the output is the same as a LUT RAM's
+//! on every cycle, and the 128 x W bits cost block RAM, not LUTs. While the FIFO is empty
+//! `m_axis_tdata` is 0, not whatever the RAM holds. (The depth is fixed: rust-hdl's generator
+//! cannot put a const generic into an expression.)
 
-use crate::dist_ram::DistRam;
 use rust_hdl::prelude::*;
 
 /// Log2 of the depth.
@@ -35,33 +39,56 @@ pub struct ResultFifo<const W: usize> {
     pub m_axis_tvalid: Signal<Out, bool>,
     /// The head is taken.
     pub m_axis_tready: Signal<In, bool>,
-    ram: DistRam<Bits<W>, DEPTH_BITS>,
+    ram: RAM<Bits<W>, DEPTH_BITS>,
+    /// The word written last cycle is the head this cycle (the RAM shows the old word).
+    byp: DFF<bool>,
+    /// That word.
+    byp_data: DFF<Bits<W>>,
     rd: DFF<Bits<DEPTH_BITS>>,
     wr: DFF<Bits<DEPTH_BITS>>,
     count: DFF<Bits<8>>,
     owed: DFF<Bits<8>>,
     pop: Signal<Local, bool>,
+    /// The head pointer of the next cycle, the RAM's read address.
+    rd_next: Signal<Local, Bits<DEPTH_BITS>>,
 }
 
 impl<const W: usize> Logic for ResultFifo<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rd, wr, count, owed);
+        dff_setup!(self, clock, byp, byp_data, rd, wr, count, owed);
+        self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.credit.next = self.owed.q.val() < 128;
         self.ram.write_enable.next = self.in_valid.val();
         self.ram.write_address.next = self.wr.q.val();
         self.ram.write_data.next = self.in_data.val();
-        self.ram.read_address.next = self.rd.q.val();
         self.m_axis_tvalid.next = self.count.q.val() != 0;
-        self.m_axis_tdata.next = self.ram.read_data.val();
+        // Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
+        // output in the block that also reads m_axis_tready as a combinational loop
+        // (UNOPTFLAT) when the consumer's tready depends on tdata.
+        self.m_axis_tdata.next = 0.into();
+        if self.count.q.val() != 0 {
+            self.m_axis_tdata.next = self.ram.read_data.val();
+            if self.byp.q.val() {
+                self.m_axis_tdata.next = self.byp_data.q.val();
+            }
+        }
         self.pop.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
         if self.in_valid.val() {
             self.wr.d.next = self.wr.q.val() + 1;
         }
+        self.rd_next.next = self.rd.q.val();
         if self.pop.val() {
-            self.rd.d.next = self.rd.q.val() + 1;
+            self.rd_next.next = self.rd.q.val() + 1;
         }
+        if self.reset.val() {
+            self.rd_next.next = 0.into();
+        }
+        self.rd.d.next = self.rd_next.val();
+        self.ram.read_address.next = self.rd_next.val();
+        self.byp.d.next = self.in_valid.val() & (self.wr.q.val() == self.rd_next.val());
+        self.byp_data.d.next = self.in_data.val();
         if self.in_valid.val() & !self.pop.val() {
             self.count.d.next = self.count.q.val() + 1;
         }
@@ -75,7 +102,6 @@ impl<const W: usize> Logic for ResultFifo<W> {
             self.owed.d.next = self.owed.q.val() - 1;
         }
         if self.reset.val() {
-            self.rd.d.next = 0.into();
             self.wr.d.next = 0.into();
             self.count.d.next = 0.into();
             self.owed.d.next = 0.into();

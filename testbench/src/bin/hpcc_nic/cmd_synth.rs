@@ -20,6 +20,25 @@ pub struct Args {
     /// Print a Markdown section (for docs/modules/*.md) instead of a table.
     #[arg(long)]
     markdown: bool,
+    /// Build `--module` from the files of this directory (an rtl-out/ of another commit: its
+    /// `hpcc_nic.f` up to the module's file) instead of exporting it from this build's
+    /// sources, for before/after figures. `--flows` is ignored.
+    #[arg(long)]
+    rtl: Option<std::path::PathBuf>,
+}
+
+/// The files of `rtl`'s filelist in compile order, up to and including `module`'s.
+fn files_up_to(rtl: &Path, module: &str) -> Result<Vec<std::path::PathBuf>> {
+    let list = rtl.join("hpcc_nic.f");
+    let text = std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let mut files = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#')) {
+        files.push(rtl.join(line));
+        if line == format!("{module}.v") {
+            return Ok(files);
+        }
+    }
+    Err(format!("{}: no {module}.v", list.display()).into())
 }
 
 pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
@@ -28,6 +47,14 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
     let mut ok = true;
     if !args.markdown {
         println!("{}", testbench::synth::SynthReport::table_header());
+    }
+    if let Some(rtl) = &args.rtl {
+        let r = testbench::synth::synth(&files_up_to(rtl, &args.module)?, &args.module, &args.family)?;
+        println!("{}", if args.markdown { r.markdown() } else { r.table_row() });
+        for w in &r.unexplained_warnings {
+            println!("  unexplained yosys warning: {w}");
+        }
+        return Ok(if r.unexplained_warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let mut builds = Vec::new();
     if args.module == "flow_sched" {
