@@ -60,7 +60,7 @@ pub fn flow_sched(bits: usize, name: &str) -> Result<Exported, ExportError> {
         12 => raw_verilog(crate::flow_sched::FlowSched::<12>::default())?,
         _ => return Err(ExportError::Check(format!("flow_sched: unsupported flow bits {bits}"))),
     };
-    finish(&raw, name, "hdl/src/flow_sched.rs")
+    finish(&raw, name, "hdl/src/sched/flow_sched.rs")
 }
 
 /// Divider configurations exported on their own: `div_pipe`, the widest the CC module uses
@@ -69,7 +69,7 @@ pub fn flow_sched(bits: usize, name: &str) -> Result<Exported, ExportError> {
 /// the quotient: fewer than, as many as, more than the divisor's, and none).
 pub fn div_pipes() -> Result<Vec<Exported>, ExportError> {
     use crate::div_pipe::DivPipe;
-    const SRC: &str = "hdl/src/div_pipe.rs";
+    const SRC: &str = "hdl/src/prim/div_pipe.rs";
     Ok(vec![
         finish(&raw_verilog(DivPipe::<49, 24, 32, 8>::default())?, "div_pipe", SRC)?,
         finish(&raw_verilog(DivPipe::<8, 4, 6, 4>::default())?, "div_pipe_n8_d4_q6", SRC)?,
@@ -83,7 +83,7 @@ pub fn div_pipes() -> Result<Vec<Exported>, ExportError> {
 /// shape of the CC module's widest products), and a small one for exhaustive tests.
 pub fn mul_pipes() -> Result<Vec<Exported>, ExportError> {
     use crate::mul_pipe::MulPipe;
-    const SRC: &str = "hdl/src/mul_pipe.rs";
+    const SRC: &str = "hdl/src/prim/mul_pipe.rs";
     Ok(vec![
         finish(&raw_verilog(MulPipe::<32, 32, 64, 4, 8>::default())?, "mul_pipe", SRC)?,
         finish(&raw_verilog(MulPipe::<7, 6, 13, 2, 4>::default())?, "mul_pipe_a7_b6", SRC)?,
@@ -97,7 +97,7 @@ pub fn cc_hpcc(bits: usize, name: &str) -> Result<Exported, ExportError> {
         12 => raw_verilog(crate::cc_hpcc::CcHpcc::<12>::default())?,
         _ => return Err(ExportError::Check(format!("cc_hpcc: unsupported flow bits {bits}"))),
     };
-    finish(&raw, name, "hdl/src/cc_hpcc.rs")
+    finish(&raw, name, "hdl/src/cc/cc_hpcc.rs")
 }
 
 /// The LDCP datapath of the CC module for `2^bits` flows (10 or 12).
@@ -107,14 +107,14 @@ pub fn cc_ldcp(bits: usize, name: &str) -> Result<Exported, ExportError> {
         12 => raw_verilog(crate::cc_ldcp::CcLdcp::<12>::default())?,
         _ => return Err(ExportError::Check(format!("cc_ldcp: unsupported flow bits {bits}"))),
     };
-    finish(&raw, name, "hdl/src/cc_ldcp.rs")
+    finish(&raw, name, "hdl/src/cc/cc_ldcp.rs")
 }
 
 /// flow_park in cc_ldcp's shape (16-bit flows, 128-bit events, 8 slots, 52-cycle window),
 /// exported on its own for its unit test and synthesis figures.
 pub fn flow_park() -> Result<Exported, ExportError> {
     let park = crate::flow_park::FlowPark::<16, 128, 8, 52>::default();
-    finish(&raw_verilog(park)?, "flow_park", "hdl/src/flow_park.rs")
+    finish(&raw_verilog(park)?, "flow_park", "hdl/src/cc/flow_park.rs")
 }
 
 /// The DCQCN reaction-point datapath of the CC module for `2^bits` flows (10 or 12).
@@ -124,7 +124,7 @@ pub fn cc_dcqcn(bits: usize, name: &str) -> Result<Exported, ExportError> {
         12 => raw_verilog(crate::cc_dcqcn::CcDcqcn::<12>::default())?,
         _ => return Err(ExportError::Check(format!("cc_dcqcn: unsupported flow bits {bits}"))),
     };
-    finish(&raw, name, "hdl/src/cc_dcqcn.rs")
+    finish(&raw, name, "hdl/src/cc/cc_dcqcn.rs")
 }
 
 /// The CC module's top (algorithm select, the three datapaths, the Update stream) for
@@ -135,7 +135,7 @@ pub fn cc_module(bits: usize, name: &str) -> Result<Exported, ExportError> {
         12 => raw_verilog(crate::cc_module::CcModule::<12>::default())?,
         _ => return Err(ExportError::Check(format!("cc_module: unsupported flow bits {bits}"))),
     };
-    finish(&raw, name, "hdl/src/cc_module.rs")
+    finish(&raw, name, "hdl/src/cc/cc_module.rs")
 }
 
 /// Every file of rtl-out/, in filelist order: the shared cells, then each block, every module
@@ -152,45 +152,45 @@ pub fn blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(
         &raw_verilog(crate::cc_hop_util::CcHopUtil::default())?,
         "cc_hop_util",
-        "hdl/src/cc_hop_util.rs",
+        "hdl/src/cc/cc_hop_util.rs",
     )?);
     v.push(flow_park()?);
     v.push(finish(
         &raw_verilog(crate::icrc_pipe::IcrcPipe::default())?,
         "icrc_pipe",
-        "hdl/src/icrc_pipe.rs",
+        "hdl/src/prim/icrc_pipe.rs",
     )?);
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
     v.push(cc_dcqcn(10, "cc_dcqcn")?);
     v.push(cc_module(10, "cc_module")?);
-    v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx_pipe.rs")?);
+    v.push(finish(&raw_verilog(crate::tx_pipe::TxPipe::default())?, "tx_pipe", "hdl/src/tx/tx_pipe.rs")?);
     v.push(rx_pipe()?);
-    v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx_ctx.rs")?);
-    v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx_ctx.rs")?);
-    v.push(finish(&raw_verilog(crate::read_split::ReadSplit::default())?, "read_split", "hdl/src/read_split.rs")?);
+    v.push(finish(&raw_verilog(crate::tx_ctx::TxCtx::<10>::default())?, "tx_ctx", "hdl/src/tx/tx_ctx.rs")?);
+    v.push(finish(&raw_verilog(crate::rx_ctx::RxCtx::<10>::default())?, "rx_ctx", "hdl/src/rx/rx_ctx.rs")?);
+    v.push(finish(&raw_verilog(crate::read_split::ReadSplit::default())?, "read_split", "hdl/src/tx/read_split.rs")?);
     v.push(rx_dma()?);
     v.push(finish(
         &raw_verilog(crate::nic_datapath::NicDatapath::<10, RX_DMA_BANK_BITS>::new())?,
         "nic_datapath",
-        "hdl/src/nic_datapath.rs",
+        "hdl/src/top/nic_datapath.rs",
     )?);
     v.push(finish(
         &raw_verilog(crate::axil_slave::AxilSlave::<{ crate::hpcc_nic_core::AXIL_ADDR_BITS }>::default())?,
         "axil_slave",
-        "hdl/src/axil_slave.rs",
+        "hdl/src/top/axil_slave.rs",
     )?);
     v.push(finish(
         &raw_verilog(crate::hpcc_nic_core::HpccNicCore::<10, RX_DMA_BANK_BITS>::new())?,
         "hpcc_nic_core",
-        "hdl/src/hpcc_nic_core.rs",
+        "hdl/src/top/hpcc_nic_core.rs",
     )?);
     Ok(v)
 }
 
 /// The Rx pipe's parse stage (with its icrc_pipe and ones_sum).
 pub fn rx_pipe() -> Result<Exported, ExportError> {
-    finish(&raw_verilog(crate::rx_pipe::RxPipe::default())?, "rx_pipe", "hdl/src/rx_pipe.rs")
+    finish(&raw_verilog(crate::rx_pipe::RxPipe::default())?, "rx_pipe", "hdl/src/rx/rx_pipe.rs")
 }
 
 /// Log2 of the beats per bank of the exported rx_dma: 2 x 512 beats = 64 KiB.
@@ -198,7 +198,7 @@ pub const RX_DMA_BANK_BITS: usize = 9;
 
 /// The Rx pipe's frame store and payload path to DMA.
 pub fn rx_dma() -> Result<Exported, ExportError> {
-    finish(&raw_verilog(crate::rx_dma::RxDma::<RX_DMA_BANK_BITS>::new())?, "rx_dma", "hdl/src/rx_dma.rs")
+    finish(&raw_verilog(crate::rx_dma::RxDma::<RX_DMA_BANK_BITS>::new())?, "rx_dma", "hdl/src/rx/rx_dma.rs")
 }
 
 fn raw_verilog<U: Block>(mut uut: U) -> Result<String, ExportError> {

@@ -1,34 +1,27 @@
 //! hpcc-nic RTL modules, written with rust-hdl, and their export to Verilog.
+//!
+//! The folders follow the block diagram of draft-00 section 7.2 (figure 4): `sched` (flow
+//! scheduler), `cc` (CC module), `tx` (Tx pipe), `rx` (Rx pipe), `top` (the datapath and the
+//! NIC core that join them), and `prim` (primitives they share). The export to Verilog
+//! (`export*`) and the layouts' field access (`layout`) stay at this level. Every block is
+//! also re-exported here by its name (`hdl::rx_pipe`), its name in rtl-out/ and sim/.
 
-pub mod axil_slave;
-pub mod byte_mask;
-pub mod byte_swap;
-pub mod cc_hop_util;
-pub mod cc_dcqcn;
-pub mod cc_hpcc;
-pub mod cc_intake;
-pub mod cc_ldcp;
-pub mod cc_module;
-pub mod delay_line;
-pub mod dist_ram;
-pub mod div_pipe;
+pub mod cc;
+pub mod prim;
+pub mod rx;
+pub mod sched;
+pub mod top;
+pub mod tx;
+
 pub mod export;
 pub mod export_fold;
 pub mod export_once;
 pub mod export_ram;
-pub mod flow_park;
-pub mod flow_sched;
-pub mod hpcc_nic_core;
-pub mod icrc_pipe;
 pub mod layout;
-pub mod nic_datapath;
-pub mod mul_pipe;
-pub mod ones_sum;
-pub mod rx_ctx;
-pub mod rx_dma;
-pub mod rx_pipe;
-pub mod read_split;
-pub mod result_fifo;
-pub mod roce_op;
-pub mod tx_ctx;
-pub mod tx_pipe;
+
+pub use prim::{byte_mask, byte_swap, delay_line, dist_ram, div_pipe, mul_pipe, ones_sum, icrc_pipe, result_fifo, roce_op};
+pub use cc::{cc_module, cc_hpcc, cc_ldcp, cc_dcqcn, cc_hop_util, cc_intake, flow_park};
+pub use sched::{flow_sched};
+pub use tx::{tx_ctx, read_split, tx_pipe};
+pub use rx::{rx_pipe, rx_ctx, rx_dma};
+pub use top::{nic_datapath, hpcc_nic_core, axil_slave};

@@ -18,7 +18,10 @@
 //!   against at most 4096 flows to visit), so catching up one step per event only differs
 //!   from the reference when a trace skips whole periods.
 
-use crate::cc_module::{recip, to_fixed, Clock};
+use crate::cc_fixed::{recip, to_fixed, Clock};
+
+/// The block's stream words and its result for one event.
+pub mod block;
 
 /// Fraction bits of the internal rates.
 pub const RATE_FRAC: u32 = 24;

@@ -1,4 +1,4 @@
-//! Golden model of `hdl/src/cc_hop_util.rs`, cycle by cycle: `cc_hpcc::hop_arithmetic`
+//! Golden model of `hdl/src/cc/cc_hop_util.rs`, cycle by cycle: `cc_hpcc::hop_arithmetic`
 //! of one hop per clock, `LATENCY` cycles after it entered.
 
 use crate::cc_hpcc::{hop_arithmetic, FxHop, HopArithmetic};

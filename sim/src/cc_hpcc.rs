@@ -8,9 +8,12 @@
 //! R bytes/cycle UQ16.16. Telemetry enters in wire units (`FxHop`), exactly what the Rx pipe
 //! hands the CC module.
 
-use crate::cc_module::{div_floor, recip, to_fixed, Clock};
+use crate::cc_fixed::{div_floor, recip, to_fixed, Clock};
 use crate::cc_float::hpcc::HpccParams;
 use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_UNIT, TX_BYTES_UNIT};
+
+/// The block's stream words and its result for one event.
+pub mod block;
 
 /// Largest U / u' (UQ8.16 in 24 bits): 256 - 2^-16.
 pub const U_MAX: u32 = (1 << 24) - 1;
@@ -201,7 +204,7 @@ pub fn hop_utilization(c: &HpccConfig, now: &FxHop, last: &FxHop) -> Option<(u32
     h.usable.then_some((h.u, h.tau))
 }
 
-/// What the CC module's per-hop unit (`hdl/src/cc_hop_util.rs`) computes for one hop.
+/// What the CC module's per-hop unit (`hdl/src/cc/cc_hop_util.rs`) computes for one hop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HopArithmetic {
     /// `inv_bt[code] != 0`: the hop's rate code has a rate.

@@ -11,8 +11,11 @@
 //! * The sub-packet timer period `RTT / cw` is `ceil(RTT x 2^16 / cw)`, the same divider.
 //! * Rate R = cw x MSS / RTT is UQ16.16 bytes/cycle via the host-computed `rate_mul`.
 
-use crate::cc_module::{div_ceil, div_floor, to_fixed, Clock};
+use crate::cc_fixed::{div_ceil, div_floor, to_fixed, Clock};
 use crate::cc_float::ldcp::LdcpParams;
+
+/// The block's stream words and its result for one event.
+pub mod block;
 
 /// One packet in UQ16.16.
 pub const ONE_PKT: u32 = 1 << 16;

@@ -1,95 +1,291 @@
-//! The CC module's fixed point, shared by its engines' golden models (`crate::cc_hpcc`: HPCC++
-//! sender and Rx-HPCC, `crate::cc_ldcp`, `crate::cc_dcqcn`; same names as the RTL's blocks),
-//! which are bit-exact with the RTL built from them.
-//!
-//! docs/fixed-point.md is the specification; this code is its executable form. The rules that
-//! shape every line:
-//!
-//! * One event per clock. Every operation is an add, compare, shift, a multiply that fits the
-//!   DSP slices, or a division. A division by a *configuration* value is a multiply by a
-//!   reciprocal that the host computes once (`*Config::new`, with `recip`); a division by a
-//!   *state or packet* value is [`div_floor`], which the RTL implements as a pipelined
-//!   restoring divider (one quotient bit per stage), so the quotient is exactly `floor(a / b)`.
-//! * No loops over packets, hops or timer expiries that hardware could not unroll: loops in
-//!   the float references become closed forms (LDCP) or one step per event (DCQCN timers).
-//! * Every result saturates at its width; nothing wraps except the counters that are defined
-//!   to wrap (telemetry ts / txBytes, PSN).
-//! * Rates leave the module as UQ16.16 bytes per clock cycle, the format the flow scheduler
-//!   takes (docs/modules/flow_sched.md); windows as bytes.
-//!
-//! The float references in `crate::cc_float` are what these models are measured against
-//! (sim/tests/cc_module.rs states and enforces the error bounds).
+//! The CC module's top (hdl `cc_module`, docs/modules/cc_module.md "cc_module (top)"): one
+//! unified event stream in, the per-flow algorithm map, the three engines, Updates for
+//! flow_sched and Rx-HPCC feedback out. This model keeps the map and every flow's state in
+//! each engine, and answers each accepted event as the RTL does, through the engines' block
+//! models (`crate::cc_hpcc::block`, `crate::cc_ldcp::block`, `crate::cc_dcqcn::block`). The
+//! RTL may reorder outputs across flows; matching them is the regression's business
+//! (testbench/src/harness/cc_module.rs). The fixed point the engines share is
+//! `crate::cc_fixed`.
 
-/// Clock of the CC module and the flow scheduler: rates are bytes per cycle of it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Clock {
-    /// Clock frequency, MHz. Default 250.
-    pub mhz: f64,
-}
+use crate::cc_dcqcn::block as hd;
+use crate::cc_dcqcn::{DcqcnConfig, DcqcnState};
+use crate::cc_hpcc::block as hh;
+use crate::cc_hpcc::{HpccConfig, HpccState};
+use crate::cc_ldcp::block as hl;
+use crate::cc_ldcp::{LdcpConfig, LdcpState};
 
-impl Default for Clock {
-    fn default() -> Self {
-        Clock { mhz: 250.0 }
+/// Flows of the Verilated configuration (`rtl-out/cc_module.v`, F = 10).
+pub const FLOWS: usize = 1024;
+
+/// Unified event types (`[19:16]`).
+pub const ACK: u8 = 0;
+pub const RX: u8 = 1;
+pub const LOSS: u8 = 2;
+pub const TIMER: u8 = 3;
+pub const CNP: u8 = 4;
+pub const TX: u8 = 5;
+pub const CREATE: u8 = 6;
+
+/// Algorithm codes.
+pub const HPCC: u8 = 0;
+pub const RX_HPCC: u8 = 1;
+pub const LDCP: u8 = 2;
+pub const DCQCN: u8 = 3;
+
+/// The event types algorithm `alg` uses.
+pub fn used_types(alg: u8) -> &'static [u8] {
+    match alg {
+        HPCC => &[ACK, CREATE],
+        RX_HPCC => &[RX, CREATE],
+        LDCP => &[ACK, LOSS, TIMER, CREATE],
+        _ => &[CNP, TIMER, TX, CREATE],
     }
 }
 
-impl Clock {
-    /// Cycle time, ns.
-    pub fn cycle_ns(&self) -> f64 {
-        1e3 / self.mhz
+/// One unified event as the module takes it.
+#[derive(Clone, Debug, Default)]
+pub struct Event {
+    pub flow: u16,
+    /// Type, 0..=15 (7..=15 unused by every algorithm).
+    pub ty: u8,
+    pub ece: bool,
+    /// Hop count field (0..=7).
+    pub count: u8,
+    /// ACK seq (type 0) or tx bytes (type 5).
+    pub seq: u32,
+    pub snd_nxt: u32,
+    pub now: u64,
+    pub hops: [u64; 5],
+    /// Packets acknowledged (LDCP ACK).
+    pub acked: u16,
+    /// Algorithm (create).
+    pub alg: u8,
+}
+
+impl Event {
+    /// A create of `flow` with algorithm `alg`.
+    pub fn create(flow: u16, alg: u8) -> Event {
+        Event { flow, ty: CREATE, alg, ..Default::default() }
     }
 
-    /// A rate in UQ16.16 bytes/cycle as bits/s.
-    pub fn q16_to_bps(&self, rate_q16: u32) -> f64 {
-        rate_q16 as f64 / 65536.0 * 8.0 * self.mhz * 1e6
+    /// The 512-bit `s_axis_event_tdata` as 16 little-endian words.
+    pub fn words(&self) -> [u32; 16] {
+        let mut w = [0u32; 16];
+        w[0] = self.flow as u32
+            | (self.ty as u32 & 15) << 16
+            | (self.ece as u32) << 20
+            | (self.count as u32 & 7) << 24;
+        w[1] = self.seq;
+        w[2] = self.snd_nxt;
+        w[3] = self.now as u32;
+        w[4] = (self.now >> 32) as u32;
+        for (i, h) in self.hops.iter().enumerate() {
+            w[5 + 2 * i] = *h as u32;
+            w[6 + 2 * i] = (h >> 32) as u32;
+        }
+        w[15] = self.acked as u32 | (self.alg as u32 & 3) << 16;
+        w
     }
 
-    /// A rate in bits/s as UQ16.16 bytes/cycle, rounded, saturated.
-    pub fn bps_to_q16(&self, bps: f64) -> u32 {
-        sat_u32((bps / 8.0 / (self.mhz * 1e6) * 65536.0).round())
+    /// The event of a 512-bit `s_axis_event_tdata` (16 little-endian words): the inverse of
+    /// `words` over the fields cc_module reads.
+    pub fn from_words(w: &[u32]) -> Event {
+        let q = |lo: usize| w[lo] as u64 | (w[lo + 1] as u64) << 32;
+        Event {
+            flow: w[0] as u16,
+            ty: (w[0] >> 16) as u8 & 15,
+            ece: (w[0] >> 20) & 1 == 1,
+            count: (w[0] >> 24) as u8 & 7,
+            seq: w[1],
+            snd_nxt: w[2],
+            now: q(3),
+            hops: [q(5), q(7), q(9), q(11), q(13)],
+            acked: w[15] as u16,
+            alg: (w[15] >> 16) as u8 & 3,
+        }
+    }
+
+    /// From a cc_hpcc event: ACK or telemetry at the receiver; its `init` becomes a create of
+    /// the same algorithm.
+    pub fn from_hpcc(e: &hh::Event) -> Event {
+        let alg = if e.rx { RX_HPCC } else { HPCC };
+        Event {
+            flow: e.flow,
+            ty: if e.init { CREATE } else if e.rx { RX } else { ACK },
+            ece: false,
+            count: e.count,
+            seq: e.seq,
+            snd_nxt: e.snd_nxt,
+            now: e.now,
+            hops: e.hops,
+            acked: 0,
+            alg,
+        }
+    }
+
+    /// From a cc_ldcp event (packets acknowledged saturated to the 16-bit field).
+    pub fn from_ldcp(e: &hl::Event) -> Event {
+        let ty = match e.kind {
+            hl::Kind::Ack => ACK,
+            hl::Kind::Loss => LOSS,
+            hl::Kind::Timer => TIMER,
+            hl::Kind::Init => CREATE,
+        };
+        Event {
+            flow: e.flow,
+            ty,
+            ece: e.ece,
+            acked: e.acked.min(65535) as u16,
+            now: e.now,
+            alg: LDCP,
+            ..Default::default()
+        }
+    }
+
+    /// From a cc_dcqcn event.
+    pub fn from_dcqcn(e: &hd::Event) -> Event {
+        let ty = match e.kind {
+            hd::CNP => CNP,
+            hd::TIMER => TIMER,
+            hd::TX => TX,
+            _ => CREATE,
+        };
+        Event { flow: e.flow, ty, seq: e.bytes, now: e.now, alg: DCQCN, ..Default::default() }
     }
 }
 
-/// `floor(num / den)` saturated to `max`; `den == 0` gives `max` (the limit of a positive
-/// numerator over a vanishing divisor). This is the pipelined divider's contract.
-pub fn div_floor(num: u64, den: u64, max: u64) -> u64 {
-    if den == 0 {
-        max
-    } else {
-        (num / den).min(max)
+/// One Update (`m_axis_update_tdata`, flow_sched's format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Update {
+    pub flow: u16,
+    /// UQ16.16 bytes/cycle.
+    pub rate: u32,
+    /// Bytes.
+    pub window: u32,
+}
+
+impl Update {
+    pub fn from_words(d: &[u32]) -> Update {
+        Update { flow: d[2] as u16, rate: d[0], window: d[1] }
     }
 }
 
-/// `ceil(num / den)` saturated to `max`; `den == 0` gives `max`.
-pub fn div_ceil(num: u64, den: u64, max: u64) -> u64 {
-    if den == 0 {
-        max
-    } else {
-        num.div_ceil(den).min(max)
+/// One Rx-HPCC feedback (`m_axis_feedback_tdata`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Feedback {
+    pub flow: u16,
+    /// W, UQ24.8 bytes.
+    pub w: u32,
+}
+
+impl Feedback {
+    pub fn from_bits(d: u64) -> Feedback {
+        Feedback { flow: (d >> 32) as u16, w: d as u32 }
     }
 }
 
-/// Host-side reciprocal for a configuration register: `round(2^shift / x)` saturated to u32;
-/// 0 when `x` is not a finite positive number (the RTL then treats the entry as unusable).
-pub fn recip(x: f64, shift: i32) -> u32 {
-    if !(x.is_finite() && x > 0.0) {
-        return 0;
+/// What the model says one accepted event produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// Flow id >= 2^F: dropped, `stat_bad_flow`.
+    BadFlow,
+    /// Type unused by the flow's algorithm: dropped, `stat_unused`.
+    Unused,
+    /// Sent to an engine, no output (Rx-HPCC without feedback).
+    Nothing,
+    /// An Update from engine `alg` (0 HPCC, 2 LDCP, 3 DCQCN).
+    Update(u8, Update),
+    /// A feedback.
+    Feedback(Feedback),
+}
+
+/// The module's model: the per-flow algorithm map and the three engines' per-flow states.
+pub struct Model {
+    pub hc: HpccConfig,
+    pub lc: LdcpConfig,
+    pub dc: DcqcnConfig,
+    pub alg: Vec<u8>,
+    pub hs: Vec<HpccState>,
+    pub ls: Vec<LdcpState>,
+    pub ds: Vec<DcqcnState>,
+}
+
+impl Model {
+    /// Every flow HPCC++ from reset, on these configurations.
+    pub fn new(hc: HpccConfig, lc: LdcpConfig, dc: DcqcnConfig) -> Model {
+        Model {
+            alg: vec![HPCC; FLOWS],
+            hs: vec![HpccState::new(&hc); FLOWS],
+            ls: vec![LdcpState::new(&lc); FLOWS],
+            ds: vec![DcqcnState::new(&dc); FLOWS],
+            hc,
+            lc,
+            dc,
+        }
     }
-    sat_u32((2f64.powi(shift) / x).round())
-}
 
-/// Host-side conversion of a non-negative real to an unsigned fixed-point register.
-pub fn to_fixed(x: f64, frac_bits: i32) -> u32 {
-    sat_u32((x * 2f64.powi(frac_bits)).round())
-}
+    /// A fresh model (every flow HPCC++ from reset) on `m`'s configurations.
+    pub fn fresh(m: &Model) -> Model {
+        Model::new(m.hc, m.lc, m.dc)
+    }
 
-/// Rounds and saturates to `[0, u32::MAX]`; NaN gives 0.
-pub fn sat_u32(x: f64) -> u32 {
-    if x.is_nan() || x <= 0.0 {
-        0
-    } else if x >= u32::MAX as f64 {
-        u32::MAX
-    } else {
-        x as u32
+    /// Applies one accepted event.
+    pub fn apply(&mut self, e: &Event) -> Out {
+        let f = e.flow as usize;
+        if f >= FLOWS {
+            return Out::BadFlow;
+        }
+        if e.ty == CREATE {
+            self.alg[f] = e.alg & 3;
+        }
+        let alg = self.alg[f];
+        if !used_types(alg).contains(&e.ty) {
+            return Out::Unused;
+        }
+        let init = e.ty == CREATE;
+        match alg {
+            HPCC | RX_HPCC => {
+                let he = hh::Event {
+                    flow: e.flow,
+                    rx: alg == RX_HPCC,
+                    init,
+                    seq: e.seq,
+                    snd_nxt: e.snd_nxt,
+                    now: e.now,
+                    count: e.count & 7,
+                    hops: e.hops,
+                };
+                let r = hh::Result::model(&self.hc, &mut self.hs[f], &he);
+                if alg == HPCC {
+                    Out::Update(HPCC, Update { flow: e.flow, rate: r.rate, window: r.w >> 8 })
+                } else if r.feedback {
+                    Out::Feedback(Feedback { flow: e.flow, w: r.w })
+                } else {
+                    Out::Nothing
+                }
+            }
+            LDCP => {
+                let kind = match e.ty {
+                    ACK => hl::Kind::Ack,
+                    LOSS => hl::Kind::Loss,
+                    TIMER => hl::Kind::Timer,
+                    _ => hl::Kind::Init,
+                };
+                let le = hl::Event { flow: e.flow, kind, ece: e.ece, acked: e.acked as u32, now: e.now };
+                let r = hl::Result::model(&self.lc, &mut self.ls[f], &le);
+                Out::Update(LDCP, Update { flow: e.flow, rate: r.rate, window: r.window })
+            }
+            _ => {
+                let kind = match e.ty {
+                    CNP => hd::CNP,
+                    TIMER => hd::TIMER,
+                    TX => hd::TX,
+                    _ => hd::INIT,
+                };
+                let de = hd::Event { flow: e.flow, kind, bytes: e.seq, now: e.now };
+                let r = hd::Result::model(&self.dc, &mut self.ds[f], &de);
+                Out::Update(DCQCN, Update { flow: e.flow, rate: r.rate_q16, window: r.window_bytes })
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
-//! Golden model of `hdl/src/div_pipe.rs`, cycle by cycle: a QW-bit saturating divider
-//! (`crate::cc_module::div_floor` with `max = 2^QW - 1`) with QW + 1 cycles of latency.
+//! Golden model of `hdl/src/prim/div_pipe.rs`, cycle by cycle: a QW-bit saturating divider
+//! (`crate::cc_fixed::div_floor` with `max = 2^QW - 1`) with QW + 1 cycles of latency.
 
-use crate::cc_module::div_floor;
+use crate::cc_fixed::div_floor;
 use crate::pipe::Pipe;
 
 /// The divider's pipeline: what enters at a rising edge is on the outputs `latency()` - 1

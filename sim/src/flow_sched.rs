@@ -1,4 +1,4 @@
-//! Cycle-accurate golden model of `hdl/src/flow_sched.rs`.
+//! Cycle-accurate golden model of `hdl/src/sched/flow_sched.rs`.
 //!
 //! Naive on purpose: per-flow state lives in plain vectors and every stage reads the *latest*
 //! value, where the RTL needs two bypass paths to get the same answer out of block RAM. Timing

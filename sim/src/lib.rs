@@ -5,6 +5,7 @@ pub mod cc_float;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod cc_hop_util;
+pub mod cc_fixed;
 pub mod cc_module;
 pub mod div_pipe;
 pub mod flow_sched;

@@ -1,4 +1,4 @@
-//! Golden model of `hdl/src/mul_pipe.rs`, cycle by cycle: a full-width unsigned product
+//! Golden model of `hdl/src/prim/mul_pipe.rs`, cycle by cycle: a full-width unsigned product
 //! `latency` cycles after its operands.
 
 use crate::pipe::Pipe;

@@ -4,7 +4,7 @@
 //! frame per PktRecv. This block sits between them (in nic_datapath) and turns the first form
 //! into one PktRecv per response packet, READ Response Only when `total` fits one packet, else
 //! First, Middle..., Last, each with its PSN (24-bit, wrapping), host address and length.
-//! Every other word passes unchanged. The RTL is `hdl/src/read_split.rs`
+//! Every other word passes unchanged. The RTL is `hdl/src/tx/read_split.rs`
 //! (docs/modules/read_split.md); this model is the word-by-word reference it is compared with.
 
 use crate::tx_ctx::{ReadPacket, ReadPos, ReadResp, CTRL_LEN};

@@ -1,4 +1,4 @@
-//! Golden model of the Rx pipe's frame store (hdl/src/rx_dma.rs, docs/modules/rx_dma.md):
+//! Golden model of the Rx pipe's frame store (hdl/src/rx/rx_dma.rs, docs/modules/rx_dma.md):
 //! frames (as the beats that arrived) and their commands, in order -> the DMA writes and the
 //! counters. Naive on purpose: the frame's bytes are its beats' tdata, cut to its length.
 

@@ -1,4 +1,4 @@
-//! Golden model of the Rx pipe's parse stage (`hdl/src/rx_pipe.rs`): AXI-Stream beats in, one
+//! Golden model of the Rx pipe's parse stage (`hdl/src/rx/rx_pipe.rs`): AXI-Stream beats in, one
 //! verdict record per frame out, and per-reason counters.
 //!
 //! A frame is the beats up to and including the one with tlast. Stream-level faults are checked

@@ -1,4 +1,4 @@
-//! Golden model of the Tx pipe's flow context (hdl/src/tx_ctx.rs, docs/modules/tx_ctx.md):
+//! Golden model of the Tx pipe's flow context (hdl/src/tx/tx_ctx.rs, docs/modules/tx_ctx.md):
 //! control words create and remove flows and post one RDMA WRITE message per flow; each
 //! PktSend(flow) gives the flow's next WRITE packet as a `TxDesc` for tx_pipe plus the DMA read
 //! of its payload.

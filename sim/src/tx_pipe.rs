@@ -1,4 +1,4 @@
-//! Golden model of the Tx pipe's frame builder (hdl/src/tx_pipe.rs): one header descriptor and
+//! Golden model of the Tx pipe's frame builder (hdl/src/tx/tx_pipe.rs): one header descriptor and
 //! the payload bytes a DMA read delivered -> the frame on the wire, through
 //! `RocePacket::build` (the format is not re-implemented here).
 //!

@@ -1,4 +1,4 @@
-//! Fixed point (sim::cc_module) against the float references (sim::cc_float): randomized
+//! Fixed point (sim::cc_fixed) against the float references (sim::cc_float): randomized
 //! traces through both, error of the window reported and bounded. The bounds are the ones
 //! stated in docs/fixed-point.md; seeds are printed (`CC_SEED=<n>` replays one).
 //!
@@ -12,7 +12,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::{dcqcn as fd, hpcc as fh, ldcp as fl};
-use sim::cc_module::Clock;
+use sim::cc_fixed::Clock;
 use sim::{cc_dcqcn as xd, cc_hpcc as xh, cc_ldcp as xl};
 use sim::packet::{IntHop, LineRate, QLEN_UNIT, TX_BYTES_UNIT};
 

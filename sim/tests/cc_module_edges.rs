@@ -1,10 +1,10 @@
-//! Fixed-point CC models (sim::cc_module): values worked out by hand from docs/fixed-point.md,
+//! Fixed-point CC models (sim::cc_fixed): values worked out by hand from docs/fixed-point.md,
 //! the closed forms against their per-step definitions, and bad input (proptest): nothing
 //! panics, windows and rates stay within their clamps.
 
 use proptest::prelude::*;
 use sim::cc_float::{dcqcn::DcqcnParams, hpcc::HpccParams, ldcp::LdcpParams};
-use sim::cc_module::Clock;
+use sim::cc_fixed::Clock;
 use sim::{cc_dcqcn as xd, cc_hpcc as xh, cc_ldcp as xl};
 
 fn hpcc() -> xh::HpccConfig {

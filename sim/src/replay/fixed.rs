@@ -1,4 +1,4 @@
-//! `--model fixed`: the same events through the fixed-point models of `crate::cc_module`.
+//! `--model fixed`: the same events through the fixed-point models of `crate::cc_fixed`.
 //!
 //! What differs from the float replay (also in docs/replay.md):
 //! * Hops enter in wire units, as the Rx pipe would hand them over: `ts_ns` modulo 2^24,

@@ -2,7 +2,7 @@
 //! flow id, and writes one JSON line per event (`hpcc-nic replay`, docs/replay.md).
 //!
 //! `ReplayConfig::model` selects the float references (`crate::cc_float`) or the fixed-point
-//! models (`crate::cc_module`, see `fixed.rs` for what the wire formats change).
+//! models (`crate::cc_fixed`, see `fixed.rs` for what the wire formats change).
 //!
 //! Semantics (repeated in docs/replay.md):
 //!
@@ -34,7 +34,7 @@
 mod fixed;
 
 use crate::cc_float::dcqcn::{Dcqcn, DcqcnParams, IncreaseStage};
-use crate::cc_module::Clock;
+use crate::cc_fixed::Clock;
 use crate::cc_float::hpcc::{Action, Hop, Hpcc, HpccParams, RxHpcc};
 use crate::cc_float::ldcp::{Ldcp, LdcpParams, LdcpPhase};
 use serde::{Deserialize, Serialize};
@@ -67,7 +67,7 @@ impl Algo {
 pub enum Model {
     /// The floating-point references, `crate::cc_float`.
     Float,
-    /// The fixed-point golden models, `crate::cc_module` (see `fixed.rs` for what differs).
+    /// The fixed-point golden models, `crate::cc_fixed` (see `fixed.rs` for what differs).
     Fixed,
 }
 

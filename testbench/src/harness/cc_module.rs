@@ -1,6 +1,6 @@
-//! cc_module (the CC module's top) against a per-flow algorithm map plus the three engines'
-//! golden models (`sim::{cc_hpcc, cc_ldcp, cc_dcqcn}` through the engine harnesses'
-//! `Result::model`). Every Update and feedback is compared bit for bit with the model's,
+//! cc_module (the CC module's top) against its model, `sim::cc_module` (the per-flow algorithm
+//! map plus the three engines' block models). Every Update and feedback is compared bit for
+//! bit with the model's,
 //! matched per flow in order. Engines may reorder results across flows, and across a re-create
 //! that moves a flow to another engine a flow's results of the two engines may interleave
 //! (docs/modules/cc_module.md), so expected Updates are queued per (flow, engine) and the RTL's
@@ -15,60 +15,13 @@ use crate::verilated::low_u64;
 use crate::verilated::models::CcModule;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::cc_dcqcn::{DcqcnConfig, DcqcnState};
-use sim::cc_hpcc::{HpccConfig, HpccState};
-use sim::cc_ldcp::{LdcpConfig, LdcpState};
+use sim::cc_ldcp::LdcpConfig;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Instant;
 
-/// Flows of the Verilated configuration (`rtl-out/cc_module.v`, F = 10).
-pub const FLOWS: usize = 1024;
-
-/// Unified event types (`[19:16]`).
-pub const ACK: u8 = 0;
-pub const RX: u8 = 1;
-pub const LOSS: u8 = 2;
-pub const TIMER: u8 = 3;
-pub const CNP: u8 = 4;
-pub const TX: u8 = 5;
-pub const CREATE: u8 = 6;
-
-/// Algorithm codes.
-pub const HPCC: u8 = 0;
-pub const RX_HPCC: u8 = 1;
-pub const LDCP: u8 = 2;
-pub const DCQCN: u8 = 3;
-
-/// The event types algorithm `alg` uses.
-pub fn used_types(alg: u8) -> &'static [u8] {
-    match alg {
-        HPCC => &[ACK, CREATE],
-        RX_HPCC => &[RX, CREATE],
-        LDCP => &[ACK, LOSS, TIMER, CREATE],
-        _ => &[CNP, TIMER, TX, CREATE],
-    }
-}
-
-/// One unified event as the module takes it.
-#[derive(Clone, Debug, Default)]
-pub struct Event {
-    pub flow: u16,
-    /// Type, 0..=15 (7..=15 unused by every algorithm).
-    pub ty: u8,
-    pub ece: bool,
-    /// Hop count field (0..=7).
-    pub count: u8,
-    /// ACK seq (type 0) or tx bytes (type 5).
-    pub seq: u32,
-    pub snd_nxt: u32,
-    pub now: u64,
-    pub hops: [u64; 5],
-    /// Packets acknowledged (LDCP ACK).
-    pub acked: u16,
-    /// Algorithm (create).
-    pub alg: u8,
-}
+pub use sim::cc_module::{used_types, Event, Feedback, Model, Out, Update};
+pub use sim::cc_module::{ACK, CNP, CREATE, DCQCN, FLOWS, HPCC, LDCP, LOSS, RX, RX_HPCC, TIMER, TX};
 
 impl Beat for Event {
     fn write(&self, tdata: &mut [u32]) {
@@ -76,248 +29,14 @@ impl Beat for Event {
     }
 }
 
-impl Event {
-    /// A create of `flow` with algorithm `alg`.
-    pub fn create(flow: u16, alg: u8) -> Event {
-        Event { flow, ty: CREATE, alg, ..Default::default() }
-    }
-
-    /// The 512-bit `s_axis_event_tdata` as 16 little-endian words.
-    pub fn words(&self) -> [u32; 16] {
-        let mut w = [0u32; 16];
-        w[0] = self.flow as u32
-            | (self.ty as u32 & 15) << 16
-            | (self.ece as u32) << 20
-            | (self.count as u32 & 7) << 24;
-        w[1] = self.seq;
-        w[2] = self.snd_nxt;
-        w[3] = self.now as u32;
-        w[4] = (self.now >> 32) as u32;
-        for (i, h) in self.hops.iter().enumerate() {
-            w[5 + 2 * i] = *h as u32;
-            w[6 + 2 * i] = (h >> 32) as u32;
-        }
-        w[15] = self.acked as u32 | (self.alg as u32 & 3) << 16;
-        w
-    }
-
-    /// The event of a 512-bit `s_axis_event_tdata` (16 little-endian words): the inverse of
-    /// `words` over the fields cc_module reads.
-    pub fn from_words(w: &[u32]) -> Event {
-        let q = |lo: usize| w[lo] as u64 | (w[lo + 1] as u64) << 32;
-        Event {
-            flow: w[0] as u16,
-            ty: (w[0] >> 16) as u8 & 15,
-            ece: (w[0] >> 20) & 1 == 1,
-            count: (w[0] >> 24) as u8 & 7,
-            seq: w[1],
-            snd_nxt: w[2],
-            now: q(3),
-            hops: [q(5), q(7), q(9), q(11), q(13)],
-            acked: w[15] as u16,
-            alg: (w[15] >> 16) as u8 & 3,
-        }
-    }
-
-    /// From a cc_hpcc event: ACK or telemetry at the receiver; its `init` becomes a create of
-    /// the same algorithm.
-    pub fn from_hpcc(e: &hh::Event) -> Event {
-        let alg = if e.rx { RX_HPCC } else { HPCC };
-        Event {
-            flow: e.flow,
-            ty: if e.init { CREATE } else if e.rx { RX } else { ACK },
-            ece: false,
-            count: e.count,
-            seq: e.seq,
-            snd_nxt: e.snd_nxt,
-            now: e.now,
-            hops: e.hops,
-            acked: 0,
-            alg,
-        }
-    }
-
-    /// From a cc_ldcp event (packets acknowledged saturated to the 16-bit field).
-    pub fn from_ldcp(e: &hl::Event) -> Event {
-        let ty = match e.kind {
-            hl::Kind::Ack => ACK,
-            hl::Kind::Loss => LOSS,
-            hl::Kind::Timer => TIMER,
-            hl::Kind::Init => CREATE,
-        };
-        Event {
-            flow: e.flow,
-            ty,
-            ece: e.ece,
-            acked: e.acked.min(65535) as u16,
-            now: e.now,
-            alg: LDCP,
-            ..Default::default()
-        }
-    }
-
-    /// From a cc_dcqcn event.
-    pub fn from_dcqcn(e: &hd::Event) -> Event {
-        let ty = match e.kind {
-            hd::CNP => CNP,
-            hd::TIMER => TIMER,
-            hd::TX => TX,
-            _ => CREATE,
-        };
-        Event { flow: e.flow, ty, seq: e.bytes, now: e.now, alg: DCQCN, ..Default::default() }
-    }
+/// The regression configurations: cc_hpcc's, cc_ldcp's config(0), cc_dcqcn's config A.
+pub fn default_model() -> Model {
+    Model::new(hh::config(), hl::config(0), hd::config())
 }
 
-/// One Update (`m_axis_update_tdata`, flow_sched's format).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Update {
-    pub flow: u16,
-    /// UQ16.16 bytes/cycle.
-    pub rate: u32,
-    /// Bytes.
-    pub window: u32,
-}
-
-impl Update {
-    pub fn from_words(d: &[u32]) -> Update {
-        Update { flow: d[2] as u16, rate: d[0], window: d[1] }
-    }
-}
-
-/// One Rx-HPCC feedback (`m_axis_feedback_tdata`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Feedback {
-    pub flow: u16,
-    /// W, UQ24.8 bytes.
-    pub w: u32,
-}
-
-impl Feedback {
-    pub fn from_bits(d: u64) -> Feedback {
-        Feedback { flow: (d >> 32) as u16, w: d as u32 }
-    }
-}
-
-/// What the model says one accepted event produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Out {
-    /// Flow id >= 2^F: dropped, `stat_bad_flow`.
-    BadFlow,
-    /// Type unused by the flow's algorithm: dropped, `stat_unused`.
-    Unused,
-    /// Sent to an engine, no output (Rx-HPCC without feedback).
-    Nothing,
-    /// An Update from engine `alg` (0 HPCC, 2 LDCP, 3 DCQCN).
-    Update(u8, Update),
-    /// A feedback.
-    Feedback(Feedback),
-}
-
-/// The module's model: the per-flow algorithm map and the three engines' per-flow states.
-pub struct Model {
-    pub hc: HpccConfig,
-    pub lc: LdcpConfig,
-    pub dc: DcqcnConfig,
-    pub alg: Vec<u8>,
-    pub hs: Vec<HpccState>,
-    pub ls: Vec<LdcpState>,
-    pub ds: Vec<DcqcnState>,
-}
-
-impl Default for Model {
-    fn default() -> Self {
-        Model::new()
-    }
-}
-
-impl Model {
-    /// The regression configurations: cc_hpcc's, cc_ldcp's config(0), cc_dcqcn's config A.
-    pub fn new() -> Model {
-        let (hc, lc, dc) = (hh::config(), hl::config(0), hd::config());
-        Model::with(hc, lc, dc)
-    }
-
-    /// The defaults with LDCP on `lc` (the fabric's incasts tune it to their RTT and MTU).
-    pub fn with_ldcp(lc: LdcpConfig) -> Model {
-        Model::with(hh::config(), lc, hd::config())
-    }
-
-    /// A fresh model (every flow HPCC++ from reset) on `m`'s configurations.
-    pub fn fresh(m: &Model) -> Model {
-        Model::with(m.hc, m.lc, m.dc)
-    }
-
-    fn with(hc: HpccConfig, lc: LdcpConfig, dc: DcqcnConfig) -> Model {
-        Model {
-            alg: vec![HPCC; FLOWS],
-            hs: vec![HpccState::new(&hc); FLOWS],
-            ls: vec![LdcpState::new(&lc); FLOWS],
-            ds: vec![DcqcnState::new(&dc); FLOWS],
-            hc,
-            lc,
-            dc,
-        }
-    }
-
-    /// Applies one accepted event.
-    pub fn apply(&mut self, e: &Event) -> Out {
-        let f = e.flow as usize;
-        if f >= FLOWS {
-            return Out::BadFlow;
-        }
-        if e.ty == CREATE {
-            self.alg[f] = e.alg & 3;
-        }
-        let alg = self.alg[f];
-        if !used_types(alg).contains(&e.ty) {
-            return Out::Unused;
-        }
-        let init = e.ty == CREATE;
-        match alg {
-            HPCC | RX_HPCC => {
-                let he = hh::Event {
-                    flow: e.flow,
-                    rx: alg == RX_HPCC,
-                    init,
-                    seq: e.seq,
-                    snd_nxt: e.snd_nxt,
-                    now: e.now,
-                    count: e.count & 7,
-                    hops: e.hops,
-                };
-                let r = hh::Result::model(&self.hc, &mut self.hs[f], &he);
-                if alg == HPCC {
-                    Out::Update(HPCC, Update { flow: e.flow, rate: r.rate, window: r.w >> 8 })
-                } else if r.feedback {
-                    Out::Feedback(Feedback { flow: e.flow, w: r.w })
-                } else {
-                    Out::Nothing
-                }
-            }
-            LDCP => {
-                let kind = match e.ty {
-                    ACK => hl::Kind::Ack,
-                    LOSS => hl::Kind::Loss,
-                    TIMER => hl::Kind::Timer,
-                    _ => hl::Kind::Init,
-                };
-                let le = hl::Event { flow: e.flow, kind, ece: e.ece, acked: e.acked as u32, now: e.now };
-                let r = hl::Result::model(&self.lc, &mut self.ls[f], &le);
-                Out::Update(LDCP, Update { flow: e.flow, rate: r.rate, window: r.window })
-            }
-            _ => {
-                let kind = match e.ty {
-                    CNP => hd::CNP,
-                    TIMER => hd::TIMER,
-                    TX => hd::TX,
-                    _ => hd::INIT,
-                };
-                let de = hd::Event { flow: e.flow, kind, bytes: e.seq, now: e.now };
-                let r = hd::Result::model(&self.dc, &mut self.ds[f], &de);
-                Out::Update(DCQCN, Update { flow: e.flow, rate: r.rate_q16, window: r.window_bytes })
-            }
-        }
-    }
+/// The defaults with LDCP on `lc` (the fabric's incasts tune it to their RTT and MTU).
+pub fn model_with_ldcp(lc: LdcpConfig) -> Model {
+    Model::new(hh::config(), lc, hd::config())
 }
 
 /// Index of an Update-producing engine in `Pending::q` (HPCC, LDCP, DCQCN).
@@ -691,7 +410,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut m = Model::new();
+    let mut m = default_model();
     let mut src = Sources::new(&mut rng);
     let mut dut = open(&m, vcd);
     let init_wait = wait_ready(&mut dut) as u64;

@@ -177,10 +177,10 @@ impl Fabric {
         post(&mut self.cores[k], flow, &TxCtrl::Post { flow, post: w }.to_bytes(), None, tag);
     }
 
-    /// Every core configured: the CC module's defaults (`cc_module::Model::new`), packet size
+    /// Every core configured: the CC module's defaults (`cc_module::default_model`), packet size
     /// 4 KiB, bursts of 16.
     pub fn configure_all(&mut self) {
-        self.configure_all_with(&Model::new());
+        self.configure_all_with(&super::cc_module::default_model());
     }
 
     /// The same on `m`'s configurations.
@@ -259,9 +259,9 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// All at once, the CC module's defaults (`cc_module::Model::new`).
+    /// All at once, the CC module's defaults (`cc_module::default_model`).
     pub fn new(alg: u32, senders: usize, bytes: u32, max_cycles: u64, seed: u64) -> Spec {
-        Spec { alg, senders, bytes, stagger: 0, max_cycles, seed, model: Model::new(), config: "defaults" }
+        Spec { alg, senders, bytes, stagger: 0, max_cycles, seed, model: super::cc_module::default_model(), config: "defaults" }
     }
 }
 

@@ -384,7 +384,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     p.ce = 0.02;
     let mut loss_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x1055);
     p.drop = Box::new(move |_, _, _| loss_rng.gen_bool(0.005));
-    let m = super::cc_module::Model::new();
+    let m = super::cc_module::default_model();
     for w in [Which::A, Which::B] {
         configure(core(&mut p, w), &m, 12, 16);
         core(&mut p, w).write(csr::TIMER_GAP, 1);

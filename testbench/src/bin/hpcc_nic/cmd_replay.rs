@@ -4,7 +4,7 @@
 
 use crate::Result;
 use sim::cc_float::hpcc::{HpccParams, DEFAULT_N_FLOWS};
-use sim::cc_module::Clock;
+use sim::cc_fixed::Clock;
 use sim::replay::{replay, Algo, ReplayConfig};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ pub enum AlgoArg {
 pub enum Model {
     /// Floating-point references (sim::cc_float).
     Float,
-    /// Fixed-point golden models (sim::cc_module), bit-exact with the CC module RTL.
+    /// Fixed-point golden models (sim::cc_fixed), bit-exact with the CC module RTL.
     Fixed,
     /// The CC module's Verilated RTL (`rtl-out/cc_hpcc.v`, `cc_ldcp.v`, `cc_dcqcn.v`).
     Rtl,

@@ -20,7 +20,6 @@ use rand_chacha::ChaCha8Rng;
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
 use std::time::Instant;
-use testbench::harness::cc_module::Model;
 use testbench::harness::hpcc_nic_core::{configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
 use testbench::harness::tx_pipe::header_to;
 
@@ -45,7 +44,7 @@ fn setup(seed: u64) -> CorePair {
         let c = core(&mut p, w);
         c.host.keep = false;
         c.host.mac_rate = Some(LINE);
-        configure(c, &Model::new(), 12, 16);
+        configure(c, &testbench::harness::cc_module::default_model(), 12, 16);
         settle(&mut p, w, 50_000);
     }
     p

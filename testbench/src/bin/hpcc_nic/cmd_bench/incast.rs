@@ -10,12 +10,11 @@
 //! is within 10% of fair, drops, CE marks, CNPs and retransmission timeouts. A benchmark:
 //! nothing fails for a poor figure.
 
-use testbench::harness::cc_module::Model;
 use testbench::harness::fabric::{ldcp_for_fabric, run, Incast, Spec, ALG_NAMES, BASE_RTT};
 
 /// The runs above, `bytes` per sender in the synchronized ones, at most `max_cycles` each.
 pub fn sweep(bytes: u32, max_cycles: u64) -> Vec<Incast> {
-    let tuned = |s: Spec| Spec { model: Model::with_ldcp(ldcp_for_fabric()), config: "LDCP for the fabric", ..s };
+    let tuned = |s: Spec| Spec { model: testbench::harness::cc_module::model_with_ldcp(ldcp_for_fabric()), config: "LDCP for the fabric", ..s };
     let mut specs = vec![];
     for n in [4, 8] {
         for alg in 0..4 {

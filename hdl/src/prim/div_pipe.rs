@@ -1,5 +1,5 @@
 //! Pipelined unsigned divider: `quo = min(floor(num / den), 2^QW - 1)`, and `2^QW - 1` when
-//! `den = 0`. This is `sim::cc_module::div_floor` with `max = 2^QW - 1`, the contract of every
+//! `den = 0`. This is `sim::cc_fixed::div_floor` with `max = 2^QW - 1`, the contract of every
 //! division by a state or packet value in docs/fixed-point.md.
 //!
 //! Restoring division, one quotient bit per stage, so the only logic between registers is one

@@ -1,0 +1,10 @@
+//! The CC module (draft-00 figure 4, "CC module"): its top (cc_module), the three engines
+//! (cc_hpcc: HPCC++ and Rx-HPCC; cc_ldcp; cc_dcqcn) and their input stages.
+
+pub mod cc_module;
+pub mod cc_hpcc;
+pub mod cc_ldcp;
+pub mod cc_dcqcn;
+pub mod cc_hop_util;
+pub mod cc_intake;
+pub mod flow_park;

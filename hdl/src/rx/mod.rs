@@ -1,0 +1,6 @@
+//! The Rx pipe (figure 4, "Rx pipe"): frame parse and checks, per-QP context (ACK/NAK,
+//! go-back-N, telemetry to CC), and the frame store in front of the DMA writes.
+
+pub mod rx_pipe;
+pub mod rx_ctx;
+pub mod rx_dma;

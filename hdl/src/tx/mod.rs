@@ -1,0 +1,6 @@
+//! The Tx pipe (figure 4, "Tx pipe"): per-flow context, READ responses split into packets,
+//! and the RoCEv2 frame builder.
+
+pub mod tx_ctx;
+pub mod read_split;
+pub mod tx_pipe;
