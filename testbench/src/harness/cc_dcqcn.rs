@@ -4,7 +4,7 @@
 
 use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
-use super::stream::{Beat, Order};
+use super::stream::Order;
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcDcqcn;
 use crate::verilated::{MAxis, SAxis};
@@ -17,11 +17,7 @@ use std::path::Path;
 
 pub use sim::cc_dcqcn::block::{state_from_words, Event, Result, CNP, INIT, TIMER, TX};
 
-impl Beat for Event {
-    fn write(&self, tdata: &mut [u32]) {
-        tdata.copy_from_slice(&self.words());
-    }
-}
+super::stream::beat_of_words!(Event);
 
 /// Configuration A: the HPCC simulator's DCQCN set at 100G (g = 1/256, K = 1 us, T = 300 us,
 /// cut interval 4 us, F = 1, B = 10 MB), base RTT 5 us.

@@ -3,7 +3,7 @@
 
 use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
-use super::stream::{Beat, Order};
+use super::stream::Order;
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcHpcc;
 use crate::verilated::{MAxis, SAxis};
@@ -16,11 +16,7 @@ use std::path::Path;
 
 pub use sim::cc_hpcc::block::{Event, Result};
 
-impl Beat for Event {
-    fn write(&self, tdata: &mut [u32]) {
-        tdata.copy_from_slice(&self.words());
-    }
-}
+super::stream::beat_of_words!(Event);
 
 /// Per-flow telemetry source: a path of 1-5 hops with load phases.
 pub struct Path5 {

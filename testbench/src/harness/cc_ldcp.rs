@@ -4,7 +4,7 @@
 
 use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
-use super::stream::{Beat, Order};
+use super::stream::Order;
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcLdcp;
 use crate::verilated::{MAxis, SAxis};
@@ -16,11 +16,7 @@ use std::path::Path;
 
 pub use sim::cc_ldcp::block::{Event, Kind, Result};
 
-impl Beat for Event {
-    fn write(&self, tdata: &mut [u32]) {
-        tdata.copy_from_slice(&self.words());
-    }
-}
+super::stream::beat_of_words!(Event);
 
 /// The two configurations the regressions alternate (by seed parity):
 /// 0: the defaults at 100G, RTT 10 us, MSS 1000 B (IW 125, gamma 1/8, fast start);

@@ -9,7 +9,7 @@
 //! every reading still possible (`Pending::reads`) and fails only when none is left; Updates
 //! that left more than one reading are counted as `ambiguous`.
 
-use super::stream::{Beat, Sink, Source};
+use super::stream::{Sink, Source};
 use super::{cc_dcqcn as hd, cc_hpcc as hh, cc_ldcp as hl, Outcome, Scenario};
 use crate::verilated::low_u64;
 use crate::verilated::models::CcModule;
@@ -23,11 +23,7 @@ use std::time::Instant;
 pub use sim::cc_module::{used_types, Event, Feedback, Model, Out, Update};
 pub use sim::cc_module::{ACK, CNP, CREATE, DCQCN, FLOWS, HPCC, LDCP, LOSS, RX, RX_HPCC, TIMER, TX};
 
-impl Beat for Event {
-    fn write(&self, tdata: &mut [u32]) {
-        tdata.copy_from_slice(&self.words());
-    }
-}
+super::stream::beat_of_words!(Event);
 
 /// The regression configurations: cc_hpcc's, cc_ldcp's config(0), cc_dcqcn's config A.
 pub fn default_model() -> Model {

@@ -20,6 +20,19 @@ pub trait Beat {
     }
 }
 
+/// `impl Beat` for a type whose `words()` returns its whole `tdata` (the CC engines' and the CC
+/// module's events, `sim::*::block::Event`, `sim::cc_module::Event`), one beat per item.
+macro_rules! beat_of_words {
+    ($t:ty) => {
+        impl $crate::harness::stream::Beat for $t {
+            fn write(&self, tdata: &mut [u32]) {
+                tdata.copy_from_slice(&self.words());
+            }
+        }
+    };
+}
+pub(crate) use beat_of_words;
+
 /// Offers queued items on an input stream. Once an item is on the port it stays there, and
 /// `tvalid` stays high, until the model takes it (AXI-Stream's rule); a gap can only come
 /// between items.
