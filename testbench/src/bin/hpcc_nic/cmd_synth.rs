@@ -20,25 +20,11 @@ pub struct Args {
     /// Print a Markdown section (for docs/modules/*.md) instead of a table.
     #[arg(long)]
     markdown: bool,
-    /// Build `--module` from the files of this directory (an rtl-out/ of another commit: its
-    /// `hpcc_nic.f` up to the module's file) instead of exporting it from this build's
-    /// sources, for before/after figures. `--flows` is ignored.
+    /// Build `--module` from the files of this directory (an rtl-out/ of another commit: the
+    /// module's file and the files it instantiates from) instead of exporting it from this
+    /// build's sources, for before/after figures. `--flows` is ignored.
     #[arg(long)]
     rtl: Option<std::path::PathBuf>,
-}
-
-/// The files of `rtl`'s filelist in compile order, up to and including `module`'s.
-fn files_up_to(rtl: &Path, module: &str) -> Result<Vec<std::path::PathBuf>> {
-    let list = rtl.join("hpcc_nic.f");
-    let text = std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
-    let mut files = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#')) {
-        files.push(rtl.join(line));
-        if line == format!("{module}.v") {
-            return Ok(files);
-        }
-    }
-    Err(format!("{}: no {module}.v", list.display()).into())
 }
 
 pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
@@ -48,16 +34,14 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
     if !args.markdown {
         println!("{}", testbench::synth::SynthReport::table_header());
     }
-    if let Some(rtl) = &args.rtl {
-        let r = testbench::synth::synth(&files_up_to(rtl, &args.module)?, &args.module, &args.family)?;
-        println!("{}", if args.markdown { r.markdown() } else { r.table_row() });
-        for w in &r.unexplained_warnings {
-            println!("  unexplained yosys warning: {w}");
-        }
-        return Ok(if r.unexplained_warnings.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
-    }
+    // (top name, files in compile order) of each build.
+    let mut jobs: Vec<(String, Vec<std::path::PathBuf>)> = Vec::new();
     let mut builds = Vec::new();
-    if args.module == "flow_sched" {
+    if let Some(rtl) = &args.rtl {
+        let files = testbench::rtl_files::rtl_files(rtl, &args.module)
+            .map_err(|e| format!("--rtl {}: {e}", rtl.display()))?;
+        jobs.push((args.module.clone(), files));
+    } else if args.module == "flow_sched" {
         for flows in args.flows {
             if !flows.is_power_of_two() || !(1024..=4096).contains(&flows) {
                 return Err(format!("--flows {flows}: want 1024, 2048 or 4096").into());
@@ -90,11 +74,13 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
         }
     }
     for m in builds {
-        let name = m.name.clone();
-        let file = dir.join(format!("{name}.v"));
+        let file = dir.join(format!("{}.v", m.name));
         std::fs::write(&file, &m.text)?;
         let mut files: Vec<_> = m.needs.iter().map(|n| dir.join(format!("{n}.v"))).collect();
         files.push(file);
+        jobs.push((m.name, files));
+    }
+    for (name, files) in jobs {
         let r = testbench::synth::synth(&files, &name, &args.family)?;
         if args.markdown {
             println!("{}", r.markdown());
