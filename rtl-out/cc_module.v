@@ -161,7 +161,11 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     reg  [1:0] d_kind;
     reg  unused;
     reg  s1_go;
-    reg  [479:0] h_base;
+    reg  [479:0] h_event;
+    reg  [79:0] h_upd;
+    reg  [79:0] l_upd;
+    reg  [79:0] d_upd;
+    reg  [47:0] h_feedback;
     reg  [151:0] h_res;
     reg  [223:0] l_res;
     reg  [587:0] d_res;
@@ -398,19 +402,27 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (s1_valid_q & unused) begin
             unused_cnt_d = unused_cnt_q + 32'h1;
         end
-        h_base = ((s1_flow) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((s1_data_q[24+:3]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((s1_data_q[32+:448]) & 480'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
-        hpcc_s_axis_event_tdata = h_base;
-        if (h_rx & h_init) begin
-            hpcc_s_axis_event_tdata = h_base | 32'h30000;
-        end
-        if (h_rx & ~h_init) begin
-            hpcc_s_axis_event_tdata = h_base | 32'h10000;
-        end
-        if (~h_rx & h_init) begin
-            hpcc_s_axis_event_tdata = h_base | 32'h20000;
-        end
-        ldcp_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((l_kind) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((s1_data_q[20+:1]) & 128'hffffffffffffffffffffffffffffffff) << 18) | (((s1_data_q[480+:16]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((s1_data_q[96+:64]) & 128'hffffffffffffffffffffffffffffffff) << 64);
-        dcqcn_s_axis_event_tdata = ((s1_flow) & 128'hffffffffffffffffffffffffffffffff) | (((d_kind) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((s1_data_q[32+:32]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((s1_data_q[96+:64]) & 128'hffffffffffffffffffffffffffffffff) << 64);
+        h_event = 32'h0;
+        h_event[0+:16] = s1_flow;
+        h_event[16+:1] = h_rx;
+        h_event[17+:1] = h_init;
+        h_event[24+:3] = s1_data_q[24+:3];
+        h_event[32+:32] = s1_data_q[32+:32];
+        h_event[64+:32] = s1_data_q[64+:32];
+        h_event[96+:64] = s1_data_q[96+:64];
+        h_event[160+:320] = s1_data_q[160+:320];
+        hpcc_s_axis_event_tdata = h_event;
+        ldcp_s_axis_event_tdata = 32'h0;
+        ldcp_s_axis_event_tdata[0+:16] = s1_flow;
+        ldcp_s_axis_event_tdata[16+:2] = l_kind;
+        ldcp_s_axis_event_tdata[18+:1] = s1_data_q[20+:1];
+        ldcp_s_axis_event_tdata[32+:32] = ((s1_data_q[480+:16]) & 32'hffffffff);
+        ldcp_s_axis_event_tdata[64+:64] = s1_data_q[96+:64];
+        dcqcn_s_axis_event_tdata = 32'h0;
+        dcqcn_s_axis_event_tdata[0+:16] = s1_flow;
+        dcqcn_s_axis_event_tdata[16+:2] = d_kind;
+        dcqcn_s_axis_event_tdata[32+:32] = s1_data_q[32+:32];
+        dcqcn_s_axis_event_tdata[64+:64] = s1_data_q[96+:64];
         hpcc_s_axis_event_tvalid = s1_valid_q & to_h;
         ldcp_s_axis_event_tvalid = s1_valid_q & to_l;
         dcqcn_s_axis_event_tvalid = s1_valid_q & to_d;
@@ -442,8 +454,23 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         h_res = hpcc_m_axis_result_tdata;
         l_res = ldcp_m_axis_result_tdata;
         d_res = dcqcn_m_axis_result_tdata;
-        h_is_rx = h_res[19];
-        h_fb = h_res[18];
+        h_is_rx = h_res[19+:1];
+        h_fb = h_res[18+:1];
+        h_upd = 32'h0;
+        h_upd[0+:32] = h_res[120+:32];
+        h_upd[32+:32] = h_res[24+:32] >> 8;
+        h_upd[64+:16] = h_res[0+:16];
+        l_upd = 32'h0;
+        l_upd[0+:32] = l_res[128+:32];
+        l_upd[32+:32] = l_res[96+:32];
+        l_upd[64+:16] = l_res[0+:16];
+        d_upd = 32'h0;
+        d_upd[0+:32] = d_res[32+:32];
+        d_upd[32+:32] = d_res[64+:32];
+        d_upd[64+:16] = d_res[0+:16];
+        h_feedback = 32'h0;
+        h_feedback[0+:32] = h_res[24+:32];
+        h_feedback[32+:16] = h_res[0+:16];
         upd_free = ~upd_valid_q | m_axis_update_tready;
         fb_free = ~fb_valid_q | m_axis_feedback_tready;
         req_h = hpcc_m_axis_result_tvalid & ~h_is_rx;
@@ -496,24 +523,24 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (gnt_h) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h0;
-            upd_data_d = ((h_res[120+:32]) & 80'hffffffffffffffffffff) | (((h_res[32+:24]) & 80'hffffffffffffffffffff) << 32) | (((h_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
+            upd_data_d = h_upd;
         end
         if (gnt_l) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h1;
-            upd_data_d = ((l_res[128+:32]) & 80'hffffffffffffffffffff) | (((l_res[96+:32]) & 80'hffffffffffffffffffff) << 32) | (((l_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
+            upd_data_d = l_upd;
         end
         if (gnt_d) begin
             upd_valid_d = 1'b1;
             rr_last_d = 32'h2;
-            upd_data_d = ((d_res[32+:32]) & 80'hffffffffffffffffffff) | (((d_res[64+:32]) & 80'hffffffffffffffffffff) << 32) | (((d_res[0+:16]) & 80'hffffffffffffffffffff) << 64);
+            upd_data_d = d_upd;
         end
         if (fb_valid_q & m_axis_feedback_tready) begin
             fb_valid_d = 1'b0;
         end
         if (hpcc_m_axis_result_tvalid & h_is_rx & h_fb & fb_free) begin
             fb_valid_d = 1'b1;
-            fb_data_d = ((h_res[24+:32]) & 48'hffffffffffff) | (((h_res[0+:16]) & 48'hffffffffffff) << 32);
+            fb_data_d = h_feedback;
         end
         m_axis_update_tvalid = upd_valid_q;
         m_axis_update_tdata = upd_data_q;

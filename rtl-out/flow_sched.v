@@ -202,6 +202,9 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  sleep_ok;
     reg  [31:0] pkt;
     reg  upd_fire;
+    reg  [15:0] c_flow;
+    reg  [15:0] u_flow;
+    reg  [15:0] n_flow;
     reg  pop;
     reg  [9:0] s0_flow_eff;
     reg  [118:0] s1_pace;
@@ -427,25 +430,28 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         ctrl_fire = s_axis_ctrl_tvalid & s_axis_ctrl_tready;
-        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & (((s_axis_ctrl_tdata[64+:10]) & 16'hffff) == s_axis_ctrl_tdata[64+:16]);
+        c_flow = s_axis_ctrl_tdata[64+:16];
+        u_flow = s_axis_update_tdata[64+:16];
+        n_flow = s_axis_notify_tdata[32+:16];
+        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & (((c_flow[0+:10]) & 16'hffff) == c_flow);
         s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
         sleep_ok = sleep_fire & (((s_axis_sleep_tdata[0+:10]) & 16'hffff) == s_axis_sleep_tdata[0+:16]);
-        upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((s_axis_update_tdata[64+:10]) & 16'hffff) == s_axis_update_tdata[64+:16]);
+        upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((u_flow[0+:10]) & 16'hffff) == u_flow);
         cfg_ram_write_enable = 1'b0;
-        cfg_ram_write_address = s_axis_update_tdata[64+:10];
+        cfg_ram_write_address = u_flow[0+:10];
         cfg_ram_write_data = s_axis_update_tdata[0+:64];
-        if (ctrl_ok & s_axis_ctrl_tdata[80]) begin
+        if (ctrl_ok & s_axis_ctrl_tdata[80+:1]) begin
             cfg_ram_write_enable = 1'b1;
-            cfg_ram_write_address = s_axis_ctrl_tdata[64+:10];
+            cfg_ram_write_address = c_flow[0+:10];
             cfg_ram_write_data = s_axis_ctrl_tdata[0+:64];
         end
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
         end
-        acked_n_ram_read_address = s_axis_notify_tdata[32+:10];
-        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & (((s_axis_notify_tdata[32+:10]) & 16'hffff) == s_axis_notify_tdata[32+:16]);
-        n1_flow_d = s_axis_notify_tdata[32+:10];
+        acked_n_ram_read_address = n_flow[0+:10];
+        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & (((n_flow[0+:10]) & 16'hffff) == n_flow);
+        n1_flow_d = n_flow[0+:10];
         n1_bytes_d = s_axis_notify_tdata[0+:32];
         nlw_valid_d = n1_valid_q;
         nlw_flow_d = n1_flow_q;
@@ -467,14 +473,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             ring_rd_d = ring_rd_q + 32'h1;
         end
         s0_valid_d = pop | ctrl_ok | sleep_ok;
-        s0_flow_d = s_axis_ctrl_tdata[64+:10];
+        s0_flow_d = c_flow[0+:10];
         s0_cshift_d = s_axis_ctrl_tdata[81+:4];
         s1_cshift_d = s0_cshift_q;
         s2_cshift_d = s1_cshift_q;
         s3_cshift_d = s2_cshift_q;
         s4_cshift_d = s3_cshift_q;
         if (ctrl_ok) begin
-            if (s_axis_ctrl_tdata[80]) begin
+            if (s_axis_ctrl_tdata[80+:1]) begin
                 s0_kind_d = 32'h1;
             end
             else begin

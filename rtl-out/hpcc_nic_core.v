@@ -625,6 +625,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  tm_next;
     reg  [511:0] tm_word;
+    reg  [511:0] cr_word;
+    reg  [511:0] mg_word;
+    reg  [15:0] ev_flow;
+    reg  [31:0] ev_seq_fld;
+    reg  [319:0] ev_hops_fld;
     reg  m_offer;
     reg  m_go;
     reg  m_same;
@@ -2169,12 +2174,27 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end_psn = tx_word[256+:24] + npkts[0+:24];
         seq_hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | sweep_q;
         hold = seq_hold | cpl_valid_q | rw_valid_q | f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
-        flows_read_address = dp_m_axis_event_tdata[0+:10];
+        ev_flow = dp_m_axis_event_tdata[0+:16];
+        ev_seq_fld = dp_m_axis_event_tdata[32+:32];
+        ev_hops_fld = dp_m_axis_event_tdata[160+:320];
+        flows_read_address = ev_flow[0+:10];
         if (seq_hold) begin
             flows_read_address = cmd_flow[0+:10];
         end
-        tm_word = ((tm_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h30000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
-        ev5_word = ((ev5_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h50000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ev5_bytes_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96);
+        tm_word = 32'h0;
+        tm_word[0+:16] = ((tm_flow_q) & 16'hffff);
+        tm_word[16+:4] = 32'h3;
+        tm_word[96+:64] = now_ns_q;
+        ev5_word = 32'h0;
+        ev5_word[0+:16] = ((ev5_flow_q) & 16'hffff);
+        ev5_word[16+:4] = 32'h5;
+        ev5_word[32+:32] = ev5_bytes_q;
+        ev5_word[96+:64] = now_ns_q;
+        cr_word = 32'h0;
+        cr_word[0+:16] = cmd_flow;
+        cr_word[16+:4] = 32'h6;
+        cr_word[96+:64] = now_ns_q;
+        cr_word[496+:2] = args_22_q[0+:2];
         cc_s_axis_event_tdata = m_data_q;
         cc_s_axis_event_tvalid = m_valid_q;
         m_offer = 1'b1;
@@ -2329,7 +2349,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if (state_q == 32'h3) begin
             if (~m_valid_q) begin
                 m_offer = 1'b0;
-                cc_s_axis_event_tdata = ((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | ((32'h60000) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((now_ns_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_22_q[0+:2]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 496);
+                cc_s_axis_event_tdata = cr_word;
                 cc_s_axis_event_tvalid = 1'b1;
                 if (cc_s_axis_event_tready) begin
                     state_d = 32'h4;
@@ -2406,7 +2426,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
-        m_same = m_valid_q & (m_data_q[0+:16] == dp_m_axis_event_tdata[0+:16]) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[20] == dp_m_axis_event_tdata[20]) & ~m_data_q[21] & ~dp_m_axis_event_tdata[21];
+        m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
         m_merge = merge_cfg_q[0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
         m_acked = ((m_data_q[480+:16]) & 17'h1ffff) + ((dp_m_axis_event_tdata[480+:16]) & 17'h1ffff);
@@ -2419,24 +2439,26 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ev_type = dp_m_axis_event_tdata[16+:4];
         ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
         t1_valid_d = ev_take & ((ev_type == 32'h0) | (ev_type == 32'h2));
-        t1_flow_d = dp_m_axis_event_tdata[0+:16];
-        t1_seq_d = dp_m_axis_event_tdata[32+:24];
+        t1_flow_d = ev_flow;
+        t1_seq_d = ev_seq_fld[0+:24];
         t1_cmds_d = dp_stat_rx_cmds;
         if (m_go) begin
             m_valid_d = 1'b0;
         end
+        mg_word = dp_m_axis_event_tdata;
+        mg_word[480+:16] = m_acked[0+:16];
         if (ev_take) begin
             m_valid_d = 1'b1;
             m_data_d = dp_m_axis_event_tdata;
             if (m_merge) begin
-                m_data_d = (dp_m_axis_event_tdata & ~(((32'hffff) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480)) | (((m_acked[0+:16]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
+                m_data_d = mg_word;
                 merged_d = merged_q + 32'h1;
             end
         end
-        rxh_read_address = dp_m_axis_event_tdata[0+:10];
-        f1_valid_d = ev_take & dp_m_axis_event_tdata[21];
-        f1_flow_d = dp_m_axis_event_tdata[0+:16];
-        f1_w_d = dp_m_axis_event_tdata[160+:32];
+        rxh_read_address = ev_flow[0+:10];
+        f1_valid_d = ev_take & dp_m_axis_event_tdata[21+:1];
+        f1_flow_d = ev_flow;
+        f1_w_d = ev_hops_fld[0+:32];
         f_wl = f1_w_q[0+:16];
         f_wh = f1_w_q[16+:16];
         f_ml = ccr_24_q[0+:16];

@@ -268,6 +268,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [31:0] g_left;
     reg  [31:0] cd_now;
     reg  cmd_data;
+    reg  [15:0] fb_flow_fld;
     reg  [32:0] fb_word;
     reg  fb_due;
     reg  fb_take;
@@ -491,7 +492,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         probe_word = ((s_axis_probe_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'h60000;
-        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
+        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96+:1] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
             cd_now = data_cmds_q + 32'h1;
@@ -568,6 +569,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
+        fb_flow_fld = s_axis_feedback_tdata[32+:16];
         fbr_write_enable = 1'b0;
         fbr_write_address = g_flow;
         fbr_write_data = 32'h0;
@@ -585,7 +587,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         else if (s_axis_feedback_tvalid) begin
             fbr_write_enable = 1'b1;
-            fbr_write_address = s_axis_feedback_tdata[32+:10];
+            fbr_write_address = fb_flow_fld[0+:10];
             fbr_write_data = ((32'h1) & 33'h1ffffffff) | (((s_axis_feedback_tdata[0+:32]) & 33'h1ffffffff) << 1);
         end
         fl_valid_d = fbr_write_enable & cn_swept_q;

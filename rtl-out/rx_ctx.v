@@ -285,7 +285,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  r_rewind;
     reg  [511:0] r_word;
     reg  [511:0] r_echo;
-    reg  [511:0] e_tele;
     reg  [31:0] n_bytes;
     reg  n_move;
     reg  one;
@@ -296,6 +295,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [31:0] e_nxt;
     reg  [15:0] e_acked;
     reg  [511:0] e_word;
+    reg  [47:0] n_word;
+    reg  [47:0] n_one;
+    reg  [47:0] m_word;
     reg  n_send;
     reg  [31:0] n_pkts;
     reg  [127:0] dma_word;
@@ -894,18 +896,30 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (r_rewind) begin
             r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 17) | (((rw_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((rw_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((rw_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48);
         end
-        e_tele = 32'h0;
+        e_word = 32'h0;
+        e_word[0+:16] = ((a2) & 16'hffff);
+        e_word[16+:4] = e_kind;
+        e_word[20+:1] = e_ece;
+        e_word[32+:32] = e_seq;
+        e_word[64+:32] = e_nxt;
+        e_word[96+:64] = p_now_q;
+        e_word[480+:16] = e_acked;
         if (v_tele & ~is_cnp & ~c_tmo) begin
-            e_tele = (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((v_fb) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((num_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160);
+            e_word[24+:3] = v_nhop;
+            e_word[21+:1] = v_fb;
+            e_word[160+:320] = num_hops;
         end
-        e_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((e_kind) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((e_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20) | (((e_seq) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((e_nxt) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((p_now_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((e_acked) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480) | e_tele;
         dma_a = wa;
         if (is_rresp) begin
             dma_a = q_rd;
         end
         dma_word = 32'h0;
         if (write) begin
-            dma_word = ((dma_a) & 128'hffffffffffffffffffffffffffffffff) | (((vd[48+:7]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((v_n[0+:14]) & 128'hffffffffffffffffffffffffffffffff) << 80) | (((one) & 128'hffffffffffffffffffffffffffffffff) << 96) | (((a2) & 128'hffffffffffffffffffffffffffffffff) << 112);
+            dma_word[0+:64] = dma_a;
+            dma_word[64+:7] = vd[48+:7];
+            dma_word[80+:14] = v_n[0+:14];
+            dma_word[96+:1] = 1'b1;
+            dma_word[112+:16] = ((a2) & 16'hffff);
         end
         wr_addr = a2;
         if (~swept_q) begin
@@ -1000,9 +1014,18 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (m_axis_notify_tready) begin
             m_valid_d = 1'b0;
         end
+        n_word = 32'h0;
+        n_word[0+:32] = n_pkts;
+        n_word[32+:16] = ((a2) & 16'hffff);
+        n_one = 32'h0;
+        n_one[0+:32] = one32;
+        n_one[32+:16] = ((a2) & 16'hffff);
+        m_word = 32'h0;
+        m_word[0+:32] = n_bytes;
+        m_word[32+:16] = n_data_q[32+:16];
         if (n_move) begin
             m_valid_d = 1'b1;
-            m_data_d = ((n_bytes) & 48'hffffffffffff) | (((n_data_q[32+:16]) & 48'hffffffffffff) << 32);
+            m_data_d = m_word;
             n_valid_d = 1'b0;
         end
         if (m_axis_dma_cmd_tready) begin
@@ -1014,7 +1037,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             e_valid_d = 1'b1;
             e_data_d = e_word;
             n_valid_d = 1'b1;
-            n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
+            n_data_d = n_word;
         end
         if (do_v) begin
             d_valid_d = 1'b1;
@@ -1029,12 +1052,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             if (n_send) begin
                 n_valid_d = 1'b1;
-                n_data_d = ((n_pkts) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
+                n_data_d = n_word;
             end
         end
         if (i_sstale) begin
             n_valid_d = 1'b1;
-            n_data_d = ((one32) & 48'hffffffffffff) | (((a2) & 48'hffffffffffff) << 32);
+            n_data_d = n_one;
         end
         i_rec = do_v;
         i_pdrop = do_v & ~v_ok;

@@ -501,7 +501,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end_sum = cq_read_data[128+:15];
         c_off = c_cmd[64+:7];
         c_len = c_cmd[80+:14];
-        c_wr = c_cmd[96];
+        c_wr = c_cmd[96+:1];
         short = d_trunc | (end_sum > ((d_len) & 15'h7fff));
         is_job = c_wr & ~short & (c_len != 32'h0);
         fetch = j_active_q & ~owed_q[4];
@@ -510,7 +510,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         base1 = dec_base_q + ((d_beats) & 16'hffff);
         lo0 = dec_base_q + ((c_off[6+:1]) & 16'hffff);
         len63 = ((c_len) & 15'h7fff) + 32'h3f;
-        w_cmd = ((c_cmd[0+:64]) & 96'hffffffffffffffffffffffff) | (((c_len) & 96'hffffffffffffffffffffffff) << 64) | (((c_cmd[112+:16]) & 96'hffffffffffffffffffffffff) << 80);
+        w_cmd = 32'h0;
+        w_cmd[0+:64] = c_cmd[0+:64];
+        w_cmd[64+:14] = c_len;
+        w_cmd[80+:16] = c_cmd[112+:16];
         push_w = pop & is_job;
         wq_write_enable = push_w;
         if (push_w) begin

@@ -18,7 +18,7 @@
 //!   takes (docs/modules/flow_sched.md); windows as bytes.
 //!
 //! The float references in `crate::cc_float` are what these models are measured against
-//! (sim/tests/cc_module.rs states and enforces the error bounds).
+//! (sim/tests/cc_fixed.rs states and enforces the error bounds).
 
 /// Clock of the CC module and the flow scheduler: rates are bytes per cycle of it.
 #[derive(Clone, Copy, Debug, PartialEq)]

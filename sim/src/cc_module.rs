@@ -13,6 +13,7 @@ use crate::cc_hpcc::block as hh;
 use crate::cc_hpcc::{HpccConfig, HpccState};
 use crate::cc_ldcp::block as hl;
 use crate::cc_ldcp::{LdcpConfig, LdcpState};
+use crate::layout::{CC_EVENT, FEEDBACK};
 
 /// Flows of the Verilated configuration (`rtl-out/cc_module.v`, F = 10).
 pub const FLOWS: usize = 1024;
@@ -68,40 +69,40 @@ impl Event {
         Event { flow, ty: CREATE, alg, ..Default::default() }
     }
 
-    /// The 512-bit `s_axis_event_tdata` as 16 little-endian words.
+    /// The 512-bit `s_axis_event_tdata` as 16 little-endian words (`layout::CC_EVENT`).
     pub fn words(&self) -> [u32; 16] {
+        let l = &CC_EVENT;
         let mut w = [0u32; 16];
-        w[0] = self.flow as u32
-            | (self.ty as u32 & 15) << 16
-            | (self.ece as u32) << 20
-            | (self.count as u32 & 7) << 24;
-        w[1] = self.seq;
-        w[2] = self.snd_nxt;
-        w[3] = self.now as u32;
-        w[4] = (self.now >> 32) as u32;
-        for (i, h) in self.hops.iter().enumerate() {
-            w[5 + 2 * i] = *h as u32;
-            w[6 + 2 * i] = (h >> 32) as u32;
+        l.flow.set(&mut w, self.flow as u64);
+        l.kind.set(&mut w, self.ty as u64);
+        l.ece.set(&mut w, self.ece as u64);
+        l.count.set(&mut w, self.count as u64);
+        l.seq.set(&mut w, self.seq as u64);
+        l.snd_nxt.set(&mut w, self.snd_nxt as u64);
+        l.now.set(&mut w, self.now);
+        for (k, &h) in self.hops.iter().enumerate() {
+            l.hops.part(k, 64).set(&mut w, h);
         }
-        w[15] = self.acked as u32 | (self.alg as u32 & 3) << 16;
+        l.acked.set(&mut w, self.acked as u64);
+        l.alg.set(&mut w, self.alg as u64);
         w
     }
 
     /// The event of a 512-bit `s_axis_event_tdata` (16 little-endian words): the inverse of
-    /// `words` over the fields cc_module reads.
+    /// `words` over the fields cc_module reads (`feedback` is hpcc_nic_core's, not read here).
     pub fn from_words(w: &[u32]) -> Event {
-        let q = |lo: usize| w[lo] as u64 | (w[lo + 1] as u64) << 32;
+        let l = &CC_EVENT;
         Event {
-            flow: w[0] as u16,
-            ty: (w[0] >> 16) as u8 & 15,
-            ece: (w[0] >> 20) & 1 == 1,
-            count: (w[0] >> 24) as u8 & 7,
-            seq: w[1],
-            snd_nxt: w[2],
-            now: q(3),
-            hops: [q(5), q(7), q(9), q(11), q(13)],
-            acked: w[15] as u16,
-            alg: (w[15] >> 16) as u8 & 3,
+            flow: l.flow.get(w) as u16,
+            ty: l.kind.get(w) as u8,
+            ece: l.ece.get(w) == 1,
+            count: l.count.get(w) as u8,
+            seq: l.seq.get(w) as u32,
+            snd_nxt: l.snd_nxt.get(w) as u32,
+            now: l.now.get(w),
+            hops: std::array::from_fn(|k| l.hops.part(k, 64).get(w)),
+            acked: l.acked.get(w) as u16,
+            alg: l.alg.get(w) as u8,
         }
     }
 
@@ -154,21 +155,8 @@ impl Event {
     }
 }
 
-/// One Update (`m_axis_update_tdata`, flow_sched's format).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Update {
-    pub flow: u16,
-    /// UQ16.16 bytes/cycle.
-    pub rate: u32,
-    /// Bytes.
-    pub window: u32,
-}
-
-impl Update {
-    pub fn from_words(d: &[u32]) -> Update {
-        Update { flow: d[2] as u16, rate: d[0], window: d[1] }
-    }
-}
+/// One Update (`m_axis_update_tdata`): flow_sched's `s_axis_update` word, one type for both.
+pub use crate::flow_sched::Update;
 
 /// One Rx-HPCC feedback (`m_axis_feedback_tdata`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,8 +167,10 @@ pub struct Feedback {
 }
 
 impl Feedback {
+    /// The feedback of a 48-bit `m_axis_feedback_tdata` (`layout::FEEDBACK`).
     pub fn from_bits(d: u64) -> Feedback {
-        Feedback { flow: (d >> 32) as u16, w: d as u32 }
+        let w = [d as u32, (d >> 32) as u32];
+        Feedback { flow: FEEDBACK.flow.get(&w) as u16, w: FEEDBACK.w.get(&w) as u32 }
     }
 }
 

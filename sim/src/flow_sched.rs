@@ -5,7 +5,18 @@
 //! that is architectural (when an op enters, which cycle a PktSend leaves) is modelled exactly;
 //! see docs/modules/flow_sched.md for the pipeline.
 
+use crate::layout::{NOTIFY, SCHED_CTRL, UPDATE};
 use std::collections::VecDeque;
+
+/// A word of up to 128 bits as the 32-bit words `layout::Field` reads, word 0 = bits 31:0.
+fn words_of(w: u128) -> [u32; 4] {
+    std::array::from_fn(|k| (w >> (32 * k)) as u32)
+}
+
+/// The inverse of `words_of`.
+fn word_of(w: &[u32]) -> u128 {
+    w.iter().rev().fold(0, |acc, &x| acc << 32 | x as u128)
+}
 
 /// No ring pop while the burst FIFO holds more than this (16 entries, 5 ops in flight).
 pub const BURST_FIFO_POP_LIMIT: usize = 10;
@@ -30,25 +41,29 @@ pub struct Ctrl {
 }
 
 impl Ctrl {
-    /// The 88-bit `s_axis_ctrl_tdata` word.
+    /// The 88-bit `s_axis_ctrl_tdata` word (`layout::SCHED_CTRL`).
     pub fn tdata(&self) -> u128 {
-        self.rate as u128
-            | (self.window as u128) << 32
-            | (self.flow as u128) << 64
-            | (self.create as u128) << 80
-            | ((self.pkt_shift & 0xf) as u128) << 81
-            | ((self.reserved & 0x7) as u128) << 85
+        let l = &SCHED_CTRL;
+        let mut w = [0u32; 4];
+        l.rate.set(&mut w, self.rate as u64);
+        l.window.set(&mut w, self.window as u64);
+        l.flow.set(&mut w, self.flow as u64);
+        l.create.set(&mut w, self.create as u64);
+        l.pkt_shift.set(&mut w, self.pkt_shift as u64);
+        l.reserved.set(&mut w, self.reserved as u64);
+        word_of(&w)
     }
 
     /// The op a `s_axis_ctrl_tdata` word carries (the inverse of `tdata`).
     pub fn from_tdata(w: u128) -> Ctrl {
+        let (l, w) = (&SCHED_CTRL, words_of(w));
         Ctrl {
-            rate: w as u32,
-            window: (w >> 32) as u32,
-            flow: (w >> 64) as u16,
-            create: (w >> 80) & 1 == 1,
-            pkt_shift: (w >> 81) as u8 & 0xf,
-            reserved: (w >> 85) as u8 & 0x7,
+            rate: l.rate.get(&w) as u32,
+            window: l.window.get(&w) as u32,
+            flow: l.flow.get(&w) as u16,
+            create: l.create.get(&w) == 1,
+            pkt_shift: l.pkt_shift.get(&w) as u8,
+            reserved: l.reserved.get(&w) as u8,
         }
     }
 }
@@ -65,14 +80,28 @@ pub struct Update {
 }
 
 impl Update {
-    /// The 80-bit `s_axis_update_tdata` word.
+    /// The 80-bit `s_axis_update_tdata` word (`layout::UPDATE`; cc_module's
+    /// `m_axis_update_tdata`).
     pub fn tdata(&self) -> u128 {
-        self.rate as u128 | (self.window as u128) << 32 | (self.flow as u128) << 64
+        let mut w = [0u32; 4];
+        UPDATE.rate.set(&mut w, self.rate as u64);
+        UPDATE.window.set(&mut w, self.window as u64);
+        UPDATE.flow.set(&mut w, self.flow as u64);
+        word_of(&w)
     }
 
     /// The inverse of `tdata`.
     pub fn from_tdata(w: u128) -> Update {
-        Update { rate: w as u32, window: (w >> 32) as u32, flow: (w >> 64) as u16 }
+        Update::from_words(&words_of(w))
+    }
+
+    /// The update of a word as 32-bit words, word 0 = bits 31:0 (a Verilated port).
+    pub fn from_words(w: &[u32]) -> Update {
+        Update {
+            rate: UPDATE.rate.get(w) as u32,
+            window: UPDATE.window.get(w) as u32,
+            flow: UPDATE.flow.get(w) as u16,
+        }
     }
 }
 
@@ -86,14 +115,18 @@ pub struct Notify {
 }
 
 impl Notify {
-    /// The 48-bit `s_axis_notify_tdata` word.
+    /// The 48-bit `s_axis_notify_tdata` word (`layout::NOTIFY`).
     pub fn tdata(&self) -> u64 {
-        self.bytes as u64 | (self.flow as u64) << 32
+        let mut w = [0u32; 4];
+        NOTIFY.bytes.set(&mut w, self.bytes as u64);
+        NOTIFY.flow.set(&mut w, self.flow as u64);
+        word_of(&w) as u64
     }
 
     /// The inverse of `tdata`.
     pub fn from_tdata(w: u64) -> Notify {
-        Notify { bytes: w as u32, flow: (w >> 32) as u16 }
+        let w = words_of(w as u128);
+        Notify { bytes: NOTIFY.bytes.get(&w) as u32, flow: NOTIFY.flow.get(&w) as u16 }
     }
 }
 

@@ -265,6 +265,59 @@ layout!(DCQCN_RESULT: DcqcnResultLayout, "dcqcn_result", 588, "docs/modules/cc_m
     state: 96, 492, "the flow's whole state after the event (`dcqcn_state`)";
 });
 
+layout!(CC_EVENT: CcEventLayout, "cc_event", 512, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
+    kind: 16, 4, "type: 0 ACK, 1 data-packet telemetry at the receiver, 2 loss/NAK, 3 timer tick, 4 CNP, 5 tx bytes, 6 create flow; 7..15 used by no algorithm";
+    ece: 20, 1, "ECN-Echo (LDCP ACK)";
+    feedback: 21, 1, "Rx-HPCC feedback: the ACK carried the receiver's W, in `[191:160]` (hop record 0's place; the hop count is 0). cc_module ignores it; hpcc_nic_core turns it into an Update ahead of cc_module";
+    count: 24, 3, "hop count (HPCC)";
+    seq: 32, 32, "ACK seq (type 0, HPCC) or tx bytes (type 5, DCQCN)";
+    snd_nxt: 64, 32, "snd_nxt (HPCC)";
+    now: 96, 64, "time, ns (all engines)";
+    hops: 160, 320, "five 64-bit hop records, cc_hpcc's layout (`hpcc_event`'s `hops`, at the same bits)";
+    acked: 480, 16, "packets acknowledged (type 0, LDCP; cc_ldcp's 32-bit field zero-extended)";
+    alg: 496, 2, "algorithm (type 6): 0 HPCC++ sender, 1 Rx-HPCC, 2 LDCP, 3 DCQCN";
+});
+
+layout!(UPDATE: UpdateLayout, "update", 80, "docs/modules/cc_module.md", {
+    rate: 0, 32, "rate, UQ16.16 bytes per cycle";
+    window: 32, 32, "window, bytes";
+    flow: 64, 16, "flow (flow_sched: >= 2^F ignored)";
+});
+
+layout!(FEEDBACK: FeedbackLayout, "feedback", 48, "docs/modules/cc_module.md", {
+    w: 0, 32, "W, UQ24.8 bytes";
+    flow: 32, 16, "flow";
+});
+
+layout!(SCHED_CTRL: SchedCtrlLayout, "sched_ctrl", 88, "docs/modules/flow_sched.md", {
+    rate: 0, 32, "rate, UQ16.16 bytes per cycle";
+    window: 32, 32, "window, bytes";
+    flow: 64, 16, "flow (>= 2^F: ignored)";
+    create: 80, 1, "1 create, 0 remove";
+    pkt_shift: 81, 4, "the flow's log2 packet bytes (create; 0 = `cfg_pkt_shift` at each visit)";
+    reserved: 85, 3, "zero; otherwise the op is ignored";
+});
+
+layout!(NOTIFY: NotifyLayout, "notify", 48, "docs/modules/flow_sched.md", {
+    bytes: 0, 32, "newly acknowledged bytes (rx_ctx: packets, shifted by `cfg_pkt_shift` on the way out)";
+    flow: 32, 16, "flow (>= 2^F: ignored)";
+});
+
+layout!(DMA_CMD: DmaCmdLayout, "dma_cmd", 128, "docs/modules/rx_dma.md", {
+    addr: 0, 64, "host address";
+    offset: 64, 7, "payload offset in the frame, 0..127";
+    len: 80, 14, "payload length, 0..16383";
+    write: 96, 1, "write the payload (0: discard the frame)";
+    flow: 112, 16, "flow id, passed through";
+});
+
+layout!(DMA_WR: DmaWrLayout, "dma_wr", 96, "docs/modules/rx_dma.md", {
+    addr: 0, 64, "host address";
+    len: 64, 14, "payload bytes, 1..9216 (a frame is kept up to 9 KB)";
+    flow: 80, 16, "flow id (the command's)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -278,4 +331,11 @@ pub const ALL: &[Layout] = &[
     DcqcnEventLayout::LAYOUT,
     DcqcnStateLayout::LAYOUT,
     DcqcnResultLayout::LAYOUT,
+    CcEventLayout::LAYOUT,
+    UpdateLayout::LAYOUT,
+    FeedbackLayout::LAYOUT,
+    SchedCtrlLayout::LAYOUT,
+    NotifyLayout::LAYOUT,
+    DmaCmdLayout::LAYOUT,
+    DmaWrLayout::LAYOUT,
 ];

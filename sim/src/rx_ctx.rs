@@ -20,6 +20,7 @@
 //! go back to snd_una, as for a sequence NAK. A retransmission timeout (control op 4, from the
 //! NIC core's timer scan) does the same for whatever is in flight.
 
+use crate::layout::CC_EVENT;
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
@@ -162,18 +163,27 @@ impl CcEvent {
         ok.then(|| CcEvent { acked: self.acked.saturating_add(later.acked), ..*later })
     }
 
+    /// The 512-bit `s_axis_event_tdata` (`layout::CC_EVENT`), little-endian bytes: cc_module's
+    /// event words (`sim::cc_module::Event::words`) with this event's Rx-HPCC feedback bit.
     pub fn to_bytes(&self) -> [u8; 64] {
+        let e = crate::cc_module::Event {
+            flow: self.flow,
+            ty: self.kind,
+            ece: self.ece,
+            count: self.nhop,
+            seq: self.seq,
+            snd_nxt: self.snd_nxt,
+            now: self.time,
+            hops: self.hops,
+            acked: self.acked,
+            alg: 0,
+        };
+        let mut w = e.words();
+        CC_EVENT.feedback.set(&mut w, self.feedback as u64);
         let mut b = [0u8; 64];
-        b[..2].copy_from_slice(&self.flow.to_le_bytes());
-        b[2] = (self.kind & 15) | (self.ece as u8) << 4 | (self.feedback as u8) << 5;
-        b[3] = self.nhop & 7;
-        b[4..8].copy_from_slice(&self.seq.to_le_bytes());
-        b[8..12].copy_from_slice(&self.snd_nxt.to_le_bytes());
-        b[12..20].copy_from_slice(&self.time.to_le_bytes());
-        for (i, h) in self.hops.iter().enumerate() {
-            b[20 + 8 * i..28 + 8 * i].copy_from_slice(&h.to_le_bytes());
+        for (k, x) in w.iter().enumerate() {
+            b[4 * k..4 * k + 4].copy_from_slice(&x.to_le_bytes());
         }
-        b[60..62].copy_from_slice(&self.acked.to_le_bytes());
         b
     }
 }

@@ -11,6 +11,8 @@ pub const MAX_BEATS: usize = MAX_FRAME / 64;
 /// beat's `user` is ignored here.
 pub use crate::rx_pipe::{beats, Beat};
 
+use crate::layout::{DMA_CMD, DMA_WR};
+
 /// Command for one frame (`s_axis_cmd_tdata`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Cmd {
@@ -27,14 +29,16 @@ pub struct Cmd {
 }
 
 impl Cmd {
-    /// `s_axis_cmd_tdata`, byte i at [8i+7:8i].
+    /// `s_axis_cmd_tdata` (`layout::DMA_CMD`), byte i at [8i+7:8i].
     pub fn to_bytes(&self) -> [u8; 16] {
-        let mut w: u128 = self.addr as u128;
-        w |= ((self.offset & 0x7F) as u128) << 64;
-        w |= ((self.len & 0x3FFF) as u128) << 80;
-        w |= (self.write as u128) << 96;
-        w |= (self.flow as u128) << 112;
-        w.to_le_bytes()
+        let l = &DMA_CMD;
+        let mut w = [0u32; 4];
+        l.addr.set(&mut w, self.addr);
+        l.offset.set(&mut w, self.offset as u64);
+        l.len.set(&mut w, self.len as u64);
+        l.write.set(&mut w, self.write as u64);
+        l.flow.set(&mut w, self.flow as u64);
+        le_bytes(&w)
     }
 }
 
@@ -47,11 +51,30 @@ pub struct DmaWrite {
 }
 
 impl DmaWrite {
-    /// `m_axis_dma_wr_cmd_tdata`: [63:0] address, [77:64] length, [95:80] flow.
+    /// `m_axis_dma_wr_cmd_tdata`: `layout::DMA_WR` in its low 96 bits, the rest 0.
     pub fn cmd_bytes(&self) -> [u8; 16] {
-        let w: u128 = self.addr as u128 | (self.payload.len() as u128) << 64 | (self.flow as u128) << 80;
-        w.to_le_bytes()
+        let l = &DMA_WR;
+        let mut w = [0u32; 4];
+        l.addr.set(&mut w, self.addr);
+        l.len.set(&mut w, self.payload.len() as u64);
+        l.flow.set(&mut w, self.flow as u64);
+        le_bytes(&w)
     }
+
+    /// The address and length of a `m_axis_dma_wr_cmd_tdata` (16 bytes, little-endian).
+    pub fn addr_len_of(cmd: &[u8]) -> (u64, usize) {
+        let w: Vec<u32> = cmd.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        (DMA_WR.addr.get(&w), DMA_WR.len.get(&w) as usize)
+    }
+}
+
+/// 32-bit words (word 0 = bits 31:0) as little-endian bytes.
+fn le_bytes(w: &[u32; 4]) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    for (k, x) in w.iter().enumerate() {
+        b[4 * k..4 * k + 4].copy_from_slice(&x.to_le_bytes());
+    }
+    b
 }
 
 /// The counters (`stat_*`).

@@ -6,9 +6,15 @@
 #
 #   testbench/bench/rtl_equiv.sh <gold rtl-dir> <gate rtl-dir> <module>
 #
-# SEQ=n (default 2) sets the depth of equiv_simple and equiv_induct. A difference that is
-# equal only because of state further back than that (rx_pipe's record after its 10-stage
-# delay line) stays unproven, which is not the same as different.
+# SEQ=n (default 2) sets the depth of equiv_simple. A difference that is equal only because of
+# state further back than that (rx_pipe's record after its 10-stage delay line) stays
+# unproven, which is not the same as different.
+#
+# INDUCT=1 adds equiv_induct, which proves more, but is NOT sound here: it "proved" a
+# deliberately broken flow_sched (m_axis_pktsend_tdata bit 0 forced to 0; 2026-11-27). A
+# proof that needs INDUCT=1 is no proof; use it only to list candidates.
+#
+# KEEP=1 keeps the work directory (eq.ys, eq.log) and prints its path.
 #
 # Exit 0 and "Equivalence successfully proven!" when every equiv cell is proven. A module of the
 # block's own that holds a memory (rx_pipe's FIFO RAM) is a black box too, if its text is the
@@ -19,7 +25,7 @@ gold=$(cd "$1" && pwd)
 gate=$(cd "$2" && pwd)
 top=$3
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then echo "work directory: $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
 # Every file of the filelist up to and including the module's own, without the cells file.
 files() {
   while read -r f; do
@@ -76,7 +82,7 @@ design -copy-from gate -as gate gate
 equiv_make gold gate equiv
 hierarchy -top equiv
 equiv_simple -seq ${SEQ:-2}
-equiv_induct -seq ${SEQ:-2}
+${INDUCT:+equiv_induct -seq ${SEQ:-2}}
 equiv_status -assert
 YS
 } > "$work/eq.ys"

@@ -27,6 +27,10 @@
 use crate::cc_dcqcn::CcDcqcn;
 use crate::cc_hpcc::CcHpcc;
 use crate::cc_ldcp::CcLdcp;
+use crate::layout::{
+    CcEventFields, DcqcnEventNamed, DcqcnResultFields, FeedbackFields, HpccEventFields,
+    HpccResultFields, LdcpEventNamed, LdcpResultFields, UpdateFields,
+};
 use rust_hdl::prelude::*;
 
 /// Algorithm codes (`[497:496]` of a create event, the alg RAM's contents).
@@ -201,7 +205,11 @@ pub struct CcModule<const F: usize> {
     d_kind: Signal<Local, Bits<2>>,
     unused: Signal<Local, bool>,
     s1_go: Signal<Local, bool>,
-    h_base: Signal<Local, Bits<480>>,
+    h_event: Signal<Local, Bits<480>>,
+    h_upd: Signal<Local, Bits<80>>,
+    l_upd: Signal<Local, Bits<80>>,
+    d_upd: Signal<Local, Bits<80>>,
+    h_feedback: Signal<Local, Bits<48>>,
     h_res: Signal<Local, Bits<152>>,
     l_res: Signal<Local, Bits<224>>,
     d_res: Signal<Local, Bits<588>>,
@@ -277,11 +285,11 @@ impl<const F: usize> Logic for CcModule<F> {
         }
 
         // ---- S1: the held event, its flow's algorithm, its engine.
-        self.s1_flow.next = self.s1_data.q.val().get_bits::<16>(0);
-        self.s1_type.next = self.s1_data.q.val().get_bits::<4>(16);
+        self.s1_flow.next = self.s1_data.q.val().get_value_flow();
+        self.s1_type.next = self.s1_data.q.val().get_value_kind();
         self.s1_alg.next = self.alg_ram.read_data.val();
         if self.s1_type.val() == 6 {
-            self.s1_alg.next = self.s1_data.q.val().get_bits::<2>(496);
+            self.s1_alg.next = self.s1_data.q.val().get_value_alg();
         }
         self.to_h.next = false;
         self.to_l.next = false;
@@ -354,35 +362,37 @@ impl<const F: usize> Logic for CcModule<F> {
             self.unused_cnt.d.next = self.unused_cnt.q.val() + 1;
         }
 
-        // Engine events from the held one.
-        self.h_base.next = bit_cast::<480, 16>(self.s1_flow.val())
-            | (bit_cast::<480, 3>(self.s1_data.q.val().get_bits::<3>(24)) << 24)
-            | (bit_cast::<480, 448>(self.s1_data.q.val().get_bits::<448>(32)) << 32);
-        self.hpcc.s_axis_event_tdata.next = self.h_base.val();
-        if self.h_rx.val() & self.h_init.val() {
-            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 196608;
-        }
-        if self.h_rx.val() & !self.h_init.val() {
-            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 65536;
-        }
-        if !self.h_rx.val() & self.h_init.val() {
-            self.hpcc.s_axis_event_tdata.next = self.h_base.val() | 131072;
-        }
-        self.ldcp.s_axis_event_tdata.next = bit_cast::<128, 16>(self.s1_flow.val())
-            | (bit_cast::<128, 2>(self.l_kind.val()) << 16)
-            | (bit_cast::<128, 1>(self.s1_data.q.val().get_bits::<1>(20)) << 18)
-            | (bit_cast::<128, 16>(self.s1_data.q.val().get_bits::<16>(480)) << 32)
-            | (bit_cast::<128, 64>(self.s1_data.q.val().get_bits::<64>(96)) << 64);
-        self.dcqcn.s_axis_event_tdata.next = bit_cast::<128, 16>(self.s1_flow.val())
-            | (bit_cast::<128, 2>(self.d_kind.val()) << 16)
-            | (bit_cast::<128, 32>(self.s1_data.q.val().get_bits::<32>(32)) << 32)
-            | (bit_cast::<128, 64>(self.s1_data.q.val().get_bits::<64>(96)) << 64);
+        // Engine events from the held one (cc_event's fields into each engine's event word;
+        // cc_hpcc's seq, snd_nxt, now and hops sit at the same bits in both).
+        self.h_event.next = 0.into();
+        self.h_event.next.set_value_flow(self.s1_flow.val());
+        self.h_event.next.set_value_rx(self.h_rx.val());
+        self.h_event.next.set_value_init(self.h_init.val());
+        self.h_event.next.set_value_count(self.s1_data.q.val().get_value_count());
+        self.h_event.next.set_value_seq(self.s1_data.q.val().get_value_seq());
+        self.h_event.next.set_value_snd_nxt(self.s1_data.q.val().get_value_snd_nxt());
+        self.h_event.next.set_value_now(self.s1_data.q.val().get_value_now());
+        self.h_event.next.set_value_hops(self.s1_data.q.val().get_value_hops());
+        self.hpcc.s_axis_event_tdata.next = self.h_event.val();
+        self.ldcp.s_axis_event_tdata.next = 0.into();
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_flow(self.s1_flow.val());
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_kind(self.l_kind.val());
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_ece(self.s1_data.q.val().get_value_ece());
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_acked(bit_cast::<32, 16>(
+            self.s1_data.q.val().get_value_acked(),
+        ));
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_now(self.s1_data.q.val().get_value_now());
+        self.dcqcn.s_axis_event_tdata.next = 0.into();
+        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_flow(self.s1_flow.val());
+        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_kind(self.d_kind.val());
+        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_bytes(self.s1_data.q.val().get_value_seq());
+        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_now(self.s1_data.q.val().get_value_now());
         self.hpcc.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_h.val();
         self.ldcp.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_l.val();
         self.dcqcn.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_d.val();
 
         // ---- IN: accept into S1; bad flows are taken and dropped here.
-        self.in_flow.next = self.s_axis_event_tdata.val().get_bits::<16>(0);
+        self.in_flow.next = self.s_axis_event_tdata.val().get_value_flow();
         self.in_ok.next =
             bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
         self.s_axis_event_tready.next =
@@ -402,10 +412,10 @@ impl<const F: usize> Logic for CcModule<F> {
         }
         // A create writes on its accepting edge; initialization writes 0 everywhere.
         self.alg_ram.write_address.next = self.in_flow.val().get_bits::<F>(0);
-        self.alg_ram.write_data.next = self.s_axis_event_tdata.val().get_bits::<2>(496);
+        self.alg_ram.write_data.next = self.s_axis_event_tdata.val().get_value_alg();
         self.alg_ram.write_enable.next = self.fire.val()
             & self.in_ok.val()
-            & (self.s_axis_event_tdata.val().get_bits::<4>(16) == 6);
+            & (self.s_axis_event_tdata.val().get_value_kind() == 6);
         if self.init_busy.q.val() {
             self.alg_ram.write_address.next = self.init_addr.q.val();
             self.alg_ram.write_data.next = 0.into();
@@ -418,8 +428,25 @@ impl<const F: usize> Logic for CcModule<F> {
         self.h_res.next = self.hpcc.m_axis_result_tdata.val();
         self.l_res.next = self.ldcp.m_axis_result_tdata.val();
         self.d_res.next = self.dcqcn.m_axis_result_tdata.val();
-        self.h_is_rx.next = self.h_res.val().get_bit(19);
-        self.h_fb.next = self.h_res.val().get_bit(18);
+        self.h_is_rx.next = self.h_res.val().get_value_rx();
+        self.h_fb.next = self.h_res.val().get_value_feedback();
+        // Each engine's result as an Update; rate = R, window = W >> 8 for HPCC (W is UQ24.8
+        // bytes). Rx-HPCC's W goes back as feedback.
+        self.h_upd.next = 0.into();
+        self.h_upd.next.set_value_rate(self.h_res.val().get_value_rate());
+        self.h_upd.next.set_value_window(self.h_res.val().get_value_w() >> 8);
+        self.h_upd.next.set_value_flow(self.h_res.val().get_value_flow());
+        self.l_upd.next = 0.into();
+        self.l_upd.next.set_value_rate(self.l_res.val().get_value_rate());
+        self.l_upd.next.set_value_window(self.l_res.val().get_value_window());
+        self.l_upd.next.set_value_flow(self.l_res.val().get_value_flow());
+        self.d_upd.next = 0.into();
+        self.d_upd.next.set_value_rate(self.d_res.val().get_value_rate());
+        self.d_upd.next.set_value_window(self.d_res.val().get_value_window());
+        self.d_upd.next.set_value_flow(self.d_res.val().get_value_flow());
+        self.h_feedback.next = 0.into();
+        self.h_feedback.next.set_value_w(self.h_res.val().get_value_w());
+        self.h_feedback.next.set_value_flow(self.h_res.val().get_value_flow());
         self.upd_free.next = !self.upd_valid.q.val() | self.m_axis_update_tready.val();
         self.fb_free.next = !self.fb_valid.q.val() | self.m_axis_feedback_tready.val();
         self.req_h.next = self.hpcc.m_axis_result_tvalid.val() & !self.h_is_rx.val();
@@ -468,24 +495,17 @@ impl<const F: usize> Logic for CcModule<F> {
         if self.gnt_h.val() {
             self.upd_valid.d.next = true;
             self.rr_last.d.next = 0.into();
-            // rate = R, window = W >> 8 (W is UQ24.8 bytes).
-            self.upd_data.d.next = bit_cast::<80, 32>(self.h_res.val().get_bits::<32>(120))
-                | (bit_cast::<80, 24>(self.h_res.val().get_bits::<24>(32)) << 32)
-                | (bit_cast::<80, 16>(self.h_res.val().get_bits::<16>(0)) << 64);
+            self.upd_data.d.next = self.h_upd.val();
         }
         if self.gnt_l.val() {
             self.upd_valid.d.next = true;
             self.rr_last.d.next = 1.into();
-            self.upd_data.d.next = bit_cast::<80, 32>(self.l_res.val().get_bits::<32>(128))
-                | (bit_cast::<80, 32>(self.l_res.val().get_bits::<32>(96)) << 32)
-                | (bit_cast::<80, 16>(self.l_res.val().get_bits::<16>(0)) << 64);
+            self.upd_data.d.next = self.l_upd.val();
         }
         if self.gnt_d.val() {
             self.upd_valid.d.next = true;
             self.rr_last.d.next = 2.into();
-            self.upd_data.d.next = bit_cast::<80, 32>(self.d_res.val().get_bits::<32>(32))
-                | (bit_cast::<80, 32>(self.d_res.val().get_bits::<32>(64)) << 32)
-                | (bit_cast::<80, 16>(self.d_res.val().get_bits::<16>(0)) << 64);
+            self.upd_data.d.next = self.d_upd.val();
         }
         if self.fb_valid.q.val() & self.m_axis_feedback_tready.val() {
             self.fb_valid.d.next = false;
@@ -496,8 +516,7 @@ impl<const F: usize> Logic for CcModule<F> {
             & self.fb_free.val()
         {
             self.fb_valid.d.next = true;
-            self.fb_data.d.next = bit_cast::<48, 32>(self.h_res.val().get_bits::<32>(24))
-                | (bit_cast::<48, 16>(self.h_res.val().get_bits::<16>(0)) << 32);
+            self.fb_data.d.next = self.h_feedback.val();
         }
         self.m_axis_update_tvalid.next = self.upd_valid.q.val();
         self.m_axis_update_tdata.next = self.upd_data.q.val();

@@ -18,7 +18,7 @@
 //! ready.
 
 use crate::byte_swap::ByteSwap64;
-use crate::layout::{RxQpFields, VerdictFields};
+use crate::layout::{CcEventFields, DmaCmdFields, NotifyFields, RxQpFields, VerdictFields};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -301,7 +301,6 @@ pub struct RxCtx<const F: usize> {
     r_rewind: Signal<Local, bool>,
     r_word: Signal<Local, Bits<512>>,
     r_echo: Signal<Local, Bits<512>>,
-    e_tele: Signal<Local, Bits<512>>,
     n_bytes: Signal<Local, Bits<32>>,
     n_move: Signal<Local, bool>,
     one: Signal<Local, Bits<1>>,
@@ -312,6 +311,10 @@ pub struct RxCtx<const F: usize> {
     e_nxt: Signal<Local, Bits<32>>,
     e_acked: Signal<Local, Bits<16>>,
     e_word: Signal<Local, Bits<512>>,
+    /// Notify words: this record's packets, one packet (a stale sent event), the output's bytes.
+    n_word: Signal<Local, Bits<48>>,
+    n_one: Signal<Local, Bits<48>>,
+    m_word: Signal<Local, Bits<48>>,
     n_send: Signal<Local, bool>,
     n_pkts: Signal<Local, Bits<32>>,
     dma_word: Signal<Local, Bits<128>>,
@@ -919,31 +922,30 @@ impl<const F: usize> Logic for RxCtx<F> {
                 | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(0)) << 48);
         }
         // CC event (cc_module's format); hops only from a telemetry header, none on a CNP.
-        self.e_tele.next = 0.into();
+        self.e_word.next = 0.into();
+        self.e_word.next.set_value_flow(bit_cast::<16, F>(self.a2.val()));
+        self.e_word.next.set_value_kind(self.e_kind.val());
+        self.e_word.next.set_value_ece_bits(self.e_ece.val());
+        self.e_word.next.set_value_seq(self.e_seq.val());
+        self.e_word.next.set_value_snd_nxt(self.e_nxt.val());
+        self.e_word.next.set_value_now(self.p_now.q.val());
+        self.e_word.next.set_value_acked(self.e_acked.val());
         if self.v_tele.val() & !self.is_cnp.val() & !self.c_tmo.val() {
-            self.e_tele.next = (bit_cast::<512, 3>(self.v_nhop.val()) << 24)
-                | (bit_cast::<512, 1>(self.v_fb.val()) << 21)
-                | (bit_cast::<512, 320>(self.num_hops.val()) << 160);
+            self.e_word.next.set_value_count(self.v_nhop.val());
+            self.e_word.next.set_value_feedback_bits(self.v_fb.val());
+            self.e_word.next.set_value_hops(self.num_hops.val());
         }
-        self.e_word.next = bit_cast::<512, F>(self.a2.val())
-            | (bit_cast::<512, 4>(self.e_kind.val()) << 16)
-            | (bit_cast::<512, 1>(self.e_ece.val()) << 20)
-            | (bit_cast::<512, 32>(self.e_seq.val()) << 32)
-            | (bit_cast::<512, 32>(self.e_nxt.val()) << 64)
-            | (bit_cast::<512, 64>(self.p_now.q.val()) << 96)
-            | (bit_cast::<512, 16>(self.e_acked.val()) << 480)
-            | self.e_tele.val();
         self.dma_a.next = self.wa.val();
         if self.is_rresp.val() {
             self.dma_a.next = self.q_rd.val();
         }
         self.dma_word.next = 0.into();
         if self.write.val() {
-            self.dma_word.next = bit_cast::<128, 64>(self.dma_a.val())
-                | (bit_cast::<128, 7>(self.vd.val().get_value_payload_at()) << 64)
-                | (bit_cast::<128, 14>(self.v_n.val().get_bits::<14>(0)) << 80)
-                | (bit_cast::<128, 1>(self.one.val()) << 96)
-                | (bit_cast::<128, F>(self.a2.val()) << 112);
+            self.dma_word.next.set_value_addr(self.dma_a.val());
+            self.dma_word.next.set_value_offset(self.vd.val().get_value_payload_at());
+            self.dma_word.next.set_value_len(self.v_n.val().get_bits::<14>(0));
+            self.dma_word.next.set_value_write(true);
+            self.dma_word.next.set_value_flow(bit_cast::<16, F>(self.a2.val()));
         }
 
         // ---- RAM write: sweep, control word, sent event or the record's new state.
@@ -1028,7 +1030,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // ---- Output registers. Notify goes through two: packets, then bytes, so that the
         // shifter is not behind the RAM read and the PSN arithmetic. The shift in its own signal:
         // inside the wider bit_cast Verilog would shift at 48 bits and keep the overflow.
-        self.n_bytes.next = self.n_data.q.val().get_bits::<32>(0) << self.cfg_pkt_shift.val();
+        self.n_bytes.next = self.n_data.q.val().get_value_bytes() << self.cfg_pkt_shift.val();
         self.n_move.next = self.n_valid.q.val() & (!self.m_valid.q.val() | self.m_axis_notify_tready.val());
         if self.m_axis_pktrecv_tready.val() {
             self.r_valid.d.next = false;
@@ -1039,10 +1041,18 @@ impl<const F: usize> Logic for RxCtx<F> {
         if self.m_axis_notify_tready.val() {
             self.m_valid.d.next = false;
         }
+        self.n_word.next = 0.into();
+        self.n_word.next.set_value_bytes(self.n_pkts.val());
+        self.n_word.next.set_value_flow(bit_cast::<16, F>(self.a2.val()));
+        self.n_one.next = 0.into();
+        self.n_one.next.set_value_bytes(self.one32.val());
+        self.n_one.next.set_value_flow(bit_cast::<16, F>(self.a2.val()));
+        self.m_word.next = 0.into();
+        self.m_word.next.set_value_bytes(self.n_bytes.val());
+        self.m_word.next.set_value_flow(self.n_data.q.val().get_value_flow());
         if self.n_move.val() {
             self.m_valid.d.next = true;
-            self.m_data.d.next = bit_cast::<48, 32>(self.n_bytes.val())
-                | (bit_cast::<48, 16>(self.n_data.q.val().get_bits::<16>(32)) << 32);
+            self.m_data.d.next = self.m_word.val();
             self.n_valid.d.next = false;
         }
         if self.m_axis_dma_cmd_tready.val() {
@@ -1054,7 +1064,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.e_valid.d.next = true;
             self.e_data.d.next = self.e_word.val();
             self.n_valid.d.next = true;
-            self.n_data.d.next = bit_cast::<48, 32>(self.n_pkts.val()) | (bit_cast::<48, F>(self.a2.val()) << 32);
+            self.n_data.d.next = self.n_word.val();
         }
         if self.do_v.val() {
             self.d_valid.d.next = true;
@@ -1069,15 +1079,14 @@ impl<const F: usize> Logic for RxCtx<F> {
             }
             if self.n_send.val() {
                 self.n_valid.d.next = true;
-                self.n_data.d.next = bit_cast::<48, 32>(self.n_pkts.val())
-                    | (bit_cast::<48, F>(self.a2.val()) << 32);
+                self.n_data.d.next = self.n_word.val();
             }
         }
 
         // A stale sent event's packet goes back to the window.
         if self.i_sstale.val() {
             self.n_valid.d.next = true;
-            self.n_data.d.next = bit_cast::<48, 32>(self.one32.val()) | (bit_cast::<48, F>(self.a2.val()) << 32);
+            self.n_data.d.next = self.n_one.val();
         }
 
         // ---- Counters.

@@ -20,6 +20,7 @@
 //! soon as its last fetch is issued.
 
 use crate::dist_ram::DistRam;
+use crate::layout::{DmaCmdFields, DmaWrFields};
 use rust_hdl::prelude::*;
 
 /// Beats kept per frame: 9216 bytes.
@@ -359,8 +360,8 @@ impl<const B: usize> Logic for RxDma<B> {
         self.cq.write_enable.next = self.take_cmd.val();
         self.cq.write_address.next = self.cq_wr.q.val();
         // The payload's end (offset + length) is added on the way in, off the decision path.
-        self.in_end.next = bit_cast::<15, 7>(self.s_axis_cmd_tdata.val().get_bits::<7>(64))
-            + bit_cast::<15, 14>(self.s_axis_cmd_tdata.val().get_bits::<14>(80));
+        self.in_end.next = bit_cast::<15, 7>(self.s_axis_cmd_tdata.val().get_value_offset())
+            + bit_cast::<15, 14>(self.s_axis_cmd_tdata.val().get_value_len());
         self.cq.write_data.next =
             bit_cast::<143, 128>(self.s_axis_cmd_tdata.val()) | (bit_cast::<143, 15>(self.in_end.val()) << 128);
         if self.take_cmd.val() {
@@ -376,9 +377,9 @@ impl<const B: usize> Logic for RxDma<B> {
         self.d_trunc.next = self.d_word.val().get_bit(22);
         self.c_cmd.next = self.cq.read_data.val().get_bits::<128>(0);
         self.end_sum.next = self.cq.read_data.val().get_bits::<15>(128);
-        self.c_off.next = self.c_cmd.val().get_bits::<7>(64);
-        self.c_len.next = self.c_cmd.val().get_bits::<14>(80);
-        self.c_wr.next = self.c_cmd.val().get_bit(96);
+        self.c_off.next = self.c_cmd.val().get_value_offset();
+        self.c_len.next = self.c_cmd.val().get_value_len();
+        self.c_wr.next = self.c_cmd.val().get_value_write();
         self.short.next = self.d_trunc.val() | (self.end_sum.val() > bit_cast::<15, 14>(self.d_len.val()));
         self.is_job.next = self.c_wr.val() & !self.short.val() & (self.c_len.val() != 0);
         // A fetch is issued only if its output beat is sure to find room in the out FIFO.
@@ -391,9 +392,10 @@ impl<const B: usize> Logic for RxDma<B> {
         self.base1.next = self.dec_base.q.val() + bit_cast::<16, 8>(self.d_beats.val());
         self.lo0.next = self.dec_base.q.val() + bit_cast::<16, 1>(self.c_off.val().get_bits::<1>(6));
         self.len63.next = bit_cast::<15, 14>(self.c_len.val()) + 63;
-        self.w_cmd.next = bit_cast::<96, 64>(self.c_cmd.val().get_bits::<64>(0))
-            | (bit_cast::<96, 14>(self.c_len.val()) << 64)
-            | (bit_cast::<96, 16>(self.c_cmd.val().get_bits::<16>(112)) << 80);
+        self.w_cmd.next = 0.into();
+        self.w_cmd.next.set_value_addr(self.c_cmd.val().get_value_addr());
+        self.w_cmd.next.set_value_len(self.c_len.val());
+        self.w_cmd.next.set_value_flow(self.c_cmd.val().get_value_flow());
         self.push_w.next = self.pop.val() & self.is_job.val();
         self.wq.write_enable.next = self.push_w.val();
         if self.push_w.val() {

@@ -13,6 +13,7 @@
 //!   the other.
 
 use crate::dist_ram::DistRam;
+use crate::layout::{NotifyFields, SchedCtrlFields, UpdateFields};
 use rust_hdl::prelude::*;
 
 // Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
@@ -158,6 +159,10 @@ pub struct FlowSched<const F: usize> {
     sleep_ok: Signal<Local, bool>,
     pkt: Signal<Local, Bits<32>>,
     upd_fire: Signal<Local, bool>,
+    /// The flow fields of the ctrl, update and notify words (16 bits; >= 2^F is ignored).
+    c_flow: Signal<Local, Bits<16>>,
+    u_flow: Signal<Local, Bits<16>>,
+    n_flow: Signal<Local, Bits<16>>,
     pop: Signal<Local, bool>,
     s0_flow_eff: Signal<Local, Bits<F>>,
     s1_pace: Signal<Local, Bits<119>>,
@@ -217,10 +222,12 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s_axis_update_tready.next =
             !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
         self.ctrl_fire.next = self.s_axis_ctrl_tvalid.val() & self.s_axis_ctrl_tready.val();
+        self.c_flow.next = self.s_axis_ctrl_tdata.val().get_value_flow();
+        self.u_flow.next = self.s_axis_update_tdata.val().get_value_flow();
+        self.n_flow.next = self.s_axis_notify_tdata.val().get_value_flow();
         self.ctrl_ok.next = self.ctrl_fire.val()
-            & (self.s_axis_ctrl_tdata.val().get_bits::<3>(85) == 0)
-            & (bit_cast::<16, F>(self.s_axis_ctrl_tdata.val().get_bits::<F>(64))
-                == self.s_axis_ctrl_tdata.val().get_bits::<16>(64));
+            & (self.s_axis_ctrl_tdata.val().get_value_reserved() == 0)
+            & (bit_cast::<16, F>(self.c_flow.val().get_bits::<F>(0)) == self.c_flow.val());
         self.s_axis_sleep_tready.next =
             !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
         self.sleep_fire.next = self.s_axis_sleep_tvalid.val() & self.s_axis_sleep_tready.val();
@@ -229,29 +236,29 @@ impl<const F: usize> Logic for FlowSched<F> {
                 == self.s_axis_sleep_tdata.val().get_bits::<16>(0));
         self.upd_fire.next = self.s_axis_update_tvalid.val()
             & self.s_axis_update_tready.val()
-            & (bit_cast::<16, F>(self.s_axis_update_tdata.val().get_bits::<F>(64))
-                == self.s_axis_update_tdata.val().get_bits::<16>(64));
+            & (bit_cast::<16, F>(self.u_flow.val().get_bits::<F>(0)) == self.u_flow.val());
 
-        // ---- Config RAM: one write port shared by create and update.
+        // ---- Config RAM: one write port shared by create and update. Its word is the low 64
+        // bits of either word: `rate` [31:0] and `window` [63:32] sit at the same bits in
+        // UPDATE and SCHED_CTRL (sim/src/layout.rs).
         self.cfg_ram.write_enable.next = false;
-        self.cfg_ram.write_address.next = self.s_axis_update_tdata.val().get_bits::<F>(64);
+        self.cfg_ram.write_address.next = self.u_flow.val().get_bits::<F>(0);
         self.cfg_ram.write_data.next = self.s_axis_update_tdata.val().get_bits::<64>(0);
-        if self.ctrl_ok.val() & self.s_axis_ctrl_tdata.val().get_bit(80) {
+        if self.ctrl_ok.val() & self.s_axis_ctrl_tdata.val().get_value_create() {
             self.cfg_ram.write_enable.next = true;
-            self.cfg_ram.write_address.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(64);
+            self.cfg_ram.write_address.next = self.c_flow.val().get_bits::<F>(0);
             self.cfg_ram.write_data.next = self.s_axis_ctrl_tdata.val().get_bits::<64>(0);
         } else if self.upd_fire.val() {
             self.cfg_ram.write_enable.next = true;
         }
 
         // ---- Notify: read acked at N0, add and write both copies at N1.
-        self.acked_n_ram.read_address.next = self.s_axis_notify_tdata.val().get_bits::<F>(32);
+        self.acked_n_ram.read_address.next = self.n_flow.val().get_bits::<F>(0);
         self.n1_valid.d.next = self.s_axis_notify_tvalid.val()
             & self.s_axis_notify_tready.val()
-            & (bit_cast::<16, F>(self.s_axis_notify_tdata.val().get_bits::<F>(32))
-                == self.s_axis_notify_tdata.val().get_bits::<16>(32));
-        self.n1_flow.d.next = self.s_axis_notify_tdata.val().get_bits::<F>(32);
-        self.n1_bytes.d.next = self.s_axis_notify_tdata.val().get_bits::<32>(0);
+            & (bit_cast::<16, F>(self.n_flow.val().get_bits::<F>(0)) == self.n_flow.val());
+        self.n1_flow.d.next = self.n_flow.val().get_bits::<F>(0);
+        self.n1_bytes.d.next = self.s_axis_notify_tdata.val().get_value_bytes();
         self.nlw_valid.d.next = self.n1_valid.q.val();
         self.nlw_flow.d.next = self.n1_flow.q.val();
         if self.nlw_valid.q.val() & (self.nlw_flow.q.val() == self.n1_flow.q.val()) {
@@ -285,14 +292,14 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.ring_rd.d.next = self.ring_rd.q.val() + 1;
         }
         self.s0_valid.d.next = self.pop.val() | self.ctrl_ok.val() | self.sleep_ok.val();
-        self.s0_flow.d.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(64);
-        self.s0_cshift.d.next = self.s_axis_ctrl_tdata.val().get_bits::<4>(81);
+        self.s0_flow.d.next = self.c_flow.val().get_bits::<F>(0);
+        self.s0_cshift.d.next = self.s_axis_ctrl_tdata.val().get_value_pkt_shift();
         self.s1_cshift.d.next = self.s0_cshift.q.val();
         self.s2_cshift.d.next = self.s1_cshift.q.val();
         self.s3_cshift.d.next = self.s2_cshift.q.val();
         self.s4_cshift.d.next = self.s3_cshift.q.val();
         if self.ctrl_ok.val() {
-            if self.s_axis_ctrl_tdata.val().get_bit(80) {
+            if self.s_axis_ctrl_tdata.val().get_value_create() {
                 self.s0_kind.d.next = 1.into();
             } else {
                 self.s0_kind.d.next = 2.into();

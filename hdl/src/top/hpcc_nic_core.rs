@@ -28,6 +28,7 @@ pub mod csr;
 use crate::axil_slave::AxilSlave;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
+use crate::layout::CcEventFields;
 use crate::nic_datapath::NicDatapath;
 use rust_hdl::prelude::*;
 
@@ -191,6 +192,15 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     tm_valid: DFF<bool>,
     tm_next: Signal<Local, bool>,
     tm_word: Signal<Local, Bits<512>>,
+    /// The sequencer's create event (type 6) for cc_module.
+    cr_word: Signal<Local, Bits<512>>,
+    /// The Rx pipe's event with the merged packets acknowledged.
+    mg_word: Signal<Local, Bits<512>>,
+    /// The Rx pipe's event: its flow; its seq and hop records, of which only the PSN's 24
+    /// bits and W (hop record 0's low word) are read (`_fld`: a field copied to read a part).
+    ev_flow: Signal<Local, Bits<16>>,
+    ev_seq_fld: Signal<Local, Bits<32>>,
+    ev_hops_fld: Signal<Local, Bits<320>>,
     // Retransmission timeout (docs/modules/hpcc_nic_core.md): per flow [0] a message is out,
     // [24:1] snd_una as the last ACK or loss event said (a copy written with every flow-table
     // write, read by the scan); per flow [23:0] snd_una at the scan's last visit, [31:24]
@@ -475,6 +485,11 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             tm_valid: Default::default(),
             tm_next: Default::default(),
             tm_word: Default::default(),
+            cr_word: Default::default(),
+            mg_word: Default::default(),
+            ev_flow: Default::default(),
+            ev_seq_fld: Default::default(),
+            ev_hops_fld: Default::default(),
             rv: Default::default(),
             rto: Default::default(),
             rto_cfg: Default::default(),
@@ -1049,7 +1064,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | self.f2_valid.q.val()
             | self.f3_valid.q.val()
             | self.fu_valid.q.val();
-        self.flows.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
+        self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
+        self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
+        self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
+        self.flows.read_address.next = self.ev_flow.val().get_bits::<F>(0);
         if self.seq_hold.val() {
             self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
         }
@@ -1058,13 +1076,20 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // slot's (the Rx pipe's); while events are held only the slot's, and in state 3 (below)
         // the sequencer's create once the slot is empty (a re-created flow's old events first).
         // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
-        self.tm_word.next = bit_cast::<512, F>(self.tm_flow.q.val())
-            | bits::<512>(0x3_0000) // type 3: timer
-            | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
-        self.ev5_word.next = bit_cast::<512, F>(self.ev5_flow.q.val())
-            | bits::<512>(0x5_0000) // type 5: tx bytes
-            | (bit_cast::<512, 32>(self.ev5_bytes.q.val()) << 32)
-            | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96);
+        self.tm_word.next = 0.into();
+        self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.tm_flow.q.val()));
+        self.tm_word.next.set_value_kind(3.into()); // type 3: timer
+        self.tm_word.next.set_value_now(self.now_ns.q.val());
+        self.ev5_word.next = 0.into();
+        self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.ev5_flow.q.val()));
+        self.ev5_word.next.set_value_kind(5.into()); // type 5: tx bytes
+        self.ev5_word.next.set_value_seq(self.ev5_bytes.q.val());
+        self.ev5_word.next.set_value_now(self.now_ns.q.val());
+        self.cr_word.next = 0.into();
+        self.cr_word.next.set_value_flow(self.cmd_flow.val());
+        self.cr_word.next.set_value_kind(6.into()); // type 6: create
+        self.cr_word.next.set_value_now(self.now_ns.q.val());
+        self.cr_word.next.set_value_alg(self.args[22].q.val().get_bits::<2>(0));
         self.cc.s_axis_event_tdata.next = self.m_data.q.val();
         self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
         self.m_offer.next = true;
@@ -1237,10 +1262,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             // once the event slot has gone).
             if !self.m_valid.q.val() {
                 self.m_offer.next = false;
-                self.cc.s_axis_event_tdata.next = bit_cast::<512, 16>(self.cmd_flow.val())
-                    | bits::<512>(0x6_0000) // type 6: create
-                    | (bit_cast::<512, 64>(self.now_ns.q.val()) << 96)
-                    | (bit_cast::<512, 2>(self.args[22].q.val().get_bits::<2>(0)) << 496);
+                self.cc.s_axis_event_tdata.next = self.cr_word.val();
                 self.cc.s_axis_event_tvalid.next = true;
                 if self.cc.s_axis_event_tready.val() {
                     self.state.d.next = 4.into();
@@ -1327,17 +1349,17 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
         self.m_go.next = self.m_offer.val() & self.m_valid.q.val() & self.cc.s_axis_event_tready.val();
         self.m_same.next = self.m_valid.q.val()
-            & (self.m_data.q.val().get_bits::<16>(0) == self.dp.m_axis_event_tdata.val().get_bits::<16>(0))
-            & (self.m_data.q.val().get_bits::<4>(16) == 0)
-            & (self.dp.m_axis_event_tdata.val().get_bits::<4>(16) == 0)
-            & (self.m_data.q.val().get_bit(20) == self.dp.m_axis_event_tdata.val().get_bit(20))
-            & !self.m_data.q.val().get_bit(21)
-            & !self.dp.m_axis_event_tdata.val().get_bit(21);
+            & (self.m_data.q.val().get_value_flow() == self.ev_flow.val())
+            & (self.m_data.q.val().get_value_kind() == 0)
+            & (self.dp.m_axis_event_tdata.val().get_value_kind() == 0)
+            & (self.m_data.q.val().get_value_ece() == self.dp.m_axis_event_tdata.val().get_value_ece())
+            & !self.m_data.q.val().get_value_feedback()
+            & !self.dp.m_axis_event_tdata.val().get_value_feedback();
         self.m_merge.next = self.merge_cfg.q.val().get_bit(0) & self.m_same.val() & !self.m_go.val();
         self.dp.m_axis_event_tready.next =
             !self.hold.val() & (!self.m_valid.q.val() | self.m_go.val() | self.m_merge.val());
-        self.m_acked.next = bit_cast::<17, 16>(self.m_data.q.val().get_bits::<16>(480))
-            + bit_cast::<17, 16>(self.dp.m_axis_event_tdata.val().get_bits::<16>(480));
+        self.m_acked.next = bit_cast::<17, 16>(self.m_data.q.val().get_value_acked())
+            + bit_cast::<17, 16>(self.dp.m_axis_event_tdata.val().get_value_acked());
         if self.m_acked.val().get_bit(16) {
             self.m_acked.next = 0xFFFF.into();
         }
@@ -1349,31 +1371,33 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
         // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
         // head is full).
-        self.ev_type.next = self.dp.m_axis_event_tdata.val().get_bits::<4>(16);
+        self.ev_type.next = self.dp.m_axis_event_tdata.val().get_value_kind();
         self.ev_take.next = self.dp.m_axis_event_tvalid.val() & self.dp.m_axis_event_tready.val();
         self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == 0) | (self.ev_type.val() == 2));
-        self.t1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
-        self.t1_seq.d.next = self.dp.m_axis_event_tdata.val().get_bits::<24>(32);
+        self.t1_flow.d.next = self.ev_flow.val();
+        self.t1_seq.d.next = self.ev_seq_fld.val().get_bits::<24>(0);
         self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
         if self.m_go.val() {
             self.m_valid.d.next = false;
         }
+        self.mg_word.next = self.dp.m_axis_event_tdata.val();
+        self.mg_word.next.set_value_acked(self.m_acked.val().get_bits::<16>(0));
         if self.ev_take.val() {
             self.m_valid.d.next = true;
             self.m_data.d.next = self.dp.m_axis_event_tdata.val();
             if self.m_merge.val() {
-                self.m_data.d.next = (self.dp.m_axis_event_tdata.val() & !(bits::<512>(0xFFFF) << 480))
-                    | (bit_cast::<512, 16>(self.m_acked.val().get_bits::<16>(0)) << 480);
+                self.m_data.d.next = self.mg_word.val();
                 self.merged.d.next = self.merged.q.val() + 1;
             }
         }
 
         // ---- Rx-HPCC feedback, sender (see rxh): R = min((W x rate_mul + 2^31) >> 32, line),
         // cc_hpcc's line 27 with the sender's own T; window W >> 8 (cc_module's Update).
-        self.rxh.read_address.next = self.dp.m_axis_event_tdata.val().get_bits::<F>(0);
-        self.f1_valid.d.next = self.ev_take.val() & self.dp.m_axis_event_tdata.val().get_bit(21);
-        self.f1_flow.d.next = self.dp.m_axis_event_tdata.val().get_bits::<16>(0);
-        self.f1_w.d.next = self.dp.m_axis_event_tdata.val().get_bits::<32>(160);
+        self.rxh.read_address.next = self.ev_flow.val().get_bits::<F>(0);
+        self.f1_valid.d.next = self.ev_take.val() & self.dp.m_axis_event_tdata.val().get_value_feedback();
+        self.f1_flow.d.next = self.ev_flow.val();
+        // W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        self.f1_w.d.next = self.ev_hops_fld.val().get_bits::<32>(0);
         self.f_wl.next = self.f1_w.q.val().get_bits::<16>(0);
         self.f_wh.next = self.f1_w.q.val().get_bits::<16>(16);
         self.f_ml.next = self.ccr[24].q.val().get_bits::<16>(0);

@@ -39,6 +39,7 @@
 //! to the sent events and keeps one per clock.
 
 use crate::read_split::ReadSplit;
+use crate::layout::{DmaCmdFields, FeedbackFields};
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
@@ -61,8 +62,8 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     /// DCQCN notification point: at most one CNP per flow per this many ns (50,000 in deployed
     /// NICs); 0 sends one for every ECN-Echo ACK.
     pub cfg_cnp_interval_ns: Signal<In, Bits<32>>,
-    /// Rx-HPCC feedback from cc_module (its `m_axis_feedback_tdata`): `[31:0]` W, UQ24.8
-    /// bytes, `[47:32]` flow. The flow's next ACK / NAK carries it (docs/packet-formats.md).
+    /// Rx-HPCC feedback from cc_module (its `m_axis_feedback_tdata`, layout `feedback`: W,
+    /// UQ24.8 bytes, and flow). The flow's next ACK / NAK carries it (docs/packet-formats.md).
     pub s_axis_feedback_tdata: Signal<In, Bits<48>>,
     /// Feedback valid.
     pub s_axis_feedback_tvalid: Signal<In, bool>,
@@ -261,6 +262,9 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
     // order (the feedback input waits); the last write is forwarded (fl_*).
     fbr: RAM<Bits<33>, F>,
+    /// The feedback word's flow, of which the low F bits are read (`_fld`: a field copied to
+    /// read a part).
+    fb_flow_fld: Signal<Local, Bits<16>>,
     fl_valid: DFF<bool>,
     fl_flow: DFF<Bits<F>>,
     fl_data: DFF<Bits<33>>,
@@ -393,6 +397,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             s_axis_feedback_tready: Default::default(),
             stat_fb_acks: Default::default(),
             fbr: Default::default(),
+            fb_flow_fld: Default::default(),
             fl_valid: Default::default(),
             fl_flow: Default::default(),
             fl_data: Default::default(),
@@ -456,8 +461,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // a READ: then the gate waits for a payload more than it must, never less) against
         // payloads finished.
         self.cmd_data.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val()
-            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bit(96)
-            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_bits::<14>(80).any();
+            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_value_write()
+            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_value_len().any();
         self.cd_now.next = self.data_cmds.q.val();
         if self.cmd_data.val() {
             self.cd_now.next = self.data_cmds.q.val() + 1;
@@ -555,6 +560,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // else a feedback word.
         self.fb_in.next = self.cn_swept.q.val() & !self.sn_valid.q.val() & !self.fb_take.val();
         self.s_axis_feedback_tready.next = self.fb_in.val();
+        self.fb_flow_fld.next = self.s_axis_feedback_tdata.val().get_value_flow();
         self.fbr.write_enable.next = false;
         self.fbr.write_address.next = self.g_flow.val();
         self.fbr.write_data.next = 0.into();
@@ -569,8 +575,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.fb_count.d.next = self.fb_count.q.val() + 1;
         } else if self.s_axis_feedback_tvalid.val() {
             self.fbr.write_enable.next = true;
-            self.fbr.write_address.next = self.s_axis_feedback_tdata.val().get_bits::<F>(32);
-            self.fbr.write_data.next = bits::<33>(1) | (bit_cast::<33, 32>(self.s_axis_feedback_tdata.val().get_bits::<32>(0)) << 1);
+            self.fbr.write_address.next = self.fb_flow_fld.val().get_bits::<F>(0);
+            self.fbr.write_data.next = bits::<33>(1) | (bit_cast::<33, 32>(self.s_axis_feedback_tdata.val().get_value_w()) << 1);
         }
         self.fl_valid.d.next = self.fbr.write_enable.val() & self.cn_swept.q.val();
         self.fl_flow.d.next = self.fbr.write_address.val();

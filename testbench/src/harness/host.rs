@@ -248,9 +248,7 @@ impl Host {
             self.rx_beats.pop_front();
         }
         if o.wc_ready && d.m_axis_dma_wr_cmd_tvalid() == 1 {
-            let c = get_wide(d.m_axis_dma_wr_cmd_tdata());
-            let addr = u64::from_le_bytes(c[..8].try_into().unwrap());
-            let len = (u16::from_le_bytes([c[8], c[9]]) & 0x3FFF) as usize;
+            let (addr, len) = sim::rx_dma::DmaWrite::addr_len_of(&get_wide(d.m_axis_dma_wr_cmd_tdata()));
             self.wr_cmds.push_back((addr, len));
         }
         if o.wd_ready && d.m_axis_dma_wr_tvalid() == 1 {

@@ -10,6 +10,7 @@ use super::{get_wide, set_wide};
 use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::flow_sched::Notify;
 use sim::packet::{Ecn, IntHop, LineRate, RocePacket};
 use sim::rx_pipe::beats;
 use std::collections::{HashMap, VecDeque};
@@ -342,10 +343,10 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
         }
     }
     if no_ready && d.m_axis_notify_tvalid() == 1 {
-        let w = d.m_axis_notify_tdata();
-        n.notified += w as u32 as u64;
+        let w = Notify::from_tdata(d.m_axis_notify_tdata());
+        n.notified += w.bytes as u64;
         if n.host.keep {
-            n.notifies.push(((w >> 32) as u16, w as u32));
+            n.notifies.push((w.flow, w.bytes));
         }
     }
     d.tick();

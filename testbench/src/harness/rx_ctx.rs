@@ -12,6 +12,7 @@ use super::{set_wide, get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::flow_sched::Notify;
 use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_READ, OP_REMOVE, OP_TIMEOUT};
 use sim::rx_pipe::Verdict;
 use std::collections::VecDeque;
@@ -378,7 +379,7 @@ impl Expected {
 
     fn push_notify(&mut self, n: Option<(u16, u32)>) {
         if let Some((flow, bytes)) = n {
-            let w = bytes as u64 | (flow as u64) << 32;
+            let w = Notify { flow, bytes }.tdata();
             self.notify.push_back(w.to_le_bytes()[..6].to_vec());
         }
     }
