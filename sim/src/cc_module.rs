@@ -13,7 +13,7 @@ use crate::cc_hpcc::block as hh;
 use crate::cc_hpcc::{HpccConfig, HpccState};
 use crate::cc_ldcp::block as hl;
 use crate::cc_ldcp::{LdcpConfig, LdcpState};
-use crate::layout::{CC_EVENT, FEEDBACK};
+use crate::layout::{words_of, CC_EVENT, FEEDBACK};
 
 /// Flows of the Verilated configuration (`rtl-out/cc_module.v`, F = 10).
 pub const FLOWS: usize = 1024;
@@ -169,7 +169,7 @@ pub struct Feedback {
 impl Feedback {
     /// The feedback of a 48-bit `m_axis_feedback_tdata` (`layout::FEEDBACK`).
     pub fn from_bits(d: u64) -> Feedback {
-        let w = [d as u32, (d >> 32) as u32];
+        let w = words_of(d as u128);
         Feedback { flow: FEEDBACK.flow.get(&w) as u16, w: FEEDBACK.w.get(&w) as u32 }
     }
 }

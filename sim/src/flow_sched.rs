@@ -5,18 +5,8 @@
 //! that is architectural (when an op enters, which cycle a PktSend leaves) is modelled exactly;
 //! see docs/modules/flow_sched.md for the pipeline.
 
-use crate::layout::{NOTIFY, SCHED_CTRL, UPDATE};
+use crate::layout::{word_of, words_of, NOTIFY, SCHED_CTRL, UPDATE};
 use std::collections::VecDeque;
-
-/// A word of up to 128 bits as the 32-bit words `layout::Field` reads, word 0 = bits 31:0.
-fn words_of(w: u128) -> [u32; 4] {
-    std::array::from_fn(|k| (w >> (32 * k)) as u32)
-}
-
-/// The inverse of `words_of`.
-fn word_of(w: &[u32]) -> u128 {
-    w.iter().rev().fold(0, |acc, &x| acc << 32 | x as u128)
-}
 
 /// No ring pop while the burst FIFO holds more than this (16 entries, 5 ops in flight).
 pub const BURST_FIFO_POP_LIMIT: usize = 10;

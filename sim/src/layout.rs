@@ -20,6 +20,21 @@ pub struct Field {
     pub about: &'static str,
 }
 
+/// A word of up to 128 bits as the 32-bit words `Field` reads, word 0 = bits 31:0.
+pub fn words_of(w: u128) -> [u32; 4] {
+    std::array::from_fn(|k| (w >> (32 * k)) as u32)
+}
+
+/// The inverse of `words_of`.
+pub fn word_of(w: &[u32]) -> u128 {
+    w.iter().rev().fold(0, |acc, &x| acc << 32 | x as u128)
+}
+
+/// 32-bit words (word 0 = bits 31:0) as `N` little-endian bytes, a port's tdata byte order.
+pub fn le_bytes<const N: usize>(w: &[u32]) -> [u8; N] {
+    std::array::from_fn(|i| (w[i / 4] >> (8 * (i % 4))) as u8)
+}
+
 /// A word's name, width and fields, lowest first.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {

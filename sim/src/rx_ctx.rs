@@ -20,7 +20,7 @@
 //! go back to snd_una, as for a sequence NAK. A retransmission timeout (control op 4, from the
 //! NIC core's timer scan) does the same for whatever is in flight.
 
-use crate::layout::CC_EVENT;
+use crate::layout::{le_bytes, CC_EVENT};
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
@@ -180,11 +180,7 @@ impl CcEvent {
         };
         let mut w = e.words();
         CC_EVENT.feedback.set(&mut w, self.feedback as u64);
-        let mut b = [0u8; 64];
-        for (k, x) in w.iter().enumerate() {
-            b[4 * k..4 * k + 4].copy_from_slice(&x.to_le_bytes());
-        }
-        b
+        le_bytes(&w)
     }
 }
 

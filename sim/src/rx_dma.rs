@@ -11,7 +11,7 @@ pub const MAX_BEATS: usize = MAX_FRAME / 64;
 /// beat's `user` is ignored here.
 pub use crate::rx_pipe::{beats, Beat};
 
-use crate::layout::{DMA_CMD, DMA_WR};
+use crate::layout::{le_bytes, DMA_CMD, DMA_WR};
 
 /// Command for one frame (`s_axis_cmd_tdata`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -66,15 +66,6 @@ impl DmaWrite {
         let w: Vec<u32> = cmd.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
         (DMA_WR.addr.get(&w), DMA_WR.len.get(&w) as usize)
     }
-}
-
-/// 32-bit words (word 0 = bits 31:0) as little-endian bytes.
-fn le_bytes(w: &[u32; 4]) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    for (k, x) in w.iter().enumerate() {
-        b[4 * k..4 * k + 4].copy_from_slice(&x.to_le_bytes());
-    }
-    b
 }
 
 /// The counters (`stat_*`).
