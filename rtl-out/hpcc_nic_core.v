@@ -684,6 +684,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [32:0] npkts;
     reg  [23:0] end_psn;
     reg  is_read;
+    reg  [127:0] reth_fld;
+    reg  cnp_en;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
     reg  cpl_pop;
@@ -2151,8 +2153,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             mtu_ok = 1'b0;
         end
-        msg_len = (((tx_word[160+:8]) & 33'h1ffffffff) << 24) | (((tx_word[168+:8]) & 33'h1ffffffff) << 16) | (((tx_word[176+:8]) & 33'h1ffffffff) << 8) | ((tx_word[184+:8]) & 33'h1ffffffff);
-        is_read = tx_word[280];
+        reth_fld = tx_word[64+:128];
+        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
+        is_read = tx_word[280+:1];
         entry = flows_read_data;
         if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
             t1_entry = lw_entry_q;
@@ -2215,17 +2218,19 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 64) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
-        dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32) << 32) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((cmd_op) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        cnp_en = args_22_q[0+:2] == 32'h3;
+        dp_s_axis_tx_ctrl_tdata = (tx_word >> 32) << 32;
+        dp_s_axis_tx_ctrl_tdata[0+:2] = cmd_op[0+:2];
+        dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
         if (cmd_op == 32'h1) begin
-            dp_s_axis_tx_ctrl_tdata = (((tx_word >> 32) << 32) & ~(((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 370)) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            if (args_22_q[0+:2] == 32'h3) begin
-                dp_s_axis_tx_ctrl_tdata = ((tx_word >> 32) << 32) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 370) | (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            end
+            dp_s_axis_tx_ctrl_tdata[370+:1] = cnp_en;
         end
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
         dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h7) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
         if (ic_q) begin
-            dp_s_axis_tx_ctrl_tdata = (((cmd_flow) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | ((32'h2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            dp_s_axis_tx_ctrl_tdata = 32'h0;
+            dp_s_axis_tx_ctrl_tdata[0+:2] = 32'h2;
+            dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
             dp_s_axis_rx_ctrl_tdata = (((ic_qpn_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h2) & 128'hffffffffffffffffffffffffffffffff);
             if (cmd_op == 32'h5) begin
                 dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);

@@ -274,6 +274,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  fb_take;
     reg  fb_in;
     reg  [31:0] fb_w;
+    reg  [31:0] fb_w_be;
+    reg  [15:0] g_flow_fld;
+    reg  [15:0] t_flow_fld;
     reg  [511:0] g_out;
 
     // Sub module instances
@@ -491,7 +494,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
-        probe_word = ((s_axis_probe_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'h60000;
+        probe_word = 32'h0;
+        probe_word[0+:16] = s_axis_probe_tdata;
+        probe_word[17+:3] = 32'h3;
         cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96+:1] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
@@ -505,26 +510,33 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
         g_rel = g_valid_q & ~g_left[31] & ~c_valid_q & ~sn_valid_q;
-        g_flow = g_data_q[0+:10];
+        g_flow_fld = g_data_q[0+:16];
+        g_flow = g_flow_fld[0+:10];
         cn_word = cn_read_data;
         if (cl_valid_q & (cl_flow_q == g_flow)) begin
             cn_word = cl_data_q;
         end
         cn_age = now_ns[0+:32] - cn_word[2+:32];
-        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[20] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[20+:1] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
-        c_word = ((c_flow_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | 32'ha0000;
+        c_word = 32'h0;
+        c_word[0+:16] = c_flow_q;
+        c_word[17+:3] = 32'h5;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
         fb_word = fbr_read_data;
         if (fl_valid_q & (fl_flow_q == g_flow)) begin
             fb_word = fl_data_q;
         end
         fb_w = fb_word[1+:32];
+        fb_w_be = (((fb_w[0+:8]) & 32'hffffffff) << 24) | (((fb_w[8+:8]) & 32'hffffffff) << 16) | (((fb_w[16+:8]) & 32'hffffffff) << 8) | ((fb_w[24+:8]) & 32'hffffffff);
         fb_due = (g_data_q[17+:3] == 32'h0) & fb_word[0] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
-            g_out = ((g_data_q[0+:96]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((32'h1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 21) | (((fb_w[24+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((fb_w[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((fb_w[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((fb_w[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184);
+            g_out = ((g_data_q[0+:96]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            g_out[16+:1] = 1'b1;
+            g_out[21+:1] = 1'b1;
+            g_out[128+:320] = ((fb_w_be) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
         end
         tx_ctx_s_axis_pktrecv_tdata = probe_word;
         if (g_rel) begin
@@ -542,8 +554,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_flow_d = ((g_flow) & 16'hffff);
         end
         sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == 32'h1) | (s_axis_tx_ctrl_tdata[0+:2] == 32'h2));
-        sn_flow_d = s_axis_tx_ctrl_tdata[16+:10];
-        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[370];
+        t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
+        sn_flow_d = t_flow_fld[0+:10];
+        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
         cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[0+:32]) & 34'h3ffffffff) << 2);

@@ -48,6 +48,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [55:0] k_mid;
     reg  [319:0] k_hi;
     reg  [23:0] c_psn;
+    reg  [23:0] c_psn_be;
+    reg  [23:0] in_psn_fld;
     reg  [63:0] c_va;
     reg  [15:0] c_len;
     reg  [511:0] c_word;
@@ -84,7 +86,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         in_rd = s_axis_tdata[17+:3] == 32'h4;
         in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[104+:4];
         in_total = s_axis_tdata[128+:32];
-        in_psn = (((s_axis_tdata[32+:8]) & 24'hffffff) << 16) | (((s_axis_tdata[40+:8]) & 24'hffffff) << 8) | ((s_axis_tdata[48+:8]) & 24'hffffff);
+        in_psn_fld = s_axis_tdata[32+:24];
+        in_psn = (((in_psn_fld[0+:8]) & 24'hffffff) << 16) | (((in_psn_fld[8+:8]) & 24'hffffff) << 8) | ((in_psn_fld[16+:8]) & 24'hffffff);
         in_va = s_axis_tdata[448+:64];
         h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[78+:4];
         c_pos = 32'h0;
@@ -115,7 +118,12 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
             c_pos = 32'h1;
             c_len = in_mtu[0+:16];
         end
-        c_word = ((k_lo) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_pos) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((k_b3) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((c_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((c_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((c_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((k_mid) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 56) | (((c_len) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((k_hi) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((c_va) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448);
+        c_psn_be = (((c_psn[0+:8]) & 24'hffffff) << 16) | (((c_psn[8+:8]) & 24'hffffff) << 8) | ((c_psn[16+:8]) & 24'hffffff);
+        c_word = ((k_lo) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((k_b3) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((k_mid) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 56) | (((k_hi) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
+        c_word[24+:2] = c_pos;
+        c_word[32+:24] = c_psn_be;
+        c_word[112+:16] = c_len;
+        c_word[448+:64] = c_va;
         if (busy_q & free) begin
             o_valid_d = 1'b1;
             o_data_d = c_word;

@@ -245,7 +245,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  r_rd;
     reg  r_ece;
     reg  v_ce;
-    reg  [511:0] r_rdf;
+    reg  [23:0] r_psn_be;
+    reg  [23:0] rw_psn_be;
+    reg  [31:0] r_aeth;
+    reg  [2:0] r_kind3;
     reg  [23:0] rw_psn;
     reg  c_read;
     reg  [63:0] q_rd;
@@ -284,7 +287,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  r_send;
     reg  r_rewind;
     reg  [511:0] r_word;
-    reg  [511:0] r_echo;
     reg  [31:0] n_bytes;
     reg  n_move;
     reg  one;
@@ -880,21 +882,35 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             e_seq = q_una;
             e_nxt = q_una;
         end
-        r_echo = 32'h0;
-        if (v_coll & (r_rd == 32'h0)) begin
-            r_echo = (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((v_nhop) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((wire_hops) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
-        end
-        r_rdf = 32'h0;
-        if (r_rd == 32'h1) begin
-            r_rdf = (((q_log) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 104) | (((v_rlen) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_va_y) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448);
-        end
         r_ece = 32'h0;
         if (v_ce & (r_resp == 32'h0) & (r_rd == 32'h0)) begin
             r_ece = 32'h1;
         end
-        r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((r_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((r_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((r_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48) | (((r_syn) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((r_msn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 72) | (((r_msn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((r_msn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 88) | (((r_resp) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 18) | (((r_rd) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 19) | (((r_ece) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 20) | r_rdf | r_echo;
+        r_psn_be = (((r_psn[0+:8]) & 24'hffffff) << 16) | (((r_psn[8+:8]) & 24'hffffff) << 8) | ((r_psn[16+:8]) & 24'hffffff);
+        rw_psn_be = (((rw_psn[0+:8]) & 24'hffffff) << 16) | (((rw_psn[8+:8]) & 24'hffffff) << 8) | ((rw_psn[16+:8]) & 24'hffffff);
+        r_aeth = ((r_syn) & 32'hffffffff) | (((r_msn[16+:8]) & 32'hffffffff) << 8) | (((r_msn[8+:8]) & 32'hffffffff) << 16) | (((r_msn[0+:8]) & 32'hffffffff) << 24);
+        r_kind3 = (((r_rd) & 3'h7) << 2) | (((r_resp) & 3'h7) << 1);
+        r_word = 32'h0;
+        r_word[0+:16] = ((a2) & 16'hffff);
         if (r_rewind) begin
-            r_word = ((a2) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((one) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 17) | (((rw_psn[16+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((rw_psn[8+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | (((rw_psn[0+:8]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 48);
+            r_word[17+:3] = 32'h1;
+            r_word[32+:24] = rw_psn_be;
+        end
+        else begin
+            r_word[17+:3] = r_kind3;
+            r_word[32+:24] = r_psn_be;
+            r_word[64+:32] = r_aeth;
+            r_word[20+:1] = r_ece;
+            if (v_coll & (r_rd == 32'h0)) begin
+                r_word[16+:1] = 1'b1;
+                r_word[96+:8] = ((v_nhop) & 8'hff);
+                r_word[128+:320] = wire_hops;
+            end
+            if (r_rd == 32'h1) begin
+                r_word[104+:4] = q_log;
+                r_word[128+:32] = v_rlen;
+                r_word[448+:64] = sw_va_y;
+            end
         end
         e_word = 32'h0;
         e_word[0+:16] = ((a2) & 16'hffff);

@@ -151,7 +151,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [7:0] ack_op;
     reg  [1023:0] adesc;
     reg  [7:0] a_fb;
-    reg  [23:0] a_b28;
+    reg  [7:0] a_sem;
+    reg  [15:0] a_pkey;
+    reg  [1023:0] t_desc;
+    reg  [23:0] psn_be;
+    reg  [15:0] dplen_be;
+    reg  [15:0] a_plen_be;
     reg  [2:0] r_kind;
     reg  t_probe;
     reg  [23:0] a_psn;
@@ -197,10 +202,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [63:0] dma_addr;
     reg  [7:0] tele_byte;
     reg  [127:0] reth_out;
-    reg  [1:0] st_next;
+    reg  pend1;
+    reg  [15:0] in_rflow_fld;
+    reg  [15:0] in_cflow_fld;
+    reg  [23:0] r_psn_fld;
+    reg  [127:0] c_reth_fld;
+    reg  [15:0] r_len_fld;
     reg  [31:0] off1;
     reg  [23:0] psn1;
-    reg  [1:0] st_post;
     reg  [7:0] ack_req;
     reg  r_both;
     reg  m_read;
@@ -300,17 +309,19 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go & s_room;
         in_kind = 32'h0;
+        in_rflow_fld = s_axis_pktrecv_tdata[0+:16];
+        in_cflow_fld = s_axis_ctrl_tdata[16+:16];
         addr = s_axis_pktsend_tdata[0+:10];
         if (s_axis_pktsend_tvalid & s_room) begin
             in_kind = 32'h3;
         end
         if (s_axis_pktrecv_tvalid) begin
             in_kind = 32'h2;
-            addr = s_axis_pktrecv_tdata[0+:10];
+            addr = in_rflow_fld[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
             in_kind = 32'h1;
-            addr = s_axis_ctrl_tdata[16+:10];
+            addr = in_cflow_fld[0+:10];
         end
         next_a2 = p_addr_q;
         if (go) begin
@@ -345,8 +356,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (lw_msg_q) begin
             mw = lw_mdata_q;
         end
-        m_valid = mw[0];
-        m_pend = mw[1];
+        m_valid = mw[0+:1];
+        m_pend = mw[1+:1];
         m_off = mw[2+:32];
         m_len = mw[34+:32];
         m_local = mw[66+:64];
@@ -354,11 +365,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         m_sent = mw[154+:16];
         m_reth = mw[170+:128];
         m_first = mw[298+:24];
-        m_read = mw[322];
+        m_read = mw[322+:1];
         t_mtu = cw[288+:14];
-        t_tele = cw[302];
+        t_tele = cw[302+:1];
         t_fs = cw[303+:16];
-        t_probe = cw[319];
+        t_probe = cw[319+:1];
         rest = m_len - m_off;
         last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
         first = m_off == 32'h0;
@@ -380,9 +391,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             opcode = OP_RDMA_WRITE_LAST;
         end
         not_ect = (((m_sent) & 17'h1ffff) + 32'h1) < ((t_fs) & 17'h1ffff);
-        tos = (cw[160+:8] & 32'hfc) | 32'h2;
+        t_desc = ((cw[0+:288]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
         if (not_ect) begin
-            tos = cw[160+:8] & 32'hfc;
+            tos = t_desc[160+:8] & 32'hfc;
         end
         send = take_p & p_id_ok & m_valid & m_pend;
         off1 = m_off + ((plen) & 32'hffffffff);
@@ -407,15 +419,22 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (first) begin
             reth_out = m_reth;
         end
-        st_next = 32'h3;
-        if (last) begin
-            st_next = 32'h1;
-        end
-        st_post = 32'h3;
-        desc = ((cw[0+:160]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((cw[168+:48]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((opcode) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 216) | (((cw[224+:56]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((ack_req) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 280) | (((m_psn[16+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((m_psn[8+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 296) | (((m_psn[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 304) | (((tele_byte) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 312) | (((reth_out) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((dplen[8+:6]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464) | (((dplen[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 472);
+        pend1 = ~last;
+        psn_be = ((m_psn[16+:8]) & 24'hffffff) | (((m_psn[8+:8]) & 24'hffffff) << 8) | (((m_psn[0+:8]) & 24'hffffff) << 16);
+        dplen_be = ((dplen[8+:6]) & 16'hffff) | (((dplen[0+:8]) & 16'hffff) << 8);
+        desc = t_desc;
+        desc[160+:8] = tos;
+        desc[216+:8] = opcode;
+        desc[280+:8] = ack_req;
+        desc[288+:24] = psn_be;
+        desc[312+:8] = tele_byte;
+        desc[320+:128] = reth_out;
+        desc[464+:16] = dplen_be;
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == 32'h0) | (r_kind == 32'h2) | ((r_kind == 32'h3) & t_probe) | (r_kind == 32'h4) | (r_kind == 32'h5));
         ack_op = OP_ACKNOWLEDGE;
-        a_psn = p_recv_q[32+:24];
+        r_psn_fld = p_recv_q[32+:24];
+        r_len_fld = p_recv_q[112+:16];
+        a_psn = r_psn_fld;
         a_tele = p_recv_q[16+:1];
         a_aeth = p_recv_q[64+:32];
         a_plen = 32'h0;
@@ -428,7 +447,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 a_aeth = 32'h0;
             end
             a_tele = 32'h0;
-            a_plen = p_recv_q[112+:14];
+            a_plen = r_len_fld[0+:14];
         end
         else if (r_kind == 32'h2) begin
             ack_op = OP_HPCC_TELEMETRY_RESPONSE;
@@ -447,29 +466,45 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             a_tele = 32'h1;
             a_aeth = 32'h0;
         end
-        ack_tos = (cw[160+:8] & 32'hfc) | 32'h2;
+        ack_tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
         a_fbk = 32'h0;
-        if ((p_recv_q[16] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
+        if ((p_recv_q[16+:1] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
             echo_nhop = p_recv_q[96+:8];
             echo_hops = p_recv_q[128+:320];
         end
-        if (p_recv_q[16] & (r_kind == 32'h0)) begin
+        if (p_recv_q[16+:1] & (r_kind == 32'h0)) begin
             a_fbk = p_recv_q[21+:1];
         end
-        a_fb = cw[248+:8] & 32'h80;
-        if ((r_kind == 32'h0) & p_recv_q[20]) begin
-            a_fb = (cw[248+:8] & 32'h80) | 32'h40;
+        a_fb = t_desc[248+:8] & 32'h80;
+        if ((r_kind == 32'h0) & p_recv_q[20+:1]) begin
+            a_fb = (t_desc[248+:8] & 32'h80) | 32'h40;
         end
-        a_b28 = cw[224+:24];
+        a_sem = t_desc[224+:8];
+        a_pkey = t_desc[232+:16];
         if (r_kind == 32'h5) begin
             a_fb = 32'h40;
-            a_b28 = 32'hffff00;
+            a_sem = 32'h0;
+            a_pkey = 32'hffff;
         end
-        adesc = ((cw[0+:160]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ack_tos) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((cw[168+:48]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 168) | (((ack_op) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 216) | (((a_b28) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((a_fb) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 248) | (((cw[256+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((a_psn) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((a_tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 312) | (((a_aeth) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((echo_nhop) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((a_fbk) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 456) | (((a_plen[8+:6]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464) | (((a_plen[0+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 472) | (((echo_hops) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512);
+        a_plen_be = ((a_plen[8+:6]) & 16'hffff) | (((a_plen[0+:8]) & 16'hffff) << 8);
+        adesc = t_desc;
+        adesc[160+:8] = ack_tos;
+        adesc[216+:8] = ack_op;
+        adesc[224+:8] = a_sem;
+        adesc[232+:16] = a_pkey;
+        adesc[248+:8] = a_fb;
+        adesc[280+:8] = 32'h0;
+        adesc[288+:24] = a_psn;
+        adesc[312+:8] = ((a_tele) & 8'hff);
+        adesc[320+:128] = ((a_aeth) & 128'hffffffffffffffffffffffffffffffff);
+        adesc[448+:8] = echo_nhop;
+        adesc[456+:8] = ((a_fbk) & 8'hff);
+        adesc[464+:16] = a_plen_be;
+        adesc[512+:320] = echo_hops;
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
-        g_psn = (((p_recv_q[32+:8]) & 24'hffffff) << 16) | (((p_recv_q[40+:8]) & 24'hffffff) << 8) | ((p_recv_q[48+:8]) & 24'hffffff);
+        g_psn = (((r_psn_fld[0+:8]) & 24'hffffff) << 16) | (((r_psn_fld[8+:8]) & 24'hffffff) << 8) | ((r_psn_fld[16+:8]) & 24'hffffff);
         g_k = g_psn - m_first;
         g_sent = m_psn - m_first;
         g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
@@ -480,7 +515,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         g_phi = g_khi * g_mtu;
         g_off = g_plo + (g_phi << 16);
         c_mtu = p_ctrl_q[352+:14];
-        c_len = (((p_ctrl_q[160+:8]) & 32'hffffffff) << 24) | (((p_ctrl_q[168+:8]) & 32'hffffffff) << 16) | (((p_ctrl_q[176+:8]) & 32'hffffffff) << 8) | ((p_ctrl_q[184+:8]) & 32'hffffffff);
+        c_reth_fld = p_ctrl_q[64+:128];
+        c_len = (((c_reth_fld[96+:8]) & 32'hffffffff) << 24) | (((c_reth_fld[104+:8]) & 32'hffffffff) << 16) | (((c_reth_fld[112+:8]) & 32'hffffffff) << 8) | ((c_reth_fld[120+:8]) & 32'hffffffff);
         c_ok = 1'b0;
         if (c_id_ok) begin
             if (c_op == 32'h1) begin
@@ -496,7 +532,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_write_address = wr_addr;
         c_we = take_c & c_ok & (c_op == 32'h1);
-        c_wd = ((p_ctrl_q[64+:288]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_mtu) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((p_ctrl_q[368+:1]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 302) | (((p_ctrl_q[384+:16]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 303) | (((p_ctrl_q[369+:1]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 319);
+        c_wd = 32'h0;
+        c_wd[0+:288] = p_ctrl_q[64+:288];
+        c_wd[288+:14] = c_mtu;
+        c_wd[302+:1] = p_ctrl_q[368+:1];
+        c_wd[303+:16] = p_ctrl_q[384+:16];
+        c_wd[319+:1] = p_ctrl_q[369+:1];
         msg_write_address = wr_addr;
         m_we = 1'b0;
         m_wd = mw;
@@ -510,23 +551,34 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         else if (take_c & c_ok) begin
             m_we = 1'b1;
+            m_wd = 32'h0;
             if (c_op == 32'h1) begin
-                m_wd = 32'h1;
+                m_wd[0+:1] = 1'b1;
             end
-            else if (c_op == 32'h2) begin
-                m_wd = 32'h0;
-            end
-            else begin
-                m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((c_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((p_ctrl_q[192+:64]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((p_ctrl_q[256+:24]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((p_ctrl_q[64+:128]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((p_ctrl_q[256+:24]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((p_ctrl_q[280+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
+            else if (c_op == 32'h3) begin
+                m_wd[0+:1] = 1'b1;
+                m_wd[1+:1] = 1'b1;
+                m_wd[34+:32] = c_len;
+                m_wd[66+:64] = p_ctrl_q[192+:64];
+                m_wd[130+:24] = p_ctrl_q[256+:24];
+                m_wd[154+:16] = m_sent;
+                m_wd[170+:128] = p_ctrl_q[64+:128];
+                m_wd[298+:24] = p_ctrl_q[256+:24];
+                m_wd[322+:1] = p_ctrl_q[280+:1];
             end
         end
         else if (send) begin
             m_we = 1'b1;
-            m_wd = ((st_next) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((off1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((psn1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((sent1) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((mw[322+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
+            m_wd[1+:1] = pend1;
+            m_wd[2+:32] = off1;
+            m_wd[130+:24] = psn1;
+            m_wd[154+:16] = sent1;
         end
         else if (g_ok) begin
             m_we = 1'b1;
-            m_wd = ((st_post) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((g_off) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 2) | (((m_len) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 34) | (((m_local) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 66) | (((g_psn) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 130) | (((m_sent) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154) | (((m_reth) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 170) | (((m_first) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 298) | (((mw[322+:1]) & 323'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 322);
+            m_wd[1+:1] = 1'b1;
+            m_wd[2+:32] = g_off;
+            m_wd[130+:24] = g_psn;
         end
         ctx_write_enable = c_we;
         ctx_write_data = c_wd;
@@ -573,7 +625,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             end
             if ((plen != 32'h0) & ~m_read) begin
                 r_valid_d = 1'b1;
-                r_data_d = ((dma_addr) & 128'hffffffffffffffffffffffffffffffff) | (((plen) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((p_flow) & 128'hffffffffffffffffffffffffffffffff) << 80);
+                r_data_d = 32'h0;
+                r_data_d[0+:64] = dma_addr;
+                r_data_d[64+:14] = plen;
+                r_data_d[80+:16] = p_flow;
             end
         end
         if (ack_send) begin
@@ -581,7 +636,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             d_data_d = adesc;
             if (a_plen != 32'h0) begin
                 r_valid_d = 1'b1;
-                r_data_d = ((p_recv_q[448+:64]) & 128'hffffffffffffffffffffffffffffffff) | (((a_plen) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((r_flow) & 128'hffffffffffffffffffffffffffffffff) << 80);
+                r_data_d = 32'h0;
+                r_data_d[0+:64] = p_recv_q[448+:64];
+                r_data_d[64+:14] = a_plen;
+                r_data_d[80+:16] = r_flow;
             end
         end
         if (take_r & ~g_rew & ~ack_send) begin

@@ -196,6 +196,13 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  is_cnp;
     reg  has_pay;
     reg  [13:0] plen_raw;
+    reg  [15:0] d_plen_fld;
+    reg  [7:0] d_tele_fld;
+    reg  [15:0] d_ipid_fld;
+    reg  [31:0] d_ipsrc_fld;
+    reg  [31:0] d_ipdst_fld;
+    reg  [7:0] q_fbk_fld;
+    reg  [127:0] q_ext_fld;
     reg  [13:0] plen;
     reg  [1:0] pad;
     reg  [6:0] ext_len;
@@ -435,12 +442,17 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         len_err_d = len_err_q;
         icrc_reset = reset;
         ones64 = 64'hffffffffffffffff;
+        d_plen_fld = s_axis_desc_tdata[464+:16];
+        d_tele_fld = s_axis_desc_tdata[312+:8];
+        d_ipid_fld = s_axis_desc_tdata[176+:16];
+        d_ipsrc_fld = s_axis_desc_tdata[96+:32];
+        d_ipdst_fld = s_axis_desc_tdata[128+:32];
         op = s_axis_desc_tdata[216+:8];
         is_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
         is_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
         is_cnp = op == OP_CNP;
         has_pay = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
-        plen_raw = (((s_axis_desc_tdata[464+:8]) & 14'h3fff) << 8) | ((s_axis_desc_tdata[472+:8]) & 14'h3fff);
+        plen_raw = (((d_plen_fld[0+:8]) & 14'h3fff) << 8) | ((d_plen_fld[8+:8]) & 14'h3fff);
         plen = 32'h0;
         if (has_pay) begin
             plen = plen_raw;
@@ -454,18 +466,18 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             ext_len = 32'h10;
         end
         hlen = ext_len + 32'h36;
-        if (s_axis_desc_tdata[312]) begin
+        if (d_tele_fld[0]) begin
             hlen = ext_len + 32'h62;
         end
         w_tos = ((s_axis_desc_tdata[160+:8]) & 16'hffff) | 32'h4500;
-        w_id = (((s_axis_desc_tdata[176+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[184+:8]) & 16'hffff);
+        w_id = (((d_ipid_fld[0+:8]) & 16'hffff) << 8) | ((d_ipid_fld[8+:8]) & 16'hffff);
         df = s_axis_desc_tdata[192+:8] & 32'h40;
         w_df = ((df) & 16'hffff) << 8;
         w_ttl = (((s_axis_desc_tdata[168+:8]) & 16'hffff) << 8) | 32'h11;
-        w_s0 = (((s_axis_desc_tdata[96+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[104+:8]) & 16'hffff);
-        w_s1 = (((s_axis_desc_tdata[112+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[120+:8]) & 16'hffff);
-        w_d0 = (((s_axis_desc_tdata[128+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[136+:8]) & 16'hffff);
-        w_d1 = (((s_axis_desc_tdata[144+:8]) & 16'hffff) << 8) | ((s_axis_desc_tdata[152+:8]) & 16'hffff);
+        w_s0 = (((d_ipsrc_fld[0+:8]) & 16'hffff) << 8) | ((d_ipsrc_fld[8+:8]) & 16'hffff);
+        w_s1 = (((d_ipsrc_fld[16+:8]) & 16'hffff) << 8) | ((d_ipsrc_fld[24+:8]) & 16'hffff);
+        w_d0 = (((d_ipdst_fld[0+:8]) & 16'hffff) << 8) | ((d_ipdst_fld[8+:8]) & 16'hffff);
+        w_d1 = (((d_ipdst_fld[16+:8]) & 16'hffff) << 8) | ((d_ipdst_fld[24+:8]) & 16'hffff);
         total_len = a_total_len_q;
         udp_len = a_total_len_q - 32'h14;
         sum1 = a_sum_q + ((total_len) & 20'hfffff);
@@ -485,22 +497,47 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (a_tele_q) begin
             a_t = (a_desc_q[280+:8] & 32'h80) | 32'h40;
         end
+        q_fbk_fld = a_desc_q[456+:8];
+        q_ext_fld = a_desc_q[320+:128];
         tele0 = 32'h10;
         tele = 32'h10;
         if (a_echo_q) begin
             tele0 = 32'h18;
-            if (a_desc_q[456]) begin
+            if (q_fbk_fld[0]) begin
                 tele0 = 32'h1c;
             end
             tele = ((tele0) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((a_desc_q[448+:8]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((a_desc_q[512+:320]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
         end
-        hdr_base = ((a_desc_q[0+:96]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ones64[0+:16] & 32'h8) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ones64[0+:8] & 32'h45) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 112) | (((a_desc_q[160+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 120) | (((tl_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((a_desc_q[176+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 144) | (((a_desc_q[192+:8] & 32'h40) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((a_desc_q[168+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 176) | (((ones64[0+:8] & 32'h11) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 184) | (((cs_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((a_desc_q[96+:64]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 208) | (((a_desc_q[200+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 272) | (((ones64[0+:16] & 32'hb712) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((ul_be) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 304) | (((a_desc_q[216+:8]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 336) | (((se_m) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 344) | (((a_desc_q[232+:16]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((f_b) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 368) | (((a_desc_q[256+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 376) | (((a_t) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 400) | (((a_desc_q[288+:24]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 408);
+        hdr_base = 32'h0;
+        hdr_base[0+:48] = a_desc_q[0+:48];
+        hdr_base[48+:48] = a_desc_q[48+:48];
+        hdr_base[96+:16] = 32'h8;
+        hdr_base[112+:8] = 32'h45;
+        hdr_base[120+:8] = a_desc_q[160+:8];
+        hdr_base[128+:16] = tl_be;
+        hdr_base[144+:16] = a_desc_q[176+:16];
+        hdr_base[160+:8] = a_desc_q[192+:8] & 32'h40;
+        hdr_base[176+:8] = a_desc_q[168+:8];
+        hdr_base[184+:8] = 32'h11;
+        hdr_base[192+:16] = cs_be;
+        hdr_base[208+:32] = a_desc_q[96+:32];
+        hdr_base[240+:32] = a_desc_q[128+:32];
+        hdr_base[272+:16] = a_desc_q[200+:16];
+        hdr_base[288+:16] = 32'hb712;
+        hdr_base[304+:16] = ul_be;
+        hdr_base[336+:8] = a_desc_q[216+:8];
+        hdr_base[344+:8] = se_m;
+        hdr_base[352+:16] = a_desc_q[232+:16];
+        hdr_base[368+:8] = f_b;
+        hdr_base[376+:24] = a_desc_q[256+:24];
+        hdr_base[400+:8] = a_t;
+        hdr_base[408+:24] = a_desc_q[288+:24];
         hdr_ext = 32'h0;
         if (a_reth_q) begin
-            hdr_ext = ((a_desc_q[320+:128]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
+            hdr_ext = ((q_ext_fld) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
         end
         if (a_aeth_q) begin
-            hdr_ext = ((a_desc_q[320+:32]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
+            hdr_ext = ((q_ext_fld[0+:32]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
         end
         hdr_tele = 32'h0;
         if (a_tele_q) begin

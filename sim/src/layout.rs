@@ -85,6 +85,29 @@ impl Field {
         }
     }
 
+    /// The field's value in little-endian bytes (a port's tdata byte order: byte i at
+    /// [8i+7:8i]). At most 64 bits.
+    pub fn get_le(&self, b: &[u8]) -> u64 {
+        assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);
+        (0..self.width).fold(0, |v, i| v | ((b[(self.lo + i) / 8] >> ((self.lo + i) % 8)) as u64 & 1) << i)
+    }
+
+    /// Writes the low `width` bits of `v` into the field of little-endian bytes `b`.
+    pub fn set_le(&self, b: &mut [u8], v: u64) {
+        assert!(self.width <= 64, "{} is wider than 64 bits: write it by parts", self.name);
+        for i in 0..self.width {
+            let (at, bit) = ((self.lo + i) / 8, (self.lo + i) % 8);
+            b[at] = b[at] & !(1 << bit) | ((v >> i) as u8 & 1) << bit;
+        }
+    }
+
+    /// The bytes of a field that is a byte string (a header piece kept in wire order), for
+    /// `b[f.bytes()]` on little-endian bytes.
+    pub fn bytes(&self) -> std::ops::Range<usize> {
+        assert!(self.lo % 8 == 0 && self.width % 8 == 0, "{} is not whole bytes", self.name);
+        self.lo / 8..(self.lo + self.width) / 8
+    }
+
     /// Where bit `i` of the field is (word, bit in it), and how many of the field's bits from
     /// there lie in that word.
     fn chunk(&self, i: usize) -> (usize, usize, usize) {
@@ -333,6 +356,138 @@ layout!(DMA_WR: DmaWrLayout, "dma_wr", 96, "docs/modules/rx_dma.md", {
     flow: 80, 16, "flow id (the command's)";
 });
 
+// tx_ctx's control word has two forms, told apart by `op`; fields of one name are at the same
+// bits in both (`VARIANTS`, checked by a test). Remove is `op` and `flow` alone.
+layout!(TX_CREATE: TxCreateLayout, "tx_create", 512, "docs/modules/tx_ctx.md", {
+    op: 0, 2, "op: 0 none (bad), 1 create, 2 remove, 3 post (`tx_post`)";
+    flow: 16, 16, "flow id";
+    template: 64, 288, "template = tx_pipe descriptor bytes 0..35 (`TxDesc::to_bytes()[..36]`); bytes 27 (opcode), 35 (AckReq) and TOS bits 1:0 are replaced per packet";
+    mtu: 352, 14, "MTU, payload bytes per packet, 1..16383";
+    telemetry: 368, 1, "telemetry header on data frames";
+    probe: 369, 1, "probe mode: probe requests (PktRecv kind 3) for the flow give probe frames";
+    cnp: 370, 1, "ignored by tx_ctx: nic_datapath's CNP enable (DCQCN notification point, [nic_datapath.md](nic_datapath.md#cnps-dcqcns-notification-point))";
+    fast_start: 384, 16, "LDCP fast-start packet count";
+});
+
+layout!(TX_POST: TxPostLayout, "tx_post", 512, "docs/modules/tx_ctx.md", {
+    op: 0, 2, "op: 3 post (others: `tx_create`)";
+    flow: 16, 16, "flow id";
+    reth: 64, 128, "RETH bytes as on the wire: remote address (8), R_Key (4), message length (4), big-endian";
+    local: 192, 64, "local (host) address of the message";
+    first_psn: 256, 24, "first PSN";
+    read: 280, 1, "READ: the message is an RDMA READ (READ requests instead of WRITE packets)";
+});
+
+// tx_ctx's PktRecv word (from rx_ctx through read_split and nic_datapath): `kind` 4 has its own
+// form, `read_resp`; the others are `pkt_recv`.
+layout!(PKT_RECV: PktRecvLayout, "pkt_recv", 512, "docs/modules/tx_ctx.md", {
+    flow: 0, 16, "flow id";
+    echo: 16, 1, "telemetry echo present (kind 0; kind 2 always has one)";
+    kind: 17, 3, "kind: 0 ACK / NAK to send; 1 go-back-N: a NAK received for this flow, `psn` is where to resend from, no descriptor, AETH / echo ignored; 2 telemetry response to send (PSN, nhop, hop slots used; AETH ignored); 3 probe request (only the flow id used); 4 READ response to send (`read_resp`); 5 CNP to send (only the flow id used); 6-7 dropped (`stat_recv_drop`)";
+    ece: 20, 1, "kind 0: ECN-Echo, the ACK / NAK sets BTH BECN (its request arrived CE-marked)";
+    feedback: 21, 1, "kind 0 with `echo`: the echo carries Rx-HPCC feedback (nhop 0, W in hop slot 0's bytes 4-7; nic_datapath's gate sets it): descriptor byte 57 bit 0, tx_pipe sets the header's F bit ([packet-formats.md](../packet-formats.md#rx-hpcc-feedback-f--1-the-receivers-window-in-an-ack))";
+    psn: 32, 24, "PSN, big-endian as on the wire (descriptor bytes 36..38)";
+    aeth: 64, 32, "AETH as on the wire: syndrome, MSN (descriptor bytes 40..43)";
+    nhop: 96, 8, "nhop of the echo";
+    hops: 128, 320, "hop slots 0-4 as on the wire (descriptor bytes 64..103)";
+});
+
+layout!(READ_RESP: ReadRespLayout, "read_resp", 512, "docs/modules/tx_ctx.md", {
+    flow: 0, 16, "flow id";
+    kind: 17, 3, "4";
+    pos: 24, 2, "position, so the opcode: 0 Only 0x10, 1 First 0x0D, 2 Middle 0x0E (no AETH: the descriptor's AETH bytes are 0), 3 Last 0x0F ([read_split](read_split.md) writes it)";
+    psn: 32, 24, "PSN, big-endian as on the wire";
+    aeth: 64, 32, "AETH as on the wire";
+    mtu_log: 104, 4, "the whole READ's MTU log2, for read_split; ignored by tx_ctx";
+    len: 112, 16, "payload length; tx_ctx uses bits 13:0";
+    total: 128, 32, "the whole READ's length, for read_split; ignored by tx_ctx";
+    va: 448, 64, "host address of the payload";
+});
+
+layout!(DMA_RD: DmaRdLayout, "dma_rd", 128, "docs/modules/tx_ctx.md", {
+    addr: 0, 64, "host address";
+    len: 64, 14, "length in bytes, 1..16383";
+    flow: 80, 16, "flow id";
+});
+
+// tx_ctx's two per-flow words (its ctx and msg block RAMs).
+layout!(TX_FLOW: TxFlowLayout, "tx_flow", 320, "docs/modules/tx_ctx.md", {
+    template: 0, 288, "the create's template";
+    mtu: 288, 14, "MTU";
+    telemetry: 302, 1, "telemetry header on data frames";
+    fast_start: 303, 16, "fast-start packet count";
+    probe: 319, 1, "probe mode";
+});
+
+layout!(TX_MSG: TxMsgLayout, "tx_msg", 323, "docs/modules/tx_ctx.md", {
+    valid: 0, 1, "the flow exists (create)";
+    pending: 1, 1, "a message has packets to send";
+    offset: 2, 32, "bytes of the message sent (the next packet's offset)";
+    len: 34, 32, "message length";
+    local: 66, 64, "local (host) address of the message";
+    psn: 130, 24, "the next packet's PSN";
+    sent: 154, 16, "packets sent since create, saturating (fast start)";
+    reth: 170, 128, "the post's RETH bytes";
+    first_psn: 298, 24, "the message's first PSN";
+    read: 322, 1, "the message is a READ";
+});
+
+// tx_pipe's descriptor: 128 bytes, byte i at [8i+7:8i], multi-byte fields big-endian as on
+// the wire. tx_ctx keeps bytes 0..35 per flow as the template (`tx_flow`'s `template`).
+layout!(TX_DESC: TxDescLayout, "tx_desc", 1024, "docs/modules/tx_pipe.md", {
+    eth_dst: 0, 48, "Ethernet destination MAC";
+    eth_src: 48, 48, "Ethernet source MAC";
+    ip_src: 96, 32, "IPv4 source address";
+    ip_dst: 128, 32, "IPv4 destination address";
+    tos: 160, 8, "IPv4 TOS = DSCP << 2 \\| ECN (the ECN codepoint per packet goes here)";
+    ttl: 168, 8, "IPv4 TTL";
+    ip_id: 176, 16, "IPv4 identification";
+    ip_flags: 192, 8, "bit 6: DF";
+    udp_sport: 200, 16, "UDP source port";
+    opcode: 216, 8, "BTH OpCode";
+    se_m: 224, 8, "bit 7 SE, bit 6 M (MigReq)";
+    pkey: 232, 16, "P_Key";
+    fb: 248, 8, "bit 7 FECN, bit 6 BECN";
+    dest_qp: 256, 24, "DestQP";
+    ack_req: 280, 8, "bit 7 AckReq";
+    psn: 288, 24, "PSN";
+    tele: 312, 8, "bit 0: telemetry header present (BTH T)";
+    ext: 320, 128, "RETH (VA 8, R_Key 4, DMA length 4 bytes) for 0x06, 0x0A, 0x0C; AETH (syndrome 1, MSN 3) in its first 4 bytes for 0x0D, 0x0F, 0x10, 0x11";
+    nhop: 448, 8, "nhop of an echoed telemetry header";
+    feedback: 456, 8, "bit 0: the echoed telemetry header carries Rx-HPCC feedback (header byte 0 bit 2, F; W is in hop slot 0)";
+    payload_len: 464, 16, "payload length in bytes (bits 13:0 used, 0..16383; the regressions go up to 4,296)";
+    hops: 512, 320, "hop slots 0-4 of an echoed telemetry header (8 bytes each)";
+});
+
+// The frame header tx_pipe builds from a descriptor: frame bytes 0-53 (Ethernet, IPv4, UDP,
+// BTH) in its 1024-bit header word; the RETH / AETH / CNP block and the telemetry header follow
+// at offsets set by the opcode.
+layout!(TX_HDR: TxHdrLayout, "tx_hdr", 1024, "docs/modules/tx_pipe.md", {
+    eth_dst: 0, 48, "Ethernet destination MAC (descriptor)";
+    eth_src: 48, 48, "Ethernet source MAC (descriptor)";
+    ethertype: 96, 16, "0x0800 (IPv4)";
+    ver_ihl: 112, 8, "0x45: IPv4, 20-byte header";
+    tos: 120, 8, "TOS (descriptor)";
+    total_len: 128, 16, "IPv4 total length";
+    ip_id: 144, 16, "identification (descriptor)";
+    ip_flags: 160, 8, "DF (descriptor bit 6); fragment offset 0";
+    ttl: 176, 8, "TTL (descriptor)";
+    protocol: 184, 8, "17 (UDP)";
+    ip_csum: 192, 16, "IPv4 header checksum";
+    ip_src: 208, 32, "source address (descriptor)";
+    ip_dst: 240, 32, "destination address (descriptor)";
+    udp_sport: 272, 16, "UDP source port (descriptor)";
+    udp_dport: 288, 16, "4791 (RoCEv2)";
+    udp_len: 304, 16, "UDP length";
+    opcode: 336, 8, "BTH OpCode (descriptor); the UDP checksum before it is 0";
+    se_m: 344, 8, "SE, M (descriptor), PadCnt; TVer 0";
+    pkey: 352, 16, "P_Key (descriptor)";
+    fb: 368, 8, "FECN, BECN (descriptor)";
+    dest_qp: 376, 24, "DestQP (descriptor)";
+    bth_a: 400, 8, "bit 7 AckReq (descriptor), bit 6 T: a telemetry header follows";
+    psn: 408, 24, "PSN (descriptor)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -353,4 +508,20 @@ pub const ALL: &[Layout] = &[
     NotifyLayout::LAYOUT,
     DmaCmdLayout::LAYOUT,
     DmaWrLayout::LAYOUT,
+    TxCreateLayout::LAYOUT,
+    TxPostLayout::LAYOUT,
+    PktRecvLayout::LAYOUT,
+    ReadRespLayout::LAYOUT,
+    DmaRdLayout::LAYOUT,
+    TxFlowLayout::LAYOUT,
+    TxMsgLayout::LAYOUT,
+    TxDescLayout::LAYOUT,
+    TxHdrLayout::LAYOUT,
+];
+
+/// Layouts that are two forms of one word: a field named in both is at the same bits in both.
+pub const VARIANTS: &[(Layout, Layout)] = &[
+    (TxCreateLayout::LAYOUT, TxPostLayout::LAYOUT),
+    (PktRecvLayout::LAYOUT, ReadRespLayout::LAYOUT),
+    (LdcpEventLayout::LAYOUT, DcqcnEventLayout::LAYOUT),
 ];

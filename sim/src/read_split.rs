@@ -7,14 +7,14 @@
 //! Every other word passes unchanged. The RTL is `hdl/src/tx/read_split.rs`
 //! (docs/modules/read_split.md); this model is the word-by-word reference it is compared with.
 
-use crate::tx_ctx::{ReadPacket, ReadPos, ReadResp, CTRL_LEN};
+use crate::tx_ctx::{kind_of, ReadPacket, ReadPos, ReadResp, CTRL_LEN};
 
 /// One PktRecv word.
 pub type Word = [u8; CTRL_LEN];
 
 /// The words that leave for one word that comes in, in order.
 pub fn split(w: &Word) -> Vec<Word> {
-    if (w[2] >> 1) & 7 != 4 {
+    if kind_of(w) != 4 {
         return vec![*w];
     }
     let (total, mtu_log) = ReadResp::whole_of(w);

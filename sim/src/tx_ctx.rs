@@ -20,6 +20,7 @@
 //! the CC module gives a probe frame (0xC0) for a flow in probe mode, and a probe received by the
 //! Rx pipe gives a telemetry response (0xC1) echoing its hops; neither consumes a PSN.
 
+use crate::layout::{DMA_RD, PKT_RECV, READ_RESP, TX_CREATE, TX_POST};
 use crate::packet::*;
 use crate::tx_pipe::TxDesc;
 use crate::flow_sched::Sleep;
@@ -76,7 +77,8 @@ pub enum Ctrl {
 }
 
 impl Ctrl {
-    /// The 64 bytes of `s_axis_ctrl_tdata` (byte i at [8i+7:8i]).
+    /// The 64 bytes of `s_axis_ctrl_tdata` (byte i at [8i+7:8i]; `layout::TX_CREATE` and
+    /// `TX_POST`, which share `op` and `flow`).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let mut w = [0u8; CTRL_LEN];
         let (op, flow) = match self {
@@ -85,20 +87,21 @@ impl Ctrl {
             Ctrl::Remove { flow } => (2, flow),
             Ctrl::Post { flow, .. } | Ctrl::Read { flow, .. } => (3, flow),
         };
-        w[0] = op;
-        w[2..4].copy_from_slice(&flow.to_le_bytes());
+        TX_CREATE.op.set_le(&mut w, op);
+        TX_CREATE.flow.set_le(&mut w, *flow as u64);
         match self {
             Ctrl::Create { cfg, .. } => {
-                w[8..8 + TEMPLATE_LEN].copy_from_slice(&cfg.header.to_bytes()[..TEMPLATE_LEN]);
-                w[44..46].copy_from_slice(&(cfg.mtu & MAX_MTU).to_le_bytes());
-                w[46] = cfg.telemetry as u8 | (cfg.probe as u8) << 1;
-                w[48..50].copy_from_slice(&cfg.fast_start.to_le_bytes());
+                w[TX_CREATE.template.bytes()].copy_from_slice(&cfg.header.to_bytes()[..TEMPLATE_LEN]);
+                TX_CREATE.mtu.set_le(&mut w, cfg.mtu as u64);
+                TX_CREATE.telemetry.set_le(&mut w, cfg.telemetry as u64);
+                TX_CREATE.probe.set_le(&mut w, cfg.probe as u64);
+                TX_CREATE.fast_start.set_le(&mut w, cfg.fast_start as u64);
             }
             Ctrl::Post { post, .. } | Ctrl::Read { post, .. } => {
-                w[8..24].copy_from_slice(&reth(post).build());
-                w[24..32].copy_from_slice(&post.local_addr.to_le_bytes());
-                w[32..35].copy_from_slice(&post.first_psn.to_le_bytes()[..3]);
-                w[35] = matches!(self, Ctrl::Read { .. }) as u8;
+                w[TX_POST.reth.bytes()].copy_from_slice(&reth(post).build());
+                TX_POST.local.set_le(&mut w, post.local_addr);
+                TX_POST.first_psn.set_le(&mut w, post.first_psn as u64);
+                TX_POST.read.set_le(&mut w, matches!(self, Ctrl::Read { .. }) as u64);
             }
             _ => {}
         }
@@ -120,13 +123,22 @@ pub struct DmaRead {
 }
 
 impl DmaRead {
-    /// The 16 bytes of `m_axis_dma_rd_tdata`: address [63:0], length [77:64], flow [95:80].
+    /// The 16 bytes of `m_axis_dma_rd_tdata` (`layout::DMA_RD`).
     pub fn to_bytes(&self) -> [u8; 16] {
         let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&self.addr.to_le_bytes());
-        b[8..10].copy_from_slice(&self.len.to_le_bytes());
-        b[10..12].copy_from_slice(&self.flow.to_le_bytes());
+        DMA_RD.addr.set_le(&mut b, self.addr);
+        DMA_RD.len.set_le(&mut b, self.len as u64);
+        DMA_RD.flow.set_le(&mut b, self.flow as u64);
         b
+    }
+
+    /// The request in `m_axis_dma_rd_tdata`'s bytes.
+    pub fn of(b: &[u8]) -> DmaRead {
+        DmaRead {
+            addr: DMA_RD.addr.get_le(b),
+            len: DMA_RD.len.get_le(b) as u16,
+            flow: DMA_RD.flow.get_le(b) as u16,
+        }
     }
 }
 
@@ -147,21 +159,20 @@ pub struct PktRecv {
 }
 
 impl PktRecv {
-    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), telemetry flag
-    /// (byte 2 bit 0), ECN-Echo (byte 2 bit 4), feedback flag (byte 2 bit 5), PSN (bytes 4-6,
-    /// big-endian), AETH (8-11, as on the wire), nhop (12), hop slots (16-55, as on the wire;
-    /// with feedback, slot 0 carries W as the telemetry header does).
+    /// The 64 bytes of `s_axis_pktrecv_tdata` (`layout::PKT_RECV`, kind 0; with feedback, hop
+    /// slot 0 carries W as the telemetry header does).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let mut w = [0u8; CTRL_LEN];
-        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
-        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
-        w[8..12].copy_from_slice(&self.aeth.build());
-        w[2] = (self.ece as u8) << 4 | (self.feedback.is_some() as u8) << 5;
+        PKT_RECV.flow.set_le(&mut w, self.flow as u64);
+        put_psn(&mut w, self.psn);
+        w[PKT_RECV.aeth.bytes()].copy_from_slice(&self.aeth.build());
+        PKT_RECV.ece.set_le(&mut w, self.ece as u64);
+        PKT_RECV.feedback.set_le(&mut w, self.feedback.is_some() as u64);
         if let Some(t) = self.telemetry() {
-            w[2] |= 1;
+            PKT_RECV.echo.set_le(&mut w, 1);
             let t = t.build();
-            w[12] = t[1];
-            w[16..56].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
+            PKT_RECV.nhop.set_le(&mut w, t[1] as u64);
+            w[PKT_RECV.hops.bytes()].copy_from_slice(&t[TELEMETRY_FIXED_LEN..]);
         }
         w
     }
@@ -181,13 +192,11 @@ pub struct Rewind {
 }
 
 impl Rewind {
-    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1, little-endian), go-back-N flag
-    /// (byte 2 bit 1), PSN (bytes 4-6, big-endian); the rest 0 (ignored).
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow, kind 1, PSN (`layout::PKT_RECV`); the
+    /// rest 0 (ignored).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
-        let mut w = [0u8; CTRL_LEN];
-        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
-        w[2] = 2;
-        w[4..7].copy_from_slice(&self.psn.to_be_bytes()[1..]);
+        let mut w = kind_word(self.flow, 1);
+        put_psn(&mut w, self.psn);
         w
     }
 }
@@ -202,19 +211,19 @@ pub struct Response {
 }
 
 impl Response {
-    /// The 64 bytes of `s_axis_pktrecv_tdata`: as an ACK's with the echo flag set (byte 2 bit
-    /// 0), kind 2 (byte 2 bit 2) and the AETH bytes 0.
+    /// The 64 bytes of `s_axis_pktrecv_tdata`: as an ACK's with the echo flag set, kind 2 and
+    /// the AETH bytes 0.
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
         let echo = Some(self.hops.clone());
         let aeth = Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 };
         let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo, ece: false, feedback: None }.to_bytes();
-        w[2] |= 4;
-        w[8..12].fill(0);
+        PKT_RECV.kind.set_le(&mut w, 2);
+        w[PKT_RECV.aeth.bytes()].fill(0);
         w
     }
 }
 
-/// Which packet of a READ's responses a kind-4 PktRecv asks for (byte 3 bits 0-1), and so its
+/// Which packet of a READ's responses a kind-4 PktRecv asks for (`pos`), and so its
 /// opcode: Only 0x10, First 0x0D, Middle 0x0E (no AETH), Last 0x0F.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReadPos {
@@ -226,7 +235,7 @@ pub enum ReadPos {
 }
 
 impl ReadPos {
-    /// From the two bits of byte 3.
+    /// From the low two bits of `b` (`layout::READ_RESP`'s `pos`).
     pub fn from_bits(b: u8) -> ReadPos {
         match b & 3 {
             0 => ReadPos::Only,
@@ -266,24 +275,19 @@ pub struct ReadResp {
 }
 
 impl ReadResp {
-    /// The 64 bytes of `s_axis_pktrecv_tdata`: flow (bytes 0-1), kind 4 (byte 2 bit 3),
-    /// position (byte 3 bits 0-1), PSN (bytes 4-6, big-endian), AETH (8-11, as on the wire),
-    /// MTU log2 (byte 13 bits 0-3), length (14-15, little-endian), whole READ's length (16-19,
-    /// little-endian), host address (56-63, little-endian).
+    /// The 64 bytes of `s_axis_pktrecv_tdata` (`layout::READ_RESP`).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
-        let mut w = [0u8; CTRL_LEN];
-        w[0..2].copy_from_slice(&self.flow.to_le_bytes());
-        w[2] = 8;
-        w[8..12].copy_from_slice(&self.aeth.build());
-        w[13] = self.mtu_log & 15;
-        w[16..20].copy_from_slice(&self.total.to_le_bytes());
+        let mut w = kind_word(self.flow, 4);
+        w[READ_RESP.aeth.bytes()].copy_from_slice(&self.aeth.build());
+        READ_RESP.mtu_log.set_le(&mut w, self.mtu_log as u64);
+        READ_RESP.total.set_le(&mut w, self.total as u64);
         ReadPacket { pos: self.pos, psn: self.psn, va: self.va, len: self.len }.put(&mut w);
         w
     }
 
-    /// The whole READ's length and MTU log2 of a kind-4 word (bytes 16-19, byte 13).
+    /// The whole READ's length and MTU log2 of a kind-4 word.
     pub fn whole_of(w: &[u8; CTRL_LEN]) -> (u32, u8) {
-        (u32::from_le_bytes(w[16..20].try_into().unwrap()), w[13] & 15)
+        (READ_RESP.total.get_le(w) as u32, READ_RESP.mtu_log.get_le(w) as u8)
     }
 }
 
@@ -298,27 +302,50 @@ pub struct ReadPacket {
 }
 
 impl ReadPacket {
-    /// Read from a kind-4 word: byte 3 bits 0-1, bytes 4-6 (big-endian), 56-63 and 14-15
-    /// (little-endian).
+    /// Read from a kind-4 word (`layout::READ_RESP`).
     pub fn of(w: &[u8; CTRL_LEN]) -> ReadPacket {
         ReadPacket {
-            pos: ReadPos::from_bits(w[3]),
-            psn: u32::from_be_bytes([0, w[4], w[5], w[6]]),
-            va: u64::from_le_bytes(w[56..64].try_into().unwrap()),
-            len: u16::from_le_bytes([w[14], w[15]]),
+            pos: ReadPos::from_bits(READ_RESP.pos.get_le(w) as u8),
+            psn: psn_of(w),
+            va: READ_RESP.va.get_le(w),
+            len: READ_RESP.len.get_le(w) as u16,
         }
     }
 
     /// Written into `w`, every other bit kept.
     pub fn put(&self, w: &mut [u8; CTRL_LEN]) {
-        w[3] = (w[3] & !3) | self.pos as u8;
-        w[4..7].copy_from_slice(&(self.psn & 0xFF_FFFF).to_be_bytes()[1..]);
-        w[14..16].copy_from_slice(&self.len.to_le_bytes());
-        w[56..64].copy_from_slice(&self.va.to_le_bytes());
+        READ_RESP.pos.set_le(w, self.pos as u64);
+        put_psn(w, self.psn);
+        READ_RESP.len.set_le(w, self.len as u64);
+        READ_RESP.va.set_le(w, self.va);
     }
 }
 
-/// One item on the PktRecv input, by its kind (bits [19:17]): 0 an ACK / NAK to send, 1 a
+/// A PktRecv word of `kind` for `flow`, every other bit 0.
+fn kind_word(flow: u16, kind: u64) -> [u8; CTRL_LEN] {
+    let mut w = [0u8; CTRL_LEN];
+    PKT_RECV.flow.set_le(&mut w, flow as u64);
+    PKT_RECV.kind.set_le(&mut w, kind);
+    w
+}
+
+/// A PktRecv word's PSN field holds the PSN big-endian, as the descriptor does.
+fn put_psn(w: &mut [u8; CTRL_LEN], psn: u32) {
+    w[PKT_RECV.psn.bytes()].copy_from_slice(&psn.to_be_bytes()[1..]);
+}
+
+/// The PSN of a PktRecv word (`put_psn`'s inverse).
+pub fn psn_of(w: &[u8; CTRL_LEN]) -> u32 {
+    let b = &w[PKT_RECV.psn.bytes()];
+    u32::from_be_bytes([0, b[0], b[1], b[2]])
+}
+
+/// The kind of a PktRecv word (`layout::PKT_RECV`).
+pub fn kind_of(w: &[u8; CTRL_LEN]) -> u8 {
+    PKT_RECV.kind.get_le(w) as u8
+}
+
+/// One item on the PktRecv input, by its kind (`layout::PKT_RECV`): 0 an ACK / NAK to send, 1 a
 /// go-back-N, 2 a telemetry response to send, 3 a probe request (from the CC module), 4 a READ
 /// response to send, 5 a CNP to send (DCQCN's notification point, from nic_datapath); 6 and 7
 /// are dropped.
@@ -342,18 +369,8 @@ impl Recv {
             Recv::Rewind(r) => r.to_bytes(),
             Recv::Response(r) => r.to_bytes(),
             Recv::ReadResp(r) => r.to_bytes(),
-            Recv::Probe(flow) => {
-                let mut w = [0u8; CTRL_LEN];
-                w[0..2].copy_from_slice(&flow.to_le_bytes());
-                w[2] = 6;
-                w
-            }
-            Recv::Cnp(flow) => {
-                let mut w = [0u8; CTRL_LEN];
-                w[0..2].copy_from_slice(&flow.to_le_bytes());
-                w[2] = 10;
-                w
-            }
+            Recv::Probe(flow) => kind_word(*flow, 3),
+            Recv::Cnp(flow) => kind_word(*flow, 5),
         }
     }
 

@@ -11,46 +11,11 @@
 //! truncated or padded with zero bytes, and flagged bad (`tuser` on its last beat), so the MAC
 //! shim can drop it.
 
+use crate::layout::{Field, TX_DESC};
 use crate::packet::*;
 
 /// Descriptor length in bytes (the width of `s_axis_desc_tdata` / 8).
 pub const DESC_LEN: usize = 128;
-
-/// Byte offsets of the descriptor fields.
-pub mod at {
-    pub const ETH_DST: usize = 0;
-    pub const ETH_SRC: usize = 6;
-    pub const IP_SRC: usize = 12;
-    pub const IP_DST: usize = 16;
-    pub const TOS: usize = 20;
-    pub const TTL: usize = 21;
-    pub const IP_ID: usize = 22;
-    /// Bit 6: DF (as IPv4 header byte 6); other bits ignored.
-    pub const IP_FLAGS: usize = 24;
-    pub const UDP_SPORT: usize = 25;
-    pub const OPCODE: usize = 27;
-    /// Bit 7 SE, bit 6 M; other bits ignored.
-    pub const BTH_SE_M: usize = 28;
-    pub const PKEY: usize = 29;
-    /// Bit 7 FECN, bit 6 BECN; other bits ignored.
-    pub const BTH_FB: usize = 31;
-    pub const DEST_QP: usize = 32;
-    /// Bit 7 AckReq; other bits ignored.
-    pub const BTH_A: usize = 35;
-    pub const PSN: usize = 36;
-    /// Bit 0: telemetry header present (BTH T).
-    pub const TELE: usize = 39;
-    /// RETH (16 bytes) or AETH (4 bytes).
-    pub const EXT: usize = 40;
-    /// Hop count of an echoed telemetry header.
-    pub const NHOP: usize = 56;
-    /// Bit 0: the echoed telemetry header carries Rx-HPCC feedback (F; W in hop slot 0).
-    pub const FEEDBACK: usize = 57;
-    /// Payload length, 16 bits big-endian, bits 13:0 used.
-    pub const PAYLOAD_LEN: usize = 58;
-    /// Five 8-byte hop slots of an echoed telemetry header.
-    pub const HOPS: usize = 64;
-}
 
 /// Largest payload the pipe builds (14-bit length field).
 pub const MAX_PAYLOAD: usize = (1 << 14) - 1;
@@ -76,47 +41,38 @@ pub struct TxDesc {
 }
 
 impl TxDesc {
-    /// The 128 descriptor bytes.
+    /// The 128 descriptor bytes (`layout::TX_DESC`).
     pub fn to_bytes(&self) -> [u8; DESC_LEN] {
         let mut d = [0u8; DESC_LEN];
-        let mut put = |o: usize, b: &[u8]| d[o..o + b.len()].copy_from_slice(b);
-        put(at::ETH_DST, &self.eth.dst);
-        put(at::ETH_SRC, &self.eth.src);
-        put(at::IP_SRC, &self.ip.src);
-        put(at::IP_DST, &self.ip.dst);
-        put(at::TOS, &[self.ip.tos()]);
-        put(at::TTL, &[self.ip.ttl]);
-        put(at::IP_ID, &self.ip.identification.to_be_bytes());
-        put(
-            at::IP_FLAGS,
-            &[if self.ip.dont_fragment { 0x40 } else { 0 }],
-        );
-        put(at::UDP_SPORT, &self.udp_src_port.to_be_bytes());
-        put(at::OPCODE, &[self.opcode as u8]);
-        put(
-            at::BTH_SE_M,
-            &[(self.bth.solicited as u8) << 7 | (self.bth.mig_req as u8) << 6],
-        );
-        put(at::PKEY, &self.bth.pkey.to_be_bytes());
-        put(
-            at::BTH_FB,
-            &[(self.bth.fecn as u8) << 7 | (self.bth.becn as u8) << 6],
-        );
-        put(at::DEST_QP, &self.bth.dest_qp.to_be_bytes()[1..]);
-        put(at::BTH_A, &[(self.bth.ack_req as u8) << 7]);
-        put(at::PSN, &self.bth.psn.to_be_bytes()[1..]);
-        put(at::TELE, &[self.telemetry.is_some() as u8]);
+        let mut put = |f: Field, b: &[u8]| d[f.bytes()][..b.len()].copy_from_slice(b);
+        put(TX_DESC.eth_dst, &self.eth.dst);
+        put(TX_DESC.eth_src, &self.eth.src);
+        put(TX_DESC.ip_src, &self.ip.src);
+        put(TX_DESC.ip_dst, &self.ip.dst);
+        put(TX_DESC.tos, &[self.ip.tos()]);
+        put(TX_DESC.ttl, &[self.ip.ttl]);
+        put(TX_DESC.ip_id, &self.ip.identification.to_be_bytes());
+        put(TX_DESC.ip_flags, &[if self.ip.dont_fragment { 0x40 } else { 0 }]);
+        put(TX_DESC.udp_sport, &self.udp_src_port.to_be_bytes());
+        put(TX_DESC.opcode, &[self.opcode as u8]);
+        put(TX_DESC.se_m, &[(self.bth.solicited as u8) << 7 | (self.bth.mig_req as u8) << 6]);
+        put(TX_DESC.pkey, &self.bth.pkey.to_be_bytes());
+        put(TX_DESC.fb, &[(self.bth.fecn as u8) << 7 | (self.bth.becn as u8) << 6]);
+        put(TX_DESC.dest_qp, &self.bth.dest_qp.to_be_bytes()[1..]);
+        put(TX_DESC.ack_req, &[(self.bth.ack_req as u8) << 7]);
+        put(TX_DESC.psn, &self.bth.psn.to_be_bytes()[1..]);
+        put(TX_DESC.tele, &[self.telemetry.is_some() as u8]);
         if self.opcode.has_reth() {
-            put(at::EXT, &self.reth.build());
+            put(TX_DESC.ext, &self.reth.build());
         } else if self.opcode.has_aeth() {
-            put(at::EXT, &self.aeth.build());
+            put(TX_DESC.ext, &self.aeth.build());
         }
-        put(at::PAYLOAD_LEN, &self.payload_len.to_be_bytes());
+        put(TX_DESC.payload_len, &self.payload_len.to_be_bytes());
         if let Some(t) = &self.telemetry {
             let b = t.build();
-            put(at::NHOP, &[b[1]]);
-            put(at::FEEDBACK, &[t.feedback.is_some() as u8]);
-            put(at::HOPS, &b[TELEMETRY_FIXED_LEN..]);
+            put(TX_DESC.nhop, &[b[1]]);
+            put(TX_DESC.feedback, &[t.feedback.is_some() as u8]);
+            put(TX_DESC.hops, &b[TELEMETRY_FIXED_LEN..]);
         }
         d
     }
@@ -295,13 +251,11 @@ mod tests {
             Some(Telemetry::collecting()),
         );
         let b = d.to_bytes();
-        assert_eq!(&b[at::ETH_DST..at::ETH_DST + 6], &d.eth.dst);
-        assert_eq!(b[at::OPCODE], 0x06);
-        assert_eq!(&b[at::PAYLOAD_LEN..at::PAYLOAD_LEN + 2], &[0x12, 0x34]);
-        assert_eq!(
-            &b[at::EXT..at::EXT + 8],
-            &0x1122_3344_5566_7788u64.to_be_bytes()
-        );
-        assert_eq!(b[at::TELE], 1);
+        // Byte offsets written out on purpose: this pins TX_DESC to the documented bytes.
+        assert_eq!(&b[0..6], &d.eth.dst);
+        assert_eq!(b[27], 0x06);
+        assert_eq!(&b[58..60], &[0x12, 0x34]);
+        assert_eq!(&b[40..48], &0x1122_3344_5566_7788u64.to_be_bytes());
+        assert_eq!(b[39], 1);
     }
 }

@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::layout::{Field, Layout, ALL};
+use sim::layout::{Field, Layout, ALL, VARIANTS};
 use std::path::Path;
 
 #[test]
@@ -74,5 +74,39 @@ fn docs_tables_are_the_definitions() {
             l.name,
             l.table()
         );
+    }
+}
+
+#[test]
+fn two_forms_of_one_word_agree_on_their_shared_fields() {
+    for (a, b) in VARIANTS {
+        assert_eq!(a.width, b.width, "{} / {}", a.name, b.name);
+        let mut shared = 0;
+        for f in a.fields {
+            if let Some(g) = b.fields.iter().find(|g| g.name == f.name) {
+                assert_eq!((f.lo, f.width), (g.lo, g.width), "{}.{} / {}.{}", a.name, f.name, b.name, g.name);
+                shared += 1;
+            }
+        }
+        assert!(shared > 0, "{} and {} share no field", a.name, b.name);
+    }
+}
+
+#[test]
+fn byte_access_is_word_access() {
+    let seed = rand::random::<u64>();
+    println!("seed {seed}");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for l in ALL {
+        let words = l.width.div_ceil(32);
+        for f in l.fields.iter().filter(|f| f.width <= 64) {
+            let mut w: Vec<u32> = (0..words).map(|_| rng.gen()).collect();
+            let mut b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+            assert_eq!(f.get_le(&b), f.get(&w), "{}.{}", l.name, f.name);
+            let v: u64 = rng.gen();
+            f.set(&mut w, v);
+            f.set_le(&mut b, v);
+            assert_eq!(b, w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>(), "{}.{}", l.name, f.name);
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! ready.
 
 use crate::byte_swap::ByteSwap64;
-use crate::layout::{CcEventFields, DmaCmdFields, NotifyFields, RxQpFields, VerdictFields};
+use crate::layout::{CcEventFields, DmaCmdFields, NotifyFields, PktRecvNamed, ReadRespNamed, RxQpFields, VerdictFields};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -255,7 +255,10 @@ pub struct RxCtx<const F: usize> {
     r_rd: Signal<Local, Bits<1>>,
     r_ece: Signal<Local, Bits<1>>,
     v_ce: Signal<Local, bool>,
-    r_rdf: Signal<Local, Bits<512>>,
+    r_psn_be: Signal<Local, Bits<24>>,
+    rw_psn_be: Signal<Local, Bits<24>>,
+    r_aeth: Signal<Local, Bits<32>>,
+    r_kind3: Signal<Local, Bits<3>>,
     rw_psn: Signal<Local, Bits<24>>,
     c_read: Signal<Local, bool>,
     q_rd: Signal<Local, Bits<64>>,
@@ -300,7 +303,6 @@ pub struct RxCtx<const F: usize> {
     r_send: Signal<Local, bool>,
     r_rewind: Signal<Local, bool>,
     r_word: Signal<Local, Bits<512>>,
-    r_echo: Signal<Local, Bits<512>>,
     n_bytes: Signal<Local, Bits<32>>,
     n_move: Signal<Local, bool>,
     one: Signal<Local, Bits<1>>,
@@ -879,47 +881,47 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
 
         // ---- Output words.
-        // PktRecv: ACK / NAK (flow, echo flag, PSN big-endian, AETH as on the wire, nhop, hop
-        // slots), telemetry response (the same with kind bit 18, AETH 0), or go-back-N (flow,
-        // bit 17, PSN).
-        self.r_echo.next = 0.into();
-        if self.v_coll.val() & (self.r_rd.val() == 0) {
-            self.r_echo.next = (bit_cast::<512, 1>(self.one.val()) << 16)
-                | (bit_cast::<512, 3>(self.v_nhop.val()) << 96)
-                | (bit_cast::<512, 320>(self.wire_hops.val()) << 128);
-        }
-        // The whole READ to answer (sim::tx_ctx::ReadResp's first form): MTU log2 [107:104],
-        // length [159:128], host address [511:448]; position Only, packet length 0.
-        self.r_rdf.next = 0.into();
-        if self.r_rd.val() == 1 {
-            self.r_rdf.next = (bit_cast::<512, 4>(self.q_log.val()) << 104)
-                | (bit_cast::<512, 32>(self.v_rlen.val()) << 128)
-                | (bit_cast::<512, 64>(self.sw_va.y.val()) << 448);
-        }
+        // PktRecv (layout::PKT_RECV): ACK / NAK (PSN big-endian and AETH as on the wire, echo
+        // with nhop and hop slots), telemetry response (the same with kind 2, AETH 0), the
+        // whole READ to answer (kind 4, layout::READ_RESP: sim::tx_ctx::ReadResp's first form,
+        // MTU log2, length, host address; position Only, packet length 0), or go-back-N (kind
+        // 1, PSN).
         // ECN-Echo for an ACK / NAK (kind 0) of a CE-marked request (the LDCP receiver).
         self.r_ece.next = 0.into();
         if self.v_ce.val() & (self.r_resp.val() == 0) & (self.r_rd.val() == 0) {
             self.r_ece.next = 1.into();
         }
-        self.r_word.next = bit_cast::<512, F>(self.a2.val())
-            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(16)) << 32)
-            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(8)) << 40)
-            | (bit_cast::<512, 8>(self.r_psn.val().get_bits::<8>(0)) << 48)
-            | (bit_cast::<512, 8>(self.r_syn.val()) << 64)
-            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(16)) << 72)
-            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(8)) << 80)
-            | (bit_cast::<512, 8>(self.r_msn.val().get_bits::<8>(0)) << 88)
-            | (bit_cast::<512, 1>(self.r_resp.val()) << 18)
-            | (bit_cast::<512, 1>(self.r_rd.val()) << 19)
-            | (bit_cast::<512, 1>(self.r_ece.val()) << 20)
-            | self.r_rdf.val()
-            | self.r_echo.val();
+        self.r_psn_be.next = (bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(16));
+        self.rw_psn_be.next = (bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(16));
+        self.r_aeth.next = bit_cast::<32, 8>(self.r_syn.val())
+            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(16)) << 8)
+            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(0)) << 24);
+        self.r_kind3.next = (bit_cast::<3, 1>(self.r_rd.val()) << 2) | (bit_cast::<3, 1>(self.r_resp.val()) << 1);
+        self.r_word.next = 0.into();
+        self.r_word.next.set_value_pkt_recv_flow(bit_cast::<16, F>(self.a2.val()));
         if self.r_rewind.val() {
-            self.r_word.next = bit_cast::<512, F>(self.a2.val())
-                | (bit_cast::<512, 1>(self.one.val()) << 17)
-                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(16)) << 32)
-                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(8)) << 40)
-                | (bit_cast::<512, 8>(self.rw_psn.val().get_bits::<8>(0)) << 48);
+            self.r_word.next.set_value_pkt_recv_kind(1.into());
+            self.r_word.next.set_value_pkt_recv_psn(self.rw_psn_be.val());
+        } else {
+            self.r_word.next.set_value_pkt_recv_kind(self.r_kind3.val());
+            self.r_word.next.set_value_pkt_recv_psn(self.r_psn_be.val());
+            self.r_word.next.set_value_pkt_recv_aeth(self.r_aeth.val());
+            self.r_word.next.set_value_pkt_recv_ece_bits(self.r_ece.val());
+            if self.v_coll.val() & (self.r_rd.val() == 0) {
+                self.r_word.next.set_value_pkt_recv_echo(true);
+                self.r_word.next.set_value_pkt_recv_nhop(bit_cast::<8, 3>(self.v_nhop.val()));
+                self.r_word.next.set_value_pkt_recv_hops(self.wire_hops.val());
+            }
+            if self.r_rd.val() == 1 {
+                self.r_word.next.set_value_read_resp_mtu_log(self.q_log.val());
+                self.r_word.next.set_value_read_resp_total(self.v_rlen.val());
+                self.r_word.next.set_value_read_resp_va(self.sw_va.y.val());
+            }
         }
         // CC event (cc_module's format); hops only from a telemetry header, none on a CNP.
         self.e_word.next = 0.into();

@@ -28,7 +28,7 @@ pub mod csr;
 use crate::axil_slave::AxilSlave;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::CcEventFields;
+use crate::layout::{CcEventFields, TxCreateNamed, TxPostNamed};
 use crate::nic_datapath::NicDatapath;
 use rust_hdl::prelude::*;
 
@@ -350,6 +350,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     npkts: Signal<Local, Bits<33>>,
     end_psn: Signal<Local, Bits<24>>,
     is_read: Signal<Local, bool>,
+    reth_fld: Signal<Local, Bits<128>>,
+    cnp_en: Signal<Local, bool>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
     cpl_pop: Signal<Local, bool>,
@@ -573,6 +575,8 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             npkts: Default::default(),
             end_psn: Default::default(),
             is_read: Default::default(),
+            reth_fld: Default::default(),
+            cnp_en: Default::default(),
             new_cpl: Default::default(),
             new_cpl_data: Default::default(),
             cpl_pop: Default::default(),
@@ -997,8 +1001,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | (bit_cast::<128, 32>(self.args[17].q.val()) << 32)
             | (bit_cast::<128, 32>(self.args[18].q.val()) << 64)
             | (bit_cast::<128, 32>(self.args[19].q.val()) << 96);
-        // MTU ([365:352] of the tx word): a RoCE path MTU, 256..4096.
-        self.mtu.next = self.tx_word.val().get_bits::<14>(352);
+        // MTU (the tx word's, layout::TX_CREATE): a RoCE path MTU, 256..4096.
+        self.mtu.next = self.tx_word.val().get_value_tx_create_mtu();
         self.mtu_shift.next = 0.into();
         self.mtu_ok.next = true;
         if self.mtu.val() == 256 {
@@ -1014,12 +1018,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else {
             self.mtu_ok.next = false;
         }
-        // Message length: RETH bytes 12..15 (tx word bytes 20..23), big-endian.
-        self.msg_len.next = (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(160)) << 24)
-            | (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(168)) << 16)
-            | (bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(176)) << 8)
-            | bit_cast::<33, 8>(self.tx_word.val().get_bits::<8>(184));
-        self.is_read.next = self.tx_word.val().get_bit(280);
+        // Message length: RETH bytes 12..15 (of the post's `reth`), big-endian.
+        self.reth_fld.next = self.tx_word.val().get_value_tx_post_reth();
+        self.msg_len.next = (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(96)) << 24)
+            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(104)) << 16)
+            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(112)) << 8)
+            | bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(120));
+        self.is_read.next = self.tx_word.val().get_value_tx_post_read();
 
         // ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
@@ -1115,27 +1120,24 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64)
             | self.sched_create.val();
         self.dp.s_axis_tx_ctrl_tvalid.next = false;
-        self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
-            | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
-            | bit_cast::<512, 3>(self.cmd_op.val());
+        // The host's tx word from bit 32 on, with the command's op and flow (tx_ctx's create
+        // or post word, layout::TX_CREATE / TX_POST).
+        self.cnp_en.next = self.args[22].q.val().get_bits::<2>(0) == 3;
+        self.dp.s_axis_tx_ctrl_tdata.next = (self.tx_word.val() >> 32) << 32;
+        self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(self.cmd_op.val().get_bits::<2>(0));
+        self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
         if self.cmd_op.val() == 1 {
-            // Create: nic_datapath's CNP bit [370] is the algorithm's, DCQCN (3) only.
-            self.dp.s_axis_tx_ctrl_tdata.next = (((self.tx_word.val() >> 32) << 32) & !(bits::<512>(1) << 370))
-                | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
-                | bits::<512>(1);
-            if self.args[22].q.val().get_bits::<2>(0) == 3 {
-                self.dp.s_axis_tx_ctrl_tdata.next = ((self.tx_word.val() >> 32) << 32)
-                    | (bits::<512>(1) << 370)
-                    | (bit_cast::<512, 16>(self.cmd_flow.val()) << 16)
-                    | bits::<512>(1);
-            }
+            // Create: nic_datapath's CNP bit is the algorithm's, DCQCN (3) only.
+            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_cnp(self.cnp_en.val());
         }
         self.dp.s_axis_rx_ctrl_tvalid.next = false;
         self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(7)) | bit_cast::<128, 3>(self.cmd_op.val());
         if self.ic.q.val() {
             // Internal: a failed flow's removes (op 2; rx_ctx's with the QPN of its create), or
             // rx_ctx's timeout (op 4, the flow's id as the QPN's low bits).
-            self.dp.s_axis_tx_ctrl_tdata.next = (bit_cast::<512, 16>(self.cmd_flow.val()) << 16) | bits::<512>(2);
+            self.dp.s_axis_tx_ctrl_tdata.next = 0.into();
+            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(2.into());
+            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
             self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 24>(self.ic_qpn.q.val()) << 32) | bits::<128>(2);
             if self.cmd_op.val() == 5 {
                 self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 16>(self.cmd_flow.val()) << 32) | bits::<128>(4);

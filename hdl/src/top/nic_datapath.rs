@@ -28,7 +28,7 @@
 //! finished (tlasts on the DMA write stream, plus `stat_short`: commands it refused).
 //!
 //! DCQCN's notification point rides on the gate: a released ACK / NAK with ECN-Echo (its
-//! request arrived CE-marked) for a flow created with the CNP bit (tx_ctx's create word [370],
+//! request arrived CE-marked) for a flow created with the CNP bit (tx_ctx's create word `cnp`,
 //! which tx_ctx ignores) is followed by a CNP (tx_ctx PktRecv kind 5) if the flow's last CNP is
 //! at least `cfg_cnp_interval_ns` old; a per-flow RAM keeps {enabled, sent once, time}.
 //!
@@ -39,7 +39,7 @@
 //! to the sent events and keeps one per clock.
 
 use crate::read_split::ReadSplit;
-use crate::layout::{DmaCmdFields, FeedbackFields};
+use crate::layout::{DmaCmdFields, FeedbackFields, PktRecvNamed, TxCreateNamed};
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
@@ -232,7 +232,7 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     data_cmds: DFF<Bits<32>>,
     wr_lasts: DFF<Bits<32>>,
     g_rel: Signal<Local, bool>,
-    // CNPs: per flow [0] enabled (create word [370]), [1] one was sent, [33:2] its time (now_ns
+    // CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
     // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
     // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
     // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
@@ -274,6 +274,9 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     fb_take: Signal<Local, bool>,
     fb_in: Signal<Local, bool>,
     fb_w: Signal<Local, Bits<32>>,
+    fb_w_be: Signal<Local, Bits<32>>,
+    g_flow_fld: Signal<Local, Bits<16>>,
+    t_flow_fld: Signal<Local, Bits<16>>,
     g_out: Signal<Local, Bits<512>>,
 }
 
@@ -407,6 +410,9 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             fb_take: Default::default(),
             fb_in: Default::default(),
             fb_w: Default::default(),
+            fb_w_be: Default::default(),
+            g_flow_fld: Default::default(),
+            t_flow_fld: Default::default(),
             g_out: Default::default(),
         }
     }
@@ -454,8 +460,10 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.m_axis_sleep_tdata.next = self.tx_ctx.m_axis_sleep_tdata.val();
         self.m_axis_sleep_tvalid.next = self.tx_ctx.m_axis_sleep_tvalid.val();
         self.tx_ctx.m_axis_sleep_tready.next = self.m_axis_sleep_tready.val();
-        // Kind 3 ([18:17] = 0b11) is tx_ctx's probe request.
-        self.probe_word.next = bit_cast::<512, 16>(self.s_axis_probe_tdata.val()) | 0x6_0000;
+        // Kind 3 is tx_ctx's probe request.
+        self.probe_word.next = 0.into();
+        self.probe_word.next.set_value_pkt_recv_flow(self.s_axis_probe_tdata.val());
+        self.probe_word.next.set_value_pkt_recv_kind(3.into());
         // Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
         // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
         // a READ: then the gate waits for a payload more than it must, never less) against
@@ -477,24 +485,27 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // The gate releases while no CNP waits and no create / remove writes the CNP RAM.
         self.g_rel.next = self.g_valid.q.val() & !self.g_left.val().get_bit(31) & !self.c_valid.q.val() & !self.sn_valid.q.val();
         // DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
-        // ECN-Echo [20] for a flow with CNPs enabled whose last CNP is old enough (or none was
+        // ECN-Echo (`ece`) for a flow with CNPs enabled whose last CNP is old enough (or none was
         // sent): a CNP follows it.
-        self.g_flow.next = self.g_data.q.val().get_bits::<F>(0);
+        self.g_flow_fld.next = self.g_data.q.val().get_value_pkt_recv_flow();
+        self.g_flow.next = self.g_flow_fld.val().get_bits::<F>(0);
         self.cn_word.next = self.cn.read_data.val();
         if self.cl_valid.q.val() & (self.cl_flow.q.val() == self.g_flow.val()) {
             self.cn_word.next = self.cl_data.q.val();
         }
         self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_bits::<32>(2);
-        self.cn_due.next = (self.g_data.q.val().get_bits::<3>(17) == 0)
-            & self.g_data.q.val().get_bit(20)
+        self.cn_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == 0)
+            & self.g_data.q.val().get_value_pkt_recv_ece()
             & self.cn_word.val().get_bit(0)
             & (!self.cn_word.val().get_bit(1) | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
         self.cn_send.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.cn_due.val() & self.cn_swept.q.val();
-        // Kind 5 ([19:17] = 0b101) is tx_ctx's CNP.
-        self.c_word.next = bit_cast::<512, 16>(self.c_flow.q.val()) | 0xA_0000;
+        // Kind 5 is tx_ctx's CNP.
+        self.c_word.next = 0.into();
+        self.c_word.next.set_value_pkt_recv_flow(self.c_flow.q.val());
+        self.c_word.next.set_value_pkt_recv_kind(5.into());
         self.tx_ctx.s_axis_pktrecv_tvalid.next = self.c_valid.q.val() | self.g_rel.val() | self.s_axis_probe_tvalid.val();
         // Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
-        // (echo [16], feedback [21], no hops, W in hop slot 0's bytes 4-7, big-endian as on the
+        // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
         // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
         // for them) and clears it.
         self.fb_word.next = self.fbr.read_data.val();
@@ -502,17 +513,19 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.fb_word.next = self.fl_data.q.val();
         }
         self.fb_w.next = self.fb_word.val().get_bits::<32>(1);
-        self.fb_due.next = (self.g_data.q.val().get_bits::<3>(17) == 0) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
+        self.fb_w_be.next = (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(0)) << 24)
+            | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(24));
+        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == 0) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
         self.fb_take.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.fb_due.val();
         self.g_out.next = self.g_data.q.val();
         if self.fb_due.val() {
-            self.g_out.next = bit_cast::<512, 96>(self.g_data.q.val().get_bits::<96>(0))
-                | (bits::<512>(1) << 16)
-                | (bits::<512>(1) << 21)
-                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(24)) << 160)
-                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(16)) << 168)
-                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(8)) << 176)
-                | (bit_cast::<512, 8>(self.fb_w.val().get_bits::<8>(0)) << 184);
+            // The word up to the AETH (flow .. aeth: bits [95:0]) kept, nhop 0.
+            self.g_out.next = bit_cast::<512, 96>(self.g_data.q.val().get_bits::<96>(0));
+            self.g_out.next.set_value_pkt_recv_echo(true);
+            self.g_out.next.set_value_pkt_recv_feedback(true);
+            self.g_out.next.set_value_pkt_recv_hops(bit_cast::<320, 32>(self.fb_w_be.val()) << 32);
         }
         self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
         if self.g_rel.val() {
@@ -532,9 +545,10 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         self.sn_valid.d.next = self.s_axis_tx_ctrl_tvalid.val()
             & self.tx_ctx.s_axis_ctrl_tready.val()
-            & ((self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 1) | (self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 2));
-        self.sn_flow.d.next = self.s_axis_tx_ctrl_tdata.val().get_bits::<F>(16);
-        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_bits::<2>(0) == 1) & self.s_axis_tx_ctrl_tdata.val().get_bit(370);
+            & ((self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 1) | (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 2));
+        self.t_flow_fld.next = self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_flow();
+        self.sn_flow.d.next = self.t_flow_fld.val().get_bits::<F>(0);
+        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 1) & self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_cnp();
         self.cn.write_enable.next = false;
         self.cn.write_address.next = self.g_flow.val();
         self.cn.write_data.next = bits::<34>(3) | (bit_cast::<34, 32>(self.now_ns.val().get_bits::<32>(0)) << 2);

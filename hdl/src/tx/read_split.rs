@@ -1,16 +1,16 @@
 //! read_split: one READ to answer becomes its response packets, between rx_ctx and tx_ctx (in
 //! nic_datapath). rx_ctx answers a READ request with one PktRecv of kind 4 carrying the whole
-//! READ (`sim::tx_ctx::ReadResp`'s first form: PSN [55:32], MTU log2 [107:104], length
-//! [159:128], host address [511:448]); tx_ctx sends one frame per PktRecv. This block gives
-//! tx_ctx one PktRecv per response packet: READ Response Only when the READ fits one packet,
-//! else First, Middle..., Last, each with position [25:24], its PSN (wrapping at 2^24), length
-//! [125:112] and host address, the rest of the word as it came. Every other kind passes
-//! unchanged. Golden model `sim::read_split` (docs/modules/read_split.md).
+//! READ (`sim::tx_ctx::ReadResp`'s first form, `sim::layout::READ_RESP`: PSN, MTU log2,
+//! length `total`, host address); tx_ctx sends one frame per PktRecv. This block gives tx_ctx
+//! one PktRecv per response packet: READ Response Only when the READ fits one packet, else
+//! First, Middle..., Last, each with its position `pos`, PSN (wrapping at 2^24), length `len`
+//! and host address, the rest of the word as it came. Every other kind passes unchanged. Golden model `sim::read_split` (docs/modules/read_split.md).
 //!
 //! One register stage, one word out per clock: a READ of n packets holds the input for n
 //! cycles (head-of-line: PktRecvs behind it wait, as they would behind its n frames in
 //! tx_pipe).
 
+use crate::layout::ReadRespFields;
 use rust_hdl::prelude::*;
 
 /// See the module doc.
@@ -52,12 +52,15 @@ pub struct ReadSplit {
     in_va: Signal<Local, Bits<64>>,
     h_mtu: Signal<Local, Bits<32>>,
     more: Signal<Local, bool>,
-    // The parts of the word a packet keeps: [23:0], [31:26], [111:56], [447:128].
+    // The parts of the word a packet keeps, the gaps around the fields it writes (pos, psn,
+    // len, va): [23:0], [31:26], [111:56], [447:128].
     k_lo: Signal<Local, Bits<24>>,
     k_b3: Signal<Local, Bits<6>>,
     k_mid: Signal<Local, Bits<56>>,
     k_hi: Signal<Local, Bits<320>>,
     c_psn: Signal<Local, Bits<24>>,
+    c_psn_be: Signal<Local, Bits<24>>,
+    in_psn_fld: Signal<Local, Bits<24>>,
     c_va: Signal<Local, Bits<64>>,
     c_len: Signal<Local, Bits<16>>,
     c_word: Signal<Local, Bits<512>>,
@@ -77,16 +80,16 @@ impl Logic for ReadSplit {
             self.o_valid.d.next = false;
         }
 
-        // The input's READ fields (kind [19:17] = 4). PSN and address as on the wire and in
-        // little-endian bytes (sim::tx_ctx::ReadResp::to_bytes).
-        self.in_rd.next = self.s_axis_tdata.val().get_bits::<3>(17) == 4;
-        self.in_mtu.next = bits::<32>(1) << self.s_axis_tdata.val().get_bits::<4>(104);
-        self.in_total.next = self.s_axis_tdata.val().get_bits::<32>(128);
-        self.in_psn.next = (bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(32)) << 16)
-            | (bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(40)) << 8)
-            | bit_cast::<24, 8>(self.s_axis_tdata.val().get_bits::<8>(48));
-        self.in_va.next = self.s_axis_tdata.val().get_bits::<64>(448);
-        // The held word's MTU log2 ([107:104]) sits at bit 30 + 48 of h_keep.
+        // The input's READ fields (kind 4). The PSN is big-endian as on the wire.
+        self.in_rd.next = self.s_axis_tdata.val().get_value_kind() == 4;
+        self.in_mtu.next = bits::<32>(1) << self.s_axis_tdata.val().get_value_mtu_log();
+        self.in_total.next = self.s_axis_tdata.val().get_value_total();
+        self.in_psn_fld.next = self.s_axis_tdata.val().get_value_psn();
+        self.in_psn.next = (bit_cast::<24, 8>(self.in_psn_fld.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.in_psn_fld.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.in_psn_fld.val().get_bits::<8>(16));
+        self.in_va.next = self.s_axis_tdata.val().get_value_va();
+        // The held word's MTU log2 ([107:104], in k_mid) sits at bit 30 + 48 of h_keep.
         self.h_mtu.next = bits::<32>(1) << self.h_keep.q.val().get_bits::<4>(78);
 
         // The packet to send: the held READ's next one, else the input's first (or Only).
@@ -117,18 +120,19 @@ impl Logic for ReadSplit {
             self.c_pos.next = 1.into();
             self.c_len.next = self.in_mtu.val().get_bits::<16>(0);
         }
-        // The word with the packet's position [25:24], PSN (big-endian, [55:32]), length
-        // [127:112] and host address [511:448] written in.
+        // The word: the kept parts, with the packet's position, PSN (big-endian), length and
+        // host address written in.
+        self.c_psn_be.next = (bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(16));
         self.c_word.next = bit_cast::<512, 24>(self.k_lo.val())
-            | (bit_cast::<512, 2>(self.c_pos.val()) << 24)
             | (bit_cast::<512, 6>(self.k_b3.val()) << 26)
-            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(16)) << 32)
-            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(8)) << 40)
-            | (bit_cast::<512, 8>(self.c_psn.val().get_bits::<8>(0)) << 48)
             | (bit_cast::<512, 56>(self.k_mid.val()) << 56)
-            | (bit_cast::<512, 16>(self.c_len.val()) << 112)
-            | (bit_cast::<512, 320>(self.k_hi.val()) << 128)
-            | (bit_cast::<512, 64>(self.c_va.val()) << 448);
+            | (bit_cast::<512, 320>(self.k_hi.val()) << 128);
+        self.c_word.next.set_value_pos(self.c_pos.val());
+        self.c_word.next.set_value_psn(self.c_psn_be.val());
+        self.c_word.next.set_value_len(self.c_len.val());
+        self.c_word.next.set_value_va(self.c_va.val());
 
         if self.busy.q.val() & self.free.val() {
             self.o_valid.d.next = true;

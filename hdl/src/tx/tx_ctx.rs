@@ -26,6 +26,7 @@
 //! reset (and at power-up) the block sweeps the msg RAM for 2^F cycles, clearing every flow,
 //! with every input not ready.
 
+use crate::layout::{DmaRdFields, PktRecvNamed, ReadRespNamed, TxCreateNamed, TxDescNamed, TxFlowFields, TxMsgFields, TxPostNamed};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -34,10 +35,9 @@ pub const OP_CREATE: u64 = 1;
 pub const OP_REMOVE: u64 = 2;
 pub const OP_POST: u64 = 3;
 
-/// ctx RAM word: template 288 | MTU 14 | telemetry 1 | fast-start count 16 | probe mode 1.
+/// ctx RAM word (`sim::layout::TX_FLOW`).
 const CTX_BITS: usize = 320;
-/// msg RAM word: valid 1 | pending 1 | offset 32 | length 32 | local address 64 | next PSN 24 |
-/// packets sent (saturating) 16 | RETH bytes 128 | first PSN 24 (for go-back-N) | READ 1.
+/// msg RAM word (`sim::layout::TX_MSG`).
 const MSG_BITS: usize = 323;
 
 /// See the module doc. `F`: log2 of the flow count.
@@ -191,7 +191,12 @@ pub struct TxCtx<const F: usize> {
     adesc: Signal<Local, Bits<1024>>,
     a_fb: Signal<Local, Bits<8>>,
     // Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
-    a_b28: Signal<Local, Bits<24>>,
+    a_sem: Signal<Local, Bits<8>>,
+    a_pkey: Signal<Local, Bits<16>>,
+    t_desc: Signal<Local, Bits<1024>>,
+    psn_be: Signal<Local, Bits<24>>,
+    dplen_be: Signal<Local, Bits<16>>,
+    a_plen_be: Signal<Local, Bits<16>>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
     a_psn: Signal<Local, Bits<24>>,
@@ -240,10 +245,14 @@ pub struct TxCtx<const F: usize> {
     dma_addr: Signal<Local, Bits<64>>,
     tele_byte: Signal<Local, Bits<8>>,
     reth_out: Signal<Local, Bits<128>>,
-    st_next: Signal<Local, Bits<2>>,
+    pend1: Signal<Local, bool>,
+    in_rflow_fld: Signal<Local, Bits<16>>,
+    in_cflow_fld: Signal<Local, Bits<16>>,
+    r_psn_fld: Signal<Local, Bits<24>>,
+    c_reth_fld: Signal<Local, Bits<128>>,
+    r_len_fld: Signal<Local, Bits<16>>,
     off1: Signal<Local, Bits<32>>,
     psn1: Signal<Local, Bits<24>>,
-    st_post: Signal<Local, Bits<2>>,
     ack_req: Signal<Local, Bits<8>>,
     r_both: Signal<Local, bool>,
     m_read: Signal<Local, bool>,
@@ -350,7 +359,12 @@ impl<const F: usize> Default for TxCtx<F> {
             ack_op: Default::default(),
             adesc: Default::default(),
             a_fb: Default::default(),
-            a_b28: Default::default(),
+            a_sem: Default::default(),
+            a_pkey: Default::default(),
+            t_desc: Default::default(),
+            psn_be: Default::default(),
+            dplen_be: Default::default(),
+            a_plen_be: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
             a_psn: Default::default(),
@@ -396,10 +410,14 @@ impl<const F: usize> Default for TxCtx<F> {
             dma_addr: Default::default(),
             tele_byte: Default::default(),
             reth_out: Default::default(),
-            st_next: Default::default(),
+            pend1: Default::default(),
+            in_rflow_fld: Default::default(),
+            in_cflow_fld: Default::default(),
+            r_psn_fld: Default::default(),
+            c_reth_fld: Default::default(),
+            r_len_fld: Default::default(),
             off1: Default::default(),
             psn1: Default::default(),
-            st_post: Default::default(),
             ack_req: Default::default(),
             r_both: Default::default(),
             m_read: Default::default(),
@@ -444,7 +462,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         // S2 holds an event only while an output register it needs is full. Every event may
         // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
         // other output registers, other PktRecvs the descriptor register only.
-        self.r_kind.next = self.p_recv.q.val().get_bits::<3>(17);
+        self.r_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
         self.r_both.next = self.r_kind.val() == 4;
         self.go.next = !self.p_valid.q.val()
             | (self.w_free.val()
@@ -459,17 +477,19 @@ impl<const F: usize> Logic for TxCtx<F> {
             & self.go.val()
             & self.s_room.val();
         self.in_kind.next = 0.into();
+        self.in_rflow_fld.next = self.s_axis_pktrecv_tdata.val().get_value_pkt_recv_flow();
+        self.in_cflow_fld.next = self.s_axis_ctrl_tdata.val().get_value_tx_create_flow();
         self.addr.next = self.s_axis_pktsend_tdata.val().get_bits::<F>(0);
         if self.s_axis_pktsend_tvalid.val() & self.s_room.val() {
             self.in_kind.next = 3.into();
         }
         if self.s_axis_pktrecv_tvalid.val() {
             self.in_kind.next = 2.into();
-            self.addr.next = self.s_axis_pktrecv_tdata.val().get_bits::<F>(0);
+            self.addr.next = self.in_rflow_fld.val().get_bits::<F>(0);
         }
         if self.s_axis_ctrl_tvalid.val() {
             self.in_kind.next = 1.into();
-            self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(16);
+            self.addr.next = self.in_cflow_fld.val().get_bits::<F>(0);
         }
         self.next_a2.next = self.p_addr.q.val();
         if self.go.val() {
@@ -497,12 +517,12 @@ impl<const F: usize> Logic for TxCtx<F> {
             & (self.p_kind.q.val() == 3)
             & self.free.val()
             & self.w_free.val();
-        self.c_op.next = self.p_ctrl.q.val().get_bits::<2>(0);
-        self.c_flow.next = self.p_ctrl.q.val().get_bits::<16>(16);
+        self.c_op.next = self.p_ctrl.q.val().get_value_tx_create_op();
+        self.c_flow.next = self.p_ctrl.q.val().get_value_tx_create_flow();
         self.p_flow.next = self.p_send.q.val();
         self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
         self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
-        self.r_flow.next = self.p_recv.q.val().get_bits::<16>(0);
+        self.r_flow.next = self.p_recv.q.val().get_value_pkt_recv_flow();
         self.g_rew.next = self.r_kind.val() == 1;
         self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
 
@@ -516,20 +536,20 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.lw_msg.q.val() {
             self.mw.next = self.lw_mdata.q.val();
         }
-        self.m_valid.next = self.mw.val().get_bit(0);
-        self.m_pend.next = self.mw.val().get_bit(1);
-        self.m_off.next = self.mw.val().get_bits::<32>(2);
-        self.m_len.next = self.mw.val().get_bits::<32>(34);
-        self.m_local.next = self.mw.val().get_bits::<64>(66);
-        self.m_psn.next = self.mw.val().get_bits::<24>(130);
-        self.m_sent.next = self.mw.val().get_bits::<16>(154);
-        self.m_reth.next = self.mw.val().get_bits::<128>(170);
-        self.m_first.next = self.mw.val().get_bits::<24>(298);
-        self.m_read.next = self.mw.val().get_bit(322);
-        self.t_mtu.next = self.cw.val().get_bits::<14>(288);
-        self.t_tele.next = self.cw.val().get_bit(302);
-        self.t_fs.next = self.cw.val().get_bits::<16>(303);
-        self.t_probe.next = self.cw.val().get_bit(319);
+        self.m_valid.next = self.mw.val().get_value_valid();
+        self.m_pend.next = self.mw.val().get_value_pending();
+        self.m_off.next = self.mw.val().get_value_offset();
+        self.m_len.next = self.mw.val().get_value_len();
+        self.m_local.next = self.mw.val().get_value_local();
+        self.m_psn.next = self.mw.val().get_value_psn();
+        self.m_sent.next = self.mw.val().get_value_sent();
+        self.m_reth.next = self.mw.val().get_value_reth();
+        self.m_first.next = self.mw.val().get_value_first_psn();
+        self.m_read.next = self.mw.val().get_value_read();
+        self.t_mtu.next = self.cw.val().get_value_mtu();
+        self.t_tele.next = self.cw.val().get_value_telemetry();
+        self.t_fs.next = self.cw.val().get_value_fast_start();
+        self.t_probe.next = self.cw.val().get_value_probe();
 
         // ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
         self.rest.next = self.m_len.val() - self.m_off.val();
@@ -552,9 +572,11 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
         // LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
         self.not_ect.next = (bit_cast::<17, 16>(self.m_sent.val()) + 1) < bit_cast::<17, 16>(self.t_fs.val());
-        self.tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
+        // The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
+        self.t_desc.next = bit_cast::<1024, 288>(self.cw.val().get_value_template());
+        self.tos.next = (self.t_desc.val().get_value_tx_desc_tos() & 0xFC) | 0x02;
         if self.not_ect.val() {
-            self.tos.next = self.cw.val().get_bits::<8>(160) & 0xFC;
+            self.tos.next = self.t_desc.val().get_value_tx_desc_tos() & 0xFC;
         }
         self.send.next = self.take_p.val() & self.p_id_ok.val() & self.m_valid.val() & self.m_pend.val();
         // Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
@@ -599,27 +621,23 @@ impl<const F: usize> Logic for TxCtx<F> {
         } else if self.first.val() {
             self.reth_out.next = self.m_reth.val();
         }
-        // msg word bits [1:0] after the packet: valid, pending unless it was the last.
-        self.st_next.next = 3.into();
-        if self.last.val() {
-            self.st_next.next = 1.into();
-        }
-        self.st_post.next = 3.into();
-        // Descriptor: template bytes 0..19, TOS, 21..26, opcode, 28..34, AckReq, PSN, T, RETH
-        // on First/Only, payload length (bytes 58-59, big-endian).
-        self.desc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
-            | (bit_cast::<1024, 8>(self.tos.val()) << 160)
-            | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
-            | (bit_cast::<1024, 8>(self.opcode.val()) << 216)
-            | (bit_cast::<1024, 56>(self.cw.val().get_bits::<56>(224)) << 224)
-            | (bit_cast::<1024, 8>(self.ack_req.val()) << 280)
-            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(16)) << 288)
-            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(8)) << 296)
-            | (bit_cast::<1024, 8>(self.m_psn.val().get_bits::<8>(0)) << 304)
-            | (bit_cast::<1024, 8>(self.tele_byte.val()) << 312)
-            | (bit_cast::<1024, 128>(self.reth_out.val()) << 320)
-            | (bit_cast::<1024, 6>(self.dplen.val().get_bits::<6>(8)) << 464)
-            | (bit_cast::<1024, 8>(self.dplen.val().get_bits::<8>(0)) << 472);
+        // The msg word after the packet is pending unless it was the last.
+        self.pend1.next = !self.last.val();
+        // Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
+        // First/Only, payload length (big-endian, as on the wire).
+        self.psn_be.next = bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(16))
+            | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
+            | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16);
+        self.dplen_be.next = bit_cast::<16, 6>(self.dplen.val().get_bits::<6>(8))
+            | (bit_cast::<16, 8>(self.dplen.val().get_bits::<8>(0)) << 8);
+        self.desc.next = self.t_desc.val();
+        self.desc.next.set_value_tx_desc_tos(self.tos.val());
+        self.desc.next.set_value_tx_desc_opcode(self.opcode.val());
+        self.desc.next.set_value_tx_desc_ack_req(self.ack_req.val());
+        self.desc.next.set_value_tx_desc_psn(self.psn_be.val());
+        self.desc.next.set_value_tx_desc_tele(self.tele_byte.val());
+        self.desc.next.set_value_tx_desc_ext(self.reth_out.val());
+        self.desc.next.set_value_tx_desc_payload_len(self.dplen_be.val());
         // ACK / NAK (0x11), telemetry response (0xC1), probe (0xC0): template, TOS ECT(0), no
         // AckReq. ACK / NAK: PSN and AETH from the PktRecv, telemetry echo (T, nhop, hop slots)
         // if it carries one. Response: its PSN, T and its hops always. Probe: the flow's next
@@ -633,26 +651,28 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (self.r_kind.val() == 4)
                 | (self.r_kind.val() == 5));
         self.ack_op.next = OP_ACKNOWLEDGE.into();
-        self.a_psn.next = self.p_recv.q.val().get_bits::<24>(32);
-        self.a_tele.next = self.p_recv.q.val().get_bits::<1>(16);
-        self.a_aeth.next = self.p_recv.q.val().get_bits::<32>(64);
+        self.r_psn_fld.next = self.p_recv.q.val().get_value_pkt_recv_psn();
+        self.r_len_fld.next = self.p_recv.q.val().get_value_read_resp_len();
+        self.a_psn.next = self.r_psn_fld.val();
+        self.a_tele.next = self.p_recv.q.val().get_value_pkt_recv_echo_bits();
+        self.a_aeth.next = self.p_recv.q.val().get_value_pkt_recv_aeth();
         self.a_plen.next = 0.into();
         if self.r_kind.val() == 4 {
             // READ response: Only 0x10, or First / Middle / Last (0x0D..0x0F) by the
-            // position [25:24] read_split wrote; PSN, AETH (tx_pipe leaves it out of a
-            // Middle), payload length [125:112]; no telemetry.
+            // position read_split wrote; PSN, AETH (tx_pipe leaves it out of a Middle), payload
+            // length (its low 14 bits); no telemetry.
             self.ack_op.next = OP_RDMA_READ_RESPONSE_ONLY.into();
-            if self.p_recv.q.val().get_bits::<2>(24) != 0 {
+            if self.p_recv.q.val().get_value_read_resp_pos() != 0 {
                 // Positions 1, 2, 3 are First, Middle, Last: the opcodes after READ request.
                 self.ack_op.next =
-                    bit_cast::<8, 2>(self.p_recv.q.val().get_bits::<2>(24)) + OP_RDMA_READ_REQUEST;
+                    bit_cast::<8, 2>(self.p_recv.q.val().get_value_read_resp_pos()) + OP_RDMA_READ_REQUEST;
             }
             // A Middle has no AETH: the descriptor's AETH bytes are 0, as the model's.
-            if self.p_recv.q.val().get_bits::<2>(24) == 2 {
+            if self.p_recv.q.val().get_value_read_resp_pos() == 2 {
                 self.a_aeth.next = 0.into();
             }
             self.a_tele.next = 0.into();
-            self.a_plen.next = self.p_recv.q.val().get_bits::<14>(112);
+            self.a_plen.next = self.r_len_fld.val().get_bits::<14>(0);
         } else if self.r_kind.val() == 2 {
             self.ack_op.next = OP_HPCC_TELEMETRY_RESPONSE.into();
             self.a_tele.next = 1.into();
@@ -671,54 +691,57 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.a_tele.next = 1.into();
             self.a_aeth.next = 0.into();
         }
-        self.ack_tos.next = (self.cw.val().get_bits::<8>(160) & 0xFC) | 0x02;
+        self.ack_tos.next = (self.t_desc.val().get_value_tx_desc_tos() & 0xFC) | 0x02;
         self.echo_nhop.next = 0.into();
         self.echo_hops.next = 0.into();
         self.a_fbk.next = 0.into();
-        if (self.p_recv.q.val().get_bit(16) & (self.r_kind.val() == 0)) | (self.r_kind.val() == 2) {
-            self.echo_nhop.next = self.p_recv.q.val().get_bits::<8>(96);
-            self.echo_hops.next = self.p_recv.q.val().get_bits::<320>(128);
+        if (self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == 0)) | (self.r_kind.val() == 2) {
+            self.echo_nhop.next = self.p_recv.q.val().get_value_pkt_recv_nhop();
+            self.echo_hops.next = self.p_recv.q.val().get_value_pkt_recv_hops();
         }
-        // An ACK / NAK's echo with Rx-HPCC feedback ([21]; W is in hop slot 0): tx_pipe sets F.
-        if self.p_recv.q.val().get_bit(16) & (self.r_kind.val() == 0) {
-            self.a_fbk.next = self.p_recv.q.val().get_bits::<1>(21);
+        // An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
+        if self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == 0) {
+            self.a_fbk.next = self.p_recv.q.val().get_value_pkt_recv_feedback_bits();
         }
         // BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
-        // request arrived CE-marked (PktRecv [20], kind 0), clear in every other frame built
+        // request arrived CE-marked (PktRecv `ece`, kind 0), clear in every other frame built
         // here (the LDCP receiver's half: the template's BECN is for data frames only).
-        self.a_fb.next = self.cw.val().get_bits::<8>(248) & 0x80;
-        if (self.r_kind.val() == 0) & self.p_recv.q.val().get_bit(20) {
-            self.a_fb.next = (self.cw.val().get_bits::<8>(248) & 0x80) | 0x40;
+        self.a_fb.next = self.t_desc.val().get_value_tx_desc_fb() & 0x80;
+        if (self.r_kind.val() == 0) & self.p_recv.q.val().get_value_pkt_recv_ece() {
+            self.a_fb.next = (self.t_desc.val().get_value_tx_desc_fb() & 0x80) | 0x40;
         }
         // A CNP: FECN 0, BECN 1, SE / M / pad / version 0, P_Key 0xFFFF.
-        self.a_b28.next = self.cw.val().get_bits::<24>(224);
+        self.a_sem.next = self.t_desc.val().get_value_tx_desc_se_m();
+        self.a_pkey.next = self.t_desc.val().get_value_tx_desc_pkey();
         if self.r_kind.val() == 5 {
             self.a_fb.next = 0x40.into();
-            self.a_b28.next = 0xFF_FF00.into();
+            self.a_sem.next = 0.into();
+            self.a_pkey.next = 0xFFFF.into();
         }
-        self.adesc.next = bit_cast::<1024, 160>(self.cw.val().get_bits::<160>(0))
-            | (bit_cast::<1024, 8>(self.ack_tos.val()) << 160)
-            | (bit_cast::<1024, 48>(self.cw.val().get_bits::<48>(168)) << 168)
-            | (bit_cast::<1024, 8>(self.ack_op.val()) << 216)
-            | (bit_cast::<1024, 24>(self.a_b28.val()) << 224)
-            | (bit_cast::<1024, 8>(self.a_fb.val()) << 248)
-            | (bit_cast::<1024, 24>(self.cw.val().get_bits::<24>(256)) << 256)
-            | (bit_cast::<1024, 24>(self.a_psn.val()) << 288)
-            | (bit_cast::<1024, 1>(self.a_tele.val()) << 312)
-            | (bit_cast::<1024, 32>(self.a_aeth.val()) << 320)
-            | (bit_cast::<1024, 8>(self.echo_nhop.val()) << 448)
-            | (bit_cast::<1024, 1>(self.a_fbk.val()) << 456)
-            | (bit_cast::<1024, 6>(self.a_plen.val().get_bits::<6>(8)) << 464)
-            | (bit_cast::<1024, 8>(self.a_plen.val().get_bits::<8>(0)) << 472)
-            | (bit_cast::<1024, 320>(self.echo_hops.val()) << 512);
+        self.a_plen_be.next = bit_cast::<16, 6>(self.a_plen.val().get_bits::<6>(8))
+            | (bit_cast::<16, 8>(self.a_plen.val().get_bits::<8>(0)) << 8);
+        self.adesc.next = self.t_desc.val();
+        self.adesc.next.set_value_tx_desc_tos(self.ack_tos.val());
+        self.adesc.next.set_value_tx_desc_opcode(self.ack_op.val());
+        self.adesc.next.set_value_tx_desc_se_m(self.a_sem.val());
+        self.adesc.next.set_value_tx_desc_pkey(self.a_pkey.val());
+        self.adesc.next.set_value_tx_desc_fb(self.a_fb.val());
+        self.adesc.next.set_value_tx_desc_ack_req(0.into());
+        self.adesc.next.set_value_tx_desc_psn(self.a_psn.val());
+        self.adesc.next.set_value_tx_desc_tele(bit_cast::<8, 1>(self.a_tele.val()));
+        self.adesc.next.set_value_tx_desc_ext(bit_cast::<128, 32>(self.a_aeth.val()));
+        self.adesc.next.set_value_tx_desc_nhop(self.echo_nhop.val());
+        self.adesc.next.set_value_tx_desc_feedback(bit_cast::<8, 1>(self.a_fbk.val()));
+        self.adesc.next.set_value_tx_desc_payload_len(self.a_plen_be.val());
+        self.adesc.next.set_value_tx_desc_hops(self.echo_hops.val());
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
         // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
         // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
         // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
-        self.g_psn.next = (bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(32)) << 16)
-            | (bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(40)) << 8)
-            | bit_cast::<24, 8>(self.p_recv.q.val().get_bits::<8>(48));
+        self.g_psn.next = (bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(16));
         self.g_k.next = self.g_psn.val() - self.m_first.val();
         self.g_sent.next = self.m_psn.val() - self.m_first.val();
         self.g_ok.next = self.take_r.val() & self.g_rew.val() & self.r_id_ok.val() & self.m_valid.val()
@@ -731,12 +754,13 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.g_off.next = self.g_plo.val() + (self.g_phi.val() << 16);
 
         // ---- Control word checks and fields.
-        self.c_mtu.next = self.p_ctrl.q.val().get_bits::<14>(352);
+        self.c_mtu.next = self.p_ctrl.q.val().get_value_tx_create_mtu();
         // Message length: RETH bytes 12..15 (big-endian) of the post.
-        self.c_len.next = (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(160)) << 24)
-            | (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(168)) << 16)
-            | (bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(176)) << 8)
-            | bit_cast::<32, 8>(self.p_ctrl.q.val().get_bits::<8>(184));
+        self.c_reth_fld.next = self.p_ctrl.q.val().get_value_tx_post_reth();
+        self.c_len.next = (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(96)) << 24)
+            | (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(104)) << 16)
+            | (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(112)) << 8)
+            | bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(120));
         self.c_ok.next = false;
         if self.c_id_ok.val() {
             if self.c_op.val() == 1 {
@@ -753,11 +777,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
         self.ctx.write_address.next = self.wr_addr.val();
         self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
-        self.c_wd.next = bit_cast::<CTX_BITS, 288>(self.p_ctrl.q.val().get_bits::<288>(64))
-            | (bit_cast::<CTX_BITS, 14>(self.c_mtu.val()) << 288)
-            | (bit_cast::<CTX_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(368)) << 302)
-            | (bit_cast::<CTX_BITS, 16>(self.p_ctrl.q.val().get_bits::<16>(384)) << 303)
-            | (bit_cast::<CTX_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(369)) << 319);
+        self.c_wd.next = 0.into();
+        self.c_wd.next.set_value_template(self.p_ctrl.q.val().get_value_tx_create_template());
+        self.c_wd.next.set_value_mtu(self.c_mtu.val());
+        self.c_wd.next.set_value_telemetry(self.p_ctrl.q.val().get_value_tx_create_telemetry());
+        self.c_wd.next.set_value_fast_start(self.p_ctrl.q.val().get_value_tx_create_fast_start());
+        self.c_wd.next.set_value_probe(self.p_ctrl.q.val().get_value_tx_create_probe());
         self.msg.write_address.next = self.wr_addr.val();
         self.m_we.next = false;
         self.m_wd.next = self.mw.val();
@@ -770,45 +795,34 @@ impl<const F: usize> Logic for TxCtx<F> {
             }
         } else if self.take_c.val() & self.c_ok.val() {
             self.m_we.next = true;
+            self.m_wd.next = 0.into();
             if self.c_op.val() == 1 {
-                self.m_wd.next = 1.into();
-            } else if self.c_op.val() == 2 {
-                self.m_wd.next = 0.into();
-            } else {
+                self.m_wd.next.set_value_valid(true);
+            } else if self.c_op.val() == 3 {
                 // Post: pending, offset 0, length, local address, first PSN, RETH bytes; keeps
                 // the packets-sent count.
-                self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
-                    | (bit_cast::<MSG_BITS, 32>(self.c_len.val()) << 34)
-                    | (bit_cast::<MSG_BITS, 64>(self.p_ctrl.q.val().get_bits::<64>(192)) << 66)
-                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 130)
-                    | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
-                    | (bit_cast::<MSG_BITS, 128>(self.p_ctrl.q.val().get_bits::<128>(64)) << 170)
-                    | (bit_cast::<MSG_BITS, 24>(self.p_ctrl.q.val().get_bits::<24>(256)) << 298)
-                    | (bit_cast::<MSG_BITS, 1>(self.p_ctrl.q.val().get_bits::<1>(280)) << 322);
+                self.m_wd.next.set_value_valid(true);
+                self.m_wd.next.set_value_pending(true);
+                self.m_wd.next.set_value_len(self.c_len.val());
+                self.m_wd.next.set_value_local(self.p_ctrl.q.val().get_value_tx_post_local());
+                self.m_wd.next.set_value_psn(self.p_ctrl.q.val().get_value_tx_post_first_psn());
+                self.m_wd.next.set_value_sent(self.m_sent.val());
+                self.m_wd.next.set_value_reth(self.p_ctrl.q.val().get_value_tx_post_reth());
+                self.m_wd.next.set_value_first_psn(self.p_ctrl.q.val().get_value_tx_post_first_psn());
+                self.m_wd.next.set_value_read(self.p_ctrl.q.val().get_value_tx_post_read());
             }
         } else if self.send.val() {
             self.m_we.next = true;
-            self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_next.val())
-                | (bit_cast::<MSG_BITS, 32>(self.off1.val()) << 2)
-                | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
-                | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
-                | (bit_cast::<MSG_BITS, 24>(self.psn1.val()) << 130)
-                | (bit_cast::<MSG_BITS, 16>(self.sent1.val()) << 154)
-                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
-                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298)
-                | (bit_cast::<MSG_BITS, 1>(self.mw.val().get_bits::<1>(322)) << 322);
+            self.m_wd.next.set_value_pending(self.pend1.val());
+            self.m_wd.next.set_value_offset(self.off1.val());
+            self.m_wd.next.set_value_psn(self.psn1.val());
+            self.m_wd.next.set_value_sent(self.sent1.val());
         } else if self.g_ok.val() {
             // Go-back-N: pending, offset k x MTU, next PSN = the NAK's PSN; the rest kept.
             self.m_we.next = true;
-            self.m_wd.next = bit_cast::<MSG_BITS, 2>(self.st_post.val())
-                | (bit_cast::<MSG_BITS, 32>(self.g_off.val()) << 2)
-                | (bit_cast::<MSG_BITS, 32>(self.m_len.val()) << 34)
-                | (bit_cast::<MSG_BITS, 64>(self.m_local.val()) << 66)
-                | (bit_cast::<MSG_BITS, 24>(self.g_psn.val()) << 130)
-                | (bit_cast::<MSG_BITS, 16>(self.m_sent.val()) << 154)
-                | (bit_cast::<MSG_BITS, 128>(self.m_reth.val()) << 170)
-                | (bit_cast::<MSG_BITS, 24>(self.m_first.val()) << 298)
-                | (bit_cast::<MSG_BITS, 1>(self.mw.val().get_bits::<1>(322)) << 322);
+            self.m_wd.next.set_value_pending(true);
+            self.m_wd.next.set_value_offset(self.g_off.val());
+            self.m_wd.next.set_value_psn(self.g_psn.val());
         }
 
         self.ctx.write_enable.next = self.c_we.val();
@@ -860,9 +874,10 @@ impl<const F: usize> Logic for TxCtx<F> {
             }
             if (self.plen.val() != 0) & !self.m_read.val() {
                 self.r_valid.d.next = true;
-                self.r_data.d.next = bit_cast::<128, 64>(self.dma_addr.val())
-                    | (bit_cast::<128, 14>(self.plen.val()) << 64)
-                    | (bit_cast::<128, 16>(self.p_flow.val()) << 80);
+                self.r_data.d.next = 0.into();
+                self.r_data.d.next.set_value_addr(self.dma_addr.val());
+                self.r_data.d.next.set_value_len(self.plen.val());
+                self.r_data.d.next.set_value_flow(self.p_flow.val());
             }
         }
         if self.ack_send.val() {
@@ -870,9 +885,10 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.d_data.d.next = self.adesc.val();
             if self.a_plen.val() != 0 {
                 self.r_valid.d.next = true;
-                self.r_data.d.next = bit_cast::<128, 64>(self.p_recv.q.val().get_bits::<64>(448))
-                    | (bit_cast::<128, 14>(self.a_plen.val()) << 64)
-                    | (bit_cast::<128, 16>(self.r_flow.val()) << 80);
+                self.r_data.d.next = 0.into();
+                self.r_data.d.next.set_value_addr(self.p_recv.q.val().get_value_read_resp_va());
+                self.r_data.d.next.set_value_len(self.a_plen.val());
+                self.r_data.d.next.set_value_flow(self.r_flow.val());
             }
         }
         if self.take_r.val() & !self.g_rew.val() & !self.ack_send.val() {

@@ -23,6 +23,7 @@
 use crate::byte_mask::ByteMask;
 use crate::dist_ram::DistRam;
 use crate::icrc_pipe::IcrcPipe;
+use crate::layout::{TxDescNamed, TxHdrNamed};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -39,7 +40,7 @@ pub struct TxPipe {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: empties every stage and the FIFOs, clears `stat_len_err`.
     pub reset: Signal<In, bool>,
-    /// Header descriptor, 128 bytes, byte i at [8i+7:8i] (layout: `sim::tx_pipe::at`).
+    /// Header descriptor, 128 bytes, byte i at [8i+7:8i] (layout: `sim::layout::TX_DESC`).
     pub s_axis_desc_tdata: Signal<In, Bits<1024>>,
     /// A descriptor is offered.
     pub s_axis_desc_tvalid: Signal<In, bool>,
@@ -146,6 +147,15 @@ pub struct TxPipe {
     is_cnp: Signal<Local, bool>,
     has_pay: Signal<Local, bool>,
     plen_raw: Signal<Local, Bits<14>>,
+    // Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
+    // stage B: the registered one).
+    d_plen_fld: Signal<Local, Bits<16>>,
+    d_tele_fld: Signal<Local, Bits<8>>,
+    d_ipid_fld: Signal<Local, Bits<16>>,
+    d_ipsrc_fld: Signal<Local, Bits<32>>,
+    d_ipdst_fld: Signal<Local, Bits<32>>,
+    q_fbk_fld: Signal<Local, Bits<8>>,
+    q_ext_fld: Signal<Local, Bits<128>>,
     plen: Signal<Local, Bits<14>>,
     pad: Signal<Local, Bits<2>>,
     ext_len: Signal<Local, Bits<7>>,
@@ -234,8 +244,13 @@ impl Logic for TxPipe {
         self.crcs.write_clock.next = self.clock.val();
         self.ones64.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
 
-        // ---- A: decode the offered descriptor (bytes: sim::tx_pipe::at).
-        self.op.next = self.s_axis_desc_tdata.val().get_bits::<8>(216);
+        // ---- A: decode the offered descriptor (sim::layout::TX_DESC).
+        self.d_plen_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_payload_len();
+        self.d_tele_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_tele();
+        self.d_ipid_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_id();
+        self.d_ipsrc_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_src();
+        self.d_ipdst_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_dst();
+        self.op.next = self.s_axis_desc_tdata.val().get_value_tx_desc_opcode();
         self.is_reth.next = (self.op.val() == OP_RDMA_WRITE_FIRST) | (self.op.val() == OP_RDMA_WRITE_ONLY) | (self.op.val() == OP_RDMA_READ_REQUEST);
         self.is_aeth.next = (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
             | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
@@ -250,8 +265,8 @@ impl Logic for TxPipe {
             | (self.op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)
             | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
             | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY);
-        self.plen_raw.next = (bit_cast::<14, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(464)) << 8)
-            | bit_cast::<14, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(472));
+        self.plen_raw.next = (bit_cast::<14, 8>(self.d_plen_fld.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<14, 8>(self.d_plen_fld.val().get_bits::<8>(8));
         self.plen.next = 0.into();
         if self.has_pay.val() {
             self.plen.next = self.plen_raw.val();
@@ -265,24 +280,24 @@ impl Logic for TxPipe {
             self.ext_len.next = 16.into();
         }
         self.hlen.next = self.ext_len.val() + 54;
-        if self.s_axis_desc_tdata.val().get_bit(312) {
+        if self.d_tele_fld.val().get_bit(0) {
             self.hlen.next = self.ext_len.val() + 98;
         }
         // IPv4 header words other than total length and checksum, big-endian.
-        self.w_tos.next = bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(160)) | 0x4500;
-        self.w_id.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(176)) << 8)
-            | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(184));
-        self.df.next = self.s_axis_desc_tdata.val().get_bits::<8>(192) & 0x40;
+        self.w_tos.next = bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_value_tx_desc_tos()) | 0x4500;
+        self.w_id.next = (bit_cast::<16, 8>(self.d_ipid_fld.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<16, 8>(self.d_ipid_fld.val().get_bits::<8>(8));
+        self.df.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_flags() & 0x40;
         self.w_df.next = bit_cast::<16, 8>(self.df.val()) << 8;
-        self.w_ttl.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(168)) << 8) | 0x11;
-        self.w_s0.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(96)) << 8)
-            | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(104));
-        self.w_s1.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(112)) << 8)
-            | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(120));
-        self.w_d0.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(128)) << 8)
-            | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(136));
-        self.w_d1.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(144)) << 8)
-            | bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_bits::<8>(152));
+        self.w_ttl.next = (bit_cast::<16, 8>(self.s_axis_desc_tdata.val().get_value_tx_desc_ttl()) << 8) | 0x11;
+        self.w_s0.next = (bit_cast::<16, 8>(self.d_ipsrc_fld.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<16, 8>(self.d_ipsrc_fld.val().get_bits::<8>(8));
+        self.w_s1.next = (bit_cast::<16, 8>(self.d_ipsrc_fld.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<16, 8>(self.d_ipsrc_fld.val().get_bits::<8>(24));
+        self.w_d0.next = (bit_cast::<16, 8>(self.d_ipdst_fld.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<16, 8>(self.d_ipdst_fld.val().get_bits::<8>(8));
+        self.w_d1.next = (bit_cast::<16, 8>(self.d_ipdst_fld.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<16, 8>(self.d_ipdst_fld.val().get_bits::<8>(24));
 
         // ---- B: header bytes from stage A.
         self.total_len.next = self.a_total_len.q.val();
@@ -302,54 +317,57 @@ impl Logic for TxPipe {
         self.tl_be.next = (self.total_len.val() >> 8) | (self.total_len.val() << 8);
         self.ul_be.next = (self.udp_len.val() >> 8) | (self.udp_len.val() << 8);
         self.cs_be.next = (self.csum.val() >> 8) | (self.csum.val() << 8);
-        self.se_m.next = (self.a_desc.q.val().get_bits::<8>(224) & 0xC0) | (bit_cast::<8, 2>(self.a_pad.q.val()) << 4);
-        self.f_b.next = self.a_desc.q.val().get_bits::<8>(248) & 0xC0;
-        self.a_t.next = self.a_desc.q.val().get_bits::<8>(280) & 0x80;
+        self.se_m.next = (self.a_desc.q.val().get_value_tx_desc_se_m() & 0xC0) | (bit_cast::<8, 2>(self.a_pad.q.val()) << 4);
+        self.f_b.next = self.a_desc.q.val().get_value_tx_desc_fb() & 0xC0;
+        self.a_t.next = self.a_desc.q.val().get_value_tx_desc_ack_req() & 0x80;
         if self.a_tele.q.val() {
-            self.a_t.next = (self.a_desc.q.val().get_bits::<8>(280) & 0x80) | 0x40;
+            self.a_t.next = (self.a_desc.q.val().get_value_tx_desc_ack_req() & 0x80) | 0x40;
         }
+        self.q_fbk_fld.next = self.a_desc.q.val().get_value_tx_desc_feedback();
+        self.q_ext_fld.next = self.a_desc.q.val().get_value_tx_desc_ext();
         self.tele0.next = 0x10.into();
         self.tele.next = 0x10.into();
         if self.a_echo.q.val() {
-            // E = 1, and F (Rx-HPCC feedback in slot 0) from descriptor byte 57 bit 0.
+            // E = 1, and F (Rx-HPCC feedback in slot 0) from the descriptor's feedback bit 0.
             self.tele0.next = 0x18.into();
-            if self.a_desc.q.val().get_bit(456) {
+            if self.q_fbk_fld.val().get_bit(0) {
                 self.tele0.next = 0x1C.into();
             }
             self.tele.next = bit_cast::<352, 8>(self.tele0.val())
-                | (bit_cast::<352, 8>(self.a_desc.q.val().get_bits::<8>(448)) << 8)
-                | (bit_cast::<352, 320>(self.a_desc.q.val().get_bits::<320>(512)) << 32);
+                | (bit_cast::<352, 8>(self.a_desc.q.val().get_value_tx_desc_nhop()) << 8)
+                | (bit_cast::<352, 320>(self.a_desc.q.val().get_value_tx_desc_hops()) << 32);
         }
-        // Frame bytes 0-53, each field at 8 x its frame offset. Constant bytes (EtherType 0x0800,
-        // version/IHL 0x45, protocol 17, UDP port 4791 = 0x12B7) are written as ones64 & value:
-        // a wide literal cannot be cast in hdl_gen.
-        self.hdr_base.next = bit_cast::<1024, 96>(self.a_desc.q.val().get_bits::<96>(0))
-            | (bit_cast::<1024, 16>(self.ones64.val().get_bits::<16>(0) & 0x0008) << 96)
-            | (bit_cast::<1024, 8>(self.ones64.val().get_bits::<8>(0) & 0x45) << 112)
-            | (bit_cast::<1024, 8>(self.a_desc.q.val().get_bits::<8>(160)) << 120)
-            | (bit_cast::<1024, 16>(self.tl_be.val()) << 128)
-            | (bit_cast::<1024, 16>(self.a_desc.q.val().get_bits::<16>(176)) << 144)
-            | (bit_cast::<1024, 8>(self.a_desc.q.val().get_bits::<8>(192) & 0x40) << 160)
-            | (bit_cast::<1024, 8>(self.a_desc.q.val().get_bits::<8>(168)) << 176)
-            | (bit_cast::<1024, 8>(self.ones64.val().get_bits::<8>(0) & 0x11) << 184)
-            | (bit_cast::<1024, 16>(self.cs_be.val()) << 192)
-            | (bit_cast::<1024, 64>(self.a_desc.q.val().get_bits::<64>(96)) << 208)
-            | (bit_cast::<1024, 16>(self.a_desc.q.val().get_bits::<16>(200)) << 272)
-            | (bit_cast::<1024, 16>(self.ones64.val().get_bits::<16>(0) & 0xB712) << 288)
-            | (bit_cast::<1024, 16>(self.ul_be.val()) << 304)
-            | (bit_cast::<1024, 8>(self.a_desc.q.val().get_bits::<8>(216)) << 336)
-            | (bit_cast::<1024, 8>(self.se_m.val()) << 344)
-            | (bit_cast::<1024, 16>(self.a_desc.q.val().get_bits::<16>(232)) << 352)
-            | (bit_cast::<1024, 8>(self.f_b.val()) << 368)
-            | (bit_cast::<1024, 24>(self.a_desc.q.val().get_bits::<24>(256)) << 376)
-            | (bit_cast::<1024, 8>(self.a_t.val()) << 400)
-            | (bit_cast::<1024, 24>(self.a_desc.q.val().get_bits::<24>(288)) << 408);
+        // Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
+        self.hdr_base.next = 0.into();
+        self.hdr_base.next.set_value_tx_hdr_eth_dst(self.a_desc.q.val().get_value_tx_desc_eth_dst());
+        self.hdr_base.next.set_value_tx_hdr_eth_src(self.a_desc.q.val().get_value_tx_desc_eth_src());
+        self.hdr_base.next.set_value_tx_hdr_ethertype(0x0008.into());
+        self.hdr_base.next.set_value_tx_hdr_ver_ihl(0x45.into());
+        self.hdr_base.next.set_value_tx_hdr_tos(self.a_desc.q.val().get_value_tx_desc_tos());
+        self.hdr_base.next.set_value_tx_hdr_total_len(self.tl_be.val());
+        self.hdr_base.next.set_value_tx_hdr_ip_id(self.a_desc.q.val().get_value_tx_desc_ip_id());
+        self.hdr_base.next.set_value_tx_hdr_ip_flags(self.a_desc.q.val().get_value_tx_desc_ip_flags() & 0x40);
+        self.hdr_base.next.set_value_tx_hdr_ttl(self.a_desc.q.val().get_value_tx_desc_ttl());
+        self.hdr_base.next.set_value_tx_hdr_protocol(0x11.into());
+        self.hdr_base.next.set_value_tx_hdr_ip_csum(self.cs_be.val());
+        self.hdr_base.next.set_value_tx_hdr_ip_src(self.a_desc.q.val().get_value_tx_desc_ip_src());
+        self.hdr_base.next.set_value_tx_hdr_ip_dst(self.a_desc.q.val().get_value_tx_desc_ip_dst());
+        self.hdr_base.next.set_value_tx_hdr_udp_sport(self.a_desc.q.val().get_value_tx_desc_udp_sport());
+        self.hdr_base.next.set_value_tx_hdr_udp_dport(0xB712.into());
+        self.hdr_base.next.set_value_tx_hdr_udp_len(self.ul_be.val());
+        self.hdr_base.next.set_value_tx_hdr_opcode(self.a_desc.q.val().get_value_tx_desc_opcode());
+        self.hdr_base.next.set_value_tx_hdr_se_m(self.se_m.val());
+        self.hdr_base.next.set_value_tx_hdr_pkey(self.a_desc.q.val().get_value_tx_desc_pkey());
+        self.hdr_base.next.set_value_tx_hdr_fb(self.f_b.val());
+        self.hdr_base.next.set_value_tx_hdr_dest_qp(self.a_desc.q.val().get_value_tx_desc_dest_qp());
+        self.hdr_base.next.set_value_tx_hdr_bth_a(self.a_t.val());
+        self.hdr_base.next.set_value_tx_hdr_psn(self.a_desc.q.val().get_value_tx_desc_psn());
         self.hdr_ext.next = 0.into();
         if self.a_reth.q.val() {
-            self.hdr_ext.next = bit_cast::<1024, 128>(self.a_desc.q.val().get_bits::<128>(320)) << 432;
+            self.hdr_ext.next = bit_cast::<1024, 128>(self.q_ext_fld.val()) << 432;
         }
         if self.a_aeth.q.val() {
-            self.hdr_ext.next = bit_cast::<1024, 32>(self.a_desc.q.val().get_bits::<32>(320)) << 432;
+            self.hdr_ext.next = bit_cast::<1024, 32>(self.q_ext_fld.val().get_bits::<32>(0)) << 432;
         }
         self.hdr_tele.next = 0.into();
         if self.a_tele.q.val() {

@@ -5,6 +5,7 @@
 
 use super::{get_wide, set_wide};
 use sim::rx_pipe::Beat;
+use sim::tx_ctx::DmaRead;
 use std::collections::{HashMap, VecDeque};
 
 /// Offset of the BTH opcode in a frame (Ethernet 14 + IPv4 20 + UDP 8).
@@ -212,9 +213,8 @@ impl Host {
     pub fn collect(&mut self, d: &impl HostPorts, o: &Offer) -> Vec<Vec<u8>> {
         if o.rd_ready && d.m_axis_dma_rd_tvalid() == 1 {
             let r = get_wide(d.m_axis_dma_rd_tdata());
-            let addr = u64::from_le_bytes(r[..8].try_into().unwrap());
-            let len = (u16::from_le_bytes([r[8], r[9]]) & 0x3FFF) as u64;
-            let bytes: Vec<u8> = (0..len).map(|i| self.mem.get(addr + i).unwrap_or(0)).collect();
+            let DmaRead { addr, len, .. } = DmaRead::of(&r);
+            let bytes: Vec<u8> = (0..len as u64).map(|i| self.mem.get(addr + i).unwrap_or(0)).collect();
             self.rd_beats.extend(sim::rx_pipe::beats(&bytes));
         }
         if o.rd_data.is_some() && d.s_axis_dma_rd_data_tready() == 1 {

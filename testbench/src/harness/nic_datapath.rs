@@ -10,6 +10,7 @@ use super::{get_wide, set_wide};
 use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::layout::CC_EVENT;
 use sim::flow_sched::Notify;
 use sim::packet::{Ecn, IntHop, LineRate, RocePacket};
 use sim::rx_pipe::beats;
@@ -336,7 +337,7 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     if ev_ready && d.m_axis_event_tvalid() == 1 {
         let e = get_wide(d.m_axis_event_tdata());
         if event_kind(&e) == 0 {
-            n.acked.insert(u16::from_le_bytes([e[0], e[1]]), event_seq(&e));
+            n.acked.insert(CC_EVENT.flow.get_le(&e) as u16, event_seq(&e));
         }
         if n.host.keep {
             n.events.push(e);
@@ -353,14 +354,14 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     done
 }
 
-/// The 32-bit seq field of a CC event (`sim::rx_ctx::CcEvent`): bytes 4..8.
+/// The 32-bit seq field of a CC event's bytes (`layout::CC_EVENT`).
 pub fn event_seq(e: &[u8]) -> u32 {
-    u32::from_le_bytes(e[4..8].try_into().unwrap())
+    CC_EVENT.seq.get_le(e) as u32
 }
 
-/// The event type (low 4 bits of byte 2).
+/// The event type of a CC event's bytes.
 pub fn event_kind(e: &[u8]) -> u8 {
-    e[2] & 15
+    CC_EVENT.kind.get_le(e) as u8
 }
 
 /// One queue pair between A and B for the random scenario: the requester posts messages one

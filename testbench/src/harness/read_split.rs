@@ -12,7 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::{Aeth, Syndrome};
 use sim::read_split::{split, Word};
-use sim::tx_ctx::{ReadPos, ReadResp, Recv};
+use sim::layout::PKT_RECV;
+use sim::tx_ctx::{kind_of, ReadPos, ReadResp, Recv};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -38,7 +39,7 @@ fn word(rng: &mut ChaCha8Rng) -> Word {
     let mut w = [0u8; 64];
     rng.fill(&mut w[..]);
     if rng.gen_bool(0.6) {
-        w[2] = (w[2] & !0x0E) | (rng.gen_range(0..8u8) & !4) << 1;
+        PKT_RECV.kind.set_le(&mut w, (rng.gen_range(0..8u8) & !4) as u64);
         return w;
     }
     let mtu_log = match rng.gen_range(0..10) {
@@ -123,7 +124,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         if dut.s_axis_tvalid() == 1 && dut.s_axis_tready() == 1 {
             let w = offer.take().unwrap();
             let pieces = split(&w);
-            if (w[2] >> 1) & 7 == 4 {
+            if kind_of(&w) == 4 {
                 reads += 1;
                 packets += pieces.len() as u64;
             }
