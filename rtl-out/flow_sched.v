@@ -205,6 +205,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [15:0] c_flow;
     reg  [15:0] u_flow;
     reg  [15:0] n_flow;
+    reg  [15:0] sl_flow;
     reg  pop;
     reg  [9:0] s0_flow_eff;
     reg  [118:0] s1_pace;
@@ -433,10 +434,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         c_flow = s_axis_ctrl_tdata[64+:16];
         u_flow = s_axis_update_tdata[64+:16];
         n_flow = s_axis_notify_tdata[32+:16];
+        sl_flow = s_axis_sleep_tdata[0+:16];
         ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & (((c_flow[0+:10]) & 16'hffff) == c_flow);
         s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
-        sleep_ok = sleep_fire & (((s_axis_sleep_tdata[0+:10]) & 16'hffff) == s_axis_sleep_tdata[0+:16]);
+        sleep_ok = sleep_fire & (((sl_flow[0+:10]) & 16'hffff) == sl_flow);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((u_flow[0+:10]) & 16'hffff) == u_flow);
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
@@ -488,8 +490,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             end
         end
         else if (sleep_ok) begin
-            s0_flow_d = s_axis_sleep_tdata[0+:10];
-            if (s_axis_sleep_tdata[16]) begin
+            s0_flow_d = sl_flow[0+:10];
+            if (s_axis_sleep_tdata[16+:1]) begin
                 s0_kind_d = 32'h4;
             end
             else begin

@@ -685,6 +685,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [23:0] end_psn;
     reg  is_read;
     reg  [127:0] reth_fld;
+    reg  [23:0] rx_qpn_fld;
     reg  cnp_en;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
@@ -2156,6 +2157,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         reth_fld = tx_word[64+:128];
         msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
         is_read = tx_word[280+:1];
+        rx_qpn_fld = rx_word[32+:24];
         entry = flows_read_data;
         if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
             t1_entry = lw_entry_q;
@@ -2226,14 +2228,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dp_s_axis_tx_ctrl_tdata[370+:1] = cnp_en;
         end
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
-        dp_s_axis_rx_ctrl_tdata = (rx_word & ~((32'h7) & 128'hffffffffffffffffffffffffffffffff)) | ((cmd_op) & 128'hffffffffffffffffffffffffffffffff);
+        dp_s_axis_rx_ctrl_tdata = rx_word;
+        dp_s_axis_rx_ctrl_tdata[0+:3] = cmd_op;
         if (ic_q) begin
             dp_s_axis_tx_ctrl_tdata = 32'h0;
             dp_s_axis_tx_ctrl_tdata[0+:2] = 32'h2;
             dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
-            dp_s_axis_rx_ctrl_tdata = (((ic_qpn_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h2) & 128'hffffffffffffffffffffffffffffffff);
+            dp_s_axis_rx_ctrl_tdata = 32'h0;
+            dp_s_axis_rx_ctrl_tdata[0+:3] = 32'h2;
+            dp_s_axis_rx_ctrl_tdata[32+:24] = ic_qpn_q;
             if (cmd_op == 32'h5) begin
-                dp_s_axis_rx_ctrl_tdata = (((cmd_flow) & 128'hffffffffffffffffffffffffffffffff) << 32) | ((32'h4) & 128'hffffffffffffffffffffffffffffffff);
+                dp_s_axis_rx_ctrl_tdata[0+:3] = 32'h4;
+                dp_s_axis_rx_ctrl_tdata[32+:24] = ((cmd_flow) & 24'hffffff);
             end
         end
         dp_s_axis_probe_tvalid = pq_valid_q & (state_q != 32'h8);
@@ -2316,7 +2322,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 if (entry[0]) begin
                     err_d = 32'h2;
                 end
-                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_word[32+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
+                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
                     err_d = 32'h4;
                 end
                 else begin
@@ -2331,7 +2337,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 else if (entry[1] & (cmd_op != 32'h4)) begin
                     err_d = 32'h5;
                 end
-                else if ((cmd_op == 32'h3) & is_read & (((rx_word[32+:10]) & 16'hffff) != cmd_flow)) begin
+                else if ((cmd_op == 32'h3) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow)) begin
                     err_d = 32'h4;
                 end
                 else begin
@@ -2407,7 +2413,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 wr_flow = cmd_flow;
                 wr_una = 32'h0;
                 if (cmd_op == 32'h1) begin
-                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 42) | (((rx_word[32+:24]) & 71'h7fffffffffffffffff) << 47);
+                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 42) | (((rx_qpn_fld) & 71'h7fffffffffffffffff) << 47);
                     state_d = 32'h0;
                 end
                 else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin

@@ -249,6 +249,8 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [23:0] rw_psn_be;
     reg  [31:0] r_aeth;
     reg  [2:0] r_kind3;
+    reg  [15:0] in_sflow_fld;
+    reg  [23:0] in_qpn_fld;
     reg  [23:0] rw_psn;
     reg  c_read;
     reg  [63:0] q_rd;
@@ -446,17 +448,19 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         i_psn = s_axis_verdict_tdata[96+:24];
         i_seq = i_syn == 32'h60;
         in_kind = 32'h0;
+        in_sflow_fld = s_axis_sent_tdata[0+:16];
+        in_qpn_fld = s_axis_ctrl_tdata[32+:24];
         addr = s_axis_verdict_tdata[64+:10];
         if (s_axis_verdict_tvalid) begin
             in_kind = 32'h3;
         end
         if (s_axis_sent_tvalid) begin
             in_kind = 32'h2;
-            addr = s_axis_sent_tdata[0+:10];
+            addr = in_sflow_fld[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
             in_kind = 32'h1;
-            addr = s_axis_ctrl_tdata[32+:10];
+            addr = in_qpn_fld[0+:10];
         end
         next_a2 = p_addr_q;
         if (go) begin

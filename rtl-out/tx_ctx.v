@@ -605,13 +605,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         if (take_p & ~send) begin
             w_valid_d = 1'b1;
-            w_data_d = ((p_flow) & 17'h1ffff);
+            w_data_d = 32'h0;
+            w_data_d[0+:16] = p_flow;
         end
         if ((take_c & c_ok & (c_op == 32'h3)) | g_ok) begin
             w_valid_d = 1'b1;
-            w_data_d = ((a16) & 17'h1ffff) | (((32'h1) & 17'h1ffff) << 16);
+            w_data_d = 32'h0;
+            w_data_d[0+:16] = a16;
+            w_data_d[16+:1] = 1'b1;
         end
-        s_word = ((p_flow) & 40'hffffffffff) | (((m_psn) & 40'hffffffffff) << 16);
+        s_word = 32'h0;
+        s_word[0+:16] = p_flow;
+        s_word[16+:24] = m_psn;
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = desc;

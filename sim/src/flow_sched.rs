@@ -5,7 +5,7 @@
 //! that is architectural (when an op enters, which cycle a PktSend leaves) is modelled exactly;
 //! see docs/modules/flow_sched.md for the pipeline.
 
-use crate::layout::{word_of, words_of, NOTIFY, SCHED_CTRL, UPDATE};
+use crate::layout::{word_of, words_of, NOTIFY, SCHED_CTRL, SLEEP, UPDATE};
 use std::collections::VecDeque;
 
 /// No ring pop while the burst FIFO holds more than this (16 entries, 5 ops in flight).
@@ -131,14 +131,17 @@ pub struct Sleep {
 }
 
 impl Sleep {
-    /// The 17-bit `s_axis_sleep_tdata` word.
+    /// The 17-bit `s_axis_sleep_tdata` word (`layout::SLEEP`).
     pub fn tdata(&self) -> u32 {
-        self.flow as u32 | (self.wake as u32) << 16
+        let mut w = [0u32];
+        SLEEP.flow.set(&mut w, self.flow as u64);
+        SLEEP.wake.set(&mut w, self.wake as u64);
+        w[0]
     }
 
     /// The inverse of `tdata`.
     pub fn from_tdata(w: u32) -> Sleep {
-        Sleep { flow: w as u16, wake: (w >> 16) & 1 == 1 }
+        Sleep { flow: SLEEP.flow.get(&[w]) as u16, wake: SLEEP.wake.get(&[w]) == 1 }
     }
 }
 

@@ -488,6 +488,33 @@ layout!(TX_HDR: TxHdrLayout, "tx_hdr", 1024, "docs/modules/tx_pipe.md", {
     psn: 408, 24, "PSN (descriptor)";
 });
 
+// rx_ctx's control word in its two forms, told apart by `op` (3: `rx_read`).
+layout!(RX_CREATE: RxCreateLayout, "rx_create", 128, "docs/modules/rx_ctx.md", {
+    op: 0, 3, "op: 1 create (or re-create), 2 remove, 3 READ posted (`rx_read`), 4 retransmission timeout; 0, 5, 6 and 7 are bad";
+    mtu: 16, 14, "MTU of the QP's packets (the peer's WRITEs, READ responses both ways), 1..16383 (0: bad on create)";
+    qpn: 32, 24, "QPN (flow = its low F bits)";
+    epsn: 64, 24, "first PSN expected from the peer";
+    spsn: 96, 24, "first PSN this QP sends (snd_una = sent = it)";
+});
+
+layout!(RX_READ: RxReadLayout, "rx_read", 128, "docs/modules/rx_ctx.md", {
+    op: 0, 3, "3: a READ posted";
+    mtu: 16, 14, "as in `rx_create` (not used by op 3)";
+    qpn: 32, 24, "QPN (must be the one bound to the flow)";
+    addr: 64, 64, "local address the READ's responses are written from";
+});
+
+// tx_ctx's reports: a packet sent (for rx_ctx) and idle / wake (for flow_sched).
+layout!(SENT: SentLayout, "sent", 40, "docs/modules/rx_ctx.md", {
+    flow: 0, 16, "flow";
+    psn: 16, 24, "PSN of the WRITE packet or READ request sent";
+});
+
+layout!(SLEEP: SleepLayout, "sleep", 17, "docs/modules/flow_sched.md", {
+    flow: 0, 16, "flow (>= 2^F: ignored)";
+    wake: 16, 1, "0 idle: a PktSend of the flow found nothing to send; 1 wake: it has something to send again";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -517,6 +544,10 @@ pub const ALL: &[Layout] = &[
     TxMsgLayout::LAYOUT,
     TxDescLayout::LAYOUT,
     TxHdrLayout::LAYOUT,
+    RxCreateLayout::LAYOUT,
+    RxReadLayout::LAYOUT,
+    SentLayout::LAYOUT,
+    SleepLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.
@@ -524,4 +555,5 @@ pub const VARIANTS: &[(Layout, Layout)] = &[
     (TxCreateLayout::LAYOUT, TxPostLayout::LAYOUT),
     (PktRecvLayout::LAYOUT, ReadRespLayout::LAYOUT),
     (LdcpEventLayout::LAYOUT, DcqcnEventLayout::LAYOUT),
+    (RxCreateLayout::LAYOUT, RxReadLayout::LAYOUT),
 ];

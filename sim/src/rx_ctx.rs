@@ -20,7 +20,7 @@
 //! go back to snd_una, as for a sequence NAK. A retransmission timeout (control op 4, from the
 //! NIC core's timer scan) does the same for whatever is in flight.
 
-use crate::layout::{le_bytes, CC_EVENT};
+use crate::layout::{le_bytes, CC_EVENT, RX_CREATE, RX_READ, SENT};
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
 use crate::rx_pipe::Verdict;
@@ -95,17 +95,19 @@ pub struct Ctrl {
 }
 
 impl Ctrl {
-    /// `s_axis_ctrl_tdata`: op [2:0], MTU [29:16], QPN [55:32], expected PSN [87:64], first
-    /// send PSN [119:96]; for op 3 the local address [127:64].
+    /// `s_axis_ctrl_tdata` (`layout::RX_CREATE`, or `RX_READ` for op 3).
     pub fn to_bytes(&self) -> [u8; 16] {
-        let mut w = (self.op & 7) as u128
-            | ((self.mtu & 0x3FFF) as u128) << 16
-            | ((self.qpn & PSN_MASK) as u128) << 32;
-        w |= match self.op & 7 {
-            OP_READ => (self.addr as u128) << 64,
-            _ => ((self.epsn & PSN_MASK) as u128) << 64 | ((self.spsn & PSN_MASK) as u128) << 96,
-        };
-        w.to_le_bytes()
+        let mut w = [0u8; 16];
+        RX_CREATE.op.set_le(&mut w, self.op as u64);
+        RX_CREATE.mtu.set_le(&mut w, self.mtu as u64);
+        RX_CREATE.qpn.set_le(&mut w, self.qpn as u64);
+        if self.op & 7 == OP_READ {
+            RX_READ.addr.set_le(&mut w, self.addr);
+        } else {
+            RX_CREATE.epsn.set_le(&mut w, self.epsn as u64);
+            RX_CREATE.spsn.set_le(&mut w, self.spsn as u64);
+        }
+        w
     }
 }
 
@@ -117,9 +119,12 @@ pub struct Sent {
 }
 
 impl Sent {
-    /// `s_axis_sent_tdata`: flow [15:0], PSN [39:16].
+    /// `s_axis_sent_tdata` (`layout::SENT`) in its 8 bytes.
     pub fn to_bytes(&self) -> [u8; 8] {
-        ((self.flow as u64) | ((self.psn & PSN_MASK) as u64) << 16).to_le_bytes()
+        let mut w = [0u8; 8];
+        SENT.flow.set_le(&mut w, self.flow as u64);
+        SENT.psn.set_le(&mut w, self.psn as u64);
+        w
     }
 }
 

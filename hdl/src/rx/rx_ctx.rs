@@ -18,7 +18,10 @@
 //! ready.
 
 use crate::byte_swap::ByteSwap64;
-use crate::layout::{CcEventFields, DmaCmdFields, NotifyFields, PktRecvNamed, ReadRespNamed, RxQpFields, VerdictFields};
+use crate::layout::{
+    CcEventFields, DmaCmdFields, NotifyFields, PktRecvNamed, ReadRespNamed, RxCreateNamed, RxQpFields, RxReadNamed, SentFields,
+    VerdictFields,
+};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -259,6 +262,8 @@ pub struct RxCtx<const F: usize> {
     rw_psn_be: Signal<Local, Bits<24>>,
     r_aeth: Signal<Local, Bits<32>>,
     r_kind3: Signal<Local, Bits<3>>,
+    in_sflow_fld: Signal<Local, Bits<16>>,
+    in_qpn_fld: Signal<Local, Bits<24>>,
     rw_psn: Signal<Local, Bits<24>>,
     c_read: Signal<Local, bool>,
     q_rd: Signal<Local, Bits<64>>,
@@ -354,7 +359,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
         // S2 holds a verdict, or a timeout (control op 4), only while an output register it
         // needs is full. (A sent event may give a Notify too.)
-        self.c_op.next = self.p_ctrl.q.val().get_bits::<3>(0);
+        self.c_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
         self.go.next = !self.p_valid.q.val()
             | ((self.p_kind.q.val() == 1) & (self.c_op.val() != 4))
             | self.free.val();
@@ -370,6 +375,8 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.i_psn.next = self.s_axis_verdict_tdata.val().get_value_psn();
         self.i_seq.next = self.i_syn.val() == 0x60;
         self.in_kind.next = 0.into();
+        self.in_sflow_fld.next = self.s_axis_sent_tdata.val().get_value_flow();
+        self.in_qpn_fld.next = self.s_axis_ctrl_tdata.val().get_value_rx_create_qpn();
         // The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
         self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
         if self.s_axis_verdict_tvalid.val() {
@@ -377,11 +384,11 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
         if self.s_axis_sent_tvalid.val() {
             self.in_kind.next = 2.into();
-            self.addr.next = self.s_axis_sent_tdata.val().get_bits::<F>(0);
+            self.addr.next = self.in_sflow_fld.val().get_bits::<F>(0);
         }
         if self.s_axis_ctrl_tvalid.val() {
             self.in_kind.next = 1.into();
-            self.addr.next = self.s_axis_ctrl_tdata.val().get_bits::<F>(32);
+            self.addr.next = self.in_qpn_fld.val().get_bits::<F>(0);
         }
         self.next_a2.next = self.p_addr.q.val();
         if self.go.val() {
@@ -411,10 +418,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.free.val();
         self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
 
-        self.c_mtu.next = self.p_ctrl.q.val().get_bits::<14>(16);
-        self.c_qpn.next = self.p_ctrl.q.val().get_bits::<24>(32);
-        self.c_spsn.next = self.p_ctrl.q.val().get_bits::<24>(96);
-        self.s_flow.next = self.p_sent.q.val().get_bits::<16>(0);
+        self.c_mtu.next = self.p_ctrl.q.val().get_value_rx_create_mtu();
+        self.c_qpn.next = self.p_ctrl.q.val().get_value_rx_create_qpn();
+        self.c_spsn.next = self.p_ctrl.q.val().get_value_rx_create_spsn();
+        self.s_flow.next = self.p_sent.q.val().get_value_flow();
         self.s_id_ok.next =
             bit_cast::<16, F>(bit_cast::<F, 16>(self.s_flow.val())) == self.s_flow.val();
         self.v_qpn.next = self.vd.val().get_value_dest_qp();
@@ -502,7 +509,7 @@ impl<const F: usize> Logic for RxCtx<F> {
 
         // ---- Sent event: sent + 1 if it is for the flow's next PSN, else stale (a packet sent
         // before a go-back-N decided here reached tx_ctx: already released).
-        self.s_next.next = self.p_sent.q.val().get_bits::<24>(16) == self.q_sent.val().get_bits::<24>(0);
+        self.s_next.next = self.p_sent.q.val().get_value_psn() == self.q_sent.val().get_bits::<24>(0);
         self.s_sent1.next = self.q_sent.val() + 1;
 
         // ---- Record fields (docs/modules/rx_pipe.md); RETH and hop words are in wire order.
@@ -975,7 +982,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.q_wd.next.set_value_valid(self.one.val().into());
                 self.q_wd.next.set_value_qpn(self.c_qpn.val());
                 self.q_wd.next.set_value_mtu(self.c_mtu.val());
-                self.q_wd.next.set_value_epsn(self.p_ctrl.q.val().get_bits::<24>(64));
+                self.q_wd.next.set_value_epsn(self.p_ctrl.q.val().get_value_rx_create_epsn());
                 self.q_wd.next.set_value_una(bit_cast::<32, 24>(self.c_spsn.val()));
                 self.q_wd.next.set_value_sent(bit_cast::<32, 24>(self.c_spsn.val()));
                 self.q_wd.next.set_value_mtu_log(self.c_log.val());
@@ -984,7 +991,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 self.q_wd.next = 0.into();
             } else if self.c_read.val() {
                 self.q_we.next = true;
-                self.q_wd.next.set_value_rd(self.p_ctrl.q.val().get_bits::<64>(64));
+                self.q_wd.next.set_value_rd(self.p_ctrl.q.val().get_value_rx_read_addr());
                 self.q_wd.next.set_value_ract(self.one.val().into());
             } else if self.c_tmo.val() {
                 // sent = snd_una.

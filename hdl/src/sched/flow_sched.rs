@@ -13,7 +13,7 @@
 //!   the other.
 
 use crate::dist_ram::DistRam;
-use crate::layout::{NotifyFields, SchedCtrlFields, UpdateFields};
+use crate::layout::{NotifyFields, SchedCtrlFields, SleepFields, UpdateFields};
 use rust_hdl::prelude::*;
 
 // Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
@@ -163,6 +163,7 @@ pub struct FlowSched<const F: usize> {
     c_flow: Signal<Local, Bits<16>>,
     u_flow: Signal<Local, Bits<16>>,
     n_flow: Signal<Local, Bits<16>>,
+    sl_flow: Signal<Local, Bits<16>>,
     pop: Signal<Local, bool>,
     s0_flow_eff: Signal<Local, Bits<F>>,
     s1_pace: Signal<Local, Bits<119>>,
@@ -225,6 +226,7 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.c_flow.next = self.s_axis_ctrl_tdata.val().get_value_flow();
         self.u_flow.next = self.s_axis_update_tdata.val().get_value_flow();
         self.n_flow.next = self.s_axis_notify_tdata.val().get_value_flow();
+        self.sl_flow.next = self.s_axis_sleep_tdata.val().get_value_flow();
         self.ctrl_ok.next = self.ctrl_fire.val()
             & (self.s_axis_ctrl_tdata.val().get_value_reserved() == 0)
             & (bit_cast::<16, F>(self.c_flow.val().get_bits::<F>(0)) == self.c_flow.val());
@@ -232,8 +234,7 @@ impl<const F: usize> Logic for FlowSched<F> {
             !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
         self.sleep_fire.next = self.s_axis_sleep_tvalid.val() & self.s_axis_sleep_tready.val();
         self.sleep_ok.next = self.sleep_fire.val()
-            & (bit_cast::<16, F>(self.s_axis_sleep_tdata.val().get_bits::<F>(0))
-                == self.s_axis_sleep_tdata.val().get_bits::<16>(0));
+            & (bit_cast::<16, F>(self.sl_flow.val().get_bits::<F>(0)) == self.sl_flow.val());
         self.upd_fire.next = self.s_axis_update_tvalid.val()
             & self.s_axis_update_tready.val()
             & (bit_cast::<16, F>(self.u_flow.val().get_bits::<F>(0)) == self.u_flow.val());
@@ -305,8 +306,8 @@ impl<const F: usize> Logic for FlowSched<F> {
                 self.s0_kind.d.next = 2.into();
             }
         } else if self.sleep_ok.val() {
-            self.s0_flow.d.next = self.s_axis_sleep_tdata.val().get_bits::<F>(0);
-            if self.s_axis_sleep_tdata.val().get_bit(16) {
+            self.s0_flow.d.next = self.sl_flow.val().get_bits::<F>(0);
+            if self.s_axis_sleep_tdata.val().get_value_wake() {
                 self.s0_kind.d.next = 4.into();
             } else {
                 self.s0_kind.d.next = 3.into();

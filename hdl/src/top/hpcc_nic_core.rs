@@ -28,7 +28,7 @@ pub mod csr;
 use crate::axil_slave::AxilSlave;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, TxCreateNamed, TxPostNamed};
+use crate::layout::{CcEventFields, RxCreateNamed, TxCreateNamed, TxPostNamed};
 use crate::nic_datapath::NicDatapath;
 use rust_hdl::prelude::*;
 
@@ -351,6 +351,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     end_psn: Signal<Local, Bits<24>>,
     is_read: Signal<Local, bool>,
     reth_fld: Signal<Local, Bits<128>>,
+    rx_qpn_fld: Signal<Local, Bits<24>>,
     cnp_en: Signal<Local, bool>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
@@ -576,6 +577,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             end_psn: Default::default(),
             is_read: Default::default(),
             reth_fld: Default::default(),
+            rx_qpn_fld: Default::default(),
             cnp_en: Default::default(),
             new_cpl: Default::default(),
             new_cpl_data: Default::default(),
@@ -1025,6 +1027,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(112)) << 8)
             | bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(120));
         self.is_read.next = self.tx_word.val().get_value_tx_post_read();
+        self.rx_qpn_fld.next = self.rx_word.val().get_value_rx_create_qpn();
 
         // ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
@@ -1053,7 +1056,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         if !self.npkts.val().any() {
             self.npkts.next = 1.into();
         }
-        self.end_psn.next = self.tx_word.val().get_bits::<24>(256) + self.npkts.val().get_bits::<24>(0);
+        self.end_psn.next = self.tx_word.val().get_value_tx_post_first_psn() + self.npkts.val().get_bits::<24>(0);
 
         // ---- Sequencer.
         // The sequencer holds the events (and takes the table's read port) while it reads,
@@ -1131,16 +1134,20 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_cnp(self.cnp_en.val());
         }
         self.dp.s_axis_rx_ctrl_tvalid.next = false;
-        self.dp.s_axis_rx_ctrl_tdata.next = (self.rx_word.val() & !bits::<128>(7)) | bit_cast::<128, 3>(self.cmd_op.val());
+        self.dp.s_axis_rx_ctrl_tdata.next = self.rx_word.val();
+        self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(self.cmd_op.val());
         if self.ic.q.val() {
             // Internal: a failed flow's removes (op 2; rx_ctx's with the QPN of its create), or
             // rx_ctx's timeout (op 4, the flow's id as the QPN's low bits).
             self.dp.s_axis_tx_ctrl_tdata.next = 0.into();
             self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(2.into());
             self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
-            self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 24>(self.ic_qpn.q.val()) << 32) | bits::<128>(2);
+            self.dp.s_axis_rx_ctrl_tdata.next = 0.into();
+            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(2.into());
+            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(self.ic_qpn.q.val());
             if self.cmd_op.val() == 5 {
-                self.dp.s_axis_rx_ctrl_tdata.next = (bit_cast::<128, 16>(self.cmd_flow.val()) << 32) | bits::<128>(4);
+                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(4.into());
+                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(bit_cast::<24, 16>(self.cmd_flow.val()));
             }
         }
         // Probe requests: the scan's, unless the sequencer's probe command (state 8) has the port.
@@ -1226,8 +1233,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 if self.entry.val().get_bit(0) {
                     self.err.d.next = 2.into(); // ERR_EXISTS
                 } else if !self.mtu_ok.val()
-                    | (self.rx_word.val().get_bits::<14>(16) != self.mtu.val())
-                    | (bit_cast::<16, F>(self.rx_word.val().get_bits::<F>(32)) != self.cmd_flow.val())
+                    | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
+                    | (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
                     | (self.args[20].q.val() == 0)
                     | (self.args[21].q.val() == 0)
                 {
@@ -1243,7 +1250,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.err.d.next = 5.into(); // ERR_BUSY
                 } else if (self.cmd_op.val() == 3)
                     & self.is_read.val()
-                    & (bit_cast::<16, F>(self.rx_word.val().get_bits::<F>(32)) != self.cmd_flow.val())
+                    & (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
                 {
                     self.err.d.next = 4.into(); // ERR_CONFIG: a READ's rx word names another QP
                 } else {
@@ -1316,7 +1323,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     // Created, no message out, log2 MTU, rx_ctx's QPN.
                     self.wr_entry.next = bits::<71>(1)
                         | (bit_cast::<71, 4>(self.mtu_shift.val()) << 42)
-                        | (bit_cast::<71, 24>(self.rx_word.val().get_bits::<24>(32)) << 47);
+                        | (bit_cast::<71, 24>(self.rx_qpn_fld.val()) << 47);
                     self.state.d.next = 0.into();
                 } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
                     self.wr_entry.next = 0.into();

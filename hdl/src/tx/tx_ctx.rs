@@ -26,7 +26,10 @@
 //! reset (and at power-up) the block sweeps the msg RAM for 2^F cycles, clearing every flow,
 //! with every input not ready.
 
-use crate::layout::{DmaRdFields, PktRecvNamed, ReadRespNamed, TxCreateNamed, TxDescNamed, TxFlowFields, TxMsgFields, TxPostNamed};
+use crate::layout::{
+    DmaRdFields, PktRecvNamed, ReadRespNamed, SentFields, SleepFields, TxCreateNamed, TxDescNamed, TxFlowFields, TxMsgFields,
+    TxPostNamed,
+};
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
@@ -855,13 +858,18 @@ impl<const F: usize> Logic for TxCtx<F> {
         // go-back-N that rewound (at most one per event, in event order).
         if self.take_p.val() & !self.send.val() {
             self.w_valid.d.next = true;
-            self.w_data.d.next = bit_cast::<17, 16>(self.p_flow.val());
+            self.w_data.d.next = 0.into();
+            self.w_data.d.next.set_value_flow(self.p_flow.val());
         }
         if (self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 3)) | self.g_ok.val() {
             self.w_valid.d.next = true;
-            self.w_data.d.next = bit_cast::<17, 16>(self.a16.val()) | (bit_cast::<17, 1>(1.into()) << 16);
+            self.w_data.d.next = 0.into();
+            self.w_data.d.next.set_value_flow(self.a16.val());
+            self.w_data.d.next.set_value_wake(true);
         }
-        self.s_word.next = bit_cast::<40, 16>(self.p_flow.val()) | (bit_cast::<40, 24>(self.m_psn.val()) << 16);
+        self.s_word.next = 0.into();
+        self.s_word.next.set_value_flow(self.p_flow.val());
+        self.s_word.next.set_value_psn(self.m_psn.val());
         if self.send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.desc.val();
