@@ -669,7 +669,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  hold;
     reg  seq_hold;
     reg  wr_en;
-    reg  [87:0] sched_create;
     reg  [15:0] wr_flow;
     reg  [70:0] wr_entry;
     reg  [3:0] ev_type;
@@ -2214,11 +2213,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             m_offer = 1'b0;
         end
         sched_s_axis_ctrl_tvalid = 1'b0;
-        sched_create = 32'h0;
+        sched_s_axis_ctrl_tdata = 32'h0;
+        sched_s_axis_ctrl_tdata[0+:32] = args_20_q;
+        sched_s_axis_ctrl_tdata[32+:32] = args_21_q;
+        sched_s_axis_ctrl_tdata[64+:16] = cmd_flow;
         if (cmd_op == 32'h1) begin
-            sched_create = (((32'h1) & 88'hffffffffffffffffffffff) << 80) | (((mtu_shift) & 88'hffffffffffffffffffffff) << 81);
+            sched_s_axis_ctrl_tdata[80+:1] = 1'b1;
+            sched_s_axis_ctrl_tdata[81+:4] = mtu_shift;
         end
-        sched_s_axis_ctrl_tdata = ((args_20_q) & 88'hffffffffffffffffffffff) | (((args_21_q) & 88'hffffffffffffffffffffff) << 32) | (((cmd_flow) & 88'hffffffffffffffffffffff) << 64) | sched_create;
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
         cnp_en = args_22_q[0+:2] == 32'h3;
         dp_s_axis_tx_ctrl_tdata = (tx_word >> 32) << 32;
@@ -2297,7 +2299,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if ((state_q == 32'h2) & ic_q) begin
             state_d = 32'h0;
             ic_qpn_d = entry[47+:24];
-            if (entry[0] & entry[1]) begin
+            if (entry[0+:1] & entry[1+:1]) begin
                 if (cmd_op == 32'h5) begin
                     state_d = 32'h5;
                 end
@@ -2319,7 +2321,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             state_d = 32'h0;
             cmd_errors_d = cmd_errors_q + 32'h1;
             if (cmd_op == 32'h1) begin
-                if (entry[0]) begin
+                if (entry[0+:1]) begin
                     err_d = 32'h2;
                 end
                 else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
@@ -2331,10 +2333,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 end
             end
             else if ((cmd_op == 32'h2) | (cmd_op == 32'h3) | (cmd_op == 32'h4)) begin
-                if (~entry[0]) begin
+                if (~entry[0+:1]) begin
                     err_d = 32'h3;
                 end
-                else if (entry[1] & (cmd_op != 32'h4)) begin
+                else if (entry[1+:1] & (cmd_op != 32'h4)) begin
                     err_d = 32'h5;
                 end
                 else if ((cmd_op == 32'h3) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow)) begin
@@ -2413,7 +2415,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 wr_flow = cmd_flow;
                 wr_una = 32'h0;
                 if (cmd_op == 32'h1) begin
-                    wr_entry = ((32'h1) & 71'h7fffffffffffffffff) | (((mtu_shift) & 71'h7fffffffffffffffff) << 42) | (((rx_qpn_fld) & 71'h7fffffffffffffffff) << 47);
+                    wr_entry = 32'h0;
+                    wr_entry[0+:1] = 1'b1;
+                    wr_entry[42+:4] = mtu_shift;
+                    wr_entry[47+:24] = rx_qpn_fld;
                     state_d = 32'h0;
                 end
                 else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
@@ -2422,7 +2427,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 end
                 else begin
                     wr_una = tx_word[256+:24];
-                    wr_entry = (entry & ((32'h1) & 71'h7fffffffffffffffff)) | (((entry[47+:24]) & 71'h7fffffffffffffffff) << 47) | (((entry[42+:4]) & 71'h7fffffffffffffffff) << 42) | (((tx_word[280+:1]) & 71'h7fffffffffffffffff) << 46) | ((32'h2) & 71'h7fffffffffffffffff) | (((end_psn) & 71'h7fffffffffffffffff) << 2) | (((args_23_q[0+:16]) & 71'h7fffffffffffffffff) << 26);
+                    wr_entry = 32'h0;
+                    wr_entry[0+:1] = entry[0+:1];
+                    wr_entry[47+:24] = entry[47+:24];
+                    wr_entry[42+:4] = entry[42+:4];
+                    wr_entry[46+:1] = tx_word[280+:1];
+                    wr_entry[1+:1] = 1'b1;
+                    wr_entry[2+:24] = end_psn;
+                    wr_entry[26+:16] = args_23_q[0+:16];
                     state_d = 32'h4;
                     if (is_read) begin
                         state_d = 32'h5;
@@ -2497,16 +2509,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         if (f3_valid_q) begin
             fu_valid_d = 1'b1;
-            fu_data_d = ((f_rate[0+:32]) & 80'hffffffffffffffffffff) | (((f3_w_q[8+:24]) & 80'hffffffffffffffffffff) << 32) | (((f3_flow_q) & 80'hffffffffffffffffffff) << 64);
+            fu_data_d = 32'h0;
+            fu_data_d[0+:32] = f_rate[0+:32];
+            fu_data_d[32+:32] = ((f3_w_q[8+:24]) & 32'hffffffff);
+            fu_data_d[64+:16] = f3_flow_q;
             fb_applied_d = fb_applied_q + 32'h1;
         end
-        new_cpl = t1_valid_q & t1_entry[1] & (t1_entry[2+:24] == t1_seq_q);
+        new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[26+:16]) & 64'hffffffffffffffff) << 16);
         if (t1_valid_q) begin
             wr_en = 1'b1;
         end
         if (new_cpl) begin
-            wr_entry = t1_entry & ~((32'h2) & 71'h7fffffffffffffffff);
+            wr_entry = t1_entry;
+            wr_entry[1+:1] = 1'b0;
         end
         if (new_cpl | seq_cpl) begin
             cpl_count_d = cpl_count_q + 32'h1;
@@ -2538,7 +2554,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if (rw_valid_q) begin
             rw_done = ~rw_left1[31];
         end
-        if (new_cpl & t1_entry[46]) begin
+        if (new_cpl & t1_entry[46+:1]) begin
             if (rw_valid_q) begin
                 rw2_valid_d = 1'b1;
                 rw2_data_d = new_cpl_data;
@@ -2551,7 +2567,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 rw_count_d = t1_cmds_q;
             end
         end
-        push_cpl = (new_cpl & ~t1_entry[46]) | rw_done | seq_cpl;
+        push_cpl = (new_cpl & ~t1_entry[46+:1]) | rw_done | seq_cpl;
         push_data = new_cpl_data;
         if (seq_cpl) begin
             push_data = seq_cpl_data;

@@ -515,6 +515,17 @@ layout!(SLEEP: SleepLayout, "sleep", 17, "docs/modules/flow_sched.md", {
     wake: 16, 1, "0 idle: a PktSend of the flow found nothing to send; 1 wake: it has something to send again";
 });
 
+// hpcc_nic_core's flow table entry (its `flows` RAM, one per flow).
+layout!(CORE_FLOW: CoreFlowLayout, "core_flow", 71, "docs/modules/hpcc_nic_core.md", {
+    created: 0, 1, "the flow exists";
+    out: 1, 1, "a message is out (until the ACK of its end PSN, or its last READ response written)";
+    end_psn: 2, 24, "the message's end PSN (first PSN + packets)";
+    tag: 26, 16, "the message's tag, for its completion";
+    mtu_log: 42, 4, "log2 of the flow's MTU (8..12)";
+    read: 46, 1, "the message is a READ";
+    qpn: 47, 24, "rx_ctx's QPN, for a remove after the retry limit";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -548,6 +559,7 @@ pub const ALL: &[Layout] = &[
     RxReadLayout::LAYOUT,
     SentLayout::LAYOUT,
     SleepLayout::LAYOUT,
+    CoreFlowLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

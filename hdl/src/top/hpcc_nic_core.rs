@@ -28,7 +28,7 @@ pub mod csr;
 use crate::axil_slave::AxilSlave;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, RxCreateNamed, TxCreateNamed, TxPostNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed, UpdateFields};
 use crate::nic_datapath::NicDatapath;
 use rust_hdl::prelude::*;
 
@@ -165,9 +165,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // Sequencer.
     state: DFF<Bits<4>>,
     err: DFF<Bits<4>>,
-    // Per flow: [0] created, [1] a message is out, [25:2] its end PSN, [41:26] its tag,
-    // [45:42] log2 MTU, [46] the message is a READ, [70:47] the QPN (rx_ctx's, for a remove
-    // after the retry limit).
+    // Per flow: the entry (sim::layout::CORE_FLOW: created, message out, its end PSN and tag,
+    // log2 MTU, READ, rx_ctx's QPN).
     flows: RAM<Bits<71>, F>,
     // Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
     // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
@@ -335,7 +334,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     hold: Signal<Local, bool>,
     seq_hold: Signal<Local, bool>,
     wr_en: Signal<Local, bool>,
-    sched_create: Signal<Local, Bits<88>>,
     wr_flow: Signal<Local, Bits<16>>,
     wr_entry: Signal<Local, Bits<71>>,
     ev_type: Signal<Local, Bits<4>>,
@@ -464,7 +462,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             hold: Default::default(),
             seq_hold: Default::default(),
             wr_en: Default::default(),
-            sched_create: Default::default(),
             wr_flow: Default::default(),
             wr_entry: Default::default(),
             ev_type: Default::default(),
@@ -1046,13 +1043,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.wr_una.next = self.t1_seq.q.val();
         self.seq_cpl.next = false;
         self.seq_cpl_data.next = bit_cast::<64, 16>(self.cmd_flow.val())
-            | (bit_cast::<64, 16>(self.entry.val().get_bits::<16>(26)) << 16)
+            | (bit_cast::<64, 16>(self.entry.val().get_value_tag()) << 16)
             | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
         // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
         // create), at least 1 (an empty WRITE is one packet).
-        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42))) - 1;
+        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_value_mtu_log())) - 1;
         self.npkts.next =
-            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_bits::<4>(42));
+            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_value_mtu_log());
         if !self.npkts.val().any() {
             self.npkts.next = 1.into();
         }
@@ -1113,15 +1110,15 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.sched.s_axis_ctrl_tvalid.next = false;
         // The command's control words (op filled in; create for flow_sched's op 1, remove
         // otherwise), offered in states 4, 5 and 6.
-        self.sched_create.next = 0.into();
+        self.sched.s_axis_ctrl_tdata.next = 0.into();
+        self.sched.s_axis_ctrl_tdata.next.set_value_rate(self.args[20].q.val());
+        self.sched.s_axis_ctrl_tdata.next.set_value_window(self.args[21].q.val());
+        self.sched.s_axis_ctrl_tdata.next.set_value_flow(self.cmd_flow.val());
         if self.cmd_op.val() == 1 {
             // Create, with the flow's packet size (log2 MTU) for its pacing and window.
-            self.sched_create.next = (bits::<88>(1) << 80) | (bit_cast::<88, 4>(self.mtu_shift.val()) << 81);
+            self.sched.s_axis_ctrl_tdata.next.set_value_create(true);
+            self.sched.s_axis_ctrl_tdata.next.set_value_pkt_shift(self.mtu_shift.val());
         }
-        self.sched.s_axis_ctrl_tdata.next = bit_cast::<88, 32>(self.args[20].q.val())
-            | (bit_cast::<88, 32>(self.args[21].q.val()) << 32)
-            | (bit_cast::<88, 16>(self.cmd_flow.val()) << 64)
-            | self.sched_create.val();
         self.dp.s_axis_tx_ctrl_tvalid.next = false;
         // The host's tx word from bit 32 on, with the command's op and flow (tx_ctx's create
         // or post word, layout::TX_CREATE / TX_POST).
@@ -1209,8 +1206,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             // message too), once the completion queue's head is free and no READ completion
             // waits; then the flow is removed in flow_sched, tx_ctx and rx_ctx.
             self.state.d.next = 0.into();
-            self.ic_qpn.d.next = self.entry.val().get_bits::<24>(47);
-            if self.entry.val().get_bit(0) & self.entry.val().get_bit(1) {
+            self.ic_qpn.d.next = self.entry.val().get_value_qpn();
+            if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
                 if self.cmd_op.val() == 5 {
                     self.state.d.next = 5.into();
                 } else if !self.cpl_valid.q.val() & !self.rw_valid.q.val() {
@@ -1230,7 +1227,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.state.d.next = 0.into();
             self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
             if self.cmd_op.val() == 1 {
-                if self.entry.val().get_bit(0) {
+                if self.entry.val().get_value_created() {
                     self.err.d.next = 2.into(); // ERR_EXISTS
                 } else if !self.mtu_ok.val()
                     | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
@@ -1244,9 +1241,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.state.d.next = 3.into();
                 }
             } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 3) | (self.cmd_op.val() == 4) {
-                if !self.entry.val().get_bit(0) {
+                if !self.entry.val().get_value_created() {
                     self.err.d.next = 3.into(); // ERR_UNKNOWN
-                } else if self.entry.val().get_bit(1) & (self.cmd_op.val() != 4) {
+                } else if self.entry.val().get_value_out() & (self.cmd_op.val() != 4) {
                     self.err.d.next = 5.into(); // ERR_BUSY
                 } else if (self.cmd_op.val() == 3)
                     & self.is_read.val()
@@ -1321,23 +1318,25 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.wr_una.next = 0.into();
                 if self.cmd_op.val() == 1 {
                     // Created, no message out, log2 MTU, rx_ctx's QPN.
-                    self.wr_entry.next = bits::<71>(1)
-                        | (bit_cast::<71, 4>(self.mtu_shift.val()) << 42)
-                        | (bit_cast::<71, 24>(self.rx_qpn_fld.val()) << 47);
+                    self.wr_entry.next = 0.into();
+                    self.wr_entry.next.set_value_created(true);
+                    self.wr_entry.next.set_value_mtu_log(self.mtu_shift.val());
+                    self.wr_entry.next.set_value_qpn(self.rx_qpn_fld.val());
                     self.state.d.next = 0.into();
                 } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
                     self.wr_entry.next = 0.into();
                     self.state.d.next = 0.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
-                    self.wr_una.next = self.tx_word.val().get_bits::<24>(256);
-                    self.wr_entry.next = (self.entry.val() & bits::<71>(1))
-                        | (bit_cast::<71, 24>(self.entry.val().get_bits::<24>(47)) << 47)
-                        | (bit_cast::<71, 4>(self.entry.val().get_bits::<4>(42)) << 42)
-                        | (bit_cast::<71, 1>(self.tx_word.val().get_bits::<1>(280)) << 46)
-                        | bits::<71>(2)
-                        | (bit_cast::<71, 24>(self.end_psn.val()) << 2)
-                        | (bit_cast::<71, 16>(self.args[23].q.val().get_bits::<16>(0)) << 26);
+                    self.wr_una.next = self.tx_word.val().get_value_tx_post_first_psn();
+                    self.wr_entry.next = 0.into();
+                    self.wr_entry.next.set_value_created(self.entry.val().get_value_created());
+                    self.wr_entry.next.set_value_qpn(self.entry.val().get_value_qpn());
+                    self.wr_entry.next.set_value_mtu_log(self.entry.val().get_value_mtu_log());
+                    self.wr_entry.next.set_value_read(self.tx_word.val().get_value_tx_post_read());
+                    self.wr_entry.next.set_value_out(true);
+                    self.wr_entry.next.set_value_end_psn(self.end_psn.val());
+                    self.wr_entry.next.set_value_tag(self.args[23].q.val().get_bits::<16>(0));
                     self.state.d.next = 4.into();
                     if self.is_read.val() {
                         self.state.d.next = 5.into();
@@ -1438,21 +1437,24 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         }
         if self.f3_valid.q.val() {
             self.fu_valid.d.next = true;
-            self.fu_data.d.next = bit_cast::<80, 32>(self.f_rate.val().get_bits::<32>(0))
-                | (bit_cast::<80, 24>(self.f3_w.q.val().get_bits::<24>(8)) << 32)
-                | (bit_cast::<80, 16>(self.f3_flow.q.val()) << 64);
+            // The Update word: rate, window = W's integer bytes, flow.
+            self.fu_data.d.next = 0.into();
+            self.fu_data.d.next.set_value_rate(self.f_rate.val().get_bits::<32>(0));
+            self.fu_data.d.next.set_value_window(bit_cast::<32, 24>(self.f3_w.q.val().get_bits::<24>(8)));
+            self.fu_data.d.next.set_value_flow(self.f3_flow.q.val());
             self.fb_applied.d.next = self.fb_applied.q.val() + 1;
         }
         self.new_cpl.next = self.t1_valid.q.val()
-            & self.t1_entry.val().get_bit(1)
-            & (self.t1_entry.val().get_bits::<24>(2) == self.t1_seq.q.val());
+            & self.t1_entry.val().get_value_out()
+            & (self.t1_entry.val().get_value_end_psn() == self.t1_seq.q.val());
         self.new_cpl_data.next = bit_cast::<64, 16>(self.t1_flow.q.val())
-            | (bit_cast::<64, 16>(self.t1_entry.val().get_bits::<16>(26)) << 16);
+            | (bit_cast::<64, 16>(self.t1_entry.val().get_value_tag()) << 16);
         if self.t1_valid.q.val() {
             self.wr_en.next = true;
         }
         if self.new_cpl.val() {
-            self.wr_entry.next = self.t1_entry.val() & !bits::<71>(2);
+            self.wr_entry.next = self.t1_entry.val();
+            self.wr_entry.next.set_value_out(false);
         }
         if self.new_cpl.val() | self.seq_cpl.val() {
             self.cpl_count.d.next = self.cpl_count.q.val() + 1;
@@ -1462,11 +1464,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.flows.write_data.next = self.wr_entry.val();
         self.shifts.write_enable.next = self.wr_en.val();
         self.shifts.write_address.next = self.wr_flow.val().get_bits::<F>(0);
-        self.shifts.write_data.next = self.wr_entry.val().get_bits::<4>(42);
+        self.shifts.write_data.next = self.wr_entry.val().get_value_mtu_log();
         self.rv.write_enable.next = self.wr_en.val();
         self.rv.write_address.next = self.wr_flow.val().get_bits::<F>(0);
         self.rv.write_data.next =
-            bit_cast::<25, 1>(self.wr_entry.val().get_bits::<1>(1)) | (bit_cast::<25, 24>(self.wr_una.val()) << 1);
+            bit_cast::<25, 1>(self.wr_entry.val().get_value_out_bits()) | (bit_cast::<25, 24>(self.wr_una.val()) << 1);
         if self.wr_en.val() {
             self.lw_valid.d.next = true;
             self.lw_flow.d.next = self.wr_flow.val();
@@ -1490,7 +1492,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.rw_valid.q.val() {
             self.rw_done.next = !self.rw_left1.val().get_bit(31);
         }
-        if self.new_cpl.val() & self.t1_entry.val().get_bit(46) {
+        if self.new_cpl.val() & self.t1_entry.val().get_value_read() {
             if self.rw_valid.q.val() {
                 self.rw2_valid.d.next = true;
                 self.rw2_data.d.next = self.new_cpl_data.val();
@@ -1503,7 +1505,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         }
         self.push_cpl.next =
-            (self.new_cpl.val() & !self.t1_entry.val().get_bit(46)) | self.rw_done.val() | self.seq_cpl.val();
+            (self.new_cpl.val() & !self.t1_entry.val().get_value_read()) | self.rw_done.val() | self.seq_cpl.val();
         self.push_data.next = self.new_cpl_data.val();
         if self.seq_cpl.val() {
             self.push_data.next = self.seq_cpl_data.val();
