@@ -24,18 +24,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
     // RoCE BTH opcodes (sim::packet::Opcode)
     localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
-    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
     localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
     localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
     localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
     localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
     localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
     localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-    localparam [7:0] OP_CNP = 8'h81;
-    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
-    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
 
     // Stub signals
     reg  icrc_reset;
@@ -47,18 +41,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  icrc_m_valid;
     wire  [31:0] icrc_m_crc;
     wire  [31:0] icrc_m_found;
-    reg  csum_reset;
-    reg  csum_in_valid;
-    reg  [511:0] csum_in_data;
-    reg  [63:0] csum_in_mask;
-    reg  [1:0] csum_in_tag;
-    wire  csum_out_valid;
-    wire  [20:0] csum_out_sum;
-    wire  [1:0] csum_out_tag;
+    reg  udp_sum_reset;
+    reg  udp_sum_valid;
+    reg  [511:0] udp_sum_data;
+    reg  udp_sum_first;
+    reg  udp_sum_last;
+    reg  [15:0] udp_sum_tlen;
+    wire  [31:0] udp_sum_frame_sum;
     reg  [639:0] rec_line_in_data;
     wire  [639:0] rec_line_out_data;
-    reg  [65:0] chk_line_in_data;
-    wire  [65:0] chk_line_out_data;
     reg  [20:0] code_line_in_data;
     wire  [20:0] code_line_out_data;
     reg  fifo_reset;
@@ -81,12 +72,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  keep_bad_seen_q = 1'h0;
     reg  [15:0] tlen_q_d;
     reg  [15:0] tlen_q_q = 16'h0;
-    reg  [16:0] csum_left_d;
-    reg  [16:0] csum_left_q = 17'h0;
-    reg  [31:0] csum_acc_d;
-    reg  [31:0] csum_acc_q = 32'h0;
-    reg  [31:0] frame_sum_d;
-    reg  [31:0] frame_sum_q = 32'h0;
     reg  [1023:0] e0_hdr_d;
     reg  [1023:0] e0_hdr_q = 1024'h0;
     reg  [63:0] e0_keep_d;
@@ -95,170 +80,93 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [7:0] e0_idx_q = 8'h0;
     reg  [4:0] e0_fault_d;
     reg  [4:0] e0_fault_q = 5'h0;
-    reg  [4:0] e1_pre_a_d;
-    reg  [4:0] e1_pre_a_q = 5'h0;
-    reg  e1_eth_bad_d;
-    reg  e1_eth_bad_q = 1'h0;
-    reg  [15:0] e1_tlen_d;
-    reg  [15:0] e1_tlen_q = 16'h0;
-    reg  [6:0] e1_top_d;
-    reg  [6:0] e1_top_q = 7'h0;
-    reg  [7:0] e1_idx_d;
-    reg  [7:0] e1_idx_q = 8'h0;
-    reg  [4:0] e1_pre_b_d;
-    reg  [4:0] e1_pre_b_q = 5'h0;
-    reg  [4:0] e1_post_d;
-    reg  [4:0] e1_post_q = 5'h0;
-    reg  [19:0] e1_ipsum_d;
-    reg  [19:0] e1_ipsum_q = 20'h0;
-    reg  [15:0] e1_udp_found_d;
-    reg  [15:0] e1_udp_found_q = 16'h0;
-    reg  [18:0] e1_pseudo_d;
-    reg  [18:0] e1_pseudo_q = 19'h0;
-    reg  [4:0] e1_fault_d;
-    reg  [4:0] e1_fault_q = 5'h0;
+    reg  [1023:0] decode_hdr;
+    wire  [639:0] decode_rec;
+    wire  [15:0] decode_tlen;
+    wire  [4:0] decode_pre_a;
+    wire  [4:0] decode_pre_b;
+    wire  [4:0] decode_post;
+    wire  decode_eth_bad;
+    wire  [19:0] decode_ipsum;
+    wire  [15:0] decode_udp_found;
+    wire  [18:0] decode_pseudo;
+    reg  [63:0] judge_keep;
+    reg  [7:0] judge_idx;
+    reg  [4:0] judge_fault;
+    reg  [4:0] judge_pre_a;
+    reg  judge_eth_bad;
+    reg  [15:0] judge_tlen;
+    reg  [4:0] judge_pre_b;
+    reg  [4:0] judge_post;
+    reg  [19:0] judge_ipsum;
+    reg  [15:0] judge_udp_found;
+    reg  [18:0] judge_pseudo;
+    reg  [31:0] judge_frame_sum;
+    wire  [20:0] judge_code;
     reg  [639:0] e1_rec_d;
     reg  [639:0] e1_rec_q = 640'h0;
-    reg  [15:0] e2_len_d;
-    reg  [15:0] e2_len_q = 16'h0;
-    reg  [4:0] e2_pre_d;
-    reg  [4:0] e2_pre_q = 5'h0;
-    reg  [4:0] e2_post_d;
-    reg  [4:0] e2_post_q = 5'h0;
-    reg  [15:0] e2_udp_found_d;
-    reg  [15:0] e2_udp_found_q = 16'h0;
-    reg  [18:0] e2_pseudo_d;
-    reg  [18:0] e2_pseudo_q = 19'h0;
-    reg  [4:0] e2_fault_d;
-    reg  [4:0] e2_fault_q = 5'h0;
-    reg  [16:0] e5_fold1_d;
-    reg  [16:0] e5_fold1_q = 17'h0;
-    reg  [15:0] e5_found_d;
-    reg  [15:0] e5_found_q = 16'h0;
-    reg  [4:0] e5_pre_d;
-    reg  [4:0] e5_pre_q = 5'h0;
-    reg  [4:0] e5_post_d;
-    reg  [4:0] e5_post_q = 5'h0;
-    reg  [4:0] e5_fault_d;
-    reg  [4:0] e5_fault_q = 5'h0;
-    reg  [15:0] e5_len_d;
-    reg  [15:0] e5_len_q = 16'h0;
-    reg  [20:0] e6_code_d;
-    reg  [20:0] e6_code_q = 21'h0;
-    reg  [31:0] cnt0_d;
-    reg  [31:0] cnt0_q = 32'h0;
-    reg  [31:0] cnt1_d;
-    reg  [31:0] cnt1_q = 32'h0;
-    reg  [31:0] cnt2_d;
-    reg  [31:0] cnt2_q = 32'h0;
-    reg  [31:0] cnt3_d;
-    reg  [31:0] cnt3_q = 32'h0;
-    reg  [31:0] cnt4_d;
-    reg  [31:0] cnt4_q = 32'h0;
-    reg  [31:0] cnt5_d;
-    reg  [31:0] cnt5_q = 32'h0;
-    reg  [31:0] cnt6_d;
-    reg  [31:0] cnt6_q = 32'h0;
-    reg  [31:0] cnt7_d;
-    reg  [31:0] cnt7_q = 32'h0;
-    reg  [31:0] cnt8_d;
-    reg  [31:0] cnt8_q = 32'h0;
-    reg  [31:0] cnt9_d;
-    reg  [31:0] cnt9_q = 32'h0;
-    reg  [31:0] cnt10_d;
-    reg  [31:0] cnt10_q = 32'h0;
-    reg  [31:0] cnt11_d;
-    reg  [31:0] cnt11_q = 32'h0;
-    reg  [31:0] cnt12_d;
-    reg  [31:0] cnt12_q = 32'h0;
-    reg  [31:0] cnt13_d;
-    reg  [31:0] cnt13_q = 32'h0;
-    reg  [31:0] cnt14_d;
-    reg  [31:0] cnt14_q = 32'h0;
-    reg  [31:0] cnt15_d;
-    reg  [31:0] cnt15_q = 32'h0;
-    reg  [31:0] cnt16_d;
-    reg  [31:0] cnt16_q = 32'h0;
-    reg  [31:0] cnt17_d;
-    reg  [31:0] cnt17_q = 32'h0;
-    reg  [31:0] cnt18_d;
-    reg  [31:0] cnt18_q = 32'h0;
-    reg  [31:0] cnt19_d;
-    reg  [31:0] cnt19_q = 32'h0;
-    reg  [31:0] cnt20_d;
-    reg  [31:0] cnt20_q = 32'h0;
-    reg  [31:0] cnt21_d;
-    reg  [31:0] cnt21_q = 32'h0;
-    reg  [31:0] cnt22_d;
-    reg  [31:0] cnt22_q = 32'h0;
-    reg  [31:0] cnt23_d;
-    reg  [31:0] cnt23_q = 32'h0;
-    reg  [31:0] cnt24_d;
-    reg  [31:0] cnt24_q = 32'h0;
-    reg  [31:0] cnt25_d;
-    reg  [31:0] cnt25_q = 32'h0;
-    reg  [31:0] cnt26_d;
-    reg  [31:0] cnt26_q = 32'h0;
-    reg  [31:0] cnt27_d;
-    reg  [31:0] cnt27_q = 32'h0;
+    reg  [31:0] cnt_0_d;
+    reg  [31:0] cnt_0_q = 32'h0;
+    reg  [31:0] cnt_1_d;
+    reg  [31:0] cnt_1_q = 32'h0;
+    reg  [31:0] cnt_2_d;
+    reg  [31:0] cnt_2_q = 32'h0;
+    reg  [31:0] cnt_3_d;
+    reg  [31:0] cnt_3_q = 32'h0;
+    reg  [31:0] cnt_4_d;
+    reg  [31:0] cnt_4_q = 32'h0;
+    reg  [31:0] cnt_5_d;
+    reg  [31:0] cnt_5_q = 32'h0;
+    reg  [31:0] cnt_6_d;
+    reg  [31:0] cnt_6_q = 32'h0;
+    reg  [31:0] cnt_7_d;
+    reg  [31:0] cnt_7_q = 32'h0;
+    reg  [31:0] cnt_8_d;
+    reg  [31:0] cnt_8_q = 32'h0;
+    reg  [31:0] cnt_9_d;
+    reg  [31:0] cnt_9_q = 32'h0;
+    reg  [31:0] cnt_10_d;
+    reg  [31:0] cnt_10_q = 32'h0;
+    reg  [31:0] cnt_11_d;
+    reg  [31:0] cnt_11_q = 32'h0;
+    reg  [31:0] cnt_12_d;
+    reg  [31:0] cnt_12_q = 32'h0;
+    reg  [31:0] cnt_13_d;
+    reg  [31:0] cnt_13_q = 32'h0;
+    reg  [31:0] cnt_14_d;
+    reg  [31:0] cnt_14_q = 32'h0;
+    reg  [31:0] cnt_15_d;
+    reg  [31:0] cnt_15_q = 32'h0;
+    reg  [31:0] cnt_16_d;
+    reg  [31:0] cnt_16_q = 32'h0;
+    reg  [31:0] cnt_17_d;
+    reg  [31:0] cnt_17_q = 32'h0;
+    reg  [31:0] cnt_18_d;
+    reg  [31:0] cnt_18_q = 32'h0;
+    reg  [31:0] cnt_19_d;
+    reg  [31:0] cnt_19_q = 32'h0;
+    reg  [31:0] cnt_20_d;
+    reg  [31:0] cnt_20_q = 32'h0;
+    reg  [31:0] cnt_21_d;
+    reg  [31:0] cnt_21_q = 32'h0;
+    reg  [31:0] cnt_22_d;
+    reg  [31:0] cnt_22_q = 32'h0;
+    reg  [31:0] cnt_23_d;
+    reg  [31:0] cnt_23_q = 32'h0;
+    reg  [31:0] cnt_24_d;
+    reg  [31:0] cnt_24_q = 32'h0;
+    reg  [31:0] cnt_25_d;
+    reg  [31:0] cnt_25_q = 32'h0;
+    reg  [31:0] cnt_26_d;
+    reg  [31:0] cnt_26_q = 32'h0;
+    reg  [31:0] cnt_27_d;
+    reg  [31:0] cnt_27_q = 32'h0;
 
     // Local signals
     reg  fire;
     reg  first;
     reg  [15:0] tlen_now;
-    reg  [16:0] csum_n;
-    reg  [63:0] csum_mask;
-    reg  [1:0] csum_tag;
-    reg  [63:0] ones64;
-    reg  [63:0] lanes0;
-    reg  [31:0] acc_next;
-    reg  [6:0] top_lane;
-    reg  [2:0] top_grp;
-    reg  [7:0] top_byte;
-    reg  [2:0] top_in;
     reg  keep_ok_last;
-    reg  [7:0] op;
-    reg  [15:0] tlen;
-    reg  [16:0] icrc_at;
-    reg  known;
-    reg  has_reth;
-    reg  has_aeth;
-    reg  has_payload;
-    reg  is_cnp;
-    reg  must_tel;
-    reg  echoes;
-    reg  has_tel;
-    reg  [351:0] tel;
-    reg  [16:0] tel_at;
-    reg  [7:0] nhop;
-    reg  fb;
-    reg  hop_bad;
-    reg  [16:0] pay_at;
-    reg  [16:0] rest;
-    reg  [16:0] pay_len;
-    reg  [15:0] udp_len3;
-    reg  [1:0] pad;
-    reg  [319:0] hops;
-    reg  [639:0] rec;
-    reg  [4:0] pre_a;
-    reg  [4:0] pre_b;
-    reg  [4:0] post;
-    reg  [16:0] ip_fold;
-    reg  [15:0] ip_sum;
-    reg  [4:0] pre_code;
-    reg  [15:0] len;
-    reg  [4:0] e4_pre;
-    reg  [4:0] e4_post;
-    reg  [15:0] e4_udp_found;
-    reg  [18:0] e4_pseudo;
-    reg  [4:0] e4_fault;
-    reg  [15:0] e4_len;
-    reg  [31:0] udp_total;
-    reg  [16:0] udp_fold1;
-    reg  [15:0] udp_fold2;
-    reg  [15:0] udp_expected;
-    reg  udp_bad;
-    reg  [4:0] code3;
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
@@ -276,26 +184,20 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_crc(icrc_m_crc),
         .m_found(icrc_m_found)
     );
-    rx_pipe_csum csum(
+    rx_pipe_udp_sum udp_sum(
         .clock(clock),
-        .reset(csum_reset),
-        .in_valid(csum_in_valid),
-        .in_data(csum_in_data),
-        .in_mask(csum_in_mask),
-        .in_tag(csum_in_tag),
-        .out_valid(csum_out_valid),
-        .out_sum(csum_out_sum),
-        .out_tag(csum_out_tag)
+        .reset(udp_sum_reset),
+        .valid(udp_sum_valid),
+        .data(udp_sum_data),
+        .first(udp_sum_first),
+        .last(udp_sum_last),
+        .tlen(udp_sum_tlen),
+        .frame_sum(udp_sum_frame_sum)
     );
     rx_pipe_rec_line rec_line(
         .clock(clock),
         .in_data(rec_line_in_data),
         .out_data(rec_line_out_data)
-    );
-    rx_pipe_chk_line chk_line(
-        .clock(clock),
-        .in_data(chk_line_in_data),
-        .out_data(chk_line_out_data)
     );
     rx_pipe_code_line code_line(
         .clock(clock),
@@ -313,6 +215,34 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_axis_tvalid(fifo_m_axis_tvalid),
         .m_axis_tready(fifo_m_axis_tready)
     );
+    rx_pipe_decode decode(
+        .hdr(decode_hdr),
+        .rec(decode_rec),
+        .tlen(decode_tlen),
+        .pre_a(decode_pre_a),
+        .pre_b(decode_pre_b),
+        .post(decode_post),
+        .eth_bad(decode_eth_bad),
+        .ipsum(decode_ipsum),
+        .udp_found(decode_udp_found),
+        .pseudo(decode_pseudo)
+    );
+    rx_pipe_judge judge(
+        .clock(clock),
+        .keep(judge_keep),
+        .idx(judge_idx),
+        .fault(judge_fault),
+        .pre_a(judge_pre_a),
+        .eth_bad(judge_eth_bad),
+        .tlen(judge_tlen),
+        .pre_b(judge_pre_b),
+        .post(judge_post),
+        .ipsum(judge_ipsum),
+        .udp_found(judge_udp_found),
+        .pseudo(judge_pseudo),
+        .frame_sum(judge_frame_sum),
+        .code(judge_code)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
@@ -322,66 +252,39 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         user_seen_q <= user_seen_d;
         keep_bad_seen_q <= keep_bad_seen_d;
         tlen_q_q <= tlen_q_d;
-        csum_left_q <= csum_left_d;
-        csum_acc_q <= csum_acc_d;
-        frame_sum_q <= frame_sum_d;
         e0_hdr_q <= e0_hdr_d;
         e0_keep_q <= e0_keep_d;
         e0_idx_q <= e0_idx_d;
         e0_fault_q <= e0_fault_d;
-        e1_pre_a_q <= e1_pre_a_d;
-        e1_eth_bad_q <= e1_eth_bad_d;
-        e1_tlen_q <= e1_tlen_d;
-        e1_top_q <= e1_top_d;
-        e1_idx_q <= e1_idx_d;
-        e1_pre_b_q <= e1_pre_b_d;
-        e1_post_q <= e1_post_d;
-        e1_ipsum_q <= e1_ipsum_d;
-        e1_udp_found_q <= e1_udp_found_d;
-        e1_pseudo_q <= e1_pseudo_d;
-        e1_fault_q <= e1_fault_d;
         e1_rec_q <= e1_rec_d;
-        e2_len_q <= e2_len_d;
-        e2_pre_q <= e2_pre_d;
-        e2_post_q <= e2_post_d;
-        e2_udp_found_q <= e2_udp_found_d;
-        e2_pseudo_q <= e2_pseudo_d;
-        e2_fault_q <= e2_fault_d;
-        e5_fold1_q <= e5_fold1_d;
-        e5_found_q <= e5_found_d;
-        e5_pre_q <= e5_pre_d;
-        e5_post_q <= e5_post_d;
-        e5_fault_q <= e5_fault_d;
-        e5_len_q <= e5_len_d;
-        e6_code_q <= e6_code_d;
-        cnt0_q <= cnt0_d;
-        cnt1_q <= cnt1_d;
-        cnt2_q <= cnt2_d;
-        cnt3_q <= cnt3_d;
-        cnt4_q <= cnt4_d;
-        cnt5_q <= cnt5_d;
-        cnt6_q <= cnt6_d;
-        cnt7_q <= cnt7_d;
-        cnt8_q <= cnt8_d;
-        cnt9_q <= cnt9_d;
-        cnt10_q <= cnt10_d;
-        cnt11_q <= cnt11_d;
-        cnt12_q <= cnt12_d;
-        cnt13_q <= cnt13_d;
-        cnt14_q <= cnt14_d;
-        cnt15_q <= cnt15_d;
-        cnt16_q <= cnt16_d;
-        cnt17_q <= cnt17_d;
-        cnt18_q <= cnt18_d;
-        cnt19_q <= cnt19_d;
-        cnt20_q <= cnt20_d;
-        cnt21_q <= cnt21_d;
-        cnt22_q <= cnt22_d;
-        cnt23_q <= cnt23_d;
-        cnt24_q <= cnt24_d;
-        cnt25_q <= cnt25_d;
-        cnt26_q <= cnt26_d;
-        cnt27_q <= cnt27_d;
+        cnt_0_q <= cnt_0_d;
+        cnt_1_q <= cnt_1_d;
+        cnt_2_q <= cnt_2_d;
+        cnt_3_q <= cnt_3_d;
+        cnt_4_q <= cnt_4_d;
+        cnt_5_q <= cnt_5_d;
+        cnt_6_q <= cnt_6_d;
+        cnt_7_q <= cnt_7_d;
+        cnt_8_q <= cnt_8_d;
+        cnt_9_q <= cnt_9_d;
+        cnt_10_q <= cnt_10_d;
+        cnt_11_q <= cnt_11_d;
+        cnt_12_q <= cnt_12_d;
+        cnt_13_q <= cnt_13_d;
+        cnt_14_q <= cnt_14_d;
+        cnt_15_q <= cnt_15_d;
+        cnt_16_q <= cnt_16_d;
+        cnt_17_q <= cnt_17_d;
+        cnt_18_q <= cnt_18_d;
+        cnt_19_q <= cnt_19_d;
+        cnt_20_q <= cnt_20_d;
+        cnt_21_q <= cnt_21_d;
+        cnt_22_q <= cnt_22_d;
+        cnt_23_q <= cnt_23_d;
+        cnt_24_q <= cnt_24_d;
+        cnt_25_q <= cnt_25_d;
+        cnt_26_q <= cnt_26_d;
+        cnt_27_q <= cnt_27_d;
     end
 
     // Update code
@@ -392,66 +295,39 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         user_seen_d = user_seen_q;
         keep_bad_seen_d = keep_bad_seen_q;
         tlen_q_d = tlen_q_q;
-        csum_left_d = csum_left_q;
-        csum_acc_d = csum_acc_q;
-        frame_sum_d = frame_sum_q;
         e0_hdr_d = e0_hdr_q;
         e0_keep_d = e0_keep_q;
         e0_idx_d = e0_idx_q;
         e0_fault_d = e0_fault_q;
-        e1_pre_a_d = e1_pre_a_q;
-        e1_eth_bad_d = e1_eth_bad_q;
-        e1_tlen_d = e1_tlen_q;
-        e1_top_d = e1_top_q;
-        e1_idx_d = e1_idx_q;
-        e2_len_d = e2_len_q;
-        e1_pre_b_d = e1_pre_b_q;
-        e1_post_d = e1_post_q;
-        e1_ipsum_d = e1_ipsum_q;
-        e1_udp_found_d = e1_udp_found_q;
-        e1_pseudo_d = e1_pseudo_q;
-        e1_fault_d = e1_fault_q;
         e1_rec_d = e1_rec_q;
-        e2_pre_d = e2_pre_q;
-        e2_post_d = e2_post_q;
-        e2_udp_found_d = e2_udp_found_q;
-        e2_pseudo_d = e2_pseudo_q;
-        e2_fault_d = e2_fault_q;
-        e5_fold1_d = e5_fold1_q;
-        e5_found_d = e5_found_q;
-        e5_pre_d = e5_pre_q;
-        e5_post_d = e5_post_q;
-        e5_fault_d = e5_fault_q;
-        e5_len_d = e5_len_q;
-        e6_code_d = e6_code_q;
-        cnt0_d = cnt0_q;
-        cnt1_d = cnt1_q;
-        cnt2_d = cnt2_q;
-        cnt3_d = cnt3_q;
-        cnt4_d = cnt4_q;
-        cnt5_d = cnt5_q;
-        cnt6_d = cnt6_q;
-        cnt7_d = cnt7_q;
-        cnt8_d = cnt8_q;
-        cnt9_d = cnt9_q;
-        cnt10_d = cnt10_q;
-        cnt11_d = cnt11_q;
-        cnt12_d = cnt12_q;
-        cnt13_d = cnt13_q;
-        cnt14_d = cnt14_q;
-        cnt15_d = cnt15_q;
-        cnt16_d = cnt16_q;
-        cnt17_d = cnt17_q;
-        cnt18_d = cnt18_q;
-        cnt19_d = cnt19_q;
-        cnt20_d = cnt20_q;
-        cnt21_d = cnt21_q;
-        cnt22_d = cnt22_q;
-        cnt23_d = cnt23_q;
-        cnt24_d = cnt24_q;
-        cnt25_d = cnt25_q;
-        cnt26_d = cnt26_q;
-        cnt27_d = cnt27_q;
+        cnt_0_d = cnt_0_q;
+        cnt_1_d = cnt_1_q;
+        cnt_2_d = cnt_2_q;
+        cnt_3_d = cnt_3_q;
+        cnt_4_d = cnt_4_q;
+        cnt_5_d = cnt_5_q;
+        cnt_6_d = cnt_6_q;
+        cnt_7_d = cnt_7_q;
+        cnt_8_d = cnt_8_q;
+        cnt_9_d = cnt_9_q;
+        cnt_10_d = cnt_10_q;
+        cnt_11_d = cnt_11_q;
+        cnt_12_d = cnt_12_q;
+        cnt_13_d = cnt_13_q;
+        cnt_14_d = cnt_14_q;
+        cnt_15_d = cnt_15_q;
+        cnt_16_d = cnt_16_q;
+        cnt_17_d = cnt_17_q;
+        cnt_18_d = cnt_18_q;
+        cnt_19_d = cnt_19_q;
+        cnt_20_d = cnt_20_q;
+        cnt_21_d = cnt_21_q;
+        cnt_22_d = cnt_22_q;
+        cnt_23_d = cnt_23_q;
+        cnt_24_d = cnt_24_q;
+        cnt_25_d = cnt_25_q;
+        cnt_26_d = cnt_26_q;
+        cnt_27_d = cnt_27_q;
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
         first = beat_idx_q == 32'h0;
@@ -495,47 +371,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 icrc_s_tele_at = 32'h3a;
             end
         end
-        csum_n = csum_left_q;
-        if (first) begin
-            csum_n = ((tlen_now) & 17'h1ffff) + 32'he;
-        end
-        ones64 = 64'hffffffffffffffff;
-        csum_mask = ones64;
-        if (csum_n < 32'h40) begin
-            csum_mask = ~(ones64 << ((csum_n[0+:7]) & 64'hffffffffffffffff));
-        end
-        lanes0 = 64'hfffffcfc00000000;
-        if (first) begin
-            csum_mask = csum_mask & lanes0;
-        end
-        if (fire) begin
-            csum_left_d = 32'h0;
-            if (csum_n > 32'h40) begin
-                csum_left_d = csum_n - 32'h40;
-            end
-        end
-        csum_reset = reset;
-        csum_in_valid = fire;
-        csum_in_data = s_axis_tdata;
-        csum_in_mask = csum_mask;
-        csum_tag = 32'h0;
-        if (first) begin
-            csum_tag = 32'h1;
-        end
-        if (s_axis_tlast) begin
-            csum_tag = csum_tag | 32'h2;
-        end
-        csum_in_tag = csum_tag;
-        acc_next = csum_acc_q + ((csum_out_sum) & 32'hffffffff);
-        if (csum_out_tag[0]) begin
-            acc_next = ((csum_out_sum) & 32'hffffffff);
-        end
-        if (csum_out_valid) begin
-            csum_acc_d = acc_next;
-            if (csum_out_tag[1]) begin
-                frame_sum_d = acc_next;
-            end
-        end
+        udp_sum_reset = reset;
+        udp_sum_valid = fire;
+        udp_sum_data = s_axis_tdata;
+        udp_sum_first = first;
+        udp_sum_last = s_axis_tlast;
+        udp_sum_tlen = tlen_now;
         keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 1) & ~s_axis_tkeep);
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
@@ -558,239 +399,480 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_fault_d = 32'h19;
             end
         end
+        decode_hdr = e0_hdr_q;
+        e1_rec_d = decode_rec;
+        rec_line_in_data = e1_rec_q;
+        judge_keep = e0_keep_q;
+        judge_idx = e0_idx_q;
+        judge_fault = e0_fault_q;
+        judge_pre_a = decode_pre_a;
+        judge_eth_bad = decode_eth_bad;
+        judge_tlen = decode_tlen;
+        judge_pre_b = decode_pre_b;
+        judge_post = decode_post;
+        judge_ipsum = decode_ipsum;
+        judge_udp_found = decode_udp_found;
+        judge_pseudo = decode_pseudo;
+        judge_frame_sum = udp_sum_frame_sum;
+        code_line_in_data = judge_code;
+        fin_fire = icrc_m_valid;
+        fin_code = code_line_out_data[0+:5];
+        if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
+            fin_code = 32'h18;
+        end
+        fin_rec = rec_line_out_data;
+        if (|fin_code) begin
+            fin_rec = 32'h0;
+            fin_rec[0+:8] = ((fin_code) & 8'hff);
+        end
+        fin_rec[32+:16] = code_line_out_data[5+:16];
+        fifo_reset = reset;
+        fifo_issue = fire & s_axis_tlast;
+        fifo_in_valid = fin_fire;
+        fifo_in_data = fin_rec;
+        m_axis_verdict_tdata = fifo_m_axis_tdata;
+        m_axis_verdict_tvalid = fifo_m_axis_tvalid;
+        fifo_m_axis_tready = m_axis_verdict_tready;
+        stat_count = 32'h0;
+        if (fin_fire & (fin_code == 0)) begin
+            cnt_0_d = cnt_0_q + 32'h1;
+        end
+        if (stat_addr == 0) begin
+            stat_count = cnt_0_q;
+        end
+        if (fin_fire & (fin_code == 1)) begin
+            cnt_1_d = cnt_1_q + 32'h1;
+        end
+        if (stat_addr == 1) begin
+            stat_count = cnt_1_q;
+        end
+        if (fin_fire & (fin_code == 2)) begin
+            cnt_2_d = cnt_2_q + 32'h1;
+        end
+        if (stat_addr == 2) begin
+            stat_count = cnt_2_q;
+        end
+        if (fin_fire & (fin_code == 3)) begin
+            cnt_3_d = cnt_3_q + 32'h1;
+        end
+        if (stat_addr == 3) begin
+            stat_count = cnt_3_q;
+        end
+        if (fin_fire & (fin_code == 4)) begin
+            cnt_4_d = cnt_4_q + 32'h1;
+        end
+        if (stat_addr == 4) begin
+            stat_count = cnt_4_q;
+        end
+        if (fin_fire & (fin_code == 5)) begin
+            cnt_5_d = cnt_5_q + 32'h1;
+        end
+        if (stat_addr == 5) begin
+            stat_count = cnt_5_q;
+        end
+        if (fin_fire & (fin_code == 6)) begin
+            cnt_6_d = cnt_6_q + 32'h1;
+        end
+        if (stat_addr == 6) begin
+            stat_count = cnt_6_q;
+        end
+        if (fin_fire & (fin_code == 7)) begin
+            cnt_7_d = cnt_7_q + 32'h1;
+        end
+        if (stat_addr == 7) begin
+            stat_count = cnt_7_q;
+        end
+        if (fin_fire & (fin_code == 8)) begin
+            cnt_8_d = cnt_8_q + 32'h1;
+        end
+        if (stat_addr == 8) begin
+            stat_count = cnt_8_q;
+        end
+        if (fin_fire & (fin_code == 9)) begin
+            cnt_9_d = cnt_9_q + 32'h1;
+        end
+        if (stat_addr == 9) begin
+            stat_count = cnt_9_q;
+        end
+        if (fin_fire & (fin_code == 10)) begin
+            cnt_10_d = cnt_10_q + 32'h1;
+        end
+        if (stat_addr == 10) begin
+            stat_count = cnt_10_q;
+        end
+        if (fin_fire & (fin_code == 11)) begin
+            cnt_11_d = cnt_11_q + 32'h1;
+        end
+        if (stat_addr == 11) begin
+            stat_count = cnt_11_q;
+        end
+        if (fin_fire & (fin_code == 12)) begin
+            cnt_12_d = cnt_12_q + 32'h1;
+        end
+        if (stat_addr == 12) begin
+            stat_count = cnt_12_q;
+        end
+        if (fin_fire & (fin_code == 13)) begin
+            cnt_13_d = cnt_13_q + 32'h1;
+        end
+        if (stat_addr == 13) begin
+            stat_count = cnt_13_q;
+        end
+        if (fin_fire & (fin_code == 14)) begin
+            cnt_14_d = cnt_14_q + 32'h1;
+        end
+        if (stat_addr == 14) begin
+            stat_count = cnt_14_q;
+        end
+        if (fin_fire & (fin_code == 15)) begin
+            cnt_15_d = cnt_15_q + 32'h1;
+        end
+        if (stat_addr == 15) begin
+            stat_count = cnt_15_q;
+        end
+        if (fin_fire & (fin_code == 16)) begin
+            cnt_16_d = cnt_16_q + 32'h1;
+        end
+        if (stat_addr == 16) begin
+            stat_count = cnt_16_q;
+        end
+        if (fin_fire & (fin_code == 17)) begin
+            cnt_17_d = cnt_17_q + 32'h1;
+        end
+        if (stat_addr == 17) begin
+            stat_count = cnt_17_q;
+        end
+        if (fin_fire & (fin_code == 18)) begin
+            cnt_18_d = cnt_18_q + 32'h1;
+        end
+        if (stat_addr == 18) begin
+            stat_count = cnt_18_q;
+        end
+        if (fin_fire & (fin_code == 19)) begin
+            cnt_19_d = cnt_19_q + 32'h1;
+        end
+        if (stat_addr == 19) begin
+            stat_count = cnt_19_q;
+        end
+        if (fin_fire & (fin_code == 20)) begin
+            cnt_20_d = cnt_20_q + 32'h1;
+        end
+        if (stat_addr == 20) begin
+            stat_count = cnt_20_q;
+        end
+        if (fin_fire & (fin_code == 21)) begin
+            cnt_21_d = cnt_21_q + 32'h1;
+        end
+        if (stat_addr == 21) begin
+            stat_count = cnt_21_q;
+        end
+        if (fin_fire & (fin_code == 22)) begin
+            cnt_22_d = cnt_22_q + 32'h1;
+        end
+        if (stat_addr == 22) begin
+            stat_count = cnt_22_q;
+        end
+        if (fin_fire & (fin_code == 23)) begin
+            cnt_23_d = cnt_23_q + 32'h1;
+        end
+        if (stat_addr == 23) begin
+            stat_count = cnt_23_q;
+        end
+        if (fin_fire & (fin_code == 24)) begin
+            cnt_24_d = cnt_24_q + 32'h1;
+        end
+        if (stat_addr == 24) begin
+            stat_count = cnt_24_q;
+        end
+        if (fin_fire & (fin_code == 25)) begin
+            cnt_25_d = cnt_25_q + 32'h1;
+        end
+        if (stat_addr == 25) begin
+            stat_count = cnt_25_q;
+        end
+        if (fin_fire & (fin_code == 26)) begin
+            cnt_26_d = cnt_26_q + 32'h1;
+        end
+        if (stat_addr == 26) begin
+            stat_count = cnt_26_q;
+        end
+        if (fin_fire & (fin_code == 27)) begin
+            cnt_27_d = cnt_27_q + 32'h1;
+        end
+        if (stat_addr == 27) begin
+            stat_count = cnt_27_q;
+        end
+        if (reset) begin
+            beat_idx_d = 32'h0;
+            user_seen_d = 1'b0;
+            keep_bad_seen_d = 1'b0;
+            cnt_0_d = 32'h0;
+            cnt_1_d = 32'h0;
+            cnt_2_d = 32'h0;
+            cnt_3_d = 32'h0;
+            cnt_4_d = 32'h0;
+            cnt_5_d = 32'h0;
+            cnt_6_d = 32'h0;
+            cnt_7_d = 32'h0;
+            cnt_8_d = 32'h0;
+            cnt_9_d = 32'h0;
+            cnt_10_d = 32'h0;
+            cnt_11_d = 32'h0;
+            cnt_12_d = 32'h0;
+            cnt_13_d = 32'h0;
+            cnt_14_d = 32'h0;
+            cnt_15_d = 32'h0;
+            cnt_16_d = 32'h0;
+            cnt_17_d = 32'h0;
+            cnt_18_d = 32'h0;
+            cnt_19_d = 32'h0;
+            cnt_20_d = 32'h0;
+            cnt_21_d = 32'h0;
+            cnt_22_d = 32'h0;
+            cnt_23_d = 32'h0;
+            cnt_24_d = 32'h0;
+            cnt_25_d = 32'h0;
+            cnt_26_d = 32'h0;
+            cnt_27_d = 32'h0;
+        end
+    end
+
+endmodule // rx_pipe
+
+module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,udp_found,pseudo,frame_sum,code);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] keep;
+    input wire  [7:0] idx;
+    input wire  [4:0] fault;
+    input wire  [4:0] pre_a;
+    input wire  eth_bad;
+    input wire  [15:0] tlen;
+    input wire  [4:0] pre_b;
+    input wire  [4:0] post;
+    input wire  [19:0] ipsum;
+    input wire  [15:0] udp_found;
+    input wire  [18:0] pseudo;
+    input wire  [31:0] frame_sum;
+    output reg  [20:0] code;
+
+    // Stub signals
+    reg  [65:0] chk_line_in_data;
+    wire  [65:0] chk_line_out_data;
+    reg  [4:0] e1_pre_a_d;
+    reg  [4:0] e1_pre_a_q = 5'h0;
+    reg  e1_eth_bad_d;
+    reg  e1_eth_bad_q = 1'h0;
+    reg  [15:0] e1_tlen_d;
+    reg  [15:0] e1_tlen_q = 16'h0;
+    reg  [6:0] e1_top_d;
+    reg  [6:0] e1_top_q = 7'h0;
+    reg  [7:0] e1_idx_d;
+    reg  [7:0] e1_idx_q = 8'h0;
+    reg  [4:0] e1_pre_b_d;
+    reg  [4:0] e1_pre_b_q = 5'h0;
+    reg  [4:0] e1_post_d;
+    reg  [4:0] e1_post_q = 5'h0;
+    reg  [19:0] e1_ipsum_d;
+    reg  [19:0] e1_ipsum_q = 20'h0;
+    reg  [15:0] e1_udp_found_d;
+    reg  [15:0] e1_udp_found_q = 16'h0;
+    reg  [18:0] e1_pseudo_d;
+    reg  [18:0] e1_pseudo_q = 19'h0;
+    reg  [4:0] e1_fault_d;
+    reg  [4:0] e1_fault_q = 5'h0;
+    reg  [15:0] e2_len_d;
+    reg  [15:0] e2_len_q = 16'h0;
+    reg  [4:0] e2_pre_d;
+    reg  [4:0] e2_pre_q = 5'h0;
+    reg  [4:0] e2_post_d;
+    reg  [4:0] e2_post_q = 5'h0;
+    reg  [15:0] e2_udp_found_d;
+    reg  [15:0] e2_udp_found_q = 16'h0;
+    reg  [18:0] e2_pseudo_d;
+    reg  [18:0] e2_pseudo_q = 19'h0;
+    reg  [4:0] e2_fault_d;
+    reg  [4:0] e2_fault_q = 5'h0;
+    reg  [16:0] e5_fold1_d;
+    reg  [16:0] e5_fold1_q = 17'h0;
+    reg  [15:0] e5_found_d;
+    reg  [15:0] e5_found_q = 16'h0;
+    reg  [4:0] e5_pre_d;
+    reg  [4:0] e5_pre_q = 5'h0;
+    reg  [4:0] e5_post_d;
+    reg  [4:0] e5_post_q = 5'h0;
+    reg  [4:0] e5_fault_d;
+    reg  [4:0] e5_fault_q = 5'h0;
+    reg  [15:0] e5_len_d;
+    reg  [15:0] e5_len_q = 16'h0;
+    reg  [20:0] e6_code_d;
+    reg  [20:0] e6_code_q = 21'h0;
+
+    // Local signals
+    reg  [6:0] top_lane;
+    reg  [2:0] top_grp;
+    reg  [7:0] top_byte;
+    reg  [2:0] top_in;
+    reg  [16:0] ip_fold;
+    reg  [15:0] ip_sum;
+    reg  [4:0] pre_code;
+    reg  [15:0] len;
+    reg  [4:0] e4_pre;
+    reg  [4:0] e4_post;
+    reg  [15:0] e4_udp_found;
+    reg  [18:0] e4_pseudo;
+    reg  [4:0] e4_fault;
+    reg  [15:0] e4_len;
+    reg  [31:0] udp_total;
+    reg  [16:0] udp_fold1;
+    reg  [15:0] udp_fold2;
+    reg  [15:0] udp_expected;
+    reg  udp_bad;
+    reg  [4:0] code3;
+
+    // Sub module instances
+    rx_pipe_judge_chk_line chk_line(
+        .clock(clock),
+        .in_data(chk_line_in_data),
+        .out_data(chk_line_out_data)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        e1_pre_a_q <= e1_pre_a_d;
+        e1_eth_bad_q <= e1_eth_bad_d;
+        e1_tlen_q <= e1_tlen_d;
+        e1_top_q <= e1_top_d;
+        e1_idx_q <= e1_idx_d;
+        e1_pre_b_q <= e1_pre_b_d;
+        e1_post_q <= e1_post_d;
+        e1_ipsum_q <= e1_ipsum_d;
+        e1_udp_found_q <= e1_udp_found_d;
+        e1_pseudo_q <= e1_pseudo_d;
+        e1_fault_q <= e1_fault_d;
+        e2_len_q <= e2_len_d;
+        e2_pre_q <= e2_pre_d;
+        e2_post_q <= e2_post_d;
+        e2_udp_found_q <= e2_udp_found_d;
+        e2_pseudo_q <= e2_pseudo_d;
+        e2_fault_q <= e2_fault_d;
+        e5_fold1_q <= e5_fold1_d;
+        e5_found_q <= e5_found_d;
+        e5_pre_q <= e5_pre_d;
+        e5_post_q <= e5_post_d;
+        e5_fault_q <= e5_fault_d;
+        e5_len_q <= e5_len_d;
+        e6_code_q <= e6_code_d;
+    end
+
+    // Update code
+    always @(*) begin
+        e1_pre_a_d = e1_pre_a_q;
+        e1_eth_bad_d = e1_eth_bad_q;
+        e1_tlen_d = e1_tlen_q;
+        e1_top_d = e1_top_q;
+        e1_idx_d = e1_idx_q;
+        e1_pre_b_d = e1_pre_b_q;
+        e1_post_d = e1_post_q;
+        e1_ipsum_d = e1_ipsum_q;
+        e1_udp_found_d = e1_udp_found_q;
+        e1_pseudo_d = e1_pseudo_q;
+        e1_fault_d = e1_fault_q;
+        e2_len_d = e2_len_q;
+        e2_pre_d = e2_pre_q;
+        e2_post_d = e2_post_q;
+        e2_udp_found_d = e2_udp_found_q;
+        e2_pseudo_d = e2_pseudo_q;
+        e2_fault_d = e2_fault_q;
+        e5_fold1_d = e5_fold1_q;
+        e5_found_d = e5_found_q;
+        e5_pre_d = e5_pre_q;
+        e5_post_d = e5_post_q;
+        e5_fault_d = e5_fault_q;
+        e5_len_d = e5_len_q;
+        e6_code_d = e6_code_q;
         top_grp = 32'h0;
-        if (|e0_keep_q[8+:8]) begin
-            top_grp = 32'h1;
+        if (|keep[(32'h8 * 1)+:(8)]) begin
+            top_grp = 1;
         end
-        if (|e0_keep_q[16+:8]) begin
-            top_grp = 32'h2;
+        if (|keep[(32'h8 * 2)+:(8)]) begin
+            top_grp = 2;
         end
-        if (|e0_keep_q[24+:8]) begin
-            top_grp = 32'h3;
+        if (|keep[(32'h8 * 3)+:(8)]) begin
+            top_grp = 3;
         end
-        if (|e0_keep_q[32+:8]) begin
-            top_grp = 32'h4;
+        if (|keep[(32'h8 * 4)+:(8)]) begin
+            top_grp = 4;
         end
-        if (|e0_keep_q[40+:8]) begin
-            top_grp = 32'h5;
+        if (|keep[(32'h8 * 5)+:(8)]) begin
+            top_grp = 5;
         end
-        if (|e0_keep_q[48+:8]) begin
-            top_grp = 32'h6;
+        if (|keep[(32'h8 * 6)+:(8)]) begin
+            top_grp = 6;
         end
-        if (|e0_keep_q[56+:8]) begin
-            top_grp = 32'h7;
+        if (|keep[(32'h8 * 7)+:(8)]) begin
+            top_grp = 7;
         end
-        top_byte = e0_keep_q[0+:8];
-        if (top_grp == 32'h1) begin
-            top_byte = e0_keep_q[8+:8];
+        top_byte = keep[0+:8];
+        if (top_grp == 1) begin
+            top_byte = keep[(32'h8 * 1)+:(8)];
         end
-        if (top_grp == 32'h2) begin
-            top_byte = e0_keep_q[16+:8];
+        if (top_grp == 2) begin
+            top_byte = keep[(32'h8 * 2)+:(8)];
         end
-        if (top_grp == 32'h3) begin
-            top_byte = e0_keep_q[24+:8];
+        if (top_grp == 3) begin
+            top_byte = keep[(32'h8 * 3)+:(8)];
         end
-        if (top_grp == 32'h4) begin
-            top_byte = e0_keep_q[32+:8];
+        if (top_grp == 4) begin
+            top_byte = keep[(32'h8 * 4)+:(8)];
         end
-        if (top_grp == 32'h5) begin
-            top_byte = e0_keep_q[40+:8];
+        if (top_grp == 5) begin
+            top_byte = keep[(32'h8 * 5)+:(8)];
         end
-        if (top_grp == 32'h6) begin
-            top_byte = e0_keep_q[48+:8];
+        if (top_grp == 6) begin
+            top_byte = keep[(32'h8 * 6)+:(8)];
         end
-        if (top_grp == 32'h7) begin
-            top_byte = e0_keep_q[56+:8];
+        if (top_grp == 7) begin
+            top_byte = keep[(32'h8 * 7)+:(8)];
         end
         top_in = 32'h0;
         if (top_byte[1]) begin
-            top_in = 32'h1;
+            top_in = 1;
         end
         if (top_byte[2]) begin
-            top_in = 32'h2;
+            top_in = 2;
         end
         if (top_byte[3]) begin
-            top_in = 32'h3;
+            top_in = 3;
         end
         if (top_byte[4]) begin
-            top_in = 32'h4;
+            top_in = 4;
         end
         if (top_byte[5]) begin
-            top_in = 32'h5;
+            top_in = 5;
         end
         if (top_byte[6]) begin
-            top_in = 32'h6;
+            top_in = 6;
         end
         if (top_byte[7]) begin
-            top_in = 32'h7;
+            top_in = 7;
         end
         top_lane = 32'h0;
-        if (|e0_keep_q) begin
+        if (|keep) begin
             top_lane = ((((top_grp) & 7'h7f) << 3) | ((top_in) & 7'h7f)) + 32'h1;
         end
         e1_top_d = top_lane;
-        e1_idx_d = e0_idx_q;
-        op = e0_hdr_q[336+:8];
-        tlen = (((e0_hdr_q[128+:8]) & 16'hffff) << 8) | ((e0_hdr_q[136+:8]) & 16'hffff);
-        icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
-        has_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
-        has_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
-        has_payload = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
-        is_cnp = op == OP_CNP;
-        must_tel = (op == OP_HPCC_PROBE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
-        echoes = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
-        known = has_reth | has_aeth | has_payload | is_cnp | must_tel;
-        has_tel = e0_hdr_q[406];
-        pad = e0_hdr_q[348+:2];
-        tel_at = 32'h36;
-        tel = e0_hdr_q[432+:352];
-        if (has_aeth) begin
-            tel_at = 32'h3a;
-            tel = e0_hdr_q[464+:352];
-        end
-        if (has_reth) begin
-            tel_at = 32'h46;
-            tel = e0_hdr_q[560+:352];
-        end
-        nhop = tel[8+:8];
-        hop_bad = ((nhop > 32'h0) & (tel[37+:3] > 32'h4)) | ((nhop > 32'h1) & (tel[101+:3] > 32'h4)) | ((nhop > 32'h2) & (tel[165+:3] > 32'h4)) | ((nhop > 32'h3) & (tel[229+:3] > 32'h4)) | ((nhop > 32'h4) & (tel[293+:3] > 32'h4));
-        pay_at = tel_at;
-        if (has_tel) begin
-            pay_at = tel_at + 32'h2c;
-        end
-        rest = icrc_at - pay_at;
-        pay_len = rest - ((pad) & 17'h1ffff);
-        udp_len3 = tlen - 32'h3;
-        hops = 32'h0;
-        if (has_tel) begin
-            if (nhop > 32'h0) begin
-                hops = ((tel[32+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            end
-            if (nhop > 32'h1) begin
-                hops = hops | (((tel[96+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
-            end
-            if (nhop > 32'h2) begin
-                hops = hops | (((tel[160+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
-            end
-            if (nhop > 32'h3) begin
-                hops = hops | (((tel[224+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
-            end
-            if (nhop > 32'h4) begin
-                hops = hops | (((tel[288+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
-            end
-        end
-        fb = has_tel & tel[3] & tel[2] & ~|nhop;
-        if (fb) begin
-            hops = ((tel[64+:32]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
-        end
-        pre_a = 32'h0;
-        if (e0_hdr_q[112+:4] != 32'h5) begin
-            pre_a = 32'h4;
-        end
-        if (e0_hdr_q[116+:4] != 32'h4) begin
-            pre_a = 32'h3;
-        end
-        pre_b = 32'h0;
-        if (e0_hdr_q[288+:16] != 32'hb712) begin
-            pre_b = 32'ha;
-        end
-        if (((((e0_hdr_q[304+:8]) & 16'hffff) << 8) | ((e0_hdr_q[312+:8]) & 16'hffff)) != tlen - 32'h14) begin
-            pre_b = 32'h9;
-        end
-        if (e0_hdr_q[184+:8] != 32'h11) begin
-            pre_b = 32'h8;
-        end
-        if ((e0_hdr_q[160+:6] != 32'h0) | (e0_hdr_q[168+:8] != 32'h0)) begin
-            pre_b = 32'h7;
-        end
-        post = 32'h0;
-        if ((has_payload & (((pad) & 17'h1ffff) > rest)) | (~has_payload & |pad)) begin
-            post = 32'h17;
-        end
-        if (~has_payload & ~is_cnp & |rest) begin
-            post = 32'h16;
-        end
-        if (is_cnp & (rest != 32'h10)) begin
-            post = 32'h15;
-        end
-        if (has_tel & hop_bad) begin
-            post = 32'h14;
-        end
-        if (has_tel & (nhop > 32'h5)) begin
-            post = 32'h13;
-        end
-        if (has_tel & (tel[3] != echoes)) begin
-            post = 32'h12;
-        end
-        if (has_tel & (tel[4+:4] != 32'h1)) begin
-            post = 32'h11;
-        end
-        if (has_tel & (((tlen) & 17'h1ffff) < tel_at + 32'h22)) begin
-            post = 32'h1;
-        end
-        if (~has_tel & must_tel) begin
-            post = 32'h10;
-        end
-        if (has_tel & is_cnp) begin
-            post = 32'hf;
-        end
-        if (has_aeth & (e0_hdr_q[439] | (e0_hdr_q[437+:2] == 32'h2))) begin
-            post = 32'he;
-        end
-        if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
-            post = 32'h1;
-        end
-        if (~known) begin
-            post = 32'hd;
-        end
-        if (|e0_hdr_q[344+:4]) begin
-            post = 32'hc;
-        end
-        if (tlen < 32'h2c) begin
-            post = 32'h1;
-        end
+        e1_idx_d = idx;
         e1_pre_a_d = pre_a;
-        e1_eth_bad_d = e0_hdr_q[96+:16] != 32'h8;
+        e1_eth_bad_d = eth_bad;
         e1_tlen_d = tlen;
         e1_pre_b_d = pre_b;
         e1_post_d = post;
-        e1_ipsum_d = ((e0_hdr_q[112+:16]) & 20'hfffff) + ((e0_hdr_q[128+:16]) & 20'hfffff) + ((e0_hdr_q[144+:16]) & 20'hfffff) + ((e0_hdr_q[160+:16]) & 20'hfffff) + ((e0_hdr_q[176+:16]) & 20'hfffff) + ((e0_hdr_q[192+:16]) & 20'hfffff) + ((e0_hdr_q[208+:16]) & 20'hfffff) + ((e0_hdr_q[224+:16]) & 20'hfffff) + ((e0_hdr_q[240+:16]) & 20'hfffff) + ((e0_hdr_q[256+:16]) & 20'hfffff);
-        e1_udp_found_d = e0_hdr_q[320+:16];
-        e1_pseudo_d = ((e0_hdr_q[208+:16]) & 19'h7ffff) + ((e0_hdr_q[224+:16]) & 19'h7ffff) + ((e0_hdr_q[240+:16]) & 19'h7ffff) + ((e0_hdr_q[256+:16]) & 19'h7ffff) + (((udp_len3[0+:8]) & 19'h7ffff) << 8) + ((udp_len3[8+:8]) & 19'h7ffff);
-        rec = 32'h0;
-        rec[8+:8] = op;
-        rec[16+:1] = e0_hdr_q[407];
-        rec[17+:1] = e0_hdr_q[374];
-        rec[18+:1] = e0_hdr_q[375];
-        rec[19+:1] = e0_hdr_q[351];
-        rec[22+:2] = e0_hdr_q[120+:2];
-        rec[28+:2] = pad;
-        rec[48+:7] = pay_at[0+:7];
-        rec[64+:24] = (((e0_hdr_q[376+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[384+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[392+:8]) & 24'hffffff);
-        rec[96+:24] = (((e0_hdr_q[408+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[416+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[424+:8]) & 24'hffffff);
-        rec[176+:16] = (((e0_hdr_q[272+:8]) & 16'hffff) << 8) | ((e0_hdr_q[280+:8]) & 16'hffff);
-        rec[320+:320] = hops;
-        if (has_tel) begin
-            rec[20+:1] = 1'b1;
-            rec[21+:1] = tel[3];
-            rec[24+:3] = nhop[0+:3];
-            rec[27+:1] = fb;
-        end
-        if (has_aeth) begin
-            rec[88+:8] = e0_hdr_q[432+:8];
-            rec[128+:24] = (((e0_hdr_q[440+:8]) & 24'hffffff) << 16) | (((e0_hdr_q[448+:8]) & 24'hffffff) << 8) | ((e0_hdr_q[456+:8]) & 24'hffffff);
-        end
-        if (has_reth) begin
-            rec[192+:64] = e0_hdr_q[432+:64];
-            rec[256+:32] = e0_hdr_q[496+:32];
-            rec[288+:32] = e0_hdr_q[528+:32];
-        end
-        if (has_payload) begin
-            rec[160+:16] = pay_len[0+:16];
-        end
-        e1_fault_d = e0_fault_q;
-        e1_rec_d = rec;
-        rec_line_in_data = e1_rec_q;
+        e1_ipsum_d = ipsum;
+        e1_udp_found_d = udp_found;
+        e1_pseudo_d = pseudo;
+        e1_fault_d = fault;
         ip_fold = ((e1_ipsum_q[0+:16]) & 17'h1ffff) + ((e1_ipsum_q[16+:4]) & 17'h1ffff);
         ip_sum = ip_fold[0+:16] + ((ip_fold[16+:1]) & 16'hffff);
         len = (((e1_idx_q) & 16'hffff) << 6) + ((e1_top_q) & 16'hffff);
@@ -826,7 +908,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         e4_udp_found = chk_line_out_data[15+:16];
         e4_pseudo = chk_line_out_data[31+:19];
         e4_len = chk_line_out_data[50+:16];
-        udp_total = frame_sum_q + ((e4_pseudo) & 32'hffffffff);
+        udp_total = frame_sum + ((e4_pseudo) & 32'hffffffff);
         udp_fold1 = ((udp_total[0+:16]) & 17'h1ffff) + ((udp_total[16+:16]) & 17'h1ffff);
         e5_fold1_d = udp_fold1;
         e5_found_d = e4_udp_found;
@@ -851,230 +933,262 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             code3 = e5_fault_q;
         end
         e6_code_d = ((code3) & 21'h1fffff) | (((e5_len_q) & 21'h1fffff) << 5);
-        code_line_in_data = e6_code_q;
-        fin_fire = icrc_m_valid;
-        fin_code = code_line_out_data[0+:5];
-        if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
-            fin_code = 32'h18;
+        code = e6_code_q;
+    end
+
+endmodule // rx_pipe_judge
+
+module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseudo);
+
+    // Module arguments
+    input wire  [1023:0] hdr;
+    output reg  [639:0] rec;
+    output reg  [15:0] tlen;
+    output reg  [4:0] pre_a;
+    output reg  [4:0] pre_b;
+    output reg  [4:0] post;
+    output reg  eth_bad;
+    output reg  [19:0] ipsum;
+    output reg  [15:0] udp_found;
+    output reg  [18:0] pseudo;
+
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
+    // Local signals
+    reg  [7:0] op;
+    reg  [16:0] icrc_at;
+    reg  known;
+    reg  has_reth;
+    reg  has_aeth;
+    reg  has_payload;
+    reg  is_cnp;
+    reg  must_tel;
+    reg  echoes;
+    reg  has_tel;
+    reg  [351:0] tel;
+    reg  [16:0] tel_at;
+    reg  [7:0] nhop;
+    reg  fb;
+    reg  hop_bad;
+    reg  [16:0] pay_at;
+    reg  [16:0] rest;
+    reg  [16:0] pay_len;
+    reg  [15:0] udp_len3;
+    reg  [1:0] pad;
+    reg  [319:0] hops;
+    reg  [63:0] slot;
+    reg  [15:0] word;
+
+    // Update code
+    always @(*) begin
+        op = hdr[336+:8];
+        tlen = (((hdr[128+:8]) & 16'hffff) << 8) | ((hdr[136+:8]) & 16'hffff);
+        icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
+        has_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
+        has_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
+        has_payload = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
+        is_cnp = op == OP_CNP;
+        must_tel = (op == OP_HPCC_PROBE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
+        echoes = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
+        known = has_reth | has_aeth | has_payload | is_cnp | must_tel;
+        has_tel = hdr[406];
+        pad = hdr[348+:2];
+        tel_at = 32'h36;
+        tel = hdr[432+:352];
+        if (has_aeth) begin
+            tel_at = 32'h3a;
+            tel = hdr[464+:352];
         end
-        fin_rec = rec_line_out_data;
-        if (|fin_code) begin
-            fin_rec = 32'h0;
-            fin_rec[0+:8] = ((fin_code) & 8'hff);
+        if (has_reth) begin
+            tel_at = 32'h46;
+            tel = hdr[560+:352];
         end
-        fin_rec[32+:16] = code_line_out_data[5+:16];
-        fifo_reset = reset;
-        fifo_issue = fire & s_axis_tlast;
-        fifo_in_valid = fin_fire;
-        fifo_in_data = fin_rec;
-        m_axis_verdict_tdata = fifo_m_axis_tdata;
-        m_axis_verdict_tvalid = fifo_m_axis_tvalid;
-        fifo_m_axis_tready = m_axis_verdict_tready;
-        if (fin_fire & (fin_code == 32'h0)) begin
-            cnt0_d = cnt0_q + 32'h1;
+        nhop = tel[8+:8];
+        hop_bad = 1'b0;
+        if ((nhop > 0) & (tel[(32'h25 + 32'h40 * 0)+:(3)] > 32'h4)) begin
+            hop_bad = 1'b1;
         end
-        if (fin_fire & (fin_code == 32'h1)) begin
-            cnt1_d = cnt1_q + 32'h1;
+        if ((nhop > 1) & (tel[(32'h25 + 32'h40 * 1)+:(3)] > 32'h4)) begin
+            hop_bad = 1'b1;
         end
-        if (fin_fire & (fin_code == 32'h2)) begin
-            cnt2_d = cnt2_q + 32'h1;
+        if ((nhop > 2) & (tel[(32'h25 + 32'h40 * 2)+:(3)] > 32'h4)) begin
+            hop_bad = 1'b1;
         end
-        if (fin_fire & (fin_code == 32'h3)) begin
-            cnt3_d = cnt3_q + 32'h1;
+        if ((nhop > 3) & (tel[(32'h25 + 32'h40 * 3)+:(3)] > 32'h4)) begin
+            hop_bad = 1'b1;
         end
-        if (fin_fire & (fin_code == 32'h4)) begin
-            cnt4_d = cnt4_q + 32'h1;
+        if ((nhop > 4) & (tel[(32'h25 + 32'h40 * 4)+:(3)] > 32'h4)) begin
+            hop_bad = 1'b1;
         end
-        if (fin_fire & (fin_code == 32'h5)) begin
-            cnt5_d = cnt5_q + 32'h1;
+        pay_at = tel_at;
+        if (has_tel) begin
+            pay_at = tel_at + 32'h2c;
         end
-        if (fin_fire & (fin_code == 32'h6)) begin
-            cnt6_d = cnt6_q + 32'h1;
+        rest = icrc_at - pay_at;
+        pay_len = rest - ((pad) & 17'h1ffff);
+        udp_len3 = tlen - 32'h3;
+        hops = 32'h0;
+        slot = tel[(32'h20 + 32'h40 * 0)+:(64)];
+        if (has_tel & (nhop > 0)) begin
+            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 0));
         end
-        if (fin_fire & (fin_code == 32'h7)) begin
-            cnt7_d = cnt7_q + 32'h1;
+        slot = tel[(32'h20 + 32'h40 * 1)+:(64)];
+        if (has_tel & (nhop > 1)) begin
+            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 1));
         end
-        if (fin_fire & (fin_code == 32'h8)) begin
-            cnt8_d = cnt8_q + 32'h1;
+        slot = tel[(32'h20 + 32'h40 * 2)+:(64)];
+        if (has_tel & (nhop > 2)) begin
+            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 2));
         end
-        if (fin_fire & (fin_code == 32'h9)) begin
-            cnt9_d = cnt9_q + 32'h1;
+        slot = tel[(32'h20 + 32'h40 * 3)+:(64)];
+        if (has_tel & (nhop > 3)) begin
+            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 3));
         end
-        if (fin_fire & (fin_code == 32'ha)) begin
-            cnt10_d = cnt10_q + 32'h1;
+        slot = tel[(32'h20 + 32'h40 * 4)+:(64)];
+        if (has_tel & (nhop > 4)) begin
+            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 4));
         end
-        if (fin_fire & (fin_code == 32'hb)) begin
-            cnt11_d = cnt11_q + 32'h1;
+        fb = has_tel & tel[3] & tel[2] & ~|nhop;
+        if (fb) begin
+            hops = ((tel[64+:32]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
         end
-        if (fin_fire & (fin_code == 32'hc)) begin
-            cnt12_d = cnt12_q + 32'h1;
+        pre_a = 32'h0;
+        if (hdr[112+:4] != 32'h5) begin
+            pre_a = 32'h4;
         end
-        if (fin_fire & (fin_code == 32'hd)) begin
-            cnt13_d = cnt13_q + 32'h1;
+        if (hdr[116+:4] != 32'h4) begin
+            pre_a = 32'h3;
         end
-        if (fin_fire & (fin_code == 32'he)) begin
-            cnt14_d = cnt14_q + 32'h1;
+        pre_b = 32'h0;
+        if (hdr[288+:16] != 32'hb712) begin
+            pre_b = 32'ha;
         end
-        if (fin_fire & (fin_code == 32'hf)) begin
-            cnt15_d = cnt15_q + 32'h1;
+        if (((((hdr[304+:8]) & 16'hffff) << 8) | ((hdr[312+:8]) & 16'hffff)) != tlen - 32'h14) begin
+            pre_b = 32'h9;
         end
-        if (fin_fire & (fin_code == 32'h10)) begin
-            cnt16_d = cnt16_q + 32'h1;
+        if (hdr[184+:8] != 32'h11) begin
+            pre_b = 32'h8;
         end
-        if (fin_fire & (fin_code == 32'h11)) begin
-            cnt17_d = cnt17_q + 32'h1;
+        if ((hdr[160+:6] != 32'h0) | (hdr[168+:8] != 32'h0)) begin
+            pre_b = 32'h7;
         end
-        if (fin_fire & (fin_code == 32'h12)) begin
-            cnt18_d = cnt18_q + 32'h1;
+        post = 32'h0;
+        if ((has_payload & (((pad) & 17'h1ffff) > rest)) | (~has_payload & |pad)) begin
+            post = 32'h17;
         end
-        if (fin_fire & (fin_code == 32'h13)) begin
-            cnt19_d = cnt19_q + 32'h1;
+        if (~has_payload & ~is_cnp & |rest) begin
+            post = 32'h16;
         end
-        if (fin_fire & (fin_code == 32'h14)) begin
-            cnt20_d = cnt20_q + 32'h1;
+        if (is_cnp & (rest != 32'h10)) begin
+            post = 32'h15;
         end
-        if (fin_fire & (fin_code == 32'h15)) begin
-            cnt21_d = cnt21_q + 32'h1;
+        if (has_tel & hop_bad) begin
+            post = 32'h14;
         end
-        if (fin_fire & (fin_code == 32'h16)) begin
-            cnt22_d = cnt22_q + 32'h1;
+        if (has_tel & (nhop > 32'h5)) begin
+            post = 32'h13;
         end
-        if (fin_fire & (fin_code == 32'h17)) begin
-            cnt23_d = cnt23_q + 32'h1;
+        if (has_tel & (tel[3] != echoes)) begin
+            post = 32'h12;
         end
-        if (fin_fire & (fin_code == 32'h18)) begin
-            cnt24_d = cnt24_q + 32'h1;
+        if (has_tel & (tel[4+:4] != 32'h1)) begin
+            post = 32'h11;
         end
-        if (fin_fire & (fin_code == 32'h19)) begin
-            cnt25_d = cnt25_q + 32'h1;
+        if (has_tel & (((tlen) & 17'h1ffff) < tel_at + 32'h22)) begin
+            post = 32'h1;
         end
-        if (fin_fire & (fin_code == 32'h1a)) begin
-            cnt26_d = cnt26_q + 32'h1;
+        if (~has_tel & must_tel) begin
+            post = 32'h10;
         end
-        if (fin_fire & (fin_code == 32'h1b)) begin
-            cnt27_d = cnt27_q + 32'h1;
+        if (has_tel & is_cnp) begin
+            post = 32'hf;
         end
-        stat_count = 32'h0;
-        if (stat_addr == 32'h0) begin
-            stat_count = cnt0_q;
+        if (has_aeth & (hdr[439] | (hdr[437+:2] == 32'h2))) begin
+            post = 32'he;
         end
-        if (stat_addr == 32'h1) begin
-            stat_count = cnt1_q;
+        if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
+            post = 32'h1;
         end
-        if (stat_addr == 32'h2) begin
-            stat_count = cnt2_q;
+        if (~known) begin
+            post = 32'hd;
         end
-        if (stat_addr == 32'h3) begin
-            stat_count = cnt3_q;
+        if (|hdr[344+:4]) begin
+            post = 32'hc;
         end
-        if (stat_addr == 32'h4) begin
-            stat_count = cnt4_q;
+        if (tlen < 32'h2c) begin
+            post = 32'h1;
         end
-        if (stat_addr == 32'h5) begin
-            stat_count = cnt5_q;
+        eth_bad = hdr[96+:16] != 32'h8;
+        ipsum = 32'h0;
+        word = hdr[(32'h70 + 32'h10 * 0)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 1)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 2)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 3)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 4)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 5)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 6)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 7)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 8)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        word = hdr[(32'h70 + 32'h10 * 9)+:(16)];
+        ipsum = ipsum + ((word) & 20'hfffff);
+        udp_found = hdr[320+:16];
+        pseudo = ((hdr[208+:16]) & 19'h7ffff) + ((hdr[224+:16]) & 19'h7ffff) + ((hdr[240+:16]) & 19'h7ffff) + ((hdr[256+:16]) & 19'h7ffff) + (((udp_len3[0+:8]) & 19'h7ffff) << 8) + ((udp_len3[8+:8]) & 19'h7ffff);
+        rec = 32'h0;
+        rec[8+:8] = op;
+        rec[16+:1] = hdr[407];
+        rec[17+:1] = hdr[374];
+        rec[18+:1] = hdr[375];
+        rec[19+:1] = hdr[351];
+        rec[22+:2] = hdr[120+:2];
+        rec[28+:2] = pad;
+        rec[48+:7] = pay_at[0+:7];
+        rec[64+:24] = (((hdr[376+:8]) & 24'hffffff) << 16) | (((hdr[384+:8]) & 24'hffffff) << 8) | ((hdr[392+:8]) & 24'hffffff);
+        rec[96+:24] = (((hdr[408+:8]) & 24'hffffff) << 16) | (((hdr[416+:8]) & 24'hffffff) << 8) | ((hdr[424+:8]) & 24'hffffff);
+        rec[176+:16] = (((hdr[272+:8]) & 16'hffff) << 8) | ((hdr[280+:8]) & 16'hffff);
+        rec[320+:320] = hops;
+        if (has_tel) begin
+            rec[20+:1] = 1'b1;
+            rec[21+:1] = tel[3];
+            rec[24+:3] = nhop[0+:3];
+            rec[27+:1] = fb;
         end
-        if (stat_addr == 32'h6) begin
-            stat_count = cnt6_q;
+        if (has_aeth) begin
+            rec[88+:8] = hdr[432+:8];
+            rec[128+:24] = (((hdr[440+:8]) & 24'hffffff) << 16) | (((hdr[448+:8]) & 24'hffffff) << 8) | ((hdr[456+:8]) & 24'hffffff);
         end
-        if (stat_addr == 32'h7) begin
-            stat_count = cnt7_q;
+        if (has_reth) begin
+            rec[192+:64] = hdr[432+:64];
+            rec[256+:32] = hdr[496+:32];
+            rec[288+:32] = hdr[528+:32];
         end
-        if (stat_addr == 32'h8) begin
-            stat_count = cnt8_q;
-        end
-        if (stat_addr == 32'h9) begin
-            stat_count = cnt9_q;
-        end
-        if (stat_addr == 32'ha) begin
-            stat_count = cnt10_q;
-        end
-        if (stat_addr == 32'hb) begin
-            stat_count = cnt11_q;
-        end
-        if (stat_addr == 32'hc) begin
-            stat_count = cnt12_q;
-        end
-        if (stat_addr == 32'hd) begin
-            stat_count = cnt13_q;
-        end
-        if (stat_addr == 32'he) begin
-            stat_count = cnt14_q;
-        end
-        if (stat_addr == 32'hf) begin
-            stat_count = cnt15_q;
-        end
-        if (stat_addr == 32'h10) begin
-            stat_count = cnt16_q;
-        end
-        if (stat_addr == 32'h11) begin
-            stat_count = cnt17_q;
-        end
-        if (stat_addr == 32'h12) begin
-            stat_count = cnt18_q;
-        end
-        if (stat_addr == 32'h13) begin
-            stat_count = cnt19_q;
-        end
-        if (stat_addr == 32'h14) begin
-            stat_count = cnt20_q;
-        end
-        if (stat_addr == 32'h15) begin
-            stat_count = cnt21_q;
-        end
-        if (stat_addr == 32'h16) begin
-            stat_count = cnt22_q;
-        end
-        if (stat_addr == 32'h17) begin
-            stat_count = cnt23_q;
-        end
-        if (stat_addr == 32'h18) begin
-            stat_count = cnt24_q;
-        end
-        if (stat_addr == 32'h19) begin
-            stat_count = cnt25_q;
-        end
-        if (stat_addr == 32'h1a) begin
-            stat_count = cnt26_q;
-        end
-        if (stat_addr == 32'h1b) begin
-            stat_count = cnt27_q;
-        end
-        if (reset) begin
-            beat_idx_d = 32'h0;
-            user_seen_d = 1'b0;
-            keep_bad_seen_d = 1'b0;
-            cnt0_d = 32'h0;
-            cnt1_d = 32'h0;
-            cnt2_d = 32'h0;
-            cnt3_d = 32'h0;
-            cnt4_d = 32'h0;
-            cnt5_d = 32'h0;
-            cnt6_d = 32'h0;
-            cnt7_d = 32'h0;
-            cnt8_d = 32'h0;
-            cnt9_d = 32'h0;
-            cnt10_d = 32'h0;
-            cnt11_d = 32'h0;
-            cnt12_d = 32'h0;
-            cnt13_d = 32'h0;
-            cnt14_d = 32'h0;
-            cnt15_d = 32'h0;
-            cnt16_d = 32'h0;
-            cnt17_d = 32'h0;
-            cnt18_d = 32'h0;
-            cnt19_d = 32'h0;
-            cnt20_d = 32'h0;
-            cnt21_d = 32'h0;
-            cnt22_d = 32'h0;
-            cnt23_d = 32'h0;
-            cnt24_d = 32'h0;
-            cnt25_d = 32'h0;
-            cnt26_d = 32'h0;
-            cnt27_d = 32'h0;
+        if (has_payload) begin
+            rec[160+:16] = pay_len[0+:16];
         end
     end
 
-endmodule // rx_pipe
+endmodule // rx_pipe_decode
 
 module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
 
@@ -1207,25 +1321,6 @@ module rx_pipe_code_line(clock,in_data,out_data);
     end
 endmodule // rx_pipe_code_line
 
-module rx_pipe_chk_line(clock,in_data,out_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [65:0] in_data;
-    output reg  [65:0] out_data;
-
-    // Update code (custom)
-    reg [2*66-1:0] line_q;
-
-    always @(posedge clock) begin
-        line_q <= {line_q[(2-1)*66-1:0], in_data};
-    end
-
-    always @(*) begin
-        out_data = line_q[(2-1)*66 +: 66];
-    end
-endmodule // rx_pipe_chk_line
-
 module rx_pipe_rec_line(clock,in_data,out_data);
 
     // Module arguments
@@ -1245,7 +1340,114 @@ module rx_pipe_rec_line(clock,in_data,out_data);
     end
 endmodule // rx_pipe_rec_line
 
-module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_sum,out_tag);
+module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  valid;
+    input wire  [511:0] data;
+    input wire  first;
+    input wire  last;
+    input wire  [15:0] tlen;
+    output reg  [31:0] frame_sum;
+
+    // Stub signals
+    reg  csum_reset;
+    reg  csum_in_valid;
+    reg  [511:0] csum_in_data;
+    reg  [63:0] csum_in_mask;
+    reg  [1:0] csum_in_tag;
+    wire  csum_out_valid;
+    wire  [20:0] csum_out_sum;
+    wire  [1:0] csum_out_tag;
+    reg  [16:0] csum_left_d;
+    reg  [16:0] csum_left_q = 17'h0;
+    reg  [31:0] csum_acc_d;
+    reg  [31:0] csum_acc_q = 32'h0;
+    reg  [31:0] sum_d;
+    reg  [31:0] sum_q = 32'h0;
+
+    // Local signals
+    reg  [16:0] csum_n;
+    reg  [63:0] csum_mask;
+    reg  [1:0] csum_tag;
+    reg  [63:0] ones64;
+    reg  [63:0] lanes0;
+    reg  [31:0] acc_next;
+
+    // Sub module instances
+    rx_pipe_udp_sum_csum csum(
+        .clock(clock),
+        .reset(csum_reset),
+        .in_valid(csum_in_valid),
+        .in_data(csum_in_data),
+        .in_mask(csum_in_mask),
+        .in_tag(csum_in_tag),
+        .out_valid(csum_out_valid),
+        .out_sum(csum_out_sum),
+        .out_tag(csum_out_tag)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        csum_left_q <= csum_left_d;
+        csum_acc_q <= csum_acc_d;
+        sum_q <= sum_d;
+    end
+
+    // Update code
+    always @(*) begin
+        csum_left_d = csum_left_q;
+        csum_acc_d = csum_acc_q;
+        sum_d = sum_q;
+        csum_n = csum_left_q;
+        if (first) begin
+            csum_n = ((tlen) & 17'h1ffff) + 32'he;
+        end
+        ones64 = 64'hffffffffffffffff;
+        csum_mask = ones64;
+        if (csum_n < 32'h40) begin
+            csum_mask = ~(ones64 << ((csum_n[0+:7]) & 64'hffffffffffffffff));
+        end
+        lanes0 = 64'hfffffcfc00000000;
+        if (first) begin
+            csum_mask = csum_mask & lanes0;
+        end
+        if (valid) begin
+            csum_left_d = 32'h0;
+            if (csum_n > 32'h40) begin
+                csum_left_d = csum_n - 32'h40;
+            end
+        end
+        csum_reset = reset;
+        csum_in_valid = valid;
+        csum_in_data = data;
+        csum_in_mask = csum_mask;
+        csum_tag = 32'h0;
+        if (first) begin
+            csum_tag = 32'h1;
+        end
+        if (last) begin
+            csum_tag = csum_tag | 32'h2;
+        end
+        csum_in_tag = csum_tag;
+        acc_next = csum_acc_q + ((csum_out_sum) & 32'hffffffff);
+        if (csum_out_tag[0]) begin
+            acc_next = ((csum_out_sum) & 32'hffffffff);
+        end
+        if (csum_out_valid) begin
+            csum_acc_d = acc_next;
+            if (csum_out_tag[1]) begin
+                sum_d = acc_next;
+            end
+        end
+        frame_sum = sum_q;
+    end
+
+endmodule // rx_pipe_udp_sum
+
+module rx_pipe_udp_sum_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_sum,out_tag);
 
     // Module arguments
     input wire  clock;
@@ -1302,6 +1504,25 @@ module rx_pipe_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_su
         out_sum = sum_q;
         out_tag = tag_q[7:6];
     end
-endmodule // rx_pipe_csum
+endmodule // rx_pipe_udp_sum_csum
+
+module rx_pipe_judge_chk_line(clock,in_data,out_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [65:0] in_data;
+    output reg  [65:0] out_data;
+
+    // Update code (custom)
+    reg [2*66-1:0] line_q;
+
+    always @(posedge clock) begin
+        line_q <= {line_q[(2-1)*66-1:0], in_data};
+    end
+
+    always @(*) begin
+        out_data = line_q[(2-1)*66 +: 66];
+    end
+endmodule // rx_pipe_judge_chk_line
 
 `resetall

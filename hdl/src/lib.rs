@@ -23,5 +23,5 @@ pub use prim::{byte_mask, byte_swap, delay_line, dist_ram, div_pipe, mul_pipe, o
 pub use cc::{cc_module, cc_hpcc, cc_ldcp, cc_dcqcn, cc_hop_util, cc_intake, flow_park};
 pub use sched::{flow_sched};
 pub use tx::{tx_ctx, read_split, tx_pipe};
-pub use rx::{rx_pipe, rx_ctx, rx_dma};
+pub use rx::{rx_pipe, rx_pipe_decode, rx_pipe_judge, rx_pipe_udp_sum, rx_ctx, rx_dma};
 pub use top::{nic_datapath, hpcc_nic_core, axil_slave};

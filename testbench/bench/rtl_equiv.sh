@@ -14,6 +14,12 @@
 # deliberately broken flow_sched (m_axis_pktsend_tdata bit 0 forced to 0; 2026-11-27). A
 # proof that needs INDUCT=1 is no proof; use it only to list candidates.
 #
+# RENAME=<file> renames wires of the gold design before matching, one "gold-name gate-name" pair
+# per line (names after flattening: a register r of submodule instance u is `u.r`). A refactor
+# that moves registers into a submodule or renames them leaves them unmatched, and everything
+# they feed unproven; the pairs match them again. A wrong pair cannot make a proof: a matched
+# pair is itself an $equiv cell to prove.
+#
 # KEEP=1 keeps the work directory (eq.ys, eq.log) and prints its path.
 #
 # Exit 0 and "Equivalence successfully proven!" when every equiv cell is proven. A module of the
@@ -69,6 +75,11 @@ read_verilog -sv $(files "$2")
 ${mems:+blackbox $mems}
 hierarchy -top $top
 proc; flatten; opt_clean
+$(if [ "$1" = gold ] && [ -n "${RENAME:-}" ]; then
+    echo "cd $top"
+    grep -v '^ *\(#\|$\)' "$RENAME" | while read -r a b; do echo "rename $a $b"; done
+    echo "cd .."
+  fi)
 rename $top $1
 design -stash $1
 YS

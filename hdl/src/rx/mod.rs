@@ -2,5 +2,8 @@
 //! go-back-N, telemetry to CC), and the frame store in front of the DMA writes.
 
 pub mod rx_pipe;
+pub mod rx_pipe_decode;
+pub mod rx_pipe_judge;
+pub mod rx_pipe_udp_sum;
 pub mod rx_ctx;
 pub mod rx_dma;
