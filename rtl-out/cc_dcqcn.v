@@ -31,6 +31,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
+    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    localparam [1:0] DCQCN_CNP = 2'h0;
+    localparam [1:0] DCQCN_TX = 2'h2;
+    localparam [1:0] DCQCN_INIT = 2'h3;
+
     // Stub signals
     reg  [9:0] ram_read_address;
     wire  [491:0] ram_read_data;
@@ -850,7 +855,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         a_ev_d = f0_data_q;
         a_s_d = ram_read_data;
         a_gt_d = f0_data_q[64+:64] > ram_read_data[236+:64];
-        if (kind1 == 32'h3) begin
+        if (kind1 == DCQCN_INIT) begin
             a_s_d = new_state;
             a_gt_d = 1'b0;
         end
@@ -889,14 +894,14 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         c_bcinc_d = b_bcinc_q;
         c_nextp_d = b_nextp_q;
         c_bsum_d = b_bsum_q;
-        c_fire_d = active3 & (kind3 != 32'h3) & (b_now_q >= b_s_q[428+:64]);
+        c_fire_d = active3 & (kind3 != DCQCN_INIT) & (b_now_q >= b_s_q[428+:64]);
         c_elapsed_d = 32'h0;
         if (b_now_q >= b_s_q[364+:64]) begin
             c_elapsed_d = b_now_q - b_s_q[364+:64];
         end
         c_gap_d = b_now_q - b_s_q[300+:64];
-        c_txgo_d = (kind3 == 32'h2) & active3 & |cfg_byte_counter_bytes;
-        c_bcfire_d = (kind3 == 32'h2) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= ((cfg_byte_counter_bytes) & 64'hffffffffffffffff));
+        c_txgo_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes;
+        c_bcfire_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= ((cfg_byte_counter_bytes) & 64'hffffffffffffffff));
         c_bsub_d = b_bsum_q - ((cfg_byte_counter_bytes) & 64'hffffffffffffffff);
         sum65c = ((b_now_q) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
         c_nowp_d = sum65c[0+:64];
@@ -906,7 +911,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         kind4 = c_ev_q[16+:2];
         active4 = c_s_q[105+:1];
         now4 = c_now_q;
-        cut4 = (kind4 == 32'h0) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
+        cut4 = (kind4 == DCQCN_CNP) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
         t1 = c_s_q[108+:32];
         next1 = c_s_q[428+:64];
         if (c_fire_q) begin
@@ -923,7 +928,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             bytes1 = c_bsub_q;
         end
         lcnp1 = c_s_q[364+:64];
-        if (kind4 == 32'h0) begin
+        if (kind4 == DCQCN_CNP) begin
             lcnp1 = now4;
         end
         d_v_d = c_v_q & ~reset;
@@ -952,7 +957,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             d_s_d[428+:64] = c_nowp_q;
         end
         d_elapsed_d = 32'h0;
-        if ((kind4 == 32'h0) & active4) begin
+        if ((kind4 == DCQCN_CNP) & active4) begin
             d_elapsed_d = c_elapsed_q[0+:32];
             if (|c_elapsed_q[32+:32]) begin
                 d_elapsed_d = ones64[0+:32];

@@ -28,6 +28,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
+    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    localparam [1:0] LDCP_ACK = 2'h0;
+    localparam [1:0] LDCP_LOSS = 2'h1;
+    localparam [1:0] LDCP_TIMER = 2'h2;
+    localparam [1:0] LDCP_INIT = 2'h3;
+
     // Stub signals
     reg  [9:0] ram_read_address;
     wire  [177:0] ram_read_data;
@@ -401,7 +407,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         b_n = 32'h0;
         b_stable = 32'h0;
         b_rearm = 32'h0;
-        if ((kind == 32'h0) & (n0 != 32'h0)) begin
+        if ((kind == LDCP_ACK) & (n0 != 32'h0)) begin
             if (st[0+:1]) begin
                 if (n0 < needed) begin
                     b_fsa = st[34+:16] + n0;
@@ -423,13 +429,13 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 b_stable = 32'h1;
             end
         end
-        if ((kind == 32'h1) & st[0+:1]) begin
+        if ((kind == LDCP_LOSS) & st[0+:1]) begin
             b_fs = 32'h0;
             b_cw = cw_loss;
             b_armed = 32'h0;
             b_rearm = 32'h1;
         end
-        if (kind == 32'h3) begin
+        if (kind == LDCP_INIT) begin
             b_fs = fs_cfg;
             b_fsa = 32'h0;
             b_cw = cw_iw;
@@ -438,7 +444,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             b_tick = 32'h0;
         end
         tmr = 32'h0;
-        if (kind == 32'h2) begin
+        if (kind == LDCP_TIMER) begin
             tmr = 32'h1;
         end
         due = 32'h0;

@@ -57,6 +57,9 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     output reg  [31:0] stat_bad_flow;
     output reg  [31:0] stat_unused;
 
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_CREATE = 4'h6;
+
     // Stub signals
     reg  hpcc_reset;
     reg  [31:0] hpcc_cfg_t_ns;
@@ -144,6 +147,15 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     reg  [47:0] fb_data_q = 48'h0;
     reg  [1:0] rr_last_d;
     reg  [1:0] rr_last_q = 2'h0;
+    reg  [3:0] route_kind;
+    reg  [1:0] route_alg;
+    wire  route_to_h;
+    wire  route_to_l;
+    wire  route_to_d;
+    wire  route_h_rx;
+    wire  route_h_init;
+    wire  [1:0] route_l_kind;
+    wire  [1:0] route_d_kind;
 
     // Local signals
     reg  [15:0] in_flow;
@@ -257,6 +269,17 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         .write_data(alg_ram_write_data),
         .write_enable(alg_ram_write_enable)
     );
+    cc_module_route route(
+        .kind(route_kind),
+        .alg(route_alg),
+        .to_h(route_to_h),
+        .to_l(route_to_l),
+        .to_d(route_to_d),
+        .h_rx(route_h_rx),
+        .h_init(route_h_init),
+        .l_kind(route_l_kind),
+        .d_kind(route_d_kind)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
@@ -333,70 +356,18 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         s1_flow = s1_data_q[0+:16];
         s1_type = s1_data_q[16+:4];
         s1_alg = alg_ram_read_data;
-        if (s1_type == 32'h6) begin
+        if (s1_type == EV_CREATE) begin
             s1_alg = s1_data_q[496+:2];
         end
-        to_h = 1'b0;
-        to_l = 1'b0;
-        to_d = 1'b0;
-        h_rx = 1'b0;
-        h_init = 1'b0;
-        l_kind = 32'h0;
-        d_kind = 32'h0;
-        if (s1_alg == 32'h0) begin
-            if (s1_type == 32'h0) begin
-                to_h = 1'b1;
-            end
-            if (s1_type == 32'h6) begin
-                to_h = 1'b1;
-                h_init = 1'b1;
-            end
-        end
-        if (s1_alg == 32'h1) begin
-            if (s1_type == 32'h1) begin
-                to_h = 1'b1;
-                h_rx = 1'b1;
-            end
-            if (s1_type == 32'h6) begin
-                to_h = 1'b1;
-                h_rx = 1'b1;
-                h_init = 1'b1;
-            end
-        end
-        if (s1_alg == 32'h2) begin
-            if (s1_type == 32'h0) begin
-                to_l = 1'b1;
-            end
-            if (s1_type == 32'h2) begin
-                to_l = 1'b1;
-                l_kind = 32'h1;
-            end
-            if (s1_type == 32'h3) begin
-                to_l = 1'b1;
-                l_kind = 32'h2;
-            end
-            if (s1_type == 32'h6) begin
-                to_l = 1'b1;
-                l_kind = 32'h3;
-            end
-        end
-        if (s1_alg == 32'h3) begin
-            if (s1_type == 32'h4) begin
-                to_d = 1'b1;
-            end
-            if (s1_type == 32'h3) begin
-                to_d = 1'b1;
-                d_kind = 32'h1;
-            end
-            if (s1_type == 32'h5) begin
-                to_d = 1'b1;
-                d_kind = 32'h2;
-            end
-            if (s1_type == 32'h6) begin
-                to_d = 1'b1;
-                d_kind = 32'h3;
-            end
-        end
+        route_kind = s1_type;
+        route_alg = s1_alg;
+        to_h = route_to_h;
+        to_l = route_to_l;
+        to_d = route_to_d;
+        h_rx = route_h_rx;
+        h_init = route_h_init;
+        l_kind = route_l_kind;
+        d_kind = route_d_kind;
         unused = ~(to_h | to_l | to_d);
         s1_go = ~s1_valid_q | unused | (to_h & hpcc_s_axis_event_tready) | (to_l & ldcp_s_axis_event_tready) | (to_d & dcqcn_s_axis_event_tready);
         if (s1_valid_q & unused) begin
@@ -443,7 +414,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         end
         alg_ram_write_address = in_flow[0+:10];
         alg_ram_write_data = s_axis_event_tdata[496+:2];
-        alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[16+:4] == 32'h6);
+        alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[16+:4] == EV_CREATE);
         if (init_busy_q) begin
             alg_ram_write_address = init_addr_q;
             alg_ram_write_data = 32'h0;
@@ -559,5 +530,110 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     end
 
 endmodule // cc_module
+
+module cc_module_route(kind,alg,to_h,to_l,to_d,h_rx,h_init,l_kind,d_kind);
+
+    // Module arguments
+    input wire  [3:0] kind;
+    input wire  [1:0] alg;
+    output reg  to_h;
+    output reg  to_l;
+    output reg  to_d;
+    output reg  h_rx;
+    output reg  h_init;
+    output reg  [1:0] l_kind;
+    output reg  [1:0] d_kind;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_RX = 4'h1;
+    localparam [3:0] EV_LOSS = 4'h2;
+    localparam [3:0] EV_TIMER = 4'h3;
+    localparam [3:0] EV_CNP = 4'h4;
+    localparam [3:0] EV_TX = 4'h5;
+    localparam [3:0] EV_CREATE = 4'h6;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_HPCC = 2'h0;
+    localparam [1:0] ALG_RX_HPCC = 2'h1;
+    localparam [1:0] ALG_LDCP = 2'h2;
+    localparam [1:0] ALG_DCQCN = 2'h3;
+
+    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    localparam [1:0] LDCP_ACK = 2'h0;
+    localparam [1:0] LDCP_LOSS = 2'h1;
+    localparam [1:0] LDCP_TIMER = 2'h2;
+    localparam [1:0] LDCP_INIT = 2'h3;
+    localparam [1:0] DCQCN_CNP = 2'h0;
+    localparam [1:0] DCQCN_TIMER = 2'h1;
+    localparam [1:0] DCQCN_TX = 2'h2;
+    localparam [1:0] DCQCN_INIT = 2'h3;
+
+    // Update code
+    always @(*) begin
+        to_h = 1'b0;
+        to_l = 1'b0;
+        to_d = 1'b0;
+        h_rx = 1'b0;
+        h_init = 1'b0;
+        l_kind = LDCP_ACK;
+        d_kind = DCQCN_CNP;
+        if (alg == ALG_HPCC) begin
+            if (kind == EV_ACK) begin
+                to_h = 1'b1;
+            end
+            if (kind == EV_CREATE) begin
+                to_h = 1'b1;
+                h_init = 1'b1;
+            end
+        end
+        if (alg == ALG_RX_HPCC) begin
+            if (kind == EV_RX) begin
+                to_h = 1'b1;
+                h_rx = 1'b1;
+            end
+            if (kind == EV_CREATE) begin
+                to_h = 1'b1;
+                h_rx = 1'b1;
+                h_init = 1'b1;
+            end
+        end
+        if (alg == ALG_LDCP) begin
+            if (kind == EV_ACK) begin
+                to_l = 1'b1;
+            end
+            if (kind == EV_LOSS) begin
+                to_l = 1'b1;
+                l_kind = LDCP_LOSS;
+            end
+            if (kind == EV_TIMER) begin
+                to_l = 1'b1;
+                l_kind = LDCP_TIMER;
+            end
+            if (kind == EV_CREATE) begin
+                to_l = 1'b1;
+                l_kind = LDCP_INIT;
+            end
+        end
+        if (alg == ALG_DCQCN) begin
+            if (kind == EV_CNP) begin
+                to_d = 1'b1;
+            end
+            if (kind == EV_TIMER) begin
+                to_d = 1'b1;
+                d_kind = DCQCN_TIMER;
+            end
+            if (kind == EV_TX) begin
+                to_d = 1'b1;
+                d_kind = DCQCN_TX;
+            end
+            if (kind == EV_CREATE) begin
+                to_d = 1'b1;
+                d_kind = DCQCN_INIT;
+            end
+        end
+    end
+
+endmodule // cc_module_route
 
 `resetall

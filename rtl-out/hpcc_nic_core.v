@@ -59,6 +59,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     output reg  m_axis_cpl_tvalid;
     input wire  m_axis_cpl_tready;
 
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_LOSS = 4'h2;
+    localparam [3:0] EV_TIMER = 4'h3;
+    localparam [3:0] EV_TX = 4'h5;
+    localparam [3:0] EV_CREATE = 4'h6;
+
     // Stub signals
     reg  axil_reset;
     reg  [11:0] axil_s_axil_awaddr;
@@ -2187,16 +2194,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         tm_word = 32'h0;
         tm_word[0+:16] = ((tm_flow_q) & 16'hffff);
-        tm_word[16+:4] = 32'h3;
+        tm_word[16+:4] = EV_TIMER;
         tm_word[96+:64] = now_ns_q;
         ev5_word = 32'h0;
         ev5_word[0+:16] = ((ev5_flow_q) & 16'hffff);
-        ev5_word[16+:4] = 32'h5;
+        ev5_word[16+:4] = EV_TX;
         ev5_word[32+:32] = ev5_bytes_q;
         ev5_word[96+:64] = now_ns_q;
         cr_word = 32'h0;
         cr_word[0+:16] = cmd_flow;
-        cr_word[16+:4] = 32'h6;
+        cr_word[16+:4] = EV_CREATE;
         cr_word[96+:64] = now_ns_q;
         cr_word[496+:2] = args_22_q[0+:2];
         cc_s_axis_event_tdata = m_data_q;
@@ -2449,7 +2456,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
-        m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == 32'h0) & (dp_m_axis_event_tdata[16+:4] == 32'h0) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
+        m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == EV_ACK) & (dp_m_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
         m_merge = merge_cfg_q[0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
         m_acked = ((m_data_q[480+:16]) & 17'h1ffff) + ((dp_m_axis_event_tdata[480+:16]) & 17'h1ffff);
@@ -2461,7 +2468,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         ev_type = dp_m_axis_event_tdata[16+:4];
         ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
-        t1_valid_d = ev_take & ((ev_type == 32'h0) | (ev_type == 32'h2));
+        t1_valid_d = ev_take & ((ev_type == EV_ACK) | (ev_type == EV_LOSS));
         t1_flow_d = ev_flow;
         t1_seq_d = ev_seq_fld[0+:24];
         t1_cmds_d = dp_stat_rx_cmds;

@@ -51,6 +51,12 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     localparam [7:0] OP_HPCC_PROBE = 8'hc0;
     localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
 
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_RX = 4'h1;
+    localparam [3:0] EV_LOSS = 4'h2;
+    localparam [3:0] EV_CNP = 4'h4;
+
     // Stub signals
     reg  [9:0] qp_read_address;
     wire  [318:0] qp_read_data;
@@ -705,7 +711,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         r_psn = v_psn;
         r_msn = q_msn;
         e_send = 1'b0;
-        e_kind = 32'h0;
+        e_kind = EV_ACK;
         e_ece = 32'h0;
         e_seq = q_una;
         e_nxt = q_sent;
@@ -728,7 +734,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (is_req | is_rreq) begin
                 if (v_coll) begin
                     e_send = 1'b1;
-                    e_kind = 32'h1;
+                    e_kind = EV_RX;
                 end
                 if (ahead) begin
                     if (q_nak) begin
@@ -805,7 +811,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                     n_una = upto32;
                     n_sent = upto32;
                     e_send = 1'b1;
-                    e_kind = 32'h2;
+                    e_kind = EV_LOSS;
                     e_seq = upto32;
                     e_nxt = upto32;
                 end
@@ -822,7 +828,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             end
             else if (is_cnp) begin
                 e_send = 1'b1;
-                e_kind = 32'h4;
+                e_kind = EV_CNP;
             end
             else if (is_tresp) begin
                 e_send = 1'b1;
@@ -880,7 +886,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             rw_psn = q_una[0+:24];
             n_sent = q_una;
             e_send = 1'b1;
-            e_kind = 32'h2;
+            e_kind = EV_LOSS;
             e_ece = 32'h0;
             e_acked = 32'h0;
             e_seq = q_una;

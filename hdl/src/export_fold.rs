@@ -199,7 +199,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     // 4. The copies' remaining uses (port connections) name the clock itself.
     let map: BTreeMap<&str, String> = copies.iter().map(|c| (c.as_str(), "clock".to_string())).collect();
     let text = rename(&text, &map);
-    Ok(declare_opcodes(&decimal(&text)))
+    Ok(declare_constants(&decimal(&text)))
 }
 
 /// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it), `[32'hN]`
@@ -264,27 +264,41 @@ pub fn decimal(text: &str) -> String {
     out
 }
 
-/// Declares each RoCE opcode constant (`crate::roce_op`) that a module's code names as a
-/// `localparam [7:0]` after its port declarations. rust-hdl writes a Rust constant's name into
-/// the Verilog as if it were a signal; this gives it its value there.
-pub fn declare_opcodes(text: &str) -> String {
+/// The named constants hdl writes by name: a comment for their block, their width in bits,
+/// and each name with its value. The comment must name no module: export_once compares module
+/// bodies with the module's own name taken out, so a module name in it would tell two copies
+/// of one body apart.
+const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
+    ("RoCE BTH opcodes (sim::packet::Opcode)", 8, crate::roce_op::ALL),
+    ("CC event types (the cc_event word's kind; sim, cc_codes)", 4, crate::cc_codes::EVENT_TYPES),
+    ("CC algorithms (the cc_event word's alg; sim, cc_codes)", 2, crate::cc_codes::ALGORITHMS),
+    ("LDCP and DCQCN engine event kinds (sim, cc_codes)", 2, crate::cc_codes::ENGINE_KINDS),
+];
+
+/// Declares each named constant (`CONSTANTS`: RoCE opcodes, CC event types, algorithms and engine event kinds)
+/// that a module's code names as a `localparam` of its width after its port declarations,
+/// one block per kind. rust-hdl writes a Rust constant's name into the Verilog as if it were a
+/// signal; this gives it its value there.
+pub fn declare_constants(text: &str) -> String {
     // The declarations go after the port block; a module without one is left alone.
     let Some(args) = text.find("    // Module arguments\n") else { return text.to_string() };
     let Some(end) = text[args..].find("\n\n").map(|e| args + e + 1) else { return text.to_string() };
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let used: Vec<&(&str, u64)> = crate::roce_op::ALL
-        .iter()
-        .filter(|(name, _)| {
-            text.match_indices(name)
-                .any(|(i, _)| !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident))
-        })
-        .collect();
-    if used.is_empty() {
-        return text.to_string();
-    }
-    let mut block = String::from("\n    // RoCE BTH opcodes (sim::packet::Opcode)\n");
-    for (name, v) in used {
-        block += &format!("    localparam [7:0] {name} = 8'h{v:02x};\n");
+    let names = |name: &str| {
+        text.match_indices(name)
+            .any(|(i, _)| !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident))
+    };
+    let mut block = String::new();
+    for (what, width, list) in CONSTANTS {
+        let used: Vec<&(&str, u64)> = list.iter().filter(|(name, _)| names(name)).collect();
+        if used.is_empty() {
+            continue;
+        }
+        block += &format!("\n    // {what}\n");
+        let digits = (width + 3) / 4;
+        for (name, v) in used {
+            block += &format!("    localparam [{}:0] {name} = {width}'h{v:0digits$x};\n", width - 1);
+        }
     }
     format!("{}{}{}", &text[..end], block, &text[end..])
 }
@@ -328,11 +342,21 @@ mod tests {
     fn declares_the_opcodes_a_module_names_and_no_others() {
         let m = "module m(a,b);\n\n    // Module arguments\n    input wire  [7:0] a;\n    output reg  b;\n\n    \
             // Update code\n    always @(*) begin\n        b = a == OP_CNP | a == XOP_ACKNOWLEDGE;\n    end\n\nendmodule // m\n";
-        let t = declare_opcodes(m);
+        let t = declare_constants(m);
         assert!(t.contains("    output reg  b;\n\n    // RoCE BTH opcodes (sim::packet::Opcode)\n    localparam [7:0] OP_CNP = 8'h81;\n\n"), "{t}");
         assert!(!t.contains("localparam [7:0] OP_ACKNOWLEDGE"), "{t}");
         let none = m.replace("OP_CNP", "8'h81");
-        assert_eq!(declare_opcodes(&none), none);
+        assert_eq!(declare_constants(&none), none);
+    }
+
+    #[test]
+    fn declares_cc_codes_at_their_widths() {
+        let m = "module m(a,b);\n\n    // Module arguments\n    input wire  [3:0] a;\n    output reg  b;\n\n    \
+            // Update code\n    always @(*) begin\n        b = (a == EV_CREATE) & (a[1:0] == ALG_DCQCN);\n    end\n\nendmodule // m\n";
+        let t = declare_constants(m);
+        assert!(t.contains("    // CC event types (the cc_event word's kind; sim, cc_codes)\n    localparam [3:0] EV_CREATE = 4'h6;\n"), "{t}");
+        assert!(t.contains("    // CC algorithms (the cc_event word's alg; sim, cc_codes)\n    localparam [1:0] ALG_DCQCN = 2'h3;\n"), "{t}");
+        assert!(!t.contains("RoCE") && !t.contains("EV_ACK"), "{t}");
     }
 
     #[test]

@@ -30,6 +30,7 @@
 //! 61..62       result register, result FIFO
 //! ```
 
+use crate::cc_codes::*;
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
@@ -416,7 +417,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.a_s.d.next = self.ram.read_data.val();
         self.a_gt.d.next = self.f0_data.q.val().get_value_now()
             > self.ram.read_data.val().get_value_now();
-        if self.kind1.val() == 3 {
+        if self.kind1.val() == DCQCN_INIT {
             self.a_s.d.next = self.new_state.val();
             self.a_gt.d.next = false;
         }
@@ -463,17 +464,17 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.c_nextp.d.next = self.b_nextp.q.val();
         self.c_bsum.d.next = self.b_bsum.q.val();
         self.c_fire.d.next = self.active3.val()
-            & (self.kind3.val() != 3)
+            & (self.kind3.val() != DCQCN_INIT)
             & (self.b_now.q.val() >= self.b_s.q.val().get_value_next_increase());
         self.c_elapsed.d.next = 0.into();
         if self.b_now.q.val() >= self.b_s.q.val().get_value_last_cnp() {
             self.c_elapsed.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cnp();
         }
         self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cut();
-        self.c_txgo.d.next = (self.kind3.val() == 2)
+        self.c_txgo.d.next = (self.kind3.val() == DCQCN_TX)
             & self.active3.val()
             & self.cfg_byte_counter_bytes.val().any();
-        self.c_bcfire.d.next = (self.kind3.val() == 2)
+        self.c_bcfire.d.next = (self.kind3.val() == DCQCN_TX)
             & self.active3.val()
             & self.cfg_byte_counter_bytes.val().any()
             & (self.b_bsum.q.val() >= bit_cast::<64, 32>(self.cfg_byte_counter_bytes.val()));
@@ -491,7 +492,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.kind4.next = self.c_ev.q.val().get_bits::<2>(16);
         self.active4.next = self.c_s.q.val().get_value_active();
         self.now4.next = self.c_now.q.val();
-        self.cut4.next = (self.kind4.val() == 0)
+        self.cut4.next = (self.kind4.val() == DCQCN_CNP)
             & !(self.active4.val()
                 & (self.c_gap.q.val()
                     < bit_cast::<64, 32>(self.cfg_min_cut_interval_ns.val())));
@@ -511,7 +512,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             self.bytes1.next = self.c_bsub.q.val();
         }
         self.lcnp1.next = self.c_s.q.val().get_value_last_cnp();
-        if self.kind4.val() == 0 {
+        if self.kind4.val() == DCQCN_CNP {
             self.lcnp1.next = self.now4.val();
         }
         self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
@@ -542,7 +543,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         }
         // alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
         self.d_elapsed.d.next = 0.into();
-        if (self.kind4.val() == 0) & self.active4.val() {
+        if (self.kind4.val() == DCQCN_CNP) & self.active4.val() {
             self.d_elapsed.d.next = self.c_elapsed.q.val().get_bits::<32>(0);
             if self.c_elapsed.q.val().get_bits::<32>(32).any() {
                 self.d_elapsed.d.next = self.ones64.val().get_bits::<32>(0);

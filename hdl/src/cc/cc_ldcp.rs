@@ -24,6 +24,7 @@
 //! Results of different flows may therefore come out in another order than their events; a
 //! flow's results keep its events' order.
 
+use crate::cc_codes::*;
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
@@ -268,7 +269,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.b_n.next = 0.into();
         self.b_stable.next = 0.into();
         self.b_rearm.next = 0.into();
-        if (self.kind.val() == 0) & (self.n0.val() != 0) {
+        if (self.kind.val() == LDCP_ACK) & (self.n0.val() != 0) {
             if self.st.val().get_value_fast_start() {
                 if self.n0.val() < self.needed.val() {
                     self.b_fsa.next = self.st.val().get_bits::<16>(34) + self.n0.val();
@@ -289,14 +290,14 @@ impl<const F: usize> Logic for CcLdcp<F> {
                 self.b_stable.next = 1.into();
             }
         }
-        if (self.kind.val() == 1) & self.st.val().get_value_fast_start() {
+        if (self.kind.val() == LDCP_LOSS) & self.st.val().get_value_fast_start() {
             // A loss in the fast start: cw = packets acknowledged; the timer restarts.
             self.b_fs.next = 0.into();
             self.b_cw.next = self.cw_loss.val();
             self.b_armed.next = 0.into();
             self.b_rearm.next = 1.into();
         }
-        if self.kind.val() == 3 {
+        if self.kind.val() == LDCP_INIT {
             self.b_fs.next = self.fs_cfg.val();
             self.b_fsa.next = 0.into();
             self.b_cw.next = self.cw_iw.val();
@@ -305,7 +306,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.b_tick.next = 0.into();
         }
         self.tmr.next = 0.into();
-        if self.kind.val() == 2 {
+        if self.kind.val() == LDCP_TIMER {
             self.tmr.next = 1.into();
         }
         // max(a, b) >= t as two compares side by side, not one after the other.

@@ -24,7 +24,9 @@
 //! engine. Across a re-create that moves the flow to another engine, Updates of events still
 //! in flight in the old engine may come out after the new engine's first Updates.
 
+use crate::cc_codes::*;
 use crate::cc_dcqcn::CcDcqcn;
+use crate::cc_module_route::CcModuleRoute;
 use crate::cc_hpcc::CcHpcc;
 use crate::cc_ldcp::CcLdcp;
 use crate::layout::{
@@ -33,29 +35,7 @@ use crate::layout::{
 };
 use rust_hdl::prelude::*;
 
-/// Algorithm codes (`[497:496]` of a create event, the alg RAM's contents).
-pub const ALG_HPCC: u32 = 0;
-/// Rx-HPCC (the receiver computes W and echoes it).
-pub const ALG_RX_HPCC: u32 = 1;
-/// LDCP.
-pub const ALG_LDCP: u32 = 2;
-/// DCQCN reaction point.
-pub const ALG_DCQCN: u32 = 3;
-
-/// Unified event types (`[19:16]`).
-pub const TYPE_ACK: u32 = 0;
-/// A data packet's telemetry at the receiver (Rx-HPCC).
-pub const TYPE_RX: u32 = 1;
-/// Loss / NAK.
-pub const TYPE_LOSS: u32 = 2;
-/// Timer tick.
-pub const TYPE_TIMER: u32 = 3;
-/// CNP.
-pub const TYPE_CNP: u32 = 4;
-/// Bytes sent.
-pub const TYPE_TX: u32 = 5;
-/// Create (or re-create) the flow with the algorithm in `[497:496]`.
-pub const TYPE_CREATE: u32 = 6;
+// Event types and algorithm codes: `crate::cc_codes` (EV_*, ALG_*), from sim::cc_module.
 
 /// Cycles from the module's accepting edge to the engine's accepting edge when the engine is
 /// ready (the S1 register).
@@ -195,6 +175,8 @@ pub struct CcModule<const F: usize> {
     fire: Signal<Local, bool>,
     s1_flow: Signal<Local, Bits<16>>,
     s1_type: Signal<Local, Bits<4>>,
+    /// Which engine takes the held event (cc_module_route).
+    route: CcModuleRoute,
     s1_alg: Signal<Local, Bits<2>>,
     to_h: Signal<Local, bool>,
     to_l: Signal<Local, bool>,
@@ -288,70 +270,18 @@ impl<const F: usize> Logic for CcModule<F> {
         self.s1_flow.next = self.s1_data.q.val().get_value_flow();
         self.s1_type.next = self.s1_data.q.val().get_value_kind();
         self.s1_alg.next = self.alg_ram.read_data.val();
-        if self.s1_type.val() == 6 {
+        if self.s1_type.val() == EV_CREATE {
             self.s1_alg.next = self.s1_data.q.val().get_value_alg();
         }
-        self.to_h.next = false;
-        self.to_l.next = false;
-        self.to_d.next = false;
-        self.h_rx.next = false;
-        self.h_init.next = false;
-        self.l_kind.next = 0.into();
-        self.d_kind.next = 0.into();
-        if self.s1_alg.val() == 0 {
-            if self.s1_type.val() == 0 {
-                self.to_h.next = true;
-            }
-            if self.s1_type.val() == 6 {
-                self.to_h.next = true;
-                self.h_init.next = true;
-            }
-        }
-        if self.s1_alg.val() == 1 {
-            if self.s1_type.val() == 1 {
-                self.to_h.next = true;
-                self.h_rx.next = true;
-            }
-            if self.s1_type.val() == 6 {
-                self.to_h.next = true;
-                self.h_rx.next = true;
-                self.h_init.next = true;
-            }
-        }
-        if self.s1_alg.val() == 2 {
-            if self.s1_type.val() == 0 {
-                self.to_l.next = true;
-            }
-            if self.s1_type.val() == 2 {
-                self.to_l.next = true;
-                self.l_kind.next = 1.into();
-            }
-            if self.s1_type.val() == 3 {
-                self.to_l.next = true;
-                self.l_kind.next = 2.into();
-            }
-            if self.s1_type.val() == 6 {
-                self.to_l.next = true;
-                self.l_kind.next = 3.into();
-            }
-        }
-        if self.s1_alg.val() == 3 {
-            if self.s1_type.val() == 4 {
-                self.to_d.next = true;
-            }
-            if self.s1_type.val() == 3 {
-                self.to_d.next = true;
-                self.d_kind.next = 1.into();
-            }
-            if self.s1_type.val() == 5 {
-                self.to_d.next = true;
-                self.d_kind.next = 2.into();
-            }
-            if self.s1_type.val() == 6 {
-                self.to_d.next = true;
-                self.d_kind.next = 3.into();
-            }
-        }
+        self.route.kind.next = self.s1_type.val();
+        self.route.alg.next = self.s1_alg.val();
+        self.to_h.next = self.route.to_h.val();
+        self.to_l.next = self.route.to_l.val();
+        self.to_d.next = self.route.to_d.val();
+        self.h_rx.next = self.route.h_rx.val();
+        self.h_init.next = self.route.h_init.val();
+        self.l_kind.next = self.route.l_kind.val();
+        self.d_kind.next = self.route.d_kind.val();
         self.unused.next = !(self.to_h.val() | self.to_l.val() | self.to_d.val());
         self.s1_go.next = !self.s1_valid.q.val()
             | self.unused.val()
@@ -415,7 +345,7 @@ impl<const F: usize> Logic for CcModule<F> {
         self.alg_ram.write_data.next = self.s_axis_event_tdata.val().get_value_alg();
         self.alg_ram.write_enable.next = self.fire.val()
             & self.in_ok.val()
-            & (self.s_axis_event_tdata.val().get_value_kind() == 6);
+            & (self.s_axis_event_tdata.val().get_value_kind() == EV_CREATE);
         if self.init_busy.q.val() {
             self.alg_ram.write_address.next = self.init_addr.q.val();
             self.alg_ram.write_data.next = 0.into();

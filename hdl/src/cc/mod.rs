@@ -1,7 +1,9 @@
 //! The CC module (draft-00 figure 4, "CC module"): its top (cc_module), the three engines
 //! (cc_hpcc: HPCC++ and Rx-HPCC; cc_ldcp; cc_dcqcn) and their input stages.
 
+pub mod cc_codes;
 pub mod cc_module;
+pub mod cc_module_route;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod cc_dcqcn;

@@ -2,7 +2,7 @@
 //!
 //! hdl code compares with these by name (`self.op.val() == OP_ACKNOWLEDGE`). rust-hdl writes
 //! the name into the Verilog as it is, and the export declares each name a module uses as a
-//! `localparam [7:0]` at the top of that module (`export_fold::declare_opcodes`), so the
+//! `localparam [7:0]` at the top of that module (`export_fold::declare_constants`), so the
 //! Verilog names them too.
 
 use sim::packet::Opcode;

@@ -18,6 +18,7 @@
 //! ready.
 
 use crate::byte_swap::ByteSwap64;
+use crate::cc_codes::*;
 use crate::layout::{
     CcEventFields, DmaCmdFields, NotifyFields, PktRecvNamed, ReadRespNamed, RxCreateNamed, RxQpFields, RxReadNamed, SentFields,
     VerdictFields,
@@ -711,7 +712,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.r_psn.next = self.v_psn.val();
         self.r_msn.next = self.q_msn.val();
         self.e_send.next = false;
-        self.e_kind.next = 0.into();
+        self.e_kind.next = EV_ACK.into();
         self.e_ece.next = 0.into();
         self.e_seq.next = self.q_una.val();
         self.e_nxt.next = self.q_sent.val();
@@ -736,7 +737,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             if self.is_req.val() | self.is_rreq.val() {
                 if self.v_coll.val() {
                     self.e_send.next = true;
-                    self.e_kind.next = 1.into();
+                    self.e_kind.next = EV_RX.into();
                 }
                 if self.ahead.val() {
                     if self.q_nak.val() {
@@ -806,7 +807,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                     self.n_una.next = self.upto32.val();
                     self.n_sent.next = self.upto32.val();
                     self.e_send.next = true;
-                    self.e_kind.next = 2.into();
+                    self.e_kind.next = EV_LOSS.into();
                     self.e_seq.next = self.upto32.val();
                     self.e_nxt.next = self.upto32.val();
                 } else {
@@ -821,7 +822,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 }
             } else if self.is_cnp.val() {
                 self.e_send.next = true;
-                self.e_kind.next = 4.into();
+                self.e_kind.next = EV_CNP.into();
             } else if self.is_tresp.val() {
                 self.e_send.next = true;
             } else if self.is_rresp.val() {
@@ -880,7 +881,7 @@ impl<const F: usize> Logic for RxCtx<F> {
             self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
             self.n_sent.next = self.q_una.val();
             self.e_send.next = true;
-            self.e_kind.next = 2.into();
+            self.e_kind.next = EV_LOSS.into();
             self.e_ece.next = 0.into();
             self.e_acked.next = 0.into();
             self.e_seq.next = self.q_una.val();

@@ -26,6 +26,7 @@
 pub mod csr;
 
 use crate::axil_slave::AxilSlave;
+use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
 use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed, UpdateFields};
@@ -1083,16 +1084,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
         self.tm_word.next = 0.into();
         self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.tm_flow.q.val()));
-        self.tm_word.next.set_value_kind(3.into()); // type 3: timer
+        self.tm_word.next.set_value_kind(EV_TIMER.into());
         self.tm_word.next.set_value_now(self.now_ns.q.val());
         self.ev5_word.next = 0.into();
         self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.ev5_flow.q.val()));
-        self.ev5_word.next.set_value_kind(5.into()); // type 5: tx bytes
+        self.ev5_word.next.set_value_kind(EV_TX.into());
         self.ev5_word.next.set_value_seq(self.ev5_bytes.q.val());
         self.ev5_word.next.set_value_now(self.now_ns.q.val());
         self.cr_word.next = 0.into();
         self.cr_word.next.set_value_flow(self.cmd_flow.val());
-        self.cr_word.next.set_value_kind(6.into()); // type 6: create
+        self.cr_word.next.set_value_kind(EV_CREATE.into());
         self.cr_word.next.set_value_now(self.now_ns.q.val());
         self.cr_word.next.set_value_alg(self.args[22].q.val().get_bits::<2>(0));
         self.cc.s_axis_event_tdata.next = self.m_data.q.val();
@@ -1358,8 +1359,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.m_go.next = self.m_offer.val() & self.m_valid.q.val() & self.cc.s_axis_event_tready.val();
         self.m_same.next = self.m_valid.q.val()
             & (self.m_data.q.val().get_value_flow() == self.ev_flow.val())
-            & (self.m_data.q.val().get_value_kind() == 0)
-            & (self.dp.m_axis_event_tdata.val().get_value_kind() == 0)
+            & (self.m_data.q.val().get_value_kind() == EV_ACK)
+            & (self.dp.m_axis_event_tdata.val().get_value_kind() == EV_ACK)
             & (self.m_data.q.val().get_value_ece() == self.dp.m_axis_event_tdata.val().get_value_ece())
             & !self.m_data.q.val().get_value_feedback()
             & !self.dp.m_axis_event_tdata.val().get_value_feedback();
@@ -1381,7 +1382,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // head is full).
         self.ev_type.next = self.dp.m_axis_event_tdata.val().get_value_kind();
         self.ev_take.next = self.dp.m_axis_event_tvalid.val() & self.dp.m_axis_event_tready.val();
-        self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == 0) | (self.ev_type.val() == 2));
+        self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == EV_ACK) | (self.ev_type.val() == EV_LOSS));
         self.t1_flow.d.next = self.ev_flow.val();
         self.t1_seq.d.next = self.ev_seq_fld.val().get_bits::<24>(0);
         self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
