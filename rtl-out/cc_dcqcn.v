@@ -31,7 +31,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
-    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    // DCQCN engine event kinds (sim, cc_codes)
     localparam [1:0] DCQCN_CNP = 2'h0;
     localparam [1:0] DCQCN_TX = 2'h2;
     localparam [1:0] DCQCN_INIT = 2'h3;

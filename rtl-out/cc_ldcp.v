@@ -28,7 +28,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
-    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    // LDCP engine event kinds (sim, cc_codes)
     localparam [1:0] LDCP_ACK = 2'h0;
     localparam [1:0] LDCP_LOSS = 2'h1;
     localparam [1:0] LDCP_TIMER = 2'h2;

@@ -164,13 +164,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     reg  [15:0] s1_flow;
     reg  [3:0] s1_type;
     reg  [1:0] s1_alg;
-    reg  to_h;
-    reg  to_l;
-    reg  to_d;
-    reg  h_rx;
-    reg  h_init;
-    reg  [1:0] l_kind;
-    reg  [1:0] d_kind;
     reg  unused;
     reg  s1_go;
     reg  [479:0] h_event;
@@ -361,22 +354,15 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         end
         route_kind = s1_type;
         route_alg = s1_alg;
-        to_h = route_to_h;
-        to_l = route_to_l;
-        to_d = route_to_d;
-        h_rx = route_h_rx;
-        h_init = route_h_init;
-        l_kind = route_l_kind;
-        d_kind = route_d_kind;
-        unused = ~(to_h | to_l | to_d);
-        s1_go = ~s1_valid_q | unused | (to_h & hpcc_s_axis_event_tready) | (to_l & ldcp_s_axis_event_tready) | (to_d & dcqcn_s_axis_event_tready);
+        unused = ~(route_to_h | route_to_l | route_to_d);
+        s1_go = ~s1_valid_q | unused | (route_to_h & hpcc_s_axis_event_tready) | (route_to_l & ldcp_s_axis_event_tready) | (route_to_d & dcqcn_s_axis_event_tready);
         if (s1_valid_q & unused) begin
             unused_cnt_d = unused_cnt_q + 32'h1;
         end
         h_event = 32'h0;
         h_event[0+:16] = s1_flow;
-        h_event[16+:1] = h_rx;
-        h_event[17+:1] = h_init;
+        h_event[16+:1] = route_h_rx;
+        h_event[17+:1] = route_h_init;
         h_event[24+:3] = s1_data_q[24+:3];
         h_event[32+:32] = s1_data_q[32+:32];
         h_event[64+:32] = s1_data_q[64+:32];
@@ -385,18 +371,18 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         hpcc_s_axis_event_tdata = h_event;
         ldcp_s_axis_event_tdata = 32'h0;
         ldcp_s_axis_event_tdata[0+:16] = s1_flow;
-        ldcp_s_axis_event_tdata[16+:2] = l_kind;
+        ldcp_s_axis_event_tdata[16+:2] = route_l_kind;
         ldcp_s_axis_event_tdata[18+:1] = s1_data_q[20+:1];
         ldcp_s_axis_event_tdata[32+:32] = ((s1_data_q[480+:16]) & 32'hffffffff);
         ldcp_s_axis_event_tdata[64+:64] = s1_data_q[96+:64];
         dcqcn_s_axis_event_tdata = 32'h0;
         dcqcn_s_axis_event_tdata[0+:16] = s1_flow;
-        dcqcn_s_axis_event_tdata[16+:2] = d_kind;
+        dcqcn_s_axis_event_tdata[16+:2] = route_d_kind;
         dcqcn_s_axis_event_tdata[32+:32] = s1_data_q[32+:32];
         dcqcn_s_axis_event_tdata[64+:64] = s1_data_q[96+:64];
-        hpcc_s_axis_event_tvalid = s1_valid_q & to_h;
-        ldcp_s_axis_event_tvalid = s1_valid_q & to_l;
-        dcqcn_s_axis_event_tvalid = s1_valid_q & to_d;
+        hpcc_s_axis_event_tvalid = s1_valid_q & route_to_h;
+        ldcp_s_axis_event_tvalid = s1_valid_q & route_to_l;
+        dcqcn_s_axis_event_tvalid = s1_valid_q & route_to_d;
         in_flow = s_axis_event_tdata[0+:16];
         in_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
         s_axis_event_tready = ~reset & ~init_busy_q & s1_go;
@@ -559,11 +545,13 @@ module cc_module_route(kind,alg,to_h,to_l,to_d,h_rx,h_init,l_kind,d_kind);
     localparam [1:0] ALG_LDCP = 2'h2;
     localparam [1:0] ALG_DCQCN = 2'h3;
 
-    // LDCP and DCQCN engine event kinds (sim, cc_codes)
+    // LDCP engine event kinds (sim, cc_codes)
     localparam [1:0] LDCP_ACK = 2'h0;
     localparam [1:0] LDCP_LOSS = 2'h1;
     localparam [1:0] LDCP_TIMER = 2'h2;
     localparam [1:0] LDCP_INIT = 2'h3;
+
+    // DCQCN engine event kinds (sim, cc_codes)
     localparam [1:0] DCQCN_CNP = 2'h0;
     localparam [1:0] DCQCN_TIMER = 2'h1;
     localparam [1:0] DCQCN_TX = 2'h2;

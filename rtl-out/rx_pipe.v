@@ -31,6 +31,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
     localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
 
+    // Rx stream fault drop codes (sim)
+    localparam [4:0] MAC_ERROR = 5'h19;
+    localparam [4:0] KEEP_HOLE = 5'h1a;
+    localparam [4:0] TOO_LONG = 5'h1b;
+
+    // Rx frame limit in whole beats (sim)
+    localparam [7:0] MAX_FRAME_BEATS = 8'h90;
+
     // Stub signals
     reg  icrc_reset;
     reg  icrc_s_valid;
@@ -389,14 +397,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_hdr_d = ((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
             end
             e0_fault_d = 32'h0;
-            if ((beat_idx_q > 32'h90) | ((beat_idx_q == 32'h90) & |s_axis_tkeep)) begin
-                e0_fault_d = 32'h1b;
+            if ((beat_idx_q > MAX_FRAME_BEATS) | ((beat_idx_q == MAX_FRAME_BEATS) & |s_axis_tkeep)) begin
+                e0_fault_d = TOO_LONG;
             end
             if (keep_bad_seen_q | ~keep_ok_last) begin
-                e0_fault_d = 32'h1a;
+                e0_fault_d = KEEP_HOLE;
             end
             if (user_seen_q | s_axis_tuser) begin
-                e0_fault_d = 32'h19;
+                e0_fault_d = MAC_ERROR;
             end
         end
         decode_hdr = e0_hdr_q;

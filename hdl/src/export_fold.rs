@@ -23,6 +23,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
+use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -269,10 +270,13 @@ pub fn decimal(text: &str) -> String {
 /// bodies with the module's own name taken out, so a module name in it would tell two copies
 /// of one body apart.
 const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
-    ("RoCE BTH opcodes (sim::packet::Opcode)", 8, crate::roce_op::ALL),
-    ("CC event types (the cc_event word's kind; sim, cc_codes)", 4, crate::cc_codes::EVENT_TYPES),
-    ("CC algorithms (the cc_event word's alg; sim, cc_codes)", 2, crate::cc_codes::ALGORITHMS),
-    ("LDCP and DCQCN engine event kinds (sim, cc_codes)", 2, crate::cc_codes::ENGINE_KINDS),
+    ("RoCE BTH opcodes (sim::packet::Opcode)", VERDICT.opcode.width, crate::roce_op::ALL),
+    ("CC event types (the cc_event word's kind; sim, cc_codes)", CC_EVENT.kind.width, crate::cc_codes::EVENT_TYPES),
+    ("CC algorithms (the cc_event word's alg; sim, cc_codes)", CC_EVENT.alg.width, crate::cc_codes::ALGORITHMS),
+    ("LDCP engine event kinds (sim, cc_codes)", LDCP_EVENT.kind.width, crate::cc_codes::LDCP_KINDS),
+    ("DCQCN engine event kinds (sim, cc_codes)", DCQCN_EVENT.kind.width, crate::cc_codes::DCQCN_KINDS),
+    ("Rx stream fault drop codes (sim)", crate::rx_pipe::CODE_BITS, crate::rx_pipe::FAULTS),
+    ("Rx frame limit in whole beats (sim)", crate::rx_pipe::BEAT_INDEX_BITS, crate::rx_pipe::FRAME_LIMITS),
 ];
 
 /// Declares each named constant (`CONSTANTS`: RoCE opcodes, CC event types, algorithms and engine event kinds)

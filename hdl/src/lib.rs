@@ -6,6 +6,25 @@
 //! (`export*`) and the layouts' field access (`layout`) stay at this level. Every block is
 //! also re-exported here by its name (`hdl::rx_pipe`), its name in rtl-out/ and sim/.
 
+/// Named codes for the RTL, each taken from its one definition in sim: a `pub const NAME: u64`
+/// per entry, and the list `LIST` of `(name, value)` pairs that the export declares as
+/// `localparam`s (`export_fold::declare_constants`). Every name is written once.
+///
+/// `codes! { /// doc of the list
+///           LIST; /// doc of NAME
+///           NAME = sim::path::VALUE, ... }`
+macro_rules! codes {
+    ($(#[$list_doc:meta])* $list:ident; $($(#[$doc:meta])* $name:ident = $value:expr,)*) => {
+        $(
+            $(#[$doc])*
+            #[doc = concat!("\n\nFrom `", stringify!($value), "`.")]
+            pub const $name: u64 = $value as u64;
+        )*
+        $(#[$list_doc])*
+        pub const $list: &[(&str, u64)] = &[$((stringify!($name), $name),)*];
+    };
+}
+
 pub mod cc;
 pub mod prim;
 pub mod rx;

@@ -178,13 +178,6 @@ pub struct CcModule<const F: usize> {
     /// Which engine takes the held event (cc_module_route).
     route: CcModuleRoute,
     s1_alg: Signal<Local, Bits<2>>,
-    to_h: Signal<Local, bool>,
-    to_l: Signal<Local, bool>,
-    to_d: Signal<Local, bool>,
-    h_rx: Signal<Local, bool>,
-    h_init: Signal<Local, bool>,
-    l_kind: Signal<Local, Bits<2>>,
-    d_kind: Signal<Local, Bits<2>>,
     unused: Signal<Local, bool>,
     s1_go: Signal<Local, bool>,
     h_event: Signal<Local, Bits<480>>,
@@ -275,19 +268,12 @@ impl<const F: usize> Logic for CcModule<F> {
         }
         self.route.kind.next = self.s1_type.val();
         self.route.alg.next = self.s1_alg.val();
-        self.to_h.next = self.route.to_h.val();
-        self.to_l.next = self.route.to_l.val();
-        self.to_d.next = self.route.to_d.val();
-        self.h_rx.next = self.route.h_rx.val();
-        self.h_init.next = self.route.h_init.val();
-        self.l_kind.next = self.route.l_kind.val();
-        self.d_kind.next = self.route.d_kind.val();
-        self.unused.next = !(self.to_h.val() | self.to_l.val() | self.to_d.val());
+        self.unused.next = !(self.route.to_h.val() | self.route.to_l.val() | self.route.to_d.val());
         self.s1_go.next = !self.s1_valid.q.val()
             | self.unused.val()
-            | (self.to_h.val() & self.hpcc.s_axis_event_tready.val())
-            | (self.to_l.val() & self.ldcp.s_axis_event_tready.val())
-            | (self.to_d.val() & self.dcqcn.s_axis_event_tready.val());
+            | (self.route.to_h.val() & self.hpcc.s_axis_event_tready.val())
+            | (self.route.to_l.val() & self.ldcp.s_axis_event_tready.val())
+            | (self.route.to_d.val() & self.dcqcn.s_axis_event_tready.val());
         if self.s1_valid.q.val() & self.unused.val() {
             self.unused_cnt.d.next = self.unused_cnt.q.val() + 1;
         }
@@ -296,8 +282,8 @@ impl<const F: usize> Logic for CcModule<F> {
         // cc_hpcc's seq, snd_nxt, now and hops sit at the same bits in both).
         self.h_event.next = 0.into();
         self.h_event.next.set_value_flow(self.s1_flow.val());
-        self.h_event.next.set_value_rx(self.h_rx.val());
-        self.h_event.next.set_value_init(self.h_init.val());
+        self.h_event.next.set_value_rx(self.route.h_rx.val());
+        self.h_event.next.set_value_init(self.route.h_init.val());
         self.h_event.next.set_value_count(self.s1_data.q.val().get_value_count());
         self.h_event.next.set_value_seq(self.s1_data.q.val().get_value_seq());
         self.h_event.next.set_value_snd_nxt(self.s1_data.q.val().get_value_snd_nxt());
@@ -306,7 +292,7 @@ impl<const F: usize> Logic for CcModule<F> {
         self.hpcc.s_axis_event_tdata.next = self.h_event.val();
         self.ldcp.s_axis_event_tdata.next = 0.into();
         self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_flow(self.s1_flow.val());
-        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_kind(self.l_kind.val());
+        self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_kind(self.route.l_kind.val());
         self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_ece(self.s1_data.q.val().get_value_ece());
         self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_acked(bit_cast::<32, 16>(
             self.s1_data.q.val().get_value_acked(),
@@ -314,12 +300,12 @@ impl<const F: usize> Logic for CcModule<F> {
         self.ldcp.s_axis_event_tdata.next.set_value_ldcp_event_now(self.s1_data.q.val().get_value_now());
         self.dcqcn.s_axis_event_tdata.next = 0.into();
         self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_flow(self.s1_flow.val());
-        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_kind(self.d_kind.val());
+        self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_kind(self.route.d_kind.val());
         self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_bytes(self.s1_data.q.val().get_value_seq());
         self.dcqcn.s_axis_event_tdata.next.set_value_dcqcn_event_now(self.s1_data.q.val().get_value_now());
-        self.hpcc.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_h.val();
-        self.ldcp.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_l.val();
-        self.dcqcn.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.to_d.val();
+        self.hpcc.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.route.to_h.val();
+        self.ldcp.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.route.to_l.val();
+        self.dcqcn.s_axis_event_tvalid.next = self.s1_valid.q.val() & self.route.to_d.val();
 
         // ---- IN: accept into S1; bad flows are taken and dropped here.
         self.in_flow.next = self.s_axis_event_tdata.val().get_value_flow();

@@ -7,31 +7,22 @@
 
 use sim::packet::Opcode;
 
-macro_rules! opcodes {
-    ($($name:ident = $op:ident,)*) => {
-        $(
-            #[doc = concat!("`Opcode::", stringify!($op), "`.")]
-            pub const $name: u64 = Opcode::$op as u64;
-        )*
-        /// Every opcode constant: its name in hdl and Verilog, and its value.
-        pub const ALL: &[(&str, u64)] = &[$((stringify!($name), $name),)*];
-    };
-}
-
-opcodes! {
-    OP_RDMA_WRITE_FIRST = RdmaWriteFirst,
-    OP_RDMA_WRITE_MIDDLE = RdmaWriteMiddle,
-    OP_RDMA_WRITE_LAST = RdmaWriteLast,
-    OP_RDMA_WRITE_ONLY = RdmaWriteOnly,
-    OP_RDMA_READ_REQUEST = RdmaReadRequest,
-    OP_RDMA_READ_RESPONSE_FIRST = RdmaReadResponseFirst,
-    OP_RDMA_READ_RESPONSE_MIDDLE = RdmaReadResponseMiddle,
-    OP_RDMA_READ_RESPONSE_LAST = RdmaReadResponseLast,
-    OP_RDMA_READ_RESPONSE_ONLY = RdmaReadResponseOnly,
-    OP_ACKNOWLEDGE = Acknowledge,
-    OP_CNP = Cnp,
-    OP_HPCC_PROBE = HpccProbe,
-    OP_HPCC_TELEMETRY_RESPONSE = HpccTelemetryResponse,
+codes! {
+    /// Every opcode constant: its name in hdl and Verilog, and its value.
+    ALL;
+    OP_RDMA_WRITE_FIRST = Opcode::RdmaWriteFirst,
+    OP_RDMA_WRITE_MIDDLE = Opcode::RdmaWriteMiddle,
+    OP_RDMA_WRITE_LAST = Opcode::RdmaWriteLast,
+    OP_RDMA_WRITE_ONLY = Opcode::RdmaWriteOnly,
+    OP_RDMA_READ_REQUEST = Opcode::RdmaReadRequest,
+    OP_RDMA_READ_RESPONSE_FIRST = Opcode::RdmaReadResponseFirst,
+    OP_RDMA_READ_RESPONSE_MIDDLE = Opcode::RdmaReadResponseMiddle,
+    OP_RDMA_READ_RESPONSE_LAST = Opcode::RdmaReadResponseLast,
+    OP_RDMA_READ_RESPONSE_ONLY = Opcode::RdmaReadResponseOnly,
+    OP_ACKNOWLEDGE = Opcode::Acknowledge,
+    OP_CNP = Opcode::Cnp,
+    OP_HPCC_PROBE = Opcode::HpccProbe,
+    OP_HPCC_TELEMETRY_RESPONSE = Opcode::HpccTelemetryResponse,
 }
 
 // tx_ctx writes a READ response's opcode as READ request + its position (1 First, 2 Middle,

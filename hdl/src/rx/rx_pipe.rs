@@ -30,12 +30,34 @@ use sim::rx_pipe::REASONS;
 /// Cycles from the last beat of a frame to its verdict entering the FIFO (one more to show on
 /// `m_axis_verdict_tvalid`).
 pub const LATENCY: usize = IcrcPipe::LATENCY;
-/// Cycles from the last beat to the code being registered (E0..E6, ones_sum being 4 deep).
-const CODE_STAGES: usize = 7;
 /// Cycles from the last beat to the record being registered (E0, E1).
 const REC_STAGES: usize = 2;
 /// Bits of a verdict record.
 pub const VERDICT_BITS: usize = 640;
+/// Bits of a drop code inside the pipe (0 accepted, 1..REASONS-1 the reasons).
+pub const CODE_BITS: usize = 5;
+/// Bits of the beat counter: it counts to `sim::rx_pipe::MAX_BEAT_INDEX` and stops.
+pub const BEAT_INDEX_BITS: usize = 8;
+const _: () = assert!(REASONS <= 1 << CODE_BITS && sim::rx_pipe::MAX_BEAT_INDEX < 1 << BEAT_INDEX_BITS);
+
+codes! {
+    /// The stream faults E0 finds: drop codes at `CODE_BITS`.
+    FAULTS;
+    /// The MAC flagged the frame (tuser).
+    MAC_ERROR = sim::rx_pipe::MAC_ERROR,
+    /// tkeep not all ones before the last beat, or not contiguous from lane 0 on it.
+    KEEP_HOLE = sim::rx_pipe::KEEP_HOLE,
+    /// Longer than `sim::rx_pipe::MAX_FRAME` bytes.
+    TOO_LONG = sim::rx_pipe::TOO_LONG,
+}
+
+codes! {
+    /// The frame limit in beats, at `BEAT_INDEX_BITS`.
+    FRAME_LIMITS;
+    /// Whole beats in the longest frame accepted (9216 / 64 = 144).
+    MAX_FRAME_BEATS = sim::rx_pipe::MAX_FRAME / sim::rx_pipe::BEAT_BYTES,
+}
+const _: () = assert!(sim::rx_pipe::MAX_FRAME % sim::rx_pipe::BEAT_BYTES == 0);
 
 /// 512-bit input, 640-bit verdicts.
 #[derive(LogicBlock, Default)]
@@ -66,16 +88,16 @@ pub struct RxPipe {
     /// The verdict is taken.
     pub m_axis_verdict_tready: Signal<In, bool>,
     /// Counter select: 0 = accepted frames, c = frames dropped with code c (1..=27).
-    pub stat_addr: Signal<In, Bits<5>>,
+    pub stat_addr: Signal<In, Bits<CODE_BITS>>,
     /// The selected counter (32 bits, wraps), combinational from `stat_addr`; 0 for 28..=31.
     pub stat_count: Signal<Out, Bits<32>>,
     icrc: IcrcPipe,
     udp_sum: RxPipeUdpSum,
     rec_line: DelayLine<640, { LATENCY - REC_STAGES }>,
-    code_line: DelayLine<21, { LATENCY - CODE_STAGES }>,
+    code_line: DelayLine<21, { LATENCY - RxPipeJudge::STAGES }>,
     fifo: ResultFifo<640>,
     // Input side, per beat.
-    beat_idx: DFF<Bits<8>>,
+    beat_idx: DFF<Bits<BEAT_INDEX_BITS>>,
     beat0: DFF<Bits<512>>,
     beat1: DFF<Bits<512>>,
     user_seen: DFF<bool>,
@@ -88,8 +110,8 @@ pub struct RxPipe {
     // E0: the frame's headers and stream faults.
     e0_hdr: DFF<Bits<1024>>,
     e0_keep: DFF<Bits<64>>,
-    e0_idx: DFF<Bits<8>>,
-    e0_fault: DFF<Bits<5>>,
+    e0_idx: DFF<Bits<BEAT_INDEX_BITS>>,
+    e0_fault: DFF<Bits<CODE_BITS>>,
     // E1: the headers decoded (rx_pipe_decode), the frame length.
     decode: RxPipeDecode,
     // E1 to E6: the drop code.
@@ -97,7 +119,7 @@ pub struct RxPipe {
     e1_rec: DFF<Bits<640>>,
     // Final: with the ICRC.
     fin_fire: Signal<Local, bool>,
-    fin_code: Signal<Local, Bits<5>>,
+    fin_code: Signal<Local, Bits<CODE_BITS>>,
     fin_rec: Signal<Local, Bits<640>>,
     /// Counter c: frames accepted (c = 0) or dropped with code c.
     cnt: [DFF<Bits<32>>; REASONS],
@@ -210,17 +232,17 @@ impl Logic for RxPipe {
                 self.e0_hdr.d.next = bit_cast::<1024, 512>(self.s_axis_tdata.val());
             }
             self.e0_fault.d.next = 0.into();
-            // Longer than 9216 = 144 x 64 bytes.
-            if (self.beat_idx.q.val() > 144)
-                | ((self.beat_idx.q.val() == 144) & self.s_axis_tkeep.val().any())
+            // More than MAX_FRAME_BEATS whole beats.
+            if (self.beat_idx.q.val() > MAX_FRAME_BEATS)
+                | ((self.beat_idx.q.val() == MAX_FRAME_BEATS) & self.s_axis_tkeep.val().any())
             {
-                self.e0_fault.d.next = 27.into();
+                self.e0_fault.d.next = TOO_LONG.into();
             }
             if self.keep_bad_seen.q.val() | !self.keep_ok_last.val() {
-                self.e0_fault.d.next = 26.into();
+                self.e0_fault.d.next = KEEP_HOLE.into();
             }
             if self.user_seen.q.val() | self.s_axis_tuser.val() {
-                self.e0_fault.d.next = 25.into();
+                self.e0_fault.d.next = MAC_ERROR.into();
             }
         }
 

@@ -93,6 +93,12 @@ pub struct RxPipeJudge {
     e6_code: DFF<Bits<21>>,
 }
 
+impl RxPipeJudge {
+    /// Cycles from the frame's last beat to the code being registered: E0 (rx_pipe) to E6, the
+    /// UDP sum's fold (ones_sum) being 4 deep.
+    pub const STAGES: usize = 7;
+}
+
 impl Logic for RxPipeJudge {
     #[hdl_gen]
     fn update(&mut self) {
