@@ -66,6 +66,46 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     localparam [3:0] EV_TX = 4'h5;
     localparam [3:0] EV_CREATE = 4'h6;
 
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_HPCC = 2'h0;
+    localparam [1:0] ALG_RX_HPCC = 2'h1;
+    localparam [1:0] ALG_DCQCN = 2'h3;
+
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_REMOVE = 3'h2;
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Sequencer states
+    localparam [3:0] SEQ_IDLE = 4'h0;
+    localparam [3:0] SEQ_READ = 4'h1;
+    localparam [3:0] SEQ_CHECK = 4'h2;
+    localparam [3:0] SEQ_CC = 4'h3;
+    localparam [3:0] SEQ_TX = 4'h4;
+    localparam [3:0] SEQ_RX = 4'h5;
+    localparam [3:0] SEQ_SCHED = 4'h6;
+    localparam [3:0] SEQ_ENTRY = 4'h7;
+    localparam [3:0] SEQ_PROBE = 4'h8;
+
+    // Command ops (CSR CMD, and internal)
+    localparam [2:0] CMD_CREATE = 3'h1;
+    localparam [2:0] CMD_REMOVE = 3'h2;
+    localparam [2:0] CMD_POST = 3'h3;
+    localparam [2:0] CMD_PROBE = 3'h4;
+    localparam [2:0] CMD_RTO = 3'h5;
+    localparam [2:0] CMD_RTO_FAIL = 3'h6;
+
+    // Command errors (CSR STATUS)
+    localparam [3:0] ERR_FLOW = 4'h1;
+    localparam [3:0] ERR_EXISTS = 4'h2;
+    localparam [3:0] ERR_UNKNOWN = 4'h3;
+    localparam [3:0] ERR_CONFIG = 4'h4;
+    localparam [3:0] ERR_BUSY = 4'h5;
+    localparam [3:0] ERR_OVERRUN = 4'h6;
+    localparam [3:0] ERR_OP = 4'h7;
+
     // Stub signals
     reg  axil_reset;
     reg  [11:0] axil_s_axil_awaddr;
@@ -1664,7 +1704,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         else if (axil_rd_addr == 32'h1) begin
             axil_rd_data = ((err_q) & 32'hffffffff) << 4;
-            if (((state_q != 32'h0) & ~ic_q) | cmd_pend_q) begin
+            if (((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q) begin
                 axil_rd_data = (((err_q) & 32'hffffffff) << 4) | 32'h1;
             end
         end
@@ -2183,7 +2223,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             npkts = 32'h1;
         end
         end_psn = tx_word[256+:24] + npkts[0+:24];
-        seq_hold = (state_q == 32'h1) | (state_q == 32'h2) | (state_q == 32'h3) | (state_q == 32'h7) | sweep_q;
+        seq_hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY) | sweep_q;
         hold = seq_hold | cpl_valid_q | rw_valid_q | f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
         ev_flow = dp_m_axis_event_tdata[0+:16];
         ev_seq_fld = dp_m_axis_event_tdata[32+:32];
@@ -2224,16 +2264,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_ctrl_tdata[0+:32] = args_20_q;
         sched_s_axis_ctrl_tdata[32+:32] = args_21_q;
         sched_s_axis_ctrl_tdata[64+:16] = cmd_flow;
-        if (cmd_op == 32'h1) begin
+        if (cmd_op == CMD_CREATE) begin
             sched_s_axis_ctrl_tdata[80+:1] = 1'b1;
             sched_s_axis_ctrl_tdata[81+:4] = mtu_shift;
         end
         dp_s_axis_tx_ctrl_tvalid = 1'b0;
-        cnp_en = args_22_q[0+:2] == 32'h3;
+        cnp_en = args_22_q[0+:2] == ALG_DCQCN;
         dp_s_axis_tx_ctrl_tdata = (tx_word >> 32) << 32;
         dp_s_axis_tx_ctrl_tdata[0+:2] = cmd_op[0+:2];
         dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
-        if (cmd_op == 32'h1) begin
+        if (cmd_op == CMD_CREATE) begin
             dp_s_axis_tx_ctrl_tdata[370+:1] = cnp_en;
         end
         dp_s_axis_rx_ctrl_tvalid = 1'b0;
@@ -2241,47 +2281,47 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_ctrl_tdata[0+:3] = cmd_op;
         if (ic_q) begin
             dp_s_axis_tx_ctrl_tdata = 32'h0;
-            dp_s_axis_tx_ctrl_tdata[0+:2] = 32'h2;
+            dp_s_axis_tx_ctrl_tdata[0+:2] = TX_OP_REMOVE;
             dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
             dp_s_axis_rx_ctrl_tdata = 32'h0;
-            dp_s_axis_rx_ctrl_tdata[0+:3] = 32'h2;
+            dp_s_axis_rx_ctrl_tdata[0+:3] = RX_OP_REMOVE;
             dp_s_axis_rx_ctrl_tdata[32+:24] = ic_qpn_q;
-            if (cmd_op == 32'h5) begin
-                dp_s_axis_rx_ctrl_tdata[0+:3] = 32'h4;
+            if (cmd_op == CMD_RTO) begin
+                dp_s_axis_rx_ctrl_tdata[0+:3] = RX_OP_TIMEOUT;
                 dp_s_axis_rx_ctrl_tdata[32+:24] = ((cmd_flow) & 24'hffffff);
             end
         end
-        dp_s_axis_probe_tvalid = pq_valid_q & (state_q != 32'h8);
+        dp_s_axis_probe_tvalid = pq_valid_q & (state_q != SEQ_PROBE);
         dp_s_axis_probe_tdata = pq_flow_q;
-        if (state_q == 32'h8) begin
+        if (state_q == SEQ_PROBE) begin
             dp_s_axis_probe_tdata = cmd_flow;
         end
-        if (pq_valid_q & (state_q != 32'h8) & dp_s_axis_probe_tready) begin
+        if (pq_valid_q & (state_q != SEQ_PROBE) & dp_s_axis_probe_tready) begin
             pq_valid_d = 1'b0;
         end
         host_cmd = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
-        if (state_q == 32'h0) begin
+        if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
             if (cmd_pend_q) begin
                 cmd_pend_d = 1'b0;
-                state_d = 32'h1;
+                state_d = SEQ_READ;
             end
             else if (~host_cmd & rq_valid_q) begin
                 ic_d = 1'b1;
-                ic_op_d = 32'h5;
+                ic_op_d = CMD_RTO;
                 if (rq_fail_q) begin
-                    ic_op_d = 32'h6;
+                    ic_op_d = CMD_RTO_FAIL;
                 end
                 ic_flow_d = ((rq_flow_q) & 16'hffff);
                 rq_valid_d = 1'b0;
-                state_d = 32'h1;
+                state_d = SEQ_READ;
             end
         end
         if (host_cmd) begin
-            if ((state_q == 32'h0) & ~cmd_pend_q) begin
+            if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
                 cmd_word_d = axil_wr_data;
                 err_d = 32'h0;
-                state_d = 32'h1;
+                state_d = SEQ_READ;
             end
             else if (ic_q & ~cmd_pend_q) begin
                 cmd_word_d = axil_wr_data;
@@ -2289,26 +2329,26 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 cmd_pend_d = 1'b1;
             end
             else begin
-                err_d = 32'h6;
+                err_d = ERR_OVERRUN;
                 cmd_errors_d = cmd_errors_q + 32'h1;
             end
         end
-        if (state_q == 32'h1) begin
+        if (state_q == SEQ_READ) begin
             if (((cmd_flow[0+:10]) & 16'hffff) != cmd_flow) begin
-                err_d = 32'h1;
+                err_d = ERR_FLOW;
                 cmd_errors_d = cmd_errors_q + 32'h1;
-                state_d = 32'h0;
+                state_d = SEQ_IDLE;
             end
             else if (~t1_valid_q & ~sweep_q) begin
-                state_d = 32'h2;
+                state_d = SEQ_CHECK;
             end
         end
-        else if ((state_q == 32'h2) & ic_q) begin
-            state_d = 32'h0;
+        else if ((state_q == SEQ_CHECK) & ic_q) begin
+            state_d = SEQ_IDLE;
             ic_qpn_d = entry[47+:24];
             if (entry[0+:1] & entry[1+:1]) begin
-                if (cmd_op == 32'h5) begin
-                    state_d = 32'h5;
+                if (cmd_op == CMD_RTO) begin
+                    state_d = SEQ_RX;
                 end
                 else if (~cpl_valid_q & ~rw_valid_q) begin
                     wr_en = 1'b1;
@@ -2317,120 +2357,120 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                     wr_una = 32'h0;
                     seq_cpl = 1'b1;
                     rto_failed_d = rto_failed_q + 32'h1;
-                    state_d = 32'h6;
+                    state_d = SEQ_SCHED;
                 end
                 else begin
-                    state_d = 32'h2;
+                    state_d = SEQ_CHECK;
                 end
             end
         end
-        else if (state_q == 32'h2) begin
-            state_d = 32'h0;
+        else if (state_q == SEQ_CHECK) begin
+            state_d = SEQ_IDLE;
             cmd_errors_d = cmd_errors_q + 32'h1;
-            if (cmd_op == 32'h1) begin
+            if (cmd_op == CMD_CREATE) begin
                 if (entry[0+:1]) begin
-                    err_d = 32'h2;
+                    err_d = ERR_EXISTS;
                 end
                 else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
-                    err_d = 32'h4;
+                    err_d = ERR_CONFIG;
                 end
                 else begin
                     cmd_errors_d = cmd_errors_q;
-                    state_d = 32'h3;
+                    state_d = SEQ_CC;
                 end
             end
-            else if ((cmd_op == 32'h2) | (cmd_op == 32'h3) | (cmd_op == 32'h4)) begin
+            else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_POST) | (cmd_op == CMD_PROBE)) begin
                 if (~entry[0+:1]) begin
-                    err_d = 32'h3;
+                    err_d = ERR_UNKNOWN;
                 end
-                else if (entry[1+:1] & (cmd_op != 32'h4)) begin
-                    err_d = 32'h5;
+                else if (entry[1+:1] & (cmd_op != CMD_PROBE)) begin
+                    err_d = ERR_BUSY;
                 end
-                else if ((cmd_op == 32'h3) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow)) begin
-                    err_d = 32'h4;
+                else if ((cmd_op == CMD_POST) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow)) begin
+                    err_d = ERR_CONFIG;
                 end
                 else begin
                     cmd_errors_d = cmd_errors_q;
-                    if (cmd_op == 32'h2) begin
-                        state_d = 32'h6;
+                    if (cmd_op == CMD_REMOVE) begin
+                        state_d = SEQ_SCHED;
                     end
-                    else if (cmd_op == 32'h3) begin
-                        state_d = 32'h7;
+                    else if (cmd_op == CMD_POST) begin
+                        state_d = SEQ_ENTRY;
                     end
                     else begin
-                        state_d = 32'h8;
+                        state_d = SEQ_PROBE;
                     end
                 end
             end
             else begin
-                err_d = 32'h7;
+                err_d = ERR_OP;
             end
         end
-        else if (state_q == 32'h3) begin
+        else if (state_q == SEQ_CC) begin
             if (~m_valid_q) begin
                 m_offer = 1'b0;
                 cc_s_axis_event_tdata = cr_word;
                 cc_s_axis_event_tvalid = 1'b1;
                 if (cc_s_axis_event_tready) begin
-                    state_d = 32'h4;
+                    state_d = SEQ_TX;
                 end
             end
         end
-        else if (state_q == 32'h4) begin
+        else if (state_q == SEQ_TX) begin
             dp_s_axis_tx_ctrl_tvalid = 1'b1;
             if (dp_s_axis_tx_ctrl_tready) begin
-                if (cmd_op == 32'h3) begin
-                    state_d = 32'h0;
+                if (cmd_op == CMD_POST) begin
+                    state_d = SEQ_IDLE;
                 end
                 else begin
-                    state_d = 32'h5;
+                    state_d = SEQ_RX;
                 end
             end
         end
-        else if (state_q == 32'h5) begin
+        else if (state_q == SEQ_RX) begin
             dp_s_axis_rx_ctrl_tvalid = 1'b1;
             if (dp_s_axis_rx_ctrl_tready) begin
-                if (cmd_op == 32'h1) begin
-                    state_d = 32'h6;
+                if (cmd_op == CMD_CREATE) begin
+                    state_d = SEQ_SCHED;
                 end
-                else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
-                    state_d = 32'h7;
+                else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL)) begin
+                    state_d = SEQ_ENTRY;
                 end
-                else if (cmd_op == 32'h5) begin
+                else if (cmd_op == CMD_RTO) begin
                     rto_count_d = rto_count_q + 32'h1;
-                    state_d = 32'h0;
+                    state_d = SEQ_IDLE;
                 end
                 else begin
-                    state_d = 32'h4;
+                    state_d = SEQ_TX;
                 end
             end
         end
-        else if (state_q == 32'h6) begin
+        else if (state_q == SEQ_SCHED) begin
             sched_s_axis_ctrl_tvalid = 1'b1;
             if (sched_s_axis_ctrl_tready) begin
-                if (cmd_op == 32'h1) begin
-                    state_d = 32'h7;
+                if (cmd_op == CMD_CREATE) begin
+                    state_d = SEQ_ENTRY;
                 end
                 else begin
-                    state_d = 32'h4;
+                    state_d = SEQ_TX;
                 end
             end
         end
-        else if (state_q == 32'h7) begin
+        else if (state_q == SEQ_ENTRY) begin
             if (~t1_valid_q) begin
                 wr_en = 1'b1;
                 wr_flow = cmd_flow;
                 wr_una = 32'h0;
-                if (cmd_op == 32'h1) begin
+                if (cmd_op == CMD_CREATE) begin
                     wr_entry = 32'h0;
                     wr_entry[0+:1] = 1'b1;
                     wr_entry[42+:4] = mtu_shift;
                     wr_entry[47+:24] = rx_qpn_fld;
-                    state_d = 32'h0;
+                    state_d = SEQ_IDLE;
                 end
-                else if ((cmd_op == 32'h2) | (cmd_op == 32'h6)) begin
+                else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL)) begin
                     wr_entry = 32'h0;
-                    state_d = 32'h0;
+                    state_d = SEQ_IDLE;
                 end
                 else begin
                     wr_una = tx_word[256+:24];
@@ -2442,17 +2482,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                     wr_entry[1+:1] = 1'b1;
                     wr_entry[2+:24] = end_psn;
                     wr_entry[26+:16] = args_23_q[0+:16];
-                    state_d = 32'h4;
+                    state_d = SEQ_TX;
                     if (is_read) begin
-                        state_d = 32'h5;
+                        state_d = SEQ_RX;
                     end
                 end
             end
         end
-        else if (state_q == 32'h8) begin
+        else if (state_q == SEQ_PROBE) begin
             dp_s_axis_probe_tvalid = 1'b1;
             if (dp_s_axis_probe_tready) begin
-                state_d = 32'h0;
+                state_d = SEQ_IDLE;
             end
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
@@ -2604,12 +2644,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             skid_data_d = push_data;
         end
         algs_read_address = tm_flow_q;
-        algs_write_enable = (state_q == 32'h7) & ~t1_valid_q & ((cmd_op == 32'h1) | (cmd_op == 32'h2) | (cmd_op == 32'h6));
+        algs_write_enable = (state_q == SEQ_ENTRY) & ~t1_valid_q & ((cmd_op == CMD_CREATE) | (cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL));
         algs_write_address = cmd_flow[0+:10];
         algs_write_data = 32'h0;
-        if (cmd_op == 32'h1) begin
+        if (cmd_op == CMD_CREATE) begin
             algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[1+:1]) & 3'h7) << 1);
-            if ((args_22_q[0+:2] == 32'h0) & tx_word[369]) begin
+            if ((args_22_q[0+:2] == ALG_HPCC) & tx_word[369]) begin
                 algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
             end
         end
@@ -2703,13 +2743,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dcq_write_enable = algs_write_enable;
         dcq_write_address = cmd_flow[0+:10];
         dcq_write_data = 32'h0;
-        if ((cmd_op == 32'h1) & (args_22_q[0+:2] == 32'h3)) begin
+        if ((cmd_op == CMD_CREATE) & (args_22_q[0+:2] == ALG_DCQCN)) begin
             dcq_write_data = 32'h1;
         end
         rxh_write_enable = algs_write_enable;
         rxh_write_address = cmd_flow[0+:10];
         rxh_write_data = 32'h0;
-        if ((cmd_op == 32'h1) & (args_22_q[0+:2] == 32'h1)) begin
+        if ((cmd_op == CMD_CREATE) & (args_22_q[0+:2] == ALG_RX_HPCC)) begin
             rxh_write_data = 32'h1;
         end
         if (sweep_q) begin
@@ -2841,7 +2881,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             fb_in_d = 32'h0;
             now_frac_d = 32'h0;
             now_ns_d = 32'h0;
-            state_d = 32'h0;
+            state_d = SEQ_IDLE;
             err_d = 32'h0;
             t1_valid_d = 1'b0;
             lw_valid_d = 1'b0;

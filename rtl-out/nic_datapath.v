@@ -83,6 +83,15 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     output reg  [31:0] stat_cnps;
     output reg  [31:0] stat_fb_acks;
 
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_CREATE = 2'h1;
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_PROBE = 3'h3;
+    localparam [2:0] RECV_CNP = 3'h5;
+
     // Stub signals
     reg  tx_ctx_reset;
     reg  [511:0] tx_ctx_s_axis_ctrl_tdata;
@@ -496,7 +505,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         probe_word = 32'h0;
         probe_word[0+:16] = s_axis_probe_tdata;
-        probe_word[17+:3] = 32'h3;
+        probe_word[17+:3] = RECV_PROBE;
         cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96+:1] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
@@ -517,11 +526,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             cn_word = cl_data_q;
         end
         cn_age = now_ns[0+:32] - cn_word[2+:32];
-        cn_due = (g_data_q[17+:3] == 32'h0) & g_data_q[20+:1] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
         c_word = 32'h0;
         c_word[0+:16] = c_flow_q;
-        c_word[17+:3] = 32'h5;
+        c_word[17+:3] = RECV_CNP;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
         fb_word = fbr_read_data;
         if (fl_valid_q & (fl_flow_q == g_flow)) begin
@@ -529,7 +538,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         fb_w = fb_word[1+:32];
         fb_w_be = (((fb_w[0+:8]) & 32'hffffffff) << 24) | (((fb_w[8+:8]) & 32'hffffffff) << 16) | (((fb_w[16+:8]) & 32'hffffffff) << 8) | ((fb_w[24+:8]) & 32'hffffffff);
-        fb_due = (g_data_q[17+:3] == 32'h0) & fb_word[0] & cn_swept_q;
+        fb_due = (g_data_q[17+:3] == RECV_ACK) & fb_word[0] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
@@ -553,10 +562,10 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b1;
             c_flow_d = ((g_flow) & 16'hffff);
         end
-        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == 32'h1) | (s_axis_tx_ctrl_tdata[0+:2] == 32'h2));
+        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) | (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_REMOVE));
         t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
-        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == 32'h1) & s_axis_tx_ctrl_tdata[370+:1];
+        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) & s_axis_tx_ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
         cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[0+:32]) & 34'h3ffffffff) << 2);

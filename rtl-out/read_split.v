@@ -17,6 +17,9 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     output reg  m_axis_tvalid;
     input wire  m_axis_tready;
 
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_READ = 3'h4;
+
     // Stub signals
     reg  o_valid_d;
     reg  o_valid_q = 1'h0;
@@ -83,7 +86,7 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         if (m_axis_tready) begin
             o_valid_d = 1'b0;
         end
-        in_rd = s_axis_tdata[17+:3] == 32'h4;
+        in_rd = s_axis_tdata[17+:3] == RECV_READ;
         in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[104+:4];
         in_total = s_axis_tdata[128+:32];
         in_psn_fld = s_axis_tdata[32+:24];

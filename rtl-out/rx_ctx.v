@@ -57,6 +57,20 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     localparam [3:0] EV_LOSS = 4'h2;
     localparam [3:0] EV_CNP = 4'h4;
 
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_REWIND = 3'h1;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_CREATE = 3'h1;
+    localparam [2:0] RX_OP_REMOVE = 3'h2;
+    localparam [2:0] RX_OP_READ = 3'h3;
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Rx input picks
+    localparam [1:0] RX_PICK_CTRL = 2'h1;
+    localparam [1:0] RX_PICK_SENT = 2'h2;
+    localparam [1:0] RX_PICK_VERDICT = 2'h3;
+
     // Stub signals
     reg  [9:0] qp_read_address;
     wire  [318:0] qp_read_data;
@@ -446,7 +460,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         vd = p_vd_q;
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
         c_op = p_ctrl_q[0+:3];
-        go = ~p_valid_q | ((p_kind_q == 32'h1) & (c_op != 32'h4)) | free;
+        go = ~p_valid_q | ((p_kind_q == RX_PICK_CTRL) & (c_op != RX_OP_TIMEOUT)) | free;
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
@@ -458,14 +472,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         in_qpn_fld = s_axis_ctrl_tdata[32+:24];
         addr = s_axis_verdict_tdata[64+:10];
         if (s_axis_verdict_tvalid) begin
-            in_kind = 32'h3;
+            in_kind = RX_PICK_VERDICT;
         end
         if (s_axis_sent_tvalid) begin
-            in_kind = 32'h2;
+            in_kind = RX_PICK_SENT;
             addr = in_sflow_fld[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
-            in_kind = 32'h1;
+            in_kind = RX_PICK_CTRL;
             addr = in_qpn_fld[0+:10];
         end
         next_a2 = p_addr_q;
@@ -487,9 +501,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         qp_read_address = next_a2;
         a2 = p_addr_q;
-        do_c = p_valid_q & (p_kind_q == 32'h1) & ((c_op != 32'h4) | free);
-        do_s = p_valid_q & (p_kind_q == 32'h2) & free;
-        do_v = p_valid_q & (p_kind_q == 32'h3) & free;
+        do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | free);
+        do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & free;
+        do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & free;
         c_mtu = p_ctrl_q[16+:14];
         c_qpn = p_ctrl_q[32+:24];
         c_spsn = p_ctrl_q[96+:24];
@@ -558,10 +572,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (c_mtu == 32'h2000) begin
             c_log = 32'hd;
         end
-        c_create = (c_op == 32'h1) & (c_mtu != 32'h0);
-        c_remove = (c_op == 32'h2) & q_valid & (q_qpn == c_qpn);
-        c_read = (c_op == 32'h3) & q_valid & (q_qpn == c_qpn);
-        c_tmo = p_valid_q & (p_kind_q == 32'h1) & (c_op == 32'h4) & q_valid & (q_sent != q_una);
+        c_create = (c_op == RX_OP_CREATE) & (c_mtu != 32'h0);
+        c_remove = (c_op == RX_OP_REMOVE) & q_valid & (q_qpn == c_qpn);
+        c_read = (c_op == RX_OP_READ) & q_valid & (q_qpn == c_qpn);
+        c_tmo = p_valid_q & (p_kind_q == RX_PICK_CTRL) & (c_op == RX_OP_TIMEOUT) & q_valid & (q_sent != q_una);
         do_t = do_c & c_tmo;
         s_next = p_sent_q[16+:24] == q_sent[0+:24];
         s_sent1 = q_sent + 32'h1;
@@ -903,7 +917,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         r_word = 32'h0;
         r_word[0+:16] = ((a2) & 16'hffff);
         if (r_rewind) begin
-            r_word[17+:3] = 32'h1;
+            r_word[17+:3] = RECV_REWIND;
             r_word[32+:24] = rw_psn_be;
         end
         else begin
@@ -990,7 +1004,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
                 q_we = 1'b1;
                 q_wd[217+:32] = q_una;
             end
-            else if ((c_op == 32'h4) & q_valid) begin
+            else if ((c_op == RX_OP_TIMEOUT) & q_valid) begin
                 q_we = 1'b0;
             end
             else begin

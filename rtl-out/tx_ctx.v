@@ -48,6 +48,24 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     localparam [7:0] OP_HPCC_PROBE = 8'hc0;
     localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
 
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_CREATE = 2'h1;
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+    localparam [1:0] TX_OP_POST = 2'h3;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_REWIND = 3'h1;
+    localparam [2:0] RECV_RESPONSE = 3'h2;
+    localparam [2:0] RECV_PROBE = 3'h3;
+    localparam [2:0] RECV_READ = 3'h4;
+    localparam [2:0] RECV_CNP = 3'h5;
+
+    // Tx input picks
+    localparam [1:0] TX_PICK_CTRL = 2'h1;
+    localparam [1:0] TX_PICK_RECV = 2'h2;
+    localparam [1:0] TX_PICK_SEND = 2'h3;
+
     // Stub signals
     reg  [9:0] ctx_read_address;
     wire  [319:0] ctx_read_data;
@@ -299,12 +317,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
         s_pop = s_valid_q & m_axis_sent_tready;
-        ps2 = p_valid_q & (p_kind_q == 32'h3);
+        ps2 = p_valid_q & (p_kind_q == TX_PICK_SEND);
         s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
         w_free = ~w_valid_q | m_axis_sleep_tready;
         r_kind = p_recv_q[17+:3];
-        r_both = r_kind == 32'h4;
-        go = ~p_valid_q | (w_free & ((p_kind_q == 32'h1) | ((p_kind_q == 32'h2) & d_free & (~r_both | free)) | ((p_kind_q == 32'h3) & free)));
+        r_both = r_kind == RECV_READ;
+        go = ~p_valid_q | (w_free & ((p_kind_q == TX_PICK_CTRL) | ((p_kind_q == TX_PICK_RECV) & d_free & (~r_both | free)) | ((p_kind_q == TX_PICK_SEND) & free)));
         s_axis_ctrl_tready = swept_q & go;
         s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go & s_room;
@@ -313,14 +331,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         in_cflow_fld = s_axis_ctrl_tdata[16+:16];
         addr = s_axis_pktsend_tdata[0+:10];
         if (s_axis_pktsend_tvalid & s_room) begin
-            in_kind = 32'h3;
+            in_kind = TX_PICK_SEND;
         end
         if (s_axis_pktrecv_tvalid) begin
-            in_kind = 32'h2;
+            in_kind = TX_PICK_RECV;
             addr = in_rflow_fld[0+:10];
         end
         if (s_axis_ctrl_tvalid) begin
-            in_kind = 32'h1;
+            in_kind = TX_PICK_CTRL;
             addr = in_cflow_fld[0+:10];
         end
         next_a2 = p_addr_q;
@@ -337,16 +355,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         msg_read_address = next_a2;
         a2 = p_addr_q;
         a16 = ((p_addr_q) & 16'hffff);
-        take_c = p_valid_q & (p_kind_q == 32'h1) & w_free;
-        take_r = p_valid_q & (p_kind_q == 32'h2) & w_free & d_free & (~r_both | free);
-        take_p = p_valid_q & (p_kind_q == 32'h3) & free & w_free;
+        take_c = p_valid_q & (p_kind_q == TX_PICK_CTRL) & w_free;
+        take_r = p_valid_q & (p_kind_q == TX_PICK_RECV) & w_free & d_free & (~r_both | free);
+        take_p = p_valid_q & (p_kind_q == TX_PICK_SEND) & free & w_free;
         c_op = p_ctrl_q[0+:2];
         c_flow = p_ctrl_q[16+:16];
         p_flow = p_send_q;
         c_id_ok = ((((c_flow) & 10'h3ff)) & 16'hffff) == c_flow;
         p_id_ok = ((((p_flow) & 10'h3ff)) & 16'hffff) == p_flow;
         r_flow = p_recv_q[0+:16];
-        g_rew = r_kind == 32'h1;
+        g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         cw = ctx_read_data;
         mw = msg_read_data;
@@ -430,7 +448,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         desc[312+:8] = tele_byte;
         desc[320+:128] = reth_out;
         desc[464+:16] = dplen_be;
-        ack_send = take_r & r_id_ok & m_valid & ((r_kind == 32'h0) | (r_kind == 32'h2) | ((r_kind == 32'h3) & t_probe) | (r_kind == 32'h4) | (r_kind == 32'h5));
+        ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
         ack_op = OP_ACKNOWLEDGE;
         r_psn_fld = p_recv_q[32+:24];
         r_len_fld = p_recv_q[112+:16];
@@ -438,7 +456,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         a_tele = p_recv_q[16+:1];
         a_aeth = p_recv_q[64+:32];
         a_plen = 32'h0;
-        if (r_kind == 32'h4) begin
+        if (r_kind == RECV_READ) begin
             ack_op = OP_RDMA_READ_RESPONSE_ONLY;
             if (p_recv_q[24+:2] != 32'h0) begin
                 ack_op = ((p_recv_q[24+:2]) & 8'hff) + OP_RDMA_READ_REQUEST;
@@ -449,18 +467,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             a_tele = 32'h0;
             a_plen = r_len_fld[0+:14];
         end
-        else if (r_kind == 32'h2) begin
+        else if (r_kind == RECV_RESPONSE) begin
             ack_op = OP_HPCC_TELEMETRY_RESPONSE;
             a_tele = 32'h1;
             a_aeth = 32'h0;
         end
-        else if (r_kind == 32'h5) begin
+        else if (r_kind == RECV_CNP) begin
             ack_op = OP_CNP;
             a_psn = 32'h0;
             a_tele = 32'h0;
             a_aeth = 32'h0;
         end
-        else if (r_kind == 32'h3) begin
+        else if (r_kind == RECV_PROBE) begin
             ack_op = OP_HPCC_PROBE;
             a_psn = (((m_psn[0+:8]) & 24'hffffff) << 16) | (((m_psn[8+:8]) & 24'hffffff) << 8) | ((m_psn[16+:8]) & 24'hffffff);
             a_tele = 32'h1;
@@ -470,20 +488,20 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
         a_fbk = 32'h0;
-        if ((p_recv_q[16+:1] & (r_kind == 32'h0)) | (r_kind == 32'h2)) begin
+        if ((p_recv_q[16+:1] & (r_kind == RECV_ACK)) | (r_kind == RECV_RESPONSE)) begin
             echo_nhop = p_recv_q[96+:8];
             echo_hops = p_recv_q[128+:320];
         end
-        if (p_recv_q[16+:1] & (r_kind == 32'h0)) begin
+        if (p_recv_q[16+:1] & (r_kind == RECV_ACK)) begin
             a_fbk = p_recv_q[21+:1];
         end
         a_fb = t_desc[248+:8] & 32'h80;
-        if ((r_kind == 32'h0) & p_recv_q[20+:1]) begin
+        if ((r_kind == RECV_ACK) & p_recv_q[20+:1]) begin
             a_fb = (t_desc[248+:8] & 32'h80) | 32'h40;
         end
         a_sem = t_desc[224+:8];
         a_pkey = t_desc[232+:16];
-        if (r_kind == 32'h5) begin
+        if (r_kind == RECV_CNP) begin
             a_fb = 32'h40;
             a_sem = 32'h0;
             a_pkey = 32'hffff;
@@ -519,10 +537,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         c_len = (((c_reth_fld[96+:8]) & 32'hffffffff) << 24) | (((c_reth_fld[104+:8]) & 32'hffffffff) << 16) | (((c_reth_fld[112+:8]) & 32'hffffffff) << 8) | ((c_reth_fld[120+:8]) & 32'hffffffff);
         c_ok = 1'b0;
         if (c_id_ok) begin
-            if (c_op == 32'h1) begin
+            if (c_op == TX_OP_CREATE) begin
                 c_ok = c_mtu != 32'h0;
             end
-            else if ((c_op == 32'h2) | (c_op == 32'h3)) begin
+            else if ((c_op == TX_OP_REMOVE) | (c_op == TX_OP_POST)) begin
                 c_ok = m_valid;
             end
         end
@@ -531,7 +549,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             wr_addr = sweep_at_q;
         end
         ctx_write_address = wr_addr;
-        c_we = take_c & c_ok & (c_op == 32'h1);
+        c_we = take_c & c_ok & (c_op == TX_OP_CREATE);
         c_wd = 32'h0;
         c_wd[0+:288] = p_ctrl_q[64+:288];
         c_wd[288+:14] = c_mtu;
@@ -552,10 +570,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (take_c & c_ok) begin
             m_we = 1'b1;
             m_wd = 32'h0;
-            if (c_op == 32'h1) begin
+            if (c_op == TX_OP_CREATE) begin
                 m_wd[0+:1] = 1'b1;
             end
-            else if (c_op == 32'h3) begin
+            else if (c_op == TX_OP_POST) begin
                 m_wd[0+:1] = 1'b1;
                 m_wd[1+:1] = 1'b1;
                 m_wd[34+:32] = c_len;
@@ -608,7 +626,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             w_data_d = 32'h0;
             w_data_d[0+:16] = p_flow;
         end
-        if ((take_c & c_ok & (c_op == 32'h3)) | g_ok) begin
+        if ((take_c & c_ok & (c_op == TX_OP_POST)) | g_ok) begin
             w_valid_d = 1'b1;
             w_data_d = 32'h0;
             w_data_d[0+:16] = a16;

@@ -23,7 +23,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
-use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, VERDICT};
+use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, RX_CREATE, TX_CREATE, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -277,6 +277,14 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("DCQCN engine event kinds (sim, cc_codes)", DCQCN_EVENT.kind.width, crate::cc_codes::DCQCN_KINDS),
     ("Rx stream fault drop codes (sim)", crate::rx_pipe::CODE_BITS, crate::rx_pipe::FAULTS),
     ("Rx frame limit in whole beats (sim)", crate::rx_pipe::BEAT_INDEX_BITS, crate::rx_pipe::FRAME_LIMITS),
+    ("Tx control word ops (sim)", TX_CREATE.op.width, crate::tx_ctx::TX_OPS),
+    ("PktRecv kinds (sim)", PKT_RECV.kind.width, crate::tx_ctx::RECV_KINDS),
+    ("Tx input picks", crate::tx_ctx::PICK_BITS, crate::tx_ctx::TX_PICKS),
+    ("Rx control word ops (sim)", RX_CREATE.op.width, crate::rx_ctx::RX_OPS),
+    ("Rx input picks", crate::rx_ctx::PICK_BITS, crate::rx_ctx::RX_PICKS),
+    ("Sequencer states", crate::hpcc_nic_core::SEQ_BITS, crate::hpcc_nic_core::SEQ_STATES),
+    ("Command ops (CSR CMD, and internal)", crate::hpcc_nic_core::CMD_OP_BITS, crate::hpcc_nic_core::CMD_OPS),
+    ("Command errors (CSR STATUS)", crate::hpcc_nic_core::ERR_BITS, crate::hpcc_nic_core::CMD_ERRORS),
 ];
 
 /// Declares each named constant (`CONSTANTS`: RoCE opcodes, CC event types, algorithms and engine event kinds)
@@ -361,6 +369,19 @@ mod tests {
         assert!(t.contains("    // CC event types (the cc_event word's kind; sim, cc_codes)\n    localparam [3:0] EV_CREATE = 4'h6;\n"), "{t}");
         assert!(t.contains("    // CC algorithms (the cc_event word's alg; sim, cc_codes)\n    localparam [1:0] ALG_DCQCN = 2'h3;\n"), "{t}");
         assert!(!t.contains("RoCE") && !t.contains("EV_ACK"), "{t}");
+    }
+
+    /// A module that names a constant gets it from every list that has the name, so a name in
+    /// two lists would be declared twice; and each value must fit the width it is declared at.
+    #[test]
+    fn constant_names_are_unique_and_values_fit() {
+        let mut seen = BTreeSet::new();
+        for (what, width, list) in CONSTANTS {
+            for (name, v) in *list {
+                assert!(seen.insert(*name), "{name} is in two lists");
+                assert!(*v < 1 << width, "{name} = {v} does not fit {width} bits ({what})");
+            }
+        }
     }
 
     #[test]

@@ -7,14 +7,14 @@
 //! Every other word passes unchanged. The RTL is `hdl/src/tx/read_split.rs`
 //! (docs/modules/read_split.md); this model is the word-by-word reference it is compared with.
 
-use crate::tx_ctx::{kind_of, ReadPacket, ReadPos, ReadResp, CTRL_LEN};
+use crate::tx_ctx::{kind_of, ReadPacket, ReadPos, ReadResp, CTRL_LEN, RECV_READ};
 
 /// One PktRecv word.
 pub type Word = [u8; CTRL_LEN];
 
 /// The words that leave for one word that comes in, in order.
 pub fn split(w: &Word) -> Vec<Word> {
-    if kind_of(w) != 4 {
+    if kind_of(w) != RECV_READ {
         return vec![*w];
     }
     let (total, mtu_log) = ReadResp::whole_of(w);

@@ -32,6 +32,26 @@ pub const TEMPLATE_LEN: usize = 36;
 /// Largest MTU (tx_pipe's 14-bit payload length).
 pub const MAX_MTU: u16 = (1 << 14) - 1;
 
+/// Control word ops (`layout::TX_CREATE.op`): create a flow; 0 is bad.
+pub const OP_CREATE: u8 = 1;
+/// Remove a flow.
+pub const OP_REMOVE: u8 = 2;
+/// Post a message (`layout::TX_POST`).
+pub const OP_POST: u8 = 3;
+
+/// PktRecv kinds (`layout::PKT_RECV.kind`; 6 and 7 are dropped): an ACK / NAK to send.
+pub const RECV_ACK: u8 = 0;
+/// PktRecv kind: go-back-N (a NAK received for the flow's requests).
+pub const RECV_REWIND: u8 = 1;
+/// PktRecv kind: a telemetry response to send.
+pub const RECV_RESPONSE: u8 = 2;
+/// PktRecv kind: a probe to send (from the CC module).
+pub const RECV_PROBE: u8 = 3;
+/// PktRecv kind: a READ response to send.
+pub const RECV_READ: u8 = 4;
+/// PktRecv kind: a CNP to send (from nic_datapath).
+pub const RECV_CNP: u8 = 5;
+
 /// What `create` writes: the flow's header template and its per-flow settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlowConfig {
@@ -83,11 +103,11 @@ impl Ctrl {
         let mut w = [0u8; CTRL_LEN];
         let (op, flow) = match self {
             Ctrl::Nop { flow } => (0, flow),
-            Ctrl::Create { flow, .. } => (1, flow),
-            Ctrl::Remove { flow } => (2, flow),
-            Ctrl::Post { flow, .. } | Ctrl::Read { flow, .. } => (3, flow),
+            Ctrl::Create { flow, .. } => (OP_CREATE, flow),
+            Ctrl::Remove { flow } => (OP_REMOVE, flow),
+            Ctrl::Post { flow, .. } | Ctrl::Read { flow, .. } => (OP_POST, flow),
         };
-        TX_CREATE.op.set_le(&mut w, op);
+        TX_CREATE.op.set_le(&mut w, op as u64);
         TX_CREATE.flow.set_le(&mut w, *flow as u64);
         match self {
             Ctrl::Create { cfg, .. } => {
@@ -195,7 +215,7 @@ impl Rewind {
     /// The 64 bytes of `s_axis_pktrecv_tdata`: flow, kind 1, PSN (`layout::PKT_RECV`); the
     /// rest 0 (ignored).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
-        let mut w = kind_word(self.flow, 1);
+        let mut w = kind_word(self.flow, RECV_REWIND);
         put_psn(&mut w, self.psn);
         w
     }
@@ -217,7 +237,7 @@ impl Response {
         let echo = Some(self.hops.clone());
         let aeth = Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 };
         let mut w = PktRecv { flow: self.flow, psn: self.psn, aeth, echo, ece: false, feedback: None }.to_bytes();
-        PKT_RECV.kind.set_le(&mut w, 2);
+        PKT_RECV.kind.set_le(&mut w, RECV_RESPONSE as u64);
         w[PKT_RECV.aeth.bytes()].fill(0);
         w
     }
@@ -277,7 +297,7 @@ pub struct ReadResp {
 impl ReadResp {
     /// The 64 bytes of `s_axis_pktrecv_tdata` (`layout::READ_RESP`).
     pub fn to_bytes(&self) -> [u8; CTRL_LEN] {
-        let mut w = kind_word(self.flow, 4);
+        let mut w = kind_word(self.flow, RECV_READ);
         w[READ_RESP.aeth.bytes()].copy_from_slice(&self.aeth.build());
         READ_RESP.mtu_log.set_le(&mut w, self.mtu_log as u64);
         READ_RESP.total.set_le(&mut w, self.total as u64);
@@ -322,10 +342,10 @@ impl ReadPacket {
 }
 
 /// A PktRecv word of `kind` for `flow`, every other bit 0.
-fn kind_word(flow: u16, kind: u64) -> [u8; CTRL_LEN] {
+fn kind_word(flow: u16, kind: u8) -> [u8; CTRL_LEN] {
     let mut w = [0u8; CTRL_LEN];
     PKT_RECV.flow.set_le(&mut w, flow as u64);
-    PKT_RECV.kind.set_le(&mut w, kind);
+    PKT_RECV.kind.set_le(&mut w, kind as u64);
     w
 }
 
@@ -369,8 +389,8 @@ impl Recv {
             Recv::Rewind(r) => r.to_bytes(),
             Recv::Response(r) => r.to_bytes(),
             Recv::ReadResp(r) => r.to_bytes(),
-            Recv::Probe(flow) => kind_word(*flow, 3),
-            Recv::Cnp(flow) => kind_word(*flow, 5),
+            Recv::Probe(flow) => kind_word(*flow, RECV_PROBE),
+            Recv::Cnp(flow) => kind_word(*flow, RECV_CNP),
         }
     }
 

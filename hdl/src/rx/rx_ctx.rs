@@ -24,7 +24,28 @@ use crate::layout::{
     VerdictFields,
 };
 use crate::roce_op::*;
+use crate::tx_ctx::RECV_REWIND;
 use rust_hdl::prelude::*;
+
+/// Bits of `p_kind`: which input S1 took.
+pub const PICK_BITS: usize = 2;
+
+codes! {
+    /// Control word ops (`layout::RX_CREATE.op`; 0, 5, 6 and 7 are bad).
+    RX_OPS;
+    RX_OP_CREATE = sim::rx_ctx::OP_CREATE,
+    RX_OP_REMOVE = sim::rx_ctx::OP_REMOVE,
+    RX_OP_READ = sim::rx_ctx::OP_READ,
+    RX_OP_TIMEOUT = sim::rx_ctx::OP_TIMEOUT,
+}
+
+codes! {
+    /// Which input S1 took (`p_kind`; 0 none), in priority order.
+    RX_PICKS;
+    RX_PICK_CTRL = 1,
+    RX_PICK_SENT = 2,
+    RX_PICK_VERDICT = 3,
+}
 
 /// QP word width: the fields are `sim::layout::RX_QP` (docs/modules/rx_ctx.md, "QP word").
 const QP_BITS: usize = sim::layout::RxQpLayout::WIDTH;
@@ -177,7 +198,7 @@ pub struct RxCtx<const F: usize> {
     vd: Signal<Local, Bits<640>>,
     free: Signal<Local, bool>,
     go: Signal<Local, bool>,
-    in_kind: Signal<Local, Bits<2>>,
+    in_kind: Signal<Local, Bits<PICK_BITS>>,
     do_c: Signal<Local, bool>,
     do_s: Signal<Local, bool>,
     do_v: Signal<Local, bool>,
@@ -185,7 +206,7 @@ pub struct RxCtx<const F: usize> {
     q_we: Signal<Local, bool>,
     q_wd: Signal<Local, Bits<QP_BITS>>,
     p_valid: DFF<bool>,
-    p_kind: DFF<Bits<2>>,
+    p_kind: DFF<Bits<PICK_BITS>>,
     p_addr: DFF<Bits<F>>,
     p_ctrl: DFF<Bits<128>>,
     p_sent: DFF<Bits<40>>,
@@ -362,7 +383,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         // needs is full. (A sent event may give a Notify too.)
         self.c_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
         self.go.next = !self.p_valid.q.val()
-            | ((self.p_kind.q.val() == 1) & (self.c_op.val() != 4))
+            | ((self.p_kind.q.val() == RX_PICK_CTRL) & (self.c_op.val() != RX_OP_TIMEOUT))
             | self.free.val();
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_sent_tready.next =
@@ -381,14 +402,14 @@ impl<const F: usize> Logic for RxCtx<F> {
         // The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
         self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
         if self.s_axis_verdict_tvalid.val() {
-            self.in_kind.next = 3.into();
+            self.in_kind.next = RX_PICK_VERDICT.into();
         }
         if self.s_axis_sent_tvalid.val() {
-            self.in_kind.next = 2.into();
+            self.in_kind.next = RX_PICK_SENT.into();
             self.addr.next = self.in_sflow_fld.val().get_bits::<F>(0);
         }
         if self.s_axis_ctrl_tvalid.val() {
-            self.in_kind.next = 1.into();
+            self.in_kind.next = RX_PICK_CTRL.into();
             self.addr.next = self.in_qpn_fld.val().get_bits::<F>(0);
         }
         self.next_a2.next = self.p_addr.q.val();
@@ -414,10 +435,10 @@ impl<const F: usize> Logic for RxCtx<F> {
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.do_c.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == 1)
-            & ((self.c_op.val() != 4) | self.free.val());
-        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == 2) & self.free.val();
-        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3) & self.free.val();
+            & (self.p_kind.q.val() == RX_PICK_CTRL)
+            & ((self.c_op.val() != RX_OP_TIMEOUT) | self.free.val());
+        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_SENT) & self.free.val();
+        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_VERDICT) & self.free.val();
 
         self.c_mtu.next = self.p_ctrl.q.val().get_value_rx_create_mtu();
         self.c_qpn.next = self.p_ctrl.q.val().get_value_rx_create_qpn();
@@ -494,16 +515,16 @@ impl<const F: usize> Logic for RxCtx<F> {
         }
 
         // ---- Control word.
-        self.c_create.next = (self.c_op.val() == 1) & (self.c_mtu.val() != 0);
+        self.c_create.next = (self.c_op.val() == RX_OP_CREATE) & (self.c_mtu.val() != 0);
         self.c_remove.next =
-            (self.c_op.val() == 2) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
+            (self.c_op.val() == RX_OP_REMOVE) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
         self.c_read.next =
-            (self.c_op.val() == 3) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
+            (self.c_op.val() == RX_OP_READ) & self.q_valid.val() & (self.q_qpn.val() == self.c_qpn.val());
         // Timeout: what is in flight (sent - snd_una packets) is released and sent again from
         // snd_una, as for a READ gap; with nothing in flight nothing happens.
         self.c_tmo.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == 1)
-            & (self.c_op.val() == 4)
+            & (self.p_kind.q.val() == RX_PICK_CTRL)
+            & (self.c_op.val() == RX_OP_TIMEOUT)
             & self.q_valid.val()
             & (self.q_sent.val() != self.q_una.val());
         self.do_t.next = self.do_c.val() & self.c_tmo.val();
@@ -913,7 +934,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.r_word.next = 0.into();
         self.r_word.next.set_value_pkt_recv_flow(bit_cast::<16, F>(self.a2.val()));
         if self.r_rewind.val() {
-            self.r_word.next.set_value_pkt_recv_kind(1.into());
+            self.r_word.next.set_value_pkt_recv_kind(RECV_REWIND.into());
             self.r_word.next.set_value_pkt_recv_psn(self.rw_psn_be.val());
         } else {
             self.r_word.next.set_value_pkt_recv_kind(self.r_kind3.val());
@@ -998,7 +1019,7 @@ impl<const F: usize> Logic for RxCtx<F> {
                 // sent = snd_una.
                 self.q_we.next = true;
                 self.q_wd.next.set_value_sent(self.q_una.val());
-            } else if (self.c_op.val() == 4) & self.q_valid.val() {
+            } else if (self.c_op.val() == RX_OP_TIMEOUT) & self.q_valid.val() {
                 // A timeout with nothing in flight: nothing to do.
                 self.q_we.next = false;
             } else {

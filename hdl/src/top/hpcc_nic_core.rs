@@ -31,10 +31,75 @@ use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
 use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed, UpdateFields};
 use crate::nic_datapath::NicDatapath;
+use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE, RX_OP_TIMEOUT};
+use crate::tx_ctx::{TX_OP_CREATE, TX_OP_POST, TX_OP_REMOVE};
 use rust_hdl::prelude::*;
 
 /// Address bits of the AXI4-Lite port (4 KiB of registers).
 pub const AXIL_ADDR_BITS: usize = 12;
+
+/// Bits of the sequencer state.
+pub const SEQ_BITS: usize = 4;
+/// Bits of a command op (`CMD` [2:0]).
+pub const CMD_OP_BITS: usize = 3;
+/// Bits of a command error (`STATUS` [7:4]).
+pub const ERR_BITS: usize = 4;
+
+codes! {
+    /// Sequencer states (`state`).
+    SEQ_STATES;
+    /// Waiting for a command.
+    SEQ_IDLE = 0,
+    /// Reading the flow's entry (events held).
+    SEQ_READ = 1,
+    /// Checking the command against the entry.
+    SEQ_CHECK = 2,
+    /// Create: the flow's algorithm to cc_module.
+    SEQ_CC = 3,
+    /// tx_ctx's control word.
+    SEQ_TX = 4,
+    /// rx_ctx's control word.
+    SEQ_RX = 5,
+    /// flow_sched's control word.
+    SEQ_SCHED = 6,
+    /// Writing the flow's entry.
+    SEQ_ENTRY = 7,
+    /// A probe request to the datapath.
+    SEQ_PROBE = 8,
+}
+
+codes! {
+    /// Command ops (`cmd_op`): the host's (`CMD` [2:0]) and the retransmission timeout's own.
+    CMD_OPS;
+    CMD_CREATE = csr::OP_CREATE,
+    CMD_REMOVE = csr::OP_REMOVE,
+    CMD_POST = csr::OP_POST,
+    CMD_PROBE = csr::OP_PROBE,
+    /// Internal: a flow's retransmission timeout, to rx_ctx.
+    CMD_RTO = 5,
+    /// Internal: a flow that timed out too often ends its message in error and is removed.
+    CMD_RTO_FAIL = 6,
+}
+
+codes! {
+    /// Command errors (`STATUS` [7:4]).
+    CMD_ERRORS;
+    ERR_FLOW = csr::ERR_FLOW,
+    ERR_EXISTS = csr::ERR_EXISTS,
+    ERR_UNKNOWN = csr::ERR_UNKNOWN,
+    ERR_CONFIG = csr::ERR_CONFIG,
+    ERR_BUSY = csr::ERR_BUSY,
+    ERR_OVERRUN = csr::ERR_OVERRUN,
+    ERR_OP = csr::ERR_OP,
+}
+
+// The command's op is written as tx_ctx's and rx_ctx's op as it is (create, remove, post / a
+// READ's local address), so the codes must agree; the internal ops are no host op.
+const _: () = assert!(
+    CMD_CREATE == TX_OP_CREATE && CMD_REMOVE == TX_OP_REMOVE && CMD_POST == TX_OP_POST
+        && CMD_CREATE == RX_OP_CREATE && CMD_REMOVE == RX_OP_REMOVE && CMD_POST == RX_OP_READ
+        && CMD_RTO > CMD_PROBE && CMD_RTO_FAIL > CMD_PROBE
+);
 
 // Sequencer states (literals in the code): 0 idle, 1 read the flow's entry, 2 check, 3 create
 // event to cc_module, 4 tx_ctx control word, 5 rx_ctx control word, 6 flow_sched control word,
@@ -164,8 +229,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     now_frac: DFF<Bits<16>>,
     now_ns: DFF<Bits<64>>,
     // Sequencer.
-    state: DFF<Bits<4>>,
-    err: DFF<Bits<4>>,
+    state: DFF<Bits<SEQ_BITS>>,
+    err: DFF<Bits<ERR_BITS>>,
     // Per flow: the entry (sim::layout::CORE_FLOW: created, message out, its end PSN and tag,
     // log2 MTU, READ, rx_ctx's QPN).
     flows: RAM<Bits<71>, F>,
@@ -279,7 +344,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // The sequencer runs an internal command (5 timeout, 6 fail: error completion and remove);
     // a host command written meanwhile waits in cmd_word (cmd_pend).
     ic: DFF<bool>,
-    ic_op: DFF<Bits<3>>,
+    ic_op: DFF<Bits<CMD_OP_BITS>>,
     ic_flow: DFF<Bits<16>>,
     ic_qpn: DFF<Bits<24>>,
     cmd_pend: DFF<bool>,
@@ -329,7 +394,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     wr_ok: Signal<Local, bool>,
     frac_sum: Signal<Local, Bits<17>>,
     cmd_flow: Signal<Local, Bits<16>>,
-    cmd_op: Signal<Local, Bits<3>>,
+    cmd_op: Signal<Local, Bits<CMD_OP_BITS>>,
     entry: Signal<Local, Bits<71>>,
     t1_entry: Signal<Local, Bits<71>>,
     hold: Signal<Local, bool>,
@@ -754,7 +819,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x001 {
             // A host command runs (or waits behind an internal one); internal ones are not shown.
             self.axil.rd_data.next = bit_cast::<32, 4>(self.err.q.val()) << 4;
-            if ((self.state.q.val() != 0) & !self.ic.q.val()) | self.cmd_pend.q.val() {
+            if ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val() {
                 self.axil.rd_data.next = (bit_cast::<32, 4>(self.err.q.val()) << 4) | 1;
             }
         } else if self.axil.rd_addr.val() == 0x002 {
@@ -1060,8 +1125,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // The sequencer holds the events (and takes the table's read port) while it reads,
         // checks and writes an entry or offers a create event; the tracker holds them while a
         // completion waits, or a READ's completion waits for its payload.
-        self.seq_hold.next = (self.state.q.val() == 1) | (self.state.q.val() == 2) | (self.state.q.val() == 3)
-            | (self.state.q.val() == 7)
+        self.seq_hold.next = (self.state.q.val() == SEQ_READ) | (self.state.q.val() == SEQ_CHECK) | (self.state.q.val() == SEQ_CC)
+            | (self.state.q.val() == SEQ_ENTRY)
             | self.sweep.q.val();
         self.hold.next = self.seq_hold.val()
             | self.cpl_valid.q.val()
@@ -1115,7 +1180,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.sched.s_axis_ctrl_tdata.next.set_value_rate(self.args[20].q.val());
         self.sched.s_axis_ctrl_tdata.next.set_value_window(self.args[21].q.val());
         self.sched.s_axis_ctrl_tdata.next.set_value_flow(self.cmd_flow.val());
-        if self.cmd_op.val() == 1 {
+        if self.cmd_op.val() == CMD_CREATE {
             // Create, with the flow's packet size (log2 MTU) for its pacing and window.
             self.sched.s_axis_ctrl_tdata.next.set_value_create(true);
             self.sched.s_axis_ctrl_tdata.next.set_value_pkt_shift(self.mtu_shift.val());
@@ -1123,11 +1188,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dp.s_axis_tx_ctrl_tvalid.next = false;
         // The host's tx word from bit 32 on, with the command's op and flow (tx_ctx's create
         // or post word, layout::TX_CREATE / TX_POST).
-        self.cnp_en.next = self.args[22].q.val().get_bits::<2>(0) == 3;
+        self.cnp_en.next = self.args[22].q.val().get_bits::<2>(0) == ALG_DCQCN;
         self.dp.s_axis_tx_ctrl_tdata.next = (self.tx_word.val() >> 32) << 32;
         self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(self.cmd_op.val().get_bits::<2>(0));
         self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
-        if self.cmd_op.val() == 1 {
+        if self.cmd_op.val() == CMD_CREATE {
             // Create: nic_datapath's CNP bit is the algorithm's, DCQCN (3) only.
             self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_cnp(self.cnp_en.val());
         }
@@ -1138,79 +1203,79 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             // Internal: a failed flow's removes (op 2; rx_ctx's with the QPN of its create), or
             // rx_ctx's timeout (op 4, the flow's id as the QPN's low bits).
             self.dp.s_axis_tx_ctrl_tdata.next = 0.into();
-            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(2.into());
+            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(TX_OP_REMOVE.into());
             self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
             self.dp.s_axis_rx_ctrl_tdata.next = 0.into();
-            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(2.into());
+            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_REMOVE.into());
             self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(self.ic_qpn.q.val());
-            if self.cmd_op.val() == 5 {
-                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(4.into());
+            if self.cmd_op.val() == CMD_RTO {
+                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_TIMEOUT.into());
                 self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(bit_cast::<24, 16>(self.cmd_flow.val()));
             }
         }
         // Probe requests: the scan's, unless the sequencer's probe command (state 8) has the port.
-        self.dp.s_axis_probe_tvalid.next = self.pq_valid.q.val() & (self.state.q.val() != 8);
+        self.dp.s_axis_probe_tvalid.next = self.pq_valid.q.val() & (self.state.q.val() != SEQ_PROBE);
         self.dp.s_axis_probe_tdata.next = self.pq_flow.q.val();
-        if self.state.q.val() == 8 {
+        if self.state.q.val() == SEQ_PROBE {
             self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
         }
-        if self.pq_valid.q.val() & (self.state.q.val() != 8) & self.dp.s_axis_probe_tready.val() {
+        if self.pq_valid.q.val() & (self.state.q.val() != SEQ_PROBE) & self.dp.s_axis_probe_tready.val() {
             self.pq_valid.d.next = false;
         }
         // A host command starts at once, or waits (cmd_pend) behind an internal command; one
         // written while another host command runs or waits is dropped. Internal commands (the
         // timeout's) start when the sequencer is idle and no host command starts.
         self.host_cmd.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
-        if self.state.q.val() == 0 {
+        if self.state.q.val() == SEQ_IDLE {
             self.ic.d.next = false;
             if self.cmd_pend.q.val() {
                 self.cmd_pend.d.next = false;
-                self.state.d.next = 1.into();
+                self.state.d.next = SEQ_READ.into();
             } else if !self.host_cmd.val() & self.rq_valid.q.val() {
                 self.ic.d.next = true;
-                self.ic_op.d.next = 5.into();
+                self.ic_op.d.next = CMD_RTO.into();
                 if self.rq_fail.q.val() {
-                    self.ic_op.d.next = 6.into();
+                    self.ic_op.d.next = CMD_RTO_FAIL.into();
                 }
                 self.ic_flow.d.next = bit_cast::<16, F>(self.rq_flow.q.val());
                 self.rq_valid.d.next = false;
-                self.state.d.next = 1.into();
+                self.state.d.next = SEQ_READ.into();
             }
         }
         if self.host_cmd.val() {
-            if (self.state.q.val() == 0) & !self.cmd_pend.q.val() {
+            if (self.state.q.val() == SEQ_IDLE) & !self.cmd_pend.q.val() {
                 self.cmd_word.d.next = self.axil.wr_data.val();
                 self.err.d.next = 0.into();
-                self.state.d.next = 1.into();
+                self.state.d.next = SEQ_READ.into();
             } else if self.ic.q.val() & !self.cmd_pend.q.val() {
                 self.cmd_word.d.next = self.axil.wr_data.val();
                 self.err.d.next = 0.into();
                 self.cmd_pend.d.next = true;
             } else {
-                self.err.d.next = 6.into(); // ERR_OVERRUN
+                self.err.d.next = ERR_OVERRUN.into();
                 self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
             }
         }
-        if self.state.q.val() == 1 {
+        if self.state.q.val() == SEQ_READ {
             // Read the flow's entry once the tracker has nothing in T1 (events held).
             if bit_cast::<16, F>(self.cmd_flow.val().get_bits::<F>(0)) != self.cmd_flow.val() {
-                self.err.d.next = 1.into(); // ERR_FLOW
+                self.err.d.next = ERR_FLOW.into();
                 self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-                self.state.d.next = 0.into();
+                self.state.d.next = SEQ_IDLE.into();
             } else if !self.t1_valid.q.val() & !self.sweep.q.val() {
-                self.state.d.next = 2.into();
+                self.state.d.next = SEQ_CHECK.into();
             }
-        } else if (self.state.q.val() == 2) & self.ic.q.val() {
+        } else if (self.state.q.val() == SEQ_CHECK) & self.ic.q.val() {
             // Internal: only for a message still out (it may have completed since the scan).
             // A timeout goes to rx_ctx. A failure ends the message with an error completion
             // and clears the entry here, while the events are held (so no ACK can complete the
             // message too), once the completion queue's head is free and no READ completion
             // waits; then the flow is removed in flow_sched, tx_ctx and rx_ctx.
-            self.state.d.next = 0.into();
+            self.state.d.next = SEQ_IDLE.into();
             self.ic_qpn.d.next = self.entry.val().get_value_qpn();
             if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
-                if self.cmd_op.val() == 5 {
-                    self.state.d.next = 5.into();
+                if self.cmd_op.val() == CMD_RTO {
+                    self.state.d.next = SEQ_RX.into();
                 } else if !self.cpl_valid.q.val() & !self.rw_valid.q.val() {
                     self.wr_en.next = true;
                     self.wr_flow.next = self.cmd_flow.val();
@@ -1218,53 +1283,53 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.wr_una.next = 0.into();
                     self.seq_cpl.next = true;
                     self.rto_failed.d.next = self.rto_failed.q.val() + 1;
-                    self.state.d.next = 6.into();
+                    self.state.d.next = SEQ_SCHED.into();
                 } else {
-                    self.state.d.next = 2.into();
+                    self.state.d.next = SEQ_CHECK.into();
                 }
             }
-        } else if self.state.q.val() == 2 {
+        } else if self.state.q.val() == SEQ_CHECK {
             // Check the command against the entry.
-            self.state.d.next = 0.into();
+            self.state.d.next = SEQ_IDLE.into();
             self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-            if self.cmd_op.val() == 1 {
+            if self.cmd_op.val() == CMD_CREATE {
                 if self.entry.val().get_value_created() {
-                    self.err.d.next = 2.into(); // ERR_EXISTS
+                    self.err.d.next = ERR_EXISTS.into();
                 } else if !self.mtu_ok.val()
                     | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
                     | (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
                     | (self.args[20].q.val() == 0)
                     | (self.args[21].q.val() == 0)
                 {
-                    self.err.d.next = 4.into(); // ERR_CONFIG
+                    self.err.d.next = ERR_CONFIG.into();
                 } else {
                     self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    self.state.d.next = 3.into();
+                    self.state.d.next = SEQ_CC.into();
                 }
-            } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 3) | (self.cmd_op.val() == 4) {
+            } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_POST) | (self.cmd_op.val() == CMD_PROBE) {
                 if !self.entry.val().get_value_created() {
-                    self.err.d.next = 3.into(); // ERR_UNKNOWN
-                } else if self.entry.val().get_value_out() & (self.cmd_op.val() != 4) {
-                    self.err.d.next = 5.into(); // ERR_BUSY
-                } else if (self.cmd_op.val() == 3)
+                    self.err.d.next = ERR_UNKNOWN.into();
+                } else if self.entry.val().get_value_out() & (self.cmd_op.val() != CMD_PROBE) {
+                    self.err.d.next = ERR_BUSY.into();
+                } else if (self.cmd_op.val() == CMD_POST)
                     & self.is_read.val()
                     & (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
                 {
-                    self.err.d.next = 4.into(); // ERR_CONFIG: a READ's rx word names another QP
+                    self.err.d.next = ERR_CONFIG.into(); // a READ's rx word names another QP
                 } else {
                     self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    if self.cmd_op.val() == 2 {
-                        self.state.d.next = 6.into(); // flow_sched first: nothing more is sent
-                    } else if self.cmd_op.val() == 3 {
-                        self.state.d.next = 7.into(); // the entry first, then the post
+                    if self.cmd_op.val() == CMD_REMOVE {
+                        self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
+                    } else if self.cmd_op.val() == CMD_POST {
+                        self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
                     } else {
-                        self.state.d.next = 8.into();
+                        self.state.d.next = SEQ_PROBE.into();
                     }
                 }
             } else {
-                self.err.d.next = 7.into(); // ERR_OP
+                self.err.d.next = ERR_OP.into();
             }
-        } else if self.state.q.val() == 3 {
+        } else if self.state.q.val() == SEQ_CC {
             // Create: the flow's algorithm in cc_module (events held, so the create goes in
             // once the event slot has gone).
             if !self.m_valid.q.val() {
@@ -1272,61 +1337,61 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                 self.cc.s_axis_event_tdata.next = self.cr_word.val();
                 self.cc.s_axis_event_tvalid.next = true;
                 if self.cc.s_axis_event_tready.val() {
-                    self.state.d.next = 4.into();
+                    self.state.d.next = SEQ_TX.into();
                 }
             }
-        } else if self.state.q.val() == 4 {
+        } else if self.state.q.val() == SEQ_TX {
             // tx_ctx: create (op 1), remove (op 2) or post (op 3), as the command says.
             self.dp.s_axis_tx_ctrl_tvalid.next = true;
             if self.dp.s_axis_tx_ctrl_tready.val() {
-                if self.cmd_op.val() == 3 {
-                    self.state.d.next = 0.into();
+                if self.cmd_op.val() == CMD_POST {
+                    self.state.d.next = SEQ_IDLE.into();
                 } else {
-                    self.state.d.next = 5.into();
+                    self.state.d.next = SEQ_RX.into();
                 }
             }
-        } else if self.state.q.val() == 5 {
+        } else if self.state.q.val() == SEQ_RX {
             // rx_ctx: create (op 1), remove (op 2) or a READ's local address (op 3), which rx_ctx
             // has before tx_ctx sends the first request.
             self.dp.s_axis_rx_ctrl_tvalid.next = true;
             if self.dp.s_axis_rx_ctrl_tready.val() {
-                if self.cmd_op.val() == 1 {
-                    self.state.d.next = 6.into();
-                } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
-                    self.state.d.next = 7.into();
-                } else if self.cmd_op.val() == 5 {
+                if self.cmd_op.val() == CMD_CREATE {
+                    self.state.d.next = SEQ_SCHED.into();
+                } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL) {
+                    self.state.d.next = SEQ_ENTRY.into();
+                } else if self.cmd_op.val() == CMD_RTO {
                     self.rto_count.d.next = self.rto_count.q.val() + 1;
-                    self.state.d.next = 0.into(); // the timeout is rx_ctx's now
+                    self.state.d.next = SEQ_IDLE.into(); // the timeout is rx_ctx's now
                 } else {
-                    self.state.d.next = 4.into(); // a READ: the local address first, then the post
+                    self.state.d.next = SEQ_TX.into(); // a READ: the local address first, then the post
                 }
             }
-        } else if self.state.q.val() == 6 {
+        } else if self.state.q.val() == SEQ_SCHED {
             // flow_sched: create last (the flow may send from now on), remove first.
             self.sched.s_axis_ctrl_tvalid.next = true;
             if self.sched.s_axis_ctrl_tready.val() {
-                if self.cmd_op.val() == 1 {
-                    self.state.d.next = 7.into();
+                if self.cmd_op.val() == CMD_CREATE {
+                    self.state.d.next = SEQ_ENTRY.into();
                 } else {
-                    self.state.d.next = 4.into();
+                    self.state.d.next = SEQ_TX.into();
                 }
             }
-        } else if self.state.q.val() == 7 {
+        } else if self.state.q.val() == SEQ_ENTRY {
             // Write the flow's entry (events held; once T1 is empty).
             if !self.t1_valid.q.val() {
                 self.wr_en.next = true;
                 self.wr_flow.next = self.cmd_flow.val();
                 self.wr_una.next = 0.into();
-                if self.cmd_op.val() == 1 {
+                if self.cmd_op.val() == CMD_CREATE {
                     // Created, no message out, log2 MTU, rx_ctx's QPN.
                     self.wr_entry.next = 0.into();
                     self.wr_entry.next.set_value_created(true);
                     self.wr_entry.next.set_value_mtu_log(self.mtu_shift.val());
                     self.wr_entry.next.set_value_qpn(self.rx_qpn_fld.val());
-                    self.state.d.next = 0.into();
-                } else if (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6) {
+                    self.state.d.next = SEQ_IDLE.into();
+                } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL) {
                     self.wr_entry.next = 0.into();
-                    self.state.d.next = 0.into();
+                    self.state.d.next = SEQ_IDLE.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
                     self.wr_una.next = self.tx_word.val().get_value_tx_post_first_psn();
@@ -1338,16 +1403,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
                     self.wr_entry.next.set_value_out(true);
                     self.wr_entry.next.set_value_end_psn(self.end_psn.val());
                     self.wr_entry.next.set_value_tag(self.args[23].q.val().get_bits::<16>(0));
-                    self.state.d.next = 4.into();
+                    self.state.d.next = SEQ_TX.into();
                     if self.is_read.val() {
-                        self.state.d.next = 5.into();
+                        self.state.d.next = SEQ_RX.into();
                     }
                 }
             }
-        } else if self.state.q.val() == 8 {
+        } else if self.state.q.val() == SEQ_PROBE {
             self.dp.s_axis_probe_tvalid.next = true;
             if self.dp.s_axis_probe_tready.val() {
-                self.state.d.next = 0.into();
+                self.state.d.next = SEQ_IDLE.into();
             }
         }
 
@@ -1542,14 +1607,14 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // cc_module takes it. TIMER_GAP 0 stops the scan; it also waits out the reset sweep. So
         // each such flow has a timer event once per 2^F x (TIMER_GAP + 1) cycles, plus waits.
         self.algs.read_address.next = self.tm_flow.q.val();
-        self.algs.write_enable.next = (self.state.q.val() == 7)
+        self.algs.write_enable.next = (self.state.q.val() == SEQ_ENTRY)
             & !self.t1_valid.q.val()
-            & ((self.cmd_op.val() == 1) | (self.cmd_op.val() == 2) | (self.cmd_op.val() == 6));
+            & ((self.cmd_op.val() == CMD_CREATE) | (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL));
         self.algs.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
         self.algs.write_data.next = 0.into();
-        if self.cmd_op.val() == 1 {
+        if self.cmd_op.val() == CMD_CREATE {
             self.algs.write_data.next = bits::<3>(1) | (bit_cast::<3, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
-            if (self.args[22].q.val().get_bits::<2>(0) == 0) & self.tx_word.val().get_bit(369) {
+            if (self.args[22].q.val().get_bits::<2>(0) == ALG_HPCC) & self.tx_word.val().get_bit(369) {
                 self.algs.write_data.next = bits::<3>(1) | (bits::<3>(1) << 2);
             }
         }
@@ -1666,13 +1731,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dcq.write_enable.next = self.algs.write_enable.val();
         self.dcq.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
         self.dcq.write_data.next = 0.into();
-        if (self.cmd_op.val() == 1) & (self.args[22].q.val().get_bits::<2>(0) == 3) {
+        if (self.cmd_op.val() == CMD_CREATE) & (self.args[22].q.val().get_bits::<2>(0) == ALG_DCQCN) {
             self.dcq.write_data.next = 1.into();
         }
         self.rxh.write_enable.next = self.algs.write_enable.val();
         self.rxh.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
         self.rxh.write_data.next = 0.into();
-        if (self.cmd_op.val() == 1) & (self.args[22].q.val().get_bits::<2>(0) == 1) {
+        if (self.cmd_op.val() == CMD_CREATE) & (self.args[22].q.val().get_bits::<2>(0) == ALG_RX_HPCC) {
             self.rxh.write_data.next = 1.into();
         }
 
@@ -1725,7 +1790,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.fb_in.d.next = 0.into();
             self.now_frac.d.next = 0.into();
             self.now_ns.d.next = 0.into();
-            self.state.d.next = 0.into();
+            self.state.d.next = SEQ_IDLE.into();
             self.err.d.next = 0.into();
             self.t1_valid.d.next = false;
             self.lw_valid.d.next = false;

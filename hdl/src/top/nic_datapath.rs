@@ -43,7 +43,7 @@ use crate::layout::{DmaCmdFields, FeedbackFields, PktRecvNamed, TxCreateNamed};
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
-use crate::tx_ctx::TxCtx;
+use crate::tx_ctx::{TxCtx, RECV_ACK, RECV_CNP, RECV_PROBE, TX_OP_CREATE, TX_OP_REMOVE};
 use crate::tx_pipe::TxPipe;
 use rust_hdl::prelude::*;
 
@@ -463,7 +463,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // Kind 3 is tx_ctx's probe request.
         self.probe_word.next = 0.into();
         self.probe_word.next.set_value_pkt_recv_flow(self.s_axis_probe_tdata.val());
-        self.probe_word.next.set_value_pkt_recv_kind(3.into());
+        self.probe_word.next.set_value_pkt_recv_kind(RECV_PROBE.into());
         // Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
         // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
         // a READ: then the gate waits for a payload more than it must, never less) against
@@ -494,7 +494,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.cn_word.next = self.cl_data.q.val();
         }
         self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_bits::<32>(2);
-        self.cn_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == 0)
+        self.cn_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK)
             & self.g_data.q.val().get_value_pkt_recv_ece()
             & self.cn_word.val().get_bit(0)
             & (!self.cn_word.val().get_bit(1) | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
@@ -502,7 +502,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // Kind 5 is tx_ctx's CNP.
         self.c_word.next = 0.into();
         self.c_word.next.set_value_pkt_recv_flow(self.c_flow.q.val());
-        self.c_word.next.set_value_pkt_recv_kind(5.into());
+        self.c_word.next.set_value_pkt_recv_kind(RECV_CNP.into());
         self.tx_ctx.s_axis_pktrecv_tvalid.next = self.c_valid.q.val() | self.g_rel.val() | self.s_axis_probe_tvalid.val();
         // Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
         // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
@@ -517,7 +517,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(8)) << 16)
             | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(16)) << 8)
             | bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(24));
-        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == 0) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
+        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
         self.fb_take.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.fb_due.val();
         self.g_out.next = self.g_data.q.val();
         if self.fb_due.val() {
@@ -545,10 +545,10 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         self.sn_valid.d.next = self.s_axis_tx_ctrl_tvalid.val()
             & self.tx_ctx.s_axis_ctrl_tready.val()
-            & ((self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 1) | (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 2));
+            & ((self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_CREATE) | (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_REMOVE));
         self.t_flow_fld.next = self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_flow();
         self.sn_flow.d.next = self.t_flow_fld.val().get_bits::<F>(0);
-        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == 1) & self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_cnp();
+        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_CREATE) & self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_cnp();
         self.cn.write_enable.next = false;
         self.cn.write_address.next = self.g_flow.val();
         self.cn.write_data.next = bits::<34>(3) | (bit_cast::<34, 32>(self.now_ns.val().get_bits::<32>(0)) << 2);

@@ -11,6 +11,7 @@
 //! tx_pipe).
 
 use crate::layout::ReadRespFields;
+use crate::tx_ctx::RECV_READ;
 use rust_hdl::prelude::*;
 
 /// See the module doc.
@@ -81,7 +82,7 @@ impl Logic for ReadSplit {
         }
 
         // The input's READ fields (kind 4). The PSN is big-endian as on the wire.
-        self.in_rd.next = self.s_axis_tdata.val().get_value_kind() == 4;
+        self.in_rd.next = self.s_axis_tdata.val().get_value_kind() == RECV_READ;
         self.in_mtu.next = bits::<32>(1) << self.s_axis_tdata.val().get_value_mtu_log();
         self.in_total.next = self.s_axis_tdata.val().get_value_total();
         self.in_psn_fld.next = self.s_axis_tdata.val().get_value_psn();

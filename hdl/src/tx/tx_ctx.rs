@@ -33,10 +33,35 @@ use crate::layout::{
 use crate::roce_op::*;
 use rust_hdl::prelude::*;
 
-/// Control word op codes (`s_axis_ctrl_tdata[1:0]`).
-pub const OP_CREATE: u64 = 1;
-pub const OP_REMOVE: u64 = 2;
-pub const OP_POST: u64 = 3;
+/// Bits of `p_kind`: which input S1 took.
+pub const PICK_BITS: usize = 2;
+
+codes! {
+    /// Control word ops (`layout::TX_CREATE.op`; 0 is bad).
+    TX_OPS;
+    TX_OP_CREATE = sim::tx_ctx::OP_CREATE,
+    TX_OP_REMOVE = sim::tx_ctx::OP_REMOVE,
+    TX_OP_POST = sim::tx_ctx::OP_POST,
+}
+
+codes! {
+    /// PktRecv kinds (`layout::PKT_RECV.kind`; 6 and 7 are dropped).
+    RECV_KINDS;
+    RECV_ACK = sim::tx_ctx::RECV_ACK,
+    RECV_REWIND = sim::tx_ctx::RECV_REWIND,
+    RECV_RESPONSE = sim::tx_ctx::RECV_RESPONSE,
+    RECV_PROBE = sim::tx_ctx::RECV_PROBE,
+    RECV_READ = sim::tx_ctx::RECV_READ,
+    RECV_CNP = sim::tx_ctx::RECV_CNP,
+}
+
+codes! {
+    /// Which input S1 took (`p_kind`; 0 none), in priority order.
+    TX_PICKS;
+    TX_PICK_CTRL = 1,
+    TX_PICK_RECV = 2,
+    TX_PICK_SEND = 3,
+}
 
 /// ctx RAM word (`sim::layout::TX_FLOW`).
 const CTX_BITS: usize = 320;
@@ -127,7 +152,7 @@ pub struct TxCtx<const F: usize> {
     ctx: RAM<Bits<CTX_BITS>, F>,
     msg: RAM<Bits<MSG_BITS>, F>,
     p_valid: DFF<bool>,
-    p_kind: DFF<Bits<2>>,
+    p_kind: DFF<Bits<PICK_BITS>>,
     p_addr: DFF<Bits<F>>,
     p_ctrl: DFF<Bits<512>>,
     p_recv: DFF<Bits<512>>,
@@ -142,7 +167,7 @@ pub struct TxCtx<const F: usize> {
     lw_cdata: DFF<Bits<CTX_BITS>>,
     lw_mdata: DFF<Bits<MSG_BITS>>,
     go: Signal<Local, bool>,
-    in_kind: Signal<Local, Bits<2>>,
+    in_kind: Signal<Local, Bits<PICK_BITS>>,
     a2: Signal<Local, Bits<F>>,
     c_we: Signal<Local, bool>,
     c_wd: Signal<Local, Bits<CTX_BITS>>,
@@ -457,7 +482,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         // events only while its own outputs move, and one of them (PktRecv) goes to this block,
         // so a PktSend held in S2 for a sent slot could stop both blocks for good.
         self.s_pop.next = self.s_valid.q.val() & self.m_axis_sent_tready.val();
-        self.ps2.next = self.p_valid.q.val() & (self.p_kind.q.val() == 3);
+        self.ps2.next = self.p_valid.q.val() & (self.p_kind.q.val() == TX_PICK_SEND);
         self.s_room.next = !self.s_valid.q.val()
             | (!self.s2_valid.q.val() & !(self.ps2.val() & !self.s_pop.val()))
             | (self.s2_valid.q.val() & self.s_pop.val() & !self.ps2.val());
@@ -466,12 +491,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
         // other output registers, other PktRecvs the descriptor register only.
         self.r_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
-        self.r_both.next = self.r_kind.val() == 4;
+        self.r_both.next = self.r_kind.val() == RECV_READ;
         self.go.next = !self.p_valid.q.val()
             | (self.w_free.val()
-                & ((self.p_kind.q.val() == 1)
-                    | ((self.p_kind.q.val() == 2) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
-                    | ((self.p_kind.q.val() == 3) & self.free.val())));
+                & ((self.p_kind.q.val() == TX_PICK_CTRL)
+                    | ((self.p_kind.q.val() == TX_PICK_RECV) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
+                    | ((self.p_kind.q.val() == TX_PICK_SEND) & self.free.val())));
         self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
         self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
         self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
@@ -484,14 +509,14 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.in_cflow_fld.next = self.s_axis_ctrl_tdata.val().get_value_tx_create_flow();
         self.addr.next = self.s_axis_pktsend_tdata.val().get_bits::<F>(0);
         if self.s_axis_pktsend_tvalid.val() & self.s_room.val() {
-            self.in_kind.next = 3.into();
+            self.in_kind.next = TX_PICK_SEND.into();
         }
         if self.s_axis_pktrecv_tvalid.val() {
-            self.in_kind.next = 2.into();
+            self.in_kind.next = TX_PICK_RECV.into();
             self.addr.next = self.in_rflow_fld.val().get_bits::<F>(0);
         }
         if self.s_axis_ctrl_tvalid.val() {
-            self.in_kind.next = 1.into();
+            self.in_kind.next = TX_PICK_CTRL.into();
             self.addr.next = self.in_cflow_fld.val().get_bits::<F>(0);
         }
         self.next_a2.next = self.p_addr.q.val();
@@ -510,14 +535,14 @@ impl<const F: usize> Logic for TxCtx<F> {
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.a16.next = bit_cast::<16, F>(self.p_addr.q.val());
-        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == 1) & self.w_free.val();
+        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == TX_PICK_CTRL) & self.w_free.val();
         self.take_r.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == 2)
+            & (self.p_kind.q.val() == TX_PICK_RECV)
             & self.w_free.val()
             & self.d_free.val()
             & (!self.r_both.val() | self.free.val());
         self.take_p.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == 3)
+            & (self.p_kind.q.val() == TX_PICK_SEND)
             & self.free.val()
             & self.w_free.val();
         self.c_op.next = self.p_ctrl.q.val().get_value_tx_create_op();
@@ -526,7 +551,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.c_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.c_flow.val())) == self.c_flow.val();
         self.p_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.p_flow.val())) == self.p_flow.val();
         self.r_flow.next = self.p_recv.q.val().get_value_pkt_recv_flow();
-        self.g_rew.next = self.r_kind.val() == 1;
+        self.g_rew.next = self.r_kind.val() == RECV_REWIND;
         self.r_id_ok.next = bit_cast::<16, F>(bit_cast::<F, 16>(self.r_flow.val())) == self.r_flow.val();
 
         // ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
@@ -648,11 +673,11 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.ack_send.next = self.take_r.val()
             & self.r_id_ok.val()
             & self.m_valid.val()
-            & ((self.r_kind.val() == 0)
-                | (self.r_kind.val() == 2)
-                | ((self.r_kind.val() == 3) & self.t_probe.val())
-                | (self.r_kind.val() == 4)
-                | (self.r_kind.val() == 5));
+            & ((self.r_kind.val() == RECV_ACK)
+                | (self.r_kind.val() == RECV_RESPONSE)
+                | ((self.r_kind.val() == RECV_PROBE) & self.t_probe.val())
+                | (self.r_kind.val() == RECV_READ)
+                | (self.r_kind.val() == RECV_CNP));
         self.ack_op.next = OP_ACKNOWLEDGE.into();
         self.r_psn_fld.next = self.p_recv.q.val().get_value_pkt_recv_psn();
         self.r_len_fld.next = self.p_recv.q.val().get_value_read_resp_len();
@@ -660,7 +685,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.a_tele.next = self.p_recv.q.val().get_value_pkt_recv_echo_bits();
         self.a_aeth.next = self.p_recv.q.val().get_value_pkt_recv_aeth();
         self.a_plen.next = 0.into();
-        if self.r_kind.val() == 4 {
+        if self.r_kind.val() == RECV_READ {
             // READ response: Only 0x10, or First / Middle / Last (0x0D..0x0F) by the
             // position read_split wrote; PSN, AETH (tx_pipe leaves it out of a Middle), payload
             // length (its low 14 bits); no telemetry.
@@ -676,17 +701,17 @@ impl<const F: usize> Logic for TxCtx<F> {
             }
             self.a_tele.next = 0.into();
             self.a_plen.next = self.r_len_fld.val().get_bits::<14>(0);
-        } else if self.r_kind.val() == 2 {
+        } else if self.r_kind.val() == RECV_RESPONSE {
             self.ack_op.next = OP_HPCC_TELEMETRY_RESPONSE.into();
             self.a_tele.next = 1.into();
             self.a_aeth.next = 0.into();
-        } else if self.r_kind.val() == 5 {
+        } else if self.r_kind.val() == RECV_CNP {
             // CNP (RoCEv2 Annex A17): PSN 0, no AETH (its 16 reserved bytes are tx_pipe's).
             self.ack_op.next = OP_CNP.into();
             self.a_psn.next = 0.into();
             self.a_tele.next = 0.into();
             self.a_aeth.next = 0.into();
-        } else if self.r_kind.val() == 3 {
+        } else if self.r_kind.val() == RECV_PROBE {
             self.ack_op.next = OP_HPCC_PROBE.into();
             self.a_psn.next = (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16)
                 | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
@@ -698,25 +723,25 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.echo_nhop.next = 0.into();
         self.echo_hops.next = 0.into();
         self.a_fbk.next = 0.into();
-        if (self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == 0)) | (self.r_kind.val() == 2) {
+        if (self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == RECV_ACK)) | (self.r_kind.val() == RECV_RESPONSE) {
             self.echo_nhop.next = self.p_recv.q.val().get_value_pkt_recv_nhop();
             self.echo_hops.next = self.p_recv.q.val().get_value_pkt_recv_hops();
         }
         // An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
-        if self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == 0) {
+        if self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == RECV_ACK) {
             self.a_fbk.next = self.p_recv.q.val().get_value_pkt_recv_feedback_bits();
         }
         // BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
         // request arrived CE-marked (PktRecv `ece`, kind 0), clear in every other frame built
         // here (the LDCP receiver's half: the template's BECN is for data frames only).
         self.a_fb.next = self.t_desc.val().get_value_tx_desc_fb() & 0x80;
-        if (self.r_kind.val() == 0) & self.p_recv.q.val().get_value_pkt_recv_ece() {
+        if (self.r_kind.val() == RECV_ACK) & self.p_recv.q.val().get_value_pkt_recv_ece() {
             self.a_fb.next = (self.t_desc.val().get_value_tx_desc_fb() & 0x80) | 0x40;
         }
         // A CNP: FECN 0, BECN 1, SE / M / pad / version 0, P_Key 0xFFFF.
         self.a_sem.next = self.t_desc.val().get_value_tx_desc_se_m();
         self.a_pkey.next = self.t_desc.val().get_value_tx_desc_pkey();
-        if self.r_kind.val() == 5 {
+        if self.r_kind.val() == RECV_CNP {
             self.a_fb.next = 0x40.into();
             self.a_sem.next = 0.into();
             self.a_pkey.next = 0xFFFF.into();
@@ -766,9 +791,9 @@ impl<const F: usize> Logic for TxCtx<F> {
             | bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(120));
         self.c_ok.next = false;
         if self.c_id_ok.val() {
-            if self.c_op.val() == 1 {
+            if self.c_op.val() == TX_OP_CREATE {
                 self.c_ok.next = self.c_mtu.val() != 0;
-            } else if (self.c_op.val() == 2) | (self.c_op.val() == 3) {
+            } else if (self.c_op.val() == TX_OP_REMOVE) | (self.c_op.val() == TX_OP_POST) {
                 self.c_ok.next = self.m_valid.val();
             }
         }
@@ -779,7 +804,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.wr_addr.next = self.sweep_at.q.val();
         }
         self.ctx.write_address.next = self.wr_addr.val();
-        self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 1);
+        self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_CREATE);
         self.c_wd.next = 0.into();
         self.c_wd.next.set_value_template(self.p_ctrl.q.val().get_value_tx_create_template());
         self.c_wd.next.set_value_mtu(self.c_mtu.val());
@@ -799,9 +824,9 @@ impl<const F: usize> Logic for TxCtx<F> {
         } else if self.take_c.val() & self.c_ok.val() {
             self.m_we.next = true;
             self.m_wd.next = 0.into();
-            if self.c_op.val() == 1 {
+            if self.c_op.val() == TX_OP_CREATE {
                 self.m_wd.next.set_value_valid(true);
-            } else if self.c_op.val() == 3 {
+            } else if self.c_op.val() == TX_OP_POST {
                 // Post: pending, offset 0, length, local address, first PSN, RETH bytes; keeps
                 // the packets-sent count.
                 self.m_wd.next.set_value_valid(true);
@@ -861,7 +886,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.w_data.d.next = 0.into();
             self.w_data.d.next.set_value_flow(self.p_flow.val());
         }
-        if (self.take_c.val() & self.c_ok.val() & (self.c_op.val() == 3)) | self.g_ok.val() {
+        if (self.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_POST)) | self.g_ok.val() {
             self.w_valid.d.next = true;
             self.w_data.d.next = 0.into();
             self.w_data.d.next.set_value_flow(self.a16.val());

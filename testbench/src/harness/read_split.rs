@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::packet::{Aeth, Syndrome};
 use sim::read_split::{split, Word};
 use sim::layout::PKT_RECV;
-use sim::tx_ctx::{kind_of, ReadPos, ReadResp, Recv};
+use sim::tx_ctx::{kind_of, ReadPos, ReadResp, Recv, RECV_READ};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -39,7 +39,9 @@ fn word(rng: &mut ChaCha8Rng) -> Word {
     let mut w = [0u8; 64];
     rng.fill(&mut w[..]);
     if rng.gen_bool(0.6) {
-        PKT_RECV.kind.set_le(&mut w, (rng.gen_range(0..8u8) & !4) as u64);
+        // Any kind but READ's (its bit cleared: 0 to 3 only; CNPs and the dropped kinds pass
+        // through the same path as these).
+        PKT_RECV.kind.set_le(&mut w, (rng.gen_range(0..8u8) & !RECV_READ) as u64);
         return w;
     }
     let mtu_log = match rng.gen_range(0..10) {
@@ -124,7 +126,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         if dut.s_axis_tvalid() == 1 && dut.s_axis_tready() == 1 {
             let w = offer.take().unwrap();
             let pieces = split(&w);
-            if kind_of(&w) == 4 {
+            if kind_of(&w) == RECV_READ {
                 reads += 1;
                 packets += pieces.len() as u64;
             }
