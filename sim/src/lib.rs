@@ -23,3 +23,4 @@ pub mod rx_ctx;
 pub mod rx_dma;
 pub mod rx_pipe;
 pub mod switch;
+pub mod wide;

@@ -13,6 +13,7 @@ mod cc_hpcc;
 mod cc_ldcp;
 mod core;
 mod incast;
+mod layout;
 mod report;
 mod runners;
 mod rx_pipe;
@@ -37,7 +38,8 @@ pub struct Args {
     /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure),
     /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes), or `hpcc_nic_core`
     /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s), or `incast`
-    /// (4 and 8 RTL cores into one through a switch model, every algorithm).
+    /// (4 and 8 RTL cores into one through a switch model, every algorithm), or `layout`
+    /// (fields of wide words: 32-bit words against num-bigint).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -80,6 +82,11 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             println!("  lockstep (both)   {:>12.0} cycles/s {:>12.0} events/s", r.lockstep.0, r.lockstep.1);
             return Ok(ExitCode::SUCCESS);
         }
+        "layout" => {
+            // --cycles / 100 passes over every field (default 20,000).
+            let ok = layout::run((args.cycles / 100).max(10), args.markdown);
+            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
         "rx_pipe" => {
             rx_pipe::run(args.markdown);
             return Ok(ExitCode::SUCCESS);
@@ -101,7 +108,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core or incast").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast or layout").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
