@@ -42,11 +42,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
     localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
     localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
-    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-    localparam [7:0] OP_CNP = 8'h81;
-    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
-    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
 
     // Tx control word ops (sim)
     localparam [1:0] TX_OP_CREATE = 2'h1;
@@ -87,6 +82,19 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [511:0] p_ctrl_q = 512'h0;
     reg  [511:0] p_recv_d;
     reg  [511:0] p_recv_q = 512'h0;
+    reg  [511:0] ack_recv;
+    reg  [319:0] ack_flow;
+    reg  [322:0] ack_msg;
+    wire  [1023:0] ack_desc;
+    wire  [13:0] ack_plen;
+    reg  [319:0] fwd_ctx_ram;
+    reg  [319:0] fwd_ctx_last;
+    reg  fwd_ctx_use_last;
+    reg  [322:0] fwd_msg_ram;
+    reg  [322:0] fwd_msg_last;
+    reg  fwd_msg_use_last;
+    wire  [319:0] fwd_ctx;
+    wire  [322:0] fwd_msg;
     reg  [15:0] p_send_d;
     reg  [15:0] p_send_q = 16'h0;
     reg  lw_ctx_d;
@@ -163,24 +171,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_r;
     reg  ack_send;
     reg  d_free;
-    reg  [7:0] echo_nhop;
-    reg  [319:0] echo_hops;
-    reg  [7:0] ack_tos;
-    reg  [7:0] ack_op;
-    reg  [1023:0] adesc;
-    reg  [7:0] a_fb;
-    reg  [7:0] a_sem;
-    reg  [15:0] a_pkey;
     reg  [1023:0] t_desc;
     reg  [23:0] psn_be;
     reg  [15:0] dplen_be;
-    reg  [15:0] a_plen_be;
     reg  [2:0] r_kind;
     reg  t_probe;
-    reg  [23:0] a_psn;
-    reg  a_tele;
-    reg  a_fbk;
-    reg  [31:0] a_aeth;
     reg  [1:0] c_op;
     reg  [15:0] c_flow;
     reg  [15:0] p_flow;
@@ -225,7 +220,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [15:0] in_cflow_fld;
     reg  [23:0] r_psn_fld;
     reg  [127:0] c_reth_fld;
-    reg  [15:0] r_len_fld;
     reg  [31:0] off1;
     reg  [23:0] psn1;
     reg  [7:0] ack_req;
@@ -235,7 +229,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [63:0] va_sum;
     reg  [127:0] rd_reth;
     reg  [13:0] dplen;
-    reg  [13:0] a_plen;
 
     // Sub module instances
     hpcc_ram_w320_d1024 ctx(
@@ -253,6 +246,23 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .write_address(msg_write_address),
         .write_data(msg_write_data),
         .write_enable(msg_write_enable)
+    );
+    tx_ctx_ack ack(
+        .recv(ack_recv),
+        .flow(ack_flow),
+        .msg(ack_msg),
+        .desc(ack_desc),
+        .plen(ack_plen)
+    );
+    tx_ctx_fwd fwd(
+        .ctx_ram(fwd_ctx_ram),
+        .ctx_last(fwd_ctx_last),
+        .ctx_use_last(fwd_ctx_use_last),
+        .msg_ram(fwd_msg_ram),
+        .msg_last(fwd_msg_last),
+        .msg_use_last(fwd_msg_use_last),
+        .ctx(fwd_ctx),
+        .msg(fwd_msg)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -366,14 +376,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        cw = ctx_read_data;
-        mw = msg_read_data;
-        if (lw_ctx_q) begin
-            cw = lw_cdata_q;
-        end
-        if (lw_msg_q) begin
-            mw = lw_mdata_q;
-        end
+        fwd_ctx_ram = ctx_read_data;
+        fwd_ctx_last = lw_cdata_q;
+        fwd_ctx_use_last = lw_ctx_q;
+        fwd_msg_ram = msg_read_data;
+        fwd_msg_last = lw_mdata_q;
+        fwd_msg_use_last = lw_msg_q;
+        cw = fwd_ctx;
+        mw = fwd_msg;
         m_valid = mw[0+:1];
         m_pend = mw[1+:1];
         m_off = mw[2+:32];
@@ -449,78 +459,10 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         desc[320+:128] = reth_out;
         desc[464+:16] = dplen_be;
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
-        ack_op = OP_ACKNOWLEDGE;
         r_psn_fld = p_recv_q[32+:24];
-        r_len_fld = p_recv_q[112+:16];
-        a_psn = r_psn_fld;
-        a_tele = p_recv_q[16+:1];
-        a_aeth = p_recv_q[64+:32];
-        a_plen = 32'h0;
-        if (r_kind == RECV_READ) begin
-            ack_op = OP_RDMA_READ_RESPONSE_ONLY;
-            if (p_recv_q[24+:2] != 32'h0) begin
-                ack_op = ((p_recv_q[24+:2]) & 8'hff) + OP_RDMA_READ_REQUEST;
-            end
-            if (p_recv_q[24+:2] == 32'h2) begin
-                a_aeth = 32'h0;
-            end
-            a_tele = 32'h0;
-            a_plen = r_len_fld[0+:14];
-        end
-        else if (r_kind == RECV_RESPONSE) begin
-            ack_op = OP_HPCC_TELEMETRY_RESPONSE;
-            a_tele = 32'h1;
-            a_aeth = 32'h0;
-        end
-        else if (r_kind == RECV_CNP) begin
-            ack_op = OP_CNP;
-            a_psn = 32'h0;
-            a_tele = 32'h0;
-            a_aeth = 32'h0;
-        end
-        else if (r_kind == RECV_PROBE) begin
-            ack_op = OP_HPCC_PROBE;
-            a_psn = (((m_psn[0+:8]) & 24'hffffff) << 16) | (((m_psn[8+:8]) & 24'hffffff) << 8) | ((m_psn[16+:8]) & 24'hffffff);
-            a_tele = 32'h1;
-            a_aeth = 32'h0;
-        end
-        ack_tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
-        echo_nhop = 32'h0;
-        echo_hops = 32'h0;
-        a_fbk = 32'h0;
-        if ((p_recv_q[16+:1] & (r_kind == RECV_ACK)) | (r_kind == RECV_RESPONSE)) begin
-            echo_nhop = p_recv_q[96+:8];
-            echo_hops = p_recv_q[128+:320];
-        end
-        if (p_recv_q[16+:1] & (r_kind == RECV_ACK)) begin
-            a_fbk = p_recv_q[21+:1];
-        end
-        a_fb = t_desc[248+:8] & 32'h80;
-        if ((r_kind == RECV_ACK) & p_recv_q[20+:1]) begin
-            a_fb = (t_desc[248+:8] & 32'h80) | 32'h40;
-        end
-        a_sem = t_desc[224+:8];
-        a_pkey = t_desc[232+:16];
-        if (r_kind == RECV_CNP) begin
-            a_fb = 32'h40;
-            a_sem = 32'h0;
-            a_pkey = 32'hffff;
-        end
-        a_plen_be = ((a_plen[8+:6]) & 16'hffff) | (((a_plen[0+:8]) & 16'hffff) << 8);
-        adesc = t_desc;
-        adesc[160+:8] = ack_tos;
-        adesc[216+:8] = ack_op;
-        adesc[224+:8] = a_sem;
-        adesc[232+:16] = a_pkey;
-        adesc[248+:8] = a_fb;
-        adesc[280+:8] = 32'h0;
-        adesc[288+:24] = a_psn;
-        adesc[312+:8] = ((a_tele) & 8'hff);
-        adesc[320+:128] = ((a_aeth) & 128'hffffffffffffffffffffffffffffffff);
-        adesc[448+:8] = echo_nhop;
-        adesc[456+:8] = ((a_fbk) & 8'hff);
-        adesc[464+:16] = a_plen_be;
-        adesc[512+:320] = echo_hops;
+        ack_recv = p_recv_q;
+        ack_flow = fwd_ctx;
+        ack_msg = fwd_msg;
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         g_psn = (((r_psn_fld[0+:8]) & 24'hffffff) << 16) | (((r_psn_fld[8+:8]) & 24'hffffff) << 8) | ((r_psn_fld[16+:8]) & 24'hffffff);
         g_k = g_psn - m_first;
@@ -656,12 +598,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         if (ack_send) begin
             d_valid_d = 1'b1;
-            d_data_d = adesc;
-            if (a_plen != 32'h0) begin
+            d_data_d = ack_desc;
+            if (ack_plen != 32'h0) begin
                 r_valid_d = 1'b1;
                 r_data_d = 32'h0;
                 r_data_d[0+:64] = p_recv_q[448+:64];
-                r_data_d[64+:14] = a_plen;
+                r_data_d[64+:14] = ack_plen;
                 r_data_d[80+:16] = r_flow;
             end
         end
@@ -708,5 +650,153 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     end
 
 endmodule // tx_ctx
+
+module tx_ctx_fwd(ctx_ram,ctx_last,ctx_use_last,msg_ram,msg_last,msg_use_last,ctx,msg);
+
+    // Module arguments
+    input wire  [319:0] ctx_ram;
+    input wire  [319:0] ctx_last;
+    input wire  ctx_use_last;
+    input wire  [322:0] msg_ram;
+    input wire  [322:0] msg_last;
+    input wire  msg_use_last;
+    output reg  [319:0] ctx;
+    output reg  [322:0] msg;
+
+    // Update code
+    always @(*) begin
+        ctx = ctx_ram;
+        msg = msg_ram;
+        if (ctx_use_last) begin
+            ctx = ctx_last;
+        end
+        if (msg_use_last) begin
+            msg = msg_last;
+        end
+    end
+
+endmodule // tx_ctx_fwd
+
+module tx_ctx_ack(recv,flow,msg,desc,plen);
+
+    // Module arguments
+    input wire  [511:0] recv;
+    input wire  [319:0] flow;
+    input wire  [322:0] msg;
+    output reg  [1023:0] desc;
+    output reg  [13:0] plen;
+
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_RESPONSE = 3'h2;
+    localparam [2:0] RECV_PROBE = 3'h3;
+    localparam [2:0] RECV_READ = 3'h4;
+    localparam [2:0] RECV_CNP = 3'h5;
+
+    // Local signals
+    reg  [1023:0] template;
+    reg  [23:0] next_psn;
+    reg  [2:0] kind;
+    reg  [15:0] len_fld;
+    reg  [7:0] op;
+    reg  [23:0] psn;
+    reg  tele;
+    reg  [31:0] aeth;
+    reg  [7:0] tos;
+    reg  [7:0] echo_nhop;
+    reg  [319:0] echo_hops;
+    reg  fbk;
+    reg  [7:0] fb;
+    reg  [7:0] sem;
+    reg  [15:0] pkey;
+    reg  [15:0] plen_be;
+
+    // Update code
+    always @(*) begin
+        template = ((flow[0+:288]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        next_psn = msg[130+:24];
+        kind = recv[17+:3];
+        op = OP_ACKNOWLEDGE;
+        len_fld = recv[112+:16];
+        psn = recv[32+:24];
+        tele = recv[16+:1];
+        aeth = recv[64+:32];
+        plen = 32'h0;
+        if (kind == RECV_READ) begin
+            op = OP_RDMA_READ_RESPONSE_ONLY;
+            if (recv[24+:2] != 32'h0) begin
+                op = ((recv[24+:2]) & 8'hff) + OP_RDMA_READ_REQUEST;
+            end
+            if (recv[24+:2] == 32'h2) begin
+                aeth = 32'h0;
+            end
+            tele = 32'h0;
+            plen = len_fld[0+:14];
+        end
+        else if (kind == RECV_RESPONSE) begin
+            op = OP_HPCC_TELEMETRY_RESPONSE;
+            tele = 32'h1;
+            aeth = 32'h0;
+        end
+        else if (kind == RECV_CNP) begin
+            op = OP_CNP;
+            psn = 32'h0;
+            tele = 32'h0;
+            aeth = 32'h0;
+        end
+        else if (kind == RECV_PROBE) begin
+            op = OP_HPCC_PROBE;
+            psn = (((next_psn[0+:8]) & 24'hffffff) << 16) | (((next_psn[8+:8]) & 24'hffffff) << 8) | ((next_psn[16+:8]) & 24'hffffff);
+            tele = 32'h1;
+            aeth = 32'h0;
+        end
+        tos = (template[160+:8] & 32'hfc) | 32'h2;
+        echo_nhop = 32'h0;
+        echo_hops = 32'h0;
+        fbk = 32'h0;
+        if ((recv[16+:1] & (kind == RECV_ACK)) | (kind == RECV_RESPONSE)) begin
+            echo_nhop = recv[96+:8];
+            echo_hops = recv[128+:320];
+        end
+        if (recv[16+:1] & (kind == RECV_ACK)) begin
+            fbk = recv[21+:1];
+        end
+        fb = template[248+:8] & 32'h80;
+        if ((kind == RECV_ACK) & recv[20+:1]) begin
+            fb = (template[248+:8] & 32'h80) | 32'h40;
+        end
+        sem = template[224+:8];
+        pkey = template[232+:16];
+        if (kind == RECV_CNP) begin
+            fb = 32'h40;
+            sem = 32'h0;
+            pkey = 32'hffff;
+        end
+        plen_be = ((plen[8+:6]) & 16'hffff) | (((plen[0+:8]) & 16'hffff) << 8);
+        desc = template;
+        desc[160+:8] = tos;
+        desc[216+:8] = op;
+        desc[224+:8] = sem;
+        desc[232+:16] = pkey;
+        desc[248+:8] = fb;
+        desc[280+:8] = 32'h0;
+        desc[288+:24] = psn;
+        desc[312+:8] = ((tele) & 8'hff);
+        desc[320+:128] = ((aeth) & 128'hffffffffffffffffffffffffffffffff);
+        desc[448+:8] = echo_nhop;
+        desc[456+:8] = ((fbk) & 8'hff);
+        desc[464+:16] = plen_be;
+        desc[512+:320] = echo_hops;
+    end
+
+endmodule // tx_ctx_ack
 
 `resetall

@@ -2,5 +2,7 @@
 //! and the RoCEv2 frame builder.
 
 pub mod tx_ctx;
+pub mod tx_ctx_ack;
+pub mod tx_ctx_fwd;
 pub mod read_split;
 pub mod tx_pipe;

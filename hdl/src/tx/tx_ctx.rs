@@ -31,6 +31,8 @@ use crate::layout::{
     TxPostNamed,
 };
 use crate::roce_op::*;
+use crate::tx_ctx_ack::TxCtxAck;
+use crate::tx_ctx_fwd::TxCtxFwd;
 use rust_hdl::prelude::*;
 
 /// Bits of `p_kind`: which input S1 took.
@@ -64,9 +66,9 @@ codes! {
 }
 
 /// ctx RAM word (`sim::layout::TX_FLOW`).
-const CTX_BITS: usize = 320;
+pub const CTX_BITS: usize = 320;
 /// msg RAM word (`sim::layout::TX_MSG`).
-const MSG_BITS: usize = 323;
+pub const MSG_BITS: usize = 323;
 
 /// See the module doc. `F`: log2 of the flow count.
 #[derive(LogicBlock)]
@@ -156,6 +158,10 @@ pub struct TxCtx<const F: usize> {
     p_addr: DFF<Bits<F>>,
     p_ctrl: DFF<Bits<512>>,
     p_recv: DFF<Bits<512>>,
+    /// The descriptor of an answer to a PktRecv (combinational, S2).
+    ack: TxCtxAck,
+    /// The flow's words: BRAM or last written (combinational, S2).
+    fwd: TxCtxFwd,
     p_send: DFF<Bits<16>>,
     /// S2's flow's context / message word is the one written last cycle (decided then, so
     /// that S2 starts with registered selects rather than an address compare).
@@ -212,25 +218,12 @@ pub struct TxCtx<const F: usize> {
     take_r: Signal<Local, bool>,
     ack_send: Signal<Local, bool>,
     d_free: Signal<Local, bool>,
-    echo_nhop: Signal<Local, Bits<8>>,
-    echo_hops: Signal<Local, Bits<320>>,
-    ack_tos: Signal<Local, Bits<8>>,
-    ack_op: Signal<Local, Bits<8>>,
-    adesc: Signal<Local, Bits<1024>>,
-    a_fb: Signal<Local, Bits<8>>,
     // Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
-    a_sem: Signal<Local, Bits<8>>,
-    a_pkey: Signal<Local, Bits<16>>,
     t_desc: Signal<Local, Bits<1024>>,
     psn_be: Signal<Local, Bits<24>>,
     dplen_be: Signal<Local, Bits<16>>,
-    a_plen_be: Signal<Local, Bits<16>>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
-    a_psn: Signal<Local, Bits<24>>,
-    a_tele: Signal<Local, Bits<1>>,
-    a_fbk: Signal<Local, Bits<1>>,
-    a_aeth: Signal<Local, Bits<32>>,
 
     c_op: Signal<Local, Bits<2>>,
     c_flow: Signal<Local, Bits<16>>,
@@ -278,7 +271,6 @@ pub struct TxCtx<const F: usize> {
     in_cflow_fld: Signal<Local, Bits<16>>,
     r_psn_fld: Signal<Local, Bits<24>>,
     c_reth_fld: Signal<Local, Bits<128>>,
-    r_len_fld: Signal<Local, Bits<16>>,
     off1: Signal<Local, Bits<32>>,
     psn1: Signal<Local, Bits<24>>,
     ack_req: Signal<Local, Bits<8>>,
@@ -288,7 +280,6 @@ pub struct TxCtx<const F: usize> {
     va_sum: Signal<Local, Bits<64>>,
     rd_reth: Signal<Local, Bits<128>>,
     dplen: Signal<Local, Bits<14>>,
-    a_plen: Signal<Local, Bits<14>>,
 }
 
 impl<const F: usize> Default for TxCtx<F> {
@@ -339,6 +330,8 @@ impl<const F: usize> Default for TxCtx<F> {
             p_addr: Default::default(),
             p_ctrl: Default::default(),
             p_recv: Default::default(),
+            ack: Default::default(),
+            fwd: Default::default(),
             p_send: Default::default(),
             lw_ctx: Default::default(),
             lw_msg: Default::default(),
@@ -381,24 +374,11 @@ impl<const F: usize> Default for TxCtx<F> {
             take_r: Default::default(),
             ack_send: Default::default(),
             d_free: Default::default(),
-            echo_nhop: Default::default(),
-            echo_hops: Default::default(),
-            ack_tos: Default::default(),
-            ack_op: Default::default(),
-            adesc: Default::default(),
-            a_fb: Default::default(),
-            a_sem: Default::default(),
-            a_pkey: Default::default(),
             t_desc: Default::default(),
             psn_be: Default::default(),
             dplen_be: Default::default(),
-            a_plen_be: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
-            a_psn: Default::default(),
-            a_tele: Default::default(),
-            a_fbk: Default::default(),
-            a_aeth: Default::default(),
             c_op: Default::default(),
             c_flow: Default::default(),
             p_flow: Default::default(),
@@ -443,7 +423,6 @@ impl<const F: usize> Default for TxCtx<F> {
             in_cflow_fld: Default::default(),
             r_psn_fld: Default::default(),
             c_reth_fld: Default::default(),
-            r_len_fld: Default::default(),
             off1: Default::default(),
             psn1: Default::default(),
             ack_req: Default::default(),
@@ -453,7 +432,6 @@ impl<const F: usize> Default for TxCtx<F> {
             va_sum: Default::default(),
             rd_reth: Default::default(),
             dplen: Default::default(),
-            a_plen: Default::default(),
         }
     }
 }
@@ -556,14 +534,14 @@ impl<const F: usize> Logic for TxCtx<F> {
 
         // ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
-        self.cw.next = self.ctx.read_data.val();
-        self.mw.next = self.msg.read_data.val();
-        if self.lw_ctx.q.val() {
-            self.cw.next = self.lw_cdata.q.val();
-        }
-        if self.lw_msg.q.val() {
-            self.mw.next = self.lw_mdata.q.val();
-        }
+        self.fwd.ctx_ram.next = self.ctx.read_data.val();
+        self.fwd.ctx_last.next = self.lw_cdata.q.val();
+        self.fwd.ctx_use_last.next = self.lw_ctx.q.val();
+        self.fwd.msg_ram.next = self.msg.read_data.val();
+        self.fwd.msg_last.next = self.lw_mdata.q.val();
+        self.fwd.msg_use_last.next = self.lw_msg.q.val();
+        self.cw.next = self.fwd.ctx.val();
+        self.mw.next = self.fwd.msg.val();
         self.m_valid.next = self.mw.val().get_value_valid();
         self.m_pend.next = self.mw.val().get_value_pending();
         self.m_off.next = self.mw.val().get_value_offset();
@@ -666,10 +644,8 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.desc.next.set_value_tx_desc_tele(self.tele_byte.val());
         self.desc.next.set_value_tx_desc_ext(self.reth_out.val());
         self.desc.next.set_value_tx_desc_payload_len(self.dplen_be.val());
-        // ACK / NAK (0x11), telemetry response (0xC1), probe (0xC0): template, TOS ECT(0), no
-        // AckReq. ACK / NAK: PSN and AETH from the PktRecv, telemetry echo (T, nhop, hop slots)
-        // if it carries one. Response: its PSN, T and its hops always. Probe: the flow's next
-        // PSN, T, an empty collecting header.
+        // Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // descriptor and READ payload length are tx_ctx_ack's.
         self.ack_send.next = self.take_r.val()
             & self.r_id_ok.val()
             & self.m_valid.val()
@@ -678,90 +654,10 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | ((self.r_kind.val() == RECV_PROBE) & self.t_probe.val())
                 | (self.r_kind.val() == RECV_READ)
                 | (self.r_kind.val() == RECV_CNP));
-        self.ack_op.next = OP_ACKNOWLEDGE.into();
         self.r_psn_fld.next = self.p_recv.q.val().get_value_pkt_recv_psn();
-        self.r_len_fld.next = self.p_recv.q.val().get_value_read_resp_len();
-        self.a_psn.next = self.r_psn_fld.val();
-        self.a_tele.next = self.p_recv.q.val().get_value_pkt_recv_echo_bits();
-        self.a_aeth.next = self.p_recv.q.val().get_value_pkt_recv_aeth();
-        self.a_plen.next = 0.into();
-        if self.r_kind.val() == RECV_READ {
-            // READ response: Only 0x10, or First / Middle / Last (0x0D..0x0F) by the
-            // position read_split wrote; PSN, AETH (tx_pipe leaves it out of a Middle), payload
-            // length (its low 14 bits); no telemetry.
-            self.ack_op.next = OP_RDMA_READ_RESPONSE_ONLY.into();
-            if self.p_recv.q.val().get_value_read_resp_pos() != 0 {
-                // Positions 1, 2, 3 are First, Middle, Last: the opcodes after READ request.
-                self.ack_op.next =
-                    bit_cast::<8, 2>(self.p_recv.q.val().get_value_read_resp_pos()) + OP_RDMA_READ_REQUEST;
-            }
-            // A Middle has no AETH: the descriptor's AETH bytes are 0, as the model's.
-            if self.p_recv.q.val().get_value_read_resp_pos() == 2 {
-                self.a_aeth.next = 0.into();
-            }
-            self.a_tele.next = 0.into();
-            self.a_plen.next = self.r_len_fld.val().get_bits::<14>(0);
-        } else if self.r_kind.val() == RECV_RESPONSE {
-            self.ack_op.next = OP_HPCC_TELEMETRY_RESPONSE.into();
-            self.a_tele.next = 1.into();
-            self.a_aeth.next = 0.into();
-        } else if self.r_kind.val() == RECV_CNP {
-            // CNP (RoCEv2 Annex A17): PSN 0, no AETH (its 16 reserved bytes are tx_pipe's).
-            self.ack_op.next = OP_CNP.into();
-            self.a_psn.next = 0.into();
-            self.a_tele.next = 0.into();
-            self.a_aeth.next = 0.into();
-        } else if self.r_kind.val() == RECV_PROBE {
-            self.ack_op.next = OP_HPCC_PROBE.into();
-            self.a_psn.next = (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16)
-                | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
-                | bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(16));
-            self.a_tele.next = 1.into();
-            self.a_aeth.next = 0.into();
-        }
-        self.ack_tos.next = (self.t_desc.val().get_value_tx_desc_tos() & 0xFC) | 0x02;
-        self.echo_nhop.next = 0.into();
-        self.echo_hops.next = 0.into();
-        self.a_fbk.next = 0.into();
-        if (self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == RECV_ACK)) | (self.r_kind.val() == RECV_RESPONSE) {
-            self.echo_nhop.next = self.p_recv.q.val().get_value_pkt_recv_nhop();
-            self.echo_hops.next = self.p_recv.q.val().get_value_pkt_recv_hops();
-        }
-        // An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
-        if self.p_recv.q.val().get_value_pkt_recv_echo() & (self.r_kind.val() == RECV_ACK) {
-            self.a_fbk.next = self.p_recv.q.val().get_value_pkt_recv_feedback_bits();
-        }
-        // BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
-        // request arrived CE-marked (PktRecv `ece`, kind 0), clear in every other frame built
-        // here (the LDCP receiver's half: the template's BECN is for data frames only).
-        self.a_fb.next = self.t_desc.val().get_value_tx_desc_fb() & 0x80;
-        if (self.r_kind.val() == RECV_ACK) & self.p_recv.q.val().get_value_pkt_recv_ece() {
-            self.a_fb.next = (self.t_desc.val().get_value_tx_desc_fb() & 0x80) | 0x40;
-        }
-        // A CNP: FECN 0, BECN 1, SE / M / pad / version 0, P_Key 0xFFFF.
-        self.a_sem.next = self.t_desc.val().get_value_tx_desc_se_m();
-        self.a_pkey.next = self.t_desc.val().get_value_tx_desc_pkey();
-        if self.r_kind.val() == RECV_CNP {
-            self.a_fb.next = 0x40.into();
-            self.a_sem.next = 0.into();
-            self.a_pkey.next = 0xFFFF.into();
-        }
-        self.a_plen_be.next = bit_cast::<16, 6>(self.a_plen.val().get_bits::<6>(8))
-            | (bit_cast::<16, 8>(self.a_plen.val().get_bits::<8>(0)) << 8);
-        self.adesc.next = self.t_desc.val();
-        self.adesc.next.set_value_tx_desc_tos(self.ack_tos.val());
-        self.adesc.next.set_value_tx_desc_opcode(self.ack_op.val());
-        self.adesc.next.set_value_tx_desc_se_m(self.a_sem.val());
-        self.adesc.next.set_value_tx_desc_pkey(self.a_pkey.val());
-        self.adesc.next.set_value_tx_desc_fb(self.a_fb.val());
-        self.adesc.next.set_value_tx_desc_ack_req(0.into());
-        self.adesc.next.set_value_tx_desc_psn(self.a_psn.val());
-        self.adesc.next.set_value_tx_desc_tele(bit_cast::<8, 1>(self.a_tele.val()));
-        self.adesc.next.set_value_tx_desc_ext(bit_cast::<128, 32>(self.a_aeth.val()));
-        self.adesc.next.set_value_tx_desc_nhop(self.echo_nhop.val());
-        self.adesc.next.set_value_tx_desc_feedback(bit_cast::<8, 1>(self.a_fbk.val()));
-        self.adesc.next.set_value_tx_desc_payload_len(self.a_plen_be.val());
-        self.adesc.next.set_value_tx_desc_hops(self.echo_hops.val());
+        self.ack.recv.next = self.p_recv.q.val();
+        self.ack.flow.next = self.fwd.ctx.val();
+        self.ack.msg.next = self.fwd.msg.val();
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
         // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
@@ -915,12 +811,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
         if self.ack_send.val() {
             self.d_valid.d.next = true;
-            self.d_data.d.next = self.adesc.val();
-            if self.a_plen.val() != 0 {
+            self.d_data.d.next = self.ack.desc.val();
+            if self.ack.plen.val() != 0 {
                 self.r_valid.d.next = true;
                 self.r_data.d.next = 0.into();
                 self.r_data.d.next.set_value_addr(self.p_recv.q.val().get_value_read_resp_va());
-                self.r_data.d.next.set_value_len(self.a_plen.val());
+                self.r_data.d.next.set_value_len(self.ack.plen.val());
                 self.r_data.d.next.set_value_flow(self.r_flow.val());
             }
         }
