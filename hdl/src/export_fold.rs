@@ -287,8 +287,8 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Command errors (CSR STATUS)", crate::hpcc_nic_core::ERR_BITS, crate::hpcc_nic_core::CMD_ERRORS),
 ];
 
-/// Declares each named constant (`CONSTANTS`: RoCE opcodes, CC event types, algorithms and engine event kinds)
-/// that a module's code names as a `localparam` of its width after its port declarations,
+/// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`
+/// of its list's width after its port declarations,
 /// one block per kind. rust-hdl writes a Rust constant's name into the Verilog as if it were a
 /// signal; this gives it its value there.
 pub fn declare_constants(text: &str) -> String {
@@ -372,14 +372,16 @@ mod tests {
     }
 
     /// A module that names a constant gets it from every list that has the name, so a name in
-    /// two lists would be declared twice; and each value must fit the width it is declared at.
+    /// two lists would be declared twice; each value must fit the width it is declared at; and
+    /// within a list (one field's codes) no two names share a value.
     #[test]
     fn constant_names_are_unique_and_values_fit() {
         let mut seen = BTreeSet::new();
         for (what, width, list) in CONSTANTS {
-            for (name, v) in *list {
+            for (i, (name, v)) in list.iter().enumerate() {
                 assert!(seen.insert(*name), "{name} is in two lists");
                 assert!(*v < 1 << width, "{name} = {v} does not fit {width} bits ({what})");
+                assert!(list[i + 1..].iter().all(|(_, w)| w != v), "{name} shares its value {v} ({what})");
             }
         }
     }

@@ -6,8 +6,9 @@
 //! (`export*`) and the layouts' field access (`layout`) stay at this level. Every block is
 //! also re-exported here by its name (`hdl::rx_pipe`), its name in rtl-out/ and sim/.
 
-/// Named codes for the RTL, each taken from its one definition in sim: a `pub const NAME: u64`
-/// per entry, and the list `LIST` of `(name, value)` pairs that the export declares as
+/// Named codes for the RTL, each taken from its one definition in sim where sim has one (the
+/// hdl-only ones, such as a sequencer's states, are numbers here): a `pub const NAME: u64` per
+/// entry, and the list `LIST` of `(name, value)` pairs that the export declares as
 /// `localparam`s (`export_fold::declare_constants`). Every name is written once.
 ///
 /// `codes! { /// doc of the list

@@ -70,38 +70,5 @@ codes! {
     DCQCN_INIT = dcqcn::INIT,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT};
-
-    /// Each list with the width of the field that carries it.
-    fn lists() -> [(&'static [(&'static str, u64)], usize); 4] {
-        [
-            (EVENT_TYPES, CC_EVENT.kind.width),
-            (ALGORITHMS, CC_EVENT.alg.width),
-            (LDCP_KINDS, LDCP_EVENT.kind.width),
-            (DCQCN_KINDS, DCQCN_EVENT.kind.width),
-        ]
-    }
-
-    #[test]
-    fn every_code_fits_its_field() {
-        for (list, width) in lists() {
-            for (name, v) in list {
-                assert!(*v < 1 << width, "{name} = {v} does not fit {width} bits");
-            }
-        }
-    }
-
-    #[test]
-    fn names_and_values_are_distinct() {
-        for (list, _) in lists() {
-            for (i, a) in list.iter().enumerate() {
-                for b in &list[i + 1..] {
-                    assert!(a.0 != b.0 && a.1 != b.1, "{a:?} {b:?}");
-                }
-            }
-        }
-    }
-}
+// Checked with every other list of codes in export_fold (constant_names_are_unique_and_values_fit):
+// each value fits the width of the field that carries it, names and values are distinct.
