@@ -36,34 +36,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     input wire  [3:0] stat_addr;
     output reg  [31:0] stat_count;
 
-    // RoCE BTH opcodes (sim::packet::Opcode)
-    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
-    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
-    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
-    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
-    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-    localparam [7:0] OP_CNP = 8'h81;
-    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
-    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
-
-    // CC event types (the cc_event word's kind; sim, cc_codes)
-    localparam [3:0] EV_ACK = 4'h0;
-    localparam [3:0] EV_RX = 4'h1;
-    localparam [3:0] EV_LOSS = 4'h2;
-    localparam [3:0] EV_CNP = 4'h4;
-
-    // PktRecv kinds (sim)
-    localparam [2:0] RECV_REWIND = 3'h1;
-
     // Rx control word ops (sim)
-    localparam [2:0] RX_OP_CREATE = 3'h1;
-    localparam [2:0] RX_OP_REMOVE = 3'h2;
-    localparam [2:0] RX_OP_READ = 3'h3;
     localparam [2:0] RX_OP_TIMEOUT = 3'h4;
 
     // Rx input picks
@@ -71,24 +44,109 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     localparam [1:0] RX_PICK_SENT = 2'h2;
     localparam [1:0] RX_PICK_VERDICT = 2'h3;
 
+    // Rx context counters (sim)
+    localparam [3:0] RX_STAT_RECORDS = 4'h0;
+    localparam [3:0] RX_STAT_PIPE_DROPPED = 4'h1;
+    localparam [3:0] RX_STAT_UNKNOWN_QP = 4'h2;
+    localparam [3:0] RX_STAT_OOS_DROPPED = 4'h3;
+    localparam [3:0] RX_STAT_DUPLICATE = 4'h4;
+    localparam [3:0] RX_STAT_BAD_REQUEST = 4'h5;
+    localparam [3:0] RX_STAT_STALE_ACK = 4'h6;
+    localparam [3:0] RX_STAT_NAK_OTHER = 4'h7;
+    localparam [3:0] RX_STAT_UNSUPPORTED = 4'h8;
+    localparam [3:0] RX_STAT_CTRL_BAD = 4'h9;
+    localparam [3:0] RX_STAT_SENT_DROP = 4'ha;
+    localparam [3:0] RX_STAT_NAK_SENT = 4'hb;
+    localparam [3:0] RX_STAT_BAD_RESPONSE = 4'hc;
+    localparam [3:0] RX_STAT_READ_GAP = 4'hd;
+    localparam [3:0] RX_STAT_SENT_STALE = 4'he;
+    localparam [3:0] RX_STAT_TIMEOUTS = 4'hf;
+
+    // AETH syndromes (sim::packet)
+    localparam [7:0] SYN_NAK_SEQ = 8'h60;
+
     // Stub signals
     reg  [9:0] qp_read_address;
     wire  [318:0] qp_read_data;
     reg  [9:0] qp_write_address;
     reg  [318:0] qp_write_data;
     reg  qp_write_enable;
-    reg  [63:0] sw_va_a;
-    wire  [63:0] sw_va_y;
-    reg  [63:0] sw_h0_a;
-    wire  [63:0] sw_h0_y;
-    reg  [63:0] sw_h1_a;
-    wire  [63:0] sw_h1_y;
-    reg  [63:0] sw_h2_a;
-    wire  [63:0] sw_h2_y;
-    reg  [63:0] sw_h3_a;
-    wire  [63:0] sw_h3_y;
-    reg  [63:0] sw_h4_a;
-    wire  [63:0] sw_h4_y;
+    reg  [318:0] fwd_ram;
+    reg  [318:0] fwd_last;
+    reg  fwd_use_last;
+    wire  [318:0] fwd_w;
+    reg  [639:0] rules_vd;
+    reg  [318:0] rules_w;
+    reg  rules_seq;
+    reg  rules_nko;
+    reg  [23:0] rules_upto;
+    reg  rules_tmo_op;
+    wire  rules_tmo;
+    wire  rules_ok;
+    wire  rules_hit;
+    wire  [318:0] rules_new_w;
+    wire  rules_r_send;
+    wire  [2:0] rules_r_kind;
+    wire  [7:0] rules_r_syn;
+    wire  [23:0] rules_r_psn;
+    wire  [23:0] rules_r_msn;
+    wire  [23:0] rules_rw_psn;
+    wire  rules_e_send;
+    wire  [3:0] rules_e_kind;
+    wire  rules_e_ece;
+    wire  [31:0] rules_e_seq;
+    wire  [31:0] rules_e_nxt;
+    wire  [15:0] rules_e_acked;
+    wire  rules_e_tele;
+    wire  rules_n_send;
+    wire  [31:0] rules_n_pkts;
+    wire  rules_write;
+    wire  [63:0] rules_dma_addr;
+    wire  [63:0] rules_va;
+    wire  [31:0] rules_rlen;
+    wire  rules_unk;
+    wire  rules_oos;
+    wire  rules_dup;
+    wire  rules_bad;
+    wire  rules_stale;
+    wire  rules_nakoth;
+    wire  rules_unsup;
+    wire  rules_naks;
+    wire  rules_badresp;
+    wire  rules_gap;
+    reg  [127:0] ctrl_control;
+    reg  [39:0] ctrl_sent;
+    reg  [318:0] ctrl_w;
+    reg  ctrl_tmo;
+    wire  ctrl_c_we;
+    wire  [318:0] ctrl_c_word;
+    wire  ctrl_c_bad;
+    wire  ctrl_s_we;
+    wire  [318:0] ctrl_s_word;
+    wire  ctrl_s_stale;
+    wire  ctrl_s_drop;
+    reg  [639:0] words_vd;
+    reg  [318:0] words_w;
+    reg  [9:0] words_flow;
+    reg  [63:0] words_now;
+    reg  [2:0] words_r_kind;
+    reg  [7:0] words_r_syn;
+    reg  [23:0] words_r_psn;
+    reg  [23:0] words_r_msn;
+    reg  [23:0] words_rw_psn;
+    reg  [3:0] words_e_kind;
+    reg  words_e_ece;
+    reg  [31:0] words_e_seq;
+    reg  [31:0] words_e_nxt;
+    reg  [15:0] words_e_acked;
+    reg  words_e_tele;
+    reg  words_write;
+    reg  [63:0] words_dma_addr;
+    reg  [63:0] words_va;
+    reg  [31:0] words_rlen;
+    wire  [511:0] words_recv_word;
+    wire  [511:0] words_ev_word;
+    wire  [127:0] words_dma_word;
     reg  swept_d;
     reg  swept_q = 1'h0;
     reg  [9:0] sweep_at_d;
@@ -113,38 +171,38 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  d_valid_q = 1'h0;
     reg  [127:0] d_data_d;
     reg  [127:0] d_data_q = 128'h0;
-    reg  [31:0] st0_d;
-    reg  [31:0] st0_q = 32'h0;
-    reg  [31:0] st1_d;
-    reg  [31:0] st1_q = 32'h0;
-    reg  [31:0] st2_d;
-    reg  [31:0] st2_q = 32'h0;
-    reg  [31:0] st3_d;
-    reg  [31:0] st3_q = 32'h0;
-    reg  [31:0] st4_d;
-    reg  [31:0] st4_q = 32'h0;
-    reg  [31:0] st5_d;
-    reg  [31:0] st5_q = 32'h0;
-    reg  [31:0] st6_d;
-    reg  [31:0] st6_q = 32'h0;
-    reg  [31:0] st7_d;
-    reg  [31:0] st7_q = 32'h0;
-    reg  [31:0] st8_d;
-    reg  [31:0] st8_q = 32'h0;
-    reg  [31:0] st9_d;
-    reg  [31:0] st9_q = 32'h0;
-    reg  [31:0] st10_d;
-    reg  [31:0] st10_q = 32'h0;
-    reg  [31:0] st11_d;
-    reg  [31:0] st11_q = 32'h0;
-    reg  [31:0] st12_d;
-    reg  [31:0] st12_q = 32'h0;
-    reg  [31:0] st13_d;
-    reg  [31:0] st13_q = 32'h0;
-    reg  [31:0] st14_d;
-    reg  [31:0] st14_q = 32'h0;
-    reg  [31:0] st15_d;
-    reg  [31:0] st15_q = 32'h0;
+    reg  [31:0] st_0_d;
+    reg  [31:0] st_0_q = 32'h0;
+    reg  [31:0] st_1_d;
+    reg  [31:0] st_1_q = 32'h0;
+    reg  [31:0] st_2_d;
+    reg  [31:0] st_2_q = 32'h0;
+    reg  [31:0] st_3_d;
+    reg  [31:0] st_3_q = 32'h0;
+    reg  [31:0] st_4_d;
+    reg  [31:0] st_4_q = 32'h0;
+    reg  [31:0] st_5_d;
+    reg  [31:0] st_5_q = 32'h0;
+    reg  [31:0] st_6_d;
+    reg  [31:0] st_6_q = 32'h0;
+    reg  [31:0] st_7_d;
+    reg  [31:0] st_7_q = 32'h0;
+    reg  [31:0] st_8_d;
+    reg  [31:0] st_8_q = 32'h0;
+    reg  [31:0] st_9_d;
+    reg  [31:0] st_9_q = 32'h0;
+    reg  [31:0] st_10_d;
+    reg  [31:0] st_10_q = 32'h0;
+    reg  [31:0] st_11_d;
+    reg  [31:0] st_11_q = 32'h0;
+    reg  [31:0] st_12_d;
+    reg  [31:0] st_12_q = 32'h0;
+    reg  [31:0] st_13_d;
+    reg  [31:0] st_13_q = 32'h0;
+    reg  [31:0] st_14_d;
+    reg  [31:0] st_14_q = 32'h0;
+    reg  [31:0] st_15_d;
+    reg  [31:0] st_15_q = 32'h0;
     reg  p_valid_d;
     reg  p_valid_q = 1'h0;
     reg  [1:0] p_kind_d;
@@ -165,45 +223,22 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  p_nko_q = 1'h0;
     reg  [23:0] p_upto_d;
     reg  [23:0] p_upto_q = 24'h0;
+    reg  p_tmo_d;
+    reg  p_tmo_q = 1'h0;
     reg  lw_hit_d;
     reg  lw_hit_q = 1'h0;
     reg  [318:0] lw_data_d;
     reg  [318:0] lw_data_q = 319'h0;
 
     // Local signals
+    reg  [15:0] inc;
     reg  c_tmo;
-    reg  to_una;
     reg  do_t;
-    reg  i_rec;
     reg  i_pdrop;
-    reg  i_unk;
-    reg  i_oos;
-    reg  i_dup;
-    reg  i_bad;
-    reg  i_stale;
-    reg  i_nakoth;
-    reg  i_unsup;
     reg  i_cbad;
     reg  i_sdrop;
-    reg  i_naks;
-    reg  i_badresp;
-    reg  i_gap;
     reg  i_sstale;
     reg  [31:0] one32;
-    reg  q_gap;
-    reg  n_gap;
-    reg  q_ract;
-    reg  [3:0] q_log;
-    reg  [3:0] c_log;
-    reg  rr_multi;
-    reg  [23:0] rr_lm1;
-    reg  [23:0] rr_nm1;
-    reg  [23:0] rr_adv;
-    reg  [23:0] rr_epsn;
-    reg  rs_bad;
-    reg  n_ract;
-    reg  s_next;
-    reg  [639:0] vd;
     reg  free;
     reg  go;
     reg  [1:0] in_kind;
@@ -220,120 +255,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [2:0] c_op;
-    reg  [13:0] c_mtu;
-    reg  [23:0] c_qpn;
-    reg  [23:0] c_spsn;
-    reg  c_create;
-    reg  c_remove;
-    reg  [15:0] s_flow;
-    reg  s_id_ok;
-    reg  [31:0] s_sent1;
-    reg  [318:0] w;
-    reg  q_valid;
-    reg  [23:0] q_qpn;
-    reg  [31:0] q_mtu;
-    reg  [23:0] q_epsn;
-    reg  q_nak;
-    reg  q_act;
-    reg  [63:0] q_addr;
-    reg  [31:0] q_left;
-    reg  [23:0] q_msn;
-    reg  [31:0] q_una;
-    reg  [31:0] q_sent;
-    reg  v_ok;
-    reg  [7:0] v_op;
-    reg  [23:0] v_qpn;
-    reg  [23:0] v_psn;
-    reg  [31:0] v_n;
-    reg  [31:0] v_rlen;
-    reg  [31:0] v_rlen_w;
-    reg  [319:0] v_hops;
-    reg  [2:0] v_nhop;
-    reg  v_fb;
-    reg  v_tele;
-    reg  v_coll;
-    reg  hit;
-    reg  is_req;
-    reg  is_ack;
-    reg  is_cnp;
-    reg  is_tresp;
-    reg  is_probe;
-    reg  r_resp;
-    reg  is_rreq;
-    reg  is_rresp;
-    reg  rr_bad;
-    reg  r_rd;
-    reg  r_ece;
-    reg  v_ce;
-    reg  [23:0] r_psn_be;
-    reg  [23:0] rw_psn_be;
-    reg  [31:0] r_aeth;
-    reg  [2:0] r_kind3;
     reg  [15:0] in_sflow_fld;
     reg  [23:0] in_qpn_fld;
-    reg  [23:0] rw_psn;
-    reg  c_read;
-    reg  [63:0] q_rd;
-    reg  [63:0] n_rd;
-    reg  [63:0] rd_n;
-    reg  [31:0] una1;
-    reg  [23:0] dr;
-    reg  [23:0] er;
-    reg  [63:0] dma_a;
-    reg  [319:0] wire_hops;
-    reg  [319:0] num_hops;
-    reg  [23:0] dq;
-    reg  ahead;
-    reg  behind;
-    reg  first;
-    reg  req_ok;
-    reg  [63:0] wa;
-    reg  [31:0] wl;
-    reg  [63:0] wa_n;
-    reg  [31:0] wl_n;
-    reg  act_n;
-    reg  [23:0] epsn1;
-    reg  [23:0] msn1;
-    reg  seq_err;
-    reg  nak_other;
-    reg  [23:0] upto;
-    reg  [23:0] da;
-    reg  [23:0] ea;
-    reg  stale;
-    reg  [31:0] upto32;
-    reg  [31:0] released;
-    reg  [15:0] acked16;
-    reg  [7:0] r_syn;
-    reg  [23:0] r_psn;
-    reg  [23:0] r_msn;
-    reg  r_send;
-    reg  r_rewind;
-    reg  [511:0] r_word;
     reg  [31:0] n_bytes;
     reg  n_move;
-    reg  one;
-    reg  [3:0] e_kind;
-    reg  e_send;
-    reg  e_ece;
-    reg  [31:0] e_seq;
-    reg  [31:0] e_nxt;
-    reg  [15:0] e_acked;
-    reg  [511:0] e_word;
     reg  [47:0] n_word;
     reg  [47:0] n_one;
     reg  [47:0] m_word;
-    reg  n_send;
-    reg  [31:0] n_pkts;
-    reg  [127:0] dma_word;
-    reg  write;
-    reg  [23:0] n_epsn;
-    reg  n_nak;
-    reg  n_act;
-    reg  [63:0] n_addr;
-    reg  [31:0] n_left;
-    reg  [23:0] n_msn;
-    reg  [31:0] n_una;
-    reg  [31:0] n_sent;
 
     // Sub module instances
     hpcc_ram_w319_d1024 qp(
@@ -344,29 +272,89 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .write_data(qp_write_data),
         .write_enable(qp_write_enable)
     );
-    rx_ctx_sw_h4 sw_va(
-        .a(sw_va_a),
-        .y(sw_va_y)
+    rx_ctx_fwd fwd(
+        .ram(fwd_ram),
+        .last(fwd_last),
+        .use_last(fwd_use_last),
+        .w(fwd_w)
     );
-    rx_ctx_sw_h4 sw_h0(
-        .a(sw_h0_a),
-        .y(sw_h0_y)
+    rx_ctx_rules rules(
+        .vd(rules_vd),
+        .w(rules_w),
+        .seq(rules_seq),
+        .nko(rules_nko),
+        .upto(rules_upto),
+        .tmo_op(rules_tmo_op),
+        .tmo(rules_tmo),
+        .ok(rules_ok),
+        .hit(rules_hit),
+        .new_w(rules_new_w),
+        .r_send(rules_r_send),
+        .r_kind(rules_r_kind),
+        .r_syn(rules_r_syn),
+        .r_psn(rules_r_psn),
+        .r_msn(rules_r_msn),
+        .rw_psn(rules_rw_psn),
+        .e_send(rules_e_send),
+        .e_kind(rules_e_kind),
+        .e_ece(rules_e_ece),
+        .e_seq(rules_e_seq),
+        .e_nxt(rules_e_nxt),
+        .e_acked(rules_e_acked),
+        .e_tele(rules_e_tele),
+        .n_send(rules_n_send),
+        .n_pkts(rules_n_pkts),
+        .write(rules_write),
+        .dma_addr(rules_dma_addr),
+        .va(rules_va),
+        .rlen(rules_rlen),
+        .unk(rules_unk),
+        .oos(rules_oos),
+        .dup(rules_dup),
+        .bad(rules_bad),
+        .stale(rules_stale),
+        .nakoth(rules_nakoth),
+        .unsup(rules_unsup),
+        .naks(rules_naks),
+        .badresp(rules_badresp),
+        .gap(rules_gap)
     );
-    rx_ctx_sw_h4 sw_h1(
-        .a(sw_h1_a),
-        .y(sw_h1_y)
+    rx_ctx_ctrl ctrl(
+        .control(ctrl_control),
+        .sent(ctrl_sent),
+        .w(ctrl_w),
+        .tmo(ctrl_tmo),
+        .c_we(ctrl_c_we),
+        .c_word(ctrl_c_word),
+        .c_bad(ctrl_c_bad),
+        .s_we(ctrl_s_we),
+        .s_word(ctrl_s_word),
+        .s_stale(ctrl_s_stale),
+        .s_drop(ctrl_s_drop)
     );
-    rx_ctx_sw_h4 sw_h2(
-        .a(sw_h2_a),
-        .y(sw_h2_y)
-    );
-    rx_ctx_sw_h4 sw_h3(
-        .a(sw_h3_a),
-        .y(sw_h3_y)
-    );
-    rx_ctx_sw_h4 sw_h4(
-        .a(sw_h4_a),
-        .y(sw_h4_y)
+    rx_ctx_words words(
+        .vd(words_vd),
+        .w(words_w),
+        .flow(words_flow),
+        .now(words_now),
+        .r_kind(words_r_kind),
+        .r_syn(words_r_syn),
+        .r_psn(words_r_psn),
+        .r_msn(words_r_msn),
+        .rw_psn(words_rw_psn),
+        .e_kind(words_e_kind),
+        .e_ece(words_e_ece),
+        .e_seq(words_e_seq),
+        .e_nxt(words_e_nxt),
+        .e_acked(words_e_acked),
+        .e_tele(words_e_tele),
+        .write(words_write),
+        .dma_addr(words_dma_addr),
+        .va(words_va),
+        .rlen(words_rlen),
+        .recv_word(words_recv_word),
+        .ev_word(words_ev_word),
+        .dma_word(words_dma_word)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -383,22 +371,22 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         m_data_q <= m_data_d;
         d_valid_q <= d_valid_d;
         d_data_q <= d_data_d;
-        st0_q <= st0_d;
-        st1_q <= st1_d;
-        st2_q <= st2_d;
-        st3_q <= st3_d;
-        st4_q <= st4_d;
-        st5_q <= st5_d;
-        st6_q <= st6_d;
-        st7_q <= st7_d;
-        st8_q <= st8_d;
-        st9_q <= st9_d;
-        st10_q <= st10_d;
-        st11_q <= st11_d;
-        st12_q <= st12_d;
-        st13_q <= st13_d;
-        st14_q <= st14_d;
-        st15_q <= st15_d;
+        st_0_q <= st_0_d;
+        st_1_q <= st_1_d;
+        st_2_q <= st_2_d;
+        st_3_q <= st_3_d;
+        st_4_q <= st_4_d;
+        st_5_q <= st_5_d;
+        st_6_q <= st_6_d;
+        st_7_q <= st_7_d;
+        st_8_q <= st_8_d;
+        st_9_q <= st_9_d;
+        st_10_q <= st_10_d;
+        st_11_q <= st_11_d;
+        st_12_q <= st_12_d;
+        st_13_q <= st_13_d;
+        st_14_q <= st_14_d;
+        st_15_q <= st_15_d;
         p_valid_q <= p_valid_d;
         p_kind_q <= p_kind_d;
         p_addr_q <= p_addr_d;
@@ -409,6 +397,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_seq_q <= p_seq_d;
         p_nko_q <= p_nko_d;
         p_upto_q <= p_upto_d;
+        p_tmo_q <= p_tmo_d;
         lw_hit_q <= lw_hit_d;
         lw_data_q <= lw_data_d;
     end
@@ -437,27 +426,26 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         p_seq_d = p_seq_q;
         p_nko_d = p_nko_q;
         p_upto_d = p_upto_q;
+        p_tmo_d = p_tmo_q;
         lw_hit_d = lw_hit_q;
         lw_data_d = lw_data_q;
-        st0_d = st0_q;
-        st1_d = st1_q;
-        st2_d = st2_q;
-        st3_d = st3_q;
-        st4_d = st4_q;
-        st5_d = st5_q;
-        st6_d = st6_q;
-        st7_d = st7_q;
-        st8_d = st8_q;
-        st9_d = st9_q;
-        st10_d = st10_q;
-        st11_d = st11_q;
-        st12_d = st12_q;
-        st13_d = st13_q;
-        st14_d = st14_q;
-        st15_d = st15_q;
-        one = 32'h1;
+        st_0_d = st_0_q;
+        st_1_d = st_1_q;
+        st_2_d = st_2_q;
+        st_3_d = st_3_q;
+        st_4_d = st_4_q;
+        st_5_d = st_5_q;
+        st_6_d = st_6_q;
+        st_7_d = st_7_q;
+        st_8_d = st_8_q;
+        st_9_d = st_9_q;
+        st_10_d = st_10_q;
+        st_11_d = st_11_q;
+        st_12_d = st_12_q;
+        st_13_d = st_13_q;
+        st_14_d = st_14_q;
+        st_15_d = st_15_q;
         one32 = 32'h1;
-        vd = p_vd_q;
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
         c_op = p_ctrl_q[0+:3];
         go = ~p_valid_q | ((p_kind_q == RX_PICK_CTRL) & (c_op != RX_OP_TIMEOUT)) | free;
@@ -466,7 +454,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
         i_syn = s_axis_verdict_tdata[88+:8];
         i_psn = s_axis_verdict_tdata[96+:24];
-        i_seq = i_syn == 32'h60;
+        i_seq = i_syn == SYN_NAK_SEQ;
         in_kind = 32'h0;
         in_sflow_fld = s_axis_sent_tdata[0+:16];
         in_qpn_fld = s_axis_ctrl_tdata[32+:24];
@@ -498,37 +486,510 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             if (i_seq) begin
                 p_upto_d = i_psn;
             end
+            p_tmo_d = swept_q & (in_kind == RX_PICK_CTRL) & (s_axis_ctrl_tdata[0+:3] == RX_OP_TIMEOUT);
         end
         qp_read_address = next_a2;
         a2 = p_addr_q;
         do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | free);
         do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & free;
         do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & free;
-        c_mtu = p_ctrl_q[16+:14];
-        c_qpn = p_ctrl_q[32+:24];
-        c_spsn = p_ctrl_q[96+:24];
-        s_flow = p_sent_q[0+:16];
-        s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
-        v_qpn = vd[64+:24];
-        w = qp_read_data;
-        if (lw_hit_q) begin
-            w = lw_data_q;
+        fwd_ram = qp_read_data;
+        fwd_last = lw_data_q;
+        fwd_use_last = lw_hit_q;
+        rules_vd = p_vd_q;
+        rules_w = fwd_w;
+        rules_seq = p_seq_q;
+        rules_nko = p_nko_q;
+        rules_upto = p_upto_q;
+        rules_tmo_op = p_tmo_q;
+        words_vd = p_vd_q;
+        words_w = fwd_w;
+        words_flow = p_addr_q;
+        words_now = p_now_q;
+        words_r_kind = rules_r_kind;
+        words_r_syn = rules_r_syn;
+        words_r_psn = rules_r_psn;
+        words_r_msn = rules_r_msn;
+        words_rw_psn = rules_rw_psn;
+        words_e_kind = rules_e_kind;
+        words_e_ece = rules_e_ece;
+        words_e_seq = rules_e_seq;
+        words_e_nxt = rules_e_nxt;
+        words_e_acked = rules_e_acked;
+        words_e_tele = rules_e_tele;
+        words_write = rules_write;
+        words_dma_addr = rules_dma_addr;
+        words_va = rules_va;
+        words_rlen = rules_rlen;
+        ctrl_control = p_ctrl_q;
+        ctrl_sent = p_sent_q;
+        ctrl_w = fwd_w;
+        ctrl_tmo = rules_tmo;
+        c_tmo = rules_tmo;
+        do_t = do_c & c_tmo;
+        wr_addr = a2;
+        if (~swept_q) begin
+            wr_addr = sweep_at_q;
         end
+        qp_write_address = wr_addr;
+        q_we = 1'b0;
+        q_wd = fwd_w;
+        i_cbad = 1'b0;
+        i_sdrop = 1'b0;
+        i_sstale = 1'b0;
+        if (~swept_q) begin
+            q_we = 1'b1;
+            q_wd = 32'h0;
+            sweep_at_d = sweep_at_q + 32'h1;
+            if (&sweep_at_q) begin
+                swept_d = 1'b1;
+            end
+        end
+        else if (do_c) begin
+            q_we = ctrl_c_we;
+            q_wd = ctrl_c_word;
+            i_cbad = ctrl_c_bad;
+        end
+        else if (do_s) begin
+            q_we = ctrl_s_we;
+            q_wd = ctrl_s_word;
+            i_sstale = ctrl_s_stale;
+            i_sdrop = ctrl_s_drop;
+        end
+        else if (do_v & rules_hit) begin
+            q_we = 1'b1;
+            q_wd = rules_new_w;
+        end
+        qp_write_enable = q_we;
+        qp_write_data = q_wd;
+        lw_hit_d = q_we & swept_q & (next_a2 == a2);
+        lw_data_d = q_wd;
+        n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
+        n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
+        if (m_axis_pktrecv_tready) begin
+            r_valid_d = 1'b0;
+        end
+        if (m_axis_event_tready) begin
+            e_valid_d = 1'b0;
+        end
+        if (m_axis_notify_tready) begin
+            m_valid_d = 1'b0;
+        end
+        n_word = 32'h0;
+        n_word[0+:32] = rules_n_pkts;
+        n_word[32+:16] = ((a2) & 16'hffff);
+        n_one = 32'h0;
+        n_one[0+:32] = one32;
+        n_one[32+:16] = ((a2) & 16'hffff);
+        m_word = 32'h0;
+        m_word[0+:32] = n_bytes;
+        m_word[32+:16] = n_data_q[32+:16];
+        if (n_move) begin
+            m_valid_d = 1'b1;
+            m_data_d = m_word;
+            n_valid_d = 1'b0;
+        end
+        if (m_axis_dma_cmd_tready) begin
+            d_valid_d = 1'b0;
+        end
+        if (do_t) begin
+            r_valid_d = 1'b1;
+            r_data_d = words_recv_word;
+            e_valid_d = 1'b1;
+            e_data_d = words_ev_word;
+            n_valid_d = 1'b1;
+            n_data_d = n_word;
+        end
+        if (do_v) begin
+            d_valid_d = 1'b1;
+            d_data_d = words_dma_word;
+            if (rules_r_send) begin
+                r_valid_d = 1'b1;
+                r_data_d = words_recv_word;
+            end
+            if (rules_e_send) begin
+                e_valid_d = 1'b1;
+                e_data_d = words_ev_word;
+            end
+            if (rules_n_send) begin
+                n_valid_d = 1'b1;
+                n_data_d = n_word;
+            end
+        end
+        if (i_sstale) begin
+            n_valid_d = 1'b1;
+            n_data_d = n_one;
+        end
+        i_pdrop = do_v & ~rules_ok;
+        inc = 32'h0;
+        inc = inc | (((do_v) & 16'hffff) << RX_STAT_RECORDS);
+        inc = inc | (((i_pdrop) & 16'hffff) << RX_STAT_PIPE_DROPPED);
+        inc = inc | ((((do_v & rules_unk)) & 16'hffff) << RX_STAT_UNKNOWN_QP);
+        inc = inc | ((((do_v & rules_oos)) & 16'hffff) << RX_STAT_OOS_DROPPED);
+        inc = inc | ((((do_v & rules_dup)) & 16'hffff) << RX_STAT_DUPLICATE);
+        inc = inc | ((((do_v & rules_bad)) & 16'hffff) << RX_STAT_BAD_REQUEST);
+        inc = inc | ((((do_v & rules_stale)) & 16'hffff) << RX_STAT_STALE_ACK);
+        inc = inc | ((((do_v & rules_nakoth)) & 16'hffff) << RX_STAT_NAK_OTHER);
+        inc = inc | ((((do_v & rules_unsup)) & 16'hffff) << RX_STAT_UNSUPPORTED);
+        inc = inc | (((i_cbad) & 16'hffff) << RX_STAT_CTRL_BAD);
+        inc = inc | (((i_sdrop) & 16'hffff) << RX_STAT_SENT_DROP);
+        inc = inc | ((((do_v & rules_naks)) & 16'hffff) << RX_STAT_NAK_SENT);
+        inc = inc | ((((do_v & rules_badresp)) & 16'hffff) << RX_STAT_BAD_RESPONSE);
+        inc = inc | ((((do_v & rules_gap)) & 16'hffff) << RX_STAT_READ_GAP);
+        inc = inc | (((i_sstale) & 16'hffff) << RX_STAT_SENT_STALE);
+        inc = inc | (((do_t) & 16'hffff) << RX_STAT_TIMEOUTS);
+        stat_count = 32'h0;
+        if (inc[0]) begin
+            st_0_d = st_0_q + 32'h1;
+        end
+        if (stat_addr == 0) begin
+            stat_count = st_0_q;
+        end
+        if (inc[1]) begin
+            st_1_d = st_1_q + 32'h1;
+        end
+        if (stat_addr == 1) begin
+            stat_count = st_1_q;
+        end
+        if (inc[2]) begin
+            st_2_d = st_2_q + 32'h1;
+        end
+        if (stat_addr == 2) begin
+            stat_count = st_2_q;
+        end
+        if (inc[3]) begin
+            st_3_d = st_3_q + 32'h1;
+        end
+        if (stat_addr == 3) begin
+            stat_count = st_3_q;
+        end
+        if (inc[4]) begin
+            st_4_d = st_4_q + 32'h1;
+        end
+        if (stat_addr == 4) begin
+            stat_count = st_4_q;
+        end
+        if (inc[5]) begin
+            st_5_d = st_5_q + 32'h1;
+        end
+        if (stat_addr == 5) begin
+            stat_count = st_5_q;
+        end
+        if (inc[6]) begin
+            st_6_d = st_6_q + 32'h1;
+        end
+        if (stat_addr == 6) begin
+            stat_count = st_6_q;
+        end
+        if (inc[7]) begin
+            st_7_d = st_7_q + 32'h1;
+        end
+        if (stat_addr == 7) begin
+            stat_count = st_7_q;
+        end
+        if (inc[8]) begin
+            st_8_d = st_8_q + 32'h1;
+        end
+        if (stat_addr == 8) begin
+            stat_count = st_8_q;
+        end
+        if (inc[9]) begin
+            st_9_d = st_9_q + 32'h1;
+        end
+        if (stat_addr == 9) begin
+            stat_count = st_9_q;
+        end
+        if (inc[10]) begin
+            st_10_d = st_10_q + 32'h1;
+        end
+        if (stat_addr == 10) begin
+            stat_count = st_10_q;
+        end
+        if (inc[11]) begin
+            st_11_d = st_11_q + 32'h1;
+        end
+        if (stat_addr == 11) begin
+            stat_count = st_11_q;
+        end
+        if (inc[12]) begin
+            st_12_d = st_12_q + 32'h1;
+        end
+        if (stat_addr == 12) begin
+            stat_count = st_12_q;
+        end
+        if (inc[13]) begin
+            st_13_d = st_13_q + 32'h1;
+        end
+        if (stat_addr == 13) begin
+            stat_count = st_13_q;
+        end
+        if (inc[14]) begin
+            st_14_d = st_14_q + 32'h1;
+        end
+        if (stat_addr == 14) begin
+            stat_count = st_14_q;
+        end
+        if (inc[15]) begin
+            st_15_d = st_15_q + 32'h1;
+        end
+        if (stat_addr == 15) begin
+            stat_count = st_15_q;
+        end
+        if (reset) begin
+            swept_d = 1'b0;
+            sweep_at_d = 32'h0;
+            p_valid_d = 1'b0;
+            p_tmo_d = 1'b0;
+            lw_hit_d = 1'b0;
+            r_valid_d = 1'b0;
+            e_valid_d = 1'b0;
+            n_valid_d = 1'b0;
+            m_valid_d = 1'b0;
+            d_valid_d = 1'b0;
+            st_0_d = 32'h0;
+            st_1_d = 32'h0;
+            st_2_d = 32'h0;
+            st_3_d = 32'h0;
+            st_4_d = 32'h0;
+            st_5_d = 32'h0;
+            st_6_d = 32'h0;
+            st_7_d = 32'h0;
+            st_8_d = 32'h0;
+            st_9_d = 32'h0;
+            st_10_d = 32'h0;
+            st_11_d = 32'h0;
+            st_12_d = 32'h0;
+            st_13_d = 32'h0;
+            st_14_d = 32'h0;
+            st_15_d = 32'h0;
+        end
+        m_axis_pktrecv_tvalid = r_valid_q;
+        m_axis_pktrecv_tdata = r_data_q;
+        m_axis_event_tvalid = e_valid_q;
+        m_axis_event_tdata = e_data_q;
+        m_axis_notify_tvalid = m_valid_q;
+        m_axis_notify_tdata = m_data_q;
+        m_axis_dma_cmd_tvalid = d_valid_q;
+        m_axis_dma_cmd_tdata = d_data_q;
+    end
+
+endmodule // rx_ctx
+
+module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,write,dma_addr,va,rlen,recv_word,ev_word,dma_word);
+
+    // Module arguments
+    input wire  [639:0] vd;
+    input wire  [318:0] w;
+    input wire  [9:0] flow;
+    input wire  [63:0] now;
+    input wire  [2:0] r_kind;
+    input wire  [7:0] r_syn;
+    input wire  [23:0] r_psn;
+    input wire  [23:0] r_msn;
+    input wire  [23:0] rw_psn;
+    input wire  [3:0] e_kind;
+    input wire  e_ece;
+    input wire  [31:0] e_seq;
+    input wire  [31:0] e_nxt;
+    input wire  [15:0] e_acked;
+    input wire  e_tele;
+    input wire  write;
+    input wire  [63:0] dma_addr;
+    input wire  [63:0] va;
+    input wire  [31:0] rlen;
+    output reg  [511:0] recv_word;
+    output reg  [511:0] ev_word;
+    output reg  [127:0] dma_word;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_REWIND = 3'h1;
+    localparam [2:0] RECV_READ = 3'h4;
+
+    // Stub signals
+    reg  [63:0] sw_h_0_a;
+    wire  [63:0] sw_h_0_y;
+    reg  [63:0] sw_h_1_a;
+    wire  [63:0] sw_h_1_y;
+    reg  [63:0] sw_h_2_a;
+    wire  [63:0] sw_h_2_y;
+    reg  [63:0] sw_h_3_a;
+    wire  [63:0] sw_h_3_y;
+    reg  [63:0] sw_h_4_a;
+    wire  [63:0] sw_h_4_y;
+
+    // Local signals
+    reg  [319:0] v_hops;
+    reg  [15:0] v_len;
+    reg  [2:0] v_nhop;
+    reg  v_fb;
+    reg  v_coll;
+    reg  [319:0] wire_hops;
+    reg  [319:0] num_hops;
+    reg  r_ece;
+    reg  [23:0] r_psn_be;
+    reg  [23:0] rw_psn_be;
+    reg  [31:0] r_aeth;
+
+    // Sub module instances
+    rx_ctx_rules_calc_sw_va sw_h_0(
+        .a(sw_h_0_a),
+        .y(sw_h_0_y)
+    );
+    rx_ctx_rules_calc_sw_va sw_h_1(
+        .a(sw_h_1_a),
+        .y(sw_h_1_y)
+    );
+    rx_ctx_rules_calc_sw_va sw_h_2(
+        .a(sw_h_2_a),
+        .y(sw_h_2_y)
+    );
+    rx_ctx_rules_calc_sw_va sw_h_3(
+        .a(sw_h_3_a),
+        .y(sw_h_3_y)
+    );
+    rx_ctx_rules_calc_sw_va sw_h_4(
+        .a(sw_h_4_a),
+        .y(sw_h_4_y)
+    );
+
+    // Update code
+    always @(*) begin
+        v_hops = vd[320+:320];
+        v_len = vd[160+:16];
+        v_nhop = vd[24+:3];
+        v_fb = (vd[20+:1] & vd[27+:1]);
+        v_coll = vd[20+:1] & ~vd[21+:1];
+        sw_h_0_a = v_hops[(32'h40 * 0)+:(64)];
+        sw_h_1_a = v_hops[(32'h40 * 1)+:(64)];
+        sw_h_2_a = v_hops[(32'h40 * 2)+:(64)];
+        sw_h_3_a = v_hops[(32'h40 * 3)+:(64)];
+        sw_h_4_a = v_hops[(32'h40 * 4)+:(64)];
+        wire_hops = 32'h0;
+        num_hops = 32'h0;
+        if (|v_fb) begin
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        end
+        if (v_nhop > 32'h0) begin
+            wire_hops = ((v_hops[0+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        end
+        if (v_nhop > 32'h1) begin
+            wire_hops = ((v_hops[0+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
+        end
+        if (v_nhop > 32'h2) begin
+            wire_hops = ((v_hops[0+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
+        end
+        if (v_nhop > 32'h3) begin
+            wire_hops = ((v_hops[0+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h_3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
+        end
+        if (v_nhop > 32'h4) begin
+            wire_hops = v_hops;
+            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h_3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((sw_h_4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
+        end
+        r_ece = 32'h0;
+        if ((vd[22+:2] == 32'h3) & (r_kind == RECV_ACK)) begin
+            r_ece = 32'h1;
+        end
+        r_psn_be = (((r_psn[0+:8]) & 24'hffffff) << 16) | (((r_psn[8+:8]) & 24'hffffff) << 8) | ((r_psn[16+:8]) & 24'hffffff);
+        rw_psn_be = (((rw_psn[0+:8]) & 24'hffffff) << 16) | (((rw_psn[8+:8]) & 24'hffffff) << 8) | ((rw_psn[16+:8]) & 24'hffffff);
+        r_aeth = ((r_syn) & 32'hffffffff) | (((r_msn[16+:8]) & 32'hffffffff) << 8) | (((r_msn[8+:8]) & 32'hffffffff) << 16) | (((r_msn[0+:8]) & 32'hffffffff) << 24);
+        recv_word = 32'h0;
+        recv_word[0+:16] = ((flow) & 16'hffff);
+        recv_word[17+:3] = r_kind;
+        if (r_kind == RECV_REWIND) begin
+            recv_word[32+:24] = rw_psn_be;
+        end
+        else begin
+            recv_word[32+:24] = r_psn_be;
+            recv_word[64+:32] = r_aeth;
+            recv_word[20+:1] = r_ece;
+            if (v_coll & (r_kind != RECV_READ)) begin
+                recv_word[16+:1] = 1'b1;
+                recv_word[96+:8] = ((v_nhop) & 8'hff);
+                recv_word[128+:320] = wire_hops;
+            end
+            if (r_kind == RECV_READ) begin
+                recv_word[104+:4] = w[315+:4];
+                recv_word[128+:32] = rlen;
+                recv_word[448+:64] = va;
+            end
+        end
+        ev_word = 32'h0;
+        ev_word[0+:16] = ((flow) & 16'hffff);
+        ev_word[16+:4] = e_kind;
+        ev_word[20+:1] = e_ece;
+        ev_word[32+:32] = e_seq;
+        ev_word[64+:32] = e_nxt;
+        ev_word[96+:64] = now;
+        ev_word[480+:16] = e_acked;
+        if (e_tele) begin
+            ev_word[24+:3] = v_nhop;
+            ev_word[21+:1] = v_fb;
+            ev_word[160+:320] = num_hops;
+        end
+        dma_word = 32'h0;
+        if (write) begin
+            dma_word[0+:64] = dma_addr;
+            dma_word[64+:7] = vd[48+:7];
+            dma_word[80+:14] = v_len[0+:14];
+            dma_word[96+:1] = 1'b1;
+            dma_word[112+:16] = ((flow) & 16'hffff);
+        end
+    end
+
+endmodule // rx_ctx_words
+
+module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_drop);
+
+    // Module arguments
+    input wire  [127:0] control;
+    input wire  [39:0] sent;
+    input wire  [318:0] w;
+    input wire  tmo;
+    output reg  c_we;
+    output reg  [318:0] c_word;
+    output reg  c_bad;
+    output reg  s_we;
+    output reg  [318:0] s_word;
+    output reg  s_stale;
+    output reg  s_drop;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_CREATE = 3'h1;
+    localparam [2:0] RX_OP_REMOVE = 3'h2;
+    localparam [2:0] RX_OP_READ = 3'h3;
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Local signals
+    reg  [2:0] c_op;
+    reg  [13:0] c_mtu;
+    reg  [23:0] c_qpn;
+    reg  [23:0] c_spsn;
+    reg  [3:0] c_log;
+    reg  c_create;
+    reg  c_remove;
+    reg  c_read;
+    reg  q_valid;
+    reg  [23:0] q_qpn;
+    reg  [31:0] q_una;
+    reg  [31:0] q_sent;
+    reg  [15:0] s_flow;
+    reg  s_id_ok;
+
+    // Update code
+    always @(*) begin
         q_valid = w[0+:1];
         q_qpn = w[1+:24];
-        q_mtu = ((w[25+:14]) & 32'hffffffff);
-        q_epsn = w[39+:24];
-        q_nak = w[63+:1];
-        q_act = w[64+:1];
-        q_addr = w[65+:64];
-        q_left = w[129+:32];
-        q_msn = w[161+:24];
         q_una = w[185+:32];
         q_sent = w[217+:32];
-        q_rd = w[249+:64];
-        q_gap = w[313+:1];
-        q_ract = w[314+:1];
-        q_log = w[315+:4];
+        c_op = control[0+:3];
+        c_mtu = control[16+:14];
+        c_qpn = control[32+:24];
+        c_spsn = control[96+:24];
         c_log = 32'hf;
         if (c_mtu == 32'h1) begin
             c_log = 32'h0;
@@ -575,54 +1036,626 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         c_create = (c_op == RX_OP_CREATE) & (c_mtu != 32'h0);
         c_remove = (c_op == RX_OP_REMOVE) & q_valid & (q_qpn == c_qpn);
         c_read = (c_op == RX_OP_READ) & q_valid & (q_qpn == c_qpn);
-        c_tmo = p_valid_q & (p_kind_q == RX_PICK_CTRL) & (c_op == RX_OP_TIMEOUT) & q_valid & (q_sent != q_una);
-        do_t = do_c & c_tmo;
-        s_next = p_sent_q[16+:24] == q_sent[0+:24];
-        s_sent1 = q_sent + 32'h1;
-        v_ok = vd[0+:8] == 32'h0;
+        c_we = 1'b0;
+        c_word = w;
+        c_bad = 1'b0;
+        if (c_create) begin
+            c_we = 1'b1;
+            c_word = 32'h0;
+            c_word[0+:1] = 1'b1;
+            c_word[1+:24] = c_qpn;
+            c_word[25+:14] = c_mtu;
+            c_word[39+:24] = control[64+:24];
+            c_word[185+:32] = ((c_spsn) & 32'hffffffff);
+            c_word[217+:32] = ((c_spsn) & 32'hffffffff);
+            c_word[315+:4] = c_log;
+        end
+        else if (c_remove) begin
+            c_we = 1'b1;
+            c_word = 32'h0;
+        end
+        else if (c_read) begin
+            c_we = 1'b1;
+            c_word[249+:64] = control[64+:64];
+            c_word[314+:1] = 1'b1;
+        end
+        else if (tmo) begin
+            c_we = 1'b1;
+            c_word[217+:32] = q_una;
+        end
+        else if ((c_op == RX_OP_TIMEOUT) & q_valid) begin
+            c_we = 1'b0;
+        end
+        else begin
+            c_bad = 1'b1;
+        end
+        s_flow = sent[0+:16];
+        s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
+        s_we = 1'b0;
+        s_word = w;
+        s_stale = 1'b0;
+        s_drop = 1'b0;
+        if (s_id_ok & q_valid) begin
+            if (sent[16+:24] == q_sent[0+:24]) begin
+                s_we = 1'b1;
+                s_word[217+:32] = q_sent + 32'h1;
+            end
+            else begin
+                s_stale = 1'b1;
+            end
+        end
+        else begin
+            s_drop = 1'b1;
+        end
+    end
+
+endmodule // rx_ctx_ctrl
+
+module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_syn,r_psn,r_msn,rw_psn,e_send,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,n_send,n_pkts,write,dma_addr,va,rlen,unk,oos,dup,bad,stale,nakoth,unsup,naks,badresp,gap);
+
+    // Module arguments
+    input wire  [639:0] vd;
+    input wire  [318:0] w;
+    input wire  seq;
+    input wire  nko;
+    input wire  [23:0] upto;
+    input wire  tmo_op;
+    output reg  tmo;
+    output reg  ok;
+    output reg  hit;
+    output reg  [318:0] new_w;
+    output reg  r_send;
+    output reg  [2:0] r_kind;
+    output reg  [7:0] r_syn;
+    output reg  [23:0] r_psn;
+    output reg  [23:0] r_msn;
+    output reg  [23:0] rw_psn;
+    output reg  e_send;
+    output reg  [3:0] e_kind;
+    output reg  e_ece;
+    output reg  [31:0] e_seq;
+    output reg  [31:0] e_nxt;
+    output reg  [15:0] e_acked;
+    output reg  e_tele;
+    output reg  n_send;
+    output reg  [31:0] n_pkts;
+    output reg  write;
+    output reg  [63:0] dma_addr;
+    output reg  [63:0] va;
+    output reg  [31:0] rlen;
+    output reg  unk;
+    output reg  oos;
+    output reg  dup;
+    output reg  bad;
+    output reg  stale;
+    output reg  nakoth;
+    output reg  unsup;
+    output reg  naks;
+    output reg  badresp;
+    output reg  gap;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_RX = 4'h1;
+    localparam [3:0] EV_LOSS = 4'h2;
+    localparam [3:0] EV_CNP = 4'h4;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_REWIND = 3'h1;
+    localparam [2:0] RECV_RESPONSE = 3'h2;
+    localparam [2:0] RECV_READ = 3'h4;
+
+    // AETH syndromes (sim::packet)
+    localparam [7:0] SYN_ACK = 8'h1f;
+    localparam [7:0] SYN_NAK_SEQ = 8'h60;
+    localparam [7:0] SYN_NAK_INVALID = 8'h61;
+
+    // Stub signals
+    reg  [639:0] calc_vd;
+    reg  [318:0] calc_w;
+    reg  calc_seq;
+    reg  [23:0] calc_upto;
+    reg  calc_tmo_op;
+    wire  calc_ok;
+    wire  calc_hit;
+    wire  calc_tmo;
+    wire  [63:0] calc_va;
+    wire  [31:0] calc_rlen;
+    wire  calc_e_tele;
+    wire  calc_is_req;
+    wire  calc_is_ack;
+    wire  calc_is_cnp;
+    wire  calc_is_tresp;
+    wire  calc_is_probe;
+    wire  calc_is_rreq;
+    wire  calc_is_rresp;
+    wire  calc_v_coll;
+    wire  calc_v_ce;
+    wire  [23:0] calc_v_psn;
+    wire  [31:0] calc_v_n;
+    wire  calc_ahead;
+    wire  calc_behind;
+    wire  calc_req_ok;
+    wire  [63:0] calc_wa;
+    wire  [63:0] calc_wa_n;
+    wire  [31:0] calc_wl_n;
+    wire  calc_act_n;
+    wire  [23:0] calc_epsn1;
+    wire  [23:0] calc_msn1;
+    wire  calc_rr_bad;
+    wire  [23:0] calc_rr_epsn;
+    wire  calc_rs_bad;
+    wire  [23:0] calc_dr;
+    wire  calc_er_neg;
+    wire  calc_becn;
+    wire  [31:0] calc_una1;
+    wire  [63:0] calc_rd_n;
+    wire  [23:0] calc_da;
+    wire  [23:0] calc_ea;
+    wire  calc_ack_stale;
+    wire  [31:0] calc_upto32;
+    wire  [31:0] calc_released;
+    wire  [15:0] calc_acked16;
+
+    // Local signals
+    reg  [23:0] q_epsn;
+    reg  q_nak;
+    reg  q_act;
+    reg  [63:0] q_addr;
+    reg  [31:0] q_left;
+    reg  [23:0] q_msn;
+    reg  [31:0] q_una;
+    reg  [31:0] q_sent;
+    reg  [63:0] q_rd;
+    reg  q_gap;
+    reg  q_ract;
+    reg  to_una;
+    reg  [23:0] n_epsn;
+    reg  n_nak;
+    reg  n_act;
+    reg  [63:0] n_addr;
+    reg  [31:0] n_left;
+    reg  [23:0] n_msn;
+    reg  [31:0] n_una;
+    reg  [31:0] n_sent;
+    reg  [63:0] n_rd;
+    reg  n_gap;
+    reg  n_ract;
+
+    // Sub module instances
+    rx_ctx_rules_calc calc(
+        .vd(calc_vd),
+        .w(calc_w),
+        .seq(calc_seq),
+        .upto(calc_upto),
+        .tmo_op(calc_tmo_op),
+        .ok(calc_ok),
+        .hit(calc_hit),
+        .tmo(calc_tmo),
+        .va(calc_va),
+        .rlen(calc_rlen),
+        .e_tele(calc_e_tele),
+        .is_req(calc_is_req),
+        .is_ack(calc_is_ack),
+        .is_cnp(calc_is_cnp),
+        .is_tresp(calc_is_tresp),
+        .is_probe(calc_is_probe),
+        .is_rreq(calc_is_rreq),
+        .is_rresp(calc_is_rresp),
+        .v_coll(calc_v_coll),
+        .v_ce(calc_v_ce),
+        .v_psn(calc_v_psn),
+        .v_n(calc_v_n),
+        .ahead(calc_ahead),
+        .behind(calc_behind),
+        .req_ok(calc_req_ok),
+        .wa(calc_wa),
+        .wa_n(calc_wa_n),
+        .wl_n(calc_wl_n),
+        .act_n(calc_act_n),
+        .epsn1(calc_epsn1),
+        .msn1(calc_msn1),
+        .rr_bad(calc_rr_bad),
+        .rr_epsn(calc_rr_epsn),
+        .rs_bad(calc_rs_bad),
+        .dr(calc_dr),
+        .er_neg(calc_er_neg),
+        .becn(calc_becn),
+        .una1(calc_una1),
+        .rd_n(calc_rd_n),
+        .da(calc_da),
+        .ea(calc_ea),
+        .ack_stale(calc_ack_stale),
+        .upto32(calc_upto32),
+        .released(calc_released),
+        .acked16(calc_acked16)
+    );
+
+    // Update code
+    always @(*) begin
+        q_epsn = w[39+:24];
+        q_nak = w[63+:1];
+        q_act = w[64+:1];
+        q_addr = w[65+:64];
+        q_left = w[129+:32];
+        q_msn = w[161+:24];
+        q_una = w[185+:32];
+        q_sent = w[217+:32];
+        q_rd = w[249+:64];
+        q_gap = w[313+:1];
+        q_ract = w[314+:1];
+        calc_vd = vd;
+        calc_w = w;
+        calc_seq = seq;
+        calc_upto = upto;
+        calc_tmo_op = tmo_op;
+        ok = calc_ok;
+        hit = calc_hit;
+        tmo = calc_tmo;
+        va = calc_va;
+        rlen = calc_rlen;
+        e_tele = calc_e_tele;
+        n_epsn = q_epsn;
+        n_nak = q_nak;
+        n_act = q_act;
+        n_addr = q_addr;
+        n_left = q_left;
+        n_msn = q_msn;
+        n_una = q_una;
+        n_sent = q_sent;
+        n_rd = q_rd;
+        n_gap = q_gap;
+        n_ract = q_ract;
+        r_send = 1'b0;
+        r_kind = RECV_ACK;
+        rw_psn = upto;
+        r_syn = SYN_ACK;
+        r_psn = calc_v_psn;
+        r_msn = q_msn;
+        to_una = 1'b0;
+        e_send = 1'b0;
+        e_kind = EV_ACK;
+        e_ece = 32'h0;
+        e_seq = q_una;
+        e_nxt = q_sent;
+        e_acked = 32'h0;
+        n_send = 1'b0;
+        n_pkts = 32'h0;
+        write = 1'b0;
+        unk = ok & ~hit;
+        oos = 1'b0;
+        dup = 1'b0;
+        bad = 1'b0;
+        stale = 1'b0;
+        nakoth = 1'b0;
+        unsup = 1'b0;
+        naks = 1'b0;
+        badresp = 1'b0;
+        gap = 1'b0;
+        if (hit) begin
+            if (calc_is_req | calc_is_rreq) begin
+                if (calc_v_coll) begin
+                    e_send = 1'b1;
+                    e_kind = EV_RX;
+                end
+                if (calc_ahead) begin
+                    if (q_nak) begin
+                        oos = 1'b1;
+                    end
+                    else begin
+                        naks = 1'b1;
+                        n_nak = 32'h1;
+                        r_send = 1'b1;
+                        r_syn = SYN_NAK_SEQ;
+                        r_psn = q_epsn;
+                    end
+                end
+                else if (calc_is_rreq & calc_rr_bad) begin
+                    bad = 1'b1;
+                    if (~calc_behind) begin
+                        n_act = 32'h0;
+                    end
+                    r_send = 1'b1;
+                    r_syn = SYN_NAK_INVALID;
+                end
+                else if (calc_is_rreq) begin
+                    r_send = 1'b1;
+                    r_kind = RECV_READ;
+                    if (calc_behind) begin
+                        dup = 1'b1;
+                    end
+                    else begin
+                        n_msn = calc_msn1;
+                        r_msn = calc_msn1;
+                        n_epsn = calc_rr_epsn;
+                        n_nak = 32'h0;
+                    end
+                end
+                else if (calc_behind) begin
+                    dup = 1'b1;
+                    r_send = 1'b1;
+                end
+                else if (~calc_req_ok) begin
+                    bad = 1'b1;
+                    n_act = 32'h0;
+                    r_send = 1'b1;
+                    r_syn = SYN_NAK_INVALID;
+                end
+                else begin
+                    r_send = 1'b1;
+                    n_addr = calc_wa_n;
+                    n_left = calc_wl_n;
+                    n_act = calc_act_n;
+                    if (calc_act_n == 32'h0) begin
+                        n_msn = calc_msn1;
+                        r_msn = calc_msn1;
+                    end
+                    n_epsn = calc_epsn1;
+                    n_nak = 32'h0;
+                    write = calc_v_n != 32'h0;
+                end
+            end
+            else if (calc_is_ack) begin
+                if (nko) begin
+                    nakoth = 1'b1;
+                end
+                else if (calc_ack_stale) begin
+                    stale = 1'b1;
+                end
+                else if (seq & (q_ract == 32'h1)) begin
+                    to_una = 1'b1;
+                end
+                else if (seq) begin
+                    n_send = calc_released != 32'h0;
+                    n_pkts = calc_released;
+                    r_send = calc_ea != 32'h0;
+                    r_kind = RECV_REWIND;
+                    n_una = calc_upto32;
+                    n_sent = calc_upto32;
+                    e_send = 1'b1;
+                    e_kind = EV_LOSS;
+                    e_seq = calc_upto32;
+                    e_nxt = calc_upto32;
+                end
+                else begin
+                    n_ract = 32'h0;
+                    n_send = 1'b1;
+                    n_pkts = ((calc_da) & 32'hffffffff);
+                    n_una = calc_upto32;
+                    e_send = 1'b1;
+                    e_seq = calc_upto32;
+                    e_acked = calc_acked16;
+                    e_ece = calc_becn;
+                end
+            end
+            else if (calc_is_cnp) begin
+                e_send = 1'b1;
+                e_kind = EV_CNP;
+            end
+            else if (calc_is_tresp) begin
+                e_send = 1'b1;
+            end
+            else if (calc_is_rresp) begin
+                if (calc_dr[23] | ~calc_er_neg) begin
+                    stale = 1'b1;
+                end
+                else if ((calc_dr != 32'h0) & (q_gap == 32'h1)) begin
+                    oos = 1'b1;
+                end
+                else if (calc_dr != 32'h0) begin
+                    gap = 1'b1;
+                    n_gap = 32'h1;
+                    to_una = 1'b1;
+                end
+                else if (calc_rs_bad) begin
+                    badresp = 1'b1;
+                end
+                else begin
+                    write = calc_v_n != 32'h0;
+                    n_rd = calc_rd_n;
+                    n_gap = 32'h0;
+                    n_una = calc_una1;
+                    n_send = 1'b1;
+                    n_pkts = 32'h1;
+                    e_send = 1'b1;
+                    e_seq = calc_una1;
+                    e_acked = 32'h1;
+                    if (calc_v_ce) begin
+                        e_ece = 32'h1;
+                    end
+                end
+            end
+            else if (calc_is_probe) begin
+                r_send = 1'b1;
+                r_kind = RECV_RESPONSE;
+                r_syn = 32'h0;
+                r_msn = 32'h0;
+            end
+            else begin
+                unsup = 1'b1;
+            end
+        end
+        if (tmo) begin
+            to_una = 1'b1;
+        end
+        if (to_una) begin
+            n_send = calc_released != 32'h0;
+            n_pkts = calc_released;
+            r_send = calc_released != 32'h0;
+            r_kind = RECV_REWIND;
+            rw_psn = q_una[0+:24];
+            n_sent = q_una;
+            e_send = 1'b1;
+            e_kind = EV_LOSS;
+            e_ece = 32'h0;
+            e_acked = 32'h0;
+            e_seq = q_una;
+            e_nxt = q_una;
+        end
+        dma_addr = calc_wa;
+        if (calc_is_rresp) begin
+            dma_addr = q_rd;
+        end
+        new_w = w;
+        new_w[39+:24] = n_epsn;
+        new_w[63+:1] = n_nak;
+        new_w[64+:1] = n_act;
+        new_w[65+:64] = n_addr;
+        new_w[129+:32] = n_left;
+        new_w[161+:24] = n_msn;
+        new_w[185+:32] = n_una;
+        new_w[217+:32] = n_sent;
+        new_w[249+:64] = n_rd;
+        new_w[313+:1] = n_gap;
+        new_w[314+:1] = n_ract;
+    end
+
+endmodule // rx_ctx_rules
+
+module rx_ctx_fwd(ram,last,use_last,w);
+
+    // Module arguments
+    input wire  [318:0] ram;
+    input wire  [318:0] last;
+    input wire  use_last;
+    output reg  [318:0] w;
+
+    // Update code
+    always @(*) begin
+        w = ram;
+        if (use_last) begin
+            w = last;
+        end
+    end
+
+endmodule // rx_ctx_fwd
+
+module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,is_ack,is_cnp,is_tresp,is_probe,is_rreq,is_rresp,v_coll,v_ce,v_psn,v_n,ahead,behind,req_ok,wa,wa_n,wl_n,act_n,epsn1,msn1,rr_bad,rr_epsn,rs_bad,dr,er_neg,becn,una1,rd_n,da,ea,ack_stale,upto32,released,acked16);
+
+    // Module arguments
+    input wire  [639:0] vd;
+    input wire  [318:0] w;
+    input wire  seq;
+    input wire  [23:0] upto;
+    input wire  tmo_op;
+    output reg  ok;
+    output reg  hit;
+    output reg  tmo;
+    output reg  [63:0] va;
+    output reg  [31:0] rlen;
+    output reg  e_tele;
+    output reg  is_req;
+    output reg  is_ack;
+    output reg  is_cnp;
+    output reg  is_tresp;
+    output reg  is_probe;
+    output reg  is_rreq;
+    output reg  is_rresp;
+    output reg  v_coll;
+    output reg  v_ce;
+    output reg  [23:0] v_psn;
+    output reg  [31:0] v_n;
+    output reg  ahead;
+    output reg  behind;
+    output reg  req_ok;
+    output reg  [63:0] wa;
+    output reg  [63:0] wa_n;
+    output reg  [31:0] wl_n;
+    output reg  act_n;
+    output reg  [23:0] epsn1;
+    output reg  [23:0] msn1;
+    output reg  rr_bad;
+    output reg  [23:0] rr_epsn;
+    output reg  rs_bad;
+    output reg  [23:0] dr;
+    output reg  er_neg;
+    output reg  becn;
+    output reg  [31:0] una1;
+    output reg  [63:0] rd_n;
+    output reg  [23:0] da;
+    output reg  [23:0] ea;
+    output reg  ack_stale;
+    output reg  [31:0] upto32;
+    output reg  [31:0] released;
+    output reg  [15:0] acked16;
+
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
+    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
+    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
+    localparam [7:0] OP_CNP = 8'h81;
+    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
+    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
+    // Stub signals
+    reg  [63:0] sw_va_a;
+    wire  [63:0] sw_va_y;
+
+    // Local signals
+    reg  q_valid;
+    reg  [23:0] q_qpn;
+    reg  [31:0] q_mtu;
+    reg  [23:0] q_epsn;
+    reg  q_act;
+    reg  [63:0] q_addr;
+    reg  [31:0] q_left;
+    reg  [23:0] q_msn;
+    reg  [31:0] q_una;
+    reg  [31:0] q_sent;
+    reg  [63:0] q_rd;
+    reg  [3:0] q_log;
+    reg  [7:0] v_op;
+    reg  [31:0] v_rlen_w;
+    reg  [23:0] dq;
+    reg  first;
+    reg  [31:0] wl;
+    reg  rr_multi;
+    reg  [23:0] rr_lm1;
+    reg  [23:0] rr_nm1;
+    reg  [23:0] rr_adv;
+    reg  [23:0] er;
+
+    // Sub module instances
+    rx_ctx_rules_calc_sw_va sw_va(
+        .a(sw_va_a),
+        .y(sw_va_y)
+    );
+
+    // Update code
+    always @(*) begin
+        q_valid = w[0+:1];
+        q_qpn = w[1+:24];
+        q_mtu = ((w[25+:14]) & 32'hffffffff);
+        q_epsn = w[39+:24];
+        q_act = w[64+:1];
+        q_addr = w[65+:64];
+        q_left = w[129+:32];
+        q_msn = w[161+:24];
+        q_una = w[185+:32];
+        q_sent = w[217+:32];
+        q_rd = w[249+:64];
+        q_log = w[315+:4];
+        tmo = tmo_op & q_valid & (q_sent != q_una);
+        ok = vd[0+:8] == 32'h0;
         v_op = vd[8+:8];
         v_ce = vd[22+:2] == 32'h3;
-        v_tele = vd[20+:1];
-        v_coll = v_tele & ~vd[21+:1];
-        v_nhop = vd[24+:3];
-        v_fb = (v_tele & vd[27+:1]);
+        v_coll = vd[20+:1] & ~vd[21+:1];
         v_psn = vd[96+:24];
+        becn = vd[17+:1];
         v_n = ((vd[160+:16]) & 32'hffffffff);
         sw_va_a = vd[192+:64];
+        va = sw_va_y;
         v_rlen_w = vd[288+:32];
-        v_rlen = (((v_rlen_w[0+:8]) & 32'hffffffff) << 24) | (((v_rlen_w[8+:8]) & 32'hffffffff) << 16) | (((v_rlen_w[16+:8]) & 32'hffffffff) << 8) | ((v_rlen_w[24+:8]) & 32'hffffffff);
-        v_hops = vd[320+:320];
-        sw_h0_a = v_hops[0+:64];
-        sw_h1_a = v_hops[64+:64];
-        sw_h2_a = v_hops[128+:64];
-        sw_h3_a = v_hops[192+:64];
-        sw_h4_a = v_hops[256+:64];
-        wire_hops = 32'h0;
-        num_hops = 32'h0;
-        if (|v_fb) begin
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        end
-        if (v_nhop > 32'h0) begin
-            wire_hops = ((v_hops[0+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        end
-        if (v_nhop > 32'h1) begin
-            wire_hops = ((v_hops[0+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
-        end
-        if (v_nhop > 32'h2) begin
-            wire_hops = ((v_hops[0+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
-        end
-        if (v_nhop > 32'h3) begin
-            wire_hops = ((v_hops[0+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
-        end
-        if (v_nhop > 32'h4) begin
-            wire_hops = v_hops;
-            num_hops = ((sw_h0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((sw_h4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
-        end
-        hit = v_ok & q_valid & (q_qpn == v_qpn);
+        rlen = (((v_rlen_w[0+:8]) & 32'hffffffff) << 24) | (((v_rlen_w[8+:8]) & 32'hffffffff) << 16) | (((v_rlen_w[16+:8]) & 32'hffffffff) << 8) | ((v_rlen_w[24+:8]) & 32'hffffffff);
+        hit = ok & q_valid & (q_qpn == vd[64+:24]);
         is_req = (v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_MIDDLE) | (v_op == OP_RDMA_WRITE_LAST) | (v_op == OP_RDMA_WRITE_ONLY);
         is_ack = v_op == OP_ACKNOWLEDGE;
         is_cnp = v_op == OP_CNP;
@@ -630,13 +1663,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         is_probe = v_op == OP_HPCC_PROBE;
         is_rreq = v_op == OP_RDMA_READ_REQUEST;
         is_rresp = (v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE) | (v_op == OP_RDMA_READ_RESPONSE_LAST) | (v_op == OP_RDMA_READ_RESPONSE_ONLY);
+        e_tele = vd[20+:1] & ~is_cnp & ~tmo;
         dq = v_psn - q_epsn;
         ahead = (dq != 32'h0) & ~dq[23];
         behind = dq[23];
         first = (v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_ONLY);
-        req_ok = ~q_act & (v_n <= q_mtu) & (v_n == v_rlen);
+        req_ok = ~q_act & (v_n <= q_mtu) & (v_n == rlen);
         if (v_op == OP_RDMA_WRITE_FIRST) begin
-            req_ok = ~q_act & (v_n == q_mtu) & (v_rlen > q_mtu);
+            req_ok = ~q_act & (v_n == q_mtu) & (rlen > q_mtu);
         end
         else if (v_op == OP_RDMA_WRITE_MIDDLE) begin
             req_ok = q_act & (v_n == q_mtu) & (v_n < q_left);
@@ -648,7 +1682,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         wl = q_left;
         if (first) begin
             wa = sw_va_y;
-            wl = v_rlen;
+            wl = rlen;
         end
         wa_n = wa + ((v_n) & 64'hffffffffffffffff);
         wl_n = wl - v_n;
@@ -657,10 +1691,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             act_n = 32'h1;
         end
         epsn1 = q_epsn + 32'h1;
-        rr_multi = v_rlen > q_mtu;
-        rr_lm1 = v_rlen[8+:24];
-        if (~|v_rlen[0+:8]) begin
-            rr_lm1 = v_rlen[8+:24] - 32'h1;
+        msn1 = q_msn + 32'h1;
+        rr_multi = rlen > q_mtu;
+        rr_lm1 = rlen[8+:24];
+        if (~|rlen[0+:8]) begin
+            rr_lm1 = rlen[8+:24] - 32'h1;
         end
         rr_nm1 = rr_lm1;
         if (q_log == 32'h9) begin
@@ -678,7 +1713,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         if (q_log == 32'hd) begin
             rr_nm1 = ((rr_lm1[5+:19]) & 24'hffffff);
         end
-        rr_bad = (rr_multi & ((q_log == 32'hf) | (q_log < 32'h8) | (v_rlen > 32'h40000000))) | (~behind & q_act);
+        rr_bad = (rr_multi & ((q_log == 32'hf) | (q_log < 32'h8) | (rlen > 32'h40000000))) | (~behind & q_act);
         rr_adv = 32'h1;
         if (rr_multi) begin
             rr_adv = rr_nm1 + 32'h1;
@@ -687,557 +1722,23 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         rs_bad = (v_n > q_mtu) | (((v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE)) & (v_n != q_mtu));
         dr = v_psn - q_una[0+:24];
         er = v_psn - q_sent[0+:24];
+        er_neg = er[23];
         una1 = q_una + 32'h1;
         rd_n = q_rd + ((v_n) & 64'hffffffffffffffff);
-        msn1 = q_msn + 32'h1;
-        seq_err = p_seq_q;
-        nak_other = p_nko_q;
-        upto = p_upto_q;
         da = upto - q_una[0+:24];
         ea = upto - q_sent[0+:24];
-        stale = da[23] | ((da == 32'h0) & ~seq_err) | ((ea != 32'h0) & ~ea[23]);
+        ack_stale = da[23] | ((da == 32'h0) & ~seq) | ((ea != 32'h0) & ~ea[23]);
         upto32 = q_una + ((da) & 32'hffffffff);
         released = q_sent - q_una;
         acked16 = da[0+:16];
         if (da[16+:8] != 32'h0) begin
             acked16 = 32'hffff;
         end
-        n_epsn = q_epsn;
-        n_nak = w[63+:1];
-        n_act = w[64+:1];
-        n_addr = q_addr;
-        n_left = q_left;
-        n_msn = q_msn;
-        n_una = q_una;
-        n_sent = q_sent;
-        r_send = 1'b0;
-        r_rewind = 1'b0;
-        r_resp = 32'h0;
-        r_rd = 32'h0;
-        rw_psn = upto;
-        n_rd = q_rd;
-        i_badresp = 1'b0;
-        i_gap = 1'b0;
-        to_una = 1'b0;
-        n_gap = q_gap;
-        n_ract = q_ract;
-        r_syn = 32'h1f;
-        r_psn = v_psn;
-        r_msn = q_msn;
-        e_send = 1'b0;
-        e_kind = EV_ACK;
-        e_ece = 32'h0;
-        e_seq = q_una;
-        e_nxt = q_sent;
-        e_acked = 32'h0;
-        n_send = 1'b0;
-        n_pkts = 32'h0;
-        write = 1'b0;
-        i_unk = 1'b0;
-        i_oos = 1'b0;
-        i_dup = 1'b0;
-        i_bad = 1'b0;
-        i_stale = 1'b0;
-        i_nakoth = 1'b0;
-        i_unsup = 1'b0;
-        i_naks = 1'b0;
-        if (v_ok & ~hit) begin
-            i_unk = 1'b1;
-        end
-        if (hit) begin
-            if (is_req | is_rreq) begin
-                if (v_coll) begin
-                    e_send = 1'b1;
-                    e_kind = EV_RX;
-                end
-                if (ahead) begin
-                    if (q_nak) begin
-                        i_oos = 1'b1;
-                    end
-                    else begin
-                        i_naks = 1'b1;
-                        n_nak = 32'h1;
-                        r_send = 1'b1;
-                        r_syn = 32'h60;
-                        r_psn = q_epsn;
-                    end
-                end
-                else if (is_rreq & rr_bad) begin
-                    i_bad = 1'b1;
-                    if (~behind) begin
-                        n_act = 32'h0;
-                    end
-                    r_send = 1'b1;
-                    r_syn = 32'h61;
-                end
-                else if (is_rreq) begin
-                    r_send = 1'b1;
-                    r_rd = 32'h1;
-                    if (behind) begin
-                        i_dup = 1'b1;
-                    end
-                    else begin
-                        n_msn = msn1;
-                        r_msn = msn1;
-                        n_epsn = rr_epsn;
-                        n_nak = 32'h0;
-                    end
-                end
-                else if (behind) begin
-                    i_dup = 1'b1;
-                    r_send = 1'b1;
-                end
-                else if (~req_ok) begin
-                    i_bad = 1'b1;
-                    n_act = 32'h0;
-                    r_send = 1'b1;
-                    r_syn = 32'h61;
-                end
-                else begin
-                    r_send = 1'b1;
-                    n_addr = wa_n;
-                    n_left = wl_n;
-                    n_act = act_n;
-                    if (act_n == 32'h0) begin
-                        n_msn = msn1;
-                        r_msn = msn1;
-                    end
-                    n_epsn = epsn1;
-                    n_nak = 32'h0;
-                    write = v_n != 32'h0;
-                end
-            end
-            else if (is_ack) begin
-                if (nak_other) begin
-                    i_nakoth = 1'b1;
-                end
-                else if (stale) begin
-                    i_stale = 1'b1;
-                end
-                else if (seq_err & (q_ract == 32'h1)) begin
-                    to_una = 1'b1;
-                end
-                else if (seq_err) begin
-                    n_send = released != 32'h0;
-                    n_pkts = released;
-                    r_send = ea != 32'h0;
-                    r_rewind = 1'b1;
-                    n_una = upto32;
-                    n_sent = upto32;
-                    e_send = 1'b1;
-                    e_kind = EV_LOSS;
-                    e_seq = upto32;
-                    e_nxt = upto32;
-                end
-                else begin
-                    n_ract = 32'h0;
-                    n_send = 1'b1;
-                    n_pkts = ((da) & 32'hffffffff);
-                    n_una = upto32;
-                    e_send = 1'b1;
-                    e_seq = upto32;
-                    e_acked = acked16;
-                    e_ece = vd[17+:1];
-                end
-            end
-            else if (is_cnp) begin
-                e_send = 1'b1;
-                e_kind = EV_CNP;
-            end
-            else if (is_tresp) begin
-                e_send = 1'b1;
-            end
-            else if (is_rresp) begin
-                if (dr[23] | ~er[23]) begin
-                    i_stale = 1'b1;
-                end
-                else if ((dr != 32'h0) & (q_gap == 32'h1)) begin
-                    i_oos = 1'b1;
-                end
-                else if (dr != 32'h0) begin
-                    i_gap = 1'b1;
-                    n_gap = 32'h1;
-                    to_una = 1'b1;
-                end
-                else if (rs_bad) begin
-                    i_badresp = 1'b1;
-                end
-                else begin
-                    write = v_n != 32'h0;
-                    n_rd = rd_n;
-                    n_gap = 32'h0;
-                    n_una = una1;
-                    n_send = 1'b1;
-                    n_pkts = 32'h1;
-                    e_send = 1'b1;
-                    e_seq = una1;
-                    e_acked = 32'h1;
-                    if (v_ce) begin
-                        e_ece = 32'h1;
-                    end
-                end
-            end
-            else if (is_probe) begin
-                r_send = 1'b1;
-                r_resp = 32'h1;
-                r_syn = 32'h0;
-                r_msn = 32'h0;
-            end
-            else begin
-                i_unsup = 1'b1;
-            end
-        end
-        if (c_tmo) begin
-            to_una = 1'b1;
-        end
-        if (to_una) begin
-            n_send = released != 32'h0;
-            n_pkts = released;
-            r_send = released != 32'h0;
-            r_rewind = 1'b1;
-            r_resp = 32'h0;
-            r_rd = 32'h0;
-            rw_psn = q_una[0+:24];
-            n_sent = q_una;
-            e_send = 1'b1;
-            e_kind = EV_LOSS;
-            e_ece = 32'h0;
-            e_acked = 32'h0;
-            e_seq = q_una;
-            e_nxt = q_una;
-        end
-        r_ece = 32'h0;
-        if (v_ce & (r_resp == 32'h0) & (r_rd == 32'h0)) begin
-            r_ece = 32'h1;
-        end
-        r_psn_be = (((r_psn[0+:8]) & 24'hffffff) << 16) | (((r_psn[8+:8]) & 24'hffffff) << 8) | ((r_psn[16+:8]) & 24'hffffff);
-        rw_psn_be = (((rw_psn[0+:8]) & 24'hffffff) << 16) | (((rw_psn[8+:8]) & 24'hffffff) << 8) | ((rw_psn[16+:8]) & 24'hffffff);
-        r_aeth = ((r_syn) & 32'hffffffff) | (((r_msn[16+:8]) & 32'hffffffff) << 8) | (((r_msn[8+:8]) & 32'hffffffff) << 16) | (((r_msn[0+:8]) & 32'hffffffff) << 24);
-        r_kind3 = (((r_rd) & 3'h7) << 2) | (((r_resp) & 3'h7) << 1);
-        r_word = 32'h0;
-        r_word[0+:16] = ((a2) & 16'hffff);
-        if (r_rewind) begin
-            r_word[17+:3] = RECV_REWIND;
-            r_word[32+:24] = rw_psn_be;
-        end
-        else begin
-            r_word[17+:3] = r_kind3;
-            r_word[32+:24] = r_psn_be;
-            r_word[64+:32] = r_aeth;
-            r_word[20+:1] = r_ece;
-            if (v_coll & (r_rd == 32'h0)) begin
-                r_word[16+:1] = 1'b1;
-                r_word[96+:8] = ((v_nhop) & 8'hff);
-                r_word[128+:320] = wire_hops;
-            end
-            if (r_rd == 32'h1) begin
-                r_word[104+:4] = q_log;
-                r_word[128+:32] = v_rlen;
-                r_word[448+:64] = sw_va_y;
-            end
-        end
-        e_word = 32'h0;
-        e_word[0+:16] = ((a2) & 16'hffff);
-        e_word[16+:4] = e_kind;
-        e_word[20+:1] = e_ece;
-        e_word[32+:32] = e_seq;
-        e_word[64+:32] = e_nxt;
-        e_word[96+:64] = p_now_q;
-        e_word[480+:16] = e_acked;
-        if (v_tele & ~is_cnp & ~c_tmo) begin
-            e_word[24+:3] = v_nhop;
-            e_word[21+:1] = v_fb;
-            e_word[160+:320] = num_hops;
-        end
-        dma_a = wa;
-        if (is_rresp) begin
-            dma_a = q_rd;
-        end
-        dma_word = 32'h0;
-        if (write) begin
-            dma_word[0+:64] = dma_a;
-            dma_word[64+:7] = vd[48+:7];
-            dma_word[80+:14] = v_n[0+:14];
-            dma_word[96+:1] = 1'b1;
-            dma_word[112+:16] = ((a2) & 16'hffff);
-        end
-        wr_addr = a2;
-        if (~swept_q) begin
-            wr_addr = sweep_at_q;
-        end
-        qp_write_address = wr_addr;
-        q_we = 1'b0;
-        q_wd = w;
-        i_cbad = 1'b0;
-        i_sdrop = 1'b0;
-        i_sstale = 1'b0;
-        if (~swept_q) begin
-            q_we = 1'b1;
-            q_wd = 32'h0;
-            sweep_at_d = sweep_at_q + 32'h1;
-            if (&sweep_at_q) begin
-                swept_d = 1'b1;
-            end
-        end
-        else if (do_c) begin
-            if (c_create) begin
-                q_we = 1'b1;
-                q_wd = 32'h0;
-                q_wd[0+:1] = one;
-                q_wd[1+:24] = c_qpn;
-                q_wd[25+:14] = c_mtu;
-                q_wd[39+:24] = p_ctrl_q[64+:24];
-                q_wd[185+:32] = ((c_spsn) & 32'hffffffff);
-                q_wd[217+:32] = ((c_spsn) & 32'hffffffff);
-                q_wd[315+:4] = c_log;
-            end
-            else if (c_remove) begin
-                q_we = 1'b1;
-                q_wd = 32'h0;
-            end
-            else if (c_read) begin
-                q_we = 1'b1;
-                q_wd[249+:64] = p_ctrl_q[64+:64];
-                q_wd[314+:1] = one;
-            end
-            else if (c_tmo) begin
-                q_we = 1'b1;
-                q_wd[217+:32] = q_una;
-            end
-            else if ((c_op == RX_OP_TIMEOUT) & q_valid) begin
-                q_we = 1'b0;
-            end
-            else begin
-                i_cbad = 1'b1;
-            end
-        end
-        else if (do_s) begin
-            if (s_id_ok & q_valid) begin
-                if (s_next) begin
-                    q_we = 1'b1;
-                    q_wd[217+:32] = s_sent1;
-                end
-                else begin
-                    i_sstale = 1'b1;
-                end
-            end
-            else begin
-                i_sdrop = 1'b1;
-            end
-        end
-        else if (do_v & hit) begin
-            q_we = 1'b1;
-            q_wd[39+:24] = n_epsn;
-            q_wd[63+:1] = n_nak;
-            q_wd[64+:1] = n_act;
-            q_wd[65+:64] = n_addr;
-            q_wd[129+:32] = n_left;
-            q_wd[161+:24] = n_msn;
-            q_wd[185+:32] = n_una;
-            q_wd[217+:32] = n_sent;
-            q_wd[249+:64] = n_rd;
-            q_wd[313+:1] = n_gap;
-            q_wd[314+:1] = n_ract;
-        end
-        qp_write_enable = q_we;
-        qp_write_data = q_wd;
-        lw_hit_d = q_we & swept_q & (next_a2 == a2);
-        lw_data_d = q_wd;
-        n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
-        n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
-        if (m_axis_pktrecv_tready) begin
-            r_valid_d = 1'b0;
-        end
-        if (m_axis_event_tready) begin
-            e_valid_d = 1'b0;
-        end
-        if (m_axis_notify_tready) begin
-            m_valid_d = 1'b0;
-        end
-        n_word = 32'h0;
-        n_word[0+:32] = n_pkts;
-        n_word[32+:16] = ((a2) & 16'hffff);
-        n_one = 32'h0;
-        n_one[0+:32] = one32;
-        n_one[32+:16] = ((a2) & 16'hffff);
-        m_word = 32'h0;
-        m_word[0+:32] = n_bytes;
-        m_word[32+:16] = n_data_q[32+:16];
-        if (n_move) begin
-            m_valid_d = 1'b1;
-            m_data_d = m_word;
-            n_valid_d = 1'b0;
-        end
-        if (m_axis_dma_cmd_tready) begin
-            d_valid_d = 1'b0;
-        end
-        if (do_t) begin
-            r_valid_d = 1'b1;
-            r_data_d = r_word;
-            e_valid_d = 1'b1;
-            e_data_d = e_word;
-            n_valid_d = 1'b1;
-            n_data_d = n_word;
-        end
-        if (do_v) begin
-            d_valid_d = 1'b1;
-            d_data_d = dma_word;
-            if (r_send) begin
-                r_valid_d = 1'b1;
-                r_data_d = r_word;
-            end
-            if (e_send) begin
-                e_valid_d = 1'b1;
-                e_data_d = e_word;
-            end
-            if (n_send) begin
-                n_valid_d = 1'b1;
-                n_data_d = n_word;
-            end
-        end
-        if (i_sstale) begin
-            n_valid_d = 1'b1;
-            n_data_d = n_one;
-        end
-        i_rec = do_v;
-        i_pdrop = do_v & ~v_ok;
-        if (i_rec) begin
-            st0_d = st0_q + 32'h1;
-        end
-        if (i_pdrop) begin
-            st1_d = st1_q + 32'h1;
-        end
-        if (do_v & i_unk) begin
-            st2_d = st2_q + 32'h1;
-        end
-        if (do_v & i_oos) begin
-            st3_d = st3_q + 32'h1;
-        end
-        if (do_v & i_dup) begin
-            st4_d = st4_q + 32'h1;
-        end
-        if (do_v & i_bad) begin
-            st5_d = st5_q + 32'h1;
-        end
-        if (do_v & i_stale) begin
-            st6_d = st6_q + 32'h1;
-        end
-        if (do_v & i_nakoth) begin
-            st7_d = st7_q + 32'h1;
-        end
-        if (do_v & i_unsup) begin
-            st8_d = st8_q + 32'h1;
-        end
-        if (i_cbad) begin
-            st9_d = st9_q + 32'h1;
-        end
-        if (i_sdrop) begin
-            st10_d = st10_q + 32'h1;
-        end
-        if (do_v & i_naks) begin
-            st11_d = st11_q + 32'h1;
-        end
-        if (do_v & i_badresp) begin
-            st12_d = st12_q + 32'h1;
-        end
-        if (do_v & i_gap) begin
-            st13_d = st13_q + 32'h1;
-        end
-        if (i_sstale) begin
-            st14_d = st14_q + 32'h1;
-        end
-        if (do_t) begin
-            st15_d = st15_q + 32'h1;
-        end
-        if (reset) begin
-            swept_d = 1'b0;
-            sweep_at_d = 32'h0;
-            p_valid_d = 1'b0;
-            lw_hit_d = 1'b0;
-            r_valid_d = 1'b0;
-            e_valid_d = 1'b0;
-            n_valid_d = 1'b0;
-            m_valid_d = 1'b0;
-            d_valid_d = 1'b0;
-            st0_d = 32'h0;
-            st1_d = 32'h0;
-            st2_d = 32'h0;
-            st3_d = 32'h0;
-            st4_d = 32'h0;
-            st5_d = 32'h0;
-            st6_d = 32'h0;
-            st7_d = 32'h0;
-            st8_d = 32'h0;
-            st9_d = 32'h0;
-            st10_d = 32'h0;
-            st11_d = 32'h0;
-            st12_d = 32'h0;
-            st13_d = 32'h0;
-            st14_d = 32'h0;
-            st15_d = 32'h0;
-        end
-        m_axis_pktrecv_tvalid = r_valid_q;
-        m_axis_pktrecv_tdata = r_data_q;
-        m_axis_event_tvalid = e_valid_q;
-        m_axis_event_tdata = e_data_q;
-        m_axis_notify_tvalid = m_valid_q;
-        m_axis_notify_tdata = m_data_q;
-        m_axis_dma_cmd_tvalid = d_valid_q;
-        m_axis_dma_cmd_tdata = d_data_q;
-        stat_count = 32'h0;
-        if (stat_addr == 32'h0) begin
-            stat_count = st0_q;
-        end
-        if (stat_addr == 32'h1) begin
-            stat_count = st1_q;
-        end
-        if (stat_addr == 32'h2) begin
-            stat_count = st2_q;
-        end
-        if (stat_addr == 32'h3) begin
-            stat_count = st3_q;
-        end
-        if (stat_addr == 32'h4) begin
-            stat_count = st4_q;
-        end
-        if (stat_addr == 32'h5) begin
-            stat_count = st5_q;
-        end
-        if (stat_addr == 32'h6) begin
-            stat_count = st6_q;
-        end
-        if (stat_addr == 32'h7) begin
-            stat_count = st7_q;
-        end
-        if (stat_addr == 32'h8) begin
-            stat_count = st8_q;
-        end
-        if (stat_addr == 32'h9) begin
-            stat_count = st9_q;
-        end
-        if (stat_addr == 32'ha) begin
-            stat_count = st10_q;
-        end
-        if (stat_addr == 32'hb) begin
-            stat_count = st11_q;
-        end
-        if (stat_addr == 32'hc) begin
-            stat_count = st12_q;
-        end
-        if (stat_addr == 32'hd) begin
-            stat_count = st13_q;
-        end
-        if (stat_addr == 32'he) begin
-            stat_count = st14_q;
-        end
-        if (stat_addr == 32'hf) begin
-            stat_count = st15_q;
-        end
     end
 
-endmodule // rx_ctx
+endmodule // rx_ctx_rules_calc
 
-module rx_ctx_sw_h4(a,y);
+module rx_ctx_rules_calc_sw_va(a,y);
 
     // Module arguments
     input wire  [63:0] a;
@@ -1247,6 +1748,6 @@ module rx_ctx_sw_h4(a,y);
     always @(*) begin
         y = {a[7:0], a[15:8], a[23:16], a[31:24], a[39:32], a[47:40], a[55:48], a[63:56]};
     end
-endmodule // rx_ctx_sw_h4
+endmodule // rx_ctx_rules_calc_sw_va
 
 `resetall

@@ -144,8 +144,24 @@ pub fn all() -> Result<Vec<Exported>, ExportError> {
     crate::export_once::once(blocks()?)
 }
 
+/// Stack for building the blocks: a top holds every block by value (hpcc_nic_core's struct
+/// is 768 KB of signals, rx_ctx's 77 KB) and is built and moved on the stack more than once,
+/// which outgrew a test thread's 2 MiB default when rx_ctx was split into blocks.
+const EXPORT_STACK: usize = 64 << 20;
+
 /// Every exported block, each file self-contained as rust-hdl writes it, in filelist order.
+/// Built on a thread of its own with `EXPORT_STACK` bytes of stack, whichever thread asks.
 pub fn blocks() -> Result<Vec<Exported>, ExportError> {
+    std::thread::Builder::new()
+        .name("export".into())
+        .stack_size(EXPORT_STACK)
+        .spawn(build_blocks)
+        .expect("spawn the export thread")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     let mut v = vec![flow_sched(FLOW_SCHED_BITS[0], "flow_sched")?];
     v.extend(div_pipes()?);
     v.extend(mul_pipes()?);

@@ -282,6 +282,8 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Tx input picks", crate::tx_ctx::PICK_BITS, crate::tx_ctx::TX_PICKS),
     ("Rx control word ops (sim)", RX_CREATE.op.width, crate::rx_ctx::RX_OPS),
     ("Rx input picks", crate::rx_ctx::PICK_BITS, crate::rx_ctx::RX_PICKS),
+    ("Rx context counters (sim)", crate::rx_ctx::STAT_BITS, crate::rx_ctx::RX_STATS),
+    ("AETH syndromes (sim::packet)", VERDICT.aeth_syndrome.width, crate::rx_ctx_rules::AETH_SYNDROMES),
     ("Sequencer states", crate::hpcc_nic_core::SEQ_BITS, crate::hpcc_nic_core::SEQ_STATES),
     ("Command ops (CSR CMD, and internal)", crate::hpcc_nic_core::CMD_OP_BITS, crate::hpcc_nic_core::CMD_OPS),
     ("Command errors (CSR STATUS)", crate::hpcc_nic_core::ERR_BITS, crate::hpcc_nic_core::CMD_ERRORS),

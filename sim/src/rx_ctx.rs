@@ -22,7 +22,7 @@
 
 use crate::layout::{le_bytes, CC_EVENT, RX_CREATE, RX_READ, SENT};
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
-use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID};
+use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID, SYN_NAK_SEQ};
 use crate::rx_pipe::Verdict;
 use crate::rx_dma::Cmd;
 use crate::tx_ctx::{PktRecv, ReadPos, ReadResp, Recv, Response, Rewind};
@@ -647,7 +647,7 @@ impl RxCtx {
     ) -> Out {
         let mut out = Out::default();
         let s = v.aeth_syndrome;
-        let seq_err = s == 0x60;
+        let seq_err = s == SYN_NAK_SEQ;
         if s >> 5 != 0 && !seq_err {
             self.bump(stat::NAK_OTHER);
             return out;

@@ -242,6 +242,20 @@ pub enum Syndrome {
 /// ACK credit count meaning "end-to-end flow control not used".
 pub const ACK_CREDITS_INVALID: u8 = 31;
 
+/// The syndrome bytes the RTL writes and tests by name (`Syndrome::bits` is not `const`;
+/// the test below ties them to it): an ACK with no credit count, NAK PSN sequence error,
+/// NAK invalid request.
+pub const SYN_ACK: u8 = ACK_CREDITS_INVALID;
+pub const SYN_NAK_SEQ: u8 = 0x60;
+pub const SYN_NAK_INVALID: u8 = 0x61;
+
+#[test]
+fn syndrome_bytes_are_the_enums() {
+    assert_eq!(Syndrome::Ack { credits: ACK_CREDITS_INVALID }.bits(), SYN_ACK);
+    assert_eq!(Syndrome::Nak(NakCode::PsnSequenceError).bits(), SYN_NAK_SEQ);
+    assert_eq!(Syndrome::Nak(NakCode::InvalidRequest).bits(), SYN_NAK_INVALID);
+}
+
 impl Syndrome {
     pub fn bits(self) -> u8 {
         match self {
