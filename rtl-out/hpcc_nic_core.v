@@ -67,8 +67,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     localparam [3:0] EV_CREATE = 4'h6;
 
     // CC algorithms (the cc_event word's alg; sim, cc_codes)
-    localparam [1:0] ALG_HPCC = 2'h0;
-    localparam [1:0] ALG_RX_HPCC = 2'h1;
     localparam [1:0] ALG_DCQCN = 2'h3;
 
     // Tx control word ops (sim)
@@ -488,56 +486,93 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] nt_flow_q = 16'h0;
     reg  [31:0] nt_pkts_d;
     reg  [31:0] nt_pkts_q = 32'h0;
-    reg  [9:0] algs_read_address;
-    wire  [2:0] algs_read_data;
-    reg  [9:0] algs_write_address;
-    reg  [2:0] algs_write_data;
-    reg  algs_write_enable;
-    reg  pq_valid_d;
-    reg  pq_valid_q = 1'h0;
-    reg  [15:0] pq_flow_d;
-    reg  [15:0] pq_flow_q = 16'h0;
-    reg  [31:0] probes_d;
-    reg  [31:0] probes_q = 32'h0;
+    reg  timer_reset;
+    reg  [31:0] timer_gap;
+    reg  [7:0] timer_rto_rounds;
+    reg  [3:0] timer_rto_retries;
+    reg  timer_alg_we;
+    reg  [9:0] timer_alg_flow;
+    reg  timer_alg_create;
+    reg  [1:0] timer_alg;
+    reg  timer_alg_probe;
+    reg  timer_ft_we;
+    reg  [9:0] timer_ft_flow;
+    reg  timer_ft_out;
+    reg  [23:0] timer_ft_una;
+    reg  timer_sweep;
+    reg  [9:0] timer_sweep_addr;
+    wire  timer_tm_valid;
+    reg  timer_tm_take;
+    wire  [9:0] timer_flow;
+    wire  timer_rq_valid;
+    wire  timer_rq_fail;
+    wire  [9:0] timer_rq_flow;
+    reg  timer_rq_take;
+    wire  timer_pq_valid;
+    wire  [15:0] timer_pq_flow;
+    reg  timer_pq_take;
+    wire  [31:0] timer_stat_events;
+    wire  [31:0] timer_stat_probes;
+    reg  tx_bytes_reset;
+    reg  tx_bytes_rd_take;
+    reg  [15:0] tx_bytes_rd_flow;
+    reg  [13:0] tx_bytes_rd_len;
+    reg  [31:0] tx_bytes_thr;
+    reg  tx_bytes_alg_we;
+    reg  [9:0] tx_bytes_alg_flow;
+    reg  tx_bytes_alg_create;
+    reg  [1:0] tx_bytes_alg;
+    reg  tx_bytes_sweep;
+    reg  [9:0] tx_bytes_sweep_addr;
+    wire  tx_bytes_ev_valid;
+    wire  [9:0] tx_bytes_ev_flow;
+    wire  [31:0] tx_bytes_ev_bytes;
+    reg  tx_bytes_ev_take;
+    wire  [31:0] tx_bytes_stat_events;
+    reg  feedback_reset;
+    reg  feedback_ev_take;
+    reg  feedback_ev_feedback;
+    reg  [15:0] feedback_ev_flow;
+    reg  [31:0] feedback_ev_w;
+    reg  [31:0] feedback_rate_mul;
+    reg  [31:0] feedback_line;
+    reg  feedback_alg_we;
+    reg  [9:0] feedback_alg_flow;
+    reg  feedback_alg_create;
+    reg  [1:0] feedback_alg;
+    reg  feedback_sweep;
+    reg  [9:0] feedback_sweep_addr;
+    wire  [79:0] feedback_m_axis_update_tdata;
+    wire  feedback_m_axis_update_tvalid;
+    reg  feedback_m_axis_update_tready;
+    wire  feedback_busy;
+    wire  [31:0] feedback_stat_applied;
+    wire  [31:0] feedback_stat_ignored;
+    reg  cpl_reset;
+    reg  cpl_done;
+    reg  cpl_done_read;
+    reg  [63:0] cpl_done_data;
+    reg  [31:0] cpl_done_cmds;
+    reg  cpl_fail;
+    reg  [63:0] cpl_fail_data;
+    reg  [31:0] cpl_rx_written;
+    reg  [31:0] cpl_rx_discarded;
+    reg  [31:0] cpl_rx_short;
+    reg  [31:0] cpl_rx_payloads;
+    reg  [31:0] cpl_rx_jobs;
+    wire  [63:0] cpl_m_axis_cpl_tdata;
+    wire  cpl_m_axis_cpl_tvalid;
+    reg  cpl_m_axis_cpl_tready;
+    wire  cpl_full;
+    wire  cpl_read_wait;
     reg  [31:0] tm_gap_d;
     reg  [31:0] tm_gap_q = 32'h0;
-    reg  [31:0] tm_count_d;
-    reg  [31:0] tm_count_q = 32'h0;
-    reg  [9:0] tm_flow_d;
-    reg  [9:0] tm_flow_q = 10'h0;
-    reg  [31:0] tm_wait_d;
-    reg  [31:0] tm_wait_q = 32'h0;
-    reg  tm_valid_d;
-    reg  tm_valid_q = 1'h0;
-    reg  [9:0] rv_read_address;
-    wire  [24:0] rv_read_data;
-    reg  [9:0] rv_write_address;
-    reg  [24:0] rv_write_data;
-    reg  rv_write_enable;
-    reg  [9:0] rto_read_address;
-    wire  [35:0] rto_read_data;
-    reg  [9:0] rto_write_address;
-    reg  [35:0] rto_write_data;
-    reg  rto_write_enable;
     reg  [31:0] rto_cfg_d;
     reg  [31:0] rto_cfg_q = 32'h0;
+    reg  [31:0] tx_thr_d;
+    reg  [31:0] tx_thr_q = 32'h0;
     reg  [31:0] cnp_gap_d;
     reg  [31:0] cnp_gap_q = 32'h0;
-    reg  [9:0] dcq_read_address;
-    wire  dcq_read_data;
-    reg  [9:0] dcq_write_address;
-    reg  dcq_write_data;
-    reg  dcq_write_enable;
-    reg  [9:0] txb_read_address;
-    wire  [31:0] txb_read_data;
-    reg  [9:0] txb_write_address;
-    reg  [31:0] txb_write_data;
-    reg  txb_write_enable;
-    reg  [9:0] rxh_read_address;
-    wire  rxh_read_data;
-    reg  [9:0] rxh_write_address;
-    reg  rxh_write_data;
-    reg  rxh_write_enable;
     reg  m_valid_d;
     reg  m_valid_q = 1'h0;
     reg  [511:0] m_data_d;
@@ -548,74 +583,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] merged_q = 32'h0;
     reg  [31:0] ev_stalls_d;
     reg  [31:0] ev_stalls_q = 32'h0;
-    reg  f1_valid_d;
-    reg  f1_valid_q = 1'h0;
-    reg  [15:0] f1_flow_d;
-    reg  [15:0] f1_flow_q = 16'h0;
-    reg  [31:0] f1_w_d;
-    reg  [31:0] f1_w_q = 32'h0;
-    reg  f2_valid_d;
-    reg  f2_valid_q = 1'h0;
-    reg  [15:0] f2_flow_d;
-    reg  [15:0] f2_flow_q = 16'h0;
-    reg  [31:0] f2_w_d;
-    reg  [31:0] f2_w_q = 32'h0;
-    reg  [31:0] f2_ll_d;
-    reg  [31:0] f2_ll_q = 32'h0;
-    reg  [31:0] f2_lh_d;
-    reg  [31:0] f2_lh_q = 32'h0;
-    reg  [31:0] f2_hl_d;
-    reg  [31:0] f2_hl_q = 32'h0;
-    reg  [31:0] f2_hh_d;
-    reg  [31:0] f2_hh_q = 32'h0;
-    reg  f3_valid_d;
-    reg  f3_valid_q = 1'h0;
-    reg  [15:0] f3_flow_d;
-    reg  [15:0] f3_flow_q = 16'h0;
-    reg  [31:0] f3_w_d;
-    reg  [31:0] f3_w_q = 32'h0;
-    reg  [64:0] f3_sum_d;
-    reg  [64:0] f3_sum_q = 65'h0;
-    reg  fu_valid_d;
-    reg  fu_valid_q = 1'h0;
-    reg  [79:0] fu_data_d;
-    reg  [79:0] fu_data_q = 80'h0;
-    reg  [31:0] fb_applied_d;
-    reg  [31:0] fb_applied_q = 32'h0;
-    reg  [31:0] fb_ignored_d;
-    reg  [31:0] fb_ignored_q = 32'h0;
-    reg  [31:0] tx_thr_d;
-    reg  [31:0] tx_thr_q = 32'h0;
-    reg  [31:0] tx_count_d;
-    reg  [31:0] tx_count_q = 32'h0;
-    reg  tx1_valid_d;
-    reg  tx1_valid_q = 1'h0;
-    reg  [9:0] tx1_flow_d;
-    reg  [9:0] tx1_flow_q = 10'h0;
-    reg  [13:0] tx1_len_d;
-    reg  [13:0] tx1_len_q = 14'h0;
-    reg  txw_valid_d;
-    reg  txw_valid_q = 1'h0;
-    reg  [9:0] txw_flow_d;
-    reg  [9:0] txw_flow_q = 10'h0;
-    reg  [31:0] txw_sum_d;
-    reg  [31:0] txw_sum_q = 32'h0;
-    reg  ev5_valid_d;
-    reg  ev5_valid_q = 1'h0;
-    reg  [9:0] ev5_flow_d;
-    reg  [9:0] ev5_flow_q = 10'h0;
-    reg  [31:0] ev5_bytes_d;
-    reg  [31:0] ev5_bytes_q = 32'h0;
     reg  [31:0] rto_count_d;
     reg  [31:0] rto_count_q = 32'h0;
     reg  [31:0] rto_failed_d;
     reg  [31:0] rto_failed_q = 32'h0;
-    reg  rq_valid_d;
-    reg  rq_valid_q = 1'h0;
-    reg  rq_fail_d;
-    reg  rq_fail_q = 1'h0;
-    reg  [9:0] rq_flow_d;
-    reg  [9:0] rq_flow_q = 10'h0;
     reg  ic_d;
     reg  ic_q = 1'h0;
     reg  [2:0] ic_op_d;
@@ -642,71 +613,29 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] lw_flow_q = 16'h0;
     reg  [70:0] lw_entry_d;
     reg  [70:0] lw_entry_q = 71'h0;
-    reg  cpl_valid_d;
-    reg  cpl_valid_q = 1'h0;
-    reg  [63:0] cpl_data_d;
-    reg  [63:0] cpl_data_q = 64'h0;
-    reg  skid_valid_d;
-    reg  skid_valid_q = 1'h0;
-    reg  [63:0] skid_data_d;
-    reg  [63:0] skid_data_q = 64'h0;
     reg  [31:0] t1_cmds_d;
     reg  [31:0] t1_cmds_q = 32'h0;
-    reg  rw_valid_d;
-    reg  rw_valid_q = 1'h0;
-    reg  rw_stage_d;
-    reg  rw_stage_q = 1'h0;
-    reg  [63:0] rw_data_d;
-    reg  [63:0] rw_data_q = 64'h0;
-    reg  [31:0] rw_count_d;
-    reg  [31:0] rw_count_q = 32'h0;
-    reg  rw2_valid_d;
-    reg  rw2_valid_q = 1'h0;
-    reg  [63:0] rw2_data_d;
-    reg  [63:0] rw2_data_q = 64'h0;
-    reg  [31:0] rw2_count_d;
-    reg  [31:0] rw2_count_q = 32'h0;
 
     // Local signals
     reg  nt_take;
     reg  [31:0] nt_bytes;
-    reg  tm_next;
     reg  [511:0] tm_word;
+    reg  [511:0] ev5_word;
     reg  [511:0] cr_word;
     reg  [511:0] mg_word;
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
+    reg  alg_we;
     reg  m_offer;
     reg  m_go;
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
-    reg  [15:0] f_wl;
-    reg  [15:0] f_wh;
-    reg  [15:0] f_ml;
-    reg  [15:0] f_mh;
-    reg  [32:0] f_rate;
-    reg  [31:0] tx_sum;
-    reg  tx_emit;
-    reg  [511:0] ev5_word;
     reg  host_cmd;
-    reg  rt_decide;
-    reg  rt_busy;
-    reg  [23:0] rt_una;
-    reg  [23:0] rt_last;
-    reg  [8:0] rt_idle;
-    reg  [3:0] rt_retr;
-    reg  [3:0] rt_retr1;
     reg  [23:0] wr_una;
     reg  seq_cpl;
     reg  [63:0] seq_cpl_data;
-    reg  rw_done;
-    reg  [31:0] decoded;
-    reg  [31:0] rw_left0;
-    reg  [31:0] rw_left1;
-    reg  push_cpl;
-    reg  [63:0] push_data;
     reg  wr_ok;
     reg  [16:0] frac_sum;
     reg  [15:0] cmd_flow;
@@ -735,7 +664,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  cnp_en;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
-    reg  cpl_pop;
 
     // Sub module instances
     axil_slave axil(
@@ -931,53 +859,96 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .write_data(shifts_write_data),
         .write_enable(shifts_write_enable)
     );
-    hpcc_ram_w3_d1024 algs(
+    hpcc_nic_core_timer timer(
         .clock(clock),
-        .read_address(algs_read_address),
-        .read_data(algs_read_data),
-        .write_address(algs_write_address),
-        .write_data(algs_write_data),
-        .write_enable(algs_write_enable)
+        .reset(timer_reset),
+        .gap(timer_gap),
+        .rto_rounds(timer_rto_rounds),
+        .rto_retries(timer_rto_retries),
+        .alg_we(timer_alg_we),
+        .alg_flow(timer_alg_flow),
+        .alg_create(timer_alg_create),
+        .alg(timer_alg),
+        .alg_probe(timer_alg_probe),
+        .ft_we(timer_ft_we),
+        .ft_flow(timer_ft_flow),
+        .ft_out(timer_ft_out),
+        .ft_una(timer_ft_una),
+        .sweep(timer_sweep),
+        .sweep_addr(timer_sweep_addr),
+        .tm_valid(timer_tm_valid),
+        .tm_take(timer_tm_take),
+        .flow(timer_flow),
+        .rq_valid(timer_rq_valid),
+        .rq_fail(timer_rq_fail),
+        .rq_flow(timer_rq_flow),
+        .rq_take(timer_rq_take),
+        .pq_valid(timer_pq_valid),
+        .pq_flow(timer_pq_flow),
+        .pq_take(timer_pq_take),
+        .stat_events(timer_stat_events),
+        .stat_probes(timer_stat_probes)
     );
-    hpcc_ram_w25_d1024 rv(
+    hpcc_nic_core_tx_bytes tx_bytes(
         .clock(clock),
-        .read_address(rv_read_address),
-        .read_data(rv_read_data),
-        .write_address(rv_write_address),
-        .write_data(rv_write_data),
-        .write_enable(rv_write_enable)
+        .reset(tx_bytes_reset),
+        .rd_take(tx_bytes_rd_take),
+        .rd_flow(tx_bytes_rd_flow),
+        .rd_len(tx_bytes_rd_len),
+        .thr(tx_bytes_thr),
+        .alg_we(tx_bytes_alg_we),
+        .alg_flow(tx_bytes_alg_flow),
+        .alg_create(tx_bytes_alg_create),
+        .alg(tx_bytes_alg),
+        .sweep(tx_bytes_sweep),
+        .sweep_addr(tx_bytes_sweep_addr),
+        .ev_valid(tx_bytes_ev_valid),
+        .ev_flow(tx_bytes_ev_flow),
+        .ev_bytes(tx_bytes_ev_bytes),
+        .ev_take(tx_bytes_ev_take),
+        .stat_events(tx_bytes_stat_events)
     );
-    hpcc_ram_w36_d1024 rto(
+    hpcc_nic_core_feedback feedback(
         .clock(clock),
-        .read_address(rto_read_address),
-        .read_data(rto_read_data),
-        .write_address(rto_write_address),
-        .write_data(rto_write_data),
-        .write_enable(rto_write_enable)
+        .reset(feedback_reset),
+        .ev_take(feedback_ev_take),
+        .ev_feedback(feedback_ev_feedback),
+        .ev_flow(feedback_ev_flow),
+        .ev_w(feedback_ev_w),
+        .rate_mul(feedback_rate_mul),
+        .line(feedback_line),
+        .alg_we(feedback_alg_we),
+        .alg_flow(feedback_alg_flow),
+        .alg_create(feedback_alg_create),
+        .alg(feedback_alg),
+        .sweep(feedback_sweep),
+        .sweep_addr(feedback_sweep_addr),
+        .m_axis_update_tdata(feedback_m_axis_update_tdata),
+        .m_axis_update_tvalid(feedback_m_axis_update_tvalid),
+        .m_axis_update_tready(feedback_m_axis_update_tready),
+        .busy(feedback_busy),
+        .stat_applied(feedback_stat_applied),
+        .stat_ignored(feedback_stat_ignored)
     );
-    hpcc_ram_w1_d1024 dcq(
+    hpcc_nic_core_cpl cpl(
         .clock(clock),
-        .read_address(dcq_read_address),
-        .read_data(dcq_read_data),
-        .write_address(dcq_write_address),
-        .write_data(dcq_write_data),
-        .write_enable(dcq_write_enable)
-    );
-    hpcc_ram_w32_d1024 txb(
-        .clock(clock),
-        .read_address(txb_read_address),
-        .read_data(txb_read_data),
-        .write_address(txb_write_address),
-        .write_data(txb_write_data),
-        .write_enable(txb_write_enable)
-    );
-    hpcc_ram_w1_d1024 rxh(
-        .clock(clock),
-        .read_address(rxh_read_address),
-        .read_data(rxh_read_data),
-        .write_address(rxh_write_address),
-        .write_data(rxh_write_data),
-        .write_enable(rxh_write_enable)
+        .reset(cpl_reset),
+        .done(cpl_done),
+        .done_read(cpl_done_read),
+        .done_data(cpl_done_data),
+        .done_cmds(cpl_done_cmds),
+        .fail(cpl_fail),
+        .fail_data(cpl_fail_data),
+        .rx_written(cpl_rx_written),
+        .rx_discarded(cpl_rx_discarded),
+        .rx_short(cpl_rx_short),
+        .rx_payloads(cpl_rx_payloads),
+        .rx_jobs(cpl_rx_jobs),
+        .m_axis_cpl_tdata(cpl_m_axis_cpl_tdata),
+        .m_axis_cpl_tvalid(cpl_m_axis_cpl_tvalid),
+        .m_axis_cpl_tready(cpl_m_axis_cpl_tready),
+        .full(cpl_full),
+        .read_wait(cpl_read_wait)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -1085,55 +1056,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
-        pq_valid_q <= pq_valid_d;
-        pq_flow_q <= pq_flow_d;
-        probes_q <= probes_d;
         tm_gap_q <= tm_gap_d;
-        tm_count_q <= tm_count_d;
-        tm_flow_q <= tm_flow_d;
-        tm_wait_q <= tm_wait_d;
-        tm_valid_q <= tm_valid_d;
         rto_cfg_q <= rto_cfg_d;
+        tx_thr_q <= tx_thr_d;
         cnp_gap_q <= cnp_gap_d;
         m_valid_q <= m_valid_d;
         m_data_q <= m_data_d;
         merge_cfg_q <= merge_cfg_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
-        f1_valid_q <= f1_valid_d;
-        f1_flow_q <= f1_flow_d;
-        f1_w_q <= f1_w_d;
-        f2_valid_q <= f2_valid_d;
-        f2_flow_q <= f2_flow_d;
-        f2_w_q <= f2_w_d;
-        f2_ll_q <= f2_ll_d;
-        f2_lh_q <= f2_lh_d;
-        f2_hl_q <= f2_hl_d;
-        f2_hh_q <= f2_hh_d;
-        f3_valid_q <= f3_valid_d;
-        f3_flow_q <= f3_flow_d;
-        f3_w_q <= f3_w_d;
-        f3_sum_q <= f3_sum_d;
-        fu_valid_q <= fu_valid_d;
-        fu_data_q <= fu_data_d;
-        fb_applied_q <= fb_applied_d;
-        fb_ignored_q <= fb_ignored_d;
-        tx_thr_q <= tx_thr_d;
-        tx_count_q <= tx_count_d;
-        tx1_valid_q <= tx1_valid_d;
-        tx1_flow_q <= tx1_flow_d;
-        tx1_len_q <= tx1_len_d;
-        txw_valid_q <= txw_valid_d;
-        txw_flow_q <= txw_flow_d;
-        txw_sum_q <= txw_sum_d;
-        ev5_valid_q <= ev5_valid_d;
-        ev5_flow_q <= ev5_flow_d;
-        ev5_bytes_q <= ev5_bytes_d;
         rto_count_q <= rto_count_d;
         rto_failed_q <= rto_failed_d;
-        rq_valid_q <= rq_valid_d;
-        rq_fail_q <= rq_fail_d;
-        rq_flow_q <= rq_flow_d;
         ic_q <= ic_d;
         ic_op_q <= ic_op_d;
         ic_flow_q <= ic_flow_d;
@@ -1147,18 +1080,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         lw_valid_q <= lw_valid_d;
         lw_flow_q <= lw_flow_d;
         lw_entry_q <= lw_entry_d;
-        cpl_valid_q <= cpl_valid_d;
-        cpl_data_q <= cpl_data_d;
-        skid_valid_q <= skid_valid_d;
-        skid_data_q <= skid_data_d;
         t1_cmds_q <= t1_cmds_d;
-        rw_valid_q <= rw_valid_d;
-        rw_stage_q <= rw_stage_d;
-        rw_data_q <= rw_data_d;
-        rw_count_q <= rw_count_d;
-        rw2_valid_q <= rw2_valid_d;
-        rw2_data_q <= rw2_data_d;
-        rw2_count_q <= rw2_count_d;
     end
 
     // Update code
@@ -1182,75 +1104,26 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         lw_valid_d = lw_valid_q;
         lw_flow_d = lw_flow_q;
         lw_entry_d = lw_entry_q;
-        cpl_valid_d = cpl_valid_q;
-        cpl_data_d = cpl_data_q;
-        skid_valid_d = skid_valid_q;
-        skid_data_d = skid_data_q;
         t1_cmds_d = t1_cmds_q;
-        rw_valid_d = rw_valid_q;
-        rw_stage_d = rw_stage_q;
-        rw_data_d = rw_data_q;
-        rw_count_d = rw_count_q;
-        rw2_valid_d = rw2_valid_q;
-        rw2_data_d = rw2_data_q;
-        rw2_count_d = rw2_count_q;
         nt_valid_d = nt_valid_q;
         nt_flow_d = nt_flow_q;
         nt_pkts_d = nt_pkts_q;
         tm_gap_d = tm_gap_q;
-        tm_count_d = tm_count_q;
-        tm_flow_d = tm_flow_q;
-        tm_wait_d = tm_wait_q;
-        tm_valid_d = tm_valid_q;
         rto_cfg_d = rto_cfg_q;
         cnp_gap_d = cnp_gap_q;
         tx_thr_d = tx_thr_q;
-        tx_count_d = tx_count_q;
-        tx1_valid_d = tx1_valid_q;
-        tx1_flow_d = tx1_flow_q;
-        tx1_len_d = tx1_len_q;
-        txw_valid_d = txw_valid_q;
-        txw_flow_d = txw_flow_q;
-        txw_sum_d = txw_sum_q;
-        ev5_valid_d = ev5_valid_q;
-        ev5_flow_d = ev5_flow_q;
-        ev5_bytes_d = ev5_bytes_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
-        rq_valid_d = rq_valid_q;
-        rq_fail_d = rq_fail_q;
-        rq_flow_d = rq_flow_q;
         ic_d = ic_q;
         ic_op_d = ic_op_q;
         ic_flow_d = ic_flow_q;
         ic_qpn_d = ic_qpn_q;
         cmd_pend_d = cmd_pend_q;
-        f1_valid_d = f1_valid_q;
-        f1_flow_d = f1_flow_q;
-        f1_w_d = f1_w_q;
-        f2_valid_d = f2_valid_q;
-        f2_flow_d = f2_flow_q;
-        f2_w_d = f2_w_q;
-        f2_ll_d = f2_ll_q;
-        f2_lh_d = f2_lh_q;
-        f2_hl_d = f2_hl_q;
-        f2_hh_d = f2_hh_q;
-        f3_valid_d = f3_valid_q;
-        f3_flow_d = f3_flow_q;
-        f3_w_d = f3_w_q;
-        f3_sum_d = f3_sum_q;
-        fu_valid_d = fu_valid_q;
-        fu_data_d = fu_data_q;
-        fb_applied_d = fb_applied_q;
-        fb_ignored_d = fb_ignored_q;
         m_valid_d = m_valid_q;
         m_data_d = m_data_q;
         merge_cfg_d = merge_cfg_q;
         merged_d = merged_q;
         ev_stalls_d = ev_stalls_q;
-        pq_valid_d = pq_valid_q;
-        pq_flow_d = pq_flow_q;
-        probes_d = probes_q;
         args_0_d = args_0_q;
         args_1_d = args_1_q;
         args_2_d = args_2_q;
@@ -1344,6 +1217,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_reset = reset;
         cc_reset = reset;
         dp_reset = reset;
+        timer_reset = reset;
+        tx_bytes_reset = reset;
+        feedback_reset = reset;
+        cpl_reset = reset;
         axil_s_axil_awaddr = s_axil_awaddr;
         axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
@@ -1775,7 +1652,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = tm_gap_q;
         end
         else if (axil_rd_addr == 32'h18) begin
-            axil_rd_data = tm_count_q;
+            axil_rd_data = timer_stat_events;
         end
         else if (axil_rd_addr == 32'h19) begin
             axil_rd_data = rto_cfg_q;
@@ -1796,16 +1673,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = tx_thr_q;
         end
         else if (axil_rd_addr == 32'h1f) begin
-            axil_rd_data = tx_count_q;
+            axil_rd_data = tx_bytes_stat_events;
         end
         else if (axil_rd_addr == 32'h38) begin
             axil_rd_data = dp_stat_fb_acks;
         end
         else if (axil_rd_addr == 32'h39) begin
-            axil_rd_data = fb_applied_q;
+            axil_rd_data = feedback_stat_applied;
         end
         else if (axil_rd_addr == 32'h3a) begin
-            axil_rd_data = fb_ignored_q;
+            axil_rd_data = feedback_stat_ignored;
         end
         else if (axil_rd_addr == 32'h3b) begin
             axil_rd_data = merge_cfg_q;
@@ -1817,7 +1694,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = ev_stalls_q;
         end
         else if (axil_rd_addr == 32'h3e) begin
-            axil_rd_data = probes_q;
+            axil_rd_data = timer_stat_probes;
         end
         else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
             if (axil_rd_addr == 32'h20 + 0) begin
@@ -2160,8 +2037,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
-        if (fu_valid_q) begin
-            sched_s_axis_update_tdata = fu_data_q;
+        feedback_m_axis_update_tready = sched_s_axis_update_tready;
+        if (feedback_m_axis_update_tvalid) begin
+            sched_s_axis_update_tdata = feedback_m_axis_update_tdata;
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
@@ -2224,7 +2102,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         end_psn = tx_word[256+:24] + npkts[0+:24];
         seq_hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY) | sweep_q;
-        hold = seq_hold | cpl_valid_q | rw_valid_q | f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
+        hold = seq_hold | cpl_full | cpl_read_wait | feedback_busy;
         ev_flow = dp_m_axis_event_tdata[0+:16];
         ev_seq_fld = dp_m_axis_event_tdata[32+:32];
         ev_hops_fld = dp_m_axis_event_tdata[160+:320];
@@ -2233,13 +2111,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             flows_read_address = cmd_flow[0+:10];
         end
         tm_word = 32'h0;
-        tm_word[0+:16] = ((tm_flow_q) & 16'hffff);
+        tm_word[0+:16] = ((timer_flow) & 16'hffff);
         tm_word[16+:4] = EV_TIMER;
         tm_word[96+:64] = now_ns_q;
         ev5_word = 32'h0;
-        ev5_word[0+:16] = ((ev5_flow_q) & 16'hffff);
+        ev5_word[0+:16] = ((tx_bytes_ev_flow) & 16'hffff);
         ev5_word[16+:4] = EV_TX;
-        ev5_word[32+:32] = ev5_bytes_q;
+        ev5_word[32+:32] = tx_bytes_ev_bytes;
         ev5_word[96+:64] = now_ns_q;
         cr_word = 32'h0;
         cr_word[0+:16] = cmd_flow;
@@ -2249,12 +2127,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_s_axis_event_tdata = m_data_q;
         cc_s_axis_event_tvalid = m_valid_q;
         m_offer = 1'b1;
-        if (tm_valid_q & ~hold) begin
+        if (timer_tm_valid & ~hold) begin
             cc_s_axis_event_tdata = tm_word;
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
-        else if (ev5_valid_q & ~hold) begin
+        else if (tx_bytes_ev_valid & ~hold) begin
             cc_s_axis_event_tdata = ev5_word;
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
@@ -2291,29 +2169,28 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 dp_s_axis_rx_ctrl_tdata[32+:24] = ((cmd_flow) & 24'hffffff);
             end
         end
-        dp_s_axis_probe_tvalid = pq_valid_q & (state_q != SEQ_PROBE);
-        dp_s_axis_probe_tdata = pq_flow_q;
+        dp_s_axis_probe_tvalid = timer_pq_valid & (state_q != SEQ_PROBE);
+        dp_s_axis_probe_tdata = timer_pq_flow;
         if (state_q == SEQ_PROBE) begin
             dp_s_axis_probe_tdata = cmd_flow;
         end
-        if (pq_valid_q & (state_q != SEQ_PROBE) & dp_s_axis_probe_tready) begin
-            pq_valid_d = 1'b0;
-        end
+        timer_pq_take = (state_q != SEQ_PROBE) & dp_s_axis_probe_tready;
         host_cmd = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
+        timer_rq_take = 1'b0;
         if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
             if (cmd_pend_q) begin
                 cmd_pend_d = 1'b0;
                 state_d = SEQ_READ;
             end
-            else if (~host_cmd & rq_valid_q) begin
+            else if (~host_cmd & timer_rq_valid) begin
                 ic_d = 1'b1;
                 ic_op_d = CMD_RTO;
-                if (rq_fail_q) begin
+                if (timer_rq_fail) begin
                     ic_op_d = CMD_RTO_FAIL;
                 end
-                ic_flow_d = ((rq_flow_q) & 16'hffff);
-                rq_valid_d = 1'b0;
+                ic_flow_d = ((timer_rq_flow) & 16'hffff);
+                timer_rq_take = 1'b1;
                 state_d = SEQ_READ;
             end
         end
@@ -2350,7 +2227,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 if (cmd_op == CMD_RTO) begin
                     state_d = SEQ_RX;
                 end
-                else if (~cpl_valid_q & ~rw_valid_q) begin
+                else if (~cpl_full & ~cpl_read_wait) begin
                     wr_en = 1'b1;
                     wr_flow = cmd_flow;
                     wr_entry = 32'h0;
@@ -2525,43 +2402,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 merged_d = merged_q + 32'h1;
             end
         end
-        rxh_read_address = ev_flow[0+:10];
-        f1_valid_d = ev_take & dp_m_axis_event_tdata[21+:1];
-        f1_flow_d = ev_flow;
-        f1_w_d = ev_hops_fld[0+:32];
-        f_wl = f1_w_q[0+:16];
-        f_wh = f1_w_q[16+:16];
-        f_ml = ccr_24_q[0+:16];
-        f_mh = ccr_24_q[16+:16];
-        f2_valid_d = f1_valid_q & |rxh_read_data;
-        if (f1_valid_q & ~|rxh_read_data) begin
-            fb_ignored_d = fb_ignored_q + 32'h1;
-        end
-        f2_flow_d = f1_flow_q;
-        f2_w_d = f1_w_q;
-        f2_ll_d = f_wl * f_ml;
-        f2_lh_d = f_wl * f_mh;
-        f2_hl_d = f_wh * f_ml;
-        f2_hh_d = f_wh * f_mh;
-        f3_valid_d = f2_valid_q;
-        f3_flow_d = f2_flow_q;
-        f3_w_d = f2_w_q;
-        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
-        f_rate = f3_sum_q[32+:33];
-        if (f_rate > ((ccr_25_q) & 33'h1ffffffff)) begin
-            f_rate = ((ccr_25_q) & 33'h1ffffffff);
-        end
-        if (fu_valid_q & sched_s_axis_update_tready) begin
-            fu_valid_d = 1'b0;
-        end
-        if (f3_valid_q) begin
-            fu_valid_d = 1'b1;
-            fu_data_d = 32'h0;
-            fu_data_d[0+:32] = f_rate[0+:32];
-            fu_data_d[32+:32] = ((f3_w_q[8+:24]) & 32'hffffffff);
-            fu_data_d[64+:16] = f3_flow_q;
-            fb_applied_d = fb_applied_q + 32'h1;
-        end
+        feedback_ev_take = ev_take;
+        feedback_ev_feedback = dp_m_axis_event_tdata[21+:1];
+        feedback_ev_flow = ev_flow;
+        feedback_ev_w = ev_hops_fld[0+:32];
+        feedback_rate_mul = ccr_24_q;
+        feedback_line = ccr_25_q;
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
         new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[26+:16]) & 64'hffffffffffffffff) << 16);
         if (t1_valid_q) begin
@@ -2580,178 +2426,58 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         shifts_write_enable = wr_en;
         shifts_write_address = wr_flow[0+:10];
         shifts_write_data = wr_entry[42+:4];
-        rv_write_enable = wr_en;
-        rv_write_address = wr_flow[0+:10];
-        rv_write_data = ((wr_entry[1+:1]) & 25'h1ffffff) | (((wr_una) & 25'h1ffffff) << 1);
+        timer_ft_we = wr_en;
+        timer_ft_flow = wr_flow[0+:10];
+        timer_ft_out = wr_entry[1+:1];
+        timer_ft_una = wr_una;
         if (wr_en) begin
             lw_valid_d = 1'b1;
             lw_flow_d = wr_flow;
             lw_entry_d = wr_entry;
         end
-        decoded = dp_stat_rx_written + dp_stat_rx_discarded + dp_stat_rx_short;
-        rw_left0 = decoded - rw_count_q;
-        rw_left1 = dp_stat_rx_payloads - rw_count_q;
-        rw_done = 1'b0;
-        if (rw_valid_q & ~rw_stage_q) begin
-            if (~rw_left0[31]) begin
-                rw_stage_d = 1'b1;
-                rw_count_d = dp_stat_rx_jobs;
-            end
-        end
-        else if (rw_valid_q) begin
-            rw_done = ~rw_left1[31];
-        end
-        if (new_cpl & t1_entry[46+:1]) begin
-            if (rw_valid_q) begin
-                rw2_valid_d = 1'b1;
-                rw2_data_d = new_cpl_data;
-                rw2_count_d = t1_cmds_q;
-            end
-            else begin
-                rw_valid_d = 1'b1;
-                rw_stage_d = 1'b0;
-                rw_data_d = new_cpl_data;
-                rw_count_d = t1_cmds_q;
-            end
-        end
-        push_cpl = (new_cpl & ~t1_entry[46+:1]) | rw_done | seq_cpl;
-        push_data = new_cpl_data;
-        if (seq_cpl) begin
-            push_data = seq_cpl_data;
-        end
-        if (rw_done) begin
-            push_data = rw_data_q;
-            rw_valid_d = rw2_valid_q;
-            rw_stage_d = 1'b0;
-            rw_data_d = rw2_data_q;
-            rw_count_d = rw2_count_q;
-            rw2_valid_d = 1'b0;
-        end
-        m_axis_cpl_tvalid = cpl_valid_q;
-        m_axis_cpl_tdata = cpl_data_q;
-        cpl_pop = cpl_valid_q & m_axis_cpl_tready;
-        if (cpl_pop | ~cpl_valid_q) begin
-            cpl_valid_d = skid_valid_q | push_cpl;
-            cpl_data_d = push_data;
-            if (skid_valid_q) begin
-                cpl_data_d = skid_data_q;
-            end
-            skid_valid_d = skid_valid_q & push_cpl;
-            skid_data_d = push_data;
-        end
-        else if (push_cpl) begin
-            skid_valid_d = 1'b1;
-            skid_data_d = push_data;
-        end
-        algs_read_address = tm_flow_q;
-        algs_write_enable = (state_q == SEQ_ENTRY) & ~t1_valid_q & ((cmd_op == CMD_CREATE) | (cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL));
-        algs_write_address = cmd_flow[0+:10];
-        algs_write_data = 32'h0;
-        if (cmd_op == CMD_CREATE) begin
-            algs_write_data = ((32'h1) & 3'h7) | (((args_22_q[1+:1]) & 3'h7) << 1);
-            if ((args_22_q[0+:2] == ALG_HPCC) & tx_word[369]) begin
-                algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
-            end
-        end
-        rv_read_address = tm_flow_q;
-        rto_read_address = tm_flow_q;
-        rt_busy = rv_read_data[0];
-        rt_una = rv_read_data[1+:24];
-        rt_last = rto_read_data[0+:24];
-        rt_idle = ((rto_read_data[24+:8]) & 9'h1ff) + 32'h1;
-        rt_retr = rto_read_data[32+:4];
-        rt_retr1 = rt_retr + 32'h1;
-        rt_decide = 1'b0;
-        tm_next = 1'b0;
-        if (tm_valid_q) begin
-            if (cc_s_axis_event_tready & ~hold) begin
-                tm_valid_d = 1'b0;
-                tm_count_d = tm_count_q + 32'h1;
-                tm_next = 1'b1;
-            end
-        end
-        else if (|tm_gap_q & ~sweep_q) begin
-            if (|tm_wait_q) begin
-                tm_wait_d = tm_wait_q - 32'h1;
-            end
-            else if (rq_valid_q) begin
-                rt_decide = 1'b0;
-            end
-            else begin
-                rt_decide = 1'b1;
-                if (algs_read_data[0] & algs_read_data[1]) begin
-                    tm_valid_d = 1'b1;
-                end
-                else begin
-                    tm_next = 1'b1;
-                end
-            end
-        end
-        if (rt_decide & algs_read_data[2] & rt_busy & ~pq_valid_q) begin
-            pq_valid_d = 1'b1;
-            pq_flow_d = ((tm_flow_q) & 16'hffff);
-            probes_d = probes_q + 32'h1;
-        end
-        rto_write_enable = rt_decide;
-        rto_write_address = tm_flow_q;
-        rto_write_data = ((rt_una) & 36'hfffffffff);
-        if (rt_decide & rt_busy & (rt_una == rt_last) & |rto_cfg_q[0+:8]) begin
-            if (rt_idle >= ((rto_cfg_q[0+:8]) & 9'h1ff)) begin
-                rq_valid_d = 1'b1;
-                rq_flow_d = tm_flow_q;
-                rq_fail_d = rt_retr >= rto_cfg_q[8+:4];
-                if (rt_retr < rto_cfg_q[8+:4]) begin
-                    rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_retr1) & 36'hfffffffff) << 32);
-                end
-            end
-            else begin
-                rto_write_data = ((rt_una) & 36'hfffffffff) | (((rt_idle[0+:8]) & 36'hfffffffff) << 24) | (((rt_retr) & 36'hfffffffff) << 32);
-            end
-        end
-        if (tm_next) begin
-            tm_flow_d = tm_flow_q + 32'h1;
-            tm_wait_d = tm_gap_q;
-        end
-        dcq_read_address = dp_m_axis_dma_rd_tdata[80+:10];
-        txb_read_address = dp_m_axis_dma_rd_tdata[80+:10];
-        tx1_valid_d = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
-        tx1_flow_d = dp_m_axis_dma_rd_tdata[80+:10];
-        tx1_len_d = dp_m_axis_dma_rd_tdata[64+:14];
-        tx_sum = txb_read_data + ((tx1_len_q) & 32'hffffffff);
-        if (txw_valid_q & (txw_flow_q == tx1_flow_q)) begin
-            tx_sum = txw_sum_q + ((tx1_len_q) & 32'hffffffff);
-        end
-        tx_emit = tx1_valid_q & |dcq_read_data & |tx_thr_q & (tx_sum >= tx_thr_q) & ~ev5_valid_q;
-        txb_write_enable = tx1_valid_q;
-        txb_write_address = tx1_flow_q;
-        txb_write_data = 32'h0;
-        if (|dcq_read_data & ~tx_emit) begin
-            txb_write_data = tx_sum;
-        end
-        txw_valid_d = tx1_valid_q;
-        txw_flow_d = tx1_flow_q;
-        txw_sum_d = txb_write_data;
-        if (~tm_valid_q & ev5_valid_q & cc_s_axis_event_tready & ~hold) begin
-            ev5_valid_d = 1'b0;
-        end
-        if (tx_emit) begin
-            ev5_valid_d = 1'b1;
-            ev5_flow_d = tx1_flow_q;
-            ev5_bytes_d = tx_sum;
-            tx_count_d = tx_count_q + 32'h1;
-        end
-        dcq_write_enable = algs_write_enable;
-        dcq_write_address = cmd_flow[0+:10];
-        dcq_write_data = 32'h0;
-        if ((cmd_op == CMD_CREATE) & (args_22_q[0+:2] == ALG_DCQCN)) begin
-            dcq_write_data = 32'h1;
-        end
-        rxh_write_enable = algs_write_enable;
-        rxh_write_address = cmd_flow[0+:10];
-        rxh_write_data = 32'h0;
-        if ((cmd_op == CMD_CREATE) & (args_22_q[0+:2] == ALG_RX_HPCC)) begin
-            rxh_write_data = 32'h1;
-        end
+        cpl_done = new_cpl;
+        cpl_done_read = t1_entry[46+:1];
+        cpl_done_data = new_cpl_data;
+        cpl_done_cmds = t1_cmds_q;
+        cpl_fail = seq_cpl;
+        cpl_fail_data = seq_cpl_data;
+        cpl_rx_written = dp_stat_rx_written;
+        cpl_rx_discarded = dp_stat_rx_discarded;
+        cpl_rx_short = dp_stat_rx_short;
+        cpl_rx_payloads = dp_stat_rx_payloads;
+        cpl_rx_jobs = dp_stat_rx_jobs;
+        m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
+        m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
+        cpl_m_axis_cpl_tready = m_axis_cpl_tready;
+        alg_we = (state_q == SEQ_ENTRY) & ~t1_valid_q & ((cmd_op == CMD_CREATE) | (cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL));
+        timer_alg_we = alg_we;
+        timer_alg_flow = cmd_flow[0+:10];
+        timer_alg_create = cmd_op == CMD_CREATE;
+        timer_alg = args_22_q[0+:2];
+        timer_alg_probe = tx_word[369+:1];
+        tx_bytes_alg_we = alg_we;
+        tx_bytes_alg_flow = cmd_flow[0+:10];
+        tx_bytes_alg_create = cmd_op == CMD_CREATE;
+        tx_bytes_alg = args_22_q[0+:2];
+        feedback_alg_we = alg_we;
+        feedback_alg_flow = cmd_flow[0+:10];
+        feedback_alg_create = cmd_op == CMD_CREATE;
+        feedback_alg = args_22_q[0+:2];
+        timer_gap = tm_gap_q;
+        timer_rto_rounds = rto_cfg_q[0+:8];
+        timer_rto_retries = rto_cfg_q[8+:4];
+        timer_tm_take = cc_s_axis_event_tready & ~hold;
+        tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
+        tx_bytes_rd_flow = dp_m_axis_dma_rd_tdata[80+:16];
+        tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
+        tx_bytes_thr = tx_thr_q;
+        tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
+        timer_sweep = sweep_q;
+        timer_sweep_addr = sweep_addr_q;
+        tx_bytes_sweep = sweep_q;
+        tx_bytes_sweep_addr = sweep_addr_q;
+        feedback_sweep = sweep_q;
+        feedback_sweep_addr = sweep_addr_q;
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -2759,24 +2485,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             shifts_write_enable = 1'b1;
             shifts_write_address = sweep_addr_q;
             shifts_write_data = 32'h0;
-            algs_write_enable = 1'b1;
-            algs_write_address = sweep_addr_q;
-            algs_write_data = 32'h0;
-            rv_write_enable = 1'b1;
-            rv_write_address = sweep_addr_q;
-            rv_write_data = 32'h0;
-            rto_write_enable = 1'b1;
-            rto_write_address = sweep_addr_q;
-            rto_write_data = 32'h0;
-            dcq_write_enable = 1'b1;
-            dcq_write_address = sweep_addr_q;
-            dcq_write_data = 32'h0;
-            rxh_write_enable = 1'b1;
-            rxh_write_address = sweep_addr_q;
-            rxh_write_data = 32'h0;
-            txb_write_enable = 1'b1;
-            txb_write_address = sweep_addr_q;
-            txb_write_data = 32'h0;
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
                 sweep_d = 1'b0;
@@ -2885,38 +2593,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             err_d = 32'h0;
             t1_valid_d = 1'b0;
             lw_valid_d = 1'b0;
-            cpl_valid_d = 1'b0;
-            skid_valid_d = 1'b0;
-            rw_valid_d = 1'b0;
-            rw2_valid_d = 1'b0;
             nt_valid_d = 1'b0;
             tm_gap_d = 32'hc;
-            tm_count_d = 32'h0;
-            tm_flow_d = 32'h0;
-            tm_wait_d = 32'h0;
-            tm_valid_d = 1'b0;
             rto_cfg_d = 32'h710;
             cnp_gap_d = 32'hc350;
             tx_thr_d = 32'h4000;
-            tx_count_d = 32'h0;
-            tx1_valid_d = 1'b0;
-            txw_valid_d = 1'b0;
-            f1_valid_d = 1'b0;
-            f2_valid_d = 1'b0;
-            f3_valid_d = 1'b0;
-            fu_valid_d = 1'b0;
-            fb_applied_d = 32'h0;
-            fb_ignored_d = 32'h0;
             m_valid_d = 1'b0;
-            pq_valid_d = 1'b0;
-            probes_d = 32'h0;
             merge_cfg_d = 32'h1;
             merged_d = 32'h0;
             ev_stalls_d = 32'h0;
-            ev5_valid_d = 1'b0;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;
-            rq_valid_d = 1'b0;
             ic_d = 1'b0;
             cmd_pend_d = 1'b0;
             sweep_d = 1'b1;
@@ -2925,5 +2612,754 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     end
 
 endmodule // hpcc_nic_core
+
+module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fail_data,rx_written,rx_discarded,rx_short,rx_payloads,rx_jobs,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready,full,read_wait);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  done;
+    input wire  done_read;
+    input wire  [63:0] done_data;
+    input wire  [31:0] done_cmds;
+    input wire  fail;
+    input wire  [63:0] fail_data;
+    input wire  [31:0] rx_written;
+    input wire  [31:0] rx_discarded;
+    input wire  [31:0] rx_short;
+    input wire  [31:0] rx_payloads;
+    input wire  [31:0] rx_jobs;
+    output reg  [63:0] m_axis_cpl_tdata;
+    output reg  m_axis_cpl_tvalid;
+    input wire  m_axis_cpl_tready;
+    output reg  full;
+    output reg  read_wait;
+
+    // Stub signals
+    reg  head_d;
+    reg  head_q = 1'h0;
+    reg  [63:0] head_data_d;
+    reg  [63:0] head_data_q = 64'h0;
+    reg  skid_d;
+    reg  skid_q = 1'h0;
+    reg  [63:0] skid_data_d;
+    reg  [63:0] skid_data_q = 64'h0;
+    reg  rw_valid_d;
+    reg  rw_valid_q = 1'h0;
+    reg  rw_stage_d;
+    reg  rw_stage_q = 1'h0;
+    reg  [63:0] rw_data_d;
+    reg  [63:0] rw_data_q = 64'h0;
+    reg  [31:0] rw_count_d;
+    reg  [31:0] rw_count_q = 32'h0;
+    reg  rw2_valid_d;
+    reg  rw2_valid_q = 1'h0;
+    reg  [63:0] rw2_data_d;
+    reg  [63:0] rw2_data_q = 64'h0;
+    reg  [31:0] rw2_count_d;
+    reg  [31:0] rw2_count_q = 32'h0;
+
+    // Local signals
+    reg  [31:0] decoded;
+    reg  [31:0] left0;
+    reg  [31:0] left1;
+    reg  rw_done;
+    reg  push;
+    reg  [63:0] push_data;
+    reg  pop;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        head_q <= head_d;
+        head_data_q <= head_data_d;
+        skid_q <= skid_d;
+        skid_data_q <= skid_data_d;
+        rw_valid_q <= rw_valid_d;
+        rw_stage_q <= rw_stage_d;
+        rw_data_q <= rw_data_d;
+        rw_count_q <= rw_count_d;
+        rw2_valid_q <= rw2_valid_d;
+        rw2_data_q <= rw2_data_d;
+        rw2_count_q <= rw2_count_d;
+    end
+
+    // Update code
+    always @(*) begin
+        head_d = head_q;
+        head_data_d = head_data_q;
+        skid_d = skid_q;
+        skid_data_d = skid_data_q;
+        rw_valid_d = rw_valid_q;
+        rw_stage_d = rw_stage_q;
+        rw_data_d = rw_data_q;
+        rw_count_d = rw_count_q;
+        rw2_valid_d = rw2_valid_q;
+        rw2_data_d = rw2_data_q;
+        rw2_count_d = rw2_count_q;
+        decoded = rx_written + rx_discarded + rx_short;
+        left0 = decoded - rw_count_q;
+        left1 = rx_payloads - rw_count_q;
+        rw_done = 1'b0;
+        if (rw_valid_q & ~rw_stage_q) begin
+            if (~left0[31]) begin
+                rw_stage_d = 1'b1;
+                rw_count_d = rx_jobs;
+            end
+        end
+        else if (rw_valid_q) begin
+            rw_done = ~left1[31];
+        end
+        if (done & done_read) begin
+            if (rw_valid_q) begin
+                rw2_valid_d = 1'b1;
+                rw2_data_d = done_data;
+                rw2_count_d = done_cmds;
+            end
+            else begin
+                rw_valid_d = 1'b1;
+                rw_stage_d = 1'b0;
+                rw_data_d = done_data;
+                rw_count_d = done_cmds;
+            end
+        end
+        push = (done & ~done_read) | rw_done | fail;
+        push_data = done_data;
+        if (fail) begin
+            push_data = fail_data;
+        end
+        if (rw_done) begin
+            push_data = rw_data_q;
+            rw_valid_d = rw2_valid_q;
+            rw_stage_d = 1'b0;
+            rw_data_d = rw2_data_q;
+            rw_count_d = rw2_count_q;
+            rw2_valid_d = 1'b0;
+        end
+        m_axis_cpl_tvalid = head_q;
+        m_axis_cpl_tdata = head_data_q;
+        pop = head_q & m_axis_cpl_tready;
+        if (pop | ~head_q) begin
+            head_d = skid_q | push;
+            head_data_d = push_data;
+            if (skid_q) begin
+                head_data_d = skid_data_q;
+            end
+            skid_d = skid_q & push;
+            skid_data_d = push_data;
+        end
+        else if (push) begin
+            skid_d = 1'b1;
+            skid_data_d = push_data;
+        end
+        full = head_q;
+        read_wait = rw_valid_q;
+        if (reset) begin
+            head_d = 1'b0;
+            skid_d = 1'b0;
+            rw_valid_d = 1'b0;
+            rw2_valid_d = 1'b0;
+        end
+    end
+
+endmodule // hpcc_nic_core_cpl
+
+module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_mul,line,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,m_axis_update_tdata,m_axis_update_tvalid,m_axis_update_tready,busy,stat_applied,stat_ignored);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  ev_take;
+    input wire  ev_feedback;
+    input wire  [15:0] ev_flow;
+    input wire  [31:0] ev_w;
+    input wire  [31:0] rate_mul;
+    input wire  [31:0] line;
+    input wire  alg_we;
+    input wire  [9:0] alg_flow;
+    input wire  alg_create;
+    input wire  [1:0] alg;
+    input wire  sweep;
+    input wire  [9:0] sweep_addr;
+    output reg  [79:0] m_axis_update_tdata;
+    output reg  m_axis_update_tvalid;
+    input wire  m_axis_update_tready;
+    output reg  busy;
+    output reg  [31:0] stat_applied;
+    output reg  [31:0] stat_ignored;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_RX_HPCC = 2'h1;
+
+    // Stub signals
+    reg  [9:0] rxh_read_address;
+    wire  rxh_read_data;
+    reg  [9:0] rxh_write_address;
+    reg  rxh_write_data;
+    reg  rxh_write_enable;
+    reg  f1_valid_d;
+    reg  f1_valid_q = 1'h0;
+    reg  [15:0] f1_flow_d;
+    reg  [15:0] f1_flow_q = 16'h0;
+    reg  [31:0] f1_w_d;
+    reg  [31:0] f1_w_q = 32'h0;
+    reg  f2_valid_d;
+    reg  f2_valid_q = 1'h0;
+    reg  [15:0] f2_flow_d;
+    reg  [15:0] f2_flow_q = 16'h0;
+    reg  [31:0] f2_w_d;
+    reg  [31:0] f2_w_q = 32'h0;
+    reg  [31:0] f2_ll_d;
+    reg  [31:0] f2_ll_q = 32'h0;
+    reg  [31:0] f2_lh_d;
+    reg  [31:0] f2_lh_q = 32'h0;
+    reg  [31:0] f2_hl_d;
+    reg  [31:0] f2_hl_q = 32'h0;
+    reg  [31:0] f2_hh_d;
+    reg  [31:0] f2_hh_q = 32'h0;
+    reg  f3_valid_d;
+    reg  f3_valid_q = 1'h0;
+    reg  [15:0] f3_flow_d;
+    reg  [15:0] f3_flow_q = 16'h0;
+    reg  [31:0] f3_w_d;
+    reg  [31:0] f3_w_q = 32'h0;
+    reg  [64:0] f3_sum_d;
+    reg  [64:0] f3_sum_q = 65'h0;
+    reg  fu_valid_d;
+    reg  fu_valid_q = 1'h0;
+    reg  [79:0] fu_data_d;
+    reg  [79:0] fu_data_q = 80'h0;
+    reg  [31:0] applied_d;
+    reg  [31:0] applied_q = 32'h0;
+    reg  [31:0] ignored_d;
+    reg  [31:0] ignored_q = 32'h0;
+
+    // Local signals
+    reg  [15:0] w_lo;
+    reg  [15:0] w_hi;
+    reg  [15:0] m_lo;
+    reg  [15:0] m_hi;
+    reg  [32:0] rate;
+
+    // Sub module instances
+    hpcc_ram_w1_d1024 rxh(
+        .clock(clock),
+        .read_address(rxh_read_address),
+        .read_data(rxh_read_data),
+        .write_address(rxh_write_address),
+        .write_data(rxh_write_data),
+        .write_enable(rxh_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        f1_valid_q <= f1_valid_d;
+        f1_flow_q <= f1_flow_d;
+        f1_w_q <= f1_w_d;
+        f2_valid_q <= f2_valid_d;
+        f2_flow_q <= f2_flow_d;
+        f2_w_q <= f2_w_d;
+        f2_ll_q <= f2_ll_d;
+        f2_lh_q <= f2_lh_d;
+        f2_hl_q <= f2_hl_d;
+        f2_hh_q <= f2_hh_d;
+        f3_valid_q <= f3_valid_d;
+        f3_flow_q <= f3_flow_d;
+        f3_w_q <= f3_w_d;
+        f3_sum_q <= f3_sum_d;
+        fu_valid_q <= fu_valid_d;
+        fu_data_q <= fu_data_d;
+        applied_q <= applied_d;
+        ignored_q <= ignored_d;
+    end
+
+    // Update code
+    always @(*) begin
+        f1_valid_d = f1_valid_q;
+        f1_flow_d = f1_flow_q;
+        f1_w_d = f1_w_q;
+        f2_valid_d = f2_valid_q;
+        f2_flow_d = f2_flow_q;
+        f2_w_d = f2_w_q;
+        f2_ll_d = f2_ll_q;
+        f2_lh_d = f2_lh_q;
+        f2_hl_d = f2_hl_q;
+        f2_hh_d = f2_hh_q;
+        f3_valid_d = f3_valid_q;
+        f3_flow_d = f3_flow_q;
+        f3_w_d = f3_w_q;
+        f3_sum_d = f3_sum_q;
+        fu_valid_d = fu_valid_q;
+        fu_data_d = fu_data_q;
+        applied_d = applied_q;
+        ignored_d = ignored_q;
+        rxh_read_address = ev_flow[0+:10];
+        f1_valid_d = ev_take & ev_feedback;
+        f1_flow_d = ev_flow;
+        f1_w_d = ev_w;
+        w_lo = f1_w_q[0+:16];
+        w_hi = f1_w_q[16+:16];
+        m_lo = rate_mul[0+:16];
+        m_hi = rate_mul[16+:16];
+        f2_valid_d = f1_valid_q & |rxh_read_data;
+        if (f1_valid_q & ~|rxh_read_data) begin
+            ignored_d = ignored_q + 32'h1;
+        end
+        f2_flow_d = f1_flow_q;
+        f2_w_d = f1_w_q;
+        f2_ll_d = w_lo * m_lo;
+        f2_lh_d = w_lo * m_hi;
+        f2_hl_d = w_hi * m_lo;
+        f2_hh_d = w_hi * m_hi;
+        f3_valid_d = f2_valid_q;
+        f3_flow_d = f2_flow_q;
+        f3_w_d = f2_w_q;
+        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
+        rate = f3_sum_q[32+:33];
+        if (rate > ((line) & 33'h1ffffffff)) begin
+            rate = ((line) & 33'h1ffffffff);
+        end
+        if (fu_valid_q & m_axis_update_tready) begin
+            fu_valid_d = 1'b0;
+        end
+        if (f3_valid_q) begin
+            fu_valid_d = 1'b1;
+            fu_data_d = 32'h0;
+            fu_data_d[0+:32] = rate[0+:32];
+            fu_data_d[32+:32] = ((f3_w_q[8+:24]) & 32'hffffffff);
+            fu_data_d[64+:16] = f3_flow_q;
+            applied_d = applied_q + 32'h1;
+        end
+        m_axis_update_tvalid = fu_valid_q;
+        m_axis_update_tdata = fu_data_q;
+        busy = f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
+        stat_applied = applied_q;
+        stat_ignored = ignored_q;
+        rxh_write_enable = alg_we;
+        rxh_write_address = alg_flow;
+        rxh_write_data = 32'h0;
+        if (alg_create & (alg == ALG_RX_HPCC)) begin
+            rxh_write_data = 32'h1;
+        end
+        if (sweep) begin
+            rxh_write_enable = 1'b1;
+            rxh_write_address = sweep_addr;
+            rxh_write_data = 32'h0;
+        end
+        if (reset) begin
+            f1_valid_d = 1'b0;
+            f2_valid_d = 1'b0;
+            f3_valid_d = 1'b0;
+            fu_valid_d = 1'b0;
+            applied_d = 32'h0;
+            ignored_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_feedback
+
+module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,ev_valid,ev_flow,ev_bytes,ev_take,stat_events);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  rd_take;
+    input wire  [15:0] rd_flow;
+    input wire  [13:0] rd_len;
+    input wire  [31:0] thr;
+    input wire  alg_we;
+    input wire  [9:0] alg_flow;
+    input wire  alg_create;
+    input wire  [1:0] alg;
+    input wire  sweep;
+    input wire  [9:0] sweep_addr;
+    output reg  ev_valid;
+    output reg  [9:0] ev_flow;
+    output reg  [31:0] ev_bytes;
+    input wire  ev_take;
+    output reg  [31:0] stat_events;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_DCQCN = 2'h3;
+
+    // Stub signals
+    reg  [9:0] dcq_read_address;
+    wire  dcq_read_data;
+    reg  [9:0] dcq_write_address;
+    reg  dcq_write_data;
+    reg  dcq_write_enable;
+    reg  [9:0] txb_read_address;
+    wire  [31:0] txb_read_data;
+    reg  [9:0] txb_write_address;
+    reg  [31:0] txb_write_data;
+    reg  txb_write_enable;
+    reg  t1_valid_d;
+    reg  t1_valid_q = 1'h0;
+    reg  [9:0] t1_flow_d;
+    reg  [9:0] t1_flow_q = 10'h0;
+    reg  [13:0] t1_len_d;
+    reg  [13:0] t1_len_q = 14'h0;
+    reg  tw_valid_d;
+    reg  tw_valid_q = 1'h0;
+    reg  [9:0] tw_flow_d;
+    reg  [9:0] tw_flow_q = 10'h0;
+    reg  [31:0] tw_sum_d;
+    reg  [31:0] tw_sum_q = 32'h0;
+    reg  ev_d;
+    reg  ev_q = 1'h0;
+    reg  [9:0] ev_f_d;
+    reg  [9:0] ev_f_q = 10'h0;
+    reg  [31:0] ev_b_d;
+    reg  [31:0] ev_b_q = 32'h0;
+    reg  [31:0] count_d;
+    reg  [31:0] count_q = 32'h0;
+
+    // Local signals
+    reg  [31:0] sum;
+    reg  emit;
+
+    // Sub module instances
+    hpcc_ram_w1_d1024 dcq(
+        .clock(clock),
+        .read_address(dcq_read_address),
+        .read_data(dcq_read_data),
+        .write_address(dcq_write_address),
+        .write_data(dcq_write_data),
+        .write_enable(dcq_write_enable)
+    );
+    hpcc_ram_w32_d1024 txb(
+        .clock(clock),
+        .read_address(txb_read_address),
+        .read_data(txb_read_data),
+        .write_address(txb_write_address),
+        .write_data(txb_write_data),
+        .write_enable(txb_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        t1_valid_q <= t1_valid_d;
+        t1_flow_q <= t1_flow_d;
+        t1_len_q <= t1_len_d;
+        tw_valid_q <= tw_valid_d;
+        tw_flow_q <= tw_flow_d;
+        tw_sum_q <= tw_sum_d;
+        ev_q <= ev_d;
+        ev_f_q <= ev_f_d;
+        ev_b_q <= ev_b_d;
+        count_q <= count_d;
+    end
+
+    // Update code
+    always @(*) begin
+        t1_valid_d = t1_valid_q;
+        t1_flow_d = t1_flow_q;
+        t1_len_d = t1_len_q;
+        tw_valid_d = tw_valid_q;
+        tw_flow_d = tw_flow_q;
+        tw_sum_d = tw_sum_q;
+        ev_d = ev_q;
+        ev_f_d = ev_f_q;
+        ev_b_d = ev_b_q;
+        count_d = count_q;
+        dcq_read_address = rd_flow[0+:10];
+        txb_read_address = rd_flow[0+:10];
+        t1_valid_d = rd_take;
+        t1_flow_d = rd_flow[0+:10];
+        t1_len_d = rd_len;
+        sum = txb_read_data + ((t1_len_q) & 32'hffffffff);
+        if (tw_valid_q & (tw_flow_q == t1_flow_q)) begin
+            sum = tw_sum_q + ((t1_len_q) & 32'hffffffff);
+        end
+        emit = t1_valid_q & |dcq_read_data & |thr & (sum >= thr) & ~ev_q;
+        txb_write_enable = t1_valid_q;
+        txb_write_address = t1_flow_q;
+        txb_write_data = 32'h0;
+        if (|dcq_read_data & ~emit) begin
+            txb_write_data = sum;
+        end
+        tw_valid_d = t1_valid_q;
+        tw_flow_d = t1_flow_q;
+        tw_sum_d = txb_write_data;
+        if (ev_q & ev_take) begin
+            ev_d = 1'b0;
+        end
+        if (emit) begin
+            ev_d = 1'b1;
+            ev_f_d = t1_flow_q;
+            ev_b_d = sum;
+            count_d = count_q + 32'h1;
+        end
+        ev_valid = ev_q;
+        ev_flow = ev_f_q;
+        ev_bytes = ev_b_q;
+        stat_events = count_q;
+        dcq_write_enable = alg_we;
+        dcq_write_address = alg_flow;
+        dcq_write_data = 32'h0;
+        if (alg_create & (alg == ALG_DCQCN)) begin
+            dcq_write_data = 32'h1;
+        end
+        if (sweep) begin
+            dcq_write_enable = 1'b1;
+            dcq_write_address = sweep_addr;
+            dcq_write_data = 32'h0;
+            txb_write_enable = 1'b1;
+            txb_write_address = sweep_addr;
+            txb_write_data = 32'h0;
+        end
+        if (reset) begin
+            t1_valid_d = 1'b0;
+            tw_valid_d = 1'b0;
+            ev_d = 1'b0;
+            count_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_tx_bytes
+
+module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flow,alg_create,alg,alg_probe,ft_we,ft_flow,ft_out,ft_una,sweep,sweep_addr,tm_valid,tm_take,flow,rq_valid,rq_fail,rq_flow,rq_take,pq_valid,pq_flow,pq_take,stat_events,stat_probes);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] gap;
+    input wire  [7:0] rto_rounds;
+    input wire  [3:0] rto_retries;
+    input wire  alg_we;
+    input wire  [9:0] alg_flow;
+    input wire  alg_create;
+    input wire  [1:0] alg;
+    input wire  alg_probe;
+    input wire  ft_we;
+    input wire  [9:0] ft_flow;
+    input wire  ft_out;
+    input wire  [23:0] ft_una;
+    input wire  sweep;
+    input wire  [9:0] sweep_addr;
+    output reg  tm_valid;
+    input wire  tm_take;
+    output reg  [9:0] flow;
+    output reg  rq_valid;
+    output reg  rq_fail;
+    output reg  [9:0] rq_flow;
+    input wire  rq_take;
+    output reg  pq_valid;
+    output reg  [15:0] pq_flow;
+    input wire  pq_take;
+    output reg  [31:0] stat_events;
+    output reg  [31:0] stat_probes;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_HPCC = 2'h0;
+
+    // Stub signals
+    reg  [9:0] algs_read_address;
+    wire  [2:0] algs_read_data;
+    reg  [9:0] algs_write_address;
+    reg  [2:0] algs_write_data;
+    reg  algs_write_enable;
+    reg  [9:0] rv_read_address;
+    wire  [24:0] rv_read_data;
+    reg  [9:0] rv_write_address;
+    reg  [24:0] rv_write_data;
+    reg  rv_write_enable;
+    reg  [9:0] rto_read_address;
+    wire  [35:0] rto_read_data;
+    reg  [9:0] rto_write_address;
+    reg  [35:0] rto_write_data;
+    reg  rto_write_enable;
+    reg  [9:0] at_d;
+    reg  [9:0] at_q = 10'h0;
+    reg  [31:0] wait_d;
+    reg  [31:0] wait_q = 32'h0;
+    reg  tm_d;
+    reg  tm_q = 1'h0;
+    reg  [31:0] events_d;
+    reg  [31:0] events_q = 32'h0;
+    reg  rq_d;
+    reg  rq_q = 1'h0;
+    reg  rq_f_d;
+    reg  rq_f_q = 1'h0;
+    reg  [9:0] rq_at_d;
+    reg  [9:0] rq_at_q = 10'h0;
+    reg  pq_d;
+    reg  pq_q = 1'h0;
+    reg  [15:0] pq_at_d;
+    reg  [15:0] pq_at_q = 16'h0;
+    reg  [31:0] probes_d;
+    reg  [31:0] probes_q = 32'h0;
+
+    // Local signals
+    reg  decide;
+    reg  next;
+    reg  busy;
+    reg  [23:0] una;
+    reg  [23:0] last;
+    reg  [8:0] idle;
+    reg  [3:0] retr;
+    reg  [3:0] retr1;
+
+    // Sub module instances
+    hpcc_ram_w3_d1024 algs(
+        .clock(clock),
+        .read_address(algs_read_address),
+        .read_data(algs_read_data),
+        .write_address(algs_write_address),
+        .write_data(algs_write_data),
+        .write_enable(algs_write_enable)
+    );
+    hpcc_ram_w25_d1024 rv(
+        .clock(clock),
+        .read_address(rv_read_address),
+        .read_data(rv_read_data),
+        .write_address(rv_write_address),
+        .write_data(rv_write_data),
+        .write_enable(rv_write_enable)
+    );
+    hpcc_ram_w36_d1024 rto(
+        .clock(clock),
+        .read_address(rto_read_address),
+        .read_data(rto_read_data),
+        .write_address(rto_write_address),
+        .write_data(rto_write_data),
+        .write_enable(rto_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        at_q <= at_d;
+        wait_q <= wait_d;
+        tm_q <= tm_d;
+        events_q <= events_d;
+        rq_q <= rq_d;
+        rq_f_q <= rq_f_d;
+        rq_at_q <= rq_at_d;
+        pq_q <= pq_d;
+        pq_at_q <= pq_at_d;
+        probes_q <= probes_d;
+    end
+
+    // Update code
+    always @(*) begin
+        at_d = at_q;
+        wait_d = wait_q;
+        tm_d = tm_q;
+        events_d = events_q;
+        rq_d = rq_q;
+        rq_f_d = rq_f_q;
+        rq_at_d = rq_at_q;
+        pq_d = pq_q;
+        pq_at_d = pq_at_q;
+        probes_d = probes_q;
+        algs_write_enable = alg_we;
+        algs_write_address = alg_flow;
+        algs_write_data = 32'h0;
+        if (alg_create) begin
+            algs_write_data = ((32'h1) & 3'h7) | (((alg[1+:1]) & 3'h7) << 1);
+            if ((alg == ALG_HPCC) & alg_probe) begin
+                algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
+            end
+        end
+        rv_write_enable = ft_we;
+        rv_write_address = ft_flow;
+        rv_write_data = ((ft_out) & 25'h1ffffff) | (((ft_una) & 25'h1ffffff) << 1);
+        algs_read_address = at_q;
+        rv_read_address = at_q;
+        rto_read_address = at_q;
+        busy = rv_read_data[0];
+        una = rv_read_data[1+:24];
+        last = rto_read_data[0+:24];
+        idle = ((rto_read_data[24+:8]) & 9'h1ff) + 32'h1;
+        retr = rto_read_data[32+:4];
+        retr1 = retr + 32'h1;
+        decide = 1'b0;
+        next = 1'b0;
+        if (tm_q) begin
+            if (tm_take) begin
+                tm_d = 1'b0;
+                events_d = events_q + 32'h1;
+                next = 1'b1;
+            end
+        end
+        else if (|gap & ~sweep) begin
+            if (|wait_q) begin
+                wait_d = wait_q - 32'h1;
+            end
+            else if (rq_q) begin
+                decide = 1'b0;
+            end
+            else begin
+                decide = 1'b1;
+                if (algs_read_data[0] & algs_read_data[1]) begin
+                    tm_d = 1'b1;
+                end
+                else begin
+                    next = 1'b1;
+                end
+            end
+        end
+        if (pq_q & pq_take) begin
+            pq_d = 1'b0;
+        end
+        if (decide & algs_read_data[2] & busy & ~pq_q) begin
+            pq_d = 1'b1;
+            pq_at_d = ((at_q) & 16'hffff);
+            probes_d = probes_q + 32'h1;
+        end
+        if (rq_q & rq_take) begin
+            rq_d = 1'b0;
+        end
+        rto_write_enable = decide;
+        rto_write_address = at_q;
+        rto_write_data = ((una) & 36'hfffffffff);
+        if (decide & busy & (una == last) & |rto_rounds) begin
+            if (idle >= ((rto_rounds) & 9'h1ff)) begin
+                rq_d = 1'b1;
+                rq_at_d = at_q;
+                rq_f_d = retr >= rto_retries;
+                if (retr < rto_retries) begin
+                    rto_write_data = ((una) & 36'hfffffffff) | (((retr1) & 36'hfffffffff) << 32);
+                end
+            end
+            else begin
+                rto_write_data = ((una) & 36'hfffffffff) | (((idle[0+:8]) & 36'hfffffffff) << 24) | (((retr) & 36'hfffffffff) << 32);
+            end
+        end
+        if (next) begin
+            at_d = at_q + 32'h1;
+            wait_d = gap;
+        end
+        tm_valid = tm_q;
+        flow = at_q;
+        rq_valid = rq_q;
+        rq_fail = rq_f_q;
+        rq_flow = rq_at_q;
+        pq_valid = pq_q;
+        pq_flow = pq_at_q;
+        stat_events = events_q;
+        stat_probes = probes_q;
+        if (sweep) begin
+            algs_write_enable = 1'b1;
+            algs_write_address = sweep_addr;
+            algs_write_data = 32'h0;
+            rv_write_enable = 1'b1;
+            rv_write_address = sweep_addr;
+            rv_write_data = 32'h0;
+            rto_write_enable = 1'b1;
+            rto_write_address = sweep_addr;
+            rto_write_data = 32'h0;
+        end
+        if (reset) begin
+            at_d = 32'h0;
+            wait_d = 32'h0;
+            tm_d = 1'b0;
+            events_d = 32'h0;
+            rq_d = 1'b0;
+            pq_d = 1'b0;
+            probes_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_timer
 
 `resetall

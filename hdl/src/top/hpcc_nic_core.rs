@@ -29,7 +29,11 @@ use crate::axil_slave::AxilSlave;
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed, UpdateFields};
+use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed};
+use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
+use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
+use crate::hpcc_nic_core_timer::HpccNicCoreTimer;
+use crate::hpcc_nic_core_tx_bytes::HpccNicCoreTxBytes;
 use crate::nic_datapath::NicDatapath;
 use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE, RX_OP_TIMEOUT};
 use crate::tx_ctx::{TX_OP_CREATE, TX_OP_POST, TX_OP_REMOVE};
@@ -242,22 +246,22 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     nt_pkts: DFF<Bits<32>>,
     nt_take: Signal<Local, bool>,
     nt_bytes: Signal<Local, Bits<32>>,
-    // Timer scan: per flow [0] created, [1] its algorithm takes timer events (LDCP 2, DCQCN 3:
-    // the algorithm's bit 1), [2] HPCC++ in probe mode (the tx create word's bit 369), written
-    // by create and remove; the flow id the scan is at, cycles left at it, its timer event
-    // offered; pq_*: the scan's probe request for tx_ctx (after the sequencer's).
-    algs: RAM<Bits<3>, F>,
-    pq_valid: DFF<bool>,
-    pq_flow: DFF<Bits<16>>,
-    probes: DFF<Bits<32>>,
+    // The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
+    // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
+    // Rx-HPCC's feedback at the sender, the completion queue.
+    timer: HpccNicCoreTimer<F>,
+    tx_bytes: HpccNicCoreTxBytes<F>,
+    feedback: HpccNicCoreFeedback<F>,
+    cpl: HpccNicCoreCpl,
+    // Registers of those blocks' configuration.
     tm_gap: DFF<Bits<32>>,
-    tm_count: DFF<Bits<32>>,
-    tm_flow: DFF<Bits<F>>,
-    tm_wait: DFF<Bits<32>>,
-    tm_valid: DFF<bool>,
-    tm_next: Signal<Local, bool>,
+    rto_cfg: DFF<Bits<32>>,
+    tx_thr: DFF<Bits<32>>,
+    cnp_gap: DFF<Bits<32>>,
+    /// The events for cc_module the core makes: the scan's timer event (type 3), the tx-byte
+    /// event (type 5) and the sequencer's create (type 6).
     tm_word: Signal<Local, Bits<512>>,
-    /// The sequencer's create event (type 6) for cc_module.
+    ev5_word: Signal<Local, Bits<512>>,
     cr_word: Signal<Local, Bits<512>>,
     /// The Rx pipe's event with the merged packets acknowledged.
     mg_word: Signal<Local, Bits<512>>,
@@ -266,25 +270,9 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     ev_flow: Signal<Local, Bits<16>>,
     ev_seq_fld: Signal<Local, Bits<32>>,
     ev_hops_fld: Signal<Local, Bits<320>>,
-    // Retransmission timeout (docs/modules/hpcc_nic_core.md): per flow [0] a message is out,
-    // [24:1] snd_una as the last ACK or loss event said (a copy written with every flow-table
-    // write, read by the scan); per flow [23:0] snd_una at the scan's last visit, [31:24]
-    // visits since it moved, [35:32] timeouts since it moved (written by the scan only).
-    rv: RAM<Bits<25>, F>,
-    rto: RAM<Bits<36>, F>,
-    rto_cfg: DFF<Bits<32>>,
-    cnp_gap: DFF<Bits<32>>,
-    // DCQCN tx-byte events: per flow [0] DCQCN (written by create / remove), bytes summed
-    // (`txb`, read-modify-written in two stages: tx1 the DMA read taken, the RAM read; tx2 the
-    // sum, written back and, past TX_EVENT_BYTES, offered as an event in ev5).
-    dcq: RAM<Bits<1>, F>,
-    txb: RAM<Bits<32>, F>,
-    // Rx-HPCC feedback at the sender: per flow [0] Rx-HPCC (written with `dcq`); an Rx pipe
-    // event with feedback ([21], W in [191:160]) of such a flow becomes an Update: f1 the RAM
-    // read, f2 four 16 x 16 partial products of W x rate_mul, f3 their sum + 2^31, fu the
-    // Update (R = min(sum >> 32, line), window W >> 8), ahead of cc_module's. The events wait
-    // while one is in these stages (one per RTT per flow: draft 004 line 31).
-    rxh: RAM<Bits<1>, F>,
+    /// The sequencer writes a flow's algorithm into the blocks' per-flow RAMs (create,
+    /// remove, a failed flow's remove).
+    alg_we: Signal<Local, bool>,
     // The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
     // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
@@ -298,49 +286,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     m_same: Signal<Local, bool>,
     m_merge: Signal<Local, bool>,
     m_acked: Signal<Local, Bits<17>>,
-    f1_valid: DFF<bool>,
-    f1_flow: DFF<Bits<16>>,
-    f1_w: DFF<Bits<32>>,
-    f2_valid: DFF<bool>,
-    f2_flow: DFF<Bits<16>>,
-    f2_w: DFF<Bits<32>>,
-    f2_ll: DFF<Bits<32>>,
-    f2_lh: DFF<Bits<32>>,
-    f2_hl: DFF<Bits<32>>,
-    f2_hh: DFF<Bits<32>>,
-    f3_valid: DFF<bool>,
-    f3_flow: DFF<Bits<16>>,
-    f3_w: DFF<Bits<32>>,
-    f3_sum: DFF<Bits<65>>,
-    fu_valid: DFF<bool>,
-    fu_data: DFF<Bits<80>>,
-    fb_applied: DFF<Bits<32>>,
-    fb_ignored: DFF<Bits<32>>,
-    f_wl: Signal<Local, Bits<16>>,
-    f_wh: Signal<Local, Bits<16>>,
-    f_ml: Signal<Local, Bits<16>>,
-    f_mh: Signal<Local, Bits<16>>,
-    f_rate: Signal<Local, Bits<33>>,
-    tx_thr: DFF<Bits<32>>,
-    tx_count: DFF<Bits<32>>,
-    tx1_valid: DFF<bool>,
-    tx1_flow: DFF<Bits<F>>,
-    tx1_len: DFF<Bits<14>>,
-    txw_valid: DFF<bool>,
-    txw_flow: DFF<Bits<F>>,
-    txw_sum: DFF<Bits<32>>,
-    ev5_valid: DFF<bool>,
-    ev5_flow: DFF<Bits<F>>,
-    ev5_bytes: DFF<Bits<32>>,
-    tx_sum: Signal<Local, Bits<32>>,
-    tx_emit: Signal<Local, bool>,
-    ev5_word: Signal<Local, Bits<512>>,
     rto_count: DFF<Bits<32>>,
     rto_failed: DFF<Bits<32>>,
-    // A timeout (or, past the retry limit, a failure) waiting for the sequencer.
-    rq_valid: DFF<bool>,
-    rq_fail: DFF<bool>,
-    rq_flow: DFF<Bits<F>>,
     // The sequencer runs an internal command (5 timeout, 6 fail: error completion and remove);
     // a host command written meanwhile waits in cmd_word (cmd_pend).
     ic: DFF<bool>,
@@ -349,47 +296,21 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     ic_qpn: DFF<Bits<24>>,
     cmd_pend: DFF<bool>,
     host_cmd: Signal<Local, bool>,
-    rt_decide: Signal<Local, bool>,
-    rt_busy: Signal<Local, bool>,
-    rt_una: Signal<Local, Bits<24>>,
-    rt_last: Signal<Local, Bits<24>>,
-    rt_idle: Signal<Local, Bits<9>>,
-    rt_retr: Signal<Local, Bits<4>>,
-    rt_retr1: Signal<Local, Bits<4>>,
     wr_una: Signal<Local, Bits<24>>,
     seq_cpl: Signal<Local, bool>,
     seq_cpl_data: Signal<Local, Bits<64>>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
-    // Completion tracker: T1 (the event's entry read), the last entry written (forwarded), and
-    // a two-entry completion queue.
+    // Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
+    // a READ), the last entry written (forwarded).
     t1_valid: DFF<bool>,
     t1_flow: DFF<Bits<16>>,
     t1_seq: DFF<Bits<24>>,
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<16>>,
     lw_entry: DFF<Bits<71>>,
-    cpl_valid: DFF<bool>,
-    cpl_data: DFF<Bits<64>>,
-    skid_valid: DFF<bool>,
-    skid_data: DFF<Bits<64>>,
-    // A READ's completion waits here until rx_dma has written its last response (below).
     t1_cmds: DFF<Bits<32>>,
-    rw_valid: DFF<bool>,
-    rw_stage: DFF<bool>,
-    rw_data: DFF<Bits<64>>,
-    rw_count: DFF<Bits<32>>,
-    // The one READ completion that can reach T1 in the cycle the first one starts waiting.
-    rw2_valid: DFF<bool>,
-    rw2_data: DFF<Bits<64>>,
-    rw2_count: DFF<Bits<32>>,
-    rw_done: Signal<Local, bool>,
-    decoded: Signal<Local, Bits<32>>,
-    rw_left0: Signal<Local, Bits<32>>,
-    rw_left1: Signal<Local, Bits<32>>,
-    push_cpl: Signal<Local, bool>,
-    push_data: Signal<Local, Bits<64>>,
     // Combinational.
     wr_ok: Signal<Local, bool>,
     frac_sum: Signal<Local, Bits<17>>,
@@ -419,7 +340,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     cnp_en: Signal<Local, bool>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
-    cpl_pop: Signal<Local, bool>,
 }
 
 impl<const F: usize, const B: usize> HpccNicCore<F, B> {
@@ -479,6 +399,11 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             sched: Default::default(),
             cc: Default::default(),
             dp: NicDatapath::new(),
+            timer: Default::default(),
+            tx_bytes: Default::default(),
+            feedback: Default::default(),
+            cpl: Default::default(),
+            alg_we: Default::default(),
             ns_q16: Default::default(),
             sched_cfg: Default::default(),
             stat_sel: Default::default(),
@@ -501,24 +426,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             lw_valid: Default::default(),
             lw_flow: Default::default(),
             lw_entry: Default::default(),
-            cpl_valid: Default::default(),
-            cpl_data: Default::default(),
-            skid_valid: Default::default(),
-            skid_data: Default::default(),
             t1_cmds: Default::default(),
-            rw_valid: Default::default(),
-            rw_stage: Default::default(),
-            rw_data: Default::default(),
-            rw_count: Default::default(),
-            rw2_valid: Default::default(),
-            rw2_data: Default::default(),
-            rw2_count: Default::default(),
-            rw_done: Default::default(),
-            decoded: Default::default(),
-            rw_left0: Default::default(),
-            rw_left1: Default::default(),
-            push_cpl: Default::default(),
-            push_data: Default::default(),
             wr_ok: Default::default(),
             frac_sum: Default::default(),
             cmd_flow: Default::default(),
@@ -543,29 +451,15 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             nt_pkts: Default::default(),
             nt_take: Default::default(),
             nt_bytes: Default::default(),
-            algs: Default::default(),
             tm_gap: Default::default(),
-            tm_count: Default::default(),
-            tm_flow: Default::default(),
-            tm_wait: Default::default(),
-            tm_valid: Default::default(),
-            tm_next: Default::default(),
             tm_word: Default::default(),
             cr_word: Default::default(),
             mg_word: Default::default(),
             ev_flow: Default::default(),
             ev_seq_fld: Default::default(),
             ev_hops_fld: Default::default(),
-            rv: Default::default(),
-            rto: Default::default(),
             rto_cfg: Default::default(),
             cnp_gap: Default::default(),
-            dcq: Default::default(),
-            txb: Default::default(),
-            rxh: Default::default(),
-            pq_valid: Default::default(),
-            pq_flow: Default::default(),
-            probes: Default::default(),
             m_valid: Default::default(),
             m_data: Default::default(),
             merge_cfg: Default::default(),
@@ -576,61 +470,16 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             m_same: Default::default(),
             m_merge: Default::default(),
             m_acked: Default::default(),
-            f1_valid: Default::default(),
-            f1_flow: Default::default(),
-            f1_w: Default::default(),
-            f2_valid: Default::default(),
-            f2_flow: Default::default(),
-            f2_w: Default::default(),
-            f2_ll: Default::default(),
-            f2_lh: Default::default(),
-            f2_hl: Default::default(),
-            f2_hh: Default::default(),
-            f3_valid: Default::default(),
-            f3_flow: Default::default(),
-            f3_w: Default::default(),
-            f3_sum: Default::default(),
-            fu_valid: Default::default(),
-            fu_data: Default::default(),
-            fb_applied: Default::default(),
-            fb_ignored: Default::default(),
-            f_wl: Default::default(),
-            f_wh: Default::default(),
-            f_ml: Default::default(),
-            f_mh: Default::default(),
-            f_rate: Default::default(),
             tx_thr: Default::default(),
-            tx_count: Default::default(),
-            tx1_valid: Default::default(),
-            tx1_flow: Default::default(),
-            tx1_len: Default::default(),
-            txw_valid: Default::default(),
-            txw_flow: Default::default(),
-            txw_sum: Default::default(),
-            ev5_valid: Default::default(),
-            ev5_flow: Default::default(),
-            ev5_bytes: Default::default(),
-            tx_sum: Default::default(),
-            tx_emit: Default::default(),
             ev5_word: Default::default(),
             rto_count: Default::default(),
             rto_failed: Default::default(),
-            rq_valid: Default::default(),
-            rq_fail: Default::default(),
-            rq_flow: Default::default(),
             ic: Default::default(),
             ic_op: Default::default(),
             ic_flow: Default::default(),
             ic_qpn: Default::default(),
             cmd_pend: Default::default(),
             host_cmd: Default::default(),
-            rt_decide: Default::default(),
-            rt_busy: Default::default(),
-            rt_una: Default::default(),
-            rt_last: Default::default(),
-            rt_idle: Default::default(),
-            rt_retr: Default::default(),
-            rt_retr1: Default::default(),
             wr_una: Default::default(),
             seq_cpl: Default::default(),
             seq_cpl_data: Default::default(),
@@ -644,7 +493,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             cnp_en: Default::default(),
             new_cpl: Default::default(),
             new_cpl_data: Default::default(),
-            cpl_pop: Default::default(),
         }
     }
 }
@@ -659,15 +507,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_in,
-            now_frac, now_ns, state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
-            cpl_valid, cpl_data, skid_valid, skid_data, t1_cmds, rw_valid, rw_stage, rw_data, rw_count,
-            rw2_valid, rw2_data, rw2_count, nt_valid, nt_flow, nt_pkts, tm_gap, tm_count, tm_flow,
-            tm_wait, tm_valid, rto_cfg, cnp_gap, tx_thr, tx_count, tx1_valid, tx1_flow, tx1_len, txw_valid,
-            txw_flow, txw_sum, ev5_valid, ev5_flow, ev5_bytes, rto_count, rto_failed, rq_valid, rq_fail, rq_flow, ic, ic_op,
-            ic_flow, ic_qpn, cmd_pend, f1_valid, f1_flow, f1_w, f2_valid, f2_flow, f2_w, f2_ll, f2_lh, f2_hl,
-            f2_hh, f3_valid, f3_flow, f3_w, f3_sum, fu_valid, fu_data, fb_applied, fb_ignored, m_valid, m_data,
-            merge_cfg, merged, ev_stalls, pq_valid, pq_flow, probes
+            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_in, now_frac, now_ns,
+            state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry, t1_cmds,
+            nt_valid, nt_flow, nt_pkts, tm_gap, rto_cfg, cnp_gap, tx_thr, rto_count, rto_failed, ic, ic_op,
+            ic_flow, ic_qpn, cmd_pend, m_valid, m_data, merge_cfg, merged, ev_stalls
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -677,27 +520,19 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.ccr[i].clock.next = self.clock.val();
             self.ccr[i].d.next = self.ccr[i].q.val();
         }
-        clock!(self, clock, axil, sched, cc, dp);
+        clock!(self, clock, axil, sched, cc, dp, timer, tx_bytes, feedback, cpl);
         self.flows.read_clock.next = self.clock.val();
         self.flows.write_clock.next = self.clock.val();
         self.shifts.read_clock.next = self.clock.val();
-        self.algs.read_clock.next = self.clock.val();
-        self.algs.write_clock.next = self.clock.val();
         self.shifts.write_clock.next = self.clock.val();
-        self.rv.read_clock.next = self.clock.val();
-        self.rv.write_clock.next = self.clock.val();
-        self.rto.read_clock.next = self.clock.val();
-        self.rto.write_clock.next = self.clock.val();
-        self.dcq.read_clock.next = self.clock.val();
-        self.dcq.write_clock.next = self.clock.val();
-        self.txb.read_clock.next = self.clock.val();
-        self.txb.write_clock.next = self.clock.val();
-        self.rxh.read_clock.next = self.clock.val();
-        self.rxh.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
         self.dp.reset.next = self.reset.val();
+        self.timer.reset.next = self.reset.val();
+        self.tx_bytes.reset.next = self.reset.val();
+        self.feedback.reset.next = self.reset.val();
+        self.cpl.reset.next = self.reset.val();
 
         // ---- AXI4-Lite.
         self.axil.s_axil_awaddr.next = self.s_axil_awaddr.val();
@@ -867,7 +702,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x017 {
             self.axil.rd_data.next = self.tm_gap.q.val();
         } else if self.axil.rd_addr.val() == 0x018 {
-            self.axil.rd_data.next = self.tm_count.q.val();
+            self.axil.rd_data.next = self.timer.stat_events.val();
         } else if self.axil.rd_addr.val() == 0x019 {
             self.axil.rd_data.next = self.rto_cfg.q.val();
         } else if self.axil.rd_addr.val() == 0x01A {
@@ -881,13 +716,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x01E {
             self.axil.rd_data.next = self.tx_thr.q.val();
         } else if self.axil.rd_addr.val() == 0x01F {
-            self.axil.rd_data.next = self.tx_count.q.val();
+            self.axil.rd_data.next = self.tx_bytes.stat_events.val();
         } else if self.axil.rd_addr.val() == 0x038 {
             self.axil.rd_data.next = self.dp.stat_fb_acks.val();
         } else if self.axil.rd_addr.val() == 0x039 {
-            self.axil.rd_data.next = self.fb_applied.q.val();
+            self.axil.rd_data.next = self.feedback.stat_applied.val();
         } else if self.axil.rd_addr.val() == 0x03A {
-            self.axil.rd_data.next = self.fb_ignored.q.val();
+            self.axil.rd_data.next = self.feedback.stat_ignored.val();
         } else if self.axil.rd_addr.val() == 0x03B {
             self.axil.rd_data.next = self.merge_cfg.q.val();
         } else if self.axil.rd_addr.val() == 0x03C {
@@ -895,7 +730,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x03D {
             self.axil.rd_data.next = self.ev_stalls.q.val();
         } else if self.axil.rd_addr.val() == 0x03E {
-            self.axil.rd_data.next = self.probes.q.val();
+            self.axil.rd_data.next = self.timer.stat_probes.val();
         } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
             for i in 0..csr::ARGS {
                 if self.axil.rd_addr.val().index() == 0x020 + i {
@@ -1021,12 +856,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.nt_bytes.next = self.nt_pkts.q.val() << self.shifts.read_data.val();
         self.sched.s_axis_notify_tdata.next =
             bit_cast::<48, 32>(self.nt_bytes.val()) | (bit_cast::<48, 16>(self.nt_flow.q.val()) << 32);
-        // Updates: the feedback unit's (fu, below) first, then cc_module's.
+        // Updates: the feedback unit's first, then cc_module's.
         self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
         self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();
         self.cc.m_axis_update_tready.next = self.sched.s_axis_update_tready.val();
-        if self.fu_valid.q.val() {
-            self.sched.s_axis_update_tdata.next = self.fu_data.q.val();
+        self.feedback.m_axis_update_tready.next = self.sched.s_axis_update_tready.val();
+        if self.feedback.m_axis_update_tvalid.val() {
+            self.sched.s_axis_update_tdata.next = self.feedback.m_axis_update_tdata.val();
             self.sched.s_axis_update_tvalid.next = true;
             self.cc.m_axis_update_tready.next = false;
         }
@@ -1128,13 +964,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.seq_hold.next = (self.state.q.val() == SEQ_READ) | (self.state.q.val() == SEQ_CHECK) | (self.state.q.val() == SEQ_CC)
             | (self.state.q.val() == SEQ_ENTRY)
             | self.sweep.q.val();
-        self.hold.next = self.seq_hold.val()
-            | self.cpl_valid.q.val()
-            | self.rw_valid.q.val()
-            | self.f1_valid.q.val()
-            | self.f2_valid.q.val()
-            | self.f3_valid.q.val()
-            | self.fu_valid.q.val();
+        self.hold.next = self.seq_hold.val() | self.cpl.full.val() | self.cpl.read_wait.val() | self.feedback.busy.val();
         self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
         self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
         self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
@@ -1148,13 +978,13 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // the sequencer's create once the slot is empty (a re-created flow's old events first).
         // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
         self.tm_word.next = 0.into();
-        self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.tm_flow.q.val()));
+        self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.timer.flow.val()));
         self.tm_word.next.set_value_kind(EV_TIMER.into());
         self.tm_word.next.set_value_now(self.now_ns.q.val());
         self.ev5_word.next = 0.into();
-        self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.ev5_flow.q.val()));
+        self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.tx_bytes.ev_flow.val()));
         self.ev5_word.next.set_value_kind(EV_TX.into());
-        self.ev5_word.next.set_value_seq(self.ev5_bytes.q.val());
+        self.ev5_word.next.set_value_seq(self.tx_bytes.ev_bytes.val());
         self.ev5_word.next.set_value_now(self.now_ns.q.val());
         self.cr_word.next = 0.into();
         self.cr_word.next.set_value_flow(self.cmd_flow.val());
@@ -1164,11 +994,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.cc.s_axis_event_tdata.next = self.m_data.q.val();
         self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
         self.m_offer.next = true;
-        if self.tm_valid.q.val() & !self.hold.val() {
+        if self.timer.tm_valid.val() & !self.hold.val() {
             self.cc.s_axis_event_tdata.next = self.tm_word.val();
             self.cc.s_axis_event_tvalid.next = true;
             self.m_offer.next = false;
-        } else if self.ev5_valid.q.val() & !self.hold.val() {
+        } else if self.tx_bytes.ev_valid.val() & !self.hold.val() {
             self.cc.s_axis_event_tdata.next = self.ev5_word.val();
             self.cc.s_axis_event_tvalid.next = true;
             self.m_offer.next = false;
@@ -1214,31 +1044,30 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         }
         // Probe requests: the scan's, unless the sequencer's probe command (state 8) has the port.
-        self.dp.s_axis_probe_tvalid.next = self.pq_valid.q.val() & (self.state.q.val() != SEQ_PROBE);
-        self.dp.s_axis_probe_tdata.next = self.pq_flow.q.val();
+        self.dp.s_axis_probe_tvalid.next = self.timer.pq_valid.val() & (self.state.q.val() != SEQ_PROBE);
+        self.dp.s_axis_probe_tdata.next = self.timer.pq_flow.val();
         if self.state.q.val() == SEQ_PROBE {
             self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
         }
-        if self.pq_valid.q.val() & (self.state.q.val() != SEQ_PROBE) & self.dp.s_axis_probe_tready.val() {
-            self.pq_valid.d.next = false;
-        }
+        self.timer.pq_take.next = (self.state.q.val() != SEQ_PROBE) & self.dp.s_axis_probe_tready.val();
         // A host command starts at once, or waits (cmd_pend) behind an internal command; one
         // written while another host command runs or waits is dropped. Internal commands (the
         // timeout's) start when the sequencer is idle and no host command starts.
         self.host_cmd.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
+        self.timer.rq_take.next = false;
         if self.state.q.val() == SEQ_IDLE {
             self.ic.d.next = false;
             if self.cmd_pend.q.val() {
                 self.cmd_pend.d.next = false;
                 self.state.d.next = SEQ_READ.into();
-            } else if !self.host_cmd.val() & self.rq_valid.q.val() {
+            } else if !self.host_cmd.val() & self.timer.rq_valid.val() {
                 self.ic.d.next = true;
                 self.ic_op.d.next = CMD_RTO.into();
-                if self.rq_fail.q.val() {
+                if self.timer.rq_fail.val() {
                     self.ic_op.d.next = CMD_RTO_FAIL.into();
                 }
-                self.ic_flow.d.next = bit_cast::<16, F>(self.rq_flow.q.val());
-                self.rq_valid.d.next = false;
+                self.ic_flow.d.next = bit_cast::<16, F>(self.timer.rq_flow.val());
+                self.timer.rq_take.next = true;
                 self.state.d.next = SEQ_READ.into();
             }
         }
@@ -1276,7 +1105,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
                 if self.cmd_op.val() == CMD_RTO {
                     self.state.d.next = SEQ_RX.into();
-                } else if !self.cpl_valid.q.val() & !self.rw_valid.q.val() {
+                } else if !self.cpl.full.val() & !self.cpl.read_wait.val() {
                     self.wr_en.next = true;
                     self.wr_flow.next = self.cmd_flow.val();
                     self.wr_entry.next = 0.into();
@@ -1465,51 +1294,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         }
 
-        // ---- Rx-HPCC feedback, sender (see rxh): R = min((W x rate_mul + 2^31) >> 32, line),
-        // cc_hpcc's line 27 with the sender's own T; window W >> 8 (cc_module's Update).
-        self.rxh.read_address.next = self.ev_flow.val().get_bits::<F>(0);
-        self.f1_valid.d.next = self.ev_take.val() & self.dp.m_axis_event_tdata.val().get_value_feedback();
-        self.f1_flow.d.next = self.ev_flow.val();
+        // ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // W becomes an Update of the flow's rate and window, ahead of cc_module's.
+        self.feedback.ev_take.next = self.ev_take.val();
+        self.feedback.ev_feedback.next = self.dp.m_axis_event_tdata.val().get_value_feedback();
+        self.feedback.ev_flow.next = self.ev_flow.val();
         // W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
-        self.f1_w.d.next = self.ev_hops_fld.val().get_bits::<32>(0);
-        self.f_wl.next = self.f1_w.q.val().get_bits::<16>(0);
-        self.f_wh.next = self.f1_w.q.val().get_bits::<16>(16);
-        self.f_ml.next = self.ccr[24].q.val().get_bits::<16>(0);
-        self.f_mh.next = self.ccr[24].q.val().get_bits::<16>(16);
-        self.f2_valid.d.next = self.f1_valid.q.val() & self.rxh.read_data.val().any();
-        if self.f1_valid.q.val() & !self.rxh.read_data.val().any() {
-            self.fb_ignored.d.next = self.fb_ignored.q.val() + 1;
-        }
-        self.f2_flow.d.next = self.f1_flow.q.val();
-        self.f2_w.d.next = self.f1_w.q.val();
-        self.f2_ll.d.next = self.f_wl.val() * self.f_ml.val();
-        self.f2_lh.d.next = self.f_wl.val() * self.f_mh.val();
-        self.f2_hl.d.next = self.f_wh.val() * self.f_ml.val();
-        self.f2_hh.d.next = self.f_wh.val() * self.f_mh.val();
-        self.f3_valid.d.next = self.f2_valid.q.val();
-        self.f3_flow.d.next = self.f2_flow.q.val();
-        self.f3_w.d.next = self.f2_w.q.val();
-        self.f3_sum.d.next = bit_cast::<65, 32>(self.f2_ll.q.val())
-            + (bit_cast::<65, 32>(self.f2_lh.q.val()) << 16)
-            + (bit_cast::<65, 32>(self.f2_hl.q.val()) << 16)
-            + (bit_cast::<65, 32>(self.f2_hh.q.val()) << 32)
-            + (bits::<65>(1) << 31);
-        self.f_rate.next = self.f3_sum.q.val().get_bits::<33>(32);
-        if self.f_rate.val() > bit_cast::<33, 32>(self.ccr[25].q.val()) {
-            self.f_rate.next = bit_cast::<33, 32>(self.ccr[25].q.val());
-        }
-        if self.fu_valid.q.val() & self.sched.s_axis_update_tready.val() {
-            self.fu_valid.d.next = false;
-        }
-        if self.f3_valid.q.val() {
-            self.fu_valid.d.next = true;
-            // The Update word: rate, window = W's integer bytes, flow.
-            self.fu_data.d.next = 0.into();
-            self.fu_data.d.next.set_value_rate(self.f_rate.val().get_bits::<32>(0));
-            self.fu_data.d.next.set_value_window(bit_cast::<32, 24>(self.f3_w.q.val().get_bits::<24>(8)));
-            self.fu_data.d.next.set_value_flow(self.f3_flow.q.val());
-            self.fb_applied.d.next = self.fb_applied.q.val() + 1;
-        }
+        self.feedback.ev_w.next = self.ev_hops_fld.val().get_bits::<32>(0);
+        self.feedback.rate_mul.next = self.ccr[24].q.val();
+        self.feedback.line.next = self.ccr[25].q.val();
+
+        // ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
+        // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         self.new_cpl.next = self.t1_valid.q.val()
             & self.t1_entry.val().get_value_out()
             & (self.t1_entry.val().get_value_end_psn() == self.t1_seq.q.val());
@@ -1531,217 +1327,75 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.shifts.write_enable.next = self.wr_en.val();
         self.shifts.write_address.next = self.wr_flow.val().get_bits::<F>(0);
         self.shifts.write_data.next = self.wr_entry.val().get_value_mtu_log();
-        self.rv.write_enable.next = self.wr_en.val();
-        self.rv.write_address.next = self.wr_flow.val().get_bits::<F>(0);
-        self.rv.write_data.next =
-            bit_cast::<25, 1>(self.wr_entry.val().get_value_out_bits()) | (bit_cast::<25, 24>(self.wr_una.val()) << 1);
+        self.timer.ft_we.next = self.wr_en.val();
+        self.timer.ft_flow.next = self.wr_flow.val().get_bits::<F>(0);
+        self.timer.ft_out.next = self.wr_entry.val().get_value_out_bits();
+        self.timer.ft_una.next = self.wr_una.val();
         if self.wr_en.val() {
             self.lw_valid.d.next = true;
             self.lw_flow.d.next = self.wr_flow.val();
             self.lw_entry.d.next = self.wr_entry.val();
         }
-        // A READ is complete when rx_dma has written its last response's payload: rx_dma
-        // takes commands in order, so once it has decoded as many commands as rx_ctx had made
-        // when the completing event left (t1_cmds, which counts that response's command), every
-        // payload of them is among the jobs queued by then; the READ completes when that many
-        // payloads have left (tlast) on the DMA write stream. Events wait meanwhile (one READ
-        // completion at a time).
-        self.decoded.next = self.dp.stat_rx_written.val() + self.dp.stat_rx_discarded.val() + self.dp.stat_rx_short.val();
-        self.rw_left0.next = self.decoded.val() - self.rw_count.q.val();
-        self.rw_left1.next = self.dp.stat_rx_payloads.val() - self.rw_count.q.val();
-        self.rw_done.next = false;
-        if self.rw_valid.q.val() & !self.rw_stage.q.val() {
-            if !self.rw_left0.val().get_bit(31) {
-                self.rw_stage.d.next = true;
-                self.rw_count.d.next = self.dp.stat_rx_jobs.val();
-            }
-        } else if self.rw_valid.q.val() {
-            self.rw_done.next = !self.rw_left1.val().get_bit(31);
-        }
-        if self.new_cpl.val() & self.t1_entry.val().get_value_read() {
-            if self.rw_valid.q.val() {
-                self.rw2_valid.d.next = true;
-                self.rw2_data.d.next = self.new_cpl_data.val();
-                self.rw2_count.d.next = self.t1_cmds.q.val();
-            } else {
-                self.rw_valid.d.next = true;
-                self.rw_stage.d.next = false;
-                self.rw_data.d.next = self.new_cpl_data.val();
-                self.rw_count.d.next = self.t1_cmds.q.val();
-            }
-        }
-        self.push_cpl.next =
-            (self.new_cpl.val() & !self.t1_entry.val().get_value_read()) | self.rw_done.val() | self.seq_cpl.val();
-        self.push_data.next = self.new_cpl_data.val();
-        if self.seq_cpl.val() {
-            self.push_data.next = self.seq_cpl_data.val();
-        }
-        if self.rw_done.val() {
-            // The second one (if any) waits next, from its own count.
-            self.push_data.next = self.rw_data.q.val();
-            self.rw_valid.d.next = self.rw2_valid.q.val();
-            self.rw_stage.d.next = false;
-            self.rw_data.d.next = self.rw2_data.q.val();
-            self.rw_count.d.next = self.rw2_count.q.val();
-            self.rw2_valid.d.next = false;
-        }
-        self.m_axis_cpl_tvalid.next = self.cpl_valid.q.val();
-        self.m_axis_cpl_tdata.next = self.cpl_data.q.val();
-        self.cpl_pop.next = self.cpl_valid.q.val() & self.m_axis_cpl_tready.val();
-        if self.cpl_pop.val() | !self.cpl_valid.q.val() {
-            self.cpl_valid.d.next = self.skid_valid.q.val() | self.push_cpl.val();
-            self.cpl_data.d.next = self.push_data.val();
-            if self.skid_valid.q.val() {
-                self.cpl_data.d.next = self.skid_data.q.val();
-            }
-            self.skid_valid.d.next = self.skid_valid.q.val() & self.push_cpl.val();
-            self.skid_data.d.next = self.push_data.val();
-        } else if self.push_cpl.val() {
-            self.skid_valid.d.next = true;
-            self.skid_data.d.next = self.push_data.val();
-        }
+        // Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
+        // payload), the sequencer's error completion.
+        self.cpl.done.next = self.new_cpl.val();
+        self.cpl.done_read.next = self.t1_entry.val().get_value_read();
+        self.cpl.done_data.next = self.new_cpl_data.val();
+        self.cpl.done_cmds.next = self.t1_cmds.q.val();
+        self.cpl.fail.next = self.seq_cpl.val();
+        self.cpl.fail_data.next = self.seq_cpl_data.val();
+        self.cpl.rx_written.next = self.dp.stat_rx_written.val();
+        self.cpl.rx_discarded.next = self.dp.stat_rx_discarded.val();
+        self.cpl.rx_short.next = self.dp.stat_rx_short.val();
+        self.cpl.rx_payloads.next = self.dp.stat_rx_payloads.val();
+        self.cpl.rx_jobs.next = self.dp.stat_rx_jobs.val();
+        self.m_axis_cpl_tvalid.next = self.cpl.m_axis_cpl_tvalid.val();
+        self.m_axis_cpl_tdata.next = self.cpl.m_axis_cpl_tdata.val();
+        self.cpl.m_axis_cpl_tready.next = self.m_axis_cpl_tready.val();
 
-        // ---- Timer scan (docs/modules/hpcc_nic_core.md, "Timers"): the scan stays TIMER_GAP + 1
-        // cycles at each flow id in turn (the algorithm RAM reads the id meanwhile); at the end
-        // of its stay an LDCP or DCQCN flow gets a timer event, and the scan waits until
-        // cc_module takes it. TIMER_GAP 0 stops the scan; it also waits out the reset sweep. So
-        // each such flow has a timer event once per 2^F x (TIMER_GAP + 1) cycles, plus waits.
-        self.algs.read_address.next = self.tm_flow.q.val();
-        self.algs.write_enable.next = (self.state.q.val() == SEQ_ENTRY)
+        // ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // flow's remove; while the events are held, once T1 is empty).
+        self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
             & !self.t1_valid.q.val()
             & ((self.cmd_op.val() == CMD_CREATE) | (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL));
-        self.algs.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.algs.write_data.next = 0.into();
-        if self.cmd_op.val() == CMD_CREATE {
-            self.algs.write_data.next = bits::<3>(1) | (bit_cast::<3, 1>(self.args[22].q.val().get_bits::<1>(1)) << 1);
-            if (self.args[22].q.val().get_bits::<2>(0) == ALG_HPCC) & self.tx_word.val().get_bit(369) {
-                self.algs.write_data.next = bits::<3>(1) | (bits::<3>(1) << 2);
-            }
-        }
-        // Retransmission timeout, decided once per visit at the end of the stay (before the
-        // timer event): a flow with a message out whose snd_una has not moved since the last
-        // visit counts a visit; after RTO_CFG[7:0] such visits it times out (rx_ctx goes back
-        // to snd_una), and past RTO_CFG[11:8] timeouts without an acknowledgement the message
-        // fails. Any movement, or no message out, starts the count again. The scan waits at a
-        // flow while an earlier decision waits for the sequencer.
-        self.rv.read_address.next = self.tm_flow.q.val();
-        self.rto.read_address.next = self.tm_flow.q.val();
-        self.rt_busy.next = self.rv.read_data.val().get_bit(0);
-        self.rt_una.next = self.rv.read_data.val().get_bits::<24>(1);
-        self.rt_last.next = self.rto.read_data.val().get_bits::<24>(0);
-        self.rt_idle.next = bit_cast::<9, 8>(self.rto.read_data.val().get_bits::<8>(24)) + 1;
-        self.rt_retr.next = self.rto.read_data.val().get_bits::<4>(32);
-        self.rt_retr1.next = self.rt_retr.val() + 1;
-        self.rt_decide.next = false;
-        self.tm_next.next = false;
-        if self.tm_valid.q.val() {
-            if self.cc.s_axis_event_tready.val() & !self.hold.val() {
-                self.tm_valid.d.next = false;
-                self.tm_count.d.next = self.tm_count.q.val() + 1;
-                self.tm_next.next = true;
-            }
-        } else if self.tm_gap.q.val().any() & !self.sweep.q.val() {
-            if self.tm_wait.q.val().any() {
-                self.tm_wait.d.next = self.tm_wait.q.val() - 1;
-            } else if self.rq_valid.q.val() {
-                self.rt_decide.next = false; // the last timeout has not reached the sequencer
-            } else {
-                self.rt_decide.next = true;
-                if self.algs.read_data.val().get_bit(0) & self.algs.read_data.val().get_bit(1) {
-                    self.tm_valid.d.next = true; // created, algorithm 2 (LDCP) or 3 (DCQCN)
-                } else {
-                    self.tm_next.next = true;
-                }
-            }
-        }
-        // HPCC++ probe mode (draft 004 section 6.2.1): a probe request once per visit while the
-        // flow has a message out, if the last one has gone (else this visit's is skipped).
-        if self.rt_decide.val() & self.algs.read_data.val().get_bit(2) & self.rt_busy.val() & !self.pq_valid.q.val() {
-            self.pq_valid.d.next = true;
-            self.pq_flow.d.next = bit_cast::<16, F>(self.tm_flow.q.val());
-            self.probes.d.next = self.probes.q.val() + 1;
-        }
-        self.rto.write_enable.next = self.rt_decide.val();
-        self.rto.write_address.next = self.tm_flow.q.val();
-        self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val());
-        if self.rt_decide.val()
-            & self.rt_busy.val()
-            & (self.rt_una.val() == self.rt_last.val())
-            & self.rto_cfg.q.val().get_bits::<8>(0).any()
-        {
-            if self.rt_idle.val() >= bit_cast::<9, 8>(self.rto_cfg.q.val().get_bits::<8>(0)) {
-                self.rq_valid.d.next = true;
-                self.rq_flow.d.next = self.tm_flow.q.val();
-                self.rq_fail.d.next = self.rt_retr.val() >= self.rto_cfg.q.val().get_bits::<4>(8);
-                if self.rt_retr.val() < self.rto_cfg.q.val().get_bits::<4>(8) {
-                    self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val())
-                        | (bit_cast::<36, 4>(self.rt_retr1.val()) << 32);
-                }
-            } else {
-                self.rto.write_data.next = bit_cast::<36, 24>(self.rt_una.val())
-                    | (bit_cast::<36, 8>(self.rt_idle.val().get_bits::<8>(0)) << 24)
-                    | (bit_cast::<36, 4>(self.rt_retr.val()) << 32);
-            }
-        }
-        if self.tm_next.val() {
-            self.tm_flow.d.next = self.tm_flow.q.val() + 1;
-            self.tm_wait.d.next = self.tm_gap.q.val();
-        }
+        self.timer.alg_we.next = self.alg_we.val();
+        self.timer.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.timer.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.timer.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.timer.alg_probe.next = self.tx_word.val().get_value_tx_create_probe();
+        self.tx_bytes.alg_we.next = self.alg_we.val();
+        self.tx_bytes.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.tx_bytes.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.tx_bytes.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.feedback.alg_we.next = self.alg_we.val();
+        self.feedback.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
+        self.feedback.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.feedback.alg.next = self.args[22].q.val().get_bits::<2>(0);
 
-        // ---- DCQCN tx-byte events (csr::TX_EVENT_BYTES): every DMA read request the datapath
-        // makes is one packet's payload (a WRITE packet or a READ response); for a DCQCN flow
-        // its length adds to the flow's sum, and a sum that reaches TX_EVENT_BYTES goes to
-        // cc_module as a type-5 event (after the timer event, before the Rx pipe's) when the
-        // event register is free, else it waits in the RAM for the flow's next request.
-        // Merging is what cc_module can take: its byte counter adds the bytes (60-cycle
-        // per-flow hazard; one packet per 84 cycles at MTU 4096 would be close).
-        self.dcq.read_address.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
-        self.txb.read_address.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
-        self.tx1_valid.d.next = self.dp.m_axis_dma_rd_tvalid.val() & self.m_axis_dma_rd_tready.val();
-        self.tx1_flow.d.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<F>(80);
-        self.tx1_len.d.next = self.dp.m_axis_dma_rd_tdata.val().get_bits::<14>(64);
-        self.tx_sum.next = self.txb.read_data.val() + bit_cast::<32, 14>(self.tx1_len.q.val());
-        if self.txw_valid.q.val() & (self.txw_flow.q.val() == self.tx1_flow.q.val()) {
-            self.tx_sum.next = self.txw_sum.q.val() + bit_cast::<32, 14>(self.tx1_len.q.val());
-        }
-        self.tx_emit.next = self.tx1_valid.q.val()
-            & self.dcq.read_data.val().any()
-            & self.tx_thr.q.val().any()
-            & (self.tx_sum.val() >= self.tx_thr.q.val())
-            & !self.ev5_valid.q.val();
-        self.txb.write_enable.next = self.tx1_valid.q.val();
-        self.txb.write_address.next = self.tx1_flow.q.val();
-        self.txb.write_data.next = 0.into();
-        if self.dcq.read_data.val().any() & !self.tx_emit.val() {
-            self.txb.write_data.next = self.tx_sum.val();
-        }
-        self.txw_valid.d.next = self.tx1_valid.q.val();
-        self.txw_flow.d.next = self.tx1_flow.q.val();
-        self.txw_sum.d.next = self.txb.write_data.val();
-        if !self.tm_valid.q.val() & self.ev5_valid.q.val() & self.cc.s_axis_event_tready.val() & !self.hold.val() {
-            self.ev5_valid.d.next = false;
-        }
-        if self.tx_emit.val() {
-            self.ev5_valid.d.next = true;
-            self.ev5_flow.d.next = self.tx1_flow.q.val();
-            self.ev5_bytes.d.next = self.tx_sum.val();
-            self.tx_count.d.next = self.tx_count.q.val() + 1;
-        }
-        // The DCQCN bit, written with the timer scan's algorithm RAM (create and remove).
-        self.dcq.write_enable.next = self.algs.write_enable.val();
-        self.dcq.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.dcq.write_data.next = 0.into();
-        if (self.cmd_op.val() == CMD_CREATE) & (self.args[22].q.val().get_bits::<2>(0) == ALG_DCQCN) {
-            self.dcq.write_data.next = 1.into();
-        }
-        self.rxh.write_enable.next = self.algs.write_enable.val();
-        self.rxh.write_address.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.rxh.write_data.next = 0.into();
-        if (self.cmd_op.val() == CMD_CREATE) & (self.args[22].q.val().get_bits::<2>(0) == ALG_RX_HPCC) {
-            self.rxh.write_data.next = 1.into();
-        }
+        // ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        // the sequencer), probe requests (above, to the datapath).
+        self.timer.gap.next = self.tm_gap.q.val();
+        self.timer.rto_rounds.next = self.rto_cfg.q.val().get_bits::<8>(0);
+        self.timer.rto_retries.next = self.rto_cfg.q.val().get_bits::<4>(8);
+        self.timer.tm_take.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
+
+        // ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // datapath makes; its event goes to cc_module after the timer event, before the Rx
+        // pipe's.
+        self.tx_bytes.rd_take.next = self.dp.m_axis_dma_rd_tvalid.val() & self.m_axis_dma_rd_tready.val();
+        self.tx_bytes.rd_flow.next = self.dp.m_axis_dma_rd_tdata.val().get_value_flow();
+        self.tx_bytes.rd_len.next = self.dp.m_axis_dma_rd_tdata.val().get_value_len();
+        self.tx_bytes.thr.next = self.tx_thr.q.val();
+        self.tx_bytes.ev_take.next =
+            !self.timer.tm_valid.val() & self.cc.s_axis_event_tready.val() & !self.hold.val();
 
         // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
+        self.timer.sweep.next = self.sweep.q.val();
+        self.timer.sweep_addr.next = self.sweep_addr.q.val();
+        self.tx_bytes.sweep.next = self.sweep.q.val();
+        self.tx_bytes.sweep_addr.next = self.sweep_addr.q.val();
+        self.feedback.sweep.next = self.sweep.q.val();
+        self.feedback.sweep_addr.next = self.sweep_addr.q.val();
         if self.sweep.q.val() {
             self.flows.write_enable.next = true;
             self.flows.write_address.next = self.sweep_addr.q.val();
@@ -1749,24 +1403,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.shifts.write_enable.next = true;
             self.shifts.write_address.next = self.sweep_addr.q.val();
             self.shifts.write_data.next = 0.into();
-            self.algs.write_enable.next = true;
-            self.algs.write_address.next = self.sweep_addr.q.val();
-            self.algs.write_data.next = 0.into();
-            self.rv.write_enable.next = true;
-            self.rv.write_address.next = self.sweep_addr.q.val();
-            self.rv.write_data.next = 0.into();
-            self.rto.write_enable.next = true;
-            self.rto.write_address.next = self.sweep_addr.q.val();
-            self.rto.write_data.next = 0.into();
-            self.dcq.write_enable.next = true;
-            self.dcq.write_address.next = self.sweep_addr.q.val();
-            self.dcq.write_data.next = 0.into();
-            self.rxh.write_enable.next = true;
-            self.rxh.write_address.next = self.sweep_addr.q.val();
-            self.rxh.write_data.next = 0.into();
-            self.txb.write_enable.next = true;
-            self.txb.write_address.next = self.sweep_addr.q.val();
-            self.txb.write_data.next = 0.into();
             self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
             if self.sweep_addr.q.val().all() {
                 self.sweep.d.next = false;
@@ -1794,38 +1430,17 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.err.d.next = 0.into();
             self.t1_valid.d.next = false;
             self.lw_valid.d.next = false;
-            self.cpl_valid.d.next = false;
-            self.skid_valid.d.next = false;
-            self.rw_valid.d.next = false;
-            self.rw2_valid.d.next = false;
             self.nt_valid.d.next = false;
             self.tm_gap.d.next = 12.into(); // 2^10 x 13 cycles: 53 us at 250 MHz
-            self.tm_count.d.next = 0.into();
-            self.tm_flow.d.next = 0.into();
-            self.tm_wait.d.next = 0.into();
-            self.tm_valid.d.next = false;
             self.rto_cfg.d.next = 0x710.into(); // RTO_CFG_RESET: 16 rounds, 7 retries
             self.cnp_gap.d.next = 50_000.into(); // CNP_INTERVAL_RESET
             self.tx_thr.d.next = 16_384.into(); // TX_EVENT_BYTES_RESET
-            self.tx_count.d.next = 0.into();
-            self.tx1_valid.d.next = false;
-            self.txw_valid.d.next = false;
-            self.f1_valid.d.next = false;
-            self.f2_valid.d.next = false;
-            self.f3_valid.d.next = false;
-            self.fu_valid.d.next = false;
-            self.fb_applied.d.next = 0.into();
-            self.fb_ignored.d.next = 0.into();
             self.m_valid.d.next = false;
-            self.pq_valid.d.next = false;
-            self.probes.d.next = 0.into();
             self.merge_cfg.d.next = 1.into(); // EVENT_MERGE_RESET: merging on
             self.merged.d.next = 0.into();
             self.ev_stalls.d.next = 0.into();
-            self.ev5_valid.d.next = false;
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();
-            self.rq_valid.d.next = false;
             self.ic.d.next = false;
             self.cmd_pend.d.next = false;
             self.sweep.d.next = true;
