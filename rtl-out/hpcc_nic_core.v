@@ -64,45 +64,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     localparam [3:0] EV_LOSS = 4'h2;
     localparam [3:0] EV_TIMER = 4'h3;
     localparam [3:0] EV_TX = 4'h5;
-    localparam [3:0] EV_CREATE = 4'h6;
-
-    // CC algorithms (the cc_event word's alg; sim, cc_codes)
-    localparam [1:0] ALG_DCQCN = 2'h3;
-
-    // Tx control word ops (sim)
-    localparam [1:0] TX_OP_REMOVE = 2'h2;
-
-    // Rx control word ops (sim)
-    localparam [2:0] RX_OP_REMOVE = 3'h2;
-    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
-
-    // Sequencer states
-    localparam [3:0] SEQ_IDLE = 4'h0;
-    localparam [3:0] SEQ_READ = 4'h1;
-    localparam [3:0] SEQ_CHECK = 4'h2;
-    localparam [3:0] SEQ_CC = 4'h3;
-    localparam [3:0] SEQ_TX = 4'h4;
-    localparam [3:0] SEQ_RX = 4'h5;
-    localparam [3:0] SEQ_SCHED = 4'h6;
-    localparam [3:0] SEQ_ENTRY = 4'h7;
-    localparam [3:0] SEQ_PROBE = 4'h8;
 
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
-    localparam [2:0] CMD_REMOVE = 3'h2;
-    localparam [2:0] CMD_POST = 3'h3;
-    localparam [2:0] CMD_PROBE = 3'h4;
-    localparam [2:0] CMD_RTO = 3'h5;
-    localparam [2:0] CMD_RTO_FAIL = 3'h6;
-
-    // Command errors (CSR STATUS)
-    localparam [3:0] ERR_FLOW = 4'h1;
-    localparam [3:0] ERR_EXISTS = 4'h2;
-    localparam [3:0] ERR_UNKNOWN = 4'h3;
-    localparam [3:0] ERR_CONFIG = 4'h4;
-    localparam [3:0] ERR_BUSY = 4'h5;
-    localparam [3:0] ERR_OVERRUN = 4'h6;
-    localparam [3:0] ERR_OP = 4'h7;
 
     // Stub signals
     reg  axil_reset;
@@ -454,10 +418,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] ccr_63_q = 32'h0;
     reg  [31:0] ccr_64_d;
     reg  [31:0] ccr_64_q = 32'h0;
-    reg  [31:0] cmd_word_d;
-    reg  [31:0] cmd_word_q = 32'h0;
-    reg  [31:0] cmd_errors_d;
-    reg  [31:0] cmd_errors_q = 32'h0;
     reg  [31:0] cpl_count_d;
     reg  [31:0] cpl_count_q = 32'h0;
     reg  [31:0] fb_in_d;
@@ -466,10 +426,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] now_frac_q = 16'h0;
     reg  [63:0] now_ns_d;
     reg  [63:0] now_ns_q = 64'h0;
-    reg  [3:0] state_d;
-    reg  [3:0] state_q = 4'h0;
-    reg  [3:0] err_d;
-    reg  [3:0] err_q = 4'h0;
     reg  [9:0] flows_read_address;
     wire  [70:0] flows_read_data;
     reg  [9:0] flows_write_address;
@@ -565,6 +521,53 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  cpl_m_axis_cpl_tready;
     wire  cpl_full;
     wire  cpl_read_wait;
+    reg  seq_reset;
+    reg  seq_cmd_we;
+    reg  [31:0] seq_cmd_data;
+    reg  [511:0] seq_tx_word;
+    reg  [127:0] seq_rx_word;
+    reg  [31:0] seq_rate;
+    reg  [31:0] seq_window;
+    reg  [1:0] seq_alg;
+    reg  [15:0] seq_tag;
+    reg  [63:0] seq_now_ns;
+    reg  [70:0] seq_entry;
+    reg  seq_t1_valid;
+    reg  seq_sweep;
+    reg  seq_slot_full;
+    reg  seq_cpl_busy;
+    reg  seq_rq_valid;
+    reg  seq_rq_fail;
+    reg  [9:0] seq_rq_flow;
+    wire  seq_rq_take;
+    wire  seq_hold;
+    wire  [2:0] seq_cmd_op;
+    wire  [15:0] seq_cmd_flow;
+    wire  seq_cr_valid;
+    wire  [511:0] seq_cr_word;
+    reg  seq_cr_ready;
+    wire  [511:0] seq_tx_ctrl_tdata;
+    wire  seq_tx_ctrl_tvalid;
+    reg  seq_tx_ctrl_tready;
+    wire  [127:0] seq_rx_ctrl_tdata;
+    wire  seq_rx_ctrl_tvalid;
+    reg  seq_rx_ctrl_tready;
+    wire  [87:0] seq_sched_ctrl_tdata;
+    wire  seq_sched_ctrl_tvalid;
+    reg  seq_sched_ctrl_tready;
+    wire  seq_probe_tvalid;
+    reg  seq_probe_tready;
+    wire  seq_ft_we;
+    wire  [70:0] seq_ft_entry;
+    wire  [23:0] seq_ft_una;
+    wire  seq_alg_we;
+    wire  seq_fail;
+    wire  [63:0] seq_fail_data;
+    wire  [31:0] seq_status;
+    wire  [31:0] seq_stat_cmd;
+    wire  [31:0] seq_stat_errors;
+    wire  [31:0] seq_stat_timeouts;
+    wire  [31:0] seq_stat_failed;
     reg  [31:0] tm_gap_d;
     reg  [31:0] tm_gap_q = 32'h0;
     reg  [31:0] rto_cfg_d;
@@ -583,20 +586,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] merged_q = 32'h0;
     reg  [31:0] ev_stalls_d;
     reg  [31:0] ev_stalls_q = 32'h0;
-    reg  [31:0] rto_count_d;
-    reg  [31:0] rto_count_q = 32'h0;
-    reg  [31:0] rto_failed_d;
-    reg  [31:0] rto_failed_q = 32'h0;
-    reg  ic_d;
-    reg  ic_q = 1'h0;
-    reg  [2:0] ic_op_d;
-    reg  [2:0] ic_op_q = 3'h0;
-    reg  [15:0] ic_flow_d;
-    reg  [15:0] ic_flow_q = 16'h0;
-    reg  [23:0] ic_qpn_d;
-    reg  [23:0] ic_qpn_q = 24'h0;
-    reg  cmd_pend_d;
-    reg  cmd_pend_q = 1'h0;
     reg  sweep_d;
     reg  sweep_q = 1'h0;
     reg  [9:0] sweep_addr_d;
@@ -621,47 +610,27 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] nt_bytes;
     reg  [511:0] tm_word;
     reg  [511:0] ev5_word;
-    reg  [511:0] cr_word;
     reg  [511:0] mg_word;
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
-    reg  alg_we;
     reg  m_offer;
     reg  m_go;
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
-    reg  host_cmd;
     reg  [23:0] wr_una;
-    reg  seq_cpl;
-    reg  [63:0] seq_cpl_data;
     reg  wr_ok;
     reg  [16:0] frac_sum;
-    reg  [15:0] cmd_flow;
-    reg  [2:0] cmd_op;
-    reg  [70:0] entry;
     reg  [70:0] t1_entry;
     reg  hold;
-    reg  seq_hold;
+    reg  cmd_hold;
     reg  wr_en;
     reg  [15:0] wr_flow;
     reg  [70:0] wr_entry;
     reg  [3:0] ev_type;
     reg  ev_take;
     reg  [511:0] tx_word;
-    reg  [127:0] rx_word;
-    reg  [13:0] mtu;
-    reg  [32:0] mtu_mask;
-    reg  [3:0] mtu_shift;
-    reg  mtu_ok;
-    reg  [32:0] msg_len;
-    reg  [32:0] npkts;
-    reg  [23:0] end_psn;
-    reg  is_read;
-    reg  [127:0] reth_fld;
-    reg  [23:0] rx_qpn_fld;
-    reg  cnp_en;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
 
@@ -950,6 +919,56 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .full(cpl_full),
         .read_wait(cpl_read_wait)
     );
+    hpcc_nic_core_seq seq(
+        .clock(clock),
+        .reset(seq_reset),
+        .cmd_we(seq_cmd_we),
+        .cmd_data(seq_cmd_data),
+        .tx_word(seq_tx_word),
+        .rx_word(seq_rx_word),
+        .rate(seq_rate),
+        .window(seq_window),
+        .alg(seq_alg),
+        .tag(seq_tag),
+        .now_ns(seq_now_ns),
+        .entry(seq_entry),
+        .t1_valid(seq_t1_valid),
+        .sweep(seq_sweep),
+        .slot_full(seq_slot_full),
+        .cpl_busy(seq_cpl_busy),
+        .rq_valid(seq_rq_valid),
+        .rq_fail(seq_rq_fail),
+        .rq_flow(seq_rq_flow),
+        .rq_take(seq_rq_take),
+        .hold(seq_hold),
+        .cmd_op(seq_cmd_op),
+        .cmd_flow(seq_cmd_flow),
+        .cr_valid(seq_cr_valid),
+        .cr_word(seq_cr_word),
+        .cr_ready(seq_cr_ready),
+        .tx_ctrl_tdata(seq_tx_ctrl_tdata),
+        .tx_ctrl_tvalid(seq_tx_ctrl_tvalid),
+        .tx_ctrl_tready(seq_tx_ctrl_tready),
+        .rx_ctrl_tdata(seq_rx_ctrl_tdata),
+        .rx_ctrl_tvalid(seq_rx_ctrl_tvalid),
+        .rx_ctrl_tready(seq_rx_ctrl_tready),
+        .sched_ctrl_tdata(seq_sched_ctrl_tdata),
+        .sched_ctrl_tvalid(seq_sched_ctrl_tvalid),
+        .sched_ctrl_tready(seq_sched_ctrl_tready),
+        .probe_tvalid(seq_probe_tvalid),
+        .probe_tready(seq_probe_tready),
+        .ft_we(seq_ft_we),
+        .ft_entry(seq_ft_entry),
+        .ft_una(seq_ft_una),
+        .alg_we(seq_alg_we),
+        .fail(seq_fail),
+        .fail_data(seq_fail_data),
+        .status(seq_status),
+        .stat_cmd(seq_stat_cmd),
+        .stat_errors(seq_stat_errors),
+        .stat_timeouts(seq_stat_timeouts),
+        .stat_failed(seq_stat_failed)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
@@ -1045,14 +1064,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ccr_62_q <= ccr_62_d;
         ccr_63_q <= ccr_63_d;
         ccr_64_q <= ccr_64_d;
-        cmd_word_q <= cmd_word_d;
-        cmd_errors_q <= cmd_errors_d;
         cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
         now_frac_q <= now_frac_d;
         now_ns_q <= now_ns_d;
-        state_q <= state_d;
-        err_q <= err_d;
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
@@ -1065,13 +1080,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         merge_cfg_q <= merge_cfg_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
-        rto_count_q <= rto_count_d;
-        rto_failed_q <= rto_failed_d;
-        ic_q <= ic_d;
-        ic_op_q <= ic_op_d;
-        ic_flow_q <= ic_flow_d;
-        ic_qpn_q <= ic_qpn_d;
-        cmd_pend_q <= cmd_pend_d;
         sweep_q <= sweep_d;
         sweep_addr_q <= sweep_addr_d;
         t1_valid_q <= t1_valid_d;
@@ -1088,14 +1096,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ns_q16_d = ns_q16_q;
         sched_cfg_d = sched_cfg_q;
         stat_sel_d = stat_sel_q;
-        cmd_word_d = cmd_word_q;
-        cmd_errors_d = cmd_errors_q;
         cpl_count_d = cpl_count_q;
         fb_in_d = fb_in_q;
         now_frac_d = now_frac_q;
         now_ns_d = now_ns_q;
-        state_d = state_q;
-        err_d = err_q;
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         t1_valid_d = t1_valid_q;
@@ -1112,13 +1116,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rto_cfg_d = rto_cfg_q;
         cnp_gap_d = cnp_gap_q;
         tx_thr_d = tx_thr_q;
-        rto_count_d = rto_count_q;
-        rto_failed_d = rto_failed_q;
-        ic_d = ic_q;
-        ic_op_d = ic_op_q;
-        ic_flow_d = ic_flow_q;
-        ic_qpn_d = ic_qpn_q;
-        cmd_pend_d = cmd_pend_q;
         m_valid_d = m_valid_q;
         m_data_d = m_data_q;
         merge_cfg_d = merge_cfg_q;
@@ -1221,6 +1218,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tx_bytes_reset = reset;
         feedback_reset = reset;
         cpl_reset = reset;
+        seq_reset = reset;
         axil_s_axil_awaddr = s_axil_awaddr;
         axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
@@ -1580,16 +1578,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = 32'h48504343;
         end
         else if (axil_rd_addr == 32'h1) begin
-            axil_rd_data = ((err_q) & 32'hffffffff) << 4;
-            if (((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q) begin
-                axil_rd_data = (((err_q) & 32'hffffffff) << 4) | 32'h1;
-            end
+            axil_rd_data = seq_status;
         end
         else if (axil_rd_addr == 32'h2) begin
-            axil_rd_data = cmd_word_q;
+            axil_rd_data = seq_stat_cmd;
         end
         else if (axil_rd_addr == 32'h3) begin
-            axil_rd_data = cmd_errors_q;
+            axil_rd_data = seq_stat_errors;
         end
         else if (axil_rd_addr == 32'h4) begin
             axil_rd_data = ns_q16_q;
@@ -1658,10 +1653,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_data = rto_cfg_q;
         end
         else if (axil_rd_addr == 32'h1a) begin
-            axil_rd_data = rto_count_q;
+            axil_rd_data = seq_stat_timeouts;
         end
         else if (axil_rd_addr == 32'h1b) begin
-            axil_rd_data = rto_failed_q;
+            axil_rd_data = seq_stat_failed;
         end
         else if (axil_rd_addr == 32'h1c) begin
             axil_rd_data = cnp_gap_q;
@@ -2049,40 +2044,52 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        cmd_op = cmd_word_q[0+:3];
-        cmd_flow = cmd_word_q[16+:16];
-        if (ic_q) begin
-            cmd_op = ic_op_q;
-            cmd_flow = ic_flow_q;
-        end
+        seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
+        seq_cmd_data = axil_wr_data;
         tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 384) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 416) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
-        rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 96);
-        mtu = tx_word[352+:14];
-        mtu_shift = 32'h0;
-        mtu_ok = 1'b1;
-        if (mtu == 32'h100) begin
-            mtu_shift = 32'h8;
+        seq_tx_word = tx_word;
+        seq_rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 96);
+        seq_rate = args_20_q;
+        seq_window = args_21_q;
+        seq_alg = args_22_q[0+:2];
+        seq_tag = args_23_q[0+:16];
+        seq_now_ns = now_ns_q;
+        seq_entry = flows_read_data;
+        seq_t1_valid = t1_valid_q;
+        seq_sweep = sweep_q;
+        seq_slot_full = m_valid_q;
+        seq_cpl_busy = cpl_full | cpl_read_wait;
+        seq_rq_valid = timer_rq_valid;
+        seq_rq_fail = timer_rq_fail;
+        seq_rq_flow = timer_rq_flow;
+        timer_rq_take = seq_rq_take;
+        seq_cr_ready = cc_s_axis_event_tready;
+        sched_s_axis_ctrl_tdata = seq_sched_ctrl_tdata;
+        sched_s_axis_ctrl_tvalid = seq_sched_ctrl_tvalid;
+        seq_sched_ctrl_tready = sched_s_axis_ctrl_tready;
+        dp_s_axis_tx_ctrl_tdata = seq_tx_ctrl_tdata;
+        dp_s_axis_tx_ctrl_tvalid = seq_tx_ctrl_tvalid;
+        seq_tx_ctrl_tready = dp_s_axis_tx_ctrl_tready;
+        dp_s_axis_rx_ctrl_tdata = seq_rx_ctrl_tdata;
+        dp_s_axis_rx_ctrl_tvalid = seq_rx_ctrl_tvalid;
+        seq_rx_ctrl_tready = dp_s_axis_rx_ctrl_tready;
+        dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
+        dp_s_axis_probe_tdata = timer_pq_flow;
+        if (seq_probe_tvalid) begin
+            dp_s_axis_probe_tvalid = 1'b1;
+            dp_s_axis_probe_tdata = seq_cmd_flow;
         end
-        else if (mtu == 32'h200) begin
-            mtu_shift = 32'h9;
+        timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
+        seq_probe_tready = dp_s_axis_probe_tready;
+        cmd_hold = seq_hold | sweep_q;
+        hold = cmd_hold | cpl_full | cpl_read_wait | feedback_busy;
+        ev_flow = dp_m_axis_event_tdata[0+:16];
+        ev_seq_fld = dp_m_axis_event_tdata[32+:32];
+        ev_hops_fld = dp_m_axis_event_tdata[160+:320];
+        flows_read_address = ev_flow[0+:10];
+        if (cmd_hold) begin
+            flows_read_address = seq_cmd_flow[0+:10];
         end
-        else if (mtu == 32'h400) begin
-            mtu_shift = 32'ha;
-        end
-        else if (mtu == 32'h800) begin
-            mtu_shift = 32'hb;
-        end
-        else if (mtu == 32'h1000) begin
-            mtu_shift = 32'hc;
-        end
-        else begin
-            mtu_ok = 1'b0;
-        end
-        reth_fld = tx_word[64+:128];
-        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
-        is_read = tx_word[280+:1];
-        rx_qpn_fld = rx_word[32+:24];
-        entry = flows_read_data;
         if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
             t1_entry = lw_entry_q;
         end
@@ -2093,22 +2100,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_flow = t1_flow_q;
         wr_entry = t1_entry;
         wr_una = t1_seq_q;
-        seq_cpl = 1'b0;
-        seq_cpl_data = ((cmd_flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
-        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[42+:4]) & 33'h1ffffffff)) - 32'h1;
-        npkts = (msg_len + mtu_mask) >> ((entry[42+:4]) & 33'h1ffffffff);
-        if (~|npkts) begin
-            npkts = 32'h1;
-        end
-        end_psn = tx_word[256+:24] + npkts[0+:24];
-        seq_hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY) | sweep_q;
-        hold = seq_hold | cpl_full | cpl_read_wait | feedback_busy;
-        ev_flow = dp_m_axis_event_tdata[0+:16];
-        ev_seq_fld = dp_m_axis_event_tdata[32+:32];
-        ev_hops_fld = dp_m_axis_event_tdata[160+:320];
-        flows_read_address = ev_flow[0+:10];
-        if (seq_hold) begin
-            flows_read_address = cmd_flow[0+:10];
+        if (seq_ft_we) begin
+            wr_en = 1'b1;
+            wr_flow = seq_cmd_flow;
+            wr_entry = seq_ft_entry;
+            wr_una = seq_ft_una;
         end
         tm_word = 32'h0;
         tm_word[0+:16] = ((timer_flow) & 16'hffff);
@@ -2119,11 +2115,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ev5_word[16+:4] = EV_TX;
         ev5_word[32+:32] = tx_bytes_ev_bytes;
         ev5_word[96+:64] = now_ns_q;
-        cr_word = 32'h0;
-        cr_word[0+:16] = cmd_flow;
-        cr_word[16+:4] = EV_CREATE;
-        cr_word[96+:64] = now_ns_q;
-        cr_word[496+:2] = args_22_q[0+:2];
         cc_s_axis_event_tdata = m_data_q;
         cc_s_axis_event_tvalid = m_valid_q;
         m_offer = 1'b1;
@@ -2137,240 +2128,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
-        sched_s_axis_ctrl_tvalid = 1'b0;
-        sched_s_axis_ctrl_tdata = 32'h0;
-        sched_s_axis_ctrl_tdata[0+:32] = args_20_q;
-        sched_s_axis_ctrl_tdata[32+:32] = args_21_q;
-        sched_s_axis_ctrl_tdata[64+:16] = cmd_flow;
-        if (cmd_op == CMD_CREATE) begin
-            sched_s_axis_ctrl_tdata[80+:1] = 1'b1;
-            sched_s_axis_ctrl_tdata[81+:4] = mtu_shift;
-        end
-        dp_s_axis_tx_ctrl_tvalid = 1'b0;
-        cnp_en = args_22_q[0+:2] == ALG_DCQCN;
-        dp_s_axis_tx_ctrl_tdata = (tx_word >> 32) << 32;
-        dp_s_axis_tx_ctrl_tdata[0+:2] = cmd_op[0+:2];
-        dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
-        if (cmd_op == CMD_CREATE) begin
-            dp_s_axis_tx_ctrl_tdata[370+:1] = cnp_en;
-        end
-        dp_s_axis_rx_ctrl_tvalid = 1'b0;
-        dp_s_axis_rx_ctrl_tdata = rx_word;
-        dp_s_axis_rx_ctrl_tdata[0+:3] = cmd_op;
-        if (ic_q) begin
-            dp_s_axis_tx_ctrl_tdata = 32'h0;
-            dp_s_axis_tx_ctrl_tdata[0+:2] = TX_OP_REMOVE;
-            dp_s_axis_tx_ctrl_tdata[16+:16] = cmd_flow;
-            dp_s_axis_rx_ctrl_tdata = 32'h0;
-            dp_s_axis_rx_ctrl_tdata[0+:3] = RX_OP_REMOVE;
-            dp_s_axis_rx_ctrl_tdata[32+:24] = ic_qpn_q;
-            if (cmd_op == CMD_RTO) begin
-                dp_s_axis_rx_ctrl_tdata[0+:3] = RX_OP_TIMEOUT;
-                dp_s_axis_rx_ctrl_tdata[32+:24] = ((cmd_flow) & 24'hffffff);
-            end
-        end
-        dp_s_axis_probe_tvalid = timer_pq_valid & (state_q != SEQ_PROBE);
-        dp_s_axis_probe_tdata = timer_pq_flow;
-        if (state_q == SEQ_PROBE) begin
-            dp_s_axis_probe_tdata = cmd_flow;
-        end
-        timer_pq_take = (state_q != SEQ_PROBE) & dp_s_axis_probe_tready;
-        host_cmd = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
-        timer_rq_take = 1'b0;
-        if (state_q == SEQ_IDLE) begin
-            ic_d = 1'b0;
-            if (cmd_pend_q) begin
-                cmd_pend_d = 1'b0;
-                state_d = SEQ_READ;
-            end
-            else if (~host_cmd & timer_rq_valid) begin
-                ic_d = 1'b1;
-                ic_op_d = CMD_RTO;
-                if (timer_rq_fail) begin
-                    ic_op_d = CMD_RTO_FAIL;
-                end
-                ic_flow_d = ((timer_rq_flow) & 16'hffff);
-                timer_rq_take = 1'b1;
-                state_d = SEQ_READ;
-            end
-        end
-        if (host_cmd) begin
-            if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
-                cmd_word_d = axil_wr_data;
-                err_d = 32'h0;
-                state_d = SEQ_READ;
-            end
-            else if (ic_q & ~cmd_pend_q) begin
-                cmd_word_d = axil_wr_data;
-                err_d = 32'h0;
-                cmd_pend_d = 1'b1;
-            end
-            else begin
-                err_d = ERR_OVERRUN;
-                cmd_errors_d = cmd_errors_q + 32'h1;
-            end
-        end
-        if (state_q == SEQ_READ) begin
-            if (((cmd_flow[0+:10]) & 16'hffff) != cmd_flow) begin
-                err_d = ERR_FLOW;
-                cmd_errors_d = cmd_errors_q + 32'h1;
-                state_d = SEQ_IDLE;
-            end
-            else if (~t1_valid_q & ~sweep_q) begin
-                state_d = SEQ_CHECK;
-            end
-        end
-        else if ((state_q == SEQ_CHECK) & ic_q) begin
-            state_d = SEQ_IDLE;
-            ic_qpn_d = entry[47+:24];
-            if (entry[0+:1] & entry[1+:1]) begin
-                if (cmd_op == CMD_RTO) begin
-                    state_d = SEQ_RX;
-                end
-                else if (~cpl_full & ~cpl_read_wait) begin
-                    wr_en = 1'b1;
-                    wr_flow = cmd_flow;
-                    wr_entry = 32'h0;
-                    wr_una = 32'h0;
-                    seq_cpl = 1'b1;
-                    rto_failed_d = rto_failed_q + 32'h1;
-                    state_d = SEQ_SCHED;
-                end
-                else begin
-                    state_d = SEQ_CHECK;
-                end
-            end
-        end
-        else if (state_q == SEQ_CHECK) begin
-            state_d = SEQ_IDLE;
-            cmd_errors_d = cmd_errors_q + 32'h1;
-            if (cmd_op == CMD_CREATE) begin
-                if (entry[0+:1]) begin
-                    err_d = ERR_EXISTS;
-                end
-                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow) | (args_20_q == 32'h0) | (args_21_q == 32'h0)) begin
-                    err_d = ERR_CONFIG;
-                end
-                else begin
-                    cmd_errors_d = cmd_errors_q;
-                    state_d = SEQ_CC;
-                end
-            end
-            else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_POST) | (cmd_op == CMD_PROBE)) begin
-                if (~entry[0+:1]) begin
-                    err_d = ERR_UNKNOWN;
-                end
-                else if (entry[1+:1] & (cmd_op != CMD_PROBE)) begin
-                    err_d = ERR_BUSY;
-                end
-                else if ((cmd_op == CMD_POST) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != cmd_flow)) begin
-                    err_d = ERR_CONFIG;
-                end
-                else begin
-                    cmd_errors_d = cmd_errors_q;
-                    if (cmd_op == CMD_REMOVE) begin
-                        state_d = SEQ_SCHED;
-                    end
-                    else if (cmd_op == CMD_POST) begin
-                        state_d = SEQ_ENTRY;
-                    end
-                    else begin
-                        state_d = SEQ_PROBE;
-                    end
-                end
-            end
-            else begin
-                err_d = ERR_OP;
-            end
-        end
-        else if (state_q == SEQ_CC) begin
-            if (~m_valid_q) begin
-                m_offer = 1'b0;
-                cc_s_axis_event_tdata = cr_word;
-                cc_s_axis_event_tvalid = 1'b1;
-                if (cc_s_axis_event_tready) begin
-                    state_d = SEQ_TX;
-                end
-            end
-        end
-        else if (state_q == SEQ_TX) begin
-            dp_s_axis_tx_ctrl_tvalid = 1'b1;
-            if (dp_s_axis_tx_ctrl_tready) begin
-                if (cmd_op == CMD_POST) begin
-                    state_d = SEQ_IDLE;
-                end
-                else begin
-                    state_d = SEQ_RX;
-                end
-            end
-        end
-        else if (state_q == SEQ_RX) begin
-            dp_s_axis_rx_ctrl_tvalid = 1'b1;
-            if (dp_s_axis_rx_ctrl_tready) begin
-                if (cmd_op == CMD_CREATE) begin
-                    state_d = SEQ_SCHED;
-                end
-                else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL)) begin
-                    state_d = SEQ_ENTRY;
-                end
-                else if (cmd_op == CMD_RTO) begin
-                    rto_count_d = rto_count_q + 32'h1;
-                    state_d = SEQ_IDLE;
-                end
-                else begin
-                    state_d = SEQ_TX;
-                end
-            end
-        end
-        else if (state_q == SEQ_SCHED) begin
-            sched_s_axis_ctrl_tvalid = 1'b1;
-            if (sched_s_axis_ctrl_tready) begin
-                if (cmd_op == CMD_CREATE) begin
-                    state_d = SEQ_ENTRY;
-                end
-                else begin
-                    state_d = SEQ_TX;
-                end
-            end
-        end
-        else if (state_q == SEQ_ENTRY) begin
-            if (~t1_valid_q) begin
-                wr_en = 1'b1;
-                wr_flow = cmd_flow;
-                wr_una = 32'h0;
-                if (cmd_op == CMD_CREATE) begin
-                    wr_entry = 32'h0;
-                    wr_entry[0+:1] = 1'b1;
-                    wr_entry[42+:4] = mtu_shift;
-                    wr_entry[47+:24] = rx_qpn_fld;
-                    state_d = SEQ_IDLE;
-                end
-                else if ((cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL)) begin
-                    wr_entry = 32'h0;
-                    state_d = SEQ_IDLE;
-                end
-                else begin
-                    wr_una = tx_word[256+:24];
-                    wr_entry = 32'h0;
-                    wr_entry[0+:1] = entry[0+:1];
-                    wr_entry[47+:24] = entry[47+:24];
-                    wr_entry[42+:4] = entry[42+:4];
-                    wr_entry[46+:1] = tx_word[280+:1];
-                    wr_entry[1+:1] = 1'b1;
-                    wr_entry[2+:24] = end_psn;
-                    wr_entry[26+:16] = args_23_q[0+:16];
-                    state_d = SEQ_TX;
-                    if (is_read) begin
-                        state_d = SEQ_RX;
-                    end
-                end
-            end
-        end
-        else if (state_q == SEQ_PROBE) begin
-            dp_s_axis_probe_tvalid = 1'b1;
-            if (dp_s_axis_probe_tready) begin
-                state_d = SEQ_IDLE;
-            end
+        if (seq_cr_valid) begin
+            cc_s_axis_event_tdata = seq_cr_word;
+            cc_s_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
         end
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
         m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == EV_ACK) & (dp_m_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
@@ -2417,7 +2178,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             wr_entry = t1_entry;
             wr_entry[1+:1] = 1'b0;
         end
-        if (new_cpl | seq_cpl) begin
+        if (new_cpl | seq_fail) begin
             cpl_count_d = cpl_count_q + 32'h1;
         end
         flows_write_enable = wr_en;
@@ -2439,8 +2200,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cpl_done_read = t1_entry[46+:1];
         cpl_done_data = new_cpl_data;
         cpl_done_cmds = t1_cmds_q;
-        cpl_fail = seq_cpl;
-        cpl_fail_data = seq_cpl_data;
+        cpl_fail = seq_fail;
+        cpl_fail_data = seq_fail_data;
         cpl_rx_written = dp_stat_rx_written;
         cpl_rx_discarded = dp_stat_rx_discarded;
         cpl_rx_short = dp_stat_rx_short;
@@ -2449,19 +2210,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
         cpl_m_axis_cpl_tready = m_axis_cpl_tready;
-        alg_we = (state_q == SEQ_ENTRY) & ~t1_valid_q & ((cmd_op == CMD_CREATE) | (cmd_op == CMD_REMOVE) | (cmd_op == CMD_RTO_FAIL));
-        timer_alg_we = alg_we;
-        timer_alg_flow = cmd_flow[0+:10];
-        timer_alg_create = cmd_op == CMD_CREATE;
+        timer_alg_we = seq_alg_we;
+        timer_alg_flow = seq_cmd_flow[0+:10];
+        timer_alg_create = seq_cmd_op == CMD_CREATE;
         timer_alg = args_22_q[0+:2];
         timer_alg_probe = tx_word[369+:1];
-        tx_bytes_alg_we = alg_we;
-        tx_bytes_alg_flow = cmd_flow[0+:10];
-        tx_bytes_alg_create = cmd_op == CMD_CREATE;
+        tx_bytes_alg_we = seq_alg_we;
+        tx_bytes_alg_flow = seq_cmd_flow[0+:10];
+        tx_bytes_alg_create = seq_cmd_op == CMD_CREATE;
         tx_bytes_alg = args_22_q[0+:2];
-        feedback_alg_we = alg_we;
-        feedback_alg_flow = cmd_flow[0+:10];
-        feedback_alg_create = cmd_op == CMD_CREATE;
+        feedback_alg_we = seq_alg_we;
+        feedback_alg_flow = seq_cmd_flow[0+:10];
+        feedback_alg_create = seq_cmd_op == CMD_CREATE;
         feedback_alg = args_22_q[0+:2];
         timer_gap = tm_gap_q;
         timer_rto_rounds = rto_cfg_q[0+:8];
@@ -2583,14 +2343,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             ccr_62_d = 32'h0;
             ccr_63_d = 32'h0;
             ccr_64_d = 32'h0;
-            cmd_word_d = 32'h0;
-            cmd_errors_d = 32'h0;
             cpl_count_d = 32'h0;
             fb_in_d = 32'h0;
             now_frac_d = 32'h0;
             now_ns_d = 32'h0;
-            state_d = SEQ_IDLE;
-            err_d = 32'h0;
             t1_valid_d = 1'b0;
             lw_valid_d = 1'b0;
             nt_valid_d = 1'b0;
@@ -2602,16 +2358,456 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             merge_cfg_d = 32'h1;
             merged_d = 32'h0;
             ev_stalls_d = 32'h0;
-            rto_count_d = 32'h0;
-            rto_failed_d = 32'h0;
-            ic_d = 1'b0;
-            cmd_pend_d = 1'b0;
             sweep_d = 1'b1;
             sweep_addr_d = 32'h0;
         end
     end
 
 endmodule // hpcc_nic_core
+
+module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window,alg,tag,now_ns,entry,t1_valid,sweep,slot_full,cpl_busy,rq_valid,rq_fail,rq_flow,rq_take,hold,cmd_op,cmd_flow,cr_valid,cr_word,cr_ready,tx_ctrl_tdata,tx_ctrl_tvalid,tx_ctrl_tready,rx_ctrl_tdata,rx_ctrl_tvalid,rx_ctrl_tready,sched_ctrl_tdata,sched_ctrl_tvalid,sched_ctrl_tready,probe_tvalid,probe_tready,ft_we,ft_entry,ft_una,alg_we,fail,fail_data,status,stat_cmd,stat_errors,stat_timeouts,stat_failed);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  cmd_we;
+    input wire  [31:0] cmd_data;
+    input wire  [511:0] tx_word;
+    input wire  [127:0] rx_word;
+    input wire  [31:0] rate;
+    input wire  [31:0] window;
+    input wire  [1:0] alg;
+    input wire  [15:0] tag;
+    input wire  [63:0] now_ns;
+    input wire  [70:0] entry;
+    input wire  t1_valid;
+    input wire  sweep;
+    input wire  slot_full;
+    input wire  cpl_busy;
+    input wire  rq_valid;
+    input wire  rq_fail;
+    input wire  [9:0] rq_flow;
+    output reg  rq_take;
+    output reg  hold;
+    output reg  [2:0] cmd_op;
+    output reg  [15:0] cmd_flow;
+    output reg  cr_valid;
+    output reg  [511:0] cr_word;
+    input wire  cr_ready;
+    output reg  [511:0] tx_ctrl_tdata;
+    output reg  tx_ctrl_tvalid;
+    input wire  tx_ctrl_tready;
+    output reg  [127:0] rx_ctrl_tdata;
+    output reg  rx_ctrl_tvalid;
+    input wire  rx_ctrl_tready;
+    output reg  [87:0] sched_ctrl_tdata;
+    output reg  sched_ctrl_tvalid;
+    input wire  sched_ctrl_tready;
+    output reg  probe_tvalid;
+    input wire  probe_tready;
+    output reg  ft_we;
+    output reg  [70:0] ft_entry;
+    output reg  [23:0] ft_una;
+    output reg  alg_we;
+    output reg  fail;
+    output reg  [63:0] fail_data;
+    output reg  [31:0] status;
+    output reg  [31:0] stat_cmd;
+    output reg  [31:0] stat_errors;
+    output reg  [31:0] stat_timeouts;
+    output reg  [31:0] stat_failed;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_CREATE = 4'h6;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_DCQCN = 2'h3;
+
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_REMOVE = 3'h2;
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Sequencer states
+    localparam [3:0] SEQ_IDLE = 4'h0;
+    localparam [3:0] SEQ_READ = 4'h1;
+    localparam [3:0] SEQ_CHECK = 4'h2;
+    localparam [3:0] SEQ_CC = 4'h3;
+    localparam [3:0] SEQ_TX = 4'h4;
+    localparam [3:0] SEQ_RX = 4'h5;
+    localparam [3:0] SEQ_SCHED = 4'h6;
+    localparam [3:0] SEQ_ENTRY = 4'h7;
+    localparam [3:0] SEQ_PROBE = 4'h8;
+
+    // Command ops (CSR CMD, and internal)
+    localparam [2:0] CMD_CREATE = 3'h1;
+    localparam [2:0] CMD_REMOVE = 3'h2;
+    localparam [2:0] CMD_POST = 3'h3;
+    localparam [2:0] CMD_PROBE = 3'h4;
+    localparam [2:0] CMD_RTO = 3'h5;
+    localparam [2:0] CMD_RTO_FAIL = 3'h6;
+
+    // Command errors (CSR STATUS)
+    localparam [3:0] ERR_FLOW = 4'h1;
+    localparam [3:0] ERR_EXISTS = 4'h2;
+    localparam [3:0] ERR_UNKNOWN = 4'h3;
+    localparam [3:0] ERR_CONFIG = 4'h4;
+    localparam [3:0] ERR_BUSY = 4'h5;
+    localparam [3:0] ERR_OVERRUN = 4'h6;
+    localparam [3:0] ERR_OP = 4'h7;
+
+    // Stub signals
+    reg  [3:0] state_d;
+    reg  [3:0] state_q = 4'h0;
+    reg  [3:0] err_d;
+    reg  [3:0] err_q = 4'h0;
+    reg  [31:0] cmd_word_d;
+    reg  [31:0] cmd_word_q = 32'h0;
+    reg  [31:0] cmd_errors_d;
+    reg  [31:0] cmd_errors_q = 32'h0;
+    reg  ic_d;
+    reg  ic_q = 1'h0;
+    reg  [2:0] ic_op_d;
+    reg  [2:0] ic_op_q = 3'h0;
+    reg  [15:0] ic_flow_d;
+    reg  [15:0] ic_flow_q = 16'h0;
+    reg  [23:0] ic_qpn_d;
+    reg  [23:0] ic_qpn_q = 24'h0;
+    reg  cmd_pend_d;
+    reg  cmd_pend_q = 1'h0;
+    reg  [31:0] rto_count_d;
+    reg  [31:0] rto_count_q = 32'h0;
+    reg  [31:0] rto_failed_d;
+    reg  [31:0] rto_failed_q = 32'h0;
+
+    // Local signals
+    reg  [2:0] op;
+    reg  [15:0] flow;
+    reg  [13:0] mtu;
+    reg  [3:0] shift;
+    reg  mtu_ok;
+    reg  [127:0] reth_fld;
+    reg  [23:0] rx_qpn_fld;
+    reg  [32:0] msg_len;
+    reg  is_read;
+    reg  [32:0] mtu_mask;
+    reg  [32:0] npkts;
+    reg  [23:0] end_psn;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        state_q <= state_d;
+        err_q <= err_d;
+        cmd_word_q <= cmd_word_d;
+        cmd_errors_q <= cmd_errors_d;
+        ic_q <= ic_d;
+        ic_op_q <= ic_op_d;
+        ic_flow_q <= ic_flow_d;
+        ic_qpn_q <= ic_qpn_d;
+        cmd_pend_q <= cmd_pend_d;
+        rto_count_q <= rto_count_d;
+        rto_failed_q <= rto_failed_d;
+    end
+
+    // Update code
+    always @(*) begin
+        state_d = state_q;
+        err_d = err_q;
+        cmd_word_d = cmd_word_q;
+        cmd_errors_d = cmd_errors_q;
+        ic_d = ic_q;
+        ic_op_d = ic_op_q;
+        ic_flow_d = ic_flow_q;
+        ic_qpn_d = ic_qpn_q;
+        cmd_pend_d = cmd_pend_q;
+        rto_count_d = rto_count_q;
+        rto_failed_d = rto_failed_q;
+        op = cmd_word_q[0+:3];
+        flow = cmd_word_q[16+:16];
+        if (ic_q) begin
+            op = ic_op_q;
+            flow = ic_flow_q;
+        end
+        cmd_op = op;
+        cmd_flow = flow;
+        mtu = tx_word[352+:14];
+        shift = 32'h0;
+        mtu_ok = 1'b1;
+        if (mtu == 32'h100) begin
+            shift = 32'h8;
+        end
+        else if (mtu == 32'h200) begin
+            shift = 32'h9;
+        end
+        else if (mtu == 32'h400) begin
+            shift = 32'ha;
+        end
+        else if (mtu == 32'h800) begin
+            shift = 32'hb;
+        end
+        else if (mtu == 32'h1000) begin
+            shift = 32'hc;
+        end
+        else begin
+            mtu_ok = 1'b0;
+        end
+        reth_fld = tx_word[64+:128];
+        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
+        is_read = tx_word[280+:1];
+        rx_qpn_fld = rx_word[32+:24];
+        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[42+:4]) & 33'h1ffffffff)) - 32'h1;
+        npkts = (msg_len + mtu_mask) >> ((entry[42+:4]) & 33'h1ffffffff);
+        if (~|npkts) begin
+            npkts = 32'h1;
+        end
+        end_psn = tx_word[256+:24] + npkts[0+:24];
+        hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
+        ft_we = 1'b0;
+        ft_entry = 32'h0;
+        ft_una = 32'h0;
+        fail = 1'b0;
+        fail_data = ((flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
+        alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((op == CMD_CREATE) | (op == CMD_REMOVE) | (op == CMD_RTO_FAIL));
+        cr_word = 32'h0;
+        cr_word[0+:16] = flow;
+        cr_word[16+:4] = EV_CREATE;
+        cr_word[96+:64] = now_ns;
+        cr_word[496+:2] = alg;
+        cr_valid = (state_q == SEQ_CC) & ~slot_full;
+        sched_ctrl_tvalid = state_q == SEQ_SCHED;
+        sched_ctrl_tdata = 32'h0;
+        sched_ctrl_tdata[0+:32] = rate;
+        sched_ctrl_tdata[32+:32] = window;
+        sched_ctrl_tdata[64+:16] = flow;
+        if (op == CMD_CREATE) begin
+            sched_ctrl_tdata[80+:1] = 1'b1;
+            sched_ctrl_tdata[81+:4] = shift;
+        end
+        tx_ctrl_tvalid = state_q == SEQ_TX;
+        tx_ctrl_tdata = (tx_word >> 32) << 32;
+        tx_ctrl_tdata[0+:2] = op[0+:2];
+        tx_ctrl_tdata[16+:16] = flow;
+        if (op == CMD_CREATE) begin
+            tx_ctrl_tdata[370+:1] = alg == ALG_DCQCN;
+        end
+        rx_ctrl_tvalid = state_q == SEQ_RX;
+        rx_ctrl_tdata = rx_word;
+        rx_ctrl_tdata[0+:3] = op;
+        if (ic_q) begin
+            tx_ctrl_tdata = 32'h0;
+            tx_ctrl_tdata[0+:2] = TX_OP_REMOVE;
+            tx_ctrl_tdata[16+:16] = flow;
+            rx_ctrl_tdata = 32'h0;
+            rx_ctrl_tdata[0+:3] = RX_OP_REMOVE;
+            rx_ctrl_tdata[32+:24] = ic_qpn_q;
+            if (op == CMD_RTO) begin
+                rx_ctrl_tdata[0+:3] = RX_OP_TIMEOUT;
+                rx_ctrl_tdata[32+:24] = ((flow) & 24'hffffff);
+            end
+        end
+        probe_tvalid = state_q == SEQ_PROBE;
+        rq_take = 1'b0;
+        if (state_q == SEQ_IDLE) begin
+            ic_d = 1'b0;
+            if (cmd_pend_q) begin
+                cmd_pend_d = 1'b0;
+                state_d = SEQ_READ;
+            end
+            else if (~cmd_we & rq_valid) begin
+                ic_d = 1'b1;
+                ic_op_d = CMD_RTO;
+                if (rq_fail) begin
+                    ic_op_d = CMD_RTO_FAIL;
+                end
+                ic_flow_d = ((rq_flow) & 16'hffff);
+                rq_take = 1'b1;
+                state_d = SEQ_READ;
+            end
+        end
+        if (cmd_we) begin
+            if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
+                cmd_word_d = cmd_data;
+                err_d = 32'h0;
+                state_d = SEQ_READ;
+            end
+            else if (ic_q & ~cmd_pend_q) begin
+                cmd_word_d = cmd_data;
+                err_d = 32'h0;
+                cmd_pend_d = 1'b1;
+            end
+            else begin
+                err_d = ERR_OVERRUN;
+                cmd_errors_d = cmd_errors_q + 32'h1;
+            end
+        end
+        if (state_q == SEQ_READ) begin
+            if (((flow[0+:10]) & 16'hffff) != flow) begin
+                err_d = ERR_FLOW;
+                cmd_errors_d = cmd_errors_q + 32'h1;
+                state_d = SEQ_IDLE;
+            end
+            else if (~t1_valid & ~sweep) begin
+                state_d = SEQ_CHECK;
+            end
+        end
+        else if ((state_q == SEQ_CHECK) & ic_q) begin
+            state_d = SEQ_IDLE;
+            ic_qpn_d = entry[47+:24];
+            if (entry[0+:1] & entry[1+:1]) begin
+                if (op == CMD_RTO) begin
+                    state_d = SEQ_RX;
+                end
+                else if (~cpl_busy) begin
+                    ft_we = 1'b1;
+                    fail = 1'b1;
+                    rto_failed_d = rto_failed_q + 32'h1;
+                    state_d = SEQ_SCHED;
+                end
+                else begin
+                    state_d = SEQ_CHECK;
+                end
+            end
+        end
+        else if (state_q == SEQ_CHECK) begin
+            state_d = SEQ_IDLE;
+            cmd_errors_d = cmd_errors_q + 32'h1;
+            if (op == CMD_CREATE) begin
+                if (entry[0+:1]) begin
+                    err_d = ERR_EXISTS;
+                end
+                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != flow) | (rate == 32'h0) | (window == 32'h0)) begin
+                    err_d = ERR_CONFIG;
+                end
+                else begin
+                    cmd_errors_d = cmd_errors_q;
+                    state_d = SEQ_CC;
+                end
+            end
+            else if ((op == CMD_REMOVE) | (op == CMD_POST) | (op == CMD_PROBE)) begin
+                if (~entry[0+:1]) begin
+                    err_d = ERR_UNKNOWN;
+                end
+                else if (entry[1+:1] & (op != CMD_PROBE)) begin
+                    err_d = ERR_BUSY;
+                end
+                else if ((op == CMD_POST) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != flow)) begin
+                    err_d = ERR_CONFIG;
+                end
+                else begin
+                    cmd_errors_d = cmd_errors_q;
+                    if (op == CMD_REMOVE) begin
+                        state_d = SEQ_SCHED;
+                    end
+                    else if (op == CMD_POST) begin
+                        state_d = SEQ_ENTRY;
+                    end
+                    else begin
+                        state_d = SEQ_PROBE;
+                    end
+                end
+            end
+            else begin
+                err_d = ERR_OP;
+            end
+        end
+        else if (state_q == SEQ_CC) begin
+            if (cr_valid & cr_ready) begin
+                state_d = SEQ_TX;
+            end
+        end
+        else if (state_q == SEQ_TX) begin
+            if (tx_ctrl_tready) begin
+                if (op == CMD_POST) begin
+                    state_d = SEQ_IDLE;
+                end
+                else begin
+                    state_d = SEQ_RX;
+                end
+            end
+        end
+        else if (state_q == SEQ_RX) begin
+            if (rx_ctrl_tready) begin
+                if (op == CMD_CREATE) begin
+                    state_d = SEQ_SCHED;
+                end
+                else if ((op == CMD_REMOVE) | (op == CMD_RTO_FAIL)) begin
+                    state_d = SEQ_ENTRY;
+                end
+                else if (op == CMD_RTO) begin
+                    rto_count_d = rto_count_q + 32'h1;
+                    state_d = SEQ_IDLE;
+                end
+                else begin
+                    state_d = SEQ_TX;
+                end
+            end
+        end
+        else if (state_q == SEQ_SCHED) begin
+            if (sched_ctrl_tready) begin
+                if (op == CMD_CREATE) begin
+                    state_d = SEQ_ENTRY;
+                end
+                else begin
+                    state_d = SEQ_TX;
+                end
+            end
+        end
+        else if (state_q == SEQ_ENTRY) begin
+            if (~t1_valid) begin
+                ft_we = 1'b1;
+                if (op == CMD_CREATE) begin
+                    ft_entry[0+:1] = 1'b1;
+                    ft_entry[42+:4] = shift;
+                    ft_entry[47+:24] = rx_qpn_fld;
+                    state_d = SEQ_IDLE;
+                end
+                else if ((op == CMD_REMOVE) | (op == CMD_RTO_FAIL)) begin
+                    state_d = SEQ_IDLE;
+                end
+                else begin
+                    ft_una = tx_word[256+:24];
+                    ft_entry[0+:1] = entry[0+:1];
+                    ft_entry[47+:24] = entry[47+:24];
+                    ft_entry[42+:4] = entry[42+:4];
+                    ft_entry[46+:1] = is_read;
+                    ft_entry[1+:1] = 1'b1;
+                    ft_entry[2+:24] = end_psn;
+                    ft_entry[26+:16] = tag;
+                    state_d = SEQ_TX;
+                    if (is_read) begin
+                        state_d = SEQ_RX;
+                    end
+                end
+            end
+        end
+        else if (state_q == SEQ_PROBE) begin
+            if (probe_tready) begin
+                state_d = SEQ_IDLE;
+            end
+        end
+        status = ((err_q) & 32'hffffffff) << 4;
+        if (((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q) begin
+            status = (((err_q) & 32'hffffffff) << 4) | 32'h1;
+        end
+        stat_cmd = cmd_word_q;
+        stat_errors = cmd_errors_q;
+        stat_timeouts = rto_count_q;
+        stat_failed = rto_failed_q;
+        if (reset) begin
+            state_d = SEQ_IDLE;
+            err_d = 32'h0;
+            cmd_word_d = 32'h0;
+            cmd_errors_d = 32'h0;
+            ic_d = 1'b0;
+            cmd_pend_d = 1'b0;
+            rto_count_d = 32'h0;
+            rto_failed_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_seq
 
 module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fail_data,rx_written,rx_discarded,rx_short,rx_payloads,rx_jobs,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready,full,read_wait);
 

@@ -29,13 +29,14 @@ use crate::axil_slave::AxilSlave;
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
+use crate::hpcc_nic_core_seq::HpccNicCoreSeq;
 use crate::hpcc_nic_core_timer::HpccNicCoreTimer;
 use crate::hpcc_nic_core_tx_bytes::HpccNicCoreTxBytes;
 use crate::nic_datapath::NicDatapath;
-use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE, RX_OP_TIMEOUT};
+use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE};
 use crate::tx_ctx::{TX_OP_CREATE, TX_OP_POST, TX_OP_REMOVE};
 use rust_hdl::prelude::*;
 
@@ -104,10 +105,6 @@ const _: () = assert!(
         && CMD_CREATE == RX_OP_CREATE && CMD_REMOVE == RX_OP_REMOVE && CMD_POST == RX_OP_READ
         && CMD_RTO > CMD_PROBE && CMD_RTO_FAIL > CMD_PROBE
 );
-
-// Sequencer states (literals in the code): 0 idle, 1 read the flow's entry, 2 check, 3 create
-// event to cc_module, 4 tx_ctx control word, 5 rx_ctx control word, 6 flow_sched control word,
-// 7 write the flow's entry, 8 probe request.
 
 /// The NIC core for `2^F` flows; `B`: rx_dma's log2 beats per bank.
 #[derive(LogicBlock)]
@@ -225,16 +222,12 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     stat_sel: DFF<Bits<32>>,
     args: [DFF<Bits<32>>; csr::ARGS],
     ccr: [DFF<Bits<32>>; csr::CC_WORDS],
-    cmd_word: DFF<Bits<32>>,
-    cmd_errors: DFF<Bits<32>>,
     cpl_count: DFF<Bits<32>>,
     fb_in: DFF<Bits<32>>,
     // Time base.
     now_frac: DFF<Bits<16>>,
     now_ns: DFF<Bits<64>>,
     // Sequencer.
-    state: DFF<Bits<SEQ_BITS>>,
-    err: DFF<Bits<ERR_BITS>>,
     // Per flow: the entry (sim::layout::CORE_FLOW: created, message out, its end PSN and tag,
     // log2 MTU, READ, rx_ctx's QPN).
     flows: RAM<Bits<71>, F>,
@@ -253,16 +246,17 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     tx_bytes: HpccNicCoreTxBytes<F>,
     feedback: HpccNicCoreFeedback<F>,
     cpl: HpccNicCoreCpl,
+    /// The command sequencer.
+    seq: HpccNicCoreSeq<F>,
     // Registers of those blocks' configuration.
     tm_gap: DFF<Bits<32>>,
     rto_cfg: DFF<Bits<32>>,
     tx_thr: DFF<Bits<32>>,
     cnp_gap: DFF<Bits<32>>,
-    /// The events for cc_module the core makes: the scan's timer event (type 3), the tx-byte
-    /// event (type 5) and the sequencer's create (type 6).
+    /// The events for cc_module the core makes beside the sequencer's create: the scan's timer
+    /// event (type 3), the tx-byte event (type 5).
     tm_word: Signal<Local, Bits<512>>,
     ev5_word: Signal<Local, Bits<512>>,
-    cr_word: Signal<Local, Bits<512>>,
     /// The Rx pipe's event with the merged packets acknowledged.
     mg_word: Signal<Local, Bits<512>>,
     /// The Rx pipe's event: its flow; its seq and hop records, of which only the PSN's 24
@@ -270,9 +264,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     ev_flow: Signal<Local, Bits<16>>,
     ev_seq_fld: Signal<Local, Bits<32>>,
     ev_hops_fld: Signal<Local, Bits<320>>,
-    /// The sequencer writes a flow's algorithm into the blocks' per-flow RAMs (create,
-    /// remove, a failed flow's remove).
-    alg_we: Signal<Local, bool>,
     // The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
     // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
@@ -286,19 +277,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     m_same: Signal<Local, bool>,
     m_merge: Signal<Local, bool>,
     m_acked: Signal<Local, Bits<17>>,
-    rto_count: DFF<Bits<32>>,
-    rto_failed: DFF<Bits<32>>,
-    // The sequencer runs an internal command (5 timeout, 6 fail: error completion and remove);
-    // a host command written meanwhile waits in cmd_word (cmd_pend).
-    ic: DFF<bool>,
-    ic_op: DFF<Bits<CMD_OP_BITS>>,
-    ic_flow: DFF<Bits<16>>,
-    ic_qpn: DFF<Bits<24>>,
-    cmd_pend: DFF<bool>,
-    host_cmd: Signal<Local, bool>,
-    wr_una: Signal<Local, Bits<24>>,
-    seq_cpl: Signal<Local, bool>,
-    seq_cpl_data: Signal<Local, Bits<64>>,
     // After reset the table is cleared, one entry per cycle; commands and events wait.
     sweep: DFF<bool>,
     sweep_addr: DFF<Bits<F>>,
@@ -312,32 +290,19 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     lw_entry: DFF<Bits<71>>,
     t1_cmds: DFF<Bits<32>>,
     // Combinational.
+    /// The flow table's write: the tracker's, or the sequencer's (snd_una for the timer's copy).
+    wr_una: Signal<Local, Bits<24>>,
     wr_ok: Signal<Local, bool>,
     frac_sum: Signal<Local, Bits<17>>,
-    cmd_flow: Signal<Local, Bits<16>>,
-    cmd_op: Signal<Local, Bits<CMD_OP_BITS>>,
-    entry: Signal<Local, Bits<71>>,
     t1_entry: Signal<Local, Bits<71>>,
     hold: Signal<Local, bool>,
-    seq_hold: Signal<Local, bool>,
+    cmd_hold: Signal<Local, bool>,
     wr_en: Signal<Local, bool>,
     wr_flow: Signal<Local, Bits<16>>,
     wr_entry: Signal<Local, Bits<71>>,
     ev_type: Signal<Local, Bits<4>>,
     ev_take: Signal<Local, bool>,
     tx_word: Signal<Local, Bits<512>>,
-    rx_word: Signal<Local, Bits<128>>,
-    mtu: Signal<Local, Bits<14>>,
-    mtu_mask: Signal<Local, Bits<33>>,
-    mtu_shift: Signal<Local, Bits<4>>,
-    mtu_ok: Signal<Local, bool>,
-    msg_len: Signal<Local, Bits<33>>,
-    npkts: Signal<Local, Bits<33>>,
-    end_psn: Signal<Local, Bits<24>>,
-    is_read: Signal<Local, bool>,
-    reth_fld: Signal<Local, Bits<128>>,
-    rx_qpn_fld: Signal<Local, Bits<24>>,
-    cnp_en: Signal<Local, bool>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
 }
@@ -403,20 +368,16 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             tx_bytes: Default::default(),
             feedback: Default::default(),
             cpl: Default::default(),
-            alg_we: Default::default(),
+            seq: Default::default(),
             ns_q16: Default::default(),
             sched_cfg: Default::default(),
             stat_sel: Default::default(),
             args: std::array::from_fn(|_| Default::default()),
             ccr: std::array::from_fn(|_| Default::default()),
-            cmd_word: Default::default(),
-            cmd_errors: Default::default(),
             cpl_count: Default::default(),
             fb_in: Default::default(),
             now_frac: Default::default(),
             now_ns: Default::default(),
-            state: Default::default(),
-            err: Default::default(),
             flows: Default::default(),
             sweep: Default::default(),
             sweep_addr: Default::default(),
@@ -429,22 +390,15 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             t1_cmds: Default::default(),
             wr_ok: Default::default(),
             frac_sum: Default::default(),
-            cmd_flow: Default::default(),
-            cmd_op: Default::default(),
-            entry: Default::default(),
             t1_entry: Default::default(),
             hold: Default::default(),
-            seq_hold: Default::default(),
+            cmd_hold: Default::default(),
             wr_en: Default::default(),
             wr_flow: Default::default(),
             wr_entry: Default::default(),
             ev_type: Default::default(),
             ev_take: Default::default(),
             tx_word: Default::default(),
-            rx_word: Default::default(),
-            mtu: Default::default(),
-            mtu_mask: Default::default(),
-            mtu_shift: Default::default(),
             shifts: Default::default(),
             nt_valid: Default::default(),
             nt_flow: Default::default(),
@@ -453,7 +407,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             nt_bytes: Default::default(),
             tm_gap: Default::default(),
             tm_word: Default::default(),
-            cr_word: Default::default(),
             mg_word: Default::default(),
             ev_flow: Default::default(),
             ev_seq_fld: Default::default(),
@@ -472,25 +425,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             m_acked: Default::default(),
             tx_thr: Default::default(),
             ev5_word: Default::default(),
-            rto_count: Default::default(),
-            rto_failed: Default::default(),
-            ic: Default::default(),
-            ic_op: Default::default(),
-            ic_flow: Default::default(),
-            ic_qpn: Default::default(),
-            cmd_pend: Default::default(),
-            host_cmd: Default::default(),
             wr_una: Default::default(),
-            seq_cpl: Default::default(),
-            seq_cpl_data: Default::default(),
-            mtu_ok: Default::default(),
-            msg_len: Default::default(),
-            npkts: Default::default(),
-            end_psn: Default::default(),
-            is_read: Default::default(),
-            reth_fld: Default::default(),
-            rx_qpn_fld: Default::default(),
-            cnp_en: Default::default(),
             new_cpl: Default::default(),
             new_cpl_data: Default::default(),
         }
@@ -507,10 +442,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ns_q16, sched_cfg, stat_sel, cmd_word, cmd_errors, cpl_count, fb_in, now_frac, now_ns,
-            state, err, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry, t1_cmds,
-            nt_valid, nt_flow, nt_pkts, tm_gap, rto_cfg, cnp_gap, tx_thr, rto_count, rto_failed, ic, ic_op,
-            ic_flow, ic_qpn, cmd_pend, m_valid, m_data, merge_cfg, merged, ev_stalls
+            self, clock, ns_q16, sched_cfg, stat_sel, cpl_count, fb_in, now_frac, now_ns, sweep, sweep_addr,
+            t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry, t1_cmds, nt_valid, nt_flow, nt_pkts, tm_gap,
+            rto_cfg, cnp_gap, tx_thr, m_valid, m_data, merge_cfg, merged, ev_stalls
         );
         for i in 0..csr::ARGS {
             self.args[i].clock.next = self.clock.val();
@@ -520,7 +454,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.ccr[i].clock.next = self.clock.val();
             self.ccr[i].d.next = self.ccr[i].q.val();
         }
-        clock!(self, clock, axil, sched, cc, dp, timer, tx_bytes, feedback, cpl);
+        clock!(self, clock, axil, sched, cc, dp, timer, tx_bytes, feedback, cpl, seq);
         self.flows.read_clock.next = self.clock.val();
         self.flows.write_clock.next = self.clock.val();
         self.shifts.read_clock.next = self.clock.val();
@@ -533,6 +467,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.tx_bytes.reset.next = self.reset.val();
         self.feedback.reset.next = self.reset.val();
         self.cpl.reset.next = self.reset.val();
+        self.seq.reset.next = self.reset.val();
 
         // ---- AXI4-Lite.
         self.axil.s_axil_awaddr.next = self.s_axil_awaddr.val();
@@ -652,15 +587,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         if self.axil.rd_addr.val() == 0x000 {
             self.axil.rd_data.next = 0x4850_4343.into(); // ID_VALUE
         } else if self.axil.rd_addr.val() == 0x001 {
-            // A host command runs (or waits behind an internal one); internal ones are not shown.
-            self.axil.rd_data.next = bit_cast::<32, 4>(self.err.q.val()) << 4;
-            if ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val() {
-                self.axil.rd_data.next = (bit_cast::<32, 4>(self.err.q.val()) << 4) | 1;
-            }
+            self.axil.rd_data.next = self.seq.status.val();
         } else if self.axil.rd_addr.val() == 0x002 {
-            self.axil.rd_data.next = self.cmd_word.q.val();
+            self.axil.rd_data.next = self.seq.stat_cmd.val();
         } else if self.axil.rd_addr.val() == 0x003 {
-            self.axil.rd_data.next = self.cmd_errors.q.val();
+            self.axil.rd_data.next = self.seq.stat_errors.val();
         } else if self.axil.rd_addr.val() == 0x004 {
             self.axil.rd_data.next = self.ns_q16.q.val();
         } else if self.axil.rd_addr.val() == 0x005 {
@@ -706,9 +637,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         } else if self.axil.rd_addr.val() == 0x019 {
             self.axil.rd_data.next = self.rto_cfg.q.val();
         } else if self.axil.rd_addr.val() == 0x01A {
-            self.axil.rd_data.next = self.rto_count.q.val();
+            self.axil.rd_data.next = self.seq.stat_timeouts.val();
         } else if self.axil.rd_addr.val() == 0x01B {
-            self.axil.rd_data.next = self.rto_failed.q.val();
+            self.axil.rd_data.next = self.seq.stat_failed.val();
         } else if self.axil.rd_addr.val() == 0x01C {
             self.axil.rd_data.next = self.cnp_gap.q.val();
         } else if self.axil.rd_addr.val() == 0x01D {
@@ -875,13 +806,11 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.fb_in.d.next = self.fb_in.q.val() + 1;
         }
 
-        // ---- The command's fields and the staged control words, op filled in.
-        self.cmd_op.next = self.cmd_word.q.val().get_bits::<3>(0);
-        self.cmd_flow.next = self.cmd_word.q.val().get_bits::<16>(16);
-        if self.ic.q.val() {
-            self.cmd_op.next = self.ic_op.q.val();
-            self.cmd_flow.next = self.ic_flow.q.val();
-        }
+        // ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // internal ones, through every block. Its control words are the argument words with op
+        // and flow filled in.
+        self.seq.cmd_we.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
+        self.seq.cmd_data.next = self.axil.wr_data.val();
         self.tx_word.next = bit_cast::<512, 32>(self.args[0].q.val())
             | (bit_cast::<512, 32>(self.args[1].q.val()) << 32)
             | (bit_cast::<512, 32>(self.args[2].q.val()) << 64)
@@ -898,39 +827,59 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             | (bit_cast::<512, 32>(self.args[13].q.val()) << 416)
             | (bit_cast::<512, 32>(self.args[14].q.val()) << 448)
             | (bit_cast::<512, 32>(self.args[15].q.val()) << 480);
-        self.rx_word.next = bit_cast::<128, 32>(self.args[16].q.val())
+        self.seq.tx_word.next = self.tx_word.val();
+        self.seq.rx_word.next = bit_cast::<128, 32>(self.args[16].q.val())
             | (bit_cast::<128, 32>(self.args[17].q.val()) << 32)
             | (bit_cast::<128, 32>(self.args[18].q.val()) << 64)
             | (bit_cast::<128, 32>(self.args[19].q.val()) << 96);
-        // MTU (the tx word's, layout::TX_CREATE): a RoCE path MTU, 256..4096.
-        self.mtu.next = self.tx_word.val().get_value_tx_create_mtu();
-        self.mtu_shift.next = 0.into();
-        self.mtu_ok.next = true;
-        if self.mtu.val() == 256 {
-            self.mtu_shift.next = 8.into();
-        } else if self.mtu.val() == 512 {
-            self.mtu_shift.next = 9.into();
-        } else if self.mtu.val() == 1024 {
-            self.mtu_shift.next = 10.into();
-        } else if self.mtu.val() == 2048 {
-            self.mtu_shift.next = 11.into();
-        } else if self.mtu.val() == 4096 {
-            self.mtu_shift.next = 12.into();
-        } else {
-            self.mtu_ok.next = false;
+        self.seq.rate.next = self.args[20].q.val();
+        self.seq.window.next = self.args[21].q.val();
+        self.seq.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.seq.tag.next = self.args[23].q.val().get_bits::<16>(0);
+        self.seq.now_ns.next = self.now_ns.q.val();
+        self.seq.entry.next = self.flows.read_data.val();
+        self.seq.t1_valid.next = self.t1_valid.q.val();
+        self.seq.sweep.next = self.sweep.q.val();
+        self.seq.slot_full.next = self.m_valid.q.val();
+        self.seq.cpl_busy.next = self.cpl.full.val() | self.cpl.read_wait.val();
+        self.seq.rq_valid.next = self.timer.rq_valid.val();
+        self.seq.rq_fail.next = self.timer.rq_fail.val();
+        self.seq.rq_flow.next = self.timer.rq_flow.val();
+        self.timer.rq_take.next = self.seq.rq_take.val();
+        self.seq.cr_ready.next = self.cc.s_axis_event_tready.val();
+        self.sched.s_axis_ctrl_tdata.next = self.seq.sched_ctrl_tdata.val();
+        self.sched.s_axis_ctrl_tvalid.next = self.seq.sched_ctrl_tvalid.val();
+        self.seq.sched_ctrl_tready.next = self.sched.s_axis_ctrl_tready.val();
+        self.dp.s_axis_tx_ctrl_tdata.next = self.seq.tx_ctrl_tdata.val();
+        self.dp.s_axis_tx_ctrl_tvalid.next = self.seq.tx_ctrl_tvalid.val();
+        self.seq.tx_ctrl_tready.next = self.dp.s_axis_tx_ctrl_tready.val();
+        self.dp.s_axis_rx_ctrl_tdata.next = self.seq.rx_ctrl_tdata.val();
+        self.dp.s_axis_rx_ctrl_tvalid.next = self.seq.rx_ctrl_tvalid.val();
+        self.seq.rx_ctrl_tready.next = self.dp.s_axis_rx_ctrl_tready.val();
+        // Probe requests: the scan's, unless the sequencer's probe command has the port.
+        self.dp.s_axis_probe_tvalid.next = self.timer.pq_valid.val() & !self.seq.probe_tvalid.val();
+        self.dp.s_axis_probe_tdata.next = self.timer.pq_flow.val();
+        if self.seq.probe_tvalid.val() {
+            self.dp.s_axis_probe_tvalid.next = true;
+            self.dp.s_axis_probe_tdata.next = self.seq.cmd_flow.val();
         }
-        // Message length: RETH bytes 12..15 (of the post's `reth`), big-endian.
-        self.reth_fld.next = self.tx_word.val().get_value_tx_post_reth();
-        self.msg_len.next = (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(96)) << 24)
-            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(104)) << 16)
-            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(112)) << 8)
-            | bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(120));
-        self.is_read.next = self.tx_word.val().get_value_tx_post_read();
-        self.rx_qpn_fld.next = self.rx_word.val().get_value_rx_create_qpn();
+        self.timer.pq_take.next = !self.seq.probe_tvalid.val() & self.dp.s_axis_probe_tready.val();
+        self.seq.probe_tready.next = self.dp.s_axis_probe_tready.val();
 
         // ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
-        self.entry.next = self.flows.read_data.val();
+        // The sequencer holds the events (and takes the table's read port) while it reads,
+        // checks and writes an entry or offers a create event; the tracker holds them while a
+        // completion waits, or a READ's completion waits for its payload.
+        self.cmd_hold.next = self.seq.hold.val() | self.sweep.q.val();
+        self.hold.next = self.cmd_hold.val() | self.cpl.full.val() | self.cpl.read_wait.val() | self.feedback.busy.val();
+        self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
+        self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
+        self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
+        self.flows.read_address.next = self.ev_flow.val().get_bits::<F>(0);
+        if self.cmd_hold.val() {
+            self.flows.read_address.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        }
         if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.t1_flow.q.val()) {
             self.t1_entry.next = self.lw_entry.q.val();
         } else {
@@ -938,44 +887,22 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         }
         // The table's one write (and the forwarded copy): the tracker's by default (every ACK
         // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
-        // sequencer's entry in states 2 and 7; applied after both, below.
+        // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
         self.wr_en.next = false;
         self.wr_flow.next = self.t1_flow.q.val();
         self.wr_entry.next = self.t1_entry.val();
         self.wr_una.next = self.t1_seq.q.val();
-        self.seq_cpl.next = false;
-        self.seq_cpl_data.next = bit_cast::<64, 16>(self.cmd_flow.val())
-            | (bit_cast::<64, 16>(self.entry.val().get_value_tag()) << 16)
-            | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
-        // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
-        // create), at least 1 (an empty WRITE is one packet).
-        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_value_mtu_log())) - 1;
-        self.npkts.next =
-            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_value_mtu_log());
-        if !self.npkts.val().any() {
-            self.npkts.next = 1.into();
+        if self.seq.ft_we.val() {
+            self.wr_en.next = true;
+            self.wr_flow.next = self.seq.cmd_flow.val();
+            self.wr_entry.next = self.seq.ft_entry.val();
+            self.wr_una.next = self.seq.ft_una.val();
         }
-        self.end_psn.next = self.tx_word.val().get_value_tx_post_first_psn() + self.npkts.val().get_bits::<24>(0);
 
-        // ---- Sequencer.
-        // The sequencer holds the events (and takes the table's read port) while it reads,
-        // checks and writes an entry or offers a create event; the tracker holds them while a
-        // completion waits, or a READ's completion waits for its payload.
-        self.seq_hold.next = (self.state.q.val() == SEQ_READ) | (self.state.q.val() == SEQ_CHECK) | (self.state.q.val() == SEQ_CC)
-            | (self.state.q.val() == SEQ_ENTRY)
-            | self.sweep.q.val();
-        self.hold.next = self.seq_hold.val() | self.cpl.full.val() | self.cpl.read_wait.val() | self.feedback.busy.val();
-        self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
-        self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
-        self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
-        self.flows.read_address.next = self.ev_flow.val().get_bits::<F>(0);
-        if self.seq_hold.val() {
-            self.flows.read_address.next = self.cmd_flow.val().get_bits::<F>(0);
-        }
-        // Events into cc_module: a timer event when one is due (first: one per TIMER_GAP cycles
-        // at most, so the Rx pipe's events lose little), else a tx-byte event, else the event
-        // slot's (the Rx pipe's); while events are held only the slot's, and in state 3 (below)
-        // the sequencer's create once the slot is empty (a re-created flow's old events first).
+        // ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
+        // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
+        // event slot's (the Rx pipe's); while events are held only the slot's, and the
+        // sequencer's create once the slot is empty (a re-created flow's old events first).
         // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
         self.tm_word.next = 0.into();
         self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.timer.flow.val()));
@@ -986,11 +913,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.ev5_word.next.set_value_kind(EV_TX.into());
         self.ev5_word.next.set_value_seq(self.tx_bytes.ev_bytes.val());
         self.ev5_word.next.set_value_now(self.now_ns.q.val());
-        self.cr_word.next = 0.into();
-        self.cr_word.next.set_value_flow(self.cmd_flow.val());
-        self.cr_word.next.set_value_kind(EV_CREATE.into());
-        self.cr_word.next.set_value_now(self.now_ns.q.val());
-        self.cr_word.next.set_value_alg(self.args[22].q.val().get_bits::<2>(0));
         self.cc.s_axis_event_tdata.next = self.m_data.q.val();
         self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
         self.m_offer.next = true;
@@ -1003,246 +925,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.cc.s_axis_event_tvalid.next = true;
             self.m_offer.next = false;
         }
-        self.sched.s_axis_ctrl_tvalid.next = false;
-        // The command's control words (op filled in; create for flow_sched's op 1, remove
-        // otherwise), offered in states 4, 5 and 6.
-        self.sched.s_axis_ctrl_tdata.next = 0.into();
-        self.sched.s_axis_ctrl_tdata.next.set_value_rate(self.args[20].q.val());
-        self.sched.s_axis_ctrl_tdata.next.set_value_window(self.args[21].q.val());
-        self.sched.s_axis_ctrl_tdata.next.set_value_flow(self.cmd_flow.val());
-        if self.cmd_op.val() == CMD_CREATE {
-            // Create, with the flow's packet size (log2 MTU) for its pacing and window.
-            self.sched.s_axis_ctrl_tdata.next.set_value_create(true);
-            self.sched.s_axis_ctrl_tdata.next.set_value_pkt_shift(self.mtu_shift.val());
-        }
-        self.dp.s_axis_tx_ctrl_tvalid.next = false;
-        // The host's tx word from bit 32 on, with the command's op and flow (tx_ctx's create
-        // or post word, layout::TX_CREATE / TX_POST).
-        self.cnp_en.next = self.args[22].q.val().get_bits::<2>(0) == ALG_DCQCN;
-        self.dp.s_axis_tx_ctrl_tdata.next = (self.tx_word.val() >> 32) << 32;
-        self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(self.cmd_op.val().get_bits::<2>(0));
-        self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
-        if self.cmd_op.val() == CMD_CREATE {
-            // Create: nic_datapath's CNP bit is the algorithm's, DCQCN (3) only.
-            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_cnp(self.cnp_en.val());
-        }
-        self.dp.s_axis_rx_ctrl_tvalid.next = false;
-        self.dp.s_axis_rx_ctrl_tdata.next = self.rx_word.val();
-        self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(self.cmd_op.val());
-        if self.ic.q.val() {
-            // Internal: a failed flow's removes (op 2; rx_ctx's with the QPN of its create), or
-            // rx_ctx's timeout (op 4, the flow's id as the QPN's low bits).
-            self.dp.s_axis_tx_ctrl_tdata.next = 0.into();
-            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_op(TX_OP_REMOVE.into());
-            self.dp.s_axis_tx_ctrl_tdata.next.set_value_tx_create_flow(self.cmd_flow.val());
-            self.dp.s_axis_rx_ctrl_tdata.next = 0.into();
-            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_REMOVE.into());
-            self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(self.ic_qpn.q.val());
-            if self.cmd_op.val() == CMD_RTO {
-                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_TIMEOUT.into());
-                self.dp.s_axis_rx_ctrl_tdata.next.set_value_rx_create_qpn(bit_cast::<24, 16>(self.cmd_flow.val()));
-            }
-        }
-        // Probe requests: the scan's, unless the sequencer's probe command (state 8) has the port.
-        self.dp.s_axis_probe_tvalid.next = self.timer.pq_valid.val() & (self.state.q.val() != SEQ_PROBE);
-        self.dp.s_axis_probe_tdata.next = self.timer.pq_flow.val();
-        if self.state.q.val() == SEQ_PROBE {
-            self.dp.s_axis_probe_tdata.next = self.cmd_flow.val();
-        }
-        self.timer.pq_take.next = (self.state.q.val() != SEQ_PROBE) & self.dp.s_axis_probe_tready.val();
-        // A host command starts at once, or waits (cmd_pend) behind an internal command; one
-        // written while another host command runs or waits is dropped. Internal commands (the
-        // timeout's) start when the sequencer is idle and no host command starts.
-        self.host_cmd.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
-        self.timer.rq_take.next = false;
-        if self.state.q.val() == SEQ_IDLE {
-            self.ic.d.next = false;
-            if self.cmd_pend.q.val() {
-                self.cmd_pend.d.next = false;
-                self.state.d.next = SEQ_READ.into();
-            } else if !self.host_cmd.val() & self.timer.rq_valid.val() {
-                self.ic.d.next = true;
-                self.ic_op.d.next = CMD_RTO.into();
-                if self.timer.rq_fail.val() {
-                    self.ic_op.d.next = CMD_RTO_FAIL.into();
-                }
-                self.ic_flow.d.next = bit_cast::<16, F>(self.timer.rq_flow.val());
-                self.timer.rq_take.next = true;
-                self.state.d.next = SEQ_READ.into();
-            }
-        }
-        if self.host_cmd.val() {
-            if (self.state.q.val() == SEQ_IDLE) & !self.cmd_pend.q.val() {
-                self.cmd_word.d.next = self.axil.wr_data.val();
-                self.err.d.next = 0.into();
-                self.state.d.next = SEQ_READ.into();
-            } else if self.ic.q.val() & !self.cmd_pend.q.val() {
-                self.cmd_word.d.next = self.axil.wr_data.val();
-                self.err.d.next = 0.into();
-                self.cmd_pend.d.next = true;
-            } else {
-                self.err.d.next = ERR_OVERRUN.into();
-                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-            }
-        }
-        if self.state.q.val() == SEQ_READ {
-            // Read the flow's entry once the tracker has nothing in T1 (events held).
-            if bit_cast::<16, F>(self.cmd_flow.val().get_bits::<F>(0)) != self.cmd_flow.val() {
-                self.err.d.next = ERR_FLOW.into();
-                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-                self.state.d.next = SEQ_IDLE.into();
-            } else if !self.t1_valid.q.val() & !self.sweep.q.val() {
-                self.state.d.next = SEQ_CHECK.into();
-            }
-        } else if (self.state.q.val() == SEQ_CHECK) & self.ic.q.val() {
-            // Internal: only for a message still out (it may have completed since the scan).
-            // A timeout goes to rx_ctx. A failure ends the message with an error completion
-            // and clears the entry here, while the events are held (so no ACK can complete the
-            // message too), once the completion queue's head is free and no READ completion
-            // waits; then the flow is removed in flow_sched, tx_ctx and rx_ctx.
-            self.state.d.next = SEQ_IDLE.into();
-            self.ic_qpn.d.next = self.entry.val().get_value_qpn();
-            if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
-                if self.cmd_op.val() == CMD_RTO {
-                    self.state.d.next = SEQ_RX.into();
-                } else if !self.cpl.full.val() & !self.cpl.read_wait.val() {
-                    self.wr_en.next = true;
-                    self.wr_flow.next = self.cmd_flow.val();
-                    self.wr_entry.next = 0.into();
-                    self.wr_una.next = 0.into();
-                    self.seq_cpl.next = true;
-                    self.rto_failed.d.next = self.rto_failed.q.val() + 1;
-                    self.state.d.next = SEQ_SCHED.into();
-                } else {
-                    self.state.d.next = SEQ_CHECK.into();
-                }
-            }
-        } else if self.state.q.val() == SEQ_CHECK {
-            // Check the command against the entry.
-            self.state.d.next = SEQ_IDLE.into();
-            self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-            if self.cmd_op.val() == CMD_CREATE {
-                if self.entry.val().get_value_created() {
-                    self.err.d.next = ERR_EXISTS.into();
-                } else if !self.mtu_ok.val()
-                    | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
-                    | (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
-                    | (self.args[20].q.val() == 0)
-                    | (self.args[21].q.val() == 0)
-                {
-                    self.err.d.next = ERR_CONFIG.into();
-                } else {
-                    self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    self.state.d.next = SEQ_CC.into();
-                }
-            } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_POST) | (self.cmd_op.val() == CMD_PROBE) {
-                if !self.entry.val().get_value_created() {
-                    self.err.d.next = ERR_UNKNOWN.into();
-                } else if self.entry.val().get_value_out() & (self.cmd_op.val() != CMD_PROBE) {
-                    self.err.d.next = ERR_BUSY.into();
-                } else if (self.cmd_op.val() == CMD_POST)
-                    & self.is_read.val()
-                    & (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.cmd_flow.val())
-                {
-                    self.err.d.next = ERR_CONFIG.into(); // a READ's rx word names another QP
-                } else {
-                    self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    if self.cmd_op.val() == CMD_REMOVE {
-                        self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
-                    } else if self.cmd_op.val() == CMD_POST {
-                        self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
-                    } else {
-                        self.state.d.next = SEQ_PROBE.into();
-                    }
-                }
-            } else {
-                self.err.d.next = ERR_OP.into();
-            }
-        } else if self.state.q.val() == SEQ_CC {
-            // Create: the flow's algorithm in cc_module (events held, so the create goes in
-            // once the event slot has gone).
-            if !self.m_valid.q.val() {
-                self.m_offer.next = false;
-                self.cc.s_axis_event_tdata.next = self.cr_word.val();
-                self.cc.s_axis_event_tvalid.next = true;
-                if self.cc.s_axis_event_tready.val() {
-                    self.state.d.next = SEQ_TX.into();
-                }
-            }
-        } else if self.state.q.val() == SEQ_TX {
-            // tx_ctx: create (op 1), remove (op 2) or post (op 3), as the command says.
-            self.dp.s_axis_tx_ctrl_tvalid.next = true;
-            if self.dp.s_axis_tx_ctrl_tready.val() {
-                if self.cmd_op.val() == CMD_POST {
-                    self.state.d.next = SEQ_IDLE.into();
-                } else {
-                    self.state.d.next = SEQ_RX.into();
-                }
-            }
-        } else if self.state.q.val() == SEQ_RX {
-            // rx_ctx: create (op 1), remove (op 2) or a READ's local address (op 3), which rx_ctx
-            // has before tx_ctx sends the first request.
-            self.dp.s_axis_rx_ctrl_tvalid.next = true;
-            if self.dp.s_axis_rx_ctrl_tready.val() {
-                if self.cmd_op.val() == CMD_CREATE {
-                    self.state.d.next = SEQ_SCHED.into();
-                } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL) {
-                    self.state.d.next = SEQ_ENTRY.into();
-                } else if self.cmd_op.val() == CMD_RTO {
-                    self.rto_count.d.next = self.rto_count.q.val() + 1;
-                    self.state.d.next = SEQ_IDLE.into(); // the timeout is rx_ctx's now
-                } else {
-                    self.state.d.next = SEQ_TX.into(); // a READ: the local address first, then the post
-                }
-            }
-        } else if self.state.q.val() == SEQ_SCHED {
-            // flow_sched: create last (the flow may send from now on), remove first.
-            self.sched.s_axis_ctrl_tvalid.next = true;
-            if self.sched.s_axis_ctrl_tready.val() {
-                if self.cmd_op.val() == CMD_CREATE {
-                    self.state.d.next = SEQ_ENTRY.into();
-                } else {
-                    self.state.d.next = SEQ_TX.into();
-                }
-            }
-        } else if self.state.q.val() == SEQ_ENTRY {
-            // Write the flow's entry (events held; once T1 is empty).
-            if !self.t1_valid.q.val() {
-                self.wr_en.next = true;
-                self.wr_flow.next = self.cmd_flow.val();
-                self.wr_una.next = 0.into();
-                if self.cmd_op.val() == CMD_CREATE {
-                    // Created, no message out, log2 MTU, rx_ctx's QPN.
-                    self.wr_entry.next = 0.into();
-                    self.wr_entry.next.set_value_created(true);
-                    self.wr_entry.next.set_value_mtu_log(self.mtu_shift.val());
-                    self.wr_entry.next.set_value_qpn(self.rx_qpn_fld.val());
-                    self.state.d.next = SEQ_IDLE.into();
-                } else if (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL) {
-                    self.wr_entry.next = 0.into();
-                    self.state.d.next = SEQ_IDLE.into();
-                } else {
-                    // Post: a message is out until the ACK of its end PSN.
-                    self.wr_una.next = self.tx_word.val().get_value_tx_post_first_psn();
-                    self.wr_entry.next = 0.into();
-                    self.wr_entry.next.set_value_created(self.entry.val().get_value_created());
-                    self.wr_entry.next.set_value_qpn(self.entry.val().get_value_qpn());
-                    self.wr_entry.next.set_value_mtu_log(self.entry.val().get_value_mtu_log());
-                    self.wr_entry.next.set_value_read(self.tx_word.val().get_value_tx_post_read());
-                    self.wr_entry.next.set_value_out(true);
-                    self.wr_entry.next.set_value_end_psn(self.end_psn.val());
-                    self.wr_entry.next.set_value_tag(self.args[23].q.val().get_bits::<16>(0));
-                    self.state.d.next = SEQ_TX.into();
-                    if self.is_read.val() {
-                        self.state.d.next = SEQ_RX.into();
-                    }
-                }
-            }
-        } else if self.state.q.val() == SEQ_PROBE {
-            self.dp.s_axis_probe_tvalid.next = true;
-            if self.dp.s_axis_probe_tready.val() {
-                self.state.d.next = SEQ_IDLE.into();
-            }
+        if self.seq.cr_valid.val() {
+            self.cc.s_axis_event_tdata.next = self.seq.cr_word.val();
+            self.cc.s_axis_event_tvalid.next = true;
+            self.m_offer.next = false;
         }
 
         // ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
@@ -1318,7 +1004,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.wr_entry.next = self.t1_entry.val();
             self.wr_entry.next.set_value_out(false);
         }
-        if self.new_cpl.val() | self.seq_cpl.val() {
+        if self.new_cpl.val() | self.seq.fail.val() {
             self.cpl_count.d.next = self.cpl_count.q.val() + 1;
         }
         self.flows.write_enable.next = self.wr_en.val();
@@ -1342,8 +1028,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.cpl.done_read.next = self.t1_entry.val().get_value_read();
         self.cpl.done_data.next = self.new_cpl_data.val();
         self.cpl.done_cmds.next = self.t1_cmds.q.val();
-        self.cpl.fail.next = self.seq_cpl.val();
-        self.cpl.fail_data.next = self.seq_cpl_data.val();
+        self.cpl.fail.next = self.seq.fail.val();
+        self.cpl.fail_data.next = self.seq.fail_data.val();
         self.cpl.rx_written.next = self.dp.stat_rx_written.val();
         self.cpl.rx_discarded.next = self.dp.stat_rx_discarded.val();
         self.cpl.rx_short.next = self.dp.stat_rx_short.val();
@@ -1355,21 +1041,18 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
 
         // ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
-        self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
-            & !self.t1_valid.q.val()
-            & ((self.cmd_op.val() == CMD_CREATE) | (self.cmd_op.val() == CMD_REMOVE) | (self.cmd_op.val() == CMD_RTO_FAIL));
-        self.timer.alg_we.next = self.alg_we.val();
-        self.timer.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.timer.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.timer.alg_we.next = self.seq.alg_we.val();
+        self.timer.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.timer.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
         self.timer.alg.next = self.args[22].q.val().get_bits::<2>(0);
         self.timer.alg_probe.next = self.tx_word.val().get_value_tx_create_probe();
-        self.tx_bytes.alg_we.next = self.alg_we.val();
-        self.tx_bytes.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.tx_bytes.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.tx_bytes.alg_we.next = self.seq.alg_we.val();
+        self.tx_bytes.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.tx_bytes.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
         self.tx_bytes.alg.next = self.args[22].q.val().get_bits::<2>(0);
-        self.feedback.alg_we.next = self.alg_we.val();
-        self.feedback.alg_flow.next = self.cmd_flow.val().get_bits::<F>(0);
-        self.feedback.alg_create.next = self.cmd_op.val() == CMD_CREATE;
+        self.feedback.alg_we.next = self.seq.alg_we.val();
+        self.feedback.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.feedback.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
         self.feedback.alg.next = self.args[22].q.val().get_bits::<2>(0);
 
         // ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
@@ -1420,14 +1103,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             for i in 0..csr::CC_WORDS {
                 self.ccr[i].d.next = 0.into();
             }
-            self.cmd_word.d.next = 0.into();
-            self.cmd_errors.d.next = 0.into();
             self.cpl_count.d.next = 0.into();
             self.fb_in.d.next = 0.into();
             self.now_frac.d.next = 0.into();
             self.now_ns.d.next = 0.into();
-            self.state.d.next = SEQ_IDLE.into();
-            self.err.d.next = 0.into();
             self.t1_valid.d.next = false;
             self.lw_valid.d.next = false;
             self.nt_valid.d.next = false;
@@ -1439,10 +1118,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.merge_cfg.d.next = 1.into(); // EVENT_MERGE_RESET: merging on
             self.merged.d.next = 0.into();
             self.ev_stalls.d.next = 0.into();
-            self.rto_count.d.next = 0.into();
-            self.rto_failed.d.next = 0.into();
-            self.ic.d.next = false;
-            self.cmd_pend.d.next = false;
             self.sweep.d.next = true;
             self.sweep_addr.d.next = 0.into();
         }

@@ -1,0 +1,472 @@
+//! The command sequencer, a block of hpcc_nic_core (docs/modules/hpcc_nic_core.md,
+//! "Commands"): it runs one command at a time through every block, in the order that keeps
+//! them consistent, and reports errors in `STATUS`.
+//!
+//! - A host command (`CMD`) starts at once, or waits (`cmd_pend`) behind an internal command;
+//!   one written while another host command runs or waits is dropped (`ERR_OVERRUN`).
+//! - Internal commands are the timer scan's: a retransmission timeout (to rx_ctx) or a failure
+//!   past the retry limit (an error completion, then the flow removed everywhere). They start
+//!   when the sequencer is idle and no host command starts.
+//!
+//! ```text
+//! IDLE -> READ (the flow's entry, events held) -> CHECK (against the entry)
+//!   create: CC (algorithm, once the event slot is empty) -> TX -> RX -> SCHED -> ENTRY
+//!   remove: SCHED (nothing more is sent) -> TX -> RX -> ENTRY
+//!   post:   ENTRY (a message out) -> TX; a READ: ENTRY -> RX (its local address) -> TX
+//!   probe:  PROBE
+//!   timeout: RX;  failure: (error completion, entry cleared) SCHED -> TX -> RX -> ENTRY
+//! ```
+//!
+//! The control words are the host's argument words with op and flow filled in: tx_ctx's
+//! create or post (`sim::layout::TX_CREATE` / `TX_POST`), rx_ctx's create or READ
+//! (`RX_CREATE` / `RX_READ`), flow_sched's (`SCHED_CTRL`) with the flow's packet size.
+
+use crate::cc_codes::*;
+use crate::hpcc_nic_core::{
+    CMD_CREATE, CMD_OP_BITS, CMD_POST, CMD_PROBE, CMD_REMOVE, CMD_RTO, CMD_RTO_FAIL, ERR_BITS, ERR_BUSY, ERR_CONFIG,
+    ERR_EXISTS, ERR_FLOW, ERR_OP, ERR_OVERRUN, ERR_UNKNOWN, SEQ_BITS, SEQ_CC, SEQ_CHECK, SEQ_ENTRY, SEQ_IDLE, SEQ_PROBE,
+    SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX,
+};
+use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed};
+use crate::rx_ctx::{RX_OP_REMOVE, RX_OP_TIMEOUT};
+use crate::tx_ctx::TX_OP_REMOVE;
+use rust_hdl::prelude::*;
+
+/// The sequencer for `2^F` flows.
+#[derive(LogicBlock, Default)]
+pub struct HpccNicCoreSeq<const F: usize> {
+    /// Clock; everything is on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: idle, no error, the counters 0.
+    pub reset: Signal<In, bool>,
+    /// The host writes `CMD` this cycle (a whole word).
+    pub cmd_we: Signal<In, bool>,
+    /// The word written: [2:0] op, [31:16] flow.
+    pub cmd_data: Signal<In, Bits<32>>,
+    /// `ARG_TX`: tx_ctx's create or post word (op and flow filled in here).
+    pub tx_word: Signal<In, Bits<512>>,
+    /// `ARG_RX`: rx_ctx's create or READ word (op filled in here).
+    pub rx_word: Signal<In, Bits<128>>,
+    /// `ARG_RATE`: a created flow's initial rate.
+    pub rate: Signal<In, Bits<32>>,
+    /// `ARG_WINDOW`: its initial window.
+    pub window: Signal<In, Bits<32>>,
+    /// `ARG_ALG` [1:0]: its algorithm.
+    pub alg: Signal<In, Bits<2>>,
+    /// `ARG_TAG` [15:0]: a posted message's tag.
+    pub tag: Signal<In, Bits<16>>,
+    /// The time base (the create event's time).
+    pub now_ns: Signal<In, Bits<64>>,
+    /// The flow table's read port: the command's flow while `hold` (`sim::layout::CORE_FLOW`).
+    pub entry: Signal<In, Bits<71>>,
+    /// The completion tracker has an event in T1 (it may write the table).
+    pub t1_valid: Signal<In, bool>,
+    /// The core clears its tables after reset: commands wait.
+    pub sweep: Signal<In, bool>,
+    /// The event slot holds an event (a create waits until it has gone).
+    pub slot_full: Signal<In, bool>,
+    /// The completion queue cannot take an error completion now (its head full, or a READ's
+    /// completion waiting).
+    pub cpl_busy: Signal<In, bool>,
+    /// The timer scan's timeout (or failure) waits.
+    pub rq_valid: Signal<In, bool>,
+    /// It is a failure.
+    pub rq_fail: Signal<In, bool>,
+    /// Its flow.
+    pub rq_flow: Signal<In, Bits<F>>,
+    /// The sequencer takes it.
+    pub rq_take: Signal<Out, bool>,
+    /// The events are held (states READ, CHECK, CC, ENTRY): the table's read port is the
+    /// sequencer's.
+    pub hold: Signal<Out, bool>,
+    /// The command's op (`CMD_*`; the internal command's while one runs).
+    pub cmd_op: Signal<Out, Bits<CMD_OP_BITS>>,
+    /// The command's flow.
+    pub cmd_flow: Signal<Out, Bits<16>>,
+    /// The create event (type 6) for cc_module is offered.
+    pub cr_valid: Signal<Out, bool>,
+    /// The create event (`sim::layout::CC_EVENT`).
+    pub cr_word: Signal<Out, Bits<512>>,
+    /// cc_module takes an event.
+    pub cr_ready: Signal<In, bool>,
+    /// tx_ctx's control word.
+    pub tx_ctrl_tdata: Signal<Out, Bits<512>>,
+    /// It is offered.
+    pub tx_ctrl_tvalid: Signal<Out, bool>,
+    /// tx_ctx takes it.
+    pub tx_ctrl_tready: Signal<In, bool>,
+    /// rx_ctx's control word.
+    pub rx_ctrl_tdata: Signal<Out, Bits<128>>,
+    /// It is offered.
+    pub rx_ctrl_tvalid: Signal<Out, bool>,
+    /// rx_ctx takes it.
+    pub rx_ctrl_tready: Signal<In, bool>,
+    /// flow_sched's control word.
+    pub sched_ctrl_tdata: Signal<Out, Bits<88>>,
+    /// It is offered.
+    pub sched_ctrl_tvalid: Signal<Out, bool>,
+    /// flow_sched takes it.
+    pub sched_ctrl_tready: Signal<In, bool>,
+    /// A probe request for `cmd_flow` is offered (it has the datapath's probe port).
+    pub probe_tvalid: Signal<Out, bool>,
+    /// The datapath takes it.
+    pub probe_tready: Signal<In, bool>,
+    /// The sequencer writes the flow table (a create, remove, post, or a failure's clear).
+    pub ft_we: Signal<Out, bool>,
+    /// The entry written.
+    pub ft_entry: Signal<Out, Bits<71>>,
+    /// snd_una for the timeout's copy (a post's first PSN, else 0).
+    pub ft_una: Signal<Out, Bits<24>>,
+    /// The flow's algorithm goes into the per-flow RAMs of the core's blocks (create, remove,
+    /// a failure's remove).
+    pub alg_we: Signal<Out, bool>,
+    /// An error completion (`CPL_RETRY_EXCEEDED`) for the failed message.
+    pub fail: Signal<Out, bool>,
+    /// The completion word.
+    pub fail_data: Signal<Out, Bits<64>>,
+    /// `STATUS`: [0] a host command runs or waits, [7:4] the last host command's error.
+    pub status: Signal<Out, Bits<32>>,
+    /// `CMD` as last written.
+    pub stat_cmd: Signal<Out, Bits<32>>,
+    /// `CMD_ERRORS`.
+    pub stat_errors: Signal<Out, Bits<32>>,
+    /// `RTO_TIMEOUTS`: timeouts given to rx_ctx.
+    pub stat_timeouts: Signal<Out, Bits<32>>,
+    /// `RTO_FAILED`: messages ended by the retry limit.
+    pub stat_failed: Signal<Out, Bits<32>>,
+    state: DFF<Bits<SEQ_BITS>>,
+    err: DFF<Bits<ERR_BITS>>,
+    cmd_word: DFF<Bits<32>>,
+    cmd_errors: DFF<Bits<32>>,
+    /// An internal command runs: its op, flow, and rx_ctx's QPN from the entry.
+    ic: DFF<bool>,
+    ic_op: DFF<Bits<CMD_OP_BITS>>,
+    ic_flow: DFF<Bits<16>>,
+    ic_qpn: DFF<Bits<24>>,
+    /// A host command waits behind the internal one (in `cmd_word`).
+    cmd_pend: DFF<bool>,
+    rto_count: DFF<Bits<32>>,
+    rto_failed: DFF<Bits<32>>,
+    op: Signal<Local, Bits<CMD_OP_BITS>>,
+    flow: Signal<Local, Bits<16>>,
+    /// The MTU (tx word), a RoCE path MTU 256..4096, and its log2.
+    mtu: Signal<Local, Bits<14>>,
+    shift: Signal<Local, Bits<4>>,
+    mtu_ok: Signal<Local, bool>,
+    /// Fields copied to read a part of them (`_fld`).
+    reth_fld: Signal<Local, Bits<128>>,
+    rx_qpn_fld: Signal<Local, Bits<24>>,
+    msg_len: Signal<Local, Bits<33>>,
+    is_read: Signal<Local, bool>,
+    mtu_mask: Signal<Local, Bits<33>>,
+    npkts: Signal<Local, Bits<33>>,
+    end_psn: Signal<Local, Bits<24>>,
+}
+
+impl<const F: usize> Logic for HpccNicCoreSeq<F> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, err, cmd_word, cmd_errors, ic, ic_op, ic_flow, ic_qpn, cmd_pend, rto_count, rto_failed);
+        // ---- The command's fields (the internal command's while one runs).
+        self.op.next = self.cmd_word.q.val().get_bits::<CMD_OP_BITS>(0);
+        self.flow.next = self.cmd_word.q.val().get_bits::<16>(16);
+        if self.ic.q.val() {
+            self.op.next = self.ic_op.q.val();
+            self.flow.next = self.ic_flow.q.val();
+        }
+        self.cmd_op.next = self.op.val();
+        self.cmd_flow.next = self.flow.val();
+        self.mtu.next = self.tx_word.val().get_value_tx_create_mtu();
+        self.shift.next = 0.into();
+        self.mtu_ok.next = true;
+        if self.mtu.val() == 256 {
+            self.shift.next = 8.into();
+        } else if self.mtu.val() == 512 {
+            self.shift.next = 9.into();
+        } else if self.mtu.val() == 1024 {
+            self.shift.next = 10.into();
+        } else if self.mtu.val() == 2048 {
+            self.shift.next = 11.into();
+        } else if self.mtu.val() == 4096 {
+            self.shift.next = 12.into();
+        } else {
+            self.mtu_ok.next = false;
+        }
+        // Message length: RETH bytes 12..15 (of the post's `reth`), big-endian.
+        self.reth_fld.next = self.tx_word.val().get_value_tx_post_reth();
+        self.msg_len.next = (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(96)) << 24)
+            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(104)) << 16)
+            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(112)) << 8)
+            | bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(120));
+        self.is_read.next = self.tx_word.val().get_value_tx_post_read();
+        self.rx_qpn_fld.next = self.rx_word.val().get_value_rx_create_qpn();
+        // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
+        // create), at least 1 (an empty WRITE is one packet).
+        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_value_mtu_log())) - 1;
+        self.npkts.next =
+            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_value_mtu_log());
+        if !self.npkts.val().any() {
+            self.npkts.next = 1.into();
+        }
+        self.end_psn.next = self.tx_word.val().get_value_tx_post_first_psn() + self.npkts.val().get_bits::<24>(0);
+
+        // ---- What the state offers.
+        self.hold.next = (self.state.q.val() == SEQ_READ)
+            | (self.state.q.val() == SEQ_CHECK)
+            | (self.state.q.val() == SEQ_CC)
+            | (self.state.q.val() == SEQ_ENTRY);
+        self.ft_we.next = false;
+        self.ft_entry.next = 0.into();
+        self.ft_una.next = 0.into();
+        self.fail.next = false;
+        self.fail_data.next = bit_cast::<64, 16>(self.flow.val())
+            | (bit_cast::<64, 16>(self.entry.val().get_value_tag()) << 16)
+            | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
+        self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
+            & !self.t1_valid.val()
+            & ((self.op.val() == CMD_CREATE) | (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL));
+        // The create event, offered in state CC once the event slot has gone (a re-created
+        // flow's old events first).
+        self.cr_word.next = 0.into();
+        self.cr_word.next.set_value_flow(self.flow.val());
+        self.cr_word.next.set_value_kind(EV_CREATE.into());
+        self.cr_word.next.set_value_now(self.now_ns.val());
+        self.cr_word.next.set_value_alg(self.alg.val());
+        self.cr_valid.next = (self.state.q.val() == SEQ_CC) & !self.slot_full.val();
+        // flow_sched's word: create (with the flow's packet size for its pacing and window) or
+        // remove.
+        self.sched_ctrl_tvalid.next = self.state.q.val() == SEQ_SCHED;
+        self.sched_ctrl_tdata.next = 0.into();
+        self.sched_ctrl_tdata.next.set_value_rate(self.rate.val());
+        self.sched_ctrl_tdata.next.set_value_window(self.window.val());
+        self.sched_ctrl_tdata.next.set_value_flow(self.flow.val());
+        if self.op.val() == CMD_CREATE {
+            self.sched_ctrl_tdata.next.set_value_create(true);
+            self.sched_ctrl_tdata.next.set_value_pkt_shift(self.shift.val());
+        }
+        // tx_ctx's: the host's tx word from bit 32 on, with op and flow; a create's CNP bit is
+        // the algorithm's (DCQCN only). rx_ctx's: the host's rx word with op.
+        self.tx_ctrl_tvalid.next = self.state.q.val() == SEQ_TX;
+        self.tx_ctrl_tdata.next = (self.tx_word.val() >> 32) << 32;
+        self.tx_ctrl_tdata.next.set_value_tx_create_op(self.op.val().get_bits::<2>(0));
+        self.tx_ctrl_tdata.next.set_value_tx_create_flow(self.flow.val());
+        if self.op.val() == CMD_CREATE {
+            self.tx_ctrl_tdata.next.set_value_tx_create_cnp(self.alg.val() == ALG_DCQCN);
+        }
+        self.rx_ctrl_tvalid.next = self.state.q.val() == SEQ_RX;
+        self.rx_ctrl_tdata.next = self.rx_word.val();
+        self.rx_ctrl_tdata.next.set_value_rx_create_op(self.op.val());
+        if self.ic.q.val() {
+            // Internal: a failed flow's removes (rx_ctx's with the QPN of its create), or rx_ctx's
+            // timeout (the flow's id as the QPN's low bits).
+            self.tx_ctrl_tdata.next = 0.into();
+            self.tx_ctrl_tdata.next.set_value_tx_create_op(TX_OP_REMOVE.into());
+            self.tx_ctrl_tdata.next.set_value_tx_create_flow(self.flow.val());
+            self.rx_ctrl_tdata.next = 0.into();
+            self.rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_REMOVE.into());
+            self.rx_ctrl_tdata.next.set_value_rx_create_qpn(self.ic_qpn.q.val());
+            if self.op.val() == CMD_RTO {
+                self.rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_TIMEOUT.into());
+                self.rx_ctrl_tdata.next.set_value_rx_create_qpn(bit_cast::<24, 16>(self.flow.val()));
+            }
+        }
+        self.probe_tvalid.next = self.state.q.val() == SEQ_PROBE;
+
+        // ---- Starting a command.
+        self.rq_take.next = false;
+        if self.state.q.val() == SEQ_IDLE {
+            self.ic.d.next = false;
+            if self.cmd_pend.q.val() {
+                self.cmd_pend.d.next = false;
+                self.state.d.next = SEQ_READ.into();
+            } else if !self.cmd_we.val() & self.rq_valid.val() {
+                self.ic.d.next = true;
+                self.ic_op.d.next = CMD_RTO.into();
+                if self.rq_fail.val() {
+                    self.ic_op.d.next = CMD_RTO_FAIL.into();
+                }
+                self.ic_flow.d.next = bit_cast::<16, F>(self.rq_flow.val());
+                self.rq_take.next = true;
+                self.state.d.next = SEQ_READ.into();
+            }
+        }
+        if self.cmd_we.val() {
+            if (self.state.q.val() == SEQ_IDLE) & !self.cmd_pend.q.val() {
+                self.cmd_word.d.next = self.cmd_data.val();
+                self.err.d.next = 0.into();
+                self.state.d.next = SEQ_READ.into();
+            } else if self.ic.q.val() & !self.cmd_pend.q.val() {
+                self.cmd_word.d.next = self.cmd_data.val();
+                self.err.d.next = 0.into();
+                self.cmd_pend.d.next = true;
+            } else {
+                self.err.d.next = ERR_OVERRUN.into();
+                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+            }
+        }
+
+        // ---- The states.
+        if self.state.q.val() == SEQ_READ {
+            // Read the flow's entry once the tracker has nothing in T1 (events held).
+            if bit_cast::<16, F>(self.flow.val().get_bits::<F>(0)) != self.flow.val() {
+                self.err.d.next = ERR_FLOW.into();
+                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+                self.state.d.next = SEQ_IDLE.into();
+            } else if !self.t1_valid.val() & !self.sweep.val() {
+                self.state.d.next = SEQ_CHECK.into();
+            }
+        } else if (self.state.q.val() == SEQ_CHECK) & self.ic.q.val() {
+            // Internal: only for a message still out (it may have completed since the scan).
+            // A timeout goes to rx_ctx. A failure ends the message with an error completion
+            // and clears the entry here, while the events are held (so no ACK can complete the
+            // message too), once the completion queue can take it; then the flow is removed in
+            // flow_sched, tx_ctx and rx_ctx.
+            self.state.d.next = SEQ_IDLE.into();
+            self.ic_qpn.d.next = self.entry.val().get_value_qpn();
+            if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
+                if self.op.val() == CMD_RTO {
+                    self.state.d.next = SEQ_RX.into();
+                } else if !self.cpl_busy.val() {
+                    self.ft_we.next = true;
+                    self.fail.next = true;
+                    self.rto_failed.d.next = self.rto_failed.q.val() + 1;
+                    self.state.d.next = SEQ_SCHED.into();
+                } else {
+                    self.state.d.next = SEQ_CHECK.into();
+                }
+            }
+        } else if self.state.q.val() == SEQ_CHECK {
+            // Check the command against the entry.
+            self.state.d.next = SEQ_IDLE.into();
+            self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+            if self.op.val() == CMD_CREATE {
+                if self.entry.val().get_value_created() {
+                    self.err.d.next = ERR_EXISTS.into();
+                } else if !self.mtu_ok.val()
+                    | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
+                    | (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.flow.val())
+                    | (self.rate.val() == 0)
+                    | (self.window.val() == 0)
+                {
+                    self.err.d.next = ERR_CONFIG.into();
+                } else {
+                    self.cmd_errors.d.next = self.cmd_errors.q.val();
+                    self.state.d.next = SEQ_CC.into();
+                }
+            } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_POST) | (self.op.val() == CMD_PROBE) {
+                if !self.entry.val().get_value_created() {
+                    self.err.d.next = ERR_UNKNOWN.into();
+                } else if self.entry.val().get_value_out() & (self.op.val() != CMD_PROBE) {
+                    self.err.d.next = ERR_BUSY.into();
+                } else if (self.op.val() == CMD_POST)
+                    & self.is_read.val()
+                    & (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.flow.val())
+                {
+                    self.err.d.next = ERR_CONFIG.into(); // a READ's rx word names another QP
+                } else {
+                    self.cmd_errors.d.next = self.cmd_errors.q.val();
+                    if self.op.val() == CMD_REMOVE {
+                        self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
+                    } else if self.op.val() == CMD_POST {
+                        self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
+                    } else {
+                        self.state.d.next = SEQ_PROBE.into();
+                    }
+                }
+            } else {
+                self.err.d.next = ERR_OP.into();
+            }
+        } else if self.state.q.val() == SEQ_CC {
+            // Create: the flow's algorithm in cc_module.
+            if self.cr_valid.val() & self.cr_ready.val() {
+                self.state.d.next = SEQ_TX.into();
+            }
+        } else if self.state.q.val() == SEQ_TX {
+            // tx_ctx: create, remove or post.
+            if self.tx_ctrl_tready.val() {
+                if self.op.val() == CMD_POST {
+                    self.state.d.next = SEQ_IDLE.into();
+                } else {
+                    self.state.d.next = SEQ_RX.into();
+                }
+            }
+        } else if self.state.q.val() == SEQ_RX {
+            // rx_ctx: create, remove, a timeout, or a READ's local address (which rx_ctx has
+            // before tx_ctx sends the first request).
+            if self.rx_ctrl_tready.val() {
+                if self.op.val() == CMD_CREATE {
+                    self.state.d.next = SEQ_SCHED.into();
+                } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL) {
+                    self.state.d.next = SEQ_ENTRY.into();
+                } else if self.op.val() == CMD_RTO {
+                    self.rto_count.d.next = self.rto_count.q.val() + 1;
+                    self.state.d.next = SEQ_IDLE.into(); // the timeout is rx_ctx's now
+                } else {
+                    self.state.d.next = SEQ_TX.into(); // a READ: the local address first, then the post
+                }
+            }
+        } else if self.state.q.val() == SEQ_SCHED {
+            // flow_sched: create last (the flow may send from now on), remove first.
+            if self.sched_ctrl_tready.val() {
+                if self.op.val() == CMD_CREATE {
+                    self.state.d.next = SEQ_ENTRY.into();
+                } else {
+                    self.state.d.next = SEQ_TX.into();
+                }
+            }
+        } else if self.state.q.val() == SEQ_ENTRY {
+            // Write the flow's entry (events held; once T1 is empty).
+            if !self.t1_valid.val() {
+                self.ft_we.next = true;
+                if self.op.val() == CMD_CREATE {
+                    // Created, no message out, log2 MTU, rx_ctx's QPN.
+                    self.ft_entry.next.set_value_created(true);
+                    self.ft_entry.next.set_value_mtu_log(self.shift.val());
+                    self.ft_entry.next.set_value_qpn(self.rx_qpn_fld.val());
+                    self.state.d.next = SEQ_IDLE.into();
+                } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL) {
+                    self.state.d.next = SEQ_IDLE.into();
+                } else {
+                    // Post: a message is out until the ACK of its end PSN.
+                    self.ft_una.next = self.tx_word.val().get_value_tx_post_first_psn();
+                    self.ft_entry.next.set_value_created(self.entry.val().get_value_created());
+                    self.ft_entry.next.set_value_qpn(self.entry.val().get_value_qpn());
+                    self.ft_entry.next.set_value_mtu_log(self.entry.val().get_value_mtu_log());
+                    self.ft_entry.next.set_value_read(self.is_read.val());
+                    self.ft_entry.next.set_value_out(true);
+                    self.ft_entry.next.set_value_end_psn(self.end_psn.val());
+                    self.ft_entry.next.set_value_tag(self.tag.val());
+                    self.state.d.next = SEQ_TX.into();
+                    if self.is_read.val() {
+                        self.state.d.next = SEQ_RX.into();
+                    }
+                }
+            }
+        } else if self.state.q.val() == SEQ_PROBE {
+            if self.probe_tready.val() {
+                self.state.d.next = SEQ_IDLE.into();
+            }
+        }
+
+        // ---- Registers read by the host. A host command runs or waits; internal ones are not
+        // shown.
+        self.status.next = bit_cast::<32, ERR_BITS>(self.err.q.val()) << 4;
+        if ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val() {
+            self.status.next = (bit_cast::<32, ERR_BITS>(self.err.q.val()) << 4) | 1;
+        }
+        self.stat_cmd.next = self.cmd_word.q.val();
+        self.stat_errors.next = self.cmd_errors.q.val();
+        self.stat_timeouts.next = self.rto_count.q.val();
+        self.stat_failed.next = self.rto_failed.q.val();
+        if self.reset.val() {
+            self.state.d.next = SEQ_IDLE.into();
+            self.err.d.next = 0.into();
+            self.cmd_word.d.next = 0.into();
+            self.cmd_errors.d.next = 0.into();
+            self.ic.d.next = false;
+            self.cmd_pend.d.next = false;
+            self.rto_count.d.next = 0.into();
+            self.rto_failed.d.next = 0.into();
+        }
+    }
+}
