@@ -68,6 +68,63 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
 
+    // Register word addresses (csr.rs)
+    localparam [11:0] REG_ID = 12'h000;
+    localparam [11:0] REG_STATUS = 12'h001;
+    localparam [11:0] REG_CMD = 12'h002;
+    localparam [11:0] REG_CMD_ERRORS = 12'h003;
+    localparam [11:0] REG_NS_PER_CYCLE_Q16 = 12'h004;
+    localparam [11:0] REG_SCHED_CFG = 12'h005;
+    localparam [11:0] REG_NOW_NS_LO = 12'h006;
+    localparam [11:0] REG_NOW_NS_HI = 12'h007;
+    localparam [11:0] REG_COMPLETIONS = 12'h008;
+    localparam [11:0] REG_FEEDBACK_IN = 12'h009;
+    localparam [11:0] REG_STAT_SEL = 12'h00a;
+    localparam [11:0] REG_STAT_RX_PIPE = 12'h00b;
+    localparam [11:0] REG_STAT_RX_CTX = 12'h00c;
+    localparam [11:0] REG_STAT_TX_DROP = 12'h00d;
+    localparam [11:0] REG_STAT_TX_RECV_DROP = 12'h00e;
+    localparam [11:0] REG_STAT_TX_NAK_IGNORED = 12'h00f;
+    localparam [11:0] REG_STAT_TX_CTRL_BAD = 12'h010;
+    localparam [11:0] REG_STAT_TX_LEN_ERR = 12'h011;
+    localparam [11:0] REG_STAT_RX_WRITTEN = 12'h012;
+    localparam [11:0] REG_STAT_RX_DISCARDED = 12'h013;
+    localparam [11:0] REG_STAT_RX_SHORT = 12'h014;
+    localparam [11:0] REG_STAT_CC_BAD_FLOW = 12'h015;
+    localparam [11:0] REG_STAT_CC_UNUSED = 12'h016;
+    localparam [11:0] REG_TIMER_GAP = 12'h017;
+    localparam [11:0] REG_TIMER_EVENTS = 12'h018;
+    localparam [11:0] REG_RTO_CFG = 12'h019;
+    localparam [11:0] REG_RTO_TIMEOUTS = 12'h01a;
+    localparam [11:0] REG_RTO_FAILED = 12'h01b;
+    localparam [11:0] REG_CNP_INTERVAL_NS = 12'h01c;
+    localparam [11:0] REG_STAT_CNPS = 12'h01d;
+    localparam [11:0] REG_TX_EVENT_BYTES = 12'h01e;
+    localparam [11:0] REG_TX_EVENTS = 12'h01f;
+    localparam [11:0] REG_FB_ACKS = 12'h038;
+    localparam [11:0] REG_FB_APPLIED = 12'h039;
+    localparam [11:0] REG_FB_IGNORED = 12'h03a;
+    localparam [11:0] REG_EVENT_MERGE = 12'h03b;
+    localparam [11:0] REG_MERGED = 12'h03c;
+    localparam [11:0] REG_EVENT_STALLS = 12'h03d;
+    localparam [11:0] REG_PROBES = 12'h03e;
+
+    // Register word ranges (csr.rs)
+    localparam [11:0] REG_ARGS_FIRST = 12'h020;
+    localparam [11:0] REG_ARGS_END = 12'h038;
+    localparam [11:0] REG_CC_FIRST = 12'h040;
+    localparam [11:0] REG_CC_END = 12'h081;
+
+    // Register values (csr.rs)
+    localparam [31:0] REG_ID_VALUE = 32'h48504343;
+    localparam [31:0] RESET_NS_PER_CYCLE = 32'h00040000;
+    localparam [31:0] RESET_SCHED_CFG = 32'h0010000c;
+    localparam [31:0] RESET_TIMER_GAP = 32'h0000000c;
+    localparam [31:0] RESET_RTO_CFG = 32'h00000710;
+    localparam [31:0] RESET_CNP_INTERVAL = 32'h0000c350;
+    localparam [31:0] RESET_TX_EVENT_BYTES = 32'h00004000;
+    localparam [31:0] RESET_EVENT_MERGE = 32'h00000001;
+
     // Stub signals
     reg  axil_reset;
     reg  [11:0] axil_s_axil_awaddr;
@@ -1267,306 +1324,306 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
-            if ((axil_wr_addr == 32'h2) | (axil_wr_addr == 32'h4) | (axil_wr_addr == 32'h5) | (axil_wr_addr == 32'ha) | (axil_wr_addr == 32'h17) | (axil_wr_addr == 32'h19) | (axil_wr_addr == 32'h1c) | (axil_wr_addr == 32'h1e) | (axil_wr_addr == 32'h3b)) begin
+            if ((axil_wr_addr == REG_CMD) | (axil_wr_addr == REG_NS_PER_CYCLE_Q16) | (axil_wr_addr == REG_SCHED_CFG) | (axil_wr_addr == REG_STAT_SEL) | (axil_wr_addr == REG_TIMER_GAP) | (axil_wr_addr == REG_RTO_CFG) | (axil_wr_addr == REG_CNP_INTERVAL_NS) | (axil_wr_addr == REG_TX_EVENT_BYTES) | (axil_wr_addr == REG_EVENT_MERGE)) begin
                 axil_wr_err = 1'b0;
             end
-            if ((axil_wr_addr >= 32'h20) & (axil_wr_addr < 32'h38)) begin
+            if ((axil_wr_addr >= REG_ARGS_FIRST) & (axil_wr_addr < REG_ARGS_END)) begin
                 axil_wr_err = 1'b0;
             end
-            if ((axil_wr_addr >= 32'h40) & (axil_wr_addr < 32'h81)) begin
+            if ((axil_wr_addr >= REG_CC_FIRST) & (axil_wr_addr < REG_CC_END)) begin
                 axil_wr_err = 1'b0;
             end
         end
         if (axil_wr_en & wr_ok) begin
-            if (axil_wr_addr == 32'h4) begin
+            if (axil_wr_addr == REG_NS_PER_CYCLE_Q16) begin
                 ns_q16_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h5) begin
+            if (axil_wr_addr == REG_SCHED_CFG) begin
                 sched_cfg_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'ha) begin
+            if (axil_wr_addr == REG_STAT_SEL) begin
                 stat_sel_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h17) begin
+            if (axil_wr_addr == REG_TIMER_GAP) begin
                 tm_gap_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h3b) begin
+            if (axil_wr_addr == REG_EVENT_MERGE) begin
                 merge_cfg_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h19) begin
+            if (axil_wr_addr == REG_RTO_CFG) begin
                 rto_cfg_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h1c) begin
+            if (axil_wr_addr == REG_CNP_INTERVAL_NS) begin
                 cnp_gap_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h1e) begin
+            if (axil_wr_addr == REG_TX_EVENT_BYTES) begin
                 tx_thr_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 0) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 0) begin
                 args_0_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 1) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 1) begin
                 args_1_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 2) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 2) begin
                 args_2_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 3) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 3) begin
                 args_3_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 4) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 4) begin
                 args_4_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 5) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 5) begin
                 args_5_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 6) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 6) begin
                 args_6_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 7) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 7) begin
                 args_7_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 8) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 8) begin
                 args_8_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 9) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 9) begin
                 args_9_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 10) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 10) begin
                 args_10_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 11) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 11) begin
                 args_11_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 12) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 12) begin
                 args_12_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 13) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 13) begin
                 args_13_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 14) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 14) begin
                 args_14_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 15) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 15) begin
                 args_15_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 16) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 16) begin
                 args_16_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 17) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 17) begin
                 args_17_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 18) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 18) begin
                 args_18_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 19) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 19) begin
                 args_19_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 20) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 20) begin
                 args_20_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 21) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 21) begin
                 args_21_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 22) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 22) begin
                 args_22_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h20 + 23) begin
+            if (axil_wr_addr == REG_ARGS_FIRST + 23) begin
                 args_23_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 0) begin
+            if (axil_wr_addr == REG_CC_FIRST + 0) begin
                 ccr_0_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 1) begin
+            if (axil_wr_addr == REG_CC_FIRST + 1) begin
                 ccr_1_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 2) begin
+            if (axil_wr_addr == REG_CC_FIRST + 2) begin
                 ccr_2_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 3) begin
+            if (axil_wr_addr == REG_CC_FIRST + 3) begin
                 ccr_3_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 4) begin
+            if (axil_wr_addr == REG_CC_FIRST + 4) begin
                 ccr_4_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 5) begin
+            if (axil_wr_addr == REG_CC_FIRST + 5) begin
                 ccr_5_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 6) begin
+            if (axil_wr_addr == REG_CC_FIRST + 6) begin
                 ccr_6_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 7) begin
+            if (axil_wr_addr == REG_CC_FIRST + 7) begin
                 ccr_7_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 8) begin
+            if (axil_wr_addr == REG_CC_FIRST + 8) begin
                 ccr_8_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 9) begin
+            if (axil_wr_addr == REG_CC_FIRST + 9) begin
                 ccr_9_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 10) begin
+            if (axil_wr_addr == REG_CC_FIRST + 10) begin
                 ccr_10_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 11) begin
+            if (axil_wr_addr == REG_CC_FIRST + 11) begin
                 ccr_11_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 12) begin
+            if (axil_wr_addr == REG_CC_FIRST + 12) begin
                 ccr_12_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 13) begin
+            if (axil_wr_addr == REG_CC_FIRST + 13) begin
                 ccr_13_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 14) begin
+            if (axil_wr_addr == REG_CC_FIRST + 14) begin
                 ccr_14_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 15) begin
+            if (axil_wr_addr == REG_CC_FIRST + 15) begin
                 ccr_15_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 16) begin
+            if (axil_wr_addr == REG_CC_FIRST + 16) begin
                 ccr_16_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 17) begin
+            if (axil_wr_addr == REG_CC_FIRST + 17) begin
                 ccr_17_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 18) begin
+            if (axil_wr_addr == REG_CC_FIRST + 18) begin
                 ccr_18_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 19) begin
+            if (axil_wr_addr == REG_CC_FIRST + 19) begin
                 ccr_19_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 20) begin
+            if (axil_wr_addr == REG_CC_FIRST + 20) begin
                 ccr_20_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 21) begin
+            if (axil_wr_addr == REG_CC_FIRST + 21) begin
                 ccr_21_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 22) begin
+            if (axil_wr_addr == REG_CC_FIRST + 22) begin
                 ccr_22_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 23) begin
+            if (axil_wr_addr == REG_CC_FIRST + 23) begin
                 ccr_23_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 24) begin
+            if (axil_wr_addr == REG_CC_FIRST + 24) begin
                 ccr_24_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 25) begin
+            if (axil_wr_addr == REG_CC_FIRST + 25) begin
                 ccr_25_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 26) begin
+            if (axil_wr_addr == REG_CC_FIRST + 26) begin
                 ccr_26_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 27) begin
+            if (axil_wr_addr == REG_CC_FIRST + 27) begin
                 ccr_27_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 28) begin
+            if (axil_wr_addr == REG_CC_FIRST + 28) begin
                 ccr_28_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 29) begin
+            if (axil_wr_addr == REG_CC_FIRST + 29) begin
                 ccr_29_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 30) begin
+            if (axil_wr_addr == REG_CC_FIRST + 30) begin
                 ccr_30_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 31) begin
+            if (axil_wr_addr == REG_CC_FIRST + 31) begin
                 ccr_31_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 32) begin
+            if (axil_wr_addr == REG_CC_FIRST + 32) begin
                 ccr_32_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 33) begin
+            if (axil_wr_addr == REG_CC_FIRST + 33) begin
                 ccr_33_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 34) begin
+            if (axil_wr_addr == REG_CC_FIRST + 34) begin
                 ccr_34_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 35) begin
+            if (axil_wr_addr == REG_CC_FIRST + 35) begin
                 ccr_35_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 36) begin
+            if (axil_wr_addr == REG_CC_FIRST + 36) begin
                 ccr_36_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 37) begin
+            if (axil_wr_addr == REG_CC_FIRST + 37) begin
                 ccr_37_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 38) begin
+            if (axil_wr_addr == REG_CC_FIRST + 38) begin
                 ccr_38_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 39) begin
+            if (axil_wr_addr == REG_CC_FIRST + 39) begin
                 ccr_39_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 40) begin
+            if (axil_wr_addr == REG_CC_FIRST + 40) begin
                 ccr_40_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 41) begin
+            if (axil_wr_addr == REG_CC_FIRST + 41) begin
                 ccr_41_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 42) begin
+            if (axil_wr_addr == REG_CC_FIRST + 42) begin
                 ccr_42_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 43) begin
+            if (axil_wr_addr == REG_CC_FIRST + 43) begin
                 ccr_43_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 44) begin
+            if (axil_wr_addr == REG_CC_FIRST + 44) begin
                 ccr_44_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 45) begin
+            if (axil_wr_addr == REG_CC_FIRST + 45) begin
                 ccr_45_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 46) begin
+            if (axil_wr_addr == REG_CC_FIRST + 46) begin
                 ccr_46_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 47) begin
+            if (axil_wr_addr == REG_CC_FIRST + 47) begin
                 ccr_47_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 48) begin
+            if (axil_wr_addr == REG_CC_FIRST + 48) begin
                 ccr_48_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 49) begin
+            if (axil_wr_addr == REG_CC_FIRST + 49) begin
                 ccr_49_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 50) begin
+            if (axil_wr_addr == REG_CC_FIRST + 50) begin
                 ccr_50_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 51) begin
+            if (axil_wr_addr == REG_CC_FIRST + 51) begin
                 ccr_51_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 52) begin
+            if (axil_wr_addr == REG_CC_FIRST + 52) begin
                 ccr_52_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 53) begin
+            if (axil_wr_addr == REG_CC_FIRST + 53) begin
                 ccr_53_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 54) begin
+            if (axil_wr_addr == REG_CC_FIRST + 54) begin
                 ccr_54_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 55) begin
+            if (axil_wr_addr == REG_CC_FIRST + 55) begin
                 ccr_55_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 56) begin
+            if (axil_wr_addr == REG_CC_FIRST + 56) begin
                 ccr_56_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 57) begin
+            if (axil_wr_addr == REG_CC_FIRST + 57) begin
                 ccr_57_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 58) begin
+            if (axil_wr_addr == REG_CC_FIRST + 58) begin
                 ccr_58_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 59) begin
+            if (axil_wr_addr == REG_CC_FIRST + 59) begin
                 ccr_59_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 60) begin
+            if (axil_wr_addr == REG_CC_FIRST + 60) begin
                 ccr_60_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 61) begin
+            if (axil_wr_addr == REG_CC_FIRST + 61) begin
                 ccr_61_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 62) begin
+            if (axil_wr_addr == REG_CC_FIRST + 62) begin
                 ccr_62_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 63) begin
+            if (axil_wr_addr == REG_CC_FIRST + 63) begin
                 ccr_63_d = axil_wr_data;
             end
-            if (axil_wr_addr == 32'h40 + 64) begin
+            if (axil_wr_addr == REG_CC_FIRST + 64) begin
                 ccr_64_d = axil_wr_data;
             end
         end
@@ -1574,391 +1631,391 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         axil_rd_err = 1'b0;
         dp_stat_rx_pipe_addr = stat_sel_q[0+:5];
         dp_stat_rx_ctx_addr = stat_sel_q[8+:4];
-        if (axil_rd_addr == 32'h0) begin
-            axil_rd_data = 32'h48504343;
+        if (axil_rd_addr == REG_ID) begin
+            axil_rd_data = REG_ID_VALUE;
         end
-        else if (axil_rd_addr == 32'h1) begin
+        else if (axil_rd_addr == REG_STATUS) begin
             axil_rd_data = seq_status;
         end
-        else if (axil_rd_addr == 32'h2) begin
+        else if (axil_rd_addr == REG_CMD) begin
             axil_rd_data = seq_stat_cmd;
         end
-        else if (axil_rd_addr == 32'h3) begin
+        else if (axil_rd_addr == REG_CMD_ERRORS) begin
             axil_rd_data = seq_stat_errors;
         end
-        else if (axil_rd_addr == 32'h4) begin
+        else if (axil_rd_addr == REG_NS_PER_CYCLE_Q16) begin
             axil_rd_data = ns_q16_q;
         end
-        else if (axil_rd_addr == 32'h5) begin
+        else if (axil_rd_addr == REG_SCHED_CFG) begin
             axil_rd_data = sched_cfg_q;
         end
-        else if (axil_rd_addr == 32'h6) begin
+        else if (axil_rd_addr == REG_NOW_NS_LO) begin
             axil_rd_data = now_ns_q[0+:32];
         end
-        else if (axil_rd_addr == 32'h7) begin
+        else if (axil_rd_addr == REG_NOW_NS_HI) begin
             axil_rd_data = now_ns_q[32+:32];
         end
-        else if (axil_rd_addr == 32'h8) begin
+        else if (axil_rd_addr == REG_COMPLETIONS) begin
             axil_rd_data = cpl_count_q;
         end
-        else if (axil_rd_addr == 32'h9) begin
+        else if (axil_rd_addr == REG_FEEDBACK_IN) begin
             axil_rd_data = fb_in_q;
         end
-        else if (axil_rd_addr == 32'ha) begin
+        else if (axil_rd_addr == REG_STAT_SEL) begin
             axil_rd_data = stat_sel_q;
         end
-        else if (axil_rd_addr == 32'hb) begin
+        else if (axil_rd_addr == REG_STAT_RX_PIPE) begin
             axil_rd_data = dp_stat_rx_pipe_count;
         end
-        else if (axil_rd_addr == 32'hc) begin
+        else if (axil_rd_addr == REG_STAT_RX_CTX) begin
             axil_rd_data = dp_stat_rx_ctx_count;
         end
-        else if (axil_rd_addr == 32'hd) begin
+        else if (axil_rd_addr == REG_STAT_TX_DROP) begin
             axil_rd_data = dp_stat_tx_drop;
         end
-        else if (axil_rd_addr == 32'he) begin
+        else if (axil_rd_addr == REG_STAT_TX_RECV_DROP) begin
             axil_rd_data = dp_stat_tx_recv_drop;
         end
-        else if (axil_rd_addr == 32'hf) begin
+        else if (axil_rd_addr == REG_STAT_TX_NAK_IGNORED) begin
             axil_rd_data = dp_stat_tx_nak_ignored;
         end
-        else if (axil_rd_addr == 32'h10) begin
+        else if (axil_rd_addr == REG_STAT_TX_CTRL_BAD) begin
             axil_rd_data = dp_stat_tx_ctrl_bad;
         end
-        else if (axil_rd_addr == 32'h11) begin
+        else if (axil_rd_addr == REG_STAT_TX_LEN_ERR) begin
             axil_rd_data = dp_stat_tx_len_err;
         end
-        else if (axil_rd_addr == 32'h12) begin
+        else if (axil_rd_addr == REG_STAT_RX_WRITTEN) begin
             axil_rd_data = dp_stat_rx_written;
         end
-        else if (axil_rd_addr == 32'h13) begin
+        else if (axil_rd_addr == REG_STAT_RX_DISCARDED) begin
             axil_rd_data = dp_stat_rx_discarded;
         end
-        else if (axil_rd_addr == 32'h14) begin
+        else if (axil_rd_addr == REG_STAT_RX_SHORT) begin
             axil_rd_data = dp_stat_rx_short;
         end
-        else if (axil_rd_addr == 32'h15) begin
+        else if (axil_rd_addr == REG_STAT_CC_BAD_FLOW) begin
             axil_rd_data = cc_stat_bad_flow;
         end
-        else if (axil_rd_addr == 32'h16) begin
+        else if (axil_rd_addr == REG_STAT_CC_UNUSED) begin
             axil_rd_data = cc_stat_unused;
         end
-        else if (axil_rd_addr == 32'h17) begin
+        else if (axil_rd_addr == REG_TIMER_GAP) begin
             axil_rd_data = tm_gap_q;
         end
-        else if (axil_rd_addr == 32'h18) begin
+        else if (axil_rd_addr == REG_TIMER_EVENTS) begin
             axil_rd_data = timer_stat_events;
         end
-        else if (axil_rd_addr == 32'h19) begin
+        else if (axil_rd_addr == REG_RTO_CFG) begin
             axil_rd_data = rto_cfg_q;
         end
-        else if (axil_rd_addr == 32'h1a) begin
+        else if (axil_rd_addr == REG_RTO_TIMEOUTS) begin
             axil_rd_data = seq_stat_timeouts;
         end
-        else if (axil_rd_addr == 32'h1b) begin
+        else if (axil_rd_addr == REG_RTO_FAILED) begin
             axil_rd_data = seq_stat_failed;
         end
-        else if (axil_rd_addr == 32'h1c) begin
+        else if (axil_rd_addr == REG_CNP_INTERVAL_NS) begin
             axil_rd_data = cnp_gap_q;
         end
-        else if (axil_rd_addr == 32'h1d) begin
+        else if (axil_rd_addr == REG_STAT_CNPS) begin
             axil_rd_data = dp_stat_cnps;
         end
-        else if (axil_rd_addr == 32'h1e) begin
+        else if (axil_rd_addr == REG_TX_EVENT_BYTES) begin
             axil_rd_data = tx_thr_q;
         end
-        else if (axil_rd_addr == 32'h1f) begin
+        else if (axil_rd_addr == REG_TX_EVENTS) begin
             axil_rd_data = tx_bytes_stat_events;
         end
-        else if (axil_rd_addr == 32'h38) begin
+        else if (axil_rd_addr == REG_FB_ACKS) begin
             axil_rd_data = dp_stat_fb_acks;
         end
-        else if (axil_rd_addr == 32'h39) begin
+        else if (axil_rd_addr == REG_FB_APPLIED) begin
             axil_rd_data = feedback_stat_applied;
         end
-        else if (axil_rd_addr == 32'h3a) begin
+        else if (axil_rd_addr == REG_FB_IGNORED) begin
             axil_rd_data = feedback_stat_ignored;
         end
-        else if (axil_rd_addr == 32'h3b) begin
+        else if (axil_rd_addr == REG_EVENT_MERGE) begin
             axil_rd_data = merge_cfg_q;
         end
-        else if (axil_rd_addr == 32'h3c) begin
+        else if (axil_rd_addr == REG_MERGED) begin
             axil_rd_data = merged_q;
         end
-        else if (axil_rd_addr == 32'h3d) begin
+        else if (axil_rd_addr == REG_EVENT_STALLS) begin
             axil_rd_data = ev_stalls_q;
         end
-        else if (axil_rd_addr == 32'h3e) begin
+        else if (axil_rd_addr == REG_PROBES) begin
             axil_rd_data = timer_stat_probes;
         end
-        else if ((axil_rd_addr >= 32'h20) & (axil_rd_addr < 32'h38)) begin
-            if (axil_rd_addr == 32'h20 + 0) begin
+        else if ((axil_rd_addr >= REG_ARGS_FIRST) & (axil_rd_addr < REG_ARGS_END)) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 0) begin
                 axil_rd_data = args_0_q;
             end
-            if (axil_rd_addr == 32'h20 + 1) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 1) begin
                 axil_rd_data = args_1_q;
             end
-            if (axil_rd_addr == 32'h20 + 2) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 2) begin
                 axil_rd_data = args_2_q;
             end
-            if (axil_rd_addr == 32'h20 + 3) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 3) begin
                 axil_rd_data = args_3_q;
             end
-            if (axil_rd_addr == 32'h20 + 4) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 4) begin
                 axil_rd_data = args_4_q;
             end
-            if (axil_rd_addr == 32'h20 + 5) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 5) begin
                 axil_rd_data = args_5_q;
             end
-            if (axil_rd_addr == 32'h20 + 6) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 6) begin
                 axil_rd_data = args_6_q;
             end
-            if (axil_rd_addr == 32'h20 + 7) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 7) begin
                 axil_rd_data = args_7_q;
             end
-            if (axil_rd_addr == 32'h20 + 8) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 8) begin
                 axil_rd_data = args_8_q;
             end
-            if (axil_rd_addr == 32'h20 + 9) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 9) begin
                 axil_rd_data = args_9_q;
             end
-            if (axil_rd_addr == 32'h20 + 10) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 10) begin
                 axil_rd_data = args_10_q;
             end
-            if (axil_rd_addr == 32'h20 + 11) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 11) begin
                 axil_rd_data = args_11_q;
             end
-            if (axil_rd_addr == 32'h20 + 12) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 12) begin
                 axil_rd_data = args_12_q;
             end
-            if (axil_rd_addr == 32'h20 + 13) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 13) begin
                 axil_rd_data = args_13_q;
             end
-            if (axil_rd_addr == 32'h20 + 14) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 14) begin
                 axil_rd_data = args_14_q;
             end
-            if (axil_rd_addr == 32'h20 + 15) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 15) begin
                 axil_rd_data = args_15_q;
             end
-            if (axil_rd_addr == 32'h20 + 16) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 16) begin
                 axil_rd_data = args_16_q;
             end
-            if (axil_rd_addr == 32'h20 + 17) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 17) begin
                 axil_rd_data = args_17_q;
             end
-            if (axil_rd_addr == 32'h20 + 18) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 18) begin
                 axil_rd_data = args_18_q;
             end
-            if (axil_rd_addr == 32'h20 + 19) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 19) begin
                 axil_rd_data = args_19_q;
             end
-            if (axil_rd_addr == 32'h20 + 20) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 20) begin
                 axil_rd_data = args_20_q;
             end
-            if (axil_rd_addr == 32'h20 + 21) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 21) begin
                 axil_rd_data = args_21_q;
             end
-            if (axil_rd_addr == 32'h20 + 22) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 22) begin
                 axil_rd_data = args_22_q;
             end
-            if (axil_rd_addr == 32'h20 + 23) begin
+            if (axil_rd_addr == REG_ARGS_FIRST + 23) begin
                 axil_rd_data = args_23_q;
             end
         end
-        else if ((axil_rd_addr >= 32'h40) & (axil_rd_addr < 32'h81)) begin
-            if (axil_rd_addr == 32'h40 + 0) begin
+        else if ((axil_rd_addr >= REG_CC_FIRST) & (axil_rd_addr < REG_CC_END)) begin
+            if (axil_rd_addr == REG_CC_FIRST + 0) begin
                 axil_rd_data = ccr_0_q;
             end
-            if (axil_rd_addr == 32'h40 + 1) begin
+            if (axil_rd_addr == REG_CC_FIRST + 1) begin
                 axil_rd_data = ccr_1_q;
             end
-            if (axil_rd_addr == 32'h40 + 2) begin
+            if (axil_rd_addr == REG_CC_FIRST + 2) begin
                 axil_rd_data = ccr_2_q;
             end
-            if (axil_rd_addr == 32'h40 + 3) begin
+            if (axil_rd_addr == REG_CC_FIRST + 3) begin
                 axil_rd_data = ccr_3_q;
             end
-            if (axil_rd_addr == 32'h40 + 4) begin
+            if (axil_rd_addr == REG_CC_FIRST + 4) begin
                 axil_rd_data = ccr_4_q;
             end
-            if (axil_rd_addr == 32'h40 + 5) begin
+            if (axil_rd_addr == REG_CC_FIRST + 5) begin
                 axil_rd_data = ccr_5_q;
             end
-            if (axil_rd_addr == 32'h40 + 6) begin
+            if (axil_rd_addr == REG_CC_FIRST + 6) begin
                 axil_rd_data = ccr_6_q;
             end
-            if (axil_rd_addr == 32'h40 + 7) begin
+            if (axil_rd_addr == REG_CC_FIRST + 7) begin
                 axil_rd_data = ccr_7_q;
             end
-            if (axil_rd_addr == 32'h40 + 8) begin
+            if (axil_rd_addr == REG_CC_FIRST + 8) begin
                 axil_rd_data = ccr_8_q;
             end
-            if (axil_rd_addr == 32'h40 + 9) begin
+            if (axil_rd_addr == REG_CC_FIRST + 9) begin
                 axil_rd_data = ccr_9_q;
             end
-            if (axil_rd_addr == 32'h40 + 10) begin
+            if (axil_rd_addr == REG_CC_FIRST + 10) begin
                 axil_rd_data = ccr_10_q;
             end
-            if (axil_rd_addr == 32'h40 + 11) begin
+            if (axil_rd_addr == REG_CC_FIRST + 11) begin
                 axil_rd_data = ccr_11_q;
             end
-            if (axil_rd_addr == 32'h40 + 12) begin
+            if (axil_rd_addr == REG_CC_FIRST + 12) begin
                 axil_rd_data = ccr_12_q;
             end
-            if (axil_rd_addr == 32'h40 + 13) begin
+            if (axil_rd_addr == REG_CC_FIRST + 13) begin
                 axil_rd_data = ccr_13_q;
             end
-            if (axil_rd_addr == 32'h40 + 14) begin
+            if (axil_rd_addr == REG_CC_FIRST + 14) begin
                 axil_rd_data = ccr_14_q;
             end
-            if (axil_rd_addr == 32'h40 + 15) begin
+            if (axil_rd_addr == REG_CC_FIRST + 15) begin
                 axil_rd_data = ccr_15_q;
             end
-            if (axil_rd_addr == 32'h40 + 16) begin
+            if (axil_rd_addr == REG_CC_FIRST + 16) begin
                 axil_rd_data = ccr_16_q;
             end
-            if (axil_rd_addr == 32'h40 + 17) begin
+            if (axil_rd_addr == REG_CC_FIRST + 17) begin
                 axil_rd_data = ccr_17_q;
             end
-            if (axil_rd_addr == 32'h40 + 18) begin
+            if (axil_rd_addr == REG_CC_FIRST + 18) begin
                 axil_rd_data = ccr_18_q;
             end
-            if (axil_rd_addr == 32'h40 + 19) begin
+            if (axil_rd_addr == REG_CC_FIRST + 19) begin
                 axil_rd_data = ccr_19_q;
             end
-            if (axil_rd_addr == 32'h40 + 20) begin
+            if (axil_rd_addr == REG_CC_FIRST + 20) begin
                 axil_rd_data = ccr_20_q;
             end
-            if (axil_rd_addr == 32'h40 + 21) begin
+            if (axil_rd_addr == REG_CC_FIRST + 21) begin
                 axil_rd_data = ccr_21_q;
             end
-            if (axil_rd_addr == 32'h40 + 22) begin
+            if (axil_rd_addr == REG_CC_FIRST + 22) begin
                 axil_rd_data = ccr_22_q;
             end
-            if (axil_rd_addr == 32'h40 + 23) begin
+            if (axil_rd_addr == REG_CC_FIRST + 23) begin
                 axil_rd_data = ccr_23_q;
             end
-            if (axil_rd_addr == 32'h40 + 24) begin
+            if (axil_rd_addr == REG_CC_FIRST + 24) begin
                 axil_rd_data = ccr_24_q;
             end
-            if (axil_rd_addr == 32'h40 + 25) begin
+            if (axil_rd_addr == REG_CC_FIRST + 25) begin
                 axil_rd_data = ccr_25_q;
             end
-            if (axil_rd_addr == 32'h40 + 26) begin
+            if (axil_rd_addr == REG_CC_FIRST + 26) begin
                 axil_rd_data = ccr_26_q;
             end
-            if (axil_rd_addr == 32'h40 + 27) begin
+            if (axil_rd_addr == REG_CC_FIRST + 27) begin
                 axil_rd_data = ccr_27_q;
             end
-            if (axil_rd_addr == 32'h40 + 28) begin
+            if (axil_rd_addr == REG_CC_FIRST + 28) begin
                 axil_rd_data = ccr_28_q;
             end
-            if (axil_rd_addr == 32'h40 + 29) begin
+            if (axil_rd_addr == REG_CC_FIRST + 29) begin
                 axil_rd_data = ccr_29_q;
             end
-            if (axil_rd_addr == 32'h40 + 30) begin
+            if (axil_rd_addr == REG_CC_FIRST + 30) begin
                 axil_rd_data = ccr_30_q;
             end
-            if (axil_rd_addr == 32'h40 + 31) begin
+            if (axil_rd_addr == REG_CC_FIRST + 31) begin
                 axil_rd_data = ccr_31_q;
             end
-            if (axil_rd_addr == 32'h40 + 32) begin
+            if (axil_rd_addr == REG_CC_FIRST + 32) begin
                 axil_rd_data = ccr_32_q;
             end
-            if (axil_rd_addr == 32'h40 + 33) begin
+            if (axil_rd_addr == REG_CC_FIRST + 33) begin
                 axil_rd_data = ccr_33_q;
             end
-            if (axil_rd_addr == 32'h40 + 34) begin
+            if (axil_rd_addr == REG_CC_FIRST + 34) begin
                 axil_rd_data = ccr_34_q;
             end
-            if (axil_rd_addr == 32'h40 + 35) begin
+            if (axil_rd_addr == REG_CC_FIRST + 35) begin
                 axil_rd_data = ccr_35_q;
             end
-            if (axil_rd_addr == 32'h40 + 36) begin
+            if (axil_rd_addr == REG_CC_FIRST + 36) begin
                 axil_rd_data = ccr_36_q;
             end
-            if (axil_rd_addr == 32'h40 + 37) begin
+            if (axil_rd_addr == REG_CC_FIRST + 37) begin
                 axil_rd_data = ccr_37_q;
             end
-            if (axil_rd_addr == 32'h40 + 38) begin
+            if (axil_rd_addr == REG_CC_FIRST + 38) begin
                 axil_rd_data = ccr_38_q;
             end
-            if (axil_rd_addr == 32'h40 + 39) begin
+            if (axil_rd_addr == REG_CC_FIRST + 39) begin
                 axil_rd_data = ccr_39_q;
             end
-            if (axil_rd_addr == 32'h40 + 40) begin
+            if (axil_rd_addr == REG_CC_FIRST + 40) begin
                 axil_rd_data = ccr_40_q;
             end
-            if (axil_rd_addr == 32'h40 + 41) begin
+            if (axil_rd_addr == REG_CC_FIRST + 41) begin
                 axil_rd_data = ccr_41_q;
             end
-            if (axil_rd_addr == 32'h40 + 42) begin
+            if (axil_rd_addr == REG_CC_FIRST + 42) begin
                 axil_rd_data = ccr_42_q;
             end
-            if (axil_rd_addr == 32'h40 + 43) begin
+            if (axil_rd_addr == REG_CC_FIRST + 43) begin
                 axil_rd_data = ccr_43_q;
             end
-            if (axil_rd_addr == 32'h40 + 44) begin
+            if (axil_rd_addr == REG_CC_FIRST + 44) begin
                 axil_rd_data = ccr_44_q;
             end
-            if (axil_rd_addr == 32'h40 + 45) begin
+            if (axil_rd_addr == REG_CC_FIRST + 45) begin
                 axil_rd_data = ccr_45_q;
             end
-            if (axil_rd_addr == 32'h40 + 46) begin
+            if (axil_rd_addr == REG_CC_FIRST + 46) begin
                 axil_rd_data = ccr_46_q;
             end
-            if (axil_rd_addr == 32'h40 + 47) begin
+            if (axil_rd_addr == REG_CC_FIRST + 47) begin
                 axil_rd_data = ccr_47_q;
             end
-            if (axil_rd_addr == 32'h40 + 48) begin
+            if (axil_rd_addr == REG_CC_FIRST + 48) begin
                 axil_rd_data = ccr_48_q;
             end
-            if (axil_rd_addr == 32'h40 + 49) begin
+            if (axil_rd_addr == REG_CC_FIRST + 49) begin
                 axil_rd_data = ccr_49_q;
             end
-            if (axil_rd_addr == 32'h40 + 50) begin
+            if (axil_rd_addr == REG_CC_FIRST + 50) begin
                 axil_rd_data = ccr_50_q;
             end
-            if (axil_rd_addr == 32'h40 + 51) begin
+            if (axil_rd_addr == REG_CC_FIRST + 51) begin
                 axil_rd_data = ccr_51_q;
             end
-            if (axil_rd_addr == 32'h40 + 52) begin
+            if (axil_rd_addr == REG_CC_FIRST + 52) begin
                 axil_rd_data = ccr_52_q;
             end
-            if (axil_rd_addr == 32'h40 + 53) begin
+            if (axil_rd_addr == REG_CC_FIRST + 53) begin
                 axil_rd_data = ccr_53_q;
             end
-            if (axil_rd_addr == 32'h40 + 54) begin
+            if (axil_rd_addr == REG_CC_FIRST + 54) begin
                 axil_rd_data = ccr_54_q;
             end
-            if (axil_rd_addr == 32'h40 + 55) begin
+            if (axil_rd_addr == REG_CC_FIRST + 55) begin
                 axil_rd_data = ccr_55_q;
             end
-            if (axil_rd_addr == 32'h40 + 56) begin
+            if (axil_rd_addr == REG_CC_FIRST + 56) begin
                 axil_rd_data = ccr_56_q;
             end
-            if (axil_rd_addr == 32'h40 + 57) begin
+            if (axil_rd_addr == REG_CC_FIRST + 57) begin
                 axil_rd_data = ccr_57_q;
             end
-            if (axil_rd_addr == 32'h40 + 58) begin
+            if (axil_rd_addr == REG_CC_FIRST + 58) begin
                 axil_rd_data = ccr_58_q;
             end
-            if (axil_rd_addr == 32'h40 + 59) begin
+            if (axil_rd_addr == REG_CC_FIRST + 59) begin
                 axil_rd_data = ccr_59_q;
             end
-            if (axil_rd_addr == 32'h40 + 60) begin
+            if (axil_rd_addr == REG_CC_FIRST + 60) begin
                 axil_rd_data = ccr_60_q;
             end
-            if (axil_rd_addr == 32'h40 + 61) begin
+            if (axil_rd_addr == REG_CC_FIRST + 61) begin
                 axil_rd_data = ccr_61_q;
             end
-            if (axil_rd_addr == 32'h40 + 62) begin
+            if (axil_rd_addr == REG_CC_FIRST + 62) begin
                 axil_rd_data = ccr_62_q;
             end
-            if (axil_rd_addr == 32'h40 + 63) begin
+            if (axil_rd_addr == REG_CC_FIRST + 63) begin
                 axil_rd_data = ccr_63_q;
             end
-            if (axil_rd_addr == 32'h40 + 64) begin
+            if (axil_rd_addr == REG_CC_FIRST + 64) begin
                 axil_rd_data = ccr_64_q;
             end
         end
@@ -2044,7 +2101,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == 32'h2);
+        seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == REG_CMD);
         seq_cmd_data = axil_wr_data;
         tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 384) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 416) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
         seq_tx_word = tx_word;
@@ -2251,8 +2308,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             end
         end
         if (reset) begin
-            ns_q16_d = 32'h40000;
-            sched_cfg_d = 32'h10000c;
+            ns_q16_d = RESET_NS_PER_CYCLE;
+            sched_cfg_d = RESET_SCHED_CFG;
             stat_sel_d = 32'h0;
             args_0_d = 32'h0;
             args_1_d = 32'h0;
@@ -2350,12 +2407,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             t1_valid_d = 1'b0;
             lw_valid_d = 1'b0;
             nt_valid_d = 1'b0;
-            tm_gap_d = 32'hc;
-            rto_cfg_d = 32'h710;
-            cnp_gap_d = 32'hc350;
-            tx_thr_d = 32'h4000;
+            tm_gap_d = RESET_TIMER_GAP;
+            rto_cfg_d = RESET_RTO_CFG;
+            cnp_gap_d = RESET_CNP_INTERVAL;
+            tx_thr_d = RESET_TX_EVENT_BYTES;
             m_valid_d = 1'b0;
-            merge_cfg_d = 32'h1;
+            merge_cfg_d = RESET_EVENT_MERGE;
             merged_d = 32'h0;
             ev_stalls_d = 32'h0;
             sweep_d = 1'b1;
@@ -2417,19 +2474,6 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     output reg  [31:0] stat_timeouts;
     output reg  [31:0] stat_failed;
 
-    // CC event types (the cc_event word's kind; sim, cc_codes)
-    localparam [3:0] EV_CREATE = 4'h6;
-
-    // CC algorithms (the cc_event word's alg; sim, cc_codes)
-    localparam [1:0] ALG_DCQCN = 2'h3;
-
-    // Tx control word ops (sim)
-    localparam [1:0] TX_OP_REMOVE = 2'h2;
-
-    // Rx control word ops (sim)
-    localparam [2:0] RX_OP_REMOVE = 3'h2;
-    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
-
     // Sequencer states
     localparam [3:0] SEQ_IDLE = 4'h0;
     localparam [3:0] SEQ_READ = 4'h1;
@@ -2481,20 +2525,62 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     reg  [31:0] rto_count_q = 32'h0;
     reg  [31:0] rto_failed_d;
     reg  [31:0] rto_failed_q = 32'h0;
+    reg  [2:0] words_host_op;
+    reg  [15:0] words_host_flow;
+    reg  words_ic;
+    reg  [2:0] words_ic_op;
+    reg  [15:0] words_ic_flow;
+    reg  [23:0] words_ic_qpn;
+    reg  [511:0] words_tx_word;
+    reg  [127:0] words_rx_word;
+    reg  [31:0] words_rate;
+    reg  [31:0] words_window;
+    reg  [1:0] words_alg;
+    reg  [63:0] words_now_ns;
+    reg  [3:0] words_mtu_log;
+    wire  [2:0] words_op;
+    wire  [15:0] words_flow;
+    wire  [13:0] words_mtu;
+    wire  [3:0] words_shift;
+    wire  words_mtu_ok;
+    wire  [13:0] words_rx_mtu;
+    wire  [23:0] words_rx_qpn;
+    wire  words_is_read;
+    wire  [23:0] words_end_psn;
+    wire  [511:0] words_cr_word;
+    wire  [87:0] words_sched_word;
+    wire  [511:0] words_tx_ctrl;
+    wire  [127:0] words_rx_ctrl;
 
-    // Local signals
-    reg  [2:0] op;
-    reg  [15:0] flow;
-    reg  [13:0] mtu;
-    reg  [3:0] shift;
-    reg  mtu_ok;
-    reg  [127:0] reth_fld;
-    reg  [23:0] rx_qpn_fld;
-    reg  [32:0] msg_len;
-    reg  is_read;
-    reg  [32:0] mtu_mask;
-    reg  [32:0] npkts;
-    reg  [23:0] end_psn;
+    // Sub module instances
+    hpcc_nic_core_seq_words words(
+        .host_op(words_host_op),
+        .host_flow(words_host_flow),
+        .ic(words_ic),
+        .ic_op(words_ic_op),
+        .ic_flow(words_ic_flow),
+        .ic_qpn(words_ic_qpn),
+        .tx_word(words_tx_word),
+        .rx_word(words_rx_word),
+        .rate(words_rate),
+        .window(words_window),
+        .alg(words_alg),
+        .now_ns(words_now_ns),
+        .mtu_log(words_mtu_log),
+        .op(words_op),
+        .flow(words_flow),
+        .mtu(words_mtu),
+        .shift(words_shift),
+        .mtu_ok(words_mtu_ok),
+        .rx_mtu(words_rx_mtu),
+        .rx_qpn(words_rx_qpn),
+        .is_read(words_is_read),
+        .end_psn(words_end_psn),
+        .cr_word(words_cr_word),
+        .sched_word(words_sched_word),
+        .tx_ctrl(words_tx_ctrl),
+        .rx_ctrl(words_rx_ctrl)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
@@ -2524,89 +2610,36 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         cmd_pend_d = cmd_pend_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
-        op = cmd_word_q[0+:3];
-        flow = cmd_word_q[16+:16];
-        if (ic_q) begin
-            op = ic_op_q;
-            flow = ic_flow_q;
-        end
-        cmd_op = op;
-        cmd_flow = flow;
-        mtu = tx_word[352+:14];
-        shift = 32'h0;
-        mtu_ok = 1'b1;
-        if (mtu == 32'h100) begin
-            shift = 32'h8;
-        end
-        else if (mtu == 32'h200) begin
-            shift = 32'h9;
-        end
-        else if (mtu == 32'h400) begin
-            shift = 32'ha;
-        end
-        else if (mtu == 32'h800) begin
-            shift = 32'hb;
-        end
-        else if (mtu == 32'h1000) begin
-            shift = 32'hc;
-        end
-        else begin
-            mtu_ok = 1'b0;
-        end
-        reth_fld = tx_word[64+:128];
-        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
-        is_read = tx_word[280+:1];
-        rx_qpn_fld = rx_word[32+:24];
-        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((entry[42+:4]) & 33'h1ffffffff)) - 32'h1;
-        npkts = (msg_len + mtu_mask) >> ((entry[42+:4]) & 33'h1ffffffff);
-        if (~|npkts) begin
-            npkts = 32'h1;
-        end
-        end_psn = tx_word[256+:24] + npkts[0+:24];
+        words_host_op = cmd_word_q[0+:3];
+        words_host_flow = cmd_word_q[16+:16];
+        words_ic = ic_q;
+        words_ic_op = ic_op_q;
+        words_ic_flow = ic_flow_q;
+        words_ic_qpn = ic_qpn_q;
+        words_tx_word = tx_word;
+        words_rx_word = rx_word;
+        words_rate = rate;
+        words_window = window;
+        words_alg = alg;
+        words_now_ns = now_ns;
+        words_mtu_log = entry[42+:4];
+        cmd_op = words_op;
+        cmd_flow = words_flow;
         hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
         ft_we = 1'b0;
         ft_entry = 32'h0;
         ft_una = 32'h0;
         fail = 1'b0;
-        fail_data = ((flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
-        alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((op == CMD_CREATE) | (op == CMD_REMOVE) | (op == CMD_RTO_FAIL));
-        cr_word = 32'h0;
-        cr_word[0+:16] = flow;
-        cr_word[16+:4] = EV_CREATE;
-        cr_word[96+:64] = now_ns;
-        cr_word[496+:2] = alg;
+        fail_data = ((words_flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
+        alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((words_op == CMD_CREATE) | (words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL));
+        cr_word = words_cr_word;
         cr_valid = (state_q == SEQ_CC) & ~slot_full;
+        sched_ctrl_tdata = words_sched_word;
         sched_ctrl_tvalid = state_q == SEQ_SCHED;
-        sched_ctrl_tdata = 32'h0;
-        sched_ctrl_tdata[0+:32] = rate;
-        sched_ctrl_tdata[32+:32] = window;
-        sched_ctrl_tdata[64+:16] = flow;
-        if (op == CMD_CREATE) begin
-            sched_ctrl_tdata[80+:1] = 1'b1;
-            sched_ctrl_tdata[81+:4] = shift;
-        end
+        tx_ctrl_tdata = words_tx_ctrl;
         tx_ctrl_tvalid = state_q == SEQ_TX;
-        tx_ctrl_tdata = (tx_word >> 32) << 32;
-        tx_ctrl_tdata[0+:2] = op[0+:2];
-        tx_ctrl_tdata[16+:16] = flow;
-        if (op == CMD_CREATE) begin
-            tx_ctrl_tdata[370+:1] = alg == ALG_DCQCN;
-        end
+        rx_ctrl_tdata = words_rx_ctrl;
         rx_ctrl_tvalid = state_q == SEQ_RX;
-        rx_ctrl_tdata = rx_word;
-        rx_ctrl_tdata[0+:3] = op;
-        if (ic_q) begin
-            tx_ctrl_tdata = 32'h0;
-            tx_ctrl_tdata[0+:2] = TX_OP_REMOVE;
-            tx_ctrl_tdata[16+:16] = flow;
-            rx_ctrl_tdata = 32'h0;
-            rx_ctrl_tdata[0+:3] = RX_OP_REMOVE;
-            rx_ctrl_tdata[32+:24] = ic_qpn_q;
-            if (op == CMD_RTO) begin
-                rx_ctrl_tdata[0+:3] = RX_OP_TIMEOUT;
-                rx_ctrl_tdata[32+:24] = ((flow) & 24'hffffff);
-            end
-        end
         probe_tvalid = state_q == SEQ_PROBE;
         rq_take = 1'b0;
         if (state_q == SEQ_IDLE) begin
@@ -2643,7 +2676,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
             end
         end
         if (state_q == SEQ_READ) begin
-            if (((flow[0+:10]) & 16'hffff) != flow) begin
+            if (((words_flow[0+:10]) & 16'hffff) != words_flow) begin
                 err_d = ERR_FLOW;
                 cmd_errors_d = cmd_errors_q + 32'h1;
                 state_d = SEQ_IDLE;
@@ -2656,7 +2689,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
             state_d = SEQ_IDLE;
             ic_qpn_d = entry[47+:24];
             if (entry[0+:1] & entry[1+:1]) begin
-                if (op == CMD_RTO) begin
+                if (words_op == CMD_RTO) begin
                     state_d = SEQ_RX;
                 end
                 else if (~cpl_busy) begin
@@ -2673,11 +2706,11 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         else if (state_q == SEQ_CHECK) begin
             state_d = SEQ_IDLE;
             cmd_errors_d = cmd_errors_q + 32'h1;
-            if (op == CMD_CREATE) begin
+            if (words_op == CMD_CREATE) begin
                 if (entry[0+:1]) begin
                     err_d = ERR_EXISTS;
                 end
-                else if (~mtu_ok | (rx_word[16+:14] != mtu) | (((rx_qpn_fld[0+:10]) & 16'hffff) != flow) | (rate == 32'h0) | (window == 32'h0)) begin
+                else if (~words_mtu_ok | (words_rx_mtu != words_mtu) | (((words_rx_qpn[0+:10]) & 16'hffff) != words_flow) | (rate == 32'h0) | (window == 32'h0)) begin
                     err_d = ERR_CONFIG;
                 end
                 else begin
@@ -2685,22 +2718,22 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                     state_d = SEQ_CC;
                 end
             end
-            else if ((op == CMD_REMOVE) | (op == CMD_POST) | (op == CMD_PROBE)) begin
+            else if ((words_op == CMD_REMOVE) | (words_op == CMD_POST) | (words_op == CMD_PROBE)) begin
                 if (~entry[0+:1]) begin
                     err_d = ERR_UNKNOWN;
                 end
-                else if (entry[1+:1] & (op != CMD_PROBE)) begin
+                else if (entry[1+:1] & (words_op != CMD_PROBE)) begin
                     err_d = ERR_BUSY;
                 end
-                else if ((op == CMD_POST) & is_read & (((rx_qpn_fld[0+:10]) & 16'hffff) != flow)) begin
+                else if ((words_op == CMD_POST) & words_is_read & (((words_rx_qpn[0+:10]) & 16'hffff) != words_flow)) begin
                     err_d = ERR_CONFIG;
                 end
                 else begin
                     cmd_errors_d = cmd_errors_q;
-                    if (op == CMD_REMOVE) begin
+                    if (words_op == CMD_REMOVE) begin
                         state_d = SEQ_SCHED;
                     end
-                    else if (op == CMD_POST) begin
+                    else if (words_op == CMD_POST) begin
                         state_d = SEQ_ENTRY;
                     end
                     else begin
@@ -2719,7 +2752,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         end
         else if (state_q == SEQ_TX) begin
             if (tx_ctrl_tready) begin
-                if (op == CMD_POST) begin
+                if (words_op == CMD_POST) begin
                     state_d = SEQ_IDLE;
                 end
                 else begin
@@ -2729,13 +2762,13 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         end
         else if (state_q == SEQ_RX) begin
             if (rx_ctrl_tready) begin
-                if (op == CMD_CREATE) begin
+                if (words_op == CMD_CREATE) begin
                     state_d = SEQ_SCHED;
                 end
-                else if ((op == CMD_REMOVE) | (op == CMD_RTO_FAIL)) begin
+                else if ((words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL)) begin
                     state_d = SEQ_ENTRY;
                 end
-                else if (op == CMD_RTO) begin
+                else if (words_op == CMD_RTO) begin
                     rto_count_d = rto_count_q + 32'h1;
                     state_d = SEQ_IDLE;
                 end
@@ -2746,7 +2779,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         end
         else if (state_q == SEQ_SCHED) begin
             if (sched_ctrl_tready) begin
-                if (op == CMD_CREATE) begin
+                if (words_op == CMD_CREATE) begin
                     state_d = SEQ_ENTRY;
                 end
                 else begin
@@ -2757,13 +2790,13 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         else if (state_q == SEQ_ENTRY) begin
             if (~t1_valid) begin
                 ft_we = 1'b1;
-                if (op == CMD_CREATE) begin
+                if (words_op == CMD_CREATE) begin
                     ft_entry[0+:1] = 1'b1;
-                    ft_entry[42+:4] = shift;
-                    ft_entry[47+:24] = rx_qpn_fld;
+                    ft_entry[42+:4] = words_shift;
+                    ft_entry[47+:24] = words_rx_qpn;
                     state_d = SEQ_IDLE;
                 end
-                else if ((op == CMD_REMOVE) | (op == CMD_RTO_FAIL)) begin
+                else if ((words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL)) begin
                     state_d = SEQ_IDLE;
                 end
                 else begin
@@ -2771,12 +2804,12 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                     ft_entry[0+:1] = entry[0+:1];
                     ft_entry[47+:24] = entry[47+:24];
                     ft_entry[42+:4] = entry[42+:4];
-                    ft_entry[46+:1] = is_read;
+                    ft_entry[46+:1] = words_is_read;
                     ft_entry[1+:1] = 1'b1;
-                    ft_entry[2+:24] = end_psn;
+                    ft_entry[2+:24] = words_end_psn;
                     ft_entry[26+:16] = tag;
                     state_d = SEQ_TX;
-                    if (is_read) begin
+                    if (words_is_read) begin
                         state_d = SEQ_RX;
                     end
                 end
@@ -3557,5 +3590,135 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
     end
 
 endmodule // hpcc_nic_core_timer
+
+module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word,rx_word,rate,window,alg,now_ns,mtu_log,op,flow,mtu,shift,mtu_ok,rx_mtu,rx_qpn,is_read,end_psn,cr_word,sched_word,tx_ctrl,rx_ctrl);
+
+    // Module arguments
+    input wire  [2:0] host_op;
+    input wire  [15:0] host_flow;
+    input wire  ic;
+    input wire  [2:0] ic_op;
+    input wire  [15:0] ic_flow;
+    input wire  [23:0] ic_qpn;
+    input wire  [511:0] tx_word;
+    input wire  [127:0] rx_word;
+    input wire  [31:0] rate;
+    input wire  [31:0] window;
+    input wire  [1:0] alg;
+    input wire  [63:0] now_ns;
+    input wire  [3:0] mtu_log;
+    output reg  [2:0] op;
+    output reg  [15:0] flow;
+    output reg  [13:0] mtu;
+    output reg  [3:0] shift;
+    output reg  mtu_ok;
+    output reg  [13:0] rx_mtu;
+    output reg  [23:0] rx_qpn;
+    output reg  is_read;
+    output reg  [23:0] end_psn;
+    output reg  [511:0] cr_word;
+    output reg  [87:0] sched_word;
+    output reg  [511:0] tx_ctrl;
+    output reg  [127:0] rx_ctrl;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_CREATE = 4'h6;
+
+    // CC algorithms (the cc_event word's alg; sim, cc_codes)
+    localparam [1:0] ALG_DCQCN = 2'h3;
+
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_REMOVE = 3'h2;
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Command ops (CSR CMD, and internal)
+    localparam [2:0] CMD_CREATE = 3'h1;
+    localparam [2:0] CMD_RTO = 3'h5;
+
+    // Local signals
+    reg  [127:0] reth_fld;
+    reg  [32:0] msg_len;
+    reg  [32:0] mtu_mask;
+    reg  [32:0] npkts;
+
+    // Update code
+    always @(*) begin
+        op = host_op;
+        flow = host_flow;
+        if (ic) begin
+            op = ic_op;
+            flow = ic_flow;
+        end
+        mtu = tx_word[352+:14];
+        shift = 32'h0;
+        mtu_ok = 1'b1;
+        if (mtu == 32'h100) begin
+            shift = 32'h8;
+        end
+        else if (mtu == 32'h200) begin
+            shift = 32'h9;
+        end
+        else if (mtu == 32'h400) begin
+            shift = 32'ha;
+        end
+        else if (mtu == 32'h800) begin
+            shift = 32'hb;
+        end
+        else if (mtu == 32'h1000) begin
+            shift = 32'hc;
+        end
+        else begin
+            mtu_ok = 1'b0;
+        end
+        rx_mtu = rx_word[16+:14];
+        rx_qpn = rx_word[32+:24];
+        is_read = tx_word[280+:1];
+        reth_fld = tx_word[64+:128];
+        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
+        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((mtu_log) & 33'h1ffffffff)) - 32'h1;
+        npkts = (msg_len + mtu_mask) >> ((mtu_log) & 33'h1ffffffff);
+        if (~|npkts) begin
+            npkts = 32'h1;
+        end
+        end_psn = tx_word[256+:24] + npkts[0+:24];
+        cr_word = 32'h0;
+        cr_word[0+:16] = flow;
+        cr_word[16+:4] = EV_CREATE;
+        cr_word[96+:64] = now_ns;
+        cr_word[496+:2] = alg;
+        sched_word = 32'h0;
+        sched_word[0+:32] = rate;
+        sched_word[32+:32] = window;
+        sched_word[64+:16] = flow;
+        if (op == CMD_CREATE) begin
+            sched_word[80+:1] = 1'b1;
+            sched_word[81+:4] = shift;
+        end
+        tx_ctrl = (tx_word >> 32) << 32;
+        tx_ctrl[0+:2] = op[0+:2];
+        tx_ctrl[16+:16] = flow;
+        if (op == CMD_CREATE) begin
+            tx_ctrl[370+:1] = alg == ALG_DCQCN;
+        end
+        rx_ctrl = rx_word;
+        rx_ctrl[0+:3] = op;
+        if (ic) begin
+            tx_ctrl = 32'h0;
+            tx_ctrl[0+:2] = TX_OP_REMOVE;
+            tx_ctrl[16+:16] = flow;
+            rx_ctrl = 32'h0;
+            rx_ctrl[0+:3] = RX_OP_REMOVE;
+            rx_ctrl[32+:24] = ic_qpn;
+            if (op == CMD_RTO) begin
+                rx_ctrl[0+:3] = RX_OP_TIMEOUT;
+                rx_ctrl[32+:24] = ((flow) & 24'hffffff);
+            end
+        end
+    end
+
+endmodule // hpcc_nic_core_seq_words
 
 `resetall

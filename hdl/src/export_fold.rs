@@ -287,6 +287,9 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Sequencer states", crate::hpcc_nic_core::SEQ_BITS, crate::hpcc_nic_core::SEQ_STATES),
     ("Command ops (CSR CMD, and internal)", crate::hpcc_nic_core::CMD_OP_BITS, crate::hpcc_nic_core::CMD_OPS),
     ("Command errors (CSR STATUS)", crate::hpcc_nic_core::ERR_BITS, crate::hpcc_nic_core::CMD_ERRORS),
+    ("Register word addresses (csr.rs)", crate::hpcc_nic_core::AXIL_ADDR_BITS, crate::hpcc_nic_core::REG_ADDRS),
+    ("Register word ranges (csr.rs)", crate::hpcc_nic_core::AXIL_ADDR_BITS, crate::hpcc_nic_core::REG_RANGES),
+    ("Register values (csr.rs)", 32, crate::hpcc_nic_core::REG_VALUES),
 ];
 
 /// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`

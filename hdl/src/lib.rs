@@ -14,7 +14,19 @@
 /// `codes! { /// doc of the list
 ///           LIST; /// doc of NAME
 ///           NAME = sim::path::VALUE, ... }`
+///
+/// `LIST: usize;` makes the constants `usize` instead, for code that compares them with a
+/// loop index or `.index()` (rust-hdl's generator has no casts).
 macro_rules! codes {
+    ($(#[$list_doc:meta])* $list:ident: $ty:ty; $($(#[$doc:meta])* $name:ident = $value:expr,)*) => {
+        $(
+            $(#[$doc])*
+            #[doc = concat!("\n\nFrom `", stringify!($value), "`.")]
+            pub const $name: $ty = $value as $ty;
+        )*
+        $(#[$list_doc])*
+        pub const $list: &[(&str, u64)] = &[$((stringify!($name), $name as u64),)*];
+    };
     ($(#[$list_doc:meta])* $list:ident; $($(#[$doc:meta])* $name:ident = $value:expr,)*) => {
         $(
             $(#[$doc])*
@@ -44,4 +56,4 @@ pub use cc::{cc_codes, cc_module, cc_module_route, cc_hpcc, cc_ldcp, cc_dcqcn, c
 pub use sched::{flow_sched};
 pub use tx::{tx_ctx, tx_ctx_ack, tx_ctx_fwd, read_split, tx_pipe};
 pub use rx::{rx_pipe, rx_pipe_decode, rx_pipe_judge, rx_pipe_udp_sum, rx_ctx, rx_ctx_calc, rx_ctx_ctrl, rx_ctx_fwd, rx_ctx_rules, rx_ctx_words, rx_dma};
-pub use top::{nic_datapath, hpcc_nic_core, hpcc_nic_core_cpl, hpcc_nic_core_feedback, hpcc_nic_core_seq, hpcc_nic_core_timer, hpcc_nic_core_tx_bytes, axil_slave};
+pub use top::{nic_datapath, hpcc_nic_core, hpcc_nic_core_cpl, hpcc_nic_core_feedback, hpcc_nic_core_seq, hpcc_nic_core_seq_words, hpcc_nic_core_timer, hpcc_nic_core_tx_bytes, axil_slave};

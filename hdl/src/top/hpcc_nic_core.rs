@@ -51,6 +51,73 @@ pub const CMD_OP_BITS: usize = 3;
 pub const ERR_BITS: usize = 4;
 
 codes! {
+    /// Register word addresses (csr.rs), as the register block decodes them.
+    REG_ADDRS;
+    REG_ID = csr::ID,
+    REG_STATUS = csr::STATUS,
+    REG_CMD = csr::CMD,
+    REG_CMD_ERRORS = csr::CMD_ERRORS,
+    REG_NS_PER_CYCLE_Q16 = csr::NS_PER_CYCLE_Q16,
+    REG_SCHED_CFG = csr::SCHED_CFG,
+    REG_NOW_NS_LO = csr::NOW_NS_LO,
+    REG_NOW_NS_HI = csr::NOW_NS_HI,
+    REG_COMPLETIONS = csr::COMPLETIONS,
+    REG_FEEDBACK_IN = csr::FEEDBACK_IN,
+    REG_STAT_SEL = csr::STAT_SEL,
+    REG_STAT_RX_PIPE = csr::STAT_RX_PIPE,
+    REG_STAT_RX_CTX = csr::STAT_RX_CTX,
+    REG_STAT_TX_DROP = csr::STAT_TX_DROP,
+    REG_STAT_TX_RECV_DROP = csr::STAT_TX_RECV_DROP,
+    REG_STAT_TX_NAK_IGNORED = csr::STAT_TX_NAK_IGNORED,
+    REG_STAT_TX_CTRL_BAD = csr::STAT_TX_CTRL_BAD,
+    REG_STAT_TX_LEN_ERR = csr::STAT_TX_LEN_ERR,
+    REG_STAT_RX_WRITTEN = csr::STAT_RX_WRITTEN,
+    REG_STAT_RX_DISCARDED = csr::STAT_RX_DISCARDED,
+    REG_STAT_RX_SHORT = csr::STAT_RX_SHORT,
+    REG_STAT_CC_BAD_FLOW = csr::STAT_CC_BAD_FLOW,
+    REG_STAT_CC_UNUSED = csr::STAT_CC_UNUSED,
+    REG_TIMER_GAP = csr::TIMER_GAP,
+    REG_TIMER_EVENTS = csr::TIMER_EVENTS,
+    REG_RTO_CFG = csr::RTO_CFG,
+    REG_RTO_TIMEOUTS = csr::RTO_TIMEOUTS,
+    REG_RTO_FAILED = csr::RTO_FAILED,
+    REG_CNP_INTERVAL_NS = csr::CNP_INTERVAL_NS,
+    REG_STAT_CNPS = csr::STAT_CNPS,
+    REG_TX_EVENT_BYTES = csr::TX_EVENT_BYTES,
+    REG_TX_EVENTS = csr::TX_EVENTS,
+    REG_FB_ACKS = csr::FB_ACKS,
+    REG_FB_APPLIED = csr::FB_APPLIED,
+    REG_FB_IGNORED = csr::FB_IGNORED,
+    REG_EVENT_MERGE = csr::EVENT_MERGE,
+    REG_MERGED = csr::MERGED,
+    REG_EVENT_STALLS = csr::EVENT_STALLS,
+    REG_PROBES = csr::PROBES,
+}
+
+codes! {
+    /// The argument words and the CC configuration words: the first, and one past the last
+    /// (compared as `.index()`).
+    REG_RANGES: usize;
+    REG_ARGS_FIRST = csr::ARG_TX,
+    REG_ARGS_END = csr::ARG_TX as usize + csr::ARGS,
+    REG_CC_FIRST = csr::CC_CFG,
+    REG_CC_END = csr::CC_CFG as usize + csr::CC_WORDS,
+}
+
+codes! {
+    /// Register values: `ID`'s, and each read-write register's after reset.
+    REG_VALUES;
+    REG_ID_VALUE = csr::ID_VALUE,
+    RESET_NS_PER_CYCLE = csr::NS_PER_CYCLE_RESET,
+    RESET_SCHED_CFG = csr::SCHED_CFG_RESET,
+    RESET_TIMER_GAP = csr::TIMER_GAP_RESET,
+    RESET_RTO_CFG = csr::RTO_CFG_RESET,
+    RESET_CNP_INTERVAL = csr::CNP_INTERVAL_RESET,
+    RESET_TX_EVENT_BYTES = csr::TX_EVENT_BYTES_RESET,
+    RESET_EVENT_MERGE = csr::EVENT_MERGE_RESET,
+}
+
+codes! {
     /// Sequencer states (`state`).
     SEQ_STATES;
     /// Waiting for a command.
@@ -522,58 +589,57 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.wr_ok.next = self.axil.wr_strb.val() == 0xF;
         self.axil.wr_err.next = true;
         if self.wr_ok.val() {
-            if (self.axil.wr_addr.val() == 0x002) // CMD
-                | (self.axil.wr_addr.val() == 0x004) // NS_PER_CYCLE_Q16
-                | (self.axil.wr_addr.val() == 0x005) // SCHED_CFG
-                | (self.axil.wr_addr.val() == 0x00A) // STAT_SEL
-                | (self.axil.wr_addr.val() == 0x017) // TIMER_GAP
-                | (self.axil.wr_addr.val() == 0x019) // RTO_CFG
-                | (self.axil.wr_addr.val() == 0x01C) // CNP_INTERVAL_NS
-                | (self.axil.wr_addr.val() == 0x01E) // TX_EVENT_BYTES
-                | (self.axil.wr_addr.val() == 0x03B)
-            // EVENT_MERGE
+            if (self.axil.wr_addr.val() == REG_CMD)
+                | (self.axil.wr_addr.val() == REG_NS_PER_CYCLE_Q16)
+                | (self.axil.wr_addr.val() == REG_SCHED_CFG)
+                | (self.axil.wr_addr.val() == REG_STAT_SEL)
+                | (self.axil.wr_addr.val() == REG_TIMER_GAP)
+                | (self.axil.wr_addr.val() == REG_RTO_CFG)
+                | (self.axil.wr_addr.val() == REG_CNP_INTERVAL_NS)
+                | (self.axil.wr_addr.val() == REG_TX_EVENT_BYTES)
+                | (self.axil.wr_addr.val() == REG_EVENT_MERGE)
             {
                 self.axil.wr_err.next = false;
             }
-            if (self.axil.wr_addr.val() >= 0x020) & (self.axil.wr_addr.val() < 0x038) {
-                self.axil.wr_err.next = false; // ARG_TX .. ARG_TAG
+            if (self.axil.wr_addr.val().index() >= REG_ARGS_FIRST) & (self.axil.wr_addr.val().index() < REG_ARGS_END) {
+                self.axil.wr_err.next = false; // the arguments
             }
-            if (self.axil.wr_addr.val() >= 0x040) & (self.axil.wr_addr.val() < 0x081) {
-                self.axil.wr_err.next = false; // CC_CFG
+            if (self.axil.wr_addr.val().index() >= REG_CC_FIRST) & (self.axil.wr_addr.val().index() < REG_CC_END) {
+                self.axil.wr_err.next = false; // the CC configuration
             }
         }
         if self.axil.wr_en.val() & self.wr_ok.val() {
-            if self.axil.wr_addr.val() == 0x004 {
+            if self.axil.wr_addr.val() == REG_NS_PER_CYCLE_Q16 {
                 self.ns_q16.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x005 {
+            if self.axil.wr_addr.val() == REG_SCHED_CFG {
                 self.sched_cfg.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x00A {
+            if self.axil.wr_addr.val() == REG_STAT_SEL {
                 self.stat_sel.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x017 {
+            if self.axil.wr_addr.val() == REG_TIMER_GAP {
                 self.tm_gap.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x03B {
+            if self.axil.wr_addr.val() == REG_EVENT_MERGE {
                 self.merge_cfg.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x019 {
+            if self.axil.wr_addr.val() == REG_RTO_CFG {
                 self.rto_cfg.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x01C {
+            if self.axil.wr_addr.val() == REG_CNP_INTERVAL_NS {
                 self.cnp_gap.d.next = self.axil.wr_data.val();
             }
-            if self.axil.wr_addr.val() == 0x01E {
+            if self.axil.wr_addr.val() == REG_TX_EVENT_BYTES {
                 self.tx_thr.d.next = self.axil.wr_data.val();
             }
             for i in 0..csr::ARGS {
-                if self.axil.wr_addr.val().index() == 0x020 + i {
+                if self.axil.wr_addr.val().index() == REG_ARGS_FIRST + i {
                     self.args[i].d.next = self.axil.wr_data.val();
                 }
             }
             for i in 0..csr::CC_WORDS {
-                if self.axil.wr_addr.val().index() == 0x040 + i {
+                if self.axil.wr_addr.val().index() == REG_CC_FIRST + i {
                     self.ccr[i].d.next = self.axil.wr_data.val();
                 }
             }
@@ -584,93 +650,93 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.axil.rd_err.next = false;
         self.dp.stat_rx_pipe_addr.next = self.stat_sel.q.val().get_bits::<5>(0);
         self.dp.stat_rx_ctx_addr.next = self.stat_sel.q.val().get_bits::<4>(8);
-        if self.axil.rd_addr.val() == 0x000 {
-            self.axil.rd_data.next = 0x4850_4343.into(); // ID_VALUE
-        } else if self.axil.rd_addr.val() == 0x001 {
+        if self.axil.rd_addr.val() == REG_ID {
+            self.axil.rd_data.next = REG_ID_VALUE.into();
+        } else if self.axil.rd_addr.val() == REG_STATUS {
             self.axil.rd_data.next = self.seq.status.val();
-        } else if self.axil.rd_addr.val() == 0x002 {
+        } else if self.axil.rd_addr.val() == REG_CMD {
             self.axil.rd_data.next = self.seq.stat_cmd.val();
-        } else if self.axil.rd_addr.val() == 0x003 {
+        } else if self.axil.rd_addr.val() == REG_CMD_ERRORS {
             self.axil.rd_data.next = self.seq.stat_errors.val();
-        } else if self.axil.rd_addr.val() == 0x004 {
+        } else if self.axil.rd_addr.val() == REG_NS_PER_CYCLE_Q16 {
             self.axil.rd_data.next = self.ns_q16.q.val();
-        } else if self.axil.rd_addr.val() == 0x005 {
+        } else if self.axil.rd_addr.val() == REG_SCHED_CFG {
             self.axil.rd_data.next = self.sched_cfg.q.val();
-        } else if self.axil.rd_addr.val() == 0x006 {
+        } else if self.axil.rd_addr.val() == REG_NOW_NS_LO {
             self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(0);
-        } else if self.axil.rd_addr.val() == 0x007 {
+        } else if self.axil.rd_addr.val() == REG_NOW_NS_HI {
             self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(32);
-        } else if self.axil.rd_addr.val() == 0x008 {
+        } else if self.axil.rd_addr.val() == REG_COMPLETIONS {
             self.axil.rd_data.next = self.cpl_count.q.val();
-        } else if self.axil.rd_addr.val() == 0x009 {
+        } else if self.axil.rd_addr.val() == REG_FEEDBACK_IN {
             self.axil.rd_data.next = self.fb_in.q.val();
-        } else if self.axil.rd_addr.val() == 0x00A {
+        } else if self.axil.rd_addr.val() == REG_STAT_SEL {
             self.axil.rd_data.next = self.stat_sel.q.val();
-        } else if self.axil.rd_addr.val() == 0x00B {
+        } else if self.axil.rd_addr.val() == REG_STAT_RX_PIPE {
             self.axil.rd_data.next = self.dp.stat_rx_pipe_count.val();
-        } else if self.axil.rd_addr.val() == 0x00C {
+        } else if self.axil.rd_addr.val() == REG_STAT_RX_CTX {
             self.axil.rd_data.next = self.dp.stat_rx_ctx_count.val();
-        } else if self.axil.rd_addr.val() == 0x00D {
+        } else if self.axil.rd_addr.val() == REG_STAT_TX_DROP {
             self.axil.rd_data.next = self.dp.stat_tx_drop.val();
-        } else if self.axil.rd_addr.val() == 0x00E {
+        } else if self.axil.rd_addr.val() == REG_STAT_TX_RECV_DROP {
             self.axil.rd_data.next = self.dp.stat_tx_recv_drop.val();
-        } else if self.axil.rd_addr.val() == 0x00F {
+        } else if self.axil.rd_addr.val() == REG_STAT_TX_NAK_IGNORED {
             self.axil.rd_data.next = self.dp.stat_tx_nak_ignored.val();
-        } else if self.axil.rd_addr.val() == 0x010 {
+        } else if self.axil.rd_addr.val() == REG_STAT_TX_CTRL_BAD {
             self.axil.rd_data.next = self.dp.stat_tx_ctrl_bad.val();
-        } else if self.axil.rd_addr.val() == 0x011 {
+        } else if self.axil.rd_addr.val() == REG_STAT_TX_LEN_ERR {
             self.axil.rd_data.next = self.dp.stat_tx_len_err.val();
-        } else if self.axil.rd_addr.val() == 0x012 {
+        } else if self.axil.rd_addr.val() == REG_STAT_RX_WRITTEN {
             self.axil.rd_data.next = self.dp.stat_rx_written.val();
-        } else if self.axil.rd_addr.val() == 0x013 {
+        } else if self.axil.rd_addr.val() == REG_STAT_RX_DISCARDED {
             self.axil.rd_data.next = self.dp.stat_rx_discarded.val();
-        } else if self.axil.rd_addr.val() == 0x014 {
+        } else if self.axil.rd_addr.val() == REG_STAT_RX_SHORT {
             self.axil.rd_data.next = self.dp.stat_rx_short.val();
-        } else if self.axil.rd_addr.val() == 0x015 {
+        } else if self.axil.rd_addr.val() == REG_STAT_CC_BAD_FLOW {
             self.axil.rd_data.next = self.cc.stat_bad_flow.val();
-        } else if self.axil.rd_addr.val() == 0x016 {
+        } else if self.axil.rd_addr.val() == REG_STAT_CC_UNUSED {
             self.axil.rd_data.next = self.cc.stat_unused.val();
-        } else if self.axil.rd_addr.val() == 0x017 {
+        } else if self.axil.rd_addr.val() == REG_TIMER_GAP {
             self.axil.rd_data.next = self.tm_gap.q.val();
-        } else if self.axil.rd_addr.val() == 0x018 {
+        } else if self.axil.rd_addr.val() == REG_TIMER_EVENTS {
             self.axil.rd_data.next = self.timer.stat_events.val();
-        } else if self.axil.rd_addr.val() == 0x019 {
+        } else if self.axil.rd_addr.val() == REG_RTO_CFG {
             self.axil.rd_data.next = self.rto_cfg.q.val();
-        } else if self.axil.rd_addr.val() == 0x01A {
+        } else if self.axil.rd_addr.val() == REG_RTO_TIMEOUTS {
             self.axil.rd_data.next = self.seq.stat_timeouts.val();
-        } else if self.axil.rd_addr.val() == 0x01B {
+        } else if self.axil.rd_addr.val() == REG_RTO_FAILED {
             self.axil.rd_data.next = self.seq.stat_failed.val();
-        } else if self.axil.rd_addr.val() == 0x01C {
+        } else if self.axil.rd_addr.val() == REG_CNP_INTERVAL_NS {
             self.axil.rd_data.next = self.cnp_gap.q.val();
-        } else if self.axil.rd_addr.val() == 0x01D {
+        } else if self.axil.rd_addr.val() == REG_STAT_CNPS {
             self.axil.rd_data.next = self.dp.stat_cnps.val();
-        } else if self.axil.rd_addr.val() == 0x01E {
+        } else if self.axil.rd_addr.val() == REG_TX_EVENT_BYTES {
             self.axil.rd_data.next = self.tx_thr.q.val();
-        } else if self.axil.rd_addr.val() == 0x01F {
+        } else if self.axil.rd_addr.val() == REG_TX_EVENTS {
             self.axil.rd_data.next = self.tx_bytes.stat_events.val();
-        } else if self.axil.rd_addr.val() == 0x038 {
+        } else if self.axil.rd_addr.val() == REG_FB_ACKS {
             self.axil.rd_data.next = self.dp.stat_fb_acks.val();
-        } else if self.axil.rd_addr.val() == 0x039 {
+        } else if self.axil.rd_addr.val() == REG_FB_APPLIED {
             self.axil.rd_data.next = self.feedback.stat_applied.val();
-        } else if self.axil.rd_addr.val() == 0x03A {
+        } else if self.axil.rd_addr.val() == REG_FB_IGNORED {
             self.axil.rd_data.next = self.feedback.stat_ignored.val();
-        } else if self.axil.rd_addr.val() == 0x03B {
+        } else if self.axil.rd_addr.val() == REG_EVENT_MERGE {
             self.axil.rd_data.next = self.merge_cfg.q.val();
-        } else if self.axil.rd_addr.val() == 0x03C {
+        } else if self.axil.rd_addr.val() == REG_MERGED {
             self.axil.rd_data.next = self.merged.q.val();
-        } else if self.axil.rd_addr.val() == 0x03D {
+        } else if self.axil.rd_addr.val() == REG_EVENT_STALLS {
             self.axil.rd_data.next = self.ev_stalls.q.val();
-        } else if self.axil.rd_addr.val() == 0x03E {
+        } else if self.axil.rd_addr.val() == REG_PROBES {
             self.axil.rd_data.next = self.timer.stat_probes.val();
-        } else if (self.axil.rd_addr.val() >= 0x020) & (self.axil.rd_addr.val() < 0x038) {
+        } else if (self.axil.rd_addr.val().index() >= REG_ARGS_FIRST) & (self.axil.rd_addr.val().index() < REG_ARGS_END) {
             for i in 0..csr::ARGS {
-                if self.axil.rd_addr.val().index() == 0x020 + i {
+                if self.axil.rd_addr.val().index() == REG_ARGS_FIRST + i {
                     self.axil.rd_data.next = self.args[i].q.val();
                 }
             }
-        } else if (self.axil.rd_addr.val() >= 0x040) & (self.axil.rd_addr.val() < 0x081) {
+        } else if (self.axil.rd_addr.val().index() >= REG_CC_FIRST) & (self.axil.rd_addr.val().index() < REG_CC_END) {
             for i in 0..csr::CC_WORDS {
-                if self.axil.rd_addr.val().index() == 0x040 + i {
+                if self.axil.rd_addr.val().index() == REG_CC_FIRST + i {
                     self.axil.rd_data.next = self.ccr[i].q.val();
                 }
             }
@@ -809,7 +875,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        self.seq.cmd_we.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == 0x002);
+        self.seq.cmd_we.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == REG_CMD);
         self.seq.cmd_data.next = self.axil.wr_data.val();
         self.tx_word.next = bit_cast::<512, 32>(self.args[0].q.val())
             | (bit_cast::<512, 32>(self.args[1].q.val()) << 32)
@@ -1094,8 +1160,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
 
         // ---- Reset: registers to their reset values, nothing in flight.
         if self.reset.val() {
-            self.ns_q16.d.next = 0x4_0000.into(); // 4.0 ns: 250 MHz
-            self.sched_cfg.d.next = 0x10_000C.into(); // pkt_shift 12, max_burst 16
+            self.ns_q16.d.next = RESET_NS_PER_CYCLE.into();
+            self.sched_cfg.d.next = RESET_SCHED_CFG.into();
             self.stat_sel.d.next = 0.into();
             for i in 0..csr::ARGS {
                 self.args[i].d.next = 0.into();
@@ -1110,12 +1176,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             self.t1_valid.d.next = false;
             self.lw_valid.d.next = false;
             self.nt_valid.d.next = false;
-            self.tm_gap.d.next = 12.into(); // 2^10 x 13 cycles: 53 us at 250 MHz
-            self.rto_cfg.d.next = 0x710.into(); // RTO_CFG_RESET: 16 rounds, 7 retries
-            self.cnp_gap.d.next = 50_000.into(); // CNP_INTERVAL_RESET
-            self.tx_thr.d.next = 16_384.into(); // TX_EVENT_BYTES_RESET
+            self.tm_gap.d.next = RESET_TIMER_GAP.into();
+            self.rto_cfg.d.next = RESET_RTO_CFG.into();
+            self.cnp_gap.d.next = RESET_CNP_INTERVAL.into();
+            self.tx_thr.d.next = RESET_TX_EVENT_BYTES.into();
             self.m_valid.d.next = false;
-            self.merge_cfg.d.next = 1.into(); // EVENT_MERGE_RESET: merging on
+            self.merge_cfg.d.next = RESET_EVENT_MERGE.into();
             self.merged.d.next = 0.into();
             self.ev_stalls.d.next = 0.into();
             self.sweep.d.next = true;

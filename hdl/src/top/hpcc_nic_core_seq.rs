@@ -21,15 +21,13 @@
 //! create or post (`sim::layout::TX_CREATE` / `TX_POST`), rx_ctx's create or READ
 //! (`RX_CREATE` / `RX_READ`), flow_sched's (`SCHED_CTRL`) with the flow's packet size.
 
-use crate::cc_codes::*;
 use crate::hpcc_nic_core::{
     CMD_CREATE, CMD_OP_BITS, CMD_POST, CMD_PROBE, CMD_REMOVE, CMD_RTO, CMD_RTO_FAIL, ERR_BITS, ERR_BUSY, ERR_CONFIG,
     ERR_EXISTS, ERR_FLOW, ERR_OP, ERR_OVERRUN, ERR_UNKNOWN, SEQ_BITS, SEQ_CC, SEQ_CHECK, SEQ_ENTRY, SEQ_IDLE, SEQ_PROBE,
     SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX,
 };
-use crate::layout::{CcEventFields, CoreFlowFields, RxCreateNamed, SchedCtrlFields, TxCreateNamed, TxPostNamed};
-use crate::rx_ctx::{RX_OP_REMOVE, RX_OP_TIMEOUT};
-use crate::tx_ctx::TX_OP_REMOVE;
+use crate::hpcc_nic_core_seq_words::HpccNicCoreSeqWords;
+use crate::layout::{CoreFlowFields, TxPostNamed};
 use rust_hdl::prelude::*;
 
 /// The sequencer for `2^F` flows.
@@ -147,68 +145,30 @@ pub struct HpccNicCoreSeq<const F: usize> {
     cmd_pend: DFF<bool>,
     rto_count: DFF<Bits<32>>,
     rto_failed: DFF<Bits<32>>,
-    op: Signal<Local, Bits<CMD_OP_BITS>>,
-    flow: Signal<Local, Bits<16>>,
-    /// The MTU (tx word), a RoCE path MTU 256..4096, and its log2.
-    mtu: Signal<Local, Bits<14>>,
-    shift: Signal<Local, Bits<4>>,
-    mtu_ok: Signal<Local, bool>,
-    /// Fields copied to read a part of them (`_fld`).
-    reth_fld: Signal<Local, Bits<128>>,
-    rx_qpn_fld: Signal<Local, Bits<24>>,
-    msg_len: Signal<Local, Bits<33>>,
-    is_read: Signal<Local, bool>,
-    mtu_mask: Signal<Local, Bits<33>>,
-    npkts: Signal<Local, Bits<33>>,
-    end_psn: Signal<Local, Bits<24>>,
+    /// The command decoded, its words.
+    words: HpccNicCoreSeqWords,
 }
 
 impl<const F: usize> Logic for HpccNicCoreSeq<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, state, err, cmd_word, cmd_errors, ic, ic_op, ic_flow, ic_qpn, cmd_pend, rto_count, rto_failed);
-        // ---- The command's fields (the internal command's while one runs).
-        self.op.next = self.cmd_word.q.val().get_bits::<CMD_OP_BITS>(0);
-        self.flow.next = self.cmd_word.q.val().get_bits::<16>(16);
-        if self.ic.q.val() {
-            self.op.next = self.ic_op.q.val();
-            self.flow.next = self.ic_flow.q.val();
-        }
-        self.cmd_op.next = self.op.val();
-        self.cmd_flow.next = self.flow.val();
-        self.mtu.next = self.tx_word.val().get_value_tx_create_mtu();
-        self.shift.next = 0.into();
-        self.mtu_ok.next = true;
-        if self.mtu.val() == 256 {
-            self.shift.next = 8.into();
-        } else if self.mtu.val() == 512 {
-            self.shift.next = 9.into();
-        } else if self.mtu.val() == 1024 {
-            self.shift.next = 10.into();
-        } else if self.mtu.val() == 2048 {
-            self.shift.next = 11.into();
-        } else if self.mtu.val() == 4096 {
-            self.shift.next = 12.into();
-        } else {
-            self.mtu_ok.next = false;
-        }
-        // Message length: RETH bytes 12..15 (of the post's `reth`), big-endian.
-        self.reth_fld.next = self.tx_word.val().get_value_tx_post_reth();
-        self.msg_len.next = (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(96)) << 24)
-            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(104)) << 16)
-            | (bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(112)) << 8)
-            | bit_cast::<33, 8>(self.reth_fld.val().get_bits::<8>(120));
-        self.is_read.next = self.tx_word.val().get_value_tx_post_read();
-        self.rx_qpn_fld.next = self.rx_word.val().get_value_rx_create_qpn();
-        // Packets of the message: ceil(len / MTU) with the flow's MTU (the entry's log2, set at
-        // create), at least 1 (an empty WRITE is one packet).
-        self.mtu_mask.next = (bits::<33>(1) << bit_cast::<33, 4>(self.entry.val().get_value_mtu_log())) - 1;
-        self.npkts.next =
-            (self.msg_len.val() + self.mtu_mask.val()) >> bit_cast::<33, 4>(self.entry.val().get_value_mtu_log());
-        if !self.npkts.val().any() {
-            self.npkts.next = 1.into();
-        }
-        self.end_psn.next = self.tx_word.val().get_value_tx_post_first_psn() + self.npkts.val().get_bits::<24>(0);
+        // ---- The command decoded and its words (hpcc_nic_core_seq_words).
+        self.words.host_op.next = self.cmd_word.q.val().get_bits::<CMD_OP_BITS>(0);
+        self.words.host_flow.next = self.cmd_word.q.val().get_bits::<16>(16);
+        self.words.ic.next = self.ic.q.val();
+        self.words.ic_op.next = self.ic_op.q.val();
+        self.words.ic_flow.next = self.ic_flow.q.val();
+        self.words.ic_qpn.next = self.ic_qpn.q.val();
+        self.words.tx_word.next = self.tx_word.val();
+        self.words.rx_word.next = self.rx_word.val();
+        self.words.rate.next = self.rate.val();
+        self.words.window.next = self.window.val();
+        self.words.alg.next = self.alg.val();
+        self.words.now_ns.next = self.now_ns.val();
+        self.words.mtu_log.next = self.entry.val().get_value_mtu_log();
+        self.cmd_op.next = self.words.op.val();
+        self.cmd_flow.next = self.words.flow.val();
 
         // ---- What the state offers.
         self.hold.next = (self.state.q.val() == SEQ_READ)
@@ -219,57 +179,22 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         self.ft_entry.next = 0.into();
         self.ft_una.next = 0.into();
         self.fail.next = false;
-        self.fail_data.next = bit_cast::<64, 16>(self.flow.val())
+        self.fail_data.next = bit_cast::<64, 16>(self.words.flow.val())
             | (bit_cast::<64, 16>(self.entry.val().get_value_tag()) << 16)
             | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
         self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
             & !self.t1_valid.val()
-            & ((self.op.val() == CMD_CREATE) | (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL));
-        // The create event, offered in state CC once the event slot has gone (a re-created
-        // flow's old events first).
-        self.cr_word.next = 0.into();
-        self.cr_word.next.set_value_flow(self.flow.val());
-        self.cr_word.next.set_value_kind(EV_CREATE.into());
-        self.cr_word.next.set_value_now(self.now_ns.val());
-        self.cr_word.next.set_value_alg(self.alg.val());
+            & ((self.words.op.val() == CMD_CREATE) | (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_RTO_FAIL));
+        // The words, each offered in its state; the create event once the event slot has
+        // gone (a re-created flow's old events first).
+        self.cr_word.next = self.words.cr_word.val();
         self.cr_valid.next = (self.state.q.val() == SEQ_CC) & !self.slot_full.val();
-        // flow_sched's word: create (with the flow's packet size for its pacing and window) or
-        // remove.
+        self.sched_ctrl_tdata.next = self.words.sched_word.val();
         self.sched_ctrl_tvalid.next = self.state.q.val() == SEQ_SCHED;
-        self.sched_ctrl_tdata.next = 0.into();
-        self.sched_ctrl_tdata.next.set_value_rate(self.rate.val());
-        self.sched_ctrl_tdata.next.set_value_window(self.window.val());
-        self.sched_ctrl_tdata.next.set_value_flow(self.flow.val());
-        if self.op.val() == CMD_CREATE {
-            self.sched_ctrl_tdata.next.set_value_create(true);
-            self.sched_ctrl_tdata.next.set_value_pkt_shift(self.shift.val());
-        }
-        // tx_ctx's: the host's tx word from bit 32 on, with op and flow; a create's CNP bit is
-        // the algorithm's (DCQCN only). rx_ctx's: the host's rx word with op.
+        self.tx_ctrl_tdata.next = self.words.tx_ctrl.val();
         self.tx_ctrl_tvalid.next = self.state.q.val() == SEQ_TX;
-        self.tx_ctrl_tdata.next = (self.tx_word.val() >> 32) << 32;
-        self.tx_ctrl_tdata.next.set_value_tx_create_op(self.op.val().get_bits::<2>(0));
-        self.tx_ctrl_tdata.next.set_value_tx_create_flow(self.flow.val());
-        if self.op.val() == CMD_CREATE {
-            self.tx_ctrl_tdata.next.set_value_tx_create_cnp(self.alg.val() == ALG_DCQCN);
-        }
+        self.rx_ctrl_tdata.next = self.words.rx_ctrl.val();
         self.rx_ctrl_tvalid.next = self.state.q.val() == SEQ_RX;
-        self.rx_ctrl_tdata.next = self.rx_word.val();
-        self.rx_ctrl_tdata.next.set_value_rx_create_op(self.op.val());
-        if self.ic.q.val() {
-            // Internal: a failed flow's removes (rx_ctx's with the QPN of its create), or rx_ctx's
-            // timeout (the flow's id as the QPN's low bits).
-            self.tx_ctrl_tdata.next = 0.into();
-            self.tx_ctrl_tdata.next.set_value_tx_create_op(TX_OP_REMOVE.into());
-            self.tx_ctrl_tdata.next.set_value_tx_create_flow(self.flow.val());
-            self.rx_ctrl_tdata.next = 0.into();
-            self.rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_REMOVE.into());
-            self.rx_ctrl_tdata.next.set_value_rx_create_qpn(self.ic_qpn.q.val());
-            if self.op.val() == CMD_RTO {
-                self.rx_ctrl_tdata.next.set_value_rx_create_op(RX_OP_TIMEOUT.into());
-                self.rx_ctrl_tdata.next.set_value_rx_create_qpn(bit_cast::<24, 16>(self.flow.val()));
-            }
-        }
         self.probe_tvalid.next = self.state.q.val() == SEQ_PROBE;
 
         // ---- Starting a command.
@@ -308,7 +233,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         // ---- The states.
         if self.state.q.val() == SEQ_READ {
             // Read the flow's entry once the tracker has nothing in T1 (events held).
-            if bit_cast::<16, F>(self.flow.val().get_bits::<F>(0)) != self.flow.val() {
+            if bit_cast::<16, F>(self.words.flow.val().get_bits::<F>(0)) != self.words.flow.val() {
                 self.err.d.next = ERR_FLOW.into();
                 self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
                 self.state.d.next = SEQ_IDLE.into();
@@ -324,7 +249,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             self.state.d.next = SEQ_IDLE.into();
             self.ic_qpn.d.next = self.entry.val().get_value_qpn();
             if self.entry.val().get_value_created() & self.entry.val().get_value_out() {
-                if self.op.val() == CMD_RTO {
+                if self.words.op.val() == CMD_RTO {
                     self.state.d.next = SEQ_RX.into();
                 } else if !self.cpl_busy.val() {
                     self.ft_we.next = true;
@@ -339,12 +264,12 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             // Check the command against the entry.
             self.state.d.next = SEQ_IDLE.into();
             self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-            if self.op.val() == CMD_CREATE {
+            if self.words.op.val() == CMD_CREATE {
                 if self.entry.val().get_value_created() {
                     self.err.d.next = ERR_EXISTS.into();
-                } else if !self.mtu_ok.val()
-                    | (self.rx_word.val().get_value_rx_create_mtu() != self.mtu.val())
-                    | (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.flow.val())
+                } else if !self.words.mtu_ok.val()
+                    | (self.words.rx_mtu.val() != self.words.mtu.val())
+                    | (bit_cast::<16, F>(self.words.rx_qpn.val().get_bits::<F>(0)) != self.words.flow.val())
                     | (self.rate.val() == 0)
                     | (self.window.val() == 0)
                 {
@@ -353,21 +278,21 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                     self.cmd_errors.d.next = self.cmd_errors.q.val();
                     self.state.d.next = SEQ_CC.into();
                 }
-            } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_POST) | (self.op.val() == CMD_PROBE) {
+            } else if (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_POST) | (self.words.op.val() == CMD_PROBE) {
                 if !self.entry.val().get_value_created() {
                     self.err.d.next = ERR_UNKNOWN.into();
-                } else if self.entry.val().get_value_out() & (self.op.val() != CMD_PROBE) {
+                } else if self.entry.val().get_value_out() & (self.words.op.val() != CMD_PROBE) {
                     self.err.d.next = ERR_BUSY.into();
-                } else if (self.op.val() == CMD_POST)
-                    & self.is_read.val()
-                    & (bit_cast::<16, F>(self.rx_qpn_fld.val().get_bits::<F>(0)) != self.flow.val())
+                } else if (self.words.op.val() == CMD_POST)
+                    & self.words.is_read.val()
+                    & (bit_cast::<16, F>(self.words.rx_qpn.val().get_bits::<F>(0)) != self.words.flow.val())
                 {
                     self.err.d.next = ERR_CONFIG.into(); // a READ's rx word names another QP
                 } else {
                     self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    if self.op.val() == CMD_REMOVE {
+                    if self.words.op.val() == CMD_REMOVE {
                         self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
-                    } else if self.op.val() == CMD_POST {
+                    } else if self.words.op.val() == CMD_POST {
                         self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
                     } else {
                         self.state.d.next = SEQ_PROBE.into();
@@ -384,7 +309,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         } else if self.state.q.val() == SEQ_TX {
             // tx_ctx: create, remove or post.
             if self.tx_ctrl_tready.val() {
-                if self.op.val() == CMD_POST {
+                if self.words.op.val() == CMD_POST {
                     self.state.d.next = SEQ_IDLE.into();
                 } else {
                     self.state.d.next = SEQ_RX.into();
@@ -394,11 +319,11 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             // rx_ctx: create, remove, a timeout, or a READ's local address (which rx_ctx has
             // before tx_ctx sends the first request).
             if self.rx_ctrl_tready.val() {
-                if self.op.val() == CMD_CREATE {
+                if self.words.op.val() == CMD_CREATE {
                     self.state.d.next = SEQ_SCHED.into();
-                } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL) {
+                } else if (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_RTO_FAIL) {
                     self.state.d.next = SEQ_ENTRY.into();
-                } else if self.op.val() == CMD_RTO {
+                } else if self.words.op.val() == CMD_RTO {
                     self.rto_count.d.next = self.rto_count.q.val() + 1;
                     self.state.d.next = SEQ_IDLE.into(); // the timeout is rx_ctx's now
                 } else {
@@ -408,7 +333,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         } else if self.state.q.val() == SEQ_SCHED {
             // flow_sched: create last (the flow may send from now on), remove first.
             if self.sched_ctrl_tready.val() {
-                if self.op.val() == CMD_CREATE {
+                if self.words.op.val() == CMD_CREATE {
                     self.state.d.next = SEQ_ENTRY.into();
                 } else {
                     self.state.d.next = SEQ_TX.into();
@@ -418,13 +343,13 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             // Write the flow's entry (events held; once T1 is empty).
             if !self.t1_valid.val() {
                 self.ft_we.next = true;
-                if self.op.val() == CMD_CREATE {
+                if self.words.op.val() == CMD_CREATE {
                     // Created, no message out, log2 MTU, rx_ctx's QPN.
                     self.ft_entry.next.set_value_created(true);
-                    self.ft_entry.next.set_value_mtu_log(self.shift.val());
-                    self.ft_entry.next.set_value_qpn(self.rx_qpn_fld.val());
+                    self.ft_entry.next.set_value_mtu_log(self.words.shift.val());
+                    self.ft_entry.next.set_value_qpn(self.words.rx_qpn.val());
                     self.state.d.next = SEQ_IDLE.into();
-                } else if (self.op.val() == CMD_REMOVE) | (self.op.val() == CMD_RTO_FAIL) {
+                } else if (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_RTO_FAIL) {
                     self.state.d.next = SEQ_IDLE.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
@@ -432,12 +357,12 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                     self.ft_entry.next.set_value_created(self.entry.val().get_value_created());
                     self.ft_entry.next.set_value_qpn(self.entry.val().get_value_qpn());
                     self.ft_entry.next.set_value_mtu_log(self.entry.val().get_value_mtu_log());
-                    self.ft_entry.next.set_value_read(self.is_read.val());
+                    self.ft_entry.next.set_value_read(self.words.is_read.val());
                     self.ft_entry.next.set_value_out(true);
-                    self.ft_entry.next.set_value_end_psn(self.end_psn.val());
+                    self.ft_entry.next.set_value_end_psn(self.words.end_psn.val());
                     self.ft_entry.next.set_value_tag(self.tag.val());
                     self.state.d.next = SEQ_TX.into();
-                    if self.is_read.val() {
+                    if self.words.is_read.val() {
                         self.state.d.next = SEQ_RX.into();
                     }
                 }

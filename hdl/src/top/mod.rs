@@ -7,6 +7,7 @@ pub mod hpcc_nic_core;
 pub mod hpcc_nic_core_cpl;
 pub mod hpcc_nic_core_feedback;
 pub mod hpcc_nic_core_seq;
+pub mod hpcc_nic_core_seq_words;
 pub mod hpcc_nic_core_timer;
 pub mod hpcc_nic_core_tx_bytes;
 pub mod axil_slave;

@@ -1,8 +1,8 @@
 //! hpcc_nic_core's register map (docs/modules/hpcc_nic_core.md): word addresses (byte address
-//! = 4 x word) and what each command, argument and error code means. The RTL writes these
-//! numbers as literals (rust-hdl's generator would emit a Rust constant's name into the
-//! Verilog), with the constant's name beside each one; `tests/hpcc_nic_core.rs` reads and
-//! writes every register through AXI4-Lite to check the two agree.
+//! = 4 x word) and what each command, argument and error code means. The RTL names them
+//! through `codes!` (`REG_*`, `RESET_*`, `CMD_*`, `ERR_*` in hpcc_nic_core.rs, localparams
+//! in the Verilog); `tests/hpcc_nic_core.rs` reads and writes every register through
+//! AXI4-Lite to check the map.
 
 /// Identification, reads 'HPCC'.
 pub const ID: u32 = 0x000;
@@ -16,10 +16,14 @@ pub const CMD: u32 = 0x002;
 pub const CMD_ERRORS: u32 = 0x003;
 /// ns per clock cycle, UQ16.16 (reset: 4.0, a 250 MHz clock); the time base adds it every cycle.
 pub const NS_PER_CYCLE_Q16: u32 = 0x004;
+/// Reset value of `NS_PER_CYCLE_Q16`: 4.0 ns.
+pub const NS_PER_CYCLE_RESET: u32 = 4 << 16;
 /// [3:0] flow_sched's packet size for flows created without their own: no effect on the core's
 /// flows, which are paced in their MTU (reset 12; reads back), [27:16] the flow scheduler's max
 /// burst (reset 16).
 pub const SCHED_CFG: u32 = 0x005;
+/// Reset value of `SCHED_CFG`: packet shift 12, max burst 16.
+pub const SCHED_CFG_RESET: u32 = 12 | 16 << 16;
 /// now_ns, low word. Low and high are separate reads: read HI, LO, HI again if they must agree.
 pub const NOW_NS_LO: u32 = 0x006;
 /// now_ns, high word.
@@ -58,6 +62,8 @@ pub const STAT_CC_UNUSED: u32 = 0x016;
 /// Timer scan: cycles at each flow id, less one (reset 12: each LDCP and DCQCN flow gets a
 /// timer event every 2^10 x 13 cycles, 53 us at 250 MHz); 0 stops the scan.
 pub const TIMER_GAP: u32 = 0x017;
+/// Reset value of `TIMER_GAP`.
+pub const TIMER_GAP_RESET: u32 = 12;
 /// Timer events the scan gave cc_module (wraps).
 pub const TIMER_EVENTS: u32 = 0x018;
 /// Retransmission timeout: [7:0] rounds of the timer scan without an acknowledgement before a
