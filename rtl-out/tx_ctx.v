@@ -87,14 +87,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [322:0] ack_msg;
     wire  [1023:0] ack_desc;
     wire  [13:0] ack_plen;
-    reg  [319:0] fwd_ctx_ram;
-    reg  [319:0] fwd_ctx_last;
-    reg  fwd_ctx_use_last;
-    reg  [322:0] fwd_msg_ram;
-    reg  [322:0] fwd_msg_last;
-    reg  fwd_msg_use_last;
-    wire  [319:0] fwd_ctx;
-    wire  [322:0] fwd_msg;
+    reg  [319:0] ctx_fwd_ram;
+    reg  [319:0] ctx_fwd_last;
+    reg  ctx_fwd_use_last;
+    wire  [319:0] ctx_fwd_w;
+    reg  [322:0] msg_fwd_ram;
+    reg  [322:0] msg_fwd_last;
+    reg  msg_fwd_use_last;
+    wire  [322:0] msg_fwd_w;
     reg  [15:0] p_send_d;
     reg  [15:0] p_send_q = 16'h0;
     reg  lw_ctx_d;
@@ -254,15 +254,17 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .desc(ack_desc),
         .plen(ack_plen)
     );
-    tx_ctx_fwd fwd(
-        .ctx_ram(fwd_ctx_ram),
-        .ctx_last(fwd_ctx_last),
-        .ctx_use_last(fwd_ctx_use_last),
-        .msg_ram(fwd_msg_ram),
-        .msg_last(fwd_msg_last),
-        .msg_use_last(fwd_msg_use_last),
-        .ctx(fwd_ctx),
-        .msg(fwd_msg)
+    tx_ctx_ctx_fwd ctx_fwd(
+        .ram(ctx_fwd_ram),
+        .last(ctx_fwd_last),
+        .use_last(ctx_fwd_use_last),
+        .w(ctx_fwd_w)
+    );
+    tx_ctx_msg_fwd msg_fwd(
+        .ram(msg_fwd_ram),
+        .last(msg_fwd_last),
+        .use_last(msg_fwd_use_last),
+        .w(msg_fwd_w)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -376,14 +378,14 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        fwd_ctx_ram = ctx_read_data;
-        fwd_ctx_last = lw_cdata_q;
-        fwd_ctx_use_last = lw_ctx_q;
-        fwd_msg_ram = msg_read_data;
-        fwd_msg_last = lw_mdata_q;
-        fwd_msg_use_last = lw_msg_q;
-        cw = fwd_ctx;
-        mw = fwd_msg;
+        ctx_fwd_ram = ctx_read_data;
+        ctx_fwd_last = lw_cdata_q;
+        ctx_fwd_use_last = lw_ctx_q;
+        msg_fwd_ram = msg_read_data;
+        msg_fwd_last = lw_mdata_q;
+        msg_fwd_use_last = lw_msg_q;
+        cw = ctx_fwd_w;
+        mw = msg_fwd_w;
         m_valid = mw[0+:1];
         m_pend = mw[1+:1];
         m_off = mw[2+:32];
@@ -461,8 +463,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
         r_psn_fld = p_recv_q[32+:24];
         ack_recv = p_recv_q;
-        ack_flow = fwd_ctx;
-        ack_msg = fwd_msg;
+        ack_flow = ctx_fwd_w;
+        ack_msg = msg_fwd_w;
         dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
         g_psn = (((r_psn_fld[0+:8]) & 24'hffffff) << 16) | (((r_psn_fld[8+:8]) & 24'hffffff) << 8) | ((r_psn_fld[16+:8]) & 24'hffffff);
         g_k = g_psn - m_first;
@@ -651,31 +653,41 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 
 endmodule // tx_ctx
 
-module tx_ctx_fwd(ctx_ram,ctx_last,ctx_use_last,msg_ram,msg_last,msg_use_last,ctx,msg);
+module tx_ctx_msg_fwd(ram,last,use_last,w);
 
     // Module arguments
-    input wire  [319:0] ctx_ram;
-    input wire  [319:0] ctx_last;
-    input wire  ctx_use_last;
-    input wire  [322:0] msg_ram;
-    input wire  [322:0] msg_last;
-    input wire  msg_use_last;
-    output reg  [319:0] ctx;
-    output reg  [322:0] msg;
+    input wire  [322:0] ram;
+    input wire  [322:0] last;
+    input wire  use_last;
+    output reg  [322:0] w;
 
     // Update code
     always @(*) begin
-        ctx = ctx_ram;
-        msg = msg_ram;
-        if (ctx_use_last) begin
-            ctx = ctx_last;
-        end
-        if (msg_use_last) begin
-            msg = msg_last;
+        w = ram;
+        if (use_last) begin
+            w = last;
         end
     end
 
-endmodule // tx_ctx_fwd
+endmodule // tx_ctx_msg_fwd
+
+module tx_ctx_ctx_fwd(ram,last,use_last,w);
+
+    // Module arguments
+    input wire  [319:0] ram;
+    input wire  [319:0] last;
+    input wire  use_last;
+    output reg  [319:0] w;
+
+    // Update code
+    always @(*) begin
+        w = ram;
+        if (use_last) begin
+            w = last;
+        end
+    end
+
+endmodule // tx_ctx_ctx_fwd
 
 module tx_ctx_ack(recv,flow,msg,desc,plen);
 

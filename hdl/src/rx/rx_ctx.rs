@@ -20,7 +20,7 @@
 
 use crate::layout::{NotifyFields, RxCreateNamed, SentFields, VerdictFields};
 use crate::rx_ctx_ctrl::RxCtxCtrl;
-use crate::rx_ctx_fwd::RxCtxFwd;
+use crate::ram_fwd::RamFwd;
 use crate::rx_ctx_rules::{RxCtxRules, SYN_NAK_SEQ};
 use crate::rx_ctx_words::RxCtxWords;
 use sim::rx_ctx::stat;
@@ -149,7 +149,7 @@ pub struct RxCtx<const F: usize> {
     pub stat_count: Signal<Out, Bits<32>>,
 
     qp: RAM<Bits<QP_BITS>, F>,
-    fwd: RxCtxFwd,
+    fwd: RamFwd<QP_BITS>,
     rules: RxCtxRules,
     ctrl: RxCtxCtrl<F>,
     words: RxCtxWords<F>,

@@ -5,7 +5,7 @@
 //! `acknowledge`, `read_response` and `back_to_una`.
 //!
 //! The record and the QP word are decoded, and every difference and next value the rules
-//! choose from computed, in rx_ctx_calc.
+//! choose from computed, in rx_ctx_rules_calc.
 //!
 //! A timeout (control op 4) with packets in flight goes back to snd_una like a READ gap; the
 //! record S2 holds then is a stale one, and the go-back-N sets every output it sends.
@@ -13,7 +13,7 @@
 use crate::cc_codes::*;
 use crate::layout::RxQpFields;
 use crate::rx_ctx::QP_BITS;
-use crate::rx_ctx_calc::RxCtxCalc;
+use crate::rx_ctx_rules_calc::RxCtxRulesCalc;
 use crate::tx_ctx::{RECV_ACK, RECV_READ, RECV_RESPONSE, RECV_REWIND};
 use rust_hdl::prelude::*;
 
@@ -29,7 +29,7 @@ codes! {
 /// Record, QP word and S1's decode in; the decision out.
 #[derive(LogicBlock, Default)]
 pub struct RxCtxRules {
-    /// The verdict record S2 holds (`sim::layout::VERDICT`), for rx_ctx_calc.
+    /// The verdict record S2 holds (`sim::layout::VERDICT`), for rx_ctx_rules_calc.
     pub vd: Signal<In, Bits<640>>,
     /// The flow's QP word (`sim::layout::RX_QP`), from rx_ctx_fwd.
     pub w: Signal<In, Bits<QP_BITS>>,
@@ -90,7 +90,7 @@ pub struct RxCtxRules {
     pub badresp: Signal<Out, bool>,
     pub gap: Signal<Out, bool>,
 
-    calc: RxCtxCalc,
+    calc: RxCtxRulesCalc,
     // The QP word.
     q_epsn: Signal<Local, Bits<24>>,
     q_nak: Signal<Local, bool>,
@@ -121,7 +121,7 @@ pub struct RxCtxRules {
 impl Logic for RxCtxRules {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The QP word (the fields the decision keeps or changes), and rx_ctx_calc's
+        // ---- The QP word (the fields the decision keeps or changes), and rx_ctx_rules_calc's
         // decode and arithmetic.
         self.q_epsn.next = self.w.val().get_value_epsn();
         self.q_nak.next = self.w.val().get_value_nak();

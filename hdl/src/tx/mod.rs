@@ -3,6 +3,5 @@
 
 pub mod tx_ctx;
 pub mod tx_ctx_ack;
-pub mod tx_ctx_fwd;
 pub mod read_split;
 pub mod tx_pipe;

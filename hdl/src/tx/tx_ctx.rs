@@ -32,7 +32,7 @@ use crate::layout::{
 };
 use crate::roce_op::*;
 use crate::tx_ctx_ack::TxCtxAck;
-use crate::tx_ctx_fwd::TxCtxFwd;
+use crate::ram_fwd::RamFwd;
 use rust_hdl::prelude::*;
 
 /// Bits of `p_kind`: which input S1 took.
@@ -161,7 +161,8 @@ pub struct TxCtx<const F: usize> {
     /// The descriptor of an answer to a PktRecv (combinational, S2).
     ack: TxCtxAck,
     /// The flow's words: BRAM or last written (combinational, S2).
-    fwd: TxCtxFwd,
+    ctx_fwd: RamFwd<CTX_BITS>,
+    msg_fwd: RamFwd<MSG_BITS>,
     p_send: DFF<Bits<16>>,
     /// S2's flow's context / message word is the one written last cycle (decided then, so
     /// that S2 starts with registered selects rather than an address compare).
@@ -331,7 +332,8 @@ impl<const F: usize> Default for TxCtx<F> {
             p_ctrl: Default::default(),
             p_recv: Default::default(),
             ack: Default::default(),
-            fwd: Default::default(),
+            ctx_fwd: Default::default(),
+            msg_fwd: Default::default(),
             p_send: Default::default(),
             lw_ctx: Default::default(),
             lw_msg: Default::default(),
@@ -534,14 +536,14 @@ impl<const F: usize> Logic for TxCtx<F> {
 
         // ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
-        self.fwd.ctx_ram.next = self.ctx.read_data.val();
-        self.fwd.ctx_last.next = self.lw_cdata.q.val();
-        self.fwd.ctx_use_last.next = self.lw_ctx.q.val();
-        self.fwd.msg_ram.next = self.msg.read_data.val();
-        self.fwd.msg_last.next = self.lw_mdata.q.val();
-        self.fwd.msg_use_last.next = self.lw_msg.q.val();
-        self.cw.next = self.fwd.ctx.val();
-        self.mw.next = self.fwd.msg.val();
+        self.ctx_fwd.ram.next = self.ctx.read_data.val();
+        self.ctx_fwd.last.next = self.lw_cdata.q.val();
+        self.ctx_fwd.use_last.next = self.lw_ctx.q.val();
+        self.msg_fwd.ram.next = self.msg.read_data.val();
+        self.msg_fwd.last.next = self.lw_mdata.q.val();
+        self.msg_fwd.use_last.next = self.lw_msg.q.val();
+        self.cw.next = self.ctx_fwd.w.val();
+        self.mw.next = self.msg_fwd.w.val();
         self.m_valid.next = self.mw.val().get_value_valid();
         self.m_pend.next = self.mw.val().get_value_pending();
         self.m_off.next = self.mw.val().get_value_offset();
@@ -656,8 +658,8 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | (self.r_kind.val() == RECV_CNP));
         self.r_psn_fld.next = self.p_recv.q.val().get_value_pkt_recv_psn();
         self.ack.recv.next = self.p_recv.q.val();
-        self.ack.flow.next = self.fwd.ctx.val();
-        self.ack.msg.next = self.fwd.msg.val();
+        self.ack.flow.next = self.ctx_fwd.w.val();
+        self.ack.msg.next = self.msg_fwd.w.val();
         self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
         // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the

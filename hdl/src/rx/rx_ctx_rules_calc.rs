@@ -10,7 +10,7 @@ use rust_hdl::prelude::*;
 
 /// Record, QP word and S1's decode in; everything the rules read out.
 #[derive(LogicBlock, Default)]
-pub struct RxCtxCalc {
+pub struct RxCtxRulesCalc {
     /// The verdict record S2 holds (`sim::layout::VERDICT`).
     pub vd: Signal<In, Bits<640>>,
     /// The flow's QP word (`sim::layout::RX_QP`).
@@ -127,7 +127,7 @@ pub struct RxCtxCalc {
     er: Signal<Local, Bits<24>>,
 }
 
-impl Logic for RxCtxCalc {
+impl Logic for RxCtxRulesCalc {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- The QP word and the record (docs/modules/rx_pipe.md); RETH words are in wire
