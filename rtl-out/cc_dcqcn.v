@@ -6,6 +6,7 @@
 `default_nettype none
 
 module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_g_shift,cfg_initial_alpha_q24,cfg_alpha_timer_ns,cfg_decay,cfg_min_cut_interval_ns,cfg_rate_increase_timer_ns,cfg_byte_counter_bytes,cfg_fast_recovery_times,cfg_win_mul,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
+    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:168
 
     // Module arguments
     input wire  clock;
@@ -837,11 +838,14 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         one25 = 32'h1000000;
         one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
+        // cc_dcqcn.rs:395: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // increase = 2^64 - 1, everything else 0.
         new_state = 32'h0;
         new_state[0+:40] = cfg_line_q24;
         new_state[40+:40] = cfg_line_q24;
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
+        // cc_dcqcn.rs:403: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         intake_s_axis_event_tdata = s_axis_event_tdata;
         intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
@@ -850,6 +854,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         ram_read_address = intake_issue_data[0+:10];
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
+        // cc_dcqcn.rs:413: ---- 1: the state (initial state for kind 3); event time > state time.
         kind1 = f0_data_q[16+:2];
         a_v_d = f0_valid_q & ~reset;
         a_ev_d = f0_data_q;
@@ -859,6 +864,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             a_s_d = new_state;
             a_gt_d = 1'b0;
         end
+        // cc_dcqcn.rs:425: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
         b_v_d = a_v_q & ~reset;
         b_s_d = a_s_q;
         b_ev_d = a_ev_q[0+:18];
@@ -874,16 +880,18 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (&a_s_q[140+:32]) begin
             b_bcinc_d = a_s_q[140+:32];
         end
-        sum65a = ((a_s_q[428+:64]) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
+        sum65a = {1'd0, a_s_q[428+:64]} + {33'd0, cfg_rate_increase_timer_ns};
         b_nextp_d = sum65a[0+:64];
         if (sum65a[64]) begin
             b_nextp_d = ones64;
         end
-        sum65b = ((a_s_q[172+:64]) & 65'h1ffffffffffffffff) + ((a_ev_q[32+:32]) & 65'h1ffffffffffffffff);
+        sum65b = {1'd0, a_s_q[172+:64]} + {33'd0, a_ev_q[32+:32]};
         b_bsum_d = sum65b[0+:64];
         if (sum65b[64]) begin
             b_bsum_d = ones64;
         end
+        // cc_dcqcn.rs:454: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
+        // counter expiry, now' + T.
         kind3 = b_ev_q[16+:2];
         active3 = b_s_q[105+:1];
         c_v_d = b_v_q & ~reset;
@@ -901,17 +909,19 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         end
         c_gap_d = b_now_q - b_s_q[300+:64];
         c_txgo_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes;
-        c_bcfire_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= ((cfg_byte_counter_bytes) & 64'hffffffffffffffff));
-        c_bsub_d = b_bsum_q - ((cfg_byte_counter_bytes) & 64'hffffffffffffffff);
-        sum65c = ((b_now_q) & 65'h1ffffffffffffffff) + ((cfg_rate_increase_timer_ns) & 65'h1ffffffffffffffff);
+        c_bcfire_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= {32'd0, cfg_byte_counter_bytes});
+        c_bsub_d = b_bsum_q - {32'd0, cfg_byte_counter_bytes};
+        sum65c = {1'd0, b_now_q} + {33'd0, cfg_rate_increase_timer_ns};
         c_nowp_d = sum65c[0+:64];
         if (sum65c[64]) begin
             c_nowp_d = ones64;
         end
+        // cc_dcqcn.rs:490: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
+        // unless the flow is active and cut less than min_cut_interval ago.
         kind4 = c_ev_q[16+:2];
         active4 = c_s_q[105+:1];
         now4 = c_now_q;
-        cut4 = (kind4 == DCQCN_CNP) & ~(active4 & (c_gap_q < ((cfg_min_cut_interval_ns) & 64'hffffffffffffffff)));
+        cut4 = (kind4 == DCQCN_CNP) & ~(active4 & (c_gap_q < {32'd0, cfg_min_cut_interval_ns}));
         t1 = c_s_q[108+:32];
         next1 = c_s_q[428+:64];
         if (c_fire_q) begin
@@ -956,6 +966,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             d_s_d[364+:64] = now4;
             d_s_d[428+:64] = c_nowp_q;
         end
+        // cc_dcqcn.rs:544: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
         d_elapsed_d = 32'h0;
         if ((kind4 == DCQCN_CNP) & active4) begin
             d_elapsed_d = c_elapsed_q[0+:32];
@@ -963,12 +974,15 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
                 d_elapsed_d = ones64[0+:32];
             end
         end
-        f32 = ((cfg_fast_recovery_times) & 32'hffffffff);
+        // cc_dcqcn.rs:553: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
+        // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
+        f32 = {24'd0, cfg_fast_recovery_times};
         f1_32 = f32 + 32'h1;
         tle = d_t1_q <= f32;
         teq = d_t1_q == f1_32;
         ble = d_bc_q <= f32;
         b1le = d_bc1_q <= f32;
+        // cc_dcqcn.rs:561: 1 fast recovery, 2 additive, 3 hyper.
         stage1 = 32'h2;
         stage2 = 32'h2;
         if (|cfg_byte_counter_bytes) begin
@@ -1016,19 +1030,22 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             lstage = stage2;
         end
-        dl_a_in_data = ((d_s_q[105+:1]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((lstage) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 1) | (((d_s_q[108+:384]) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 3) | (((d_cut_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 387) | (((d_ev_q) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 388);
+        // cc_dcqcn.rs:608: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
+        // Rt go through the increase blocks, alpha through the decay chain.
+        dl_a_in_data = {405'd0, d_s_q[105+:1]} | ({404'd0, lstage} << 1) | ({22'd0, d_s_q[108+:384]} << 3) | ({405'd0, d_cut_q} << 387) | ({388'd0, d_ev_q} << 388);
         e_rt_d = d_s_q[40+:40];
         e_rc_d = d_s_q[0+:40];
         e_step1_d = step1;
         e_fire_d = d_fire_q;
-        e_tag2_d = ((step2) & 41'h1ffffffffff);
+        e_tag2_d = {1'd0, step2};
         if (d_bcfire_q) begin
-            e_tag2_d = ((step2) & 41'h1ffffffffff) | (((one1) & 41'h1ffffffffff) << 40);
+            e_tag2_d = {1'd0, step2} | ({40'd0, one1} << 40);
         end
         div_in_valid = d_v_q;
         div_in_num = d_elapsed_q;
         div_in_den = cfg_alpha_timer_ns;
         div_in_tag = d_s_q[80+:25];
+        // cc_dcqcn.rs:629: ---- 6..13: timer increase, then byte-counter increase.
         inc1_in_rt = e_rt_q;
         inc1_in_rc = e_rc_q;
         inc1_in_step = e_step1_q;
@@ -1039,16 +1056,21 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         inc2_in_step = inc1_out_tag[0+:40];
         inc2_in_fire = inc1_out_tag[40];
         inc2_in_tag = inc1_out_tag;
+        // cc_dcqcn.rs:641: ---- 14: Rt = Rc on a cut; the state waits for alpha.
         rc2 = inc2_out_rc;
         cut14 = dl_a_out_data[387];
         rt3 = inc2_out_rt;
         if (cut14) begin
             rt3 = rc2;
         end
-        dl_b_in_data = (((dl_a_out_data) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((rt3) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | ((rc2) & 486'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        // cc_dcqcn.rs:648: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
+        // and kind (alpha comes from the decay chain).
+        dl_b_in_data = ({80'd0, dl_a_out_data} << 80) | ({446'd0, rt3} << 40) | {446'd0, rc2};
+        // cc_dcqcn.rs:654: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n (the tags carry n in
+        // [16:0] and alpha in [41:17]).
         al0 = div_out_tag;
         dm0_in_valid = div_out_valid;
-        dm0_in_tag = ((div_out_quo) & 42'h3ffffffffff) | (((al0) & 42'h3ffffffffff) << 17);
+        dm0_in_tag = {25'd0, div_out_quo} | ({17'd0, al0} << 17);
         dm0_in_a = al0;
         dm0_in_b = cfg_decay[0+:24];
         dm0_reset = reset;
@@ -1057,7 +1079,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al1 = dm0_out_prod[24+:25];
         end
         dm1_in_valid = dm0_out_valid;
-        dm1_in_tag = ((dm0_out_tag[0+:17]) & 42'h3ffffffffff) | (((al1) & 42'h3ffffffffff) << 17);
+        dm1_in_tag = {25'd0, dm0_out_tag[0+:17]} | ({17'd0, al1} << 17);
         dm1_in_a = al1;
         dm1_in_b = cfg_decay[24+:24];
         dm1_reset = reset;
@@ -1066,7 +1088,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al2 = dm1_out_prod[24+:25];
         end
         dm2_in_valid = dm1_out_valid;
-        dm2_in_tag = ((dm1_out_tag[0+:17]) & 42'h3ffffffffff) | (((al2) & 42'h3ffffffffff) << 17);
+        dm2_in_tag = {25'd0, dm1_out_tag[0+:17]} | ({17'd0, al2} << 17);
         dm2_in_a = al2;
         dm2_in_b = cfg_decay[48+:24];
         dm2_reset = reset;
@@ -1075,7 +1097,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al3 = dm2_out_prod[24+:25];
         end
         dm3_in_valid = dm2_out_valid;
-        dm3_in_tag = ((dm2_out_tag[0+:17]) & 42'h3ffffffffff) | (((al3) & 42'h3ffffffffff) << 17);
+        dm3_in_tag = {25'd0, dm2_out_tag[0+:17]} | ({17'd0, al3} << 17);
         dm3_in_a = al3;
         dm3_in_b = cfg_decay[72+:24];
         dm3_reset = reset;
@@ -1084,7 +1106,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al4 = dm3_out_prod[24+:25];
         end
         dm4_in_valid = dm3_out_valid;
-        dm4_in_tag = ((dm3_out_tag[0+:17]) & 42'h3ffffffffff) | (((al4) & 42'h3ffffffffff) << 17);
+        dm4_in_tag = {25'd0, dm3_out_tag[0+:17]} | ({17'd0, al4} << 17);
         dm4_in_a = al4;
         dm4_in_b = cfg_decay[96+:24];
         dm4_reset = reset;
@@ -1093,7 +1115,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al5 = dm4_out_prod[24+:25];
         end
         dm5_in_valid = dm4_out_valid;
-        dm5_in_tag = ((dm4_out_tag[0+:17]) & 42'h3ffffffffff) | (((al5) & 42'h3ffffffffff) << 17);
+        dm5_in_tag = {25'd0, dm4_out_tag[0+:17]} | ({17'd0, al5} << 17);
         dm5_in_a = al5;
         dm5_in_b = cfg_decay[120+:24];
         dm5_reset = reset;
@@ -1102,7 +1124,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al6 = dm5_out_prod[24+:25];
         end
         dm6_in_valid = dm5_out_valid;
-        dm6_in_tag = ((dm5_out_tag[0+:17]) & 42'h3ffffffffff) | (((al6) & 42'h3ffffffffff) << 17);
+        dm6_in_tag = {25'd0, dm5_out_tag[0+:17]} | ({17'd0, al6} << 17);
         dm6_in_a = al6;
         dm6_in_b = cfg_decay[144+:24];
         dm6_reset = reset;
@@ -1111,7 +1133,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al7 = dm6_out_prod[24+:25];
         end
         dm7_in_valid = dm6_out_valid;
-        dm7_in_tag = ((dm6_out_tag[0+:17]) & 42'h3ffffffffff) | (((al7) & 42'h3ffffffffff) << 17);
+        dm7_in_tag = {25'd0, dm6_out_tag[0+:17]} | ({17'd0, al7} << 17);
         dm7_in_a = al7;
         dm7_in_b = cfg_decay[168+:24];
         dm7_reset = reset;
@@ -1120,7 +1142,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al8 = dm7_out_prod[24+:25];
         end
         dm8_in_valid = dm7_out_valid;
-        dm8_in_tag = ((dm7_out_tag[0+:17]) & 42'h3ffffffffff) | (((al8) & 42'h3ffffffffff) << 17);
+        dm8_in_tag = {25'd0, dm7_out_tag[0+:17]} | ({17'd0, al8} << 17);
         dm8_in_a = al8;
         dm8_in_b = cfg_decay[192+:24];
         dm8_reset = reset;
@@ -1129,7 +1151,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al9 = dm8_out_prod[24+:25];
         end
         dm9_in_valid = dm8_out_valid;
-        dm9_in_tag = ((dm8_out_tag[0+:17]) & 42'h3ffffffffff) | (((al9) & 42'h3ffffffffff) << 17);
+        dm9_in_tag = {25'd0, dm8_out_tag[0+:17]} | ({17'd0, al9} << 17);
         dm9_in_a = al9;
         dm9_in_b = cfg_decay[216+:24];
         dm9_reset = reset;
@@ -1138,7 +1160,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al10 = dm9_out_prod[24+:25];
         end
         dm10_in_valid = dm9_out_valid;
-        dm10_in_tag = ((dm9_out_tag[0+:17]) & 42'h3ffffffffff) | (((al10) & 42'h3ffffffffff) << 17);
+        dm10_in_tag = {25'd0, dm9_out_tag[0+:17]} | ({17'd0, al10} << 17);
         dm10_in_a = al10;
         dm10_in_b = cfg_decay[240+:24];
         dm10_reset = reset;
@@ -1147,7 +1169,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al11 = dm10_out_prod[24+:25];
         end
         dm11_in_valid = dm10_out_valid;
-        dm11_in_tag = ((dm10_out_tag[0+:17]) & 42'h3ffffffffff) | (((al11) & 42'h3ffffffffff) << 17);
+        dm11_in_tag = {25'd0, dm10_out_tag[0+:17]} | ({17'd0, al11} << 17);
         dm11_in_a = al11;
         dm11_in_b = cfg_decay[264+:24];
         dm11_reset = reset;
@@ -1156,7 +1178,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al12 = dm11_out_prod[24+:25];
         end
         dm12_in_valid = dm11_out_valid;
-        dm12_in_tag = ((dm11_out_tag[0+:17]) & 42'h3ffffffffff) | (((al12) & 42'h3ffffffffff) << 17);
+        dm12_in_tag = {25'd0, dm11_out_tag[0+:17]} | ({17'd0, al12} << 17);
         dm12_in_a = al12;
         dm12_in_b = cfg_decay[288+:24];
         dm12_reset = reset;
@@ -1165,7 +1187,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al13 = dm12_out_prod[24+:25];
         end
         dm13_in_valid = dm12_out_valid;
-        dm13_in_tag = ((dm12_out_tag[0+:17]) & 42'h3ffffffffff) | (((al13) & 42'h3ffffffffff) << 17);
+        dm13_in_tag = {25'd0, dm12_out_tag[0+:17]} | ({17'd0, al13} << 17);
         dm13_in_a = al13;
         dm13_in_b = cfg_decay[312+:24];
         dm13_reset = reset;
@@ -1174,7 +1196,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al14 = dm13_out_prod[24+:25];
         end
         dm14_in_valid = dm13_out_valid;
-        dm14_in_tag = ((dm13_out_tag[0+:17]) & 42'h3ffffffffff) | (((al14) & 42'h3ffffffffff) << 17);
+        dm14_in_tag = {25'd0, dm13_out_tag[0+:17]} | ({17'd0, al14} << 17);
         dm14_in_a = al14;
         dm14_in_b = cfg_decay[336+:24];
         dm14_reset = reset;
@@ -1183,7 +1205,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             al15 = dm14_out_prod[24+:25];
         end
         dm15_in_valid = dm14_out_valid;
-        dm15_in_tag = ((dm14_out_tag[0+:17]) & 42'h3ffffffffff) | (((al15) & 42'h3ffffffffff) << 17);
+        dm15_in_tag = {25'd0, dm14_out_tag[0+:17]} | ({17'd0, al15} << 17);
         dm15_in_a = al15;
         dm15_in_b = cfg_decay[360+:24];
         dm15_reset = reset;
@@ -1194,11 +1216,13 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (dm15_out_tag[16]) begin
             alpha_dec = 32'h0;
         end
+        // cc_dcqcn.rs:821: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
         cut_mul_in_valid = dm15_out_valid;
         cut_mul_in_a = dl_b_out_data[0+:40];
         cut_mul_in_b = alpha_dec;
         cut_mul_in_tag = dl_b_out_data[0+:40];
-        dl_c_in_data = ((dl_b_out_data[40+:40]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((dl_b_out_data[80+:406]) & 446'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40);
+        // cc_dcqcn.rs:826: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
+        dl_c_in_data = {406'd0, dl_b_out_data[40+:40]} | ({40'd0, dl_b_out_data[80+:406]} << 40);
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
         q57_ash_d = q56_alpha_q >> cfg_g_shift;
@@ -1222,7 +1246,8 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         end
         q59_v_d = q58_v_q & ~reset;
         q59_fk_d = dl_c_out_data[428+:18];
-        q59_state_d = (((dl_c_out_data[40+:387]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 105) | (((alpha_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 80) | (((dl_c_out_data[0+:40]) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 40) | ((rc_f) & 492'hfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        q59_state_d = ({105'd0, dl_c_out_data[40+:387]} << 105) | ({467'd0, alpha_f} << 80) | ({452'd0, dl_c_out_data[0+:40]} << 40) | {452'd0, rc_f};
+        // cc_dcqcn.rs:859: ---- 59: write back (the end of the read-modify-write window); window bytes.
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
@@ -1231,13 +1256,16 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         win_mul_in_b = cfg_win_mul;
         win_mul_in_tag = q59_fk_q;
         dl_d_in_data = q59_state_q;
+        // cc_dcqcn.rs:869: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
+        // cc_dcqcn.rs:871: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         out_data_d = 32'h0;
         out_data_d[0+:16] = win_mul_out_tag[0+:16];
         out_data_d[16+:2] = win_mul_out_tag[16+:2];
         out_data_d[32+:32] = dl_d_out_data[8+:32];
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
+        // cc_dcqcn.rs:879: ---- Result FIFO, credit counted from issue to read.
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;
@@ -1245,6 +1273,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
+        // cc_dcqcn.rs:888: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = new_state;
@@ -1255,6 +1284,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
 endmodule // cc_dcqcn
 
 module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+    // Rust: ResultFifo, hdl/src/prim/result_fifo.rs:23
 
     // Module arguments
     input wire  clock;
@@ -1323,6 +1353,9 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
         ram_write_address = wr_q;
         ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
+        // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
+        // output in the block that also reads m_axis_tready as a combinational loop
+        // (UNOPTFLAT) when the consumer's tready depends on tdata.
         m_axis_tdata = 32'h0;
         if (count_q != 32'h0) begin
             m_axis_tdata = ram_read_data;
@@ -1367,6 +1400,7 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
 endmodule // cc_dcqcn_results
 
 module cc_dcqcn_dl_d(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1386,6 +1420,7 @@ module cc_dcqcn_dl_d(clock,in_data,out_data);
 endmodule // cc_dcqcn_dl_d
 
 module cc_dcqcn_dl_c(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1405,6 +1440,7 @@ module cc_dcqcn_dl_c(clock,in_data,out_data);
 endmodule // cc_dcqcn_dl_c
 
 module cc_dcqcn_dl_b(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1424,6 +1460,7 @@ module cc_dcqcn_dl_b(clock,in_data,out_data);
 endmodule // cc_dcqcn_dl_b
 
 module cc_dcqcn_dl_a(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1443,6 +1480,7 @@ module cc_dcqcn_dl_a(clock,in_data,out_data);
 endmodule // cc_dcqcn_dl_a
 
 module cc_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1494,6 +1532,7 @@ module cc_dcqcn_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
 endmodule // cc_dcqcn_win_mul
 
 module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1545,6 +1584,7 @@ module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
 endmodule // cc_dcqcn_cut_mul
 
 module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
+    // Rust: DcqcnIncrease, hdl/src/cc/cc_dcqcn.rs:68
 
     // Module arguments
     input wire  clock;
@@ -1638,29 +1678,33 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s4_rt_d = s4_rt_q;
         s4_rc_d = s4_rc_q;
         s4_tag_d = s4_tag_q;
-        s1_sum_d = ((in_rt) & 41'h1ffffffffff) + ((in_step) & 41'h1ffffffffff);
+        s1_sum_d = {1'd0, in_rt} + {1'd0, in_step};
+        // cc_dcqcn.rs:118: 1: Rt + step.
         s1_rt_d = in_rt;
         s1_rc_d = in_rc;
         s1_fire_d = in_fire;
         s1_tag_d = in_tag;
+        // cc_dcqcn.rs:125: 2: Rt = clamp(Rt + step).
         s2_rt_d = s1_rt_q;
         if (s1_fire_q) begin
             s2_rt_d = s1_sum_q[0+:40];
-            if (s1_sum_q > ((cfg_line) & 41'h1ffffffffff)) begin
+            if (s1_sum_q > {1'd0, cfg_line}) begin
                 s2_rt_d = cfg_line;
             end
-            if (s1_sum_q < ((cfg_min) & 41'h1ffffffffff)) begin
+            if (s1_sum_q < {1'd0, cfg_min}) begin
                 s2_rt_d = cfg_min;
             end
         end
         s2_rc_d = s1_rc_q;
         s2_fire_d = s1_fire_q;
         s2_tag_d = s1_tag_q;
-        s3_sum_d = ((s2_rt_q) & 41'h1ffffffffff) + ((s2_rc_q) & 41'h1ffffffffff);
+        s3_sum_d = {1'd0, s2_rt_q} + {1'd0, s2_rc_q};
+        // cc_dcqcn.rs:139: 3: Rt + Rc.
         s3_rt_d = s2_rt_q;
         s3_rc_d = s2_rc_q;
         s3_fire_d = s2_fire_q;
         s3_tag_d = s2_tag_q;
+        // cc_dcqcn.rs:146: 4: Rc = clamp((Rt + Rc) >> 1).
         avg = s3_sum_q[1+:40];
         s4_rc_d = s3_rc_q;
         if (s3_fire_q) begin
@@ -1682,6 +1726,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
 endmodule // cc_dcqcn_inc2
 
 module cc_dcqcn_dm15(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1733,6 +1778,7 @@ module cc_dcqcn_dm15(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,ou
 endmodule // cc_dcqcn_dm15
 
 module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+    // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
 
     // Module arguments
     input wire  clock;
@@ -1799,6 +1845,7 @@ module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,
 endmodule // cc_dcqcn_div
 
 module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
+    // Rust: CcIntake, hdl/src/cc/cc_intake.rs:14
 
     // Module arguments
     input wire  clock;
@@ -1860,6 +1907,7 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
         park_reset = reset;
+        // cc_intake.rs:55: ---- Reset: every flow to its initial state, one per cycle.
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
@@ -1872,8 +1920,9 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         end
         init_busy = sweep_q;
         init_addr = sweep_addr_q;
+        // cc_intake.rs:69: ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         in_flow = s_axis_event_tdata[0+:16];
-        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
+        in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;
@@ -1886,6 +1935,7 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
             bad_count_d = 32'h0;
         end
         stat_bad_flow = bad_count_q;
+        // cc_intake.rs:88: ---- Issue from the park while the datapath has credit.
         park_m_ready = ~reset & ~sweep_q & credit;
         issue = park_m_valid & park_m_ready;
         issue_data = park_m_data;
@@ -1894,6 +1944,7 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
 endmodule // cc_dcqcn_intake
 
 module cc_dcqcn_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
+    // Rust: FlowPark, hdl/src/cc/flow_park.rs:34
 
     // Module arguments
     input wire  clock;

@@ -6,6 +6,7 @@
 `default_nettype none
 
 module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
+    // Rust: CcHopUtil, hdl/src/cc/cc_hop_util.rs:26
 
     // Module arguments
     input wire  clock;
@@ -163,12 +164,13 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         m1_reset = reset;
         div_reset = reset;
         m2_reset = reset;
+        // cc_hop_util.rs:97: ---- D: decode. Differences wrap at the field widths.
         code = in_now[61+:3];
         dt = in_now[37+:24] - in_last[37+:24];
         dtx = in_now[17+:20] - in_last[17+:20];
-        qmin = ((in_now[0+:17]) & 24'hffffff);
+        qmin = {7'd0, in_now[0+:17]};
         if (in_last[0+:17] < in_now[0+:17]) begin
-            qmin = ((in_last[0+:17]) & 24'hffffff);
+            qmin = {7'd0, in_last[0+:17]};
         end
         inv_bt = cfg_inv_bt[0+:32];
         inv_b = cfg_inv_b[0+:32];
@@ -202,6 +204,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         end
         d_valid_d = in_valid & ~reset;
         d_tag_d = in_tag;
+        // cc_hop_util.rs:138: qlen x 80 = qlen x 64 + qlen x 16
         d_qbytes_d = (qmin << 6) + (qmin << 4);
         d_inv_bt_d = inv_bt;
         d_inv_b_d = inv_b;
@@ -219,10 +222,14 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
                 d_rate_ok_d = 32'h1;
             end
         end
+        // cc_hop_util.rs:157: ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
+        // dtx[61:43] inv_b[93:62].
         m1_in_valid = d_valid_q;
         m1_in_a = d_qbytes_q;
         m1_in_b = d_inv_bt_q;
-        m1_in_tag = ((d_tag_q) & 94'h3fffffffffffffffffffffff) | (((d_usable_q) & 94'h3fffffffffffffffffffffff) << 16) | (((d_fwd_q) & 94'h3fffffffffffffffffffffff) << 17) | (((d_rate_ok_q) & 94'h3fffffffffffffffffffffff) << 18) | (((d_dt_q) & 94'h3fffffffffffffffffffffff) << 19) | (((d_dtx_q) & 94'h3fffffffffffffffffffffff) << 43) | (((d_inv_b_q) & 94'h3fffffffffffffffffffffff) << 62);
+        m1_in_tag = {78'd0, d_tag_q} | ({93'd0, d_usable_q} << 16) | ({93'd0, d_fwd_q} << 17) | ({93'd0, d_rate_ok_q} << 18) | ({70'd0, d_dt_q} << 19) | ({75'd0, d_dtx_q} << 43) | ({62'd0, d_inv_b_q} << 62);
+        // cc_hop_util.rs:170: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
+        // 0 / 1. q_term = qlen x inv_bt >> 24, kept to 25 bits (2^24 already saturates u').
         q_term = m1_out_prod[24+:32];
         q_sat = q_term[0+:25];
         if (q_term[24+:8] != 32'h0) begin
@@ -232,15 +239,18 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         div_in_num = 32'h0;
         div_in_den = 32'h1;
         if (m1_out_tag[18]) begin
-            div_in_num = ((m1_out_tag[43+:19]) & 42'h3ffffffffff) << 23;
+            div_in_num = {23'd0, m1_out_tag[43+:19]} << 23;
             div_in_den = m1_out_tag[19+:23];
         end
-        div_in_tag = ((m1_out_tag[0+:18]) & 99'h7ffffffffffffffffffffffff) | (((m1_out_tag[19+:24]) & 99'h7ffffffffffffffffffffffff) << 18) | (((q_sat) & 99'h7ffffffffffffffffffffffff) << 42) | (((m1_out_tag[62+:32]) & 99'h7ffffffffffffffffffffffff) << 67);
+        // cc_hop_util.rs:185: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
+        div_in_tag = {81'd0, m1_out_tag[0+:18]} | ({75'd0, m1_out_tag[19+:24]} << 18) | ({74'd0, q_sat} << 42) | ({67'd0, m1_out_tag[62+:32]} << 67);
+        // cc_hop_util.rs:191: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
         m2_in_valid = div_out_valid;
         m2_in_a = div_out_quo;
         m2_in_b = div_out_tag[67+:32];
         m2_in_tag = div_out_tag[0+:67];
-        sum = ((m2_out_prod[24+:32]) & 33'h1ffffffff) + ((m2_out_tag[42+:25]) & 33'h1ffffffff);
+        // cc_hop_util.rs:197: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
+        sum = {1'd0, m2_out_prod[24+:32]} + {8'd0, m2_out_tag[42+:25]};
         o_valid_d = m2_out_valid & ~reset;
         o_usable_d = m2_out_tag[16];
         o_tag_d = m2_out_tag[0+:16];
@@ -262,6 +272,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
 endmodule // cc_hop_util
 
 module cc_hop_util_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -313,6 +324,7 @@ module cc_hop_util_m2(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
 endmodule // cc_hop_util_m2
 
 module cc_hop_util_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+    // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
 
     // Module arguments
     input wire  clock;
@@ -379,6 +391,7 @@ module cc_hop_util_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_q
 endmodule // cc_hop_util_div
 
 module cc_hop_util_m1(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;

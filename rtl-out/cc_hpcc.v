@@ -6,6 +6,7 @@
 `default_nettype none
 
 module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,cfg_u_init_q16,cfg_inv_bt,cfg_inv_b,cfg_inv_t,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
+    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:47
 
     // Module arguments
     input wire  clock;
@@ -522,6 +523,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         hop2_cfg_inv_b = cfg_inv_b;
         hop3_cfg_inv_b = cfg_inv_b;
         hop4_cfg_inv_b = cfg_inv_b;
+        // cc_hpcc.rs:234: ---- Reset: every flow to its initial state, one per cycle.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
@@ -532,14 +534,16 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             init_busy_d = 1'b1;
             init_addr_d = 32'h0;
         end
+        // cc_hpcc.rs:246: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
         in_flow = s_axis_event_tdata[0+:16];
-        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
+        in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
+        // cc_hpcc.rs:256: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
-        hist1_d = ((in_flow) & 17'h1ffff);
+        hist1_d = {1'd0, in_flow};
         if (fire & in_flow_ok) begin
-            hist1_d = ((in_flow) & 17'h1ffff) | 32'h10000;
+            hist1_d = {1'd0, in_flow} | 32'h10000;
         end
         if (reset) begin
             hist1_d = 32'h0;
@@ -556,8 +560,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         front_ram_read_address = in_flow[0+:10];
         f0_valid_d = fire & in_flow_ok & ~reset;
         f0_data_d = s_axis_event_tdata;
+        // cc_hpcc.rs:282: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
+        // cc_hpcc.rs:285: (Re)initialize the flow (on flow creation): nothing else happens.
         init = f0_data_q[17+:1];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
@@ -567,11 +573,13 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         seq_d = f0_data_q[32+:32] - lus;
         now_d = f0_data_q[96+:64] - lut;
         if (f0_data_q[16+:1]) begin
-            commit = measure & (~front[419+:1] | ((f0_data_q[96+:64] > lut) & (now_d > ((cfg_t_ns) & 64'hffffffffffffffff))));
+            commit = measure & (~front[419+:1] | ((f0_data_q[96+:64] > lut) & (now_d > {32'd0, cfg_t_ns})));
         end
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
+        // cc_hpcc.rs:308: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // lastUpdateTime (33, receiver).
         new_front = 32'h0;
         new_front[0+:320] = f0_data_q[160+:320];
         new_front[320+:3] = count;
@@ -591,6 +599,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             front_ram_write_data = 32'h0;
         end
         front_ram_write_enable = f0_valid_q & (~ignore | init);
+        // cc_hpcc.rs:330: Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
+        // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
+        // assigned whole, never built from its own previous value.)
         act = 32'h0;
         if (record) begin
             act = 32'h1;
@@ -601,7 +612,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (commit) begin
             act = 32'h3;
         end
-        ctx = ((f0_data_q[0+:10]) & 16'hffff) | (((act) & 16'hffff) << 12) | (((f0_data_q[17+:1]) & 16'hffff) << 14) | (((f0_data_q[16+:1]) & 16'hffff) << 15);
+        ctx = {6'd0, f0_data_q[0+:10]} | ({14'd0, act} << 12) | ({15'd0, f0_data_q[17+:1]} << 14) | ({15'd0, f0_data_q[16+:1]} << 15);
+        // cc_hpcc.rs:348: ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
+        // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
+        // tied to sim::layout below: hdl_gen takes only literal offsets).
         hop0_in_valid = f0_valid_q;
         hop1_in_valid = f0_valid_q & measure & (count > 32'h1);
         hop2_in_valid = f0_valid_q & measure & (count > 32'h2);
@@ -622,25 +636,26 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         hop2_in_tag = 32'h0;
         hop3_in_tag = 32'h0;
         hop4_in_tag = 32'h0;
-        c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25);
+        // cc_hpcc.rs:372: ---- SEL: candidates valid[0] u[24:1] tau[48:25]; the first largest u' wins (6-7).
+        c0 = ({25'd0, hop0_out_u} << 1) | ({25'd0, hop0_out_tau} << 25);
         if (hop0_out_valid & hop0_out_usable & hop0_out_tag[13]) begin
-            c0 = (((hop0_out_u) & 49'h1ffffffffffff) << 1) | (((hop0_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
+            c0 = ({25'd0, hop0_out_u} << 1) | ({25'd0, hop0_out_tau} << 25) | {48'd0, one};
         end
-        c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 25);
+        c1 = ({25'd0, hop1_out_u} << 1) | ({25'd0, hop1_out_tau} << 25);
         if (hop1_out_valid & hop1_out_usable) begin
-            c1 = (((hop1_out_u) & 49'h1ffffffffffff) << 1) | (((hop1_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
+            c1 = ({25'd0, hop1_out_u} << 1) | ({25'd0, hop1_out_tau} << 25) | {48'd0, one};
         end
-        c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 25);
+        c2 = ({25'd0, hop2_out_u} << 1) | ({25'd0, hop2_out_tau} << 25);
         if (hop2_out_valid & hop2_out_usable) begin
-            c2 = (((hop2_out_u) & 49'h1ffffffffffff) << 1) | (((hop2_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
+            c2 = ({25'd0, hop2_out_u} << 1) | ({25'd0, hop2_out_tau} << 25) | {48'd0, one};
         end
-        c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 25);
+        c3 = ({25'd0, hop3_out_u} << 1) | ({25'd0, hop3_out_tau} << 25);
         if (hop3_out_valid & hop3_out_usable) begin
-            c3 = (((hop3_out_u) & 49'h1ffffffffffff) << 1) | (((hop3_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
+            c3 = ({25'd0, hop3_out_u} << 1) | ({25'd0, hop3_out_tau} << 25) | {48'd0, one};
         end
-        c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 25);
+        c4 = ({25'd0, hop4_out_u} << 1) | ({25'd0, hop4_out_tau} << 25);
         if (hop4_out_valid & hop4_out_usable) begin
-            c4 = (((hop4_out_u) & 49'h1ffffffffffff) << 1) | (((hop4_out_tau) & 49'h1ffffffffffff) << 25) | ((one) & 49'h1ffffffffffff);
+            c4 = ({25'd0, hop4_out_u} << 1) | ({25'd0, hop4_out_tau} << 25) | {48'd0, one};
         end
         b01 = c0;
         if (c1[0] & (~c0[0] | (c1[1+:24] > c0[1+:24]))) begin
@@ -663,6 +678,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
+        // cc_hpcc.rs:442: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         tau_c = best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
@@ -670,7 +686,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wt_mul_in_valid = s1_valid_q;
         wt_mul_in_a = tau_c;
         wt_mul_in_b = cfg_inv_t;
-        wt_mul_in_tag = ((s1_ctx_q) & 41'h1ffffffffff) | (((best[0+:1]) & 41'h1ffffffffff) << 16) | (((best[1+:24]) & 41'h1ffffffffff) << 17);
+        wt_mul_in_tag = {25'd0, s1_ctx_q} | ({40'd0, best[0+:1]} << 16) | ({17'd0, best[1+:24]} << 17);
         wt = wt_mul_out_prod[24+:32];
         ua_weight_d = wt[0+:17];
         if (wt > 32'h10000) begin
@@ -681,6 +697,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_any_d = wt_mul_out_tag[16];
         ua_u_d = wt_mul_out_tag[17+:24];
         u_ram_read_address = wt_mul_out_tag[0+:10];
+        // cc_hpcc.rs:466: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & ua_ctx_q[13] & ua_any_q;
         neg = ua_u_q < u_old;
@@ -698,11 +715,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
                 uflags = 32'h3;
             end
         end
-        u_mul_in_tag = ((ua_ctx_q) & 42'h3ffffffffff) | (((uflags) & 42'h3ffffffffff) << 16) | (((u_old) & 42'h3ffffffffff) << 18);
-        u_up = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) + ((u_mul_out_prod[16+:25]) & 25'h1ffffff);
-        u_dn = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) - ((u_mul_out_prod[16+:25]) & 25'h1ffffff);
+        u_mul_in_tag = {26'd0, ua_ctx_q} | ({40'd0, uflags} << 16) | ({18'd0, u_old} << 18);
+        u_up = {1'd0, u_mul_out_tag[18+:24]} + u_mul_out_prod[16+:25];
+        u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25];
         if (u_mul_out_prod[0+:16] != 32'h0) begin
-            u_dn = ((u_mul_out_tag[18+:24]) & 25'h1ffffff) - ((u_mul_out_prod[16+:25]) & 25'h1ffffff) - 32'h1;
+            u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25] - 32'h1;
         end
         u_new = u_mul_out_tag[18+:24];
         if (u_mul_out_tag[16]) begin
@@ -720,38 +737,40 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_new;
+        // cc_hpcc.rs:514: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_valid = uc_valid_q;
-        r_div_in_num = ((cfg_eta_q16) & 41'h1ffffffffff) << 24;
+        r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_den = uc_u_q;
-        r_div_in_tag = ((uc_ctx_q) & 40'hffffffffff) | (((uc_u_q) & 40'hffffffffff) << 16);
+        r_div_in_tag = {24'd0, uc_ctx_q} | ({16'd0, uc_u_q} << 16);
         w_ram_read_address = r_div_out_tag[0+:10];
         wa_valid_d = r_div_out_valid & ~reset;
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
+        // cc_hpcc.rs:526: ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
         w_old = w_ram_read_data;
-        branch = (wa_u_q >= ((cfg_eta_q16) & 24'hffffff)) | (w_old[64+:8] >= cfg_max_stage);
+        branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_valid = wa_valid_q;
         w_mul_in_a = w_old[32+:32];
         w_mul_in_b = wa_r_q;
         w_mul_in_tag = 32'h0;
-        wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 17) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 41);
+        wb1_d = {98'd0, wa_ctx_q} | ({90'd0, wa_u_q} << 17) | ({42'd0, w_old} << 41);
         if (branch) begin
-            wb1_d = ((wa_ctx_q) & 114'h3ffffffffffffffffffffffffffff) | (((one) & 114'h3ffffffffffffffffffffffffffff) << 16) | (((wa_u_q) & 114'h3ffffffffffffffffffffffffffff) << 17) | (((w_old) & 114'h3ffffffffffffffffffffffffffff) << 41);
+            wb1_d = {98'd0, wa_ctx_q} | ({113'd0, one} << 16) | ({90'd0, wa_u_q} << 17) | ({42'd0, w_old} << 41);
         end
         wb1_valid_d = wa_valid_q & ~reset;
         wb2_d = wb1_q;
         wb2_valid_d = wb1_valid_q & ~reset;
         wctx = wb2_q[0+:16];
-        wsum = ((wb2_q[73+:32]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
+        wsum = {17'd0, wb2_q[73+:32]} + {17'd0, cfg_w_ai_q8};
         if (wb2_q[16]) begin
-            wsum = ((w_mul_out_prod[24+:48]) & 49'h1ffffffffffff) + ((cfg_w_ai_q8) & 49'h1ffffffffffff);
+            wsum = {1'd0, w_mul_out_prod[24+:48]} + {17'd0, cfg_w_ai_q8};
         end
         w_new = wsum[0+:32];
-        if (wsum < ((cfg_w_min_q8) & 49'h1ffffffffffff)) begin
+        if (wsum < {17'd0, cfg_w_min_q8}) begin
             w_new = cfg_w_min_q8;
         end
-        if (wsum > ((cfg_w_max_q8) & 49'h1ffffffffffff)) begin
+        if (wsum > {17'd0, cfg_w_max_q8}) begin
             w_new = cfg_w_max_q8;
         end
         wc_new = wb2_q[73+:32];
@@ -772,23 +791,26 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             inc_new = 32'h0;
         end
         w_ram_write_address = wctx[0+:10];
-        w_ram_write_data = ((w_new) & 72'hffffffffffffffffff) | (((wc_new) & 72'hffffffffffffffffff) << 32) | (((inc_new) & 72'hffffffffffffffffff) << 64);
+        w_ram_write_data = {40'd0, w_new} | ({40'd0, wc_new} << 32) | ({64'd0, inc_new} << 64);
         w_ram_write_enable = wb2_valid_q & (wctx[13] | wctx[14]);
+        // cc_hpcc.rs:584: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
         rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
         rt_mul_in_b = cfg_rate_mul;
-        rt_mul_in_tag = ((wctx) & 112'hffffffffffffffffffffffffffff) | (((wb2_q[17+:24]) & 112'hffffffffffffffffffffffffffff) << 16) | (((w_new) & 112'hffffffffffffffffffffffffffff) << 40) | (((wc_new) & 112'hffffffffffffffffffffffffffff) << 72) | (((inc_new) & 112'hffffffffffffffffffffffffffff) << 104);
-        rate = (((rt_mul_out_prod[32+:32]) & 33'h1ffffffff)) + ((rt_mul_out_prod[31+:1]) & 33'h1ffffffff);
-        if (rate > ((cfg_line_q16) & 33'h1ffffffff)) begin
-            rate = ((cfg_line_q16) & 33'h1ffffffff);
+        rt_mul_in_tag = {96'd0, wctx} | ({88'd0, wb2_q[17+:24]} << 16) | ({80'd0, w_new} << 40) | ({80'd0, wc_new} << 72) | ({104'd0, inc_new} << 104);
+        rate = ({1'd0, rt_mul_out_prod[32+:32]}) + {32'd0, rt_mul_out_prod[31+:1]};
+        if (rate > {1'd0, cfg_line_q16}) begin
+            rate = {1'd0, cfg_line_q16};
         end
+        // cc_hpcc.rs:600: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
         fbit = 1'b0;
         if (rt_mul_out_tag[15] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
             fbit = 1'b1;
         end
         out_data_d = 32'h0;
-        out_data_d[0+:16] = ((rt_mul_out_tag[0+:12]) & 16'hffff);
+        out_data_d[0+:16] = {4'd0, rt_mul_out_tag[0+:12]};
         out_data_d[16+:2] = rt_mul_out_tag[12+:2];
         out_data_d[18+:1] = fbit;
         out_data_d[19+:1] = rt_mul_out_tag[15];
@@ -797,6 +819,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
         out_data_d[112+:8] = rt_mul_out_tag[104+:8];
         out_data_d[120+:32] = rate[0+:32];
+        // cc_hpcc.rs:616: ---- Result FIFO, credit counted from issue to read.
         results_reset = reset;
         results_issue = fire & in_flow_ok;
         results_in_valid = out_valid_q;
@@ -804,6 +827,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
+        // cc_hpcc.rs:625: ---- Initialization writes.
         if (init_busy_q) begin
             front_ram_write_address = init_addr_q;
             front_ram_write_data = 32'h0;
@@ -812,7 +836,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             u_ram_write_data = cfg_u_init_q16;
             u_ram_write_enable = 1'b1;
             w_ram_write_address = init_addr_q;
-            w_ram_write_data = ((cfg_w_max_q8) & 72'hffffffffffffffffff) | (((cfg_w_max_q8) & 72'hffffffffffffffffff) << 32);
+            w_ram_write_data = {40'd0, cfg_w_max_q8} | ({40'd0, cfg_w_max_q8} << 32);
             w_ram_write_enable = 1'b1;
         end
     end
@@ -820,6 +844,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 endmodule // cc_hpcc
 
 module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+    // Rust: ResultFifo, hdl/src/prim/result_fifo.rs:23
 
     // Module arguments
     input wire  clock;
@@ -888,6 +913,9 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         ram_write_address = wr_q;
         ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
+        // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
+        // output in the block that also reads m_axis_tready as a combinational loop
+        // (UNOPTFLAT) when the consumer's tready depends on tdata.
         m_axis_tdata = 32'h0;
         if (count_q != 32'h0) begin
             m_axis_tdata = ram_read_data;
@@ -932,6 +960,7 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
 endmodule // cc_hpcc_results
 
 module cc_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -983,6 +1012,7 @@ module cc_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
 endmodule // cc_hpcc_rt_mul
 
 module cc_hpcc_w_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1034,6 +1064,7 @@ module cc_hpcc_w_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,ou
 endmodule // cc_hpcc_w_mul
 
 module cc_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+    // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
 
     // Module arguments
     input wire  clock;
@@ -1100,6 +1131,7 @@ module cc_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo
 endmodule // cc_hpcc_r_div
 
 module cc_hpcc_u_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1151,6 +1183,7 @@ module cc_hpcc_u_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,ou
 endmodule // cc_hpcc_u_mul
 
 module cc_hpcc_wt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;

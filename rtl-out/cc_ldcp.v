@@ -6,6 +6,7 @@
 `default_nettype none
 
 module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gamma_shift,cfg_iw,cfg_max_cw_q16,cfg_fast_start,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
+    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:59
 
     // Module arguments
     input wire  clock;
@@ -356,22 +357,25 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         div_reset = reset;
         win_mul_reset = reset;
         rate_mul_reset = reset;
+        // cc_ldcp.rs:214: Clamps and the windows the fast start sets (transition 2 and loss).
         g17 = 32'h10000;
         ones17 = 32'hffff;
         gamma = ((g17 >> cfg_gamma_shift) & 32'hffffffff);
+        // cc_ldcp.rs:218: gamma = 2^gbits in UQ16.16.
         c16 = 32'h10;
-        gbits = c16 - ((cfg_gamma_shift) & 5'h1f);
+        gbits = c16 - {1'd0, cfg_gamma_shift};
         fs_cfg = 32'h0;
         if (cfg_fast_start) begin
             fs_cfg = 32'h1;
         end
-        cw_iw = ((cfg_iw) & 32'hffffffff) << 16;
+        cw_iw = {16'd0, cfg_iw} << 16;
         if (cw_iw > cfg_max_cw_q16) begin
             cw_iw = cfg_max_cw_q16;
         end
-        if ((((cfg_iw) & 32'hffffffff) << 16) < gamma) begin
+        if (({16'd0, cfg_iw} << 16) < gamma) begin
             cw_iw = gamma;
         end
+        // cc_ldcp.rs:233: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         intake_s_axis_event_tdata = s_axis_event_tdata;
         intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
@@ -380,21 +384,23 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         ram_read_address = intake_issue_data[0+:10];
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
+        // cc_ldcp.rs:243: ---- B: the flow's state word (sim::layout::LDCP_STATE).
         st = ram_read_data;
         now_m = st[50+:64];
         if (e0_q[64+:64] > st[50+:64]) begin
             now_m = e0_q[64+:64];
         end
+        // cc_ldcp.rs:249: `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
         n0 = e0_q[32+:16];
         if (e0_q[48+:16] != 32'h0) begin
             n0 = 32'hffff;
         end
         needed = cfg_iw - st[34+:16];
-        cw_loss = ((st[34+:16]) & 32'hffffffff) << 16;
-        if ((((st[34+:16]) & 32'hffffffff) << 16) > cfg_max_cw_q16) begin
+        cw_loss = {16'd0, st[34+:16]} << 16;
+        if (({16'd0, st[34+:16]} << 16) > cfg_max_cw_q16) begin
             cw_loss = cfg_max_cw_q16;
         end
-        if ((((st[34+:16]) & 32'hffffffff) << 16) < gamma) begin
+        if (({16'd0, st[34+:16]} << 16) < gamma) begin
             cw_loss = gamma;
         end
         kind = e0_q[16+:2];
@@ -447,13 +453,15 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (kind == LDCP_TIMER) begin
             tmr = 32'h1;
         end
+        // cc_ldcp.rs:312: max(a, b) >= t as two compares side by side, not one after the other.
         due = 32'h0;
         if ((e0_q[64+:64] >= st[114+:64]) | (st[50+:64] >= st[114+:64])) begin
             due = 32'h1;
         end
-        flags = ((kind) & 10'h3ff) | (((e0_q[18+:1]) & 10'h3ff) << 2) | (((b_stable) & 10'h3ff) << 3) | (((b_rearm) & 10'h3ff) << 4) | (((tmr) & 10'h3ff) << 5) | (((b_fs) & 10'h3ff) << 6) | (((b_armed) & 10'h3ff) << 7) | (((due) & 10'h3ff) << 8);
-        bs_d = ((e0_q[0+:16]) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((flags) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 16) | (((b_n) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((b_fsa) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 42) | (((b_cw) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 58) | (((b_now) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 90) | (((b_tick) & 218'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 154);
+        flags = {8'd0, kind} | ({9'd0, e0_q[18+:1]} << 2) | ({9'd0, b_stable} << 3) | ({9'd0, b_rearm} << 4) | ({9'd0, tmr} << 5) | ({9'd0, b_fs} << 6) | ({9'd0, b_armed} << 7) | ({9'd0, due} << 8);
+        bs_d = {202'd0, e0_q[0+:16]} | ({208'd0, flags} << 16) | ({202'd0, b_n} << 26) | ({202'd0, b_fsa} << 42) | ({186'd0, b_cw} << 58) | ({154'd0, b_now} << 90) | ({154'd0, b_tick} << 154);
         b_valid_d = e0_valid_q & ~reset;
+        // cc_ldcp.rs:336: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
         n1 = bs_q[26+:16];
         cw1 = bs_q[58+:32];
         c1_sub_d = bs_q[19] & (cw1 < 32'h10000);
@@ -470,8 +478,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         c1_d = bs_q;
         c1_valid_d = b_valid_q & ~reset;
+        // cc_ldcp.rs:355: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
         steps = c1_q[26+:16];
-        if (((c1_q[26+:16]) & 17'h1ffff) > c1_k_q) begin
+        if ({1'd0, c1_q[26+:16]} > c1_k_q) begin
             steps = c1_k_q[0+:16];
         end
         c2_steps_d = steps;
@@ -486,10 +495,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_cwa_d = c1_cwa_q;
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
+        // cc_ldcp.rs:373: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
         ece3 = c2_q[18];
         cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
-            cw_mid = c2_q[58+:32] + ((((c2_steps_q) & 32'hffffffff) << 16) >> cfg_gamma_shift);
+            cw_mid = c2_q[58+:32] + (({16'd0, c2_steps_q} << 16) >> cfg_gamma_shift);
             if (ece3) begin
                 cw_mid = c2_cwa_q;
             end
@@ -505,8 +515,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             ab_mul_in_b = cfg_beta_q16;
         end
         ab_mul_in_tag = 32'h0;
-        d1_in_data = ((c2_q) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_mid) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 218) | (((eq2) & 251'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 250);
-        dec = ((d1_out_data[218+:32]) & 34'h3ffffffff) - ((ab_mul_out_prod) & 34'h3ffffffff);
+        d1_in_data = {33'd0, c2_q} | ({219'd0, cw_mid} << 218) | ({250'd0, eq2} << 250);
+        // cc_ldcp.rs:398: ---- E1: eq. 2 decrease, saturating at 0.
+        dec = {2'd0, d1_out_data[218+:32]} - {1'd0, ab_mul_out_prod};
         e1_cwpre_d = d1_out_data[218+:32];
         if (d1_out_data[250] & d1_out_data[18]) begin
             e1_cwpre_d = dec[0+:32];
@@ -517,6 +528,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         e1_d = d1_out_data;
         e1_prod_d = ab_mul_out_prod;
         e1_valid_d = ab_mul_out_valid & ~reset;
+        // cc_ldcp.rs:412: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
+        // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
+        // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         cw_s = e1_cwpre_q;
         if (e1_q[19]) begin
             if (e1_cwpre_q > cfg_max_cw_q16) begin
@@ -529,24 +543,25 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         cw_m1 = cw_s[0+:16] - 32'h1;
         eq2inc = e1_q[250] & ~e1_q[18];
         div_in_valid = e1_valid_q;
-        div_in_num = (((cfg_rtt_ns) & 49'h1ffffffffffff) << 16) | ((cw_m1) & 49'h1ffffffffffff);
+        div_in_num = ({17'd0, cfg_rtt_ns} << 16) | {33'd0, cw_m1};
         div_in_den = cw_s;
         if (eq2inc) begin
-            div_in_num = ((e1_prod_q) & 49'h1ffffffffffff) << 16;
+            div_in_num = {16'd0, e1_prod_q} << 16;
             div_in_den = e1_q[218+:32];
         end
         div_in_tag = 32'h0;
-        d2_in_data = ((e1_q) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((cw_s) & 283'h7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 251);
+        d2_in_data = {32'd0, e1_q} | ({251'd0, cw_s} << 251);
+        // cc_ldcp.rs:438: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
         q_sat = div_out_quo[0+:32];
         if (div_out_quo[32+:11] != 32'h0) begin
             q_sat = 64'hffffffff;
         end
-        f1_sum_d = ((d2_out_data[218+:32]) & 33'h1ffffffff) + ((q_sat) & 33'h1ffffffff);
-        p = ((div_out_quo) & 64'hffffffffffffffff);
+        f1_sum_d = {1'd0, d2_out_data[218+:32]} + {1'd0, q_sat};
+        p = {21'd0, div_out_quo};
         if (~|div_out_quo) begin
             p = 32'h1;
         end
-        tsum = ((d2_out_data[90+:64]) & 65'h1ffffffffffffffff) + ((p) & 65'h1ffffffffffffffff);
+        tsum = {1'd0, d2_out_data[90+:64]} + {1'd0, p};
         f1_tsum_d = tsum[0+:64];
         if (tsum[64]) begin
             f1_tsum_d = 64'hffffffffffffffff;
@@ -554,6 +569,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = ~(d2_out_data[250] & ~d2_out_data[18]) & ~d2_out_data[22] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
+        // cc_ldcp.rs:461: ---- F2: final cw, timer arm or grant, state write.
         cw_sum = f1_sum_q[0+:32];
         if (f1_sum_q[32]) begin
             cw_sum = 64'hffffffff;
@@ -606,6 +622,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         ram_write_address = f1_q[0+:10];
         ram_write_data = new_state;
         ram_write_enable = f1_valid_q;
+        // cc_ldcp.rs:513: ---- O: window and rate of the new cw. d3: flow[15:0] kind[17:16] grant[18] fs[19]
+        // armed[20] fs_acked[36:21] cw[68:37] tick[132:69].
         win_mul_in_valid = f1_valid_q;
         win_mul_in_a = cw_new;
         win_mul_in_b = cfg_mss;
@@ -614,14 +632,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         rate_mul_in_a = cw_new;
         rate_mul_in_b = cfg_rate_mul;
         rate_mul_in_tag = 32'h0;
-        d3_in_data = ((f1_q[0+:18]) & 133'h1fffffffffffffffffffffffffffffffff) | (((grant) & 133'h1fffffffffffffffffffffffffffffffff) << 18) | (((f1_q[22+:1]) & 133'h1fffffffffffffffffffffffffffffffff) << 19) | (((armed) & 133'h1fffffffffffffffffffffffffffffffff) << 20) | (((f1_q[42+:16]) & 133'h1fffffffffffffffffffffffffffffffff) << 21) | (((cw_new) & 133'h1fffffffffffffffffffffffffffffffff) << 37) | (((tick) & 133'h1fffffffffffffffffffffffffffffffff) << 69);
+        d3_in_data = {115'd0, f1_q[0+:18]} | ({132'd0, grant} << 18) | ({132'd0, f1_q[22+:1]} << 19) | ({132'd0, armed} << 20) | ({117'd0, f1_q[42+:16]} << 21) | ({101'd0, cw_new} << 37) | ({69'd0, tick} << 69);
         win = win_mul_out_prod[16+:32];
         if (win_mul_out_prod[48+:16] != 32'h0) begin
             win = 64'hffffffff;
         end
-        rate = ((rate_mul_out_prod[32+:48]) & 49'h1ffffffffffff) + ((rate_mul_out_prod[31+:1]) & 49'h1ffffffffffff);
-        if (rate > ((cfg_line_q16) & 49'h1ffffffffffff)) begin
-            rate = ((cfg_line_q16) & 49'h1ffffffffffff);
+        rate = {1'd0, rate_mul_out_prod[32+:48]} + {48'd0, rate_mul_out_prod[31+:1]};
+        if (rate > {17'd0, cfg_line_q16}) begin
+            rate = {17'd0, cfg_line_q16};
         end
         out_valid_d = win_mul_out_valid & ~reset;
         out_data_d = 32'h0;
@@ -635,6 +653,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_data_d[96+:32] = win;
         out_data_d[128+:32] = rate[0+:32];
         out_data_d[160+:64] = d3_out_data[69+:64];
+        // cc_ldcp.rs:552: ---- Result FIFO, credit counted from issue to read.
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;
@@ -642,9 +661,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
+        // cc_ldcp.rs:561: ---- Initialization writes: LdcpState::new.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
-            ram_write_data = ((fs_cfg) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) | (((cw_iw) & 178'h3ffffffffffffffffffffffffffffffffffffffffffff) << 2);
+            ram_write_data = {177'd0, fs_cfg} | ({146'd0, cw_iw} << 2);
             ram_write_enable = 1'b1;
         end
     end
@@ -652,6 +672,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
 endmodule // cc_ldcp
 
 module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+    // Rust: ResultFifo, hdl/src/prim/result_fifo.rs:23
 
     // Module arguments
     input wire  clock;
@@ -720,6 +741,9 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         ram_write_address = wr_q;
         ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
+        // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
+        // output in the block that also reads m_axis_tready as a combinational loop
+        // (UNOPTFLAT) when the consumer's tready depends on tdata.
         m_axis_tdata = 32'h0;
         if (count_q != 32'h0) begin
             m_axis_tdata = ram_read_data;
@@ -764,6 +788,7 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
 endmodule // cc_ldcp_results
 
 module cc_ldcp_d3(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -783,6 +808,7 @@ module cc_ldcp_d3(clock,in_data,out_data);
 endmodule // cc_ldcp_d3
 
 module cc_ldcp_rate_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -834,6 +860,7 @@ module cc_ldcp_rate_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
 endmodule // cc_ldcp_rate_mul
 
 module cc_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -885,6 +912,7 @@ module cc_ldcp_win_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,
 endmodule // cc_ldcp_win_mul
 
 module cc_ldcp_d2(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -904,6 +932,7 @@ module cc_ldcp_d2(clock,in_data,out_data);
 endmodule // cc_ldcp_d2
 
 module cc_ldcp_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+    // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
 
     // Module arguments
     input wire  clock;
@@ -970,6 +999,7 @@ module cc_ldcp_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,o
 endmodule // cc_ldcp_div
 
 module cc_ldcp_d1(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -989,6 +1019,7 @@ module cc_ldcp_d1(clock,in_data,out_data);
 endmodule // cc_ldcp_d1
 
 module cc_ldcp_ab_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;
@@ -1040,6 +1071,7 @@ module cc_ldcp_ab_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
 endmodule // cc_ldcp_ab_mul
 
 module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
+    // Rust: CcIntake, hdl/src/cc/cc_intake.rs:14
 
     // Module arguments
     input wire  clock;
@@ -1101,6 +1133,7 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
         park_reset = reset;
+        // cc_intake.rs:55: ---- Reset: every flow to its initial state, one per cycle.
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
             if (&sweep_addr_q) begin
@@ -1113,8 +1146,9 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         end
         init_busy = sweep_q;
         init_addr = sweep_addr_q;
+        // cc_intake.rs:69: ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         in_flow = s_axis_event_tdata[0+:16];
-        in_flow_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
+        in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;
@@ -1127,6 +1161,7 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
             bad_count_d = 32'h0;
         end
         stat_bad_flow = bad_count_q;
+        // cc_intake.rs:88: ---- Issue from the park while the datapath has credit.
         park_m_ready = ~reset & ~sweep_q & credit;
         issue = park_m_valid & park_m_ready;
         issue_data = park_m_data;

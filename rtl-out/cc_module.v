@@ -6,6 +6,7 @@
 `default_nettype none
 
 module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,cfg_hpcc_w_ai_q8,cfg_hpcc_w_min_q8,cfg_hpcc_w_max_q8,cfg_hpcc_u_init_q16,cfg_hpcc_inv_bt,cfg_hpcc_inv_b,cfg_hpcc_inv_t,cfg_hpcc_rate_mul,cfg_hpcc_line_q16,cfg_ldcp_rtt_ns,cfg_ldcp_mss,cfg_ldcp_alpha_q16,cfg_ldcp_beta_q16,cfg_ldcp_gamma_shift,cfg_ldcp_iw,cfg_ldcp_max_cw_q16,cfg_ldcp_fast_start,cfg_ldcp_rate_mul,cfg_ldcp_line_q16,cfg_dcqcn_line_q24,cfg_dcqcn_min_q24,cfg_dcqcn_ai_q24,cfg_dcqcn_hai_q24,cfg_dcqcn_g_shift,cfg_dcqcn_initial_alpha_q24,cfg_dcqcn_alpha_timer_ns,cfg_dcqcn_decay,cfg_dcqcn_min_cut_interval_ns,cfg_dcqcn_rate_increase_timer_ns,cfg_dcqcn_byte_counter_bytes,cfg_dcqcn_fast_recovery_times,cfg_dcqcn_win_mul,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_update_tdata,m_axis_update_tvalid,m_axis_update_tready,m_axis_feedback_tdata,m_axis_feedback_tvalid,m_axis_feedback_tready,stat_bad_flow,stat_unused);
+    // Rust: CcModule, hdl/src/cc/cc_module.rs:48
 
     // Module arguments
     input wire  clock;
@@ -305,6 +306,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         hpcc_reset = reset;
         ldcp_reset = reset;
         dcqcn_reset = reset;
+        // cc_module.rs:217: ---- Configuration, passed through.
         hpcc_cfg_t_ns = cfg_hpcc_t_ns;
         hpcc_cfg_eta_q16 = cfg_hpcc_eta_q16;
         hpcc_cfg_max_stage = cfg_hpcc_max_stage;
@@ -340,12 +342,14 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         dcqcn_cfg_byte_counter_bytes = cfg_dcqcn_byte_counter_bytes;
         dcqcn_cfg_fast_recovery_times = cfg_dcqcn_fast_recovery_times;
         dcqcn_cfg_win_mul = cfg_dcqcn_win_mul;
+        // cc_module.rs:254: ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
                 init_busy_d = 1'b0;
             end
         end
+        // cc_module.rs:262: ---- S1: the held event, its flow's algorithm, its engine.
         s1_flow = s1_data_q[0+:16];
         s1_type = s1_data_q[16+:4];
         s1_alg = alg_ram_read_data;
@@ -359,6 +363,8 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (s1_valid_q & unused) begin
             unused_cnt_d = unused_cnt_q + 32'h1;
         end
+        // cc_module.rs:281: Engine events from the held one (cc_event's fields into each engine's event word;
+        // cc_hpcc's seq, snd_nxt, now and hops sit at the same bits in both).
         h_event = 32'h0;
         h_event[0+:16] = s1_flow;
         h_event[16+:1] = route_h_rx;
@@ -373,7 +379,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         ldcp_s_axis_event_tdata[0+:16] = s1_flow;
         ldcp_s_axis_event_tdata[16+:2] = route_l_kind;
         ldcp_s_axis_event_tdata[18+:1] = s1_data_q[20+:1];
-        ldcp_s_axis_event_tdata[32+:32] = ((s1_data_q[480+:16]) & 32'hffffffff);
+        ldcp_s_axis_event_tdata[32+:32] = {16'd0, s1_data_q[480+:16]};
         ldcp_s_axis_event_tdata[64+:64] = s1_data_q[96+:64];
         dcqcn_s_axis_event_tdata = 32'h0;
         dcqcn_s_axis_event_tdata[0+:16] = s1_flow;
@@ -383,8 +389,9 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         hpcc_s_axis_event_tvalid = s1_valid_q & route_to_h;
         ldcp_s_axis_event_tvalid = s1_valid_q & route_to_l;
         dcqcn_s_axis_event_tvalid = s1_valid_q & route_to_d;
+        // cc_module.rs:310: ---- IN: accept into S1; bad flows are taken and dropped here.
         in_flow = s_axis_event_tdata[0+:16];
-        in_ok = ((in_flow[0+:10]) & 16'hffff) == in_flow;
+        in_ok = {6'd0, in_flow[0+:10]} == in_flow;
         s_axis_event_tready = ~reset & ~init_busy_q & s1_go;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         if (fire & ~in_ok) begin
@@ -394,10 +401,12 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
             s1_valid_d = fire & in_ok;
             s1_data_d = s_axis_event_tdata;
         end
+        // cc_module.rs:324: The alg RAM: read for the event entering S1, else re-read the held one's flow.
         alg_ram_read_address = s1_flow[0+:10];
         if (s1_go) begin
             alg_ram_read_address = in_flow[0+:10];
         end
+        // cc_module.rs:329: A create writes on its accepting edge; initialization writes 0 everywhere.
         alg_ram_write_address = in_flow[0+:10];
         alg_ram_write_data = s_axis_event_tdata[496+:2];
         alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[16+:4] == EV_CREATE);
@@ -408,11 +417,14 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         end
         stat_bad_flow = bad_cnt_q;
         stat_unused = unused_cnt_q;
+        // cc_module.rs:343: ---- OUT: results into the Update and feedback registers.
         h_res = hpcc_m_axis_result_tdata;
         l_res = ldcp_m_axis_result_tdata;
         d_res = dcqcn_m_axis_result_tdata;
         h_is_rx = h_res[19+:1];
         h_fb = h_res[18+:1];
+        // cc_module.rs:349: Each engine's result as an Update; rate = R, window = W >> 8 for HPCC (W is UQ24.8
+        // bytes). Rx-HPCC's W goes back as feedback.
         h_upd = 32'h0;
         h_upd[0+:32] = h_res[120+:32];
         h_upd[32+:32] = h_res[24+:32] >> 8;
@@ -518,6 +530,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
 endmodule // cc_module
 
 module cc_module_route(kind,alg,to_h,to_l,to_d,h_rx,h_init,l_kind,d_kind);
+    // Rust: CcModuleRoute, hdl/src/cc/cc_module_route.rs:19
 
     // Module arguments
     input wire  [3:0] kind;

@@ -6,6 +6,7 @@
 `default_nettype none
 
 module div_pipe_n10_d3_q6(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
+    // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
 
     // Module arguments
     input wire  clock;

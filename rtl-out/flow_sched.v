@@ -6,6 +6,7 @@
 `default_nettype none
 
 module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_update_tdata,s_axis_update_tvalid,s_axis_update_tready,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,s_axis_sleep_tdata,s_axis_sleep_tvalid,s_axis_sleep_tready,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
+    // Rust: FlowSched, hdl/src/sched/flow_sched.rs:25
 
     // Module arguments
     input wire  clock;
@@ -196,6 +197,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [11:0] cur_left_q = 12'h0;
 
     // Local signals
+    // flow_sched.rs:149: Burst FIFO and the expander turning a burst into single PktSends.
     reg  ctrl_fire;
     reg  ctrl_ok;
     reg  sleep_fire;
@@ -292,18 +294,23 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        // flow_sched.rs:77: Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
         now_q <= now_d;
         init_busy_q <= init_busy_d;
         init_addr_q <= init_addr_d;
+        // flow_sched.rs:87: Notify pipeline and its bypass of the last write.
         n1_valid_q <= n1_valid_d;
         n1_flow_q <= n1_flow_d;
         n1_bytes_q <= n1_bytes_d;
         nlw_valid_q <= nlw_valid_d;
         nlw_flow_q <= nlw_flow_d;
         nlw_value_q <= nlw_value_d;
+        // flow_sched.rs:94: Ring of created flows.
         ring_rd_q <= ring_rd_d;
         ring_wr_q <= ring_wr_d;
         ring_cnt_q <= ring_cnt_d;
+        // flow_sched.rs:98: Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
+        // and window room, S4 grants and writes. Each sK_pace merges the last write on entry.
         s0_valid_q <= s0_valid_d;
         s0_kind_q <= s0_kind_d;
         s0_flow_q <= s0_flow_d;
@@ -349,9 +356,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_shift_q <= s4_shift_d;
         s4_st_q <= s4_st_d;
         s4_ret_q <= s4_ret_d;
+        // flow_sched.rs:145: Last pace write, merged by every stage after the RAM read.
         lw_valid_q <= lw_valid_d;
         lw_flow_q <= lw_flow_d;
         lw_pace_q <= lw_pace_d;
+        // flow_sched.rs:149: Burst FIFO and the expander turning a burst into single PktSends.
         bf_rd_q <= bf_rd_d;
         bf_wr_q <= bf_wr_d;
         bf_cnt_q <= bf_cnt_d;
@@ -427,6 +436,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         cur_flow_d = cur_flow_q;
         cur_left_d = cur_left_q;
         now_d = now_q + 32'h1;
+        // flow_sched.rs:220: ---- Input handshakes. Ctrl has the config RAM port before Update.
         s_axis_ctrl_tready = ~reset & ~init_busy_q;
         s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
@@ -435,11 +445,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         u_flow = s_axis_update_tdata[64+:16];
         n_flow = s_axis_notify_tdata[32+:16];
         sl_flow = s_axis_sleep_tdata[0+:16];
-        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & (((c_flow[0+:10]) & 16'hffff) == c_flow);
+        ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & ({6'd0, c_flow[0+:10]} == c_flow);
         s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
-        sleep_ok = sleep_fire & (((sl_flow[0+:10]) & 16'hffff) == sl_flow);
-        upd_fire = s_axis_update_tvalid & s_axis_update_tready & (((u_flow[0+:10]) & 16'hffff) == u_flow);
+        sleep_ok = sleep_fire & ({6'd0, sl_flow[0+:10]} == sl_flow);
+        upd_fire = s_axis_update_tvalid & s_axis_update_tready & ({6'd0, u_flow[0+:10]} == u_flow);
+        // flow_sched.rs:242: ---- Config RAM: one write port shared by create and update. Its word is the low 64
+        // bits of either word: `rate` [31:0] and `window` [63:32] sit at the same bits in
+        // UPDATE and SCHED_CTRL (sim/src/layout.rs).
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
         cfg_ram_write_data = s_axis_update_tdata[0+:64];
@@ -451,8 +464,9 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
         end
+        // flow_sched.rs:256: ---- Notify: read acked at N0, add and write both copies at N1.
         acked_n_ram_read_address = n_flow[0+:10];
-        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & (((n_flow[0+:10]) & 16'hffff) == n_flow);
+        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & ({6'd0, n_flow[0+:10]} == n_flow);
         n1_flow_d = n_flow[0+:10];
         n1_bytes_d = s_axis_notify_tdata[0+:32];
         nlw_valid_d = n1_valid_q;
@@ -469,6 +483,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         acked_s_ram_write_enable = n1_valid_q;
         acked_s_ram_write_address = n1_flow_q;
         acked_s_ram_write_data = nlw_value_d;
+        // flow_sched.rs:277: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
+        // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
+        // write, so a visit's credit and clock never need the bypass. Idle and wake ops only
+        // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
+        // while the burst FIFO could overflow from ops in flight.
         pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & ((s0_kind_q == 32'h1) | (s0_kind_q == 32'h2))) & ~(s1_valid_q & ((s1_kind_q == 32'h1) | (s1_kind_q == 32'h2))) & ~(s2_valid_q & ((s2_kind_q == 32'h1) | (s2_kind_q == 32'h2))) & ~(s3_valid_q & ((s3_kind_q == 32'h1) | (s3_kind_q == 32'h2)));
         ring_ram_read_address = ring_rd_q;
         if (pop) begin
@@ -501,6 +520,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else begin
             s0_kind_d = 32'h0;
         end
+        // flow_sched.rs:319: ---- S0: the flow is known; read its state.
         s0_flow_eff = s0_flow_q;
         if (s0_kind_q == 32'h0) begin
             s0_flow_eff = ring_ram_read_data;
@@ -511,6 +531,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s1_valid_d = s0_valid_q;
         s1_kind_d = s0_kind_q;
         s1_flow_d = s0_flow_eff;
+        // flow_sched.rs:331: ---- S1: merge the write the RAM read missed; cycles since the last write.
         s1_pace = pace_ram_read_data;
         if (lw_valid_q & (lw_flow_q == s1_flow_q)) begin
             s1_pace = lw_pace_q;
@@ -528,25 +549,29 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_window_d = cfg_ram_read_data[32+:32];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
+        // flow_sched.rs:350: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
         s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
             s2_pace_f = lw_pace_q;
         end
         s3_p_hi_d = s2_rate_q[16+:16] * s2_e16_q;
         s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
+        // flow_sched.rs:357: Bytes in flight from the merged sent (an idle op may have just returned a packet);
+        // a write landing after this (S3, S4) is not seen: the model samples sent here too.
         inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[31]) begin
             s3_inflight_d = 32'h0;
         end
+        // flow_sched.rs:364: The flow's packet size, or the configured one.
         shift = s2_pace_f[115+:4];
         if (shift == 32'h0) begin
             shift = cfg_pkt_shift;
         end
-        st = ((shift) & 6'h3f) + 32'h10;
+        st = {2'd0, shift} + 32'h10;
         s3_st_d = st;
         s3_shift_d = shift;
-        s3_cap_d = ((cfg_max_burst) & 48'hffffffffffff) << st;
+        s3_cap_d = {36'd0, cfg_max_burst} << st;
         s3_valid_d = s2_valid_q;
         s3_kind_d = s2_kind_q;
         s3_flow_d = s2_flow_q;
@@ -554,22 +579,28 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_window_d = s2_window_q;
         s3_acked_d = s2_acked_q;
         s3_now_d = s2_now_q;
+        // flow_sched.rs:381: ---- S3: credit (capped) and window room, each as a packet count.
         s3_pace_f = s3_pace_q;
         if (lw_valid_q & (lw_flow_q == s3_flow_q)) begin
             s3_pace_f = lw_pace_q;
         end
-        sum = ((s3_pace_q[0+:48]) & 49'h1ffffffffffff) + (((s3_p_hi_q) & 49'h1ffffffffffff) << 16) + ((s3_p_lo_q) & 49'h1ffffffffffff);
+        sum = {1'd0, s3_pace_q[0+:48]} + ({17'd0, s3_p_hi_q} << 16) + {17'd0, s3_p_lo_q};
         c1 = sum[0+:48];
-        if (sum > ((s3_cap_q) & 49'h1ffffffffffff)) begin
+        if (sum > {1'd0, s3_cap_q}) begin
             c1 = s3_cap_q;
         end
         s4_c1_d = c1;
+        // flow_sched.rs:394: c1 <= cap = max_burst << st, so the packet count fits 12 bits.
         s4_n_c_d = c1[(s3_st_q)+:(12)];
+        // flow_sched.rs:396: Window room in packets, rounded up: a flow may send while in flight < window, as the
+        // HPCC reference simulator does (bound when in flight >= W), so a window below one
+        // packet still lets one packet out when nothing is in flight.
         pkt = ((32'h1) & 32'hffffffff) << s3_shift_q;
-        room = ((s3_window_q) & 33'h1ffffffff) - ((s3_inflight_q) & 33'h1ffffffff);
-        room_up = ((room[0+:32]) & 33'h1ffffffff) + ((pkt - 32'h1) & 33'h1ffffffff);
+        room = {1'd0, s3_window_q} - {1'd0, s3_inflight_q};
+        room_up = {1'd0, room[0+:32]} + ((pkt - 32'h1) & 33'h1ffffffff);
         n_w_full = room_up >> s3_shift_q;
         s4_n_w_d = n_w_full[0+:12];
+        // flow_sched.rs:406: Idle: the packet returned, at most what is in flight (sent never passes acked).
         s4_ret_d = pkt;
         if (s3_inflight_q < pkt) begin
             s4_ret_d = s3_inflight_q;
@@ -588,6 +619,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_now_d = s3_now_q;
         s4_shift_d = s3_shift_q;
         s4_st_d = s3_st_q;
+        // flow_sched.rs:426: ---- S4: grant, write back, queue the burst.
         pace = s4_pace_q;
         if (lw_valid_q & (lw_flow_q == s4_flow_q)) begin
             pace = lw_pace_q;
@@ -596,8 +628,9 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (s4_n_w_q < s4_n_c_q) begin
             n = s4_n_w_q;
         end
-        c2 = s4_c1_q - (((n) & 48'hffffffffffff) << s4_st_q);
-        sent2 = pace[80+:32] + (((n) & 32'hffffffff) << s4_shift_q);
+        // flow_sched.rs:435: Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
+        c2 = s4_c1_q - ({36'd0, n} << s4_st_q);
+        sent2 = pace[80+:32] + ({20'd0, n} << s4_shift_q);
         sent3 = pace[80+:32] - s4_ret_q;
         woke = (pace & ~(1 << (32'h72)) | ((1'b0) << (32'h72)));
         ring_push = 1'b0;
@@ -605,7 +638,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         new_pace = pace;
         if (s4_kind_q == 32'h0) begin
             if (pace[112] & ~pace[114]) begin
-                new_pace = ((c2) & 119'h7fffffffffffffffffffffffffffff) | (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((sent2) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((pace[115+:4]) & 119'h7fffffffffffffffffffffffffffff) << 115);
+                new_pace = {71'd0, c2} | ({87'd0, s4_now_q} << 48) | ({87'd0, sent2} << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | ({115'd0, pace[115+:4]} << 115);
                 ring_push = s4_valid_q;
                 burst_push = s4_valid_q & (n != 32'h0);
             end
@@ -614,14 +647,14 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             end
         end
         else if (s4_kind_q == 32'h1) begin
-            new_pace = (((s4_now_q) & 119'h7fffffffffffffffffffffffffffff) << 48) | (((s4_acked_q) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((s4_cshift_q) & 119'h7fffffffffffffffffffffffffffff) << 115);
+            new_pace = ({87'd0, s4_now_q} << 48) | ({87'd0, s4_acked_q} << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | ({115'd0, s4_cshift_q} << 115);
             ring_push = s4_valid_q & ~pace[113];
         end
         else if (s4_kind_q == 32'h2) begin
             new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
         end
         else if (s4_kind_q == 32'h3) begin
-            new_pace = ((pace[0+:80]) & 119'h7fffffffffffffffffffffffffffff) | (((sent3) & 119'h7fffffffffffffffffffffffffffff) << 80) | (((pace[112+:2]) & 119'h7fffffffffffffffffffffffffffff) << 112) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 114) | (((pace[115+:4]) & 119'h7fffffffffffffffffffffffffffff) << 115);
+            new_pace = {39'd0, pace[0+:80]} | ({87'd0, sent3} << 80) | ({117'd0, pace[112+:2]} << 112) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 114) | ({115'd0, pace[115+:4]} << 115);
         end
         else begin
             new_pace = woke;
@@ -648,6 +681,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~ring_push & pop) begin
             ring_cnt_d = ring_cnt_q - 32'h1;
         end
+        // flow_sched.rs:499: ---- Burst FIFO and expander.
         burst_flow_ram_write_enable = burst_push;
         burst_flow_ram_write_address = bf_wr_q;
         burst_flow_ram_write_data = s4_flow_q;
@@ -657,7 +691,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         burst_n_ram_write_data = n;
         burst_n_ram_read_address = bf_rd_q;
         m_axis_pktsend_tvalid = cur_left_q != 32'h0;
-        m_axis_pktsend_tdata = ((cur_flow_q) & 16'hffff);
+        m_axis_pktsend_tdata = {6'd0, cur_flow_q};
         fire = (cur_left_q != 32'h0) & m_axis_pktsend_tready;
         load = (bf_cnt_q != 32'h0) & ((cur_left_q == 32'h0) | ((cur_left_q == 32'h1) & fire));
         if (load) begin
@@ -677,6 +711,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~burst_push & load) begin
             bf_cnt_d = bf_cnt_q - 32'h1;
         end
+        // flow_sched.rs:530: ---- RAM clearing after reset: every RAM is zero before the first op.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
@@ -720,6 +755,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 endmodule // flow_sched
 
 module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -753,6 +789,7 @@ module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,
 endmodule // flow_sched_burst_n_ram
 
 module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;

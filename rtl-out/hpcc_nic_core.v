@@ -6,6 +6,7 @@
 `default_nettype none
 
 module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:178
 
     // Module arguments
     input wire  clock;
@@ -663,19 +664,26 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] t1_cmds_q = 32'h0;
 
     // Local signals
+    // hpcc_nic_core.rs:301: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+    // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
     reg  nt_take;
     reg  [31:0] nt_bytes;
+    // hpcc_nic_core.rs:318: Registers of those blocks' configuration.
     reg  [511:0] tm_word;
     reg  [511:0] ev5_word;
     reg  [511:0] mg_word;
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
+    // hpcc_nic_core.rs:334: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+    // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
+    // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
     reg  m_offer;
     reg  m_go;
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
+    // hpcc_nic_core.rs:359: Combinational.
     reg  [23:0] wr_una;
     reg  wr_ok;
     reg  [16:0] frac_sum;
@@ -1029,6 +1037,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        // hpcc_nic_core.rs:286: Registers.
         ns_q16_q <= ns_q16_d;
         sched_cfg_q <= sched_cfg_d;
         stat_sel_q <= stat_sel_d;
@@ -1123,22 +1132,32 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ccr_64_q <= ccr_64_d;
         cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
+        // hpcc_nic_core.rs:294: Time base.
         now_frac_q <= now_frac_d;
         now_ns_q <= now_ns_d;
+        // hpcc_nic_core.rs:301: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+        // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
+        // hpcc_nic_core.rs:318: Registers of those blocks' configuration.
         tm_gap_q <= tm_gap_d;
         rto_cfg_q <= rto_cfg_d;
         tx_thr_q <= tx_thr_d;
         cnp_gap_q <= cnp_gap_d;
+        // hpcc_nic_core.rs:334: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+        // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
+        // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
         m_valid_q <= m_valid_d;
         m_data_q <= m_data_d;
         merge_cfg_q <= merge_cfg_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
+        // hpcc_nic_core.rs:347: After reset the table is cleared, one entry per cycle; commands and events wait.
         sweep_q <= sweep_d;
         sweep_addr_q <= sweep_addr_d;
+        // hpcc_nic_core.rs:350: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
+        // a READ), the last entry written (forwarded).
         t1_valid_q <= t1_valid_d;
         t1_flow_q <= t1_flow_d;
         t1_seq_q <= t1_seq_d;
@@ -1276,6 +1295,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         feedback_reset = reset;
         cpl_reset = reset;
         seq_reset = reset;
+        // hpcc_nic_core.rs:539: ---- AXI4-Lite.
         axil_s_axil_awaddr = s_axil_awaddr;
         axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
@@ -1293,6 +1313,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         s_axil_rresp = axil_s_axil_rresp;
         s_axil_rvalid = axil_s_axil_rvalid;
         axil_s_axil_rready = s_axil_rready;
+        // hpcc_nic_core.rs:558: ---- DMA and MAC streams: nic_datapath's, passed through.
         m_axis_dma_rd_tdata = dp_m_axis_dma_rd_tdata;
         m_axis_dma_rd_tvalid = dp_m_axis_dma_rd_tvalid;
         dp_m_axis_dma_rd_tready = m_axis_dma_rd_tready;
@@ -1321,6 +1342,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_tlast = s_axis_rx_tlast;
         dp_s_axis_rx_tuser = s_axis_rx_tuser;
         s_axis_rx_tready = dp_s_axis_rx_tready;
+        // hpcc_nic_core.rs:588: ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
@@ -1627,6 +1649,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 ccr_64_d = axil_wr_data;
             end
         end
+        // hpcc_nic_core.rs:648: ---- Register reads.
         axil_rd_data = 32'h0;
         axil_rd_err = 1'b0;
         dp_stat_rx_pipe_addr = stat_sel_q[0+:5];
@@ -2022,12 +2045,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             axil_rd_err = 1'b1;
         end
-        frac_sum = ((now_frac_q) & 17'h1ffff) + ((ns_q16_q[0+:16]) & 17'h1ffff);
+        frac_sum = {1'd0, now_frac_q} + {1'd0, ns_q16_q[0+:16]};
+        // hpcc_nic_core.rs:747: ---- Time base: now_ns += ns per cycle (UQ16.16), the fraction carried.
         now_frac_d = frac_sum[0+:16];
-        now_ns_d = now_ns_q + ((ns_q16_q[16+:16]) & 64'hffffffffffffffff) + ((frac_sum[16+:1]) & 64'hffffffffffffffff);
+        now_ns_d = now_ns_q + {48'd0, ns_q16_q[16+:16]} + {63'd0, frac_sum[16+:1]};
         dp_now_ns = now_ns_q;
+        // hpcc_nic_core.rs:756: ---- Configuration of the blocks.
         sched_cfg_pkt_shift = sched_cfg_q[0+:4];
         sched_cfg_max_burst = sched_cfg_q[16+:12];
+        // hpcc_nic_core.rs:759: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
         dp_cfg_cnp_interval_ns = cnp_gap_q;
         cc_cfg_hpcc_t_ns = ccr_0_q;
@@ -2037,8 +2063,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_cfg_hpcc_w_min_q8 = ccr_4_q;
         cc_cfg_hpcc_w_max_q8 = ccr_5_q;
         cc_cfg_hpcc_u_init_q16 = ccr_6_q[0+:24];
-        cc_cfg_hpcc_inv_bt = ((ccr_7_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_8_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_9_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_10_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_11_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_12_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_13_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_14_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224);
-        cc_cfg_hpcc_inv_b = ((ccr_15_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_16_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_17_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_18_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_19_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_20_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_21_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_22_q) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224);
+        cc_cfg_hpcc_inv_bt = {224'd0, ccr_7_q} | ({224'd0, ccr_8_q} << 32) | ({224'd0, ccr_9_q} << 64) | ({224'd0, ccr_10_q} << 96) | ({224'd0, ccr_11_q} << 128) | ({224'd0, ccr_12_q} << 160) | ({224'd0, ccr_13_q} << 192) | ({224'd0, ccr_14_q} << 224);
+        cc_cfg_hpcc_inv_b = {224'd0, ccr_15_q} | ({224'd0, ccr_16_q} << 32) | ({224'd0, ccr_17_q} << 64) | ({224'd0, ccr_18_q} << 96) | ({224'd0, ccr_19_q} << 128) | ({224'd0, ccr_20_q} << 160) | ({224'd0, ccr_21_q} << 192) | ({224'd0, ccr_22_q} << 224);
         cc_cfg_hpcc_inv_t = ccr_23_q;
         cc_cfg_hpcc_rate_mul = ccr_24_q;
         cc_cfg_hpcc_line_q16 = ccr_25_q;
@@ -2050,27 +2076,34 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_cfg_ldcp_iw = ccr_31_q[0+:16];
         cc_cfg_ldcp_max_cw_q16 = ccr_32_q;
         cc_cfg_ldcp_fast_start = ccr_33_q[0];
-        cc_cfg_ldcp_rate_mul = ((ccr_34_q) & 48'hffffffffffff) | (((ccr_35_q[0+:16]) & 48'hffffffffffff) << 32);
+        cc_cfg_ldcp_rate_mul = {16'd0, ccr_34_q} | ({32'd0, ccr_35_q[0+:16]} << 32);
         cc_cfg_ldcp_line_q16 = ccr_36_q;
-        cc_cfg_dcqcn_line_q24 = ((ccr_37_q) & 40'hffffffffff) | (((ccr_38_q[0+:8]) & 40'hffffffffff) << 32);
-        cc_cfg_dcqcn_min_q24 = ((ccr_39_q) & 40'hffffffffff) | (((ccr_40_q[0+:8]) & 40'hffffffffff) << 32);
-        cc_cfg_dcqcn_ai_q24 = ((ccr_41_q) & 40'hffffffffff) | (((ccr_42_q[0+:8]) & 40'hffffffffff) << 32);
-        cc_cfg_dcqcn_hai_q24 = ((ccr_43_q) & 40'hffffffffff) | (((ccr_44_q[0+:8]) & 40'hffffffffff) << 32);
+        cc_cfg_dcqcn_line_q24 = {8'd0, ccr_37_q} | ({32'd0, ccr_38_q[0+:8]} << 32);
+        cc_cfg_dcqcn_min_q24 = {8'd0, ccr_39_q} | ({32'd0, ccr_40_q[0+:8]} << 32);
+        cc_cfg_dcqcn_ai_q24 = {8'd0, ccr_41_q} | ({32'd0, ccr_42_q[0+:8]} << 32);
+        cc_cfg_dcqcn_hai_q24 = {8'd0, ccr_43_q} | ({32'd0, ccr_44_q[0+:8]} << 32);
         cc_cfg_dcqcn_g_shift = ccr_45_q[0+:5];
         cc_cfg_dcqcn_initial_alpha_q24 = ccr_46_q[0+:25];
         cc_cfg_dcqcn_alpha_timer_ns = ccr_47_q;
-        cc_cfg_dcqcn_decay = ((ccr_48_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((ccr_49_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((ccr_50_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((ccr_51_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((ccr_52_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((ccr_53_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((ccr_54_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((ccr_55_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((ccr_56_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((ccr_57_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((ccr_58_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((ccr_59_q) & 384'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352);
+        cc_cfg_dcqcn_decay = {352'd0, ccr_48_q} | ({352'd0, ccr_49_q} << 32) | ({352'd0, ccr_50_q} << 64) | ({352'd0, ccr_51_q} << 96) | ({352'd0, ccr_52_q} << 128) | ({352'd0, ccr_53_q} << 160) | ({352'd0, ccr_54_q} << 192) | ({352'd0, ccr_55_q} << 224) | ({352'd0, ccr_56_q} << 256) | ({352'd0, ccr_57_q} << 288) | ({352'd0, ccr_58_q} << 320) | ({352'd0, ccr_59_q} << 352);
         cc_cfg_dcqcn_min_cut_interval_ns = ccr_60_q;
         cc_cfg_dcqcn_rate_increase_timer_ns = ccr_61_q;
         cc_cfg_dcqcn_byte_counter_bytes = ccr_62_q;
         cc_cfg_dcqcn_fast_recovery_times = ccr_63_q[0+:8];
         cc_cfg_dcqcn_win_mul = ccr_64_q;
+        // hpcc_nic_core.rs:828: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
         dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
         dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
         sched_m_axis_pktsend_tready = dp_s_axis_pktsend_tready;
+        // hpcc_nic_core.rs:833: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
         sched_s_axis_sleep_tdata = dp_m_axis_sleep_tdata;
         sched_s_axis_sleep_tvalid = dp_m_axis_sleep_tvalid;
         dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
+        // hpcc_nic_core.rs:838: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
+        // flow's packet size in flow_sched). One register; the RAM reads the flow as the
+        // register takes it and keeps reading it while the register holds.
         nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
         dp_m_axis_notify_tready = ~nt_valid_q | sched_s_axis_notify_tready;
         shifts_read_address = nt_flow_q[0+:10];
@@ -2085,7 +2118,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         sched_s_axis_notify_tvalid = nt_valid_q;
         nt_bytes = nt_pkts_q << shifts_read_data;
-        sched_s_axis_notify_tdata = ((nt_bytes) & 48'hffffffffffff) | (((nt_flow_q) & 48'hffffffffffff) << 32);
+        sched_s_axis_notify_tdata = {16'd0, nt_bytes} | ({32'd0, nt_flow_q} << 32);
+        // hpcc_nic_core.rs:856: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -2095,17 +2129,22 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
+        // hpcc_nic_core.rs:866: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // datapath's gate for the flow's next ACK / NAK, which carries it.
         dp_s_axis_feedback_tdata = cc_m_axis_feedback_tdata;
         dp_s_axis_feedback_tvalid = cc_m_axis_feedback_tvalid;
         cc_m_axis_feedback_tready = dp_s_axis_feedback_tready;
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
+        // hpcc_nic_core.rs:875: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // internal ones, through every block. Its control words are the argument words with op
+        // and flow filled in.
         seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == REG_CMD);
         seq_cmd_data = axil_wr_data;
-        tx_word = ((args_0_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((args_1_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32) | (((args_2_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((args_3_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 96) | (((args_4_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((args_5_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 160) | (((args_6_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((args_7_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 224) | (((args_8_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256) | (((args_9_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 288) | (((args_10_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 320) | (((args_11_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 352) | (((args_12_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 384) | (((args_13_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 416) | (((args_14_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 448) | (((args_15_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 480);
+        tx_word = {480'd0, args_0_q} | ({480'd0, args_1_q} << 32) | ({480'd0, args_2_q} << 64) | ({480'd0, args_3_q} << 96) | ({480'd0, args_4_q} << 128) | ({480'd0, args_5_q} << 160) | ({480'd0, args_6_q} << 192) | ({480'd0, args_7_q} << 224) | ({480'd0, args_8_q} << 256) | ({480'd0, args_9_q} << 288) | ({480'd0, args_10_q} << 320) | ({480'd0, args_11_q} << 352) | ({480'd0, args_12_q} << 384) | ({480'd0, args_13_q} << 416) | ({480'd0, args_14_q} << 448) | ({480'd0, args_15_q} << 480);
         seq_tx_word = tx_word;
-        seq_rx_word = ((args_16_q) & 128'hffffffffffffffffffffffffffffffff) | (((args_17_q) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((args_18_q) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((args_19_q) & 128'hffffffffffffffffffffffffffffffff) << 96);
+        seq_rx_word = {96'd0, args_16_q} | ({96'd0, args_17_q} << 32) | ({96'd0, args_18_q} << 64) | ({96'd0, args_19_q} << 96);
         seq_rate = args_20_q;
         seq_window = args_21_q;
         seq_alg = args_22_q[0+:2];
@@ -2130,6 +2169,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_ctrl_tdata = seq_rx_ctrl_tdata;
         dp_s_axis_rx_ctrl_tvalid = seq_rx_ctrl_tvalid;
         seq_rx_ctrl_tready = dp_s_axis_rx_ctrl_tready;
+        // hpcc_nic_core.rs:925: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -2138,6 +2178,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
         seq_probe_tready = dp_s_axis_probe_tready;
+        // hpcc_nic_core.rs:935: ---- Flow table: one read port (the sequencer's flow while it holds the events,
+        // else the event's flow), one write port (the sequencer's write, else the tracker's).
+        // The sequencer holds the events (and takes the table's read port) while it reads,
+        // checks and writes an entry or offers a create event; the tracker holds them while a
+        // completion waits, or a READ's completion waits for its payload.
         cmd_hold = seq_hold | sweep_q;
         hold = cmd_hold | cpl_full | cpl_read_wait | feedback_busy;
         ev_flow = dp_m_axis_event_tdata[0+:16];
@@ -2153,6 +2198,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             t1_entry = flows_read_data;
         end
+        // hpcc_nic_core.rs:954: The table's one write (and the forwarded copy): the tracker's by default (every ACK
+        // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
+        // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
         wr_en = 1'b0;
         wr_flow = t1_flow_q;
         wr_entry = t1_entry;
@@ -2163,12 +2211,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             wr_entry = seq_ft_entry;
             wr_una = seq_ft_una;
         end
+        // hpcc_nic_core.rs:968: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
+        // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
+        // event slot's (the Rx pipe's); while events are held only the slot's, and the
+        // sequencer's create once the slot is empty (a re-created flow's old events first).
+        // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
         tm_word = 32'h0;
-        tm_word[0+:16] = ((timer_flow) & 16'hffff);
+        tm_word[0+:16] = {6'd0, timer_flow};
         tm_word[16+:4] = EV_TIMER;
         tm_word[96+:64] = now_ns_q;
         ev5_word = 32'h0;
-        ev5_word[0+:16] = ((tx_bytes_ev_flow) & 16'hffff);
+        ev5_word[0+:16] = {6'd0, tx_bytes_ev_flow};
         ev5_word[16+:4] = EV_TX;
         ev5_word[32+:32] = tx_bytes_ev_bytes;
         ev5_word[96+:64] = now_ns_q;
@@ -2190,17 +2243,26 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
+        // hpcc_nic_core.rs:1000: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
+        // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
+        // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
+        // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
+        // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
         m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == EV_ACK) & (dp_m_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
         m_merge = merge_cfg_q[0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
-        m_acked = ((m_data_q[480+:16]) & 17'h1ffff) + ((dp_m_axis_event_tdata[480+:16]) & 17'h1ffff);
+        m_acked = {1'd0, m_data_q[480+:16]} + {1'd0, dp_m_axis_event_tdata[480+:16]};
         if (m_acked[16]) begin
             m_acked = 32'hffff;
         end
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
             ev_stalls_d = ev_stalls_q + 32'h1;
         end
+        // hpcc_nic_core.rs:1025: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
+        // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
+        // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
+        // head is full).
         ev_type = dp_m_axis_event_tdata[16+:4];
         ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
         t1_valid_d = ev_take & ((ev_type == EV_ACK) | (ev_type == EV_LOSS));
@@ -2220,14 +2282,19 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 merged_d = merged_q + 32'h1;
             end
         end
+        // hpcc_nic_core.rs:1049: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // W becomes an Update of the flow's rate and window, ahead of cc_module's.
         feedback_ev_take = ev_take;
         feedback_ev_feedback = dp_m_axis_event_tdata[21+:1];
         feedback_ev_flow = ev_flow;
+        // hpcc_nic_core.rs:1054: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
         feedback_rate_mul = ccr_24_q;
         feedback_line = ccr_25_q;
+        // hpcc_nic_core.rs:1059: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
+        // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
-        new_cpl_data = ((t1_flow_q) & 64'hffffffffffffffff) | (((t1_entry[26+:16]) & 64'hffffffffffffffff) << 16);
+        new_cpl_data = {48'd0, t1_flow_q} | ({48'd0, t1_entry[26+:16]} << 16);
         if (t1_valid_q) begin
             wr_en = 1'b1;
         end
@@ -2253,6 +2320,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_flow_d = wr_flow;
             lw_entry_d = wr_entry;
         end
+        // hpcc_nic_core.rs:1091: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
+        // payload), the sequencer's error completion.
         cpl_done = new_cpl;
         cpl_done_read = t1_entry[46+:1];
         cpl_done_data = new_cpl_data;
@@ -2267,6 +2336,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
         cpl_m_axis_cpl_tready = m_axis_cpl_tready;
+        // hpcc_nic_core.rs:1108: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // flow's remove; while the events are held, once T1 is empty).
         timer_alg_we = seq_alg_we;
         timer_alg_flow = seq_cmd_flow[0+:10];
         timer_alg_create = seq_cmd_op == CMD_CREATE;
@@ -2280,15 +2351,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         feedback_alg_flow = seq_cmd_flow[0+:10];
         feedback_alg_create = seq_cmd_op == CMD_CREATE;
         feedback_alg = args_22_q[0+:2];
+        // hpcc_nic_core.rs:1124: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        // the sequencer), probe requests (above, to the datapath).
         timer_gap = tm_gap_q;
         timer_rto_rounds = rto_cfg_q[0+:8];
         timer_rto_retries = rto_cfg_q[8+:4];
         timer_tm_take = cc_s_axis_event_tready & ~hold;
+        // hpcc_nic_core.rs:1131: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // datapath makes; its event goes to cc_module after the timer event, before the Rx
+        // pipe's.
         tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
         tx_bytes_rd_flow = dp_m_axis_dma_rd_tdata[80+:16];
         tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
         tx_bytes_thr = tx_thr_q;
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
+        // hpcc_nic_core.rs:1141: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         timer_sweep = sweep_q;
         timer_sweep_addr = sweep_addr_q;
         tx_bytes_sweep = sweep_q;
@@ -2307,6 +2384,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 sweep_d = 1'b0;
             end
         end
+        // hpcc_nic_core.rs:1161: ---- Reset: registers to their reset values, nothing in flight.
         if (reset) begin
             ns_q16_d = RESET_NS_PER_CYCLE;
             sched_cfg_d = RESET_SCHED_CFG;
@@ -2423,6 +2501,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 endmodule // hpcc_nic_core
 
 module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window,alg,tag,now_ns,entry,t1_valid,sweep,slot_full,cpl_busy,rq_valid,rq_fail,rq_flow,rq_take,hold,cmd_op,cmd_flow,cr_valid,cr_word,cr_ready,tx_ctrl_tdata,tx_ctrl_tvalid,tx_ctrl_tready,rx_ctrl_tdata,rx_ctrl_tvalid,rx_ctrl_tready,sched_ctrl_tdata,sched_ctrl_tvalid,sched_ctrl_tready,probe_tvalid,probe_tready,ft_we,ft_entry,ft_una,alg_we,fail,fail_data,status,stat_cmd,stat_errors,stat_timeouts,stat_failed);
+    // Rust: HpccNicCoreSeq, hdl/src/top/hpcc_nic_core_seq.rs:35
 
     // Module arguments
     input wire  clock;
@@ -2610,6 +2689,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         cmd_pend_d = cmd_pend_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
+        // hpcc_nic_core_seq.rs:156: ---- The command decoded and its words (hpcc_nic_core_seq_words).
         words_host_op = cmd_word_q[0+:3];
         words_host_flow = cmd_word_q[16+:16];
         words_ic = ic_q;
@@ -2625,13 +2705,16 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         words_mtu_log = entry[42+:4];
         cmd_op = words_op;
         cmd_flow = words_flow;
+        // hpcc_nic_core_seq.rs:173: ---- What the state offers.
         hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
         ft_we = 1'b0;
         ft_entry = 32'h0;
         ft_una = 32'h0;
         fail = 1'b0;
-        fail_data = ((words_flow) & 64'hffffffffffffffff) | (((entry[26+:16]) & 64'hffffffffffffffff) << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
+        fail_data = {48'd0, words_flow} | ({48'd0, entry[26+:16]} << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
         alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((words_op == CMD_CREATE) | (words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL));
+        // hpcc_nic_core_seq.rs:188: The words, each offered in its state; the create event once the event slot has
+        // gone (a re-created flow's old events first).
         cr_word = words_cr_word;
         cr_valid = (state_q == SEQ_CC) & ~slot_full;
         sched_ctrl_tdata = words_sched_word;
@@ -2641,6 +2724,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         rx_ctrl_tdata = words_rx_ctrl;
         rx_ctrl_tvalid = state_q == SEQ_RX;
         probe_tvalid = state_q == SEQ_PROBE;
+        // hpcc_nic_core_seq.rs:200: ---- Starting a command.
         rq_take = 1'b0;
         if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
@@ -2654,11 +2738,12 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 if (rq_fail) begin
                     ic_op_d = CMD_RTO_FAIL;
                 end
-                ic_flow_d = ((rq_flow) & 16'hffff);
+                ic_flow_d = {6'd0, rq_flow};
                 rq_take = 1'b1;
                 state_d = SEQ_READ;
             end
         end
+        // hpcc_nic_core_seq.rs:233: ---- The states.
         if (cmd_we) begin
             if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
                 cmd_word_d = cmd_data;
@@ -2676,7 +2761,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
             end
         end
         if (state_q == SEQ_READ) begin
-            if (((words_flow[0+:10]) & 16'hffff) != words_flow) begin
+            if ({6'd0, words_flow[0+:10]} != words_flow) begin
                 err_d = ERR_FLOW;
                 cmd_errors_d = cmd_errors_q + 32'h1;
                 state_d = SEQ_IDLE;
@@ -2710,7 +2795,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 if (entry[0+:1]) begin
                     err_d = ERR_EXISTS;
                 end
-                else if (~words_mtu_ok | (words_rx_mtu != words_mtu) | (((words_rx_qpn[0+:10]) & 16'hffff) != words_flow) | (rate == 32'h0) | (window == 32'h0)) begin
+                else if (~words_mtu_ok | (words_rx_mtu != words_mtu) | ({6'd0, words_rx_qpn[0+:10]} != words_flow) | (rate == 32'h0) | (window == 32'h0)) begin
                     err_d = ERR_CONFIG;
                 end
                 else begin
@@ -2725,7 +2810,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 else if (entry[1+:1] & (words_op != CMD_PROBE)) begin
                     err_d = ERR_BUSY;
                 end
-                else if ((words_op == CMD_POST) & words_is_read & (((words_rx_qpn[0+:10]) & 16'hffff) != words_flow)) begin
+                else if ((words_op == CMD_POST) & words_is_read & ({6'd0, words_rx_qpn[0+:10]} != words_flow)) begin
                     err_d = ERR_CONFIG;
                 end
                 else begin
@@ -2820,9 +2905,11 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_IDLE;
             end
         end
-        status = ((err_q) & 32'hffffffff) << 4;
+        // hpcc_nic_core_seq.rs:376: ---- Registers read by the host. A host command runs or waits; internal ones are not
+        // shown.
+        status = {28'd0, err_q} << 4;
         if (((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q) begin
-            status = (((err_q) & 32'hffffffff) << 4) | 32'h1;
+            status = ({28'd0, err_q} << 4) | 32'h1;
         end
         stat_cmd = cmd_word_q;
         stat_errors = cmd_errors_q;
@@ -2843,6 +2930,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
 endmodule // hpcc_nic_core_seq
 
 module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fail_data,rx_written,rx_discarded,rx_short,rx_payloads,rx_jobs,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready,full,read_wait);
+    // Rust: HpccNicCoreCpl, hdl/src/top/hpcc_nic_core_cpl.rs:21
 
     // Module arguments
     input wire  clock;
@@ -2925,6 +3013,8 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
         rw2_valid_d = rw2_valid_q;
         rw2_data_d = rw2_data_q;
         rw2_count_d = rw2_count_q;
+        // hpcc_nic_core_cpl.rs:88: ---- The waiting READ: its command decoded, then its payloads out (sign of the
+        // wrapping difference).
         decoded = rx_written + rx_discarded + rx_short;
         left0 = decoded - rw_count_q;
         left1 = rx_payloads - rw_count_q;
@@ -2951,6 +3041,7 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
                 rw_count_d = done_cmds;
             end
         end
+        // hpcc_nic_core_cpl.rs:114: ---- Into the queue: a WRITE's, a READ's whose payload is out, or an error one.
         push = (done & ~done_read) | rw_done | fail;
         push_data = done_data;
         if (fail) begin
@@ -2964,6 +3055,7 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
             rw_count_d = rw2_count_q;
             rw2_valid_d = 1'b0;
         end
+        // hpcc_nic_core_cpl.rs:129: ---- Head and skid.
         m_axis_cpl_tvalid = head_q;
         m_axis_cpl_tdata = head_data_q;
         pop = head_q & m_axis_cpl_tready;
@@ -2993,6 +3085,7 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
 endmodule // hpcc_nic_core_cpl
 
 module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_mul,line,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,m_axis_update_tdata,m_axis_update_tvalid,m_axis_update_tready,busy,stat_applied,stat_ignored);
+    // Rust: HpccNicCoreFeedback, hdl/src/top/hpcc_nic_core_feedback.rs:25
 
     // Module arguments
     input wire  clock;
@@ -3121,10 +3214,12 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         fu_data_d = fu_data_q;
         applied_d = applied_q;
         ignored_d = ignored_q;
+        // hpcc_nic_core_feedback.rs:105: ---- F1: the event; its flow's bit read (the RAM reads every event's flow).
         rxh_read_address = ev_flow[0+:10];
         f1_valid_d = ev_take & ev_feedback;
         f1_flow_d = ev_flow;
         f1_w_d = ev_w;
+        // hpcc_nic_core_feedback.rs:110: ---- F2: W x rate_mul as four 16 x 16 products (DSP-sized).
         w_lo = f1_w_q[0+:16];
         w_hi = f1_w_q[16+:16];
         m_lo = rate_mul[0+:16];
@@ -3139,13 +3234,15 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         f2_lh_d = w_lo * m_hi;
         f2_hl_d = w_hi * m_lo;
         f2_hh_d = w_hi * m_hi;
+        // hpcc_nic_core_feedback.rs:125: ---- F3: the sum, rounded at bit 31.
         f3_valid_d = f2_valid_q;
         f3_flow_d = f2_flow_q;
         f3_w_d = f2_w_q;
-        f3_sum_d = ((f2_ll_q) & 65'h1ffffffffffffffff) + (((f2_lh_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hl_q) & 65'h1ffffffffffffffff) << 16) + (((f2_hh_q) & 65'h1ffffffffffffffff) << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
+        f3_sum_d = {33'd0, f2_ll_q} + ({33'd0, f2_lh_q} << 16) + ({33'd0, f2_hl_q} << 16) + ({33'd0, f2_hh_q} << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
+        // hpcc_nic_core_feedback.rs:134: ---- FU: the Update (rate, window = W's integer bytes, flow) until taken.
         rate = f3_sum_q[32+:33];
-        if (rate > ((line) & 33'h1ffffffff)) begin
-            rate = ((line) & 33'h1ffffffff);
+        if (rate > {1'd0, line}) begin
+            rate = {1'd0, line};
         end
         if (fu_valid_q & m_axis_update_tready) begin
             fu_valid_d = 1'b0;
@@ -3154,7 +3251,7 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
             fu_valid_d = 1'b1;
             fu_data_d = 32'h0;
             fu_data_d[0+:32] = rate[0+:32];
-            fu_data_d[32+:32] = ((f3_w_q[8+:24]) & 32'hffffffff);
+            fu_data_d[32+:32] = {8'd0, f3_w_q[8+:24]};
             fu_data_d[64+:16] = f3_flow_q;
             applied_d = applied_q + 32'h1;
         end
@@ -3163,6 +3260,7 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         busy = f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
         stat_applied = applied_q;
         stat_ignored = ignored_q;
+        // hpcc_nic_core_feedback.rs:155: ---- The Rx-HPCC bit: set by a create of an Rx-HPCC flow, cleared by anything else.
         rxh_write_enable = alg_we;
         rxh_write_address = alg_flow;
         rxh_write_data = 32'h0;
@@ -3187,6 +3285,7 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
 endmodule // hpcc_nic_core_feedback
 
 module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,ev_valid,ev_flow,ev_bytes,ev_take,stat_events);
+    // Rust: HpccNicCoreTxBytes, hdl/src/top/hpcc_nic_core_tx_bytes.rs:20
 
     // Module arguments
     input wire  clock;
@@ -3290,14 +3389,16 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
         ev_f_d = ev_f_q;
         ev_b_d = ev_b_q;
         count_d = count_q;
+        // hpcc_nic_core_tx_bytes.rs:83: ---- T1: the request; the RAMs read its flow.
         dcq_read_address = rd_flow[0+:10];
         txb_read_address = rd_flow[0+:10];
         t1_valid_d = rd_take;
         t1_flow_d = rd_flow[0+:10];
         t1_len_d = rd_len;
-        sum = txb_read_data + ((t1_len_q) & 32'hffffffff);
+        // hpcc_nic_core_tx_bytes.rs:89: ---- TW: the sum, out as an event or back to the RAM (0 for a flow not DCQCN).
+        sum = txb_read_data + {18'd0, t1_len_q};
         if (tw_valid_q & (tw_flow_q == t1_flow_q)) begin
-            sum = tw_sum_q + ((t1_len_q) & 32'hffffffff);
+            sum = tw_sum_q + {18'd0, t1_len_q};
         end
         emit = t1_valid_q & |dcq_read_data & |thr & (sum >= thr) & ~ev_q;
         txb_write_enable = t1_valid_q;
@@ -3322,6 +3423,7 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
         ev_flow = ev_f_q;
         ev_bytes = ev_b_q;
         stat_events = count_q;
+        // hpcc_nic_core_tx_bytes.rs:121: ---- The DCQCN bit: set by a create of a DCQCN flow, cleared by anything else.
         dcq_write_enable = alg_we;
         dcq_write_address = alg_flow;
         dcq_write_data = 32'h0;
@@ -3347,6 +3449,7 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
 endmodule // hpcc_nic_core_tx_bytes
 
 module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flow,alg_create,alg,alg_probe,ft_we,ft_flow,ft_out,ft_una,sweep,sweep_addr,tm_valid,tm_take,flow,rq_valid,rq_fail,rq_flow,rq_take,pq_valid,pq_flow,pq_take,stat_events,stat_probes);
+    // Rust: HpccNicCoreTimer, hdl/src/top/hpcc_nic_core_timer.rs:22
 
     // Module arguments
     input wire  clock;
@@ -3480,25 +3583,27 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
         pq_d = pq_q;
         pq_at_d = pq_at_q;
         probes_d = probes_q;
+        // hpcc_nic_core_timer.rs:120: ---- The flow's bits: created, timer events (the algorithm's bit 1), probe mode.
         algs_write_enable = alg_we;
         algs_write_address = alg_flow;
         algs_write_data = 32'h0;
         if (alg_create) begin
-            algs_write_data = ((32'h1) & 3'h7) | (((alg[1+:1]) & 3'h7) << 1);
+            algs_write_data = ((32'h1) & 3'h7) | ({2'd0, alg[1+:1]} << 1);
             if ((alg == ALG_HPCC) & alg_probe) begin
                 algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
             end
         end
         rv_write_enable = ft_we;
         rv_write_address = ft_flow;
-        rv_write_data = ((ft_out) & 25'h1ffffff) | (((ft_una) & 25'h1ffffff) << 1);
+        rv_write_data = {24'd0, ft_out} | ({1'd0, ft_una} << 1);
+        // hpcc_nic_core_timer.rs:133: ---- The visit: the RAMs read the flow the scan is at.
         algs_read_address = at_q;
         rv_read_address = at_q;
         rto_read_address = at_q;
         busy = rv_read_data[0];
         una = rv_read_data[1+:24];
         last = rto_read_data[0+:24];
-        idle = ((rto_read_data[24+:8]) & 9'h1ff) + 32'h1;
+        idle = {1'd0, rto_read_data[24+:8]} + 32'h1;
         retr = rto_read_data[32+:4];
         retr1 = retr + 32'h1;
         decide = 1'b0;
@@ -3527,31 +3632,33 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
                 end
             end
         end
+        // hpcc_nic_core_timer.rs:165: ---- Probe requests.
         if (pq_q & pq_take) begin
             pq_d = 1'b0;
         end
         if (decide & algs_read_data[2] & busy & ~pq_q) begin
             pq_d = 1'b1;
-            pq_at_d = ((at_q) & 16'hffff);
+            pq_at_d = {6'd0, at_q};
             probes_d = probes_q + 32'h1;
         end
+        // hpcc_nic_core_timer.rs:174: ---- Retransmission timeout.
         if (rq_q & rq_take) begin
             rq_d = 1'b0;
         end
         rto_write_enable = decide;
         rto_write_address = at_q;
-        rto_write_data = ((una) & 36'hfffffffff);
+        rto_write_data = {12'd0, una};
         if (decide & busy & (una == last) & |rto_rounds) begin
-            if (idle >= ((rto_rounds) & 9'h1ff)) begin
+            if (idle >= {1'd0, rto_rounds}) begin
                 rq_d = 1'b1;
                 rq_at_d = at_q;
                 rq_f_d = retr >= rto_retries;
                 if (retr < rto_retries) begin
-                    rto_write_data = ((una) & 36'hfffffffff) | (((retr1) & 36'hfffffffff) << 32);
+                    rto_write_data = {12'd0, una} | ({32'd0, retr1} << 32);
                 end
             end
             else begin
-                rto_write_data = ((una) & 36'hfffffffff) | (((idle[0+:8]) & 36'hfffffffff) << 24) | (((retr) & 36'hfffffffff) << 32);
+                rto_write_data = {12'd0, una} | ({28'd0, idle[0+:8]} << 24) | ({32'd0, retr} << 32);
             end
         end
         if (next) begin
@@ -3592,6 +3699,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
 endmodule // hpcc_nic_core_timer
 
 module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word,rx_word,rate,window,alg,now_ns,mtu_log,op,flow,mtu,shift,mtu_ok,rx_mtu,rx_qpn,is_read,end_psn,cr_word,sched_word,tx_ctrl,rx_ctrl);
+    // Rust: HpccNicCoreSeqWords, hdl/src/top/hpcc_nic_core_seq_words.rs:22
 
     // Module arguments
     input wire  [2:0] host_op;
@@ -3652,6 +3760,7 @@ module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word
             op = ic_op;
             flow = ic_flow;
         end
+        // hpcc_nic_core_seq_words.rs:91: ---- The create's MTU: a RoCE path MTU, 256..4096.
         mtu = tx_word[352+:14];
         shift = 32'h0;
         mtu_ok = 1'b1;
@@ -3675,15 +3784,18 @@ module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word
         end
         rx_mtu = rx_word[16+:14];
         rx_qpn = rx_word[32+:24];
+        // hpcc_nic_core_seq_words.rs:110: ---- The post: its length (RETH bytes 12..15, big-endian), its packets with the
+        // flow's MTU, its end PSN.
         is_read = tx_word[280+:1];
         reth_fld = tx_word[64+:128];
-        msg_len = (((reth_fld[96+:8]) & 33'h1ffffffff) << 24) | (((reth_fld[104+:8]) & 33'h1ffffffff) << 16) | (((reth_fld[112+:8]) & 33'h1ffffffff) << 8) | ((reth_fld[120+:8]) & 33'h1ffffffff);
-        mtu_mask = (((32'h1) & 33'h1ffffffff) << ((mtu_log) & 33'h1ffffffff)) - 32'h1;
-        npkts = (msg_len + mtu_mask) >> ((mtu_log) & 33'h1ffffffff);
+        msg_len = ({25'd0, reth_fld[96+:8]} << 24) | ({25'd0, reth_fld[104+:8]} << 16) | ({25'd0, reth_fld[112+:8]} << 8) | {25'd0, reth_fld[120+:8]};
+        mtu_mask = (((32'h1) & 33'h1ffffffff) << {29'd0, mtu_log}) - 32'h1;
+        npkts = (msg_len + mtu_mask) >> {29'd0, mtu_log};
         if (~|npkts) begin
             npkts = 32'h1;
         end
         end_psn = tx_word[256+:24] + npkts[0+:24];
+        // hpcc_nic_core_seq_words.rs:124: ---- The words.
         cr_word = 32'h0;
         cr_word[0+:16] = flow;
         cr_word[16+:4] = EV_CREATE;
@@ -3714,7 +3826,7 @@ module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word
             rx_ctrl[32+:24] = ic_qpn;
             if (op == CMD_RTO) begin
                 rx_ctrl[0+:3] = RX_OP_TIMEOUT;
-                rx_ctrl[32+:24] = ((flow) & 24'hffffff);
+                rx_ctrl[32+:24] = {8'd0, flow};
             end
         end
     end

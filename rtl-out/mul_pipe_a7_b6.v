@@ -6,6 +6,7 @@
 `default_nettype none
 
 module mul_pipe_a7_b6(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
     // Module arguments
     input wire  clock;

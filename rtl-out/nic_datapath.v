@@ -6,6 +6,7 @@
 `default_nettype none
 
 module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_feedback_tdata,s_axis_feedback_tvalid,s_axis_feedback_tready,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps,stat_fb_acks);
+    // Rust: NicDatapath, hdl/src/top/nic_datapath.rs:52
 
     // Module arguments
     input wire  clock;
@@ -266,7 +267,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [511:0] probe_word;
     reg  rx_ready;
     reg  sl_take;
+    // nic_datapath.rs:228: Placement gate.
     reg  g_rel;
+    // nic_datapath.rs:235: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+    // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
+    // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
+    // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
     reg  [33:0] cn_word;
     reg  [31:0] cn_age;
     reg  cn_due;
@@ -277,6 +283,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [31:0] g_left;
     reg  [31:0] cd_now;
     reg  cmd_data;
+    // nic_datapath.rs:261: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+    // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
+    // order (the feedback input waits); the last write is forwarded (fl_*).
     reg  [15:0] fb_flow_fld;
     reg  [32:0] fb_word;
     reg  fb_due;
@@ -439,11 +448,16 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         sl_skid_v_q <= sl_skid_v_d;
         sl_skid_d_q <= sl_skid_d_d;
         cmds_taken_q <= cmds_taken_d;
+        // nic_datapath.rs:228: Placement gate.
         g_valid_q <= g_valid_d;
         g_data_q <= g_data_d;
         g_cd_q <= g_cd_d;
         data_cmds_q <= data_cmds_d;
         wr_lasts_q <= wr_lasts_d;
+        // nic_datapath.rs:235: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+        // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
+        // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
+        // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
         cn_swept_q <= cn_swept_d;
         cn_at_q <= cn_at_d;
         sn_valid_q <= sn_valid_d;
@@ -455,6 +469,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_valid_q <= cl_valid_d;
         cl_flow_q <= cl_flow_d;
         cl_data_q <= cl_data_d;
+        // nic_datapath.rs:261: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+        // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
+        // order (the feedback input waits); the last write is forwarded (fl_*).
         fl_valid_q <= fl_valid_d;
         fl_flow_q <= fl_flow_d;
         fl_data_q <= fl_data_d;
@@ -494,6 +511,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         rx_ctx_reset = reset;
         read_split_reset = reset;
         rx_dma_reset = reset;
+        // nic_datapath.rs:452: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
+        // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
         tx_ctx_s_axis_ctrl_tdata = s_axis_tx_ctrl_tdata;
         tx_ctx_s_axis_ctrl_tvalid = s_axis_tx_ctrl_tvalid;
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
@@ -503,9 +522,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
         tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
+        // nic_datapath.rs:463: Kind 3 is tx_ctx's probe request.
         probe_word = 32'h0;
         probe_word[0+:16] = s_axis_probe_tdata;
         probe_word[17+:3] = RECV_PROBE;
+        // nic_datapath.rs:467: Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
+        // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
+        // a READ: then the gate waits for a payload more than it must, never less) against
+        // payloads finished.
         cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96+:1] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
@@ -518,7 +542,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             wr_lasts_d = wr_lasts_q + 32'h1;
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
+        // nic_datapath.rs:485: The gate releases while no CNP waits and no create / remove writes the CNP RAM.
         g_rel = g_valid_q & ~g_left[31] & ~c_valid_q & ~sn_valid_q;
+        // nic_datapath.rs:487: DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
+        // ECN-Echo (`ece`) for a flow with CNPs enabled whose last CNP is old enough (or none was
+        // sent): a CNP follows it.
         g_flow_fld = g_data_q[0+:16];
         g_flow = g_flow_fld[0+:10];
         cn_word = cn_read_data;
@@ -528,24 +556,29 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cn_age = now_ns[0+:32] - cn_word[2+:32];
         cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
+        // nic_datapath.rs:502: Kind 5 is tx_ctx's CNP.
         c_word = 32'h0;
         c_word[0+:16] = c_flow_q;
         c_word[17+:3] = RECV_CNP;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
+        // nic_datapath.rs:507: Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
+        // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
+        // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
+        // for them) and clears it.
         fb_word = fbr_read_data;
         if (fl_valid_q & (fl_flow_q == g_flow)) begin
             fb_word = fl_data_q;
         end
         fb_w = fb_word[1+:32];
-        fb_w_be = (((fb_w[0+:8]) & 32'hffffffff) << 24) | (((fb_w[8+:8]) & 32'hffffffff) << 16) | (((fb_w[16+:8]) & 32'hffffffff) << 8) | ((fb_w[24+:8]) & 32'hffffffff);
+        fb_w_be = ({24'd0, fb_w[0+:8]} << 24) | ({24'd0, fb_w[8+:8]} << 16) | ({24'd0, fb_w[16+:8]} << 8) | {24'd0, fb_w[24+:8]};
         fb_due = (g_data_q[17+:3] == RECV_ACK) & fb_word[0] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
-            g_out = ((g_data_q[0+:96]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            g_out = {416'd0, g_data_q[0+:96]};
             g_out[16+:1] = 1'b1;
             g_out[21+:1] = 1'b1;
-            g_out[128+:320] = ((fb_w_be) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
+            g_out[128+:320] = {288'd0, fb_w_be} << 32;
         end
         tx_ctx_s_axis_pktrecv_tdata = probe_word;
         if (g_rel) begin
@@ -560,15 +593,16 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         if (cn_send) begin
             c_valid_d = 1'b1;
-            c_flow_d = ((g_flow) & 16'hffff);
+            c_flow_d = {6'd0, g_flow};
         end
+        // nic_datapath.rs:545: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) | (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_REMOVE));
         t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
         sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) & s_axis_tx_ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        cn_write_data = ((32'h3) & 34'h3ffffffff) | (((now_ns[0+:32]) & 34'h3ffffffff) << 2);
+        cn_write_data = ((32'h3) & 34'h3ffffffff) | ({2'd0, now_ns[0+:32]} << 2);
         if (~cn_swept_q) begin
             cn_write_enable = 1'b1;
             cn_write_address = cn_at_q;
@@ -589,6 +623,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
+        // nic_datapath.rs:573: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // else a feedback word.
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
         fb_flow_fld = s_axis_feedback_tdata[32+:16];
@@ -610,7 +646,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (s_axis_feedback_tvalid) begin
             fbr_write_enable = 1'b1;
             fbr_write_address = fb_flow_fld[0+:10];
-            fbr_write_data = ((32'h1) & 33'h1ffffffff) | (((s_axis_feedback_tdata[0+:32]) & 33'h1ffffffff) << 1);
+            fbr_write_data = ((32'h1) & 33'h1ffffffff) | ({1'd0, s_axis_feedback_tdata[0+:32]} << 1);
         end
         fl_valid_d = fbr_write_enable & cn_swept_q;
         fl_flow_d = fbr_write_address;
@@ -620,11 +656,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
+        // nic_datapath.rs:603: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
+        // into its response packets.
         read_split_s_axis_tdata = rx_ctx_m_axis_pktrecv_tdata;
         read_split_s_axis_tvalid = rx_ctx_m_axis_pktrecv_tvalid;
         rx_ctx_m_axis_pktrecv_tready = read_split_s_axis_tready;
         read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
         g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
+        // nic_datapath.rs:611: The CNP RAM reads the flow entering the gate, else the one in it.
         cn_read_address = g_flow;
         if (g_take) begin
             cn_read_address = read_split_m_axis_tdata[0+:10];
@@ -656,6 +695,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_tx_tlast = tx_pipe_m_axis_tlast;
         m_axis_tx_tuser = tx_pipe_m_axis_tuser;
         tx_pipe_m_axis_tready = m_axis_tx_tready;
+        // nic_datapath.rs:642: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
         tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
         sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
         rx_ctx_s_axis_sent_tdata = sl_main_d_q;
@@ -676,6 +716,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             sl_main_v_d = 1'b0;
             sl_skid_v_d = 1'b0;
         end
+        // nic_datapath.rs:664: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
+        // when the other is ready too, so a beat moves in both or in neither).
         rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
         s_axis_rx_tready = rx_ready;
         rx_pipe_s_axis_tdata = s_axis_rx_tdata;
@@ -712,6 +754,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
         rx_dma_m_axis_dma_wr_tready = m_axis_dma_wr_tready;
+        // nic_datapath.rs:703: ---- Counters.
         rx_pipe_stat_addr = stat_rx_pipe_addr;
         stat_rx_pipe_count = rx_pipe_stat_count;
         rx_ctx_stat_addr = stat_rx_ctx_addr;

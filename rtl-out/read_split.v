@@ -6,6 +6,7 @@
 `default_nettype none
 
 module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+    // Rust: ReadSplit, hdl/src/tx/read_split.rs:19
 
     // Module arguments
     input wire  clock;
@@ -37,6 +38,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [63:0] va_q = 64'h0;
 
     // Local signals
+    // read_split.rs:40: A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
+    // below, concatenated), bytes left after the packet out, next packet's PSN and address.
     reg  free;
     reg  take;
     reg  in_rd;
@@ -46,6 +49,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [63:0] in_va;
     reg  [31:0] h_mtu;
     reg  more;
+    // read_split.rs:56: The parts of the word a packet keeps, the gaps around the fields it writes (pos, psn,
+    // len, va): [23:0], [31:26], [111:56], [447:128].
     reg  [23:0] k_lo;
     reg  [5:0] k_b3;
     reg  [55:0] k_mid;
@@ -62,6 +67,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     always @(posedge clock) begin
         o_valid_q <= o_valid_d;
         o_data_q <= o_data_d;
+        // read_split.rs:40: A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
+        // below, concatenated), bytes left after the packet out, next packet's PSN and address.
         busy_q <= busy_d;
         h_keep_q <= h_keep_d;
         left_q <= left_d;
@@ -86,13 +93,16 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         if (m_axis_tready) begin
             o_valid_d = 1'b0;
         end
+        // read_split.rs:84: The input's READ fields (kind 4). The PSN is big-endian as on the wire.
         in_rd = s_axis_tdata[17+:3] == RECV_READ;
         in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[104+:4];
         in_total = s_axis_tdata[128+:32];
         in_psn_fld = s_axis_tdata[32+:24];
-        in_psn = (((in_psn_fld[0+:8]) & 24'hffffff) << 16) | (((in_psn_fld[8+:8]) & 24'hffffff) << 8) | ((in_psn_fld[16+:8]) & 24'hffffff);
+        in_psn = ({16'd0, in_psn_fld[0+:8]} << 16) | ({16'd0, in_psn_fld[8+:8]} << 8) | {16'd0, in_psn_fld[16+:8]};
         in_va = s_axis_tdata[448+:64];
+        // read_split.rs:93: The held word's MTU log2 ([107:104], in k_mid) sits at bit 30 + 48 of h_keep.
         h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[78+:4];
+        // read_split.rs:96: The packet to send: the held READ's next one, else the input's first (or Only).
         c_pos = 32'h0;
         c_psn = in_psn;
         c_va = in_va;
@@ -121,8 +131,10 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
             c_pos = 32'h1;
             c_len = in_mtu[0+:16];
         end
-        c_psn_be = (((c_psn[0+:8]) & 24'hffffff) << 16) | (((c_psn[8+:8]) & 24'hffffff) << 8) | ((c_psn[16+:8]) & 24'hffffff);
-        c_word = ((k_lo) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((k_b3) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 26) | (((k_mid) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 56) | (((k_hi) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
+        // read_split.rs:124: The word: the kept parts, with the packet's position, PSN (big-endian), length and
+        // host address written in.
+        c_psn_be = ({16'd0, c_psn[0+:8]} << 16) | ({16'd0, c_psn[8+:8]} << 8) | {16'd0, c_psn[16+:8]};
+        c_word = {488'd0, k_lo} | ({506'd0, k_b3} << 26) | ({456'd0, k_mid} << 56) | ({192'd0, k_hi} << 128);
         c_word[24+:2] = c_pos;
         c_word[32+:24] = c_psn_be;
         c_word[112+:16] = c_len;
@@ -131,7 +143,7 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
             o_valid_d = 1'b1;
             o_data_d = c_word;
             psn_d = psn_q + 32'h1;
-            va_d = va_q + ((h_mtu) & 64'hffffffffffffffff);
+            va_d = va_q + {32'd0, h_mtu};
             left_d = left_q - h_mtu;
             if (~more) begin
                 busy_d = 1'b0;
@@ -144,10 +156,10 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
                 o_data_d = c_word;
                 if (in_total > in_mtu) begin
                     busy_d = 1'b1;
-                    h_keep_d = ((k_lo) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((k_b3) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 24) | (((k_mid) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 30) | (((k_hi) & 406'h3fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 86);
+                    h_keep_d = {382'd0, k_lo} | ({400'd0, k_b3} << 24) | ({350'd0, k_mid} << 30) | ({86'd0, k_hi} << 86);
                     left_d = in_total - in_mtu;
                     psn_d = in_psn + 32'h1;
-                    va_d = in_va + ((in_mtu) & 64'hffffffffffffffff);
+                    va_d = in_va + {32'd0, in_mtu};
                 end
             end
         end

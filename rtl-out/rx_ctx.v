@@ -6,6 +6,7 @@
 `default_nettype none
 
 module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_sent_tdata,s_axis_sent_tvalid,s_axis_sent_tready,s_axis_verdict_tdata,s_axis_verdict_tvalid,s_axis_verdict_tready,m_axis_pktrecv_tdata,m_axis_pktrecv_tvalid,m_axis_pktrecv_tready,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_cmd_tdata,m_axis_dma_cmd_tvalid,m_axis_dma_cmd_tready,stat_addr,stat_count);
+    // Rust: RxCtx, hdl/src/rx/rx_ctx.rs:83
 
     // Module arguments
     input wire  clock;
@@ -232,6 +233,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Local signals
     reg  [15:0] inc;
+    // rx_ctx.rs:172: Control op 4 with packets in flight: a go-back-N with outputs, taken when they are free.
     reg  c_tmo;
     reg  do_t;
     reg  i_pdrop;
@@ -239,6 +241,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  i_sdrop;
     reg  i_sstale;
     reg  [31:0] one32;
+    // rx_ctx.rs:181: Inputs and arbitration.
     reg  free;
     reg  go;
     reg  [1:0] in_kind;
@@ -257,6 +260,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [2:0] c_op;
     reg  [15:0] in_sflow_fld;
     reg  [23:0] in_qpn_fld;
+    // rx_ctx.rs:220: Output words.
     reg  [31:0] n_bytes;
     reg  n_move;
     reg  [47:0] n_word;
@@ -387,6 +391,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st_13_q <= st_13_d;
         st_14_q <= st_14_d;
         st_15_q <= st_15_d;
+        // rx_ctx.rs:181: Inputs and arbitration.
         p_valid_q <= p_valid_d;
         p_kind_q <= p_kind_d;
         p_addr_q <= p_addr_d;
@@ -446,18 +451,24 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st_14_d = st_14_q;
         st_15_d = st_15_q;
         one32 = 32'h1;
+        // rx_ctx.rs:245: ---- S1, arbitration: control word, then sent event, then verdict; one per clock,
+        // taken into the P registers while the BRAM reads the flow's word.
         free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
+        // rx_ctx.rs:251: S2 holds a verdict, or a timeout (control op 4), only while an output register it
+        // needs is full. (A sent event may give a Notify too.)
         c_op = p_ctrl_q[0+:3];
         go = ~p_valid_q | ((p_kind_q == RX_PICK_CTRL) & (c_op != RX_OP_TIMEOUT)) | free;
         s_axis_ctrl_tready = swept_q & go;
         s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
         s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
+        // rx_ctx.rs:264: The verdict's AETH syndrome (read here only) and PSN (rx_ctx_rules reads it in S2).
         i_syn = s_axis_verdict_tdata[88+:8];
         i_psn = s_axis_verdict_tdata[96+:24];
         i_seq = i_syn == SYN_NAK_SEQ;
         in_kind = 32'h0;
         in_sflow_fld = s_axis_sent_tdata[0+:16];
         in_qpn_fld = s_axis_ctrl_tdata[32+:24];
+        // rx_ctx.rs:271: The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
         addr = s_axis_verdict_tdata[64+:10];
         if (s_axis_verdict_tvalid) begin
             in_kind = RX_PICK_VERDICT;
@@ -489,13 +500,17 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             p_tmo_d = swept_q & (in_kind == RX_PICK_CTRL) & (s_axis_ctrl_tdata[0+:3] == RX_OP_TIMEOUT);
         end
         qp_read_address = next_a2;
+        // rx_ctx.rs:307: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
         do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | free);
         do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & free;
         do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & free;
+        // rx_ctx.rs:315: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
+        // BRAM read it before that write landed).
         fwd_ram = qp_read_data;
         fwd_last = lw_data_q;
         fwd_use_last = lw_hit_q;
+        // rx_ctx.rs:321: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
         rules_vd = p_vd_q;
         rules_w = fwd_w;
         rules_seq = p_seq_q;
@@ -521,12 +536,15 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         words_dma_addr = rules_dma_addr;
         words_va = rules_va;
         words_rlen = rules_rlen;
+        // rx_ctx.rs:348: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
+        // (rx_ctx_rules) is taken, with its go-back-N's outputs, when they are free.
         ctrl_control = p_ctrl_q;
         ctrl_sent = p_sent_q;
         ctrl_w = fwd_w;
         ctrl_tmo = rules_tmo;
         c_tmo = rules_tmo;
         do_t = do_c & c_tmo;
+        // rx_ctx.rs:357: ---- RAM write: sweep, control word, sent event or the record's new state.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -564,6 +582,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         qp_write_data = q_wd;
         lw_hit_d = q_we & swept_q & (next_a2 == a2);
         lw_data_d = q_wd;
+        // rx_ctx.rs:395: ---- Output registers. Notify goes through two: packets, then bytes, so that the
+        // shifter is not behind the RAM read and the PSN arithmetic. The shift in its own signal:
+        // inside the wider bit_cast Verilog would shift at 48 bits and keep the overflow.
         n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
         n_move = n_valid_q & (~m_valid_q | m_axis_notify_tready);
         if (m_axis_pktrecv_tready) begin
@@ -577,13 +598,14 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         n_word = 32'h0;
         n_word[0+:32] = rules_n_pkts;
-        n_word[32+:16] = ((a2) & 16'hffff);
+        n_word[32+:16] = {6'd0, a2};
         n_one = 32'h0;
         n_one[0+:32] = one32;
-        n_one[32+:16] = ((a2) & 16'hffff);
+        n_one[32+:16] = {6'd0, a2};
         m_word = 32'h0;
         m_word[0+:32] = n_bytes;
         m_word[32+:16] = n_data_q[32+:16];
+        // rx_ctx.rs:451: A stale sent event's packet goes back to the window.
         if (n_move) begin
             m_valid_d = 1'b1;
             m_data_d = m_word;
@@ -620,10 +642,11 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             n_valid_d = 1'b1;
             n_data_d = n_one;
         end
+        // rx_ctx.rs:457: ---- Counters: bit RX_STAT_* of inc adds one to counter stat::*.
         i_pdrop = do_v & ~rules_ok;
         inc = 32'h0;
-        inc = inc | (((do_v) & 16'hffff) << RX_STAT_RECORDS);
-        inc = inc | (((i_pdrop) & 16'hffff) << RX_STAT_PIPE_DROPPED);
+        inc = inc | ({15'd0, do_v} << RX_STAT_RECORDS);
+        inc = inc | ({15'd0, i_pdrop} << RX_STAT_PIPE_DROPPED);
         inc = inc | ((((do_v & rules_unk)) & 16'hffff) << RX_STAT_UNKNOWN_QP);
         inc = inc | ((((do_v & rules_oos)) & 16'hffff) << RX_STAT_OOS_DROPPED);
         inc = inc | ((((do_v & rules_dup)) & 16'hffff) << RX_STAT_DUPLICATE);
@@ -631,13 +654,13 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         inc = inc | ((((do_v & rules_stale)) & 16'hffff) << RX_STAT_STALE_ACK);
         inc = inc | ((((do_v & rules_nakoth)) & 16'hffff) << RX_STAT_NAK_OTHER);
         inc = inc | ((((do_v & rules_unsup)) & 16'hffff) << RX_STAT_UNSUPPORTED);
-        inc = inc | (((i_cbad) & 16'hffff) << RX_STAT_CTRL_BAD);
-        inc = inc | (((i_sdrop) & 16'hffff) << RX_STAT_SENT_DROP);
+        inc = inc | ({15'd0, i_cbad} << RX_STAT_CTRL_BAD);
+        inc = inc | ({15'd0, i_sdrop} << RX_STAT_SENT_DROP);
         inc = inc | ((((do_v & rules_naks)) & 16'hffff) << RX_STAT_NAK_SENT);
         inc = inc | ((((do_v & rules_badresp)) & 16'hffff) << RX_STAT_BAD_RESPONSE);
         inc = inc | ((((do_v & rules_gap)) & 16'hffff) << RX_STAT_READ_GAP);
-        inc = inc | (((i_sstale) & 16'hffff) << RX_STAT_SENT_STALE);
-        inc = inc | (((do_t) & 16'hffff) << RX_STAT_TIMEOUTS);
+        inc = inc | ({15'd0, i_sstale} << RX_STAT_SENT_STALE);
+        inc = inc | ({15'd0, do_t} << RX_STAT_TIMEOUTS);
         stat_count = 32'h0;
         if (inc[0]) begin
             st_0_d = st_0_q + 32'h1;
@@ -776,6 +799,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 endmodule // rx_ctx
 
 module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,write,dma_addr,va,rlen,recv_word,ev_word,dma_word);
+    // Rust: RxCtxWords, hdl/src/rx/rx_ctx_words.rs:14
 
     // Module arguments
     input wire  [639:0] vd;
@@ -865,40 +889,49 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
         sw_h_2_a = v_hops[(32'h40 * 2)+:(64)];
         sw_h_3_a = v_hops[(32'h40 * 3)+:(64)];
         sw_h_4_a = v_hops[(32'h40 * 4)+:(64)];
+        // rx_ctx_words.rs:70: The hops the record carries, in wire order (for an echo) and as numbers (for the CC
+        // event); slots at or past nhop count as 0. (Written out per hop count: yosys builds
+        // a loop that shifts the words into place ~900 LUTs larger.)
         wire_hops = 32'h0;
+        // rx_ctx_words.rs:78: Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
         num_hops = 32'h0;
         if (|v_fb) begin
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            num_hops = {256'd0, sw_h_0_y};
         end
         if (v_nhop > 32'h0) begin
-            wire_hops = ((v_hops[0+:64]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            wire_hops = {256'd0, v_hops[0+:64]};
+            num_hops = {256'd0, sw_h_0_y};
         end
         if (v_nhop > 32'h1) begin
-            wire_hops = ((v_hops[0+:128]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64);
+            wire_hops = {192'd0, v_hops[0+:128]};
+            num_hops = {256'd0, sw_h_0_y} | ({256'd0, sw_h_1_y} << 64);
         end
         if (v_nhop > 32'h2) begin
-            wire_hops = ((v_hops[0+:192]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128);
+            wire_hops = {128'd0, v_hops[0+:192]};
+            num_hops = {256'd0, sw_h_0_y} | ({256'd0, sw_h_1_y} << 64) | ({256'd0, sw_h_2_y} << 128);
         end
         if (v_nhop > 32'h3) begin
-            wire_hops = ((v_hops[0+:256]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h_3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192);
+            wire_hops = {64'd0, v_hops[0+:256]};
+            num_hops = {256'd0, sw_h_0_y} | ({256'd0, sw_h_1_y} << 64) | ({256'd0, sw_h_2_y} << 128) | ({256'd0, sw_h_3_y} << 192);
         end
         if (v_nhop > 32'h4) begin
             wire_hops = v_hops;
-            num_hops = ((sw_h_0_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((sw_h_1_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 64) | (((sw_h_2_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 128) | (((sw_h_3_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 192) | (((sw_h_4_y) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 256);
+            num_hops = {256'd0, sw_h_0_y} | ({256'd0, sw_h_1_y} << 64) | ({256'd0, sw_h_2_y} << 128) | ({256'd0, sw_h_3_y} << 192) | ({256'd0, sw_h_4_y} << 256);
         end
+        // rx_ctx_words.rs:113: ---- PktRecv: ACK / NAK (PSN big-endian and AETH as on the wire, echo with nhop and
+        // hop slots), telemetry response (the same, AETH 0), the whole READ to answer
+        // (layout::READ_RESP: sim::tx_ctx::ReadResp's first form, MTU log2, length, host
+        // address; position Only, packet length 0), or go-back-N (its PSN).
+        // ECN-Echo for an ACK / NAK of a CE-marked request (the LDCP receiver).
         r_ece = 32'h0;
         if ((vd[22+:2] == 32'h3) & (r_kind == RECV_ACK)) begin
             r_ece = 32'h1;
         end
-        r_psn_be = (((r_psn[0+:8]) & 24'hffffff) << 16) | (((r_psn[8+:8]) & 24'hffffff) << 8) | ((r_psn[16+:8]) & 24'hffffff);
-        rw_psn_be = (((rw_psn[0+:8]) & 24'hffffff) << 16) | (((rw_psn[8+:8]) & 24'hffffff) << 8) | ((rw_psn[16+:8]) & 24'hffffff);
-        r_aeth = ((r_syn) & 32'hffffffff) | (((r_msn[16+:8]) & 32'hffffffff) << 8) | (((r_msn[8+:8]) & 32'hffffffff) << 16) | (((r_msn[0+:8]) & 32'hffffffff) << 24);
+        r_psn_be = ({16'd0, r_psn[0+:8]} << 16) | ({16'd0, r_psn[8+:8]} << 8) | {16'd0, r_psn[16+:8]};
+        rw_psn_be = ({16'd0, rw_psn[0+:8]} << 16) | ({16'd0, rw_psn[8+:8]} << 8) | {16'd0, rw_psn[16+:8]};
+        r_aeth = {24'd0, r_syn} | ({24'd0, r_msn[16+:8]} << 8) | ({24'd0, r_msn[8+:8]} << 16) | ({24'd0, r_msn[0+:8]} << 24);
         recv_word = 32'h0;
-        recv_word[0+:16] = ((flow) & 16'hffff);
+        recv_word[0+:16] = {6'd0, flow};
         recv_word[17+:3] = r_kind;
         if (r_kind == RECV_REWIND) begin
             recv_word[32+:24] = rw_psn_be;
@@ -909,7 +942,7 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
             recv_word[20+:1] = r_ece;
             if (v_coll & (r_kind != RECV_READ)) begin
                 recv_word[16+:1] = 1'b1;
-                recv_word[96+:8] = ((v_nhop) & 8'hff);
+                recv_word[96+:8] = {5'd0, v_nhop};
                 recv_word[128+:320] = wire_hops;
             end
             if (r_kind == RECV_READ) begin
@@ -918,8 +951,9 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
                 recv_word[448+:64] = va;
             end
         end
+        // rx_ctx_words.rs:153: ---- CC event (cc_module's format).
         ev_word = 32'h0;
-        ev_word[0+:16] = ((flow) & 16'hffff);
+        ev_word[0+:16] = {6'd0, flow};
         ev_word[16+:4] = e_kind;
         ev_word[20+:1] = e_ece;
         ev_word[32+:32] = e_seq;
@@ -931,19 +965,21 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
             ev_word[21+:1] = v_fb;
             ev_word[160+:320] = num_hops;
         end
+        // rx_ctx_words.rs:168: ---- DMA command.
         dma_word = 32'h0;
         if (write) begin
             dma_word[0+:64] = dma_addr;
             dma_word[64+:7] = vd[48+:7];
             dma_word[80+:14] = v_len[0+:14];
             dma_word[96+:1] = 1'b1;
-            dma_word[112+:16] = ((flow) & 16'hffff);
+            dma_word[112+:16] = {6'd0, flow};
         end
     end
 
 endmodule // rx_ctx_words
 
 module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_drop);
+    // Rust: RxCtxCtrl, hdl/src/rx/rx_ctx_ctrl.rs:11
 
     // Module arguments
     input wire  [127:0] control;
@@ -986,10 +1022,12 @@ module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_dr
         q_qpn = w[1+:24];
         q_una = w[185+:32];
         q_sent = w[217+:32];
+        // rx_ctx_ctrl.rs:58: ---- Control word.
         c_op = control[0+:3];
         c_mtu = control[16+:14];
         c_qpn = control[32+:24];
         c_spsn = control[96+:24];
+        // rx_ctx_ctrl.rs:63: log2 of a create's MTU, 15 if it is not a power of two.
         c_log = 32'hf;
         if (c_mtu == 32'h1) begin
             c_log = 32'h0;
@@ -1046,8 +1084,8 @@ module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_dr
             c_word[1+:24] = c_qpn;
             c_word[25+:14] = c_mtu;
             c_word[39+:24] = control[64+:24];
-            c_word[185+:32] = ((c_spsn) & 32'hffffffff);
-            c_word[217+:32] = ((c_spsn) & 32'hffffffff);
+            c_word[185+:32] = {8'd0, c_spsn};
+            c_word[217+:32] = {8'd0, c_spsn};
             c_word[315+:4] = c_log;
         end
         else if (c_remove) begin
@@ -1069,6 +1107,8 @@ module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_dr
         else begin
             c_bad = 1'b1;
         end
+        // rx_ctx_ctrl.rs:143: ---- Sent event: sent + 1 if it is for the flow's next PSN, else stale (a packet sent
+        // before a go-back-N decided here reached tx_ctx: already released).
         s_flow = sent[0+:16];
         s_id_ok = ((((s_flow) & 10'h3ff)) & 16'hffff) == s_flow;
         s_we = 1'b0;
@@ -1092,6 +1132,7 @@ module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_dr
 endmodule // rx_ctx_ctrl
 
 module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_syn,r_psn,r_msn,rw_psn,e_send,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,n_send,n_pkts,write,dma_addr,va,rlen,unk,oos,dup,bad,stale,nakoth,unsup,naks,badresp,gap);
+    // Rust: RxCtxRules, hdl/src/rx/rx_ctx_rules.rs:31
 
     // Module arguments
     input wire  [639:0] vd;
@@ -1199,6 +1240,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     wire  [15:0] calc_acked16;
 
     // Local signals
+    // rx_ctx_rules.rs:94: The QP word.
     reg  [23:0] q_epsn;
     reg  q_nak;
     reg  q_act;
@@ -1211,6 +1253,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     reg  q_gap;
     reg  q_ract;
     reg  to_una;
+    // rx_ctx_rules.rs:107: The QP word's new fields.
     reg  [23:0] n_epsn;
     reg  n_nak;
     reg  n_act;
@@ -1274,6 +1317,8 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
 
     // Update code
     always @(*) begin
+        // rx_ctx_rules.rs:124: ---- The QP word (the fields the decision keeps or changes), and rx_ctx_rules_calc's
+        // decode and arithmetic.
         q_epsn = w[39+:24];
         q_nak = w[63+:1];
         q_act = w[64+:1];
@@ -1296,6 +1341,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         va = calc_va;
         rlen = calc_rlen;
         e_tele = calc_e_tele;
+        // rx_ctx_rules.rs:149: ---- What the record does: defaults, then by opcode.
         n_epsn = q_epsn;
         n_nak = q_nak;
         n_act = q_act;
@@ -1313,6 +1359,11 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         r_syn = SYN_ACK;
         r_psn = calc_v_psn;
         r_msn = q_msn;
+        // rx_ctx_rules.rs:319: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
+        // READ, or a timeout with packets in flight. Everything in flight is released (Notify)
+        // and, if anything was, sent again from snd_una (go-back-N); sent = snd_una; a loss
+        // event. The PktRecv and event fields are all set here, so a timeout ignores whatever
+        // the stale record made of them above.
         to_una = 1'b0;
         e_send = 1'b0;
         e_kind = EV_ACK;
@@ -1421,7 +1472,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                 else begin
                     n_ract = 32'h0;
                     n_send = 1'b1;
-                    n_pkts = ((calc_da) & 32'hffffffff);
+                    n_pkts = {8'd0, calc_da};
                     n_una = calc_upto32;
                     e_send = 1'b1;
                     e_seq = calc_upto32;
@@ -1497,6 +1548,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         if (calc_is_rresp) begin
             dma_addr = q_rd;
         end
+        // rx_ctx_rules.rs:346: ---- The QP word after the record: valid, QPN, MTU and its log stay.
         new_w = w;
         new_w[39+:24] = n_epsn;
         new_w[63+:1] = n_nak;
@@ -1514,6 +1566,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
 endmodule // rx_ctx_rules
 
 module rx_ctx_fwd(ram,last,use_last,w);
+    // Rust: RamFwd, hdl/src/prim/ram_fwd.rs:15
 
     // Module arguments
     input wire  [318:0] ram;
@@ -1532,6 +1585,7 @@ module rx_ctx_fwd(ram,last,use_last,w);
 endmodule // rx_ctx_fwd
 
 module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,is_ack,is_cnp,is_tresp,is_probe,is_rreq,is_rresp,v_coll,v_ce,v_psn,v_n,ahead,behind,req_ok,wa,wa_n,wl_n,act_n,epsn1,msn1,rr_bad,rr_epsn,rs_bad,dr,er_neg,becn,una1,rd_n,da,ea,ack_stale,upto32,released,acked16);
+    // Rust: RxCtxRulesCalc, hdl/src/rx/rx_ctx_rules_calc.rs:13
 
     // Module arguments
     input wire  [639:0] vd;
@@ -1631,9 +1685,11 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
 
     // Update code
     always @(*) begin
+        // rx_ctx_rules_calc.rs:133: ---- The QP word and the record (docs/modules/rx_pipe.md); RETH words are in wire
+        // order.
         q_valid = w[0+:1];
         q_qpn = w[1+:24];
-        q_mtu = ((w[25+:14]) & 32'hffffffff);
+        q_mtu = {18'd0, w[25+:14]};
         q_epsn = w[39+:24];
         q_act = w[64+:1];
         q_addr = w[65+:64];
@@ -1650,11 +1706,12 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         v_coll = vd[20+:1] & ~vd[21+:1];
         v_psn = vd[96+:24];
         becn = vd[17+:1];
-        v_n = ((vd[160+:16]) & 32'hffffffff);
+        v_n = {16'd0, vd[160+:16]};
         sw_va_a = vd[192+:64];
         va = sw_va_y;
+        // rx_ctx_rules_calc.rs:158: The DMA length in wire order, made a number.
         v_rlen_w = vd[288+:32];
-        rlen = (((v_rlen_w[0+:8]) & 32'hffffffff) << 24) | (((v_rlen_w[8+:8]) & 32'hffffffff) << 16) | (((v_rlen_w[16+:8]) & 32'hffffffff) << 8) | ((v_rlen_w[24+:8]) & 32'hffffffff);
+        rlen = ({24'd0, v_rlen_w[0+:8]} << 24) | ({24'd0, v_rlen_w[8+:8]} << 16) | ({24'd0, v_rlen_w[16+:8]} << 8) | {24'd0, v_rlen_w[24+:8]};
         hit = ok & q_valid & (q_qpn == vd[64+:24]);
         is_req = (v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_MIDDLE) | (v_op == OP_RDMA_WRITE_LAST) | (v_op == OP_RDMA_WRITE_ONLY);
         is_ack = v_op == OP_ACKNOWLEDGE;
@@ -1663,7 +1720,9 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         is_probe = v_op == OP_HPCC_PROBE;
         is_rreq = v_op == OP_RDMA_READ_REQUEST;
         is_rresp = (v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE) | (v_op == OP_RDMA_READ_RESPONSE_LAST) | (v_op == OP_RDMA_READ_RESPONSE_ONLY);
+        // rx_ctx_rules_calc.rs:178: A CC event carries the record's hops only from a telemetry header, none on a CNP.
         e_tele = vd[20+:1] & ~is_cnp & ~tmo;
+        // rx_ctx_rules_calc.rs:181: ---- Responder (sim::rx_ctx::RxCtx::request).
         dq = v_psn - q_epsn;
         ahead = (dq != 32'h0) & ~dq[23];
         behind = dq[23];
@@ -1684,7 +1743,7 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
             wa = sw_va_y;
             wl = rlen;
         end
-        wa_n = wa + ((v_n) & 64'hffffffffffffffff);
+        wa_n = wa + {32'd0, v_n};
         wl_n = wl - v_n;
         act_n = 32'h0;
         if ((v_op == OP_RDMA_WRITE_FIRST) | (v_op == OP_RDMA_WRITE_MIDDLE)) begin
@@ -1692,26 +1751,33 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         end
         epsn1 = q_epsn + 32'h1;
         msn1 = q_msn + 32'h1;
+        // rx_ctx_rules_calc.rs:214: READ request (sim::rx_ctx::RxCtx::read_request, read_packets): longer than the MTU,
+        // it takes ((length - 1) >> log2 MTU) + 1 PSNs; the MTU must be a power of two of at
+        // least 256 bytes and the length at most 2^30, so at most 2^22 PSNs. The bounds are
+        // checked without the shift, which only feeds the expected PSN.
         rr_multi = rlen > q_mtu;
+        // rx_ctx_rules_calc.rs:219: (length - 1) >> log2 MTU for the six MTUs that may be cut (256..8192): first
+        // (length - 1) >> 8, as length >> 8 less the borrow of its low byte, then constant
+        // shifts and a 6:1 mux; 24 bits (length <= 2^30).
         rr_lm1 = rlen[8+:24];
         if (~|rlen[0+:8]) begin
             rr_lm1 = rlen[8+:24] - 32'h1;
         end
         rr_nm1 = rr_lm1;
         if (q_log == 32'h9) begin
-            rr_nm1 = ((rr_lm1[1+:23]) & 24'hffffff);
+            rr_nm1 = {1'd0, rr_lm1[1+:23]};
         end
         if (q_log == 32'ha) begin
-            rr_nm1 = ((rr_lm1[2+:22]) & 24'hffffff);
+            rr_nm1 = {2'd0, rr_lm1[2+:22]};
         end
         if (q_log == 32'hb) begin
-            rr_nm1 = ((rr_lm1[3+:21]) & 24'hffffff);
+            rr_nm1 = {3'd0, rr_lm1[3+:21]};
         end
         if (q_log == 32'hc) begin
-            rr_nm1 = ((rr_lm1[4+:20]) & 24'hffffff);
+            rr_nm1 = {4'd0, rr_lm1[4+:20]};
         end
         if (q_log == 32'hd) begin
-            rr_nm1 = ((rr_lm1[5+:19]) & 24'hffffff);
+            rr_nm1 = {5'd0, rr_lm1[5+:19]};
         end
         rr_bad = (rr_multi & ((q_log == 32'hf) | (q_log < 32'h8) | (rlen > 32'h40000000))) | (~behind & q_act);
         rr_adv = 32'h1;
@@ -1719,16 +1785,19 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
             rr_adv = rr_nm1 + 32'h1;
         end
         rr_epsn = q_epsn + rr_adv;
+        // rx_ctx_rules_calc.rs:250: READ response: First and Middle a whole MTU, Last and Only at most one.
         rs_bad = (v_n > q_mtu) | (((v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE)) & (v_n != q_mtu));
+        // rx_ctx_rules_calc.rs:254: READ response (read_response): snd_una <= PSN < sent.
         dr = v_psn - q_una[0+:24];
         er = v_psn - q_sent[0+:24];
         er_neg = er[23];
         una1 = q_una + 32'h1;
-        rd_n = q_rd + ((v_n) & 64'hffffffffffffffff);
+        rd_n = q_rd + {32'd0, v_n};
+        // rx_ctx_rules_calc.rs:261: ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
         da = upto - q_una[0+:24];
         ea = upto - q_sent[0+:24];
         ack_stale = da[23] | ((da == 32'h0) & ~seq) | ((ea != 32'h0) & ~ea[23]);
-        upto32 = q_una + ((da) & 32'hffffffff);
+        upto32 = q_una + {8'd0, da};
         released = q_sent - q_una;
         acked16 = da[0+:16];
         if (da[16+:8] != 32'h0) begin
@@ -1739,6 +1808,7 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
 endmodule // rx_ctx_rules_calc
 
 module rx_ctx_rules_calc_sw_va(a,y);
+    // Rust: ByteSwap64, hdl/src/prim/byte_swap.rs:9
 
     // Module arguments
     input wire  [63:0] a;

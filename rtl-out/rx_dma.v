@@ -6,6 +6,7 @@
 `default_nettype none
 
 module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_cmd_tdata,s_axis_cmd_tvalid,s_axis_cmd_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_written,stat_discarded,stat_short,stat_jobs);
+    // Rust: RxDma, hdl/src/rx/rx_dma.rs:34
 
     // Module arguments
     input wire  clock;
@@ -158,6 +159,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [31:0] n_short_q = 32'h0;
 
     // Local signals
+    // rx_dma.rs:116: Decide and fetch.
     reg  take;
     reg  [7:0] w_cnt_n;
     reg  [22:0] d_in;
@@ -264,6 +266,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        // rx_dma.rs:93: Writer.
         wr_ptr_q <= wr_ptr_d;
         w_cnt_q <= w_cnt_d;
         w_trunc_q <= w_trunc_d;
@@ -286,6 +289,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         cq_wr_q <= cq_wr_d;
         cq_rd_q <= cq_rd_d;
         cq_n_q <= cq_n_d;
+        // rx_dma.rs:116: Decide and fetch.
         dec_base_q <= dec_base_d;
         j_active_q <= j_active_d;
         j_lo_q <= j_lo_d;
@@ -363,8 +367,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
         ones64 = 64'hffffffffffffffff;
+        // rx_dma.rs:227: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
+        // rx_dma.rs:230: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[0];
         odd_write_enable = store & wr_ptr_q[0];
@@ -381,6 +387,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (take & ~store) begin
             w_trunc_d = 1'b1;
         end
+        // rx_dma.rs:247: The last beat: its keep and the beat count go to a register; the descriptor is
+        // pushed two cycles later.
         p_push_d = take & s_axis_tlast;
         p_keep_d = s_axis_tkeep;
         p_cnt_d = w_cnt_q;
@@ -393,6 +401,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             w_trunc_d = 1'b0;
         end
         w_cnt_d = w_cnt_n;
+        // rx_dma.rs:262: Highest kept lane of the last beat: the highest non-empty group of 8 lanes (here),
+        // then the highest lane in it (next cycle).
         top_grp = 32'h0;
         if (|p_keep_q[8+:8]) begin
             top_grp = 32'h1;
@@ -437,6 +447,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (top_grp == 32'h7) begin
             top_byte = p_keep_q[56+:8];
         end
+        // rx_dma.rs:308: One more register (the group and its byte), then the lane in the group and the
+        // byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216) into
+        // the desc FIFO.
         q_push_d = p_push_q;
         q_cnt_d = p_cnt_q;
         q_trunc_d = p_trunc_q;
@@ -466,15 +479,15 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             top_in = 32'h7;
         end
         p_cm1 = q_cnt_q - 32'h1;
-        p_hi = ((p_cm1) & 14'h3fff) << 6;
-        p_lo = p_hi | (((q_grp_q) & 14'h3fff) << 3) | ((top_in) & 14'h3fff);
+        p_hi = {6'd0, p_cm1} << 6;
+        p_lo = p_hi | ({11'd0, q_grp_q} << 3) | {11'd0, top_in};
         p_len = p_hi;
         if (q_any_q) begin
             p_len = p_lo + 32'h1;
         end
         dq_write_enable = q_push_q;
         dq_write_address = dq_wr_q;
-        d_in = ((q_cnt_q) & 23'h7fffff) | (((p_len) & 23'h7fffff) << 8);
+        d_in = {15'd0, q_cnt_q} | ({9'd0, p_len} << 8);
         if (q_trunc_q) begin
             d_in = d_in | 32'h400000;
         end
@@ -482,15 +495,18 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (q_push_q) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
+        // rx_dma.rs:357: ---- Commands.
         s_axis_cmd_tready = ~cq_n_q[6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
         cq_write_address = cq_wr_q;
-        in_end = ((s_axis_cmd_tdata[64+:7]) & 15'h7fff) + ((s_axis_cmd_tdata[80+:14]) & 15'h7fff);
-        cq_write_data = ((s_axis_cmd_tdata) & 143'h7fffffffffffffffffffffffffffffffffff) | (((in_end) & 143'h7fffffffffffffffffffffffffffffffffff) << 128);
+        // rx_dma.rs:362: The payload's end (offset + length) is added on the way in, off the decision path.
+        in_end = {8'd0, s_axis_cmd_tdata[64+:7]} + {1'd0, s_axis_cmd_tdata[80+:14]};
+        cq_write_data = {15'd0, s_axis_cmd_tdata} | ({128'd0, in_end} << 128);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
+        // rx_dma.rs:371: ---- Decide: the head frame and the head command.
         dq_read_address = dq_rd_q;
         cq_read_address = cq_rd_q;
         d_word = dq_read_data;
@@ -502,14 +518,15 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         c_off = c_cmd[64+:7];
         c_len = c_cmd[80+:14];
         c_wr = c_cmd[96+:1];
-        short = d_trunc | (end_sum > ((d_len) & 15'h7fff));
+        short = d_trunc | (end_sum > {1'd0, d_len});
         is_job = c_wr & ~short & (c_len != 32'h0);
+        // rx_dma.rs:385: A fetch is issued only if its output beat is sure to find room in the out FIFO.
         fetch = j_active_q & ~owed_q[4];
         j_end = fetch & (j_left_q == 32'h1);
         pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[4]);
-        base1 = dec_base_q + ((d_beats) & 16'hffff);
-        lo0 = dec_base_q + ((c_off[6+:1]) & 16'hffff);
-        len63 = ((c_len) & 15'h7fff) + 32'h3f;
+        base1 = dec_base_q + {8'd0, d_beats};
+        lo0 = dec_base_q + {15'd0, c_off[6+:1]};
+        len63 = {1'd0, c_len} + 32'h3f;
         w_cmd = 32'h0;
         w_cmd[0+:64] = c_cmd[0+:64];
         w_cmd[64+:14] = c_len;
@@ -539,6 +556,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
                 n_written_d = n_written_q + 32'h1;
             end
         end
+        // rx_dma.rs:422: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
+        // bank at (lo + 1) / 2.
         lo1 = j_lo_q + 32'h1;
         even_read_address = lo1[1+:9];
         odd_read_address = j_lo_q[1+:9];
@@ -562,20 +581,27 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             j_shift_d = c_off[0+:6];
             j_kcnt_d = c_len[0+:6];
         end
+        // rx_dma.rs:448: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
+        // frame's beats when it is decided without a job. The frees are registered (`fr`)
+        // and subtracted a cycle later, which keeps the decision off the occupancy path.
         u_add = used_q - fr_q;
         if (store) begin
             u_add = used_q - fr_q + 32'h1;
         end
         u_free_j = 32'h0;
         if (j_end) begin
-            u_free_j = ((j_beats_q) & 16'hffff);
+            u_free_j = {8'd0, j_beats_q};
         end
         u_free_d = 32'h0;
         if (pop & ~is_job) begin
-            u_free_d = ((d_beats) & 16'hffff);
+            u_free_d = {8'd0, d_beats};
         end
         fr_d = u_free_j + u_free_d;
         used_d = u_add;
+        // rx_dma.rs:465: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
+        // progress is past 144 beats (its beats are not stored). And room for a descriptor.
+        // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
+        // logic stays off the tready path.
         u_half = u_add >> 1;
         room = ((((u_half) & 9'h1ff)) & 16'hffff) == u_half;
         dq_n1 = dq_n_q;
@@ -586,6 +612,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
+        // rx_dma.rs:479: At most three descriptors are on their way (q_push, p_push and this cycle's tlast).
         in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3c);
         if (take_cmd & ~pop) begin
             cq_n_d = cq_n_q + 32'h1;
@@ -593,31 +620,33 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (~take_cmd & pop) begin
             cq_n_d = cq_n_q - 32'h1;
         end
+        // rx_dma.rs:488: ---- Combine: lo = stored beat lo, hi = the next; payload beat = (hi:lo) >> 8 x shift.
         lo_d = even_read_data;
         hi_d = odd_read_data;
         if (f_odd_q) begin
             lo_d = odd_read_data;
             hi_d = even_read_data;
         end
-        sh_r = ((f_shift_q) & 10'h3ff) << 3;
+        sh_r = {4'd0, f_shift_q} << 3;
         neg_s = (~f_shift_q) + 32'h1;
-        sh_l = ((neg_s) & 10'h3ff) << 3;
+        sh_l = {4'd0, neg_s} << 3;
         comb = lo_d;
         if (f_shift_q != 32'h0) begin
             comb = (lo_d >> sh_r) | (hi_d << sh_l);
         end
         neg_k = (~f_kcnt_q) + 32'h1;
-        ksh = ((neg_k) & 7'h7f);
+        ksh = {1'd0, neg_k};
         keep = ones64;
         if (f_last_q & (f_kcnt_q != 32'h0)) begin
             keep = ones64 >> ksh;
         end
-        tail = ((keep) & 65'h1ffffffffffffffff);
+        tail = {1'd0, keep};
         if (f_last_q) begin
-            tail = ((keep) & 65'h1ffffffffffffffff) | (((ones64 & 32'h1) & 65'h1ffffffffffffffff) << 64);
+            tail = {1'd0, keep} | (((ones64 & 32'h1) & 65'h1ffffffffffffffff) << 64);
         end
         c_valid_d = f_valid_q;
-        c_word_d = ((comb) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((tail) & 577'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512);
+        c_word_d = {65'd0, comb} | ({512'd0, tail} << 512);
+        // rx_dma.rs:515: ---- Out FIFO and DMA command FIFO.
         oq_write_enable = c_valid_q;
         oq_write_address = oq_wr_q;
         oq_write_data = c_word_q;
@@ -647,7 +676,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         wq_read_address = wq_rd_q;
         m_axis_dma_wr_cmd_tvalid = wq_n_q != 32'h0;
-        m_axis_dma_wr_cmd_tdata = ((wq_read_data) & 128'hffffffffffffffffffffffffffffffff);
+        m_axis_dma_wr_cmd_tdata = {32'd0, wq_read_data};
         pop_w = (wq_n_q != 32'h0) & m_axis_dma_wr_cmd_tready;
         if (pop_w) begin
             wq_rd_d = wq_rd_q + 32'h1;
@@ -698,6 +727,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 endmodule // rx_dma
 
 module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -731,6 +761,7 @@ module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,
 endmodule // rx_dma_oq
 
 module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -764,6 +795,7 @@ module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,
 endmodule // rx_dma_wq
 
 module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -797,6 +829,7 @@ module rx_dma_cq(write_clock,write_enable,write_address,write_data,read_address,
 endmodule // rx_dma_cq
 
 module rx_dma_dq(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;

@@ -6,6 +6,7 @@
 `default_nettype none
 
 module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_tuser,m_axis_verdict_tdata,m_axis_verdict_tvalid,m_axis_verdict_tready,stat_addr,stat_count);
+    // Rust: RxPipe, hdl/src/rx/rx_pipe.rs:64
 
     // Module arguments
     input wire  clock;
@@ -171,10 +172,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [31:0] cnt_27_q = 32'h0;
 
     // Local signals
+    // rx_pipe.rs:99: Input side, per beat.
     reg  fire;
     reg  first;
     reg  [15:0] tlen_now;
     reg  keep_ok_last;
+    // rx_pipe.rs:120: Final: with the ICRC.
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
@@ -254,17 +257,21 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        // rx_pipe.rs:99: Input side, per beat.
         beat_idx_q <= beat_idx_d;
         beat0_q <= beat0_d;
         beat1_q <= beat1_d;
         user_seen_q <= user_seen_d;
         keep_bad_seen_q <= keep_bad_seen_d;
         tlen_q_q <= tlen_q_d;
+        // rx_pipe.rs:110: E0: the frame's headers and stream faults.
         e0_hdr_q <= e0_hdr_d;
         e0_keep_q <= e0_keep_d;
         e0_idx_q <= e0_idx_d;
         e0_fault_q <= e0_fault_d;
+        // rx_pipe.rs:117: E1 to E6: the drop code.
         e1_rec_q <= e1_rec_d;
+        // rx_pipe.rs:120: Final: with the ICRC.
         cnt_0_q <= cnt_0_d;
         cnt_1_q <= cnt_1_d;
         cnt_2_q <= cnt_2_d;
@@ -336,12 +343,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         cnt_25_d = cnt_25_q;
         cnt_26_d = cnt_26_q;
         cnt_27_d = cnt_27_q;
+        // rx_pipe.rs:152: ---- Input: one beat per clock while a verdict slot is sure to be free.
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
         first = beat_idx_q == 32'h0;
         tlen_now = tlen_q_q;
         if (first) begin
-            tlen_now = (((s_axis_tdata[128+:8]) & 16'hffff) << 8) | ((s_axis_tdata[136+:8]) & 16'hffff);
+            tlen_now = ({8'd0, s_axis_tdata[128+:8]} << 8) | {8'd0, s_axis_tdata[136+:8]};
         end
         if (fire) begin
             if (s_axis_tlast) begin
@@ -364,6 +372,8 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 keep_bad_seen_d = 1'b0;
             end
         end
+        // rx_pipe.rs:183: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
+        // first beat (BTH opcode byte 42, telemetry flag byte 50 bit 6).
         icrc_reset = reset;
         icrc_s_valid = fire;
         icrc_s_data = s_axis_tdata;
@@ -379,22 +389,26 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 icrc_s_tele_at = 32'h3a;
             end
         end
+        // rx_pipe.rs:208: UDP checksum: the frame's datagram lanes summed as they come.
         udp_sum_reset = reset;
         udp_sum_valid = fire;
         udp_sum_data = s_axis_tdata;
         udp_sum_first = first;
         udp_sum_last = s_axis_tlast;
         udp_sum_tlen = tlen_now;
+        // rx_pipe.rs:216: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
+        // the only beat (a zero-length frame, too short for Ethernet: code 1 in E2).
         keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 1) & ~s_axis_tkeep);
+        // rx_pipe.rs:221: ---- E0: capture at the last beat.
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
             e0_idx_d = beat_idx_q;
-            e0_hdr_d = (((beat1_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            e0_hdr_d = ({512'd0, beat1_q} << 512) | {512'd0, beat0_q};
             if (beat_idx_q == 32'h1) begin
-                e0_hdr_d = (((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 512) | ((beat0_q) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+                e0_hdr_d = ({512'd0, s_axis_tdata} << 512) | {512'd0, beat0_q};
             end
             if (first) begin
-                e0_hdr_d = ((s_axis_tdata) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+                e0_hdr_d = {512'd0, s_axis_tdata};
             end
             e0_fault_d = 32'h0;
             if ((beat_idx_q > MAX_FRAME_BEATS) | ((beat_idx_q == MAX_FRAME_BEATS) & |s_axis_tkeep)) begin
@@ -407,9 +421,11 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_fault_d = MAC_ERROR;
             end
         end
+        // rx_pipe.rs:249: ---- E1: decode the headers.
         decode_hdr = e0_hdr_q;
         e1_rec_d = decode_rec;
         rec_line_in_data = e1_rec_q;
+        // rx_pipe.rs:253: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
         judge_keep = e0_keep_q;
         judge_idx = e0_idx_q;
         judge_fault = e0_fault_q;
@@ -423,6 +439,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         judge_pseudo = decode_pseudo;
         judge_frame_sum = udp_sum_frame_sum;
         code_line_in_data = judge_code;
+        // rx_pipe.rs:268: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         fin_fire = icrc_m_valid;
         fin_code = code_line_out_data[0+:5];
         if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
@@ -431,7 +448,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         fin_rec = rec_line_out_data;
         if (|fin_code) begin
             fin_rec = 32'h0;
-            fin_rec[0+:8] = ((fin_code) & 8'hff);
+            fin_rec[0+:8] = {3'd0, fin_code};
         end
         fin_rec[32+:16] = code_line_out_data[5+:16];
         fifo_reset = reset;
@@ -441,6 +458,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         m_axis_verdict_tdata = fifo_m_axis_tdata;
         m_axis_verdict_tvalid = fifo_m_axis_tvalid;
         fifo_m_axis_tready = m_axis_verdict_tready;
+        // rx_pipe.rs:291: ---- Counters.
         stat_count = 32'h0;
         if (fin_fire & (fin_code == 0)) begin
             cnt_0_d = cnt_0_q + 32'h1;
@@ -648,6 +666,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 endmodule // rx_pipe
 
 module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,udp_found,pseudo,frame_sum,code);
+    // Rust: RxPipeJudge, hdl/src/rx/rx_pipe_judge.rs:17
 
     // Module arguments
     input wire  clock;
@@ -722,6 +741,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [2:0] top_grp;
     reg  [7:0] top_byte;
     reg  [2:0] top_in;
+    // rx_pipe_judge.rs:63: E2: the codes.
     reg  [16:0] ip_fold;
     reg  [15:0] ip_sum;
     reg  [4:0] pre_code;
@@ -732,6 +752,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [18:0] e4_pseudo;
     reg  [4:0] e4_fault;
     reg  [15:0] e4_len;
+    // rx_pipe_judge.rs:80: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
     reg  [31:0] udp_total;
     reg  [16:0] udp_fold1;
     reg  [15:0] udp_fold2;
@@ -759,12 +780,14 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_q <= e1_udp_found_d;
         e1_pseudo_q <= e1_pseudo_d;
         e1_fault_q <= e1_fault_d;
+        // rx_pipe_judge.rs:63: E2: the codes.
         e2_len_q <= e2_len_d;
         e2_pre_q <= e2_pre_d;
         e2_post_q <= e2_post_d;
         e2_udp_found_q <= e2_udp_found_d;
         e2_pseudo_q <= e2_pseudo_d;
         e2_fault_q <= e2_fault_d;
+        // rx_pipe_judge.rs:80: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
         e5_fold1_q <= e5_fold1_d;
         e5_found_q <= e5_found_d;
         e5_pre_q <= e5_pre_d;
@@ -800,6 +823,9 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e5_fault_d = e5_fault_q;
         e5_len_d = e5_len_q;
         e6_code_d = e6_code_q;
+        // rx_pipe_judge.rs:134: ---- E1.
+        // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
+        // Highest kept lane: the highest non-empty group of 8 lanes, then the highest lane in it.
         top_grp = 32'h0;
         if (|keep[(32'h8 * 1)+:(8)]) begin
             top_grp = 1;
@@ -868,7 +894,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         end
         top_lane = 32'h0;
         if (|keep) begin
-            top_lane = ((((top_grp) & 7'h7f) << 3) | ((top_in) & 7'h7f)) + 32'h1;
+            top_lane = (({4'd0, top_grp} << 3) | {4'd0, top_in}) + 32'h1;
         end
         e1_top_d = top_lane;
         e1_idx_d = idx;
@@ -881,9 +907,12 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_d = udp_found;
         e1_pseudo_d = pseudo;
         e1_fault_d = fault;
-        ip_fold = ((e1_ipsum_q[0+:16]) & 17'h1ffff) + ((e1_ipsum_q[16+:4]) & 17'h1ffff);
-        ip_sum = ip_fold[0+:16] + ((ip_fold[16+:1]) & 16'hffff);
-        len = (((e1_idx_q) & 16'hffff) << 6) + ((e1_top_q) & 16'hffff);
+        // rx_pipe_judge.rs:173: ---- E2: the first failing check of each group.
+        // IPv4 checksum: the header's one's-complement sum, folded twice, must be 0xFFFF (so a
+        // found 0xFFFF is right where 0x0000 is computed, RFC 1071 / RFC 1624).
+        ip_fold = {1'd0, e1_ipsum_q[0+:16]} + {13'd0, e1_ipsum_q[16+:4]};
+        ip_sum = ip_fold[0+:16] + {15'd0, ip_fold[16+:1]};
+        len = ({8'd0, e1_idx_q} << 6) + {9'd0, e1_top_q};
         pre_code = e1_pre_b_q;
         if ((e1_tlen_q < 32'h1c) | (e1_tlen_q > len - 32'he)) begin
             pre_code = 32'h6;
@@ -909,22 +938,25 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        chk_line_in_data = ((e2_pre_q) & 66'h3ffffffffffffffff) | (((e2_post_q) & 66'h3ffffffffffffffff) << 5) | (((e2_fault_q) & 66'h3ffffffffffffffff) << 10) | (((e2_udp_found_q) & 66'h3ffffffffffffffff) << 15) | (((e2_pseudo_q) & 66'h3ffffffffffffffff) << 31) | (((e2_len_q) & 66'h3ffffffffffffffff) << 50);
+        // rx_pipe_judge.rs:208: ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
+        // pseudo-header, first fold.
+        chk_line_in_data = {61'd0, e2_pre_q} | ({61'd0, e2_post_q} << 5) | ({61'd0, e2_fault_q} << 10) | ({50'd0, e2_udp_found_q} << 15) | ({47'd0, e2_pseudo_q} << 31) | ({50'd0, e2_len_q} << 50);
         e4_pre = chk_line_out_data[0+:5];
         e4_post = chk_line_out_data[5+:5];
         e4_fault = chk_line_out_data[10+:5];
         e4_udp_found = chk_line_out_data[15+:16];
         e4_pseudo = chk_line_out_data[31+:19];
         e4_len = chk_line_out_data[50+:16];
-        udp_total = frame_sum + ((e4_pseudo) & 32'hffffffff);
-        udp_fold1 = ((udp_total[0+:16]) & 17'h1ffff) + ((udp_total[16+:16]) & 17'h1ffff);
+        udp_total = frame_sum + {13'd0, e4_pseudo};
+        udp_fold1 = {1'd0, udp_total[0+:16]} + {1'd0, udp_total[16+:16]};
         e5_fold1_d = udp_fold1;
         e5_found_d = e4_udp_found;
         e5_pre_d = e4_pre;
         e5_post_d = e4_post;
         e5_fault_d = e4_fault;
         e5_len_d = e4_len;
-        udp_fold2 = e5_fold1_q[0+:16] + ((e5_fold1_q[16+:1]) & 16'hffff);
+        // rx_pipe_judge.rs:231: E5: second fold, compare, the code.
+        udp_fold2 = e5_fold1_q[0+:16] + {15'd0, e5_fold1_q[16+:1]};
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin
             udp_expected = 32'hffff;
@@ -940,13 +972,14 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         if (|e5_fault_q) begin
             code3 = e5_fault_q;
         end
-        e6_code_d = ((code3) & 21'h1fffff) | (((e5_len_q) & 21'h1fffff) << 5);
+        e6_code_d = {16'd0, code3} | ({5'd0, e5_len_q} << 5);
         code = e6_code_q;
     end
 
 endmodule // rx_pipe_judge
 
 module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseudo);
+    // Rust: RxPipeDecode, hdl/src/rx/rx_pipe_decode.rs:17
 
     // Module arguments
     input wire  [1023:0] hdr;
@@ -1003,8 +1036,8 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
     // Update code
     always @(*) begin
         op = hdr[336+:8];
-        tlen = (((hdr[128+:8]) & 16'hffff) << 8) | ((hdr[136+:8]) & 16'hffff);
-        icrc_at = ((tlen) & 17'h1ffff) + 32'ha;
+        tlen = ({8'd0, hdr[128+:8]} << 8) | {8'd0, hdr[136+:8]};
+        icrc_at = {1'd0, tlen} + 32'ha;
         has_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
         has_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
         has_payload = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
@@ -1025,6 +1058,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
             tel = hdr[560+:352];
         end
         nhop = tel[8+:8];
+        // rx_pipe_decode.rs:110: A hop's rate code (bits 5-7 of its byte 0) above 4 is bad.
         hop_bad = 1'b0;
         if ((nhop > 0) & (tel[(32'h25 + 32'h40 * 0)+:(3)] > 32'h4)) begin
             hop_bad = 1'b1;
@@ -1046,33 +1080,38 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
             pay_at = tel_at + 32'h2c;
         end
         rest = icrc_at - pay_at;
-        pay_len = rest - ((pad) & 17'h1ffff);
+        pay_len = rest - {15'd0, pad};
         udp_len3 = tlen - 32'h3;
+        // rx_pipe_decode.rs:124: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
         hops = 32'h0;
         slot = tel[(32'h20 + 32'h40 * 0)+:(64)];
         if (has_tel & (nhop > 0)) begin
-            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 0));
+            hops = hops | ({256'd0, slot} << (32'h40 * 0));
         end
         slot = tel[(32'h20 + 32'h40 * 1)+:(64)];
         if (has_tel & (nhop > 1)) begin
-            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 1));
+            hops = hops | ({256'd0, slot} << (32'h40 * 1));
         end
         slot = tel[(32'h20 + 32'h40 * 2)+:(64)];
         if (has_tel & (nhop > 2)) begin
-            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 2));
+            hops = hops | ({256'd0, slot} << (32'h40 * 2));
         end
         slot = tel[(32'h20 + 32'h40 * 3)+:(64)];
         if (has_tel & (nhop > 3)) begin
-            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 3));
+            hops = hops | ({256'd0, slot} << (32'h40 * 3));
         end
         slot = tel[(32'h20 + 32'h40 * 4)+:(64)];
         if (has_tel & (nhop > 4)) begin
-            hops = hops | (((slot) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 4));
+            hops = hops | ({256'd0, slot} << (32'h40 * 4));
         end
+        // rx_pipe_decode.rs:133: Rx-HPCC feedback (F, byte 0 bit 2), read only in an echo without hops: hop word 0
+        // is then slot 0's bytes 4-7 (W), its bytes 0-3 dropped.
         fb = has_tel & tel[3] & tel[2] & ~|nhop;
         if (fb) begin
-            hops = ((tel[64+:32]) & 320'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32;
+            hops = {288'd0, tel[64+:32]} << 32;
         end
+        // rx_pipe_decode.rs:139: Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
+        // between it and the UDP checksum (code 11), after it. The last `if` that holds wins.
         pre_a = 32'h0;
         if (hdr[112+:4] != 32'h5) begin
             pre_a = 32'h4;
@@ -1084,7 +1123,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         if (hdr[288+:16] != 32'hb712) begin
             pre_b = 32'ha;
         end
-        if (((((hdr[304+:8]) & 16'hffff) << 8) | ((hdr[312+:8]) & 16'hffff)) != tlen - 32'h14) begin
+        if ((({8'd0, hdr[304+:8]} << 8) | {8'd0, hdr[312+:8]}) != tlen - 32'h14) begin
             pre_b = 32'h9;
         end
         if (hdr[184+:8] != 32'h11) begin
@@ -1094,7 +1133,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
             pre_b = 32'h7;
         end
         post = 32'h0;
-        if ((has_payload & (((pad) & 17'h1ffff) > rest)) | (~has_payload & |pad)) begin
+        if ((has_payload & ({15'd0, pad} > rest)) | (~has_payload & |pad)) begin
             post = 32'h17;
         end
         if (~has_payload & ~is_cnp & |rest) begin
@@ -1115,7 +1154,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         if (has_tel & (tel[4+:4] != 32'h1)) begin
             post = 32'h11;
         end
-        if (has_tel & (((tlen) & 17'h1ffff) < tel_at + 32'h22)) begin
+        if (has_tel & ({1'd0, tlen} < tel_at + 32'h22)) begin
             post = 32'h1;
         end
         if (~has_tel & must_tel) begin
@@ -1140,29 +1179,32 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
             post = 32'h1;
         end
         eth_bad = hdr[96+:16] != 32'h8;
+        // rx_pipe_decode.rs:219: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
         ipsum = 32'h0;
         word = hdr[(32'h70 + 32'h10 * 0)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 1)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 2)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 3)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 4)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 5)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 6)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 7)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 8)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         word = hdr[(32'h70 + 32'h10 * 9)+:(16)];
-        ipsum = ipsum + ((word) & 20'hfffff);
+        ipsum = ipsum + {4'd0, word};
         udp_found = hdr[320+:16];
-        pseudo = ((hdr[208+:16]) & 19'h7ffff) + ((hdr[224+:16]) & 19'h7ffff) + ((hdr[240+:16]) & 19'h7ffff) + ((hdr[256+:16]) & 19'h7ffff) + (((udp_len3[0+:8]) & 19'h7ffff) << 8) + ((udp_len3[8+:8]) & 19'h7ffff);
+        pseudo = {3'd0, hdr[208+:16]} + {3'd0, hdr[224+:16]} + {3'd0, hdr[240+:16]} + {3'd0, hdr[256+:16]} + ({11'd0, udp_len3[0+:8]} << 8) + {11'd0, udp_len3[8+:8]};
+        // rx_pipe_decode.rs:232: The record (code 0), field by field (sim::layout::VERDICT). Multi-byte header fields
+        // are big-endian on the wire; the record holds them as numbers, except RETH and hops.
         rec = 32'h0;
         rec[8+:8] = op;
         rec[16+:1] = hdr[407];
@@ -1172,9 +1214,9 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         rec[22+:2] = hdr[120+:2];
         rec[28+:2] = pad;
         rec[48+:7] = pay_at[0+:7];
-        rec[64+:24] = (((hdr[376+:8]) & 24'hffffff) << 16) | (((hdr[384+:8]) & 24'hffffff) << 8) | ((hdr[392+:8]) & 24'hffffff);
-        rec[96+:24] = (((hdr[408+:8]) & 24'hffffff) << 16) | (((hdr[416+:8]) & 24'hffffff) << 8) | ((hdr[424+:8]) & 24'hffffff);
-        rec[176+:16] = (((hdr[272+:8]) & 16'hffff) << 8) | ((hdr[280+:8]) & 16'hffff);
+        rec[64+:24] = ({16'd0, hdr[376+:8]} << 16) | ({16'd0, hdr[384+:8]} << 8) | {16'd0, hdr[392+:8]};
+        rec[96+:24] = ({16'd0, hdr[408+:8]} << 16) | ({16'd0, hdr[416+:8]} << 8) | {16'd0, hdr[424+:8]};
+        rec[176+:16] = ({8'd0, hdr[272+:8]} << 8) | {8'd0, hdr[280+:8]};
         rec[320+:320] = hops;
         if (has_tel) begin
             rec[20+:1] = 1'b1;
@@ -1184,7 +1226,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         end
         if (has_aeth) begin
             rec[88+:8] = hdr[432+:8];
-            rec[128+:24] = (((hdr[440+:8]) & 24'hffffff) << 16) | (((hdr[448+:8]) & 24'hffffff) << 8) | ((hdr[456+:8]) & 24'hffffff);
+            rec[128+:24] = ({16'd0, hdr[440+:8]} << 16) | ({16'd0, hdr[448+:8]} << 8) | {16'd0, hdr[456+:8]};
         end
         if (has_reth) begin
             rec[192+:64] = hdr[432+:64];
@@ -1199,6 +1241,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
 endmodule // rx_pipe_decode
 
 module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axis_tvalid,m_axis_tready);
+    // Rust: ResultFifo, hdl/src/prim/result_fifo.rs:23
 
     // Module arguments
     input wire  clock;
@@ -1267,6 +1310,9 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
         ram_write_address = wr_q;
         ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
+        // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
+        // output in the block that also reads m_axis_tready as a combinational loop
+        // (UNOPTFLAT) when the consumer's tready depends on tdata.
         m_axis_tdata = 32'h0;
         if (count_q != 32'h0) begin
             m_axis_tdata = ram_read_data;
@@ -1311,6 +1357,7 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
 endmodule // rx_pipe_fifo
 
 module rx_pipe_code_line(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1330,6 +1377,7 @@ module rx_pipe_code_line(clock,in_data,out_data);
 endmodule // rx_pipe_code_line
 
 module rx_pipe_rec_line(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;
@@ -1349,6 +1397,7 @@ module rx_pipe_rec_line(clock,in_data,out_data);
 endmodule // rx_pipe_rec_line
 
 module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
+    // Rust: RxPipeUdpSum, hdl/src/rx/rx_pipe_udp_sum.rs:13
 
     // Module arguments
     input wire  clock;
@@ -1409,15 +1458,17 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
         csum_left_d = csum_left_q;
         csum_acc_d = csum_acc_q;
         sum_d = sum_q;
+        // rx_pipe_udp_sum.rs:50: Datagram bytes from this beat's lane 0: 14 + T on the first beat.
         csum_n = csum_left_q;
         if (first) begin
-            csum_n = ((tlen) & 17'h1ffff) + 32'he;
+            csum_n = {1'd0, tlen} + 32'he;
         end
         ones64 = 64'hffffffffffffffff;
         csum_mask = ones64;
         if (csum_n < 32'h40) begin
-            csum_mask = ~(ones64 << ((csum_n[0+:7]) & 64'hffffffffffffffff));
+            csum_mask = ~(ones64 << {57'd0, csum_n[0+:7]});
         end
+        // rx_pipe_udp_sum.rs:61: Lanes of beat 0 that the UDP checksum covers: 34..=39 and 42..=63.
         lanes0 = 64'hfffffcfc00000000;
         if (first) begin
             csum_mask = csum_mask & lanes0;
@@ -1432,6 +1483,7 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
         csum_in_valid = valid;
         csum_in_data = data;
         csum_in_mask = csum_mask;
+        // rx_pipe_udp_sum.rs:76: ones_sum's tag, back with the beat's sum: bit 0 starts a frame, bit 1 ends it.
         csum_tag = 32'h0;
         if (first) begin
             csum_tag = 32'h1;
@@ -1440,9 +1492,9 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
             csum_tag = csum_tag | 32'h2;
         end
         csum_in_tag = csum_tag;
-        acc_next = csum_acc_q + ((csum_out_sum) & 32'hffffffff);
+        acc_next = csum_acc_q + {11'd0, csum_out_sum};
         if (csum_out_tag[0]) begin
-            acc_next = ((csum_out_sum) & 32'hffffffff);
+            acc_next = {11'd0, csum_out_sum};
         end
         if (csum_out_valid) begin
             csum_acc_d = acc_next;
@@ -1456,6 +1508,7 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
 endmodule // rx_pipe_udp_sum
 
 module rx_pipe_udp_sum_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_valid,out_sum,out_tag);
+    // Rust: OnesSum, hdl/src/prim/ones_sum.rs:21
 
     // Module arguments
     input wire  clock;
@@ -1515,6 +1568,7 @@ module rx_pipe_udp_sum_csum(clock,reset,in_valid,in_data,in_mask,in_tag,out_vali
 endmodule // rx_pipe_udp_sum_csum
 
 module rx_pipe_judge_chk_line(clock,in_data,out_data);
+    // Rust: DelayLine, hdl/src/prim/delay_line.rs:11
 
     // Module arguments
     input wire  clock;

@@ -6,6 +6,7 @@
 `default_nettype none
 
 module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
+    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:75
 
     // Module arguments
     input wire  clock;
@@ -171,6 +172,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_r;
     reg  ack_send;
     reg  d_free;
+    // tx_ctx.rs:222: Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
     reg  [1023:0] t_desc;
     reg  [23:0] psn_be;
     reg  [15:0] dplen_be;
@@ -189,6 +191,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_c;
     reg  take_p;
     reg  free;
+    // tx_ctx.rs:242: Read words and their fields.
     reg  [319:0] cw;
     reg  [322:0] mw;
     reg  m_valid;
@@ -202,6 +205,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [13:0] t_mtu;
     reg  t_tele;
     reg  [15:0] t_fs;
+    // tx_ctx.rs:256: The next packet.
     reg  [31:0] rest;
     reg  last;
     reg  first;
@@ -326,12 +330,22 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
         ack_req = 32'h80;
+        // tx_ctx.rs:454: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // taken into the P registers while the BRAMs read the flow's words.
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
+        // tx_ctx.rs:459: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
+        // have room for it when it reaches S2 (at most one entry left after this cycle, counting
+        // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
+        // events only while its own outputs move, and one of them (PktRecv) goes to this block,
+        // so a PktSend held in S2 for a sent slot could stop both blocks for good.
         s_pop = s_valid_q & m_axis_sent_tready;
         ps2 = p_valid_q & (p_kind_q == TX_PICK_SEND);
         s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
         w_free = ~w_valid_q | m_axis_sleep_tready;
+        // tx_ctx.rs:470: S2 holds an event only while an output register it needs is full. Every event may
+        // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
+        // other output registers, other PktRecvs the descriptor register only.
         r_kind = p_recv_q[17+:3];
         r_both = r_kind == RECV_READ;
         go = ~p_valid_q | (w_free & ((p_kind_q == TX_PICK_CTRL) | ((p_kind_q == TX_PICK_RECV) & d_free & (~r_both | free)) | ((p_kind_q == TX_PICK_SEND) & free)));
@@ -365,8 +379,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_read_address = next_a2;
         msg_read_address = next_a2;
+        // tx_ctx.rs:515: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
-        a16 = ((p_addr_q) & 16'hffff);
+        a16 = {6'd0, p_addr_q};
         take_c = p_valid_q & (p_kind_q == TX_PICK_CTRL) & w_free;
         take_r = p_valid_q & (p_kind_q == TX_PICK_RECV) & w_free & d_free & (~r_both | free);
         take_p = p_valid_q & (p_kind_q == TX_PICK_SEND) & free & w_free;
@@ -378,6 +393,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
+        // tx_ctx.rs:537: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // before those writes landed).
         ctx_fwd_ram = ctx_read_data;
         ctx_fwd_last = lw_cdata_q;
         ctx_fwd_use_last = lw_ctx_q;
@@ -400,6 +417,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         t_tele = cw[302+:1];
         t_fs = cw[303+:16];
         t_probe = cw[319+:1];
+        // tx_ctx.rs:562: ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
         rest = m_len - m_off;
         last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
         first = m_off == 32'h0;
@@ -420,14 +438,18 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (last) begin
             opcode = OP_RDMA_WRITE_LAST;
         end
-        not_ect = (((m_sent) & 17'h1ffff) + 32'h1) < ((t_fs) & 17'h1ffff);
-        t_desc = ((cw[0+:288]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        // tx_ctx.rs:581: LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
+        not_ect = ({1'd0, m_sent} + 32'h1) < {1'd0, t_fs};
+        // tx_ctx.rs:583: The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
+        t_desc = {736'd0, cw[0+:288]};
         tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
         if (not_ect) begin
             tos = t_desc[160+:8] & 32'hfc;
         end
         send = take_p & p_id_ok & m_valid & m_pend;
-        off1 = m_off + ((plen) & 32'hffffffff);
+        // tx_ctx.rs:590: Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
+        // width and carry out of the field (PSN 0xFFFFFF + 1).
+        off1 = m_off + {18'd0, plen};
         psn1 = m_psn + 32'h1;
         sent1 = m_sent;
         if (m_sent != 32'hffff) begin
@@ -437,9 +459,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (t_tele) begin
             tele_byte = 32'h1;
         end
-        va_num = (((m_reth[0+:8]) & 64'hffffffffffffffff) << 56) | (((m_reth[8+:8]) & 64'hffffffffffffffff) << 48) | (((m_reth[16+:8]) & 64'hffffffffffffffff) << 40) | (((m_reth[24+:8]) & 64'hffffffffffffffff) << 32) | (((m_reth[32+:8]) & 64'hffffffffffffffff) << 24) | (((m_reth[40+:8]) & 64'hffffffffffffffff) << 16) | (((m_reth[48+:8]) & 64'hffffffffffffffff) << 8) | ((m_reth[56+:8]) & 64'hffffffffffffffff);
-        va_sum = va_num + ((m_off) & 64'hffffffffffffffff);
-        rd_reth = ((va_sum[56+:8]) & 128'hffffffffffffffffffffffffffffffff) | (((va_sum[48+:8]) & 128'hffffffffffffffffffffffffffffffff) << 8) | (((va_sum[40+:8]) & 128'hffffffffffffffffffffffffffffffff) << 16) | (((va_sum[32+:8]) & 128'hffffffffffffffffffffffffffffffff) << 24) | (((va_sum[24+:8]) & 128'hffffffffffffffffffffffffffffffff) << 32) | (((va_sum[16+:8]) & 128'hffffffffffffffffffffffffffffffff) << 40) | (((va_sum[8+:8]) & 128'hffffffffffffffffffffffffffffffff) << 48) | (((va_sum[0+:8]) & 128'hffffffffffffffffffffffffffffffff) << 56) | (((m_reth[64+:32]) & 128'hffffffffffffffffffffffffffffffff) << 64) | (((plen[8+:6]) & 128'hffffffffffffffffffffffffffffffff) << 112) | (((plen[0+:8]) & 128'hffffffffffffffffffffffffffffffff) << 120);
+        // tx_ctx.rs:602: READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
+        // kept in wire order (big-endian), so the address is byte-reversed around the add.
+        va_num = ({56'd0, m_reth[0+:8]} << 56) | ({56'd0, m_reth[8+:8]} << 48) | ({56'd0, m_reth[16+:8]} << 40) | ({56'd0, m_reth[24+:8]} << 32) | ({56'd0, m_reth[32+:8]} << 24) | ({56'd0, m_reth[40+:8]} << 16) | ({56'd0, m_reth[48+:8]} << 8) | {56'd0, m_reth[56+:8]};
+        va_sum = va_num + {32'd0, m_off};
+        rd_reth = {120'd0, va_sum[56+:8]} | ({120'd0, va_sum[48+:8]} << 8) | ({120'd0, va_sum[40+:8]} << 16) | ({120'd0, va_sum[32+:8]} << 24) | ({120'd0, va_sum[24+:8]} << 32) | ({120'd0, va_sum[16+:8]} << 40) | ({120'd0, va_sum[8+:8]} << 48) | ({120'd0, va_sum[0+:8]} << 56) | ({96'd0, m_reth[64+:32]} << 64) | ({122'd0, plen[8+:6]} << 112) | ({120'd0, plen[0+:8]} << 120);
         reth_out = 32'h0;
         dplen = plen;
         if (m_read) begin
@@ -449,9 +473,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (first) begin
             reth_out = m_reth;
         end
+        // tx_ctx.rs:632: The msg word after the packet is pending unless it was the last.
         pend1 = ~last;
-        psn_be = ((m_psn[16+:8]) & 24'hffffff) | (((m_psn[8+:8]) & 24'hffffff) << 8) | (((m_psn[0+:8]) & 24'hffffff) << 16);
-        dplen_be = ((dplen[8+:6]) & 16'hffff) | (((dplen[0+:8]) & 16'hffff) << 8);
+        // tx_ctx.rs:634: Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
+        // First/Only, payload length (big-endian, as on the wire).
+        psn_be = {16'd0, m_psn[16+:8]} | ({16'd0, m_psn[8+:8]} << 8) | ({16'd0, m_psn[0+:8]} << 16);
+        dplen_be = {10'd0, dplen[8+:6]} | ({8'd0, dplen[0+:8]} << 8);
         desc = t_desc;
         desc[160+:8] = tos;
         desc[216+:8] = opcode;
@@ -460,25 +487,32 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         desc[312+:8] = tele_byte;
         desc[320+:128] = reth_out;
         desc[464+:16] = dplen_be;
+        // tx_ctx.rs:649: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // descriptor and READ payload length are tx_ctx_ack's.
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
         r_psn_fld = p_recv_q[32+:24];
         ack_recv = p_recv_q;
         ack_flow = ctx_fwd_w;
         ack_msg = msg_fwd_w;
-        dma_addr = m_local + ((m_off) & 64'hffffffffffffffff);
-        g_psn = (((r_psn_fld[0+:8]) & 24'hffffff) << 16) | (((r_psn_fld[8+:8]) & 24'hffffff) << 8) | ((r_psn_fld[16+:8]) & 24'hffffff);
+        dma_addr = m_local + {32'd0, m_off};
+        // tx_ctx.rs:665: ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
+        // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
+        // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
+        g_psn = ({16'd0, r_psn_fld[0+:8]} << 16) | ({16'd0, r_psn_fld[8+:8]} << 8) | {16'd0, r_psn_fld[16+:8]};
         g_k = g_psn - m_first;
         g_sent = m_psn - m_first;
         g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
         g_klo = g_k[0+:16];
-        g_khi = ((g_k[16+:8]) & 16'hffff);
-        g_mtu = ((t_mtu) & 16'hffff);
+        g_khi = {8'd0, g_k[16+:8]};
+        g_mtu = {2'd0, t_mtu};
         g_plo = g_klo * g_mtu;
         g_phi = g_khi * g_mtu;
         g_off = g_plo + (g_phi << 16);
+        // tx_ctx.rs:682: ---- Control word checks and fields.
         c_mtu = p_ctrl_q[352+:14];
+        // tx_ctx.rs:684: Message length: RETH bytes 12..15 (big-endian) of the post.
         c_reth_fld = p_ctrl_q[64+:128];
-        c_len = (((c_reth_fld[96+:8]) & 32'hffffffff) << 24) | (((c_reth_fld[104+:8]) & 32'hffffffff) << 16) | (((c_reth_fld[112+:8]) & 32'hffffffff) << 8) | ((c_reth_fld[120+:8]) & 32'hffffffff);
+        c_len = ({24'd0, c_reth_fld[96+:8]} << 24) | ({24'd0, c_reth_fld[104+:8]} << 16) | ({24'd0, c_reth_fld[112+:8]} << 8) | {24'd0, c_reth_fld[120+:8]};
         c_ok = 1'b0;
         if (c_id_ok) begin
             if (c_op == TX_OP_CREATE) begin
@@ -488,6 +522,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 c_ok = m_valid;
             end
         end
+        // tx_ctx.rs:699: ---- RAM writes: sweep, control word, or the packet's progress.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -546,11 +581,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
+        // tx_ctx.rs:758: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
         same_a2 = next_a2 == a2;
         lw_ctx_d = c_we & swept_q & same_a2;
         lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
+        // tx_ctx.rs:765: ---- Output registers.
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
@@ -562,6 +599,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             s_data_d = s2_data_q;
             s2_valid_d = 1'b0;
         end
+        // tx_ctx.rs:780: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // go-back-N that rewound (at most one per event, in event order).
         if (m_axis_sleep_tready) begin
             w_valid_d = 1'b0;
         end
@@ -654,6 +693,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
 endmodule // tx_ctx
 
 module tx_ctx_msg_fwd(ram,last,use_last,w);
+    // Rust: RamFwd, hdl/src/prim/ram_fwd.rs:15
 
     // Module arguments
     input wire  [322:0] ram;
@@ -672,6 +712,7 @@ module tx_ctx_msg_fwd(ram,last,use_last,w);
 endmodule // tx_ctx_msg_fwd
 
 module tx_ctx_ctx_fwd(ram,last,use_last,w);
+    // Rust: RamFwd, hdl/src/prim/ram_fwd.rs:15
 
     // Module arguments
     input wire  [319:0] ram;
@@ -690,6 +731,7 @@ module tx_ctx_ctx_fwd(ram,last,use_last,w);
 endmodule // tx_ctx_ctx_fwd
 
 module tx_ctx_ack(recv,flow,msg,desc,plen);
+    // Rust: TxCtxAck, hdl/src/tx/tx_ctx_ack.rs:18
 
     // Module arguments
     input wire  [511:0] recv;
@@ -733,7 +775,7 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
 
     // Update code
     always @(*) begin
-        template = ((flow[0+:288]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        template = {736'd0, flow[0+:288]};
         next_psn = msg[130+:24];
         kind = recv[17+:3];
         op = OP_ACKNOWLEDGE;
@@ -745,7 +787,7 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         if (kind == RECV_READ) begin
             op = OP_RDMA_READ_RESPONSE_ONLY;
             if (recv[24+:2] != 32'h0) begin
-                op = ((recv[24+:2]) & 8'hff) + OP_RDMA_READ_REQUEST;
+                op = {6'd0, recv[24+:2]} + OP_RDMA_READ_REQUEST;
             end
             if (recv[24+:2] == 32'h2) begin
                 aeth = 32'h0;
@@ -766,13 +808,14 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         end
         else if (kind == RECV_PROBE) begin
             op = OP_HPCC_PROBE;
-            psn = (((next_psn[0+:8]) & 24'hffffff) << 16) | (((next_psn[8+:8]) & 24'hffffff) << 8) | ((next_psn[16+:8]) & 24'hffffff);
+            psn = ({16'd0, next_psn[0+:8]} << 16) | ({16'd0, next_psn[8+:8]} << 8) | {16'd0, next_psn[16+:8]};
             tele = 32'h1;
             aeth = 32'h0;
         end
         tos = (template[160+:8] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
+        // tx_ctx_ack.rs:101: An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
         fbk = 32'h0;
         if ((recv[16+:1] & (kind == RECV_ACK)) | (kind == RECV_RESPONSE)) begin
             echo_nhop = recv[96+:8];
@@ -781,10 +824,14 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         if (recv[16+:1] & (kind == RECV_ACK)) begin
             fbk = recv[21+:1];
         end
+        // tx_ctx_ack.rs:105: BTH byte 31: FECN from the template; BECN = ECN-Echo, set in an ACK / NAK whose
+        // request arrived CE-marked (PktRecv `ece`, kind RECV_ACK), clear in every other frame
+        // built here (the LDCP receiver's half: the template's BECN is for data frames only).
         fb = template[248+:8] & 32'h80;
         if ((kind == RECV_ACK) & recv[20+:1]) begin
             fb = (template[248+:8] & 32'h80) | 32'h40;
         end
+        // tx_ctx_ack.rs:112: A CNP: FECN 0, BECN 1, SE / M / pad / version 0, P_Key 0xFFFF.
         sem = template[224+:8];
         pkey = template[232+:16];
         if (kind == RECV_CNP) begin
@@ -792,7 +839,7 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
             sem = 32'h0;
             pkey = 32'hffff;
         end
-        plen_be = ((plen[8+:6]) & 16'hffff) | (((plen[0+:8]) & 16'hffff) << 8);
+        plen_be = {10'd0, plen[8+:6]} | ({8'd0, plen[0+:8]} << 8);
         desc = template;
         desc[160+:8] = tos;
         desc[216+:8] = op;
@@ -801,10 +848,10 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         desc[248+:8] = fb;
         desc[280+:8] = 32'h0;
         desc[288+:24] = psn;
-        desc[312+:8] = ((tele) & 8'hff);
-        desc[320+:128] = ((aeth) & 128'hffffffffffffffffffffffffffffffff);
+        desc[312+:8] = {7'd0, tele};
+        desc[320+:128] = {96'd0, aeth};
         desc[448+:8] = echo_nhop;
-        desc[456+:8] = ((fbk) & 8'hff);
+        desc[456+:8] = {7'd0, fbk};
         desc[464+:16] = plen_be;
         desc[512+:320] = echo_hops;
     end

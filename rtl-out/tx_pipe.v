@@ -6,6 +6,7 @@
 `default_nettype none
 
 module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_tready,s_axis_payload_tdata,s_axis_payload_tkeep,s_axis_payload_tvalid,s_axis_payload_tready,s_axis_payload_tlast,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast,m_axis_tuser,stat_len_err);
+    // Rust: TxPipe, hdl/src/tx/tx_pipe.rs:38
 
     // Module arguments
     input wire  clock;
@@ -189,6 +190,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [31:0] len_err_q = 32'h0;
 
     // Local signals
+    // tx_pipe.rs:142: Combinational values.
     reg  [63:0] ones64;
     reg  [7:0] op;
     reg  is_reth;
@@ -196,6 +198,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  is_cnp;
     reg  has_pay;
     reg  [13:0] plen_raw;
+    // tx_pipe.rs:150: Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
+    // stage B: the registered one).
     reg  [15:0] d_plen_fld;
     reg  [7:0] d_tele_fld;
     reg  [15:0] d_ipid_fld;
@@ -316,6 +320,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
+        // tx_pipe.rs:73: Stage A.
         a_valid_q <= a_valid_d;
         a_desc_q <= a_desc_d;
         a_plen_q <= a_plen_d;
@@ -329,6 +334,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         a_icrc_at_q <= a_icrc_at_d;
         a_total_len_q <= a_total_len_d;
         a_sum_q <= a_sum_d;
+        // tx_pipe.rs:87: Stage B.
         b_valid_q <= b_valid_d;
         b_hdr_q <= b_hdr_d;
         b_h_q <= b_h_d;
@@ -344,6 +350,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         b_ib1_q <= b_ib1_d;
         b_p_q <= b_p_d;
         b_str_q <= b_str_d;
+        // tx_pipe.rs:103: Frame builder.
         f_active_q <= f_active_d;
         f_k_q <= f_k_d;
         f_hdr_q <= f_hdr_d;
@@ -364,6 +371,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         f_bad_q <= f_bad_d;
         f_prev_q <= f_prev_d;
         drain_q <= drain_d;
+        // tx_pipe.rs:124: Beat FIFO, CRC FIFO, output register.
         q_wr_q <= q_wr_d;
         q_rd_q <= q_rd_d;
         q_count_q <= q_count_d;
@@ -442,6 +450,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         len_err_d = len_err_q;
         icrc_reset = reset;
         ones64 = 64'hffffffffffffffff;
+        // tx_pipe.rs:247: ---- A: decode the offered descriptor (sim::layout::TX_DESC).
         d_plen_fld = s_axis_desc_tdata[464+:16];
         d_tele_fld = s_axis_desc_tdata[312+:8];
         d_ipid_fld = s_axis_desc_tdata[176+:16];
@@ -452,7 +461,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         is_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
         is_cnp = op == OP_CNP;
         has_pay = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
-        plen_raw = (((d_plen_fld[0+:8]) & 14'h3fff) << 8) | ((d_plen_fld[8+:8]) & 14'h3fff);
+        plen_raw = ({6'd0, d_plen_fld[0+:8]} << 8) | {6'd0, d_plen_fld[8+:8]};
         plen = 32'h0;
         if (has_pay) begin
             plen = plen_raw;
@@ -469,20 +478,23 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (d_tele_fld[0]) begin
             hlen = ext_len + 32'h62;
         end
-        w_tos = ((s_axis_desc_tdata[160+:8]) & 16'hffff) | 32'h4500;
-        w_id = (((d_ipid_fld[0+:8]) & 16'hffff) << 8) | ((d_ipid_fld[8+:8]) & 16'hffff);
+        // tx_pipe.rs:286: IPv4 header words other than total length and checksum, big-endian.
+        w_tos = {8'd0, s_axis_desc_tdata[160+:8]} | 32'h4500;
+        w_id = ({8'd0, d_ipid_fld[0+:8]} << 8) | {8'd0, d_ipid_fld[8+:8]};
         df = s_axis_desc_tdata[192+:8] & 32'h40;
-        w_df = ((df) & 16'hffff) << 8;
-        w_ttl = (((s_axis_desc_tdata[168+:8]) & 16'hffff) << 8) | 32'h11;
-        w_s0 = (((d_ipsrc_fld[0+:8]) & 16'hffff) << 8) | ((d_ipsrc_fld[8+:8]) & 16'hffff);
-        w_s1 = (((d_ipsrc_fld[16+:8]) & 16'hffff) << 8) | ((d_ipsrc_fld[24+:8]) & 16'hffff);
-        w_d0 = (((d_ipdst_fld[0+:8]) & 16'hffff) << 8) | ((d_ipdst_fld[8+:8]) & 16'hffff);
-        w_d1 = (((d_ipdst_fld[16+:8]) & 16'hffff) << 8) | ((d_ipdst_fld[24+:8]) & 16'hffff);
+        w_df = {8'd0, df} << 8;
+        w_ttl = ({8'd0, s_axis_desc_tdata[168+:8]} << 8) | 32'h11;
+        w_s0 = ({8'd0, d_ipsrc_fld[0+:8]} << 8) | {8'd0, d_ipsrc_fld[8+:8]};
+        w_s1 = ({8'd0, d_ipsrc_fld[16+:8]} << 8) | {8'd0, d_ipsrc_fld[24+:8]};
+        w_d0 = ({8'd0, d_ipdst_fld[0+:8]} << 8) | {8'd0, d_ipdst_fld[8+:8]};
+        w_d1 = ({8'd0, d_ipdst_fld[16+:8]} << 8) | {8'd0, d_ipdst_fld[24+:8]};
+        // tx_pipe.rs:302: ---- B: header bytes from stage A.
         total_len = a_total_len_q;
         udp_len = a_total_len_q - 32'h14;
-        sum1 = a_sum_q + ((total_len) & 20'hfffff);
-        sum2 = ((sum1[0+:16]) & 17'h1ffff) + ((sum1[16+:4]) & 17'h1ffff);
-        sum2p = sum1[0+:16] + ((sum1[16+:4]) & 16'hffff) + 32'h1;
+        sum1 = a_sum_q + {4'd0, total_len};
+        sum2 = {1'd0, sum1[0+:16]} + {13'd0, sum1[16+:4]};
+        // tx_pipe.rs:308: End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
+        sum2p = sum1[0+:16] + {12'd0, sum1[16+:4]} + 32'h1;
         sum3 = sum2[0+:16];
         if (sum2[16]) begin
             sum3 = sum2p;
@@ -491,7 +503,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         tl_be = (total_len >> 8) | (total_len << 8);
         ul_be = (udp_len >> 8) | (udp_len << 8);
         cs_be = (csum >> 8) | (csum << 8);
-        se_m = (a_desc_q[224+:8] & 32'hc0) | (((a_pad_q) & 8'hff) << 4);
+        se_m = (a_desc_q[224+:8] & 32'hc0) | ({6'd0, a_pad_q} << 4);
         f_b = a_desc_q[248+:8] & 32'hc0;
         a_t = a_desc_q[280+:8] & 32'h80;
         if (a_tele_q) begin
@@ -506,8 +518,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             if (q_fbk_fld[0]) begin
                 tele0 = 32'h1c;
             end
-            tele = ((tele0) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((a_desc_q[448+:8]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 8) | (((a_desc_q[512+:320]) & 352'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32);
+            tele = {344'd0, tele0} | ({344'd0, a_desc_q[448+:8]} << 8) | ({32'd0, a_desc_q[512+:320]} << 32);
         end
+        // tx_pipe.rs:340: Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
         hdr_base = 32'h0;
         hdr_base[0+:48] = a_desc_q[0+:48];
         hdr_base[48+:48] = a_desc_q[48+:48];
@@ -534,28 +547,30 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         hdr_base[408+:24] = a_desc_q[288+:24];
         hdr_ext = 32'h0;
         if (a_reth_q) begin
-            hdr_ext = ((q_ext_fld) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
+            hdr_ext = {896'd0, q_ext_fld} << 432;
         end
         if (a_aeth_q) begin
-            hdr_ext = ((q_ext_fld[0+:32]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
+            hdr_ext = {992'd0, q_ext_fld[0+:32]} << 432;
         end
         hdr_tele = 32'h0;
         if (a_tele_q) begin
             if (a_reth_q | a_cnp_q) begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 560;
+                hdr_tele = {672'd0, tele} << 560;
             end
             else if (a_aeth_q) begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 464;
+                hdr_tele = {672'd0, tele} << 464;
             end
             else begin
-                hdr_tele = ((tele) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 432;
+                hdr_tele = {672'd0, tele} << 432;
             end
         end
         hdr = hdr_base | hdr_ext | hdr_tele;
-        p63 = ((a_plen_q) & 15'h7fff) + 32'h3f;
+        p63 = {1'd0, a_plen_q} + 32'h3f;
         l67 = a_icrc_at_q + 32'h43;
         lk_sh = (~((a_icrc_at_q + 32'h4) & 6'h3f)) + 32'h1;
         pk_sh = (~((a_plen_q) & 6'h3f)) + 32'h1;
+        // tx_pipe.rs:388: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
+        // fails for k = 0 when H >= 64 too (j wraps to 511, npb <= 257).
         if (f_two_q) begin
             j = f_k_q - 32'h1;
         end
@@ -581,6 +596,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (take) begin
             pay = s_axis_payload_tdata & kmask_mask;
         end
+        // tx_pipe.rs:416: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
         shifted = (pay << 432) | (f_prev_q >> 80);
         if (f_h_q == 32'h3a) begin
             shifted = (pay << 464) | (f_prev_q >> 48);
@@ -613,6 +629,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         load = (~f_active_q | (wr & last)) & b_valid_q & ~drain_next;
         a_to_b = a_valid_q & (~b_valid_q | load);
         s_axis_desc_tready = ~a_valid_q | ~b_valid_q | load;
+        // tx_pipe.rs:458: Stage registers.
         if (s_axis_desc_tvalid & s_axis_desc_tready) begin
             a_desc_d = s_axis_desc_tdata;
             a_plen_d = plen;
@@ -623,9 +640,9 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             a_tele_d = s_axis_desc_tdata[312];
             a_echo_d = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
             a_hlen_d = hlen;
-            a_icrc_at_d = ((hlen) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
-            a_total_len_d = ((hlen - 32'ha) & 16'hffff) + ((plen) & 16'hffff) + ((pad) & 16'hffff);
-            a_sum_d = ((w_tos) & 20'hfffff) + ((w_id) & 20'hfffff) + ((w_df) & 20'hfffff) + ((w_ttl) & 20'hfffff) + ((w_s0) & 20'hfffff) + ((w_s1) & 20'hfffff) + ((w_d0) & 20'hfffff) + ((w_d1) & 20'hfffff);
+            a_icrc_at_d = {9'd0, hlen} + {2'd0, plen} + {14'd0, pad};
+            a_total_len_d = ((hlen - 32'ha) & 16'hffff) + {2'd0, plen} + {14'd0, pad};
+            a_sum_d = {4'd0, w_tos} + {4'd0, w_id} + {4'd0, w_df} + {4'd0, w_ttl} + {4'd0, w_s0} + {4'd0, w_s1} + {4'd0, w_d0} + {4'd0, w_d1};
         end
         a_valid_d = (a_valid_q & ~a_to_b) | (s_axis_desc_tvalid & s_axis_desc_tready);
         if (a_to_b) begin
@@ -682,11 +699,14 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (wr & last & (f_bad_q | bad_now)) begin
             len_err_d = len_err_q + 32'h1;
         end
+        // tx_pipe.rs:543: ICRC of every frame as it is written.
         icrc_s_valid = wr;
         icrc_s_data = beat;
         icrc_s_last = last;
         icrc_s_icrc_at = f_icrc_at_q;
         icrc_s_tele_at = f_tele_at_q;
+        // tx_pipe.rs:550: ---- O: beat FIFO. Side word: keep[63:0] last[64] user[65] c0[66] c1[67] p[73:68]
+        // first[74]; c0/c1: the beat holds the ICRC's first bytes / the rest of a straddling one.
         s_last1 = 32'h0;
         s_user1 = 32'h0;
         s_c01 = 32'h0;
@@ -712,19 +732,21 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         beats_write_data = beat;
         sides_write_enable = wr;
         sides_write_address = q_wr_q;
-        sides_write_data = ((ones64) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 64) | (((s_user1) & 75'h7ffffffffffffffffff) << 65) | (((s_c01) & 75'h7ffffffffffffffffff) << 66) | (((s_c11) & 75'h7ffffffffffffffffff) << 67) | (((f_p_q) & 75'h7ffffffffffffffffff) << 68) | (((s_first1) & 75'h7ffffffffffffffffff) << 74);
+        sides_write_data = {11'd0, ones64} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
         if (last) begin
-            sides_write_data = ((f_last_keep_q) & 75'h7ffffffffffffffffff) | (((s_last1) & 75'h7ffffffffffffffffff) << 64) | (((s_user1) & 75'h7ffffffffffffffffff) << 65) | (((s_c01) & 75'h7ffffffffffffffffff) << 66) | (((s_c11) & 75'h7ffffffffffffffffff) << 67) | (((f_p_q) & 75'h7ffffffffffffffffff) << 68) | (((s_first1) & 75'h7ffffffffffffffffff) << 74);
+            sides_write_data = {11'd0, f_last_keep_q} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
         end
         if (wr) begin
             q_wr_d = q_wr_q + 32'h1;
         end
+        // tx_pipe.rs:596: CRC FIFO.
         crcs_write_enable = icrc_m_valid;
         crcs_write_address = c_wr_q;
         crcs_write_data = icrc_m_crc;
         if (icrc_m_valid) begin
             c_wr_d = c_wr_q + 32'h1;
         end
+        // tx_pipe.rs:603: Head of the beat FIFO: may it go?
         beats_read_address = q_rd_q;
         sides_read_address = q_rd_q;
         crcs_read_address = c_rd_q;
@@ -732,12 +754,12 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         h_ok = (q_count_q != 32'h0) & (~h_side[74] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[66] | h_side[67]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);
         crc_pop = pop & h_side[64];
-        sh0 = ((h_side[68+:6]) & 9'h1ff) << 3;
+        sh0 = {3'd0, h_side[68+:6]} << 3;
         neg_p = (~h_side[68+:6]) + 32'h1;
         sh1 = neg_p << 3;
         ins = 32'h0;
         if (h_side[66]) begin
-            ins = ((crcs_read_data) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << sh0;
+            ins = {480'd0, crcs_read_data} << sh0;
         end
         if (h_side[67]) begin
             ins = ((crcs_read_data >> sh1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
@@ -794,6 +816,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
 endmodule // tx_pipe
 
 module tx_pipe_crcs(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -827,6 +850,7 @@ module tx_pipe_crcs(write_clock,write_enable,write_address,write_data,read_addre
 endmodule // tx_pipe_crcs
 
 module tx_pipe_sides(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -860,6 +884,7 @@ module tx_pipe_sides(write_clock,write_enable,write_address,write_data,read_addr
 endmodule // tx_pipe_sides
 
 module tx_pipe_beats(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
     input wire  write_clock;
@@ -893,6 +918,7 @@ module tx_pipe_beats(write_clock,write_enable,write_address,write_data,read_addr
 endmodule // tx_pipe_beats
 
 module tx_pipe_kmask(keep,mask);
+    // Rust: ByteMask, hdl/src/prim/byte_mask.rs:9
 
     // Module arguments
     input wire  [63:0] keep;

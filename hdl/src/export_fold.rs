@@ -17,6 +17,9 @@
 //!   in decimal: `[61+:3]`, `<< 320`. Both are self-determined in Verilog, so the value and
 //!   width of every expression are unchanged.
 //!
+//! It then hands the text to `export_mask` (width-change masks that change nothing written
+//! as zero extensions).
+//!
 //! Behaviour is unchanged by construction: a DFF module is `initial q = init; always
 //! @(posedge clock) q <= d;`, which is what the folded `reg` is. The regressions re-check it on
 //! the folded text.
@@ -200,7 +203,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     // 4. The copies' remaining uses (port connections) name the clock itself.
     let map: BTreeMap<&str, String> = copies.iter().map(|c| (c.as_str(), "clock".to_string())).collect();
     let text = rename(&text, &map);
-    Ok(declare_constants(&decimal(&text)))
+    Ok(declare_constants(&crate::export_mask::zero_extend(&decimal(&text))))
 }
 
 /// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it), `[32'hN]`

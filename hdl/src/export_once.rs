@@ -71,13 +71,18 @@ fn split(text: &str) -> Result<(String, Vec<(String, String)>, String), ExportEr
     Ok((header, modules, footer))
 }
 
-/// Identifier tokens of `s` with their byte ranges.
+/// Identifier tokens of `s` with their byte ranges. Comments are text, not names (a stage
+/// comment may cite `cc_hop_util.rs`), except `endmodule // <name>`, which names the module.
 fn idents(s: &str) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+        if b[i..].starts_with(b"//") && !s[..i].ends_with("endmodule ") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i].is_ascii_alphabetic() || b[i] == b'_' {
             let start = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
                 i += 1;
@@ -167,8 +172,11 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
     // 1. Every module of every file.
     let mut mods: Vec<Module> = Vec::new();
     let mut heads = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut sources = crate::export_source::Sources::load(&root)?;
     for (fi, f) in files.iter().enumerate() {
         let (header, ms, footer) = split(&f.text)?;
+        sources.walk(&f.name, &f.source);
         heads.push((header, footer));
         let defined: BTreeSet<&str> = ms.iter().map(|(n, _)| n.as_str()).collect();
         // rust-hdl's DFFs are folded into their parents (`export_fold`), so no module
@@ -178,7 +186,11 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
             .filter_map(|(n, t)| crate::export_fold::dff_shape(n, t).map(|s| (n.clone(), s)))
             .collect();
         for (name, text) in &ms {
-            let text = if dffs.contains_key(name) { text.clone() } else { crate::export_fold::fold(text, &dffs)? };
+            let text = if dffs.contains_key(name) {
+                text.clone()
+            } else {
+                sources.annotate(name, &crate::export_fold::fold(text, &dffs)?)
+            };
             let children = instantiated(&text, &defined).into_iter().map(String::from).collect();
             mods.push(Module { file: fi, name: name.clone(), text, children });
         }
@@ -350,4 +362,16 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
         out.push(Exported { name: f.name, source: f.source, text, needs });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_are_not_renamed_but_the_endmodule_name_is() {
+        let map: BTreeMap<&str, String> = [("m", "n".to_string())].into_iter().collect();
+        let text = "module m(a);\n    // from m.rs: m\n    m x(a); // m\nendmodule // m\n";
+        assert_eq!(rename(text, &map), "module n(a);\n    // from m.rs: m\n    n x(a); // m\nendmodule // n\n");
+    }
 }

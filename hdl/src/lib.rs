@@ -47,8 +47,10 @@ pub mod tx;
 
 pub mod export;
 pub mod export_fold;
+pub mod export_mask;
 pub mod export_once;
 pub mod export_ram;
+pub mod export_source;
 pub mod layout;
 
 pub use prim::{byte_mask, byte_swap, delay_line, dist_ram, div_pipe, mul_pipe, ones_sum, ram_fwd, icrc_pipe, result_fifo, roce_op};

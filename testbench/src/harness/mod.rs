@@ -24,8 +24,8 @@ pub mod stream;
 use std::fmt;
 use std::time::Instant;
 
-/// Every regression job `hpcc-nic regress` knows; its name, module, default seeds and cycles
-/// and description are its row of [`TABLE`].
+/// Every regression job `hpcc-nic regress` knows; its name, module, default seeds and cycles,
+/// description and run function are its row of [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Scenario {
     FlowSchedRandom,
@@ -74,7 +74,12 @@ pub struct Info {
     pub cycles: u64,
     /// What the scenario drives and checks (`regress --list`).
     pub about: &'static str,
+    /// Runs one seed for about `cycles` cycles, with a VCD if a path is given.
+    pub run: Run,
 }
+
+/// A scenario's run function: scenario, seed, cycles, VCD path.
+pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
 pub const TABLE: [Info; 30] = [
@@ -85,6 +90,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 8,
         cycles: 2_000_000,
         about: "random traffic, every output compared on every cycle.",
+        run: |_, seed, cycles, vcd| flow_sched::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::FlowSchedPacing,
@@ -93,6 +99,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 4_000_000,
         about: "1024 active flows, per-flow pacing error.",
+        run: |_, seed, cycles, vcd| flow_sched_checks::pacing(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::FlowSchedLineRate,
@@ -101,6 +108,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 1_500_000,
         about: "one flow at line rate, and the PktSend ceiling.",
+        run: |_, seed, cycles, vcd| flow_sched_checks::line_rate(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::FlowSchedWindow,
@@ -109,6 +117,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 4,
         cycles: 1_000_000,
         about: "windows never exceeded, checked every cycle.",
+        run: |_, seed, cycles, vcd| flow_sched_checks::window(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::FlowSchedBadInput,
@@ -117,6 +126,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 4,
         cycles: 1_000_000,
         about: "bogus acks, extreme rates and windows, bad flow ids and reserved bits.",
+        run: |_, seed, cycles, vcd| flow_sched::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::DivPipeRandom,
@@ -125,6 +135,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random and saturating divisions, every output compared every cycle.",
+        run: |_, seed, cycles, vcd| cc_units::div_random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::MulPipeRandom,
@@ -133,6 +144,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random products, every output compared every cycle.",
+        run: |_, seed, cycles, vcd| cc_units::mul_random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::CcHopUtilRandom,
@@ -141,6 +153,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random hop records, every output compared every cycle.",
+        run: |_, seed, cycles, vcd| cc_units::hop_random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::CcHpccRandom,
@@ -149,6 +162,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 3,
         cycles: 1_000_000,
         about: "random events over many flows, every result compared with the model.",
+        run: |s, seed, cycles, vcd| cc_hpcc::run(s, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
     },
     Info {
         scenario: Scenario::CcHpccBursts,
@@ -157,6 +171,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 300_000,
         about: "same-flow bursts on a few flows, input offered every cycle.",
+        run: |s, seed, cycles, vcd| cc_hpcc::run(s, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
     },
     Info {
         scenario: Scenario::CcLdcpRandom,
@@ -165,6 +180,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random events over many flows, every result compared with the model.",
+        run: |s, seed, cycles, vcd| cc_ldcp::run(s, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
     },
     Info {
         scenario: Scenario::CcLdcpBursts,
@@ -173,6 +189,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 300_000,
         about: "same-flow bursts on a few flows, input offered every cycle.",
+        run: |s, seed, cycles, vcd| cc_ldcp::run(s, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
     },
     Info {
         scenario: Scenario::CcDcqcnRandom,
@@ -181,6 +198,9 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random hostile events over many flows, every result compared with the model.",
+        // Seeds alternate between configuration A (byte counter, g = 1/256) and B (none,
+        // g = 1/16).
+        run: |s, seed, cycles, vcd| cc_dcqcn::run(s, seed, cycles, &cc_dcqcn::RANDOM, vcd),
     },
     Info {
         scenario: Scenario::CcDcqcnBursts,
@@ -189,6 +209,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 300_000,
         about: "same-flow bursts on a few flows, input offered every cycle.",
+        run: |s, seed, cycles, vcd| cc_dcqcn::run(s, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
     },
     Info {
         scenario: Scenario::CcModuleRandom,
@@ -197,6 +218,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 500_000,
         about: "random unified events over many flows with random algorithms, re-creates, unused types, bad flow ids and backpressure; every Update and feedback compared.",
+        run: |s, seed, cycles, vcd| cc_module::run(s, seed, cycles, &cc_module::Shape::RANDOM, vcd),
     },
     Info {
         scenario: Scenario::TxPipeRandom,
@@ -205,6 +227,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 4,
         cycles: 600_000,
         about: "random descriptors and payloads of every opcode and size, input gaps and output backpressure; every frame compared byte by byte with the model.",
+        run: |_, seed, cycles, vcd| tx_pipe::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::TxPipeBadInput,
@@ -213,6 +236,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 300_000,
         about: "the same with payload streams longer or shorter than their descriptors.",
+        run: |_, seed, cycles, vcd| tx_pipe::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::RxPipeRandom,
@@ -221,6 +245,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random valid frames of every opcode and size, input gaps, verdict backpressure; every verdict and the counters compared with the model.",
+        run: |s, seed, cycles, vcd| rx_pipe::run(s, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
     },
     Info {
         scenario: Scenario::RxPipeFuzz,
@@ -229,6 +254,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 2_500_000,
         about: "valid frames interleaved with mutated and random junk (truncated, runt, oversized, bad checksums and ICRC, bad opcodes and hops, tlast missing, tkeep holes, tuser).",
+        run: |s, seed, cycles, vcd| rx_pipe::run(s, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
     },
     Info {
         scenario: Scenario::TxCtxRandom,
@@ -237,6 +263,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 4,
         cycles: 500_000,
         about: "random control words and PktSends, input gaps, backpressure on both outputs; every descriptor and DMA read compared with the model.",
+        run: |_, seed, cycles, vcd| tx_ctx::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::TxCtxBadInput,
@@ -245,6 +272,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 500_000,
         about: "the same with bad control words, bad PktSends and resets.",
+        run: |_, seed, cycles, vcd| tx_ctx::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::RxCtxRandom,
@@ -253,6 +281,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 500_000,
         about: "random control words, sent events and verdict records, input gaps, backpressure on all four outputs; every PktRecv, CC event, Notify and DMA command compared.",
+        run: |_, seed, cycles, vcd| rx_ctx::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::RxCtxBadInput,
@@ -261,6 +290,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 500_000,
         about: "the same with bad control words, unknown flows and QPNs, and resets.",
+        run: |_, seed, cycles, vcd| rx_ctx::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::ReadSplitRandom,
@@ -269,6 +299,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 1_000_000,
         about: "random PktRecv words, whole READs of 0 to many packets among the other kinds, input gaps, output backpressure; every word out compared with the model.",
+        run: |_, seed, cycles, vcd| read_split::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::ReadSplitBadInput,
@@ -277,6 +308,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 1_000_000,
         about: "the same with resets at random cycles.",
+        run: |_, seed, cycles, vcd| read_split::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::RxDmaRandom,
@@ -285,6 +317,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 4_000_000,
         about: "random frames and commands (before, during, after the frame), input gaps, backpressure on both outputs; every DMA write compared with the model.",
+        run: |_, seed, cycles, vcd| rx_dma::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::RxDmaBadInput,
@@ -293,6 +326,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 3_000_000,
         about: "the same with tkeep holes, frames up to 20 000 bytes, write commands past the frame's end and resets.",
+        run: |_, seed, cycles, vcd| rx_dma::bad_input(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::NicDatapathRandom,
@@ -301,6 +335,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 200_000,
         about: "two instances back to back, four queue pairs posting WRITEs and READs over a lossy link; every message completes and lands byte for byte, Notifies exact.",
+        run: |_, seed, cycles, vcd| nic_datapath::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::CoreRandom,
@@ -309,6 +344,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 2,
         cycles: 200_000,
         about: "two cores back to back, four queue pairs on random algorithms posting WRITEs and READs through the register port; every message completes with its tag and lands byte for byte.",
+        run: |_, seed, cycles, vcd| hpcc_nic_core::random(seed, cycles, vcd),
     },
     Info {
         scenario: Scenario::FabricRandom,
@@ -317,6 +353,7 @@ pub const TABLE: [Info; 30] = [
         seeds: 1,
         cycles: 150_000,
         about: "Four hpcc_nic_cores on the switch model (`fabric`): random WRITEs and READs between them on all four algorithms, ECN by RED, random loss of any frame.",
+        run: |_, seed, cycles, vcd| fabric::random(seed, cycles, vcd),
     },
 ];
 
@@ -365,42 +402,7 @@ impl Scenario {
 
     /// Runs one seed of the scenario for about `cycles` cycles.
     pub fn run(self, seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> Outcome {
-        let mut o = match self {
-            Scenario::FlowSchedRandom => flow_sched::random(seed, cycles, vcd),
-            Scenario::FlowSchedPacing => flow_sched_checks::pacing(seed, cycles, vcd),
-            Scenario::FlowSchedLineRate => flow_sched_checks::line_rate(seed, cycles, vcd),
-            Scenario::FlowSchedWindow => flow_sched_checks::window(seed, cycles, vcd),
-            Scenario::FlowSchedBadInput => flow_sched::bad_input(seed, cycles, vcd),
-            Scenario::DivPipeRandom => cc_units::div_random(seed, cycles, vcd),
-            Scenario::MulPipeRandom => cc_units::mul_random(seed, cycles, vcd),
-            Scenario::CcHopUtilRandom => cc_units::hop_random(seed, cycles, vcd),
-            Scenario::CcHpccRandom => cc_hpcc::run(self, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
-            Scenario::CcHpccBursts => cc_hpcc::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
-            Scenario::CcLdcpRandom => cc_ldcp::run(self, seed, cycles, &cc_engine::Shape::RANDOM, vcd),
-            Scenario::CcLdcpBursts => cc_ldcp::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
-            // Seeds alternate between configuration A (byte counter, g = 1/256) and B (none,
-            // g = 1/16).
-            Scenario::CcDcqcnRandom => cc_dcqcn::run(self, seed, cycles, &cc_dcqcn::RANDOM, vcd),
-            Scenario::CcDcqcnBursts => cc_dcqcn::run(self, seed, cycles, &cc_engine::Shape::BURSTS, vcd),
-            Scenario::CcModuleRandom => {
-                cc_module::run(self, seed, cycles, &cc_module::Shape::RANDOM, vcd)
-            }
-            Scenario::TxPipeRandom => tx_pipe::random(seed, cycles, vcd),
-            Scenario::TxPipeBadInput => tx_pipe::bad_input(seed, cycles, vcd),
-            Scenario::RxPipeRandom => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::RANDOM, vcd),
-            Scenario::RxPipeFuzz => rx_pipe::run(self, seed, cycles, &rx_pipe::Shape::FUZZ, vcd),
-            Scenario::TxCtxRandom => tx_ctx::random(seed, cycles, vcd),
-            Scenario::TxCtxBadInput => tx_ctx::bad_input(seed, cycles, vcd),
-            Scenario::RxCtxRandom => rx_ctx::random(seed, cycles, vcd),
-            Scenario::RxCtxBadInput => rx_ctx::bad_input(seed, cycles, vcd),
-            Scenario::ReadSplitRandom => read_split::random(seed, cycles, vcd),
-            Scenario::ReadSplitBadInput => read_split::bad_input(seed, cycles, vcd),
-            Scenario::RxDmaRandom => rx_dma::random(seed, cycles, vcd),
-            Scenario::RxDmaBadInput => rx_dma::bad_input(seed, cycles, vcd),
-            Scenario::NicDatapathRandom => nic_datapath::random(seed, cycles, vcd),
-            Scenario::CoreRandom => hpcc_nic_core::random(seed, cycles, vcd),
-            Scenario::FabricRandom => fabric::random(seed, cycles, vcd),
-        };
+        let mut o = (self.info().run)(self, seed, cycles, vcd);
         o.budget = cycles;
         o
     }
