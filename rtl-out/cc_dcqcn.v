@@ -1679,7 +1679,6 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s4_rc_d = s4_rc_q;
         s4_tag_d = s4_tag_q;
         s1_sum_d = {1'd0, in_rt} + {1'd0, in_step};
-        // cc_dcqcn.rs:118: 1: Rt + step.
         s1_rt_d = in_rt;
         s1_rc_d = in_rc;
         s1_fire_d = in_fire;
@@ -1699,7 +1698,6 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s2_fire_d = s1_fire_q;
         s2_tag_d = s1_tag_q;
         s3_sum_d = {1'd0, s2_rt_q} + {1'd0, s2_rc_q};
-        // cc_dcqcn.rs:139: 3: Rt + Rc.
         s3_rt_d = s2_rt_q;
         s3_rc_d = s2_rc_q;
         s3_fire_d = s2_fire_q;

@@ -5,7 +5,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag);
+module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag,out_cand);
     // Rust: CcHopUtil, hdl/src/cc/cc_hop_util.rs:26
 
     // Module arguments
@@ -22,6 +22,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     output reg  [23:0] out_u;
     output reg  [23:0] out_tau;
     output reg  [15:0] out_tag;
+    output reg  [48:0] out_cand;
 
     // Stub signals
     reg  m1_reset;
@@ -89,6 +90,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     reg  [31:0] q_term;
     reg  [24:0] q_sat;
     reg  [32:0] sum;
+    reg  [48:0] cand;
 
     // Sub module instances
     cc_hop_util_m1 m1(
@@ -164,7 +166,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         m1_reset = reset;
         div_reset = reset;
         m2_reset = reset;
-        // cc_hop_util.rs:97: ---- D: decode. Differences wrap at the field widths.
+        // cc_hop_util.rs:101: ---- D: decode. Differences wrap at the field widths.
         code = in_now[61+:3];
         dt = in_now[37+:24] - in_last[37+:24];
         dtx = in_now[17+:20] - in_last[17+:20];
@@ -204,7 +206,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         end
         d_valid_d = in_valid & ~reset;
         d_tag_d = in_tag;
-        // cc_hop_util.rs:138: qlen x 80 = qlen x 64 + qlen x 16
+        // cc_hop_util.rs:142: qlen x 80 = qlen x 64 + qlen x 16
         d_qbytes_d = (qmin << 6) + (qmin << 4);
         d_inv_bt_d = inv_bt;
         d_inv_b_d = inv_b;
@@ -222,13 +224,13 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
                 d_rate_ok_d = 32'h1;
             end
         end
-        // cc_hop_util.rs:157: ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
+        // cc_hop_util.rs:161: ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
         // dtx[61:43] inv_b[93:62].
         m1_in_valid = d_valid_q;
         m1_in_a = d_qbytes_q;
         m1_in_b = d_inv_bt_q;
         m1_in_tag = {78'd0, d_tag_q} | ({93'd0, d_usable_q} << 16) | ({93'd0, d_fwd_q} << 17) | ({93'd0, d_rate_ok_q} << 18) | ({70'd0, d_dt_q} << 19) | ({75'd0, d_dtx_q} << 43) | ({62'd0, d_inv_b_q} << 62);
-        // cc_hop_util.rs:170: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
+        // cc_hop_util.rs:174: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
         // 0 / 1. q_term = qlen x inv_bt >> 24, kept to 25 bits (2^24 already saturates u').
         q_term = m1_out_prod[24+:32];
         q_sat = q_term[0+:25];
@@ -242,14 +244,14 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
             div_in_num = {23'd0, m1_out_tag[43+:19]} << 23;
             div_in_den = m1_out_tag[19+:23];
         end
-        // cc_hop_util.rs:185: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
+        // cc_hop_util.rs:189: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
         div_in_tag = {81'd0, m1_out_tag[0+:18]} | ({75'd0, m1_out_tag[19+:24]} << 18) | ({74'd0, q_sat} << 42) | ({67'd0, m1_out_tag[62+:32]} << 67);
-        // cc_hop_util.rs:191: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
+        // cc_hop_util.rs:195: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
         m2_in_valid = div_out_valid;
         m2_in_a = div_out_quo;
         m2_in_b = div_out_tag[67+:32];
         m2_in_tag = div_out_tag[0+:67];
-        // cc_hop_util.rs:197: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
+        // cc_hop_util.rs:201: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
         sum = {1'd0, m2_out_prod[24+:32]} + {8'd0, m2_out_tag[42+:25]};
         o_valid_d = m2_out_valid & ~reset;
         o_usable_d = m2_out_tag[16];
@@ -267,6 +269,11 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         out_u = o_u_q;
         out_tau = o_tau_q;
         out_tag = o_tag_q;
+        cand = ({25'd0, o_u_q} << 1) | ({25'd0, o_tau_q} << 25);
+        out_cand = cand;
+        if (o_valid_q & o_usable_q) begin
+            out_cand = cand | 32'h1;
+        end
     end
 
 endmodule // cc_hop_util

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,cfg_u_init_q16,cfg_inv_bt,cfg_inv_b,cfg_inv_t,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:47
+    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:49
 
     // Module arguments
     input wire  clock;
@@ -47,66 +47,71 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [9:0] w_ram_write_address;
     reg  [71:0] w_ram_write_data;
     reg  w_ram_write_enable;
-    reg  hop0_reset;
-    reg  [255:0] hop0_cfg_inv_bt;
-    reg  [255:0] hop0_cfg_inv_b;
-    reg  hop0_in_valid;
-    reg  [63:0] hop0_in_now;
-    reg  [63:0] hop0_in_last;
-    reg  [15:0] hop0_in_tag;
-    wire  hop0_out_valid;
-    wire  hop0_out_usable;
-    wire  [23:0] hop0_out_u;
-    wire  [23:0] hop0_out_tau;
-    wire  [15:0] hop0_out_tag;
-    reg  hop1_reset;
-    reg  [255:0] hop1_cfg_inv_bt;
-    reg  [255:0] hop1_cfg_inv_b;
-    reg  hop1_in_valid;
-    reg  [63:0] hop1_in_now;
-    reg  [63:0] hop1_in_last;
-    reg  [15:0] hop1_in_tag;
-    wire  hop1_out_valid;
-    wire  hop1_out_usable;
-    wire  [23:0] hop1_out_u;
-    wire  [23:0] hop1_out_tau;
-    wire  [15:0] hop1_out_tag;
-    reg  hop2_reset;
-    reg  [255:0] hop2_cfg_inv_bt;
-    reg  [255:0] hop2_cfg_inv_b;
-    reg  hop2_in_valid;
-    reg  [63:0] hop2_in_now;
-    reg  [63:0] hop2_in_last;
-    reg  [15:0] hop2_in_tag;
-    wire  hop2_out_valid;
-    wire  hop2_out_usable;
-    wire  [23:0] hop2_out_u;
-    wire  [23:0] hop2_out_tau;
-    wire  [15:0] hop2_out_tag;
-    reg  hop3_reset;
-    reg  [255:0] hop3_cfg_inv_bt;
-    reg  [255:0] hop3_cfg_inv_b;
-    reg  hop3_in_valid;
-    reg  [63:0] hop3_in_now;
-    reg  [63:0] hop3_in_last;
-    reg  [15:0] hop3_in_tag;
-    wire  hop3_out_valid;
-    wire  hop3_out_usable;
-    wire  [23:0] hop3_out_u;
-    wire  [23:0] hop3_out_tau;
-    wire  [15:0] hop3_out_tag;
-    reg  hop4_reset;
-    reg  [255:0] hop4_cfg_inv_bt;
-    reg  [255:0] hop4_cfg_inv_b;
-    reg  hop4_in_valid;
-    reg  [63:0] hop4_in_now;
-    reg  [63:0] hop4_in_last;
-    reg  [15:0] hop4_in_tag;
-    wire  hop4_out_valid;
-    wire  hop4_out_usable;
-    wire  [23:0] hop4_out_u;
-    wire  [23:0] hop4_out_tau;
-    wire  [15:0] hop4_out_tag;
+    reg  hop_0_reset;
+    reg  [255:0] hop_0_cfg_inv_bt;
+    reg  [255:0] hop_0_cfg_inv_b;
+    reg  hop_0_in_valid;
+    reg  [63:0] hop_0_in_now;
+    reg  [63:0] hop_0_in_last;
+    reg  [15:0] hop_0_in_tag;
+    wire  hop_0_out_valid;
+    wire  hop_0_out_usable;
+    wire  [23:0] hop_0_out_u;
+    wire  [23:0] hop_0_out_tau;
+    wire  [15:0] hop_0_out_tag;
+    wire  [48:0] hop_0_out_cand;
+    reg  hop_1_reset;
+    reg  [255:0] hop_1_cfg_inv_bt;
+    reg  [255:0] hop_1_cfg_inv_b;
+    reg  hop_1_in_valid;
+    reg  [63:0] hop_1_in_now;
+    reg  [63:0] hop_1_in_last;
+    reg  [15:0] hop_1_in_tag;
+    wire  hop_1_out_valid;
+    wire  hop_1_out_usable;
+    wire  [23:0] hop_1_out_u;
+    wire  [23:0] hop_1_out_tau;
+    wire  [15:0] hop_1_out_tag;
+    wire  [48:0] hop_1_out_cand;
+    reg  hop_2_reset;
+    reg  [255:0] hop_2_cfg_inv_bt;
+    reg  [255:0] hop_2_cfg_inv_b;
+    reg  hop_2_in_valid;
+    reg  [63:0] hop_2_in_now;
+    reg  [63:0] hop_2_in_last;
+    reg  [15:0] hop_2_in_tag;
+    wire  hop_2_out_valid;
+    wire  hop_2_out_usable;
+    wire  [23:0] hop_2_out_u;
+    wire  [23:0] hop_2_out_tau;
+    wire  [15:0] hop_2_out_tag;
+    wire  [48:0] hop_2_out_cand;
+    reg  hop_3_reset;
+    reg  [255:0] hop_3_cfg_inv_bt;
+    reg  [255:0] hop_3_cfg_inv_b;
+    reg  hop_3_in_valid;
+    reg  [63:0] hop_3_in_now;
+    reg  [63:0] hop_3_in_last;
+    reg  [15:0] hop_3_in_tag;
+    wire  hop_3_out_valid;
+    wire  hop_3_out_usable;
+    wire  [23:0] hop_3_out_u;
+    wire  [23:0] hop_3_out_tau;
+    wire  [15:0] hop_3_out_tag;
+    wire  [48:0] hop_3_out_cand;
+    reg  hop_4_reset;
+    reg  [255:0] hop_4_cfg_inv_bt;
+    reg  [255:0] hop_4_cfg_inv_b;
+    reg  hop_4_in_valid;
+    reg  [63:0] hop_4_in_now;
+    reg  [63:0] hop_4_in_last;
+    reg  [15:0] hop_4_in_tag;
+    wire  hop_4_out_valid;
+    wire  hop_4_out_usable;
+    wire  [23:0] hop_4_out_u;
+    wire  [23:0] hop_4_out_tau;
+    wire  [15:0] hop_4_out_tag;
+    wire  [48:0] hop_4_out_cand;
     reg  wt_mul_reset;
     reg  wt_mul_in_valid;
     reg  [23:0] wt_mul_in_a;
@@ -235,11 +240,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  commit;
     reg  [419:0] new_front;
     reg  [15:0] ctx;
-    reg  [48:0] c0;
-    reg  [48:0] c1;
-    reg  [48:0] c2;
-    reg  [48:0] c3;
-    reg  [48:0] c4;
+    reg  [48:0] c_0;
+    reg  [48:0] c_1;
+    reg  [48:0] c_2;
+    reg  [48:0] c_3;
+    reg  [48:0] c_4;
     reg  [48:0] b01;
     reg  [48:0] b23;
     reg  [48:0] b03;
@@ -292,80 +297,85 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .write_data(w_ram_write_data),
         .write_enable(w_ram_write_enable)
     );
-    cc_hop_util hop0(
+    cc_hop_util hop_0(
         .clock(clock),
-        .reset(hop0_reset),
-        .cfg_inv_bt(hop0_cfg_inv_bt),
-        .cfg_inv_b(hop0_cfg_inv_b),
-        .in_valid(hop0_in_valid),
-        .in_now(hop0_in_now),
-        .in_last(hop0_in_last),
-        .in_tag(hop0_in_tag),
-        .out_valid(hop0_out_valid),
-        .out_usable(hop0_out_usable),
-        .out_u(hop0_out_u),
-        .out_tau(hop0_out_tau),
-        .out_tag(hop0_out_tag)
+        .reset(hop_0_reset),
+        .cfg_inv_bt(hop_0_cfg_inv_bt),
+        .cfg_inv_b(hop_0_cfg_inv_b),
+        .in_valid(hop_0_in_valid),
+        .in_now(hop_0_in_now),
+        .in_last(hop_0_in_last),
+        .in_tag(hop_0_in_tag),
+        .out_valid(hop_0_out_valid),
+        .out_usable(hop_0_out_usable),
+        .out_u(hop_0_out_u),
+        .out_tau(hop_0_out_tau),
+        .out_tag(hop_0_out_tag),
+        .out_cand(hop_0_out_cand)
     );
-    cc_hop_util hop1(
+    cc_hop_util hop_1(
         .clock(clock),
-        .reset(hop1_reset),
-        .cfg_inv_bt(hop1_cfg_inv_bt),
-        .cfg_inv_b(hop1_cfg_inv_b),
-        .in_valid(hop1_in_valid),
-        .in_now(hop1_in_now),
-        .in_last(hop1_in_last),
-        .in_tag(hop1_in_tag),
-        .out_valid(hop1_out_valid),
-        .out_usable(hop1_out_usable),
-        .out_u(hop1_out_u),
-        .out_tau(hop1_out_tau),
-        .out_tag(hop1_out_tag)
+        .reset(hop_1_reset),
+        .cfg_inv_bt(hop_1_cfg_inv_bt),
+        .cfg_inv_b(hop_1_cfg_inv_b),
+        .in_valid(hop_1_in_valid),
+        .in_now(hop_1_in_now),
+        .in_last(hop_1_in_last),
+        .in_tag(hop_1_in_tag),
+        .out_valid(hop_1_out_valid),
+        .out_usable(hop_1_out_usable),
+        .out_u(hop_1_out_u),
+        .out_tau(hop_1_out_tau),
+        .out_tag(hop_1_out_tag),
+        .out_cand(hop_1_out_cand)
     );
-    cc_hop_util hop2(
+    cc_hop_util hop_2(
         .clock(clock),
-        .reset(hop2_reset),
-        .cfg_inv_bt(hop2_cfg_inv_bt),
-        .cfg_inv_b(hop2_cfg_inv_b),
-        .in_valid(hop2_in_valid),
-        .in_now(hop2_in_now),
-        .in_last(hop2_in_last),
-        .in_tag(hop2_in_tag),
-        .out_valid(hop2_out_valid),
-        .out_usable(hop2_out_usable),
-        .out_u(hop2_out_u),
-        .out_tau(hop2_out_tau),
-        .out_tag(hop2_out_tag)
+        .reset(hop_2_reset),
+        .cfg_inv_bt(hop_2_cfg_inv_bt),
+        .cfg_inv_b(hop_2_cfg_inv_b),
+        .in_valid(hop_2_in_valid),
+        .in_now(hop_2_in_now),
+        .in_last(hop_2_in_last),
+        .in_tag(hop_2_in_tag),
+        .out_valid(hop_2_out_valid),
+        .out_usable(hop_2_out_usable),
+        .out_u(hop_2_out_u),
+        .out_tau(hop_2_out_tau),
+        .out_tag(hop_2_out_tag),
+        .out_cand(hop_2_out_cand)
     );
-    cc_hop_util hop3(
+    cc_hop_util hop_3(
         .clock(clock),
-        .reset(hop3_reset),
-        .cfg_inv_bt(hop3_cfg_inv_bt),
-        .cfg_inv_b(hop3_cfg_inv_b),
-        .in_valid(hop3_in_valid),
-        .in_now(hop3_in_now),
-        .in_last(hop3_in_last),
-        .in_tag(hop3_in_tag),
-        .out_valid(hop3_out_valid),
-        .out_usable(hop3_out_usable),
-        .out_u(hop3_out_u),
-        .out_tau(hop3_out_tau),
-        .out_tag(hop3_out_tag)
+        .reset(hop_3_reset),
+        .cfg_inv_bt(hop_3_cfg_inv_bt),
+        .cfg_inv_b(hop_3_cfg_inv_b),
+        .in_valid(hop_3_in_valid),
+        .in_now(hop_3_in_now),
+        .in_last(hop_3_in_last),
+        .in_tag(hop_3_in_tag),
+        .out_valid(hop_3_out_valid),
+        .out_usable(hop_3_out_usable),
+        .out_u(hop_3_out_u),
+        .out_tau(hop_3_out_tau),
+        .out_tag(hop_3_out_tag),
+        .out_cand(hop_3_out_cand)
     );
-    cc_hop_util hop4(
+    cc_hop_util hop_4(
         .clock(clock),
-        .reset(hop4_reset),
-        .cfg_inv_bt(hop4_cfg_inv_bt),
-        .cfg_inv_b(hop4_cfg_inv_b),
-        .in_valid(hop4_in_valid),
-        .in_now(hop4_in_now),
-        .in_last(hop4_in_last),
-        .in_tag(hop4_in_tag),
-        .out_valid(hop4_out_valid),
-        .out_usable(hop4_out_usable),
-        .out_u(hop4_out_u),
-        .out_tau(hop4_out_tau),
-        .out_tag(hop4_out_tag)
+        .reset(hop_4_reset),
+        .cfg_inv_bt(hop_4_cfg_inv_bt),
+        .cfg_inv_b(hop_4_cfg_inv_b),
+        .in_valid(hop_4_in_valid),
+        .in_now(hop_4_in_now),
+        .in_last(hop_4_in_last),
+        .in_tag(hop_4_in_tag),
+        .out_valid(hop_4_out_valid),
+        .out_usable(hop_4_out_usable),
+        .out_u(hop_4_out_u),
+        .out_tau(hop_4_out_tau),
+        .out_tag(hop_4_out_tag),
+        .out_cand(hop_4_out_cand)
     );
     cc_hpcc_wt_mul wt_mul(
         .clock(clock),
@@ -503,27 +513,27 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
         one = 32'h1;
-        hop0_reset = reset;
-        hop1_reset = reset;
-        hop2_reset = reset;
-        hop3_reset = reset;
-        hop4_reset = reset;
+        hop_0_reset = reset;
+        hop_0_cfg_inv_bt = cfg_inv_bt;
+        hop_0_cfg_inv_b = cfg_inv_b;
+        hop_1_reset = reset;
+        hop_1_cfg_inv_bt = cfg_inv_bt;
+        hop_1_cfg_inv_b = cfg_inv_b;
+        hop_2_reset = reset;
+        hop_2_cfg_inv_bt = cfg_inv_bt;
+        hop_2_cfg_inv_b = cfg_inv_b;
+        hop_3_reset = reset;
+        hop_3_cfg_inv_bt = cfg_inv_bt;
+        hop_3_cfg_inv_b = cfg_inv_b;
+        hop_4_reset = reset;
+        hop_4_cfg_inv_bt = cfg_inv_bt;
+        hop_4_cfg_inv_b = cfg_inv_b;
         wt_mul_reset = reset;
         u_mul_reset = reset;
         r_div_reset = reset;
         w_mul_reset = reset;
         rt_mul_reset = reset;
-        hop0_cfg_inv_bt = cfg_inv_bt;
-        hop1_cfg_inv_bt = cfg_inv_bt;
-        hop2_cfg_inv_bt = cfg_inv_bt;
-        hop3_cfg_inv_bt = cfg_inv_bt;
-        hop4_cfg_inv_bt = cfg_inv_bt;
-        hop0_cfg_inv_b = cfg_inv_b;
-        hop1_cfg_inv_b = cfg_inv_b;
-        hop2_cfg_inv_b = cfg_inv_b;
-        hop3_cfg_inv_b = cfg_inv_b;
-        hop4_cfg_inv_b = cfg_inv_b;
-        // cc_hpcc.rs:234: ---- Reset: every flow to its initial state, one per cycle.
+        // cc_hpcc.rs:220: ---- Reset: every flow to its initial state, one per cycle.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
@@ -534,11 +544,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             init_busy_d = 1'b1;
             init_addr_d = 32'h0;
         end
-        // cc_hpcc.rs:246: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        // cc_hpcc.rs:232: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
-        // cc_hpcc.rs:256: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
+        // cc_hpcc.rs:242: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = {1'd0, in_flow};
@@ -560,10 +570,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         front_ram_read_address = in_flow[0+:10];
         f0_valid_d = fire & in_flow_ok & ~reset;
         f0_data_d = s_axis_event_tdata;
-        // cc_hpcc.rs:282: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
+        // cc_hpcc.rs:268: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
-        // cc_hpcc.rs:285: (Re)initialize the flow (on flow creation): nothing else happens.
+        // cc_hpcc.rs:271: (Re)initialize the flow (on flow creation): nothing else happens.
         init = f0_data_q[17+:1];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
@@ -578,7 +588,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
-        // cc_hpcc.rs:308: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // cc_hpcc.rs:294: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
         // lastUpdateTime (33, receiver).
         new_front = 32'h0;
         new_front[0+:320] = f0_data_q[160+:320];
@@ -599,7 +609,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             front_ram_write_data = 32'h0;
         end
         front_ram_write_enable = f0_valid_q & (~ignore | init);
-        // cc_hpcc.rs:330: Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
+        // cc_hpcc.rs:316: Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
         // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
         // assigned whole, never built from its own previous value.)
         act = 32'h0;
@@ -613,63 +623,52 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             act = 32'h3;
         end
         ctx = {6'd0, f0_data_q[0+:10]} | ({14'd0, act} << 12) | ({15'd0, f0_data_q[17+:1]} << 14) | ({15'd0, f0_data_q[16+:1]} << 15);
-        // cc_hpcc.rs:348: ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
-        // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
-        // tied to sim::layout below: hdl_gen takes only literal offsets).
-        hop0_in_valid = f0_valid_q;
-        hop1_in_valid = f0_valid_q & measure & (count > 32'h1);
-        hop2_in_valid = f0_valid_q & measure & (count > 32'h2);
-        hop3_in_valid = f0_valid_q & measure & (count > 32'h3);
-        hop4_in_valid = f0_valid_q & measure & (count > 32'h4);
-        hop0_in_now = f0_data_q[160+:64];
-        hop1_in_now = f0_data_q[224+:64];
-        hop2_in_now = f0_data_q[288+:64];
-        hop3_in_now = f0_data_q[352+:64];
-        hop4_in_now = f0_data_q[416+:64];
-        hop0_in_last = front[0+:64];
-        hop1_in_last = front[64+:64];
-        hop2_in_last = front[128+:64];
-        hop3_in_last = front[192+:64];
-        hop4_in_last = front[256+:64];
-        hop0_in_tag = ctx;
-        hop1_in_tag = 32'h0;
-        hop2_in_tag = 32'h0;
-        hop3_in_tag = 32'h0;
-        hop4_in_tag = 32'h0;
-        // cc_hpcc.rs:372: ---- SEL: candidates valid[0] u[24:1] tau[48:25]; the first largest u' wins (6-7).
-        c0 = ({25'd0, hop0_out_u} << 1) | ({25'd0, hop0_out_tau} << 25);
-        if (hop0_out_valid & hop0_out_usable & hop0_out_tag[13]) begin
-            c0 = ({25'd0, hop0_out_u} << 1) | ({25'd0, hop0_out_tau} << 25) | {48'd0, one};
+        // cc_hpcc.rs:343: Slot 0 runs for every event, to carry its context to SEL.
+        hop_0_in_valid = f0_valid_q & measure & (count > 0);
+        hop_0_in_now = f0_data_q[160+:64];
+        hop_0_in_last = front[0+:64];
+        hop_0_in_tag = 32'h0;
+        hop_1_in_valid = f0_valid_q & measure & (count > 1);
+        hop_1_in_now = f0_data_q[224+:64];
+        hop_1_in_last = front[64+:64];
+        hop_1_in_tag = 32'h0;
+        hop_2_in_valid = f0_valid_q & measure & (count > 2);
+        hop_2_in_now = f0_data_q[288+:64];
+        hop_2_in_last = front[128+:64];
+        hop_2_in_tag = 32'h0;
+        hop_3_in_valid = f0_valid_q & measure & (count > 3);
+        hop_3_in_now = f0_data_q[352+:64];
+        hop_3_in_last = front[192+:64];
+        hop_3_in_tag = 32'h0;
+        hop_4_in_valid = f0_valid_q & measure & (count > 4);
+        hop_4_in_now = f0_data_q[416+:64];
+        hop_4_in_last = front[256+:64];
+        hop_4_in_tag = 32'h0;
+        hop_0_in_valid = f0_valid_q;
+        hop_0_in_tag = ctx;
+        c_0 = hop_0_out_cand;
+        c_1 = hop_1_out_cand;
+        c_2 = hop_2_out_cand;
+        c_3 = hop_3_out_cand;
+        c_4 = hop_4_out_cand;
+        // cc_hpcc.rs:351: Slot 0 is valid for every event but a candidate only if the event measures (its
+        // context's bit 13); the other slots are valid only then. Bit 0 cleared.
+        if (~hop_0_out_tag[13]) begin
+            c_0 = (hop_0_out_cand >> 1) << 1;
         end
-        c1 = ({25'd0, hop1_out_u} << 1) | ({25'd0, hop1_out_tau} << 25);
-        if (hop1_out_valid & hop1_out_usable) begin
-            c1 = ({25'd0, hop1_out_u} << 1) | ({25'd0, hop1_out_tau} << 25) | {48'd0, one};
+        b01 = c_0;
+        if (c_1[0] & (~c_0[0] | (c_1[1+:24] > c_0[1+:24]))) begin
+            b01 = c_1;
         end
-        c2 = ({25'd0, hop2_out_u} << 1) | ({25'd0, hop2_out_tau} << 25);
-        if (hop2_out_valid & hop2_out_usable) begin
-            c2 = ({25'd0, hop2_out_u} << 1) | ({25'd0, hop2_out_tau} << 25) | {48'd0, one};
-        end
-        c3 = ({25'd0, hop3_out_u} << 1) | ({25'd0, hop3_out_tau} << 25);
-        if (hop3_out_valid & hop3_out_usable) begin
-            c3 = ({25'd0, hop3_out_u} << 1) | ({25'd0, hop3_out_tau} << 25) | {48'd0, one};
-        end
-        c4 = ({25'd0, hop4_out_u} << 1) | ({25'd0, hop4_out_tau} << 25);
-        if (hop4_out_valid & hop4_out_usable) begin
-            c4 = ({25'd0, hop4_out_u} << 1) | ({25'd0, hop4_out_tau} << 25) | {48'd0, one};
-        end
-        b01 = c0;
-        if (c1[0] & (~c0[0] | (c1[1+:24] > c0[1+:24]))) begin
-            b01 = c1;
-        end
-        b23 = c2;
-        if (c3[0] & (~c2[0] | (c3[1+:24] > c2[1+:24]))) begin
-            b23 = c3;
+        b23 = c_2;
+        if (c_3[0] & (~c_2[0] | (c_3[1+:24] > c_2[1+:24]))) begin
+            b23 = c_3;
         end
         s1_best01_d = b01;
         s1_best23_d = b23;
-        s1_h4_d = c4;
-        s1_ctx_d = hop0_out_tag;
-        s1_valid_d = hop0_out_valid & ~reset;
+        s1_h4_d = c_4;
+        s1_ctx_d = hop_0_out_tag;
+        s1_valid_d = hop_0_out_valid & ~reset;
         b03 = s1_best01_q;
         if (s1_best23_q[0] & (~s1_best01_q[0] | (s1_best23_q[1+:24] > s1_best01_q[1+:24]))) begin
             b03 = s1_best23_q;
@@ -678,7 +677,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
-        // cc_hpcc.rs:442: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        // cc_hpcc.rs:390: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         tau_c = best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
@@ -697,7 +696,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_any_d = wt_mul_out_tag[16];
         ua_u_d = wt_mul_out_tag[17+:24];
         u_ram_read_address = wt_mul_out_tag[0+:10];
-        // cc_hpcc.rs:466: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        // cc_hpcc.rs:414: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & ua_ctx_q[13] & ua_any_q;
         neg = ua_u_q < u_old;
@@ -737,7 +736,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_new;
-        // cc_hpcc.rs:514: ---- R: r = eta x 2^24 / U (line 13's quotient).
+        // cc_hpcc.rs:462: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_valid = uc_valid_q;
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_den = uc_u_q;
@@ -747,7 +746,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
-        // cc_hpcc.rs:526: ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
+        // cc_hpcc.rs:474: ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_valid = wa_valid_q;
@@ -793,7 +792,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         w_ram_write_address = wctx[0+:10];
         w_ram_write_data = {40'd0, w_new} | ({40'd0, wc_new} << 32) | ({64'd0, inc_new} << 64);
         w_ram_write_enable = wb2_valid_q & (wctx[13] | wctx[14]);
-        // cc_hpcc.rs:584: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // cc_hpcc.rs:532: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
         rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
@@ -803,7 +802,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (rate > {1'd0, cfg_line_q16}) begin
             rate = {1'd0, cfg_line_q16};
         end
-        // cc_hpcc.rs:600: ---- OUT
+        // cc_hpcc.rs:548: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
         fbit = 1'b0;
         if (rt_mul_out_tag[15] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
@@ -819,7 +818,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
         out_data_d[112+:8] = rt_mul_out_tag[104+:8];
         out_data_d[120+:32] = rate[0+:32];
-        // cc_hpcc.rs:616: ---- Result FIFO, credit counted from issue to read.
+        // cc_hpcc.rs:564: ---- Result FIFO, credit counted from issue to read.
         results_reset = reset;
         results_issue = fire & in_flow_ok;
         results_in_valid = out_valid_q;
@@ -827,7 +826,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
-        // cc_hpcc.rs:625: ---- Initialization writes.
+        // cc_hpcc.rs:573: ---- Initialization writes.
         if (init_busy_q) begin
             front_ram_write_address = init_addr_q;
             front_ram_write_data = 32'h0;

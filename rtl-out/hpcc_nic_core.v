@@ -2046,7 +2046,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             axil_rd_err = 1'b1;
         end
         frac_sum = {1'd0, now_frac_q} + {1'd0, ns_q16_q[0+:16]};
-        // hpcc_nic_core.rs:747: ---- Time base: now_ns += ns per cycle (UQ16.16), the fraction carried.
         now_frac_d = frac_sum[0+:16];
         now_ns_d = now_ns_q + {48'd0, ns_q16_q[16+:16]} + {63'd0, frac_sum[16+:1]};
         dp_now_ns = now_ns_q;

@@ -884,17 +884,14 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
         v_nhop = vd[24+:3];
         v_fb = (vd[20+:1] & vd[27+:1]);
         v_coll = vd[20+:1] & ~vd[21+:1];
-        sw_h_0_a = v_hops[(32'h40 * 0)+:(64)];
-        sw_h_1_a = v_hops[(32'h40 * 1)+:(64)];
-        sw_h_2_a = v_hops[(32'h40 * 2)+:(64)];
-        sw_h_3_a = v_hops[(32'h40 * 3)+:(64)];
-        sw_h_4_a = v_hops[(32'h40 * 4)+:(64)];
-        // rx_ctx_words.rs:70: The hops the record carries, in wire order (for an echo) and as numbers (for the CC
-        // event); slots at or past nhop count as 0. (Written out per hop count: yosys builds
-        // a loop that shifts the words into place ~900 LUTs larger.)
+        sw_h_0_a = v_hops[0+:64];
+        sw_h_1_a = v_hops[64+:64];
+        sw_h_2_a = v_hops[128+:64];
+        sw_h_3_a = v_hops[192+:64];
+        sw_h_4_a = v_hops[256+:64];
         wire_hops = 32'h0;
-        // rx_ctx_words.rs:78: Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
         num_hops = 32'h0;
+        // rx_ctx_words.rs:78: Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
         if (|v_fb) begin
             num_hops = {256'd0, sw_h_0_y};
         end
@@ -1359,11 +1356,6 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         r_syn = SYN_ACK;
         r_psn = calc_v_psn;
         r_msn = q_msn;
-        // rx_ctx_rules.rs:319: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
-        // READ, or a timeout with packets in flight. Everything in flight is released (Notify)
-        // and, if anything was, sent again from snd_una (go-back-N); sent = snd_una; a loss
-        // event. The PktRecv and event fields are all set here, so a timeout ignores whatever
-        // the stale record made of them above.
         to_una = 1'b0;
         e_send = 1'b0;
         e_kind = EV_ACK;
@@ -1527,6 +1519,11 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                 unsup = 1'b1;
             end
         end
+        // rx_ctx_rules.rs:319: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
+        // READ, or a timeout with packets in flight. Everything in flight is released (Notify)
+        // and, if anything was, sent again from snd_una (go-back-N); sent = snd_una; a loss
+        // event. The PktRecv and event fields are all set here, so a timeout ignores whatever
+        // the stale record made of them above.
         if (tmo) begin
             to_una = 1'b1;
         end

@@ -827,48 +827,48 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
         // Highest kept lane: the highest non-empty group of 8 lanes, then the highest lane in it.
         top_grp = 32'h0;
-        if (|keep[(32'h8 * 1)+:(8)]) begin
+        if (|keep[8+:8]) begin
             top_grp = 1;
         end
-        if (|keep[(32'h8 * 2)+:(8)]) begin
+        if (|keep[16+:8]) begin
             top_grp = 2;
         end
-        if (|keep[(32'h8 * 3)+:(8)]) begin
+        if (|keep[24+:8]) begin
             top_grp = 3;
         end
-        if (|keep[(32'h8 * 4)+:(8)]) begin
+        if (|keep[32+:8]) begin
             top_grp = 4;
         end
-        if (|keep[(32'h8 * 5)+:(8)]) begin
+        if (|keep[40+:8]) begin
             top_grp = 5;
         end
-        if (|keep[(32'h8 * 6)+:(8)]) begin
+        if (|keep[48+:8]) begin
             top_grp = 6;
         end
-        if (|keep[(32'h8 * 7)+:(8)]) begin
+        if (|keep[56+:8]) begin
             top_grp = 7;
         end
         top_byte = keep[0+:8];
         if (top_grp == 1) begin
-            top_byte = keep[(32'h8 * 1)+:(8)];
+            top_byte = keep[8+:8];
         end
         if (top_grp == 2) begin
-            top_byte = keep[(32'h8 * 2)+:(8)];
+            top_byte = keep[16+:8];
         end
         if (top_grp == 3) begin
-            top_byte = keep[(32'h8 * 3)+:(8)];
+            top_byte = keep[24+:8];
         end
         if (top_grp == 4) begin
-            top_byte = keep[(32'h8 * 4)+:(8)];
+            top_byte = keep[32+:8];
         end
         if (top_grp == 5) begin
-            top_byte = keep[(32'h8 * 5)+:(8)];
+            top_byte = keep[40+:8];
         end
         if (top_grp == 6) begin
-            top_byte = keep[(32'h8 * 6)+:(8)];
+            top_byte = keep[48+:8];
         end
         if (top_grp == 7) begin
-            top_byte = keep[(32'h8 * 7)+:(8)];
+            top_byte = keep[56+:8];
         end
         top_in = 32'h0;
         if (top_byte[1]) begin
@@ -1060,19 +1060,19 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         nhop = tel[8+:8];
         // rx_pipe_decode.rs:110: A hop's rate code (bits 5-7 of its byte 0) above 4 is bad.
         hop_bad = 1'b0;
-        if ((nhop > 0) & (tel[(32'h25 + 32'h40 * 0)+:(3)] > 32'h4)) begin
+        if ((nhop > 0) & (tel[37+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 1) & (tel[(32'h25 + 32'h40 * 1)+:(3)] > 32'h4)) begin
+        if ((nhop > 1) & (tel[101+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 2) & (tel[(32'h25 + 32'h40 * 2)+:(3)] > 32'h4)) begin
+        if ((nhop > 2) & (tel[165+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 3) & (tel[(32'h25 + 32'h40 * 3)+:(3)] > 32'h4)) begin
+        if ((nhop > 3) & (tel[229+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 4) & (tel[(32'h25 + 32'h40 * 4)+:(3)] > 32'h4)) begin
+        if ((nhop > 4) & (tel[293+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
         pay_at = tel_at;
@@ -1084,23 +1084,23 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         udp_len3 = tlen - 32'h3;
         // rx_pipe_decode.rs:124: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
         hops = 32'h0;
-        slot = tel[(32'h20 + 32'h40 * 0)+:(64)];
+        slot = tel[32+:64];
         if (has_tel & (nhop > 0)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 0));
         end
-        slot = tel[(32'h20 + 32'h40 * 1)+:(64)];
+        slot = tel[96+:64];
         if (has_tel & (nhop > 1)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 1));
         end
-        slot = tel[(32'h20 + 32'h40 * 2)+:(64)];
+        slot = tel[160+:64];
         if (has_tel & (nhop > 2)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 2));
         end
-        slot = tel[(32'h20 + 32'h40 * 3)+:(64)];
+        slot = tel[224+:64];
         if (has_tel & (nhop > 3)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 3));
         end
-        slot = tel[(32'h20 + 32'h40 * 4)+:(64)];
+        slot = tel[288+:64];
         if (has_tel & (nhop > 4)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 4));
         end
@@ -1181,25 +1181,25 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         eth_bad = hdr[96+:16] != 32'h8;
         // rx_pipe_decode.rs:219: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
         ipsum = 32'h0;
-        word = hdr[(32'h70 + 32'h10 * 0)+:(16)];
+        word = hdr[112+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 1)+:(16)];
+        word = hdr[128+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 2)+:(16)];
+        word = hdr[144+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 3)+:(16)];
+        word = hdr[160+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 4)+:(16)];
+        word = hdr[176+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 5)+:(16)];
+        word = hdr[192+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 6)+:(16)];
+        word = hdr[208+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 7)+:(16)];
+        word = hdr[224+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 8)+:(16)];
+        word = hdr[240+:16];
         ipsum = ipsum + {4'd0, word};
-        word = hdr[(32'h70 + 32'h10 * 9)+:(16)];
+        word = hdr[256+:16];
         ipsum = ipsum + {4'd0, word};
         udp_found = hdr[320+:16];
         pseudo = {3'd0, hdr[208+:16]} + {3'd0, hdr[224+:16]} + {3'd0, hdr[240+:16]} + {3'd0, hdr[256+:16]} + ({11'd0, udp_len3[0+:8]} << 8) + {11'd0, udp_len3[8+:8]};

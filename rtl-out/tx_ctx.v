@@ -815,12 +815,12 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         tos = (template[160+:8] & 32'hfc) | 32'h2;
         echo_nhop = 32'h0;
         echo_hops = 32'h0;
-        // tx_ctx_ack.rs:101: An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
         fbk = 32'h0;
         if ((recv[16+:1] & (kind == RECV_ACK)) | (kind == RECV_RESPONSE)) begin
             echo_nhop = recv[96+:8];
             echo_hops = recv[128+:320];
         end
+        // tx_ctx_ack.rs:101: An ACK / NAK's echo with Rx-HPCC feedback (W is in hop slot 0): tx_pipe sets F.
         if (recv[16+:1] & (kind == RECV_ACK)) begin
             fbk = recv[21+:1];
         end

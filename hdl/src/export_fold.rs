@@ -206,29 +206,30 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     Ok(declare_constants(&crate::export_mask::zero_extend(&decimal(&text))))
 }
 
-/// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it), `[32'hN]`
-/// -> `[n]`, and `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
+/// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it, and with a
+/// constant expression, as an unrolled loop prints one), `[32'hN]` -> `[n]`, and
+/// `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
 pub fn decimal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {
-        let a = rest.find("[(32'h");
-        let a64 = rest.find("[(64'h");
+        let a = rest.find("[(");
         let i = rest.find("[32'h");
         let b = rest.find("< 32'h").map(|i| i.saturating_sub(1));
         let c = rest.find("> 32'h").map(|i| i.saturating_sub(1));
-        let Some(at) = [a, a64, i, b, c].into_iter().flatten().min() else { break };
+        let Some(at) = [a, i, b, c].into_iter().flatten().min() else { break };
         out.push_str(&rest[..at]);
         let tail = &rest[at..];
-        if let Some(t) = tail.strip_prefix("[(32'h").or_else(|| tail.strip_prefix("[(64'h")) {
-            // `[(32'hN)+:(W)]`
-            let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
-            let after = &t[hex_end..];
-            if let (Ok(n), Some(w)) = (u64::from_str_radix(&t[..hex_end], 16), after.strip_prefix(")+:(")) {
+        if let Some(t) = tail.strip_prefix("[(") {
+            // `[(e)+:(W)]` with e constant: `[(32'h3d)+:(3)]`, or `[(32'h40 * 2)+:(64)]` from
+            // an unrolled loop.
+            let e_end = t.find(|c: char| c == ']' || c == ';' || c == '\n').unwrap_or(t.len());
+            if let Some((e, w)) = t[..e_end].split_once(")+:(") {
                 let w_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
-                if w_end > 0 && w[w_end..].starts_with(")]") {
+                let closed = w_end > 0 && w[w_end..] == *")" && t[e_end..].starts_with(']');
+                if let (Some(n), true) = (const_value(e), closed) {
                     out.push_str(&format!("[{n}+:{}]", &w[..w_end]));
-                    rest = &w[w_end + 2..];
+                    rest = &t[e_end + 1..];
                     continue;
                 }
             }
@@ -268,10 +269,92 @@ pub fn decimal(text: &str) -> String {
     out
 }
 
+/// The value of a constant index expression as rust-hdl prints one after unrolling a loop,
+/// `32'ha0 + 32'h40 * 2`: sized hex literals, decimals, `+ - *` and parentheses. None for
+/// anything else (a name, another operator), or a value outside 0..2^31, where Verilog's
+/// 32-bit arithmetic could differ from this one's.
+fn const_value(e: &str) -> Option<u64> {
+    let mut toks: Vec<Tok> = Vec::new();
+    let b = e.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' => i += 1,
+            b'+' | b'-' | b'*' | b'(' | b')' => {
+                toks.push(Tok::Op(b[i]));
+                i += 1;
+            }
+            b'0'..=b'9' => {
+                let s = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let v = if e[i..].starts_with("'h") {
+                    i += 2;
+                    let h = i;
+                    while i < b.len() && b[i].is_ascii_hexdigit() {
+                        i += 1;
+                    }
+                    u64::from_str_radix(&e[h..i], 16).ok()?
+                } else {
+                    e[s..i].parse().ok()?
+                };
+                toks.push(Tok::Num(v));
+            }
+            _ => return None,
+        }
+    }
+    let mut at = 0;
+    let v = sum(&toks, &mut at)?;
+    (at == toks.len() && v < 1 << 31).then_some(v)
+}
+
+#[derive(Clone, Copy)]
+enum Tok {
+    Num(u64),
+    Op(u8),
+}
+
+fn sum(t: &[Tok], at: &mut usize) -> Option<u64> {
+    let mut v = product(t, at)?;
+    while let Some(Tok::Op(op @ (b'+' | b'-'))) = t.get(*at).copied() {
+        *at += 1;
+        let r = product(t, at)?;
+        v = if op == b'+' { v.checked_add(r)? } else { v.checked_sub(r)? };
+    }
+    (v < 1 << 31).then_some(v)
+}
+
+fn product(t: &[Tok], at: &mut usize) -> Option<u64> {
+    let mut v = atom(t, at)?;
+    while let Some(Tok::Op(b'*')) = t.get(*at).copied() {
+        *at += 1;
+        v = v.checked_mul(atom(t, at)?)?;
+        if v >= 1 << 31 {
+            return None;
+        }
+    }
+    Some(v)
+}
+
+fn atom(t: &[Tok], at: &mut usize) -> Option<u64> {
+    match t.get(*at).copied()? {
+        Tok::Num(v) => {
+            *at += 1;
+            Some(v)
+        }
+        Tok::Op(b'(') => {
+            *at += 1;
+            let v = sum(t, at)?;
+            matches!(t.get(*at), Some(Tok::Op(b')'))).then(|| *at += 1)?;
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
 /// The named constants hdl writes by name: a comment for their block, their width in bits,
-/// and each name with its value. The comment must name no module: export_once compares module
-/// bodies with the module's own name taken out, so a module name in it would tell two copies
-/// of one body apart.
+/// and each name with its value.
 const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("RoCE BTH opcodes (sim::packet::Opcode)", VERDICT.opcode.width, crate::roce_op::ALL),
     ("CC event types (the cc_event word's kind; sim, cc_codes)", CC_EVENT.kind.width, crate::cc_codes::EVENT_TYPES),
@@ -399,5 +482,16 @@ mod tests {
         let dffs = BTreeMap::from([("m_r".to_string(), shape())]);
         let t = PARENT.replace("r_clock = clock;", "r_clock = a[0];");
         assert!(fold(&t, &dffs).is_err());
+    }
+
+    #[test]
+    fn constant_offsets_of_unrolled_loops_are_decimal() {
+        assert_eq!(decimal("y = x[(32'h40 * 3)+:(64)];"), "y = x[192+:64];");
+        assert_eq!(decimal("y = x[(32'ha0 + 32'h40 * 2)+:(64)];"), "y = x[288+:64];");
+        assert_eq!(decimal("y = x[((32'h2 + 1) * 8)+:(8)];"), "y = x[24+:8];");
+        // Not constant, or not a plain part-select: left as it is.
+        for keep in ["y = x[(k * 32'h40)+:(64)];", "y = x[(32'h1 - 32'h2)+:(8)];", "y = x[(32'h1 / 2)+:(8)];"] {
+            assert_eq!(decimal(keep), keep);
+        }
     }
 }

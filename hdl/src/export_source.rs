@@ -37,7 +37,8 @@ struct Block {
     /// Group comments of the struct: first line number and text lines.
     groups: Vec<(usize, Vec<String>)>,
     /// Top-level comments of `update()`: line, text lines, and the first signal assigned by
-    /// the statements they head (Verilog name), if any.
+    /// the statement they head (Verilog name, indented four spaces per level below the top
+    /// of `update()`), if any.
     stages: Vec<(usize, Vec<String>, Option<String>)>,
     /// It has an `update()`: it is a block, not a plain struct.
     update: bool,
@@ -116,11 +117,15 @@ impl Sources {
         }
     }
 
-    /// The block module `name` is made from.
+    /// The block module `name` is made from. An array element's index is `_#` in the map
+    /// (`cc_hpcc_hop_4_div` is `cc_hpcc_hop_#_div`).
     fn block(&self, name: &str) -> Option<(&str, &Block)> {
         let s = self.modules.get(name).or_else(|| {
-            let stem = name.trim_end_matches(|c: char| c.is_ascii_digit()).strip_suffix('_')?;
-            self.modules.get(&format!("{stem}_#"))
+            let any: Vec<&str> = name
+                .split('_')
+                .map(|w| if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) { "#" } else { w })
+                .collect();
+            self.modules.get(&any.join("_"))
         })?;
         Some((s.as_str(), &self.blocks[s]))
     }
@@ -204,8 +209,10 @@ fn stage_comments(body: &[&str], stages: &[(usize, Vec<String>, Option<String>)]
     let mut at: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for (line, text, sig) in stages {
         let Some(sig) = sig else { continue };
-        let head = format!("{sig} = ");
-        let Some(k) = (cursor..body.len()).find(|&j| body[j].trim_start().starts_with(&head)) else { continue };
+        // `sig` is indented by its depth: the Verilog assignment must sit as deep (rust-hdl
+        // keeps the nesting), or it is another statement's.
+        let head = format!("{TOP}{sig} = ");
+        let Some(k) = (cursor..body.len()).find(|&j| body[j].starts_with(&head)) else { continue };
         let mut j = k;
         while j > 0 && !(top_level(body[j]) && !body[j][TOP.len()..].starts_with("end") && !body[j][TOP.len()..].starts_with("else")) {
             j -= 1;
@@ -330,18 +337,51 @@ fn stages(lines: &[&str], from: usize, to: usize) -> Vec<(usize, Vec<String>, Op
             text.push(lines[k][TOP.len()..].to_string());
             k += 1;
         }
-        let next = (k..to).find(|&j| lines[j].starts_with(TOP)).unwrap_or(to);
-        let sig = lines[k..next].iter().find_map(|l| assigned(l));
+        // The statement the comment heads: up to the next line that starts a top-level
+        // statement or comment (eight spaces, then a letter or `//`; `} else` continues it).
+        let starts = |l: &str| {
+            l.strip_prefix("        ").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/'))
+        };
+        let first = (k..to).find(|&j| !lines[j].trim().is_empty()).unwrap_or(to);
+        let next = (first + 1..to).find(|&j| starts(lines[j])).unwrap_or(to);
+        // The first assignment by name, with its depth below the top level.
+        let sig = lines[first..next.max(first)].iter().find_map(|l| {
+            let depth = (l.len() - l.trim_start().len()).saturating_sub(8) / 4;
+            assigned(l).map(|s| format!("{}{s}", "    ".repeat(depth)))
+        });
         out.push((line, text, sig));
     }
     out
 }
 
-/// `self.a.b.next = ...` -> `a_b` (none for indexed paths).
+/// `self.a.b.next = ...` -> `a_b`, `self.c[2].next = ...` -> `c_2`; none for an index that
+/// is not a number (a loop's).
 fn assigned(l: &str) -> Option<String> {
     let t = l.trim_start().strip_prefix("self.")?;
-    let (path, _) = t.split_once(".next = ")?;
-    path.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.').then(|| path.replace('.', "_"))
+    let (mut rest, _) = t.split_once(".next = ")?;
+    let mut name = String::new();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            let (idx, r) = r.split_once(']')?;
+            if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            name.push('_');
+            name.push_str(idx);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('.') {
+            name.push('_');
+            rest = r;
+        } else {
+            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+            if end == 0 {
+                return None;
+            }
+            name.push_str(&rest[..end]);
+            rest = &rest[end..];
+        }
+    }
+    Some(name)
 }
 
 #[cfg(test)]
@@ -358,6 +398,7 @@ pub struct Top {
     // S2: the second.
     s2_x: DFF<Bits<8>>,
     sub: Sub,
+    subs: [Sub; 2],
 }
 
 impl Logic for Top {
@@ -366,6 +407,8 @@ impl Logic for Top {
         dff_setup!(self, clock, s1_x, s2_x);
         // ---- S1: take the input.
         self.s1_y.next = true;
+        self.s1_x.d.next = 2.into();
+        // An override.
         if self.s1_y.val() {
             self.s1_x.d.next = 1.into();
         }
@@ -378,6 +421,11 @@ impl Logic for Top {
 
 pub struct Sub {
     pub a: Signal<In, Bit>,
+    inner: Inner,
+}
+
+pub struct Inner {
+    pub b: Signal<In, Bit>,
 }
 ";
 
@@ -397,6 +445,7 @@ module top(clock);
         s1_x_d = s1_x_q;
         s2_x_d = s2_x_q;
         s1_y = 1'b1;
+        s1_x_d = 32'h2;
         if (s1_y) begin
             s1_x_d = 32'h1;
         end
@@ -417,42 +466,42 @@ endmodule // top
         let s = sources();
         assert_eq!(s.block("top").map(|b| b.0), Some("Top"));
         assert_eq!(s.block("top_sub").map(|b| b.0), Some("Sub"));
+        assert_eq!(s.block("top_subs_1").map(|b| b.0), Some("Sub"));
+        assert_eq!(s.block("top_subs_1_inner").map(|b| b.0), Some("Inner"));
         assert!(s.block("top_other").is_none());
     }
 
     #[test]
     fn comments_land_before_their_statements() {
         let got = sources().annotate("top", VERILOG);
-        let want = "\
-module top(clock);
-    // Rust: Top, hdl/src/top.rs:1
-    // Local signals
-    // top.rs:4: S1: the first stage.
-    reg  s1_y;
+        let ours = |l: &str| l.contains("// top.rs:") || l.contains("// Rust: ");
+        // Nothing but comments added.
+        let rest: String = got.lines().filter(|l| !ours(l)).map(|l| format!("{l}\n")).collect();
+        assert_eq!(rest, VERILOG);
+        // Each comment, and the line it stands before.
+        let lines: Vec<&str> = got.lines().map(str::trim).collect();
+        let placed: Vec<(&str, &str)> = lines.windows(2).filter(|w| ours(w[0])).map(|w| (w[0], w[1])).collect();
+        assert_eq!(
+            placed,
+            [
+                ("// Rust: Top, hdl/src/top.rs:1", "// Local signals"),
+                ("// top.rs:4: S1: the first stage.", "reg  s1_y;"),
+                ("// top.rs:4: S1: the first stage.", "s1_x_q <= s1_x_d;"),
+                ("// top.rs:7: S2: the second.", "s2_x_q <= s2_x_d;"),
+                ("// top.rs:17: ---- S1: take the input.", "s1_y = 1'b1;"),
+                ("// top.rs:20: An override.", "if (s1_y) begin"),
+                ("// top.rs:26: ---- S2: the register.", "s2_x_d = s1_x_q;"),
+            ]
+        );
+    }
 
-    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
-    always @(posedge clock) begin
-        // top.rs:4: S1: the first stage.
-        s1_x_q <= s1_x_d;
-        // top.rs:7: S2: the second.
-        s2_x_q <= s2_x_d;
-    end
-
-    // Update code
-    always @(*) begin
-        s1_x_d = s1_x_q;
-        s2_x_d = s2_x_q;
-        // top.rs:16: ---- S1: take the input.
-        s1_y = 1'b1;
-        if (s1_y) begin
-            s1_x_d = 32'h1;
-        end
-        // top.rs:23: ---- S2: the register.
-        s2_x_d = s1_x_q;
-    end
-endmodule // top
-";
-        assert_eq!(got, want);
+    #[test]
+    fn assignments_name_their_verilog_signal() {
+        assert_eq!(assigned("        self.e0_keep.d.next = x;").as_deref(), Some("e0_keep_d"));
+        assert_eq!(assigned("            self.c[2].next = x;").as_deref(), Some("c_2"));
+        assert_eq!(assigned("self.hop[0].in_valid.next = x;").as_deref(), Some("hop_0_in_valid"));
+        assert_eq!(assigned("self.hop[k].in_valid.next = x;"), None);
+        assert_eq!(assigned("let x = 1;"), None);
     }
 
     #[test]

@@ -52,9 +52,10 @@ memory_modules() {
   awk '/^module /{m = $2; sub(/\(.*/, "", m)} /^ *reg .*\] *[A-Za-z_0-9]+ *\[/ {print m}' \
     $(files "$1") | sort -u
 }
+# A module's text without comments (the export's comments cite Rust lines, which move).
 module_text() {
   # shellcheck disable=SC2046
-  awk -v m="$2" '$0 ~ "^module " m "\\(" {p = 1} p {print} /^endmodule/ {p = 0}' $(files "$1")
+  awk -v m="$2" '$0 ~ "^module " m "\\(" {p = 1} p {sub(/ *\/\/.*/, ""); if ($0 != "") print} /^endmodule/ {p = 0}' $(files "$1")
 }
 mems=$(memory_modules "$gate" | tr "\n" " ")
 for m in $mems; do

@@ -51,6 +51,9 @@ pub struct CcHopUtil {
     pub out_tau: Signal<Out, Bits<24>>,
     /// `in_tag` of the same hop.
     pub out_tag: Signal<Out, Bits<16>>,
+    /// The hop as cc_hpcc's SEL ranks it: `[0]` a candidate (`out_valid` and `out_usable`),
+    /// `[24:1]` `out_u`, `[48:25]` `out_tau`.
+    pub out_cand: Signal<Out, Bits<49>>,
     m1: MulPipe<24, 32, 56, 4, 94>,
     div: DivPipe<42, 23, 24, 99>,
     m2: MulPipe<24, 32, 56, 4, 67>,
@@ -78,6 +81,7 @@ pub struct CcHopUtil {
     q_term: Signal<Local, Bits<32>>,
     q_sat: Signal<Local, Bits<25>>,
     sum: Signal<Local, Bits<33>>,
+    cand: Signal<Local, Bits<49>>,
 }
 
 impl Logic for CcHopUtil {
@@ -213,5 +217,10 @@ impl Logic for CcHopUtil {
         self.out_u.next = self.o_u.q.val();
         self.out_tau.next = self.o_tau.q.val();
         self.out_tag.next = self.o_tag.q.val();
+        self.cand.next = (bit_cast::<49, 24>(self.o_u.q.val()) << 1) | (bit_cast::<49, 24>(self.o_tau.q.val()) << 25);
+        self.out_cand.next = self.cand.val();
+        if self.o_valid.q.val() & self.o_usable.q.val() {
+            self.out_cand.next = self.cand.val() | 1;
+        }
     }
 }

@@ -24,6 +24,7 @@
 use crate::cc_hop_util::CcHopUtil;
 use crate::layout::{HpccEventFields, HpccFrontFields, HpccResultFields};
 use sim::layout::{HPCC_EVENT, HPCC_FRONT};
+use sim::packet::MAX_HOPS;
 use crate::div_pipe::DivPipe;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
@@ -32,6 +33,7 @@ use rust_hdl::prelude::*;
 // The hop records are read as `get_bits::<64>(160 + 64k)` of the event and `(64k)` of the front.
 const _: () = assert!(HPCC_EVENT.hops.lo == 160 && HPCC_EVENT.hops.width == 320);
 const _: () = assert!(HPCC_FRONT.last.lo == 0 && HPCC_FRONT.last.width == 320);
+const _: () = assert!(MAX_HOPS * 64 == 320);
 
 /// Cycles between two accepted events of the same flow, at least.
 pub const HAZARD: usize = 4;
@@ -102,11 +104,8 @@ pub struct CcHpcc<const F: usize> {
     front_ram: RAM<Bits<420>, F>,
     u_ram: RAM<Bits<24>, F>,
     w_ram: RAM<Bits<72>, F>,
-    hop0: CcHopUtil,
-    hop1: CcHopUtil,
-    hop2: CcHopUtil,
-    hop3: CcHopUtil,
-    hop4: CcHopUtil,
+    /// u' and tau of hop record k (lines 4-5); slot 0 also carries the event's context.
+    hop: [CcHopUtil; MAX_HOPS],
     wt_mul: MulPipe<24, 32, 56, 3, 41>,
     u_mul: MulPipe<24, 17, 41, 2, 42>,
     r_div: DivPipe<41, 24, 40, 40>,
@@ -160,11 +159,7 @@ pub struct CcHpcc<const F: usize> {
     commit: Signal<Local, bool>,
     new_front: Signal<Local, Bits<420>>,
     ctx: Signal<Local, Bits<16>>,
-    c0: Signal<Local, Bits<49>>,
-    c1: Signal<Local, Bits<49>>,
-    c2: Signal<Local, Bits<49>>,
-    c3: Signal<Local, Bits<49>>,
-    c4: Signal<Local, Bits<49>>,
+    c: [Signal<Local, Bits<49>>; MAX_HOPS],
     b01: Signal<Local, Bits<49>>,
     b23: Signal<Local, Bits<49>>,
     b03: Signal<Local, Bits<49>>,
@@ -203,33 +198,24 @@ impl<const F: usize> Logic for CcHpcc<F> {
             wb2_valid, out_valid, out_data
         );
         self.one.next = 1.into();
-        clock!(self, clock, results, hop0, hop1, hop2, hop3, hop4, wt_mul, u_mul, r_div, w_mul, rt_mul);
+        clock!(self, clock, results, wt_mul, u_mul, r_div, w_mul, rt_mul);
         self.front_ram.read_clock.next = self.clock.val();
         self.front_ram.write_clock.next = self.clock.val();
         self.u_ram.read_clock.next = self.clock.val();
         self.u_ram.write_clock.next = self.clock.val();
         self.w_ram.read_clock.next = self.clock.val();
         self.w_ram.write_clock.next = self.clock.val();
-        self.hop0.reset.next = self.reset.val();
-        self.hop1.reset.next = self.reset.val();
-        self.hop2.reset.next = self.reset.val();
-        self.hop3.reset.next = self.reset.val();
-        self.hop4.reset.next = self.reset.val();
+        for k in 0..MAX_HOPS {
+            self.hop[k].clock.next = self.clock.val();
+            self.hop[k].reset.next = self.reset.val();
+            self.hop[k].cfg_inv_bt.next = self.cfg_inv_bt.val();
+            self.hop[k].cfg_inv_b.next = self.cfg_inv_b.val();
+        }
         self.wt_mul.reset.next = self.reset.val();
         self.u_mul.reset.next = self.reset.val();
         self.r_div.reset.next = self.reset.val();
         self.w_mul.reset.next = self.reset.val();
         self.rt_mul.reset.next = self.reset.val();
-        self.hop0.cfg_inv_bt.next = self.cfg_inv_bt.val();
-        self.hop1.cfg_inv_bt.next = self.cfg_inv_bt.val();
-        self.hop2.cfg_inv_bt.next = self.cfg_inv_bt.val();
-        self.hop3.cfg_inv_bt.next = self.cfg_inv_bt.val();
-        self.hop4.cfg_inv_bt.next = self.cfg_inv_bt.val();
-        self.hop0.cfg_inv_b.next = self.cfg_inv_b.val();
-        self.hop1.cfg_inv_b.next = self.cfg_inv_b.val();
-        self.hop2.cfg_inv_b.next = self.cfg_inv_b.val();
-        self.hop3.cfg_inv_b.next = self.cfg_inv_b.val();
-        self.hop4.cfg_inv_b.next = self.cfg_inv_b.val();
 
         // ---- Reset: every flow to its initial state, one per cycle.
         if self.init_busy.q.val() {
@@ -348,82 +334,44 @@ impl<const F: usize> Logic for CcHpcc<F> {
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
         // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
         // tied to sim::layout below: hdl_gen takes only literal offsets).
-        self.hop0.in_valid.next = self.f0_valid.q.val();
-        self.hop1.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 1);
-        self.hop2.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 2);
-        self.hop3.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 3);
-        self.hop4.in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > 4);
-        self.hop0.in_now.next = self.f0_data.q.val().get_bits::<64>(160);
-        self.hop1.in_now.next = self.f0_data.q.val().get_bits::<64>(224);
-        self.hop2.in_now.next = self.f0_data.q.val().get_bits::<64>(288);
-        self.hop3.in_now.next = self.f0_data.q.val().get_bits::<64>(352);
-        self.hop4.in_now.next = self.f0_data.q.val().get_bits::<64>(416);
-        self.hop0.in_last.next = self.front.val().get_bits::<64>(0);
-        self.hop1.in_last.next = self.front.val().get_bits::<64>(64);
-        self.hop2.in_last.next = self.front.val().get_bits::<64>(128);
-        self.hop3.in_last.next = self.front.val().get_bits::<64>(192);
-        self.hop4.in_last.next = self.front.val().get_bits::<64>(256);
-        self.hop0.in_tag.next = self.ctx.val();
-        self.hop1.in_tag.next = 0.into();
-        self.hop2.in_tag.next = 0.into();
-        self.hop3.in_tag.next = 0.into();
-        self.hop4.in_tag.next = 0.into();
+        for k in 0..MAX_HOPS {
+            self.hop[k].in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > k.to_bits());
+            self.hop[k].in_now.next = self.f0_data.q.val().get_bits::<64>(160 + 64 * k);
+            self.hop[k].in_last.next = self.front.val().get_bits::<64>(64 * k);
+            self.hop[k].in_tag.next = 0.into();
+        }
+        // Slot 0 runs for every event, to carry its context to SEL.
+        self.hop[0].in_valid.next = self.f0_valid.q.val();
+        self.hop[0].in_tag.next = self.ctx.val();
 
         // ---- SEL: candidates valid[0] u[24:1] tau[48:25]; the first largest u' wins (6-7).
-        self.c0.next = (bit_cast::<49, 24>(self.hop0.out_u.val()) << 1)
-            | (bit_cast::<49, 24>(self.hop0.out_tau.val()) << 25);
-        if self.hop0.out_valid.val() & self.hop0.out_usable.val() & self.hop0.out_tag.val().get_bit(13) {
-            self.c0.next = (bit_cast::<49, 24>(self.hop0.out_u.val()) << 1)
-                | (bit_cast::<49, 24>(self.hop0.out_tau.val()) << 25)
-                | bit_cast::<49, 1>(self.one.val());
+        for k in 0..MAX_HOPS {
+            self.c[k].next = self.hop[k].out_cand.val();
         }
-        self.c1.next = (bit_cast::<49, 24>(self.hop1.out_u.val()) << 1)
-            | (bit_cast::<49, 24>(self.hop1.out_tau.val()) << 25);
-        if self.hop1.out_valid.val() & self.hop1.out_usable.val() {
-            self.c1.next = (bit_cast::<49, 24>(self.hop1.out_u.val()) << 1)
-                | (bit_cast::<49, 24>(self.hop1.out_tau.val()) << 25)
-                | bit_cast::<49, 1>(self.one.val());
+        // Slot 0 is valid for every event but a candidate only if the event measures (its
+        // context's bit 13); the other slots are valid only then. Bit 0 cleared.
+        if !self.hop[0].out_tag.val().get_bit(13) {
+            self.c[0].next = (self.hop[0].out_cand.val() >> 1) << 1;
         }
-        self.c2.next = (bit_cast::<49, 24>(self.hop2.out_u.val()) << 1)
-            | (bit_cast::<49, 24>(self.hop2.out_tau.val()) << 25);
-        if self.hop2.out_valid.val() & self.hop2.out_usable.val() {
-            self.c2.next = (bit_cast::<49, 24>(self.hop2.out_u.val()) << 1)
-                | (bit_cast::<49, 24>(self.hop2.out_tau.val()) << 25)
-                | bit_cast::<49, 1>(self.one.val());
-        }
-        self.c3.next = (bit_cast::<49, 24>(self.hop3.out_u.val()) << 1)
-            | (bit_cast::<49, 24>(self.hop3.out_tau.val()) << 25);
-        if self.hop3.out_valid.val() & self.hop3.out_usable.val() {
-            self.c3.next = (bit_cast::<49, 24>(self.hop3.out_u.val()) << 1)
-                | (bit_cast::<49, 24>(self.hop3.out_tau.val()) << 25)
-                | bit_cast::<49, 1>(self.one.val());
-        }
-        self.c4.next = (bit_cast::<49, 24>(self.hop4.out_u.val()) << 1)
-            | (bit_cast::<49, 24>(self.hop4.out_tau.val()) << 25);
-        if self.hop4.out_valid.val() & self.hop4.out_usable.val() {
-            self.c4.next = (bit_cast::<49, 24>(self.hop4.out_u.val()) << 1)
-                | (bit_cast::<49, 24>(self.hop4.out_tau.val()) << 25)
-                | bit_cast::<49, 1>(self.one.val());
-        }
-        self.b01.next = self.c0.val();
-        if self.c1.val().get_bit(0)
-            & (!self.c0.val().get_bit(0)
-                | (self.c1.val().get_bits::<24>(1) > self.c0.val().get_bits::<24>(1)))
+        self.b01.next = self.c[0].val();
+        if self.c[1].val().get_bit(0)
+            & (!self.c[0].val().get_bit(0)
+                | (self.c[1].val().get_bits::<24>(1) > self.c[0].val().get_bits::<24>(1)))
         {
-            self.b01.next = self.c1.val();
+            self.b01.next = self.c[1].val();
         }
-        self.b23.next = self.c2.val();
-        if self.c3.val().get_bit(0)
-            & (!self.c2.val().get_bit(0)
-                | (self.c3.val().get_bits::<24>(1) > self.c2.val().get_bits::<24>(1)))
+        self.b23.next = self.c[2].val();
+        if self.c[3].val().get_bit(0)
+            & (!self.c[2].val().get_bit(0)
+                | (self.c[3].val().get_bits::<24>(1) > self.c[2].val().get_bits::<24>(1)))
         {
-            self.b23.next = self.c3.val();
+            self.b23.next = self.c[3].val();
         }
         self.s1_best01.d.next = self.b01.val();
         self.s1_best23.d.next = self.b23.val();
-        self.s1_h4.d.next = self.c4.val();
-        self.s1_ctx.d.next = self.hop0.out_tag.val();
-        self.s1_valid.d.next = self.hop0.out_valid.val() & !self.reset.val();
+        self.s1_h4.d.next = self.c[4].val();
+        self.s1_ctx.d.next = self.hop[0].out_tag.val();
+        self.s1_valid.d.next = self.hop[0].out_valid.val() & !self.reset.val();
         self.b03.next = self.s1_best01.q.val();
         if self.s1_best23.q.val().get_bit(0)
             & (!self.s1_best01.q.val().get_bit(0)
