@@ -15,11 +15,12 @@
 //! Which block a module comes from is found as rust-hdl names it: a file's top is the struct
 //! named like the file (or the first struct of its source with a `Logic` impl), and a
 //! submodule `<parent>_<field>` is the type of the parent's field `<field>` (`_<i>` for the
-//! elements of an array field). A stage comment is placed by the first signal its Rust
-//! statements assign (`self.x.y.next = ...` is Verilog `x_y = ...`): the anchor goes before
-//! the top-level Verilog statement that holds that assignment. A comment whose statements
-//! assign nothing by name (macros, loops over arrays), or whose statement does not come after
-//! the previous anchor, is left out rather than put in the wrong place.
+//! elements of an array field). A stage comment is placed by the first signal that the one
+//! Rust statement under it assigns by name (`self.x.y.next = ...` is Verilog `x_y = ...`,
+//! `self.c[0]` is `c_0`), found in the Verilog at the same depth of `if`s: the anchor goes
+//! before the top-level Verilog statement that holds that assignment. A comment whose
+//! statement assigns nothing by name (a macro, a loop over an array), or whose statement does
+//! not come after the previous anchor, is left out rather than put in the wrong place.
 
 use crate::export::ExportError;
 use std::collections::BTreeMap;
@@ -32,7 +33,7 @@ struct Block {
     path: String,
     /// Line of `struct`.
     line: usize,
-    /// Fields in order: name, type name, array, line, group (index into `groups`).
+    /// Fields in order.
     fields: Vec<Field>,
     /// Group comments of the struct: first line number and text lines.
     groups: Vec<(usize, Vec<String>)>,
@@ -120,13 +121,7 @@ impl Sources {
     /// The block module `name` is made from. An array element's index is `_#` in the map
     /// (`cc_hpcc_hop_4_div` is `cc_hpcc_hop_#_div`).
     fn block(&self, name: &str) -> Option<(&str, &Block)> {
-        let s = self.modules.get(name).or_else(|| {
-            let any: Vec<&str> = name
-                .split('_')
-                .map(|w| if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) { "#" } else { w })
-                .collect();
-            self.modules.get(&any.join("_"))
-        })?;
+        let s = self.modules.get(name).or_else(|| self.modules.get(&any_index(name)))?;
         Some((s.as_str(), &self.blocks[s]))
     }
 
@@ -138,10 +133,7 @@ impl Sources {
         let mut out: Vec<String> = Vec::with_capacity(lines.len() + 32);
         let field_of = |sig: &str| -> Option<&Field> {
             let f = |n: &str| b.fields.iter().find(|f| f.name == n);
-            f(sig).or_else(|| {
-                let stem = sig.trim_end_matches(|c: char| c.is_ascii_digit()).strip_suffix('_')?;
-                f(stem).filter(|f| f.array)
-            })
+            f(sig).or_else(|| f(any_index(sig).strip_suffix("_#")?).filter(|f| f.array))
         };
         let mut section = "";
         let mut group_shown: Option<usize> = None;
@@ -187,6 +179,14 @@ impl Sources {
         s.push('\n');
         s
     }
+}
+
+/// `name` with every index of an array element (a `_<digits>` part) as `_#`:
+/// `cc_hpcc_hop_4_div` -> `cc_hpcc_hop_#_div`, `cnt_12` -> `cnt_#`.
+fn any_index(name: &str) -> String {
+    let parts: Vec<&str> =
+        name.split('_').map(|w| if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) { "#" } else { w }).collect();
+    parts.join("_")
 }
 
 /// A comment block as Verilog lines, the source line on the first.
@@ -321,7 +321,7 @@ fn field(t: &str) -> Option<Field> {
 }
 
 /// The comment blocks at the top level of `update()` (lines `from..to`), each with the first
-/// signal assigned by name before the next block.
+/// signal the one statement under it assigns by name, indented by its depth.
 fn stages(lines: &[&str], from: usize, to: usize) -> Vec<(usize, Vec<String>, Option<String>)> {
     const TOP: &str = "        // ";
     let mut out: Vec<(usize, Vec<String>, Option<String>)> = Vec::new();
