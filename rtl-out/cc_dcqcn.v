@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_g_shift,cfg_initial_alpha_q24,cfg_alpha_timer_ns,cfg_decay,cfg_min_cut_interval_ns,cfg_rate_increase_timer_ns,cfg_byte_counter_bytes,cfg_fast_recovery_times,cfg_win_mul,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:168
+    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:170
 
     // Module arguments
     input wire  clock;
@@ -37,6 +37,9 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     localparam [1:0] DCQCN_TX = 2'h2;
     localparam [1:0] DCQCN_INIT = 2'h3;
 
+    // DCQCN decay step widths and bit offsets
+    localparam [5:0] DECAY_BITS = 6'h18;
+
     // Stub signals
     reg  [9:0] ram_read_address;
     wire  [491:0] ram_read_data;
@@ -61,134 +64,134 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  div_out_valid;
     wire  [16:0] div_out_quo;
     wire  [24:0] div_out_tag;
-    reg  dm0_reset;
-    reg  dm0_in_valid;
-    reg  [24:0] dm0_in_a;
-    reg  [23:0] dm0_in_b;
-    reg  [41:0] dm0_in_tag;
-    wire  dm0_out_valid;
-    wire  [48:0] dm0_out_prod;
-    wire  [41:0] dm0_out_tag;
-    reg  dm1_reset;
-    reg  dm1_in_valid;
-    reg  [24:0] dm1_in_a;
-    reg  [23:0] dm1_in_b;
-    reg  [41:0] dm1_in_tag;
-    wire  dm1_out_valid;
-    wire  [48:0] dm1_out_prod;
-    wire  [41:0] dm1_out_tag;
-    reg  dm2_reset;
-    reg  dm2_in_valid;
-    reg  [24:0] dm2_in_a;
-    reg  [23:0] dm2_in_b;
-    reg  [41:0] dm2_in_tag;
-    wire  dm2_out_valid;
-    wire  [48:0] dm2_out_prod;
-    wire  [41:0] dm2_out_tag;
-    reg  dm3_reset;
-    reg  dm3_in_valid;
-    reg  [24:0] dm3_in_a;
-    reg  [23:0] dm3_in_b;
-    reg  [41:0] dm3_in_tag;
-    wire  dm3_out_valid;
-    wire  [48:0] dm3_out_prod;
-    wire  [41:0] dm3_out_tag;
-    reg  dm4_reset;
-    reg  dm4_in_valid;
-    reg  [24:0] dm4_in_a;
-    reg  [23:0] dm4_in_b;
-    reg  [41:0] dm4_in_tag;
-    wire  dm4_out_valid;
-    wire  [48:0] dm4_out_prod;
-    wire  [41:0] dm4_out_tag;
-    reg  dm5_reset;
-    reg  dm5_in_valid;
-    reg  [24:0] dm5_in_a;
-    reg  [23:0] dm5_in_b;
-    reg  [41:0] dm5_in_tag;
-    wire  dm5_out_valid;
-    wire  [48:0] dm5_out_prod;
-    wire  [41:0] dm5_out_tag;
-    reg  dm6_reset;
-    reg  dm6_in_valid;
-    reg  [24:0] dm6_in_a;
-    reg  [23:0] dm6_in_b;
-    reg  [41:0] dm6_in_tag;
-    wire  dm6_out_valid;
-    wire  [48:0] dm6_out_prod;
-    wire  [41:0] dm6_out_tag;
-    reg  dm7_reset;
-    reg  dm7_in_valid;
-    reg  [24:0] dm7_in_a;
-    reg  [23:0] dm7_in_b;
-    reg  [41:0] dm7_in_tag;
-    wire  dm7_out_valid;
-    wire  [48:0] dm7_out_prod;
-    wire  [41:0] dm7_out_tag;
-    reg  dm8_reset;
-    reg  dm8_in_valid;
-    reg  [24:0] dm8_in_a;
-    reg  [23:0] dm8_in_b;
-    reg  [41:0] dm8_in_tag;
-    wire  dm8_out_valid;
-    wire  [48:0] dm8_out_prod;
-    wire  [41:0] dm8_out_tag;
-    reg  dm9_reset;
-    reg  dm9_in_valid;
-    reg  [24:0] dm9_in_a;
-    reg  [23:0] dm9_in_b;
-    reg  [41:0] dm9_in_tag;
-    wire  dm9_out_valid;
-    wire  [48:0] dm9_out_prod;
-    wire  [41:0] dm9_out_tag;
-    reg  dm10_reset;
-    reg  dm10_in_valid;
-    reg  [24:0] dm10_in_a;
-    reg  [23:0] dm10_in_b;
-    reg  [41:0] dm10_in_tag;
-    wire  dm10_out_valid;
-    wire  [48:0] dm10_out_prod;
-    wire  [41:0] dm10_out_tag;
-    reg  dm11_reset;
-    reg  dm11_in_valid;
-    reg  [24:0] dm11_in_a;
-    reg  [23:0] dm11_in_b;
-    reg  [41:0] dm11_in_tag;
-    wire  dm11_out_valid;
-    wire  [48:0] dm11_out_prod;
-    wire  [41:0] dm11_out_tag;
-    reg  dm12_reset;
-    reg  dm12_in_valid;
-    reg  [24:0] dm12_in_a;
-    reg  [23:0] dm12_in_b;
-    reg  [41:0] dm12_in_tag;
-    wire  dm12_out_valid;
-    wire  [48:0] dm12_out_prod;
-    wire  [41:0] dm12_out_tag;
-    reg  dm13_reset;
-    reg  dm13_in_valid;
-    reg  [24:0] dm13_in_a;
-    reg  [23:0] dm13_in_b;
-    reg  [41:0] dm13_in_tag;
-    wire  dm13_out_valid;
-    wire  [48:0] dm13_out_prod;
-    wire  [41:0] dm13_out_tag;
-    reg  dm14_reset;
-    reg  dm14_in_valid;
-    reg  [24:0] dm14_in_a;
-    reg  [23:0] dm14_in_b;
-    reg  [41:0] dm14_in_tag;
-    wire  dm14_out_valid;
-    wire  [48:0] dm14_out_prod;
-    wire  [41:0] dm14_out_tag;
-    reg  dm15_reset;
-    reg  dm15_in_valid;
-    reg  [24:0] dm15_in_a;
-    reg  [23:0] dm15_in_b;
-    reg  [41:0] dm15_in_tag;
-    wire  dm15_out_valid;
-    wire  [48:0] dm15_out_prod;
-    wire  [41:0] dm15_out_tag;
+    reg  decay_0_reset;
+    reg  decay_0_in_valid;
+    reg  [24:0] decay_0_in_alpha;
+    reg  [16:0] decay_0_in_n;
+    reg  [23:0] decay_0_in_decay;
+    wire  decay_0_out_valid;
+    wire  [24:0] decay_0_out_alpha;
+    wire  [16:0] decay_0_out_n;
+    reg  decay_1_reset;
+    reg  decay_1_in_valid;
+    reg  [24:0] decay_1_in_alpha;
+    reg  [16:0] decay_1_in_n;
+    reg  [23:0] decay_1_in_decay;
+    wire  decay_1_out_valid;
+    wire  [24:0] decay_1_out_alpha;
+    wire  [16:0] decay_1_out_n;
+    reg  decay_2_reset;
+    reg  decay_2_in_valid;
+    reg  [24:0] decay_2_in_alpha;
+    reg  [16:0] decay_2_in_n;
+    reg  [23:0] decay_2_in_decay;
+    wire  decay_2_out_valid;
+    wire  [24:0] decay_2_out_alpha;
+    wire  [16:0] decay_2_out_n;
+    reg  decay_3_reset;
+    reg  decay_3_in_valid;
+    reg  [24:0] decay_3_in_alpha;
+    reg  [16:0] decay_3_in_n;
+    reg  [23:0] decay_3_in_decay;
+    wire  decay_3_out_valid;
+    wire  [24:0] decay_3_out_alpha;
+    wire  [16:0] decay_3_out_n;
+    reg  decay_4_reset;
+    reg  decay_4_in_valid;
+    reg  [24:0] decay_4_in_alpha;
+    reg  [16:0] decay_4_in_n;
+    reg  [23:0] decay_4_in_decay;
+    wire  decay_4_out_valid;
+    wire  [24:0] decay_4_out_alpha;
+    wire  [16:0] decay_4_out_n;
+    reg  decay_5_reset;
+    reg  decay_5_in_valid;
+    reg  [24:0] decay_5_in_alpha;
+    reg  [16:0] decay_5_in_n;
+    reg  [23:0] decay_5_in_decay;
+    wire  decay_5_out_valid;
+    wire  [24:0] decay_5_out_alpha;
+    wire  [16:0] decay_5_out_n;
+    reg  decay_6_reset;
+    reg  decay_6_in_valid;
+    reg  [24:0] decay_6_in_alpha;
+    reg  [16:0] decay_6_in_n;
+    reg  [23:0] decay_6_in_decay;
+    wire  decay_6_out_valid;
+    wire  [24:0] decay_6_out_alpha;
+    wire  [16:0] decay_6_out_n;
+    reg  decay_7_reset;
+    reg  decay_7_in_valid;
+    reg  [24:0] decay_7_in_alpha;
+    reg  [16:0] decay_7_in_n;
+    reg  [23:0] decay_7_in_decay;
+    wire  decay_7_out_valid;
+    wire  [24:0] decay_7_out_alpha;
+    wire  [16:0] decay_7_out_n;
+    reg  decay_8_reset;
+    reg  decay_8_in_valid;
+    reg  [24:0] decay_8_in_alpha;
+    reg  [16:0] decay_8_in_n;
+    reg  [23:0] decay_8_in_decay;
+    wire  decay_8_out_valid;
+    wire  [24:0] decay_8_out_alpha;
+    wire  [16:0] decay_8_out_n;
+    reg  decay_9_reset;
+    reg  decay_9_in_valid;
+    reg  [24:0] decay_9_in_alpha;
+    reg  [16:0] decay_9_in_n;
+    reg  [23:0] decay_9_in_decay;
+    wire  decay_9_out_valid;
+    wire  [24:0] decay_9_out_alpha;
+    wire  [16:0] decay_9_out_n;
+    reg  decay_10_reset;
+    reg  decay_10_in_valid;
+    reg  [24:0] decay_10_in_alpha;
+    reg  [16:0] decay_10_in_n;
+    reg  [23:0] decay_10_in_decay;
+    wire  decay_10_out_valid;
+    wire  [24:0] decay_10_out_alpha;
+    wire  [16:0] decay_10_out_n;
+    reg  decay_11_reset;
+    reg  decay_11_in_valid;
+    reg  [24:0] decay_11_in_alpha;
+    reg  [16:0] decay_11_in_n;
+    reg  [23:0] decay_11_in_decay;
+    wire  decay_11_out_valid;
+    wire  [24:0] decay_11_out_alpha;
+    wire  [16:0] decay_11_out_n;
+    reg  decay_12_reset;
+    reg  decay_12_in_valid;
+    reg  [24:0] decay_12_in_alpha;
+    reg  [16:0] decay_12_in_n;
+    reg  [23:0] decay_12_in_decay;
+    wire  decay_12_out_valid;
+    wire  [24:0] decay_12_out_alpha;
+    wire  [16:0] decay_12_out_n;
+    reg  decay_13_reset;
+    reg  decay_13_in_valid;
+    reg  [24:0] decay_13_in_alpha;
+    reg  [16:0] decay_13_in_n;
+    reg  [23:0] decay_13_in_decay;
+    wire  decay_13_out_valid;
+    wire  [24:0] decay_13_out_alpha;
+    wire  [16:0] decay_13_out_n;
+    reg  decay_14_reset;
+    reg  decay_14_in_valid;
+    reg  [24:0] decay_14_in_alpha;
+    reg  [16:0] decay_14_in_n;
+    reg  [23:0] decay_14_in_decay;
+    wire  decay_14_out_valid;
+    wire  [24:0] decay_14_out_alpha;
+    wire  [16:0] decay_14_out_n;
+    reg  decay_15_reset;
+    reg  decay_15_in_valid;
+    reg  [24:0] decay_15_in_alpha;
+    reg  [16:0] decay_15_in_n;
+    reg  [23:0] decay_15_in_decay;
+    wire  decay_15_out_valid;
+    wire  [24:0] decay_15_out_alpha;
+    wire  [16:0] decay_15_out_n;
     reg  [39:0] inc1_cfg_min;
     reg  [39:0] inc1_cfg_line;
     reg  [39:0] inc1_in_rt;
@@ -359,22 +362,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  results_m_axis_tready;
 
     // Local signals
-    reg  [24:0] al0;
-    reg  [24:0] al1;
-    reg  [24:0] al2;
-    reg  [24:0] al3;
-    reg  [24:0] al4;
-    reg  [24:0] al5;
-    reg  [24:0] al6;
-    reg  [24:0] al7;
-    reg  [24:0] al8;
-    reg  [24:0] al9;
-    reg  [24:0] al10;
-    reg  [24:0] al11;
-    reg  [24:0] al12;
-    reg  [24:0] al13;
-    reg  [24:0] al14;
-    reg  [24:0] al15;
     reg  [63:0] zero64;
     reg  [491:0] new_state;
     reg  [1:0] kind1;
@@ -406,6 +393,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  [39:0] rc2;
     reg  [39:0] rt3;
     reg  cut14;
+    reg  alpha_valid;
     reg  [24:0] alpha_dec;
     reg  cut58;
     reg  [24:0] alpha_f;
@@ -447,181 +435,181 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .out_quo(div_out_quo),
         .out_tag(div_out_tag)
     );
-    cc_dcqcn_dm15 dm0(
+    cc_dcqcn_decay decay_0(
         .clock(clock),
-        .reset(dm0_reset),
-        .in_valid(dm0_in_valid),
-        .in_a(dm0_in_a),
-        .in_b(dm0_in_b),
-        .in_tag(dm0_in_tag),
-        .out_valid(dm0_out_valid),
-        .out_prod(dm0_out_prod),
-        .out_tag(dm0_out_tag)
+        .reset(decay_0_reset),
+        .in_valid(decay_0_in_valid),
+        .in_alpha(decay_0_in_alpha),
+        .in_n(decay_0_in_n),
+        .in_decay(decay_0_in_decay),
+        .out_valid(decay_0_out_valid),
+        .out_alpha(decay_0_out_alpha),
+        .out_n(decay_0_out_n)
     );
-    cc_dcqcn_dm15 dm1(
+    cc_dcqcn_decay decay_1(
         .clock(clock),
-        .reset(dm1_reset),
-        .in_valid(dm1_in_valid),
-        .in_a(dm1_in_a),
-        .in_b(dm1_in_b),
-        .in_tag(dm1_in_tag),
-        .out_valid(dm1_out_valid),
-        .out_prod(dm1_out_prod),
-        .out_tag(dm1_out_tag)
+        .reset(decay_1_reset),
+        .in_valid(decay_1_in_valid),
+        .in_alpha(decay_1_in_alpha),
+        .in_n(decay_1_in_n),
+        .in_decay(decay_1_in_decay),
+        .out_valid(decay_1_out_valid),
+        .out_alpha(decay_1_out_alpha),
+        .out_n(decay_1_out_n)
     );
-    cc_dcqcn_dm15 dm2(
+    cc_dcqcn_decay decay_2(
         .clock(clock),
-        .reset(dm2_reset),
-        .in_valid(dm2_in_valid),
-        .in_a(dm2_in_a),
-        .in_b(dm2_in_b),
-        .in_tag(dm2_in_tag),
-        .out_valid(dm2_out_valid),
-        .out_prod(dm2_out_prod),
-        .out_tag(dm2_out_tag)
+        .reset(decay_2_reset),
+        .in_valid(decay_2_in_valid),
+        .in_alpha(decay_2_in_alpha),
+        .in_n(decay_2_in_n),
+        .in_decay(decay_2_in_decay),
+        .out_valid(decay_2_out_valid),
+        .out_alpha(decay_2_out_alpha),
+        .out_n(decay_2_out_n)
     );
-    cc_dcqcn_dm15 dm3(
+    cc_dcqcn_decay decay_3(
         .clock(clock),
-        .reset(dm3_reset),
-        .in_valid(dm3_in_valid),
-        .in_a(dm3_in_a),
-        .in_b(dm3_in_b),
-        .in_tag(dm3_in_tag),
-        .out_valid(dm3_out_valid),
-        .out_prod(dm3_out_prod),
-        .out_tag(dm3_out_tag)
+        .reset(decay_3_reset),
+        .in_valid(decay_3_in_valid),
+        .in_alpha(decay_3_in_alpha),
+        .in_n(decay_3_in_n),
+        .in_decay(decay_3_in_decay),
+        .out_valid(decay_3_out_valid),
+        .out_alpha(decay_3_out_alpha),
+        .out_n(decay_3_out_n)
     );
-    cc_dcqcn_dm15 dm4(
+    cc_dcqcn_decay decay_4(
         .clock(clock),
-        .reset(dm4_reset),
-        .in_valid(dm4_in_valid),
-        .in_a(dm4_in_a),
-        .in_b(dm4_in_b),
-        .in_tag(dm4_in_tag),
-        .out_valid(dm4_out_valid),
-        .out_prod(dm4_out_prod),
-        .out_tag(dm4_out_tag)
+        .reset(decay_4_reset),
+        .in_valid(decay_4_in_valid),
+        .in_alpha(decay_4_in_alpha),
+        .in_n(decay_4_in_n),
+        .in_decay(decay_4_in_decay),
+        .out_valid(decay_4_out_valid),
+        .out_alpha(decay_4_out_alpha),
+        .out_n(decay_4_out_n)
     );
-    cc_dcqcn_dm15 dm5(
+    cc_dcqcn_decay decay_5(
         .clock(clock),
-        .reset(dm5_reset),
-        .in_valid(dm5_in_valid),
-        .in_a(dm5_in_a),
-        .in_b(dm5_in_b),
-        .in_tag(dm5_in_tag),
-        .out_valid(dm5_out_valid),
-        .out_prod(dm5_out_prod),
-        .out_tag(dm5_out_tag)
+        .reset(decay_5_reset),
+        .in_valid(decay_5_in_valid),
+        .in_alpha(decay_5_in_alpha),
+        .in_n(decay_5_in_n),
+        .in_decay(decay_5_in_decay),
+        .out_valid(decay_5_out_valid),
+        .out_alpha(decay_5_out_alpha),
+        .out_n(decay_5_out_n)
     );
-    cc_dcqcn_dm15 dm6(
+    cc_dcqcn_decay decay_6(
         .clock(clock),
-        .reset(dm6_reset),
-        .in_valid(dm6_in_valid),
-        .in_a(dm6_in_a),
-        .in_b(dm6_in_b),
-        .in_tag(dm6_in_tag),
-        .out_valid(dm6_out_valid),
-        .out_prod(dm6_out_prod),
-        .out_tag(dm6_out_tag)
+        .reset(decay_6_reset),
+        .in_valid(decay_6_in_valid),
+        .in_alpha(decay_6_in_alpha),
+        .in_n(decay_6_in_n),
+        .in_decay(decay_6_in_decay),
+        .out_valid(decay_6_out_valid),
+        .out_alpha(decay_6_out_alpha),
+        .out_n(decay_6_out_n)
     );
-    cc_dcqcn_dm15 dm7(
+    cc_dcqcn_decay decay_7(
         .clock(clock),
-        .reset(dm7_reset),
-        .in_valid(dm7_in_valid),
-        .in_a(dm7_in_a),
-        .in_b(dm7_in_b),
-        .in_tag(dm7_in_tag),
-        .out_valid(dm7_out_valid),
-        .out_prod(dm7_out_prod),
-        .out_tag(dm7_out_tag)
+        .reset(decay_7_reset),
+        .in_valid(decay_7_in_valid),
+        .in_alpha(decay_7_in_alpha),
+        .in_n(decay_7_in_n),
+        .in_decay(decay_7_in_decay),
+        .out_valid(decay_7_out_valid),
+        .out_alpha(decay_7_out_alpha),
+        .out_n(decay_7_out_n)
     );
-    cc_dcqcn_dm15 dm8(
+    cc_dcqcn_decay decay_8(
         .clock(clock),
-        .reset(dm8_reset),
-        .in_valid(dm8_in_valid),
-        .in_a(dm8_in_a),
-        .in_b(dm8_in_b),
-        .in_tag(dm8_in_tag),
-        .out_valid(dm8_out_valid),
-        .out_prod(dm8_out_prod),
-        .out_tag(dm8_out_tag)
+        .reset(decay_8_reset),
+        .in_valid(decay_8_in_valid),
+        .in_alpha(decay_8_in_alpha),
+        .in_n(decay_8_in_n),
+        .in_decay(decay_8_in_decay),
+        .out_valid(decay_8_out_valid),
+        .out_alpha(decay_8_out_alpha),
+        .out_n(decay_8_out_n)
     );
-    cc_dcqcn_dm15 dm9(
+    cc_dcqcn_decay decay_9(
         .clock(clock),
-        .reset(dm9_reset),
-        .in_valid(dm9_in_valid),
-        .in_a(dm9_in_a),
-        .in_b(dm9_in_b),
-        .in_tag(dm9_in_tag),
-        .out_valid(dm9_out_valid),
-        .out_prod(dm9_out_prod),
-        .out_tag(dm9_out_tag)
+        .reset(decay_9_reset),
+        .in_valid(decay_9_in_valid),
+        .in_alpha(decay_9_in_alpha),
+        .in_n(decay_9_in_n),
+        .in_decay(decay_9_in_decay),
+        .out_valid(decay_9_out_valid),
+        .out_alpha(decay_9_out_alpha),
+        .out_n(decay_9_out_n)
     );
-    cc_dcqcn_dm15 dm10(
+    cc_dcqcn_decay decay_10(
         .clock(clock),
-        .reset(dm10_reset),
-        .in_valid(dm10_in_valid),
-        .in_a(dm10_in_a),
-        .in_b(dm10_in_b),
-        .in_tag(dm10_in_tag),
-        .out_valid(dm10_out_valid),
-        .out_prod(dm10_out_prod),
-        .out_tag(dm10_out_tag)
+        .reset(decay_10_reset),
+        .in_valid(decay_10_in_valid),
+        .in_alpha(decay_10_in_alpha),
+        .in_n(decay_10_in_n),
+        .in_decay(decay_10_in_decay),
+        .out_valid(decay_10_out_valid),
+        .out_alpha(decay_10_out_alpha),
+        .out_n(decay_10_out_n)
     );
-    cc_dcqcn_dm15 dm11(
+    cc_dcqcn_decay decay_11(
         .clock(clock),
-        .reset(dm11_reset),
-        .in_valid(dm11_in_valid),
-        .in_a(dm11_in_a),
-        .in_b(dm11_in_b),
-        .in_tag(dm11_in_tag),
-        .out_valid(dm11_out_valid),
-        .out_prod(dm11_out_prod),
-        .out_tag(dm11_out_tag)
+        .reset(decay_11_reset),
+        .in_valid(decay_11_in_valid),
+        .in_alpha(decay_11_in_alpha),
+        .in_n(decay_11_in_n),
+        .in_decay(decay_11_in_decay),
+        .out_valid(decay_11_out_valid),
+        .out_alpha(decay_11_out_alpha),
+        .out_n(decay_11_out_n)
     );
-    cc_dcqcn_dm15 dm12(
+    cc_dcqcn_decay decay_12(
         .clock(clock),
-        .reset(dm12_reset),
-        .in_valid(dm12_in_valid),
-        .in_a(dm12_in_a),
-        .in_b(dm12_in_b),
-        .in_tag(dm12_in_tag),
-        .out_valid(dm12_out_valid),
-        .out_prod(dm12_out_prod),
-        .out_tag(dm12_out_tag)
+        .reset(decay_12_reset),
+        .in_valid(decay_12_in_valid),
+        .in_alpha(decay_12_in_alpha),
+        .in_n(decay_12_in_n),
+        .in_decay(decay_12_in_decay),
+        .out_valid(decay_12_out_valid),
+        .out_alpha(decay_12_out_alpha),
+        .out_n(decay_12_out_n)
     );
-    cc_dcqcn_dm15 dm13(
+    cc_dcqcn_decay decay_13(
         .clock(clock),
-        .reset(dm13_reset),
-        .in_valid(dm13_in_valid),
-        .in_a(dm13_in_a),
-        .in_b(dm13_in_b),
-        .in_tag(dm13_in_tag),
-        .out_valid(dm13_out_valid),
-        .out_prod(dm13_out_prod),
-        .out_tag(dm13_out_tag)
+        .reset(decay_13_reset),
+        .in_valid(decay_13_in_valid),
+        .in_alpha(decay_13_in_alpha),
+        .in_n(decay_13_in_n),
+        .in_decay(decay_13_in_decay),
+        .out_valid(decay_13_out_valid),
+        .out_alpha(decay_13_out_alpha),
+        .out_n(decay_13_out_n)
     );
-    cc_dcqcn_dm15 dm14(
+    cc_dcqcn_decay decay_14(
         .clock(clock),
-        .reset(dm14_reset),
-        .in_valid(dm14_in_valid),
-        .in_a(dm14_in_a),
-        .in_b(dm14_in_b),
-        .in_tag(dm14_in_tag),
-        .out_valid(dm14_out_valid),
-        .out_prod(dm14_out_prod),
-        .out_tag(dm14_out_tag)
+        .reset(decay_14_reset),
+        .in_valid(decay_14_in_valid),
+        .in_alpha(decay_14_in_alpha),
+        .in_n(decay_14_in_n),
+        .in_decay(decay_14_in_decay),
+        .out_valid(decay_14_out_valid),
+        .out_alpha(decay_14_out_alpha),
+        .out_n(decay_14_out_n)
     );
-    cc_dcqcn_dm15 dm15(
+    cc_dcqcn_decay decay_15(
         .clock(clock),
-        .reset(dm15_reset),
-        .in_valid(dm15_in_valid),
-        .in_a(dm15_in_a),
-        .in_b(dm15_in_b),
-        .in_tag(dm15_in_tag),
-        .out_valid(dm15_out_valid),
-        .out_prod(dm15_out_prod),
-        .out_tag(dm15_out_tag)
+        .reset(decay_15_reset),
+        .in_valid(decay_15_in_valid),
+        .in_alpha(decay_15_in_alpha),
+        .in_n(decay_15_in_n),
+        .in_decay(decay_15_in_decay),
+        .out_valid(decay_15_out_valid),
+        .out_alpha(decay_15_out_alpha),
+        .out_n(decay_15_out_n)
     );
     cc_dcqcn_inc2 inc1(
         .clock(clock),
@@ -838,14 +826,14 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         one25 = 32'h1000000;
         one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
-        // cc_dcqcn.rs:395: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // cc_dcqcn.rs:368: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
         new_state = 32'h0;
         new_state[0+:40] = cfg_line_q24;
         new_state[40+:40] = cfg_line_q24;
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
-        // cc_dcqcn.rs:403: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_dcqcn.rs:376: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         intake_s_axis_event_tdata = s_axis_event_tdata;
         intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
@@ -854,7 +842,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         ram_read_address = intake_issue_data[0+:10];
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
-        // cc_dcqcn.rs:413: ---- 1: the state (initial state for kind 3); event time > state time.
+        // cc_dcqcn.rs:386: ---- 1: the state (initial state for kind 3); event time > state time.
         kind1 = f0_data_q[16+:2];
         a_v_d = f0_valid_q & ~reset;
         a_ev_d = f0_data_q;
@@ -864,7 +852,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             a_s_d = new_state;
             a_gt_d = 1'b0;
         end
-        // cc_dcqcn.rs:425: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
+        // cc_dcqcn.rs:398: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
         b_v_d = a_v_q & ~reset;
         b_s_d = a_s_q;
         b_ev_d = a_ev_q[0+:18];
@@ -890,7 +878,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (sum65b[64]) begin
             b_bsum_d = ones64;
         end
-        // cc_dcqcn.rs:454: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
+        // cc_dcqcn.rs:427: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
         // counter expiry, now' + T.
         kind3 = b_ev_q[16+:2];
         active3 = b_s_q[105+:1];
@@ -916,7 +904,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (sum65c[64]) begin
             c_nowp_d = ones64;
         end
-        // cc_dcqcn.rs:490: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
+        // cc_dcqcn.rs:463: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
         // unless the flow is active and cut less than min_cut_interval ago.
         kind4 = c_ev_q[16+:2];
         active4 = c_s_q[105+:1];
@@ -966,7 +954,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             d_s_d[364+:64] = now4;
             d_s_d[428+:64] = c_nowp_q;
         end
-        // cc_dcqcn.rs:544: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
+        // cc_dcqcn.rs:517: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
         d_elapsed_d = 32'h0;
         if ((kind4 == DCQCN_CNP) & active4) begin
             d_elapsed_d = c_elapsed_q[0+:32];
@@ -974,7 +962,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
                 d_elapsed_d = ones64[0+:32];
             end
         end
-        // cc_dcqcn.rs:553: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
+        // cc_dcqcn.rs:526: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
         // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
         f32 = {24'd0, cfg_fast_recovery_times};
         f1_32 = f32 + 32'h1;
@@ -982,7 +970,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         teq = d_t1_q == f1_32;
         ble = d_bc_q <= f32;
         b1le = d_bc1_q <= f32;
-        // cc_dcqcn.rs:561: 1 fast recovery, 2 additive, 3 hyper.
+        // cc_dcqcn.rs:534: 1 fast recovery, 2 additive, 3 hyper.
         stage1 = 32'h2;
         stage2 = 32'h2;
         if (|cfg_byte_counter_bytes) begin
@@ -1030,7 +1018,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             lstage = stage2;
         end
-        // cc_dcqcn.rs:608: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
+        // cc_dcqcn.rs:581: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
         // Rt go through the increase blocks, alpha through the decay chain.
         dl_a_in_data = {405'd0, d_s_q[105+:1]} | ({404'd0, lstage} << 1) | ({22'd0, d_s_q[108+:384]} << 3) | ({405'd0, d_cut_q} << 387) | ({388'd0, d_ev_q} << 388);
         e_rt_d = d_s_q[40+:40];
@@ -1045,7 +1033,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         div_in_num = d_elapsed_q;
         div_in_den = cfg_alpha_timer_ns;
         div_in_tag = d_s_q[80+:25];
-        // cc_dcqcn.rs:629: ---- 6..13: timer increase, then byte-counter increase.
+        // cc_dcqcn.rs:602: ---- 6..13: timer increase, then byte-counter increase.
         inc1_in_rt = e_rt_q;
         inc1_in_rc = e_rc_q;
         inc1_in_step = e_step1_q;
@@ -1056,172 +1044,109 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         inc2_in_step = inc1_out_tag[0+:40];
         inc2_in_fire = inc1_out_tag[40];
         inc2_in_tag = inc1_out_tag;
-        // cc_dcqcn.rs:641: ---- 14: Rt = Rc on a cut; the state waits for alpha.
+        // cc_dcqcn.rs:614: ---- 14: Rt = Rc on a cut; the state waits for alpha.
         rc2 = inc2_out_rc;
         cut14 = dl_a_out_data[387];
         rt3 = inc2_out_rt;
         if (cut14) begin
             rt3 = rc2;
         end
-        // cc_dcqcn.rs:648: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
+        // cc_dcqcn.rs:621: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
         // and kind (alpha comes from the decay chain).
         dl_b_in_data = ({80'd0, dl_a_out_data} << 80) | ({446'd0, rt3} << 40) | {446'd0, rc2};
-        // cc_dcqcn.rs:654: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n (the tags carry n in
-        // [16:0] and alpha in [41:17]).
-        al0 = div_out_tag;
-        dm0_in_valid = div_out_valid;
-        dm0_in_tag = {25'd0, div_out_quo} | ({17'd0, al0} << 17);
-        dm0_in_a = al0;
-        dm0_in_b = cfg_decay[0+:24];
-        dm0_reset = reset;
-        al1 = dm0_out_tag[17+:25];
-        if (dm0_out_tag[0]) begin
-            al1 = dm0_out_prod[24+:25];
-        end
-        dm1_in_valid = dm0_out_valid;
-        dm1_in_tag = {25'd0, dm0_out_tag[0+:17]} | ({17'd0, al1} << 17);
-        dm1_in_a = al1;
-        dm1_in_b = cfg_decay[24+:24];
-        dm1_reset = reset;
-        al2 = dm1_out_tag[17+:25];
-        if (dm1_out_tag[1]) begin
-            al2 = dm1_out_prod[24+:25];
-        end
-        dm2_in_valid = dm1_out_valid;
-        dm2_in_tag = {25'd0, dm1_out_tag[0+:17]} | ({17'd0, al2} << 17);
-        dm2_in_a = al2;
-        dm2_in_b = cfg_decay[48+:24];
-        dm2_reset = reset;
-        al3 = dm2_out_tag[17+:25];
-        if (dm2_out_tag[2]) begin
-            al3 = dm2_out_prod[24+:25];
-        end
-        dm3_in_valid = dm2_out_valid;
-        dm3_in_tag = {25'd0, dm2_out_tag[0+:17]} | ({17'd0, al3} << 17);
-        dm3_in_a = al3;
-        dm3_in_b = cfg_decay[72+:24];
-        dm3_reset = reset;
-        al4 = dm3_out_tag[17+:25];
-        if (dm3_out_tag[3]) begin
-            al4 = dm3_out_prod[24+:25];
-        end
-        dm4_in_valid = dm3_out_valid;
-        dm4_in_tag = {25'd0, dm3_out_tag[0+:17]} | ({17'd0, al4} << 17);
-        dm4_in_a = al4;
-        dm4_in_b = cfg_decay[96+:24];
-        dm4_reset = reset;
-        al5 = dm4_out_tag[17+:25];
-        if (dm4_out_tag[4]) begin
-            al5 = dm4_out_prod[24+:25];
-        end
-        dm5_in_valid = dm4_out_valid;
-        dm5_in_tag = {25'd0, dm4_out_tag[0+:17]} | ({17'd0, al5} << 17);
-        dm5_in_a = al5;
-        dm5_in_b = cfg_decay[120+:24];
-        dm5_reset = reset;
-        al6 = dm5_out_tag[17+:25];
-        if (dm5_out_tag[5]) begin
-            al6 = dm5_out_prod[24+:25];
-        end
-        dm6_in_valid = dm5_out_valid;
-        dm6_in_tag = {25'd0, dm5_out_tag[0+:17]} | ({17'd0, al6} << 17);
-        dm6_in_a = al6;
-        dm6_in_b = cfg_decay[144+:24];
-        dm6_reset = reset;
-        al7 = dm6_out_tag[17+:25];
-        if (dm6_out_tag[6]) begin
-            al7 = dm6_out_prod[24+:25];
-        end
-        dm7_in_valid = dm6_out_valid;
-        dm7_in_tag = {25'd0, dm6_out_tag[0+:17]} | ({17'd0, al7} << 17);
-        dm7_in_a = al7;
-        dm7_in_b = cfg_decay[168+:24];
-        dm7_reset = reset;
-        al8 = dm7_out_tag[17+:25];
-        if (dm7_out_tag[7]) begin
-            al8 = dm7_out_prod[24+:25];
-        end
-        dm8_in_valid = dm7_out_valid;
-        dm8_in_tag = {25'd0, dm7_out_tag[0+:17]} | ({17'd0, al8} << 17);
-        dm8_in_a = al8;
-        dm8_in_b = cfg_decay[192+:24];
-        dm8_reset = reset;
-        al9 = dm8_out_tag[17+:25];
-        if (dm8_out_tag[8]) begin
-            al9 = dm8_out_prod[24+:25];
-        end
-        dm9_in_valid = dm8_out_valid;
-        dm9_in_tag = {25'd0, dm8_out_tag[0+:17]} | ({17'd0, al9} << 17);
-        dm9_in_a = al9;
-        dm9_in_b = cfg_decay[216+:24];
-        dm9_reset = reset;
-        al10 = dm9_out_tag[17+:25];
-        if (dm9_out_tag[9]) begin
-            al10 = dm9_out_prod[24+:25];
-        end
-        dm10_in_valid = dm9_out_valid;
-        dm10_in_tag = {25'd0, dm9_out_tag[0+:17]} | ({17'd0, al10} << 17);
-        dm10_in_a = al10;
-        dm10_in_b = cfg_decay[240+:24];
-        dm10_reset = reset;
-        al11 = dm10_out_tag[17+:25];
-        if (dm10_out_tag[10]) begin
-            al11 = dm10_out_prod[24+:25];
-        end
-        dm11_in_valid = dm10_out_valid;
-        dm11_in_tag = {25'd0, dm10_out_tag[0+:17]} | ({17'd0, al11} << 17);
-        dm11_in_a = al11;
-        dm11_in_b = cfg_decay[264+:24];
-        dm11_reset = reset;
-        al12 = dm11_out_tag[17+:25];
-        if (dm11_out_tag[11]) begin
-            al12 = dm11_out_prod[24+:25];
-        end
-        dm12_in_valid = dm11_out_valid;
-        dm12_in_tag = {25'd0, dm11_out_tag[0+:17]} | ({17'd0, al12} << 17);
-        dm12_in_a = al12;
-        dm12_in_b = cfg_decay[288+:24];
-        dm12_reset = reset;
-        al13 = dm12_out_tag[17+:25];
-        if (dm12_out_tag[12]) begin
-            al13 = dm12_out_prod[24+:25];
-        end
-        dm13_in_valid = dm12_out_valid;
-        dm13_in_tag = {25'd0, dm12_out_tag[0+:17]} | ({17'd0, al13} << 17);
-        dm13_in_a = al13;
-        dm13_in_b = cfg_decay[312+:24];
-        dm13_reset = reset;
-        al14 = dm13_out_tag[17+:25];
-        if (dm13_out_tag[13]) begin
-            al14 = dm13_out_prod[24+:25];
-        end
-        dm14_in_valid = dm13_out_valid;
-        dm14_in_tag = {25'd0, dm13_out_tag[0+:17]} | ({17'd0, al14} << 17);
-        dm14_in_a = al14;
-        dm14_in_b = cfg_decay[336+:24];
-        dm14_reset = reset;
-        al15 = dm14_out_tag[17+:25];
-        if (dm14_out_tag[14]) begin
-            al15 = dm14_out_prod[24+:25];
-        end
-        dm15_in_valid = dm14_out_valid;
-        dm15_in_tag = {25'd0, dm14_out_tag[0+:17]} | ({17'd0, al15} << 17);
-        dm15_in_a = al15;
-        dm15_in_b = cfg_decay[360+:24];
-        dm15_reset = reset;
-        alpha_dec = dm15_out_tag[17+:25];
-        if (dm15_out_tag[15]) begin
-            alpha_dec = dm15_out_prod[24+:25];
-        end
-        if (dm15_out_tag[16]) begin
+        // cc_dcqcn.rs:627: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
+        // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
+        decay_0_in_valid = div_out_valid;
+        decay_0_in_n = div_out_quo;
+        decay_0_in_alpha = div_out_tag;
+        decay_1_in_valid = decay_0_out_valid;
+        decay_1_in_n = decay_0_out_n;
+        decay_1_in_alpha = decay_0_out_alpha;
+        decay_2_in_valid = decay_1_out_valid;
+        decay_2_in_n = decay_1_out_n;
+        decay_2_in_alpha = decay_1_out_alpha;
+        decay_3_in_valid = decay_2_out_valid;
+        decay_3_in_n = decay_2_out_n;
+        decay_3_in_alpha = decay_2_out_alpha;
+        decay_4_in_valid = decay_3_out_valid;
+        decay_4_in_n = decay_3_out_n;
+        decay_4_in_alpha = decay_3_out_alpha;
+        decay_5_in_valid = decay_4_out_valid;
+        decay_5_in_n = decay_4_out_n;
+        decay_5_in_alpha = decay_4_out_alpha;
+        decay_6_in_valid = decay_5_out_valid;
+        decay_6_in_n = decay_5_out_n;
+        decay_6_in_alpha = decay_5_out_alpha;
+        decay_7_in_valid = decay_6_out_valid;
+        decay_7_in_n = decay_6_out_n;
+        decay_7_in_alpha = decay_6_out_alpha;
+        decay_8_in_valid = decay_7_out_valid;
+        decay_8_in_n = decay_7_out_n;
+        decay_8_in_alpha = decay_7_out_alpha;
+        decay_9_in_valid = decay_8_out_valid;
+        decay_9_in_n = decay_8_out_n;
+        decay_9_in_alpha = decay_8_out_alpha;
+        decay_10_in_valid = decay_9_out_valid;
+        decay_10_in_n = decay_9_out_n;
+        decay_10_in_alpha = decay_9_out_alpha;
+        decay_11_in_valid = decay_10_out_valid;
+        decay_11_in_n = decay_10_out_n;
+        decay_11_in_alpha = decay_10_out_alpha;
+        decay_12_in_valid = decay_11_out_valid;
+        decay_12_in_n = decay_11_out_n;
+        decay_12_in_alpha = decay_11_out_alpha;
+        decay_13_in_valid = decay_12_out_valid;
+        decay_13_in_n = decay_12_out_n;
+        decay_13_in_alpha = decay_12_out_alpha;
+        decay_14_in_valid = decay_13_out_valid;
+        decay_14_in_n = decay_13_out_n;
+        decay_14_in_alpha = decay_13_out_alpha;
+        decay_15_in_valid = decay_14_out_valid;
+        decay_15_in_n = decay_14_out_n;
+        decay_15_in_alpha = decay_14_out_alpha;
+        decay_0_reset = reset;
+        decay_0_in_decay = cfg_decay[(DECAY_BITS * 0)+:(24)];
+        decay_1_reset = reset;
+        decay_1_in_decay = cfg_decay[(DECAY_BITS * 1)+:(24)];
+        decay_2_reset = reset;
+        decay_2_in_decay = cfg_decay[(DECAY_BITS * 2)+:(24)];
+        decay_3_reset = reset;
+        decay_3_in_decay = cfg_decay[(DECAY_BITS * 3)+:(24)];
+        decay_4_reset = reset;
+        decay_4_in_decay = cfg_decay[(DECAY_BITS * 4)+:(24)];
+        decay_5_reset = reset;
+        decay_5_in_decay = cfg_decay[(DECAY_BITS * 5)+:(24)];
+        decay_6_reset = reset;
+        decay_6_in_decay = cfg_decay[(DECAY_BITS * 6)+:(24)];
+        decay_7_reset = reset;
+        decay_7_in_decay = cfg_decay[(DECAY_BITS * 7)+:(24)];
+        decay_8_reset = reset;
+        decay_8_in_decay = cfg_decay[(DECAY_BITS * 8)+:(24)];
+        decay_9_reset = reset;
+        decay_9_in_decay = cfg_decay[(DECAY_BITS * 9)+:(24)];
+        decay_10_reset = reset;
+        decay_10_in_decay = cfg_decay[(DECAY_BITS * 10)+:(24)];
+        decay_11_reset = reset;
+        decay_11_in_decay = cfg_decay[(DECAY_BITS * 11)+:(24)];
+        decay_12_reset = reset;
+        decay_12_in_decay = cfg_decay[(DECAY_BITS * 12)+:(24)];
+        decay_13_reset = reset;
+        decay_13_in_decay = cfg_decay[(DECAY_BITS * 13)+:(24)];
+        decay_14_reset = reset;
+        decay_14_in_decay = cfg_decay[(DECAY_BITS * 14)+:(24)];
+        decay_15_reset = reset;
+        decay_15_in_decay = cfg_decay[(DECAY_BITS * 15)+:(24)];
+        alpha_valid = decay_15_out_valid;
+        alpha_dec = decay_15_out_alpha;
+        if (decay_15_out_n[0]) begin
             alpha_dec = 32'h0;
         end
-        // cc_dcqcn.rs:821: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
-        cut_mul_in_valid = dm15_out_valid;
+        // cc_dcqcn.rs:651: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
+        cut_mul_in_valid = alpha_valid;
         cut_mul_in_a = dl_b_out_data[0+:40];
         cut_mul_in_b = alpha_dec;
         cut_mul_in_tag = dl_b_out_data[0+:40];
-        // cc_dcqcn.rs:826: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
+        // cc_dcqcn.rs:656: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
         dl_c_in_data = {406'd0, dl_b_out_data[40+:40]} | ({40'd0, dl_b_out_data[80+:406]} << 40);
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
@@ -1247,7 +1172,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q59_v_d = q58_v_q & ~reset;
         q59_fk_d = dl_c_out_data[428+:18];
         q59_state_d = ({105'd0, dl_c_out_data[40+:387]} << 105) | ({467'd0, alpha_f} << 80) | ({452'd0, dl_c_out_data[0+:40]} << 40) | {452'd0, rc_f};
-        // cc_dcqcn.rs:859: ---- 59: write back (the end of the read-modify-write window); window bytes.
+        // cc_dcqcn.rs:689: ---- 59: write back (the end of the read-modify-write window); window bytes.
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
@@ -1256,16 +1181,16 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         win_mul_in_b = cfg_win_mul;
         win_mul_in_tag = q59_fk_q;
         dl_d_in_data = q59_state_q;
-        // cc_dcqcn.rs:869: ---- 61: result.
+        // cc_dcqcn.rs:699: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
-        // cc_dcqcn.rs:871: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
+        // cc_dcqcn.rs:701: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         out_data_d = 32'h0;
         out_data_d[0+:16] = win_mul_out_tag[0+:16];
         out_data_d[16+:2] = win_mul_out_tag[16+:2];
         out_data_d[32+:32] = dl_d_out_data[8+:32];
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
-        // cc_dcqcn.rs:879: ---- Result FIFO, credit counted from issue to read.
+        // cc_dcqcn.rs:709: ---- Result FIFO, credit counted from issue to read.
         results_reset = reset;
         results_issue = intake_issue;
         results_in_valid = out_valid_q;
@@ -1273,7 +1198,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
         results_m_axis_tready = m_axis_result_tready;
-        // cc_dcqcn.rs:888: ---- Initialization writes.
+        // cc_dcqcn.rs:718: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = new_state;
@@ -1584,7 +1509,7 @@ module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
 endmodule // cc_dcqcn_cut_mul
 
 module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
-    // Rust: DcqcnIncrease, hdl/src/cc/cc_dcqcn.rs:68
+    // Rust: DcqcnIncrease, hdl/src/cc/cc_dcqcn.rs:70
 
     // Module arguments
     input wire  clock;
@@ -1683,7 +1608,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s1_rc_d = in_rc;
         s1_fire_d = in_fire;
         s1_tag_d = in_tag;
-        // cc_dcqcn.rs:125: 2: Rt = clamp(Rt + step).
+        // cc_dcqcn.rs:127: 2: Rt = clamp(Rt + step).
         s2_rt_d = s1_rt_q;
         if (s1_fire_q) begin
             s2_rt_d = s1_sum_q[0+:40];
@@ -1702,7 +1627,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s3_rc_d = s2_rc_q;
         s3_fire_d = s2_fire_q;
         s3_tag_d = s2_tag_q;
-        // cc_dcqcn.rs:146: 4: Rc = clamp((Rt + Rc) >> 1).
+        // cc_dcqcn.rs:148: 4: Rc = clamp((Rt + Rc) >> 1).
         avg = s3_sum_q[1+:40];
         s4_rc_d = s3_rc_q;
         if (s3_fire_q) begin
@@ -1723,57 +1648,67 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
 
 endmodule // cc_dcqcn_inc2
 
-module cc_dcqcn_dm15(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
-    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
+module cc_dcqcn_decay(clock,reset,in_valid,in_alpha,in_n,in_decay,out_valid,out_alpha,out_n);
+    // Rust: CcDcqcnDecay, hdl/src/cc/cc_dcqcn_decay.rs:41
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  in_valid;
-    input wire  [24:0] in_a;
-    input wire  [23:0] in_b;
-    input wire  [41:0] in_tag;
+    input wire  [24:0] in_alpha;
+    input wire  [16:0] in_n;
+    input wire  [23:0] in_decay;
     output reg  out_valid;
-    output reg  [48:0] out_prod;
-    output reg  [41:0] out_tag;
+    output reg  [24:0] out_alpha;
+    output reg  [16:0] out_n;
 
-    // Update code (custom)
-    reg [24:0] a_q;
-    reg [23:0] b_q;
-    reg [1:0] valid_q;
-    reg [2*42-1:0] tag_q;
-    reg [1*49-1:0] prod_q;
-    wire [48:0] prod = a_q * b_q;
+    // DCQCN decay step widths and bit offsets
+    localparam [5:0] DECAY_BITS = 6'h18;
+    localparam [5:0] TAG_ALPHA = 6'h11;
 
-    always @(posedge clock) begin
-        a_q <= in_a;
-        b_q <= in_b;
-        valid_q[0] <= in_valid && !reset;
-        tag_q[0 +: 42] <= in_tag;
-        prod_q[0 +: 49] <= prod;
-    end
+    // DCQCN decay step shifts
+    localparam [5:0] TAG_ALPHA_SHIFT = 6'h11;
 
-    genvar s;
-    generate
-        for (s = 1; s < 2; s = s + 1) begin : stage
-            always @(posedge clock) begin
-                valid_q[s] <= valid_q[s - 1] && !reset;
-                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
-            end
-        end
-        for (s = 1; s < 1; s = s + 1) begin : pstage
-            always @(posedge clock) begin
-                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
-            end
-        end
-    endgenerate
+    // Stub signals
+    reg  mul_reset;
+    reg  mul_in_valid;
+    reg  [24:0] mul_in_a;
+    reg  [23:0] mul_in_b;
+    reg  [41:0] mul_in_tag;
+    wire  mul_out_valid;
+    wire  [48:0] mul_out_prod;
+    wire  [41:0] mul_out_tag;
 
+    // Sub module instances
+    cc_dcqcn_decay_mul mul(
+        .clock(clock),
+        .reset(mul_reset),
+        .in_valid(mul_in_valid),
+        .in_a(mul_in_a),
+        .in_b(mul_in_b),
+        .in_tag(mul_in_tag),
+        .out_valid(mul_out_valid),
+        .out_prod(mul_out_prod),
+        .out_tag(mul_out_tag)
+    );
+
+    // Update code
     always @(*) begin
-        out_valid = valid_q[1];
-        out_prod = prod_q[0 * 49 +: 49];
-        out_tag = tag_q[1 * 42 +: 42];
+        mul_reset = reset;
+        mul_in_valid = in_valid;
+        mul_in_a = in_alpha;
+        mul_in_b = in_decay;
+        mul_in_tag = {25'd0, in_n} | ({17'd0, in_alpha} << TAG_ALPHA_SHIFT);
+        out_valid = mul_out_valid;
+        out_n = mul_out_tag[0+:17] >> 1;
+        out_alpha = mul_out_tag[(TAG_ALPHA)+:(25)];
+        // cc_dcqcn_decay.rs:78: alpha x decay is Q24 x Q24: its bits from DECAY_BITS up are alpha again (floored).
+        if (mul_out_tag[0]) begin
+            out_alpha = mul_out_prod[(DECAY_BITS)+:(25)];
+        end
     end
-endmodule // cc_dcqcn_dm15
+
+endmodule // cc_dcqcn_decay
 
 module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,out_tag);
     // Rust: DivPipe, hdl/src/prim/div_pipe.rs:22
@@ -2061,5 +1996,57 @@ module cc_dcqcn_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready
         win_f <= {win_f[(59-1)*16-1:0], m_data[16-1:0]};
     end
 endmodule // cc_dcqcn_intake_park
+
+module cc_dcqcn_decay_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
+    // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [24:0] in_a;
+    input wire  [23:0] in_b;
+    input wire  [41:0] in_tag;
+    output reg  out_valid;
+    output reg  [48:0] out_prod;
+    output reg  [41:0] out_tag;
+
+    // Update code (custom)
+    reg [24:0] a_q;
+    reg [23:0] b_q;
+    reg [1:0] valid_q;
+    reg [2*42-1:0] tag_q;
+    reg [1*49-1:0] prod_q;
+    wire [48:0] prod = a_q * b_q;
+
+    always @(posedge clock) begin
+        a_q <= in_a;
+        b_q <= in_b;
+        valid_q[0] <= in_valid && !reset;
+        tag_q[0 +: 42] <= in_tag;
+        prod_q[0 +: 49] <= prod;
+    end
+
+    genvar s;
+    generate
+        for (s = 1; s < 2; s = s + 1) begin : stage
+            always @(posedge clock) begin
+                valid_q[s] <= valid_q[s - 1] && !reset;
+                tag_q[s * 42 +: 42] <= tag_q[(s - 1) * 42 +: 42];
+            end
+        end
+        for (s = 1; s < 1; s = s + 1) begin : pstage
+            always @(posedge clock) begin
+                prod_q[s * 49 +: 49] <= prod_q[(s - 1) * 49 +: 49];
+            end
+        end
+    endgenerate
+
+    always @(*) begin
+        out_valid = valid_q[1];
+        out_prod = prod_q[0 * 49 +: 49];
+        out_tag = tag_q[1 * 42 +: 42];
+    end
+endmodule // cc_dcqcn_decay_mul
 
 `resetall

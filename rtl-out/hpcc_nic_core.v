@@ -6,7 +6,7 @@
 `default_nettype none
 
 module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
-    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:178
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:202
 
     // Module arguments
     input wire  clock;
@@ -504,10 +504,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] timer_gap;
     reg  [7:0] timer_rto_rounds;
     reg  [3:0] timer_rto_retries;
-    reg  timer_alg_we;
-    reg  [9:0] timer_alg_flow;
-    reg  timer_alg_create;
-    reg  [1:0] timer_alg;
+    reg  timer_alg_wr_we;
+    reg  [9:0] timer_alg_wr_flow;
+    reg  timer_alg_wr_create;
+    reg  [1:0] timer_alg_wr_alg;
     reg  timer_alg_probe;
     reg  timer_ft_we;
     reg  [9:0] timer_ft_flow;
@@ -532,10 +532,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] tx_bytes_rd_flow;
     reg  [13:0] tx_bytes_rd_len;
     reg  [31:0] tx_bytes_thr;
-    reg  tx_bytes_alg_we;
-    reg  [9:0] tx_bytes_alg_flow;
-    reg  tx_bytes_alg_create;
-    reg  [1:0] tx_bytes_alg;
+    reg  tx_bytes_alg_wr_we;
+    reg  [9:0] tx_bytes_alg_wr_flow;
+    reg  tx_bytes_alg_wr_create;
+    reg  [1:0] tx_bytes_alg_wr_alg;
     reg  tx_bytes_sweep;
     reg  [9:0] tx_bytes_sweep_addr;
     wire  tx_bytes_ev_valid;
@@ -550,10 +550,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] feedback_ev_w;
     reg  [31:0] feedback_rate_mul;
     reg  [31:0] feedback_line;
-    reg  feedback_alg_we;
-    reg  [9:0] feedback_alg_flow;
-    reg  feedback_alg_create;
-    reg  [1:0] feedback_alg;
+    reg  feedback_alg_wr_we;
+    reg  [9:0] feedback_alg_wr_flow;
+    reg  feedback_alg_wr_create;
+    reg  [1:0] feedback_alg_wr_alg;
     reg  feedback_sweep;
     reg  [9:0] feedback_sweep_addr;
     wire  [79:0] feedback_m_axis_update_tdata;
@@ -577,8 +577,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [63:0] cpl_m_axis_cpl_tdata;
     wire  cpl_m_axis_cpl_tvalid;
     reg  cpl_m_axis_cpl_tready;
-    wire  cpl_full;
-    wire  cpl_read_wait;
+    wire  cpl_blocked;
     reg  seq_reset;
     reg  seq_cmd_we;
     reg  [31:0] seq_cmd_data;
@@ -664,18 +663,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] t1_cmds_q = 32'h0;
 
     // Local signals
-    // hpcc_nic_core.rs:301: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+    // hpcc_nic_core.rs:325: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
     // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
     reg  nt_take;
     reg  [31:0] nt_bytes;
-    // hpcc_nic_core.rs:318: Registers of those blocks' configuration.
+    // hpcc_nic_core.rs:342: Registers of those blocks' configuration.
     reg  [511:0] tm_word;
     reg  [511:0] ev5_word;
     reg  [511:0] mg_word;
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
-    // hpcc_nic_core.rs:334: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+    // hpcc_nic_core.rs:358: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
     // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
     reg  m_offer;
@@ -683,7 +682,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
-    // hpcc_nic_core.rs:359: Combinational.
+    // hpcc_nic_core.rs:383: Combinational.
     reg  [23:0] wr_una;
     reg  wr_ok;
     reg  [16:0] frac_sum;
@@ -698,6 +697,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [511:0] tx_word;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
+    reg  alg_create;
 
     // Sub module instances
     axil_slave axil(
@@ -899,10 +899,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .gap(timer_gap),
         .rto_rounds(timer_rto_rounds),
         .rto_retries(timer_rto_retries),
-        .alg_we(timer_alg_we),
-        .alg_flow(timer_alg_flow),
-        .alg_create(timer_alg_create),
-        .alg(timer_alg),
+        .alg_wr_we(timer_alg_wr_we),
+        .alg_wr_flow(timer_alg_wr_flow),
+        .alg_wr_create(timer_alg_wr_create),
+        .alg_wr_alg(timer_alg_wr_alg),
         .alg_probe(timer_alg_probe),
         .ft_we(timer_ft_we),
         .ft_flow(timer_ft_flow),
@@ -930,10 +930,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .rd_flow(tx_bytes_rd_flow),
         .rd_len(tx_bytes_rd_len),
         .thr(tx_bytes_thr),
-        .alg_we(tx_bytes_alg_we),
-        .alg_flow(tx_bytes_alg_flow),
-        .alg_create(tx_bytes_alg_create),
-        .alg(tx_bytes_alg),
+        .alg_wr_we(tx_bytes_alg_wr_we),
+        .alg_wr_flow(tx_bytes_alg_wr_flow),
+        .alg_wr_create(tx_bytes_alg_wr_create),
+        .alg_wr_alg(tx_bytes_alg_wr_alg),
         .sweep(tx_bytes_sweep),
         .sweep_addr(tx_bytes_sweep_addr),
         .ev_valid(tx_bytes_ev_valid),
@@ -951,10 +951,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .ev_w(feedback_ev_w),
         .rate_mul(feedback_rate_mul),
         .line(feedback_line),
-        .alg_we(feedback_alg_we),
-        .alg_flow(feedback_alg_flow),
-        .alg_create(feedback_alg_create),
-        .alg(feedback_alg),
+        .alg_wr_we(feedback_alg_wr_we),
+        .alg_wr_flow(feedback_alg_wr_flow),
+        .alg_wr_create(feedback_alg_wr_create),
+        .alg_wr_alg(feedback_alg_wr_alg),
         .sweep(feedback_sweep),
         .sweep_addr(feedback_sweep_addr),
         .m_axis_update_tdata(feedback_m_axis_update_tdata),
@@ -981,8 +981,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .m_axis_cpl_tdata(cpl_m_axis_cpl_tdata),
         .m_axis_cpl_tvalid(cpl_m_axis_cpl_tvalid),
         .m_axis_cpl_tready(cpl_m_axis_cpl_tready),
-        .full(cpl_full),
-        .read_wait(cpl_read_wait)
+        .blocked(cpl_blocked)
     );
     hpcc_nic_core_seq seq(
         .clock(clock),
@@ -1037,7 +1036,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // hpcc_nic_core.rs:286: Registers.
+        // hpcc_nic_core.rs:310: Registers.
         ns_q16_q <= ns_q16_d;
         sched_cfg_q <= sched_cfg_d;
         stat_sel_q <= stat_sel_d;
@@ -1132,20 +1131,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         ccr_64_q <= ccr_64_d;
         cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
-        // hpcc_nic_core.rs:294: Time base.
+        // hpcc_nic_core.rs:318: Time base.
         now_frac_q <= now_frac_d;
         now_ns_q <= now_ns_d;
-        // hpcc_nic_core.rs:301: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+        // hpcc_nic_core.rs:325: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
         // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
-        // hpcc_nic_core.rs:318: Registers of those blocks' configuration.
+        // hpcc_nic_core.rs:342: Registers of those blocks' configuration.
         tm_gap_q <= tm_gap_d;
         rto_cfg_q <= rto_cfg_d;
         tx_thr_q <= tx_thr_d;
         cnp_gap_q <= cnp_gap_d;
-        // hpcc_nic_core.rs:334: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+        // hpcc_nic_core.rs:358: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
         // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
         // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
         m_valid_q <= m_valid_d;
@@ -1153,10 +1152,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         merge_cfg_q <= merge_cfg_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
-        // hpcc_nic_core.rs:347: After reset the table is cleared, one entry per cycle; commands and events wait.
+        // hpcc_nic_core.rs:371: After reset the table is cleared, one entry per cycle; commands and events wait.
         sweep_q <= sweep_d;
         sweep_addr_q <= sweep_addr_d;
-        // hpcc_nic_core.rs:350: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
+        // hpcc_nic_core.rs:374: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
         // a READ), the last entry written (forwarded).
         t1_valid_q <= t1_valid_d;
         t1_flow_q <= t1_flow_d;
@@ -1295,7 +1294,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         feedback_reset = reset;
         cpl_reset = reset;
         seq_reset = reset;
-        // hpcc_nic_core.rs:539: ---- AXI4-Lite.
+        // hpcc_nic_core.rs:566: ---- AXI4-Lite.
         axil_s_axil_awaddr = s_axil_awaddr;
         axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
@@ -1313,7 +1312,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         s_axil_rresp = axil_s_axil_rresp;
         s_axil_rvalid = axil_s_axil_rvalid;
         axil_s_axil_rready = s_axil_rready;
-        // hpcc_nic_core.rs:558: ---- DMA and MAC streams: nic_datapath's, passed through.
+        // hpcc_nic_core.rs:585: ---- DMA and MAC streams: nic_datapath's, passed through.
         m_axis_dma_rd_tdata = dp_m_axis_dma_rd_tdata;
         m_axis_dma_rd_tvalid = dp_m_axis_dma_rd_tvalid;
         dp_m_axis_dma_rd_tready = m_axis_dma_rd_tready;
@@ -1342,7 +1341,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_tlast = s_axis_rx_tlast;
         dp_s_axis_rx_tuser = s_axis_rx_tuser;
         s_axis_rx_tready = dp_s_axis_rx_tready;
-        // hpcc_nic_core.rs:588: ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
+        // hpcc_nic_core.rs:615: ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
         wr_ok = axil_wr_strb == 32'hf;
         axil_wr_err = 1'b1;
         if (wr_ok) begin
@@ -1649,7 +1648,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 ccr_64_d = axil_wr_data;
             end
         end
-        // hpcc_nic_core.rs:648: ---- Register reads.
+        // hpcc_nic_core.rs:675: ---- Register reads.
         axil_rd_data = 32'h0;
         axil_rd_err = 1'b0;
         dp_stat_rx_pipe_addr = stat_sel_q[0+:5];
@@ -2049,10 +2048,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         now_frac_d = frac_sum[0+:16];
         now_ns_d = now_ns_q + {48'd0, ns_q16_q[16+:16]} + {63'd0, frac_sum[16+:1]};
         dp_now_ns = now_ns_q;
-        // hpcc_nic_core.rs:756: ---- Configuration of the blocks.
+        // hpcc_nic_core.rs:783: ---- Configuration of the blocks.
         sched_cfg_pkt_shift = sched_cfg_q[0+:4];
         sched_cfg_max_burst = sched_cfg_q[16+:12];
-        // hpcc_nic_core.rs:759: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        // hpcc_nic_core.rs:786: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
         dp_cfg_cnp_interval_ns = cnp_gap_q;
         cc_cfg_hpcc_t_ns = ccr_0_q;
@@ -2090,17 +2089,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cc_cfg_dcqcn_byte_counter_bytes = ccr_62_q;
         cc_cfg_dcqcn_fast_recovery_times = ccr_63_q[0+:8];
         cc_cfg_dcqcn_win_mul = ccr_64_q;
-        // hpcc_nic_core.rs:828: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // hpcc_nic_core.rs:855: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
         dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
         dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
         sched_m_axis_pktsend_tready = dp_s_axis_pktsend_tready;
-        // hpcc_nic_core.rs:833: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // hpcc_nic_core.rs:860: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
         sched_s_axis_sleep_tdata = dp_m_axis_sleep_tdata;
         sched_s_axis_sleep_tvalid = dp_m_axis_sleep_tvalid;
         dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
-        // hpcc_nic_core.rs:838: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
+        // hpcc_nic_core.rs:865: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
         // flow's packet size in flow_sched). One register; the RAM reads the flow as the
         // register takes it and keeps reading it while the register holds.
         nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
@@ -2118,7 +2117,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_notify_tvalid = nt_valid_q;
         nt_bytes = nt_pkts_q << shifts_read_data;
         sched_s_axis_notify_tdata = {16'd0, nt_bytes} | ({32'd0, nt_flow_q} << 32);
-        // hpcc_nic_core.rs:856: Updates: the feedback unit's first, then cc_module's.
+        // hpcc_nic_core.rs:883: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -2128,7 +2127,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
-        // hpcc_nic_core.rs:866: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // hpcc_nic_core.rs:893: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
         dp_s_axis_feedback_tdata = cc_m_axis_feedback_tdata;
         dp_s_axis_feedback_tvalid = cc_m_axis_feedback_tvalid;
@@ -2136,7 +2135,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        // hpcc_nic_core.rs:875: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // hpcc_nic_core.rs:902: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
         seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == REG_CMD);
@@ -2153,7 +2152,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         seq_t1_valid = t1_valid_q;
         seq_sweep = sweep_q;
         seq_slot_full = m_valid_q;
-        seq_cpl_busy = cpl_full | cpl_read_wait;
+        seq_cpl_busy = cpl_blocked;
         seq_rq_valid = timer_rq_valid;
         seq_rq_fail = timer_rq_fail;
         seq_rq_flow = timer_rq_flow;
@@ -2168,7 +2167,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_ctrl_tdata = seq_rx_ctrl_tdata;
         dp_s_axis_rx_ctrl_tvalid = seq_rx_ctrl_tvalid;
         seq_rx_ctrl_tready = dp_s_axis_rx_ctrl_tready;
-        // hpcc_nic_core.rs:925: Probe requests: the scan's, unless the sequencer's probe command has the port.
+        // hpcc_nic_core.rs:952: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -2177,13 +2176,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
         seq_probe_tready = dp_s_axis_probe_tready;
-        // hpcc_nic_core.rs:935: ---- Flow table: one read port (the sequencer's flow while it holds the events,
+        // hpcc_nic_core.rs:962: ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
         // The sequencer holds the events (and takes the table's read port) while it reads,
         // checks and writes an entry or offers a create event; the tracker holds them while a
         // completion waits, or a READ's completion waits for its payload.
         cmd_hold = seq_hold | sweep_q;
-        hold = cmd_hold | cpl_full | cpl_read_wait | feedback_busy;
+        hold = cmd_hold | cpl_blocked | feedback_busy;
         ev_flow = dp_m_axis_event_tdata[0+:16];
         ev_seq_fld = dp_m_axis_event_tdata[32+:32];
         ev_hops_fld = dp_m_axis_event_tdata[160+:320];
@@ -2197,7 +2196,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             t1_entry = flows_read_data;
         end
-        // hpcc_nic_core.rs:954: The table's one write (and the forwarded copy): the tracker's by default (every ACK
+        // hpcc_nic_core.rs:981: The table's one write (and the forwarded copy): the tracker's by default (every ACK
         // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
         // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
         wr_en = 1'b0;
@@ -2210,7 +2209,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             wr_entry = seq_ft_entry;
             wr_una = seq_ft_una;
         end
-        // hpcc_nic_core.rs:968: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
+        // hpcc_nic_core.rs:995: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
         // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
         // event slot's (the Rx pipe's); while events are held only the slot's, and the
         // sequencer's create once the slot is empty (a re-created flow's old events first).
@@ -2242,7 +2241,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
-        // hpcc_nic_core.rs:1000: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
+        // hpcc_nic_core.rs:1027: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
         // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
         // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
         // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
@@ -2258,7 +2257,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
             ev_stalls_d = ev_stalls_q + 32'h1;
         end
-        // hpcc_nic_core.rs:1025: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
+        // hpcc_nic_core.rs:1052: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
         // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
         // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
         // head is full).
@@ -2281,16 +2280,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 merged_d = merged_q + 32'h1;
             end
         end
-        // hpcc_nic_core.rs:1049: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // hpcc_nic_core.rs:1076: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
         feedback_ev_take = ev_take;
         feedback_ev_feedback = dp_m_axis_event_tdata[21+:1];
         feedback_ev_flow = ev_flow;
-        // hpcc_nic_core.rs:1054: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        // hpcc_nic_core.rs:1081: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
         feedback_rate_mul = ccr_24_q;
         feedback_line = ccr_25_q;
-        // hpcc_nic_core.rs:1059: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
+        // hpcc_nic_core.rs:1086: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
         new_cpl_data = {48'd0, t1_flow_q} | ({48'd0, t1_entry[26+:16]} << 16);
@@ -2319,7 +2318,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_flow_d = wr_flow;
             lw_entry_d = wr_entry;
         end
-        // hpcc_nic_core.rs:1091: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
+        // hpcc_nic_core.rs:1118: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
         // payload), the sequencer's error completion.
         cpl_done = new_cpl;
         cpl_done_read = t1_entry[46+:1];
@@ -2335,28 +2334,29 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
         cpl_m_axis_cpl_tready = m_axis_cpl_tready;
-        // hpcc_nic_core.rs:1108: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // hpcc_nic_core.rs:1135: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
-        timer_alg_we = seq_alg_we;
-        timer_alg_flow = seq_cmd_flow[0+:10];
-        timer_alg_create = seq_cmd_op == CMD_CREATE;
-        timer_alg = args_22_q[0+:2];
+        alg_create = seq_cmd_op == CMD_CREATE;
+        timer_alg_wr_we = seq_alg_we;
+        timer_alg_wr_flow = seq_cmd_flow[0+:10];
+        timer_alg_wr_create = alg_create;
+        timer_alg_wr_alg = args_22_q[0+:2];
         timer_alg_probe = tx_word[369+:1];
-        tx_bytes_alg_we = seq_alg_we;
-        tx_bytes_alg_flow = seq_cmd_flow[0+:10];
-        tx_bytes_alg_create = seq_cmd_op == CMD_CREATE;
-        tx_bytes_alg = args_22_q[0+:2];
-        feedback_alg_we = seq_alg_we;
-        feedback_alg_flow = seq_cmd_flow[0+:10];
-        feedback_alg_create = seq_cmd_op == CMD_CREATE;
-        feedback_alg = args_22_q[0+:2];
-        // hpcc_nic_core.rs:1124: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        tx_bytes_alg_wr_we = seq_alg_we;
+        tx_bytes_alg_wr_flow = seq_cmd_flow[0+:10];
+        tx_bytes_alg_wr_create = alg_create;
+        tx_bytes_alg_wr_alg = args_22_q[0+:2];
+        feedback_alg_wr_we = seq_alg_we;
+        feedback_alg_wr_flow = seq_cmd_flow[0+:10];
+        feedback_alg_wr_create = alg_create;
+        feedback_alg_wr_alg = args_22_q[0+:2];
+        // hpcc_nic_core.rs:1152: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
         timer_gap = tm_gap_q;
         timer_rto_rounds = rto_cfg_q[0+:8];
         timer_rto_retries = rto_cfg_q[8+:4];
         timer_tm_take = cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:1131: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // hpcc_nic_core.rs:1159: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
@@ -2364,7 +2364,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
         tx_bytes_thr = tx_thr_q;
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:1141: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
+        // hpcc_nic_core.rs:1169: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         timer_sweep = sweep_q;
         timer_sweep_addr = sweep_addr_q;
         tx_bytes_sweep = sweep_q;
@@ -2383,7 +2383,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 sweep_d = 1'b0;
             end
         end
-        // hpcc_nic_core.rs:1161: ---- Reset: registers to their reset values, nothing in flight.
+        // hpcc_nic_core.rs:1189: ---- Reset: registers to their reset values, nothing in flight.
         if (reset) begin
             ns_q16_d = RESET_NS_PER_CYCLE;
             sched_cfg_d = RESET_SCHED_CFG;
@@ -2580,6 +2580,9 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     localparam [3:0] ERR_OVERRUN = 4'h6;
     localparam [3:0] ERR_OP = 4'h7;
 
+    // Register fields (csr.rs)
+    localparam [4:0] STATUS_ERR_AT = 5'h04;
+
     // Stub signals
     reg  [3:0] state_d;
     reg  [3:0] state_q = 4'h0;
@@ -2629,6 +2632,9 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     wire  [87:0] words_sched_word;
     wire  [511:0] words_tx_ctrl;
     wire  [127:0] words_rx_ctrl;
+
+    // Local signals
+    reg  host_busy;
 
     // Sub module instances
     hpcc_nic_core_seq_words words(
@@ -2688,7 +2694,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         cmd_pend_d = cmd_pend_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
-        // hpcc_nic_core_seq.rs:156: ---- The command decoded and its words (hpcc_nic_core_seq_words).
+        // hpcc_nic_core_seq.rs:158: ---- The command decoded and its words (hpcc_nic_core_seq_words).
         words_host_op = cmd_word_q[0+:3];
         words_host_flow = cmd_word_q[16+:16];
         words_ic = ic_q;
@@ -2704,7 +2710,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         words_mtu_log = entry[42+:4];
         cmd_op = words_op;
         cmd_flow = words_flow;
-        // hpcc_nic_core_seq.rs:173: ---- What the state offers.
+        // hpcc_nic_core_seq.rs:175: ---- What the state offers.
         hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
         ft_we = 1'b0;
         ft_entry = 32'h0;
@@ -2712,7 +2718,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         fail = 1'b0;
         fail_data = {48'd0, words_flow} | ({48'd0, entry[26+:16]} << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
         alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((words_op == CMD_CREATE) | (words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL));
-        // hpcc_nic_core_seq.rs:188: The words, each offered in its state; the create event once the event slot has
+        // hpcc_nic_core_seq.rs:190: The words, each offered in its state; the create event once the event slot has
         // gone (a re-created flow's old events first).
         cr_word = words_cr_word;
         cr_valid = (state_q == SEQ_CC) & ~slot_full;
@@ -2723,7 +2729,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         rx_ctrl_tdata = words_rx_ctrl;
         rx_ctrl_tvalid = state_q == SEQ_RX;
         probe_tvalid = state_q == SEQ_PROBE;
-        // hpcc_nic_core_seq.rs:200: ---- Starting a command.
+        // hpcc_nic_core_seq.rs:202: ---- Starting a command.
         rq_take = 1'b0;
         if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
@@ -2742,7 +2748,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_READ;
             end
         end
-        // hpcc_nic_core_seq.rs:233: ---- The states.
+        // hpcc_nic_core_seq.rs:235: ---- The states.
         if (cmd_we) begin
             if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
                 cmd_word_d = cmd_data;
@@ -2904,12 +2910,10 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_IDLE;
             end
         end
-        // hpcc_nic_core_seq.rs:376: ---- Registers read by the host. A host command runs or waits; internal ones are not
+        // hpcc_nic_core_seq.rs:378: ---- Registers read by the host. A host command runs or waits; internal ones are not
         // shown.
-        status = {28'd0, err_q} << 4;
-        if (((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q) begin
-            status = ({28'd0, err_q} << 4) | 32'h1;
-        end
+        host_busy = ((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q;
+        status = ({28'd0, err_q} << STATUS_ERR_AT) | {31'd0, host_busy};
         stat_cmd = cmd_word_q;
         stat_errors = cmd_errors_q;
         stat_timeouts = rto_count_q;
@@ -2928,7 +2932,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
 
 endmodule // hpcc_nic_core_seq
 
-module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fail_data,rx_written,rx_discarded,rx_short,rx_payloads,rx_jobs,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready,full,read_wait);
+module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fail_data,rx_written,rx_discarded,rx_short,rx_payloads,rx_jobs,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready,blocked);
     // Rust: HpccNicCoreCpl, hdl/src/top/hpcc_nic_core_cpl.rs:21
 
     // Module arguments
@@ -2948,8 +2952,7 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
     output reg  [63:0] m_axis_cpl_tdata;
     output reg  m_axis_cpl_tvalid;
     input wire  m_axis_cpl_tready;
-    output reg  full;
-    output reg  read_wait;
+    output reg  blocked;
 
     // Stub signals
     reg  head_d;
@@ -3071,8 +3074,7 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
             skid_d = 1'b1;
             skid_data_d = push_data;
         end
-        full = head_q;
-        read_wait = rw_valid_q;
+        blocked = head_q | rw_valid_q;
         if (reset) begin
             head_d = 1'b0;
             skid_d = 1'b0;
@@ -3083,8 +3085,8 @@ module hpcc_nic_core_cpl(clock,reset,done,done_read,done_data,done_cmds,fail,fai
 
 endmodule // hpcc_nic_core_cpl
 
-module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_mul,line,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,m_axis_update_tdata,m_axis_update_tvalid,m_axis_update_tready,busy,stat_applied,stat_ignored);
-    // Rust: HpccNicCoreFeedback, hdl/src/top/hpcc_nic_core_feedback.rs:25
+module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_mul,line,alg_wr_we,alg_wr_flow,alg_wr_create,alg_wr_alg,sweep,sweep_addr,m_axis_update_tdata,m_axis_update_tvalid,m_axis_update_tready,busy,stat_applied,stat_ignored);
+    // Rust: HpccNicCoreFeedback, hdl/src/top/hpcc_nic_core_feedback.rs:26
 
     // Module arguments
     input wire  clock;
@@ -3095,10 +3097,10 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
     input wire  [31:0] ev_w;
     input wire  [31:0] rate_mul;
     input wire  [31:0] line;
-    input wire  alg_we;
-    input wire  [9:0] alg_flow;
-    input wire  alg_create;
-    input wire  [1:0] alg;
+    input wire  alg_wr_we;
+    input wire  [9:0] alg_wr_flow;
+    input wire  alg_wr_create;
+    input wire  [1:0] alg_wr_alg;
     input wire  sweep;
     input wire  [9:0] sweep_addr;
     output reg  [79:0] m_axis_update_tdata;
@@ -3213,12 +3215,12 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         fu_data_d = fu_data_q;
         applied_d = applied_q;
         ignored_d = ignored_q;
-        // hpcc_nic_core_feedback.rs:105: ---- F1: the event; its flow's bit read (the RAM reads every event's flow).
+        // hpcc_nic_core_feedback.rs:100: ---- F1: the event; its flow's bit read (the RAM reads every event's flow).
         rxh_read_address = ev_flow[0+:10];
         f1_valid_d = ev_take & ev_feedback;
         f1_flow_d = ev_flow;
         f1_w_d = ev_w;
-        // hpcc_nic_core_feedback.rs:110: ---- F2: W x rate_mul as four 16 x 16 products (DSP-sized).
+        // hpcc_nic_core_feedback.rs:105: ---- F2: W x rate_mul as four 16 x 16 products (DSP-sized).
         w_lo = f1_w_q[0+:16];
         w_hi = f1_w_q[16+:16];
         m_lo = rate_mul[0+:16];
@@ -3233,12 +3235,12 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         f2_lh_d = w_lo * m_hi;
         f2_hl_d = w_hi * m_lo;
         f2_hh_d = w_hi * m_hi;
-        // hpcc_nic_core_feedback.rs:125: ---- F3: the sum, rounded at bit 31.
+        // hpcc_nic_core_feedback.rs:120: ---- F3: the sum, rounded at bit 31.
         f3_valid_d = f2_valid_q;
         f3_flow_d = f2_flow_q;
         f3_w_d = f2_w_q;
         f3_sum_d = {33'd0, f2_ll_q} + ({33'd0, f2_lh_q} << 16) + ({33'd0, f2_hl_q} << 16) + ({33'd0, f2_hh_q} << 32) + (((32'h1) & 65'h1ffffffffffffffff) << 31);
-        // hpcc_nic_core_feedback.rs:134: ---- FU: the Update (rate, window = W's integer bytes, flow) until taken.
+        // hpcc_nic_core_feedback.rs:129: ---- FU: the Update (rate, window = W's integer bytes, flow) until taken.
         rate = f3_sum_q[32+:33];
         if (rate > {1'd0, line}) begin
             rate = {1'd0, line};
@@ -3259,11 +3261,11 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         busy = f1_valid_q | f2_valid_q | f3_valid_q | fu_valid_q;
         stat_applied = applied_q;
         stat_ignored = ignored_q;
-        // hpcc_nic_core_feedback.rs:155: ---- The Rx-HPCC bit: set by a create of an Rx-HPCC flow, cleared by anything else.
-        rxh_write_enable = alg_we;
-        rxh_write_address = alg_flow;
+        // hpcc_nic_core_feedback.rs:150: ---- The Rx-HPCC bit: set by a create of an Rx-HPCC flow, cleared by anything else.
+        rxh_write_enable = alg_wr_we;
+        rxh_write_address = alg_wr_flow;
         rxh_write_data = 32'h0;
-        if (alg_create & (alg == ALG_RX_HPCC)) begin
+        if (alg_wr_create & (alg_wr_alg == ALG_RX_HPCC)) begin
             rxh_write_data = 32'h1;
         end
         if (sweep) begin
@@ -3283,8 +3285,8 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
 
 endmodule // hpcc_nic_core_feedback
 
-module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_flow,alg_create,alg,sweep,sweep_addr,ev_valid,ev_flow,ev_bytes,ev_take,stat_events);
-    // Rust: HpccNicCoreTxBytes, hdl/src/top/hpcc_nic_core_tx_bytes.rs:20
+module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_wr_we,alg_wr_flow,alg_wr_create,alg_wr_alg,sweep,sweep_addr,ev_valid,ev_flow,ev_bytes,ev_take,stat_events);
+    // Rust: HpccNicCoreTxBytes, hdl/src/top/hpcc_nic_core_tx_bytes.rs:21
 
     // Module arguments
     input wire  clock;
@@ -3293,10 +3295,10 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
     input wire  [15:0] rd_flow;
     input wire  [13:0] rd_len;
     input wire  [31:0] thr;
-    input wire  alg_we;
-    input wire  [9:0] alg_flow;
-    input wire  alg_create;
-    input wire  [1:0] alg;
+    input wire  alg_wr_we;
+    input wire  [9:0] alg_wr_flow;
+    input wire  alg_wr_create;
+    input wire  [1:0] alg_wr_alg;
     input wire  sweep;
     input wire  [9:0] sweep_addr;
     output reg  ev_valid;
@@ -3388,13 +3390,13 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
         ev_f_d = ev_f_q;
         ev_b_d = ev_b_q;
         count_d = count_q;
-        // hpcc_nic_core_tx_bytes.rs:83: ---- T1: the request; the RAMs read its flow.
+        // hpcc_nic_core_tx_bytes.rs:78: ---- T1: the request; the RAMs read its flow.
         dcq_read_address = rd_flow[0+:10];
         txb_read_address = rd_flow[0+:10];
         t1_valid_d = rd_take;
         t1_flow_d = rd_flow[0+:10];
         t1_len_d = rd_len;
-        // hpcc_nic_core_tx_bytes.rs:89: ---- TW: the sum, out as an event or back to the RAM (0 for a flow not DCQCN).
+        // hpcc_nic_core_tx_bytes.rs:84: ---- TW: the sum, out as an event or back to the RAM (0 for a flow not DCQCN).
         sum = txb_read_data + {18'd0, t1_len_q};
         if (tw_valid_q & (tw_flow_q == t1_flow_q)) begin
             sum = tw_sum_q + {18'd0, t1_len_q};
@@ -3422,11 +3424,11 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
         ev_flow = ev_f_q;
         ev_bytes = ev_b_q;
         stat_events = count_q;
-        // hpcc_nic_core_tx_bytes.rs:121: ---- The DCQCN bit: set by a create of a DCQCN flow, cleared by anything else.
-        dcq_write_enable = alg_we;
-        dcq_write_address = alg_flow;
+        // hpcc_nic_core_tx_bytes.rs:116: ---- The DCQCN bit: set by a create of a DCQCN flow, cleared by anything else.
+        dcq_write_enable = alg_wr_we;
+        dcq_write_address = alg_wr_flow;
         dcq_write_data = 32'h0;
-        if (alg_create & (alg == ALG_DCQCN)) begin
+        if (alg_wr_create & (alg_wr_alg == ALG_DCQCN)) begin
             dcq_write_data = 32'h1;
         end
         if (sweep) begin
@@ -3447,8 +3449,8 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_we,alg_
 
 endmodule // hpcc_nic_core_tx_bytes
 
-module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flow,alg_create,alg,alg_probe,ft_we,ft_flow,ft_out,ft_una,sweep,sweep_addr,tm_valid,tm_take,flow,rq_valid,rq_fail,rq_flow,rq_take,pq_valid,pq_flow,pq_take,stat_events,stat_probes);
-    // Rust: HpccNicCoreTimer, hdl/src/top/hpcc_nic_core_timer.rs:22
+module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_wr_flow,alg_wr_create,alg_wr_alg,alg_probe,ft_we,ft_flow,ft_out,ft_una,sweep,sweep_addr,tm_valid,tm_take,flow,rq_valid,rq_fail,rq_flow,rq_take,pq_valid,pq_flow,pq_take,stat_events,stat_probes);
+    // Rust: HpccNicCoreTimer, hdl/src/top/hpcc_nic_core_timer.rs:23
 
     // Module arguments
     input wire  clock;
@@ -3456,10 +3458,10 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
     input wire  [31:0] gap;
     input wire  [7:0] rto_rounds;
     input wire  [3:0] rto_retries;
-    input wire  alg_we;
-    input wire  [9:0] alg_flow;
-    input wire  alg_create;
-    input wire  [1:0] alg;
+    input wire  alg_wr_we;
+    input wire  [9:0] alg_wr_flow;
+    input wire  alg_wr_create;
+    input wire  [1:0] alg_wr_alg;
     input wire  alg_probe;
     input wire  ft_we;
     input wire  [9:0] ft_flow;
@@ -3582,20 +3584,20 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
         pq_d = pq_q;
         pq_at_d = pq_at_q;
         probes_d = probes_q;
-        // hpcc_nic_core_timer.rs:120: ---- The flow's bits: created, timer events (the algorithm's bit 1), probe mode.
-        algs_write_enable = alg_we;
-        algs_write_address = alg_flow;
+        // hpcc_nic_core_timer.rs:115: ---- The flow's bits: created, timer events (the algorithm's bit 1), probe mode.
+        algs_write_enable = alg_wr_we;
+        algs_write_address = alg_wr_flow;
         algs_write_data = 32'h0;
-        if (alg_create) begin
-            algs_write_data = ((32'h1) & 3'h7) | ({2'd0, alg[1+:1]} << 1);
-            if ((alg == ALG_HPCC) & alg_probe) begin
+        if (alg_wr_create) begin
+            algs_write_data = ((32'h1) & 3'h7) | ({2'd0, alg_wr_alg[1+:1]} << 1);
+            if ((alg_wr_alg == ALG_HPCC) & alg_probe) begin
                 algs_write_data = ((32'h1) & 3'h7) | (((32'h1) & 3'h7) << 2);
             end
         end
         rv_write_enable = ft_we;
         rv_write_address = ft_flow;
         rv_write_data = {24'd0, ft_out} | ({1'd0, ft_una} << 1);
-        // hpcc_nic_core_timer.rs:133: ---- The visit: the RAMs read the flow the scan is at.
+        // hpcc_nic_core_timer.rs:128: ---- The visit: the RAMs read the flow the scan is at.
         algs_read_address = at_q;
         rv_read_address = at_q;
         rto_read_address = at_q;
@@ -3631,7 +3633,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
                 end
             end
         end
-        // hpcc_nic_core_timer.rs:165: ---- Probe requests.
+        // hpcc_nic_core_timer.rs:160: ---- Probe requests.
         if (pq_q & pq_take) begin
             pq_d = 1'b0;
         end
@@ -3640,7 +3642,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_we,alg_flo
             pq_at_d = {6'd0, at_q};
             probes_d = probes_q + 32'h1;
         end
-        // hpcc_nic_core_timer.rs:174: ---- Retransmission timeout.
+        // hpcc_nic_core_timer.rs:169: ---- Retransmission timeout.
         if (rq_q & rq_take) begin
             rq_d = 1'b0;
         end

@@ -361,6 +361,8 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("CC algorithms (the cc_event word's alg; sim, cc_codes)", CC_EVENT.alg.width, crate::cc_codes::ALGORITHMS),
     ("LDCP engine event kinds (sim, cc_codes)", LDCP_EVENT.kind.width, crate::cc_codes::LDCP_KINDS),
     ("DCQCN engine event kinds (sim, cc_codes)", DCQCN_EVENT.kind.width, crate::cc_codes::DCQCN_KINDS),
+    ("DCQCN decay step widths and bit offsets", 6, crate::cc_dcqcn_decay::DECAY_OFFSETS),
+    ("DCQCN decay step shifts", 6, crate::cc_dcqcn_decay::DECAY_SHIFTS),
     ("Rx stream fault drop codes (sim)", crate::rx_pipe::CODE_BITS, crate::rx_pipe::FAULTS),
     ("Rx frame limit in whole beats (sim)", crate::rx_pipe::BEAT_INDEX_BITS, crate::rx_pipe::FRAME_LIMITS),
     ("Tx control word ops (sim)", TX_CREATE.op.width, crate::tx_ctx::TX_OPS),
@@ -376,6 +378,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Register word addresses (csr.rs)", crate::hpcc_nic_core::AXIL_ADDR_BITS, crate::hpcc_nic_core::REG_ADDRS),
     ("Register word ranges (csr.rs)", crate::hpcc_nic_core::AXIL_ADDR_BITS, crate::hpcc_nic_core::REG_RANGES),
     ("Register values (csr.rs)", 32, crate::hpcc_nic_core::REG_VALUES),
+    ("Register fields (csr.rs)", 5, crate::hpcc_nic_core::REG_FIELDS),
 ];
 
 /// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`

@@ -131,6 +131,21 @@ fn instantiated<'a>(text: &'a str, defined: &BTreeSet<&str>) -> Vec<&'a str> {
     v
 }
 
+/// The name of a body first used as an element of a block array: rust-hdl names element i
+/// of field `decay` `<parent>_decay_<i>` (and what it holds `<parent>_decay_<i>_mul`), but the
+/// elements share one body, so it is named after the array: `<parent>_decay`. A name that is
+/// not an element's, or whose array name rust-hdl gave another module or another body has,
+/// stays.
+fn array_name(name: &str, taken: &BTreeSet<String>, home: &BTreeMap<usize, (usize, String)>) -> String {
+    let parts: Vec<&str> = name.split('_').filter(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit())).collect();
+    let joined = parts.join("_");
+    if joined == name || taken.contains(&joined) || home.values().any(|(_, n)| *n == joined) {
+        name.to_string()
+    } else {
+        joined
+    }
+}
+
 /// Stands for a module's own name in its key text.
 const SELF: char = '\u{1}';
 /// `REF n END` stands for the name of the module whose key is n.
@@ -252,6 +267,8 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
             )));
         }
     }
+    // Every name rust-hdl gave a module: an array's name may not take one of them.
+    let taken: BTreeSet<String> = mods.iter().map(|m| m.name.clone()).collect();
     let cells_file = files.len();
     let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
     let mut order: Vec<Vec<usize>> = vec![Vec::new(); files.len() + 1]; // keys per file, in order
@@ -274,7 +291,8 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
                     home.insert(k, (cells_file, name));
                     order[cells_file].push(k);
                 } else {
-                    home.insert(k, (fi, mods[ci].name.clone()));
+                    let name = array_name(&mods[ci].name, &taken, &home);
+                    home.insert(k, (fi, name));
                     order[fi].push(k);
                     stack.push(ci);
                 }
@@ -373,5 +391,17 @@ mod tests {
         let map: BTreeMap<&str, String> = [("m", "n".to_string())].into_iter().collect();
         let text = "module m(a);\n    // from m.rs: m\n    m x(a); // m\nendmodule // m\n";
         assert_eq!(rename(text, &map), "module n(a);\n    // from m.rs: m\n    n x(a); // m\nendmodule // n\n");
+    }
+
+    #[test]
+    fn an_array_element_is_named_after_its_array_unless_that_name_is_taken() {
+        let taken: BTreeSet<String> = ["cc_dcqcn_decay_15", "x_hop_0", "x_hop"].iter().map(|s| s.to_string()).collect();
+        let mut home = BTreeMap::new();
+        assert_eq!(array_name("cc_dcqcn_decay_15", &taken, &home), "cc_dcqcn_decay");
+        assert_eq!(array_name("cc_dcqcn_decay_15_mul", &taken, &home), "cc_dcqcn_decay_mul");
+        assert_eq!(array_name("mul_pipe_a7_b6", &taken, &home), "mul_pipe_a7_b6");
+        assert_eq!(array_name("x_hop_0", &taken, &home), "x_hop_0"); // rust-hdl named a module x_hop
+        home.insert(0, (0, "cc_dcqcn_decay".to_string()));
+        assert_eq!(array_name("cc_dcqcn_decay_15", &taken, &home), "cc_dcqcn_decay_15"); // another body has it
     }
 }

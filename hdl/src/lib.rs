@@ -54,7 +54,7 @@ pub mod export_source;
 pub mod layout;
 
 pub use prim::{byte_mask, byte_swap, delay_line, dist_ram, div_pipe, mul_pipe, ones_sum, ram_fwd, icrc_pipe, result_fifo, roce_op};
-pub use cc::{cc_codes, cc_module, cc_module_route, cc_hpcc, cc_ldcp, cc_dcqcn, cc_hop_util, cc_intake, flow_park};
+pub use cc::{cc_codes, cc_module, cc_module_route, cc_hpcc, cc_ldcp, cc_dcqcn, cc_dcqcn_decay, cc_hop_util, cc_intake, flow_park};
 pub use sched::{flow_sched};
 pub use tx::{tx_ctx, tx_ctx_ack, read_split, tx_pipe};
 pub use rx::{rx_pipe, rx_pipe_decode, rx_pipe_judge, rx_pipe_udp_sum, rx_ctx, rx_ctx_ctrl, rx_ctx_rules, rx_ctx_rules_calc, rx_ctx_words, rx_dma};

@@ -22,7 +22,8 @@
 //! 6..9         timer increase: Rt = clamp(Rt + step), Rc = clamp((Rt + Rc) >> 1)  (4 cycles)
 //! 10..13       byte-counter increase, the same                                      (4 cycles)
 //! 14           Rt = Rc on a cut; context waits in a delay line for alpha
-//! 23..54       alpha x decay[i] >> 24 for each set bit i of n: 16 mul_pipes of 2 cycles
+//! 23..54       alpha x decay[i] >> 24 for each set bit i of n: 16 cc_dcqcn_decay steps,
+//!              a mul_pipe of 2 cycles each
 //! 55           alpha (0 when n >= 2^16); cut = Rc x alpha >> 25 enters a mul_pipe
 //! 56..57       alpha >> g, alpha - (alpha >> g); Rc - cut
 //! 58           alpha + (1 >> g), clamp(Rc - cut); the state after the event
@@ -34,6 +35,7 @@ use crate::cc_codes::*;
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
+use crate::cc_dcqcn_decay::{CcDcqcnDecay, DECAY_BITS, DECAY_STEPS};
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
 use crate::layout::{DcqcnEventFields, DcqcnResultFields, DcqcnStateFields};
@@ -222,38 +224,8 @@ pub struct CcDcqcn<const F: usize> {
     ram: RAM<Bits<492>, F>,
     intake: CcIntake<F, WRITE_CYCLE>,
     div: DivPipe<32, 32, 17, 25>,
-    dm0: MulPipe<25, 24, 49, 2, 42>,
-    al0: Signal<Local, Bits<25>>,
-    dm1: MulPipe<25, 24, 49, 2, 42>,
-    al1: Signal<Local, Bits<25>>,
-    dm2: MulPipe<25, 24, 49, 2, 42>,
-    al2: Signal<Local, Bits<25>>,
-    dm3: MulPipe<25, 24, 49, 2, 42>,
-    al3: Signal<Local, Bits<25>>,
-    dm4: MulPipe<25, 24, 49, 2, 42>,
-    al4: Signal<Local, Bits<25>>,
-    dm5: MulPipe<25, 24, 49, 2, 42>,
-    al5: Signal<Local, Bits<25>>,
-    dm6: MulPipe<25, 24, 49, 2, 42>,
-    al6: Signal<Local, Bits<25>>,
-    dm7: MulPipe<25, 24, 49, 2, 42>,
-    al7: Signal<Local, Bits<25>>,
-    dm8: MulPipe<25, 24, 49, 2, 42>,
-    al8: Signal<Local, Bits<25>>,
-    dm9: MulPipe<25, 24, 49, 2, 42>,
-    al9: Signal<Local, Bits<25>>,
-    dm10: MulPipe<25, 24, 49, 2, 42>,
-    al10: Signal<Local, Bits<25>>,
-    dm11: MulPipe<25, 24, 49, 2, 42>,
-    al11: Signal<Local, Bits<25>>,
-    dm12: MulPipe<25, 24, 49, 2, 42>,
-    al12: Signal<Local, Bits<25>>,
-    dm13: MulPipe<25, 24, 49, 2, 42>,
-    al13: Signal<Local, Bits<25>>,
-    dm14: MulPipe<25, 24, 49, 2, 42>,
-    al14: Signal<Local, Bits<25>>,
-    dm15: MulPipe<25, 24, 49, 2, 42>,
-    al15: Signal<Local, Bits<25>>,
+    /// The alpha decay chain (stages 23..55): one step per bit of n.
+    decay: [CcDcqcnDecay; DECAY_STEPS],
     inc1: DcqcnIncrease,
     inc2: DcqcnIncrease,
     cut_mul: MulPipe<40, 25, 65, 2, 40>,
@@ -352,6 +324,7 @@ pub struct CcDcqcn<const F: usize> {
     rc2: Signal<Local, Bits<40>>,
     rt3: Signal<Local, Bits<40>>,
     cut14: Signal<Local, bool>,
+    alpha_valid: Signal<Local, bool>,
     alpha_dec: Signal<Local, Bits<25>>,
     cut58: Signal<Local, bool>,
     alpha_f: Signal<Local, Bits<25>>,
@@ -373,10 +346,10 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             q58_alpha, q58_au, q58_rcsub, q58_rct, q59_v, q59_state, q59_fk, onesh, out_valid,
             out_data
         );
-        clock!(
-            self, clock, results, intake, div, dm0, dm1, dm2, dm3, dm4, dm5, dm6, dm7, dm8, dm9, dm10,
-            dm11, dm12, dm13, dm14, dm15, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d
-        );
+        clock!(self, clock, results, intake, div, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d);
+        for i in 0..DECAY_STEPS {
+            self.decay[i].clock.next = self.clock.val();
+        }
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.intake.reset.next = self.reset.val();
@@ -651,175 +624,32 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             | (bit_cast::<486, 40>(self.rt3.val()) << 40)
             | bit_cast::<486, 40>(self.rc2.val());
 
-        // ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n (the tags carry n in
-        // [16:0] and alpha in [41:17]).
-        self.al0.next = self.div.out_tag.val();
-        self.dm0.in_valid.next = self.div.out_valid.val();
-        self.dm0.in_tag.next = bit_cast::<42, 17>(self.div.out_quo.val())
-            | (bit_cast::<42, 25>(self.al0.val()) << 17);
-        self.dm0.in_a.next = self.al0.val();
-        self.dm0.in_b.next = self.cfg_decay.val().get_bits::<24>(0);
-        self.dm0.reset.next = self.reset.val();
-        self.al1.next = self.dm0.out_tag.val().get_bits::<25>(17);
-        if self.dm0.out_tag.val().get_bit(0) {
-            self.al1.next = self.dm0.out_prod.val().get_bits::<25>(24);
+        // ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
+        // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
+        self.decay[0].in_valid.next = self.div.out_valid.val();
+        self.decay[0].in_n.next = self.div.out_quo.val();
+        self.decay[0].in_alpha.next = self.div.out_tag.val();
+        for i in 1..DECAY_STEPS {
+            self.decay[i].in_valid.next = self.decay[i - 1].out_valid.val();
+            self.decay[i].in_n.next = self.decay[i - 1].out_n.val();
+            self.decay[i].in_alpha.next = self.decay[i - 1].out_alpha.val();
         }
-        self.dm1.in_valid.next = self.dm0.out_valid.val();
-        self.dm1.in_tag.next = bit_cast::<42, 17>(self.dm0.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al1.val()) << 17);
-        self.dm1.in_a.next = self.al1.val();
-        self.dm1.in_b.next = self.cfg_decay.val().get_bits::<24>(24);
-        self.dm1.reset.next = self.reset.val();
-        self.al2.next = self.dm1.out_tag.val().get_bits::<25>(17);
-        if self.dm1.out_tag.val().get_bit(1) {
-            self.al2.next = self.dm1.out_prod.val().get_bits::<25>(24);
+        for i in 0..DECAY_STEPS {
+            self.decay[i].reset.next = self.reset.val();
+            self.decay[i].in_decay.next = self.cfg_decay.val().get_bits::<DECAY_BITS>(DECAY_BITS * i);
         }
-        self.dm2.in_valid.next = self.dm1.out_valid.val();
-        self.dm2.in_tag.next = bit_cast::<42, 17>(self.dm1.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al2.val()) << 17);
-        self.dm2.in_a.next = self.al2.val();
-        self.dm2.in_b.next = self.cfg_decay.val().get_bits::<24>(48);
-        self.dm2.reset.next = self.reset.val();
-        self.al3.next = self.dm2.out_tag.val().get_bits::<25>(17);
-        if self.dm2.out_tag.val().get_bit(2) {
-            self.al3.next = self.dm2.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm3.in_valid.next = self.dm2.out_valid.val();
-        self.dm3.in_tag.next = bit_cast::<42, 17>(self.dm2.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al3.val()) << 17);
-        self.dm3.in_a.next = self.al3.val();
-        self.dm3.in_b.next = self.cfg_decay.val().get_bits::<24>(72);
-        self.dm3.reset.next = self.reset.val();
-        self.al4.next = self.dm3.out_tag.val().get_bits::<25>(17);
-        if self.dm3.out_tag.val().get_bit(3) {
-            self.al4.next = self.dm3.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm4.in_valid.next = self.dm3.out_valid.val();
-        self.dm4.in_tag.next = bit_cast::<42, 17>(self.dm3.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al4.val()) << 17);
-        self.dm4.in_a.next = self.al4.val();
-        self.dm4.in_b.next = self.cfg_decay.val().get_bits::<24>(96);
-        self.dm4.reset.next = self.reset.val();
-        self.al5.next = self.dm4.out_tag.val().get_bits::<25>(17);
-        if self.dm4.out_tag.val().get_bit(4) {
-            self.al5.next = self.dm4.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm5.in_valid.next = self.dm4.out_valid.val();
-        self.dm5.in_tag.next = bit_cast::<42, 17>(self.dm4.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al5.val()) << 17);
-        self.dm5.in_a.next = self.al5.val();
-        self.dm5.in_b.next = self.cfg_decay.val().get_bits::<24>(120);
-        self.dm5.reset.next = self.reset.val();
-        self.al6.next = self.dm5.out_tag.val().get_bits::<25>(17);
-        if self.dm5.out_tag.val().get_bit(5) {
-            self.al6.next = self.dm5.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm6.in_valid.next = self.dm5.out_valid.val();
-        self.dm6.in_tag.next = bit_cast::<42, 17>(self.dm5.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al6.val()) << 17);
-        self.dm6.in_a.next = self.al6.val();
-        self.dm6.in_b.next = self.cfg_decay.val().get_bits::<24>(144);
-        self.dm6.reset.next = self.reset.val();
-        self.al7.next = self.dm6.out_tag.val().get_bits::<25>(17);
-        if self.dm6.out_tag.val().get_bit(6) {
-            self.al7.next = self.dm6.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm7.in_valid.next = self.dm6.out_valid.val();
-        self.dm7.in_tag.next = bit_cast::<42, 17>(self.dm6.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al7.val()) << 17);
-        self.dm7.in_a.next = self.al7.val();
-        self.dm7.in_b.next = self.cfg_decay.val().get_bits::<24>(168);
-        self.dm7.reset.next = self.reset.val();
-        self.al8.next = self.dm7.out_tag.val().get_bits::<25>(17);
-        if self.dm7.out_tag.val().get_bit(7) {
-            self.al8.next = self.dm7.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm8.in_valid.next = self.dm7.out_valid.val();
-        self.dm8.in_tag.next = bit_cast::<42, 17>(self.dm7.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al8.val()) << 17);
-        self.dm8.in_a.next = self.al8.val();
-        self.dm8.in_b.next = self.cfg_decay.val().get_bits::<24>(192);
-        self.dm8.reset.next = self.reset.val();
-        self.al9.next = self.dm8.out_tag.val().get_bits::<25>(17);
-        if self.dm8.out_tag.val().get_bit(8) {
-            self.al9.next = self.dm8.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm9.in_valid.next = self.dm8.out_valid.val();
-        self.dm9.in_tag.next = bit_cast::<42, 17>(self.dm8.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al9.val()) << 17);
-        self.dm9.in_a.next = self.al9.val();
-        self.dm9.in_b.next = self.cfg_decay.val().get_bits::<24>(216);
-        self.dm9.reset.next = self.reset.val();
-        self.al10.next = self.dm9.out_tag.val().get_bits::<25>(17);
-        if self.dm9.out_tag.val().get_bit(9) {
-            self.al10.next = self.dm9.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm10.in_valid.next = self.dm9.out_valid.val();
-        self.dm10.in_tag.next = bit_cast::<42, 17>(self.dm9.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al10.val()) << 17);
-        self.dm10.in_a.next = self.al10.val();
-        self.dm10.in_b.next = self.cfg_decay.val().get_bits::<24>(240);
-        self.dm10.reset.next = self.reset.val();
-        self.al11.next = self.dm10.out_tag.val().get_bits::<25>(17);
-        if self.dm10.out_tag.val().get_bit(10) {
-            self.al11.next = self.dm10.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm11.in_valid.next = self.dm10.out_valid.val();
-        self.dm11.in_tag.next = bit_cast::<42, 17>(self.dm10.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al11.val()) << 17);
-        self.dm11.in_a.next = self.al11.val();
-        self.dm11.in_b.next = self.cfg_decay.val().get_bits::<24>(264);
-        self.dm11.reset.next = self.reset.val();
-        self.al12.next = self.dm11.out_tag.val().get_bits::<25>(17);
-        if self.dm11.out_tag.val().get_bit(11) {
-            self.al12.next = self.dm11.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm12.in_valid.next = self.dm11.out_valid.val();
-        self.dm12.in_tag.next = bit_cast::<42, 17>(self.dm11.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al12.val()) << 17);
-        self.dm12.in_a.next = self.al12.val();
-        self.dm12.in_b.next = self.cfg_decay.val().get_bits::<24>(288);
-        self.dm12.reset.next = self.reset.val();
-        self.al13.next = self.dm12.out_tag.val().get_bits::<25>(17);
-        if self.dm12.out_tag.val().get_bit(12) {
-            self.al13.next = self.dm12.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm13.in_valid.next = self.dm12.out_valid.val();
-        self.dm13.in_tag.next = bit_cast::<42, 17>(self.dm12.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al13.val()) << 17);
-        self.dm13.in_a.next = self.al13.val();
-        self.dm13.in_b.next = self.cfg_decay.val().get_bits::<24>(312);
-        self.dm13.reset.next = self.reset.val();
-        self.al14.next = self.dm13.out_tag.val().get_bits::<25>(17);
-        if self.dm13.out_tag.val().get_bit(13) {
-            self.al14.next = self.dm13.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm14.in_valid.next = self.dm13.out_valid.val();
-        self.dm14.in_tag.next = bit_cast::<42, 17>(self.dm13.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al14.val()) << 17);
-        self.dm14.in_a.next = self.al14.val();
-        self.dm14.in_b.next = self.cfg_decay.val().get_bits::<24>(336);
-        self.dm14.reset.next = self.reset.val();
-        self.al15.next = self.dm14.out_tag.val().get_bits::<25>(17);
-        if self.dm14.out_tag.val().get_bit(14) {
-            self.al15.next = self.dm14.out_prod.val().get_bits::<25>(24);
-        }
-        self.dm15.in_valid.next = self.dm14.out_valid.val();
-        self.dm15.in_tag.next = bit_cast::<42, 17>(self.dm14.out_tag.val().get_bits::<17>(0))
-            | (bit_cast::<42, 25>(self.al15.val()) << 17);
-        self.dm15.in_a.next = self.al15.val();
-        self.dm15.in_b.next = self.cfg_decay.val().get_bits::<24>(360);
-        self.dm15.reset.next = self.reset.val();
-        self.alpha_dec.next = self.dm15.out_tag.val().get_bits::<25>(17);
-        if self.dm15.out_tag.val().get_bit(15) {
-            self.alpha_dec.next = self.dm15.out_prod.val().get_bits::<25>(24);
-        }
-        if self.dm15.out_tag.val().get_bit(16) {
-            self.alpha_dec.next = 0.into();
+        // The last step's output (a loop of one: rust-hdl evaluates an array index only from
+        // loop variables). n >= 2^16 (its bit 16, bit 0 after the chain) decays alpha to 0.
+        for last in (DECAY_STEPS - 1)..DECAY_STEPS {
+            self.alpha_valid.next = self.decay[last].out_valid.val();
+            self.alpha_dec.next = self.decay[last].out_alpha.val();
+            if self.decay[last].out_n.val().get_bit(0) {
+                self.alpha_dec.next = 0.into();
+            }
         }
 
         // ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
-        self.cut_mul.in_valid.next = self.dm15.out_valid.val();
+        self.cut_mul.in_valid.next = self.alpha_valid.val();
         self.cut_mul.in_a.next = self.dl_b.out_data.val().get_bits::<40>(0);
         self.cut_mul.in_b.next = self.alpha_dec.val();
         self.cut_mul.in_tag.next = self.dl_b.out_data.val().get_bits::<40>(0);

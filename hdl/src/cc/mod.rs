@@ -7,6 +7,7 @@ pub mod cc_module_route;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
 pub mod cc_dcqcn;
+pub mod cc_dcqcn_decay;
 pub mod cc_hop_util;
 pub mod cc_intake;
 pub mod flow_park;

@@ -118,6 +118,15 @@ codes! {
 }
 
 codes! {
+    /// Register fields (csr.rs): shifts.
+    REG_FIELDS;
+    STATUS_ERR_AT = csr::STATUS_ERR_SHIFT,
+}
+
+// STATUS: busy is bit 0, the error field as wide as `ERR_BITS`.
+const _: () = assert!(csr::STATUS_BUSY == 1 && csr::STATUS_ERR_MASK == (1 << ERR_BITS) - 1);
+
+codes! {
     /// Sequencer states (`state`).
     SEQ_STATES;
     /// Waiting for a command.
@@ -172,6 +181,21 @@ const _: () = assert!(
         && CMD_CREATE == RX_OP_CREATE && CMD_REMOVE == RX_OP_REMOVE && CMD_POST == RX_OP_READ
         && CMD_RTO > CMD_PROBE && CMD_RTO_FAIL > CMD_PROBE
 );
+
+/// A flow's algorithm, written into a block's per-flow RAM by the sequencer (create, remove,
+/// a failed flow's remove): the same port group on the timer scan, the tx-byte events and the
+/// Rx-HPCC feedback unit.
+#[derive(LogicInterface, Default)]
+pub struct AlgWrite<const F: usize> {
+    /// Write flow `flow`'s entry this cycle.
+    pub we: Signal<In, bool>,
+    /// The flow.
+    pub flow: Signal<In, Bits<F>>,
+    /// A create (`alg` is the flow's); else a remove (the entry cleared).
+    pub create: Signal<In, bool>,
+    /// The created flow's algorithm (`ALG_*`).
+    pub alg: Signal<In, Bits<2>>,
+}
 
 /// The NIC core for `2^F` flows; `B`: rx_dma's log2 beats per bank.
 #[derive(LogicBlock)]
@@ -372,6 +396,8 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     tx_word: Signal<Local, Bits<512>>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
+    /// The sequencer's algorithm write is a create's.
+    alg_create: Signal<Local, bool>,
 }
 
 impl<const F: usize, const B: usize> HpccNicCore<F, B> {
@@ -495,6 +521,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             wr_una: Default::default(),
             new_cpl: Default::default(),
             new_cpl_data: Default::default(),
+            alg_create: Default::default(),
         }
     }
 }
@@ -907,7 +934,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.seq.t1_valid.next = self.t1_valid.q.val();
         self.seq.sweep.next = self.sweep.q.val();
         self.seq.slot_full.next = self.m_valid.q.val();
-        self.seq.cpl_busy.next = self.cpl.full.val() | self.cpl.read_wait.val();
+        self.seq.cpl_busy.next = self.cpl.blocked.val();
         self.seq.rq_valid.next = self.timer.rq_valid.val();
         self.seq.rq_fail.next = self.timer.rq_fail.val();
         self.seq.rq_flow.next = self.timer.rq_flow.val();
@@ -938,7 +965,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // checks and writes an entry or offers a create event; the tracker holds them while a
         // completion waits, or a READ's completion waits for its payload.
         self.cmd_hold.next = self.seq.hold.val() | self.sweep.q.val();
-        self.hold.next = self.cmd_hold.val() | self.cpl.full.val() | self.cpl.read_wait.val() | self.feedback.busy.val();
+        self.hold.next = self.cmd_hold.val() | self.cpl.blocked.val() | self.feedback.busy.val();
         self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
         self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
         self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
@@ -1107,19 +1134,20 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
 
         // ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
-        self.timer.alg_we.next = self.seq.alg_we.val();
-        self.timer.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
-        self.timer.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
-        self.timer.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
+        self.timer.alg_wr.we.next = self.seq.alg_we.val();
+        self.timer.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.timer.alg_wr.create.next = self.alg_create.val();
+        self.timer.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
         self.timer.alg_probe.next = self.tx_word.val().get_value_tx_create_probe();
-        self.tx_bytes.alg_we.next = self.seq.alg_we.val();
-        self.tx_bytes.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
-        self.tx_bytes.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
-        self.tx_bytes.alg.next = self.args[22].q.val().get_bits::<2>(0);
-        self.feedback.alg_we.next = self.seq.alg_we.val();
-        self.feedback.alg_flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
-        self.feedback.alg_create.next = self.seq.cmd_op.val() == CMD_CREATE;
-        self.feedback.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.tx_bytes.alg_wr.we.next = self.seq.alg_we.val();
+        self.tx_bytes.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.tx_bytes.alg_wr.create.next = self.alg_create.val();
+        self.tx_bytes.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.feedback.alg_wr.we.next = self.seq.alg_we.val();
+        self.feedback.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
+        self.feedback.alg_wr.create.next = self.alg_create.val();
+        self.feedback.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
 
         // ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).

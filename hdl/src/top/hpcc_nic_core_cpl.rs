@@ -52,10 +52,10 @@ pub struct HpccNicCoreCpl {
     pub m_axis_cpl_tvalid: Signal<Out, bool>,
     /// The host takes it.
     pub m_axis_cpl_tready: Signal<In, bool>,
-    /// The head is full (the core holds its events: one more may arrive, into the skid).
-    pub full: Signal<Out, bool>,
-    /// A READ's completion waits for its payload (the core holds its events).
-    pub read_wait: Signal<Out, bool>,
+    /// The queue takes no completion now, so the core holds its events and the sequencer its
+    /// error completion: the head is full (one more may still arrive, into the skid), or a
+    /// READ's completion waits for its payload.
+    pub blocked: Signal<Out, bool>,
     head: DFF<bool>,
     head_data: DFF<Bits<64>>,
     skid: DFF<bool>,
@@ -142,8 +142,7 @@ impl Logic for HpccNicCoreCpl {
             self.skid.d.next = true;
             self.skid_data.d.next = self.push_data.val();
         }
-        self.full.next = self.head.q.val();
-        self.read_wait.next = self.rw_valid.q.val();
+        self.blocked.next = self.head.q.val() | self.rw_valid.q.val();
         if self.reset.val() {
             self.head.d.next = false;
             self.skid.d.next = false;

@@ -18,6 +18,7 @@
 
 use crate::cc_codes::ALG_RX_HPCC;
 use crate::layout::UpdateFields;
+use crate::hpcc_nic_core::AlgWrite;
 use rust_hdl::prelude::*;
 
 /// The feedback unit for `2^F` flows.
@@ -40,14 +41,8 @@ pub struct HpccNicCoreFeedback<const F: usize> {
     pub rate_mul: Signal<In, Bits<32>>,
     /// The line rate (`cfg_hpcc_line_q16`), the most R can be, read in F3.
     pub line: Signal<In, Bits<32>>,
-    /// Write the algorithm of flow `alg_flow` (create, remove).
-    pub alg_we: Signal<In, bool>,
-    /// The flow written.
-    pub alg_flow: Signal<In, Bits<F>>,
-    /// The write is a create (a remove clears the bit).
-    pub alg_create: Signal<In, bool>,
-    /// The created flow's algorithm (`ALG_*`).
-    pub alg: Signal<In, Bits<2>>,
+    /// The flow's algorithm, from the sequencer.
+    pub alg_wr: AlgWrite<F>,
     /// The core clears its per-flow tables after reset: this cycle, flow `sweep_addr`.
     pub sweep: Signal<In, bool>,
     /// The flow cleared.
@@ -153,10 +148,10 @@ impl<const F: usize> Logic for HpccNicCoreFeedback<F> {
         self.stat_applied.next = self.applied.q.val();
         self.stat_ignored.next = self.ignored.q.val();
         // ---- The Rx-HPCC bit: set by a create of an Rx-HPCC flow, cleared by anything else.
-        self.rxh.write_enable.next = self.alg_we.val();
-        self.rxh.write_address.next = self.alg_flow.val();
+        self.rxh.write_enable.next = self.alg_wr.we.val();
+        self.rxh.write_address.next = self.alg_wr.flow.val();
         self.rxh.write_data.next = 0.into();
-        if self.alg_create.val() & (self.alg.val() == ALG_RX_HPCC) {
+        if self.alg_wr.create.val() & (self.alg_wr.alg.val() == ALG_RX_HPCC) {
             self.rxh.write_data.next = 1.into();
         }
         if self.sweep.val() {

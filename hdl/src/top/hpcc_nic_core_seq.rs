@@ -24,7 +24,7 @@
 use crate::hpcc_nic_core::{
     CMD_CREATE, CMD_OP_BITS, CMD_POST, CMD_PROBE, CMD_REMOVE, CMD_RTO, CMD_RTO_FAIL, ERR_BITS, ERR_BUSY, ERR_CONFIG,
     ERR_EXISTS, ERR_FLOW, ERR_OP, ERR_OVERRUN, ERR_UNKNOWN, SEQ_BITS, SEQ_CC, SEQ_CHECK, SEQ_ENTRY, SEQ_IDLE, SEQ_PROBE,
-    SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX,
+    SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX, STATUS_ERR_AT,
 };
 use crate::hpcc_nic_core_seq_words::HpccNicCoreSeqWords;
 use crate::layout::{CoreFlowFields, TxPostNamed};
@@ -147,6 +147,8 @@ pub struct HpccNicCoreSeq<const F: usize> {
     rto_failed: DFF<Bits<32>>,
     /// The command decoded, its words.
     words: HpccNicCoreSeqWords,
+    /// A host command runs or waits (`STATUS` [0]).
+    host_busy: Signal<Local, bool>,
 }
 
 impl<const F: usize> Logic for HpccNicCoreSeq<F> {
@@ -375,10 +377,9 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
 
         // ---- Registers read by the host. A host command runs or waits; internal ones are not
         // shown.
-        self.status.next = bit_cast::<32, ERR_BITS>(self.err.q.val()) << 4;
-        if ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val() {
-            self.status.next = (bit_cast::<32, ERR_BITS>(self.err.q.val()) << 4) | 1;
-        }
+        self.host_busy.next = ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val();
+        self.status.next = (bit_cast::<32, ERR_BITS>(self.err.q.val()) << STATUS_ERR_AT)
+            | bit_cast::<32, 1>(self.host_busy.val().into());
         self.stat_cmd.next = self.cmd_word.q.val();
         self.stat_errors.next = self.cmd_errors.q.val();
         self.stat_timeouts.next = self.rto_count.q.val();

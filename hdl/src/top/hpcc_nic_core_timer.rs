@@ -15,6 +15,7 @@
 //! event once per 2^F x (`TIMER_GAP` + 1) cycles, plus waits.
 
 use crate::cc_codes::ALG_HPCC;
+use crate::hpcc_nic_core::AlgWrite;
 use rust_hdl::prelude::*;
 
 /// The timer scan over `2^F` flows.
@@ -31,14 +32,8 @@ pub struct HpccNicCoreTimer<const F: usize> {
     pub rto_rounds: Signal<In, Bits<8>>,
     /// `RTO_CFG` [11:8]: timeouts without an acknowledgement before the message fails.
     pub rto_retries: Signal<In, Bits<4>>,
-    /// Write the algorithm of flow `alg_flow` (create, remove, a failed flow's remove).
-    pub alg_we: Signal<In, bool>,
-    /// The flow written.
-    pub alg_flow: Signal<In, Bits<F>>,
-    /// The write is a create (a remove clears the flow's bits).
-    pub alg_create: Signal<In, bool>,
-    /// The created flow's algorithm (`ALG_*`).
-    pub alg: Signal<In, Bits<2>>,
+    /// The flow's algorithm, from the sequencer.
+    pub alg_wr: AlgWrite<F>,
     /// The created flow is in probe mode (the tx create word's `probe`).
     pub alg_probe: Signal<In, bool>,
     /// The core writes a flow's entry (an ACK or loss event, or a command).
@@ -118,12 +113,12 @@ impl<const F: usize> Logic for HpccNicCoreTimer<F> {
         self.rto.read_clock.next = self.clock.val();
         self.rto.write_clock.next = self.clock.val();
         // ---- The flow's bits: created, timer events (the algorithm's bit 1), probe mode.
-        self.algs.write_enable.next = self.alg_we.val();
-        self.algs.write_address.next = self.alg_flow.val();
+        self.algs.write_enable.next = self.alg_wr.we.val();
+        self.algs.write_address.next = self.alg_wr.flow.val();
         self.algs.write_data.next = 0.into();
-        if self.alg_create.val() {
-            self.algs.write_data.next = bits::<3>(1) | (bit_cast::<3, 1>(self.alg.val().get_bits::<1>(1)) << 1);
-            if (self.alg.val() == ALG_HPCC) & self.alg_probe.val() {
+        if self.alg_wr.create.val() {
+            self.algs.write_data.next = bits::<3>(1) | (bit_cast::<3, 1>(self.alg_wr.alg.val().get_bits::<1>(1)) << 1);
+            if (self.alg_wr.alg.val() == ALG_HPCC) & self.alg_probe.val() {
                 self.algs.write_data.next = bits::<3>(1) | (bits::<3>(1) << 2);
             }
         }

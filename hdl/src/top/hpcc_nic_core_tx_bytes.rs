@@ -13,6 +13,7 @@
 //! ```
 
 use crate::cc_codes::ALG_DCQCN;
+use crate::hpcc_nic_core::AlgWrite;
 use rust_hdl::prelude::*;
 
 /// The tx-byte counters of `2^F` flows.
@@ -31,14 +32,8 @@ pub struct HpccNicCoreTxBytes<const F: usize> {
     pub rd_len: Signal<In, Bits<14>>,
     /// Bytes per event (`TX_EVENT_BYTES`; 0: no events).
     pub thr: Signal<In, Bits<32>>,
-    /// Write the algorithm of flow `alg_flow` (create, remove).
-    pub alg_we: Signal<In, bool>,
-    /// The flow written.
-    pub alg_flow: Signal<In, Bits<F>>,
-    /// The write is a create (a remove clears the bit).
-    pub alg_create: Signal<In, bool>,
-    /// The created flow's algorithm (`ALG_*`).
-    pub alg: Signal<In, Bits<2>>,
+    /// The flow's algorithm, from the sequencer.
+    pub alg_wr: AlgWrite<F>,
     /// The core clears its per-flow tables after reset: this cycle, flow `sweep_addr`.
     pub sweep: Signal<In, bool>,
     /// The flow cleared.
@@ -119,10 +114,10 @@ impl<const F: usize> Logic for HpccNicCoreTxBytes<F> {
         self.ev_bytes.next = self.ev_b.q.val();
         self.stat_events.next = self.count.q.val();
         // ---- The DCQCN bit: set by a create of a DCQCN flow, cleared by anything else.
-        self.dcq.write_enable.next = self.alg_we.val();
-        self.dcq.write_address.next = self.alg_flow.val();
+        self.dcq.write_enable.next = self.alg_wr.we.val();
+        self.dcq.write_address.next = self.alg_wr.flow.val();
         self.dcq.write_data.next = 0.into();
-        if self.alg_create.val() & (self.alg.val() == ALG_DCQCN) {
+        if self.alg_wr.create.val() & (self.alg_wr.alg.val() == ALG_DCQCN) {
             self.dcq.write_data.next = 1.into();
         }
         if self.sweep.val() {

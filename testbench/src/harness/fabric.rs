@@ -131,8 +131,8 @@ impl Fabric {
         self.settle(k);
         for _ in 0..1000 {
             let s = self.read(k, csr::STATUS);
-            if s & 1 == 0 {
-                return s >> 4 & 15;
+            if s & csr::STATUS_BUSY == 0 {
+                return csr::status_err(s);
             }
         }
         panic!("core {k}: command still running");

@@ -331,8 +331,8 @@ pub fn status_when_done(p: &mut CorePair, w: Which) -> u32 {
         core(p, w).read(csr::STATUS);
         let r = settle(p, w, 10_000);
         let s = r.last().unwrap().1;
-        if s & 1 == 0 {
-            return s >> 4 & 15;
+        if s & csr::STATUS_BUSY == 0 {
+            return csr::status_err(s);
         }
     }
     panic!("core {w:?}: command still running after 1000 polls");

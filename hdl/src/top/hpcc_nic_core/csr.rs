@@ -8,8 +8,20 @@
 pub const ID: u32 = 0x000;
 /// The value of `ID`.
 pub const ID_VALUE: u32 = 0x4850_4343;
-/// [0] a command is running; [7:4] the last command's error (`ERR_*`, 0 none).
+/// [0] a command is running (`STATUS_BUSY`); [7:4] the last command's error (`ERR_*`, 0
+/// none; `status_err`).
 pub const STATUS: u32 = 0x001;
+/// `STATUS` bit: a host command runs or waits.
+pub const STATUS_BUSY: u32 = 1;
+/// `STATUS`: the error field's lowest bit.
+pub const STATUS_ERR_SHIFT: u32 = 4;
+/// `STATUS`: the error field, shifted down.
+pub const STATUS_ERR_MASK: u32 = 0xF;
+
+/// The error code (`ERR_*`) of a `STATUS` value.
+pub fn status_err(status: u32) -> u32 {
+    status >> STATUS_ERR_SHIFT & STATUS_ERR_MASK
+}
 /// Writing runs a command: [2:0] op (`OP_*`), [31:16] flow. Reads the last command written.
 pub const CMD: u32 = 0x002;
 /// Commands refused (wraps).
