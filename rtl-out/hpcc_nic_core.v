@@ -6,7 +6,7 @@
 `default_nettype none
 
 module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
-    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:202
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:203
 
     // Module arguments
     input wire  clock;
@@ -68,63 +68,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
-
-    // Register word addresses (csr.rs)
-    localparam [11:0] REG_ID = 12'h000;
-    localparam [11:0] REG_STATUS = 12'h001;
-    localparam [11:0] REG_CMD = 12'h002;
-    localparam [11:0] REG_CMD_ERRORS = 12'h003;
-    localparam [11:0] REG_NS_PER_CYCLE_Q16 = 12'h004;
-    localparam [11:0] REG_SCHED_CFG = 12'h005;
-    localparam [11:0] REG_NOW_NS_LO = 12'h006;
-    localparam [11:0] REG_NOW_NS_HI = 12'h007;
-    localparam [11:0] REG_COMPLETIONS = 12'h008;
-    localparam [11:0] REG_FEEDBACK_IN = 12'h009;
-    localparam [11:0] REG_STAT_SEL = 12'h00a;
-    localparam [11:0] REG_STAT_RX_PIPE = 12'h00b;
-    localparam [11:0] REG_STAT_RX_CTX = 12'h00c;
-    localparam [11:0] REG_STAT_TX_DROP = 12'h00d;
-    localparam [11:0] REG_STAT_TX_RECV_DROP = 12'h00e;
-    localparam [11:0] REG_STAT_TX_NAK_IGNORED = 12'h00f;
-    localparam [11:0] REG_STAT_TX_CTRL_BAD = 12'h010;
-    localparam [11:0] REG_STAT_TX_LEN_ERR = 12'h011;
-    localparam [11:0] REG_STAT_RX_WRITTEN = 12'h012;
-    localparam [11:0] REG_STAT_RX_DISCARDED = 12'h013;
-    localparam [11:0] REG_STAT_RX_SHORT = 12'h014;
-    localparam [11:0] REG_STAT_CC_BAD_FLOW = 12'h015;
-    localparam [11:0] REG_STAT_CC_UNUSED = 12'h016;
-    localparam [11:0] REG_TIMER_GAP = 12'h017;
-    localparam [11:0] REG_TIMER_EVENTS = 12'h018;
-    localparam [11:0] REG_RTO_CFG = 12'h019;
-    localparam [11:0] REG_RTO_TIMEOUTS = 12'h01a;
-    localparam [11:0] REG_RTO_FAILED = 12'h01b;
-    localparam [11:0] REG_CNP_INTERVAL_NS = 12'h01c;
-    localparam [11:0] REG_STAT_CNPS = 12'h01d;
-    localparam [11:0] REG_TX_EVENT_BYTES = 12'h01e;
-    localparam [11:0] REG_TX_EVENTS = 12'h01f;
-    localparam [11:0] REG_FB_ACKS = 12'h038;
-    localparam [11:0] REG_FB_APPLIED = 12'h039;
-    localparam [11:0] REG_FB_IGNORED = 12'h03a;
-    localparam [11:0] REG_EVENT_MERGE = 12'h03b;
-    localparam [11:0] REG_MERGED = 12'h03c;
-    localparam [11:0] REG_EVENT_STALLS = 12'h03d;
-    localparam [11:0] REG_PROBES = 12'h03e;
-
-    // Register word ranges (csr.rs)
-    localparam [11:0] REG_ARGS_FIRST = 12'h020;
-    localparam [11:0] REG_ARGS_END = 12'h038;
-    localparam [11:0] REG_CC_FIRST = 12'h040;
-    localparam [11:0] REG_CC_END = 12'h081;
-
-    // Register values (csr.rs)
-    localparam [31:0] REG_ID_VALUE = 32'h48504343;
-    localparam [31:0] RESET_NS_PER_CYCLE = 32'h00040000;
-    localparam [31:0] RESET_SCHED_CFG = 32'h0010000c;
-    localparam [31:0] RESET_TIMER_GAP = 32'h0000000c;
-    localparam [31:0] RESET_RTO_CFG = 32'h00000710;
-    localparam [31:0] RESET_CNP_INTERVAL = 32'h0000c350;
-    localparam [31:0] RESET_TX_EVENT_BYTES = 32'h00004000;
-    localparam [31:0] RESET_EVENT_MERGE = 32'h00000001;
 
     // Stub signals
     reg  axil_reset;
@@ -292,198 +235,97 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_payloads;
     wire  [31:0] dp_stat_cnps;
     wire  [31:0] dp_stat_fb_acks;
-    reg  [31:0] ns_q16_d;
-    reg  [31:0] ns_q16_q = 32'h0;
-    reg  [31:0] sched_cfg_d;
-    reg  [31:0] sched_cfg_q = 32'h0;
-    reg  [31:0] stat_sel_d;
-    reg  [31:0] stat_sel_q = 32'h0;
-    reg  [31:0] args_0_d;
-    reg  [31:0] args_0_q = 32'h0;
-    reg  [31:0] args_1_d;
-    reg  [31:0] args_1_q = 32'h0;
-    reg  [31:0] args_2_d;
-    reg  [31:0] args_2_q = 32'h0;
-    reg  [31:0] args_3_d;
-    reg  [31:0] args_3_q = 32'h0;
-    reg  [31:0] args_4_d;
-    reg  [31:0] args_4_q = 32'h0;
-    reg  [31:0] args_5_d;
-    reg  [31:0] args_5_q = 32'h0;
-    reg  [31:0] args_6_d;
-    reg  [31:0] args_6_q = 32'h0;
-    reg  [31:0] args_7_d;
-    reg  [31:0] args_7_q = 32'h0;
-    reg  [31:0] args_8_d;
-    reg  [31:0] args_8_q = 32'h0;
-    reg  [31:0] args_9_d;
-    reg  [31:0] args_9_q = 32'h0;
-    reg  [31:0] args_10_d;
-    reg  [31:0] args_10_q = 32'h0;
-    reg  [31:0] args_11_d;
-    reg  [31:0] args_11_q = 32'h0;
-    reg  [31:0] args_12_d;
-    reg  [31:0] args_12_q = 32'h0;
-    reg  [31:0] args_13_d;
-    reg  [31:0] args_13_q = 32'h0;
-    reg  [31:0] args_14_d;
-    reg  [31:0] args_14_q = 32'h0;
-    reg  [31:0] args_15_d;
-    reg  [31:0] args_15_q = 32'h0;
-    reg  [31:0] args_16_d;
-    reg  [31:0] args_16_q = 32'h0;
-    reg  [31:0] args_17_d;
-    reg  [31:0] args_17_q = 32'h0;
-    reg  [31:0] args_18_d;
-    reg  [31:0] args_18_q = 32'h0;
-    reg  [31:0] args_19_d;
-    reg  [31:0] args_19_q = 32'h0;
-    reg  [31:0] args_20_d;
-    reg  [31:0] args_20_q = 32'h0;
-    reg  [31:0] args_21_d;
-    reg  [31:0] args_21_q = 32'h0;
-    reg  [31:0] args_22_d;
-    reg  [31:0] args_22_q = 32'h0;
-    reg  [31:0] args_23_d;
-    reg  [31:0] args_23_q = 32'h0;
-    reg  [31:0] ccr_0_d;
-    reg  [31:0] ccr_0_q = 32'h0;
-    reg  [31:0] ccr_1_d;
-    reg  [31:0] ccr_1_q = 32'h0;
-    reg  [31:0] ccr_2_d;
-    reg  [31:0] ccr_2_q = 32'h0;
-    reg  [31:0] ccr_3_d;
-    reg  [31:0] ccr_3_q = 32'h0;
-    reg  [31:0] ccr_4_d;
-    reg  [31:0] ccr_4_q = 32'h0;
-    reg  [31:0] ccr_5_d;
-    reg  [31:0] ccr_5_q = 32'h0;
-    reg  [31:0] ccr_6_d;
-    reg  [31:0] ccr_6_q = 32'h0;
-    reg  [31:0] ccr_7_d;
-    reg  [31:0] ccr_7_q = 32'h0;
-    reg  [31:0] ccr_8_d;
-    reg  [31:0] ccr_8_q = 32'h0;
-    reg  [31:0] ccr_9_d;
-    reg  [31:0] ccr_9_q = 32'h0;
-    reg  [31:0] ccr_10_d;
-    reg  [31:0] ccr_10_q = 32'h0;
-    reg  [31:0] ccr_11_d;
-    reg  [31:0] ccr_11_q = 32'h0;
-    reg  [31:0] ccr_12_d;
-    reg  [31:0] ccr_12_q = 32'h0;
-    reg  [31:0] ccr_13_d;
-    reg  [31:0] ccr_13_q = 32'h0;
-    reg  [31:0] ccr_14_d;
-    reg  [31:0] ccr_14_q = 32'h0;
-    reg  [31:0] ccr_15_d;
-    reg  [31:0] ccr_15_q = 32'h0;
-    reg  [31:0] ccr_16_d;
-    reg  [31:0] ccr_16_q = 32'h0;
-    reg  [31:0] ccr_17_d;
-    reg  [31:0] ccr_17_q = 32'h0;
-    reg  [31:0] ccr_18_d;
-    reg  [31:0] ccr_18_q = 32'h0;
-    reg  [31:0] ccr_19_d;
-    reg  [31:0] ccr_19_q = 32'h0;
-    reg  [31:0] ccr_20_d;
-    reg  [31:0] ccr_20_q = 32'h0;
-    reg  [31:0] ccr_21_d;
-    reg  [31:0] ccr_21_q = 32'h0;
-    reg  [31:0] ccr_22_d;
-    reg  [31:0] ccr_22_q = 32'h0;
-    reg  [31:0] ccr_23_d;
-    reg  [31:0] ccr_23_q = 32'h0;
-    reg  [31:0] ccr_24_d;
-    reg  [31:0] ccr_24_q = 32'h0;
-    reg  [31:0] ccr_25_d;
-    reg  [31:0] ccr_25_q = 32'h0;
-    reg  [31:0] ccr_26_d;
-    reg  [31:0] ccr_26_q = 32'h0;
-    reg  [31:0] ccr_27_d;
-    reg  [31:0] ccr_27_q = 32'h0;
-    reg  [31:0] ccr_28_d;
-    reg  [31:0] ccr_28_q = 32'h0;
-    reg  [31:0] ccr_29_d;
-    reg  [31:0] ccr_29_q = 32'h0;
-    reg  [31:0] ccr_30_d;
-    reg  [31:0] ccr_30_q = 32'h0;
-    reg  [31:0] ccr_31_d;
-    reg  [31:0] ccr_31_q = 32'h0;
-    reg  [31:0] ccr_32_d;
-    reg  [31:0] ccr_32_q = 32'h0;
-    reg  [31:0] ccr_33_d;
-    reg  [31:0] ccr_33_q = 32'h0;
-    reg  [31:0] ccr_34_d;
-    reg  [31:0] ccr_34_q = 32'h0;
-    reg  [31:0] ccr_35_d;
-    reg  [31:0] ccr_35_q = 32'h0;
-    reg  [31:0] ccr_36_d;
-    reg  [31:0] ccr_36_q = 32'h0;
-    reg  [31:0] ccr_37_d;
-    reg  [31:0] ccr_37_q = 32'h0;
-    reg  [31:0] ccr_38_d;
-    reg  [31:0] ccr_38_q = 32'h0;
-    reg  [31:0] ccr_39_d;
-    reg  [31:0] ccr_39_q = 32'h0;
-    reg  [31:0] ccr_40_d;
-    reg  [31:0] ccr_40_q = 32'h0;
-    reg  [31:0] ccr_41_d;
-    reg  [31:0] ccr_41_q = 32'h0;
-    reg  [31:0] ccr_42_d;
-    reg  [31:0] ccr_42_q = 32'h0;
-    reg  [31:0] ccr_43_d;
-    reg  [31:0] ccr_43_q = 32'h0;
-    reg  [31:0] ccr_44_d;
-    reg  [31:0] ccr_44_q = 32'h0;
-    reg  [31:0] ccr_45_d;
-    reg  [31:0] ccr_45_q = 32'h0;
-    reg  [31:0] ccr_46_d;
-    reg  [31:0] ccr_46_q = 32'h0;
-    reg  [31:0] ccr_47_d;
-    reg  [31:0] ccr_47_q = 32'h0;
-    reg  [31:0] ccr_48_d;
-    reg  [31:0] ccr_48_q = 32'h0;
-    reg  [31:0] ccr_49_d;
-    reg  [31:0] ccr_49_q = 32'h0;
-    reg  [31:0] ccr_50_d;
-    reg  [31:0] ccr_50_q = 32'h0;
-    reg  [31:0] ccr_51_d;
-    reg  [31:0] ccr_51_q = 32'h0;
-    reg  [31:0] ccr_52_d;
-    reg  [31:0] ccr_52_q = 32'h0;
-    reg  [31:0] ccr_53_d;
-    reg  [31:0] ccr_53_q = 32'h0;
-    reg  [31:0] ccr_54_d;
-    reg  [31:0] ccr_54_q = 32'h0;
-    reg  [31:0] ccr_55_d;
-    reg  [31:0] ccr_55_q = 32'h0;
-    reg  [31:0] ccr_56_d;
-    reg  [31:0] ccr_56_q = 32'h0;
-    reg  [31:0] ccr_57_d;
-    reg  [31:0] ccr_57_q = 32'h0;
-    reg  [31:0] ccr_58_d;
-    reg  [31:0] ccr_58_q = 32'h0;
-    reg  [31:0] ccr_59_d;
-    reg  [31:0] ccr_59_q = 32'h0;
-    reg  [31:0] ccr_60_d;
-    reg  [31:0] ccr_60_q = 32'h0;
-    reg  [31:0] ccr_61_d;
-    reg  [31:0] ccr_61_q = 32'h0;
-    reg  [31:0] ccr_62_d;
-    reg  [31:0] ccr_62_q = 32'h0;
-    reg  [31:0] ccr_63_d;
-    reg  [31:0] ccr_63_q = 32'h0;
-    reg  [31:0] ccr_64_d;
-    reg  [31:0] ccr_64_q = 32'h0;
+    reg  regs_reset;
+    reg  regs_wr_en;
+    reg  [11:0] regs_wr_addr;
+    reg  [31:0] regs_wr_data;
+    reg  [3:0] regs_wr_strb;
+    wire  regs_wr_err;
+    wire  regs_cmd_we;
+    reg  [11:0] regs_rd_addr;
+    wire  [31:0] regs_rd_data;
+    wire  regs_rd_err;
+    reg  [31:0] regs_status;
+    reg  [31:0] regs_cmd;
+    reg  [31:0] regs_cmd_errors;
+    reg  [31:0] regs_completions;
+    reg  [31:0] regs_feedback_in;
+    reg  [31:0] regs_merged;
+    reg  [31:0] regs_event_stalls;
+    reg  [31:0] regs_stat_rx_pipe;
+    reg  [31:0] regs_stat_rx_ctx;
+    reg  [31:0] regs_stat_tx_drop;
+    reg  [31:0] regs_stat_tx_recv_drop;
+    reg  [31:0] regs_stat_tx_nak_ignored;
+    reg  [31:0] regs_stat_tx_ctrl_bad;
+    reg  [31:0] regs_stat_tx_len_err;
+    reg  [31:0] regs_stat_rx_written;
+    reg  [31:0] regs_stat_rx_discarded;
+    reg  [31:0] regs_stat_rx_short;
+    reg  [31:0] regs_stat_cnps;
+    reg  [31:0] regs_fb_acks;
+    reg  [31:0] regs_stat_cc_bad_flow;
+    reg  [31:0] regs_stat_cc_unused;
+    reg  [31:0] regs_timer_events;
+    reg  [31:0] regs_probes;
+    reg  [31:0] regs_rto_timeouts;
+    reg  [31:0] regs_rto_failed;
+    reg  [31:0] regs_tx_events;
+    reg  [31:0] regs_fb_applied;
+    reg  [31:0] regs_fb_ignored;
+    wire  [31:0] regs_sched_cfg;
+    wire  [31:0] regs_stat_sel;
+    wire  [31:0] regs_timer_gap_cycles;
+    wire  [31:0] regs_rto_cfg;
+    wire  [31:0] regs_cnp_interval_ns;
+    wire  [31:0] regs_tx_event_bytes;
+    wire  [31:0] regs_event_merge;
+    wire  [511:0] regs_tx_word;
+    wire  [127:0] regs_rx_word;
+    wire  [31:0] regs_rate;
+    wire  [31:0] regs_window;
+    wire  [1:0] regs_alg;
+    wire  [15:0] regs_tag;
+    wire  [31:0] regs_cfg_hpcc_t_ns;
+    wire  [16:0] regs_cfg_hpcc_eta_q16;
+    wire  [7:0] regs_cfg_hpcc_max_stage;
+    wire  [31:0] regs_cfg_hpcc_w_ai_q8;
+    wire  [31:0] regs_cfg_hpcc_w_min_q8;
+    wire  [31:0] regs_cfg_hpcc_w_max_q8;
+    wire  [23:0] regs_cfg_hpcc_u_init_q16;
+    wire  [255:0] regs_cfg_hpcc_inv_bt;
+    wire  [255:0] regs_cfg_hpcc_inv_b;
+    wire  [31:0] regs_cfg_hpcc_inv_t;
+    wire  [31:0] regs_cfg_hpcc_rate_mul;
+    wire  [31:0] regs_cfg_hpcc_line_q16;
+    wire  [31:0] regs_cfg_ldcp_rtt_ns;
+    wire  [31:0] regs_cfg_ldcp_mss;
+    wire  [16:0] regs_cfg_ldcp_alpha_q16;
+    wire  [16:0] regs_cfg_ldcp_beta_q16;
+    wire  [3:0] regs_cfg_ldcp_gamma_shift;
+    wire  [15:0] regs_cfg_ldcp_iw;
+    wire  [31:0] regs_cfg_ldcp_max_cw_q16;
+    wire  regs_cfg_ldcp_fast_start;
+    wire  [47:0] regs_cfg_ldcp_rate_mul;
+    wire  [31:0] regs_cfg_ldcp_line_q16;
+    wire  [39:0] regs_cfg_dcqcn_line_q24;
+    wire  [39:0] regs_cfg_dcqcn_min_q24;
+    wire  [39:0] regs_cfg_dcqcn_ai_q24;
+    wire  [39:0] regs_cfg_dcqcn_hai_q24;
+    wire  [4:0] regs_cfg_dcqcn_g_shift;
+    wire  [24:0] regs_cfg_dcqcn_initial_alpha_q24;
+    wire  [31:0] regs_cfg_dcqcn_alpha_timer_ns;
+    wire  [383:0] regs_cfg_dcqcn_decay;
+    wire  [31:0] regs_cfg_dcqcn_min_cut_interval_ns;
+    wire  [31:0] regs_cfg_dcqcn_rate_increase_timer_ns;
+    wire  [31:0] regs_cfg_dcqcn_byte_counter_bytes;
+    wire  [7:0] regs_cfg_dcqcn_fast_recovery_times;
+    wire  [31:0] regs_cfg_dcqcn_win_mul;
+    wire  [63:0] regs_now_ns;
     reg  [31:0] cpl_count_d;
     reg  [31:0] cpl_count_q = 32'h0;
     reg  [31:0] fb_in_d;
     reg  [31:0] fb_in_q = 32'h0;
-    reg  [15:0] now_frac_d;
-    reg  [15:0] now_frac_q = 16'h0;
-    reg  [63:0] now_ns_d;
-    reg  [63:0] now_ns_q = 64'h0;
     reg  [9:0] flows_read_address;
     wire  [70:0] flows_read_data;
     reg  [9:0] flows_write_address;
@@ -625,20 +467,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] seq_stat_errors;
     wire  [31:0] seq_stat_timeouts;
     wire  [31:0] seq_stat_failed;
-    reg  [31:0] tm_gap_d;
-    reg  [31:0] tm_gap_q = 32'h0;
-    reg  [31:0] rto_cfg_d;
-    reg  [31:0] rto_cfg_q = 32'h0;
-    reg  [31:0] tx_thr_d;
-    reg  [31:0] tx_thr_q = 32'h0;
-    reg  [31:0] cnp_gap_d;
-    reg  [31:0] cnp_gap_q = 32'h0;
     reg  m_valid_d;
     reg  m_valid_q = 1'h0;
     reg  [511:0] m_data_d;
     reg  [511:0] m_data_q = 512'h0;
-    reg  [31:0] merge_cfg_d;
-    reg  [31:0] merge_cfg_q = 32'h0;
     reg  [31:0] merged_d;
     reg  [31:0] merged_q = 32'h0;
     reg  [31:0] ev_stalls_d;
@@ -663,18 +495,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] t1_cmds_q = 32'h0;
 
     // Local signals
-    // hpcc_nic_core.rs:325: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+    // hpcc_nic_core.rs:320: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
     // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
     reg  nt_take;
     reg  [31:0] nt_bytes;
-    // hpcc_nic_core.rs:342: Registers of those blocks' configuration.
+    // hpcc_nic_core.rs:328: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
+    // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
+    // Rx-HPCC's feedback at the sender, the completion queue.
     reg  [511:0] tm_word;
     reg  [511:0] ev5_word;
     reg  [511:0] mg_word;
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
-    // hpcc_nic_core.rs:358: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+    // hpcc_nic_core.rs:348: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
     // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
     reg  m_offer;
@@ -682,10 +516,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
-    // hpcc_nic_core.rs:383: Combinational.
+    // hpcc_nic_core.rs:372: Combinational.
     reg  [23:0] wr_una;
-    reg  wr_ok;
-    reg  [16:0] frac_sum;
     reg  [70:0] t1_entry;
     reg  hold;
     reg  cmd_hold;
@@ -694,7 +526,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [70:0] wr_entry;
     reg  [3:0] ev_type;
     reg  ev_take;
-    reg  [511:0] tx_word;
     reg  new_cpl;
     reg  [63:0] new_cpl_data;
     reg  alg_create;
@@ -877,6 +708,96 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .stat_cnps(dp_stat_cnps),
         .stat_fb_acks(dp_stat_fb_acks)
     );
+    hpcc_nic_core_regs regs(
+        .clock(clock),
+        .reset(regs_reset),
+        .wr_en(regs_wr_en),
+        .wr_addr(regs_wr_addr),
+        .wr_data(regs_wr_data),
+        .wr_strb(regs_wr_strb),
+        .wr_err(regs_wr_err),
+        .cmd_we(regs_cmd_we),
+        .rd_addr(regs_rd_addr),
+        .rd_data(regs_rd_data),
+        .rd_err(regs_rd_err),
+        .status(regs_status),
+        .cmd(regs_cmd),
+        .cmd_errors(regs_cmd_errors),
+        .completions(regs_completions),
+        .feedback_in(regs_feedback_in),
+        .merged(regs_merged),
+        .event_stalls(regs_event_stalls),
+        .stat_rx_pipe(regs_stat_rx_pipe),
+        .stat_rx_ctx(regs_stat_rx_ctx),
+        .stat_tx_drop(regs_stat_tx_drop),
+        .stat_tx_recv_drop(regs_stat_tx_recv_drop),
+        .stat_tx_nak_ignored(regs_stat_tx_nak_ignored),
+        .stat_tx_ctrl_bad(regs_stat_tx_ctrl_bad),
+        .stat_tx_len_err(regs_stat_tx_len_err),
+        .stat_rx_written(regs_stat_rx_written),
+        .stat_rx_discarded(regs_stat_rx_discarded),
+        .stat_rx_short(regs_stat_rx_short),
+        .stat_cnps(regs_stat_cnps),
+        .fb_acks(regs_fb_acks),
+        .stat_cc_bad_flow(regs_stat_cc_bad_flow),
+        .stat_cc_unused(regs_stat_cc_unused),
+        .timer_events(regs_timer_events),
+        .probes(regs_probes),
+        .rto_timeouts(regs_rto_timeouts),
+        .rto_failed(regs_rto_failed),
+        .tx_events(regs_tx_events),
+        .fb_applied(regs_fb_applied),
+        .fb_ignored(regs_fb_ignored),
+        .sched_cfg(regs_sched_cfg),
+        .stat_sel(regs_stat_sel),
+        .timer_gap_cycles(regs_timer_gap_cycles),
+        .rto_cfg(regs_rto_cfg),
+        .cnp_interval_ns(regs_cnp_interval_ns),
+        .tx_event_bytes(regs_tx_event_bytes),
+        .event_merge(regs_event_merge),
+        .tx_word(regs_tx_word),
+        .rx_word(regs_rx_word),
+        .rate(regs_rate),
+        .window(regs_window),
+        .alg(regs_alg),
+        .tag(regs_tag),
+        .cfg_hpcc_t_ns(regs_cfg_hpcc_t_ns),
+        .cfg_hpcc_eta_q16(regs_cfg_hpcc_eta_q16),
+        .cfg_hpcc_max_stage(regs_cfg_hpcc_max_stage),
+        .cfg_hpcc_w_ai_q8(regs_cfg_hpcc_w_ai_q8),
+        .cfg_hpcc_w_min_q8(regs_cfg_hpcc_w_min_q8),
+        .cfg_hpcc_w_max_q8(regs_cfg_hpcc_w_max_q8),
+        .cfg_hpcc_u_init_q16(regs_cfg_hpcc_u_init_q16),
+        .cfg_hpcc_inv_bt(regs_cfg_hpcc_inv_bt),
+        .cfg_hpcc_inv_b(regs_cfg_hpcc_inv_b),
+        .cfg_hpcc_inv_t(regs_cfg_hpcc_inv_t),
+        .cfg_hpcc_rate_mul(regs_cfg_hpcc_rate_mul),
+        .cfg_hpcc_line_q16(regs_cfg_hpcc_line_q16),
+        .cfg_ldcp_rtt_ns(regs_cfg_ldcp_rtt_ns),
+        .cfg_ldcp_mss(regs_cfg_ldcp_mss),
+        .cfg_ldcp_alpha_q16(regs_cfg_ldcp_alpha_q16),
+        .cfg_ldcp_beta_q16(regs_cfg_ldcp_beta_q16),
+        .cfg_ldcp_gamma_shift(regs_cfg_ldcp_gamma_shift),
+        .cfg_ldcp_iw(regs_cfg_ldcp_iw),
+        .cfg_ldcp_max_cw_q16(regs_cfg_ldcp_max_cw_q16),
+        .cfg_ldcp_fast_start(regs_cfg_ldcp_fast_start),
+        .cfg_ldcp_rate_mul(regs_cfg_ldcp_rate_mul),
+        .cfg_ldcp_line_q16(regs_cfg_ldcp_line_q16),
+        .cfg_dcqcn_line_q24(regs_cfg_dcqcn_line_q24),
+        .cfg_dcqcn_min_q24(regs_cfg_dcqcn_min_q24),
+        .cfg_dcqcn_ai_q24(regs_cfg_dcqcn_ai_q24),
+        .cfg_dcqcn_hai_q24(regs_cfg_dcqcn_hai_q24),
+        .cfg_dcqcn_g_shift(regs_cfg_dcqcn_g_shift),
+        .cfg_dcqcn_initial_alpha_q24(regs_cfg_dcqcn_initial_alpha_q24),
+        .cfg_dcqcn_alpha_timer_ns(regs_cfg_dcqcn_alpha_timer_ns),
+        .cfg_dcqcn_decay(regs_cfg_dcqcn_decay),
+        .cfg_dcqcn_min_cut_interval_ns(regs_cfg_dcqcn_min_cut_interval_ns),
+        .cfg_dcqcn_rate_increase_timer_ns(regs_cfg_dcqcn_rate_increase_timer_ns),
+        .cfg_dcqcn_byte_counter_bytes(regs_cfg_dcqcn_byte_counter_bytes),
+        .cfg_dcqcn_fast_recovery_times(regs_cfg_dcqcn_fast_recovery_times),
+        .cfg_dcqcn_win_mul(regs_cfg_dcqcn_win_mul),
+        .now_ns(regs_now_ns)
+    );
     hpcc_ram_w71_d1024 flows(
         .clock(clock),
         .read_address(flows_read_address),
@@ -1036,126 +957,25 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // hpcc_nic_core.rs:310: Registers.
-        ns_q16_q <= ns_q16_d;
-        sched_cfg_q <= sched_cfg_d;
-        stat_sel_q <= stat_sel_d;
-        args_0_q <= args_0_d;
-        args_1_q <= args_1_d;
-        args_2_q <= args_2_d;
-        args_3_q <= args_3_d;
-        args_4_q <= args_4_d;
-        args_5_q <= args_5_d;
-        args_6_q <= args_6_d;
-        args_7_q <= args_7_d;
-        args_8_q <= args_8_d;
-        args_9_q <= args_9_d;
-        args_10_q <= args_10_d;
-        args_11_q <= args_11_d;
-        args_12_q <= args_12_d;
-        args_13_q <= args_13_d;
-        args_14_q <= args_14_d;
-        args_15_q <= args_15_d;
-        args_16_q <= args_16_d;
-        args_17_q <= args_17_d;
-        args_18_q <= args_18_d;
-        args_19_q <= args_19_d;
-        args_20_q <= args_20_d;
-        args_21_q <= args_21_d;
-        args_22_q <= args_22_d;
-        args_23_q <= args_23_d;
-        ccr_0_q <= ccr_0_d;
-        ccr_1_q <= ccr_1_d;
-        ccr_2_q <= ccr_2_d;
-        ccr_3_q <= ccr_3_d;
-        ccr_4_q <= ccr_4_d;
-        ccr_5_q <= ccr_5_d;
-        ccr_6_q <= ccr_6_d;
-        ccr_7_q <= ccr_7_d;
-        ccr_8_q <= ccr_8_d;
-        ccr_9_q <= ccr_9_d;
-        ccr_10_q <= ccr_10_d;
-        ccr_11_q <= ccr_11_d;
-        ccr_12_q <= ccr_12_d;
-        ccr_13_q <= ccr_13_d;
-        ccr_14_q <= ccr_14_d;
-        ccr_15_q <= ccr_15_d;
-        ccr_16_q <= ccr_16_d;
-        ccr_17_q <= ccr_17_d;
-        ccr_18_q <= ccr_18_d;
-        ccr_19_q <= ccr_19_d;
-        ccr_20_q <= ccr_20_d;
-        ccr_21_q <= ccr_21_d;
-        ccr_22_q <= ccr_22_d;
-        ccr_23_q <= ccr_23_d;
-        ccr_24_q <= ccr_24_d;
-        ccr_25_q <= ccr_25_d;
-        ccr_26_q <= ccr_26_d;
-        ccr_27_q <= ccr_27_d;
-        ccr_28_q <= ccr_28_d;
-        ccr_29_q <= ccr_29_d;
-        ccr_30_q <= ccr_30_d;
-        ccr_31_q <= ccr_31_d;
-        ccr_32_q <= ccr_32_d;
-        ccr_33_q <= ccr_33_d;
-        ccr_34_q <= ccr_34_d;
-        ccr_35_q <= ccr_35_d;
-        ccr_36_q <= ccr_36_d;
-        ccr_37_q <= ccr_37_d;
-        ccr_38_q <= ccr_38_d;
-        ccr_39_q <= ccr_39_d;
-        ccr_40_q <= ccr_40_d;
-        ccr_41_q <= ccr_41_d;
-        ccr_42_q <= ccr_42_d;
-        ccr_43_q <= ccr_43_d;
-        ccr_44_q <= ccr_44_d;
-        ccr_45_q <= ccr_45_d;
-        ccr_46_q <= ccr_46_d;
-        ccr_47_q <= ccr_47_d;
-        ccr_48_q <= ccr_48_d;
-        ccr_49_q <= ccr_49_d;
-        ccr_50_q <= ccr_50_d;
-        ccr_51_q <= ccr_51_d;
-        ccr_52_q <= ccr_52_d;
-        ccr_53_q <= ccr_53_d;
-        ccr_54_q <= ccr_54_d;
-        ccr_55_q <= ccr_55_d;
-        ccr_56_q <= ccr_56_d;
-        ccr_57_q <= ccr_57_d;
-        ccr_58_q <= ccr_58_d;
-        ccr_59_q <= ccr_59_d;
-        ccr_60_q <= ccr_60_d;
-        ccr_61_q <= ccr_61_d;
-        ccr_62_q <= ccr_62_d;
-        ccr_63_q <= ccr_63_d;
-        ccr_64_q <= ccr_64_d;
+        // hpcc_nic_core.rs:313: Counters the registers show.
         cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
-        // hpcc_nic_core.rs:318: Time base.
-        now_frac_q <= now_frac_d;
-        now_ns_q <= now_ns_d;
-        // hpcc_nic_core.rs:325: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+        // hpcc_nic_core.rs:320: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
         // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
-        // hpcc_nic_core.rs:342: Registers of those blocks' configuration.
-        tm_gap_q <= tm_gap_d;
-        rto_cfg_q <= rto_cfg_d;
-        tx_thr_q <= tx_thr_d;
-        cnp_gap_q <= cnp_gap_d;
-        // hpcc_nic_core.rs:358: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+        // hpcc_nic_core.rs:348: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
         // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
         // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
         m_valid_q <= m_valid_d;
         m_data_q <= m_data_d;
-        merge_cfg_q <= merge_cfg_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
-        // hpcc_nic_core.rs:371: After reset the table is cleared, one entry per cycle; commands and events wait.
+        // hpcc_nic_core.rs:360: After reset the table is cleared, one entry per cycle; commands and events wait.
         sweep_q <= sweep_d;
         sweep_addr_q <= sweep_addr_d;
-        // hpcc_nic_core.rs:374: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
+        // hpcc_nic_core.rs:363: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
         // a READ), the last entry written (forwarded).
         t1_valid_q <= t1_valid_d;
         t1_flow_q <= t1_flow_d;
@@ -1168,13 +988,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Update code
     always @(*) begin
-        ns_q16_d = ns_q16_q;
-        sched_cfg_d = sched_cfg_q;
-        stat_sel_d = stat_sel_q;
         cpl_count_d = cpl_count_q;
         fb_in_d = fb_in_q;
-        now_frac_d = now_frac_q;
-        now_ns_d = now_ns_q;
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         t1_valid_d = t1_valid_q;
@@ -1187,105 +1002,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         nt_valid_d = nt_valid_q;
         nt_flow_d = nt_flow_q;
         nt_pkts_d = nt_pkts_q;
-        tm_gap_d = tm_gap_q;
-        rto_cfg_d = rto_cfg_q;
-        cnp_gap_d = cnp_gap_q;
-        tx_thr_d = tx_thr_q;
         m_valid_d = m_valid_q;
         m_data_d = m_data_q;
-        merge_cfg_d = merge_cfg_q;
         merged_d = merged_q;
         ev_stalls_d = ev_stalls_q;
-        args_0_d = args_0_q;
-        args_1_d = args_1_q;
-        args_2_d = args_2_q;
-        args_3_d = args_3_q;
-        args_4_d = args_4_q;
-        args_5_d = args_5_q;
-        args_6_d = args_6_q;
-        args_7_d = args_7_q;
-        args_8_d = args_8_q;
-        args_9_d = args_9_q;
-        args_10_d = args_10_q;
-        args_11_d = args_11_q;
-        args_12_d = args_12_q;
-        args_13_d = args_13_q;
-        args_14_d = args_14_q;
-        args_15_d = args_15_q;
-        args_16_d = args_16_q;
-        args_17_d = args_17_q;
-        args_18_d = args_18_q;
-        args_19_d = args_19_q;
-        args_20_d = args_20_q;
-        args_21_d = args_21_q;
-        args_22_d = args_22_q;
-        args_23_d = args_23_q;
-        ccr_0_d = ccr_0_q;
-        ccr_1_d = ccr_1_q;
-        ccr_2_d = ccr_2_q;
-        ccr_3_d = ccr_3_q;
-        ccr_4_d = ccr_4_q;
-        ccr_5_d = ccr_5_q;
-        ccr_6_d = ccr_6_q;
-        ccr_7_d = ccr_7_q;
-        ccr_8_d = ccr_8_q;
-        ccr_9_d = ccr_9_q;
-        ccr_10_d = ccr_10_q;
-        ccr_11_d = ccr_11_q;
-        ccr_12_d = ccr_12_q;
-        ccr_13_d = ccr_13_q;
-        ccr_14_d = ccr_14_q;
-        ccr_15_d = ccr_15_q;
-        ccr_16_d = ccr_16_q;
-        ccr_17_d = ccr_17_q;
-        ccr_18_d = ccr_18_q;
-        ccr_19_d = ccr_19_q;
-        ccr_20_d = ccr_20_q;
-        ccr_21_d = ccr_21_q;
-        ccr_22_d = ccr_22_q;
-        ccr_23_d = ccr_23_q;
-        ccr_24_d = ccr_24_q;
-        ccr_25_d = ccr_25_q;
-        ccr_26_d = ccr_26_q;
-        ccr_27_d = ccr_27_q;
-        ccr_28_d = ccr_28_q;
-        ccr_29_d = ccr_29_q;
-        ccr_30_d = ccr_30_q;
-        ccr_31_d = ccr_31_q;
-        ccr_32_d = ccr_32_q;
-        ccr_33_d = ccr_33_q;
-        ccr_34_d = ccr_34_q;
-        ccr_35_d = ccr_35_q;
-        ccr_36_d = ccr_36_q;
-        ccr_37_d = ccr_37_q;
-        ccr_38_d = ccr_38_q;
-        ccr_39_d = ccr_39_q;
-        ccr_40_d = ccr_40_q;
-        ccr_41_d = ccr_41_q;
-        ccr_42_d = ccr_42_q;
-        ccr_43_d = ccr_43_q;
-        ccr_44_d = ccr_44_q;
-        ccr_45_d = ccr_45_q;
-        ccr_46_d = ccr_46_q;
-        ccr_47_d = ccr_47_q;
-        ccr_48_d = ccr_48_q;
-        ccr_49_d = ccr_49_q;
-        ccr_50_d = ccr_50_q;
-        ccr_51_d = ccr_51_q;
-        ccr_52_d = ccr_52_q;
-        ccr_53_d = ccr_53_q;
-        ccr_54_d = ccr_54_q;
-        ccr_55_d = ccr_55_q;
-        ccr_56_d = ccr_56_q;
-        ccr_57_d = ccr_57_q;
-        ccr_58_d = ccr_58_q;
-        ccr_59_d = ccr_59_q;
-        ccr_60_d = ccr_60_q;
-        ccr_61_d = ccr_61_q;
-        ccr_62_d = ccr_62_q;
-        ccr_63_d = ccr_63_q;
-        ccr_64_d = ccr_64_q;
         axil_reset = reset;
+        regs_reset = reset;
         sched_reset = reset;
         cc_reset = reset;
         dp_reset = reset;
@@ -1294,7 +1016,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         feedback_reset = reset;
         cpl_reset = reset;
         seq_reset = reset;
-        // hpcc_nic_core.rs:566: ---- AXI4-Lite.
+        // hpcc_nic_core.rs:530: ---- AXI4-Lite.
         axil_s_axil_awaddr = s_axil_awaddr;
         axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
@@ -1312,7 +1034,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         s_axil_rresp = axil_s_axil_rresp;
         s_axil_rvalid = axil_s_axil_rvalid;
         axil_s_axil_rready = s_axil_rready;
-        // hpcc_nic_core.rs:585: ---- DMA and MAC streams: nic_datapath's, passed through.
+        // hpcc_nic_core.rs:549: ---- DMA and MAC streams: nic_datapath's, passed through.
         m_axis_dma_rd_tdata = dp_m_axis_dma_rd_tdata;
         m_axis_dma_rd_tvalid = dp_m_axis_dma_rd_tvalid;
         dp_m_axis_dma_rd_tready = m_axis_dma_rd_tready;
@@ -1341,765 +1063,99 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_tlast = s_axis_rx_tlast;
         dp_s_axis_rx_tuser = s_axis_rx_tuser;
         s_axis_rx_tready = dp_s_axis_rx_tready;
-        // hpcc_nic_core.rs:615: ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
-        wr_ok = axil_wr_strb == 32'hf;
-        axil_wr_err = 1'b1;
-        if (wr_ok) begin
-            if ((axil_wr_addr == REG_CMD) | (axil_wr_addr == REG_NS_PER_CYCLE_Q16) | (axil_wr_addr == REG_SCHED_CFG) | (axil_wr_addr == REG_STAT_SEL) | (axil_wr_addr == REG_TIMER_GAP) | (axil_wr_addr == REG_RTO_CFG) | (axil_wr_addr == REG_CNP_INTERVAL_NS) | (axil_wr_addr == REG_TX_EVENT_BYTES) | (axil_wr_addr == REG_EVENT_MERGE)) begin
-                axil_wr_err = 1'b0;
-            end
-            if ((axil_wr_addr >= REG_ARGS_FIRST) & (axil_wr_addr < REG_ARGS_END)) begin
-                axil_wr_err = 1'b0;
-            end
-            if ((axil_wr_addr >= REG_CC_FIRST) & (axil_wr_addr < REG_CC_END)) begin
-                axil_wr_err = 1'b0;
-            end
-        end
-        if (axil_wr_en & wr_ok) begin
-            if (axil_wr_addr == REG_NS_PER_CYCLE_Q16) begin
-                ns_q16_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_SCHED_CFG) begin
-                sched_cfg_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_STAT_SEL) begin
-                stat_sel_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_TIMER_GAP) begin
-                tm_gap_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_EVENT_MERGE) begin
-                merge_cfg_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_RTO_CFG) begin
-                rto_cfg_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CNP_INTERVAL_NS) begin
-                cnp_gap_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_TX_EVENT_BYTES) begin
-                tx_thr_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 0) begin
-                args_0_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 1) begin
-                args_1_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 2) begin
-                args_2_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 3) begin
-                args_3_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 4) begin
-                args_4_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 5) begin
-                args_5_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 6) begin
-                args_6_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 7) begin
-                args_7_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 8) begin
-                args_8_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 9) begin
-                args_9_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 10) begin
-                args_10_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 11) begin
-                args_11_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 12) begin
-                args_12_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 13) begin
-                args_13_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 14) begin
-                args_14_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 15) begin
-                args_15_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 16) begin
-                args_16_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 17) begin
-                args_17_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 18) begin
-                args_18_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 19) begin
-                args_19_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 20) begin
-                args_20_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 21) begin
-                args_21_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 22) begin
-                args_22_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_ARGS_FIRST + 23) begin
-                args_23_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 0) begin
-                ccr_0_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 1) begin
-                ccr_1_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 2) begin
-                ccr_2_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 3) begin
-                ccr_3_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 4) begin
-                ccr_4_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 5) begin
-                ccr_5_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 6) begin
-                ccr_6_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 7) begin
-                ccr_7_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 8) begin
-                ccr_8_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 9) begin
-                ccr_9_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 10) begin
-                ccr_10_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 11) begin
-                ccr_11_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 12) begin
-                ccr_12_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 13) begin
-                ccr_13_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 14) begin
-                ccr_14_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 15) begin
-                ccr_15_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 16) begin
-                ccr_16_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 17) begin
-                ccr_17_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 18) begin
-                ccr_18_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 19) begin
-                ccr_19_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 20) begin
-                ccr_20_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 21) begin
-                ccr_21_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 22) begin
-                ccr_22_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 23) begin
-                ccr_23_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 24) begin
-                ccr_24_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 25) begin
-                ccr_25_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 26) begin
-                ccr_26_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 27) begin
-                ccr_27_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 28) begin
-                ccr_28_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 29) begin
-                ccr_29_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 30) begin
-                ccr_30_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 31) begin
-                ccr_31_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 32) begin
-                ccr_32_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 33) begin
-                ccr_33_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 34) begin
-                ccr_34_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 35) begin
-                ccr_35_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 36) begin
-                ccr_36_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 37) begin
-                ccr_37_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 38) begin
-                ccr_38_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 39) begin
-                ccr_39_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 40) begin
-                ccr_40_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 41) begin
-                ccr_41_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 42) begin
-                ccr_42_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 43) begin
-                ccr_43_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 44) begin
-                ccr_44_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 45) begin
-                ccr_45_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 46) begin
-                ccr_46_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 47) begin
-                ccr_47_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 48) begin
-                ccr_48_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 49) begin
-                ccr_49_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 50) begin
-                ccr_50_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 51) begin
-                ccr_51_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 52) begin
-                ccr_52_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 53) begin
-                ccr_53_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 54) begin
-                ccr_54_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 55) begin
-                ccr_55_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 56) begin
-                ccr_56_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 57) begin
-                ccr_57_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 58) begin
-                ccr_58_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 59) begin
-                ccr_59_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 60) begin
-                ccr_60_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 61) begin
-                ccr_61_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 62) begin
-                ccr_62_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 63) begin
-                ccr_63_d = axil_wr_data;
-            end
-            if (axil_wr_addr == REG_CC_FIRST + 64) begin
-                ccr_64_d = axil_wr_data;
-            end
-        end
-        // hpcc_nic_core.rs:675: ---- Register reads.
-        axil_rd_data = 32'h0;
-        axil_rd_err = 1'b0;
-        dp_stat_rx_pipe_addr = stat_sel_q[0+:5];
-        dp_stat_rx_ctx_addr = stat_sel_q[8+:4];
-        if (axil_rd_addr == REG_ID) begin
-            axil_rd_data = REG_ID_VALUE;
-        end
-        else if (axil_rd_addr == REG_STATUS) begin
-            axil_rd_data = seq_status;
-        end
-        else if (axil_rd_addr == REG_CMD) begin
-            axil_rd_data = seq_stat_cmd;
-        end
-        else if (axil_rd_addr == REG_CMD_ERRORS) begin
-            axil_rd_data = seq_stat_errors;
-        end
-        else if (axil_rd_addr == REG_NS_PER_CYCLE_Q16) begin
-            axil_rd_data = ns_q16_q;
-        end
-        else if (axil_rd_addr == REG_SCHED_CFG) begin
-            axil_rd_data = sched_cfg_q;
-        end
-        else if (axil_rd_addr == REG_NOW_NS_LO) begin
-            axil_rd_data = now_ns_q[0+:32];
-        end
-        else if (axil_rd_addr == REG_NOW_NS_HI) begin
-            axil_rd_data = now_ns_q[32+:32];
-        end
-        else if (axil_rd_addr == REG_COMPLETIONS) begin
-            axil_rd_data = cpl_count_q;
-        end
-        else if (axil_rd_addr == REG_FEEDBACK_IN) begin
-            axil_rd_data = fb_in_q;
-        end
-        else if (axil_rd_addr == REG_STAT_SEL) begin
-            axil_rd_data = stat_sel_q;
-        end
-        else if (axil_rd_addr == REG_STAT_RX_PIPE) begin
-            axil_rd_data = dp_stat_rx_pipe_count;
-        end
-        else if (axil_rd_addr == REG_STAT_RX_CTX) begin
-            axil_rd_data = dp_stat_rx_ctx_count;
-        end
-        else if (axil_rd_addr == REG_STAT_TX_DROP) begin
-            axil_rd_data = dp_stat_tx_drop;
-        end
-        else if (axil_rd_addr == REG_STAT_TX_RECV_DROP) begin
-            axil_rd_data = dp_stat_tx_recv_drop;
-        end
-        else if (axil_rd_addr == REG_STAT_TX_NAK_IGNORED) begin
-            axil_rd_data = dp_stat_tx_nak_ignored;
-        end
-        else if (axil_rd_addr == REG_STAT_TX_CTRL_BAD) begin
-            axil_rd_data = dp_stat_tx_ctrl_bad;
-        end
-        else if (axil_rd_addr == REG_STAT_TX_LEN_ERR) begin
-            axil_rd_data = dp_stat_tx_len_err;
-        end
-        else if (axil_rd_addr == REG_STAT_RX_WRITTEN) begin
-            axil_rd_data = dp_stat_rx_written;
-        end
-        else if (axil_rd_addr == REG_STAT_RX_DISCARDED) begin
-            axil_rd_data = dp_stat_rx_discarded;
-        end
-        else if (axil_rd_addr == REG_STAT_RX_SHORT) begin
-            axil_rd_data = dp_stat_rx_short;
-        end
-        else if (axil_rd_addr == REG_STAT_CC_BAD_FLOW) begin
-            axil_rd_data = cc_stat_bad_flow;
-        end
-        else if (axil_rd_addr == REG_STAT_CC_UNUSED) begin
-            axil_rd_data = cc_stat_unused;
-        end
-        else if (axil_rd_addr == REG_TIMER_GAP) begin
-            axil_rd_data = tm_gap_q;
-        end
-        else if (axil_rd_addr == REG_TIMER_EVENTS) begin
-            axil_rd_data = timer_stat_events;
-        end
-        else if (axil_rd_addr == REG_RTO_CFG) begin
-            axil_rd_data = rto_cfg_q;
-        end
-        else if (axil_rd_addr == REG_RTO_TIMEOUTS) begin
-            axil_rd_data = seq_stat_timeouts;
-        end
-        else if (axil_rd_addr == REG_RTO_FAILED) begin
-            axil_rd_data = seq_stat_failed;
-        end
-        else if (axil_rd_addr == REG_CNP_INTERVAL_NS) begin
-            axil_rd_data = cnp_gap_q;
-        end
-        else if (axil_rd_addr == REG_STAT_CNPS) begin
-            axil_rd_data = dp_stat_cnps;
-        end
-        else if (axil_rd_addr == REG_TX_EVENT_BYTES) begin
-            axil_rd_data = tx_thr_q;
-        end
-        else if (axil_rd_addr == REG_TX_EVENTS) begin
-            axil_rd_data = tx_bytes_stat_events;
-        end
-        else if (axil_rd_addr == REG_FB_ACKS) begin
-            axil_rd_data = dp_stat_fb_acks;
-        end
-        else if (axil_rd_addr == REG_FB_APPLIED) begin
-            axil_rd_data = feedback_stat_applied;
-        end
-        else if (axil_rd_addr == REG_FB_IGNORED) begin
-            axil_rd_data = feedback_stat_ignored;
-        end
-        else if (axil_rd_addr == REG_EVENT_MERGE) begin
-            axil_rd_data = merge_cfg_q;
-        end
-        else if (axil_rd_addr == REG_MERGED) begin
-            axil_rd_data = merged_q;
-        end
-        else if (axil_rd_addr == REG_EVENT_STALLS) begin
-            axil_rd_data = ev_stalls_q;
-        end
-        else if (axil_rd_addr == REG_PROBES) begin
-            axil_rd_data = timer_stat_probes;
-        end
-        else if ((axil_rd_addr >= REG_ARGS_FIRST) & (axil_rd_addr < REG_ARGS_END)) begin
-            if (axil_rd_addr == REG_ARGS_FIRST + 0) begin
-                axil_rd_data = args_0_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 1) begin
-                axil_rd_data = args_1_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 2) begin
-                axil_rd_data = args_2_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 3) begin
-                axil_rd_data = args_3_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 4) begin
-                axil_rd_data = args_4_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 5) begin
-                axil_rd_data = args_5_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 6) begin
-                axil_rd_data = args_6_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 7) begin
-                axil_rd_data = args_7_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 8) begin
-                axil_rd_data = args_8_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 9) begin
-                axil_rd_data = args_9_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 10) begin
-                axil_rd_data = args_10_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 11) begin
-                axil_rd_data = args_11_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 12) begin
-                axil_rd_data = args_12_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 13) begin
-                axil_rd_data = args_13_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 14) begin
-                axil_rd_data = args_14_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 15) begin
-                axil_rd_data = args_15_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 16) begin
-                axil_rd_data = args_16_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 17) begin
-                axil_rd_data = args_17_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 18) begin
-                axil_rd_data = args_18_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 19) begin
-                axil_rd_data = args_19_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 20) begin
-                axil_rd_data = args_20_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 21) begin
-                axil_rd_data = args_21_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 22) begin
-                axil_rd_data = args_22_q;
-            end
-            if (axil_rd_addr == REG_ARGS_FIRST + 23) begin
-                axil_rd_data = args_23_q;
-            end
-        end
-        else if ((axil_rd_addr >= REG_CC_FIRST) & (axil_rd_addr < REG_CC_END)) begin
-            if (axil_rd_addr == REG_CC_FIRST + 0) begin
-                axil_rd_data = ccr_0_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 1) begin
-                axil_rd_data = ccr_1_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 2) begin
-                axil_rd_data = ccr_2_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 3) begin
-                axil_rd_data = ccr_3_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 4) begin
-                axil_rd_data = ccr_4_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 5) begin
-                axil_rd_data = ccr_5_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 6) begin
-                axil_rd_data = ccr_6_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 7) begin
-                axil_rd_data = ccr_7_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 8) begin
-                axil_rd_data = ccr_8_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 9) begin
-                axil_rd_data = ccr_9_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 10) begin
-                axil_rd_data = ccr_10_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 11) begin
-                axil_rd_data = ccr_11_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 12) begin
-                axil_rd_data = ccr_12_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 13) begin
-                axil_rd_data = ccr_13_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 14) begin
-                axil_rd_data = ccr_14_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 15) begin
-                axil_rd_data = ccr_15_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 16) begin
-                axil_rd_data = ccr_16_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 17) begin
-                axil_rd_data = ccr_17_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 18) begin
-                axil_rd_data = ccr_18_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 19) begin
-                axil_rd_data = ccr_19_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 20) begin
-                axil_rd_data = ccr_20_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 21) begin
-                axil_rd_data = ccr_21_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 22) begin
-                axil_rd_data = ccr_22_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 23) begin
-                axil_rd_data = ccr_23_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 24) begin
-                axil_rd_data = ccr_24_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 25) begin
-                axil_rd_data = ccr_25_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 26) begin
-                axil_rd_data = ccr_26_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 27) begin
-                axil_rd_data = ccr_27_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 28) begin
-                axil_rd_data = ccr_28_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 29) begin
-                axil_rd_data = ccr_29_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 30) begin
-                axil_rd_data = ccr_30_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 31) begin
-                axil_rd_data = ccr_31_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 32) begin
-                axil_rd_data = ccr_32_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 33) begin
-                axil_rd_data = ccr_33_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 34) begin
-                axil_rd_data = ccr_34_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 35) begin
-                axil_rd_data = ccr_35_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 36) begin
-                axil_rd_data = ccr_36_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 37) begin
-                axil_rd_data = ccr_37_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 38) begin
-                axil_rd_data = ccr_38_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 39) begin
-                axil_rd_data = ccr_39_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 40) begin
-                axil_rd_data = ccr_40_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 41) begin
-                axil_rd_data = ccr_41_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 42) begin
-                axil_rd_data = ccr_42_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 43) begin
-                axil_rd_data = ccr_43_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 44) begin
-                axil_rd_data = ccr_44_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 45) begin
-                axil_rd_data = ccr_45_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 46) begin
-                axil_rd_data = ccr_46_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 47) begin
-                axil_rd_data = ccr_47_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 48) begin
-                axil_rd_data = ccr_48_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 49) begin
-                axil_rd_data = ccr_49_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 50) begin
-                axil_rd_data = ccr_50_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 51) begin
-                axil_rd_data = ccr_51_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 52) begin
-                axil_rd_data = ccr_52_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 53) begin
-                axil_rd_data = ccr_53_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 54) begin
-                axil_rd_data = ccr_54_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 55) begin
-                axil_rd_data = ccr_55_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 56) begin
-                axil_rd_data = ccr_56_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 57) begin
-                axil_rd_data = ccr_57_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 58) begin
-                axil_rd_data = ccr_58_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 59) begin
-                axil_rd_data = ccr_59_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 60) begin
-                axil_rd_data = ccr_60_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 61) begin
-                axil_rd_data = ccr_61_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 62) begin
-                axil_rd_data = ccr_62_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 63) begin
-                axil_rd_data = ccr_63_q;
-            end
-            if (axil_rd_addr == REG_CC_FIRST + 64) begin
-                axil_rd_data = ccr_64_q;
-            end
-        end
-        else begin
-            axil_rd_err = 1'b1;
-        end
-        frac_sum = {1'd0, now_frac_q} + {1'd0, ns_q16_q[0+:16]};
-        now_frac_d = frac_sum[0+:16];
-        now_ns_d = now_ns_q + {48'd0, ns_q16_q[16+:16]} + {63'd0, frac_sum[16+:1]};
-        dp_now_ns = now_ns_q;
-        // hpcc_nic_core.rs:783: ---- Configuration of the blocks.
-        sched_cfg_pkt_shift = sched_cfg_q[0+:4];
-        sched_cfg_max_burst = sched_cfg_q[16+:12];
-        // hpcc_nic_core.rs:786: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        // hpcc_nic_core.rs:579: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
+        // show, the time base.
+        regs_wr_en = axil_wr_en;
+        regs_wr_addr = axil_wr_addr;
+        regs_wr_data = axil_wr_data;
+        regs_wr_strb = axil_wr_strb;
+        axil_wr_err = regs_wr_err;
+        regs_rd_addr = axil_rd_addr;
+        axil_rd_data = regs_rd_data;
+        axil_rd_err = regs_rd_err;
+        regs_status = seq_status;
+        regs_cmd = seq_stat_cmd;
+        regs_cmd_errors = seq_stat_errors;
+        regs_completions = cpl_count_q;
+        regs_feedback_in = fb_in_q;
+        regs_merged = merged_q;
+        regs_event_stalls = ev_stalls_q;
+        regs_stat_rx_pipe = dp_stat_rx_pipe_count;
+        regs_stat_rx_ctx = dp_stat_rx_ctx_count;
+        regs_stat_tx_drop = dp_stat_tx_drop;
+        regs_stat_tx_recv_drop = dp_stat_tx_recv_drop;
+        regs_stat_tx_nak_ignored = dp_stat_tx_nak_ignored;
+        regs_stat_tx_ctrl_bad = dp_stat_tx_ctrl_bad;
+        regs_stat_tx_len_err = dp_stat_tx_len_err;
+        regs_stat_rx_written = dp_stat_rx_written;
+        regs_stat_rx_discarded = dp_stat_rx_discarded;
+        regs_stat_rx_short = dp_stat_rx_short;
+        regs_stat_cnps = dp_stat_cnps;
+        regs_fb_acks = dp_stat_fb_acks;
+        regs_stat_cc_bad_flow = cc_stat_bad_flow;
+        regs_stat_cc_unused = cc_stat_unused;
+        regs_timer_events = timer_stat_events;
+        regs_probes = timer_stat_probes;
+        regs_rto_timeouts = seq_stat_timeouts;
+        regs_rto_failed = seq_stat_failed;
+        regs_tx_events = tx_bytes_stat_events;
+        regs_fb_applied = feedback_stat_applied;
+        regs_fb_ignored = feedback_stat_ignored;
+        dp_stat_rx_pipe_addr = regs_stat_sel[0+:5];
+        dp_stat_rx_ctx_addr = regs_stat_sel[8+:4];
+        dp_now_ns = regs_now_ns;
+        // hpcc_nic_core.rs:621: ---- Configuration of the blocks.
+        sched_cfg_pkt_shift = regs_sched_cfg[0+:4];
+        sched_cfg_max_burst = regs_sched_cfg[16+:12];
+        // hpcc_nic_core.rs:624: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
-        dp_cfg_cnp_interval_ns = cnp_gap_q;
-        cc_cfg_hpcc_t_ns = ccr_0_q;
-        cc_cfg_hpcc_eta_q16 = ccr_1_q[0+:17];
-        cc_cfg_hpcc_max_stage = ccr_2_q[0+:8];
-        cc_cfg_hpcc_w_ai_q8 = ccr_3_q;
-        cc_cfg_hpcc_w_min_q8 = ccr_4_q;
-        cc_cfg_hpcc_w_max_q8 = ccr_5_q;
-        cc_cfg_hpcc_u_init_q16 = ccr_6_q[0+:24];
-        cc_cfg_hpcc_inv_bt = {224'd0, ccr_7_q} | ({224'd0, ccr_8_q} << 32) | ({224'd0, ccr_9_q} << 64) | ({224'd0, ccr_10_q} << 96) | ({224'd0, ccr_11_q} << 128) | ({224'd0, ccr_12_q} << 160) | ({224'd0, ccr_13_q} << 192) | ({224'd0, ccr_14_q} << 224);
-        cc_cfg_hpcc_inv_b = {224'd0, ccr_15_q} | ({224'd0, ccr_16_q} << 32) | ({224'd0, ccr_17_q} << 64) | ({224'd0, ccr_18_q} << 96) | ({224'd0, ccr_19_q} << 128) | ({224'd0, ccr_20_q} << 160) | ({224'd0, ccr_21_q} << 192) | ({224'd0, ccr_22_q} << 224);
-        cc_cfg_hpcc_inv_t = ccr_23_q;
-        cc_cfg_hpcc_rate_mul = ccr_24_q;
-        cc_cfg_hpcc_line_q16 = ccr_25_q;
-        cc_cfg_ldcp_rtt_ns = ccr_26_q;
-        cc_cfg_ldcp_mss = ccr_27_q;
-        cc_cfg_ldcp_alpha_q16 = ccr_28_q[0+:17];
-        cc_cfg_ldcp_beta_q16 = ccr_29_q[0+:17];
-        cc_cfg_ldcp_gamma_shift = ccr_30_q[0+:4];
-        cc_cfg_ldcp_iw = ccr_31_q[0+:16];
-        cc_cfg_ldcp_max_cw_q16 = ccr_32_q;
-        cc_cfg_ldcp_fast_start = ccr_33_q[0];
-        cc_cfg_ldcp_rate_mul = {16'd0, ccr_34_q} | ({32'd0, ccr_35_q[0+:16]} << 32);
-        cc_cfg_ldcp_line_q16 = ccr_36_q;
-        cc_cfg_dcqcn_line_q24 = {8'd0, ccr_37_q} | ({32'd0, ccr_38_q[0+:8]} << 32);
-        cc_cfg_dcqcn_min_q24 = {8'd0, ccr_39_q} | ({32'd0, ccr_40_q[0+:8]} << 32);
-        cc_cfg_dcqcn_ai_q24 = {8'd0, ccr_41_q} | ({32'd0, ccr_42_q[0+:8]} << 32);
-        cc_cfg_dcqcn_hai_q24 = {8'd0, ccr_43_q} | ({32'd0, ccr_44_q[0+:8]} << 32);
-        cc_cfg_dcqcn_g_shift = ccr_45_q[0+:5];
-        cc_cfg_dcqcn_initial_alpha_q24 = ccr_46_q[0+:25];
-        cc_cfg_dcqcn_alpha_timer_ns = ccr_47_q;
-        cc_cfg_dcqcn_decay = {352'd0, ccr_48_q} | ({352'd0, ccr_49_q} << 32) | ({352'd0, ccr_50_q} << 64) | ({352'd0, ccr_51_q} << 96) | ({352'd0, ccr_52_q} << 128) | ({352'd0, ccr_53_q} << 160) | ({352'd0, ccr_54_q} << 192) | ({352'd0, ccr_55_q} << 224) | ({352'd0, ccr_56_q} << 256) | ({352'd0, ccr_57_q} << 288) | ({352'd0, ccr_58_q} << 320) | ({352'd0, ccr_59_q} << 352);
-        cc_cfg_dcqcn_min_cut_interval_ns = ccr_60_q;
-        cc_cfg_dcqcn_rate_increase_timer_ns = ccr_61_q;
-        cc_cfg_dcqcn_byte_counter_bytes = ccr_62_q;
-        cc_cfg_dcqcn_fast_recovery_times = ccr_63_q[0+:8];
-        cc_cfg_dcqcn_win_mul = ccr_64_q;
-        // hpcc_nic_core.rs:855: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        dp_cfg_cnp_interval_ns = regs_cnp_interval_ns;
+        cc_cfg_hpcc_t_ns = regs_cfg_hpcc_t_ns;
+        cc_cfg_hpcc_eta_q16 = regs_cfg_hpcc_eta_q16;
+        cc_cfg_hpcc_max_stage = regs_cfg_hpcc_max_stage;
+        cc_cfg_hpcc_w_ai_q8 = regs_cfg_hpcc_w_ai_q8;
+        cc_cfg_hpcc_w_min_q8 = regs_cfg_hpcc_w_min_q8;
+        cc_cfg_hpcc_w_max_q8 = regs_cfg_hpcc_w_max_q8;
+        cc_cfg_hpcc_u_init_q16 = regs_cfg_hpcc_u_init_q16;
+        cc_cfg_hpcc_inv_bt = regs_cfg_hpcc_inv_bt;
+        cc_cfg_hpcc_inv_b = regs_cfg_hpcc_inv_b;
+        cc_cfg_hpcc_inv_t = regs_cfg_hpcc_inv_t;
+        cc_cfg_hpcc_rate_mul = regs_cfg_hpcc_rate_mul;
+        cc_cfg_hpcc_line_q16 = regs_cfg_hpcc_line_q16;
+        cc_cfg_ldcp_rtt_ns = regs_cfg_ldcp_rtt_ns;
+        cc_cfg_ldcp_mss = regs_cfg_ldcp_mss;
+        cc_cfg_ldcp_alpha_q16 = regs_cfg_ldcp_alpha_q16;
+        cc_cfg_ldcp_beta_q16 = regs_cfg_ldcp_beta_q16;
+        cc_cfg_ldcp_gamma_shift = regs_cfg_ldcp_gamma_shift;
+        cc_cfg_ldcp_iw = regs_cfg_ldcp_iw;
+        cc_cfg_ldcp_max_cw_q16 = regs_cfg_ldcp_max_cw_q16;
+        cc_cfg_ldcp_fast_start = regs_cfg_ldcp_fast_start;
+        cc_cfg_ldcp_rate_mul = regs_cfg_ldcp_rate_mul;
+        cc_cfg_ldcp_line_q16 = regs_cfg_ldcp_line_q16;
+        cc_cfg_dcqcn_line_q24 = regs_cfg_dcqcn_line_q24;
+        cc_cfg_dcqcn_min_q24 = regs_cfg_dcqcn_min_q24;
+        cc_cfg_dcqcn_ai_q24 = regs_cfg_dcqcn_ai_q24;
+        cc_cfg_dcqcn_hai_q24 = regs_cfg_dcqcn_hai_q24;
+        cc_cfg_dcqcn_g_shift = regs_cfg_dcqcn_g_shift;
+        cc_cfg_dcqcn_initial_alpha_q24 = regs_cfg_dcqcn_initial_alpha_q24;
+        cc_cfg_dcqcn_alpha_timer_ns = regs_cfg_dcqcn_alpha_timer_ns;
+        cc_cfg_dcqcn_decay = regs_cfg_dcqcn_decay;
+        cc_cfg_dcqcn_min_cut_interval_ns = regs_cfg_dcqcn_min_cut_interval_ns;
+        cc_cfg_dcqcn_rate_increase_timer_ns = regs_cfg_dcqcn_rate_increase_timer_ns;
+        cc_cfg_dcqcn_byte_counter_bytes = regs_cfg_dcqcn_byte_counter_bytes;
+        cc_cfg_dcqcn_fast_recovery_times = regs_cfg_dcqcn_fast_recovery_times;
+        cc_cfg_dcqcn_win_mul = regs_cfg_dcqcn_win_mul;
+        // hpcc_nic_core.rs:663: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
         dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
         dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
         sched_m_axis_pktsend_tready = dp_s_axis_pktsend_tready;
-        // hpcc_nic_core.rs:860: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // hpcc_nic_core.rs:668: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
         sched_s_axis_sleep_tdata = dp_m_axis_sleep_tdata;
         sched_s_axis_sleep_tvalid = dp_m_axis_sleep_tvalid;
         dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
-        // hpcc_nic_core.rs:865: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
+        // hpcc_nic_core.rs:673: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
         // flow's packet size in flow_sched). One register; the RAM reads the flow as the
         // register takes it and keeps reading it while the register holds.
         nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
@@ -2117,7 +1173,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_notify_tvalid = nt_valid_q;
         nt_bytes = nt_pkts_q << shifts_read_data;
         sched_s_axis_notify_tdata = {16'd0, nt_bytes} | ({32'd0, nt_flow_q} << 32);
-        // hpcc_nic_core.rs:883: Updates: the feedback unit's first, then cc_module's.
+        // hpcc_nic_core.rs:691: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -2127,7 +1183,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
-        // hpcc_nic_core.rs:893: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // hpcc_nic_core.rs:701: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
         dp_s_axis_feedback_tdata = cc_m_axis_feedback_tdata;
         dp_s_axis_feedback_tvalid = cc_m_axis_feedback_tvalid;
@@ -2135,19 +1191,18 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        // hpcc_nic_core.rs:902: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // hpcc_nic_core.rs:710: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        seq_cmd_we = axil_wr_en & wr_ok & (axil_wr_addr == REG_CMD);
+        seq_cmd_we = regs_cmd_we;
         seq_cmd_data = axil_wr_data;
-        tx_word = {480'd0, args_0_q} | ({480'd0, args_1_q} << 32) | ({480'd0, args_2_q} << 64) | ({480'd0, args_3_q} << 96) | ({480'd0, args_4_q} << 128) | ({480'd0, args_5_q} << 160) | ({480'd0, args_6_q} << 192) | ({480'd0, args_7_q} << 224) | ({480'd0, args_8_q} << 256) | ({480'd0, args_9_q} << 288) | ({480'd0, args_10_q} << 320) | ({480'd0, args_11_q} << 352) | ({480'd0, args_12_q} << 384) | ({480'd0, args_13_q} << 416) | ({480'd0, args_14_q} << 448) | ({480'd0, args_15_q} << 480);
-        seq_tx_word = tx_word;
-        seq_rx_word = {96'd0, args_16_q} | ({96'd0, args_17_q} << 32) | ({96'd0, args_18_q} << 64) | ({96'd0, args_19_q} << 96);
-        seq_rate = args_20_q;
-        seq_window = args_21_q;
-        seq_alg = args_22_q[0+:2];
-        seq_tag = args_23_q[0+:16];
-        seq_now_ns = now_ns_q;
+        seq_tx_word = regs_tx_word;
+        seq_rx_word = regs_rx_word;
+        seq_rate = regs_rate;
+        seq_window = regs_window;
+        seq_alg = regs_alg;
+        seq_tag = regs_tag;
+        seq_now_ns = regs_now_ns;
         seq_entry = flows_read_data;
         seq_t1_valid = t1_valid_q;
         seq_sweep = sweep_q;
@@ -2167,7 +1222,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         dp_s_axis_rx_ctrl_tdata = seq_rx_ctrl_tdata;
         dp_s_axis_rx_ctrl_tvalid = seq_rx_ctrl_tvalid;
         seq_rx_ctrl_tready = dp_s_axis_rx_ctrl_tready;
-        // hpcc_nic_core.rs:952: Probe requests: the scan's, unless the sequencer's probe command has the port.
+        // hpcc_nic_core.rs:741: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -2176,7 +1231,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
         seq_probe_tready = dp_s_axis_probe_tready;
-        // hpcc_nic_core.rs:962: ---- Flow table: one read port (the sequencer's flow while it holds the events,
+        // hpcc_nic_core.rs:751: ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
         // The sequencer holds the events (and takes the table's read port) while it reads,
         // checks and writes an entry or offers a create event; the tracker holds them while a
@@ -2196,7 +1251,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             t1_entry = flows_read_data;
         end
-        // hpcc_nic_core.rs:981: The table's one write (and the forwarded copy): the tracker's by default (every ACK
+        // hpcc_nic_core.rs:770: The table's one write (and the forwarded copy): the tracker's by default (every ACK
         // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
         // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
         wr_en = 1'b0;
@@ -2209,7 +1264,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             wr_entry = seq_ft_entry;
             wr_una = seq_ft_una;
         end
-        // hpcc_nic_core.rs:995: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
+        // hpcc_nic_core.rs:784: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
         // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
         // event slot's (the Rx pipe's); while events are held only the slot's, and the
         // sequencer's create once the slot is empty (a re-created flow's old events first).
@@ -2217,12 +1272,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tm_word = 32'h0;
         tm_word[0+:16] = {6'd0, timer_flow};
         tm_word[16+:4] = EV_TIMER;
-        tm_word[96+:64] = now_ns_q;
+        tm_word[96+:64] = regs_now_ns;
         ev5_word = 32'h0;
         ev5_word[0+:16] = {6'd0, tx_bytes_ev_flow};
         ev5_word[16+:4] = EV_TX;
         ev5_word[32+:32] = tx_bytes_ev_bytes;
-        ev5_word[96+:64] = now_ns_q;
+        ev5_word[96+:64] = regs_now_ns;
         cc_s_axis_event_tdata = m_data_q;
         cc_s_axis_event_tvalid = m_valid_q;
         m_offer = 1'b1;
@@ -2241,14 +1296,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
-        // hpcc_nic_core.rs:1027: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
+        // hpcc_nic_core.rs:816: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
         // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
         // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
         // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
         // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
         m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
         m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == EV_ACK) & (dp_m_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
-        m_merge = merge_cfg_q[0] & m_same & ~m_go;
+        m_merge = regs_event_merge[0] & m_same & ~m_go;
         dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
         m_acked = {1'd0, m_data_q[480+:16]} + {1'd0, dp_m_axis_event_tdata[480+:16]};
         if (m_acked[16]) begin
@@ -2257,7 +1312,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
             ev_stalls_d = ev_stalls_q + 32'h1;
         end
-        // hpcc_nic_core.rs:1052: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
+        // hpcc_nic_core.rs:841: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
         // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
         // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
         // head is full).
@@ -2280,16 +1335,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 merged_d = merged_q + 32'h1;
             end
         end
-        // hpcc_nic_core.rs:1076: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // hpcc_nic_core.rs:865: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
         feedback_ev_take = ev_take;
         feedback_ev_feedback = dp_m_axis_event_tdata[21+:1];
         feedback_ev_flow = ev_flow;
-        // hpcc_nic_core.rs:1081: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        // hpcc_nic_core.rs:870: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
-        feedback_rate_mul = ccr_24_q;
-        feedback_line = ccr_25_q;
-        // hpcc_nic_core.rs:1086: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
+        feedback_rate_mul = regs_cfg_hpcc_rate_mul;
+        feedback_line = regs_cfg_hpcc_line_q16;
+        // hpcc_nic_core.rs:875: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
         new_cpl_data = {48'd0, t1_flow_q} | ({48'd0, t1_entry[26+:16]} << 16);
@@ -2318,7 +1373,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_flow_d = wr_flow;
             lw_entry_d = wr_entry;
         end
-        // hpcc_nic_core.rs:1118: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
+        // hpcc_nic_core.rs:907: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
         // payload), the sequencer's error completion.
         cpl_done = new_cpl;
         cpl_done_read = t1_entry[46+:1];
@@ -2334,37 +1389,37 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
         cpl_m_axis_cpl_tready = m_axis_cpl_tready;
-        // hpcc_nic_core.rs:1135: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // hpcc_nic_core.rs:924: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
         timer_alg_wr_we = seq_alg_we;
         timer_alg_wr_flow = seq_cmd_flow[0+:10];
         timer_alg_wr_create = alg_create;
-        timer_alg_wr_alg = args_22_q[0+:2];
-        timer_alg_probe = tx_word[369+:1];
+        timer_alg_wr_alg = regs_alg;
+        timer_alg_probe = regs_tx_word[369+:1];
         tx_bytes_alg_wr_we = seq_alg_we;
         tx_bytes_alg_wr_flow = seq_cmd_flow[0+:10];
         tx_bytes_alg_wr_create = alg_create;
-        tx_bytes_alg_wr_alg = args_22_q[0+:2];
+        tx_bytes_alg_wr_alg = regs_alg;
         feedback_alg_wr_we = seq_alg_we;
         feedback_alg_wr_flow = seq_cmd_flow[0+:10];
         feedback_alg_wr_create = alg_create;
-        feedback_alg_wr_alg = args_22_q[0+:2];
-        // hpcc_nic_core.rs:1152: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        feedback_alg_wr_alg = regs_alg;
+        // hpcc_nic_core.rs:941: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        timer_gap = tm_gap_q;
-        timer_rto_rounds = rto_cfg_q[0+:8];
-        timer_rto_retries = rto_cfg_q[8+:4];
+        timer_gap = regs_timer_gap_cycles;
+        timer_rto_rounds = regs_rto_cfg[0+:8];
+        timer_rto_retries = regs_rto_cfg[8+:4];
         timer_tm_take = cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:1159: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // hpcc_nic_core.rs:948: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
         tx_bytes_rd_flow = dp_m_axis_dma_rd_tdata[80+:16];
         tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
-        tx_bytes_thr = tx_thr_q;
+        tx_bytes_thr = regs_tx_event_bytes;
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:1169: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
+        // hpcc_nic_core.rs:958: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         timer_sweep = sweep_q;
         timer_sweep_addr = sweep_addr_q;
         tx_bytes_sweep = sweep_q;
@@ -2383,113 +1438,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 sweep_d = 1'b0;
             end
         end
-        // hpcc_nic_core.rs:1189: ---- Reset: registers to their reset values, nothing in flight.
+        // hpcc_nic_core.rs:978: ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
         if (reset) begin
-            ns_q16_d = RESET_NS_PER_CYCLE;
-            sched_cfg_d = RESET_SCHED_CFG;
-            stat_sel_d = 32'h0;
-            args_0_d = 32'h0;
-            args_1_d = 32'h0;
-            args_2_d = 32'h0;
-            args_3_d = 32'h0;
-            args_4_d = 32'h0;
-            args_5_d = 32'h0;
-            args_6_d = 32'h0;
-            args_7_d = 32'h0;
-            args_8_d = 32'h0;
-            args_9_d = 32'h0;
-            args_10_d = 32'h0;
-            args_11_d = 32'h0;
-            args_12_d = 32'h0;
-            args_13_d = 32'h0;
-            args_14_d = 32'h0;
-            args_15_d = 32'h0;
-            args_16_d = 32'h0;
-            args_17_d = 32'h0;
-            args_18_d = 32'h0;
-            args_19_d = 32'h0;
-            args_20_d = 32'h0;
-            args_21_d = 32'h0;
-            args_22_d = 32'h0;
-            args_23_d = 32'h0;
-            ccr_0_d = 32'h0;
-            ccr_1_d = 32'h0;
-            ccr_2_d = 32'h0;
-            ccr_3_d = 32'h0;
-            ccr_4_d = 32'h0;
-            ccr_5_d = 32'h0;
-            ccr_6_d = 32'h0;
-            ccr_7_d = 32'h0;
-            ccr_8_d = 32'h0;
-            ccr_9_d = 32'h0;
-            ccr_10_d = 32'h0;
-            ccr_11_d = 32'h0;
-            ccr_12_d = 32'h0;
-            ccr_13_d = 32'h0;
-            ccr_14_d = 32'h0;
-            ccr_15_d = 32'h0;
-            ccr_16_d = 32'h0;
-            ccr_17_d = 32'h0;
-            ccr_18_d = 32'h0;
-            ccr_19_d = 32'h0;
-            ccr_20_d = 32'h0;
-            ccr_21_d = 32'h0;
-            ccr_22_d = 32'h0;
-            ccr_23_d = 32'h0;
-            ccr_24_d = 32'h0;
-            ccr_25_d = 32'h0;
-            ccr_26_d = 32'h0;
-            ccr_27_d = 32'h0;
-            ccr_28_d = 32'h0;
-            ccr_29_d = 32'h0;
-            ccr_30_d = 32'h0;
-            ccr_31_d = 32'h0;
-            ccr_32_d = 32'h0;
-            ccr_33_d = 32'h0;
-            ccr_34_d = 32'h0;
-            ccr_35_d = 32'h0;
-            ccr_36_d = 32'h0;
-            ccr_37_d = 32'h0;
-            ccr_38_d = 32'h0;
-            ccr_39_d = 32'h0;
-            ccr_40_d = 32'h0;
-            ccr_41_d = 32'h0;
-            ccr_42_d = 32'h0;
-            ccr_43_d = 32'h0;
-            ccr_44_d = 32'h0;
-            ccr_45_d = 32'h0;
-            ccr_46_d = 32'h0;
-            ccr_47_d = 32'h0;
-            ccr_48_d = 32'h0;
-            ccr_49_d = 32'h0;
-            ccr_50_d = 32'h0;
-            ccr_51_d = 32'h0;
-            ccr_52_d = 32'h0;
-            ccr_53_d = 32'h0;
-            ccr_54_d = 32'h0;
-            ccr_55_d = 32'h0;
-            ccr_56_d = 32'h0;
-            ccr_57_d = 32'h0;
-            ccr_58_d = 32'h0;
-            ccr_59_d = 32'h0;
-            ccr_60_d = 32'h0;
-            ccr_61_d = 32'h0;
-            ccr_62_d = 32'h0;
-            ccr_63_d = 32'h0;
-            ccr_64_d = 32'h0;
             cpl_count_d = 32'h0;
             fb_in_d = 32'h0;
-            now_frac_d = 32'h0;
-            now_ns_d = 32'h0;
             t1_valid_d = 1'b0;
             lw_valid_d = 1'b0;
             nt_valid_d = 1'b0;
-            tm_gap_d = RESET_TIMER_GAP;
-            rto_cfg_d = RESET_RTO_CFG;
-            cnp_gap_d = RESET_CNP_INTERVAL;
-            tx_thr_d = RESET_TX_EVENT_BYTES;
             m_valid_d = 1'b0;
-            merge_cfg_d = RESET_EVENT_MERGE;
             merged_d = 32'h0;
             ev_stalls_d = 32'h0;
             sweep_d = 1'b1;
@@ -3698,6 +2654,1430 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     end
 
 endmodule // hpcc_nic_core_timer
+
+module hpcc_nic_core_regs(clock,reset,wr_en,wr_addr,wr_data,wr_strb,wr_err,cmd_we,rd_addr,rd_data,rd_err,status,cmd,cmd_errors,completions,feedback_in,merged,event_stalls,stat_rx_pipe,stat_rx_ctx,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_cnps,fb_acks,stat_cc_bad_flow,stat_cc_unused,timer_events,probes,rto_timeouts,rto_failed,tx_events,fb_applied,fb_ignored,sched_cfg,stat_sel,timer_gap_cycles,rto_cfg,cnp_interval_ns,tx_event_bytes,event_merge,tx_word,rx_word,rate,window,alg,tag,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,cfg_hpcc_w_ai_q8,cfg_hpcc_w_min_q8,cfg_hpcc_w_max_q8,cfg_hpcc_u_init_q16,cfg_hpcc_inv_bt,cfg_hpcc_inv_b,cfg_hpcc_inv_t,cfg_hpcc_rate_mul,cfg_hpcc_line_q16,cfg_ldcp_rtt_ns,cfg_ldcp_mss,cfg_ldcp_alpha_q16,cfg_ldcp_beta_q16,cfg_ldcp_gamma_shift,cfg_ldcp_iw,cfg_ldcp_max_cw_q16,cfg_ldcp_fast_start,cfg_ldcp_rate_mul,cfg_ldcp_line_q16,cfg_dcqcn_line_q24,cfg_dcqcn_min_q24,cfg_dcqcn_ai_q24,cfg_dcqcn_hai_q24,cfg_dcqcn_g_shift,cfg_dcqcn_initial_alpha_q24,cfg_dcqcn_alpha_timer_ns,cfg_dcqcn_decay,cfg_dcqcn_min_cut_interval_ns,cfg_dcqcn_rate_increase_timer_ns,cfg_dcqcn_byte_counter_bytes,cfg_dcqcn_fast_recovery_times,cfg_dcqcn_win_mul,now_ns);
+    // Rust: HpccNicCoreRegs, hdl/src/top/hpcc_nic_core_regs.rs:34
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  wr_en;
+    input wire  [11:0] wr_addr;
+    input wire  [31:0] wr_data;
+    input wire  [3:0] wr_strb;
+    output reg  wr_err;
+    output reg  cmd_we;
+    input wire  [11:0] rd_addr;
+    output reg  [31:0] rd_data;
+    output reg  rd_err;
+    input wire  [31:0] status;
+    input wire  [31:0] cmd;
+    input wire  [31:0] cmd_errors;
+    input wire  [31:0] completions;
+    input wire  [31:0] feedback_in;
+    input wire  [31:0] merged;
+    input wire  [31:0] event_stalls;
+    input wire  [31:0] stat_rx_pipe;
+    input wire  [31:0] stat_rx_ctx;
+    input wire  [31:0] stat_tx_drop;
+    input wire  [31:0] stat_tx_recv_drop;
+    input wire  [31:0] stat_tx_nak_ignored;
+    input wire  [31:0] stat_tx_ctrl_bad;
+    input wire  [31:0] stat_tx_len_err;
+    input wire  [31:0] stat_rx_written;
+    input wire  [31:0] stat_rx_discarded;
+    input wire  [31:0] stat_rx_short;
+    input wire  [31:0] stat_cnps;
+    input wire  [31:0] fb_acks;
+    input wire  [31:0] stat_cc_bad_flow;
+    input wire  [31:0] stat_cc_unused;
+    input wire  [31:0] timer_events;
+    input wire  [31:0] probes;
+    input wire  [31:0] rto_timeouts;
+    input wire  [31:0] rto_failed;
+    input wire  [31:0] tx_events;
+    input wire  [31:0] fb_applied;
+    input wire  [31:0] fb_ignored;
+    output reg  [31:0] sched_cfg;
+    output reg  [31:0] stat_sel;
+    output reg  [31:0] timer_gap_cycles;
+    output reg  [31:0] rto_cfg;
+    output reg  [31:0] cnp_interval_ns;
+    output reg  [31:0] tx_event_bytes;
+    output reg  [31:0] event_merge;
+    output reg  [511:0] tx_word;
+    output reg  [127:0] rx_word;
+    output reg  [31:0] rate;
+    output reg  [31:0] window;
+    output reg  [1:0] alg;
+    output reg  [15:0] tag;
+    output reg  [31:0] cfg_hpcc_t_ns;
+    output reg  [16:0] cfg_hpcc_eta_q16;
+    output reg  [7:0] cfg_hpcc_max_stage;
+    output reg  [31:0] cfg_hpcc_w_ai_q8;
+    output reg  [31:0] cfg_hpcc_w_min_q8;
+    output reg  [31:0] cfg_hpcc_w_max_q8;
+    output reg  [23:0] cfg_hpcc_u_init_q16;
+    output reg  [255:0] cfg_hpcc_inv_bt;
+    output reg  [255:0] cfg_hpcc_inv_b;
+    output reg  [31:0] cfg_hpcc_inv_t;
+    output reg  [31:0] cfg_hpcc_rate_mul;
+    output reg  [31:0] cfg_hpcc_line_q16;
+    output reg  [31:0] cfg_ldcp_rtt_ns;
+    output reg  [31:0] cfg_ldcp_mss;
+    output reg  [16:0] cfg_ldcp_alpha_q16;
+    output reg  [16:0] cfg_ldcp_beta_q16;
+    output reg  [3:0] cfg_ldcp_gamma_shift;
+    output reg  [15:0] cfg_ldcp_iw;
+    output reg  [31:0] cfg_ldcp_max_cw_q16;
+    output reg  cfg_ldcp_fast_start;
+    output reg  [47:0] cfg_ldcp_rate_mul;
+    output reg  [31:0] cfg_ldcp_line_q16;
+    output reg  [39:0] cfg_dcqcn_line_q24;
+    output reg  [39:0] cfg_dcqcn_min_q24;
+    output reg  [39:0] cfg_dcqcn_ai_q24;
+    output reg  [39:0] cfg_dcqcn_hai_q24;
+    output reg  [4:0] cfg_dcqcn_g_shift;
+    output reg  [24:0] cfg_dcqcn_initial_alpha_q24;
+    output reg  [31:0] cfg_dcqcn_alpha_timer_ns;
+    output reg  [383:0] cfg_dcqcn_decay;
+    output reg  [31:0] cfg_dcqcn_min_cut_interval_ns;
+    output reg  [31:0] cfg_dcqcn_rate_increase_timer_ns;
+    output reg  [31:0] cfg_dcqcn_byte_counter_bytes;
+    output reg  [7:0] cfg_dcqcn_fast_recovery_times;
+    output reg  [31:0] cfg_dcqcn_win_mul;
+    output reg  [63:0] now_ns;
+
+    // Register word addresses (csr.rs)
+    localparam [11:0] REG_ID = 12'h000;
+    localparam [11:0] REG_STATUS = 12'h001;
+    localparam [11:0] REG_CMD = 12'h002;
+    localparam [11:0] REG_CMD_ERRORS = 12'h003;
+    localparam [11:0] REG_NS_PER_CYCLE_Q16 = 12'h004;
+    localparam [11:0] REG_SCHED_CFG = 12'h005;
+    localparam [11:0] REG_NOW_NS_LO = 12'h006;
+    localparam [11:0] REG_NOW_NS_HI = 12'h007;
+    localparam [11:0] REG_COMPLETIONS = 12'h008;
+    localparam [11:0] REG_FEEDBACK_IN = 12'h009;
+    localparam [11:0] REG_STAT_SEL = 12'h00a;
+    localparam [11:0] REG_STAT_RX_PIPE = 12'h00b;
+    localparam [11:0] REG_STAT_RX_CTX = 12'h00c;
+    localparam [11:0] REG_STAT_TX_DROP = 12'h00d;
+    localparam [11:0] REG_STAT_TX_RECV_DROP = 12'h00e;
+    localparam [11:0] REG_STAT_TX_NAK_IGNORED = 12'h00f;
+    localparam [11:0] REG_STAT_TX_CTRL_BAD = 12'h010;
+    localparam [11:0] REG_STAT_TX_LEN_ERR = 12'h011;
+    localparam [11:0] REG_STAT_RX_WRITTEN = 12'h012;
+    localparam [11:0] REG_STAT_RX_DISCARDED = 12'h013;
+    localparam [11:0] REG_STAT_RX_SHORT = 12'h014;
+    localparam [11:0] REG_STAT_CC_BAD_FLOW = 12'h015;
+    localparam [11:0] REG_STAT_CC_UNUSED = 12'h016;
+    localparam [11:0] REG_TIMER_GAP = 12'h017;
+    localparam [11:0] REG_TIMER_EVENTS = 12'h018;
+    localparam [11:0] REG_RTO_CFG = 12'h019;
+    localparam [11:0] REG_RTO_TIMEOUTS = 12'h01a;
+    localparam [11:0] REG_RTO_FAILED = 12'h01b;
+    localparam [11:0] REG_CNP_INTERVAL_NS = 12'h01c;
+    localparam [11:0] REG_STAT_CNPS = 12'h01d;
+    localparam [11:0] REG_TX_EVENT_BYTES = 12'h01e;
+    localparam [11:0] REG_TX_EVENTS = 12'h01f;
+    localparam [11:0] REG_FB_ACKS = 12'h038;
+    localparam [11:0] REG_FB_APPLIED = 12'h039;
+    localparam [11:0] REG_FB_IGNORED = 12'h03a;
+    localparam [11:0] REG_EVENT_MERGE = 12'h03b;
+    localparam [11:0] REG_MERGED = 12'h03c;
+    localparam [11:0] REG_EVENT_STALLS = 12'h03d;
+    localparam [11:0] REG_PROBES = 12'h03e;
+
+    // Register word ranges (csr.rs)
+    localparam [11:0] REG_ARGS_FIRST = 12'h020;
+    localparam [11:0] REG_ARGS_END = 12'h038;
+    localparam [11:0] REG_CC_FIRST = 12'h040;
+    localparam [11:0] REG_CC_END = 12'h081;
+
+    // Register values (csr.rs)
+    localparam [31:0] REG_ID_VALUE = 32'h48504343;
+    localparam [31:0] RESET_NS_PER_CYCLE = 32'h00040000;
+    localparam [31:0] RESET_SCHED_CFG = 32'h0010000c;
+    localparam [31:0] RESET_TIMER_GAP = 32'h0000000c;
+    localparam [31:0] RESET_RTO_CFG = 32'h00000710;
+    localparam [31:0] RESET_CNP_INTERVAL = 32'h0000c350;
+    localparam [31:0] RESET_TX_EVENT_BYTES = 32'h00004000;
+    localparam [31:0] RESET_EVENT_MERGE = 32'h00000001;
+
+    // Stub signals
+    reg  [31:0] ns_q16_reg_d;
+    reg  [31:0] ns_q16_reg_q = 32'h0;
+    reg  [31:0] sched_cfg_reg_d;
+    reg  [31:0] sched_cfg_reg_q = 32'h0;
+    reg  [31:0] stat_sel_reg_d;
+    reg  [31:0] stat_sel_reg_q = 32'h0;
+    reg  [31:0] timer_gap_reg_d;
+    reg  [31:0] timer_gap_reg_q = 32'h0;
+    reg  [31:0] rto_cfg_reg_d;
+    reg  [31:0] rto_cfg_reg_q = 32'h0;
+    reg  [31:0] cnp_reg_d;
+    reg  [31:0] cnp_reg_q = 32'h0;
+    reg  [31:0] tx_bytes_reg_d;
+    reg  [31:0] tx_bytes_reg_q = 32'h0;
+    reg  [31:0] merge_reg_d;
+    reg  [31:0] merge_reg_q = 32'h0;
+    reg  [31:0] args_reg_0_d;
+    reg  [31:0] args_reg_0_q = 32'h0;
+    reg  [31:0] args_reg_1_d;
+    reg  [31:0] args_reg_1_q = 32'h0;
+    reg  [31:0] args_reg_2_d;
+    reg  [31:0] args_reg_2_q = 32'h0;
+    reg  [31:0] args_reg_3_d;
+    reg  [31:0] args_reg_3_q = 32'h0;
+    reg  [31:0] args_reg_4_d;
+    reg  [31:0] args_reg_4_q = 32'h0;
+    reg  [31:0] args_reg_5_d;
+    reg  [31:0] args_reg_5_q = 32'h0;
+    reg  [31:0] args_reg_6_d;
+    reg  [31:0] args_reg_6_q = 32'h0;
+    reg  [31:0] args_reg_7_d;
+    reg  [31:0] args_reg_7_q = 32'h0;
+    reg  [31:0] args_reg_8_d;
+    reg  [31:0] args_reg_8_q = 32'h0;
+    reg  [31:0] args_reg_9_d;
+    reg  [31:0] args_reg_9_q = 32'h0;
+    reg  [31:0] args_reg_10_d;
+    reg  [31:0] args_reg_10_q = 32'h0;
+    reg  [31:0] args_reg_11_d;
+    reg  [31:0] args_reg_11_q = 32'h0;
+    reg  [31:0] args_reg_12_d;
+    reg  [31:0] args_reg_12_q = 32'h0;
+    reg  [31:0] args_reg_13_d;
+    reg  [31:0] args_reg_13_q = 32'h0;
+    reg  [31:0] args_reg_14_d;
+    reg  [31:0] args_reg_14_q = 32'h0;
+    reg  [31:0] args_reg_15_d;
+    reg  [31:0] args_reg_15_q = 32'h0;
+    reg  [31:0] args_reg_16_d;
+    reg  [31:0] args_reg_16_q = 32'h0;
+    reg  [31:0] args_reg_17_d;
+    reg  [31:0] args_reg_17_q = 32'h0;
+    reg  [31:0] args_reg_18_d;
+    reg  [31:0] args_reg_18_q = 32'h0;
+    reg  [31:0] args_reg_19_d;
+    reg  [31:0] args_reg_19_q = 32'h0;
+    reg  [31:0] args_reg_20_d;
+    reg  [31:0] args_reg_20_q = 32'h0;
+    reg  [31:0] args_reg_21_d;
+    reg  [31:0] args_reg_21_q = 32'h0;
+    reg  [31:0] args_reg_22_d;
+    reg  [31:0] args_reg_22_q = 32'h0;
+    reg  [31:0] args_reg_23_d;
+    reg  [31:0] args_reg_23_q = 32'h0;
+    reg  [31:0] cc_reg_0_d;
+    reg  [31:0] cc_reg_0_q = 32'h0;
+    reg  [31:0] cc_reg_1_d;
+    reg  [31:0] cc_reg_1_q = 32'h0;
+    reg  [31:0] cc_reg_2_d;
+    reg  [31:0] cc_reg_2_q = 32'h0;
+    reg  [31:0] cc_reg_3_d;
+    reg  [31:0] cc_reg_3_q = 32'h0;
+    reg  [31:0] cc_reg_4_d;
+    reg  [31:0] cc_reg_4_q = 32'h0;
+    reg  [31:0] cc_reg_5_d;
+    reg  [31:0] cc_reg_5_q = 32'h0;
+    reg  [31:0] cc_reg_6_d;
+    reg  [31:0] cc_reg_6_q = 32'h0;
+    reg  [31:0] cc_reg_7_d;
+    reg  [31:0] cc_reg_7_q = 32'h0;
+    reg  [31:0] cc_reg_8_d;
+    reg  [31:0] cc_reg_8_q = 32'h0;
+    reg  [31:0] cc_reg_9_d;
+    reg  [31:0] cc_reg_9_q = 32'h0;
+    reg  [31:0] cc_reg_10_d;
+    reg  [31:0] cc_reg_10_q = 32'h0;
+    reg  [31:0] cc_reg_11_d;
+    reg  [31:0] cc_reg_11_q = 32'h0;
+    reg  [31:0] cc_reg_12_d;
+    reg  [31:0] cc_reg_12_q = 32'h0;
+    reg  [31:0] cc_reg_13_d;
+    reg  [31:0] cc_reg_13_q = 32'h0;
+    reg  [31:0] cc_reg_14_d;
+    reg  [31:0] cc_reg_14_q = 32'h0;
+    reg  [31:0] cc_reg_15_d;
+    reg  [31:0] cc_reg_15_q = 32'h0;
+    reg  [31:0] cc_reg_16_d;
+    reg  [31:0] cc_reg_16_q = 32'h0;
+    reg  [31:0] cc_reg_17_d;
+    reg  [31:0] cc_reg_17_q = 32'h0;
+    reg  [31:0] cc_reg_18_d;
+    reg  [31:0] cc_reg_18_q = 32'h0;
+    reg  [31:0] cc_reg_19_d;
+    reg  [31:0] cc_reg_19_q = 32'h0;
+    reg  [31:0] cc_reg_20_d;
+    reg  [31:0] cc_reg_20_q = 32'h0;
+    reg  [31:0] cc_reg_21_d;
+    reg  [31:0] cc_reg_21_q = 32'h0;
+    reg  [31:0] cc_reg_22_d;
+    reg  [31:0] cc_reg_22_q = 32'h0;
+    reg  [31:0] cc_reg_23_d;
+    reg  [31:0] cc_reg_23_q = 32'h0;
+    reg  [31:0] cc_reg_24_d;
+    reg  [31:0] cc_reg_24_q = 32'h0;
+    reg  [31:0] cc_reg_25_d;
+    reg  [31:0] cc_reg_25_q = 32'h0;
+    reg  [31:0] cc_reg_26_d;
+    reg  [31:0] cc_reg_26_q = 32'h0;
+    reg  [31:0] cc_reg_27_d;
+    reg  [31:0] cc_reg_27_q = 32'h0;
+    reg  [31:0] cc_reg_28_d;
+    reg  [31:0] cc_reg_28_q = 32'h0;
+    reg  [31:0] cc_reg_29_d;
+    reg  [31:0] cc_reg_29_q = 32'h0;
+    reg  [31:0] cc_reg_30_d;
+    reg  [31:0] cc_reg_30_q = 32'h0;
+    reg  [31:0] cc_reg_31_d;
+    reg  [31:0] cc_reg_31_q = 32'h0;
+    reg  [31:0] cc_reg_32_d;
+    reg  [31:0] cc_reg_32_q = 32'h0;
+    reg  [31:0] cc_reg_33_d;
+    reg  [31:0] cc_reg_33_q = 32'h0;
+    reg  [31:0] cc_reg_34_d;
+    reg  [31:0] cc_reg_34_q = 32'h0;
+    reg  [31:0] cc_reg_35_d;
+    reg  [31:0] cc_reg_35_q = 32'h0;
+    reg  [31:0] cc_reg_36_d;
+    reg  [31:0] cc_reg_36_q = 32'h0;
+    reg  [31:0] cc_reg_37_d;
+    reg  [31:0] cc_reg_37_q = 32'h0;
+    reg  [31:0] cc_reg_38_d;
+    reg  [31:0] cc_reg_38_q = 32'h0;
+    reg  [31:0] cc_reg_39_d;
+    reg  [31:0] cc_reg_39_q = 32'h0;
+    reg  [31:0] cc_reg_40_d;
+    reg  [31:0] cc_reg_40_q = 32'h0;
+    reg  [31:0] cc_reg_41_d;
+    reg  [31:0] cc_reg_41_q = 32'h0;
+    reg  [31:0] cc_reg_42_d;
+    reg  [31:0] cc_reg_42_q = 32'h0;
+    reg  [31:0] cc_reg_43_d;
+    reg  [31:0] cc_reg_43_q = 32'h0;
+    reg  [31:0] cc_reg_44_d;
+    reg  [31:0] cc_reg_44_q = 32'h0;
+    reg  [31:0] cc_reg_45_d;
+    reg  [31:0] cc_reg_45_q = 32'h0;
+    reg  [31:0] cc_reg_46_d;
+    reg  [31:0] cc_reg_46_q = 32'h0;
+    reg  [31:0] cc_reg_47_d;
+    reg  [31:0] cc_reg_47_q = 32'h0;
+    reg  [31:0] cc_reg_48_d;
+    reg  [31:0] cc_reg_48_q = 32'h0;
+    reg  [31:0] cc_reg_49_d;
+    reg  [31:0] cc_reg_49_q = 32'h0;
+    reg  [31:0] cc_reg_50_d;
+    reg  [31:0] cc_reg_50_q = 32'h0;
+    reg  [31:0] cc_reg_51_d;
+    reg  [31:0] cc_reg_51_q = 32'h0;
+    reg  [31:0] cc_reg_52_d;
+    reg  [31:0] cc_reg_52_q = 32'h0;
+    reg  [31:0] cc_reg_53_d;
+    reg  [31:0] cc_reg_53_q = 32'h0;
+    reg  [31:0] cc_reg_54_d;
+    reg  [31:0] cc_reg_54_q = 32'h0;
+    reg  [31:0] cc_reg_55_d;
+    reg  [31:0] cc_reg_55_q = 32'h0;
+    reg  [31:0] cc_reg_56_d;
+    reg  [31:0] cc_reg_56_q = 32'h0;
+    reg  [31:0] cc_reg_57_d;
+    reg  [31:0] cc_reg_57_q = 32'h0;
+    reg  [31:0] cc_reg_58_d;
+    reg  [31:0] cc_reg_58_q = 32'h0;
+    reg  [31:0] cc_reg_59_d;
+    reg  [31:0] cc_reg_59_q = 32'h0;
+    reg  [31:0] cc_reg_60_d;
+    reg  [31:0] cc_reg_60_q = 32'h0;
+    reg  [31:0] cc_reg_61_d;
+    reg  [31:0] cc_reg_61_q = 32'h0;
+    reg  [31:0] cc_reg_62_d;
+    reg  [31:0] cc_reg_62_q = 32'h0;
+    reg  [31:0] cc_reg_63_d;
+    reg  [31:0] cc_reg_63_q = 32'h0;
+    reg  [31:0] cc_reg_64_d;
+    reg  [31:0] cc_reg_64_q = 32'h0;
+    reg  [15:0] now_frac_d;
+    reg  [15:0] now_frac_q = 16'h0;
+    reg  [63:0] now_reg_d;
+    reg  [63:0] now_reg_q = 64'h0;
+
+    // Local signals
+    // hpcc_nic_core_regs.rs:227: Time base.
+    reg  [16:0] frac_sum;
+    reg  wr_ok;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        ns_q16_reg_q <= ns_q16_reg_d;
+        sched_cfg_reg_q <= sched_cfg_reg_d;
+        stat_sel_reg_q <= stat_sel_reg_d;
+        timer_gap_reg_q <= timer_gap_reg_d;
+        rto_cfg_reg_q <= rto_cfg_reg_d;
+        cnp_reg_q <= cnp_reg_d;
+        tx_bytes_reg_q <= tx_bytes_reg_d;
+        merge_reg_q <= merge_reg_d;
+        args_reg_0_q <= args_reg_0_d;
+        args_reg_1_q <= args_reg_1_d;
+        args_reg_2_q <= args_reg_2_d;
+        args_reg_3_q <= args_reg_3_d;
+        args_reg_4_q <= args_reg_4_d;
+        args_reg_5_q <= args_reg_5_d;
+        args_reg_6_q <= args_reg_6_d;
+        args_reg_7_q <= args_reg_7_d;
+        args_reg_8_q <= args_reg_8_d;
+        args_reg_9_q <= args_reg_9_d;
+        args_reg_10_q <= args_reg_10_d;
+        args_reg_11_q <= args_reg_11_d;
+        args_reg_12_q <= args_reg_12_d;
+        args_reg_13_q <= args_reg_13_d;
+        args_reg_14_q <= args_reg_14_d;
+        args_reg_15_q <= args_reg_15_d;
+        args_reg_16_q <= args_reg_16_d;
+        args_reg_17_q <= args_reg_17_d;
+        args_reg_18_q <= args_reg_18_d;
+        args_reg_19_q <= args_reg_19_d;
+        args_reg_20_q <= args_reg_20_d;
+        args_reg_21_q <= args_reg_21_d;
+        args_reg_22_q <= args_reg_22_d;
+        args_reg_23_q <= args_reg_23_d;
+        cc_reg_0_q <= cc_reg_0_d;
+        cc_reg_1_q <= cc_reg_1_d;
+        cc_reg_2_q <= cc_reg_2_d;
+        cc_reg_3_q <= cc_reg_3_d;
+        cc_reg_4_q <= cc_reg_4_d;
+        cc_reg_5_q <= cc_reg_5_d;
+        cc_reg_6_q <= cc_reg_6_d;
+        cc_reg_7_q <= cc_reg_7_d;
+        cc_reg_8_q <= cc_reg_8_d;
+        cc_reg_9_q <= cc_reg_9_d;
+        cc_reg_10_q <= cc_reg_10_d;
+        cc_reg_11_q <= cc_reg_11_d;
+        cc_reg_12_q <= cc_reg_12_d;
+        cc_reg_13_q <= cc_reg_13_d;
+        cc_reg_14_q <= cc_reg_14_d;
+        cc_reg_15_q <= cc_reg_15_d;
+        cc_reg_16_q <= cc_reg_16_d;
+        cc_reg_17_q <= cc_reg_17_d;
+        cc_reg_18_q <= cc_reg_18_d;
+        cc_reg_19_q <= cc_reg_19_d;
+        cc_reg_20_q <= cc_reg_20_d;
+        cc_reg_21_q <= cc_reg_21_d;
+        cc_reg_22_q <= cc_reg_22_d;
+        cc_reg_23_q <= cc_reg_23_d;
+        cc_reg_24_q <= cc_reg_24_d;
+        cc_reg_25_q <= cc_reg_25_d;
+        cc_reg_26_q <= cc_reg_26_d;
+        cc_reg_27_q <= cc_reg_27_d;
+        cc_reg_28_q <= cc_reg_28_d;
+        cc_reg_29_q <= cc_reg_29_d;
+        cc_reg_30_q <= cc_reg_30_d;
+        cc_reg_31_q <= cc_reg_31_d;
+        cc_reg_32_q <= cc_reg_32_d;
+        cc_reg_33_q <= cc_reg_33_d;
+        cc_reg_34_q <= cc_reg_34_d;
+        cc_reg_35_q <= cc_reg_35_d;
+        cc_reg_36_q <= cc_reg_36_d;
+        cc_reg_37_q <= cc_reg_37_d;
+        cc_reg_38_q <= cc_reg_38_d;
+        cc_reg_39_q <= cc_reg_39_d;
+        cc_reg_40_q <= cc_reg_40_d;
+        cc_reg_41_q <= cc_reg_41_d;
+        cc_reg_42_q <= cc_reg_42_d;
+        cc_reg_43_q <= cc_reg_43_d;
+        cc_reg_44_q <= cc_reg_44_d;
+        cc_reg_45_q <= cc_reg_45_d;
+        cc_reg_46_q <= cc_reg_46_d;
+        cc_reg_47_q <= cc_reg_47_d;
+        cc_reg_48_q <= cc_reg_48_d;
+        cc_reg_49_q <= cc_reg_49_d;
+        cc_reg_50_q <= cc_reg_50_d;
+        cc_reg_51_q <= cc_reg_51_d;
+        cc_reg_52_q <= cc_reg_52_d;
+        cc_reg_53_q <= cc_reg_53_d;
+        cc_reg_54_q <= cc_reg_54_d;
+        cc_reg_55_q <= cc_reg_55_d;
+        cc_reg_56_q <= cc_reg_56_d;
+        cc_reg_57_q <= cc_reg_57_d;
+        cc_reg_58_q <= cc_reg_58_d;
+        cc_reg_59_q <= cc_reg_59_d;
+        cc_reg_60_q <= cc_reg_60_d;
+        cc_reg_61_q <= cc_reg_61_d;
+        cc_reg_62_q <= cc_reg_62_d;
+        cc_reg_63_q <= cc_reg_63_d;
+        cc_reg_64_q <= cc_reg_64_d;
+        // hpcc_nic_core_regs.rs:227: Time base.
+        now_frac_q <= now_frac_d;
+        now_reg_q <= now_reg_d;
+    end
+
+    // Update code
+    always @(*) begin
+        ns_q16_reg_d = ns_q16_reg_q;
+        sched_cfg_reg_d = sched_cfg_reg_q;
+        stat_sel_reg_d = stat_sel_reg_q;
+        timer_gap_reg_d = timer_gap_reg_q;
+        rto_cfg_reg_d = rto_cfg_reg_q;
+        cnp_reg_d = cnp_reg_q;
+        tx_bytes_reg_d = tx_bytes_reg_q;
+        merge_reg_d = merge_reg_q;
+        now_frac_d = now_frac_q;
+        now_reg_d = now_reg_q;
+        args_reg_0_d = args_reg_0_q;
+        args_reg_1_d = args_reg_1_q;
+        args_reg_2_d = args_reg_2_q;
+        args_reg_3_d = args_reg_3_q;
+        args_reg_4_d = args_reg_4_q;
+        args_reg_5_d = args_reg_5_q;
+        args_reg_6_d = args_reg_6_q;
+        args_reg_7_d = args_reg_7_q;
+        args_reg_8_d = args_reg_8_q;
+        args_reg_9_d = args_reg_9_q;
+        args_reg_10_d = args_reg_10_q;
+        args_reg_11_d = args_reg_11_q;
+        args_reg_12_d = args_reg_12_q;
+        args_reg_13_d = args_reg_13_q;
+        args_reg_14_d = args_reg_14_q;
+        args_reg_15_d = args_reg_15_q;
+        args_reg_16_d = args_reg_16_q;
+        args_reg_17_d = args_reg_17_q;
+        args_reg_18_d = args_reg_18_q;
+        args_reg_19_d = args_reg_19_q;
+        args_reg_20_d = args_reg_20_q;
+        args_reg_21_d = args_reg_21_q;
+        args_reg_22_d = args_reg_22_q;
+        args_reg_23_d = args_reg_23_q;
+        cc_reg_0_d = cc_reg_0_q;
+        cc_reg_1_d = cc_reg_1_q;
+        cc_reg_2_d = cc_reg_2_q;
+        cc_reg_3_d = cc_reg_3_q;
+        cc_reg_4_d = cc_reg_4_q;
+        cc_reg_5_d = cc_reg_5_q;
+        cc_reg_6_d = cc_reg_6_q;
+        cc_reg_7_d = cc_reg_7_q;
+        cc_reg_8_d = cc_reg_8_q;
+        cc_reg_9_d = cc_reg_9_q;
+        cc_reg_10_d = cc_reg_10_q;
+        cc_reg_11_d = cc_reg_11_q;
+        cc_reg_12_d = cc_reg_12_q;
+        cc_reg_13_d = cc_reg_13_q;
+        cc_reg_14_d = cc_reg_14_q;
+        cc_reg_15_d = cc_reg_15_q;
+        cc_reg_16_d = cc_reg_16_q;
+        cc_reg_17_d = cc_reg_17_q;
+        cc_reg_18_d = cc_reg_18_q;
+        cc_reg_19_d = cc_reg_19_q;
+        cc_reg_20_d = cc_reg_20_q;
+        cc_reg_21_d = cc_reg_21_q;
+        cc_reg_22_d = cc_reg_22_q;
+        cc_reg_23_d = cc_reg_23_q;
+        cc_reg_24_d = cc_reg_24_q;
+        cc_reg_25_d = cc_reg_25_q;
+        cc_reg_26_d = cc_reg_26_q;
+        cc_reg_27_d = cc_reg_27_q;
+        cc_reg_28_d = cc_reg_28_q;
+        cc_reg_29_d = cc_reg_29_q;
+        cc_reg_30_d = cc_reg_30_q;
+        cc_reg_31_d = cc_reg_31_q;
+        cc_reg_32_d = cc_reg_32_q;
+        cc_reg_33_d = cc_reg_33_q;
+        cc_reg_34_d = cc_reg_34_q;
+        cc_reg_35_d = cc_reg_35_q;
+        cc_reg_36_d = cc_reg_36_q;
+        cc_reg_37_d = cc_reg_37_q;
+        cc_reg_38_d = cc_reg_38_q;
+        cc_reg_39_d = cc_reg_39_q;
+        cc_reg_40_d = cc_reg_40_q;
+        cc_reg_41_d = cc_reg_41_q;
+        cc_reg_42_d = cc_reg_42_q;
+        cc_reg_43_d = cc_reg_43_q;
+        cc_reg_44_d = cc_reg_44_q;
+        cc_reg_45_d = cc_reg_45_q;
+        cc_reg_46_d = cc_reg_46_q;
+        cc_reg_47_d = cc_reg_47_q;
+        cc_reg_48_d = cc_reg_48_q;
+        cc_reg_49_d = cc_reg_49_q;
+        cc_reg_50_d = cc_reg_50_q;
+        cc_reg_51_d = cc_reg_51_q;
+        cc_reg_52_d = cc_reg_52_q;
+        cc_reg_53_d = cc_reg_53_q;
+        cc_reg_54_d = cc_reg_54_q;
+        cc_reg_55_d = cc_reg_55_q;
+        cc_reg_56_d = cc_reg_56_q;
+        cc_reg_57_d = cc_reg_57_q;
+        cc_reg_58_d = cc_reg_58_q;
+        cc_reg_59_d = cc_reg_59_q;
+        cc_reg_60_d = cc_reg_60_q;
+        cc_reg_61_d = cc_reg_61_q;
+        cc_reg_62_d = cc_reg_62_q;
+        cc_reg_63_d = cc_reg_63_q;
+        cc_reg_64_d = cc_reg_64_q;
+        sched_cfg = sched_cfg_reg_q;
+        stat_sel = stat_sel_reg_q;
+        timer_gap_cycles = timer_gap_reg_q;
+        rto_cfg = rto_cfg_reg_q;
+        cnp_interval_ns = cnp_reg_q;
+        tx_event_bytes = tx_bytes_reg_q;
+        event_merge = merge_reg_q;
+        now_ns = now_reg_q;
+        // hpcc_nic_core_regs.rs:368: ---- The argument words as the command's words (csr.rs: ARG_TX 16 words, ARG_RX 4,
+        // ARG_RATE, ARG_WINDOW, ARG_ALG, ARG_TAG; the order is checked at the top of the file).
+        tx_word = {480'd0, args_reg_0_q} | ({480'd0, args_reg_1_q} << 32) | ({480'd0, args_reg_2_q} << 64) | ({480'd0, args_reg_3_q} << 96) | ({480'd0, args_reg_4_q} << 128) | ({480'd0, args_reg_5_q} << 160) | ({480'd0, args_reg_6_q} << 192) | ({480'd0, args_reg_7_q} << 224) | ({480'd0, args_reg_8_q} << 256) | ({480'd0, args_reg_9_q} << 288) | ({480'd0, args_reg_10_q} << 320) | ({480'd0, args_reg_11_q} << 352) | ({480'd0, args_reg_12_q} << 384) | ({480'd0, args_reg_13_q} << 416) | ({480'd0, args_reg_14_q} << 448) | ({480'd0, args_reg_15_q} << 480);
+        rx_word = {96'd0, args_reg_16_q} | ({96'd0, args_reg_17_q} << 32) | ({96'd0, args_reg_18_q} << 64) | ({96'd0, args_reg_19_q} << 96);
+        rate = args_reg_20_q;
+        window = args_reg_21_q;
+        alg = args_reg_22_q[0+:2];
+        tag = args_reg_23_q[0+:16];
+        // hpcc_nic_core_regs.rs:395: ---- The CC configuration words as cc_module's ports (csr::CC_FIELDS: each port's
+        // first word and width; a wider port takes consecutive words, low word first).
+        cfg_hpcc_t_ns = cc_reg_0_q;
+        cfg_hpcc_eta_q16 = cc_reg_1_q[0+:17];
+        cfg_hpcc_max_stage = cc_reg_2_q[0+:8];
+        cfg_hpcc_w_ai_q8 = cc_reg_3_q;
+        cfg_hpcc_w_min_q8 = cc_reg_4_q;
+        cfg_hpcc_w_max_q8 = cc_reg_5_q;
+        cfg_hpcc_u_init_q16 = cc_reg_6_q[0+:24];
+        cfg_hpcc_inv_bt = {224'd0, cc_reg_7_q} | ({224'd0, cc_reg_8_q} << 32) | ({224'd0, cc_reg_9_q} << 64) | ({224'd0, cc_reg_10_q} << 96) | ({224'd0, cc_reg_11_q} << 128) | ({224'd0, cc_reg_12_q} << 160) | ({224'd0, cc_reg_13_q} << 192) | ({224'd0, cc_reg_14_q} << 224);
+        cfg_hpcc_inv_b = {224'd0, cc_reg_15_q} | ({224'd0, cc_reg_16_q} << 32) | ({224'd0, cc_reg_17_q} << 64) | ({224'd0, cc_reg_18_q} << 96) | ({224'd0, cc_reg_19_q} << 128) | ({224'd0, cc_reg_20_q} << 160) | ({224'd0, cc_reg_21_q} << 192) | ({224'd0, cc_reg_22_q} << 224);
+        cfg_hpcc_inv_t = cc_reg_23_q;
+        cfg_hpcc_rate_mul = cc_reg_24_q;
+        cfg_hpcc_line_q16 = cc_reg_25_q;
+        cfg_ldcp_rtt_ns = cc_reg_26_q;
+        cfg_ldcp_mss = cc_reg_27_q;
+        cfg_ldcp_alpha_q16 = cc_reg_28_q[0+:17];
+        cfg_ldcp_beta_q16 = cc_reg_29_q[0+:17];
+        cfg_ldcp_gamma_shift = cc_reg_30_q[0+:4];
+        cfg_ldcp_iw = cc_reg_31_q[0+:16];
+        cfg_ldcp_max_cw_q16 = cc_reg_32_q;
+        cfg_ldcp_fast_start = cc_reg_33_q[0];
+        cfg_ldcp_rate_mul = {16'd0, cc_reg_34_q} | ({32'd0, cc_reg_35_q[0+:16]} << 32);
+        cfg_ldcp_line_q16 = cc_reg_36_q;
+        cfg_dcqcn_line_q24 = {8'd0, cc_reg_37_q} | ({32'd0, cc_reg_38_q[0+:8]} << 32);
+        cfg_dcqcn_min_q24 = {8'd0, cc_reg_39_q} | ({32'd0, cc_reg_40_q[0+:8]} << 32);
+        cfg_dcqcn_ai_q24 = {8'd0, cc_reg_41_q} | ({32'd0, cc_reg_42_q[0+:8]} << 32);
+        cfg_dcqcn_hai_q24 = {8'd0, cc_reg_43_q} | ({32'd0, cc_reg_44_q[0+:8]} << 32);
+        cfg_dcqcn_g_shift = cc_reg_45_q[0+:5];
+        cfg_dcqcn_initial_alpha_q24 = cc_reg_46_q[0+:25];
+        cfg_dcqcn_alpha_timer_ns = cc_reg_47_q;
+        cfg_dcqcn_decay = {352'd0, cc_reg_48_q} | ({352'd0, cc_reg_49_q} << 32) | ({352'd0, cc_reg_50_q} << 64) | ({352'd0, cc_reg_51_q} << 96) | ({352'd0, cc_reg_52_q} << 128) | ({352'd0, cc_reg_53_q} << 160) | ({352'd0, cc_reg_54_q} << 192) | ({352'd0, cc_reg_55_q} << 224) | ({352'd0, cc_reg_56_q} << 256) | ({352'd0, cc_reg_57_q} << 288) | ({352'd0, cc_reg_58_q} << 320) | ({352'd0, cc_reg_59_q} << 352);
+        cfg_dcqcn_min_cut_interval_ns = cc_reg_60_q;
+        cfg_dcqcn_rate_increase_timer_ns = cc_reg_61_q;
+        cfg_dcqcn_byte_counter_bytes = cc_reg_62_q;
+        cfg_dcqcn_fast_recovery_times = cc_reg_63_q[0+:8];
+        cfg_dcqcn_win_mul = cc_reg_64_q;
+        // hpcc_nic_core_regs.rs:463: ---- Writes: whole words to the read-write registers (csr.rs), else SLVERR.
+        wr_ok = wr_strb == 32'hf;
+        wr_err = 1'b1;
+        if (wr_ok) begin
+            if ((wr_addr == REG_CMD) | (wr_addr == REG_NS_PER_CYCLE_Q16) | (wr_addr == REG_SCHED_CFG) | (wr_addr == REG_STAT_SEL) | (wr_addr == REG_TIMER_GAP) | (wr_addr == REG_RTO_CFG) | (wr_addr == REG_CNP_INTERVAL_NS) | (wr_addr == REG_TX_EVENT_BYTES) | (wr_addr == REG_EVENT_MERGE)) begin
+                wr_err = 1'b0;
+            end
+            if ((wr_addr >= REG_ARGS_FIRST) & (wr_addr < REG_ARGS_END)) begin
+                wr_err = 1'b0;
+            end
+            if ((wr_addr >= REG_CC_FIRST) & (wr_addr < REG_CC_END)) begin
+                wr_err = 1'b0;
+            end
+        end
+        cmd_we = wr_en & wr_ok & (wr_addr == REG_CMD);
+        if (wr_en & wr_ok) begin
+            if (wr_addr == REG_NS_PER_CYCLE_Q16) begin
+                ns_q16_reg_d = wr_data;
+            end
+            if (wr_addr == REG_SCHED_CFG) begin
+                sched_cfg_reg_d = wr_data;
+            end
+            if (wr_addr == REG_STAT_SEL) begin
+                stat_sel_reg_d = wr_data;
+            end
+            if (wr_addr == REG_TIMER_GAP) begin
+                timer_gap_reg_d = wr_data;
+            end
+            if (wr_addr == REG_EVENT_MERGE) begin
+                merge_reg_d = wr_data;
+            end
+            if (wr_addr == REG_RTO_CFG) begin
+                rto_cfg_reg_d = wr_data;
+            end
+            if (wr_addr == REG_CNP_INTERVAL_NS) begin
+                cnp_reg_d = wr_data;
+            end
+            if (wr_addr == REG_TX_EVENT_BYTES) begin
+                tx_bytes_reg_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 0) begin
+                args_reg_0_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 1) begin
+                args_reg_1_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 2) begin
+                args_reg_2_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 3) begin
+                args_reg_3_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 4) begin
+                args_reg_4_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 5) begin
+                args_reg_5_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 6) begin
+                args_reg_6_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 7) begin
+                args_reg_7_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 8) begin
+                args_reg_8_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 9) begin
+                args_reg_9_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 10) begin
+                args_reg_10_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 11) begin
+                args_reg_11_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 12) begin
+                args_reg_12_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 13) begin
+                args_reg_13_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 14) begin
+                args_reg_14_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 15) begin
+                args_reg_15_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 16) begin
+                args_reg_16_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 17) begin
+                args_reg_17_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 18) begin
+                args_reg_18_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 19) begin
+                args_reg_19_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 20) begin
+                args_reg_20_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 21) begin
+                args_reg_21_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 22) begin
+                args_reg_22_d = wr_data;
+            end
+            if (wr_addr == REG_ARGS_FIRST + 23) begin
+                args_reg_23_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 0) begin
+                cc_reg_0_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 1) begin
+                cc_reg_1_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 2) begin
+                cc_reg_2_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 3) begin
+                cc_reg_3_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 4) begin
+                cc_reg_4_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 5) begin
+                cc_reg_5_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 6) begin
+                cc_reg_6_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 7) begin
+                cc_reg_7_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 8) begin
+                cc_reg_8_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 9) begin
+                cc_reg_9_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 10) begin
+                cc_reg_10_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 11) begin
+                cc_reg_11_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 12) begin
+                cc_reg_12_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 13) begin
+                cc_reg_13_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 14) begin
+                cc_reg_14_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 15) begin
+                cc_reg_15_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 16) begin
+                cc_reg_16_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 17) begin
+                cc_reg_17_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 18) begin
+                cc_reg_18_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 19) begin
+                cc_reg_19_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 20) begin
+                cc_reg_20_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 21) begin
+                cc_reg_21_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 22) begin
+                cc_reg_22_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 23) begin
+                cc_reg_23_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 24) begin
+                cc_reg_24_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 25) begin
+                cc_reg_25_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 26) begin
+                cc_reg_26_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 27) begin
+                cc_reg_27_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 28) begin
+                cc_reg_28_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 29) begin
+                cc_reg_29_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 30) begin
+                cc_reg_30_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 31) begin
+                cc_reg_31_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 32) begin
+                cc_reg_32_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 33) begin
+                cc_reg_33_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 34) begin
+                cc_reg_34_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 35) begin
+                cc_reg_35_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 36) begin
+                cc_reg_36_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 37) begin
+                cc_reg_37_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 38) begin
+                cc_reg_38_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 39) begin
+                cc_reg_39_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 40) begin
+                cc_reg_40_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 41) begin
+                cc_reg_41_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 42) begin
+                cc_reg_42_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 43) begin
+                cc_reg_43_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 44) begin
+                cc_reg_44_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 45) begin
+                cc_reg_45_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 46) begin
+                cc_reg_46_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 47) begin
+                cc_reg_47_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 48) begin
+                cc_reg_48_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 49) begin
+                cc_reg_49_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 50) begin
+                cc_reg_50_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 51) begin
+                cc_reg_51_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 52) begin
+                cc_reg_52_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 53) begin
+                cc_reg_53_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 54) begin
+                cc_reg_54_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 55) begin
+                cc_reg_55_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 56) begin
+                cc_reg_56_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 57) begin
+                cc_reg_57_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 58) begin
+                cc_reg_58_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 59) begin
+                cc_reg_59_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 60) begin
+                cc_reg_60_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 61) begin
+                cc_reg_61_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 62) begin
+                cc_reg_62_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 63) begin
+                cc_reg_63_d = wr_data;
+            end
+            if (wr_addr == REG_CC_FIRST + 64) begin
+                cc_reg_64_d = wr_data;
+            end
+        end
+        // hpcc_nic_core_regs.rs:524: ---- Reads.
+        rd_data = 32'h0;
+        rd_err = 1'b0;
+        if (rd_addr == REG_ID) begin
+            rd_data = REG_ID_VALUE;
+        end
+        else if (rd_addr == REG_STATUS) begin
+            rd_data = status;
+        end
+        else if (rd_addr == REG_CMD) begin
+            rd_data = cmd;
+        end
+        else if (rd_addr == REG_CMD_ERRORS) begin
+            rd_data = cmd_errors;
+        end
+        else if (rd_addr == REG_NS_PER_CYCLE_Q16) begin
+            rd_data = ns_q16_reg_q;
+        end
+        else if (rd_addr == REG_SCHED_CFG) begin
+            rd_data = sched_cfg_reg_q;
+        end
+        else if (rd_addr == REG_NOW_NS_LO) begin
+            rd_data = now_reg_q[0+:32];
+        end
+        else if (rd_addr == REG_NOW_NS_HI) begin
+            rd_data = now_reg_q[32+:32];
+        end
+        else if (rd_addr == REG_COMPLETIONS) begin
+            rd_data = completions;
+        end
+        else if (rd_addr == REG_FEEDBACK_IN) begin
+            rd_data = feedback_in;
+        end
+        else if (rd_addr == REG_STAT_SEL) begin
+            rd_data = stat_sel_reg_q;
+        end
+        else if (rd_addr == REG_STAT_RX_PIPE) begin
+            rd_data = stat_rx_pipe;
+        end
+        else if (rd_addr == REG_STAT_RX_CTX) begin
+            rd_data = stat_rx_ctx;
+        end
+        else if (rd_addr == REG_STAT_TX_DROP) begin
+            rd_data = stat_tx_drop;
+        end
+        else if (rd_addr == REG_STAT_TX_RECV_DROP) begin
+            rd_data = stat_tx_recv_drop;
+        end
+        else if (rd_addr == REG_STAT_TX_NAK_IGNORED) begin
+            rd_data = stat_tx_nak_ignored;
+        end
+        else if (rd_addr == REG_STAT_TX_CTRL_BAD) begin
+            rd_data = stat_tx_ctrl_bad;
+        end
+        else if (rd_addr == REG_STAT_TX_LEN_ERR) begin
+            rd_data = stat_tx_len_err;
+        end
+        else if (rd_addr == REG_STAT_RX_WRITTEN) begin
+            rd_data = stat_rx_written;
+        end
+        else if (rd_addr == REG_STAT_RX_DISCARDED) begin
+            rd_data = stat_rx_discarded;
+        end
+        else if (rd_addr == REG_STAT_RX_SHORT) begin
+            rd_data = stat_rx_short;
+        end
+        else if (rd_addr == REG_STAT_CC_BAD_FLOW) begin
+            rd_data = stat_cc_bad_flow;
+        end
+        else if (rd_addr == REG_STAT_CC_UNUSED) begin
+            rd_data = stat_cc_unused;
+        end
+        else if (rd_addr == REG_TIMER_GAP) begin
+            rd_data = timer_gap_reg_q;
+        end
+        else if (rd_addr == REG_TIMER_EVENTS) begin
+            rd_data = timer_events;
+        end
+        else if (rd_addr == REG_RTO_CFG) begin
+            rd_data = rto_cfg_reg_q;
+        end
+        else if (rd_addr == REG_RTO_TIMEOUTS) begin
+            rd_data = rto_timeouts;
+        end
+        else if (rd_addr == REG_RTO_FAILED) begin
+            rd_data = rto_failed;
+        end
+        else if (rd_addr == REG_CNP_INTERVAL_NS) begin
+            rd_data = cnp_reg_q;
+        end
+        else if (rd_addr == REG_STAT_CNPS) begin
+            rd_data = stat_cnps;
+        end
+        else if (rd_addr == REG_TX_EVENT_BYTES) begin
+            rd_data = tx_bytes_reg_q;
+        end
+        else if (rd_addr == REG_TX_EVENTS) begin
+            rd_data = tx_events;
+        end
+        else if (rd_addr == REG_FB_ACKS) begin
+            rd_data = fb_acks;
+        end
+        else if (rd_addr == REG_FB_APPLIED) begin
+            rd_data = fb_applied;
+        end
+        else if (rd_addr == REG_FB_IGNORED) begin
+            rd_data = fb_ignored;
+        end
+        else if (rd_addr == REG_EVENT_MERGE) begin
+            rd_data = merge_reg_q;
+        end
+        else if (rd_addr == REG_MERGED) begin
+            rd_data = merged;
+        end
+        else if (rd_addr == REG_EVENT_STALLS) begin
+            rd_data = event_stalls;
+        end
+        else if (rd_addr == REG_PROBES) begin
+            rd_data = probes;
+        end
+        else if ((rd_addr >= REG_ARGS_FIRST) & (rd_addr < REG_ARGS_END)) begin
+            if (rd_addr == REG_ARGS_FIRST + 0) begin
+                rd_data = args_reg_0_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 1) begin
+                rd_data = args_reg_1_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 2) begin
+                rd_data = args_reg_2_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 3) begin
+                rd_data = args_reg_3_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 4) begin
+                rd_data = args_reg_4_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 5) begin
+                rd_data = args_reg_5_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 6) begin
+                rd_data = args_reg_6_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 7) begin
+                rd_data = args_reg_7_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 8) begin
+                rd_data = args_reg_8_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 9) begin
+                rd_data = args_reg_9_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 10) begin
+                rd_data = args_reg_10_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 11) begin
+                rd_data = args_reg_11_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 12) begin
+                rd_data = args_reg_12_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 13) begin
+                rd_data = args_reg_13_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 14) begin
+                rd_data = args_reg_14_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 15) begin
+                rd_data = args_reg_15_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 16) begin
+                rd_data = args_reg_16_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 17) begin
+                rd_data = args_reg_17_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 18) begin
+                rd_data = args_reg_18_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 19) begin
+                rd_data = args_reg_19_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 20) begin
+                rd_data = args_reg_20_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 21) begin
+                rd_data = args_reg_21_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 22) begin
+                rd_data = args_reg_22_q;
+            end
+            if (rd_addr == REG_ARGS_FIRST + 23) begin
+                rd_data = args_reg_23_q;
+            end
+        end
+        else if ((rd_addr >= REG_CC_FIRST) & (rd_addr < REG_CC_END)) begin
+            if (rd_addr == REG_CC_FIRST + 0) begin
+                rd_data = cc_reg_0_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 1) begin
+                rd_data = cc_reg_1_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 2) begin
+                rd_data = cc_reg_2_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 3) begin
+                rd_data = cc_reg_3_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 4) begin
+                rd_data = cc_reg_4_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 5) begin
+                rd_data = cc_reg_5_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 6) begin
+                rd_data = cc_reg_6_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 7) begin
+                rd_data = cc_reg_7_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 8) begin
+                rd_data = cc_reg_8_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 9) begin
+                rd_data = cc_reg_9_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 10) begin
+                rd_data = cc_reg_10_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 11) begin
+                rd_data = cc_reg_11_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 12) begin
+                rd_data = cc_reg_12_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 13) begin
+                rd_data = cc_reg_13_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 14) begin
+                rd_data = cc_reg_14_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 15) begin
+                rd_data = cc_reg_15_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 16) begin
+                rd_data = cc_reg_16_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 17) begin
+                rd_data = cc_reg_17_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 18) begin
+                rd_data = cc_reg_18_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 19) begin
+                rd_data = cc_reg_19_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 20) begin
+                rd_data = cc_reg_20_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 21) begin
+                rd_data = cc_reg_21_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 22) begin
+                rd_data = cc_reg_22_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 23) begin
+                rd_data = cc_reg_23_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 24) begin
+                rd_data = cc_reg_24_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 25) begin
+                rd_data = cc_reg_25_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 26) begin
+                rd_data = cc_reg_26_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 27) begin
+                rd_data = cc_reg_27_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 28) begin
+                rd_data = cc_reg_28_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 29) begin
+                rd_data = cc_reg_29_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 30) begin
+                rd_data = cc_reg_30_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 31) begin
+                rd_data = cc_reg_31_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 32) begin
+                rd_data = cc_reg_32_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 33) begin
+                rd_data = cc_reg_33_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 34) begin
+                rd_data = cc_reg_34_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 35) begin
+                rd_data = cc_reg_35_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 36) begin
+                rd_data = cc_reg_36_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 37) begin
+                rd_data = cc_reg_37_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 38) begin
+                rd_data = cc_reg_38_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 39) begin
+                rd_data = cc_reg_39_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 40) begin
+                rd_data = cc_reg_40_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 41) begin
+                rd_data = cc_reg_41_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 42) begin
+                rd_data = cc_reg_42_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 43) begin
+                rd_data = cc_reg_43_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 44) begin
+                rd_data = cc_reg_44_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 45) begin
+                rd_data = cc_reg_45_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 46) begin
+                rd_data = cc_reg_46_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 47) begin
+                rd_data = cc_reg_47_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 48) begin
+                rd_data = cc_reg_48_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 49) begin
+                rd_data = cc_reg_49_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 50) begin
+                rd_data = cc_reg_50_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 51) begin
+                rd_data = cc_reg_51_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 52) begin
+                rd_data = cc_reg_52_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 53) begin
+                rd_data = cc_reg_53_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 54) begin
+                rd_data = cc_reg_54_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 55) begin
+                rd_data = cc_reg_55_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 56) begin
+                rd_data = cc_reg_56_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 57) begin
+                rd_data = cc_reg_57_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 58) begin
+                rd_data = cc_reg_58_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 59) begin
+                rd_data = cc_reg_59_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 60) begin
+                rd_data = cc_reg_60_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 61) begin
+                rd_data = cc_reg_61_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 62) begin
+                rd_data = cc_reg_62_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 63) begin
+                rd_data = cc_reg_63_q;
+            end
+            if (rd_addr == REG_CC_FIRST + 64) begin
+                rd_data = cc_reg_64_q;
+            end
+        end
+        else begin
+            rd_err = 1'b1;
+        end
+        frac_sum = {1'd0, now_frac_q} + {1'd0, ns_q16_reg_q[0+:16]};
+        now_frac_d = frac_sum[0+:16];
+        now_reg_d = now_reg_q + {48'd0, ns_q16_reg_q[16+:16]} + {63'd0, frac_sum[16+:1]};
+        // hpcc_nic_core_regs.rs:629: ---- Reset: the registers to their reset values (csr.rs), time 0.
+        if (reset) begin
+            ns_q16_reg_d = RESET_NS_PER_CYCLE;
+            sched_cfg_reg_d = RESET_SCHED_CFG;
+            stat_sel_reg_d = 32'h0;
+            timer_gap_reg_d = RESET_TIMER_GAP;
+            rto_cfg_reg_d = RESET_RTO_CFG;
+            cnp_reg_d = RESET_CNP_INTERVAL;
+            tx_bytes_reg_d = RESET_TX_EVENT_BYTES;
+            merge_reg_d = RESET_EVENT_MERGE;
+            args_reg_0_d = 32'h0;
+            args_reg_1_d = 32'h0;
+            args_reg_2_d = 32'h0;
+            args_reg_3_d = 32'h0;
+            args_reg_4_d = 32'h0;
+            args_reg_5_d = 32'h0;
+            args_reg_6_d = 32'h0;
+            args_reg_7_d = 32'h0;
+            args_reg_8_d = 32'h0;
+            args_reg_9_d = 32'h0;
+            args_reg_10_d = 32'h0;
+            args_reg_11_d = 32'h0;
+            args_reg_12_d = 32'h0;
+            args_reg_13_d = 32'h0;
+            args_reg_14_d = 32'h0;
+            args_reg_15_d = 32'h0;
+            args_reg_16_d = 32'h0;
+            args_reg_17_d = 32'h0;
+            args_reg_18_d = 32'h0;
+            args_reg_19_d = 32'h0;
+            args_reg_20_d = 32'h0;
+            args_reg_21_d = 32'h0;
+            args_reg_22_d = 32'h0;
+            args_reg_23_d = 32'h0;
+            cc_reg_0_d = 32'h0;
+            cc_reg_1_d = 32'h0;
+            cc_reg_2_d = 32'h0;
+            cc_reg_3_d = 32'h0;
+            cc_reg_4_d = 32'h0;
+            cc_reg_5_d = 32'h0;
+            cc_reg_6_d = 32'h0;
+            cc_reg_7_d = 32'h0;
+            cc_reg_8_d = 32'h0;
+            cc_reg_9_d = 32'h0;
+            cc_reg_10_d = 32'h0;
+            cc_reg_11_d = 32'h0;
+            cc_reg_12_d = 32'h0;
+            cc_reg_13_d = 32'h0;
+            cc_reg_14_d = 32'h0;
+            cc_reg_15_d = 32'h0;
+            cc_reg_16_d = 32'h0;
+            cc_reg_17_d = 32'h0;
+            cc_reg_18_d = 32'h0;
+            cc_reg_19_d = 32'h0;
+            cc_reg_20_d = 32'h0;
+            cc_reg_21_d = 32'h0;
+            cc_reg_22_d = 32'h0;
+            cc_reg_23_d = 32'h0;
+            cc_reg_24_d = 32'h0;
+            cc_reg_25_d = 32'h0;
+            cc_reg_26_d = 32'h0;
+            cc_reg_27_d = 32'h0;
+            cc_reg_28_d = 32'h0;
+            cc_reg_29_d = 32'h0;
+            cc_reg_30_d = 32'h0;
+            cc_reg_31_d = 32'h0;
+            cc_reg_32_d = 32'h0;
+            cc_reg_33_d = 32'h0;
+            cc_reg_34_d = 32'h0;
+            cc_reg_35_d = 32'h0;
+            cc_reg_36_d = 32'h0;
+            cc_reg_37_d = 32'h0;
+            cc_reg_38_d = 32'h0;
+            cc_reg_39_d = 32'h0;
+            cc_reg_40_d = 32'h0;
+            cc_reg_41_d = 32'h0;
+            cc_reg_42_d = 32'h0;
+            cc_reg_43_d = 32'h0;
+            cc_reg_44_d = 32'h0;
+            cc_reg_45_d = 32'h0;
+            cc_reg_46_d = 32'h0;
+            cc_reg_47_d = 32'h0;
+            cc_reg_48_d = 32'h0;
+            cc_reg_49_d = 32'h0;
+            cc_reg_50_d = 32'h0;
+            cc_reg_51_d = 32'h0;
+            cc_reg_52_d = 32'h0;
+            cc_reg_53_d = 32'h0;
+            cc_reg_54_d = 32'h0;
+            cc_reg_55_d = 32'h0;
+            cc_reg_56_d = 32'h0;
+            cc_reg_57_d = 32'h0;
+            cc_reg_58_d = 32'h0;
+            cc_reg_59_d = 32'h0;
+            cc_reg_60_d = 32'h0;
+            cc_reg_61_d = 32'h0;
+            cc_reg_62_d = 32'h0;
+            cc_reg_63_d = 32'h0;
+            cc_reg_64_d = 32'h0;
+            now_frac_d = 32'h0;
+            now_reg_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_regs
 
 module hpcc_nic_core_seq_words(host_op,host_flow,ic,ic_op,ic_flow,ic_qpn,tx_word,rx_word,rate,window,alg,now_ns,mtu_log,op,flow,mtu,shift,mtu_ok,rx_mtu,rx_qpn,is_read,end_psn,cr_word,sched_word,tx_ctrl,rx_ctrl);
     // Rust: HpccNicCoreSeqWords, hdl/src/top/hpcc_nic_core_seq_words.rs:22

@@ -31,6 +31,7 @@ use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
 use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
+use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
 use crate::hpcc_nic_core_seq::HpccNicCoreSeq;
 use crate::hpcc_nic_core_timer::HpccNicCoreTimer;
@@ -307,17 +308,11 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     sched: FlowSched<F>,
     cc: CcModule<F>,
     dp: NicDatapath<F, B>,
-    // Registers.
-    ns_q16: DFF<Bits<32>>,
-    sched_cfg: DFF<Bits<32>>,
-    stat_sel: DFF<Bits<32>>,
-    args: [DFF<Bits<32>>; csr::ARGS],
-    ccr: [DFF<Bits<32>>; csr::CC_WORDS],
+    /// The registers, their write decode and read mux, the time base.
+    regs: HpccNicCoreRegs,
+    // Counters the registers show.
     cpl_count: DFF<Bits<32>>,
     fb_in: DFF<Bits<32>>,
-    // Time base.
-    now_frac: DFF<Bits<16>>,
-    now_ns: DFF<Bits<64>>,
     // Sequencer.
     // Per flow: the entry (sim::layout::CORE_FLOW: created, message out, its end PSN and tag,
     // log2 MTU, READ, rx_ctx's QPN).
@@ -339,11 +334,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     cpl: HpccNicCoreCpl,
     /// The command sequencer.
     seq: HpccNicCoreSeq<F>,
-    // Registers of those blocks' configuration.
-    tm_gap: DFF<Bits<32>>,
-    rto_cfg: DFF<Bits<32>>,
-    tx_thr: DFF<Bits<32>>,
-    cnp_gap: DFF<Bits<32>>,
     /// The events for cc_module the core makes beside the sequencer's create: the scan's timer
     /// event (type 3), the tx-byte event (type 5).
     tm_word: Signal<Local, Bits<512>>,
@@ -360,7 +350,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
     m_valid: DFF<bool>,
     m_data: DFF<Bits<512>>,
-    merge_cfg: DFF<Bits<32>>,
     merged: DFF<Bits<32>>,
     ev_stalls: DFF<Bits<32>>,
     m_offer: Signal<Local, bool>,
@@ -383,8 +372,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     // Combinational.
     /// The flow table's write: the tracker's, or the sequencer's (snd_una for the timer's copy).
     wr_una: Signal<Local, Bits<24>>,
-    wr_ok: Signal<Local, bool>,
-    frac_sum: Signal<Local, Bits<17>>,
     t1_entry: Signal<Local, Bits<71>>,
     hold: Signal<Local, bool>,
     cmd_hold: Signal<Local, bool>,
@@ -393,7 +380,6 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     wr_entry: Signal<Local, Bits<71>>,
     ev_type: Signal<Local, Bits<4>>,
     ev_take: Signal<Local, bool>,
-    tx_word: Signal<Local, Bits<512>>,
     new_cpl: Signal<Local, bool>,
     new_cpl_data: Signal<Local, Bits<64>>,
     /// The sequencer's algorithm write is a create's.
@@ -454,6 +440,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             m_axis_cpl_tvalid: Default::default(),
             m_axis_cpl_tready: Default::default(),
             axil: Default::default(),
+            regs: Default::default(),
             sched: Default::default(),
             cc: Default::default(),
             dp: NicDatapath::new(),
@@ -462,15 +449,8 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             feedback: Default::default(),
             cpl: Default::default(),
             seq: Default::default(),
-            ns_q16: Default::default(),
-            sched_cfg: Default::default(),
-            stat_sel: Default::default(),
-            args: std::array::from_fn(|_| Default::default()),
-            ccr: std::array::from_fn(|_| Default::default()),
             cpl_count: Default::default(),
             fb_in: Default::default(),
-            now_frac: Default::default(),
-            now_ns: Default::default(),
             flows: Default::default(),
             sweep: Default::default(),
             sweep_addr: Default::default(),
@@ -481,8 +461,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             lw_flow: Default::default(),
             lw_entry: Default::default(),
             t1_cmds: Default::default(),
-            wr_ok: Default::default(),
-            frac_sum: Default::default(),
             t1_entry: Default::default(),
             hold: Default::default(),
             cmd_hold: Default::default(),
@@ -491,24 +469,19 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             wr_entry: Default::default(),
             ev_type: Default::default(),
             ev_take: Default::default(),
-            tx_word: Default::default(),
             shifts: Default::default(),
             nt_valid: Default::default(),
             nt_flow: Default::default(),
             nt_pkts: Default::default(),
             nt_take: Default::default(),
             nt_bytes: Default::default(),
-            tm_gap: Default::default(),
             tm_word: Default::default(),
             mg_word: Default::default(),
             ev_flow: Default::default(),
             ev_seq_fld: Default::default(),
             ev_hops_fld: Default::default(),
-            rto_cfg: Default::default(),
-            cnp_gap: Default::default(),
             m_valid: Default::default(),
             m_data: Default::default(),
-            merge_cfg: Default::default(),
             merged: Default::default(),
             ev_stalls: Default::default(),
             m_offer: Default::default(),
@@ -516,7 +489,6 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             m_same: Default::default(),
             m_merge: Default::default(),
             m_acked: Default::default(),
-            tx_thr: Default::default(),
             ev5_word: Default::default(),
             wr_una: Default::default(),
             new_cpl: Default::default(),
@@ -536,24 +508,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ns_q16, sched_cfg, stat_sel, cpl_count, fb_in, now_frac, now_ns, sweep, sweep_addr,
-            t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry, t1_cmds, nt_valid, nt_flow, nt_pkts, tm_gap,
-            rto_cfg, cnp_gap, tx_thr, m_valid, m_data, merge_cfg, merged, ev_stalls
+            self, clock, cpl_count, fb_in, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
+            t1_cmds, nt_valid, nt_flow, nt_pkts, m_valid, m_data, merged, ev_stalls
         );
-        for i in 0..csr::ARGS {
-            self.args[i].clock.next = self.clock.val();
-            self.args[i].d.next = self.args[i].q.val();
-        }
-        for i in 0..csr::CC_WORDS {
-            self.ccr[i].clock.next = self.clock.val();
-            self.ccr[i].d.next = self.ccr[i].q.val();
-        }
-        clock!(self, clock, axil, sched, cc, dp, timer, tx_bytes, feedback, cpl, seq);
+        clock!(self, clock, axil, regs, sched, cc, dp, timer, tx_bytes, feedback, cpl, seq);
         self.flows.read_clock.next = self.clock.val();
         self.flows.write_clock.next = self.clock.val();
         self.shifts.read_clock.next = self.clock.val();
         self.shifts.write_clock.next = self.clock.val();
         self.axil.reset.next = self.reset.val();
+        self.regs.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
         self.dp.reset.next = self.reset.val();
@@ -612,245 +576,89 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dp.s_axis_rx_tuser.next = self.s_axis_rx_tuser.val();
         self.s_axis_rx_tready.next = self.dp.s_axis_rx_tready.val();
 
-        // ---- Register writes: whole words to the read-write registers (csr.rs), else SLVERR.
-        self.wr_ok.next = self.axil.wr_strb.val() == 0xF;
-        self.axil.wr_err.next = true;
-        if self.wr_ok.val() {
-            if (self.axil.wr_addr.val() == REG_CMD)
-                | (self.axil.wr_addr.val() == REG_NS_PER_CYCLE_Q16)
-                | (self.axil.wr_addr.val() == REG_SCHED_CFG)
-                | (self.axil.wr_addr.val() == REG_STAT_SEL)
-                | (self.axil.wr_addr.val() == REG_TIMER_GAP)
-                | (self.axil.wr_addr.val() == REG_RTO_CFG)
-                | (self.axil.wr_addr.val() == REG_CNP_INTERVAL_NS)
-                | (self.axil.wr_addr.val() == REG_TX_EVENT_BYTES)
-                | (self.axil.wr_addr.val() == REG_EVENT_MERGE)
-            {
-                self.axil.wr_err.next = false;
-            }
-            if (self.axil.wr_addr.val().index() >= REG_ARGS_FIRST) & (self.axil.wr_addr.val().index() < REG_ARGS_END) {
-                self.axil.wr_err.next = false; // the arguments
-            }
-            if (self.axil.wr_addr.val().index() >= REG_CC_FIRST) & (self.axil.wr_addr.val().index() < REG_CC_END) {
-                self.axil.wr_err.next = false; // the CC configuration
-            }
-        }
-        if self.axil.wr_en.val() & self.wr_ok.val() {
-            if self.axil.wr_addr.val() == REG_NS_PER_CYCLE_Q16 {
-                self.ns_q16.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_SCHED_CFG {
-                self.sched_cfg.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_STAT_SEL {
-                self.stat_sel.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_TIMER_GAP {
-                self.tm_gap.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_EVENT_MERGE {
-                self.merge_cfg.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_RTO_CFG {
-                self.rto_cfg.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_CNP_INTERVAL_NS {
-                self.cnp_gap.d.next = self.axil.wr_data.val();
-            }
-            if self.axil.wr_addr.val() == REG_TX_EVENT_BYTES {
-                self.tx_thr.d.next = self.axil.wr_data.val();
-            }
-            for i in 0..csr::ARGS {
-                if self.axil.wr_addr.val().index() == REG_ARGS_FIRST + i {
-                    self.args[i].d.next = self.axil.wr_data.val();
-                }
-            }
-            for i in 0..csr::CC_WORDS {
-                if self.axil.wr_addr.val().index() == REG_CC_FIRST + i {
-                    self.ccr[i].d.next = self.axil.wr_data.val();
-                }
-            }
-        }
-
-        // ---- Register reads.
-        self.axil.rd_data.next = 0.into();
-        self.axil.rd_err.next = false;
-        self.dp.stat_rx_pipe_addr.next = self.stat_sel.q.val().get_bits::<5>(0);
-        self.dp.stat_rx_ctx_addr.next = self.stat_sel.q.val().get_bits::<4>(8);
-        if self.axil.rd_addr.val() == REG_ID {
-            self.axil.rd_data.next = REG_ID_VALUE.into();
-        } else if self.axil.rd_addr.val() == REG_STATUS {
-            self.axil.rd_data.next = self.seq.status.val();
-        } else if self.axil.rd_addr.val() == REG_CMD {
-            self.axil.rd_data.next = self.seq.stat_cmd.val();
-        } else if self.axil.rd_addr.val() == REG_CMD_ERRORS {
-            self.axil.rd_data.next = self.seq.stat_errors.val();
-        } else if self.axil.rd_addr.val() == REG_NS_PER_CYCLE_Q16 {
-            self.axil.rd_data.next = self.ns_q16.q.val();
-        } else if self.axil.rd_addr.val() == REG_SCHED_CFG {
-            self.axil.rd_data.next = self.sched_cfg.q.val();
-        } else if self.axil.rd_addr.val() == REG_NOW_NS_LO {
-            self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(0);
-        } else if self.axil.rd_addr.val() == REG_NOW_NS_HI {
-            self.axil.rd_data.next = self.now_ns.q.val().get_bits::<32>(32);
-        } else if self.axil.rd_addr.val() == REG_COMPLETIONS {
-            self.axil.rd_data.next = self.cpl_count.q.val();
-        } else if self.axil.rd_addr.val() == REG_FEEDBACK_IN {
-            self.axil.rd_data.next = self.fb_in.q.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_SEL {
-            self.axil.rd_data.next = self.stat_sel.q.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_RX_PIPE {
-            self.axil.rd_data.next = self.dp.stat_rx_pipe_count.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_RX_CTX {
-            self.axil.rd_data.next = self.dp.stat_rx_ctx_count.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_TX_DROP {
-            self.axil.rd_data.next = self.dp.stat_tx_drop.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_TX_RECV_DROP {
-            self.axil.rd_data.next = self.dp.stat_tx_recv_drop.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_TX_NAK_IGNORED {
-            self.axil.rd_data.next = self.dp.stat_tx_nak_ignored.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_TX_CTRL_BAD {
-            self.axil.rd_data.next = self.dp.stat_tx_ctrl_bad.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_TX_LEN_ERR {
-            self.axil.rd_data.next = self.dp.stat_tx_len_err.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_RX_WRITTEN {
-            self.axil.rd_data.next = self.dp.stat_rx_written.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_RX_DISCARDED {
-            self.axil.rd_data.next = self.dp.stat_rx_discarded.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_RX_SHORT {
-            self.axil.rd_data.next = self.dp.stat_rx_short.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_CC_BAD_FLOW {
-            self.axil.rd_data.next = self.cc.stat_bad_flow.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_CC_UNUSED {
-            self.axil.rd_data.next = self.cc.stat_unused.val();
-        } else if self.axil.rd_addr.val() == REG_TIMER_GAP {
-            self.axil.rd_data.next = self.tm_gap.q.val();
-        } else if self.axil.rd_addr.val() == REG_TIMER_EVENTS {
-            self.axil.rd_data.next = self.timer.stat_events.val();
-        } else if self.axil.rd_addr.val() == REG_RTO_CFG {
-            self.axil.rd_data.next = self.rto_cfg.q.val();
-        } else if self.axil.rd_addr.val() == REG_RTO_TIMEOUTS {
-            self.axil.rd_data.next = self.seq.stat_timeouts.val();
-        } else if self.axil.rd_addr.val() == REG_RTO_FAILED {
-            self.axil.rd_data.next = self.seq.stat_failed.val();
-        } else if self.axil.rd_addr.val() == REG_CNP_INTERVAL_NS {
-            self.axil.rd_data.next = self.cnp_gap.q.val();
-        } else if self.axil.rd_addr.val() == REG_STAT_CNPS {
-            self.axil.rd_data.next = self.dp.stat_cnps.val();
-        } else if self.axil.rd_addr.val() == REG_TX_EVENT_BYTES {
-            self.axil.rd_data.next = self.tx_thr.q.val();
-        } else if self.axil.rd_addr.val() == REG_TX_EVENTS {
-            self.axil.rd_data.next = self.tx_bytes.stat_events.val();
-        } else if self.axil.rd_addr.val() == REG_FB_ACKS {
-            self.axil.rd_data.next = self.dp.stat_fb_acks.val();
-        } else if self.axil.rd_addr.val() == REG_FB_APPLIED {
-            self.axil.rd_data.next = self.feedback.stat_applied.val();
-        } else if self.axil.rd_addr.val() == REG_FB_IGNORED {
-            self.axil.rd_data.next = self.feedback.stat_ignored.val();
-        } else if self.axil.rd_addr.val() == REG_EVENT_MERGE {
-            self.axil.rd_data.next = self.merge_cfg.q.val();
-        } else if self.axil.rd_addr.val() == REG_MERGED {
-            self.axil.rd_data.next = self.merged.q.val();
-        } else if self.axil.rd_addr.val() == REG_EVENT_STALLS {
-            self.axil.rd_data.next = self.ev_stalls.q.val();
-        } else if self.axil.rd_addr.val() == REG_PROBES {
-            self.axil.rd_data.next = self.timer.stat_probes.val();
-        } else if (self.axil.rd_addr.val().index() >= REG_ARGS_FIRST) & (self.axil.rd_addr.val().index() < REG_ARGS_END) {
-            for i in 0..csr::ARGS {
-                if self.axil.rd_addr.val().index() == REG_ARGS_FIRST + i {
-                    self.axil.rd_data.next = self.args[i].q.val();
-                }
-            }
-        } else if (self.axil.rd_addr.val().index() >= REG_CC_FIRST) & (self.axil.rd_addr.val().index() < REG_CC_END) {
-            for i in 0..csr::CC_WORDS {
-                if self.axil.rd_addr.val().index() == REG_CC_FIRST + i {
-                    self.axil.rd_data.next = self.ccr[i].q.val();
-                }
-            }
-        } else {
-            self.axil.rd_err.next = true;
-        }
-
-        // ---- Time base: now_ns += ns per cycle (UQ16.16), the fraction carried.
-        self.frac_sum.next =
-            bit_cast::<17, 16>(self.now_frac.q.val()) + bit_cast::<17, 16>(self.ns_q16.q.val().get_bits::<16>(0));
-        self.now_frac.d.next = self.frac_sum.val().get_bits::<16>(0);
-        self.now_ns.d.next = self.now_ns.q.val()
-            + bit_cast::<64, 16>(self.ns_q16.q.val().get_bits::<16>(16))
-            + bit_cast::<64, 1>(self.frac_sum.val().get_bits::<1>(16));
-        self.dp.now_ns.next = self.now_ns.q.val();
+        // ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
+        // show, the time base.
+        self.regs.wr_en.next = self.axil.wr_en.val();
+        self.regs.wr_addr.next = self.axil.wr_addr.val();
+        self.regs.wr_data.next = self.axil.wr_data.val();
+        self.regs.wr_strb.next = self.axil.wr_strb.val();
+        self.axil.wr_err.next = self.regs.wr_err.val();
+        self.regs.rd_addr.next = self.axil.rd_addr.val();
+        self.axil.rd_data.next = self.regs.rd_data.val();
+        self.axil.rd_err.next = self.regs.rd_err.val();
+        self.regs.status.next = self.seq.status.val();
+        self.regs.cmd.next = self.seq.stat_cmd.val();
+        self.regs.cmd_errors.next = self.seq.stat_errors.val();
+        self.regs.completions.next = self.cpl_count.q.val();
+        self.regs.feedback_in.next = self.fb_in.q.val();
+        self.regs.merged.next = self.merged.q.val();
+        self.regs.event_stalls.next = self.ev_stalls.q.val();
+        self.regs.stat_rx_pipe.next = self.dp.stat_rx_pipe_count.val();
+        self.regs.stat_rx_ctx.next = self.dp.stat_rx_ctx_count.val();
+        self.regs.stat_tx_drop.next = self.dp.stat_tx_drop.val();
+        self.regs.stat_tx_recv_drop.next = self.dp.stat_tx_recv_drop.val();
+        self.regs.stat_tx_nak_ignored.next = self.dp.stat_tx_nak_ignored.val();
+        self.regs.stat_tx_ctrl_bad.next = self.dp.stat_tx_ctrl_bad.val();
+        self.regs.stat_tx_len_err.next = self.dp.stat_tx_len_err.val();
+        self.regs.stat_rx_written.next = self.dp.stat_rx_written.val();
+        self.regs.stat_rx_discarded.next = self.dp.stat_rx_discarded.val();
+        self.regs.stat_rx_short.next = self.dp.stat_rx_short.val();
+        self.regs.stat_cnps.next = self.dp.stat_cnps.val();
+        self.regs.fb_acks.next = self.dp.stat_fb_acks.val();
+        self.regs.stat_cc_bad_flow.next = self.cc.stat_bad_flow.val();
+        self.regs.stat_cc_unused.next = self.cc.stat_unused.val();
+        self.regs.timer_events.next = self.timer.stat_events.val();
+        self.regs.probes.next = self.timer.stat_probes.val();
+        self.regs.rto_timeouts.next = self.seq.stat_timeouts.val();
+        self.regs.rto_failed.next = self.seq.stat_failed.val();
+        self.regs.tx_events.next = self.tx_bytes.stat_events.val();
+        self.regs.fb_applied.next = self.feedback.stat_applied.val();
+        self.regs.fb_ignored.next = self.feedback.stat_ignored.val();
+        self.dp.stat_rx_pipe_addr.next = self.regs.stat_sel.val().get_bits::<5>(0);
+        self.dp.stat_rx_ctx_addr.next = self.regs.stat_sel.val().get_bits::<4>(8);
+        self.dp.now_ns.next = self.regs.now_ns.val();
 
         // ---- Configuration of the blocks.
-        self.sched.cfg_pkt_shift.next = self.sched_cfg.q.val().get_bits::<4>(0);
-        self.sched.cfg_max_burst.next = self.sched_cfg.q.val().get_bits::<12>(16);
+        self.sched.cfg_pkt_shift.next = self.regs.sched_cfg.val().get_bits::<4>(0);
+        self.sched.cfg_max_burst.next = self.regs.sched_cfg.val().get_bits::<12>(16);
         // Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         self.dp.cfg_pkt_shift.next = 0.into();
-        self.dp.cfg_cnp_interval_ns.next = self.cnp_gap.q.val();
-        self.cc.cfg_hpcc_t_ns.next = self.ccr[0].q.val();
-        self.cc.cfg_hpcc_eta_q16.next = self.ccr[1].q.val().get_bits::<17>(0);
-        self.cc.cfg_hpcc_max_stage.next = self.ccr[2].q.val().get_bits::<8>(0);
-        self.cc.cfg_hpcc_w_ai_q8.next = self.ccr[3].q.val();
-        self.cc.cfg_hpcc_w_min_q8.next = self.ccr[4].q.val();
-        self.cc.cfg_hpcc_w_max_q8.next = self.ccr[5].q.val();
-        self.cc.cfg_hpcc_u_init_q16.next = self.ccr[6].q.val().get_bits::<24>(0);
-        self.cc.cfg_hpcc_inv_bt.next = bit_cast::<256, 32>(self.ccr[7].q.val())
-            | (bit_cast::<256, 32>(self.ccr[8].q.val()) << 32)
-            | (bit_cast::<256, 32>(self.ccr[9].q.val()) << 64)
-            | (bit_cast::<256, 32>(self.ccr[10].q.val()) << 96)
-            | (bit_cast::<256, 32>(self.ccr[11].q.val()) << 128)
-            | (bit_cast::<256, 32>(self.ccr[12].q.val()) << 160)
-            | (bit_cast::<256, 32>(self.ccr[13].q.val()) << 192)
-            | (bit_cast::<256, 32>(self.ccr[14].q.val()) << 224);
-        self.cc.cfg_hpcc_inv_b.next = bit_cast::<256, 32>(self.ccr[15].q.val())
-            | (bit_cast::<256, 32>(self.ccr[16].q.val()) << 32)
-            | (bit_cast::<256, 32>(self.ccr[17].q.val()) << 64)
-            | (bit_cast::<256, 32>(self.ccr[18].q.val()) << 96)
-            | (bit_cast::<256, 32>(self.ccr[19].q.val()) << 128)
-            | (bit_cast::<256, 32>(self.ccr[20].q.val()) << 160)
-            | (bit_cast::<256, 32>(self.ccr[21].q.val()) << 192)
-            | (bit_cast::<256, 32>(self.ccr[22].q.val()) << 224);
-        self.cc.cfg_hpcc_inv_t.next = self.ccr[23].q.val();
-        self.cc.cfg_hpcc_rate_mul.next = self.ccr[24].q.val();
-        self.cc.cfg_hpcc_line_q16.next = self.ccr[25].q.val();
-        self.cc.cfg_ldcp_rtt_ns.next = self.ccr[26].q.val();
-        self.cc.cfg_ldcp_mss.next = self.ccr[27].q.val();
-        self.cc.cfg_ldcp_alpha_q16.next = self.ccr[28].q.val().get_bits::<17>(0);
-        self.cc.cfg_ldcp_beta_q16.next = self.ccr[29].q.val().get_bits::<17>(0);
-        self.cc.cfg_ldcp_gamma_shift.next = self.ccr[30].q.val().get_bits::<4>(0);
-        self.cc.cfg_ldcp_iw.next = self.ccr[31].q.val().get_bits::<16>(0);
-        self.cc.cfg_ldcp_max_cw_q16.next = self.ccr[32].q.val();
-        self.cc.cfg_ldcp_fast_start.next = self.ccr[33].q.val().get_bit(0);
-        self.cc.cfg_ldcp_rate_mul.next =
-            bit_cast::<48, 32>(self.ccr[34].q.val()) | (bit_cast::<48, 16>(self.ccr[35].q.val().get_bits::<16>(0)) << 32);
-        self.cc.cfg_ldcp_line_q16.next = self.ccr[36].q.val();
-        self.cc.cfg_dcqcn_line_q24.next =
-            bit_cast::<40, 32>(self.ccr[37].q.val()) | (bit_cast::<40, 8>(self.ccr[38].q.val().get_bits::<8>(0)) << 32);
-        self.cc.cfg_dcqcn_min_q24.next =
-            bit_cast::<40, 32>(self.ccr[39].q.val()) | (bit_cast::<40, 8>(self.ccr[40].q.val().get_bits::<8>(0)) << 32);
-        self.cc.cfg_dcqcn_ai_q24.next =
-            bit_cast::<40, 32>(self.ccr[41].q.val()) | (bit_cast::<40, 8>(self.ccr[42].q.val().get_bits::<8>(0)) << 32);
-        self.cc.cfg_dcqcn_hai_q24.next =
-            bit_cast::<40, 32>(self.ccr[43].q.val()) | (bit_cast::<40, 8>(self.ccr[44].q.val().get_bits::<8>(0)) << 32);
-        self.cc.cfg_dcqcn_g_shift.next = self.ccr[45].q.val().get_bits::<5>(0);
-        self.cc.cfg_dcqcn_initial_alpha_q24.next = self.ccr[46].q.val().get_bits::<25>(0);
-        self.cc.cfg_dcqcn_alpha_timer_ns.next = self.ccr[47].q.val();
-        self.cc.cfg_dcqcn_decay.next = bit_cast::<384, 32>(self.ccr[48].q.val())
-            | (bit_cast::<384, 32>(self.ccr[49].q.val()) << 32)
-            | (bit_cast::<384, 32>(self.ccr[50].q.val()) << 64)
-            | (bit_cast::<384, 32>(self.ccr[51].q.val()) << 96)
-            | (bit_cast::<384, 32>(self.ccr[52].q.val()) << 128)
-            | (bit_cast::<384, 32>(self.ccr[53].q.val()) << 160)
-            | (bit_cast::<384, 32>(self.ccr[54].q.val()) << 192)
-            | (bit_cast::<384, 32>(self.ccr[55].q.val()) << 224)
-            | (bit_cast::<384, 32>(self.ccr[56].q.val()) << 256)
-            | (bit_cast::<384, 32>(self.ccr[57].q.val()) << 288)
-            | (bit_cast::<384, 32>(self.ccr[58].q.val()) << 320)
-            | (bit_cast::<384, 32>(self.ccr[59].q.val()) << 352);
-        self.cc.cfg_dcqcn_min_cut_interval_ns.next = self.ccr[60].q.val();
-        self.cc.cfg_dcqcn_rate_increase_timer_ns.next = self.ccr[61].q.val();
-        self.cc.cfg_dcqcn_byte_counter_bytes.next = self.ccr[62].q.val();
-        self.cc.cfg_dcqcn_fast_recovery_times.next = self.ccr[63].q.val().get_bits::<8>(0);
-        self.cc.cfg_dcqcn_win_mul.next = self.ccr[64].q.val();
+        self.dp.cfg_cnp_interval_ns.next = self.regs.cnp_interval_ns.val();
+        self.cc.cfg_hpcc_t_ns.next = self.regs.cfg_hpcc_t_ns.val();
+        self.cc.cfg_hpcc_eta_q16.next = self.regs.cfg_hpcc_eta_q16.val();
+        self.cc.cfg_hpcc_max_stage.next = self.regs.cfg_hpcc_max_stage.val();
+        self.cc.cfg_hpcc_w_ai_q8.next = self.regs.cfg_hpcc_w_ai_q8.val();
+        self.cc.cfg_hpcc_w_min_q8.next = self.regs.cfg_hpcc_w_min_q8.val();
+        self.cc.cfg_hpcc_w_max_q8.next = self.regs.cfg_hpcc_w_max_q8.val();
+        self.cc.cfg_hpcc_u_init_q16.next = self.regs.cfg_hpcc_u_init_q16.val();
+        self.cc.cfg_hpcc_inv_bt.next = self.regs.cfg_hpcc_inv_bt.val();
+        self.cc.cfg_hpcc_inv_b.next = self.regs.cfg_hpcc_inv_b.val();
+        self.cc.cfg_hpcc_inv_t.next = self.regs.cfg_hpcc_inv_t.val();
+        self.cc.cfg_hpcc_rate_mul.next = self.regs.cfg_hpcc_rate_mul.val();
+        self.cc.cfg_hpcc_line_q16.next = self.regs.cfg_hpcc_line_q16.val();
+        self.cc.cfg_ldcp_rtt_ns.next = self.regs.cfg_ldcp_rtt_ns.val();
+        self.cc.cfg_ldcp_mss.next = self.regs.cfg_ldcp_mss.val();
+        self.cc.cfg_ldcp_alpha_q16.next = self.regs.cfg_ldcp_alpha_q16.val();
+        self.cc.cfg_ldcp_beta_q16.next = self.regs.cfg_ldcp_beta_q16.val();
+        self.cc.cfg_ldcp_gamma_shift.next = self.regs.cfg_ldcp_gamma_shift.val();
+        self.cc.cfg_ldcp_iw.next = self.regs.cfg_ldcp_iw.val();
+        self.cc.cfg_ldcp_max_cw_q16.next = self.regs.cfg_ldcp_max_cw_q16.val();
+        self.cc.cfg_ldcp_fast_start.next = self.regs.cfg_ldcp_fast_start.val();
+        self.cc.cfg_ldcp_rate_mul.next = self.regs.cfg_ldcp_rate_mul.val();
+        self.cc.cfg_ldcp_line_q16.next = self.regs.cfg_ldcp_line_q16.val();
+        self.cc.cfg_dcqcn_line_q24.next = self.regs.cfg_dcqcn_line_q24.val();
+        self.cc.cfg_dcqcn_min_q24.next = self.regs.cfg_dcqcn_min_q24.val();
+        self.cc.cfg_dcqcn_ai_q24.next = self.regs.cfg_dcqcn_ai_q24.val();
+        self.cc.cfg_dcqcn_hai_q24.next = self.regs.cfg_dcqcn_hai_q24.val();
+        self.cc.cfg_dcqcn_g_shift.next = self.regs.cfg_dcqcn_g_shift.val();
+        self.cc.cfg_dcqcn_initial_alpha_q24.next = self.regs.cfg_dcqcn_initial_alpha_q24.val();
+        self.cc.cfg_dcqcn_alpha_timer_ns.next = self.regs.cfg_dcqcn_alpha_timer_ns.val();
+        self.cc.cfg_dcqcn_decay.next = self.regs.cfg_dcqcn_decay.val();
+        self.cc.cfg_dcqcn_min_cut_interval_ns.next = self.regs.cfg_dcqcn_min_cut_interval_ns.val();
+        self.cc.cfg_dcqcn_rate_increase_timer_ns.next = self.regs.cfg_dcqcn_rate_increase_timer_ns.val();
+        self.cc.cfg_dcqcn_byte_counter_bytes.next = self.regs.cfg_dcqcn_byte_counter_bytes.val();
+        self.cc.cfg_dcqcn_fast_recovery_times.next = self.regs.cfg_dcqcn_fast_recovery_times.val();
+        self.cc.cfg_dcqcn_win_mul.next = self.regs.cfg_dcqcn_win_mul.val();
 
         // ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
@@ -902,34 +710,15 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        self.seq.cmd_we.next = self.axil.wr_en.val() & self.wr_ok.val() & (self.axil.wr_addr.val() == REG_CMD);
+        self.seq.cmd_we.next = self.regs.cmd_we.val();
         self.seq.cmd_data.next = self.axil.wr_data.val();
-        self.tx_word.next = bit_cast::<512, 32>(self.args[0].q.val())
-            | (bit_cast::<512, 32>(self.args[1].q.val()) << 32)
-            | (bit_cast::<512, 32>(self.args[2].q.val()) << 64)
-            | (bit_cast::<512, 32>(self.args[3].q.val()) << 96)
-            | (bit_cast::<512, 32>(self.args[4].q.val()) << 128)
-            | (bit_cast::<512, 32>(self.args[5].q.val()) << 160)
-            | (bit_cast::<512, 32>(self.args[6].q.val()) << 192)
-            | (bit_cast::<512, 32>(self.args[7].q.val()) << 224)
-            | (bit_cast::<512, 32>(self.args[8].q.val()) << 256)
-            | (bit_cast::<512, 32>(self.args[9].q.val()) << 288)
-            | (bit_cast::<512, 32>(self.args[10].q.val()) << 320)
-            | (bit_cast::<512, 32>(self.args[11].q.val()) << 352)
-            | (bit_cast::<512, 32>(self.args[12].q.val()) << 384)
-            | (bit_cast::<512, 32>(self.args[13].q.val()) << 416)
-            | (bit_cast::<512, 32>(self.args[14].q.val()) << 448)
-            | (bit_cast::<512, 32>(self.args[15].q.val()) << 480);
-        self.seq.tx_word.next = self.tx_word.val();
-        self.seq.rx_word.next = bit_cast::<128, 32>(self.args[16].q.val())
-            | (bit_cast::<128, 32>(self.args[17].q.val()) << 32)
-            | (bit_cast::<128, 32>(self.args[18].q.val()) << 64)
-            | (bit_cast::<128, 32>(self.args[19].q.val()) << 96);
-        self.seq.rate.next = self.args[20].q.val();
-        self.seq.window.next = self.args[21].q.val();
-        self.seq.alg.next = self.args[22].q.val().get_bits::<2>(0);
-        self.seq.tag.next = self.args[23].q.val().get_bits::<16>(0);
-        self.seq.now_ns.next = self.now_ns.q.val();
+        self.seq.tx_word.next = self.regs.tx_word.val();
+        self.seq.rx_word.next = self.regs.rx_word.val();
+        self.seq.rate.next = self.regs.rate.val();
+        self.seq.window.next = self.regs.window.val();
+        self.seq.alg.next = self.regs.alg.val();
+        self.seq.tag.next = self.regs.tag.val();
+        self.seq.now_ns.next = self.regs.now_ns.val();
         self.seq.entry.next = self.flows.read_data.val();
         self.seq.t1_valid.next = self.t1_valid.q.val();
         self.seq.sweep.next = self.sweep.q.val();
@@ -1000,12 +789,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.tm_word.next = 0.into();
         self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.timer.flow.val()));
         self.tm_word.next.set_value_kind(EV_TIMER.into());
-        self.tm_word.next.set_value_now(self.now_ns.q.val());
+        self.tm_word.next.set_value_now(self.regs.now_ns.val());
         self.ev5_word.next = 0.into();
         self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.tx_bytes.ev_flow.val()));
         self.ev5_word.next.set_value_kind(EV_TX.into());
         self.ev5_word.next.set_value_seq(self.tx_bytes.ev_bytes.val());
-        self.ev5_word.next.set_value_now(self.now_ns.q.val());
+        self.ev5_word.next.set_value_now(self.regs.now_ns.val());
         self.cc.s_axis_event_tdata.next = self.m_data.q.val();
         self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
         self.m_offer.next = true;
@@ -1037,7 +826,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             & (self.m_data.q.val().get_value_ece() == self.dp.m_axis_event_tdata.val().get_value_ece())
             & !self.m_data.q.val().get_value_feedback()
             & !self.dp.m_axis_event_tdata.val().get_value_feedback();
-        self.m_merge.next = self.merge_cfg.q.val().get_bit(0) & self.m_same.val() & !self.m_go.val();
+        self.m_merge.next = self.regs.event_merge.val().get_bit(0) & self.m_same.val() & !self.m_go.val();
         self.dp.m_axis_event_tready.next =
             !self.hold.val() & (!self.m_valid.q.val() | self.m_go.val() | self.m_merge.val());
         self.m_acked.next = bit_cast::<17, 16>(self.m_data.q.val().get_value_acked())
@@ -1080,8 +869,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.feedback.ev_flow.next = self.ev_flow.val();
         // W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         self.feedback.ev_w.next = self.ev_hops_fld.val().get_bits::<32>(0);
-        self.feedback.rate_mul.next = self.ccr[24].q.val();
-        self.feedback.line.next = self.ccr[25].q.val();
+        self.feedback.rate_mul.next = self.regs.cfg_hpcc_rate_mul.val();
+        self.feedback.line.next = self.regs.cfg_hpcc_line_q16.val();
 
         // ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).
@@ -1138,22 +927,22 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.timer.alg_wr.we.next = self.seq.alg_we.val();
         self.timer.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
         self.timer.alg_wr.create.next = self.alg_create.val();
-        self.timer.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
-        self.timer.alg_probe.next = self.tx_word.val().get_value_tx_create_probe();
+        self.timer.alg_wr.alg.next = self.regs.alg.val();
+        self.timer.alg_probe.next = self.regs.tx_word.val().get_value_tx_create_probe();
         self.tx_bytes.alg_wr.we.next = self.seq.alg_we.val();
         self.tx_bytes.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
         self.tx_bytes.alg_wr.create.next = self.alg_create.val();
-        self.tx_bytes.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.tx_bytes.alg_wr.alg.next = self.regs.alg.val();
         self.feedback.alg_wr.we.next = self.seq.alg_we.val();
         self.feedback.alg_wr.flow.next = self.seq.cmd_flow.val().get_bits::<F>(0);
         self.feedback.alg_wr.create.next = self.alg_create.val();
-        self.feedback.alg_wr.alg.next = self.args[22].q.val().get_bits::<2>(0);
+        self.feedback.alg_wr.alg.next = self.regs.alg.val();
 
         // ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        self.timer.gap.next = self.tm_gap.q.val();
-        self.timer.rto_rounds.next = self.rto_cfg.q.val().get_bits::<8>(0);
-        self.timer.rto_retries.next = self.rto_cfg.q.val().get_bits::<4>(8);
+        self.timer.gap.next = self.regs.timer_gap_cycles.val();
+        self.timer.rto_rounds.next = self.regs.rto_cfg.val().get_bits::<8>(0);
+        self.timer.rto_retries.next = self.regs.rto_cfg.val().get_bits::<4>(8);
         self.timer.tm_take.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
 
         // ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
@@ -1162,7 +951,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.tx_bytes.rd_take.next = self.dp.m_axis_dma_rd_tvalid.val() & self.m_axis_dma_rd_tready.val();
         self.tx_bytes.rd_flow.next = self.dp.m_axis_dma_rd_tdata.val().get_value_flow();
         self.tx_bytes.rd_len.next = self.dp.m_axis_dma_rd_tdata.val().get_value_len();
-        self.tx_bytes.thr.next = self.tx_thr.q.val();
+        self.tx_bytes.thr.next = self.regs.tx_event_bytes.val();
         self.tx_bytes.ev_take.next =
             !self.timer.tm_valid.val() & self.cc.s_axis_event_tready.val() & !self.hold.val();
 
@@ -1186,30 +975,14 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
             }
         }
 
-        // ---- Reset: registers to their reset values, nothing in flight.
+        // ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
         if self.reset.val() {
-            self.ns_q16.d.next = RESET_NS_PER_CYCLE.into();
-            self.sched_cfg.d.next = RESET_SCHED_CFG.into();
-            self.stat_sel.d.next = 0.into();
-            for i in 0..csr::ARGS {
-                self.args[i].d.next = 0.into();
-            }
-            for i in 0..csr::CC_WORDS {
-                self.ccr[i].d.next = 0.into();
-            }
             self.cpl_count.d.next = 0.into();
             self.fb_in.d.next = 0.into();
-            self.now_frac.d.next = 0.into();
-            self.now_ns.d.next = 0.into();
             self.t1_valid.d.next = false;
             self.lw_valid.d.next = false;
             self.nt_valid.d.next = false;
-            self.tm_gap.d.next = RESET_TIMER_GAP.into();
-            self.rto_cfg.d.next = RESET_RTO_CFG.into();
-            self.cnp_gap.d.next = RESET_CNP_INTERVAL.into();
-            self.tx_thr.d.next = RESET_TX_EVENT_BYTES.into();
             self.m_valid.d.next = false;
-            self.merge_cfg.d.next = RESET_EVENT_MERGE.into();
             self.merged.d.next = 0.into();
             self.ev_stalls.d.next = 0.into();
             self.sweep.d.next = true;

@@ -1,11 +1,12 @@
 //! The tops: the datapath between the shims (nic_datapath), the NIC core with the CC loop
-//! closed (hpcc_nic_core, with its blocks: command sequencer, timer scan, tx-byte events, Rx-HPCC
+//! closed (hpcc_nic_core, with its blocks: registers, command sequencer, timer scan, tx-byte events, Rx-HPCC
 //! feedback, completion queue) and its register port (axil_slave).
 
 pub mod nic_datapath;
 pub mod hpcc_nic_core;
 pub mod hpcc_nic_core_cpl;
 pub mod hpcc_nic_core_feedback;
+pub mod hpcc_nic_core_regs;
 pub mod hpcc_nic_core_seq;
 pub mod hpcc_nic_core_seq_words;
 pub mod hpcc_nic_core_timer;
