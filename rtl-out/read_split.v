@@ -21,6 +21,12 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     // PktRecv kinds (sim)
     localparam [2:0] RECV_READ = 3'h4;
 
+    // READ response positions (sim::tx_ctx::ReadPos)
+    localparam [1:0] POS_ONLY = 2'h0;
+    localparam [1:0] POS_FIRST = 2'h1;
+    localparam [1:0] POS_MIDDLE = 2'h2;
+    localparam [1:0] POS_LAST = 2'h3;
+
     // Stub signals
     reg  o_valid_d;
     reg  o_valid_q = 1'h0;
@@ -103,7 +109,7 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         // read_split.rs:93: The held word's MTU log2 ([107:104], in k_mid) sits at bit 30 + 48 of h_keep.
         h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[78+:4];
         // read_split.rs:96: The packet to send: the held READ's next one, else the input's first (or Only).
-        c_pos = 32'h0;
+        c_pos = POS_ONLY;
         c_psn = in_psn;
         c_va = in_va;
         c_len = in_total[0+:16];
@@ -120,15 +126,15 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
             c_psn = psn_q;
             c_va = va_q;
             more = left_q > h_mtu;
-            c_pos = 32'h3;
+            c_pos = POS_LAST;
             c_len = left_q[0+:16];
             if (more) begin
-                c_pos = 32'h2;
+                c_pos = POS_MIDDLE;
                 c_len = h_mtu[0+:16];
             end
         end
         else if (in_total > in_mtu) begin
-            c_pos = 32'h1;
+            c_pos = POS_FIRST;
             c_len = in_mtu[0+:16];
         end
         // read_split.rs:124: The word: the kept parts, with the packet's position, PSN (big-endian), length and

@@ -1235,22 +1235,22 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     wire  [31:0] calc_upto32;
     wire  [31:0] calc_released;
     wire  [15:0] calc_acked16;
+    wire  [23:0] calc_q_epsn;
+    wire  calc_q_act;
+    wire  [63:0] calc_q_addr;
+    wire  [31:0] calc_q_left;
+    wire  [23:0] calc_q_msn;
+    wire  [31:0] calc_q_una;
+    wire  [31:0] calc_q_sent;
+    wire  [63:0] calc_q_rd;
 
     // Local signals
-    // rx_ctx_rules.rs:94: The QP word.
-    reg  [23:0] q_epsn;
+    // rx_ctx_rules.rs:94: The QP word: the fields rx_ctx_rules_calc does not decode for its own use.
     reg  q_nak;
-    reg  q_act;
-    reg  [63:0] q_addr;
-    reg  [31:0] q_left;
-    reg  [23:0] q_msn;
-    reg  [31:0] q_una;
-    reg  [31:0] q_sent;
-    reg  [63:0] q_rd;
     reg  q_gap;
     reg  q_ract;
     reg  to_una;
-    // rx_ctx_rules.rs:107: The QP word's new fields.
+    // rx_ctx_rules.rs:99: The QP word's new fields.
     reg  [23:0] n_epsn;
     reg  n_nak;
     reg  n_act;
@@ -1309,22 +1309,22 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         .ack_stale(calc_ack_stale),
         .upto32(calc_upto32),
         .released(calc_released),
-        .acked16(calc_acked16)
+        .acked16(calc_acked16),
+        .q_epsn(calc_q_epsn),
+        .q_act(calc_q_act),
+        .q_addr(calc_q_addr),
+        .q_left(calc_q_left),
+        .q_msn(calc_q_msn),
+        .q_una(calc_q_una),
+        .q_sent(calc_q_sent),
+        .q_rd(calc_q_rd)
     );
 
     // Update code
     always @(*) begin
-        // rx_ctx_rules.rs:124: ---- The QP word (the fields the decision keeps or changes), and rx_ctx_rules_calc's
-        // decode and arithmetic.
-        q_epsn = w[39+:24];
+        // rx_ctx_rules.rs:116: ---- The QP word: rx_ctx_rules_calc decodes it (and the record) and computes the
+        // differences and next values; the three flags only the rules read are decoded here.
         q_nak = w[63+:1];
-        q_act = w[64+:1];
-        q_addr = w[65+:64];
-        q_left = w[129+:32];
-        q_msn = w[161+:24];
-        q_una = w[185+:32];
-        q_sent = w[217+:32];
-        q_rd = w[249+:64];
         q_gap = w[313+:1];
         q_ract = w[314+:1];
         calc_vd = vd;
@@ -1338,16 +1338,16 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         va = calc_va;
         rlen = calc_rlen;
         e_tele = calc_e_tele;
-        // rx_ctx_rules.rs:149: ---- What the record does: defaults, then by opcode.
-        n_epsn = q_epsn;
+        // rx_ctx_rules.rs:133: ---- What the record does: defaults, then by opcode.
+        n_epsn = calc_q_epsn;
         n_nak = q_nak;
-        n_act = q_act;
-        n_addr = q_addr;
-        n_left = q_left;
-        n_msn = q_msn;
-        n_una = q_una;
-        n_sent = q_sent;
-        n_rd = q_rd;
+        n_act = calc_q_act;
+        n_addr = calc_q_addr;
+        n_left = calc_q_left;
+        n_msn = calc_q_msn;
+        n_una = calc_q_una;
+        n_sent = calc_q_sent;
+        n_rd = calc_q_rd;
         n_gap = q_gap;
         n_ract = q_ract;
         r_send = 1'b0;
@@ -1355,13 +1355,13 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         rw_psn = upto;
         r_syn = SYN_ACK;
         r_psn = calc_v_psn;
-        r_msn = q_msn;
+        r_msn = calc_q_msn;
         to_una = 1'b0;
         e_send = 1'b0;
         e_kind = EV_ACK;
         e_ece = 32'h0;
-        e_seq = q_una;
-        e_nxt = q_sent;
+        e_seq = calc_q_una;
+        e_nxt = calc_q_sent;
         e_acked = 32'h0;
         n_send = 1'b0;
         n_pkts = 32'h0;
@@ -1391,7 +1391,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                         n_nak = 32'h1;
                         r_send = 1'b1;
                         r_syn = SYN_NAK_SEQ;
-                        r_psn = q_epsn;
+                        r_psn = calc_q_epsn;
                     end
                 end
                 else if (calc_is_rreq & calc_rr_bad) begin
@@ -1519,7 +1519,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                 unsup = 1'b1;
             end
         end
-        // rx_ctx_rules.rs:319: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
+        // rx_ctx_rules.rs:303: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
         // READ, or a timeout with packets in flight. Everything in flight is released (Notify)
         // and, if anything was, sent again from snd_una (go-back-N); sent = snd_una; a loss
         // event. The PktRecv and event fields are all set here, so a timeout ignores whatever
@@ -1532,20 +1532,20 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
             n_pkts = calc_released;
             r_send = calc_released != 32'h0;
             r_kind = RECV_REWIND;
-            rw_psn = q_una[0+:24];
-            n_sent = q_una;
+            rw_psn = calc_q_una[0+:24];
+            n_sent = calc_q_una;
             e_send = 1'b1;
             e_kind = EV_LOSS;
             e_ece = 32'h0;
             e_acked = 32'h0;
-            e_seq = q_una;
-            e_nxt = q_una;
+            e_seq = calc_q_una;
+            e_nxt = calc_q_una;
         end
         dma_addr = calc_wa;
         if (calc_is_rresp) begin
-            dma_addr = q_rd;
+            dma_addr = calc_q_rd;
         end
-        // rx_ctx_rules.rs:346: ---- The QP word after the record: valid, QPN, MTU and its log stay.
+        // rx_ctx_rules.rs:330: ---- The QP word after the record: valid, QPN, MTU and its log stay.
         new_w = w;
         new_w[39+:24] = n_epsn;
         new_w[63+:1] = n_nak;
@@ -1581,7 +1581,7 @@ module rx_ctx_fwd(ram,last,use_last,w);
 
 endmodule // rx_ctx_fwd
 
-module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,is_ack,is_cnp,is_tresp,is_probe,is_rreq,is_rresp,v_coll,v_ce,v_psn,v_n,ahead,behind,req_ok,wa,wa_n,wl_n,act_n,epsn1,msn1,rr_bad,rr_epsn,rs_bad,dr,er_neg,becn,una1,rd_n,da,ea,ack_stale,upto32,released,acked16);
+module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,is_ack,is_cnp,is_tresp,is_probe,is_rreq,is_rresp,v_coll,v_ce,v_psn,v_n,ahead,behind,req_ok,wa,wa_n,wl_n,act_n,epsn1,msn1,rr_bad,rr_epsn,rs_bad,dr,er_neg,becn,una1,rd_n,da,ea,ack_stale,upto32,released,acked16,q_epsn,q_act,q_addr,q_left,q_msn,q_una,q_sent,q_rd);
     // Rust: RxCtxRulesCalc, hdl/src/rx/rx_ctx_rules_calc.rs:13
 
     // Module arguments
@@ -1630,6 +1630,14 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
     output reg  [31:0] upto32;
     output reg  [31:0] released;
     output reg  [15:0] acked16;
+    output reg  [23:0] q_epsn;
+    output reg  q_act;
+    output reg  [63:0] q_addr;
+    output reg  [31:0] q_left;
+    output reg  [23:0] q_msn;
+    output reg  [31:0] q_una;
+    output reg  [31:0] q_sent;
+    output reg  [63:0] q_rd;
 
     // RoCE BTH opcodes (sim::packet::Opcode)
     localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
@@ -1654,14 +1662,6 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
     reg  q_valid;
     reg  [23:0] q_qpn;
     reg  [31:0] q_mtu;
-    reg  [23:0] q_epsn;
-    reg  q_act;
-    reg  [63:0] q_addr;
-    reg  [31:0] q_left;
-    reg  [23:0] q_msn;
-    reg  [31:0] q_una;
-    reg  [31:0] q_sent;
-    reg  [63:0] q_rd;
     reg  [3:0] q_log;
     reg  [7:0] v_op;
     reg  [31:0] v_rlen_w;
@@ -1682,7 +1682,7 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
 
     // Update code
     always @(*) begin
-        // rx_ctx_rules_calc.rs:133: ---- The QP word and the record (docs/modules/rx_pipe.md); RETH words are in wire
+        // rx_ctx_rules_calc.rs:143: ---- The QP word and the record (docs/modules/rx_pipe.md); RETH words are in wire
         // order.
         q_valid = w[0+:1];
         q_qpn = w[1+:24];
@@ -1706,7 +1706,7 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         v_n = {16'd0, vd[160+:16]};
         sw_va_a = vd[192+:64];
         va = sw_va_y;
-        // rx_ctx_rules_calc.rs:158: The DMA length in wire order, made a number.
+        // rx_ctx_rules_calc.rs:168: The DMA length in wire order, made a number.
         v_rlen_w = vd[288+:32];
         rlen = ({24'd0, v_rlen_w[0+:8]} << 24) | ({24'd0, v_rlen_w[8+:8]} << 16) | ({24'd0, v_rlen_w[16+:8]} << 8) | {24'd0, v_rlen_w[24+:8]};
         hit = ok & q_valid & (q_qpn == vd[64+:24]);
@@ -1717,9 +1717,9 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         is_probe = v_op == OP_HPCC_PROBE;
         is_rreq = v_op == OP_RDMA_READ_REQUEST;
         is_rresp = (v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE) | (v_op == OP_RDMA_READ_RESPONSE_LAST) | (v_op == OP_RDMA_READ_RESPONSE_ONLY);
-        // rx_ctx_rules_calc.rs:178: A CC event carries the record's hops only from a telemetry header, none on a CNP.
+        // rx_ctx_rules_calc.rs:188: A CC event carries the record's hops only from a telemetry header, none on a CNP.
         e_tele = vd[20+:1] & ~is_cnp & ~tmo;
-        // rx_ctx_rules_calc.rs:181: ---- Responder (sim::rx_ctx::RxCtx::request).
+        // rx_ctx_rules_calc.rs:191: ---- Responder (sim::rx_ctx::RxCtx::request).
         dq = v_psn - q_epsn;
         ahead = (dq != 32'h0) & ~dq[23];
         behind = dq[23];
@@ -1748,12 +1748,12 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         end
         epsn1 = q_epsn + 32'h1;
         msn1 = q_msn + 32'h1;
-        // rx_ctx_rules_calc.rs:214: READ request (sim::rx_ctx::RxCtx::read_request, read_packets): longer than the MTU,
+        // rx_ctx_rules_calc.rs:224: READ request (sim::rx_ctx::RxCtx::read_request, read_packets): longer than the MTU,
         // it takes ((length - 1) >> log2 MTU) + 1 PSNs; the MTU must be a power of two of at
         // least 256 bytes and the length at most 2^30, so at most 2^22 PSNs. The bounds are
         // checked without the shift, which only feeds the expected PSN.
         rr_multi = rlen > q_mtu;
-        // rx_ctx_rules_calc.rs:219: (length - 1) >> log2 MTU for the six MTUs that may be cut (256..8192): first
+        // rx_ctx_rules_calc.rs:229: (length - 1) >> log2 MTU for the six MTUs that may be cut (256..8192): first
         // (length - 1) >> 8, as length >> 8 less the borrow of its low byte, then constant
         // shifts and a 6:1 mux; 24 bits (length <= 2^30).
         rr_lm1 = rlen[8+:24];
@@ -1782,15 +1782,15 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
             rr_adv = rr_nm1 + 32'h1;
         end
         rr_epsn = q_epsn + rr_adv;
-        // rx_ctx_rules_calc.rs:250: READ response: First and Middle a whole MTU, Last and Only at most one.
+        // rx_ctx_rules_calc.rs:260: READ response: First and Middle a whole MTU, Last and Only at most one.
         rs_bad = (v_n > q_mtu) | (((v_op == OP_RDMA_READ_RESPONSE_FIRST) | (v_op == OP_RDMA_READ_RESPONSE_MIDDLE)) & (v_n != q_mtu));
-        // rx_ctx_rules_calc.rs:254: READ response (read_response): snd_una <= PSN < sent.
+        // rx_ctx_rules_calc.rs:264: READ response (read_response): snd_una <= PSN < sent.
         dr = v_psn - q_una[0+:24];
         er = v_psn - q_sent[0+:24];
         er_neg = er[23];
         una1 = q_una + 32'h1;
         rd_n = q_rd + {32'd0, v_n};
-        // rx_ctx_rules_calc.rs:261: ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
+        // rx_ctx_rules_calc.rs:271: ---- Requester (sim::rx_ctx::RxCtx::acknowledge): only [snd_una, sent] counts.
         da = upto - q_una[0+:24];
         ea = upto - q_sent[0+:24];
         ack_stale = da[23] | ((da == 32'h0) & ~seq) | ((ea != 32'h0) & ~ea[23]);

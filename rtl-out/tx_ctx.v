@@ -6,7 +6,7 @@
 `default_nettype none
 
 module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
-    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:75
+    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:85
 
     // Module arguments
     input wire  clock;
@@ -172,7 +172,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_r;
     reg  ack_send;
     reg  d_free;
-    // tx_ctx.rs:222: Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
+    // tx_ctx.rs:232: Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
     reg  [1023:0] t_desc;
     reg  [23:0] psn_be;
     reg  [15:0] dplen_be;
@@ -191,7 +191,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  take_c;
     reg  take_p;
     reg  free;
-    // tx_ctx.rs:242: Read words and their fields.
+    // tx_ctx.rs:252: Read words and their fields.
     reg  [319:0] cw;
     reg  [322:0] mw;
     reg  m_valid;
@@ -205,7 +205,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [13:0] t_mtu;
     reg  t_tele;
     reg  [15:0] t_fs;
-    // tx_ctx.rs:256: The next packet.
+    // tx_ctx.rs:266: The next packet.
     reg  [31:0] rest;
     reg  last;
     reg  first;
@@ -330,11 +330,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
         ack_req = 32'h80;
-        // tx_ctx.rs:454: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // tx_ctx.rs:464: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
         // taken into the P registers while the BRAMs read the flow's words.
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
-        // tx_ctx.rs:459: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
+        // tx_ctx.rs:469: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
         // have room for it when it reaches S2 (at most one entry left after this cycle, counting
         // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
         // events only while its own outputs move, and one of them (PktRecv) goes to this block,
@@ -343,7 +343,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ps2 = p_valid_q & (p_kind_q == TX_PICK_SEND);
         s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
         w_free = ~w_valid_q | m_axis_sleep_tready;
-        // tx_ctx.rs:470: S2 holds an event only while an output register it needs is full. Every event may
+        // tx_ctx.rs:480: S2 holds an event only while an output register it needs is full. Every event may
         // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
         // other output registers, other PktRecvs the descriptor register only.
         r_kind = p_recv_q[17+:3];
@@ -379,7 +379,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_read_address = next_a2;
         msg_read_address = next_a2;
-        // tx_ctx.rs:515: ---- S2: what the P registers hold, done this cycle.
+        // tx_ctx.rs:525: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
         a16 = {6'd0, p_addr_q};
         take_c = p_valid_q & (p_kind_q == TX_PICK_CTRL) & w_free;
@@ -393,7 +393,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        // tx_ctx.rs:537: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // tx_ctx.rs:547: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
         ctx_fwd_ram = ctx_read_data;
         ctx_fwd_last = lw_cdata_q;
@@ -417,7 +417,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         t_tele = cw[302+:1];
         t_fs = cw[303+:16];
         t_probe = cw[319+:1];
-        // tx_ctx.rs:562: ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
+        // tx_ctx.rs:572: ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
         rest = m_len - m_off;
         last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
         first = m_off == 32'h0;
@@ -438,16 +438,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (last) begin
             opcode = OP_RDMA_WRITE_LAST;
         end
-        // tx_ctx.rs:581: LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
+        // tx_ctx.rs:591: LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
         not_ect = ({1'd0, m_sent} + 32'h1) < {1'd0, t_fs};
-        // tx_ctx.rs:583: The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
+        // tx_ctx.rs:593: The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
         t_desc = {736'd0, cw[0+:288]};
         tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
         if (not_ect) begin
             tos = t_desc[160+:8] & 32'hfc;
         end
         send = take_p & p_id_ok & m_valid & m_pend;
-        // tx_ctx.rs:590: Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
+        // tx_ctx.rs:600: Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
         // width and carry out of the field (PSN 0xFFFFFF + 1).
         off1 = m_off + {18'd0, plen};
         psn1 = m_psn + 32'h1;
@@ -459,7 +459,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (t_tele) begin
             tele_byte = 32'h1;
         end
-        // tx_ctx.rs:602: READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
+        // tx_ctx.rs:612: READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
         // kept in wire order (big-endian), so the address is byte-reversed around the add.
         va_num = ({56'd0, m_reth[0+:8]} << 56) | ({56'd0, m_reth[8+:8]} << 48) | ({56'd0, m_reth[16+:8]} << 40) | ({56'd0, m_reth[24+:8]} << 32) | ({56'd0, m_reth[32+:8]} << 24) | ({56'd0, m_reth[40+:8]} << 16) | ({56'd0, m_reth[48+:8]} << 8) | {56'd0, m_reth[56+:8]};
         va_sum = va_num + {32'd0, m_off};
@@ -473,9 +473,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         else if (first) begin
             reth_out = m_reth;
         end
-        // tx_ctx.rs:632: The msg word after the packet is pending unless it was the last.
+        // tx_ctx.rs:642: The msg word after the packet is pending unless it was the last.
         pend1 = ~last;
-        // tx_ctx.rs:634: Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
+        // tx_ctx.rs:644: Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
         // First/Only, payload length (big-endian, as on the wire).
         psn_be = {16'd0, m_psn[16+:8]} | ({16'd0, m_psn[8+:8]} << 8) | ({16'd0, m_psn[0+:8]} << 16);
         dplen_be = {10'd0, dplen[8+:6]} | ({8'd0, dplen[0+:8]} << 8);
@@ -487,7 +487,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         desc[312+:8] = tele_byte;
         desc[320+:128] = reth_out;
         desc[464+:16] = dplen_be;
-        // tx_ctx.rs:649: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // tx_ctx.rs:659: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
         r_psn_fld = p_recv_q[32+:24];
@@ -495,7 +495,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ack_flow = ctx_fwd_w;
         ack_msg = msg_fwd_w;
         dma_addr = m_local + {32'd0, m_off};
-        // tx_ctx.rs:665: ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
+        // tx_ctx.rs:675: ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
         // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
         // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
         g_psn = ({16'd0, r_psn_fld[0+:8]} << 16) | ({16'd0, r_psn_fld[8+:8]} << 8) | {16'd0, r_psn_fld[16+:8]};
@@ -508,9 +508,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         g_plo = g_klo * g_mtu;
         g_phi = g_khi * g_mtu;
         g_off = g_plo + (g_phi << 16);
-        // tx_ctx.rs:682: ---- Control word checks and fields.
+        // tx_ctx.rs:692: ---- Control word checks and fields.
         c_mtu = p_ctrl_q[352+:14];
-        // tx_ctx.rs:684: Message length: RETH bytes 12..15 (big-endian) of the post.
+        // tx_ctx.rs:694: Message length: RETH bytes 12..15 (big-endian) of the post.
         c_reth_fld = p_ctrl_q[64+:128];
         c_len = ({24'd0, c_reth_fld[96+:8]} << 24) | ({24'd0, c_reth_fld[104+:8]} << 16) | ({24'd0, c_reth_fld[112+:8]} << 8) | {24'd0, c_reth_fld[120+:8]};
         c_ok = 1'b0;
@@ -522,7 +522,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 c_ok = m_valid;
             end
         end
-        // tx_ctx.rs:699: ---- RAM writes: sweep, control word, or the packet's progress.
+        // tx_ctx.rs:709: ---- RAM writes: sweep, control word, or the packet's progress.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -581,13 +581,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        // tx_ctx.rs:758: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
+        // tx_ctx.rs:768: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
         same_a2 = next_a2 == a2;
         lw_ctx_d = c_we & swept_q & same_a2;
         lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
-        // tx_ctx.rs:765: ---- Output registers.
+        // tx_ctx.rs:775: ---- Output registers.
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
@@ -599,7 +599,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             s_data_d = s2_data_q;
             s2_valid_d = 1'b0;
         end
-        // tx_ctx.rs:780: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // tx_ctx.rs:790: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
         // go-back-N that rewound (at most one per event, in event order).
         if (m_axis_sleep_tready) begin
             w_valid_d = 1'b0;
@@ -755,6 +755,10 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
     localparam [2:0] RECV_READ = 3'h4;
     localparam [2:0] RECV_CNP = 3'h5;
 
+    // READ response positions (sim::tx_ctx::ReadPos)
+    localparam [1:0] POS_ONLY = 2'h0;
+    localparam [1:0] POS_MIDDLE = 2'h2;
+
     // Local signals
     reg  [1023:0] template;
     reg  [23:0] next_psn;
@@ -786,10 +790,10 @@ module tx_ctx_ack(recv,flow,msg,desc,plen);
         plen = 32'h0;
         if (kind == RECV_READ) begin
             op = OP_RDMA_READ_RESPONSE_ONLY;
-            if (recv[24+:2] != 32'h0) begin
+            if (recv[24+:2] != POS_ONLY) begin
                 op = {6'd0, recv[24+:2]} + OP_RDMA_READ_REQUEST;
             end
-            if (recv[24+:2] == 32'h2) begin
+            if (recv[24+:2] == POS_MIDDLE) begin
                 aeth = 32'h0;
             end
             tele = 32'h0;

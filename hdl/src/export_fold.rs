@@ -26,7 +26,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
-use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, RX_CREATE, TX_CREATE, VERDICT};
+use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -367,6 +367,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Rx frame limit in whole beats (sim)", crate::rx_pipe::BEAT_INDEX_BITS, crate::rx_pipe::FRAME_LIMITS),
     ("Tx control word ops (sim)", TX_CREATE.op.width, crate::tx_ctx::TX_OPS),
     ("PktRecv kinds (sim)", PKT_RECV.kind.width, crate::tx_ctx::RECV_KINDS),
+    ("READ response positions (sim::tx_ctx::ReadPos)", READ_RESP.pos.width, crate::tx_ctx::READ_POSITIONS),
     ("Tx input picks", crate::tx_ctx::PICK_BITS, crate::tx_ctx::TX_PICKS),
     ("Rx control word ops (sim)", RX_CREATE.op.width, crate::rx_ctx::RX_OPS),
     ("Rx input picks", crate::rx_ctx::PICK_BITS, crate::rx_ctx::RX_PICKS),

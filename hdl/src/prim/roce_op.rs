@@ -25,12 +25,12 @@ codes! {
     OP_HPCC_TELEMETRY_RESPONSE = Opcode::HpccTelemetryResponse,
 }
 
-// tx_ctx writes a READ response's opcode as READ request + its position (1 First, 2 Middle,
-// 3 Last).
+// tx_ctx writes a READ response's opcode as READ request + its position (First, Middle,
+// Last: tx_ctx::READ_POSITIONS).
 const _: () = assert!(
-    OP_RDMA_READ_RESPONSE_FIRST == OP_RDMA_READ_REQUEST + 1
-        && OP_RDMA_READ_RESPONSE_MIDDLE == OP_RDMA_READ_REQUEST + 2
-        && OP_RDMA_READ_RESPONSE_LAST == OP_RDMA_READ_REQUEST + 3
+    OP_RDMA_READ_RESPONSE_FIRST == OP_RDMA_READ_REQUEST + crate::tx_ctx::POS_FIRST
+        && OP_RDMA_READ_RESPONSE_MIDDLE == OP_RDMA_READ_REQUEST + crate::tx_ctx::POS_MIDDLE
+        && OP_RDMA_READ_RESPONSE_LAST == OP_RDMA_READ_REQUEST + crate::tx_ctx::POS_LAST
 );
 
 #[cfg(test)]

@@ -91,16 +91,8 @@ pub struct RxCtxRules {
     pub gap: Signal<Out, bool>,
 
     calc: RxCtxRulesCalc,
-    // The QP word.
-    q_epsn: Signal<Local, Bits<24>>,
+    // The QP word: the fields rx_ctx_rules_calc does not decode for its own use.
     q_nak: Signal<Local, bool>,
-    q_act: Signal<Local, bool>,
-    q_addr: Signal<Local, Bits<64>>,
-    q_left: Signal<Local, Bits<32>>,
-    q_msn: Signal<Local, Bits<24>>,
-    q_una: Signal<Local, Bits<32>>,
-    q_sent: Signal<Local, Bits<32>>,
-    q_rd: Signal<Local, Bits<64>>,
     q_gap: Signal<Local, Bits<1>>,
     q_ract: Signal<Local, Bits<1>>,
     to_una: Signal<Local, bool>,
@@ -121,17 +113,9 @@ pub struct RxCtxRules {
 impl Logic for RxCtxRules {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The QP word (the fields the decision keeps or changes), and rx_ctx_rules_calc's
-        // decode and arithmetic.
-        self.q_epsn.next = self.w.val().get_value_epsn();
+        // ---- The QP word: rx_ctx_rules_calc decodes it (and the record) and computes the
+        // differences and next values; the three flags only the rules read are decoded here.
         self.q_nak.next = self.w.val().get_value_nak();
-        self.q_act.next = self.w.val().get_value_act();
-        self.q_addr.next = self.w.val().get_value_addr();
-        self.q_left.next = self.w.val().get_value_left();
-        self.q_msn.next = self.w.val().get_value_msn();
-        self.q_una.next = self.w.val().get_value_una();
-        self.q_sent.next = self.w.val().get_value_sent();
-        self.q_rd.next = self.w.val().get_value_rd();
         self.q_gap.next = self.w.val().get_value_gap().into();
         self.q_ract.next = self.w.val().get_value_ract().into();
         self.calc.vd.next = self.vd.val();
@@ -147,15 +131,15 @@ impl Logic for RxCtxRules {
         self.e_tele.next = self.calc.e_tele.val();
 
         // ---- What the record does: defaults, then by opcode.
-        self.n_epsn.next = self.q_epsn.val();
+        self.n_epsn.next = self.calc.q_epsn.val();
         self.n_nak.next = self.q_nak.val().into();
-        self.n_act.next = self.q_act.val().into();
-        self.n_addr.next = self.q_addr.val();
-        self.n_left.next = self.q_left.val();
-        self.n_msn.next = self.q_msn.val();
-        self.n_una.next = self.q_una.val();
-        self.n_sent.next = self.q_sent.val();
-        self.n_rd.next = self.q_rd.val();
+        self.n_act.next = self.calc.q_act.val().into();
+        self.n_addr.next = self.calc.q_addr.val();
+        self.n_left.next = self.calc.q_left.val();
+        self.n_msn.next = self.calc.q_msn.val();
+        self.n_una.next = self.calc.q_una.val();
+        self.n_sent.next = self.calc.q_sent.val();
+        self.n_rd.next = self.calc.q_rd.val();
         self.n_gap.next = self.q_gap.val();
         self.n_ract.next = self.q_ract.val();
         self.r_send.next = false;
@@ -163,13 +147,13 @@ impl Logic for RxCtxRules {
         self.rw_psn.next = self.upto.val();
         self.r_syn.next = SYN_ACK.into();
         self.r_psn.next = self.calc.v_psn.val();
-        self.r_msn.next = self.q_msn.val();
+        self.r_msn.next = self.calc.q_msn.val();
         self.to_una.next = false;
         self.e_send.next = false;
         self.e_kind.next = EV_ACK.into();
         self.e_ece.next = 0.into();
-        self.e_seq.next = self.q_una.val();
-        self.e_nxt.next = self.q_sent.val();
+        self.e_seq.next = self.calc.q_una.val();
+        self.e_nxt.next = self.calc.q_sent.val();
         self.e_acked.next = 0.into();
         self.n_send.next = false;
         self.n_pkts.next = 0.into();
@@ -200,7 +184,7 @@ impl Logic for RxCtxRules {
                         self.n_nak.next = 1.into();
                         self.r_send.next = true;
                         self.r_syn.next = SYN_NAK_SEQ.into();
-                        self.r_psn.next = self.q_epsn.val();
+                        self.r_psn.next = self.calc.q_epsn.val();
                     }
                 } else if self.calc.is_rreq.val() & self.calc.rr_bad.val() {
                     self.bad.next = true;
@@ -329,18 +313,18 @@ impl Logic for RxCtxRules {
             self.n_pkts.next = self.calc.released.val();
             self.r_send.next = self.calc.released.val() != 0;
             self.r_kind.next = RECV_REWIND.into();
-            self.rw_psn.next = self.q_una.val().get_bits::<24>(0);
-            self.n_sent.next = self.q_una.val();
+            self.rw_psn.next = self.calc.q_una.val().get_bits::<24>(0);
+            self.n_sent.next = self.calc.q_una.val();
             self.e_send.next = true;
             self.e_kind.next = EV_LOSS.into();
             self.e_ece.next = 0.into();
             self.e_acked.next = 0.into();
-            self.e_seq.next = self.q_una.val();
-            self.e_nxt.next = self.q_una.val();
+            self.e_seq.next = self.calc.q_una.val();
+            self.e_nxt.next = self.calc.q_una.val();
         }
         self.dma_addr.next = self.calc.wa.val();
         if self.calc.is_rresp.val() {
-            self.dma_addr.next = self.q_rd.val();
+            self.dma_addr.next = self.calc.q_rd.val();
         }
 
         // ---- The QP word after the record: valid, QPN, MTU and its log stay.

@@ -99,19 +99,29 @@ pub struct RxCtxRulesCalc {
     pub released: Signal<Out, Bits<32>>,
     /// Packets acknowledged, saturated to 16 bits.
     pub acked16: Signal<Out, Bits<16>>,
+    /// The QP word's fields the rules keep or change (`sim::layout::RX_QP`), decoded here
+    /// once: expected PSN, a WRITE in progress, its next address and bytes left, MSN,
+    /// snd_una, packets sent, the READ's next local address.
+    pub q_epsn: Signal<Out, Bits<24>>,
+    /// See `q_epsn`.
+    pub q_act: Signal<Out, bool>,
+    /// See `q_epsn`.
+    pub q_addr: Signal<Out, Bits<64>>,
+    /// See `q_epsn`.
+    pub q_left: Signal<Out, Bits<32>>,
+    /// See `q_epsn`.
+    pub q_msn: Signal<Out, Bits<24>>,
+    /// See `q_epsn`.
+    pub q_una: Signal<Out, Bits<32>>,
+    /// See `q_epsn`.
+    pub q_sent: Signal<Out, Bits<32>>,
+    /// See `q_epsn`.
+    pub q_rd: Signal<Out, Bits<64>>,
 
     sw_va: ByteSwap64,
     q_valid: Signal<Local, bool>,
     q_qpn: Signal<Local, Bits<24>>,
     q_mtu: Signal<Local, Bits<32>>,
-    q_epsn: Signal<Local, Bits<24>>,
-    q_act: Signal<Local, bool>,
-    q_addr: Signal<Local, Bits<64>>,
-    q_left: Signal<Local, Bits<32>>,
-    q_msn: Signal<Local, Bits<24>>,
-    q_una: Signal<Local, Bits<32>>,
-    q_sent: Signal<Local, Bits<32>>,
-    q_rd: Signal<Local, Bits<64>>,
     q_log: Signal<Local, Bits<4>>,
     v_op: Signal<Local, Bits<8>>,
     /// RETH DMA length as the record carries it (wire byte order).

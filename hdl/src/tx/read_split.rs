@@ -11,7 +11,7 @@
 //! tx_pipe).
 
 use crate::layout::ReadRespFields;
-use crate::tx_ctx::RECV_READ;
+use crate::tx_ctx::{POS_FIRST, POS_LAST, POS_MIDDLE, POS_ONLY, RECV_READ};
 use rust_hdl::prelude::*;
 
 /// See the module doc.
@@ -94,7 +94,7 @@ impl Logic for ReadSplit {
         self.h_mtu.next = bits::<32>(1) << self.h_keep.q.val().get_bits::<4>(78);
 
         // The packet to send: the held READ's next one, else the input's first (or Only).
-        self.c_pos.next = 0.into();
+        self.c_pos.next = POS_ONLY.into();
         self.c_psn.next = self.in_psn.val();
         self.c_va.next = self.in_va.val();
         self.c_len.next = self.in_total.val().get_bits::<16>(0);
@@ -111,14 +111,14 @@ impl Logic for ReadSplit {
             self.c_psn.next = self.psn.q.val();
             self.c_va.next = self.va.q.val();
             self.more.next = self.left.q.val() > self.h_mtu.val();
-            self.c_pos.next = 3.into();
+            self.c_pos.next = POS_LAST.into();
             self.c_len.next = self.left.q.val().get_bits::<16>(0);
             if self.more.val() {
-                self.c_pos.next = 2.into();
+                self.c_pos.next = POS_MIDDLE.into();
                 self.c_len.next = self.h_mtu.val().get_bits::<16>(0);
             }
         } else if self.in_total.val() > self.in_mtu.val() {
-            self.c_pos.next = 1.into();
+            self.c_pos.next = POS_FIRST.into();
             self.c_len.next = self.in_mtu.val().get_bits::<16>(0);
         }
         // The word: the kept parts, with the packet's position, PSN (big-endian), length and

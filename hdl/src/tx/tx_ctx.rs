@@ -58,6 +58,16 @@ codes! {
 }
 
 codes! {
+    /// A READ response's position (`layout::READ_RESP.pos`, `sim::tx_ctx::ReadPos`), which
+    /// picks its opcode; read_split writes it.
+    READ_POSITIONS;
+    POS_ONLY = sim::tx_ctx::ReadPos::Only,
+    POS_FIRST = sim::tx_ctx::ReadPos::First,
+    POS_MIDDLE = sim::tx_ctx::ReadPos::Middle,
+    POS_LAST = sim::tx_ctx::ReadPos::Last,
+}
+
+codes! {
     /// Which input S1 took (`p_kind`; 0 none), in priority order.
     TX_PICKS;
     TX_PICK_CTRL = 1,

@@ -10,7 +10,7 @@
 
 use crate::layout::{PktRecvNamed, ReadRespNamed, TxDescNamed, TxFlowFields, TxMsgFields};
 use crate::roce_op::*;
-use crate::tx_ctx::{CTX_BITS, MSG_BITS, RECV_ACK, RECV_CNP, RECV_PROBE, RECV_READ, RECV_RESPONSE};
+use crate::tx_ctx::{CTX_BITS, MSG_BITS, POS_MIDDLE, POS_ONLY, RECV_ACK, RECV_CNP, RECV_PROBE, RECV_READ, RECV_RESPONSE};
 use rust_hdl::prelude::*;
 
 /// PktRecv and the flow's words in; descriptor and READ payload length out.
@@ -62,12 +62,12 @@ impl Logic for TxCtxAck {
             // position read_split wrote; PSN, AETH (tx_pipe leaves it out of a Middle), payload
             // length (its low 14 bits); no telemetry.
             self.op.next = OP_RDMA_READ_RESPONSE_ONLY.into();
-            if self.recv.val().get_value_read_resp_pos() != 0 {
-                // Positions 1, 2, 3 are First, Middle, Last: the opcodes after READ request.
+            if self.recv.val().get_value_read_resp_pos() != POS_ONLY {
+                // First, Middle, Last are the opcodes after READ request (roce_op.rs).
                 self.op.next = bit_cast::<8, 2>(self.recv.val().get_value_read_resp_pos()) + OP_RDMA_READ_REQUEST;
             }
             // A Middle has no AETH: the descriptor's AETH bytes are 0, as the model's.
-            if self.recv.val().get_value_read_resp_pos() == 2 {
+            if self.recv.val().get_value_read_resp_pos() == POS_MIDDLE {
                 self.aeth.next = 0.into();
             }
             self.tele.next = 0.into();
