@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 
 /// Widths of the nets, ports and localparams one module declares, by name.
-fn widths(module: &str) -> BTreeMap<&str, usize> {
+pub(crate) fn widths(module: &str) -> BTreeMap<&str, usize> {
     let mut w = BTreeMap::new();
     for line in module.lines() {
         let mut t = line.trim_start();

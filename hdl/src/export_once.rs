@@ -155,16 +155,9 @@ const END: char = '\u{3}';
 /// The shape (width, address bits) of a rust-hdl `RAM` body (key text), if it is one.
 fn cell_shape(body: &str) -> Option<(usize, usize)> {
     let first = body.lines().next()?;
-    let width = |port: &str| -> Option<usize> {
-        let line = body.lines().find(|l| {
-            let t = l.trim_start();
-            (t.starts_with("input ") || t.starts_with("output ")) && t.trim_end().ends_with(&format!(" {port};"))
-        })?;
-        Some(match (line.find('['), line.find(':')) {
-            (Some(a), Some(c)) if c > a => line[a + 1..c].trim().parse::<usize>().ok()? + 1,
-            _ => 1,
-        })
-    };
+    // The declared widths, as the mask pass reads them.
+    let widths = crate::export_mask::widths(body);
+    let width = |port: &str| widths.get(port).copied();
     // rust-hdl's DFFs never get here: `export_fold` has folded them into their parents.
     if first
         == "module \u{1}(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);"
