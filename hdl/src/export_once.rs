@@ -137,8 +137,8 @@ fn instantiated<'a>(text: &'a str, defined: &BTreeSet<&str>) -> Vec<&'a str> {
 /// not an element's, or whose array name rust-hdl gave another module or another body has,
 /// stays.
 fn array_name(name: &str, taken: &BTreeSet<String>, home: &BTreeMap<usize, (usize, String)>) -> String {
-    let parts: Vec<&str> = name.split('_').filter(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit())).collect();
-    let joined = parts.join("_");
+    // The element indices are the `_<digits>` parts export_source marks `_#`.
+    let joined = crate::export_source::any_index(name).replace("_#", "");
     if joined == name || taken.contains(&joined) || home.values().any(|(_, n)| *n == joined) {
         name.to_string()
     } else {

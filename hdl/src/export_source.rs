@@ -183,7 +183,7 @@ impl Sources {
 
 /// `name` with every index of an array element (a `_<digits>` part) as `_#`:
 /// `cc_hpcc_hop_4_div` -> `cc_hpcc_hop_#_div`, `cnt_12` -> `cnt_#`.
-fn any_index(name: &str) -> String {
+pub(crate) fn any_index(name: &str) -> String {
     let parts: Vec<&str> =
         name.split('_').map(|w| if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) { "#" } else { w }).collect();
     parts.join("_")
