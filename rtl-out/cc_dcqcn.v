@@ -46,173 +46,88 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  [9:0] ram_write_address;
     reg  [491:0] ram_write_data;
     reg  ram_write_enable;
-    reg  intake_reset;
-    reg  [127:0] intake_s_axis_event_tdata;
-    reg  intake_s_axis_event_tvalid;
     wire  intake_s_axis_event_tready;
-    reg  intake_credit;
     wire  intake_init_busy;
     wire  [9:0] intake_init_addr;
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
-    reg  div_reset;
-    reg  div_in_valid;
-    reg  [31:0] div_in_num;
-    reg  [31:0] div_in_den;
     reg  [24:0] div_in_tag;
     wire  div_out_valid;
     wire  [16:0] div_out_quo;
     wire  [24:0] div_out_tag;
-    reg  decay_0_reset;
-    reg  decay_0_in_valid;
-    reg  [24:0] decay_0_in_alpha;
-    reg  [16:0] decay_0_in_n;
     reg  [23:0] decay_0_in_decay;
     wire  decay_0_out_valid;
     wire  [24:0] decay_0_out_alpha;
     wire  [16:0] decay_0_out_n;
-    reg  decay_1_reset;
-    reg  decay_1_in_valid;
-    reg  [24:0] decay_1_in_alpha;
-    reg  [16:0] decay_1_in_n;
     reg  [23:0] decay_1_in_decay;
     wire  decay_1_out_valid;
     wire  [24:0] decay_1_out_alpha;
     wire  [16:0] decay_1_out_n;
-    reg  decay_2_reset;
-    reg  decay_2_in_valid;
-    reg  [24:0] decay_2_in_alpha;
-    reg  [16:0] decay_2_in_n;
     reg  [23:0] decay_2_in_decay;
     wire  decay_2_out_valid;
     wire  [24:0] decay_2_out_alpha;
     wire  [16:0] decay_2_out_n;
-    reg  decay_3_reset;
-    reg  decay_3_in_valid;
-    reg  [24:0] decay_3_in_alpha;
-    reg  [16:0] decay_3_in_n;
     reg  [23:0] decay_3_in_decay;
     wire  decay_3_out_valid;
     wire  [24:0] decay_3_out_alpha;
     wire  [16:0] decay_3_out_n;
-    reg  decay_4_reset;
-    reg  decay_4_in_valid;
-    reg  [24:0] decay_4_in_alpha;
-    reg  [16:0] decay_4_in_n;
     reg  [23:0] decay_4_in_decay;
     wire  decay_4_out_valid;
     wire  [24:0] decay_4_out_alpha;
     wire  [16:0] decay_4_out_n;
-    reg  decay_5_reset;
-    reg  decay_5_in_valid;
-    reg  [24:0] decay_5_in_alpha;
-    reg  [16:0] decay_5_in_n;
     reg  [23:0] decay_5_in_decay;
     wire  decay_5_out_valid;
     wire  [24:0] decay_5_out_alpha;
     wire  [16:0] decay_5_out_n;
-    reg  decay_6_reset;
-    reg  decay_6_in_valid;
-    reg  [24:0] decay_6_in_alpha;
-    reg  [16:0] decay_6_in_n;
     reg  [23:0] decay_6_in_decay;
     wire  decay_6_out_valid;
     wire  [24:0] decay_6_out_alpha;
     wire  [16:0] decay_6_out_n;
-    reg  decay_7_reset;
-    reg  decay_7_in_valid;
-    reg  [24:0] decay_7_in_alpha;
-    reg  [16:0] decay_7_in_n;
     reg  [23:0] decay_7_in_decay;
     wire  decay_7_out_valid;
     wire  [24:0] decay_7_out_alpha;
     wire  [16:0] decay_7_out_n;
-    reg  decay_8_reset;
-    reg  decay_8_in_valid;
-    reg  [24:0] decay_8_in_alpha;
-    reg  [16:0] decay_8_in_n;
     reg  [23:0] decay_8_in_decay;
     wire  decay_8_out_valid;
     wire  [24:0] decay_8_out_alpha;
     wire  [16:0] decay_8_out_n;
-    reg  decay_9_reset;
-    reg  decay_9_in_valid;
-    reg  [24:0] decay_9_in_alpha;
-    reg  [16:0] decay_9_in_n;
     reg  [23:0] decay_9_in_decay;
     wire  decay_9_out_valid;
     wire  [24:0] decay_9_out_alpha;
     wire  [16:0] decay_9_out_n;
-    reg  decay_10_reset;
-    reg  decay_10_in_valid;
-    reg  [24:0] decay_10_in_alpha;
-    reg  [16:0] decay_10_in_n;
     reg  [23:0] decay_10_in_decay;
     wire  decay_10_out_valid;
     wire  [24:0] decay_10_out_alpha;
     wire  [16:0] decay_10_out_n;
-    reg  decay_11_reset;
-    reg  decay_11_in_valid;
-    reg  [24:0] decay_11_in_alpha;
-    reg  [16:0] decay_11_in_n;
     reg  [23:0] decay_11_in_decay;
     wire  decay_11_out_valid;
     wire  [24:0] decay_11_out_alpha;
     wire  [16:0] decay_11_out_n;
-    reg  decay_12_reset;
-    reg  decay_12_in_valid;
-    reg  [24:0] decay_12_in_alpha;
-    reg  [16:0] decay_12_in_n;
     reg  [23:0] decay_12_in_decay;
     wire  decay_12_out_valid;
     wire  [24:0] decay_12_out_alpha;
     wire  [16:0] decay_12_out_n;
-    reg  decay_13_reset;
-    reg  decay_13_in_valid;
-    reg  [24:0] decay_13_in_alpha;
-    reg  [16:0] decay_13_in_n;
     reg  [23:0] decay_13_in_decay;
     wire  decay_13_out_valid;
     wire  [24:0] decay_13_out_alpha;
     wire  [16:0] decay_13_out_n;
-    reg  decay_14_reset;
-    reg  decay_14_in_valid;
-    reg  [24:0] decay_14_in_alpha;
-    reg  [16:0] decay_14_in_n;
     reg  [23:0] decay_14_in_decay;
     wire  decay_14_out_valid;
     wire  [24:0] decay_14_out_alpha;
     wire  [16:0] decay_14_out_n;
-    reg  decay_15_reset;
-    reg  decay_15_in_valid;
-    reg  [24:0] decay_15_in_alpha;
-    reg  [16:0] decay_15_in_n;
     reg  [23:0] decay_15_in_decay;
     wire  decay_15_out_valid;
     wire  [24:0] decay_15_out_alpha;
     wire  [16:0] decay_15_out_n;
-    reg  [39:0] inc1_cfg_min;
-    reg  [39:0] inc1_cfg_line;
-    reg  [39:0] inc1_in_rt;
-    reg  [39:0] inc1_in_rc;
-    reg  [39:0] inc1_in_step;
-    reg  inc1_in_fire;
-    reg  [40:0] inc1_in_tag;
     wire  [39:0] inc1_out_rt;
     wire  [39:0] inc1_out_rc;
     wire  [40:0] inc1_out_tag;
-    reg  [39:0] inc2_cfg_min;
-    reg  [39:0] inc2_cfg_line;
-    reg  [39:0] inc2_in_rt;
-    reg  [39:0] inc2_in_rc;
     reg  [39:0] inc2_in_step;
     reg  inc2_in_fire;
-    reg  [40:0] inc2_in_tag;
     wire  [39:0] inc2_out_rt;
     wire  [39:0] inc2_out_rc;
     wire  [40:0] inc2_out_tag;
-    reg  cut_mul_reset;
     reg  cut_mul_in_valid;
     reg  [39:0] cut_mul_in_a;
     reg  [24:0] cut_mul_in_b;
@@ -220,11 +135,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  cut_mul_out_valid;
     wire  [64:0] cut_mul_out_prod;
     wire  [39:0] cut_mul_out_tag;
-    reg  win_mul_reset;
-    reg  win_mul_in_valid;
     reg  [39:0] win_mul_in_a;
-    reg  [31:0] win_mul_in_b;
-    reg  [17:0] win_mul_in_tag;
     wire  win_mul_out_valid;
     wire  [71:0] win_mul_out_prod;
     wire  [17:0] win_mul_out_tag;
@@ -234,7 +145,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [485:0] dl_b_out_data;
     reg  [445:0] dl_c_in_data;
     wire  [445:0] dl_c_out_data;
-    reg  [491:0] dl_d_in_data;
     wire  [491:0] dl_d_out_data;
     reg  f0_valid_d;
     reg  f0_valid_q = 1'h0;
@@ -352,14 +262,9 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  out_valid_q = 1'h0;
     reg  [587:0] out_data_d;
     reg  [587:0] out_data_q = 588'h0;
-    reg  results_reset;
-    reg  results_issue;
-    reg  results_in_valid;
-    reg  [587:0] results_in_data;
     wire  results_credit;
     wire  [587:0] results_m_axis_tdata;
     wire  results_m_axis_tvalid;
-    reg  results_m_axis_tready;
 
     // Local signals
     reg  [63:0] zero64;
@@ -413,11 +318,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_intake intake(
         .clock(clock),
-        .reset(intake_reset),
-        .s_axis_event_tdata(intake_s_axis_event_tdata),
-        .s_axis_event_tvalid(intake_s_axis_event_tvalid),
+        .reset(reset),
+        .s_axis_event_tdata(s_axis_event_tdata),
+        .s_axis_event_tvalid(s_axis_event_tvalid),
         .s_axis_event_tready(intake_s_axis_event_tready),
-        .credit(intake_credit),
+        .credit(results_credit),
         .init_busy(intake_init_busy),
         .init_addr(intake_init_addr),
         .issue(intake_issue),
@@ -426,10 +331,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_div div(
         .clock(clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
-        .in_num(div_in_num),
-        .in_den(div_in_den),
+        .reset(reset),
+        .in_valid(d_v_q),
+        .in_num(d_elapsed_q),
+        .in_den(cfg_alpha_timer_ns),
         .in_tag(div_in_tag),
         .out_valid(div_out_valid),
         .out_quo(div_out_quo),
@@ -437,10 +342,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_0(
         .clock(clock),
-        .reset(decay_0_reset),
-        .in_valid(decay_0_in_valid),
-        .in_alpha(decay_0_in_alpha),
-        .in_n(decay_0_in_n),
+        .reset(reset),
+        .in_valid(div_out_valid),
+        .in_alpha(div_out_tag),
+        .in_n(div_out_quo),
         .in_decay(decay_0_in_decay),
         .out_valid(decay_0_out_valid),
         .out_alpha(decay_0_out_alpha),
@@ -448,10 +353,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_1(
         .clock(clock),
-        .reset(decay_1_reset),
-        .in_valid(decay_1_in_valid),
-        .in_alpha(decay_1_in_alpha),
-        .in_n(decay_1_in_n),
+        .reset(reset),
+        .in_valid(decay_0_out_valid),
+        .in_alpha(decay_0_out_alpha),
+        .in_n(decay_0_out_n),
         .in_decay(decay_1_in_decay),
         .out_valid(decay_1_out_valid),
         .out_alpha(decay_1_out_alpha),
@@ -459,10 +364,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_2(
         .clock(clock),
-        .reset(decay_2_reset),
-        .in_valid(decay_2_in_valid),
-        .in_alpha(decay_2_in_alpha),
-        .in_n(decay_2_in_n),
+        .reset(reset),
+        .in_valid(decay_1_out_valid),
+        .in_alpha(decay_1_out_alpha),
+        .in_n(decay_1_out_n),
         .in_decay(decay_2_in_decay),
         .out_valid(decay_2_out_valid),
         .out_alpha(decay_2_out_alpha),
@@ -470,10 +375,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_3(
         .clock(clock),
-        .reset(decay_3_reset),
-        .in_valid(decay_3_in_valid),
-        .in_alpha(decay_3_in_alpha),
-        .in_n(decay_3_in_n),
+        .reset(reset),
+        .in_valid(decay_2_out_valid),
+        .in_alpha(decay_2_out_alpha),
+        .in_n(decay_2_out_n),
         .in_decay(decay_3_in_decay),
         .out_valid(decay_3_out_valid),
         .out_alpha(decay_3_out_alpha),
@@ -481,10 +386,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_4(
         .clock(clock),
-        .reset(decay_4_reset),
-        .in_valid(decay_4_in_valid),
-        .in_alpha(decay_4_in_alpha),
-        .in_n(decay_4_in_n),
+        .reset(reset),
+        .in_valid(decay_3_out_valid),
+        .in_alpha(decay_3_out_alpha),
+        .in_n(decay_3_out_n),
         .in_decay(decay_4_in_decay),
         .out_valid(decay_4_out_valid),
         .out_alpha(decay_4_out_alpha),
@@ -492,10 +397,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_5(
         .clock(clock),
-        .reset(decay_5_reset),
-        .in_valid(decay_5_in_valid),
-        .in_alpha(decay_5_in_alpha),
-        .in_n(decay_5_in_n),
+        .reset(reset),
+        .in_valid(decay_4_out_valid),
+        .in_alpha(decay_4_out_alpha),
+        .in_n(decay_4_out_n),
         .in_decay(decay_5_in_decay),
         .out_valid(decay_5_out_valid),
         .out_alpha(decay_5_out_alpha),
@@ -503,10 +408,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_6(
         .clock(clock),
-        .reset(decay_6_reset),
-        .in_valid(decay_6_in_valid),
-        .in_alpha(decay_6_in_alpha),
-        .in_n(decay_6_in_n),
+        .reset(reset),
+        .in_valid(decay_5_out_valid),
+        .in_alpha(decay_5_out_alpha),
+        .in_n(decay_5_out_n),
         .in_decay(decay_6_in_decay),
         .out_valid(decay_6_out_valid),
         .out_alpha(decay_6_out_alpha),
@@ -514,10 +419,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_7(
         .clock(clock),
-        .reset(decay_7_reset),
-        .in_valid(decay_7_in_valid),
-        .in_alpha(decay_7_in_alpha),
-        .in_n(decay_7_in_n),
+        .reset(reset),
+        .in_valid(decay_6_out_valid),
+        .in_alpha(decay_6_out_alpha),
+        .in_n(decay_6_out_n),
         .in_decay(decay_7_in_decay),
         .out_valid(decay_7_out_valid),
         .out_alpha(decay_7_out_alpha),
@@ -525,10 +430,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_8(
         .clock(clock),
-        .reset(decay_8_reset),
-        .in_valid(decay_8_in_valid),
-        .in_alpha(decay_8_in_alpha),
-        .in_n(decay_8_in_n),
+        .reset(reset),
+        .in_valid(decay_7_out_valid),
+        .in_alpha(decay_7_out_alpha),
+        .in_n(decay_7_out_n),
         .in_decay(decay_8_in_decay),
         .out_valid(decay_8_out_valid),
         .out_alpha(decay_8_out_alpha),
@@ -536,10 +441,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_9(
         .clock(clock),
-        .reset(decay_9_reset),
-        .in_valid(decay_9_in_valid),
-        .in_alpha(decay_9_in_alpha),
-        .in_n(decay_9_in_n),
+        .reset(reset),
+        .in_valid(decay_8_out_valid),
+        .in_alpha(decay_8_out_alpha),
+        .in_n(decay_8_out_n),
         .in_decay(decay_9_in_decay),
         .out_valid(decay_9_out_valid),
         .out_alpha(decay_9_out_alpha),
@@ -547,10 +452,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_10(
         .clock(clock),
-        .reset(decay_10_reset),
-        .in_valid(decay_10_in_valid),
-        .in_alpha(decay_10_in_alpha),
-        .in_n(decay_10_in_n),
+        .reset(reset),
+        .in_valid(decay_9_out_valid),
+        .in_alpha(decay_9_out_alpha),
+        .in_n(decay_9_out_n),
         .in_decay(decay_10_in_decay),
         .out_valid(decay_10_out_valid),
         .out_alpha(decay_10_out_alpha),
@@ -558,10 +463,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_11(
         .clock(clock),
-        .reset(decay_11_reset),
-        .in_valid(decay_11_in_valid),
-        .in_alpha(decay_11_in_alpha),
-        .in_n(decay_11_in_n),
+        .reset(reset),
+        .in_valid(decay_10_out_valid),
+        .in_alpha(decay_10_out_alpha),
+        .in_n(decay_10_out_n),
         .in_decay(decay_11_in_decay),
         .out_valid(decay_11_out_valid),
         .out_alpha(decay_11_out_alpha),
@@ -569,10 +474,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_12(
         .clock(clock),
-        .reset(decay_12_reset),
-        .in_valid(decay_12_in_valid),
-        .in_alpha(decay_12_in_alpha),
-        .in_n(decay_12_in_n),
+        .reset(reset),
+        .in_valid(decay_11_out_valid),
+        .in_alpha(decay_11_out_alpha),
+        .in_n(decay_11_out_n),
         .in_decay(decay_12_in_decay),
         .out_valid(decay_12_out_valid),
         .out_alpha(decay_12_out_alpha),
@@ -580,10 +485,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_13(
         .clock(clock),
-        .reset(decay_13_reset),
-        .in_valid(decay_13_in_valid),
-        .in_alpha(decay_13_in_alpha),
-        .in_n(decay_13_in_n),
+        .reset(reset),
+        .in_valid(decay_12_out_valid),
+        .in_alpha(decay_12_out_alpha),
+        .in_n(decay_12_out_n),
         .in_decay(decay_13_in_decay),
         .out_valid(decay_13_out_valid),
         .out_alpha(decay_13_out_alpha),
@@ -591,10 +496,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_14(
         .clock(clock),
-        .reset(decay_14_reset),
-        .in_valid(decay_14_in_valid),
-        .in_alpha(decay_14_in_alpha),
-        .in_n(decay_14_in_n),
+        .reset(reset),
+        .in_valid(decay_13_out_valid),
+        .in_alpha(decay_13_out_alpha),
+        .in_n(decay_13_out_n),
         .in_decay(decay_14_in_decay),
         .out_valid(decay_14_out_valid),
         .out_alpha(decay_14_out_alpha),
@@ -602,10 +507,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_decay decay_15(
         .clock(clock),
-        .reset(decay_15_reset),
-        .in_valid(decay_15_in_valid),
-        .in_alpha(decay_15_in_alpha),
-        .in_n(decay_15_in_n),
+        .reset(reset),
+        .in_valid(decay_14_out_valid),
+        .in_alpha(decay_14_out_alpha),
+        .in_n(decay_14_out_n),
         .in_decay(decay_15_in_decay),
         .out_valid(decay_15_out_valid),
         .out_alpha(decay_15_out_alpha),
@@ -613,33 +518,33 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_inc2 inc1(
         .clock(clock),
-        .cfg_min(inc1_cfg_min),
-        .cfg_line(inc1_cfg_line),
-        .in_rt(inc1_in_rt),
-        .in_rc(inc1_in_rc),
-        .in_step(inc1_in_step),
-        .in_fire(inc1_in_fire),
-        .in_tag(inc1_in_tag),
+        .cfg_min(cfg_min_q24),
+        .cfg_line(cfg_line_q24),
+        .in_rt(e_rt_q),
+        .in_rc(e_rc_q),
+        .in_step(e_step1_q),
+        .in_fire(e_fire_q),
+        .in_tag(e_tag2_q),
         .out_rt(inc1_out_rt),
         .out_rc(inc1_out_rc),
         .out_tag(inc1_out_tag)
     );
     cc_dcqcn_inc2 inc2(
         .clock(clock),
-        .cfg_min(inc2_cfg_min),
-        .cfg_line(inc2_cfg_line),
-        .in_rt(inc2_in_rt),
-        .in_rc(inc2_in_rc),
+        .cfg_min(cfg_min_q24),
+        .cfg_line(cfg_line_q24),
+        .in_rt(inc1_out_rt),
+        .in_rc(inc1_out_rc),
         .in_step(inc2_in_step),
         .in_fire(inc2_in_fire),
-        .in_tag(inc2_in_tag),
+        .in_tag(inc1_out_tag),
         .out_rt(inc2_out_rt),
         .out_rc(inc2_out_rc),
         .out_tag(inc2_out_tag)
     );
     cc_dcqcn_cut_mul cut_mul(
         .clock(clock),
-        .reset(cut_mul_reset),
+        .reset(reset),
         .in_valid(cut_mul_in_valid),
         .in_a(cut_mul_in_a),
         .in_b(cut_mul_in_b),
@@ -650,11 +555,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_win_mul win_mul(
         .clock(clock),
-        .reset(win_mul_reset),
-        .in_valid(win_mul_in_valid),
+        .reset(reset),
+        .in_valid(q59_v_q),
         .in_a(win_mul_in_a),
-        .in_b(win_mul_in_b),
-        .in_tag(win_mul_in_tag),
+        .in_b(cfg_win_mul),
+        .in_tag(q59_fk_q),
         .out_valid(win_mul_out_valid),
         .out_prod(win_mul_out_prod),
         .out_tag(win_mul_out_tag)
@@ -676,19 +581,19 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     );
     cc_dcqcn_dl_d dl_d(
         .clock(clock),
-        .in_data(dl_d_in_data),
+        .in_data(q59_state_q),
         .out_data(dl_d_out_data)
     );
     cc_dcqcn_results results(
         .clock(clock),
-        .reset(results_reset),
-        .issue(results_issue),
-        .in_valid(results_in_valid),
-        .in_data(results_in_data),
+        .reset(reset),
+        .issue(intake_issue),
+        .in_valid(out_valid_q),
+        .in_data(out_data_q),
         .credit(results_credit),
         .m_axis_tdata(results_m_axis_tdata),
         .m_axis_tvalid(results_m_axis_tvalid),
-        .m_axis_tready(results_m_axis_tready)
+        .m_axis_tready(m_axis_result_tready)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -813,14 +718,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         onesh_d = onesh_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        intake_reset = reset;
-        div_reset = reset;
-        cut_mul_reset = reset;
-        win_mul_reset = reset;
-        inc1_cfg_min = cfg_min_q24;
-        inc1_cfg_line = cfg_line_q24;
-        inc2_cfg_min = cfg_min_q24;
-        inc2_cfg_line = cfg_line_q24;
         zero64 = 32'h0;
         ones64 = ~zero64;
         one25 = 32'h1000000;
@@ -834,11 +731,8 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
         // cc_dcqcn.rs:376: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
-        intake_s_axis_event_tdata = s_axis_event_tdata;
-        intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
-        intake_credit = results_credit;
         ram_read_address = intake_issue_data[0+:10];
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
@@ -1029,21 +923,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             e_tag2_d = {1'd0, step2} | ({40'd0, one1} << 40);
         end
-        div_in_valid = d_v_q;
-        div_in_num = d_elapsed_q;
-        div_in_den = cfg_alpha_timer_ns;
         div_in_tag = d_s_q[80+:25];
         // cc_dcqcn.rs:602: ---- 6..13: timer increase, then byte-counter increase.
-        inc1_in_rt = e_rt_q;
-        inc1_in_rc = e_rc_q;
-        inc1_in_step = e_step1_q;
-        inc1_in_fire = e_fire_q;
-        inc1_in_tag = e_tag2_q;
-        inc2_in_rt = inc1_out_rt;
-        inc2_in_rc = inc1_out_rc;
         inc2_in_step = inc1_out_tag[0+:40];
         inc2_in_fire = inc1_out_tag[40];
-        inc2_in_tag = inc1_out_tag;
         // cc_dcqcn.rs:614: ---- 14: Rt = Rc on a cut; the state waits for alpha.
         rc2 = inc2_out_rc;
         cut14 = dl_a_out_data[387];
@@ -1056,85 +939,21 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         dl_b_in_data = ({80'd0, dl_a_out_data} << 80) | ({446'd0, rt3} << 40) | {446'd0, rc2};
         // cc_dcqcn.rs:627: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
         // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
-        decay_0_in_valid = div_out_valid;
-        decay_0_in_n = div_out_quo;
-        decay_0_in_alpha = div_out_tag;
-        decay_1_in_valid = decay_0_out_valid;
-        decay_1_in_n = decay_0_out_n;
-        decay_1_in_alpha = decay_0_out_alpha;
-        decay_2_in_valid = decay_1_out_valid;
-        decay_2_in_n = decay_1_out_n;
-        decay_2_in_alpha = decay_1_out_alpha;
-        decay_3_in_valid = decay_2_out_valid;
-        decay_3_in_n = decay_2_out_n;
-        decay_3_in_alpha = decay_2_out_alpha;
-        decay_4_in_valid = decay_3_out_valid;
-        decay_4_in_n = decay_3_out_n;
-        decay_4_in_alpha = decay_3_out_alpha;
-        decay_5_in_valid = decay_4_out_valid;
-        decay_5_in_n = decay_4_out_n;
-        decay_5_in_alpha = decay_4_out_alpha;
-        decay_6_in_valid = decay_5_out_valid;
-        decay_6_in_n = decay_5_out_n;
-        decay_6_in_alpha = decay_5_out_alpha;
-        decay_7_in_valid = decay_6_out_valid;
-        decay_7_in_n = decay_6_out_n;
-        decay_7_in_alpha = decay_6_out_alpha;
-        decay_8_in_valid = decay_7_out_valid;
-        decay_8_in_n = decay_7_out_n;
-        decay_8_in_alpha = decay_7_out_alpha;
-        decay_9_in_valid = decay_8_out_valid;
-        decay_9_in_n = decay_8_out_n;
-        decay_9_in_alpha = decay_8_out_alpha;
-        decay_10_in_valid = decay_9_out_valid;
-        decay_10_in_n = decay_9_out_n;
-        decay_10_in_alpha = decay_9_out_alpha;
-        decay_11_in_valid = decay_10_out_valid;
-        decay_11_in_n = decay_10_out_n;
-        decay_11_in_alpha = decay_10_out_alpha;
-        decay_12_in_valid = decay_11_out_valid;
-        decay_12_in_n = decay_11_out_n;
-        decay_12_in_alpha = decay_11_out_alpha;
-        decay_13_in_valid = decay_12_out_valid;
-        decay_13_in_n = decay_12_out_n;
-        decay_13_in_alpha = decay_12_out_alpha;
-        decay_14_in_valid = decay_13_out_valid;
-        decay_14_in_n = decay_13_out_n;
-        decay_14_in_alpha = decay_13_out_alpha;
-        decay_15_in_valid = decay_14_out_valid;
-        decay_15_in_n = decay_14_out_n;
-        decay_15_in_alpha = decay_14_out_alpha;
-        decay_0_reset = reset;
         decay_0_in_decay = cfg_decay[(DECAY_BITS * 0)+:(24)];
-        decay_1_reset = reset;
         decay_1_in_decay = cfg_decay[(DECAY_BITS * 1)+:(24)];
-        decay_2_reset = reset;
         decay_2_in_decay = cfg_decay[(DECAY_BITS * 2)+:(24)];
-        decay_3_reset = reset;
         decay_3_in_decay = cfg_decay[(DECAY_BITS * 3)+:(24)];
-        decay_4_reset = reset;
         decay_4_in_decay = cfg_decay[(DECAY_BITS * 4)+:(24)];
-        decay_5_reset = reset;
         decay_5_in_decay = cfg_decay[(DECAY_BITS * 5)+:(24)];
-        decay_6_reset = reset;
         decay_6_in_decay = cfg_decay[(DECAY_BITS * 6)+:(24)];
-        decay_7_reset = reset;
         decay_7_in_decay = cfg_decay[(DECAY_BITS * 7)+:(24)];
-        decay_8_reset = reset;
         decay_8_in_decay = cfg_decay[(DECAY_BITS * 8)+:(24)];
-        decay_9_reset = reset;
         decay_9_in_decay = cfg_decay[(DECAY_BITS * 9)+:(24)];
-        decay_10_reset = reset;
         decay_10_in_decay = cfg_decay[(DECAY_BITS * 10)+:(24)];
-        decay_11_reset = reset;
         decay_11_in_decay = cfg_decay[(DECAY_BITS * 11)+:(24)];
-        decay_12_reset = reset;
         decay_12_in_decay = cfg_decay[(DECAY_BITS * 12)+:(24)];
-        decay_13_reset = reset;
         decay_13_in_decay = cfg_decay[(DECAY_BITS * 13)+:(24)];
-        decay_14_reset = reset;
         decay_14_in_decay = cfg_decay[(DECAY_BITS * 14)+:(24)];
-        decay_15_reset = reset;
         decay_15_in_decay = cfg_decay[(DECAY_BITS * 15)+:(24)];
         alpha_valid = decay_15_out_valid;
         alpha_dec = decay_15_out_alpha;
@@ -1176,11 +995,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
-        win_mul_in_valid = q59_v_q;
         win_mul_in_a = q59_state_q[0+:40];
-        win_mul_in_b = cfg_win_mul;
-        win_mul_in_tag = q59_fk_q;
-        dl_d_in_data = q59_state_q;
         // cc_dcqcn.rs:699: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
         // cc_dcqcn.rs:701: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
@@ -1191,13 +1006,8 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
         // cc_dcqcn.rs:709: ---- Result FIFO, credit counted from issue to read.
-        results_reset = reset;
-        results_issue = intake_issue;
-        results_in_valid = out_valid_q;
-        results_in_data = out_data_q;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        results_m_axis_tready = m_axis_result_tready;
         // cc_dcqcn.rs:718: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
@@ -1225,9 +1035,6 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
     // Stub signals
     reg  [6:0] ram_read_address;
     wire  [587:0] ram_read_data;
-    reg  [6:0] ram_write_address;
-    reg  [587:0] ram_write_data;
-    reg  ram_write_enable;
     reg  byp_d;
     reg  byp_q = 1'h0;
     reg  [587:0] byp_data_d;
@@ -1250,9 +1057,9 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
         .clock(clock),
         .read_address(ram_read_address),
         .read_data(ram_read_data),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .write_enable(ram_write_enable)
+        .write_address(wr_q),
+        .write_data(in_data),
+        .write_enable(in_valid)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -1274,9 +1081,6 @@ module cc_dcqcn_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m
         count_d = count_q;
         owed_d = owed_q;
         credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
         // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
         // output in the block that also reads m_axis_tready as a combinational loop
@@ -1670,10 +1474,6 @@ module cc_dcqcn_decay(clock,reset,in_valid,in_alpha,in_n,in_decay,out_valid,out_
     localparam [5:0] TAG_ALPHA_SHIFT = 6'h11;
 
     // Stub signals
-    reg  mul_reset;
-    reg  mul_in_valid;
-    reg  [24:0] mul_in_a;
-    reg  [23:0] mul_in_b;
     reg  [41:0] mul_in_tag;
     wire  mul_out_valid;
     wire  [48:0] mul_out_prod;
@@ -1682,10 +1482,10 @@ module cc_dcqcn_decay(clock,reset,in_valid,in_alpha,in_n,in_decay,out_valid,out_
     // Sub module instances
     cc_dcqcn_decay_mul mul(
         .clock(clock),
-        .reset(mul_reset),
-        .in_valid(mul_in_valid),
-        .in_a(mul_in_a),
-        .in_b(mul_in_b),
+        .reset(reset),
+        .in_valid(in_valid),
+        .in_a(in_alpha),
+        .in_b(in_decay),
         .in_tag(mul_in_tag),
         .out_valid(mul_out_valid),
         .out_prod(mul_out_prod),
@@ -1694,10 +1494,6 @@ module cc_dcqcn_decay(clock,reset,in_valid,in_alpha,in_n,in_decay,out_valid,out_
 
     // Update code
     always @(*) begin
-        mul_reset = reset;
-        mul_in_valid = in_valid;
-        mul_in_a = in_alpha;
-        mul_in_b = in_decay;
         mul_in_tag = {25'd0, in_n} | ({17'd0, in_alpha} << TAG_ALPHA_SHIFT);
         out_valid = mul_out_valid;
         out_n = mul_out_tag[0+:17] >> 1;
@@ -1794,8 +1590,6 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
     output reg  [31:0] stat_bad_flow;
 
     // Stub signals
-    reg  park_reset;
-    reg  [127:0] park_s_axis_tdata;
     reg  park_s_axis_tvalid;
     wire  park_s_axis_tready;
     reg  park_in_drop;
@@ -1817,8 +1611,8 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
     // Sub module instances
     cc_dcqcn_intake_park park(
         .clock(clock),
-        .reset(park_reset),
-        .s_axis_tdata(park_s_axis_tdata),
+        .reset(reset),
+        .s_axis_tdata(s_axis_event_tdata),
         .s_axis_tvalid(park_s_axis_tvalid),
         .s_axis_tready(park_s_axis_tready),
         .in_drop(park_in_drop),
@@ -1839,7 +1633,6 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
-        park_reset = reset;
         // cc_intake.rs:55: ---- Reset: every flow to its initial state, one per cycle.
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
@@ -1856,7 +1649,6 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
         // cc_intake.rs:69: ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
-        park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;
         s_axis_event_tready = park_s_axis_tready & ~reset & ~sweep_q;

@@ -25,25 +25,16 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     output reg  [48:0] out_cand;
 
     // Stub signals
-    reg  m1_reset;
-    reg  m1_in_valid;
-    reg  [23:0] m1_in_a;
-    reg  [31:0] m1_in_b;
     reg  [93:0] m1_in_tag;
     wire  m1_out_valid;
     wire  [55:0] m1_out_prod;
     wire  [93:0] m1_out_tag;
-    reg  div_reset;
-    reg  div_in_valid;
     reg  [41:0] div_in_num;
     reg  [22:0] div_in_den;
     reg  [98:0] div_in_tag;
     wire  div_out_valid;
     wire  [23:0] div_out_quo;
     wire  [98:0] div_out_tag;
-    reg  m2_reset;
-    reg  m2_in_valid;
-    reg  [23:0] m2_in_a;
     reg  [31:0] m2_in_b;
     reg  [66:0] m2_in_tag;
     wire  m2_out_valid;
@@ -95,10 +86,10 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     // Sub module instances
     cc_hop_util_m1 m1(
         .clock(clock),
-        .reset(m1_reset),
-        .in_valid(m1_in_valid),
-        .in_a(m1_in_a),
-        .in_b(m1_in_b),
+        .reset(reset),
+        .in_valid(d_valid_q),
+        .in_a(d_qbytes_q),
+        .in_b(d_inv_bt_q),
         .in_tag(m1_in_tag),
         .out_valid(m1_out_valid),
         .out_prod(m1_out_prod),
@@ -106,8 +97,8 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     );
     cc_hop_util_div div(
         .clock(clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
+        .reset(reset),
+        .in_valid(m1_out_valid),
         .in_num(div_in_num),
         .in_den(div_in_den),
         .in_tag(div_in_tag),
@@ -117,9 +108,9 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     );
     cc_hop_util_m2 m2(
         .clock(clock),
-        .reset(m2_reset),
-        .in_valid(m2_in_valid),
-        .in_a(m2_in_a),
+        .reset(reset),
+        .in_valid(div_out_valid),
+        .in_a(div_out_quo),
         .in_b(m2_in_b),
         .in_tag(m2_in_tag),
         .out_valid(m2_out_valid),
@@ -163,9 +154,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         o_u_d = o_u_q;
         o_tau_d = o_tau_q;
         o_tag_d = o_tag_q;
-        m1_reset = reset;
-        div_reset = reset;
-        m2_reset = reset;
         // cc_hop_util.rs:101: ---- D: decode. Differences wrap at the field widths.
         code = in_now[61+:3];
         dt = in_now[37+:24] - in_last[37+:24];
@@ -226,9 +214,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         end
         // cc_hop_util.rs:161: ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
         // dtx[61:43] inv_b[93:62].
-        m1_in_valid = d_valid_q;
-        m1_in_a = d_qbytes_q;
-        m1_in_b = d_inv_bt_q;
         m1_in_tag = {78'd0, d_tag_q} | ({93'd0, d_usable_q} << 16) | ({93'd0, d_fwd_q} << 17) | ({93'd0, d_rate_ok_q} << 18) | ({70'd0, d_dt_q} << 19) | ({75'd0, d_dtx_q} << 43) | ({62'd0, d_inv_b_q} << 62);
         // cc_hop_util.rs:174: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
         // 0 / 1. q_term = qlen x inv_bt >> 24, kept to 25 bits (2^24 already saturates u').
@@ -237,7 +222,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         if (q_term[24+:8] != 32'h0) begin
             q_sat = 32'h1000000;
         end
-        div_in_valid = m1_out_valid;
         div_in_num = 32'h0;
         div_in_den = 32'h1;
         if (m1_out_tag[18]) begin
@@ -247,8 +231,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         // cc_hop_util.rs:189: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
         div_in_tag = {81'd0, m1_out_tag[0+:18]} | ({75'd0, m1_out_tag[19+:24]} << 18) | ({74'd0, q_sat} << 42) | ({67'd0, m1_out_tag[62+:32]} << 67);
         // cc_hop_util.rs:195: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
-        m2_in_valid = div_out_valid;
-        m2_in_a = div_out_quo;
         m2_in_b = div_out_tag[67+:32];
         m2_in_tag = div_out_tag[0+:67];
         // cc_hop_util.rs:201: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.

@@ -47,9 +47,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [9:0] w_ram_write_address;
     reg  [71:0] w_ram_write_data;
     reg  w_ram_write_enable;
-    reg  hop_0_reset;
-    reg  [255:0] hop_0_cfg_inv_bt;
-    reg  [255:0] hop_0_cfg_inv_b;
     reg  hop_0_in_valid;
     reg  [63:0] hop_0_in_now;
     reg  [63:0] hop_0_in_last;
@@ -60,9 +57,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_0_out_tau;
     wire  [15:0] hop_0_out_tag;
     wire  [48:0] hop_0_out_cand;
-    reg  hop_1_reset;
-    reg  [255:0] hop_1_cfg_inv_bt;
-    reg  [255:0] hop_1_cfg_inv_b;
     reg  hop_1_in_valid;
     reg  [63:0] hop_1_in_now;
     reg  [63:0] hop_1_in_last;
@@ -73,9 +67,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_1_out_tau;
     wire  [15:0] hop_1_out_tag;
     wire  [48:0] hop_1_out_cand;
-    reg  hop_2_reset;
-    reg  [255:0] hop_2_cfg_inv_bt;
-    reg  [255:0] hop_2_cfg_inv_b;
     reg  hop_2_in_valid;
     reg  [63:0] hop_2_in_now;
     reg  [63:0] hop_2_in_last;
@@ -86,9 +77,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_2_out_tau;
     wire  [15:0] hop_2_out_tag;
     wire  [48:0] hop_2_out_cand;
-    reg  hop_3_reset;
-    reg  [255:0] hop_3_cfg_inv_bt;
-    reg  [255:0] hop_3_cfg_inv_b;
     reg  hop_3_in_valid;
     reg  [63:0] hop_3_in_now;
     reg  [63:0] hop_3_in_last;
@@ -99,9 +87,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_3_out_tau;
     wire  [15:0] hop_3_out_tag;
     wire  [48:0] hop_3_out_cand;
-    reg  hop_4_reset;
-    reg  [255:0] hop_4_cfg_inv_bt;
-    reg  [255:0] hop_4_cfg_inv_b;
     reg  hop_4_in_valid;
     reg  [63:0] hop_4_in_now;
     reg  [63:0] hop_4_in_last;
@@ -112,42 +97,27 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_4_out_tau;
     wire  [15:0] hop_4_out_tag;
     wire  [48:0] hop_4_out_cand;
-    reg  wt_mul_reset;
-    reg  wt_mul_in_valid;
     reg  [23:0] wt_mul_in_a;
-    reg  [31:0] wt_mul_in_b;
     reg  [40:0] wt_mul_in_tag;
     wire  wt_mul_out_valid;
     wire  [55:0] wt_mul_out_prod;
     wire  [40:0] wt_mul_out_tag;
-    reg  u_mul_reset;
-    reg  u_mul_in_valid;
     reg  [23:0] u_mul_in_a;
-    reg  [16:0] u_mul_in_b;
     reg  [41:0] u_mul_in_tag;
     wire  u_mul_out_valid;
     wire  [40:0] u_mul_out_prod;
     wire  [41:0] u_mul_out_tag;
-    reg  r_div_reset;
-    reg  r_div_in_valid;
     reg  [40:0] r_div_in_num;
-    reg  [23:0] r_div_in_den;
     reg  [39:0] r_div_in_tag;
     wire  r_div_out_valid;
     wire  [39:0] r_div_out_quo;
     wire  [39:0] r_div_out_tag;
-    reg  w_mul_reset;
-    reg  w_mul_in_valid;
     reg  [31:0] w_mul_in_a;
-    reg  [39:0] w_mul_in_b;
     reg  w_mul_in_tag;
     wire  w_mul_out_valid;
     wire  [71:0] w_mul_out_prod;
     wire  w_mul_out_tag;
-    reg  rt_mul_reset;
-    reg  rt_mul_in_valid;
     reg  [31:0] rt_mul_in_a;
-    reg  [31:0] rt_mul_in_b;
     reg  [111:0] rt_mul_in_tag;
     wire  rt_mul_out_valid;
     wire  [63:0] rt_mul_out_prod;
@@ -214,14 +184,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  out_valid_q = 1'h0;
     reg  [151:0] out_data_d;
     reg  [151:0] out_data_q = 152'h0;
-    reg  results_reset;
     reg  results_issue;
-    reg  results_in_valid;
-    reg  [151:0] results_in_data;
     wire  results_credit;
     wire  [151:0] results_m_axis_tdata;
     wire  results_m_axis_tvalid;
-    reg  results_m_axis_tready;
 
     // Local signals
     reg  fire;
@@ -299,9 +265,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hop_util hop_0(
         .clock(clock),
-        .reset(hop_0_reset),
-        .cfg_inv_bt(hop_0_cfg_inv_bt),
-        .cfg_inv_b(hop_0_cfg_inv_b),
+        .reset(reset),
+        .cfg_inv_bt(cfg_inv_bt),
+        .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_0_in_valid),
         .in_now(hop_0_in_now),
         .in_last(hop_0_in_last),
@@ -315,9 +281,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hop_util hop_1(
         .clock(clock),
-        .reset(hop_1_reset),
-        .cfg_inv_bt(hop_1_cfg_inv_bt),
-        .cfg_inv_b(hop_1_cfg_inv_b),
+        .reset(reset),
+        .cfg_inv_bt(cfg_inv_bt),
+        .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_1_in_valid),
         .in_now(hop_1_in_now),
         .in_last(hop_1_in_last),
@@ -331,9 +297,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hop_util hop_2(
         .clock(clock),
-        .reset(hop_2_reset),
-        .cfg_inv_bt(hop_2_cfg_inv_bt),
-        .cfg_inv_b(hop_2_cfg_inv_b),
+        .reset(reset),
+        .cfg_inv_bt(cfg_inv_bt),
+        .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_2_in_valid),
         .in_now(hop_2_in_now),
         .in_last(hop_2_in_last),
@@ -347,9 +313,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hop_util hop_3(
         .clock(clock),
-        .reset(hop_3_reset),
-        .cfg_inv_bt(hop_3_cfg_inv_bt),
-        .cfg_inv_b(hop_3_cfg_inv_b),
+        .reset(reset),
+        .cfg_inv_bt(cfg_inv_bt),
+        .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_3_in_valid),
         .in_now(hop_3_in_now),
         .in_last(hop_3_in_last),
@@ -363,9 +329,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hop_util hop_4(
         .clock(clock),
-        .reset(hop_4_reset),
-        .cfg_inv_bt(hop_4_cfg_inv_bt),
-        .cfg_inv_b(hop_4_cfg_inv_b),
+        .reset(reset),
+        .cfg_inv_bt(cfg_inv_bt),
+        .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_4_in_valid),
         .in_now(hop_4_in_now),
         .in_last(hop_4_in_last),
@@ -379,10 +345,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_wt_mul wt_mul(
         .clock(clock),
-        .reset(wt_mul_reset),
-        .in_valid(wt_mul_in_valid),
+        .reset(reset),
+        .in_valid(s1_valid_q),
         .in_a(wt_mul_in_a),
-        .in_b(wt_mul_in_b),
+        .in_b(cfg_inv_t),
         .in_tag(wt_mul_in_tag),
         .out_valid(wt_mul_out_valid),
         .out_prod(wt_mul_out_prod),
@@ -390,10 +356,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_u_mul u_mul(
         .clock(clock),
-        .reset(u_mul_reset),
-        .in_valid(u_mul_in_valid),
+        .reset(reset),
+        .in_valid(ua_valid_q),
         .in_a(u_mul_in_a),
-        .in_b(u_mul_in_b),
+        .in_b(ua_weight_q),
         .in_tag(u_mul_in_tag),
         .out_valid(u_mul_out_valid),
         .out_prod(u_mul_out_prod),
@@ -401,10 +367,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_r_div r_div(
         .clock(clock),
-        .reset(r_div_reset),
-        .in_valid(r_div_in_valid),
+        .reset(reset),
+        .in_valid(uc_valid_q),
         .in_num(r_div_in_num),
-        .in_den(r_div_in_den),
+        .in_den(uc_u_q),
         .in_tag(r_div_in_tag),
         .out_valid(r_div_out_valid),
         .out_quo(r_div_out_quo),
@@ -412,10 +378,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_w_mul w_mul(
         .clock(clock),
-        .reset(w_mul_reset),
-        .in_valid(w_mul_in_valid),
+        .reset(reset),
+        .in_valid(wa_valid_q),
         .in_a(w_mul_in_a),
-        .in_b(w_mul_in_b),
+        .in_b(wa_r_q),
         .in_tag(w_mul_in_tag),
         .out_valid(w_mul_out_valid),
         .out_prod(w_mul_out_prod),
@@ -423,10 +389,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_rt_mul rt_mul(
         .clock(clock),
-        .reset(rt_mul_reset),
-        .in_valid(rt_mul_in_valid),
+        .reset(reset),
+        .in_valid(wb2_valid_q),
         .in_a(rt_mul_in_a),
-        .in_b(rt_mul_in_b),
+        .in_b(cfg_rate_mul),
         .in_tag(rt_mul_in_tag),
         .out_valid(rt_mul_out_valid),
         .out_prod(rt_mul_out_prod),
@@ -434,14 +400,14 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     cc_hpcc_results results(
         .clock(clock),
-        .reset(results_reset),
+        .reset(reset),
         .issue(results_issue),
-        .in_valid(results_in_valid),
-        .in_data(results_in_data),
+        .in_valid(out_valid_q),
+        .in_data(out_data_q),
         .credit(results_credit),
         .m_axis_tdata(results_m_axis_tdata),
         .m_axis_tvalid(results_m_axis_tvalid),
-        .m_axis_tready(results_m_axis_tready)
+        .m_axis_tready(m_axis_result_tready)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -513,26 +479,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
         one = 32'h1;
-        hop_0_reset = reset;
-        hop_0_cfg_inv_bt = cfg_inv_bt;
-        hop_0_cfg_inv_b = cfg_inv_b;
-        hop_1_reset = reset;
-        hop_1_cfg_inv_bt = cfg_inv_bt;
-        hop_1_cfg_inv_b = cfg_inv_b;
-        hop_2_reset = reset;
-        hop_2_cfg_inv_bt = cfg_inv_bt;
-        hop_2_cfg_inv_b = cfg_inv_b;
-        hop_3_reset = reset;
-        hop_3_cfg_inv_bt = cfg_inv_bt;
-        hop_3_cfg_inv_b = cfg_inv_b;
-        hop_4_reset = reset;
-        hop_4_cfg_inv_bt = cfg_inv_bt;
-        hop_4_cfg_inv_b = cfg_inv_b;
-        wt_mul_reset = reset;
-        u_mul_reset = reset;
-        r_div_reset = reset;
-        w_mul_reset = reset;
-        rt_mul_reset = reset;
         // cc_hpcc.rs:220: ---- Reset: every flow to its initial state, one per cycle.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
@@ -682,9 +628,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
         end
-        wt_mul_in_valid = s1_valid_q;
         wt_mul_in_a = tau_c;
-        wt_mul_in_b = cfg_inv_t;
         wt_mul_in_tag = {25'd0, s1_ctx_q} | ({40'd0, best[0+:1]} << 16) | ({17'd0, best[1+:24]} << 17);
         wt = wt_mul_out_prod[24+:32];
         ua_weight_d = wt[0+:17];
@@ -704,9 +648,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (neg) begin
             mag = u_old - ua_u_q;
         end
-        u_mul_in_valid = ua_valid_q;
         u_mul_in_a = mag;
-        u_mul_in_b = ua_weight_q;
         uflags = 32'h0;
         if (upd_u) begin
             uflags = 32'h1;
@@ -737,9 +679,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_new;
         // cc_hpcc.rs:462: ---- R: r = eta x 2^24 / U (line 13's quotient).
-        r_div_in_valid = uc_valid_q;
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
-        r_div_in_den = uc_u_q;
         r_div_in_tag = {24'd0, uc_ctx_q} | ({16'd0, uc_u_q} << 16);
         w_ram_read_address = r_div_out_tag[0+:10];
         wa_valid_d = r_div_out_valid & ~reset;
@@ -749,9 +689,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         // cc_hpcc.rs:474: ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
-        w_mul_in_valid = wa_valid_q;
         w_mul_in_a = w_old[32+:32];
-        w_mul_in_b = wa_r_q;
         w_mul_in_tag = 32'h0;
         wb1_d = {98'd0, wa_ctx_q} | ({90'd0, wa_u_q} << 17) | ({42'd0, w_old} << 41);
         if (branch) begin
@@ -794,9 +732,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         w_ram_write_enable = wb2_valid_q & (wctx[13] | wctx[14]);
         // cc_hpcc.rs:532: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
-        rt_mul_in_valid = wb2_valid_q;
         rt_mul_in_a = w_new;
-        rt_mul_in_b = cfg_rate_mul;
         rt_mul_in_tag = {96'd0, wctx} | ({88'd0, wb2_q[17+:24]} << 16) | ({80'd0, w_new} << 40) | ({80'd0, wc_new} << 72) | ({104'd0, inc_new} << 104);
         rate = ({1'd0, rt_mul_out_prod[32+:32]}) + {32'd0, rt_mul_out_prod[31+:1]};
         if (rate > {1'd0, cfg_line_q16}) begin
@@ -819,13 +755,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[112+:8] = rt_mul_out_tag[104+:8];
         out_data_d[120+:32] = rate[0+:32];
         // cc_hpcc.rs:564: ---- Result FIFO, credit counted from issue to read.
-        results_reset = reset;
         results_issue = fire & in_flow_ok;
-        results_in_valid = out_valid_q;
-        results_in_data = out_data_q;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        results_m_axis_tready = m_axis_result_tready;
         // cc_hpcc.rs:573: ---- Initialization writes.
         if (init_busy_q) begin
             front_ram_write_address = init_addr_q;
@@ -859,9 +791,6 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
     // Stub signals
     reg  [6:0] ram_read_address;
     wire  [151:0] ram_read_data;
-    reg  [6:0] ram_write_address;
-    reg  [151:0] ram_write_data;
-    reg  ram_write_enable;
     reg  byp_d;
     reg  byp_q = 1'h0;
     reg  [151:0] byp_data_d;
@@ -884,9 +813,9 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         .clock(clock),
         .read_address(ram_read_address),
         .read_data(ram_read_data),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .write_enable(ram_write_enable)
+        .write_address(wr_q),
+        .write_data(in_data),
+        .write_enable(in_valid)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -908,9 +837,6 @@ module cc_hpcc_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         count_d = count_q;
         owed_d = owed_q;
         credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
         // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
         // output in the block that also reads m_axis_tready as a combinational loop

@@ -41,19 +41,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  [9:0] ram_write_address;
     reg  [177:0] ram_write_data;
     reg  ram_write_enable;
-    reg  intake_reset;
-    reg  [127:0] intake_s_axis_event_tdata;
-    reg  intake_s_axis_event_tvalid;
     wire  intake_s_axis_event_tready;
-    reg  intake_credit;
     wire  intake_init_busy;
     wire  [9:0] intake_init_addr;
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
-    reg  ab_mul_reset;
-    reg  ab_mul_in_valid;
-    reg  [15:0] ab_mul_in_a;
     reg  [16:0] ab_mul_in_b;
     reg  ab_mul_in_tag;
     wire  ab_mul_out_valid;
@@ -61,8 +54,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  ab_mul_out_tag;
     reg  [250:0] d1_in_data;
     wire  [250:0] d1_out_data;
-    reg  div_reset;
-    reg  div_in_valid;
     reg  [48:0] div_in_num;
     reg  [31:0] div_in_den;
     reg  div_in_tag;
@@ -71,18 +62,12 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  div_out_tag;
     reg  [282:0] d2_in_data;
     wire  [282:0] d2_out_data;
-    reg  win_mul_reset;
-    reg  win_mul_in_valid;
     reg  [31:0] win_mul_in_a;
-    reg  [31:0] win_mul_in_b;
     reg  win_mul_in_tag;
     wire  win_mul_out_valid;
     wire  [63:0] win_mul_out_prod;
     wire  win_mul_out_tag;
-    reg  rate_mul_reset;
-    reg  rate_mul_in_valid;
     reg  [31:0] rate_mul_in_a;
-    reg  [47:0] rate_mul_in_b;
     reg  rate_mul_in_tag;
     wire  rate_mul_out_valid;
     wire  [79:0] rate_mul_out_prod;
@@ -141,14 +126,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  out_valid_q = 1'h0;
     reg  [223:0] out_data_d;
     reg  [223:0] out_data_q = 224'h0;
-    reg  results_reset;
-    reg  results_issue;
-    reg  results_in_valid;
-    reg  [223:0] results_in_data;
     wire  results_credit;
     wire  [223:0] results_m_axis_tdata;
     wire  results_m_axis_tvalid;
-    reg  results_m_axis_tready;
 
     // Local signals
     reg  [31:0] gamma;
@@ -212,11 +192,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_intake intake(
         .clock(clock),
-        .reset(intake_reset),
-        .s_axis_event_tdata(intake_s_axis_event_tdata),
-        .s_axis_event_tvalid(intake_s_axis_event_tvalid),
+        .reset(reset),
+        .s_axis_event_tdata(s_axis_event_tdata),
+        .s_axis_event_tvalid(s_axis_event_tvalid),
         .s_axis_event_tready(intake_s_axis_event_tready),
-        .credit(intake_credit),
+        .credit(results_credit),
         .init_busy(intake_init_busy),
         .init_addr(intake_init_addr),
         .issue(intake_issue),
@@ -225,9 +205,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_ab_mul ab_mul(
         .clock(clock),
-        .reset(ab_mul_reset),
-        .in_valid(ab_mul_in_valid),
-        .in_a(ab_mul_in_a),
+        .reset(reset),
+        .in_valid(c2_valid_q),
+        .in_a(c2_n2_q),
         .in_b(ab_mul_in_b),
         .in_tag(ab_mul_in_tag),
         .out_valid(ab_mul_out_valid),
@@ -241,8 +221,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_div div(
         .clock(clock),
-        .reset(div_reset),
-        .in_valid(div_in_valid),
+        .reset(reset),
+        .in_valid(e1_valid_q),
         .in_num(div_in_num),
         .in_den(div_in_den),
         .in_tag(div_in_tag),
@@ -257,10 +237,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_win_mul win_mul(
         .clock(clock),
-        .reset(win_mul_reset),
-        .in_valid(win_mul_in_valid),
+        .reset(reset),
+        .in_valid(f1_valid_q),
         .in_a(win_mul_in_a),
-        .in_b(win_mul_in_b),
+        .in_b(cfg_mss),
         .in_tag(win_mul_in_tag),
         .out_valid(win_mul_out_valid),
         .out_prod(win_mul_out_prod),
@@ -268,10 +248,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_rate_mul rate_mul(
         .clock(clock),
-        .reset(rate_mul_reset),
-        .in_valid(rate_mul_in_valid),
+        .reset(reset),
+        .in_valid(f1_valid_q),
         .in_a(rate_mul_in_a),
-        .in_b(rate_mul_in_b),
+        .in_b(cfg_rate_mul),
         .in_tag(rate_mul_in_tag),
         .out_valid(rate_mul_out_valid),
         .out_prod(rate_mul_out_prod),
@@ -284,14 +264,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_results results(
         .clock(clock),
-        .reset(results_reset),
-        .issue(results_issue),
-        .in_valid(results_in_valid),
-        .in_data(results_in_data),
+        .reset(reset),
+        .issue(intake_issue),
+        .in_valid(out_valid_q),
+        .in_data(out_data_q),
         .credit(results_credit),
         .m_axis_tdata(results_m_axis_tdata),
         .m_axis_tvalid(results_m_axis_tvalid),
-        .m_axis_tready(results_m_axis_tready)
+        .m_axis_tready(m_axis_result_tready)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -352,11 +332,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        intake_reset = reset;
-        ab_mul_reset = reset;
-        div_reset = reset;
-        win_mul_reset = reset;
-        rate_mul_reset = reset;
         // cc_ldcp.rs:214: Clamps and the windows the fast start sets (transition 2 and loss).
         g17 = 32'h10000;
         ones17 = 32'hffff;
@@ -376,11 +351,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             cw_iw = gamma;
         end
         // cc_ldcp.rs:233: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
-        intake_s_axis_event_tdata = s_axis_event_tdata;
-        intake_s_axis_event_tvalid = s_axis_event_tvalid;
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
-        intake_credit = results_credit;
         ram_read_address = intake_issue_data[0+:10];
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
@@ -508,8 +480,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (c2_q[19] & (c2_n2_q != 32'h0) & (cw_mid >= 32'h10000)) begin
             eq2 = 32'h1;
         end
-        ab_mul_in_valid = c2_valid_q;
-        ab_mul_in_a = c2_n2_q;
         ab_mul_in_b = cfg_alpha_q16;
         if (ece3) begin
             ab_mul_in_b = cfg_beta_q16;
@@ -542,7 +512,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         cw_m1 = cw_s[0+:16] - 32'h1;
         eq2inc = e1_q[250] & ~e1_q[18];
-        div_in_valid = e1_valid_q;
         div_in_num = ({17'd0, cfg_rtt_ns} << 16) | {33'd0, cw_m1};
         div_in_den = cw_s;
         if (eq2inc) begin
@@ -624,13 +593,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         ram_write_enable = f1_valid_q;
         // cc_ldcp.rs:513: ---- O: window and rate of the new cw. d3: flow[15:0] kind[17:16] grant[18] fs[19]
         // armed[20] fs_acked[36:21] cw[68:37] tick[132:69].
-        win_mul_in_valid = f1_valid_q;
         win_mul_in_a = cw_new;
-        win_mul_in_b = cfg_mss;
         win_mul_in_tag = 32'h0;
-        rate_mul_in_valid = f1_valid_q;
         rate_mul_in_a = cw_new;
-        rate_mul_in_b = cfg_rate_mul;
         rate_mul_in_tag = 32'h0;
         d3_in_data = {115'd0, f1_q[0+:18]} | ({132'd0, grant} << 18) | ({132'd0, f1_q[22+:1]} << 19) | ({132'd0, armed} << 20) | ({117'd0, f1_q[42+:16]} << 21) | ({101'd0, cw_new} << 37) | ({69'd0, tick} << 69);
         win = win_mul_out_prod[16+:32];
@@ -654,13 +619,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_data_d[128+:32] = rate[0+:32];
         out_data_d[160+:64] = d3_out_data[69+:64];
         // cc_ldcp.rs:552: ---- Result FIFO, credit counted from issue to read.
-        results_reset = reset;
-        results_issue = intake_issue;
-        results_in_valid = out_valid_q;
-        results_in_data = out_data_q;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        results_m_axis_tready = m_axis_result_tready;
         // cc_ldcp.rs:561: ---- Initialization writes: LdcpState::new.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
@@ -688,9 +648,6 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
     // Stub signals
     reg  [6:0] ram_read_address;
     wire  [223:0] ram_read_data;
-    reg  [6:0] ram_write_address;
-    reg  [223:0] ram_write_data;
-    reg  ram_write_enable;
     reg  byp_d;
     reg  byp_q = 1'h0;
     reg  [223:0] byp_data_d;
@@ -713,9 +670,9 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         .clock(clock),
         .read_address(ram_read_address),
         .read_data(ram_read_data),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .write_enable(ram_write_enable)
+        .write_address(wr_q),
+        .write_data(in_data),
+        .write_enable(in_valid)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -737,9 +694,6 @@ module cc_ldcp_results(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_
         count_d = count_q;
         owed_d = owed_q;
         credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
         // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
         // output in the block that also reads m_axis_tready as a combinational loop
@@ -1087,8 +1041,6 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
     output reg  [31:0] stat_bad_flow;
 
     // Stub signals
-    reg  park_reset;
-    reg  [127:0] park_s_axis_tdata;
     reg  park_s_axis_tvalid;
     wire  park_s_axis_tready;
     reg  park_in_drop;
@@ -1110,8 +1062,8 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
     // Sub module instances
     flow_park park(
         .clock(clock),
-        .reset(park_reset),
-        .s_axis_tdata(park_s_axis_tdata),
+        .reset(reset),
+        .s_axis_tdata(s_axis_event_tdata),
         .s_axis_tvalid(park_s_axis_tvalid),
         .s_axis_tready(park_s_axis_tready),
         .in_drop(park_in_drop),
@@ -1132,7 +1084,6 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         sweep_d = sweep_q;
         sweep_addr_d = sweep_addr_q;
         bad_count_d = bad_count_q;
-        park_reset = reset;
         // cc_intake.rs:55: ---- Reset: every flow to its initial state, one per cycle.
         if (sweep_q) begin
             sweep_addr_d = sweep_addr_q + 32'h1;
@@ -1149,7 +1100,6 @@ module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_
         // cc_intake.rs:69: ---- Input: into flow_park (bad flow ids are taken and counted, never parked).
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
-        park_s_axis_tdata = s_axis_event_tdata;
         park_in_drop = ~in_flow_ok;
         park_s_axis_tvalid = s_axis_event_tvalid & ~reset & ~sweep_q;
         s_axis_event_tready = park_s_axis_tready & ~reset & ~sweep_q;

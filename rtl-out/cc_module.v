@@ -62,19 +62,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     localparam [3:0] EV_CREATE = 4'h6;
 
     // Stub signals
-    reg  hpcc_reset;
-    reg  [31:0] hpcc_cfg_t_ns;
-    reg  [16:0] hpcc_cfg_eta_q16;
-    reg  [7:0] hpcc_cfg_max_stage;
-    reg  [31:0] hpcc_cfg_w_ai_q8;
-    reg  [31:0] hpcc_cfg_w_min_q8;
-    reg  [31:0] hpcc_cfg_w_max_q8;
-    reg  [23:0] hpcc_cfg_u_init_q16;
-    reg  [255:0] hpcc_cfg_inv_bt;
-    reg  [255:0] hpcc_cfg_inv_b;
-    reg  [31:0] hpcc_cfg_inv_t;
-    reg  [31:0] hpcc_cfg_rate_mul;
-    reg  [31:0] hpcc_cfg_line_q16;
     reg  [479:0] hpcc_s_axis_event_tdata;
     reg  hpcc_s_axis_event_tvalid;
     wire  hpcc_s_axis_event_tready;
@@ -82,17 +69,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     wire  hpcc_m_axis_result_tvalid;
     reg  hpcc_m_axis_result_tready;
     wire  [31:0] hpcc_stat_bad_flow;
-    reg  ldcp_reset;
-    reg  [31:0] ldcp_cfg_rtt_ns;
-    reg  [31:0] ldcp_cfg_mss;
-    reg  [16:0] ldcp_cfg_alpha_q16;
-    reg  [16:0] ldcp_cfg_beta_q16;
-    reg  [3:0] ldcp_cfg_gamma_shift;
-    reg  [15:0] ldcp_cfg_iw;
-    reg  [31:0] ldcp_cfg_max_cw_q16;
-    reg  ldcp_cfg_fast_start;
-    reg  [47:0] ldcp_cfg_rate_mul;
-    reg  [31:0] ldcp_cfg_line_q16;
     reg  [127:0] ldcp_s_axis_event_tdata;
     reg  ldcp_s_axis_event_tvalid;
     wire  ldcp_s_axis_event_tready;
@@ -100,20 +76,6 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     wire  ldcp_m_axis_result_tvalid;
     reg  ldcp_m_axis_result_tready;
     wire  [31:0] ldcp_stat_bad_flow;
-    reg  dcqcn_reset;
-    reg  [39:0] dcqcn_cfg_line_q24;
-    reg  [39:0] dcqcn_cfg_min_q24;
-    reg  [39:0] dcqcn_cfg_ai_q24;
-    reg  [39:0] dcqcn_cfg_hai_q24;
-    reg  [4:0] dcqcn_cfg_g_shift;
-    reg  [24:0] dcqcn_cfg_initial_alpha_q24;
-    reg  [31:0] dcqcn_cfg_alpha_timer_ns;
-    reg  [383:0] dcqcn_cfg_decay;
-    reg  [31:0] dcqcn_cfg_min_cut_interval_ns;
-    reg  [31:0] dcqcn_cfg_rate_increase_timer_ns;
-    reg  [31:0] dcqcn_cfg_byte_counter_bytes;
-    reg  [7:0] dcqcn_cfg_fast_recovery_times;
-    reg  [31:0] dcqcn_cfg_win_mul;
     reg  [127:0] dcqcn_s_axis_event_tdata;
     reg  dcqcn_s_axis_event_tvalid;
     wire  dcqcn_s_axis_event_tready;
@@ -189,19 +151,19 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     // Sub module instances
     cc_hpcc hpcc(
         .clock(clock),
-        .reset(hpcc_reset),
-        .cfg_t_ns(hpcc_cfg_t_ns),
-        .cfg_eta_q16(hpcc_cfg_eta_q16),
-        .cfg_max_stage(hpcc_cfg_max_stage),
-        .cfg_w_ai_q8(hpcc_cfg_w_ai_q8),
-        .cfg_w_min_q8(hpcc_cfg_w_min_q8),
-        .cfg_w_max_q8(hpcc_cfg_w_max_q8),
-        .cfg_u_init_q16(hpcc_cfg_u_init_q16),
-        .cfg_inv_bt(hpcc_cfg_inv_bt),
-        .cfg_inv_b(hpcc_cfg_inv_b),
-        .cfg_inv_t(hpcc_cfg_inv_t),
-        .cfg_rate_mul(hpcc_cfg_rate_mul),
-        .cfg_line_q16(hpcc_cfg_line_q16),
+        .reset(reset),
+        .cfg_t_ns(cfg_hpcc_t_ns),
+        .cfg_eta_q16(cfg_hpcc_eta_q16),
+        .cfg_max_stage(cfg_hpcc_max_stage),
+        .cfg_w_ai_q8(cfg_hpcc_w_ai_q8),
+        .cfg_w_min_q8(cfg_hpcc_w_min_q8),
+        .cfg_w_max_q8(cfg_hpcc_w_max_q8),
+        .cfg_u_init_q16(cfg_hpcc_u_init_q16),
+        .cfg_inv_bt(cfg_hpcc_inv_bt),
+        .cfg_inv_b(cfg_hpcc_inv_b),
+        .cfg_inv_t(cfg_hpcc_inv_t),
+        .cfg_rate_mul(cfg_hpcc_rate_mul),
+        .cfg_line_q16(cfg_hpcc_line_q16),
         .s_axis_event_tdata(hpcc_s_axis_event_tdata),
         .s_axis_event_tvalid(hpcc_s_axis_event_tvalid),
         .s_axis_event_tready(hpcc_s_axis_event_tready),
@@ -212,17 +174,17 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     );
     cc_ldcp ldcp(
         .clock(clock),
-        .reset(ldcp_reset),
-        .cfg_rtt_ns(ldcp_cfg_rtt_ns),
-        .cfg_mss(ldcp_cfg_mss),
-        .cfg_alpha_q16(ldcp_cfg_alpha_q16),
-        .cfg_beta_q16(ldcp_cfg_beta_q16),
-        .cfg_gamma_shift(ldcp_cfg_gamma_shift),
-        .cfg_iw(ldcp_cfg_iw),
-        .cfg_max_cw_q16(ldcp_cfg_max_cw_q16),
-        .cfg_fast_start(ldcp_cfg_fast_start),
-        .cfg_rate_mul(ldcp_cfg_rate_mul),
-        .cfg_line_q16(ldcp_cfg_line_q16),
+        .reset(reset),
+        .cfg_rtt_ns(cfg_ldcp_rtt_ns),
+        .cfg_mss(cfg_ldcp_mss),
+        .cfg_alpha_q16(cfg_ldcp_alpha_q16),
+        .cfg_beta_q16(cfg_ldcp_beta_q16),
+        .cfg_gamma_shift(cfg_ldcp_gamma_shift),
+        .cfg_iw(cfg_ldcp_iw),
+        .cfg_max_cw_q16(cfg_ldcp_max_cw_q16),
+        .cfg_fast_start(cfg_ldcp_fast_start),
+        .cfg_rate_mul(cfg_ldcp_rate_mul),
+        .cfg_line_q16(cfg_ldcp_line_q16),
         .s_axis_event_tdata(ldcp_s_axis_event_tdata),
         .s_axis_event_tvalid(ldcp_s_axis_event_tvalid),
         .s_axis_event_tready(ldcp_s_axis_event_tready),
@@ -233,20 +195,20 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
     );
     cc_dcqcn dcqcn(
         .clock(clock),
-        .reset(dcqcn_reset),
-        .cfg_line_q24(dcqcn_cfg_line_q24),
-        .cfg_min_q24(dcqcn_cfg_min_q24),
-        .cfg_ai_q24(dcqcn_cfg_ai_q24),
-        .cfg_hai_q24(dcqcn_cfg_hai_q24),
-        .cfg_g_shift(dcqcn_cfg_g_shift),
-        .cfg_initial_alpha_q24(dcqcn_cfg_initial_alpha_q24),
-        .cfg_alpha_timer_ns(dcqcn_cfg_alpha_timer_ns),
-        .cfg_decay(dcqcn_cfg_decay),
-        .cfg_min_cut_interval_ns(dcqcn_cfg_min_cut_interval_ns),
-        .cfg_rate_increase_timer_ns(dcqcn_cfg_rate_increase_timer_ns),
-        .cfg_byte_counter_bytes(dcqcn_cfg_byte_counter_bytes),
-        .cfg_fast_recovery_times(dcqcn_cfg_fast_recovery_times),
-        .cfg_win_mul(dcqcn_cfg_win_mul),
+        .reset(reset),
+        .cfg_line_q24(cfg_dcqcn_line_q24),
+        .cfg_min_q24(cfg_dcqcn_min_q24),
+        .cfg_ai_q24(cfg_dcqcn_ai_q24),
+        .cfg_hai_q24(cfg_dcqcn_hai_q24),
+        .cfg_g_shift(cfg_dcqcn_g_shift),
+        .cfg_initial_alpha_q24(cfg_dcqcn_initial_alpha_q24),
+        .cfg_alpha_timer_ns(cfg_dcqcn_alpha_timer_ns),
+        .cfg_decay(cfg_dcqcn_decay),
+        .cfg_min_cut_interval_ns(cfg_dcqcn_min_cut_interval_ns),
+        .cfg_rate_increase_timer_ns(cfg_dcqcn_rate_increase_timer_ns),
+        .cfg_byte_counter_bytes(cfg_dcqcn_byte_counter_bytes),
+        .cfg_fast_recovery_times(cfg_dcqcn_fast_recovery_times),
+        .cfg_win_mul(cfg_dcqcn_win_mul),
         .s_axis_event_tdata(dcqcn_s_axis_event_tdata),
         .s_axis_event_tvalid(dcqcn_s_axis_event_tvalid),
         .s_axis_event_tready(dcqcn_s_axis_event_tready),
@@ -303,45 +265,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         fb_valid_d = fb_valid_q;
         fb_data_d = fb_data_q;
         rr_last_d = rr_last_q;
-        hpcc_reset = reset;
-        ldcp_reset = reset;
-        dcqcn_reset = reset;
         // cc_module.rs:217: ---- Configuration, passed through.
-        hpcc_cfg_t_ns = cfg_hpcc_t_ns;
-        hpcc_cfg_eta_q16 = cfg_hpcc_eta_q16;
-        hpcc_cfg_max_stage = cfg_hpcc_max_stage;
-        hpcc_cfg_w_ai_q8 = cfg_hpcc_w_ai_q8;
-        hpcc_cfg_w_min_q8 = cfg_hpcc_w_min_q8;
-        hpcc_cfg_w_max_q8 = cfg_hpcc_w_max_q8;
-        hpcc_cfg_u_init_q16 = cfg_hpcc_u_init_q16;
-        hpcc_cfg_inv_bt = cfg_hpcc_inv_bt;
-        hpcc_cfg_inv_b = cfg_hpcc_inv_b;
-        hpcc_cfg_inv_t = cfg_hpcc_inv_t;
-        hpcc_cfg_rate_mul = cfg_hpcc_rate_mul;
-        hpcc_cfg_line_q16 = cfg_hpcc_line_q16;
-        ldcp_cfg_rtt_ns = cfg_ldcp_rtt_ns;
-        ldcp_cfg_mss = cfg_ldcp_mss;
-        ldcp_cfg_alpha_q16 = cfg_ldcp_alpha_q16;
-        ldcp_cfg_beta_q16 = cfg_ldcp_beta_q16;
-        ldcp_cfg_gamma_shift = cfg_ldcp_gamma_shift;
-        ldcp_cfg_iw = cfg_ldcp_iw;
-        ldcp_cfg_max_cw_q16 = cfg_ldcp_max_cw_q16;
-        ldcp_cfg_fast_start = cfg_ldcp_fast_start;
-        ldcp_cfg_rate_mul = cfg_ldcp_rate_mul;
-        ldcp_cfg_line_q16 = cfg_ldcp_line_q16;
-        dcqcn_cfg_line_q24 = cfg_dcqcn_line_q24;
-        dcqcn_cfg_min_q24 = cfg_dcqcn_min_q24;
-        dcqcn_cfg_ai_q24 = cfg_dcqcn_ai_q24;
-        dcqcn_cfg_hai_q24 = cfg_dcqcn_hai_q24;
-        dcqcn_cfg_g_shift = cfg_dcqcn_g_shift;
-        dcqcn_cfg_initial_alpha_q24 = cfg_dcqcn_initial_alpha_q24;
-        dcqcn_cfg_alpha_timer_ns = cfg_dcqcn_alpha_timer_ns;
-        dcqcn_cfg_decay = cfg_dcqcn_decay;
-        dcqcn_cfg_min_cut_interval_ns = cfg_dcqcn_min_cut_interval_ns;
-        dcqcn_cfg_rate_increase_timer_ns = cfg_dcqcn_rate_increase_timer_ns;
-        dcqcn_cfg_byte_counter_bytes = cfg_dcqcn_byte_counter_bytes;
-        dcqcn_cfg_fast_recovery_times = cfg_dcqcn_fast_recovery_times;
-        dcqcn_cfg_win_mul = cfg_dcqcn_win_mul;
         // cc_module.rs:254: ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;

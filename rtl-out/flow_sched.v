@@ -50,20 +50,12 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [9:0] acked_s_ram_write_address;
     reg  [31:0] acked_s_ram_write_data;
     reg  acked_s_ram_write_enable;
-    reg  [9:0] ring_ram_read_address;
     wire  [9:0] ring_ram_read_data;
-    reg  [9:0] ring_ram_write_address;
-    reg  [9:0] ring_ram_write_data;
     reg  ring_ram_write_enable;
     reg  burst_flow_ram_write_enable;
-    reg  [3:0] burst_flow_ram_write_address;
-    reg  [9:0] burst_flow_ram_write_data;
-    reg  [3:0] burst_flow_ram_read_address;
     wire  [9:0] burst_flow_ram_read_data;
     reg  burst_n_ram_write_enable;
-    reg  [3:0] burst_n_ram_write_address;
     reg  [11:0] burst_n_ram_write_data;
-    reg  [3:0] burst_n_ram_read_address;
     wire  [11:0] burst_n_ram_read_data;
     reg  [31:0] now_d;
     reg  [31:0] now_q = 32'h0;
@@ -269,26 +261,26 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     );
     hpcc_ram_w10_d1024 ring_ram(
         .clock(clock),
-        .read_address(ring_ram_read_address),
+        .read_address(ring_rd_q),
         .read_data(ring_ram_read_data),
-        .write_address(ring_ram_write_address),
-        .write_data(ring_ram_write_data),
+        .write_address(ring_wr_q),
+        .write_data(s4_flow_q),
         .write_enable(ring_ram_write_enable)
     );
     flow_sched_burst_flow_ram burst_flow_ram(
         .write_clock(clock),
         .write_enable(burst_flow_ram_write_enable),
-        .write_address(burst_flow_ram_write_address),
-        .write_data(burst_flow_ram_write_data),
-        .read_address(burst_flow_ram_read_address),
+        .write_address(bf_wr_q),
+        .write_data(s4_flow_q),
+        .read_address(bf_rd_q),
         .read_data(burst_flow_ram_read_data)
     );
     flow_sched_burst_n_ram burst_n_ram(
         .write_clock(clock),
         .write_enable(burst_n_ram_write_enable),
-        .write_address(burst_n_ram_write_address),
+        .write_address(bf_wr_q),
         .write_data(burst_n_ram_write_data),
-        .read_address(burst_n_ram_read_address),
+        .read_address(bf_rd_q),
         .read_data(burst_n_ram_read_data)
     );
 
@@ -489,7 +481,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
         // while the burst FIFO could overflow from ops in flight.
         pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & ((s0_kind_q == 32'h1) | (s0_kind_q == 32'h2))) & ~(s1_valid_q & ((s1_kind_q == 32'h1) | (s1_kind_q == 32'h2))) & ~(s2_valid_q & ((s2_kind_q == 32'h1) | (s2_kind_q == 32'h2))) & ~(s3_valid_q & ((s3_kind_q == 32'h1) | (s3_kind_q == 32'h2)));
-        ring_ram_read_address = ring_rd_q;
         if (pop) begin
             ring_rd_d = ring_rd_q + 32'h1;
         end
@@ -670,8 +661,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         lw_flow_d = s4_flow_q;
         lw_pace_d = new_pace;
         ring_ram_write_enable = ring_push;
-        ring_ram_write_address = ring_wr_q;
-        ring_ram_write_data = s4_flow_q;
         if (ring_push) begin
             ring_wr_d = ring_wr_q + 32'h1;
         end
@@ -683,13 +672,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
         // flow_sched.rs:499: ---- Burst FIFO and expander.
         burst_flow_ram_write_enable = burst_push;
-        burst_flow_ram_write_address = bf_wr_q;
-        burst_flow_ram_write_data = s4_flow_q;
-        burst_flow_ram_read_address = bf_rd_q;
         burst_n_ram_write_enable = burst_push;
-        burst_n_ram_write_address = bf_wr_q;
         burst_n_ram_write_data = n;
-        burst_n_ram_read_address = bf_rd_q;
         m_axis_pktsend_tvalid = cur_left_q != 32'h0;
         m_axis_pktsend_tdata = {6'd0, cur_flow_q};
         fire = (cur_left_q != 32'h0) & m_axis_pktsend_tready;

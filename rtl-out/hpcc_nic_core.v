@@ -70,87 +70,31 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     localparam [2:0] CMD_CREATE = 3'h1;
 
     // Stub signals
-    reg  axil_reset;
-    reg  [11:0] axil_s_axil_awaddr;
-    reg  axil_s_axil_awvalid;
     wire  axil_s_axil_awready;
-    reg  [31:0] axil_s_axil_wdata;
-    reg  [3:0] axil_s_axil_wstrb;
-    reg  axil_s_axil_wvalid;
     wire  axil_s_axil_wready;
     wire  [1:0] axil_s_axil_bresp;
     wire  axil_s_axil_bvalid;
-    reg  axil_s_axil_bready;
-    reg  [11:0] axil_s_axil_araddr;
-    reg  axil_s_axil_arvalid;
     wire  axil_s_axil_arready;
     wire  [31:0] axil_s_axil_rdata;
     wire  [1:0] axil_s_axil_rresp;
     wire  axil_s_axil_rvalid;
-    reg  axil_s_axil_rready;
     wire  axil_wr_en;
     wire  [11:0] axil_wr_addr;
     wire  [31:0] axil_wr_data;
     wire  [3:0] axil_wr_strb;
-    reg  axil_wr_err;
     wire  axil_rd_en;
     wire  [11:0] axil_rd_addr;
-    reg  [31:0] axil_rd_data;
-    reg  axil_rd_err;
-    reg  sched_reset;
     reg  [3:0] sched_cfg_pkt_shift;
     reg  [11:0] sched_cfg_max_burst;
-    reg  [87:0] sched_s_axis_ctrl_tdata;
-    reg  sched_s_axis_ctrl_tvalid;
     wire  sched_s_axis_ctrl_tready;
     reg  [79:0] sched_s_axis_update_tdata;
     reg  sched_s_axis_update_tvalid;
     wire  sched_s_axis_update_tready;
     reg  [47:0] sched_s_axis_notify_tdata;
-    reg  sched_s_axis_notify_tvalid;
     wire  sched_s_axis_notify_tready;
-    reg  [16:0] sched_s_axis_sleep_tdata;
-    reg  sched_s_axis_sleep_tvalid;
     wire  sched_s_axis_sleep_tready;
     wire  [15:0] sched_m_axis_pktsend_tdata;
     wire  sched_m_axis_pktsend_tvalid;
-    reg  sched_m_axis_pktsend_tready;
-    reg  cc_reset;
-    reg  [31:0] cc_cfg_hpcc_t_ns;
-    reg  [16:0] cc_cfg_hpcc_eta_q16;
-    reg  [7:0] cc_cfg_hpcc_max_stage;
-    reg  [31:0] cc_cfg_hpcc_w_ai_q8;
-    reg  [31:0] cc_cfg_hpcc_w_min_q8;
-    reg  [31:0] cc_cfg_hpcc_w_max_q8;
-    reg  [23:0] cc_cfg_hpcc_u_init_q16;
-    reg  [255:0] cc_cfg_hpcc_inv_bt;
-    reg  [255:0] cc_cfg_hpcc_inv_b;
-    reg  [31:0] cc_cfg_hpcc_inv_t;
-    reg  [31:0] cc_cfg_hpcc_rate_mul;
-    reg  [31:0] cc_cfg_hpcc_line_q16;
-    reg  [31:0] cc_cfg_ldcp_rtt_ns;
-    reg  [31:0] cc_cfg_ldcp_mss;
-    reg  [16:0] cc_cfg_ldcp_alpha_q16;
-    reg  [16:0] cc_cfg_ldcp_beta_q16;
-    reg  [3:0] cc_cfg_ldcp_gamma_shift;
-    reg  [15:0] cc_cfg_ldcp_iw;
-    reg  [31:0] cc_cfg_ldcp_max_cw_q16;
-    reg  cc_cfg_ldcp_fast_start;
-    reg  [47:0] cc_cfg_ldcp_rate_mul;
-    reg  [31:0] cc_cfg_ldcp_line_q16;
-    reg  [39:0] cc_cfg_dcqcn_line_q24;
-    reg  [39:0] cc_cfg_dcqcn_min_q24;
-    reg  [39:0] cc_cfg_dcqcn_ai_q24;
-    reg  [39:0] cc_cfg_dcqcn_hai_q24;
-    reg  [4:0] cc_cfg_dcqcn_g_shift;
-    reg  [24:0] cc_cfg_dcqcn_initial_alpha_q24;
-    reg  [31:0] cc_cfg_dcqcn_alpha_timer_ns;
-    reg  [383:0] cc_cfg_dcqcn_decay;
-    reg  [31:0] cc_cfg_dcqcn_min_cut_interval_ns;
-    reg  [31:0] cc_cfg_dcqcn_rate_increase_timer_ns;
-    reg  [31:0] cc_cfg_dcqcn_byte_counter_bytes;
-    reg  [7:0] cc_cfg_dcqcn_fast_recovery_times;
-    reg  [31:0] cc_cfg_dcqcn_win_mul;
     reg  [511:0] cc_s_axis_event_tdata;
     reg  cc_s_axis_event_tvalid;
     wire  cc_s_axis_event_tready;
@@ -159,51 +103,27 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  cc_m_axis_update_tready;
     wire  [47:0] cc_m_axis_feedback_tdata;
     wire  cc_m_axis_feedback_tvalid;
-    reg  cc_m_axis_feedback_tready;
     wire  [31:0] cc_stat_bad_flow;
     wire  [31:0] cc_stat_unused;
-    reg  dp_reset;
     reg  [3:0] dp_cfg_pkt_shift;
-    reg  [63:0] dp_now_ns;
-    reg  [31:0] dp_cfg_cnp_interval_ns;
-    reg  [47:0] dp_s_axis_feedback_tdata;
-    reg  dp_s_axis_feedback_tvalid;
     wire  dp_s_axis_feedback_tready;
-    reg  [511:0] dp_s_axis_tx_ctrl_tdata;
-    reg  dp_s_axis_tx_ctrl_tvalid;
     wire  dp_s_axis_tx_ctrl_tready;
-    reg  [127:0] dp_s_axis_rx_ctrl_tdata;
-    reg  dp_s_axis_rx_ctrl_tvalid;
     wire  dp_s_axis_rx_ctrl_tready;
-    reg  [15:0] dp_s_axis_pktsend_tdata;
-    reg  dp_s_axis_pktsend_tvalid;
     wire  dp_s_axis_pktsend_tready;
     wire  [16:0] dp_m_axis_sleep_tdata;
     wire  dp_m_axis_sleep_tvalid;
-    reg  dp_m_axis_sleep_tready;
     reg  [15:0] dp_s_axis_probe_tdata;
     reg  dp_s_axis_probe_tvalid;
     wire  dp_s_axis_probe_tready;
     wire  [127:0] dp_m_axis_dma_rd_tdata;
     wire  dp_m_axis_dma_rd_tvalid;
-    reg  dp_m_axis_dma_rd_tready;
-    reg  [511:0] dp_s_axis_dma_rd_data_tdata;
-    reg  [63:0] dp_s_axis_dma_rd_data_tkeep;
-    reg  dp_s_axis_dma_rd_data_tvalid;
     wire  dp_s_axis_dma_rd_data_tready;
-    reg  dp_s_axis_dma_rd_data_tlast;
     wire  [511:0] dp_m_axis_tx_tdata;
     wire  [63:0] dp_m_axis_tx_tkeep;
     wire  dp_m_axis_tx_tvalid;
-    reg  dp_m_axis_tx_tready;
     wire  dp_m_axis_tx_tlast;
     wire  dp_m_axis_tx_tuser;
-    reg  [511:0] dp_s_axis_rx_tdata;
-    reg  [63:0] dp_s_axis_rx_tkeep;
-    reg  dp_s_axis_rx_tvalid;
     wire  dp_s_axis_rx_tready;
-    reg  dp_s_axis_rx_tlast;
-    reg  dp_s_axis_rx_tuser;
     wire  [511:0] dp_m_axis_event_tdata;
     wire  dp_m_axis_event_tvalid;
     reg  dp_m_axis_event_tready;
@@ -212,11 +132,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  dp_m_axis_notify_tready;
     wire  [127:0] dp_m_axis_dma_wr_cmd_tdata;
     wire  dp_m_axis_dma_wr_cmd_tvalid;
-    reg  dp_m_axis_dma_wr_cmd_tready;
     wire  [511:0] dp_m_axis_dma_wr_tdata;
     wire  [63:0] dp_m_axis_dma_wr_tkeep;
     wire  dp_m_axis_dma_wr_tvalid;
-    reg  dp_m_axis_dma_wr_tready;
     wire  dp_m_axis_dma_wr_tlast;
     reg  [4:0] dp_stat_rx_pipe_addr;
     wire  [31:0] dp_stat_rx_pipe_count;
@@ -235,44 +153,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] dp_stat_rx_payloads;
     wire  [31:0] dp_stat_cnps;
     wire  [31:0] dp_stat_fb_acks;
-    reg  regs_reset;
-    reg  regs_wr_en;
-    reg  [11:0] regs_wr_addr;
-    reg  [31:0] regs_wr_data;
-    reg  [3:0] regs_wr_strb;
     wire  regs_wr_err;
     wire  regs_cmd_we;
-    reg  [11:0] regs_rd_addr;
     wire  [31:0] regs_rd_data;
     wire  regs_rd_err;
-    reg  [31:0] regs_status;
-    reg  [31:0] regs_cmd;
-    reg  [31:0] regs_cmd_errors;
-    reg  [31:0] regs_completions;
-    reg  [31:0] regs_feedback_in;
-    reg  [31:0] regs_merged;
-    reg  [31:0] regs_event_stalls;
-    reg  [31:0] regs_stat_rx_pipe;
-    reg  [31:0] regs_stat_rx_ctx;
-    reg  [31:0] regs_stat_tx_drop;
-    reg  [31:0] regs_stat_tx_recv_drop;
-    reg  [31:0] regs_stat_tx_nak_ignored;
-    reg  [31:0] regs_stat_tx_ctrl_bad;
-    reg  [31:0] regs_stat_tx_len_err;
-    reg  [31:0] regs_stat_rx_written;
-    reg  [31:0] regs_stat_rx_discarded;
-    reg  [31:0] regs_stat_rx_short;
-    reg  [31:0] regs_stat_cnps;
-    reg  [31:0] regs_fb_acks;
-    reg  [31:0] regs_stat_cc_bad_flow;
-    reg  [31:0] regs_stat_cc_unused;
-    reg  [31:0] regs_timer_events;
-    reg  [31:0] regs_probes;
-    reg  [31:0] regs_rto_timeouts;
-    reg  [31:0] regs_rto_failed;
-    reg  [31:0] regs_tx_events;
-    reg  [31:0] regs_fb_applied;
-    reg  [31:0] regs_fb_ignored;
     wire  [31:0] regs_sched_cfg;
     wire  [31:0] regs_stat_sel;
     wire  [31:0] regs_timer_gap_cycles;
@@ -342,120 +226,66 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] nt_flow_q = 16'h0;
     reg  [31:0] nt_pkts_d;
     reg  [31:0] nt_pkts_q = 32'h0;
-    reg  timer_reset;
-    reg  [31:0] timer_gap;
     reg  [7:0] timer_rto_rounds;
     reg  [3:0] timer_rto_retries;
-    reg  timer_alg_wr_we;
     reg  [9:0] timer_alg_wr_flow;
     reg  timer_alg_wr_create;
-    reg  [1:0] timer_alg_wr_alg;
     reg  timer_alg_probe;
     reg  timer_ft_we;
     reg  [9:0] timer_ft_flow;
     reg  timer_ft_out;
     reg  [23:0] timer_ft_una;
-    reg  timer_sweep;
-    reg  [9:0] timer_sweep_addr;
     wire  timer_tm_valid;
     reg  timer_tm_take;
     wire  [9:0] timer_flow;
     wire  timer_rq_valid;
     wire  timer_rq_fail;
     wire  [9:0] timer_rq_flow;
-    reg  timer_rq_take;
     wire  timer_pq_valid;
     wire  [15:0] timer_pq_flow;
     reg  timer_pq_take;
     wire  [31:0] timer_stat_events;
     wire  [31:0] timer_stat_probes;
-    reg  tx_bytes_reset;
     reg  tx_bytes_rd_take;
     reg  [15:0] tx_bytes_rd_flow;
     reg  [13:0] tx_bytes_rd_len;
-    reg  [31:0] tx_bytes_thr;
-    reg  tx_bytes_alg_wr_we;
     reg  [9:0] tx_bytes_alg_wr_flow;
     reg  tx_bytes_alg_wr_create;
-    reg  [1:0] tx_bytes_alg_wr_alg;
-    reg  tx_bytes_sweep;
-    reg  [9:0] tx_bytes_sweep_addr;
     wire  tx_bytes_ev_valid;
     wire  [9:0] tx_bytes_ev_flow;
     wire  [31:0] tx_bytes_ev_bytes;
     reg  tx_bytes_ev_take;
     wire  [31:0] tx_bytes_stat_events;
-    reg  feedback_reset;
     reg  feedback_ev_take;
     reg  feedback_ev_feedback;
     reg  [15:0] feedback_ev_flow;
     reg  [31:0] feedback_ev_w;
-    reg  [31:0] feedback_rate_mul;
-    reg  [31:0] feedback_line;
-    reg  feedback_alg_wr_we;
     reg  [9:0] feedback_alg_wr_flow;
     reg  feedback_alg_wr_create;
-    reg  [1:0] feedback_alg_wr_alg;
-    reg  feedback_sweep;
-    reg  [9:0] feedback_sweep_addr;
     wire  [79:0] feedback_m_axis_update_tdata;
     wire  feedback_m_axis_update_tvalid;
-    reg  feedback_m_axis_update_tready;
     wire  feedback_busy;
     wire  [31:0] feedback_stat_applied;
     wire  [31:0] feedback_stat_ignored;
-    reg  cpl_reset;
     reg  cpl_done;
     reg  cpl_done_read;
     reg  [63:0] cpl_done_data;
-    reg  [31:0] cpl_done_cmds;
-    reg  cpl_fail;
-    reg  [63:0] cpl_fail_data;
-    reg  [31:0] cpl_rx_written;
-    reg  [31:0] cpl_rx_discarded;
-    reg  [31:0] cpl_rx_short;
-    reg  [31:0] cpl_rx_payloads;
-    reg  [31:0] cpl_rx_jobs;
     wire  [63:0] cpl_m_axis_cpl_tdata;
     wire  cpl_m_axis_cpl_tvalid;
-    reg  cpl_m_axis_cpl_tready;
     wire  cpl_blocked;
-    reg  seq_reset;
-    reg  seq_cmd_we;
-    reg  [31:0] seq_cmd_data;
-    reg  [511:0] seq_tx_word;
-    reg  [127:0] seq_rx_word;
-    reg  [31:0] seq_rate;
-    reg  [31:0] seq_window;
-    reg  [1:0] seq_alg;
-    reg  [15:0] seq_tag;
-    reg  [63:0] seq_now_ns;
-    reg  [70:0] seq_entry;
-    reg  seq_t1_valid;
-    reg  seq_sweep;
-    reg  seq_slot_full;
-    reg  seq_cpl_busy;
-    reg  seq_rq_valid;
-    reg  seq_rq_fail;
-    reg  [9:0] seq_rq_flow;
     wire  seq_rq_take;
     wire  seq_hold;
     wire  [2:0] seq_cmd_op;
     wire  [15:0] seq_cmd_flow;
     wire  seq_cr_valid;
     wire  [511:0] seq_cr_word;
-    reg  seq_cr_ready;
     wire  [511:0] seq_tx_ctrl_tdata;
     wire  seq_tx_ctrl_tvalid;
-    reg  seq_tx_ctrl_tready;
     wire  [127:0] seq_rx_ctrl_tdata;
     wire  seq_rx_ctrl_tvalid;
-    reg  seq_rx_ctrl_tready;
     wire  [87:0] seq_sched_ctrl_tdata;
     wire  seq_sched_ctrl_tvalid;
-    reg  seq_sched_ctrl_tready;
     wire  seq_probe_tvalid;
-    reg  seq_probe_tready;
     wire  seq_ft_we;
     wire  [70:0] seq_ft_entry;
     wire  [23:0] seq_ft_una;
@@ -533,93 +363,93 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     // Sub module instances
     axil_slave axil(
         .clock(clock),
-        .reset(axil_reset),
-        .s_axil_awaddr(axil_s_axil_awaddr),
-        .s_axil_awvalid(axil_s_axil_awvalid),
+        .reset(reset),
+        .s_axil_awaddr(s_axil_awaddr),
+        .s_axil_awvalid(s_axil_awvalid),
         .s_axil_awready(axil_s_axil_awready),
-        .s_axil_wdata(axil_s_axil_wdata),
-        .s_axil_wstrb(axil_s_axil_wstrb),
-        .s_axil_wvalid(axil_s_axil_wvalid),
+        .s_axil_wdata(s_axil_wdata),
+        .s_axil_wstrb(s_axil_wstrb),
+        .s_axil_wvalid(s_axil_wvalid),
         .s_axil_wready(axil_s_axil_wready),
         .s_axil_bresp(axil_s_axil_bresp),
         .s_axil_bvalid(axil_s_axil_bvalid),
-        .s_axil_bready(axil_s_axil_bready),
-        .s_axil_araddr(axil_s_axil_araddr),
-        .s_axil_arvalid(axil_s_axil_arvalid),
+        .s_axil_bready(s_axil_bready),
+        .s_axil_araddr(s_axil_araddr),
+        .s_axil_arvalid(s_axil_arvalid),
         .s_axil_arready(axil_s_axil_arready),
         .s_axil_rdata(axil_s_axil_rdata),
         .s_axil_rresp(axil_s_axil_rresp),
         .s_axil_rvalid(axil_s_axil_rvalid),
-        .s_axil_rready(axil_s_axil_rready),
+        .s_axil_rready(s_axil_rready),
         .wr_en(axil_wr_en),
         .wr_addr(axil_wr_addr),
         .wr_data(axil_wr_data),
         .wr_strb(axil_wr_strb),
-        .wr_err(axil_wr_err),
+        .wr_err(regs_wr_err),
         .rd_en(axil_rd_en),
         .rd_addr(axil_rd_addr),
-        .rd_data(axil_rd_data),
-        .rd_err(axil_rd_err)
+        .rd_data(regs_rd_data),
+        .rd_err(regs_rd_err)
     );
     flow_sched sched(
         .clock(clock),
-        .reset(sched_reset),
+        .reset(reset),
         .cfg_pkt_shift(sched_cfg_pkt_shift),
         .cfg_max_burst(sched_cfg_max_burst),
-        .s_axis_ctrl_tdata(sched_s_axis_ctrl_tdata),
-        .s_axis_ctrl_tvalid(sched_s_axis_ctrl_tvalid),
+        .s_axis_ctrl_tdata(seq_sched_ctrl_tdata),
+        .s_axis_ctrl_tvalid(seq_sched_ctrl_tvalid),
         .s_axis_ctrl_tready(sched_s_axis_ctrl_tready),
         .s_axis_update_tdata(sched_s_axis_update_tdata),
         .s_axis_update_tvalid(sched_s_axis_update_tvalid),
         .s_axis_update_tready(sched_s_axis_update_tready),
         .s_axis_notify_tdata(sched_s_axis_notify_tdata),
-        .s_axis_notify_tvalid(sched_s_axis_notify_tvalid),
+        .s_axis_notify_tvalid(nt_valid_q),
         .s_axis_notify_tready(sched_s_axis_notify_tready),
-        .s_axis_sleep_tdata(sched_s_axis_sleep_tdata),
-        .s_axis_sleep_tvalid(sched_s_axis_sleep_tvalid),
+        .s_axis_sleep_tdata(dp_m_axis_sleep_tdata),
+        .s_axis_sleep_tvalid(dp_m_axis_sleep_tvalid),
         .s_axis_sleep_tready(sched_s_axis_sleep_tready),
         .m_axis_pktsend_tdata(sched_m_axis_pktsend_tdata),
         .m_axis_pktsend_tvalid(sched_m_axis_pktsend_tvalid),
-        .m_axis_pktsend_tready(sched_m_axis_pktsend_tready)
+        .m_axis_pktsend_tready(dp_s_axis_pktsend_tready)
     );
     cc_module cc(
         .clock(clock),
-        .reset(cc_reset),
-        .cfg_hpcc_t_ns(cc_cfg_hpcc_t_ns),
-        .cfg_hpcc_eta_q16(cc_cfg_hpcc_eta_q16),
-        .cfg_hpcc_max_stage(cc_cfg_hpcc_max_stage),
-        .cfg_hpcc_w_ai_q8(cc_cfg_hpcc_w_ai_q8),
-        .cfg_hpcc_w_min_q8(cc_cfg_hpcc_w_min_q8),
-        .cfg_hpcc_w_max_q8(cc_cfg_hpcc_w_max_q8),
-        .cfg_hpcc_u_init_q16(cc_cfg_hpcc_u_init_q16),
-        .cfg_hpcc_inv_bt(cc_cfg_hpcc_inv_bt),
-        .cfg_hpcc_inv_b(cc_cfg_hpcc_inv_b),
-        .cfg_hpcc_inv_t(cc_cfg_hpcc_inv_t),
-        .cfg_hpcc_rate_mul(cc_cfg_hpcc_rate_mul),
-        .cfg_hpcc_line_q16(cc_cfg_hpcc_line_q16),
-        .cfg_ldcp_rtt_ns(cc_cfg_ldcp_rtt_ns),
-        .cfg_ldcp_mss(cc_cfg_ldcp_mss),
-        .cfg_ldcp_alpha_q16(cc_cfg_ldcp_alpha_q16),
-        .cfg_ldcp_beta_q16(cc_cfg_ldcp_beta_q16),
-        .cfg_ldcp_gamma_shift(cc_cfg_ldcp_gamma_shift),
-        .cfg_ldcp_iw(cc_cfg_ldcp_iw),
-        .cfg_ldcp_max_cw_q16(cc_cfg_ldcp_max_cw_q16),
-        .cfg_ldcp_fast_start(cc_cfg_ldcp_fast_start),
-        .cfg_ldcp_rate_mul(cc_cfg_ldcp_rate_mul),
-        .cfg_ldcp_line_q16(cc_cfg_ldcp_line_q16),
-        .cfg_dcqcn_line_q24(cc_cfg_dcqcn_line_q24),
-        .cfg_dcqcn_min_q24(cc_cfg_dcqcn_min_q24),
-        .cfg_dcqcn_ai_q24(cc_cfg_dcqcn_ai_q24),
-        .cfg_dcqcn_hai_q24(cc_cfg_dcqcn_hai_q24),
-        .cfg_dcqcn_g_shift(cc_cfg_dcqcn_g_shift),
-        .cfg_dcqcn_initial_alpha_q24(cc_cfg_dcqcn_initial_alpha_q24),
-        .cfg_dcqcn_alpha_timer_ns(cc_cfg_dcqcn_alpha_timer_ns),
-        .cfg_dcqcn_decay(cc_cfg_dcqcn_decay),
-        .cfg_dcqcn_min_cut_interval_ns(cc_cfg_dcqcn_min_cut_interval_ns),
-        .cfg_dcqcn_rate_increase_timer_ns(cc_cfg_dcqcn_rate_increase_timer_ns),
-        .cfg_dcqcn_byte_counter_bytes(cc_cfg_dcqcn_byte_counter_bytes),
-        .cfg_dcqcn_fast_recovery_times(cc_cfg_dcqcn_fast_recovery_times),
-        .cfg_dcqcn_win_mul(cc_cfg_dcqcn_win_mul),
+        .reset(reset),
+        .cfg_hpcc_t_ns(regs_cfg_hpcc_t_ns),
+        .cfg_hpcc_eta_q16(regs_cfg_hpcc_eta_q16),
+        .cfg_hpcc_max_stage(regs_cfg_hpcc_max_stage),
+        .cfg_hpcc_w_ai_q8(regs_cfg_hpcc_w_ai_q8),
+        .cfg_hpcc_w_min_q8(regs_cfg_hpcc_w_min_q8),
+        .cfg_hpcc_w_max_q8(regs_cfg_hpcc_w_max_q8),
+        .cfg_hpcc_u_init_q16(regs_cfg_hpcc_u_init_q16),
+        .cfg_hpcc_inv_bt(regs_cfg_hpcc_inv_bt),
+        .cfg_hpcc_inv_b(regs_cfg_hpcc_inv_b),
+        .cfg_hpcc_inv_t(regs_cfg_hpcc_inv_t),
+        .cfg_hpcc_rate_mul(regs_cfg_hpcc_rate_mul),
+        .cfg_hpcc_line_q16(regs_cfg_hpcc_line_q16),
+        .cfg_ldcp_rtt_ns(regs_cfg_ldcp_rtt_ns),
+        .cfg_ldcp_mss(regs_cfg_ldcp_mss),
+        .cfg_ldcp_alpha_q16(regs_cfg_ldcp_alpha_q16),
+        .cfg_ldcp_beta_q16(regs_cfg_ldcp_beta_q16),
+        .cfg_ldcp_gamma_shift(regs_cfg_ldcp_gamma_shift),
+        .cfg_ldcp_iw(regs_cfg_ldcp_iw),
+        .cfg_ldcp_max_cw_q16(regs_cfg_ldcp_max_cw_q16),
+        .cfg_ldcp_fast_start(regs_cfg_ldcp_fast_start),
+        .cfg_ldcp_rate_mul(regs_cfg_ldcp_rate_mul),
+        .cfg_ldcp_line_q16(regs_cfg_ldcp_line_q16),
+        .cfg_dcqcn_line_q24(regs_cfg_dcqcn_line_q24),
+        .cfg_dcqcn_min_q24(regs_cfg_dcqcn_min_q24),
+        .cfg_dcqcn_ai_q24(regs_cfg_dcqcn_ai_q24),
+        .cfg_dcqcn_hai_q24(regs_cfg_dcqcn_hai_q24),
+        .cfg_dcqcn_g_shift(regs_cfg_dcqcn_g_shift),
+        .cfg_dcqcn_initial_alpha_q24(regs_cfg_dcqcn_initial_alpha_q24),
+        .cfg_dcqcn_alpha_timer_ns(regs_cfg_dcqcn_alpha_timer_ns),
+        .cfg_dcqcn_decay(regs_cfg_dcqcn_decay),
+        .cfg_dcqcn_min_cut_interval_ns(regs_cfg_dcqcn_min_cut_interval_ns),
+        .cfg_dcqcn_rate_increase_timer_ns(regs_cfg_dcqcn_rate_increase_timer_ns),
+        .cfg_dcqcn_byte_counter_bytes(regs_cfg_dcqcn_byte_counter_bytes),
+        .cfg_dcqcn_fast_recovery_times(regs_cfg_dcqcn_fast_recovery_times),
+        .cfg_dcqcn_win_mul(regs_cfg_dcqcn_win_mul),
         .s_axis_event_tdata(cc_s_axis_event_tdata),
         .s_axis_event_tvalid(cc_s_axis_event_tvalid),
         .s_axis_event_tready(cc_s_axis_event_tready),
@@ -628,54 +458,54 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .m_axis_update_tready(cc_m_axis_update_tready),
         .m_axis_feedback_tdata(cc_m_axis_feedback_tdata),
         .m_axis_feedback_tvalid(cc_m_axis_feedback_tvalid),
-        .m_axis_feedback_tready(cc_m_axis_feedback_tready),
+        .m_axis_feedback_tready(dp_s_axis_feedback_tready),
         .stat_bad_flow(cc_stat_bad_flow),
         .stat_unused(cc_stat_unused)
     );
     nic_datapath dp(
         .clock(clock),
-        .reset(dp_reset),
+        .reset(reset),
         .cfg_pkt_shift(dp_cfg_pkt_shift),
-        .now_ns(dp_now_ns),
-        .cfg_cnp_interval_ns(dp_cfg_cnp_interval_ns),
-        .s_axis_feedback_tdata(dp_s_axis_feedback_tdata),
-        .s_axis_feedback_tvalid(dp_s_axis_feedback_tvalid),
+        .now_ns(regs_now_ns),
+        .cfg_cnp_interval_ns(regs_cnp_interval_ns),
+        .s_axis_feedback_tdata(cc_m_axis_feedback_tdata),
+        .s_axis_feedback_tvalid(cc_m_axis_feedback_tvalid),
         .s_axis_feedback_tready(dp_s_axis_feedback_tready),
-        .s_axis_tx_ctrl_tdata(dp_s_axis_tx_ctrl_tdata),
-        .s_axis_tx_ctrl_tvalid(dp_s_axis_tx_ctrl_tvalid),
+        .s_axis_tx_ctrl_tdata(seq_tx_ctrl_tdata),
+        .s_axis_tx_ctrl_tvalid(seq_tx_ctrl_tvalid),
         .s_axis_tx_ctrl_tready(dp_s_axis_tx_ctrl_tready),
-        .s_axis_rx_ctrl_tdata(dp_s_axis_rx_ctrl_tdata),
-        .s_axis_rx_ctrl_tvalid(dp_s_axis_rx_ctrl_tvalid),
+        .s_axis_rx_ctrl_tdata(seq_rx_ctrl_tdata),
+        .s_axis_rx_ctrl_tvalid(seq_rx_ctrl_tvalid),
         .s_axis_rx_ctrl_tready(dp_s_axis_rx_ctrl_tready),
-        .s_axis_pktsend_tdata(dp_s_axis_pktsend_tdata),
-        .s_axis_pktsend_tvalid(dp_s_axis_pktsend_tvalid),
+        .s_axis_pktsend_tdata(sched_m_axis_pktsend_tdata),
+        .s_axis_pktsend_tvalid(sched_m_axis_pktsend_tvalid),
         .s_axis_pktsend_tready(dp_s_axis_pktsend_tready),
         .m_axis_sleep_tdata(dp_m_axis_sleep_tdata),
         .m_axis_sleep_tvalid(dp_m_axis_sleep_tvalid),
-        .m_axis_sleep_tready(dp_m_axis_sleep_tready),
+        .m_axis_sleep_tready(sched_s_axis_sleep_tready),
         .s_axis_probe_tdata(dp_s_axis_probe_tdata),
         .s_axis_probe_tvalid(dp_s_axis_probe_tvalid),
         .s_axis_probe_tready(dp_s_axis_probe_tready),
         .m_axis_dma_rd_tdata(dp_m_axis_dma_rd_tdata),
         .m_axis_dma_rd_tvalid(dp_m_axis_dma_rd_tvalid),
-        .m_axis_dma_rd_tready(dp_m_axis_dma_rd_tready),
-        .s_axis_dma_rd_data_tdata(dp_s_axis_dma_rd_data_tdata),
-        .s_axis_dma_rd_data_tkeep(dp_s_axis_dma_rd_data_tkeep),
-        .s_axis_dma_rd_data_tvalid(dp_s_axis_dma_rd_data_tvalid),
+        .m_axis_dma_rd_tready(m_axis_dma_rd_tready),
+        .s_axis_dma_rd_data_tdata(s_axis_dma_rd_data_tdata),
+        .s_axis_dma_rd_data_tkeep(s_axis_dma_rd_data_tkeep),
+        .s_axis_dma_rd_data_tvalid(s_axis_dma_rd_data_tvalid),
         .s_axis_dma_rd_data_tready(dp_s_axis_dma_rd_data_tready),
-        .s_axis_dma_rd_data_tlast(dp_s_axis_dma_rd_data_tlast),
+        .s_axis_dma_rd_data_tlast(s_axis_dma_rd_data_tlast),
         .m_axis_tx_tdata(dp_m_axis_tx_tdata),
         .m_axis_tx_tkeep(dp_m_axis_tx_tkeep),
         .m_axis_tx_tvalid(dp_m_axis_tx_tvalid),
-        .m_axis_tx_tready(dp_m_axis_tx_tready),
+        .m_axis_tx_tready(m_axis_tx_tready),
         .m_axis_tx_tlast(dp_m_axis_tx_tlast),
         .m_axis_tx_tuser(dp_m_axis_tx_tuser),
-        .s_axis_rx_tdata(dp_s_axis_rx_tdata),
-        .s_axis_rx_tkeep(dp_s_axis_rx_tkeep),
-        .s_axis_rx_tvalid(dp_s_axis_rx_tvalid),
+        .s_axis_rx_tdata(s_axis_rx_tdata),
+        .s_axis_rx_tkeep(s_axis_rx_tkeep),
+        .s_axis_rx_tvalid(s_axis_rx_tvalid),
         .s_axis_rx_tready(dp_s_axis_rx_tready),
-        .s_axis_rx_tlast(dp_s_axis_rx_tlast),
-        .s_axis_rx_tuser(dp_s_axis_rx_tuser),
+        .s_axis_rx_tlast(s_axis_rx_tlast),
+        .s_axis_rx_tuser(s_axis_rx_tuser),
         .m_axis_event_tdata(dp_m_axis_event_tdata),
         .m_axis_event_tvalid(dp_m_axis_event_tvalid),
         .m_axis_event_tready(dp_m_axis_event_tready),
@@ -684,11 +514,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .m_axis_notify_tready(dp_m_axis_notify_tready),
         .m_axis_dma_wr_cmd_tdata(dp_m_axis_dma_wr_cmd_tdata),
         .m_axis_dma_wr_cmd_tvalid(dp_m_axis_dma_wr_cmd_tvalid),
-        .m_axis_dma_wr_cmd_tready(dp_m_axis_dma_wr_cmd_tready),
+        .m_axis_dma_wr_cmd_tready(m_axis_dma_wr_cmd_tready),
         .m_axis_dma_wr_tdata(dp_m_axis_dma_wr_tdata),
         .m_axis_dma_wr_tkeep(dp_m_axis_dma_wr_tkeep),
         .m_axis_dma_wr_tvalid(dp_m_axis_dma_wr_tvalid),
-        .m_axis_dma_wr_tready(dp_m_axis_dma_wr_tready),
+        .m_axis_dma_wr_tready(m_axis_dma_wr_tready),
         .m_axis_dma_wr_tlast(dp_m_axis_dma_wr_tlast),
         .stat_rx_pipe_addr(dp_stat_rx_pipe_addr),
         .stat_rx_pipe_count(dp_stat_rx_pipe_count),
@@ -710,44 +540,44 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     );
     hpcc_nic_core_regs regs(
         .clock(clock),
-        .reset(regs_reset),
-        .wr_en(regs_wr_en),
-        .wr_addr(regs_wr_addr),
-        .wr_data(regs_wr_data),
-        .wr_strb(regs_wr_strb),
+        .reset(reset),
+        .wr_en(axil_wr_en),
+        .wr_addr(axil_wr_addr),
+        .wr_data(axil_wr_data),
+        .wr_strb(axil_wr_strb),
         .wr_err(regs_wr_err),
         .cmd_we(regs_cmd_we),
-        .rd_addr(regs_rd_addr),
+        .rd_addr(axil_rd_addr),
         .rd_data(regs_rd_data),
         .rd_err(regs_rd_err),
-        .status(regs_status),
-        .cmd(regs_cmd),
-        .cmd_errors(regs_cmd_errors),
-        .completions(regs_completions),
-        .feedback_in(regs_feedback_in),
-        .merged(regs_merged),
-        .event_stalls(regs_event_stalls),
-        .stat_rx_pipe(regs_stat_rx_pipe),
-        .stat_rx_ctx(regs_stat_rx_ctx),
-        .stat_tx_drop(regs_stat_tx_drop),
-        .stat_tx_recv_drop(regs_stat_tx_recv_drop),
-        .stat_tx_nak_ignored(regs_stat_tx_nak_ignored),
-        .stat_tx_ctrl_bad(regs_stat_tx_ctrl_bad),
-        .stat_tx_len_err(regs_stat_tx_len_err),
-        .stat_rx_written(regs_stat_rx_written),
-        .stat_rx_discarded(regs_stat_rx_discarded),
-        .stat_rx_short(regs_stat_rx_short),
-        .stat_cnps(regs_stat_cnps),
-        .fb_acks(regs_fb_acks),
-        .stat_cc_bad_flow(regs_stat_cc_bad_flow),
-        .stat_cc_unused(regs_stat_cc_unused),
-        .timer_events(regs_timer_events),
-        .probes(regs_probes),
-        .rto_timeouts(regs_rto_timeouts),
-        .rto_failed(regs_rto_failed),
-        .tx_events(regs_tx_events),
-        .fb_applied(regs_fb_applied),
-        .fb_ignored(regs_fb_ignored),
+        .status(seq_status),
+        .cmd(seq_stat_cmd),
+        .cmd_errors(seq_stat_errors),
+        .completions(cpl_count_q),
+        .feedback_in(fb_in_q),
+        .merged(merged_q),
+        .event_stalls(ev_stalls_q),
+        .stat_rx_pipe(dp_stat_rx_pipe_count),
+        .stat_rx_ctx(dp_stat_rx_ctx_count),
+        .stat_tx_drop(dp_stat_tx_drop),
+        .stat_tx_recv_drop(dp_stat_tx_recv_drop),
+        .stat_tx_nak_ignored(dp_stat_tx_nak_ignored),
+        .stat_tx_ctrl_bad(dp_stat_tx_ctrl_bad),
+        .stat_tx_len_err(dp_stat_tx_len_err),
+        .stat_rx_written(dp_stat_rx_written),
+        .stat_rx_discarded(dp_stat_rx_discarded),
+        .stat_rx_short(dp_stat_rx_short),
+        .stat_cnps(dp_stat_cnps),
+        .fb_acks(dp_stat_fb_acks),
+        .stat_cc_bad_flow(cc_stat_bad_flow),
+        .stat_cc_unused(cc_stat_unused),
+        .timer_events(timer_stat_events),
+        .probes(timer_stat_probes),
+        .rto_timeouts(seq_stat_timeouts),
+        .rto_failed(seq_stat_failed),
+        .tx_events(tx_bytes_stat_events),
+        .fb_applied(feedback_stat_applied),
+        .fb_ignored(feedback_stat_ignored),
         .sched_cfg(regs_sched_cfg),
         .stat_sel(regs_stat_sel),
         .timer_gap_cycles(regs_timer_gap_cycles),
@@ -816,28 +646,28 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     );
     hpcc_nic_core_timer timer(
         .clock(clock),
-        .reset(timer_reset),
-        .gap(timer_gap),
+        .reset(reset),
+        .gap(regs_timer_gap_cycles),
         .rto_rounds(timer_rto_rounds),
         .rto_retries(timer_rto_retries),
-        .alg_wr_we(timer_alg_wr_we),
+        .alg_wr_we(seq_alg_we),
         .alg_wr_flow(timer_alg_wr_flow),
         .alg_wr_create(timer_alg_wr_create),
-        .alg_wr_alg(timer_alg_wr_alg),
+        .alg_wr_alg(regs_alg),
         .alg_probe(timer_alg_probe),
         .ft_we(timer_ft_we),
         .ft_flow(timer_ft_flow),
         .ft_out(timer_ft_out),
         .ft_una(timer_ft_una),
-        .sweep(timer_sweep),
-        .sweep_addr(timer_sweep_addr),
+        .sweep(sweep_q),
+        .sweep_addr(sweep_addr_q),
         .tm_valid(timer_tm_valid),
         .tm_take(timer_tm_take),
         .flow(timer_flow),
         .rq_valid(timer_rq_valid),
         .rq_fail(timer_rq_fail),
         .rq_flow(timer_rq_flow),
-        .rq_take(timer_rq_take),
+        .rq_take(seq_rq_take),
         .pq_valid(timer_pq_valid),
         .pq_flow(timer_pq_flow),
         .pq_take(timer_pq_take),
@@ -846,17 +676,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     );
     hpcc_nic_core_tx_bytes tx_bytes(
         .clock(clock),
-        .reset(tx_bytes_reset),
+        .reset(reset),
         .rd_take(tx_bytes_rd_take),
         .rd_flow(tx_bytes_rd_flow),
         .rd_len(tx_bytes_rd_len),
-        .thr(tx_bytes_thr),
-        .alg_wr_we(tx_bytes_alg_wr_we),
+        .thr(regs_tx_event_bytes),
+        .alg_wr_we(seq_alg_we),
         .alg_wr_flow(tx_bytes_alg_wr_flow),
         .alg_wr_create(tx_bytes_alg_wr_create),
-        .alg_wr_alg(tx_bytes_alg_wr_alg),
-        .sweep(tx_bytes_sweep),
-        .sweep_addr(tx_bytes_sweep_addr),
+        .alg_wr_alg(regs_alg),
+        .sweep(sweep_q),
+        .sweep_addr(sweep_addr_q),
         .ev_valid(tx_bytes_ev_valid),
         .ev_flow(tx_bytes_ev_flow),
         .ev_bytes(tx_bytes_ev_bytes),
@@ -865,83 +695,83 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     );
     hpcc_nic_core_feedback feedback(
         .clock(clock),
-        .reset(feedback_reset),
+        .reset(reset),
         .ev_take(feedback_ev_take),
         .ev_feedback(feedback_ev_feedback),
         .ev_flow(feedback_ev_flow),
         .ev_w(feedback_ev_w),
-        .rate_mul(feedback_rate_mul),
-        .line(feedback_line),
-        .alg_wr_we(feedback_alg_wr_we),
+        .rate_mul(regs_cfg_hpcc_rate_mul),
+        .line(regs_cfg_hpcc_line_q16),
+        .alg_wr_we(seq_alg_we),
         .alg_wr_flow(feedback_alg_wr_flow),
         .alg_wr_create(feedback_alg_wr_create),
-        .alg_wr_alg(feedback_alg_wr_alg),
-        .sweep(feedback_sweep),
-        .sweep_addr(feedback_sweep_addr),
+        .alg_wr_alg(regs_alg),
+        .sweep(sweep_q),
+        .sweep_addr(sweep_addr_q),
         .m_axis_update_tdata(feedback_m_axis_update_tdata),
         .m_axis_update_tvalid(feedback_m_axis_update_tvalid),
-        .m_axis_update_tready(feedback_m_axis_update_tready),
+        .m_axis_update_tready(sched_s_axis_update_tready),
         .busy(feedback_busy),
         .stat_applied(feedback_stat_applied),
         .stat_ignored(feedback_stat_ignored)
     );
     hpcc_nic_core_cpl cpl(
         .clock(clock),
-        .reset(cpl_reset),
+        .reset(reset),
         .done(cpl_done),
         .done_read(cpl_done_read),
         .done_data(cpl_done_data),
-        .done_cmds(cpl_done_cmds),
-        .fail(cpl_fail),
-        .fail_data(cpl_fail_data),
-        .rx_written(cpl_rx_written),
-        .rx_discarded(cpl_rx_discarded),
-        .rx_short(cpl_rx_short),
-        .rx_payloads(cpl_rx_payloads),
-        .rx_jobs(cpl_rx_jobs),
+        .done_cmds(t1_cmds_q),
+        .fail(seq_fail),
+        .fail_data(seq_fail_data),
+        .rx_written(dp_stat_rx_written),
+        .rx_discarded(dp_stat_rx_discarded),
+        .rx_short(dp_stat_rx_short),
+        .rx_payloads(dp_stat_rx_payloads),
+        .rx_jobs(dp_stat_rx_jobs),
         .m_axis_cpl_tdata(cpl_m_axis_cpl_tdata),
         .m_axis_cpl_tvalid(cpl_m_axis_cpl_tvalid),
-        .m_axis_cpl_tready(cpl_m_axis_cpl_tready),
+        .m_axis_cpl_tready(m_axis_cpl_tready),
         .blocked(cpl_blocked)
     );
     hpcc_nic_core_seq seq(
         .clock(clock),
-        .reset(seq_reset),
-        .cmd_we(seq_cmd_we),
-        .cmd_data(seq_cmd_data),
-        .tx_word(seq_tx_word),
-        .rx_word(seq_rx_word),
-        .rate(seq_rate),
-        .window(seq_window),
-        .alg(seq_alg),
-        .tag(seq_tag),
-        .now_ns(seq_now_ns),
-        .entry(seq_entry),
-        .t1_valid(seq_t1_valid),
-        .sweep(seq_sweep),
-        .slot_full(seq_slot_full),
-        .cpl_busy(seq_cpl_busy),
-        .rq_valid(seq_rq_valid),
-        .rq_fail(seq_rq_fail),
-        .rq_flow(seq_rq_flow),
+        .reset(reset),
+        .cmd_we(regs_cmd_we),
+        .cmd_data(axil_wr_data),
+        .tx_word(regs_tx_word),
+        .rx_word(regs_rx_word),
+        .rate(regs_rate),
+        .window(regs_window),
+        .alg(regs_alg),
+        .tag(regs_tag),
+        .now_ns(regs_now_ns),
+        .entry(flows_read_data),
+        .t1_valid(t1_valid_q),
+        .sweep(sweep_q),
+        .slot_full(m_valid_q),
+        .cpl_busy(cpl_blocked),
+        .rq_valid(timer_rq_valid),
+        .rq_fail(timer_rq_fail),
+        .rq_flow(timer_rq_flow),
         .rq_take(seq_rq_take),
         .hold(seq_hold),
         .cmd_op(seq_cmd_op),
         .cmd_flow(seq_cmd_flow),
         .cr_valid(seq_cr_valid),
         .cr_word(seq_cr_word),
-        .cr_ready(seq_cr_ready),
+        .cr_ready(cc_s_axis_event_tready),
         .tx_ctrl_tdata(seq_tx_ctrl_tdata),
         .tx_ctrl_tvalid(seq_tx_ctrl_tvalid),
-        .tx_ctrl_tready(seq_tx_ctrl_tready),
+        .tx_ctrl_tready(dp_s_axis_tx_ctrl_tready),
         .rx_ctrl_tdata(seq_rx_ctrl_tdata),
         .rx_ctrl_tvalid(seq_rx_ctrl_tvalid),
-        .rx_ctrl_tready(seq_rx_ctrl_tready),
+        .rx_ctrl_tready(dp_s_axis_rx_ctrl_tready),
         .sched_ctrl_tdata(seq_sched_ctrl_tdata),
         .sched_ctrl_tvalid(seq_sched_ctrl_tvalid),
-        .sched_ctrl_tready(seq_sched_ctrl_tready),
+        .sched_ctrl_tready(sched_s_axis_ctrl_tready),
         .probe_tvalid(seq_probe_tvalid),
-        .probe_tready(seq_probe_tready),
+        .probe_tready(dp_s_axis_probe_tready),
         .ft_we(seq_ft_we),
         .ft_entry(seq_ft_entry),
         .ft_una(seq_ft_una),
@@ -1006,155 +836,44 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_data_d = m_data_q;
         merged_d = merged_q;
         ev_stalls_d = ev_stalls_q;
-        axil_reset = reset;
-        regs_reset = reset;
-        sched_reset = reset;
-        cc_reset = reset;
-        dp_reset = reset;
-        timer_reset = reset;
-        tx_bytes_reset = reset;
-        feedback_reset = reset;
-        cpl_reset = reset;
-        seq_reset = reset;
         // hpcc_nic_core.rs:530: ---- AXI4-Lite.
-        axil_s_axil_awaddr = s_axil_awaddr;
-        axil_s_axil_awvalid = s_axil_awvalid;
         s_axil_awready = axil_s_axil_awready;
-        axil_s_axil_wdata = s_axil_wdata;
-        axil_s_axil_wstrb = s_axil_wstrb;
-        axil_s_axil_wvalid = s_axil_wvalid;
         s_axil_wready = axil_s_axil_wready;
         s_axil_bresp = axil_s_axil_bresp;
         s_axil_bvalid = axil_s_axil_bvalid;
-        axil_s_axil_bready = s_axil_bready;
-        axil_s_axil_araddr = s_axil_araddr;
-        axil_s_axil_arvalid = s_axil_arvalid;
         s_axil_arready = axil_s_axil_arready;
         s_axil_rdata = axil_s_axil_rdata;
         s_axil_rresp = axil_s_axil_rresp;
         s_axil_rvalid = axil_s_axil_rvalid;
-        axil_s_axil_rready = s_axil_rready;
         // hpcc_nic_core.rs:549: ---- DMA and MAC streams: nic_datapath's, passed through.
         m_axis_dma_rd_tdata = dp_m_axis_dma_rd_tdata;
         m_axis_dma_rd_tvalid = dp_m_axis_dma_rd_tvalid;
-        dp_m_axis_dma_rd_tready = m_axis_dma_rd_tready;
-        dp_s_axis_dma_rd_data_tdata = s_axis_dma_rd_data_tdata;
-        dp_s_axis_dma_rd_data_tkeep = s_axis_dma_rd_data_tkeep;
-        dp_s_axis_dma_rd_data_tvalid = s_axis_dma_rd_data_tvalid;
-        dp_s_axis_dma_rd_data_tlast = s_axis_dma_rd_data_tlast;
         s_axis_dma_rd_data_tready = dp_s_axis_dma_rd_data_tready;
         m_axis_dma_wr_cmd_tdata = dp_m_axis_dma_wr_cmd_tdata;
         m_axis_dma_wr_cmd_tvalid = dp_m_axis_dma_wr_cmd_tvalid;
-        dp_m_axis_dma_wr_cmd_tready = m_axis_dma_wr_cmd_tready;
         m_axis_dma_wr_tdata = dp_m_axis_dma_wr_tdata;
         m_axis_dma_wr_tkeep = dp_m_axis_dma_wr_tkeep;
         m_axis_dma_wr_tvalid = dp_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = dp_m_axis_dma_wr_tlast;
-        dp_m_axis_dma_wr_tready = m_axis_dma_wr_tready;
         m_axis_tx_tdata = dp_m_axis_tx_tdata;
         m_axis_tx_tkeep = dp_m_axis_tx_tkeep;
         m_axis_tx_tvalid = dp_m_axis_tx_tvalid;
         m_axis_tx_tlast = dp_m_axis_tx_tlast;
         m_axis_tx_tuser = dp_m_axis_tx_tuser;
-        dp_m_axis_tx_tready = m_axis_tx_tready;
-        dp_s_axis_rx_tdata = s_axis_rx_tdata;
-        dp_s_axis_rx_tkeep = s_axis_rx_tkeep;
-        dp_s_axis_rx_tvalid = s_axis_rx_tvalid;
-        dp_s_axis_rx_tlast = s_axis_rx_tlast;
-        dp_s_axis_rx_tuser = s_axis_rx_tuser;
         s_axis_rx_tready = dp_s_axis_rx_tready;
         // hpcc_nic_core.rs:579: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
-        regs_wr_en = axil_wr_en;
-        regs_wr_addr = axil_wr_addr;
-        regs_wr_data = axil_wr_data;
-        regs_wr_strb = axil_wr_strb;
-        axil_wr_err = regs_wr_err;
-        regs_rd_addr = axil_rd_addr;
-        axil_rd_data = regs_rd_data;
-        axil_rd_err = regs_rd_err;
-        regs_status = seq_status;
-        regs_cmd = seq_stat_cmd;
-        regs_cmd_errors = seq_stat_errors;
-        regs_completions = cpl_count_q;
-        regs_feedback_in = fb_in_q;
-        regs_merged = merged_q;
-        regs_event_stalls = ev_stalls_q;
-        regs_stat_rx_pipe = dp_stat_rx_pipe_count;
-        regs_stat_rx_ctx = dp_stat_rx_ctx_count;
-        regs_stat_tx_drop = dp_stat_tx_drop;
-        regs_stat_tx_recv_drop = dp_stat_tx_recv_drop;
-        regs_stat_tx_nak_ignored = dp_stat_tx_nak_ignored;
-        regs_stat_tx_ctrl_bad = dp_stat_tx_ctrl_bad;
-        regs_stat_tx_len_err = dp_stat_tx_len_err;
-        regs_stat_rx_written = dp_stat_rx_written;
-        regs_stat_rx_discarded = dp_stat_rx_discarded;
-        regs_stat_rx_short = dp_stat_rx_short;
-        regs_stat_cnps = dp_stat_cnps;
-        regs_fb_acks = dp_stat_fb_acks;
-        regs_stat_cc_bad_flow = cc_stat_bad_flow;
-        regs_stat_cc_unused = cc_stat_unused;
-        regs_timer_events = timer_stat_events;
-        regs_probes = timer_stat_probes;
-        regs_rto_timeouts = seq_stat_timeouts;
-        regs_rto_failed = seq_stat_failed;
-        regs_tx_events = tx_bytes_stat_events;
-        regs_fb_applied = feedback_stat_applied;
-        regs_fb_ignored = feedback_stat_ignored;
         dp_stat_rx_pipe_addr = regs_stat_sel[0+:5];
         dp_stat_rx_ctx_addr = regs_stat_sel[8+:4];
-        dp_now_ns = regs_now_ns;
         // hpcc_nic_core.rs:621: ---- Configuration of the blocks.
         sched_cfg_pkt_shift = regs_sched_cfg[0+:4];
         sched_cfg_max_burst = regs_sched_cfg[16+:12];
         // hpcc_nic_core.rs:624: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
-        dp_cfg_cnp_interval_ns = regs_cnp_interval_ns;
-        cc_cfg_hpcc_t_ns = regs_cfg_hpcc_t_ns;
-        cc_cfg_hpcc_eta_q16 = regs_cfg_hpcc_eta_q16;
-        cc_cfg_hpcc_max_stage = regs_cfg_hpcc_max_stage;
-        cc_cfg_hpcc_w_ai_q8 = regs_cfg_hpcc_w_ai_q8;
-        cc_cfg_hpcc_w_min_q8 = regs_cfg_hpcc_w_min_q8;
-        cc_cfg_hpcc_w_max_q8 = regs_cfg_hpcc_w_max_q8;
-        cc_cfg_hpcc_u_init_q16 = regs_cfg_hpcc_u_init_q16;
-        cc_cfg_hpcc_inv_bt = regs_cfg_hpcc_inv_bt;
-        cc_cfg_hpcc_inv_b = regs_cfg_hpcc_inv_b;
-        cc_cfg_hpcc_inv_t = regs_cfg_hpcc_inv_t;
-        cc_cfg_hpcc_rate_mul = regs_cfg_hpcc_rate_mul;
-        cc_cfg_hpcc_line_q16 = regs_cfg_hpcc_line_q16;
-        cc_cfg_ldcp_rtt_ns = regs_cfg_ldcp_rtt_ns;
-        cc_cfg_ldcp_mss = regs_cfg_ldcp_mss;
-        cc_cfg_ldcp_alpha_q16 = regs_cfg_ldcp_alpha_q16;
-        cc_cfg_ldcp_beta_q16 = regs_cfg_ldcp_beta_q16;
-        cc_cfg_ldcp_gamma_shift = regs_cfg_ldcp_gamma_shift;
-        cc_cfg_ldcp_iw = regs_cfg_ldcp_iw;
-        cc_cfg_ldcp_max_cw_q16 = regs_cfg_ldcp_max_cw_q16;
-        cc_cfg_ldcp_fast_start = regs_cfg_ldcp_fast_start;
-        cc_cfg_ldcp_rate_mul = regs_cfg_ldcp_rate_mul;
-        cc_cfg_ldcp_line_q16 = regs_cfg_ldcp_line_q16;
-        cc_cfg_dcqcn_line_q24 = regs_cfg_dcqcn_line_q24;
-        cc_cfg_dcqcn_min_q24 = regs_cfg_dcqcn_min_q24;
-        cc_cfg_dcqcn_ai_q24 = regs_cfg_dcqcn_ai_q24;
-        cc_cfg_dcqcn_hai_q24 = regs_cfg_dcqcn_hai_q24;
-        cc_cfg_dcqcn_g_shift = regs_cfg_dcqcn_g_shift;
-        cc_cfg_dcqcn_initial_alpha_q24 = regs_cfg_dcqcn_initial_alpha_q24;
-        cc_cfg_dcqcn_alpha_timer_ns = regs_cfg_dcqcn_alpha_timer_ns;
-        cc_cfg_dcqcn_decay = regs_cfg_dcqcn_decay;
-        cc_cfg_dcqcn_min_cut_interval_ns = regs_cfg_dcqcn_min_cut_interval_ns;
-        cc_cfg_dcqcn_rate_increase_timer_ns = regs_cfg_dcqcn_rate_increase_timer_ns;
-        cc_cfg_dcqcn_byte_counter_bytes = regs_cfg_dcqcn_byte_counter_bytes;
-        cc_cfg_dcqcn_fast_recovery_times = regs_cfg_dcqcn_fast_recovery_times;
-        cc_cfg_dcqcn_win_mul = regs_cfg_dcqcn_win_mul;
         // hpcc_nic_core.rs:663: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
-        dp_s_axis_pktsend_tdata = sched_m_axis_pktsend_tdata;
-        dp_s_axis_pktsend_tvalid = sched_m_axis_pktsend_tvalid;
-        sched_m_axis_pktsend_tready = dp_s_axis_pktsend_tready;
         // hpcc_nic_core.rs:668: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
-        sched_s_axis_sleep_tdata = dp_m_axis_sleep_tdata;
-        sched_s_axis_sleep_tvalid = dp_m_axis_sleep_tvalid;
-        dp_m_axis_sleep_tready = sched_s_axis_sleep_tready;
         // hpcc_nic_core.rs:673: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
         // flow's packet size in flow_sched). One register; the RAM reads the flow as the
         // register takes it and keeps reading it while the register holds.
@@ -1170,14 +889,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else if (sched_s_axis_notify_tready) begin
             nt_valid_d = 1'b0;
         end
-        sched_s_axis_notify_tvalid = nt_valid_q;
         nt_bytes = nt_pkts_q << shifts_read_data;
         sched_s_axis_notify_tdata = {16'd0, nt_bytes} | ({32'd0, nt_flow_q} << 32);
         // hpcc_nic_core.rs:691: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
-        feedback_m_axis_update_tready = sched_s_axis_update_tready;
         if (feedback_m_axis_update_tvalid) begin
             sched_s_axis_update_tdata = feedback_m_axis_update_tdata;
             sched_s_axis_update_tvalid = 1'b1;
@@ -1185,43 +902,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         end
         // hpcc_nic_core.rs:701: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
-        dp_s_axis_feedback_tdata = cc_m_axis_feedback_tdata;
-        dp_s_axis_feedback_tvalid = cc_m_axis_feedback_tvalid;
-        cc_m_axis_feedback_tready = dp_s_axis_feedback_tready;
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
         // hpcc_nic_core.rs:710: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        seq_cmd_we = regs_cmd_we;
-        seq_cmd_data = axil_wr_data;
-        seq_tx_word = regs_tx_word;
-        seq_rx_word = regs_rx_word;
-        seq_rate = regs_rate;
-        seq_window = regs_window;
-        seq_alg = regs_alg;
-        seq_tag = regs_tag;
-        seq_now_ns = regs_now_ns;
-        seq_entry = flows_read_data;
-        seq_t1_valid = t1_valid_q;
-        seq_sweep = sweep_q;
-        seq_slot_full = m_valid_q;
-        seq_cpl_busy = cpl_blocked;
-        seq_rq_valid = timer_rq_valid;
-        seq_rq_fail = timer_rq_fail;
-        seq_rq_flow = timer_rq_flow;
-        timer_rq_take = seq_rq_take;
-        seq_cr_ready = cc_s_axis_event_tready;
-        sched_s_axis_ctrl_tdata = seq_sched_ctrl_tdata;
-        sched_s_axis_ctrl_tvalid = seq_sched_ctrl_tvalid;
-        seq_sched_ctrl_tready = sched_s_axis_ctrl_tready;
-        dp_s_axis_tx_ctrl_tdata = seq_tx_ctrl_tdata;
-        dp_s_axis_tx_ctrl_tvalid = seq_tx_ctrl_tvalid;
-        seq_tx_ctrl_tready = dp_s_axis_tx_ctrl_tready;
-        dp_s_axis_rx_ctrl_tdata = seq_rx_ctrl_tdata;
-        dp_s_axis_rx_ctrl_tvalid = seq_rx_ctrl_tvalid;
-        seq_rx_ctrl_tready = dp_s_axis_rx_ctrl_tready;
         // hpcc_nic_core.rs:741: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
@@ -1230,7 +916,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dp_s_axis_probe_tdata = seq_cmd_flow;
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
-        seq_probe_tready = dp_s_axis_probe_tready;
         // hpcc_nic_core.rs:751: ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
         // The sequencer holds the events (and takes the table's read port) while it reads,
@@ -1342,8 +1027,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         feedback_ev_flow = ev_flow;
         // hpcc_nic_core.rs:870: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
-        feedback_rate_mul = regs_cfg_hpcc_rate_mul;
-        feedback_line = regs_cfg_hpcc_line_q16;
         // hpcc_nic_core.rs:875: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
@@ -1378,36 +1061,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         cpl_done = new_cpl;
         cpl_done_read = t1_entry[46+:1];
         cpl_done_data = new_cpl_data;
-        cpl_done_cmds = t1_cmds_q;
-        cpl_fail = seq_fail;
-        cpl_fail_data = seq_fail_data;
-        cpl_rx_written = dp_stat_rx_written;
-        cpl_rx_discarded = dp_stat_rx_discarded;
-        cpl_rx_short = dp_stat_rx_short;
-        cpl_rx_payloads = dp_stat_rx_payloads;
-        cpl_rx_jobs = dp_stat_rx_jobs;
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
-        cpl_m_axis_cpl_tready = m_axis_cpl_tready;
         // hpcc_nic_core.rs:924: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
-        timer_alg_wr_we = seq_alg_we;
         timer_alg_wr_flow = seq_cmd_flow[0+:10];
         timer_alg_wr_create = alg_create;
-        timer_alg_wr_alg = regs_alg;
         timer_alg_probe = regs_tx_word[369+:1];
-        tx_bytes_alg_wr_we = seq_alg_we;
         tx_bytes_alg_wr_flow = seq_cmd_flow[0+:10];
         tx_bytes_alg_wr_create = alg_create;
-        tx_bytes_alg_wr_alg = regs_alg;
-        feedback_alg_wr_we = seq_alg_we;
         feedback_alg_wr_flow = seq_cmd_flow[0+:10];
         feedback_alg_wr_create = alg_create;
-        feedback_alg_wr_alg = regs_alg;
         // hpcc_nic_core.rs:941: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        timer_gap = regs_timer_gap_cycles;
         timer_rto_rounds = regs_rto_cfg[0+:8];
         timer_rto_retries = regs_rto_cfg[8+:4];
         timer_tm_take = cc_s_axis_event_tready & ~hold;
@@ -1417,15 +1084,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
         tx_bytes_rd_flow = dp_m_axis_dma_rd_tdata[80+:16];
         tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
-        tx_bytes_thr = regs_tx_event_bytes;
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
         // hpcc_nic_core.rs:958: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
-        timer_sweep = sweep_q;
-        timer_sweep_addr = sweep_addr_q;
-        tx_bytes_sweep = sweep_q;
-        tx_bytes_sweep_addr = sweep_addr_q;
-        feedback_sweep = sweep_q;
-        feedback_sweep_addr = sweep_addr_q;
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -1564,16 +1224,6 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     reg  [31:0] rto_failed_q = 32'h0;
     reg  [2:0] words_host_op;
     reg  [15:0] words_host_flow;
-    reg  words_ic;
-    reg  [2:0] words_ic_op;
-    reg  [15:0] words_ic_flow;
-    reg  [23:0] words_ic_qpn;
-    reg  [511:0] words_tx_word;
-    reg  [127:0] words_rx_word;
-    reg  [31:0] words_rate;
-    reg  [31:0] words_window;
-    reg  [1:0] words_alg;
-    reg  [63:0] words_now_ns;
     reg  [3:0] words_mtu_log;
     wire  [2:0] words_op;
     wire  [15:0] words_flow;
@@ -1596,16 +1246,16 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     hpcc_nic_core_seq_words words(
         .host_op(words_host_op),
         .host_flow(words_host_flow),
-        .ic(words_ic),
-        .ic_op(words_ic_op),
-        .ic_flow(words_ic_flow),
-        .ic_qpn(words_ic_qpn),
-        .tx_word(words_tx_word),
-        .rx_word(words_rx_word),
-        .rate(words_rate),
-        .window(words_window),
-        .alg(words_alg),
-        .now_ns(words_now_ns),
+        .ic(ic_q),
+        .ic_op(ic_op_q),
+        .ic_flow(ic_flow_q),
+        .ic_qpn(ic_qpn_q),
+        .tx_word(tx_word),
+        .rx_word(rx_word),
+        .rate(rate),
+        .window(window),
+        .alg(alg),
+        .now_ns(now_ns),
         .mtu_log(words_mtu_log),
         .op(words_op),
         .flow(words_flow),
@@ -1653,16 +1303,6 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         // hpcc_nic_core_seq.rs:158: ---- The command decoded and its words (hpcc_nic_core_seq_words).
         words_host_op = cmd_word_q[0+:3];
         words_host_flow = cmd_word_q[16+:16];
-        words_ic = ic_q;
-        words_ic_op = ic_op_q;
-        words_ic_flow = ic_flow_q;
-        words_ic_qpn = ic_qpn_q;
-        words_tx_word = tx_word;
-        words_rx_word = rx_word;
-        words_rate = rate;
-        words_window = window;
-        words_alg = alg;
-        words_now_ns = now_ns;
         words_mtu_log = entry[42+:4];
         cmd_op = words_op;
         cmd_flow = words_flow;
@@ -2442,17 +2082,14 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     localparam [1:0] ALG_HPCC = 2'h0;
 
     // Stub signals
-    reg  [9:0] algs_read_address;
     wire  [2:0] algs_read_data;
     reg  [9:0] algs_write_address;
     reg  [2:0] algs_write_data;
     reg  algs_write_enable;
-    reg  [9:0] rv_read_address;
     wire  [24:0] rv_read_data;
     reg  [9:0] rv_write_address;
     reg  [24:0] rv_write_data;
     reg  rv_write_enable;
-    reg  [9:0] rto_read_address;
     wire  [35:0] rto_read_data;
     reg  [9:0] rto_write_address;
     reg  [35:0] rto_write_data;
@@ -2491,7 +2128,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     // Sub module instances
     hpcc_ram_w3_d1024 algs(
         .clock(clock),
-        .read_address(algs_read_address),
+        .read_address(at_q),
         .read_data(algs_read_data),
         .write_address(algs_write_address),
         .write_data(algs_write_data),
@@ -2499,7 +2136,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     );
     hpcc_ram_w25_d1024 rv(
         .clock(clock),
-        .read_address(rv_read_address),
+        .read_address(at_q),
         .read_data(rv_read_data),
         .write_address(rv_write_address),
         .write_data(rv_write_data),
@@ -2507,7 +2144,7 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     );
     hpcc_ram_w36_d1024 rto(
         .clock(clock),
-        .read_address(rto_read_address),
+        .read_address(at_q),
         .read_data(rto_read_data),
         .write_address(rto_write_address),
         .write_data(rto_write_data),
@@ -2554,9 +2191,6 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
         rv_write_address = ft_flow;
         rv_write_data = {24'd0, ft_out} | ({1'd0, ft_una} << 1);
         // hpcc_nic_core_timer.rs:128: ---- The visit: the RAMs read the flow the scan is at.
-        algs_read_address = at_q;
-        rv_read_address = at_q;
-        rto_read_address = at_q;
         busy = rv_read_data[0];
         una = rv_read_data[1+:24];
         last = rto_read_data[0+:24];

@@ -94,109 +94,61 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     localparam [2:0] RECV_CNP = 3'h5;
 
     // Stub signals
-    reg  tx_ctx_reset;
-    reg  [511:0] tx_ctx_s_axis_ctrl_tdata;
-    reg  tx_ctx_s_axis_ctrl_tvalid;
     wire  tx_ctx_s_axis_ctrl_tready;
-    reg  [15:0] tx_ctx_s_axis_pktsend_tdata;
-    reg  tx_ctx_s_axis_pktsend_tvalid;
     wire  tx_ctx_s_axis_pktsend_tready;
     reg  [511:0] tx_ctx_s_axis_pktrecv_tdata;
     reg  tx_ctx_s_axis_pktrecv_tvalid;
     wire  tx_ctx_s_axis_pktrecv_tready;
     wire  [1023:0] tx_ctx_m_axis_desc_tdata;
     wire  tx_ctx_m_axis_desc_tvalid;
-    reg  tx_ctx_m_axis_desc_tready;
     wire  [127:0] tx_ctx_m_axis_dma_rd_tdata;
     wire  tx_ctx_m_axis_dma_rd_tvalid;
-    reg  tx_ctx_m_axis_dma_rd_tready;
     wire  [39:0] tx_ctx_m_axis_sent_tdata;
     wire  tx_ctx_m_axis_sent_tvalid;
     reg  tx_ctx_m_axis_sent_tready;
     wire  [16:0] tx_ctx_m_axis_sleep_tdata;
     wire  tx_ctx_m_axis_sleep_tvalid;
-    reg  tx_ctx_m_axis_sleep_tready;
     wire  [31:0] tx_ctx_stat_drop;
     wire  [31:0] tx_ctx_stat_recv_drop;
     wire  [31:0] tx_ctx_stat_nak_ignored;
     wire  [31:0] tx_ctx_stat_ctrl_bad;
-    reg  tx_pipe_reset;
-    reg  [1023:0] tx_pipe_s_axis_desc_tdata;
-    reg  tx_pipe_s_axis_desc_tvalid;
     wire  tx_pipe_s_axis_desc_tready;
-    reg  [511:0] tx_pipe_s_axis_payload_tdata;
-    reg  [63:0] tx_pipe_s_axis_payload_tkeep;
-    reg  tx_pipe_s_axis_payload_tvalid;
     wire  tx_pipe_s_axis_payload_tready;
-    reg  tx_pipe_s_axis_payload_tlast;
     wire  [511:0] tx_pipe_m_axis_tdata;
     wire  [63:0] tx_pipe_m_axis_tkeep;
     wire  tx_pipe_m_axis_tvalid;
-    reg  tx_pipe_m_axis_tready;
     wire  tx_pipe_m_axis_tlast;
     wire  tx_pipe_m_axis_tuser;
     wire  [31:0] tx_pipe_stat_len_err;
-    reg  rx_pipe_reset;
-    reg  [511:0] rx_pipe_s_axis_tdata;
-    reg  [63:0] rx_pipe_s_axis_tkeep;
     reg  rx_pipe_s_axis_tvalid;
     wire  rx_pipe_s_axis_tready;
-    reg  rx_pipe_s_axis_tlast;
-    reg  rx_pipe_s_axis_tuser;
     wire  [639:0] rx_pipe_m_axis_verdict_tdata;
     wire  rx_pipe_m_axis_verdict_tvalid;
-    reg  rx_pipe_m_axis_verdict_tready;
-    reg  [4:0] rx_pipe_stat_addr;
     wire  [31:0] rx_pipe_stat_count;
-    reg  rx_ctx_reset;
-    reg  [3:0] rx_ctx_cfg_pkt_shift;
-    reg  [63:0] rx_ctx_now_ns;
-    reg  [127:0] rx_ctx_s_axis_ctrl_tdata;
-    reg  rx_ctx_s_axis_ctrl_tvalid;
     wire  rx_ctx_s_axis_ctrl_tready;
-    reg  [39:0] rx_ctx_s_axis_sent_tdata;
-    reg  rx_ctx_s_axis_sent_tvalid;
     wire  rx_ctx_s_axis_sent_tready;
-    reg  [639:0] rx_ctx_s_axis_verdict_tdata;
-    reg  rx_ctx_s_axis_verdict_tvalid;
     wire  rx_ctx_s_axis_verdict_tready;
     wire  [511:0] rx_ctx_m_axis_pktrecv_tdata;
     wire  rx_ctx_m_axis_pktrecv_tvalid;
-    reg  rx_ctx_m_axis_pktrecv_tready;
     wire  [511:0] rx_ctx_m_axis_event_tdata;
     wire  rx_ctx_m_axis_event_tvalid;
-    reg  rx_ctx_m_axis_event_tready;
     wire  [47:0] rx_ctx_m_axis_notify_tdata;
     wire  rx_ctx_m_axis_notify_tvalid;
-    reg  rx_ctx_m_axis_notify_tready;
     wire  [127:0] rx_ctx_m_axis_dma_cmd_tdata;
     wire  rx_ctx_m_axis_dma_cmd_tvalid;
-    reg  rx_ctx_m_axis_dma_cmd_tready;
-    reg  [3:0] rx_ctx_stat_addr;
     wire  [31:0] rx_ctx_stat_count;
-    reg  read_split_reset;
-    reg  [511:0] read_split_s_axis_tdata;
-    reg  read_split_s_axis_tvalid;
     wire  read_split_s_axis_tready;
     wire  [511:0] read_split_m_axis_tdata;
     wire  read_split_m_axis_tvalid;
     reg  read_split_m_axis_tready;
-    reg  rx_dma_reset;
-    reg  [511:0] rx_dma_s_axis_tdata;
-    reg  [63:0] rx_dma_s_axis_tkeep;
     reg  rx_dma_s_axis_tvalid;
     wire  rx_dma_s_axis_tready;
-    reg  rx_dma_s_axis_tlast;
-    reg  [127:0] rx_dma_s_axis_cmd_tdata;
-    reg  rx_dma_s_axis_cmd_tvalid;
     wire  rx_dma_s_axis_cmd_tready;
     wire  [127:0] rx_dma_m_axis_dma_wr_cmd_tdata;
     wire  rx_dma_m_axis_dma_wr_cmd_tvalid;
-    reg  rx_dma_m_axis_dma_wr_cmd_tready;
     wire  [511:0] rx_dma_m_axis_dma_wr_tdata;
     wire  [63:0] rx_dma_m_axis_dma_wr_tkeep;
     wire  rx_dma_m_axis_dma_wr_tvalid;
-    reg  rx_dma_m_axis_dma_wr_tready;
     wire  rx_dma_m_axis_dma_wr_tlast;
     wire  [31:0] rx_dma_stat_written;
     wire  [31:0] rx_dma_stat_discarded;
@@ -300,28 +252,28 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     // Sub module instances
     tx_ctx tx_ctx(
         .clock(clock),
-        .reset(tx_ctx_reset),
-        .s_axis_ctrl_tdata(tx_ctx_s_axis_ctrl_tdata),
-        .s_axis_ctrl_tvalid(tx_ctx_s_axis_ctrl_tvalid),
+        .reset(reset),
+        .s_axis_ctrl_tdata(s_axis_tx_ctrl_tdata),
+        .s_axis_ctrl_tvalid(s_axis_tx_ctrl_tvalid),
         .s_axis_ctrl_tready(tx_ctx_s_axis_ctrl_tready),
-        .s_axis_pktsend_tdata(tx_ctx_s_axis_pktsend_tdata),
-        .s_axis_pktsend_tvalid(tx_ctx_s_axis_pktsend_tvalid),
+        .s_axis_pktsend_tdata(s_axis_pktsend_tdata),
+        .s_axis_pktsend_tvalid(s_axis_pktsend_tvalid),
         .s_axis_pktsend_tready(tx_ctx_s_axis_pktsend_tready),
         .s_axis_pktrecv_tdata(tx_ctx_s_axis_pktrecv_tdata),
         .s_axis_pktrecv_tvalid(tx_ctx_s_axis_pktrecv_tvalid),
         .s_axis_pktrecv_tready(tx_ctx_s_axis_pktrecv_tready),
         .m_axis_desc_tdata(tx_ctx_m_axis_desc_tdata),
         .m_axis_desc_tvalid(tx_ctx_m_axis_desc_tvalid),
-        .m_axis_desc_tready(tx_ctx_m_axis_desc_tready),
+        .m_axis_desc_tready(tx_pipe_s_axis_desc_tready),
         .m_axis_dma_rd_tdata(tx_ctx_m_axis_dma_rd_tdata),
         .m_axis_dma_rd_tvalid(tx_ctx_m_axis_dma_rd_tvalid),
-        .m_axis_dma_rd_tready(tx_ctx_m_axis_dma_rd_tready),
+        .m_axis_dma_rd_tready(m_axis_dma_rd_tready),
         .m_axis_sent_tdata(tx_ctx_m_axis_sent_tdata),
         .m_axis_sent_tvalid(tx_ctx_m_axis_sent_tvalid),
         .m_axis_sent_tready(tx_ctx_m_axis_sent_tready),
         .m_axis_sleep_tdata(tx_ctx_m_axis_sleep_tdata),
         .m_axis_sleep_tvalid(tx_ctx_m_axis_sleep_tvalid),
-        .m_axis_sleep_tready(tx_ctx_m_axis_sleep_tready),
+        .m_axis_sleep_tready(m_axis_sleep_tready),
         .stat_drop(tx_ctx_stat_drop),
         .stat_recv_drop(tx_ctx_stat_recv_drop),
         .stat_nak_ignored(tx_ctx_stat_nak_ignored),
@@ -329,72 +281,72 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     );
     tx_pipe tx_pipe(
         .clock(clock),
-        .reset(tx_pipe_reset),
-        .s_axis_desc_tdata(tx_pipe_s_axis_desc_tdata),
-        .s_axis_desc_tvalid(tx_pipe_s_axis_desc_tvalid),
+        .reset(reset),
+        .s_axis_desc_tdata(tx_ctx_m_axis_desc_tdata),
+        .s_axis_desc_tvalid(tx_ctx_m_axis_desc_tvalid),
         .s_axis_desc_tready(tx_pipe_s_axis_desc_tready),
-        .s_axis_payload_tdata(tx_pipe_s_axis_payload_tdata),
-        .s_axis_payload_tkeep(tx_pipe_s_axis_payload_tkeep),
-        .s_axis_payload_tvalid(tx_pipe_s_axis_payload_tvalid),
+        .s_axis_payload_tdata(s_axis_dma_rd_data_tdata),
+        .s_axis_payload_tkeep(s_axis_dma_rd_data_tkeep),
+        .s_axis_payload_tvalid(s_axis_dma_rd_data_tvalid),
         .s_axis_payload_tready(tx_pipe_s_axis_payload_tready),
-        .s_axis_payload_tlast(tx_pipe_s_axis_payload_tlast),
+        .s_axis_payload_tlast(s_axis_dma_rd_data_tlast),
         .m_axis_tdata(tx_pipe_m_axis_tdata),
         .m_axis_tkeep(tx_pipe_m_axis_tkeep),
         .m_axis_tvalid(tx_pipe_m_axis_tvalid),
-        .m_axis_tready(tx_pipe_m_axis_tready),
+        .m_axis_tready(m_axis_tx_tready),
         .m_axis_tlast(tx_pipe_m_axis_tlast),
         .m_axis_tuser(tx_pipe_m_axis_tuser),
         .stat_len_err(tx_pipe_stat_len_err)
     );
     rx_pipe rx_pipe(
         .clock(clock),
-        .reset(rx_pipe_reset),
-        .s_axis_tdata(rx_pipe_s_axis_tdata),
-        .s_axis_tkeep(rx_pipe_s_axis_tkeep),
+        .reset(reset),
+        .s_axis_tdata(s_axis_rx_tdata),
+        .s_axis_tkeep(s_axis_rx_tkeep),
         .s_axis_tvalid(rx_pipe_s_axis_tvalid),
         .s_axis_tready(rx_pipe_s_axis_tready),
-        .s_axis_tlast(rx_pipe_s_axis_tlast),
-        .s_axis_tuser(rx_pipe_s_axis_tuser),
+        .s_axis_tlast(s_axis_rx_tlast),
+        .s_axis_tuser(s_axis_rx_tuser),
         .m_axis_verdict_tdata(rx_pipe_m_axis_verdict_tdata),
         .m_axis_verdict_tvalid(rx_pipe_m_axis_verdict_tvalid),
-        .m_axis_verdict_tready(rx_pipe_m_axis_verdict_tready),
-        .stat_addr(rx_pipe_stat_addr),
+        .m_axis_verdict_tready(rx_ctx_s_axis_verdict_tready),
+        .stat_addr(stat_rx_pipe_addr),
         .stat_count(rx_pipe_stat_count)
     );
     rx_ctx rx_ctx(
         .clock(clock),
-        .reset(rx_ctx_reset),
-        .cfg_pkt_shift(rx_ctx_cfg_pkt_shift),
-        .now_ns(rx_ctx_now_ns),
-        .s_axis_ctrl_tdata(rx_ctx_s_axis_ctrl_tdata),
-        .s_axis_ctrl_tvalid(rx_ctx_s_axis_ctrl_tvalid),
+        .reset(reset),
+        .cfg_pkt_shift(cfg_pkt_shift),
+        .now_ns(now_ns),
+        .s_axis_ctrl_tdata(s_axis_rx_ctrl_tdata),
+        .s_axis_ctrl_tvalid(s_axis_rx_ctrl_tvalid),
         .s_axis_ctrl_tready(rx_ctx_s_axis_ctrl_tready),
-        .s_axis_sent_tdata(rx_ctx_s_axis_sent_tdata),
-        .s_axis_sent_tvalid(rx_ctx_s_axis_sent_tvalid),
+        .s_axis_sent_tdata(sl_main_d_q),
+        .s_axis_sent_tvalid(sl_main_v_q),
         .s_axis_sent_tready(rx_ctx_s_axis_sent_tready),
-        .s_axis_verdict_tdata(rx_ctx_s_axis_verdict_tdata),
-        .s_axis_verdict_tvalid(rx_ctx_s_axis_verdict_tvalid),
+        .s_axis_verdict_tdata(rx_pipe_m_axis_verdict_tdata),
+        .s_axis_verdict_tvalid(rx_pipe_m_axis_verdict_tvalid),
         .s_axis_verdict_tready(rx_ctx_s_axis_verdict_tready),
         .m_axis_pktrecv_tdata(rx_ctx_m_axis_pktrecv_tdata),
         .m_axis_pktrecv_tvalid(rx_ctx_m_axis_pktrecv_tvalid),
-        .m_axis_pktrecv_tready(rx_ctx_m_axis_pktrecv_tready),
+        .m_axis_pktrecv_tready(read_split_s_axis_tready),
         .m_axis_event_tdata(rx_ctx_m_axis_event_tdata),
         .m_axis_event_tvalid(rx_ctx_m_axis_event_tvalid),
-        .m_axis_event_tready(rx_ctx_m_axis_event_tready),
+        .m_axis_event_tready(m_axis_event_tready),
         .m_axis_notify_tdata(rx_ctx_m_axis_notify_tdata),
         .m_axis_notify_tvalid(rx_ctx_m_axis_notify_tvalid),
-        .m_axis_notify_tready(rx_ctx_m_axis_notify_tready),
+        .m_axis_notify_tready(m_axis_notify_tready),
         .m_axis_dma_cmd_tdata(rx_ctx_m_axis_dma_cmd_tdata),
         .m_axis_dma_cmd_tvalid(rx_ctx_m_axis_dma_cmd_tvalid),
-        .m_axis_dma_cmd_tready(rx_ctx_m_axis_dma_cmd_tready),
-        .stat_addr(rx_ctx_stat_addr),
+        .m_axis_dma_cmd_tready(rx_dma_s_axis_cmd_tready),
+        .stat_addr(stat_rx_ctx_addr),
         .stat_count(rx_ctx_stat_count)
     );
     read_split read_split(
         .clock(clock),
-        .reset(read_split_reset),
-        .s_axis_tdata(read_split_s_axis_tdata),
-        .s_axis_tvalid(read_split_s_axis_tvalid),
+        .reset(reset),
+        .s_axis_tdata(rx_ctx_m_axis_pktrecv_tdata),
+        .s_axis_tvalid(rx_ctx_m_axis_pktrecv_tvalid),
         .s_axis_tready(read_split_s_axis_tready),
         .m_axis_tdata(read_split_m_axis_tdata),
         .m_axis_tvalid(read_split_m_axis_tvalid),
@@ -402,22 +354,22 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     );
     rx_dma rx_dma(
         .clock(clock),
-        .reset(rx_dma_reset),
-        .s_axis_tdata(rx_dma_s_axis_tdata),
-        .s_axis_tkeep(rx_dma_s_axis_tkeep),
+        .reset(reset),
+        .s_axis_tdata(s_axis_rx_tdata),
+        .s_axis_tkeep(s_axis_rx_tkeep),
         .s_axis_tvalid(rx_dma_s_axis_tvalid),
         .s_axis_tready(rx_dma_s_axis_tready),
-        .s_axis_tlast(rx_dma_s_axis_tlast),
-        .s_axis_cmd_tdata(rx_dma_s_axis_cmd_tdata),
-        .s_axis_cmd_tvalid(rx_dma_s_axis_cmd_tvalid),
+        .s_axis_tlast(s_axis_rx_tlast),
+        .s_axis_cmd_tdata(rx_ctx_m_axis_dma_cmd_tdata),
+        .s_axis_cmd_tvalid(rx_ctx_m_axis_dma_cmd_tvalid),
         .s_axis_cmd_tready(rx_dma_s_axis_cmd_tready),
         .m_axis_dma_wr_cmd_tdata(rx_dma_m_axis_dma_wr_cmd_tdata),
         .m_axis_dma_wr_cmd_tvalid(rx_dma_m_axis_dma_wr_cmd_tvalid),
-        .m_axis_dma_wr_cmd_tready(rx_dma_m_axis_dma_wr_cmd_tready),
+        .m_axis_dma_wr_cmd_tready(m_axis_dma_wr_cmd_tready),
         .m_axis_dma_wr_tdata(rx_dma_m_axis_dma_wr_tdata),
         .m_axis_dma_wr_tkeep(rx_dma_m_axis_dma_wr_tkeep),
         .m_axis_dma_wr_tvalid(rx_dma_m_axis_dma_wr_tvalid),
-        .m_axis_dma_wr_tready(rx_dma_m_axis_dma_wr_tready),
+        .m_axis_dma_wr_tready(m_axis_dma_wr_tready),
         .m_axis_dma_wr_tlast(rx_dma_m_axis_dma_wr_tlast),
         .stat_written(rx_dma_stat_written),
         .stat_discarded(rx_dma_stat_discarded),
@@ -505,23 +457,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         fl_flow_d = fl_flow_q;
         fl_data_d = fl_data_q;
         fb_count_d = fb_count_q;
-        tx_ctx_reset = reset;
-        tx_pipe_reset = reset;
-        rx_pipe_reset = reset;
-        rx_ctx_reset = reset;
-        read_split_reset = reset;
-        rx_dma_reset = reset;
         // nic_datapath.rs:452: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
         // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
-        tx_ctx_s_axis_ctrl_tdata = s_axis_tx_ctrl_tdata;
-        tx_ctx_s_axis_ctrl_tvalid = s_axis_tx_ctrl_tvalid;
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
-        tx_ctx_s_axis_pktsend_tdata = s_axis_pktsend_tdata;
-        tx_ctx_s_axis_pktsend_tvalid = s_axis_pktsend_tvalid;
         s_axis_pktsend_tready = tx_ctx_s_axis_pktsend_tready;
         m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
-        tx_ctx_m_axis_sleep_tready = m_axis_sleep_tready;
         // nic_datapath.rs:463: Kind 3 is tx_ctx's probe request.
         probe_word = 32'h0;
         probe_word[0+:16] = s_axis_probe_tdata;
@@ -658,9 +599,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         stat_cnps = cn_count_q;
         // nic_datapath.rs:603: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
         // into its response packets.
-        read_split_s_axis_tdata = rx_ctx_m_axis_pktrecv_tdata;
-        read_split_s_axis_tvalid = rx_ctx_m_axis_pktrecv_tvalid;
-        rx_ctx_m_axis_pktrecv_tready = read_split_s_axis_tready;
         read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
         g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
         // nic_datapath.rs:611: The CNP RAM reads the flow entering the gate, else the one in it.
@@ -678,28 +616,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             g_valid_d = 1'b0;
         end
         s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~g_rel & ~c_valid_q;
-        tx_pipe_s_axis_desc_tdata = tx_ctx_m_axis_desc_tdata;
-        tx_pipe_s_axis_desc_tvalid = tx_ctx_m_axis_desc_tvalid;
-        tx_ctx_m_axis_desc_tready = tx_pipe_s_axis_desc_tready;
         m_axis_dma_rd_tdata = tx_ctx_m_axis_dma_rd_tdata;
         m_axis_dma_rd_tvalid = tx_ctx_m_axis_dma_rd_tvalid;
-        tx_ctx_m_axis_dma_rd_tready = m_axis_dma_rd_tready;
-        tx_pipe_s_axis_payload_tdata = s_axis_dma_rd_data_tdata;
-        tx_pipe_s_axis_payload_tkeep = s_axis_dma_rd_data_tkeep;
-        tx_pipe_s_axis_payload_tvalid = s_axis_dma_rd_data_tvalid;
-        tx_pipe_s_axis_payload_tlast = s_axis_dma_rd_data_tlast;
         s_axis_dma_rd_data_tready = tx_pipe_s_axis_payload_tready;
         m_axis_tx_tdata = tx_pipe_m_axis_tdata;
         m_axis_tx_tkeep = tx_pipe_m_axis_tkeep;
         m_axis_tx_tvalid = tx_pipe_m_axis_tvalid;
         m_axis_tx_tlast = tx_pipe_m_axis_tlast;
         m_axis_tx_tuser = tx_pipe_m_axis_tuser;
-        tx_pipe_m_axis_tready = m_axis_tx_tready;
         // nic_datapath.rs:642: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
         tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
         sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
-        rx_ctx_s_axis_sent_tdata = sl_main_d_q;
-        rx_ctx_s_axis_sent_tvalid = sl_main_v_q;
         if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
             sl_main_v_d = sl_skid_v_q | sl_take;
             sl_main_d_d = tx_ctx_m_axis_sent_tdata;
@@ -720,44 +647,21 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         // when the other is ready too, so a beat moves in both or in neither).
         rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
         s_axis_rx_tready = rx_ready;
-        rx_pipe_s_axis_tdata = s_axis_rx_tdata;
-        rx_pipe_s_axis_tkeep = s_axis_rx_tkeep;
-        rx_pipe_s_axis_tlast = s_axis_rx_tlast;
-        rx_pipe_s_axis_tuser = s_axis_rx_tuser;
         rx_pipe_s_axis_tvalid = s_axis_rx_tvalid & rx_dma_s_axis_tready;
-        rx_dma_s_axis_tdata = s_axis_rx_tdata;
-        rx_dma_s_axis_tkeep = s_axis_rx_tkeep;
-        rx_dma_s_axis_tlast = s_axis_rx_tlast;
         rx_dma_s_axis_tvalid = s_axis_rx_tvalid & rx_pipe_s_axis_tready;
-        rx_ctx_s_axis_verdict_tdata = rx_pipe_m_axis_verdict_tdata;
-        rx_ctx_s_axis_verdict_tvalid = rx_pipe_m_axis_verdict_tvalid;
-        rx_pipe_m_axis_verdict_tready = rx_ctx_s_axis_verdict_tready;
-        rx_ctx_cfg_pkt_shift = cfg_pkt_shift;
-        rx_ctx_now_ns = now_ns;
-        rx_ctx_s_axis_ctrl_tdata = s_axis_rx_ctrl_tdata;
-        rx_ctx_s_axis_ctrl_tvalid = s_axis_rx_ctrl_tvalid;
         s_axis_rx_ctrl_tready = rx_ctx_s_axis_ctrl_tready;
-        rx_dma_s_axis_cmd_tdata = rx_ctx_m_axis_dma_cmd_tdata;
-        rx_dma_s_axis_cmd_tvalid = rx_ctx_m_axis_dma_cmd_tvalid;
-        rx_ctx_m_axis_dma_cmd_tready = rx_dma_s_axis_cmd_tready;
         m_axis_event_tdata = rx_ctx_m_axis_event_tdata;
         m_axis_event_tvalid = rx_ctx_m_axis_event_tvalid;
-        rx_ctx_m_axis_event_tready = m_axis_event_tready;
         m_axis_notify_tdata = rx_ctx_m_axis_notify_tdata;
         m_axis_notify_tvalid = rx_ctx_m_axis_notify_tvalid;
-        rx_ctx_m_axis_notify_tready = m_axis_notify_tready;
         m_axis_dma_wr_cmd_tdata = rx_dma_m_axis_dma_wr_cmd_tdata;
         m_axis_dma_wr_cmd_tvalid = rx_dma_m_axis_dma_wr_cmd_tvalid;
-        rx_dma_m_axis_dma_wr_cmd_tready = m_axis_dma_wr_cmd_tready;
         m_axis_dma_wr_tdata = rx_dma_m_axis_dma_wr_tdata;
         m_axis_dma_wr_tkeep = rx_dma_m_axis_dma_wr_tkeep;
         m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
-        rx_dma_m_axis_dma_wr_tready = m_axis_dma_wr_tready;
         // nic_datapath.rs:703: ---- Counters.
-        rx_pipe_stat_addr = stat_rx_pipe_addr;
         stat_rx_pipe_count = rx_pipe_stat_count;
-        rx_ctx_stat_addr = stat_rx_ctx_addr;
         stat_rx_ctx_count = rx_ctx_stat_count;
         stat_tx_drop = tx_ctx_stat_drop;
         stat_tx_recv_drop = tx_ctx_stat_recv_drop;

@@ -72,16 +72,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [9:0] qp_write_address;
     reg  [318:0] qp_write_data;
     reg  qp_write_enable;
-    reg  [318:0] fwd_ram;
-    reg  [318:0] fwd_last;
-    reg  fwd_use_last;
     wire  [318:0] fwd_w;
-    reg  [639:0] rules_vd;
-    reg  [318:0] rules_w;
-    reg  rules_seq;
-    reg  rules_nko;
-    reg  [23:0] rules_upto;
-    reg  rules_tmo_op;
     wire  rules_tmo;
     wire  rules_ok;
     wire  rules_hit;
@@ -115,10 +106,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  rules_naks;
     wire  rules_badresp;
     wire  rules_gap;
-    reg  [127:0] ctrl_control;
-    reg  [39:0] ctrl_sent;
-    reg  [318:0] ctrl_w;
-    reg  ctrl_tmo;
     wire  ctrl_c_we;
     wire  [318:0] ctrl_c_word;
     wire  ctrl_c_bad;
@@ -126,25 +113,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  [318:0] ctrl_s_word;
     wire  ctrl_s_stale;
     wire  ctrl_s_drop;
-    reg  [639:0] words_vd;
-    reg  [318:0] words_w;
-    reg  [9:0] words_flow;
-    reg  [63:0] words_now;
-    reg  [2:0] words_r_kind;
-    reg  [7:0] words_r_syn;
-    reg  [23:0] words_r_psn;
-    reg  [23:0] words_r_msn;
-    reg  [23:0] words_rw_psn;
-    reg  [3:0] words_e_kind;
-    reg  words_e_ece;
-    reg  [31:0] words_e_seq;
-    reg  [31:0] words_e_nxt;
-    reg  [15:0] words_e_acked;
-    reg  words_e_tele;
-    reg  words_write;
-    reg  [63:0] words_dma_addr;
-    reg  [63:0] words_va;
-    reg  [31:0] words_rlen;
     wire  [511:0] words_recv_word;
     wire  [511:0] words_ev_word;
     wire  [127:0] words_dma_word;
@@ -277,18 +245,18 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .write_enable(qp_write_enable)
     );
     rx_ctx_fwd fwd(
-        .ram(fwd_ram),
-        .last(fwd_last),
-        .use_last(fwd_use_last),
+        .ram(qp_read_data),
+        .last(lw_data_q),
+        .use_last(lw_hit_q),
         .w(fwd_w)
     );
     rx_ctx_rules rules(
-        .vd(rules_vd),
-        .w(rules_w),
-        .seq(rules_seq),
-        .nko(rules_nko),
-        .upto(rules_upto),
-        .tmo_op(rules_tmo_op),
+        .vd(p_vd_q),
+        .w(fwd_w),
+        .seq(p_seq_q),
+        .nko(p_nko_q),
+        .upto(p_upto_q),
+        .tmo_op(p_tmo_q),
         .tmo(rules_tmo),
         .ok(rules_ok),
         .hit(rules_hit),
@@ -324,10 +292,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .gap(rules_gap)
     );
     rx_ctx_ctrl ctrl(
-        .control(ctrl_control),
-        .sent(ctrl_sent),
-        .w(ctrl_w),
-        .tmo(ctrl_tmo),
+        .control(p_ctrl_q),
+        .sent(p_sent_q),
+        .w(fwd_w),
+        .tmo(rules_tmo),
         .c_we(ctrl_c_we),
         .c_word(ctrl_c_word),
         .c_bad(ctrl_c_bad),
@@ -337,25 +305,25 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .s_drop(ctrl_s_drop)
     );
     rx_ctx_words words(
-        .vd(words_vd),
-        .w(words_w),
-        .flow(words_flow),
-        .now(words_now),
-        .r_kind(words_r_kind),
-        .r_syn(words_r_syn),
-        .r_psn(words_r_psn),
-        .r_msn(words_r_msn),
-        .rw_psn(words_rw_psn),
-        .e_kind(words_e_kind),
-        .e_ece(words_e_ece),
-        .e_seq(words_e_seq),
-        .e_nxt(words_e_nxt),
-        .e_acked(words_e_acked),
-        .e_tele(words_e_tele),
-        .write(words_write),
-        .dma_addr(words_dma_addr),
-        .va(words_va),
-        .rlen(words_rlen),
+        .vd(p_vd_q),
+        .w(fwd_w),
+        .flow(p_addr_q),
+        .now(p_now_q),
+        .r_kind(rules_r_kind),
+        .r_syn(rules_r_syn),
+        .r_psn(rules_r_psn),
+        .r_msn(rules_r_msn),
+        .rw_psn(rules_rw_psn),
+        .e_kind(rules_e_kind),
+        .e_ece(rules_e_ece),
+        .e_seq(rules_e_seq),
+        .e_nxt(rules_e_nxt),
+        .e_acked(rules_e_acked),
+        .e_tele(rules_e_tele),
+        .write(rules_write),
+        .dma_addr(rules_dma_addr),
+        .va(rules_va),
+        .rlen(rules_rlen),
         .recv_word(words_recv_word),
         .ev_word(words_ev_word),
         .dma_word(words_dma_word)
@@ -507,41 +475,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & free;
         // rx_ctx.rs:315: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
         // BRAM read it before that write landed).
-        fwd_ram = qp_read_data;
-        fwd_last = lw_data_q;
-        fwd_use_last = lw_hit_q;
         // rx_ctx.rs:321: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
-        rules_vd = p_vd_q;
-        rules_w = fwd_w;
-        rules_seq = p_seq_q;
-        rules_nko = p_nko_q;
-        rules_upto = p_upto_q;
-        rules_tmo_op = p_tmo_q;
-        words_vd = p_vd_q;
-        words_w = fwd_w;
-        words_flow = p_addr_q;
-        words_now = p_now_q;
-        words_r_kind = rules_r_kind;
-        words_r_syn = rules_r_syn;
-        words_r_psn = rules_r_psn;
-        words_r_msn = rules_r_msn;
-        words_rw_psn = rules_rw_psn;
-        words_e_kind = rules_e_kind;
-        words_e_ece = rules_e_ece;
-        words_e_seq = rules_e_seq;
-        words_e_nxt = rules_e_nxt;
-        words_e_acked = rules_e_acked;
-        words_e_tele = rules_e_tele;
-        words_write = rules_write;
-        words_dma_addr = rules_dma_addr;
-        words_va = rules_va;
-        words_rlen = rules_rlen;
         // rx_ctx.rs:348: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
         // (rx_ctx_rules) is taken, with its go-back-N's outputs, when they are free.
-        ctrl_control = p_ctrl_q;
-        ctrl_sent = p_sent_q;
-        ctrl_w = fwd_w;
-        ctrl_tmo = rules_tmo;
         c_tmo = rules_tmo;
         do_t = do_c & c_tmo;
         // rx_ctx.rs:357: ---- RAM write: sweep, control word, sent event or the record's new state.
@@ -1190,11 +1126,6 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     localparam [7:0] SYN_NAK_INVALID = 8'h61;
 
     // Stub signals
-    reg  [639:0] calc_vd;
-    reg  [318:0] calc_w;
-    reg  calc_seq;
-    reg  [23:0] calc_upto;
-    reg  calc_tmo_op;
     wire  calc_ok;
     wire  calc_hit;
     wire  calc_tmo;
@@ -1265,11 +1196,11 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
 
     // Sub module instances
     rx_ctx_rules_calc calc(
-        .vd(calc_vd),
-        .w(calc_w),
-        .seq(calc_seq),
-        .upto(calc_upto),
-        .tmo_op(calc_tmo_op),
+        .vd(vd),
+        .w(w),
+        .seq(seq),
+        .upto(upto),
+        .tmo_op(tmo_op),
         .ok(calc_ok),
         .hit(calc_hit),
         .tmo(calc_tmo),
@@ -1327,11 +1258,6 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         q_nak = w[63+:1];
         q_gap = w[313+:1];
         q_ract = w[314+:1];
-        calc_vd = vd;
-        calc_w = w;
-        calc_seq = seq;
-        calc_upto = upto;
-        calc_tmo_op = tmo_op;
         ok = calc_ok;
         hit = calc_hit;
         tmo = calc_tmo;

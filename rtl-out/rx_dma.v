@@ -36,32 +36,19 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [8:0] even_read_address;
     wire  [511:0] even_read_data;
     reg  [8:0] even_write_address;
-    reg  [511:0] even_write_data;
     reg  even_write_enable;
     reg  [8:0] odd_read_address;
     wire  [511:0] odd_read_data;
     reg  [8:0] odd_write_address;
-    reg  [511:0] odd_write_data;
     reg  odd_write_enable;
-    reg  dq_write_enable;
-    reg  [5:0] dq_write_address;
     reg  [22:0] dq_write_data;
-    reg  [5:0] dq_read_address;
     wire  [22:0] dq_read_data;
     reg  cq_write_enable;
-    reg  [5:0] cq_write_address;
     reg  [142:0] cq_write_data;
-    reg  [5:0] cq_read_address;
     wire  [142:0] cq_read_data;
     reg  wq_write_enable;
-    reg  [3:0] wq_write_address;
     reg  [95:0] wq_write_data;
-    reg  [3:0] wq_read_address;
     wire  [95:0] wq_read_data;
-    reg  oq_write_enable;
-    reg  [3:0] oq_write_address;
-    reg  [576:0] oq_write_data;
-    reg  [3:0] oq_read_address;
     wire  [576:0] oq_read_data;
     reg  [15:0] wr_ptr_d;
     reg  [15:0] wr_ptr_q = 16'h0;
@@ -220,7 +207,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_address(even_read_address),
         .read_data(even_read_data),
         .write_address(even_write_address),
-        .write_data(even_write_data),
+        .write_data(s_axis_tdata),
         .write_enable(even_write_enable)
     );
     hpcc_ram_w512_d512 odd(
@@ -228,39 +215,39 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_address(odd_read_address),
         .read_data(odd_read_data),
         .write_address(odd_write_address),
-        .write_data(odd_write_data),
+        .write_data(s_axis_tdata),
         .write_enable(odd_write_enable)
     );
     rx_dma_dq dq(
         .write_clock(clock),
-        .write_enable(dq_write_enable),
-        .write_address(dq_write_address),
+        .write_enable(q_push_q),
+        .write_address(dq_wr_q),
         .write_data(dq_write_data),
-        .read_address(dq_read_address),
+        .read_address(dq_rd_q),
         .read_data(dq_read_data)
     );
     rx_dma_cq cq(
         .write_clock(clock),
         .write_enable(cq_write_enable),
-        .write_address(cq_write_address),
+        .write_address(cq_wr_q),
         .write_data(cq_write_data),
-        .read_address(cq_read_address),
+        .read_address(cq_rd_q),
         .read_data(cq_read_data)
     );
     rx_dma_wq wq(
         .write_clock(clock),
         .write_enable(wq_write_enable),
-        .write_address(wq_write_address),
+        .write_address(wq_wr_q),
         .write_data(wq_write_data),
-        .read_address(wq_read_address),
+        .read_address(wq_rd_q),
         .read_data(wq_read_data)
     );
     rx_dma_oq oq(
         .write_clock(clock),
-        .write_enable(oq_write_enable),
-        .write_address(oq_write_address),
-        .write_data(oq_write_data),
-        .read_address(oq_read_address),
+        .write_enable(c_valid_q),
+        .write_address(oq_wr_q),
+        .write_data(c_word_q),
+        .read_address(oq_rd_q),
         .read_data(oq_read_data)
     );
 
@@ -376,8 +363,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         odd_write_enable = store & wr_ptr_q[0];
         even_write_address = wr_ptr_q[1+:9];
         odd_write_address = wr_ptr_q[1+:9];
-        even_write_data = s_axis_tdata;
-        odd_write_data = s_axis_tdata;
         w_cnt1 = w_cnt_q + 32'h1;
         w_cnt_n = w_cnt_q;
         if (store) begin
@@ -485,8 +470,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (q_any_q) begin
             p_len = p_lo + 32'h1;
         end
-        dq_write_enable = q_push_q;
-        dq_write_address = dq_wr_q;
         d_in = {15'd0, q_cnt_q} | ({9'd0, p_len} << 8);
         if (q_trunc_q) begin
             d_in = d_in | 32'h400000;
@@ -499,7 +482,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         s_axis_cmd_tready = ~cq_n_q[6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
-        cq_write_address = cq_wr_q;
         // rx_dma.rs:362: The payload's end (offset + length) is added on the way in, off the decision path.
         in_end = {8'd0, s_axis_cmd_tdata[64+:7]} + {1'd0, s_axis_cmd_tdata[80+:14]};
         cq_write_data = {15'd0, s_axis_cmd_tdata} | ({128'd0, in_end} << 128);
@@ -507,8 +489,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             cq_wr_d = cq_wr_q + 32'h1;
         end
         // rx_dma.rs:371: ---- Decide: the head frame and the head command.
-        dq_read_address = dq_rd_q;
-        cq_read_address = cq_rd_q;
         d_word = dq_read_data;
         d_beats = d_word[0+:8];
         d_len = d_word[8+:14];
@@ -536,7 +516,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (push_w) begin
             n_jobs_d = n_jobs_q + 32'h1;
         end
-        wq_write_address = wq_wr_q;
         wq_write_data = w_cmd;
         if (pop) begin
             dq_rd_d = dq_rd_q + 32'h1;
@@ -647,10 +626,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         c_valid_d = f_valid_q;
         c_word_d = {65'd0, comb} | ({512'd0, tail} << 512);
         // rx_dma.rs:515: ---- Out FIFO and DMA command FIFO.
-        oq_write_enable = c_valid_q;
-        oq_write_address = oq_wr_q;
-        oq_write_data = c_word_q;
-        oq_read_address = oq_rd_q;
         m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
         m_axis_dma_wr_tdata = oq_read_data[0+:512];
         m_axis_dma_wr_tkeep = oq_read_data[512+:64];
@@ -674,7 +649,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (~fetch & pop_o) begin
             owed_d = owed_q - 32'h1;
         end
-        wq_read_address = wq_rd_q;
         m_axis_dma_wr_cmd_tvalid = wq_n_q != 32'h0;
         m_axis_dma_wr_cmd_tdata = {32'd0, wq_read_data};
         pop_w = (wq_n_q != 32'h0) & m_axis_dma_wr_cmd_tready;

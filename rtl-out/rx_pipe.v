@@ -41,34 +41,24 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     localparam [7:0] MAX_FRAME_BEATS = 8'h90;
 
     // Stub signals
-    reg  icrc_reset;
     reg  icrc_s_valid;
-    reg  [511:0] icrc_s_data;
-    reg  icrc_s_last;
     reg  [15:0] icrc_s_icrc_at;
     reg  [6:0] icrc_s_tele_at;
     wire  icrc_m_valid;
     wire  [31:0] icrc_m_crc;
     wire  [31:0] icrc_m_found;
-    reg  udp_sum_reset;
     reg  udp_sum_valid;
-    reg  [511:0] udp_sum_data;
     reg  udp_sum_first;
-    reg  udp_sum_last;
     reg  [15:0] udp_sum_tlen;
     wire  [31:0] udp_sum_frame_sum;
-    reg  [639:0] rec_line_in_data;
     wire  [639:0] rec_line_out_data;
-    reg  [20:0] code_line_in_data;
     wire  [20:0] code_line_out_data;
-    reg  fifo_reset;
     reg  fifo_issue;
     reg  fifo_in_valid;
     reg  [639:0] fifo_in_data;
     wire  fifo_credit;
     wire  [639:0] fifo_m_axis_tdata;
     wire  fifo_m_axis_tvalid;
-    reg  fifo_m_axis_tready;
     reg  [7:0] beat_idx_d;
     reg  [7:0] beat_idx_q = 8'h0;
     reg  [511:0] beat0_d;
@@ -89,7 +79,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [7:0] e0_idx_q = 8'h0;
     reg  [4:0] e0_fault_d;
     reg  [4:0] e0_fault_q = 5'h0;
-    reg  [1023:0] decode_hdr;
     wire  [639:0] decode_rec;
     wire  [15:0] decode_tlen;
     wire  [4:0] decode_pre_a;
@@ -99,18 +88,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  [19:0] decode_ipsum;
     wire  [15:0] decode_udp_found;
     wire  [18:0] decode_pseudo;
-    reg  [63:0] judge_keep;
-    reg  [7:0] judge_idx;
-    reg  [4:0] judge_fault;
-    reg  [4:0] judge_pre_a;
-    reg  judge_eth_bad;
-    reg  [15:0] judge_tlen;
-    reg  [4:0] judge_pre_b;
-    reg  [4:0] judge_post;
-    reg  [19:0] judge_ipsum;
-    reg  [15:0] judge_udp_found;
-    reg  [18:0] judge_pseudo;
-    reg  [31:0] judge_frame_sum;
     wire  [20:0] judge_code;
     reg  [639:0] e1_rec_d;
     reg  [639:0] e1_rec_q = 640'h0;
@@ -185,10 +162,10 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     // Sub module instances
     icrc_pipe icrc(
         .clock(clock),
-        .reset(icrc_reset),
+        .reset(reset),
         .s_valid(icrc_s_valid),
-        .s_data(icrc_s_data),
-        .s_last(icrc_s_last),
+        .s_data(s_axis_tdata),
+        .s_last(s_axis_tlast),
         .s_icrc_at(icrc_s_icrc_at),
         .s_tele_at(icrc_s_tele_at),
         .m_valid(icrc_m_valid),
@@ -197,37 +174,37 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     );
     rx_pipe_udp_sum udp_sum(
         .clock(clock),
-        .reset(udp_sum_reset),
+        .reset(reset),
         .valid(udp_sum_valid),
-        .data(udp_sum_data),
+        .data(s_axis_tdata),
         .first(udp_sum_first),
-        .last(udp_sum_last),
+        .last(s_axis_tlast),
         .tlen(udp_sum_tlen),
         .frame_sum(udp_sum_frame_sum)
     );
     rx_pipe_rec_line rec_line(
         .clock(clock),
-        .in_data(rec_line_in_data),
+        .in_data(e1_rec_q),
         .out_data(rec_line_out_data)
     );
     rx_pipe_code_line code_line(
         .clock(clock),
-        .in_data(code_line_in_data),
+        .in_data(judge_code),
         .out_data(code_line_out_data)
     );
     rx_pipe_fifo fifo(
         .clock(clock),
-        .reset(fifo_reset),
+        .reset(reset),
         .issue(fifo_issue),
         .in_valid(fifo_in_valid),
         .in_data(fifo_in_data),
         .credit(fifo_credit),
         .m_axis_tdata(fifo_m_axis_tdata),
         .m_axis_tvalid(fifo_m_axis_tvalid),
-        .m_axis_tready(fifo_m_axis_tready)
+        .m_axis_tready(m_axis_verdict_tready)
     );
     rx_pipe_decode decode(
-        .hdr(decode_hdr),
+        .hdr(e0_hdr_q),
         .rec(decode_rec),
         .tlen(decode_tlen),
         .pre_a(decode_pre_a),
@@ -240,18 +217,18 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     );
     rx_pipe_judge judge(
         .clock(clock),
-        .keep(judge_keep),
-        .idx(judge_idx),
-        .fault(judge_fault),
-        .pre_a(judge_pre_a),
-        .eth_bad(judge_eth_bad),
-        .tlen(judge_tlen),
-        .pre_b(judge_pre_b),
-        .post(judge_post),
-        .ipsum(judge_ipsum),
-        .udp_found(judge_udp_found),
-        .pseudo(judge_pseudo),
-        .frame_sum(judge_frame_sum),
+        .keep(e0_keep_q),
+        .idx(e0_idx_q),
+        .fault(e0_fault_q),
+        .pre_a(decode_pre_a),
+        .eth_bad(decode_eth_bad),
+        .tlen(decode_tlen),
+        .pre_b(decode_pre_b),
+        .post(decode_post),
+        .ipsum(decode_ipsum),
+        .udp_found(decode_udp_found),
+        .pseudo(decode_pseudo),
+        .frame_sum(udp_sum_frame_sum),
         .code(judge_code)
     );
 
@@ -374,10 +351,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         end
         // rx_pipe.rs:183: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
         // first beat (BTH opcode byte 42, telemetry flag byte 50 bit 6).
-        icrc_reset = reset;
         icrc_s_valid = fire;
-        icrc_s_data = s_axis_tdata;
-        icrc_s_last = s_axis_tlast;
         icrc_s_icrc_at = tlen_now + 32'ha;
         icrc_s_tele_at = 32'h0;
         if (s_axis_tdata[406]) begin
@@ -390,11 +364,8 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             end
         end
         // rx_pipe.rs:208: UDP checksum: the frame's datagram lanes summed as they come.
-        udp_sum_reset = reset;
         udp_sum_valid = fire;
-        udp_sum_data = s_axis_tdata;
         udp_sum_first = first;
-        udp_sum_last = s_axis_tlast;
         udp_sum_tlen = tlen_now;
         // rx_pipe.rs:216: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
         // the only beat (a zero-length frame, too short for Ethernet: code 1 in E2).
@@ -422,23 +393,8 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             end
         end
         // rx_pipe.rs:249: ---- E1: decode the headers.
-        decode_hdr = e0_hdr_q;
         e1_rec_d = decode_rec;
-        rec_line_in_data = e1_rec_q;
         // rx_pipe.rs:253: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
-        judge_keep = e0_keep_q;
-        judge_idx = e0_idx_q;
-        judge_fault = e0_fault_q;
-        judge_pre_a = decode_pre_a;
-        judge_eth_bad = decode_eth_bad;
-        judge_tlen = decode_tlen;
-        judge_pre_b = decode_pre_b;
-        judge_post = decode_post;
-        judge_ipsum = decode_ipsum;
-        judge_udp_found = decode_udp_found;
-        judge_pseudo = decode_pseudo;
-        judge_frame_sum = udp_sum_frame_sum;
-        code_line_in_data = judge_code;
         // rx_pipe.rs:268: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         fin_fire = icrc_m_valid;
         fin_code = code_line_out_data[0+:5];
@@ -451,13 +407,11 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
             fin_rec[0+:8] = {3'd0, fin_code};
         end
         fin_rec[32+:16] = code_line_out_data[5+:16];
-        fifo_reset = reset;
         fifo_issue = fire & s_axis_tlast;
         fifo_in_valid = fin_fire;
         fifo_in_data = fin_rec;
         m_axis_verdict_tdata = fifo_m_axis_tdata;
         m_axis_verdict_tvalid = fifo_m_axis_tvalid;
-        fifo_m_axis_tready = m_axis_verdict_tready;
         // rx_pipe.rs:291: ---- Counters.
         stat_count = 32'h0;
         if (fin_fire & (fin_code == 0)) begin
@@ -1257,9 +1211,6 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
     // Stub signals
     reg  [6:0] ram_read_address;
     wire  [639:0] ram_read_data;
-    reg  [6:0] ram_write_address;
-    reg  [639:0] ram_write_data;
-    reg  ram_write_enable;
     reg  byp_d;
     reg  byp_q = 1'h0;
     reg  [639:0] byp_data_d;
@@ -1282,9 +1233,9 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
         .clock(clock),
         .read_address(ram_read_address),
         .read_data(ram_read_data),
-        .write_address(ram_write_address),
-        .write_data(ram_write_data),
-        .write_enable(ram_write_enable)
+        .write_address(wr_q),
+        .write_data(in_data),
+        .write_enable(in_valid)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -1306,9 +1257,6 @@ module rx_pipe_fifo(clock,reset,issue,in_valid,in_data,credit,m_axis_tdata,m_axi
         count_d = count_q;
         owed_d = owed_q;
         credit = owed_q < 32'h80;
-        ram_write_enable = in_valid;
-        ram_write_address = wr_q;
-        ram_write_data = in_data;
         m_axis_tvalid = count_q != 32'h0;
         // result_fifo.rs:67: Gated by the count, not by reading back m_axis_tvalid: Verilator sees a read-back
         // output in the block that also reads m_axis_tready as a combinational loop
@@ -1410,9 +1358,6 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
     output reg  [31:0] frame_sum;
 
     // Stub signals
-    reg  csum_reset;
-    reg  csum_in_valid;
-    reg  [511:0] csum_in_data;
     reg  [63:0] csum_in_mask;
     reg  [1:0] csum_in_tag;
     wire  csum_out_valid;
@@ -1436,9 +1381,9 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
     // Sub module instances
     rx_pipe_udp_sum_csum csum(
         .clock(clock),
-        .reset(csum_reset),
-        .in_valid(csum_in_valid),
-        .in_data(csum_in_data),
+        .reset(reset),
+        .in_valid(valid),
+        .in_data(data),
         .in_mask(csum_in_mask),
         .in_tag(csum_in_tag),
         .out_valid(csum_out_valid),
@@ -1479,9 +1424,6 @@ module rx_pipe_udp_sum(clock,reset,valid,data,first,last,tlen,frame_sum);
                 csum_left_d = csum_n - 32'h40;
             end
         end
-        csum_reset = reset;
-        csum_in_valid = valid;
-        csum_in_data = data;
         csum_in_mask = csum_mask;
         // rx_pipe_udp_sum.rs:76: ones_sum's tag, back with the beat's sum: bit 0 starts a frame, bit 1 ends it.
         csum_tag = 32'h0;

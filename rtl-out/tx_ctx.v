@@ -83,18 +83,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [511:0] p_ctrl_q = 512'h0;
     reg  [511:0] p_recv_d;
     reg  [511:0] p_recv_q = 512'h0;
-    reg  [511:0] ack_recv;
-    reg  [319:0] ack_flow;
-    reg  [322:0] ack_msg;
     wire  [1023:0] ack_desc;
     wire  [13:0] ack_plen;
-    reg  [319:0] ctx_fwd_ram;
-    reg  [319:0] ctx_fwd_last;
-    reg  ctx_fwd_use_last;
     wire  [319:0] ctx_fwd_w;
-    reg  [322:0] msg_fwd_ram;
-    reg  [322:0] msg_fwd_last;
-    reg  msg_fwd_use_last;
     wire  [322:0] msg_fwd_w;
     reg  [15:0] p_send_d;
     reg  [15:0] p_send_q = 16'h0;
@@ -252,22 +243,22 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .write_enable(msg_write_enable)
     );
     tx_ctx_ack ack(
-        .recv(ack_recv),
-        .flow(ack_flow),
-        .msg(ack_msg),
+        .recv(p_recv_q),
+        .flow(ctx_fwd_w),
+        .msg(msg_fwd_w),
         .desc(ack_desc),
         .plen(ack_plen)
     );
     tx_ctx_ctx_fwd ctx_fwd(
-        .ram(ctx_fwd_ram),
-        .last(ctx_fwd_last),
-        .use_last(ctx_fwd_use_last),
+        .ram(ctx_read_data),
+        .last(lw_cdata_q),
+        .use_last(lw_ctx_q),
         .w(ctx_fwd_w)
     );
     tx_ctx_msg_fwd msg_fwd(
-        .ram(msg_fwd_ram),
-        .last(msg_fwd_last),
-        .use_last(msg_fwd_use_last),
+        .ram(msg_read_data),
+        .last(lw_mdata_q),
+        .use_last(lw_msg_q),
         .w(msg_fwd_w)
     );
 
@@ -395,12 +386,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
         // tx_ctx.rs:547: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
-        ctx_fwd_ram = ctx_read_data;
-        ctx_fwd_last = lw_cdata_q;
-        ctx_fwd_use_last = lw_ctx_q;
-        msg_fwd_ram = msg_read_data;
-        msg_fwd_last = lw_mdata_q;
-        msg_fwd_use_last = lw_msg_q;
         cw = ctx_fwd_w;
         mw = msg_fwd_w;
         m_valid = mw[0+:1];
@@ -491,9 +476,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         // descriptor and READ payload length are tx_ctx_ack's.
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
         r_psn_fld = p_recv_q[32+:24];
-        ack_recv = p_recv_q;
-        ack_flow = ctx_fwd_w;
-        ack_msg = msg_fwd_w;
         dma_addr = m_local + {32'd0, m_off};
         // tx_ctx.rs:675: ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
         // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two

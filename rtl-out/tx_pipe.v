@@ -138,31 +138,20 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [511:0] f_prev_q = 512'h0;
     reg  drain_d;
     reg  drain_q = 1'h0;
-    reg  icrc_reset;
     reg  icrc_s_valid;
     reg  [511:0] icrc_s_data;
     reg  icrc_s_last;
-    reg  [15:0] icrc_s_icrc_at;
-    reg  [6:0] icrc_s_tele_at;
     wire  icrc_m_valid;
     wire  [31:0] icrc_m_crc;
     wire  [31:0] icrc_m_found;
     reg  [63:0] kmask_keep;
     wire  [511:0] kmask_mask;
     reg  beats_write_enable;
-    reg  [4:0] beats_write_address;
     reg  [511:0] beats_write_data;
-    reg  [4:0] beats_read_address;
     wire  [511:0] beats_read_data;
     reg  sides_write_enable;
-    reg  [4:0] sides_write_address;
     reg  [74:0] sides_write_data;
-    reg  [4:0] sides_read_address;
     wire  [74:0] sides_read_data;
-    reg  crcs_write_enable;
-    reg  [4:0] crcs_write_address;
-    reg  [31:0] crcs_write_data;
-    reg  [4:0] crcs_read_address;
     wire  [31:0] crcs_read_data;
     reg  [4:0] q_wr_d;
     reg  [4:0] q_wr_q = 5'h0;
@@ -279,12 +268,12 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     // Sub module instances
     icrc_pipe icrc(
         .clock(clock),
-        .reset(icrc_reset),
+        .reset(reset),
         .s_valid(icrc_s_valid),
         .s_data(icrc_s_data),
         .s_last(icrc_s_last),
-        .s_icrc_at(icrc_s_icrc_at),
-        .s_tele_at(icrc_s_tele_at),
+        .s_icrc_at(f_icrc_at_q),
+        .s_tele_at(f_tele_at_q),
         .m_valid(icrc_m_valid),
         .m_crc(icrc_m_crc),
         .m_found(icrc_m_found)
@@ -296,25 +285,25 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     tx_pipe_beats beats(
         .write_clock(clock),
         .write_enable(beats_write_enable),
-        .write_address(beats_write_address),
+        .write_address(q_wr_q),
         .write_data(beats_write_data),
-        .read_address(beats_read_address),
+        .read_address(q_rd_q),
         .read_data(beats_read_data)
     );
     tx_pipe_sides sides(
         .write_clock(clock),
         .write_enable(sides_write_enable),
-        .write_address(sides_write_address),
+        .write_address(q_wr_q),
         .write_data(sides_write_data),
-        .read_address(sides_read_address),
+        .read_address(q_rd_q),
         .read_data(sides_read_data)
     );
     tx_pipe_crcs crcs(
         .write_clock(clock),
-        .write_enable(crcs_write_enable),
-        .write_address(crcs_write_address),
-        .write_data(crcs_write_data),
-        .read_address(crcs_read_address),
+        .write_enable(icrc_m_valid),
+        .write_address(c_wr_q),
+        .write_data(icrc_m_crc),
+        .read_address(c_rd_q),
         .read_data(crcs_read_data)
     );
 
@@ -448,7 +437,6 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         o_last_d = o_last_q;
         o_user_d = o_user_q;
         len_err_d = len_err_q;
-        icrc_reset = reset;
         ones64 = 64'hffffffffffffffff;
         // tx_pipe.rs:247: ---- A: decode the offered descriptor (sim::layout::TX_DESC).
         d_plen_fld = s_axis_desc_tdata[464+:16];
@@ -703,8 +691,6 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         icrc_s_valid = wr;
         icrc_s_data = beat;
         icrc_s_last = last;
-        icrc_s_icrc_at = f_icrc_at_q;
-        icrc_s_tele_at = f_tele_at_q;
         // tx_pipe.rs:550: ---- O: beat FIFO. Side word: keep[63:0] last[64] user[65] c0[66] c1[67] p[73:68]
         // first[74]; c0/c1: the beat holds the ICRC's first bytes / the rest of a straddling one.
         s_last1 = 32'h0;
@@ -728,10 +714,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             s_first1 = 32'h1;
         end
         beats_write_enable = wr;
-        beats_write_address = q_wr_q;
         beats_write_data = beat;
         sides_write_enable = wr;
-        sides_write_address = q_wr_q;
         sides_write_data = {11'd0, ones64} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
         if (last) begin
             sides_write_data = {11'd0, f_last_keep_q} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
@@ -740,16 +724,10 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             q_wr_d = q_wr_q + 32'h1;
         end
         // tx_pipe.rs:596: CRC FIFO.
-        crcs_write_enable = icrc_m_valid;
-        crcs_write_address = c_wr_q;
-        crcs_write_data = icrc_m_crc;
         if (icrc_m_valid) begin
             c_wr_d = c_wr_q + 32'h1;
         end
         // tx_pipe.rs:603: Head of the beat FIFO: may it go?
-        beats_read_address = q_rd_q;
-        sides_read_address = q_rd_q;
-        crcs_read_address = c_rd_q;
         h_side = sides_read_data;
         h_ok = (q_count_q != 32'h0) & (~h_side[74] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[66] | h_side[67]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);

@@ -73,7 +73,7 @@ fn split(text: &str) -> Result<(String, Vec<(String, String)>, String), ExportEr
 
 /// Identifier tokens of `s` with their byte ranges. Comments are text, not names (a stage
 /// comment may cite `cc_hop_util.rs`), except `endmodule // <name>`, which names the module.
-fn idents(s: &str) -> Vec<(usize, usize)> {
+pub(crate) fn idents(s: &str) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -197,7 +197,7 @@ pub fn once(files: Vec<Exported>) -> Result<Vec<Exported>, ExportError> {
             let text = if dffs.contains_key(name) {
                 text.clone()
             } else {
-                sources.annotate(name, &crate::export_fold::fold(text, &dffs)?)
+                crate::export_wire::direct(&sources.annotate(name, &crate::export_fold::fold(text, &dffs)?))
             };
             let children = instantiated(&text, &defined).into_iter().map(String::from).collect();
             mods.push(Module { file: fi, name: name.clone(), text, children });

@@ -51,6 +51,7 @@ pub mod export_mask;
 pub mod export_once;
 pub mod export_ram;
 pub mod export_source;
+pub mod export_wire;
 pub mod layout;
 
 pub use prim::{byte_mask, byte_swap, delay_line, dist_ram, div_pipe, mul_pipe, ones_sum, ram_fwd, icrc_pipe, result_fifo, roce_op};

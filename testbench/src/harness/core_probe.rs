@@ -40,15 +40,15 @@ impl SchedProbe {
     /// One cycle, after the core's eval and before its clock edge.
     pub fn step(&mut self, d: &Rtl) {
         let i = Inputs {
-            reset: d.probe_sched_reset() == 1,
+            reset: d.reset() == 1,
             pkt_shift: d.probe_sched_cfg_pkt_shift(),
             max_burst: d.probe_sched_cfg_max_burst(),
-            ctrl: (d.probe_sched_s_axis_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_sched_s_axis_ctrl_tdata()))),
+            ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_seq_sched_ctrl_tdata()))),
             update: (d.probe_sched_s_axis_update_tvalid() == 1)
                 .then(|| SchedUpdate::from_tdata(wide(d.probe_sched_s_axis_update_tdata()))),
-            notify: (d.probe_sched_s_axis_notify_tvalid() == 1).then(|| Notify::from_tdata(d.probe_sched_s_axis_notify_tdata())),
-            sleep: (d.probe_sched_s_axis_sleep_tvalid() == 1).then(|| Sleep::from_tdata(d.probe_sched_s_axis_sleep_tdata())),
-            pktsend_ready: d.probe_sched_m_axis_pktsend_tready() == 1,
+            notify: (d.probe_nt_valid_q() == 1).then(|| Notify::from_tdata(d.probe_sched_s_axis_notify_tdata())),
+            sleep: (d.probe_dp_m_axis_sleep_tvalid() == 1).then(|| Sleep::from_tdata(d.probe_dp_m_axis_sleep_tdata())),
+            pktsend_ready: d.probe_dp_s_axis_pktsend_tready() == 1,
         };
         let want = self.model.step(&i);
         let got = Outputs {
@@ -113,7 +113,7 @@ impl CcProbe {
             self.updates += 1;
             self.board.got_update(&mut self.outcome, cycle, Update::from_words(d.probe_cc_m_axis_update_tdata()));
         }
-        if d.probe_cc_m_axis_feedback_tvalid() == 1 && d.probe_cc_m_axis_feedback_tready() == 1 {
+        if d.probe_cc_m_axis_feedback_tvalid() == 1 && d.probe_dp_s_axis_feedback_tready() == 1 {
             self.feedbacks += 1;
             self.board.got_feedback(&mut self.outcome, cycle, Feedback::from_bits(d.probe_cc_m_axis_feedback_tdata()));
         }

@@ -1,0 +1,231 @@
+//! Readable Verilog (issue 14, item 4): a submodule's input port connected to its source,
+//! not to a copy of it.
+//!
+//! rust-hdl gives every input of every submodule a `reg` in the parent and sets it in the
+//! parent's combinational block, so a signal that only passes through takes three lines and
+//! a second name: `reg [11:0] axil_s_axil_awaddr;`, `axil_s_axil_awaddr = s_axil_awaddr;`
+//! and `.s_axil_awaddr(axil_s_axil_awaddr)`. A reader (or a Vivado path report) has to look
+//! up the copy to find the net. This pass connects the port to the source instead,
+//! `.s_axil_awaddr(s_axil_awaddr)`, and deletes the copy.
+//!
+//! It does so only where the copy is exactly the source, so that behaviour cannot change:
+//! - the copy `W` appears exactly three times in the module: its declaration, one
+//!   assignment `W = S;` at the top level of an `always @(*)` block (not under an `if`), and
+//!   one port connection `.p(W)`;
+//! - `S` is a net the module declares with the same width as `W` (a port, a submodule's
+//!   output, a register, a localparam);
+//! - no `always @(*)` block assigns `S` (an input port, a submodule's output, or a register
+//!   written only by `<=` under the clock), so `W = S` can never see a value of `S` that a
+//!   later statement changes.
+//!
+//! Output ports keep rust-hdl's copy (`s_axil_rdata = axil_s_axil_rdata;`). Connecting a
+//! submodule's output to the port directly was tried: Verilator 5.006 then reports
+//! UNOPTFLAT (a combinational loop, at the granularity of always blocks) on the ready/valid
+//! pairs through result_fifo in cc_module and nic_datapath; with the copy it does not.
+//!
+//! Every other copy is left as rust-hdl wrote it, and so is every comment: a stage comment
+//! whose Rust statements were all such copies now stands right before the next stage's (it
+//! still says where the wiring is in the Rust).
+
+use crate::export_once::idents;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The module's net names with their byte ranges: identifiers outside comments, except a
+/// submodule's port names (`.p(` in a connection), which name the child's nets.
+fn nets(module: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    idents(module).into_iter().filter(|&(s, _)| s == 0 || module.as_bytes()[s - 1] != b'.')
+}
+
+/// Each net name's number of uses.
+fn uses(module: &str) -> BTreeMap<&str, usize> {
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+    for (s, e) in nets(module) {
+        *uses.entry(&module[s..e]).or_default() += 1;
+    }
+    uses
+}
+
+/// Nets some combinational block assigns (`x = ...`, `x[..] = ...`), and the top-level
+/// copies `W = S;` of those blocks with their line numbers.
+fn scan<'a>(lines: &[&'a str]) -> (BTreeSet<&'a str>, Vec<(usize, &'a str, &'a str)>) {
+    let mut comb_assigned: BTreeSet<&str> = BTreeSet::new();
+    let mut copies = Vec::new();
+    let mut in_comb = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("    always @(") {
+            in_comb = line.starts_with("    always @(*)");
+            continue;
+        }
+        if line.starts_with("    end") && !line.starts_with("    endmodule") {
+            in_comb = false;
+        }
+        if !in_comb {
+            continue;
+        }
+        if let Some(lhs) = assigned(line) {
+            comb_assigned.insert(lhs);
+        }
+        if let Some(copy) = line.strip_prefix("        ").and_then(top_copy) {
+            copies.push((i, copy.0, copy.1));
+        }
+    }
+    (comb_assigned, copies)
+}
+
+/// `module` (one module's text) with every submodule input that is only a copy `W = S;`
+/// connected to `S`.
+pub fn direct(module: &str) -> String {
+    let widths = crate::export_mask::widths(module);
+    let uses = uses(module);
+    let lines: Vec<&str> = module.lines().collect();
+    let (comb_assigned, copies) = scan(&lines);
+
+    // The copies this pass removes: W -> S.
+    let mut to: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut drop_line: BTreeSet<usize> = BTreeSet::new();
+    for &(i, w, s) in &copies {
+        let Some(&bits) = widths.get(w) else { continue };
+        if uses.get(w) != Some(&3)
+            || widths.get(s) != Some(&bits)
+            || comb_assigned.contains(s)
+            || !lines.iter().any(|l| is_connection(l, w))
+        {
+            continue;
+        }
+        to.insert(w, s);
+        drop_line.insert(i);
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(w) = declared(line) {
+            if to.contains_key(w) {
+                drop_line.insert(i);
+            }
+        }
+    }
+
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if drop_line.contains(&i) {
+            continue;
+        }
+        out.push(connect(line, &to));
+    }
+    let mut text = out.join("\n");
+    if module.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// `W` and `S` of a line `W = S;` (after its indent), both identifiers.
+fn top_copy(t: &str) -> Option<(&str, &str)> {
+    let (w, s) = t.strip_suffix(';')?.split_once(" = ")?;
+    (is_ident(w) && is_ident(s)).then_some((w, s))
+}
+
+fn is_ident(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The net a blocking assignment writes: `x = ..` or `x[..] = ..`.
+fn assigned(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let rest = t[end..].trim_start();
+    let rest = if rest.starts_with('[') { &rest[rest.find(']')? + 1..] } else { rest };
+    (end > 0 && rest.trim_start().starts_with("= ")).then_some(&t[..end])
+}
+
+/// The net a `reg` or `wire` line declares.
+fn declared(line: &str) -> Option<&str> {
+    let t = line.strip_prefix("    ")?;
+    let t = t.strip_prefix("reg ").or_else(|| t.strip_prefix("wire "))?.trim_start();
+    let t = if t.starts_with('[') { t[t.find(']')? + 1..].trim_start() } else { t };
+    let t = t.strip_suffix(';')?;
+    is_ident(t).then_some(t)
+}
+
+/// Whether `line` is a port connection `.p(w)` or `.p(w),`.
+fn is_connection(line: &str, w: &str) -> bool {
+    let t = line.trim_start().trim_end_matches(',');
+    t.starts_with('.') && t.ends_with(&format!("({w})"))
+}
+
+/// A port connection line with its copy replaced by the source.
+fn connect(line: &str, to: &BTreeMap<&str, &str>) -> String {
+    let t = line.trim_start();
+    if !t.starts_with('.') {
+        return line.to_string();
+    }
+    let comma = t.ends_with(',');
+    let inner = t.trim_end_matches(',');
+    let Some((port, arg)) = inner[1..].split_once('(') else { return line.to_string() };
+    let Some(s) = arg.strip_suffix(')').and_then(|w| to.get(w)) else { return line.to_string() };
+    let indent = &line[..line.len() - t.len()];
+    format!("{indent}.{port}({s}){}", if comma { "," } else { "" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PARENT: &str = "module p(clock,a,b,y);
+    input wire  clock;
+    input wire  [3:0] a;
+    input wire  [7:0] b;
+    output reg  [3:0] y;
+    reg  [3:0] u_x;
+    reg  [3:0] u_n;
+    reg  [3:0] u_m;
+    reg  [7:0] u_k;
+    reg  u_z;
+    wire  [3:0] u_y;
+    reg  [3:0] t;
+    c u(
+        .x(u_x),
+        .n(u_n),
+        .m(u_m),
+        .k(u_k),
+        .z(u_z),
+        .y(u_y)
+    );
+    always @(*) begin
+        // p.rs:10: ---- Inputs.
+        u_x = a;
+        u_z = 1'b0;
+        // p.rs:12: ---- Narrowing and logic.
+        u_k = a;
+        u_m = t;
+        t = a + 4'h1;
+        if (b[0]) begin
+            u_n = a;
+        end
+        y = u_y;
+    end
+endmodule // p
+";
+
+    #[test]
+    fn connects_exact_copies_and_keeps_the_rest() {
+        let out = direct(PARENT);
+        // An exact copy of an input port goes; a copy of a literal stays.
+        assert!(out.contains("        .x(a),\n") && !out.contains("u_x"), "{out}");
+        assert!(out.contains("        u_z = 1'b0;\n") && out.contains(".z(u_z)"), "{out}");
+        // Kept: a copy under an `if`, a width change, a source set later in the block.
+        for kept in ["u_n = a;", "u_k = a;", "u_m = t;", ".n(u_n)", ".k(u_k)", ".m(u_m)", "reg  [3:0] u_m;"] {
+            assert!(out.contains(kept), "{kept} lost:\n{out}");
+        }
+        // Comments stay, also one whose statements all went.
+        assert!(out.contains("---- Inputs.") && out.contains("---- Narrowing and logic."), "{out}");
+        // Output ports keep their copy.
+        assert!(out.contains("        y = u_y;\n") && out.contains(".y(u_y)"), "{out}");
+    }
+
+    #[test]
+    fn a_copy_read_elsewhere_stays() {
+        let text = PARENT.replace("        y = u_y;", "        y = u_y | u_x;");
+        let out = direct(&text);
+        assert!(out.contains("u_x = a;") && out.contains(".x(u_x),"), "{out}");
+    }
+}
