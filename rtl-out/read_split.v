@@ -34,8 +34,8 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [511:0] o_data_q = 512'h0;
     reg  busy_d;
     reg  busy_q = 1'h0;
-    reg  [405:0] h_keep_d;
-    reg  [405:0] h_keep_q = 406'h0;
+    reg  [511:0] h_keep_d;
+    reg  [511:0] h_keep_q = 512'h0;
     reg  [31:0] left_d;
     reg  [31:0] left_q = 32'h0;
     reg  [23:0] psn_d;
@@ -44,8 +44,9 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [63:0] va_q = 64'h0;
 
     // Local signals
-    // read_split.rs:40: A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
-    // below, concatenated), bytes left after the packet out, next packet's PSN and address.
+    // read_split.rs:40: A READ being cut: its word as it came (every packet keeps it but for the fields it
+    // writes, so the bits of those fields are never read and synthesis drops them), bytes left
+    // after the packet out, next packet's PSN and address.
     reg  free;
     reg  take;
     reg  in_rd;
@@ -55,12 +56,6 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     reg  [63:0] in_va;
     reg  [31:0] h_mtu;
     reg  more;
-    // read_split.rs:56: The parts of the word a packet keeps, the gaps around the fields it writes (pos, psn,
-    // len, va): [23:0], [31:26], [111:56], [447:128].
-    reg  [23:0] k_lo;
-    reg  [5:0] k_b3;
-    reg  [55:0] k_mid;
-    reg  [319:0] k_hi;
     reg  [23:0] c_psn;
     reg  [23:0] c_psn_be;
     reg  [23:0] in_psn_fld;
@@ -73,8 +68,9 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
     always @(posedge clock) begin
         o_valid_q <= o_valid_d;
         o_data_q <= o_data_d;
-        // read_split.rs:40: A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
-        // below, concatenated), bytes left after the packet out, next packet's PSN and address.
+        // read_split.rs:40: A READ being cut: its word as it came (every packet keeps it but for the fields it
+        // writes, so the bits of those fields are never read and synthesis drops them), bytes left
+        // after the packet out, next packet's PSN and address.
         busy_q <= busy_d;
         h_keep_q <= h_keep_d;
         left_q <= left_d;
@@ -99,30 +95,23 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
         if (m_axis_tready) begin
             o_valid_d = 1'b0;
         end
-        // read_split.rs:84: The input's READ fields (kind 4). The PSN is big-endian as on the wire.
+        // read_split.rs:79: The input's READ fields (kind 4). The PSN is big-endian as on the wire.
         in_rd = s_axis_tdata[17+:3] == RECV_READ;
         in_mtu = ((32'h1) & 32'hffffffff) << s_axis_tdata[104+:4];
         in_total = s_axis_tdata[128+:32];
         in_psn_fld = s_axis_tdata[32+:24];
         in_psn = ({16'd0, in_psn_fld[0+:8]} << 16) | ({16'd0, in_psn_fld[8+:8]} << 8) | {16'd0, in_psn_fld[16+:8]};
         in_va = s_axis_tdata[448+:64];
-        // read_split.rs:93: The held word's MTU log2 ([107:104], in k_mid) sits at bit 30 + 48 of h_keep.
-        h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[78+:4];
-        // read_split.rs:96: The packet to send: the held READ's next one, else the input's first (or Only).
+        h_mtu = ((32'h1) & 32'hffffffff) << h_keep_q[104+:4];
+        // read_split.rs:90: The packet to send: the held READ's next one, else the input's first (or Only).
         c_pos = POS_ONLY;
         c_psn = in_psn;
         c_va = in_va;
         c_len = in_total[0+:16];
-        k_lo = s_axis_tdata[0+:24];
-        k_b3 = s_axis_tdata[26+:6];
-        k_mid = s_axis_tdata[56+:56];
-        k_hi = s_axis_tdata[128+:320];
+        c_word = s_axis_tdata;
         more = 1'b0;
         if (busy_q) begin
-            k_lo = h_keep_q[0+:24];
-            k_b3 = h_keep_q[24+:6];
-            k_mid = h_keep_q[30+:56];
-            k_hi = h_keep_q[86+:320];
+            c_word = h_keep_q;
             c_psn = psn_q;
             c_va = va_q;
             more = left_q > h_mtu;
@@ -137,10 +126,9 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
             c_pos = POS_FIRST;
             c_len = in_mtu[0+:16];
         end
-        // read_split.rs:124: The word: the kept parts, with the packet's position, PSN (big-endian), length and
-        // host address written in.
+        // read_split.rs:112: The word: the READ's, with the packet's position, PSN (big-endian), length and host
+        // address written in.
         c_psn_be = ({16'd0, c_psn[0+:8]} << 16) | ({16'd0, c_psn[8+:8]} << 8) | {16'd0, c_psn[16+:8]};
-        c_word = {488'd0, k_lo} | ({506'd0, k_b3} << 26) | ({456'd0, k_mid} << 56) | ({192'd0, k_hi} << 128);
         c_word[24+:2] = c_pos;
         c_word[32+:24] = c_psn_be;
         c_word[112+:16] = c_len;
@@ -162,7 +150,7 @@ module read_split(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,m_axis_td
                 o_data_d = c_word;
                 if (in_total > in_mtu) begin
                     busy_d = 1'b1;
-                    h_keep_d = {382'd0, k_lo} | ({400'd0, k_b3} << 24) | ({350'd0, k_mid} << 30) | ({86'd0, k_hi} << 86);
+                    h_keep_d = s_axis_tdata;
                     left_d = in_total - in_mtu;
                     psn_d = in_psn + 32'h1;
                     va_d = in_va + {32'd0, in_mtu};

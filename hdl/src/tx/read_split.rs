@@ -37,10 +37,11 @@ pub struct ReadSplit {
 
     o_valid: DFF<bool>,
     o_data: DFF<Bits<512>>,
-    // A READ being cut: the parts of its word every packet keeps (k_hi, k_mid, k_b3, k_lo
-    // below, concatenated), bytes left after the packet out, next packet's PSN and address.
+    // A READ being cut: its word as it came (every packet keeps it but for the fields it
+    // writes, so the bits of those fields are never read and synthesis drops them), bytes left
+    // after the packet out, next packet's PSN and address.
     busy: DFF<bool>,
-    h_keep: DFF<Bits<406>>,
+    h_keep: DFF<Bits<512>>,
     left: DFF<Bits<32>>,
     psn: DFF<Bits<24>>,
     va: DFF<Bits<64>>,
@@ -53,12 +54,6 @@ pub struct ReadSplit {
     in_va: Signal<Local, Bits<64>>,
     h_mtu: Signal<Local, Bits<32>>,
     more: Signal<Local, bool>,
-    // The parts of the word a packet keeps, the gaps around the fields it writes (pos, psn,
-    // len, va): [23:0], [31:26], [111:56], [447:128].
-    k_lo: Signal<Local, Bits<24>>,
-    k_b3: Signal<Local, Bits<6>>,
-    k_mid: Signal<Local, Bits<56>>,
-    k_hi: Signal<Local, Bits<320>>,
     c_psn: Signal<Local, Bits<24>>,
     c_psn_be: Signal<Local, Bits<24>>,
     in_psn_fld: Signal<Local, Bits<24>>,
@@ -90,24 +85,17 @@ impl Logic for ReadSplit {
             | (bit_cast::<24, 8>(self.in_psn_fld.val().get_bits::<8>(8)) << 8)
             | bit_cast::<24, 8>(self.in_psn_fld.val().get_bits::<8>(16));
         self.in_va.next = self.s_axis_tdata.val().get_value_va();
-        // The held word's MTU log2 ([107:104], in k_mid) sits at bit 30 + 48 of h_keep.
-        self.h_mtu.next = bits::<32>(1) << self.h_keep.q.val().get_bits::<4>(78);
+        self.h_mtu.next = bits::<32>(1) << self.h_keep.q.val().get_value_mtu_log();
 
         // The packet to send: the held READ's next one, else the input's first (or Only).
         self.c_pos.next = POS_ONLY.into();
         self.c_psn.next = self.in_psn.val();
         self.c_va.next = self.in_va.val();
         self.c_len.next = self.in_total.val().get_bits::<16>(0);
-        self.k_lo.next = self.s_axis_tdata.val().get_bits::<24>(0);
-        self.k_b3.next = self.s_axis_tdata.val().get_bits::<6>(26);
-        self.k_mid.next = self.s_axis_tdata.val().get_bits::<56>(56);
-        self.k_hi.next = self.s_axis_tdata.val().get_bits::<320>(128);
+        self.c_word.next = self.s_axis_tdata.val();
         self.more.next = false;
         if self.busy.q.val() {
-            self.k_lo.next = self.h_keep.q.val().get_bits::<24>(0);
-            self.k_b3.next = self.h_keep.q.val().get_bits::<6>(24);
-            self.k_mid.next = self.h_keep.q.val().get_bits::<56>(30);
-            self.k_hi.next = self.h_keep.q.val().get_bits::<320>(86);
+            self.c_word.next = self.h_keep.q.val();
             self.c_psn.next = self.psn.q.val();
             self.c_va.next = self.va.q.val();
             self.more.next = self.left.q.val() > self.h_mtu.val();
@@ -121,15 +109,11 @@ impl Logic for ReadSplit {
             self.c_pos.next = POS_FIRST.into();
             self.c_len.next = self.in_mtu.val().get_bits::<16>(0);
         }
-        // The word: the kept parts, with the packet's position, PSN (big-endian), length and
-        // host address written in.
+        // The word: the READ's, with the packet's position, PSN (big-endian), length and host
+        // address written in.
         self.c_psn_be.next = (bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(0)) << 16)
             | (bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(8)) << 8)
             | bit_cast::<24, 8>(self.c_psn.val().get_bits::<8>(16));
-        self.c_word.next = bit_cast::<512, 24>(self.k_lo.val())
-            | (bit_cast::<512, 6>(self.k_b3.val()) << 26)
-            | (bit_cast::<512, 56>(self.k_mid.val()) << 56)
-            | (bit_cast::<512, 320>(self.k_hi.val()) << 128);
         self.c_word.next.set_value_pos(self.c_pos.val());
         self.c_word.next.set_value_psn(self.c_psn_be.val());
         self.c_word.next.set_value_len(self.c_len.val());
@@ -152,10 +136,7 @@ impl Logic for ReadSplit {
                 self.o_data.d.next = self.c_word.val();
                 if self.in_total.val() > self.in_mtu.val() {
                     self.busy.d.next = true;
-                    self.h_keep.d.next = bit_cast::<406, 24>(self.k_lo.val())
-                        | (bit_cast::<406, 6>(self.k_b3.val()) << 24)
-                        | (bit_cast::<406, 56>(self.k_mid.val()) << 30)
-                        | (bit_cast::<406, 320>(self.k_hi.val()) << 86);
+                    self.h_keep.d.next = self.s_axis_tdata.val();
                     self.left.d.next = self.in_total.val() - self.in_mtu.val();
                     self.psn.d.next = self.in_psn.val() + 1;
                     self.va.d.next = self.in_va.val() + bit_cast::<64, 32>(self.in_mtu.val());
