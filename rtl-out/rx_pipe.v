@@ -6,7 +6,7 @@
 `default_nettype none
 
 module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_tuser,m_axis_verdict_tdata,m_axis_verdict_tvalid,m_axis_verdict_tready,stat_addr,stat_count);
-    // Rust: RxPipe, hdl/src/rx/rx_pipe.rs:64
+    // Rust: RxPipe, hdl/src/rx/rx_pipe.rs:94
 
     // Module arguments
     input wire  clock;
@@ -36,6 +36,9 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     localparam [4:0] MAC_ERROR = 5'h19;
     localparam [4:0] KEEP_HOLE = 5'h1a;
     localparam [4:0] TOO_LONG = 5'h1b;
+
+    // Rx frame check drop codes (sim::packet::ParseError)
+    localparam [4:0] DROP_BAD_ICRC = 5'h18;
 
     // Rx frame limit in whole beats (sim)
     localparam [7:0] MAX_FRAME_BEATS = 8'h90;
@@ -149,12 +152,12 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [31:0] cnt_27_q = 32'h0;
 
     // Local signals
-    // rx_pipe.rs:99: Input side, per beat.
+    // rx_pipe.rs:129: Input side, per beat.
     reg  fire;
     reg  first;
     reg  [15:0] tlen_now;
     reg  keep_ok_last;
-    // rx_pipe.rs:120: Final: with the ICRC.
+    // rx_pipe.rs:150: Final: with the ICRC.
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
@@ -234,21 +237,21 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // rx_pipe.rs:99: Input side, per beat.
+        // rx_pipe.rs:129: Input side, per beat.
         beat_idx_q <= beat_idx_d;
         beat0_q <= beat0_d;
         beat1_q <= beat1_d;
         user_seen_q <= user_seen_d;
         keep_bad_seen_q <= keep_bad_seen_d;
         tlen_q_q <= tlen_q_d;
-        // rx_pipe.rs:110: E0: the frame's headers and stream faults.
+        // rx_pipe.rs:140: E0: the frame's headers and stream faults.
         e0_hdr_q <= e0_hdr_d;
         e0_keep_q <= e0_keep_d;
         e0_idx_q <= e0_idx_d;
         e0_fault_q <= e0_fault_d;
-        // rx_pipe.rs:117: E1 to E6: the drop code.
+        // rx_pipe.rs:147: E1 to E6: the drop code.
         e1_rec_q <= e1_rec_d;
-        // rx_pipe.rs:120: Final: with the ICRC.
+        // rx_pipe.rs:150: Final: with the ICRC.
         cnt_0_q <= cnt_0_d;
         cnt_1_q <= cnt_1_d;
         cnt_2_q <= cnt_2_d;
@@ -320,7 +323,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         cnt_25_d = cnt_25_q;
         cnt_26_d = cnt_26_q;
         cnt_27_d = cnt_27_q;
-        // rx_pipe.rs:152: ---- Input: one beat per clock while a verdict slot is sure to be free.
+        // rx_pipe.rs:182: ---- Input: one beat per clock while a verdict slot is sure to be free.
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
         first = beat_idx_q == 32'h0;
@@ -349,7 +352,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 keep_bad_seen_d = 1'b0;
             end
         end
-        // rx_pipe.rs:183: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
+        // rx_pipe.rs:213: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
         // first beat (BTH opcode byte 42, telemetry flag byte 50 bit 6).
         icrc_s_valid = fire;
         icrc_s_icrc_at = tlen_now + 32'ha;
@@ -363,14 +366,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 icrc_s_tele_at = 32'h3a;
             end
         end
-        // rx_pipe.rs:208: UDP checksum: the frame's datagram lanes summed as they come.
+        // rx_pipe.rs:238: UDP checksum: the frame's datagram lanes summed as they come.
         udp_sum_valid = fire;
         udp_sum_first = first;
         udp_sum_tlen = tlen_now;
-        // rx_pipe.rs:216: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
+        // rx_pipe.rs:246: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
         // the only beat (a zero-length frame, too short for Ethernet: code 1 in E2).
         keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 1) & ~s_axis_tkeep);
-        // rx_pipe.rs:221: ---- E0: capture at the last beat.
+        // rx_pipe.rs:251: ---- E0: capture at the last beat.
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
             e0_idx_d = beat_idx_q;
@@ -392,14 +395,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_fault_d = MAC_ERROR;
             end
         end
-        // rx_pipe.rs:249: ---- E1: decode the headers.
+        // rx_pipe.rs:279: ---- E1: decode the headers.
         e1_rec_d = decode_rec;
-        // rx_pipe.rs:253: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
-        // rx_pipe.rs:268: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
+        // rx_pipe.rs:283: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
+        // rx_pipe.rs:298: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         fin_fire = icrc_m_valid;
         fin_code = code_line_out_data[0+:5];
         if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
-            fin_code = 32'h18;
+            fin_code = DROP_BAD_ICRC;
         end
         fin_rec = rec_line_out_data;
         if (|fin_code) begin
@@ -412,7 +415,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         fifo_in_data = fin_rec;
         m_axis_verdict_tdata = fifo_m_axis_tdata;
         m_axis_verdict_tvalid = fifo_m_axis_tvalid;
-        // rx_pipe.rs:291: ---- Counters.
+        // rx_pipe.rs:321: ---- Counters.
         stat_count = 32'h0;
         if (fin_fire & (fin_code == 0)) begin
             cnt_0_d = cnt_0_q + 32'h1;
@@ -620,7 +623,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 endmodule // rx_pipe
 
 module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,udp_found,pseudo,frame_sum,code);
-    // Rust: RxPipeJudge, hdl/src/rx/rx_pipe_judge.rs:17
+    // Rust: RxPipeJudge, hdl/src/rx/rx_pipe_judge.rs:18
 
     // Module arguments
     input wire  clock;
@@ -637,6 +640,13 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     input wire  [18:0] pseudo;
     input wire  [31:0] frame_sum;
     output reg  [20:0] code;
+
+    // Rx frame check drop codes (sim::packet::ParseError)
+    localparam [4:0] DROP_TRUNCATED = 5'h01;
+    localparam [4:0] DROP_UNSUPPORTED_ETHER_TYPE = 5'h02;
+    localparam [4:0] DROP_BAD_IPV4_CHECKSUM = 5'h05;
+    localparam [4:0] DROP_IPV4_LENGTH_MISMATCH = 5'h06;
+    localparam [4:0] DROP_BAD_UDP_CHECKSUM = 5'h0b;
 
     // Stub signals
     reg  [65:0] chk_line_in_data;
@@ -695,7 +705,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [2:0] top_grp;
     reg  [7:0] top_byte;
     reg  [2:0] top_in;
-    // rx_pipe_judge.rs:63: E2: the codes.
+    // rx_pipe_judge.rs:64: E2: the codes.
     reg  [16:0] ip_fold;
     reg  [15:0] ip_sum;
     reg  [4:0] pre_code;
@@ -706,7 +716,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [18:0] e4_pseudo;
     reg  [4:0] e4_fault;
     reg  [15:0] e4_len;
-    // rx_pipe_judge.rs:80: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
+    // rx_pipe_judge.rs:81: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
     reg  [31:0] udp_total;
     reg  [16:0] udp_fold1;
     reg  [15:0] udp_fold2;
@@ -734,14 +744,14 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_q <= e1_udp_found_d;
         e1_pseudo_q <= e1_pseudo_d;
         e1_fault_q <= e1_fault_d;
-        // rx_pipe_judge.rs:63: E2: the codes.
+        // rx_pipe_judge.rs:64: E2: the codes.
         e2_len_q <= e2_len_d;
         e2_pre_q <= e2_pre_d;
         e2_post_q <= e2_post_d;
         e2_udp_found_q <= e2_udp_found_d;
         e2_pseudo_q <= e2_pseudo_d;
         e2_fault_q <= e2_fault_d;
-        // rx_pipe_judge.rs:80: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
+        // rx_pipe_judge.rs:81: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
         e5_fold1_q <= e5_fold1_d;
         e5_found_q <= e5_found_d;
         e5_pre_q <= e5_pre_d;
@@ -777,7 +787,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e5_fault_d = e5_fault_q;
         e5_len_d = e5_len_q;
         e6_code_d = e6_code_q;
-        // rx_pipe_judge.rs:134: ---- E1.
+        // rx_pipe_judge.rs:135: ---- E1.
         // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
         // Highest kept lane: the highest non-empty group of 8 lanes, then the highest lane in it.
         top_grp = 32'h0;
@@ -861,7 +871,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_d = udp_found;
         e1_pseudo_d = pseudo;
         e1_fault_d = fault;
-        // rx_pipe_judge.rs:173: ---- E2: the first failing check of each group.
+        // rx_pipe_judge.rs:174: ---- E2: the first failing check of each group.
         // IPv4 checksum: the header's one's-complement sum, folded twice, must be 0xFFFF (so a
         // found 0xFFFF is right where 0x0000 is computed, RFC 1071 / RFC 1624).
         ip_fold = {1'd0, e1_ipsum_q[0+:16]} + {13'd0, e1_ipsum_q[16+:4]};
@@ -869,22 +879,22 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         len = ({8'd0, e1_idx_q} << 6) + {9'd0, e1_top_q};
         pre_code = e1_pre_b_q;
         if ((e1_tlen_q < 32'h1c) | (e1_tlen_q > len - 32'he)) begin
-            pre_code = 32'h6;
+            pre_code = DROP_IPV4_LENGTH_MISMATCH;
         end
         if (~&ip_sum) begin
-            pre_code = 32'h5;
+            pre_code = DROP_BAD_IPV4_CHECKSUM;
         end
         if (|e1_pre_a_q) begin
             pre_code = e1_pre_a_q;
         end
         if (len < 32'h22) begin
-            pre_code = 32'h1;
+            pre_code = DROP_TRUNCATED;
         end
         if (e1_eth_bad_q) begin
-            pre_code = 32'h2;
+            pre_code = DROP_UNSUPPORTED_ETHER_TYPE;
         end
         if (len < 32'he) begin
-            pre_code = 32'h1;
+            pre_code = DROP_TRUNCATED;
         end
         e2_len_d = len;
         e2_pre_d = pre_code;
@@ -892,7 +902,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        // rx_pipe_judge.rs:208: ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
+        // rx_pipe_judge.rs:209: ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
         // pseudo-header, first fold.
         chk_line_in_data = {61'd0, e2_pre_q} | ({61'd0, e2_post_q} << 5) | ({61'd0, e2_fault_q} << 10) | ({50'd0, e2_udp_found_q} << 15) | ({47'd0, e2_pseudo_q} << 31) | ({50'd0, e2_len_q} << 50);
         e4_pre = chk_line_out_data[0+:5];
@@ -909,7 +919,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e5_post_d = e4_post;
         e5_fault_d = e4_fault;
         e5_len_d = e4_len;
-        // rx_pipe_judge.rs:231: E5: second fold, compare, the code.
+        // rx_pipe_judge.rs:232: E5: second fold, compare, the code.
         udp_fold2 = e5_fold1_q[0+:16] + {15'd0, e5_fold1_q[16+:1]};
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin
@@ -918,7 +928,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         udp_bad = |e5_found_q & (e5_found_q != udp_expected);
         code3 = e5_post_q;
         if (udp_bad) begin
-            code3 = 32'hb;
+            code3 = DROP_BAD_UDP_CHECKSUM;
         end
         if (|e5_pre_q) begin
             code3 = e5_pre_q;
@@ -933,7 +943,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
 endmodule // rx_pipe_judge
 
 module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseudo);
-    // Rust: RxPipeDecode, hdl/src/rx/rx_pipe_decode.rs:17
+    // Rust: RxPipeDecode, hdl/src/rx/rx_pipe_decode.rs:25
 
     // Module arguments
     input wire  [1023:0] hdr;
@@ -961,6 +971,27 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
     localparam [7:0] OP_CNP = 8'h81;
     localparam [7:0] OP_HPCC_PROBE = 8'hc0;
     localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+
+    // Rx frame check drop codes (sim::packet::ParseError)
+    localparam [4:0] DROP_TRUNCATED = 5'h01;
+    localparam [4:0] DROP_NOT_IPV4 = 5'h03;
+    localparam [4:0] DROP_IPV4_OPTIONS = 5'h04;
+    localparam [4:0] DROP_IPV4_FRAGMENTED = 5'h07;
+    localparam [4:0] DROP_NOT_UDP = 5'h08;
+    localparam [4:0] DROP_UDP_LENGTH_MISMATCH = 5'h09;
+    localparam [4:0] DROP_WRONG_UDP_PORT = 5'h0a;
+    localparam [4:0] DROP_BAD_BTH_VERSION = 5'h0c;
+    localparam [4:0] DROP_UNKNOWN_OPCODE = 5'h0d;
+    localparam [4:0] DROP_BAD_AETH_SYNDROME = 5'h0e;
+    localparam [4:0] DROP_UNEXPECTED_TELEMETRY = 5'h0f;
+    localparam [4:0] DROP_MISSING_TELEMETRY = 5'h10;
+    localparam [4:0] DROP_BAD_TELEMETRY_VERSION = 5'h11;
+    localparam [4:0] DROP_TELEMETRY_MODE_MISMATCH = 5'h12;
+    localparam [4:0] DROP_HOP_COUNT_OUT_OF_RANGE = 5'h13;
+    localparam [4:0] DROP_UNKNOWN_LINE_RATE = 5'h14;
+    localparam [4:0] DROP_BAD_CNP_LENGTH = 5'h15;
+    localparam [4:0] DROP_UNEXPECTED_PAYLOAD = 5'h16;
+    localparam [4:0] DROP_BAD_PAD_COUNT = 5'h17;
 
     // Local signals
     reg  [7:0] op;
@@ -1012,7 +1043,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
             tel = hdr[560+:352];
         end
         nhop = tel[8+:8];
-        // rx_pipe_decode.rs:110: A hop's rate code (bits 5-7 of its byte 0) above 4 is bad.
+        // rx_pipe_decode.rs:118: A hop's rate code (bits 5-7 of its byte 0) above 4 is bad.
         hop_bad = 1'b0;
         if ((nhop > 0) & (tel[37+:3] > 32'h4)) begin
             hop_bad = 1'b1;
@@ -1036,7 +1067,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         rest = icrc_at - pay_at;
         pay_len = rest - {15'd0, pad};
         udp_len3 = tlen - 32'h3;
-        // rx_pipe_decode.rs:124: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
+        // rx_pipe_decode.rs:132: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
         hops = 32'h0;
         slot = tel[32+:64];
         if (has_tel & (nhop > 0)) begin
@@ -1058,82 +1089,82 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         if (has_tel & (nhop > 4)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 4));
         end
-        // rx_pipe_decode.rs:133: Rx-HPCC feedback (F, byte 0 bit 2), read only in an echo without hops: hop word 0
+        // rx_pipe_decode.rs:141: Rx-HPCC feedback (F, byte 0 bit 2), read only in an echo without hops: hop word 0
         // is then slot 0's bytes 4-7 (W), its bytes 0-3 dropped.
         fb = has_tel & tel[3] & tel[2] & ~|nhop;
         if (fb) begin
             hops = {288'd0, tel[64+:32]} << 32;
         end
-        // rx_pipe_decode.rs:139: Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
+        // rx_pipe_decode.rs:147: Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
         // between it and the UDP checksum (code 11), after it. The last `if` that holds wins.
         pre_a = 32'h0;
         if (hdr[112+:4] != 32'h5) begin
-            pre_a = 32'h4;
+            pre_a = DROP_IPV4_OPTIONS;
         end
         if (hdr[116+:4] != 32'h4) begin
-            pre_a = 32'h3;
+            pre_a = DROP_NOT_IPV4;
         end
         pre_b = 32'h0;
         if (hdr[288+:16] != 32'hb712) begin
-            pre_b = 32'ha;
+            pre_b = DROP_WRONG_UDP_PORT;
         end
         if ((({8'd0, hdr[304+:8]} << 8) | {8'd0, hdr[312+:8]}) != tlen - 32'h14) begin
-            pre_b = 32'h9;
+            pre_b = DROP_UDP_LENGTH_MISMATCH;
         end
         if (hdr[184+:8] != 32'h11) begin
-            pre_b = 32'h8;
+            pre_b = DROP_NOT_UDP;
         end
         if ((hdr[160+:6] != 32'h0) | (hdr[168+:8] != 32'h0)) begin
-            pre_b = 32'h7;
+            pre_b = DROP_IPV4_FRAGMENTED;
         end
         post = 32'h0;
         if ((has_payload & ({15'd0, pad} > rest)) | (~has_payload & |pad)) begin
-            post = 32'h17;
+            post = DROP_BAD_PAD_COUNT;
         end
         if (~has_payload & ~is_cnp & |rest) begin
-            post = 32'h16;
+            post = DROP_UNEXPECTED_PAYLOAD;
         end
         if (is_cnp & (rest != 32'h10)) begin
-            post = 32'h15;
+            post = DROP_BAD_CNP_LENGTH;
         end
         if (has_tel & hop_bad) begin
-            post = 32'h14;
+            post = DROP_UNKNOWN_LINE_RATE;
         end
         if (has_tel & (nhop > 32'h5)) begin
-            post = 32'h13;
+            post = DROP_HOP_COUNT_OUT_OF_RANGE;
         end
         if (has_tel & (tel[3] != echoes)) begin
-            post = 32'h12;
+            post = DROP_TELEMETRY_MODE_MISMATCH;
         end
         if (has_tel & (tel[4+:4] != 32'h1)) begin
-            post = 32'h11;
+            post = DROP_BAD_TELEMETRY_VERSION;
         end
         if (has_tel & ({1'd0, tlen} < tel_at + 32'h22)) begin
-            post = 32'h1;
+            post = DROP_TRUNCATED;
         end
         if (~has_tel & must_tel) begin
-            post = 32'h10;
+            post = DROP_MISSING_TELEMETRY;
         end
         if (has_tel & is_cnp) begin
-            post = 32'hf;
+            post = DROP_UNEXPECTED_TELEMETRY;
         end
         if (has_aeth & (hdr[439] | (hdr[437+:2] == 32'h2))) begin
-            post = 32'he;
+            post = DROP_BAD_AETH_SYNDROME;
         end
         if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
-            post = 32'h1;
+            post = DROP_TRUNCATED;
         end
         if (~known) begin
-            post = 32'hd;
+            post = DROP_UNKNOWN_OPCODE;
         end
         if (|hdr[344+:4]) begin
-            post = 32'hc;
+            post = DROP_BAD_BTH_VERSION;
         end
         if (tlen < 32'h2c) begin
-            post = 32'h1;
+            post = DROP_TRUNCATED;
         end
         eth_bad = hdr[96+:16] != 32'h8;
-        // rx_pipe_decode.rs:219: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
+        // rx_pipe_decode.rs:227: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
         ipsum = 32'h0;
         word = hdr[112+:16];
         ipsum = ipsum + {4'd0, word};
@@ -1157,7 +1188,7 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         ipsum = ipsum + {4'd0, word};
         udp_found = hdr[320+:16];
         pseudo = {3'd0, hdr[208+:16]} + {3'd0, hdr[224+:16]} + {3'd0, hdr[240+:16]} + {3'd0, hdr[256+:16]} + ({11'd0, udp_len3[0+:8]} << 8) + {11'd0, udp_len3[8+:8]};
-        // rx_pipe_decode.rs:232: The record (code 0), field by field (sim::layout::VERDICT). Multi-byte header fields
+        // rx_pipe_decode.rs:240: The record (code 0), field by field (sim::layout::VERDICT). Multi-byte header fields
         // are big-endian on the wire; the record holds them as numbers, except RETH and hops.
         rec = 32'h0;
         rec[8+:8] = op;

@@ -364,6 +364,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("DCQCN decay step widths and bit offsets", 6, crate::cc_dcqcn_decay::DECAY_OFFSETS),
     ("DCQCN decay step shifts", 6, crate::cc_dcqcn_decay::DECAY_SHIFTS),
     ("Rx stream fault drop codes (sim)", crate::rx_pipe::CODE_BITS, crate::rx_pipe::FAULTS),
+    ("Rx frame check drop codes (sim::packet::ParseError)", crate::rx_pipe::CODE_BITS, crate::rx_pipe::DROP_CODES),
     ("Rx frame limit in whole beats (sim)", crate::rx_pipe::BEAT_INDEX_BITS, crate::rx_pipe::FRAME_LIMITS),
     ("Tx control word ops (sim)", TX_CREATE.op.width, crate::tx_ctx::TX_OPS),
     ("PktRecv kinds (sim)", PKT_RECV.kind.width, crate::tx_ctx::RECV_KINDS),

@@ -52,6 +52,36 @@ codes! {
 }
 
 codes! {
+    /// The frame checks' drop codes (`sim::packet::ParseError`'s, in its check order), at
+    /// `CODE_BITS`: rx_pipe_decode, rx_pipe_judge and the ICRC check write them by name.
+    DROP_CODES;
+    DROP_TRUNCATED = sim::packet::ParseError::TRUNCATED,
+    DROP_UNSUPPORTED_ETHER_TYPE = sim::packet::ParseError::UNSUPPORTED_ETHER_TYPE,
+    DROP_NOT_IPV4 = sim::packet::ParseError::NOT_IPV4,
+    DROP_IPV4_OPTIONS = sim::packet::ParseError::IPV4_OPTIONS,
+    DROP_BAD_IPV4_CHECKSUM = sim::packet::ParseError::BAD_IPV4_CHECKSUM,
+    DROP_IPV4_LENGTH_MISMATCH = sim::packet::ParseError::IPV4_LENGTH_MISMATCH,
+    DROP_IPV4_FRAGMENTED = sim::packet::ParseError::IPV4_FRAGMENTED,
+    DROP_NOT_UDP = sim::packet::ParseError::NOT_UDP,
+    DROP_UDP_LENGTH_MISMATCH = sim::packet::ParseError::UDP_LENGTH_MISMATCH,
+    DROP_WRONG_UDP_PORT = sim::packet::ParseError::WRONG_UDP_PORT,
+    DROP_BAD_UDP_CHECKSUM = sim::packet::ParseError::BAD_UDP_CHECKSUM,
+    DROP_BAD_BTH_VERSION = sim::packet::ParseError::BAD_BTH_VERSION,
+    DROP_UNKNOWN_OPCODE = sim::packet::ParseError::UNKNOWN_OPCODE,
+    DROP_BAD_AETH_SYNDROME = sim::packet::ParseError::BAD_AETH_SYNDROME,
+    DROP_UNEXPECTED_TELEMETRY = sim::packet::ParseError::UNEXPECTED_TELEMETRY,
+    DROP_MISSING_TELEMETRY = sim::packet::ParseError::MISSING_TELEMETRY,
+    DROP_BAD_TELEMETRY_VERSION = sim::packet::ParseError::BAD_TELEMETRY_VERSION,
+    DROP_TELEMETRY_MODE_MISMATCH = sim::packet::ParseError::TELEMETRY_MODE_MISMATCH,
+    DROP_HOP_COUNT_OUT_OF_RANGE = sim::packet::ParseError::HOP_COUNT_OUT_OF_RANGE,
+    DROP_UNKNOWN_LINE_RATE = sim::packet::ParseError::UNKNOWN_LINE_RATE,
+    DROP_BAD_CNP_LENGTH = sim::packet::ParseError::BAD_CNP_LENGTH,
+    DROP_UNEXPECTED_PAYLOAD = sim::packet::ParseError::UNEXPECTED_PAYLOAD,
+    DROP_BAD_PAD_COUNT = sim::packet::ParseError::BAD_PAD_COUNT,
+    DROP_BAD_ICRC = sim::packet::ParseError::BAD_ICRC,
+}
+
+codes! {
     /// The frame limit in beats, at `BEAT_INDEX_BITS`.
     FRAME_LIMITS;
     /// Whole beats in the longest frame accepted (9216 / 64 = 144).
@@ -271,7 +301,7 @@ impl Logic for RxPipe {
         if !self.code_line.out_data.val().get_bits::<5>(0).any()
             & (self.icrc.m_crc.val() != self.icrc.m_found.val())
         {
-            self.fin_code.next = 24.into();
+            self.fin_code.next = DROP_BAD_ICRC.into();
         }
         self.fin_rec.next = self.rec_line.out_data.val();
         if self.fin_code.val().any() {

@@ -9,6 +9,14 @@
 
 use crate::layout::VerdictFields;
 use crate::roce_op::*;
+use crate::rx_pipe::{
+    DROP_BAD_AETH_SYNDROME, DROP_BAD_BTH_VERSION, DROP_BAD_CNP_LENGTH, DROP_BAD_PAD_COUNT,
+    DROP_BAD_TELEMETRY_VERSION, DROP_HOP_COUNT_OUT_OF_RANGE, DROP_IPV4_FRAGMENTED,
+    DROP_IPV4_OPTIONS, DROP_MISSING_TELEMETRY, DROP_NOT_IPV4, DROP_NOT_UDP,
+    DROP_TELEMETRY_MODE_MISMATCH, DROP_TRUNCATED, DROP_UDP_LENGTH_MISMATCH,
+    DROP_UNEXPECTED_PAYLOAD, DROP_UNEXPECTED_TELEMETRY, DROP_UNKNOWN_LINE_RATE,
+    DROP_UNKNOWN_OPCODE, DROP_WRONG_UDP_PORT,
+};
 use rust_hdl::prelude::*;
 use sim::packet::MAX_HOPS;
 
@@ -140,80 +148,80 @@ impl Logic for RxPipeDecode {
         // between it and the UDP checksum (code 11), after it. The last `if` that holds wins.
         self.pre_a.next = 0.into();
         if self.hdr.val().get_bits::<4>(112) != 5 {
-            self.pre_a.next = 4.into();
+            self.pre_a.next = DROP_IPV4_OPTIONS.into();
         }
         if self.hdr.val().get_bits::<4>(116) != 4 {
-            self.pre_a.next = 3.into();
+            self.pre_a.next = DROP_NOT_IPV4.into();
         }
         self.pre_b.next = 0.into();
         if self.hdr.val().get_bits::<16>(288) != 0xB712 {
-            self.pre_b.next = 10.into();
+            self.pre_b.next = DROP_WRONG_UDP_PORT.into();
         }
         if ((bit_cast::<16, 8>(self.hdr.val().get_bits::<8>(304)) << 8)
             | bit_cast::<16, 8>(self.hdr.val().get_bits::<8>(312)))
             != self.tlen.val() - 20
         {
-            self.pre_b.next = 9.into();
+            self.pre_b.next = DROP_UDP_LENGTH_MISMATCH.into();
         }
         if self.hdr.val().get_bits::<8>(184) != 17 {
-            self.pre_b.next = 8.into();
+            self.pre_b.next = DROP_NOT_UDP.into();
         }
         if (self.hdr.val().get_bits::<6>(160) != 0)
             | (self.hdr.val().get_bits::<8>(168) != 0)
         {
-            self.pre_b.next = 7.into();
+            self.pre_b.next = DROP_IPV4_FRAGMENTED.into();
         }
         self.post.next = 0.into();
         if (self.has_payload.val() & (bit_cast::<17, 2>(self.pad.val()) > self.rest.val()))
             | (!self.has_payload.val() & self.pad.val().any())
         {
-            self.post.next = 23.into();
+            self.post.next = DROP_BAD_PAD_COUNT.into();
         }
         if !self.has_payload.val() & !self.is_cnp.val() & self.rest.val().any() {
-            self.post.next = 22.into();
+            self.post.next = DROP_UNEXPECTED_PAYLOAD.into();
         }
         if self.is_cnp.val() & (self.rest.val() != 16) {
-            self.post.next = 21.into();
+            self.post.next = DROP_BAD_CNP_LENGTH.into();
         }
         if self.has_tel.val() & self.hop_bad.val() {
-            self.post.next = 20.into();
+            self.post.next = DROP_UNKNOWN_LINE_RATE.into();
         }
         if self.has_tel.val() & (self.nhop.val() > 5) {
-            self.post.next = 19.into();
+            self.post.next = DROP_HOP_COUNT_OUT_OF_RANGE.into();
         }
         if self.has_tel.val() & (self.tel.val().get_bit(3) != self.echoes.val()) {
-            self.post.next = 18.into();
+            self.post.next = DROP_TELEMETRY_MODE_MISMATCH.into();
         }
         if self.has_tel.val() & (self.tel.val().get_bits::<4>(4) != 1) {
-            self.post.next = 17.into();
+            self.post.next = DROP_BAD_TELEMETRY_VERSION.into();
         }
         if self.has_tel.val() & (bit_cast::<17, 16>(self.tlen.val()) < self.tel_at.val() + 34) {
-            self.post.next = 1.into();
+            self.post.next = DROP_TRUNCATED.into();
         }
         if !self.has_tel.val() & self.must_tel.val() {
-            self.post.next = 16.into();
+            self.post.next = DROP_MISSING_TELEMETRY.into();
         }
         if self.has_tel.val() & self.is_cnp.val() {
-            self.post.next = 15.into();
+            self.post.next = DROP_UNEXPECTED_TELEMETRY.into();
         }
         if self.has_aeth.val()
             & (self.hdr.val().get_bit(439) | (self.hdr.val().get_bits::<2>(437) == 2))
         {
-            self.post.next = 14.into();
+            self.post.next = DROP_BAD_AETH_SYNDROME.into();
         }
         if (self.has_reth.val() & (self.tlen.val() < 60))
             | (self.has_aeth.val() & (self.tlen.val() < 48))
         {
-            self.post.next = 1.into();
+            self.post.next = DROP_TRUNCATED.into();
         }
         if !self.known.val() {
-            self.post.next = 13.into();
+            self.post.next = DROP_UNKNOWN_OPCODE.into();
         }
         if self.hdr.val().get_bits::<4>(344).any() {
-            self.post.next = 12.into();
+            self.post.next = DROP_BAD_BTH_VERSION.into();
         }
         if self.tlen.val() < 44 {
-            self.post.next = 1.into();
+            self.post.next = DROP_TRUNCATED.into();
         }
         self.eth_bad.next = self.hdr.val().get_bits::<16>(96) != 0x0008;
         // The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.

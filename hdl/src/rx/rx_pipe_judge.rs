@@ -10,6 +10,7 @@
 //! - E5: second fold, compare, the code (registered: E6).
 
 use crate::delay_line::DelayLine;
+use crate::rx_pipe::{DROP_BAD_IPV4_CHECKSUM, DROP_BAD_UDP_CHECKSUM, DROP_IPV4_LENGTH_MISMATCH, DROP_TRUNCATED, DROP_UNSUPPORTED_ETHER_TYPE};
 use rust_hdl::prelude::*;
 
 /// E1 inputs (combinational, from E0's registers), E6 code out.
@@ -181,22 +182,22 @@ impl Logic for RxPipeJudge {
             (bit_cast::<16, 8>(self.e1_idx.q.val()) << 6) + bit_cast::<16, 7>(self.e1_top.q.val());
         self.pre_code.next = self.e1_pre_b.q.val();
         if (self.e1_tlen.q.val() < 28) | (self.e1_tlen.q.val() > self.len.val() - 14) {
-            self.pre_code.next = 6.into();
+            self.pre_code.next = DROP_IPV4_LENGTH_MISMATCH.into();
         }
         if !self.ip_sum.val().all() {
-            self.pre_code.next = 5.into();
+            self.pre_code.next = DROP_BAD_IPV4_CHECKSUM.into();
         }
         if self.e1_pre_a.q.val().any() {
             self.pre_code.next = self.e1_pre_a.q.val();
         }
         if self.len.val() < 34 {
-            self.pre_code.next = 1.into();
+            self.pre_code.next = DROP_TRUNCATED.into();
         }
         if self.e1_eth_bad.q.val() {
-            self.pre_code.next = 2.into();
+            self.pre_code.next = DROP_UNSUPPORTED_ETHER_TYPE.into();
         }
         if self.len.val() < 14 {
-            self.pre_code.next = 1.into();
+            self.pre_code.next = DROP_TRUNCATED.into();
         }
         self.e2_len.d.next = self.len.val();
         self.e2_pre.d.next = self.pre_code.val();
@@ -239,7 +240,7 @@ impl Logic for RxPipeJudge {
             self.e5_found.q.val().any() & (self.e5_found.q.val() != self.udp_expected.val());
         self.code3.next = self.e5_post.q.val();
         if self.udp_bad.val() {
-            self.code3.next = 11.into();
+            self.code3.next = DROP_BAD_UDP_CHECKSUM.into();
         }
         if self.e5_pre.q.val().any() {
             self.code3.next = self.e5_pre.q.val();

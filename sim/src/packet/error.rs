@@ -81,34 +81,60 @@ pub enum ParseError {
 }
 
 impl ParseError {
+    // The codes, by name: hdl's rx_pipe writes them as these names (`hdl::rx_pipe::DROP_CODES`).
+    pub const TRUNCATED: u8 = 1;
+    pub const UNSUPPORTED_ETHER_TYPE: u8 = 2;
+    pub const NOT_IPV4: u8 = 3;
+    pub const IPV4_OPTIONS: u8 = 4;
+    pub const BAD_IPV4_CHECKSUM: u8 = 5;
+    pub const IPV4_LENGTH_MISMATCH: u8 = 6;
+    pub const IPV4_FRAGMENTED: u8 = 7;
+    pub const NOT_UDP: u8 = 8;
+    pub const UDP_LENGTH_MISMATCH: u8 = 9;
+    pub const WRONG_UDP_PORT: u8 = 10;
+    pub const BAD_UDP_CHECKSUM: u8 = 11;
+    pub const BAD_BTH_VERSION: u8 = 12;
+    pub const UNKNOWN_OPCODE: u8 = 13;
+    pub const BAD_AETH_SYNDROME: u8 = 14;
+    pub const UNEXPECTED_TELEMETRY: u8 = 15;
+    pub const MISSING_TELEMETRY: u8 = 16;
+    pub const BAD_TELEMETRY_VERSION: u8 = 17;
+    pub const TELEMETRY_MODE_MISMATCH: u8 = 18;
+    pub const HOP_COUNT_OUT_OF_RANGE: u8 = 19;
+    pub const UNKNOWN_LINE_RATE: u8 = 20;
+    pub const BAD_CNP_LENGTH: u8 = 21;
+    pub const UNEXPECTED_PAYLOAD: u8 = 22;
+    pub const BAD_PAD_COUNT: u8 = 23;
+    pub const BAD_ICRC: u8 = 24;
+
     /// Stable drop-reason code (1-based, in check order). 0 is reserved for "accepted".
     pub fn code(&self) -> u8 {
         use ParseError::*;
         match self {
-            Truncated { .. } => 1,
-            UnsupportedEtherType(_) => 2,
-            NotIpv4 { .. } => 3,
-            Ipv4Options { .. } => 4,
-            BadIpv4Checksum { .. } => 5,
-            Ipv4LengthMismatch { .. } => 6,
-            Ipv4Fragmented => 7,
-            NotUdp { .. } => 8,
-            UdpLengthMismatch { .. } => 9,
-            WrongUdpPort { .. } => 10,
-            BadUdpChecksum { .. } => 11,
-            BadBthVersion { .. } => 12,
-            UnknownOpcode(_) => 13,
-            BadAethSyndrome(_) => 14,
-            UnexpectedTelemetry { .. } => 15,
-            MissingTelemetry { .. } => 16,
-            BadTelemetryVersion(_) => 17,
-            TelemetryModeMismatch { .. } => 18,
-            HopCountOutOfRange { .. } => 19,
-            UnknownLineRate { .. } => 20,
-            BadCnpLength { .. } => 21,
-            UnexpectedPayload { .. } => 22,
-            BadPadCount { .. } => 23,
-            BadIcrc { .. } => 24,
+            Truncated { .. } => Self::TRUNCATED,
+            UnsupportedEtherType(_) => Self::UNSUPPORTED_ETHER_TYPE,
+            NotIpv4 { .. } => Self::NOT_IPV4,
+            Ipv4Options { .. } => Self::IPV4_OPTIONS,
+            BadIpv4Checksum { .. } => Self::BAD_IPV4_CHECKSUM,
+            Ipv4LengthMismatch { .. } => Self::IPV4_LENGTH_MISMATCH,
+            Ipv4Fragmented => Self::IPV4_FRAGMENTED,
+            NotUdp { .. } => Self::NOT_UDP,
+            UdpLengthMismatch { .. } => Self::UDP_LENGTH_MISMATCH,
+            WrongUdpPort { .. } => Self::WRONG_UDP_PORT,
+            BadUdpChecksum { .. } => Self::BAD_UDP_CHECKSUM,
+            BadBthVersion { .. } => Self::BAD_BTH_VERSION,
+            UnknownOpcode(_) => Self::UNKNOWN_OPCODE,
+            BadAethSyndrome(_) => Self::BAD_AETH_SYNDROME,
+            UnexpectedTelemetry { .. } => Self::UNEXPECTED_TELEMETRY,
+            MissingTelemetry { .. } => Self::MISSING_TELEMETRY,
+            BadTelemetryVersion(_) => Self::BAD_TELEMETRY_VERSION,
+            TelemetryModeMismatch { .. } => Self::TELEMETRY_MODE_MISMATCH,
+            HopCountOutOfRange { .. } => Self::HOP_COUNT_OUT_OF_RANGE,
+            UnknownLineRate { .. } => Self::UNKNOWN_LINE_RATE,
+            BadCnpLength { .. } => Self::BAD_CNP_LENGTH,
+            UnexpectedPayload { .. } => Self::UNEXPECTED_PAYLOAD,
+            BadPadCount { .. } => Self::BAD_PAD_COUNT,
+            BadIcrc { .. } => Self::BAD_ICRC,
         }
     }
 }
