@@ -623,7 +623,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 endmodule // rx_pipe
 
 module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,udp_found,pseudo,frame_sum,code);
-    // Rust: RxPipeJudge, hdl/src/rx/rx_pipe_judge.rs:18
+    // Rust: RxPipeJudge, hdl/src/rx/rx_pipe_judge.rs:21
 
     // Module arguments
     input wire  clock;
@@ -705,7 +705,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [2:0] top_grp;
     reg  [7:0] top_byte;
     reg  [2:0] top_in;
-    // rx_pipe_judge.rs:64: E2: the codes.
+    // rx_pipe_judge.rs:67: E2: the codes.
     reg  [16:0] ip_fold;
     reg  [15:0] ip_sum;
     reg  [4:0] pre_code;
@@ -716,7 +716,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
     reg  [18:0] e4_pseudo;
     reg  [4:0] e4_fault;
     reg  [15:0] e4_len;
-    // rx_pipe_judge.rs:81: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
+    // rx_pipe_judge.rs:84: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
     reg  [31:0] udp_total;
     reg  [16:0] udp_fold1;
     reg  [15:0] udp_fold2;
@@ -744,14 +744,14 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_q <= e1_udp_found_d;
         e1_pseudo_q <= e1_pseudo_d;
         e1_fault_q <= e1_fault_d;
-        // rx_pipe_judge.rs:64: E2: the codes.
+        // rx_pipe_judge.rs:67: E2: the codes.
         e2_len_q <= e2_len_d;
         e2_pre_q <= e2_pre_d;
         e2_post_q <= e2_post_d;
         e2_udp_found_q <= e2_udp_found_d;
         e2_pseudo_q <= e2_pseudo_d;
         e2_fault_q <= e2_fault_d;
-        // rx_pipe_judge.rs:81: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
+        // rx_pipe_judge.rs:84: E4 (out of chk_line): with the UDP sum; E5: folded, the code (E6).
         e5_fold1_q <= e5_fold1_d;
         e5_found_q <= e5_found_d;
         e5_pre_q <= e5_pre_d;
@@ -787,7 +787,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e5_fault_d = e5_fault_q;
         e5_len_d = e5_len_q;
         e6_code_d = e6_code_q;
-        // rx_pipe_judge.rs:135: ---- E1.
+        // rx_pipe_judge.rs:138: ---- E1.
         // Frame length: 64 x beat index + 1 + highest kept lane of the last beat (added in E2).
         // Highest kept lane: the highest non-empty group of 8 lanes, then the highest lane in it.
         top_grp = 32'h0;
@@ -871,7 +871,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e1_udp_found_d = udp_found;
         e1_pseudo_d = pseudo;
         e1_fault_d = fault;
-        // rx_pipe_judge.rs:174: ---- E2: the first failing check of each group.
+        // rx_pipe_judge.rs:177: ---- E2: the first failing check of each group.
         // IPv4 checksum: the header's one's-complement sum, folded twice, must be 0xFFFF (so a
         // found 0xFFFF is right where 0x0000 is computed, RFC 1071 / RFC 1624).
         ip_fold = {1'd0, e1_ipsum_q[0+:16]} + {13'd0, e1_ipsum_q[16+:4]};
@@ -902,7 +902,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e2_udp_found_d = e1_udp_found_q;
         e2_pseudo_d = e1_pseudo_q;
         e2_fault_d = e1_fault_q;
-        // rx_pipe_judge.rs:209: ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
+        // rx_pipe_judge.rs:212: ---- E3, E4: wait for the frame's UDP sum (ones_sum is 4 cycles deep), add the
         // pseudo-header, first fold.
         chk_line_in_data = {61'd0, e2_pre_q} | ({61'd0, e2_post_q} << 5) | ({61'd0, e2_fault_q} << 10) | ({50'd0, e2_udp_found_q} << 15) | ({47'd0, e2_pseudo_q} << 31) | ({50'd0, e2_len_q} << 50);
         e4_pre = chk_line_out_data[0+:5];
@@ -919,7 +919,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
         e5_post_d = e4_post;
         e5_fault_d = e4_fault;
         e5_len_d = e4_len;
-        // rx_pipe_judge.rs:232: E5: second fold, compare, the code.
+        // rx_pipe_judge.rs:235: E5: second fold, compare, the code.
         udp_fold2 = e5_fold1_q[0+:16] + {15'd0, e5_fold1_q[16+:1]};
         udp_expected = ~udp_fold2;
         if (&udp_fold2) begin

@@ -79,6 +79,7 @@ pub fn direct(module: &str) -> String {
     let uses = uses(module);
     let lines: Vec<&str> = module.lines().collect();
     let (comb_assigned, copies) = scan(&lines);
+    let connected: BTreeSet<&str> = lines.iter().filter_map(|l| connection(l)).map(|c| c.arg).collect();
 
     // The copies this pass removes: W -> S.
     let mut to: BTreeMap<&str, &str> = BTreeMap::new();
@@ -88,7 +89,7 @@ pub fn direct(module: &str) -> String {
         if uses.get(w) != Some(&3)
             || widths.get(s) != Some(&bits)
             || comb_assigned.contains(s)
-            || !lines.iter().any(|l| is_connection(l, w))
+            || !connected.contains(w)
         {
             continue;
         }
@@ -146,24 +147,27 @@ fn declared(line: &str) -> Option<&str> {
     is_ident(t).then_some(t)
 }
 
-/// Whether `line` is a port connection `.p(w)` or `.p(w),`.
-fn is_connection(line: &str, w: &str) -> bool {
-    let t = line.trim_start().trim_end_matches(',');
-    t.starts_with('.') && t.ends_with(&format!("({w})"))
+/// A port connection line, `<indent>.port(arg)` with or without its comma.
+struct Connection<'a> {
+    indent: &'a str,
+    port: &'a str,
+    arg: &'a str,
+    comma: bool,
+}
+
+fn connection(line: &str) -> Option<Connection<'_>> {
+    let t = line.trim_start();
+    let comma = t.ends_with(',');
+    let (port, arg) = t.strip_prefix('.')?.trim_end_matches(',').split_once('(')?;
+    Some(Connection { indent: &line[..line.len() - t.len()], port, arg: arg.strip_suffix(')')?, comma })
 }
 
 /// A port connection line with its copy replaced by the source.
 fn connect(line: &str, to: &BTreeMap<&str, &str>) -> String {
-    let t = line.trim_start();
-    if !t.starts_with('.') {
-        return line.to_string();
+    match connection(line).and_then(|c| to.get(c.arg).map(|s| (c, s))) {
+        Some((c, s)) => format!("{}.{}({s}){}", c.indent, c.port, if c.comma { "," } else { "" }),
+        None => line.to_string(),
     }
-    let comma = t.ends_with(',');
-    let inner = t.trim_end_matches(',');
-    let Some((port, arg)) = inner[1..].split_once('(') else { return line.to_string() };
-    let Some(s) = arg.strip_suffix(')').and_then(|w| to.get(w)) else { return line.to_string() };
-    let indent = &line[..line.len() - t.len()];
-    format!("{indent}.{port}({s}){}", if comma { "," } else { "" })
 }
 
 #[cfg(test)]

@@ -10,7 +10,10 @@
 //! - E5: second fold, compare, the code (registered: E6).
 
 use crate::delay_line::DelayLine;
-use crate::rx_pipe::{DROP_BAD_IPV4_CHECKSUM, DROP_BAD_UDP_CHECKSUM, DROP_IPV4_LENGTH_MISMATCH, DROP_TRUNCATED, DROP_UNSUPPORTED_ETHER_TYPE};
+use crate::rx_pipe::{
+    DROP_BAD_IPV4_CHECKSUM, DROP_BAD_UDP_CHECKSUM, DROP_IPV4_LENGTH_MISMATCH, DROP_TRUNCATED,
+    DROP_UNSUPPORTED_ETHER_TYPE,
+};
 use rust_hdl::prelude::*;
 
 /// E1 inputs (combinational, from E0's registers), E6 code out.
