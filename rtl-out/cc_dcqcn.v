@@ -41,7 +41,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     localparam [5:0] DECAY_BITS = 6'h18;
 
     // Stub signals
-    reg  [9:0] ram_read_address;
     wire  [491:0] ram_read_data;
     reg  [9:0] ram_write_address;
     reg  [491:0] ram_write_data;
@@ -52,7 +51,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
-    reg  [24:0] div_in_tag;
     wire  div_out_valid;
     wire  [16:0] div_out_quo;
     wire  [24:0] div_out_tag;
@@ -123,19 +121,15 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [39:0] inc1_out_rt;
     wire  [39:0] inc1_out_rc;
     wire  [40:0] inc1_out_tag;
-    reg  [39:0] inc2_in_step;
     reg  inc2_in_fire;
     wire  [39:0] inc2_out_rt;
     wire  [39:0] inc2_out_rc;
     wire  [40:0] inc2_out_tag;
     reg  cut_mul_in_valid;
-    reg  [39:0] cut_mul_in_a;
     reg  [24:0] cut_mul_in_b;
-    reg  [39:0] cut_mul_in_tag;
     wire  cut_mul_out_valid;
     wire  [64:0] cut_mul_out_prod;
     wire  [39:0] cut_mul_out_tag;
-    reg  [39:0] win_mul_in_a;
     wire  win_mul_out_valid;
     wire  [71:0] win_mul_out_prod;
     wire  [17:0] win_mul_out_tag;
@@ -310,7 +304,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     // Sub module instances
     hpcc_ram_w492_d1024 ram(
         .clock(clock),
-        .read_address(ram_read_address),
+        .read_address(intake_issue_data[0+:10]),
         .read_data(ram_read_data),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
@@ -335,7 +329,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .in_valid(d_v_q),
         .in_num(d_elapsed_q),
         .in_den(cfg_alpha_timer_ns),
-        .in_tag(div_in_tag),
+        .in_tag(d_s_q[80+:25]),
         .out_valid(div_out_valid),
         .out_quo(div_out_quo),
         .out_tag(div_out_tag)
@@ -535,7 +529,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .cfg_line(cfg_line_q24),
         .in_rt(inc1_out_rt),
         .in_rc(inc1_out_rc),
-        .in_step(inc2_in_step),
+        .in_step(inc1_out_tag[0+:40]),
         .in_fire(inc2_in_fire),
         .in_tag(inc1_out_tag),
         .out_rt(inc2_out_rt),
@@ -546,9 +540,9 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .clock(clock),
         .reset(reset),
         .in_valid(cut_mul_in_valid),
-        .in_a(cut_mul_in_a),
+        .in_a(dl_b_out_data[0+:40]),
         .in_b(cut_mul_in_b),
-        .in_tag(cut_mul_in_tag),
+        .in_tag(dl_b_out_data[0+:40]),
         .out_valid(cut_mul_out_valid),
         .out_prod(cut_mul_out_prod),
         .out_tag(cut_mul_out_tag)
@@ -557,7 +551,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .clock(clock),
         .reset(reset),
         .in_valid(q59_v_q),
-        .in_a(win_mul_in_a),
+        .in_a(q59_state_q[0+:40]),
         .in_b(cfg_win_mul),
         .in_tag(q59_fk_q),
         .out_valid(win_mul_out_valid),
@@ -733,7 +727,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         // cc_dcqcn.rs:376: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
-        ram_read_address = intake_issue_data[0+:10];
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
         // cc_dcqcn.rs:386: ---- 1: the state (initial state for kind 3); event time > state time.
@@ -923,9 +916,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             e_tag2_d = {1'd0, step2} | ({40'd0, one1} << 40);
         end
-        div_in_tag = d_s_q[80+:25];
         // cc_dcqcn.rs:602: ---- 6..13: timer increase, then byte-counter increase.
-        inc2_in_step = inc1_out_tag[0+:40];
         inc2_in_fire = inc1_out_tag[40];
         // cc_dcqcn.rs:614: ---- 14: Rt = Rc on a cut; the state waits for alpha.
         rc2 = inc2_out_rc;
@@ -962,9 +953,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         end
         // cc_dcqcn.rs:651: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
         cut_mul_in_valid = alpha_valid;
-        cut_mul_in_a = dl_b_out_data[0+:40];
         cut_mul_in_b = alpha_dec;
-        cut_mul_in_tag = dl_b_out_data[0+:40];
         // cc_dcqcn.rs:656: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
         dl_c_in_data = {406'd0, dl_b_out_data[40+:40]} | ({40'd0, dl_b_out_data[80+:406]} << 40);
         q56_alpha_d = alpha_dec;
@@ -995,7 +984,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
-        win_mul_in_a = q59_state_q[0+:40];
         // cc_dcqcn.rs:699: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
         // cc_dcqcn.rs:701: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).

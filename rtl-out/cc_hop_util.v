@@ -35,8 +35,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     wire  div_out_valid;
     wire  [23:0] div_out_quo;
     wire  [98:0] div_out_tag;
-    reg  [31:0] m2_in_b;
-    reg  [66:0] m2_in_tag;
     wire  m2_out_valid;
     wire  [55:0] m2_out_prod;
     wire  [66:0] m2_out_tag;
@@ -111,8 +109,8 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         .reset(reset),
         .in_valid(div_out_valid),
         .in_a(div_out_quo),
-        .in_b(m2_in_b),
-        .in_tag(m2_in_tag),
+        .in_b(div_out_tag[67+:32]),
+        .in_tag(div_out_tag[0+:67]),
         .out_valid(m2_out_valid),
         .out_prod(m2_out_prod),
         .out_tag(m2_out_tag)
@@ -231,8 +229,6 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         // cc_hop_util.rs:189: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
         div_in_tag = {81'd0, m1_out_tag[0+:18]} | ({75'd0, m1_out_tag[19+:24]} << 18) | ({74'd0, q_sat} << 42) | ({67'd0, m1_out_tag[62+:32]} << 67);
         // cc_hop_util.rs:195: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
-        m2_in_b = div_out_tag[67+:32];
-        m2_in_tag = div_out_tag[0+:67];
         // cc_hop_util.rs:201: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
         sum = {1'd0, m2_out_prod[24+:32]} + {8'd0, m2_out_tag[42+:25]};
         o_valid_d = m2_out_valid & ~reset;

@@ -37,18 +37,15 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [9:0] front_ram_write_address;
     reg  [419:0] front_ram_write_data;
     reg  front_ram_write_enable;
-    reg  [9:0] u_ram_read_address;
     wire  [23:0] u_ram_read_data;
     reg  [9:0] u_ram_write_address;
     reg  [23:0] u_ram_write_data;
     reg  u_ram_write_enable;
-    reg  [9:0] w_ram_read_address;
     wire  [71:0] w_ram_read_data;
     reg  [9:0] w_ram_write_address;
     reg  [71:0] w_ram_write_data;
     reg  w_ram_write_enable;
     reg  hop_0_in_valid;
-    reg  [63:0] hop_0_in_now;
     reg  [63:0] hop_0_in_last;
     reg  [15:0] hop_0_in_tag;
     wire  hop_0_out_valid;
@@ -58,7 +55,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_0_out_tag;
     wire  [48:0] hop_0_out_cand;
     reg  hop_1_in_valid;
-    reg  [63:0] hop_1_in_now;
     reg  [63:0] hop_1_in_last;
     reg  [15:0] hop_1_in_tag;
     wire  hop_1_out_valid;
@@ -68,7 +64,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_1_out_tag;
     wire  [48:0] hop_1_out_cand;
     reg  hop_2_in_valid;
-    reg  [63:0] hop_2_in_now;
     reg  [63:0] hop_2_in_last;
     reg  [15:0] hop_2_in_tag;
     wire  hop_2_out_valid;
@@ -78,7 +73,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_2_out_tag;
     wire  [48:0] hop_2_out_cand;
     reg  hop_3_in_valid;
-    reg  [63:0] hop_3_in_now;
     reg  [63:0] hop_3_in_last;
     reg  [15:0] hop_3_in_tag;
     wire  hop_3_out_valid;
@@ -88,7 +82,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_3_out_tag;
     wire  [48:0] hop_3_out_cand;
     reg  hop_4_in_valid;
-    reg  [63:0] hop_4_in_now;
     reg  [63:0] hop_4_in_last;
     reg  [15:0] hop_4_in_tag;
     wire  hop_4_out_valid;
@@ -249,7 +242,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     hpcc_ram_w24_d1024 u_ram(
         .clock(clock),
-        .read_address(u_ram_read_address),
+        .read_address(wt_mul_out_tag[0+:10]),
         .read_data(u_ram_read_data),
         .write_address(u_ram_write_address),
         .write_data(u_ram_write_data),
@@ -257,7 +250,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     );
     hpcc_ram_w72_d1024 w_ram(
         .clock(clock),
-        .read_address(w_ram_read_address),
+        .read_address(r_div_out_tag[0+:10]),
         .read_data(w_ram_read_data),
         .write_address(w_ram_write_address),
         .write_data(w_ram_write_data),
@@ -269,7 +262,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_bt(cfg_inv_bt),
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_0_in_valid),
-        .in_now(hop_0_in_now),
+        .in_now(f0_data_q[160+:64]),
         .in_last(hop_0_in_last),
         .in_tag(hop_0_in_tag),
         .out_valid(hop_0_out_valid),
@@ -285,7 +278,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_bt(cfg_inv_bt),
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_1_in_valid),
-        .in_now(hop_1_in_now),
+        .in_now(f0_data_q[224+:64]),
         .in_last(hop_1_in_last),
         .in_tag(hop_1_in_tag),
         .out_valid(hop_1_out_valid),
@@ -301,7 +294,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_bt(cfg_inv_bt),
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_2_in_valid),
-        .in_now(hop_2_in_now),
+        .in_now(f0_data_q[288+:64]),
         .in_last(hop_2_in_last),
         .in_tag(hop_2_in_tag),
         .out_valid(hop_2_out_valid),
@@ -317,7 +310,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_bt(cfg_inv_bt),
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_3_in_valid),
-        .in_now(hop_3_in_now),
+        .in_now(f0_data_q[352+:64]),
         .in_last(hop_3_in_last),
         .in_tag(hop_3_in_tag),
         .out_valid(hop_3_out_valid),
@@ -333,7 +326,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_bt(cfg_inv_bt),
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_4_in_valid),
-        .in_now(hop_4_in_now),
+        .in_now(f0_data_q[416+:64]),
         .in_last(hop_4_in_last),
         .in_tag(hop_4_in_tag),
         .out_valid(hop_4_out_valid),
@@ -571,23 +564,18 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ctx = {6'd0, f0_data_q[0+:10]} | ({14'd0, act} << 12) | ({15'd0, f0_data_q[17+:1]} << 14) | ({15'd0, f0_data_q[16+:1]} << 15);
         // cc_hpcc.rs:343: Slot 0 runs for every event, to carry its context to SEL.
         hop_0_in_valid = f0_valid_q & measure & (count > 0);
-        hop_0_in_now = f0_data_q[160+:64];
         hop_0_in_last = front[0+:64];
         hop_0_in_tag = 32'h0;
         hop_1_in_valid = f0_valid_q & measure & (count > 1);
-        hop_1_in_now = f0_data_q[224+:64];
         hop_1_in_last = front[64+:64];
         hop_1_in_tag = 32'h0;
         hop_2_in_valid = f0_valid_q & measure & (count > 2);
-        hop_2_in_now = f0_data_q[288+:64];
         hop_2_in_last = front[128+:64];
         hop_2_in_tag = 32'h0;
         hop_3_in_valid = f0_valid_q & measure & (count > 3);
-        hop_3_in_now = f0_data_q[352+:64];
         hop_3_in_last = front[192+:64];
         hop_3_in_tag = 32'h0;
         hop_4_in_valid = f0_valid_q & measure & (count > 4);
-        hop_4_in_now = f0_data_q[416+:64];
         hop_4_in_last = front[256+:64];
         hop_4_in_tag = 32'h0;
         hop_0_in_valid = f0_valid_q;
@@ -639,7 +627,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_ctx_d = wt_mul_out_tag[0+:16];
         ua_any_d = wt_mul_out_tag[16];
         ua_u_d = wt_mul_out_tag[17+:24];
-        u_ram_read_address = wt_mul_out_tag[0+:10];
         // cc_hpcc.rs:414: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & ua_ctx_q[13] & ua_any_q;
@@ -681,7 +668,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         // cc_hpcc.rs:462: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_tag = {24'd0, uc_ctx_q} | ({16'd0, uc_u_q} << 16);
-        w_ram_read_address = r_div_out_tag[0+:10];
         wa_valid_d = r_div_out_valid & ~reset;
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];

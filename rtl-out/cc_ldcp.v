@@ -36,7 +36,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     localparam [1:0] LDCP_INIT = 2'h3;
 
     // Stub signals
-    reg  [9:0] ram_read_address;
     wire  [177:0] ram_read_data;
     reg  [9:0] ram_write_address;
     reg  [177:0] ram_write_data;
@@ -184,7 +183,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     // Sub module instances
     hpcc_ram_w178_d1024 ram(
         .clock(clock),
-        .read_address(ram_read_address),
+        .read_address(intake_issue_data[0+:10]),
         .read_data(ram_read_data),
         .write_address(ram_write_address),
         .write_data(ram_write_data),
@@ -353,7 +352,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         // cc_ldcp.rs:233: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
-        ram_read_address = intake_issue_data[0+:10];
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
         // cc_ldcp.rs:243: ---- B: the flow's state word (sim::layout::LDCP_STATE).

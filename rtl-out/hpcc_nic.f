@@ -11,6 +11,7 @@ mul_pipe_a7_b6.v
 cc_hop_util.v
 flow_park.v
 icrc_pipe.v
+roce_op_class.v
 cc_hpcc.v
 cc_ldcp.v
 cc_dcqcn.v

@@ -84,8 +84,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [3:0] axil_wr_strb;
     wire  axil_rd_en;
     wire  [11:0] axil_rd_addr;
-    reg  [3:0] sched_cfg_pkt_shift;
-    reg  [11:0] sched_cfg_max_burst;
     wire  sched_s_axis_ctrl_tready;
     reg  [79:0] sched_s_axis_update_tdata;
     reg  sched_s_axis_update_tvalid;
@@ -136,9 +134,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [63:0] dp_m_axis_dma_wr_tkeep;
     wire  dp_m_axis_dma_wr_tvalid;
     wire  dp_m_axis_dma_wr_tlast;
-    reg  [4:0] dp_stat_rx_pipe_addr;
     wire  [31:0] dp_stat_rx_pipe_count;
-    reg  [3:0] dp_stat_rx_ctx_addr;
     wire  [31:0] dp_stat_rx_ctx_count;
     wire  [31:0] dp_stat_tx_drop;
     wire  [31:0] dp_stat_tx_recv_drop;
@@ -226,11 +222,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] nt_flow_q = 16'h0;
     reg  [31:0] nt_pkts_d;
     reg  [31:0] nt_pkts_q = 32'h0;
-    reg  [7:0] timer_rto_rounds;
-    reg  [3:0] timer_rto_retries;
-    reg  [9:0] timer_alg_wr_flow;
     reg  timer_alg_wr_create;
-    reg  timer_alg_probe;
     reg  timer_ft_we;
     reg  [9:0] timer_ft_flow;
     reg  timer_ft_out;
@@ -247,9 +239,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] timer_stat_events;
     wire  [31:0] timer_stat_probes;
     reg  tx_bytes_rd_take;
-    reg  [15:0] tx_bytes_rd_flow;
-    reg  [13:0] tx_bytes_rd_len;
-    reg  [9:0] tx_bytes_alg_wr_flow;
     reg  tx_bytes_alg_wr_create;
     wire  tx_bytes_ev_valid;
     wire  [9:0] tx_bytes_ev_flow;
@@ -257,10 +246,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  tx_bytes_ev_take;
     wire  [31:0] tx_bytes_stat_events;
     reg  feedback_ev_take;
-    reg  feedback_ev_feedback;
     reg  [15:0] feedback_ev_flow;
     reg  [31:0] feedback_ev_w;
-    reg  [9:0] feedback_alg_wr_flow;
     reg  feedback_alg_wr_create;
     wire  [79:0] feedback_m_axis_update_tdata;
     wire  feedback_m_axis_update_tvalid;
@@ -394,8 +381,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     flow_sched sched(
         .clock(clock),
         .reset(reset),
-        .cfg_pkt_shift(sched_cfg_pkt_shift),
-        .cfg_max_burst(sched_cfg_max_burst),
+        .cfg_pkt_shift(regs_sched_cfg[0+:4]),
+        .cfg_max_burst(regs_sched_cfg[16+:12]),
         .s_axis_ctrl_tdata(seq_sched_ctrl_tdata),
         .s_axis_ctrl_tvalid(seq_sched_ctrl_tvalid),
         .s_axis_ctrl_tready(sched_s_axis_ctrl_tready),
@@ -520,9 +507,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .m_axis_dma_wr_tvalid(dp_m_axis_dma_wr_tvalid),
         .m_axis_dma_wr_tready(m_axis_dma_wr_tready),
         .m_axis_dma_wr_tlast(dp_m_axis_dma_wr_tlast),
-        .stat_rx_pipe_addr(dp_stat_rx_pipe_addr),
+        .stat_rx_pipe_addr(regs_stat_sel[0+:5]),
         .stat_rx_pipe_count(dp_stat_rx_pipe_count),
-        .stat_rx_ctx_addr(dp_stat_rx_ctx_addr),
+        .stat_rx_ctx_addr(regs_stat_sel[8+:4]),
         .stat_rx_ctx_count(dp_stat_rx_ctx_count),
         .stat_tx_drop(dp_stat_tx_drop),
         .stat_tx_recv_drop(dp_stat_tx_recv_drop),
@@ -648,13 +635,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .clock(clock),
         .reset(reset),
         .gap(regs_timer_gap_cycles),
-        .rto_rounds(timer_rto_rounds),
-        .rto_retries(timer_rto_retries),
+        .rto_rounds(regs_rto_cfg[0+:8]),
+        .rto_retries(regs_rto_cfg[8+:4]),
         .alg_wr_we(seq_alg_we),
-        .alg_wr_flow(timer_alg_wr_flow),
+        .alg_wr_flow(seq_cmd_flow[0+:10]),
         .alg_wr_create(timer_alg_wr_create),
         .alg_wr_alg(regs_alg),
-        .alg_probe(timer_alg_probe),
+        .alg_probe(regs_tx_word[369+:1]),
         .ft_we(timer_ft_we),
         .ft_flow(timer_ft_flow),
         .ft_out(timer_ft_out),
@@ -678,11 +665,11 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .clock(clock),
         .reset(reset),
         .rd_take(tx_bytes_rd_take),
-        .rd_flow(tx_bytes_rd_flow),
-        .rd_len(tx_bytes_rd_len),
+        .rd_flow(dp_m_axis_dma_rd_tdata[80+:16]),
+        .rd_len(dp_m_axis_dma_rd_tdata[64+:14]),
         .thr(regs_tx_event_bytes),
         .alg_wr_we(seq_alg_we),
-        .alg_wr_flow(tx_bytes_alg_wr_flow),
+        .alg_wr_flow(seq_cmd_flow[0+:10]),
         .alg_wr_create(tx_bytes_alg_wr_create),
         .alg_wr_alg(regs_alg),
         .sweep(sweep_q),
@@ -697,13 +684,13 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .clock(clock),
         .reset(reset),
         .ev_take(feedback_ev_take),
-        .ev_feedback(feedback_ev_feedback),
+        .ev_feedback(dp_m_axis_event_tdata[21+:1]),
         .ev_flow(feedback_ev_flow),
         .ev_w(feedback_ev_w),
         .rate_mul(regs_cfg_hpcc_rate_mul),
         .line(regs_cfg_hpcc_line_q16),
         .alg_wr_we(seq_alg_we),
-        .alg_wr_flow(feedback_alg_wr_flow),
+        .alg_wr_flow(seq_cmd_flow[0+:10]),
         .alg_wr_create(feedback_alg_wr_create),
         .alg_wr_alg(regs_alg),
         .sweep(sweep_q),
@@ -863,11 +850,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         s_axis_rx_tready = dp_s_axis_rx_tready;
         // hpcc_nic_core.rs:579: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
-        dp_stat_rx_pipe_addr = regs_stat_sel[0+:5];
-        dp_stat_rx_ctx_addr = regs_stat_sel[8+:4];
         // hpcc_nic_core.rs:621: ---- Configuration of the blocks.
-        sched_cfg_pkt_shift = regs_sched_cfg[0+:4];
-        sched_cfg_max_burst = regs_sched_cfg[16+:12];
         // hpcc_nic_core.rs:624: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
         // hpcc_nic_core.rs:663: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
@@ -1023,7 +1006,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         // hpcc_nic_core.rs:865: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
         feedback_ev_take = ev_take;
-        feedback_ev_feedback = dp_m_axis_event_tdata[21+:1];
         feedback_ev_flow = ev_flow;
         // hpcc_nic_core.rs:870: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
@@ -1066,24 +1048,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         // hpcc_nic_core.rs:924: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
-        timer_alg_wr_flow = seq_cmd_flow[0+:10];
         timer_alg_wr_create = alg_create;
-        timer_alg_probe = regs_tx_word[369+:1];
-        tx_bytes_alg_wr_flow = seq_cmd_flow[0+:10];
         tx_bytes_alg_wr_create = alg_create;
-        feedback_alg_wr_flow = seq_cmd_flow[0+:10];
         feedback_alg_wr_create = alg_create;
         // hpcc_nic_core.rs:941: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        timer_rto_rounds = regs_rto_cfg[0+:8];
-        timer_rto_retries = regs_rto_cfg[8+:4];
         timer_tm_take = cc_s_axis_event_tready & ~hold;
         // hpcc_nic_core.rs:948: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = dp_m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
-        tx_bytes_rd_flow = dp_m_axis_dma_rd_tdata[80+:16];
-        tx_bytes_rd_len = dp_m_axis_dma_rd_tdata[64+:14];
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
         // hpcc_nic_core.rs:958: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         if (sweep_q) begin
@@ -1222,9 +1196,6 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     reg  [31:0] rto_count_q = 32'h0;
     reg  [31:0] rto_failed_d;
     reg  [31:0] rto_failed_q = 32'h0;
-    reg  [2:0] words_host_op;
-    reg  [15:0] words_host_flow;
-    reg  [3:0] words_mtu_log;
     wire  [2:0] words_op;
     wire  [15:0] words_flow;
     wire  [13:0] words_mtu;
@@ -1244,8 +1215,8 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
 
     // Sub module instances
     hpcc_nic_core_seq_words words(
-        .host_op(words_host_op),
-        .host_flow(words_host_flow),
+        .host_op(cmd_word_q[0+:3]),
+        .host_flow(cmd_word_q[16+:16]),
         .ic(ic_q),
         .ic_op(ic_op_q),
         .ic_flow(ic_flow_q),
@@ -1256,7 +1227,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         .window(window),
         .alg(alg),
         .now_ns(now_ns),
-        .mtu_log(words_mtu_log),
+        .mtu_log(entry[42+:4]),
         .op(words_op),
         .flow(words_flow),
         .mtu(words_mtu),
@@ -1301,9 +1272,6 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
         // hpcc_nic_core_seq.rs:158: ---- The command decoded and its words (hpcc_nic_core_seq_words).
-        words_host_op = cmd_word_q[0+:3];
-        words_host_flow = cmd_word_q[16+:16];
-        words_mtu_log = entry[42+:4];
         cmd_op = words_op;
         cmd_flow = words_flow;
         // hpcc_nic_core_seq.rs:175: ---- What the state offers.
@@ -1710,7 +1678,6 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
     localparam [1:0] ALG_RX_HPCC = 2'h1;
 
     // Stub signals
-    reg  [9:0] rxh_read_address;
     wire  rxh_read_data;
     reg  [9:0] rxh_write_address;
     reg  rxh_write_data;
@@ -1762,7 +1729,7 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
     // Sub module instances
     hpcc_ram_w1_d1024 rxh(
         .clock(clock),
-        .read_address(rxh_read_address),
+        .read_address(ev_flow[0+:10]),
         .read_data(rxh_read_data),
         .write_address(rxh_write_address),
         .write_data(rxh_write_data),
@@ -1812,7 +1779,6 @@ module hpcc_nic_core_feedback(clock,reset,ev_take,ev_feedback,ev_flow,ev_w,rate_
         applied_d = applied_q;
         ignored_d = ignored_q;
         // hpcc_nic_core_feedback.rs:100: ---- F1: the event; its flow's bit read (the RAM reads every event's flow).
-        rxh_read_address = ev_flow[0+:10];
         f1_valid_d = ev_take & ev_feedback;
         f1_flow_d = ev_flow;
         f1_w_d = ev_w;
@@ -1907,12 +1873,10 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_wr_we,a
     localparam [1:0] ALG_DCQCN = 2'h3;
 
     // Stub signals
-    reg  [9:0] dcq_read_address;
     wire  dcq_read_data;
     reg  [9:0] dcq_write_address;
     reg  dcq_write_data;
     reg  dcq_write_enable;
-    reg  [9:0] txb_read_address;
     wire  [31:0] txb_read_data;
     reg  [9:0] txb_write_address;
     reg  [31:0] txb_write_data;
@@ -1945,7 +1909,7 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_wr_we,a
     // Sub module instances
     hpcc_ram_w1_d1024 dcq(
         .clock(clock),
-        .read_address(dcq_read_address),
+        .read_address(rd_flow[0+:10]),
         .read_data(dcq_read_data),
         .write_address(dcq_write_address),
         .write_data(dcq_write_data),
@@ -1953,7 +1917,7 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_wr_we,a
     );
     hpcc_ram_w32_d1024 txb(
         .clock(clock),
-        .read_address(txb_read_address),
+        .read_address(rd_flow[0+:10]),
         .read_data(txb_read_data),
         .write_address(txb_write_address),
         .write_data(txb_write_data),
@@ -1987,8 +1951,6 @@ module hpcc_nic_core_tx_bytes(clock,reset,rd_take,rd_flow,rd_len,thr,alg_wr_we,a
         ev_b_d = ev_b_q;
         count_d = count_q;
         // hpcc_nic_core_tx_bytes.rs:78: ---- T1: the request; the RAMs read its flow.
-        dcq_read_address = rd_flow[0+:10];
-        txb_read_address = rd_flow[0+:10];
         t1_valid_d = rd_take;
         t1_flow_d = rd_flow[0+:10];
         t1_len_d = rd_len;

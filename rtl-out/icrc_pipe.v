@@ -6,7 +6,7 @@
 `default_nettype none
 
 module icrc_pipe(clock,reset,s_valid,s_data,s_last,s_icrc_at,s_tele_at,m_valid,m_crc,m_found);
-    // Rust: IcrcPipe, hdl/src/prim/icrc_pipe.rs:34
+    // Rust: IcrcPipe, hdl/src/prim/icrc_pipe.rs:38
 
     // Module arguments
     input wire  clock;

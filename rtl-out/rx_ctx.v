@@ -1581,7 +1581,6 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
     localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
 
     // Stub signals
-    reg  [63:0] sw_va_a;
     wire  [63:0] sw_va_y;
 
     // Local signals
@@ -1602,7 +1601,7 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
 
     // Sub module instances
     rx_ctx_rules_calc_sw_va sw_va(
-        .a(sw_va_a),
+        .a(vd[192+:64]),
         .y(sw_va_y)
     );
 
@@ -1630,7 +1629,6 @@ module rx_ctx_rules_calc(vd,w,seq,upto,tmo_op,ok,hit,tmo,va,rlen,e_tele,is_req,i
         v_psn = vd[96+:24];
         becn = vd[17+:1];
         v_n = {16'd0, vd[160+:16]};
-        sw_va_a = vd[192+:64];
         va = sw_va_y;
         // rx_ctx_rules_calc.rs:168: The DMA length in wire order, made a number.
         v_rlen_w = vd[288+:32];

@@ -35,11 +35,8 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     // Stub signals
     reg  [8:0] even_read_address;
     wire  [511:0] even_read_data;
-    reg  [8:0] even_write_address;
     reg  even_write_enable;
-    reg  [8:0] odd_read_address;
     wire  [511:0] odd_read_data;
-    reg  [8:0] odd_write_address;
     reg  odd_write_enable;
     reg  [22:0] dq_write_data;
     wire  [22:0] dq_read_data;
@@ -206,15 +203,15 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .clock(clock),
         .read_address(even_read_address),
         .read_data(even_read_data),
-        .write_address(even_write_address),
+        .write_address(wr_ptr_q[1+:9]),
         .write_data(s_axis_tdata),
         .write_enable(even_write_enable)
     );
     hpcc_ram_w512_d512 odd(
         .clock(clock),
-        .read_address(odd_read_address),
+        .read_address(j_lo_q[1+:9]),
         .read_data(odd_read_data),
-        .write_address(odd_write_address),
+        .write_address(wr_ptr_q[1+:9]),
         .write_data(s_axis_tdata),
         .write_enable(odd_write_enable)
     );
@@ -361,8 +358,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[0];
         odd_write_enable = store & wr_ptr_q[0];
-        even_write_address = wr_ptr_q[1+:9];
-        odd_write_address = wr_ptr_q[1+:9];
         w_cnt1 = w_cnt_q + 32'h1;
         w_cnt_n = w_cnt_q;
         if (store) begin
@@ -539,7 +534,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         // bank at (lo + 1) / 2.
         lo1 = j_lo_q + 32'h1;
         even_read_address = lo1[1+:9];
-        odd_read_address = j_lo_q[1+:9];
         f_valid_d = fetch;
         f_odd_d = j_lo_q[0];
         f_shift_d = j_shift_q;

@@ -23,15 +23,6 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     input wire  [4:0] stat_addr;
     output reg  [31:0] stat_count;
 
-    // RoCE BTH opcodes (sim::packet::Opcode)
-    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
-    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
-    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-
     // Rx stream fault drop codes (sim)
     localparam [4:0] MAC_ERROR = 5'h19;
     localparam [4:0] KEEP_HOLE = 5'h1a;
@@ -50,6 +41,14 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     wire  icrc_m_valid;
     wire  [31:0] icrc_m_crc;
     wire  [31:0] icrc_m_found;
+    wire  op_class_reth;
+    wire  op_class_aeth;
+    wire  op_class_payload;
+    wire  op_class_cnp;
+    wire  op_class_must_tel;
+    wire  op_class_echo;
+    wire  op_class_known;
+    wire  [6:0] op_class_after;
     reg  udp_sum_valid;
     reg  udp_sum_first;
     reg  [15:0] udp_sum_tlen;
@@ -152,12 +151,13 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
     reg  [31:0] cnt_27_q = 32'h0;
 
     // Local signals
-    // rx_pipe.rs:129: Input side, per beat.
+    // rx_pipe.rs:131: Input side, per beat.
     reg  fire;
     reg  first;
     reg  [15:0] tlen_now;
+    reg  [15:0] tlen_w;
     reg  keep_ok_last;
-    // rx_pipe.rs:150: Final: with the ICRC.
+    // rx_pipe.rs:153: Final: with the ICRC.
     reg  fin_fire;
     reg  [4:0] fin_code;
     reg  [639:0] fin_rec;
@@ -174,6 +174,17 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         .m_valid(icrc_m_valid),
         .m_crc(icrc_m_crc),
         .m_found(icrc_m_found)
+    );
+    roce_op_class op_class(
+        .op(s_axis_tdata[336+:8]),
+        .reth(op_class_reth),
+        .aeth(op_class_aeth),
+        .payload(op_class_payload),
+        .cnp(op_class_cnp),
+        .must_tel(op_class_must_tel),
+        .echo(op_class_echo),
+        .known(op_class_known),
+        .after(op_class_after)
     );
     rx_pipe_udp_sum udp_sum(
         .clock(clock),
@@ -237,21 +248,21 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // rx_pipe.rs:129: Input side, per beat.
+        // rx_pipe.rs:131: Input side, per beat.
         beat_idx_q <= beat_idx_d;
         beat0_q <= beat0_d;
         beat1_q <= beat1_d;
         user_seen_q <= user_seen_d;
         keep_bad_seen_q <= keep_bad_seen_d;
         tlen_q_q <= tlen_q_d;
-        // rx_pipe.rs:140: E0: the frame's headers and stream faults.
+        // rx_pipe.rs:143: E0: the frame's headers and stream faults.
         e0_hdr_q <= e0_hdr_d;
         e0_keep_q <= e0_keep_d;
         e0_idx_q <= e0_idx_d;
         e0_fault_q <= e0_fault_d;
-        // rx_pipe.rs:147: E1 to E6: the drop code.
+        // rx_pipe.rs:150: E1 to E6: the drop code.
         e1_rec_q <= e1_rec_d;
-        // rx_pipe.rs:150: Final: with the ICRC.
+        // rx_pipe.rs:153: Final: with the ICRC.
         cnt_0_q <= cnt_0_d;
         cnt_1_q <= cnt_1_d;
         cnt_2_q <= cnt_2_d;
@@ -323,13 +334,15 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         cnt_25_d = cnt_25_q;
         cnt_26_d = cnt_26_q;
         cnt_27_d = cnt_27_q;
-        // rx_pipe.rs:182: ---- Input: one beat per clock while a verdict slot is sure to be free.
+        // rx_pipe.rs:185: ---- Input: one beat per clock while a verdict slot is sure to be free.
         s_axis_tready = fifo_credit & ~reset;
         fire = s_axis_tvalid & s_axis_tready;
         first = beat_idx_q == 32'h0;
+        // rx_pipe.rs:189: A first beat's header fields (sim::layout::TX_HDR, the part in the beat).
+        tlen_w = s_axis_tdata[128+:16];
         tlen_now = tlen_q_q;
         if (first) begin
-            tlen_now = ({8'd0, s_axis_tdata[128+:8]} << 8) | {8'd0, s_axis_tdata[136+:8]};
+            tlen_now = (tlen_w >> 8) | (tlen_w << 8);
         end
         if (fire) begin
             if (s_axis_tlast) begin
@@ -352,28 +365,22 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 keep_bad_seen_d = 1'b0;
             end
         end
-        // rx_pipe.rs:213: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
+        // rx_pipe.rs:216: ICRC: the beats as they come; where the ICRC and the telemetry header sit, from the
         // first beat (BTH opcode byte 42, telemetry flag byte 50 bit 6).
         icrc_s_valid = fire;
         icrc_s_icrc_at = tlen_now + 32'ha;
         icrc_s_tele_at = 32'h0;
-        if (s_axis_tdata[406]) begin
-            icrc_s_tele_at = 32'h36;
-            if ((s_axis_tdata[336+:8] == OP_RDMA_WRITE_FIRST) | (s_axis_tdata[336+:8] == OP_RDMA_WRITE_ONLY) | (s_axis_tdata[336+:8] == OP_RDMA_READ_REQUEST)) begin
-                icrc_s_tele_at = 32'h46;
-            end
-            if ((s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_FIRST) | (s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_LAST) | (s_axis_tdata[336+:8] == OP_RDMA_READ_RESPONSE_ONLY) | (s_axis_tdata[336+:8] == OP_ACKNOWLEDGE)) begin
-                icrc_s_tele_at = 32'h3a;
-            end
+        if (s_axis_tdata[406+:1]) begin
+            icrc_s_tele_at = op_class_after;
         end
-        // rx_pipe.rs:238: UDP checksum: the frame's datagram lanes summed as they come.
+        // rx_pipe.rs:229: UDP checksum: the frame's datagram lanes summed as they come.
         udp_sum_valid = fire;
         udp_sum_first = first;
         udp_sum_tlen = tlen_now;
-        // rx_pipe.rs:246: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
+        // rx_pipe.rs:237: Contiguous from lane 0: no kept lane above an empty one; and not empty, unless it is
         // the only beat (a zero-length frame, too short for Ethernet: code 1 in E2).
         keep_ok_last = (|s_axis_tkeep | first) & ~|((s_axis_tkeep >> 1) & ~s_axis_tkeep);
-        // rx_pipe.rs:251: ---- E0: capture at the last beat.
+        // rx_pipe.rs:242: ---- E0: capture at the last beat.
         if (fire & s_axis_tlast) begin
             e0_keep_d = s_axis_tkeep;
             e0_idx_d = beat_idx_q;
@@ -395,10 +402,10 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
                 e0_fault_d = MAC_ERROR;
             end
         end
-        // rx_pipe.rs:279: ---- E1: decode the headers.
+        // rx_pipe.rs:270: ---- E1: decode the headers.
         e1_rec_d = decode_rec;
-        // rx_pipe.rs:283: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
-        // rx_pipe.rs:298: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
+        // rx_pipe.rs:274: ---- E1 to E6: the frame length and the drop code (rx_pipe_judge).
+        // rx_pipe.rs:289: ---- Final: with icrc_pipe's ICRC, into the verdict FIFO.
         fin_fire = icrc_m_valid;
         fin_code = code_line_out_data[0+:5];
         if (~|code_line_out_data[0+:5] & (icrc_m_crc != icrc_m_found)) begin
@@ -415,7 +422,7 @@ module rx_pipe(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready
         fifo_in_data = fin_rec;
         m_axis_verdict_tdata = fifo_m_axis_tdata;
         m_axis_verdict_tvalid = fifo_m_axis_tvalid;
-        // rx_pipe.rs:321: ---- Counters.
+        // rx_pipe.rs:312: ---- Counters.
         stat_count = 32'h0;
         if (fin_fire & (fin_code == 0)) begin
             cnt_0_d = cnt_0_q + 32'h1;
@@ -943,7 +950,7 @@ module rx_pipe_judge(clock,keep,idx,fault,pre_a,eth_bad,tlen,pre_b,post,ipsum,ud
 endmodule // rx_pipe_judge
 
 module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseudo);
-    // Rust: RxPipeDecode, hdl/src/rx/rx_pipe_decode.rs:25
+    // Rust: RxPipeDecode, hdl/src/rx/rx_pipe_decode.rs:54
 
     // Module arguments
     input wire  [1023:0] hdr;
@@ -957,20 +964,22 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
     output reg  [15:0] udp_found;
     output reg  [18:0] pseudo;
 
-    // RoCE BTH opcodes (sim::packet::Opcode)
-    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
-    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
-    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
-    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
-    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-    localparam [7:0] OP_CNP = 8'h81;
-    localparam [7:0] OP_HPCC_PROBE = 8'hc0;
-    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+    // Header word bit offsets after the transport headers
+    localparam [9:0] AFTER_BTH_BIT = 10'h1b0;
+    localparam [9:0] AFTER_AETH_BIT = 10'h1d0;
+    localparam [9:0] AFTER_RETH_BIT = 10'h230;
+
+    // Header words in wire byte order (sim::packet)
+    localparam [15:0] WIRE_ETHERTYPE_IPV4 = 16'h0008;
+    localparam [15:0] WIRE_ROCEV2_PORT = 16'hb712;
+
+    // Header versions and lengths (sim::packet)
+    localparam [3:0] IPV4_VERSION = 4'h4;
+    localparam [3:0] IPV4_IHL = 4'h5;
+    localparam [3:0] TELEMETRY_VERSION = 4'h1;
+
+    // IPv4 protocol numbers (sim::packet)
+    localparam [7:0] IP_PROTO_UDP = 8'h11;
 
     // Rx frame check drop codes (sim::packet::ParseError)
     localparam [4:0] DROP_TRUNCATED = 5'h01;
@@ -993,19 +1002,35 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
     localparam [4:0] DROP_UNEXPECTED_PAYLOAD = 5'h16;
     localparam [4:0] DROP_BAD_PAD_COUNT = 5'h17;
 
+    // Stub signals
+    wire  op_class_reth;
+    wire  op_class_aeth;
+    wire  op_class_payload;
+    wire  op_class_cnp;
+    wire  op_class_must_tel;
+    wire  op_class_echo;
+    wire  op_class_known;
+    wire  [6:0] op_class_after;
+
     // Local signals
     reg  [7:0] op;
+    reg  [15:0] tlen_w;
+    reg  [15:0] udp_len_w;
+    reg  [15:0] udp_len;
+    reg  [15:0] sport_w;
+    reg  [23:0] dqp_w;
+    reg  [23:0] psn_w;
+    reg  [23:0] msn_w;
+    reg  [31:0] ip_src;
+    reg  [31:0] ip_dst;
+    reg  [31:0] aeth;
+    reg  [7:0] syndrome;
+    reg  [127:0] reth;
     reg  [16:0] icrc_at;
-    reg  known;
-    reg  has_reth;
-    reg  has_aeth;
-    reg  has_payload;
-    reg  is_cnp;
-    reg  must_tel;
-    reg  echoes;
     reg  has_tel;
     reg  [351:0] tel;
     reg  [16:0] tel_at;
+    reg  [319:0] tel_hops;
     reg  [7:0] nhop;
     reg  fb;
     reg  hop_bad;
@@ -1018,46 +1043,55 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
     reg  [63:0] slot;
     reg  [15:0] word;
 
+    // Sub module instances
+    roce_op_class op_class(
+        .op(hdr[336+:8]),
+        .reth(op_class_reth),
+        .aeth(op_class_aeth),
+        .payload(op_class_payload),
+        .cnp(op_class_cnp),
+        .must_tel(op_class_must_tel),
+        .echo(op_class_echo),
+        .known(op_class_known),
+        .after(op_class_after)
+    );
+
     // Update code
     always @(*) begin
         op = hdr[336+:8];
-        tlen = ({8'd0, hdr[128+:8]} << 8) | {8'd0, hdr[136+:8]};
+        tlen_w = hdr[128+:16];
+        tlen = (tlen_w >> 8) | (tlen_w << 8);
         icrc_at = {1'd0, tlen} + 32'ha;
-        has_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
-        has_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
-        has_payload = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
-        is_cnp = op == OP_CNP;
-        must_tel = (op == OP_HPCC_PROBE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
-        echoes = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
-        known = has_reth | has_aeth | has_payload | is_cnp | must_tel;
-        has_tel = hdr[406];
+        has_tel = hdr[406+:1];
         pad = hdr[348+:2];
-        tel_at = 32'h36;
-        tel = hdr[432+:352];
-        if (has_aeth) begin
-            tel_at = 32'h3a;
-            tel = hdr[464+:352];
+        aeth = hdr[(AFTER_BTH_BIT)+:(32)];
+        syndrome = aeth[0+:8];
+        reth = hdr[(AFTER_BTH_BIT)+:(128)];
+        tel_at = {10'd0, op_class_after};
+        tel = hdr[(AFTER_BTH_BIT)+:(352)];
+        if (op_class_aeth) begin
+            tel = hdr[(AFTER_AETH_BIT)+:(352)];
         end
-        if (has_reth) begin
-            tel_at = 32'h46;
-            tel = hdr[560+:352];
+        if (op_class_reth) begin
+            tel = hdr[(AFTER_RETH_BIT)+:(352)];
         end
         nhop = tel[8+:8];
-        // rx_pipe_decode.rs:118: A hop's rate code (bits 5-7 of its byte 0) above 4 is bad.
+        tel_hops = tel[32+:320];
+        // rx_pipe_decode.rs:138: A used hop's line-rate code (slot bits 7:5) above 4 is bad.
         hop_bad = 1'b0;
-        if ((nhop > 0) & (tel[37+:3] > 32'h4)) begin
+        if ((nhop > 0) & (tel_hops[5+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 1) & (tel[101+:3] > 32'h4)) begin
+        if ((nhop > 1) & (tel_hops[69+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 2) & (tel[165+:3] > 32'h4)) begin
+        if ((nhop > 2) & (tel_hops[133+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 3) & (tel[229+:3] > 32'h4)) begin
+        if ((nhop > 3) & (tel_hops[197+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
-        if ((nhop > 4) & (tel[293+:3] > 32'h4)) begin
+        if ((nhop > 4) & (tel_hops[261+:3] > 32'h4)) begin
             hop_bad = 1'b1;
         end
         pay_at = tel_at;
@@ -1067,64 +1101,69 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         rest = icrc_at - pay_at;
         pay_len = rest - {15'd0, pad};
         udp_len3 = tlen - 32'h3;
-        // rx_pipe_decode.rs:132: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
+        // rx_pipe_decode.rs:152: The hop slots present, slot h at 64h (wire byte order); absent ones 0.
         hops = 32'h0;
-        slot = tel[32+:64];
+        slot = tel_hops[0+:64];
         if (has_tel & (nhop > 0)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 0));
         end
-        slot = tel[96+:64];
+        slot = tel_hops[64+:64];
         if (has_tel & (nhop > 1)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 1));
         end
-        slot = tel[160+:64];
+        slot = tel_hops[128+:64];
         if (has_tel & (nhop > 2)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 2));
         end
-        slot = tel[224+:64];
+        slot = tel_hops[192+:64];
         if (has_tel & (nhop > 3)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 3));
         end
-        slot = tel[288+:64];
+        slot = tel_hops[256+:64];
         if (has_tel & (nhop > 4)) begin
             hops = hops | ({256'd0, slot} << (32'h40 * 4));
         end
-        // rx_pipe_decode.rs:141: Rx-HPCC feedback (F, byte 0 bit 2), read only in an echo without hops: hop word 0
-        // is then slot 0's bytes 4-7 (W), its bytes 0-3 dropped.
-        fb = has_tel & tel[3] & tel[2] & ~|nhop;
+        // rx_pipe_decode.rs:161: Rx-HPCC feedback (F), read only in an echo without hops: hop word 0 is then W
+        // (slot 0's bytes 4-7), its bytes 0-3 dropped.
+        fb = has_tel & tel[3+:1] & tel[2+:1] & ~|nhop;
         if (fb) begin
-            hops = {288'd0, tel[64+:32]} << 32;
+            hops = {288'd0, tel_hops[32+:32]} << 32;
         end
-        // rx_pipe_decode.rs:147: Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
+        // rx_pipe_decode.rs:170: Checks of parse, in its order, as three codes: before the IPv4 checksum (code 5),
         // between it and the UDP checksum (code 11), after it. The last `if` that holds wins.
         pre_a = 32'h0;
-        if (hdr[112+:4] != 32'h5) begin
+        if (hdr[112+:4] != IPV4_IHL) begin
             pre_a = DROP_IPV4_OPTIONS;
         end
-        if (hdr[116+:4] != 32'h4) begin
+        if (hdr[116+:4] != IPV4_VERSION) begin
             pre_a = DROP_NOT_IPV4;
         end
         pre_b = 32'h0;
-        if (hdr[288+:16] != 32'hb712) begin
+        if (hdr[288+:16] != WIRE_ROCEV2_PORT) begin
             pre_b = DROP_WRONG_UDP_PORT;
         end
-        if ((({8'd0, hdr[304+:8]} << 8) | {8'd0, hdr[312+:8]}) != tlen - 32'h14) begin
+        // rx_pipe_decode.rs:183: Swapped into a 16-bit signal first: in a comparison Verilog would evaluate the
+        // swap at the width of the other side (32 bits, the literal's) and keep the high byte.
+        udp_len_w = hdr[304+:16];
+        udp_len = (udp_len_w >> 8) | (udp_len_w << 8);
+        if (udp_len != tlen - 32'h14) begin
             pre_b = DROP_UDP_LENGTH_MISMATCH;
         end
-        if (hdr[184+:8] != 32'h11) begin
+        if (hdr[184+:8] != IP_PROTO_UDP) begin
             pre_b = DROP_NOT_UDP;
         end
-        if ((hdr[160+:6] != 32'h0) | (hdr[168+:8] != 32'h0)) begin
+        if ((hdr[160+:5] != 32'h0) | hdr[165+:1] | (hdr[168+:8] != 32'h0)) begin
             pre_b = DROP_IPV4_FRAGMENTED;
         end
         post = 32'h0;
-        if ((has_payload & ({15'd0, pad} > rest)) | (~has_payload & |pad)) begin
+        // rx_pipe_decode.rs:232: Syndrome bit 7 is reserved, and type 2 (bits 6:5) is.
+        if ((op_class_payload & ({15'd0, pad} > rest)) | (~op_class_payload & |pad)) begin
             post = DROP_BAD_PAD_COUNT;
         end
-        if (~has_payload & ~is_cnp & |rest) begin
+        if (~op_class_payload & ~op_class_cnp & |rest) begin
             post = DROP_UNEXPECTED_PAYLOAD;
         end
-        if (is_cnp & (rest != 32'h10)) begin
+        if (op_class_cnp & (rest != 32'h10)) begin
             post = DROP_BAD_CNP_LENGTH;
         end
         if (has_tel & hop_bad) begin
@@ -1133,38 +1172,38 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         if (has_tel & (nhop > 32'h5)) begin
             post = DROP_HOP_COUNT_OUT_OF_RANGE;
         end
-        if (has_tel & (tel[3] != echoes)) begin
+        if (has_tel & (tel[3+:1] != op_class_echo)) begin
             post = DROP_TELEMETRY_MODE_MISMATCH;
         end
-        if (has_tel & (tel[4+:4] != 32'h1)) begin
+        if (has_tel & (tel[4+:4] != TELEMETRY_VERSION)) begin
             post = DROP_BAD_TELEMETRY_VERSION;
         end
         if (has_tel & ({1'd0, tlen} < tel_at + 32'h22)) begin
             post = DROP_TRUNCATED;
         end
-        if (~has_tel & must_tel) begin
+        if (~has_tel & op_class_must_tel) begin
             post = DROP_MISSING_TELEMETRY;
         end
-        if (has_tel & is_cnp) begin
+        if (has_tel & op_class_cnp) begin
             post = DROP_UNEXPECTED_TELEMETRY;
         end
-        if (has_aeth & (hdr[439] | (hdr[437+:2] == 32'h2))) begin
+        if (op_class_aeth & (syndrome[7] | (syndrome[5+:2] == 32'h2))) begin
             post = DROP_BAD_AETH_SYNDROME;
         end
-        if ((has_reth & (tlen < 32'h3c)) | (has_aeth & (tlen < 32'h30))) begin
+        if ((op_class_reth & (tlen < 32'h3c)) | (op_class_aeth & (tlen < 32'h30))) begin
             post = DROP_TRUNCATED;
         end
-        if (~known) begin
+        if (~op_class_known) begin
             post = DROP_UNKNOWN_OPCODE;
         end
-        if (|hdr[344+:4]) begin
+        if (hdr[344+:4] != 32'h0) begin
             post = DROP_BAD_BTH_VERSION;
         end
         if (tlen < 32'h2c) begin
             post = DROP_TRUNCATED;
         end
-        eth_bad = hdr[96+:16] != 32'h8;
-        // rx_pipe_decode.rs:227: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
+        eth_bad = hdr[96+:16] != WIRE_ETHERTYPE_IPV4;
+        // rx_pipe_decode.rs:249: The ten IPv4 header words (bytes 14..33), and the UDP pseudo-header.
         ipsum = 32'h0;
         word = hdr[112+:16];
         ipsum = ipsum + {4'd0, word};
@@ -1187,38 +1226,43 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         word = hdr[256+:16];
         ipsum = ipsum + {4'd0, word};
         udp_found = hdr[320+:16];
-        pseudo = {3'd0, hdr[208+:16]} + {3'd0, hdr[224+:16]} + {3'd0, hdr[240+:16]} + {3'd0, hdr[256+:16]} + ({11'd0, udp_len3[0+:8]} << 8) + {11'd0, udp_len3[8+:8]};
-        // rx_pipe_decode.rs:240: The record (code 0), field by field (sim::layout::VERDICT). Multi-byte header fields
-        // are big-endian on the wire; the record holds them as numbers, except RETH and hops.
+        ip_src = hdr[208+:32];
+        ip_dst = hdr[240+:32];
+        pseudo = {3'd0, ip_src[0+:16]} + {3'd0, ip_src[16+:16]} + {3'd0, ip_dst[0+:16]} + {3'd0, ip_dst[16+:16]} + ({11'd0, udp_len3[0+:8]} << 8) + {11'd0, udp_len3[8+:8]};
+        // rx_pipe_decode.rs:264: The record (code 0), field by field (sim::layout::VERDICT).
+        sport_w = hdr[272+:16];
+        dqp_w = hdr[376+:24];
+        psn_w = hdr[408+:24];
+        msn_w = aeth[8+:24];
         rec = 32'h0;
         rec[8+:8] = op;
-        rec[16+:1] = hdr[407];
-        rec[17+:1] = hdr[374];
-        rec[18+:1] = hdr[375];
-        rec[19+:1] = hdr[351];
+        rec[16+:1] = hdr[407+:1];
+        rec[17+:1] = hdr[374+:1];
+        rec[18+:1] = hdr[375+:1];
+        rec[19+:1] = hdr[351+:1];
         rec[22+:2] = hdr[120+:2];
         rec[28+:2] = pad;
         rec[48+:7] = pay_at[0+:7];
-        rec[64+:24] = ({16'd0, hdr[376+:8]} << 16) | ({16'd0, hdr[384+:8]} << 8) | {16'd0, hdr[392+:8]};
-        rec[96+:24] = ({16'd0, hdr[408+:8]} << 16) | ({16'd0, hdr[416+:8]} << 8) | {16'd0, hdr[424+:8]};
-        rec[176+:16] = ({8'd0, hdr[272+:8]} << 8) | {8'd0, hdr[280+:8]};
+        rec[64+:24] = ({16'd0, dqp_w[0+:8]} << 16) | ({16'd0, dqp_w[8+:8]} << 8) | {16'd0, dqp_w[16+:8]};
+        rec[96+:24] = ({16'd0, psn_w[0+:8]} << 16) | ({16'd0, psn_w[8+:8]} << 8) | {16'd0, psn_w[16+:8]};
+        rec[176+:16] = (sport_w >> 8) | (sport_w << 8);
         rec[320+:320] = hops;
         if (has_tel) begin
             rec[20+:1] = 1'b1;
-            rec[21+:1] = tel[3];
+            rec[21+:1] = tel[3+:1];
             rec[24+:3] = nhop[0+:3];
             rec[27+:1] = fb;
         end
-        if (has_aeth) begin
-            rec[88+:8] = hdr[432+:8];
-            rec[128+:24] = ({16'd0, hdr[440+:8]} << 16) | ({16'd0, hdr[448+:8]} << 8) | {16'd0, hdr[456+:8]};
+        if (op_class_aeth) begin
+            rec[88+:8] = syndrome;
+            rec[128+:24] = ({16'd0, msn_w[0+:8]} << 16) | ({16'd0, msn_w[8+:8]} << 8) | {16'd0, msn_w[16+:8]};
         end
-        if (has_reth) begin
-            rec[192+:64] = hdr[432+:64];
-            rec[256+:32] = hdr[496+:32];
-            rec[288+:32] = hdr[528+:32];
+        if (op_class_reth) begin
+            rec[192+:64] = reth[0+:64];
+            rec[256+:32] = reth[64+:32];
+            rec[288+:32] = reth[96+:32];
         end
-        if (has_payload) begin
+        if (op_class_payload) begin
             rec[160+:16] = pay_len[0+:16];
         end
     end

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_tready,s_axis_payload_tdata,s_axis_payload_tkeep,s_axis_payload_tvalid,s_axis_payload_tready,s_axis_payload_tlast,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast,m_axis_tuser,stat_len_err);
-    // Rust: TxPipe, hdl/src/tx/tx_pipe.rs:38
+    // Rust: TxPipe, hdl/src/tx/tx_pipe.rs:39
 
     // Module arguments
     input wire  clock;
@@ -27,19 +27,17 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     output reg  m_axis_tuser;
     output reg  [31:0] stat_len_err;
 
-    // RoCE BTH opcodes (sim::packet::Opcode)
-    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
-    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
-    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
-    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_FIRST = 8'h0d;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_MIDDLE = 8'h0e;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_LAST = 8'h0f;
-    localparam [7:0] OP_RDMA_READ_RESPONSE_ONLY = 8'h10;
-    localparam [7:0] OP_ACKNOWLEDGE = 8'h11;
-    localparam [7:0] OP_CNP = 8'h81;
-    localparam [7:0] OP_HPCC_TELEMETRY_RESPONSE = 8'hc1;
+    // Header words in wire byte order (sim::packet)
+    localparam [15:0] WIRE_ETHERTYPE_IPV4 = 16'h0008;
+    localparam [15:0] WIRE_ROCEV2_PORT = 16'hb712;
+
+    // Header versions and lengths (sim::packet)
+    localparam [3:0] IPV4_VERSION = 4'h4;
+    localparam [3:0] IPV4_IHL = 4'h5;
+    localparam [3:0] TELEMETRY_VERSION = 4'h1;
+
+    // IPv4 protocol numbers (sim::packet)
+    localparam [7:0] IP_PROTO_UDP = 8'h11;
 
     // Stub signals
     reg  a_valid_d;
@@ -138,6 +136,14 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [511:0] f_prev_q = 512'h0;
     reg  drain_d;
     reg  drain_q = 1'h0;
+    wire  op_class_reth;
+    wire  op_class_aeth;
+    wire  op_class_payload;
+    wire  op_class_cnp;
+    wire  op_class_must_tel;
+    wire  op_class_echo;
+    wire  op_class_known;
+    wire  [6:0] op_class_after;
     reg  icrc_s_valid;
     reg  [511:0] icrc_s_data;
     reg  icrc_s_last;
@@ -179,15 +185,10 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [31:0] len_err_q = 32'h0;
 
     // Local signals
-    // tx_pipe.rs:142: Combinational values.
+    // tx_pipe.rs:145: Combinational values.
     reg  [63:0] ones64;
-    reg  [7:0] op;
-    reg  is_reth;
-    reg  is_aeth;
-    reg  is_cnp;
-    reg  has_pay;
     reg  [13:0] plen_raw;
-    // tx_pipe.rs:150: Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
+    // tx_pipe.rs:148: Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
     // stage B: the registered one).
     reg  [15:0] d_plen_fld;
     reg  [7:0] d_tele_fld;
@@ -218,11 +219,12 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [15:0] tl_be;
     reg  [15:0] ul_be;
     reg  [15:0] cs_be;
-    reg  [7:0] se_m;
-    reg  [7:0] f_b;
-    reg  [7:0] a_t;
+    reg  [7:0] q_tos_fld;
+    reg  [7:0] q_flags_fld;
+    reg  [7:0] q_sem_fld;
+    reg  [7:0] q_fb_fld;
+    reg  [7:0] q_ack_fld;
     reg  [7:0] df;
-    reg  [7:0] tele0;
     reg  [351:0] tele;
     reg  [1023:0] hdr_base;
     reg  [1023:0] hdr_ext;
@@ -266,6 +268,17 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [511:0] ins;
 
     // Sub module instances
+    roce_op_class op_class(
+        .op(s_axis_desc_tdata[216+:8]),
+        .reth(op_class_reth),
+        .aeth(op_class_aeth),
+        .payload(op_class_payload),
+        .cnp(op_class_cnp),
+        .must_tel(op_class_must_tel),
+        .echo(op_class_echo),
+        .known(op_class_known),
+        .after(op_class_after)
+    );
     icrc_pipe icrc(
         .clock(clock),
         .reset(reset),
@@ -309,7 +322,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // tx_pipe.rs:73: Stage A.
+        // tx_pipe.rs:74: Stage A.
         a_valid_q <= a_valid_d;
         a_desc_q <= a_desc_d;
         a_plen_q <= a_plen_d;
@@ -323,7 +336,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         a_icrc_at_q <= a_icrc_at_d;
         a_total_len_q <= a_total_len_d;
         a_sum_q <= a_sum_d;
-        // tx_pipe.rs:87: Stage B.
+        // tx_pipe.rs:88: Stage B.
         b_valid_q <= b_valid_d;
         b_hdr_q <= b_hdr_d;
         b_h_q <= b_h_d;
@@ -339,7 +352,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         b_ib1_q <= b_ib1_d;
         b_p_q <= b_p_d;
         b_str_q <= b_str_d;
-        // tx_pipe.rs:103: Frame builder.
+        // tx_pipe.rs:104: Frame builder.
         f_active_q <= f_active_d;
         f_k_q <= f_k_d;
         f_hdr_q <= f_hdr_d;
@@ -360,7 +373,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         f_bad_q <= f_bad_d;
         f_prev_q <= f_prev_d;
         drain_q <= drain_d;
-        // tx_pipe.rs:124: Beat FIFO, CRC FIFO, output register.
+        // tx_pipe.rs:127: Beat FIFO, CRC FIFO, output register.
         q_wr_q <= q_wr_d;
         q_rd_q <= q_rd_d;
         q_count_q <= q_count_d;
@@ -438,35 +451,30 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         o_user_d = o_user_q;
         len_err_d = len_err_q;
         ones64 = 64'hffffffffffffffff;
-        // tx_pipe.rs:247: ---- A: decode the offered descriptor (sim::layout::TX_DESC).
+        // tx_pipe.rs:246: ---- A: decode the offered descriptor (sim::layout::TX_DESC).
         d_plen_fld = s_axis_desc_tdata[464+:16];
         d_tele_fld = s_axis_desc_tdata[312+:8];
         d_ipid_fld = s_axis_desc_tdata[176+:16];
         d_ipsrc_fld = s_axis_desc_tdata[96+:32];
         d_ipdst_fld = s_axis_desc_tdata[128+:32];
-        op = s_axis_desc_tdata[216+:8];
-        is_reth = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_REQUEST);
-        is_aeth = (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY) | (op == OP_ACKNOWLEDGE);
-        is_cnp = op == OP_CNP;
-        has_pay = (op == OP_RDMA_WRITE_FIRST) | (op == OP_RDMA_WRITE_MIDDLE) | (op == OP_RDMA_WRITE_LAST) | (op == OP_RDMA_WRITE_ONLY) | (op == OP_RDMA_READ_RESPONSE_FIRST) | (op == OP_RDMA_READ_RESPONSE_MIDDLE) | (op == OP_RDMA_READ_RESPONSE_LAST) | (op == OP_RDMA_READ_RESPONSE_ONLY);
         plen_raw = ({6'd0, d_plen_fld[0+:8]} << 8) | {6'd0, d_plen_fld[8+:8]};
         plen = 32'h0;
-        if (has_pay) begin
+        if (op_class_payload) begin
             plen = plen_raw;
         end
         pad = (~((plen) & 2'h3)) + 32'h1;
         ext_len = 32'h0;
-        if (is_aeth) begin
+        if (op_class_aeth) begin
             ext_len = 32'h4;
         end
-        if (is_reth | is_cnp) begin
+        if (op_class_reth | op_class_cnp) begin
             ext_len = 32'h10;
         end
         hlen = ext_len + 32'h36;
         if (d_tele_fld[0]) begin
             hlen = ext_len + 32'h62;
         end
-        // tx_pipe.rs:286: IPv4 header words other than total length and checksum, big-endian.
+        // tx_pipe.rs:271: IPv4 header words other than total length and checksum, big-endian.
         w_tos = {8'd0, s_axis_desc_tdata[160+:8]} | 32'h4500;
         w_id = ({8'd0, d_ipid_fld[0+:8]} << 8) | {8'd0, d_ipid_fld[8+:8]};
         df = s_axis_desc_tdata[192+:8] & 32'h40;
@@ -476,12 +484,12 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         w_s1 = ({8'd0, d_ipsrc_fld[16+:8]} << 8) | {8'd0, d_ipsrc_fld[24+:8]};
         w_d0 = ({8'd0, d_ipdst_fld[0+:8]} << 8) | {8'd0, d_ipdst_fld[8+:8]};
         w_d1 = ({8'd0, d_ipdst_fld[16+:8]} << 8) | {8'd0, d_ipdst_fld[24+:8]};
-        // tx_pipe.rs:302: ---- B: header bytes from stage A.
+        // tx_pipe.rs:287: ---- B: header bytes from stage A.
         total_len = a_total_len_q;
         udp_len = a_total_len_q - 32'h14;
         sum1 = a_sum_q + {4'd0, total_len};
         sum2 = {1'd0, sum1[0+:16]} + {13'd0, sum1[16+:4]};
-        // tx_pipe.rs:308: End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
+        // tx_pipe.rs:293: End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
         sum2p = sum1[0+:16] + {12'd0, sum1[16+:4]} + 32'h1;
         sum3 = sum2[0+:16];
         if (sum2[16]) begin
@@ -491,47 +499,54 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         tl_be = (total_len >> 8) | (total_len << 8);
         ul_be = (udp_len >> 8) | (udp_len << 8);
         cs_be = (csum >> 8) | (csum << 8);
-        se_m = (a_desc_q[224+:8] & 32'hc0) | ({6'd0, a_pad_q} << 4);
-        f_b = a_desc_q[248+:8] & 32'hc0;
-        a_t = a_desc_q[280+:8] & 32'h80;
-        if (a_tele_q) begin
-            a_t = (a_desc_q[280+:8] & 32'h80) | 32'h40;
-        end
+        // tx_pipe.rs:305: The descriptor's bytes whose bits become separate header fields.
+        q_tos_fld = a_desc_q[160+:8];
+        q_flags_fld = a_desc_q[192+:8];
+        q_sem_fld = a_desc_q[224+:8];
+        q_fb_fld = a_desc_q[248+:8];
+        q_ack_fld = a_desc_q[280+:8];
         q_fbk_fld = a_desc_q[456+:8];
         q_ext_fld = a_desc_q[320+:128];
-        tele0 = 32'h10;
-        tele = 32'h10;
+        // tx_pipe.rs:313: The telemetry header (sim::layout::TELEMETRY): collecting, or the echo of the
+        // descriptor's hops, with F (Rx-HPCC feedback in slot 0) from its feedback bit 0.
+        tele = 32'h0;
+        tele[4+:4] = TELEMETRY_VERSION;
         if (a_echo_q) begin
-            tele0 = 32'h18;
-            if (q_fbk_fld[0]) begin
-                tele0 = 32'h1c;
-            end
-            tele = {344'd0, tele0} | ({344'd0, a_desc_q[448+:8]} << 8) | ({32'd0, a_desc_q[512+:320]} << 32);
+            tele[3+:1] = 1'b1;
+            tele[2+:1] = q_fbk_fld[0];
+            tele[8+:8] = a_desc_q[448+:8];
+            tele[32+:320] = a_desc_q[512+:320];
         end
-        // tx_pipe.rs:340: Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
+        // tx_pipe.rs:323: Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
         hdr_base = 32'h0;
         hdr_base[0+:48] = a_desc_q[0+:48];
         hdr_base[48+:48] = a_desc_q[48+:48];
-        hdr_base[96+:16] = 32'h8;
-        hdr_base[112+:8] = 32'h45;
-        hdr_base[120+:8] = a_desc_q[160+:8];
+        hdr_base[96+:16] = WIRE_ETHERTYPE_IPV4;
+        hdr_base[112+:4] = IPV4_IHL;
+        hdr_base[116+:4] = IPV4_VERSION;
+        hdr_base[120+:2] = q_tos_fld[0+:2];
+        hdr_base[122+:6] = q_tos_fld[2+:6];
         hdr_base[128+:16] = tl_be;
         hdr_base[144+:16] = a_desc_q[176+:16];
-        hdr_base[160+:8] = a_desc_q[192+:8] & 32'h40;
+        hdr_base[166+:1] = q_flags_fld[6];
         hdr_base[176+:8] = a_desc_q[168+:8];
-        hdr_base[184+:8] = 32'h11;
+        hdr_base[184+:8] = IP_PROTO_UDP;
         hdr_base[192+:16] = cs_be;
         hdr_base[208+:32] = a_desc_q[96+:32];
         hdr_base[240+:32] = a_desc_q[128+:32];
         hdr_base[272+:16] = a_desc_q[200+:16];
-        hdr_base[288+:16] = 32'hb712;
+        hdr_base[288+:16] = WIRE_ROCEV2_PORT;
         hdr_base[304+:16] = ul_be;
         hdr_base[336+:8] = a_desc_q[216+:8];
-        hdr_base[344+:8] = se_m;
+        hdr_base[348+:2] = a_pad_q;
+        hdr_base[350+:1] = q_sem_fld[6];
+        hdr_base[351+:1] = q_sem_fld[7];
         hdr_base[352+:16] = a_desc_q[232+:16];
-        hdr_base[368+:8] = f_b;
+        hdr_base[374+:1] = q_fb_fld[6];
+        hdr_base[375+:1] = q_fb_fld[7];
         hdr_base[376+:24] = a_desc_q[256+:24];
-        hdr_base[400+:8] = a_t;
+        hdr_base[406+:1] = a_tele_q;
+        hdr_base[407+:1] = q_ack_fld[7];
         hdr_base[408+:24] = a_desc_q[288+:24];
         hdr_ext = 32'h0;
         if (a_reth_q) begin
@@ -557,7 +572,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         l67 = a_icrc_at_q + 32'h43;
         lk_sh = (~((a_icrc_at_q + 32'h4) & 6'h3f)) + 32'h1;
         pk_sh = (~((a_plen_q) & 6'h3f)) + 32'h1;
-        // tx_pipe.rs:388: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
+        // tx_pipe.rs:377: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
         // fails for k = 0 when H >= 64 too (j wraps to 511, npb <= 257).
         if (f_two_q) begin
             j = f_k_q - 32'h1;
@@ -584,7 +599,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (take) begin
             pay = s_axis_payload_tdata & kmask_mask;
         end
-        // tx_pipe.rs:416: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
+        // tx_pipe.rs:405: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
         shifted = (pay << 432) | (f_prev_q >> 80);
         if (f_h_q == 32'h3a) begin
             shifted = (pay << 464) | (f_prev_q >> 48);
@@ -617,16 +632,16 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         load = (~f_active_q | (wr & last)) & b_valid_q & ~drain_next;
         a_to_b = a_valid_q & (~b_valid_q | load);
         s_axis_desc_tready = ~a_valid_q | ~b_valid_q | load;
-        // tx_pipe.rs:458: Stage registers.
+        // tx_pipe.rs:447: Stage registers.
         if (s_axis_desc_tvalid & s_axis_desc_tready) begin
             a_desc_d = s_axis_desc_tdata;
             a_plen_d = plen;
             a_pad_d = pad;
-            a_reth_d = is_reth;
-            a_aeth_d = is_aeth;
-            a_cnp_d = is_cnp;
-            a_tele_d = s_axis_desc_tdata[312];
-            a_echo_d = (op == OP_ACKNOWLEDGE) | (op == OP_HPCC_TELEMETRY_RESPONSE);
+            a_reth_d = op_class_reth;
+            a_aeth_d = op_class_aeth;
+            a_cnp_d = op_class_cnp;
+            a_tele_d = d_tele_fld[0];
+            a_echo_d = op_class_echo;
             a_hlen_d = hlen;
             a_icrc_at_d = {9'd0, hlen} + {2'd0, plen} + {14'd0, pad};
             a_total_len_d = ((hlen - 32'ha) & 16'hffff) + {2'd0, plen} + {14'd0, pad};
@@ -687,11 +702,11 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (wr & last & (f_bad_q | bad_now)) begin
             len_err_d = len_err_q + 32'h1;
         end
-        // tx_pipe.rs:543: ICRC of every frame as it is written.
+        // tx_pipe.rs:532: ICRC of every frame as it is written.
         icrc_s_valid = wr;
         icrc_s_data = beat;
         icrc_s_last = last;
-        // tx_pipe.rs:550: ---- O: beat FIFO. Side word: keep[63:0] last[64] user[65] c0[66] c1[67] p[73:68]
+        // tx_pipe.rs:539: ---- O: beat FIFO. Side word: keep[63:0] last[64] user[65] c0[66] c1[67] p[73:68]
         // first[74]; c0/c1: the beat holds the ICRC's first bytes / the rest of a straddling one.
         s_last1 = 32'h0;
         s_user1 = 32'h0;
@@ -723,11 +738,11 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (wr) begin
             q_wr_d = q_wr_q + 32'h1;
         end
-        // tx_pipe.rs:596: CRC FIFO.
+        // tx_pipe.rs:585: CRC FIFO.
         if (icrc_m_valid) begin
             c_wr_d = c_wr_q + 32'h1;
         end
-        // tx_pipe.rs:603: Head of the beat FIFO: may it go?
+        // tx_pipe.rs:592: Head of the beat FIFO: may it go?
         h_side = sides_read_data;
         h_ok = (q_count_q != 32'h0) & (~h_side[74] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[66] | h_side[67]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);

@@ -176,6 +176,11 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
         "icrc_pipe",
         "hdl/src/prim/icrc_pipe.rs",
     )?);
+    v.push(finish(
+        &raw_verilog(crate::roce_op_class::RoceOpClass::default())?,
+        "roce_op_class",
+        "hdl/src/prim/roce_op_class.rs",
+    )?);
     v.push(cc_hpcc(10, "cc_hpcc")?);
     v.push(cc_ldcp(10, "cc_ldcp")?);
     v.push(cc_dcqcn(10, "cc_dcqcn")?);

@@ -26,7 +26,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
-use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, VERDICT};
+use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, TX_HDR, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -357,6 +357,11 @@ fn atom(t: &[Tok], at: &mut usize) -> Option<u64> {
 /// and each name with its value.
 const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("RoCE BTH opcodes (sim::packet::Opcode)", VERDICT.opcode.width, crate::roce_op::ALL),
+    ("Frame offsets after the transport headers (sim::packet)", crate::roce_op_class::AFTER_BITS, crate::roce_op_class::AFTER_HEADERS),
+    ("Header word bit offsets after the transport headers", crate::roce_op_class::AFTER_BIT_BITS, crate::roce_op_class::AFTER_HEADERS_BIT),
+    ("Header words in wire byte order (sim::packet)", TX_HDR.ethertype.width, crate::frame::WIRE_WORDS),
+    ("Header versions and lengths (sim::packet)", TX_HDR.version.width, crate::frame::NIBBLES),
+    ("IPv4 protocol numbers (sim::packet)", TX_HDR.protocol.width, crate::frame::PROTOCOLS),
     ("CC event types (the cc_event word's kind; sim, cc_codes)", CC_EVENT.kind.width, crate::cc_codes::EVENT_TYPES),
     ("CC algorithms (the cc_event word's alg; sim, cc_codes)", CC_EVENT.alg.width, crate::cc_codes::ALGORITHMS),
     ("LDCP engine event kinds (sim, cc_codes)", LDCP_EVENT.kind.width, crate::cc_codes::LDCP_KINDS),

@@ -13,8 +13,9 @@
 //!   assignment `W = S;` at the top level of an `always @(*)` block (not under an `if`), and
 //!   one port connection `.p(W)`;
 //! - `S` is a net the module declares with the same width as `W` (a port, a submodule's
-//!   output, a register, a localparam);
-//! - no `always @(*)` block assigns `S` (an input port, a submodule's output, or a register
+//!   output, a register, a localparam), or a constant part select `N[lo+:n]` of one (a
+//!   layout field, `.op(hdr[336+:8])`) with `n` the width of `W`;
+//! - no `always @(*)` block assigns `S` (or `N`: an input port, a submodule's output, or a register
 //!   written only by `<=` under the clock), so `W = S` can never see a value of `S` that a
 //!   later statement changes.
 //!
@@ -45,9 +46,18 @@ fn uses(module: &str) -> BTreeMap<&str, usize> {
     uses
 }
 
+/// A copy's source: the whole net `S`, or its bits `lo+:n`.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    net: &'a str,
+    /// The source text as written (`S` or `S[lo+:n]`), what the port is connected to.
+    text: &'a str,
+    part: Option<(usize, usize)>,
+}
+
 /// Nets some combinational block assigns (`x = ...`, `x[..] = ...`), and the top-level
 /// copies `W = S;` of those blocks with their line numbers.
-fn scan<'a>(lines: &[&'a str]) -> (BTreeSet<&'a str>, Vec<(usize, &'a str, &'a str)>) {
+fn scan<'a>(lines: &[&'a str]) -> (BTreeSet<&'a str>, Vec<(usize, &'a str, Source<'a>)>) {
     let mut comb_assigned: BTreeSet<&str> = BTreeSet::new();
     let mut copies = Vec::new();
     let mut in_comb = false;
@@ -86,14 +96,15 @@ pub fn direct(module: &str) -> String {
     let mut drop_line: BTreeSet<usize> = BTreeSet::new();
     for &(i, w, s) in &copies {
         let Some(&bits) = widths.get(w) else { continue };
-        if uses.get(w) != Some(&3)
-            || widths.get(s) != Some(&bits)
-            || comb_assigned.contains(s)
-            || !connected.contains(w)
-        {
+        let Some(&net_bits) = widths.get(s.net) else { continue };
+        let fits = match s.part {
+            None => net_bits == bits,
+            Some((lo, n)) => n == bits && lo + n <= net_bits,
+        };
+        if uses.get(w) != Some(&3) || !fits || comb_assigned.contains(s.net) || !connected.contains(w) {
             continue;
         }
-        to.insert(w, s);
+        to.insert(w, s.text);
         drop_line.insert(i);
     }
     for (i, line) in lines.iter().enumerate() {
@@ -118,10 +129,21 @@ pub fn direct(module: &str) -> String {
     text
 }
 
-/// `W` and `S` of a line `W = S;` (after its indent), both identifiers.
-fn top_copy(t: &str) -> Option<(&str, &str)> {
+/// `W` and `S` of a line `W = S;` or `W = S[lo+:n];` (after its indent), `W` and `S`
+/// identifiers, `lo` and `n` decimal.
+fn top_copy(t: &str) -> Option<(&str, Source<'_>)> {
     let (w, s) = t.strip_suffix(';')?.split_once(" = ")?;
-    (is_ident(w) && is_ident(s)).then_some((w, s))
+    if !is_ident(w) {
+        return None;
+    }
+    if is_ident(s) {
+        return Some((w, Source { net: s, text: s, part: None }));
+    }
+    let (net, sel) = s.strip_suffix(']')?.split_once('[')?;
+    let (lo, n) = sel.split_once("+:")?;
+    let number = |x: &str| (!x.is_empty() && x.bytes().all(|b| b.is_ascii_digit())).then(|| x.parse().ok()).flatten();
+    (is_ident(net)).then_some(())?;
+    Some((w, Source { net, text: s, part: Some((number(lo)?, number(n)?)) }))
 }
 
 fn is_ident(s: &str) -> bool {
@@ -224,6 +246,17 @@ endmodule // p
         assert!(out.contains("---- Inputs.") && out.contains("---- Narrowing and logic."), "{out}");
         // Output ports keep their copy.
         assert!(out.contains("        y = u_y;\n") && out.contains(".y(u_y)"), "{out}");
+    }
+
+    #[test]
+    fn a_field_of_a_net_is_connected_where_it_fits() {
+        let out = direct(&PARENT.replace("        u_x = a;", "        u_x = b[4+:4];"));
+        assert!(out.contains("        .x(b[4+:4]),\n") && !out.contains("u_x"), "{out}");
+        // Past the net's end, another width, or not a constant select: kept.
+        for keep in ["b[6+:4]", "b[0+:2]", "b[k+:4]", "t[0+:4]"] {
+            let out = direct(&PARENT.replace("        u_x = a;", &format!("        u_x = {keep};")));
+            assert!(out.contains(&format!("u_x = {keep};")) && out.contains(".x(u_x),"), "{keep}:\n{out}");
+        }
     }
 
     #[test]

@@ -459,18 +459,26 @@ layout!(TX_DESC: TxDescLayout, "tx_desc", 1024, "docs/modules/tx_pipe.md", {
     hops: 512, 320, "hop slots 0-4 of an echoed telemetry header (8 bytes each)";
 });
 
-// The frame header tx_pipe builds from a descriptor: frame bytes 0-53 (Ethernet, IPv4, UDP,
-// BTH) in its 1024-bit header word; the RETH / AETH / CNP block and the telemetry header follow
-// at offsets set by the opcode.
+// A frame's first 54 bytes (Ethernet, IPv4, UDP, BTH) in a 1024-bit header word, frame byte i
+// at bits 8i+7:8i (AXI-Stream lane order). tx_pipe builds it from a descriptor; rx_pipe_decode
+// reads a received frame through it. A field of several bytes holds them in wire order (the
+// number byte-swapped); fields of a byte's bits are the protocol's. Bits not named are sent 0
+// and not read. The RETH / AETH / CNP block and the telemetry header follow at offsets set by
+// the opcode (`aeth`, `reth`, `telemetry` below).
 layout!(TX_HDR: TxHdrLayout, "tx_hdr", 1024, "docs/modules/tx_pipe.md", {
     eth_dst: 0, 48, "Ethernet destination MAC (descriptor)";
     eth_src: 48, 48, "Ethernet source MAC (descriptor)";
-    ethertype: 96, 16, "0x0800 (IPv4)";
-    ver_ihl: 112, 8, "0x45: IPv4, 20-byte header";
-    tos: 120, 8, "TOS (descriptor)";
+    ethertype: 96, 16, "0x0800 (IPv4); others are dropped (`NotIpv4`)";
+    ihl: 112, 4, "IHL: 5 (20-byte header; others are dropped, `Ipv4Options`)";
+    version: 116, 4, "IPv4 version: 4";
+    ecn: 120, 2, "ECN (descriptor TOS bits 1:0)";
+    dscp: 122, 6, "DSCP (descriptor TOS bits 7:2)";
     total_len: 128, 16, "IPv4 total length";
     ip_id: 144, 16, "identification (descriptor)";
-    ip_flags: 160, 8, "DF (descriptor bit 6); fragment offset 0";
+    frag_hi: 160, 5, "fragment offset bits 12:8: 0";
+    mf: 165, 1, "MF (more fragments): 0";
+    df: 166, 1, "DF (descriptor `ip_flags` bit 6)";
+    frag_lo: 168, 8, "fragment offset bits 7:0: 0";
     ttl: 176, 8, "TTL (descriptor)";
     protocol: 184, 8, "17 (UDP)";
     ip_csum: 192, 16, "IPv4 header checksum";
@@ -479,13 +487,40 @@ layout!(TX_HDR: TxHdrLayout, "tx_hdr", 1024, "docs/modules/tx_pipe.md", {
     udp_sport: 272, 16, "UDP source port (descriptor)";
     udp_dport: 288, 16, "4791 (RoCEv2)";
     udp_len: 304, 16, "UDP length";
-    opcode: 336, 8, "BTH OpCode (descriptor); the UDP checksum before it is 0";
-    se_m: 344, 8, "SE, M (descriptor), PadCnt; TVer 0";
+    udp_csum: 320, 16, "UDP checksum: 0 (none) when sent";
+    opcode: 336, 8, "BTH OpCode (descriptor)";
+    tver: 344, 4, "BTH TVer: 0";
+    pad: 348, 2, "BTH PadCnt";
+    mig: 350, 1, "BTH M, MigReq (descriptor `se_m` bit 6)";
+    se: 351, 1, "BTH SE, solicited event (descriptor `se_m` bit 7)";
     pkey: 352, 16, "P_Key (descriptor)";
-    fb: 368, 8, "FECN, BECN (descriptor)";
+    becn: 374, 1, "BTH BECN (descriptor `fb` bit 6)";
+    fecn: 375, 1, "BTH FECN (descriptor `fb` bit 7)";
     dest_qp: 376, 24, "DestQP (descriptor)";
-    bth_a: 400, 8, "bit 7 AckReq (descriptor), bit 6 T: a telemetry header follows";
+    tele: 406, 1, "BTH T: a telemetry header follows (first bit of resv7)";
+    ack_req: 407, 1, "BTH AckReq (descriptor `ack_req` bit 7)";
     psn: 408, 24, "PSN (descriptor)";
+});
+
+// The blocks after the BTH, each from its first byte (byte i at bits 8i+7:8i, several bytes in
+// wire order). tx_pipe writes them; rx_pipe_decode reads them at the opcode's offset.
+layout!(AETH: AethLayout, "aeth", 32, "docs/packet-formats.md", {
+    syndrome: 0, 8, "syndrome (bit 7 reserved; bits 6:5 type: ACK, RNR NAK, reserved, NAK)";
+    msn: 8, 24, "MSN, message sequence number";
+});
+
+layout!(RETH: RethLayout, "reth", 128, "docs/packet-formats.md", {
+    va: 0, 64, "virtual address";
+    rkey: 64, 32, "R_Key";
+    dma_len: 96, 32, "DMA length (bytes of the whole message)";
+});
+
+layout!(TELEMETRY: TelemetryLayout, "telemetry", 352, "docs/packet-formats.md", {
+    feedback: 2, 1, "F: Rx-HPCC feedback in hop slot 0 (read only with E = 1 and nhop = 0)";
+    echo: 3, 1, "E: 0 collecting (data, probes), 1 echo (ACKs, responses)";
+    version: 4, 4, "version: 1";
+    nhop: 8, 8, "hop slots in use, 0..=5";
+    hops: 32, 320, "hop slots 0-4, 64 bits each: `IntHop::word` in wire order, so the line-rate code B is bits 7:5 of the slot's byte 0; with F, W is the slot's bytes 4-7";
 });
 
 // rx_ctx's control word in its two forms, told apart by `op` (3: `rx_read`).
@@ -526,6 +561,12 @@ layout!(CORE_FLOW: CoreFlowLayout, "core_flow", 71, "docs/modules/hpcc_nic_core.
     qpn: 47, 24, "rx_ctx's QPN, for a remove after the retry limit";
 });
 
+// hpcc_nic_core's SCHED_CFG register (csr.rs), the flow scheduler's configuration.
+layout!(SCHED_CFG: SchedCfgLayout, "sched_cfg", 32, "docs/modules/hpcc_nic_core.md", {
+    pkt_shift: 0, 4, "flow_sched's packet size (log2 bytes) for flows created without their own; the core gives every flow its MTU, so no effect on its flows (reset 12; reads back)";
+    max_burst: 16, 12, "flow_sched's max burst, packets (reset 16)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -555,11 +596,15 @@ pub const ALL: &[Layout] = &[
     TxMsgLayout::LAYOUT,
     TxDescLayout::LAYOUT,
     TxHdrLayout::LAYOUT,
+    AethLayout::LAYOUT,
+    RethLayout::LAYOUT,
+    TelemetryLayout::LAYOUT,
     RxCreateLayout::LAYOUT,
     RxReadLayout::LAYOUT,
     SentLayout::LAYOUT,
     SleepLayout::LAYOUT,
     CoreFlowLayout::LAYOUT,
+    SchedCfgLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

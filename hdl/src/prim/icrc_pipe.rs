@@ -27,7 +27,11 @@ pub const COVER_FROM: usize = 14;
 /// Variant bytes replaced by ones in beat 0: IPv4 TOS, TTL, checksum; UDP checksum; BTH byte 4.
 pub const VARIANT_LANES: [usize; 7] = [15, 22, 24, 25, 40, 41, 46];
 /// Telemetry header offsets the block knows (no RETH/AETH, AETH, RETH).
-pub const TELE_OFFSETS: [usize; 3] = [54, 58, 70];
+pub const TELE_OFFSETS: [usize; 3] = [
+    crate::roce_op_class::AFTER_BTH as usize,
+    crate::roce_op_class::AFTER_AETH as usize,
+    crate::roce_op_class::AFTER_RETH as usize,
+];
 
 /// See the module doc. No parameters: 512-bit beats, 16-bit offsets.
 #[derive(LogicBlock, Default)]

@@ -1,11 +1,12 @@
 //! Primitives shared by the blocks: byte and bit helpers, delay lines, LUT RAM, pipelined
 //! divider and multiplier, a RAM's read-during-write bypass, the checksum and ICRC units, the
-//! result FIFO, RoCE opcodes.
+//! result FIFO, RoCE opcodes and their classes.
 
 pub mod byte_mask;
 pub mod byte_swap;
 pub mod delay_line;
 pub mod dist_ram;
+pub mod frame;
 pub mod div_pipe;
 pub mod mul_pipe;
 pub mod ram_fwd;
@@ -13,3 +14,4 @@ pub mod ones_sum;
 pub mod icrc_pipe;
 pub mod result_fifo;
 pub mod roce_op;
+pub mod roce_op_class;

@@ -18,9 +18,9 @@
 
 use crate::delay_line::DelayLine;
 use crate::icrc_pipe::IcrcPipe;
-use crate::layout::VerdictFields;
+use crate::layout::{TxHdrBeatNamed, VerdictFields};
 use crate::result_fifo::ResultFifo;
-use crate::roce_op::*;
+use crate::roce_op_class::RoceOpClass;
 use crate::rx_pipe_decode::RxPipeDecode;
 use crate::rx_pipe_judge::RxPipeJudge;
 use crate::rx_pipe_udp_sum::RxPipeUdpSum;
@@ -122,6 +122,8 @@ pub struct RxPipe {
     /// The selected counter (32 bits, wraps), combinational from `stat_addr`; 0 for 28..=31.
     pub stat_count: Signal<Out, Bits<32>>,
     icrc: IcrcPipe,
+    /// The first beat's opcode class, for where the ICRC skips the telemetry header.
+    op_class: RoceOpClass,
     udp_sum: RxPipeUdpSum,
     rec_line: DelayLine<640, { LATENCY - REC_STAGES }>,
     code_line: DelayLine<21, { LATENCY - RxPipeJudge::STAGES }>,
@@ -136,6 +138,7 @@ pub struct RxPipe {
     fire: Signal<Local, bool>,
     first: Signal<Local, bool>,
     tlen_now: Signal<Local, Bits<16>>,
+    tlen_w: Signal<Local, Bits<16>>,
     keep_ok_last: Signal<Local, bool>,
     // E0: the frame's headers and stream faults.
     e0_hdr: DFF<Bits<1024>>,
@@ -183,11 +186,11 @@ impl Logic for RxPipe {
         self.s_axis_tready.next = self.fifo.credit.val() & !self.reset.val();
         self.fire.next = self.s_axis_tvalid.val() & self.s_axis_tready.val();
         self.first.next = self.beat_idx.q.val() == 0;
+        // A first beat's header fields (sim::layout::TX_HDR, the part in the beat).
+        self.tlen_w.next = self.s_axis_tdata.val().get_value_tx_hdr_total_len();
         self.tlen_now.next = self.tlen_q.q.val();
         if self.first.val() {
-            self.tlen_now.next = (bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(128))
-                << 8)
-                | bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(136));
+            self.tlen_now.next = (self.tlen_w.val() >> 8) | (self.tlen_w.val() << 8);
         }
         if self.fire.val() {
             if self.s_axis_tlast.val() {
@@ -217,22 +220,10 @@ impl Logic for RxPipe {
         self.icrc.s_data.next = self.s_axis_tdata.val();
         self.icrc.s_last.next = self.s_axis_tlast.val();
         self.icrc.s_icrc_at.next = self.tlen_now.val() + 10;
+        self.op_class.op.next = self.s_axis_tdata.val().get_value_tx_hdr_opcode();
         self.icrc.s_tele_at.next = 0.into();
-        if self.s_axis_tdata.val().get_bit(406) {
-            self.icrc.s_tele_at.next = 54.into();
-            if (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_WRITE_FIRST)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_WRITE_ONLY)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_REQUEST)
-            {
-                self.icrc.s_tele_at.next = 70.into();
-            }
-            if (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_FIRST)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_LAST)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_RDMA_READ_RESPONSE_ONLY)
-                | (self.s_axis_tdata.val().get_bits::<8>(336) == OP_ACKNOWLEDGE)
-            {
-                self.icrc.s_tele_at.next = 58.into();
-            }
+        if self.s_axis_tdata.val().get_value_tx_hdr_tele() {
+            self.icrc.s_tele_at.next = self.op_class.after.val();
         }
 
         // UDP checksum: the frame's datagram lanes summed as they come.

@@ -29,7 +29,7 @@ use crate::axil_slave::AxilSlave;
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, TxCreateNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, SchedCfgNamed, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
 use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
@@ -619,8 +619,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.dp.now_ns.next = self.regs.now_ns.val();
 
         // ---- Configuration of the blocks.
-        self.sched.cfg_pkt_shift.next = self.regs.sched_cfg.val().get_bits::<4>(0);
-        self.sched.cfg_max_burst.next = self.regs.sched_cfg.val().get_bits::<12>(16);
+        self.sched.cfg_pkt_shift.next = self.regs.sched_cfg.val().get_value_sched_cfg_pkt_shift();
+        self.sched.cfg_max_burst.next = self.regs.sched_cfg.val().get_value_sched_cfg_max_burst();
         // Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         self.dp.cfg_pkt_shift.next = 0.into();
         self.dp.cfg_cnp_interval_ns.next = self.regs.cnp_interval_ns.val();

@@ -23,8 +23,9 @@
 use crate::byte_mask::ByteMask;
 use crate::dist_ram::DistRam;
 use crate::icrc_pipe::IcrcPipe;
-use crate::layout::{TxDescNamed, TxHdrNamed};
-use crate::roce_op::*;
+use crate::frame::*;
+use crate::layout::{TelemetryNamed, TxDescNamed, TxHdrNamed};
+use crate::roce_op_class::RoceOpClass;
 use rust_hdl::prelude::*;
 
 /// Beat FIFO depth (log2).
@@ -121,6 +122,8 @@ pub struct TxPipe {
     f_bad: DFF<bool>,
     f_prev: DFF<Bits<512>>,
     drain: DFF<bool>,
+    /// The offered descriptor's opcode class (stage A).
+    op_class: RoceOpClass,
     // Beat FIFO, CRC FIFO, output register.
     icrc: IcrcPipe,
     kmask: ByteMask,
@@ -141,11 +144,6 @@ pub struct TxPipe {
     len_err: DFF<Bits<32>>,
     // Combinational values.
     ones64: Signal<Local, Bits<64>>,
-    op: Signal<Local, Bits<8>>,
-    is_reth: Signal<Local, bool>,
-    is_aeth: Signal<Local, bool>,
-    is_cnp: Signal<Local, bool>,
-    has_pay: Signal<Local, bool>,
     plen_raw: Signal<Local, Bits<14>>,
     // Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
     // stage B: the registered one).
@@ -178,11 +176,12 @@ pub struct TxPipe {
     tl_be: Signal<Local, Bits<16>>,
     ul_be: Signal<Local, Bits<16>>,
     cs_be: Signal<Local, Bits<16>>,
-    se_m: Signal<Local, Bits<8>>,
-    f_b: Signal<Local, Bits<8>>,
-    a_t: Signal<Local, Bits<8>>,
+    q_tos_fld: Signal<Local, Bits<8>>,
+    q_flags_fld: Signal<Local, Bits<8>>,
+    q_sem_fld: Signal<Local, Bits<8>>,
+    q_fb_fld: Signal<Local, Bits<8>>,
+    q_ack_fld: Signal<Local, Bits<8>>,
     df: Signal<Local, Bits<8>>,
-    tele0: Signal<Local, Bits<8>>,
     tele: Signal<Local, Bits<352>>,
     hdr_base: Signal<Local, Bits<1024>>,
     hdr_ext: Signal<Local, Bits<1024>>,
@@ -250,33 +249,19 @@ impl Logic for TxPipe {
         self.d_ipid_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_id();
         self.d_ipsrc_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_src();
         self.d_ipdst_fld.next = self.s_axis_desc_tdata.val().get_value_tx_desc_ip_dst();
-        self.op.next = self.s_axis_desc_tdata.val().get_value_tx_desc_opcode();
-        self.is_reth.next = (self.op.val() == OP_RDMA_WRITE_FIRST) | (self.op.val() == OP_RDMA_WRITE_ONLY) | (self.op.val() == OP_RDMA_READ_REQUEST);
-        self.is_aeth.next = (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY)
-            | (self.op.val() == OP_ACKNOWLEDGE);
-        self.is_cnp.next = self.op.val() == OP_CNP;
-        self.has_pay.next = (self.op.val() == OP_RDMA_WRITE_FIRST)
-            | (self.op.val() == OP_RDMA_WRITE_MIDDLE)
-            | (self.op.val() == OP_RDMA_WRITE_LAST)
-            | (self.op.val() == OP_RDMA_WRITE_ONLY)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_FIRST)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_MIDDLE)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_LAST)
-            | (self.op.val() == OP_RDMA_READ_RESPONSE_ONLY);
+        self.op_class.op.next = self.s_axis_desc_tdata.val().get_value_tx_desc_opcode();
         self.plen_raw.next = (bit_cast::<14, 8>(self.d_plen_fld.val().get_bits::<8>(0)) << 8)
             | bit_cast::<14, 8>(self.d_plen_fld.val().get_bits::<8>(8));
         self.plen.next = 0.into();
-        if self.has_pay.val() {
+        if self.op_class.payload.val() {
             self.plen.next = self.plen_raw.val();
         }
         self.pad.next = (!bit_cast::<2, 14>(self.plen.val())) + 1;
         self.ext_len.next = 0.into();
-        if self.is_aeth.val() {
+        if self.op_class.aeth.val() {
             self.ext_len.next = 4.into();
         }
-        if self.is_reth.val() | self.is_cnp.val() {
+        if self.op_class.reth.val() | self.op_class.cnp.val() {
             self.ext_len.next = 16.into();
         }
         self.hlen.next = self.ext_len.val() + 54;
@@ -317,50 +302,54 @@ impl Logic for TxPipe {
         self.tl_be.next = (self.total_len.val() >> 8) | (self.total_len.val() << 8);
         self.ul_be.next = (self.udp_len.val() >> 8) | (self.udp_len.val() << 8);
         self.cs_be.next = (self.csum.val() >> 8) | (self.csum.val() << 8);
-        self.se_m.next = (self.a_desc.q.val().get_value_tx_desc_se_m() & 0xC0) | (bit_cast::<8, 2>(self.a_pad.q.val()) << 4);
-        self.f_b.next = self.a_desc.q.val().get_value_tx_desc_fb() & 0xC0;
-        self.a_t.next = self.a_desc.q.val().get_value_tx_desc_ack_req() & 0x80;
-        if self.a_tele.q.val() {
-            self.a_t.next = (self.a_desc.q.val().get_value_tx_desc_ack_req() & 0x80) | 0x40;
-        }
+        // The descriptor's bytes whose bits become separate header fields.
+        self.q_tos_fld.next = self.a_desc.q.val().get_value_tx_desc_tos();
+        self.q_flags_fld.next = self.a_desc.q.val().get_value_tx_desc_ip_flags();
+        self.q_sem_fld.next = self.a_desc.q.val().get_value_tx_desc_se_m();
+        self.q_fb_fld.next = self.a_desc.q.val().get_value_tx_desc_fb();
+        self.q_ack_fld.next = self.a_desc.q.val().get_value_tx_desc_ack_req();
         self.q_fbk_fld.next = self.a_desc.q.val().get_value_tx_desc_feedback();
         self.q_ext_fld.next = self.a_desc.q.val().get_value_tx_desc_ext();
-        self.tele0.next = 0x10.into();
-        self.tele.next = 0x10.into();
+        // The telemetry header (sim::layout::TELEMETRY): collecting, or the echo of the
+        // descriptor's hops, with F (Rx-HPCC feedback in slot 0) from its feedback bit 0.
+        self.tele.next = 0.into();
+        self.tele.next.set_value_telemetry_version(TELEMETRY_VERSION.into());
         if self.a_echo.q.val() {
-            // E = 1, and F (Rx-HPCC feedback in slot 0) from the descriptor's feedback bit 0.
-            self.tele0.next = 0x18.into();
-            if self.q_fbk_fld.val().get_bit(0) {
-                self.tele0.next = 0x1C.into();
-            }
-            self.tele.next = bit_cast::<352, 8>(self.tele0.val())
-                | (bit_cast::<352, 8>(self.a_desc.q.val().get_value_tx_desc_nhop()) << 8)
-                | (bit_cast::<352, 320>(self.a_desc.q.val().get_value_tx_desc_hops()) << 32);
+            self.tele.next.set_value_telemetry_echo(true);
+            self.tele.next.set_value_telemetry_feedback(self.q_fbk_fld.val().get_bit(0));
+            self.tele.next.set_value_telemetry_nhop(self.a_desc.q.val().get_value_tx_desc_nhop());
+            self.tele.next.set_value_telemetry_hops(self.a_desc.q.val().get_value_tx_desc_hops());
         }
         // Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
         self.hdr_base.next = 0.into();
         self.hdr_base.next.set_value_tx_hdr_eth_dst(self.a_desc.q.val().get_value_tx_desc_eth_dst());
         self.hdr_base.next.set_value_tx_hdr_eth_src(self.a_desc.q.val().get_value_tx_desc_eth_src());
-        self.hdr_base.next.set_value_tx_hdr_ethertype(0x0008.into());
-        self.hdr_base.next.set_value_tx_hdr_ver_ihl(0x45.into());
-        self.hdr_base.next.set_value_tx_hdr_tos(self.a_desc.q.val().get_value_tx_desc_tos());
+        self.hdr_base.next.set_value_tx_hdr_ethertype(WIRE_ETHERTYPE_IPV4.into());
+        self.hdr_base.next.set_value_tx_hdr_ihl(IPV4_IHL.into());
+        self.hdr_base.next.set_value_tx_hdr_version(IPV4_VERSION.into());
+        self.hdr_base.next.set_value_tx_hdr_ecn(self.q_tos_fld.val().get_bits::<2>(0));
+        self.hdr_base.next.set_value_tx_hdr_dscp(self.q_tos_fld.val().get_bits::<6>(2));
         self.hdr_base.next.set_value_tx_hdr_total_len(self.tl_be.val());
         self.hdr_base.next.set_value_tx_hdr_ip_id(self.a_desc.q.val().get_value_tx_desc_ip_id());
-        self.hdr_base.next.set_value_tx_hdr_ip_flags(self.a_desc.q.val().get_value_tx_desc_ip_flags() & 0x40);
+        self.hdr_base.next.set_value_tx_hdr_df(self.q_flags_fld.val().get_bit(6));
         self.hdr_base.next.set_value_tx_hdr_ttl(self.a_desc.q.val().get_value_tx_desc_ttl());
-        self.hdr_base.next.set_value_tx_hdr_protocol(0x11.into());
+        self.hdr_base.next.set_value_tx_hdr_protocol(IP_PROTO_UDP.into());
         self.hdr_base.next.set_value_tx_hdr_ip_csum(self.cs_be.val());
         self.hdr_base.next.set_value_tx_hdr_ip_src(self.a_desc.q.val().get_value_tx_desc_ip_src());
         self.hdr_base.next.set_value_tx_hdr_ip_dst(self.a_desc.q.val().get_value_tx_desc_ip_dst());
         self.hdr_base.next.set_value_tx_hdr_udp_sport(self.a_desc.q.val().get_value_tx_desc_udp_sport());
-        self.hdr_base.next.set_value_tx_hdr_udp_dport(0xB712.into());
+        self.hdr_base.next.set_value_tx_hdr_udp_dport(WIRE_ROCEV2_PORT.into());
         self.hdr_base.next.set_value_tx_hdr_udp_len(self.ul_be.val());
         self.hdr_base.next.set_value_tx_hdr_opcode(self.a_desc.q.val().get_value_tx_desc_opcode());
-        self.hdr_base.next.set_value_tx_hdr_se_m(self.se_m.val());
+        self.hdr_base.next.set_value_tx_hdr_pad(self.a_pad.q.val());
+        self.hdr_base.next.set_value_tx_hdr_mig(self.q_sem_fld.val().get_bit(6));
+        self.hdr_base.next.set_value_tx_hdr_se(self.q_sem_fld.val().get_bit(7));
         self.hdr_base.next.set_value_tx_hdr_pkey(self.a_desc.q.val().get_value_tx_desc_pkey());
-        self.hdr_base.next.set_value_tx_hdr_fb(self.f_b.val());
+        self.hdr_base.next.set_value_tx_hdr_becn(self.q_fb_fld.val().get_bit(6));
+        self.hdr_base.next.set_value_tx_hdr_fecn(self.q_fb_fld.val().get_bit(7));
         self.hdr_base.next.set_value_tx_hdr_dest_qp(self.a_desc.q.val().get_value_tx_desc_dest_qp());
-        self.hdr_base.next.set_value_tx_hdr_bth_a(self.a_t.val());
+        self.hdr_base.next.set_value_tx_hdr_tele(self.a_tele.q.val());
+        self.hdr_base.next.set_value_tx_hdr_ack_req(self.q_ack_fld.val().get_bit(7));
         self.hdr_base.next.set_value_tx_hdr_psn(self.a_desc.q.val().get_value_tx_desc_psn());
         self.hdr_ext.next = 0.into();
         if self.a_reth.q.val() {
@@ -460,11 +449,11 @@ impl Logic for TxPipe {
             self.a_desc.d.next = self.s_axis_desc_tdata.val();
             self.a_plen.d.next = self.plen.val();
             self.a_pad.d.next = self.pad.val();
-            self.a_reth.d.next = self.is_reth.val();
-            self.a_aeth.d.next = self.is_aeth.val();
-            self.a_cnp.d.next = self.is_cnp.val();
-            self.a_tele.d.next = self.s_axis_desc_tdata.val().get_bit(312);
-            self.a_echo.d.next = (self.op.val() == OP_ACKNOWLEDGE) | (self.op.val() == OP_HPCC_TELEMETRY_RESPONSE);
+            self.a_reth.d.next = self.op_class.reth.val();
+            self.a_aeth.d.next = self.op_class.aeth.val();
+            self.a_cnp.d.next = self.op_class.cnp.val();
+            self.a_tele.d.next = self.d_tele_fld.val().get_bit(0);
+            self.a_echo.d.next = self.op_class.echo.val();
             self.a_hlen.d.next = self.hlen.val();
             self.a_icrc_at.d.next = bit_cast::<16, 7>(self.hlen.val())
                 + bit_cast::<16, 14>(self.plen.val())

@@ -12,6 +12,12 @@ pub const IPV4_LEN: usize = 20;
 pub const UDP_LEN: usize = 8;
 /// Offset of the BTH in the frame.
 pub const BTH_OFFSET: usize = ETH_LEN + IPV4_LEN + UDP_LEN;
+/// IPv4 header byte 0, high nibble.
+pub const IPV4_VERSION: u8 = 4;
+/// IPv4 header byte 0, low nibble: the header length in 32-bit words (no options).
+pub const IPV4_IHL: u8 = (IPV4_LEN / 4) as u8;
+/// IPv4 protocol number of UDP.
+pub const IP_PROTO_UDP: u8 = 17;
 
 /// Ethernet II header; the EtherType is always IPv4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,13 +74,13 @@ impl Ipv4 {
     /// The 20 header bytes for a datagram of `total_len` bytes, checksum filled in.
     pub fn build(&self, total_len: u16) -> [u8; IPV4_LEN] {
         let mut h = [0u8; IPV4_LEN];
-        h[0] = 0x45;
+        h[0] = IPV4_VERSION << 4 | IPV4_IHL;
         h[1] = self.tos();
         h[2..4].copy_from_slice(&total_len.to_be_bytes());
         h[4..6].copy_from_slice(&self.identification.to_be_bytes());
         h[6] = if self.dont_fragment { 0x40 } else { 0 };
         h[8] = self.ttl;
-        h[9] = 17;
+        h[9] = IP_PROTO_UDP;
         h[12..16].copy_from_slice(&self.src);
         h[16..20].copy_from_slice(&self.dst);
         let c = ipv4_checksum(&h);
@@ -140,7 +146,7 @@ pub fn ipv4_id_for_zero_checksum(ip: &Ipv4, total_len: u16) -> u16 {
 pub fn udp_checksum(src: [u8; 4], dst: [u8; 4], udp: &[u8]) -> u16 {
     let mut acc = ones_sum(0, &src);
     acc = ones_sum(acc, &dst);
-    acc += 17 + udp.len() as u32;
+    acc += IP_PROTO_UDP as u32 + udp.len() as u32;
     acc = ones_sum(acc, &udp[..6]);
     acc = ones_sum(acc, &udp[8..]);
     match !fold(acc) {

@@ -300,12 +300,12 @@ impl RocePacket {
             return Err(trunc(Header::Ipv4, ETH_LEN, frame.len()));
         }
         let iph = &frame[ETH_LEN..ETH_LEN + IPV4_LEN];
-        if iph[0] >> 4 != 4 {
+        if iph[0] >> 4 != IPV4_VERSION {
             return Err(NotIpv4 {
                 version: iph[0] >> 4,
             });
         }
-        if iph[0] & 0xF != 5 {
+        if iph[0] & 0xF != IPV4_IHL {
             return Err(Ipv4Options { ihl: iph[0] & 0xF });
         }
         // The whole header must sum to 0xFFFF: a found 0xFFFF where 0x0000 is expected passes.
@@ -326,7 +326,7 @@ impl RocePacket {
         if flags_frag & 0x3FFF != 0 {
             return Err(Ipv4Fragmented);
         }
-        if iph[9] != 17 {
+        if iph[9] != IP_PROTO_UDP {
             return Err(NotUdp { protocol: iph[9] });
         }
         let ip = Ipv4 {

@@ -13,6 +13,7 @@ use super::hpcc_nic_core::Core;
 use super::{Outcome, Scenario};
 use crate::verilated::models::HpccNicCore as Rtl;
 use sim::flow_sched::{Ctrl, FlowSched, Inputs, Notify, Outputs, Sleep, Update as SchedUpdate};
+use sim::layout::SCHED_CFG;
 
 /// A wide probe (at most 128 bits) as one number.
 fn wide(w: &[u32]) -> u128 {
@@ -41,8 +42,8 @@ impl SchedProbe {
     pub fn step(&mut self, d: &Rtl) {
         let i = Inputs {
             reset: d.reset() == 1,
-            pkt_shift: d.probe_sched_cfg_pkt_shift(),
-            max_burst: d.probe_sched_cfg_max_burst(),
+            pkt_shift: SCHED_CFG.pkt_shift.get(&[d.probe_regs_sched_cfg()]) as u8,
+            max_burst: SCHED_CFG.max_burst.get(&[d.probe_regs_sched_cfg()]) as u16,
             ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_seq_sched_ctrl_tdata()))),
             update: (d.probe_sched_s_axis_update_tvalid() == 1)
                 .then(|| SchedUpdate::from_tdata(wide(d.probe_sched_s_axis_update_tdata()))),
