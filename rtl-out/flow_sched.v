@@ -442,16 +442,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
         sleep_ok = sleep_fire & ({6'd0, sl_flow[0+:10]} == sl_flow);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & ({6'd0, u_flow[0+:10]} == u_flow);
-        // flow_sched.rs:242: ---- Config RAM: one write port shared by create and update. Its word is the low 64
-        // bits of either word: `rate` [31:0] and `window` [63:32] sit at the same bits in
-        // UPDATE and SCHED_CTRL (sim/src/layout.rs).
+        // flow_sched.rs:242: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
-        cfg_ram_write_data = s_axis_update_tdata[0+:64];
+        cfg_ram_write_data[0+:32] = s_axis_update_tdata[0+:32];
+        cfg_ram_write_data[32+:32] = s_axis_update_tdata[32+:32];
         if (ctrl_ok & s_axis_ctrl_tdata[80+:1]) begin
             cfg_ram_write_enable = 1'b1;
             cfg_ram_write_address = c_flow[0+:10];
-            cfg_ram_write_data = s_axis_ctrl_tdata[0+:64];
+            cfg_ram_write_data[0+:32] = s_axis_ctrl_tdata[0+:32];
+            cfg_ram_write_data[32+:32] = s_axis_ctrl_tdata[32+:32];
         end
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
@@ -623,34 +623,47 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         c2 = s4_c1_q - ({36'd0, n} << s4_st_q);
         sent2 = pace[80+:32] + ({20'd0, n} << s4_shift_q);
         sent3 = pace[80+:32] - s4_ret_q;
-        woke = (pace & ~(1 << (32'h72)) | ((1'b0) << (32'h72)));
+        woke = pace;
+        woke[114+:1] = 1'b0;
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
         if (s4_kind_q == 32'h0) begin
-            if (pace[112] & ~pace[114]) begin
-                new_pace = {71'd0, c2} | ({87'd0, s4_now_q} << 48) | ({87'd0, sent2} << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | ({115'd0, pace[115+:4]} << 115);
+            if (pace[112+:1] & ~pace[114+:1]) begin
+                new_pace = 32'h0;
+                new_pace[0+:48] = c2;
+                new_pace[48+:32] = s4_now_q;
+                new_pace[80+:32] = sent2;
+                new_pace[112+:1] = 1'b1;
+                new_pace[113+:1] = 1'b1;
+                new_pace[115+:4] = pace[115+:4];
                 ring_push = s4_valid_q;
                 burst_push = s4_valid_q & (n != 32'h0);
             end
             else begin
-                new_pace = (pace & ~(1 << (32'h71)) | ((1'b0) << (32'h71)));
+                new_pace[113+:1] = 1'b0;
             end
         end
         else if (s4_kind_q == 32'h1) begin
-            new_pace = ({87'd0, s4_now_q} << 48) | ({87'd0, s4_acked_q} << 80) | (((32'h3) & 119'h7fffffffffffffffffffffffffffff) << 112) | ({115'd0, s4_cshift_q} << 115);
-            ring_push = s4_valid_q & ~pace[113];
+            new_pace = 32'h0;
+            new_pace[48+:32] = s4_now_q;
+            new_pace[80+:32] = s4_acked_q;
+            new_pace[112+:1] = 1'b1;
+            new_pace[113+:1] = 1'b1;
+            new_pace[115+:4] = s4_cshift_q;
+            ring_push = s4_valid_q & ~pace[113+:1];
         end
         else if (s4_kind_q == 32'h2) begin
-            new_pace = (pace & ~(1 << (32'h70)) | ((1'b0) << (32'h70)));
+            new_pace[112+:1] = 1'b0;
         end
         else if (s4_kind_q == 32'h3) begin
-            new_pace = {39'd0, pace[0+:80]} | ({87'd0, sent3} << 80) | ({117'd0, pace[112+:2]} << 112) | (((32'h1) & 119'h7fffffffffffffffffffffffffffff) << 114) | ({115'd0, pace[115+:4]} << 115);
+            new_pace[80+:32] = sent3;
+            new_pace[114+:1] = 1'b1;
         end
         else begin
             new_pace = woke;
-            if (pace[112] & ~pace[113]) begin
-                new_pace = (woke & ~(1 << (32'h71)) | ((1'b1) << (32'h71)));
+            if (pace[112+:1] & ~pace[113+:1]) begin
+                new_pace[113+:1] = 1'b1;
                 ring_push = s4_valid_q;
             end
         end
@@ -670,7 +683,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~ring_push & pop) begin
             ring_cnt_d = ring_cnt_q - 32'h1;
         end
-        // flow_sched.rs:499: ---- Burst FIFO and expander.
+        // flow_sched.rs:504: ---- Burst FIFO and expander.
         burst_flow_ram_write_enable = burst_push;
         burst_n_ram_write_enable = burst_push;
         burst_n_ram_write_data = n;
@@ -695,7 +708,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~burst_push & load) begin
             bf_cnt_d = bf_cnt_q - 32'h1;
         end
-        // flow_sched.rs:530: ---- RAM clearing after reset: every RAM is zero before the first op.
+        // flow_sched.rs:535: ---- RAM clearing after reset: every RAM is zero before the first op.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin

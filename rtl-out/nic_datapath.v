@@ -495,7 +495,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             cn_word = cl_data_q;
         end
         cn_age = now_ns[0+:32] - cn_word[2+:32];
-        cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0] & (~cn_word[1] | (cn_age >= cfg_cnp_interval_ns));
+        cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0+:1] & (~cn_word[1+:1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
         // nic_datapath.rs:502: Kind 5 is tx_ctx's CNP.
         c_word = 32'h0;
@@ -512,7 +512,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         end
         fb_w = fb_word[1+:32];
         fb_w_be = ({24'd0, fb_w[0+:8]} << 24) | ({24'd0, fb_w[8+:8]} << 16) | ({24'd0, fb_w[16+:8]} << 8) | {24'd0, fb_w[24+:8]};
-        fb_due = (g_data_q[17+:3] == RECV_ACK) & fb_word[0] & cn_swept_q;
+        fb_due = (g_data_q[17+:3] == RECV_ACK) & fb_word[0+:1] & cn_swept_q;
         fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
@@ -536,14 +536,18 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b1;
             c_flow_d = {6'd0, g_flow};
         end
-        // nic_datapath.rs:545: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
+        // nic_datapath.rs:547: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) | (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_REMOVE));
         t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
         sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) & s_axis_tx_ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        cn_write_data = ((32'h3) & 34'h3ffffffff) | ({2'd0, now_ns[0+:32]} << 2);
+        // nic_datapath.rs:556: A CNP sent now (sim::layout::CNP_STATE).
+        cn_write_data = 32'h0;
+        cn_write_data[0+:1] = 1'b1;
+        cn_write_data[1+:1] = 1'b1;
+        cn_write_data[2+:32] = now_ns[0+:32];
         if (~cn_swept_q) begin
             cn_write_enable = 1'b1;
             cn_write_address = cn_at_q;
@@ -557,14 +561,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             cn_write_enable = 1'b1;
             cn_write_address = sn_flow_q;
             cn_write_data = 32'h0;
-            if (sn_en_q) begin
-                cn_write_data = 32'h1;
-            end
+            cn_write_data[0+:1] = sn_en_q;
         end
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
-        // nic_datapath.rs:573: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // nic_datapath.rs:577: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
         // else a feedback word.
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
@@ -587,7 +589,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (s_axis_feedback_tvalid) begin
             fbr_write_enable = 1'b1;
             fbr_write_address = fb_flow_fld[0+:10];
-            fbr_write_data = ((32'h1) & 33'h1ffffffff) | ({1'd0, s_axis_feedback_tdata[0+:32]} << 1);
+            fbr_write_data[0+:1] = 1'b1;
+            fbr_write_data[1+:32] = s_axis_feedback_tdata[0+:32];
         end
         fl_valid_d = fbr_write_enable & cn_swept_q;
         fl_flow_d = fbr_write_address;
@@ -597,11 +600,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
-        // nic_datapath.rs:603: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
+        // nic_datapath.rs:608: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
         // into its response packets.
         read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
         g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
-        // nic_datapath.rs:611: The CNP RAM reads the flow entering the gate, else the one in it.
+        // nic_datapath.rs:616: The CNP RAM reads the flow entering the gate, else the one in it.
         cn_read_address = g_flow;
         if (g_take) begin
             cn_read_address = read_split_m_axis_tdata[0+:10];
@@ -624,7 +627,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_tx_tvalid = tx_pipe_m_axis_tvalid;
         m_axis_tx_tlast = tx_pipe_m_axis_tlast;
         m_axis_tx_tuser = tx_pipe_m_axis_tuser;
-        // nic_datapath.rs:642: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
+        // nic_datapath.rs:647: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
         tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
         sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
         if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
@@ -643,7 +646,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             sl_main_v_d = 1'b0;
             sl_skid_v_d = 1'b0;
         end
-        // nic_datapath.rs:664: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
+        // nic_datapath.rs:669: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
         // when the other is ready too, so a beat moves in both or in neither).
         rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
         s_axis_rx_tready = rx_ready;
@@ -660,7 +663,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_dma_wr_tkeep = rx_dma_m_axis_dma_wr_tkeep;
         m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
-        // nic_datapath.rs:703: ---- Counters.
+        // nic_datapath.rs:708: ---- Counters.
         stat_rx_pipe_count = rx_pipe_stat_count;
         stat_rx_ctx_count = rx_ctx_stat_count;
         stat_tx_drop = tx_ctx_stat_drop;

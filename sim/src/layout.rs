@@ -561,6 +561,35 @@ layout!(CORE_FLOW: CoreFlowLayout, "core_flow", 71, "docs/modules/hpcc_nic_core.
     qpn: 47, 24, "rx_ctx's QPN, for a remove after the retry limit";
 });
 
+// flow_sched's per-flow RAM words: the pace state its visit pipeline keeps, and the CC
+// configuration (the low 64 bits of an `update` or `sched_ctrl` word).
+layout!(FLOW_PACE: FlowPaceLayout, "flow_pace", 119, "docs/modules/flow_sched.md", {
+    credit: 0, 48, "credit, bytes in 2^-16 (UQ32.16), capped at max_burst packets";
+    t_last: 48, 32, "the cycle (low 32 bits) credit was last earned at";
+    sent: 80, 32, "bytes granted (wraps; in flight = sent - acked)";
+    active: 112, 1, "the flow exists (create; remove clears it)";
+    in_ring: 113, 1, "the flow is in the round-robin ring or on its way into it";
+    asleep: 114, 1, "idle: its last PktSend found nothing to send (a wake clears it)";
+    shift: 115, 4, "log2 of its packet bytes (create; 0 = `cfg_pkt_shift`)";
+});
+
+layout!(FLOW_CFG: FlowCfgLayout, "flow_cfg", 64, "docs/modules/flow_sched.md", {
+    rate: 0, 32, "rate, UQ16.16 bytes per cycle (`update` and `sched_ctrl` have it at the same bits)";
+    window: 32, 32, "window, bytes";
+});
+
+// nic_datapath's per-flow RAM words: DCQCN's notification point and Rx-HPCC feedback.
+layout!(CNP_STATE: CnpStateLayout, "cnp_state", 34, "docs/modules/nic_datapath.md", {
+    enabled: 0, 1, "the flow answers CE-marked requests with CNPs (tx_ctx's create word, `cnp`)";
+    sent: 1, 1, "a CNP was sent since the flow's create";
+    at: 2, 32, "when: now_ns's low 32 bits";
+});
+
+layout!(FB_STATE: FbStateLayout, "fb_state", 33, "docs/modules/nic_datapath.md", {
+    waiting: 0, 1, "a W waits for the flow's next ACK / NAK";
+    w: 1, 32, "the receiver's window W (the feedback word's `w`)";
+});
+
 // hpcc_nic_core's SCHED_CFG register (csr.rs), the flow scheduler's configuration.
 layout!(SCHED_CFG: SchedCfgLayout, "sched_cfg", 32, "docs/modules/hpcc_nic_core.md", {
     pkt_shift: 0, 4, "flow_sched's packet size (log2 bytes) for flows created without their own; the core gives every flow its MTU, so no effect on its flows (reset 12; reads back)";
@@ -605,6 +634,10 @@ pub const ALL: &[Layout] = &[
     SleepLayout::LAYOUT,
     CoreFlowLayout::LAYOUT,
     SchedCfgLayout::LAYOUT,
+    FlowPaceLayout::LAYOUT,
+    FlowCfgLayout::LAYOUT,
+    CnpStateLayout::LAYOUT,
+    FbStateLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

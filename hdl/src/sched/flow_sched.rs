@@ -13,7 +13,7 @@
 //!   the other.
 
 use crate::dist_ram::DistRam;
-use crate::layout::{NotifyFields, SchedCtrlFields, SleepFields, UpdateFields};
+use crate::layout::{FlowCfgNamed, FlowPaceNamed, NotifyFields, SchedCtrlFields, SleepFields, UpdateFields};
 use rust_hdl::prelude::*;
 
 // Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
@@ -239,16 +239,16 @@ impl<const F: usize> Logic for FlowSched<F> {
             & self.s_axis_update_tready.val()
             & (bit_cast::<16, F>(self.u_flow.val().get_bits::<F>(0)) == self.u_flow.val());
 
-        // ---- Config RAM: one write port shared by create and update. Its word is the low 64
-        // bits of either word: `rate` [31:0] and `window` [63:32] sit at the same bits in
-        // UPDATE and SCHED_CTRL (sim/src/layout.rs).
+        // ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
         self.cfg_ram.write_enable.next = false;
         self.cfg_ram.write_address.next = self.u_flow.val().get_bits::<F>(0);
-        self.cfg_ram.write_data.next = self.s_axis_update_tdata.val().get_bits::<64>(0);
+        self.cfg_ram.write_data.next.set_value_flow_cfg_rate(self.s_axis_update_tdata.val().get_value_rate());
+        self.cfg_ram.write_data.next.set_value_flow_cfg_window(self.s_axis_update_tdata.val().get_value_window());
         if self.ctrl_ok.val() & self.s_axis_ctrl_tdata.val().get_value_create() {
             self.cfg_ram.write_enable.next = true;
             self.cfg_ram.write_address.next = self.c_flow.val().get_bits::<F>(0);
-            self.cfg_ram.write_data.next = self.s_axis_ctrl_tdata.val().get_bits::<64>(0);
+            self.cfg_ram.write_data.next.set_value_flow_cfg_rate(self.s_axis_ctrl_tdata.val().get_value_rate());
+            self.cfg_ram.write_data.next.set_value_flow_cfg_window(self.s_axis_ctrl_tdata.val().get_value_window());
         } else if self.upd_fire.val() {
             self.cfg_ram.write_enable.next = true;
         }
@@ -333,7 +333,7 @@ impl<const F: usize> Logic for FlowSched<F> {
         if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s1_flow.q.val()) {
             self.s1_pace.next = self.lw_pace.q.val();
         }
-        self.elapsed.next = self.now.q.val() - self.s1_pace.val().get_bits::<32>(48);
+        self.elapsed.next = self.now.q.val() - self.s1_pace.val().get_value_flow_pace_t_last();
         self.s2_e16.d.next = self.elapsed.val().get_bits::<16>(0);
         if self.elapsed.val().get_bits::<16>(16) != 0 {
             self.s2_e16.d.next = 0xFFFF.into();
@@ -342,8 +342,8 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s2_kind.d.next = self.s1_kind.q.val();
         self.s2_flow.d.next = self.s1_flow.q.val();
         self.s2_pace.d.next = self.s1_pace.val();
-        self.s2_rate.d.next = self.cfg_ram.read_data.val().get_bits::<32>(0);
-        self.s2_window.d.next = self.cfg_ram.read_data.val().get_bits::<32>(32);
+        self.s2_rate.d.next = self.cfg_ram.read_data.val().get_value_flow_cfg_rate();
+        self.s2_window.d.next = self.cfg_ram.read_data.val().get_value_flow_cfg_window();
         self.s2_acked.d.next = self.acked_s_ram.read_data.val();
         self.s2_now.d.next = self.now.q.val();
 
@@ -356,13 +356,13 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s3_p_lo.d.next = self.s2_rate.q.val().get_bits::<16>(0) * self.s2_e16.q.val();
         // Bytes in flight from the merged sent (an idle op may have just returned a packet);
         // a write landing after this (S3, S4) is not seen: the model samples sent here too.
-        self.inflight.next = self.s2_pace_f.val().get_bits::<32>(80) - self.s2_acked.q.val();
+        self.inflight.next = self.s2_pace_f.val().get_value_flow_pace_sent() - self.s2_acked.q.val();
         self.s3_inflight.d.next = self.inflight.val();
         if self.inflight.val().get_bit(31) {
             self.s3_inflight.d.next = 0.into();
         }
         // The flow's packet size, or the configured one.
-        self.shift.next = self.s2_pace_f.val().get_bits::<4>(115);
+        self.shift.next = self.s2_pace_f.val().get_value_flow_pace_shift();
         if self.shift.val() == 0 {
             self.shift.next = self.cfg_pkt_shift.val();
         }
@@ -383,7 +383,7 @@ impl<const F: usize> Logic for FlowSched<F> {
         if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s3_flow.q.val()) {
             self.s3_pace_f.next = self.lw_pace.q.val();
         }
-        self.sum.next = bit_cast::<49, 48>(self.s3_pace.q.val().get_bits::<48>(0))
+        self.sum.next = bit_cast::<49, 48>(self.s3_pace.q.val().get_value_flow_pace_credit())
             + (bit_cast::<49, 32>(self.s3_p_hi.q.val()) << 16)
             + bit_cast::<49, 32>(self.s3_p_lo.q.val());
         self.c1.next = self.sum.val().get_bits::<48>(0);
@@ -434,45 +434,50 @@ impl<const F: usize> Logic for FlowSched<F> {
         }
         // Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
         self.c2.next = self.s4_c1.q.val() - (bit_cast::<48, 12>(self.n.val()) << self.s4_st.q.val());
-        self.sent2.next = self.pace.val().get_bits::<32>(80)
+        self.sent2.next = self.pace.val().get_value_flow_pace_sent()
             + (bit_cast::<32, 12>(self.n.val()) << self.s4_shift.q.val());
-        self.sent3.next = self.pace.val().get_bits::<32>(80) - self.s4_ret.q.val();
-        self.woke.next = self.pace.val().replace_bit(114, false);
+        self.sent3.next = self.pace.val().get_value_flow_pace_sent() - self.s4_ret.q.val();
+        self.woke.next = self.pace.val();
+        self.woke.next.set_value_flow_pace_asleep(false);
         self.ring_push.next = false;
         self.burst_push.next = false;
         self.new_pace.next = self.pace.val();
         if self.s4_kind.q.val() == 0 {
-            if self.pace.val().get_bit(112) & !self.pace.val().get_bit(114) {
-                self.new_pace.next = bit_cast::<119, 48>(self.c2.val())
-                    | (bit_cast::<119, 32>(self.s4_now.q.val()) << 48)
-                    | (bit_cast::<119, 32>(self.sent2.val()) << 80)
-                    | (bit_cast::<119, 2>(3.into()) << 112)
-                    | (bit_cast::<119, 4>(self.pace.val().get_bits::<4>(115)) << 115);
+            if self.pace.val().get_value_flow_pace_active() & !self.pace.val().get_value_flow_pace_asleep() {
+                // Visit with a grant: new credit and clock, `sent +=` the burst, back in the ring.
+                self.new_pace.next = 0.into();
+                self.new_pace.next.set_value_flow_pace_credit(self.c2.val());
+                self.new_pace.next.set_value_flow_pace_t_last(self.s4_now.q.val());
+                self.new_pace.next.set_value_flow_pace_sent(self.sent2.val());
+                self.new_pace.next.set_value_flow_pace_active(true);
+                self.new_pace.next.set_value_flow_pace_in_ring(true);
+                self.new_pace.next.set_value_flow_pace_shift(self.pace.val().get_value_flow_pace_shift());
                 self.ring_push.next = self.s4_valid.q.val();
                 self.burst_push.next = self.s4_valid.q.val() & (self.n.val() != 0);
             } else {
                 // Removed or asleep while queued: leave the ring (a wake brings it back).
-                self.new_pace.next = self.pace.val().replace_bit(113, false);
+                self.new_pace.next.set_value_flow_pace_in_ring(false);
             }
         } else if self.s4_kind.q.val() == 1 {
-            self.new_pace.next = (bit_cast::<119, 32>(self.s4_now.q.val()) << 48)
-                | (bit_cast::<119, 32>(self.s4_acked.q.val()) << 80)
-                | (bit_cast::<119, 2>(3.into()) << 112)
-                | (bit_cast::<119, 4>(self.s4_cshift.q.val()) << 115);
-            self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_bit(113);
+            // Create: no credit, clock now, nothing in flight, in the ring.
+            self.new_pace.next = 0.into();
+            self.new_pace.next.set_value_flow_pace_t_last(self.s4_now.q.val());
+            self.new_pace.next.set_value_flow_pace_sent(self.s4_acked.q.val());
+            self.new_pace.next.set_value_flow_pace_active(true);
+            self.new_pace.next.set_value_flow_pace_in_ring(true);
+            self.new_pace.next.set_value_flow_pace_shift(self.s4_cshift.q.val());
+            self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_value_flow_pace_in_ring();
         } else if self.s4_kind.q.val() == 2 {
-            self.new_pace.next = self.pace.val().replace_bit(112, false);
+            self.new_pace.next.set_value_flow_pace_active(false);
         } else if self.s4_kind.q.val() == 3 {
-            self.new_pace.next = bit_cast::<119, 80>(self.pace.val().get_bits::<80>(0))
-                | (bit_cast::<119, 32>(self.sent3.val()) << 80)
-                | (bit_cast::<119, 2>(self.pace.val().get_bits::<2>(112)) << 112)
-                | (bit_cast::<119, 1>(1.into()) << 114)
-                | (bit_cast::<119, 4>(self.pace.val().get_bits::<4>(115)) << 115);
+            // Idle: the packet returned, asleep.
+            self.new_pace.next.set_value_flow_pace_sent(self.sent3.val());
+            self.new_pace.next.set_value_flow_pace_asleep(true);
         } else {
             // Wake: back in the ring if it is active and not already there (or on its way).
             self.new_pace.next = self.woke.val();
-            if self.pace.val().get_bit(112) & !self.pace.val().get_bit(113) {
-                self.new_pace.next = self.woke.val().replace_bit(113, true);
+            if self.pace.val().get_value_flow_pace_active() & !self.pace.val().get_value_flow_pace_in_ring() {
+                self.new_pace.next.set_value_flow_pace_in_ring(true);
                 self.ring_push.next = self.s4_valid.q.val();
             }
         }

@@ -39,7 +39,7 @@
 //! to the sent events and keeps one per clock.
 
 use crate::read_split::ReadSplit;
-use crate::layout::{DmaCmdFields, FeedbackFields, PktRecvNamed, TxCreateNamed};
+use crate::layout::{CnpStateNamed, DmaCmdFields, FbStateNamed, FeedbackFields, PktRecvNamed, TxCreateNamed};
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
@@ -493,11 +493,11 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         if self.cl_valid.q.val() & (self.cl_flow.q.val() == self.g_flow.val()) {
             self.cn_word.next = self.cl_data.q.val();
         }
-        self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_bits::<32>(2);
+        self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_value_cnp_state_at();
         self.cn_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK)
             & self.g_data.q.val().get_value_pkt_recv_ece()
-            & self.cn_word.val().get_bit(0)
-            & (!self.cn_word.val().get_bit(1) | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
+            & self.cn_word.val().get_value_cnp_state_enabled()
+            & (!self.cn_word.val().get_value_cnp_state_sent() | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
         self.cn_send.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.cn_due.val() & self.cn_swept.q.val();
         // Kind 5 is tx_ctx's CNP.
         self.c_word.next = 0.into();
@@ -512,12 +512,14 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         if self.fl_valid.q.val() & (self.fl_flow.q.val() == self.g_flow.val()) {
             self.fb_word.next = self.fl_data.q.val();
         }
-        self.fb_w.next = self.fb_word.val().get_bits::<32>(1);
+        self.fb_w.next = self.fb_word.val().get_value_fb_state_w();
         self.fb_w_be.next = (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(0)) << 24)
             | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(8)) << 16)
             | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(16)) << 8)
             | bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(24));
-        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK) & self.fb_word.val().get_bit(0) & self.cn_swept.q.val();
+        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK)
+            & self.fb_word.val().get_value_fb_state_waiting()
+            & self.cn_swept.q.val();
         self.fb_take.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.fb_due.val();
         self.g_out.next = self.g_data.q.val();
         if self.fb_due.val() {
@@ -551,7 +553,11 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_CREATE) & self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_cnp();
         self.cn.write_enable.next = false;
         self.cn.write_address.next = self.g_flow.val();
-        self.cn.write_data.next = bits::<34>(3) | (bit_cast::<34, 32>(self.now_ns.val().get_bits::<32>(0)) << 2);
+        // A CNP sent now (sim::layout::CNP_STATE).
+        self.cn.write_data.next = 0.into();
+        self.cn.write_data.next.set_value_cnp_state_enabled(true);
+        self.cn.write_data.next.set_value_cnp_state_sent(true);
+        self.cn.write_data.next.set_value_cnp_state_at(self.now_ns.val().get_bits::<32>(0));
         if !self.cn_swept.q.val() {
             self.cn.write_enable.next = true;
             self.cn.write_address.next = self.cn_at.q.val();
@@ -564,9 +570,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
             self.cn.write_enable.next = true;
             self.cn.write_address.next = self.sn_flow.q.val();
             self.cn.write_data.next = 0.into();
-            if self.sn_en.q.val() {
-                self.cn.write_data.next = 1.into();
-            }
+            self.cn.write_data.next.set_value_cnp_state_enabled(self.sn_en.q.val());
         } else if self.cn_send.val() {
             self.cn.write_enable.next = true;
         }
@@ -590,7 +594,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         } else if self.s_axis_feedback_tvalid.val() {
             self.fbr.write_enable.next = true;
             self.fbr.write_address.next = self.fb_flow_fld.val().get_bits::<F>(0);
-            self.fbr.write_data.next = bits::<33>(1) | (bit_cast::<33, 32>(self.s_axis_feedback_tdata.val().get_value_w()) << 1);
+            self.fbr.write_data.next.set_value_fb_state_waiting(true);
+            self.fbr.write_data.next.set_value_fb_state_w(self.s_axis_feedback_tdata.val().get_value_w());
         }
         self.fl_valid.d.next = self.fbr.write_enable.val() & self.cn_swept.q.val();
         self.fl_flow.d.next = self.fbr.write_address.val();
