@@ -6,7 +6,7 @@
 `default_nettype none
 
 module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_tready,s_axis_payload_tdata,s_axis_payload_tkeep,s_axis_payload_tvalid,s_axis_payload_tready,s_axis_payload_tlast,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast,m_axis_tuser,stat_len_err);
-    // Rust: TxPipe, hdl/src/tx/tx_pipe.rs:39
+    // Rust: TxPipe, hdl/src/tx/tx_pipe.rs:46
 
     // Module arguments
     input wire  clock;
@@ -27,17 +27,8 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     output reg  m_axis_tuser;
     output reg  [31:0] stat_len_err;
 
-    // Header words in wire byte order (sim::packet)
-    localparam [15:0] WIRE_ETHERTYPE_IPV4 = 16'h0008;
-    localparam [15:0] WIRE_ROCEV2_PORT = 16'hb712;
-
-    // Header versions and lengths (sim::packet)
-    localparam [3:0] IPV4_VERSION = 4'h4;
-    localparam [3:0] IPV4_IHL = 4'h5;
-    localparam [3:0] TELEMETRY_VERSION = 4'h1;
-
-    // IPv4 protocol numbers (sim::packet)
-    localparam [7:0] IP_PROTO_UDP = 8'h11;
+    // Header block lengths after the transport headers (sim::packet)
+    localparam [6:0] TELEMETRY_LEN = 7'h2c;
 
     // Stub signals
     reg  a_valid_d;
@@ -136,100 +127,36 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  [511:0] f_prev_q = 512'h0;
     reg  drain_d;
     reg  drain_q = 1'h0;
-    wire  op_class_reth;
-    wire  op_class_aeth;
-    wire  op_class_payload;
-    wire  op_class_cnp;
-    wire  op_class_must_tel;
-    wire  op_class_echo;
-    wire  op_class_known;
-    wire  [6:0] op_class_after;
-    reg  icrc_s_valid;
-    reg  [511:0] icrc_s_data;
-    reg  icrc_s_last;
-    wire  icrc_m_valid;
-    wire  [31:0] icrc_m_crc;
-    wire  [31:0] icrc_m_found;
-    reg  [63:0] kmask_keep;
-    wire  [511:0] kmask_mask;
-    reg  beats_write_enable;
-    reg  [511:0] beats_write_data;
-    wire  [511:0] beats_read_data;
-    reg  sides_write_enable;
-    reg  [74:0] sides_write_data;
-    wire  [74:0] sides_read_data;
-    wire  [31:0] crcs_read_data;
-    reg  [4:0] q_wr_d;
-    reg  [4:0] q_wr_q = 5'h0;
-    reg  [4:0] q_rd_d;
-    reg  [4:0] q_rd_q = 5'h0;
-    reg  [5:0] q_count_d;
-    reg  [5:0] q_count_q = 6'h0;
-    reg  [4:0] c_wr_d;
-    reg  [4:0] c_wr_q = 5'h0;
-    reg  [4:0] c_rd_d;
-    reg  [4:0] c_rd_q = 5'h0;
-    reg  [5:0] c_count_d;
-    reg  [5:0] c_count_q = 6'h0;
-    reg  o_valid_d;
-    reg  o_valid_q = 1'h0;
-    reg  [511:0] o_data_d;
-    reg  [511:0] o_data_q = 512'h0;
-    reg  [63:0] o_keep_d;
-    reg  [63:0] o_keep_q = 64'h0;
-    reg  o_last_d;
-    reg  o_last_q = 1'h0;
-    reg  o_user_d;
-    reg  o_user_q = 1'h0;
     reg  [31:0] len_err_d;
     reg  [31:0] len_err_q = 32'h0;
+    wire  [13:0] desc_plen;
+    wire  [1:0] desc_pad;
+    wire  desc_reth;
+    wire  desc_aeth;
+    wire  desc_cnp;
+    wire  desc_tele;
+    wire  desc_echo;
+    wire  [6:0] desc_hlen;
+    wire  [15:0] desc_icrc_at;
+    wire  [15:0] desc_total_len;
+    wire  [19:0] desc_sum;
+    wire  [1023:0] hdr_bytes;
+    reg  [63:0] kmask_keep;
+    wire  [511:0] kmask_mask;
+    reg  out_wr;
+    reg  [511:0] out_beat;
+    reg  out_last;
+    reg  out_bad;
+    wire  out_room;
+    wire  [511:0] out_m_axis_tdata;
+    wire  [63:0] out_m_axis_tkeep;
+    wire  out_m_axis_tvalid;
+    wire  out_m_axis_tlast;
+    wire  out_m_axis_tuser;
 
     // Local signals
-    // tx_pipe.rs:145: Combinational values.
+    // tx_pipe.rs:138: Combinational values.
     reg  [63:0] ones64;
-    reg  [13:0] plen_raw;
-    // tx_pipe.rs:148: Descriptor fields copied whole, to read their bytes (stage A: the offered descriptor,
-    // stage B: the registered one).
-    reg  [15:0] d_plen_fld;
-    reg  [7:0] d_tele_fld;
-    reg  [15:0] d_ipid_fld;
-    reg  [31:0] d_ipsrc_fld;
-    reg  [31:0] d_ipdst_fld;
-    reg  [7:0] q_fbk_fld;
-    reg  [127:0] q_ext_fld;
-    reg  [13:0] plen;
-    reg  [1:0] pad;
-    reg  [6:0] ext_len;
-    reg  [6:0] hlen;
-    reg  [15:0] w_tos;
-    reg  [15:0] w_id;
-    reg  [15:0] w_df;
-    reg  [15:0] w_ttl;
-    reg  [15:0] w_s0;
-    reg  [15:0] w_s1;
-    reg  [15:0] w_d0;
-    reg  [15:0] w_d1;
-    reg  [15:0] total_len;
-    reg  [15:0] udp_len;
-    reg  [19:0] sum1;
-    reg  [16:0] sum2;
-    reg  [15:0] sum2p;
-    reg  [15:0] sum3;
-    reg  [15:0] csum;
-    reg  [15:0] tl_be;
-    reg  [15:0] ul_be;
-    reg  [15:0] cs_be;
-    reg  [7:0] q_tos_fld;
-    reg  [7:0] q_flags_fld;
-    reg  [7:0] q_sem_fld;
-    reg  [7:0] q_fb_fld;
-    reg  [7:0] q_ack_fld;
-    reg  [7:0] df;
-    reg  [351:0] tele;
-    reg  [1023:0] hdr_base;
-    reg  [1023:0] hdr_ext;
-    reg  [1023:0] hdr_tele;
-    reg  [1023:0] hdr;
     reg  [14:0] p63;
     reg  [15:0] l67;
     reg  [5:0] lk_sh;
@@ -253,76 +180,65 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  drain_pop;
     reg  drain_next;
     reg  load;
-    reg  s_last1;
-    reg  s_user1;
-    reg  s_c01;
-    reg  s_c11;
-    reg  s_first1;
-    reg  [74:0] h_side;
-    reg  h_ok;
-    reg  pop;
-    reg  crc_pop;
-    reg  [8:0] sh0;
-    reg  [5:0] neg_p;
-    reg  [5:0] sh1;
-    reg  [511:0] ins;
 
     // Sub module instances
-    roce_op_class op_class(
-        .op(s_axis_desc_tdata[216+:8]),
-        .reth(op_class_reth),
-        .aeth(op_class_aeth),
-        .payload(op_class_payload),
-        .cnp(op_class_cnp),
-        .must_tel(op_class_must_tel),
-        .echo(op_class_echo),
-        .known(op_class_known),
-        .after(op_class_after)
+    tx_pipe_desc desc(
+        .word(s_axis_desc_tdata),
+        .plen(desc_plen),
+        .pad(desc_pad),
+        .reth(desc_reth),
+        .aeth(desc_aeth),
+        .cnp(desc_cnp),
+        .tele(desc_tele),
+        .echo(desc_echo),
+        .hlen(desc_hlen),
+        .icrc_at(desc_icrc_at),
+        .total_len(desc_total_len),
+        .sum(desc_sum)
     );
-    icrc_pipe icrc(
-        .clock(clock),
-        .reset(reset),
-        .s_valid(icrc_s_valid),
-        .s_data(icrc_s_data),
-        .s_last(icrc_s_last),
-        .s_icrc_at(f_icrc_at_q),
-        .s_tele_at(f_tele_at_q),
-        .m_valid(icrc_m_valid),
-        .m_crc(icrc_m_crc),
-        .m_found(icrc_m_found)
+    tx_pipe_hdr hdr(
+        .word(a_desc_q),
+        .total_len(a_total_len_q),
+        .sum(a_sum_q),
+        .pad(a_pad_q),
+        .reth(a_reth_q),
+        .aeth(a_aeth_q),
+        .cnp(a_cnp_q),
+        .tele(a_tele_q),
+        .echo(a_echo_q),
+        .bytes(hdr_bytes)
     );
     tx_pipe_kmask kmask(
         .keep(kmask_keep),
         .mask(kmask_mask)
     );
-    tx_pipe_beats beats(
-        .write_clock(clock),
-        .write_enable(beats_write_enable),
-        .write_address(q_wr_q),
-        .write_data(beats_write_data),
-        .read_address(q_rd_q),
-        .read_data(beats_read_data)
-    );
-    tx_pipe_sides sides(
-        .write_clock(clock),
-        .write_enable(sides_write_enable),
-        .write_address(q_wr_q),
-        .write_data(sides_write_data),
-        .read_address(q_rd_q),
-        .read_data(sides_read_data)
-    );
-    tx_pipe_crcs crcs(
-        .write_clock(clock),
-        .write_enable(icrc_m_valid),
-        .write_address(c_wr_q),
-        .write_data(icrc_m_crc),
-        .read_address(c_rd_q),
-        .read_data(crcs_read_data)
+    tx_pipe_out out(
+        .clock(clock),
+        .reset(reset),
+        .wr(out_wr),
+        .beat(out_beat),
+        .last(out_last),
+        .bad(out_bad),
+        .last_keep(f_last_keep_q),
+        .k(f_k_q),
+        .ib(f_ib_q),
+        .ib1(f_ib1_q),
+        .straddle(f_str_q),
+        .p(f_p_q),
+        .icrc_at(f_icrc_at_q),
+        .tele_at(f_tele_at_q),
+        .room(out_room),
+        .m_axis_tdata(out_m_axis_tdata),
+        .m_axis_tkeep(out_m_axis_tkeep),
+        .m_axis_tvalid(out_m_axis_tvalid),
+        .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(out_m_axis_tlast),
+        .m_axis_tuser(out_m_axis_tuser)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // tx_pipe.rs:74: Stage A.
+        // tx_pipe.rs:81: Stage A.
         a_valid_q <= a_valid_d;
         a_desc_q <= a_desc_d;
         a_plen_q <= a_plen_d;
@@ -336,7 +252,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         a_icrc_at_q <= a_icrc_at_d;
         a_total_len_q <= a_total_len_d;
         a_sum_q <= a_sum_d;
-        // tx_pipe.rs:88: Stage B.
+        // tx_pipe.rs:95: Stage B.
         b_valid_q <= b_valid_d;
         b_hdr_q <= b_hdr_d;
         b_h_q <= b_h_d;
@@ -352,7 +268,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         b_ib1_q <= b_ib1_d;
         b_p_q <= b_p_d;
         b_str_q <= b_str_d;
-        // tx_pipe.rs:104: Frame builder.
+        // tx_pipe.rs:111: Frame builder.
         f_active_q <= f_active_d;
         f_k_q <= f_k_d;
         f_hdr_q <= f_hdr_d;
@@ -373,18 +289,6 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         f_bad_q <= f_bad_d;
         f_prev_q <= f_prev_d;
         drain_q <= drain_d;
-        // tx_pipe.rs:127: Beat FIFO, CRC FIFO, output register.
-        q_wr_q <= q_wr_d;
-        q_rd_q <= q_rd_d;
-        q_count_q <= q_count_d;
-        c_wr_q <= c_wr_d;
-        c_rd_q <= c_rd_d;
-        c_count_q <= c_count_d;
-        o_valid_q <= o_valid_d;
-        o_data_q <= o_data_d;
-        o_keep_q <= o_keep_d;
-        o_last_q <= o_last_d;
-        o_user_q <= o_user_d;
         len_err_q <= len_err_d;
     end
 
@@ -438,141 +342,15 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         f_bad_d = f_bad_q;
         f_prev_d = f_prev_q;
         drain_d = drain_q;
-        q_wr_d = q_wr_q;
-        q_rd_d = q_rd_q;
-        q_count_d = q_count_q;
-        c_wr_d = c_wr_q;
-        c_rd_d = c_rd_q;
-        c_count_d = c_count_q;
-        o_valid_d = o_valid_q;
-        o_data_d = o_data_q;
-        o_keep_d = o_keep_q;
-        o_last_d = o_last_q;
-        o_user_d = o_user_q;
         len_err_d = len_err_q;
         ones64 = 64'hffffffffffffffff;
-        // tx_pipe.rs:246: ---- A: decode the offered descriptor (sim::layout::TX_DESC).
-        d_plen_fld = s_axis_desc_tdata[464+:16];
-        d_tele_fld = s_axis_desc_tdata[312+:8];
-        d_ipid_fld = s_axis_desc_tdata[176+:16];
-        d_ipsrc_fld = s_axis_desc_tdata[96+:32];
-        d_ipdst_fld = s_axis_desc_tdata[128+:32];
-        plen_raw = ({6'd0, d_plen_fld[0+:8]} << 8) | {6'd0, d_plen_fld[8+:8]};
-        plen = 32'h0;
-        if (op_class_payload) begin
-            plen = plen_raw;
-        end
-        pad = (~((plen) & 2'h3)) + 32'h1;
-        ext_len = 32'h0;
-        if (op_class_aeth) begin
-            ext_len = 32'h4;
-        end
-        if (op_class_reth | op_class_cnp) begin
-            ext_len = 32'h10;
-        end
-        hlen = ext_len + 32'h36;
-        if (d_tele_fld[0]) begin
-            hlen = ext_len + 32'h62;
-        end
-        // tx_pipe.rs:271: IPv4 header words other than total length and checksum, big-endian.
-        w_tos = {8'd0, s_axis_desc_tdata[160+:8]} | 32'h4500;
-        w_id = ({8'd0, d_ipid_fld[0+:8]} << 8) | {8'd0, d_ipid_fld[8+:8]};
-        df = s_axis_desc_tdata[192+:8] & 32'h40;
-        w_df = {8'd0, df} << 8;
-        w_ttl = ({8'd0, s_axis_desc_tdata[168+:8]} << 8) | 32'h11;
-        w_s0 = ({8'd0, d_ipsrc_fld[0+:8]} << 8) | {8'd0, d_ipsrc_fld[8+:8]};
-        w_s1 = ({8'd0, d_ipsrc_fld[16+:8]} << 8) | {8'd0, d_ipsrc_fld[24+:8]};
-        w_d0 = ({8'd0, d_ipdst_fld[0+:8]} << 8) | {8'd0, d_ipdst_fld[8+:8]};
-        w_d1 = ({8'd0, d_ipdst_fld[16+:8]} << 8) | {8'd0, d_ipdst_fld[24+:8]};
-        // tx_pipe.rs:287: ---- B: header bytes from stage A.
-        total_len = a_total_len_q;
-        udp_len = a_total_len_q - 32'h14;
-        sum1 = a_sum_q + {4'd0, total_len};
-        sum2 = {1'd0, sum1[0+:16]} + {13'd0, sum1[16+:4]};
-        // tx_pipe.rs:293: End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
-        sum2p = sum1[0+:16] + {12'd0, sum1[16+:4]} + 32'h1;
-        sum3 = sum2[0+:16];
-        if (sum2[16]) begin
-            sum3 = sum2p;
-        end
-        csum = ~sum3;
-        tl_be = (total_len >> 8) | (total_len << 8);
-        ul_be = (udp_len >> 8) | (udp_len << 8);
-        cs_be = (csum >> 8) | (csum << 8);
-        // tx_pipe.rs:305: The descriptor's bytes whose bits become separate header fields.
-        q_tos_fld = a_desc_q[160+:8];
-        q_flags_fld = a_desc_q[192+:8];
-        q_sem_fld = a_desc_q[224+:8];
-        q_fb_fld = a_desc_q[248+:8];
-        q_ack_fld = a_desc_q[280+:8];
-        q_fbk_fld = a_desc_q[456+:8];
-        q_ext_fld = a_desc_q[320+:128];
-        // tx_pipe.rs:313: The telemetry header (sim::layout::TELEMETRY): collecting, or the echo of the
-        // descriptor's hops, with F (Rx-HPCC feedback in slot 0) from its feedback bit 0.
-        tele = 32'h0;
-        tele[4+:4] = TELEMETRY_VERSION;
-        if (a_echo_q) begin
-            tele[3+:1] = 1'b1;
-            tele[2+:1] = q_fbk_fld[0];
-            tele[8+:8] = a_desc_q[448+:8];
-            tele[32+:320] = a_desc_q[512+:320];
-        end
-        // tx_pipe.rs:323: Frame bytes 0-53 (sim::layout::TX_HDR), from the descriptor and the sums above.
-        hdr_base = 32'h0;
-        hdr_base[0+:48] = a_desc_q[0+:48];
-        hdr_base[48+:48] = a_desc_q[48+:48];
-        hdr_base[96+:16] = WIRE_ETHERTYPE_IPV4;
-        hdr_base[112+:4] = IPV4_IHL;
-        hdr_base[116+:4] = IPV4_VERSION;
-        hdr_base[120+:2] = q_tos_fld[0+:2];
-        hdr_base[122+:6] = q_tos_fld[2+:6];
-        hdr_base[128+:16] = tl_be;
-        hdr_base[144+:16] = a_desc_q[176+:16];
-        hdr_base[166+:1] = q_flags_fld[6];
-        hdr_base[176+:8] = a_desc_q[168+:8];
-        hdr_base[184+:8] = IP_PROTO_UDP;
-        hdr_base[192+:16] = cs_be;
-        hdr_base[208+:32] = a_desc_q[96+:32];
-        hdr_base[240+:32] = a_desc_q[128+:32];
-        hdr_base[272+:16] = a_desc_q[200+:16];
-        hdr_base[288+:16] = WIRE_ROCEV2_PORT;
-        hdr_base[304+:16] = ul_be;
-        hdr_base[336+:8] = a_desc_q[216+:8];
-        hdr_base[348+:2] = a_pad_q;
-        hdr_base[350+:1] = q_sem_fld[6];
-        hdr_base[351+:1] = q_sem_fld[7];
-        hdr_base[352+:16] = a_desc_q[232+:16];
-        hdr_base[374+:1] = q_fb_fld[6];
-        hdr_base[375+:1] = q_fb_fld[7];
-        hdr_base[376+:24] = a_desc_q[256+:24];
-        hdr_base[406+:1] = a_tele_q;
-        hdr_base[407+:1] = q_ack_fld[7];
-        hdr_base[408+:24] = a_desc_q[288+:24];
-        hdr_ext = 32'h0;
-        if (a_reth_q) begin
-            hdr_ext = {896'd0, q_ext_fld} << 432;
-        end
-        if (a_aeth_q) begin
-            hdr_ext = {992'd0, q_ext_fld[0+:32]} << 432;
-        end
-        hdr_tele = 32'h0;
-        if (a_tele_q) begin
-            if (a_reth_q | a_cnp_q) begin
-                hdr_tele = {672'd0, tele} << 560;
-            end
-            else if (a_aeth_q) begin
-                hdr_tele = {672'd0, tele} << 464;
-            end
-            else begin
-                hdr_tele = {672'd0, tele} << 432;
-            end
-        end
-        hdr = hdr_base | hdr_ext | hdr_tele;
+        // tx_pipe.rs:179: ---- A: decode the offered descriptor (tx_pipe_desc).
+        // tx_pipe.rs:182: ---- B: header bytes from stage A (tx_pipe_hdr), beat counts and keep masks.
         p63 = {1'd0, a_plen_q} + 32'h3f;
         l67 = a_icrc_at_q + 32'h43;
         lk_sh = (~((a_icrc_at_q + 32'h4) & 6'h3f)) + 32'h1;
         pk_sh = (~((a_plen_q) & 6'h3f)) + 32'h1;
-        // tx_pipe.rs:377: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
+        // tx_pipe.rs:197: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
         // fails for k = 0 when H >= 64 too (j wraps to 511, npb <= 257).
         if (f_two_q) begin
             j = f_k_q - 32'h1;
@@ -581,7 +359,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             j = f_k_q;
         end
         need_pay = f_active_q & (j < f_npb_q) & ~f_ended_q;
-        room = q_count_q < 32'h20;
+        room = out_room;
         wr = f_active_q & room & (~need_pay | s_axis_payload_tvalid);
         take = wr & need_pay;
         last_pay = j == f_npbm1_q;
@@ -599,7 +377,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (take) begin
             pay = s_axis_payload_tdata & kmask_mask;
         end
-        // tx_pipe.rs:405: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
+        // tx_pipe.rs:225: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
         shifted = (pay << 432) | (f_prev_q >> 80);
         if (f_h_q == 32'h3a) begin
             shifted = (pay << 464) | (f_prev_q >> 48);
@@ -632,24 +410,24 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         load = (~f_active_q | (wr & last)) & b_valid_q & ~drain_next;
         a_to_b = a_valid_q & (~b_valid_q | load);
         s_axis_desc_tready = ~a_valid_q | ~b_valid_q | load;
-        // tx_pipe.rs:447: Stage registers.
+        // tx_pipe.rs:267: Stage registers.
         if (s_axis_desc_tvalid & s_axis_desc_tready) begin
             a_desc_d = s_axis_desc_tdata;
-            a_plen_d = plen;
-            a_pad_d = pad;
-            a_reth_d = op_class_reth;
-            a_aeth_d = op_class_aeth;
-            a_cnp_d = op_class_cnp;
-            a_tele_d = d_tele_fld[0];
-            a_echo_d = op_class_echo;
-            a_hlen_d = hlen;
-            a_icrc_at_d = {9'd0, hlen} + {2'd0, plen} + {14'd0, pad};
-            a_total_len_d = ((hlen - 32'ha) & 16'hffff) + {2'd0, plen} + {14'd0, pad};
-            a_sum_d = {4'd0, w_tos} + {4'd0, w_id} + {4'd0, w_df} + {4'd0, w_ttl} + {4'd0, w_s0} + {4'd0, w_s1} + {4'd0, w_d0} + {4'd0, w_d1};
+            a_plen_d = desc_plen;
+            a_pad_d = desc_pad;
+            a_reth_d = desc_reth;
+            a_aeth_d = desc_aeth;
+            a_cnp_d = desc_cnp;
+            a_tele_d = desc_tele;
+            a_echo_d = desc_echo;
+            a_hlen_d = desc_hlen;
+            a_icrc_at_d = desc_icrc_at;
+            a_total_len_d = desc_total_len;
+            a_sum_d = desc_sum;
         end
         a_valid_d = (a_valid_q & ~a_to_b) | (s_axis_desc_tvalid & s_axis_desc_tready);
         if (a_to_b) begin
-            b_hdr_d = hdr;
+            b_hdr_d = hdr_bytes;
             b_h_d = ((a_hlen_q) & 6'h3f);
             b_two_d = a_hlen_q[6];
             b_npb_d = p63[6+:9];
@@ -660,7 +438,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             b_icrc_at_d = a_icrc_at_q;
             b_tele_at_d = 32'h0;
             if (a_tele_q) begin
-                b_tele_at_d = a_hlen_q - 32'h2c;
+                b_tele_at_d = a_hlen_q - TELEMETRY_LEN;
             end
             b_ib_d = a_icrc_at_q[6+:9];
             b_ib1_d = a_icrc_at_q[6+:9] + 32'h1;
@@ -702,68 +480,217 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (wr & last & (f_bad_q | bad_now)) begin
             len_err_d = len_err_q + 32'h1;
         end
-        // tx_pipe.rs:532: ICRC of every frame as it is written.
-        icrc_s_valid = wr;
-        icrc_s_data = beat;
-        icrc_s_last = last;
-        // tx_pipe.rs:539: ---- O: beat FIFO. Side word: keep[63:0] last[64] user[65] c0[66] c1[67] p[73:68]
-        // first[74]; c0/c1: the beat holds the ICRC's first bytes / the rest of a straddling one.
-        s_last1 = 32'h0;
-        s_user1 = 32'h0;
-        s_c01 = 32'h0;
-        s_c11 = 32'h0;
-        s_first1 = 32'h0;
+        // tx_pipe.rs:340: ---- O: beat FIFO, ICRC, output register (tx_pipe_out).
+        out_wr = wr;
+        out_beat = beat;
+        out_last = last;
+        out_bad = f_bad_q | bad_now;
+        m_axis_tvalid = out_m_axis_tvalid;
+        m_axis_tdata = out_m_axis_tdata;
+        m_axis_tkeep = out_m_axis_tkeep;
+        m_axis_tlast = out_m_axis_tlast;
+        m_axis_tuser = out_m_axis_tuser;
+        stat_len_err = len_err_q;
+        if (reset) begin
+            a_valid_d = 1'b0;
+            b_valid_d = 1'b0;
+            f_active_d = 1'b0;
+            f_prev_d = 32'h0;
+            drain_d = 1'b0;
+            len_err_d = 32'h0;
+        end
+    end
+
+endmodule // tx_pipe
+
+module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,icrc_at,tele_at,room,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast,m_axis_tuser);
+    // Rust: TxPipeOut, hdl/src/tx/tx_pipe_out.rs:18
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  wr;
+    input wire  [511:0] beat;
+    input wire  last;
+    input wire  bad;
+    input wire  [63:0] last_keep;
+    input wire  [8:0] k;
+    input wire  [8:0] ib;
+    input wire  [8:0] ib1;
+    input wire  straddle;
+    input wire  [5:0] p;
+    input wire  [15:0] icrc_at;
+    input wire  [6:0] tele_at;
+    output reg  room;
+    output reg  [511:0] m_axis_tdata;
+    output reg  [63:0] m_axis_tkeep;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+    output reg  m_axis_tlast;
+    output reg  m_axis_tuser;
+
+    // Tx beat FIFO levels
+    localparam [5:0] FIFO_DEPTH = 6'h20;
+    localparam [5:0] START_LEVEL = 6'h0e;
+
+    // Stub signals
+    wire  icrc_m_valid;
+    wire  [31:0] icrc_m_crc;
+    wire  [31:0] icrc_m_found;
+    wire  [511:0] beats_read_data;
+    reg  [74:0] sides_write_data;
+    wire  [74:0] sides_read_data;
+    wire  [31:0] crcs_read_data;
+    reg  [4:0] q_wr_d;
+    reg  [4:0] q_wr_q = 5'h0;
+    reg  [4:0] q_rd_d;
+    reg  [4:0] q_rd_q = 5'h0;
+    reg  [5:0] q_count_d;
+    reg  [5:0] q_count_q = 6'h0;
+    reg  [4:0] c_wr_d;
+    reg  [4:0] c_wr_q = 5'h0;
+    reg  [4:0] c_rd_d;
+    reg  [4:0] c_rd_q = 5'h0;
+    reg  [5:0] c_count_d;
+    reg  [5:0] c_count_q = 6'h0;
+    reg  o_valid_d;
+    reg  o_valid_q = 1'h0;
+    reg  [511:0] o_data_d;
+    reg  [511:0] o_data_q = 512'h0;
+    reg  [63:0] o_keep_d;
+    reg  [63:0] o_keep_q = 64'h0;
+    reg  o_last_d;
+    reg  o_last_q = 1'h0;
+    reg  o_user_d;
+    reg  o_user_q = 1'h0;
+
+    // Local signals
+    // tx_pipe_out.rs:72: Combinational values.
+    reg  [63:0] ones64;
+    reg  [74:0] side;
+    reg  [74:0] h_side;
+    reg  h_ok;
+    reg  pop;
+    reg  crc_pop;
+    reg  [8:0] sh0;
+    reg  [5:0] neg_p;
+    reg  [5:0] sh1;
+    reg  [511:0] ins;
+
+    // Sub module instances
+    icrc_pipe icrc(
+        .clock(clock),
+        .reset(reset),
+        .s_valid(wr),
+        .s_data(beat),
+        .s_last(last),
+        .s_icrc_at(icrc_at),
+        .s_tele_at(tele_at),
+        .m_valid(icrc_m_valid),
+        .m_crc(icrc_m_crc),
+        .m_found(icrc_m_found)
+    );
+    tx_pipe_out_beats beats(
+        .write_clock(clock),
+        .write_enable(wr),
+        .write_address(q_wr_q),
+        .write_data(beat),
+        .read_address(q_rd_q),
+        .read_data(beats_read_data)
+    );
+    tx_pipe_out_sides sides(
+        .write_clock(clock),
+        .write_enable(wr),
+        .write_address(q_wr_q),
+        .write_data(sides_write_data),
+        .read_address(q_rd_q),
+        .read_data(sides_read_data)
+    );
+    tx_pipe_out_crcs crcs(
+        .write_clock(clock),
+        .write_enable(icrc_m_valid),
+        .write_address(c_wr_q),
+        .write_data(icrc_m_crc),
+        .read_address(c_rd_q),
+        .read_data(crcs_read_data)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        // tx_pipe_out.rs:57: Beat FIFO, CRC FIFO, output register.
+        q_wr_q <= q_wr_d;
+        q_rd_q <= q_rd_d;
+        q_count_q <= q_count_d;
+        c_wr_q <= c_wr_d;
+        c_rd_q <= c_rd_d;
+        c_count_q <= c_count_d;
+        o_valid_q <= o_valid_d;
+        o_data_q <= o_data_d;
+        o_keep_q <= o_keep_d;
+        o_last_q <= o_last_d;
+        o_user_q <= o_user_d;
+    end
+
+    // Update code
+    always @(*) begin
+        q_wr_d = q_wr_q;
+        q_rd_d = q_rd_q;
+        q_count_d = q_count_q;
+        c_wr_d = c_wr_q;
+        c_rd_d = c_rd_q;
+        c_count_d = c_count_q;
+        o_valid_d = o_valid_q;
+        o_data_d = o_data_q;
+        o_keep_d = o_keep_q;
+        o_last_d = o_last_q;
+        o_user_d = o_user_q;
+        ones64 = 64'hffffffffffffffff;
+        room = q_count_q < FIFO_DEPTH;
+        // tx_pipe_out.rs:99: ICRC of every frame as it is written.
+        // tx_pipe_out.rs:106: ---- Beat FIFO: the beat and its side word (sim::layout::TX_SIDE).
+        side = 32'h0;
+        side[0+:64] = ones64;
         if (last) begin
-            s_last1 = 32'h1;
+            side[0+:64] = last_keep;
         end
-        if (f_bad_q | bad_now) begin
-            s_user1 = 32'h1;
-        end
-        if (f_k_q == f_ib_q) begin
-            s_c01 = 32'h1;
-        end
-        if (f_str_q & (f_k_q == f_ib1_q)) begin
-            s_c11 = 32'h1;
-        end
-        if (f_k_q == 32'h0) begin
-            s_first1 = 32'h1;
-        end
-        beats_write_enable = wr;
-        beats_write_data = beat;
-        sides_write_enable = wr;
-        sides_write_data = {11'd0, ones64} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
-        if (last) begin
-            sides_write_data = {11'd0, f_last_keep_q} | ({74'd0, s_last1} << 64) | ({74'd0, s_user1} << 65) | ({74'd0, s_c01} << 66) | ({74'd0, s_c11} << 67) | ({69'd0, f_p_q} << 68) | ({74'd0, s_first1} << 74);
-        end
+        side[64+:1] = last;
+        side[65+:1] = bad;
+        side[66+:1] = k == ib;
+        side[67+:1] = straddle & (k == ib1);
+        side[68+:6] = p;
+        side[74+:1] = k == 32'h0;
+        sides_write_data = side;
         if (wr) begin
             q_wr_d = q_wr_q + 32'h1;
         end
-        // tx_pipe.rs:585: CRC FIFO.
+        // tx_pipe_out.rs:127: ---- CRC FIFO.
         if (icrc_m_valid) begin
             c_wr_d = c_wr_q + 32'h1;
         end
-        // tx_pipe.rs:592: Head of the beat FIFO: may it go?
+        // tx_pipe_out.rs:135: ---- Head of the beat FIFO: may it go? Its ICRC bytes, placed at lane p (or the rest
+        // of a straddling ICRC at lane 0).
         h_side = sides_read_data;
-        h_ok = (q_count_q != 32'h0) & (~h_side[74] | (c_count_q != 32'h0) | (q_count_q >= 32'he)) & (~(h_side[66] | h_side[67]) | (c_count_q != 32'h0));
+        h_ok = (q_count_q != 32'h0) & (~h_side[74+:1] | (c_count_q != 32'h0) | (q_count_q >= START_LEVEL)) & (~(h_side[66+:1] | h_side[67+:1]) | (c_count_q != 32'h0));
         pop = h_ok & (~o_valid_q | m_axis_tready);
-        crc_pop = pop & h_side[64];
+        crc_pop = pop & h_side[64+:1];
         sh0 = {3'd0, h_side[68+:6]} << 3;
         neg_p = (~h_side[68+:6]) + 32'h1;
         sh1 = neg_p << 3;
         ins = 32'h0;
-        if (h_side[66]) begin
+        if (h_side[66+:1]) begin
             ins = {480'd0, crcs_read_data} << sh0;
         end
-        if (h_side[67]) begin
+        if (h_side[67+:1]) begin
             ins = ((crcs_read_data >> sh1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
+        // tx_pipe_out.rs:160: ---- Output register.
         if (pop) begin
             q_rd_d = q_rd_q + 32'h1;
             o_valid_d = 1'b1;
             o_data_d = beats_read_data | ins;
             o_keep_d = h_side[0+:64];
-            o_last_d = h_side[64];
-            o_user_d = h_side[65];
+            o_last_d = h_side[64+:1];
+            o_user_d = h_side[65+:1];
         end
         else if (m_axis_tready) begin
             o_valid_d = 1'b0;
@@ -788,13 +715,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         m_axis_tkeep = o_keep_q;
         m_axis_tlast = o_last_q;
         m_axis_tuser = o_user_q;
-        stat_len_err = len_err_q;
         if (reset) begin
-            a_valid_d = 1'b0;
-            b_valid_d = 1'b0;
-            f_active_d = 1'b0;
-            f_prev_d = 32'h0;
-            drain_d = 1'b0;
             q_wr_d = 32'h0;
             q_rd_d = 32'h0;
             q_count_d = 32'h0;
@@ -802,13 +723,286 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             c_rd_d = 32'h0;
             c_count_d = 32'h0;
             o_valid_d = 1'b0;
-            len_err_d = 32'h0;
         end
     end
 
-endmodule // tx_pipe
+endmodule // tx_pipe_out
 
-module tx_pipe_crcs(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module tx_pipe_kmask(keep,mask);
+    // Rust: ByteMask, hdl/src/prim/byte_mask.rs:9
+
+    // Module arguments
+    input wire  [63:0] keep;
+    output reg  [511:0] mask;
+
+    // Update code (custom)
+    integer i;
+    always @(*) begin
+        for (i = 0; i < 64; i = i + 1) begin
+            mask[8*i +: 8] = {8{keep[i]}};
+        end
+    end
+endmodule // tx_pipe_kmask
+
+module tx_pipe_hdr(word,total_len,sum,pad,reth,aeth,cnp,tele,echo,bytes);
+    // Rust: TxPipeHdr, hdl/src/tx/tx_pipe_hdr.rs:30
+
+    // Module arguments
+    input wire  [1023:0] word;
+    input wire  [15:0] total_len;
+    input wire  [19:0] sum;
+    input wire  [1:0] pad;
+    input wire  reth;
+    input wire  aeth;
+    input wire  cnp;
+    input wire  tele;
+    input wire  echo;
+    output reg  [1023:0] bytes;
+
+    // Header words in wire byte order (sim::packet)
+    localparam [15:0] WIRE_ETHERTYPE_IPV4 = 16'h0008;
+    localparam [15:0] WIRE_ROCEV2_PORT = 16'hb712;
+
+    // Header versions and lengths (sim::packet)
+    localparam [3:0] IPV4_VERSION = 4'h4;
+    localparam [3:0] IPV4_IHL = 4'h5;
+    localparam [3:0] TELEMETRY_VERSION = 4'h1;
+
+    // IPv4 protocol numbers (sim::packet)
+    localparam [7:0] IP_PROTO_UDP = 8'h11;
+
+    // Local signals
+    reg  [15:0] udp_len;
+    // tx_pipe_hdr.rs:52: The IPv4 checksum: sum, end-around carry, complement.
+    reg  [19:0] sum1;
+    reg  [16:0] sum2;
+    reg  [15:0] sum2p;
+    reg  [15:0] sum3;
+    reg  [15:0] csum;
+    // tx_pipe_hdr.rs:58: The lengths and the checksum in wire byte order.
+    reg  [15:0] tl_be;
+    reg  [15:0] ul_be;
+    reg  [15:0] cs_be;
+    // tx_pipe_hdr.rs:62: The descriptor's bytes whose bits become separate header fields.
+    reg  [7:0] tos_fld;
+    reg  [7:0] flags_fld;
+    reg  [7:0] sem_fld;
+    reg  [7:0] fb_fld;
+    reg  [7:0] ack_fld;
+    reg  [7:0] fbk_fld;
+    reg  [127:0] ext_fld;
+    reg  [351:0] tel;
+    reg  [1023:0] hdr_base;
+    reg  [1023:0] hdr_ext;
+    reg  [1023:0] hdr_tele;
+
+    // Update code
+    always @(*) begin
+        udp_len = total_len - 32'h14;
+        sum1 = sum + {4'd0, total_len};
+        sum2 = {1'd0, sum1[0+:16]} + {13'd0, sum1[16+:4]};
+        // tx_pipe_hdr.rs:83: End-around carry: sum2 + 1 is computed beside sum2 and picked by sum2's carry.
+        sum2p = sum1[0+:16] + {12'd0, sum1[16+:4]} + 32'h1;
+        sum3 = sum2[0+:16];
+        if (sum2[16]) begin
+            sum3 = sum2p;
+        end
+        csum = ~sum3;
+        tl_be = (total_len >> 8) | (total_len << 8);
+        ul_be = (udp_len >> 8) | (udp_len << 8);
+        cs_be = (csum >> 8) | (csum << 8);
+        tos_fld = word[160+:8];
+        flags_fld = word[192+:8];
+        sem_fld = word[224+:8];
+        fb_fld = word[248+:8];
+        ack_fld = word[280+:8];
+        fbk_fld = word[456+:8];
+        ext_fld = word[320+:128];
+        // tx_pipe_hdr.rs:103: The telemetry header (sim::layout::TELEMETRY).
+        tel = 32'h0;
+        tel[4+:4] = TELEMETRY_VERSION;
+        if (echo) begin
+            tel[3+:1] = 1'b1;
+            tel[2+:1] = fbk_fld[0];
+            tel[8+:8] = word[448+:8];
+            tel[32+:320] = word[512+:320];
+        end
+        // tx_pipe_hdr.rs:113: Frame bytes 0-53 (sim::layout::TX_HDR).
+        hdr_base = 32'h0;
+        hdr_base[0+:48] = word[0+:48];
+        hdr_base[48+:48] = word[48+:48];
+        hdr_base[96+:16] = WIRE_ETHERTYPE_IPV4;
+        hdr_base[112+:4] = IPV4_IHL;
+        hdr_base[116+:4] = IPV4_VERSION;
+        hdr_base[120+:2] = tos_fld[0+:2];
+        hdr_base[122+:6] = tos_fld[2+:6];
+        hdr_base[128+:16] = tl_be;
+        hdr_base[144+:16] = word[176+:16];
+        hdr_base[166+:1] = flags_fld[6];
+        hdr_base[176+:8] = word[168+:8];
+        hdr_base[184+:8] = IP_PROTO_UDP;
+        hdr_base[192+:16] = cs_be;
+        hdr_base[208+:32] = word[96+:32];
+        hdr_base[240+:32] = word[128+:32];
+        hdr_base[272+:16] = word[200+:16];
+        hdr_base[288+:16] = WIRE_ROCEV2_PORT;
+        hdr_base[304+:16] = ul_be;
+        hdr_base[336+:8] = word[216+:8];
+        hdr_base[348+:2] = pad;
+        hdr_base[350+:1] = sem_fld[6];
+        hdr_base[351+:1] = sem_fld[7];
+        hdr_base[352+:16] = word[232+:16];
+        hdr_base[374+:1] = fb_fld[6];
+        hdr_base[375+:1] = fb_fld[7];
+        hdr_base[376+:24] = word[256+:24];
+        hdr_base[406+:1] = tele;
+        hdr_base[407+:1] = ack_fld[7];
+        hdr_base[408+:24] = word[288+:24];
+        // tx_pipe_hdr.rs:145: The RETH or AETH, right after the BTH.
+        hdr_ext = 32'h0;
+        if (reth) begin
+            hdr_ext = {896'd0, ext_fld} << 432;
+        end
+        if (aeth) begin
+            hdr_ext = {992'd0, ext_fld[0+:32]} << 432;
+        end
+        // tx_pipe_hdr.rs:153: The telemetry header after them (a CNP's body is as long as a RETH).
+        hdr_tele = 32'h0;
+        if (tele) begin
+            if (reth | cnp) begin
+                hdr_tele = {672'd0, tel} << 560;
+            end
+            else if (aeth) begin
+                hdr_tele = {672'd0, tel} << 464;
+            end
+            else begin
+                hdr_tele = {672'd0, tel} << 432;
+            end
+        end
+        bytes = hdr_base | hdr_ext | hdr_tele;
+    end
+
+endmodule // tx_pipe_hdr
+
+module tx_pipe_desc(word,plen,pad,reth,aeth,cnp,tele,echo,hlen,icrc_at,total_len,sum);
+    // Rust: TxPipeDesc, hdl/src/tx/tx_pipe_desc.rs:31
+
+    // Module arguments
+    input wire  [1023:0] word;
+    output reg  [13:0] plen;
+    output reg  [1:0] pad;
+    output reg  reth;
+    output reg  aeth;
+    output reg  cnp;
+    output reg  tele;
+    output reg  echo;
+    output reg  [6:0] hlen;
+    output reg  [15:0] icrc_at;
+    output reg  [15:0] total_len;
+    output reg  [19:0] sum;
+
+    // IPv4 header words that are constant, big-endian (sim::packet)
+    localparam [15:0] IPV4_WORD_VER_IHL = 16'h4500;
+    localparam [15:0] IPV4_WORD_PROTO_UDP = 16'h0011;
+
+    // Header block lengths after the transport headers (sim::packet)
+    localparam [6:0] CNP_BODY_LEN = 7'h10;
+    localparam [6:0] TELEMETRY_LEN = 7'h2c;
+
+    // Stub signals
+    wire  op_class_reth;
+    wire  op_class_aeth;
+    wire  op_class_payload;
+    wire  op_class_cnp;
+    wire  op_class_must_tel;
+    wire  op_class_echo;
+    wire  op_class_known;
+    wire  [6:0] op_class_after;
+
+    // Local signals
+    // tx_pipe_desc.rs:57: Descriptor fields copied whole, to read their bytes.
+    reg  [15:0] plen_fld;
+    reg  [7:0] tele_fld;
+    reg  [15:0] ipid_fld;
+    reg  [31:0] ipsrc_fld;
+    reg  [31:0] ipdst_fld;
+    reg  [13:0] plen_raw;
+    reg  [13:0] plen_v;
+    reg  [1:0] pad_v;
+    reg  [6:0] body;
+    reg  [6:0] hlen_v;
+    // tx_pipe_desc.rs:68: IPv4 header words other than total length and checksum, big-endian.
+    reg  [7:0] df;
+    reg  [15:0] w_tos;
+    reg  [15:0] w_id;
+    reg  [15:0] w_df;
+    reg  [15:0] w_ttl;
+    reg  [15:0] w_s0;
+    reg  [15:0] w_s1;
+    reg  [15:0] w_d0;
+    reg  [15:0] w_d1;
+
+    // Sub module instances
+    roce_op_class op_class(
+        .op(word[216+:8]),
+        .reth(op_class_reth),
+        .aeth(op_class_aeth),
+        .payload(op_class_payload),
+        .cnp(op_class_cnp),
+        .must_tel(op_class_must_tel),
+        .echo(op_class_echo),
+        .known(op_class_known),
+        .after(op_class_after)
+    );
+
+    // Update code
+    always @(*) begin
+        plen_fld = word[464+:16];
+        tele_fld = word[312+:8];
+        ipid_fld = word[176+:16];
+        ipsrc_fld = word[96+:32];
+        ipdst_fld = word[128+:32];
+        reth = op_class_reth;
+        aeth = op_class_aeth;
+        cnp = op_class_cnp;
+        echo = op_class_echo;
+        tele = tele_fld[0];
+        // tx_pipe_desc.rs:95: Lengths.
+        plen_raw = ({6'd0, plen_fld[0+:8]} << 8) | {6'd0, plen_fld[8+:8]};
+        plen_v = 32'h0;
+        if (op_class_payload) begin
+            plen_v = plen_raw;
+        end
+        pad_v = (~((plen_v) & 2'h3)) + 32'h1;
+        body = op_class_after;
+        if (op_class_cnp) begin
+            body = op_class_after + CNP_BODY_LEN;
+        end
+        hlen_v = body;
+        if (tele_fld[0]) begin
+            hlen_v = body + TELEMETRY_LEN;
+        end
+        plen = plen_v;
+        pad = pad_v;
+        hlen = hlen_v;
+        icrc_at = {9'd0, hlen_v} + {2'd0, plen_v} + {14'd0, pad_v};
+        total_len = ((hlen_v - 32'ha) & 16'hffff) + {2'd0, plen_v} + {14'd0, pad_v};
+        // tx_pipe_desc.rs:121: The IPv4 checksum's fixed words (byte-swapped from wire order).
+        w_tos = {8'd0, word[160+:8]} | IPV4_WORD_VER_IHL;
+        w_id = ({8'd0, ipid_fld[0+:8]} << 8) | {8'd0, ipid_fld[8+:8]};
+        df = word[192+:8] & 32'h40;
+        w_df = {8'd0, df} << 8;
+        w_ttl = ({8'd0, word[168+:8]} << 8) | IPV4_WORD_PROTO_UDP;
+        w_s0 = ({8'd0, ipsrc_fld[0+:8]} << 8) | {8'd0, ipsrc_fld[8+:8]};
+        w_s1 = ({8'd0, ipsrc_fld[16+:8]} << 8) | {8'd0, ipsrc_fld[24+:8]};
+        w_d0 = ({8'd0, ipdst_fld[0+:8]} << 8) | {8'd0, ipdst_fld[8+:8]};
+        w_d1 = ({8'd0, ipdst_fld[16+:8]} << 8) | {8'd0, ipdst_fld[24+:8]};
+        sum = {4'd0, w_tos} + {4'd0, w_id} + {4'd0, w_df} + {4'd0, w_ttl} + {4'd0, w_s0} + {4'd0, w_s1} + {4'd0, w_d0} + {4'd0, w_d1};
+    end
+
+endmodule // tx_pipe_desc
+
+module tx_pipe_out_crcs(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
@@ -840,9 +1034,9 @@ module tx_pipe_crcs(write_clock,write_enable,write_address,write_data,read_addre
             mem[write_address] <= write_data;
         end
     end
-endmodule // tx_pipe_crcs
+endmodule // tx_pipe_out_crcs
 
-module tx_pipe_sides(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module tx_pipe_out_sides(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
@@ -874,9 +1068,9 @@ module tx_pipe_sides(write_clock,write_enable,write_address,write_data,read_addr
             mem[write_address] <= write_data;
         end
     end
-endmodule // tx_pipe_sides
+endmodule // tx_pipe_out_sides
 
-module tx_pipe_beats(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module tx_pipe_out_beats(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
@@ -908,22 +1102,6 @@ module tx_pipe_beats(write_clock,write_enable,write_address,write_data,read_addr
             mem[write_address] <= write_data;
         end
     end
-endmodule // tx_pipe_beats
-
-module tx_pipe_kmask(keep,mask);
-    // Rust: ByteMask, hdl/src/prim/byte_mask.rs:9
-
-    // Module arguments
-    input wire  [63:0] keep;
-    output reg  [511:0] mask;
-
-    // Update code (custom)
-    integer i;
-    always @(*) begin
-        for (i = 0; i < 64; i = i + 1) begin
-            mask[8*i +: 8] = {8{keep[i]}};
-        end
-    end
-endmodule // tx_pipe_kmask
+endmodule // tx_pipe_out_beats
 
 `resetall

@@ -596,6 +596,17 @@ layout!(SCHED_CFG: SchedCfgLayout, "sched_cfg", 32, "docs/modules/hpcc_nic_core.
     max_burst: 16, 12, "flow_sched's max burst, packets (reset 16)";
 });
 
+// tx_pipe's beat FIFO side word (tx_pipe_out): what goes with each frame beat.
+layout!(TX_SIDE: TxSideLayout, "tx_side", 75, "docs/modules/tx_pipe.md", {
+    keep: 0, 64, "the beat's tkeep";
+    last: 64, 1, "the frame's last beat (tlast; a CRC is popped with it)";
+    user: 65, 1, "tuser: the frame is bad (payload length mismatch)";
+    icrc: 66, 1, "the beat holds the ICRC's first bytes, at lane `p`";
+    icrc_rest: 67, 1, "the beat holds the rest of an ICRC that straddles two beats (lanes 0..p-61)";
+    p: 68, 6, "the ICRC's lane in its first beat (its frame offset mod 64)";
+    first: 74, 1, "the frame's first beat (it waits for the frame's CRC or a full enough FIFO)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -638,6 +649,7 @@ pub const ALL: &[Layout] = &[
     FlowCfgLayout::LAYOUT,
     CnpStateLayout::LAYOUT,
     FbStateLayout::LAYOUT,
+    TxSideLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

@@ -245,7 +245,7 @@ fn latency_of_a_frame_sent_alone() {
     // A, B, F, then the frame's beats, icrc_pipe, CRC FIFO, output register.
     assert_eq!(l0, 3 + b0 + icrc + 1, "1-beat frame");
     assert_eq!(l1, 3 + b1 + icrc + 1, "5-beat frame");
-    assert_eq!(l2, 3 + hdl::tx_pipe::START_LEVEL + 1, "66-beat frame");
+    assert_eq!(l2, 3 + hdl::tx_pipe::START_LEVEL as usize + 1, "66-beat frame");
 }
 
 /// Every frame the NIC transaction model (`sim::nic_model`) sends on a lossy link, both

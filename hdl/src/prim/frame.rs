@@ -29,6 +29,15 @@ codes! {
     IP_PROTO_UDP = p::IP_PROTO_UDP,
 }
 
+codes! {
+    /// The IPv4 header's 16-bit words that are constant, as numbers (big-endian: the first
+    /// wire byte high), for the header checksum: version and IHL with a zero TOS, and a zero
+    /// TTL with the protocol.
+    IPV4_WORDS;
+    IPV4_WORD_VER_IHL = ((p::IPV4_VERSION as u16) << 12) | ((p::IPV4_IHL as u16) << 8),
+    IPV4_WORD_PROTO_UDP = p::IP_PROTO_UDP,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,5 +46,10 @@ mod tests {
     fn wire_words_are_the_first_bytes_low() {
         assert_eq!(WIRE_ETHERTYPE_IPV4, 0x0008);
         assert_eq!(WIRE_ROCEV2_PORT, 0xB712);
+    }
+
+    #[test]
+    fn ipv4_words_are_the_first_bytes_high() {
+        assert_eq!((IPV4_WORD_VER_IHL, IPV4_WORD_PROTO_UDP), (0x4500, 0x0011));
     }
 }

@@ -5,3 +5,6 @@ pub mod tx_ctx;
 pub mod tx_ctx_ack;
 pub mod read_split;
 pub mod tx_pipe;
+pub mod tx_pipe_desc;
+pub mod tx_pipe_hdr;
+pub mod tx_pipe_out;
