@@ -6,7 +6,7 @@
 `default_nettype none
 
 module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
-    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:85
+    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:84
 
     // Module arguments
     input wire  clock;
@@ -37,16 +37,8 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     output reg  [31:0] stat_nak_ignored;
     output reg  [31:0] stat_ctrl_bad;
 
-    // RoCE BTH opcodes (sim::packet::Opcode)
-    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
-    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
-    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
-    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
-    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
-
     // Tx control word ops (sim)
     localparam [1:0] TX_OP_CREATE = 2'h1;
-    localparam [1:0] TX_OP_REMOVE = 2'h2;
     localparam [1:0] TX_OP_POST = 2'h3;
 
     // PktRecv kinds (sim)
@@ -85,6 +77,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [511:0] p_recv_q = 512'h0;
     wire  [1023:0] ack_desc;
     wire  [13:0] ack_plen;
+    wire  [1023:0] pkt_desc;
+    wire  pkt_dma;
+    wire  [63:0] pkt_dma_addr;
+    wire  [13:0] pkt_plen;
+    wire  [322:0] pkt_after;
+    wire  rewind_in_range;
+    wire  [322:0] rewind_after;
+    wire  ctrl_ok;
+    wire  [319:0] ctrl_flow_wd;
+    wire  [322:0] ctrl_msg_wd;
     wire  [319:0] ctx_fwd_w;
     wire  [322:0] msg_fwd_w;
     reg  [15:0] p_send_d;
@@ -147,26 +149,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  w_free;
     reg  [15:0] a16;
     reg  g_rew;
-    reg  [23:0] g_psn;
-    reg  [23:0] m_first;
-    reg  [23:0] g_k;
-    reg  [23:0] g_sent;
     reg  g_ok;
-    reg  [15:0] g_klo;
-    reg  [15:0] g_khi;
-    reg  [15:0] g_mtu;
-    reg  [31:0] g_plo;
-    reg  [31:0] g_phi;
-    reg  [31:0] g_off;
     reg  [15:0] r_flow;
     reg  r_id_ok;
     reg  take_r;
     reg  ack_send;
     reg  d_free;
-    // tx_ctx.rs:232: Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
-    reg  [1023:0] t_desc;
-    reg  [23:0] psn_be;
-    reg  [15:0] dplen_be;
     reg  [2:0] r_kind;
     reg  t_probe;
     reg  [1:0] c_op;
@@ -176,54 +164,20 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [9:0] wr_addr;
     reg  c_id_ok;
     reg  p_id_ok;
-    reg  [13:0] c_mtu;
-    reg  [31:0] c_len;
     reg  c_ok;
     reg  take_c;
     reg  take_p;
     reg  free;
-    // tx_ctx.rs:252: Read words and their fields.
-    reg  [319:0] cw;
+    // tx_ctx.rs:239: Read words and their fields.
     reg  [322:0] mw;
     reg  m_valid;
     reg  m_pend;
-    reg  [31:0] m_off;
-    reg  [31:0] m_len;
-    reg  [63:0] m_local;
     reg  [23:0] m_psn;
-    reg  [15:0] m_sent;
-    reg  [127:0] m_reth;
-    reg  [13:0] t_mtu;
-    reg  t_tele;
-    reg  [15:0] t_fs;
-    // tx_ctx.rs:266: The next packet.
-    reg  [31:0] rest;
-    reg  last;
-    reg  first;
-    reg  [13:0] plen;
-    reg  [7:0] opcode;
-    reg  not_ect;
-    reg  [7:0] tos;
+    // tx_ctx.rs:244: The next packet.
     reg  send;
-    reg  [15:0] sent1;
-    reg  [1023:0] desc;
-    reg  [63:0] dma_addr;
-    reg  [7:0] tele_byte;
-    reg  [127:0] reth_out;
-    reg  pend1;
     reg  [15:0] in_rflow_fld;
     reg  [15:0] in_cflow_fld;
-    reg  [23:0] r_psn_fld;
-    reg  [127:0] c_reth_fld;
-    reg  [31:0] off1;
-    reg  [23:0] psn1;
-    reg  [7:0] ack_req;
     reg  r_both;
-    reg  m_read;
-    reg  [63:0] va_num;
-    reg  [63:0] va_sum;
-    reg  [127:0] rd_reth;
-    reg  [13:0] dplen;
 
     // Sub module instances
     hpcc_ram_w320_d1024 ctx(
@@ -248,6 +202,30 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .msg(msg_fwd_w),
         .desc(ack_desc),
         .plen(ack_plen)
+    );
+    tx_ctx_pkt pkt(
+        .flow(ctx_fwd_w),
+        .msg(msg_fwd_w),
+        .desc(pkt_desc),
+        .dma(pkt_dma),
+        .dma_addr(pkt_dma_addr),
+        .plen(pkt_plen),
+        .after(pkt_after)
+    );
+    tx_ctx_rewind rewind(
+        .psn(p_recv_q[32+:24]),
+        .mtu(ctx_fwd_w[288+:14]),
+        .msg(msg_fwd_w),
+        .in_range(rewind_in_range),
+        .after(rewind_after)
+    );
+    tx_ctx_ctrl ctrl(
+        .word(p_ctrl_q),
+        .exists(msg_fwd_w[0+:1]),
+        .sent(msg_fwd_w[154+:16]),
+        .ok(ctrl_ok),
+        .flow_wd(ctrl_flow_wd),
+        .msg_wd(ctrl_msg_wd)
     );
     tx_ctx_ctx_fwd ctx_fwd(
         .ram(ctx_read_data),
@@ -320,12 +298,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_msg_d = lw_msg_q;
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
-        ack_req = 32'h80;
-        // tx_ctx.rs:464: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // tx_ctx.rs:374: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
         // taken into the P registers while the BRAMs read the flow's words.
         free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
         d_free = ~d_valid_q | m_axis_desc_tready;
-        // tx_ctx.rs:469: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
+        // tx_ctx.rs:379: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
         // have room for it when it reaches S2 (at most one entry left after this cycle, counting
         // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
         // events only while its own outputs move, and one of them (PktRecv) goes to this block,
@@ -334,7 +311,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ps2 = p_valid_q & (p_kind_q == TX_PICK_SEND);
         s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
         w_free = ~w_valid_q | m_axis_sleep_tready;
-        // tx_ctx.rs:480: S2 holds an event only while an output register it needs is full. Every event may
+        // tx_ctx.rs:390: S2 holds an event only while an output register it needs is full. Every event may
         // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
         // other output registers, other PktRecvs the descriptor register only.
         r_kind = p_recv_q[17+:3];
@@ -370,7 +347,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         ctx_read_address = next_a2;
         msg_read_address = next_a2;
-        // tx_ctx.rs:525: ---- S2: what the P registers hold, done this cycle.
+        // tx_ctx.rs:435: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
         a16 = {6'd0, p_addr_q};
         take_c = p_valid_q & (p_kind_q == TX_PICK_CTRL) & w_free;
@@ -384,139 +361,30 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        // tx_ctx.rs:547: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // tx_ctx.rs:457: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
-        cw = ctx_fwd_w;
         mw = msg_fwd_w;
         m_valid = mw[0+:1];
         m_pend = mw[1+:1];
-        m_off = mw[2+:32];
-        m_len = mw[34+:32];
-        m_local = mw[66+:64];
         m_psn = mw[130+:24];
-        m_sent = mw[154+:16];
-        m_reth = mw[170+:128];
-        m_first = mw[298+:24];
-        m_read = mw[322+:1];
-        t_mtu = cw[288+:14];
-        t_tele = cw[302+:1];
-        t_fs = cw[303+:16];
-        t_probe = cw[319+:1];
-        // tx_ctx.rs:572: ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
-        rest = m_len - m_off;
-        last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
-        first = m_off == 32'h0;
-        plen = t_mtu;
-        if (last) begin
-            plen = rest[0+:14];
-        end
-        opcode = OP_RDMA_WRITE_MIDDLE;
-        if (m_read) begin
-            opcode = OP_RDMA_READ_REQUEST;
-        end
-        else if (first & last) begin
-            opcode = OP_RDMA_WRITE_ONLY;
-        end
-        else if (first) begin
-            opcode = OP_RDMA_WRITE_FIRST;
-        end
-        else if (last) begin
-            opcode = OP_RDMA_WRITE_LAST;
-        end
-        // tx_ctx.rs:591: LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
-        not_ect = ({1'd0, m_sent} + 32'h1) < {1'd0, t_fs};
-        // tx_ctx.rs:593: The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
-        t_desc = {736'd0, cw[0+:288]};
-        tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
-        if (not_ect) begin
-            tos = t_desc[160+:8] & 32'hfc;
-        end
+        t_probe = ctx_fwd_w[319+:1];
+        // tx_ctx.rs:471: ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
         send = take_p & p_id_ok & m_valid & m_pend;
-        // tx_ctx.rs:600: Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
-        // width and carry out of the field (PSN 0xFFFFFF + 1).
-        off1 = m_off + {18'd0, plen};
-        psn1 = m_psn + 32'h1;
-        sent1 = m_sent;
-        if (m_sent != 32'hffff) begin
-            sent1 = m_sent + 32'h1;
-        end
-        tele_byte = 32'h0;
-        if (t_tele) begin
-            tele_byte = 32'h1;
-        end
-        // tx_ctx.rs:612: READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
-        // kept in wire order (big-endian), so the address is byte-reversed around the add.
-        va_num = ({56'd0, m_reth[0+:8]} << 56) | ({56'd0, m_reth[8+:8]} << 48) | ({56'd0, m_reth[16+:8]} << 40) | ({56'd0, m_reth[24+:8]} << 32) | ({56'd0, m_reth[32+:8]} << 24) | ({56'd0, m_reth[40+:8]} << 16) | ({56'd0, m_reth[48+:8]} << 8) | {56'd0, m_reth[56+:8]};
-        va_sum = va_num + {32'd0, m_off};
-        rd_reth = {120'd0, va_sum[56+:8]} | ({120'd0, va_sum[48+:8]} << 8) | ({120'd0, va_sum[40+:8]} << 16) | ({120'd0, va_sum[32+:8]} << 24) | ({120'd0, va_sum[24+:8]} << 32) | ({120'd0, va_sum[16+:8]} << 40) | ({120'd0, va_sum[8+:8]} << 48) | ({120'd0, va_sum[0+:8]} << 56) | ({96'd0, m_reth[64+:32]} << 64) | ({122'd0, plen[8+:6]} << 112) | ({120'd0, plen[0+:8]} << 120);
-        reth_out = 32'h0;
-        dplen = plen;
-        if (m_read) begin
-            reth_out = rd_reth;
-            dplen = 32'h0;
-        end
-        else if (first) begin
-            reth_out = m_reth;
-        end
-        // tx_ctx.rs:642: The msg word after the packet is pending unless it was the last.
-        pend1 = ~last;
-        // tx_ctx.rs:644: Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
-        // First/Only, payload length (big-endian, as on the wire).
-        psn_be = {16'd0, m_psn[16+:8]} | ({16'd0, m_psn[8+:8]} << 8) | ({16'd0, m_psn[0+:8]} << 16);
-        dplen_be = {10'd0, dplen[8+:6]} | ({8'd0, dplen[0+:8]} << 8);
-        desc = t_desc;
-        desc[160+:8] = tos;
-        desc[216+:8] = opcode;
-        desc[280+:8] = ack_req;
-        desc[288+:24] = psn_be;
-        desc[312+:8] = tele_byte;
-        desc[320+:128] = reth_out;
-        desc[464+:16] = dplen_be;
-        // tx_ctx.rs:659: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // tx_ctx.rs:476: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
-        r_psn_fld = p_recv_q[32+:24];
-        dma_addr = m_local + {32'd0, m_off};
-        // tx_ctx.rs:675: ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
-        // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
-        // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
-        g_psn = ({16'd0, r_psn_fld[0+:8]} << 16) | ({16'd0, r_psn_fld[8+:8]} << 8) | {16'd0, r_psn_fld[16+:8]};
-        g_k = g_psn - m_first;
-        g_sent = m_psn - m_first;
-        g_ok = take_r & g_rew & r_id_ok & m_valid & (g_k < g_sent);
-        g_klo = g_k[0+:16];
-        g_khi = {8'd0, g_k[16+:8]};
-        g_mtu = {2'd0, t_mtu};
-        g_plo = g_klo * g_mtu;
-        g_phi = g_khi * g_mtu;
-        g_off = g_plo + (g_phi << 16);
-        // tx_ctx.rs:692: ---- Control word checks and fields.
-        c_mtu = p_ctrl_q[352+:14];
-        // tx_ctx.rs:694: Message length: RETH bytes 12..15 (big-endian) of the post.
-        c_reth_fld = p_ctrl_q[64+:128];
-        c_len = ({24'd0, c_reth_fld[96+:8]} << 24) | ({24'd0, c_reth_fld[104+:8]} << 16) | ({24'd0, c_reth_fld[112+:8]} << 8) | {24'd0, c_reth_fld[120+:8]};
-        c_ok = 1'b0;
-        if (c_id_ok) begin
-            if (c_op == TX_OP_CREATE) begin
-                c_ok = c_mtu != 32'h0;
-            end
-            else if ((c_op == TX_OP_REMOVE) | (c_op == TX_OP_POST)) begin
-                c_ok = m_valid;
-            end
-        end
-        // tx_ctx.rs:709: ---- RAM writes: sweep, control word, or the packet's progress.
+        // tx_ctx.rs:490: ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
+        g_ok = take_r & g_rew & r_id_ok & m_valid & rewind_in_range;
+        // tx_ctx.rs:500: ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
+        c_ok = c_id_ok & ctrl_ok;
+        // tx_ctx.rs:506: ---- RAM writes: sweep, control word, or the packet's progress.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
         end
         ctx_write_address = wr_addr;
         c_we = take_c & c_ok & (c_op == TX_OP_CREATE);
-        c_wd = 32'h0;
-        c_wd[0+:288] = p_ctrl_q[64+:288];
-        c_wd[288+:14] = c_mtu;
-        c_wd[302+:1] = p_ctrl_q[368+:1];
-        c_wd[303+:16] = p_ctrl_q[384+:16];
-        c_wd[319+:1] = p_ctrl_q[369+:1];
+        c_wd = ctrl_flow_wd;
         msg_write_address = wr_addr;
         m_we = 1'b0;
         m_wd = mw;
@@ -530,46 +398,27 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         end
         else if (take_c & c_ok) begin
             m_we = 1'b1;
-            m_wd = 32'h0;
-            if (c_op == TX_OP_CREATE) begin
-                m_wd[0+:1] = 1'b1;
-            end
-            else if (c_op == TX_OP_POST) begin
-                m_wd[0+:1] = 1'b1;
-                m_wd[1+:1] = 1'b1;
-                m_wd[34+:32] = c_len;
-                m_wd[66+:64] = p_ctrl_q[192+:64];
-                m_wd[130+:24] = p_ctrl_q[256+:24];
-                m_wd[154+:16] = m_sent;
-                m_wd[170+:128] = p_ctrl_q[64+:128];
-                m_wd[298+:24] = p_ctrl_q[256+:24];
-                m_wd[322+:1] = p_ctrl_q[280+:1];
-            end
+            m_wd = ctrl_msg_wd;
         end
         else if (send) begin
             m_we = 1'b1;
-            m_wd[1+:1] = pend1;
-            m_wd[2+:32] = off1;
-            m_wd[130+:24] = psn1;
-            m_wd[154+:16] = sent1;
+            m_wd = pkt_after;
         end
         else if (g_ok) begin
             m_we = 1'b1;
-            m_wd[1+:1] = 1'b1;
-            m_wd[2+:32] = g_off;
-            m_wd[130+:24] = g_psn;
+            m_wd = rewind_after;
         end
         ctx_write_enable = c_we;
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        // tx_ctx.rs:768: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
+        // tx_ctx.rs:539: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
         same_a2 = next_a2 == a2;
         lw_ctx_d = c_we & swept_q & same_a2;
         lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
-        // tx_ctx.rs:775: ---- Output registers.
+        // tx_ctx.rs:546: ---- Output registers.
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
@@ -581,7 +430,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             s_data_d = s2_data_q;
             s2_valid_d = 1'b0;
         end
-        // tx_ctx.rs:790: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // tx_ctx.rs:561: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
         // go-back-N that rewound (at most one per event, in event order).
         if (m_axis_sleep_tready) begin
             w_valid_d = 1'b0;
@@ -602,7 +451,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         s_word[16+:24] = m_psn;
         if (send) begin
             d_valid_d = 1'b1;
-            d_data_d = desc;
+            d_data_d = pkt_desc;
             if ((s_pop & ~s2_valid_q) | (~s_pop & ~s_valid_q)) begin
                 s_valid_d = 1'b1;
                 s_data_d = s_word;
@@ -611,11 +460,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 s2_valid_d = 1'b1;
                 s2_data_d = s_word;
             end
-            if ((plen != 32'h0) & ~m_read) begin
+            if (pkt_dma) begin
                 r_valid_d = 1'b1;
                 r_data_d = 32'h0;
-                r_data_d[0+:64] = dma_addr;
-                r_data_d[64+:14] = plen;
+                r_data_d[0+:64] = pkt_dma_addr;
+                r_data_d[64+:14] = pkt_plen;
                 r_data_d[80+:16] = p_flow;
             end
         end
@@ -711,6 +560,263 @@ module tx_ctx_ctx_fwd(ram,last,use_last,w);
     end
 
 endmodule // tx_ctx_ctx_fwd
+
+module tx_ctx_ctrl(word,exists,sent,ok,flow_wd,msg_wd);
+    // Rust: TxCtxCtrl, hdl/src/tx/tx_ctx_ctrl.rs:17
+
+    // Module arguments
+    input wire  [511:0] word;
+    input wire  exists;
+    input wire  [15:0] sent;
+    output reg  ok;
+    output reg  [319:0] flow_wd;
+    output reg  [322:0] msg_wd;
+
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_CREATE = 2'h1;
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+    localparam [1:0] TX_OP_POST = 2'h3;
+
+    // Local signals
+    reg  [1:0] op;
+    reg  [13:0] mtu;
+    reg  [127:0] reth_fld;
+    reg  [31:0] len;
+    reg  [319:0] c_wd;
+    reg  [322:0] m_wd;
+
+    // Update code
+    always @(*) begin
+        op = word[0+:2];
+        mtu = word[352+:14];
+        // tx_ctx_ctrl.rs:43: Message length: RETH bytes 12..15 (big-endian) of the post.
+        reth_fld = word[64+:128];
+        len = ({24'd0, reth_fld[96+:8]} << 24) | ({24'd0, reth_fld[104+:8]} << 16) | ({24'd0, reth_fld[112+:8]} << 8) | {24'd0, reth_fld[120+:8]};
+        ok = 1'b0;
+        if (op == TX_OP_CREATE) begin
+            ok = mtu != 32'h0;
+        end
+        else if ((op == TX_OP_REMOVE) | (op == TX_OP_POST)) begin
+            ok = exists;
+        end
+        c_wd = 32'h0;
+        c_wd[0+:288] = word[64+:288];
+        c_wd[288+:14] = mtu;
+        c_wd[302+:1] = word[368+:1];
+        c_wd[303+:16] = word[384+:16];
+        c_wd[319+:1] = word[369+:1];
+        flow_wd = c_wd;
+        m_wd = 32'h0;
+        if (op == TX_OP_CREATE) begin
+            m_wd[0+:1] = 1'b1;
+        end
+        else if (op == TX_OP_POST) begin
+            m_wd[0+:1] = 1'b1;
+            m_wd[1+:1] = 1'b1;
+            m_wd[34+:32] = len;
+            m_wd[66+:64] = word[192+:64];
+            m_wd[130+:24] = word[256+:24];
+            m_wd[154+:16] = sent;
+            m_wd[170+:128] = word[64+:128];
+            m_wd[298+:24] = word[256+:24];
+            m_wd[322+:1] = word[280+:1];
+        end
+        msg_wd = m_wd;
+    end
+
+endmodule // tx_ctx_ctrl
+
+module tx_ctx_rewind(psn,mtu,msg,in_range,after);
+    // Rust: TxCtxRewind, hdl/src/tx/tx_ctx_rewind.rs:16
+
+    // Module arguments
+    input wire  [23:0] psn;
+    input wire  [13:0] mtu;
+    input wire  [322:0] msg;
+    output reg  in_range;
+    output reg  [322:0] after;
+
+    // Local signals
+    reg  [23:0] psn_num;
+    reg  [23:0] first;
+    reg  [23:0] k;
+    reg  [23:0] sent;
+    reg  [15:0] klo;
+    reg  [15:0] khi;
+    reg  [15:0] mtu16;
+    reg  [31:0] plo;
+    reg  [31:0] phi;
+    reg  [31:0] off;
+    reg  [322:0] next_msg;
+
+    // Update code
+    always @(*) begin
+        // tx_ctx_rewind.rs:44: The PSN is in wire order (descriptor bytes 36..38).
+        psn_num = ({16'd0, psn[0+:8]} << 16) | ({16'd0, psn[8+:8]} << 8) | {16'd0, psn[16+:8]};
+        first = msg[298+:24];
+        k = psn_num - first;
+        sent = msg[130+:24] - first;
+        in_range = k < sent;
+        klo = k[0+:16];
+        khi = {8'd0, k[16+:8]};
+        mtu16 = {2'd0, mtu};
+        plo = klo * mtu16;
+        phi = khi * mtu16;
+        off = plo + (phi << 16);
+        next_msg = msg;
+        next_msg[1+:1] = 1'b1;
+        next_msg[2+:32] = off;
+        next_msg[130+:24] = psn_num;
+        after = next_msg;
+    end
+
+endmodule // tx_ctx_rewind
+
+module tx_ctx_pkt(flow,msg,desc,dma,dma_addr,plen,after);
+    // Rust: TxCtxPkt, hdl/src/tx/tx_ctx_pkt.rs:19
+
+    // Module arguments
+    input wire  [319:0] flow;
+    input wire  [322:0] msg;
+    output reg  [1023:0] desc;
+    output reg  dma;
+    output reg  [63:0] dma_addr;
+    output reg  [13:0] plen;
+    output reg  [322:0] after;
+
+    // RoCE BTH opcodes (sim::packet::Opcode)
+    localparam [7:0] OP_RDMA_WRITE_FIRST = 8'h06;
+    localparam [7:0] OP_RDMA_WRITE_MIDDLE = 8'h07;
+    localparam [7:0] OP_RDMA_WRITE_LAST = 8'h08;
+    localparam [7:0] OP_RDMA_WRITE_ONLY = 8'h0a;
+    localparam [7:0] OP_RDMA_READ_REQUEST = 8'h0c;
+
+    // Local signals
+    // tx_ctx_pkt.rs:35: The words' fields.
+    reg  [31:0] m_off;
+    reg  [31:0] m_len;
+    reg  [23:0] m_psn;
+    reg  [15:0] m_sent;
+    reg  [127:0] m_reth;
+    reg  m_read;
+    reg  [13:0] t_mtu;
+    reg  [15:0] t_fs;
+    // tx_ctx_pkt.rs:44: Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key) are the template's.
+    reg  [1023:0] t_desc;
+    reg  [31:0] rest;
+    reg  last;
+    reg  first;
+    reg  [13:0] len;
+    reg  [7:0] opcode;
+    reg  not_ect;
+    reg  [7:0] tos;
+    reg  [7:0] ack_req;
+    reg  [7:0] tele_byte;
+    reg  [31:0] off1;
+    reg  [23:0] psn1;
+    reg  [15:0] sent1;
+    reg  [63:0] va_num;
+    reg  [63:0] va_sum;
+    reg  [127:0] rd_reth;
+    reg  [127:0] reth_out;
+    reg  [13:0] dplen;
+    reg  [23:0] psn_be;
+    reg  [15:0] dplen_be;
+    reg  [1023:0] word;
+    reg  [322:0] next_msg;
+
+    // Update code
+    always @(*) begin
+        m_off = msg[2+:32];
+        m_len = msg[34+:32];
+        m_psn = msg[130+:24];
+        m_sent = msg[154+:16];
+        m_reth = msg[170+:128];
+        m_read = msg[322+:1];
+        t_mtu = flow[288+:14];
+        t_fs = flow[303+:16];
+        // tx_ctx_pkt.rs:81: Length and opcode: the last packet carries what is left.
+        rest = m_len - m_off;
+        last = (rest[14+:18] == 32'h0) & (rest[0+:14] <= t_mtu);
+        first = m_off == 32'h0;
+        len = t_mtu;
+        if (last) begin
+            len = rest[0+:14];
+        end
+        opcode = OP_RDMA_WRITE_MIDDLE;
+        if (m_read) begin
+            opcode = OP_RDMA_READ_REQUEST;
+        end
+        else if (first & last) begin
+            opcode = OP_RDMA_WRITE_ONLY;
+        end
+        else if (first) begin
+            opcode = OP_RDMA_WRITE_FIRST;
+        end
+        else if (last) begin
+            opcode = OP_RDMA_WRITE_LAST;
+        end
+        // tx_ctx_pkt.rs:100: LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
+        not_ect = ({1'd0, m_sent} + 32'h1) < {1'd0, t_fs};
+        // tx_ctx_pkt.rs:102: The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
+        t_desc = {736'd0, flow[0+:288]};
+        tos = (t_desc[160+:8] & 32'hfc) | 32'h2;
+        if (not_ect) begin
+            tos = t_desc[160+:8] & 32'hfc;
+        end
+        // tx_ctx_pkt.rs:108: AckReq (descriptor byte bit 7) on every request.
+        ack_req = 32'h80;
+        tele_byte = 32'h0;
+        if (flow[302+:1]) begin
+            tele_byte = 32'h1;
+        end
+        // tx_ctx_pkt.rs:114: Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
+        // width and carry out of the field (PSN 0xFFFFFF + 1).
+        off1 = m_off + {18'd0, len};
+        psn1 = m_psn + 32'h1;
+        sent1 = m_sent;
+        if (m_sent != 32'hffff) begin
+            sent1 = m_sent + 32'h1;
+        end
+        // tx_ctx_pkt.rs:122: READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
+        // kept in wire order (big-endian), so the address is byte-reversed around the add.
+        va_num = ({56'd0, m_reth[0+:8]} << 56) | ({56'd0, m_reth[8+:8]} << 48) | ({56'd0, m_reth[16+:8]} << 40) | ({56'd0, m_reth[24+:8]} << 32) | ({56'd0, m_reth[32+:8]} << 24) | ({56'd0, m_reth[40+:8]} << 16) | ({56'd0, m_reth[48+:8]} << 8) | {56'd0, m_reth[56+:8]};
+        va_sum = va_num + {32'd0, m_off};
+        rd_reth = {120'd0, va_sum[56+:8]} | ({120'd0, va_sum[48+:8]} << 8) | ({120'd0, va_sum[40+:8]} << 16) | ({120'd0, va_sum[32+:8]} << 24) | ({120'd0, va_sum[24+:8]} << 32) | ({120'd0, va_sum[16+:8]} << 40) | ({120'd0, va_sum[8+:8]} << 48) | ({120'd0, va_sum[0+:8]} << 56) | ({96'd0, m_reth[64+:32]} << 64) | ({122'd0, len[8+:6]} << 112) | ({120'd0, len[0+:8]} << 120);
+        reth_out = 32'h0;
+        dplen = len;
+        if (m_read) begin
+            reth_out = rd_reth;
+            dplen = 32'h0;
+        end
+        else if (first) begin
+            reth_out = m_reth;
+        end
+        // tx_ctx_pkt.rs:153: The descriptor.
+        psn_be = {16'd0, m_psn[16+:8]} | ({16'd0, m_psn[8+:8]} << 8) | ({16'd0, m_psn[0+:8]} << 16);
+        dplen_be = {10'd0, dplen[8+:6]} | ({8'd0, dplen[0+:8]} << 8);
+        word = t_desc;
+        word[160+:8] = tos;
+        word[216+:8] = opcode;
+        word[280+:8] = ack_req;
+        word[288+:24] = psn_be;
+        word[312+:8] = tele_byte;
+        word[320+:128] = reth_out;
+        word[464+:16] = dplen_be;
+        desc = word;
+        plen = len;
+        dma = (len != 32'h0) & ~m_read;
+        dma_addr = msg[66+:64] + {32'd0, m_off};
+        // tx_ctx_pkt.rs:172: The msg word after the packet: pending unless it was the last.
+        next_msg = msg;
+        next_msg[1+:1] = ~last;
+        next_msg[2+:32] = off1;
+        next_msg[130+:24] = psn1;
+        next_msg[154+:16] = sent1;
+        after = next_msg;
+    end
+
+endmodule // tx_ctx_pkt
 
 module tx_ctx_ack(recv,flow,msg,desc,plen);
     // Rust: TxCtxAck, hdl/src/tx/tx_ctx_ack.rs:18

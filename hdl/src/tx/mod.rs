@@ -3,6 +3,9 @@
 
 pub mod tx_ctx;
 pub mod tx_ctx_ack;
+pub mod tx_ctx_ctrl;
+pub mod tx_ctx_pkt;
+pub mod tx_ctx_rewind;
 pub mod read_split;
 pub mod tx_pipe;
 pub mod tx_pipe_desc;

@@ -26,12 +26,11 @@
 //! reset (and at power-up) the block sweeps the msg RAM for 2^F cycles, clearing every flow,
 //! with every input not ready.
 
-use crate::layout::{
-    DmaRdFields, PktRecvNamed, ReadRespNamed, SentFields, SleepFields, TxCreateNamed, TxDescNamed, TxFlowFields, TxMsgFields,
-    TxPostNamed,
-};
-use crate::roce_op::*;
+use crate::layout::{DmaRdFields, PktRecvNamed, ReadRespNamed, SentFields, SleepFields, TxCreateNamed, TxFlowFields, TxMsgFields};
 use crate::tx_ctx_ack::TxCtxAck;
+use crate::tx_ctx_ctrl::TxCtxCtrl;
+use crate::tx_ctx_pkt::TxCtxPkt;
+use crate::tx_ctx_rewind::TxCtxRewind;
 use crate::ram_fwd::RamFwd;
 use rust_hdl::prelude::*;
 
@@ -170,6 +169,10 @@ pub struct TxCtx<const F: usize> {
     p_recv: DFF<Bits<512>>,
     /// The descriptor of an answer to a PktRecv (combinational, S2).
     ack: TxCtxAck,
+    /// The next request packet, go-back-N, and control words (combinational, S2).
+    pkt: TxCtxPkt,
+    rewind: TxCtxRewind,
+    ctrl: TxCtxCtrl,
     /// The flow's words: BRAM or last written (combinational, S2).
     ctx_fwd: RamFwd<CTX_BITS>,
     msg_fwd: RamFwd<MSG_BITS>,
@@ -213,26 +216,12 @@ pub struct TxCtx<const F: usize> {
     recv_drops: DFF<Bits<32>>,
     nak_ign: DFF<Bits<32>>,
     g_rew: Signal<Local, bool>,
-    g_psn: Signal<Local, Bits<24>>,
-    m_first: Signal<Local, Bits<24>>,
-    g_k: Signal<Local, Bits<24>>,
-    g_sent: Signal<Local, Bits<24>>,
     g_ok: Signal<Local, bool>,
-    g_klo: Signal<Local, Bits<16>>,
-    g_khi: Signal<Local, Bits<16>>,
-    g_mtu: Signal<Local, Bits<16>>,
-    g_plo: Signal<Local, Bits<32>>,
-    g_phi: Signal<Local, Bits<32>>,
-    g_off: Signal<Local, Bits<32>>,
     r_flow: Signal<Local, Bits<16>>,
     r_id_ok: Signal<Local, bool>,
     take_r: Signal<Local, bool>,
     ack_send: Signal<Local, bool>,
     d_free: Signal<Local, bool>,
-    // Descriptor bytes 28..30 (BTH SE / M / pad / version, P_Key): the template's, a CNP's own.
-    t_desc: Signal<Local, Bits<1024>>,
-    psn_be: Signal<Local, Bits<24>>,
-    dplen_be: Signal<Local, Bits<16>>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
 
@@ -243,54 +232,20 @@ pub struct TxCtx<const F: usize> {
     wr_addr: Signal<Local, Bits<F>>,
     c_id_ok: Signal<Local, bool>,
     p_id_ok: Signal<Local, bool>,
-    c_mtu: Signal<Local, Bits<14>>,
-    c_len: Signal<Local, Bits<32>>,
     c_ok: Signal<Local, bool>,
     take_c: Signal<Local, bool>,
     take_p: Signal<Local, bool>,
     free: Signal<Local, bool>,
     // Read words and their fields.
-    cw: Signal<Local, Bits<CTX_BITS>>,
     mw: Signal<Local, Bits<MSG_BITS>>,
     m_valid: Signal<Local, bool>,
     m_pend: Signal<Local, bool>,
-    m_off: Signal<Local, Bits<32>>,
-    m_len: Signal<Local, Bits<32>>,
-    m_local: Signal<Local, Bits<64>>,
     m_psn: Signal<Local, Bits<24>>,
-    m_sent: Signal<Local, Bits<16>>,
-    m_reth: Signal<Local, Bits<128>>,
-    t_mtu: Signal<Local, Bits<14>>,
-    t_tele: Signal<Local, bool>,
-    t_fs: Signal<Local, Bits<16>>,
     // The next packet.
-    rest: Signal<Local, Bits<32>>,
-    last: Signal<Local, bool>,
-    first: Signal<Local, bool>,
-    plen: Signal<Local, Bits<14>>,
-    opcode: Signal<Local, Bits<8>>,
-    not_ect: Signal<Local, bool>,
-    tos: Signal<Local, Bits<8>>,
     send: Signal<Local, bool>,
-    sent1: Signal<Local, Bits<16>>,
-    desc: Signal<Local, Bits<1024>>,
-    dma_addr: Signal<Local, Bits<64>>,
-    tele_byte: Signal<Local, Bits<8>>,
-    reth_out: Signal<Local, Bits<128>>,
-    pend1: Signal<Local, bool>,
     in_rflow_fld: Signal<Local, Bits<16>>,
     in_cflow_fld: Signal<Local, Bits<16>>,
-    r_psn_fld: Signal<Local, Bits<24>>,
-    c_reth_fld: Signal<Local, Bits<128>>,
-    off1: Signal<Local, Bits<32>>,
-    psn1: Signal<Local, Bits<24>>,
-    ack_req: Signal<Local, Bits<8>>,
     r_both: Signal<Local, bool>,
-    m_read: Signal<Local, bool>,
-    va_num: Signal<Local, Bits<64>>,
-    va_sum: Signal<Local, Bits<64>>,
-    rd_reth: Signal<Local, Bits<128>>,
-    dplen: Signal<Local, Bits<14>>,
 }
 
 impl<const F: usize> Default for TxCtx<F> {
@@ -342,6 +297,9 @@ impl<const F: usize> Default for TxCtx<F> {
             p_ctrl: Default::default(),
             p_recv: Default::default(),
             ack: Default::default(),
+            pkt: Default::default(),
+            rewind: Default::default(),
+            ctrl: Default::default(),
             ctx_fwd: Default::default(),
             msg_fwd: Default::default(),
             p_send: Default::default(),
@@ -370,25 +328,12 @@ impl<const F: usize> Default for TxCtx<F> {
             nak_ign: Default::default(),
             stat_nak_ignored: Default::default(),
             g_rew: Default::default(),
-            g_psn: Default::default(),
-            m_first: Default::default(),
-            g_k: Default::default(),
-            g_sent: Default::default(),
             g_ok: Default::default(),
-            g_klo: Default::default(),
-            g_khi: Default::default(),
-            g_mtu: Default::default(),
-            g_plo: Default::default(),
-            g_phi: Default::default(),
-            g_off: Default::default(),
             r_flow: Default::default(),
             r_id_ok: Default::default(),
             take_r: Default::default(),
             ack_send: Default::default(),
             d_free: Default::default(),
-            t_desc: Default::default(),
-            psn_be: Default::default(),
-            dplen_be: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
             c_op: Default::default(),
@@ -398,52 +343,18 @@ impl<const F: usize> Default for TxCtx<F> {
             wr_addr: Default::default(),
             c_id_ok: Default::default(),
             p_id_ok: Default::default(),
-            c_mtu: Default::default(),
-            c_len: Default::default(),
             c_ok: Default::default(),
             take_c: Default::default(),
             take_p: Default::default(),
             free: Default::default(),
-            cw: Default::default(),
             mw: Default::default(),
             m_valid: Default::default(),
             m_pend: Default::default(),
-            m_off: Default::default(),
-            m_len: Default::default(),
-            m_local: Default::default(),
             m_psn: Default::default(),
-            m_sent: Default::default(),
-            m_reth: Default::default(),
-            t_mtu: Default::default(),
-            t_tele: Default::default(),
-            t_fs: Default::default(),
-            rest: Default::default(),
-            last: Default::default(),
-            first: Default::default(),
-            plen: Default::default(),
-            opcode: Default::default(),
-            not_ect: Default::default(),
-            tos: Default::default(),
             send: Default::default(),
-            sent1: Default::default(),
-            desc: Default::default(),
-            dma_addr: Default::default(),
-            tele_byte: Default::default(),
-            reth_out: Default::default(),
-            pend1: Default::default(),
             in_rflow_fld: Default::default(),
             in_cflow_fld: Default::default(),
-            r_psn_fld: Default::default(),
-            c_reth_fld: Default::default(),
-            off1: Default::default(),
-            psn1: Default::default(),
-            ack_req: Default::default(),
             r_both: Default::default(),
-            m_read: Default::default(),
-            va_num: Default::default(),
-            va_sum: Default::default(),
-            rd_reth: Default::default(),
-            dplen: Default::default(),
         }
     }
 }
@@ -456,7 +367,6 @@ impl<const F: usize> Logic for TxCtx<F> {
             p_valid, p_kind, p_addr, p_ctrl, p_recv, p_send, lw_ctx, lw_msg, lw_cdata, lw_mdata
         );
         self.ctx.write_clock.next = self.clock.val();
-        self.ack_req.next = 0x80.into();
         self.msg.write_clock.next = self.clock.val();
         self.ctx.read_clock.next = self.clock.val();
         self.msg.read_clock.next = self.clock.val();
@@ -552,110 +462,17 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.msg_fwd.ram.next = self.msg.read_data.val();
         self.msg_fwd.last.next = self.lw_mdata.q.val();
         self.msg_fwd.use_last.next = self.lw_msg.q.val();
-        self.cw.next = self.ctx_fwd.w.val();
         self.mw.next = self.msg_fwd.w.val();
         self.m_valid.next = self.mw.val().get_value_valid();
         self.m_pend.next = self.mw.val().get_value_pending();
-        self.m_off.next = self.mw.val().get_value_offset();
-        self.m_len.next = self.mw.val().get_value_len();
-        self.m_local.next = self.mw.val().get_value_local();
         self.m_psn.next = self.mw.val().get_value_psn();
-        self.m_sent.next = self.mw.val().get_value_sent();
-        self.m_reth.next = self.mw.val().get_value_reth();
-        self.m_first.next = self.mw.val().get_value_first_psn();
-        self.m_read.next = self.mw.val().get_value_read();
-        self.t_mtu.next = self.cw.val().get_value_mtu();
-        self.t_tele.next = self.cw.val().get_value_telemetry();
-        self.t_fs.next = self.cw.val().get_value_fast_start();
-        self.t_probe.next = self.cw.val().get_value_probe();
+        self.t_probe.next = self.ctx_fwd.w.val().get_value_probe();
 
-        // ---- The next WRITE packet of the flow (sim::tx_ctx::TxCtx::pkt_send).
-        self.rest.next = self.m_len.val() - self.m_off.val();
-        self.last.next = (self.rest.val().get_bits::<18>(14) == 0)
-            & (self.rest.val().get_bits::<14>(0) <= self.t_mtu.val());
-        self.first.next = self.m_off.val() == 0;
-        self.plen.next = self.t_mtu.val();
-        if self.last.val() {
-            self.plen.next = self.rest.val().get_bits::<14>(0);
-        }
-        self.opcode.next = OP_RDMA_WRITE_MIDDLE.into();
-        if self.m_read.val() {
-            self.opcode.next = OP_RDMA_READ_REQUEST.into();
-        } else if self.first.val() & self.last.val() {
-            self.opcode.next = OP_RDMA_WRITE_ONLY.into();
-        } else if self.first.val() {
-            self.opcode.next = OP_RDMA_WRITE_FIRST.into();
-        } else if self.last.val() {
-            self.opcode.next = OP_RDMA_WRITE_LAST.into();
-        }
-        // LDCP fast start: packets 0 .. fs-2 since create are Not-ECT, the rest ECT(0).
-        self.not_ect.next = (bit_cast::<17, 16>(self.m_sent.val()) + 1) < bit_cast::<17, 16>(self.t_fs.val());
-        // The flow's template is the descriptor's bytes 0..35 (layout::TX_DESC).
-        self.t_desc.next = bit_cast::<1024, 288>(self.cw.val().get_value_template());
-        self.tos.next = (self.t_desc.val().get_value_tx_desc_tos() & 0xFC) | 0x02;
-        if self.not_ect.val() {
-            self.tos.next = self.t_desc.val().get_value_tx_desc_tos() & 0xFC;
-        }
+        // ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
+        self.pkt.flow.next = self.ctx_fwd.w.val();
+        self.pkt.msg.next = self.msg_fwd.w.val();
         self.send.next = self.take_p.val() & self.p_id_ok.val() & self.m_valid.val() & self.m_pend.val();
-        // Sums in their own signals: inside a wider bit_cast Verilog would add at the wider
-        // width and carry out of the field (PSN 0xFFFFFF + 1).
-        self.off1.next = self.m_off.val() + bit_cast::<32, 14>(self.plen.val());
-        self.psn1.next = self.m_psn.val() + 1;
-        self.sent1.next = self.m_sent.val();
-        if self.m_sent.val() != 0xFFFF {
-            self.sent1.next = self.m_sent.val() + 1;
-        }
-        self.tele_byte.next = 0.into();
-        if self.t_tele.val() {
-            self.tele_byte.next = 1.into();
-        }
-        // READ request: RETH {remote address + offset, R_Key, this packet's length}. The RETH is
-        // kept in wire order (big-endian), so the address is byte-reversed around the add.
-        self.va_num.next = (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(0)) << 56)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(8)) << 48)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(16)) << 40)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(24)) << 32)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(32)) << 24)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(40)) << 16)
-            | (bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(48)) << 8)
-            | bit_cast::<64, 8>(self.m_reth.val().get_bits::<8>(56));
-        self.va_sum.next = self.va_num.val() + bit_cast::<64, 32>(self.m_off.val());
-        self.rd_reth.next = bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(56))
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(48)) << 8)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(40)) << 16)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(32)) << 24)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(24)) << 32)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(16)) << 40)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(8)) << 48)
-            | (bit_cast::<128, 8>(self.va_sum.val().get_bits::<8>(0)) << 56)
-            | (bit_cast::<128, 32>(self.m_reth.val().get_bits::<32>(64)) << 64)
-            | (bit_cast::<128, 6>(self.plen.val().get_bits::<6>(8)) << 112)
-            | (bit_cast::<128, 8>(self.plen.val().get_bits::<8>(0)) << 120);
-        self.reth_out.next = 0.into();
-        self.dplen.next = self.plen.val();
-        if self.m_read.val() {
-            self.reth_out.next = self.rd_reth.val();
-            self.dplen.next = 0.into();
-        } else if self.first.val() {
-            self.reth_out.next = self.m_reth.val();
-        }
-        // The msg word after the packet is pending unless it was the last.
-        self.pend1.next = !self.last.val();
-        // Descriptor: the template with TOS, opcode and AckReq replaced; PSN, T, RETH on
-        // First/Only, payload length (big-endian, as on the wire).
-        self.psn_be.next = bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(16))
-            | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(8)) << 8)
-            | (bit_cast::<24, 8>(self.m_psn.val().get_bits::<8>(0)) << 16);
-        self.dplen_be.next = bit_cast::<16, 6>(self.dplen.val().get_bits::<6>(8))
-            | (bit_cast::<16, 8>(self.dplen.val().get_bits::<8>(0)) << 8);
-        self.desc.next = self.t_desc.val();
-        self.desc.next.set_value_tx_desc_tos(self.tos.val());
-        self.desc.next.set_value_tx_desc_opcode(self.opcode.val());
-        self.desc.next.set_value_tx_desc_ack_req(self.ack_req.val());
-        self.desc.next.set_value_tx_desc_psn(self.psn_be.val());
-        self.desc.next.set_value_tx_desc_tele(self.tele_byte.val());
-        self.desc.next.set_value_tx_desc_ext(self.reth_out.val());
-        self.desc.next.set_value_tx_desc_payload_len(self.dplen_be.val());
+
         // Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
         self.ack_send.next = self.take_r.val()
@@ -666,45 +483,25 @@ impl<const F: usize> Logic for TxCtx<F> {
                 | ((self.r_kind.val() == RECV_PROBE) & self.t_probe.val())
                 | (self.r_kind.val() == RECV_READ)
                 | (self.r_kind.val() == RECV_CNP));
-        self.r_psn_fld.next = self.p_recv.q.val().get_value_pkt_recv_psn();
         self.ack.recv.next = self.p_recv.q.val();
         self.ack.flow.next = self.ctx_fwd.w.val();
         self.ack.msg.next = self.msg_fwd.w.val();
-        self.dma_addr.next = self.m_local.val() + bit_cast::<64, 32>(self.m_off.val());
 
-        // ---- Go-back-N (sim::tx_ctx::TxCtx::rewind): k = PSN - first PSN must be below the
-        // packets sent, next PSN - first PSN (24-bit serial arithmetic); offset = k x MTU as two
-        // 16 x 16 products (k[15:0] x MTU + (k[23:16] x MTU) << 16, kept to 32 bits).
-        self.g_psn.next = (bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(0)) << 16)
-            | (bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(8)) << 8)
-            | bit_cast::<24, 8>(self.r_psn_fld.val().get_bits::<8>(16));
-        self.g_k.next = self.g_psn.val() - self.m_first.val();
-        self.g_sent.next = self.m_psn.val() - self.m_first.val();
-        self.g_ok.next = self.take_r.val() & self.g_rew.val() & self.r_id_ok.val() & self.m_valid.val()
-            & (self.g_k.val() < self.g_sent.val());
-        self.g_klo.next = self.g_k.val().get_bits::<16>(0);
-        self.g_khi.next = bit_cast::<16, 8>(self.g_k.val().get_bits::<8>(16));
-        self.g_mtu.next = bit_cast::<16, 14>(self.t_mtu.val());
-        self.g_plo.next = self.g_klo.val() * self.g_mtu.val();
-        self.g_phi.next = self.g_khi.val() * self.g_mtu.val();
-        self.g_off.next = self.g_plo.val() + (self.g_phi.val() << 16);
+        // ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
+        self.rewind.psn.next = self.p_recv.q.val().get_value_pkt_recv_psn();
+        self.rewind.mtu.next = self.ctx_fwd.w.val().get_value_mtu();
+        self.rewind.msg.next = self.msg_fwd.w.val();
+        self.g_ok.next = self.take_r.val()
+            & self.g_rew.val()
+            & self.r_id_ok.val()
+            & self.m_valid.val()
+            & self.rewind.in_range.val();
 
-        // ---- Control word checks and fields.
-        self.c_mtu.next = self.p_ctrl.q.val().get_value_tx_create_mtu();
-        // Message length: RETH bytes 12..15 (big-endian) of the post.
-        self.c_reth_fld.next = self.p_ctrl.q.val().get_value_tx_post_reth();
-        self.c_len.next = (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(96)) << 24)
-            | (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(104)) << 16)
-            | (bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(112)) << 8)
-            | bit_cast::<32, 8>(self.c_reth_fld.val().get_bits::<8>(120));
-        self.c_ok.next = false;
-        if self.c_id_ok.val() {
-            if self.c_op.val() == TX_OP_CREATE {
-                self.c_ok.next = self.c_mtu.val() != 0;
-            } else if (self.c_op.val() == TX_OP_REMOVE) | (self.c_op.val() == TX_OP_POST) {
-                self.c_ok.next = self.m_valid.val();
-            }
-        }
+        // ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
+        self.ctrl.word.next = self.p_ctrl.q.val();
+        self.ctrl.exists.next = self.msg_fwd.w.val().get_value_valid();
+        self.ctrl.sent.next = self.msg_fwd.w.val().get_value_sent();
+        self.c_ok.next = self.c_id_ok.val() & self.ctrl.ok.val();
 
         // ---- RAM writes: sweep, control word, or the packet's progress.
         self.wr_addr.next = self.a2.val();
@@ -713,12 +510,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
         self.ctx.write_address.next = self.wr_addr.val();
         self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_CREATE);
-        self.c_wd.next = 0.into();
-        self.c_wd.next.set_value_template(self.p_ctrl.q.val().get_value_tx_create_template());
-        self.c_wd.next.set_value_mtu(self.c_mtu.val());
-        self.c_wd.next.set_value_telemetry(self.p_ctrl.q.val().get_value_tx_create_telemetry());
-        self.c_wd.next.set_value_fast_start(self.p_ctrl.q.val().get_value_tx_create_fast_start());
-        self.c_wd.next.set_value_probe(self.p_ctrl.q.val().get_value_tx_create_probe());
+        self.c_wd.next = self.ctrl.flow_wd.val();
         self.msg.write_address.next = self.wr_addr.val();
         self.m_we.next = false;
         self.m_wd.next = self.mw.val();
@@ -731,34 +523,13 @@ impl<const F: usize> Logic for TxCtx<F> {
             }
         } else if self.take_c.val() & self.c_ok.val() {
             self.m_we.next = true;
-            self.m_wd.next = 0.into();
-            if self.c_op.val() == TX_OP_CREATE {
-                self.m_wd.next.set_value_valid(true);
-            } else if self.c_op.val() == TX_OP_POST {
-                // Post: pending, offset 0, length, local address, first PSN, RETH bytes; keeps
-                // the packets-sent count.
-                self.m_wd.next.set_value_valid(true);
-                self.m_wd.next.set_value_pending(true);
-                self.m_wd.next.set_value_len(self.c_len.val());
-                self.m_wd.next.set_value_local(self.p_ctrl.q.val().get_value_tx_post_local());
-                self.m_wd.next.set_value_psn(self.p_ctrl.q.val().get_value_tx_post_first_psn());
-                self.m_wd.next.set_value_sent(self.m_sent.val());
-                self.m_wd.next.set_value_reth(self.p_ctrl.q.val().get_value_tx_post_reth());
-                self.m_wd.next.set_value_first_psn(self.p_ctrl.q.val().get_value_tx_post_first_psn());
-                self.m_wd.next.set_value_read(self.p_ctrl.q.val().get_value_tx_post_read());
-            }
+            self.m_wd.next = self.ctrl.msg_wd.val();
         } else if self.send.val() {
             self.m_we.next = true;
-            self.m_wd.next.set_value_pending(self.pend1.val());
-            self.m_wd.next.set_value_offset(self.off1.val());
-            self.m_wd.next.set_value_psn(self.psn1.val());
-            self.m_wd.next.set_value_sent(self.sent1.val());
+            self.m_wd.next = self.pkt.after.val();
         } else if self.g_ok.val() {
-            // Go-back-N: pending, offset k x MTU, next PSN = the NAK's PSN; the rest kept.
             self.m_we.next = true;
-            self.m_wd.next.set_value_pending(true);
-            self.m_wd.next.set_value_offset(self.g_off.val());
-            self.m_wd.next.set_value_psn(self.g_psn.val());
+            self.m_wd.next = self.rewind.after.val();
         }
 
         self.ctx.write_enable.next = self.c_we.val();
@@ -805,7 +576,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.s_word.next.set_value_psn(self.m_psn.val());
         if self.send.val() {
             self.d_valid.d.next = true;
-            self.d_data.d.next = self.desc.val();
+            self.d_data.d.next = self.pkt.desc.val();
             if (self.s_pop.val() & !self.s2_valid.q.val()) | (!self.s_pop.val() & !self.s_valid.q.val()) {
                 self.s_valid.d.next = true;
                 self.s_data.d.next = self.s_word.val();
@@ -813,11 +584,11 @@ impl<const F: usize> Logic for TxCtx<F> {
                 self.s2_valid.d.next = true;
                 self.s2_data.d.next = self.s_word.val();
             }
-            if (self.plen.val() != 0) & !self.m_read.val() {
+            if self.pkt.dma.val() {
                 self.r_valid.d.next = true;
                 self.r_data.d.next = 0.into();
-                self.r_data.d.next.set_value_addr(self.dma_addr.val());
-                self.r_data.d.next.set_value_len(self.plen.val());
+                self.r_data.d.next.set_value_addr(self.pkt.dma_addr.val());
+                self.r_data.d.next.set_value_len(self.pkt.plen.val());
                 self.r_data.d.next.set_value_flow(self.p_flow.val());
             }
         }
