@@ -6,7 +6,7 @@
 `default_nettype none
 
 module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,s_axis_pktrecv_tdata,s_axis_pktrecv_tvalid,s_axis_pktrecv_tready,m_axis_desc_tdata,m_axis_desc_tvalid,m_axis_desc_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,m_axis_sent_tdata,m_axis_sent_tvalid,m_axis_sent_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,stat_drop,stat_recv_drop,stat_nak_ignored,stat_ctrl_bad);
-    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:84
+    // Rust: TxCtx, hdl/src/tx/tx_ctx.rs:85
 
     // Module arguments
     input wire  clock;
@@ -49,18 +49,11 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     localparam [2:0] RECV_READ = 3'h4;
     localparam [2:0] RECV_CNP = 3'h5;
 
-    // Tx input picks
-    localparam [1:0] TX_PICK_CTRL = 2'h1;
-    localparam [1:0] TX_PICK_RECV = 2'h2;
-    localparam [1:0] TX_PICK_SEND = 2'h3;
-
     // Stub signals
-    reg  [9:0] ctx_read_address;
     wire  [319:0] ctx_read_data;
     reg  [9:0] ctx_write_address;
     reg  [319:0] ctx_write_data;
     reg  ctx_write_enable;
-    reg  [9:0] msg_read_address;
     wire  [322:0] msg_read_data;
     reg  [9:0] msg_write_address;
     reg  [322:0] msg_write_data;
@@ -77,6 +70,17 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [511:0] p_recv_q = 512'h0;
     wire  [1023:0] ack_desc;
     wire  [13:0] ack_plen;
+    wire  pick_ctrl_ready;
+    wire  pick_recv_ready;
+    wire  pick_send_ready;
+    wire  pick_go;
+    wire  [1:0] pick_in_kind;
+    wire  [9:0] pick_addr;
+    wire  [9:0] pick_next_a2;
+    wire  pick_take_c;
+    wire  pick_take_r;
+    wire  pick_take_p;
+    wire  pick_s_pop;
     wire  [1023:0] pkt_desc;
     wire  pkt_dma;
     wire  [63:0] pkt_dma_addr;
@@ -133,20 +137,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  [31:0] nak_ign_q = 32'h0;
 
     // Local signals
-    reg  [9:0] next_a2;
     reg  same_a2;
-    reg  go;
-    reg  [1:0] in_kind;
     reg  [9:0] a2;
     reg  c_we;
     reg  [319:0] c_wd;
     reg  m_we;
     reg  [322:0] m_wd;
-    reg  s_pop;
-    reg  s_room;
-    reg  ps2;
     reg  [39:0] s_word;
-    reg  w_free;
     reg  [15:0] a16;
     reg  g_rew;
     reg  g_ok;
@@ -154,35 +151,29 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  r_id_ok;
     reg  take_r;
     reg  ack_send;
-    reg  d_free;
     reg  [2:0] r_kind;
     reg  t_probe;
     reg  [1:0] c_op;
     reg  [15:0] c_flow;
     reg  [15:0] p_flow;
-    reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  c_id_ok;
     reg  p_id_ok;
     reg  c_ok;
     reg  take_c;
     reg  take_p;
-    reg  free;
-    // tx_ctx.rs:239: Read words and their fields.
+    // tx_ctx.rs:232: Read words and their fields.
     reg  [322:0] mw;
     reg  m_valid;
     reg  m_pend;
     reg  [23:0] m_psn;
-    // tx_ctx.rs:244: The next packet.
+    // tx_ctx.rs:237: The next packet.
     reg  send;
-    reg  [15:0] in_rflow_fld;
-    reg  [15:0] in_cflow_fld;
-    reg  r_both;
 
     // Sub module instances
     hpcc_ram_w320_d1024 ctx(
         .clock(clock),
-        .read_address(ctx_read_address),
+        .read_address(pick_next_a2),
         .read_data(ctx_read_data),
         .write_address(ctx_write_address),
         .write_data(ctx_write_data),
@@ -190,7 +181,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     );
     hpcc_ram_w323_d1024 msg(
         .clock(clock),
-        .read_address(msg_read_address),
+        .read_address(pick_next_a2),
         .read_data(msg_read_data),
         .write_address(msg_write_address),
         .write_data(msg_write_data),
@@ -202,6 +193,39 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         .msg(msg_fwd_w),
         .desc(ack_desc),
         .plen(ack_plen)
+    );
+    tx_ctx_pick pick(
+        .swept(swept_q),
+        .p_valid(p_valid_q),
+        .p_kind(p_kind_q),
+        .p_addr(p_addr_q),
+        .p_recv_kind(p_recv_q[17+:3]),
+        .d_valid(d_valid_q),
+        .d_ready(m_axis_desc_tready),
+        .r_valid(r_valid_q),
+        .r_ready(m_axis_dma_rd_tready),
+        .s_valid(s_valid_q),
+        .s2_valid(s2_valid_q),
+        .s_ready(m_axis_sent_tready),
+        .w_valid(w_valid_q),
+        .w_ready(m_axis_sleep_tready),
+        .ctrl_valid(s_axis_ctrl_tvalid),
+        .ctrl_flow(s_axis_ctrl_tdata[16+:16]),
+        .recv_valid(s_axis_pktrecv_tvalid),
+        .recv_flow(s_axis_pktrecv_tdata[0+:16]),
+        .send_valid(s_axis_pktsend_tvalid),
+        .send_flow(s_axis_pktsend_tdata),
+        .ctrl_ready(pick_ctrl_ready),
+        .recv_ready(pick_recv_ready),
+        .send_ready(pick_send_ready),
+        .go(pick_go),
+        .in_kind(pick_in_kind),
+        .addr(pick_addr),
+        .next_a2(pick_next_a2),
+        .take_c(pick_take_c),
+        .take_r(pick_take_r),
+        .take_p(pick_take_p),
+        .s_pop(pick_s_pop)
     );
     tx_ctx_pkt pkt(
         .flow(ctx_fwd_w),
@@ -298,61 +322,27 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_msg_d = lw_msg_q;
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
-        // tx_ctx.rs:374: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
-        // taken into the P registers while the BRAMs read the flow's words.
-        free = (~d_valid_q | m_axis_desc_tready) & (~r_valid_q | m_axis_dma_rd_tready);
-        d_free = ~d_valid_q | m_axis_desc_tready;
-        // tx_ctx.rs:379: Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
-        // have room for it when it reaches S2 (at most one entry left after this cycle, counting
-        // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
-        // events only while its own outputs move, and one of them (PktRecv) goes to this block,
-        // so a PktSend held in S2 for a sent slot could stop both blocks for good.
-        s_pop = s_valid_q & m_axis_sent_tready;
-        ps2 = p_valid_q & (p_kind_q == TX_PICK_SEND);
-        s_room = ~s_valid_q | (~s2_valid_q & ~(ps2 & ~s_pop)) | (s2_valid_q & s_pop & ~ps2);
-        w_free = ~w_valid_q | m_axis_sleep_tready;
-        // tx_ctx.rs:390: S2 holds an event only while an output register it needs is full. Every event may
-        // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
-        // other output registers, other PktRecvs the descriptor register only.
-        r_kind = p_recv_q[17+:3];
-        r_both = r_kind == RECV_READ;
-        go = ~p_valid_q | (w_free & ((p_kind_q == TX_PICK_CTRL) | ((p_kind_q == TX_PICK_RECV) & d_free & (~r_both | free)) | ((p_kind_q == TX_PICK_SEND) & free)));
-        s_axis_ctrl_tready = swept_q & go;
-        s_axis_pktrecv_tready = ~s_axis_ctrl_tvalid & swept_q & go;
-        s_axis_pktsend_tready = ~s_axis_ctrl_tvalid & ~s_axis_pktrecv_tvalid & swept_q & go & s_room;
-        in_kind = 32'h0;
-        in_rflow_fld = s_axis_pktrecv_tdata[0+:16];
-        in_cflow_fld = s_axis_ctrl_tdata[16+:16];
-        addr = s_axis_pktsend_tdata[0+:10];
-        if (s_axis_pktsend_tvalid & s_room) begin
-            in_kind = TX_PICK_SEND;
-        end
-        if (s_axis_pktrecv_tvalid) begin
-            in_kind = TX_PICK_RECV;
-            addr = in_rflow_fld[0+:10];
-        end
-        if (s_axis_ctrl_tvalid) begin
-            in_kind = TX_PICK_CTRL;
-            addr = in_cflow_fld[0+:10];
-        end
-        next_a2 = p_addr_q;
-        if (go) begin
-            next_a2 = addr;
-            p_valid_d = swept_q & (in_kind != 32'h0);
-            p_kind_d = in_kind;
-            p_addr_d = addr;
+        // tx_ctx.rs:352: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // taken into the P registers while the BRAMs read the flow's words (tx_ctx_pick, which
+        // also decides whether S2 is done this cycle).
+        s_axis_ctrl_tready = pick_ctrl_ready;
+        s_axis_pktrecv_tready = pick_recv_ready;
+        s_axis_pktsend_tready = pick_send_ready;
+        if (pick_go) begin
+            p_valid_d = swept_q & (pick_in_kind != 32'h0);
+            p_kind_d = pick_in_kind;
+            p_addr_d = pick_addr;
             p_ctrl_d = s_axis_ctrl_tdata;
             p_recv_d = s_axis_pktrecv_tdata;
             p_send_d = s_axis_pktsend_tdata;
         end
-        ctx_read_address = next_a2;
-        msg_read_address = next_a2;
-        // tx_ctx.rs:435: ---- S2: what the P registers hold, done this cycle.
+        // tx_ctx.rs:389: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
         a16 = {6'd0, p_addr_q};
-        take_c = p_valid_q & (p_kind_q == TX_PICK_CTRL) & w_free;
-        take_r = p_valid_q & (p_kind_q == TX_PICK_RECV) & w_free & d_free & (~r_both | free);
-        take_p = p_valid_q & (p_kind_q == TX_PICK_SEND) & free & w_free;
+        take_c = pick_take_c;
+        take_r = pick_take_r;
+        take_p = pick_take_p;
+        r_kind = p_recv_q[17+:3];
         c_op = p_ctrl_q[0+:2];
         c_flow = p_ctrl_q[16+:16];
         p_flow = p_send_q;
@@ -361,23 +351,23 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        // tx_ctx.rs:457: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // tx_ctx.rs:405: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
         mw = msg_fwd_w;
         m_valid = mw[0+:1];
         m_pend = mw[1+:1];
         m_psn = mw[130+:24];
         t_probe = ctx_fwd_w[319+:1];
-        // tx_ctx.rs:471: ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
+        // tx_ctx.rs:419: ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
         send = take_p & p_id_ok & m_valid & m_pend;
-        // tx_ctx.rs:476: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // tx_ctx.rs:424: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
         ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
-        // tx_ctx.rs:490: ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
+        // tx_ctx.rs:438: ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
         g_ok = take_r & g_rew & r_id_ok & m_valid & rewind_in_range;
-        // tx_ctx.rs:500: ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
+        // tx_ctx.rs:448: ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
         c_ok = c_id_ok & ctrl_ok;
-        // tx_ctx.rs:506: ---- RAM writes: sweep, control word, or the packet's progress.
+        // tx_ctx.rs:454: ---- RAM writes: sweep, control word, or the packet's progress.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -412,25 +402,25 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        // tx_ctx.rs:539: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
-        same_a2 = next_a2 == a2;
+        // tx_ctx.rs:487: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
+        same_a2 = pick_next_a2 == a2;
         lw_ctx_d = c_we & swept_q & same_a2;
         lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
-        // tx_ctx.rs:546: ---- Output registers.
+        // tx_ctx.rs:494: ---- Output registers.
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
         if (m_axis_dma_rd_tready) begin
             r_valid_d = 1'b0;
         end
-        if (s_pop) begin
+        if (pick_s_pop) begin
             s_valid_d = s2_valid_q;
             s_data_d = s2_data_q;
             s2_valid_d = 1'b0;
         end
-        // tx_ctx.rs:561: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // tx_ctx.rs:509: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
         // go-back-N that rewound (at most one per event, in event order).
         if (m_axis_sleep_tready) begin
             w_valid_d = 1'b0;
@@ -452,7 +442,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         if (send) begin
             d_valid_d = 1'b1;
             d_data_d = pkt_desc;
-            if ((s_pop & ~s2_valid_q) | (~s_pop & ~s_valid_q)) begin
+            if ((pick_s_pop & ~s2_valid_q) | (~pick_s_pop & ~s_valid_q)) begin
                 s_valid_d = 1'b1;
                 s_data_d = s_word;
             end
@@ -817,6 +807,103 @@ module tx_ctx_pkt(flow,msg,desc,dma,dma_addr,plen,after);
     end
 
 endmodule // tx_ctx_pkt
+
+module tx_ctx_pick(swept,p_valid,p_kind,p_addr,p_recv_kind,d_valid,d_ready,r_valid,r_ready,s_valid,s2_valid,s_ready,w_valid,w_ready,ctrl_valid,ctrl_flow,recv_valid,recv_flow,send_valid,send_flow,ctrl_ready,recv_ready,send_ready,go,in_kind,addr,next_a2,take_c,take_r,take_p,s_pop);
+    // Rust: TxCtxPick, hdl/src/tx/tx_ctx_pick.rs:20
+
+    // Module arguments
+    input wire  swept;
+    input wire  p_valid;
+    input wire  [1:0] p_kind;
+    input wire  [9:0] p_addr;
+    input wire  [2:0] p_recv_kind;
+    input wire  d_valid;
+    input wire  d_ready;
+    input wire  r_valid;
+    input wire  r_ready;
+    input wire  s_valid;
+    input wire  s2_valid;
+    input wire  s_ready;
+    input wire  w_valid;
+    input wire  w_ready;
+    input wire  ctrl_valid;
+    input wire  [15:0] ctrl_flow;
+    input wire  recv_valid;
+    input wire  [15:0] recv_flow;
+    input wire  send_valid;
+    input wire  [15:0] send_flow;
+    output reg  ctrl_ready;
+    output reg  recv_ready;
+    output reg  send_ready;
+    output reg  go;
+    output reg  [1:0] in_kind;
+    output reg  [9:0] addr;
+    output reg  [9:0] next_a2;
+    output reg  take_c;
+    output reg  take_r;
+    output reg  take_p;
+    output reg  s_pop;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_READ = 3'h4;
+
+    // Tx input picks
+    localparam [1:0] TX_PICK_CTRL = 2'h1;
+    localparam [1:0] TX_PICK_RECV = 2'h2;
+    localparam [1:0] TX_PICK_SEND = 2'h3;
+
+    // Local signals
+    reg  free;
+    reg  d_free;
+    reg  w_free;
+    reg  ps2;
+    reg  s_room;
+    reg  r_both;
+    reg  go_v;
+    reg  pop;
+    reg  [1:0] kind;
+    reg  [9:0] at;
+
+    // Update code
+    always @(*) begin
+        free = (~d_valid | d_ready) & (~r_valid | r_ready);
+        d_free = ~d_valid | d_ready;
+        w_free = ~w_valid | w_ready;
+        pop = s_valid & s_ready;
+        ps2 = p_valid & (p_kind == TX_PICK_SEND);
+        s_room = ~s_valid | (~s2_valid & ~(ps2 & ~pop)) | (s2_valid & pop & ~ps2);
+        r_both = p_recv_kind == RECV_READ;
+        go_v = ~p_valid | (w_free & ((p_kind == TX_PICK_CTRL) | ((p_kind == TX_PICK_RECV) & d_free & (~r_both | free)) | ((p_kind == TX_PICK_SEND) & free)));
+        ctrl_ready = swept & go_v;
+        recv_ready = ~ctrl_valid & swept & go_v;
+        send_ready = ~ctrl_valid & ~recv_valid & swept & go_v & s_room;
+        kind = 32'h0;
+        at = send_flow[0+:10];
+        if (send_valid & s_room) begin
+            kind = TX_PICK_SEND;
+        end
+        if (recv_valid) begin
+            kind = TX_PICK_RECV;
+            at = recv_flow[0+:10];
+        end
+        if (ctrl_valid) begin
+            kind = TX_PICK_CTRL;
+            at = ctrl_flow[0+:10];
+        end
+        next_a2 = p_addr;
+        if (go_v) begin
+            next_a2 = at;
+        end
+        go = go_v;
+        in_kind = kind;
+        addr = at;
+        s_pop = pop;
+        take_c = p_valid & (p_kind == TX_PICK_CTRL) & w_free;
+        take_r = p_valid & (p_kind == TX_PICK_RECV) & w_free & d_free & (~r_both | free);
+        take_p = p_valid & (p_kind == TX_PICK_SEND) & free & w_free;
+    end
+
+endmodule // tx_ctx_pick
 
 module tx_ctx_ack(recv,flow,msg,desc,plen);
     // Rust: TxCtxAck, hdl/src/tx/tx_ctx_ack.rs:18

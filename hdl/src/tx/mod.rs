@@ -4,6 +4,7 @@
 pub mod tx_ctx;
 pub mod tx_ctx_ack;
 pub mod tx_ctx_ctrl;
+pub mod tx_ctx_pick;
 pub mod tx_ctx_pkt;
 pub mod tx_ctx_rewind;
 pub mod read_split;

@@ -29,6 +29,7 @@
 use crate::layout::{DmaRdFields, PktRecvNamed, ReadRespNamed, SentFields, SleepFields, TxCreateNamed, TxFlowFields, TxMsgFields};
 use crate::tx_ctx_ack::TxCtxAck;
 use crate::tx_ctx_ctrl::TxCtxCtrl;
+use crate::tx_ctx_pick::TxCtxPick;
 use crate::tx_ctx_pkt::TxCtxPkt;
 use crate::tx_ctx_rewind::TxCtxRewind;
 use crate::ram_fwd::RamFwd;
@@ -169,6 +170,8 @@ pub struct TxCtx<const F: usize> {
     p_recv: DFF<Bits<512>>,
     /// The descriptor of an answer to a PktRecv (combinational, S2).
     ack: TxCtxAck,
+    /// S1's choice and S2's go-ahead (combinational).
+    pick: TxCtxPick<F>,
     /// The next request packet, go-back-N, and control words (combinational, S2).
     pkt: TxCtxPkt,
     rewind: TxCtxRewind,
@@ -181,13 +184,10 @@ pub struct TxCtx<const F: usize> {
     /// that S2 starts with registered selects rather than an address compare).
     lw_ctx: DFF<bool>,
     lw_msg: DFF<bool>,
-    /// The flow S2 takes next cycle, and whether it is the one S2 holds now.
-    next_a2: Signal<Local, Bits<F>>,
+    /// The flow S2 takes next cycle is the one it holds now.
     same_a2: Signal<Local, bool>,
     lw_cdata: DFF<Bits<CTX_BITS>>,
     lw_mdata: DFF<Bits<MSG_BITS>>,
-    go: Signal<Local, bool>,
-    in_kind: Signal<Local, Bits<PICK_BITS>>,
     a2: Signal<Local, Bits<F>>,
     c_we: Signal<Local, bool>,
     c_wd: Signal<Local, Bits<CTX_BITS>>,
@@ -203,13 +203,9 @@ pub struct TxCtx<const F: usize> {
     s_data: DFF<Bits<40>>,
     s2_valid: DFF<bool>,
     s2_data: DFF<Bits<40>>,
-    s_pop: Signal<Local, bool>,
-    s_room: Signal<Local, bool>,
-    ps2: Signal<Local, bool>,
     s_word: Signal<Local, Bits<40>>,
     w_valid: DFF<bool>,
     w_data: DFF<Bits<17>>,
-    w_free: Signal<Local, bool>,
     a16: Signal<Local, Bits<16>>,
     drops: DFF<Bits<32>>,
     ctrl_bad: DFF<Bits<32>>,
@@ -221,21 +217,18 @@ pub struct TxCtx<const F: usize> {
     r_id_ok: Signal<Local, bool>,
     take_r: Signal<Local, bool>,
     ack_send: Signal<Local, bool>,
-    d_free: Signal<Local, bool>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
 
     c_op: Signal<Local, Bits<2>>,
     c_flow: Signal<Local, Bits<16>>,
     p_flow: Signal<Local, Bits<16>>,
-    addr: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
     c_id_ok: Signal<Local, bool>,
     p_id_ok: Signal<Local, bool>,
     c_ok: Signal<Local, bool>,
     take_c: Signal<Local, bool>,
     take_p: Signal<Local, bool>,
-    free: Signal<Local, bool>,
     // Read words and their fields.
     mw: Signal<Local, Bits<MSG_BITS>>,
     m_valid: Signal<Local, bool>,
@@ -243,9 +236,6 @@ pub struct TxCtx<const F: usize> {
     m_psn: Signal<Local, Bits<24>>,
     // The next packet.
     send: Signal<Local, bool>,
-    in_rflow_fld: Signal<Local, Bits<16>>,
-    in_cflow_fld: Signal<Local, Bits<16>>,
-    r_both: Signal<Local, bool>,
 }
 
 impl<const F: usize> Default for TxCtx<F> {
@@ -277,15 +267,11 @@ impl<const F: usize> Default for TxCtx<F> {
             m_axis_sleep_tready: Default::default(),
             w_valid: Default::default(),
             w_data: Default::default(),
-            w_free: Default::default(),
             a16: Default::default(),
             s_valid: Default::default(),
             s_data: Default::default(),
             s2_valid: Default::default(),
             s2_data: Default::default(),
-            s_pop: Default::default(),
-            s_room: Default::default(),
-            ps2: Default::default(),
             s_word: Default::default(),
             stat_drop: Default::default(),
             stat_ctrl_bad: Default::default(),
@@ -297,6 +283,7 @@ impl<const F: usize> Default for TxCtx<F> {
             p_ctrl: Default::default(),
             p_recv: Default::default(),
             ack: Default::default(),
+            pick: Default::default(),
             pkt: Default::default(),
             rewind: Default::default(),
             ctrl: Default::default(),
@@ -305,12 +292,9 @@ impl<const F: usize> Default for TxCtx<F> {
             p_send: Default::default(),
             lw_ctx: Default::default(),
             lw_msg: Default::default(),
-            next_a2: Default::default(),
             same_a2: Default::default(),
             lw_cdata: Default::default(),
             lw_mdata: Default::default(),
-            go: Default::default(),
-            in_kind: Default::default(),
             a2: Default::default(),
             c_we: Default::default(),
             c_wd: Default::default(),
@@ -333,28 +317,22 @@ impl<const F: usize> Default for TxCtx<F> {
             r_id_ok: Default::default(),
             take_r: Default::default(),
             ack_send: Default::default(),
-            d_free: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
             c_op: Default::default(),
             c_flow: Default::default(),
             p_flow: Default::default(),
-            addr: Default::default(),
             wr_addr: Default::default(),
             c_id_ok: Default::default(),
             p_id_ok: Default::default(),
             c_ok: Default::default(),
             take_c: Default::default(),
             take_p: Default::default(),
-            free: Default::default(),
             mw: Default::default(),
             m_valid: Default::default(),
             m_pend: Default::default(),
             m_psn: Default::default(),
             send: Default::default(),
-            in_rflow_fld: Default::default(),
-            in_cflow_fld: Default::default(),
-            r_both: Default::default(),
         }
     }
 }
@@ -372,79 +350,49 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.msg.read_clock.next = self.clock.val();
 
         // ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
-        // taken into the P registers while the BRAMs read the flow's words.
-        self.free.next = (!self.d_valid.q.val() | self.m_axis_desc_tready.val())
-            & (!self.r_valid.q.val() | self.m_axis_dma_rd_tready.val());
-        self.d_free.next = !self.d_valid.q.val() | self.m_axis_desc_tready.val();
-        // Sent events wait in a two-entry FIFO, and a PktSend is taken only if the FIFO will
-        // have room for it when it reaches S2 (at most one entry left after this cycle, counting
-        // the PktSend in S2 as a push). So S2 never waits on the sent path: rx_ctx takes sent
-        // events only while its own outputs move, and one of them (PktRecv) goes to this block,
-        // so a PktSend held in S2 for a sent slot could stop both blocks for good.
-        self.s_pop.next = self.s_valid.q.val() & self.m_axis_sent_tready.val();
-        self.ps2.next = self.p_valid.q.val() & (self.p_kind.q.val() == TX_PICK_SEND);
-        self.s_room.next = !self.s_valid.q.val()
-            | (!self.s2_valid.q.val() & !(self.ps2.val() & !self.s_pop.val()))
-            | (self.s2_valid.q.val() & self.s_pop.val() & !self.ps2.val());
-        self.w_free.next = !self.w_valid.q.val() | self.m_axis_sleep_tready.val();
-        // S2 holds an event only while an output register it needs is full. Every event may
-        // report to flow_sched (sleep register); a READ response (PktRecv kind 4) needs both
-        // other output registers, other PktRecvs the descriptor register only.
-        self.r_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
-        self.r_both.next = self.r_kind.val() == RECV_READ;
-        self.go.next = !self.p_valid.q.val()
-            | (self.w_free.val()
-                & ((self.p_kind.q.val() == TX_PICK_CTRL)
-                    | ((self.p_kind.q.val() == TX_PICK_RECV) & self.d_free.val() & (!self.r_both.val() | self.free.val()))
-                    | ((self.p_kind.q.val() == TX_PICK_SEND) & self.free.val())));
-        self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
-        self.s_axis_pktrecv_tready.next = !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
-        self.s_axis_pktsend_tready.next = !self.s_axis_ctrl_tvalid.val()
-            & !self.s_axis_pktrecv_tvalid.val()
-            & self.swept.q.val()
-            & self.go.val()
-            & self.s_room.val();
-        self.in_kind.next = 0.into();
-        self.in_rflow_fld.next = self.s_axis_pktrecv_tdata.val().get_value_pkt_recv_flow();
-        self.in_cflow_fld.next = self.s_axis_ctrl_tdata.val().get_value_tx_create_flow();
-        self.addr.next = self.s_axis_pktsend_tdata.val().get_bits::<F>(0);
-        if self.s_axis_pktsend_tvalid.val() & self.s_room.val() {
-            self.in_kind.next = TX_PICK_SEND.into();
-        }
-        if self.s_axis_pktrecv_tvalid.val() {
-            self.in_kind.next = TX_PICK_RECV.into();
-            self.addr.next = self.in_rflow_fld.val().get_bits::<F>(0);
-        }
-        if self.s_axis_ctrl_tvalid.val() {
-            self.in_kind.next = TX_PICK_CTRL.into();
-            self.addr.next = self.in_cflow_fld.val().get_bits::<F>(0);
-        }
-        self.next_a2.next = self.p_addr.q.val();
-        if self.go.val() {
-            self.next_a2.next = self.addr.val();
-            self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
-            self.p_kind.d.next = self.in_kind.val();
-            self.p_addr.d.next = self.addr.val();
+        // taken into the P registers while the BRAMs read the flow's words (tx_ctx_pick, which
+        // also decides whether S2 is done this cycle).
+        self.pick.swept.next = self.swept.q.val();
+        self.pick.p_valid.next = self.p_valid.q.val();
+        self.pick.p_kind.next = self.p_kind.q.val();
+        self.pick.p_addr.next = self.p_addr.q.val();
+        self.pick.p_recv_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
+        self.pick.d_valid.next = self.d_valid.q.val();
+        self.pick.d_ready.next = self.m_axis_desc_tready.val();
+        self.pick.r_valid.next = self.r_valid.q.val();
+        self.pick.r_ready.next = self.m_axis_dma_rd_tready.val();
+        self.pick.s_valid.next = self.s_valid.q.val();
+        self.pick.s2_valid.next = self.s2_valid.q.val();
+        self.pick.s_ready.next = self.m_axis_sent_tready.val();
+        self.pick.w_valid.next = self.w_valid.q.val();
+        self.pick.w_ready.next = self.m_axis_sleep_tready.val();
+        self.pick.ctrl_valid.next = self.s_axis_ctrl_tvalid.val();
+        self.pick.ctrl_flow.next = self.s_axis_ctrl_tdata.val().get_value_tx_create_flow();
+        self.pick.recv_valid.next = self.s_axis_pktrecv_tvalid.val();
+        self.pick.recv_flow.next = self.s_axis_pktrecv_tdata.val().get_value_pkt_recv_flow();
+        self.pick.send_valid.next = self.s_axis_pktsend_tvalid.val();
+        self.pick.send_flow.next = self.s_axis_pktsend_tdata.val();
+        self.s_axis_ctrl_tready.next = self.pick.ctrl_ready.val();
+        self.s_axis_pktrecv_tready.next = self.pick.recv_ready.val();
+        self.s_axis_pktsend_tready.next = self.pick.send_ready.val();
+        if self.pick.go.val() {
+            self.p_valid.d.next = self.swept.q.val() & (self.pick.in_kind.val() != 0);
+            self.p_kind.d.next = self.pick.in_kind.val();
+            self.p_addr.d.next = self.pick.addr.val();
             self.p_ctrl.d.next = self.s_axis_ctrl_tdata.val();
             self.p_recv.d.next = self.s_axis_pktrecv_tdata.val();
             self.p_send.d.next = self.s_axis_pktsend_tdata.val();
         }
-        self.ctx.read_address.next = self.next_a2.val();
-        self.msg.read_address.next = self.next_a2.val();
+        self.ctx.read_address.next = self.pick.next_a2.val();
+        self.msg.read_address.next = self.pick.next_a2.val();
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.a16.next = bit_cast::<16, F>(self.p_addr.q.val());
-        self.take_c.next = self.p_valid.q.val() & (self.p_kind.q.val() == TX_PICK_CTRL) & self.w_free.val();
-        self.take_r.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == TX_PICK_RECV)
-            & self.w_free.val()
-            & self.d_free.val()
-            & (!self.r_both.val() | self.free.val());
-        self.take_p.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == TX_PICK_SEND)
-            & self.free.val()
-            & self.w_free.val();
+        self.take_c.next = self.pick.take_c.val();
+        self.take_r.next = self.pick.take_r.val();
+        self.take_p.next = self.pick.take_p.val();
+        self.r_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
         self.c_op.next = self.p_ctrl.q.val().get_value_tx_create_op();
         self.c_flow.next = self.p_ctrl.q.val().get_value_tx_create_flow();
         self.p_flow.next = self.p_send.q.val();
@@ -537,7 +485,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.msg.write_enable.next = self.m_we.val();
         self.msg.write_data.next = self.m_wd.val();
         // Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
-        self.same_a2.next = self.next_a2.val() == self.a2.val();
+        self.same_a2.next = self.pick.next_a2.val() == self.a2.val();
         self.lw_ctx.d.next = self.c_we.val() & self.swept.q.val() & self.same_a2.val();
         self.lw_msg.d.next = self.m_we.val() & self.swept.q.val() & self.same_a2.val();
         self.lw_cdata.d.next = self.c_wd.val();
@@ -550,7 +498,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.m_axis_dma_rd_tready.val() {
             self.r_valid.d.next = false;
         }
-        if self.s_pop.val() {
+        if self.pick.s_pop.val() {
             self.s_valid.d.next = self.s2_valid.q.val();
             self.s_data.d.next = self.s2_data.q.val();
             self.s2_valid.d.next = false;
@@ -577,7 +525,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         if self.send.val() {
             self.d_valid.d.next = true;
             self.d_data.d.next = self.pkt.desc.val();
-            if (self.s_pop.val() & !self.s2_valid.q.val()) | (!self.s_pop.val() & !self.s_valid.q.val()) {
+            if (self.pick.s_pop.val() & !self.s2_valid.q.val()) | (!self.pick.s_pop.val() & !self.s_valid.q.val()) {
                 self.s_valid.d.next = true;
                 self.s_data.d.next = self.s_word.val();
             } else {
