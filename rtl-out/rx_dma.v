@@ -6,7 +6,7 @@
 `default_nettype none
 
 module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_cmd_tdata,s_axis_cmd_tvalid,s_axis_cmd_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_written,stat_discarded,stat_short,stat_jobs);
-    // Rust: RxDma, hdl/src/rx/rx_dma.rs:34
+    // Rust: RxDma, hdl/src/rx/rx_dma.rs:36
 
     // Module arguments
     input wire  clock;
@@ -38,7 +38,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  even_write_enable;
     wire  [511:0] odd_read_data;
     reg  odd_write_enable;
-    reg  [22:0] dq_write_data;
     wire  [22:0] dq_read_data;
     reg  cq_write_enable;
     reg  [142:0] cq_write_data;
@@ -61,18 +60,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [63:0] p_keep_q = 64'h0;
     reg  p_trunc_d;
     reg  p_trunc_q = 1'h0;
-    reg  q_push_d;
-    reg  q_push_q = 1'h0;
-    reg  [7:0] q_cnt_d;
-    reg  [7:0] q_cnt_q = 8'h0;
-    reg  q_trunc_d;
-    reg  q_trunc_q = 1'h0;
-    reg  [2:0] q_grp_d;
-    reg  [2:0] q_grp_q = 3'h0;
-    reg  [7:0] q_byte_d;
-    reg  [7:0] q_byte_q = 8'h0;
-    reg  q_any_d;
-    reg  q_any_q = 1'h0;
+    wire  [576:0] combine_word;
+    wire  frame_word_valid;
+    wire  [22:0] frame_word;
     reg  [15:0] used_d;
     reg  [15:0] used_q = 16'h0;
     reg  [15:0] fr_d;
@@ -146,18 +136,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     // rx_dma.rs:116: Decide and fetch.
     reg  take;
     reg  [7:0] w_cnt_n;
-    reg  [22:0] d_in;
     reg  push_w;
-    reg  [5:0] neg_k;
     reg  store;
     reg  [7:0] w_cnt1;
-    reg  [2:0] top_grp;
-    reg  [7:0] top_byte;
-    reg  [2:0] top_in;
-    reg  [13:0] p_lo;
-    reg  [7:0] p_cm1;
-    reg  [13:0] p_hi;
-    reg  [13:0] p_len;
     reg  take_cmd;
     reg  [22:0] d_word;
     reg  [7:0] d_beats;
@@ -185,16 +166,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [15:0] u_half;
     reg  room;
     reg  [6:0] dq_n1;
-    reg  [511:0] lo_d;
-    reg  [511:0] hi_d;
-    reg  [9:0] sh_r;
-    reg  [5:0] neg_s;
-    reg  [9:0] sh_l;
-    reg  [511:0] comb;
-    reg  [63:0] ones64;
-    reg  [6:0] ksh;
-    reg  [63:0] keep;
-    reg  [64:0] tail;
     reg  pop_o;
     reg  pop_w;
 
@@ -217,9 +188,9 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     );
     rx_dma_dq dq(
         .write_clock(clock),
-        .write_enable(q_push_q),
+        .write_enable(frame_word_valid),
         .write_address(dq_wr_q),
-        .write_data(dq_write_data),
+        .write_data(frame_word),
         .read_address(dq_rd_q),
         .read_data(dq_read_data)
     );
@@ -247,10 +218,29 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_address(oq_rd_q),
         .read_data(oq_read_data)
     );
+    rx_dma_combine combine(
+        .even(even_read_data),
+        .odd(odd_read_data),
+        .lo_odd(f_odd_q),
+        .shift(f_shift_q),
+        .last(f_last_q),
+        .kcnt(f_kcnt_q),
+        .word(combine_word)
+    );
+    rx_dma_frame frame(
+        .clock(clock),
+        .reset(reset),
+        .push(p_push_q),
+        .beats(p_cnt_q),
+        .keep(p_keep_q),
+        .trunc(p_trunc_q),
+        .word_valid(frame_word_valid),
+        .word(frame_word)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // rx_dma.rs:93: Writer.
+        // rx_dma.rs:95: Writer.
         wr_ptr_q <= wr_ptr_d;
         w_cnt_q <= w_cnt_d;
         w_trunc_q <= w_trunc_d;
@@ -258,12 +248,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         p_cnt_q <= p_cnt_d;
         p_keep_q <= p_keep_d;
         p_trunc_q <= p_trunc_d;
-        q_push_q <= q_push_d;
-        q_cnt_q <= q_cnt_d;
-        q_trunc_q <= q_trunc_d;
-        q_grp_q <= q_grp_d;
-        q_byte_q <= q_byte_d;
-        q_any_q <= q_any_d;
         used_q <= used_d;
         fr_q <= fr_d;
         in_ready_q <= in_ready_d;
@@ -310,12 +294,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         p_cnt_d = p_cnt_q;
         p_keep_d = p_keep_q;
         p_trunc_d = p_trunc_q;
-        q_push_d = q_push_q;
-        q_cnt_d = q_cnt_q;
-        q_trunc_d = q_trunc_q;
-        q_grp_d = q_grp_q;
-        q_byte_d = q_byte_q;
-        q_any_d = q_any_q;
         used_d = used_q;
         fr_d = fr_q;
         in_ready_d = in_ready_q;
@@ -350,11 +328,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         n_jobs_d = n_jobs_q;
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
-        ones64 = 64'hffffffffffffffff;
-        // rx_dma.rs:227: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
+        // rx_dma.rs:207: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
-        // rx_dma.rs:230: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
+        // rx_dma.rs:210: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[0];
         odd_write_enable = store & wr_ptr_q[0];
@@ -367,7 +344,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (take & ~store) begin
             w_trunc_d = 1'b1;
         end
-        // rx_dma.rs:247: The last beat: its keep and the beat count go to a register; the descriptor is
+        // rx_dma.rs:227: The last beat: its keep and the beat count go to a register; the descriptor is
         // pushed two cycles later.
         p_push_d = take & s_axis_tlast;
         p_keep_d = s_axis_tkeep;
@@ -381,113 +358,24 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             w_trunc_d = 1'b0;
         end
         w_cnt_d = w_cnt_n;
-        // rx_dma.rs:262: Highest kept lane of the last beat: the highest non-empty group of 8 lanes (here),
-        // then the highest lane in it (next cycle).
-        top_grp = 32'h0;
-        if (|p_keep_q[8+:8]) begin
-            top_grp = 32'h1;
-        end
-        if (|p_keep_q[16+:8]) begin
-            top_grp = 32'h2;
-        end
-        if (|p_keep_q[24+:8]) begin
-            top_grp = 32'h3;
-        end
-        if (|p_keep_q[32+:8]) begin
-            top_grp = 32'h4;
-        end
-        if (|p_keep_q[40+:8]) begin
-            top_grp = 32'h5;
-        end
-        if (|p_keep_q[48+:8]) begin
-            top_grp = 32'h6;
-        end
-        if (|p_keep_q[56+:8]) begin
-            top_grp = 32'h7;
-        end
-        top_byte = p_keep_q[0+:8];
-        if (top_grp == 32'h1) begin
-            top_byte = p_keep_q[8+:8];
-        end
-        if (top_grp == 32'h2) begin
-            top_byte = p_keep_q[16+:8];
-        end
-        if (top_grp == 32'h3) begin
-            top_byte = p_keep_q[24+:8];
-        end
-        if (top_grp == 32'h4) begin
-            top_byte = p_keep_q[32+:8];
-        end
-        if (top_grp == 32'h5) begin
-            top_byte = p_keep_q[40+:8];
-        end
-        if (top_grp == 32'h6) begin
-            top_byte = p_keep_q[48+:8];
-        end
-        if (top_grp == 32'h7) begin
-            top_byte = p_keep_q[56+:8];
-        end
-        // rx_dma.rs:308: One more register (the group and its byte), then the lane in the group and the
-        // byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216) into
-        // the desc FIFO.
-        q_push_d = p_push_q;
-        q_cnt_d = p_cnt_q;
-        q_trunc_d = p_trunc_q;
-        q_grp_d = top_grp;
-        q_byte_d = top_byte;
-        q_any_d = |p_keep_q;
-        top_in = 32'h0;
-        if (q_byte_q[1]) begin
-            top_in = 32'h1;
-        end
-        if (q_byte_q[2]) begin
-            top_in = 32'h2;
-        end
-        if (q_byte_q[3]) begin
-            top_in = 32'h3;
-        end
-        if (q_byte_q[4]) begin
-            top_in = 32'h4;
-        end
-        if (q_byte_q[5]) begin
-            top_in = 32'h5;
-        end
-        if (q_byte_q[6]) begin
-            top_in = 32'h6;
-        end
-        if (q_byte_q[7]) begin
-            top_in = 32'h7;
-        end
-        p_cm1 = q_cnt_q - 32'h1;
-        p_hi = {6'd0, p_cm1} << 6;
-        p_lo = p_hi | ({11'd0, q_grp_q} << 3) | {11'd0, top_in};
-        p_len = p_hi;
-        if (q_any_q) begin
-            p_len = p_lo + 32'h1;
-        end
-        d_in = {15'd0, q_cnt_q} | ({9'd0, p_len} << 8);
-        if (q_trunc_q) begin
-            d_in = d_in | 32'h400000;
-        end
-        dq_write_data = d_in;
-        if (q_push_q) begin
+        if (frame_word_valid) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
-        // rx_dma.rs:357: ---- Commands.
+        // rx_dma.rs:257: ---- Commands.
         s_axis_cmd_tready = ~cq_n_q[6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
-        // rx_dma.rs:362: The payload's end (offset + length) is added on the way in, off the decision path.
+        // rx_dma.rs:262: The payload's end (offset + length) is added on the way in, off the decision path.
         in_end = {8'd0, s_axis_cmd_tdata[64+:7]} + {1'd0, s_axis_cmd_tdata[80+:14]};
         cq_write_data = {15'd0, s_axis_cmd_tdata} | ({128'd0, in_end} << 128);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
-        // rx_dma.rs:371: ---- Decide: the head frame and the head command.
+        // rx_dma.rs:271: ---- Decide: the head frame and the head command.
         d_word = dq_read_data;
         d_beats = d_word[0+:8];
         d_len = d_word[8+:14];
-        d_trunc = d_word[22];
+        d_trunc = d_word[22+:1];
         c_cmd = cq_read_data[0+:128];
         end_sum = cq_read_data[128+:15];
         c_off = c_cmd[64+:7];
@@ -495,7 +383,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         c_wr = c_cmd[96+:1];
         short = d_trunc | (end_sum > {1'd0, d_len});
         is_job = c_wr & ~short & (c_len != 32'h0);
-        // rx_dma.rs:385: A fetch is issued only if its output beat is sure to find room in the out FIFO.
+        // rx_dma.rs:285: A fetch is issued only if its output beat is sure to find room in the out FIFO.
         fetch = j_active_q & ~owed_q[4];
         j_end = fetch & (j_left_q == 32'h1);
         pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[4]);
@@ -530,7 +418,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
                 n_written_d = n_written_q + 32'h1;
             end
         end
-        // rx_dma.rs:422: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
+        // rx_dma.rs:322: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
         // bank at (lo + 1) / 2.
         lo1 = j_lo_q + 32'h1;
         even_read_address = lo1[1+:9];
@@ -554,7 +442,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             j_shift_d = c_off[0+:6];
             j_kcnt_d = c_len[0+:6];
         end
-        // rx_dma.rs:448: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
+        // rx_dma.rs:348: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
         // frame's beats when it is decided without a job. The frees are registered (`fr`)
         // and subtracted a cycle later, which keeps the decision off the occupancy path.
         u_add = used_q - fr_q;
@@ -571,21 +459,22 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         fr_d = u_free_j + u_free_d;
         used_d = u_add;
-        // rx_dma.rs:465: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
+        // rx_dma.rs:365: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
         // progress is past 144 beats (its beats are not stored). And room for a descriptor.
         // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
         // logic stays off the tready path.
         u_half = u_add >> 1;
         room = ((((u_half) & 9'h1ff)) & 16'hffff) == u_half;
         dq_n1 = dq_n_q;
-        if (q_push_q & ~pop) begin
+        if (frame_word_valid & ~pop) begin
             dq_n1 = dq_n_q + 32'h1;
         end
-        if (~q_push_q & pop) begin
+        if (~frame_word_valid & pop) begin
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
-        // rx_dma.rs:479: At most three descriptors are on their way (q_push, p_push and this cycle's tlast).
+        // rx_dma.rs:379: At most three descriptors are on their way (p_push, rx_dma_frame's register and this
+        // cycle's tlast).
         in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3c);
         if (take_cmd & ~pop) begin
             cq_n_d = cq_n_q + 32'h1;
@@ -593,37 +482,15 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (~take_cmd & pop) begin
             cq_n_d = cq_n_q - 32'h1;
         end
-        // rx_dma.rs:488: ---- Combine: lo = stored beat lo, hi = the next; payload beat = (hi:lo) >> 8 x shift.
-        lo_d = even_read_data;
-        hi_d = odd_read_data;
-        if (f_odd_q) begin
-            lo_d = odd_read_data;
-            hi_d = even_read_data;
-        end
-        sh_r = {4'd0, f_shift_q} << 3;
-        neg_s = (~f_shift_q) + 32'h1;
-        sh_l = {4'd0, neg_s} << 3;
-        comb = lo_d;
-        if (f_shift_q != 32'h0) begin
-            comb = (lo_d >> sh_r) | (hi_d << sh_l);
-        end
-        neg_k = (~f_kcnt_q) + 32'h1;
-        ksh = {1'd0, neg_k};
-        keep = ones64;
-        if (f_last_q & (f_kcnt_q != 32'h0)) begin
-            keep = ones64 >> ksh;
-        end
-        tail = {1'd0, keep};
-        if (f_last_q) begin
-            tail = {1'd0, keep} | (((ones64 & 32'h1) & 65'h1ffffffffffffffff) << 64);
-        end
+        // rx_dma.rs:389: ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
+        // (hi:lo) >> 8 x shift, with its keep and last.
         c_valid_d = f_valid_q;
-        c_word_d = {65'd0, comb} | ({512'd0, tail} << 512);
-        // rx_dma.rs:515: ---- Out FIFO and DMA command FIFO.
+        c_word_d = combine_word;
+        // rx_dma.rs:400: ---- Out FIFO and DMA command FIFO.
         m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
         m_axis_dma_wr_tdata = oq_read_data[0+:512];
         m_axis_dma_wr_tkeep = oq_read_data[512+:64];
-        m_axis_dma_wr_tlast = oq_read_data[576];
+        m_axis_dma_wr_tlast = oq_read_data[576+:1];
         pop_o = (oq_n_q != 32'h0) & m_axis_dma_wr_tready;
         if (c_valid_q) begin
             oq_wr_d = oq_wr_q + 32'h1;
@@ -664,7 +531,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             w_cnt_d = 32'h0;
             w_trunc_d = 1'b0;
             p_push_d = 1'b0;
-            q_push_d = 1'b0;
             used_d = 32'h0;
             fr_d = 32'h0;
             in_ready_d = 1'b0;
@@ -693,6 +559,211 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     end
 
 endmodule // rx_dma
+
+module rx_dma_frame(clock,reset,push,beats,keep,trunc,word_valid,word);
+    // Rust: RxDmaFrame, hdl/src/rx/rx_dma_frame.rs:12
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [7:0] beats;
+    input wire  [63:0] keep;
+    input wire  trunc;
+    output reg  word_valid;
+    output reg  [22:0] word;
+
+    // Stub signals
+    reg  q_push_d;
+    reg  q_push_q = 1'h0;
+    reg  [7:0] q_cnt_d;
+    reg  [7:0] q_cnt_q = 8'h0;
+    reg  q_trunc_d;
+    reg  q_trunc_q = 1'h0;
+    reg  [2:0] q_grp_d;
+    reg  [2:0] q_grp_q = 3'h0;
+    reg  [7:0] q_byte_d;
+    reg  [7:0] q_byte_q = 8'h0;
+    reg  q_any_d;
+    reg  q_any_q = 1'h0;
+
+    // Local signals
+    reg  [2:0] top_grp;
+    reg  [7:0] top_byte;
+    reg  [2:0] top_in;
+    reg  [7:0] cm1;
+    reg  [13:0] hi;
+    reg  [13:0] lo;
+    reg  [13:0] len;
+    reg  [22:0] w;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        q_push_q <= q_push_d;
+        q_cnt_q <= q_cnt_d;
+        q_trunc_q <= q_trunc_d;
+        q_grp_q <= q_grp_d;
+        q_byte_q <= q_byte_d;
+        q_any_q <= q_any_d;
+    end
+
+    // Update code
+    always @(*) begin
+        q_push_d = q_push_q;
+        q_cnt_d = q_cnt_q;
+        q_trunc_d = q_trunc_q;
+        q_grp_d = q_grp_q;
+        q_byte_d = q_byte_q;
+        q_any_d = q_any_q;
+        // rx_dma_frame.rs:49: Highest non-empty group of 8 lanes (the last `if` that holds wins), and its byte.
+        top_grp = 32'h0;
+        if (|keep[8+:8]) begin
+            top_grp = 32'h1;
+        end
+        if (|keep[16+:8]) begin
+            top_grp = 32'h2;
+        end
+        if (|keep[24+:8]) begin
+            top_grp = 32'h3;
+        end
+        if (|keep[32+:8]) begin
+            top_grp = 32'h4;
+        end
+        if (|keep[40+:8]) begin
+            top_grp = 32'h5;
+        end
+        if (|keep[48+:8]) begin
+            top_grp = 32'h6;
+        end
+        if (|keep[56+:8]) begin
+            top_grp = 32'h7;
+        end
+        top_byte = keep[0+:8];
+        if (top_grp == 32'h1) begin
+            top_byte = keep[8+:8];
+        end
+        if (top_grp == 32'h2) begin
+            top_byte = keep[16+:8];
+        end
+        if (top_grp == 32'h3) begin
+            top_byte = keep[24+:8];
+        end
+        if (top_grp == 32'h4) begin
+            top_byte = keep[32+:8];
+        end
+        if (top_grp == 32'h5) begin
+            top_byte = keep[40+:8];
+        end
+        if (top_grp == 32'h6) begin
+            top_byte = keep[48+:8];
+        end
+        if (top_grp == 32'h7) begin
+            top_byte = keep[56+:8];
+        end
+        q_push_d = push;
+        q_cnt_d = beats;
+        q_trunc_d = trunc;
+        q_grp_d = top_grp;
+        q_byte_d = top_byte;
+        q_any_d = |keep;
+        // rx_dma_frame.rs:101: ---- The lane in the group, the length, the descriptor.
+        top_in = 32'h0;
+        if (q_byte_q[1]) begin
+            top_in = 32'h1;
+        end
+        if (q_byte_q[2]) begin
+            top_in = 32'h2;
+        end
+        if (q_byte_q[3]) begin
+            top_in = 32'h3;
+        end
+        if (q_byte_q[4]) begin
+            top_in = 32'h4;
+        end
+        if (q_byte_q[5]) begin
+            top_in = 32'h5;
+        end
+        if (q_byte_q[6]) begin
+            top_in = 32'h6;
+        end
+        if (q_byte_q[7]) begin
+            top_in = 32'h7;
+        end
+        cm1 = q_cnt_q - 32'h1;
+        hi = {6'd0, cm1} << 6;
+        lo = hi | ({11'd0, q_grp_q} << 3) | {11'd0, top_in};
+        len = hi;
+        if (q_any_q) begin
+            len = lo + 32'h1;
+        end
+        w = 32'h0;
+        w[0+:8] = q_cnt_q;
+        w[8+:14] = len;
+        w[22+:1] = q_trunc_q;
+        word = w;
+        word_valid = q_push_q;
+        if (reset) begin
+            q_push_d = 1'b0;
+        end
+    end
+
+endmodule // rx_dma_frame
+
+module rx_dma_combine(even,odd,lo_odd,shift,last,kcnt,word);
+    // Rust: RxDmaCombine, hdl/src/rx/rx_dma_combine.rs:10
+
+    // Module arguments
+    input wire  [511:0] even;
+    input wire  [511:0] odd;
+    input wire  lo_odd;
+    input wire  [5:0] shift;
+    input wire  last;
+    input wire  [5:0] kcnt;
+    output reg  [576:0] word;
+
+    // Local signals
+    reg  [63:0] ones64;
+    reg  [511:0] lo;
+    reg  [511:0] hi;
+    reg  [9:0] sh_r;
+    reg  [5:0] neg_s;
+    reg  [9:0] sh_l;
+    reg  [511:0] data;
+    reg  [5:0] neg_k;
+    reg  [6:0] ksh;
+    reg  [63:0] keep;
+    reg  [576:0] w;
+
+    // Update code
+    always @(*) begin
+        ones64 = 64'hffffffffffffffff;
+        lo = even;
+        hi = odd;
+        if (lo_odd) begin
+            lo = odd;
+            hi = even;
+        end
+        sh_r = {4'd0, shift} << 3;
+        neg_s = (~shift) + 32'h1;
+        sh_l = {4'd0, neg_s} << 3;
+        data = lo;
+        if (shift != 32'h0) begin
+            data = (lo >> sh_r) | (hi << sh_l);
+        end
+        neg_k = (~kcnt) + 32'h1;
+        ksh = {1'd0, neg_k};
+        keep = ones64;
+        if (last & (kcnt != 32'h0)) begin
+            keep = ones64 >> ksh;
+        end
+        w = 32'h0;
+        w[0+:512] = data;
+        w[512+:64] = keep;
+        w[576+:1] = last;
+        word = w;
+    end
+
+endmodule // rx_dma_combine
 
 module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11

@@ -607,6 +607,20 @@ layout!(TX_SIDE: TxSideLayout, "tx_side", 75, "docs/modules/tx_pipe.md", {
     first: 74, 1, "the frame's first beat (it waits for the frame's CRC or a full enough FIFO)";
 });
 
+// rx_dma's desc FIFO word (rx_dma_frame): one per stored frame, in frame order.
+layout!(RX_DMA_FRAME: RxDmaFrameLayout, "rx_dma_frame", 23, "docs/modules/rx_dma.md", {
+    beats: 0, 8, "beats stored, 1..144 (the frame's store region)";
+    len: 8, 14, "frame length in bytes: 64 x (beats - 1) + the last beat's highest kept lane + 1 (64 x (beats - 1) if it keeps none)";
+    trunc: 22, 1, "truncated: the frame had more than 144 beats; those after the 144th were not stored";
+});
+
+// rx_dma's out FIFO word (rx_dma_combine): one payload beat for m_axis_dma_wr.
+layout!(RX_DMA_BEAT: RxDmaBeatLayout, "rx_dma_beat", 577, "docs/modules/rx_dma.md", {
+    data: 0, 512, "the payload beat, realigned to lane 0 (`m_axis_dma_wr_tdata`)";
+    keep: 512, 64, "its tkeep: all ones, on the job's last beat lanes 0..(length mod 64)-1";
+    last: 576, 1, "the job's last beat (`m_axis_dma_wr_tlast`)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -650,6 +664,8 @@ pub const ALL: &[Layout] = &[
     CnpStateLayout::LAYOUT,
     FbStateLayout::LAYOUT,
     TxSideLayout::LAYOUT,
+    RxDmaFrameLayout::LAYOUT,
+    RxDmaBeatLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

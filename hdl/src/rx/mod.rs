@@ -11,3 +11,5 @@ pub mod rx_ctx_ctrl;
 pub mod rx_ctx_rules;
 pub mod rx_ctx_words;
 pub mod rx_dma;
+pub mod rx_dma_combine;
+pub mod rx_dma_frame;

@@ -20,7 +20,9 @@
 //! soon as its last fetch is issued.
 
 use crate::dist_ram::DistRam;
-use crate::layout::{DmaCmdFields, DmaWrFields};
+use crate::layout::{DmaCmdFields, DmaWrFields, RxDmaBeatNamed, RxDmaFrameNamed};
+use crate::rx_dma_combine::RxDmaCombine;
+use crate::rx_dma_frame::RxDmaFrame;
 use rust_hdl::prelude::*;
 
 /// Beats kept per frame: 9216 bytes.
@@ -98,12 +100,10 @@ pub struct RxDma<const B: usize> {
     p_cnt: DFF<Bits<8>>,
     p_keep: DFF<Bits<64>>,
     p_trunc: DFF<bool>,
-    q_push: DFF<bool>,
-    q_cnt: DFF<Bits<8>>,
-    q_trunc: DFF<bool>,
-    q_grp: DFF<Bits<3>>,
-    q_byte: DFF<Bits<8>>,
-    q_any: DFF<bool>,
+    /// A fetch's two stored beats into one payload beat (combinational).
+    combine: RxDmaCombine,
+    /// The frame's descriptor from its last beat (p registers, then rx_dma_frame's own).
+    frame: RxDmaFrame,
     used: DFF<Bits<16>>,
     fr: DFF<Bits<16>>,
     in_ready: DFF<bool>,
@@ -142,18 +142,9 @@ pub struct RxDma<const B: usize> {
 
     take: Signal<Local, bool>,
     w_cnt_n: Signal<Local, Bits<8>>,
-    d_in: Signal<Local, Bits<23>>,
     push_w: Signal<Local, bool>,
-    neg_k: Signal<Local, Bits<6>>,
     store: Signal<Local, bool>,
     w_cnt1: Signal<Local, Bits<8>>,
-    top_grp: Signal<Local, Bits<3>>,
-    top_byte: Signal<Local, Bits<8>>,
-    top_in: Signal<Local, Bits<3>>,
-    p_lo: Signal<Local, Bits<14>>,
-    p_cm1: Signal<Local, Bits<8>>,
-    p_hi: Signal<Local, Bits<14>>,
-    p_len: Signal<Local, Bits<14>>,
     take_cmd: Signal<Local, bool>,
     d_word: Signal<Local, Bits<23>>,
     d_beats: Signal<Local, Bits<8>>,
@@ -181,16 +172,6 @@ pub struct RxDma<const B: usize> {
     u_half: Signal<Local, Bits<16>>,
     room: Signal<Local, bool>,
     dq_n1: Signal<Local, Bits<7>>,
-    lo_d: Signal<Local, Bits<512>>,
-    hi_d: Signal<Local, Bits<512>>,
-    sh_r: Signal<Local, Bits<10>>,
-    neg_s: Signal<Local, Bits<6>>,
-    sh_l: Signal<Local, Bits<10>>,
-    comb: Signal<Local, Bits<512>>,
-    ones64: Signal<Local, Bits<64>>,
-    ksh: Signal<Local, Bits<7>>,
-    keep: Signal<Local, Bits<64>>,
-    tail: Signal<Local, Bits<65>>,
     pop_o: Signal<Local, bool>,
     pop_w: Signal<Local, bool>,
 }
@@ -209,7 +190,7 @@ impl<const B: usize> Logic for RxDma<B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, q_push, q_cnt, q_trunc, q_grp, q_byte, q_any, used, fr, in_ready, dq_wr,
+            self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, used, fr, in_ready, dq_wr,
             dq_rd, dq_n, cq_wr, cq_rd, cq_n, dec_base, j_active, j_lo, j_left, j_beats, j_shift, j_kcnt,
             f_valid, f_odd, f_shift, f_last, f_kcnt, c_valid, c_word, oq_wr, oq_rd, oq_n, owed, wq_wr,
             wq_rd, wq_n, n_written, n_jobs, n_discarded, n_short
@@ -222,7 +203,6 @@ impl<const B: usize> Logic for RxDma<B> {
         self.cq.write_clock.next = self.clock.val();
         self.wq.write_clock.next = self.clock.val();
         self.oq.write_clock.next = self.clock.val();
-        self.ones64.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
 
         // ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         self.s_axis_tready.next = self.in_ready.q.val();
@@ -259,98 +239,18 @@ impl<const B: usize> Logic for RxDma<B> {
         }
         self.w_cnt.d.next = self.w_cnt_n.val();
 
-        // Highest kept lane of the last beat: the highest non-empty group of 8 lanes (here),
-        // then the highest lane in it (next cycle).
-        self.top_grp.next = 0.into();
-        if self.p_keep.q.val().get_bits::<8>(8).any() {
-            self.top_grp.next = 1.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(16).any() {
-            self.top_grp.next = 2.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(24).any() {
-            self.top_grp.next = 3.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(32).any() {
-            self.top_grp.next = 4.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(40).any() {
-            self.top_grp.next = 5.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(48).any() {
-            self.top_grp.next = 6.into();
-        }
-        if self.p_keep.q.val().get_bits::<8>(56).any() {
-            self.top_grp.next = 7.into();
-        }
-        self.top_byte.next = self.p_keep.q.val().get_bits::<8>(0);
-        if self.top_grp.val() == 1 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(8);
-        }
-        if self.top_grp.val() == 2 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(16);
-        }
-        if self.top_grp.val() == 3 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(24);
-        }
-        if self.top_grp.val() == 4 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(32);
-        }
-        if self.top_grp.val() == 5 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(40);
-        }
-        if self.top_grp.val() == 6 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(48);
-        }
-        if self.top_grp.val() == 7 {
-            self.top_byte.next = self.p_keep.q.val().get_bits::<8>(56);
-        }
-        // One more register (the group and its byte), then the lane in the group and the
-        // byte length = 64 x (stored beats - 1) + highest kept lane + 1 (at most 9216) into
-        // the desc FIFO.
-        self.q_push.d.next = self.p_push.q.val();
-        self.q_cnt.d.next = self.p_cnt.q.val();
-        self.q_trunc.d.next = self.p_trunc.q.val();
-        self.q_grp.d.next = self.top_grp.val();
-        self.q_byte.d.next = self.top_byte.val();
-        self.q_any.d.next = self.p_keep.q.val().any();
-        self.top_in.next = 0.into();
-        if self.q_byte.q.val().get_bit(1) {
-            self.top_in.next = 1.into();
-        }
-        if self.q_byte.q.val().get_bit(2) {
-            self.top_in.next = 2.into();
-        }
-        if self.q_byte.q.val().get_bit(3) {
-            self.top_in.next = 3.into();
-        }
-        if self.q_byte.q.val().get_bit(4) {
-            self.top_in.next = 4.into();
-        }
-        if self.q_byte.q.val().get_bit(5) {
-            self.top_in.next = 5.into();
-        }
-        if self.q_byte.q.val().get_bit(6) {
-            self.top_in.next = 6.into();
-        }
-        if self.q_byte.q.val().get_bit(7) {
-            self.top_in.next = 7.into();
-        }
-        self.p_cm1.next = self.q_cnt.q.val() - 1;
-        self.p_hi.next = bit_cast::<14, 8>(self.p_cm1.val()) << 6;
-        self.p_lo.next = self.p_hi.val() | (bit_cast::<14, 3>(self.q_grp.q.val()) << 3) | bit_cast::<14, 3>(self.top_in.val());
-        self.p_len.next = self.p_hi.val();
-        if self.q_any.q.val() {
-            self.p_len.next = self.p_lo.val() + 1;
-        }
-        self.dq.write_enable.next = self.q_push.q.val();
+        // The frame's descriptor for the desc FIFO, two cycles later (rx_dma_frame: the last
+        // beat's highest kept lane, the byte length).
+        self.frame.clock.next = self.clock.val();
+        self.frame.reset.next = self.reset.val();
+        self.frame.push.next = self.p_push.q.val();
+        self.frame.beats.next = self.p_cnt.q.val();
+        self.frame.keep.next = self.p_keep.q.val();
+        self.frame.trunc.next = self.p_trunc.q.val();
+        self.dq.write_enable.next = self.frame.word_valid.val();
         self.dq.write_address.next = self.dq_wr.q.val();
-        self.d_in.next = bit_cast::<23, 8>(self.q_cnt.q.val()) | (bit_cast::<23, 14>(self.p_len.val()) << 8);
-        if self.q_trunc.q.val() {
-            self.d_in.next = self.d_in.val() | 0x40_0000;
-        }
-        self.dq.write_data.next = self.d_in.val();
-        if self.q_push.q.val() {
+        self.dq.write_data.next = self.frame.word.val();
+        if self.frame.word_valid.val() {
             self.dq_wr.d.next = self.dq_wr.q.val() + 1;
         }
 
@@ -372,9 +272,9 @@ impl<const B: usize> Logic for RxDma<B> {
         self.dq.read_address.next = self.dq_rd.q.val();
         self.cq.read_address.next = self.cq_rd.q.val();
         self.d_word.next = self.dq.read_data.val();
-        self.d_beats.next = self.d_word.val().get_bits::<8>(0);
-        self.d_len.next = self.d_word.val().get_bits::<14>(8);
-        self.d_trunc.next = self.d_word.val().get_bit(22);
+        self.d_beats.next = self.d_word.val().get_value_rx_dma_frame_beats();
+        self.d_len.next = self.d_word.val().get_value_rx_dma_frame_len();
+        self.d_trunc.next = self.d_word.val().get_value_rx_dma_frame_trunc();
         self.c_cmd.next = self.cq.read_data.val().get_bits::<128>(0);
         self.end_sum.next = self.cq.read_data.val().get_bits::<15>(128);
         self.c_off.next = self.c_cmd.val().get_value_offset();
@@ -469,14 +369,15 @@ impl<const B: usize> Logic for RxDma<B> {
         self.u_half.next = self.u_add.val() >> 1;
         self.room.next = bit_cast::<16, B>(bit_cast::<B, 16>(self.u_half.val())) == self.u_half.val();
         self.dq_n1.next = self.dq_n.q.val();
-        if self.q_push.q.val() & !self.pop.val() {
+        if self.frame.word_valid.val() & !self.pop.val() {
             self.dq_n1.next = self.dq_n.q.val() + 1;
         }
-        if !self.q_push.q.val() & self.pop.val() {
+        if !self.frame.word_valid.val() & self.pop.val() {
             self.dq_n1.next = self.dq_n.q.val() - 1;
         }
         self.dq_n.d.next = self.dq_n1.val();
-        // At most three descriptors are on their way (q_push, p_push and this cycle's tlast).
+        // At most three descriptors are on their way (p_push, rx_dma_frame's register and this
+        // cycle's tlast).
         self.in_ready.d.next = (self.room.val() | (self.w_cnt_n.val() == 144)) & (self.dq_n.q.val() < 60);
         if self.take_cmd.val() & !self.pop.val() {
             self.cq_n.d.next = self.cq_n.q.val() + 1;
@@ -485,32 +386,16 @@ impl<const B: usize> Logic for RxDma<B> {
             self.cq_n.d.next = self.cq_n.q.val() - 1;
         }
 
-        // ---- Combine: lo = stored beat lo, hi = the next; payload beat = (hi:lo) >> 8 x shift.
-        self.lo_d.next = self.even.read_data.val();
-        self.hi_d.next = self.odd.read_data.val();
-        if self.f_odd.q.val() {
-            self.lo_d.next = self.odd.read_data.val();
-            self.hi_d.next = self.even.read_data.val();
-        }
-        self.sh_r.next = bit_cast::<10, 6>(self.f_shift.q.val()) << 3;
-        self.neg_s.next = (!self.f_shift.q.val()) + 1;
-        self.sh_l.next = bit_cast::<10, 6>(self.neg_s.val()) << 3;
-        self.comb.next = self.lo_d.val();
-        if self.f_shift.q.val() != 0 {
-            self.comb.next = (self.lo_d.val() >> self.sh_r.val()) | (self.hi_d.val() << self.sh_l.val());
-        }
-        self.neg_k.next = (!self.f_kcnt.q.val()) + 1;
-        self.ksh.next = bit_cast::<7, 6>(self.neg_k.val());
-        self.keep.next = self.ones64.val();
-        if self.f_last.q.val() & (self.f_kcnt.q.val() != 0) {
-            self.keep.next = self.ones64.val() >> self.ksh.val();
-        }
-        self.tail.next = bit_cast::<65, 64>(self.keep.val());
-        if self.f_last.q.val() {
-            self.tail.next = bit_cast::<65, 64>(self.keep.val()) | (bit_cast::<65, 64>(self.ones64.val() & 1) << 64);
-        }
+        // ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
+        // (hi:lo) >> 8 x shift, with its keep and last.
+        self.combine.even.next = self.even.read_data.val();
+        self.combine.odd.next = self.odd.read_data.val();
+        self.combine.lo_odd.next = self.f_odd.q.val();
+        self.combine.shift.next = self.f_shift.q.val();
+        self.combine.last.next = self.f_last.q.val();
+        self.combine.kcnt.next = self.f_kcnt.q.val();
         self.c_valid.d.next = self.f_valid.q.val();
-        self.c_word.d.next = bit_cast::<577, 512>(self.comb.val()) | (bit_cast::<577, 65>(self.tail.val()) << 512);
+        self.c_word.d.next = self.combine.word.val();
 
         // ---- Out FIFO and DMA command FIFO.
         self.oq.write_enable.next = self.c_valid.q.val();
@@ -518,9 +403,9 @@ impl<const B: usize> Logic for RxDma<B> {
         self.oq.write_data.next = self.c_word.q.val();
         self.oq.read_address.next = self.oq_rd.q.val();
         self.m_axis_dma_wr_tvalid.next = self.oq_n.q.val() != 0;
-        self.m_axis_dma_wr_tdata.next = self.oq.read_data.val().get_bits::<512>(0);
-        self.m_axis_dma_wr_tkeep.next = self.oq.read_data.val().get_bits::<64>(512);
-        self.m_axis_dma_wr_tlast.next = self.oq.read_data.val().get_bit(576);
+        self.m_axis_dma_wr_tdata.next = self.oq.read_data.val().get_value_rx_dma_beat_data();
+        self.m_axis_dma_wr_tkeep.next = self.oq.read_data.val().get_value_rx_dma_beat_keep();
+        self.m_axis_dma_wr_tlast.next = self.oq.read_data.val().get_value_rx_dma_beat_last();
         self.pop_o.next = (self.oq_n.q.val() != 0) & self.m_axis_dma_wr_tready.val();
         if self.c_valid.q.val() {
             self.oq_wr.d.next = self.oq_wr.q.val() + 1;
@@ -564,7 +449,6 @@ impl<const B: usize> Logic for RxDma<B> {
             self.w_cnt.d.next = 0.into();
             self.w_trunc.d.next = false;
             self.p_push.d.next = false;
-            self.q_push.d.next = false;
             self.used.d.next = 0.into();
             self.fr.d.next = 0.into();
             self.in_ready.d.next = false;
