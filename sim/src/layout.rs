@@ -621,6 +621,18 @@ layout!(RX_DMA_BEAT: RxDmaBeatLayout, "rx_dma_beat", 577, "docs/modules/rx_dma.m
     last: 576, 1, "the job's last beat (`m_axis_dma_wr_tlast`)";
 });
 
+// hpcc_nic_core's STAT_SEL register (csr.rs): which counter STAT_RX_PIPE and STAT_RX_CTX show.
+layout!(STAT_SEL: StatSelLayout, "stat_sel", 32, "docs/modules/hpcc_nic_core.md", {
+    rx_pipe: 0, 5, "rx_pipe's counter shown in STAT_RX_PIPE (docs/modules/rx_pipe.md)";
+    rx_ctx: 8, 4, "rx_ctx's counter shown in STAT_RX_CTX (docs/modules/rx_ctx.md)";
+});
+
+// hpcc_nic_core's RTO_CFG register (csr.rs): the retransmission timeout.
+layout!(RTO_CFG: RtoCfgLayout, "rto_cfg", 32, "docs/modules/hpcc_nic_core.md", {
+    rounds: 0, 8, "rounds of the timer scan without an acknowledgement before a flow with a message out goes back to snd_una (0: no timeout; reset 16)";
+    retries: 8, 4, "timeouts without an acknowledgement before the message ends with `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -666,6 +678,8 @@ pub const ALL: &[Layout] = &[
     TxSideLayout::LAYOUT,
     RxDmaFrameLayout::LAYOUT,
     RxDmaBeatLayout::LAYOUT,
+    StatSelLayout::LAYOUT,
+    RtoCfgLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

@@ -5,9 +5,12 @@
 use hdl::hpcc_nic_core::csr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::layout::RTO_CFG;
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
-use testbench::harness::hpcc_nic_core::{command, configure, core, create, pair, post, settle, status_when_done, CorePair, Which};
+use testbench::harness::hpcc_nic_core::{
+    command, configure, core, create, pair, post, reg_word, settle, status_when_done, CorePair, Which,
+};
 use testbench::harness::tx_pipe::header_to;
 
 /// 4 KiB packets for flow_sched's window accounting, bursts of 16.
@@ -325,7 +328,7 @@ fn rx_ctx_stat(p: &mut CorePair, w: Which, k: u32) -> u32 {
 fn fast_timeout(p: &mut CorePair, rounds: u32, limit: u32) {
     for w in [Which::A, Which::B] {
         core(p, w).write(csr::TIMER_GAP, 1);
-        core(p, w).write(csr::RTO_CFG, rounds | limit << 8);
+        core(p, w).write(csr::RTO_CFG, reg_word(&[(RTO_CFG.rounds, rounds.into()), (RTO_CFG.retries, limit.into())]));
         settle(p, w, 10_000);
     }
 }

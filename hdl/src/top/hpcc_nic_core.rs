@@ -29,7 +29,7 @@ use crate::axil_slave::AxilSlave;
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, SchedCfgNamed, TxCreateNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
 use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
@@ -614,8 +614,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.regs.tx_events.next = self.tx_bytes.stat_events.val();
         self.regs.fb_applied.next = self.feedback.stat_applied.val();
         self.regs.fb_ignored.next = self.feedback.stat_ignored.val();
-        self.dp.stat_rx_pipe_addr.next = self.regs.stat_sel.val().get_bits::<5>(0);
-        self.dp.stat_rx_ctx_addr.next = self.regs.stat_sel.val().get_bits::<4>(8);
+        self.dp.stat_rx_pipe_addr.next = self.regs.stat_sel.val().get_value_stat_sel_rx_pipe();
+        self.dp.stat_rx_ctx_addr.next = self.regs.stat_sel.val().get_value_stat_sel_rx_ctx();
         self.dp.now_ns.next = self.regs.now_ns.val();
 
         // ---- Configuration of the blocks.
@@ -941,8 +941,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
         self.timer.gap.next = self.regs.timer_gap_cycles.val();
-        self.timer.rto_rounds.next = self.regs.rto_cfg.val().get_bits::<8>(0);
-        self.timer.rto_retries.next = self.regs.rto_cfg.val().get_bits::<4>(8);
+        self.timer.rto_rounds.next = self.regs.rto_cfg.val().get_value_rto_cfg_rounds();
+        self.timer.rto_retries.next = self.regs.rto_cfg.val().get_value_rto_cfg_retries();
         self.timer.tm_take.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
 
         // ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the

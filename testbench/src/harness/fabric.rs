@@ -4,7 +4,7 @@
 //! receiver, one WRITE each, every algorithm.
 
 use super::cc_module::Model;
-use super::hpcc_nic_core::{configure, create, post, Core};
+use super::hpcc_nic_core::{configure, create, post, short_rto, Core};
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
@@ -421,7 +421,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
     f.configure_all();
     for k in 0..4 {
         f.cores[k].write(csr::TIMER_GAP, 1);
-        f.cores[k].write(csr::RTO_CFG, 3 | 7 << 8);
+        f.cores[k].write(csr::RTO_CFG, short_rto());
         f.settle(k);
     }
     let mut algs = [0u64; 4];

@@ -10,6 +10,7 @@ use crate::verilated::models::HpccNicCore as Rtl;
 use hdl::hpcc_nic_core::csr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use sim::layout::{Field, RTO_CFG, SCHED_CFG, STAT_SEL};
 use std::collections::VecDeque;
 use std::path::Path;
 
@@ -206,7 +207,7 @@ pub fn settle(p: &mut CorePair, w: Which, max: u64) -> Vec<(u32, u32, u8)> {
 pub fn counters(p: &mut CorePair, w: Which) -> Vec<(String, u32)> {
     let c = core(p, w);
     for k in 0..32 {
-        c.write(csr::STAT_SEL, k | (k & 15) << 8);
+        c.write(csr::STAT_SEL, reg_word(&[(STAT_SEL.rx_pipe, k), (STAT_SEL.rx_ctx, k & 15)]));
         c.read(csr::STAT_RX_PIPE);
         c.read(csr::STAT_RX_CTX);
     }
@@ -297,7 +298,22 @@ pub fn configure(c: &mut Core, m: &super::cc_module::Model, pkt_shift: u32, max_
     for (i, v) in cc_words(m).into_iter().enumerate() {
         c.write(csr::CC_CFG + i as u32, v);
     }
-    c.write(csr::SCHED_CFG, pkt_shift | max_burst << 16);
+    c.write(csr::SCHED_CFG, reg_word(&[(SCHED_CFG.pkt_shift, pkt_shift.into()), (SCHED_CFG.max_burst, max_burst.into())]));
+}
+
+/// A 32-bit register word from its fields (`sim::layout::SCHED_CFG`, `STAT_SEL`, `RTO_CFG`).
+pub fn reg_word(fields: &[(Field, u64)]) -> u32 {
+    let mut w = [0u32];
+    for (f, v) in fields {
+        f.set(&mut w, *v);
+    }
+    w[0]
+}
+
+/// RTO_CFG of the core scenarios: a timeout after 3 scan rounds without an acknowledgement
+/// (with TIMER_GAP 1), the message failed after 7 of them.
+pub fn short_rto() -> u32 {
+    reg_word(&[(RTO_CFG.rounds, 3), (RTO_CFG.retries, 7)])
 }
 
 /// Queues a create of `flow`: tx_ctx's and rx_ctx's create words, rate, window and algorithm.
@@ -388,7 +404,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     for w in [Which::A, Which::B] {
         configure(core(&mut p, w), &m, 12, 16);
         core(&mut p, w).write(csr::TIMER_GAP, 1);
-        core(&mut p, w).write(csr::RTO_CFG, 3 | 7 << 8);
+        core(&mut p, w).write(csr::RTO_CFG, short_rto());
         settle(&mut p, w, 50_000);
     }
     let mut qps: Vec<Qp> = (0..4u16)
