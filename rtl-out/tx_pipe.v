@@ -565,7 +565,7 @@ module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,ic
     reg  o_user_q = 1'h0;
 
     // Local signals
-    // tx_pipe_out.rs:72: Combinational values.
+    // tx_pipe_out.rs:77: Combinational values.
     reg  [63:0] ones64;
     reg  [74:0] side;
     reg  [74:0] h_side;
@@ -617,7 +617,7 @@ module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,ic
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // tx_pipe_out.rs:57: Beat FIFO, CRC FIFO, output register.
+        // tx_pipe_out.rs:62: Beat FIFO, CRC FIFO, output register.
         q_wr_q <= q_wr_d;
         q_rd_q <= q_rd_d;
         q_count_q <= q_count_d;
@@ -646,8 +646,8 @@ module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,ic
         o_user_d = o_user_q;
         ones64 = 64'hffffffffffffffff;
         room = q_count_q < FIFO_DEPTH;
-        // tx_pipe_out.rs:99: ICRC of every frame as it is written.
-        // tx_pipe_out.rs:106: ---- Beat FIFO: the beat and its side word (sim::layout::TX_SIDE).
+        // tx_pipe_out.rs:104: ICRC of every frame as it is written.
+        // tx_pipe_out.rs:111: ---- Beat FIFO: the beat and its side word (sim::layout::TX_SIDE).
         side = 32'h0;
         side[0+:64] = ones64;
         if (last) begin
@@ -663,11 +663,11 @@ module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,ic
         if (wr) begin
             q_wr_d = q_wr_q + 32'h1;
         end
-        // tx_pipe_out.rs:127: ---- CRC FIFO.
+        // tx_pipe_out.rs:132: ---- CRC FIFO.
         if (icrc_m_valid) begin
             c_wr_d = c_wr_q + 32'h1;
         end
-        // tx_pipe_out.rs:135: ---- Head of the beat FIFO: may it go? Its ICRC bytes, placed at lane p (or the rest
+        // tx_pipe_out.rs:140: ---- Head of the beat FIFO: may it go? Its ICRC bytes, placed at lane p (or the rest
         // of a straddling ICRC at lane 0).
         h_side = sides_read_data;
         h_ok = (q_count_q != 32'h0) & (~h_side[74+:1] | (c_count_q != 32'h0) | (q_count_q >= START_LEVEL)) & (~(h_side[66+:1] | h_side[67+:1]) | (c_count_q != 32'h0));
@@ -683,7 +683,7 @@ module tx_pipe_out(clock,reset,wr,beat,last,bad,last_keep,k,ib,ib1,straddle,p,ic
         if (h_side[67+:1]) begin
             ins = ((crcs_read_data >> sh1) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
-        // tx_pipe_out.rs:160: ---- Output register.
+        // tx_pipe_out.rs:165: ---- Output register.
         if (pop) begin
             q_rd_d = q_rd_q + 32'h1;
             o_valid_d = 1'b1;

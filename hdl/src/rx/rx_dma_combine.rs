@@ -8,15 +8,17 @@ use rust_hdl::prelude::*;
 /// The banks' read data and the fetch's registers in, the out FIFO's word out.
 #[derive(LogicBlock, Default)]
 pub struct RxDmaCombine {
-    /// The even and the odd bank's read data.
+    /// The even bank's read data.
     pub even: Signal<In, Bits<512>>,
+    /// The odd bank's read data.
     pub odd: Signal<In, Bits<512>>,
     /// The first of the two stored beats (lo) is in the odd bank.
     pub lo_odd: Signal<In, bool>,
     /// The payload's offset in its first stored beat (bytes, 0..63).
     pub shift: Signal<In, Bits<6>>,
-    /// The job's last beat, and the bytes it keeps mod 64 (0: all 64).
+    /// The job's last beat.
     pub last: Signal<In, bool>,
+    /// The bytes the last beat keeps, mod 64 (0: all 64).
     pub kcnt: Signal<In, Bits<6>>,
     /// The payload beat with its tkeep and tlast.
     pub word: Signal<Out, Bits<577>>,

@@ -20,44 +20,63 @@ use rust_hdl::prelude::*;
 pub struct TxCtxPick<const F: usize> {
     /// The sweep after reset is done (no input is taken before).
     pub swept: Signal<In, bool>,
-    /// S2 holds an event (the P registers), of this kind (`TX_PICK_*`), for this flow.
+    /// S2 holds an event (the P registers).
     pub p_valid: Signal<In, bool>,
+    /// Its kind (`TX_PICK_*`).
     pub p_kind: Signal<In, Bits<PICK_BITS>>,
+    /// Its flow's address.
     pub p_addr: Signal<In, Bits<F>>,
     /// The PktRecv kind in S2 (`sim::layout::PKT_RECV`'s `kind`).
     pub p_recv_kind: Signal<In, Bits<3>>,
-    /// The output registers are full (descriptor, DMA read, sent FIFO's two entries, sleep),
-    /// and their treadys.
+    /// The descriptor output register is full.
     pub d_valid: Signal<In, bool>,
+    /// Its tready.
     pub d_ready: Signal<In, bool>,
+    /// The DMA read output register is full.
     pub r_valid: Signal<In, bool>,
+    /// Its tready.
     pub r_ready: Signal<In, bool>,
+    /// The sent FIFO's head entry is full.
     pub s_valid: Signal<In, bool>,
+    /// Its second entry is full.
     pub s2_valid: Signal<In, bool>,
+    /// Its tready.
     pub s_ready: Signal<In, bool>,
+    /// The sleep output register is full.
     pub w_valid: Signal<In, bool>,
+    /// Its tready.
     pub w_ready: Signal<In, bool>,
-    /// The inputs offered, and the flow each names.
+    /// A control word is offered.
     pub ctrl_valid: Signal<In, bool>,
+    /// Its flow id.
     pub ctrl_flow: Signal<In, Bits<16>>,
+    /// A PktRecv is offered.
     pub recv_valid: Signal<In, bool>,
+    /// Its flow id.
     pub recv_flow: Signal<In, Bits<16>>,
+    /// A PktSend is offered.
     pub send_valid: Signal<In, bool>,
+    /// Its flow id.
     pub send_flow: Signal<In, Bits<16>>,
-    /// The inputs' treadys.
+    /// The control word's tready.
     pub ctrl_ready: Signal<Out, bool>,
+    /// The PktRecv's tready.
     pub recv_ready: Signal<Out, bool>,
+    /// The PktSend's tready.
     pub send_ready: Signal<Out, bool>,
     /// S2 is empty or done this cycle: the P registers load.
     pub go: Signal<Out, bool>,
-    /// What they load: the input taken (`TX_PICK_*`, 0 none) and its flow's address.
+    /// What they load: the input taken (`TX_PICK_*`, 0 none).
     pub in_kind: Signal<Out, Bits<PICK_BITS>>,
+    /// Its flow's address (the flow id's low F bits).
     pub addr: Signal<Out, Bits<F>>,
     /// The flow S2 holds next cycle (the BRAMs' read address).
     pub next_a2: Signal<Out, Bits<F>>,
-    /// S2 does its control word, PktRecv or PktSend this cycle.
+    /// S2 does its control word this cycle.
     pub take_c: Signal<Out, bool>,
+    /// S2 does its PktRecv this cycle.
     pub take_r: Signal<Out, bool>,
+    /// S2 does its PktSend this cycle.
     pub take_p: Signal<Out, bool>,
     /// The sent FIFO's head leaves this cycle.
     pub s_pop: Signal<Out, bool>,

@@ -46,12 +46,17 @@ pub struct TxPipeOut {
     pub tele_at: Signal<In, Bits<7>>,
     /// The beat FIFO has room for a beat this cycle.
     pub room: Signal<Out, bool>,
-    /// tx_pipe's `m_axis_*`.
+    /// Frame beat (tx_pipe's `m_axis_tdata`, from the output register).
     pub m_axis_tdata: Signal<Out, Bits<512>>,
+    /// Its byte enables.
     pub m_axis_tkeep: Signal<Out, Bits<64>>,
+    /// A frame beat is offered.
     pub m_axis_tvalid: Signal<Out, bool>,
+    /// The MAC shim takes the beat.
     pub m_axis_tready: Signal<In, bool>,
+    /// Last beat of the frame.
     pub m_axis_tlast: Signal<Out, bool>,
+    /// On the last beat: the frame is bad.
     pub m_axis_tuser: Signal<Out, bool>,
     icrc: IcrcPipe,
     // Beat FIFO, CRC FIFO, output register.
