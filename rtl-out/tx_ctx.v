@@ -149,7 +149,6 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  g_ok;
     reg  [15:0] r_flow;
     reg  r_id_ok;
-    reg  take_r;
     reg  ack_send;
     reg  [2:0] r_kind;
     reg  t_probe;
@@ -160,14 +159,12 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
     reg  c_id_ok;
     reg  p_id_ok;
     reg  c_ok;
-    reg  take_c;
-    reg  take_p;
-    // tx_ctx.rs:232: Read words and their fields.
+    // tx_ctx.rs:229: Read words and their fields.
     reg  [322:0] mw;
     reg  m_valid;
     reg  m_pend;
     reg  [23:0] m_psn;
-    // tx_ctx.rs:237: The next packet.
+    // tx_ctx.rs:234: The next packet.
     reg  send;
 
     // Sub module instances
@@ -322,7 +319,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         lw_msg_d = lw_msg_q;
         lw_cdata_d = lw_cdata_q;
         lw_mdata_d = lw_mdata_q;
-        // tx_ctx.rs:352: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
+        // tx_ctx.rs:346: ---- S1: priority control word, then PktRecv (ACK / NAK), then PktSend; one per clock,
         // taken into the P registers while the BRAMs read the flow's words (tx_ctx_pick, which
         // also decides whether S2 is done this cycle).
         s_axis_ctrl_tready = pick_ctrl_ready;
@@ -336,12 +333,9 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             p_recv_d = s_axis_pktrecv_tdata;
             p_send_d = s_axis_pktsend_tdata;
         end
-        // tx_ctx.rs:389: ---- S2: what the P registers hold, done this cycle.
+        // tx_ctx.rs:383: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
         a16 = {6'd0, p_addr_q};
-        take_c = pick_take_c;
-        take_r = pick_take_r;
-        take_p = pick_take_p;
         r_kind = p_recv_q[17+:3];
         c_op = p_ctrl_q[0+:2];
         c_flow = p_ctrl_q[16+:16];
@@ -351,29 +345,29 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         r_flow = p_recv_q[0+:16];
         g_rew = r_kind == RECV_REWIND;
         r_id_ok = ((((r_flow) & 10'h3ff)) & 16'hffff) == r_flow;
-        // tx_ctx.rs:405: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
+        // tx_ctx.rs:396: ---- The flow's words: the BRAMs', or the ones written last cycle (the BRAMs read
         // before those writes landed).
         mw = msg_fwd_w;
         m_valid = mw[0+:1];
         m_pend = mw[1+:1];
         m_psn = mw[130+:24];
         t_probe = ctx_fwd_w[319+:1];
-        // tx_ctx.rs:419: ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
-        send = take_p & p_id_ok & m_valid & m_pend;
-        // tx_ctx.rs:424: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
+        // tx_ctx.rs:410: ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
+        send = pick_take_p & p_id_ok & m_valid & m_pend;
+        // tx_ctx.rs:415: Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
-        ack_send = take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
-        // tx_ctx.rs:438: ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
-        g_ok = take_r & g_rew & r_id_ok & m_valid & rewind_in_range;
-        // tx_ctx.rs:448: ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
+        ack_send = pick_take_r & r_id_ok & m_valid & ((r_kind == RECV_ACK) | (r_kind == RECV_RESPONSE) | ((r_kind == RECV_PROBE) & t_probe) | (r_kind == RECV_READ) | (r_kind == RECV_CNP));
+        // tx_ctx.rs:429: ---- Go-back-N (tx_ctx_rewind) on a PktRecv of kind RECV_REWIND.
+        g_ok = pick_take_r & g_rew & r_id_ok & m_valid & rewind_in_range;
+        // tx_ctx.rs:439: ---- Control words (tx_ctx_ctrl); tx_ctx checks the flow id.
         c_ok = c_id_ok & ctrl_ok;
-        // tx_ctx.rs:454: ---- RAM writes: sweep, control word, or the packet's progress.
+        // tx_ctx.rs:445: ---- RAM writes: sweep, control word, or the packet's progress.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
         end
         ctx_write_address = wr_addr;
-        c_we = take_c & c_ok & (c_op == TX_OP_CREATE);
+        c_we = pick_take_c & c_ok & (c_op == TX_OP_CREATE);
         c_wd = ctrl_flow_wd;
         msg_write_address = wr_addr;
         m_we = 1'b0;
@@ -386,7 +380,7 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 swept_d = 1'b1;
             end
         end
-        else if (take_c & c_ok) begin
+        else if (pick_take_c & c_ok) begin
             m_we = 1'b1;
             m_wd = ctrl_msg_wd;
         end
@@ -402,13 +396,13 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
         ctx_write_data = c_wd;
         msg_write_enable = m_we;
         msg_write_data = m_wd;
-        // tx_ctx.rs:487: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
+        // tx_ctx.rs:478: Forwarded next cycle if S2 then holds this flow again (S1's choice, or a wait).
         same_a2 = pick_next_a2 == a2;
         lw_ctx_d = c_we & swept_q & same_a2;
         lw_msg_d = m_we & swept_q & same_a2;
         lw_cdata_d = c_wd;
         lw_mdata_d = m_wd;
-        // tx_ctx.rs:494: ---- Output registers.
+        // tx_ctx.rs:485: ---- Output registers.
         if (m_axis_desc_tready) begin
             d_valid_d = 1'b0;
         end
@@ -420,17 +414,17 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
             s_data_d = s2_data_q;
             s2_valid_d = 1'b0;
         end
-        // tx_ctx.rs:509: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
+        // tx_ctx.rs:500: Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
         // go-back-N that rewound (at most one per event, in event order).
         if (m_axis_sleep_tready) begin
             w_valid_d = 1'b0;
         end
-        if (take_p & ~send) begin
+        if (pick_take_p & ~send) begin
             w_valid_d = 1'b1;
             w_data_d = 32'h0;
             w_data_d[0+:16] = p_flow;
         end
-        if ((take_c & c_ok & (c_op == TX_OP_POST)) | g_ok) begin
+        if ((pick_take_c & c_ok & (c_op == TX_OP_POST)) | g_ok) begin
             w_valid_d = 1'b1;
             w_data_d = 32'h0;
             w_data_d[0+:16] = a16;
@@ -469,16 +463,16 @@ module tx_ctx(clock,reset,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tread
                 r_data_d[80+:16] = r_flow;
             end
         end
-        if (take_r & ~g_rew & ~ack_send) begin
+        if (pick_take_r & ~g_rew & ~ack_send) begin
             recv_drops_d = recv_drops_q + 32'h1;
         end
-        if (take_r & g_rew & ~g_ok) begin
+        if (pick_take_r & g_rew & ~g_ok) begin
             nak_ign_d = nak_ign_q + 32'h1;
         end
-        if (take_p & ~send) begin
+        if (pick_take_p & ~send) begin
             drops_d = drops_q + 32'h1;
         end
-        if (take_c & ~c_ok) begin
+        if (pick_take_c & ~c_ok) begin
             ctrl_bad_d = ctrl_bad_q + 32'h1;
         end
         if (reset) begin

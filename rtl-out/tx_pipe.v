@@ -164,7 +164,6 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
     reg  a_to_b;
     reg  [8:0] j;
     reg  need_pay;
-    reg  room;
     reg  wr;
     reg  take;
     reg  last_pay;
@@ -344,13 +343,13 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         drain_d = drain_q;
         len_err_d = len_err_q;
         ones64 = 64'hffffffffffffffff;
-        // tx_pipe.rs:179: ---- A: decode the offered descriptor (tx_pipe_desc).
-        // tx_pipe.rs:182: ---- B: header bytes from stage A (tx_pipe_hdr), beat counts and keep masks.
+        // tx_pipe.rs:178: ---- A: decode the offered descriptor (tx_pipe_desc).
+        // tx_pipe.rs:181: ---- B: header bytes from stage A (tx_pipe_hdr), beat counts and keep masks.
         p63 = {1'd0, a_plen_q} + 32'h3f;
         l67 = a_icrc_at_q + 32'h43;
         lk_sh = (~((a_icrc_at_q + 32'h4) & 6'h3f)) + 32'h1;
         pk_sh = (~((a_plen_q) & 6'h3f)) + 32'h1;
-        // tx_pipe.rs:197: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
+        // tx_pipe.rs:196: ---- F: the frame builder. Beat k takes payload beat j = k - (H div 64); j < npb
         // fails for k = 0 when H >= 64 too (j wraps to 511, npb <= 257).
         if (f_two_q) begin
             j = f_k_q - 32'h1;
@@ -359,8 +358,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
             j = f_k_q;
         end
         need_pay = f_active_q & (j < f_npb_q) & ~f_ended_q;
-        room = out_room;
-        wr = f_active_q & room & (~need_pay | s_axis_payload_tvalid);
+        wr = f_active_q & out_room & (~need_pay | s_axis_payload_tvalid);
         take = wr & need_pay;
         last_pay = j == f_npbm1_q;
         last = f_k_q == f_kl_q;
@@ -377,7 +375,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (take) begin
             pay = s_axis_payload_tdata & kmask_mask;
         end
-        // tx_pipe.rs:225: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
+        // tx_pipe.rs:223: Realign by h = header length mod 64 (six header lengths: 54, 58, 70, 98, 102, 114).
         shifted = (pay << 432) | (f_prev_q >> 80);
         if (f_h_q == 32'h3a) begin
             shifted = (pay << 464) | (f_prev_q >> 48);
@@ -406,11 +404,11 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         bad_now = short_now | long_now | (take & last_pay & s_axis_payload_tlast & (s_axis_payload_tkeep != f_pay_keep_q));
         drain_pop = drain_q & s_axis_payload_tvalid;
         drain_next = (drain_q & ~(drain_pop & s_axis_payload_tlast)) | long_now;
-        s_axis_payload_tready = (need_pay & room) | drain_q;
+        s_axis_payload_tready = (need_pay & out_room) | drain_q;
         load = (~f_active_q | (wr & last)) & b_valid_q & ~drain_next;
         a_to_b = a_valid_q & (~b_valid_q | load);
         s_axis_desc_tready = ~a_valid_q | ~b_valid_q | load;
-        // tx_pipe.rs:267: Stage registers.
+        // tx_pipe.rs:265: Stage registers.
         if (s_axis_desc_tvalid & s_axis_desc_tready) begin
             a_desc_d = s_axis_desc_tdata;
             a_plen_d = desc_plen;
@@ -480,7 +478,7 @@ module tx_pipe(clock,reset,s_axis_desc_tdata,s_axis_desc_tvalid,s_axis_desc_trea
         if (wr & last & (f_bad_q | bad_now)) begin
             len_err_d = len_err_q + 32'h1;
         end
-        // tx_pipe.rs:340: ---- O: beat FIFO, ICRC, output register (tx_pipe_out).
+        // tx_pipe.rs:338: ---- O: beat FIFO, ICRC, output register (tx_pipe_out).
         out_wr = wr;
         out_beat = beat;
         out_last = last;

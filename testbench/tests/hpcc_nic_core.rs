@@ -5,7 +5,7 @@
 use hdl::hpcc_nic_core::csr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::layout::RTO_CFG;
+use sim::layout::{RTO_CFG, STAT_SEL};
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
 use testbench::harness::hpcc_nic_core::{
@@ -316,9 +316,9 @@ fn regs(p: &mut CorePair, w: Which, words: &[u32]) -> Vec<u32> {
     settle(p, w, 10_000).into_iter().map(|r| r.1).collect()
 }
 
-/// rx_ctx's counter `k` of core `w` (STAT_SEL [11:8]).
+/// rx_ctx's counter `k` of core `w` (STAT_SEL's `rx_ctx`).
 fn rx_ctx_stat(p: &mut CorePair, w: Which, k: u32) -> u32 {
-    core(p, w).write(csr::STAT_SEL, k << 8);
+    core(p, w).write(csr::STAT_SEL, reg_word(&[(STAT_SEL.rx_ctx, k.into())]));
     core(p, w).read(csr::STAT_RX_CTX);
     settle(p, w, 10_000).last().unwrap().1
 }

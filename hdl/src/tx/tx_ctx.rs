@@ -215,7 +215,6 @@ pub struct TxCtx<const F: usize> {
     g_ok: Signal<Local, bool>,
     r_flow: Signal<Local, Bits<16>>,
     r_id_ok: Signal<Local, bool>,
-    take_r: Signal<Local, bool>,
     ack_send: Signal<Local, bool>,
     r_kind: Signal<Local, Bits<3>>,
     t_probe: Signal<Local, bool>,
@@ -227,8 +226,6 @@ pub struct TxCtx<const F: usize> {
     c_id_ok: Signal<Local, bool>,
     p_id_ok: Signal<Local, bool>,
     c_ok: Signal<Local, bool>,
-    take_c: Signal<Local, bool>,
-    take_p: Signal<Local, bool>,
     // Read words and their fields.
     mw: Signal<Local, Bits<MSG_BITS>>,
     m_valid: Signal<Local, bool>,
@@ -315,7 +312,6 @@ impl<const F: usize> Default for TxCtx<F> {
             g_ok: Default::default(),
             r_flow: Default::default(),
             r_id_ok: Default::default(),
-            take_r: Default::default(),
             ack_send: Default::default(),
             r_kind: Default::default(),
             t_probe: Default::default(),
@@ -326,8 +322,6 @@ impl<const F: usize> Default for TxCtx<F> {
             c_id_ok: Default::default(),
             p_id_ok: Default::default(),
             c_ok: Default::default(),
-            take_c: Default::default(),
-            take_p: Default::default(),
             mw: Default::default(),
             m_valid: Default::default(),
             m_pend: Default::default(),
@@ -389,9 +383,6 @@ impl<const F: usize> Logic for TxCtx<F> {
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.a16.next = bit_cast::<16, F>(self.p_addr.q.val());
-        self.take_c.next = self.pick.take_c.val();
-        self.take_r.next = self.pick.take_r.val();
-        self.take_p.next = self.pick.take_p.val();
         self.r_kind.next = self.p_recv.q.val().get_value_pkt_recv_kind();
         self.c_op.next = self.p_ctrl.q.val().get_value_tx_create_op();
         self.c_flow.next = self.p_ctrl.q.val().get_value_tx_create_flow();
@@ -419,11 +410,11 @@ impl<const F: usize> Logic for TxCtx<F> {
         // ---- The flow's next request packet (tx_ctx_pkt), sent on a PktSend.
         self.pkt.flow.next = self.ctx_fwd.w.val();
         self.pkt.msg.next = self.msg_fwd.w.val();
-        self.send.next = self.take_p.val() & self.p_id_ok.val() & self.m_valid.val() & self.m_pend.val();
+        self.send.next = self.pick.take_p.val() & self.p_id_ok.val() & self.m_valid.val() & self.m_pend.val();
 
         // Answers to PktRecvs (ACK / NAK, telemetry response, probe, CNP, READ response): their
         // descriptor and READ payload length are tx_ctx_ack's.
-        self.ack_send.next = self.take_r.val()
+        self.ack_send.next = self.pick.take_r.val()
             & self.r_id_ok.val()
             & self.m_valid.val()
             & ((self.r_kind.val() == RECV_ACK)
@@ -439,7 +430,7 @@ impl<const F: usize> Logic for TxCtx<F> {
         self.rewind.psn.next = self.p_recv.q.val().get_value_pkt_recv_psn();
         self.rewind.mtu.next = self.ctx_fwd.w.val().get_value_mtu();
         self.rewind.msg.next = self.msg_fwd.w.val();
-        self.g_ok.next = self.take_r.val()
+        self.g_ok.next = self.pick.take_r.val()
             & self.g_rew.val()
             & self.r_id_ok.val()
             & self.m_valid.val()
@@ -457,7 +448,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             self.wr_addr.next = self.sweep_at.q.val();
         }
         self.ctx.write_address.next = self.wr_addr.val();
-        self.c_we.next = self.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_CREATE);
+        self.c_we.next = self.pick.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_CREATE);
         self.c_wd.next = self.ctrl.flow_wd.val();
         self.msg.write_address.next = self.wr_addr.val();
         self.m_we.next = false;
@@ -469,7 +460,7 @@ impl<const F: usize> Logic for TxCtx<F> {
             if self.sweep_at.q.val().all() {
                 self.swept.d.next = true;
             }
-        } else if self.take_c.val() & self.c_ok.val() {
+        } else if self.pick.take_c.val() & self.c_ok.val() {
             self.m_we.next = true;
             self.m_wd.next = self.ctrl.msg_wd.val();
         } else if self.send.val() {
@@ -508,12 +499,12 @@ impl<const F: usize> Logic for TxCtx<F> {
         }
         // Reports to flow_sched: idle for a PktSend that sent nothing, wake for a post or a
         // go-back-N that rewound (at most one per event, in event order).
-        if self.take_p.val() & !self.send.val() {
+        if self.pick.take_p.val() & !self.send.val() {
             self.w_valid.d.next = true;
             self.w_data.d.next = 0.into();
             self.w_data.d.next.set_value_flow(self.p_flow.val());
         }
-        if (self.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_POST)) | self.g_ok.val() {
+        if (self.pick.take_c.val() & self.c_ok.val() & (self.c_op.val() == TX_OP_POST)) | self.g_ok.val() {
             self.w_valid.d.next = true;
             self.w_data.d.next = 0.into();
             self.w_data.d.next.set_value_flow(self.a16.val());
@@ -551,16 +542,16 @@ impl<const F: usize> Logic for TxCtx<F> {
                 self.r_data.d.next.set_value_flow(self.r_flow.val());
             }
         }
-        if self.take_r.val() & !self.g_rew.val() & !self.ack_send.val() {
+        if self.pick.take_r.val() & !self.g_rew.val() & !self.ack_send.val() {
             self.recv_drops.d.next = self.recv_drops.q.val() + 1;
         }
-        if self.take_r.val() & self.g_rew.val() & !self.g_ok.val() {
+        if self.pick.take_r.val() & self.g_rew.val() & !self.g_ok.val() {
             self.nak_ign.d.next = self.nak_ign.q.val() + 1;
         }
-        if self.take_p.val() & !self.send.val() {
+        if self.pick.take_p.val() & !self.send.val() {
             self.drops.d.next = self.drops.q.val() + 1;
         }
-        if self.take_c.val() & !self.c_ok.val() {
+        if self.pick.take_c.val() & !self.c_ok.val() {
             self.ctrl_bad.d.next = self.ctrl_bad.q.val() + 1;
         }
         if self.reset.val() {

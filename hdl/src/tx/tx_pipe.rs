@@ -144,7 +144,6 @@ pub struct TxPipe {
     a_to_b: Signal<Local, bool>,
     j: Signal<Local, Bits<9>>,
     need_pay: Signal<Local, bool>,
-    room: Signal<Local, bool>,
     wr: Signal<Local, bool>,
     take: Signal<Local, bool>,
     last_pay: Signal<Local, bool>,
@@ -202,9 +201,8 @@ impl Logic for TxPipe {
             self.j.next = self.f_k.q.val();
         }
         self.need_pay.next = self.f_active.q.val() & (self.j.val() < self.f_npb.q.val()) & !self.f_ended.q.val();
-        self.room.next = self.out.room.val();
         self.wr.next = self.f_active.q.val()
-            & self.room.val()
+            & self.out.room.val()
             & (!self.need_pay.val() | self.s_axis_payload_tvalid.val());
         self.take.next = self.wr.val() & self.need_pay.val();
         self.last_pay.next = self.j.val() == self.f_npbm1.q.val();
@@ -257,7 +255,7 @@ impl Logic for TxPipe {
         self.drain_pop.next = self.drain.q.val() & self.s_axis_payload_tvalid.val();
         self.drain_next.next = (self.drain.q.val() & !(self.drain_pop.val() & self.s_axis_payload_tlast.val()))
             | self.long_now.val();
-        self.s_axis_payload_tready.next = (self.need_pay.val() & self.room.val()) | self.drain.q.val();
+        self.s_axis_payload_tready.next = (self.need_pay.val() & self.out.room.val()) | self.drain.q.val();
         self.load.next = (!self.f_active.q.val() | (self.wr.val() & self.last.val()))
             & self.b_valid.q.val()
             & !self.drain_next.val();

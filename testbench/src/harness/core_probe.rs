@@ -40,10 +40,11 @@ impl Default for SchedProbe {
 impl SchedProbe {
     /// One cycle, after the core's eval and before its clock edge.
     pub fn step(&mut self, d: &Rtl) {
+        let cfg = [d.probe_regs_sched_cfg()];
         let i = Inputs {
             reset: d.reset() == 1,
-            pkt_shift: SCHED_CFG.pkt_shift.get(&[d.probe_regs_sched_cfg()]) as u8,
-            max_burst: SCHED_CFG.max_burst.get(&[d.probe_regs_sched_cfg()]) as u16,
+            pkt_shift: SCHED_CFG.pkt_shift.get(&cfg) as u8,
+            max_burst: SCHED_CFG.max_burst.get(&cfg) as u16,
             ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_seq_sched_ctrl_tdata()))),
             update: (d.probe_sched_s_axis_update_tvalid() == 1)
                 .then(|| SchedUpdate::from_tdata(wide(d.probe_sched_s_axis_update_tdata()))),
