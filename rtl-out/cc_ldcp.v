@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gamma_shift,cfg_iw,cfg_max_cw_q16,cfg_fast_start,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:59
+    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:71
 
     // Module arguments
     input wire  clock;
@@ -147,7 +147,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  [31:0] b_cw;
     reg  [63:0] b_now;
     reg  [63:0] b_tick;
-    reg  [9:0] flags;
     reg  [15:0] n1;
     reg  [31:0] cw1;
     reg  [4:0] sh;
@@ -331,11 +330,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_ldcp.rs:214: Clamps and the windows the fast start sets (transition 2 and loss).
+        // cc_ldcp.rs:225: Clamps and the windows the fast start sets (transition 2 and loss).
         g17 = 32'h10000;
         ones17 = 32'hffff;
         gamma = ((g17 >> cfg_gamma_shift) & 32'hffffffff);
-        // cc_ldcp.rs:218: gamma = 2^gbits in UQ16.16.
+        // cc_ldcp.rs:229: gamma = 2^gbits in UQ16.16.
         c16 = 32'h10;
         gbits = c16 - {1'd0, cfg_gamma_shift};
         fs_cfg = 32'h0;
@@ -349,18 +348,18 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (({16'd0, cfg_iw} << 16) < gamma) begin
             cw_iw = gamma;
         end
-        // cc_ldcp.rs:233: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_ldcp.rs:244: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
-        // cc_ldcp.rs:243: ---- B: the flow's state word (sim::layout::LDCP_STATE).
+        // cc_ldcp.rs:254: ---- B: the flow's state word (sim::layout::LDCP_STATE).
         st = ram_read_data;
         now_m = st[50+:64];
         if (e0_q[64+:64] > st[50+:64]) begin
             now_m = e0_q[64+:64];
         end
-        // cc_ldcp.rs:249: `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
+        // cc_ldcp.rs:260: `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
         n0 = e0_q[32+:16];
         if (e0_q[48+:16] != 32'h0) begin
             n0 = 32'hffff;
@@ -423,18 +422,31 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (kind == LDCP_TIMER) begin
             tmr = 32'h1;
         end
-        // cc_ldcp.rs:312: max(a, b) >= t as two compares side by side, not one after the other.
+        // cc_ldcp.rs:323: max(a, b) >= t as two compares side by side, not one after the other.
         due = 32'h0;
         if ((e0_q[64+:64] >= st[114+:64]) | (st[50+:64] >= st[114+:64])) begin
             due = 32'h1;
         end
-        flags = {8'd0, kind} | ({9'd0, e0_q[18+:1]} << 2) | ({9'd0, b_stable} << 3) | ({9'd0, b_rearm} << 4) | ({9'd0, tmr} << 5) | ({9'd0, b_fs} << 6) | ({9'd0, b_armed} << 7) | ({9'd0, due} << 8);
-        bs_d = {202'd0, e0_q[0+:16]} | ({208'd0, flags} << 16) | ({202'd0, b_n} << 26) | ({202'd0, b_fsa} << 42) | ({186'd0, b_cw} << 58) | ({154'd0, b_now} << 90) | ({154'd0, b_tick} << 154);
+        bs_d = 32'h0;
+        bs_d[0+:16] = e0_q[0+:16];
+        bs_d[16+:2] = kind;
+        bs_d[18+:1] = e0_q[18+:1];
+        bs_d[19+:1] = b_stable;
+        bs_d[20+:1] = b_rearm;
+        bs_d[21+:1] = tmr;
+        bs_d[22+:1] = b_fs;
+        bs_d[23+:1] = b_armed;
+        bs_d[24+:1] = due;
+        bs_d[26+:16] = b_n;
+        bs_d[42+:16] = b_fsa;
+        bs_d[58+:32] = b_cw;
+        bs_d[90+:64] = b_now;
+        bs_d[154+:64] = b_tick;
         b_valid_d = e0_valid_q & ~reset;
-        // cc_ldcp.rs:336: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
+        // cc_ldcp.rs:347: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
         n1 = bs_q[26+:16];
         cw1 = bs_q[58+:32];
-        c1_sub_d = bs_q[19] & (cw1 < 32'h10000);
+        c1_sub_d = bs_q[19+:1] & (cw1 < 32'h10000);
         kt = (ones17 + gamma[0+:17]) - cw1[0+:17];
         c1_k_d = kt >> gbits;
         sh = n1[0+:5];
@@ -448,7 +460,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         c1_d = bs_q;
         c1_valid_d = b_valid_q & ~reset;
-        // cc_ldcp.rs:355: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
+        // cc_ldcp.rs:366: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
         steps = c1_q[26+:16];
         if ({1'd0, c1_q[26+:16]} > c1_k_q) begin
             steps = c1_k_q[0+:16];
@@ -457,7 +469,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_n2_d = c1_q[26+:16];
         if (c1_sub_q) begin
             c2_n2_d = c1_q[26+:16] - steps;
-            if (c1_q[18]) begin
+            if (c1_q[18+:1]) begin
                 c2_n2_d = 32'h0;
             end
         end
@@ -465,8 +477,8 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_cwa_d = c1_cwa_q;
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
-        // cc_ldcp.rs:373: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
-        ece3 = c2_q[18];
+        // cc_ldcp.rs:384: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
+        ece3 = c2_q[18+:1];
         cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
             cw_mid = c2_q[58+:32] + (({16'd0, c2_steps_q} << 16) >> cfg_gamma_shift);
@@ -475,7 +487,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             end
         end
         eq2 = 32'h0;
-        if (c2_q[19] & (c2_n2_q != 32'h0) & (cw_mid >= 32'h10000)) begin
+        if (c2_q[19+:1] & (c2_n2_q != 32'h0) & (cw_mid >= 32'h10000)) begin
             eq2 = 32'h1;
         end
         ab_mul_in_b = cfg_alpha_q16;
@@ -483,11 +495,13 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             ab_mul_in_b = cfg_beta_q16;
         end
         ab_mul_in_tag = 32'h0;
-        d1_in_data = {33'd0, c2_q} | ({219'd0, cw_mid} << 218) | ({250'd0, eq2} << 250);
-        // cc_ldcp.rs:398: ---- E1: eq. 2 decrease, saturating at 0.
+        d1_in_data = {33'd0, c2_q};
+        d1_in_data[218+:32] = cw_mid;
+        d1_in_data[250+:1] = eq2;
+        // cc_ldcp.rs:409: ---- E1: eq. 2 decrease, saturating at 0.
         dec = {2'd0, d1_out_data[218+:32]} - {1'd0, ab_mul_out_prod};
         e1_cwpre_d = d1_out_data[218+:32];
-        if (d1_out_data[250] & d1_out_data[18]) begin
+        if (d1_out_data[250+:1] & d1_out_data[18+:1]) begin
             e1_cwpre_d = dec[0+:32];
             if (dec[32+:2] != 32'h0) begin
                 e1_cwpre_d = 32'h0;
@@ -496,11 +510,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         e1_d = d1_out_data;
         e1_prod_d = ab_mul_out_prod;
         e1_valid_d = ab_mul_out_valid & ~reset;
-        // cc_ldcp.rs:412: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
+        // cc_ldcp.rs:423: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
         // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
         // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         cw_s = e1_cwpre_q;
-        if (e1_q[19]) begin
+        if (e1_q[19+:1]) begin
             if (e1_cwpre_q > cfg_max_cw_q16) begin
                 cw_s = cfg_max_cw_q16;
             end
@@ -509,7 +523,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             end
         end
         cw_m1 = cw_s[0+:16] - 32'h1;
-        eq2inc = e1_q[250] & ~e1_q[18];
+        eq2inc = e1_q[250+:1] & ~e1_q[18+:1];
         div_in_num = ({17'd0, cfg_rtt_ns} << 16) | {33'd0, cw_m1};
         div_in_den = cw_s;
         if (eq2inc) begin
@@ -517,8 +531,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
             div_in_den = e1_q[218+:32];
         end
         div_in_tag = 32'h0;
-        d2_in_data = {32'd0, e1_q} | ({251'd0, cw_s} << 251);
-        // cc_ldcp.rs:438: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
+        d2_in_data = {32'd0, e1_q};
+        d2_in_data[251+:32] = cw_s;
+        // cc_ldcp.rs:449: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
         q_sat = div_out_quo[0+:32];
         if (div_out_quo[32+:11] != 32'h0) begin
             q_sat = 64'hffffffff;
@@ -533,16 +548,16 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         if (tsum[64]) begin
             f1_tsum_d = 64'hffffffffffffffff;
         end
-        f1_per_d = ~(d2_out_data[250] & ~d2_out_data[18]) & ~d2_out_data[22] & (d2_out_data[251+:32] < 32'h10000);
+        f1_per_d = ~(d2_out_data[250+:1] & ~d2_out_data[18+:1]) & ~d2_out_data[22+:1] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
-        // cc_ldcp.rs:461: ---- F2: final cw, timer arm or grant, state write.
+        // cc_ldcp.rs:472: ---- F2: final cw, timer arm or grant, state write.
         cw_sum = f1_sum_q[0+:32];
         if (f1_sum_q[32]) begin
             cw_sum = 64'hffffffff;
         end
         cw_new = f1_q[251+:32];
-        if (f1_q[250] & ~f1_q[18]) begin
+        if (f1_q[250+:1] & ~f1_q[18+:1]) begin
             cw_new = cw_sum;
             if (cw_sum > cfg_max_cw_q16) begin
                 cw_new = cfg_max_cw_q16;
@@ -554,9 +569,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         armed = f1_q[23+:1];
         tick = f1_q[154+:64];
         grant = 32'h0;
-        if (f1_q[20]) begin
+        if (f1_q[20+:1]) begin
             if (f1_per_q) begin
-                if (~f1_q[23]) begin
+                if (~f1_q[23+:1]) begin
                     armed = 32'h1;
                     tick = f1_tsum_q;
                 end
@@ -565,9 +580,9 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
                 armed = 32'h0;
             end
         end
-        if (f1_q[21]) begin
+        if (f1_q[21+:1]) begin
             if (f1_per_q) begin
-                if (f1_q[23] & f1_q[24]) begin
+                if (f1_q[23+:1] & f1_q[24+:1]) begin
                     tick = f1_tsum_q;
                     grant = 32'h1;
                 end
@@ -589,13 +604,20 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         ram_write_address = f1_q[0+:10];
         ram_write_data = new_state;
         ram_write_enable = f1_valid_q;
-        // cc_ldcp.rs:513: ---- O: window and rate of the new cw. d3: flow[15:0] kind[17:16] grant[18] fs[19]
-        // armed[20] fs_acked[36:21] cw[68:37] tick[132:69].
+        // cc_ldcp.rs:524: ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         win_mul_in_a = cw_new;
         win_mul_in_tag = 32'h0;
         rate_mul_in_a = cw_new;
         rate_mul_in_tag = 32'h0;
-        d3_in_data = {115'd0, f1_q[0+:18]} | ({132'd0, grant} << 18) | ({132'd0, f1_q[22+:1]} << 19) | ({132'd0, armed} << 20) | ({117'd0, f1_q[42+:16]} << 21) | ({101'd0, cw_new} << 37) | ({69'd0, tick} << 69);
+        d3_in_data = 32'h0;
+        d3_in_data[0+:16] = f1_q[0+:16];
+        d3_in_data[16+:2] = f1_q[16+:2];
+        d3_in_data[18+:1] = grant;
+        d3_in_data[19+:1] = f1_q[22+:1];
+        d3_in_data[20+:1] = armed;
+        d3_in_data[21+:16] = f1_q[42+:16];
+        d3_in_data[37+:32] = cw_new;
+        d3_in_data[69+:64] = tick;
         win = win_mul_out_prod[16+:32];
         if (win_mul_out_prod[48+:16] != 32'h0) begin
             win = 64'hffffffff;
@@ -616,13 +638,15 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_data_d[96+:32] = win;
         out_data_d[128+:32] = rate[0+:32];
         out_data_d[160+:64] = d3_out_data[69+:64];
-        // cc_ldcp.rs:552: ---- Result FIFO, credit counted from issue to read.
+        // cc_ldcp.rs:564: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_ldcp.rs:561: ---- Initialization writes: LdcpState::new.
+        // cc_ldcp.rs:573: ---- Initialization writes: LdcpState::new.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
-            ram_write_data = {177'd0, fs_cfg} | ({146'd0, cw_iw} << 2);
+            ram_write_data = 32'h0;
+            ram_write_data[0+:1] = fs_cfg;
+            ram_write_data[2+:32] = cw_iw;
             ram_write_enable = 1'b1;
         end
     end

@@ -260,6 +260,42 @@ layout!(LDCP_STATE: LdcpStateLayout, "ldcp_state", 178, "docs/modules/cc_module.
     tick: 114, 64, "next sub-packet timer expiry, ns";
 });
 
+// cc_ldcp's context word, carried down the pipeline with each event. B builds bits 217:0;
+// C3 adds cw_mid and eq2 (251 bits), E2 adds cw_s (283): hdl/build.rs's stage views.
+layout!(LDCP_CTX: LdcpCtxLayout, "ldcp_ctx", 283, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow";
+    kind: 16, 2, "the event's kind";
+    ece: 18, 1, "ECN-Echo of the ACK";
+    stable: 19, 1, "a stable-phase update: the ACK's packets count in eq. 2 or the sub-packet steps";
+    rearm: 20, 1, "the update (re)arms the sub-packet timer if the new cw needs it";
+    timer: 21, 1, "a sub-packet timer event";
+    fast_start: 22, 1, "in the fast start after B";
+    armed: 23, 1, "the timer is armed after B";
+    due: 24, 1, "max(now, event time) has reached the timer's tick";
+    n: 26, 16, "packets acknowledged that count in the stable phase";
+    fs_acked: 42, 16, "packets acknowledged in the fast start after B";
+    cw: 58, 32, "cw after B, UQ16.16 packets";
+    now: 90, 64, "the flow's clock after B, ns";
+    tick: 154, 64, "the timer's tick as read, ns";
+    cw_mid: 218, 32, "C3: cw after the sub-packet steps";
+    eq2: 250, 1, "C3: eq. 2 applies (stable, n > 0, cw_mid >= 1 packet)";
+    cw_s: 251, 32, "E2: cw after eq. 2's decrease and the clamp";
+});
+
+// cc_ldcp's O-stage word (`d3`): the result's fields F2 sets, packed, carried beside the
+// window and rate products. (Carried at the result's own offsets, 224 bits, it cost yosys
+// ~800 more LUTs: docs/benchmarks.md.)
+layout!(LDCP_O: LdcpOLayout, "ldcp_o", 133, "docs/modules/cc_module.md", {
+    flow: 0, 16, "flow";
+    kind: 16, 2, "the event's kind";
+    grant: 18, 1, "the timer grants a packet";
+    fast_start: 19, 1, "in the fast start";
+    armed: 20, 1, "the sub-packet timer is armed";
+    fs_acked: 21, 16, "packets acknowledged in the fast start";
+    cw: 37, 32, "the new cw, UQ16.16 packets";
+    tick: 69, 64, "next timer expiry, ns (0 when not armed)";
+});
+
 layout!(LDCP_RESULT: LdcpResultLayout, "ldcp_result", 224, "docs/modules/cc_module.md", {
     flow: 0, 16, "flow";
     kind: 16, 2, "the event's kind";
@@ -643,6 +679,8 @@ pub const ALL: &[Layout] = &[
     LdcpEventLayout::LAYOUT,
     LdcpStateLayout::LAYOUT,
     LdcpResultLayout::LAYOUT,
+    LdcpCtxLayout::LAYOUT,
+    LdcpOLayout::LAYOUT,
     DcqcnEventLayout::LAYOUT,
     DcqcnStateLayout::LAYOUT,
     DcqcnResultLayout::LAYOUT,

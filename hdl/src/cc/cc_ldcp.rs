@@ -30,9 +30,12 @@ use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
-use crate::layout::{LdcpEventFields, LdcpResultFields, LdcpStateFields};
+use crate::layout::{
+    LdcpCtxFields, LdcpCtxFields218, LdcpCtxFields251, LdcpEventFields, LdcpOFields, LdcpResultFields,
+    LdcpStateFields,
+};
 use rust_hdl::prelude::*;
-use sim::layout::LDCP_EVENT;
+use sim::layout::{LdcpCtxLayout, LdcpOLayout, LdcpResultLayout, LdcpStateLayout, LDCP_CTX, LDCP_EVENT};
 
 // The event's `acked` is read as two 16-bit halves (`get_bits::<16>(32)` and `(48)`).
 const _: () = assert!(LDCP_EVENT.acked.lo == 32 && LDCP_EVENT.acked.width == 32);
@@ -49,10 +52,19 @@ pub const LATENCY: usize = 1 + HAZARD + 3 + 1;
 /// flow_park slots: events waiting for their flow's window while others pass.
 pub const PARK_SLOTS: usize = crate::cc_intake::PARK_SLOTS;
 
-/// Context word carried from B on: flow[15:0] kind[17:16] ece[18] stable[19] rearm[20]
-/// timer[21] fs[22] armed[23] due[24] n[41:26] fs_acked[57:42] cw[89:58] now[153:90]
-/// tick[217:154].
-const CTX: usize = 218;
+/// The per-flow state word (`sim::layout::LDCP_STATE`) and the result word (`LDCP_RESULT`).
+const STATE: usize = LdcpStateLayout::WIDTH;
+const RESULT: usize = LdcpResultLayout::WIDTH;
+/// The O stage's word (`LDCP_O`), carried in `d3` beside the output products.
+const O_WORD: usize = LdcpOLayout::WIDTH;
+/// The context word carried from B on (`sim::layout::LDCP_CTX`), as wide as B builds it; C3
+/// widens it to `CTX_C3` bits and E2 to `CTX_E2`, the layout's full width.
+const CTX: usize = LDCP_CTX.cw_mid.lo;
+const CTX_C3: usize = LDCP_CTX.cw_s.lo;
+const CTX_E2: usize = LdcpCtxLayout::WIDTH;
+const _: () = assert!(CTX == 218 && CTX_C3 == 251 && CTX_E2 == 283);
+// The state write's address is the context's flow field read as F bits from bit 0.
+const _: () = assert!(LDCP_CTX.flow.lo == 0);
 
 /// LDCP for `2^F` flows (F <= 12).
 #[derive(LogicBlock, Default)]
@@ -99,22 +111,22 @@ pub struct CcLdcp<const F: usize> {
     /// packets acknowledged in the fast start, `[95:64]` cw (UQ16.16 packets), `[127:96]`
     /// window (bytes), `[159:128]` rate (UQ16.16 bytes/cycle), `[223:160]` next timer expiry
     /// (ns; 0 when not armed).
-    pub m_axis_result_tdata: Signal<Out, Bits<224>>,
+    pub m_axis_result_tdata: Signal<Out, Bits<RESULT>>,
     /// Result valid.
     pub m_axis_result_tvalid: Signal<Out, bool>,
     /// Result ready (results wait in a 2^FIFO_BITS-entry FIFO).
     pub m_axis_result_tready: Signal<In, bool>,
     /// Events dropped for a flow id >= 2^F (since reset).
     pub stat_bad_flow: Signal<Out, Bits<32>>,
-    ram: RAM<Bits<178>, F>,
+    ram: RAM<Bits<STATE>, F>,
     intake: CcIntake<F, { HAZARD - 1 }>,
     ab_mul: MulPipe<16, 17, 33, 2, 1>,
-    d1: DelayLine<251, 2>,
+    d1: DelayLine<CTX_C3, 2>,
     div: DivPipe<49, 32, 43, 1>,
-    d2: DelayLine<283, 44>,
+    d2: DelayLine<CTX_E2, 44>,
     win_mul: MulPipe<32, 32, 64, 3, 1>,
     rate_mul: MulPipe<32, 48, 80, 3, 1>,
-    d3: DelayLine<133, 3>,
+    d3: DelayLine<O_WORD, 3>,
     e0_valid: DFF<bool>,
     e0: DFF<Bits<128>>,
     b_valid: DFF<bool>,
@@ -131,21 +143,21 @@ pub struct CcLdcp<const F: usize> {
     c2_n2: DFF<Bits<16>>,
     c2_cwa: DFF<Bits<32>>,
     e1_valid: DFF<bool>,
-    e1: DFF<Bits<251>>,
+    e1: DFF<Bits<CTX_C3>>,
     e1_prod: DFF<Bits<33>>,
     e1_cwpre: DFF<Bits<32>>,
     f1_valid: DFF<bool>,
-    f1: DFF<Bits<283>>,
+    f1: DFF<Bits<CTX_E2>>,
     f1_sum: DFF<Bits<33>>,
     f1_tsum: DFF<Bits<64>>,
     f1_per: DFF<bool>,
     out_valid: DFF<bool>,
-    out_data: DFF<Bits<224>>,
-    results: ResultFifo<224>,
+    out_data: DFF<Bits<RESULT>>,
+    results: ResultFifo<RESULT>,
     gamma: Signal<Local, Bits<32>>,
     cw_iw: Signal<Local, Bits<32>>,
     cw_loss: Signal<Local, Bits<32>>,
-    st: Signal<Local, Bits<178>>,
+    st: Signal<Local, Bits<STATE>>,
     now_m: Signal<Local, Bits<64>>,
     n0: Signal<Local, Bits<16>>,
     needed: Signal<Local, Bits<16>>,
@@ -159,7 +171,6 @@ pub struct CcLdcp<const F: usize> {
     b_cw: Signal<Local, Bits<32>>,
     b_now: Signal<Local, Bits<64>>,
     b_tick: Signal<Local, Bits<64>>,
-    flags: Signal<Local, Bits<10>>,
     n1: Signal<Local, Bits<16>>,
     cw1: Signal<Local, Bits<32>>,
     sh: Signal<Local, Bits<5>>,
@@ -180,7 +191,7 @@ pub struct CcLdcp<const F: usize> {
     armed: Signal<Local, Bits<1>>,
     tick: Signal<Local, Bits<64>>,
     grant: Signal<Local, Bits<1>>,
-    new_state: Signal<Local, Bits<178>>,
+    new_state: Signal<Local, Bits<STATE>>,
     tmr: Signal<Local, Bits<1>>,
     due: Signal<Local, Bits<1>>,
     fs_cfg: Signal<Local, Bits<1>>,
@@ -272,7 +283,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         if (self.kind.val() == LDCP_ACK) & (self.n0.val() != 0) {
             if self.st.val().get_value_fast_start() {
                 if self.n0.val() < self.needed.val() {
-                    self.b_fsa.next = self.st.val().get_bits::<16>(34) + self.n0.val();
+                    self.b_fsa.next = self.st.val().get_value_fs_acked() + self.n0.val();
                 } else {
                     // Transition 2: the whole IW acknowledged, cw = IW.
                     self.b_fsa.next = self.cfg_iw.val();
@@ -316,27 +327,27 @@ impl<const F: usize> Logic for CcLdcp<F> {
         {
             self.due.next = 1.into();
         }
-        self.flags.next = bit_cast::<10, 2>(self.kind.val())
-            | (bit_cast::<10, 1>(self.e0.q.val().get_value_ece_bits()) << 2)
-            | (bit_cast::<10, 1>(self.b_stable.val()) << 3)
-            | (bit_cast::<10, 1>(self.b_rearm.val()) << 4)
-            | (bit_cast::<10, 1>(self.tmr.val()) << 5)
-            | (bit_cast::<10, 1>(self.b_fs.val()) << 6)
-            | (bit_cast::<10, 1>(self.b_armed.val()) << 7)
-            | (bit_cast::<10, 1>(self.due.val()) << 8);
-        self.bs.d.next = bit_cast::<CTX, 16>(self.e0.q.val().get_value_flow())
-            | (bit_cast::<CTX, 10>(self.flags.val()) << 16)
-            | (bit_cast::<CTX, 16>(self.b_n.val()) << 26)
-            | (bit_cast::<CTX, 16>(self.b_fsa.val()) << 42)
-            | (bit_cast::<CTX, 32>(self.b_cw.val()) << 58)
-            | (bit_cast::<CTX, 64>(self.b_now.val()) << 90)
-            | (bit_cast::<CTX, 64>(self.b_tick.val()) << 154);
+        self.bs.d.next = 0.into();
+        self.bs.d.next.set_value_flow(self.e0.q.val().get_value_flow());
+        self.bs.d.next.set_value_kind(self.kind.val());
+        self.bs.d.next.set_value_ece(self.e0.q.val().get_value_ece());
+        self.bs.d.next.set_value_stable_bits(self.b_stable.val());
+        self.bs.d.next.set_value_rearm_bits(self.b_rearm.val());
+        self.bs.d.next.set_value_timer_bits(self.tmr.val());
+        self.bs.d.next.set_value_fast_start_bits(self.b_fs.val());
+        self.bs.d.next.set_value_armed_bits(self.b_armed.val());
+        self.bs.d.next.set_value_due_bits(self.due.val());
+        self.bs.d.next.set_value_n(self.b_n.val());
+        self.bs.d.next.set_value_fs_acked(self.b_fsa.val());
+        self.bs.d.next.set_value_cw(self.b_cw.val());
+        self.bs.d.next.set_value_now(self.b_now.val());
+        self.bs.d.next.set_value_tick(self.b_tick.val());
         self.b_valid.d.next = self.e0_valid.q.val() & !self.reset.val();
 
         // ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
-        self.n1.next = self.bs.q.val().get_bits::<16>(26);
-        self.cw1.next = self.bs.q.val().get_bits::<32>(58);
-        self.c1_sub.d.next = self.bs.q.val().get_bit(19) & (self.cw1.val() < 65536);
+        self.n1.next = self.bs.q.val().get_value_n();
+        self.cw1.next = self.bs.q.val().get_value_cw();
+        self.c1_sub.d.next = self.bs.q.val().get_value_stable() & (self.cw1.val() < 65536);
         self.kt.next = (self.ones17.val() + self.gamma.val().get_bits::<17>(0))
             - self.cw1.val().get_bits::<17>(0);
         self.c1_k.d.next = self.kt.val() >> self.gbits.val();
@@ -353,15 +364,15 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.c1_valid.d.next = self.b_valid.q.val() & !self.reset.val();
 
         // ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
-        self.steps.next = self.c1.q.val().get_bits::<16>(26);
-        if bit_cast::<17, 16>(self.c1.q.val().get_bits::<16>(26)) > self.c1_k.q.val() {
+        self.steps.next = self.c1.q.val().get_value_n();
+        if bit_cast::<17, 16>(self.c1.q.val().get_value_n()) > self.c1_k.q.val() {
             self.steps.next = self.c1_k.q.val().get_bits::<16>(0);
         }
         self.c2_steps.d.next = self.steps.val();
-        self.c2_n2.d.next = self.c1.q.val().get_bits::<16>(26);
+        self.c2_n2.d.next = self.c1.q.val().get_value_n();
         if self.c1_sub.q.val() {
-            self.c2_n2.d.next = self.c1.q.val().get_bits::<16>(26) - self.steps.val();
-            if self.c1.q.val().get_bit(18) {
+            self.c2_n2.d.next = self.c1.q.val().get_value_n() - self.steps.val();
+            if self.c1.q.val().get_value_ece() {
                 self.c2_n2.d.next = 0.into();
             }
         }
@@ -371,17 +382,17 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.c2_valid.d.next = self.c1_valid.q.val() & !self.reset.val();
 
         // ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
-        self.ece3.next = self.c2.q.val().get_bit(18);
-        self.cw_mid.next = self.c2.q.val().get_bits::<32>(58);
+        self.ece3.next = self.c2.q.val().get_value_ece();
+        self.cw_mid.next = self.c2.q.val().get_value_cw();
         if self.c2_sub.q.val() {
-            self.cw_mid.next = self.c2.q.val().get_bits::<32>(58)
+            self.cw_mid.next = self.c2.q.val().get_value_cw()
                 + ((bit_cast::<32, 16>(self.c2_steps.q.val()) << 16) >> self.cfg_gamma_shift.val());
             if self.ece3.val() {
                 self.cw_mid.next = self.c2_cwa.q.val();
             }
         }
         self.eq2.next = 0.into();
-        if self.c2.q.val().get_bit(19) & (self.c2_n2.q.val() != 0) & (self.cw_mid.val() >= 65536) {
+        if self.c2.q.val().get_value_stable() & (self.c2_n2.q.val() != 0) & (self.cw_mid.val() >= 65536) {
             self.eq2.next = 1.into();
         }
         self.ab_mul.in_valid.next = self.c2_valid.q.val();
@@ -391,15 +402,15 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.ab_mul.in_b.next = self.cfg_beta_q16.val();
         }
         self.ab_mul.in_tag.next = 0.into();
-        self.d1.in_data.next = bit_cast::<251, CTX>(self.c2.q.val())
-            | (bit_cast::<251, 32>(self.cw_mid.val()) << 218)
-            | (bit_cast::<251, 1>(self.eq2.val()) << 250);
+        self.d1.in_data.next = bit_cast::<CTX_C3, CTX>(self.c2.q.val());
+        self.d1.in_data.next.set_value_cw_mid(self.cw_mid.val());
+        self.d1.in_data.next.set_value_eq2_bits(self.eq2.val());
 
         // ---- E1: eq. 2 decrease, saturating at 0.
-        self.dec.next = bit_cast::<34, 32>(self.d1.out_data.val().get_bits::<32>(218))
+        self.dec.next = bit_cast::<34, 32>(self.d1.out_data.val().get_value_cw_mid())
             - bit_cast::<34, 33>(self.ab_mul.out_prod.val());
-        self.e1_cwpre.d.next = self.d1.out_data.val().get_bits::<32>(218);
-        if self.d1.out_data.val().get_bit(250) & self.d1.out_data.val().get_bit(18) {
+        self.e1_cwpre.d.next = self.d1.out_data.val().get_value_cw_mid();
+        if self.d1.out_data.val().get_value_eq2() & self.d1.out_data.val().get_value_ece() {
             self.e1_cwpre.d.next = self.dec.val().get_bits::<32>(0);
             if self.dec.val().get_bits::<2>(32) != 0 {
                 self.e1_cwpre.d.next = 0.into();
@@ -413,7 +424,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
         // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         self.cw_s.next = self.e1_cwpre.q.val();
-        if self.e1.q.val().get_bit(19) {
+        if self.e1.q.val().get_value_stable() {
             if self.e1_cwpre.q.val() > self.cfg_max_cw_q16.val() {
                 self.cw_s.next = self.cfg_max_cw_q16.val();
             }
@@ -422,39 +433,39 @@ impl<const F: usize> Logic for CcLdcp<F> {
             }
         }
         self.cw_m1.next = self.cw_s.val().get_bits::<16>(0) - 1;
-        self.eq2inc.next = self.e1.q.val().get_bit(250) & !self.e1.q.val().get_bit(18);
+        self.eq2inc.next = self.e1.q.val().get_value_eq2() & !self.e1.q.val().get_value_ece();
         self.div.in_valid.next = self.e1_valid.q.val();
         self.div.in_num.next = (bit_cast::<49, 32>(self.cfg_rtt_ns.val()) << 16)
             | bit_cast::<49, 16>(self.cw_m1.val());
         self.div.in_den.next = self.cw_s.val();
         if self.eq2inc.val() {
             self.div.in_num.next = bit_cast::<49, 33>(self.e1_prod.q.val()) << 16;
-            self.div.in_den.next = self.e1.q.val().get_bits::<32>(218);
+            self.div.in_den.next = self.e1.q.val().get_value_cw_mid();
         }
         self.div.in_tag.next = 0.into();
-        self.d2.in_data.next = bit_cast::<283, 251>(self.e1.q.val())
-            | (bit_cast::<283, 32>(self.cw_s.val()) << 251);
+        self.d2.in_data.next = bit_cast::<CTX_E2, CTX_C3>(self.e1.q.val());
+        self.d2.in_data.next.set_value_cw_s(self.cw_s.val());
 
         // ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
         self.q_sat.next = self.div.out_quo.val().get_bits::<32>(0);
         if self.div.out_quo.val().get_bits::<11>(32) != 0 {
             self.q_sat.next = 0xFFFF_FFFF_u64.into();
         }
-        self.f1_sum.d.next = bit_cast::<33, 32>(self.d2.out_data.val().get_bits::<32>(218))
+        self.f1_sum.d.next = bit_cast::<33, 32>(self.d2.out_data.val().get_value_cw_mid())
             + bit_cast::<33, 32>(self.q_sat.val());
         self.p.next = bit_cast::<64, 43>(self.div.out_quo.val());
         if !self.div.out_quo.val().any() {
             self.p.next = 1.into();
         }
-        self.tsum.next = bit_cast::<65, 64>(self.d2.out_data.val().get_bits::<64>(90))
+        self.tsum.next = bit_cast::<65, 64>(self.d2.out_data.val().get_value_now())
             + bit_cast::<65, 64>(self.p.val());
         self.f1_tsum.d.next = self.tsum.val().get_bits::<64>(0);
         if self.tsum.val().get_bit(64) {
             self.f1_tsum.d.next = 0xFFFF_FFFF_FFFF_FFFF_u64.into();
         }
-        self.f1_per.d.next = !(self.d2.out_data.val().get_bit(250) & !self.d2.out_data.val().get_bit(18))
-            & !self.d2.out_data.val().get_bit(22)
-            & (self.d2.out_data.val().get_bits::<32>(251) < 65536);
+        self.f1_per.d.next = !(self.d2.out_data.val().get_value_eq2() & !self.d2.out_data.val().get_value_ece())
+            & !self.d2.out_data.val().get_value_fast_start()
+            & (self.d2.out_data.val().get_value_cw_s() < 65536);
         self.f1.d.next = self.d2.out_data.val();
         self.f1_valid.d.next = self.div.out_valid.val() & !self.reset.val();
 
@@ -463,8 +474,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
         if self.f1_sum.q.val().get_bit(32) {
             self.cw_sum.next = 0xFFFF_FFFF_u64.into();
         }
-        self.cw_new.next = self.f1.q.val().get_bits::<32>(251);
-        if self.f1.q.val().get_bit(250) & !self.f1.q.val().get_bit(18) {
+        self.cw_new.next = self.f1.q.val().get_value_cw_s();
+        if self.f1.q.val().get_value_eq2() & !self.f1.q.val().get_value_ece() {
             self.cw_new.next = self.cw_sum.val();
             if self.cw_sum.val() > self.cfg_max_cw_q16.val() {
                 self.cw_new.next = self.cfg_max_cw_q16.val();
@@ -473,12 +484,12 @@ impl<const F: usize> Logic for CcLdcp<F> {
                 self.cw_new.next = self.gamma.val();
             }
         }
-        self.armed.next = self.f1.q.val().get_bits::<1>(23);
-        self.tick.next = self.f1.q.val().get_bits::<64>(154);
+        self.armed.next = self.f1.q.val().get_value_armed_bits();
+        self.tick.next = self.f1.q.val().get_value_tick();
         self.grant.next = 0.into();
-        if self.f1.q.val().get_bit(20) {
+        if self.f1.q.val().get_value_rearm() {
             if self.f1_per.q.val() {
-                if !self.f1.q.val().get_bit(23) {
+                if !self.f1.q.val().get_value_armed() {
                     self.armed.next = 1.into();
                     self.tick.next = self.f1_tsum.q.val();
                 }
@@ -486,9 +497,9 @@ impl<const F: usize> Logic for CcLdcp<F> {
                 self.armed.next = 0.into();
             }
         }
-        if self.f1.q.val().get_bit(21) {
+        if self.f1.q.val().get_value_timer() {
             if self.f1_per.q.val() {
-                if self.f1.q.val().get_bit(23) & self.f1.q.val().get_bit(24) {
+                if self.f1.q.val().get_value_armed() & self.f1.q.val().get_value_due() {
                     self.tick.next = self.f1_tsum.q.val();
                     self.grant.next = 1.into();
                 }
@@ -500,18 +511,17 @@ impl<const F: usize> Logic for CcLdcp<F> {
             self.tick.next = 0.into();
         }
         self.new_state.next = 0.into();
-        self.new_state.next.set_value_fast_start_bits(self.f1.q.val().get_bits::<1>(22));
+        self.new_state.next.set_value_fast_start_bits(self.f1.q.val().get_value_fast_start_bits());
         self.new_state.next.set_value_armed_bits(self.armed.val());
         self.new_state.next.set_value_cw(self.cw_new.val());
-        self.new_state.next.set_value_fs_acked(self.f1.q.val().get_bits::<16>(42));
-        self.new_state.next.set_value_now(self.f1.q.val().get_bits::<64>(90));
+        self.new_state.next.set_value_fs_acked(self.f1.q.val().get_value_fs_acked());
+        self.new_state.next.set_value_now(self.f1.q.val().get_value_now());
         self.new_state.next.set_value_tick(self.tick.val());
         self.ram.write_address.next = self.f1.q.val().get_bits::<F>(0);
         self.ram.write_data.next = self.new_state.val();
         self.ram.write_enable.next = self.f1_valid.q.val();
 
-        // ---- O: window and rate of the new cw. d3: flow[15:0] kind[17:16] grant[18] fs[19]
-        // armed[20] fs_acked[36:21] cw[68:37] tick[132:69].
+        // ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         self.win_mul.in_valid.next = self.f1_valid.q.val();
         self.win_mul.in_a.next = self.cw_new.val();
         self.win_mul.in_b.next = self.cfg_mss.val();
@@ -520,13 +530,15 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.rate_mul.in_a.next = self.cw_new.val();
         self.rate_mul.in_b.next = self.cfg_rate_mul.val();
         self.rate_mul.in_tag.next = 0.into();
-        self.d3.in_data.next = bit_cast::<133, 18>(self.f1.q.val().get_bits::<18>(0))
-            | (bit_cast::<133, 1>(self.grant.val()) << 18)
-            | (bit_cast::<133, 1>(self.f1.q.val().get_bits::<1>(22)) << 19)
-            | (bit_cast::<133, 1>(self.armed.val()) << 20)
-            | (bit_cast::<133, 16>(self.f1.q.val().get_bits::<16>(42)) << 21)
-            | (bit_cast::<133, 32>(self.cw_new.val()) << 37)
-            | (bit_cast::<133, 64>(self.tick.val()) << 69);
+        self.d3.in_data.next = 0.into();
+        self.d3.in_data.next.set_value_flow(self.f1.q.val().get_value_flow());
+        self.d3.in_data.next.set_value_kind(self.f1.q.val().get_value_kind());
+        self.d3.in_data.next.set_value_grant_bits(self.grant.val());
+        self.d3.in_data.next.set_value_fast_start_bits(self.f1.q.val().get_value_fast_start_bits());
+        self.d3.in_data.next.set_value_armed_bits(self.armed.val());
+        self.d3.in_data.next.set_value_fs_acked(self.f1.q.val().get_value_fs_acked());
+        self.d3.in_data.next.set_value_cw(self.cw_new.val());
+        self.d3.in_data.next.set_value_tick(self.tick.val());
         self.win.next = self.win_mul.out_prod.val().get_bits::<32>(16);
         if self.win_mul.out_prod.val().get_bits::<16>(48) != 0 {
             self.win.next = 0xFFFF_FFFF_u64.into();
@@ -538,16 +550,16 @@ impl<const F: usize> Logic for CcLdcp<F> {
         }
         self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
         self.out_data.d.next = 0.into();
-        self.out_data.d.next.set_value_flow(self.d3.out_data.val().get_bits::<16>(0));
-        self.out_data.d.next.set_value_kind(self.d3.out_data.val().get_bits::<2>(16));
-        self.out_data.d.next.set_value_grant_bits(self.d3.out_data.val().get_bits::<1>(18));
-        self.out_data.d.next.set_value_fast_start_bits(self.d3.out_data.val().get_bits::<1>(19));
-        self.out_data.d.next.set_value_armed_bits(self.d3.out_data.val().get_bits::<1>(20));
-        self.out_data.d.next.set_value_fs_acked(self.d3.out_data.val().get_bits::<16>(21));
-        self.out_data.d.next.set_value_cw(self.d3.out_data.val().get_bits::<32>(37));
+        self.out_data.d.next.set_value_flow(self.d3.out_data.val().get_value_flow());
+        self.out_data.d.next.set_value_kind(self.d3.out_data.val().get_value_kind());
+        self.out_data.d.next.set_value_grant(self.d3.out_data.val().get_value_grant());
+        self.out_data.d.next.set_value_fast_start(self.d3.out_data.val().get_value_fast_start());
+        self.out_data.d.next.set_value_armed(self.d3.out_data.val().get_value_armed());
+        self.out_data.d.next.set_value_fs_acked(self.d3.out_data.val().get_value_fs_acked());
+        self.out_data.d.next.set_value_cw(self.d3.out_data.val().get_value_cw());
         self.out_data.d.next.set_value_window(self.win.val());
         self.out_data.d.next.set_value_rate(self.rate.val().get_bits::<32>(0));
-        self.out_data.d.next.set_value_tick(self.d3.out_data.val().get_bits::<64>(69));
+        self.out_data.d.next.set_value_tick(self.d3.out_data.val().get_value_tick());
 
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
@@ -561,8 +573,9 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // ---- Initialization writes: LdcpState::new.
         if self.intake.init_busy.val() {
             self.ram.write_address.next = self.intake.init_addr.val();
-            self.ram.write_data.next = bit_cast::<178, 1>(self.fs_cfg.val())
-                | (bit_cast::<178, 32>(self.cw_iw.val()) << 2);
+            self.ram.write_data.next = 0.into();
+            self.ram.write_data.next.set_value_fast_start_bits(self.fs_cfg.val());
+            self.ram.write_data.next.set_value_cw(self.cw_iw.val());
             self.ram.write_enable.next = true;
         }
     }
