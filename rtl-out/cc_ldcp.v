@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gamma_shift,cfg_iw,cfg_max_cw_q16,cfg_fast_start,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:71
+    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:67
 
     // Module arguments
     input wire  clock;
@@ -29,12 +29,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
-    // LDCP engine event kinds (sim, cc_codes)
-    localparam [1:0] LDCP_ACK = 2'h0;
-    localparam [1:0] LDCP_LOSS = 2'h1;
-    localparam [1:0] LDCP_TIMER = 2'h2;
-    localparam [1:0] LDCP_INIT = 2'h3;
-
     // Stub signals
     wire  [177:0] ram_read_data;
     reg  [9:0] ram_write_address;
@@ -46,6 +40,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
+    wire  [217:0] fast_ctx;
+    wire  [31:0] fast_gamma;
+    wire  [177:0] fast_init_state;
+    wire  [177:0] write_state;
+    wire  [132:0] write_o_word;
     reg  [16:0] ab_mul_in_b;
     reg  ab_mul_in_tag;
     wire  ab_mul_out_valid;
@@ -61,17 +60,14 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     wire  div_out_tag;
     reg  [282:0] d2_in_data;
     wire  [282:0] d2_out_data;
-    reg  [31:0] win_mul_in_a;
     reg  win_mul_in_tag;
     wire  win_mul_out_valid;
     wire  [63:0] win_mul_out_prod;
     wire  win_mul_out_tag;
-    reg  [31:0] rate_mul_in_a;
     reg  rate_mul_in_tag;
     wire  rate_mul_out_valid;
     wire  [79:0] rate_mul_out_prod;
     wire  rate_mul_out_tag;
-    reg  [132:0] d3_in_data;
     wire  [132:0] d3_out_data;
     reg  e0_valid_d;
     reg  e0_valid_q = 1'h0;
@@ -131,22 +127,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
 
     // Local signals
     reg  [31:0] gamma;
-    reg  [31:0] cw_iw;
-    reg  [31:0] cw_loss;
-    reg  [177:0] st;
-    reg  [63:0] now_m;
-    reg  [15:0] n0;
-    reg  [15:0] needed;
-    reg  [1:0] kind;
-    reg  b_fs;
-    reg  b_armed;
-    reg  b_stable;
-    reg  b_rearm;
-    reg  [15:0] b_n;
-    reg  [15:0] b_fsa;
-    reg  [31:0] b_cw;
-    reg  [63:0] b_now;
-    reg  [63:0] b_tick;
     reg  [15:0] n1;
     reg  [31:0] cw1;
     reg  [4:0] sh;
@@ -162,16 +142,6 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     reg  [31:0] q_sat;
     reg  [63:0] p;
     reg  [64:0] tsum;
-    reg  [31:0] cw_new;
-    reg  [31:0] cw_sum;
-    reg  armed;
-    reg  [63:0] tick;
-    reg  grant;
-    reg  [177:0] new_state;
-    reg  tmr;
-    reg  due;
-    reg  fs_cfg;
-    reg  [16:0] g17;
     reg  [4:0] gbits;
     reg  [4:0] c16;
     reg  [16:0] ones17;
@@ -200,6 +170,27 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .issue(intake_issue),
         .issue_data(intake_issue_data),
         .stat_bad_flow(intake_stat_bad_flow)
+    );
+    cc_ldcp_fast fast(
+        .cfg_gamma_shift(cfg_gamma_shift),
+        .cfg_iw(cfg_iw),
+        .cfg_max_cw_q16(cfg_max_cw_q16),
+        .cfg_fast_start(cfg_fast_start),
+        .evt(e0_q),
+        .state(ram_read_data),
+        .ctx(fast_ctx),
+        .gamma(fast_gamma),
+        .init_state(fast_init_state)
+    );
+    cc_ldcp_write write(
+        .cfg_max_cw_q16(cfg_max_cw_q16),
+        .gamma(fast_gamma),
+        .ctx(f1_q),
+        .sum(f1_sum_q),
+        .tsum(f1_tsum_q),
+        .per(f1_per_q),
+        .state(write_state),
+        .o_word(write_o_word)
     );
     cc_ldcp_ab_mul ab_mul(
         .clock(clock),
@@ -237,7 +228,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .clock(clock),
         .reset(reset),
         .in_valid(f1_valid_q),
-        .in_a(win_mul_in_a),
+        .in_a(write_o_word[37+:32]),
         .in_b(cfg_mss),
         .in_tag(win_mul_in_tag),
         .out_valid(win_mul_out_valid),
@@ -248,7 +239,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         .clock(clock),
         .reset(reset),
         .in_valid(f1_valid_q),
-        .in_a(rate_mul_in_a),
+        .in_a(write_o_word[37+:32]),
         .in_b(cfg_rate_mul),
         .in_tag(rate_mul_in_tag),
         .out_valid(rate_mul_out_valid),
@@ -257,7 +248,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
     );
     cc_ldcp_d3 d3(
         .clock(clock),
-        .in_data(d3_in_data),
+        .in_data(write_o_word),
         .out_data(d3_out_data)
     );
     cc_ldcp_results results(
@@ -330,120 +321,20 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_ldcp.rs:225: Clamps and the windows the fast start sets (transition 2 and loss).
-        g17 = 32'h10000;
+        // cc_ldcp.rs:197: gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma itself).
+        gamma = fast_gamma;
         ones17 = 32'hffff;
-        gamma = ((g17 >> cfg_gamma_shift) & 32'hffffffff);
-        // cc_ldcp.rs:229: gamma = 2^gbits in UQ16.16.
         c16 = 32'h10;
         gbits = c16 - {1'd0, cfg_gamma_shift};
-        fs_cfg = 32'h0;
-        if (cfg_fast_start) begin
-            fs_cfg = 32'h1;
-        end
-        cw_iw = {16'd0, cfg_iw} << 16;
-        if (cw_iw > cfg_max_cw_q16) begin
-            cw_iw = cfg_max_cw_q16;
-        end
-        if (({16'd0, cfg_iw} << 16) < gamma) begin
-            cw_iw = gamma;
-        end
-        // cc_ldcp.rs:244: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_ldcp.rs:203: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
-        // cc_ldcp.rs:254: ---- B: the flow's state word (sim::layout::LDCP_STATE).
-        st = ram_read_data;
-        now_m = st[50+:64];
-        if (e0_q[64+:64] > st[50+:64]) begin
-            now_m = e0_q[64+:64];
-        end
-        // cc_ldcp.rs:260: `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
-        n0 = e0_q[32+:16];
-        if (e0_q[48+:16] != 32'h0) begin
-            n0 = 32'hffff;
-        end
-        needed = cfg_iw - st[34+:16];
-        cw_loss = {16'd0, st[34+:16]} << 16;
-        if (({16'd0, st[34+:16]} << 16) > cfg_max_cw_q16) begin
-            cw_loss = cfg_max_cw_q16;
-        end
-        if (({16'd0, st[34+:16]} << 16) < gamma) begin
-            cw_loss = gamma;
-        end
-        kind = e0_q[16+:2];
-        b_fs = st[0+:1];
-        b_armed = st[1+:1];
-        b_cw = st[2+:32];
-        b_fsa = st[34+:16];
-        b_now = now_m;
-        b_tick = st[114+:64];
-        b_n = 32'h0;
-        b_stable = 32'h0;
-        b_rearm = 32'h0;
-        if ((kind == LDCP_ACK) & (n0 != 32'h0)) begin
-            if (st[0+:1]) begin
-                if (n0 < needed) begin
-                    b_fsa = st[34+:16] + n0;
-                end
-                else begin
-                    b_fsa = cfg_iw;
-                    b_fs = 32'h0;
-                    b_cw = cw_iw;
-                    b_n = n0 - needed;
-                    b_rearm = 32'h1;
-                    if (n0 != needed) begin
-                        b_stable = 32'h1;
-                    end
-                end
-            end
-            else begin
-                b_n = n0;
-                b_rearm = 32'h1;
-                b_stable = 32'h1;
-            end
-        end
-        if ((kind == LDCP_LOSS) & st[0+:1]) begin
-            b_fs = 32'h0;
-            b_cw = cw_loss;
-            b_armed = 32'h0;
-            b_rearm = 32'h1;
-        end
-        if (kind == LDCP_INIT) begin
-            b_fs = fs_cfg;
-            b_fsa = 32'h0;
-            b_cw = cw_iw;
-            b_armed = 32'h0;
-            b_now = 32'h0;
-            b_tick = 32'h0;
-        end
-        tmr = 32'h0;
-        if (kind == LDCP_TIMER) begin
-            tmr = 32'h1;
-        end
-        // cc_ldcp.rs:323: max(a, b) >= t as two compares side by side, not one after the other.
-        due = 32'h0;
-        if ((e0_q[64+:64] >= st[114+:64]) | (st[50+:64] >= st[114+:64])) begin
-            due = 32'h1;
-        end
-        bs_d = 32'h0;
-        bs_d[0+:16] = e0_q[0+:16];
-        bs_d[16+:2] = kind;
-        bs_d[18+:1] = e0_q[18+:1];
-        bs_d[19+:1] = b_stable;
-        bs_d[20+:1] = b_rearm;
-        bs_d[21+:1] = tmr;
-        bs_d[22+:1] = b_fs;
-        bs_d[23+:1] = b_armed;
-        bs_d[24+:1] = due;
-        bs_d[26+:16] = b_n;
-        bs_d[42+:16] = b_fsa;
-        bs_d[58+:32] = b_cw;
-        bs_d[90+:64] = b_now;
-        bs_d[154+:64] = b_tick;
+        // cc_ldcp.rs:213: ---- B: the event against the flow's state word: cc_ldcp_fast.
+        bs_d = fast_ctx;
         b_valid_d = e0_valid_q & ~reset;
-        // cc_ldcp.rs:347: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
+        // cc_ldcp.rs:223: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
         n1 = bs_q[26+:16];
         cw1 = bs_q[58+:32];
         c1_sub_d = bs_q[19+:1] & (cw1 < 32'h10000);
@@ -460,7 +351,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         c1_d = bs_q;
         c1_valid_d = b_valid_q & ~reset;
-        // cc_ldcp.rs:366: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
+        // cc_ldcp.rs:242: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
         steps = c1_q[26+:16];
         if ({1'd0, c1_q[26+:16]} > c1_k_q) begin
             steps = c1_k_q[0+:16];
@@ -477,7 +368,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_cwa_d = c1_cwa_q;
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
-        // cc_ldcp.rs:384: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
+        // cc_ldcp.rs:260: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
         ece3 = c2_q[18+:1];
         cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
@@ -498,7 +389,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         d1_in_data = {33'd0, c2_q};
         d1_in_data[218+:32] = cw_mid;
         d1_in_data[250+:1] = eq2;
-        // cc_ldcp.rs:409: ---- E1: eq. 2 decrease, saturating at 0.
+        // cc_ldcp.rs:285: ---- E1: eq. 2 decrease, saturating at 0.
         dec = {2'd0, d1_out_data[218+:32]} - {1'd0, ab_mul_out_prod};
         e1_cwpre_d = d1_out_data[218+:32];
         if (d1_out_data[250+:1] & d1_out_data[18+:1]) begin
@@ -510,7 +401,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         e1_d = d1_out_data;
         e1_prod_d = ab_mul_out_prod;
         e1_valid_d = ab_mul_out_valid & ~reset;
-        // cc_ldcp.rs:423: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
+        // cc_ldcp.rs:299: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
         // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
         // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         cw_s = e1_cwpre_q;
@@ -533,7 +424,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         div_in_tag = 32'h0;
         d2_in_data = {32'd0, e1_q};
         d2_in_data[251+:32] = cw_s;
-        // cc_ldcp.rs:449: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
+        // cc_ldcp.rs:325: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
         q_sat = div_out_quo[0+:32];
         if (div_out_quo[32+:11] != 32'h0) begin
             q_sat = 64'hffffffff;
@@ -551,73 +442,13 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = ~(d2_out_data[250+:1] & ~d2_out_data[18+:1]) & ~d2_out_data[22+:1] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
-        // cc_ldcp.rs:472: ---- F2: final cw, timer arm or grant, state write.
-        cw_sum = f1_sum_q[0+:32];
-        if (f1_sum_q[32]) begin
-            cw_sum = 64'hffffffff;
-        end
-        cw_new = f1_q[251+:32];
-        if (f1_q[250+:1] & ~f1_q[18+:1]) begin
-            cw_new = cw_sum;
-            if (cw_sum > cfg_max_cw_q16) begin
-                cw_new = cfg_max_cw_q16;
-            end
-            if (cw_sum < gamma) begin
-                cw_new = gamma;
-            end
-        end
-        armed = f1_q[23+:1];
-        tick = f1_q[154+:64];
-        grant = 32'h0;
-        if (f1_q[20+:1]) begin
-            if (f1_per_q) begin
-                if (~f1_q[23+:1]) begin
-                    armed = 32'h1;
-                    tick = f1_tsum_q;
-                end
-            end
-            else begin
-                armed = 32'h0;
-            end
-        end
-        if (f1_q[21+:1]) begin
-            if (f1_per_q) begin
-                if (f1_q[23+:1] & f1_q[24+:1]) begin
-                    tick = f1_tsum_q;
-                    grant = 32'h1;
-                end
-            end
-            else begin
-                armed = 32'h0;
-            end
-        end
-        if (~|armed) begin
-            tick = 32'h0;
-        end
-        new_state = 32'h0;
-        new_state[0+:1] = f1_q[22+:1];
-        new_state[1+:1] = armed;
-        new_state[2+:32] = cw_new;
-        new_state[34+:16] = f1_q[42+:16];
-        new_state[50+:64] = f1_q[90+:64];
-        new_state[114+:64] = tick;
+        // cc_ldcp.rs:348: ---- F2: final cw, timer arm or grant, state write: cc_ldcp_write.
         ram_write_address = f1_q[0+:10];
-        ram_write_data = new_state;
+        ram_write_data = write_state;
         ram_write_enable = f1_valid_q;
-        // cc_ldcp.rs:524: ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
-        win_mul_in_a = cw_new;
+        // cc_ldcp.rs:359: ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         win_mul_in_tag = 32'h0;
-        rate_mul_in_a = cw_new;
         rate_mul_in_tag = 32'h0;
-        d3_in_data = 32'h0;
-        d3_in_data[0+:16] = f1_q[0+:16];
-        d3_in_data[16+:2] = f1_q[16+:2];
-        d3_in_data[18+:1] = grant;
-        d3_in_data[19+:1] = f1_q[22+:1];
-        d3_in_data[20+:1] = armed;
-        d3_in_data[21+:16] = f1_q[42+:16];
-        d3_in_data[37+:32] = cw_new;
-        d3_in_data[69+:64] = tick;
         win = win_mul_out_prod[16+:32];
         if (win_mul_out_prod[48+:16] != 32'h0) begin
             win = 64'hffffffff;
@@ -638,15 +469,13 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_data_d[96+:32] = win;
         out_data_d[128+:32] = rate[0+:32];
         out_data_d[160+:64] = d3_out_data[69+:64];
-        // cc_ldcp.rs:564: ---- Result FIFO, credit counted from issue to read.
+        // cc_ldcp.rs:391: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_ldcp.rs:573: ---- Initialization writes: LdcpState::new.
+        // cc_ldcp.rs:400: ---- Initialization writes: LdcpState::new.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
-            ram_write_data = 32'h0;
-            ram_write_data[0+:1] = fs_cfg;
-            ram_write_data[2+:32] = cw_iw;
+            ram_write_data = fast_init_state;
             ram_write_enable = 1'b1;
         end
     end
@@ -1045,6 +874,243 @@ module cc_ldcp_ab_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
         out_tag = tag_q[1 * 1 +: 1];
     end
 endmodule // cc_ldcp_ab_mul
+
+module cc_ldcp_write(cfg_max_cw_q16,gamma,ctx,sum,tsum,per,state,o_word);
+    // Rust: CcLdcpWrite, hdl/src/cc/cc_ldcp_write.rs:12
+
+    // Module arguments
+    input wire  [31:0] cfg_max_cw_q16;
+    input wire  [31:0] gamma;
+    input wire  [282:0] ctx;
+    input wire  [32:0] sum;
+    input wire  [63:0] tsum;
+    input wire  per;
+    output reg  [177:0] state;
+    output reg  [132:0] o_word;
+
+    // Local signals
+    reg  [31:0] cw_sum;
+    reg  [31:0] cw_new;
+    reg  armed;
+    reg  [63:0] tick;
+    reg  grant;
+
+    // Update code
+    always @(*) begin
+        cw_sum = sum[0+:32];
+        if (sum[32]) begin
+            cw_sum = 64'hffffffff;
+        end
+        cw_new = ctx[251+:32];
+        if (ctx[250+:1] & ~ctx[18+:1]) begin
+            cw_new = cw_sum;
+            if (cw_sum > cfg_max_cw_q16) begin
+                cw_new = cfg_max_cw_q16;
+            end
+            if (cw_sum < gamma) begin
+                cw_new = gamma;
+            end
+        end
+        armed = ctx[23+:1];
+        tick = ctx[154+:64];
+        grant = 32'h0;
+        if (ctx[20+:1]) begin
+            if (per) begin
+                if (~ctx[23+:1]) begin
+                    armed = 32'h1;
+                    tick = tsum;
+                end
+            end
+            else begin
+                armed = 32'h0;
+            end
+        end
+        if (ctx[21+:1]) begin
+            if (per) begin
+                if (ctx[23+:1] & ctx[24+:1]) begin
+                    tick = tsum;
+                    grant = 32'h1;
+                end
+            end
+            else begin
+                armed = 32'h0;
+            end
+        end
+        if (~|armed) begin
+            tick = 32'h0;
+        end
+        state = 32'h0;
+        state[0+:1] = ctx[22+:1];
+        state[1+:1] = armed;
+        state[2+:32] = cw_new;
+        state[34+:16] = ctx[42+:16];
+        state[50+:64] = ctx[90+:64];
+        state[114+:64] = tick;
+        // cc_ldcp_write.rs:88: The result's fields, beside the window and rate products.
+        o_word = 32'h0;
+        o_word[0+:16] = ctx[0+:16];
+        o_word[16+:2] = ctx[16+:2];
+        o_word[18+:1] = grant;
+        o_word[19+:1] = ctx[22+:1];
+        o_word[20+:1] = armed;
+        o_word[21+:16] = ctx[42+:16];
+        o_word[37+:32] = cw_new;
+        o_word[69+:64] = tick;
+    end
+
+endmodule // cc_ldcp_write
+
+module cc_ldcp_fast(cfg_gamma_shift,cfg_iw,cfg_max_cw_q16,cfg_fast_start,evt,state,ctx,gamma,init_state);
+    // Rust: CcLdcpFast, hdl/src/cc/cc_ldcp_fast.rs:22
+
+    // Module arguments
+    input wire  [3:0] cfg_gamma_shift;
+    input wire  [15:0] cfg_iw;
+    input wire  [31:0] cfg_max_cw_q16;
+    input wire  cfg_fast_start;
+    input wire  [127:0] evt;
+    input wire  [177:0] state;
+    output reg  [217:0] ctx;
+    output reg  [31:0] gamma;
+    output reg  [177:0] init_state;
+
+    // LDCP engine event kinds (sim, cc_codes)
+    localparam [1:0] LDCP_ACK = 2'h0;
+    localparam [1:0] LDCP_LOSS = 2'h1;
+    localparam [1:0] LDCP_TIMER = 2'h2;
+    localparam [1:0] LDCP_INIT = 2'h3;
+
+    // Local signals
+    reg  [16:0] g17;
+    reg  fs_cfg;
+    reg  [31:0] cw_iw;
+    reg  [31:0] cw_loss;
+    reg  [63:0] now_m;
+    reg  [15:0] n0;
+    reg  [15:0] needed;
+    reg  [1:0] kind;
+    reg  b_fs;
+    reg  b_armed;
+    reg  b_stable;
+    reg  b_rearm;
+    reg  [15:0] b_n;
+    reg  [15:0] b_fsa;
+    reg  [31:0] b_cw;
+    reg  [63:0] b_now;
+    reg  [63:0] b_tick;
+    reg  tmr;
+    reg  due;
+
+    // Update code
+    always @(*) begin
+        // cc_ldcp_fast.rs:65: gamma and the window an init (or transition 2) sets: IW clamped to [gamma, max].
+        g17 = 32'h10000;
+        gamma = ((g17 >> cfg_gamma_shift) & 32'hffffffff);
+        fs_cfg = 32'h0;
+        if (cfg_fast_start) begin
+            fs_cfg = 32'h1;
+        end
+        cw_iw = {16'd0, cfg_iw} << 16;
+        if (cw_iw > cfg_max_cw_q16) begin
+            cw_iw = cfg_max_cw_q16;
+        end
+        if (({16'd0, cfg_iw} << 16) < gamma) begin
+            cw_iw = gamma;
+        end
+        init_state = 32'h0;
+        init_state[0+:1] = fs_cfg;
+        init_state[2+:32] = cw_iw;
+        // cc_ldcp_fast.rs:83: The flow's clock.
+        now_m = state[50+:64];
+        if (evt[64+:64] > state[50+:64]) begin
+            now_m = evt[64+:64];
+        end
+        // cc_ldcp_fast.rs:88: `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
+        n0 = evt[32+:16];
+        if (evt[48+:16] != 32'h0) begin
+            n0 = 32'hffff;
+        end
+        needed = cfg_iw - state[34+:16];
+        cw_loss = {16'd0, state[34+:16]} << 16;
+        if (({16'd0, state[34+:16]} << 16) > cfg_max_cw_q16) begin
+            cw_loss = cfg_max_cw_q16;
+        end
+        if (({16'd0, state[34+:16]} << 16) < gamma) begin
+            cw_loss = gamma;
+        end
+        kind = evt[16+:2];
+        b_fs = state[0+:1];
+        b_armed = state[1+:1];
+        b_cw = state[2+:32];
+        b_fsa = state[34+:16];
+        b_now = now_m;
+        b_tick = state[114+:64];
+        b_n = 32'h0;
+        b_stable = 32'h0;
+        b_rearm = 32'h0;
+        if ((kind == LDCP_ACK) & (n0 != 32'h0)) begin
+            if (state[0+:1]) begin
+                if (n0 < needed) begin
+                    b_fsa = state[34+:16] + n0;
+                end
+                else begin
+                    b_fsa = cfg_iw;
+                    b_fs = 32'h0;
+                    b_cw = cw_iw;
+                    b_n = n0 - needed;
+                    b_rearm = 32'h1;
+                    if (n0 != needed) begin
+                        b_stable = 32'h1;
+                    end
+                end
+            end
+            else begin
+                b_n = n0;
+                b_rearm = 32'h1;
+                b_stable = 32'h1;
+            end
+        end
+        if ((kind == LDCP_LOSS) & state[0+:1]) begin
+            b_fs = 32'h0;
+            b_cw = cw_loss;
+            b_armed = 32'h0;
+            b_rearm = 32'h1;
+        end
+        if (kind == LDCP_INIT) begin
+            b_fs = fs_cfg;
+            b_fsa = 32'h0;
+            b_cw = cw_iw;
+            b_armed = 32'h0;
+            b_now = 32'h0;
+            b_tick = 32'h0;
+        end
+        tmr = 32'h0;
+        if (kind == LDCP_TIMER) begin
+            tmr = 32'h1;
+        end
+        // cc_ldcp_fast.rs:151: max(a, b) >= t as two compares side by side, not one after the other.
+        due = 32'h0;
+        if ((evt[64+:64] >= state[114+:64]) | (state[50+:64] >= state[114+:64])) begin
+            due = 32'h1;
+        end
+        ctx = 32'h0;
+        ctx[0+:16] = evt[0+:16];
+        ctx[16+:2] = kind;
+        ctx[18+:1] = evt[18+:1];
+        ctx[19+:1] = b_stable;
+        ctx[20+:1] = b_rearm;
+        ctx[21+:1] = tmr;
+        ctx[22+:1] = b_fs;
+        ctx[23+:1] = b_armed;
+        ctx[24+:1] = due;
+        ctx[26+:16] = b_n;
+        ctx[42+:16] = b_fsa;
+        ctx[58+:32] = b_cw;
+        ctx[90+:64] = b_now;
+        ctx[154+:64] = b_tick;
+    end
+
+endmodule // cc_ldcp_fast
 
 module cc_ldcp_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
     // Rust: CcIntake, hdl/src/cc/cc_intake.rs:14

@@ -283,8 +283,7 @@ layout!(LDCP_CTX: LdcpCtxLayout, "ldcp_ctx", 283, "docs/modules/cc_module.md", {
 });
 
 // cc_ldcp's O-stage word (`d3`): the result's fields F2 sets, packed, carried beside the
-// window and rate products. (Carried at the result's own offsets, 224 bits, it cost yosys
-// ~800 more LUTs: docs/benchmarks.md.)
+// window and rate products (the 224-bit result word would carry 91 zero bits down the line).
 layout!(LDCP_O: LdcpOLayout, "ldcp_o", 133, "docs/modules/cc_module.md", {
     flow: 0, 16, "flow";
     kind: 16, 2, "the event's kind";

@@ -5,6 +5,7 @@
 //! ```text
 //! A    accept an event, read the flow's state (one RAM, 178 bits)
 //! B    now := max(now, event time); fast start (IW counting, transition 2, loss); timer due
+//!      (the block cc_ldcp_fast)
 //! C1   sub-packet: k = ceil((1 - cw) / gamma), cw >> n floored at gamma
 //! C2   steps = min(n, k), n -= steps
 //! C3   cw += steps x gamma; eq. 2 applies?  n x (ECE ? beta : alpha) (mul_pipe, 2)
@@ -12,7 +13,7 @@
 //! E2   clamp; one divider, shared: eq. 2 increase n alpha 2^16 / cw, or the sub-packet timer
 //!      period ceil(RTT 2^16 / cw) (div_pipe 49/32 -> 43 bits, 44 cycles)
 //! F1   cw + increase; now + period
-//! F2   clamp; timer arm / grant; state RAM write
+//! F2   clamp; timer arm / grant; state RAM write (the block cc_ldcp_write)
 //! O    window = cw x MSS >> 16, rate = cw x rate_mul >> 32 (two mul_pipes, 3); result
 //! ```
 //!
@@ -24,21 +25,16 @@
 //! Results of different flows may therefore come out in another order than their events; a
 //! flow's results keep its events' order.
 
-use crate::cc_codes::*;
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
 use crate::cc_intake::CcIntake;
+use crate::cc_ldcp_fast::CcLdcpFast;
+use crate::cc_ldcp_write::CcLdcpWrite;
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
-use crate::layout::{
-    LdcpCtxFields, LdcpCtxFields218, LdcpCtxFields251, LdcpEventFields, LdcpOFields, LdcpResultFields,
-    LdcpStateFields,
-};
+use crate::layout::{LdcpCtxFields, LdcpCtxFields218, LdcpCtxFields251, LdcpOFields, LdcpResultFields};
 use rust_hdl::prelude::*;
-use sim::layout::{LdcpCtxLayout, LdcpOLayout, LdcpResultLayout, LdcpStateLayout, LDCP_CTX, LDCP_EVENT};
-
-// The event's `acked` is read as two 16-bit halves (`get_bits::<16>(32)` and `(48)`).
-const _: () = assert!(LDCP_EVENT.acked.lo == 32 && LDCP_EVENT.acked.width == 32);
+use sim::layout::{LdcpCtxLayout, LdcpOLayout, LdcpResultLayout, LdcpStateLayout, LDCP_CTX};
 
 /// Cycles from issuing an event (A) to its state write (F2); the next event of the same flow
 /// is issued at least this many cycles later.
@@ -53,15 +49,15 @@ pub const LATENCY: usize = 1 + HAZARD + 3 + 1;
 pub const PARK_SLOTS: usize = crate::cc_intake::PARK_SLOTS;
 
 /// The per-flow state word (`sim::layout::LDCP_STATE`) and the result word (`LDCP_RESULT`).
-const STATE: usize = LdcpStateLayout::WIDTH;
+pub const STATE: usize = LdcpStateLayout::WIDTH;
 const RESULT: usize = LdcpResultLayout::WIDTH;
 /// The O stage's word (`LDCP_O`), carried in `d3` beside the output products.
-const O_WORD: usize = LdcpOLayout::WIDTH;
+pub const O_WORD: usize = LdcpOLayout::WIDTH;
 /// The context word carried from B on (`sim::layout::LDCP_CTX`), as wide as B builds it; C3
 /// widens it to `CTX_C3` bits and E2 to `CTX_E2`, the layout's full width.
-const CTX: usize = LDCP_CTX.cw_mid.lo;
+pub const CTX: usize = LDCP_CTX.cw_mid.lo;
 const CTX_C3: usize = LDCP_CTX.cw_s.lo;
-const CTX_E2: usize = LdcpCtxLayout::WIDTH;
+pub const CTX_E2: usize = LdcpCtxLayout::WIDTH;
 const _: () = assert!(CTX == 218 && CTX_C3 == 251 && CTX_E2 == 283);
 // The state write's address is the context's flow field read as F bits from bit 0.
 const _: () = assert!(LDCP_CTX.flow.lo == 0);
@@ -120,6 +116,8 @@ pub struct CcLdcp<const F: usize> {
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     ram: RAM<Bits<STATE>, F>,
     intake: CcIntake<F, { HAZARD - 1 }>,
+    fast: CcLdcpFast,
+    write: CcLdcpWrite,
     ab_mul: MulPipe<16, 17, 33, 2, 1>,
     d1: DelayLine<CTX_C3, 2>,
     div: DivPipe<49, 32, 43, 1>,
@@ -155,22 +153,6 @@ pub struct CcLdcp<const F: usize> {
     out_data: DFF<Bits<RESULT>>,
     results: ResultFifo<RESULT>,
     gamma: Signal<Local, Bits<32>>,
-    cw_iw: Signal<Local, Bits<32>>,
-    cw_loss: Signal<Local, Bits<32>>,
-    st: Signal<Local, Bits<STATE>>,
-    now_m: Signal<Local, Bits<64>>,
-    n0: Signal<Local, Bits<16>>,
-    needed: Signal<Local, Bits<16>>,
-    kind: Signal<Local, Bits<2>>,
-    b_fs: Signal<Local, Bits<1>>,
-    b_armed: Signal<Local, Bits<1>>,
-    b_stable: Signal<Local, Bits<1>>,
-    b_rearm: Signal<Local, Bits<1>>,
-    b_n: Signal<Local, Bits<16>>,
-    b_fsa: Signal<Local, Bits<16>>,
-    b_cw: Signal<Local, Bits<32>>,
-    b_now: Signal<Local, Bits<64>>,
-    b_tick: Signal<Local, Bits<64>>,
     n1: Signal<Local, Bits<16>>,
     cw1: Signal<Local, Bits<32>>,
     sh: Signal<Local, Bits<5>>,
@@ -186,16 +168,6 @@ pub struct CcLdcp<const F: usize> {
     q_sat: Signal<Local, Bits<32>>,
     p: Signal<Local, Bits<64>>,
     tsum: Signal<Local, Bits<65>>,
-    cw_new: Signal<Local, Bits<32>>,
-    cw_sum: Signal<Local, Bits<32>>,
-    armed: Signal<Local, Bits<1>>,
-    tick: Signal<Local, Bits<64>>,
-    grant: Signal<Local, Bits<1>>,
-    new_state: Signal<Local, Bits<STATE>>,
-    tmr: Signal<Local, Bits<1>>,
-    due: Signal<Local, Bits<1>>,
-    fs_cfg: Signal<Local, Bits<1>>,
-    g17: Signal<Local, Bits<17>>,
     gbits: Signal<Local, Bits<5>>,
     c16: Signal<Local, Bits<5>>,
     ones17: Signal<Local, Bits<17>>,
@@ -222,24 +194,11 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.win_mul.reset.next = self.reset.val();
         self.rate_mul.reset.next = self.reset.val();
 
-        // Clamps and the windows the fast start sets (transition 2 and loss).
-        self.g17.next = 65536.into();
+        // gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma itself).
+        self.gamma.next = self.fast.gamma.val();
         self.ones17.next = 65535.into();
-        self.gamma.next = bit_cast::<32, 17>(self.g17.val() >> self.cfg_gamma_shift.val());
-        // gamma = 2^gbits in UQ16.16.
         self.c16.next = 16.into();
         self.gbits.next = self.c16.val() - bit_cast::<5, 4>(self.cfg_gamma_shift.val());
-        self.fs_cfg.next = 0.into();
-        if self.cfg_fast_start.val() {
-            self.fs_cfg.next = 1.into();
-        }
-        self.cw_iw.next = bit_cast::<32, 16>(self.cfg_iw.val()) << 16;
-        if self.cw_iw.val() > self.cfg_max_cw_q16.val() {
-            self.cw_iw.next = self.cfg_max_cw_q16.val();
-        }
-        if (bit_cast::<32, 16>(self.cfg_iw.val()) << 16) < self.gamma.val() {
-            self.cw_iw.next = self.gamma.val();
-        }
 
         // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         self.intake.s_axis_event_tdata.next = self.s_axis_event_tdata.val();
@@ -251,97 +210,14 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.e0_valid.d.next = self.intake.issue.val() & !self.reset.val();
         self.e0.d.next = self.intake.issue_data.val();
 
-        // ---- B: the flow's state word (sim::layout::LDCP_STATE).
-        self.st.next = self.ram.read_data.val();
-        self.now_m.next = self.st.val().get_value_now();
-        if self.e0.q.val().get_value_now() > self.st.val().get_value_now() {
-            self.now_m.next = self.e0.q.val().get_value_now();
-        }
-        // `acked` saturated to 16 bits: its low and high halves (offsets tied to the layout).
-        self.n0.next = self.e0.q.val().get_bits::<16>(32);
-        if self.e0.q.val().get_bits::<16>(48) != 0 {
-            self.n0.next = 0xFFFF.into();
-        }
-        self.needed.next = self.cfg_iw.val() - self.st.val().get_value_fs_acked();
-        self.cw_loss.next = bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16;
-        if (bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16) > self.cfg_max_cw_q16.val() {
-            self.cw_loss.next = self.cfg_max_cw_q16.val();
-        }
-        if (bit_cast::<32, 16>(self.st.val().get_value_fs_acked()) << 16) < self.gamma.val() {
-            self.cw_loss.next = self.gamma.val();
-        }
-        self.kind.next = self.e0.q.val().get_value_kind();
-        self.b_fs.next = self.st.val().get_value_fast_start_bits();
-        self.b_armed.next = self.st.val().get_value_armed_bits();
-        self.b_cw.next = self.st.val().get_value_cw();
-        self.b_fsa.next = self.st.val().get_value_fs_acked();
-        self.b_now.next = self.now_m.val();
-        self.b_tick.next = self.st.val().get_value_tick();
-        self.b_n.next = 0.into();
-        self.b_stable.next = 0.into();
-        self.b_rearm.next = 0.into();
-        if (self.kind.val() == LDCP_ACK) & (self.n0.val() != 0) {
-            if self.st.val().get_value_fast_start() {
-                if self.n0.val() < self.needed.val() {
-                    self.b_fsa.next = self.st.val().get_value_fs_acked() + self.n0.val();
-                } else {
-                    // Transition 2: the whole IW acknowledged, cw = IW.
-                    self.b_fsa.next = self.cfg_iw.val();
-                    self.b_fs.next = 0.into();
-                    self.b_cw.next = self.cw_iw.val();
-                    self.b_n.next = self.n0.val() - self.needed.val();
-                    self.b_rearm.next = 1.into();
-                    if self.n0.val() != self.needed.val() {
-                        self.b_stable.next = 1.into();
-                    }
-                }
-            } else {
-                self.b_n.next = self.n0.val();
-                self.b_rearm.next = 1.into();
-                self.b_stable.next = 1.into();
-            }
-        }
-        if (self.kind.val() == LDCP_LOSS) & self.st.val().get_value_fast_start() {
-            // A loss in the fast start: cw = packets acknowledged; the timer restarts.
-            self.b_fs.next = 0.into();
-            self.b_cw.next = self.cw_loss.val();
-            self.b_armed.next = 0.into();
-            self.b_rearm.next = 1.into();
-        }
-        if self.kind.val() == LDCP_INIT {
-            self.b_fs.next = self.fs_cfg.val();
-            self.b_fsa.next = 0.into();
-            self.b_cw.next = self.cw_iw.val();
-            self.b_armed.next = 0.into();
-            self.b_now.next = 0.into();
-            self.b_tick.next = 0.into();
-        }
-        self.tmr.next = 0.into();
-        if self.kind.val() == LDCP_TIMER {
-            self.tmr.next = 1.into();
-        }
-        // max(a, b) >= t as two compares side by side, not one after the other.
-        self.due.next = 0.into();
-        if (self.e0.q.val().get_value_now() >= self.st.val().get_value_tick())
-            | (self.st.val().get_value_now() >= self.st.val().get_value_tick())
-        {
-            self.due.next = 1.into();
-        }
-        self.bs.d.next = 0.into();
-        self.bs.d.next.set_value_flow(self.e0.q.val().get_value_flow());
-        self.bs.d.next.set_value_kind(self.kind.val());
-        self.bs.d.next.set_value_ece(self.e0.q.val().get_value_ece());
-        self.bs.d.next.set_value_stable_bits(self.b_stable.val());
-        self.bs.d.next.set_value_rearm_bits(self.b_rearm.val());
-        self.bs.d.next.set_value_timer_bits(self.tmr.val());
-        self.bs.d.next.set_value_fast_start_bits(self.b_fs.val());
-        self.bs.d.next.set_value_armed_bits(self.b_armed.val());
-        self.bs.d.next.set_value_due_bits(self.due.val());
-        self.bs.d.next.set_value_n(self.b_n.val());
-        self.bs.d.next.set_value_fs_acked(self.b_fsa.val());
-        self.bs.d.next.set_value_cw(self.b_cw.val());
-        self.bs.d.next.set_value_now(self.b_now.val());
-        self.bs.d.next.set_value_tick(self.b_tick.val());
+        // ---- B: the event against the flow's state word: cc_ldcp_fast.
+        self.fast.cfg_gamma_shift.next = self.cfg_gamma_shift.val();
+        self.fast.cfg_iw.next = self.cfg_iw.val();
+        self.fast.cfg_max_cw_q16.next = self.cfg_max_cw_q16.val();
+        self.fast.cfg_fast_start.next = self.cfg_fast_start.val();
+        self.fast.evt.next = self.e0.q.val();
+        self.fast.state.next = self.ram.read_data.val();
+        self.bs.d.next = self.fast.ctx.val();
         self.b_valid.d.next = self.e0_valid.q.val() & !self.reset.val();
 
         // ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
@@ -469,76 +345,27 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.f1.d.next = self.d2.out_data.val();
         self.f1_valid.d.next = self.div.out_valid.val() & !self.reset.val();
 
-        // ---- F2: final cw, timer arm or grant, state write.
-        self.cw_sum.next = self.f1_sum.q.val().get_bits::<32>(0);
-        if self.f1_sum.q.val().get_bit(32) {
-            self.cw_sum.next = 0xFFFF_FFFF_u64.into();
-        }
-        self.cw_new.next = self.f1.q.val().get_value_cw_s();
-        if self.f1.q.val().get_value_eq2() & !self.f1.q.val().get_value_ece() {
-            self.cw_new.next = self.cw_sum.val();
-            if self.cw_sum.val() > self.cfg_max_cw_q16.val() {
-                self.cw_new.next = self.cfg_max_cw_q16.val();
-            }
-            if self.cw_sum.val() < self.gamma.val() {
-                self.cw_new.next = self.gamma.val();
-            }
-        }
-        self.armed.next = self.f1.q.val().get_value_armed_bits();
-        self.tick.next = self.f1.q.val().get_value_tick();
-        self.grant.next = 0.into();
-        if self.f1.q.val().get_value_rearm() {
-            if self.f1_per.q.val() {
-                if !self.f1.q.val().get_value_armed() {
-                    self.armed.next = 1.into();
-                    self.tick.next = self.f1_tsum.q.val();
-                }
-            } else {
-                self.armed.next = 0.into();
-            }
-        }
-        if self.f1.q.val().get_value_timer() {
-            if self.f1_per.q.val() {
-                if self.f1.q.val().get_value_armed() & self.f1.q.val().get_value_due() {
-                    self.tick.next = self.f1_tsum.q.val();
-                    self.grant.next = 1.into();
-                }
-            } else {
-                self.armed.next = 0.into();
-            }
-        }
-        if !self.armed.val().any() {
-            self.tick.next = 0.into();
-        }
-        self.new_state.next = 0.into();
-        self.new_state.next.set_value_fast_start_bits(self.f1.q.val().get_value_fast_start_bits());
-        self.new_state.next.set_value_armed_bits(self.armed.val());
-        self.new_state.next.set_value_cw(self.cw_new.val());
-        self.new_state.next.set_value_fs_acked(self.f1.q.val().get_value_fs_acked());
-        self.new_state.next.set_value_now(self.f1.q.val().get_value_now());
-        self.new_state.next.set_value_tick(self.tick.val());
+        // ---- F2: final cw, timer arm or grant, state write: cc_ldcp_write.
+        self.write.cfg_max_cw_q16.next = self.cfg_max_cw_q16.val();
+        self.write.gamma.next = self.fast.gamma.val();
+        self.write.ctx.next = self.f1.q.val();
+        self.write.sum.next = self.f1_sum.q.val();
+        self.write.tsum.next = self.f1_tsum.q.val();
+        self.write.per.next = self.f1_per.q.val();
         self.ram.write_address.next = self.f1.q.val().get_bits::<F>(0);
-        self.ram.write_data.next = self.new_state.val();
+        self.ram.write_data.next = self.write.state.val();
         self.ram.write_enable.next = self.f1_valid.q.val();
 
         // ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         self.win_mul.in_valid.next = self.f1_valid.q.val();
-        self.win_mul.in_a.next = self.cw_new.val();
+        self.win_mul.in_a.next = self.write.o_word.val().get_value_cw();
         self.win_mul.in_b.next = self.cfg_mss.val();
         self.win_mul.in_tag.next = 0.into();
         self.rate_mul.in_valid.next = self.f1_valid.q.val();
-        self.rate_mul.in_a.next = self.cw_new.val();
+        self.rate_mul.in_a.next = self.write.o_word.val().get_value_cw();
         self.rate_mul.in_b.next = self.cfg_rate_mul.val();
         self.rate_mul.in_tag.next = 0.into();
-        self.d3.in_data.next = 0.into();
-        self.d3.in_data.next.set_value_flow(self.f1.q.val().get_value_flow());
-        self.d3.in_data.next.set_value_kind(self.f1.q.val().get_value_kind());
-        self.d3.in_data.next.set_value_grant_bits(self.grant.val());
-        self.d3.in_data.next.set_value_fast_start_bits(self.f1.q.val().get_value_fast_start_bits());
-        self.d3.in_data.next.set_value_armed_bits(self.armed.val());
-        self.d3.in_data.next.set_value_fs_acked(self.f1.q.val().get_value_fs_acked());
-        self.d3.in_data.next.set_value_cw(self.cw_new.val());
-        self.d3.in_data.next.set_value_tick(self.tick.val());
+        self.d3.in_data.next = self.write.o_word.val();
         self.win.next = self.win_mul.out_prod.val().get_bits::<32>(16);
         if self.win_mul.out_prod.val().get_bits::<16>(48) != 0 {
             self.win.next = 0xFFFF_FFFF_u64.into();
@@ -573,9 +400,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // ---- Initialization writes: LdcpState::new.
         if self.intake.init_busy.val() {
             self.ram.write_address.next = self.intake.init_addr.val();
-            self.ram.write_data.next = 0.into();
-            self.ram.write_data.next.set_value_fast_start_bits(self.fs_cfg.val());
-            self.ram.write_data.next.set_value_cw(self.cw_iw.val());
+            self.ram.write_data.next = self.fast.init_state.val();
             self.ram.write_enable.next = true;
         }
     }

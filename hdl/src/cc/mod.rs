@@ -6,6 +6,8 @@ pub mod cc_module;
 pub mod cc_module_route;
 pub mod cc_hpcc;
 pub mod cc_ldcp;
+pub mod cc_ldcp_fast;
+pub mod cc_ldcp_write;
 pub mod cc_dcqcn;
 pub mod cc_dcqcn_decay;
 pub mod cc_hop_util;
