@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,cfg_u_init_q16,cfg_inv_bt,cfg_inv_b,cfg_inv_t,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:49
+    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:70
 
     // Module arguments
     input wire  clock;
@@ -30,6 +30,12 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     output reg  m_axis_result_tvalid;
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
+
+    // cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)
+    localparam [1:0] ACT_IGNORED = 2'h0;
+    localparam [1:0] ACT_RECORDED = 2'h1;
+    localparam [1:0] ACT_W = 2'h2;
+    localparam [1:0] ACT_WC = 2'h3;
 
     // Stub signals
     reg  [9:0] front_ram_read_address;
@@ -220,14 +226,18 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [71:0] w_old;
     reg  branch;
     reg  [15:0] wctx;
+    reg  [15:0] u_ctx;
+    reg  [15:0] rt_ctx;
+    reg  [71:0] wb_w;
+    reg  [71:0] w_word;
+    reg  [71:0] w_init;
+    reg  [71:0] rt_w;
     reg  [48:0] wsum;
     reg  [31:0] w_new;
     reg  [31:0] wc_new;
     reg  [7:0] inc_new;
     reg  [32:0] rate;
-    reg  one;
     reg  [1:0] act;
-    reg  [1:0] uflags;
     reg  fbit;
     reg  init;
 
@@ -471,8 +481,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_valid_d = wb2_valid_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        one = 32'h1;
-        // cc_hpcc.rs:220: ---- Reset: every flow to its initial state, one per cycle.
+        // cc_hpcc.rs:244: ---- Reset: every flow to its initial state, one per cycle.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
@@ -483,11 +492,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             init_busy_d = 1'b1;
             init_addr_d = 32'h0;
         end
-        // cc_hpcc.rs:232: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        // cc_hpcc.rs:256: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
-        // cc_hpcc.rs:242: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
+        // cc_hpcc.rs:266: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = {1'd0, in_flow};
@@ -509,10 +518,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         front_ram_read_address = in_flow[0+:10];
         f0_valid_d = fire & in_flow_ok & ~reset;
         f0_data_d = s_axis_event_tdata;
-        // cc_hpcc.rs:268: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
+        // cc_hpcc.rs:292: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
-        // cc_hpcc.rs:271: (Re)initialize the flow (on flow creation): nothing else happens.
+        // cc_hpcc.rs:295: (Re)initialize the flow (on flow creation): nothing else happens.
         init = f0_data_q[17+:1];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
@@ -527,7 +536,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
-        // cc_hpcc.rs:294: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // cc_hpcc.rs:318: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
         // lastUpdateTime (33, receiver).
         new_front = 32'h0;
         new_front[0+:320] = f0_data_q[160+:320];
@@ -548,21 +557,25 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             front_ram_write_data = 32'h0;
         end
         front_ram_write_enable = f0_valid_q & (~ignore | init);
-        // cc_hpcc.rs:316: Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
+        // cc_hpcc.rs:340: Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
         // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
         // assigned whole, never built from its own previous value.)
-        act = 32'h0;
+        act = ACT_IGNORED;
         if (record) begin
-            act = 32'h1;
+            act = ACT_RECORDED;
         end
         if (measure) begin
-            act = 32'h2;
+            act = ACT_W;
         end
         if (commit) begin
-            act = 32'h3;
+            act = ACT_WC;
         end
-        ctx = {6'd0, f0_data_q[0+:10]} | ({14'd0, act} << 12) | ({15'd0, f0_data_q[17+:1]} << 14) | ({15'd0, f0_data_q[16+:1]} << 15);
-        // cc_hpcc.rs:343: Slot 0 runs for every event, to carry its context to SEL.
+        ctx = 32'h0;
+        ctx[0+:12] = {2'd0, f0_data_q[0+:10]};
+        ctx[12+:2] = act;
+        ctx[14+:1] = f0_data_q[17+:1];
+        ctx[15+:1] = f0_data_q[16+:1];
+        // cc_hpcc.rs:368: Slot 0 runs for every event, to carry its context to SEL.
         hop_0_in_valid = f0_valid_q & measure & (count > 0);
         hop_0_in_last = front[0+:64];
         hop_0_in_tag = 32'h0;
@@ -585,9 +598,9 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         c_2 = hop_2_out_cand;
         c_3 = hop_3_out_cand;
         c_4 = hop_4_out_cand;
-        // cc_hpcc.rs:351: Slot 0 is valid for every event but a candidate only if the event measures (its
-        // context's bit 13); the other slots are valid only then. Bit 0 cleared.
-        if (~hop_0_out_tag[13]) begin
+        // cc_hpcc.rs:376: Slot 0 is valid for every event but a candidate only if the event measures (its
+        // context's action is ACT_W or ACT_WC); the other slots are valid only then. Bit 0 cleared.
+        if (hop_0_out_tag[12+:2] < ACT_W) begin
             c_0 = (hop_0_out_cand >> 1) << 1;
         end
         b01 = c_0;
@@ -611,13 +624,16 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
-        // cc_hpcc.rs:390: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        // cc_hpcc.rs:415: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         tau_c = best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
         end
         wt_mul_in_a = tau_c;
-        wt_mul_in_tag = {25'd0, s1_ctx_q} | ({40'd0, best[0+:1]} << 16) | ({17'd0, best[1+:24]} << 17);
+        wt_mul_in_tag = 32'h0;
+        wt_mul_in_tag[0+:16] = s1_ctx_q;
+        wt_mul_in_tag[16+:1] = best[0];
+        wt_mul_in_tag[17+:24] = best[1+:24];
         wt = wt_mul_out_prod[24+:32];
         ua_weight_d = wt[0+:17];
         if (wt > 32'h10000) begin
@@ -625,68 +641,70 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         end
         ua_valid_d = wt_mul_out_valid & ~reset;
         ua_ctx_d = wt_mul_out_tag[0+:16];
-        ua_any_d = wt_mul_out_tag[16];
+        ua_any_d = wt_mul_out_tag[16+:1];
         ua_u_d = wt_mul_out_tag[17+:24];
-        // cc_hpcc.rs:414: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        // cc_hpcc.rs:440: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         u_old = u_ram_read_data;
-        upd_u = ua_valid_q & ua_ctx_q[13] & ua_any_q;
+        upd_u = ua_valid_q & (ua_ctx_q[12+:2] >= ACT_W) & ua_any_q;
         neg = ua_u_q < u_old;
         mag = ua_u_q - u_old;
         if (neg) begin
             mag = u_old - ua_u_q;
         end
         u_mul_in_a = mag;
-        uflags = 32'h0;
-        if (upd_u) begin
-            uflags = 32'h1;
-            if (neg) begin
-                uflags = 32'h3;
-            end
-        end
-        u_mul_in_tag = {26'd0, ua_ctx_q} | ({40'd0, uflags} << 16) | ({18'd0, u_old} << 18);
+        u_mul_in_tag = 32'h0;
+        u_mul_in_tag[0+:16] = ua_ctx_q;
+        u_mul_in_tag[16+:1] = upd_u;
+        u_mul_in_tag[17+:1] = upd_u & neg;
+        u_mul_in_tag[18+:24] = u_old;
+        u_ctx = u_mul_out_tag[0+:16];
         u_up = {1'd0, u_mul_out_tag[18+:24]} + u_mul_out_prod[16+:25];
         u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25];
         if (u_mul_out_prod[0+:16] != 32'h0) begin
             u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25] - 32'h1;
         end
         u_new = u_mul_out_tag[18+:24];
-        if (u_mul_out_tag[16]) begin
+        if (u_mul_out_tag[16+:1]) begin
             u_new = u_up[0+:24];
-            if (u_mul_out_tag[17]) begin
+            if (u_mul_out_tag[17+:1]) begin
                 u_new = u_dn[0+:24];
             end
         end
-        if (u_mul_out_tag[14]) begin
+        if (u_ctx[14+:1]) begin
             u_new = cfg_u_init_q16;
         end
         u_ram_write_address = u_mul_out_tag[0+:10];
         u_ram_write_data = u_new;
-        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[16] | u_mul_out_tag[14]);
+        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[16+:1] | u_ctx[14+:1]);
         uc_valid_d = u_mul_out_valid & ~reset;
-        uc_ctx_d = u_mul_out_tag[0+:16];
+        uc_ctx_d = u_ctx;
         uc_u_d = u_new;
-        // cc_hpcc.rs:462: ---- R: r = eta x 2^24 / U (line 13's quotient).
+        // cc_hpcc.rs:485: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
-        r_div_in_tag = {24'd0, uc_ctx_q} | ({16'd0, uc_u_q} << 16);
+        r_div_in_tag = 32'h0;
+        r_div_in_tag[0+:16] = uc_ctx_q;
+        r_div_in_tag[16+:24] = uc_u_q;
         wa_valid_d = r_div_out_valid & ~reset;
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
-        // cc_hpcc.rs:474: ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
+        // cc_hpcc.rs:498: ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_a = w_old[32+:32];
         w_mul_in_tag = 32'h0;
-        wb1_d = {98'd0, wa_ctx_q} | ({90'd0, wa_u_q} << 17) | ({42'd0, w_old} << 41);
-        if (branch) begin
-            wb1_d = {98'd0, wa_ctx_q} | ({113'd0, one} << 16) | ({90'd0, wa_u_q} << 17) | ({42'd0, w_old} << 41);
-        end
+        wb1_d = 32'h0;
+        wb1_d[0+:16] = wa_ctx_q;
+        wb1_d[16+:1] = branch;
+        wb1_d[17+:24] = wa_u_q;
+        wb1_d[41+:72] = w_old;
         wb1_valid_d = wa_valid_q & ~reset;
         wb2_d = wb1_q;
         wb2_valid_d = wb1_valid_q & ~reset;
         wctx = wb2_q[0+:16];
-        wsum = {17'd0, wb2_q[73+:32]} + {17'd0, cfg_w_ai_q8};
-        if (wb2_q[16]) begin
+        wb_w = wb2_q[41+:72];
+        wsum = {17'd0, wb_w[32+:32]} + {17'd0, cfg_w_ai_q8};
+        if (wb2_q[16+:1]) begin
             wsum = {1'd0, w_mul_out_prod[24+:48]} + {17'd0, cfg_w_ai_q8};
         end
         w_new = wsum[0+:32];
@@ -696,55 +714,67 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (wsum > {17'd0, cfg_w_max_q8}) begin
             w_new = cfg_w_max_q8;
         end
-        wc_new = wb2_q[73+:32];
-        inc_new = wb2_q[105+:8];
-        if (wctx[12+:2] == 32'h3) begin
+        wc_new = wb_w[32+:32];
+        inc_new = wb_w[64+:8];
+        if (wctx[12+:2] == ACT_WC) begin
             wc_new = w_new;
-            inc_new = wb2_q[105+:8] + 32'h1;
-            if (wb2_q[16]) begin
+            inc_new = wb_w[64+:8] + 32'h1;
+            if (wb2_q[16+:1]) begin
                 inc_new = 32'h0;
             end
         end
-        if (~wctx[13]) begin
-            w_new = wb2_q[41+:32];
+        if (wctx[12+:2] < ACT_W) begin
+            w_new = wb_w[0+:32];
         end
-        if (wctx[14]) begin
+        if (wctx[14+:1]) begin
             w_new = cfg_w_max_q8;
             wc_new = cfg_w_max_q8;
             inc_new = 32'h0;
         end
         w_ram_write_address = wctx[0+:10];
-        w_ram_write_data = {40'd0, w_new} | ({40'd0, wc_new} << 32) | ({64'd0, inc_new} << 64);
-        w_ram_write_enable = wb2_valid_q & (wctx[13] | wctx[14]);
-        // cc_hpcc.rs:532: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
-        // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
+        w_word = 32'h0;
+        w_word[0+:32] = w_new;
+        w_word[32+:32] = wc_new;
+        w_word[64+:8] = inc_new;
+        w_ram_write_data = w_word;
+        w_ram_write_enable = wb2_valid_q & ((wctx[12+:2] >= ACT_W) | wctx[14+:1]);
+        // cc_hpcc.rs:555: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // Its tag is sim::layout::HPCC_RT_TAG.
         rt_mul_in_a = w_new;
-        rt_mul_in_tag = {96'd0, wctx} | ({88'd0, wb2_q[17+:24]} << 16) | ({80'd0, w_new} << 40) | ({80'd0, wc_new} << 72) | ({104'd0, inc_new} << 104);
+        rt_mul_in_tag = 32'h0;
+        rt_mul_in_tag[0+:16] = wctx;
+        rt_mul_in_tag[16+:24] = wb2_q[17+:24];
+        rt_mul_in_tag[40+:72] = w_word;
         rate = ({1'd0, rt_mul_out_prod[32+:32]}) + {32'd0, rt_mul_out_prod[31+:1]};
         if (rate > {1'd0, cfg_line_q16}) begin
             rate = {1'd0, cfg_line_q16};
         end
-        // cc_hpcc.rs:548: ---- OUT
+        // cc_hpcc.rs:570: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
+        rt_ctx = rt_mul_out_tag[0+:16];
+        rt_w = rt_mul_out_tag[40+:72];
         fbit = 1'b0;
-        if (rt_mul_out_tag[15] & (rt_mul_out_tag[12+:2] == 32'h3)) begin
+        if (rt_ctx[15+:1] & (rt_ctx[12+:2] == ACT_WC)) begin
             fbit = 1'b1;
         end
         out_data_d = 32'h0;
-        out_data_d[0+:16] = {4'd0, rt_mul_out_tag[0+:12]};
-        out_data_d[16+:2] = rt_mul_out_tag[12+:2];
+        out_data_d[0+:16] = {4'd0, rt_ctx[0+:12]};
+        out_data_d[16+:2] = rt_ctx[12+:2];
         out_data_d[18+:1] = fbit;
-        out_data_d[19+:1] = rt_mul_out_tag[15];
-        out_data_d[24+:32] = rt_mul_out_tag[40+:32];
-        out_data_d[56+:32] = rt_mul_out_tag[72+:32];
+        out_data_d[19+:1] = rt_ctx[15+:1];
+        out_data_d[24+:32] = rt_w[0+:32];
+        out_data_d[56+:32] = rt_w[32+:32];
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
-        out_data_d[112+:8] = rt_mul_out_tag[104+:8];
+        out_data_d[112+:8] = rt_w[64+:8];
         out_data_d[120+:32] = rate[0+:32];
-        // cc_hpcc.rs:564: ---- Result FIFO, credit counted from issue to read.
+        // cc_hpcc.rs:588: ---- Result FIFO, credit counted from issue to read.
         results_issue = fire & in_flow_ok;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_hpcc.rs:573: ---- Initialization writes.
+        // cc_hpcc.rs:597: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
+        w_init = 32'h0;
+        w_init[0+:32] = cfg_w_max_q8;
+        w_init[32+:32] = cfg_w_max_q8;
         if (init_busy_q) begin
             front_ram_write_address = init_addr_q;
             front_ram_write_data = 32'h0;
@@ -753,7 +783,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             u_ram_write_data = cfg_u_init_q16;
             u_ram_write_enable = 1'b1;
             w_ram_write_address = init_addr_q;
-            w_ram_write_data = {40'd0, cfg_w_max_q8} | ({40'd0, cfg_w_max_q8} << 32);
+            w_ram_write_data = w_init;
             w_ram_write_enable = 1'b1;
         end
     end

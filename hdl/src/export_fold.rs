@@ -26,7 +26,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
-use sim::layout::{CC_EVENT, DCQCN_EVENT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, TX_HDR, VERDICT};
+use sim::layout::{CC_EVENT, DCQCN_EVENT, HPCC_RESULT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, TX_HDR, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -367,6 +367,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Header block lengths after the transport headers (sim::packet)", crate::roce_op_class::AFTER_BITS, crate::tx_pipe_desc::HEADER_BLOCK_LENS),
     ("CC event types (the cc_event word's kind; sim, cc_codes)", CC_EVENT.kind.width, crate::cc_codes::EVENT_TYPES),
     ("CC algorithms (the cc_event word's alg; sim, cc_codes)", CC_EVENT.alg.width, crate::cc_codes::ALGORITHMS),
+    ("cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)", HPCC_RESULT.action.width, crate::cc_codes::HPCC_ACTIONS),
     ("LDCP engine event kinds (sim, cc_codes)", LDCP_EVENT.kind.width, crate::cc_codes::LDCP_KINDS),
     ("DCQCN engine event kinds (sim, cc_codes)", DCQCN_EVENT.kind.width, crate::cc_codes::DCQCN_KINDS),
     ("DCQCN decay step widths and bit offsets", 6, crate::cc_dcqcn_decay::DECAY_OFFSETS),

@@ -243,6 +243,52 @@ layout!(HPCC_RESULT: HpccResultLayout, "hpcc_result", 152, "docs/modules/cc_modu
     rate: 120, 32, "R = W / T, UQ16.16 bytes per cycle, at most the line rate";
 });
 
+// cc_hpcc's pipeline words. The event's context rides in the tags of the hop units, the
+// multipliers and the divider from HOP to OUT; the W stage keeps the flow's W word.
+layout!(HPCC_CTX: HpccCtxLayout, "hpcc_ctx", 16, "docs/modules/cc_module.md", {
+    flow: 0, 12, "flow (F <= 12)";
+    action: 12, 2, "the result's action (`HPCC_RESULT`); from `ACT_W` on, U and W are written";
+    init: 14, 1, "an init event: U, W and Wc are set to their initial values";
+    rx: 15, 1, "the event's kind (`HPCC_EVENT`'s `rx`)";
+});
+
+layout!(HPCC_WT_TAG: HpccWtTagLayout, "hpcc_wt_tag", 41, "docs/modules/cc_module.md", {
+    ctx: 0, 16, "the context (`HPCC_CTX`)";
+    any: 16, 1, "a hop was chosen (SEL's best candidate is valid)";
+    u: 17, 24, "its u', UQ8.16";
+});
+
+layout!(HPCC_U_TAG: HpccUTagLayout, "hpcc_u_tag", 42, "docs/modules/cc_module.md", {
+    ctx: 0, 16, "the context (`HPCC_CTX`)";
+    update: 16, 1, "U is updated (W path and a hop chosen)";
+    neg: 17, 1, "with `update`: u' < U, the step is subtracted";
+    u_old: 18, 24, "U as read, UQ8.16";
+});
+
+layout!(HPCC_R_TAG: HpccRTagLayout, "hpcc_r_tag", 40, "docs/modules/cc_module.md", {
+    ctx: 0, 16, "the context (`HPCC_CTX`)";
+    u: 16, 24, "the new U, UQ8.16";
+});
+
+layout!(HPCC_W: HpccWLayout, "hpcc_w", 72, "docs/modules/cc_module.md", {
+    w: 0, 32, "W, UQ24.8 bytes";
+    wc: 32, 32, "Wc, UQ24.8 bytes";
+    inc_stage: 64, 8, "incStage";
+});
+
+layout!(HPCC_WB: HpccWbLayout, "hpcc_wb", 114, "docs/modules/cc_module.md", {
+    ctx: 0, 16, "the context (`HPCC_CTX`)";
+    branch: 16, 1, "line 13: U >= eta or incStage >= maxStage: W = Wc / (U / eta) + W_AI";
+    u: 17, 24, "the new U, UQ8.16";
+    w_old: 41, 72, "the flow's W word as read (`HPCC_W`)";
+});
+
+layout!(HPCC_RT_TAG: HpccRtTagLayout, "hpcc_rt_tag", 112, "docs/modules/cc_module.md", {
+    ctx: 0, 16, "the context (`HPCC_CTX`)";
+    u: 16, 24, "the new U, UQ8.16";
+    w_new: 40, 72, "the flow's W word after the event (`HPCC_W`)";
+});
+
 layout!(LDCP_EVENT: LdcpEventLayout, "ldcp_event", 128, "docs/modules/cc_module.md", {
     flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
     kind: 16, 2, "0 ACK, 1 loss, 2 sub-packet timer, 3 (re)initialize the flow";
@@ -675,6 +721,13 @@ pub const ALL: &[Layout] = &[
     HpccEventLayout::LAYOUT,
     HpccFrontLayout::LAYOUT,
     HpccResultLayout::LAYOUT,
+    HpccCtxLayout::LAYOUT,
+    HpccWtTagLayout::LAYOUT,
+    HpccUTagLayout::LAYOUT,
+    HpccRTagLayout::LAYOUT,
+    HpccWLayout::LAYOUT,
+    HpccWbLayout::LAYOUT,
+    HpccRtTagLayout::LAYOUT,
     LdcpEventLayout::LAYOUT,
     LdcpStateLayout::LAYOUT,
     LdcpResultLayout::LAYOUT,

@@ -8,6 +8,7 @@
 //! (`export_fold::declare_constants`).
 
 use sim::cc_dcqcn::block as dcqcn;
+use sim::cc_hpcc::Action;
 use sim::cc_ldcp::block::Kind as Ldcp;
 use sim::cc_module as m;
 
@@ -42,6 +43,19 @@ codes! {
     ALG_LDCP = m::LDCP,
     /// Algorithm 3: DCQCN.
     ALG_DCQCN = m::DCQCN,
+}
+
+codes! {
+    /// cc_hpcc's result actions (the `hpcc_result` word's `action`, carried in `hpcc_ctx`).
+    HPCC_ACTIONS;
+    /// Nothing changed (0 or more than 5 hops).
+    ACT_IGNORED = Action::Ignored,
+    /// Only L was recorded (first telemetry or a new hop count).
+    ACT_RECORDED = Action::Recorded,
+    /// W recomputed from the unchanged Wc: U and W are written.
+    ACT_W = Action::UpdatedW,
+    /// W recomputed and Wc, incStage committed.
+    ACT_WC = Action::UpdatedWc,
 }
 
 codes! {

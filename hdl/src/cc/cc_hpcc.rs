@@ -22,8 +22,15 @@
 //! cycles for a single flow.
 
 use crate::cc_hop_util::CcHopUtil;
-use crate::layout::{HpccEventFields, HpccFrontFields, HpccResultFields};
-use sim::layout::{HPCC_EVENT, HPCC_FRONT};
+use crate::cc_codes::{ACT_IGNORED, ACT_RECORDED, ACT_W, ACT_WC};
+use crate::layout::{
+    HpccCtxFields, HpccEventFields, HpccFrontFields, HpccRTagFields, HpccResultFields, HpccRtTagFields,
+    HpccUTagFields, HpccWFields, HpccWbFields, HpccWtTagFields,
+};
+use sim::layout::{
+    HpccCtxLayout, HpccRTagLayout, HpccRtTagLayout, HpccUTagLayout, HpccWLayout, HpccWbLayout,
+    HpccWtTagLayout, HPCC_CTX, HPCC_EVENT, HPCC_FRONT, HPCC_R_TAG, HPCC_U_TAG, HPCC_WT_TAG,
+};
 use sim::packet::MAX_HOPS;
 use crate::div_pipe::DivPipe;
 use crate::mul_pipe::MulPipe;
@@ -34,6 +41,20 @@ use rust_hdl::prelude::*;
 const _: () = assert!(HPCC_EVENT.hops.lo == 160 && HPCC_EVENT.hops.width == 320);
 const _: () = assert!(HPCC_FRONT.last.lo == 0 && HPCC_FRONT.last.width == 320);
 const _: () = assert!(MAX_HOPS * 64 == 320);
+// The RAM addresses are the flow's low F bits read from bit 0 of a tag: its context comes
+// first, and the context's flow first in it.
+const _: () = assert!(HPCC_CTX.flow.lo == 0 && HPCC_WT_TAG.ctx.lo == 0 && HPCC_U_TAG.ctx.lo == 0);
+const _: () = assert!(HPCC_R_TAG.ctx.lo == 0);
+
+/// The pipeline's words (sim::layout): the event's context, the tags of the weight and U
+/// multipliers and of the divider, the W RAM word, the W stage's word, the rate multiplier's tag.
+const CTX: usize = HpccCtxLayout::WIDTH;
+const WT_TAG: usize = HpccWtTagLayout::WIDTH;
+const U_TAG: usize = HpccUTagLayout::WIDTH;
+const R_TAG: usize = HpccRTagLayout::WIDTH;
+const W_WORD: usize = HpccWLayout::WIDTH;
+const WB: usize = HpccWbLayout::WIDTH;
+const RT_TAG: usize = HpccRtTagLayout::WIDTH;
 
 /// Cycles between two accepted events of the same flow, at least.
 pub const HAZARD: usize = 4;
@@ -103,14 +124,14 @@ pub struct CcHpcc<const F: usize> {
     pub stat_bad_flow: Signal<Out, Bits<32>>,
     front_ram: RAM<Bits<420>, F>,
     u_ram: RAM<Bits<24>, F>,
-    w_ram: RAM<Bits<72>, F>,
+    w_ram: RAM<Bits<W_WORD>, F>,
     /// u' and tau of hop record k (lines 4-5); slot 0 also carries the event's context.
     hop: [CcHopUtil; MAX_HOPS],
-    wt_mul: MulPipe<24, 32, 56, 3, 41>,
-    u_mul: MulPipe<24, 17, 41, 2, 42>,
-    r_div: DivPipe<41, 24, 40, 40>,
+    wt_mul: MulPipe<24, 32, 56, 3, WT_TAG>,
+    u_mul: MulPipe<24, 17, 41, 2, U_TAG>,
+    r_div: DivPipe<41, 24, 40, R_TAG>,
     w_mul: MulPipe<32, 40, 72, 2, 1>,
-    rt_mul: MulPipe<32, 32, 64, 2, 112>,
+    rt_mul: MulPipe<32, 32, 64, 2, RT_TAG>,
     init_busy: DFF<bool>,
     init_addr: DFF<Bits<F>>,
     hist1: DFF<Bits<17>>,
@@ -122,22 +143,22 @@ pub struct CcHpcc<const F: usize> {
     s1_best01: DFF<Bits<49>>,
     s1_best23: DFF<Bits<49>>,
     s1_h4: DFF<Bits<49>>,
-    s1_ctx: DFF<Bits<16>>,
+    s1_ctx: DFF<Bits<CTX>>,
     s1_valid: DFF<bool>,
     ua_valid: DFF<bool>,
-    ua_ctx: DFF<Bits<16>>,
+    ua_ctx: DFF<Bits<CTX>>,
     ua_any: DFF<bool>,
     ua_u: DFF<Bits<24>>,
     ua_weight: DFF<Bits<17>>,
     uc_valid: DFF<bool>,
-    uc_ctx: DFF<Bits<16>>,
+    uc_ctx: DFF<Bits<CTX>>,
     uc_u: DFF<Bits<24>>,
     wa_valid: DFF<bool>,
-    wa_ctx: DFF<Bits<16>>,
+    wa_ctx: DFF<Bits<CTX>>,
     wa_u: DFF<Bits<24>>,
     wa_r: DFF<Bits<40>>,
-    wb1: DFF<Bits<114>>,
-    wb2: DFF<Bits<114>>,
+    wb1: DFF<Bits<WB>>,
+    wb2: DFF<Bits<WB>>,
     wb1_valid: DFF<bool>,
     wb2_valid: DFF<bool>,
     out_valid: DFF<bool>,
@@ -158,7 +179,7 @@ pub struct CcHpcc<const F: usize> {
     measure: Signal<Local, bool>,
     commit: Signal<Local, bool>,
     new_front: Signal<Local, Bits<420>>,
-    ctx: Signal<Local, Bits<16>>,
+    ctx: Signal<Local, Bits<CTX>>,
     c: [Signal<Local, Bits<49>>; MAX_HOPS],
     b01: Signal<Local, Bits<49>>,
     b23: Signal<Local, Bits<49>>,
@@ -173,17 +194,21 @@ pub struct CcHpcc<const F: usize> {
     u_up: Signal<Local, Bits<25>>,
     u_dn: Signal<Local, Bits<25>>,
     u_new: Signal<Local, Bits<24>>,
-    w_old: Signal<Local, Bits<72>>,
+    w_old: Signal<Local, Bits<W_WORD>>,
     branch: Signal<Local, bool>,
-    wctx: Signal<Local, Bits<16>>,
+    wctx: Signal<Local, Bits<CTX>>,
+    u_ctx: Signal<Local, Bits<CTX>>,
+    rt_ctx: Signal<Local, Bits<CTX>>,
+    wb_w: Signal<Local, Bits<W_WORD>>,
+    w_word: Signal<Local, Bits<W_WORD>>,
+    w_init: Signal<Local, Bits<W_WORD>>,
+    rt_w: Signal<Local, Bits<W_WORD>>,
     wsum: Signal<Local, Bits<49>>,
     w_new: Signal<Local, Bits<32>>,
     wc_new: Signal<Local, Bits<32>>,
     inc_new: Signal<Local, Bits<8>>,
     rate: Signal<Local, Bits<33>>,
-    one: Signal<Local, Bits<1>>,
     act: Signal<Local, Bits<2>>,
-    uflags: Signal<Local, Bits<2>>,
     fbit: Signal<Local, Bit>,
     init: Signal<Local, bool>,
 }
@@ -197,7 +222,6 @@ impl<const F: usize> Logic for CcHpcc<F> {
             ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx, wa_u, wa_r, wb1, wb2, wb1_valid,
             wb2_valid, out_valid, out_data
         );
-        self.one.next = 1.into();
         clock!(self, clock, results, wt_mul, u_mul, r_div, w_mul, rt_mul);
         self.front_ram.read_clock.next = self.clock.val();
         self.front_ram.write_clock.next = self.clock.val();
@@ -313,23 +337,24 @@ impl<const F: usize> Logic for CcHpcc<F> {
         }
         self.front_ram.write_enable.next =
             self.f0_valid.q.val() & (!self.ignore.val() | self.init.val());
-        // Context: flow[11:0], action[13:12] (0 ignored, 1 recorded, 2 W, 3 W and Wc), kind[15].
+        // Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
         // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
         // assigned whole, never built from its own previous value.)
-        self.act.next = 0.into();
+        self.act.next = ACT_IGNORED.into();
         if self.record.val() {
-            self.act.next = 1.into();
+            self.act.next = ACT_RECORDED.into();
         }
         if self.measure.val() {
-            self.act.next = 2.into();
+            self.act.next = ACT_W.into();
         }
         if self.commit.val() {
-            self.act.next = 3.into();
+            self.act.next = ACT_WC.into();
         }
-        self.ctx.next = bit_cast::<16, F>(self.f0_data.q.val().get_bits::<F>(0))
-            | (bit_cast::<16, 2>(self.act.val()) << 12)
-            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(17)) << 14)
-            | (bit_cast::<16, 1>(self.f0_data.q.val().get_bits::<1>(16)) << 15);
+        self.ctx.next = 0.into();
+        self.ctx.next.set_value_flow(bit_cast::<12, F>(self.f0_data.q.val().get_bits::<F>(0)));
+        self.ctx.next.set_value_action(self.act.val());
+        self.ctx.next.set_value_init(self.f0_data.q.val().get_value_init());
+        self.ctx.next.set_value_rx(self.f0_data.q.val().get_value_rx());
 
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
         // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
@@ -349,8 +374,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self.c[k].next = self.hop[k].out_cand.val();
         }
         // Slot 0 is valid for every event but a candidate only if the event measures (its
-        // context's bit 13); the other slots are valid only then. Bit 0 cleared.
-        if !self.hop[0].out_tag.val().get_bit(13) {
+        // context's action is ACT_W or ACT_WC); the other slots are valid only then. Bit 0 cleared.
+        if self.hop[0].out_tag.val().get_value_action() < ACT_W {
             self.c[0].next = (self.hop[0].out_cand.val() >> 1) << 1;
         }
         self.b01.next = self.c[0].val();
@@ -397,23 +422,25 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wt_mul.in_valid.next = self.s1_valid.q.val();
         self.wt_mul.in_a.next = self.tau_c.val();
         self.wt_mul.in_b.next = self.cfg_inv_t.val();
-        self.wt_mul.in_tag.next = bit_cast::<41, 16>(self.s1_ctx.q.val())
-            | (bit_cast::<41, 1>(self.best.val().get_bits::<1>(0)) << 16)
-            | (bit_cast::<41, 24>(self.best.val().get_bits::<24>(1)) << 17);
+        self.wt_mul.in_tag.next = 0.into();
+        self.wt_mul.in_tag.next.set_value_ctx(self.s1_ctx.q.val());
+        self.wt_mul.in_tag.next.set_value_any(self.best.val().get_bit(0));
+        self.wt_mul.in_tag.next.set_value_u(self.best.val().get_bits::<24>(1));
         self.wt.next = self.wt_mul.out_prod.val().get_bits::<32>(24);
         self.ua_weight.d.next = self.wt.val().get_bits::<17>(0);
         if self.wt.val() > 65536 {
             self.ua_weight.d.next = 65536.into();
         }
         self.ua_valid.d.next = self.wt_mul.out_valid.val() & !self.reset.val();
-        self.ua_ctx.d.next = self.wt_mul.out_tag.val().get_bits::<16>(0);
-        self.ua_any.d.next = self.wt_mul.out_tag.val().get_bit(16);
-        self.ua_u.d.next = self.wt_mul.out_tag.val().get_bits::<24>(17);
+        self.ua_ctx.d.next = self.wt_mul.out_tag.val().get_value_ctx();
+        self.ua_any.d.next = self.wt_mul.out_tag.val().get_value_any();
+        self.ua_u.d.next = self.wt_mul.out_tag.val().get_value_u();
         self.u_ram.read_address.next = self.wt_mul.out_tag.val().get_bits::<F>(0);
 
         // ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         self.u_old.next = self.u_ram.read_data.val();
-        self.upd_u.next = self.ua_valid.q.val() & self.ua_ctx.q.val().get_bit(13) & self.ua_any.q.val();
+        self.upd_u.next =
+            self.ua_valid.q.val() & (self.ua_ctx.q.val().get_value_action() >= ACT_W) & self.ua_any.q.val();
         self.neg.next = self.ua_u.q.val() < self.u_old.val();
         self.mag.next = self.ua_u.q.val() - self.u_old.val();
         if self.neg.val() {
@@ -422,79 +449,73 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.u_mul.in_valid.next = self.ua_valid.q.val();
         self.u_mul.in_a.next = self.mag.val();
         self.u_mul.in_b.next = self.ua_weight.q.val();
-        self.uflags.next = 0.into();
-        if self.upd_u.val() {
-            self.uflags.next = 1.into();
-            if self.neg.val() {
-                self.uflags.next = 3.into();
-            }
-        }
-        self.u_mul.in_tag.next = bit_cast::<42, 16>(self.ua_ctx.q.val())
-            | (bit_cast::<42, 2>(self.uflags.val()) << 16)
-            | (bit_cast::<42, 24>(self.u_old.val()) << 18);
-        self.u_up.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+        self.u_mul.in_tag.next = 0.into();
+        self.u_mul.in_tag.next.set_value_ctx(self.ua_ctx.q.val());
+        self.u_mul.in_tag.next.set_value_update(self.upd_u.val());
+        self.u_mul.in_tag.next.set_value_neg(self.upd_u.val() & self.neg.val());
+        self.u_mul.in_tag.next.set_value_u_old(self.u_old.val());
+        self.u_ctx.next = self.u_mul.out_tag.val().get_value_ctx();
+        self.u_up.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
             + bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
-        self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+        self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
             - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
         if self.u_mul.out_prod.val().get_bits::<16>(0) != 0 {
-            self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_bits::<24>(18))
+            self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
                 - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16))
                 - 1;
         }
-        self.u_new.next = self.u_mul.out_tag.val().get_bits::<24>(18);
-        if self.u_mul.out_tag.val().get_bit(16) {
+        self.u_new.next = self.u_mul.out_tag.val().get_value_u_old();
+        if self.u_mul.out_tag.val().get_value_update() {
             self.u_new.next = self.u_up.val().get_bits::<24>(0);
-            if self.u_mul.out_tag.val().get_bit(17) {
+            if self.u_mul.out_tag.val().get_value_neg() {
                 self.u_new.next = self.u_dn.val().get_bits::<24>(0);
             }
         }
-        if self.u_mul.out_tag.val().get_bit(14) {
+        if self.u_ctx.val().get_value_init() {
             self.u_new.next = self.cfg_u_init_q16.val();
         }
         self.u_ram.write_address.next = self.u_mul.out_tag.val().get_bits::<F>(0);
         self.u_ram.write_data.next = self.u_new.val();
         self.u_ram.write_enable.next = self.u_mul.out_valid.val()
-            & (self.u_mul.out_tag.val().get_bit(16) | self.u_mul.out_tag.val().get_bit(14));
+            & (self.u_mul.out_tag.val().get_value_update() | self.u_ctx.val().get_value_init());
         self.uc_valid.d.next = self.u_mul.out_valid.val() & !self.reset.val();
-        self.uc_ctx.d.next = self.u_mul.out_tag.val().get_bits::<16>(0);
+        self.uc_ctx.d.next = self.u_ctx.val();
         self.uc_u.d.next = self.u_new.val();
 
         // ---- R: r = eta x 2^24 / U (line 13's quotient).
         self.r_div.in_valid.next = self.uc_valid.q.val();
         self.r_div.in_num.next = bit_cast::<41, 17>(self.cfg_eta_q16.val()) << 24;
         self.r_div.in_den.next = self.uc_u.q.val();
-        self.r_div.in_tag.next = bit_cast::<40, 16>(self.uc_ctx.q.val())
-            | (bit_cast::<40, 24>(self.uc_u.q.val()) << 16);
+        self.r_div.in_tag.next = 0.into();
+        self.r_div.in_tag.next.set_value_ctx(self.uc_ctx.q.val());
+        self.r_div.in_tag.next.set_value_u(self.uc_u.q.val());
         self.w_ram.read_address.next = self.r_div.out_tag.val().get_bits::<F>(0);
         self.wa_valid.d.next = self.r_div.out_valid.val() & !self.reset.val();
-        self.wa_ctx.d.next = self.r_div.out_tag.val().get_bits::<16>(0);
-        self.wa_u.d.next = self.r_div.out_tag.val().get_bits::<24>(16);
+        self.wa_ctx.d.next = self.r_div.out_tag.val().get_value_ctx();
+        self.wa_u.d.next = self.r_div.out_tag.val().get_value_u();
         self.wa_r.d.next = self.r_div.out_quo.val();
 
-        // ---- W: lines 12-19. wb: ctx[15:0] branch[16] U[40:17] W[72:41] Wc[104:73] inc[112:105].
+        // ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         self.w_old.next = self.w_ram.read_data.val();
         self.branch.next = (self.wa_u.q.val() >= bit_cast::<24, 17>(self.cfg_eta_q16.val()))
-            | (self.w_old.val().get_bits::<8>(64) >= self.cfg_max_stage.val());
+            | (self.w_old.val().get_value_inc_stage() >= self.cfg_max_stage.val());
         self.w_mul.in_valid.next = self.wa_valid.q.val();
-        self.w_mul.in_a.next = self.w_old.val().get_bits::<32>(32);
+        self.w_mul.in_a.next = self.w_old.val().get_value_wc();
         self.w_mul.in_b.next = self.wa_r.q.val();
         self.w_mul.in_tag.next = 0.into();
-        self.wb1.d.next = bit_cast::<114, 16>(self.wa_ctx.q.val())
-            | (bit_cast::<114, 24>(self.wa_u.q.val()) << 17)
-            | (bit_cast::<114, 72>(self.w_old.val()) << 41);
-        if self.branch.val() {
-            self.wb1.d.next = bit_cast::<114, 16>(self.wa_ctx.q.val())
-                | (bit_cast::<114, 1>(self.one.val()) << 16)
-                | (bit_cast::<114, 24>(self.wa_u.q.val()) << 17)
-                | (bit_cast::<114, 72>(self.w_old.val()) << 41);
-        }
+        self.wb1.d.next = 0.into();
+        self.wb1.d.next.set_value_ctx(self.wa_ctx.q.val());
+        self.wb1.d.next.set_value_branch(self.branch.val());
+        self.wb1.d.next.set_value_u(self.wa_u.q.val());
+        self.wb1.d.next.set_value_w_old(self.w_old.val());
         self.wb1_valid.d.next = self.wa_valid.q.val() & !self.reset.val();
         self.wb2.d.next = self.wb1.q.val();
         self.wb2_valid.d.next = self.wb1_valid.q.val() & !self.reset.val();
-        self.wctx.next = self.wb2.q.val().get_bits::<16>(0);
-        self.wsum.next = bit_cast::<49, 32>(self.wb2.q.val().get_bits::<32>(73))
+        self.wctx.next = self.wb2.q.val().get_value_ctx();
+        self.wb_w.next = self.wb2.q.val().get_value_w_old();
+        self.wsum.next = bit_cast::<49, 32>(self.wb_w.val().get_value_wc())
             + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
-        if self.wb2.q.val().get_bit(16) {
+        if self.wb2.q.val().get_value_branch() {
             self.wsum.next = bit_cast::<49, 48>(self.w_mul.out_prod.val().get_bits::<48>(24))
                 + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
         }
@@ -505,40 +526,41 @@ impl<const F: usize> Logic for CcHpcc<F> {
         if self.wsum.val() > bit_cast::<49, 32>(self.cfg_w_max_q8.val()) {
             self.w_new.next = self.cfg_w_max_q8.val();
         }
-        self.wc_new.next = self.wb2.q.val().get_bits::<32>(73);
-        self.inc_new.next = self.wb2.q.val().get_bits::<8>(105);
-        if self.wctx.val().get_bits::<2>(12) == 3 {
+        self.wc_new.next = self.wb_w.val().get_value_wc();
+        self.inc_new.next = self.wb_w.val().get_value_inc_stage();
+        if self.wctx.val().get_value_action() == ACT_WC {
             self.wc_new.next = self.w_new.val();
-            self.inc_new.next = self.wb2.q.val().get_bits::<8>(105) + 1;
-            if self.wb2.q.val().get_bit(16) {
+            self.inc_new.next = self.wb_w.val().get_value_inc_stage() + 1;
+            if self.wb2.q.val().get_value_branch() {
                 self.inc_new.next = 0.into();
             }
         }
-        if !self.wctx.val().get_bit(13) {
-            self.w_new.next = self.wb2.q.val().get_bits::<32>(41);
+        if self.wctx.val().get_value_action() < ACT_W {
+            self.w_new.next = self.wb_w.val().get_value_w();
         }
-        if self.wctx.val().get_bit(14) {
+        if self.wctx.val().get_value_init() {
             self.w_new.next = self.cfg_w_max_q8.val();
             self.wc_new.next = self.cfg_w_max_q8.val();
             self.inc_new.next = 0.into();
         }
         self.w_ram.write_address.next = self.wctx.val().get_bits::<F>(0);
-        self.w_ram.write_data.next = bit_cast::<72, 32>(self.w_new.val())
-            | (bit_cast::<72, 32>(self.wc_new.val()) << 32)
-            | (bit_cast::<72, 8>(self.inc_new.val()) << 64);
-        self.w_ram.write_enable.next =
-            self.wb2_valid.q.val() & (self.wctx.val().get_bit(13) | self.wctx.val().get_bit(14));
+        self.w_word.next = 0.into();
+        self.w_word.next.set_value_w(self.w_new.val());
+        self.w_word.next.set_value_wc(self.wc_new.val());
+        self.w_word.next.set_value_inc_stage(self.inc_new.val());
+        self.w_ram.write_data.next = self.w_word.val();
+        self.w_ram.write_enable.next = self.wb2_valid.q.val()
+            & ((self.wctx.val().get_value_action() >= ACT_W) | self.wctx.val().get_value_init());
 
         // ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
-        // Tag: ctx[15:0] U[39:16] W[71:40] Wc[103:72] incStage[111:104].
+        // Its tag is sim::layout::HPCC_RT_TAG.
         self.rt_mul.in_valid.next = self.wb2_valid.q.val();
         self.rt_mul.in_a.next = self.w_new.val();
         self.rt_mul.in_b.next = self.cfg_rate_mul.val();
-        self.rt_mul.in_tag.next = bit_cast::<112, 16>(self.wctx.val())
-            | (bit_cast::<112, 24>(self.wb2.q.val().get_bits::<24>(17)) << 16)
-            | (bit_cast::<112, 32>(self.w_new.val()) << 40)
-            | (bit_cast::<112, 32>(self.wc_new.val()) << 72)
-            | (bit_cast::<112, 8>(self.inc_new.val()) << 104);
+        self.rt_mul.in_tag.next = 0.into();
+        self.rt_mul.in_tag.next.set_value_ctx(self.wctx.val());
+        self.rt_mul.in_tag.next.set_value_u(self.wb2.q.val().get_value_u());
+        self.rt_mul.in_tag.next.set_value_w_new(self.w_word.val());
         self.rate.next = (bit_cast::<33, 32>(self.rt_mul.out_prod.val().get_bits::<32>(32)))
             + bit_cast::<33, 1>(self.rt_mul.out_prod.val().get_bits::<1>(31));
         if self.rate.val() > bit_cast::<33, 32>(self.cfg_line_q16.val()) {
@@ -547,19 +569,21 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- OUT
         self.out_valid.d.next = self.rt_mul.out_valid.val() & !self.reset.val();
+        self.rt_ctx.next = self.rt_mul.out_tag.val().get_value_ctx();
+        self.rt_w.next = self.rt_mul.out_tag.val().get_value_w_new();
         self.fbit.next = false;
-        if self.rt_mul.out_tag.val().get_bit(15) & (self.rt_mul.out_tag.val().get_bits::<2>(12) == 3) {
+        if self.rt_ctx.val().get_value_rx() & (self.rt_ctx.val().get_value_action() == ACT_WC) {
             self.fbit.next = true;
         }
         self.out_data.d.next = 0.into();
-        self.out_data.d.next.set_value_flow(bit_cast::<16, 12>(self.rt_mul.out_tag.val().get_bits::<12>(0)));
-        self.out_data.d.next.set_value_action(self.rt_mul.out_tag.val().get_bits::<2>(12));
+        self.out_data.d.next.set_value_flow(bit_cast::<16, 12>(self.rt_ctx.val().get_value_flow()));
+        self.out_data.d.next.set_value_action(self.rt_ctx.val().get_value_action());
         self.out_data.d.next.set_value_feedback(self.fbit.val());
-        self.out_data.d.next.set_value_rx(self.rt_mul.out_tag.val().get_bit(15));
-        self.out_data.d.next.set_value_w(self.rt_mul.out_tag.val().get_bits::<32>(40));
-        self.out_data.d.next.set_value_wc(self.rt_mul.out_tag.val().get_bits::<32>(72));
-        self.out_data.d.next.set_value_u(self.rt_mul.out_tag.val().get_bits::<24>(16));
-        self.out_data.d.next.set_value_inc_stage(self.rt_mul.out_tag.val().get_bits::<8>(104));
+        self.out_data.d.next.set_value_rx(self.rt_ctx.val().get_value_rx());
+        self.out_data.d.next.set_value_w(self.rt_w.val().get_value_w());
+        self.out_data.d.next.set_value_wc(self.rt_w.val().get_value_wc());
+        self.out_data.d.next.set_value_u(self.rt_mul.out_tag.val().get_value_u());
+        self.out_data.d.next.set_value_inc_stage(self.rt_w.val().get_value_inc_stage());
         self.out_data.d.next.set_value_rate(self.rate.val().get_bits::<32>(0));
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
@@ -570,7 +594,10 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.m_axis_result_tvalid.next = self.results.m_axis_tvalid.val();
         self.results.m_axis_tready.next = self.m_axis_result_tready.val();
 
-        // ---- Initialization writes.
+        // ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
+        self.w_init.next = 0.into();
+        self.w_init.next.set_value_w(self.cfg_w_max_q8.val());
+        self.w_init.next.set_value_wc(self.cfg_w_max_q8.val());
         if self.init_busy.q.val() {
             self.front_ram.write_address.next = self.init_addr.q.val();
             self.front_ram.write_data.next = 0.into();
@@ -579,8 +606,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self.u_ram.write_data.next = self.cfg_u_init_q16.val();
             self.u_ram.write_enable.next = true;
             self.w_ram.write_address.next = self.init_addr.q.val();
-            self.w_ram.write_data.next = bit_cast::<72, 32>(self.cfg_w_max_q8.val())
-                | (bit_cast::<72, 32>(self.cfg_w_max_q8.val()) << 32);
+            self.w_ram.write_data.next = self.w_init.val();
             self.w_ram.write_enable.next = true;
         }
     }
