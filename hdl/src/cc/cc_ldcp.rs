@@ -152,7 +152,6 @@ pub struct CcLdcp<const F: usize> {
     out_valid: DFF<bool>,
     out_data: DFF<Bits<RESULT>>,
     results: ResultFifo<RESULT>,
-    gamma: Signal<Local, Bits<32>>,
     n1: Signal<Local, Bits<16>>,
     cw1: Signal<Local, Bits<32>>,
     sh: Signal<Local, Bits<5>>,
@@ -194,8 +193,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.win_mul.reset.next = self.reset.val();
         self.rate_mul.reset.next = self.reset.val();
 
-        // gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma itself).
-        self.gamma.next = self.fast.gamma.val();
+        // gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma; the stages read it there).
         self.ones17.next = 65535.into();
         self.c16.next = 16.into();
         self.gbits.next = self.c16.val() - bit_cast::<5, 4>(self.cfg_gamma_shift.val());
@@ -224,7 +222,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.n1.next = self.bs.q.val().get_value_n();
         self.cw1.next = self.bs.q.val().get_value_cw();
         self.c1_sub.d.next = self.bs.q.val().get_value_stable() & (self.cw1.val() < 65536);
-        self.kt.next = (self.ones17.val() + self.gamma.val().get_bits::<17>(0))
+        self.kt.next = (self.ones17.val() + self.fast.gamma.val().get_bits::<17>(0))
             - self.cw1.val().get_bits::<17>(0);
         self.c1_k.d.next = self.kt.val() >> self.gbits.val();
         self.sh.next = self.n1.val().get_bits::<5>(0);
@@ -233,8 +231,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
         }
         self.cw_shift.next = self.cw1.val() >> self.sh.val();
         self.c1_cwa.d.next = self.cw_shift.val();
-        if self.cw_shift.val() < self.gamma.val() {
-            self.c1_cwa.d.next = self.gamma.val();
+        if self.cw_shift.val() < self.fast.gamma.val() {
+            self.c1_cwa.d.next = self.fast.gamma.val();
         }
         self.c1.d.next = self.bs.q.val();
         self.c1_valid.d.next = self.b_valid.q.val() & !self.reset.val();
@@ -304,8 +302,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
             if self.e1_cwpre.q.val() > self.cfg_max_cw_q16.val() {
                 self.cw_s.next = self.cfg_max_cw_q16.val();
             }
-            if self.e1_cwpre.q.val() < self.gamma.val() {
-                self.cw_s.next = self.gamma.val();
+            if self.e1_cwpre.q.val() < self.fast.gamma.val() {
+                self.cw_s.next = self.fast.gamma.val();
             }
         }
         self.cw_m1.next = self.cw_s.val().get_bits::<16>(0) - 1;
