@@ -1105,23 +1105,23 @@ module rx_pipe_decode(hdr,rec,tlen,pre_a,pre_b,post,eth_bad,ipsum,udp_found,pseu
         hops = 32'h0;
         slot = tel_hops[0+:64];
         if (has_tel & (nhop > 0)) begin
-            hops = hops | ({256'd0, slot} << (32'h40 * 0));
+            hops = hops | ({256'd0, slot} << 0);
         end
         slot = tel_hops[64+:64];
         if (has_tel & (nhop > 1)) begin
-            hops = hops | ({256'd0, slot} << (32'h40 * 1));
+            hops = hops | ({256'd0, slot} << 64);
         end
         slot = tel_hops[128+:64];
         if (has_tel & (nhop > 2)) begin
-            hops = hops | ({256'd0, slot} << (32'h40 * 2));
+            hops = hops | ({256'd0, slot} << 128);
         end
         slot = tel_hops[192+:64];
         if (has_tel & (nhop > 3)) begin
-            hops = hops | ({256'd0, slot} << (32'h40 * 3));
+            hops = hops | ({256'd0, slot} << 192);
         end
         slot = tel_hops[256+:64];
         if (has_tel & (nhop > 4)) begin
-            hops = hops | ({256'd0, slot} << (32'h40 * 4));
+            hops = hops | ({256'd0, slot} << 256);
         end
         // rx_pipe_decode.rs:161: Rx-HPCC feedback (F), read only in an echo without hops: hop word 0 is then W
         // (slot 0's bytes 4-7), its bytes 0-3 dropped.

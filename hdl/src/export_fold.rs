@@ -208,7 +208,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
 
 /// `[(32'hN)+:(W)]` -> `[n+:W]` (also with 64'h, as part-select writes print it, and with a
 /// constant expression, as an unrolled loop prints one), `[32'hN]` -> `[n]`, and
-/// `<< 32'hN` / `>> 32'hN` -> `<< n` / `>> n`.
+/// `<< 32'hN` / `>> 32'hN` / `<< (32'h40 * 2)` -> `<< n` / `>> n`.
 pub fn decimal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -217,7 +217,9 @@ pub fn decimal(text: &str) -> String {
         let i = rest.find("[32'h");
         let b = rest.find("< 32'h").map(|i| i.saturating_sub(1));
         let c = rest.find("> 32'h").map(|i| i.saturating_sub(1));
-        let Some(at) = [a, i, b, c].into_iter().flatten().min() else { break };
+        let d = rest.find("< (").map(|i| i.saturating_sub(1));
+        let e = rest.find("> (").map(|i| i.saturating_sub(1));
+        let Some(at) = [a, i, b, c, d, e].into_iter().flatten().min() else { break };
         out.push_str(&rest[..at]);
         let tail = &rest[at..];
         if let Some(t) = tail.strip_prefix("[(") {
@@ -252,7 +254,16 @@ pub fn decimal(text: &str) -> String {
         // `<< 32'hN` or `>> 32'hN`, but not `>>> 32'hN` and not a comparison.
         let op = &tail[..2];
         let before = out.chars().last();
-        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') {
+        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') && tail[3..].starts_with('(') {
+            // `<< (32'h40 * 2)`: a shift by a constant expression, as an unrolled loop prints one.
+            let t = &tail[4..];
+            if let Some(n) = t.find(')').and_then(|end| const_value(&t[..end]).map(|n| (n, end))) {
+                out.push_str(&format!("{op} {}", n.0));
+                rest = &t[n.1 + 1..];
+                continue;
+            }
+        }
+        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') && tail[3..].starts_with("32'h") {
             let t = &tail[7..];
             let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
             // A decimal without size is a signed 32-bit integer: only small amounts are written so.
@@ -505,6 +516,16 @@ mod tests {
         assert_eq!(decimal("y = x[((32'h2 + 1) * 8)+:(8)];"), "y = x[24+:8];");
         // Not constant, or not a plain part-select: left as it is.
         for keep in ["y = x[(k * 32'h40)+:(64)];", "y = x[(32'h1 - 32'h2)+:(8)];", "y = x[(32'h1 / 2)+:(8)];"] {
+            assert_eq!(decimal(keep), keep);
+        }
+    }
+
+    #[test]
+    fn constant_shifts_of_unrolled_loops_are_decimal() {
+        assert_eq!(decimal("h = h | ({256'd0, s} << (32'h40 * 2));"), "h = h | ({256'd0, s} << 128);");
+        assert_eq!(decimal("h = s >> (32'h20 * 1);"), "h = s >> 32;");
+        // A shift by a signal, a comparison, an arithmetic shift: left as they are.
+        for keep in ["h = s << (k * 32'h8);", "b = a < (32'h2 * 2);", "h = s >>> (32'h1 * 2);"] {
             assert_eq!(decimal(keep), keep);
         }
     }

@@ -52,8 +52,9 @@ pub const CMD_OP_BITS: usize = 3;
 pub const ERR_BITS: usize = 4;
 
 codes! {
-    /// Register word addresses (csr.rs), as the register block decodes them.
-    REG_ADDRS;
+    /// Register word addresses (csr.rs), as the register block decodes them (`usize`: its read
+    /// mux is a `match` on `.index()`).
+    REG_ADDRS: usize;
     REG_ID = csr::ID,
     REG_STATUS = csr::STATUS,
     REG_CMD = csr::CMD,

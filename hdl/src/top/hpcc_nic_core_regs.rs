@@ -19,9 +19,12 @@ use crate::hpcc_nic_core::{
 };
 use rust_hdl::prelude::*;
 
+/// Argument words of tx_ctx's post word (`ARG_TX`, low word first).
+const TX_ARG_WORDS: usize = 16;
+
 // The argument words in the order the update code reads them.
 const _: () = assert!(
-    csr::ARG_RX == csr::ARG_TX + 16
+    csr::ARG_RX as usize == csr::ARG_TX as usize + TX_ARG_WORDS
         && csr::ARG_RATE == csr::ARG_TX + 20
         && csr::ARG_WINDOW == csr::ARG_TX + 21
         && csr::ARG_ALG == csr::ARG_TX + 22
@@ -228,6 +231,8 @@ pub struct HpccNicCoreRegs {
     now_frac: DFF<Bits<16>>,
     now_reg: DFF<Bits<64>>,
     frac_sum: Signal<Local, Bits<17>>,
+    /// One argument word of the post word, as the loop reads it.
+    arg: Signal<Local, Bits<32>>,
     wr_ok: Signal<Local, bool>,
 }
 
@@ -282,6 +287,7 @@ impl Default for HpccNicCoreRegs {
             tx_event_bytes: Default::default(),
             event_merge: Default::default(),
             tx_word: Default::default(),
+            arg: Default::default(),
             rx_word: Default::default(),
             rate: Default::default(),
             window: Default::default(),
@@ -367,22 +373,11 @@ impl Logic for HpccNicCoreRegs {
 
         // ---- The argument words as the command's words (csr.rs: ARG_TX 16 words, ARG_RX 4,
         // ARG_RATE, ARG_WINDOW, ARG_ALG, ARG_TAG; the order is checked at the top of the file).
-        self.tx_word.next = bit_cast::<512, 32>(self.args_reg[0].q.val())
-            | (bit_cast::<512, 32>(self.args_reg[1].q.val()) << 32)
-            | (bit_cast::<512, 32>(self.args_reg[2].q.val()) << 64)
-            | (bit_cast::<512, 32>(self.args_reg[3].q.val()) << 96)
-            | (bit_cast::<512, 32>(self.args_reg[4].q.val()) << 128)
-            | (bit_cast::<512, 32>(self.args_reg[5].q.val()) << 160)
-            | (bit_cast::<512, 32>(self.args_reg[6].q.val()) << 192)
-            | (bit_cast::<512, 32>(self.args_reg[7].q.val()) << 224)
-            | (bit_cast::<512, 32>(self.args_reg[8].q.val()) << 256)
-            | (bit_cast::<512, 32>(self.args_reg[9].q.val()) << 288)
-            | (bit_cast::<512, 32>(self.args_reg[10].q.val()) << 320)
-            | (bit_cast::<512, 32>(self.args_reg[11].q.val()) << 352)
-            | (bit_cast::<512, 32>(self.args_reg[12].q.val()) << 384)
-            | (bit_cast::<512, 32>(self.args_reg[13].q.val()) << 416)
-            | (bit_cast::<512, 32>(self.args_reg[14].q.val()) << 448)
-            | (bit_cast::<512, 32>(self.args_reg[15].q.val()) << 480);
+        self.tx_word.next = 0.into();
+        for i in 0..TX_ARG_WORDS {
+            self.arg.next = self.args_reg[i].q.val();
+            self.tx_word.next = self.tx_word.val() | (bit_cast::<512, 32>(self.arg.val()) << (32 * i).to_bits::<9>());
+        }
         self.rx_word.next = bit_cast::<128, 32>(self.args_reg[16].q.val())
             | (bit_cast::<128, 32>(self.args_reg[17].q.val()) << 32)
             | (bit_cast::<128, 32>(self.args_reg[18].q.val()) << 64)
@@ -464,15 +459,15 @@ impl Logic for HpccNicCoreRegs {
         self.wr_ok.next = self.wr_strb.val() == 0xF;
         self.wr_err.next = true;
         if self.wr_ok.val() {
-            if (self.wr_addr.val() == REG_CMD)
-                | (self.wr_addr.val() == REG_NS_PER_CYCLE_Q16)
-                | (self.wr_addr.val() == REG_SCHED_CFG)
-                | (self.wr_addr.val() == REG_STAT_SEL)
-                | (self.wr_addr.val() == REG_TIMER_GAP)
-                | (self.wr_addr.val() == REG_RTO_CFG)
-                | (self.wr_addr.val() == REG_CNP_INTERVAL_NS)
-                | (self.wr_addr.val() == REG_TX_EVENT_BYTES)
-                | (self.wr_addr.val() == REG_EVENT_MERGE)
+            if (self.wr_addr.val().index() == REG_CMD)
+                | (self.wr_addr.val().index() == REG_NS_PER_CYCLE_Q16)
+                | (self.wr_addr.val().index() == REG_SCHED_CFG)
+                | (self.wr_addr.val().index() == REG_STAT_SEL)
+                | (self.wr_addr.val().index() == REG_TIMER_GAP)
+                | (self.wr_addr.val().index() == REG_RTO_CFG)
+                | (self.wr_addr.val().index() == REG_CNP_INTERVAL_NS)
+                | (self.wr_addr.val().index() == REG_TX_EVENT_BYTES)
+                | (self.wr_addr.val().index() == REG_EVENT_MERGE)
             {
                 self.wr_err.next = false;
             }
@@ -483,31 +478,18 @@ impl Logic for HpccNicCoreRegs {
                 self.wr_err.next = false; // the CC configuration
             }
         }
-        self.cmd_we.next = self.wr_en.val() & self.wr_ok.val() & (self.wr_addr.val() == REG_CMD);
+        self.cmd_we.next = self.wr_en.val() & self.wr_ok.val() & (self.wr_addr.val().index() == REG_CMD);
         if self.wr_en.val() & self.wr_ok.val() {
-            if self.wr_addr.val() == REG_NS_PER_CYCLE_Q16 {
-                self.ns_q16_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_SCHED_CFG {
-                self.sched_cfg_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_STAT_SEL {
-                self.stat_sel_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_TIMER_GAP {
-                self.timer_gap_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_EVENT_MERGE {
-                self.merge_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_RTO_CFG {
-                self.rto_cfg_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_CNP_INTERVAL_NS {
-                self.cnp_reg.d.next = self.wr_data.val();
-            }
-            if self.wr_addr.val() == REG_TX_EVENT_BYTES {
-                self.tx_bytes_reg.d.next = self.wr_data.val();
+            match self.wr_addr.val().index() {
+                REG_NS_PER_CYCLE_Q16 => self.ns_q16_reg.d.next = self.wr_data.val(),
+                REG_SCHED_CFG => self.sched_cfg_reg.d.next = self.wr_data.val(),
+                REG_STAT_SEL => self.stat_sel_reg.d.next = self.wr_data.val(),
+                REG_TIMER_GAP => self.timer_gap_reg.d.next = self.wr_data.val(),
+                REG_EVENT_MERGE => self.merge_reg.d.next = self.wr_data.val(),
+                REG_RTO_CFG => self.rto_cfg_reg.d.next = self.wr_data.val(),
+                REG_CNP_INTERVAL_NS => self.cnp_reg.d.next = self.wr_data.val(),
+                REG_TX_EVENT_BYTES => self.tx_bytes_reg.d.next = self.wr_data.val(),
+                _ => {}
             }
             for i in 0..csr::ARGS {
                 if self.wr_addr.val().index() == REG_ARGS_FIRST + i {
@@ -521,101 +503,66 @@ impl Logic for HpccNicCoreRegs {
             }
         }
 
-        // ---- Reads.
+        // ---- Reads: one case per register; the argument and CC words by range.
         self.rd_data.next = 0.into();
         self.rd_err.next = false;
-        if self.rd_addr.val() == REG_ID {
-            self.rd_data.next = REG_ID_VALUE.into();
-        } else if self.rd_addr.val() == REG_STATUS {
-            self.rd_data.next = self.status.val();
-        } else if self.rd_addr.val() == REG_CMD {
-            self.rd_data.next = self.cmd.val();
-        } else if self.rd_addr.val() == REG_CMD_ERRORS {
-            self.rd_data.next = self.cmd_errors.val();
-        } else if self.rd_addr.val() == REG_NS_PER_CYCLE_Q16 {
-            self.rd_data.next = self.ns_q16_reg.q.val();
-        } else if self.rd_addr.val() == REG_SCHED_CFG {
-            self.rd_data.next = self.sched_cfg_reg.q.val();
-        } else if self.rd_addr.val() == REG_NOW_NS_LO {
-            self.rd_data.next = self.now_reg.q.val().get_bits::<32>(0);
-        } else if self.rd_addr.val() == REG_NOW_NS_HI {
-            self.rd_data.next = self.now_reg.q.val().get_bits::<32>(32);
-        } else if self.rd_addr.val() == REG_COMPLETIONS {
-            self.rd_data.next = self.completions.val();
-        } else if self.rd_addr.val() == REG_FEEDBACK_IN {
-            self.rd_data.next = self.feedback_in.val();
-        } else if self.rd_addr.val() == REG_STAT_SEL {
-            self.rd_data.next = self.stat_sel_reg.q.val();
-        } else if self.rd_addr.val() == REG_STAT_RX_PIPE {
-            self.rd_data.next = self.stat_rx_pipe.val();
-        } else if self.rd_addr.val() == REG_STAT_RX_CTX {
-            self.rd_data.next = self.stat_rx_ctx.val();
-        } else if self.rd_addr.val() == REG_STAT_TX_DROP {
-            self.rd_data.next = self.stat_tx_drop.val();
-        } else if self.rd_addr.val() == REG_STAT_TX_RECV_DROP {
-            self.rd_data.next = self.stat_tx_recv_drop.val();
-        } else if self.rd_addr.val() == REG_STAT_TX_NAK_IGNORED {
-            self.rd_data.next = self.stat_tx_nak_ignored.val();
-        } else if self.rd_addr.val() == REG_STAT_TX_CTRL_BAD {
-            self.rd_data.next = self.stat_tx_ctrl_bad.val();
-        } else if self.rd_addr.val() == REG_STAT_TX_LEN_ERR {
-            self.rd_data.next = self.stat_tx_len_err.val();
-        } else if self.rd_addr.val() == REG_STAT_RX_WRITTEN {
-            self.rd_data.next = self.stat_rx_written.val();
-        } else if self.rd_addr.val() == REG_STAT_RX_DISCARDED {
-            self.rd_data.next = self.stat_rx_discarded.val();
-        } else if self.rd_addr.val() == REG_STAT_RX_SHORT {
-            self.rd_data.next = self.stat_rx_short.val();
-        } else if self.rd_addr.val() == REG_STAT_CC_BAD_FLOW {
-            self.rd_data.next = self.stat_cc_bad_flow.val();
-        } else if self.rd_addr.val() == REG_STAT_CC_UNUSED {
-            self.rd_data.next = self.stat_cc_unused.val();
-        } else if self.rd_addr.val() == REG_TIMER_GAP {
-            self.rd_data.next = self.timer_gap_reg.q.val();
-        } else if self.rd_addr.val() == REG_TIMER_EVENTS {
-            self.rd_data.next = self.timer_events.val();
-        } else if self.rd_addr.val() == REG_RTO_CFG {
-            self.rd_data.next = self.rto_cfg_reg.q.val();
-        } else if self.rd_addr.val() == REG_RTO_TIMEOUTS {
-            self.rd_data.next = self.rto_timeouts.val();
-        } else if self.rd_addr.val() == REG_RTO_FAILED {
-            self.rd_data.next = self.rto_failed.val();
-        } else if self.rd_addr.val() == REG_CNP_INTERVAL_NS {
-            self.rd_data.next = self.cnp_reg.q.val();
-        } else if self.rd_addr.val() == REG_STAT_CNPS {
-            self.rd_data.next = self.stat_cnps.val();
-        } else if self.rd_addr.val() == REG_TX_EVENT_BYTES {
-            self.rd_data.next = self.tx_bytes_reg.q.val();
-        } else if self.rd_addr.val() == REG_TX_EVENTS {
-            self.rd_data.next = self.tx_events.val();
-        } else if self.rd_addr.val() == REG_FB_ACKS {
-            self.rd_data.next = self.fb_acks.val();
-        } else if self.rd_addr.val() == REG_FB_APPLIED {
-            self.rd_data.next = self.fb_applied.val();
-        } else if self.rd_addr.val() == REG_FB_IGNORED {
-            self.rd_data.next = self.fb_ignored.val();
-        } else if self.rd_addr.val() == REG_EVENT_MERGE {
-            self.rd_data.next = self.merge_reg.q.val();
-        } else if self.rd_addr.val() == REG_MERGED {
-            self.rd_data.next = self.merged.val();
-        } else if self.rd_addr.val() == REG_EVENT_STALLS {
-            self.rd_data.next = self.event_stalls.val();
-        } else if self.rd_addr.val() == REG_PROBES {
-            self.rd_data.next = self.probes.val();
-        } else if (self.rd_addr.val().index() >= REG_ARGS_FIRST) & (self.rd_addr.val().index() < REG_ARGS_END) {
-            for i in 0..csr::ARGS {
-                if self.rd_addr.val().index() == REG_ARGS_FIRST + i {
-                    self.rd_data.next = self.args_reg[i].q.val();
+        match self.rd_addr.val().index() {
+            REG_ID => self.rd_data.next = REG_ID_VALUE.into(),
+            REG_STATUS => self.rd_data.next = self.status.val(),
+            REG_CMD => self.rd_data.next = self.cmd.val(),
+            REG_CMD_ERRORS => self.rd_data.next = self.cmd_errors.val(),
+            REG_NS_PER_CYCLE_Q16 => self.rd_data.next = self.ns_q16_reg.q.val(),
+            REG_SCHED_CFG => self.rd_data.next = self.sched_cfg_reg.q.val(),
+            REG_NOW_NS_LO => self.rd_data.next = self.now_reg.q.val().get_bits::<32>(0),
+            REG_NOW_NS_HI => self.rd_data.next = self.now_reg.q.val().get_bits::<32>(32),
+            REG_COMPLETIONS => self.rd_data.next = self.completions.val(),
+            REG_FEEDBACK_IN => self.rd_data.next = self.feedback_in.val(),
+            REG_STAT_SEL => self.rd_data.next = self.stat_sel_reg.q.val(),
+            REG_STAT_RX_PIPE => self.rd_data.next = self.stat_rx_pipe.val(),
+            REG_STAT_RX_CTX => self.rd_data.next = self.stat_rx_ctx.val(),
+            REG_STAT_TX_DROP => self.rd_data.next = self.stat_tx_drop.val(),
+            REG_STAT_TX_RECV_DROP => self.rd_data.next = self.stat_tx_recv_drop.val(),
+            REG_STAT_TX_NAK_IGNORED => self.rd_data.next = self.stat_tx_nak_ignored.val(),
+            REG_STAT_TX_CTRL_BAD => self.rd_data.next = self.stat_tx_ctrl_bad.val(),
+            REG_STAT_TX_LEN_ERR => self.rd_data.next = self.stat_tx_len_err.val(),
+            REG_STAT_RX_WRITTEN => self.rd_data.next = self.stat_rx_written.val(),
+            REG_STAT_RX_DISCARDED => self.rd_data.next = self.stat_rx_discarded.val(),
+            REG_STAT_RX_SHORT => self.rd_data.next = self.stat_rx_short.val(),
+            REG_STAT_CC_BAD_FLOW => self.rd_data.next = self.stat_cc_bad_flow.val(),
+            REG_STAT_CC_UNUSED => self.rd_data.next = self.stat_cc_unused.val(),
+            REG_TIMER_GAP => self.rd_data.next = self.timer_gap_reg.q.val(),
+            REG_TIMER_EVENTS => self.rd_data.next = self.timer_events.val(),
+            REG_RTO_CFG => self.rd_data.next = self.rto_cfg_reg.q.val(),
+            REG_RTO_TIMEOUTS => self.rd_data.next = self.rto_timeouts.val(),
+            REG_RTO_FAILED => self.rd_data.next = self.rto_failed.val(),
+            REG_CNP_INTERVAL_NS => self.rd_data.next = self.cnp_reg.q.val(),
+            REG_STAT_CNPS => self.rd_data.next = self.stat_cnps.val(),
+            REG_TX_EVENT_BYTES => self.rd_data.next = self.tx_bytes_reg.q.val(),
+            REG_TX_EVENTS => self.rd_data.next = self.tx_events.val(),
+            REG_FB_ACKS => self.rd_data.next = self.fb_acks.val(),
+            REG_FB_APPLIED => self.rd_data.next = self.fb_applied.val(),
+            REG_FB_IGNORED => self.rd_data.next = self.fb_ignored.val(),
+            REG_EVENT_MERGE => self.rd_data.next = self.merge_reg.q.val(),
+            REG_MERGED => self.rd_data.next = self.merged.val(),
+            REG_EVENT_STALLS => self.rd_data.next = self.event_stalls.val(),
+            REG_PROBES => self.rd_data.next = self.probes.val(),
+            _ => {
+                if (self.rd_addr.val().index() >= REG_ARGS_FIRST) & (self.rd_addr.val().index() < REG_ARGS_END) {
+                    for i in 0..csr::ARGS {
+                        if self.rd_addr.val().index() == REG_ARGS_FIRST + i {
+                            self.rd_data.next = self.args_reg[i].q.val();
+                        }
+                    }
+                } else if (self.rd_addr.val().index() >= REG_CC_FIRST) & (self.rd_addr.val().index() < REG_CC_END) {
+                    for i in 0..csr::CC_WORDS {
+                        if self.rd_addr.val().index() == REG_CC_FIRST + i {
+                            self.rd_data.next = self.cc_reg[i].q.val();
+                        }
+                    }
+                } else {
+                    self.rd_err.next = true;
                 }
             }
-        } else if (self.rd_addr.val().index() >= REG_CC_FIRST) & (self.rd_addr.val().index() < REG_CC_END) {
-            for i in 0..csr::CC_WORDS {
-                if self.rd_addr.val().index() == REG_CC_FIRST + i {
-                    self.rd_data.next = self.cc_reg[i].q.val();
-                }
-            }
-        } else {
-            self.rd_err.next = true;
         }
 
         // ---- Time base: now_ns += ns per cycle (UQ16.16), the fraction carried.
