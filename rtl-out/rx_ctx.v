@@ -6,7 +6,7 @@
 `default_nettype none
 
 module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_sent_tdata,s_axis_sent_tvalid,s_axis_sent_tready,s_axis_verdict_tdata,s_axis_verdict_tvalid,s_axis_verdict_tready,m_axis_pktrecv_tdata,m_axis_pktrecv_tvalid,m_axis_pktrecv_tready,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_cmd_tdata,m_axis_dma_cmd_tvalid,m_axis_dma_cmd_tready,stat_addr,stat_count);
-    // Rust: RxCtx, hdl/src/rx/rx_ctx.rs:83
+    // Rust: RxCtx, hdl/src/rx/rx_ctx.rs:85
 
     // Module arguments
     input wire  clock;
@@ -63,9 +63,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     localparam [3:0] RX_STAT_SENT_STALE = 4'he;
     localparam [3:0] RX_STAT_TIMEOUTS = 4'hf;
 
-    // AETH syndromes (sim::packet)
-    localparam [7:0] SYN_NAK_SEQ = 8'h60;
-
     // Stub signals
     reg  [9:0] qp_read_address;
     wire  [318:0] qp_read_data;
@@ -78,24 +75,24 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  rules_hit;
     wire  [318:0] rules_new_w;
     wire  rules_r_send;
-    wire  [2:0] rules_r_kind;
-    wire  [7:0] rules_r_syn;
-    wire  [23:0] rules_r_psn;
-    wire  [23:0] rules_r_msn;
-    wire  [23:0] rules_rw_psn;
     wire  rules_e_send;
-    wire  [3:0] rules_e_kind;
-    wire  rules_e_ece;
-    wire  [31:0] rules_e_seq;
-    wire  [31:0] rules_e_nxt;
-    wire  [15:0] rules_e_acked;
-    wire  rules_e_tele;
     wire  rules_n_send;
     wire  [31:0] rules_n_pkts;
-    wire  rules_write;
-    wire  [63:0] rules_dma_addr;
-    wire  [63:0] rules_va;
-    wire  [31:0] rules_rlen;
+    wire  [2:0] rules_dec_r_kind;
+    wire  [7:0] rules_dec_r_syn;
+    wire  [23:0] rules_dec_r_psn;
+    wire  [23:0] rules_dec_r_msn;
+    wire  [23:0] rules_dec_rw_psn;
+    wire  [3:0] rules_dec_e_kind;
+    wire  rules_dec_e_ece;
+    wire  [31:0] rules_dec_e_seq;
+    wire  [31:0] rules_dec_e_nxt;
+    wire  [15:0] rules_dec_e_acked;
+    wire  rules_dec_e_tele;
+    wire  rules_dec_write;
+    wire  [63:0] rules_dec_dma_addr;
+    wire  [63:0] rules_dec_va;
+    wire  [31:0] rules_dec_rlen;
     wire  rules_unk;
     wire  rules_oos;
     wire  rules_dup;
@@ -116,6 +113,18 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  [511:0] words_recv_word;
     wire  [511:0] words_ev_word;
     wire  [127:0] words_dma_word;
+    wire  pick_ctrl_ready;
+    wire  pick_sent_ready;
+    wire  pick_vd_ready;
+    wire  pick_free;
+    wire  pick_go;
+    wire  [1:0] pick_in_kind;
+    wire  [9:0] pick_addr;
+    wire  [9:0] pick_next_a2;
+    wire  pick_seq;
+    wire  pick_nko;
+    wire  [23:0] pick_upto;
+    wire  pick_tmo;
     reg  swept_d;
     reg  swept_q = 1'h0;
     reg  [9:0] sweep_at_d;
@@ -201,7 +210,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
     // Local signals
     reg  [15:0] inc;
-    // rx_ctx.rs:172: Control op 4 with packets in flight: a go-back-N with outputs, taken when they are free.
+    // rx_ctx.rs:176: Control op 4 with packets in flight: a go-back-N with outputs, taken when they are free.
     reg  c_tmo;
     reg  do_t;
     reg  i_pdrop;
@@ -209,26 +218,17 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  i_sdrop;
     reg  i_sstale;
     reg  [31:0] one32;
-    // rx_ctx.rs:181: Inputs and arbitration.
-    reg  free;
-    reg  go;
-    reg  [1:0] in_kind;
+    // rx_ctx.rs:185: Inputs and arbitration.
     reg  do_c;
     reg  do_s;
     reg  do_v;
     reg  [9:0] a2;
     reg  q_we;
     reg  [318:0] q_wd;
-    reg  [7:0] i_syn;
-    reg  i_seq;
-    reg  [23:0] i_psn;
     reg  [9:0] next_a2;
-    reg  [9:0] addr;
     reg  [9:0] wr_addr;
     reg  [2:0] c_op;
-    reg  [15:0] in_sflow_fld;
-    reg  [23:0] in_qpn_fld;
-    // rx_ctx.rs:220: Output words.
+    // rx_ctx.rs:215: Output words.
     reg  [31:0] n_bytes;
     reg  n_move;
     reg  [47:0] n_word;
@@ -262,24 +262,24 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .hit(rules_hit),
         .new_w(rules_new_w),
         .r_send(rules_r_send),
-        .r_kind(rules_r_kind),
-        .r_syn(rules_r_syn),
-        .r_psn(rules_r_psn),
-        .r_msn(rules_r_msn),
-        .rw_psn(rules_rw_psn),
         .e_send(rules_e_send),
-        .e_kind(rules_e_kind),
-        .e_ece(rules_e_ece),
-        .e_seq(rules_e_seq),
-        .e_nxt(rules_e_nxt),
-        .e_acked(rules_e_acked),
-        .e_tele(rules_e_tele),
         .n_send(rules_n_send),
         .n_pkts(rules_n_pkts),
-        .write(rules_write),
-        .dma_addr(rules_dma_addr),
-        .va(rules_va),
-        .rlen(rules_rlen),
+        .dec_r_kind(rules_dec_r_kind),
+        .dec_r_syn(rules_dec_r_syn),
+        .dec_r_psn(rules_dec_r_psn),
+        .dec_r_msn(rules_dec_r_msn),
+        .dec_rw_psn(rules_dec_rw_psn),
+        .dec_e_kind(rules_dec_e_kind),
+        .dec_e_ece(rules_dec_e_ece),
+        .dec_e_seq(rules_dec_e_seq),
+        .dec_e_nxt(rules_dec_e_nxt),
+        .dec_e_acked(rules_dec_e_acked),
+        .dec_e_tele(rules_dec_e_tele),
+        .dec_write(rules_dec_write),
+        .dec_dma_addr(rules_dec_dma_addr),
+        .dec_va(rules_dec_va),
+        .dec_rlen(rules_dec_rlen),
         .unk(rules_unk),
         .oos(rules_oos),
         .dup(rules_dup),
@@ -309,24 +309,61 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .w(fwd_w),
         .flow(p_addr_q),
         .now(p_now_q),
-        .r_kind(rules_r_kind),
-        .r_syn(rules_r_syn),
-        .r_psn(rules_r_psn),
-        .r_msn(rules_r_msn),
-        .rw_psn(rules_rw_psn),
-        .e_kind(rules_e_kind),
-        .e_ece(rules_e_ece),
-        .e_seq(rules_e_seq),
-        .e_nxt(rules_e_nxt),
-        .e_acked(rules_e_acked),
-        .e_tele(rules_e_tele),
-        .write(rules_write),
-        .dma_addr(rules_dma_addr),
-        .va(rules_va),
-        .rlen(rules_rlen),
+        .dec_r_kind(rules_dec_r_kind),
+        .dec_r_syn(rules_dec_r_syn),
+        .dec_r_psn(rules_dec_r_psn),
+        .dec_r_msn(rules_dec_r_msn),
+        .dec_rw_psn(rules_dec_rw_psn),
+        .dec_e_kind(rules_dec_e_kind),
+        .dec_e_ece(rules_dec_e_ece),
+        .dec_e_seq(rules_dec_e_seq),
+        .dec_e_nxt(rules_dec_e_nxt),
+        .dec_e_acked(rules_dec_e_acked),
+        .dec_e_tele(rules_dec_e_tele),
+        .dec_write(rules_dec_write),
+        .dec_dma_addr(rules_dec_dma_addr),
+        .dec_va(rules_dec_va),
+        .dec_rlen(rules_dec_rlen),
         .recv_word(words_recv_word),
         .ev_word(words_ev_word),
         .dma_word(words_dma_word)
+    );
+    rx_ctx_pick pick(
+        .swept(swept_q),
+        .p_valid(p_valid_q),
+        .p_kind(p_kind_q),
+        .p_addr(p_addr_q),
+        .p_op(p_ctrl_q[0+:3]),
+        .r_valid(r_valid_q),
+        .r_ready(m_axis_pktrecv_tready),
+        .e_valid(e_valid_q),
+        .e_ready(m_axis_event_tready),
+        .n_valid(n_valid_q),
+        .m_valid(m_valid_q),
+        .m_ready(m_axis_notify_tready),
+        .d_valid(d_valid_q),
+        .d_ready(m_axis_dma_cmd_tready),
+        .ctrl_valid(s_axis_ctrl_tvalid),
+        .ctrl_op(s_axis_ctrl_tdata[0+:3]),
+        .ctrl_qpn(s_axis_ctrl_tdata[32+:24]),
+        .sent_valid(s_axis_sent_tvalid),
+        .sent_flow(s_axis_sent_tdata[0+:16]),
+        .vd_valid(s_axis_verdict_tvalid),
+        .vd_flow(s_axis_verdict_tdata[64+:10]),
+        .vd_syn(s_axis_verdict_tdata[88+:8]),
+        .vd_psn(s_axis_verdict_tdata[96+:24]),
+        .ctrl_ready(pick_ctrl_ready),
+        .sent_ready(pick_sent_ready),
+        .vd_ready(pick_vd_ready),
+        .free(pick_free),
+        .go(pick_go),
+        .in_kind(pick_in_kind),
+        .addr(pick_addr),
+        .next_a2(pick_next_a2),
+        .seq(pick_seq),
+        .nko(pick_nko),
+        .upto(pick_upto),
+        .tmo(pick_tmo)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -359,7 +396,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st_13_q <= st_13_d;
         st_14_q <= st_14_d;
         st_15_q <= st_15_d;
-        // rx_ctx.rs:181: Inputs and arbitration.
+        // rx_ctx.rs:185: Inputs and arbitration.
         p_valid_q <= p_valid_d;
         p_kind_q <= p_kind_d;
         p_addr_q <= p_addr_d;
@@ -419,68 +456,41 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st_14_d = st_14_q;
         st_15_d = st_15_q;
         one32 = 32'h1;
-        // rx_ctx.rs:245: ---- S1, arbitration: control word, then sent event, then verdict; one per clock,
-        // taken into the P registers while the BRAM reads the flow's word.
-        free = (~r_valid_q | m_axis_pktrecv_tready) & (~e_valid_q | m_axis_event_tready) & (~n_valid_q | ~m_valid_q | m_axis_notify_tready) & (~d_valid_q | m_axis_dma_cmd_tready);
-        // rx_ctx.rs:251: S2 holds a verdict, or a timeout (control op 4), only while an output register it
-        // needs is full. (A sent event may give a Notify too.)
+        // rx_ctx.rs:240: ---- S1, arbitration (rx_ctx_pick): control word, then sent event, then verdict; one
+        // per clock, taken into the P registers while the BRAM reads the flow's word.
         c_op = p_ctrl_q[0+:3];
-        go = ~p_valid_q | ((p_kind_q == RX_PICK_CTRL) & (c_op != RX_OP_TIMEOUT)) | free;
-        s_axis_ctrl_tready = swept_q & go;
-        s_axis_sent_tready = ~s_axis_ctrl_tvalid & swept_q & go;
-        s_axis_verdict_tready = ~s_axis_ctrl_tvalid & ~s_axis_sent_tvalid & swept_q & go;
-        // rx_ctx.rs:264: The verdict's AETH syndrome (read here only) and PSN (rx_ctx_rules reads it in S2).
-        i_syn = s_axis_verdict_tdata[88+:8];
-        i_psn = s_axis_verdict_tdata[96+:24];
-        i_seq = i_syn == SYN_NAK_SEQ;
-        in_kind = 32'h0;
-        in_sflow_fld = s_axis_sent_tdata[0+:16];
-        in_qpn_fld = s_axis_ctrl_tdata[32+:24];
-        // rx_ctx.rs:271: The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
-        addr = s_axis_verdict_tdata[64+:10];
-        if (s_axis_verdict_tvalid) begin
-            in_kind = RX_PICK_VERDICT;
-        end
-        if (s_axis_sent_tvalid) begin
-            in_kind = RX_PICK_SENT;
-            addr = in_sflow_fld[0+:10];
-        end
-        if (s_axis_ctrl_tvalid) begin
-            in_kind = RX_PICK_CTRL;
-            addr = in_qpn_fld[0+:10];
-        end
-        next_a2 = p_addr_q;
-        if (go) begin
-            next_a2 = addr;
-            p_valid_d = swept_q & (in_kind != 32'h0);
-            p_kind_d = in_kind;
-            p_addr_d = addr;
+        // rx_ctx.rs:263: The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
+        s_axis_ctrl_tready = pick_ctrl_ready;
+        s_axis_sent_tready = pick_sent_ready;
+        s_axis_verdict_tready = pick_vd_ready;
+        if (pick_go) begin
+            p_valid_d = swept_q & (pick_in_kind != 32'h0);
+            p_kind_d = pick_in_kind;
+            p_addr_d = pick_addr;
             p_ctrl_d = s_axis_ctrl_tdata;
             p_sent_d = s_axis_sent_tdata;
             p_vd_d = s_axis_verdict_tdata;
             p_now_d = now_ns;
-            p_seq_d = i_seq;
-            p_nko_d = (i_syn[5+:2] != 32'h0) & ~i_seq;
-            p_upto_d = i_psn + 32'h1;
-            if (i_seq) begin
-                p_upto_d = i_psn;
-            end
-            p_tmo_d = swept_q & (in_kind == RX_PICK_CTRL) & (s_axis_ctrl_tdata[0+:3] == RX_OP_TIMEOUT);
+            p_seq_d = pick_seq;
+            p_nko_d = pick_nko;
+            p_upto_d = pick_upto;
+            p_tmo_d = pick_tmo;
         end
+        next_a2 = pick_next_a2;
         qp_read_address = next_a2;
-        // rx_ctx.rs:307: ---- S2: what the P registers hold, done this cycle.
+        // rx_ctx.rs:286: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
-        do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | free);
-        do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & free;
-        do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & free;
-        // rx_ctx.rs:315: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
+        do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | pick_free);
+        do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & pick_free;
+        do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & pick_free;
+        // rx_ctx.rs:294: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
         // BRAM read it before that write landed).
-        // rx_ctx.rs:321: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
-        // rx_ctx.rs:348: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
+        // rx_ctx.rs:300: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
+        // rx_ctx.rs:313: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
         // (rx_ctx_rules) is taken, with its go-back-N's outputs, when they are free.
         c_tmo = rules_tmo;
         do_t = do_c & c_tmo;
-        // rx_ctx.rs:357: ---- RAM write: sweep, control word, sent event or the record's new state.
+        // rx_ctx.rs:322: ---- RAM write: sweep, control word, sent event or the record's new state.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -518,7 +528,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         qp_write_data = q_wd;
         lw_hit_d = q_we & swept_q & (next_a2 == a2);
         lw_data_d = q_wd;
-        // rx_ctx.rs:395: ---- Output registers. Notify goes through two: packets, then bytes, so that the
+        // rx_ctx.rs:360: ---- Output registers. Notify goes through two: packets, then bytes, so that the
         // shifter is not behind the RAM read and the PSN arithmetic. The shift in its own signal:
         // inside the wider bit_cast Verilog would shift at 48 bits and keep the overflow.
         n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
@@ -541,7 +551,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         m_word = 32'h0;
         m_word[0+:32] = n_bytes;
         m_word[32+:16] = n_data_q[32+:16];
-        // rx_ctx.rs:451: A stale sent event's packet goes back to the window.
+        // rx_ctx.rs:416: A stale sent event's packet goes back to the window.
         if (n_move) begin
             m_valid_d = 1'b1;
             m_data_d = m_word;
@@ -578,7 +588,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             n_valid_d = 1'b1;
             n_data_d = n_one;
         end
-        // rx_ctx.rs:457: ---- Counters: bit RX_STAT_* of inc adds one to counter stat::*.
+        // rx_ctx.rs:422: ---- Counters: bit RX_STAT_* of inc adds one to counter stat::*.
         i_pdrop = do_v & ~rules_ok;
         inc = 32'h0;
         inc = inc | ({15'd0, do_v} << RX_STAT_RECORDS);
@@ -734,29 +744,127 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
 endmodule // rx_ctx
 
-module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,write,dma_addr,va,rlen,recv_word,ev_word,dma_word);
-    // Rust: RxCtxWords, hdl/src/rx/rx_ctx_words.rs:14
+module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_ready,n_valid,m_valid,m_ready,d_valid,d_ready,ctrl_valid,ctrl_op,ctrl_qpn,sent_valid,sent_flow,vd_valid,vd_flow,vd_syn,vd_psn,ctrl_ready,sent_ready,vd_ready,free,go,in_kind,addr,next_a2,seq,nko,upto,tmo);
+    // Rust: RxCtxPick, hdl/src/rx/rx_ctx_pick.rs:17
+
+    // Module arguments
+    input wire  swept;
+    input wire  p_valid;
+    input wire  [1:0] p_kind;
+    input wire  [9:0] p_addr;
+    input wire  [2:0] p_op;
+    input wire  r_valid;
+    input wire  r_ready;
+    input wire  e_valid;
+    input wire  e_ready;
+    input wire  n_valid;
+    input wire  m_valid;
+    input wire  m_ready;
+    input wire  d_valid;
+    input wire  d_ready;
+    input wire  ctrl_valid;
+    input wire  [2:0] ctrl_op;
+    input wire  [23:0] ctrl_qpn;
+    input wire  sent_valid;
+    input wire  [15:0] sent_flow;
+    input wire  vd_valid;
+    input wire  [9:0] vd_flow;
+    input wire  [7:0] vd_syn;
+    input wire  [23:0] vd_psn;
+    output reg  ctrl_ready;
+    output reg  sent_ready;
+    output reg  vd_ready;
+    output reg  free;
+    output reg  go;
+    output reg  [1:0] in_kind;
+    output reg  [9:0] addr;
+    output reg  [9:0] next_a2;
+    output reg  seq;
+    output reg  nko;
+    output reg  [23:0] upto;
+    output reg  tmo;
+
+    // Rx control word ops (sim)
+    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
+
+    // Rx input picks
+    localparam [1:0] RX_PICK_CTRL = 2'h1;
+    localparam [1:0] RX_PICK_SENT = 2'h2;
+    localparam [1:0] RX_PICK_VERDICT = 2'h3;
+
+    // AETH syndromes (sim::packet)
+    localparam [7:0] SYN_NAK_SEQ = 8'h60;
+
+    // Local signals
+    reg  go_v;
+    reg  [1:0] kind;
+    reg  [9:0] at;
+    reg  is_seq;
+
+    // Update code
+    always @(*) begin
+        free = (~r_valid | r_ready) & (~e_valid | e_ready) & (~n_valid | ~m_valid | m_ready) & (~d_valid | d_ready);
+        go_v = ~p_valid | ((p_kind == RX_PICK_CTRL) & (p_op != RX_OP_TIMEOUT)) | free;
+        ctrl_ready = swept & go_v;
+        sent_ready = ~ctrl_valid & swept & go_v;
+        vd_ready = ~ctrl_valid & ~sent_valid & swept & go_v;
+        go = go_v;
+        // rx_ctx_pick.rs:97: The input, by priority.
+        kind = 32'h0;
+        at = vd_flow;
+        if (vd_valid) begin
+            kind = RX_PICK_VERDICT;
+        end
+        if (sent_valid) begin
+            kind = RX_PICK_SENT;
+            at = sent_flow[0+:10];
+        end
+        if (ctrl_valid) begin
+            kind = RX_PICK_CTRL;
+            at = ctrl_qpn[0+:10];
+        end
+        in_kind = kind;
+        addr = at;
+        next_a2 = p_addr;
+        if (go_v) begin
+            next_a2 = at;
+        end
+        tmo = swept & (kind == RX_PICK_CTRL) & (ctrl_op == RX_OP_TIMEOUT);
+        // rx_ctx_pick.rs:121: The verdict's AETH syndrome and PSN.
+        is_seq = vd_syn == SYN_NAK_SEQ;
+        seq = is_seq;
+        nko = (vd_syn[5+:2] != 32'h0) & ~is_seq;
+        upto = vd_psn + 32'h1;
+        if (is_seq) begin
+            upto = vd_psn;
+        end
+    end
+
+endmodule // rx_ctx_pick
+
+module rx_ctx_words(vd,w,flow,now,dec_r_kind,dec_r_syn,dec_r_psn,dec_r_msn,dec_rw_psn,dec_e_kind,dec_e_ece,dec_e_seq,dec_e_nxt,dec_e_acked,dec_e_tele,dec_write,dec_dma_addr,dec_va,dec_rlen,recv_word,ev_word,dma_word);
+    // Rust: RxCtxWords, hdl/src/rx/rx_ctx_words.rs:15
 
     // Module arguments
     input wire  [639:0] vd;
     input wire  [318:0] w;
     input wire  [9:0] flow;
     input wire  [63:0] now;
-    input wire  [2:0] r_kind;
-    input wire  [7:0] r_syn;
-    input wire  [23:0] r_psn;
-    input wire  [23:0] r_msn;
-    input wire  [23:0] rw_psn;
-    input wire  [3:0] e_kind;
-    input wire  e_ece;
-    input wire  [31:0] e_seq;
-    input wire  [31:0] e_nxt;
-    input wire  [15:0] e_acked;
-    input wire  e_tele;
-    input wire  write;
-    input wire  [63:0] dma_addr;
-    input wire  [63:0] va;
-    input wire  [31:0] rlen;
+    input wire  [2:0] dec_r_kind;
+    input wire  [7:0] dec_r_syn;
+    input wire  [23:0] dec_r_psn;
+    input wire  [23:0] dec_r_msn;
+    input wire  [23:0] dec_rw_psn;
+    input wire  [3:0] dec_e_kind;
+    input wire  dec_e_ece;
+    input wire  [31:0] dec_e_seq;
+    input wire  [31:0] dec_e_nxt;
+    input wire  [15:0] dec_e_acked;
+    input wire  dec_e_tele;
+    input wire  dec_write;
+    input wire  [63:0] dec_dma_addr;
+    input wire  [63:0] dec_va;
+    input wire  [31:0] dec_rlen;
     output reg  [511:0] recv_word;
     output reg  [511:0] ev_word;
     output reg  [127:0] dma_word;
@@ -827,7 +935,7 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
         sw_h_4_a = v_hops[256+:64];
         wire_hops = 32'h0;
         num_hops = 32'h0;
-        // rx_ctx_words.rs:78: Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
+        // rx_ctx_words.rs:65: Rx-HPCC feedback (rx_pipe sets it only with no hops): hop word 0 is W.
         if (|v_fb) begin
             num_hops = {256'd0, sw_h_0_y};
         end
@@ -851,57 +959,57 @@ module rx_ctx_words(vd,w,flow,now,r_kind,r_syn,r_psn,r_msn,rw_psn,e_kind,e_ece,e
             wire_hops = v_hops;
             num_hops = {256'd0, sw_h_0_y} | ({256'd0, sw_h_1_y} << 64) | ({256'd0, sw_h_2_y} << 128) | ({256'd0, sw_h_3_y} << 192) | ({256'd0, sw_h_4_y} << 256);
         end
-        // rx_ctx_words.rs:113: ---- PktRecv: ACK / NAK (PSN big-endian and AETH as on the wire, echo with nhop and
+        // rx_ctx_words.rs:100: ---- PktRecv: ACK / NAK (PSN big-endian and AETH as on the wire, echo with nhop and
         // hop slots), telemetry response (the same, AETH 0), the whole READ to answer
         // (layout::READ_RESP: sim::tx_ctx::ReadResp's first form, MTU log2, length, host
         // address; position Only, packet length 0), or go-back-N (its PSN).
         // ECN-Echo for an ACK / NAK of a CE-marked request (the LDCP receiver).
         r_ece = 32'h0;
-        if ((vd[22+:2] == 32'h3) & (r_kind == RECV_ACK)) begin
+        if ((vd[22+:2] == 32'h3) & (dec_r_kind == RECV_ACK)) begin
             r_ece = 32'h1;
         end
-        r_psn_be = ({16'd0, r_psn[0+:8]} << 16) | ({16'd0, r_psn[8+:8]} << 8) | {16'd0, r_psn[16+:8]};
-        rw_psn_be = ({16'd0, rw_psn[0+:8]} << 16) | ({16'd0, rw_psn[8+:8]} << 8) | {16'd0, rw_psn[16+:8]};
-        r_aeth = {24'd0, r_syn} | ({24'd0, r_msn[16+:8]} << 8) | ({24'd0, r_msn[8+:8]} << 16) | ({24'd0, r_msn[0+:8]} << 24);
+        r_psn_be = ({16'd0, dec_r_psn[0+:8]} << 16) | ({16'd0, dec_r_psn[8+:8]} << 8) | {16'd0, dec_r_psn[16+:8]};
+        rw_psn_be = ({16'd0, dec_rw_psn[0+:8]} << 16) | ({16'd0, dec_rw_psn[8+:8]} << 8) | {16'd0, dec_rw_psn[16+:8]};
+        r_aeth = {24'd0, dec_r_syn} | ({24'd0, dec_r_msn[16+:8]} << 8) | ({24'd0, dec_r_msn[8+:8]} << 16) | ({24'd0, dec_r_msn[0+:8]} << 24);
         recv_word = 32'h0;
         recv_word[0+:16] = {6'd0, flow};
-        recv_word[17+:3] = r_kind;
-        if (r_kind == RECV_REWIND) begin
+        recv_word[17+:3] = dec_r_kind;
+        if (dec_r_kind == RECV_REWIND) begin
             recv_word[32+:24] = rw_psn_be;
         end
         else begin
             recv_word[32+:24] = r_psn_be;
             recv_word[64+:32] = r_aeth;
             recv_word[20+:1] = r_ece;
-            if (v_coll & (r_kind != RECV_READ)) begin
+            if (v_coll & (dec_r_kind != RECV_READ)) begin
                 recv_word[16+:1] = 1'b1;
                 recv_word[96+:8] = {5'd0, v_nhop};
                 recv_word[128+:320] = wire_hops;
             end
-            if (r_kind == RECV_READ) begin
+            if (dec_r_kind == RECV_READ) begin
                 recv_word[104+:4] = w[315+:4];
-                recv_word[128+:32] = rlen;
-                recv_word[448+:64] = va;
+                recv_word[128+:32] = dec_rlen;
+                recv_word[448+:64] = dec_va;
             end
         end
-        // rx_ctx_words.rs:153: ---- CC event (cc_module's format).
+        // rx_ctx_words.rs:140: ---- CC event (cc_module's format).
         ev_word = 32'h0;
         ev_word[0+:16] = {6'd0, flow};
-        ev_word[16+:4] = e_kind;
-        ev_word[20+:1] = e_ece;
-        ev_word[32+:32] = e_seq;
-        ev_word[64+:32] = e_nxt;
+        ev_word[16+:4] = dec_e_kind;
+        ev_word[20+:1] = dec_e_ece;
+        ev_word[32+:32] = dec_e_seq;
+        ev_word[64+:32] = dec_e_nxt;
         ev_word[96+:64] = now;
-        ev_word[480+:16] = e_acked;
-        if (e_tele) begin
+        ev_word[480+:16] = dec_e_acked;
+        if (dec_e_tele) begin
             ev_word[24+:3] = v_nhop;
             ev_word[21+:1] = v_fb;
             ev_word[160+:320] = num_hops;
         end
-        // rx_ctx_words.rs:168: ---- DMA command.
+        // rx_ctx_words.rs:155: ---- DMA command.
         dma_word = 32'h0;
-        if (write) begin
-            dma_word[0+:64] = dma_addr;
+        if (dec_write) begin
+            dma_word[0+:64] = dec_dma_addr;
             dma_word[64+:7] = vd[48+:7];
             dma_word[80+:14] = v_len[0+:14];
             dma_word[96+:1] = 1'b1;
@@ -1064,8 +1172,8 @@ module rx_ctx_ctrl(control,sent,w,tmo,c_we,c_word,c_bad,s_we,s_word,s_stale,s_dr
 
 endmodule // rx_ctx_ctrl
 
-module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_syn,r_psn,r_msn,rw_psn,e_send,e_kind,e_ece,e_seq,e_nxt,e_acked,e_tele,n_send,n_pkts,write,dma_addr,va,rlen,unk,oos,dup,bad,stale,nakoth,unsup,naks,badresp,gap);
-    // Rust: RxCtxRules, hdl/src/rx/rx_ctx_rules.rs:31
+module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,e_send,n_send,n_pkts,dec_r_kind,dec_r_syn,dec_r_psn,dec_r_msn,dec_rw_psn,dec_e_kind,dec_e_ece,dec_e_seq,dec_e_nxt,dec_e_acked,dec_e_tele,dec_write,dec_dma_addr,dec_va,dec_rlen,unk,oos,dup,bad,stale,nakoth,unsup,naks,badresp,gap);
+    // Rust: RxCtxRules, hdl/src/rx/rx_ctx_rules.rs:80
 
     // Module arguments
     input wire  [639:0] vd;
@@ -1079,24 +1187,24 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     output reg  hit;
     output reg  [318:0] new_w;
     output reg  r_send;
-    output reg  [2:0] r_kind;
-    output reg  [7:0] r_syn;
-    output reg  [23:0] r_psn;
-    output reg  [23:0] r_msn;
-    output reg  [23:0] rw_psn;
     output reg  e_send;
-    output reg  [3:0] e_kind;
-    output reg  e_ece;
-    output reg  [31:0] e_seq;
-    output reg  [31:0] e_nxt;
-    output reg  [15:0] e_acked;
-    output reg  e_tele;
     output reg  n_send;
     output reg  [31:0] n_pkts;
-    output reg  write;
-    output reg  [63:0] dma_addr;
-    output reg  [63:0] va;
-    output reg  [31:0] rlen;
+    output reg  [2:0] dec_r_kind;
+    output reg  [7:0] dec_r_syn;
+    output reg  [23:0] dec_r_psn;
+    output reg  [23:0] dec_r_msn;
+    output reg  [23:0] dec_rw_psn;
+    output reg  [3:0] dec_e_kind;
+    output reg  dec_e_ece;
+    output reg  [31:0] dec_e_seq;
+    output reg  [31:0] dec_e_nxt;
+    output reg  [15:0] dec_e_acked;
+    output reg  dec_e_tele;
+    output reg  dec_write;
+    output reg  [63:0] dec_dma_addr;
+    output reg  [63:0] dec_va;
+    output reg  [31:0] dec_rlen;
     output reg  unk;
     output reg  oos;
     output reg  dup;
@@ -1176,12 +1284,12 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
     wire  [63:0] calc_q_rd;
 
     // Local signals
-    // rx_ctx_rules.rs:94: The QP word: the fields rx_ctx_rules_calc does not decode for its own use.
+    // rx_ctx_rules.rs:126: The QP word: the fields rx_ctx_rules_calc does not decode for its own use.
     reg  q_nak;
     reg  q_gap;
     reg  q_ract;
     reg  to_una;
-    // rx_ctx_rules.rs:99: The QP word's new fields.
+    // rx_ctx_rules.rs:131: The QP word's new fields.
     reg  [23:0] n_epsn;
     reg  n_nak;
     reg  n_act;
@@ -1253,7 +1361,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
 
     // Update code
     always @(*) begin
-        // rx_ctx_rules.rs:116: ---- The QP word: rx_ctx_rules_calc decodes it (and the record) and computes the
+        // rx_ctx_rules.rs:148: ---- The QP word: rx_ctx_rules_calc decodes it (and the record) and computes the
         // differences and next values; the three flags only the rules read are decoded here.
         q_nak = w[63+:1];
         q_gap = w[313+:1];
@@ -1261,10 +1369,10 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         ok = calc_ok;
         hit = calc_hit;
         tmo = calc_tmo;
-        va = calc_va;
-        rlen = calc_rlen;
-        e_tele = calc_e_tele;
-        // rx_ctx_rules.rs:133: ---- What the record does: defaults, then by opcode.
+        dec_va = calc_va;
+        dec_rlen = calc_rlen;
+        dec_e_tele = calc_e_tele;
+        // rx_ctx_rules.rs:165: ---- What the record does: defaults, then by opcode.
         n_epsn = calc_q_epsn;
         n_nak = q_nak;
         n_act = calc_q_act;
@@ -1277,21 +1385,21 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
         n_gap = q_gap;
         n_ract = q_ract;
         r_send = 1'b0;
-        r_kind = RECV_ACK;
-        rw_psn = upto;
-        r_syn = SYN_ACK;
-        r_psn = calc_v_psn;
-        r_msn = calc_q_msn;
+        dec_r_kind = RECV_ACK;
+        dec_rw_psn = upto;
+        dec_r_syn = SYN_ACK;
+        dec_r_psn = calc_v_psn;
+        dec_r_msn = calc_q_msn;
         to_una = 1'b0;
         e_send = 1'b0;
-        e_kind = EV_ACK;
-        e_ece = 32'h0;
-        e_seq = calc_q_una;
-        e_nxt = calc_q_sent;
-        e_acked = 32'h0;
+        dec_e_kind = EV_ACK;
+        dec_e_ece = 32'h0;
+        dec_e_seq = calc_q_una;
+        dec_e_nxt = calc_q_sent;
+        dec_e_acked = 32'h0;
         n_send = 1'b0;
         n_pkts = 32'h0;
-        write = 1'b0;
+        dec_write = 1'b0;
         unk = ok & ~hit;
         oos = 1'b0;
         dup = 1'b0;
@@ -1306,7 +1414,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
             if (calc_is_req | calc_is_rreq) begin
                 if (calc_v_coll) begin
                     e_send = 1'b1;
-                    e_kind = EV_RX;
+                    dec_e_kind = EV_RX;
                 end
                 if (calc_ahead) begin
                     if (q_nak) begin
@@ -1316,8 +1424,8 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                         naks = 1'b1;
                         n_nak = 32'h1;
                         r_send = 1'b1;
-                        r_syn = SYN_NAK_SEQ;
-                        r_psn = calc_q_epsn;
+                        dec_r_syn = SYN_NAK_SEQ;
+                        dec_r_psn = calc_q_epsn;
                     end
                 end
                 else if (calc_is_rreq & calc_rr_bad) begin
@@ -1326,17 +1434,17 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                         n_act = 32'h0;
                     end
                     r_send = 1'b1;
-                    r_syn = SYN_NAK_INVALID;
+                    dec_r_syn = SYN_NAK_INVALID;
                 end
                 else if (calc_is_rreq) begin
                     r_send = 1'b1;
-                    r_kind = RECV_READ;
+                    dec_r_kind = RECV_READ;
                     if (calc_behind) begin
                         dup = 1'b1;
                     end
                     else begin
                         n_msn = calc_msn1;
-                        r_msn = calc_msn1;
+                        dec_r_msn = calc_msn1;
                         n_epsn = calc_rr_epsn;
                         n_nak = 32'h0;
                     end
@@ -1349,7 +1457,7 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                     bad = 1'b1;
                     n_act = 32'h0;
                     r_send = 1'b1;
-                    r_syn = SYN_NAK_INVALID;
+                    dec_r_syn = SYN_NAK_INVALID;
                 end
                 else begin
                     r_send = 1'b1;
@@ -1358,11 +1466,11 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                     n_act = calc_act_n;
                     if (calc_act_n == 32'h0) begin
                         n_msn = calc_msn1;
-                        r_msn = calc_msn1;
+                        dec_r_msn = calc_msn1;
                     end
                     n_epsn = calc_epsn1;
                     n_nak = 32'h0;
-                    write = calc_v_n != 32'h0;
+                    dec_write = calc_v_n != 32'h0;
                 end
             end
             else if (calc_is_ack) begin
@@ -1379,13 +1487,13 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                     n_send = calc_released != 32'h0;
                     n_pkts = calc_released;
                     r_send = calc_ea != 32'h0;
-                    r_kind = RECV_REWIND;
+                    dec_r_kind = RECV_REWIND;
                     n_una = calc_upto32;
                     n_sent = calc_upto32;
                     e_send = 1'b1;
-                    e_kind = EV_LOSS;
-                    e_seq = calc_upto32;
-                    e_nxt = calc_upto32;
+                    dec_e_kind = EV_LOSS;
+                    dec_e_seq = calc_upto32;
+                    dec_e_nxt = calc_upto32;
                 end
                 else begin
                     n_ract = 32'h0;
@@ -1393,14 +1501,14 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                     n_pkts = {8'd0, calc_da};
                     n_una = calc_upto32;
                     e_send = 1'b1;
-                    e_seq = calc_upto32;
-                    e_acked = calc_acked16;
-                    e_ece = calc_becn;
+                    dec_e_seq = calc_upto32;
+                    dec_e_acked = calc_acked16;
+                    dec_e_ece = calc_becn;
                 end
             end
             else if (calc_is_cnp) begin
                 e_send = 1'b1;
-                e_kind = EV_CNP;
+                dec_e_kind = EV_CNP;
             end
             else if (calc_is_tresp) begin
                 e_send = 1'b1;
@@ -1421,31 +1529,31 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
                     badresp = 1'b1;
                 end
                 else begin
-                    write = calc_v_n != 32'h0;
+                    dec_write = calc_v_n != 32'h0;
                     n_rd = calc_rd_n;
                     n_gap = 32'h0;
                     n_una = calc_una1;
                     n_send = 1'b1;
                     n_pkts = 32'h1;
                     e_send = 1'b1;
-                    e_seq = calc_una1;
-                    e_acked = 32'h1;
+                    dec_e_seq = calc_una1;
+                    dec_e_acked = 32'h1;
                     if (calc_v_ce) begin
-                        e_ece = 32'h1;
+                        dec_e_ece = 32'h1;
                     end
                 end
             end
             else if (calc_is_probe) begin
                 r_send = 1'b1;
-                r_kind = RECV_RESPONSE;
-                r_syn = 32'h0;
-                r_msn = 32'h0;
+                dec_r_kind = RECV_RESPONSE;
+                dec_r_syn = 32'h0;
+                dec_r_msn = 32'h0;
             end
             else begin
                 unsup = 1'b1;
             end
         end
-        // rx_ctx_rules.rs:303: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
+        // rx_ctx_rules.rs:335: Back to snd_una (sim::rx_ctx's back_to_una): a READ gap, a sequence NAK during a
         // READ, or a timeout with packets in flight. Everything in flight is released (Notify)
         // and, if anything was, sent again from snd_una (go-back-N); sent = snd_una; a loss
         // event. The PktRecv and event fields are all set here, so a timeout ignores whatever
@@ -1457,21 +1565,21 @@ module rx_ctx_rules(vd,w,seq,nko,upto,tmo_op,tmo,ok,hit,new_w,r_send,r_kind,r_sy
             n_send = calc_released != 32'h0;
             n_pkts = calc_released;
             r_send = calc_released != 32'h0;
-            r_kind = RECV_REWIND;
-            rw_psn = calc_q_una[0+:24];
+            dec_r_kind = RECV_REWIND;
+            dec_rw_psn = calc_q_una[0+:24];
             n_sent = calc_q_una;
             e_send = 1'b1;
-            e_kind = EV_LOSS;
-            e_ece = 32'h0;
-            e_acked = 32'h0;
-            e_seq = calc_q_una;
-            e_nxt = calc_q_una;
+            dec_e_kind = EV_LOSS;
+            dec_e_ece = 32'h0;
+            dec_e_acked = 32'h0;
+            dec_e_seq = calc_q_una;
+            dec_e_nxt = calc_q_una;
         end
-        dma_addr = calc_wa;
+        dec_dma_addr = calc_wa;
         if (calc_is_rresp) begin
-            dma_addr = calc_q_rd;
+            dec_dma_addr = calc_q_rd;
         end
-        // rx_ctx_rules.rs:330: ---- The QP word after the record: valid, QPN, MTU and its log stay.
+        // rx_ctx_rules.rs:362: ---- The QP word after the record: valid, QPN, MTU and its log stay.
         new_w = w;
         new_w[39+:24] = n_epsn;
         new_w[63+:1] = n_nak;

@@ -62,6 +62,17 @@ fn scan<'a>(lines: &[&'a str]) -> (BTreeSet<&'a str>, Vec<(usize, &'a str, Sourc
     let mut copies = Vec::new();
     let mut in_comb = false;
     for (i, line) in lines.iter().enumerate() {
+        // A join or link of rust-hdl interfaces: one line per signal, `always @(*) W = S;`.
+        if let Some(t) = line.strip_prefix("    always @(*) ").filter(|t| !t.starts_with("begin")) {
+            if let Some(lhs) = assigned(t) {
+                comb_assigned.insert(lhs);
+            }
+            if let Some(copy) = top_copy(t) {
+                copies.push((i, copy.0, copy.1));
+            }
+            in_comb = false;
+            continue;
+        }
         if line.starts_with("    always @(") {
             in_comb = line.starts_with("    always @(*)");
             continue;
@@ -246,6 +257,20 @@ endmodule // p
         assert!(out.contains("---- Inputs.") && out.contains("---- Narrowing and logic."), "{out}");
         // Output ports keep their copy.
         assert!(out.contains("        y = u_y;\n") && out.contains(".y(u_y)"), "{out}");
+    }
+
+    #[test]
+    fn an_interface_join_is_connected_like_a_copy() {
+        // rust-hdl writes a join of two interfaces as one `always @(*)` line per signal, after
+        // the update block; the exact copy goes, and the block after it is still scanned.
+        let t = PARENT.replace("        u_x = a;\n", "").replace(
+            "endmodule // p",
+            "    always @(*) u_x = a;\n    always @(*) begin\n        u_n = b[0+:4];\n        u_n = a;\n    end\nendmodule // p",
+        );
+        let out = direct(&t);
+        assert!(out.contains("        .x(a),\n") && !out.contains("u_x"), "{out}");
+        // u_n is assigned twice in the block: kept.
+        assert!(out.contains(".n(u_n)"), "{out}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod rx_ctx_rules_calc;
 pub mod rx_ctx_ctrl;
 pub mod rx_ctx_rules;
 pub mod rx_ctx_words;
+pub mod rx_ctx_pick;
 pub mod rx_dma;
 pub mod rx_dma_combine;
 pub mod rx_dma_frame;

@@ -21,7 +21,8 @@
 use crate::layout::{NotifyFields, RxCreateNamed, SentFields, VerdictFields};
 use crate::rx_ctx_ctrl::RxCtxCtrl;
 use crate::ram_fwd::RamFwd;
-use crate::rx_ctx_rules::{RxCtxRules, SYN_NAK_SEQ};
+use crate::rx_ctx_rules::{RxCtxDecision, RxCtxRules};
+use crate::rx_ctx_pick::RxCtxPick;
 use crate::rx_ctx_words::RxCtxWords;
 use sim::rx_ctx::stat;
 use rust_hdl::prelude::*;
@@ -71,12 +72,13 @@ codes! {
 pub const STAT_BITS: usize = 4;
 const _: () = assert!(stat::COUNT == 1 << STAT_BITS);
 
-/// QP word width: the fields are `sim::layout::RX_QP` (docs/modules/rx_ctx.md, "QP word").
-pub const QP_BITS: usize = sim::layout::RxQpLayout::WIDTH;
 // hdl_gen takes only a literal as a part-select offset, so the one read of part of a field
 // (the verdict's dest_qp, for the flow address) is written with its offset; this fails to
 // compile if the layout moves the field.
 const _: () = assert!(sim::layout::VERDICT.dest_qp.lo == 64);
+
+/// QP word width: the fields are `sim::layout::RX_QP` (docs/modules/rx_ctx.md, "QP word").
+pub const QP_BITS: usize = sim::layout::RxQpLayout::WIDTH;
 
 /// See the module doc. `F`: log2 of the flow count; a frame's flow is its DestQP's low F bits.
 #[derive(LogicBlock, Default)]
@@ -153,6 +155,8 @@ pub struct RxCtx<const F: usize> {
     rules: RxCtxRules,
     ctrl: RxCtxCtrl<F>,
     words: RxCtxWords<F>,
+    /// S1's arbitration and S2's handshake.
+    pick: RxCtxPick<F>,
     swept: DFF<bool>,
     sweep_at: DFF<Bits<F>>,
     r_valid: DFF<bool>,
@@ -179,9 +183,6 @@ pub struct RxCtx<const F: usize> {
     one32: Signal<Local, Bits<32>>,
 
     // Inputs and arbitration.
-    free: Signal<Local, bool>,
-    go: Signal<Local, bool>,
-    in_kind: Signal<Local, Bits<PICK_BITS>>,
     do_c: Signal<Local, bool>,
     do_s: Signal<Local, bool>,
     do_v: Signal<Local, bool>,
@@ -202,20 +203,14 @@ pub struct RxCtx<const F: usize> {
     p_upto: DFF<Bits<24>>,
     /// S1 took a timeout (control op 4): a register, so that rx_ctx_rules is fed by wires.
     p_tmo: DFF<bool>,
-    i_syn: Signal<Local, Bits<8>>,
-    i_seq: Signal<Local, bool>,
-    i_psn: Signal<Local, Bits<24>>,
     /// The word in S2 is the one written last cycle (decided then, so that S2 starts with a
     /// registered select rather than an address compare).
     lw_hit: DFF<bool>,
     lw_data: DFF<Bits<QP_BITS>>,
     /// The flow S2 takes next cycle.
     next_a2: Signal<Local, Bits<F>>,
-    addr: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
     c_op: Signal<Local, Bits<3>>,
-    in_sflow_fld: Signal<Local, Bits<16>>,
-    in_qpn_fld: Signal<Local, Bits<24>>,
 
     // Output words.
     n_bytes: Signal<Local, Bits<32>>,
@@ -242,75 +237,59 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.qp.read_clock.next = self.clock.val();
         self.one32.next = 1.into();
 
-        // ---- S1, arbitration: control word, then sent event, then verdict; one per clock,
-        // taken into the P registers while the BRAM reads the flow's word.
-        self.free.next = (!self.r_valid.q.val() | self.m_axis_pktrecv_tready.val())
-            & (!self.e_valid.q.val() | self.m_axis_event_tready.val())
-            & (!self.n_valid.q.val() | !self.m_valid.q.val() | self.m_axis_notify_tready.val())
-            & (!self.d_valid.q.val() | self.m_axis_dma_cmd_tready.val());
-        // S2 holds a verdict, or a timeout (control op 4), only while an output register it
-        // needs is full. (A sent event may give a Notify too.)
+        // ---- S1, arbitration (rx_ctx_pick): control word, then sent event, then verdict; one
+        // per clock, taken into the P registers while the BRAM reads the flow's word.
+        self.pick.swept.next = self.swept.q.val();
+        self.pick.p_valid.next = self.p_valid.q.val();
+        self.pick.p_kind.next = self.p_kind.q.val();
+        self.pick.p_addr.next = self.p_addr.q.val();
+        self.pick.p_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
         self.c_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
-        self.go.next = !self.p_valid.q.val()
-            | ((self.p_kind.q.val() == RX_PICK_CTRL) & (self.c_op.val() != RX_OP_TIMEOUT))
-            | self.free.val();
-        self.s_axis_ctrl_tready.next = self.swept.q.val() & self.go.val();
-        self.s_axis_sent_tready.next =
-            !self.s_axis_ctrl_tvalid.val() & self.swept.q.val() & self.go.val();
-        self.s_axis_verdict_tready.next = !self.s_axis_ctrl_tvalid.val()
-            & !self.s_axis_sent_tvalid.val()
-            & self.swept.q.val()
-            & self.go.val();
-        // The verdict's AETH syndrome (read here only) and PSN (rx_ctx_rules reads it in S2).
-        self.i_syn.next = self.s_axis_verdict_tdata.val().get_value_aeth_syndrome();
-        self.i_psn.next = self.s_axis_verdict_tdata.val().get_value_psn();
-        self.i_seq.next = self.i_syn.val() == SYN_NAK_SEQ;
-        self.in_kind.next = 0.into();
-        self.in_sflow_fld.next = self.s_axis_sent_tdata.val().get_value_flow();
-        self.in_qpn_fld.next = self.s_axis_ctrl_tdata.val().get_value_rx_create_qpn();
+        self.pick.r_valid.next = self.r_valid.q.val();
+        self.pick.r_ready.next = self.m_axis_pktrecv_tready.val();
+        self.pick.e_valid.next = self.e_valid.q.val();
+        self.pick.e_ready.next = self.m_axis_event_tready.val();
+        self.pick.n_valid.next = self.n_valid.q.val();
+        self.pick.m_valid.next = self.m_valid.q.val();
+        self.pick.m_ready.next = self.m_axis_notify_tready.val();
+        self.pick.d_valid.next = self.d_valid.q.val();
+        self.pick.d_ready.next = self.m_axis_dma_cmd_tready.val();
+        self.pick.ctrl_valid.next = self.s_axis_ctrl_tvalid.val();
+        self.pick.ctrl_op.next = self.s_axis_ctrl_tdata.val().get_value_rx_create_op();
+        self.pick.ctrl_qpn.next = self.s_axis_ctrl_tdata.val().get_value_rx_create_qpn();
+        self.pick.sent_valid.next = self.s_axis_sent_tvalid.val();
+        self.pick.sent_flow.next = self.s_axis_sent_tdata.val().get_value_flow();
+        self.pick.vd_valid.next = self.s_axis_verdict_tvalid.val();
         // The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
-        self.addr.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
-        if self.s_axis_verdict_tvalid.val() {
-            self.in_kind.next = RX_PICK_VERDICT.into();
-        }
-        if self.s_axis_sent_tvalid.val() {
-            self.in_kind.next = RX_PICK_SENT.into();
-            self.addr.next = self.in_sflow_fld.val().get_bits::<F>(0);
-        }
-        if self.s_axis_ctrl_tvalid.val() {
-            self.in_kind.next = RX_PICK_CTRL.into();
-            self.addr.next = self.in_qpn_fld.val().get_bits::<F>(0);
-        }
-        self.next_a2.next = self.p_addr.q.val();
-        if self.go.val() {
-            self.next_a2.next = self.addr.val();
-            self.p_valid.d.next = self.swept.q.val() & (self.in_kind.val() != 0);
-            self.p_kind.d.next = self.in_kind.val();
-            self.p_addr.d.next = self.addr.val();
+        self.pick.vd_flow.next = self.s_axis_verdict_tdata.val().get_bits::<F>(64);
+        self.pick.vd_syn.next = self.s_axis_verdict_tdata.val().get_value_aeth_syndrome();
+        self.pick.vd_psn.next = self.s_axis_verdict_tdata.val().get_value_psn();
+        self.s_axis_ctrl_tready.next = self.pick.ctrl_ready.val();
+        self.s_axis_sent_tready.next = self.pick.sent_ready.val();
+        self.s_axis_verdict_tready.next = self.pick.vd_ready.val();
+        if self.pick.go.val() {
+            self.p_valid.d.next = self.swept.q.val() & (self.pick.in_kind.val() != 0);
+            self.p_kind.d.next = self.pick.in_kind.val();
+            self.p_addr.d.next = self.pick.addr.val();
             self.p_ctrl.d.next = self.s_axis_ctrl_tdata.val();
             self.p_sent.d.next = self.s_axis_sent_tdata.val();
             self.p_vd.d.next = self.s_axis_verdict_tdata.val();
             self.p_now.d.next = self.now_ns.val();
-            // NAK PSN sequence error; any other non-ACK syndrome (bits 6:5).
-            self.p_seq.d.next = self.i_seq.val();
-            self.p_nko.d.next = (self.i_syn.val().get_bits::<2>(5) != 0) & !self.i_seq.val();
-            self.p_upto.d.next = self.i_psn.val() + 1;
-            if self.i_seq.val() {
-                self.p_upto.d.next = self.i_psn.val();
-            }
-            self.p_tmo.d.next = self.swept.q.val()
-                & (self.in_kind.val() == RX_PICK_CTRL)
-                & (self.s_axis_ctrl_tdata.val().get_value_rx_create_op() == RX_OP_TIMEOUT);
+            self.p_seq.d.next = self.pick.seq.val();
+            self.p_nko.d.next = self.pick.nko.val();
+            self.p_upto.d.next = self.pick.upto.val();
+            self.p_tmo.d.next = self.pick.tmo.val();
         }
+        self.next_a2.next = self.pick.next_a2.val();
         self.qp.read_address.next = self.next_a2.val();
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
         self.do_c.next = self.p_valid.q.val()
             & (self.p_kind.q.val() == RX_PICK_CTRL)
-            & ((self.c_op.val() != RX_OP_TIMEOUT) | self.free.val());
-        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_SENT) & self.free.val();
-        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_VERDICT) & self.free.val();
+            & ((self.c_op.val() != RX_OP_TIMEOUT) | self.pick.free.val());
+        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_SENT) & self.pick.free.val();
+        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_VERDICT) & self.pick.free.val();
 
         // ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
         // BRAM read it before that write landed).
@@ -329,21 +308,7 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.words.w.next = self.fwd.w.val();
         self.words.flow.next = self.p_addr.q.val();
         self.words.now.next = self.p_now.q.val();
-        self.words.r_kind.next = self.rules.r_kind.val();
-        self.words.r_syn.next = self.rules.r_syn.val();
-        self.words.r_psn.next = self.rules.r_psn.val();
-        self.words.r_msn.next = self.rules.r_msn.val();
-        self.words.rw_psn.next = self.rules.rw_psn.val();
-        self.words.e_kind.next = self.rules.e_kind.val();
-        self.words.e_ece.next = self.rules.e_ece.val();
-        self.words.e_seq.next = self.rules.e_seq.val();
-        self.words.e_nxt.next = self.rules.e_nxt.val();
-        self.words.e_acked.next = self.rules.e_acked.val();
-        self.words.e_tele.next = self.rules.e_tele.val();
-        self.words.write.next = self.rules.write.val();
-        self.words.dma_addr.next = self.rules.dma_addr.val();
-        self.words.va.next = self.rules.va.val();
-        self.words.rlen.next = self.rules.rlen.val();
+        RxCtxDecision::join(&mut self.rules.dec, &mut self.words.dec);
 
         // ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
         // (rx_ctx_rules) is taken, with its go-back-N's outputs, when they are free.

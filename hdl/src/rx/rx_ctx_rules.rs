@@ -26,6 +26,55 @@ codes! {
     SYN_NAK_INVALID = sim::packet::SYN_NAK_INVALID,
 }
 
+/// The decision's fields that rx_ctx_words packs into the words, rx_ctx_rules' side (its
+/// mirror `RxCtxDecisionIn` is rx_ctx_words'; `join` connects them port to port, and the
+/// compiler checks that the two agree in names and widths).
+#[derive(LogicInterface, Default)]
+#[join = "RxCtxDecisionIn"]
+pub struct RxCtxDecision {
+    /// The PktRecv's kind (`RECV_*`): a go-back-N from `rw_psn`, an ACK / NAK (`r_syn`,
+    /// `r_psn`, `r_msn`), a telemetry response or a READ to answer.
+    pub r_kind: Signal<Out, Bits<3>>,
+    pub r_syn: Signal<Out, Bits<8>>,
+    pub r_psn: Signal<Out, Bits<24>>,
+    pub r_msn: Signal<Out, Bits<24>>,
+    pub rw_psn: Signal<Out, Bits<24>>,
+    /// The CC event's kind and fields; `e_tele`: it carries the record's telemetry.
+    pub e_kind: Signal<Out, Bits<4>>,
+    pub e_ece: Signal<Out, Bits<1>>,
+    pub e_seq: Signal<Out, Bits<32>>,
+    pub e_nxt: Signal<Out, Bits<32>>,
+    pub e_acked: Signal<Out, Bits<16>>,
+    pub e_tele: Signal<Out, bool>,
+    /// The payload is written to host memory at `dma_addr`.
+    pub write: Signal<Out, bool>,
+    pub dma_addr: Signal<Out, Bits<64>>,
+    /// The RETH's VA and DMA length as numbers (a READ request's, for its answer).
+    pub va: Signal<Out, Bits<64>>,
+    pub rlen: Signal<Out, Bits<32>>,
+}
+
+/// `RxCtxDecision` as rx_ctx_words takes it.
+#[derive(LogicInterface, Default)]
+#[join = "RxCtxDecision"]
+pub struct RxCtxDecisionIn {
+    pub r_kind: Signal<In, Bits<3>>,
+    pub r_syn: Signal<In, Bits<8>>,
+    pub r_psn: Signal<In, Bits<24>>,
+    pub r_msn: Signal<In, Bits<24>>,
+    pub rw_psn: Signal<In, Bits<24>>,
+    pub e_kind: Signal<In, Bits<4>>,
+    pub e_ece: Signal<In, Bits<1>>,
+    pub e_seq: Signal<In, Bits<32>>,
+    pub e_nxt: Signal<In, Bits<32>>,
+    pub e_acked: Signal<In, Bits<16>>,
+    pub e_tele: Signal<In, bool>,
+    pub write: Signal<In, bool>,
+    pub dma_addr: Signal<In, Bits<64>>,
+    pub va: Signal<In, Bits<64>>,
+    pub rlen: Signal<In, Bits<32>>,
+}
+
 /// Record, QP word and S1's decode in; the decision out.
 #[derive(LogicBlock, Default)]
 pub struct RxCtxRules {
@@ -50,32 +99,15 @@ pub struct RxCtxRules {
     pub hit: Signal<Out, bool>,
     /// The QP word after the record.
     pub new_w: Signal<Out, Bits<QP_BITS>>,
-    /// A PktRecv to send, of kind `r_kind` (`RECV_*`): a go-back-N from `rw_psn`, an ACK /
-    /// NAK (`r_syn`, `r_psn`, `r_msn`), a telemetry response or a READ to answer.
+    /// A PktRecv to send (its fields in `dec`).
     pub r_send: Signal<Out, bool>,
-    pub r_kind: Signal<Out, Bits<3>>,
-    pub r_syn: Signal<Out, Bits<8>>,
-    pub r_psn: Signal<Out, Bits<24>>,
-    pub r_msn: Signal<Out, Bits<24>>,
-    pub rw_psn: Signal<Out, Bits<24>>,
-    /// A CC event to send, of kind `e_kind`, with its fields; `e_tele`: it carries the
-    /// record's telemetry.
+    /// A CC event to send (its fields in `dec`).
     pub e_send: Signal<Out, bool>,
-    pub e_kind: Signal<Out, Bits<4>>,
-    pub e_ece: Signal<Out, Bits<1>>,
-    pub e_seq: Signal<Out, Bits<32>>,
-    pub e_nxt: Signal<Out, Bits<32>>,
-    pub e_acked: Signal<Out, Bits<16>>,
-    pub e_tele: Signal<Out, bool>,
     /// A Notify to send: `n_pkts` packets leave the window.
     pub n_send: Signal<Out, bool>,
     pub n_pkts: Signal<Out, Bits<32>>,
-    /// The payload is written to host memory at `dma_addr`.
-    pub write: Signal<Out, bool>,
-    pub dma_addr: Signal<Out, Bits<64>>,
-    /// The RETH's VA and DMA length as numbers (a READ request's, for its answer).
-    pub va: Signal<Out, Bits<64>>,
-    pub rlen: Signal<Out, Bits<32>>,
+    /// The words' fields, joined to rx_ctx_words' `dec`.
+    pub dec: RxCtxDecision,
     /// What the record counts as (`sim::rx_ctx::stat`): unknown QP, out of sequence dropped,
     /// duplicate, bad request, stale ACK, other NAK, unsupported, NAK sent, bad READ response,
     /// READ gap.
@@ -126,9 +158,9 @@ impl Logic for RxCtxRules {
         self.ok.next = self.calc.ok.val();
         self.hit.next = self.calc.hit.val();
         self.tmo.next = self.calc.tmo.val();
-        self.va.next = self.calc.va.val();
-        self.rlen.next = self.calc.rlen.val();
-        self.e_tele.next = self.calc.e_tele.val();
+        self.dec.va.next = self.calc.va.val();
+        self.dec.rlen.next = self.calc.rlen.val();
+        self.dec.e_tele.next = self.calc.e_tele.val();
 
         // ---- What the record does: defaults, then by opcode.
         self.n_epsn.next = self.calc.q_epsn.val();
@@ -143,21 +175,21 @@ impl Logic for RxCtxRules {
         self.n_gap.next = self.q_gap.val();
         self.n_ract.next = self.q_ract.val();
         self.r_send.next = false;
-        self.r_kind.next = RECV_ACK.into();
-        self.rw_psn.next = self.upto.val();
-        self.r_syn.next = SYN_ACK.into();
-        self.r_psn.next = self.calc.v_psn.val();
-        self.r_msn.next = self.calc.q_msn.val();
+        self.dec.r_kind.next = RECV_ACK.into();
+        self.dec.rw_psn.next = self.upto.val();
+        self.dec.r_syn.next = SYN_ACK.into();
+        self.dec.r_psn.next = self.calc.v_psn.val();
+        self.dec.r_msn.next = self.calc.q_msn.val();
         self.to_una.next = false;
         self.e_send.next = false;
-        self.e_kind.next = EV_ACK.into();
-        self.e_ece.next = 0.into();
-        self.e_seq.next = self.calc.q_una.val();
-        self.e_nxt.next = self.calc.q_sent.val();
-        self.e_acked.next = 0.into();
+        self.dec.e_kind.next = EV_ACK.into();
+        self.dec.e_ece.next = 0.into();
+        self.dec.e_seq.next = self.calc.q_una.val();
+        self.dec.e_nxt.next = self.calc.q_sent.val();
+        self.dec.e_acked.next = 0.into();
         self.n_send.next = false;
         self.n_pkts.next = 0.into();
-        self.write.next = false;
+        self.dec.write.next = false;
         self.unk.next = self.ok.val() & !self.hit.val();
         self.oos.next = false;
         self.dup.next = false;
@@ -174,7 +206,7 @@ impl Logic for RxCtxRules {
             if self.calc.is_req.val() | self.calc.is_rreq.val() {
                 if self.calc.v_coll.val() {
                     self.e_send.next = true;
-                    self.e_kind.next = EV_RX.into();
+                    self.dec.e_kind.next = EV_RX.into();
                 }
                 if self.calc.ahead.val() {
                     if self.q_nak.val() {
@@ -183,8 +215,8 @@ impl Logic for RxCtxRules {
                         self.naks.next = true;
                         self.n_nak.next = 1.into();
                         self.r_send.next = true;
-                        self.r_syn.next = SYN_NAK_SEQ.into();
-                        self.r_psn.next = self.calc.q_epsn.val();
+                        self.dec.r_syn.next = SYN_NAK_SEQ.into();
+                        self.dec.r_psn.next = self.calc.q_epsn.val();
                     }
                 } else if self.calc.is_rreq.val() & self.calc.rr_bad.val() {
                     self.bad.next = true;
@@ -192,17 +224,17 @@ impl Logic for RxCtxRules {
                         self.n_act.next = 0.into();
                     }
                     self.r_send.next = true;
-                    self.r_syn.next = SYN_NAK_INVALID.into();
+                    self.dec.r_syn.next = SYN_NAK_INVALID.into();
                 } else if self.calc.is_rreq.val() {
                     // The whole READ to answer (PktRecv kind 4, for read_split); a duplicate is
                     // executed again.
                     self.r_send.next = true;
-                    self.r_kind.next = RECV_READ.into();
+                    self.dec.r_kind.next = RECV_READ.into();
                     if self.calc.behind.val() {
                         self.dup.next = true;
                     } else {
                         self.n_msn.next = self.calc.msn1.val();
-                        self.r_msn.next = self.calc.msn1.val();
+                        self.dec.r_msn.next = self.calc.msn1.val();
                         self.n_epsn.next = self.calc.rr_epsn.val();
                         self.n_nak.next = 0.into();
                     }
@@ -213,7 +245,7 @@ impl Logic for RxCtxRules {
                     self.bad.next = true;
                     self.n_act.next = 0.into();
                     self.r_send.next = true;
-                    self.r_syn.next = SYN_NAK_INVALID.into();
+                    self.dec.r_syn.next = SYN_NAK_INVALID.into();
                 } else {
                     self.r_send.next = true;
                     self.n_addr.next = self.calc.wa_n.val();
@@ -221,11 +253,11 @@ impl Logic for RxCtxRules {
                     self.n_act.next = self.calc.act_n.val();
                     if self.calc.act_n.val() == 0 {
                         self.n_msn.next = self.calc.msn1.val();
-                        self.r_msn.next = self.calc.msn1.val();
+                        self.dec.r_msn.next = self.calc.msn1.val();
                     }
                     self.n_epsn.next = self.calc.epsn1.val();
                     self.n_nak.next = 0.into();
-                    self.write.next = self.calc.v_n.val() != 0;
+                    self.dec.write.next = self.calc.v_n.val() != 0;
                 }
             } else if self.calc.is_ack.val() {
                 if self.nko.val() {
@@ -240,26 +272,26 @@ impl Logic for RxCtxRules {
                     self.n_send.next = self.calc.released.val() != 0;
                     self.n_pkts.next = self.calc.released.val();
                     self.r_send.next = self.calc.ea.val() != 0;
-                    self.r_kind.next = RECV_REWIND.into();
+                    self.dec.r_kind.next = RECV_REWIND.into();
                     self.n_una.next = self.calc.upto32.val();
                     self.n_sent.next = self.calc.upto32.val();
                     self.e_send.next = true;
-                    self.e_kind.next = EV_LOSS.into();
-                    self.e_seq.next = self.calc.upto32.val();
-                    self.e_nxt.next = self.calc.upto32.val();
+                    self.dec.e_kind.next = EV_LOSS.into();
+                    self.dec.e_seq.next = self.calc.upto32.val();
+                    self.dec.e_nxt.next = self.calc.upto32.val();
                 } else {
                     self.n_ract.next = 0.into();
                     self.n_send.next = true;
                     self.n_pkts.next = bit_cast::<32, 24>(self.calc.da.val());
                     self.n_una.next = self.calc.upto32.val();
                     self.e_send.next = true;
-                    self.e_seq.next = self.calc.upto32.val();
-                    self.e_acked.next = self.calc.acked16.val();
-                    self.e_ece.next = self.calc.becn.val().into();
+                    self.dec.e_seq.next = self.calc.upto32.val();
+                    self.dec.e_acked.next = self.calc.acked16.val();
+                    self.dec.e_ece.next = self.calc.becn.val().into();
                 }
             } else if self.calc.is_cnp.val() {
                 self.e_send.next = true;
-                self.e_kind.next = EV_CNP.into();
+                self.dec.e_kind.next = EV_CNP.into();
             } else if self.calc.is_tresp.val() {
                 self.e_send.next = true;
             } else if self.calc.is_rresp.val() {
@@ -276,26 +308,26 @@ impl Logic for RxCtxRules {
                 } else if self.calc.rs_bad.val() {
                     self.badresp.next = true;
                 } else {
-                    self.write.next = self.calc.v_n.val() != 0;
+                    self.dec.write.next = self.calc.v_n.val() != 0;
                     self.n_rd.next = self.calc.rd_n.val();
                     self.n_gap.next = 0.into();
                     self.n_una.next = self.calc.una1.val();
                     self.n_send.next = true;
                     self.n_pkts.next = 1.into();
                     self.e_send.next = true;
-                    self.e_seq.next = self.calc.una1.val();
-                    self.e_acked.next = 1.into();
+                    self.dec.e_seq.next = self.calc.una1.val();
+                    self.dec.e_acked.next = 1.into();
                     // A response's own CE mark (responses carry no ECN-Echo).
                     if self.calc.v_ce.val() {
-                        self.e_ece.next = 1.into();
+                        self.dec.e_ece.next = 1.into();
                     }
                 }
             } else if self.calc.is_probe.val() {
                 // Telemetry response (PktRecv kind 2): the probe's PSN and hops, AETH 0.
                 self.r_send.next = true;
-                self.r_kind.next = RECV_RESPONSE.into();
-                self.r_syn.next = 0.into();
-                self.r_msn.next = 0.into();
+                self.dec.r_kind.next = RECV_RESPONSE.into();
+                self.dec.r_syn.next = 0.into();
+                self.dec.r_msn.next = 0.into();
             } else {
                 self.unsup.next = true;
             }
@@ -312,19 +344,19 @@ impl Logic for RxCtxRules {
             self.n_send.next = self.calc.released.val() != 0;
             self.n_pkts.next = self.calc.released.val();
             self.r_send.next = self.calc.released.val() != 0;
-            self.r_kind.next = RECV_REWIND.into();
-            self.rw_psn.next = self.calc.q_una.val().get_bits::<24>(0);
+            self.dec.r_kind.next = RECV_REWIND.into();
+            self.dec.rw_psn.next = self.calc.q_una.val().get_bits::<24>(0);
             self.n_sent.next = self.calc.q_una.val();
             self.e_send.next = true;
-            self.e_kind.next = EV_LOSS.into();
-            self.e_ece.next = 0.into();
-            self.e_acked.next = 0.into();
-            self.e_seq.next = self.calc.q_una.val();
-            self.e_nxt.next = self.calc.q_una.val();
+            self.dec.e_kind.next = EV_LOSS.into();
+            self.dec.e_ece.next = 0.into();
+            self.dec.e_acked.next = 0.into();
+            self.dec.e_seq.next = self.calc.q_una.val();
+            self.dec.e_nxt.next = self.calc.q_una.val();
         }
-        self.dma_addr.next = self.calc.wa.val();
+        self.dec.dma_addr.next = self.calc.wa.val();
         if self.calc.is_rresp.val() {
-            self.dma_addr.next = self.calc.q_rd.val();
+            self.dec.dma_addr.next = self.calc.q_rd.val();
         }
 
         // ---- The QP word after the record: valid, QPN, MTU and its log stay.

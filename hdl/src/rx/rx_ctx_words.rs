@@ -5,6 +5,7 @@
 use crate::byte_swap::ByteSwap64;
 use crate::layout::{CcEventFields, DmaCmdFields, PktRecvNamed, ReadRespNamed, RxQpFields, VerdictFields};
 use crate::rx_ctx::QP_BITS;
+use crate::rx_ctx_rules::RxCtxDecisionIn;
 use crate::tx_ctx::{RECV_ACK, RECV_READ, RECV_REWIND};
 use rust_hdl::prelude::*;
 use sim::packet::MAX_HOPS;
@@ -20,22 +21,8 @@ pub struct RxCtxWords<const F: usize> {
     pub flow: Signal<In, Bits<F>>,
     /// Time in ns, for the CC event.
     pub now: Signal<In, Bits<64>>,
-    /// rx_ctx_rules' outputs of the same names.
-    pub r_kind: Signal<In, Bits<3>>,
-    pub r_syn: Signal<In, Bits<8>>,
-    pub r_psn: Signal<In, Bits<24>>,
-    pub r_msn: Signal<In, Bits<24>>,
-    pub rw_psn: Signal<In, Bits<24>>,
-    pub e_kind: Signal<In, Bits<4>>,
-    pub e_ece: Signal<In, Bits<1>>,
-    pub e_seq: Signal<In, Bits<32>>,
-    pub e_nxt: Signal<In, Bits<32>>,
-    pub e_acked: Signal<In, Bits<16>>,
-    pub e_tele: Signal<In, bool>,
-    pub write: Signal<In, bool>,
-    pub dma_addr: Signal<In, Bits<64>>,
-    pub va: Signal<In, Bits<64>>,
-    pub rlen: Signal<In, Bits<32>>,
+    /// rx_ctx_rules' decision, joined to its `dec`.
+    pub dec: RxCtxDecisionIn,
     /// PktRecv (`sim::layout::PKT_RECV`, or `READ_RESP` for a READ to answer).
     pub recv_word: Signal<Out, Bits<512>>,
     /// CC event (`sim::layout::CC_EVENT`).
@@ -116,50 +103,50 @@ impl<const F: usize> Logic for RxCtxWords<F> {
         // address; position Only, packet length 0), or go-back-N (its PSN).
         // ECN-Echo for an ACK / NAK of a CE-marked request (the LDCP receiver).
         self.r_ece.next = 0.into();
-        if (self.vd.val().get_value_ecn() == 3) & (self.r_kind.val() == RECV_ACK) {
+        if (self.vd.val().get_value_ecn() == 3) & (self.dec.r_kind.val() == RECV_ACK) {
             self.r_ece.next = 1.into();
         }
-        self.r_psn_be.next = (bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(0)) << 16)
-            | (bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(8)) << 8)
-            | bit_cast::<24, 8>(self.r_psn.val().get_bits::<8>(16));
-        self.rw_psn_be.next = (bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(0)) << 16)
-            | (bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(8)) << 8)
-            | bit_cast::<24, 8>(self.rw_psn.val().get_bits::<8>(16));
-        self.r_aeth.next = bit_cast::<32, 8>(self.r_syn.val())
-            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(16)) << 8)
-            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(8)) << 16)
-            | (bit_cast::<32, 8>(self.r_msn.val().get_bits::<8>(0)) << 24);
+        self.r_psn_be.next = (bit_cast::<24, 8>(self.dec.r_psn.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.dec.r_psn.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.dec.r_psn.val().get_bits::<8>(16));
+        self.rw_psn_be.next = (bit_cast::<24, 8>(self.dec.rw_psn.val().get_bits::<8>(0)) << 16)
+            | (bit_cast::<24, 8>(self.dec.rw_psn.val().get_bits::<8>(8)) << 8)
+            | bit_cast::<24, 8>(self.dec.rw_psn.val().get_bits::<8>(16));
+        self.r_aeth.next = bit_cast::<32, 8>(self.dec.r_syn.val())
+            | (bit_cast::<32, 8>(self.dec.r_msn.val().get_bits::<8>(16)) << 8)
+            | (bit_cast::<32, 8>(self.dec.r_msn.val().get_bits::<8>(8)) << 16)
+            | (bit_cast::<32, 8>(self.dec.r_msn.val().get_bits::<8>(0)) << 24);
         self.recv_word.next = 0.into();
         self.recv_word.next.set_value_pkt_recv_flow(bit_cast::<16, F>(self.flow.val()));
-        self.recv_word.next.set_value_pkt_recv_kind(self.r_kind.val());
-        if self.r_kind.val() == RECV_REWIND {
+        self.recv_word.next.set_value_pkt_recv_kind(self.dec.r_kind.val());
+        if self.dec.r_kind.val() == RECV_REWIND {
             self.recv_word.next.set_value_pkt_recv_psn(self.rw_psn_be.val());
         } else {
             self.recv_word.next.set_value_pkt_recv_psn(self.r_psn_be.val());
             self.recv_word.next.set_value_pkt_recv_aeth(self.r_aeth.val());
             self.recv_word.next.set_value_pkt_recv_ece_bits(self.r_ece.val());
-            if self.v_coll.val() & (self.r_kind.val() != RECV_READ) {
+            if self.v_coll.val() & (self.dec.r_kind.val() != RECV_READ) {
                 self.recv_word.next.set_value_pkt_recv_echo(true);
                 self.recv_word.next.set_value_pkt_recv_nhop(bit_cast::<8, 3>(self.v_nhop.val()));
                 self.recv_word.next.set_value_pkt_recv_hops(self.wire_hops.val());
             }
-            if self.r_kind.val() == RECV_READ {
+            if self.dec.r_kind.val() == RECV_READ {
                 self.recv_word.next.set_value_read_resp_mtu_log(self.w.val().get_value_mtu_log());
-                self.recv_word.next.set_value_read_resp_total(self.rlen.val());
-                self.recv_word.next.set_value_read_resp_va(self.va.val());
+                self.recv_word.next.set_value_read_resp_total(self.dec.rlen.val());
+                self.recv_word.next.set_value_read_resp_va(self.dec.va.val());
             }
         }
 
         // ---- CC event (cc_module's format).
         self.ev_word.next = 0.into();
         self.ev_word.next.set_value_flow(bit_cast::<16, F>(self.flow.val()));
-        self.ev_word.next.set_value_kind(self.e_kind.val());
-        self.ev_word.next.set_value_ece_bits(self.e_ece.val());
-        self.ev_word.next.set_value_seq(self.e_seq.val());
-        self.ev_word.next.set_value_snd_nxt(self.e_nxt.val());
+        self.ev_word.next.set_value_kind(self.dec.e_kind.val());
+        self.ev_word.next.set_value_ece_bits(self.dec.e_ece.val());
+        self.ev_word.next.set_value_seq(self.dec.e_seq.val());
+        self.ev_word.next.set_value_snd_nxt(self.dec.e_nxt.val());
         self.ev_word.next.set_value_now(self.now.val());
-        self.ev_word.next.set_value_acked(self.e_acked.val());
-        if self.e_tele.val() {
+        self.ev_word.next.set_value_acked(self.dec.e_acked.val());
+        if self.dec.e_tele.val() {
             self.ev_word.next.set_value_count(self.v_nhop.val());
             self.ev_word.next.set_value_feedback_bits(self.v_fb.val());
             self.ev_word.next.set_value_hops(self.num_hops.val());
@@ -167,8 +154,8 @@ impl<const F: usize> Logic for RxCtxWords<F> {
 
         // ---- DMA command.
         self.dma_word.next = 0.into();
-        if self.write.val() {
-            self.dma_word.next.set_value_addr(self.dma_addr.val());
+        if self.dec.write.val() {
+            self.dma_word.next.set_value_addr(self.dec.dma_addr.val());
             self.dma_word.next.set_value_offset(self.vd.val().get_value_payload_at());
             self.dma_word.next.set_value_len(self.v_len.val().get_bits::<14>(0));
             self.dma_word.next.set_value_write(true);
