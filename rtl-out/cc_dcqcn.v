@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_g_shift,cfg_initial_alpha_q24,cfg_alpha_timer_ns,cfg_decay,cfg_min_cut_interval_ns,cfg_rate_increase_timer_ns,cfg_byte_counter_bytes,cfg_fast_recovery_times,cfg_win_mul,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:170
+    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:224
 
     // Module arguments
     input wire  clock;
@@ -717,19 +717,19 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         one25 = 32'h1000000;
         one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
-        // cc_dcqcn.rs:368: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // cc_dcqcn.rs:398: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
         new_state = 32'h0;
         new_state[0+:40] = cfg_line_q24;
         new_state[40+:40] = cfg_line_q24;
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
-        // cc_dcqcn.rs:376: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_dcqcn.rs:406: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
-        // cc_dcqcn.rs:386: ---- 1: the state (initial state for kind 3); event time > state time.
+        // cc_dcqcn.rs:416: ---- 1: the state (initial state for kind 3); event time > state time.
         kind1 = f0_data_q[16+:2];
         a_v_d = f0_valid_q & ~reset;
         a_ev_d = f0_data_q;
@@ -739,7 +739,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             a_s_d = new_state;
             a_gt_d = 1'b0;
         end
-        // cc_dcqcn.rs:398: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
+        // cc_dcqcn.rs:428: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
         b_v_d = a_v_q & ~reset;
         b_s_d = a_s_q;
         b_ev_d = a_ev_q[0+:18];
@@ -765,7 +765,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (sum65b[64]) begin
             b_bsum_d = ones64;
         end
-        // cc_dcqcn.rs:427: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
+        // cc_dcqcn.rs:457: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
         // counter expiry, now' + T.
         kind3 = b_ev_q[16+:2];
         active3 = b_s_q[105+:1];
@@ -791,7 +791,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (sum65c[64]) begin
             c_nowp_d = ones64;
         end
-        // cc_dcqcn.rs:463: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
+        // cc_dcqcn.rs:493: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
         // unless the flow is active and cut less than min_cut_interval ago.
         kind4 = c_ev_q[16+:2];
         active4 = c_s_q[105+:1];
@@ -841,7 +841,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             d_s_d[364+:64] = now4;
             d_s_d[428+:64] = c_nowp_q;
         end
-        // cc_dcqcn.rs:517: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
+        // cc_dcqcn.rs:547: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
         d_elapsed_d = 32'h0;
         if ((kind4 == DCQCN_CNP) & active4) begin
             d_elapsed_d = c_elapsed_q[0+:32];
@@ -849,7 +849,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
                 d_elapsed_d = ones64[0+:32];
             end
         end
-        // cc_dcqcn.rs:526: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
+        // cc_dcqcn.rs:556: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
         // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
         f32 = {24'd0, cfg_fast_recovery_times};
         f1_32 = f32 + 32'h1;
@@ -857,7 +857,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         teq = d_t1_q == f1_32;
         ble = d_bc_q <= f32;
         b1le = d_bc1_q <= f32;
-        // cc_dcqcn.rs:534: 1 fast recovery, 2 additive, 3 hyper.
+        // cc_dcqcn.rs:564: 1 fast recovery, 2 additive, 3 hyper.
         stage1 = 32'h2;
         stage2 = 32'h2;
         if (|cfg_byte_counter_bytes) begin
@@ -905,7 +905,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             lstage = stage2;
         end
-        // cc_dcqcn.rs:581: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
+        // cc_dcqcn.rs:611: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
         // Rt go through the increase blocks, alpha through the decay chain.
         dl_a_in_data = {405'd0, d_s_q[105+:1]} | ({404'd0, lstage} << 1) | ({22'd0, d_s_q[108+:384]} << 3) | ({405'd0, d_cut_q} << 387) | ({388'd0, d_ev_q} << 388);
         e_rt_d = d_s_q[40+:40];
@@ -916,19 +916,19 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (d_bcfire_q) begin
             e_tag2_d = {1'd0, step2} | ({40'd0, one1} << 40);
         end
-        // cc_dcqcn.rs:602: ---- 6..13: timer increase, then byte-counter increase.
+        // cc_dcqcn.rs:632: ---- 6..13: timer increase, then byte-counter increase.
         inc2_in_fire = inc1_out_tag[40];
-        // cc_dcqcn.rs:614: ---- 14: Rt = Rc on a cut; the state waits for alpha.
+        // cc_dcqcn.rs:644: ---- 14: Rt = Rc on a cut; the state waits for alpha.
         rc2 = inc2_out_rc;
         cut14 = dl_a_out_data[387];
         rt3 = inc2_out_rt;
         if (cut14) begin
             rt3 = rc2;
         end
-        // cc_dcqcn.rs:621: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
+        // cc_dcqcn.rs:651: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
         // and kind (alpha comes from the decay chain).
         dl_b_in_data = ({80'd0, dl_a_out_data} << 80) | ({446'd0, rt3} << 40) | {446'd0, rc2};
-        // cc_dcqcn.rs:627: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
+        // cc_dcqcn.rs:657: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
         // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
         decay_0_in_decay = cfg_decay[(DECAY_BITS * 0)+:(24)];
         decay_1_in_decay = cfg_decay[(DECAY_BITS * 1)+:(24)];
@@ -951,10 +951,10 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (decay_15_out_n[0]) begin
             alpha_dec = 32'h0;
         end
-        // cc_dcqcn.rs:651: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
+        // cc_dcqcn.rs:681: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
         cut_mul_in_valid = alpha_valid;
         cut_mul_in_b = alpha_dec;
-        // cc_dcqcn.rs:656: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
+        // cc_dcqcn.rs:686: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
         dl_c_in_data = {406'd0, dl_b_out_data[40+:40]} | ({40'd0, dl_b_out_data[80+:406]} << 40);
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
@@ -980,23 +980,23 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q59_v_d = q58_v_q & ~reset;
         q59_fk_d = dl_c_out_data[428+:18];
         q59_state_d = ({105'd0, dl_c_out_data[40+:387]} << 105) | ({467'd0, alpha_f} << 80) | ({452'd0, dl_c_out_data[0+:40]} << 40) | {452'd0, rc_f};
-        // cc_dcqcn.rs:689: ---- 59: write back (the end of the read-modify-write window); window bytes.
+        // cc_dcqcn.rs:719: ---- 59: write back (the end of the read-modify-write window); window bytes.
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
-        // cc_dcqcn.rs:699: ---- 61: result.
+        // cc_dcqcn.rs:729: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
-        // cc_dcqcn.rs:701: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
+        // cc_dcqcn.rs:731: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         out_data_d = 32'h0;
         out_data_d[0+:16] = win_mul_out_tag[0+:16];
         out_data_d[16+:2] = win_mul_out_tag[16+:2];
         out_data_d[32+:32] = dl_d_out_data[8+:32];
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
-        // cc_dcqcn.rs:709: ---- Result FIFO, credit counted from issue to read.
+        // cc_dcqcn.rs:739: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_dcqcn.rs:718: ---- Initialization writes.
+        // cc_dcqcn.rs:748: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = new_state;

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,cfg_u_init_q16,cfg_inv_bt,cfg_inv_b,cfg_inv_t,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:70
+    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:121
 
     // Module arguments
     input wire  clock;
@@ -481,7 +481,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_valid_d = wb2_valid_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_hpcc.rs:244: ---- Reset: every flow to its initial state, one per cycle.
+        // cc_hpcc.rs:273: ---- Reset: every flow to its initial state, one per cycle.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
@@ -492,11 +492,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             init_busy_d = 1'b1;
             init_addr_d = 32'h0;
         end
-        // cc_hpcc.rs:256: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
+        // cc_hpcc.rs:285: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
         in_flow = s_axis_event_tdata[0+:16];
         in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
         hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
-        // cc_hpcc.rs:266: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
+        // cc_hpcc.rs:295: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
         s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
         fire = s_axis_event_tvalid & s_axis_event_tready;
         hist1_d = {1'd0, in_flow};
@@ -518,10 +518,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         front_ram_read_address = in_flow[0+:10];
         f0_valid_d = fire & in_flow_ok & ~reset;
         f0_data_d = s_axis_event_tdata;
-        // cc_hpcc.rs:292: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
+        // cc_hpcc.rs:321: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
         front = front_ram_read_data;
         count = f0_data_q[24+:3];
-        // cc_hpcc.rs:295: (Re)initialize the flow (on flow creation): nothing else happens.
+        // cc_hpcc.rs:324: (Re)initialize the flow (on flow creation): nothing else happens.
         init = f0_data_q[17+:1];
         ignore = (count == 32'h0) | (count > 32'h5) | init;
         record = ~ignore & (count != front[320+:3]);
@@ -536,7 +536,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         else begin
             commit = measure & (seq_d != 32'h0) & ~seq_d[31];
         end
-        // cc_hpcc.rs:318: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // cc_hpcc.rs:347: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
         // lastUpdateTime (33, receiver).
         new_front = 32'h0;
         new_front[0+:320] = f0_data_q[160+:320];
@@ -557,7 +557,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
             front_ram_write_data = 32'h0;
         end
         front_ram_write_enable = f0_valid_q & (~ignore | init);
-        // cc_hpcc.rs:340: Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
+        // cc_hpcc.rs:369: Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
         // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
         // assigned whole, never built from its own previous value.)
         act = ACT_IGNORED;
@@ -575,7 +575,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ctx[12+:2] = act;
         ctx[14+:1] = f0_data_q[17+:1];
         ctx[15+:1] = f0_data_q[16+:1];
-        // cc_hpcc.rs:368: Slot 0 runs for every event, to carry its context to SEL.
+        // cc_hpcc.rs:397: Slot 0 runs for every event, to carry its context to SEL.
         hop_0_in_valid = f0_valid_q & measure & (count > 0);
         hop_0_in_last = front[0+:64];
         hop_0_in_tag = 32'h0;
@@ -598,7 +598,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         c_2 = hop_2_out_cand;
         c_3 = hop_3_out_cand;
         c_4 = hop_4_out_cand;
-        // cc_hpcc.rs:376: Slot 0 is valid for every event but a candidate only if the event measures (its
+        // cc_hpcc.rs:405: Slot 0 is valid for every event but a candidate only if the event measures (its
         // context's action is ACT_W or ACT_WC); the other slots are valid only then. Bit 0 cleared.
         if (hop_0_out_tag[12+:2] < ACT_W) begin
             c_0 = (hop_0_out_cand >> 1) << 1;
@@ -624,7 +624,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
             best = s1_h4_q;
         end
-        // cc_hpcc.rs:415: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        // cc_hpcc.rs:444: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         tau_c = best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
@@ -643,7 +643,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_ctx_d = wt_mul_out_tag[0+:16];
         ua_any_d = wt_mul_out_tag[16+:1];
         ua_u_d = wt_mul_out_tag[17+:24];
-        // cc_hpcc.rs:440: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        // cc_hpcc.rs:469: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & (ua_ctx_q[12+:2] >= ACT_W) & ua_any_q;
         neg = ua_u_q < u_old;
@@ -679,7 +679,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_ctx;
         uc_u_d = u_new;
-        // cc_hpcc.rs:485: ---- R: r = eta x 2^24 / U (line 13's quotient).
+        // cc_hpcc.rs:514: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_tag = 32'h0;
         r_div_in_tag[0+:16] = uc_ctx_q;
@@ -688,7 +688,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
-        // cc_hpcc.rs:498: ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
+        // cc_hpcc.rs:527: ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_a = w_old[32+:32];
@@ -738,7 +738,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         w_word[64+:8] = inc_new;
         w_ram_write_data = w_word;
         w_ram_write_enable = wb2_valid_q & ((wctx[12+:2] >= ACT_W) | wctx[14+:1]);
-        // cc_hpcc.rs:555: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // cc_hpcc.rs:584: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Its tag is sim::layout::HPCC_RT_TAG.
         rt_mul_in_a = w_new;
         rt_mul_in_tag = 32'h0;
@@ -749,7 +749,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (rate > {1'd0, cfg_line_q16}) begin
             rate = {1'd0, cfg_line_q16};
         end
-        // cc_hpcc.rs:570: ---- OUT
+        // cc_hpcc.rs:599: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
         rt_ctx = rt_mul_out_tag[0+:16];
         rt_w = rt_mul_out_tag[40+:72];
@@ -767,11 +767,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
         out_data_d[112+:8] = rt_w[64+:8];
         out_data_d[120+:32] = rate[0+:32];
-        // cc_hpcc.rs:588: ---- Result FIFO, credit counted from issue to read.
+        // cc_hpcc.rs:617: ---- Result FIFO, credit counted from issue to read.
         results_issue = fire & in_flow_ok;
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_hpcc.rs:597: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
+        // cc_hpcc.rs:626: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
         w_init = 32'h0;
         w_init[0+:32] = cfg_w_max_q8;
         w_init[32+:32] = cfg_w_max_q8;

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gamma_shift,cfg_iw,cfg_max_cw_q16,cfg_fast_start,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:67
+    // Rust: CcLdcp, hdl/src/cc/cc_ldcp.rs:112
 
     // Module arguments
     input wire  clock;
@@ -320,19 +320,19 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = f1_per_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_ldcp.rs:196: gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma; the stages read it there).
+        // cc_ldcp.rs:223: gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma; the stages read it there).
         ones17 = 32'hffff;
         c16 = 32'h10;
         gbits = c16 - {1'd0, cfg_gamma_shift};
-        // cc_ldcp.rs:201: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_ldcp.rs:228: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         e0_valid_d = intake_issue & ~reset;
         e0_d = intake_issue_data;
-        // cc_ldcp.rs:211: ---- B: the event against the flow's state word: cc_ldcp_fast.
+        // cc_ldcp.rs:238: ---- B: the event against the flow's state word: cc_ldcp_fast.
         bs_d = fast_ctx;
         b_valid_d = e0_valid_q & ~reset;
-        // cc_ldcp.rs:221: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
+        // cc_ldcp.rs:248: ---- C1: sub-packet window (cw < 1 packet): k = ceil((1 - cw) / gamma), cw >> n.
         n1 = bs_q[26+:16];
         cw1 = bs_q[58+:32];
         c1_sub_d = bs_q[19+:1] & (cw1 < 32'h10000);
@@ -349,7 +349,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         end
         c1_d = bs_q;
         c1_valid_d = b_valid_q & ~reset;
-        // cc_ldcp.rs:240: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
+        // cc_ldcp.rs:267: ---- C2: unmarked: steps = min(n, k) packets of gamma; marked: all n used.
         steps = c1_q[26+:16];
         if ({1'd0, c1_q[26+:16]} > c1_k_q) begin
             steps = c1_k_q[0+:16];
@@ -366,7 +366,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         c2_cwa_d = c1_cwa_q;
         c2_d = c1_q;
         c2_valid_d = c1_valid_q & ~reset;
-        // cc_ldcp.rs:258: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
+        // cc_ldcp.rs:285: ---- C3: cw after the sub-packet steps; eq. 2's n x (alpha or beta).
         ece3 = c2_q[18+:1];
         cw_mid = c2_q[58+:32];
         if (c2_sub_q) begin
@@ -387,7 +387,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         d1_in_data = {33'd0, c2_q};
         d1_in_data[218+:32] = cw_mid;
         d1_in_data[250+:1] = eq2;
-        // cc_ldcp.rs:283: ---- E1: eq. 2 decrease, saturating at 0.
+        // cc_ldcp.rs:310: ---- E1: eq. 2 decrease, saturating at 0.
         dec = {2'd0, d1_out_data[218+:32]} - {1'd0, ab_mul_out_prod};
         e1_cwpre_d = d1_out_data[218+:32];
         if (d1_out_data[250+:1] & d1_out_data[18+:1]) begin
@@ -399,7 +399,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         e1_d = d1_out_data;
         e1_prod_d = ab_mul_out_prod;
         e1_valid_d = ab_mul_out_valid & ~reset;
-        // cc_ldcp.rs:297: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
+        // cc_ldcp.rs:324: ---- E2: clamp after a stable update; the divider takes eq. 2's increase or the
         // sub-packet period's ceil(RTT 2^16 / cw) = floor((RTT 2^16 + cw - 1) / cw), whose
         // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         cw_s = e1_cwpre_q;
@@ -422,7 +422,7 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         div_in_tag = 32'h0;
         d2_in_data = {32'd0, e1_q};
         d2_in_data[251+:32] = cw_s;
-        // cc_ldcp.rs:323: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
+        // cc_ldcp.rs:350: ---- F1: cw + increase (saturating); now + period (saturating); the period runs.
         q_sat = div_out_quo[0+:32];
         if (div_out_quo[32+:11] != 32'h0) begin
             q_sat = 64'hffffffff;
@@ -440,11 +440,11 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         f1_per_d = ~(d2_out_data[250+:1] & ~d2_out_data[18+:1]) & ~d2_out_data[22+:1] & (d2_out_data[251+:32] < 32'h10000);
         f1_d = d2_out_data;
         f1_valid_d = div_out_valid & ~reset;
-        // cc_ldcp.rs:346: ---- F2: final cw, timer arm or grant, state write: cc_ldcp_write.
+        // cc_ldcp.rs:373: ---- F2: final cw, timer arm or grant, state write: cc_ldcp_write.
         ram_write_address = f1_q[0+:10];
         ram_write_data = write_state;
         ram_write_enable = f1_valid_q;
-        // cc_ldcp.rs:357: ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
+        // cc_ldcp.rs:384: ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         win_mul_in_tag = 32'h0;
         rate_mul_in_tag = 32'h0;
         win = win_mul_out_prod[16+:32];
@@ -467,10 +467,10 @@ module cc_ldcp(clock,reset,cfg_rtt_ns,cfg_mss,cfg_alpha_q16,cfg_beta_q16,cfg_gam
         out_data_d[96+:32] = win;
         out_data_d[128+:32] = rate[0+:32];
         out_data_d[160+:64] = d3_out_data[69+:64];
-        // cc_ldcp.rs:389: ---- Result FIFO, credit counted from issue to read.
+        // cc_ldcp.rs:416: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_ldcp.rs:398: ---- Initialization writes: LdcpState::new.
+        // cc_ldcp.rs:425: ---- Initialization writes: LdcpState::new.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = fast_init_state;

@@ -265,15 +265,14 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         fb_valid_d = fb_valid_q;
         fb_data_d = fb_data_q;
         rr_last_d = rr_last_q;
-        // cc_module.rs:217: ---- Configuration, passed through.
-        // cc_module.rs:254: ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
+        // cc_module.rs:158: ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin
                 init_busy_d = 1'b0;
             end
         end
-        // cc_module.rs:262: ---- S1: the held event, its flow's algorithm, its engine.
+        // cc_module.rs:166: ---- S1: the held event, its flow's algorithm, its engine.
         s1_flow = s1_data_q[0+:16];
         s1_type = s1_data_q[16+:4];
         s1_alg = alg_ram_read_data;
@@ -287,7 +286,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         if (s1_valid_q & unused) begin
             unused_cnt_d = unused_cnt_q + 32'h1;
         end
-        // cc_module.rs:281: Engine events from the held one (cc_event's fields into each engine's event word;
+        // cc_module.rs:185: Engine events from the held one (cc_event's fields into each engine's event word;
         // cc_hpcc's seq, snd_nxt, now and hops sit at the same bits in both).
         h_event = 32'h0;
         h_event[0+:16] = s1_flow;
@@ -313,7 +312,7 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         hpcc_s_axis_event_tvalid = s1_valid_q & route_to_h;
         ldcp_s_axis_event_tvalid = s1_valid_q & route_to_l;
         dcqcn_s_axis_event_tvalid = s1_valid_q & route_to_d;
-        // cc_module.rs:310: ---- IN: accept into S1; bad flows are taken and dropped here.
+        // cc_module.rs:214: ---- IN: accept into S1; bad flows are taken and dropped here.
         in_flow = s_axis_event_tdata[0+:16];
         in_ok = {6'd0, in_flow[0+:10]} == in_flow;
         s_axis_event_tready = ~reset & ~init_busy_q & s1_go;
@@ -325,12 +324,12 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
             s1_valid_d = fire & in_ok;
             s1_data_d = s_axis_event_tdata;
         end
-        // cc_module.rs:324: The alg RAM: read for the event entering S1, else re-read the held one's flow.
+        // cc_module.rs:228: The alg RAM: read for the event entering S1, else re-read the held one's flow.
         alg_ram_read_address = s1_flow[0+:10];
         if (s1_go) begin
             alg_ram_read_address = in_flow[0+:10];
         end
-        // cc_module.rs:329: A create writes on its accepting edge; initialization writes 0 everywhere.
+        // cc_module.rs:233: A create writes on its accepting edge; initialization writes 0 everywhere.
         alg_ram_write_address = in_flow[0+:10];
         alg_ram_write_data = s_axis_event_tdata[496+:2];
         alg_ram_write_enable = fire & in_ok & (s_axis_event_tdata[16+:4] == EV_CREATE);
@@ -341,13 +340,13 @@ module cc_module(clock,reset,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,c
         end
         stat_bad_flow = bad_cnt_q;
         stat_unused = unused_cnt_q;
-        // cc_module.rs:343: ---- OUT: results into the Update and feedback registers.
+        // cc_module.rs:247: ---- OUT: results into the Update and feedback registers.
         h_res = hpcc_m_axis_result_tdata;
         l_res = ldcp_m_axis_result_tdata;
         d_res = dcqcn_m_axis_result_tdata;
         h_is_rx = h_res[19+:1];
         h_fb = h_res[18+:1];
-        // cc_module.rs:349: Each engine's result as an Update; rate = R, window = W >> 8 for HPCC (W is UQ24.8
+        // cc_module.rs:253: Each engine's result as an Update; rate = R, window = W >> 8 for HPCC (W is UQ24.8
         // bytes). Rx-HPCC's W goes back as feedback.
         h_upd = 32'h0;
         h_upd[0+:32] = h_res[120+:32];

@@ -295,11 +295,19 @@ fn rename(ident: &str, name: &str) -> String {
 /// may stand for different things in different modules: cc_hpcc's `now_d` and flow_sched's
 /// register `now$d` never meet.)
 fn check_injective(raw: &str, mapping: &BTreeMap<String, String>) -> Result<(), ExportError> {
+    // A submodule's port name in a connection (`.p(`) is in the submodule's scope, not this
+    // one's: cc_hpcc's port `cfg$inv_b` and its hop unit's port `cfg_inv_b` never meet.
     let words = |text: &str| -> BTreeSet<String> {
-        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
+        let mut out = BTreeSet::new();
+        let mut prev = ' ';
+        for w in text.split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')) {
+            let word = w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'));
+            if !word.is_empty() && prev != '.' {
+                out.insert(word.to_string());
+            }
+            prev = w.chars().last().unwrap_or(' ');
+        }
+        out
     };
     let mut scopes: Vec<BTreeSet<String>> = Vec::new();
     let mut modules = BTreeSet::new();

@@ -165,6 +165,60 @@ impl Logic for DcqcnIncrease {
     }
 }
 
+/// cc_dcqcn's configuration: its ports `cfg_*`, cc_module's `cfg_dcqcn_*`, set from the
+/// register block's CC words (hpcc_nic_core's `CC_CFG`, csr::CC_FIELDS). One definition for
+/// the three: cc_module links its port group to cc_dcqcn's, hpcc_nic_core joins the register
+/// block's `DcqcnCfgOut` to cc_module's.
+#[derive(LogicInterface, Default)]
+#[join = "DcqcnCfgOut"]
+pub struct DcqcnCfg {
+    /// Line rate, UQ16.24 bytes/cycle: the upper clamp and the initial Rc and Rt.
+    pub line_q24: Signal<In, Bits<40>>,
+    /// Minimum rate, UQ16.24 bytes/cycle (<= the line rate): the lower clamp.
+    pub min_q24: Signal<In, Bits<40>>,
+    /// R_AI, UQ16.24 bytes/cycle.
+    pub ai_q24: Signal<In, Bits<40>>,
+    /// R_HAI, UQ16.24 bytes/cycle.
+    pub hai_q24: Signal<In, Bits<40>>,
+    /// g = 2^-g_shift (0..=24).
+    pub g_shift: Signal<In, Bits<5>>,
+    /// alpha before the first CNP, UQ1.24 (<= 2^24).
+    pub initial_alpha_q24: Signal<In, Bits<25>>,
+    /// K, the alpha timer, ns (> 0).
+    pub alpha_timer_ns: Signal<In, Bits<32>>,
+    /// `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24), i = 0..15 (each < 2^24).
+    pub decay: Signal<In, Bits<384>>,
+    /// Minimum time between two cuts, ns.
+    pub min_cut_interval_ns: Signal<In, Bits<32>>,
+    /// T, the rate-increase period, ns.
+    pub rate_increase_timer_ns: Signal<In, Bits<32>>,
+    /// B, bytes per byte-counter expiry; 0 disables the byte counter.
+    pub byte_counter_bytes: Signal<In, Bits<32>>,
+    /// F, fast-recovery steps.
+    pub fast_recovery_times: Signal<In, Bits<8>>,
+    /// round(2^16 x base RTT / cycle): window bytes = Rc x win_mul >> 40.
+    pub win_mul: Signal<In, Bits<32>>,
+}
+
+/// `DcqcnCfg` as its source drives it (the register block); the fields are documented there.
+#[derive(LogicInterface, Default)]
+#[join = "DcqcnCfg"]
+pub struct DcqcnCfgOut {
+    pub line_q24: Signal<Out, Bits<40>>,
+    pub min_q24: Signal<Out, Bits<40>>,
+    pub ai_q24: Signal<Out, Bits<40>>,
+    pub hai_q24: Signal<Out, Bits<40>>,
+    pub g_shift: Signal<Out, Bits<5>>,
+    pub initial_alpha_q24: Signal<Out, Bits<25>>,
+    pub alpha_timer_ns: Signal<Out, Bits<32>>,
+    pub decay: Signal<Out, Bits<384>>,
+    pub min_cut_interval_ns: Signal<Out, Bits<32>>,
+    pub rate_increase_timer_ns: Signal<Out, Bits<32>>,
+    pub byte_counter_bytes: Signal<Out, Bits<32>>,
+    pub fast_recovery_times: Signal<Out, Bits<8>>,
+    pub win_mul: Signal<Out, Bits<32>>,
+}
+
 /// DCQCN reaction point for `2^F` flows (F <= 12).
 #[derive(LogicBlock, Default)]
 pub struct CcDcqcn<const F: usize> {
@@ -174,32 +228,8 @@ pub struct CcDcqcn<const F: usize> {
     /// (`DcqcnState::new`, from the `cfg_*` values then) in `2^F` cycles, during which
     /// `s_axis_event_tready` is low.
     pub reset: Signal<In, bool>,
-    /// Line rate, UQ16.24 bytes/cycle: the upper clamp and the initial Rc and Rt.
-    pub cfg_line_q24: Signal<In, Bits<40>>,
-    /// Minimum rate, UQ16.24 bytes/cycle (<= the line rate): the lower clamp.
-    pub cfg_min_q24: Signal<In, Bits<40>>,
-    /// R_AI, UQ16.24 bytes/cycle.
-    pub cfg_ai_q24: Signal<In, Bits<40>>,
-    /// R_HAI, UQ16.24 bytes/cycle.
-    pub cfg_hai_q24: Signal<In, Bits<40>>,
-    /// g = 2^-g_shift (0..=24).
-    pub cfg_g_shift: Signal<In, Bits<5>>,
-    /// alpha before the first CNP, UQ1.24 (<= 2^24).
-    pub cfg_initial_alpha_q24: Signal<In, Bits<25>>,
-    /// K, the alpha timer, ns (> 0).
-    pub cfg_alpha_timer_ns: Signal<In, Bits<32>>,
-    /// `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24), i = 0..15 (each < 2^24).
-    pub cfg_decay: Signal<In, Bits<384>>,
-    /// Minimum time between two cuts, ns.
-    pub cfg_min_cut_interval_ns: Signal<In, Bits<32>>,
-    /// T, the rate-increase period, ns.
-    pub cfg_rate_increase_timer_ns: Signal<In, Bits<32>>,
-    /// B, bytes per byte-counter expiry; 0 disables the byte counter.
-    pub cfg_byte_counter_bytes: Signal<In, Bits<32>>,
-    /// F, fast-recovery steps.
-    pub cfg_fast_recovery_times: Signal<In, Bits<8>>,
-    /// round(2^16 x base RTT / cycle): window bytes = Rc x win_mul >> 40.
-    pub cfg_win_mul: Signal<In, Bits<32>>,
+    /// The configuration: ports `cfg_*` (`DcqcnCfg`).
+    pub cfg: DcqcnCfg,
     /// Event: `[15:0]` flow, `[17:16]` kind (0 CNP, 1 timer, 2 tx, 3 (re)initialize the flow to
     /// its initial state), `[63:32]` bytes sent (tx), `[127:64]` time, ns. Other bits are
     /// reserved. A flow >= 2^F is dropped and counted in `stat_bad_flow`.
@@ -356,21 +386,21 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.div.reset.next = self.reset.val();
         self.cut_mul.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
-        self.inc1.cfg_min.next = self.cfg_min_q24.val();
-        self.inc1.cfg_line.next = self.cfg_line_q24.val();
-        self.inc2.cfg_min.next = self.cfg_min_q24.val();
-        self.inc2.cfg_line.next = self.cfg_line_q24.val();
+        self.inc1.cfg_min.next = self.cfg.min_q24.val();
+        self.inc1.cfg_line.next = self.cfg.line_q24.val();
+        self.inc2.cfg_min.next = self.cfg.min_q24.val();
+        self.inc2.cfg_line.next = self.cfg.line_q24.val();
         self.zero64.next = 0.into();
         self.ones64.next = !self.zero64.val();
         self.one25.next = 16777216.into();
         self.one1.next = 1.into();
-        self.onesh.d.next = self.one25.val() >> self.cfg_g_shift.val();
+        self.onesh.d.next = self.one25.val() >> self.cfg.g_shift.val();
         // The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
         self.new_state.next = 0.into();
-        self.new_state.next.set_value_rc(self.cfg_line_q24.val());
-        self.new_state.next.set_value_rt(self.cfg_line_q24.val());
-        self.new_state.next.set_value_alpha(self.cfg_initial_alpha_q24.val());
+        self.new_state.next.set_value_rc(self.cfg.line_q24.val());
+        self.new_state.next.set_value_rt(self.cfg.line_q24.val());
+        self.new_state.next.set_value_alpha(self.cfg.initial_alpha_q24.val());
         self.new_state.next.set_value_next_increase(self.ones64.val());
 
         // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
@@ -412,7 +442,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             self.b_bcinc.d.next = self.a_s.q.val().get_value_bc_count();
         }
         self.sum65a.next = bit_cast::<65, 64>(self.a_s.q.val().get_value_next_increase())
-            + bit_cast::<65, 32>(self.cfg_rate_increase_timer_ns.val());
+            + bit_cast::<65, 32>(self.cfg.rate_increase_timer_ns.val());
         self.b_nextp.d.next = self.sum65a.val().get_bits::<64>(0);
         if self.sum65a.val().get_bit(64) {
             self.b_nextp.d.next = self.ones64.val();
@@ -446,15 +476,15 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cut();
         self.c_txgo.d.next = (self.kind3.val() == DCQCN_TX)
             & self.active3.val()
-            & self.cfg_byte_counter_bytes.val().any();
+            & self.cfg.byte_counter_bytes.val().any();
         self.c_bcfire.d.next = (self.kind3.val() == DCQCN_TX)
             & self.active3.val()
-            & self.cfg_byte_counter_bytes.val().any()
-            & (self.b_bsum.q.val() >= bit_cast::<64, 32>(self.cfg_byte_counter_bytes.val()));
+            & self.cfg.byte_counter_bytes.val().any()
+            & (self.b_bsum.q.val() >= bit_cast::<64, 32>(self.cfg.byte_counter_bytes.val()));
         self.c_bsub.d.next =
-            self.b_bsum.q.val() - bit_cast::<64, 32>(self.cfg_byte_counter_bytes.val());
+            self.b_bsum.q.val() - bit_cast::<64, 32>(self.cfg.byte_counter_bytes.val());
         self.sum65c.next = bit_cast::<65, 64>(self.b_now.q.val())
-            + bit_cast::<65, 32>(self.cfg_rate_increase_timer_ns.val());
+            + bit_cast::<65, 32>(self.cfg.rate_increase_timer_ns.val());
         self.c_nowp.d.next = self.sum65c.val().get_bits::<64>(0);
         if self.sum65c.val().get_bit(64) {
             self.c_nowp.d.next = self.ones64.val();
@@ -468,7 +498,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.cut4.next = (self.kind4.val() == DCQCN_CNP)
             & !(self.active4.val()
                 & (self.c_gap.q.val()
-                    < bit_cast::<64, 32>(self.cfg_min_cut_interval_ns.val())));
+                    < bit_cast::<64, 32>(self.cfg.min_cut_interval_ns.val())));
         self.t1.next = self.c_s.q.val().get_value_t_count();
         self.next1.next = self.c_s.q.val().get_value_next_increase();
         if self.c_fire.q.val() {
@@ -525,7 +555,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
 
         // ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
         // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
-        self.f32.next = bit_cast::<32, 8>(self.cfg_fast_recovery_times.val());
+        self.f32.next = bit_cast::<32, 8>(self.cfg.fast_recovery_times.val());
         self.f1_32.next = self.f32.val() + 1;
         self.tle.next = self.d_t1.q.val() <= self.f32.val();
         self.teq.next = self.d_t1.q.val() == self.f1_32.val();
@@ -534,7 +564,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         // 1 fast recovery, 2 additive, 3 hyper.
         self.stage1.next = 2.into();
         self.stage2.next = 2.into();
-        if self.cfg_byte_counter_bytes.val().any() {
+        if self.cfg.byte_counter_bytes.val().any() {
             if self.tle.val() & self.ble.val() {
                 self.stage1.next = 1.into();
             }
@@ -557,16 +587,16 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             }
             self.stage2.next = self.stage1.val();
         }
-        self.step1.next = self.cfg_hai_q24.val();
+        self.step1.next = self.cfg.hai_q24.val();
         if self.stage1.val() == 2 {
-            self.step1.next = self.cfg_ai_q24.val();
+            self.step1.next = self.cfg.ai_q24.val();
         }
         if self.stage1.val() == 1 {
             self.step1.next = 0.into();
         }
-        self.step2.next = self.cfg_hai_q24.val();
+        self.step2.next = self.cfg.hai_q24.val();
         if self.stage2.val() == 2 {
-            self.step2.next = self.cfg_ai_q24.val();
+            self.step2.next = self.cfg.ai_q24.val();
         }
         if self.stage2.val() == 1 {
             self.step2.next = 0.into();
@@ -596,7 +626,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         }
         self.div.in_valid.next = self.d_v.q.val();
         self.div.in_num.next = self.d_elapsed.q.val();
-        self.div.in_den.next = self.cfg_alpha_timer_ns.val();
+        self.div.in_den.next = self.cfg.alpha_timer_ns.val();
         self.div.in_tag.next = self.d_s.q.val().get_value_alpha();
 
         // ---- 6..13: timer increase, then byte-counter increase.
@@ -636,7 +666,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         }
         for i in 0..DECAY_STEPS {
             self.decay[i].reset.next = self.reset.val();
-            self.decay[i].in_decay.next = self.cfg_decay.val().get_bits::<DECAY_BITS>(DECAY_BITS * i);
+            self.decay[i].in_decay.next = self.cfg.decay.val().get_bits::<DECAY_BITS>(DECAY_BITS * i);
         }
         // The last step's output (a loop of one: rust-hdl evaluates an array index only from
         // loop variables). n >= 2^16 (its bit 16, bit 0 after the chain) decays alpha to 0.
@@ -658,7 +688,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             | (bit_cast::<446, 406>(self.dl_b.out_data.val().get_bits::<406>(80)) << 40);
         self.q56_alpha.d.next = self.alpha_dec.val();
         self.q57_alpha.d.next = self.q56_alpha.q.val();
-        self.q57_ash.d.next = self.q56_alpha.q.val() >> self.cfg_g_shift.val();
+        self.q57_ash.d.next = self.q56_alpha.q.val() >> self.cfg.g_shift.val();
         self.q58_v.d.next = self.cut_mul.out_valid.val() & !self.reset.val();
         self.q58_alpha.d.next = self.q57_alpha.q.val();
         self.q58_au.d.next = self.q57_alpha.q.val() - self.q57_ash.q.val();
@@ -671,11 +701,11 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         if self.cut58.val() {
             self.alpha_f.next = self.q58_au.q.val() + self.onesh.q.val();
             self.rc_f.next = self.q58_rcsub.q.val();
-            if self.q58_rcsub.q.val() > self.cfg_line_q24.val() {
-                self.rc_f.next = self.cfg_line_q24.val();
+            if self.q58_rcsub.q.val() > self.cfg.line_q24.val() {
+                self.rc_f.next = self.cfg.line_q24.val();
             }
-            if self.q58_rcsub.q.val() < self.cfg_min_q24.val() {
-                self.rc_f.next = self.cfg_min_q24.val();
+            if self.q58_rcsub.q.val() < self.cfg.min_q24.val() {
+                self.rc_f.next = self.cfg.min_q24.val();
             }
         }
         self.q59_v.d.next = self.q58_v.q.val() & !self.reset.val();
@@ -692,7 +722,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.ram.write_enable.next = self.q59_v.q.val();
         self.win_mul.in_valid.next = self.q59_v.q.val();
         self.win_mul.in_a.next = self.q59_state.q.val().get_value_rc();
-        self.win_mul.in_b.next = self.cfg_win_mul.val();
+        self.win_mul.in_b.next = self.cfg.win_mul.val();
         self.win_mul.in_tag.next = self.q59_fk.q.val();
         self.dl_d.in_data.next = self.q59_state.q.val();
 

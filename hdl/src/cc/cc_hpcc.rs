@@ -65,6 +65,57 @@ pub const FIFO_BITS: usize = crate::result_fifo::DEPTH_BITS;
 /// empty and `tready` high).
 pub const LATENCY: usize = 1 + 35 + 1 + 3 + 1 + 2 + 1 + 41 + 1 + 2 + 2 + 1 + 1;
 
+/// cc_hpcc's configuration: its ports `cfg_*`, cc_module's `cfg_hpcc_*`, set from the
+/// register block's CC words (hpcc_nic_core's `CC_CFG`, csr::CC_FIELDS). One definition for
+/// the three: cc_module links its port group to cc_hpcc's, hpcc_nic_core joins the register
+/// block's `HpccCfgOut` to cc_module's.
+#[derive(LogicInterface, Default)]
+#[join = "HpccCfgOut"]
+pub struct HpccCfg {
+    /// T, ns.
+    pub t_ns: Signal<In, Bits<32>>,
+    /// eta, UQ0.16 (<= 65536).
+    pub eta_q16: Signal<In, Bits<17>>,
+    /// maxStage.
+    pub max_stage: Signal<In, Bits<8>>,
+    /// W_ai, UQ24.8 bytes.
+    pub w_ai_q8: Signal<In, Bits<32>>,
+    /// W_min, UQ24.8 bytes (>= 256 bytes).
+    pub w_min_q8: Signal<In, Bits<32>>,
+    /// W_max = BDP, UQ24.8 bytes: the initial W and Wc.
+    pub w_max_q8: Signal<In, Bits<32>>,
+    /// Initial U, UQ8.16.
+    pub u_init_q16: Signal<In, Bits<24>>,
+    /// Per rate code c, `[32c+31:32c]` = round(2^40 / (B T)); 0 = no rate.
+    pub inv_bt: Signal<In, Bits<256>>,
+    /// Per rate code c, `[32c+31:32c]` = round(2^24 / B).
+    pub inv_b: Signal<In, Bits<256>>,
+    /// round(2^40 / T).
+    pub inv_t: Signal<In, Bits<32>>,
+    /// round(2^40 x cycle / T).
+    pub rate_mul: Signal<In, Bits<32>>,
+    /// Line rate, UQ16.16 bytes/cycle.
+    pub line_q16: Signal<In, Bits<32>>,
+}
+
+/// `HpccCfg` as its source drives it (the register block); the fields are documented there.
+#[derive(LogicInterface, Default)]
+#[join = "HpccCfg"]
+pub struct HpccCfgOut {
+    pub t_ns: Signal<Out, Bits<32>>,
+    pub eta_q16: Signal<Out, Bits<17>>,
+    pub max_stage: Signal<Out, Bits<8>>,
+    pub w_ai_q8: Signal<Out, Bits<32>>,
+    pub w_min_q8: Signal<Out, Bits<32>>,
+    pub w_max_q8: Signal<Out, Bits<32>>,
+    pub u_init_q16: Signal<Out, Bits<24>>,
+    pub inv_bt: Signal<Out, Bits<256>>,
+    pub inv_b: Signal<Out, Bits<256>>,
+    pub inv_t: Signal<Out, Bits<32>>,
+    pub rate_mul: Signal<Out, Bits<32>>,
+    pub line_q16: Signal<Out, Bits<32>>,
+}
+
 /// HPCC++ / Rx-HPCC for `2^F` flows (F <= 12).
 #[derive(LogicBlock, Default)]
 pub struct CcHpcc<const F: usize> {
@@ -73,30 +124,8 @@ pub struct CcHpcc<const F: usize> {
     /// Synchronous reset. Afterwards every flow is set to its initial state in `2^F` cycles
     /// (from the `cfg_*` values then), during which `s_axis_event_tready` is low.
     pub reset: Signal<In, bool>,
-    /// T, ns.
-    pub cfg_t_ns: Signal<In, Bits<32>>,
-    /// eta, UQ0.16 (<= 65536).
-    pub cfg_eta_q16: Signal<In, Bits<17>>,
-    /// maxStage.
-    pub cfg_max_stage: Signal<In, Bits<8>>,
-    /// W_ai, UQ24.8 bytes.
-    pub cfg_w_ai_q8: Signal<In, Bits<32>>,
-    /// W_min, UQ24.8 bytes (>= 256 bytes).
-    pub cfg_w_min_q8: Signal<In, Bits<32>>,
-    /// W_max = BDP, UQ24.8 bytes: the initial W and Wc.
-    pub cfg_w_max_q8: Signal<In, Bits<32>>,
-    /// Initial U, UQ8.16.
-    pub cfg_u_init_q16: Signal<In, Bits<24>>,
-    /// Per rate code c, `[32c+31:32c]` = round(2^40 / (B T)); 0 = no rate.
-    pub cfg_inv_bt: Signal<In, Bits<256>>,
-    /// Per rate code c, `[32c+31:32c]` = round(2^24 / B).
-    pub cfg_inv_b: Signal<In, Bits<256>>,
-    /// round(2^40 / T).
-    pub cfg_inv_t: Signal<In, Bits<32>>,
-    /// round(2^40 x cycle / T).
-    pub cfg_rate_mul: Signal<In, Bits<32>>,
-    /// Line rate, UQ16.16 bytes/cycle.
-    pub cfg_line_q16: Signal<In, Bits<32>>,
+    /// The configuration: ports `cfg_*` (`HpccCfg`).
+    pub cfg: HpccCfg,
     /// Event: `[15:0]` flow, `[16]` 0 = ACK or telemetry response (lines 21-27), 1 = a data
     /// packet's telemetry at the receiver (lines 28-34), `[26:24]` hop count, `[63:32]` seq,
     /// `[17]` 1 = (re)initialize the flow's state instead (on flow creation; the result shows
@@ -232,8 +261,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
         for k in 0..MAX_HOPS {
             self.hop[k].clock.next = self.clock.val();
             self.hop[k].reset.next = self.reset.val();
-            self.hop[k].cfg_inv_bt.next = self.cfg_inv_bt.val();
-            self.hop[k].cfg_inv_b.next = self.cfg_inv_b.val();
+            self.hop[k].cfg_inv_bt.next = self.cfg.inv_bt.val();
+            self.hop[k].cfg_inv_b.next = self.cfg.inv_b.val();
         }
         self.wt_mul.reset.next = self.reset.val();
         self.u_mul.reset.next = self.reset.val();
@@ -308,7 +337,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self.commit.next = self.measure.val()
                 & (!self.front.val().get_value_updated()
                     | ((self.f0_data.q.val().get_value_now() > self.lut.val())
-                        & (self.now_d.val() > bit_cast::<64, 32>(self.cfg_t_ns.val()))));
+                        & (self.now_d.val() > bit_cast::<64, 32>(self.cfg.t_ns.val()))));
         } else {
             // 22: seq after lastUpdateSeq (serial numbers).
             self.commit.next = self.measure.val()
@@ -414,14 +443,14 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         self.tau_c.next = self.best.val().get_bits::<24>(25);
-        if (self.cfg_t_ns.val().get_bits::<8>(24) == 0)
-            & (self.cfg_t_ns.val().get_bits::<24>(0) < self.tau_c.val())
+        if (self.cfg.t_ns.val().get_bits::<8>(24) == 0)
+            & (self.cfg.t_ns.val().get_bits::<24>(0) < self.tau_c.val())
         {
-            self.tau_c.next = self.cfg_t_ns.val().get_bits::<24>(0);
+            self.tau_c.next = self.cfg.t_ns.val().get_bits::<24>(0);
         }
         self.wt_mul.in_valid.next = self.s1_valid.q.val();
         self.wt_mul.in_a.next = self.tau_c.val();
-        self.wt_mul.in_b.next = self.cfg_inv_t.val();
+        self.wt_mul.in_b.next = self.cfg.inv_t.val();
         self.wt_mul.in_tag.next = 0.into();
         self.wt_mul.in_tag.next.set_value_ctx(self.s1_ctx.q.val());
         self.wt_mul.in_tag.next.set_value_any(self.best.val().get_bit(0));
@@ -472,7 +501,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
             }
         }
         if self.u_ctx.val().get_value_init() {
-            self.u_new.next = self.cfg_u_init_q16.val();
+            self.u_new.next = self.cfg.u_init_q16.val();
         }
         self.u_ram.write_address.next = self.u_mul.out_tag.val().get_bits::<F>(0);
         self.u_ram.write_data.next = self.u_new.val();
@@ -484,7 +513,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- R: r = eta x 2^24 / U (line 13's quotient).
         self.r_div.in_valid.next = self.uc_valid.q.val();
-        self.r_div.in_num.next = bit_cast::<41, 17>(self.cfg_eta_q16.val()) << 24;
+        self.r_div.in_num.next = bit_cast::<41, 17>(self.cfg.eta_q16.val()) << 24;
         self.r_div.in_den.next = self.uc_u.q.val();
         self.r_div.in_tag.next = 0.into();
         self.r_div.in_tag.next.set_value_ctx(self.uc_ctx.q.val());
@@ -497,8 +526,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         self.w_old.next = self.w_ram.read_data.val();
-        self.branch.next = (self.wa_u.q.val() >= bit_cast::<24, 17>(self.cfg_eta_q16.val()))
-            | (self.w_old.val().get_value_inc_stage() >= self.cfg_max_stage.val());
+        self.branch.next = (self.wa_u.q.val() >= bit_cast::<24, 17>(self.cfg.eta_q16.val()))
+            | (self.w_old.val().get_value_inc_stage() >= self.cfg.max_stage.val());
         self.w_mul.in_valid.next = self.wa_valid.q.val();
         self.w_mul.in_a.next = self.w_old.val().get_value_wc();
         self.w_mul.in_b.next = self.wa_r.q.val();
@@ -514,17 +543,17 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wctx.next = self.wb2.q.val().get_value_ctx();
         self.wb_w.next = self.wb2.q.val().get_value_w_old();
         self.wsum.next = bit_cast::<49, 32>(self.wb_w.val().get_value_wc())
-            + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
+            + bit_cast::<49, 32>(self.cfg.w_ai_q8.val());
         if self.wb2.q.val().get_value_branch() {
             self.wsum.next = bit_cast::<49, 48>(self.w_mul.out_prod.val().get_bits::<48>(24))
-                + bit_cast::<49, 32>(self.cfg_w_ai_q8.val());
+                + bit_cast::<49, 32>(self.cfg.w_ai_q8.val());
         }
         self.w_new.next = self.wsum.val().get_bits::<32>(0);
-        if self.wsum.val() < bit_cast::<49, 32>(self.cfg_w_min_q8.val()) {
-            self.w_new.next = self.cfg_w_min_q8.val();
+        if self.wsum.val() < bit_cast::<49, 32>(self.cfg.w_min_q8.val()) {
+            self.w_new.next = self.cfg.w_min_q8.val();
         }
-        if self.wsum.val() > bit_cast::<49, 32>(self.cfg_w_max_q8.val()) {
-            self.w_new.next = self.cfg_w_max_q8.val();
+        if self.wsum.val() > bit_cast::<49, 32>(self.cfg.w_max_q8.val()) {
+            self.w_new.next = self.cfg.w_max_q8.val();
         }
         self.wc_new.next = self.wb_w.val().get_value_wc();
         self.inc_new.next = self.wb_w.val().get_value_inc_stage();
@@ -539,8 +568,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self.w_new.next = self.wb_w.val().get_value_w();
         }
         if self.wctx.val().get_value_init() {
-            self.w_new.next = self.cfg_w_max_q8.val();
-            self.wc_new.next = self.cfg_w_max_q8.val();
+            self.w_new.next = self.cfg.w_max_q8.val();
+            self.wc_new.next = self.cfg.w_max_q8.val();
             self.inc_new.next = 0.into();
         }
         self.w_ram.write_address.next = self.wctx.val().get_bits::<F>(0);
@@ -556,15 +585,15 @@ impl<const F: usize> Logic for CcHpcc<F> {
         // Its tag is sim::layout::HPCC_RT_TAG.
         self.rt_mul.in_valid.next = self.wb2_valid.q.val();
         self.rt_mul.in_a.next = self.w_new.val();
-        self.rt_mul.in_b.next = self.cfg_rate_mul.val();
+        self.rt_mul.in_b.next = self.cfg.rate_mul.val();
         self.rt_mul.in_tag.next = 0.into();
         self.rt_mul.in_tag.next.set_value_ctx(self.wctx.val());
         self.rt_mul.in_tag.next.set_value_u(self.wb2.q.val().get_value_u());
         self.rt_mul.in_tag.next.set_value_w_new(self.w_word.val());
         self.rate.next = (bit_cast::<33, 32>(self.rt_mul.out_prod.val().get_bits::<32>(32)))
             + bit_cast::<33, 1>(self.rt_mul.out_prod.val().get_bits::<1>(31));
-        if self.rate.val() > bit_cast::<33, 32>(self.cfg_line_q16.val()) {
-            self.rate.next = bit_cast::<33, 32>(self.cfg_line_q16.val());
+        if self.rate.val() > bit_cast::<33, 32>(self.cfg.line_q16.val()) {
+            self.rate.next = bit_cast::<33, 32>(self.cfg.line_q16.val());
         }
 
         // ---- OUT
@@ -596,14 +625,14 @@ impl<const F: usize> Logic for CcHpcc<F> {
 
         // ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
         self.w_init.next = 0.into();
-        self.w_init.next.set_value_w(self.cfg_w_max_q8.val());
-        self.w_init.next.set_value_wc(self.cfg_w_max_q8.val());
+        self.w_init.next.set_value_w(self.cfg.w_max_q8.val());
+        self.w_init.next.set_value_wc(self.cfg.w_max_q8.val());
         if self.init_busy.q.val() {
             self.front_ram.write_address.next = self.init_addr.q.val();
             self.front_ram.write_data.next = 0.into();
             self.front_ram.write_enable.next = true;
             self.u_ram.write_address.next = self.init_addr.q.val();
-            self.u_ram.write_data.next = self.cfg_u_init_q16.val();
+            self.u_ram.write_data.next = self.cfg.u_init_q16.val();
             self.u_ram.write_enable.next = true;
             self.w_ram.write_address.next = self.init_addr.q.val();
             self.w_ram.write_data.next = self.w_init.val();

@@ -62,6 +62,51 @@ const _: () = assert!(CTX == 218 && CTX_C3 == 251 && CTX_E2 == 283);
 // The state write's address is the context's flow field read as F bits from bit 0.
 const _: () = assert!(LDCP_CTX.flow.lo == 0);
 
+/// cc_ldcp's configuration: its ports `cfg_*`, cc_module's `cfg_ldcp_*`, set from the
+/// register block's CC words (hpcc_nic_core's `CC_CFG`, csr::CC_FIELDS). One definition for
+/// the three: cc_module links its port group to cc_ldcp's, hpcc_nic_core joins the register
+/// block's `LdcpCfgOut` to cc_module's.
+#[derive(LogicInterface, Default)]
+#[join = "LdcpCfgOut"]
+pub struct LdcpCfg {
+    /// Base RTT, ns (> 0).
+    pub rtt_ns: Signal<In, Bits<32>>,
+    /// MSS, bytes: the unit of cw.
+    pub mss: Signal<In, Bits<32>>,
+    /// alpha, UQ0.16 (1 ..= 65536).
+    pub alpha_q16: Signal<In, Bits<17>>,
+    /// beta, UQ0.16 (1 ..= 65536).
+    pub beta_q16: Signal<In, Bits<17>>,
+    /// gamma = 2^-gamma_shift (0 ..= 10).
+    pub gamma_shift: Signal<In, Bits<4>>,
+    /// Initial window, packets (1 ..= 65535).
+    pub iw: Signal<In, Bits<16>>,
+    /// Window clamp, UQ16.16 packets (>= 1 packet).
+    pub max_cw_q16: Signal<In, Bits<32>>,
+    /// Flows start in the zero-RTT fast start.
+    pub fast_start: Signal<In, bool>,
+    /// round(2^32 x MSS x cycle / RTT) (< 2^48): R = (cw x rate_mul + 2^31) >> 32.
+    pub rate_mul: Signal<In, Bits<48>>,
+    /// Line rate, UQ16.16 bytes/cycle: the rate clamp.
+    pub line_q16: Signal<In, Bits<32>>,
+}
+
+/// `LdcpCfg` as its source drives it (the register block); the fields are documented there.
+#[derive(LogicInterface, Default)]
+#[join = "LdcpCfg"]
+pub struct LdcpCfgOut {
+    pub rtt_ns: Signal<Out, Bits<32>>,
+    pub mss: Signal<Out, Bits<32>>,
+    pub alpha_q16: Signal<Out, Bits<17>>,
+    pub beta_q16: Signal<Out, Bits<17>>,
+    pub gamma_shift: Signal<Out, Bits<4>>,
+    pub iw: Signal<Out, Bits<16>>,
+    pub max_cw_q16: Signal<Out, Bits<32>>,
+    pub fast_start: Signal<Out, bool>,
+    pub rate_mul: Signal<Out, Bits<48>>,
+    pub line_q16: Signal<Out, Bits<32>>,
+}
+
 /// LDCP for `2^F` flows (F <= 12).
 #[derive(LogicBlock, Default)]
 pub struct CcLdcp<const F: usize> {
@@ -70,26 +115,8 @@ pub struct CcLdcp<const F: usize> {
     /// Synchronous reset. Afterwards every flow is set to its initial state in `2^F` cycles
     /// (from the `cfg_*` values then), during which `s_axis_event_tready` is low.
     pub reset: Signal<In, bool>,
-    /// Base RTT, ns (> 0).
-    pub cfg_rtt_ns: Signal<In, Bits<32>>,
-    /// MSS, bytes: the unit of cw.
-    pub cfg_mss: Signal<In, Bits<32>>,
-    /// alpha, UQ0.16 (1 ..= 65536).
-    pub cfg_alpha_q16: Signal<In, Bits<17>>,
-    /// beta, UQ0.16 (1 ..= 65536).
-    pub cfg_beta_q16: Signal<In, Bits<17>>,
-    /// gamma = 2^-gamma_shift (0 ..= 10).
-    pub cfg_gamma_shift: Signal<In, Bits<4>>,
-    /// Initial window, packets (1 ..= 65535).
-    pub cfg_iw: Signal<In, Bits<16>>,
-    /// Window clamp, UQ16.16 packets (>= 1 packet).
-    pub cfg_max_cw_q16: Signal<In, Bits<32>>,
-    /// Flows start in the zero-RTT fast start.
-    pub cfg_fast_start: Signal<In, bool>,
-    /// round(2^32 x MSS x cycle / RTT) (< 2^48): R = (cw x rate_mul + 2^31) >> 32.
-    pub cfg_rate_mul: Signal<In, Bits<48>>,
-    /// Line rate, UQ16.16 bytes/cycle: the rate clamp.
-    pub cfg_line_q16: Signal<In, Bits<32>>,
+    /// The configuration: ports `cfg_*` (`LdcpCfg`).
+    pub cfg: LdcpCfg,
     /// Event: `[15:0]` flow, `[17:16]` kind (0 ACK, 1 loss, 2 sub-packet timer, 3
     /// (re)initialize the flow), `[18]` ECN-Echo, `[63:32]` packets acknowledged (saturated to
     /// 65535), `[127:64]` time, ns. Other bits are reserved. A flow >= 2^F is dropped and
@@ -196,7 +223,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // gamma = 2^gbits in UQ16.16 (cc_ldcp_fast makes gamma; the stages read it there).
         self.ones17.next = 65535.into();
         self.c16.next = 16.into();
-        self.gbits.next = self.c16.val() - bit_cast::<5, 4>(self.cfg_gamma_shift.val());
+        self.gbits.next = self.c16.val() - bit_cast::<5, 4>(self.cfg.gamma_shift.val());
 
         // ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         self.intake.s_axis_event_tdata.next = self.s_axis_event_tdata.val();
@@ -209,10 +236,10 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.e0.d.next = self.intake.issue_data.val();
 
         // ---- B: the event against the flow's state word: cc_ldcp_fast.
-        self.fast.cfg_gamma_shift.next = self.cfg_gamma_shift.val();
-        self.fast.cfg_iw.next = self.cfg_iw.val();
-        self.fast.cfg_max_cw_q16.next = self.cfg_max_cw_q16.val();
-        self.fast.cfg_fast_start.next = self.cfg_fast_start.val();
+        self.fast.cfg_gamma_shift.next = self.cfg.gamma_shift.val();
+        self.fast.cfg_iw.next = self.cfg.iw.val();
+        self.fast.cfg_max_cw_q16.next = self.cfg.max_cw_q16.val();
+        self.fast.cfg_fast_start.next = self.cfg.fast_start.val();
         self.fast.evt.next = self.e0.q.val();
         self.fast.state.next = self.ram.read_data.val();
         self.bs.d.next = self.fast.ctx.val();
@@ -260,7 +287,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.cw_mid.next = self.c2.q.val().get_value_cw();
         if self.c2_sub.q.val() {
             self.cw_mid.next = self.c2.q.val().get_value_cw()
-                + ((bit_cast::<32, 16>(self.c2_steps.q.val()) << 16) >> self.cfg_gamma_shift.val());
+                + ((bit_cast::<32, 16>(self.c2_steps.q.val()) << 16) >> self.cfg.gamma_shift.val());
             if self.ece3.val() {
                 self.cw_mid.next = self.c2_cwa.q.val();
             }
@@ -271,9 +298,9 @@ impl<const F: usize> Logic for CcLdcp<F> {
         }
         self.ab_mul.in_valid.next = self.c2_valid.q.val();
         self.ab_mul.in_a.next = self.c2_n2.q.val();
-        self.ab_mul.in_b.next = self.cfg_alpha_q16.val();
+        self.ab_mul.in_b.next = self.cfg.alpha_q16.val();
         if self.ece3.val() {
-            self.ab_mul.in_b.next = self.cfg_beta_q16.val();
+            self.ab_mul.in_b.next = self.cfg.beta_q16.val();
         }
         self.ab_mul.in_tag.next = 0.into();
         self.d1.in_data.next = bit_cast::<CTX_C3, CTX>(self.c2.q.val());
@@ -299,8 +326,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // numerator needs no carry into RTT while cw <= 1 packet (the only case it is used).
         self.cw_s.next = self.e1_cwpre.q.val();
         if self.e1.q.val().get_value_stable() {
-            if self.e1_cwpre.q.val() > self.cfg_max_cw_q16.val() {
-                self.cw_s.next = self.cfg_max_cw_q16.val();
+            if self.e1_cwpre.q.val() > self.cfg.max_cw_q16.val() {
+                self.cw_s.next = self.cfg.max_cw_q16.val();
             }
             if self.e1_cwpre.q.val() < self.fast.gamma.val() {
                 self.cw_s.next = self.fast.gamma.val();
@@ -309,7 +336,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.cw_m1.next = self.cw_s.val().get_bits::<16>(0) - 1;
         self.eq2inc.next = self.e1.q.val().get_value_eq2() & !self.e1.q.val().get_value_ece();
         self.div.in_valid.next = self.e1_valid.q.val();
-        self.div.in_num.next = (bit_cast::<49, 32>(self.cfg_rtt_ns.val()) << 16)
+        self.div.in_num.next = (bit_cast::<49, 32>(self.cfg.rtt_ns.val()) << 16)
             | bit_cast::<49, 16>(self.cw_m1.val());
         self.div.in_den.next = self.cw_s.val();
         if self.eq2inc.val() {
@@ -344,7 +371,7 @@ impl<const F: usize> Logic for CcLdcp<F> {
         self.f1_valid.d.next = self.div.out_valid.val() & !self.reset.val();
 
         // ---- F2: final cw, timer arm or grant, state write: cc_ldcp_write.
-        self.write.cfg_max_cw_q16.next = self.cfg_max_cw_q16.val();
+        self.write.cfg_max_cw_q16.next = self.cfg.max_cw_q16.val();
         self.write.gamma.next = self.fast.gamma.val();
         self.write.ctx.next = self.f1.q.val();
         self.write.sum.next = self.f1_sum.q.val();
@@ -357,11 +384,11 @@ impl<const F: usize> Logic for CcLdcp<F> {
         // ---- O: window and rate of the new cw; d3 carries the rest of the result (LDCP_O).
         self.win_mul.in_valid.next = self.f1_valid.q.val();
         self.win_mul.in_a.next = self.write.o_word.val().get_value_cw();
-        self.win_mul.in_b.next = self.cfg_mss.val();
+        self.win_mul.in_b.next = self.cfg.mss.val();
         self.win_mul.in_tag.next = 0.into();
         self.rate_mul.in_valid.next = self.f1_valid.q.val();
         self.rate_mul.in_a.next = self.write.o_word.val().get_value_cw();
-        self.rate_mul.in_b.next = self.cfg_rate_mul.val();
+        self.rate_mul.in_b.next = self.cfg.rate_mul.val();
         self.rate_mul.in_tag.next = 0.into();
         self.d3.in_data.next = self.write.o_word.val();
         self.win.next = self.win_mul.out_prod.val().get_bits::<32>(16);
@@ -370,8 +397,8 @@ impl<const F: usize> Logic for CcLdcp<F> {
         }
         self.rate.next = bit_cast::<49, 48>(self.rate_mul.out_prod.val().get_bits::<48>(32))
             + bit_cast::<49, 1>(self.rate_mul.out_prod.val().get_bits::<1>(31));
-        if self.rate.val() > bit_cast::<49, 32>(self.cfg_line_q16.val()) {
-            self.rate.next = bit_cast::<49, 32>(self.cfg_line_q16.val());
+        if self.rate.val() > bit_cast::<49, 32>(self.cfg.line_q16.val()) {
+            self.rate.next = bit_cast::<49, 32>(self.cfg.line_q16.val());
         }
         self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
         self.out_data.d.next = 0.into();

@@ -25,10 +25,10 @@
 //! in flight in the old engine may come out after the new engine's first Updates.
 
 use crate::cc_codes::*;
-use crate::cc_dcqcn::CcDcqcn;
+use crate::cc_dcqcn::{CcDcqcn, DcqcnCfg};
 use crate::cc_module_route::CcModuleRoute;
-use crate::cc_hpcc::CcHpcc;
-use crate::cc_ldcp::CcLdcp;
+use crate::cc_hpcc::{CcHpcc, HpccCfg};
+use crate::cc_ldcp::{CcLdcp, LdcpCfg};
 use crate::layout::{
     CcEventFields, DcqcnEventNamed, DcqcnResultFields, FeedbackFields, HpccEventFields,
     HpccResultFields, LdcpEventNamed, LdcpResultFields, UpdateFields,
@@ -52,76 +52,12 @@ pub struct CcModule<const F: usize> {
     /// engine's per-flow state to its initial state in `2^F` cycles (from the `cfg_*` values
     /// then), during which `s_axis_event_tready` is low.
     pub reset: Signal<In, bool>,
-    /// cc_hpcc `cfg_t_ns`: T, ns.
-    pub cfg_hpcc_t_ns: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_eta_q16`: eta, UQ0.16 (<= 65536).
-    pub cfg_hpcc_eta_q16: Signal<In, Bits<17>>,
-    /// cc_hpcc `cfg_max_stage`: maxStage.
-    pub cfg_hpcc_max_stage: Signal<In, Bits<8>>,
-    /// cc_hpcc `cfg_w_ai_q8`: W_ai, UQ24.8 bytes.
-    pub cfg_hpcc_w_ai_q8: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_w_min_q8`: W_min, UQ24.8 bytes (>= 256 bytes).
-    pub cfg_hpcc_w_min_q8: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_w_max_q8`: W_max = BDP, UQ24.8 bytes, the initial W and Wc.
-    pub cfg_hpcc_w_max_q8: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_u_init_q16`: initial U, UQ8.16.
-    pub cfg_hpcc_u_init_q16: Signal<In, Bits<24>>,
-    /// cc_hpcc `cfg_inv_bt`: per rate code c, `[32c+31:32c]` = round(2^40 / (B T)).
-    pub cfg_hpcc_inv_bt: Signal<In, Bits<256>>,
-    /// cc_hpcc `cfg_inv_b`: per rate code c, `[32c+31:32c]` = round(2^24 / B).
-    pub cfg_hpcc_inv_b: Signal<In, Bits<256>>,
-    /// cc_hpcc `cfg_inv_t`: round(2^40 / T).
-    pub cfg_hpcc_inv_t: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_rate_mul`: round(2^40 x cycle / T).
-    pub cfg_hpcc_rate_mul: Signal<In, Bits<32>>,
-    /// cc_hpcc `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
-    pub cfg_hpcc_line_q16: Signal<In, Bits<32>>,
-    /// cc_ldcp `cfg_rtt_ns`: base RTT, ns (> 0).
-    pub cfg_ldcp_rtt_ns: Signal<In, Bits<32>>,
-    /// cc_ldcp `cfg_mss`: MSS, bytes.
-    pub cfg_ldcp_mss: Signal<In, Bits<32>>,
-    /// cc_ldcp `cfg_alpha_q16`: alpha, UQ0.16 (1 ..= 65536).
-    pub cfg_ldcp_alpha_q16: Signal<In, Bits<17>>,
-    /// cc_ldcp `cfg_beta_q16`: beta, UQ0.16 (1 ..= 65536).
-    pub cfg_ldcp_beta_q16: Signal<In, Bits<17>>,
-    /// cc_ldcp `cfg_gamma_shift`: gamma = 2^-gamma_shift (0 ..= 10).
-    pub cfg_ldcp_gamma_shift: Signal<In, Bits<4>>,
-    /// cc_ldcp `cfg_iw`: initial window, packets (1 ..= 65535).
-    pub cfg_ldcp_iw: Signal<In, Bits<16>>,
-    /// cc_ldcp `cfg_max_cw_q16`: window clamp, UQ16.16 packets.
-    pub cfg_ldcp_max_cw_q16: Signal<In, Bits<32>>,
-    /// cc_ldcp `cfg_fast_start`: flows start in the zero-RTT fast start.
-    pub cfg_ldcp_fast_start: Signal<In, bool>,
-    /// cc_ldcp `cfg_rate_mul`: round(2^32 x MSS x cycle / RTT) (< 2^48).
-    pub cfg_ldcp_rate_mul: Signal<In, Bits<48>>,
-    /// cc_ldcp `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
-    pub cfg_ldcp_line_q16: Signal<In, Bits<32>>,
-    /// cc_dcqcn `cfg_line_q24`: line rate, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_line_q24: Signal<In, Bits<40>>,
-    /// cc_dcqcn `cfg_min_q24`: minimum rate, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_min_q24: Signal<In, Bits<40>>,
-    /// cc_dcqcn `cfg_ai_q24`: R_AI, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_ai_q24: Signal<In, Bits<40>>,
-    /// cc_dcqcn `cfg_hai_q24`: R_HAI, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_hai_q24: Signal<In, Bits<40>>,
-    /// cc_dcqcn `cfg_g_shift`: g = 2^-g_shift (0..=24).
-    pub cfg_dcqcn_g_shift: Signal<In, Bits<5>>,
-    /// cc_dcqcn `cfg_initial_alpha_q24`: alpha before the first CNP, UQ1.24.
-    pub cfg_dcqcn_initial_alpha_q24: Signal<In, Bits<25>>,
-    /// cc_dcqcn `cfg_alpha_timer_ns`: K, ns (> 0).
-    pub cfg_dcqcn_alpha_timer_ns: Signal<In, Bits<32>>,
-    /// cc_dcqcn `cfg_decay`: `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24).
-    pub cfg_dcqcn_decay: Signal<In, Bits<384>>,
-    /// cc_dcqcn `cfg_min_cut_interval_ns`: minimum time between two cuts, ns.
-    pub cfg_dcqcn_min_cut_interval_ns: Signal<In, Bits<32>>,
-    /// cc_dcqcn `cfg_rate_increase_timer_ns`: T, ns.
-    pub cfg_dcqcn_rate_increase_timer_ns: Signal<In, Bits<32>>,
-    /// cc_dcqcn `cfg_byte_counter_bytes`: B, bytes; 0 disables the byte counter.
-    pub cfg_dcqcn_byte_counter_bytes: Signal<In, Bits<32>>,
-    /// cc_dcqcn `cfg_fast_recovery_times`: F, fast-recovery steps.
-    pub cfg_dcqcn_fast_recovery_times: Signal<In, Bits<8>>,
-    /// cc_dcqcn `cfg_win_mul`: round(2^16 x base RTT / cycle).
-    pub cfg_dcqcn_win_mul: Signal<In, Bits<32>>,
+    /// cc_hpcc's configuration (`HpccCfg`), linked to its `cfg`.
+    pub cfg_hpcc: HpccCfg,
+    /// cc_ldcp's configuration (`LdcpCfg`), linked to its `cfg`.
+    pub cfg_ldcp: LdcpCfg,
+    /// cc_dcqcn's configuration (`DcqcnCfg`), linked to its `cfg`.
+    pub cfg_dcqcn: DcqcnCfg,
     /// Event: `[15:0]` flow, `[19:16]` type (0 ACK, 1 data-packet telemetry at the receiver,
     /// 2 loss/NAK, 3 timer tick, 4 CNP, 5 tx bytes, 6 create flow, 7..15 unused by every
     /// algorithm), `[20]` ECN-Echo, `[26:24]` hop count, `[63:32]` ACK seq (type 0) or tx bytes
@@ -215,41 +151,9 @@ impl<const F: usize> Logic for CcModule<F> {
         self.dcqcn.reset.next = self.reset.val();
 
         // ---- Configuration, passed through.
-        self.hpcc.cfg_t_ns.next = self.cfg_hpcc_t_ns.val();
-        self.hpcc.cfg_eta_q16.next = self.cfg_hpcc_eta_q16.val();
-        self.hpcc.cfg_max_stage.next = self.cfg_hpcc_max_stage.val();
-        self.hpcc.cfg_w_ai_q8.next = self.cfg_hpcc_w_ai_q8.val();
-        self.hpcc.cfg_w_min_q8.next = self.cfg_hpcc_w_min_q8.val();
-        self.hpcc.cfg_w_max_q8.next = self.cfg_hpcc_w_max_q8.val();
-        self.hpcc.cfg_u_init_q16.next = self.cfg_hpcc_u_init_q16.val();
-        self.hpcc.cfg_inv_bt.next = self.cfg_hpcc_inv_bt.val();
-        self.hpcc.cfg_inv_b.next = self.cfg_hpcc_inv_b.val();
-        self.hpcc.cfg_inv_t.next = self.cfg_hpcc_inv_t.val();
-        self.hpcc.cfg_rate_mul.next = self.cfg_hpcc_rate_mul.val();
-        self.hpcc.cfg_line_q16.next = self.cfg_hpcc_line_q16.val();
-        self.ldcp.cfg_rtt_ns.next = self.cfg_ldcp_rtt_ns.val();
-        self.ldcp.cfg_mss.next = self.cfg_ldcp_mss.val();
-        self.ldcp.cfg_alpha_q16.next = self.cfg_ldcp_alpha_q16.val();
-        self.ldcp.cfg_beta_q16.next = self.cfg_ldcp_beta_q16.val();
-        self.ldcp.cfg_gamma_shift.next = self.cfg_ldcp_gamma_shift.val();
-        self.ldcp.cfg_iw.next = self.cfg_ldcp_iw.val();
-        self.ldcp.cfg_max_cw_q16.next = self.cfg_ldcp_max_cw_q16.val();
-        self.ldcp.cfg_fast_start.next = self.cfg_ldcp_fast_start.val();
-        self.ldcp.cfg_rate_mul.next = self.cfg_ldcp_rate_mul.val();
-        self.ldcp.cfg_line_q16.next = self.cfg_ldcp_line_q16.val();
-        self.dcqcn.cfg_line_q24.next = self.cfg_dcqcn_line_q24.val();
-        self.dcqcn.cfg_min_q24.next = self.cfg_dcqcn_min_q24.val();
-        self.dcqcn.cfg_ai_q24.next = self.cfg_dcqcn_ai_q24.val();
-        self.dcqcn.cfg_hai_q24.next = self.cfg_dcqcn_hai_q24.val();
-        self.dcqcn.cfg_g_shift.next = self.cfg_dcqcn_g_shift.val();
-        self.dcqcn.cfg_initial_alpha_q24.next = self.cfg_dcqcn_initial_alpha_q24.val();
-        self.dcqcn.cfg_alpha_timer_ns.next = self.cfg_dcqcn_alpha_timer_ns.val();
-        self.dcqcn.cfg_decay.next = self.cfg_dcqcn_decay.val();
-        self.dcqcn.cfg_min_cut_interval_ns.next = self.cfg_dcqcn_min_cut_interval_ns.val();
-        self.dcqcn.cfg_rate_increase_timer_ns.next = self.cfg_dcqcn_rate_increase_timer_ns.val();
-        self.dcqcn.cfg_byte_counter_bytes.next = self.cfg_dcqcn_byte_counter_bytes.val();
-        self.dcqcn.cfg_fast_recovery_times.next = self.cfg_dcqcn_fast_recovery_times.val();
-        self.dcqcn.cfg_win_mul.next = self.cfg_dcqcn_win_mul.val();
+        HpccCfg::link(&mut self.cfg_hpcc, &mut self.hpcc.cfg);
+        LdcpCfg::link(&mut self.cfg_ldcp, &mut self.ldcp.cfg);
+        DcqcnCfg::link(&mut self.cfg_dcqcn, &mut self.dcqcn.cfg);
 
         // ---- Reset: every flow to algorithm 0, one per cycle (the engines do the same).
         if self.init_busy.q.val() {

@@ -28,6 +28,9 @@ pub mod csr;
 use crate::axil_slave::AxilSlave;
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
+use crate::cc_dcqcn::DcqcnCfgOut;
+use crate::cc_hpcc::HpccCfgOut;
+use crate::cc_ldcp::LdcpCfgOut;
 use crate::flow_sched::FlowSched;
 use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
@@ -625,41 +628,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         self.dp.cfg_pkt_shift.next = 0.into();
         self.dp.cfg_cnp_interval_ns.next = self.regs.cnp_interval_ns.val();
-        self.cc.cfg_hpcc_t_ns.next = self.regs.cfg_hpcc_t_ns.val();
-        self.cc.cfg_hpcc_eta_q16.next = self.regs.cfg_hpcc_eta_q16.val();
-        self.cc.cfg_hpcc_max_stage.next = self.regs.cfg_hpcc_max_stage.val();
-        self.cc.cfg_hpcc_w_ai_q8.next = self.regs.cfg_hpcc_w_ai_q8.val();
-        self.cc.cfg_hpcc_w_min_q8.next = self.regs.cfg_hpcc_w_min_q8.val();
-        self.cc.cfg_hpcc_w_max_q8.next = self.regs.cfg_hpcc_w_max_q8.val();
-        self.cc.cfg_hpcc_u_init_q16.next = self.regs.cfg_hpcc_u_init_q16.val();
-        self.cc.cfg_hpcc_inv_bt.next = self.regs.cfg_hpcc_inv_bt.val();
-        self.cc.cfg_hpcc_inv_b.next = self.regs.cfg_hpcc_inv_b.val();
-        self.cc.cfg_hpcc_inv_t.next = self.regs.cfg_hpcc_inv_t.val();
-        self.cc.cfg_hpcc_rate_mul.next = self.regs.cfg_hpcc_rate_mul.val();
-        self.cc.cfg_hpcc_line_q16.next = self.regs.cfg_hpcc_line_q16.val();
-        self.cc.cfg_ldcp_rtt_ns.next = self.regs.cfg_ldcp_rtt_ns.val();
-        self.cc.cfg_ldcp_mss.next = self.regs.cfg_ldcp_mss.val();
-        self.cc.cfg_ldcp_alpha_q16.next = self.regs.cfg_ldcp_alpha_q16.val();
-        self.cc.cfg_ldcp_beta_q16.next = self.regs.cfg_ldcp_beta_q16.val();
-        self.cc.cfg_ldcp_gamma_shift.next = self.regs.cfg_ldcp_gamma_shift.val();
-        self.cc.cfg_ldcp_iw.next = self.regs.cfg_ldcp_iw.val();
-        self.cc.cfg_ldcp_max_cw_q16.next = self.regs.cfg_ldcp_max_cw_q16.val();
-        self.cc.cfg_ldcp_fast_start.next = self.regs.cfg_ldcp_fast_start.val();
-        self.cc.cfg_ldcp_rate_mul.next = self.regs.cfg_ldcp_rate_mul.val();
-        self.cc.cfg_ldcp_line_q16.next = self.regs.cfg_ldcp_line_q16.val();
-        self.cc.cfg_dcqcn_line_q24.next = self.regs.cfg_dcqcn_line_q24.val();
-        self.cc.cfg_dcqcn_min_q24.next = self.regs.cfg_dcqcn_min_q24.val();
-        self.cc.cfg_dcqcn_ai_q24.next = self.regs.cfg_dcqcn_ai_q24.val();
-        self.cc.cfg_dcqcn_hai_q24.next = self.regs.cfg_dcqcn_hai_q24.val();
-        self.cc.cfg_dcqcn_g_shift.next = self.regs.cfg_dcqcn_g_shift.val();
-        self.cc.cfg_dcqcn_initial_alpha_q24.next = self.regs.cfg_dcqcn_initial_alpha_q24.val();
-        self.cc.cfg_dcqcn_alpha_timer_ns.next = self.regs.cfg_dcqcn_alpha_timer_ns.val();
-        self.cc.cfg_dcqcn_decay.next = self.regs.cfg_dcqcn_decay.val();
-        self.cc.cfg_dcqcn_min_cut_interval_ns.next = self.regs.cfg_dcqcn_min_cut_interval_ns.val();
-        self.cc.cfg_dcqcn_rate_increase_timer_ns.next = self.regs.cfg_dcqcn_rate_increase_timer_ns.val();
-        self.cc.cfg_dcqcn_byte_counter_bytes.next = self.regs.cfg_dcqcn_byte_counter_bytes.val();
-        self.cc.cfg_dcqcn_fast_recovery_times.next = self.regs.cfg_dcqcn_fast_recovery_times.val();
-        self.cc.cfg_dcqcn_win_mul.next = self.regs.cfg_dcqcn_win_mul.val();
+        HpccCfgOut::join(&mut self.regs.cfg_hpcc, &mut self.cc.cfg_hpcc);
+        LdcpCfgOut::join(&mut self.regs.cfg_ldcp, &mut self.cc.cfg_ldcp);
+        DcqcnCfgOut::join(&mut self.regs.cfg_dcqcn, &mut self.cc.cfg_dcqcn);
 
         // ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
@@ -870,8 +841,8 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.feedback.ev_flow.next = self.ev_flow.val();
         // W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         self.feedback.ev_w.next = self.ev_hops_fld.val().get_bits::<32>(0);
-        self.feedback.rate_mul.next = self.regs.cfg_hpcc_rate_mul.val();
-        self.feedback.line.next = self.regs.cfg_hpcc_line_q16.val();
+        self.feedback.rate_mul.next = self.regs.cfg_hpcc.rate_mul.val();
+        self.feedback.line.next = self.regs.cfg_hpcc.line_q16.val();
 
         // ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).

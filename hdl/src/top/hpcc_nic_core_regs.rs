@@ -17,6 +17,9 @@ use crate::hpcc_nic_core::{
     REG_TIMER_GAP, REG_TX_EVENTS, REG_TX_EVENT_BYTES, RESET_CNP_INTERVAL, RESET_EVENT_MERGE, RESET_NS_PER_CYCLE,
     RESET_RTO_CFG, RESET_SCHED_CFG, RESET_TIMER_GAP, RESET_TX_EVENT_BYTES,
 };
+use crate::cc_dcqcn::DcqcnCfgOut;
+use crate::cc_hpcc::HpccCfgOut;
+use crate::cc_ldcp::LdcpCfgOut;
 use rust_hdl::prelude::*;
 
 /// Argument words of tx_ctx's post word (`ARG_TX`, low word first).
@@ -145,76 +148,12 @@ pub struct HpccNicCoreRegs {
     pub alg: Signal<Out, Bits<2>>,
     /// `ARG_TAG` [15:0].
     pub tag: Signal<Out, Bits<16>>,
-    /// cc_module's `cfg_hpcc_t_ns` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_t_ns`: T, ns.
-    pub cfg_hpcc_t_ns: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_eta_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_eta_q16`: eta, UQ0.16 (<= 65536).
-    pub cfg_hpcc_eta_q16: Signal<Out, Bits<17>>,
-    /// cc_module's `cfg_hpcc_max_stage` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_max_stage`: maxStage.
-    pub cfg_hpcc_max_stage: Signal<Out, Bits<8>>,
-    /// cc_module's `cfg_hpcc_w_ai_q8` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_w_ai_q8`: W_ai, UQ24.8 bytes.
-    pub cfg_hpcc_w_ai_q8: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_w_min_q8` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_w_min_q8`: W_min, UQ24.8 bytes (>= 256 bytes).
-    pub cfg_hpcc_w_min_q8: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_w_max_q8` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_w_max_q8`: W_max = BDP, UQ24.8 bytes, the initial W and Wc.
-    pub cfg_hpcc_w_max_q8: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_u_init_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_u_init_q16`: initial U, UQ8.16.
-    pub cfg_hpcc_u_init_q16: Signal<Out, Bits<24>>,
-    /// cc_module's `cfg_hpcc_inv_bt` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_inv_bt`: per rate code c, `[32c+31:32c]` = round(2^40 / (B T)).
-    pub cfg_hpcc_inv_bt: Signal<Out, Bits<256>>,
-    /// cc_module's `cfg_hpcc_inv_b` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_inv_b`: per rate code c, `[32c+31:32c]` = round(2^24 / B).
-    pub cfg_hpcc_inv_b: Signal<Out, Bits<256>>,
-    /// cc_module's `cfg_hpcc_inv_t` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_inv_t`: round(2^40 / T).
-    pub cfg_hpcc_inv_t: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_rate_mul` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_rate_mul`: round(2^40 x cycle / T).
-    pub cfg_hpcc_rate_mul: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_hpcc_line_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_hpcc `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
-    pub cfg_hpcc_line_q16: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_ldcp_rtt_ns` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_rtt_ns`: base RTT, ns (> 0).
-    pub cfg_ldcp_rtt_ns: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_ldcp_mss` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_mss`: MSS, bytes.
-    pub cfg_ldcp_mss: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_ldcp_alpha_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_alpha_q16`: alpha, UQ0.16 (1 ..= 65536).
-    pub cfg_ldcp_alpha_q16: Signal<Out, Bits<17>>,
-    /// cc_module's `cfg_ldcp_beta_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_beta_q16`: beta, UQ0.16 (1 ..= 65536).
-    pub cfg_ldcp_beta_q16: Signal<Out, Bits<17>>,
-    /// cc_module's `cfg_ldcp_gamma_shift` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_gamma_shift`: gamma = 2^-gamma_shift (0 ..= 10).
-    pub cfg_ldcp_gamma_shift: Signal<Out, Bits<4>>,
-    /// cc_module's `cfg_ldcp_iw` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_iw`: initial window, packets (1 ..= 65535).
-    pub cfg_ldcp_iw: Signal<Out, Bits<16>>,
-    /// cc_module's `cfg_ldcp_max_cw_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_max_cw_q16`: window clamp, UQ16.16 packets.
-    pub cfg_ldcp_max_cw_q16: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_ldcp_fast_start` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_fast_start`: flows start in the zero-RTT fast start.
-    pub cfg_ldcp_fast_start: Signal<Out, bool>,
-    /// cc_module's `cfg_ldcp_rate_mul` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_rate_mul`: round(2^32 x MSS x cycle / RTT) (< 2^48).
-    pub cfg_ldcp_rate_mul: Signal<Out, Bits<48>>,
-    /// cc_module's `cfg_ldcp_line_q16` (`CC_CFG` words, csr::CC_FIELDS); there: cc_ldcp `cfg_line_q16`: line rate, UQ16.16 bytes/cycle.
-    pub cfg_ldcp_line_q16: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_dcqcn_line_q24` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_line_q24`: line rate, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_line_q24: Signal<Out, Bits<40>>,
-    /// cc_module's `cfg_dcqcn_min_q24` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_min_q24`: minimum rate, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_min_q24: Signal<Out, Bits<40>>,
-    /// cc_module's `cfg_dcqcn_ai_q24` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_ai_q24`: R_AI, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_ai_q24: Signal<Out, Bits<40>>,
-    /// cc_module's `cfg_dcqcn_hai_q24` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_hai_q24`: R_HAI, UQ16.24 bytes/cycle.
-    pub cfg_dcqcn_hai_q24: Signal<Out, Bits<40>>,
-    /// cc_module's `cfg_dcqcn_g_shift` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_g_shift`: g = 2^-g_shift (0..=24).
-    pub cfg_dcqcn_g_shift: Signal<Out, Bits<5>>,
-    /// cc_module's `cfg_dcqcn_initial_alpha_q24` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_initial_alpha_q24`: alpha before the first CNP, UQ1.24.
-    pub cfg_dcqcn_initial_alpha_q24: Signal<Out, Bits<25>>,
-    /// cc_module's `cfg_dcqcn_alpha_timer_ns` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_alpha_timer_ns`: K, ns (> 0).
-    pub cfg_dcqcn_alpha_timer_ns: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_dcqcn_decay` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_decay`: `[24i+23:24i]` = round((1 - g)^(2^i) x 2^24).
-    pub cfg_dcqcn_decay: Signal<Out, Bits<384>>,
-    /// cc_module's `cfg_dcqcn_min_cut_interval_ns` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_min_cut_interval_ns`: minimum time between two cuts, ns.
-    pub cfg_dcqcn_min_cut_interval_ns: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_dcqcn_rate_increase_timer_ns` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_rate_increase_timer_ns`: T, ns.
-    pub cfg_dcqcn_rate_increase_timer_ns: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_dcqcn_byte_counter_bytes` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_byte_counter_bytes`: B, bytes; 0 disables the byte counter.
-    pub cfg_dcqcn_byte_counter_bytes: Signal<Out, Bits<32>>,
-    /// cc_module's `cfg_dcqcn_fast_recovery_times` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_fast_recovery_times`: F, fast-recovery steps.
-    pub cfg_dcqcn_fast_recovery_times: Signal<Out, Bits<8>>,
-    /// cc_module's `cfg_dcqcn_win_mul` (`CC_CFG` words, csr::CC_FIELDS); there: cc_dcqcn `cfg_win_mul`: round(2^16 x base RTT / cycle).
-    pub cfg_dcqcn_win_mul: Signal<Out, Bits<32>>,
+    /// cc_module's `cfg_hpcc` (`HpccCfg`): the CC words of csr::CC_FIELDS.
+    pub cfg_hpcc: HpccCfgOut,
+    /// cc_module's `cfg_ldcp` (`LdcpCfg`): the CC words of csr::CC_FIELDS.
+    pub cfg_ldcp: LdcpCfgOut,
+    /// cc_module's `cfg_dcqcn` (`DcqcnCfg`): the CC words of csr::CC_FIELDS.
+    pub cfg_dcqcn: DcqcnCfgOut,
     /// The time, ns: the time base's.
     pub now_ns: Signal<Out, Bits<64>>,
     ns_q16_reg: DFF<Bits<32>>,
@@ -293,41 +232,9 @@ impl Default for HpccNicCoreRegs {
             window: Default::default(),
             alg: Default::default(),
             tag: Default::default(),
-            cfg_hpcc_t_ns: Default::default(),
-            cfg_hpcc_eta_q16: Default::default(),
-            cfg_hpcc_max_stage: Default::default(),
-            cfg_hpcc_w_ai_q8: Default::default(),
-            cfg_hpcc_w_min_q8: Default::default(),
-            cfg_hpcc_w_max_q8: Default::default(),
-            cfg_hpcc_u_init_q16: Default::default(),
-            cfg_hpcc_inv_bt: Default::default(),
-            cfg_hpcc_inv_b: Default::default(),
-            cfg_hpcc_inv_t: Default::default(),
-            cfg_hpcc_rate_mul: Default::default(),
-            cfg_hpcc_line_q16: Default::default(),
-            cfg_ldcp_rtt_ns: Default::default(),
-            cfg_ldcp_mss: Default::default(),
-            cfg_ldcp_alpha_q16: Default::default(),
-            cfg_ldcp_beta_q16: Default::default(),
-            cfg_ldcp_gamma_shift: Default::default(),
-            cfg_ldcp_iw: Default::default(),
-            cfg_ldcp_max_cw_q16: Default::default(),
-            cfg_ldcp_fast_start: Default::default(),
-            cfg_ldcp_rate_mul: Default::default(),
-            cfg_ldcp_line_q16: Default::default(),
-            cfg_dcqcn_line_q24: Default::default(),
-            cfg_dcqcn_min_q24: Default::default(),
-            cfg_dcqcn_ai_q24: Default::default(),
-            cfg_dcqcn_hai_q24: Default::default(),
-            cfg_dcqcn_g_shift: Default::default(),
-            cfg_dcqcn_initial_alpha_q24: Default::default(),
-            cfg_dcqcn_alpha_timer_ns: Default::default(),
-            cfg_dcqcn_decay: Default::default(),
-            cfg_dcqcn_min_cut_interval_ns: Default::default(),
-            cfg_dcqcn_rate_increase_timer_ns: Default::default(),
-            cfg_dcqcn_byte_counter_bytes: Default::default(),
-            cfg_dcqcn_fast_recovery_times: Default::default(),
-            cfg_dcqcn_win_mul: Default::default(),
+            cfg_hpcc: Default::default(),
+            cfg_ldcp: Default::default(),
+            cfg_dcqcn: Default::default(),
             now_ns: Default::default(),
             ns_q16_reg: Default::default(),
             sched_cfg_reg: Default::default(),
@@ -389,14 +296,14 @@ impl Logic for HpccNicCoreRegs {
 
         // ---- The CC configuration words as cc_module's ports (csr::CC_FIELDS: each port's
         // first word and width; a wider port takes consecutive words, low word first).
-        self.cfg_hpcc_t_ns.next = self.cc_reg[0].q.val();
-        self.cfg_hpcc_eta_q16.next = self.cc_reg[1].q.val().get_bits::<17>(0);
-        self.cfg_hpcc_max_stage.next = self.cc_reg[2].q.val().get_bits::<8>(0);
-        self.cfg_hpcc_w_ai_q8.next = self.cc_reg[3].q.val();
-        self.cfg_hpcc_w_min_q8.next = self.cc_reg[4].q.val();
-        self.cfg_hpcc_w_max_q8.next = self.cc_reg[5].q.val();
-        self.cfg_hpcc_u_init_q16.next = self.cc_reg[6].q.val().get_bits::<24>(0);
-        self.cfg_hpcc_inv_bt.next = bit_cast::<256, 32>(self.cc_reg[7].q.val())
+        self.cfg_hpcc.t_ns.next = self.cc_reg[0].q.val();
+        self.cfg_hpcc.eta_q16.next = self.cc_reg[1].q.val().get_bits::<17>(0);
+        self.cfg_hpcc.max_stage.next = self.cc_reg[2].q.val().get_bits::<8>(0);
+        self.cfg_hpcc.w_ai_q8.next = self.cc_reg[3].q.val();
+        self.cfg_hpcc.w_min_q8.next = self.cc_reg[4].q.val();
+        self.cfg_hpcc.w_max_q8.next = self.cc_reg[5].q.val();
+        self.cfg_hpcc.u_init_q16.next = self.cc_reg[6].q.val().get_bits::<24>(0);
+        self.cfg_hpcc.inv_bt.next = bit_cast::<256, 32>(self.cc_reg[7].q.val())
             | (bit_cast::<256, 32>(self.cc_reg[8].q.val()) << 32)
             | (bit_cast::<256, 32>(self.cc_reg[9].q.val()) << 64)
             | (bit_cast::<256, 32>(self.cc_reg[10].q.val()) << 96)
@@ -404,7 +311,7 @@ impl Logic for HpccNicCoreRegs {
             | (bit_cast::<256, 32>(self.cc_reg[12].q.val()) << 160)
             | (bit_cast::<256, 32>(self.cc_reg[13].q.val()) << 192)
             | (bit_cast::<256, 32>(self.cc_reg[14].q.val()) << 224);
-        self.cfg_hpcc_inv_b.next = bit_cast::<256, 32>(self.cc_reg[15].q.val())
+        self.cfg_hpcc.inv_b.next = bit_cast::<256, 32>(self.cc_reg[15].q.val())
             | (bit_cast::<256, 32>(self.cc_reg[16].q.val()) << 32)
             | (bit_cast::<256, 32>(self.cc_reg[17].q.val()) << 64)
             | (bit_cast::<256, 32>(self.cc_reg[18].q.val()) << 96)
@@ -412,32 +319,32 @@ impl Logic for HpccNicCoreRegs {
             | (bit_cast::<256, 32>(self.cc_reg[20].q.val()) << 160)
             | (bit_cast::<256, 32>(self.cc_reg[21].q.val()) << 192)
             | (bit_cast::<256, 32>(self.cc_reg[22].q.val()) << 224);
-        self.cfg_hpcc_inv_t.next = self.cc_reg[23].q.val();
-        self.cfg_hpcc_rate_mul.next = self.cc_reg[24].q.val();
-        self.cfg_hpcc_line_q16.next = self.cc_reg[25].q.val();
-        self.cfg_ldcp_rtt_ns.next = self.cc_reg[26].q.val();
-        self.cfg_ldcp_mss.next = self.cc_reg[27].q.val();
-        self.cfg_ldcp_alpha_q16.next = self.cc_reg[28].q.val().get_bits::<17>(0);
-        self.cfg_ldcp_beta_q16.next = self.cc_reg[29].q.val().get_bits::<17>(0);
-        self.cfg_ldcp_gamma_shift.next = self.cc_reg[30].q.val().get_bits::<4>(0);
-        self.cfg_ldcp_iw.next = self.cc_reg[31].q.val().get_bits::<16>(0);
-        self.cfg_ldcp_max_cw_q16.next = self.cc_reg[32].q.val();
-        self.cfg_ldcp_fast_start.next = self.cc_reg[33].q.val().get_bit(0);
-        self.cfg_ldcp_rate_mul.next =
+        self.cfg_hpcc.inv_t.next = self.cc_reg[23].q.val();
+        self.cfg_hpcc.rate_mul.next = self.cc_reg[24].q.val();
+        self.cfg_hpcc.line_q16.next = self.cc_reg[25].q.val();
+        self.cfg_ldcp.rtt_ns.next = self.cc_reg[26].q.val();
+        self.cfg_ldcp.mss.next = self.cc_reg[27].q.val();
+        self.cfg_ldcp.alpha_q16.next = self.cc_reg[28].q.val().get_bits::<17>(0);
+        self.cfg_ldcp.beta_q16.next = self.cc_reg[29].q.val().get_bits::<17>(0);
+        self.cfg_ldcp.gamma_shift.next = self.cc_reg[30].q.val().get_bits::<4>(0);
+        self.cfg_ldcp.iw.next = self.cc_reg[31].q.val().get_bits::<16>(0);
+        self.cfg_ldcp.max_cw_q16.next = self.cc_reg[32].q.val();
+        self.cfg_ldcp.fast_start.next = self.cc_reg[33].q.val().get_bit(0);
+        self.cfg_ldcp.rate_mul.next =
             bit_cast::<48, 32>(self.cc_reg[34].q.val()) | (bit_cast::<48, 16>(self.cc_reg[35].q.val().get_bits::<16>(0)) << 32);
-        self.cfg_ldcp_line_q16.next = self.cc_reg[36].q.val();
-        self.cfg_dcqcn_line_q24.next =
+        self.cfg_ldcp.line_q16.next = self.cc_reg[36].q.val();
+        self.cfg_dcqcn.line_q24.next =
             bit_cast::<40, 32>(self.cc_reg[37].q.val()) | (bit_cast::<40, 8>(self.cc_reg[38].q.val().get_bits::<8>(0)) << 32);
-        self.cfg_dcqcn_min_q24.next =
+        self.cfg_dcqcn.min_q24.next =
             bit_cast::<40, 32>(self.cc_reg[39].q.val()) | (bit_cast::<40, 8>(self.cc_reg[40].q.val().get_bits::<8>(0)) << 32);
-        self.cfg_dcqcn_ai_q24.next =
+        self.cfg_dcqcn.ai_q24.next =
             bit_cast::<40, 32>(self.cc_reg[41].q.val()) | (bit_cast::<40, 8>(self.cc_reg[42].q.val().get_bits::<8>(0)) << 32);
-        self.cfg_dcqcn_hai_q24.next =
+        self.cfg_dcqcn.hai_q24.next =
             bit_cast::<40, 32>(self.cc_reg[43].q.val()) | (bit_cast::<40, 8>(self.cc_reg[44].q.val().get_bits::<8>(0)) << 32);
-        self.cfg_dcqcn_g_shift.next = self.cc_reg[45].q.val().get_bits::<5>(0);
-        self.cfg_dcqcn_initial_alpha_q24.next = self.cc_reg[46].q.val().get_bits::<25>(0);
-        self.cfg_dcqcn_alpha_timer_ns.next = self.cc_reg[47].q.val();
-        self.cfg_dcqcn_decay.next = bit_cast::<384, 32>(self.cc_reg[48].q.val())
+        self.cfg_dcqcn.g_shift.next = self.cc_reg[45].q.val().get_bits::<5>(0);
+        self.cfg_dcqcn.initial_alpha_q24.next = self.cc_reg[46].q.val().get_bits::<25>(0);
+        self.cfg_dcqcn.alpha_timer_ns.next = self.cc_reg[47].q.val();
+        self.cfg_dcqcn.decay.next = bit_cast::<384, 32>(self.cc_reg[48].q.val())
             | (bit_cast::<384, 32>(self.cc_reg[49].q.val()) << 32)
             | (bit_cast::<384, 32>(self.cc_reg[50].q.val()) << 64)
             | (bit_cast::<384, 32>(self.cc_reg[51].q.val()) << 96)
@@ -449,11 +356,11 @@ impl Logic for HpccNicCoreRegs {
             | (bit_cast::<384, 32>(self.cc_reg[57].q.val()) << 288)
             | (bit_cast::<384, 32>(self.cc_reg[58].q.val()) << 320)
             | (bit_cast::<384, 32>(self.cc_reg[59].q.val()) << 352);
-        self.cfg_dcqcn_min_cut_interval_ns.next = self.cc_reg[60].q.val();
-        self.cfg_dcqcn_rate_increase_timer_ns.next = self.cc_reg[61].q.val();
-        self.cfg_dcqcn_byte_counter_bytes.next = self.cc_reg[62].q.val();
-        self.cfg_dcqcn_fast_recovery_times.next = self.cc_reg[63].q.val().get_bits::<8>(0);
-        self.cfg_dcqcn_win_mul.next = self.cc_reg[64].q.val();
+        self.cfg_dcqcn.min_cut_interval_ns.next = self.cc_reg[60].q.val();
+        self.cfg_dcqcn.rate_increase_timer_ns.next = self.cc_reg[61].q.val();
+        self.cfg_dcqcn.byte_counter_bytes.next = self.cc_reg[62].q.val();
+        self.cfg_dcqcn.fast_recovery_times.next = self.cc_reg[63].q.val().get_bits::<8>(0);
+        self.cfg_dcqcn.win_mul.next = self.cc_reg[64].q.val();
 
         // ---- Writes: whole words to the read-write registers (csr.rs), else SLVERR.
         self.wr_ok.next = self.wr_strb.val() == 0xF;
