@@ -15,6 +15,46 @@
 
 use rust_hdl::prelude::*;
 
+/// An AXI4-Lite slave port with `A` address bits (no AWPROT / ARPROT), as the slave sees it:
+/// axil_slave's, and hpcc_nic_core's, which links its own to it. Ports `s_axil_*`.
+#[derive(LogicInterface, Default)]
+pub struct AxilPort<const A: usize> {
+    /// Write address (byte address).
+    pub awaddr: Signal<In, Bits<A>>,
+    /// Write address valid.
+    pub awvalid: Signal<In, bool>,
+    /// Write address taken (with its data).
+    pub awready: Signal<Out, bool>,
+    /// Write data.
+    pub wdata: Signal<In, Bits<32>>,
+    /// Byte enables of the write data.
+    pub wstrb: Signal<In, Bits<4>>,
+    /// Write data valid.
+    pub wvalid: Signal<In, bool>,
+    /// Write data taken (with its address).
+    pub wready: Signal<Out, bool>,
+    /// Write response: 0 OKAY, 2 SLVERR.
+    pub bresp: Signal<Out, Bits<2>>,
+    /// Write response valid.
+    pub bvalid: Signal<Out, bool>,
+    /// Write response taken.
+    pub bready: Signal<In, bool>,
+    /// Read address (byte address).
+    pub araddr: Signal<In, Bits<A>>,
+    /// Read address valid.
+    pub arvalid: Signal<In, bool>,
+    /// Read address taken.
+    pub arready: Signal<Out, bool>,
+    /// Read data.
+    pub rdata: Signal<Out, Bits<32>>,
+    /// Read response: 0 OKAY, 2 SLVERR.
+    pub rresp: Signal<Out, Bits<2>>,
+    /// Read data valid.
+    pub rvalid: Signal<Out, bool>,
+    /// Read data taken.
+    pub rready: Signal<In, bool>,
+}
+
 /// AXI4-Lite slave with `A` address bits.
 #[derive(LogicBlock, Default)]
 pub struct AxilSlave<const A: usize> {
@@ -22,40 +62,8 @@ pub struct AxilSlave<const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: no response owed.
     pub reset: Signal<In, bool>,
-    /// Write address (byte address).
-    pub s_axil_awaddr: Signal<In, Bits<A>>,
-    /// Write address valid.
-    pub s_axil_awvalid: Signal<In, bool>,
-    /// Write address taken (with its data).
-    pub s_axil_awready: Signal<Out, bool>,
-    /// Write data.
-    pub s_axil_wdata: Signal<In, Bits<32>>,
-    /// Byte enables of the write data.
-    pub s_axil_wstrb: Signal<In, Bits<4>>,
-    /// Write data valid.
-    pub s_axil_wvalid: Signal<In, bool>,
-    /// Write data taken (with its address).
-    pub s_axil_wready: Signal<Out, bool>,
-    /// Write response: 0 OKAY, 2 SLVERR.
-    pub s_axil_bresp: Signal<Out, Bits<2>>,
-    /// Write response valid.
-    pub s_axil_bvalid: Signal<Out, bool>,
-    /// Write response taken.
-    pub s_axil_bready: Signal<In, bool>,
-    /// Read address (byte address).
-    pub s_axil_araddr: Signal<In, Bits<A>>,
-    /// Read address valid.
-    pub s_axil_arvalid: Signal<In, bool>,
-    /// Read address taken.
-    pub s_axil_arready: Signal<Out, bool>,
-    /// Read data.
-    pub s_axil_rdata: Signal<Out, Bits<32>>,
-    /// Read response: 0 OKAY, 2 SLVERR.
-    pub s_axil_rresp: Signal<Out, Bits<2>>,
-    /// Read data valid.
-    pub s_axil_rvalid: Signal<Out, bool>,
-    /// Read data taken.
-    pub s_axil_rready: Signal<In, bool>,
+    /// The AXI4-Lite port (`AxilPort`: ports `s_axil_*`).
+    pub s_axil: AxilPort<A>,
     /// A write is taken this cycle.
     pub wr_en: Signal<Out, bool>,
     /// Its word address (byte address >> 2).
@@ -86,29 +94,29 @@ impl<const A: usize> Logic for AxilSlave<A> {
     fn update(&mut self) {
         dff_setup!(self, clock, b_valid, b_err, r_valid, r_err, r_data);
         // ---- Write: AW and W together, one response owed at most.
-        self.wr_en.next = self.s_axil_awvalid.val() & self.s_axil_wvalid.val() & !self.b_valid.q.val();
-        self.s_axil_awready.next = self.wr_en.val();
-        self.s_axil_wready.next = self.wr_en.val();
-        self.wr_addr.next = self.s_axil_awaddr.val() >> 2;
-        self.wr_data.next = self.s_axil_wdata.val();
-        self.wr_strb.next = self.s_axil_wstrb.val();
-        if self.s_axil_bready.val() {
+        self.wr_en.next = self.s_axil.awvalid.val() & self.s_axil.wvalid.val() & !self.b_valid.q.val();
+        self.s_axil.awready.next = self.wr_en.val();
+        self.s_axil.wready.next = self.wr_en.val();
+        self.wr_addr.next = self.s_axil.awaddr.val() >> 2;
+        self.wr_data.next = self.s_axil.wdata.val();
+        self.wr_strb.next = self.s_axil.wstrb.val();
+        if self.s_axil.bready.val() {
             self.b_valid.d.next = false;
         }
         if self.wr_en.val() {
             self.b_valid.d.next = true;
             self.b_err.d.next = self.wr_err.val();
         }
-        self.s_axil_bvalid.next = self.b_valid.q.val();
-        self.s_axil_bresp.next = 0.into();
+        self.s_axil.bvalid.next = self.b_valid.q.val();
+        self.s_axil.bresp.next = 0.into();
         if self.b_err.q.val() {
-            self.s_axil_bresp.next = 2.into();
+            self.s_axil.bresp.next = 2.into();
         }
         // ---- Read: one response owed at most, data registered.
-        self.rd_en.next = self.s_axil_arvalid.val() & !self.r_valid.q.val();
-        self.s_axil_arready.next = self.rd_en.val();
-        self.rd_addr.next = self.s_axil_araddr.val() >> 2;
-        if self.s_axil_rready.val() {
+        self.rd_en.next = self.s_axil.arvalid.val() & !self.r_valid.q.val();
+        self.s_axil.arready.next = self.rd_en.val();
+        self.rd_addr.next = self.s_axil.araddr.val() >> 2;
+        if self.s_axil.rready.val() {
             self.r_valid.d.next = false;
         }
         if self.rd_en.val() {
@@ -116,11 +124,11 @@ impl<const A: usize> Logic for AxilSlave<A> {
             self.r_err.d.next = self.rd_err.val();
             self.r_data.d.next = self.rd_data.val();
         }
-        self.s_axil_rvalid.next = self.r_valid.q.val();
-        self.s_axil_rdata.next = self.r_data.q.val();
-        self.s_axil_rresp.next = 0.into();
+        self.s_axil.rvalid.next = self.r_valid.q.val();
+        self.s_axil.rdata.next = self.r_data.q.val();
+        self.s_axil.rresp.next = 0.into();
         if self.r_err.q.val() {
-            self.s_axil_rresp.next = 2.into();
+            self.s_axil.rresp.next = 2.into();
         }
         if self.reset.val() {
             self.b_valid.d.next = false;

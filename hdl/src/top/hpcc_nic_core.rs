@@ -25,7 +25,7 @@
 
 pub mod csr;
 
-use crate::axil_slave::AxilSlave;
+use crate::axil_slave::{AxilPort, AxilSlave};
 use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::cc_dcqcn::DcqcnCfgOut;
@@ -210,40 +210,10 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     /// Synchronous reset of every block and register (the blocks then clear their per-flow
     /// RAMs for 2^F cycles; commands wait).
     pub reset: Signal<In, bool>,
-    /// AXI4-Lite write address (byte address; registers are 32-bit words).
-    pub s_axil_awaddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
-    /// Write address valid.
-    pub s_axil_awvalid: Signal<In, bool>,
-    /// Write address taken (with its data).
-    pub s_axil_awready: Signal<Out, bool>,
-    /// Write data.
-    pub s_axil_wdata: Signal<In, Bits<32>>,
-    /// Byte enables (a partial write is refused with SLVERR: registers are written whole).
-    pub s_axil_wstrb: Signal<In, Bits<4>>,
-    /// Write data valid.
-    pub s_axil_wvalid: Signal<In, bool>,
-    /// Write data taken.
-    pub s_axil_wready: Signal<Out, bool>,
-    /// Write response: 0 OKAY, 2 SLVERR (read-only or unmapped address, partial write).
-    pub s_axil_bresp: Signal<Out, Bits<2>>,
-    /// Write response valid.
-    pub s_axil_bvalid: Signal<Out, bool>,
-    /// Write response taken.
-    pub s_axil_bready: Signal<In, bool>,
-    /// Read address (byte address).
-    pub s_axil_araddr: Signal<In, Bits<AXIL_ADDR_BITS>>,
-    /// Read address valid.
-    pub s_axil_arvalid: Signal<In, bool>,
-    /// Read address taken.
-    pub s_axil_arready: Signal<Out, bool>,
-    /// Read data.
-    pub s_axil_rdata: Signal<Out, Bits<32>>,
-    /// Read response: 0 OKAY, 2 SLVERR (unmapped address).
-    pub s_axil_rresp: Signal<Out, Bits<2>>,
-    /// Read data valid.
-    pub s_axil_rvalid: Signal<Out, bool>,
-    /// Read data taken.
-    pub s_axil_rready: Signal<In, bool>,
+    /// The register port, AXI4-Lite (`AxilPort`, ports `s_axil_*`): a partial write is
+    /// refused with SLVERR (registers are written whole), and so is a write to a read-only or
+    /// unmapped address and a read of an unmapped one.
+    pub s_axil: AxilPort<AXIL_ADDR_BITS>,
     /// DMA read request to the host: [63:0] address, [77:64] length, [95:80] flow.
     pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
     /// A DMA read request is offered.
@@ -395,23 +365,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            s_axil_awaddr: Default::default(),
-            s_axil_awvalid: Default::default(),
-            s_axil_awready: Default::default(),
-            s_axil_wdata: Default::default(),
-            s_axil_wstrb: Default::default(),
-            s_axil_wvalid: Default::default(),
-            s_axil_wready: Default::default(),
-            s_axil_bresp: Default::default(),
-            s_axil_bvalid: Default::default(),
-            s_axil_bready: Default::default(),
-            s_axil_araddr: Default::default(),
-            s_axil_arvalid: Default::default(),
-            s_axil_arready: Default::default(),
-            s_axil_rdata: Default::default(),
-            s_axil_rresp: Default::default(),
-            s_axil_rvalid: Default::default(),
-            s_axil_rready: Default::default(),
+            s_axil: Default::default(),
             m_axis_dma_rd_tdata: Default::default(),
             m_axis_dma_rd_tvalid: Default::default(),
             m_axis_dma_rd_tready: Default::default(),
@@ -532,23 +486,7 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.seq.reset.next = self.reset.val();
 
         // ---- AXI4-Lite.
-        self.axil.s_axil_awaddr.next = self.s_axil_awaddr.val();
-        self.axil.s_axil_awvalid.next = self.s_axil_awvalid.val();
-        self.s_axil_awready.next = self.axil.s_axil_awready.val();
-        self.axil.s_axil_wdata.next = self.s_axil_wdata.val();
-        self.axil.s_axil_wstrb.next = self.s_axil_wstrb.val();
-        self.axil.s_axil_wvalid.next = self.s_axil_wvalid.val();
-        self.s_axil_wready.next = self.axil.s_axil_wready.val();
-        self.s_axil_bresp.next = self.axil.s_axil_bresp.val();
-        self.s_axil_bvalid.next = self.axil.s_axil_bvalid.val();
-        self.axil.s_axil_bready.next = self.s_axil_bready.val();
-        self.axil.s_axil_araddr.next = self.s_axil_araddr.val();
-        self.axil.s_axil_arvalid.next = self.s_axil_arvalid.val();
-        self.s_axil_arready.next = self.axil.s_axil_arready.val();
-        self.s_axil_rdata.next = self.axil.s_axil_rdata.val();
-        self.s_axil_rresp.next = self.axil.s_axil_rresp.val();
-        self.s_axil_rvalid.next = self.axil.s_axil_rvalid.val();
-        self.axil.s_axil_rready.next = self.s_axil_rready.val();
+        AxilPort::<AXIL_ADDR_BITS>::link(&mut self.s_axil, &mut self.axil.s_axil);
 
         // ---- DMA and MAC streams: nic_datapath's, passed through.
         self.m_axis_dma_rd_tdata.next = self.dp.m_axis_dma_rd_tdata.val();
