@@ -223,16 +223,8 @@ fn bad_input() {
 #[test]
 fn rust_hdl_simulation_matches_the_model() {
     use hdl::cc_dcqcn::CcDcqcn;
-    use hdl::div_pipe::bits_from_u128;
+    use testbench::harness::cc_cfg::wide;
     use rust_hdl::prelude::*;
-    fn wide<const N: usize>(words: &[u32]) -> Bits<N> {
-        let mut b = Bits::<N>::default();
-        for (k, chunk) in words.chunks(4).enumerate() {
-            let v = chunk.iter().rev().fold(0u128, |a, &w| a << 32 | w as u128);
-            b = b | (bits_from_u128::<N>(v) << (128 * k as u64));
-        }
-        b
-    }
     fn cycle(uut: &mut CcDcqcn<4>) {
         for clk in [false, true] {
             uut.clock.next = Clock { clk };
@@ -245,19 +237,7 @@ fn rust_hdl_simulation_matches_the_model() {
     let c = h::config();
     let mut uut = CcDcqcn::<4>::default();
     uut.connect_all();
-    uut.cfg.line_q24.next = c.line_q24.into();
-    uut.cfg.min_q24.next = c.min_q24.into();
-    uut.cfg.ai_q24.next = c.ai_q24.into();
-    uut.cfg.hai_q24.next = c.hai_q24.into();
-    uut.cfg.g_shift.next = (c.g_shift as u64).into();
-    uut.cfg.initial_alpha_q24.next = (c.initial_alpha_q24 as u64).into();
-    uut.cfg.alpha_timer_ns.next = (c.alpha_timer_ns as u64).into();
-    uut.cfg.decay.next = wide(&h::decay_words(&c));
-    uut.cfg.min_cut_interval_ns.next = (c.min_cut_interval_ns as u64).into();
-    uut.cfg.rate_increase_timer_ns.next = (c.rate_increase_timer_ns as u64).into();
-    uut.cfg.byte_counter_bytes.next = (c.byte_counter_bytes as u64).into();
-    uut.cfg.fast_recovery_times.next = (c.fast_recovery_times as u64).into();
-    uut.cfg.win_mul.next = (c.win_mul as u64).into();
+    testbench::harness::cc_cfg::set_dcqcn(&mut uut.cfg, &c);
     uut.m_axis_result_tready.next = true;
     uut.reset.next = true;
     cycle(&mut uut);

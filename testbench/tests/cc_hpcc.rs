@@ -102,16 +102,8 @@ fn latency_is_fixed() {
 /// the model's.
 #[test]
 fn rust_hdl_simulation_matches_the_model() {
-    use hdl::div_pipe::bits_from_u128;
+    use testbench::harness::cc_cfg::wide;
     use rust_hdl::prelude::*;
-    fn wide<const N: usize>(words: &[u32]) -> Bits<N> {
-        let mut b = Bits::<N>::default();
-        for (k, chunk) in words.chunks(4).enumerate() {
-            let v = chunk.iter().rev().fold(0u128, |a, &w| a << 32 | w as u128);
-            b = b | (bits_from_u128::<N>(v) << (128 * k as u64));
-        }
-        b
-    }
     fn cycle(uut: &mut hdl::cc_hpcc::CcHpcc<10>) {
         for clk in [false, true] {
             uut.clock.next = Clock { clk };
@@ -124,18 +116,7 @@ fn rust_hdl_simulation_matches_the_model() {
     let c = cc_hpcc::config();
     let mut uut = hdl::cc_hpcc::CcHpcc::<10>::default();
     uut.connect_all();
-    uut.cfg.t_ns.next = (c.t_ns as u64).into();
-    uut.cfg.eta_q16.next = (c.eta_q16 as u64).into();
-    uut.cfg.max_stage.next = (c.max_stage as u64).into();
-    uut.cfg.w_ai_q8.next = (c.w_ai_q8 as u64).into();
-    uut.cfg.w_min_q8.next = (c.w_min_q8 as u64).into();
-    uut.cfg.w_max_q8.next = (c.w_max_q8 as u64).into();
-    uut.cfg.u_init_q16.next = (c.u_init_q16 as u64).into();
-    uut.cfg.inv_bt.next = wide(&c.inv_bt);
-    uut.cfg.inv_b.next = wide(&c.inv_b);
-    uut.cfg.inv_t.next = (c.inv_t as u64).into();
-    uut.cfg.rate_mul.next = (c.rate_mul as u64).into();
-    uut.cfg.line_q16.next = (c.line_q16 as u64).into();
+    testbench::harness::cc_cfg::set_hpcc(&mut uut.cfg, &c);
     uut.m_axis_result_tready.next = true;
     uut.reset.next = true;
     cycle(&mut uut);

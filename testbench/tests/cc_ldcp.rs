@@ -264,16 +264,7 @@ fn rust_hdl_simulation_matches_the_model() {
     let c = h::config(1);
     let mut uut = hdl::cc_ldcp::CcLdcp::<10>::default();
     uut.connect_all();
-    uut.cfg.rtt_ns.next = (c.rtt_ns as u64).into();
-    uut.cfg.mss.next = (c.mss_bytes as u64).into();
-    uut.cfg.alpha_q16.next = (c.alpha_q16 as u64).into();
-    uut.cfg.beta_q16.next = (c.beta_q16 as u64).into();
-    uut.cfg.gamma_shift.next = (c.gamma_shift as u64).into();
-    uut.cfg.iw.next = (c.iw_pkts as u64).into();
-    uut.cfg.max_cw_q16.next = (c.max_cw_q16 as u64).into();
-    uut.cfg.fast_start.next = c.fast_start;
-    uut.cfg.rate_mul.next = c.rate_mul.into();
-    uut.cfg.line_q16.next = (c.line_q16 as u64).into();
+    testbench::harness::cc_cfg::set_ldcp(&mut uut.cfg, &c);
     uut.m_axis_result_tready.next = true;
     uut.reset.next = true;
     cycle(&mut uut);

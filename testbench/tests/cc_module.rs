@@ -215,16 +215,8 @@ fn throughput() {
 #[test]
 fn rust_hdl_simulation_matches_the_model() {
     use hdl::cc_module::CcModule;
-    use hdl::div_pipe::bits_from_u128;
+    use testbench::harness::cc_cfg::wide;
     use rust_hdl::prelude::*;
-    fn wide<const N: usize>(words: &[u32]) -> Bits<N> {
-        let mut b = Bits::<N>::default();
-        for (k, chunk) in words.chunks(4).enumerate() {
-            let v = chunk.iter().rev().fold(0u128, |a, &w| a << 32 | w as u128);
-            b = b | (bits_from_u128::<N>(v) << (128 * k as u64));
-        }
-        b
-    }
     fn settle(uut: &mut CcModule<4>) {
         uut.update_all();
         while uut.has_changed() {
@@ -241,43 +233,11 @@ fn rust_hdl_simulation_matches_the_model() {
     let mut uut = CcModule::<4>::default();
     uut.connect_all();
     let c = &m.hc;
-    uut.cfg_hpcc.t_ns.next = (c.t_ns as u64).into();
-    uut.cfg_hpcc.eta_q16.next = (c.eta_q16 as u64).into();
-    uut.cfg_hpcc.max_stage.next = (c.max_stage as u64).into();
-    uut.cfg_hpcc.w_ai_q8.next = (c.w_ai_q8 as u64).into();
-    uut.cfg_hpcc.w_min_q8.next = (c.w_min_q8 as u64).into();
-    uut.cfg_hpcc.w_max_q8.next = (c.w_max_q8 as u64).into();
-    uut.cfg_hpcc.u_init_q16.next = (c.u_init_q16 as u64).into();
-    uut.cfg_hpcc.inv_bt.next = wide(&c.inv_bt);
-    uut.cfg_hpcc.inv_b.next = wide(&c.inv_b);
-    uut.cfg_hpcc.inv_t.next = (c.inv_t as u64).into();
-    uut.cfg_hpcc.rate_mul.next = (c.rate_mul as u64).into();
-    uut.cfg_hpcc.line_q16.next = (c.line_q16 as u64).into();
+    testbench::harness::cc_cfg::set_hpcc(&mut uut.cfg_hpcc, c);
     let c = &m.lc;
-    uut.cfg_ldcp.rtt_ns.next = (c.rtt_ns as u64).into();
-    uut.cfg_ldcp.mss.next = (c.mss_bytes as u64).into();
-    uut.cfg_ldcp.alpha_q16.next = (c.alpha_q16 as u64).into();
-    uut.cfg_ldcp.beta_q16.next = (c.beta_q16 as u64).into();
-    uut.cfg_ldcp.gamma_shift.next = (c.gamma_shift as u64).into();
-    uut.cfg_ldcp.iw.next = (c.iw_pkts as u64).into();
-    uut.cfg_ldcp.max_cw_q16.next = (c.max_cw_q16 as u64).into();
-    uut.cfg_ldcp.fast_start.next = c.fast_start;
-    uut.cfg_ldcp.rate_mul.next = (c.rate_mul as u64).into();
-    uut.cfg_ldcp.line_q16.next = (c.line_q16 as u64).into();
+    testbench::harness::cc_cfg::set_ldcp(&mut uut.cfg_ldcp, c);
     let c = &m.dc;
-    uut.cfg_dcqcn.line_q24.next = c.line_q24.into();
-    uut.cfg_dcqcn.min_q24.next = c.min_q24.into();
-    uut.cfg_dcqcn.ai_q24.next = c.ai_q24.into();
-    uut.cfg_dcqcn.hai_q24.next = c.hai_q24.into();
-    uut.cfg_dcqcn.g_shift.next = (c.g_shift as u64).into();
-    uut.cfg_dcqcn.initial_alpha_q24.next = (c.initial_alpha_q24 as u64).into();
-    uut.cfg_dcqcn.alpha_timer_ns.next = (c.alpha_timer_ns as u64).into();
-    uut.cfg_dcqcn.decay.next = wide(&testbench::harness::cc_dcqcn::decay_words(c));
-    uut.cfg_dcqcn.min_cut_interval_ns.next = (c.min_cut_interval_ns as u64).into();
-    uut.cfg_dcqcn.rate_increase_timer_ns.next = (c.rate_increase_timer_ns as u64).into();
-    uut.cfg_dcqcn.byte_counter_bytes.next = (c.byte_counter_bytes as u64).into();
-    uut.cfg_dcqcn.fast_recovery_times.next = (c.fast_recovery_times as u64).into();
-    uut.cfg_dcqcn.win_mul.next = (c.win_mul as u64).into();
+    testbench::harness::cc_cfg::set_dcqcn(&mut uut.cfg_dcqcn, c);
     uut.m_axis_update_tready.next = true;
     uut.m_axis_feedback_tready.next = true;
     uut.reset.next = true;

@@ -1,5 +1,6 @@
 //! Regressions that compare the Verilated RTL with the golden models, and their bookkeeping.
 
+pub mod cc_cfg;
 pub mod cc_dcqcn;
 pub mod cc_engine;
 pub mod cc_hpcc;
