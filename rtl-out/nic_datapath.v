@@ -6,7 +6,7 @@
 `default_nettype none
 
 module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_feedback_tdata,s_axis_feedback_tvalid,s_axis_feedback_tready,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps,stat_fb_acks);
-    // Rust: NicDatapath, hdl/src/top/nic_datapath.rs:52
+    // Rust: NicDatapath, hdl/src/top/nic_datapath.rs:53
 
     // Module arguments
     input wire  clock;
@@ -219,9 +219,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [511:0] probe_word;
     reg  rx_ready;
     reg  sl_take;
-    // nic_datapath.rs:228: Placement gate.
+    // nic_datapath.rs:188: Placement gate.
     reg  g_rel;
-    // nic_datapath.rs:235: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+    // nic_datapath.rs:195: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
     // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
     // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
     // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
@@ -235,7 +235,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [31:0] g_left;
     reg  [31:0] cd_now;
     reg  cmd_data;
-    // nic_datapath.rs:261: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+    // nic_datapath.rs:221: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
     // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
     // order (the feedback input waits); the last write is forwarded (fl_*).
     reg  [15:0] fb_flow_fld;
@@ -400,13 +400,13 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         sl_skid_v_q <= sl_skid_v_d;
         sl_skid_d_q <= sl_skid_d_d;
         cmds_taken_q <= cmds_taken_d;
-        // nic_datapath.rs:228: Placement gate.
+        // nic_datapath.rs:188: Placement gate.
         g_valid_q <= g_valid_d;
         g_data_q <= g_data_d;
         g_cd_q <= g_cd_d;
         data_cmds_q <= data_cmds_d;
         wr_lasts_q <= wr_lasts_d;
-        // nic_datapath.rs:235: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+        // nic_datapath.rs:195: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
         // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
         // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
         // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
@@ -421,7 +421,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_valid_q <= cl_valid_d;
         cl_flow_q <= cl_flow_d;
         cl_data_q <= cl_data_d;
-        // nic_datapath.rs:261: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+        // nic_datapath.rs:221: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
         // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
         // order (the feedback input waits); the last write is forwarded (fl_*).
         fl_valid_q <= fl_valid_d;
@@ -457,17 +457,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         fl_flow_d = fl_flow_q;
         fl_data_d = fl_data_q;
         fb_count_d = fb_count_q;
-        // nic_datapath.rs:452: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
+        // nic_datapath.rs:390: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
         // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
         s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
         s_axis_pktsend_tready = tx_ctx_s_axis_pktsend_tready;
         m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
         m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
-        // nic_datapath.rs:463: Kind 3 is tx_ctx's probe request.
+        // nic_datapath.rs:401: Kind 3 is tx_ctx's probe request.
         probe_word = 32'h0;
         probe_word[0+:16] = s_axis_probe_tdata;
         probe_word[17+:3] = RECV_PROBE;
-        // nic_datapath.rs:467: Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
+        // nic_datapath.rs:405: Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
         // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
         // a READ: then the gate waits for a payload more than it must, never less) against
         // payloads finished.
@@ -483,9 +483,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             wr_lasts_d = wr_lasts_q + 32'h1;
         end
         g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
-        // nic_datapath.rs:485: The gate releases while no CNP waits and no create / remove writes the CNP RAM.
+        // nic_datapath.rs:423: The gate releases while no CNP waits and no create / remove writes the CNP RAM.
         g_rel = g_valid_q & ~g_left[31] & ~c_valid_q & ~sn_valid_q;
-        // nic_datapath.rs:487: DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
+        // nic_datapath.rs:425: DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
         // ECN-Echo (`ece`) for a flow with CNPs enabled whose last CNP is old enough (or none was
         // sent): a CNP follows it.
         g_flow_fld = g_data_q[0+:16];
@@ -497,12 +497,12 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cn_age = now_ns[0+:32] - cn_word[2+:32];
         cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0+:1] & (~cn_word[1+:1] | (cn_age >= cfg_cnp_interval_ns));
         cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
-        // nic_datapath.rs:502: Kind 5 is tx_ctx's CNP.
+        // nic_datapath.rs:440: Kind 5 is tx_ctx's CNP.
         c_word = 32'h0;
         c_word[0+:16] = c_flow_q;
         c_word[17+:3] = RECV_CNP;
         tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
-        // nic_datapath.rs:507: Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
+        // nic_datapath.rs:445: Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
         // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
         // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
         // for them) and clears it.
@@ -536,14 +536,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b1;
             c_flow_d = {6'd0, g_flow};
         end
-        // nic_datapath.rs:547: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
+        // nic_datapath.rs:485: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) | (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_REMOVE));
         t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
         sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) & s_axis_tx_ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        // nic_datapath.rs:556: A CNP sent now (sim::layout::CNP_STATE).
+        // nic_datapath.rs:494: A CNP sent now (sim::layout::CNP_STATE).
         cn_write_data = 32'h0;
         cn_write_data[0+:1] = 1'b1;
         cn_write_data[1+:1] = 1'b1;
@@ -566,7 +566,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
-        // nic_datapath.rs:577: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // nic_datapath.rs:515: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
         // else a feedback word.
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
@@ -600,11 +600,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
-        // nic_datapath.rs:608: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
+        // nic_datapath.rs:546: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
         // into its response packets.
         read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
         g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
-        // nic_datapath.rs:616: The CNP RAM reads the flow entering the gate, else the one in it.
+        // nic_datapath.rs:554: The CNP RAM reads the flow entering the gate, else the one in it.
         cn_read_address = g_flow;
         if (g_take) begin
             cn_read_address = read_split_m_axis_tdata[0+:10];
@@ -627,7 +627,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_tx_tvalid = tx_pipe_m_axis_tvalid;
         m_axis_tx_tlast = tx_pipe_m_axis_tlast;
         m_axis_tx_tuser = tx_pipe_m_axis_tuser;
-        // nic_datapath.rs:647: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
+        // nic_datapath.rs:585: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
         tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
         sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
         if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
@@ -646,7 +646,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             sl_main_v_d = 1'b0;
             sl_skid_v_d = 1'b0;
         end
-        // nic_datapath.rs:669: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
+        // nic_datapath.rs:607: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
         // when the other is ready too, so a beat moves in both or in neither).
         rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
         s_axis_rx_tready = rx_ready;
@@ -663,7 +663,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         m_axis_dma_wr_tkeep = rx_dma_m_axis_dma_wr_tkeep;
         m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
-        // nic_datapath.rs:708: ---- Counters.
+        // nic_datapath.rs:646: ---- Counters.
         stat_rx_pipe_count = rx_pipe_stat_count;
         stat_rx_ctx_count = rx_ctx_stat_count;
         stat_tx_drop = tx_ctx_stat_drop;

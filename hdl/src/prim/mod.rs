@@ -2,6 +2,7 @@
 //! divider and multiplier, a RAM's read-during-write bypass, the checksum and ICRC units, the
 //! result FIFO, RoCE opcodes and their classes.
 
+pub mod axis;
 pub mod byte_mask;
 pub mod byte_swap;
 pub mod delay_line;

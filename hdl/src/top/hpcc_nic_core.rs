@@ -42,6 +42,7 @@ use crate::hpcc_nic_core_tx_bytes::HpccNicCoreTxBytes;
 use crate::nic_datapath::NicDatapath;
 use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE};
 use crate::tx_ctx::{TX_OP_CREATE, TX_OP_POST, TX_OP_REMOVE};
+use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisFramesIn, AxisFramesOut, AxisWordOut};
 use rust_hdl::prelude::*;
 
 /// Address bits of the AXI4-Lite port (4 KiB of registers).
@@ -214,62 +215,23 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     /// refused with SLVERR (registers are written whole), and so is a write to a read-only or
     /// unmapped address and a read of an unmapped one.
     pub s_axil: AxilPort<AXIL_ADDR_BITS>,
-    /// DMA read request to the host: [63:0] address, [77:64] length, [95:80] flow.
-    pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
-    /// A DMA read request is offered.
-    pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the request.
-    pub m_axis_dma_rd_tready: Signal<In, bool>,
-    /// DMA read data: one packet per request, in request order, lane-0 aligned.
-    pub s_axis_dma_rd_data_tdata: Signal<In, Bits<512>>,
-    /// Valid bytes of the last beat, contiguous from lane 0.
-    pub s_axis_dma_rd_data_tkeep: Signal<In, Bits<64>>,
-    /// A DMA read data beat is offered.
-    pub s_axis_dma_rd_data_tvalid: Signal<In, bool>,
-    /// The beat is taken.
-    pub s_axis_dma_rd_data_tready: Signal<Out, bool>,
-    /// Last beat of a request's data.
-    pub s_axis_dma_rd_data_tlast: Signal<In, bool>,
-    /// DMA write command to the host: [63:0] address, [77:64] length, [95:80] flow.
-    pub m_axis_dma_wr_cmd_tdata: Signal<Out, Bits<128>>,
-    /// A DMA write command is offered.
-    pub m_axis_dma_wr_cmd_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the command.
-    pub m_axis_dma_wr_cmd_tready: Signal<In, bool>,
-    /// DMA write data, lane-0 aligned, one packet per command.
-    pub m_axis_dma_wr_tdata: Signal<Out, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub m_axis_dma_wr_tkeep: Signal<Out, Bits<64>>,
-    /// A DMA write beat is offered.
-    pub m_axis_dma_wr_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the beat.
-    pub m_axis_dma_wr_tready: Signal<In, bool>,
-    /// Last beat of a command's data.
-    pub m_axis_dma_wr_tlast: Signal<Out, bool>,
-    /// Frames to the MAC.
-    pub m_axis_tx_tdata: Signal<Out, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub m_axis_tx_tkeep: Signal<Out, Bits<64>>,
-    /// A frame beat is offered.
-    pub m_axis_tx_tvalid: Signal<Out, bool>,
-    /// The MAC takes the beat.
-    pub m_axis_tx_tready: Signal<In, bool>,
-    /// Last beat of a frame.
-    pub m_axis_tx_tlast: Signal<Out, bool>,
-    /// Bad frame (payload length mismatch), on the last beat: the MAC drops it.
-    pub m_axis_tx_tuser: Signal<Out, bool>,
-    /// Frames from the MAC.
-    pub s_axis_rx_tdata: Signal<In, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub s_axis_rx_tkeep: Signal<In, Bits<64>>,
-    /// A frame beat is offered.
-    pub s_axis_rx_tvalid: Signal<In, bool>,
-    /// The beat is taken.
-    pub s_axis_rx_tready: Signal<Out, bool>,
-    /// Last beat of a frame.
-    pub s_axis_rx_tlast: Signal<In, bool>,
-    /// The MAC marks the frame bad (FCS error...), on its last beat.
-    pub s_axis_rx_tuser: Signal<In, bool>,
+    /// DMA read requests to the host (tx_ctx's `m_axis_dma_rd`): `tdata` [63:0] address, [77:64]
+    /// length, [95:80] flow; `tready`: the DMA engine takes the request.
+    pub m_axis_dma_rd: AxisWordOut<128>,
+    /// DMA read data (tx_pipe's `s_axis_payload`): one packet per request, in request order,
+    /// lane-0 aligned; `tkeep` of the last beat contiguous from lane 0.
+    pub s_axis_dma_rd_data: AxisBeatsIn,
+    /// DMA write commands to the host (rx_dma's): `tdata` [63:0] address, [77:64] length,
+    /// [95:80] flow; `tready`: the DMA engine takes the command.
+    pub m_axis_dma_wr_cmd: AxisWordOut<128>,
+    /// DMA write data (rx_dma's), lane-0 aligned, one packet per command.
+    pub m_axis_dma_wr: AxisBeatsOut,
+    /// Frames to the MAC (tx_pipe's `m_axis`); `tuser` on the last beat: bad frame (payload
+    /// length mismatch), the MAC drops it.
+    pub m_axis_tx: AxisFramesOut,
+    /// Frames from the MAC, to rx_pipe and rx_dma together (`tready`: both take the beat);
+    /// `tuser` on the last beat: the MAC marks the frame bad (FCS error...).
+    pub s_axis_rx: AxisFramesIn,
     /// Completion: [15:0] flow, [31:16] the message's tag, [33:32] status (0 ok).
     pub m_axis_cpl_tdata: Signal<Out, Bits<64>>,
     /// A completion is offered.
@@ -366,34 +328,12 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             clock: Default::default(),
             reset: Default::default(),
             s_axil: Default::default(),
-            m_axis_dma_rd_tdata: Default::default(),
-            m_axis_dma_rd_tvalid: Default::default(),
-            m_axis_dma_rd_tready: Default::default(),
-            s_axis_dma_rd_data_tdata: Default::default(),
-            s_axis_dma_rd_data_tkeep: Default::default(),
-            s_axis_dma_rd_data_tvalid: Default::default(),
-            s_axis_dma_rd_data_tready: Default::default(),
-            s_axis_dma_rd_data_tlast: Default::default(),
-            m_axis_dma_wr_cmd_tdata: Default::default(),
-            m_axis_dma_wr_cmd_tvalid: Default::default(),
-            m_axis_dma_wr_cmd_tready: Default::default(),
-            m_axis_dma_wr_tdata: Default::default(),
-            m_axis_dma_wr_tkeep: Default::default(),
-            m_axis_dma_wr_tvalid: Default::default(),
-            m_axis_dma_wr_tready: Default::default(),
-            m_axis_dma_wr_tlast: Default::default(),
-            m_axis_tx_tdata: Default::default(),
-            m_axis_tx_tkeep: Default::default(),
-            m_axis_tx_tvalid: Default::default(),
-            m_axis_tx_tready: Default::default(),
-            m_axis_tx_tlast: Default::default(),
-            m_axis_tx_tuser: Default::default(),
-            s_axis_rx_tdata: Default::default(),
-            s_axis_rx_tkeep: Default::default(),
-            s_axis_rx_tvalid: Default::default(),
-            s_axis_rx_tready: Default::default(),
-            s_axis_rx_tlast: Default::default(),
-            s_axis_rx_tuser: Default::default(),
+            m_axis_dma_rd: Default::default(),
+            s_axis_dma_rd_data: Default::default(),
+            m_axis_dma_wr_cmd: Default::default(),
+            m_axis_dma_wr: Default::default(),
+            m_axis_tx: Default::default(),
+            s_axis_rx: Default::default(),
             m_axis_cpl_tdata: Default::default(),
             m_axis_cpl_tvalid: Default::default(),
             m_axis_cpl_tready: Default::default(),
@@ -489,34 +429,12 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         AxilPort::<AXIL_ADDR_BITS>::link(&mut self.s_axil, &mut self.axil.s_axil);
 
         // ---- DMA and MAC streams: nic_datapath's, passed through.
-        self.m_axis_dma_rd_tdata.next = self.dp.m_axis_dma_rd_tdata.val();
-        self.m_axis_dma_rd_tvalid.next = self.dp.m_axis_dma_rd_tvalid.val();
-        self.dp.m_axis_dma_rd_tready.next = self.m_axis_dma_rd_tready.val();
-        self.dp.s_axis_dma_rd_data_tdata.next = self.s_axis_dma_rd_data_tdata.val();
-        self.dp.s_axis_dma_rd_data_tkeep.next = self.s_axis_dma_rd_data_tkeep.val();
-        self.dp.s_axis_dma_rd_data_tvalid.next = self.s_axis_dma_rd_data_tvalid.val();
-        self.dp.s_axis_dma_rd_data_tlast.next = self.s_axis_dma_rd_data_tlast.val();
-        self.s_axis_dma_rd_data_tready.next = self.dp.s_axis_dma_rd_data_tready.val();
-        self.m_axis_dma_wr_cmd_tdata.next = self.dp.m_axis_dma_wr_cmd_tdata.val();
-        self.m_axis_dma_wr_cmd_tvalid.next = self.dp.m_axis_dma_wr_cmd_tvalid.val();
-        self.dp.m_axis_dma_wr_cmd_tready.next = self.m_axis_dma_wr_cmd_tready.val();
-        self.m_axis_dma_wr_tdata.next = self.dp.m_axis_dma_wr_tdata.val();
-        self.m_axis_dma_wr_tkeep.next = self.dp.m_axis_dma_wr_tkeep.val();
-        self.m_axis_dma_wr_tvalid.next = self.dp.m_axis_dma_wr_tvalid.val();
-        self.m_axis_dma_wr_tlast.next = self.dp.m_axis_dma_wr_tlast.val();
-        self.dp.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
-        self.m_axis_tx_tdata.next = self.dp.m_axis_tx_tdata.val();
-        self.m_axis_tx_tkeep.next = self.dp.m_axis_tx_tkeep.val();
-        self.m_axis_tx_tvalid.next = self.dp.m_axis_tx_tvalid.val();
-        self.m_axis_tx_tlast.next = self.dp.m_axis_tx_tlast.val();
-        self.m_axis_tx_tuser.next = self.dp.m_axis_tx_tuser.val();
-        self.dp.m_axis_tx_tready.next = self.m_axis_tx_tready.val();
-        self.dp.s_axis_rx_tdata.next = self.s_axis_rx_tdata.val();
-        self.dp.s_axis_rx_tkeep.next = self.s_axis_rx_tkeep.val();
-        self.dp.s_axis_rx_tvalid.next = self.s_axis_rx_tvalid.val();
-        self.dp.s_axis_rx_tlast.next = self.s_axis_rx_tlast.val();
-        self.dp.s_axis_rx_tuser.next = self.s_axis_rx_tuser.val();
-        self.s_axis_rx_tready.next = self.dp.s_axis_rx_tready.val();
+        AxisWordOut::<128>::link(&mut self.m_axis_dma_rd, &mut self.dp.m_axis_dma_rd);
+        AxisBeatsIn::link(&mut self.s_axis_dma_rd_data, &mut self.dp.s_axis_dma_rd_data);
+        AxisWordOut::<128>::link(&mut self.m_axis_dma_wr_cmd, &mut self.dp.m_axis_dma_wr_cmd);
+        AxisBeatsOut::link(&mut self.m_axis_dma_wr, &mut self.dp.m_axis_dma_wr);
+        AxisFramesOut::link(&mut self.m_axis_tx, &mut self.dp.m_axis_tx);
+        AxisFramesIn::link(&mut self.s_axis_rx, &mut self.dp.s_axis_rx);
 
         // ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
@@ -858,9 +776,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
-        self.tx_bytes.rd_take.next = self.dp.m_axis_dma_rd_tvalid.val() & self.m_axis_dma_rd_tready.val();
-        self.tx_bytes.rd_flow.next = self.dp.m_axis_dma_rd_tdata.val().get_value_flow();
-        self.tx_bytes.rd_len.next = self.dp.m_axis_dma_rd_tdata.val().get_value_len();
+        self.tx_bytes.rd_take.next = self.m_axis_dma_rd.tvalid.val() & self.m_axis_dma_rd.tready.val();
+        self.tx_bytes.rd_flow.next = self.m_axis_dma_rd.tdata.val().get_value_flow();
+        self.tx_bytes.rd_len.next = self.m_axis_dma_rd.tdata.val().get_value_len();
         self.tx_bytes.thr.next = self.regs.tx_event_bytes.val();
         self.tx_bytes.ev_take.next =
             !self.timer.tm_valid.val() & self.cc.s_axis_event_tready.val() & !self.hold.val();

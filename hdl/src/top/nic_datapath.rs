@@ -45,6 +45,7 @@ use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
 use crate::tx_ctx::{TxCtx, RECV_ACK, RECV_CNP, RECV_PROBE, TX_OP_CREATE, TX_OP_REMOVE};
 use crate::tx_pipe::TxPipe;
+use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisFramesIn, AxisFramesOut, AxisWordOut};
 use rust_hdl::prelude::*;
 
 /// See the module doc. `F`: log2 of the flow (and QP) count; `B`: rx_dma's log2 beats per bank.
@@ -102,48 +103,18 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     /// The probe request is taken: tx_ctx takes a PktRecv and rx_ctx offers none (its
     /// PktRecvs go first).
     pub s_axis_probe_tready: Signal<Out, bool>,
-    /// DMA read request to the host (tx_ctx's `m_axis_dma_rd`): [63:0] address, [77:64]
-    /// length, [95:80] flow.
-    pub m_axis_dma_rd_tdata: Signal<Out, Bits<128>>,
-    /// A DMA read request is offered.
-    pub m_axis_dma_rd_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the request.
-    pub m_axis_dma_rd_tready: Signal<In, bool>,
+    /// DMA read requests to the host (tx_ctx's `m_axis_dma_rd`): `tdata` [63:0] address, [77:64]
+    /// length, [95:80] flow; `tready`: the DMA engine takes the request.
+    pub m_axis_dma_rd: AxisWordOut<128>,
     /// DMA read data (tx_pipe's `s_axis_payload`): one packet per request, in request order,
-    /// lane-0 aligned.
-    pub s_axis_dma_rd_data_tdata: Signal<In, Bits<512>>,
-    /// Valid bytes of the last beat, contiguous from lane 0.
-    pub s_axis_dma_rd_data_tkeep: Signal<In, Bits<64>>,
-    /// A DMA read data beat is offered.
-    pub s_axis_dma_rd_data_tvalid: Signal<In, bool>,
-    /// tx_pipe takes the beat.
-    pub s_axis_dma_rd_data_tready: Signal<Out, bool>,
-    /// Last beat of a request's data.
-    pub s_axis_dma_rd_data_tlast: Signal<In, bool>,
-    /// Frames to the MAC (tx_pipe's `m_axis`).
-    pub m_axis_tx_tdata: Signal<Out, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub m_axis_tx_tkeep: Signal<Out, Bits<64>>,
-    /// A frame beat is offered.
-    pub m_axis_tx_tvalid: Signal<Out, bool>,
-    /// The MAC takes the beat.
-    pub m_axis_tx_tready: Signal<In, bool>,
-    /// Last beat of a frame.
-    pub m_axis_tx_tlast: Signal<Out, bool>,
-    /// Bad frame (payload length mismatch), on the last beat: the MAC should drop it.
-    pub m_axis_tx_tuser: Signal<Out, bool>,
-    /// Frames from the MAC, to rx_pipe and rx_dma together.
-    pub s_axis_rx_tdata: Signal<In, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub s_axis_rx_tkeep: Signal<In, Bits<64>>,
-    /// A frame beat is offered.
-    pub s_axis_rx_tvalid: Signal<In, bool>,
-    /// Both rx_pipe and rx_dma take the beat.
-    pub s_axis_rx_tready: Signal<Out, bool>,
-    /// Last beat of a frame.
-    pub s_axis_rx_tlast: Signal<In, bool>,
-    /// The MAC marks the frame bad (FCS error...), on its last beat.
-    pub s_axis_rx_tuser: Signal<In, bool>,
+    /// lane-0 aligned; `tkeep` of the last beat contiguous from lane 0.
+    pub s_axis_dma_rd_data: AxisBeatsIn,
+    /// Frames to the MAC (tx_pipe's `m_axis`); `tuser` on the last beat: bad frame (payload
+    /// length mismatch), the MAC drops it.
+    pub m_axis_tx: AxisFramesOut,
+    /// Frames from the MAC, to rx_pipe and rx_dma together (`tready`: both take the beat);
+    /// `tuser` on the last beat: the MAC marks the frame bad (FCS error...).
+    pub s_axis_rx: AxisFramesIn,
     /// CC events for the CC module (rx_ctx's `m_axis_event`).
     pub m_axis_event_tdata: Signal<Out, Bits<512>>,
     /// A CC event is offered.
@@ -156,22 +127,11 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     pub m_axis_notify_tvalid: Signal<Out, bool>,
     /// The flow scheduler takes the Notify.
     pub m_axis_notify_tready: Signal<In, bool>,
-    /// DMA write command to the host (rx_dma's): [63:0] address, [77:64] length, [95:80] flow.
-    pub m_axis_dma_wr_cmd_tdata: Signal<Out, Bits<128>>,
-    /// A DMA write command is offered.
-    pub m_axis_dma_wr_cmd_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the command.
-    pub m_axis_dma_wr_cmd_tready: Signal<In, bool>,
-    /// DMA write data, lane-0 aligned, one packet per command.
-    pub m_axis_dma_wr_tdata: Signal<Out, Bits<512>>,
-    /// Valid bytes of the beat.
-    pub m_axis_dma_wr_tkeep: Signal<Out, Bits<64>>,
-    /// A DMA write beat is offered.
-    pub m_axis_dma_wr_tvalid: Signal<Out, bool>,
-    /// The DMA engine takes the beat.
-    pub m_axis_dma_wr_tready: Signal<In, bool>,
-    /// Last beat of a command's data.
-    pub m_axis_dma_wr_tlast: Signal<Out, bool>,
+    /// DMA write commands to the host (rx_dma's): `tdata` [63:0] address, [77:64] length,
+    /// [95:80] flow; `tready`: the DMA engine takes the command.
+    pub m_axis_dma_wr_cmd: AxisWordOut<128>,
+    /// DMA write data (rx_dma's), lane-0 aligned, one packet per command.
+    pub m_axis_dma_wr: AxisBeatsOut,
     /// rx_pipe's counter select (drop reasons, docs/modules/rx_pipe.md).
     pub stat_rx_pipe_addr: Signal<In, Bits<5>>,
     /// rx_pipe's selected counter.
@@ -303,40 +263,18 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             s_axis_probe_tdata: Default::default(),
             s_axis_probe_tvalid: Default::default(),
             s_axis_probe_tready: Default::default(),
-            m_axis_dma_rd_tdata: Default::default(),
-            m_axis_dma_rd_tvalid: Default::default(),
-            m_axis_dma_rd_tready: Default::default(),
-            s_axis_dma_rd_data_tdata: Default::default(),
-            s_axis_dma_rd_data_tkeep: Default::default(),
-            s_axis_dma_rd_data_tvalid: Default::default(),
-            s_axis_dma_rd_data_tready: Default::default(),
-            s_axis_dma_rd_data_tlast: Default::default(),
-            m_axis_tx_tdata: Default::default(),
-            m_axis_tx_tkeep: Default::default(),
-            m_axis_tx_tvalid: Default::default(),
-            m_axis_tx_tready: Default::default(),
-            m_axis_tx_tlast: Default::default(),
-            m_axis_tx_tuser: Default::default(),
-            s_axis_rx_tdata: Default::default(),
-            s_axis_rx_tkeep: Default::default(),
-            s_axis_rx_tvalid: Default::default(),
-            s_axis_rx_tready: Default::default(),
-            s_axis_rx_tlast: Default::default(),
-            s_axis_rx_tuser: Default::default(),
+            m_axis_dma_rd: Default::default(),
+            s_axis_dma_rd_data: Default::default(),
+            m_axis_tx: Default::default(),
+            s_axis_rx: Default::default(),
             m_axis_event_tdata: Default::default(),
             m_axis_event_tvalid: Default::default(),
             m_axis_event_tready: Default::default(),
             m_axis_notify_tdata: Default::default(),
             m_axis_notify_tvalid: Default::default(),
             m_axis_notify_tready: Default::default(),
-            m_axis_dma_wr_cmd_tdata: Default::default(),
-            m_axis_dma_wr_cmd_tvalid: Default::default(),
-            m_axis_dma_wr_cmd_tready: Default::default(),
-            m_axis_dma_wr_tdata: Default::default(),
-            m_axis_dma_wr_tkeep: Default::default(),
-            m_axis_dma_wr_tvalid: Default::default(),
-            m_axis_dma_wr_tready: Default::default(),
-            m_axis_dma_wr_tlast: Default::default(),
+            m_axis_dma_wr_cmd: Default::default(),
+            m_axis_dma_wr: Default::default(),
             stat_rx_pipe_addr: Default::default(),
             stat_rx_pipe_count: Default::default(),
             stat_rx_ctx_addr: Default::default(),
@@ -478,7 +416,7 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         if self.cmd_data.val() & self.rx_dma.s_axis_cmd_tready.val() {
             self.data_cmds.d.next = self.data_cmds.q.val() + 1;
         }
-        if self.rx_dma.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr_tready.val() & self.rx_dma.m_axis_dma_wr_tlast.val() {
+        if self.rx_dma.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr.tready.val() & self.rx_dma.m_axis_dma_wr_tlast.val() {
             self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
         }
         self.g_left.next = self.wr_lasts.q.val() + self.rx_dma.stat_short.val() - self.g_cd.q.val();
@@ -630,20 +568,20 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.tx_pipe.s_axis_desc_tdata.next = self.tx_ctx.m_axis_desc_tdata.val();
         self.tx_pipe.s_axis_desc_tvalid.next = self.tx_ctx.m_axis_desc_tvalid.val();
         self.tx_ctx.m_axis_desc_tready.next = self.tx_pipe.s_axis_desc_tready.val();
-        self.m_axis_dma_rd_tdata.next = self.tx_ctx.m_axis_dma_rd_tdata.val();
-        self.m_axis_dma_rd_tvalid.next = self.tx_ctx.m_axis_dma_rd_tvalid.val();
-        self.tx_ctx.m_axis_dma_rd_tready.next = self.m_axis_dma_rd_tready.val();
-        self.tx_pipe.s_axis_payload_tdata.next = self.s_axis_dma_rd_data_tdata.val();
-        self.tx_pipe.s_axis_payload_tkeep.next = self.s_axis_dma_rd_data_tkeep.val();
-        self.tx_pipe.s_axis_payload_tvalid.next = self.s_axis_dma_rd_data_tvalid.val();
-        self.tx_pipe.s_axis_payload_tlast.next = self.s_axis_dma_rd_data_tlast.val();
-        self.s_axis_dma_rd_data_tready.next = self.tx_pipe.s_axis_payload_tready.val();
-        self.m_axis_tx_tdata.next = self.tx_pipe.m_axis_tdata.val();
-        self.m_axis_tx_tkeep.next = self.tx_pipe.m_axis_tkeep.val();
-        self.m_axis_tx_tvalid.next = self.tx_pipe.m_axis_tvalid.val();
-        self.m_axis_tx_tlast.next = self.tx_pipe.m_axis_tlast.val();
-        self.m_axis_tx_tuser.next = self.tx_pipe.m_axis_tuser.val();
-        self.tx_pipe.m_axis_tready.next = self.m_axis_tx_tready.val();
+        self.m_axis_dma_rd.tdata.next = self.tx_ctx.m_axis_dma_rd_tdata.val();
+        self.m_axis_dma_rd.tvalid.next = self.tx_ctx.m_axis_dma_rd_tvalid.val();
+        self.tx_ctx.m_axis_dma_rd_tready.next = self.m_axis_dma_rd.tready.val();
+        self.tx_pipe.s_axis_payload_tdata.next = self.s_axis_dma_rd_data.tdata.val();
+        self.tx_pipe.s_axis_payload_tkeep.next = self.s_axis_dma_rd_data.tkeep.val();
+        self.tx_pipe.s_axis_payload_tvalid.next = self.s_axis_dma_rd_data.tvalid.val();
+        self.tx_pipe.s_axis_payload_tlast.next = self.s_axis_dma_rd_data.tlast.val();
+        self.s_axis_dma_rd_data.tready.next = self.tx_pipe.s_axis_payload_tready.val();
+        self.m_axis_tx.tdata.next = self.tx_pipe.m_axis_tdata.val();
+        self.m_axis_tx.tkeep.next = self.tx_pipe.m_axis_tkeep.val();
+        self.m_axis_tx.tvalid.next = self.tx_pipe.m_axis_tvalid.val();
+        self.m_axis_tx.tlast.next = self.tx_pipe.m_axis_tlast.val();
+        self.m_axis_tx.tuser.next = self.tx_pipe.m_axis_tuser.val();
+        self.tx_pipe.m_axis_tready.next = self.m_axis_tx.tready.val();
         // Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
         self.tx_ctx.m_axis_sent_tready.next = !self.sl_skid_v.q.val();
         self.sl_take.next = self.tx_ctx.m_axis_sent_tvalid.val() & !self.sl_skid_v.q.val();
@@ -669,16 +607,16 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         // ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
         // when the other is ready too, so a beat moves in both or in neither).
         self.rx_ready.next = self.rx_pipe.s_axis_tready.val() & self.rx_dma.s_axis_tready.val();
-        self.s_axis_rx_tready.next = self.rx_ready.val();
-        self.rx_pipe.s_axis_tdata.next = self.s_axis_rx_tdata.val();
-        self.rx_pipe.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
-        self.rx_pipe.s_axis_tlast.next = self.s_axis_rx_tlast.val();
-        self.rx_pipe.s_axis_tuser.next = self.s_axis_rx_tuser.val();
-        self.rx_pipe.s_axis_tvalid.next = self.s_axis_rx_tvalid.val() & self.rx_dma.s_axis_tready.val();
-        self.rx_dma.s_axis_tdata.next = self.s_axis_rx_tdata.val();
-        self.rx_dma.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
-        self.rx_dma.s_axis_tlast.next = self.s_axis_rx_tlast.val();
-        self.rx_dma.s_axis_tvalid.next = self.s_axis_rx_tvalid.val() & self.rx_pipe.s_axis_tready.val();
+        self.s_axis_rx.tready.next = self.rx_ready.val();
+        self.rx_pipe.s_axis_tdata.next = self.s_axis_rx.tdata.val();
+        self.rx_pipe.s_axis_tkeep.next = self.s_axis_rx.tkeep.val();
+        self.rx_pipe.s_axis_tlast.next = self.s_axis_rx.tlast.val();
+        self.rx_pipe.s_axis_tuser.next = self.s_axis_rx.tuser.val();
+        self.rx_pipe.s_axis_tvalid.next = self.s_axis_rx.tvalid.val() & self.rx_dma.s_axis_tready.val();
+        self.rx_dma.s_axis_tdata.next = self.s_axis_rx.tdata.val();
+        self.rx_dma.s_axis_tkeep.next = self.s_axis_rx.tkeep.val();
+        self.rx_dma.s_axis_tlast.next = self.s_axis_rx.tlast.val();
+        self.rx_dma.s_axis_tvalid.next = self.s_axis_rx.tvalid.val() & self.rx_pipe.s_axis_tready.val();
         self.rx_ctx.s_axis_verdict_tdata.next = self.rx_pipe.m_axis_verdict_tdata.val();
         self.rx_ctx.s_axis_verdict_tvalid.next = self.rx_pipe.m_axis_verdict_tvalid.val();
         self.rx_pipe.m_axis_verdict_tready.next = self.rx_ctx.s_axis_verdict_tready.val();
@@ -696,14 +634,14 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.m_axis_notify_tdata.next = self.rx_ctx.m_axis_notify_tdata.val();
         self.m_axis_notify_tvalid.next = self.rx_ctx.m_axis_notify_tvalid.val();
         self.rx_ctx.m_axis_notify_tready.next = self.m_axis_notify_tready.val();
-        self.m_axis_dma_wr_cmd_tdata.next = self.rx_dma.m_axis_dma_wr_cmd_tdata.val();
-        self.m_axis_dma_wr_cmd_tvalid.next = self.rx_dma.m_axis_dma_wr_cmd_tvalid.val();
-        self.rx_dma.m_axis_dma_wr_cmd_tready.next = self.m_axis_dma_wr_cmd_tready.val();
-        self.m_axis_dma_wr_tdata.next = self.rx_dma.m_axis_dma_wr_tdata.val();
-        self.m_axis_dma_wr_tkeep.next = self.rx_dma.m_axis_dma_wr_tkeep.val();
-        self.m_axis_dma_wr_tvalid.next = self.rx_dma.m_axis_dma_wr_tvalid.val();
-        self.m_axis_dma_wr_tlast.next = self.rx_dma.m_axis_dma_wr_tlast.val();
-        self.rx_dma.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
+        self.m_axis_dma_wr_cmd.tdata.next = self.rx_dma.m_axis_dma_wr_cmd_tdata.val();
+        self.m_axis_dma_wr_cmd.tvalid.next = self.rx_dma.m_axis_dma_wr_cmd_tvalid.val();
+        self.rx_dma.m_axis_dma_wr_cmd_tready.next = self.m_axis_dma_wr_cmd.tready.val();
+        self.m_axis_dma_wr.tdata.next = self.rx_dma.m_axis_dma_wr_tdata.val();
+        self.m_axis_dma_wr.tkeep.next = self.rx_dma.m_axis_dma_wr_tkeep.val();
+        self.m_axis_dma_wr.tvalid.next = self.rx_dma.m_axis_dma_wr_tvalid.val();
+        self.m_axis_dma_wr.tlast.next = self.rx_dma.m_axis_dma_wr_tlast.val();
+        self.rx_dma.m_axis_dma_wr_tready.next = self.m_axis_dma_wr.tready.val();
 
         // ---- Counters.
         self.rx_pipe.stat_addr.next = self.stat_rx_pipe_addr.val();
