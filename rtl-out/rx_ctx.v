@@ -37,14 +37,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     input wire  [3:0] stat_addr;
     output reg  [31:0] stat_count;
 
-    // Rx control word ops (sim)
-    localparam [2:0] RX_OP_TIMEOUT = 3'h4;
-
-    // Rx input picks
-    localparam [1:0] RX_PICK_CTRL = 2'h1;
-    localparam [1:0] RX_PICK_SENT = 2'h2;
-    localparam [1:0] RX_PICK_VERDICT = 2'h3;
-
     // Rx context counters (sim)
     localparam [3:0] RX_STAT_RECORDS = 4'h0;
     localparam [3:0] RX_STAT_PIPE_DROPPED = 4'h1;
@@ -116,7 +108,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  pick_ctrl_ready;
     wire  pick_sent_ready;
     wire  pick_vd_ready;
-    wire  pick_free;
     wire  pick_go;
     wire  [1:0] pick_in_kind;
     wire  [9:0] pick_addr;
@@ -125,6 +116,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     wire  pick_nko;
     wire  [23:0] pick_upto;
     wire  pick_tmo;
+    wire  pick_take_c;
+    wire  pick_take_s;
+    wire  pick_take_v;
     reg  swept_d;
     reg  swept_q = 1'h0;
     reg  [9:0] sweep_at_d;
@@ -227,8 +221,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
     reg  [318:0] q_wd;
     reg  [9:0] next_a2;
     reg  [9:0] wr_addr;
-    reg  [2:0] c_op;
-    // rx_ctx.rs:215: Output words.
+    // rx_ctx.rs:214: Output words.
     reg  [31:0] n_bytes;
     reg  n_move;
     reg  [47:0] n_word;
@@ -355,7 +348,6 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .ctrl_ready(pick_ctrl_ready),
         .sent_ready(pick_sent_ready),
         .vd_ready(pick_vd_ready),
-        .free(pick_free),
         .go(pick_go),
         .in_kind(pick_in_kind),
         .addr(pick_addr),
@@ -363,7 +355,10 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         .seq(pick_seq),
         .nko(pick_nko),
         .upto(pick_upto),
-        .tmo(pick_tmo)
+        .tmo(pick_tmo),
+        .take_c(pick_take_c),
+        .take_s(pick_take_s),
+        .take_v(pick_take_v)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
@@ -456,10 +451,9 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         st_14_d = st_14_q;
         st_15_d = st_15_q;
         one32 = 32'h1;
-        // rx_ctx.rs:240: ---- S1, arbitration (rx_ctx_pick): control word, then sent event, then verdict; one
+        // rx_ctx.rs:239: ---- S1, arbitration (rx_ctx_pick): control word, then sent event, then verdict; one
         // per clock, taken into the P registers while the BRAM reads the flow's word.
-        c_op = p_ctrl_q[0+:3];
-        // rx_ctx.rs:263: The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
+        // rx_ctx.rs:261: The flow: the low F bits of dest_qp (its offset is checked against the layout at the top).
         s_axis_ctrl_tready = pick_ctrl_ready;
         s_axis_sent_tready = pick_sent_ready;
         s_axis_verdict_tready = pick_vd_ready;
@@ -478,19 +472,19 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         end
         next_a2 = pick_next_a2;
         qp_read_address = next_a2;
-        // rx_ctx.rs:286: ---- S2: what the P registers hold, done this cycle.
+        // rx_ctx.rs:284: ---- S2: what the P registers hold, done this cycle.
         a2 = p_addr_q;
-        do_c = p_valid_q & (p_kind_q == RX_PICK_CTRL) & ((c_op != RX_OP_TIMEOUT) | pick_free);
-        do_s = p_valid_q & (p_kind_q == RX_PICK_SENT) & pick_free;
-        do_v = p_valid_q & (p_kind_q == RX_PICK_VERDICT) & pick_free;
-        // rx_ctx.rs:294: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
+        do_c = pick_take_c;
+        do_s = pick_take_s;
+        do_v = pick_take_v;
+        // rx_ctx.rs:290: ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
         // BRAM read it before that write landed).
-        // rx_ctx.rs:300: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
-        // rx_ctx.rs:313: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
+        // rx_ctx.rs:296: ---- A verdict (or a timeout): rx_ctx_rules decides, rx_ctx_words packs the words.
+        // rx_ctx.rs:309: ---- A control word or a sent event: rx_ctx_ctrl. A timeout with packets in flight
         // (rx_ctx_rules) is taken, with its go-back-N's outputs, when they are free.
         c_tmo = rules_tmo;
         do_t = do_c & c_tmo;
-        // rx_ctx.rs:322: ---- RAM write: sweep, control word, sent event or the record's new state.
+        // rx_ctx.rs:318: ---- RAM write: sweep, control word, sent event or the record's new state.
         wr_addr = a2;
         if (~swept_q) begin
             wr_addr = sweep_at_q;
@@ -528,7 +522,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         qp_write_data = q_wd;
         lw_hit_d = q_we & swept_q & (next_a2 == a2);
         lw_data_d = q_wd;
-        // rx_ctx.rs:360: ---- Output registers. Notify goes through two: packets, then bytes, so that the
+        // rx_ctx.rs:356: ---- Output registers. Notify goes through two: packets, then bytes, so that the
         // shifter is not behind the RAM read and the PSN arithmetic. The shift in its own signal:
         // inside the wider bit_cast Verilog would shift at 48 bits and keep the overflow.
         n_bytes = n_data_q[0+:32] << cfg_pkt_shift;
@@ -551,7 +545,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
         m_word = 32'h0;
         m_word[0+:32] = n_bytes;
         m_word[32+:16] = n_data_q[32+:16];
-        // rx_ctx.rs:416: A stale sent event's packet goes back to the window.
+        // rx_ctx.rs:412: A stale sent event's packet goes back to the window.
         if (n_move) begin
             m_valid_d = 1'b1;
             m_data_d = m_word;
@@ -588,7 +582,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
             n_valid_d = 1'b1;
             n_data_d = n_one;
         end
-        // rx_ctx.rs:422: ---- Counters: bit RX_STAT_* of inc adds one to counter stat::*.
+        // rx_ctx.rs:418: ---- Counters: bit RX_STAT_* of inc adds one to counter stat::*.
         i_pdrop = do_v & ~rules_ok;
         inc = 32'h0;
         inc = inc | ({15'd0, do_v} << RX_STAT_RECORDS);
@@ -744,7 +738,7 @@ module rx_ctx(clock,reset,cfg_pkt_shift,now_ns,s_axis_ctrl_tdata,s_axis_ctrl_tva
 
 endmodule // rx_ctx
 
-module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_ready,n_valid,m_valid,m_ready,d_valid,d_ready,ctrl_valid,ctrl_op,ctrl_qpn,sent_valid,sent_flow,vd_valid,vd_flow,vd_syn,vd_psn,ctrl_ready,sent_ready,vd_ready,free,go,in_kind,addr,next_a2,seq,nko,upto,tmo);
+module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_ready,n_valid,m_valid,m_ready,d_valid,d_ready,ctrl_valid,ctrl_op,ctrl_qpn,sent_valid,sent_flow,vd_valid,vd_flow,vd_syn,vd_psn,ctrl_ready,sent_ready,vd_ready,go,in_kind,addr,next_a2,seq,nko,upto,tmo,take_c,take_s,take_v);
     // Rust: RxCtxPick, hdl/src/rx/rx_ctx_pick.rs:17
 
     // Module arguments
@@ -774,7 +768,6 @@ module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_re
     output reg  ctrl_ready;
     output reg  sent_ready;
     output reg  vd_ready;
-    output reg  free;
     output reg  go;
     output reg  [1:0] in_kind;
     output reg  [9:0] addr;
@@ -783,6 +776,9 @@ module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_re
     output reg  nko;
     output reg  [23:0] upto;
     output reg  tmo;
+    output reg  take_c;
+    output reg  take_s;
+    output reg  take_v;
 
     // Rx control word ops (sim)
     localparam [2:0] RX_OP_TIMEOUT = 3'h4;
@@ -796,6 +792,7 @@ module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_re
     localparam [7:0] SYN_NAK_SEQ = 8'h60;
 
     // Local signals
+    reg  free;
     reg  go_v;
     reg  [1:0] kind;
     reg  [9:0] at;
@@ -809,7 +806,10 @@ module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_re
         sent_ready = ~ctrl_valid & swept & go_v;
         vd_ready = ~ctrl_valid & ~sent_valid & swept & go_v;
         go = go_v;
-        // rx_ctx_pick.rs:97: The input, by priority.
+        take_c = p_valid & (p_kind == RX_PICK_CTRL) & ((p_op != RX_OP_TIMEOUT) | free);
+        take_s = p_valid & (p_kind == RX_PICK_SENT) & free;
+        take_v = p_valid & (p_kind == RX_PICK_VERDICT) & free;
+        // rx_ctx_pick.rs:108: The input, by priority.
         kind = 32'h0;
         at = vd_flow;
         if (vd_valid) begin
@@ -830,7 +830,7 @@ module rx_ctx_pick(swept,p_valid,p_kind,p_addr,p_op,r_valid,r_ready,e_valid,e_re
             next_a2 = at;
         end
         tmo = swept & (kind == RX_PICK_CTRL) & (ctrl_op == RX_OP_TIMEOUT);
-        // rx_ctx_pick.rs:121: The verdict's AETH syndrome and PSN.
+        // rx_ctx_pick.rs:132: The verdict's AETH syndrome and PSN.
         is_seq = vd_syn == SYN_NAK_SEQ;
         seq = is_seq;
         nko = (vd_syn[5+:2] != 32'h0) & ~is_seq;

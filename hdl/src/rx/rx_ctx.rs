@@ -210,7 +210,6 @@ pub struct RxCtx<const F: usize> {
     /// The flow S2 takes next cycle.
     next_a2: Signal<Local, Bits<F>>,
     wr_addr: Signal<Local, Bits<F>>,
-    c_op: Signal<Local, Bits<3>>,
 
     // Output words.
     n_bytes: Signal<Local, Bits<32>>,
@@ -244,7 +243,6 @@ impl<const F: usize> Logic for RxCtx<F> {
         self.pick.p_kind.next = self.p_kind.q.val();
         self.pick.p_addr.next = self.p_addr.q.val();
         self.pick.p_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
-        self.c_op.next = self.p_ctrl.q.val().get_value_rx_create_op();
         self.pick.r_valid.next = self.r_valid.q.val();
         self.pick.r_ready.next = self.m_axis_pktrecv_tready.val();
         self.pick.e_valid.next = self.e_valid.q.val();
@@ -285,11 +283,9 @@ impl<const F: usize> Logic for RxCtx<F> {
 
         // ---- S2: what the P registers hold, done this cycle.
         self.a2.next = self.p_addr.q.val();
-        self.do_c.next = self.p_valid.q.val()
-            & (self.p_kind.q.val() == RX_PICK_CTRL)
-            & ((self.c_op.val() != RX_OP_TIMEOUT) | self.pick.free.val());
-        self.do_s.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_SENT) & self.pick.free.val();
-        self.do_v.next = self.p_valid.q.val() & (self.p_kind.q.val() == RX_PICK_VERDICT) & self.pick.free.val();
+        self.do_c.next = self.pick.take_c.val();
+        self.do_s.next = self.pick.take_s.val();
+        self.do_v.next = self.pick.take_v.val();
 
         // ---- The flow's word (rx_ctx_fwd): the BRAM's, or the one written last cycle (the
         // BRAM read it before that write landed).

@@ -1,5 +1,5 @@
 //! rx_ctx, S1 and S2's handshake: which input S1 takes into the P registers (control word,
-//! then sent event, then verdict; one per clock), whether S2 is done this cycle, the input
+//! then sent event, then verdict; one per clock), whether S2 does its input this cycle, the input
 //! treadys, and the verdict's decode that S2's longest path would otherwise start with.
 //! Combinational, fed only by rx_ctx's registers and ports (tx_ctx_pick is its Tx twin).
 //!
@@ -55,8 +55,6 @@ pub struct RxCtxPick<const F: usize> {
     pub ctrl_ready: Signal<Out, bool>,
     pub sent_ready: Signal<Out, bool>,
     pub vd_ready: Signal<Out, bool>,
-    /// Every output register is free or empties this cycle.
-    pub free: Signal<Out, bool>,
     /// S2 is empty or done this cycle: the P registers load.
     pub go: Signal<Out, bool>,
     /// What they load: the input taken (`RX_PICK_*`, 0 none).
@@ -73,6 +71,14 @@ pub struct RxCtxPick<const F: usize> {
     pub upto: Signal<Out, Bits<24>>,
     /// The input taken is a timeout (control op 4).
     pub tmo: Signal<Out, bool>,
+    /// S2 does its control word this cycle (a timeout only once the outputs are free).
+    pub take_c: Signal<Out, bool>,
+    /// S2 does its sent event this cycle.
+    pub take_s: Signal<Out, bool>,
+    /// S2 does its verdict this cycle.
+    pub take_v: Signal<Out, bool>,
+    /// Every output register is free or empties this cycle.
+    free: Signal<Local, bool>,
     go_v: Signal<Local, bool>,
     kind: Signal<Local, Bits<PICK_BITS>>,
     at: Signal<Local, Bits<F>>,
@@ -93,6 +99,11 @@ impl<const F: usize> Logic for RxCtxPick<F> {
         self.sent_ready.next = !self.ctrl_valid.val() & self.swept.val() & self.go_v.val();
         self.vd_ready.next = !self.ctrl_valid.val() & !self.sent_valid.val() & self.swept.val() & self.go_v.val();
         self.go.next = self.go_v.val();
+        self.take_c.next = self.p_valid.val()
+            & (self.p_kind.val() == RX_PICK_CTRL)
+            & ((self.p_op.val() != RX_OP_TIMEOUT) | self.free.val());
+        self.take_s.next = self.p_valid.val() & (self.p_kind.val() == RX_PICK_SENT) & self.free.val();
+        self.take_v.next = self.p_valid.val() & (self.p_kind.val() == RX_PICK_VERDICT) & self.free.val();
 
         // The input, by priority.
         self.kind.next = 0.into();
