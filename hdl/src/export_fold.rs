@@ -254,22 +254,18 @@ pub fn decimal(text: &str) -> String {
         // `<< 32'hN` or `>> 32'hN`, but not `>>> 32'hN` and not a comparison.
         let op = &tail[..2];
         let before = out.chars().last();
-        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') && tail[3..].starts_with('(') {
-            // `<< (32'h40 * 2)`: a shift by a constant expression, as an unrolled loop prints one.
-            let t = &tail[4..];
-            if let Some(n) = t.find(')').and_then(|end| const_value(&t[..end]).map(|n| (n, end))) {
-                out.push_str(&format!("{op} {}", n.0));
-                rest = &t[n.1 + 1..];
-                continue;
-            }
-        }
-        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') && tail[3..].starts_with("32'h") {
-            let t = &tail[7..];
-            let hex_end = t.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len());
-            // A decimal without size is a signed 32-bit integer: only small amounts are written so.
-            if let Some(n) = u64::from_str_radix(&t[..hex_end], 16).ok().filter(|&n| n < 1 << 31) {
+        if (op == "<<" || op == ">>") && before != Some('>') && before != Some('<') {
+            // The amount: `32'hN`, or `(32'h40 * 2)` as an unrolled loop prints one. A decimal
+            // without size is a signed 32-bit integer: const_value keeps to 0..2^31.
+            let t = &tail[3..];
+            let end = if t.starts_with('(') {
+                t.find(')').map(|e| e + 1)
+            } else {
+                Some(t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).unwrap_or(t.len()))
+            };
+            if let Some((n, end)) = end.and_then(|e| const_value(&t[..e]).map(|n| (n, e))) {
                 out.push_str(&format!("{op} {n}"));
-                rest = &t[hex_end..];
+                rest = &t[end..];
                 continue;
             }
         }
