@@ -56,7 +56,7 @@ fn source_and_sink_move_every_beat_in_order() {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut m = open();
     let mut src: Source<AxisFixture, Wide> = Source::new(AxisFixture::S_AXIS);
-    src.gap = 0.3;
+    src.rate = 0.7;
     let mut sink = Sink::new(AxisFixture::M_AXIS, 0.4);
     let sent: Vec<Wide> = (0..2000)
         .map(|_| Wide([rng.gen(), rng.gen(), rng.gen(), rng.gen::<u32>() & 0xF], rng.gen()))

@@ -6,7 +6,8 @@
 //! both sides). Every word out is compared with the model's next one; at the end nothing may
 //! be left expected.
 
-use super::{get_wide, hex, set_wide, Outcome, Scenario};
+use super::stream::{Sink, Source};
+use super::{get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::ReadSplit as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -79,63 +80,56 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dut: Rtl = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
-    dut.set_s_axis_tvalid(0);
-    dut.set_m_axis_tready(0);
+    let mut src: Source<Rtl, Word> = Source::new(Rtl::S_AXIS);
+    let mut sink = Sink::new(Rtl::M_AXIS, 1.0 - shape.ready);
+    src.clear(&mut dut);
+    sink.set_ready(&mut dut, false);
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
     let mut want: VecDeque<Word> = VecDeque::new();
-    let mut offer: Option<Word> = None;
-    let (mut taken, mut out, mut reads, mut packets, mut resets) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut out, mut reads, mut packets, mut resets) = (0u64, 0u64, 0u64, 0u64);
     let mut cycle = 0u64;
-    while cycle < cycles || !want.is_empty() || offer.is_some() {
+    while cycle < cycles || !want.is_empty() || !src.is_empty() {
         if cycle > cycles + 200_000 {
             o.fail(format!("{} words never came out", want.len()));
             break;
         }
         if shape.reset_rate > 0.0 && cycle < cycles && rng.gen_bool(shape.reset_rate) {
             dut.set_reset(1);
-            dut.set_s_axis_tvalid(0);
+            src.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
             want.clear();
-            offer = None;
             resets += 1;
             cycle += 1;
             continue;
         }
-        if offer.is_none() && cycle < cycles && !rng.gen_bool(shape.gap) {
-            offer = Some(word(&mut rng));
+        // A word is made when it goes on the port; it stays there until taken.
+        if src.is_empty() && cycle < cycles && !rng.gen_bool(shape.gap) {
+            src.push(word(&mut rng));
         }
-        match &offer {
-            Some(w) => {
-                set_wide(dut.s_axis_tdata_mut(), w);
-                dut.set_s_axis_tvalid(1);
-            }
-            None => dut.set_s_axis_tvalid(0),
-        }
-        let ready = rng.gen_bool(shape.ready);
-        dut.set_m_axis_tready(ready as u8);
+        src.offer(&mut dut, &mut rng);
+        sink.set_ready(&mut dut, rng.gen_bool(shape.ready));
         dut.eval();
-        if ready && dut.m_axis_tvalid() == 1 {
+        if let Some(d) = sink.take(&dut) {
             out += 1;
-            let got = get_wide(dut.m_axis_tdata());
+            let got = get_wide(d);
             let exp = want.pop_front();
             o.check(cycle, hex(&got), exp.map_or_else(|| "nothing".into(), |w| hex(&w)));
         }
-        if dut.s_axis_tvalid() == 1 && dut.s_axis_tready() == 1 {
-            let w = offer.take().unwrap();
+        if let Some(w) = src.taken(&dut) {
             let pieces = split(&w);
             if kind_of(&w) == RECV_READ {
                 reads += 1;
                 packets += pieces.len() as u64;
             }
             want.extend(pieces);
-            taken += 1;
         }
         dut.tick();
         cycle += 1;
     }
+    let taken = src.taken;
     o.transactions = taken;
     o.cycles = cycle;
     o.metric("words_in", taken as f64);

@@ -4,6 +4,7 @@
 //! `s_axis_tready` must be high exactly when fewer than 128 verdicts are owed (so the input
 //! never stalls while the output is read); at the end the 28 counters must equal the model's.
 
+use super::stream::{Sink, Source};
 use super::{Outcome, Scenario};
 use crate::verilated::models::RxPipe as Rtl;
 use rand::{Rng, SeedableRng};
@@ -272,22 +273,6 @@ pub fn open(vcd: Option<&Path>) -> Rtl {
     dut
 }
 
-/// Drives one beat onto the input (or none).
-pub fn drive(dut: &mut Rtl, beat: Option<&Beat>) {
-    match beat {
-        Some(b) => {
-            for (i, w) in dut.s_axis_tdata_mut().iter_mut().enumerate() {
-                *w = u32::from_le_bytes(b.data[4 * i..4 * i + 4].try_into().unwrap());
-            }
-            dut.set_s_axis_tkeep(b.keep);
-            dut.set_s_axis_tlast(b.last as u8);
-            dut.set_s_axis_tuser(b.user as u8);
-            dut.set_s_axis_tvalid(1);
-        }
-        None => dut.set_s_axis_tvalid(0),
-    }
-}
-
 /// The 28 counters as the RTL reports them.
 pub fn counters(dut: &mut Rtl) -> [u64; REASONS] {
     let mut c = [0u64; REASONS];
@@ -334,6 +319,8 @@ pub fn stream(
 ) -> Stream {
     let mut queue: VecDeque<Beat> = VecDeque::new();
     let mut frames = frames.into_iter();
+    let mut src: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
+    let mut sink = Sink::new(Rtl::M_AXIS_VERDICT, backpressure);
     let (mut owed, mut ended, mut out) = (
         0u64,
         0u64,
@@ -346,7 +333,6 @@ pub fn stream(
             first_stall_error: None,
         },
     );
-    let mut offered: Option<Beat> = None;
     let mut exhausted = false;
     while out.cycles < max_cycles {
         while queue.len() < 4 && !exhausted {
@@ -355,16 +341,15 @@ pub fn stream(
                 None => exhausted = true,
             }
         }
-        if offered.is_none() && !queue.is_empty() && !rng.gen_bool(gap) {
-            offered = queue.pop_front();
+        // A gap comes before a beat, drawn only when the port is free.
+        if src.is_empty() && !queue.is_empty() && !rng.gen_bool(gap) {
+            src.push(queue.pop_front().unwrap());
         }
-        if exhausted && queue.is_empty() && offered.is_none() && out.verdicts.len() as u64 == ended
-        {
+        if exhausted && queue.is_empty() && src.is_empty() && out.verdicts.len() as u64 == ended {
             break;
         }
-        let ready = !rng.gen_bool(backpressure);
-        drive(dut, offered.as_ref());
-        dut.set_m_axis_verdict_tready(ready as u8);
+        src.offer(dut, rng);
+        sink.ready(dut, rng);
         dut.eval();
         let tready = dut.s_axis_tready() == 1;
         if tready != (owed < VERDICT_SLOTS) {
@@ -374,25 +359,22 @@ pub fn stream(
                 out.cycles, tready
             ));
         }
-        if tready {
-            if let Some(b) = offered.take() {
-                out.beats += 1;
-                out.input_cycles = out.cycles + 1;
-                if b.last {
-                    owed += 1;
-                    ended += 1;
-                }
+        if let Some(b) = src.taken(dut) {
+            out.beats += 1;
+            out.input_cycles = out.cycles + 1;
+            if b.last {
+                owed += 1;
+                ended += 1;
             }
         }
-        if ready && dut.m_axis_verdict_tvalid() == 1 {
-            out.verdicts
-                .push(Verdict::from_words(dut.m_axis_verdict_tdata()));
+        if let Some(w) = sink.take(dut) {
+            out.verdicts.push(Verdict::from_words(w));
             owed -= 1;
         }
         dut.tick();
         out.cycles += 1;
     }
-    drive(dut, None);
+    src.stop(dut);
     out
 }
 

@@ -18,6 +18,21 @@ pub trait Beat {
     fn last(&self) -> bool {
         true
     }
+    /// `tkeep` of the beat, for streams that have one (all ones: every byte).
+    fn keep(&self) -> u64 {
+        u64::MAX
+    }
+    /// `tuser` of the beat, for streams that have one.
+    fn user(&self) -> u64 {
+        0
+    }
+}
+
+/// A word as bytes, byte i in tdata[8i+7:8i] (the layout of every wide stream word in sim).
+impl<const N: usize> Beat for [u8; N] {
+    fn write(&self, tdata: &mut [u32]) {
+        super::set_wide(tdata, self);
+    }
 }
 
 /// `impl Beat` for a type whose `words()` returns its whole `tdata` (the CC engines' and the CC
@@ -33,14 +48,31 @@ macro_rules! beat_of_words {
 }
 pub(crate) use beat_of_words;
 
+/// A beat of a frame on the MACs' 512-bit streams, as sim's models cut frames.
+impl Beat for sim::rx_pipe::Beat {
+    fn write(&self, tdata: &mut [u32]) {
+        self.data.write(tdata);
+    }
+    fn last(&self) -> bool {
+        self.last
+    }
+    fn keep(&self) -> u64 {
+        self.keep
+    }
+    fn user(&self) -> u64 {
+        self.user as u64
+    }
+}
+
 /// Offers queued items on an input stream. Once an item is on the port it stays there, and
 /// `tvalid` stays high, until the model takes it (AXI-Stream's rule); a gap can only come
 /// between items.
 pub struct Source<M, T> {
     port: SAxis<M>,
     queue: VecDeque<T>,
-    /// Chance that the next item waits one more cycle before it is offered.
-    pub gap: f64,
+    /// Chance that a waiting item goes on the port on a given cycle; at 1.0 (the default) it
+    /// goes at once and nothing is drawn.
+    pub rate: f64,
     on_port: bool,
     buf: Vec<u32>,
     /// Items taken so far.
@@ -50,7 +82,7 @@ pub struct Source<M, T> {
 impl<M, T: Beat> Source<M, T> {
     /// A source with no gaps: a queued item is offered on the next cycle.
     pub fn new(port: SAxis<M>) -> Self {
-        Source { port, queue: VecDeque::new(), gap: 0.0, on_port: false, buf: vec![0; port.words()], taken: 0 }
+        Source { port, queue: VecDeque::new(), rate: 1.0, on_port: false, buf: vec![0; port.words()], taken: 0 }
     }
 
     pub fn push(&mut self, item: T) {
@@ -60,6 +92,21 @@ impl<M, T: Beat> Source<M, T> {
     /// Nothing queued and nothing on the port.
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
+    }
+
+    /// Items queued, the one on the port included.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// The item on the port, or the next to go there.
+    pub fn front(&self) -> Option<&T> {
+        self.queue.front()
+    }
+
+    /// Whether an item is on the port (`tvalid` high) this cycle.
+    pub fn on_port(&self) -> bool {
+        self.on_port
     }
 
     /// When nothing is queued, queues `make(rng)` with chance `load`: items made as they are
@@ -72,11 +119,11 @@ impl<M, T: Beat> Source<M, T> {
         }
     }
 
-    /// Before `eval()`: drives the front item, or `tvalid` low. A gap (chance `gap`, drawn
-    /// only between items and only when `gap > 0`) holds a new item back one cycle.
+    /// Before `eval()`: drives the front item, or `tvalid` low. A waiting item goes on the
+    /// port with chance `rate` (drawn only between items, and only when `rate < 1`).
     pub fn offer<R: Rng>(&mut self, m: &mut M, rng: &mut R) {
         if !self.on_port && !self.queue.is_empty() {
-            self.on_port = self.gap <= 0.0 || !rng.gen_bool(self.gap);
+            self.on_port = self.rate >= 1.0 || rng.gen_bool(self.rate);
         }
         let p = &self.port;
         match self.queue.front().filter(|_| self.on_port) {
@@ -85,6 +132,12 @@ impl<M, T: Beat> Source<M, T> {
                 (p.set_tdata)(m, &self.buf);
                 if let Some(f) = p.set_tlast {
                     f(m, item.last());
+                }
+                if let Some(f) = p.set_tkeep {
+                    f(m, item.keep());
+                }
+                if let Some(f) = p.set_tuser {
+                    f(m, item.user());
                 }
                 (p.set_tvalid)(m, true);
             }
@@ -106,6 +159,13 @@ impl<M, T: Beat> Source<M, T> {
     pub fn stop(&mut self, m: &mut M) {
         (self.port.set_tvalid)(m, false);
     }
+
+    /// For a reset of the model: `tvalid` low, and what was queued or on the port is forgotten.
+    pub fn clear(&mut self, m: &mut M) {
+        self.queue.clear();
+        self.on_port = false;
+        (self.port.set_tvalid)(m, false);
+    }
 }
 
 /// Reads an output stream with random backpressure.
@@ -117,11 +177,16 @@ pub struct Sink<M> {
     buf: Vec<u32>,
     /// Beats read so far.
     pub beats: u64,
+    /// `tlast`, `tkeep` and `tuser` of the last beat [`Sink::take`] read (true, all ones and 0
+    /// on a stream without them).
+    pub last: bool,
+    pub keep: u64,
+    pub user: u64,
 }
 
 impl<M> Sink<M> {
     pub fn new(port: MAxis<M>, stall: f64) -> Self {
-        Sink { port, stall, ready: false, buf: vec![0; port.words()], beats: 0 }
+        Sink { port, stall, ready: false, buf: vec![0; port.words()], beats: 0, last: true, keep: u64::MAX, user: 0 }
     }
 
     /// Before `eval()`: `tready` high except with chance `stall`. Always draws, so a run's
@@ -137,12 +202,16 @@ impl<M> Sink<M> {
         (self.port.set_tready)(m, ready);
     }
 
-    /// After `eval()`: the beat's `tdata` words if one was transferred on this cycle.
+    /// After `eval()`: the beat's `tdata` words if one was transferred on this cycle (its
+    /// `tlast`, `tkeep` and `tuser` in the fields of those names).
     pub fn take(&mut self, m: &M) -> Option<&[u32]> {
         if !(self.ready && (self.port.tvalid)(m)) {
             return None;
         }
         (self.port.tdata)(m, &mut self.buf);
+        self.last = self.port.tlast.map_or(true, |f| f(m));
+        self.keep = self.port.tkeep.map_or(u64::MAX, |f| f(m));
+        self.user = self.port.tuser.map_or(0, |f| f(m));
         self.beats += 1;
         Some(&self.buf)
     }

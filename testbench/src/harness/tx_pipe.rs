@@ -3,7 +3,8 @@
 //! random output backpressure; every emitted frame must be byte-identical to the model's, with
 //! tkeep all ones but on the last beat (contiguous there), and tuser = the model's bad flag.
 
-use super::{set_wide, get_wide, Outcome, Scenario};
+use super::stream::{Beat, Sink, Source};
+use super::{get_wide, Outcome, Scenario};
 use crate::verilated::models::TxPipe;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -134,15 +135,27 @@ struct PayloadBeat {
     last: bool,
 }
 
+impl Beat for PayloadBeat {
+    fn write(&self, tdata: &mut [u32]) {
+        self.data.write(tdata);
+    }
+    fn last(&self) -> bool {
+        self.last
+    }
+    fn keep(&self) -> u64 {
+        self.keep
+    }
+}
+
 /// Beats of one payload packet; the bytes past tkeep on the last beat are garbage.
-fn payload_beats(rng: &mut ChaCha8Rng, bytes: &[u8], out: &mut VecDeque<PayloadBeat>) {
+fn payload_beats(rng: &mut ChaCha8Rng, bytes: &[u8], out: &mut Source<TxPipe, PayloadBeat>) {
     let n = bytes.len().div_ceil(64);
     for (j, chunk) in bytes.chunks(64).enumerate() {
         let mut data = [0u8; 64];
         rng.fill(&mut data[..]);
         data[..chunk.len()].copy_from_slice(chunk);
         let keep = if chunk.len() == 64 { u64::MAX } else { (1u64 << chunk.len()) - 1 };
-        out.push_back(PayloadBeat { data, keep, last: j + 1 == n });
+        out.push(PayloadBeat { data, keep, last: j + 1 == n });
     }
 }
 
@@ -229,12 +242,13 @@ fn drive(
     dut.tick();
     dut.set_reset(0);
 
-    let mut descs: VecDeque<[u8; 128]> = VecDeque::new();
-    let mut beats: VecDeque<PayloadBeat> = VecDeque::new();
+    let mut descs: Source<TxPipe, [u8; 128]> = Source::new(TxPipe::S_AXIS_DESC);
+    let mut beats: Source<TxPipe, PayloadBeat> = Source::new(TxPipe::S_AXIS_PAYLOAD);
+    (descs.rate, beats.rate) = (shape.desc_rate, shape.payload_rate);
+    let mut out = Sink::new(TxPipe::M_AXIS, 1.0 - shape.ready_rate);
     let mut expected: VecDeque<TxFrame> = VecDeque::new();
     let mut frame: Vec<u8> = Vec::new();
     let mut frames = Vec::new();
-    let (mut desc_on, mut pay_on) = (false, false);
     let (mut bad_frames, mut bad_total, mut resets) = (0u64, 0u64, 0u64);
     let mut idle = 0u64;
     // The steady-state window of the throughput figures: from the first output beat to the end
@@ -254,7 +268,7 @@ fn drive(
             bad_frames += f.bad as u64;
             bad_total += f.bad as u64;
             expected.push_back(f);
-            descs.push_back(desc.to_bytes());
+            descs.push(desc.to_bytes());
             payload_beats(&mut rng, &stream, &mut beats);
         }
         if exhausted && expected.is_empty() && frame.is_empty() {
@@ -267,49 +281,33 @@ fn drive(
         if shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
             // Everything in flight is lost, on both sides; the stat counter restarts.
             dut.set_reset(1);
-            dut.set_s_axis_desc_tvalid(0);
-            dut.set_s_axis_payload_tvalid(0);
-            dut.set_m_axis_tready(0);
+            descs.clear(&mut dut);
+            beats.clear(&mut dut);
+            out.set_ready(&mut dut, false);
             dut.tick();
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
             idle = 0;
-            (desc_on, pay_on) = (false, false);
-            descs.clear();
-            beats.clear();
             expected.clear();
             frame.clear();
             bad_frames = 0;
             continue;
         }
-        // AXI-Stream sources: once valid, stay valid until taken.
-        desc_on = !descs.is_empty() && (desc_on || rng.gen_bool(shape.desc_rate));
-        pay_on = !beats.is_empty() && (pay_on || rng.gen_bool(shape.payload_rate));
+        descs.offer(&mut dut, &mut rng);
+        beats.offer(&mut dut, &mut rng);
         let ready = rng.gen_bool(shape.ready_rate);
-        dut.set_s_axis_desc_tvalid(desc_on as u8);
-        if let Some(d) = descs.front() {
-            set_wide(dut.s_axis_desc_tdata_mut(), d);
-        }
-        dut.set_s_axis_payload_tvalid(pay_on as u8);
-        if let Some(b) = beats.front() {
-            set_wide(dut.s_axis_payload_tdata_mut(), &b.data);
-            dut.set_s_axis_payload_tkeep(b.keep);
-            dut.set_s_axis_payload_tlast(b.last as u8);
-        }
-        dut.set_m_axis_tready(ready as u8);
+        out.set_ready(&mut dut, ready);
         dut.eval();
-        let took_desc = desc_on && dut.s_axis_desc_tready() == 1;
-        let took_pay = pay_on && dut.s_axis_payload_tready() == 1;
-        let out = ready && dut.m_axis_tvalid() == 1;
+        descs.taken(&dut);
+        beats.taken(&dut);
 
         idle += 1;
-        if out {
+        if let Some(d) = out.take(&dut) {
+            let data = get_wide(d);
+            let (keep, last) = (out.keep, out.last);
             idle = 0;
             first_out.get_or_insert(cycle);
-            let keep = dut.m_axis_tkeep();
-            let last = dut.m_axis_tlast() == 1;
-            let data: Vec<u8> = get_wide(dut.m_axis_tdata());
             let n = keep.trailing_ones() as usize;
             if (!last && keep != u64::MAX) || (last && (n == 0 || (n < 64 && keep >> n != 0))) {
                 o.check(cycle, format!("tkeep {keep:#x} last {last}"), "all ones, or contiguous on tlast".into());
@@ -321,7 +319,7 @@ fn drive(
                 w_wire += if last { frame.len() as u64 + 24 } else { 0 };
             }
             if last {
-                let got = TxFrame { bytes: std::mem::take(&mut frame), bad: dut.m_axis_tuser() == 1 };
+                let got = TxFrame { bytes: std::mem::take(&mut frame), bad: out.user == 1 };
                 match expected.pop_front() {
                     Some(want) => {
                         o.transactions += 1;
@@ -342,14 +340,6 @@ fn drive(
         }
         dut.tick();
         cycle += 1;
-        if took_desc {
-            descs.pop_front();
-            desc_on = false;
-        }
-        if took_pay {
-            beats.pop_front();
-            pay_on = false;
-        }
     }
     let stat = dut.stat_len_err() as u64;
     if stat != bad_frames {
