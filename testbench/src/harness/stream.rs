@@ -209,7 +209,7 @@ impl<M> Sink<M> {
             return None;
         }
         (self.port.tdata)(m, &mut self.buf);
-        self.last = self.port.tlast.map_or(true, |f| f(m));
+        self.last = self.port.tlast.is_none_or(|f| f(m));
         self.keep = self.port.tkeep.map_or(u64::MAX, |f| f(m));
         self.user = self.port.tuser.map_or(0, |f| f(m));
         self.beats += 1;
