@@ -2,6 +2,7 @@
 //! randomized traffic; every output (the three treadys, PktSend valid and flow) is compared on
 //! every cycle. The same traffic can drive the model alone (pacing studies, benchmarks).
 
+use super::stream::{peek, put};
 use super::{Outcome, Scenario};
 use crate::verilated::models::FlowSched as Rtl;
 use rand::{Rng, SeedableRng};
@@ -26,35 +27,25 @@ impl Sched for model::FlowSched {
     }
 }
 
-/// Copies a tdata value into a Verilator word slice (word 0 = bits 31:0).
-fn put_words(words: &mut [u32], v: u128) {
-    for (k, w) in words.iter_mut().enumerate() {
-        *w = (v >> (32 * k)) as u32;
-    }
-}
-
 impl Sched for Rtl {
     fn cycle(&mut self, i: &Inputs) -> Outputs {
         self.set_reset(i.reset as u8);
         self.set_cfg_pkt_shift(i.pkt_shift);
         self.set_cfg_max_burst(i.max_burst);
-        self.set_s_axis_ctrl_tvalid(i.ctrl.is_some() as u8);
-        put_words(self.s_axis_ctrl_tdata_mut(), i.ctrl.map_or(0, |c| c.tdata()));
-        self.set_s_axis_update_tvalid(i.update.is_some() as u8);
-        put_words(self.s_axis_update_tdata_mut(), i.update.map_or(0, |u| u.tdata()));
-        self.set_s_axis_notify_tvalid(i.notify.is_some() as u8);
-        self.set_s_axis_notify_tdata(i.notify.map_or(0, |n| n.tdata()));
-        self.set_s_axis_sleep_tvalid(i.sleep.is_some() as u8);
-        self.set_s_axis_sleep_tdata(i.sleep.map_or(0, |s| s.tdata()));
-        self.set_m_axis_pktsend_tready(i.pktsend_ready as u8);
+        put(&Rtl::S_AXIS_CTRL, self, i.ctrl.map(|c| c.tdata()).as_ref());
+        put(&Rtl::S_AXIS_UPDATE, self, i.update.map(|u| u.tdata()).as_ref());
+        put(&Rtl::S_AXIS_NOTIFY, self, i.notify.map(|n| n.tdata()).as_ref());
+        put(&Rtl::S_AXIS_SLEEP, self, i.sleep.map(|s| s.tdata()).as_ref());
+        (Rtl::M_AXIS_PKTSEND.set_tready)(self, i.pktsend_ready);
         self.eval();
+        let pktsend = peek(&Rtl::M_AXIS_PKTSEND, self);
         let o = Outputs {
-            ctrl_ready: self.s_axis_ctrl_tready() != 0,
-            update_ready: self.s_axis_update_tready() != 0,
-            notify_ready: self.s_axis_notify_tready() != 0,
-            sleep_ready: self.s_axis_sleep_tready() != 0,
-            pktsend_valid: self.m_axis_pktsend_tvalid() != 0,
-            pktsend_flow: self.m_axis_pktsend_tdata(),
+            ctrl_ready: (Rtl::S_AXIS_CTRL.tready)(self),
+            update_ready: (Rtl::S_AXIS_UPDATE.tready)(self),
+            notify_ready: (Rtl::S_AXIS_NOTIFY.tready)(self),
+            sleep_ready: (Rtl::S_AXIS_SLEEP.tready)(self),
+            pktsend_valid: pktsend.0,
+            pktsend_flow: pktsend.1 as u16,
         };
         self.tick();
         o

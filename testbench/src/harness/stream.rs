@@ -48,6 +48,21 @@ macro_rules! beat_of_words {
 }
 pub(crate) use beat_of_words;
 
+/// A value as tdata, bit 0 = tdata[0] (the scheduler's words, sim's `tdata()`).
+macro_rules! beat_of_uint {
+    ($($t:ty),*) => {$(
+        impl Beat for $t {
+            fn write(&self, tdata: &mut [u32]) {
+                let v = *self as u128;
+                for (k, w) in tdata.iter_mut().enumerate() {
+                    *w = if k < 4 { (v >> (32 * k)) as u32 } else { 0 };
+                }
+            }
+        }
+    )*};
+}
+beat_of_uint!(u32, u64, u128);
+
 /// A beat of a frame on the MACs' 512-bit streams, as sim's models cut frames.
 impl Beat for sim::rx_pipe::Beat {
     fn write(&self, tdata: &mut [u32]) {
@@ -63,6 +78,46 @@ impl Beat for sim::rx_pipe::Beat {
         self.user as u64
     }
 }
+
+/// `item` on `port` with `tvalid` high, or `tvalid` low (tdata then left as it was).
+/// `buf` holds the port's tdata words.
+fn drive<M, T: Beat>(p: &SAxis<M>, m: &mut M, item: Option<&T>, buf: &mut [u32]) {
+    match item {
+        Some(item) => {
+            item.write(buf);
+            (p.set_tdata)(m, buf);
+            if let Some(f) = p.set_tlast {
+                f(m, item.last());
+            }
+            if let Some(f) = p.set_tkeep {
+                f(m, item.keep());
+            }
+            if let Some(f) = p.set_tuser {
+                f(m, item.user());
+            }
+            (p.set_tvalid)(m, true);
+        }
+        None => (p.set_tvalid)(m, false),
+    }
+}
+
+/// For lockstep harnesses, whose model decides what every port shows on every cycle: drives
+/// `item` on `port` (`tvalid` high), or `tvalid` low.
+pub fn put<M, T: Beat>(port: &SAxis<M>, m: &mut M, item: Option<&T>) {
+    let mut buf = [0u32; MAX_WORDS];
+    drive(port, m, item, &mut buf[..port.words()]);
+}
+
+/// For lockstep harnesses: an output's `tvalid` and its tdata's low 64 bits, whatever `tready` is.
+pub fn peek<M>(port: &MAxis<M>, m: &M) -> (bool, u64) {
+    let mut buf = [0u32; MAX_WORDS];
+    let w = &mut buf[..port.words()];
+    (port.tdata)(m, w);
+    ((port.tvalid)(m), crate::verilated::low_u64(w))
+}
+
+/// The widest tdata [`put`] and [`peek`] handle, in words (tx_pipe's 1024-bit descriptor).
+const MAX_WORDS: usize = 32;
 
 /// Offers queued items on an input stream. Once an item is on the port it stays there, and
 /// `tvalid` stays high, until the model takes it (AXI-Stream's rule); a gap can only come
@@ -125,24 +180,7 @@ impl<M, T: Beat> Source<M, T> {
         if !self.on_port && !self.queue.is_empty() {
             self.on_port = self.rate >= 1.0 || rng.gen_bool(self.rate);
         }
-        let p = &self.port;
-        match self.queue.front().filter(|_| self.on_port) {
-            Some(item) => {
-                item.write(&mut self.buf);
-                (p.set_tdata)(m, &self.buf);
-                if let Some(f) = p.set_tlast {
-                    f(m, item.last());
-                }
-                if let Some(f) = p.set_tkeep {
-                    f(m, item.keep());
-                }
-                if let Some(f) = p.set_tuser {
-                    f(m, item.user());
-                }
-                (p.set_tvalid)(m, true);
-            }
-            None => (p.set_tvalid)(m, false),
-        }
+        drive(&self.port, m, self.queue.front().filter(|_| self.on_port), &mut self.buf);
     }
 
     /// After `eval()`: the item the model took on this cycle, if it took one.
