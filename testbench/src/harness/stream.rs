@@ -61,7 +61,7 @@ macro_rules! beat_of_uint {
         }
     )*};
 }
-beat_of_uint!(u32, u64, u128);
+beat_of_uint!(u16, u32, u64, u128);
 
 /// A beat of a frame on the MACs' 512-bit streams, as sim's models cut frames.
 impl Beat for sim::rx_pipe::Beat {

@@ -6,8 +6,9 @@
 //! flows are in probe mode) and READ responses; 30% of the posted messages are READs. The bad-input shape adds flow ids >= 2^F, op 0, MTU 0, posts and
 //! removes of flows without context, PktSends of idle flows, and resets at random cycles.
 
-use super::{set_wide, get_wide, hex, Outcome, Scenario};
-use crate::verilated::models::TxCtx as Rtl;
+use super::stream::{Beat, Sink, Source};
+use super::{get_wide, hex, Outcome, Scenario};
+use crate::verilated::{low_u64, models::TxCtx as Rtl};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
@@ -191,6 +192,18 @@ fn next_pktrecv(rng: &mut ChaCha8Rng, shape: &Shape, hot: &[u16], model: &TxCtx)
 
 
 
+impl Beat for Ctrl {
+    fn write(&self, tdata: &mut [u32]) {
+        self.to_bytes().write(tdata);
+    }
+}
+
+impl Beat for Recv {
+    fn write(&self, tdata: &mut [u32]) {
+        self.to_bytes().write(tdata);
+    }
+}
+
 /// Runs about `cycles` cycles, then drains. Metrics: descriptors, dma_reads, drops, ctrl_bad,
 /// resets, `descriptors_per_cycle` (from the first one to the end of the stimulus) and
 /// `taken_per_cycle_offered` (PktSends taken / cycles one was offered without a control word).
@@ -206,9 +219,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     dut.tick();
     dut.set_reset(0);
 
-    let mut ctrl: Option<Ctrl> = None;
-    let mut pks: Option<u16> = None;
-    let mut rcv: Option<Recv> = None;
+    let mut ctrl: Source<Rtl, Ctrl> = Source::new(Rtl::S_AXIS_CTRL);
+    let mut pks: Source<Rtl, u16> = Source::new(Rtl::S_AXIS_PKTSEND);
+    let mut rcv: Source<Rtl, Recv> = Source::new(Rtl::S_AXIS_PKTRECV);
+    let mut desc_out = Sink::new(Rtl::M_AXIS_DESC, 0.0);
+    let mut dma_out = Sink::new(Rtl::M_AXIS_DMA_RD, 0.0);
+    let mut sent_out = Sink::new(Rtl::M_AXIS_SENT, 0.0);
+    let mut sleep_out = Sink::new(Rtl::M_AXIS_SLEEP, 0.0);
     let (mut n_ack, mut recv_drops, mut n_rewind, mut nak_ignored) = (0u64, 0u64, 0u64, 0u64);
     let (mut n_resp, mut n_probe, mut n_rdresp, mut n_rdreq) = (0u64, 0u64, 0u64, 0u64);
     let mut n_cnp = 0u64;
@@ -237,16 +254,15 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         if running && shape.reset_rate > 0.0 && rng.gen_bool(shape.reset_rate) {
             dut.set_reset(1);
-            dut.set_s_axis_ctrl_tvalid(0);
-            dut.set_s_axis_pktsend_tvalid(0);
-            dut.set_s_axis_pktrecv_tvalid(0);
+            ctrl.clear(&mut dut);
+            pks.clear(&mut dut);
+            rcv.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
             cycle += 1;
             resets += 1;
             started = false;
             model = TxCtx::new(FLOW_BITS);
-            (ctrl, pks, rcv) = (None, None, None);
             exp_desc.clear();
             exp_dma.clear();
             exp_sent.clear();
@@ -254,47 +270,40 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             model.sleeps.clear();
             continue;
         }
-        if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
-            ctrl = Some(next_ctrl(&mut rng, shape, &hot, &model));
+        // An item is made from the model's state when its input is free, and stays on the
+        // port until taken.
+        if running && ctrl.is_empty() && rng.gen_bool(shape.ctrl_rate) {
+            ctrl.push(next_ctrl(&mut rng, shape, &hot, &model));
         }
-        if running && pks.is_none() && rng.gen_bool(shape.pktsend_rate) {
-            pks = Some(next_pktsend(&mut rng, shape, &hot, &model));
+        if running && pks.is_empty() && rng.gen_bool(shape.pktsend_rate) {
+            pks.push(next_pktsend(&mut rng, shape, &hot, &model));
         }
-        if running && rcv.is_none() && rng.gen_bool(shape.pktrecv_rate) {
-            rcv = Some(next_pktrecv(&mut rng, shape, &hot, &model));
+        if running && rcv.is_empty() && rng.gen_bool(shape.pktrecv_rate) {
+            rcv.push(next_pktrecv(&mut rng, shape, &hot, &model));
         }
-        dut.set_s_axis_pktrecv_tvalid(rcv.is_some() as u8);
-        if let Some(r) = &rcv {
-            set_wide(dut.s_axis_pktrecv_tdata_mut(), &r.to_bytes());
-        }
-        dut.set_s_axis_ctrl_tvalid(ctrl.is_some() as u8);
-        if let Some(c) = &ctrl {
-            set_wide(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
-        }
-        dut.set_s_axis_pktsend_tvalid(pks.is_some() as u8);
-        dut.set_s_axis_pktsend_tdata(pks.unwrap_or(0));
-        let d_ready = rng.gen_bool(shape.desc_ready);
-        let r_ready = rng.gen_bool(shape.dma_ready);
-        let s_ready = rng.gen_bool(shape.dma_ready);
-        dut.set_m_axis_desc_tready(d_ready as u8);
-        dut.set_m_axis_dma_rd_tready(r_ready as u8);
-        dut.set_m_axis_sent_tready(s_ready as u8);
-        let w_ready = rng.gen_bool(shape.dma_ready);
-        dut.set_m_axis_sleep_tready(w_ready as u8);
-        dut.eval();
-        let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
-        let took_p = pks.is_some() && dut.s_axis_pktsend_tready() == 1;
-        let took_r = rcv.is_some() && dut.s_axis_pktrecv_tready() == 1;
+        rcv.offer(&mut dut, &mut rng);
+        ctrl.offer(&mut dut, &mut rng);
+        pks.offer(&mut dut, &mut rng);
+        desc_out.set_ready(&mut dut, rng.gen_bool(shape.desc_ready));
+        dma_out.set_ready(&mut dut, rng.gen_bool(shape.dma_ready));
+        sent_out.set_ready(&mut dut, rng.gen_bool(shape.dma_ready));
+        sleep_out.set_ready(&mut dut, rng.gen_bool(shape.dma_ready));
         // After the reset sweep (the first take), every cycle a PktSend is offered alone.
-        if pks.is_some() && ctrl.is_none() && rcv.is_none() && started {
+        let alone = !pks.is_empty() && ctrl.is_empty() && rcv.is_empty() && started;
+        dut.eval();
+        let took_c = ctrl.taken(&dut);
+        let took_p = pks.taken(&dut);
+        let took_r = rcv.taken(&dut);
+        let took_any = took_c.is_some() || took_p.is_some() || took_r.is_some();
+        if alone {
             offered += 1;
-            taken += took_p as u64;
+            taken += took_p.is_some() as u64;
         }
         idle += 1;
-        if d_ready && dut.m_axis_desc_tvalid() == 1 {
+        if let Some(d) = desc_out.take(&dut) {
             idle = 0;
             first_out.get_or_insert(cycle);
-            let got = get_wide(dut.m_axis_desc_tdata());
+            let got = get_wide(d);
             match exp_desc.pop_front() {
                 Some(want) => {
                     o.transactions += 1;
@@ -307,9 +316,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 w_desc += 1;
             }
         }
-        if s_ready && dut.m_axis_sent_tvalid() == 1 {
+        if let Some(d) = sent_out.take(&dut) {
             idle = 0;
-            let got = dut.m_axis_sent_tdata();
+            let got = low_u64(d);
             match exp_sent.pop_front() {
                 Some((flow, psn)) => {
                     o.transactions += 1;
@@ -319,9 +328,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, format!("sent {got:#012x}"), "no sent event".into()),
             }
         }
-        if w_ready && dut.m_axis_sleep_tvalid() == 1 {
+        if let Some(d) = sleep_out.take(&dut) {
             idle = 0;
-            let got = dut.m_axis_sleep_tdata();
+            let got = low_u64(d);
             match exp_sleep.pop_front() {
                 Some(want) => {
                     o.transactions += 1;
@@ -335,9 +344,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, format!("sleep {got:#07x}"), "no sleep report".into()),
             }
         }
-        if r_ready && dut.m_axis_dma_rd_tvalid() == 1 {
+        if let Some(d) = dma_out.take(&dut) {
             idle = 0;
-            let got = get_wide(dut.m_axis_dma_rd_tdata());
+            let got = get_wide(d);
             match exp_dma.pop_front() {
                 Some(want) => {
                     o.transactions += 1;
@@ -352,12 +361,11 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         }
         dut.tick();
         cycle += 1;
-        if took_c {
-            let c = ctrl.take().unwrap();
+        if let Some(c) = took_c {
             bad_total += !model.ctrl(&c) as u64;
         }
-        if took_r {
-            match rcv.take().unwrap() {
+        if let Some(r) = took_r {
+            match r {
                 Recv::Rewind(r) => {
                     if model.rewind(&r) {
                         n_rewind += 1;
@@ -384,8 +392,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 },
             }
         }
-        if took_p {
-            let f = pks.take().unwrap();
+        if let Some(f) = took_p {
             match model.pkt_send(f) {
                 Some((d, r)) => {
                     n_rdreq += (d.opcode == Opcode::RdmaReadRequest) as u64;
@@ -399,16 +406,16 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         exp_sleep.extend(model.sleeps.drain(..));
         // Counters count in S2, a cycle or more after the take: compared when the pipeline is
         // empty (nothing taken for two cycles, every expected output out), and at the end.
-        since_take = if took_c || took_p || took_r { 0 } else { since_take + 1 };
-        started |= took_c || took_p || took_r;
+        since_take = if took_any { 0 } else { since_take + 1 };
+        started |= took_any;
         if since_take >= 2 && exp_desc.is_empty() && exp_dma.is_empty() && exp_sent.is_empty() && exp_sleep.is_empty() {
             check_counters(&mut o, cycle, &dut, &model);
             counter_checks += 1;
         }
     }
-    dut.set_s_axis_ctrl_tvalid(0);
-    dut.set_s_axis_pktsend_tvalid(0);
-    dut.set_s_axis_pktrecv_tvalid(0);
+    ctrl.stop(&mut dut);
+    pks.stop(&mut dut);
+    rcv.stop(&mut dut);
     for _ in 0..2 {
         dut.tick();
     }
