@@ -8,7 +8,8 @@
 //! emits is compared with the model's in order, and one counter per cycle. The bad-input shape
 //! adds bad control words, sent events for unknown flows, unknown QPNs and resets.
 
-use super::{set_wide, get_wide, hex, Outcome, Scenario};
+use super::stream::{Beat, Sink, Source};
+use super::{get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxCtx as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -396,21 +397,72 @@ impl Expected {
     }
 }
 
-/// The four outputs (PktRecv, event, Notify, DMA command) offered this cycle where `ready`.
-fn outputs(dut: &Rtl, ready: [bool; 4]) -> [Option<Vec<u8>>; 4] {
-    [
-        (ready[0] && dut.m_axis_pktrecv_tvalid() == 1).then(|| get_wide(dut.m_axis_pktrecv_tdata())),
-        (ready[1] && dut.m_axis_event_tvalid() == 1).then(|| get_wide(dut.m_axis_event_tdata())),
-        (ready[2] && dut.m_axis_notify_tvalid() == 1).then(|| dut.m_axis_notify_tdata().to_le_bytes()[..6].to_vec()),
-        (ready[3] && dut.m_axis_dma_cmd_tvalid() == 1).then(|| get_wide(dut.m_axis_dma_cmd_tdata())),
-    ]
+impl Beat for Ctrl {
+    fn write(&self, tdata: &mut [u32]) {
+        self.to_bytes().write(tdata);
+    }
+}
+
+impl Beat for Sent {
+    fn write(&self, tdata: &mut [u32]) {
+        self.to_bytes().write(tdata);
+    }
+}
+
+super::stream::beat_of_words!(Verdict);
+
+/// rx_ctx's streams: the three inputs and the four outputs (PktRecv, event, Notify, DMA
+/// command).
+struct Ports {
+    ctrl: Source<Rtl, Ctrl>,
+    sent: Source<Rtl, Sent>,
+    verdict: Source<Rtl, Verdict>,
+    out: [Sink<Rtl>; 4],
+}
+
+impl Ports {
+    fn new() -> Self {
+        Ports {
+            ctrl: Source::new(Rtl::S_AXIS_CTRL),
+            sent: Source::new(Rtl::S_AXIS_SENT),
+            verdict: Source::new(Rtl::S_AXIS_VERDICT),
+            out: [Rtl::M_AXIS_PKTRECV, Rtl::M_AXIS_EVENT, Rtl::M_AXIS_NOTIFY, Rtl::M_AXIS_DMA_CMD].map(|p| Sink::new(p, 0.0)),
+        }
+    }
+
+    /// Before `eval()`: every input's item (or none), each output's tready as given.
+    fn drive<R: Rng>(&mut self, dut: &mut Rtl, rng: &mut R, ready: [bool; 4]) {
+        self.ctrl.offer(dut, rng);
+        self.sent.offer(dut, rng);
+        self.verdict.offer(dut, rng);
+        for (s, r) in self.out.iter_mut().zip(ready) {
+            s.set_ready(dut, r);
+        }
+    }
+
+    fn inputs_empty(&self) -> bool {
+        self.ctrl.is_empty() && self.sent.is_empty() && self.verdict.is_empty()
+    }
+
+    /// After `eval()`: the outputs transferred this cycle, as bytes (Notify's 48 bits as 6).
+    fn outputs(&mut self, dut: &Rtl) -> [Option<Vec<u8>>; 4] {
+        let mut got = self.out.each_mut().map(|s| s.take(dut).map(get_wide));
+        if let Some(n) = &mut got[2] {
+            n.truncate(6);
+        }
+        got
+    }
+
+    fn stop(&mut self, dut: &mut Rtl) {
+        self.ctrl.stop(dut);
+        self.sent.stop(dut);
+        self.verdict.stop(dut);
+    }
 }
 
 /// Stops the inputs, lets S2 finish (two clocks) and reads every counter.
-fn drain_counters(dut: &mut Rtl) -> [u32; stat::COUNT] {
-    dut.set_s_axis_ctrl_tvalid(0);
-    dut.set_s_axis_sent_tvalid(0);
-    dut.set_s_axis_verdict_tvalid(0);
+fn drain_counters(dut: &mut Rtl, ports: &mut Ports) -> [u32; stat::COUNT] {
+    ports.stop(dut);
     for _ in 0..2 {
         dut.tick();
     }
@@ -477,9 +529,7 @@ pub fn run(
         })
         .collect();
 
-    let mut ctrl: Option<Ctrl> = None;
-    let mut snt: Option<Sent> = None;
-    let mut ver: Option<Verdict> = None;
+    let mut p = Ports::new();
     let mut exp = Expected::default();
     let (mut n_rec, mut n_recv, mut n_rew, mut n_ev, mut n_not, mut n_dma, mut resets) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
@@ -492,7 +542,7 @@ pub fn run(
     let mut cycle = 0u64;
     loop {
         let running = cycle < cycles;
-        if !running && exp.is_empty() && ctrl.is_none() && snt.is_none() && ver.is_none() {
+        if !running && exp.is_empty() && p.inputs_empty() {
             break;
         }
         if idle > 5_000 {
@@ -503,6 +553,9 @@ pub fn run(
             dut.set_reset(1);
             dut.tick();
             dut.set_reset(0);
+            p.ctrl.clear(&mut dut);
+            p.sent.clear(&mut dut);
+            p.verdict.clear(&mut dut);
             cycle += 1;
             resets += 1;
             started = false;
@@ -512,44 +565,33 @@ pub fn run(
             let shift = model.pkt_shift;
             model = RxCtx::new(FLOW_BITS);
             model.pkt_shift = shift;
-            (ctrl, snt, ver) = (None, None, None);
             exp.clear();
             continue;
         }
-        if ctrl.is_none() {
-            ctrl = setup.pop_front();
+        // An item is made from the model's state when its input is free (set-up words
+        // first), and stays on the port until taken.
+        if p.ctrl.is_empty() {
+            if let Some(c) = setup.pop_front() {
+                p.ctrl.push(c);
+            }
         }
-        if running && ctrl.is_none() && rng.gen_bool(shape.ctrl_rate) {
-            ctrl = Some(next_ctrl(&mut rng, shape, &hot, &model));
+        if running && p.ctrl.is_empty() && rng.gen_bool(shape.ctrl_rate) {
+            p.ctrl.push(next_ctrl(&mut rng, shape, &hot, &model));
         }
-        if running && snt.is_none() && rng.gen_bool(shape.sent_rate) {
-            snt = Some(next_sent(&mut rng, shape, &hot, &model));
+        if running && p.sent.is_empty() && rng.gen_bool(shape.sent_rate) {
+            p.sent.push(next_sent(&mut rng, shape, &hot, &model));
         }
-        if running && ver.is_none() && rng.gen_bool(shape.verdict_rate) {
-            ver = Some(next_verdict(&mut rng, shape, &hot, &model));
-        }
-        dut.set_s_axis_ctrl_tvalid(ctrl.is_some() as u8);
-        if let Some(c) = &ctrl {
-            set_wide(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
-        }
-        dut.set_s_axis_sent_tvalid(snt.is_some() as u8);
-        if let Some(s) = &snt {
-            dut.set_s_axis_sent_tdata(u64::from_le_bytes(s.to_bytes()));
-        }
-        dut.set_s_axis_verdict_tvalid(ver.is_some() as u8);
-        if let Some(v) = &ver {
-            let w = v.words();
-            dut.s_axis_verdict_tdata_mut().copy_from_slice(&w);
+        if running && p.verdict.is_empty() && rng.gen_bool(shape.verdict_rate) {
+            p.verdict.push(next_verdict(&mut rng, shape, &hot, &model));
         }
         let now = t0.wrapping_add(cycle * 4);
         dut.set_now_ns(now);
         let k = (cycle % stat::COUNT as u64) as usize;
         dut.set_stat_addr(k as u8);
         let ready: [bool; 4] = std::array::from_fn(|_| rng.gen_bool(shape.ready));
-        dut.set_m_axis_pktrecv_tready(ready[0] as u8);
-        dut.set_m_axis_event_tready(ready[1] as u8);
-        dut.set_m_axis_notify_tready(ready[2] as u8);
-        dut.set_m_axis_dma_cmd_tready(ready[3] as u8);
+        p.drive(&mut dut, &mut rng, ready);
+        // After the reset sweep (the first take), every cycle a verdict is offered alone.
+        let alone = !p.verdict.is_empty() && p.ctrl.is_empty() && p.sent.is_empty() && started;
         dut.eval();
         // Counters count in S2, a cycle or more after the take: compared when the pipeline is
         // empty (nothing taken for two cycles, every expected output out).
@@ -557,16 +599,16 @@ pub fn run(
             o.check(cycle, ("stat", k, dut.stat_count()), ("stat", k, model.stats[k]));
             counter_checks += 1;
         }
-        let took_c = ctrl.is_some() && dut.s_axis_ctrl_tready() == 1;
-        let took_s = snt.is_some() && dut.s_axis_sent_tready() == 1;
-        let took_v = ver.is_some() && dut.s_axis_verdict_tready() == 1;
-        // After the reset sweep (the first take), every cycle a verdict is offered alone.
-        if ver.is_some() && ctrl.is_none() && snt.is_none() && started {
+        let took_c = p.ctrl.taken(&dut);
+        let took_s = p.sent.taken(&dut);
+        let took_v = p.verdict.taken(&dut);
+        let took_any = took_c.is_some() || took_s.is_some() || took_v.is_some();
+        if alone {
             offered += 1;
-            taken += took_v as u64;
+            taken += took_v.is_some() as u64;
         }
         idle += 1;
-        let [r, e, n, d] = outputs(&dut, ready);
+        let [r, e, n, d] = p.outputs(&dut);
         if compare(&mut o, cycle, "pktrecv", r, &mut exp.recv) {
             n_recv += 1;
             idle = 0;
@@ -585,24 +627,24 @@ pub fn run(
         if compare(&mut o, cycle, "dma_cmd", d, &mut exp.dma) {
             idle = 0;
         }
-        if took_c || took_s || took_v || (exp.is_empty() && cycle < 2_000) {
+        if took_any || (exp.is_empty() && cycle < 2_000) {
             idle = 0;
         }
         dut.tick();
         cycle += 1;
-        since_take = if took_c || took_s || took_v { 0 } else { since_take + 1 };
-        started |= took_c || took_s || took_v;
-        if took_c {
-            let out = model.ctrl_at(&ctrl.take().unwrap(), now).1;
+        since_take = if took_any { 0 } else { since_take + 1 };
+        started |= took_any;
+        if let Some(c) = took_c {
+            let out = model.ctrl_at(&c, now).1;
             n_rew += out.recv.is_some() as u64;
             exp.push_ctrl(&out);
         }
-        if took_s {
-            exp.push_notify(model.sent(&snt.take().unwrap()));
+        if let Some(s) = took_s {
+            exp.push_notify(model.sent(&s));
         }
-        if took_v {
+        if let Some(v) = took_v {
             n_rec += 1;
-            let out = model.verdict(&ver.take().unwrap(), now);
+            let out = model.verdict(&v, now);
             n_rew += matches!(out.recv, Some(sim::tx_ctx::Recv::Rewind(_))) as u64;
             n_resp += matches!(out.recv, Some(sim::tx_ctx::Recv::Response(_))) as u64;
             n_rdresp += matches!(out.recv, Some(sim::tx_ctx::Recv::ReadResp(_))) as u64;
@@ -610,7 +652,7 @@ pub fn run(
             exp.push(&out);
         }
     }
-    o.check(cycle, ("final counters", drain_counters(&mut dut)), ("final counters", model.stats));
+    o.check(cycle, ("final counters", drain_counters(&mut dut, &mut p)), ("final counters", model.stats));
     for (t, s) in totals.iter_mut().zip(model.stats) {
         *t += s as u64;
     }
@@ -668,10 +710,8 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    dut.set_m_axis_pktrecv_tready(1);
-    dut.set_m_axis_event_tready(1);
-    dut.set_m_axis_notify_tready(1);
-    dut.set_m_axis_dma_cmd_tready(1);
+    let mut p = Ports::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut o = Outcome::new(Scenario::RxCtxRandom, 0);
     let mut exp = Expected::default();
     let mut fed = Fed::default();
@@ -679,25 +719,20 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
     let mut cycle = 0u64;
     while next < inputs.len() || !exp.is_empty() {
         assert!(cycle < 100 * inputs.len() as u64 + 5_000, "rx_ctx stopped at input {next}");
-        let item = inputs.get(next);
-        dut.set_s_axis_ctrl_tvalid(matches!(item, Some(Input::Ctrl(_))) as u8);
-        dut.set_s_axis_sent_tvalid(matches!(item, Some(Input::Sent(_))) as u8);
-        dut.set_s_axis_verdict_tvalid(matches!(item, Some(Input::Verdict(_))) as u8);
-        match item {
-            Some(Input::Ctrl(c)) => set_wide(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes()),
-            Some(Input::Sent(s)) => dut.set_s_axis_sent_tdata(u64::from_le_bytes(s.to_bytes())),
-            Some(Input::Verdict(v)) => dut.s_axis_verdict_tdata_mut().copy_from_slice(&v.words()),
-            None => {}
+        // One input at a time, each on its own port until taken.
+        if p.inputs_empty() {
+            match inputs.get(next) {
+                Some(Input::Ctrl(c)) => p.ctrl.push(c.clone()),
+                Some(Input::Sent(s)) => p.sent.push(s.clone()),
+                Some(Input::Verdict(v)) => p.verdict.push(v.clone()),
+                None => {}
+            }
         }
+        p.drive(&mut dut, &mut rng, [true; 4]);
         dut.set_now_ns(cycle * 4);
         dut.eval();
-        let took = match item {
-            Some(Input::Ctrl(_)) => dut.s_axis_ctrl_tready() == 1,
-            Some(Input::Sent(_)) => dut.s_axis_sent_tready() == 1,
-            Some(Input::Verdict(_)) => dut.s_axis_verdict_tready() == 1,
-            None => false,
-        };
-        let [r, e, n, d] = outputs(&dut, [true; 4]);
+        let took = p.ctrl.taken(&dut).is_some() || p.sent.taken(&dut).is_some() || p.verdict.taken(&dut).is_some();
+        let [r, e, n, d] = p.outputs(&dut);
         compare(&mut o, cycle, "pktrecv", r.clone(), &mut exp.recv);
         compare(&mut o, cycle, "event", e.clone(), &mut exp.event);
         compare(&mut o, cycle, "notify", n.clone(), &mut exp.notify);
@@ -724,7 +759,7 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
         }
         cycle += 1;
     }
-    fed.stats = drain_counters(&mut dut);
+    fed.stats = drain_counters(&mut dut, &mut p);
     assert!(o.passed() && fed.stats == model.stats, "RTL != model: {:?}", o.first_mismatch);
     fed
 }
