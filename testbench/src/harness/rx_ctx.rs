@@ -722,8 +722,8 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
         // One input at a time, each on its own port until taken.
         if p.inputs_empty() {
             match inputs.get(next) {
-                Some(Input::Ctrl(c)) => p.ctrl.push(c.clone()),
-                Some(Input::Sent(s)) => p.sent.push(s.clone()),
+                Some(Input::Ctrl(c)) => p.ctrl.push(*c),
+                Some(Input::Sent(s)) => p.sent.push(*s),
                 Some(Input::Verdict(v)) => p.verdict.push(v.clone()),
                 None => {}
             }

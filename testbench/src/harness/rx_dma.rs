@@ -7,7 +7,8 @@
 //! bad-input shape adds tkeep holes, frames of up to 20 000 bytes, write commands past the
 //! frame's end and resets at random cycles (after which the model starts again).
 
-use super::{set_wide, get_wide, hex, Outcome, Scenario};
+use super::stream::{Sink, Source};
+use super::{get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxDma as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -92,20 +93,12 @@ fn random_frame(rng: &mut ChaCha8Rng, shape: &Shape) -> Vec<Beat> {
     beats
 }
 
-fn set_beat(dut: &mut Rtl, b: &Beat) {
-    set_wide(dut.s_axis_tdata_mut(), &b.data);
-    dut.set_s_axis_tkeep(b.keep);
-    dut.set_s_axis_tlast(b.last as u8);
+impl super::stream::Beat for Cmd {
+    fn write(&self, tdata: &mut [u32]) {
+        self.to_bytes().write(tdata);
+    }
 }
 
-
-/// A frame being sent: its beats and the next one.
-struct InFrame {
-    beats: Vec<Beat>,
-    next: usize,
-    /// Its command may be offered before the frame ends.
-    early: bool,
-}
 
 /// Runs about `cycles` cycles of stimulus, then drains. Metrics: frames, writes (DMA writes
 /// compared), beats_out, written / discarded / short (the model's counters summed over the
@@ -121,10 +114,17 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     dut.tick();
     dut.set_reset(0);
 
-    let mut frame: Option<InFrame> = None;
+    // The frame being sent: its beats wait in `input`, and whether its command may be offered
+    // before it ends.
+    let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
+    input.rate = 1.0 - shape.gap;
+    let mut early = false;
     // Commands in frame order, each with the cycle from which it may be offered (None: its
-    // frame has not ended yet).
+    // frame has not ended yet); the front one goes to `cmd_in` once it may.
     let mut cmds: VecDeque<(Option<u64>, Cmd)> = VecDeque::new();
+    let mut cmd_in: Source<Rtl, Cmd> = Source::new(Rtl::S_AXIS_CMD);
+    let mut data_out = Sink::new(Rtl::M_AXIS_DMA_WR, 0.0);
+    let mut cmd_out = Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.0);
     let mut exp_cmd: VecDeque<[u8; 16]> = VecDeque::new();
     let mut exp_data: VecDeque<Vec<u8>> = VecDeque::new();
     let mut beat_at = 0usize; // beats of exp_data.front() already compared
@@ -141,7 +141,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let (mut tot_w, mut tot_d, mut tot_s) = (0u64, 0u64, 0u64);
     loop {
         let running = cycle < cycles;
-        let drained = frame.is_none() && cmds.is_empty() && exp_cmd.is_empty() && exp_data.is_empty();
+        let drained = input.is_empty() && cmds.is_empty() && cmd_in.is_empty() && exp_cmd.is_empty() && exp_data.is_empty();
         if !running && drained && quiet.is_none() {
             // A few more cycles: nothing else may come out.
             tail += 1;
@@ -152,7 +152,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         if idle > 50_000 {
             o.fail(format!(
                 "cycle {cycle}: no progress for 50000 cycles ({} commands, {} writes owed)",
-                cmds.len(),
+                cmds.len() + cmd_in.len(),
                 exp_data.len()
             ));
             break;
@@ -174,8 +174,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             }
             quiet = None;
             dut.set_reset(1);
-            dut.set_s_axis_tvalid(0);
-            dut.set_s_axis_cmd_tvalid(0);
+            input.clear(&mut dut);
+            cmd_in.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
             cycle += 1;
@@ -184,7 +184,6 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             tot_d += model.counters.discarded as u64;
             tot_s += model.counters.short as u64;
             model = RxDma::default();
-            frame = None;
             cmds.clear();
             exp_cmd.clear();
             exp_data.clear();
@@ -192,7 +191,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             continue;
         }
         // A new frame, its command and the model's answer.
-        if running && frame.is_none() && quiet.is_none() {
+        if running && input.is_empty() && quiet.is_none() {
             // Runs of one-beat frames in the slow phase fill the descriptor FIFO.
             let beats = if (cycle / 20_000) % 4 == 3 && rng.gen_bool(0.5) {
                 let mut b = vec![0u8; rng.gen_range(1..=64)];
@@ -207,38 +206,29 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 exp_cmd.push_back(w.cmd_bytes());
                 exp_data.push_back(w.payload);
             }
-            let early = rng.gen_bool(shape.early);
+            early = rng.gen_bool(shape.early);
             cmds.push_back((early.then_some(0), cmd));
             frames += 1;
-            frame = Some(InFrame { beats, next: 0, early });
+            beats.into_iter().for_each(|b| input.push(b));
         }
-        // Input beat.
-        let offer = frame.is_some() && !rng.gen_bool(shape.gap);
-        dut.set_s_axis_tvalid(offer as u8);
-        if let Some(f) = &frame {
-            set_beat(&mut dut, &f.beats[f.next]);
-        }
-        // Command.
         // One phase of 20,000 cycles in four is slow: payload tready on 15% of cycles and
-        // commands on 5%, so the store and the descriptor FIFO fill up and tready drops.
+        // commands offered on 5%, so the store and the descriptor FIFO fill up and tready drops.
         let slow = (cycle / 20_000) % 4 == 3;
-        let cmd_offer = matches!(cmds.front(), Some((Some(t), _)) if *t <= cycle) && (!slow || rng.gen_bool(0.05));
-        dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
-        if cmd_offer {
-            let b = cmds.front().unwrap().1.to_bytes();
-            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
+        if cmd_in.is_empty() && matches!(cmds.front(), Some((Some(t), _)) if *t <= cycle) && (!slow || rng.gen_bool(0.05)) {
+            cmd_in.push(cmds.pop_front().unwrap().1);
         }
-        let d_ready = rng.gen_bool(if slow { 0.15 } else { shape.data_ready });
-        let c_ready = rng.gen_bool(shape.cmd_ready);
-        dut.set_m_axis_dma_wr_tready(d_ready as u8);
-        dut.set_m_axis_dma_wr_cmd_tready(c_ready as u8);
+        input.offer(&mut dut, &mut rng);
+        cmd_in.offer(&mut dut, &mut rng);
+        data_out.set_ready(&mut dut, rng.gen_bool(if slow { 0.15 } else { shape.data_ready }));
+        cmd_out.set_ready(&mut dut, rng.gen_bool(shape.cmd_ready));
+        let offer = input.on_port();
         dut.eval();
-        let took = offer && dut.s_axis_tready() == 1;
-        let took_cmd = cmd_offer && dut.s_axis_cmd_tready() == 1;
+        let took = input.taken(&dut).is_some();
+        let took_cmd = cmd_in.taken(&dut).is_some();
         idle += 1;
-        if c_ready && dut.m_axis_dma_wr_cmd_tvalid() == 1 {
+        if let Some(d) = cmd_out.take(&dut) {
             idle = 0;
-            let got = get_wide(dut.m_axis_dma_wr_cmd_tdata());
+            let got = get_wide(d);
             match exp_cmd.pop_front() {
                 Some(want) => {
                     o.transactions += 1;
@@ -249,12 +239,11 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 None => o.check(cycle, hex(&got), "no DMA command".into()),
             }
         }
-        if d_ready && dut.m_axis_dma_wr_tvalid() == 1 {
+        if let Some(d) = data_out.take(&dut) {
+            let got = get_wide(d);
+            let (keep, last) = (data_out.keep, data_out.last);
             idle = 0;
             beats_out += 1;
-            let got = get_wide(dut.m_axis_dma_wr_tdata());
-            let keep = dut.m_axis_dma_wr_tkeep();
-            let last = dut.m_axis_dma_wr_tlast() == 1;
             match exp_data.front() {
                 Some(p) => {
                     let from = 64 * beat_at;
@@ -292,19 +281,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         if took {
             idle = 0;
             beats_in += 1;
-            let f = frame.as_mut().unwrap();
-            f.next += 1;
-            if f.next == f.beats.len() {
-                // A late command is still queued (it cannot be offered before this).
-                if !f.early {
-                    cmds.back_mut().unwrap().0 = Some(cycle + 1 + rng.gen_range(0..=40));
-                }
-                frame = None;
+            // The frame's last beat: a late command may be offered from 1-41 cycles on.
+            if input.is_empty() && !early {
+                cmds.back_mut().unwrap().0 = Some(cycle + 1 + rng.gen_range(0..=40));
             }
         }
         if took_cmd {
             idle = 0;
-            cmds.pop_front();
         }
         cycle += 1;
     }
@@ -342,51 +325,47 @@ pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) ->
     dut.tick();
     dut.set_reset(0);
     let flen = 54 + payload + (4 - payload % 4) % 4 + 4;
-    let mut pending: VecDeque<Vec<Beat>> = VecDeque::new();
+    let cmd_of = |i: usize| Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
+    let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
     let mut exp: VecDeque<DmaWrite> = VecDeque::new();
     for i in 0..frames {
         let mut bytes = vec![0u8; flen];
         rng.fill(&mut bytes[..]);
         let beats = beats(&bytes);
-        let cmd = Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
-        exp.push_back(model.frame(&beats, &cmd).unwrap());
-        pending.push_back(beats);
+        exp.push_back(model.frame(&beats, &cmd_of(i)).unwrap());
+        beats.into_iter().for_each(|b| input.push(b));
     }
-    let cmd_of = |i: usize| Cmd { addr: i as u64 * 4096, offset: 54, len: payload as u16, write: true, flow: i as u16 };
-    let (mut at, mut sent_frames, mut next_cmd) = (0usize, 0usize, 0usize);
+    let mut cmd_in: Source<Rtl, Cmd> = Source::new(Rtl::S_AXIS_CMD);
+    let mut out = Sink::new(Rtl::M_AXIS_DMA_WR, backpressure);
+    Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.0).set_ready(&mut dut, true);
+    let mut next_cmd = 0usize;
+    // The cycle from which each ended frame's command may be offered.
     let mut release: VecDeque<u64> = VecDeque::new();
     let (mut beats_in, mut first_in, mut last_in) = (0u64, None, 0u64);
     let (mut beats_out, mut first_out, mut last_out) = (0u64, None, 0u64);
     let (mut bad, mut beat_at) = (0u64, 0usize);
     let mut cycle = 0u64;
-    while !(exp.is_empty() && pending.is_empty()) && cycle < 100 * (frames as u64 * 200 + 1000) {
-        let offer = !pending.is_empty();
-        dut.set_s_axis_tvalid(offer as u8);
-        if let Some(f) = pending.front() {
-            set_beat(&mut dut, &f[at]);
+    while !(exp.is_empty() && input.is_empty()) && cycle < 100 * (frames as u64 * 200 + 1000) {
+        if cmd_in.is_empty() && matches!(release.front(), Some(&t) if t <= cycle) {
+            release.pop_front();
+            cmd_in.push(cmd_of(next_cmd));
+            next_cmd += 1;
         }
-        let cmd_offer = matches!(release.front(), Some(&t) if t <= cycle);
-        dut.set_s_axis_cmd_tvalid(cmd_offer as u8);
-        if cmd_offer {
-            let b = cmd_of(next_cmd).to_bytes();
-            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
-        }
-        let ready = !rng.gen_bool(backpressure);
-        dut.set_m_axis_dma_wr_tready(ready as u8);
-        dut.set_m_axis_dma_wr_cmd_tready(1);
+        input.offer(&mut dut, &mut rng);
+        cmd_in.offer(&mut dut, &mut rng);
+        out.ready(&mut dut, &mut rng);
         dut.eval();
-        let took = offer && dut.s_axis_tready() == 1;
-        let took_cmd = cmd_offer && dut.s_axis_cmd_tready() == 1;
-        if ready && dut.m_axis_dma_wr_tvalid() == 1 {
+        let took = input.taken(&dut);
+        cmd_in.taken(&dut);
+        if let Some(d) = out.take(&dut) {
+            let got = get_wide(d);
             beats_out += 1;
             first_out.get_or_insert(cycle);
             last_out = cycle;
-            let got = get_wide(dut.m_axis_dma_wr_tdata());
             let w = exp.front().unwrap();
             let from = 64 * beat_at;
             let n = (w.payload.len() - from).min(64);
-            let last = dut.m_axis_dma_wr_tlast() == 1;
-            if got[..n] != w.payload[from..from + n] || last != (from + n == w.payload.len()) {
+            if got[..n] != w.payload[from..from + n] || out.last != (from + n == w.payload.len()) {
                 bad += 1;
             }
             beat_at += 1;
@@ -396,25 +375,16 @@ pub fn line_rate(payload: usize, frames: usize, backpressure: f64, seed: u64) ->
             }
         }
         dut.tick();
-        if took {
+        if let Some(b) = took {
             beats_in += 1;
             first_in.get_or_insert(cycle);
             last_in = cycle;
-            at += 1;
-            if at == pending.front().unwrap().len() {
-                pending.pop_front();
-                at = 0;
-                sent_frames += 1;
+            if b.last {
                 release.push_back(cycle + 12);
             }
         }
-        if took_cmd {
-            release.pop_front();
-            next_cmd += 1;
-        }
         cycle += 1;
     }
-    let _ = sent_frames;
     let bad = bad + exp.len() as u64;
     let rate_in = beats_in as f64 / (last_in + 1 - first_in.unwrap_or(0)) as f64;
     let rate_out = beats_out as f64 / (last_out + 1 - first_out.unwrap_or(0)) as f64;
@@ -443,35 +413,38 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
     let tail = beats(&[7u8; 150]);
     let mut beats: Vec<Beat> = (0..frames).flat_map(|i| beats(&[i as u8; 60])).collect();
     beats.extend(tail);
-    let mut cmds: Vec<Cmd> = (0..frames).map(|_| Cmd::default()).collect();
+    let mut cmds: Vec<Cmd> = vec![Cmd::default(); frames];
     cmds.push(Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 });
-    let (mut bi, mut ci) = (0usize, 0usize);
+    let n_beats = beats.len() as u64;
+    let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
+    beats.into_iter().for_each(|b| input.push(b));
+    let mut cmd_in: Source<Rtl, Cmd> = Source::new(Rtl::S_AXIS_CMD);
+    let mut cmds = cmds.into_iter();
+    let (mut data_out, mut cmd_out) = (Sink::new(Rtl::M_AXIS_DMA_WR, 0.0), Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.0));
+    data_out.set_ready(&mut dut, true);
+    cmd_out.set_ready(&mut dut, true);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut ci = 0usize;
     let (mut first_cmd, mut write_taken, mut all_discarded, mut dma_cmd, mut dma_beat) = (None, None, None, None, None);
     for cycle in 0..(20 * frames as u64 + 1000) {
-        dut.set_s_axis_tvalid((bi < beats.len()) as u8);
-        if bi < beats.len() {
-            set_beat(&mut dut, &beats[bi]);
-        }
         // Commands once every frame is in (and its descriptor had time to be written).
-        let cmd_on = bi == beats.len() && cycle > beats.len() as u64 + 8 && ci < cmds.len();
-        dut.set_s_axis_cmd_tvalid(cmd_on as u8);
-        if cmd_on {
-            let b = cmds[ci].to_bytes();
-            set_wide(dut.s_axis_cmd_tdata_mut(), &b);
+        if input.is_empty() && cycle > n_beats + 8 && cmd_in.is_empty() {
+            if let Some(c) = cmds.next() {
+                cmd_in.push(c);
+            }
         }
-        dut.set_m_axis_dma_wr_tready(1);
-        dut.set_m_axis_dma_wr_cmd_tready(1);
+        input.offer(&mut dut, &mut rng);
+        cmd_in.offer(&mut dut, &mut rng);
         dut.eval();
-        if dut.m_axis_dma_wr_cmd_tvalid() == 1 {
+        if cmd_out.valid(&dut) {
             dma_cmd.get_or_insert(cycle);
         }
-        if dut.m_axis_dma_wr_tvalid() == 1 {
+        if data_out.valid(&dut) {
             dma_beat.get_or_insert(cycle);
         }
-        let took = bi < beats.len() && dut.s_axis_tready() == 1;
-        let took_cmd = cmd_on && dut.s_axis_cmd_tready() == 1;
+        input.taken(&dut);
+        let took_cmd = cmd_in.taken(&dut).is_some();
         dut.tick();
-        bi += took as usize;
         if took_cmd {
             first_cmd.get_or_insert(cycle);
             if ci == frames {
@@ -494,30 +467,31 @@ pub fn frame_to_output() -> u64 {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let beats = beats(&[9u8; 150]);
-    let b = Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 }.to_bytes();
-    set_wide(dut.s_axis_cmd_tdata_mut(), &b);
-    let (mut bi, mut cmd_in, mut last_in, mut out) = (0usize, false, None, None);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
+    let mut cmd_in: Source<Rtl, Cmd> = Source::new(Rtl::S_AXIS_CMD);
+    cmd_in.push(Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 });
+    let mut frame = Some(beats(&[9u8; 150]));
+    let (mut data_out, mut cmd_out) = (Sink::new(Rtl::M_AXIS_DMA_WR, 0.0), Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.0));
+    data_out.set_ready(&mut dut, true);
+    cmd_out.set_ready(&mut dut, true);
+    let (mut last_in, mut out) = (None, None);
     for cycle in 0..100u64 {
-        dut.set_s_axis_cmd_tvalid(!cmd_in as u8);
         // The frame starts once the command is in.
-        let on = cmd_in && bi < beats.len();
-        dut.set_s_axis_tvalid(on as u8);
-        set_beat(&mut dut, &beats[bi.min(beats.len() - 1)]);
-        dut.set_m_axis_dma_wr_tready(1);
-        dut.set_m_axis_dma_wr_cmd_tready(1);
+        if cmd_in.is_empty() {
+            frame.take().into_iter().flatten().for_each(|b| input.push(b));
+        }
+        input.offer(&mut dut, &mut rng);
+        cmd_in.offer(&mut dut, &mut rng);
         dut.eval();
-        if dut.m_axis_dma_wr_tvalid() == 1 {
+        if data_out.valid(&dut) {
             out.get_or_insert(cycle);
         }
-        let took = on && dut.s_axis_tready() == 1;
-        cmd_in |= dut.s_axis_cmd_tready() == 1;
+        let took = input.taken(&dut).is_some_and(|b| b.last);
+        cmd_in.taken(&dut);
         dut.tick();
         if took {
-            bi += 1;
-            if bi == beats.len() {
-                last_in = Some(cycle);
-            }
+            last_in = Some(cycle);
         }
     }
     out.unwrap() - last_in.unwrap()
@@ -533,37 +507,34 @@ pub fn transfer(frames: &[Vec<u8>], cmds: &[[u8; 16]], seed: u64) -> Vec<DmaWrit
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let beats: Vec<Beat> = frames.iter().flat_map(|f| beats(f)).collect();
-    let (mut bi, mut ci) = (0usize, 0usize);
-    let mut cmd_out: VecDeque<Vec<u8>> = VecDeque::new();
+    let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
+    frames.iter().flat_map(|f| beats(f)).for_each(|b| input.push(b));
+    let mut cmd_in: Source<Rtl, [u8; 16]> = Source::new(Rtl::S_AXIS_CMD);
+    cmds.iter().for_each(|c| cmd_in.push(*c));
+    (input.rate, cmd_in.rate) = (0.9, 0.5);
+    let mut cmd_out = Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.2);
+    let mut data_out = Sink::new(Rtl::M_AXIS_DMA_WR, 0.2);
+    let mut got_cmds: VecDeque<Vec<u8>> = VecDeque::new();
     let (mut writes, mut payload) = (vec![], vec![]);
     let mut quiet = 0;
     while quiet < 200 {
         quiet += 1;
-        let beat_on = bi < beats.len() && rng.gen_bool(0.9);
-        dut.set_s_axis_tvalid(beat_on as u8);
-        if beat_on {
-            set_beat(&mut dut, &beats[bi]);
-        }
-        let cmd_on = ci < cmds.len() && rng.gen_bool(0.5);
-        dut.set_s_axis_cmd_tvalid(cmd_on as u8);
-        if cmd_on {
-            set_wide(dut.s_axis_cmd_tdata_mut(), &cmds[ci]);
-        }
-        let (c_ready, d_ready) = (rng.gen_bool(0.8), rng.gen_bool(0.8));
-        dut.set_m_axis_dma_wr_cmd_tready(c_ready as u8);
-        dut.set_m_axis_dma_wr_tready(d_ready as u8);
+        input.offer(&mut dut, &mut rng);
+        cmd_in.offer(&mut dut, &mut rng);
+        cmd_out.ready(&mut dut, &mut rng);
+        data_out.ready(&mut dut, &mut rng);
         dut.eval();
-        if c_ready && dut.m_axis_dma_wr_cmd_tvalid() == 1 {
-            cmd_out.push_back(get_wide(dut.m_axis_dma_wr_cmd_tdata()));
+        if let Some(d) = cmd_out.take(&dut) {
+            got_cmds.push_back(get_wide(d));
             quiet = 0;
         }
-        if d_ready && dut.m_axis_dma_wr_tvalid() == 1 {
-            let keep = dut.m_axis_dma_wr_tkeep();
+        if let Some(d) = data_out.take(&dut) {
+            let got = get_wide(d);
+            let keep = data_out.keep;
             assert_eq!(keep & keep.wrapping_add(1), 0, "tkeep not contiguous from lane 0: {keep:#x}");
-            payload.extend(&get_wide(dut.m_axis_dma_wr_tdata())[..keep.count_ones() as usize]);
-            if dut.m_axis_dma_wr_tlast() == 1 {
-                let c = cmd_out.pop_front().expect("payload without its DMA command");
+            payload.extend(&got[..keep.count_ones() as usize]);
+            if data_out.last {
+                let c = got_cmds.pop_front().expect("payload without its DMA command");
                 let w = DmaWrite {
                     addr: u64::from_le_bytes(c[..8].try_into().unwrap()),
                     flow: u16::from_le_bytes([c[10], c[11]]),
@@ -574,14 +545,12 @@ pub fn transfer(frames: &[Vec<u8>], cmds: &[[u8; 16]], seed: u64) -> Vec<DmaWrit
             }
             quiet = 0;
         }
-        if (beat_on && dut.s_axis_tready() == 1) || (cmd_on && dut.s_axis_cmd_tready() == 1) {
+        if input.taken(&dut).is_some() | cmd_in.taken(&dut).is_some() {
             quiet = 0;
         }
-        bi += (beat_on && dut.s_axis_tready() == 1) as usize;
-        ci += (cmd_on && dut.s_axis_cmd_tready() == 1) as usize;
         dut.tick();
     }
-    assert_eq!((bi, ci), (beats.len(), cmds.len()), "rx_dma stopped taking input");
-    assert!(cmd_out.is_empty() && payload.is_empty(), "a DMA write left unfinished");
+    assert!(input.is_empty() && cmd_in.is_empty(), "rx_dma stopped taking input");
+    assert!(got_cmds.is_empty() && payload.is_empty(), "a DMA write left unfinished");
     writes
 }
