@@ -671,7 +671,7 @@ fn a_multi_mtu_read_request_is_answered_first_middle_last() {
         f.bth.psn = psn;
         f.telemetry = None;
         f.body = Body::ReadRequest { reth: Reth { va: remote, rkey: 0, dma_len: len } };
-        p.b.host.rx_beats.extend(sim::rx_pipe::beats(&f.build()));
+        p.b.host.receive(sim::rx_pipe::beats(&f.build()));
     };
     // WRITE at 0xFFFFFD (MSN 1); the READ from 0xFFFFFE: five packets, 0xFFFFFE..=2.
     inject(&mut p, 0xFF_FFFE, 5000);

@@ -83,7 +83,7 @@ impl Fabric {
         for (k, c) in self.cores.iter_mut().enumerate() {
             while self.down[k].front().is_some_and(|f| f.0 <= now) {
                 let (_, f) = self.down[k].pop_front().unwrap();
-                c.host.rx_beats.extend(beats(&f));
+                c.host.receive(beats(&f));
             }
             for f in c.clock(now, &mut self.rng, 0.0) {
                 self.up[k].push_back((now + self.delay, f));

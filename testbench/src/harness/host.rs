@@ -3,7 +3,10 @@
 //! nic_datapath's DMA and MAC ports (nic_datapath, hpcc_nic_core). Random backpressure on
 //! every port the host or the MAC drives.
 
-use super::{get_wide, set_wide};
+use super::get_wide;
+use super::stream::{Sink, Source};
+use crate::verilated::{MAxis, SAxis};
+use rand::Rng;
 use sim::rx_pipe::Beat;
 use sim::tx_ctx::DmaRead;
 use std::collections::{HashMap, VecDeque};
@@ -11,74 +14,29 @@ use std::collections::{HashMap, VecDeque};
 /// Offset of the BTH opcode in a frame (Ethernet 14 + IPv4 20 + UDP 8).
 const ROCE_OPCODE_AT: usize = 42;
 
-/// The DMA and MAC ports of a Verilated NIC top.
-pub trait HostPorts {
-    fn set_m_axis_dma_rd_tready(&mut self, v: u8);
-    fn m_axis_dma_rd_tvalid(&self) -> u8;
-    fn m_axis_dma_rd_tdata(&self) -> &[u32];
-    fn set_s_axis_dma_rd_data_tvalid(&mut self, v: u8);
-    fn s_axis_dma_rd_data_tdata_mut(&mut self) -> &mut [u32];
-    fn set_s_axis_dma_rd_data_tkeep(&mut self, v: u64);
-    fn set_s_axis_dma_rd_data_tlast(&mut self, v: u8);
-    fn s_axis_dma_rd_data_tready(&self) -> u8;
-    fn set_m_axis_tx_tready(&mut self, v: u8);
-    fn m_axis_tx_tvalid(&self) -> u8;
-    fn m_axis_tx_tdata(&self) -> &[u32];
-    fn m_axis_tx_tkeep(&self) -> u64;
-    fn m_axis_tx_tlast(&self) -> u8;
-    fn m_axis_tx_tuser(&self) -> u8;
-    fn set_s_axis_rx_tvalid(&mut self, v: u8);
-    fn s_axis_rx_tdata_mut(&mut self) -> &mut [u32];
-    fn set_s_axis_rx_tkeep(&mut self, v: u64);
-    fn set_s_axis_rx_tlast(&mut self, v: u8);
-    fn set_s_axis_rx_tuser(&mut self, v: u8);
-    fn s_axis_rx_tready(&self) -> u8;
-    fn set_m_axis_dma_wr_cmd_tready(&mut self, v: u8);
-    fn m_axis_dma_wr_cmd_tvalid(&self) -> u8;
-    fn m_axis_dma_wr_cmd_tdata(&self) -> &[u32];
-    fn set_m_axis_dma_wr_tready(&mut self, v: u8);
-    fn m_axis_dma_wr_tvalid(&self) -> u8;
-    fn m_axis_dma_wr_tdata(&self) -> &[u32];
-    fn m_axis_dma_wr_tkeep(&self) -> u64;
-    fn m_axis_dma_wr_tlast(&self) -> u8;
+/// The DMA and MAC streams of a Verilated NIC top: its generated handles.
+pub trait HostPorts: Sized {
+    const DMA_RD: MAxis<Self>;
+    const DMA_RD_DATA: SAxis<Self>;
+    const TX: MAxis<Self>;
+    const RX: SAxis<Self>;
+    const DMA_WR_CMD: MAxis<Self>;
+    const DMA_WR: MAxis<Self>;
 }
 
-/// Implements [`HostPorts`] for a generated model by forwarding to its port methods.
+/// [`HostPorts`] of a model with nic_datapath's port names.
 macro_rules! host_ports {
     ($t:ty) => {
-        impl $crate::harness::host::HostPorts for $t {
-            fn set_m_axis_dma_rd_tready(&mut self, v: u8) { <$t>::set_m_axis_dma_rd_tready(self, v) }
-            fn m_axis_dma_rd_tvalid(&self) -> u8 { <$t>::m_axis_dma_rd_tvalid(self) }
-            fn m_axis_dma_rd_tdata(&self) -> &[u32] { <$t>::m_axis_dma_rd_tdata(self) }
-            fn set_s_axis_dma_rd_data_tvalid(&mut self, v: u8) { <$t>::set_s_axis_dma_rd_data_tvalid(self, v) }
-            fn s_axis_dma_rd_data_tdata_mut(&mut self) -> &mut [u32] { <$t>::s_axis_dma_rd_data_tdata_mut(self) }
-            fn set_s_axis_dma_rd_data_tkeep(&mut self, v: u64) { <$t>::set_s_axis_dma_rd_data_tkeep(self, v) }
-            fn set_s_axis_dma_rd_data_tlast(&mut self, v: u8) { <$t>::set_s_axis_dma_rd_data_tlast(self, v) }
-            fn s_axis_dma_rd_data_tready(&self) -> u8 { <$t>::s_axis_dma_rd_data_tready(self) }
-            fn set_m_axis_tx_tready(&mut self, v: u8) { <$t>::set_m_axis_tx_tready(self, v) }
-            fn m_axis_tx_tvalid(&self) -> u8 { <$t>::m_axis_tx_tvalid(self) }
-            fn m_axis_tx_tdata(&self) -> &[u32] { <$t>::m_axis_tx_tdata(self) }
-            fn m_axis_tx_tkeep(&self) -> u64 { <$t>::m_axis_tx_tkeep(self) }
-            fn m_axis_tx_tlast(&self) -> u8 { <$t>::m_axis_tx_tlast(self) }
-            fn m_axis_tx_tuser(&self) -> u8 { <$t>::m_axis_tx_tuser(self) }
-            fn set_s_axis_rx_tvalid(&mut self, v: u8) { <$t>::set_s_axis_rx_tvalid(self, v) }
-            fn s_axis_rx_tdata_mut(&mut self) -> &mut [u32] { <$t>::s_axis_rx_tdata_mut(self) }
-            fn set_s_axis_rx_tkeep(&mut self, v: u64) { <$t>::set_s_axis_rx_tkeep(self, v) }
-            fn set_s_axis_rx_tlast(&mut self, v: u8) { <$t>::set_s_axis_rx_tlast(self, v) }
-            fn set_s_axis_rx_tuser(&mut self, v: u8) { <$t>::set_s_axis_rx_tuser(self, v) }
-            fn s_axis_rx_tready(&self) -> u8 { <$t>::s_axis_rx_tready(self) }
-            fn set_m_axis_dma_wr_cmd_tready(&mut self, v: u8) { <$t>::set_m_axis_dma_wr_cmd_tready(self, v) }
-            fn m_axis_dma_wr_cmd_tvalid(&self) -> u8 { <$t>::m_axis_dma_wr_cmd_tvalid(self) }
-            fn m_axis_dma_wr_cmd_tdata(&self) -> &[u32] { <$t>::m_axis_dma_wr_cmd_tdata(self) }
-            fn set_m_axis_dma_wr_tready(&mut self, v: u8) { <$t>::set_m_axis_dma_wr_tready(self, v) }
-            fn m_axis_dma_wr_tvalid(&self) -> u8 { <$t>::m_axis_dma_wr_tvalid(self) }
-            fn m_axis_dma_wr_tdata(&self) -> &[u32] { <$t>::m_axis_dma_wr_tdata(self) }
-            fn m_axis_dma_wr_tkeep(&self) -> u64 { <$t>::m_axis_dma_wr_tkeep(self) }
-            fn m_axis_dma_wr_tlast(&self) -> u8 { <$t>::m_axis_dma_wr_tlast(self) }
+        impl HostPorts for $t {
+            const DMA_RD: MAxis<Self> = <$t>::M_AXIS_DMA_RD;
+            const DMA_RD_DATA: SAxis<Self> = <$t>::S_AXIS_DMA_RD_DATA;
+            const TX: MAxis<Self> = <$t>::M_AXIS_TX;
+            const RX: SAxis<Self> = <$t>::S_AXIS_RX;
+            const DMA_WR_CMD: MAxis<Self> = <$t>::M_AXIS_DMA_WR_CMD;
+            const DMA_WR: MAxis<Self> = <$t>::M_AXIS_DMA_WR;
         }
     };
 }
-
 
 host_ports!(crate::verilated::models::NicDatapath);
 host_ports!(crate::verilated::models::HpccNicCore);
@@ -99,18 +57,23 @@ impl Mem {
     }
 }
 
-/// The host and the MAC of one NIC.
-#[derive(Default)]
-pub struct Host {
+/// The host and the MAC of one NIC (a Verilated top `M`).
+pub struct Host<M> {
     /// Host memory (None = never written).
     pub mem: Mem,
-    rd_beats: VecDeque<Beat>,
+    /// DMA read requests in, their data out (a request's bytes queued as beats at once).
+    rd_req: Sink<M>,
+    rd_data: Source<M, Beat>,
+    /// DMA writes: commands and data come on separate streams and are paired in order.
+    wr_cmd: Sink<M>,
+    wr_data: Sink<M>,
     wr_cmds: VecDeque<(u64, usize)>,
     wr_buf: Vec<u8>,
     wr_done: VecDeque<Vec<u8>>,
+    /// The MAC: frames out, frames in (beats it has yet to deliver wait in `rx`).
+    tx: Sink<M>,
     tx_buf: Vec<u8>,
-    /// Beats the MAC has yet to deliver.
-    pub rx_beats: VecDeque<Beat>,
+    rx: Source<M, Beat>,
     /// Frames this NIC sent (before the link touched them), in order, if `keep` is set.
     pub sent: Vec<Vec<u8>>,
     pub keep: bool,
@@ -134,19 +97,41 @@ pub struct Host {
 /// SFD and inter-frame gap (the switch model's count, so MACs and switch ports agree).
 pub use sim::switch::wire_bytes;
 
-/// What the host and the MAC offered or took this cycle.
-pub struct Offer {
-    rd_ready: bool,
-    rd_data: Option<Beat>,
-    tx_ready: bool,
-    rx: Option<Beat>,
-    wc_ready: bool,
-    wd_ready: bool,
+impl<M: HostPorts> Default for Host<M> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
-impl Host {
-    pub fn new() -> Host {
-        Host { keep: true, ..Default::default() }
+impl<M: HostPorts> Host<M> {
+    pub fn new() -> Host<M> {
+        Host {
+            mem: Mem::default(),
+            rd_req: Sink::new(M::DMA_RD, 0.0),
+            rd_data: Source::new(M::DMA_RD_DATA),
+            wr_cmd: Sink::new(M::DMA_WR_CMD, 0.0),
+            wr_data: Sink::new(M::DMA_WR, 0.0),
+            wr_cmds: VecDeque::new(),
+            wr_buf: vec![],
+            wr_done: VecDeque::new(),
+            tx: Sink::new(M::TX, 0.0),
+            tx_buf: vec![],
+            rx: Source::new(M::RX),
+            sent: vec![],
+            keep: true,
+            frames: 0,
+            requests: 0,
+            bad_frames: 0,
+            wr_len_errors: 0,
+            mac_rate: None,
+            mac_credit: 0.0,
+            wire_bytes: 0,
+        }
+    }
+
+    /// A frame arrives at the MAC: its beats, delivered in order after those before them.
+    pub fn receive(&mut self, beats: impl IntoIterator<Item = Beat>) {
+        beats.into_iter().for_each(|b| self.rx.push(b));
     }
 
     /// `bytes` at `addr` in host memory.
@@ -169,69 +154,53 @@ impl Host {
 
     /// No DMA read data is waiting to go in.
     pub fn idle(&self) -> bool {
-        self.rd_beats.is_empty()
+        self.rd_data.is_empty()
     }
 
-    /// Drives the DMA read, MAC transmit and MAC receive ports (`ready` draws one random
-    /// decision per port); the write ports come from [`Host::drive_writes`].
-    pub fn drive(&mut self, d: &mut impl HostPorts, ready: &mut impl FnMut() -> bool) -> Offer {
-        let rd_ready = ready();
-        d.set_m_axis_dma_rd_tready(rd_ready as u8);
-        let rd_data = self.rd_beats.front().filter(|_| ready()).cloned();
-        d.set_s_axis_dma_rd_data_tvalid(rd_data.is_some() as u8);
-        if let Some(b) = &rd_data {
-            set_wide(d.s_axis_dma_rd_data_tdata_mut(), &b.data);
-            d.set_s_axis_dma_rd_data_tkeep(b.keep);
-            d.set_s_axis_dma_rd_data_tlast(b.last as u8);
-        }
+    /// Before eval: drives the DMA read, MAC transmit and MAC receive ports, each ready or
+    /// offering with chance 1 - `bp` (a beat once offered stays until taken); the write ports
+    /// come from [`Host::drive_writes`].
+    pub fn drive<R: Rng>(&mut self, d: &mut M, rng: &mut R, bp: f64) {
+        self.rd_req.stall = bp;
+        self.rd_req.ready(d, rng);
+        self.rd_data.rate = 1.0 - bp;
+        self.rd_data.offer(d, rng);
         if let Some(r) = self.mac_rate {
             self.mac_credit = (self.mac_credit + r).min(64.0);
         }
-        let tx_ready = ready() && (self.mac_rate.is_none() || self.mac_credit > 0.0);
-        d.set_m_axis_tx_tready(tx_ready as u8);
-        let rx = self.rx_beats.front().filter(|_| ready()).cloned();
-        d.set_s_axis_rx_tvalid(rx.is_some() as u8);
-        if let Some(b) = &rx {
-            set_wide(d.s_axis_rx_tdata_mut(), &b.data);
-            d.set_s_axis_rx_tkeep(b.keep);
-            d.set_s_axis_rx_tlast(b.last as u8);
-            d.set_s_axis_rx_tuser(b.user as u8);
-        }
-        Offer { rd_ready, rd_data, tx_ready, rx, wc_ready: false, wd_ready: false }
+        let tx_ready = !rng.gen_bool(bp) && (self.mac_rate.is_none() || self.mac_credit > 0.0);
+        self.tx.set_ready(d, tx_ready);
+        self.rx.rate = 1.0 - bp;
+        self.rx.offer(d, rng);
     }
 
-    /// Drives the DMA write command and data readies.
-    pub fn drive_writes(&mut self, d: &mut impl HostPorts, o: &mut Offer, wc_ready: bool, wd_ready: bool) {
-        o.wc_ready = wc_ready;
-        o.wd_ready = wd_ready;
-        d.set_m_axis_dma_wr_cmd_tready(wc_ready as u8);
-        d.set_m_axis_dma_wr_tready(wd_ready as u8);
+    /// Before eval: the DMA write command and data readies.
+    pub fn drive_writes(&mut self, d: &mut M, wc_ready: bool, wd_ready: bool) {
+        self.wr_cmd.set_ready(d, wc_ready);
+        self.wr_data.set_ready(d, wd_ready);
     }
 
     /// After eval: serves DMA reads, takes DMA writes into memory and collects transmitted
     /// frames; returns the frames finished this cycle.
-    pub fn collect(&mut self, d: &impl HostPorts, o: &Offer) -> Vec<Vec<u8>> {
-        if o.rd_ready && d.m_axis_dma_rd_tvalid() == 1 {
-            let r = get_wide(d.m_axis_dma_rd_tdata());
-            let DmaRead { addr, len, .. } = DmaRead::of(&r);
+    pub fn collect(&mut self, d: &M) -> Vec<Vec<u8>> {
+        if let Some(w) = self.rd_req.take(d) {
+            let DmaRead { addr, len, .. } = DmaRead::of(&get_wide(w));
             let bytes: Vec<u8> = (0..len as u64).map(|i| self.mem.get(addr + i).unwrap_or(0)).collect();
-            self.rd_beats.extend(sim::rx_pipe::beats(&bytes));
+            sim::rx_pipe::beats(&bytes).into_iter().for_each(|b| self.rd_data.push(b));
         }
-        if o.rd_data.is_some() && d.s_axis_dma_rd_data_tready() == 1 {
-            self.rd_beats.pop_front();
-        }
+        self.rd_data.taken(d);
         let mut done = vec![];
-        if o.tx_ready && d.m_axis_tx_tvalid() == 1 {
-            let data = get_wide(d.m_axis_tx_tdata());
-            let keep = d.m_axis_tx_tkeep();
+        if let Some(w) = self.tx.take(d) {
+            let data = get_wide(w);
+            let (keep, last, bad) = (self.tx.keep, self.tx.last, self.tx.user == 1);
             self.tx_buf.extend((0..64).filter(|i| keep >> i & 1 == 1).map(|i| data[i]));
             self.mac_credit -= keep.count_ones() as f64;
-            if d.m_axis_tx_tlast() == 1 {
+            if last {
                 let f = std::mem::take(&mut self.tx_buf);
                 let wire = wire_bytes(f.len());
                 self.wire_bytes += wire;
                 self.mac_credit -= (wire - f.len() as u64) as f64;
-                if d.m_axis_tx_tuser() == 1 {
+                if bad {
                     self.bad_frames += 1;
                 } else {
                     self.frames += 1;
@@ -244,18 +213,15 @@ impl Host {
                 }
             }
         }
-        if o.rx.is_some() && d.s_axis_rx_tready() == 1 {
-            self.rx_beats.pop_front();
+        self.rx.taken(d);
+        if let Some(w) = self.wr_cmd.take(d) {
+            self.wr_cmds.push_back(sim::rx_dma::DmaWrite::addr_len_of(&get_wide(w)));
         }
-        if o.wc_ready && d.m_axis_dma_wr_cmd_tvalid() == 1 {
-            let (addr, len) = sim::rx_dma::DmaWrite::addr_len_of(&get_wide(d.m_axis_dma_wr_cmd_tdata()));
-            self.wr_cmds.push_back((addr, len));
-        }
-        if o.wd_ready && d.m_axis_dma_wr_tvalid() == 1 {
-            let data = get_wide(d.m_axis_dma_wr_tdata());
-            let keep = d.m_axis_dma_wr_tkeep();
+        if let Some(w) = self.wr_data.take(d) {
+            let data = get_wide(w);
+            let (keep, last) = (self.wr_data.keep, self.wr_data.last);
             self.wr_buf.extend((0..64).filter(|i| keep >> i & 1 == 1).map(|i| data[i]));
-            if d.m_axis_dma_wr_tlast() == 1 {
+            if last {
                 self.wr_done.push_back(std::mem::take(&mut self.wr_buf));
             }
         }

@@ -6,11 +6,13 @@
 
 use super::host::Host;
 use super::nic_datapath::{Pair, Side};
-use crate::verilated::models::HpccNicCore as Rtl;
+use super::stream::Sink;
+use crate::verilated::{low_u64, models::HpccNicCore as Rtl};
 use hdl::hpcc_nic_core::csr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::layout::{Field, RTO_CFG, SCHED_CFG, STAT_SEL};
+use sim::rx_pipe::Beat;
 use std::collections::VecDeque;
 use std::path::Path;
 
@@ -27,7 +29,9 @@ enum Op {
 /// One core, its host and its driver.
 pub struct Core {
     pub dut: Rtl,
-    pub host: Host,
+    pub host: Host<Rtl>,
+    /// Completions out, with random backpressure.
+    cpl: Sink<Rtl>,
     ops: VecDeque<Op>,
     /// The access in flight: its address phase done?
     cur: Option<(Op, bool)>,
@@ -47,6 +51,7 @@ impl Core {
         let mut c = Core {
             dut: vcd.map_or_else(Rtl::new, Rtl::with_vcd),
             host: Host::new(),
+            cpl: Sink::new(Rtl::M_AXIS_CPL, 0.0),
             ops: VecDeque::new(),
             cur: None,
             results: VecDeque::new(),
@@ -99,7 +104,6 @@ impl Core {
 
 impl Side for Core {
     fn clock(&mut self, _now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
-        let mut ready = || !rng.gen_bool(bp);
         if self.cur.is_none() {
             self.cur = self.ops.pop_front().map(|op| (op, false));
         }
@@ -121,13 +125,14 @@ impl Side for Core {
         d.set_s_axil_awvalid(aw as u8);
         d.set_s_axil_wvalid(aw as u8);
         d.set_s_axil_arvalid(ar as u8);
-        let (b_ready, r_ready, cpl_ready) = (ready(), ready(), ready());
+        let (b_ready, r_ready) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
         d.set_s_axil_bready(b_ready as u8);
         d.set_s_axil_rready(r_ready as u8);
-        d.set_m_axis_cpl_tready(cpl_ready as u8);
-        let mut offer = self.host.drive(d, &mut ready);
-        let (wc, wd) = (ready(), ready());
-        self.host.drive_writes(d, &mut offer, wc, wd);
+        self.cpl.stall = bp;
+        self.cpl.ready(d, rng);
+        self.host.drive(d, rng, bp);
+        let (wc, wd) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
+        self.host.drive_writes(d, wc, wd);
         d.eval();
 
         if let Some((op, phase)) = &mut self.cur {
@@ -154,16 +159,16 @@ impl Side for Core {
             cc.observe(d, d.cycles());
         }
         self.sched.step(d);
-        if cpl_ready && d.m_axis_cpl_tvalid() == 1 {
-            self.completions.push(d.m_axis_cpl_tdata());
+        if let Some(w) = self.cpl.take(d) {
+            self.completions.push(low_u64(w));
         }
-        let done = self.host.collect(d, &offer);
+        let done = self.host.collect(d);
         d.tick();
         done
     }
 
-    fn host(&mut self) -> &mut Host {
-        &mut self.host
+    fn receive(&mut self, beats: Vec<Beat>) {
+        self.host.receive(beats);
     }
 }
 

@@ -6,14 +6,15 @@
 //! Random backpressure on every port the host or the MAC drives.
 
 use super::host::Host;
-use super::{get_wide, set_wide};
+use super::get_wide;
+use super::stream::{put, Sink, Source};
 use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::layout::CC_EVENT;
 use sim::flow_sched::Notify;
 use sim::packet::{Ecn, IntHop, LineRate, RocePacket};
-use sim::rx_pipe::beats;
+use sim::rx_pipe::{beats, Beat};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
@@ -26,13 +27,18 @@ const SWEEP: u64 = (1 << FLOW_BITS) + 4;
 pub struct Nic {
     pub dut: Rtl,
     /// Host memory, DMA and MAC.
-    pub host: Host,
-    tx_ctrl: VecDeque<[u8; 64]>,
-    rx_ctrl: VecDeque<[u8; 16]>,
-    probes: VecDeque<u16>,
-    /// Flows offered a PktSend on every cycle, round robin.
+    pub host: Host<Rtl>,
+    tx_ctrl: Source<Rtl, [u8; 64]>,
+    rx_ctrl: Source<Rtl, [u8; 16]>,
+    probes: Source<Rtl, u16>,
+    /// Flows offered a PktSend on every cycle, round robin. The harness stands in for the
+    /// scheduler and may change this list on any cycle, so the PktSend port is driven as
+    /// the list says each cycle (`stream::put`), not held like a queued item.
     pub sending: Vec<u16>,
     next_send: usize,
+    event: Sink<Rtl>,
+    notify: Sink<Rtl>,
+    sleep: Sink<Rtl>,
     /// Per flow: the seq (snd_una) of the latest ACK-type CC event.
     pub acked: HashMap<u16, u32>,
     /// CC events (`m_axis_event_tdata`, 64 bytes each).
@@ -47,11 +53,14 @@ impl Nic {
         Nic {
             dut: vcd.map_or_else(Rtl::new, Rtl::with_vcd),
             host: Host::new(),
-            tx_ctrl: VecDeque::new(),
-            rx_ctrl: VecDeque::new(),
-            probes: VecDeque::new(),
+            tx_ctrl: Source::new(Rtl::S_AXIS_TX_CTRL),
+            rx_ctrl: Source::new(Rtl::S_AXIS_RX_CTRL),
+            probes: Source::new(Rtl::S_AXIS_PROBE),
             sending: vec![],
             next_send: 0,
+            event: Sink::new(Rtl::M_AXIS_EVENT, 0.0),
+            notify: Sink::new(Rtl::M_AXIS_NOTIFY, 0.0),
+            sleep: Sink::new(Rtl::M_AXIS_SLEEP, 0.0),
             acked: HashMap::new(),
             events: vec![],
             notifies: vec![],
@@ -61,17 +70,17 @@ impl Nic {
 
     /// Queues a tx_ctx control word (`sim::tx_ctx::Ctrl::to_bytes`).
     pub fn tx_ctrl(&mut self, w: [u8; 64]) {
-        self.tx_ctrl.push_back(w);
+        self.tx_ctrl.push(w);
     }
 
     /// Queues an rx_ctx control word (`sim::rx_ctx::Ctrl::to_bytes`).
     pub fn rx_ctrl(&mut self, w: [u8; 16]) {
-        self.rx_ctrl.push_back(w);
+        self.rx_ctrl.push(w);
     }
 
     /// Queues a probe request for `flow`.
     pub fn probe(&mut self, flow: u16) {
-        self.probes.push_back(flow);
+        self.probes.push(flow);
     }
 
     /// `bytes` at `addr` in host memory.
@@ -105,8 +114,8 @@ pub type DropFn = Box<dyn FnMut(bool, &RocePacket, u64) -> bool>;
 pub trait Side {
     /// One clock; returns the frames it finished sending.
     fn clock(&mut self, now: u64, rng: &mut ChaCha8Rng, backpressure: f64) -> Vec<Vec<u8>>;
-    /// Its host and MAC.
-    fn host(&mut self) -> &mut Host;
+    /// A frame arrives at its MAC (its beats).
+    fn receive(&mut self, beats: Vec<Beat>);
 }
 
 impl Side for Nic {
@@ -114,8 +123,8 @@ impl Side for Nic {
         cycle(self, now, rng, backpressure)
     }
 
-    fn host(&mut self) -> &mut Host {
-        &mut self.host
+    fn receive(&mut self, beats: Vec<Beat>) {
+        self.host.receive(beats);
     }
 }
 
@@ -203,8 +212,8 @@ impl<N: Side> Pair<N> {
     pub fn step(&mut self) {
         let now = self.cycle;
         let (to_b, to_a) = (deliver(&mut self.ab, now), deliver(&mut self.ba, now));
-        self.b.host().rx_beats.extend(to_b.iter().flat_map(|f| beats(f)));
-        self.a.host().rx_beats.extend(to_a.iter().flat_map(|f| beats(f)));
+        self.b.receive(to_b.iter().flat_map(|f| beats(f)).collect());
+        self.a.receive(to_a.iter().flat_map(|f| beats(f)).collect());
         let mut out = [vec![], vec![]];
         for (k, n) in [&mut self.a, &mut self.b].into_iter().enumerate() {
             out[k] = n.clock(now, &mut self.rng, self.backpressure);
@@ -295,47 +304,34 @@ fn deliver(q: &mut VecDeque<InFlight>, now: u64) -> Vec<Vec<u8>> {
 
 /// One clock of one NIC and its host; returns the frames it finished sending.
 fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
-    let mut ready = || !rng.gen_bool(bp);
     let d = &mut n.dut;
     d.set_now_ns(now * 4);
-    d.set_s_axis_tx_ctrl_tvalid(n.tx_ctrl.front().is_some() as u8);
-    if let Some(w) = n.tx_ctrl.front() {
-        set_wide(d.s_axis_tx_ctrl_tdata_mut(), w);
-    }
-    d.set_s_axis_rx_ctrl_tvalid(n.rx_ctrl.front().is_some() as u8);
-    if let Some(w) = n.rx_ctrl.front() {
-        set_wide(d.s_axis_rx_ctrl_tdata_mut(), w);
-    }
+    n.tx_ctrl.offer(d, rng);
+    n.rx_ctrl.offer(d, rng);
     let send = (!n.sending.is_empty()).then(|| n.sending[n.next_send % n.sending.len()]);
-    d.set_s_axis_pktsend_tvalid(send.is_some() as u8);
-    d.set_s_axis_pktsend_tdata(send.unwrap_or(0));
-    d.set_s_axis_probe_tvalid(n.probes.front().is_some() as u8);
-    d.set_s_axis_probe_tdata(n.probes.front().copied().unwrap_or(0));
-    let mut offer = n.host.drive(d, &mut ready);
-    let (ev_ready, no_ready, wc_ready, wd_ready) = (ready(), ready(), ready(), ready());
-    d.set_m_axis_event_tready(ev_ready as u8);
-    d.set_m_axis_notify_tready(no_ready as u8);
+    put(&Rtl::S_AXIS_PKTSEND, d, send.as_ref());
+    n.probes.offer(d, rng);
+    n.host.drive(d, rng, bp);
+    n.event.stall = bp;
+    n.event.ready(d, rng);
+    n.notify.stall = bp;
+    n.notify.ready(d, rng);
     // PktSends here come round-robin from the harness, not a scheduler: reports are taken
     // and dropped.
-    d.set_m_axis_sleep_tready(1);
-    n.host.drive_writes(d, &mut offer, wc_ready, wd_ready);
+    n.sleep.set_ready(d, true);
+    let (wc_ready, wd_ready) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
+    n.host.drive_writes(d, wc_ready, wd_ready);
     d.eval();
 
-    if d.s_axis_tx_ctrl_tvalid() == 1 && d.s_axis_tx_ctrl_tready() == 1 {
-        n.tx_ctrl.pop_front();
-    }
-    if d.s_axis_rx_ctrl_tvalid() == 1 && d.s_axis_rx_ctrl_tready() == 1 {
-        n.rx_ctrl.pop_front();
-    }
-    if send.is_some() && d.s_axis_pktsend_tready() == 1 {
+    n.tx_ctrl.taken(d);
+    n.rx_ctrl.taken(d);
+    if send.is_some() && (Rtl::S_AXIS_PKTSEND.tready)(d) {
         n.next_send += 1;
     }
-    if d.s_axis_probe_tvalid() == 1 && d.s_axis_probe_tready() == 1 {
-        n.probes.pop_front();
-    }
-    let done = n.host.collect(d, &offer);
-    if ev_ready && d.m_axis_event_tvalid() == 1 {
-        let e = get_wide(d.m_axis_event_tdata());
+    n.probes.taken(d);
+    let done = n.host.collect(d);
+    if let Some(w) = n.event.take(d) {
+        let e = get_wide(w);
         if event_kind(&e) == 0 {
             n.acked.insert(CC_EVENT.flow.get_le(&e) as u16, event_seq(&e));
         }
@@ -343,13 +339,14 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
             n.events.push(e);
         }
     }
-    if no_ready && d.m_axis_notify_tvalid() == 1 {
-        let w = Notify::from_tdata(d.m_axis_notify_tdata());
+    if let Some(w) = n.notify.take(d) {
+        let w = Notify::from_tdata(crate::verilated::low_u64(w));
         n.notified += w.bytes as u64;
         if n.host.keep {
             n.notifies.push((w.flow, w.bytes));
         }
     }
+    n.sleep.take(d);
     d.tick();
     done
 }
