@@ -5,9 +5,11 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
-use sim::tx_ctx::{Ctrl, FlowConfig, PktRecv, Post, TxCtx};
+use sim::tx_ctx::{Ctrl, FlowConfig, PktRecv, Post, Recv, TxCtx};
 use sim::tx_pipe::TxDesc;
-use testbench::harness::tx_ctx::{run, Shape};
+use testbench::harness::get_wide;
+use testbench::harness::stream::{put, Sink};
+use testbench::harness::tx_ctx::{feed, run, Input, Shape};
 use testbench::harness::tx_pipe::random_desc;
 use testbench::harness::Scenario;
 
@@ -161,10 +163,6 @@ fn descriptors_through_tx_pipe_parse() {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    dut.set_m_axis_desc_tready(1);
-    dut.set_m_axis_dma_rd_tready(1);
-    dut.set_m_axis_sent_tready(1);
-    dut.set_m_axis_sleep_tready(1);
     // 15 PktSends for flow 7, 3 for 300, 2 for 1023, interleaved.
     let sends: Vec<u16> = (0..20).map(|i| if i % 4 == 3 { flows[1 + (i / 4) % 2].0 } else { flows[0].0 }).collect();
     let hops: Vec<IntHop> = (0..3).map(|_| testbench::harness::tx_pipe::hop(&mut rng)).collect();
@@ -172,58 +170,32 @@ fn descriptors_through_tx_pipe_parse() {
         PktRecv { flow: 300, psn: 0x12345, aeth: Aeth { syndrome: Syndrome::Ack { credits: 31 }, msn: 9 }, echo: Some(hops.clone()), ece: false, feedback: None },
         PktRecv { flow: 1023, psn: 0xFF_FFFF, aeth: Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 3 }, echo: None, ece: true, feedback: None },
     ];
-    let (mut ci, mut si, mut ri) = (0, 0, 0);
-    let (mut got_desc, mut got_dma) = (vec![], vec![]);
+    // The control words, the PktSends, then two PktRecvs once the data is out: an ACK with a
+    // 3-hop echo and a NAK without one.
+    let inputs: Vec<Input> = ctrls
+        .iter()
+        .map(|c| Input::Ctrl(c.clone()))
+        .chain(sends.iter().map(|&f| Input::Send(f)))
+        .chain(recvs.iter().map(|r| Input::Recv(Recv::Ack(r.clone()))))
+        .collect();
     let (mut want_desc, mut want_dma, mut owner) = (vec![], vec![], vec![]);
-    for _ in 0..1200 {
-        let c = ctrls.get(ci);
-        dut.set_s_axis_ctrl_tvalid(c.is_some() as u8);
-        if let Some(c) = c {
-            for (w, b) in dut.s_axis_ctrl_tdata_mut().iter_mut().zip(c.to_bytes().chunks(4)) {
-                *w = u32::from_le_bytes(b.try_into().unwrap());
-            }
+    let fed = feed(&mut dut, &inputs, 1200, |i| match i {
+        Input::Ctrl(c) => assert!(model.ctrl(c)),
+        Input::Recv(Recv::Ack(r)) => {
+            want_desc.push(model.pkt_recv(r).unwrap());
+            owner.push(r.flow);
         }
-        let s = if ci == ctrls.len() { sends.get(si) } else { None };
-        // Two PktRecvs once the data is out: an ACK with a 3-hop echo and a NAK without one.
-        let r = if si == sends.len() { recvs.get(ri) } else { None };
-        dut.set_s_axis_pktrecv_tvalid(r.is_some() as u8);
-        if let Some(r) = r {
-            for (w, b) in dut.s_axis_pktrecv_tdata_mut().iter_mut().zip(r.to_bytes().chunks(4)) {
-                *w = u32::from_le_bytes(b.try_into().unwrap());
-            }
-        }
-        dut.set_s_axis_pktsend_tvalid(s.is_some() as u8);
-        dut.set_s_axis_pktsend_tdata(s.copied().unwrap_or(0));
-        dut.eval();
-        let took_c = c.is_some() && dut.s_axis_ctrl_tready() == 1;
-        let took_p = s.is_some() && dut.s_axis_pktsend_tready() == 1;
-        let took_r = r.is_some() && dut.s_axis_pktrecv_tready() == 1;
-        if dut.m_axis_desc_tvalid() == 1 {
-            got_desc.push(dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        }
-        if dut.m_axis_dma_rd_tvalid() == 1 {
-            got_dma.push(dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        }
-        dut.tick();
-        if took_c {
-            assert!(model.ctrl(c.unwrap()));
-            ci += 1;
-        }
-        if took_r {
-            want_desc.push(model.pkt_recv(r.unwrap()).unwrap());
-            owner.push(r.unwrap().flow);
-            ri += 1;
-        }
-        if took_p {
-            if let Some((d, r)) = model.pkt_send(*s.unwrap()) {
-                owner.push(*s.unwrap());
+        Input::Send(f) => {
+            if let Some((d, r)) = model.pkt_send(*f) {
+                owner.push(*f);
                 want_desc.push(d);
                 want_dma.extend(r);
             }
-            si += 1;
         }
-    }
-    assert_eq!((si, ri), (sends.len(), recvs.len()));
+        Input::Recv(_) => unreachable!(),
+    });
+    let (got_desc, got_dma) = (fed.desc, fed.dma);
+    assert_eq!(fed.taken, inputs.len());
     // 3000 / 256 = 12 packets, 1000 / 1024 = 1, an empty message = 1: 14 of the 20 PktSends,
     // the other 6 dropped.
     assert_eq!(want_desc.len(), 16);
@@ -294,83 +266,37 @@ fn descriptors_through_tx_pipe_parse() {
 fn go_back_n_resends_from_the_nak_psn() {
     use sim::tx_ctx::Rewind;
     use testbench::verilated::models::TxCtx as Rtl;
-    enum Ev {
-        Ctrl(Ctrl),
-        Send(u16),
-        Nak(Rewind),
-    }
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (flow, local) = (5u16, 0x10_0000u64);
     let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
     let post = Post { local_addr: local, remote_addr: 0xABCD_0000, rkey: 0x77, len: 4500, first_psn: 0xFF_FFFE };
     let psn = |k: u32| (0xFF_FFFE + k) & 0xFF_FFFF;
-    let mut evs = vec![Ev::Ctrl(Ctrl::Create { flow, cfg }), Ev::Ctrl(Ctrl::Post { flow, post })];
-    evs.extend((0..5).map(|_| Ev::Send(flow)));
-    evs.push(Ev::Nak(Rewind { flow, psn: psn(5) }));
-    evs.push(Ev::Nak(Rewind { flow, psn: psn(0xFF_FFFF) }));
-    evs.push(Ev::Nak(Rewind { flow, psn: psn(2) }));
-    evs.extend((0..4).map(|_| Ev::Send(flow)));
+    let nak = |psn| Input::Recv(Recv::Rewind(Rewind { flow, psn }));
+    let mut evs = vec![Input::Ctrl(Ctrl::Create { flow, cfg }), Input::Ctrl(Ctrl::Post { flow, post })];
+    evs.extend((0..5).map(|_| Input::Send(flow)));
+    evs.extend([nak(psn(5)), nak(psn(0xFF_FFFF)), nak(psn(2))]);
+    evs.extend((0..4).map(|_| Input::Send(flow)));
     let mut model = TxCtx::new(10);
     let mut dut = Rtl::new();
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    dut.set_m_axis_desc_tready(1);
-    dut.set_m_axis_dma_rd_tready(1);
-    dut.set_m_axis_sent_tready(1);
-    dut.set_m_axis_sleep_tready(1);
-    let (mut got_desc, mut got_dma, mut want_desc, mut want_dma) = (vec![], vec![], vec![], vec![]);
-    let mut i = 0;
-    for _ in 0..2000 {
-        let e = evs.get(i);
-        dut.set_s_axis_ctrl_tvalid(matches!(e, Some(Ev::Ctrl(_))) as u8);
-        dut.set_s_axis_pktrecv_tvalid(matches!(e, Some(Ev::Nak(_))) as u8);
-        dut.set_s_axis_pktsend_tvalid(matches!(e, Some(Ev::Send(_))) as u8);
-        match e {
-            Some(Ev::Ctrl(c)) => {
-                for (w, b) in dut.s_axis_ctrl_tdata_mut().iter_mut().zip(c.to_bytes().chunks(4)) {
-                    *w = u32::from_le_bytes(b.try_into().unwrap());
-                }
+    let (mut want_desc, mut want_dma) = (vec![], vec![]);
+    let fed = feed(&mut dut, &evs, 2000, |e| match e {
+        Input::Ctrl(c) => assert!(model.ctrl(c)),
+        Input::Recv(Recv::Rewind(r)) => {
+            model.rewind(r);
+        }
+        Input::Send(f) => {
+            if let Some((d, r)) = model.pkt_send(*f) {
+                want_desc.push(d.to_bytes().to_vec());
+                want_dma.extend(r.map(|r| r.to_bytes().to_vec()));
             }
-            Some(Ev::Nak(r)) => {
-                for (w, b) in dut.s_axis_pktrecv_tdata_mut().iter_mut().zip(r.to_bytes().chunks(4)) {
-                    *w = u32::from_le_bytes(b.try_into().unwrap());
-                }
-            }
-            Some(Ev::Send(f)) => dut.set_s_axis_pktsend_tdata(*f),
-            None => {}
         }
-        dut.eval();
-        let took = match e {
-            Some(Ev::Ctrl(_)) => dut.s_axis_ctrl_tready() == 1,
-            Some(Ev::Nak(_)) => dut.s_axis_pktrecv_tready() == 1,
-            Some(Ev::Send(_)) => dut.s_axis_pktsend_tready() == 1,
-            None => false,
-        };
-        if dut.m_axis_desc_tvalid() == 1 {
-            got_desc.push(dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        }
-        if dut.m_axis_dma_rd_tvalid() == 1 {
-            got_dma.push(dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        }
-        dut.tick();
-        if took {
-            match e.unwrap() {
-                Ev::Ctrl(c) => assert!(model.ctrl(c)),
-                Ev::Nak(r) => {
-                    model.rewind(r);
-                }
-                Ev::Send(f) => {
-                    if let Some((d, r)) = model.pkt_send(*f) {
-                        want_desc.push(d.to_bytes().to_vec());
-                        want_dma.extend(r.map(|r| r.to_bytes().to_vec()));
-                    }
-                }
-            }
-            i += 1;
-        }
-    }
-    assert_eq!(i, evs.len(), "every event taken");
+        Input::Recv(_) => unreachable!(),
+    });
+    let (got_desc, got_dma) = (fed.desc, fed.dma);
+    assert_eq!(fed.taken, evs.len(), "every event taken");
     assert_eq!(got_desc, want_desc);
     assert_eq!(got_dma, want_dma);
     // Descriptor byte 27 = opcode, bytes 36..38 = PSN (big-endian); DMA {address, length}.
@@ -411,60 +337,53 @@ fn go_back_n_past_packet_65536() {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    dut.set_m_axis_desc_tready(1);
-    dut.set_m_axis_dma_rd_tready(1);
-    dut.set_m_axis_sent_tready(1);
-    dut.set_m_axis_sleep_tready(1);
+    let (mut desc, mut dma_rd) = (Sink::new(Rtl::M_AXIS_DESC, 0.0), Sink::new(Rtl::M_AXIS_DMA_RD, 0.0));
+    desc.set_ready(&mut dut, true);
+    dma_rd.set_ready(&mut dut, true);
+    for s in [Rtl::M_AXIS_SENT, Rtl::M_AXIS_SLEEP] {
+        (s.set_tready)(&mut dut, true);
+    }
     for _ in 0..1100 {
         dut.tick(); // reset sweep
     }
-    let put = |w: &mut [u32], b: &[u8]| {
-        for (w, c) in w.iter_mut().zip(b.chunks(4)) {
-            *w = u32::from_le_bytes(c.try_into().unwrap());
-        }
-    };
+    // Every input is taken on the cycle it is offered: one per clock.
     for c in [Ctrl::Create { flow, cfg }, Ctrl::Post { flow, post }] {
-        put(dut.s_axis_ctrl_tdata_mut(), &c.to_bytes());
-        dut.set_s_axis_ctrl_tvalid(1);
+        put(&Rtl::S_AXIS_CTRL, &mut dut, Some(&c));
         dut.eval();
-        assert_eq!(dut.s_axis_ctrl_tready(), 1);
+        assert!((Rtl::S_AXIS_CTRL.tready)(&dut));
         dut.tick();
         assert!(model.ctrl(&c));
     }
-    dut.set_s_axis_ctrl_tvalid(0);
-    dut.set_s_axis_pktsend_tdata(flow);
-    dut.set_s_axis_pktsend_tvalid(1);
+    put::<_, Ctrl>(&Rtl::S_AXIS_CTRL, &mut dut, None);
+    put(&Rtl::S_AXIS_PKTSEND, &mut dut, Some(&flow));
     for _ in 0..n {
         dut.eval();
-        assert_eq!(dut.s_axis_pktsend_tready(), 1);
+        assert!((Rtl::S_AXIS_PKTSEND.tready)(&dut));
         dut.tick();
         model.pkt_send(flow).unwrap();
     }
-    dut.set_s_axis_pktsend_tvalid(0);
+    put::<_, u16>(&Rtl::S_AXIS_PKTSEND, &mut dut, None);
     dut.tick();
-    let r = Rewind { flow, psn: (0xFF_0000 + k) & 0xFF_FFFF };
-    put(dut.s_axis_pktrecv_tdata_mut(), &r.to_bytes());
-    dut.set_s_axis_pktrecv_tvalid(1);
+    let r = Recv::Rewind(Rewind { flow, psn: (0xFF_0000 + k) & 0xFF_FFFF });
+    put(&Rtl::S_AXIS_PKTRECV, &mut dut, Some(&r));
     dut.eval();
-    assert_eq!(dut.s_axis_pktrecv_tready(), 1);
+    assert!((Rtl::S_AXIS_PKTRECV.tready)(&dut));
     dut.tick();
+    let Recv::Rewind(r) = r else { unreachable!() };
     assert!(model.rewind(&r));
-    dut.set_s_axis_pktrecv_tvalid(0);
-    dut.set_s_axis_pktsend_tvalid(1);
+    put::<_, Recv>(&Rtl::S_AXIS_PKTRECV, &mut dut, None);
+    put(&Rtl::S_AXIS_PKTSEND, &mut dut, Some(&flow));
     dut.eval();
-    assert_eq!(dut.s_axis_pktsend_tready(), 1);
+    assert!((Rtl::S_AXIS_PKTSEND.tready)(&dut));
     dut.tick();
-    dut.set_s_axis_pktsend_tvalid(0);
+    put::<_, u16>(&Rtl::S_AXIS_PKTSEND, &mut dut, None);
     // Taken in S1, done in S2: the outputs one clock later.
     dut.tick();
     dut.eval();
     let (d, dma) = model.pkt_send(flow).unwrap();
     let dma = dma.unwrap();
     assert_eq!((d.bth.psn, d.opcode, dma.addr, dma.len), (r.psn, Opcode::RdmaWriteMiddle, local + (13 * k) as u64, 13));
-    let got_d: Vec<u8> = dut.m_axis_desc_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
-    let got_r: Vec<u8> = dut.m_axis_dma_rd_tdata().iter().flat_map(|w| w.to_le_bytes()).collect();
-    assert_eq!((dut.m_axis_desc_tvalid(), dut.m_axis_dma_rd_tvalid()), (1, 1));
-    assert_eq!(got_d, d.to_bytes().to_vec());
-    assert_eq!(got_r, dma.to_bytes().to_vec());
+    assert_eq!(desc.take(&dut).map(get_wide), Some(d.to_bytes().to_vec()));
+    assert_eq!(dma_rd.take(&dut).map(get_wide), Some(dma.to_bytes().to_vec()));
     assert_eq!(dut.stat_nak_ignored(), 0);
 }

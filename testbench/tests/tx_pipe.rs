@@ -6,9 +6,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sim::packet::capture::*;
 use sim::packet::*;
+use sim::rx_pipe::Beat;
 use sim::tx_pipe::tx_frame;
 use std::process::Command;
 use testbench::harness::tx_pipe::{random_desc, run, throughput, throughput_of, Shape};
+use testbench::harness::stream::{Sink, Source};
 use testbench::harness::Scenario;
 
 #[test]
@@ -208,30 +210,28 @@ fn latency_of_a_frame_sent_alone() {
         dut.set_reset(1);
         dut.tick();
         dut.set_reset(0);
-        for (w, c) in dut.s_axis_desc_tdata_mut().iter_mut().zip(d.to_bytes().chunks(4)) {
-            *w = u32::from_le_bytes(c.try_into().unwrap());
-        }
-        dut.s_axis_payload_tdata_mut().fill(0x0707_0707);
-        dut.set_s_axis_payload_tkeep(u64::MAX);
-        dut.set_m_axis_tready(1);
-        let mut pay_left = d.effective_payload_len().div_ceil(64);
+        let mut desc: Source<TxPipe, [u8; 128]> = Source::new(TxPipe::S_AXIS_DESC);
+        desc.push(d.to_bytes());
+        // Whole beats of 7s, the last one flagged (the frame's length comes from the descriptor).
+        let mut payload: Source<TxPipe, Beat> = Source::new(TxPipe::S_AXIS_PAYLOAD);
+        let n = d.effective_payload_len().div_ceil(64);
+        (0..n).for_each(|k| payload.push(Beat { data: [7; 64], keep: u64::MAX, last: k + 1 == n, user: false }));
+        let mut sink = Sink::new(TxPipe::M_AXIS, 0.0);
+        sink.set_ready(&mut dut, true);
         let mut first = None;
         let mut out = 0;
         for cycle in 0..400 {
-            dut.set_s_axis_desc_tvalid((cycle == 0) as u8);
-            dut.set_s_axis_payload_tvalid((pay_left > 0) as u8);
-            dut.set_s_axis_payload_tlast((pay_left == 1) as u8);
+            desc.offer(&mut dut, &mut rng);
+            payload.offer(&mut dut, &mut rng);
             dut.eval();
             if cycle == 0 {
-                assert_eq!(dut.s_axis_desc_tready(), 1);
+                assert!(desc.taken(&dut).is_some(), "descriptor taken on the first cycle");
             }
-            if dut.m_axis_tvalid() == 1 {
+            if sink.take(&dut).is_some() {
                 first.get_or_insert(cycle);
                 out += 1;
             }
-            if pay_left > 0 && dut.s_axis_payload_tready() == 1 {
-                pay_left -= 1;
-            }
+            payload.taken(&dut);
             dut.tick();
         }
         assert_eq!(out, beats, "{op:?} {len}: beats out");

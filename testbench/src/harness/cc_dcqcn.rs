@@ -4,11 +4,11 @@
 
 use super::cc_engine::{self, engine_plumbing, Engine};
 pub use super::cc_engine::{Shape, FLOWS};
-use super::stream::Order;
+use super::stream::{Order, Sink, Source};
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcDcqcn;
 use crate::verilated::{MAxis, SAxis};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 use sim::cc_dcqcn::{self as xd, DcqcnConfig, DcqcnState};
@@ -292,26 +292,23 @@ pub fn wait_ready(dut: &mut CcDcqcn) -> usize {
 /// every result in order and the cycle (counted from the call) each event was accepted on.
 pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>, Vec<u64>) {
     let (mut results, mut taken, mut out) = (Vec::new(), Vec::new(), Vec::new());
-    let mut next = 0;
+    let mut src: Source<CcDcqcn, Event> = Source::new(CcDcqcn::S_AXIS_EVENT);
+    events.iter().for_each(|e| src.push(*e));
+    let mut sink = Sink::new(CcDcqcn::M_AXIS_RESULT, 0.0);
+    sink.set_ready(dut, true);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut cycle = 0u64;
     let mut idle = 0;
-    dut.set_m_axis_result_tready(1);
     while idle < 2 * hdl::cc_dcqcn::LATENCY {
-        if let Some(e) = events.get(next) {
-            dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-            dut.set_s_axis_event_tvalid(1);
-        } else {
-            dut.set_s_axis_event_tvalid(0);
-        }
+        src.offer(dut, &mut rng);
         dut.eval();
         idle += 1;
-        if dut.s_axis_event_tvalid() == 1 && dut.s_axis_event_tready() == 1 {
+        if src.taken(dut).is_some() {
             taken.push(cycle);
-            next += 1;
             idle = 0;
         }
-        if dut.m_axis_result_tvalid() == 1 {
-            results.push(Result::from_words(dut.m_axis_result_tdata()));
+        if let Some(w) = sink.take(dut) {
+            results.push(Result::from_words(w));
             out.push(cycle);
             idle = 0;
         }

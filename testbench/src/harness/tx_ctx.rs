@@ -462,3 +462,62 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
 pub fn bad_input(seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
     run(Scenario::TxCtxBadInput, seed, cycles, &Shape::BAD_INPUT, vcd)
 }
+
+/// One input of tx_ctx, for [`feed`].
+#[derive(Clone, Debug)]
+pub enum Input {
+    Ctrl(Ctrl),
+    Send(u16),
+    Recv(Recv),
+}
+
+/// What [`feed`] saw leave the RTL, each stream in order (tdata bytes).
+#[derive(Default, Debug)]
+pub struct Fed {
+    pub desc: Vec<Vec<u8>>,
+    pub dma: Vec<Vec<u8>>,
+    /// Inputs taken (a prefix of the ones given).
+    pub taken: usize,
+}
+
+/// Runs `dut` (reset, swept or not, as the caller left it) for `cycles` cycles, offering
+/// `inputs` one at a time in order, each on its port until taken; every output ready.
+/// `on_take` sees each input on the cycle it is taken (for a model to follow).
+pub fn feed(dut: &mut Rtl, inputs: &[Input], cycles: u64, mut on_take: impl FnMut(&Input)) -> Fed {
+    let mut ctrl: Source<Rtl, Ctrl> = Source::new(Rtl::S_AXIS_CTRL);
+    let mut pks: Source<Rtl, u16> = Source::new(Rtl::S_AXIS_PKTSEND);
+    let mut rcv: Source<Rtl, Recv> = Source::new(Rtl::S_AXIS_PKTRECV);
+    let mut desc = Sink::new(Rtl::M_AXIS_DESC, 0.0);
+    let mut dma = Sink::new(Rtl::M_AXIS_DMA_RD, 0.0);
+    for s in [&mut desc, &mut dma, &mut Sink::new(Rtl::M_AXIS_SENT, 0.0), &mut Sink::new(Rtl::M_AXIS_SLEEP, 0.0)] {
+        s.set_ready(dut, true);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut fed = Fed::default();
+    for _ in 0..cycles {
+        if ctrl.is_empty() && pks.is_empty() && rcv.is_empty() {
+            match inputs.get(fed.taken) {
+                Some(Input::Ctrl(c)) => ctrl.push(c.clone()),
+                Some(Input::Send(f)) => pks.push(*f),
+                Some(Input::Recv(r)) => rcv.push(r.clone()),
+                None => {}
+            }
+        }
+        ctrl.offer(dut, &mut rng);
+        pks.offer(dut, &mut rng);
+        rcv.offer(dut, &mut rng);
+        dut.eval();
+        if ctrl.taken(dut).is_some() | pks.taken(dut).is_some() | rcv.taken(dut).is_some() {
+            on_take(&inputs[fed.taken]);
+            fed.taken += 1;
+        }
+        if let Some(w) = desc.take(dut) {
+            fed.desc.push(get_wide(w));
+        }
+        if let Some(w) = dma.take(dut) {
+            fed.dma.push(get_wide(w));
+        }
+        dut.tick();
+    }
+    fed
+}
