@@ -11,6 +11,7 @@
 //! RTL and its result read back before the next line, so output order is trace order.
 
 use crate::harness::cc_hpcc::{open, Event as RtlEvent, Result as RtlResult, FLOWS};
+use crate::harness::stream::transact;
 use crate::verilated::models::CcHpcc;
 use sim::cc_hpcc::{Action, FxHop, HpccConfig};
 use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
@@ -75,7 +76,7 @@ impl RtlAlgo for Hpcc {
 
     fn run(&mut self, e: RtlEvent, slot: u16) -> RtlResult {
         let e = RtlEvent { flow: slot, ..e };
-        RtlResult::from_words(&run_event!(&mut self.dut, e.words()))
+        RtlResult::from_words(&transact(&mut self.dut, CcHpcc::S_AXIS_EVENT, CcHpcc::M_AXIS_RESULT, e))
     }
 
     fn output(&self, ev: &Event, r: &RtlResult, fresh: bool) -> Output {
@@ -102,34 +103,6 @@ fn to_rtl(ev: &Event, slot: u16, rx: bool) -> RtlEvent {
     }
 }
 
-/// Offers one event (its tdata words) to a Verilated CC datapath until taken, then waits for
-/// its result and returns the result's tdata words.
-macro_rules! run_event {
-    ($dut:expr, $words:expr) => {{
-        let dut = $dut;
-        dut.s_axis_event_tdata_mut().copy_from_slice(&$words);
-        dut.set_s_axis_event_tvalid(1);
-        loop {
-            dut.eval();
-            let taken = dut.s_axis_event_tready() == 1;
-            dut.tick();
-            if taken {
-                break;
-            }
-        }
-        dut.set_s_axis_event_tvalid(0);
-        loop {
-            dut.eval();
-            if dut.m_axis_result_tvalid() == 1 {
-                let r = dut.m_axis_result_tdata().to_vec();
-                dut.tick(); // the result is taken (tready is high)
-                break r;
-            }
-            dut.tick();
-        }
-    }};
-}
-pub(crate) use run_event;
 
 /// The output line, field for field as `--model fixed` writes it.
 fn output(c: &HpccConfig, ev: &Event, r: &RtlResult, fresh: bool) -> Output {

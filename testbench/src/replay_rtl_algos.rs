@@ -3,14 +3,16 @@
 //! rules). Each applied event is fed to the RTL and its result read back before the next line.
 
 use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
-use crate::replay_rtl::{replay_with, run_event, RtlAlgo};
+use crate::harness::stream::transact;
+use crate::replay_rtl::{replay_with, RtlAlgo};
+use crate::verilated::models::{CcDcqcn, CcLdcp};
 use sim::{cc_dcqcn as dcqcn, cc_ldcp as ldcp};
 use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::io::{BufRead, Write};
 
 struct Ldcp {
     c: ldcp::LdcpConfig,
-    dut: crate::verilated::models::CcLdcp,
+    dut: CcLdcp,
 }
 
 impl RtlAlgo for Ldcp {
@@ -40,7 +42,7 @@ impl RtlAlgo for Ldcp {
 
     fn run(&mut self, e: hl::Event, slot: u16) -> hl::Result {
         let e = hl::Event { flow: slot, ..e };
-        hl::Result::from_words(&run_event!(&mut self.dut, e.words()))
+        hl::Result::from_words(&transact(&mut self.dut, CcLdcp::S_AXIS_EVENT, CcLdcp::M_AXIS_RESULT, e))
     }
 
     fn output(&self, ev: &Event, r: &hl::Result, fresh: bool) -> Output {
@@ -60,7 +62,7 @@ impl RtlAlgo for Ldcp {
 
 struct Dcqcn {
     c: dcqcn::DcqcnConfig,
-    dut: crate::verilated::models::CcDcqcn,
+    dut: CcDcqcn,
 }
 
 impl RtlAlgo for Dcqcn {
@@ -92,7 +94,7 @@ impl RtlAlgo for Dcqcn {
 
     fn run(&mut self, e: hd::Event, slot: u16) -> hd::Result {
         let e = hd::Event { flow: slot, ..e };
-        hd::Result::from_words(&run_event!(&mut self.dut, e.words()))
+        hd::Result::from_words(&transact(&mut self.dut, CcDcqcn::S_AXIS_EVENT, CcDcqcn::M_AXIS_RESULT, e))
     }
 
     /// The RTL reports alpha as of the flow's last CNP; the line shows it decayed to the

@@ -6,7 +6,7 @@
 //! A cycle of a harness is: [`Source::offer`] and [`Sink::ready`] before `eval()`, then
 //! [`Source::taken`] and [`Sink::take`] after it, then `tick()`.
 
-use crate::verilated::{MAxis, SAxis};
+use crate::verilated::{MAxis, Model, SAxis};
 use rand::Rng;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
@@ -257,6 +257,29 @@ impl<M> Sink<M> {
     /// `tvalid` now, whatever `tready` is.
     pub fn valid(&self, m: &M) -> bool {
         (self.port.tvalid)(m)
+    }
+}
+
+/// One request through a request/response block: offers `item` on `input` until the model
+/// takes it, then reads the next beat of `output` (`tready` high) and returns its tdata words.
+/// For tools that feed one event at a time and wait for its answer (`hpcc-nic replay --model
+/// rtl`); a block that never answers hangs here, as the hardware would.
+pub fn transact<M: Model, T: Beat>(m: &mut M, input: SAxis<M>, output: MAxis<M>, item: T) -> Vec<u32> {
+    let mut src = Source::new(input);
+    src.push(item);
+    let mut sink = Sink::new(output, 0.0);
+    sink.set_ready(m, true);
+    // The source offers at once (rate 1): nothing is drawn.
+    let mut rng = rand::rngs::mock::StepRng::new(0, 0);
+    loop {
+        src.offer(m, &mut rng);
+        m.eval();
+        src.taken(m);
+        let got = sink.take(m).map(<[u32]>::to_vec);
+        m.tick();
+        if let Some(w) = got {
+            return w;
+        }
     }
 }
 
