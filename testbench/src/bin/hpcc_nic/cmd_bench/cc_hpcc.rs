@@ -3,7 +3,10 @@
 //! cycle: Verilator alone, the golden model alone, and both in lockstep as `regress` runs them.
 
 use std::time::Instant;
-use testbench::harness::cc_hpcc::{config, open, round_robin_events, Result as RtlResult};
+use rand::rngs::mock::StepRng;
+use testbench::harness::cc_hpcc::{config, open, round_robin_events, Event, Result as RtlResult};
+use testbench::harness::stream::{Sink, Source};
+use testbench::verilated::CcHpcc;
 
 /// Rates of one run: (cycles/s, events/s).
 pub struct Rates {
@@ -13,7 +16,7 @@ pub struct Rates {
     pub events: usize,
 }
 
-fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u64, u64) {
+fn drive(events: &[Event], model: bool) -> (f64, u64, u64) {
     let c = config();
     let mut states = vec![sim::cc_hpcc::HpccState::new(&c); 1024];
     let mut dut = open(&c, None);
@@ -21,29 +24,27 @@ fn drive(events: &[testbench::harness::cc_hpcc::Event], model: bool) -> (f64, u6
         dut.tick();
     }
     let start = Instant::now();
+    let mut src: Source<CcHpcc, Event> = Source::new(CcHpcc::S_AXIS_EVENT);
+    let mut sink = Sink::new(CcHpcc::M_AXIS_RESULT, 0.0);
+    sink.set_ready(&mut dut, true);
+    let mut rng = StepRng::new(0, 0);
     let (mut cycles, mut results, mut next) = (0u64, 0u64, 0usize);
     let mut check = 0u64;
     while results < events.len() as u64 {
-        if next < events.len() {
-            dut.s_axis_event_tdata_mut()
-                .copy_from_slice(&events[next].words());
-            dut.set_s_axis_event_tvalid(1);
-            dut.eval();
-            if dut.s_axis_event_tready() == 1 {
-                if model {
-                    let e = &events[next];
-                    RtlResult::model(&c, &mut states[e.flow as usize], e);
-                }
-                next += 1;
-            }
-        } else {
-            dut.set_s_axis_event_tvalid(0);
+        if src.is_empty() && next < events.len() {
+            src.push(events[next].clone());
+            next += 1;
         }
-        if dut.m_axis_result_tvalid() == 1 {
+        src.offer(&mut dut, &mut rng);
+        dut.eval();
+        if let Some(e) = src.taken(&dut) {
+            if model {
+                RtlResult::model(&c, &mut states[e.flow as usize], &e);
+            }
+        }
+        if let Some(w) = sink.take(&dut) {
             results += 1;
-            check = check
-                .wrapping_mul(31)
-                .wrapping_add(dut.m_axis_result_tdata()[1] as u64);
+            check = check.wrapping_mul(31).wrapping_add(w[1] as u64);
         }
         dut.tick();
         cycles += 1;

@@ -6,7 +6,10 @@ use super::cc_hpcc::Rates;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_ldcp::LdcpState;
+use rand::rngs::mock::StepRng;
 use std::time::Instant;
+use testbench::harness::stream;
+use testbench::verilated::CcLdcp;
 use testbench::harness::cc_ldcp::{config, open, Event, Result as RtlResult, Source, FLOWS};
 
 fn events(seed: u64, n: usize) -> Vec<Event> {
@@ -23,24 +26,25 @@ fn drive(events: &[Event], model: bool) -> (f64, u64) {
         dut.tick();
     }
     let start = Instant::now();
+    let mut src: stream::Source<CcLdcp, Event> = stream::Source::new(CcLdcp::S_AXIS_EVENT);
+    let mut sink = stream::Sink::new(CcLdcp::M_AXIS_RESULT, 0.0);
+    sink.set_ready(&mut dut, true);
+    let mut rng = StepRng::new(0, 0);
     let (mut cycles, mut results, mut next) = (0u64, 0u64, 0usize);
     while results < events.len() as u64 {
-        if next < events.len() {
-            dut.s_axis_event_tdata_mut().copy_from_slice(&events[next].words());
-            dut.set_s_axis_event_tvalid(1);
-            dut.eval();
-            if dut.s_axis_event_tready() == 1 {
-                if model {
-                    let e = &events[next];
-                    let want = RtlResult::model(&c, &mut states[e.flow as usize], e);
-                    std::hint::black_box(want);
-                }
-                next += 1;
-            }
-        } else {
-            dut.set_s_axis_event_tvalid(0);
+        if src.is_empty() && next < events.len() {
+            src.push(events[next].clone());
+            next += 1;
         }
-        results += dut.m_axis_result_tvalid() as u64;
+        src.offer(&mut dut, &mut rng);
+        dut.eval();
+        if let Some(e) = src.taken(&dut) {
+            if model {
+                let want = RtlResult::model(&c, &mut states[e.flow as usize], &e);
+                std::hint::black_box(want);
+            }
+        }
+        results += sink.take(&dut).is_some() as u64;
         dut.tick();
         cycles += 1;
     }
