@@ -18,6 +18,10 @@ use sim::replay::{Algo, Event, Output, ReplayConfig, ReplayError, Stats};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
+/// Cycles an event may take through a CC datapath before the replay calls it a fault (the
+/// engines answer within about 100 cycles once initialized, which takes 1024 after reset).
+pub(crate) const REPLY_LIMIT: u64 = 10_000;
+
 /// Replays `reader` through the RTL: HPCC++ (`hpcc`), Rx-HPCC (`hpcc-rx`), LDCP (`ldcp`) and
 /// DCQCN (`dcqcn`).
 pub fn replay_rtl(
@@ -76,7 +80,8 @@ impl RtlAlgo for Hpcc {
 
     fn run(&mut self, e: RtlEvent, slot: u16) -> RtlResult {
         let e = RtlEvent { flow: slot, ..e };
-        RtlResult::from_words(&transact(&mut self.dut, CcHpcc::S_AXIS_EVENT, CcHpcc::M_AXIS_RESULT, e))
+        RtlResult::from_words(&transact(&mut self.dut, CcHpcc::S_AXIS_EVENT, CcHpcc::M_AXIS_RESULT, e, REPLY_LIMIT)
+            .expect("cc_hpcc gave no result within REPLY_LIMIT cycles: an RTL fault"))
     }
 
     fn output(&self, ev: &Event, r: &RtlResult, fresh: bool) -> Output {

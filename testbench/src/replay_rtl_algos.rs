@@ -4,7 +4,7 @@
 
 use crate::harness::{cc_dcqcn as hd, cc_ldcp as hl};
 use crate::harness::stream::transact;
-use crate::replay_rtl::{replay_with, RtlAlgo};
+use crate::replay_rtl::{replay_with, RtlAlgo, REPLY_LIMIT};
 use crate::verilated::models::{CcDcqcn, CcLdcp};
 use sim::{cc_dcqcn as dcqcn, cc_ldcp as ldcp};
 use sim::replay::{stage_name, Event, Output, ReplayConfig, ReplayError, Stats};
@@ -42,7 +42,8 @@ impl RtlAlgo for Ldcp {
 
     fn run(&mut self, e: hl::Event, slot: u16) -> hl::Result {
         let e = hl::Event { flow: slot, ..e };
-        hl::Result::from_words(&transact(&mut self.dut, CcLdcp::S_AXIS_EVENT, CcLdcp::M_AXIS_RESULT, e))
+        hl::Result::from_words(&transact(&mut self.dut, CcLdcp::S_AXIS_EVENT, CcLdcp::M_AXIS_RESULT, e, REPLY_LIMIT)
+            .expect("cc_ldcp gave no result within REPLY_LIMIT cycles: an RTL fault"))
     }
 
     fn output(&self, ev: &Event, r: &hl::Result, fresh: bool) -> Output {
@@ -94,7 +95,8 @@ impl RtlAlgo for Dcqcn {
 
     fn run(&mut self, e: hd::Event, slot: u16) -> hd::Result {
         let e = hd::Event { flow: slot, ..e };
-        hd::Result::from_words(&transact(&mut self.dut, CcDcqcn::S_AXIS_EVENT, CcDcqcn::M_AXIS_RESULT, e))
+        hd::Result::from_words(&transact(&mut self.dut, CcDcqcn::S_AXIS_EVENT, CcDcqcn::M_AXIS_RESULT, e, REPLY_LIMIT)
+            .expect("cc_dcqcn gave no result within REPLY_LIMIT cycles: an RTL fault"))
     }
 
     /// The RTL reports alpha as of the flow's last CNP; the line shows it decayed to the

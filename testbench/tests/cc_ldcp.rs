@@ -10,6 +10,7 @@ use testbench::harness::Scenario;
 use testbench::verilated::models::CcLdcp;
 
 use testbench::harness::assert_passed;
+use testbench::harness::stream::{put, transact, Sink};
 
 /// Waits out the initialization (one cycle per flow).
 fn ready(dut: &mut CcLdcp) -> usize {
@@ -27,33 +28,8 @@ fn ready(dut: &mut CcLdcp) -> usize {
 
 /// Offers `events` one at a time (each waits for its result) and returns the results.
 fn drive(dut: &mut CcLdcp, events: &[Event]) -> Vec<Result> {
-    let mut out = vec![];
-    for e in events {
-        dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-        dut.set_s_axis_event_tvalid(1);
-        let mut n = 0;
-        loop {
-            dut.eval();
-            let fire = dut.s_axis_event_tready() == 1;
-            dut.tick();
-            if fire {
-                break;
-            }
-            n += 1;
-            assert!(n < 5000, "event never accepted");
-        }
-        dut.set_s_axis_event_tvalid(0);
-        for _ in 0..200 {
-            dut.eval();
-            if dut.m_axis_result_tvalid() == 1 {
-                out.push(Result::from_words(dut.m_axis_result_tdata()));
-                dut.tick();
-                break;
-            }
-            dut.tick();
-        }
-    }
-    out
+    let one = |dut: &mut CcLdcp, e: &Event| transact(dut, CcLdcp::S_AXIS_EVENT, CcLdcp::M_AXIS_RESULT, e.clone(), 5200);
+    events.iter().map(|e| Result::from_words(&one(dut, e).expect("no result"))).collect()
 }
 
 fn model(c: &LdcpConfig, events: &[Event]) -> Vec<Result> {
@@ -159,16 +135,17 @@ fn hazard_spacing_throughput_and_latency() {
     let mut dut = h::open(&c, None);
     assert_eq!(ready(&mut dut), h::FLOWS, "initialization takes one cycle per flow");
     let (mut accepted, mut results) = (vec![], vec![]);
+    let mut sink = Sink::new(CcLdcp::M_AXIS_RESULT, 0.0);
+    sink.set_ready(&mut dut, true);
     for cycle in 0..600 {
         let flow = if cycle < 300 { 9 } else { (cycle % 300) as u16 + 10 };
         let e = Event { flow, ..ack(1000 + cycle, false, 1) };
-        dut.s_axis_event_tdata_mut().copy_from_slice(&e.words());
-        dut.set_s_axis_event_tvalid(1);
+        put(&CcLdcp::S_AXIS_EVENT, &mut dut, Some(&e));
         dut.eval();
-        if dut.s_axis_event_tready() == 1 {
+        if (CcLdcp::S_AXIS_EVENT.tready)(&dut) {
             accepted.push(cycle);
         }
-        if dut.m_axis_result_tvalid() == 1 && Result::from_words(dut.m_axis_result_tdata()).flow == 9 {
+        if sink.take(&dut).is_some_and(|w| Result::from_words(w).flow == 9) {
             results.push(cycle);
         }
         dut.tick();

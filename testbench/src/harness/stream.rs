@@ -261,26 +261,28 @@ impl<M> Sink<M> {
 }
 
 /// One request through a request/response block: offers `item` on `input` until the model
-/// takes it, then reads the next beat of `output` (`tready` high) and returns its tdata words.
-/// For tools that feed one event at a time and wait for its answer (`hpcc-nic replay --model
-/// rtl`); a block that never answers hangs here, as the hardware would.
-pub fn transact<M: Model, T: Beat>(m: &mut M, input: SAxis<M>, output: MAxis<M>, item: T) -> Vec<u32> {
+/// takes it, then reads the next beat of `output` (`tready` high) and returns its tdata words,
+/// or None if none came within `limit` cycles. For tools and tests that feed one event at a
+/// time and wait for its answer (`hpcc-nic replay --model rtl`).
+pub fn transact<M: Model, T: Beat>(m: &mut M, input: SAxis<M>, output: MAxis<M>, item: T, limit: u64) -> Option<Vec<u32>> {
     let mut src = Source::new(input);
     src.push(item);
     let mut sink = Sink::new(output, 0.0);
     sink.set_ready(m, true);
     // The source offers at once (rate 1): nothing is drawn.
     let mut rng = rand::rngs::mock::StepRng::new(0, 0);
-    loop {
+    for _ in 0..limit {
         src.offer(m, &mut rng);
         m.eval();
         src.taken(m);
         let got = sink.take(m).map(<[u32]>::to_vec);
         m.tick();
-        if let Some(w) = got {
-            return w;
+        if got.is_some() {
+            return got;
         }
     }
+    src.stop(m);
+    None
 }
 
 /// How the RTL's outputs are matched with the model's.
