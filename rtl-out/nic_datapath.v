@@ -6,7 +6,7 @@
 `default_nettype none
 
 module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_feedback_tdata,s_axis_feedback_tvalid,s_axis_feedback_tready,s_axis_tx_ctrl_tdata,s_axis_tx_ctrl_tvalid,s_axis_tx_ctrl_tready,s_axis_rx_ctrl_tdata,s_axis_rx_ctrl_tvalid,s_axis_rx_ctrl_tready,s_axis_pktsend_tdata,s_axis_pktsend_tvalid,s_axis_pktsend_tready,m_axis_sleep_tdata,m_axis_sleep_tvalid,m_axis_sleep_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_rx_pipe_addr,stat_rx_pipe_count,stat_rx_ctx_addr,stat_rx_ctx_count,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_rx_jobs,stat_rx_cmds,stat_rx_payloads,stat_cnps,stat_fb_acks);
-    // Rust: NicDatapath, hdl/src/top/nic_datapath.rs:53
+    // Rust: NicDatapath, hdl/src/top/nic_datapath.rs:56
 
     // Module arguments
     input wire  clock;
@@ -84,20 +84,9 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     output reg  [31:0] stat_cnps;
     output reg  [31:0] stat_fb_acks;
 
-    // Tx control word ops (sim)
-    localparam [1:0] TX_OP_CREATE = 2'h1;
-    localparam [1:0] TX_OP_REMOVE = 2'h2;
-
-    // PktRecv kinds (sim)
-    localparam [2:0] RECV_ACK = 3'h0;
-    localparam [2:0] RECV_PROBE = 3'h3;
-    localparam [2:0] RECV_CNP = 3'h5;
-
     // Stub signals
     wire  tx_ctx_s_axis_ctrl_tready;
     wire  tx_ctx_s_axis_pktsend_tready;
-    reg  [511:0] tx_ctx_s_axis_pktrecv_tdata;
-    reg  tx_ctx_s_axis_pktrecv_tvalid;
     wire  tx_ctx_s_axis_pktrecv_tready;
     wire  [1023:0] tx_ctx_m_axis_desc_tdata;
     wire  tx_ctx_m_axis_desc_tvalid;
@@ -140,7 +129,6 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  read_split_s_axis_tready;
     wire  [511:0] read_split_m_axis_tdata;
     wire  read_split_m_axis_tvalid;
-    reg  read_split_m_axis_tready;
     reg  rx_dma_s_axis_tvalid;
     wire  rx_dma_s_axis_tready;
     wire  rx_dma_s_axis_cmd_tready;
@@ -154,6 +142,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     wire  [31:0] rx_dma_stat_discarded;
     wire  [31:0] rx_dma_stat_short;
     wire  [31:0] rx_dma_stat_jobs;
+    wire  gate_s_axis_tready;
+    wire  gate_s_axis_probe_tready;
+    wire  gate_s_axis_feedback_tready;
+    wire  [511:0] gate_m_axis_tdata;
+    wire  gate_m_axis_tvalid;
+    wire  [31:0] gate_stat_payloads;
+    wire  [31:0] gate_stat_cnps;
+    wire  [31:0] gate_stat_fb_acks;
     reg  sl_main_v_d;
     reg  sl_main_v_q = 1'h0;
     reg  [39:0] sl_main_d_d;
@@ -164,90 +160,10 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
     reg  [39:0] sl_skid_d_q = 40'h0;
     reg  [31:0] cmds_taken_d;
     reg  [31:0] cmds_taken_q = 32'h0;
-    reg  g_valid_d;
-    reg  g_valid_q = 1'h0;
-    reg  [511:0] g_data_d;
-    reg  [511:0] g_data_q = 512'h0;
-    reg  [31:0] g_cd_d;
-    reg  [31:0] g_cd_q = 32'h0;
-    reg  [31:0] data_cmds_d;
-    reg  [31:0] data_cmds_q = 32'h0;
-    reg  [31:0] wr_lasts_d;
-    reg  [31:0] wr_lasts_q = 32'h0;
-    reg  [9:0] cn_read_address;
-    wire  [33:0] cn_read_data;
-    reg  [9:0] cn_write_address;
-    reg  [33:0] cn_write_data;
-    reg  cn_write_enable;
-    reg  cn_swept_d;
-    reg  cn_swept_q = 1'h0;
-    reg  [9:0] cn_at_d;
-    reg  [9:0] cn_at_q = 10'h0;
-    reg  sn_valid_d;
-    reg  sn_valid_q = 1'h0;
-    reg  [9:0] sn_flow_d;
-    reg  [9:0] sn_flow_q = 10'h0;
-    reg  sn_en_d;
-    reg  sn_en_q = 1'h0;
-    reg  c_valid_d;
-    reg  c_valid_q = 1'h0;
-    reg  [15:0] c_flow_d;
-    reg  [15:0] c_flow_q = 16'h0;
-    reg  [31:0] cn_count_d;
-    reg  [31:0] cn_count_q = 32'h0;
-    reg  cl_valid_d;
-    reg  cl_valid_q = 1'h0;
-    reg  [9:0] cl_flow_d;
-    reg  [9:0] cl_flow_q = 10'h0;
-    reg  [33:0] cl_data_d;
-    reg  [33:0] cl_data_q = 34'h0;
-    reg  [9:0] fbr_read_address;
-    wire  [32:0] fbr_read_data;
-    reg  [9:0] fbr_write_address;
-    reg  [32:0] fbr_write_data;
-    reg  fbr_write_enable;
-    reg  fl_valid_d;
-    reg  fl_valid_q = 1'h0;
-    reg  [9:0] fl_flow_d;
-    reg  [9:0] fl_flow_q = 10'h0;
-    reg  [32:0] fl_data_d;
-    reg  [32:0] fl_data_q = 33'h0;
-    reg  [31:0] fb_count_d;
-    reg  [31:0] fb_count_q = 32'h0;
 
     // Local signals
-    reg  [511:0] probe_word;
     reg  rx_ready;
     reg  sl_take;
-    // nic_datapath.rs:188: Placement gate.
-    reg  g_rel;
-    // nic_datapath.rs:195: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
-    // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
-    // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
-    // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
-    reg  [33:0] cn_word;
-    reg  [31:0] cn_age;
-    reg  cn_due;
-    reg  cn_send;
-    reg  [9:0] g_flow;
-    reg  [511:0] c_word;
-    reg  g_take;
-    reg  [31:0] g_left;
-    reg  [31:0] cd_now;
-    reg  cmd_data;
-    // nic_datapath.rs:221: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
-    // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
-    // order (the feedback input waits); the last write is forwarded (fl_*).
-    reg  [15:0] fb_flow_fld;
-    reg  [32:0] fb_word;
-    reg  fb_due;
-    reg  fb_take;
-    reg  fb_in;
-    reg  [31:0] fb_w;
-    reg  [31:0] fb_w_be;
-    reg  [15:0] g_flow_fld;
-    reg  [15:0] t_flow_fld;
-    reg  [511:0] g_out;
 
     // Sub module instances
     tx_ctx tx_ctx(
@@ -259,8 +175,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .s_axis_pktsend_tdata(s_axis_pktsend_tdata),
         .s_axis_pktsend_tvalid(s_axis_pktsend_tvalid),
         .s_axis_pktsend_tready(tx_ctx_s_axis_pktsend_tready),
-        .s_axis_pktrecv_tdata(tx_ctx_s_axis_pktrecv_tdata),
-        .s_axis_pktrecv_tvalid(tx_ctx_s_axis_pktrecv_tvalid),
+        .s_axis_pktrecv_tdata(gate_m_axis_tdata),
+        .s_axis_pktrecv_tvalid(gate_m_axis_tvalid),
         .s_axis_pktrecv_tready(tx_ctx_s_axis_pktrecv_tready),
         .m_axis_desc_tdata(tx_ctx_m_axis_desc_tdata),
         .m_axis_desc_tvalid(tx_ctx_m_axis_desc_tvalid),
@@ -350,7 +266,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .s_axis_tready(read_split_s_axis_tready),
         .m_axis_tdata(read_split_m_axis_tdata),
         .m_axis_tvalid(read_split_m_axis_tvalid),
-        .m_axis_tready(read_split_m_axis_tready)
+        .m_axis_tready(gate_s_axis_tready)
     );
     rx_dma rx_dma(
         .clock(clock),
@@ -376,6 +292,267 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         .stat_short(rx_dma_stat_short),
         .stat_jobs(rx_dma_stat_jobs)
     );
+    nic_datapath_gate gate(
+        .clock(clock),
+        .reset(reset),
+        .now_ns(now_ns[0+:32]),
+        .cfg_cnp_interval_ns(cfg_cnp_interval_ns),
+        .s_axis_tdata(read_split_m_axis_tdata),
+        .s_axis_tvalid(read_split_m_axis_tvalid),
+        .s_axis_tready(gate_s_axis_tready),
+        .s_axis_probe_tdata(s_axis_probe_tdata),
+        .s_axis_probe_tvalid(s_axis_probe_tvalid),
+        .s_axis_probe_tready(gate_s_axis_probe_tready),
+        .s_axis_feedback_tdata(s_axis_feedback_tdata),
+        .s_axis_feedback_tvalid(s_axis_feedback_tvalid),
+        .s_axis_feedback_tready(gate_s_axis_feedback_tready),
+        .m_axis_tdata(gate_m_axis_tdata),
+        .m_axis_tvalid(gate_m_axis_tvalid),
+        .m_axis_tready(tx_ctx_s_axis_pktrecv_tready),
+        .ctrl_tdata(s_axis_tx_ctrl_tdata),
+        .ctrl_tvalid(s_axis_tx_ctrl_tvalid),
+        .ctrl_tready(tx_ctx_s_axis_ctrl_tready),
+        .cmd_tdata(rx_ctx_m_axis_dma_cmd_tdata),
+        .cmd_tvalid(rx_ctx_m_axis_dma_cmd_tvalid),
+        .cmd_tready(rx_dma_s_axis_cmd_tready),
+        .wr_tvalid(rx_dma_m_axis_dma_wr_tvalid),
+        .wr_tlast(rx_dma_m_axis_dma_wr_tlast),
+        .wr_tready(m_axis_dma_wr_tready),
+        .short(rx_dma_stat_short),
+        .stat_payloads(gate_stat_payloads),
+        .stat_cnps(gate_stat_cnps),
+        .stat_fb_acks(gate_stat_fb_acks)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sl_main_v_q <= sl_main_v_d;
+        sl_main_d_q <= sl_main_d_d;
+        sl_skid_v_q <= sl_skid_v_d;
+        sl_skid_d_q <= sl_skid_d_d;
+        cmds_taken_q <= cmds_taken_d;
+    end
+
+    // Update code
+    always @(*) begin
+        sl_main_v_d = sl_main_v_q;
+        sl_main_d_d = sl_main_d_q;
+        sl_skid_v_d = sl_skid_v_q;
+        sl_skid_d_d = sl_skid_d_q;
+        cmds_taken_d = cmds_taken_q;
+        // nic_datapath.rs:291: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
+        // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
+        s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
+        s_axis_pktsend_tready = tx_ctx_s_axis_pktsend_tready;
+        m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
+        m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
+        // nic_datapath.rs:302: ---- The PktRecv gate (nic_datapath_gate): rx_ctx's PktRecvs through read_split, held
+        // until their payloads are placed, with Rx-HPCC feedback and CNPs; probe requests.
+        s_axis_probe_tready = gate_s_axis_probe_tready;
+        s_axis_feedback_tready = gate_s_axis_feedback_tready;
+        stat_rx_payloads = gate_stat_payloads;
+        stat_cnps = gate_stat_cnps;
+        stat_fb_acks = gate_stat_fb_acks;
+        m_axis_dma_rd_tdata = tx_ctx_m_axis_dma_rd_tdata;
+        m_axis_dma_rd_tvalid = tx_ctx_m_axis_dma_rd_tvalid;
+        s_axis_dma_rd_data_tready = tx_pipe_s_axis_payload_tready;
+        m_axis_tx_tdata = tx_pipe_m_axis_tdata;
+        m_axis_tx_tkeep = tx_pipe_m_axis_tkeep;
+        m_axis_tx_tvalid = tx_pipe_m_axis_tvalid;
+        m_axis_tx_tlast = tx_pipe_m_axis_tlast;
+        m_axis_tx_tuser = tx_pipe_m_axis_tuser;
+        // nic_datapath.rs:351: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
+        tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
+        sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
+        if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
+            sl_main_v_d = sl_skid_v_q | sl_take;
+            sl_main_d_d = tx_ctx_m_axis_sent_tdata;
+            if (sl_skid_v_q) begin
+                sl_main_d_d = sl_skid_d_q;
+            end
+            sl_skid_v_d = 1'b0;
+        end
+        else if (sl_take) begin
+            sl_skid_v_d = 1'b1;
+            sl_skid_d_d = tx_ctx_m_axis_sent_tdata;
+        end
+        if (reset) begin
+            sl_main_v_d = 1'b0;
+            sl_skid_v_d = 1'b0;
+        end
+        // nic_datapath.rs:373: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
+        // when the other is ready too, so a beat moves in both or in neither).
+        rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
+        s_axis_rx_tready = rx_ready;
+        rx_pipe_s_axis_tvalid = s_axis_rx_tvalid & rx_dma_s_axis_tready;
+        rx_dma_s_axis_tvalid = s_axis_rx_tvalid & rx_pipe_s_axis_tready;
+        s_axis_rx_ctrl_tready = rx_ctx_s_axis_ctrl_tready;
+        m_axis_event_tdata = rx_ctx_m_axis_event_tdata;
+        m_axis_event_tvalid = rx_ctx_m_axis_event_tvalid;
+        m_axis_notify_tdata = rx_ctx_m_axis_notify_tdata;
+        m_axis_notify_tvalid = rx_ctx_m_axis_notify_tvalid;
+        m_axis_dma_wr_cmd_tdata = rx_dma_m_axis_dma_wr_cmd_tdata;
+        m_axis_dma_wr_cmd_tvalid = rx_dma_m_axis_dma_wr_cmd_tvalid;
+        m_axis_dma_wr_tdata = rx_dma_m_axis_dma_wr_tdata;
+        m_axis_dma_wr_tkeep = rx_dma_m_axis_dma_wr_tkeep;
+        m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
+        m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
+        // nic_datapath.rs:412: ---- Counters.
+        stat_rx_pipe_count = rx_pipe_stat_count;
+        stat_rx_ctx_count = rx_ctx_stat_count;
+        stat_tx_drop = tx_ctx_stat_drop;
+        stat_tx_recv_drop = tx_ctx_stat_recv_drop;
+        stat_tx_nak_ignored = tx_ctx_stat_nak_ignored;
+        stat_tx_ctrl_bad = tx_ctx_stat_ctrl_bad;
+        stat_tx_len_err = tx_pipe_stat_len_err;
+        stat_rx_written = rx_dma_stat_written;
+        stat_rx_discarded = rx_dma_stat_discarded;
+        stat_rx_short = rx_dma_stat_short;
+        stat_rx_jobs = rx_dma_stat_jobs;
+        if (rx_ctx_m_axis_dma_cmd_tvalid & rx_dma_s_axis_cmd_tready) begin
+            cmds_taken_d = cmds_taken_q + 32'h1;
+        end
+        if (reset) begin
+            cmds_taken_d = 32'h0;
+        end
+        stat_rx_cmds = cmds_taken_q;
+        if (rx_ctx_m_axis_dma_cmd_tvalid) begin
+            stat_rx_cmds = cmds_taken_q + 32'h1;
+        end
+    end
+
+endmodule // nic_datapath
+
+module nic_datapath_gate(clock,reset,now_ns,cfg_cnp_interval_ns,s_axis_tdata,s_axis_tvalid,s_axis_tready,s_axis_probe_tdata,s_axis_probe_tvalid,s_axis_probe_tready,s_axis_feedback_tdata,s_axis_feedback_tvalid,s_axis_feedback_tready,m_axis_tdata,m_axis_tvalid,m_axis_tready,ctrl_tdata,ctrl_tvalid,ctrl_tready,cmd_tdata,cmd_tvalid,cmd_tready,wr_tvalid,wr_tlast,wr_tready,short,stat_payloads,stat_cnps,stat_fb_acks);
+    // Rust: NicDatapathGate, hdl/src/top/nic_datapath_gate.rs:16
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] now_ns;
+    input wire  [31:0] cfg_cnp_interval_ns;
+    input wire  [511:0] s_axis_tdata;
+    input wire  s_axis_tvalid;
+    output reg  s_axis_tready;
+    input wire  [15:0] s_axis_probe_tdata;
+    input wire  s_axis_probe_tvalid;
+    output reg  s_axis_probe_tready;
+    input wire  [47:0] s_axis_feedback_tdata;
+    input wire  s_axis_feedback_tvalid;
+    output reg  s_axis_feedback_tready;
+    output reg  [511:0] m_axis_tdata;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+    input wire  [511:0] ctrl_tdata;
+    input wire  ctrl_tvalid;
+    input wire  ctrl_tready;
+    input wire  [127:0] cmd_tdata;
+    input wire  cmd_tvalid;
+    input wire  cmd_tready;
+    input wire  wr_tvalid;
+    input wire  wr_tlast;
+    input wire  wr_tready;
+    input wire  [31:0] short;
+    output reg  [31:0] stat_payloads;
+    output reg  [31:0] stat_cnps;
+    output reg  [31:0] stat_fb_acks;
+
+    // Tx control word ops (sim)
+    localparam [1:0] TX_OP_CREATE = 2'h1;
+    localparam [1:0] TX_OP_REMOVE = 2'h2;
+
+    // PktRecv kinds (sim)
+    localparam [2:0] RECV_ACK = 3'h0;
+    localparam [2:0] RECV_PROBE = 3'h3;
+    localparam [2:0] RECV_CNP = 3'h5;
+
+    // Stub signals
+    reg  g_valid_d;
+    reg  g_valid_q = 1'h0;
+    reg  [511:0] g_data_d;
+    reg  [511:0] g_data_q = 512'h0;
+    reg  [31:0] g_cd_d;
+    reg  [31:0] g_cd_q = 32'h0;
+    reg  [31:0] data_cmds_d;
+    reg  [31:0] data_cmds_q = 32'h0;
+    reg  [31:0] wr_lasts_d;
+    reg  [31:0] wr_lasts_q = 32'h0;
+    reg  [9:0] cn_read_address;
+    wire  [33:0] cn_read_data;
+    reg  [9:0] cn_write_address;
+    reg  [33:0] cn_write_data;
+    reg  cn_write_enable;
+    reg  cn_swept_d;
+    reg  cn_swept_q = 1'h0;
+    reg  [9:0] cn_at_d;
+    reg  [9:0] cn_at_q = 10'h0;
+    reg  sn_valid_d;
+    reg  sn_valid_q = 1'h0;
+    reg  [9:0] sn_flow_d;
+    reg  [9:0] sn_flow_q = 10'h0;
+    reg  sn_en_d;
+    reg  sn_en_q = 1'h0;
+    reg  c_valid_d;
+    reg  c_valid_q = 1'h0;
+    reg  [15:0] c_flow_d;
+    reg  [15:0] c_flow_q = 16'h0;
+    reg  [31:0] cn_count_d;
+    reg  [31:0] cn_count_q = 32'h0;
+    reg  cl_valid_d;
+    reg  cl_valid_q = 1'h0;
+    reg  [9:0] cl_flow_d;
+    reg  [9:0] cl_flow_q = 10'h0;
+    reg  [33:0] cl_data_d;
+    reg  [33:0] cl_data_q = 34'h0;
+    reg  [9:0] fbr_read_address;
+    wire  [32:0] fbr_read_data;
+    reg  [9:0] fbr_write_address;
+    reg  [32:0] fbr_write_data;
+    reg  fbr_write_enable;
+    reg  fl_valid_d;
+    reg  fl_valid_q = 1'h0;
+    reg  [9:0] fl_flow_d;
+    reg  [9:0] fl_flow_q = 10'h0;
+    reg  [32:0] fl_data_d;
+    reg  [32:0] fl_data_q = 33'h0;
+    reg  [31:0] fb_count_d;
+    reg  [31:0] fb_count_q = 32'h0;
+
+    // Local signals
+    reg  [511:0] probe_word;
+    // nic_datapath_gate.rs:68: Placement gate: the PktRecv held, the data commands issued when it came in; data
+    // commands issued and payloads finished so far.
+    reg  g_rel;
+    reg  g_take;
+    reg  [31:0] g_left;
+    reg  [31:0] cd_now;
+    reg  cmd_data;
+    reg  [9:0] g_flow;
+    reg  [511:0] g_out;
+    // nic_datapath_gate.rs:82: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+    // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
+    // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
+    // last write is forwarded (cl_*). c_*: the CNP for tx_ctx, ahead of the gate.
+    reg  [33:0] cn_word;
+    reg  [31:0] cn_age;
+    reg  cn_due;
+    reg  cn_send;
+    reg  [511:0] c_word;
+    // nic_datapath_gate.rs:103: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+    // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
+    // order (the feedback input waits); the last write is forwarded (fl_*).
+    reg  [32:0] fb_word;
+    reg  fb_due;
+    reg  fb_take;
+    reg  fb_in;
+    reg  [31:0] fb_w;
+    reg  [31:0] fb_w_be;
+    // nic_datapath_gate.rs:117: Fields copied to read a part of them (`_fld`): the flows' low F bits.
+    reg  [15:0] fb_flow_fld;
+    reg  [15:0] g_flow_fld;
+    reg  [15:0] t_flow_fld;
+
+    // Sub module instances
     hpcc_ram_w34_d1024 cn(
         .clock(clock),
         .read_address(cn_read_address),
@@ -395,21 +572,17 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        sl_main_v_q <= sl_main_v_d;
-        sl_main_d_q <= sl_main_d_d;
-        sl_skid_v_q <= sl_skid_v_d;
-        sl_skid_d_q <= sl_skid_d_d;
-        cmds_taken_q <= cmds_taken_d;
-        // nic_datapath.rs:188: Placement gate.
+        // nic_datapath_gate.rs:68: Placement gate: the PktRecv held, the data commands issued when it came in; data
+        // commands issued and payloads finished so far.
         g_valid_q <= g_valid_d;
         g_data_q <= g_data_d;
         g_cd_q <= g_cd_d;
         data_cmds_q <= data_cmds_d;
         wr_lasts_q <= wr_lasts_d;
-        // nic_datapath.rs:195: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
+        // nic_datapath_gate.rs:82: CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
         // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
         // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
-        // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
+        // last write is forwarded (cl_*). c_*: the CNP for tx_ctx, ahead of the gate.
         cn_swept_q <= cn_swept_d;
         cn_at_q <= cn_at_d;
         sn_valid_q <= sn_valid_d;
@@ -421,7 +594,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_valid_q <= cl_valid_d;
         cl_flow_q <= cl_flow_d;
         cl_data_q <= cl_data_d;
-        // nic_datapath.rs:221: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
+        // nic_datapath_gate.rs:103: Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
         // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
         // order (the feedback input waits); the last write is forwarded (fl_*).
         fl_valid_q <= fl_valid_d;
@@ -432,15 +605,11 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
 
     // Update code
     always @(*) begin
-        sl_main_v_d = sl_main_v_q;
-        sl_main_d_d = sl_main_d_q;
-        sl_skid_v_d = sl_skid_v_q;
-        sl_skid_d_d = sl_skid_d_q;
-        cmds_taken_d = cmds_taken_q;
         g_valid_d = g_valid_q;
         g_data_d = g_data_q;
         g_cd_d = g_cd_q;
         data_cmds_d = data_cmds_q;
+        wr_lasts_d = wr_lasts_q;
         cn_swept_d = cn_swept_q;
         cn_at_d = cn_at_q;
         sn_valid_d = sn_valid_q;
@@ -452,40 +621,34 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_valid_d = cl_valid_q;
         cl_flow_d = cl_flow_q;
         cl_data_d = cl_data_q;
-        wr_lasts_d = wr_lasts_q;
         fl_valid_d = fl_valid_q;
         fl_flow_d = fl_flow_q;
         fl_data_d = fl_data_q;
         fb_count_d = fb_count_q;
-        // nic_datapath.rs:390: ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
-        // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
-        s_axis_tx_ctrl_tready = tx_ctx_s_axis_ctrl_tready;
-        s_axis_pktsend_tready = tx_ctx_s_axis_pktsend_tready;
-        m_axis_sleep_tdata = tx_ctx_m_axis_sleep_tdata;
-        m_axis_sleep_tvalid = tx_ctx_m_axis_sleep_tvalid;
-        // nic_datapath.rs:401: Kind 3 is tx_ctx's probe request.
+        // nic_datapath_gate.rs:134: Kind 3 is tx_ctx's probe request.
         probe_word = 32'h0;
         probe_word[0+:16] = s_axis_probe_tdata;
         probe_word[17+:3] = RECV_PROBE;
-        // nic_datapath.rs:405: Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
+        // nic_datapath_gate.rs:138: Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
         // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
         // a READ: then the gate waits for a payload more than it must, never less) against
         // payloads finished.
-        cmd_data = rx_ctx_m_axis_dma_cmd_tvalid & rx_ctx_m_axis_dma_cmd_tdata[96+:1] & |rx_ctx_m_axis_dma_cmd_tdata[80+:14];
+        cmd_data = cmd_tvalid & cmd_tdata[96+:1] & |cmd_tdata[80+:14];
         cd_now = data_cmds_q;
         if (cmd_data) begin
             cd_now = data_cmds_q + 32'h1;
         end
-        if (cmd_data & rx_dma_s_axis_cmd_tready) begin
+        if (cmd_data & cmd_tready) begin
             data_cmds_d = data_cmds_q + 32'h1;
         end
-        if (rx_dma_m_axis_dma_wr_tvalid & m_axis_dma_wr_tready & rx_dma_m_axis_dma_wr_tlast) begin
+        if (wr_tvalid & wr_tready & wr_tlast) begin
             wr_lasts_d = wr_lasts_q + 32'h1;
         end
-        g_left = wr_lasts_q + rx_dma_stat_short - g_cd_q;
-        // nic_datapath.rs:423: The gate releases while no CNP waits and no create / remove writes the CNP RAM.
+        stat_payloads = wr_lasts_q;
+        g_left = wr_lasts_q + short - g_cd_q;
+        // nic_datapath_gate.rs:157: The gate releases while no CNP waits and no create / remove writes the CNP RAM.
         g_rel = g_valid_q & ~g_left[31] & ~c_valid_q & ~sn_valid_q;
-        // nic_datapath.rs:425: DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
+        // nic_datapath_gate.rs:159: DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
         // ECN-Echo (`ece`) for a flow with CNPs enabled whose last CNP is old enough (or none was
         // sent): a CNP follows it.
         g_flow_fld = g_data_q[0+:16];
@@ -494,15 +657,15 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         if (cl_valid_q & (cl_flow_q == g_flow)) begin
             cn_word = cl_data_q;
         end
-        cn_age = now_ns[0+:32] - cn_word[2+:32];
+        cn_age = now_ns - cn_word[2+:32];
         cn_due = (g_data_q[17+:3] == RECV_ACK) & g_data_q[20+:1] & cn_word[0+:1] & (~cn_word[1+:1] | (cn_age >= cfg_cnp_interval_ns));
-        cn_send = g_rel & tx_ctx_s_axis_pktrecv_tready & cn_due & cn_swept_q;
-        // nic_datapath.rs:440: Kind 5 is tx_ctx's CNP.
+        cn_send = g_rel & m_axis_tready & cn_due & cn_swept_q;
+        // nic_datapath_gate.rs:174: Kind 5 is tx_ctx's CNP.
         c_word = 32'h0;
         c_word[0+:16] = c_flow_q;
         c_word[17+:3] = RECV_CNP;
-        tx_ctx_s_axis_pktrecv_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
-        // nic_datapath.rs:445: Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
+        m_axis_tvalid = c_valid_q | g_rel | s_axis_probe_tvalid;
+        // nic_datapath_gate.rs:179: Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
         // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
         // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
         // for them) and clears it.
@@ -513,7 +676,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         fb_w = fb_word[1+:32];
         fb_w_be = ({24'd0, fb_w[0+:8]} << 24) | ({24'd0, fb_w[8+:8]} << 16) | ({24'd0, fb_w[16+:8]} << 8) | {24'd0, fb_w[24+:8]};
         fb_due = (g_data_q[17+:3] == RECV_ACK) & fb_word[0+:1] & cn_swept_q;
-        fb_take = g_rel & tx_ctx_s_axis_pktrecv_tready & fb_due;
+        fb_take = g_rel & m_axis_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
             g_out = {416'd0, g_data_q[0+:96]};
@@ -521,14 +684,14 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             g_out[21+:1] = 1'b1;
             g_out[128+:320] = {288'd0, fb_w_be} << 32;
         end
-        tx_ctx_s_axis_pktrecv_tdata = probe_word;
+        m_axis_tdata = probe_word;
         if (g_rel) begin
-            tx_ctx_s_axis_pktrecv_tdata = g_out;
+            m_axis_tdata = g_out;
         end
         if (c_valid_q) begin
-            tx_ctx_s_axis_pktrecv_tdata = c_word;
+            m_axis_tdata = c_word;
         end
-        if (c_valid_q & tx_ctx_s_axis_pktrecv_tready) begin
+        if (c_valid_q & m_axis_tready) begin
             c_valid_d = 1'b0;
             cn_count_d = cn_count_q + 32'h1;
         end
@@ -536,18 +699,18 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             c_valid_d = 1'b1;
             c_flow_d = {6'd0, g_flow};
         end
-        // nic_datapath.rs:485: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
-        sn_valid_d = s_axis_tx_ctrl_tvalid & tx_ctx_s_axis_ctrl_tready & ((s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) | (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_REMOVE));
-        t_flow_fld = s_axis_tx_ctrl_tdata[16+:16];
+        // nic_datapath_gate.rs:219: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
+        sn_valid_d = ctrl_tvalid & ctrl_tready & ((ctrl_tdata[0+:2] == TX_OP_CREATE) | (ctrl_tdata[0+:2] == TX_OP_REMOVE));
+        t_flow_fld = ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
-        sn_en_d = (s_axis_tx_ctrl_tdata[0+:2] == TX_OP_CREATE) & s_axis_tx_ctrl_tdata[370+:1];
+        sn_en_d = (ctrl_tdata[0+:2] == TX_OP_CREATE) & ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        // nic_datapath.rs:494: A CNP sent now (sim::layout::CNP_STATE).
+        // nic_datapath_gate.rs:228: A CNP sent now (sim::layout::CNP_STATE).
         cn_write_data = 32'h0;
         cn_write_data[0+:1] = 1'b1;
         cn_write_data[1+:1] = 1'b1;
-        cn_write_data[2+:32] = now_ns[0+:32];
+        cn_write_data[2+:32] = now_ns;
         if (~cn_swept_q) begin
             cn_write_enable = 1'b1;
             cn_write_address = cn_at_q;
@@ -566,7 +729,7 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
-        // nic_datapath.rs:515: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // nic_datapath_gate.rs:249: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
         // else a feedback word.
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
@@ -600,87 +763,25 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
-        // nic_datapath.rs:546: rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
-        // into its response packets.
-        read_split_m_axis_tready = ~g_valid_q | (g_rel & tx_ctx_s_axis_pktrecv_tready);
-        g_take = read_split_m_axis_tvalid & read_split_m_axis_tready;
-        // nic_datapath.rs:554: The CNP RAM reads the flow entering the gate, else the one in it.
+        // nic_datapath_gate.rs:280: The gate takes a PktRecv when it is empty or releases its own this cycle.
+        s_axis_tready = ~g_valid_q | (g_rel & m_axis_tready);
+        g_take = s_axis_tvalid & s_axis_tready;
+        // nic_datapath_gate.rs:283: The CNP RAM reads the flow entering the gate, else the one in it.
         cn_read_address = g_flow;
         if (g_take) begin
-            cn_read_address = read_split_m_axis_tdata[0+:10];
+            cn_read_address = s_axis_tdata[0+:10];
         end
         fbr_read_address = cn_read_address;
         if (g_take) begin
             g_valid_d = 1'b1;
-            g_data_d = read_split_m_axis_tdata;
+            g_data_d = s_axis_tdata;
             g_cd_d = cd_now;
         end
-        else if (g_rel & tx_ctx_s_axis_pktrecv_tready) begin
+        else if (g_rel & m_axis_tready) begin
             g_valid_d = 1'b0;
         end
-        s_axis_probe_tready = tx_ctx_s_axis_pktrecv_tready & ~g_rel & ~c_valid_q;
-        m_axis_dma_rd_tdata = tx_ctx_m_axis_dma_rd_tdata;
-        m_axis_dma_rd_tvalid = tx_ctx_m_axis_dma_rd_tvalid;
-        s_axis_dma_rd_data_tready = tx_pipe_s_axis_payload_tready;
-        m_axis_tx_tdata = tx_pipe_m_axis_tdata;
-        m_axis_tx_tkeep = tx_pipe_m_axis_tkeep;
-        m_axis_tx_tvalid = tx_pipe_m_axis_tvalid;
-        m_axis_tx_tlast = tx_pipe_m_axis_tlast;
-        m_axis_tx_tuser = tx_pipe_m_axis_tuser;
-        // nic_datapath.rs:585: Sent events: tx_ctx -> register slice (main + skid) -> rx_ctx.
-        tx_ctx_m_axis_sent_tready = ~sl_skid_v_q;
-        sl_take = tx_ctx_m_axis_sent_tvalid & ~sl_skid_v_q;
-        if (rx_ctx_s_axis_sent_tready | ~sl_main_v_q) begin
-            sl_main_v_d = sl_skid_v_q | sl_take;
-            sl_main_d_d = tx_ctx_m_axis_sent_tdata;
-            if (sl_skid_v_q) begin
-                sl_main_d_d = sl_skid_d_q;
-            end
-            sl_skid_v_d = 1'b0;
-        end
-        else if (sl_take) begin
-            sl_skid_v_d = 1'b1;
-            sl_skid_d_d = tx_ctx_m_axis_sent_tdata;
-        end
+        s_axis_probe_tready = m_axis_tready & ~g_rel & ~c_valid_q;
         if (reset) begin
-            sl_main_v_d = 1'b0;
-            sl_skid_v_d = 1'b0;
-        end
-        // nic_datapath.rs:607: ---- Rx pipe: the MAC stream to rx_pipe and rx_dma together (each sees tvalid only
-        // when the other is ready too, so a beat moves in both or in neither).
-        rx_ready = rx_pipe_s_axis_tready & rx_dma_s_axis_tready;
-        s_axis_rx_tready = rx_ready;
-        rx_pipe_s_axis_tvalid = s_axis_rx_tvalid & rx_dma_s_axis_tready;
-        rx_dma_s_axis_tvalid = s_axis_rx_tvalid & rx_pipe_s_axis_tready;
-        s_axis_rx_ctrl_tready = rx_ctx_s_axis_ctrl_tready;
-        m_axis_event_tdata = rx_ctx_m_axis_event_tdata;
-        m_axis_event_tvalid = rx_ctx_m_axis_event_tvalid;
-        m_axis_notify_tdata = rx_ctx_m_axis_notify_tdata;
-        m_axis_notify_tvalid = rx_ctx_m_axis_notify_tvalid;
-        m_axis_dma_wr_cmd_tdata = rx_dma_m_axis_dma_wr_cmd_tdata;
-        m_axis_dma_wr_cmd_tvalid = rx_dma_m_axis_dma_wr_cmd_tvalid;
-        m_axis_dma_wr_tdata = rx_dma_m_axis_dma_wr_tdata;
-        m_axis_dma_wr_tkeep = rx_dma_m_axis_dma_wr_tkeep;
-        m_axis_dma_wr_tvalid = rx_dma_m_axis_dma_wr_tvalid;
-        m_axis_dma_wr_tlast = rx_dma_m_axis_dma_wr_tlast;
-        // nic_datapath.rs:646: ---- Counters.
-        stat_rx_pipe_count = rx_pipe_stat_count;
-        stat_rx_ctx_count = rx_ctx_stat_count;
-        stat_tx_drop = tx_ctx_stat_drop;
-        stat_tx_recv_drop = tx_ctx_stat_recv_drop;
-        stat_tx_nak_ignored = tx_ctx_stat_nak_ignored;
-        stat_tx_ctrl_bad = tx_ctx_stat_ctrl_bad;
-        stat_tx_len_err = tx_pipe_stat_len_err;
-        stat_rx_written = rx_dma_stat_written;
-        stat_rx_discarded = rx_dma_stat_discarded;
-        stat_rx_short = rx_dma_stat_short;
-        stat_rx_jobs = rx_dma_stat_jobs;
-        stat_rx_payloads = wr_lasts_q;
-        if (rx_ctx_m_axis_dma_cmd_tvalid & rx_dma_s_axis_cmd_tready) begin
-            cmds_taken_d = cmds_taken_q + 32'h1;
-        end
-        if (reset) begin
-            cmds_taken_d = 32'h0;
             g_valid_d = 1'b0;
             c_valid_d = 1'b0;
             sn_valid_d = 1'b0;
@@ -693,12 +794,8 @@ module nic_datapath(clock,reset,cfg_pkt_shift,now_ns,cfg_cnp_interval_ns,s_axis_
             data_cmds_d = 32'h0;
             wr_lasts_d = 32'h0;
         end
-        stat_rx_cmds = cmds_taken_q;
-        if (rx_ctx_m_axis_dma_cmd_tvalid) begin
-            stat_rx_cmds = cmds_taken_q + 32'h1;
-        end
     end
 
-endmodule // nic_datapath
+endmodule // nic_datapath_gate
 
 `resetall

@@ -1,8 +1,9 @@
-//! The tops: the datapath between the shims (nic_datapath), the NIC core with the CC loop
+//! The tops: the datapath between the shims (nic_datapath, with its PktRecv gate), the NIC core with the CC loop
 //! closed (hpcc_nic_core, with its blocks: registers, command sequencer, timer scan, tx-byte events, Rx-HPCC
 //! feedback, completion queue) and its register port (axil_slave).
 
 pub mod nic_datapath;
+pub mod nic_datapath_gate;
 pub mod hpcc_nic_core;
 pub mod hpcc_nic_core_cpl;
 pub mod hpcc_nic_core_feedback;

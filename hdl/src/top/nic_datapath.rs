@@ -32,6 +32,9 @@
 //! which tx_ctx ignores) is followed by a CNP (tx_ctx PktRecv kind 5) if the flow's last CNP is
 //! at least `cfg_cnp_interval_ns` old; a per-flow RAM keeps {enabled, sent once, time}.
 //!
+//! The placement gate, the CNP point, the feedback and the probe merge are one block,
+//! nic_datapath_gate (nic_datapath_gate.rs), which drives tx_ctx's PktRecv input.
+//!
 //! The sent events go through a register slice (two entries, tready from registers): tx_ctx's
 //! PktSend waits on its sent register's tready and rx_ctx's verdict on tx_ctx's PktRecv
 //! tready, and each of those readies depends on the block's own hold condition, so wired
@@ -39,11 +42,11 @@
 //! to the sent events and keeps one per clock.
 
 use crate::read_split::ReadSplit;
-use crate::layout::{CnpStateNamed, DmaCmdFields, FbStateNamed, FeedbackFields, PktRecvNamed, TxCreateNamed};
+use crate::nic_datapath_gate::NicDatapathGate;
 use crate::rx_ctx::RxCtx;
 use crate::rx_dma::RxDma;
 use crate::rx_pipe::RxPipe;
-use crate::tx_ctx::{TxCtx, RECV_ACK, RECV_CNP, RECV_PROBE, TX_OP_CREATE, TX_OP_REMOVE};
+use crate::tx_ctx::TxCtx;
 use crate::tx_pipe::TxPipe;
 use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisFramesIn, AxisFramesOut, AxisWordOut};
 use rust_hdl::prelude::*;
@@ -177,7 +180,7 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     rx_ctx: RxCtx<F>,
     read_split: ReadSplit,
     rx_dma: RxDma<B>,
-    probe_word: Signal<Local, Bits<512>>,
+    gate: NicDatapathGate<F>,
     rx_ready: Signal<Local, bool>,
     sl_main_v: DFF<bool>,
     sl_main_d: DFF<Bits<40>>,
@@ -185,59 +188,6 @@ pub struct NicDatapath<const F: usize, const B: usize> {
     sl_skid_d: DFF<Bits<40>>,
     sl_take: Signal<Local, bool>,
     cmds_taken: DFF<Bits<32>>,
-    // Placement gate.
-    g_valid: DFF<bool>,
-    g_data: DFF<Bits<512>>,
-    g_cd: DFF<Bits<32>>,
-    data_cmds: DFF<Bits<32>>,
-    wr_lasts: DFF<Bits<32>>,
-    g_rel: Signal<Local, bool>,
-    // CNPs: per flow [0] enabled (create word `cnp`), [1] one was sent, [33:2] its time (now_ns
-    // low 32 bits); cleared after reset (cn_swept), written by a create / remove the cycle
-    // after tx_ctx takes it (sn_*, which holds the gate meanwhile) or by a CNP decision; the
-    // last write is forwarded (lw_*). c_*: the CNP for tx_ctx, ahead of the gate.
-    cn: RAM<Bits<34>, F>,
-    cn_swept: DFF<bool>,
-    cn_at: DFF<Bits<F>>,
-    sn_valid: DFF<bool>,
-    sn_flow: DFF<Bits<F>>,
-    sn_en: DFF<bool>,
-    c_valid: DFF<bool>,
-    c_flow: DFF<Bits<16>>,
-    cn_count: DFF<Bits<32>>,
-    cl_valid: DFF<bool>,
-    cl_flow: DFF<Bits<F>>,
-    cl_data: DFF<Bits<34>>,
-    cn_word: Signal<Local, Bits<34>>,
-    cn_age: Signal<Local, Bits<32>>,
-    cn_due: Signal<Local, bool>,
-    cn_send: Signal<Local, bool>,
-    g_flow: Signal<Local, Bits<F>>,
-    c_word: Signal<Local, Bits<512>>,
-    g_take: Signal<Local, bool>,
-    g_left: Signal<Local, Bits<32>>,
-    cd_now: Signal<Local, Bits<32>>,
-    cmd_data: Signal<Local, bool>,
-    // Rx-HPCC feedback: per flow [0] a W waits, [32:1] W; written by the sweep, a create /
-    // remove (cleared), an ACK that takes it (cleared) or a feedback word, one a cycle in that
-    // order (the feedback input waits); the last write is forwarded (fl_*).
-    fbr: RAM<Bits<33>, F>,
-    /// The feedback word's flow, of which the low F bits are read (`_fld`: a field copied to
-    /// read a part).
-    fb_flow_fld: Signal<Local, Bits<16>>,
-    fl_valid: DFF<bool>,
-    fl_flow: DFF<Bits<F>>,
-    fl_data: DFF<Bits<33>>,
-    fb_count: DFF<Bits<32>>,
-    fb_word: Signal<Local, Bits<33>>,
-    fb_due: Signal<Local, bool>,
-    fb_take: Signal<Local, bool>,
-    fb_in: Signal<Local, bool>,
-    fb_w: Signal<Local, Bits<32>>,
-    fb_w_be: Signal<Local, Bits<32>>,
-    g_flow_fld: Signal<Local, Bits<16>>,
-    t_flow_fld: Signal<Local, Bits<16>>,
-    g_out: Signal<Local, Bits<512>>,
 }
 
 impl<const F: usize, const B: usize> NicDatapath<F, B> {
@@ -297,7 +247,7 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             rx_ctx: Default::default(),
             read_split: Default::default(),
             rx_dma: RxDma::new(),
-            probe_word: Default::default(),
+            gate: Default::default(),
             rx_ready: Default::default(),
             sl_main_v: Default::default(),
             sl_main_d: Default::default(),
@@ -305,53 +255,10 @@ impl<const F: usize, const B: usize> NicDatapath<F, B> {
             sl_skid_d: Default::default(),
             sl_take: Default::default(),
             cmds_taken: Default::default(),
-            g_valid: Default::default(),
-            g_data: Default::default(),
-            g_cd: Default::default(),
-            data_cmds: Default::default(),
-            wr_lasts: Default::default(),
-            g_rel: Default::default(),
-            cn: Default::default(),
-            cn_swept: Default::default(),
-            cn_at: Default::default(),
-            sn_valid: Default::default(),
-            sn_flow: Default::default(),
-            sn_en: Default::default(),
-            c_valid: Default::default(),
-            c_flow: Default::default(),
-            cn_count: Default::default(),
-            cl_valid: Default::default(),
-            cl_flow: Default::default(),
-            cl_data: Default::default(),
-            cn_word: Default::default(),
-            cn_age: Default::default(),
-            cn_due: Default::default(),
-            cn_send: Default::default(),
-            g_flow: Default::default(),
-            c_word: Default::default(),
-            g_take: Default::default(),
-            g_left: Default::default(),
-            cd_now: Default::default(),
-            cmd_data: Default::default(),
             s_axis_feedback_tdata: Default::default(),
             s_axis_feedback_tvalid: Default::default(),
             s_axis_feedback_tready: Default::default(),
             stat_fb_acks: Default::default(),
-            fbr: Default::default(),
-            fb_flow_fld: Default::default(),
-            fl_valid: Default::default(),
-            fl_flow: Default::default(),
-            fl_data: Default::default(),
-            fb_count: Default::default(),
-            fb_word: Default::default(),
-            fb_due: Default::default(),
-            fb_take: Default::default(),
-            fb_in: Default::default(),
-            fb_w: Default::default(),
-            fb_w_be: Default::default(),
-            g_flow_fld: Default::default(),
-            t_flow_fld: Default::default(),
-            g_out: Default::default(),
         }
     }
 }
@@ -365,11 +272,7 @@ impl<const F: usize, const B: usize> Default for NicDatapath<F, B> {
 impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken, g_valid, g_data, g_cd, data_cmds,
-            cn_swept, cn_at, sn_valid, sn_flow, sn_en, c_valid, c_flow, cn_count, cl_valid, cl_flow, cl_data,
-            wr_lasts, fl_valid, fl_flow, fl_data, fb_count
-        );
+        dff_setup!(self, clock, sl_main_v, sl_main_d, sl_skid_v, sl_skid_d, cmds_taken);
         self.tx_ctx.clock.next = self.clock.val();
         self.tx_pipe.clock.next = self.clock.val();
         self.rx_pipe.clock.next = self.clock.val();
@@ -382,10 +285,8 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.rx_ctx.reset.next = self.reset.val();
         self.read_split.reset.next = self.reset.val();
         self.rx_dma.reset.next = self.reset.val();
-        self.cn.read_clock.next = self.clock.val();
-        self.cn.write_clock.next = self.clock.val();
-        self.fbr.read_clock.next = self.clock.val();
-        self.fbr.write_clock.next = self.clock.val();
+        self.gate.clock.next = self.clock.val();
+        self.gate.reset.next = self.reset.val();
 
         // ---- Tx pipe: control, PktSend, PktRecv (rx_ctx's first, then probe requests as
         // PktRecv kind 3), descriptors to tx_pipe, DMA reads out, payload in, frames out.
@@ -398,173 +299,38 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.m_axis_sleep_tdata.next = self.tx_ctx.m_axis_sleep_tdata.val();
         self.m_axis_sleep_tvalid.next = self.tx_ctx.m_axis_sleep_tvalid.val();
         self.tx_ctx.m_axis_sleep_tready.next = self.m_axis_sleep_tready.val();
-        // Kind 3 is tx_ctx's probe request.
-        self.probe_word.next = 0.into();
-        self.probe_word.next.set_value_pkt_recv_flow(self.s_axis_probe_tdata.val());
-        self.probe_word.next.set_value_pkt_recv_kind(RECV_PROBE.into());
-        // Placement gate: data commands issued (rx_ctx's pending one included: it belongs to
-        // the verdict of the PktRecv rx_ctx offers, or a later one while read_split still holds
-        // a READ: then the gate waits for a payload more than it must, never less) against
-        // payloads finished.
-        self.cmd_data.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val()
-            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_value_write()
-            & self.rx_ctx.m_axis_dma_cmd_tdata.val().get_value_len().any();
-        self.cd_now.next = self.data_cmds.q.val();
-        if self.cmd_data.val() {
-            self.cd_now.next = self.data_cmds.q.val() + 1;
-        }
-        if self.cmd_data.val() & self.rx_dma.s_axis_cmd_tready.val() {
-            self.data_cmds.d.next = self.data_cmds.q.val() + 1;
-        }
-        if self.rx_dma.m_axis_dma_wr_tvalid.val() & self.m_axis_dma_wr.tready.val() & self.rx_dma.m_axis_dma_wr_tlast.val() {
-            self.wr_lasts.d.next = self.wr_lasts.q.val() + 1;
-        }
-        self.g_left.next = self.wr_lasts.q.val() + self.rx_dma.stat_short.val() - self.g_cd.q.val();
-        // The gate releases while no CNP waits and no create / remove writes the CNP RAM.
-        self.g_rel.next = self.g_valid.q.val() & !self.g_left.val().get_bit(31) & !self.c_valid.q.val() & !self.sn_valid.q.val();
-        // DCQCN's notification point: the released PktRecv is an ACK / NAK (kind 0) with
-        // ECN-Echo (`ece`) for a flow with CNPs enabled whose last CNP is old enough (or none was
-        // sent): a CNP follows it.
-        self.g_flow_fld.next = self.g_data.q.val().get_value_pkt_recv_flow();
-        self.g_flow.next = self.g_flow_fld.val().get_bits::<F>(0);
-        self.cn_word.next = self.cn.read_data.val();
-        if self.cl_valid.q.val() & (self.cl_flow.q.val() == self.g_flow.val()) {
-            self.cn_word.next = self.cl_data.q.val();
-        }
-        self.cn_age.next = self.now_ns.val().get_bits::<32>(0) - self.cn_word.val().get_value_cnp_state_at();
-        self.cn_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK)
-            & self.g_data.q.val().get_value_pkt_recv_ece()
-            & self.cn_word.val().get_value_cnp_state_enabled()
-            & (!self.cn_word.val().get_value_cnp_state_sent() | (self.cn_age.val() >= self.cfg_cnp_interval_ns.val()));
-        self.cn_send.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.cn_due.val() & self.cn_swept.q.val();
-        // Kind 5 is tx_ctx's CNP.
-        self.c_word.next = 0.into();
-        self.c_word.next.set_value_pkt_recv_flow(self.c_flow.q.val());
-        self.c_word.next.set_value_pkt_recv_kind(RECV_CNP.into());
-        self.tx_ctx.s_axis_pktrecv_tvalid.next = self.c_valid.q.val() | self.g_rel.val() | self.s_axis_probe_tvalid.val();
-        // Rx-HPCC feedback: a released ACK / NAK (kind 0) of a flow with a W waiting carries it
-        // (`echo`, `feedback`, no hops, W in hop slot 0's bytes 4-7, big-endian as on the
-        // wire; the request's own hops, if any, are not echoed: an Rx-HPCC sender has no use
-        // for them) and clears it.
-        self.fb_word.next = self.fbr.read_data.val();
-        if self.fl_valid.q.val() & (self.fl_flow.q.val() == self.g_flow.val()) {
-            self.fb_word.next = self.fl_data.q.val();
-        }
-        self.fb_w.next = self.fb_word.val().get_value_fb_state_w();
-        self.fb_w_be.next = (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(0)) << 24)
-            | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(8)) << 16)
-            | (bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(16)) << 8)
-            | bit_cast::<32, 8>(self.fb_w.val().get_bits::<8>(24));
-        self.fb_due.next = (self.g_data.q.val().get_value_pkt_recv_kind() == RECV_ACK)
-            & self.fb_word.val().get_value_fb_state_waiting()
-            & self.cn_swept.q.val();
-        self.fb_take.next = self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() & self.fb_due.val();
-        self.g_out.next = self.g_data.q.val();
-        if self.fb_due.val() {
-            // The word up to the AETH (flow .. aeth: bits [95:0]) kept, nhop 0.
-            self.g_out.next = bit_cast::<512, 96>(self.g_data.q.val().get_bits::<96>(0));
-            self.g_out.next.set_value_pkt_recv_echo(true);
-            self.g_out.next.set_value_pkt_recv_feedback(true);
-            self.g_out.next.set_value_pkt_recv_hops(bit_cast::<320, 32>(self.fb_w_be.val()) << 32);
-        }
-        self.tx_ctx.s_axis_pktrecv_tdata.next = self.probe_word.val();
-        if self.g_rel.val() {
-            self.tx_ctx.s_axis_pktrecv_tdata.next = self.g_out.val();
-        }
-        if self.c_valid.q.val() {
-            self.tx_ctx.s_axis_pktrecv_tdata.next = self.c_word.val();
-        }
-        if self.c_valid.q.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
-            self.c_valid.d.next = false;
-            self.cn_count.d.next = self.cn_count.q.val() + 1;
-        }
-        if self.cn_send.val() {
-            self.c_valid.d.next = true;
-            self.c_flow.d.next = bit_cast::<16, F>(self.g_flow.val());
-        }
-        // The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
-        self.sn_valid.d.next = self.s_axis_tx_ctrl_tvalid.val()
-            & self.tx_ctx.s_axis_ctrl_tready.val()
-            & ((self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_CREATE) | (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_REMOVE));
-        self.t_flow_fld.next = self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_flow();
-        self.sn_flow.d.next = self.t_flow_fld.val().get_bits::<F>(0);
-        self.sn_en.d.next = (self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_op() == TX_OP_CREATE) & self.s_axis_tx_ctrl_tdata.val().get_value_tx_create_cnp();
-        self.cn.write_enable.next = false;
-        self.cn.write_address.next = self.g_flow.val();
-        // A CNP sent now (sim::layout::CNP_STATE).
-        self.cn.write_data.next = 0.into();
-        self.cn.write_data.next.set_value_cnp_state_enabled(true);
-        self.cn.write_data.next.set_value_cnp_state_sent(true);
-        self.cn.write_data.next.set_value_cnp_state_at(self.now_ns.val().get_bits::<32>(0));
-        if !self.cn_swept.q.val() {
-            self.cn.write_enable.next = true;
-            self.cn.write_address.next = self.cn_at.q.val();
-            self.cn.write_data.next = 0.into();
-            self.cn_at.d.next = self.cn_at.q.val() + 1;
-            if self.cn_at.q.val().all() {
-                self.cn_swept.d.next = true;
-            }
-        } else if self.sn_valid.q.val() {
-            self.cn.write_enable.next = true;
-            self.cn.write_address.next = self.sn_flow.q.val();
-            self.cn.write_data.next = 0.into();
-            self.cn.write_data.next.set_value_cnp_state_enabled(self.sn_en.q.val());
-        } else if self.cn_send.val() {
-            self.cn.write_enable.next = true;
-        }
-        // The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
-        // else a feedback word.
-        self.fb_in.next = self.cn_swept.q.val() & !self.sn_valid.q.val() & !self.fb_take.val();
-        self.s_axis_feedback_tready.next = self.fb_in.val();
-        self.fb_flow_fld.next = self.s_axis_feedback_tdata.val().get_value_flow();
-        self.fbr.write_enable.next = false;
-        self.fbr.write_address.next = self.g_flow.val();
-        self.fbr.write_data.next = 0.into();
-        if !self.cn_swept.q.val() {
-            self.fbr.write_enable.next = true;
-            self.fbr.write_address.next = self.cn_at.q.val();
-        } else if self.sn_valid.q.val() {
-            self.fbr.write_enable.next = true;
-            self.fbr.write_address.next = self.sn_flow.q.val();
-        } else if self.fb_take.val() {
-            self.fbr.write_enable.next = true;
-            self.fb_count.d.next = self.fb_count.q.val() + 1;
-        } else if self.s_axis_feedback_tvalid.val() {
-            self.fbr.write_enable.next = true;
-            self.fbr.write_address.next = self.fb_flow_fld.val().get_bits::<F>(0);
-            self.fbr.write_data.next.set_value_fb_state_waiting(true);
-            self.fbr.write_data.next.set_value_fb_state_w(self.s_axis_feedback_tdata.val().get_value_w());
-        }
-        self.fl_valid.d.next = self.fbr.write_enable.val() & self.cn_swept.q.val();
-        self.fl_flow.d.next = self.fbr.write_address.val();
-        self.fl_data.d.next = self.fbr.write_data.val();
-        self.stat_fb_acks.next = self.fb_count.q.val();
-        self.cl_valid.d.next = self.cn.write_enable.val() & self.cn_swept.q.val();
-        self.cl_flow.d.next = self.cn.write_address.val();
-        self.cl_data.d.next = self.cn.write_data.val();
-        self.stat_cnps.next = self.cn_count.q.val();
-        // rx_ctx's PktRecvs reach the gate through read_split, which cuts a READ to answer
-        // into its response packets.
+        // ---- The PktRecv gate (nic_datapath_gate): rx_ctx's PktRecvs through read_split, held
+        // until their payloads are placed, with Rx-HPCC feedback and CNPs; probe requests.
+        self.gate.now_ns.next = self.now_ns.val().get_bits::<32>(0);
+        self.gate.cfg_cnp_interval_ns.next = self.cfg_cnp_interval_ns.val();
         self.read_split.s_axis_tdata.next = self.rx_ctx.m_axis_pktrecv_tdata.val();
         self.read_split.s_axis_tvalid.next = self.rx_ctx.m_axis_pktrecv_tvalid.val();
         self.rx_ctx.m_axis_pktrecv_tready.next = self.read_split.s_axis_tready.val();
-        self.read_split.m_axis_tready.next =
-            !self.g_valid.q.val() | (self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val());
-        self.g_take.next = self.read_split.m_axis_tvalid.val() & self.read_split.m_axis_tready.val();
-        // The CNP RAM reads the flow entering the gate, else the one in it.
-        self.cn.read_address.next = self.g_flow.val();
-        if self.g_take.val() {
-            self.cn.read_address.next = self.read_split.m_axis_tdata.val().get_bits::<F>(0);
-        }
-        self.fbr.read_address.next = self.cn.read_address.val();
-        if self.g_take.val() {
-            self.g_valid.d.next = true;
-            self.g_data.d.next = self.read_split.m_axis_tdata.val();
-            self.g_cd.d.next = self.cd_now.val();
-        } else if self.g_rel.val() & self.tx_ctx.s_axis_pktrecv_tready.val() {
-            self.g_valid.d.next = false;
-        }
-        self.s_axis_probe_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val() & !self.g_rel.val() & !self.c_valid.q.val();
+        self.gate.s_axis_tdata.next = self.read_split.m_axis_tdata.val();
+        self.gate.s_axis_tvalid.next = self.read_split.m_axis_tvalid.val();
+        self.read_split.m_axis_tready.next = self.gate.s_axis_tready.val();
+        self.gate.s_axis_probe_tdata.next = self.s_axis_probe_tdata.val();
+        self.gate.s_axis_probe_tvalid.next = self.s_axis_probe_tvalid.val();
+        self.s_axis_probe_tready.next = self.gate.s_axis_probe_tready.val();
+        self.gate.s_axis_feedback_tdata.next = self.s_axis_feedback_tdata.val();
+        self.gate.s_axis_feedback_tvalid.next = self.s_axis_feedback_tvalid.val();
+        self.s_axis_feedback_tready.next = self.gate.s_axis_feedback_tready.val();
+        self.tx_ctx.s_axis_pktrecv_tdata.next = self.gate.m_axis_tdata.val();
+        self.tx_ctx.s_axis_pktrecv_tvalid.next = self.gate.m_axis_tvalid.val();
+        self.gate.m_axis_tready.next = self.tx_ctx.s_axis_pktrecv_tready.val();
+        self.gate.ctrl_tdata.next = self.s_axis_tx_ctrl_tdata.val();
+        self.gate.ctrl_tvalid.next = self.s_axis_tx_ctrl_tvalid.val();
+        self.gate.ctrl_tready.next = self.tx_ctx.s_axis_ctrl_tready.val();
+        self.gate.cmd_tdata.next = self.rx_ctx.m_axis_dma_cmd_tdata.val();
+        self.gate.cmd_tvalid.next = self.rx_ctx.m_axis_dma_cmd_tvalid.val();
+        self.gate.cmd_tready.next = self.rx_dma.s_axis_cmd_tready.val();
+        self.gate.wr_tvalid.next = self.rx_dma.m_axis_dma_wr_tvalid.val();
+        self.gate.wr_tlast.next = self.rx_dma.m_axis_dma_wr_tlast.val();
+        self.gate.wr_tready.next = self.m_axis_dma_wr.tready.val();
+        self.gate.short.next = self.rx_dma.stat_short.val();
+        self.stat_rx_payloads.next = self.gate.stat_payloads.val();
+        self.stat_cnps.next = self.gate.stat_cnps.val();
+        self.stat_fb_acks.next = self.gate.stat_fb_acks.val();
         self.tx_pipe.s_axis_desc_tdata.next = self.tx_ctx.m_axis_desc_tdata.val();
         self.tx_pipe.s_axis_desc_tvalid.next = self.tx_ctx.m_axis_desc_tvalid.val();
         self.tx_ctx.m_axis_desc_tready.next = self.tx_pipe.s_axis_desc_tready.val();
@@ -657,23 +423,11 @@ impl<const F: usize, const B: usize> Logic for NicDatapath<F, B> {
         self.stat_rx_discarded.next = self.rx_dma.stat_discarded.val();
         self.stat_rx_short.next = self.rx_dma.stat_short.val();
         self.stat_rx_jobs.next = self.rx_dma.stat_jobs.val();
-        self.stat_rx_payloads.next = self.wr_lasts.q.val();
         if self.rx_ctx.m_axis_dma_cmd_tvalid.val() & self.rx_dma.s_axis_cmd_tready.val() {
             self.cmds_taken.d.next = self.cmds_taken.q.val() + 1;
         }
         if self.reset.val() {
             self.cmds_taken.d.next = 0.into();
-            self.g_valid.d.next = false;
-            self.c_valid.d.next = false;
-            self.sn_valid.d.next = false;
-            self.cl_valid.d.next = false;
-            self.fl_valid.d.next = false;
-            self.fb_count.d.next = 0.into();
-            self.cn_count.d.next = 0.into();
-            self.cn_swept.d.next = false;
-            self.cn_at.d.next = 0.into();
-            self.data_cmds.d.next = 0.into();
-            self.wr_lasts.d.next = 0.into();
         }
         self.stat_rx_cmds.next = self.cmds_taken.q.val();
         if self.rx_ctx.m_axis_dma_cmd_tvalid.val() {
