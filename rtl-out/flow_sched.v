@@ -6,7 +6,7 @@
 `default_nettype none
 
 module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_update_tdata,s_axis_update_tvalid,s_axis_update_tready,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,s_axis_sleep_tdata,s_axis_sleep_tvalid,s_axis_sleep_tready,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
-    // Rust: FlowSched, hdl/src/sched/flow_sched.rs:25
+    // Rust: FlowSched, hdl/src/sched/flow_sched.rs:40
 
     // Module arguments
     input wire  clock;
@@ -28,6 +28,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     output reg  [15:0] m_axis_pktsend_tdata;
     output reg  m_axis_pktsend_tvalid;
     input wire  m_axis_pktsend_tready;
+
+    // flow_sched's op kinds (sim::flow_sched::Kind)
+    localparam [2:0] OP_VISIT = 3'h0;
+    localparam [2:0] OP_CREATE = 3'h1;
+    localparam [2:0] OP_REMOVE = 3'h2;
+    localparam [2:0] OP_IDLE = 3'h3;
+    localparam [2:0] OP_WAKE = 3'h4;
+
+    // flow_sched's ring pop limit (sim::flow_sched)
+    localparam [4:0] BURST_POP_LIMIT = 5'h0a;
 
     // Stub signals
     reg  [9:0] pace_ram_read_address;
@@ -189,7 +199,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [11:0] cur_left_q = 12'h0;
 
     // Local signals
-    // flow_sched.rs:149: Burst FIFO and the expander turning a burst into single PktSends.
+    // flow_sched.rs:164: Burst FIFO and the expander turning a burst into single PktSends.
     reg  ctrl_fire;
     reg  ctrl_ok;
     reg  sleep_fire;
@@ -286,22 +296,22 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // flow_sched.rs:77: Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
+        // flow_sched.rs:92: Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
         now_q <= now_d;
         init_busy_q <= init_busy_d;
         init_addr_q <= init_addr_d;
-        // flow_sched.rs:87: Notify pipeline and its bypass of the last write.
+        // flow_sched.rs:102: Notify pipeline and its bypass of the last write.
         n1_valid_q <= n1_valid_d;
         n1_flow_q <= n1_flow_d;
         n1_bytes_q <= n1_bytes_d;
         nlw_valid_q <= nlw_valid_d;
         nlw_flow_q <= nlw_flow_d;
         nlw_value_q <= nlw_value_d;
-        // flow_sched.rs:94: Ring of created flows.
+        // flow_sched.rs:109: Ring of created flows.
         ring_rd_q <= ring_rd_d;
         ring_wr_q <= ring_wr_d;
         ring_cnt_q <= ring_cnt_d;
-        // flow_sched.rs:98: Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
+        // flow_sched.rs:113: Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
         // and window room, S4 grants and writes. Each sK_pace merges the last write on entry.
         s0_valid_q <= s0_valid_d;
         s0_kind_q <= s0_kind_d;
@@ -348,11 +358,11 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_shift_q <= s4_shift_d;
         s4_st_q <= s4_st_d;
         s4_ret_q <= s4_ret_d;
-        // flow_sched.rs:145: Last pace write, merged by every stage after the RAM read.
+        // flow_sched.rs:160: Last pace write, merged by every stage after the RAM read.
         lw_valid_q <= lw_valid_d;
         lw_flow_q <= lw_flow_d;
         lw_pace_q <= lw_pace_d;
-        // flow_sched.rs:149: Burst FIFO and the expander turning a burst into single PktSends.
+        // flow_sched.rs:164: Burst FIFO and the expander turning a burst into single PktSends.
         bf_rd_q <= bf_rd_d;
         bf_wr_q <= bf_wr_d;
         bf_cnt_q <= bf_cnt_d;
@@ -428,7 +438,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         cur_flow_d = cur_flow_q;
         cur_left_d = cur_left_q;
         now_d = now_q + 32'h1;
-        // flow_sched.rs:220: ---- Input handshakes. Ctrl has the config RAM port before Update.
+        // flow_sched.rs:235: ---- Input handshakes. Ctrl has the config RAM port before Update.
         s_axis_ctrl_tready = ~reset & ~init_busy_q;
         s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
@@ -442,7 +452,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
         sleep_ok = sleep_fire & ({6'd0, sl_flow[0+:10]} == sl_flow);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & ({6'd0, u_flow[0+:10]} == u_flow);
-        // flow_sched.rs:242: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
+        // flow_sched.rs:257: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
         cfg_ram_write_data[0+:32] = s_axis_update_tdata[0+:32];
@@ -456,7 +466,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
         end
-        // flow_sched.rs:256: ---- Notify: read acked at N0, add and write both copies at N1.
+        // flow_sched.rs:271: ---- Notify: read acked at N0, add and write both copies at N1.
         acked_n_ram_read_address = n_flow[0+:10];
         n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & ({6'd0, n_flow[0+:10]} == n_flow);
         n1_flow_d = n_flow[0+:10];
@@ -475,12 +485,12 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         acked_s_ram_write_enable = n1_valid_q;
         acked_s_ram_write_address = n1_flow_q;
         acked_s_ram_write_data = nlw_value_d;
-        // flow_sched.rs:277: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
+        // flow_sched.rs:292: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
         // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
         // write, so a visit's credit and clock never need the bypass. Idle and wake ops only
         // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
         // while the burst FIFO could overflow from ops in flight.
-        pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= 32'ha) & ~(s0_valid_q & ((s0_kind_q == 32'h1) | (s0_kind_q == 32'h2))) & ~(s1_valid_q & ((s1_kind_q == 32'h1) | (s1_kind_q == 32'h2))) & ~(s2_valid_q & ((s2_kind_q == 32'h1) | (s2_kind_q == 32'h2))) & ~(s3_valid_q & ((s3_kind_q == 32'h1) | (s3_kind_q == 32'h2)));
+        pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= BURST_POP_LIMIT) & ~(s0_valid_q & ((s0_kind_q == OP_CREATE) | (s0_kind_q == OP_REMOVE))) & ~(s1_valid_q & ((s1_kind_q == OP_CREATE) | (s1_kind_q == OP_REMOVE))) & ~(s2_valid_q & ((s2_kind_q == OP_CREATE) | (s2_kind_q == OP_REMOVE))) & ~(s3_valid_q & ((s3_kind_q == OP_CREATE) | (s3_kind_q == OP_REMOVE)));
         if (pop) begin
             ring_rd_d = ring_rd_q + 32'h1;
         end
@@ -493,27 +503,27 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_cshift_d = s3_cshift_q;
         if (ctrl_ok) begin
             if (s_axis_ctrl_tdata[80+:1]) begin
-                s0_kind_d = 32'h1;
+                s0_kind_d = OP_CREATE;
             end
             else begin
-                s0_kind_d = 32'h2;
+                s0_kind_d = OP_REMOVE;
             end
         end
         else if (sleep_ok) begin
             s0_flow_d = sl_flow[0+:10];
             if (s_axis_sleep_tdata[16+:1]) begin
-                s0_kind_d = 32'h4;
+                s0_kind_d = OP_WAKE;
             end
             else begin
-                s0_kind_d = 32'h3;
+                s0_kind_d = OP_IDLE;
             end
         end
         else begin
-            s0_kind_d = 32'h0;
+            s0_kind_d = OP_VISIT;
         end
-        // flow_sched.rs:319: ---- S0: the flow is known; read its state.
+        // flow_sched.rs:334: ---- S0: the flow is known; read its state.
         s0_flow_eff = s0_flow_q;
-        if (s0_kind_q == 32'h0) begin
+        if (s0_kind_q == OP_VISIT) begin
             s0_flow_eff = ring_ram_read_data;
         end
         pace_ram_read_address = s0_flow_eff;
@@ -522,7 +532,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s1_valid_d = s0_valid_q;
         s1_kind_d = s0_kind_q;
         s1_flow_d = s0_flow_eff;
-        // flow_sched.rs:331: ---- S1: merge the write the RAM read missed; cycles since the last write.
+        // flow_sched.rs:346: ---- S1: merge the write the RAM read missed; cycles since the last write.
         s1_pace = pace_ram_read_data;
         if (lw_valid_q & (lw_flow_q == s1_flow_q)) begin
             s1_pace = lw_pace_q;
@@ -540,21 +550,21 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_window_d = cfg_ram_read_data[32+:32];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
-        // flow_sched.rs:350: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
+        // flow_sched.rs:365: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
         s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
             s2_pace_f = lw_pace_q;
         end
         s3_p_hi_d = s2_rate_q[16+:16] * s2_e16_q;
         s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
-        // flow_sched.rs:357: Bytes in flight from the merged sent (an idle op may have just returned a packet);
+        // flow_sched.rs:372: Bytes in flight from the merged sent (an idle op may have just returned a packet);
         // a write landing after this (S3, S4) is not seen: the model samples sent here too.
         inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[31]) begin
             s3_inflight_d = 32'h0;
         end
-        // flow_sched.rs:364: The flow's packet size, or the configured one.
+        // flow_sched.rs:379: The flow's packet size, or the configured one.
         shift = s2_pace_f[115+:4];
         if (shift == 32'h0) begin
             shift = cfg_pkt_shift;
@@ -570,7 +580,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_window_d = s2_window_q;
         s3_acked_d = s2_acked_q;
         s3_now_d = s2_now_q;
-        // flow_sched.rs:381: ---- S3: credit (capped) and window room, each as a packet count.
+        // flow_sched.rs:396: ---- S3: credit (capped) and window room, each as a packet count.
         s3_pace_f = s3_pace_q;
         if (lw_valid_q & (lw_flow_q == s3_flow_q)) begin
             s3_pace_f = lw_pace_q;
@@ -581,9 +591,9 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             c1 = s3_cap_q;
         end
         s4_c1_d = c1;
-        // flow_sched.rs:394: c1 <= cap = max_burst << st, so the packet count fits 12 bits.
+        // flow_sched.rs:409: c1 <= cap = max_burst << st, so the packet count fits 12 bits.
         s4_n_c_d = c1[(s3_st_q)+:(12)];
-        // flow_sched.rs:396: Window room in packets, rounded up: a flow may send while in flight < window, as the
+        // flow_sched.rs:411: Window room in packets, rounded up: a flow may send while in flight < window, as the
         // HPCC reference simulator does (bound when in flight >= W), so a window below one
         // packet still lets one packet out when nothing is in flight.
         pkt = ((32'h1) & 32'hffffffff) << s3_shift_q;
@@ -591,7 +601,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         room_up = {1'd0, room[0+:32]} + ((pkt - 32'h1) & 33'h1ffffffff);
         n_w_full = room_up >> s3_shift_q;
         s4_n_w_d = n_w_full[0+:12];
-        // flow_sched.rs:406: Idle: the packet returned, at most what is in flight (sent never passes acked).
+        // flow_sched.rs:421: Idle: the packet returned, at most what is in flight (sent never passes acked).
         s4_ret_d = pkt;
         if (s3_inflight_q < pkt) begin
             s4_ret_d = s3_inflight_q;
@@ -610,7 +620,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_now_d = s3_now_q;
         s4_shift_d = s3_shift_q;
         s4_st_d = s3_st_q;
-        // flow_sched.rs:426: ---- S4: grant, write back, queue the burst.
+        // flow_sched.rs:441: ---- S4: grant, write back, queue the burst.
         pace = s4_pace_q;
         if (lw_valid_q & (lw_flow_q == s4_flow_q)) begin
             pace = lw_pace_q;
@@ -619,7 +629,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (s4_n_w_q < s4_n_c_q) begin
             n = s4_n_w_q;
         end
-        // flow_sched.rs:435: Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
+        // flow_sched.rs:450: Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
         c2 = s4_c1_q - ({36'd0, n} << s4_st_q);
         sent2 = pace[80+:32] + ({20'd0, n} << s4_shift_q);
         sent3 = pace[80+:32] - s4_ret_q;
@@ -628,7 +638,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         ring_push = 1'b0;
         burst_push = 1'b0;
         new_pace = pace;
-        if (s4_kind_q == 32'h0) begin
+        if (s4_kind_q == OP_VISIT) begin
             if (pace[112+:1] & ~pace[114+:1]) begin
                 new_pace = 32'h0;
                 new_pace[0+:48] = c2;
@@ -644,7 +654,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
                 new_pace[113+:1] = 1'b0;
             end
         end
-        else if (s4_kind_q == 32'h1) begin
+        else if (s4_kind_q == OP_CREATE) begin
             new_pace = 32'h0;
             new_pace[48+:32] = s4_now_q;
             new_pace[80+:32] = s4_acked_q;
@@ -653,10 +663,10 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
             new_pace[115+:4] = s4_cshift_q;
             ring_push = s4_valid_q & ~pace[113+:1];
         end
-        else if (s4_kind_q == 32'h2) begin
+        else if (s4_kind_q == OP_REMOVE) begin
             new_pace[112+:1] = 1'b0;
         end
-        else if (s4_kind_q == 32'h3) begin
+        else if (s4_kind_q == OP_IDLE) begin
             new_pace[80+:32] = sent3;
             new_pace[114+:1] = 1'b1;
         end
@@ -683,7 +693,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~ring_push & pop) begin
             ring_cnt_d = ring_cnt_q - 32'h1;
         end
-        // flow_sched.rs:504: ---- Burst FIFO and expander.
+        // flow_sched.rs:519: ---- Burst FIFO and expander.
         burst_flow_ram_write_enable = burst_push;
         burst_n_ram_write_enable = burst_push;
         burst_n_ram_write_data = n;
@@ -708,7 +718,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~burst_push & load) begin
             bf_cnt_d = bf_cnt_q - 32'h1;
         end
-        // flow_sched.rs:535: ---- RAM clearing after reset: every RAM is zero before the first op.
+        // flow_sched.rs:550: ---- RAM clearing after reset: every RAM is zero before the first op.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin

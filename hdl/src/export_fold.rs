@@ -372,6 +372,8 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Tx beat FIFO levels", 6, crate::tx_pipe::FIFO_LEVELS),
     ("IPv4 header words that are constant, big-endian (sim::packet)", 16, crate::frame::IPV4_WORDS),
     ("Header block lengths after the transport headers (sim::packet)", crate::roce_op_class::AFTER_BITS, crate::tx_pipe_desc::HEADER_BLOCK_LENS),
+    ("flow_sched's op kinds (sim::flow_sched::Kind)", 3, crate::flow_sched::OP_KINDS),
+    ("flow_sched's ring pop limit (sim::flow_sched)", 5, &[("BURST_POP_LIMIT", crate::flow_sched::BURST_POP_LIMIT)]),
     ("CC event types (the cc_event word's kind; sim, cc_codes)", CC_EVENT.kind.width, crate::cc_codes::EVENT_TYPES),
     ("CC algorithms (the cc_event word's alg; sim, cc_codes)", CC_EVENT.alg.width, crate::cc_codes::ALGORITHMS),
     ("cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)", HPCC_RESULT.action.width, crate::cc_codes::HPCC_ACTIONS),

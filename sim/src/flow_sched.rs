@@ -194,13 +194,20 @@ struct Pace {
     shift: u8, // the flow's log2 packet bytes, 0 = the input's
 }
 
+/// What an op in the visit pipeline does; the values are the RTL's op codes (hdl's
+/// `flow_sched::OP_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Visit,
-    Create,
-    Remove,
-    Idle,
-    Wake,
+pub enum Kind {
+    /// A flow popped from the ring: settle its credit and grant a burst.
+    Visit = 0,
+    /// Create a flow (the ctrl word's create bit).
+    Create = 1,
+    /// Remove a flow.
+    Remove = 2,
+    /// A PktSend of the flow found nothing to send: its packet returned, the flow asleep.
+    Idle = 3,
+    /// The flow has something to send again: awake, back in the ring.
+    Wake = 4,
 }
 
 #[derive(Clone, Copy, Debug)]

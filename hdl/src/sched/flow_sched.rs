@@ -16,9 +16,24 @@ use crate::dist_ram::DistRam;
 use crate::layout::{FlowCfgNamed, FlowPaceNamed, NotifyFields, SchedCtrlFields, SleepFields, UpdateFields};
 use rust_hdl::prelude::*;
 
-// Pipeline op kinds (literals in the code, since rust-hdl would emit a Rust const by name):
-// 0 = visit (ring pop), 1 = create, 2 = remove, 3 = idle (a PktSend found nothing to send),
-// 4 = wake (the flow has something to send again).
+codes! {
+    /// The visit pipeline's op kinds (`sN_kind`), from the model's `Kind`.
+    OP_KINDS;
+    /// A flow popped from the ring: settle its credit, grant a burst.
+    OP_VISIT = sim::flow_sched::Kind::Visit,
+    /// Create a flow.
+    OP_CREATE = sim::flow_sched::Kind::Create,
+    /// Remove a flow.
+    OP_REMOVE = sim::flow_sched::Kind::Remove,
+    /// A PktSend found nothing to send: the packet returned, the flow asleep.
+    OP_IDLE = sim::flow_sched::Kind::Idle,
+    /// The flow has something to send again.
+    OP_WAKE = sim::flow_sched::Kind::Wake,
+}
+
+/// No ring pop while the burst FIFO holds more than this many bursts (16 entries, 5 ops in
+/// flight), from the model.
+pub const BURST_POP_LIMIT: u64 = sim::flow_sched::BURST_FIFO_POP_LIMIT as u64;
 
 /// Flow scheduler for `2^F` flows (F = 10 gives 1024; F <= 15).
 #[derive(LogicBlock, Default)]
@@ -283,11 +298,11 @@ impl<const F: usize> Logic for FlowSched<F> {
             & !self.sleep_fire.val()
             & !self.init_busy.q.val()
             & (self.ring_cnt.q.val() != 0)
-            & (self.bf_cnt.q.val() <= 10)
-            & !(self.s0_valid.q.val() & ((self.s0_kind.q.val() == 1) | (self.s0_kind.q.val() == 2)))
-            & !(self.s1_valid.q.val() & ((self.s1_kind.q.val() == 1) | (self.s1_kind.q.val() == 2)))
-            & !(self.s2_valid.q.val() & ((self.s2_kind.q.val() == 1) | (self.s2_kind.q.val() == 2)))
-            & !(self.s3_valid.q.val() & ((self.s3_kind.q.val() == 1) | (self.s3_kind.q.val() == 2)));
+            & (self.bf_cnt.q.val() <= BURST_POP_LIMIT)
+            & !(self.s0_valid.q.val() & ((self.s0_kind.q.val() == OP_CREATE) | (self.s0_kind.q.val() == OP_REMOVE)))
+            & !(self.s1_valid.q.val() & ((self.s1_kind.q.val() == OP_CREATE) | (self.s1_kind.q.val() == OP_REMOVE)))
+            & !(self.s2_valid.q.val() & ((self.s2_kind.q.val() == OP_CREATE) | (self.s2_kind.q.val() == OP_REMOVE)))
+            & !(self.s3_valid.q.val() & ((self.s3_kind.q.val() == OP_CREATE) | (self.s3_kind.q.val() == OP_REMOVE)));
         self.ring_ram.read_address.next = self.ring_rd.q.val();
         if self.pop.val() {
             self.ring_rd.d.next = self.ring_rd.q.val() + 1;
@@ -301,24 +316,24 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s4_cshift.d.next = self.s3_cshift.q.val();
         if self.ctrl_ok.val() {
             if self.s_axis_ctrl_tdata.val().get_value_create() {
-                self.s0_kind.d.next = 1.into();
+                self.s0_kind.d.next = OP_CREATE.into();
             } else {
-                self.s0_kind.d.next = 2.into();
+                self.s0_kind.d.next = OP_REMOVE.into();
             }
         } else if self.sleep_ok.val() {
             self.s0_flow.d.next = self.sl_flow.val().get_bits::<F>(0);
             if self.s_axis_sleep_tdata.val().get_value_wake() {
-                self.s0_kind.d.next = 4.into();
+                self.s0_kind.d.next = OP_WAKE.into();
             } else {
-                self.s0_kind.d.next = 3.into();
+                self.s0_kind.d.next = OP_IDLE.into();
             }
         } else {
-            self.s0_kind.d.next = 0.into();
+            self.s0_kind.d.next = OP_VISIT.into();
         }
 
         // ---- S0: the flow is known; read its state.
         self.s0_flow_eff.next = self.s0_flow.q.val();
-        if self.s0_kind.q.val() == 0 {
+        if self.s0_kind.q.val() == OP_VISIT {
             self.s0_flow_eff.next = self.ring_ram.read_data.val();
         }
         self.pace_ram.read_address.next = self.s0_flow_eff.val();
@@ -442,7 +457,7 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.ring_push.next = false;
         self.burst_push.next = false;
         self.new_pace.next = self.pace.val();
-        if self.s4_kind.q.val() == 0 {
+        if self.s4_kind.q.val() == OP_VISIT {
             if self.pace.val().get_value_flow_pace_active() & !self.pace.val().get_value_flow_pace_asleep() {
                 // Visit with a grant: new credit and clock, `sent +=` the burst, back in the ring.
                 self.new_pace.next = 0.into();
@@ -458,7 +473,7 @@ impl<const F: usize> Logic for FlowSched<F> {
                 // Removed or asleep while queued: leave the ring (a wake brings it back).
                 self.new_pace.next.set_value_flow_pace_in_ring(false);
             }
-        } else if self.s4_kind.q.val() == 1 {
+        } else if self.s4_kind.q.val() == OP_CREATE {
             // Create: no credit, clock now, nothing in flight, in the ring.
             self.new_pace.next = 0.into();
             self.new_pace.next.set_value_flow_pace_t_last(self.s4_now.q.val());
@@ -467,9 +482,9 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.new_pace.next.set_value_flow_pace_in_ring(true);
             self.new_pace.next.set_value_flow_pace_shift(self.s4_cshift.q.val());
             self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_value_flow_pace_in_ring();
-        } else if self.s4_kind.q.val() == 2 {
+        } else if self.s4_kind.q.val() == OP_REMOVE {
             self.new_pace.next.set_value_flow_pace_active(false);
-        } else if self.s4_kind.q.val() == 3 {
+        } else if self.s4_kind.q.val() == OP_IDLE {
             // Idle: the packet returned, asleep.
             self.new_pace.next.set_value_flow_pace_sent(self.sent3.val());
             self.new_pace.next.set_value_flow_pace_asleep(true);
