@@ -6,7 +6,7 @@
 `default_nettype none
 
 module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_update_tdata,s_axis_update_tvalid,s_axis_update_tready,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,s_axis_sleep_tdata,s_axis_sleep_tvalid,s_axis_sleep_tready,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
-    // Rust: FlowSched, hdl/src/sched/flow_sched.rs:40
+    // Rust: FlowSched, hdl/src/sched/flow_sched.rs:43
 
     // Module arguments
     input wire  clock;
@@ -50,11 +50,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [9:0] cfg_ram_write_address;
     reg  [63:0] cfg_ram_write_data;
     reg  cfg_ram_write_enable;
-    reg  [9:0] acked_n_ram_read_address;
-    wire  [31:0] acked_n_ram_read_data;
-    reg  [9:0] acked_n_ram_write_address;
-    reg  [31:0] acked_n_ram_write_data;
-    reg  acked_n_ram_write_enable;
     reg  [9:0] acked_s_ram_read_address;
     wire  [31:0] acked_s_ram_read_data;
     reg  [9:0] acked_s_ram_write_address;
@@ -62,29 +57,28 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  acked_s_ram_write_enable;
     wire  [9:0] ring_ram_read_data;
     reg  ring_ram_write_enable;
-    reg  burst_flow_ram_write_enable;
-    wire  [9:0] burst_flow_ram_read_data;
-    reg  burst_n_ram_write_enable;
-    reg  [11:0] burst_n_ram_write_data;
-    wire  [11:0] burst_n_ram_read_data;
+    wire  [118:0] credit_pace;
+    wire  [47:0] credit_c1;
+    wire  [11:0] credit_n_c;
+    wire  [11:0] credit_n_w;
+    wire  [31:0] credit_ret;
+    wire  [118:0] grant_new_pace;
+    wire  [11:0] grant_n;
+    wire  grant_ring_push;
+    wire  grant_burst_push;
+    wire  [4:0] burst_count;
+    wire  [15:0] burst_m_axis_pktsend_tdata;
+    wire  burst_m_axis_pktsend_tvalid;
+    wire  notify_s_axis_notify_tready;
+    wire  notify_acked_we;
+    wire  [9:0] notify_acked_addr;
+    wire  [31:0] notify_acked_data;
     reg  [31:0] now_d;
     reg  [31:0] now_q = 32'h0;
     reg  init_busy_d;
     reg  init_busy_q = 1'h0;
     reg  [9:0] init_addr_d;
     reg  [9:0] init_addr_q = 10'h0;
-    reg  n1_valid_d;
-    reg  n1_valid_q = 1'h0;
-    reg  [9:0] n1_flow_d;
-    reg  [9:0] n1_flow_q = 10'h0;
-    reg  [31:0] n1_bytes_d;
-    reg  [31:0] n1_bytes_q = 32'h0;
-    reg  nlw_valid_d;
-    reg  nlw_valid_q = 1'h0;
-    reg  [9:0] nlw_flow_d;
-    reg  [9:0] nlw_flow_q = 10'h0;
-    reg  [31:0] nlw_value_d;
-    reg  [31:0] nlw_value_q = 32'h0;
     reg  [9:0] ring_rd_d;
     reg  [9:0] ring_rd_q = 10'h0;
     reg  [9:0] ring_wr_d;
@@ -187,28 +181,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [9:0] lw_flow_q = 10'h0;
     reg  [118:0] lw_pace_d;
     reg  [118:0] lw_pace_q = 119'h0;
-    reg  [3:0] bf_rd_d;
-    reg  [3:0] bf_rd_q = 4'h0;
-    reg  [3:0] bf_wr_d;
-    reg  [3:0] bf_wr_q = 4'h0;
-    reg  [4:0] bf_cnt_d;
-    reg  [4:0] bf_cnt_q = 5'h0;
-    reg  [9:0] cur_flow_d;
-    reg  [9:0] cur_flow_q = 10'h0;
-    reg  [11:0] cur_left_d;
-    reg  [11:0] cur_left_q = 12'h0;
 
     // Local signals
-    // flow_sched.rs:164: Burst FIFO and the expander turning a burst into single PktSends.
+    // flow_sched.rs:157: Last pace write, merged by every stage after the RAM read.
     reg  ctrl_fire;
     reg  ctrl_ok;
     reg  sleep_fire;
     reg  sleep_ok;
-    reg  [31:0] pkt;
     reg  upd_fire;
     reg  [15:0] c_flow;
     reg  [15:0] u_flow;
-    reg  [15:0] n_flow;
     reg  [15:0] sl_flow;
     reg  pop;
     reg  [9:0] s0_flow_eff;
@@ -218,23 +200,8 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [31:0] inflight;
     reg  [3:0] shift;
     reg  [5:0] st;
-    reg  [118:0] s3_pace_f;
-    reg  [48:0] sum;
-    reg  [47:0] c1;
-    reg  [32:0] room;
-    reg  [32:0] room_up;
-    reg  [32:0] n_w_full;
-    reg  [118:0] pace;
-    reg  [11:0] n;
-    reg  [47:0] c2;
-    reg  [31:0] sent2;
-    reg  [31:0] sent3;
-    reg  [118:0] woke;
     reg  [118:0] new_pace;
     reg  ring_push;
-    reg  burst_push;
-    reg  fire;
-    reg  load;
 
     // Sub module instances
     hpcc_ram_w119_d1024 pace_ram(
@@ -253,14 +220,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(cfg_ram_write_data),
         .write_enable(cfg_ram_write_enable)
     );
-    hpcc_ram_w32_d1024 acked_n_ram(
-        .clock(clock),
-        .read_address(acked_n_ram_read_address),
-        .read_data(acked_n_ram_read_data),
-        .write_address(acked_n_ram_write_address),
-        .write_data(acked_n_ram_write_data),
-        .write_enable(acked_n_ram_write_enable)
-    );
     hpcc_ram_w32_d1024 acked_s_ram(
         .clock(clock),
         .read_address(acked_s_ram_read_address),
@@ -277,41 +236,82 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .write_data(s4_flow_q),
         .write_enable(ring_ram_write_enable)
     );
-    flow_sched_burst_flow_ram burst_flow_ram(
-        .write_clock(clock),
-        .write_enable(burst_flow_ram_write_enable),
-        .write_address(bf_wr_q),
-        .write_data(s4_flow_q),
-        .read_address(bf_rd_q),
-        .read_data(burst_flow_ram_read_data)
+    flow_sched_credit credit(
+        .op_flow(s3_flow_q),
+        .op_pace(s3_pace_q),
+        .lw_valid(lw_valid_q),
+        .lw_flow(lw_flow_q),
+        .lw_pace(lw_pace_q),
+        .p_hi(s3_p_hi_q),
+        .p_lo(s3_p_lo_q),
+        .inflight(s3_inflight_q),
+        .window(s3_window_q),
+        .shift(s3_shift_q),
+        .st(s3_st_q),
+        .cap(s3_cap_q),
+        .pace(credit_pace),
+        .c1(credit_c1),
+        .n_c(credit_n_c),
+        .n_w(credit_n_w),
+        .ret(credit_ret)
     );
-    flow_sched_burst_n_ram burst_n_ram(
-        .write_clock(clock),
-        .write_enable(burst_n_ram_write_enable),
-        .write_address(bf_wr_q),
-        .write_data(burst_n_ram_write_data),
-        .read_address(bf_rd_q),
-        .read_data(burst_n_ram_read_data)
+    flow_sched_grant grant(
+        .op_valid(s4_valid_q),
+        .op_kind(s4_kind_q),
+        .op_flow(s4_flow_q),
+        .op_pace(s4_pace_q),
+        .lw_valid(lw_valid_q),
+        .lw_flow(lw_flow_q),
+        .lw_pace(lw_pace_q),
+        .acked(s4_acked_q),
+        .c1(s4_c1_q),
+        .n_c(s4_n_c_q),
+        .n_w(s4_n_w_q),
+        .now(s4_now_q),
+        .shift(s4_shift_q),
+        .st(s4_st_q),
+        .ret(s4_ret_q),
+        .cshift(s4_cshift_q),
+        .new_pace(grant_new_pace),
+        .n(grant_n),
+        .ring_push(grant_ring_push),
+        .burst_push(grant_burst_push)
+    );
+    flow_sched_burst burst(
+        .clock(clock),
+        .reset(reset),
+        .push(grant_burst_push),
+        .push_flow(s4_flow_q),
+        .push_n(grant_n),
+        .count(burst_count),
+        .m_axis_pktsend_tdata(burst_m_axis_pktsend_tdata),
+        .m_axis_pktsend_tvalid(burst_m_axis_pktsend_tvalid),
+        .m_axis_pktsend_tready(m_axis_pktsend_tready)
+    );
+    flow_sched_notify notify(
+        .clock(clock),
+        .reset(reset),
+        .init_busy(init_busy_q),
+        .init_addr(init_addr_q),
+        .s_axis_notify_tdata(s_axis_notify_tdata),
+        .s_axis_notify_tvalid(s_axis_notify_tvalid),
+        .s_axis_notify_tready(notify_s_axis_notify_tready),
+        .acked_we(notify_acked_we),
+        .acked_addr(notify_acked_addr),
+        .acked_data(notify_acked_data)
     );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // flow_sched.rs:92: Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
+        // flow_sched.rs:95: Acked bytes as the visits read them (flow_sched_notify keeps the copy it adds to).
         now_q <= now_d;
         init_busy_q <= init_busy_d;
         init_addr_q <= init_addr_d;
-        // flow_sched.rs:102: Notify pipeline and its bypass of the last write.
-        n1_valid_q <= n1_valid_d;
-        n1_flow_q <= n1_flow_d;
-        n1_bytes_q <= n1_bytes_d;
-        nlw_valid_q <= nlw_valid_d;
-        nlw_flow_q <= nlw_flow_d;
-        nlw_value_q <= nlw_value_d;
-        // flow_sched.rs:109: Ring of created flows.
+        // flow_sched.rs:106: Ring of created flows.
         ring_rd_q <= ring_rd_d;
         ring_wr_q <= ring_wr_d;
         ring_cnt_q <= ring_cnt_d;
-        // flow_sched.rs:113: Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
+        // flow_sched.rs:110: Visit/ctrl pipeline: S0 reads the state RAMs, S1 elapsed time, S2 multiplies, S3 credit
         // and window room, S4 grants and writes. Each sK_pace merges the last write on entry.
         s0_valid_q <= s0_valid_d;
         s0_kind_q <= s0_kind_d;
@@ -358,16 +358,10 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_shift_q <= s4_shift_d;
         s4_st_q <= s4_st_d;
         s4_ret_q <= s4_ret_d;
-        // flow_sched.rs:160: Last pace write, merged by every stage after the RAM read.
+        // flow_sched.rs:157: Last pace write, merged by every stage after the RAM read.
         lw_valid_q <= lw_valid_d;
         lw_flow_q <= lw_flow_d;
         lw_pace_q <= lw_pace_d;
-        // flow_sched.rs:164: Burst FIFO and the expander turning a burst into single PktSends.
-        bf_rd_q <= bf_rd_d;
-        bf_wr_q <= bf_wr_d;
-        bf_cnt_q <= bf_cnt_d;
-        cur_flow_q <= cur_flow_d;
-        cur_left_q <= cur_left_d;
     end
 
     // Update code
@@ -375,12 +369,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         now_d = now_q;
         init_busy_d = init_busy_q;
         init_addr_d = init_addr_q;
-        n1_valid_d = n1_valid_q;
-        n1_flow_d = n1_flow_q;
-        n1_bytes_d = n1_bytes_q;
-        nlw_valid_d = nlw_valid_q;
-        nlw_flow_d = nlw_flow_q;
-        nlw_value_d = nlw_value_q;
         ring_rd_d = ring_rd_q;
         ring_wr_d = ring_wr_q;
         ring_cnt_d = ring_cnt_q;
@@ -432,27 +420,20 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         lw_valid_d = lw_valid_q;
         lw_flow_d = lw_flow_q;
         lw_pace_d = lw_pace_q;
-        bf_rd_d = bf_rd_q;
-        bf_wr_d = bf_wr_q;
-        bf_cnt_d = bf_cnt_q;
-        cur_flow_d = cur_flow_q;
-        cur_left_d = cur_left_q;
         now_d = now_q + 32'h1;
-        // flow_sched.rs:235: ---- Input handshakes. Ctrl has the config RAM port before Update.
+        // flow_sched.rs:204: ---- Input handshakes. Ctrl has the config RAM port before Update.
         s_axis_ctrl_tready = ~reset & ~init_busy_q;
-        s_axis_notify_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         ctrl_fire = s_axis_ctrl_tvalid & s_axis_ctrl_tready;
         c_flow = s_axis_ctrl_tdata[64+:16];
         u_flow = s_axis_update_tdata[64+:16];
-        n_flow = s_axis_notify_tdata[32+:16];
         sl_flow = s_axis_sleep_tdata[0+:16];
         ctrl_ok = ctrl_fire & (s_axis_ctrl_tdata[85+:3] == 32'h0) & ({6'd0, c_flow[0+:10]} == c_flow);
         s_axis_sleep_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
         sleep_ok = sleep_fire & ({6'd0, sl_flow[0+:10]} == sl_flow);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & ({6'd0, u_flow[0+:10]} == u_flow);
-        // flow_sched.rs:257: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
+        // flow_sched.rs:224: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
         cfg_ram_write_data[0+:32] = s_axis_update_tdata[0+:32];
@@ -466,31 +447,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else if (upd_fire) begin
             cfg_ram_write_enable = 1'b1;
         end
-        // flow_sched.rs:271: ---- Notify: read acked at N0, add and write both copies at N1.
-        acked_n_ram_read_address = n_flow[0+:10];
-        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & ({6'd0, n_flow[0+:10]} == n_flow);
-        n1_flow_d = n_flow[0+:10];
-        n1_bytes_d = s_axis_notify_tdata[0+:32];
-        nlw_valid_d = n1_valid_q;
-        nlw_flow_d = n1_flow_q;
-        if (nlw_valid_q & (nlw_flow_q == n1_flow_q)) begin
-            nlw_value_d = nlw_value_q + n1_bytes_q;
-        end
-        else begin
-            nlw_value_d = acked_n_ram_read_data + n1_bytes_q;
-        end
-        acked_n_ram_write_enable = n1_valid_q;
-        acked_n_ram_write_address = n1_flow_q;
-        acked_n_ram_write_data = nlw_value_d;
-        acked_s_ram_write_enable = n1_valid_q;
-        acked_s_ram_write_address = n1_flow_q;
-        acked_s_ram_write_data = nlw_value_d;
-        // flow_sched.rs:292: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
+        s_axis_notify_tready = notify_s_axis_notify_tready;
+        acked_s_ram_write_enable = notify_acked_we;
+        acked_s_ram_write_address = notify_acked_addr;
+        acked_s_ram_write_data = notify_acked_data;
+        // flow_sched.rs:250: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
         // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
         // write, so a visit's credit and clock never need the bypass. Idle and wake ops only
         // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
         // while the burst FIFO could overflow from ops in flight.
-        pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (bf_cnt_q <= BURST_POP_LIMIT) & ~(s0_valid_q & ((s0_kind_q == OP_CREATE) | (s0_kind_q == OP_REMOVE))) & ~(s1_valid_q & ((s1_kind_q == OP_CREATE) | (s1_kind_q == OP_REMOVE))) & ~(s2_valid_q & ((s2_kind_q == OP_CREATE) | (s2_kind_q == OP_REMOVE))) & ~(s3_valid_q & ((s3_kind_q == OP_CREATE) | (s3_kind_q == OP_REMOVE)));
+        pop = ~ctrl_fire & ~sleep_fire & ~init_busy_q & (ring_cnt_q != 32'h0) & (burst_count <= BURST_POP_LIMIT) & ~(s0_valid_q & ((s0_kind_q == OP_CREATE) | (s0_kind_q == OP_REMOVE))) & ~(s1_valid_q & ((s1_kind_q == OP_CREATE) | (s1_kind_q == OP_REMOVE))) & ~(s2_valid_q & ((s2_kind_q == OP_CREATE) | (s2_kind_q == OP_REMOVE))) & ~(s3_valid_q & ((s3_kind_q == OP_CREATE) | (s3_kind_q == OP_REMOVE)));
         if (pop) begin
             ring_rd_d = ring_rd_q + 32'h1;
         end
@@ -521,7 +487,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else begin
             s0_kind_d = OP_VISIT;
         end
-        // flow_sched.rs:334: ---- S0: the flow is known; read its state.
+        // flow_sched.rs:292: ---- S0: the flow is known; read its state.
         s0_flow_eff = s0_flow_q;
         if (s0_kind_q == OP_VISIT) begin
             s0_flow_eff = ring_ram_read_data;
@@ -532,7 +498,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s1_valid_d = s0_valid_q;
         s1_kind_d = s0_kind_q;
         s1_flow_d = s0_flow_eff;
-        // flow_sched.rs:346: ---- S1: merge the write the RAM read missed; cycles since the last write.
+        // flow_sched.rs:304: ---- S1: merge the write the RAM read missed; cycles since the last write.
         s1_pace = pace_ram_read_data;
         if (lw_valid_q & (lw_flow_q == s1_flow_q)) begin
             s1_pace = lw_pace_q;
@@ -550,21 +516,21 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_window_d = cfg_ram_read_data[32+:32];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
-        // flow_sched.rs:365: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
+        // flow_sched.rs:323: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
         s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
             s2_pace_f = lw_pace_q;
         end
         s3_p_hi_d = s2_rate_q[16+:16] * s2_e16_q;
         s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
-        // flow_sched.rs:372: Bytes in flight from the merged sent (an idle op may have just returned a packet);
+        // flow_sched.rs:330: Bytes in flight from the merged sent (an idle op may have just returned a packet);
         // a write landing after this (S3, S4) is not seen: the model samples sent here too.
         inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[31]) begin
             s3_inflight_d = 32'h0;
         end
-        // flow_sched.rs:379: The flow's packet size, or the configured one.
+        // flow_sched.rs:337: The flow's packet size, or the configured one.
         shift = s2_pace_f[115+:4];
         if (shift == 32'h0) begin
             shift = cfg_pkt_shift;
@@ -580,103 +546,22 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_window_d = s2_window_q;
         s3_acked_d = s2_acked_q;
         s3_now_d = s2_now_q;
-        // flow_sched.rs:396: ---- S3: credit (capped) and window room, each as a packet count.
-        s3_pace_f = s3_pace_q;
-        if (lw_valid_q & (lw_flow_q == s3_flow_q)) begin
-            s3_pace_f = lw_pace_q;
-        end
-        sum = {1'd0, s3_pace_q[0+:48]} + ({17'd0, s3_p_hi_q} << 16) + {17'd0, s3_p_lo_q};
-        c1 = sum[0+:48];
-        if (sum > {1'd0, s3_cap_q}) begin
-            c1 = s3_cap_q;
-        end
-        s4_c1_d = c1;
-        // flow_sched.rs:409: c1 <= cap = max_burst << st, so the packet count fits 12 bits.
-        s4_n_c_d = c1[(s3_st_q)+:(12)];
-        // flow_sched.rs:411: Window room in packets, rounded up: a flow may send while in flight < window, as the
-        // HPCC reference simulator does (bound when in flight >= W), so a window below one
-        // packet still lets one packet out when nothing is in flight.
-        pkt = ((32'h1) & 32'hffffffff) << s3_shift_q;
-        room = {1'd0, s3_window_q} - {1'd0, s3_inflight_q};
-        room_up = {1'd0, room[0+:32]} + ((pkt - 32'h1) & 33'h1ffffffff);
-        n_w_full = room_up >> s3_shift_q;
-        s4_n_w_d = n_w_full[0+:12];
-        // flow_sched.rs:421: Idle: the packet returned, at most what is in flight (sent never passes acked).
-        s4_ret_d = pkt;
-        if (s3_inflight_q < pkt) begin
-            s4_ret_d = s3_inflight_q;
-        end
-        if (n_w_full[12+:21] != 32'h0) begin
-            s4_n_w_d = 32'hfff;
-        end
-        if (room[32]) begin
-            s4_n_w_d = 32'h0;
-        end
+        // flow_sched.rs:354: ---- S3: credit (capped) and window room, each as a packet count (flow_sched_credit).
+        s4_c1_d = credit_c1;
+        s4_n_c_d = credit_n_c;
+        s4_n_w_d = credit_n_w;
+        s4_ret_d = credit_ret;
         s4_valid_d = s3_valid_q;
         s4_kind_d = s3_kind_q;
         s4_flow_d = s3_flow_q;
-        s4_pace_d = s3_pace_f;
+        s4_pace_d = credit_pace;
         s4_acked_d = s3_acked_q;
         s4_now_d = s3_now_q;
         s4_shift_d = s3_shift_q;
         s4_st_d = s3_st_q;
-        // flow_sched.rs:441: ---- S4: grant, write back, queue the burst.
-        pace = s4_pace_q;
-        if (lw_valid_q & (lw_flow_q == s4_flow_q)) begin
-            pace = lw_pace_q;
-        end
-        n = s4_n_c_q;
-        if (s4_n_w_q < s4_n_c_q) begin
-            n = s4_n_w_q;
-        end
-        // flow_sched.rs:450: Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
-        c2 = s4_c1_q - ({36'd0, n} << s4_st_q);
-        sent2 = pace[80+:32] + ({20'd0, n} << s4_shift_q);
-        sent3 = pace[80+:32] - s4_ret_q;
-        woke = pace;
-        woke[114+:1] = 1'b0;
-        ring_push = 1'b0;
-        burst_push = 1'b0;
-        new_pace = pace;
-        if (s4_kind_q == OP_VISIT) begin
-            if (pace[112+:1] & ~pace[114+:1]) begin
-                new_pace = 32'h0;
-                new_pace[0+:48] = c2;
-                new_pace[48+:32] = s4_now_q;
-                new_pace[80+:32] = sent2;
-                new_pace[112+:1] = 1'b1;
-                new_pace[113+:1] = 1'b1;
-                new_pace[115+:4] = pace[115+:4];
-                ring_push = s4_valid_q;
-                burst_push = s4_valid_q & (n != 32'h0);
-            end
-            else begin
-                new_pace[113+:1] = 1'b0;
-            end
-        end
-        else if (s4_kind_q == OP_CREATE) begin
-            new_pace = 32'h0;
-            new_pace[48+:32] = s4_now_q;
-            new_pace[80+:32] = s4_acked_q;
-            new_pace[112+:1] = 1'b1;
-            new_pace[113+:1] = 1'b1;
-            new_pace[115+:4] = s4_cshift_q;
-            ring_push = s4_valid_q & ~pace[113+:1];
-        end
-        else if (s4_kind_q == OP_REMOVE) begin
-            new_pace[112+:1] = 1'b0;
-        end
-        else if (s4_kind_q == OP_IDLE) begin
-            new_pace[80+:32] = sent3;
-            new_pace[114+:1] = 1'b1;
-        end
-        else begin
-            new_pace = woke;
-            if (pace[112+:1] & ~pace[113+:1]) begin
-                new_pace[113+:1] = 1'b1;
-                ring_push = s4_valid_q;
-            end
-        end
+        // flow_sched.rs:380: ---- S4: grant, write back, queue the burst (flow_sched_grant).
+        new_pace = grant_new_pace;
+        ring_push = grant_ring_push;
         pace_ram_write_enable = s4_valid_q;
         pace_ram_write_address = s4_flow_q;
         pace_ram_write_data = new_pace;
@@ -693,10 +578,209 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         if (~ring_push & pop) begin
             ring_cnt_d = ring_cnt_q - 32'h1;
         end
-        // flow_sched.rs:519: ---- Burst FIFO and expander.
-        burst_flow_ram_write_enable = burst_push;
-        burst_n_ram_write_enable = burst_push;
-        burst_n_ram_write_data = n;
+        m_axis_pktsend_tdata = burst_m_axis_pktsend_tdata;
+        m_axis_pktsend_tvalid = burst_m_axis_pktsend_tvalid;
+        // flow_sched.rs:429: ---- RAM clearing after reset: every RAM is zero before the first op.
+        if (init_busy_q) begin
+            init_addr_d = init_addr_q + 32'h1;
+            if (&init_addr_q) begin
+                init_busy_d = 1'b0;
+            end
+            pace_ram_write_enable = 1'b1;
+            pace_ram_write_address = init_addr_q;
+            pace_ram_write_data = 32'h0;
+            cfg_ram_write_enable = 1'b1;
+            cfg_ram_write_address = init_addr_q;
+            cfg_ram_write_data = 32'h0;
+            acked_s_ram_write_enable = 1'b1;
+            acked_s_ram_write_address = init_addr_q;
+            acked_s_ram_write_data = 32'h0;
+        end
+        if (reset) begin
+            now_d = 32'h0;
+            init_busy_d = 1'b1;
+            init_addr_d = 32'h0;
+            ring_rd_d = 32'h0;
+            ring_wr_d = 32'h0;
+            ring_cnt_d = 32'h0;
+            s0_valid_d = 1'b0;
+            s1_valid_d = 1'b0;
+            s2_valid_d = 1'b0;
+            s3_valid_d = 1'b0;
+            s4_valid_d = 1'b0;
+            lw_valid_d = 1'b0;
+        end
+    end
+
+endmodule // flow_sched
+
+module flow_sched_notify(clock,reset,init_busy,init_addr,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,acked_we,acked_addr,acked_data);
+    // Rust: FlowSchedNotify, hdl/src/sched/flow_sched_notify.rs:11
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  init_busy;
+    input wire  [9:0] init_addr;
+    input wire  [47:0] s_axis_notify_tdata;
+    input wire  s_axis_notify_tvalid;
+    output reg  s_axis_notify_tready;
+    output reg  acked_we;
+    output reg  [9:0] acked_addr;
+    output reg  [31:0] acked_data;
+
+    // Stub signals
+    reg  [9:0] acked_n_ram_read_address;
+    wire  [31:0] acked_n_ram_read_data;
+    reg  [9:0] acked_n_ram_write_address;
+    reg  [31:0] acked_n_ram_write_data;
+    reg  acked_n_ram_write_enable;
+    reg  n1_valid_d;
+    reg  n1_valid_q = 1'h0;
+    reg  [9:0] n1_flow_d;
+    reg  [9:0] n1_flow_q = 10'h0;
+    reg  [31:0] n1_bytes_d;
+    reg  [31:0] n1_bytes_q = 32'h0;
+    reg  nlw_valid_d;
+    reg  nlw_valid_q = 1'h0;
+    reg  [9:0] nlw_flow_d;
+    reg  [9:0] nlw_flow_q = 10'h0;
+    reg  [31:0] nlw_value_d;
+    reg  [31:0] nlw_value_q = 32'h0;
+
+    // Local signals
+    reg  [15:0] n_flow;
+
+    // Sub module instances
+    hpcc_ram_w32_d1024 acked_n_ram(
+        .clock(clock),
+        .read_address(acked_n_ram_read_address),
+        .read_data(acked_n_ram_read_data),
+        .write_address(acked_n_ram_write_address),
+        .write_data(acked_n_ram_write_data),
+        .write_enable(acked_n_ram_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        n1_valid_q <= n1_valid_d;
+        n1_flow_q <= n1_flow_d;
+        n1_bytes_q <= n1_bytes_d;
+        nlw_valid_q <= nlw_valid_d;
+        nlw_flow_q <= nlw_flow_d;
+        nlw_value_q <= nlw_value_d;
+    end
+
+    // Update code
+    always @(*) begin
+        n1_valid_d = n1_valid_q;
+        n1_flow_d = n1_flow_q;
+        n1_bytes_d = n1_bytes_q;
+        nlw_valid_d = nlw_valid_q;
+        nlw_flow_d = nlw_flow_q;
+        nlw_value_d = nlw_value_q;
+        s_axis_notify_tready = ~reset & ~init_busy;
+        n_flow = s_axis_notify_tdata[32+:16];
+        // flow_sched_notify.rs:47: N0: read acked.
+        acked_n_ram_read_address = n_flow[0+:10];
+        n1_valid_d = s_axis_notify_tvalid & s_axis_notify_tready & ({6'd0, n_flow[0+:10]} == n_flow);
+        n1_flow_d = n_flow[0+:10];
+        n1_bytes_d = s_axis_notify_tdata[0+:32];
+        // flow_sched_notify.rs:54: N1: add, write both copies.
+        nlw_valid_d = n1_valid_q;
+        nlw_flow_d = n1_flow_q;
+        if (nlw_valid_q & (nlw_flow_q == n1_flow_q)) begin
+            nlw_value_d = nlw_value_q + n1_bytes_q;
+        end
+        else begin
+            nlw_value_d = acked_n_ram_read_data + n1_bytes_q;
+        end
+        acked_n_ram_write_enable = n1_valid_q;
+        acked_n_ram_write_address = n1_flow_q;
+        acked_n_ram_write_data = nlw_value_d;
+        acked_we = n1_valid_q;
+        acked_addr = n1_flow_q;
+        acked_data = nlw_value_d;
+        if (init_busy) begin
+            acked_n_ram_write_enable = 1'b1;
+            acked_n_ram_write_address = init_addr;
+            acked_n_ram_write_data = 32'h0;
+        end
+        if (reset) begin
+            n1_valid_d = 1'b0;
+            nlw_valid_d = 1'b0;
+        end
+    end
+
+endmodule // flow_sched_notify
+
+module flow_sched_burst(clock,reset,push,push_flow,push_n,count,m_axis_pktsend_tdata,m_axis_pktsend_tvalid,m_axis_pktsend_tready);
+    // Rust: FlowSchedBurst, hdl/src/sched/flow_sched_burst.rs:11
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [9:0] push_flow;
+    input wire  [11:0] push_n;
+    output reg  [4:0] count;
+    output reg  [15:0] m_axis_pktsend_tdata;
+    output reg  m_axis_pktsend_tvalid;
+    input wire  m_axis_pktsend_tready;
+
+    // Stub signals
+    wire  [9:0] burst_flow_ram_read_data;
+    wire  [11:0] burst_n_ram_read_data;
+    reg  [3:0] bf_rd_d;
+    reg  [3:0] bf_rd_q = 4'h0;
+    reg  [3:0] bf_wr_d;
+    reg  [3:0] bf_wr_q = 4'h0;
+    reg  [4:0] bf_cnt_d;
+    reg  [4:0] bf_cnt_q = 5'h0;
+    reg  [9:0] cur_flow_d;
+    reg  [9:0] cur_flow_q = 10'h0;
+    reg  [11:0] cur_left_d;
+    reg  [11:0] cur_left_q = 12'h0;
+
+    // Local signals
+    reg  fire;
+    reg  load;
+
+    // Sub module instances
+    flow_sched_burst_burst_flow_ram burst_flow_ram(
+        .write_clock(clock),
+        .write_enable(push),
+        .write_address(bf_wr_q),
+        .write_data(push_flow),
+        .read_address(bf_rd_q),
+        .read_data(burst_flow_ram_read_data)
+    );
+    flow_sched_burst_burst_n_ram burst_n_ram(
+        .write_clock(clock),
+        .write_enable(push),
+        .write_address(bf_wr_q),
+        .write_data(push_n),
+        .read_address(bf_rd_q),
+        .read_data(burst_n_ram_read_data)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        bf_rd_q <= bf_rd_d;
+        bf_wr_q <= bf_wr_d;
+        bf_cnt_q <= bf_cnt_d;
+        cur_flow_q <= cur_flow_d;
+        cur_left_q <= cur_left_d;
+    end
+
+    // Update code
+    always @(*) begin
+        bf_rd_d = bf_rd_q;
+        bf_wr_d = bf_wr_q;
+        bf_cnt_d = bf_cnt_q;
+        cur_flow_d = cur_flow_q;
+        cur_left_d = cur_left_q;
+        count = bf_cnt_q;
         m_axis_pktsend_tvalid = cur_left_q != 32'h0;
         m_axis_pktsend_tdata = {6'd0, cur_flow_q};
         fire = (cur_left_q != 32'h0) & m_axis_pktsend_tready;
@@ -709,49 +793,16 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else if (fire) begin
             cur_left_d = cur_left_q - 32'h1;
         end
-        if (burst_push) begin
+        if (push) begin
             bf_wr_d = bf_wr_q + 32'h1;
         end
-        if (burst_push & ~load) begin
+        if (push & ~load) begin
             bf_cnt_d = bf_cnt_q + 32'h1;
         end
-        if (~burst_push & load) begin
+        if (~push & load) begin
             bf_cnt_d = bf_cnt_q - 32'h1;
         end
-        // flow_sched.rs:550: ---- RAM clearing after reset: every RAM is zero before the first op.
-        if (init_busy_q) begin
-            init_addr_d = init_addr_q + 32'h1;
-            if (&init_addr_q) begin
-                init_busy_d = 1'b0;
-            end
-            pace_ram_write_enable = 1'b1;
-            pace_ram_write_address = init_addr_q;
-            pace_ram_write_data = 32'h0;
-            cfg_ram_write_enable = 1'b1;
-            cfg_ram_write_address = init_addr_q;
-            cfg_ram_write_data = 32'h0;
-            acked_n_ram_write_enable = 1'b1;
-            acked_n_ram_write_address = init_addr_q;
-            acked_n_ram_write_data = 32'h0;
-            acked_s_ram_write_enable = 1'b1;
-            acked_s_ram_write_address = init_addr_q;
-            acked_s_ram_write_data = 32'h0;
-        end
         if (reset) begin
-            now_d = 32'h0;
-            init_busy_d = 1'b1;
-            init_addr_d = 32'h0;
-            n1_valid_d = 1'b0;
-            nlw_valid_d = 1'b0;
-            ring_rd_d = 32'h0;
-            ring_wr_d = 32'h0;
-            ring_cnt_d = 32'h0;
-            s0_valid_d = 1'b0;
-            s1_valid_d = 1'b0;
-            s2_valid_d = 1'b0;
-            s3_valid_d = 1'b0;
-            s4_valid_d = 1'b0;
-            lw_valid_d = 1'b0;
             bf_rd_d = 32'h0;
             bf_wr_d = 32'h0;
             bf_cnt_d = 32'h0;
@@ -759,9 +810,173 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         end
     end
 
-endmodule // flow_sched
+endmodule // flow_sched_burst
 
-module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module flow_sched_grant(op_valid,op_kind,op_flow,op_pace,lw_valid,lw_flow,lw_pace,acked,c1,n_c,n_w,now,shift,st,ret,cshift,new_pace,n,ring_push,burst_push);
+    // Rust: FlowSchedGrant, hdl/src/sched/flow_sched_grant.rs:13
+
+    // Module arguments
+    input wire  op_valid;
+    input wire  [2:0] op_kind;
+    input wire  [9:0] op_flow;
+    input wire  [118:0] op_pace;
+    input wire  lw_valid;
+    input wire  [9:0] lw_flow;
+    input wire  [118:0] lw_pace;
+    input wire  [31:0] acked;
+    input wire  [47:0] c1;
+    input wire  [11:0] n_c;
+    input wire  [11:0] n_w;
+    input wire  [31:0] now;
+    input wire  [3:0] shift;
+    input wire  [5:0] st;
+    input wire  [31:0] ret;
+    input wire  [3:0] cshift;
+    output reg  [118:0] new_pace;
+    output reg  [11:0] n;
+    output reg  ring_push;
+    output reg  burst_push;
+
+    // flow_sched's op kinds (sim::flow_sched::Kind)
+    localparam [2:0] OP_VISIT = 3'h0;
+    localparam [2:0] OP_CREATE = 3'h1;
+    localparam [2:0] OP_REMOVE = 3'h2;
+    localparam [2:0] OP_IDLE = 3'h3;
+
+    // Local signals
+    reg  [118:0] pace;
+    reg  [47:0] c2;
+    reg  [31:0] sent2;
+    reg  [31:0] sent3;
+    reg  [118:0] woke;
+
+    // Update code
+    always @(*) begin
+        pace = op_pace;
+        if (lw_valid & (lw_flow == op_flow)) begin
+            pace = lw_pace;
+        end
+        n = n_c;
+        if (n_w < n_c) begin
+            n = n_w;
+        end
+        // flow_sched_grant.rs:65: Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
+        c2 = c1 - ({36'd0, n} << st);
+        sent2 = pace[80+:32] + ({20'd0, n} << shift);
+        sent3 = pace[80+:32] - ret;
+        woke = pace;
+        woke[114+:1] = 1'b0;
+        ring_push = 1'b0;
+        burst_push = 1'b0;
+        new_pace = pace;
+        if (op_kind == OP_VISIT) begin
+            if (pace[112+:1] & ~pace[114+:1]) begin
+                new_pace = 32'h0;
+                new_pace[0+:48] = c2;
+                new_pace[48+:32] = now;
+                new_pace[80+:32] = sent2;
+                new_pace[112+:1] = 1'b1;
+                new_pace[113+:1] = 1'b1;
+                new_pace[115+:4] = pace[115+:4];
+                ring_push = op_valid;
+                burst_push = op_valid & (n != 32'h0);
+            end
+            else begin
+                new_pace[113+:1] = 1'b0;
+            end
+        end
+        else if (op_kind == OP_CREATE) begin
+            new_pace = 32'h0;
+            new_pace[48+:32] = now;
+            new_pace[80+:32] = acked;
+            new_pace[112+:1] = 1'b1;
+            new_pace[113+:1] = 1'b1;
+            new_pace[115+:4] = cshift;
+            ring_push = op_valid & ~pace[113+:1];
+        end
+        else if (op_kind == OP_REMOVE) begin
+            new_pace[112+:1] = 1'b0;
+        end
+        else if (op_kind == OP_IDLE) begin
+            new_pace[80+:32] = sent3;
+            new_pace[114+:1] = 1'b1;
+        end
+        else begin
+            new_pace = woke;
+            if (pace[112+:1] & ~pace[113+:1]) begin
+                new_pace[113+:1] = 1'b1;
+                ring_push = op_valid;
+            end
+        end
+    end
+
+endmodule // flow_sched_grant
+
+module flow_sched_credit(op_flow,op_pace,lw_valid,lw_flow,lw_pace,p_hi,p_lo,inflight,window,shift,st,cap,pace,c1,n_c,n_w,ret);
+    // Rust: FlowSchedCredit, hdl/src/sched/flow_sched_credit.rs:12
+
+    // Module arguments
+    input wire  [9:0] op_flow;
+    input wire  [118:0] op_pace;
+    input wire  lw_valid;
+    input wire  [9:0] lw_flow;
+    input wire  [118:0] lw_pace;
+    input wire  [31:0] p_hi;
+    input wire  [31:0] p_lo;
+    input wire  [31:0] inflight;
+    input wire  [31:0] window;
+    input wire  [3:0] shift;
+    input wire  [5:0] st;
+    input wire  [47:0] cap;
+    output reg  [118:0] pace;
+    output reg  [47:0] c1;
+    output reg  [11:0] n_c;
+    output reg  [11:0] n_w;
+    output reg  [31:0] ret;
+
+    // Local signals
+    reg  [48:0] sum;
+    reg  [31:0] pkt;
+    reg  [32:0] room;
+    reg  [32:0] room_up;
+    reg  [32:0] n_w_full;
+
+    // Update code
+    always @(*) begin
+        pace = op_pace;
+        if (lw_valid & (lw_flow == op_flow)) begin
+            pace = lw_pace;
+        end
+        // flow_sched_credit.rs:55: The credit as read, not merged: no create or remove lands between a visit's read and
+        // its write (no pop meanwhile), and idle and wake ops do not change the credit.
+        sum = {1'd0, op_pace[0+:48]} + ({17'd0, p_hi} << 16) + {17'd0, p_lo};
+        c1 = sum[0+:48];
+        if (sum > {1'd0, cap}) begin
+            c1 = cap;
+        end
+        n_c = c1[(st)+:(12)];
+        // flow_sched_credit.rs:65: Window room in packets, rounded up: a window below one packet still lets one packet
+        // out when nothing is in flight.
+        pkt = ((32'h1) & 32'hffffffff) << shift;
+        room = {1'd0, window} - {1'd0, inflight};
+        room_up = {1'd0, room[0+:32]} + ((pkt - 32'h1) & 33'h1ffffffff);
+        n_w_full = room_up >> shift;
+        n_w = n_w_full[0+:12];
+        if (n_w_full[12+:21] != 32'h0) begin
+            n_w = 32'hfff;
+        end
+        if (room[32]) begin
+            n_w = 32'h0;
+        end
+        ret = pkt;
+        if (inflight < pkt) begin
+            ret = inflight;
+        end
+    end
+
+endmodule // flow_sched_credit
+
+module flow_sched_burst_burst_n_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
@@ -793,9 +1008,9 @@ module flow_sched_burst_n_ram(write_clock,write_enable,write_address,write_data,
             mem[write_address] <= write_data;
         end
     end
-endmodule // flow_sched_burst_n_ram
+endmodule // flow_sched_burst_burst_n_ram
 
-module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
+module flow_sched_burst_burst_flow_ram(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
 
     // Module arguments
@@ -827,6 +1042,6 @@ module flow_sched_burst_flow_ram(write_clock,write_enable,write_address,write_da
             mem[write_address] <= write_data;
         end
     end
-endmodule // flow_sched_burst_flow_ram
+endmodule // flow_sched_burst_burst_flow_ram
 
 `resetall

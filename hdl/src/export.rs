@@ -63,6 +63,13 @@ pub fn flow_sched(bits: usize, name: &str) -> Result<Exported, ExportError> {
     finish(&raw, name, "hdl/src/sched/flow_sched.rs")
 }
 
+/// `e` as rtl-out/ holds its modules: registers folded, named constants declared, each module
+/// once (shared cells in `export_once::CELLS`, which the top then `needs`). For the builds at
+/// other flow counts (`hpcc-nic synth --flows 4096`), which rtl-out/ does not hold.
+pub fn folded(e: Exported) -> Result<Vec<Exported>, ExportError> {
+    crate::export_once::once(vec![e])
+}
+
 /// Divider configurations exported on their own: `div_pipe`, the widest the CC module uses
 /// (HPCC line 13: 49-bit numerator, 24-bit divisor, 32-bit quotient), and small ones that the
 /// test bench checks exhaustively, one per shape of the overflow compare (numerator bits above

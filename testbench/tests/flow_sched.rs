@@ -146,9 +146,14 @@ fn synthesizes_at_1024_and_4096_flows() {
     let dir = std::env::temp_dir().join(format!("flow_sched_synth_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (bits, name) in [(10, "flow_sched"), (12, "flow_sched_4096")] {
-        let file = dir.join(format!("{name}.v"));
-        std::fs::write(&file, hdl::export::flow_sched(bits, name).unwrap().text).unwrap();
-        let r = testbench::synth::synth(&[file], name, "xcup").expect("yosys");
+        // Folded as rtl-out/ is: the named constants declared, shared cells in their own file.
+        let files = hdl::export::folded(hdl::export::flow_sched(bits, name).unwrap()).unwrap();
+        let mut paths = vec![];
+        for m in &files {
+            paths.push(dir.join(format!("{}.v", m.name)));
+            std::fs::write(paths.last().unwrap(), &m.text).unwrap();
+        }
+        let r = testbench::synth::synth(&paths, name, "xcup").expect("yosys");
         assert!(r.unexplained_warnings.is_empty(), "{name}: {:#?}", r.unexplained_warnings);
         assert!(r.bram36 + r.bram18 > 0, "{name}: per-flow state is not in block RAM: {}", r.table_row());
         assert_eq!(r.dsps, 2, "{name}: the two rate multipliers should map to DSPs");

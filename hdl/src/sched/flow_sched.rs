@@ -12,8 +12,11 @@
 //!   `sent` owned by the visit pipeline and `acked` by the Notify pipeline, so neither waits on
 //!   the other.
 
-use crate::dist_ram::DistRam;
-use crate::layout::{FlowCfgNamed, FlowPaceNamed, NotifyFields, SchedCtrlFields, SleepFields, UpdateFields};
+use crate::flow_sched_burst::FlowSchedBurst;
+use crate::flow_sched_credit::FlowSchedCredit;
+use crate::flow_sched_grant::FlowSchedGrant;
+use crate::flow_sched_notify::FlowSchedNotify;
+use crate::layout::{FlowCfgNamed, FlowPaceNamed, SchedCtrlFields, SleepFields, UpdateFields};
 use rust_hdl::prelude::*;
 
 codes! {
@@ -89,23 +92,17 @@ pub struct FlowSched<const F: usize> {
     // [112] active, [113] in ring, [114] asleep, [118:115] log2 packet bytes (0: cfg_pkt_shift).
     pace_ram: RAM<Bits<119>, F>,
     cfg_ram: RAM<Bits<64>, F>,
-    // Two copies of acked bytes: one read by the Notify read-modify-write, one by the visits.
-    acked_n_ram: RAM<Bits<32>, F>,
+    // Acked bytes as the visits read them (flow_sched_notify keeps the copy it adds to).
     acked_s_ram: RAM<Bits<32>, F>,
     ring_ram: RAM<Bits<F>, F>,
-    burst_flow_ram: DistRam<Bits<F>, 4>,
-    burst_n_ram: DistRam<Bits<12>, 4>,
+    credit: FlowSchedCredit<F>,
+    grant: FlowSchedGrant<F>,
+    burst: FlowSchedBurst<F>,
+    notify: FlowSchedNotify<F>,
 
     now: DFF<Bits<32>>,
     init_busy: DFF<bool>,
     init_addr: DFF<Bits<F>>,
-    // Notify pipeline and its bypass of the last write.
-    n1_valid: DFF<bool>,
-    n1_flow: DFF<Bits<F>>,
-    n1_bytes: DFF<Bits<32>>,
-    nlw_valid: DFF<bool>,
-    nlw_flow: DFF<Bits<F>>,
-    nlw_value: DFF<Bits<32>>,
     // Ring of created flows.
     ring_rd: DFF<Bits<F>>,
     ring_wr: DFF<Bits<F>>,
@@ -161,23 +158,15 @@ pub struct FlowSched<const F: usize> {
     lw_valid: DFF<bool>,
     lw_flow: DFF<Bits<F>>,
     lw_pace: DFF<Bits<119>>,
-    // Burst FIFO and the expander turning a burst into single PktSends.
-    bf_rd: DFF<Bits<4>>,
-    bf_wr: DFF<Bits<4>>,
-    bf_cnt: DFF<Bits<5>>,
-    cur_flow: DFF<Bits<F>>,
-    cur_left: DFF<Bits<12>>,
 
     ctrl_fire: Signal<Local, bool>,
     ctrl_ok: Signal<Local, bool>,
     sleep_fire: Signal<Local, bool>,
     sleep_ok: Signal<Local, bool>,
-    pkt: Signal<Local, Bits<32>>,
     upd_fire: Signal<Local, bool>,
-    /// The flow fields of the ctrl, update and notify words (16 bits; >= 2^F is ignored).
+    /// The flow fields of the ctrl, update and sleep words (16 bits; >= 2^F is ignored).
     c_flow: Signal<Local, Bits<16>>,
     u_flow: Signal<Local, Bits<16>>,
-    n_flow: Signal<Local, Bits<16>>,
     sl_flow: Signal<Local, Bits<16>>,
     pop: Signal<Local, bool>,
     s0_flow_eff: Signal<Local, Bits<F>>,
@@ -187,60 +176,38 @@ pub struct FlowSched<const F: usize> {
     inflight: Signal<Local, Bits<32>>,
     shift: Signal<Local, Bits<4>>,
     st: Signal<Local, Bits<6>>,
-    s3_pace_f: Signal<Local, Bits<119>>,
-    sum: Signal<Local, Bits<49>>,
-    c1: Signal<Local, Bits<48>>,
-    room: Signal<Local, Bits<33>>,
-    room_up: Signal<Local, Bits<33>>,
-    n_w_full: Signal<Local, Bits<33>>,
-    pace: Signal<Local, Bits<119>>,
-    n: Signal<Local, Bits<12>>,
-    c2: Signal<Local, Bits<48>>,
-    sent2: Signal<Local, Bits<32>>,
-    sent3: Signal<Local, Bits<32>>,
-    woke: Signal<Local, Bits<119>>,
     new_pace: Signal<Local, Bits<119>>,
     ring_push: Signal<Local, bool>,
-    burst_push: Signal<Local, bool>,
-    fire: Signal<Local, bool>,
-    load: Signal<Local, bool>,
 }
 
 impl<const F: usize> Logic for FlowSched<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, now, init_busy, init_addr, n1_valid, n1_flow, n1_bytes, nlw_valid,
-            nlw_flow, nlw_value, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s0_cshift, s1_cshift, s2_cshift, s3_cshift, s4_cshift, s1_valid,
+            self, clock, now, init_busy, init_addr, ring_rd, ring_wr, ring_cnt, s0_valid, s0_kind, s0_flow, s0_cshift, s1_cshift, s2_cshift, s3_cshift, s4_cshift, s1_valid,
             s1_kind, s1_flow, s2_valid, s2_kind, s2_flow, s2_pace, s2_rate, s2_window, s2_acked,
             s2_e16, s2_now, s3_valid, s3_kind, s3_flow, s3_pace, s3_p_hi, s3_p_lo, s3_inflight,
             s3_window, s3_acked, s3_now, s3_shift, s3_st, s3_cap, s4_valid, s4_kind, s4_flow,
             s4_pace, s4_acked, s4_c1, s4_n_c, s4_n_w, s4_now, s4_shift, s4_st, s4_ret, lw_valid, lw_flow,
-            lw_pace, bf_rd, bf_wr, bf_cnt, cur_flow, cur_left
+            lw_pace
         );
         self.pace_ram.read_clock.next = self.clock.val();
         self.pace_ram.write_clock.next = self.clock.val();
         self.cfg_ram.read_clock.next = self.clock.val();
         self.cfg_ram.write_clock.next = self.clock.val();
-        self.acked_n_ram.read_clock.next = self.clock.val();
-        self.acked_n_ram.write_clock.next = self.clock.val();
         self.acked_s_ram.read_clock.next = self.clock.val();
         self.acked_s_ram.write_clock.next = self.clock.val();
         self.ring_ram.read_clock.next = self.clock.val();
         self.ring_ram.write_clock.next = self.clock.val();
-        self.burst_flow_ram.write_clock.next = self.clock.val();
-        self.burst_n_ram.write_clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
 
         // ---- Input handshakes. Ctrl has the config RAM port before Update.
         self.s_axis_ctrl_tready.next = !self.reset.val() & !self.init_busy.q.val();
-        self.s_axis_notify_tready.next = !self.reset.val() & !self.init_busy.q.val();
         self.s_axis_update_tready.next =
             !self.reset.val() & !self.init_busy.q.val() & !self.s_axis_ctrl_tvalid.val();
         self.ctrl_fire.next = self.s_axis_ctrl_tvalid.val() & self.s_axis_ctrl_tready.val();
         self.c_flow.next = self.s_axis_ctrl_tdata.val().get_value_flow();
         self.u_flow.next = self.s_axis_update_tdata.val().get_value_flow();
-        self.n_flow.next = self.s_axis_notify_tdata.val().get_value_flow();
         self.sl_flow.next = self.s_axis_sleep_tdata.val().get_value_flow();
         self.ctrl_ok.next = self.ctrl_fire.val()
             & (self.s_axis_ctrl_tdata.val().get_value_reserved() == 0)
@@ -268,26 +235,17 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.cfg_ram.write_enable.next = true;
         }
 
-        // ---- Notify: read acked at N0, add and write both copies at N1.
-        self.acked_n_ram.read_address.next = self.n_flow.val().get_bits::<F>(0);
-        self.n1_valid.d.next = self.s_axis_notify_tvalid.val()
-            & self.s_axis_notify_tready.val()
-            & (bit_cast::<16, F>(self.n_flow.val().get_bits::<F>(0)) == self.n_flow.val());
-        self.n1_flow.d.next = self.n_flow.val().get_bits::<F>(0);
-        self.n1_bytes.d.next = self.s_axis_notify_tdata.val().get_value_bytes();
-        self.nlw_valid.d.next = self.n1_valid.q.val();
-        self.nlw_flow.d.next = self.n1_flow.q.val();
-        if self.nlw_valid.q.val() & (self.nlw_flow.q.val() == self.n1_flow.q.val()) {
-            self.nlw_value.d.next = self.nlw_value.q.val() + self.n1_bytes.q.val();
-        } else {
-            self.nlw_value.d.next = self.acked_n_ram.read_data.val() + self.n1_bytes.q.val();
-        }
-        self.acked_n_ram.write_enable.next = self.n1_valid.q.val();
-        self.acked_n_ram.write_address.next = self.n1_flow.q.val();
-        self.acked_n_ram.write_data.next = self.nlw_value.d.val();
-        self.acked_s_ram.write_enable.next = self.n1_valid.q.val();
-        self.acked_s_ram.write_address.next = self.n1_flow.q.val();
-        self.acked_s_ram.write_data.next = self.nlw_value.d.val();
+        // ---- Notify: acked bytes, into both copies (flow_sched_notify).
+        self.notify.clock.next = self.clock.val();
+        self.notify.reset.next = self.reset.val();
+        self.notify.init_busy.next = self.init_busy.q.val();
+        self.notify.init_addr.next = self.init_addr.q.val();
+        self.notify.s_axis_notify_tdata.next = self.s_axis_notify_tdata.val();
+        self.notify.s_axis_notify_tvalid.next = self.s_axis_notify_tvalid.val();
+        self.s_axis_notify_tready.next = self.notify.s_axis_notify_tready.val();
+        self.acked_s_ram.write_enable.next = self.notify.acked_we.val();
+        self.acked_s_ram.write_address.next = self.notify.acked_addr.val();
+        self.acked_s_ram.write_data.next = self.notify.acked_data.val();
 
         // ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
         // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
@@ -298,7 +256,7 @@ impl<const F: usize> Logic for FlowSched<F> {
             & !self.sleep_fire.val()
             & !self.init_busy.q.val()
             & (self.ring_cnt.q.val() != 0)
-            & (self.bf_cnt.q.val() <= BURST_POP_LIMIT)
+            & (self.burst.count.val() <= BURST_POP_LIMIT)
             & !(self.s0_valid.q.val() & ((self.s0_kind.q.val() == OP_CREATE) | (self.s0_kind.q.val() == OP_REMOVE)))
             & !(self.s1_valid.q.val() & ((self.s1_kind.q.val() == OP_CREATE) | (self.s1_kind.q.val() == OP_REMOVE)))
             & !(self.s2_valid.q.val() & ((self.s2_kind.q.val() == OP_CREATE) | (self.s2_kind.q.val() == OP_REMOVE)))
@@ -393,109 +351,51 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.s3_acked.d.next = self.s2_acked.q.val();
         self.s3_now.d.next = self.s2_now.q.val();
 
-        // ---- S3: credit (capped) and window room, each as a packet count.
-        self.s3_pace_f.next = self.s3_pace.q.val();
-        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s3_flow.q.val()) {
-            self.s3_pace_f.next = self.lw_pace.q.val();
-        }
-        self.sum.next = bit_cast::<49, 48>(self.s3_pace.q.val().get_value_flow_pace_credit())
-            + (bit_cast::<49, 32>(self.s3_p_hi.q.val()) << 16)
-            + bit_cast::<49, 32>(self.s3_p_lo.q.val());
-        self.c1.next = self.sum.val().get_bits::<48>(0);
-        if self.sum.val() > bit_cast::<49, 48>(self.s3_cap.q.val()) {
-            self.c1.next = self.s3_cap.q.val();
-        }
-        self.s4_c1.d.next = self.c1.val();
-        // c1 <= cap = max_burst << st, so the packet count fits 12 bits.
-        self.s4_n_c.d.next = self.c1.val().get_bits::<12>(self.s3_st.q.val().index());
-        // Window room in packets, rounded up: a flow may send while in flight < window, as the
-        // HPCC reference simulator does (bound when in flight >= W), so a window below one
-        // packet still lets one packet out when nothing is in flight.
-        self.pkt.next = bit_cast::<32, 1>(1.into()) << self.s3_shift.q.val();
-        self.room.next =
-            bit_cast::<33, 32>(self.s3_window.q.val()) - bit_cast::<33, 32>(self.s3_inflight.q.val());
-        self.room_up.next = bit_cast::<33, 32>(self.room.val().get_bits::<32>(0))
-            + bit_cast::<33, 32>(self.pkt.val() - 1);
-        self.n_w_full.next = self.room_up.val() >> self.s3_shift.q.val();
-        self.s4_n_w.d.next = self.n_w_full.val().get_bits::<12>(0);
-        // Idle: the packet returned, at most what is in flight (sent never passes acked).
-        self.s4_ret.d.next = self.pkt.val();
-        if self.s3_inflight.q.val() < self.pkt.val() {
-            self.s4_ret.d.next = self.s3_inflight.q.val();
-        }
-        if self.n_w_full.val().get_bits::<21>(12) != 0 {
-            self.s4_n_w.d.next = 0xFFF.into();
-        }
-        if self.room.val().get_bit(32) {
-            self.s4_n_w.d.next = 0.into();
-        }
+        // ---- S3: credit (capped) and window room, each as a packet count (flow_sched_credit).
+        self.credit.op_flow.next = self.s3_flow.q.val();
+        self.credit.op_pace.next = self.s3_pace.q.val();
+        self.credit.lw_valid.next = self.lw_valid.q.val();
+        self.credit.lw_flow.next = self.lw_flow.q.val();
+        self.credit.lw_pace.next = self.lw_pace.q.val();
+        self.credit.p_hi.next = self.s3_p_hi.q.val();
+        self.credit.p_lo.next = self.s3_p_lo.q.val();
+        self.credit.inflight.next = self.s3_inflight.q.val();
+        self.credit.window.next = self.s3_window.q.val();
+        self.credit.shift.next = self.s3_shift.q.val();
+        self.credit.st.next = self.s3_st.q.val();
+        self.credit.cap.next = self.s3_cap.q.val();
+        self.s4_c1.d.next = self.credit.c1.val();
+        self.s4_n_c.d.next = self.credit.n_c.val();
+        self.s4_n_w.d.next = self.credit.n_w.val();
+        self.s4_ret.d.next = self.credit.ret.val();
         self.s4_valid.d.next = self.s3_valid.q.val();
         self.s4_kind.d.next = self.s3_kind.q.val();
         self.s4_flow.d.next = self.s3_flow.q.val();
-        self.s4_pace.d.next = self.s3_pace_f.val();
+        self.s4_pace.d.next = self.credit.pace.val();
         self.s4_acked.d.next = self.s3_acked.q.val();
         self.s4_now.d.next = self.s3_now.q.val();
         self.s4_shift.d.next = self.s3_shift.q.val();
         self.s4_st.d.next = self.s3_st.q.val();
 
-        // ---- S4: grant, write back, queue the burst.
-        self.pace.next = self.s4_pace.q.val();
-        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.s4_flow.q.val()) {
-            self.pace.next = self.lw_pace.q.val();
-        }
-        self.n.next = self.s4_n_c.q.val();
-        if self.s4_n_w.q.val() < self.s4_n_c.q.val() {
-            self.n.next = self.s4_n_w.q.val();
-        }
-        // Narrow locals: inside one 119-bit expression Verilog would subtract at 119 bits.
-        self.c2.next = self.s4_c1.q.val() - (bit_cast::<48, 12>(self.n.val()) << self.s4_st.q.val());
-        self.sent2.next = self.pace.val().get_value_flow_pace_sent()
-            + (bit_cast::<32, 12>(self.n.val()) << self.s4_shift.q.val());
-        self.sent3.next = self.pace.val().get_value_flow_pace_sent() - self.s4_ret.q.val();
-        self.woke.next = self.pace.val();
-        self.woke.next.set_value_flow_pace_asleep(false);
-        self.ring_push.next = false;
-        self.burst_push.next = false;
-        self.new_pace.next = self.pace.val();
-        if self.s4_kind.q.val() == OP_VISIT {
-            if self.pace.val().get_value_flow_pace_active() & !self.pace.val().get_value_flow_pace_asleep() {
-                // Visit with a grant: new credit and clock, `sent +=` the burst, back in the ring.
-                self.new_pace.next = 0.into();
-                self.new_pace.next.set_value_flow_pace_credit(self.c2.val());
-                self.new_pace.next.set_value_flow_pace_t_last(self.s4_now.q.val());
-                self.new_pace.next.set_value_flow_pace_sent(self.sent2.val());
-                self.new_pace.next.set_value_flow_pace_active(true);
-                self.new_pace.next.set_value_flow_pace_in_ring(true);
-                self.new_pace.next.set_value_flow_pace_shift(self.pace.val().get_value_flow_pace_shift());
-                self.ring_push.next = self.s4_valid.q.val();
-                self.burst_push.next = self.s4_valid.q.val() & (self.n.val() != 0);
-            } else {
-                // Removed or asleep while queued: leave the ring (a wake brings it back).
-                self.new_pace.next.set_value_flow_pace_in_ring(false);
-            }
-        } else if self.s4_kind.q.val() == OP_CREATE {
-            // Create: no credit, clock now, nothing in flight, in the ring.
-            self.new_pace.next = 0.into();
-            self.new_pace.next.set_value_flow_pace_t_last(self.s4_now.q.val());
-            self.new_pace.next.set_value_flow_pace_sent(self.s4_acked.q.val());
-            self.new_pace.next.set_value_flow_pace_active(true);
-            self.new_pace.next.set_value_flow_pace_in_ring(true);
-            self.new_pace.next.set_value_flow_pace_shift(self.s4_cshift.q.val());
-            self.ring_push.next = self.s4_valid.q.val() & !self.pace.val().get_value_flow_pace_in_ring();
-        } else if self.s4_kind.q.val() == OP_REMOVE {
-            self.new_pace.next.set_value_flow_pace_active(false);
-        } else if self.s4_kind.q.val() == OP_IDLE {
-            // Idle: the packet returned, asleep.
-            self.new_pace.next.set_value_flow_pace_sent(self.sent3.val());
-            self.new_pace.next.set_value_flow_pace_asleep(true);
-        } else {
-            // Wake: back in the ring if it is active and not already there (or on its way).
-            self.new_pace.next = self.woke.val();
-            if self.pace.val().get_value_flow_pace_active() & !self.pace.val().get_value_flow_pace_in_ring() {
-                self.new_pace.next.set_value_flow_pace_in_ring(true);
-                self.ring_push.next = self.s4_valid.q.val();
-            }
-        }
+        // ---- S4: grant, write back, queue the burst (flow_sched_grant).
+        self.grant.op_valid.next = self.s4_valid.q.val();
+        self.grant.op_kind.next = self.s4_kind.q.val();
+        self.grant.op_flow.next = self.s4_flow.q.val();
+        self.grant.op_pace.next = self.s4_pace.q.val();
+        self.grant.lw_valid.next = self.lw_valid.q.val();
+        self.grant.lw_flow.next = self.lw_flow.q.val();
+        self.grant.lw_pace.next = self.lw_pace.q.val();
+        self.grant.acked.next = self.s4_acked.q.val();
+        self.grant.c1.next = self.s4_c1.q.val();
+        self.grant.n_c.next = self.s4_n_c.q.val();
+        self.grant.n_w.next = self.s4_n_w.q.val();
+        self.grant.now.next = self.s4_now.q.val();
+        self.grant.shift.next = self.s4_shift.q.val();
+        self.grant.st.next = self.s4_st.q.val();
+        self.grant.ret.next = self.s4_ret.q.val();
+        self.grant.cshift.next = self.s4_cshift.q.val();
+        self.new_pace.next = self.grant.new_pace.val();
+        self.ring_push.next = self.grant.ring_push.val();
         self.pace_ram.write_enable.next = self.s4_valid.q.val();
         self.pace_ram.write_address.next = self.s4_flow.q.val();
         self.pace_ram.write_data.next = self.new_pace.val();
@@ -516,36 +416,15 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.ring_cnt.d.next = self.ring_cnt.q.val() - 1;
         }
 
-        // ---- Burst FIFO and expander.
-        self.burst_flow_ram.write_enable.next = self.burst_push.val();
-        self.burst_flow_ram.write_address.next = self.bf_wr.q.val();
-        self.burst_flow_ram.write_data.next = self.s4_flow.q.val();
-        self.burst_flow_ram.read_address.next = self.bf_rd.q.val();
-        self.burst_n_ram.write_enable.next = self.burst_push.val();
-        self.burst_n_ram.write_address.next = self.bf_wr.q.val();
-        self.burst_n_ram.write_data.next = self.n.val();
-        self.burst_n_ram.read_address.next = self.bf_rd.q.val();
-        self.m_axis_pktsend_tvalid.next = self.cur_left.q.val() != 0;
-        self.m_axis_pktsend_tdata.next = bit_cast::<16, F>(self.cur_flow.q.val());
-        self.fire.next = (self.cur_left.q.val() != 0) & self.m_axis_pktsend_tready.val();
-        self.load.next = (self.bf_cnt.q.val() != 0)
-            & ((self.cur_left.q.val() == 0) | ((self.cur_left.q.val() == 1) & self.fire.val()));
-        if self.load.val() {
-            self.cur_flow.d.next = self.burst_flow_ram.read_data.val();
-            self.cur_left.d.next = self.burst_n_ram.read_data.val();
-            self.bf_rd.d.next = self.bf_rd.q.val() + 1;
-        } else if self.fire.val() {
-            self.cur_left.d.next = self.cur_left.q.val() - 1;
-        }
-        if self.burst_push.val() {
-            self.bf_wr.d.next = self.bf_wr.q.val() + 1;
-        }
-        if self.burst_push.val() & !self.load.val() {
-            self.bf_cnt.d.next = self.bf_cnt.q.val() + 1;
-        }
-        if !self.burst_push.val() & self.load.val() {
-            self.bf_cnt.d.next = self.bf_cnt.q.val() - 1;
-        }
+        // ---- Burst FIFO and expander (flow_sched_burst).
+        self.burst.clock.next = self.clock.val();
+        self.burst.reset.next = self.reset.val();
+        self.burst.push.next = self.grant.burst_push.val();
+        self.burst.push_flow.next = self.s4_flow.q.val();
+        self.burst.push_n.next = self.grant.n.val();
+        self.m_axis_pktsend_tdata.next = self.burst.m_axis_pktsend_tdata.val();
+        self.m_axis_pktsend_tvalid.next = self.burst.m_axis_pktsend_tvalid.val();
+        self.burst.m_axis_pktsend_tready.next = self.m_axis_pktsend_tready.val();
 
         // ---- RAM clearing after reset: every RAM is zero before the first op.
         if self.init_busy.q.val() {
@@ -559,9 +438,6 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.cfg_ram.write_enable.next = true;
             self.cfg_ram.write_address.next = self.init_addr.q.val();
             self.cfg_ram.write_data.next = 0.into();
-            self.acked_n_ram.write_enable.next = true;
-            self.acked_n_ram.write_address.next = self.init_addr.q.val();
-            self.acked_n_ram.write_data.next = 0.into();
             self.acked_s_ram.write_enable.next = true;
             self.acked_s_ram.write_address.next = self.init_addr.q.val();
             self.acked_s_ram.write_data.next = 0.into();
@@ -570,8 +446,6 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.now.d.next = 0.into();
             self.init_busy.d.next = true;
             self.init_addr.d.next = 0.into();
-            self.n1_valid.d.next = false;
-            self.nlw_valid.d.next = false;
             self.ring_rd.d.next = 0.into();
             self.ring_wr.d.next = 0.into();
             self.ring_cnt.d.next = 0.into();
@@ -581,10 +455,6 @@ impl<const F: usize> Logic for FlowSched<F> {
             self.s3_valid.d.next = false;
             self.s4_valid.d.next = false;
             self.lw_valid.d.next = false;
-            self.bf_rd.d.next = 0.into();
-            self.bf_wr.d.next = 0.into();
-            self.bf_cnt.d.next = 0.into();
-            self.cur_left.d.next = 0.into();
         }
     }
 }

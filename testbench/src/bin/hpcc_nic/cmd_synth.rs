@@ -48,7 +48,7 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
             }
             let name =
                 if flows == 1024 { "flow_sched".to_string() } else { format!("flow_sched_{flows}") };
-            builds.push(hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?);
+            builds.extend(folded(hdl::export::flow_sched(flows.trailing_zeros() as usize, &name)?, &dir)?);
         }
     } else if let Some(export) = cc_datapath(&args.module) {
         for flows in args.flows {
@@ -58,7 +58,7 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
                 4096 => format!("{m}_4096"),
                 _ => return Err(format!("--flows {flows}: {m} builds 1024 or 4096").into()),
             };
-            builds.push(export(flows.trailing_zeros() as usize, &name)?);
+            builds.extend(folded(export(flows.trailing_zeros() as usize, &name)?, &dir)?);
         }
     } else {
         // A block of rtl-out/ is built from its file and the files it instantiates from.
@@ -101,6 +101,16 @@ pub fn run(_root: &Path, args: Args) -> Result<ExitCode> {
 type Export = fn(usize, &str) -> std::result::Result<hdl::export::Exported, hdl::export::ExportError>;
 
 /// The CC datapaths built at several flow counts.
+/// `e` folded as rtl-out/ is (`hdl::export::folded`), every file written to `dir`; the top's.
+fn folded(e: hdl::export::Exported, dir: &Path) -> Result<Option<hdl::export::Exported>> {
+    let name = e.name.clone();
+    let files = hdl::export::folded(e)?;
+    for m in &files {
+        std::fs::write(dir.join(format!("{}.v", m.name)), &m.text)?;
+    }
+    Ok(files.into_iter().find(|m| m.name == name))
+}
+
 fn cc_datapath(module: &str) -> Option<Export> {
     match module {
         "cc_hpcc" => Some(hdl::export::cc_hpcc),
