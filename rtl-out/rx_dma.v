@@ -6,7 +6,7 @@
 `default_nettype none
 
 module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_cmd_tdata,s_axis_cmd_tvalid,s_axis_cmd_tready,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,stat_written,stat_discarded,stat_short,stat_jobs);
-    // Rust: RxDma, hdl/src/rx/rx_dma.rs:36
+    // Rust: RxDma, hdl/src/rx/rx_dma.rs:37
 
     // Module arguments
     input wire  clock;
@@ -45,7 +45,11 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  wq_write_enable;
     reg  [95:0] wq_write_data;
     wire  [95:0] wq_read_data;
-    wire  [576:0] oq_read_data;
+    wire  [511:0] out_m_axis_dma_wr_tdata;
+    wire  [63:0] out_m_axis_dma_wr_tkeep;
+    wire  out_m_axis_dma_wr_tvalid;
+    wire  out_m_axis_dma_wr_tlast;
+    wire  out_pop;
     reg  [15:0] wr_ptr_d;
     reg  [15:0] wr_ptr_q = 16'h0;
     reg  [7:0] w_cnt_d;
@@ -105,16 +109,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  f_last_q = 1'h0;
     reg  [5:0] f_kcnt_d;
     reg  [5:0] f_kcnt_q = 6'h0;
-    reg  c_valid_d;
-    reg  c_valid_q = 1'h0;
-    reg  [576:0] c_word_d;
-    reg  [576:0] c_word_q = 577'h0;
-    reg  [3:0] oq_wr_d;
-    reg  [3:0] oq_wr_q = 4'h0;
-    reg  [3:0] oq_rd_d;
-    reg  [3:0] oq_rd_q = 4'h0;
-    reg  [4:0] oq_n_d;
-    reg  [4:0] oq_n_q = 5'h0;
     reg  [4:0] owed_d;
     reg  [4:0] owed_q = 5'h0;
     reg  [3:0] wq_wr_d;
@@ -133,7 +127,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [31:0] n_short_q = 32'h0;
 
     // Local signals
-    // rx_dma.rs:116: Decide and fetch.
+    // rx_dma.rs:117: Decide and fetch.
     reg  take;
     reg  [7:0] w_cnt_n;
     reg  push_w;
@@ -210,13 +204,17 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         .read_address(wq_rd_q),
         .read_data(wq_read_data)
     );
-    rx_dma_oq oq(
-        .write_clock(clock),
-        .write_enable(c_valid_q),
-        .write_address(oq_wr_q),
-        .write_data(c_word_q),
-        .read_address(oq_rd_q),
-        .read_data(oq_read_data)
+    rx_dma_out out(
+        .clock(clock),
+        .reset(reset),
+        .in_valid(f_valid_q),
+        .in_word(combine_word),
+        .m_axis_dma_wr_tdata(out_m_axis_dma_wr_tdata),
+        .m_axis_dma_wr_tkeep(out_m_axis_dma_wr_tkeep),
+        .m_axis_dma_wr_tvalid(out_m_axis_dma_wr_tvalid),
+        .m_axis_dma_wr_tready(m_axis_dma_wr_tready),
+        .m_axis_dma_wr_tlast(out_m_axis_dma_wr_tlast),
+        .pop(out_pop)
     );
     rx_dma_combine combine(
         .even(even_read_data),
@@ -240,7 +238,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // rx_dma.rs:95: Writer.
+        // rx_dma.rs:96: Writer.
         wr_ptr_q <= wr_ptr_d;
         w_cnt_q <= w_cnt_d;
         w_trunc_q <= w_trunc_d;
@@ -257,7 +255,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         cq_wr_q <= cq_wr_d;
         cq_rd_q <= cq_rd_d;
         cq_n_q <= cq_n_d;
-        // rx_dma.rs:116: Decide and fetch.
+        // rx_dma.rs:117: Decide and fetch.
         dec_base_q <= dec_base_d;
         j_active_q <= j_active_d;
         j_lo_q <= j_lo_d;
@@ -270,11 +268,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         f_shift_q <= f_shift_d;
         f_last_q <= f_last_d;
         f_kcnt_q <= f_kcnt_d;
-        c_valid_q <= c_valid_d;
-        c_word_q <= c_word_d;
-        oq_wr_q <= oq_wr_d;
-        oq_rd_q <= oq_rd_d;
-        oq_n_q <= oq_n_d;
         owed_q <= owed_d;
         wq_wr_q <= wq_wr_d;
         wq_rd_q <= wq_rd_d;
@@ -315,11 +308,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         f_shift_d = f_shift_q;
         f_last_d = f_last_q;
         f_kcnt_d = f_kcnt_q;
-        c_valid_d = c_valid_q;
-        c_word_d = c_word_q;
-        oq_wr_d = oq_wr_q;
-        oq_rd_d = oq_rd_q;
-        oq_n_d = oq_n_q;
         owed_d = owed_q;
         wq_wr_d = wq_wr_q;
         wq_rd_d = wq_rd_q;
@@ -328,10 +316,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         n_jobs_d = n_jobs_q;
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
-        // rx_dma.rs:207: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
+        // rx_dma.rs:202: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
-        // rx_dma.rs:210: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
+        // rx_dma.rs:205: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[0];
         odd_write_enable = store & wr_ptr_q[0];
@@ -344,7 +332,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (take & ~store) begin
             w_trunc_d = 1'b1;
         end
-        // rx_dma.rs:227: The last beat: its keep and the beat count go to a register; the descriptor is
+        // rx_dma.rs:222: The last beat: its keep and the beat count go to a register; the descriptor is
         // pushed two cycles later.
         p_push_d = take & s_axis_tlast;
         p_keep_d = s_axis_tkeep;
@@ -361,17 +349,17 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (frame_word_valid) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
-        // rx_dma.rs:257: ---- Commands.
+        // rx_dma.rs:252: ---- Commands.
         s_axis_cmd_tready = ~cq_n_q[6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
-        // rx_dma.rs:262: The payload's end (offset + length) is added on the way in, off the decision path.
+        // rx_dma.rs:257: The payload's end (offset + length) is added on the way in, off the decision path.
         in_end = {8'd0, s_axis_cmd_tdata[64+:7]} + {1'd0, s_axis_cmd_tdata[80+:14]};
         cq_write_data = {15'd0, s_axis_cmd_tdata} | ({128'd0, in_end} << 128);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
-        // rx_dma.rs:271: ---- Decide: the head frame and the head command.
+        // rx_dma.rs:266: ---- Decide: the head frame and the head command.
         d_word = dq_read_data;
         d_beats = d_word[0+:8];
         d_len = d_word[8+:14];
@@ -383,7 +371,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         c_wr = c_cmd[96+:1];
         short = d_trunc | (end_sum > {1'd0, d_len});
         is_job = c_wr & ~short & (c_len != 32'h0);
-        // rx_dma.rs:285: A fetch is issued only if its output beat is sure to find room in the out FIFO.
+        // rx_dma.rs:280: A fetch is issued only if its output beat is sure to find room in the out FIFO.
         fetch = j_active_q & ~owed_q[4];
         j_end = fetch & (j_left_q == 32'h1);
         pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[4]);
@@ -418,7 +406,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
                 n_written_d = n_written_q + 32'h1;
             end
         end
-        // rx_dma.rs:322: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
+        // rx_dma.rs:317: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
         // bank at (lo + 1) / 2.
         lo1 = j_lo_q + 32'h1;
         even_read_address = lo1[1+:9];
@@ -442,7 +430,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             j_shift_d = c_off[0+:6];
             j_kcnt_d = c_len[0+:6];
         end
-        // rx_dma.rs:348: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
+        // rx_dma.rs:343: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
         // frame's beats when it is decided without a job. The frees are registered (`fr`)
         // and subtracted a cycle later, which keeps the decision off the occupancy path.
         u_add = used_q - fr_q;
@@ -459,7 +447,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         fr_d = u_free_j + u_free_d;
         used_d = u_add;
-        // rx_dma.rs:365: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
+        // rx_dma.rs:360: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
         // progress is past 144 beats (its beats are not stored). And room for a descriptor.
         // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
         // logic stays off the tready path.
@@ -473,7 +461,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
-        // rx_dma.rs:379: At most three descriptors are on their way (p_push, rx_dma_frame's register and this
+        // rx_dma.rs:374: At most three descriptors are on their way (p_push, rx_dma_frame's register and this
         // cycle's tlast).
         in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3c);
         if (take_cmd & ~pop) begin
@@ -482,28 +470,13 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (~take_cmd & pop) begin
             cq_n_d = cq_n_q - 32'h1;
         end
-        // rx_dma.rs:389: ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
+        // rx_dma.rs:384: ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
         // (hi:lo) >> 8 x shift, with its keep and last.
-        c_valid_d = f_valid_q;
-        c_word_d = combine_word;
-        // rx_dma.rs:400: ---- Out FIFO and DMA command FIFO.
-        m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
-        m_axis_dma_wr_tdata = oq_read_data[0+:512];
-        m_axis_dma_wr_tkeep = oq_read_data[512+:64];
-        m_axis_dma_wr_tlast = oq_read_data[576+:1];
-        pop_o = (oq_n_q != 32'h0) & m_axis_dma_wr_tready;
-        if (c_valid_q) begin
-            oq_wr_d = oq_wr_q + 32'h1;
-        end
-        if (pop_o) begin
-            oq_rd_d = oq_rd_q + 32'h1;
-        end
-        if (c_valid_q & ~pop_o) begin
-            oq_n_d = oq_n_q + 32'h1;
-        end
-        if (~c_valid_q & pop_o) begin
-            oq_n_d = oq_n_q - 32'h1;
-        end
+        m_axis_dma_wr_tdata = out_m_axis_dma_wr_tdata;
+        m_axis_dma_wr_tkeep = out_m_axis_dma_wr_tkeep;
+        m_axis_dma_wr_tvalid = out_m_axis_dma_wr_tvalid;
+        m_axis_dma_wr_tlast = out_m_axis_dma_wr_tlast;
+        pop_o = out_pop;
         if (fetch & ~pop_o) begin
             owed_d = owed_q + 32'h1;
         end
@@ -543,10 +516,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             dec_base_d = 32'h0;
             j_active_d = 1'b0;
             f_valid_d = 1'b0;
-            c_valid_d = 1'b0;
-            oq_wr_d = 32'h0;
-            oq_rd_d = 32'h0;
-            oq_n_d = 32'h0;
             owed_d = 32'h0;
             wq_wr_d = 32'h0;
             wq_rd_d = 32'h0;
@@ -765,39 +734,88 @@ module rx_dma_combine(even,odd,lo_odd,shift,last,kcnt,word);
 
 endmodule // rx_dma_combine
 
-module rx_dma_oq(write_clock,write_enable,write_address,write_data,read_address,read_data);
-    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
+module rx_dma_out(clock,reset,in_valid,in_word,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,pop);
+    // Rust: RxDmaOut, hdl/src/rx/rx_dma_out.rs:12
 
     // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [3:0] write_address;
-    input wire  [576:0] write_data;
-    input wire  [3:0] read_address;
-    output reg  [576:0] read_data;
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [576:0] in_word;
+    output reg  [511:0] m_axis_dma_wr_tdata;
+    output reg  [63:0] m_axis_dma_wr_tkeep;
+    output reg  m_axis_dma_wr_tvalid;
+    input wire  m_axis_dma_wr_tready;
+    output reg  m_axis_dma_wr_tlast;
+    output reg  pop;
 
-    // Update code (custom)
-    reg [576:0] mem [0:15];
+    // Stub signals
+    wire  [576:0] oq_read_data;
+    reg  c_valid_d;
+    reg  c_valid_q = 1'h0;
+    reg  [576:0] c_word_d;
+    reg  [576:0] c_word_q = 577'h0;
+    reg  [3:0] oq_wr_d;
+    reg  [3:0] oq_wr_q = 4'h0;
+    reg  [3:0] oq_rd_d;
+    reg  [3:0] oq_rd_q = 4'h0;
+    reg  [4:0] oq_n_d;
+    reg  [4:0] oq_n_q = 5'h0;
 
-    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
-    // before the first write: the FIFOs built on it show a defined word while empty.
-    integer i;
-    initial begin
-        for (i = 0; i <= 15; i = i + 1) begin
-            mem[i] = 577'd0;
-        end
+    // Sub module instances
+    rx_dma_out_oq oq(
+        .write_clock(clock),
+        .write_enable(c_valid_q),
+        .write_address(oq_wr_q),
+        .write_data(c_word_q),
+        .read_address(oq_rd_q),
+        .read_data(oq_read_data)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        c_valid_q <= c_valid_d;
+        c_word_q <= c_word_d;
+        oq_wr_q <= oq_wr_d;
+        oq_rd_q <= oq_rd_d;
+        oq_n_q <= oq_n_d;
     end
 
+    // Update code
     always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
+        c_valid_d = c_valid_q;
+        c_word_d = c_word_q;
+        oq_wr_d = oq_wr_q;
+        oq_rd_d = oq_rd_q;
+        oq_n_d = oq_n_q;
+        c_valid_d = in_valid;
+        c_word_d = in_word;
+        m_axis_dma_wr_tvalid = oq_n_q != 32'h0;
+        m_axis_dma_wr_tdata = oq_read_data[0+:512];
+        m_axis_dma_wr_tkeep = oq_read_data[512+:64];
+        m_axis_dma_wr_tlast = oq_read_data[576+:1];
+        pop = (oq_n_q != 32'h0) & m_axis_dma_wr_tready;
+        if (c_valid_q) begin
+            oq_wr_d = oq_wr_q + 32'h1;
+        end
+        if (pop) begin
+            oq_rd_d = oq_rd_q + 32'h1;
+        end
+        if (c_valid_q & ~pop) begin
+            oq_n_d = oq_n_q + 32'h1;
+        end
+        if (~c_valid_q & pop) begin
+            oq_n_d = oq_n_q - 32'h1;
+        end
+        if (reset) begin
+            c_valid_d = 1'b0;
+            oq_wr_d = 32'h0;
+            oq_rd_d = 32'h0;
+            oq_n_d = 32'h0;
         end
     end
-endmodule // rx_dma_oq
+
+endmodule // rx_dma_out
 
 module rx_dma_wq(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
@@ -900,5 +918,39 @@ module rx_dma_dq(write_clock,write_enable,write_address,write_data,read_address,
         end
     end
 endmodule // rx_dma_dq
+
+module rx_dma_out_oq(write_clock,write_enable,write_address,write_data,read_address,read_data);
+    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
+
+    // Module arguments
+    input wire  write_clock;
+    input wire  write_enable;
+    input wire  [3:0] write_address;
+    input wire  [576:0] write_data;
+    input wire  [3:0] read_address;
+    output reg  [576:0] read_data;
+
+    // Update code (custom)
+    reg [576:0] mem [0:15];
+
+    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
+    // before the first write: the FIFOs built on it show a defined word while empty.
+    integer i;
+    initial begin
+        for (i = 0; i <= 15; i = i + 1) begin
+            mem[i] = 577'd0;
+        end
+    end
+
+    always @(*) begin
+        read_data = mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // rx_dma_out_oq
 
 `resetall

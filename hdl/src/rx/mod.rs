@@ -14,3 +14,4 @@ pub mod rx_ctx_pick;
 pub mod rx_dma;
 pub mod rx_dma_combine;
 pub mod rx_dma_frame;
+pub mod rx_dma_out;

@@ -20,9 +20,10 @@
 //! soon as its last fetch is issued.
 
 use crate::dist_ram::DistRam;
-use crate::layout::{DmaCmdFields, DmaWrFields, RxDmaBeatNamed, RxDmaFrameNamed};
+use crate::layout::{DmaCmdFields, DmaWrFields, RxDmaFrameNamed};
 use crate::rx_dma_combine::RxDmaCombine;
 use crate::rx_dma_frame::RxDmaFrame;
+use crate::rx_dma_out::RxDmaOut;
 use rust_hdl::prelude::*;
 
 /// Beats kept per frame: 9216 bytes.
@@ -91,7 +92,7 @@ pub struct RxDma<const B: usize> {
     dq: DistRam<Bits<23>, QUEUE_BITS>,
     cq: DistRam<Bits<143>, QUEUE_BITS>,
     wq: DistRam<Bits<96>, 4>,
-    oq: DistRam<Bits<577>, 4>,
+    out: RxDmaOut,
     // Writer.
     wr_ptr: DFF<Bits<16>>,
     w_cnt: DFF<Bits<8>>,
@@ -126,11 +127,6 @@ pub struct RxDma<const B: usize> {
     f_shift: DFF<Bits<6>>,
     f_last: DFF<bool>,
     f_kcnt: DFF<Bits<6>>,
-    c_valid: DFF<bool>,
-    c_word: DFF<Bits<577>>,
-    oq_wr: DFF<Bits<4>>,
-    oq_rd: DFF<Bits<4>>,
-    oq_n: DFF<Bits<5>>,
     owed: DFF<Bits<5>>,
     wq_wr: DFF<Bits<4>>,
     wq_rd: DFF<Bits<4>>,
@@ -192,7 +188,7 @@ impl<const B: usize> Logic for RxDma<B> {
         dff_setup!(
             self, clock, wr_ptr, w_cnt, w_trunc, p_push, p_cnt, p_keep, p_trunc, used, fr, in_ready, dq_wr,
             dq_rd, dq_n, cq_wr, cq_rd, cq_n, dec_base, j_active, j_lo, j_left, j_beats, j_shift, j_kcnt,
-            f_valid, f_odd, f_shift, f_last, f_kcnt, c_valid, c_word, oq_wr, oq_rd, oq_n, owed, wq_wr,
+            f_valid, f_odd, f_shift, f_last, f_kcnt, owed, wq_wr,
             wq_rd, wq_n, n_written, n_jobs, n_discarded, n_short
         );
         self.even.read_clock.next = self.clock.val();
@@ -202,7 +198,6 @@ impl<const B: usize> Logic for RxDma<B> {
         self.dq.write_clock.next = self.clock.val();
         self.cq.write_clock.next = self.clock.val();
         self.wq.write_clock.next = self.clock.val();
-        self.oq.write_clock.next = self.clock.val();
 
         // ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         self.s_axis_tready.next = self.in_ready.q.val();
@@ -394,31 +389,19 @@ impl<const B: usize> Logic for RxDma<B> {
         self.combine.shift.next = self.f_shift.q.val();
         self.combine.last.next = self.f_last.q.val();
         self.combine.kcnt.next = self.f_kcnt.q.val();
-        self.c_valid.d.next = self.f_valid.q.val();
-        self.c_word.d.next = self.combine.word.val();
 
-        // ---- Out FIFO and DMA command FIFO.
-        self.oq.write_enable.next = self.c_valid.q.val();
-        self.oq.write_address.next = self.oq_wr.q.val();
-        self.oq.write_data.next = self.c_word.q.val();
-        self.oq.read_address.next = self.oq_rd.q.val();
-        self.m_axis_dma_wr_tvalid.next = self.oq_n.q.val() != 0;
-        self.m_axis_dma_wr_tdata.next = self.oq.read_data.val().get_value_rx_dma_beat_data();
-        self.m_axis_dma_wr_tkeep.next = self.oq.read_data.val().get_value_rx_dma_beat_keep();
-        self.m_axis_dma_wr_tlast.next = self.oq.read_data.val().get_value_rx_dma_beat_last();
-        self.pop_o.next = (self.oq_n.q.val() != 0) & self.m_axis_dma_wr_tready.val();
-        if self.c_valid.q.val() {
-            self.oq_wr.d.next = self.oq_wr.q.val() + 1;
-        }
-        if self.pop_o.val() {
-            self.oq_rd.d.next = self.oq_rd.q.val() + 1;
-        }
-        if self.c_valid.q.val() & !self.pop_o.val() {
-            self.oq_n.d.next = self.oq_n.q.val() + 1;
-        }
-        if !self.c_valid.q.val() & self.pop_o.val() {
-            self.oq_n.d.next = self.oq_n.q.val() - 1;
-        }
+        // ---- Out FIFO (rx_dma_out: the combined beat registered, then queued) and DMA command
+        // FIFO. `owed` counts the beats fetched and not yet gone: a fetch needs room for it.
+        self.out.clock.next = self.clock.val();
+        self.out.reset.next = self.reset.val();
+        self.out.in_valid.next = self.f_valid.q.val();
+        self.out.in_word.next = self.combine.word.val();
+        self.m_axis_dma_wr_tdata.next = self.out.m_axis_dma_wr_tdata.val();
+        self.m_axis_dma_wr_tkeep.next = self.out.m_axis_dma_wr_tkeep.val();
+        self.m_axis_dma_wr_tvalid.next = self.out.m_axis_dma_wr_tvalid.val();
+        self.m_axis_dma_wr_tlast.next = self.out.m_axis_dma_wr_tlast.val();
+        self.out.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
+        self.pop_o.next = self.out.pop.val();
         if self.fetch.val() & !self.pop_o.val() {
             self.owed.d.next = self.owed.q.val() + 1;
         }
@@ -461,10 +444,6 @@ impl<const B: usize> Logic for RxDma<B> {
             self.dec_base.d.next = 0.into();
             self.j_active.d.next = false;
             self.f_valid.d.next = false;
-            self.c_valid.d.next = false;
-            self.oq_wr.d.next = 0.into();
-            self.oq_rd.d.next = 0.into();
-            self.oq_n.d.next = 0.into();
             self.owed.d.next = 0.into();
             self.wq_wr.d.next = 0.into();
             self.wq_rd.d.next = 0.into();
