@@ -3,7 +3,8 @@
 //! random output backpressure; every emitted frame must be byte-identical to the model's, with
 //! tkeep all ones but on the last beat (contiguous there), and tuser = the model's bad flag.
 
-use super::stream::{Beat, Sink, Source};
+use super::stream::{Sink, Source};
+use sim::rx_pipe::Beat;
 use super::{get_wide, Outcome, Scenario};
 use crate::verilated::models::TxPipe;
 use rand::{Rng, SeedableRng};
@@ -128,34 +129,15 @@ pub fn random_desc(rng: &mut ChaCha8Rng) -> TxDesc {
 }
 
 /// One payload beat as the DMA read engine delivers it.
-#[derive(Clone, Debug)]
-struct PayloadBeat {
-    data: [u8; 64],
-    keep: u64,
-    last: bool,
-}
-
-impl Beat for PayloadBeat {
-    fn write(&self, tdata: &mut [u32]) {
-        self.data.write(tdata);
-    }
-    fn last(&self) -> bool {
-        self.last
-    }
-    fn keep(&self) -> u64 {
-        self.keep
-    }
-}
-
 /// Beats of one payload packet; the bytes past tkeep on the last beat are garbage.
-fn payload_beats(rng: &mut ChaCha8Rng, bytes: &[u8], out: &mut Source<TxPipe, PayloadBeat>) {
+fn payload_beats(rng: &mut ChaCha8Rng, bytes: &[u8], out: &mut Source<TxPipe, Beat>) {
     let n = bytes.len().div_ceil(64);
     for (j, chunk) in bytes.chunks(64).enumerate() {
         let mut data = [0u8; 64];
         rng.fill(&mut data[..]);
         data[..chunk.len()].copy_from_slice(chunk);
         let keep = if chunk.len() == 64 { u64::MAX } else { (1u64 << chunk.len()) - 1 };
-        out.push(PayloadBeat { data, keep, last: j + 1 == n });
+        out.push(Beat { data, keep, last: j + 1 == n, user: false });
     }
 }
 
@@ -243,7 +225,7 @@ fn drive(
     dut.set_reset(0);
 
     let mut descs: Source<TxPipe, [u8; 128]> = Source::new(TxPipe::S_AXIS_DESC);
-    let mut beats: Source<TxPipe, PayloadBeat> = Source::new(TxPipe::S_AXIS_PAYLOAD);
+    let mut beats: Source<TxPipe, Beat> = Source::new(TxPipe::S_AXIS_PAYLOAD);
     (descs.rate, beats.rate) = (shape.desc_rate, shape.payload_rate);
     let mut out = Sink::new(TxPipe::M_AXIS, 1.0 - shape.ready_rate);
     let mut expected: VecDeque<TxFrame> = VecDeque::new();

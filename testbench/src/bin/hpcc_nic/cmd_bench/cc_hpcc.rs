@@ -5,8 +5,8 @@
 use std::time::Instant;
 use rand::rngs::mock::StepRng;
 use testbench::harness::cc_hpcc::{config, open, round_robin_events, Event, Result as RtlResult};
-use testbench::harness::stream::{Sink, Source};
-use testbench::verilated::CcHpcc;
+use testbench::harness::stream::{Beat, Sink, Source};
+use testbench::verilated::{CcHpcc, MAxis, Model, SAxis};
 
 /// Rates of one run: (cycles/s, events/s).
 pub struct Rates {
@@ -23,33 +23,55 @@ fn drive(events: &[Event], model: bool) -> (f64, u64, u64) {
     for _ in 0..1024 {
         dut.tick();
     }
-    let start = Instant::now();
-    let mut src: Source<CcHpcc, Event> = Source::new(CcHpcc::S_AXIS_EVENT);
-    let mut sink = Sink::new(CcHpcc::M_AXIS_RESULT, 0.0);
-    sink.set_ready(&mut dut, true);
-    let mut rng = StepRng::new(0, 0);
-    let (mut cycles, mut results, mut next) = (0u64, 0u64, 0usize);
     let mut check = 0u64;
-    while results < events.len() as u64 {
+    let (secs, cycles) = stream_events(
+        &mut dut,
+        (CcHpcc::S_AXIS_EVENT, CcHpcc::M_AXIS_RESULT),
+        events,
+        |e| {
+            if model {
+                RtlResult::model(&c, &mut states[e.flow as usize], e);
+            }
+        },
+        |w| check = check.wrapping_mul(31).wrapping_add(w[1] as u64),
+    );
+    (secs, cycles, check)
+}
+
+/// The benches' loop: `events` offered back to back (each held until taken) on a CC engine's
+/// input, results always read. `on_take` sees each event as it is taken (the model, in
+/// lockstep), `on_result` each result's tdata. Returns (seconds, cycles) until the last result.
+pub fn stream_events<M: Model, E: Beat + Clone>(
+    dut: &mut M,
+    (input, output): (SAxis<M>, MAxis<M>),
+    events: &[E],
+    mut on_take: impl FnMut(&E),
+    mut on_result: impl FnMut(&[u32]),
+) -> (f64, u64) {
+    let start = Instant::now();
+    let mut src: Source<M, E> = Source::new(input);
+    let mut sink = Sink::new(output, 0.0);
+    sink.set_ready(dut, true);
+    let mut rng = StepRng::new(0, 0);
+    let (mut cycles, mut results, mut next) = (0u64, 0usize, 0usize);
+    while results < events.len() {
         if src.is_empty() && next < events.len() {
             src.push(events[next].clone());
             next += 1;
         }
-        src.offer(&mut dut, &mut rng);
+        src.offer(dut, &mut rng);
         dut.eval();
-        if let Some(e) = src.taken(&dut) {
-            if model {
-                RtlResult::model(&c, &mut states[e.flow as usize], &e);
-            }
+        if let Some(e) = src.taken(dut) {
+            on_take(&e);
         }
-        if let Some(w) = sink.take(&dut) {
+        if let Some(w) = sink.take(dut) {
             results += 1;
-            check = check.wrapping_mul(31).wrapping_add(w[1] as u64);
+            on_result(w);
         }
         dut.tick();
         cycles += 1;
     }
-    (start.elapsed().as_secs_f64(), cycles, check)
+    (start.elapsed().as_secs_f64(), cycles)
 }
 
 pub fn run(events: usize) -> Rates {

@@ -6,9 +6,8 @@ use super::cc_hpcc::Rates;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_ldcp::LdcpState;
-use rand::rngs::mock::StepRng;
+use super::cc_hpcc::stream_events;
 use std::time::Instant;
-use testbench::harness::stream;
 use testbench::verilated::CcLdcp;
 use testbench::harness::cc_ldcp::{config, open, Event, Result as RtlResult, Source, FLOWS};
 
@@ -25,30 +24,12 @@ fn drive(events: &[Event], model: bool) -> (f64, u64) {
     for _ in 0..FLOWS {
         dut.tick();
     }
-    let start = Instant::now();
-    let mut src: stream::Source<CcLdcp, Event> = stream::Source::new(CcLdcp::S_AXIS_EVENT);
-    let mut sink = stream::Sink::new(CcLdcp::M_AXIS_RESULT, 0.0);
-    sink.set_ready(&mut dut, true);
-    let mut rng = StepRng::new(0, 0);
-    let (mut cycles, mut results, mut next) = (0u64, 0u64, 0usize);
-    while results < events.len() as u64 {
-        if src.is_empty() && next < events.len() {
-            src.push(events[next].clone());
-            next += 1;
+    let on_take = |e: &Event| {
+        if model {
+            std::hint::black_box(RtlResult::model(&c, &mut states[e.flow as usize], e));
         }
-        src.offer(&mut dut, &mut rng);
-        dut.eval();
-        if let Some(e) = src.taken(&dut) {
-            if model {
-                let want = RtlResult::model(&c, &mut states[e.flow as usize], &e);
-                std::hint::black_box(want);
-            }
-        }
-        results += sink.take(&dut).is_some() as u64;
-        dut.tick();
-        cycles += 1;
-    }
-    (start.elapsed().as_secs_f64(), cycles)
+    };
+    stream_events(&mut dut, (CcLdcp::S_AXIS_EVENT, CcLdcp::M_AXIS_RESULT), events, on_take, |_| {})
 }
 
 pub fn run(n: usize) -> Rates {
