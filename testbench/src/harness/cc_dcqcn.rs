@@ -8,7 +8,7 @@ use super::stream::{Order, Sink, Source};
 use super::{Outcome, Scenario};
 use crate::verilated::models::CcDcqcn;
 use crate::verilated::{MAxis, SAxis};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sim::cc_float::dcqcn::{DcqcnParams, IncreaseStage};
 use sim::cc_dcqcn::{self as xd, DcqcnConfig, DcqcnState};
@@ -296,11 +296,10 @@ pub fn drive(dut: &mut CcDcqcn, events: &[Event]) -> (Vec<Result>, Vec<u64>, Vec
     events.iter().for_each(|e| src.push(*e));
     let mut sink = Sink::new(CcDcqcn::M_AXIS_RESULT, 0.0);
     sink.set_ready(dut, true);
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut cycle = 0u64;
     let mut idle = 0;
     while idle < 2 * hdl::cc_dcqcn::LATENCY {
-        src.offer(dut, &mut rng);
+        src.offer_now(dut);
         dut.eval();
         idle += 1;
         if src.taken(dut).is_some() {

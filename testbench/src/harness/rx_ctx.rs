@@ -430,11 +430,12 @@ impl Ports {
         }
     }
 
-    /// Before `eval()`: every input's item (or none), each output's tready as given.
-    fn drive<R: Rng>(&mut self, dut: &mut Rtl, rng: &mut R, ready: [bool; 4]) {
-        self.ctrl.offer(dut, rng);
-        self.sent.offer(dut, rng);
-        self.verdict.offer(dut, rng);
+    /// Before `eval()`: every input's item (or none: the gaps come from when items are
+    /// queued), each output's tready as given.
+    fn drive(&mut self, dut: &mut Rtl, ready: [bool; 4]) {
+        self.ctrl.offer_now(dut);
+        self.sent.offer_now(dut);
+        self.verdict.offer_now(dut);
         for (s, r) in self.out.iter_mut().zip(ready) {
             s.set_ready(dut, r);
         }
@@ -589,7 +590,7 @@ pub fn run(
         let k = (cycle % stat::COUNT as u64) as usize;
         dut.set_stat_addr(k as u8);
         let ready: [bool; 4] = std::array::from_fn(|_| rng.gen_bool(shape.ready));
-        p.drive(&mut dut, &mut rng, ready);
+        p.drive(&mut dut, ready);
         // After the reset sweep (the first take), every cycle a verdict is offered alone.
         let alone = !p.verdict.is_empty() && p.ctrl.is_empty() && p.sent.is_empty() && started;
         dut.eval();
@@ -711,7 +712,6 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
     dut.tick();
     dut.set_reset(0);
     let mut p = Ports::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut o = Outcome::new(Scenario::RxCtxRandom, 0);
     let mut exp = Expected::default();
     let mut fed = Fed::default();
@@ -728,7 +728,7 @@ pub fn feed(inputs: &[Input], pkt_shift: u8) -> Fed {
                 None => {}
             }
         }
-        p.drive(&mut dut, &mut rng, [true; 4]);
+        p.drive(&mut dut, [true; 4]);
         dut.set_now_ns(cycle * 4);
         dut.eval();
         let took = p.ctrl.taken(&dut).is_some() || p.sent.taken(&dut).is_some() || p.verdict.taken(&dut).is_some();

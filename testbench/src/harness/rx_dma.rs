@@ -423,7 +423,6 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
     let (mut data_out, mut cmd_out) = (Sink::new(Rtl::M_AXIS_DMA_WR, 0.0), Sink::new(Rtl::M_AXIS_DMA_WR_CMD, 0.0));
     data_out.set_ready(&mut dut, true);
     cmd_out.set_ready(&mut dut, true);
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut ci = 0usize;
     let (mut first_cmd, mut write_taken, mut all_discarded, mut dma_cmd, mut dma_beat) = (None, None, None, None, None);
     for cycle in 0..(20 * frames as u64 + 1000) {
@@ -433,8 +432,8 @@ pub fn latency(frames: usize) -> (u64, u64, u64) {
                 cmd_in.push(c);
             }
         }
-        input.offer(&mut dut, &mut rng);
-        cmd_in.offer(&mut dut, &mut rng);
+        input.offer_now(&mut dut);
+        cmd_in.offer_now(&mut dut);
         dut.eval();
         if cmd_out.valid(&dut) {
             dma_cmd.get_or_insert(cycle);
@@ -467,7 +466,6 @@ pub fn frame_to_output() -> u64 {
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut input: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
     let mut cmd_in: Source<Rtl, Cmd> = Source::new(Rtl::S_AXIS_CMD);
     cmd_in.push(Cmd { addr: 1, offset: 54, len: 90, write: true, flow: 3 });
@@ -481,8 +479,8 @@ pub fn frame_to_output() -> u64 {
         if cmd_in.is_empty() {
             frame.take().into_iter().flatten().for_each(|b| input.push(b));
         }
-        input.offer(&mut dut, &mut rng);
-        cmd_in.offer(&mut dut, &mut rng);
+        input.offer_now(&mut dut);
+        cmd_in.offer_now(&mut dut);
         dut.eval();
         if data_out.valid(&dut) {
             out.get_or_insert(cycle);

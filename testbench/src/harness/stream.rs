@@ -183,6 +183,13 @@ impl<M, T: Beat> Source<M, T> {
         drive(&self.port, m, self.queue.front().filter(|_| self.on_port), &mut self.buf);
     }
 
+    /// Before `eval()`, for a source without gaps: drives the front item at once, or `tvalid`
+    /// low; `rate` is not consulted and nothing is drawn (directed tests, benches, tools).
+    pub fn offer_now(&mut self, m: &mut M) {
+        self.on_port |= !self.queue.is_empty();
+        drive(&self.port, m, self.queue.front().filter(|_| self.on_port), &mut self.buf);
+    }
+
     /// After `eval()`: the item the model took on this cycle, if it took one.
     pub fn taken(&mut self, m: &M) -> Option<T> {
         if !(self.on_port && (self.port.tready)(m)) {
@@ -202,7 +209,7 @@ impl<M, T: Beat> Source<M, T> {
     pub fn clear(&mut self, m: &mut M) {
         self.queue.clear();
         self.on_port = false;
-        (self.port.set_tvalid)(m, false);
+        self.stop(m);
     }
 }
 
@@ -269,10 +276,8 @@ pub fn transact<M: Model, T: Beat>(m: &mut M, input: SAxis<M>, output: MAxis<M>,
     src.push(item);
     let mut sink = Sink::new(output, 0.0);
     sink.set_ready(m, true);
-    // The source offers at once (rate 1): nothing is drawn.
-    let mut rng = rand::rngs::mock::StepRng::new(0, 0);
     for _ in 0..limit {
-        src.offer(m, &mut rng);
+        src.offer_now(m);
         m.eval();
         src.taken(m);
         let got = sink.take(m).map(<[u32]>::to_vec);

@@ -492,7 +492,6 @@ pub fn feed(dut: &mut Rtl, inputs: &[Input], cycles: u64, mut on_take: impl FnMu
     for s in [&mut desc, &mut dma, &mut Sink::new(Rtl::M_AXIS_SENT, 0.0), &mut Sink::new(Rtl::M_AXIS_SLEEP, 0.0)] {
         s.set_ready(dut, true);
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut fed = Fed::default();
     for _ in 0..cycles {
         if ctrl.is_empty() && pks.is_empty() && rcv.is_empty() {
@@ -503,9 +502,9 @@ pub fn feed(dut: &mut Rtl, inputs: &[Input], cycles: u64, mut on_take: impl FnMu
                 None => {}
             }
         }
-        ctrl.offer(dut, &mut rng);
-        pks.offer(dut, &mut rng);
-        rcv.offer(dut, &mut rng);
+        ctrl.offer_now(dut);
+        pks.offer_now(dut);
+        rcv.offer_now(dut);
         dut.eval();
         if ctrl.taken(dut).is_some() | pks.taken(dut).is_some() | rcv.taken(dut).is_some() {
             on_take(&inputs[fed.taken]);

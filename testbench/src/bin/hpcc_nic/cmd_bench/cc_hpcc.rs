@@ -3,7 +3,6 @@
 //! cycle: Verilator alone, the golden model alone, and both in lockstep as `regress` runs them.
 
 use std::time::Instant;
-use rand::rngs::mock::StepRng;
 use testbench::harness::cc_hpcc::{config, open, round_robin_events, Event, Result as RtlResult};
 use testbench::harness::stream::{Beat, Sink, Source};
 use testbench::verilated::{CcHpcc, MAxis, Model, SAxis};
@@ -52,14 +51,13 @@ pub fn stream_events<M: Model, E: Beat + Clone>(
     let mut src: Source<M, E> = Source::new(input);
     let mut sink = Sink::new(output, 0.0);
     sink.set_ready(dut, true);
-    let mut rng = StepRng::new(0, 0);
     let (mut cycles, mut results, mut next) = (0u64, 0usize, 0usize);
     while results < events.len() {
         if src.is_empty() && next < events.len() {
             src.push(events[next].clone());
             next += 1;
         }
-        src.offer(dut, &mut rng);
+        src.offer_now(dut);
         dut.eval();
         if let Some(e) = src.taken(dut) {
             on_take(&e);
