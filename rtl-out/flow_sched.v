@@ -56,7 +56,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [31:0] acked_s_ram_write_data;
     reg  acked_s_ram_write_enable;
     wire  [9:0] ring_ram_read_data;
-    reg  ring_ram_write_enable;
     wire  [118:0] credit_pace;
     wire  [47:0] credit_c1;
     wire  [11:0] credit_n_c;
@@ -200,8 +199,6 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
     reg  [31:0] inflight;
     reg  [3:0] shift;
     reg  [5:0] st;
-    reg  [118:0] new_pace;
-    reg  ring_push;
 
     // Sub module instances
     hpcc_ram_w119_d1024 pace_ram(
@@ -234,7 +231,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         .read_data(ring_ram_read_data),
         .write_address(ring_wr_q),
         .write_data(s4_flow_q),
-        .write_enable(ring_ram_write_enable)
+        .write_enable(grant_ring_push)
     );
     flow_sched_credit credit(
         .op_flow(s3_flow_q),
@@ -421,7 +418,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         lw_flow_d = lw_flow_q;
         lw_pace_d = lw_pace_q;
         now_d = now_q + 32'h1;
-        // flow_sched.rs:204: ---- Input handshakes. Ctrl has the config RAM port before Update.
+        // flow_sched.rs:202: ---- Input handshakes. Ctrl has the config RAM port before Update.
         s_axis_ctrl_tready = ~reset & ~init_busy_q;
         s_axis_update_tready = ~reset & ~init_busy_q & ~s_axis_ctrl_tvalid;
         ctrl_fire = s_axis_ctrl_tvalid & s_axis_ctrl_tready;
@@ -433,7 +430,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         sleep_fire = s_axis_sleep_tvalid & s_axis_sleep_tready;
         sleep_ok = sleep_fire & ({6'd0, sl_flow[0+:10]} == sl_flow);
         upd_fire = s_axis_update_tvalid & s_axis_update_tready & ({6'd0, u_flow[0+:10]} == u_flow);
-        // flow_sched.rs:224: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
+        // flow_sched.rs:222: ---- Config RAM (sim::layout::FLOW_CFG): one write port shared by create and update.
         cfg_ram_write_enable = 1'b0;
         cfg_ram_write_address = u_flow[0+:10];
         cfg_ram_write_data[0+:32] = s_axis_update_tdata[0+:32];
@@ -451,7 +448,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         acked_s_ram_write_enable = notify_acked_we;
         acked_s_ram_write_address = notify_acked_addr;
         acked_s_ram_write_data = notify_acked_data;
-        // flow_sched.rs:250: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
+        // flow_sched.rs:248: ---- P: a ctrl op, else a sleep / wake, else a ring pop. No pop while a create or
         // remove is in S0..S3: then none of them lands between a visit's RAM read and its own
         // write, so a visit's credit and clock never need the bypass. Idle and wake ops only
         // change sent, asleep and in-ring, which the visit takes merged (S2, S4). No pop either
@@ -487,7 +484,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         else begin
             s0_kind_d = OP_VISIT;
         end
-        // flow_sched.rs:292: ---- S0: the flow is known; read its state.
+        // flow_sched.rs:290: ---- S0: the flow is known; read its state.
         s0_flow_eff = s0_flow_q;
         if (s0_kind_q == OP_VISIT) begin
             s0_flow_eff = ring_ram_read_data;
@@ -498,7 +495,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s1_valid_d = s0_valid_q;
         s1_kind_d = s0_kind_q;
         s1_flow_d = s0_flow_eff;
-        // flow_sched.rs:304: ---- S1: merge the write the RAM read missed; cycles since the last write.
+        // flow_sched.rs:302: ---- S1: merge the write the RAM read missed; cycles since the last write.
         s1_pace = pace_ram_read_data;
         if (lw_valid_q & (lw_flow_q == s1_flow_q)) begin
             s1_pace = lw_pace_q;
@@ -516,21 +513,21 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s2_window_d = cfg_ram_read_data[32+:32];
         s2_acked_d = acked_s_ram_read_data;
         s2_now_d = now_q;
-        // flow_sched.rs:323: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
+        // flow_sched.rs:321: ---- S2: rate * elapsed (two DSPs), bytes in flight, configuration sampled.
         s2_pace_f = s2_pace_q;
         if (lw_valid_q & (lw_flow_q == s2_flow_q)) begin
             s2_pace_f = lw_pace_q;
         end
         s3_p_hi_d = s2_rate_q[16+:16] * s2_e16_q;
         s3_p_lo_d = s2_rate_q[0+:16] * s2_e16_q;
-        // flow_sched.rs:330: Bytes in flight from the merged sent (an idle op may have just returned a packet);
+        // flow_sched.rs:328: Bytes in flight from the merged sent (an idle op may have just returned a packet);
         // a write landing after this (S3, S4) is not seen: the model samples sent here too.
         inflight = s2_pace_f[80+:32] - s2_acked_q;
         s3_inflight_d = inflight;
         if (inflight[31]) begin
             s3_inflight_d = 32'h0;
         end
-        // flow_sched.rs:337: The flow's packet size, or the configured one.
+        // flow_sched.rs:335: The flow's packet size, or the configured one.
         shift = s2_pace_f[115+:4];
         if (shift == 32'h0) begin
             shift = cfg_pkt_shift;
@@ -546,7 +543,7 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s3_window_d = s2_window_q;
         s3_acked_d = s2_acked_q;
         s3_now_d = s2_now_q;
-        // flow_sched.rs:354: ---- S3: credit (capped) and window room, each as a packet count (flow_sched_credit).
+        // flow_sched.rs:352: ---- S3: credit (capped) and window room, each as a packet count (flow_sched_credit).
         s4_c1_d = credit_c1;
         s4_n_c_d = credit_n_c;
         s4_n_w_d = credit_n_w;
@@ -559,28 +556,25 @@ module flow_sched(clock,reset,cfg_pkt_shift,cfg_max_burst,s_axis_ctrl_tdata,s_ax
         s4_now_d = s3_now_q;
         s4_shift_d = s3_shift_q;
         s4_st_d = s3_st_q;
-        // flow_sched.rs:380: ---- S4: grant, write back, queue the burst (flow_sched_grant).
-        new_pace = grant_new_pace;
-        ring_push = grant_ring_push;
+        // flow_sched.rs:378: ---- S4: grant, write back, queue the burst (flow_sched_grant).
         pace_ram_write_enable = s4_valid_q;
         pace_ram_write_address = s4_flow_q;
-        pace_ram_write_data = new_pace;
+        pace_ram_write_data = grant_new_pace;
         lw_valid_d = s4_valid_q;
         lw_flow_d = s4_flow_q;
-        lw_pace_d = new_pace;
-        ring_ram_write_enable = ring_push;
-        if (ring_push) begin
+        lw_pace_d = grant_new_pace;
+        if (grant_ring_push) begin
             ring_wr_d = ring_wr_q + 32'h1;
         end
-        if (ring_push & ~pop) begin
+        if (grant_ring_push & ~pop) begin
             ring_cnt_d = ring_cnt_q + 32'h1;
         end
-        if (~ring_push & pop) begin
+        if (~grant_ring_push & pop) begin
             ring_cnt_d = ring_cnt_q - 32'h1;
         end
         m_axis_pktsend_tdata = burst_m_axis_pktsend_tdata;
         m_axis_pktsend_tvalid = burst_m_axis_pktsend_tvalid;
-        // flow_sched.rs:429: ---- RAM clearing after reset: every RAM is zero before the first op.
+        // flow_sched.rs:425: ---- RAM clearing after reset: every RAM is zero before the first op.
         if (init_busy_q) begin
             init_addr_d = init_addr_q + 32'h1;
             if (&init_addr_q) begin

@@ -160,7 +160,6 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
     reg  [15:0] u_half;
     reg  room;
     reg  [6:0] dq_n1;
-    reg  pop_o;
     reg  pop_w;
 
     // Sub module instances
@@ -316,10 +315,10 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         n_jobs_d = n_jobs_q;
         n_discarded_d = n_discarded_q;
         n_short_d = n_short_q;
-        // rx_dma.rs:202: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
+        // rx_dma.rs:201: ---- Writer: beats into the banks (beat p: bank p % 2, word p / 2).
         s_axis_tready = in_ready_q;
         take = s_axis_tvalid & in_ready_q;
-        // rx_dma.rs:205: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
+        // rx_dma.rs:204: 144 = MAX_BEATS (hdl_gen takes literals, not Rust constants).
         store = take & (w_cnt_q != 32'h90);
         even_write_enable = store & ~wr_ptr_q[0];
         odd_write_enable = store & wr_ptr_q[0];
@@ -332,7 +331,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (take & ~store) begin
             w_trunc_d = 1'b1;
         end
-        // rx_dma.rs:222: The last beat: its keep and the beat count go to a register; the descriptor is
+        // rx_dma.rs:221: The last beat: its keep and the beat count go to a register; the descriptor is
         // pushed two cycles later.
         p_push_d = take & s_axis_tlast;
         p_keep_d = s_axis_tkeep;
@@ -349,17 +348,17 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (frame_word_valid) begin
             dq_wr_d = dq_wr_q + 32'h1;
         end
-        // rx_dma.rs:252: ---- Commands.
+        // rx_dma.rs:251: ---- Commands.
         s_axis_cmd_tready = ~cq_n_q[6];
         take_cmd = s_axis_cmd_tvalid & ~cq_n_q[6];
         cq_write_enable = take_cmd;
-        // rx_dma.rs:257: The payload's end (offset + length) is added on the way in, off the decision path.
+        // rx_dma.rs:256: The payload's end (offset + length) is added on the way in, off the decision path.
         in_end = {8'd0, s_axis_cmd_tdata[64+:7]} + {1'd0, s_axis_cmd_tdata[80+:14]};
         cq_write_data = {15'd0, s_axis_cmd_tdata} | ({128'd0, in_end} << 128);
         if (take_cmd) begin
             cq_wr_d = cq_wr_q + 32'h1;
         end
-        // rx_dma.rs:266: ---- Decide: the head frame and the head command.
+        // rx_dma.rs:265: ---- Decide: the head frame and the head command.
         d_word = dq_read_data;
         d_beats = d_word[0+:8];
         d_len = d_word[8+:14];
@@ -371,7 +370,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         c_wr = c_cmd[96+:1];
         short = d_trunc | (end_sum > {1'd0, d_len});
         is_job = c_wr & ~short & (c_len != 32'h0);
-        // rx_dma.rs:280: A fetch is issued only if its output beat is sure to find room in the out FIFO.
+        // rx_dma.rs:279: A fetch is issued only if its output beat is sure to find room in the out FIFO.
         fetch = j_active_q & ~owed_q[4];
         j_end = fetch & (j_left_q == 32'h1);
         pop = (dq_n_q != 32'h0) & (cq_n_q != 32'h0) & (~j_active_q | j_end) & (~is_job | ~wq_n_q[4]);
@@ -406,7 +405,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
                 n_written_d = n_written_q + 32'h1;
             end
         end
-        // rx_dma.rs:317: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
+        // rx_dma.rs:316: ---- Fetch: job beat j = stored beats lo and lo + 1: the odd bank at lo / 2, the even
         // bank at (lo + 1) / 2.
         lo1 = j_lo_q + 32'h1;
         even_read_address = lo1[1+:9];
@@ -430,7 +429,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             j_shift_d = c_off[0+:6];
             j_kcnt_d = c_len[0+:6];
         end
-        // rx_dma.rs:343: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
+        // rx_dma.rs:342: ---- Store occupancy: + a stored beat, - a job's beats at its last fetch, - a
         // frame's beats when it is decided without a job. The frees are registered (`fr`)
         // and subtracted a cycle later, which keeps the decision off the occupancy path.
         u_add = used_q - fr_q;
@@ -447,7 +446,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         end
         fr_d = u_free_j + u_free_d;
         used_d = u_add;
-        // rx_dma.rs:360: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
+        // rx_dma.rs:359: Room for a beat next cycle: used' < 2^(B+1), i.e. used' / 2 < 2^B; or the frame in
         // progress is past 144 beats (its beats are not stored). And room for a descriptor.
         // Both leave out this cycle's frees and pop (seen a cycle or two later): the decision
         // logic stays off the tready path.
@@ -461,7 +460,7 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
             dq_n1 = dq_n_q - 32'h1;
         end
         dq_n_d = dq_n1;
-        // rx_dma.rs:374: At most three descriptors are on their way (p_push, rx_dma_frame's register and this
+        // rx_dma.rs:373: At most three descriptors are on their way (p_push, rx_dma_frame's register and this
         // cycle's tlast).
         in_ready_d = (room | (w_cnt_n == 32'h90)) & (dq_n_q < 32'h3c);
         if (take_cmd & ~pop) begin
@@ -470,17 +469,16 @@ module rx_dma(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,
         if (~take_cmd & pop) begin
             cq_n_d = cq_n_q - 32'h1;
         end
-        // rx_dma.rs:384: ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
+        // rx_dma.rs:383: ---- Combine (rx_dma_combine): lo = stored beat lo, hi = the next; payload beat =
         // (hi:lo) >> 8 x shift, with its keep and last.
         m_axis_dma_wr_tdata = out_m_axis_dma_wr_tdata;
         m_axis_dma_wr_tkeep = out_m_axis_dma_wr_tkeep;
         m_axis_dma_wr_tvalid = out_m_axis_dma_wr_tvalid;
         m_axis_dma_wr_tlast = out_m_axis_dma_wr_tlast;
-        pop_o = out_pop;
-        if (fetch & ~pop_o) begin
+        if (fetch & ~out_pop) begin
             owed_d = owed_q + 32'h1;
         end
-        if (~fetch & pop_o) begin
+        if (~fetch & out_pop) begin
             owed_d = owed_q - 32'h1;
         end
         m_axis_dma_wr_cmd_tvalid = wq_n_q != 32'h0;

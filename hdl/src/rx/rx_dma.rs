@@ -168,7 +168,6 @@ pub struct RxDma<const B: usize> {
     u_half: Signal<Local, Bits<16>>,
     room: Signal<Local, bool>,
     dq_n1: Signal<Local, Bits<7>>,
-    pop_o: Signal<Local, bool>,
     pop_w: Signal<Local, bool>,
 }
 
@@ -401,11 +400,10 @@ impl<const B: usize> Logic for RxDma<B> {
         self.m_axis_dma_wr_tvalid.next = self.out.m_axis_dma_wr_tvalid.val();
         self.m_axis_dma_wr_tlast.next = self.out.m_axis_dma_wr_tlast.val();
         self.out.m_axis_dma_wr_tready.next = self.m_axis_dma_wr_tready.val();
-        self.pop_o.next = self.out.pop.val();
-        if self.fetch.val() & !self.pop_o.val() {
+        if self.fetch.val() & !self.out.pop.val() {
             self.owed.d.next = self.owed.q.val() + 1;
         }
-        if !self.fetch.val() & self.pop_o.val() {
+        if !self.fetch.val() & self.out.pop.val() {
             self.owed.d.next = self.owed.q.val() - 1;
         }
         self.wq.read_address.next = self.wq_rd.q.val();

@@ -176,8 +176,6 @@ pub struct FlowSched<const F: usize> {
     inflight: Signal<Local, Bits<32>>,
     shift: Signal<Local, Bits<4>>,
     st: Signal<Local, Bits<6>>,
-    new_pace: Signal<Local, Bits<119>>,
-    ring_push: Signal<Local, bool>,
 }
 
 impl<const F: usize> Logic for FlowSched<F> {
@@ -394,25 +392,23 @@ impl<const F: usize> Logic for FlowSched<F> {
         self.grant.st.next = self.s4_st.q.val();
         self.grant.ret.next = self.s4_ret.q.val();
         self.grant.cshift.next = self.s4_cshift.q.val();
-        self.new_pace.next = self.grant.new_pace.val();
-        self.ring_push.next = self.grant.ring_push.val();
         self.pace_ram.write_enable.next = self.s4_valid.q.val();
         self.pace_ram.write_address.next = self.s4_flow.q.val();
-        self.pace_ram.write_data.next = self.new_pace.val();
+        self.pace_ram.write_data.next = self.grant.new_pace.val();
         self.lw_valid.d.next = self.s4_valid.q.val();
         self.lw_flow.d.next = self.s4_flow.q.val();
-        self.lw_pace.d.next = self.new_pace.val();
+        self.lw_pace.d.next = self.grant.new_pace.val();
 
-        self.ring_ram.write_enable.next = self.ring_push.val();
+        self.ring_ram.write_enable.next = self.grant.ring_push.val();
         self.ring_ram.write_address.next = self.ring_wr.q.val();
         self.ring_ram.write_data.next = self.s4_flow.q.val();
-        if self.ring_push.val() {
+        if self.grant.ring_push.val() {
             self.ring_wr.d.next = self.ring_wr.q.val() + 1;
         }
-        if self.ring_push.val() & !self.pop.val() {
+        if self.grant.ring_push.val() & !self.pop.val() {
             self.ring_cnt.d.next = self.ring_cnt.q.val() + 1;
         }
-        if !self.ring_push.val() & self.pop.val() {
+        if !self.grant.ring_push.val() & self.pop.val() {
             self.ring_cnt.d.next = self.ring_cnt.q.val() - 1;
         }
 
