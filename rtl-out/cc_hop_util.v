@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_tag,out_valid,out_usable,out_u,out_tau,out_tag,out_cand);
-    // Rust: CcHopUtil, hdl/src/cc/cc_hop_util.rs:26
+    // Rust: CcHopUtil, hdl/src/cc/cc_hop_util.rs:38
 
     // Module arguments
     input wire  clock;
@@ -76,10 +76,10 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
     reg  [23:0] qmin;
     reg  [31:0] inv_bt;
     reg  [31:0] inv_b;
+    reg  [23:0] dt_m1;
     reg  [31:0] q_term;
     reg  [24:0] q_sat;
     reg  [32:0] sum;
-    reg  [48:0] cand;
 
     // Sub module instances
     cc_hop_util_m1 m1(
@@ -152,7 +152,7 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         o_u_d = o_u_q;
         o_tau_d = o_tau_q;
         o_tag_d = o_tag_q;
-        // cc_hop_util.rs:101: ---- D: decode. Differences wrap at the field widths.
+        // cc_hop_util.rs:113: ---- D: decode. Differences wrap at the field widths.
         code = in_now[61+:3];
         dt = in_now[37+:24] - in_last[37+:24];
         dtx = in_now[17+:20] - in_last[17+:20];
@@ -160,39 +160,40 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         if (in_last[0+:17] < in_now[0+:17]) begin
             qmin = {7'd0, in_last[0+:17]};
         end
+        // cc_hop_util.rs:121: 1/(B T) and 1/B of the rate code: word c of each table.
         inv_bt = cfg_inv_bt[0+:32];
         inv_b = cfg_inv_b[0+:32];
-        if (code == 32'h1) begin
+        if (code == 1) begin
             inv_bt = cfg_inv_bt[32+:32];
             inv_b = cfg_inv_b[32+:32];
         end
-        if (code == 32'h2) begin
+        if (code == 2) begin
             inv_bt = cfg_inv_bt[64+:32];
             inv_b = cfg_inv_b[64+:32];
         end
-        if (code == 32'h3) begin
+        if (code == 3) begin
             inv_bt = cfg_inv_bt[96+:32];
             inv_b = cfg_inv_b[96+:32];
         end
-        if (code == 32'h4) begin
+        if (code == 4) begin
             inv_bt = cfg_inv_bt[128+:32];
             inv_b = cfg_inv_b[128+:32];
         end
-        if (code == 32'h5) begin
+        if (code == 5) begin
             inv_bt = cfg_inv_bt[160+:32];
             inv_b = cfg_inv_b[160+:32];
         end
-        if (code == 32'h6) begin
+        if (code == 6) begin
             inv_bt = cfg_inv_bt[192+:32];
             inv_b = cfg_inv_b[192+:32];
         end
-        if (code == 32'h7) begin
+        if (code == 7) begin
             inv_bt = cfg_inv_bt[224+:32];
             inv_b = cfg_inv_b[224+:32];
         end
         d_valid_d = in_valid & ~reset;
         d_tag_d = in_tag;
-        // cc_hop_util.rs:142: qlen x 80 = qlen x 64 + qlen x 16
+        // cc_hop_util.rs:132: qlen x 80 = qlen x 64 + qlen x 16
         d_qbytes_d = (qmin << 6) + (qmin << 4);
         d_inv_bt_d = inv_bt;
         d_inv_b_d = inv_b;
@@ -210,36 +211,49 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
                 d_rate_ok_d = 32'h1;
             end
         end
-        // cc_hop_util.rs:161: ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
-        // dtx[61:43] inv_b[93:62].
-        m1_in_tag = {78'd0, d_tag_q} | ({93'd0, d_usable_q} << 16) | ({93'd0, d_fwd_q} << 17) | ({93'd0, d_rate_ok_q} << 18) | ({70'd0, d_dt_q} << 19) | ({75'd0, d_dtx_q} << 43) | ({62'd0, d_inv_b_q} << 62);
-        // cc_hop_util.rs:174: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
+        // cc_hop_util.rs:151: ---- M1: qlen x inv_bt; its tag is sim::layout::HOP_M1_TAG.
+        m1_in_tag = 32'h0;
+        m1_in_tag[0+:16] = d_tag_q;
+        m1_in_tag[16+:1] = d_usable_q;
+        m1_in_tag[17+:1] = d_fwd_q;
+        m1_in_tag[18+:1] = d_rate_ok_q;
+        m1_in_tag[19+:24] = d_dt_q;
+        m1_in_tag[43+:19] = d_dtx_q;
+        m1_in_tag[62+:32] = d_inv_b_q;
+        // cc_hop_util.rs:164: ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
         // 0 / 1. q_term = qlen x inv_bt >> 24, kept to 25 bits (2^24 already saturates u').
+        // Its tag is sim::layout::HOP_DIV_TAG.
         q_term = m1_out_prod[24+:32];
         q_sat = q_term[0+:25];
         if (q_term[24+:8] != 32'h0) begin
             q_sat = 32'h1000000;
         end
+        dt_m1 = m1_out_tag[19+:24];
         div_in_num = 32'h0;
         div_in_den = 32'h1;
-        if (m1_out_tag[18]) begin
+        if (m1_out_tag[18+:1]) begin
             div_in_num = {23'd0, m1_out_tag[43+:19]} << 23;
-            div_in_den = m1_out_tag[19+:23];
+            div_in_den = dt_m1[0+:23];
         end
-        // cc_hop_util.rs:189: Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
-        div_in_tag = {81'd0, m1_out_tag[0+:18]} | ({75'd0, m1_out_tag[19+:24]} << 18) | ({74'd0, q_sat} << 42) | ({67'd0, m1_out_tag[62+:32]} << 67);
-        // cc_hop_util.rs:195: ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
-        // cc_hop_util.rs:201: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
+        div_in_tag = 32'h0;
+        div_in_tag[0+:16] = m1_out_tag[0+:16];
+        div_in_tag[16+:1] = m1_out_tag[16+:1];
+        div_in_tag[17+:1] = m1_out_tag[17+:1];
+        div_in_tag[18+:24] = m1_out_tag[19+:24];
+        div_in_tag[42+:25] = q_sat;
+        div_in_tag[67+:32] = m1_out_tag[62+:32];
+        // cc_hop_util.rs:188: ---- M2: txRate x inv_b. Tag: the divider's below inv_b.
+        // cc_hop_util.rs:194: ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
         sum = {1'd0, m2_out_prod[24+:32]} + {8'd0, m2_out_tag[42+:25]};
         o_valid_d = m2_out_valid & ~reset;
-        o_usable_d = m2_out_tag[16];
+        o_usable_d = m2_out_tag[16+:1];
         o_tag_d = m2_out_tag[0+:16];
         o_u_d = sum[0+:24];
         if (sum[24+:9] != 32'h0) begin
             o_u_d = 32'hffffff;
         end
         o_tau_d = 32'h0;
-        if (m2_out_tag[17]) begin
+        if (m2_out_tag[17+:1]) begin
             o_tau_d = m2_out_tag[18+:24];
         end
         out_valid = o_valid_q;
@@ -247,11 +261,10 @@ module cc_hop_util(clock,reset,cfg_inv_bt,cfg_inv_b,in_valid,in_now,in_last,in_t
         out_u = o_u_q;
         out_tau = o_tau_q;
         out_tag = o_tag_q;
-        cand = ({25'd0, o_u_q} << 1) | ({25'd0, o_tau_q} << 25);
-        out_cand = cand;
-        if (o_valid_q & o_usable_q) begin
-            out_cand = cand | 32'h1;
-        end
+        out_cand = 32'h0;
+        out_cand[0+:1] = o_valid_q & o_usable_q;
+        out_cand[1+:24] = o_u_q;
+        out_cand[25+:24] = o_tau_q;
     end
 
 endmodule // cc_hop_util

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,cfg_u_init_q16,cfg_inv_bt,cfg_inv_b,cfg_inv_t,cfg_rate_mul,cfg_line_q16,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:121
+    // Rust: CcHpcc, hdl/src/cc/cc_hpcc.rs:131
 
     // Module arguments
     input wire  clock;
@@ -32,13 +32,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     output reg  [31:0] stat_bad_flow;
 
     // cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)
-    localparam [1:0] ACT_IGNORED = 2'h0;
-    localparam [1:0] ACT_RECORDED = 2'h1;
     localparam [1:0] ACT_W = 2'h2;
     localparam [1:0] ACT_WC = 2'h3;
 
     // Stub signals
-    reg  [9:0] front_ram_read_address;
     wire  [419:0] front_ram_read_data;
     reg  [9:0] front_ram_write_address;
     reg  [419:0] front_ram_write_data;
@@ -51,8 +48,16 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  [9:0] w_ram_write_address;
     reg  [71:0] w_ram_write_data;
     reg  w_ram_write_enable;
+    wire  intake_s_axis_event_tready;
+    wire  intake_issue;
+    wire  intake_init_busy;
+    wire  [9:0] intake_init_addr;
+    wire  [31:0] intake_stat_bad_flow;
+    wire  admit_measure;
+    wire  admit_write;
+    wire  [419:0] admit_new_front;
+    wire  [15:0] admit_ctx;
     reg  hop_0_in_valid;
-    reg  [63:0] hop_0_in_last;
     reg  [15:0] hop_0_in_tag;
     wire  hop_0_out_valid;
     wire  hop_0_out_usable;
@@ -61,7 +66,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_0_out_tag;
     wire  [48:0] hop_0_out_cand;
     reg  hop_1_in_valid;
-    reg  [63:0] hop_1_in_last;
     reg  [15:0] hop_1_in_tag;
     wire  hop_1_out_valid;
     wire  hop_1_out_usable;
@@ -70,7 +74,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_1_out_tag;
     wire  [48:0] hop_1_out_cand;
     reg  hop_2_in_valid;
-    reg  [63:0] hop_2_in_last;
     reg  [15:0] hop_2_in_tag;
     wire  hop_2_out_valid;
     wire  hop_2_out_usable;
@@ -79,7 +82,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_2_out_tag;
     wire  [48:0] hop_2_out_cand;
     reg  hop_3_in_valid;
-    reg  [63:0] hop_3_in_last;
     reg  [15:0] hop_3_in_tag;
     wire  hop_3_out_valid;
     wire  hop_3_out_usable;
@@ -88,7 +90,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [15:0] hop_3_out_tag;
     wire  [48:0] hop_3_out_cand;
     reg  hop_4_in_valid;
-    reg  [63:0] hop_4_in_last;
     reg  [15:0] hop_4_in_tag;
     wire  hop_4_out_valid;
     wire  hop_4_out_usable;
@@ -96,6 +97,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  [23:0] hop_4_out_tau;
     wire  [15:0] hop_4_out_tag;
     wire  [48:0] hop_4_out_cand;
+    reg  [48:0] pick_0_first;
+    wire  [48:0] pick_0_best;
+    wire  [48:0] pick_1_best;
+    wire  [48:0] pick_2_best;
+    wire  [48:0] pick_3_best;
     reg  [23:0] wt_mul_in_a;
     reg  [40:0] wt_mul_in_tag;
     wire  wt_mul_out_valid;
@@ -106,6 +112,8 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  u_mul_out_valid;
     wire  [40:0] u_mul_out_prod;
     wire  [41:0] u_mul_out_tag;
+    wire  [23:0] u_u_new;
+    wire  u_write;
     reg  [40:0] r_div_in_num;
     reg  [39:0] r_div_in_tag;
     wire  r_div_out_valid;
@@ -116,23 +124,11 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     wire  w_mul_out_valid;
     wire  [71:0] w_mul_out_prod;
     wire  w_mul_out_tag;
-    reg  [31:0] rt_mul_in_a;
+    wire  [71:0] window_word;
     reg  [111:0] rt_mul_in_tag;
     wire  rt_mul_out_valid;
     wire  [63:0] rt_mul_out_prod;
     wire  [111:0] rt_mul_out_tag;
-    reg  init_busy_d;
-    reg  init_busy_q = 1'h0;
-    reg  [9:0] init_addr_d;
-    reg  [9:0] init_addr_q = 10'h0;
-    reg  [16:0] hist1_d;
-    reg  [16:0] hist1_q = 17'h0;
-    reg  [16:0] hist2_d;
-    reg  [16:0] hist2_q = 17'h0;
-    reg  [16:0] hist3_d;
-    reg  [16:0] hist3_q = 17'h0;
-    reg  [31:0] bad_flow_d;
-    reg  [31:0] bad_flow_q = 32'h0;
     reg  f0_valid_d;
     reg  f0_valid_q = 1'h0;
     reg  [479:0] f0_data_d;
@@ -183,36 +179,12 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  out_valid_q = 1'h0;
     reg  [151:0] out_data_d;
     reg  [151:0] out_data_q = 152'h0;
-    reg  results_issue;
     wire  results_credit;
     wire  [151:0] results_m_axis_tdata;
     wire  results_m_axis_tvalid;
 
     // Local signals
-    reg  fire;
-    reg  [15:0] in_flow;
-    reg  in_flow_ok;
-    reg  hazard;
-    reg  [419:0] front;
-    reg  [2:0] count;
-    reg  [31:0] lus;
-    reg  [63:0] lut;
-    reg  [31:0] seq_d;
-    reg  [63:0] now_d;
-    reg  ignore;
-    reg  record;
-    reg  measure;
-    reg  commit;
-    reg  [419:0] new_front;
-    reg  [15:0] ctx;
-    reg  [48:0] c_0;
-    reg  [48:0] c_1;
-    reg  [48:0] c_2;
-    reg  [48:0] c_3;
-    reg  [48:0] c_4;
-    reg  [48:0] b01;
-    reg  [48:0] b23;
-    reg  [48:0] b03;
+    reg  [48:0] c0;
     reg  [48:0] best;
     reg  [23:0] tau_c;
     reg  [31:0] wt;
@@ -220,31 +192,19 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     reg  upd_u;
     reg  [23:0] mag;
     reg  neg;
-    reg  [24:0] u_up;
-    reg  [24:0] u_dn;
-    reg  [23:0] u_new;
     reg  [71:0] w_old;
     reg  branch;
     reg  [15:0] wctx;
-    reg  [15:0] u_ctx;
     reg  [15:0] rt_ctx;
-    reg  [71:0] wb_w;
-    reg  [71:0] w_word;
     reg  [71:0] w_init;
     reg  [71:0] rt_w;
-    reg  [48:0] wsum;
-    reg  [31:0] w_new;
-    reg  [31:0] wc_new;
-    reg  [7:0] inc_new;
     reg  [32:0] rate;
-    reg  [1:0] act;
     reg  fbit;
-    reg  init;
 
     // Sub module instances
     hpcc_ram_w420_d1024 front_ram(
         .clock(clock),
-        .read_address(front_ram_read_address),
+        .read_address(s_axis_event_tdata[0+:10]),
         .read_data(front_ram_read_data),
         .write_address(front_ram_write_address),
         .write_data(front_ram_write_data),
@@ -266,6 +226,27 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .write_data(w_ram_write_data),
         .write_enable(w_ram_write_enable)
     );
+    cc_hpcc_intake intake(
+        .clock(clock),
+        .reset(reset),
+        .in_flow(s_axis_event_tdata[0+:16]),
+        .s_axis_event_tvalid(s_axis_event_tvalid),
+        .s_axis_event_tready(intake_s_axis_event_tready),
+        .credit(results_credit),
+        .issue(intake_issue),
+        .init_busy(intake_init_busy),
+        .init_addr(intake_init_addr),
+        .stat_bad_flow(intake_stat_bad_flow)
+    );
+    cc_hpcc_admit admit(
+        .cfg_t_ns(cfg_t_ns),
+        .evt(f0_data_q),
+        .front(front_ram_read_data),
+        .measure(admit_measure),
+        .write(admit_write),
+        .new_front(admit_new_front),
+        .ctx(admit_ctx)
+    );
     cc_hop_util hop_0(
         .clock(clock),
         .reset(reset),
@@ -273,7 +254,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_0_in_valid),
         .in_now(f0_data_q[160+:64]),
-        .in_last(hop_0_in_last),
+        .in_last(front_ram_read_data[0+:64]),
         .in_tag(hop_0_in_tag),
         .out_valid(hop_0_out_valid),
         .out_usable(hop_0_out_usable),
@@ -289,7 +270,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_1_in_valid),
         .in_now(f0_data_q[224+:64]),
-        .in_last(hop_1_in_last),
+        .in_last(front_ram_read_data[64+:64]),
         .in_tag(hop_1_in_tag),
         .out_valid(hop_1_out_valid),
         .out_usable(hop_1_out_usable),
@@ -305,7 +286,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_2_in_valid),
         .in_now(f0_data_q[288+:64]),
-        .in_last(hop_2_in_last),
+        .in_last(front_ram_read_data[128+:64]),
         .in_tag(hop_2_in_tag),
         .out_valid(hop_2_out_valid),
         .out_usable(hop_2_out_usable),
@@ -321,7 +302,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_3_in_valid),
         .in_now(f0_data_q[352+:64]),
-        .in_last(hop_3_in_last),
+        .in_last(front_ram_read_data[192+:64]),
         .in_tag(hop_3_in_tag),
         .out_valid(hop_3_out_valid),
         .out_usable(hop_3_out_usable),
@@ -337,7 +318,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .cfg_inv_b(cfg_inv_b),
         .in_valid(hop_4_in_valid),
         .in_now(f0_data_q[416+:64]),
-        .in_last(hop_4_in_last),
+        .in_last(front_ram_read_data[256+:64]),
         .in_tag(hop_4_in_tag),
         .out_valid(hop_4_out_valid),
         .out_usable(hop_4_out_usable),
@@ -345,6 +326,26 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_tau(hop_4_out_tau),
         .out_tag(hop_4_out_tag),
         .out_cand(hop_4_out_cand)
+    );
+    cc_hpcc_pick pick_0(
+        .first(pick_0_first),
+        .second(hop_1_out_cand),
+        .best(pick_0_best)
+    );
+    cc_hpcc_pick pick_1(
+        .first(hop_2_out_cand),
+        .second(hop_3_out_cand),
+        .best(pick_1_best)
+    );
+    cc_hpcc_pick pick_2(
+        .first(s1_best01_q),
+        .second(s1_best23_q),
+        .best(pick_2_best)
+    );
+    cc_hpcc_pick pick_3(
+        .first(pick_2_best),
+        .second(s1_h4_q),
+        .best(pick_3_best)
     );
     cc_hpcc_wt_mul wt_mul(
         .clock(clock),
@@ -368,6 +369,13 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_prod(u_mul_out_prod),
         .out_tag(u_mul_out_tag)
     );
+    cc_hpcc_u u(
+        .cfg_u_init_q16(cfg_u_init_q16),
+        .tag(u_mul_out_tag),
+        .prod(u_mul_out_prod),
+        .u_new(u_u_new),
+        .write(u_write)
+    );
     cc_hpcc_r_div r_div(
         .clock(clock),
         .reset(reset),
@@ -390,11 +398,19 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         .out_prod(w_mul_out_prod),
         .out_tag(w_mul_out_tag)
     );
+    cc_hpcc_window window(
+        .cfg_w_ai_q8(cfg_w_ai_q8),
+        .cfg_w_min_q8(cfg_w_min_q8),
+        .cfg_w_max_q8(cfg_w_max_q8),
+        .wb(wb2_q),
+        .prod(w_mul_out_prod),
+        .word(window_word)
+    );
     cc_hpcc_rt_mul rt_mul(
         .clock(clock),
         .reset(reset),
         .in_valid(wb2_valid_q),
-        .in_a(rt_mul_in_a),
+        .in_a(window_word[0+:32]),
         .in_b(cfg_rate_mul),
         .in_tag(rt_mul_in_tag),
         .out_valid(rt_mul_out_valid),
@@ -404,7 +420,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
     cc_hpcc_results results(
         .clock(clock),
         .reset(reset),
-        .issue(results_issue),
+        .issue(intake_issue),
         .in_valid(out_valid_q),
         .in_data(out_data_q),
         .credit(results_credit),
@@ -415,12 +431,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        init_busy_q <= init_busy_d;
-        init_addr_q <= init_addr_d;
-        hist1_q <= hist1_d;
-        hist2_q <= hist2_d;
-        hist3_q <= hist3_d;
-        bad_flow_q <= bad_flow_d;
         f0_valid_q <= f0_valid_d;
         f0_data_q <= f0_data_d;
         s1_best01_q <= s1_best01_d;
@@ -450,12 +460,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
     // Update code
     always @(*) begin
-        init_busy_d = init_busy_q;
-        init_addr_d = init_addr_q;
-        hist1_d = hist1_q;
-        hist2_d = hist2_q;
-        hist3_d = hist3_q;
-        bad_flow_d = bad_flow_q;
         f0_valid_d = f0_valid_q;
         f0_data_d = f0_data_q;
         s1_best01_d = s1_best01_q;
@@ -481,150 +485,43 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_valid_d = wb2_valid_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_hpcc.rs:273: ---- Reset: every flow to its initial state, one per cycle.
-        if (init_busy_q) begin
-            init_addr_d = init_addr_q + 32'h1;
-            if (&init_addr_q) begin
-                init_busy_d = 1'b0;
-            end
-        end
-        if (reset) begin
-            init_busy_d = 1'b1;
-            init_addr_d = 32'h0;
-        end
-        // cc_hpcc.rs:285: ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
-        in_flow = s_axis_event_tdata[0+:16];
-        in_flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
-        hazard = (hist1_q[16] & (hist1_q[0+:16] == in_flow)) | (hist2_q[16] & (hist2_q[0+:16] == in_flow)) | (hist3_q[16] & (hist3_q[0+:16] == in_flow));
-        // cc_hpcc.rs:295: owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
-        s_axis_event_tready = ~reset & ~init_busy_q & ~hazard & results_credit;
-        fire = s_axis_event_tvalid & s_axis_event_tready;
-        hist1_d = {1'd0, in_flow};
-        if (fire & in_flow_ok) begin
-            hist1_d = {1'd0, in_flow} | 32'h10000;
-        end
-        if (reset) begin
-            hist1_d = 32'h0;
-        end
-        hist2_d = hist1_q;
-        hist3_d = hist2_q;
-        if (fire & ~in_flow_ok) begin
-            bad_flow_d = bad_flow_q + 32'h1;
-        end
-        if (reset) begin
-            bad_flow_d = 32'h0;
-        end
-        stat_bad_flow = bad_flow_q;
-        front_ram_read_address = in_flow[0+:10];
-        f0_valid_d = fire & in_flow_ok & ~reset;
+        // cc_hpcc.rs:256: ---- IN: the handshake, the reset sweep and bad flows (cc_hpcc_intake).
+        s_axis_event_tready = intake_s_axis_event_tready;
+        stat_bad_flow = intake_stat_bad_flow;
+        f0_valid_d = intake_issue & ~reset;
         f0_data_d = s_axis_event_tdata;
-        // cc_hpcc.rs:321: ---- F1: admission, commit decision (lines 22 and 29), L := hops.
-        front = front_ram_read_data;
-        count = f0_data_q[24+:3];
-        // cc_hpcc.rs:324: (Re)initialize the flow (on flow creation): nothing else happens.
-        init = f0_data_q[17+:1];
-        ignore = (count == 32'h0) | (count > 32'h5) | init;
-        record = ~ignore & (count != front[320+:3]);
-        measure = ~ignore & ~record;
-        lus = front[323+:32];
-        lut = front[355+:64];
-        seq_d = f0_data_q[32+:32] - lus;
-        now_d = f0_data_q[96+:64] - lut;
-        if (f0_data_q[16+:1]) begin
-            commit = measure & (~front[419+:1] | ((f0_data_q[96+:64] > lut) & (now_d > {32'd0, cfg_t_ns})));
-        end
-        else begin
-            commit = measure & (seq_d != 32'h0) & ~seq_d[31];
-        end
-        // cc_hpcc.rs:347: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
-        // lastUpdateTime (33, receiver).
-        new_front = 32'h0;
-        new_front[0+:320] = f0_data_q[160+:320];
-        new_front[320+:3] = count;
-        new_front[323+:32] = lus;
-        new_front[355+:64] = lut;
-        new_front[419+:1] = front[419+:1];
-        if (commit & ~f0_data_q[16+:1]) begin
-            new_front[323+:32] = f0_data_q[64+:32];
-        end
-        if (commit & f0_data_q[16+:1]) begin
-            new_front[355+:64] = f0_data_q[96+:64];
-            new_front[419+:1] = 1'b1;
-        end
+        // cc_hpcc.rs:266: ---- F1: admission, commit decision, L := hops, the context (cc_hpcc_admit).
         front_ram_write_address = f0_data_q[0+:10];
-        front_ram_write_data = new_front;
-        if (init) begin
-            front_ram_write_data = 32'h0;
-        end
-        front_ram_write_enable = f0_valid_q & (~ignore | init);
-        // cc_hpcc.rs:369: Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
-        // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
-        // assigned whole, never built from its own previous value.)
-        act = ACT_IGNORED;
-        if (record) begin
-            act = ACT_RECORDED;
-        end
-        if (measure) begin
-            act = ACT_W;
-        end
-        if (commit) begin
-            act = ACT_WC;
-        end
-        ctx = 32'h0;
-        ctx[0+:12] = {2'd0, f0_data_q[0+:10]};
-        ctx[12+:2] = act;
-        ctx[14+:1] = f0_data_q[17+:1];
-        ctx[15+:1] = f0_data_q[16+:1];
-        // cc_hpcc.rs:397: Slot 0 runs for every event, to carry its context to SEL.
-        hop_0_in_valid = f0_valid_q & measure & (count > 0);
-        hop_0_in_last = front[0+:64];
+        front_ram_write_data = admit_new_front;
+        front_ram_write_enable = f0_valid_q & admit_write;
+        // cc_hpcc.rs:285: Slot 0 runs for every event, to carry its context to SEL.
+        hop_0_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 0);
         hop_0_in_tag = 32'h0;
-        hop_1_in_valid = f0_valid_q & measure & (count > 1);
-        hop_1_in_last = front[64+:64];
+        hop_1_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 1);
         hop_1_in_tag = 32'h0;
-        hop_2_in_valid = f0_valid_q & measure & (count > 2);
-        hop_2_in_last = front[128+:64];
+        hop_2_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 2);
         hop_2_in_tag = 32'h0;
-        hop_3_in_valid = f0_valid_q & measure & (count > 3);
-        hop_3_in_last = front[192+:64];
+        hop_3_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 3);
         hop_3_in_tag = 32'h0;
-        hop_4_in_valid = f0_valid_q & measure & (count > 4);
-        hop_4_in_last = front[256+:64];
+        hop_4_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 4);
         hop_4_in_tag = 32'h0;
         hop_0_in_valid = f0_valid_q;
-        hop_0_in_tag = ctx;
-        c_0 = hop_0_out_cand;
-        c_1 = hop_1_out_cand;
-        c_2 = hop_2_out_cand;
-        c_3 = hop_3_out_cand;
-        c_4 = hop_4_out_cand;
-        // cc_hpcc.rs:405: Slot 0 is valid for every event but a candidate only if the event measures (its
-        // context's action is ACT_W or ACT_WC); the other slots are valid only then. Bit 0 cleared.
+        hop_0_in_tag = admit_ctx;
+        // cc_hpcc.rs:289: ---- SEL: the first hop with the largest u' (lines 6-7), cc_hpcc_pick in two levels.
+        // Slot 0 is valid for every event but a candidate only if the event measures (its
+        // context's action is ACT_W or ACT_WC); the other slots are valid only then.
+        c0 = hop_0_out_cand;
         if (hop_0_out_tag[12+:2] < ACT_W) begin
-            c_0 = (hop_0_out_cand >> 1) << 1;
+            c0[0+:1] = 1'b0;
         end
-        b01 = c_0;
-        if (c_1[0] & (~c_0[0] | (c_1[1+:24] > c_0[1+:24]))) begin
-            b01 = c_1;
-        end
-        b23 = c_2;
-        if (c_3[0] & (~c_2[0] | (c_3[1+:24] > c_2[1+:24]))) begin
-            b23 = c_3;
-        end
-        s1_best01_d = b01;
-        s1_best23_d = b23;
-        s1_h4_d = c_4;
+        pick_0_first = c0;
+        s1_best01_d = pick_0_best;
+        s1_best23_d = pick_1_best;
+        s1_h4_d = hop_4_out_cand;
         s1_ctx_d = hop_0_out_tag;
         s1_valid_d = hop_0_out_valid & ~reset;
-        b03 = s1_best01_q;
-        if (s1_best23_q[0] & (~s1_best01_q[0] | (s1_best23_q[1+:24] > s1_best01_q[1+:24]))) begin
-            b03 = s1_best23_q;
-        end
-        best = b03;
-        if (s1_h4_q[0] & (~b03[0] | (s1_h4_q[1+:24] > b03[1+:24]))) begin
-            best = s1_h4_q;
-        end
-        // cc_hpcc.rs:444: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        best = pick_3_best;
+        // cc_hpcc.rs:311: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
         tau_c = best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
@@ -632,7 +529,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wt_mul_in_a = tau_c;
         wt_mul_in_tag = 32'h0;
         wt_mul_in_tag[0+:16] = s1_ctx_q;
-        wt_mul_in_tag[16+:1] = best[0];
+        wt_mul_in_tag[16+:1] = best[0+:1];
         wt_mul_in_tag[17+:24] = best[1+:24];
         wt = wt_mul_out_prod[24+:32];
         ua_weight_d = wt[0+:17];
@@ -643,7 +540,8 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_ctx_d = wt_mul_out_tag[0+:16];
         ua_any_d = wt_mul_out_tag[16+:1];
         ua_u_d = wt_mul_out_tag[17+:24];
-        // cc_hpcc.rs:469: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        // cc_hpcc.rs:336: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9;
+        // cc_hpcc_u after the multiplier).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & (ua_ctx_q[12+:2] >= ACT_W) & ua_any_q;
         neg = ua_u_q < u_old;
@@ -657,29 +555,13 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         u_mul_in_tag[16+:1] = upd_u;
         u_mul_in_tag[17+:1] = upd_u & neg;
         u_mul_in_tag[18+:24] = u_old;
-        u_ctx = u_mul_out_tag[0+:16];
-        u_up = {1'd0, u_mul_out_tag[18+:24]} + u_mul_out_prod[16+:25];
-        u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25];
-        if (u_mul_out_prod[0+:16] != 32'h0) begin
-            u_dn = {1'd0, u_mul_out_tag[18+:24]} - u_mul_out_prod[16+:25] - 32'h1;
-        end
-        u_new = u_mul_out_tag[18+:24];
-        if (u_mul_out_tag[16+:1]) begin
-            u_new = u_up[0+:24];
-            if (u_mul_out_tag[17+:1]) begin
-                u_new = u_dn[0+:24];
-            end
-        end
-        if (u_ctx[14+:1]) begin
-            u_new = cfg_u_init_q16;
-        end
         u_ram_write_address = u_mul_out_tag[0+:10];
-        u_ram_write_data = u_new;
-        u_ram_write_enable = u_mul_out_valid & (u_mul_out_tag[16+:1] | u_ctx[14+:1]);
+        u_ram_write_data = u_u_new;
+        u_ram_write_enable = u_mul_out_valid & u_write;
         uc_valid_d = u_mul_out_valid & ~reset;
-        uc_ctx_d = u_ctx;
-        uc_u_d = u_new;
-        // cc_hpcc.rs:514: ---- R: r = eta x 2^24 / U (line 13's quotient).
+        uc_ctx_d = u_mul_out_tag[0+:16];
+        uc_u_d = u_u_new;
+        // cc_hpcc.rs:364: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_tag = 32'h0;
         r_div_in_tag[0+:16] = uc_ctx_q;
@@ -688,7 +570,8 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
-        // cc_hpcc.rs:527: ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
+        // cc_hpcc.rs:377: ---- W: lines 12-19 (cc_hpcc_window after the multiplier). The W RAM word is
+        // sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
         w_mul_in_a = w_old[32+:32];
@@ -702,54 +585,20 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_d = wb1_q;
         wb2_valid_d = wb1_valid_q & ~reset;
         wctx = wb2_q[0+:16];
-        wb_w = wb2_q[41+:72];
-        wsum = {17'd0, wb_w[32+:32]} + {17'd0, cfg_w_ai_q8};
-        if (wb2_q[16+:1]) begin
-            wsum = {1'd0, w_mul_out_prod[24+:48]} + {17'd0, cfg_w_ai_q8};
-        end
-        w_new = wsum[0+:32];
-        if (wsum < {17'd0, cfg_w_min_q8}) begin
-            w_new = cfg_w_min_q8;
-        end
-        if (wsum > {17'd0, cfg_w_max_q8}) begin
-            w_new = cfg_w_max_q8;
-        end
-        wc_new = wb_w[32+:32];
-        inc_new = wb_w[64+:8];
-        if (wctx[12+:2] == ACT_WC) begin
-            wc_new = w_new;
-            inc_new = wb_w[64+:8] + 32'h1;
-            if (wb2_q[16+:1]) begin
-                inc_new = 32'h0;
-            end
-        end
-        if (wctx[12+:2] < ACT_W) begin
-            w_new = wb_w[0+:32];
-        end
-        if (wctx[14+:1]) begin
-            w_new = cfg_w_max_q8;
-            wc_new = cfg_w_max_q8;
-            inc_new = 32'h0;
-        end
         w_ram_write_address = wctx[0+:10];
-        w_word = 32'h0;
-        w_word[0+:32] = w_new;
-        w_word[32+:32] = wc_new;
-        w_word[64+:8] = inc_new;
-        w_ram_write_data = w_word;
+        w_ram_write_data = window_word;
         w_ram_write_enable = wb2_valid_q & ((wctx[12+:2] >= ACT_W) | wctx[14+:1]);
-        // cc_hpcc.rs:584: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // cc_hpcc.rs:405: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Its tag is sim::layout::HPCC_RT_TAG.
-        rt_mul_in_a = w_new;
         rt_mul_in_tag = 32'h0;
         rt_mul_in_tag[0+:16] = wctx;
         rt_mul_in_tag[16+:24] = wb2_q[17+:24];
-        rt_mul_in_tag[40+:72] = w_word;
+        rt_mul_in_tag[40+:72] = window_word;
         rate = ({1'd0, rt_mul_out_prod[32+:32]}) + {32'd0, rt_mul_out_prod[31+:1]};
         if (rate > {1'd0, cfg_line_q16}) begin
             rate = {1'd0, cfg_line_q16};
         end
-        // cc_hpcc.rs:599: ---- OUT
+        // cc_hpcc.rs:420: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
         rt_ctx = rt_mul_out_tag[0+:16];
         rt_w = rt_mul_out_tag[40+:72];
@@ -767,22 +616,21 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
         out_data_d[112+:8] = rt_w[64+:8];
         out_data_d[120+:32] = rate[0+:32];
-        // cc_hpcc.rs:617: ---- Result FIFO, credit counted from issue to read.
-        results_issue = fire & in_flow_ok;
+        // cc_hpcc.rs:438: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_hpcc.rs:626: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
+        // cc_hpcc.rs:447: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
         w_init = 32'h0;
         w_init[0+:32] = cfg_w_max_q8;
         w_init[32+:32] = cfg_w_max_q8;
-        if (init_busy_q) begin
-            front_ram_write_address = init_addr_q;
+        if (intake_init_busy) begin
+            front_ram_write_address = intake_init_addr;
             front_ram_write_data = 32'h0;
             front_ram_write_enable = 1'b1;
-            u_ram_write_address = init_addr_q;
+            u_ram_write_address = intake_init_addr;
             u_ram_write_data = cfg_u_init_q16;
             u_ram_write_enable = 1'b1;
-            w_ram_write_address = init_addr_q;
+            w_ram_write_address = intake_init_addr;
             w_ram_write_data = w_init;
             w_ram_write_enable = 1'b1;
         end
@@ -952,6 +800,71 @@ module cc_hpcc_rt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
     end
 endmodule // cc_hpcc_rt_mul
 
+module cc_hpcc_window(cfg_w_ai_q8,cfg_w_min_q8,cfg_w_max_q8,wb,prod,word);
+    // Rust: CcHpccWindow, hdl/src/cc/cc_hpcc_window.rs:19
+
+    // Module arguments
+    input wire  [31:0] cfg_w_ai_q8;
+    input wire  [31:0] cfg_w_min_q8;
+    input wire  [31:0] cfg_w_max_q8;
+    input wire  [113:0] wb;
+    input wire  [71:0] prod;
+    output reg  [71:0] word;
+
+    // cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)
+    localparam [1:0] ACT_W = 2'h2;
+    localparam [1:0] ACT_WC = 2'h3;
+
+    // Local signals
+    reg  [71:0] w_old;
+    reg  [15:0] ctx;
+    reg  [1:0] action;
+    reg  [48:0] wsum;
+    reg  [31:0] w_new;
+    reg  [31:0] wc_new;
+    reg  [7:0] inc_new;
+
+    // Update code
+    always @(*) begin
+        w_old = wb[41+:72];
+        ctx = wb[0+:16];
+        action = ctx[12+:2];
+        wsum = {17'd0, w_old[32+:32]} + {17'd0, cfg_w_ai_q8};
+        if (wb[16+:1]) begin
+            wsum = {1'd0, prod[24+:48]} + {17'd0, cfg_w_ai_q8};
+        end
+        w_new = wsum[0+:32];
+        if (wsum < {17'd0, cfg_w_min_q8}) begin
+            w_new = cfg_w_min_q8;
+        end
+        if (wsum > {17'd0, cfg_w_max_q8}) begin
+            w_new = cfg_w_max_q8;
+        end
+        wc_new = w_old[32+:32];
+        inc_new = w_old[64+:8];
+        if (action == ACT_WC) begin
+            wc_new = w_new;
+            inc_new = w_old[64+:8] + 32'h1;
+            if (wb[16+:1]) begin
+                inc_new = 32'h0;
+            end
+        end
+        if (action < ACT_W) begin
+            w_new = w_old[0+:32];
+        end
+        if (ctx[14+:1]) begin
+            w_new = cfg_w_max_q8;
+            wc_new = cfg_w_max_q8;
+            inc_new = 32'h0;
+        end
+        word = 32'h0;
+        word[0+:32] = w_new;
+        word[32+:32] = wc_new;
+        word[64+:8] = inc_new;
+    end
+
+endmodule // cc_hpcc_window
+
 module cc_hpcc_w_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
     // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
@@ -1071,6 +984,48 @@ module cc_hpcc_r_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo
     end
 endmodule // cc_hpcc_r_div
 
+module cc_hpcc_u(cfg_u_init_q16,tag,prod,u_new,write);
+    // Rust: CcHpccU, hdl/src/cc/cc_hpcc_u.rs:16
+
+    // Module arguments
+    input wire  [23:0] cfg_u_init_q16;
+    input wire  [41:0] tag;
+    input wire  [40:0] prod;
+    output reg  [23:0] u_new;
+    output reg  write;
+
+    // Local signals
+    reg  [15:0] ctx;
+    reg  [23:0] u_old;
+    reg  [24:0] step;
+    reg  [24:0] u_up;
+    reg  [24:0] u_dn;
+
+    // Update code
+    always @(*) begin
+        ctx = tag[0+:16];
+        u_old = tag[18+:24];
+        step = prod[16+:25];
+        u_up = {1'd0, u_old} + step;
+        u_dn = {1'd0, u_old} - step;
+        if (prod[0+:16] != 32'h0) begin
+            u_dn = {1'd0, u_old} - step - 32'h1;
+        end
+        u_new = u_old;
+        if (tag[16+:1]) begin
+            u_new = u_up[0+:24];
+            if (tag[17+:1]) begin
+                u_new = u_dn[0+:24];
+            end
+        end
+        if (ctx[14+:1]) begin
+            u_new = cfg_u_init_q16;
+        end
+        write = tag[16+:1] | ctx[14+:1];
+    end
+
+endmodule // cc_hpcc_u
+
 module cc_hpcc_u_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,out_tag);
     // Rust: MulPipe, hdl/src/prim/mul_pipe.rs:18
 
@@ -1174,5 +1129,213 @@ module cc_hpcc_wt_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod,o
         out_tag = tag_q[2 * 41 +: 41];
     end
 endmodule // cc_hpcc_wt_mul
+
+module cc_hpcc_pick(first,second,best);
+    // Rust: CcHpccPick, hdl/src/cc/cc_hpcc_pick.rs:15
+
+    // Module arguments
+    input wire  [48:0] first;
+    input wire  [48:0] second;
+    output reg  [48:0] best;
+
+    // Update code
+    always @(*) begin
+        best = first;
+        if (second[0+:1] & (~first[0+:1] | (second[1+:24] > first[1+:24]))) begin
+            best = second;
+        end
+    end
+
+endmodule // cc_hpcc_pick
+
+module cc_hpcc_admit(cfg_t_ns,evt,front,measure,write,new_front,ctx);
+    // Rust: CcHpccAdmit, hdl/src/cc/cc_hpcc_admit.rs:15
+
+    // Module arguments
+    input wire  [31:0] cfg_t_ns;
+    input wire  [479:0] evt;
+    input wire  [419:0] front;
+    output reg  measure;
+    output reg  write;
+    output reg  [419:0] new_front;
+    output reg  [15:0] ctx;
+
+    // cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)
+    localparam [1:0] ACT_IGNORED = 2'h0;
+    localparam [1:0] ACT_RECORDED = 2'h1;
+    localparam [1:0] ACT_W = 2'h2;
+    localparam [1:0] ACT_WC = 2'h3;
+
+    // Local signals
+    reg  [2:0] count;
+    reg  init;
+    reg  ignore;
+    reg  record;
+    reg  commit;
+    reg  [31:0] lus;
+    reg  [63:0] lut;
+    reg  [31:0] seq_d;
+    reg  [63:0] now_d;
+    reg  [1:0] act;
+
+    // Update code
+    always @(*) begin
+        count = evt[24+:3];
+        // cc_hpcc_admit.rs:46: (Re)initialize the flow (on flow creation): nothing else happens.
+        init = evt[17+:1];
+        ignore = (count == 32'h0) | (count > 32'h5) | init;
+        record = ~ignore & (count != front[320+:3]);
+        measure = ~ignore & ~record;
+        lus = front[323+:32];
+        lut = front[355+:64];
+        seq_d = evt[32+:32] - lus;
+        now_d = evt[96+:64] - lut;
+        if (evt[16+:1]) begin
+            commit = measure & (~front[419+:1] | ((evt[96+:64] > lut) & (now_d > {32'd0, cfg_t_ns})));
+        end
+        else begin
+            commit = measure & (seq_d != 32'h0) & ~seq_d[31];
+        end
+        // cc_hpcc_admit.rs:67: L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
+        // lastUpdateTime (33, receiver).
+        new_front = 32'h0;
+        new_front[0+:320] = evt[160+:320];
+        new_front[320+:3] = count;
+        new_front[323+:32] = lus;
+        new_front[355+:64] = lut;
+        new_front[419+:1] = front[419+:1];
+        if (commit & ~evt[16+:1]) begin
+            new_front[323+:32] = evt[64+:32];
+        end
+        if (commit & evt[16+:1]) begin
+            new_front[355+:64] = evt[96+:64];
+            new_front[419+:1] = 1'b1;
+        end
+        if (init) begin
+            new_front = 32'h0;
+        end
+        write = ~ignore | init;
+        // cc_hpcc_admit.rs:86: The context. (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every
+        // value here is assigned whole, never built from its own previous value.)
+        act = ACT_IGNORED;
+        if (record) begin
+            act = ACT_RECORDED;
+        end
+        if (measure) begin
+            act = ACT_W;
+        end
+        if (commit) begin
+            act = ACT_WC;
+        end
+        ctx = 32'h0;
+        ctx[0+:12] = {2'd0, evt[0+:10]};
+        ctx[12+:2] = act;
+        ctx[14+:1] = init;
+        ctx[15+:1] = evt[16+:1];
+    end
+
+endmodule // cc_hpcc_admit
+
+module cc_hpcc_intake(clock,reset,in_flow,s_axis_event_tvalid,s_axis_event_tready,credit,issue,init_busy,init_addr,stat_bad_flow);
+    // Rust: CcHpccIntake, hdl/src/cc/cc_hpcc_intake.rs:14
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [15:0] in_flow;
+    input wire  s_axis_event_tvalid;
+    output reg  s_axis_event_tready;
+    input wire  credit;
+    output reg  issue;
+    output reg  init_busy;
+    output reg  [9:0] init_addr;
+    output reg  [31:0] stat_bad_flow;
+
+    // Stub signals
+    reg  sweep_d;
+    reg  sweep_q = 1'h0;
+    reg  [9:0] sweep_addr_d;
+    reg  [9:0] sweep_addr_q = 10'h0;
+    reg  [31:0] bad_count_d;
+    reg  [31:0] bad_count_q = 32'h0;
+    reg  [15:0] hist_flow_0_d;
+    reg  [15:0] hist_flow_0_q = 16'h0;
+    reg  [15:0] hist_flow_1_d;
+    reg  [15:0] hist_flow_1_q = 16'h0;
+    reg  [15:0] hist_flow_2_d;
+    reg  [15:0] hist_flow_2_q = 16'h0;
+    reg  hist_taken_0_d;
+    reg  hist_taken_0_q = 1'h0;
+    reg  hist_taken_1_d;
+    reg  hist_taken_1_q = 1'h0;
+    reg  hist_taken_2_d;
+    reg  hist_taken_2_q = 1'h0;
+
+    // Local signals
+    reg  flow_ok;
+    reg  hazard;
+    reg  fire;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sweep_q <= sweep_d;
+        sweep_addr_q <= sweep_addr_d;
+        bad_count_q <= bad_count_d;
+        hist_flow_0_q <= hist_flow_0_d;
+        hist_flow_1_q <= hist_flow_1_d;
+        hist_flow_2_q <= hist_flow_2_d;
+        hist_taken_0_q <= hist_taken_0_d;
+        hist_taken_1_q <= hist_taken_1_d;
+        hist_taken_2_q <= hist_taken_2_d;
+    end
+
+    // Update code
+    always @(*) begin
+        sweep_d = sweep_q;
+        sweep_addr_d = sweep_addr_q;
+        bad_count_d = bad_count_q;
+        // cc_hpcc_intake.rs:58: ---- Reset: every flow to its initial state, one per cycle.
+        if (sweep_q) begin
+            sweep_addr_d = sweep_addr_q + 32'h1;
+            if (&sweep_addr_q) begin
+                sweep_d = 1'b0;
+            end
+        end
+        if (reset) begin
+            sweep_d = 1'b1;
+            sweep_addr_d = 32'h0;
+        end
+        init_busy = sweep_q;
+        init_addr = sweep_addr_q;
+        flow_ok = {6'd0, in_flow[0+:10]} == in_flow;
+        hazard = 1'b0;
+        if (hist_taken_0_q & (hist_flow_0_q == in_flow)) begin
+            hazard = 1'b1;
+        end
+        if (hist_taken_1_q & (hist_flow_1_q == in_flow)) begin
+            hazard = 1'b1;
+        end
+        if (hist_taken_2_q & (hist_flow_2_q == in_flow)) begin
+            hazard = 1'b1;
+        end
+        s_axis_event_tready = ~reset & ~sweep_q & ~hazard & credit;
+        fire = s_axis_event_tvalid & s_axis_event_tready;
+        issue = fire & flow_ok;
+        hist_flow_0_d = in_flow;
+        hist_taken_0_d = issue & ~reset;
+        hist_flow_1_d = hist_flow_0_q;
+        hist_taken_1_d = hist_taken_0_q;
+        hist_flow_2_d = hist_flow_1_q;
+        hist_taken_2_d = hist_taken_1_q;
+        if (fire & ~flow_ok) begin
+            bad_count_d = bad_count_q + 32'h1;
+        end
+        if (reset) begin
+            bad_count_d = 32'h0;
+        end
+        stat_bad_flow = bad_count_q;
+    end
+
+endmodule // cc_hpcc_intake
 
 `resetall

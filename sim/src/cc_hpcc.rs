@@ -10,7 +10,8 @@
 
 use crate::cc_fixed::{div_floor, recip, to_fixed, Clock};
 use crate::cc_float::hpcc::HpccParams;
-use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_UNIT, TX_BYTES_UNIT};
+use crate::layout::{word_of, words_of, INT_HOP};
+use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_MAX, QLEN_UNIT, TS_MASK, TX_BYTES_UNIT, TX_MASK};
 
 /// The block's stream words and its result for one event.
 pub mod block;
@@ -41,22 +42,25 @@ impl FxHop {
         FxHop::from_word(h.word())
     }
 
-    /// The 64-bit record rate[63:61] ts[60:37] txBytes[36:17] qlen[16:0].
+    /// The 64-bit record (sim::layout::INT_HOP): line-rate code, ts, txBytes, qlen.
     pub fn from_word(w: u64) -> FxHop {
+        let w = words_of(w as u128);
         FxHop {
-            rate_code: (w >> 61) as u8,
-            ts: (w >> 37) as u32 & 0xFF_FFFF,
-            tx_bytes: (w >> 17) as u32 & 0xF_FFFF,
-            qlen: w as u32 & 0x1_FFFF,
+            rate_code: INT_HOP.rate.get(&w) as u8,
+            ts: INT_HOP.ts.get(&w) as u32,
+            tx_bytes: INT_HOP.tx_bytes.get(&w) as u32,
+            qlen: INT_HOP.qlen.get(&w) as u32,
         }
     }
 
     /// The 64-bit record, the inverse of `from_word`.
     pub fn word(&self) -> u64 {
-        ((self.rate_code & 7) as u64) << 61
-            | ((self.ts & 0xFF_FFFF) as u64) << 37
-            | ((self.tx_bytes & 0xF_FFFF) as u64) << 17
-            | (self.qlen & 0x1_FFFF) as u64
+        let mut w = [0u32; 2];
+        INT_HOP.rate.set(&mut w, self.rate_code as u64);
+        INT_HOP.ts.set(&mut w, self.ts as u64);
+        INT_HOP.tx_bytes.set(&mut w, self.tx_bytes as u64);
+        INT_HOP.qlen.set(&mut w, self.qlen as u64);
+        word_of(&w) as u64
     }
 
     /// From full-width counters as a switch writes them; a `link_gbps` that is not one of the
@@ -67,9 +71,9 @@ impl FxHop {
             .unwrap_or(7);
         FxHop {
             rate_code: code,
-            ts: (ts_ns & 0xFF_FFFF) as u32,
-            tx_bytes: ((tx_bytes / TX_BYTES_UNIT) & 0xF_FFFF) as u32,
-            qlen: (qlen_bytes / QLEN_UNIT).min(0x1_FFFF) as u32,
+            ts: (ts_ns & TS_MASK as u64) as u32,
+            tx_bytes: ((tx_bytes / TX_BYTES_UNIT) & TX_MASK as u64) as u32,
+            qlen: (qlen_bytes / QLEN_UNIT).min(QLEN_MAX as u64) as u32,
         }
     }
 }
@@ -223,9 +227,9 @@ pub fn hop_arithmetic(
     last: &FxHop,
 ) -> HopArithmetic {
     let code = (now.rate_code & 7) as usize;
-    let dt = now.ts.wrapping_sub(last.ts) & 0xFF_FFFF;
+    let dt = now.ts.wrapping_sub(last.ts) & TS_MASK;
     let dt_fwd = dt > 0 && dt < 1 << 23;
-    let dtx = now.tx_bytes.wrapping_sub(last.tx_bytes) & 0xF_FFFF;
+    let dtx = now.tx_bytes.wrapping_sub(last.tx_bytes) & TX_MASK;
     // 4: txRate = dtxBytes / dt, bytes/ns in UQ8.16.
     let tx_rate = if dt_fwd && dtx < 1 << 19 {
         div_floor((dtx as u64 * TX_BYTES_UNIT) << 16, dt as u64, U_MAX as u64)

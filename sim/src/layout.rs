@@ -243,6 +243,43 @@ layout!(HPCC_RESULT: HpccResultLayout, "hpcc_result", 152, "docs/modules/cc_modu
     rate: 120, 32, "R = W / T, UQ16.16 bytes per cycle, at most the line rate";
 });
 
+// A switch hop's 64-bit telemetry record (docs/packet-formats.md), as `IntHop::word` packs
+// it, the switch model writes it and cc_hop_util reads it.
+layout!(INT_HOP: IntHopLayout, "int_hop", 64, "docs/packet-formats.md", {
+    qlen: 0, 17, "egress queue length / 80 bytes, saturating at 2^17 - 1";
+    tx_bytes: 17, 20, "egress port's transmitted bytes / 128, modulo 2^20";
+    ts: 37, 24, "egress timestamp, ns, modulo 2^24";
+    rate: 61, 3, "the egress link's line-rate code (`LineRate`; 5-7 have no rate)";
+});
+
+// cc_hop_util's pipeline words: the tag of its first multiplier (M1) and of its divider;
+// the second multiplier's (M2) is the divider's below `inv_b` (a 67-bit view).
+layout!(HOP_M1_TAG: HopM1TagLayout, "hop_m1_tag", 94, "docs/modules/cc_hop_util.md", {
+    tag: 0, 16, "the caller's context (`in_tag`)";
+    usable: 16, 1, "the rate code has a rate (`inv_bt` is not 0)";
+    fwd: 17, 1, "the timestamp moved forward: 0 < dt < 2^23";
+    rate_ok: 18, 1, "and the txBytes difference is below 2^19: the divider computes txRate";
+    dt: 19, 24, "timestamp difference, ns";
+    dtx: 43, 19, "txBytes difference, 128-byte units";
+    inv_b: 62, 32, "round(2^24 / B) of the hop's rate code";
+});
+
+layout!(HOP_DIV_TAG: HopDivTagLayout, "hop_div_tag", 99, "docs/modules/cc_hop_util.md", {
+    tag: 0, 16, "the caller's context (`in_tag`)";
+    usable: 16, 1, "the rate code has a rate";
+    fwd: 17, 1, "the timestamp moved forward: tau is dt";
+    dt: 18, 24, "timestamp difference, ns";
+    q_sat: 42, 25, "the queue term qlen x inv_bt >> 24, at most 2^24";
+    inv_b: 67, 32, "round(2^24 / B), M2's second operand (not in M2's tag)";
+});
+
+// A hop as cc_hpcc's SEL ranks it (cc_hop_util's `out_cand`).
+layout!(HPCC_CAND: HpccCandLayout, "hpcc_cand", 49, "docs/modules/cc_module.md", {
+    valid: 0, 1, "a candidate: the hop's result is valid and its rate code has a rate";
+    u: 1, 24, "u', UQ8.16, saturated";
+    tau: 25, 24, "tau, ns (0 unless the timestamp moved forward)";
+});
+
 // cc_hpcc's pipeline words. The event's context rides in the tags of the hop units, the
 // multipliers and the divider from HOP to OUT; the W stage keeps the flow's W word.
 layout!(HPCC_CTX: HpccCtxLayout, "hpcc_ctx", 16, "docs/modules/cc_module.md", {
@@ -721,6 +758,10 @@ pub const ALL: &[Layout] = &[
     HpccEventLayout::LAYOUT,
     HpccFrontLayout::LAYOUT,
     HpccResultLayout::LAYOUT,
+    IntHopLayout::LAYOUT,
+    HopM1TagLayout::LAYOUT,
+    HopDivTagLayout::LAYOUT,
+    HpccCandLayout::LAYOUT,
     HpccCtxLayout::LAYOUT,
     HpccWtTagLayout::LAYOUT,
     HpccUTagLayout::LAYOUT,

@@ -15,8 +15,20 @@
 //! ```
 
 use crate::div_pipe::DivPipe;
+use crate::layout::{HopDivTagFields, HopDivTagFields67, HopM1TagFields, HpccCandFields, IntHopFields};
 use crate::mul_pipe::MulPipe;
 use rust_hdl::prelude::*;
+use sim::layout::{HopDivTagLayout, HopM1TagLayout, HpccCandLayout, INT_HOP};
+
+/// The pipeline's tags (sim::layout): M1's, the divider's, M2's (the divider's below `inv_b`).
+const M1_TAG: usize = HopM1TagLayout::WIDTH;
+const DIV_TAG: usize = HopDivTagLayout::WIDTH;
+const M2_TAG: usize = 67;
+const _: () = assert!(sim::layout::HOP_DIV_TAG.inv_b.lo == M2_TAG);
+/// A candidate as cc_hpcc's SEL ranks it (`HPCC_CAND`).
+const CAND: usize = HpccCandLayout::WIDTH;
+/// Line-rate codes: `cfg_inv_bt` and `cfg_inv_b` hold one 32-bit word per code.
+const RATE_CODES: usize = 1 << INT_HOP.rate.width;
 
 /// Cycles from `in_valid` to `out_valid`.
 pub const LATENCY: usize = 1 + 4 + 25 + 4 + 1;
@@ -34,7 +46,7 @@ pub struct CcHopUtil {
     pub cfg_inv_b: Signal<In, Bits<256>>,
     /// A hop enters this cycle.
     pub in_valid: Signal<In, bool>,
-    /// The hop's new record: rate[63:61] ts[60:37] txBytes[36:17] qlen[16:0].
+    /// The hop's new record (`INT_HOP`): rate code, ts, txBytes, qlen.
     pub in_now: Signal<In, Bits<64>>,
     /// The same hop's previous record (L[i]).
     pub in_last: Signal<In, Bits<64>>,
@@ -51,12 +63,12 @@ pub struct CcHopUtil {
     pub out_tau: Signal<Out, Bits<24>>,
     /// `in_tag` of the same hop.
     pub out_tag: Signal<Out, Bits<16>>,
-    /// The hop as cc_hpcc's SEL ranks it: `[0]` a candidate (`out_valid` and `out_usable`),
-    /// `[24:1]` `out_u`, `[48:25]` `out_tau`.
-    pub out_cand: Signal<Out, Bits<49>>,
-    m1: MulPipe<24, 32, 56, 4, 94>,
-    div: DivPipe<42, 23, 24, 99>,
-    m2: MulPipe<24, 32, 56, 4, 67>,
+    /// The hop as cc_hpcc's SEL ranks it (`HPCC_CAND`): a candidate if `out_valid` and
+    /// `out_usable`, `out_u`, `out_tau`.
+    pub out_cand: Signal<Out, Bits<CAND>>,
+    m1: MulPipe<24, 32, 56, 4, M1_TAG>,
+    div: DivPipe<42, 23, 24, DIV_TAG>,
+    m2: MulPipe<24, 32, 56, 4, M2_TAG>,
     d_valid: DFF<bool>,
     d_tag: DFF<Bits<16>>,
     d_qbytes: DFF<Bits<24>>,
@@ -78,10 +90,10 @@ pub struct CcHopUtil {
     qmin: Signal<Local, Bits<24>>,
     inv_bt: Signal<Local, Bits<32>>,
     inv_b: Signal<Local, Bits<32>>,
+    dt_m1: Signal<Local, Bits<24>>,
     q_term: Signal<Local, Bits<32>>,
     q_sat: Signal<Local, Bits<25>>,
     sum: Signal<Local, Bits<33>>,
-    cand: Signal<Local, Bits<49>>,
 }
 
 impl Logic for CcHopUtil {
@@ -99,43 +111,21 @@ impl Logic for CcHopUtil {
         self.m2.reset.next = self.reset.val();
 
         // ---- D: decode. Differences wrap at the field widths.
-        self.code.next = self.in_now.val().get_bits::<3>(61);
-        self.dt.next = self.in_now.val().get_bits::<24>(37) - self.in_last.val().get_bits::<24>(37);
-        self.dtx.next =
-            self.in_now.val().get_bits::<20>(17) - self.in_last.val().get_bits::<20>(17);
-        self.qmin.next = bit_cast::<24, 17>(self.in_now.val().get_bits::<17>(0));
-        if self.in_last.val().get_bits::<17>(0) < self.in_now.val().get_bits::<17>(0) {
-            self.qmin.next = bit_cast::<24, 17>(self.in_last.val().get_bits::<17>(0));
+        self.code.next = self.in_now.val().get_value_rate();
+        self.dt.next = self.in_now.val().get_value_ts() - self.in_last.val().get_value_ts();
+        self.dtx.next = self.in_now.val().get_value_tx_bytes() - self.in_last.val().get_value_tx_bytes();
+        self.qmin.next = bit_cast::<24, 17>(self.in_now.val().get_value_qlen());
+        if self.in_last.val().get_value_qlen() < self.in_now.val().get_value_qlen() {
+            self.qmin.next = bit_cast::<24, 17>(self.in_last.val().get_value_qlen());
         }
+        // 1/(B T) and 1/B of the rate code: word c of each table.
         self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(0);
         self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(0);
-        if self.code.val() == 1 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(32);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(32);
-        }
-        if self.code.val() == 2 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(64);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(64);
-        }
-        if self.code.val() == 3 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(96);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(96);
-        }
-        if self.code.val() == 4 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(128);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(128);
-        }
-        if self.code.val() == 5 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(160);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(160);
-        }
-        if self.code.val() == 6 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(192);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(192);
-        }
-        if self.code.val() == 7 {
-            self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(224);
-            self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(224);
+        for c in 1..RATE_CODES {
+            if self.code.val() == c.to_bits() {
+                self.inv_bt.next = self.cfg_inv_bt.val().get_bits::<32>(32 * c);
+                self.inv_b.next = self.cfg_inv_b.val().get_bits::<32>(32 * c);
+            }
         }
         self.d_valid.d.next = self.in_valid.val() & !self.reset.val();
         self.d_tag.d.next = self.in_tag.val();
@@ -158,69 +148,71 @@ impl Logic for CcHopUtil {
             }
         }
 
-        // ---- M1: qlen x inv_bt. Tag: tag[15:0] usable[16] fwd[17] rate_ok[18] dt[42:19]
-        // dtx[61:43] inv_b[93:62].
+        // ---- M1: qlen x inv_bt; its tag is sim::layout::HOP_M1_TAG.
         self.m1.in_valid.next = self.d_valid.q.val();
         self.m1.in_a.next = self.d_qbytes.q.val();
         self.m1.in_b.next = self.d_inv_bt.q.val();
-        self.m1.in_tag.next = bit_cast::<94, 16>(self.d_tag.q.val())
-            | (bit_cast::<94, 1>(self.d_usable.q.val()) << 16)
-            | (bit_cast::<94, 1>(self.d_fwd.q.val()) << 17)
-            | (bit_cast::<94, 1>(self.d_rate_ok.q.val()) << 18)
-            | (bit_cast::<94, 24>(self.d_dt.q.val()) << 19)
-            | (bit_cast::<94, 19>(self.d_dtx.q.val()) << 43)
-            | (bit_cast::<94, 32>(self.d_inv_b.q.val()) << 62);
+        self.m1.in_tag.next = 0.into();
+        self.m1.in_tag.next.set_value_tag(self.d_tag.q.val());
+        self.m1.in_tag.next.set_value_usable_bits(self.d_usable.q.val());
+        self.m1.in_tag.next.set_value_fwd_bits(self.d_fwd.q.val());
+        self.m1.in_tag.next.set_value_rate_ok_bits(self.d_rate_ok.q.val());
+        self.m1.in_tag.next.set_value_dt(self.d_dt.q.val());
+        self.m1.in_tag.next.set_value_dtx(self.d_dtx.q.val());
+        self.m1.in_tag.next.set_value_inv_b(self.d_inv_b.q.val());
 
         // ---- DIV: txRate = dtx x 128 x 2^16 / dt when both differences are forward, else
         // 0 / 1. q_term = qlen x inv_bt >> 24, kept to 25 bits (2^24 already saturates u').
+        // Its tag is sim::layout::HOP_DIV_TAG.
         self.q_term.next = self.m1.out_prod.val().get_bits::<32>(24);
         self.q_sat.next = self.q_term.val().get_bits::<25>(0);
         if self.q_term.val().get_bits::<8>(24) != 0 {
             self.q_sat.next = 16777216.into();
         }
+        self.dt_m1.next = self.m1.out_tag.val().get_value_dt();
         self.div.in_valid.next = self.m1.out_valid.val();
         self.div.in_num.next = 0.into();
         self.div.in_den.next = 1.into();
-        if self.m1.out_tag.val().get_bit(18) {
-            self.div.in_num.next =
-                bit_cast::<42, 19>(self.m1.out_tag.val().get_bits::<19>(43)) << 23;
-            self.div.in_den.next = self.m1.out_tag.val().get_bits::<23>(19);
+        if self.m1.out_tag.val().get_value_rate_ok() {
+            self.div.in_num.next = bit_cast::<42, 19>(self.m1.out_tag.val().get_value_dtx()) << 23;
+            self.div.in_den.next = self.dt_m1.val().get_bits::<23>(0);
         }
-        // Tag: tag[15:0] usable[16] fwd[17] dt[41:18] q_sat[66:42] inv_b[98:67].
-        self.div.in_tag.next = bit_cast::<99, 18>(self.m1.out_tag.val().get_bits::<18>(0))
-            | (bit_cast::<99, 24>(self.m1.out_tag.val().get_bits::<24>(19)) << 18)
-            | (bit_cast::<99, 25>(self.q_sat.val()) << 42)
-            | (bit_cast::<99, 32>(self.m1.out_tag.val().get_bits::<32>(62)) << 67);
+        self.div.in_tag.next = 0.into();
+        self.div.in_tag.next.set_value_tag(self.m1.out_tag.val().get_value_tag());
+        self.div.in_tag.next.set_value_usable(self.m1.out_tag.val().get_value_usable());
+        self.div.in_tag.next.set_value_fwd(self.m1.out_tag.val().get_value_fwd());
+        self.div.in_tag.next.set_value_dt(self.m1.out_tag.val().get_value_dt());
+        self.div.in_tag.next.set_value_q_sat(self.q_sat.val());
+        self.div.in_tag.next.set_value_inv_b(self.m1.out_tag.val().get_value_inv_b());
 
-        // ---- M2: txRate x inv_b. Tag: the low 67 bits of DIV's.
+        // ---- M2: txRate x inv_b. Tag: the divider's below inv_b.
         self.m2.in_valid.next = self.div.out_valid.val();
         self.m2.in_a.next = self.div.out_quo.val();
-        self.m2.in_b.next = self.div.out_tag.val().get_bits::<32>(67);
-        self.m2.in_tag.next = self.div.out_tag.val().get_bits::<67>(0);
+        self.m2.in_b.next = self.div.out_tag.val().get_value_inv_b();
+        self.m2.in_tag.next = self.div.out_tag.val().get_bits::<M2_TAG>(0);
 
         // ---- O: u' = q_term + r_term, saturated; tau = dt if forward.
         self.sum.next = bit_cast::<33, 32>(self.m2.out_prod.val().get_bits::<32>(24))
-            + bit_cast::<33, 25>(self.m2.out_tag.val().get_bits::<25>(42));
+            + bit_cast::<33, 25>(self.m2.out_tag.val().get_value_q_sat());
         self.o_valid.d.next = self.m2.out_valid.val() & !self.reset.val();
-        self.o_usable.d.next = self.m2.out_tag.val().get_bit(16);
-        self.o_tag.d.next = self.m2.out_tag.val().get_bits::<16>(0);
+        self.o_usable.d.next = self.m2.out_tag.val().get_value_usable();
+        self.o_tag.d.next = self.m2.out_tag.val().get_value_tag();
         self.o_u.d.next = self.sum.val().get_bits::<24>(0);
         if self.sum.val().get_bits::<9>(24) != 0 {
             self.o_u.d.next = 16777215.into();
         }
         self.o_tau.d.next = 0.into();
-        if self.m2.out_tag.val().get_bit(17) {
-            self.o_tau.d.next = self.m2.out_tag.val().get_bits::<24>(18);
+        if self.m2.out_tag.val().get_value_fwd() {
+            self.o_tau.d.next = self.m2.out_tag.val().get_value_dt();
         }
         self.out_valid.next = self.o_valid.q.val();
         self.out_usable.next = self.o_usable.q.val();
         self.out_u.next = self.o_u.q.val();
         self.out_tau.next = self.o_tau.q.val();
         self.out_tag.next = self.o_tag.q.val();
-        self.cand.next = (bit_cast::<49, 24>(self.o_u.q.val()) << 1) | (bit_cast::<49, 24>(self.o_tau.q.val()) << 25);
-        self.out_cand.next = self.cand.val();
-        if self.o_valid.q.val() & self.o_usable.q.val() {
-            self.out_cand.next = self.cand.val() | 1;
-        }
+        self.out_cand.next = 0.into();
+        self.out_cand.next.set_value_valid(self.o_valid.q.val() & self.o_usable.q.val());
+        self.out_cand.next.set_value_u(self.o_u.q.val());
+        self.out_cand.next.set_value_tau(self.o_tau.q.val());
     }
 }

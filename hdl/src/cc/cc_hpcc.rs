@@ -3,14 +3,16 @@
 //! (docs/modules/cc_module.md).
 //!
 //! ```text
-//! IN   accept an event, read the front state RAM (L, lastUpdateSeq/Time)
+//! IN   accept an event, read the front state RAM (L, lastUpdateSeq/Time)  (cc_hpcc_intake)
 //! F1   admission (0 or > 5 hops: ignore; new hop count: record), commit decision, L := hops
+//!      (cc_hpcc_admit)
 //! HOP  5 x cc_hop_util: u', tau per hop (35 cycles)
-//! SEL  first usable hop with the largest u' (2 cycles)
+//! SEL  first usable hop with the largest u' (2 cycles; 4 x cc_hpcc_pick)
 //! WT   weight = min(tau, T) x inv_t >> 24 (mul_pipe, 3 cycles)
-//! U    U += (u - U) x weight >> 16, floored (U RAM read-modify-write, 4 cycles)
+//! U    U += (u - U) x weight >> 16, floored (U RAM read-modify-write, 4 cycles; cc_hpcc_u)
 //! R    r = eta x 2^24 / U (div_pipe 41/24 -> 40 bits, 41 cycles)
-//! W    W = clamp(Wc x r >> 24 + W_ai) or clamp(Wc + W_ai); Wc, incStage (W RAM, 4 cycles)
+//! W    W = clamp(Wc x r >> 24 + W_ai) or clamp(Wc + W_ai); Wc, incStage (W RAM, 4 cycles;
+//!      cc_hpcc_window)
 //! RT   R = (W x rate_mul + 2^31) >> 32, at most the line rate (mul_pipe, 3 cycles)
 //! OUT  one result per event, in event order
 //! ```
@@ -21,20 +23,26 @@
 //! flow and no bypass network is needed: one event per clock across flows, one per `HAZARD`
 //! cycles for a single flow.
 
+use crate::cc_codes::{ACT_W, ACT_WC};
 use crate::cc_hop_util::CcHopUtil;
-use crate::cc_codes::{ACT_IGNORED, ACT_RECORDED, ACT_W, ACT_WC};
-use crate::layout::{
-    HpccCtxFields, HpccEventFields, HpccFrontFields, HpccRTagFields, HpccResultFields, HpccRtTagFields,
-    HpccUTagFields, HpccWFields, HpccWbFields, HpccWtTagFields,
-};
-use sim::layout::{
-    HpccCtxLayout, HpccRTagLayout, HpccRtTagLayout, HpccUTagLayout, HpccWLayout, HpccWbLayout,
-    HpccWtTagLayout, HPCC_CTX, HPCC_EVENT, HPCC_FRONT, HPCC_R_TAG, HPCC_U_TAG, HPCC_WT_TAG,
-};
-use sim::packet::MAX_HOPS;
+use crate::cc_hpcc_admit::CcHpccAdmit;
+use crate::cc_hpcc_intake::CcHpccIntake;
+use crate::cc_hpcc_pick::CcHpccPick;
+use crate::cc_hpcc_u::CcHpccU;
+use crate::cc_hpcc_window::CcHpccWindow;
 use crate::div_pipe::DivPipe;
+use crate::layout::{
+    HpccCandFields, HpccCtxFields, HpccEventFields, HpccRTagFields, HpccResultFields,
+    HpccRtTagFields, HpccUTagFields, HpccWFields, HpccWbFields, HpccWtTagFields,
+};
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
+use sim::layout::{
+    HpccCandLayout, HpccCtxLayout, HpccRTagLayout, HpccRtTagLayout, HpccUTagLayout, HpccWLayout,
+    HpccWbLayout, HpccWtTagLayout, HPCC_CTX, HPCC_EVENT, HPCC_FRONT, HPCC_R_TAG, HPCC_U_TAG,
+    HPCC_WT_TAG,
+};
+use sim::packet::MAX_HOPS;
 use rust_hdl::prelude::*;
 
 // The hop records are read as `get_bits::<64>(160 + 64k)` of the event and `(64k)` of the front.
@@ -46,9 +54,11 @@ const _: () = assert!(MAX_HOPS * 64 == 320);
 const _: () = assert!(HPCC_CTX.flow.lo == 0 && HPCC_WT_TAG.ctx.lo == 0 && HPCC_U_TAG.ctx.lo == 0);
 const _: () = assert!(HPCC_R_TAG.ctx.lo == 0);
 
-/// The pipeline's words (sim::layout): the event's context, the tags of the weight and U
-/// multipliers and of the divider, the W RAM word, the W stage's word, the rate multiplier's tag.
-const CTX: usize = HpccCtxLayout::WIDTH;
+/// The pipeline's words (sim::layout): the event's context, a hop's candidate, the tags of the
+/// weight and U multipliers and of the divider, the W RAM word, the W stage's word, the rate
+/// multiplier's tag.
+pub const CTX: usize = HpccCtxLayout::WIDTH;
+const CAND: usize = HpccCandLayout::WIDTH;
 const WT_TAG: usize = HpccWtTagLayout::WIDTH;
 const U_TAG: usize = HpccUTagLayout::WIDTH;
 const R_TAG: usize = HpccRTagLayout::WIDTH;
@@ -154,24 +164,28 @@ pub struct CcHpcc<const F: usize> {
     front_ram: RAM<Bits<420>, F>,
     u_ram: RAM<Bits<24>, F>,
     w_ram: RAM<Bits<W_WORD>, F>,
+    /// IN: the input handshake, the reset sweep, the bad-flow counter.
+    intake: CcHpccIntake<F>,
+    /// F1: admission, commit decision, the front word and the context.
+    admit: CcHpccAdmit<F>,
     /// u' and tau of hop record k (lines 4-5); slot 0 also carries the event's context.
     hop: [CcHopUtil; MAX_HOPS],
+    /// SEL: hops 0 v 1 and 2 v 3, then (0, 1) v (2, 3), then that v 4.
+    pick: [CcHpccPick; 4],
     wt_mul: MulPipe<24, 32, 56, 3, WT_TAG>,
     u_mul: MulPipe<24, 17, 41, 2, U_TAG>,
+    /// U: line 9.
+    u: CcHpccU,
     r_div: DivPipe<41, 24, 40, R_TAG>,
     w_mul: MulPipe<32, 40, 72, 2, 1>,
+    /// W: lines 12-19.
+    window: CcHpccWindow,
     rt_mul: MulPipe<32, 32, 64, 2, RT_TAG>,
-    init_busy: DFF<bool>,
-    init_addr: DFF<Bits<F>>,
-    hist1: DFF<Bits<17>>,
-    hist2: DFF<Bits<17>>,
-    hist3: DFF<Bits<17>>,
-    bad_flow: DFF<Bits<32>>,
     f0_valid: DFF<bool>,
     f0_data: DFF<Bits<480>>,
-    s1_best01: DFF<Bits<49>>,
-    s1_best23: DFF<Bits<49>>,
-    s1_h4: DFF<Bits<49>>,
+    s1_best01: DFF<Bits<CAND>>,
+    s1_best23: DFF<Bits<CAND>>,
+    s1_h4: DFF<Bits<CAND>>,
     s1_ctx: DFF<Bits<CTX>>,
     s1_valid: DFF<bool>,
     ua_valid: DFF<bool>,
@@ -193,65 +207,33 @@ pub struct CcHpcc<const F: usize> {
     out_valid: DFF<bool>,
     out_data: DFF<Bits<152>>,
     results: ResultFifo<152>,
-    fire: Signal<Local, bool>,
-    in_flow: Signal<Local, Bits<16>>,
-    in_flow_ok: Signal<Local, bool>,
-    hazard: Signal<Local, bool>,
-    front: Signal<Local, Bits<420>>,
-    count: Signal<Local, Bits<3>>,
-    lus: Signal<Local, Bits<32>>,
-    lut: Signal<Local, Bits<64>>,
-    seq_d: Signal<Local, Bits<32>>,
-    now_d: Signal<Local, Bits<64>>,
-    ignore: Signal<Local, bool>,
-    record: Signal<Local, bool>,
-    measure: Signal<Local, bool>,
-    commit: Signal<Local, bool>,
-    new_front: Signal<Local, Bits<420>>,
-    ctx: Signal<Local, Bits<CTX>>,
-    c: [Signal<Local, Bits<49>>; MAX_HOPS],
-    b01: Signal<Local, Bits<49>>,
-    b23: Signal<Local, Bits<49>>,
-    b03: Signal<Local, Bits<49>>,
-    best: Signal<Local, Bits<49>>,
+    c0: Signal<Local, Bits<CAND>>,
+    best: Signal<Local, Bits<CAND>>,
     tau_c: Signal<Local, Bits<24>>,
     wt: Signal<Local, Bits<32>>,
     u_old: Signal<Local, Bits<24>>,
     upd_u: Signal<Local, bool>,
     mag: Signal<Local, Bits<24>>,
     neg: Signal<Local, bool>,
-    u_up: Signal<Local, Bits<25>>,
-    u_dn: Signal<Local, Bits<25>>,
-    u_new: Signal<Local, Bits<24>>,
     w_old: Signal<Local, Bits<W_WORD>>,
     branch: Signal<Local, bool>,
     wctx: Signal<Local, Bits<CTX>>,
-    u_ctx: Signal<Local, Bits<CTX>>,
     rt_ctx: Signal<Local, Bits<CTX>>,
-    wb_w: Signal<Local, Bits<W_WORD>>,
-    w_word: Signal<Local, Bits<W_WORD>>,
     w_init: Signal<Local, Bits<W_WORD>>,
     rt_w: Signal<Local, Bits<W_WORD>>,
-    wsum: Signal<Local, Bits<49>>,
-    w_new: Signal<Local, Bits<32>>,
-    wc_new: Signal<Local, Bits<32>>,
-    inc_new: Signal<Local, Bits<8>>,
     rate: Signal<Local, Bits<33>>,
-    act: Signal<Local, Bits<2>>,
     fbit: Signal<Local, Bit>,
-    init: Signal<Local, bool>,
 }
 
 impl<const F: usize> Logic for CcHpcc<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, init_busy, init_addr, hist1, hist2, hist3, bad_flow, f0_valid, f0_data,
-            s1_best01, s1_best23, s1_h4, s1_ctx, s1_valid, ua_valid, ua_ctx, ua_any, ua_u,
-            ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx, wa_u, wa_r, wb1, wb2, wb1_valid,
-            wb2_valid, out_valid, out_data
+            self, clock, f0_valid, f0_data, s1_best01, s1_best23, s1_h4, s1_ctx, s1_valid,
+            ua_valid, ua_ctx, ua_any, ua_u, ua_weight, uc_valid, uc_ctx, uc_u, wa_valid, wa_ctx,
+            wa_u, wa_r, wb1, wb2, wb1_valid, wb2_valid, out_valid, out_data
         );
-        clock!(self, clock, results, wt_mul, u_mul, r_div, w_mul, rt_mul);
+        clock!(self, clock, intake, results, wt_mul, u_mul, r_div, w_mul, rt_mul);
         self.front_ram.read_clock.next = self.clock.val();
         self.front_ram.write_clock.next = self.clock.val();
         self.u_ram.read_clock.next = self.clock.val();
@@ -264,185 +246,70 @@ impl<const F: usize> Logic for CcHpcc<F> {
             self.hop[k].cfg_inv_bt.next = self.cfg.inv_bt.val();
             self.hop[k].cfg_inv_b.next = self.cfg.inv_b.val();
         }
+        self.intake.reset.next = self.reset.val();
         self.wt_mul.reset.next = self.reset.val();
         self.u_mul.reset.next = self.reset.val();
         self.r_div.reset.next = self.reset.val();
         self.w_mul.reset.next = self.reset.val();
         self.rt_mul.reset.next = self.reset.val();
 
-        // ---- Reset: every flow to its initial state, one per cycle.
-        if self.init_busy.q.val() {
-            self.init_addr.d.next = self.init_addr.q.val() + 1;
-            if self.init_addr.q.val().all() {
-                self.init_busy.d.next = false;
-            }
-        }
-        if self.reset.val() {
-            self.init_busy.d.next = true;
-            self.init_addr.d.next = 0.into();
-        }
-
-        // ---- IN: accept unless the flow had an event in the last HAZARD - 1 cycles.
-        self.in_flow.next = self.s_axis_event_tdata.val().get_value_flow();
-        self.in_flow_ok.next =
-            bit_cast::<16, F>(self.in_flow.val().get_bits::<F>(0)) == self.in_flow.val();
-        self.hazard.next = (self.hist1.q.val().get_bit(16)
-            & (self.hist1.q.val().get_bits::<16>(0) == self.in_flow.val()))
-            | (self.hist2.q.val().get_bit(16)
-                & (self.hist2.q.val().get_bits::<16>(0) == self.in_flow.val()))
-            | (self.hist3.q.val().get_bit(16)
-                & (self.hist3.q.val().get_bits::<16>(0) == self.in_flow.val()));
-        // owed = events accepted whose results have not been read: at most 2^FIFO_BITS.
-        self.s_axis_event_tready.next = !self.reset.val()
-            & !self.init_busy.q.val()
-            & !self.hazard.val()
-            & self.results.credit.val();
-        self.fire.next = self.s_axis_event_tvalid.val() & self.s_axis_event_tready.val();
-        self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val());
-        if self.fire.val() & self.in_flow_ok.val() {
-            self.hist1.d.next = bit_cast::<17, 16>(self.in_flow.val()) | 65536;
-        }
-        if self.reset.val() {
-            self.hist1.d.next = 0.into();
-        }
-        self.hist2.d.next = self.hist1.q.val();
-        self.hist3.d.next = self.hist2.q.val();
-        if self.fire.val() & !self.in_flow_ok.val() {
-            self.bad_flow.d.next = self.bad_flow.q.val() + 1;
-        }
-        if self.reset.val() {
-            self.bad_flow.d.next = 0.into();
-        }
-        self.stat_bad_flow.next = self.bad_flow.q.val();
-        self.front_ram.read_address.next = self.in_flow.val().get_bits::<F>(0);
-        self.f0_valid.d.next = self.fire.val() & self.in_flow_ok.val() & !self.reset.val();
+        // ---- IN: the handshake, the reset sweep and bad flows (cc_hpcc_intake).
+        self.intake.in_flow.next = self.s_axis_event_tdata.val().get_value_flow();
+        self.intake.s_axis_event_tvalid.next = self.s_axis_event_tvalid.val();
+        self.intake.credit.next = self.results.credit.val();
+        self.s_axis_event_tready.next = self.intake.s_axis_event_tready.val();
+        self.stat_bad_flow.next = self.intake.stat_bad_flow.val();
+        self.front_ram.read_address.next = self.s_axis_event_tdata.val().get_bits::<F>(0);
+        self.f0_valid.d.next = self.intake.issue.val() & !self.reset.val();
         self.f0_data.d.next = self.s_axis_event_tdata.val();
 
-        // ---- F1: admission, commit decision (lines 22 and 29), L := hops.
-        self.front.next = self.front_ram.read_data.val();
-        self.count.next = self.f0_data.q.val().get_value_count();
-        // (Re)initialize the flow (on flow creation): nothing else happens.
-        self.init.next = self.f0_data.q.val().get_value_init();
-        self.ignore.next =
-            (self.count.val() == 0) | (self.count.val() > 5) | self.init.val();
-        self.record.next =
-            !self.ignore.val() & (self.count.val() != self.front.val().get_value_count());
-        self.measure.next = !self.ignore.val() & !self.record.val();
-        self.lus.next = self.front.val().get_value_lus();
-        self.lut.next = self.front.val().get_value_lut();
-        self.seq_d.next = self.f0_data.q.val().get_value_seq() - self.lus.val();
-        self.now_d.next = self.f0_data.q.val().get_value_now() - self.lut.val();
-        if self.f0_data.q.val().get_value_rx() {
-            // 29: now > lastUpdateTime + T, or never updated.
-            self.commit.next = self.measure.val()
-                & (!self.front.val().get_value_updated()
-                    | ((self.f0_data.q.val().get_value_now() > self.lut.val())
-                        & (self.now_d.val() > bit_cast::<64, 32>(self.cfg.t_ns.val()))));
-        } else {
-            // 22: seq after lastUpdateSeq (serial numbers).
-            self.commit.next = self.measure.val()
-                & (self.seq_d.val() != 0)
-                & !self.seq_d.val().get_bit(31);
-        }
-        // L := hops (lines 26 and 34); a committed update moves lastUpdateSeq (23, sender) or
-        // lastUpdateTime (33, receiver).
-        self.new_front.next = 0.into();
-        self.new_front.next.set_value_last(self.f0_data.q.val().get_value_hops());
-        self.new_front.next.set_value_count(self.count.val());
-        self.new_front.next.set_value_lus(self.lus.val());
-        self.new_front.next.set_value_lut(self.lut.val());
-        self.new_front.next.set_value_updated(self.front.val().get_value_updated());
-        if self.commit.val() & !self.f0_data.q.val().get_value_rx() {
-            self.new_front.next.set_value_lus(self.f0_data.q.val().get_value_snd_nxt());
-        }
-        if self.commit.val() & self.f0_data.q.val().get_value_rx() {
-            self.new_front.next.set_value_lut(self.f0_data.q.val().get_value_now());
-            self.new_front.next.set_value_updated(true);
-        }
+        // ---- F1: admission, commit decision, L := hops, the context (cc_hpcc_admit).
+        self.admit.cfg_t_ns.next = self.cfg.t_ns.val();
+        self.admit.evt.next = self.f0_data.q.val();
+        self.admit.front.next = self.front_ram.read_data.val();
         self.front_ram.write_address.next = self.f0_data.q.val().get_bits::<F>(0);
-        self.front_ram.write_data.next = self.new_front.val();
-        if self.init.val() {
-            self.front_ram.write_data.next = 0.into();
-        }
-        self.front_ram.write_enable.next =
-            self.f0_valid.q.val() & (!self.ignore.val() | self.init.val());
-        // Context (sim::layout::HPCC_CTX): the flow, the result's action, init, kind.
-        // (rust-hdl's simulator cannot settle `x.next = x.val() | ...`: every value below is
-        // assigned whole, never built from its own previous value.)
-        self.act.next = ACT_IGNORED.into();
-        if self.record.val() {
-            self.act.next = ACT_RECORDED.into();
-        }
-        if self.measure.val() {
-            self.act.next = ACT_W.into();
-        }
-        if self.commit.val() {
-            self.act.next = ACT_WC.into();
-        }
-        self.ctx.next = 0.into();
-        self.ctx.next.set_value_flow(bit_cast::<12, F>(self.f0_data.q.val().get_bits::<F>(0)));
-        self.ctx.next.set_value_action(self.act.val());
-        self.ctx.next.set_value_init(self.f0_data.q.val().get_value_init());
-        self.ctx.next.set_value_rx(self.f0_data.q.val().get_value_rx());
+        self.front_ram.write_data.next = self.admit.new_front.val();
+        self.front_ram.write_enable.next = self.f0_valid.q.val() & self.admit.write.val();
 
         // ---- HOP: lines 4-5 for every hop slot; slot 0 also carries every event's context.
         // Hop record k is bits 64k of the event's `hops` and of the front's `last` (offsets
-        // tied to sim::layout below: hdl_gen takes only literal offsets).
+        // tied to sim::layout above: hdl_gen takes only literal offsets).
         for k in 0..MAX_HOPS {
-            self.hop[k].in_valid.next = self.f0_valid.q.val() & self.measure.val() & (self.count.val() > k.to_bits());
+            self.hop[k].in_valid.next = self.f0_valid.q.val()
+                & self.admit.measure.val()
+                & (self.f0_data.q.val().get_value_count() > k.to_bits());
             self.hop[k].in_now.next = self.f0_data.q.val().get_bits::<64>(160 + 64 * k);
-            self.hop[k].in_last.next = self.front.val().get_bits::<64>(64 * k);
+            self.hop[k].in_last.next = self.front_ram.read_data.val().get_bits::<64>(64 * k);
             self.hop[k].in_tag.next = 0.into();
         }
         // Slot 0 runs for every event, to carry its context to SEL.
         self.hop[0].in_valid.next = self.f0_valid.q.val();
-        self.hop[0].in_tag.next = self.ctx.val();
+        self.hop[0].in_tag.next = self.admit.ctx.val();
 
-        // ---- SEL: candidates valid[0] u[24:1] tau[48:25]; the first largest u' wins (6-7).
-        for k in 0..MAX_HOPS {
-            self.c[k].next = self.hop[k].out_cand.val();
-        }
+        // ---- SEL: the first hop with the largest u' (lines 6-7), cc_hpcc_pick in two levels.
         // Slot 0 is valid for every event but a candidate only if the event measures (its
-        // context's action is ACT_W or ACT_WC); the other slots are valid only then. Bit 0 cleared.
+        // context's action is ACT_W or ACT_WC); the other slots are valid only then.
+        self.c0.next = self.hop[0].out_cand.val();
         if self.hop[0].out_tag.val().get_value_action() < ACT_W {
-            self.c[0].next = (self.hop[0].out_cand.val() >> 1) << 1;
+            self.c0.next.set_value_valid(false);
         }
-        self.b01.next = self.c[0].val();
-        if self.c[1].val().get_bit(0)
-            & (!self.c[0].val().get_bit(0)
-                | (self.c[1].val().get_bits::<24>(1) > self.c[0].val().get_bits::<24>(1)))
-        {
-            self.b01.next = self.c[1].val();
-        }
-        self.b23.next = self.c[2].val();
-        if self.c[3].val().get_bit(0)
-            & (!self.c[2].val().get_bit(0)
-                | (self.c[3].val().get_bits::<24>(1) > self.c[2].val().get_bits::<24>(1)))
-        {
-            self.b23.next = self.c[3].val();
-        }
-        self.s1_best01.d.next = self.b01.val();
-        self.s1_best23.d.next = self.b23.val();
-        self.s1_h4.d.next = self.c[4].val();
+        self.pick[0].first.next = self.c0.val();
+        self.pick[0].second.next = self.hop[1].out_cand.val();
+        self.pick[1].first.next = self.hop[2].out_cand.val();
+        self.pick[1].second.next = self.hop[3].out_cand.val();
+        self.s1_best01.d.next = self.pick[0].best.val();
+        self.s1_best23.d.next = self.pick[1].best.val();
+        self.s1_h4.d.next = self.hop[4].out_cand.val();
         self.s1_ctx.d.next = self.hop[0].out_tag.val();
         self.s1_valid.d.next = self.hop[0].out_valid.val() & !self.reset.val();
-        self.b03.next = self.s1_best01.q.val();
-        if self.s1_best23.q.val().get_bit(0)
-            & (!self.s1_best01.q.val().get_bit(0)
-                | (self.s1_best23.q.val().get_bits::<24>(1) > self.s1_best01.q.val().get_bits::<24>(1)))
-        {
-            self.b03.next = self.s1_best23.q.val();
-        }
-        self.best.next = self.b03.val();
-        if self.s1_h4.q.val().get_bit(0)
-            & (!self.b03.val().get_bit(0)
-                | (self.s1_h4.q.val().get_bits::<24>(1) > self.b03.val().get_bits::<24>(1)))
-        {
-            self.best.next = self.s1_h4.q.val();
-        }
+        self.pick[2].first.next = self.s1_best01.q.val();
+        self.pick[2].second.next = self.s1_best23.q.val();
+        self.pick[3].first.next = self.pick[2].best.val();
+        self.pick[3].second.next = self.s1_h4.q.val();
+        self.best.next = self.pick[3].best.val();
 
         // ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
-        self.tau_c.next = self.best.val().get_bits::<24>(25);
+        self.tau_c.next = self.best.val().get_value_tau();
         if (self.cfg.t_ns.val().get_bits::<8>(24) == 0)
             & (self.cfg.t_ns.val().get_bits::<24>(0) < self.tau_c.val())
         {
@@ -453,8 +320,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wt_mul.in_b.next = self.cfg.inv_t.val();
         self.wt_mul.in_tag.next = 0.into();
         self.wt_mul.in_tag.next.set_value_ctx(self.s1_ctx.q.val());
-        self.wt_mul.in_tag.next.set_value_any(self.best.val().get_bit(0));
-        self.wt_mul.in_tag.next.set_value_u(self.best.val().get_bits::<24>(1));
+        self.wt_mul.in_tag.next.set_value_any(self.best.val().get_value_valid());
+        self.wt_mul.in_tag.next.set_value_u(self.best.val().get_value_u());
         self.wt.next = self.wt_mul.out_prod.val().get_bits::<32>(24);
         self.ua_weight.d.next = self.wt.val().get_bits::<17>(0);
         if self.wt.val() > 65536 {
@@ -466,7 +333,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.ua_u.d.next = self.wt_mul.out_tag.val().get_value_u();
         self.u_ram.read_address.next = self.wt_mul.out_tag.val().get_bits::<F>(0);
 
-        // ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9).
+        // ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9;
+        // cc_hpcc_u after the multiplier).
         self.u_old.next = self.u_ram.read_data.val();
         self.upd_u.next =
             self.ua_valid.q.val() & (self.ua_ctx.q.val().get_value_action() >= ACT_W) & self.ua_any.q.val();
@@ -483,33 +351,15 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.u_mul.in_tag.next.set_value_update(self.upd_u.val());
         self.u_mul.in_tag.next.set_value_neg(self.upd_u.val() & self.neg.val());
         self.u_mul.in_tag.next.set_value_u_old(self.u_old.val());
-        self.u_ctx.next = self.u_mul.out_tag.val().get_value_ctx();
-        self.u_up.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
-            + bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
-        self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
-            - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16));
-        if self.u_mul.out_prod.val().get_bits::<16>(0) != 0 {
-            self.u_dn.next = bit_cast::<25, 24>(self.u_mul.out_tag.val().get_value_u_old())
-                - bit_cast::<25, 25>(self.u_mul.out_prod.val().get_bits::<25>(16))
-                - 1;
-        }
-        self.u_new.next = self.u_mul.out_tag.val().get_value_u_old();
-        if self.u_mul.out_tag.val().get_value_update() {
-            self.u_new.next = self.u_up.val().get_bits::<24>(0);
-            if self.u_mul.out_tag.val().get_value_neg() {
-                self.u_new.next = self.u_dn.val().get_bits::<24>(0);
-            }
-        }
-        if self.u_ctx.val().get_value_init() {
-            self.u_new.next = self.cfg.u_init_q16.val();
-        }
+        self.u.cfg_u_init_q16.next = self.cfg.u_init_q16.val();
+        self.u.tag.next = self.u_mul.out_tag.val();
+        self.u.prod.next = self.u_mul.out_prod.val();
         self.u_ram.write_address.next = self.u_mul.out_tag.val().get_bits::<F>(0);
-        self.u_ram.write_data.next = self.u_new.val();
-        self.u_ram.write_enable.next = self.u_mul.out_valid.val()
-            & (self.u_mul.out_tag.val().get_value_update() | self.u_ctx.val().get_value_init());
+        self.u_ram.write_data.next = self.u.u_new.val();
+        self.u_ram.write_enable.next = self.u_mul.out_valid.val() & self.u.write.val();
         self.uc_valid.d.next = self.u_mul.out_valid.val() & !self.reset.val();
-        self.uc_ctx.d.next = self.u_ctx.val();
-        self.uc_u.d.next = self.u_new.val();
+        self.uc_ctx.d.next = self.u_mul.out_tag.val().get_value_ctx();
+        self.uc_u.d.next = self.u.u_new.val();
 
         // ---- R: r = eta x 2^24 / U (line 13's quotient).
         self.r_div.in_valid.next = self.uc_valid.q.val();
@@ -524,7 +374,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wa_u.d.next = self.r_div.out_tag.val().get_value_u();
         self.wa_r.d.next = self.r_div.out_quo.val();
 
-        // ---- W: lines 12-19. The W RAM word is sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
+        // ---- W: lines 12-19 (cc_hpcc_window after the multiplier). The W RAM word is
+        // sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         self.w_old.next = self.w_ram.read_data.val();
         self.branch.next = (self.wa_u.q.val() >= bit_cast::<24, 17>(self.cfg.eta_q16.val()))
             | (self.w_old.val().get_value_inc_stage() >= self.cfg.max_stage.val());
@@ -540,56 +391,26 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wb1_valid.d.next = self.wa_valid.q.val() & !self.reset.val();
         self.wb2.d.next = self.wb1.q.val();
         self.wb2_valid.d.next = self.wb1_valid.q.val() & !self.reset.val();
+        self.window.cfg_w_ai_q8.next = self.cfg.w_ai_q8.val();
+        self.window.cfg_w_min_q8.next = self.cfg.w_min_q8.val();
+        self.window.cfg_w_max_q8.next = self.cfg.w_max_q8.val();
+        self.window.wb.next = self.wb2.q.val();
+        self.window.prod.next = self.w_mul.out_prod.val();
         self.wctx.next = self.wb2.q.val().get_value_ctx();
-        self.wb_w.next = self.wb2.q.val().get_value_w_old();
-        self.wsum.next = bit_cast::<49, 32>(self.wb_w.val().get_value_wc())
-            + bit_cast::<49, 32>(self.cfg.w_ai_q8.val());
-        if self.wb2.q.val().get_value_branch() {
-            self.wsum.next = bit_cast::<49, 48>(self.w_mul.out_prod.val().get_bits::<48>(24))
-                + bit_cast::<49, 32>(self.cfg.w_ai_q8.val());
-        }
-        self.w_new.next = self.wsum.val().get_bits::<32>(0);
-        if self.wsum.val() < bit_cast::<49, 32>(self.cfg.w_min_q8.val()) {
-            self.w_new.next = self.cfg.w_min_q8.val();
-        }
-        if self.wsum.val() > bit_cast::<49, 32>(self.cfg.w_max_q8.val()) {
-            self.w_new.next = self.cfg.w_max_q8.val();
-        }
-        self.wc_new.next = self.wb_w.val().get_value_wc();
-        self.inc_new.next = self.wb_w.val().get_value_inc_stage();
-        if self.wctx.val().get_value_action() == ACT_WC {
-            self.wc_new.next = self.w_new.val();
-            self.inc_new.next = self.wb_w.val().get_value_inc_stage() + 1;
-            if self.wb2.q.val().get_value_branch() {
-                self.inc_new.next = 0.into();
-            }
-        }
-        if self.wctx.val().get_value_action() < ACT_W {
-            self.w_new.next = self.wb_w.val().get_value_w();
-        }
-        if self.wctx.val().get_value_init() {
-            self.w_new.next = self.cfg.w_max_q8.val();
-            self.wc_new.next = self.cfg.w_max_q8.val();
-            self.inc_new.next = 0.into();
-        }
         self.w_ram.write_address.next = self.wctx.val().get_bits::<F>(0);
-        self.w_word.next = 0.into();
-        self.w_word.next.set_value_w(self.w_new.val());
-        self.w_word.next.set_value_wc(self.wc_new.val());
-        self.w_word.next.set_value_inc_stage(self.inc_new.val());
-        self.w_ram.write_data.next = self.w_word.val();
+        self.w_ram.write_data.next = self.window.word.val();
         self.w_ram.write_enable.next = self.wb2_valid.q.val()
             & ((self.wctx.val().get_value_action() >= ACT_W) | self.wctx.val().get_value_init());
 
         // ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Its tag is sim::layout::HPCC_RT_TAG.
         self.rt_mul.in_valid.next = self.wb2_valid.q.val();
-        self.rt_mul.in_a.next = self.w_new.val();
+        self.rt_mul.in_a.next = self.window.word.val().get_value_w();
         self.rt_mul.in_b.next = self.cfg.rate_mul.val();
         self.rt_mul.in_tag.next = 0.into();
         self.rt_mul.in_tag.next.set_value_ctx(self.wctx.val());
         self.rt_mul.in_tag.next.set_value_u(self.wb2.q.val().get_value_u());
-        self.rt_mul.in_tag.next.set_value_w_new(self.w_word.val());
+        self.rt_mul.in_tag.next.set_value_w_new(self.window.word.val());
         self.rate.next = (bit_cast::<33, 32>(self.rt_mul.out_prod.val().get_bits::<32>(32)))
             + bit_cast::<33, 1>(self.rt_mul.out_prod.val().get_bits::<1>(31));
         if self.rate.val() > bit_cast::<33, 32>(self.cfg.line_q16.val()) {
@@ -616,7 +437,7 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.out_data.d.next.set_value_rate(self.rate.val().get_bits::<32>(0));
         // ---- Result FIFO, credit counted from issue to read.
         self.results.reset.next = self.reset.val();
-        self.results.issue.next = self.fire.val() & self.in_flow_ok.val();
+        self.results.issue.next = self.intake.issue.val();
         self.results.in_valid.next = self.out_valid.q.val();
         self.results.in_data.next = self.out_data.q.val();
         self.m_axis_result_tdata.next = self.results.m_axis_tdata.val();
@@ -627,14 +448,14 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.w_init.next = 0.into();
         self.w_init.next.set_value_w(self.cfg.w_max_q8.val());
         self.w_init.next.set_value_wc(self.cfg.w_max_q8.val());
-        if self.init_busy.q.val() {
-            self.front_ram.write_address.next = self.init_addr.q.val();
+        if self.intake.init_busy.val() {
+            self.front_ram.write_address.next = self.intake.init_addr.val();
             self.front_ram.write_data.next = 0.into();
             self.front_ram.write_enable.next = true;
-            self.u_ram.write_address.next = self.init_addr.q.val();
+            self.u_ram.write_address.next = self.intake.init_addr.val();
             self.u_ram.write_data.next = self.cfg.u_init_q16.val();
             self.u_ram.write_enable.next = true;
-            self.w_ram.write_address.next = self.init_addr.q.val();
+            self.w_ram.write_address.next = self.intake.init_addr.val();
             self.w_ram.write_data.next = self.w_init.val();
             self.w_ram.write_enable.next = true;
         }

@@ -7,6 +7,8 @@
 //! `tx_bytes_delta`, which are exact as long as fewer than 2^24 ns (16.8 ms) and 2^20 * 128
 //! bytes (128 MiB) pass between the two samples.
 
+use crate::layout::{word_of, words_of, INT_HOP};
+
 /// Hop slots in every telemetry header (HPCC++ drafts: paths are at most 5 hops).
 pub const MAX_HOPS: usize = 5;
 /// Bytes of one hop record.
@@ -23,18 +25,20 @@ pub const TELEMETRY_FEEDBACK: u8 = 0x04;
 /// slot read as a 64-bit word is W.
 pub const FEEDBACK_AT: usize = TELEMETRY_FIXED_LEN + 4;
 
-pub const TS_BITS: u32 = 24;
-pub const TX_BYTES_BITS: u32 = 20;
-pub const QLEN_BITS: u32 = 17;
-pub const LINE_RATE_BITS: u32 = 3;
+// A hop record's fields are sim::layout::INT_HOP; the widths are its fields'.
+pub const TS_BITS: u32 = INT_HOP.ts.width as u32;
+pub const TX_BYTES_BITS: u32 = INT_HOP.tx_bytes.width as u32;
+pub const QLEN_BITS: u32 = INT_HOP.qlen.width as u32;
+pub const LINE_RATE_BITS: u32 = INT_HOP.rate.width as u32;
 /// Bytes per txBytes unit.
 pub const TX_BYTES_UNIT: u64 = 128;
 /// Bytes per qlen unit.
 pub const QLEN_UNIT: u64 = 80;
 
-const TS_MASK: u32 = (1 << TS_BITS) - 1;
-const TX_MASK: u32 = (1 << TX_BYTES_BITS) - 1;
-const QLEN_MAX: u32 = (1 << QLEN_BITS) - 1;
+/// A timestamp, txBytes and qlen field's largest value.
+pub const TS_MASK: u32 = (1 << TS_BITS) - 1;
+pub const TX_MASK: u32 = (1 << TX_BYTES_BITS) - 1;
+pub const QLEN_MAX: u32 = (1 << QLEN_BITS) - 1;
 
 /// Egress link speed, 3-bit code. Codes 5-7 are undefined and rejected by the parser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,22 +107,25 @@ impl IntHop {
         self.qlen as u64 * QLEN_UNIT
     }
 
-    /// The 64-bit record: rate[63:61] ts[60:37] txBytes[36:17] qlen[16:0].
+    /// The 64-bit record (sim::layout::INT_HOP): line-rate code, ts, txBytes, qlen.
     pub fn word(&self) -> u64 {
-        (self.line_rate as u64) << 61
-            | ((self.ts & TS_MASK) as u64) << 37
-            | ((self.tx_bytes & TX_MASK) as u64) << 17
-            | (self.qlen & QLEN_MAX) as u64
+        let mut w = [0u32; 2];
+        INT_HOP.rate.set(&mut w, self.line_rate as u64);
+        INT_HOP.ts.set(&mut w, self.ts as u64);
+        INT_HOP.tx_bytes.set(&mut w, self.tx_bytes as u64);
+        INT_HOP.qlen.set(&mut w, self.qlen as u64);
+        word_of(&w) as u64
     }
 
     /// `Err(code)` if the line-rate code is undefined.
     pub fn from_word(w: u64) -> Result<IntHop, u8> {
-        let code = (w >> 61) as u8;
+        let w = words_of(w as u128);
+        let code = INT_HOP.rate.get(&w) as u8;
         Ok(IntHop {
             line_rate: LineRate::from_code(code).ok_or(code)?,
-            ts: (w >> 37) as u32 & TS_MASK,
-            tx_bytes: (w >> 17) as u32 & TX_MASK,
-            qlen: w as u32 & QLEN_MAX,
+            ts: INT_HOP.ts.get(&w) as u32,
+            tx_bytes: INT_HOP.tx_bytes.get(&w) as u32,
+            qlen: INT_HOP.qlen.get(&w) as u32,
         })
     }
 }
