@@ -43,7 +43,7 @@ fn camel(name: &str) -> String {
 const BEAT_VIEWS: &[(&str, usize)] = &[("tx_hdr", 512)];
 
 /// Layouts that are also a narrower word's, earlier in a pipeline: (layout, width).
-const STAGE_VIEWS: &[(&str, usize)] = &[("ldcp_ctx", 218), ("ldcp_ctx", 251), ("hop_div_tag", 67)];
+const STAGE_VIEWS: &[(&str, usize)] = &[("ldcp_ctx", 218), ("ldcp_ctx", 251), ("hop_div_tag", 67), ("dcqcn_event", 18)];
 
 fn main() {
     println!("cargo:rerun-if-changed=../sim/src/layout.rs");

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_g_shift,cfg_initial_alpha_q24,cfg_alpha_timer_ns,cfg_decay,cfg_min_cut_interval_ns,cfg_rate_increase_timer_ns,cfg_byte_counter_bytes,cfg_fast_recovery_times,cfg_win_mul,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,m_axis_result_tdata,m_axis_result_tvalid,m_axis_result_tready,stat_bad_flow);
-    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:224
+    // Rust: CcDcqcn, hdl/src/cc/cc_dcqcn.rs:238
 
     // Module arguments
     input wire  clock;
@@ -32,11 +32,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     input wire  m_axis_result_tready;
     output reg  [31:0] stat_bad_flow;
 
-    // DCQCN engine event kinds (sim, cc_codes)
-    localparam [1:0] DCQCN_CNP = 2'h0;
-    localparam [1:0] DCQCN_TX = 2'h2;
-    localparam [1:0] DCQCN_INIT = 2'h3;
-
     // DCQCN decay step widths and bit offsets
     localparam [5:0] DECAY_BITS = 6'h18;
 
@@ -51,6 +46,20 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  intake_issue;
     wire  [127:0] intake_issue_data;
     wire  [31:0] intake_stat_bad_flow;
+    reg  [491:0] timers_init_state;
+    wire  timers_out_valid;
+    wire  [491:0] timers_out_state;
+    wire  [17:0] timers_out_ev;
+    wire  timers_out_cut;
+    wire  [31:0] timers_out_t1;
+    wire  [31:0] timers_out_bc;
+    wire  [31:0] timers_out_bc1;
+    wire  timers_out_fire;
+    wire  timers_out_bcfire;
+    wire  [31:0] timers_out_elapsed;
+    wire  [39:0] stage_step1;
+    wire  [39:0] stage_step2;
+    wire  [1:0] stage_new_stage;
     wire  div_out_valid;
     wire  [16:0] div_out_quo;
     wire  [24:0] div_out_tag;
@@ -121,12 +130,13 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [39:0] inc1_out_rt;
     wire  [39:0] inc1_out_rc;
     wire  [40:0] inc1_out_tag;
-    reg  inc2_in_fire;
     wire  [39:0] inc2_out_rt;
     wire  [39:0] inc2_out_rc;
     wire  [40:0] inc2_out_tag;
     reg  cut_mul_in_valid;
+    reg  [39:0] cut_mul_in_a;
     reg  [24:0] cut_mul_in_b;
+    reg  [39:0] cut_mul_in_tag;
     wire  cut_mul_out_valid;
     wire  [64:0] cut_mul_out_prod;
     wire  [39:0] cut_mul_out_tag;
@@ -144,82 +154,8 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  f0_valid_q = 1'h0;
     reg  [127:0] f0_data_d;
     reg  [127:0] f0_data_q = 128'h0;
-    reg  a_v_d;
-    reg  a_v_q = 1'h0;
-    reg  [491:0] a_s_d;
-    reg  [491:0] a_s_q = 492'h0;
-    reg  [127:0] a_ev_d;
-    reg  [127:0] a_ev_q = 128'h0;
-    reg  a_gt_d;
-    reg  a_gt_q = 1'h0;
-    reg  b_v_d;
-    reg  b_v_q = 1'h0;
-    reg  [491:0] b_s_d;
-    reg  [491:0] b_s_q = 492'h0;
-    reg  [17:0] b_ev_d;
-    reg  [17:0] b_ev_q = 18'h0;
-    reg  [63:0] b_now_d;
-    reg  [63:0] b_now_q = 64'h0;
-    reg  [31:0] b_tinc_d;
-    reg  [31:0] b_tinc_q = 32'h0;
-    reg  [31:0] b_bcinc_d;
-    reg  [31:0] b_bcinc_q = 32'h0;
-    reg  [63:0] b_nextp_d;
-    reg  [63:0] b_nextp_q = 64'h0;
-    reg  [63:0] b_bsum_d;
-    reg  [63:0] b_bsum_q = 64'h0;
-    reg  c_v_d;
-    reg  c_v_q = 1'h0;
-    reg  [491:0] c_s_d;
-    reg  [491:0] c_s_q = 492'h0;
-    reg  [17:0] c_ev_d;
-    reg  [17:0] c_ev_q = 18'h0;
-    reg  [63:0] c_now_d;
-    reg  [63:0] c_now_q = 64'h0;
-    reg  [31:0] c_tinc_d;
-    reg  [31:0] c_tinc_q = 32'h0;
-    reg  [31:0] c_bcinc_d;
-    reg  [31:0] c_bcinc_q = 32'h0;
-    reg  [63:0] c_nextp_d;
-    reg  [63:0] c_nextp_q = 64'h0;
-    reg  [63:0] c_bsum_d;
-    reg  [63:0] c_bsum_q = 64'h0;
-    reg  c_fire_d;
-    reg  c_fire_q = 1'h0;
-    reg  [63:0] c_elapsed_d;
-    reg  [63:0] c_elapsed_q = 64'h0;
-    reg  [63:0] c_gap_d;
-    reg  [63:0] c_gap_q = 64'h0;
-    reg  c_txgo_d;
-    reg  c_txgo_q = 1'h0;
-    reg  c_bcfire_d;
-    reg  c_bcfire_q = 1'h0;
-    reg  [63:0] c_bsub_d;
-    reg  [63:0] c_bsub_q = 64'h0;
-    reg  [63:0] c_nowp_d;
-    reg  [63:0] c_nowp_q = 64'h0;
-    reg  d_v_d;
-    reg  d_v_q = 1'h0;
-    reg  [491:0] d_s_d;
-    reg  [491:0] d_s_q = 492'h0;
-    reg  [17:0] d_ev_d;
-    reg  [17:0] d_ev_q = 18'h0;
-    reg  d_cut_d;
-    reg  d_cut_q = 1'h0;
     reg  [40:0] e_tag2_d;
     reg  [40:0] e_tag2_q = 41'h0;
-    reg  [31:0] d_t1_d;
-    reg  [31:0] d_t1_q = 32'h0;
-    reg  [31:0] d_bc_d;
-    reg  [31:0] d_bc_q = 32'h0;
-    reg  [31:0] d_bc1_d;
-    reg  [31:0] d_bc1_q = 32'h0;
-    reg  d_fire_d;
-    reg  d_fire_q = 1'h0;
-    reg  d_bcfire_d;
-    reg  d_bcfire_q = 1'h0;
-    reg  [31:0] d_elapsed_d;
-    reg  [31:0] d_elapsed_q = 32'h0;
     reg  [39:0] e_rt_d;
     reg  [39:0] e_rt_q = 40'h0;
     reg  [39:0] e_rc_d;
@@ -262,44 +198,22 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
 
     // Local signals
     reg  [63:0] zero64;
+    reg  [63:0] ones64;
+    reg  [24:0] one25;
     reg  [491:0] new_state;
-    reg  [1:0] kind1;
-    reg  [64:0] sum65a;
-    reg  [64:0] sum65b;
-    reg  [64:0] sum65c;
-    reg  [1:0] kind3;
-    reg  active3;
-    reg  [63:0] now4;
-    reg  [1:0] kind4;
-    reg  active4;
-    reg  cut4;
-    reg  [31:0] t1;
-    reg  [31:0] bc1;
-    reg  [63:0] bytes1;
-    reg  [63:0] next1;
-    reg  [63:0] lcnp1;
-    reg  [31:0] f32;
-    reg  [31:0] f1_32;
-    reg  tle;
-    reg  teq;
-    reg  ble;
-    reg  b1le;
-    reg  [1:0] stage1;
-    reg  [1:0] stage2;
-    reg  [1:0] lstage;
-    reg  [39:0] step1;
-    reg  [39:0] step2;
-    reg  [39:0] rc2;
+    reg  [491:0] s5;
+    reg  [405:0] hold;
+    reg  [405:0] hold14;
     reg  [39:0] rt3;
-    reg  cut14;
+    reg  [485:0] hold_b;
     reg  alpha_valid;
     reg  [24:0] alpha_dec;
-    reg  cut58;
+    reg  [485:0] hold_b55;
+    reg  [445:0] hold_c;
+    reg  [445:0] hold_c58;
+    reg  [405:0] hold58;
     reg  [24:0] alpha_f;
     reg  [39:0] rc_f;
-    reg  [24:0] one25;
-    reg  one1;
-    reg  [63:0] ones64;
 
     // Sub module instances
     hpcc_ram_w492_d1024 ram(
@@ -323,13 +237,49 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .issue_data(intake_issue_data),
         .stat_bad_flow(intake_stat_bad_flow)
     );
+    cc_dcqcn_timers timers(
+        .clock(clock),
+        .reset(reset),
+        .cfg_rate_increase_timer_ns(cfg_rate_increase_timer_ns),
+        .cfg_byte_counter_bytes(cfg_byte_counter_bytes),
+        .cfg_min_cut_interval_ns(cfg_min_cut_interval_ns),
+        .in_valid(f0_valid_q),
+        .in_event(f0_data_q),
+        .in_state(ram_read_data),
+        .init_state(timers_init_state),
+        .out_valid(timers_out_valid),
+        .out_state(timers_out_state),
+        .out_ev(timers_out_ev),
+        .out_cut(timers_out_cut),
+        .out_t1(timers_out_t1),
+        .out_bc(timers_out_bc),
+        .out_bc1(timers_out_bc1),
+        .out_fire(timers_out_fire),
+        .out_bcfire(timers_out_bcfire),
+        .out_elapsed(timers_out_elapsed)
+    );
+    cc_dcqcn_stage stage(
+        .cfg_fast_recovery_times(cfg_fast_recovery_times),
+        .cfg_byte_counter_bytes(cfg_byte_counter_bytes),
+        .cfg_ai_q24(cfg_ai_q24),
+        .cfg_hai_q24(cfg_hai_q24),
+        .t1(timers_out_t1),
+        .bc(timers_out_bc),
+        .bc1(timers_out_bc1),
+        .fire(timers_out_fire),
+        .bcfire(timers_out_bcfire),
+        .last_stage(timers_out_state[106+:2]),
+        .step1(stage_step1),
+        .step2(stage_step2),
+        .new_stage(stage_new_stage)
+    );
     cc_dcqcn_div div(
         .clock(clock),
         .reset(reset),
-        .in_valid(d_v_q),
-        .in_num(d_elapsed_q),
+        .in_valid(timers_out_valid),
+        .in_num(timers_out_elapsed),
         .in_den(cfg_alpha_timer_ns),
-        .in_tag(d_s_q[80+:25]),
+        .in_tag(timers_out_state[80+:25]),
         .out_valid(div_out_valid),
         .out_quo(div_out_quo),
         .out_tag(div_out_tag)
@@ -530,7 +480,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .in_rt(inc1_out_rt),
         .in_rc(inc1_out_rc),
         .in_step(inc1_out_tag[0+:40]),
-        .in_fire(inc2_in_fire),
+        .in_fire(inc1_out_tag[40+:1]),
         .in_tag(inc1_out_tag),
         .out_rt(inc2_out_rt),
         .out_rc(inc2_out_rc),
@@ -540,9 +490,9 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .clock(clock),
         .reset(reset),
         .in_valid(cut_mul_in_valid),
-        .in_a(dl_b_out_data[0+:40]),
+        .in_a(cut_mul_in_a),
         .in_b(cut_mul_in_b),
-        .in_tag(dl_b_out_data[0+:40]),
+        .in_tag(cut_mul_in_tag),
         .out_valid(cut_mul_out_valid),
         .out_prod(cut_mul_out_prod),
         .out_tag(cut_mul_out_tag)
@@ -594,44 +544,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     always @(posedge clock) begin
         f0_valid_q <= f0_valid_d;
         f0_data_q <= f0_data_d;
-        a_v_q <= a_v_d;
-        a_s_q <= a_s_d;
-        a_ev_q <= a_ev_d;
-        a_gt_q <= a_gt_d;
-        b_v_q <= b_v_d;
-        b_s_q <= b_s_d;
-        b_ev_q <= b_ev_d;
-        b_now_q <= b_now_d;
-        b_tinc_q <= b_tinc_d;
-        b_bcinc_q <= b_bcinc_d;
-        b_nextp_q <= b_nextp_d;
-        b_bsum_q <= b_bsum_d;
-        c_v_q <= c_v_d;
-        c_s_q <= c_s_d;
-        c_ev_q <= c_ev_d;
-        c_now_q <= c_now_d;
-        c_tinc_q <= c_tinc_d;
-        c_bcinc_q <= c_bcinc_d;
-        c_nextp_q <= c_nextp_d;
-        c_bsum_q <= c_bsum_d;
-        c_fire_q <= c_fire_d;
-        c_elapsed_q <= c_elapsed_d;
-        c_gap_q <= c_gap_d;
-        c_txgo_q <= c_txgo_d;
-        c_bcfire_q <= c_bcfire_d;
-        c_bsub_q <= c_bsub_d;
-        c_nowp_q <= c_nowp_d;
-        d_v_q <= d_v_d;
-        d_s_q <= d_s_d;
-        d_ev_q <= d_ev_d;
-        d_cut_q <= d_cut_d;
         e_tag2_q <= e_tag2_d;
-        d_t1_q <= d_t1_d;
-        d_bc_q <= d_bc_d;
-        d_bc1_q <= d_bc1_d;
-        d_fire_q <= d_fire_d;
-        d_bcfire_q <= d_bcfire_d;
-        d_elapsed_q <= d_elapsed_d;
         e_rt_q <= e_rt_d;
         e_rc_q <= e_rc_d;
         e_step1_q <= e_step1_d;
@@ -656,43 +569,6 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     always @(*) begin
         f0_valid_d = f0_valid_q;
         f0_data_d = f0_data_q;
-        a_v_d = a_v_q;
-        a_s_d = a_s_q;
-        a_ev_d = a_ev_q;
-        a_gt_d = a_gt_q;
-        b_v_d = b_v_q;
-        b_s_d = b_s_q;
-        b_ev_d = b_ev_q;
-        b_now_d = b_now_q;
-        b_tinc_d = b_tinc_q;
-        b_bcinc_d = b_bcinc_q;
-        b_nextp_d = b_nextp_q;
-        b_bsum_d = b_bsum_q;
-        c_v_d = c_v_q;
-        c_s_d = c_s_q;
-        c_ev_d = c_ev_q;
-        c_now_d = c_now_q;
-        c_tinc_d = c_tinc_q;
-        c_bcinc_d = c_bcinc_q;
-        c_nextp_d = c_nextp_q;
-        c_bsum_d = c_bsum_q;
-        c_fire_d = c_fire_q;
-        c_elapsed_d = c_elapsed_q;
-        c_gap_d = c_gap_q;
-        c_txgo_d = c_txgo_q;
-        c_bcfire_d = c_bcfire_q;
-        c_bsub_d = c_bsub_q;
-        c_nowp_d = c_nowp_q;
-        d_v_d = d_v_q;
-        d_s_d = d_s_q;
-        d_ev_d = d_ev_q;
-        d_cut_d = d_cut_q;
-        d_t1_d = d_t1_q;
-        d_bc_d = d_bc_q;
-        d_bc1_d = d_bc1_q;
-        d_fire_d = d_fire_q;
-        d_bcfire_d = d_bcfire_q;
-        d_elapsed_d = d_elapsed_q;
         e_rt_d = e_rt_q;
         e_rc_d = e_rc_q;
         e_step1_d = e_step1_q;
@@ -715,220 +591,53 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         zero64 = 32'h0;
         ones64 = ~zero64;
         one25 = 32'h1000000;
-        one1 = 32'h1;
         onesh_d = one25 >> cfg_g_shift;
-        // cc_dcqcn.rs:398: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // cc_dcqcn.rs:356: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
         new_state = 32'h0;
         new_state[0+:40] = cfg_line_q24;
         new_state[40+:40] = cfg_line_q24;
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
-        // cc_dcqcn.rs:406: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_dcqcn.rs:364: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
-        // cc_dcqcn.rs:416: ---- 1: the state (initial state for kind 3); event time > state time.
-        kind1 = f0_data_q[16+:2];
-        a_v_d = f0_valid_q & ~reset;
-        a_ev_d = f0_data_q;
-        a_s_d = ram_read_data;
-        a_gt_d = f0_data_q[64+:64] > ram_read_data[236+:64];
-        if (kind1 == DCQCN_INIT) begin
-            a_s_d = new_state;
-            a_gt_d = 1'b0;
-        end
-        // cc_dcqcn.rs:428: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
-        b_v_d = a_v_q & ~reset;
-        b_s_d = a_s_q;
-        b_ev_d = a_ev_q[0+:18];
-        b_now_d = a_s_q[236+:64];
-        if (a_gt_q) begin
-            b_now_d = a_ev_q[64+:64];
-        end
-        b_tinc_d = a_s_q[108+:32] + 32'h1;
-        if (&a_s_q[108+:32]) begin
-            b_tinc_d = a_s_q[108+:32];
-        end
-        b_bcinc_d = a_s_q[140+:32] + 32'h1;
-        if (&a_s_q[140+:32]) begin
-            b_bcinc_d = a_s_q[140+:32];
-        end
-        sum65a = {1'd0, a_s_q[428+:64]} + {33'd0, cfg_rate_increase_timer_ns};
-        b_nextp_d = sum65a[0+:64];
-        if (sum65a[64]) begin
-            b_nextp_d = ones64;
-        end
-        sum65b = {1'd0, a_s_q[172+:64]} + {33'd0, a_ev_q[32+:32]};
-        b_bsum_d = sum65b[0+:64];
-        if (sum65b[64]) begin
-            b_bsum_d = ones64;
-        end
-        // cc_dcqcn.rs:457: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
-        // counter expiry, now' + T.
-        kind3 = b_ev_q[16+:2];
-        active3 = b_s_q[105+:1];
-        c_v_d = b_v_q & ~reset;
-        c_s_d = b_s_q;
-        c_ev_d = b_ev_q;
-        c_now_d = b_now_q;
-        c_tinc_d = b_tinc_q;
-        c_bcinc_d = b_bcinc_q;
-        c_nextp_d = b_nextp_q;
-        c_bsum_d = b_bsum_q;
-        c_fire_d = active3 & (kind3 != DCQCN_INIT) & (b_now_q >= b_s_q[428+:64]);
-        c_elapsed_d = 32'h0;
-        if (b_now_q >= b_s_q[364+:64]) begin
-            c_elapsed_d = b_now_q - b_s_q[364+:64];
-        end
-        c_gap_d = b_now_q - b_s_q[300+:64];
-        c_txgo_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes;
-        c_bcfire_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= {32'd0, cfg_byte_counter_bytes});
-        c_bsub_d = b_bsum_q - {32'd0, cfg_byte_counter_bytes};
-        sum65c = {1'd0, b_now_q} + {33'd0, cfg_rate_increase_timer_ns};
-        c_nowp_d = sum65c[0+:64];
-        if (sum65c[64]) begin
-            c_nowp_d = ones64;
-        end
-        // cc_dcqcn.rs:493: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
-        // unless the flow is active and cut less than min_cut_interval ago.
-        kind4 = c_ev_q[16+:2];
-        active4 = c_s_q[105+:1];
-        now4 = c_now_q;
-        cut4 = (kind4 == DCQCN_CNP) & ~(active4 & (c_gap_q < {32'd0, cfg_min_cut_interval_ns}));
-        t1 = c_s_q[108+:32];
-        next1 = c_s_q[428+:64];
-        if (c_fire_q) begin
-            t1 = c_tinc_q;
-            next1 = c_nextp_q;
-        end
-        bc1 = c_s_q[140+:32];
-        bytes1 = c_s_q[172+:64];
-        if (c_txgo_q) begin
-            bytes1 = c_bsum_q;
-        end
-        if (c_bcfire_q) begin
-            bc1 = c_bcinc_q;
-            bytes1 = c_bsub_q;
-        end
-        lcnp1 = c_s_q[364+:64];
-        if (kind4 == DCQCN_CNP) begin
-            lcnp1 = now4;
-        end
-        d_v_d = c_v_q & ~reset;
-        d_ev_d = c_ev_q;
-        d_t1_d = t1;
-        d_bc_d = c_s_q[140+:32];
-        d_bc1_d = bc1;
-        d_fire_d = c_fire_q;
-        d_bcfire_d = c_bcfire_q;
-        d_cut_d = 32'h0;
-        d_s_d = c_s_q;
-        d_s_d[108+:32] = t1;
-        d_s_d[140+:32] = bc1;
-        d_s_d[172+:64] = bytes1;
-        d_s_d[236+:64] = now4;
-        d_s_d[364+:64] = lcnp1;
-        d_s_d[428+:64] = next1;
-        if (cut4) begin
-            d_cut_d = 32'h1;
-            d_s_d[105+:1] = 1'b1;
-            d_s_d[108+:32] = 32'h0;
-            d_s_d[140+:32] = 32'h0;
-            d_s_d[172+:64] = 32'h0;
-            d_s_d[300+:64] = now4;
-            d_s_d[364+:64] = now4;
-            d_s_d[428+:64] = c_nowp_q;
-        end
-        // cc_dcqcn.rs:547: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
-        d_elapsed_d = 32'h0;
-        if ((kind4 == DCQCN_CNP) & active4) begin
-            d_elapsed_d = c_elapsed_q[0+:32];
-            if (|c_elapsed_q[32+:32]) begin
-                d_elapsed_d = ones64[0+:32];
-            end
-        end
-        // cc_dcqcn.rs:556: ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
-        // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
-        f32 = {24'd0, cfg_fast_recovery_times};
-        f1_32 = f32 + 32'h1;
-        tle = d_t1_q <= f32;
-        teq = d_t1_q == f1_32;
-        ble = d_bc_q <= f32;
-        b1le = d_bc1_q <= f32;
-        // cc_dcqcn.rs:564: 1 fast recovery, 2 additive, 3 hyper.
-        stage1 = 32'h2;
-        stage2 = 32'h2;
-        if (|cfg_byte_counter_bytes) begin
-            if (tle & ble) begin
-                stage1 = 32'h1;
-            end
-            if (~tle & ~ble) begin
-                stage1 = 32'h3;
-            end
-            if (tle & b1le) begin
-                stage2 = 32'h1;
-            end
-            if (~tle & ~b1le) begin
-                stage2 = 32'h3;
-            end
-        end
-        else begin
-            stage1 = 32'h3;
-            if (teq) begin
-                stage1 = 32'h2;
-            end
-            if (tle) begin
-                stage1 = 32'h1;
-            end
-            stage2 = stage1;
-        end
-        step1 = cfg_hai_q24;
-        if (stage1 == 32'h2) begin
-            step1 = cfg_ai_q24;
-        end
-        if (stage1 == 32'h1) begin
-            step1 = 32'h0;
-        end
-        step2 = cfg_hai_q24;
-        if (stage2 == 32'h2) begin
-            step2 = cfg_ai_q24;
-        end
-        if (stage2 == 32'h1) begin
-            step2 = 32'h0;
-        end
-        lstage = d_s_q[106+:2];
-        if (d_fire_q) begin
-            lstage = stage1;
-        end
-        if (d_bcfire_q) begin
-            lstage = stage2;
-        end
-        // cc_dcqcn.rs:611: dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
-        // Rt go through the increase blocks, alpha through the decay chain.
-        dl_a_in_data = {405'd0, d_s_q[105+:1]} | ({404'd0, lstage} << 1) | ({22'd0, d_s_q[108+:384]} << 3) | ({405'd0, d_cut_q} << 387) | ({388'd0, d_ev_q} << 388);
-        e_rt_d = d_s_q[40+:40];
-        e_rc_d = d_s_q[0+:40];
-        e_step1_d = step1;
-        e_fire_d = d_fire_q;
-        e_tag2_d = {1'd0, step2};
-        if (d_bcfire_q) begin
-            e_tag2_d = {1'd0, step2} | ({40'd0, one1} << 40);
-        end
-        // cc_dcqcn.rs:632: ---- 6..13: timer increase, then byte-counter increase.
-        inc2_in_fire = inc1_out_tag[40];
-        // cc_dcqcn.rs:644: ---- 14: Rt = Rc on a cut; the state waits for alpha.
-        rc2 = inc2_out_rc;
-        cut14 = dl_a_out_data[387];
+        // cc_dcqcn.rs:374: ---- 1..4: the event against the flow's clock, timer and byte counter, the cut
+        // decision (cc_dcqcn_timers).
+        timers_init_state = new_state;
+        // cc_dcqcn.rs:384: ---- 5: the increases' stages and steps (cc_dcqcn_stage); n = elapsed / K starts.
+        // cc_dcqcn.rs:395: dl_a holds `DCQCN_HOLD`: the state from `active` up with the new last stage, the
+        // cut, flow and kind. Rc and Rt go through the increase blocks, alpha through the
+        // decay chain.
+        s5 = timers_out_state;
+        s5[106+:2] = stage_new_stage;
+        hold = 32'h0;
+        hold[0+:387] = s5[105+:387];
+        hold[387+:1] = timers_out_cut;
+        hold[388+:18] = timers_out_ev;
+        dl_a_in_data = hold;
+        e_rt_d = timers_out_state[40+:40];
+        e_rc_d = timers_out_state[0+:40];
+        e_step1_d = stage_step1;
+        e_fire_d = timers_out_fire;
+        e_tag2_d = 32'h0;
+        e_tag2_d[0+:40] = stage_step2;
+        e_tag2_d[40+:1] = timers_out_bcfire;
+        // cc_dcqcn.rs:417: ---- 6..13: timer increase, then byte-counter increase (its step and fire in the tag).
+        // cc_dcqcn.rs:429: ---- 14: Rt = Rc on a cut; dl_b holds `DCQCN_HOLD_B` while alpha decays.
+        hold14 = dl_a_out_data;
         rt3 = inc2_out_rt;
-        if (cut14) begin
-            rt3 = rc2;
+        if (hold14[387+:1]) begin
+            rt3 = inc2_out_rc;
         end
-        // cc_dcqcn.rs:651: dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
-        // and kind (alpha comes from the decay chain).
-        dl_b_in_data = ({80'd0, dl_a_out_data} << 80) | ({446'd0, rt3} << 40) | {446'd0, rc2};
-        // cc_dcqcn.rs:657: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
+        hold_b = 32'h0;
+        hold_b[0+:40] = inc2_out_rc;
+        hold_b[40+:40] = rt3;
+        hold_b[80+:406] = hold14;
+        dl_b_in_data = hold_b;
+        // cc_dcqcn.rs:441: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
         // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
         decay_0_in_decay = cfg_decay[(DECAY_BITS * 0)+:(24)];
         decay_1_in_decay = cfg_decay[(DECAY_BITS * 1)+:(24)];
@@ -951,11 +660,17 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (decay_15_out_n[0]) begin
             alpha_dec = 32'h0;
         end
-        // cc_dcqcn.rs:681: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
+        // cc_dcqcn.rs:465: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update; dl_c holds
+        // `DCQCN_HOLD_C` (Rc goes through cut_mul's tag).
+        hold_b55 = dl_b_out_data;
         cut_mul_in_valid = alpha_valid;
+        cut_mul_in_a = hold_b55[0+:40];
         cut_mul_in_b = alpha_dec;
-        // cc_dcqcn.rs:686: dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
-        dl_c_in_data = {406'd0, dl_b_out_data[40+:40]} | ({40'd0, dl_b_out_data[80+:406]} << 40);
+        cut_mul_in_tag = hold_b55[0+:40];
+        hold_c = 32'h0;
+        hold_c[0+:40] = hold_b55[40+:40];
+        hold_c[40+:406] = hold_b55[80+:406];
+        dl_c_in_data = hold_c;
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
         q57_ash_d = q56_alpha_q >> cfg_g_shift;
@@ -964,10 +679,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q58_au_d = q57_alpha_q - q57_ash_q;
         q58_rct_d = cut_mul_out_tag;
         q58_rcsub_d = cut_mul_out_tag - cut_mul_out_prod[25+:40];
-        cut58 = dl_c_out_data[427];
+        hold_c58 = dl_c_out_data;
+        hold58 = hold_c58[40+:406];
         alpha_f = q58_alpha_q;
         rc_f = q58_rct_q;
-        if (cut58) begin
+        if (hold58[387+:1]) begin
             alpha_f = q58_au_q + onesh_q;
             rc_f = q58_rcsub_q;
             if (q58_rcsub_q > cfg_line_q24) begin
@@ -978,25 +694,28 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
             end
         end
         q59_v_d = q58_v_q & ~reset;
-        q59_fk_d = dl_c_out_data[428+:18];
-        q59_state_d = ({105'd0, dl_c_out_data[40+:387]} << 105) | ({467'd0, alpha_f} << 80) | ({452'd0, dl_c_out_data[0+:40]} << 40) | {452'd0, rc_f};
-        // cc_dcqcn.rs:719: ---- 59: write back (the end of the read-modify-write window); window bytes.
+        q59_fk_d = hold58[388+:18];
+        q59_state_d = {105'd0, hold58[0+:387]} << 105;
+        q59_state_d[80+:25] = alpha_f;
+        q59_state_d[40+:40] = hold_c58[0+:40];
+        q59_state_d[0+:40] = rc_f;
+        // cc_dcqcn.rs:506: ---- 59: write back (the end of the read-modify-write window); window bytes.
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
-        // cc_dcqcn.rs:729: ---- 61: result.
+        // cc_dcqcn.rs:516: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
-        // cc_dcqcn.rs:731: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
+        // cc_dcqcn.rs:518: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         out_data_d = 32'h0;
         out_data_d[0+:16] = win_mul_out_tag[0+:16];
         out_data_d[16+:2] = win_mul_out_tag[16+:2];
         out_data_d[32+:32] = dl_d_out_data[8+:32];
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
-        // cc_dcqcn.rs:739: ---- Result FIFO, credit counted from issue to read.
+        // cc_dcqcn.rs:526: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_dcqcn.rs:748: ---- Initialization writes.
+        // cc_dcqcn.rs:535: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = new_state;
@@ -1301,7 +1020,7 @@ module cc_dcqcn_cut_mul(clock,reset,in_valid,in_a,in_b,in_tag,out_valid,out_prod
 endmodule // cc_dcqcn_cut_mul
 
 module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,out_rt,out_rc,out_tag);
-    // Rust: DcqcnIncrease, hdl/src/cc/cc_dcqcn.rs:70
+    // Rust: DcqcnIncrease, hdl/src/cc/cc_dcqcn.rs:84
 
     // Module arguments
     input wire  clock;
@@ -1400,7 +1119,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s1_rc_d = in_rc;
         s1_fire_d = in_fire;
         s1_tag_d = in_tag;
-        // cc_dcqcn.rs:127: 2: Rt = clamp(Rt + step).
+        // cc_dcqcn.rs:141: 2: Rt = clamp(Rt + step).
         s2_rt_d = s1_rt_q;
         if (s1_fire_q) begin
             s2_rt_d = s1_sum_q[0+:40];
@@ -1419,7 +1138,7 @@ module cc_dcqcn_inc2(clock,cfg_min,cfg_line,in_rt,in_rc,in_step,in_fire,in_tag,o
         s3_rc_d = s2_rc_q;
         s3_fire_d = s2_fire_q;
         s3_tag_d = s2_tag_q;
-        // cc_dcqcn.rs:148: 4: Rc = clamp((Rt + Rc) >> 1).
+        // cc_dcqcn.rs:162: 4: Rc = clamp((Rt + Rc) >> 1).
         avg = s3_sum_q[1+:40];
         s4_rc_d = s3_rc_q;
         if (s3_fire_q) begin
@@ -1560,6 +1279,436 @@ module cc_dcqcn_div(clock,reset,in_valid,in_num,in_den,in_tag,out_valid,out_quo,
         out_tag = tag_q[17 * 25 +: 25];
     end
 endmodule // cc_dcqcn_div
+
+module cc_dcqcn_stage(cfg_fast_recovery_times,cfg_byte_counter_bytes,cfg_ai_q24,cfg_hai_q24,t1,bc,bc1,fire,bcfire,last_stage,step1,step2,new_stage);
+    // Rust: CcDcqcnStage, hdl/src/cc/cc_dcqcn_stage.rs:13
+
+    // Module arguments
+    input wire  [7:0] cfg_fast_recovery_times;
+    input wire  [31:0] cfg_byte_counter_bytes;
+    input wire  [39:0] cfg_ai_q24;
+    input wire  [39:0] cfg_hai_q24;
+    input wire  [31:0] t1;
+    input wire  [31:0] bc;
+    input wire  [31:0] bc1;
+    input wire  fire;
+    input wire  bcfire;
+    input wire  [1:0] last_stage;
+    output reg  [39:0] step1;
+    output reg  [39:0] step2;
+    output reg  [1:0] new_stage;
+
+    // DCQCN increase stages (the dcqcn_state word's last_stage; sim, cc_codes)
+    localparam [1:0] DCQCN_FAST_RECOVERY = 2'h1;
+    localparam [1:0] DCQCN_ADDITIVE = 2'h2;
+    localparam [1:0] DCQCN_HYPER = 2'h3;
+
+    // Local signals
+    reg  [31:0] f32;
+    reg  [31:0] f1_32;
+    reg  tle;
+    reg  teq;
+    reg  ble;
+    reg  b1le;
+    reg  [1:0] stage1;
+    reg  [1:0] stage2;
+
+    // Update code
+    always @(*) begin
+        f32 = {24'd0, cfg_fast_recovery_times};
+        f1_32 = f32 + 32'h1;
+        tle = t1 <= f32;
+        teq = t1 == f1_32;
+        ble = bc <= f32;
+        b1le = bc1 <= f32;
+        stage1 = DCQCN_ADDITIVE;
+        stage2 = DCQCN_ADDITIVE;
+        if (|cfg_byte_counter_bytes) begin
+            if (tle & ble) begin
+                stage1 = DCQCN_FAST_RECOVERY;
+            end
+            if (~tle & ~ble) begin
+                stage1 = DCQCN_HYPER;
+            end
+            if (tle & b1le) begin
+                stage2 = DCQCN_FAST_RECOVERY;
+            end
+            if (~tle & ~b1le) begin
+                stage2 = DCQCN_HYPER;
+            end
+        end
+        else begin
+            stage1 = DCQCN_HYPER;
+            if (teq) begin
+                stage1 = DCQCN_ADDITIVE;
+            end
+            if (tle) begin
+                stage1 = DCQCN_FAST_RECOVERY;
+            end
+            stage2 = stage1;
+        end
+        step1 = cfg_hai_q24;
+        if (stage1 == DCQCN_ADDITIVE) begin
+            step1 = cfg_ai_q24;
+        end
+        if (stage1 == DCQCN_FAST_RECOVERY) begin
+            step1 = 32'h0;
+        end
+        step2 = cfg_hai_q24;
+        if (stage2 == DCQCN_ADDITIVE) begin
+            step2 = cfg_ai_q24;
+        end
+        if (stage2 == DCQCN_FAST_RECOVERY) begin
+            step2 = 32'h0;
+        end
+        new_stage = last_stage;
+        if (fire) begin
+            new_stage = stage1;
+        end
+        if (bcfire) begin
+            new_stage = stage2;
+        end
+    end
+
+endmodule // cc_dcqcn_stage
+
+module cc_dcqcn_timers(clock,reset,cfg_rate_increase_timer_ns,cfg_byte_counter_bytes,cfg_min_cut_interval_ns,in_valid,in_event,in_state,init_state,out_valid,out_state,out_ev,out_cut,out_t1,out_bc,out_bc1,out_fire,out_bcfire,out_elapsed);
+    // Rust: CcDcqcnTimers, hdl/src/cc/cc_dcqcn_timers.rs:19
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] cfg_rate_increase_timer_ns;
+    input wire  [31:0] cfg_byte_counter_bytes;
+    input wire  [31:0] cfg_min_cut_interval_ns;
+    input wire  in_valid;
+    input wire  [127:0] in_event;
+    input wire  [491:0] in_state;
+    input wire  [491:0] init_state;
+    output reg  out_valid;
+    output reg  [491:0] out_state;
+    output reg  [17:0] out_ev;
+    output reg  out_cut;
+    output reg  [31:0] out_t1;
+    output reg  [31:0] out_bc;
+    output reg  [31:0] out_bc1;
+    output reg  out_fire;
+    output reg  out_bcfire;
+    output reg  [31:0] out_elapsed;
+
+    // DCQCN engine event kinds (sim, cc_codes)
+    localparam [1:0] DCQCN_CNP = 2'h0;
+    localparam [1:0] DCQCN_TX = 2'h2;
+    localparam [1:0] DCQCN_INIT = 2'h3;
+
+    // Stub signals
+    reg  a_v_d;
+    reg  a_v_q = 1'h0;
+    reg  [491:0] a_s_d;
+    reg  [491:0] a_s_q = 492'h0;
+    reg  [127:0] a_ev_d;
+    reg  [127:0] a_ev_q = 128'h0;
+    reg  a_gt_d;
+    reg  a_gt_q = 1'h0;
+    reg  b_v_d;
+    reg  b_v_q = 1'h0;
+    reg  [491:0] b_s_d;
+    reg  [491:0] b_s_q = 492'h0;
+    reg  [17:0] b_ev_d;
+    reg  [17:0] b_ev_q = 18'h0;
+    reg  [63:0] b_now_d;
+    reg  [63:0] b_now_q = 64'h0;
+    reg  [31:0] b_tinc_d;
+    reg  [31:0] b_tinc_q = 32'h0;
+    reg  [31:0] b_bcinc_d;
+    reg  [31:0] b_bcinc_q = 32'h0;
+    reg  [63:0] b_nextp_d;
+    reg  [63:0] b_nextp_q = 64'h0;
+    reg  [63:0] b_bsum_d;
+    reg  [63:0] b_bsum_q = 64'h0;
+    reg  c_v_d;
+    reg  c_v_q = 1'h0;
+    reg  [491:0] c_s_d;
+    reg  [491:0] c_s_q = 492'h0;
+    reg  [17:0] c_ev_d;
+    reg  [17:0] c_ev_q = 18'h0;
+    reg  [63:0] c_now_d;
+    reg  [63:0] c_now_q = 64'h0;
+    reg  [31:0] c_tinc_d;
+    reg  [31:0] c_tinc_q = 32'h0;
+    reg  [31:0] c_bcinc_d;
+    reg  [31:0] c_bcinc_q = 32'h0;
+    reg  [63:0] c_nextp_d;
+    reg  [63:0] c_nextp_q = 64'h0;
+    reg  [63:0] c_bsum_d;
+    reg  [63:0] c_bsum_q = 64'h0;
+    reg  c_fire_d;
+    reg  c_fire_q = 1'h0;
+    reg  [63:0] c_elapsed_d;
+    reg  [63:0] c_elapsed_q = 64'h0;
+    reg  [63:0] c_gap_d;
+    reg  [63:0] c_gap_q = 64'h0;
+    reg  c_txgo_d;
+    reg  c_txgo_q = 1'h0;
+    reg  c_bcfire_d;
+    reg  c_bcfire_q = 1'h0;
+    reg  [63:0] c_bsub_d;
+    reg  [63:0] c_bsub_q = 64'h0;
+    reg  [63:0] c_nowp_d;
+    reg  [63:0] c_nowp_q = 64'h0;
+    reg  d_v_d;
+    reg  d_v_q = 1'h0;
+    reg  [491:0] d_s_d;
+    reg  [491:0] d_s_q = 492'h0;
+    reg  [17:0] d_ev_d;
+    reg  [17:0] d_ev_q = 18'h0;
+    reg  d_cut_d;
+    reg  d_cut_q = 1'h0;
+    reg  [31:0] d_t1_d;
+    reg  [31:0] d_t1_q = 32'h0;
+    reg  [31:0] d_bc_d;
+    reg  [31:0] d_bc_q = 32'h0;
+    reg  [31:0] d_bc1_d;
+    reg  [31:0] d_bc1_q = 32'h0;
+    reg  d_fire_d;
+    reg  d_fire_q = 1'h0;
+    reg  d_bcfire_d;
+    reg  d_bcfire_q = 1'h0;
+    reg  [31:0] d_elapsed_d;
+    reg  [31:0] d_elapsed_q = 32'h0;
+
+    // Local signals
+    reg  [63:0] zero64;
+    reg  [63:0] ones64;
+    reg  [64:0] sum65a;
+    reg  [64:0] sum65b;
+    reg  [64:0] sum65c;
+    reg  [1:0] kind3;
+    reg  active3;
+    reg  [63:0] now4;
+    reg  [1:0] kind4;
+    reg  active4;
+    reg  cut4;
+    reg  [31:0] t1;
+    reg  [31:0] bc1;
+    reg  [63:0] bytes1;
+    reg  [63:0] next1;
+    reg  [63:0] lcnp1;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        a_v_q <= a_v_d;
+        a_s_q <= a_s_d;
+        a_ev_q <= a_ev_d;
+        a_gt_q <= a_gt_d;
+        b_v_q <= b_v_d;
+        b_s_q <= b_s_d;
+        b_ev_q <= b_ev_d;
+        b_now_q <= b_now_d;
+        b_tinc_q <= b_tinc_d;
+        b_bcinc_q <= b_bcinc_d;
+        b_nextp_q <= b_nextp_d;
+        b_bsum_q <= b_bsum_d;
+        c_v_q <= c_v_d;
+        c_s_q <= c_s_d;
+        c_ev_q <= c_ev_d;
+        c_now_q <= c_now_d;
+        c_tinc_q <= c_tinc_d;
+        c_bcinc_q <= c_bcinc_d;
+        c_nextp_q <= c_nextp_d;
+        c_bsum_q <= c_bsum_d;
+        c_fire_q <= c_fire_d;
+        c_elapsed_q <= c_elapsed_d;
+        c_gap_q <= c_gap_d;
+        c_txgo_q <= c_txgo_d;
+        c_bcfire_q <= c_bcfire_d;
+        c_bsub_q <= c_bsub_d;
+        c_nowp_q <= c_nowp_d;
+        d_v_q <= d_v_d;
+        d_s_q <= d_s_d;
+        d_ev_q <= d_ev_d;
+        d_cut_q <= d_cut_d;
+        d_t1_q <= d_t1_d;
+        d_bc_q <= d_bc_d;
+        d_bc1_q <= d_bc1_d;
+        d_fire_q <= d_fire_d;
+        d_bcfire_q <= d_bcfire_d;
+        d_elapsed_q <= d_elapsed_d;
+    end
+
+    // Update code
+    always @(*) begin
+        a_v_d = a_v_q;
+        a_s_d = a_s_q;
+        a_ev_d = a_ev_q;
+        a_gt_d = a_gt_q;
+        b_v_d = b_v_q;
+        b_s_d = b_s_q;
+        b_ev_d = b_ev_q;
+        b_now_d = b_now_q;
+        b_tinc_d = b_tinc_q;
+        b_bcinc_d = b_bcinc_q;
+        b_nextp_d = b_nextp_q;
+        b_bsum_d = b_bsum_q;
+        c_v_d = c_v_q;
+        c_s_d = c_s_q;
+        c_ev_d = c_ev_q;
+        c_now_d = c_now_q;
+        c_tinc_d = c_tinc_q;
+        c_bcinc_d = c_bcinc_q;
+        c_nextp_d = c_nextp_q;
+        c_bsum_d = c_bsum_q;
+        c_fire_d = c_fire_q;
+        c_elapsed_d = c_elapsed_q;
+        c_gap_d = c_gap_q;
+        c_txgo_d = c_txgo_q;
+        c_bcfire_d = c_bcfire_q;
+        c_bsub_d = c_bsub_q;
+        c_nowp_d = c_nowp_q;
+        d_v_d = d_v_q;
+        d_s_d = d_s_q;
+        d_ev_d = d_ev_q;
+        d_cut_d = d_cut_q;
+        d_t1_d = d_t1_q;
+        d_bc_d = d_bc_q;
+        d_bc1_d = d_bc1_q;
+        d_fire_d = d_fire_q;
+        d_bcfire_d = d_bcfire_q;
+        d_elapsed_d = d_elapsed_q;
+        zero64 = 32'h0;
+        ones64 = ~zero64;
+        // cc_dcqcn_timers.rs:125: ---- 1: the state (initial state for kind 3); event time > state time.
+        a_v_d = in_valid & ~reset;
+        a_ev_d = in_event;
+        a_s_d = in_state;
+        a_gt_d = in_event[64+:64] > in_state[236+:64];
+        if (in_event[16+:2] == DCQCN_INIT) begin
+            a_s_d = init_state;
+            a_gt_d = 1'b0;
+        end
+        // cc_dcqcn_timers.rs:135: ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
+        b_v_d = a_v_q & ~reset;
+        b_s_d = a_s_q;
+        b_ev_d = a_ev_q[0+:18];
+        b_now_d = a_s_q[236+:64];
+        if (a_gt_q) begin
+            b_now_d = a_ev_q[64+:64];
+        end
+        b_tinc_d = a_s_q[108+:32] + 32'h1;
+        if (&a_s_q[108+:32]) begin
+            b_tinc_d = a_s_q[108+:32];
+        end
+        b_bcinc_d = a_s_q[140+:32] + 32'h1;
+        if (&a_s_q[140+:32]) begin
+            b_bcinc_d = a_s_q[140+:32];
+        end
+        sum65a = {1'd0, a_s_q[428+:64]} + {33'd0, cfg_rate_increase_timer_ns};
+        b_nextp_d = sum65a[0+:64];
+        if (sum65a[64]) begin
+            b_nextp_d = ones64;
+        end
+        sum65b = {1'd0, a_s_q[172+:64]} + {33'd0, a_ev_q[32+:32]};
+        b_bsum_d = sum65b[0+:64];
+        if (sum65b[64]) begin
+            b_bsum_d = ones64;
+        end
+        // cc_dcqcn_timers.rs:164: ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
+        // counter expiry, now' + T.
+        kind3 = b_ev_q[16+:2];
+        active3 = b_s_q[105+:1];
+        c_v_d = b_v_q & ~reset;
+        c_s_d = b_s_q;
+        c_ev_d = b_ev_q;
+        c_now_d = b_now_q;
+        c_tinc_d = b_tinc_q;
+        c_bcinc_d = b_bcinc_q;
+        c_nextp_d = b_nextp_q;
+        c_bsum_d = b_bsum_q;
+        c_fire_d = active3 & (kind3 != DCQCN_INIT) & (b_now_q >= b_s_q[428+:64]);
+        c_elapsed_d = 32'h0;
+        if (b_now_q >= b_s_q[364+:64]) begin
+            c_elapsed_d = b_now_q - b_s_q[364+:64];
+        end
+        c_gap_d = b_now_q - b_s_q[300+:64];
+        c_txgo_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes;
+        c_bcfire_d = (kind3 == DCQCN_TX) & active3 & |cfg_byte_counter_bytes & (b_bsum_q >= {32'd0, cfg_byte_counter_bytes});
+        c_bsub_d = b_bsum_q - {32'd0, cfg_byte_counter_bytes};
+        sum65c = {1'd0, b_now_q} + {33'd0, cfg_rate_increase_timer_ns};
+        c_nowp_d = sum65c[0+:64];
+        if (sum65c[64]) begin
+            c_nowp_d = ones64;
+        end
+        // cc_dcqcn_timers.rs:200: ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
+        // unless the flow is active and cut less than min_cut_interval ago.
+        kind4 = c_ev_q[16+:2];
+        active4 = c_s_q[105+:1];
+        now4 = c_now_q;
+        cut4 = (kind4 == DCQCN_CNP) & ~(active4 & (c_gap_q < {32'd0, cfg_min_cut_interval_ns}));
+        t1 = c_s_q[108+:32];
+        next1 = c_s_q[428+:64];
+        if (c_fire_q) begin
+            t1 = c_tinc_q;
+            next1 = c_nextp_q;
+        end
+        bc1 = c_s_q[140+:32];
+        bytes1 = c_s_q[172+:64];
+        if (c_txgo_q) begin
+            bytes1 = c_bsum_q;
+        end
+        if (c_bcfire_q) begin
+            bc1 = c_bcinc_q;
+            bytes1 = c_bsub_q;
+        end
+        lcnp1 = c_s_q[364+:64];
+        if (kind4 == DCQCN_CNP) begin
+            lcnp1 = now4;
+        end
+        d_v_d = c_v_q & ~reset;
+        d_ev_d = c_ev_q;
+        d_t1_d = t1;
+        d_bc_d = c_s_q[140+:32];
+        d_bc1_d = bc1;
+        d_fire_d = c_fire_q;
+        d_bcfire_d = c_bcfire_q;
+        d_cut_d = 1'b0;
+        d_s_d = c_s_q;
+        d_s_d[108+:32] = t1;
+        d_s_d[140+:32] = bc1;
+        d_s_d[172+:64] = bytes1;
+        d_s_d[236+:64] = now4;
+        d_s_d[364+:64] = lcnp1;
+        d_s_d[428+:64] = next1;
+        if (cut4) begin
+            d_cut_d = 1'b1;
+            d_s_d[105+:1] = 1'b1;
+            d_s_d[108+:32] = 32'h0;
+            d_s_d[140+:32] = 32'h0;
+            d_s_d[172+:64] = 32'h0;
+            d_s_d[300+:64] = now4;
+            d_s_d[364+:64] = now4;
+            d_s_d[428+:64] = c_nowp_q;
+        end
+        // cc_dcqcn_timers.rs:253: alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
+        d_elapsed_d = 32'h0;
+        if ((kind4 == DCQCN_CNP) & active4) begin
+            d_elapsed_d = c_elapsed_q[0+:32];
+            if (|c_elapsed_q[32+:32]) begin
+                d_elapsed_d = ones64[0+:32];
+            end
+        end
+        out_valid = d_v_q;
+        out_state = d_s_q;
+        out_ev = d_ev_q;
+        out_cut = d_cut_q;
+        out_t1 = d_t1_q;
+        out_bc = d_bc_q;
+        out_bc1 = d_bc1_q;
+        out_fire = d_fire_q;
+        out_bcfire = d_bcfire_q;
+        out_elapsed = d_elapsed_q;
+    end
+
+endmodule // cc_dcqcn_timers
 
 module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,credit,init_busy,init_addr,issue,issue_data,stat_bad_flow);
     // Rust: CcIntake, hdl/src/cc/cc_intake.rs:14

@@ -55,7 +55,7 @@ pub mod export_wire;
 pub mod layout;
 
 pub use prim::{axis, byte_mask, byte_swap, delay_line, dist_ram, frame, div_pipe, mul_pipe, ones_sum, ram_fwd, icrc_pipe, result_fifo, roce_op, roce_op_class};
-pub use cc::{cc_codes, cc_module, cc_module_route, cc_hpcc, cc_hpcc_admit, cc_hpcc_intake, cc_hpcc_pick, cc_hpcc_u, cc_hpcc_window, cc_ldcp, cc_ldcp_fast, cc_ldcp_write, cc_dcqcn, cc_dcqcn_decay, cc_hop_util, cc_intake, flow_park};
+pub use cc::{cc_codes, cc_module, cc_module_route, cc_hpcc, cc_hpcc_admit, cc_hpcc_intake, cc_hpcc_pick, cc_hpcc_u, cc_hpcc_window, cc_ldcp, cc_ldcp_fast, cc_ldcp_write, cc_dcqcn, cc_dcqcn_decay, cc_dcqcn_stage, cc_dcqcn_timers, cc_hop_util, cc_intake, flow_park};
 pub use sched::{flow_sched, flow_sched_burst, flow_sched_credit, flow_sched_grant, flow_sched_notify};
 pub use tx::{tx_ctx, tx_ctx_ack, tx_ctx_ctrl, tx_ctx_pick, tx_ctx_pkt, tx_ctx_rewind, read_split, tx_pipe, tx_pipe_desc, tx_pipe_hdr, tx_pipe_out};
 pub use rx::{rx_pipe, rx_pipe_decode, rx_pipe_judge, rx_pipe_udp_sum, rx_ctx, rx_ctx_ctrl, rx_ctx_rules, rx_ctx_rules_calc, rx_ctx_words, rx_ctx_pick, rx_dma, rx_dma_combine, rx_dma_frame, rx_dma_out};

@@ -421,6 +421,31 @@ layout!(DCQCN_RESULT: DcqcnResultLayout, "dcqcn_result", 588, "docs/modules/cc_m
     state: 96, 492, "the flow's whole state after the event (`dcqcn_state`)";
 });
 
+// cc_dcqcn's pipeline words: what waits in its delay lines while Rc and Rt go through the
+// increase blocks and alpha through the decay chain (dl_a holds `DCQCN_HOLD` from stage 5,
+// dl_b `DCQCN_HOLD_B` from 14, dl_c `DCQCN_HOLD_C` from 55), and the first increase block's tag.
+layout!(DCQCN_HOLD: DcqcnHoldLayout, "dcqcn_hold", 406, "docs/modules/cc_module.md", {
+    upper: 0, 387, "the state after the event from `active` up (`DCQCN_STATE`'s bits [491:105]), its last stage included";
+    cut: 387, 1, "the event cuts the rate (a CNP outside the cut interval)";
+    ev: 388, 18, "the event's flow and kind (`DCQCN_EVENT`'s bits [17:0])";
+});
+
+layout!(DCQCN_HOLD_B: DcqcnHoldBLayout, "dcqcn_hold_b", 486, "docs/modules/cc_module.md", {
+    rc: 0, 40, "Rc after the increases, UQ16.24";
+    rt: 40, 40, "Rt after the increases, or Rc on a cut, UQ16.24";
+    hold: 80, 406, "`DCQCN_HOLD`";
+});
+
+layout!(DCQCN_HOLD_C: DcqcnHoldCLayout, "dcqcn_hold_c", 446, "docs/modules/cc_module.md", {
+    rt: 0, 40, "Rt, UQ16.24";
+    hold: 40, 406, "`DCQCN_HOLD`";
+});
+
+layout!(DCQCN_INC_TAG: DcqcnIncTagLayout, "dcqcn_inc_tag", 41, "docs/modules/cc_module.md", {
+    step: 0, 40, "the byte-counter increase's step (0, R_AI or R_HAI), UQ16.24";
+    fire: 40, 1, "the byte counter expired: the second increase applies";
+});
+
 layout!(CC_EVENT: CcEventLayout, "cc_event", 512, "docs/modules/cc_module.md", {
     flow: 0, 16, "flow (>= 2^F: dropped, counted in `stat_bad_flow`)";
     kind: 16, 4, "type: 0 ACK, 1 data-packet telemetry at the receiver, 2 loss/NAK, 3 timer tick, 4 CNP, 5 tx bytes, 6 create flow; 7..15 used by no algorithm";
@@ -777,6 +802,10 @@ pub const ALL: &[Layout] = &[
     DcqcnEventLayout::LAYOUT,
     DcqcnStateLayout::LAYOUT,
     DcqcnResultLayout::LAYOUT,
+    DcqcnHoldLayout::LAYOUT,
+    DcqcnHoldBLayout::LAYOUT,
+    DcqcnHoldCLayout::LAYOUT,
+    DcqcnIncTagLayout::LAYOUT,
     CcEventLayout::LAYOUT,
     UpdateLayout::LAYOUT,
     FeedbackLayout::LAYOUT,

@@ -84,5 +84,16 @@ codes! {
     DCQCN_INIT = dcqcn::INIT,
 }
 
+codes! {
+    /// cc_dcqcn's increase stages (its `dcqcn_state` word's `last_stage`; 0: none yet).
+    DCQCN_STAGES;
+    /// DCQCN: fast recovery (Rt stays, Rc moves halfway to it).
+    DCQCN_FAST_RECOVERY = dcqcn::STAGE_FAST_RECOVERY,
+    /// DCQCN: additive increase (Rt += R_AI).
+    DCQCN_ADDITIVE = dcqcn::STAGE_ADDITIVE,
+    /// DCQCN: hyper increase (Rt += R_HAI).
+    DCQCN_HYPER = dcqcn::STAGE_HYPER,
+}
+
 // Checked with every other list of codes in export_fold (constant_names_are_unique_and_values_fit):
 // each value fits the width of the field that carries it, names and values are distinct.

@@ -31,23 +31,37 @@
 //! 61..62       result register, result FIFO
 //! ```
 
-use crate::cc_codes::*;
+use crate::cc_dcqcn_decay::{CcDcqcnDecay, DECAY_BITS, DECAY_STEPS};
+use crate::cc_dcqcn_stage::CcDcqcnStage;
+use crate::cc_dcqcn_timers::CcDcqcnTimers;
+use crate::cc_intake::CcIntake;
 use crate::delay_line::DelayLine;
 use crate::div_pipe::DivPipe;
-use crate::cc_intake::CcIntake;
-use crate::cc_dcqcn_decay::{CcDcqcnDecay, DECAY_BITS, DECAY_STEPS};
+use crate::layout::{
+    DcqcnEventFields18, DcqcnHoldBFields, DcqcnHoldCFields, DcqcnHoldFields, DcqcnIncTagFields,
+    DcqcnResultFields, DcqcnStateFields,
+};
 use crate::mul_pipe::MulPipe;
 use crate::result_fifo::ResultFifo;
-use crate::layout::{DcqcnEventFields, DcqcnResultFields, DcqcnStateFields};
 use rust_hdl::prelude::*;
-use sim::layout::{DcqcnResultLayout, DcqcnStateLayout, DCQCN_STATE};
+use sim::layout::{
+    DcqcnHoldBLayout, DcqcnHoldCLayout, DcqcnHoldLayout, DcqcnIncTagLayout, DcqcnResultLayout,
+    DcqcnStateLayout, DCQCN_HOLD, DCQCN_STATE,
+};
 
 /// Bits of one flow's state in the RAM and in results (`sim::layout::DCQCN_STATE`).
 pub const STATE_BITS: usize = DcqcnStateLayout::WIDTH;
-// The delay lines carry the state from `active` up (bits 491:105) as one slice, and from
-// `t_count` up (491:108) as another: those fields must stay the top of the word, in order.
-const _: () = assert!(DCQCN_STATE.active.lo == 105 && DCQCN_STATE.last_stage.lo == 106);
-const _: () = assert!(DCQCN_STATE.t_count.lo == 108 && DCQCN_STATE.rc.lo == 0 && DCQCN_STATE.rt.lo == 40);
+// The delay lines carry the state from `active` up (bits 491:105, `get_bits::<387>(105)`) as
+// `DCQCN_HOLD`'s `upper`, beside Rc, Rt and alpha below it: those must stay the bottom of the
+// word, in this order, and the rate is read as Rc's bits 39:8.
+const _: () = assert!(DCQCN_STATE.active.lo == 105 && DCQCN_HOLD.upper.width == STATE_BITS - 105);
+const _: () = assert!(DCQCN_STATE.rc.lo == 0 && DCQCN_STATE.rt.lo == 40 && DCQCN_STATE.alpha.lo == 80);
+/// The pipeline's words (sim::layout): what the delay lines dl_a, dl_b, dl_c hold, and the
+/// increase blocks' tag.
+const HOLD: usize = DcqcnHoldLayout::WIDTH;
+const HOLD_B: usize = DcqcnHoldBLayout::WIDTH;
+const HOLD_C: usize = DcqcnHoldCLayout::WIDTH;
+const INC_TAG: usize = DcqcnIncTagLayout::WIDTH;
 /// Cycle (after the issuing edge) whose edge writes the state back.
 pub const WRITE_CYCLE: usize = 59;
 /// Cycles between two issued events of the same flow, at least: the read-modify-write
@@ -83,30 +97,30 @@ pub struct DcqcnIncrease {
     /// Apply the step; otherwise Rt and Rc pass unchanged.
     pub in_fire: Signal<In, bool>,
     /// Carried unchanged to `out_tag`.
-    pub in_tag: Signal<In, Bits<41>>,
+    pub in_tag: Signal<In, Bits<INC_TAG>>,
     /// Rt after the step, 4 cycles after the inputs.
     pub out_rt: Signal<Out, Bits<40>>,
     /// Rc after the step.
     pub out_rc: Signal<Out, Bits<40>>,
     /// `in_tag` of the same step.
-    pub out_tag: Signal<Out, Bits<41>>,
+    pub out_tag: Signal<Out, Bits<INC_TAG>>,
     s1_sum: DFF<Bits<41>>,
     s1_rt: DFF<Bits<40>>,
     s1_rc: DFF<Bits<40>>,
     s1_fire: DFF<bool>,
-    s1_tag: DFF<Bits<41>>,
+    s1_tag: DFF<Bits<INC_TAG>>,
     s2_rt: DFF<Bits<40>>,
     s2_rc: DFF<Bits<40>>,
     s2_fire: DFF<bool>,
-    s2_tag: DFF<Bits<41>>,
+    s2_tag: DFF<Bits<INC_TAG>>,
     s3_sum: DFF<Bits<41>>,
     s3_rt: DFF<Bits<40>>,
     s3_rc: DFF<Bits<40>>,
     s3_fire: DFF<bool>,
-    s3_tag: DFF<Bits<41>>,
+    s3_tag: DFF<Bits<INC_TAG>>,
     s4_rt: DFF<Bits<40>>,
     s4_rc: DFF<Bits<40>>,
-    s4_tag: DFF<Bits<41>>,
+    s4_tag: DFF<Bits<INC_TAG>>,
     avg: Signal<Local, Bits<40>>,
 }
 
@@ -251,8 +265,12 @@ pub struct CcDcqcn<const F: usize> {
     pub m_axis_result_tready: Signal<In, bool>,
     /// Events dropped for a flow id >= 2^F.
     pub stat_bad_flow: Signal<Out, Bits<32>>,
-    ram: RAM<Bits<492>, F>,
+    ram: RAM<Bits<STATE_BITS>, F>,
     intake: CcIntake<F, WRITE_CYCLE>,
+    /// Stages 1-4: the flow's clock, timer, byte counter and the cut decision.
+    timers: CcDcqcnTimers,
+    /// Stage 5: the increases' stages and steps.
+    stage: CcDcqcnStage,
     div: DivPipe<32, 32, 17, 25>,
     /// The alpha decay chain (stages 23..55): one step per bit of n.
     decay: [CcDcqcnDecay; DECAY_STEPS],
@@ -260,50 +278,13 @@ pub struct CcDcqcn<const F: usize> {
     inc2: DcqcnIncrease,
     cut_mul: MulPipe<40, 25, 65, 2, 40>,
     win_mul: MulPipe<40, 32, 72, 2, 18>,
-    dl_a: DelayLine<406, 9>,
-    dl_b: DelayLine<486, 41>,
-    dl_c: DelayLine<446, 3>,
-    dl_d: DelayLine<492, 2>,
+    dl_a: DelayLine<HOLD, 9>,
+    dl_b: DelayLine<HOLD_B, 41>,
+    dl_c: DelayLine<HOLD_C, 3>,
+    dl_d: DelayLine<STATE_BITS, 2>,
     f0_valid: DFF<bool>,
     f0_data: DFF<Bits<128>>,
-    a_v: DFF<bool>,
-    a_s: DFF<Bits<492>>,
-    a_ev: DFF<Bits<128>>,
-    a_gt: DFF<bool>,
-    b_v: DFF<bool>,
-    b_s: DFF<Bits<492>>,
-    b_ev: DFF<Bits<18>>,
-    b_now: DFF<Bits<64>>,
-    b_tinc: DFF<Bits<32>>,
-    b_bcinc: DFF<Bits<32>>,
-    b_nextp: DFF<Bits<64>>,
-    b_bsum: DFF<Bits<64>>,
-    c_v: DFF<bool>,
-    c_s: DFF<Bits<492>>,
-    c_ev: DFF<Bits<18>>,
-    c_now: DFF<Bits<64>>,
-    c_tinc: DFF<Bits<32>>,
-    c_bcinc: DFF<Bits<32>>,
-    c_nextp: DFF<Bits<64>>,
-    c_bsum: DFF<Bits<64>>,
-    c_fire: DFF<bool>,
-    c_elapsed: DFF<Bits<64>>,
-    c_gap: DFF<Bits<64>>,
-    c_txgo: DFF<bool>,
-    c_bcfire: DFF<bool>,
-    c_bsub: DFF<Bits<64>>,
-    c_nowp: DFF<Bits<64>>,
-    d_v: DFF<bool>,
-    d_s: DFF<Bits<492>>,
-    d_ev: DFF<Bits<18>>,
-    d_cut: DFF<Bits<1>>,
-    e_tag2: DFF<Bits<41>>,
-    d_t1: DFF<Bits<32>>,
-    d_bc: DFF<Bits<32>>,
-    d_bc1: DFF<Bits<32>>,
-    d_fire: DFF<bool>,
-    d_bcfire: DFF<bool>,
-    d_elapsed: DFF<Bits<32>>,
+    e_tag2: DFF<Bits<INC_TAG>>,
     e_rt: DFF<Bits<40>>,
     e_rc: DFF<Bits<40>>,
     e_step1: DFF<Bits<40>>,
@@ -317,72 +298,50 @@ pub struct CcDcqcn<const F: usize> {
     q58_rcsub: DFF<Bits<40>>,
     q58_rct: DFF<Bits<40>>,
     q59_v: DFF<bool>,
-    q59_state: DFF<Bits<492>>,
+    q59_state: DFF<Bits<STATE_BITS>>,
     q59_fk: DFF<Bits<18>>,
     onesh: DFF<Bits<25>>,
     out_valid: DFF<bool>,
-    out_data: DFF<Bits<588>>,
-    results: ResultFifo<588>,
+    out_data: DFF<Bits<RESULT_BITS>>,
+    results: ResultFifo<RESULT_BITS>,
     zero64: Signal<Local, Bits<64>>,
-    new_state: Signal<Local, Bits<492>>,
-    kind1: Signal<Local, Bits<2>>,
-    sum65a: Signal<Local, Bits<65>>,
-    sum65b: Signal<Local, Bits<65>>,
-    sum65c: Signal<Local, Bits<65>>,
-    kind3: Signal<Local, Bits<2>>,
-    active3: Signal<Local, bool>,
-    now4: Signal<Local, Bits<64>>,
-    kind4: Signal<Local, Bits<2>>,
-    active4: Signal<Local, bool>,
-    cut4: Signal<Local, bool>,
-    t1: Signal<Local, Bits<32>>,
-    bc1: Signal<Local, Bits<32>>,
-    bytes1: Signal<Local, Bits<64>>,
-    next1: Signal<Local, Bits<64>>,
-    lcnp1: Signal<Local, Bits<64>>,
-    f32: Signal<Local, Bits<32>>,
-    f1_32: Signal<Local, Bits<32>>,
-    tle: Signal<Local, bool>,
-    teq: Signal<Local, bool>,
-    ble: Signal<Local, bool>,
-    b1le: Signal<Local, bool>,
-    stage1: Signal<Local, Bits<2>>,
-    stage2: Signal<Local, Bits<2>>,
-    lstage: Signal<Local, Bits<2>>,
-    step1: Signal<Local, Bits<40>>,
-    step2: Signal<Local, Bits<40>>,
-    rc2: Signal<Local, Bits<40>>,
+    ones64: Signal<Local, Bits<64>>,
+    one25: Signal<Local, Bits<25>>,
+    new_state: Signal<Local, Bits<STATE_BITS>>,
+    s5: Signal<Local, Bits<STATE_BITS>>,
+    hold: Signal<Local, Bits<HOLD>>,
+    hold14: Signal<Local, Bits<HOLD>>,
     rt3: Signal<Local, Bits<40>>,
-    cut14: Signal<Local, bool>,
+    hold_b: Signal<Local, Bits<HOLD_B>>,
     alpha_valid: Signal<Local, bool>,
     alpha_dec: Signal<Local, Bits<25>>,
-    cut58: Signal<Local, bool>,
+    hold_b55: Signal<Local, Bits<HOLD_B>>,
+    hold_c: Signal<Local, Bits<HOLD_C>>,
+    hold_c58: Signal<Local, Bits<HOLD_C>>,
+    hold58: Signal<Local, Bits<HOLD>>,
     alpha_f: Signal<Local, Bits<25>>,
     rc_f: Signal<Local, Bits<40>>,
-    one25: Signal<Local, Bits<25>>,
-    one1: Signal<Local, Bits<1>>,
-    ones64: Signal<Local, Bits<64>>,
 }
 
 impl<const F: usize> Logic for CcDcqcn<F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, f0_valid, f0_data, a_v, a_s, a_ev, a_gt,
-            b_v, b_s, b_ev, b_now, b_tinc, b_bcinc, b_nextp, b_bsum, c_v, c_s, c_ev, c_now,
-            c_tinc, c_bcinc, c_nextp, c_bsum, c_fire, c_elapsed, c_gap, c_txgo, c_bcfire, c_bsub,
-            c_nowp, d_v, d_s, d_ev, d_cut, d_t1, d_bc, d_bc1, d_fire, d_bcfire, d_elapsed, e_rt,
-            e_rc, e_step1, e_fire, e_tag2, q56_alpha, q57_alpha, q57_ash, q58_v,
-            q58_alpha, q58_au, q58_rcsub, q58_rct, q59_v, q59_state, q59_fk, onesh, out_valid,
-            out_data
+            self, clock, f0_valid, f0_data, e_rt, e_rc, e_step1, e_fire, e_tag2, q56_alpha,
+            q57_alpha, q57_ash, q58_v, q58_alpha, q58_au, q58_rcsub, q58_rct, q59_v, q59_state,
+            q59_fk, onesh, out_valid, out_data
         );
-        clock!(self, clock, results, intake, div, inc1, inc2, cut_mul, win_mul, dl_a, dl_b, dl_c, dl_d);
+        clock!(
+            self, clock, results, intake, timers, div, inc1, inc2, cut_mul, win_mul, dl_a, dl_b,
+            dl_c, dl_d
+        );
         for i in 0..DECAY_STEPS {
             self.decay[i].clock.next = self.clock.val();
         }
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.intake.reset.next = self.reset.val();
+        self.timers.reset.next = self.reset.val();
         self.div.reset.next = self.reset.val();
         self.cut_mul.reset.next = self.reset.val();
         self.win_mul.reset.next = self.reset.val();
@@ -393,7 +352,6 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.zero64.next = 0.into();
         self.ones64.next = !self.zero64.val();
         self.one25.next = 16777216.into();
-        self.one1.next = 1.into();
         self.onesh.d.next = self.one25.val() >> self.cfg.g_shift.val();
         // The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
@@ -413,223 +371,50 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.f0_valid.d.next = self.intake.issue.val() & !self.reset.val();
         self.f0_data.d.next = self.intake.issue_data.val();
 
-        // ---- 1: the state (initial state for kind 3); event time > state time.
-        self.kind1.next = self.f0_data.q.val().get_value_kind();
-        self.a_v.d.next = self.f0_valid.q.val() & !self.reset.val();
-        self.a_ev.d.next = self.f0_data.q.val();
-        self.a_s.d.next = self.ram.read_data.val();
-        self.a_gt.d.next = self.f0_data.q.val().get_value_now()
-            > self.ram.read_data.val().get_value_now();
-        if self.kind1.val() == DCQCN_INIT {
-            self.a_s.d.next = self.new_state.val();
-            self.a_gt.d.next = false;
-        }
+        // ---- 1..4: the event against the flow's clock, timer and byte counter, the cut
+        // decision (cc_dcqcn_timers).
+        self.timers.cfg_rate_increase_timer_ns.next = self.cfg.rate_increase_timer_ns.val();
+        self.timers.cfg_byte_counter_bytes.next = self.cfg.byte_counter_bytes.val();
+        self.timers.cfg_min_cut_interval_ns.next = self.cfg.min_cut_interval_ns.val();
+        self.timers.in_valid.next = self.f0_valid.q.val();
+        self.timers.in_event.next = self.f0_data.q.val();
+        self.timers.in_state.next = self.ram.read_data.val();
+        self.timers.init_state.next = self.new_state.val();
 
-        // ---- 2: now' = max(now, state.now); saturating t+1, bc+1, next + T, bytes + tx.
-        self.b_v.d.next = self.a_v.q.val() & !self.reset.val();
-        self.b_s.d.next = self.a_s.q.val();
-        self.b_ev.d.next = self.a_ev.q.val().get_bits::<18>(0);
-        self.b_now.d.next = self.a_s.q.val().get_value_now();
-        if self.a_gt.q.val() {
-            self.b_now.d.next = self.a_ev.q.val().get_value_now();
-        }
-        self.b_tinc.d.next = self.a_s.q.val().get_value_t_count() + 1;
-        if self.a_s.q.val().get_value_t_count().all() {
-            self.b_tinc.d.next = self.a_s.q.val().get_value_t_count();
-        }
-        self.b_bcinc.d.next = self.a_s.q.val().get_value_bc_count() + 1;
-        if self.a_s.q.val().get_value_bc_count().all() {
-            self.b_bcinc.d.next = self.a_s.q.val().get_value_bc_count();
-        }
-        self.sum65a.next = bit_cast::<65, 64>(self.a_s.q.val().get_value_next_increase())
-            + bit_cast::<65, 32>(self.cfg.rate_increase_timer_ns.val());
-        self.b_nextp.d.next = self.sum65a.val().get_bits::<64>(0);
-        if self.sum65a.val().get_bit(64) {
-            self.b_nextp.d.next = self.ones64.val();
-        }
-        self.sum65b.next = bit_cast::<65, 64>(self.a_s.q.val().get_value_bytes())
-            + bit_cast::<65, 32>(self.a_ev.q.val().get_value_bytes());
-        self.b_bsum.d.next = self.sum65b.val().get_bits::<64>(0);
-        if self.sum65b.val().get_bit(64) {
-            self.b_bsum.d.next = self.ones64.val();
-        }
-
-        // ---- 3: timer expiry, elapsed since the last CNP, time since the last cut, byte
-        // counter expiry, now' + T.
-        self.kind3.next = self.b_ev.q.val().get_bits::<2>(16);
-        self.active3.next = self.b_s.q.val().get_value_active();
-        self.c_v.d.next = self.b_v.q.val() & !self.reset.val();
-        self.c_s.d.next = self.b_s.q.val();
-        self.c_ev.d.next = self.b_ev.q.val();
-        self.c_now.d.next = self.b_now.q.val();
-        self.c_tinc.d.next = self.b_tinc.q.val();
-        self.c_bcinc.d.next = self.b_bcinc.q.val();
-        self.c_nextp.d.next = self.b_nextp.q.val();
-        self.c_bsum.d.next = self.b_bsum.q.val();
-        self.c_fire.d.next = self.active3.val()
-            & (self.kind3.val() != DCQCN_INIT)
-            & (self.b_now.q.val() >= self.b_s.q.val().get_value_next_increase());
-        self.c_elapsed.d.next = 0.into();
-        if self.b_now.q.val() >= self.b_s.q.val().get_value_last_cnp() {
-            self.c_elapsed.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cnp();
-        }
-        self.c_gap.d.next = self.b_now.q.val() - self.b_s.q.val().get_value_last_cut();
-        self.c_txgo.d.next = (self.kind3.val() == DCQCN_TX)
-            & self.active3.val()
-            & self.cfg.byte_counter_bytes.val().any();
-        self.c_bcfire.d.next = (self.kind3.val() == DCQCN_TX)
-            & self.active3.val()
-            & self.cfg.byte_counter_bytes.val().any()
-            & (self.b_bsum.q.val() >= bit_cast::<64, 32>(self.cfg.byte_counter_bytes.val()));
-        self.c_bsub.d.next =
-            self.b_bsum.q.val() - bit_cast::<64, 32>(self.cfg.byte_counter_bytes.val());
-        self.sum65c.next = bit_cast::<65, 64>(self.b_now.q.val())
-            + bit_cast::<65, 32>(self.cfg.rate_increase_timer_ns.val());
-        self.c_nowp.d.next = self.sum65c.val().get_bits::<64>(0);
-        if self.sum65c.val().get_bit(64) {
-            self.c_nowp.d.next = self.ones64.val();
-        }
-
-        // ---- 4: counters, next, bytes, lastCut, lastCNP, active after the event. A CNP cuts
-        // unless the flow is active and cut less than min_cut_interval ago.
-        self.kind4.next = self.c_ev.q.val().get_bits::<2>(16);
-        self.active4.next = self.c_s.q.val().get_value_active();
-        self.now4.next = self.c_now.q.val();
-        self.cut4.next = (self.kind4.val() == DCQCN_CNP)
-            & !(self.active4.val()
-                & (self.c_gap.q.val()
-                    < bit_cast::<64, 32>(self.cfg.min_cut_interval_ns.val())));
-        self.t1.next = self.c_s.q.val().get_value_t_count();
-        self.next1.next = self.c_s.q.val().get_value_next_increase();
-        if self.c_fire.q.val() {
-            self.t1.next = self.c_tinc.q.val();
-            self.next1.next = self.c_nextp.q.val();
-        }
-        self.bc1.next = self.c_s.q.val().get_value_bc_count();
-        self.bytes1.next = self.c_s.q.val().get_value_bytes();
-        if self.c_txgo.q.val() {
-            self.bytes1.next = self.c_bsum.q.val();
-        }
-        if self.c_bcfire.q.val() {
-            self.bc1.next = self.c_bcinc.q.val();
-            self.bytes1.next = self.c_bsub.q.val();
-        }
-        self.lcnp1.next = self.c_s.q.val().get_value_last_cnp();
-        if self.kind4.val() == DCQCN_CNP {
-            self.lcnp1.next = self.now4.val();
-        }
-        self.d_v.d.next = self.c_v.q.val() & !self.reset.val();
-        self.d_ev.d.next = self.c_ev.q.val();
-        self.d_t1.d.next = self.t1.val();
-        self.d_bc.d.next = self.c_s.q.val().get_value_bc_count();
-        self.d_bc1.d.next = self.bc1.val();
-        self.d_fire.d.next = self.c_fire.q.val();
-        self.d_bcfire.d.next = self.c_bcfire.q.val();
-        self.d_cut.d.next = 0.into();
-        self.d_s.d.next = self.c_s.q.val();
-        self.d_s.d.next.set_value_t_count(self.t1.val());
-        self.d_s.d.next.set_value_bc_count(self.bc1.val());
-        self.d_s.d.next.set_value_bytes(self.bytes1.val());
-        self.d_s.d.next.set_value_now(self.now4.val());
-        self.d_s.d.next.set_value_last_cnp(self.lcnp1.val());
-        self.d_s.d.next.set_value_next_increase(self.next1.val());
-        if self.cut4.val() {
-            // Cut: active, lastCut = now', counters and bytes 0, next increase = now' + T.
-            self.d_cut.d.next = 1.into();
-            self.d_s.d.next.set_value_active(true);
-            self.d_s.d.next.set_value_t_count(0.into());
-            self.d_s.d.next.set_value_bc_count(0.into());
-            self.d_s.d.next.set_value_bytes(0.into());
-            self.d_s.d.next.set_value_last_cut(self.now4.val());
-            self.d_s.d.next.set_value_last_cnp(self.now4.val());
-            self.d_s.d.next.set_value_next_increase(self.c_nowp.q.val());
-        }
-        // alpha decays only at an active flow's CNP; n = min(elapsed, 2^32 - 1) / K.
-        self.d_elapsed.d.next = 0.into();
-        if (self.kind4.val() == DCQCN_CNP) & self.active4.val() {
-            self.d_elapsed.d.next = self.c_elapsed.q.val().get_bits::<32>(0);
-            if self.c_elapsed.q.val().get_bits::<32>(32).any() {
-                self.d_elapsed.d.next = self.ones64.val().get_bits::<32>(0);
-            }
-        }
-
-        // ---- 5: stages of the timer increase (counters t', bc) and of the byte-counter
-        // increase (t', bc'), their steps; the last stage; n = elapsed / K starts.
-        self.f32.next = bit_cast::<32, 8>(self.cfg.fast_recovery_times.val());
-        self.f1_32.next = self.f32.val() + 1;
-        self.tle.next = self.d_t1.q.val() <= self.f32.val();
-        self.teq.next = self.d_t1.q.val() == self.f1_32.val();
-        self.ble.next = self.d_bc.q.val() <= self.f32.val();
-        self.b1le.next = self.d_bc1.q.val() <= self.f32.val();
-        // 1 fast recovery, 2 additive, 3 hyper.
-        self.stage1.next = 2.into();
-        self.stage2.next = 2.into();
-        if self.cfg.byte_counter_bytes.val().any() {
-            if self.tle.val() & self.ble.val() {
-                self.stage1.next = 1.into();
-            }
-            if !self.tle.val() & !self.ble.val() {
-                self.stage1.next = 3.into();
-            }
-            if self.tle.val() & self.b1le.val() {
-                self.stage2.next = 1.into();
-            }
-            if !self.tle.val() & !self.b1le.val() {
-                self.stage2.next = 3.into();
-            }
-        } else {
-            self.stage1.next = 3.into();
-            if self.teq.val() {
-                self.stage1.next = 2.into();
-            }
-            if self.tle.val() {
-                self.stage1.next = 1.into();
-            }
-            self.stage2.next = self.stage1.val();
-        }
-        self.step1.next = self.cfg.hai_q24.val();
-        if self.stage1.val() == 2 {
-            self.step1.next = self.cfg.ai_q24.val();
-        }
-        if self.stage1.val() == 1 {
-            self.step1.next = 0.into();
-        }
-        self.step2.next = self.cfg.hai_q24.val();
-        if self.stage2.val() == 2 {
-            self.step2.next = self.cfg.ai_q24.val();
-        }
-        if self.stage2.val() == 1 {
-            self.step2.next = 0.into();
-        }
-        self.lstage.next = self.d_s.q.val().get_value_last_stage();
-        if self.d_fire.q.val() {
-            self.lstage.next = self.stage1.val();
-        }
-        if self.d_bcfire.q.val() {
-            self.lstage.next = self.stage2.val();
-        }
-        // dl_a: [386:0] state[491:105], [387] cut, [403:388] flow, [405:404] kind. Rc and
-        // Rt go through the increase blocks, alpha through the decay chain.
-        self.dl_a.in_data.next = bit_cast::<406, 1>(self.d_s.q.val().get_value_active_bits())
-            | (bit_cast::<406, 2>(self.lstage.val()) << 1)
-            | (bit_cast::<406, 384>(self.d_s.q.val().get_bits::<384>(108)) << 3)
-            | (bit_cast::<406, 1>(self.d_cut.q.val()) << 387)
-            | (bit_cast::<406, 18>(self.d_ev.q.val()) << 388);
-        self.e_rt.d.next = self.d_s.q.val().get_value_rt();
-        self.e_rc.d.next = self.d_s.q.val().get_value_rc();
-        self.e_step1.d.next = self.step1.val();
-        self.e_fire.d.next = self.d_fire.q.val();
-        self.e_tag2.d.next = bit_cast::<41, 40>(self.step2.val());
-        if self.d_bcfire.q.val() {
-            self.e_tag2.d.next = bit_cast::<41, 40>(self.step2.val())
-                | (bit_cast::<41, 1>(self.one1.val()) << 40);
-        }
-        self.div.in_valid.next = self.d_v.q.val();
-        self.div.in_num.next = self.d_elapsed.q.val();
+        // ---- 5: the increases' stages and steps (cc_dcqcn_stage); n = elapsed / K starts.
+        self.stage.cfg_fast_recovery_times.next = self.cfg.fast_recovery_times.val();
+        self.stage.cfg_byte_counter_bytes.next = self.cfg.byte_counter_bytes.val();
+        self.stage.cfg_ai_q24.next = self.cfg.ai_q24.val();
+        self.stage.cfg_hai_q24.next = self.cfg.hai_q24.val();
+        self.stage.t1.next = self.timers.out_t1.val();
+        self.stage.bc.next = self.timers.out_bc.val();
+        self.stage.bc1.next = self.timers.out_bc1.val();
+        self.stage.fire.next = self.timers.out_fire.val();
+        self.stage.bcfire.next = self.timers.out_bcfire.val();
+        self.stage.last_stage.next = self.timers.out_state.val().get_value_last_stage();
+        // dl_a holds `DCQCN_HOLD`: the state from `active` up with the new last stage, the
+        // cut, flow and kind. Rc and Rt go through the increase blocks, alpha through the
+        // decay chain.
+        self.s5.next = self.timers.out_state.val();
+        self.s5.next.set_value_last_stage(self.stage.new_stage.val());
+        self.hold.next = 0.into();
+        self.hold.next.set_value_upper(self.s5.val().get_bits::<387>(105));
+        self.hold.next.set_value_cut(self.timers.out_cut.val());
+        self.hold.next.set_value_ev(self.timers.out_ev.val());
+        self.dl_a.in_data.next = self.hold.val();
+        self.e_rt.d.next = self.timers.out_state.val().get_value_rt();
+        self.e_rc.d.next = self.timers.out_state.val().get_value_rc();
+        self.e_step1.d.next = self.stage.step1.val();
+        self.e_fire.d.next = self.timers.out_fire.val();
+        self.e_tag2.d.next = 0.into();
+        self.e_tag2.d.next.set_value_step(self.stage.step2.val());
+        self.e_tag2.d.next.set_value_fire(self.timers.out_bcfire.val());
+        self.div.in_valid.next = self.timers.out_valid.val();
+        self.div.in_num.next = self.timers.out_elapsed.val();
         self.div.in_den.next = self.cfg.alpha_timer_ns.val();
-        self.div.in_tag.next = self.d_s.q.val().get_value_alpha();
+        self.div.in_tag.next = self.timers.out_state.val().get_value_alpha();
 
-        // ---- 6..13: timer increase, then byte-counter increase.
+        // ---- 6..13: timer increase, then byte-counter increase (its step and fire in the tag).
         self.inc1.in_rt.next = self.e_rt.q.val();
         self.inc1.in_rc.next = self.e_rc.q.val();
         self.inc1.in_step.next = self.e_step1.q.val();
@@ -637,22 +422,21 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.inc1.in_tag.next = self.e_tag2.q.val();
         self.inc2.in_rt.next = self.inc1.out_rt.val();
         self.inc2.in_rc.next = self.inc1.out_rc.val();
-        self.inc2.in_step.next = self.inc1.out_tag.val().get_bits::<40>(0);
-        self.inc2.in_fire.next = self.inc1.out_tag.val().get_bit(40);
+        self.inc2.in_step.next = self.inc1.out_tag.val().get_value_step();
+        self.inc2.in_fire.next = self.inc1.out_tag.val().get_value_fire();
         self.inc2.in_tag.next = self.inc1.out_tag.val();
 
-        // ---- 14: Rt = Rc on a cut; the state waits for alpha.
-        self.rc2.next = self.inc2.out_rc.val();
-        self.cut14.next = self.dl_a.out_data.val().get_bit(387);
+        // ---- 14: Rt = Rc on a cut; dl_b holds `DCQCN_HOLD_B` while alpha decays.
+        self.hold14.next = self.dl_a.out_data.val();
         self.rt3.next = self.inc2.out_rt.val();
-        if self.cut14.val() {
-            self.rt3.next = self.rc2.val();
+        if self.hold14.val().get_value_cut() {
+            self.rt3.next = self.inc2.out_rc.val();
         }
-        // dl_b: [39:0] Rc, [79:40] Rt, [466:80] state[491:105], [467] cut, [485:468] flow
-        // and kind (alpha comes from the decay chain).
-        self.dl_b.in_data.next = (bit_cast::<486, 406>(self.dl_a.out_data.val()) << 80)
-            | (bit_cast::<486, 40>(self.rt3.val()) << 40)
-            | bit_cast::<486, 40>(self.rc2.val());
+        self.hold_b.next = 0.into();
+        self.hold_b.next.set_value_rc(self.inc2.out_rc.val());
+        self.hold_b.next.set_value_rt(self.rt3.val());
+        self.hold_b.next.set_value_hold(self.hold14.val());
+        self.dl_b.in_data.next = self.hold_b.val();
 
         // ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
         // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
@@ -678,14 +462,17 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             }
         }
 
-        // ---- 55..58: the cut Rc x alpha >> 25 and the alpha update.
+        // ---- 55..58: the cut Rc x alpha >> 25 and the alpha update; dl_c holds
+        // `DCQCN_HOLD_C` (Rc goes through cut_mul's tag).
+        self.hold_b55.next = self.dl_b.out_data.val();
         self.cut_mul.in_valid.next = self.alpha_valid.val();
-        self.cut_mul.in_a.next = self.dl_b.out_data.val().get_bits::<40>(0);
+        self.cut_mul.in_a.next = self.hold_b55.val().get_value_rc();
         self.cut_mul.in_b.next = self.alpha_dec.val();
-        self.cut_mul.in_tag.next = self.dl_b.out_data.val().get_bits::<40>(0);
-        // dl_c: [39:0] Rt, [426:40] state[491:105], [427] cut, [445:428] flow and kind.
-        self.dl_c.in_data.next = bit_cast::<446, 40>(self.dl_b.out_data.val().get_bits::<40>(40))
-            | (bit_cast::<446, 406>(self.dl_b.out_data.val().get_bits::<406>(80)) << 40);
+        self.cut_mul.in_tag.next = self.hold_b55.val().get_value_rc();
+        self.hold_c.next = 0.into();
+        self.hold_c.next.set_value_rt(self.hold_b55.val().get_value_rt());
+        self.hold_c.next.set_value_hold(self.hold_b55.val().get_value_hold());
+        self.dl_c.in_data.next = self.hold_c.val();
         self.q56_alpha.d.next = self.alpha_dec.val();
         self.q57_alpha.d.next = self.q56_alpha.q.val();
         self.q57_ash.d.next = self.q56_alpha.q.val() >> self.cfg.g_shift.val();
@@ -695,10 +482,11 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.q58_rct.d.next = self.cut_mul.out_tag.val();
         self.q58_rcsub.d.next =
             self.cut_mul.out_tag.val() - self.cut_mul.out_prod.val().get_bits::<40>(25);
-        self.cut58.next = self.dl_c.out_data.val().get_bit(427);
+        self.hold_c58.next = self.dl_c.out_data.val();
+        self.hold58.next = self.hold_c58.val().get_value_hold();
         self.alpha_f.next = self.q58_alpha.q.val();
         self.rc_f.next = self.q58_rct.q.val();
-        if self.cut58.val() {
+        if self.hold58.val().get_value_cut() {
             self.alpha_f.next = self.q58_au.q.val() + self.onesh.q.val();
             self.rc_f.next = self.q58_rcsub.q.val();
             if self.q58_rcsub.q.val() > self.cfg.line_q24.val() {
@@ -709,12 +497,11 @@ impl<const F: usize> Logic for CcDcqcn<F> {
             }
         }
         self.q59_v.d.next = self.q58_v.q.val() & !self.reset.val();
-        self.q59_fk.d.next = self.dl_c.out_data.val().get_bits::<18>(428);
-        self.q59_state.d.next = (bit_cast::<492, 387>(self.dl_c.out_data.val().get_bits::<387>(40))
-            << 105)
-            | (bit_cast::<492, 25>(self.alpha_f.val()) << 80)
-            | (bit_cast::<492, 40>(self.dl_c.out_data.val().get_bits::<40>(0)) << 40)
-            | bit_cast::<492, 40>(self.rc_f.val());
+        self.q59_fk.d.next = self.hold58.val().get_value_ev();
+        self.q59_state.d.next = bit_cast::<STATE_BITS, 387>(self.hold58.val().get_value_upper()) << 105;
+        self.q59_state.d.next.set_value_alpha(self.alpha_f.val());
+        self.q59_state.d.next.set_value_rt(self.hold_c58.val().get_value_rt());
+        self.q59_state.d.next.set_value_rc(self.rc_f.val());
 
         // ---- 59: write back (the end of the read-modify-write window); window bytes.
         self.ram.write_address.next = self.q59_fk.q.val().get_bits::<F>(0);
@@ -730,8 +517,8 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.out_valid.d.next = self.win_mul.out_valid.val() & !self.reset.val();
         // rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         self.out_data.d.next = 0.into();
-        self.out_data.d.next.set_value_flow(self.win_mul.out_tag.val().get_bits::<16>(0));
-        self.out_data.d.next.set_value_kind(self.win_mul.out_tag.val().get_bits::<2>(16));
+        self.out_data.d.next.set_value_flow(self.win_mul.out_tag.val().get_value_flow());
+        self.out_data.d.next.set_value_kind(self.win_mul.out_tag.val().get_value_kind());
         self.out_data.d.next.set_value_rate(self.dl_d.out_data.val().get_bits::<32>(8));
         self.out_data.d.next.set_value_window(self.win_mul.out_prod.val().get_bits::<32>(40));
         self.out_data.d.next.set_value_state(self.dl_d.out_data.val());

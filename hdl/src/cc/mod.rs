@@ -15,6 +15,8 @@ pub mod cc_ldcp_fast;
 pub mod cc_ldcp_write;
 pub mod cc_dcqcn;
 pub mod cc_dcqcn_decay;
+pub mod cc_dcqcn_stage;
+pub mod cc_dcqcn_timers;
 pub mod cc_hop_util;
 pub mod cc_intake;
 pub mod flow_park;

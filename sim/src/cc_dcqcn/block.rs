@@ -14,6 +14,12 @@ pub const TIMER: u8 = 1;
 pub const TX: u8 = 2;
 pub const INIT: u8 = 3;
 
+/// The state's `last_stage` (`DCQCN_STATE`): the increase stage of the flow's last increase,
+/// 0 for none yet.
+pub const STAGE_FAST_RECOVERY: u8 = 1;
+pub const STAGE_ADDITIVE: u8 = 2;
+pub const STAGE_HYPER: u8 = 3;
+
 /// One event as the module takes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
@@ -59,11 +65,11 @@ pub fn state_from_words(d: &[u32], lo: usize) -> DcqcnState {
         rt_q24: f(&l.rt),
         alpha_q24: f(&l.alpha) as u32,
         active: f(&l.active) == 1,
-        last_stage: match f(&l.last_stage) {
-            0 => None,
-            1 => Some(IncreaseStage::FastRecovery),
-            2 => Some(IncreaseStage::Additive),
-            _ => Some(IncreaseStage::Hyper),
+        last_stage: match f(&l.last_stage) as u8 {
+            STAGE_FAST_RECOVERY => Some(IncreaseStage::FastRecovery),
+            STAGE_ADDITIVE => Some(IncreaseStage::Additive),
+            STAGE_HYPER => Some(IncreaseStage::Hyper),
+            _ => None,
         },
         t_count: f(&l.t_count) as u32,
         bc_count: f(&l.bc_count) as u32,
