@@ -679,7 +679,12 @@ module nic_datapath_gate(clock,reset,now_ns,cfg_cnp_interval_ns,s_axis_tdata,s_a
         fb_take = g_rel & m_axis_tready & fb_due;
         g_out = g_data_q;
         if (fb_due) begin
-            g_out = {416'd0, g_data_q[0+:96]};
+            g_out = 32'h0;
+            g_out[0+:16] = g_data_q[0+:16];
+            g_out[17+:3] = g_data_q[17+:3];
+            g_out[20+:1] = g_data_q[20+:1];
+            g_out[32+:24] = g_data_q[32+:24];
+            g_out[64+:32] = g_data_q[64+:32];
             g_out[16+:1] = 1'b1;
             g_out[21+:1] = 1'b1;
             g_out[128+:320] = {288'd0, fb_w_be} << 32;
@@ -699,14 +704,14 @@ module nic_datapath_gate(clock,reset,now_ns,cfg_cnp_interval_ns,s_axis_tdata,s_a
             c_valid_d = 1'b1;
             c_flow_d = {6'd0, g_flow};
         end
-        // nic_datapath_gate.rs:219: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
+        // nic_datapath_gate.rs:224: The CNP RAM: one write a cycle (sweep, create / remove, or a CNP sent now).
         sn_valid_d = ctrl_tvalid & ctrl_tready & ((ctrl_tdata[0+:2] == TX_OP_CREATE) | (ctrl_tdata[0+:2] == TX_OP_REMOVE));
         t_flow_fld = ctrl_tdata[16+:16];
         sn_flow_d = t_flow_fld[0+:10];
         sn_en_d = (ctrl_tdata[0+:2] == TX_OP_CREATE) & ctrl_tdata[370+:1];
         cn_write_enable = 1'b0;
         cn_write_address = g_flow;
-        // nic_datapath_gate.rs:228: A CNP sent now (sim::layout::CNP_STATE).
+        // nic_datapath_gate.rs:233: A CNP sent now (sim::layout::CNP_STATE).
         cn_write_data = 32'h0;
         cn_write_data[0+:1] = 1'b1;
         cn_write_data[1+:1] = 1'b1;
@@ -729,7 +734,7 @@ module nic_datapath_gate(clock,reset,now_ns,cfg_cnp_interval_ns,s_axis_tdata,s_a
         else if (cn_send) begin
             cn_write_enable = 1'b1;
         end
-        // nic_datapath_gate.rs:249: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
+        // nic_datapath_gate.rs:254: The feedback RAM: sweep (with the CNP RAM's), create / remove, an ACK taking its W,
         // else a feedback word.
         fb_in = cn_swept_q & ~sn_valid_q & ~fb_take;
         s_axis_feedback_tready = fb_in;
@@ -763,10 +768,10 @@ module nic_datapath_gate(clock,reset,now_ns,cfg_cnp_interval_ns,s_axis_tdata,s_a
         cl_flow_d = cn_write_address;
         cl_data_d = cn_write_data;
         stat_cnps = cn_count_q;
-        // nic_datapath_gate.rs:280: The gate takes a PktRecv when it is empty or releases its own this cycle.
+        // nic_datapath_gate.rs:285: The gate takes a PktRecv when it is empty or releases its own this cycle.
         s_axis_tready = ~g_valid_q | (g_rel & m_axis_tready);
         g_take = s_axis_tvalid & s_axis_tready;
-        // nic_datapath_gate.rs:283: The CNP RAM reads the flow entering the gate, else the one in it.
+        // nic_datapath_gate.rs:288: The CNP RAM reads the flow entering the gate, else the one in it.
         cn_read_address = g_flow;
         if (g_take) begin
             cn_read_address = s_axis_tdata[0+:10];

@@ -32,7 +32,7 @@ use crate::cc_dcqcn::DcqcnCfgOut;
 use crate::cc_hpcc::HpccCfgOut;
 use crate::cc_ldcp::LdcpCfgOut;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, NotifyFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
 use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
@@ -261,6 +261,7 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     nt_pkts: DFF<Bits<32>>,
     nt_take: Signal<Local, bool>,
     nt_bytes: Signal<Local, Bits<32>>,
+    nt_in_flow: Signal<Local, Bits<16>>,
     // The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
     // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
     // Rx-HPCC's feedback at the sender, the completion queue.
@@ -373,6 +374,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             nt_pkts: Default::default(),
             nt_take: Default::default(),
             nt_bytes: Default::default(),
+            nt_in_flow: Default::default(),
             tm_word: Default::default(),
             mg_word: Default::default(),
             ev_flow: Default::default(),
@@ -503,19 +505,22 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         // register takes it and keeps reading it while the register holds.
         self.nt_take.next = self.dp.m_axis_notify_tvalid.val() & (!self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val());
         self.dp.m_axis_notify_tready.next = !self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val();
+        // Both sides' words are sim::layout::NOTIFY.
+        self.nt_in_flow.next = self.dp.m_axis_notify_tdata.val().get_value_flow();
         self.shifts.read_address.next = self.nt_flow.q.val().get_bits::<F>(0);
         if self.nt_take.val() {
-            self.shifts.read_address.next = self.dp.m_axis_notify_tdata.val().get_bits::<F>(32);
+            self.shifts.read_address.next = self.nt_in_flow.val().get_bits::<F>(0);
             self.nt_valid.d.next = true;
-            self.nt_flow.d.next = self.dp.m_axis_notify_tdata.val().get_bits::<16>(32);
-            self.nt_pkts.d.next = self.dp.m_axis_notify_tdata.val().get_bits::<32>(0);
+            self.nt_flow.d.next = self.nt_in_flow.val();
+            self.nt_pkts.d.next = self.dp.m_axis_notify_tdata.val().get_value_bytes();
         } else if self.sched.s_axis_notify_tready.val() {
             self.nt_valid.d.next = false;
         }
         self.sched.s_axis_notify_tvalid.next = self.nt_valid.q.val();
         self.nt_bytes.next = self.nt_pkts.q.val() << self.shifts.read_data.val();
-        self.sched.s_axis_notify_tdata.next =
-            bit_cast::<48, 32>(self.nt_bytes.val()) | (bit_cast::<48, 16>(self.nt_flow.q.val()) << 32);
+        self.sched.s_axis_notify_tdata.next = 0.into();
+        self.sched.s_axis_notify_tdata.next.set_value_bytes(self.nt_bytes.val());
+        self.sched.s_axis_notify_tdata.next.set_value_flow(self.nt_flow.q.val());
         // Updates: the feedback unit's first, then cc_module's.
         self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
         self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();

@@ -195,8 +195,13 @@ impl<const F: usize> Logic for NicDatapathGate<F> {
         self.fb_take.next = self.g_rel.val() & self.m_axis_tready.val() & self.fb_due.val();
         self.g_out.next = self.g_data.q.val();
         if self.fb_due.val() {
-            // The word up to the AETH (flow .. aeth: bits [95:0]) kept, nhop 0.
-            self.g_out.next = bit_cast::<512, 96>(self.g_data.q.val().get_bits::<96>(0));
+            // The ACK's fields kept (flow, kind, ECN-Echo, PSN, AETH), an echo with nhop 0.
+            self.g_out.next = 0.into();
+            self.g_out.next.set_value_pkt_recv_flow(self.g_data.q.val().get_value_pkt_recv_flow());
+            self.g_out.next.set_value_pkt_recv_kind(self.g_data.q.val().get_value_pkt_recv_kind());
+            self.g_out.next.set_value_pkt_recv_ece(self.g_data.q.val().get_value_pkt_recv_ece());
+            self.g_out.next.set_value_pkt_recv_psn(self.g_data.q.val().get_value_pkt_recv_psn());
+            self.g_out.next.set_value_pkt_recv_aeth(self.g_data.q.val().get_value_pkt_recv_aeth());
             self.g_out.next.set_value_pkt_recv_echo(true);
             self.g_out.next.set_value_pkt_recv_feedback(true);
             self.g_out.next.set_value_pkt_recv_hops(bit_cast::<320, 32>(self.fb_w_be.val()) << 32);
