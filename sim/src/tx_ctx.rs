@@ -27,10 +27,11 @@ use crate::flow_sched::Sleep;
 
 /// Control word length in bytes (`s_axis_ctrl_tdata` is 512 bits).
 pub const CTRL_LEN: usize = 64;
-/// Descriptor bytes 0..TEMPLATE_LEN come from the flow's template.
-pub const TEMPLATE_LEN: usize = 36;
-/// Largest MTU (tx_pipe's 14-bit payload length).
-pub const MAX_MTU: u16 = (1 << 14) - 1;
+/// Descriptor bytes 0..TEMPLATE_LEN come from the flow's template (`TX_CREATE`'s `template`).
+pub const TEMPLATE_LEN: usize = TX_CREATE.template.width / 8;
+/// Largest MTU: the largest value of `TX_CREATE`'s 14-bit `mtu` (tx_pipe uses 14 of its 16-bit
+/// payload length).
+pub const MAX_MTU: u16 = (1 << TX_CREATE.mtu.width) - 1;
 
 /// Control word ops (`layout::TX_CREATE.op`): create a flow; 0 is bad.
 pub const OP_CREATE: u8 = 1;
