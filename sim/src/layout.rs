@@ -20,6 +20,34 @@ pub struct Field {
     pub about: &'static str,
 }
 
+/// The words a field can be read from: 32-bit words (Verilator's order) or bytes (tdata's).
+trait Word: Copy {
+    const BITS: usize;
+    fn to_u64(self) -> u64;
+    /// The low `BITS` bits of `v`.
+    fn from_u64(v: u64) -> Self;
+}
+
+impl Word for u32 {
+    const BITS: usize = 32;
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn from_u64(v: u64) -> u32 {
+        v as u32
+    }
+}
+
+impl Word for u8 {
+    const BITS: usize = 8;
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn from_u64(v: u64) -> u8 {
+        v as u8
+    }
+}
+
 /// A word of up to 128 bits as the 32-bit words `Field` reads, word 0 = bits 31:0.
 pub fn words_of(w: u128) -> [u32; 4] {
     std::array::from_fn(|k| (w >> (32 * k)) as u32)
@@ -61,43 +89,49 @@ impl Field {
 
     /// The field's value in `words` (32-bit words, word 0 = bits 31:0). At most 64 bits.
     pub fn get(&self, words: &[u32]) -> u64 {
-        assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);
-        let mut v = 0u64;
-        let mut i = 0;
-        while i < self.width {
-            let (word, at, n) = self.chunk(i);
-            v |= ((words[word] >> at) as u64 & ((1u64 << n) - 1)) << i;
-            i += n;
-        }
-        v
+        self.read(words)
     }
 
     /// Writes the low `width` bits of `v` into the field; the bits above are dropped, as a
     /// part select in the RTL drops them.
     pub fn set(&self, words: &mut [u32], v: u64) {
-        assert!(self.width <= 64, "{} is wider than 64 bits: write it by parts", self.name);
-        let mut i = 0;
-        while i < self.width {
-            let (word, at, n) = self.chunk(i);
-            let mask = (((1u64 << n) - 1) as u32) << at;
-            words[word] = words[word] & !mask | ((v >> i) as u32) << at & mask;
-            i += n;
-        }
+        self.write(words, v)
     }
 
     /// The field's value in little-endian bytes (a port's tdata byte order: byte i at
     /// [8i+7:8i]). At most 64 bits.
     pub fn get_le(&self, b: &[u8]) -> u64 {
-        assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);
-        (0..self.width).fold(0, |v, i| v | ((b[(self.lo + i) / 8] >> ((self.lo + i) % 8)) as u64 & 1) << i)
+        self.read(b)
     }
 
     /// Writes the low `width` bits of `v` into the field of little-endian bytes `b`.
     pub fn set_le(&self, b: &mut [u8], v: u64) {
+        self.write(b, v)
+    }
+
+    /// The field's value in words of `W::BITS` bits, word 0 lowest: `get` and `get_le`.
+    fn read<W: Word>(&self, words: &[W]) -> u64 {
+        assert!(self.width <= 64, "{} is wider than 64 bits: read it by parts", self.name);
+        let mut v = 0u64;
+        let mut i = 0;
+        while i < self.width {
+            let (word, at, n) = self.chunk(i, W::BITS);
+            v |= (words[word].to_u64() >> at & ((1u64 << n) - 1)) << i;
+            i += n;
+        }
+        v
+    }
+
+    /// Writes the low `width` bits of `v` into words of `W::BITS` bits: `set` and `set_le`.
+    fn write<W: Word>(&self, words: &mut [W], v: u64) {
         assert!(self.width <= 64, "{} is wider than 64 bits: write it by parts", self.name);
-        for i in 0..self.width {
-            let (at, bit) = ((self.lo + i) / 8, (self.lo + i) % 8);
-            b[at] = b[at] & !(1 << bit) | ((v >> i) as u8 & 1) << bit;
+        let mut i = 0;
+        while i < self.width {
+            let (word, at, n) = self.chunk(i, W::BITS);
+            let mask = ((1u64 << n) - 1) << at;
+            let w = words[word].to_u64();
+            words[word] = W::from_u64(w & !mask | (v >> i) << at & mask);
+            i += n;
         }
     }
 
@@ -108,11 +142,11 @@ impl Field {
         self.lo / 8..(self.lo + self.width) / 8
     }
 
-    /// Where bit `i` of the field is (word, bit in it), and how many of the field's bits from
-    /// there lie in that word.
-    fn chunk(&self, i: usize) -> (usize, usize, usize) {
+    /// Where bit `i` of the field is in words of `bits` bits (word, bit in it), and how many of
+    /// the field's bits from there lie in that word.
+    fn chunk(&self, i: usize, bits: usize) -> (usize, usize, usize) {
         let b = self.lo + i;
-        (b / 32, b % 32, (32 - b % 32).min(self.width - i))
+        (b / bits, b % bits, (bits - b % bits).min(self.width - i))
     }
 
     /// The bits as the docs write them: `[hi:lo]`, or `n` for one bit.
