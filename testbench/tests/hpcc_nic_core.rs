@@ -697,3 +697,86 @@ fn a_multi_mtu_read_request_is_answered_first_middle_last() {
     assert_eq!(f.body.payload(), &data[..512]);
     println!("5000-byte READ at MTU 1024: 5 responses by cycle {}", p.cycle);
 }
+
+/// The register block maps its CC words to cc_module's configuration ports by word index and
+/// width, by hand (hdl_gen can neither iterate `csr::CC_FIELDS` nor write a slice at a
+/// variable offset); this ties that mapping to CC_FIELDS. Every CC word gets a value of its
+/// own through the register write port, then every `cfg_<engine>` port, found by name in
+/// rust-hdl's walk of the block (its group `cfg_hpcc` and field `t_ns` are the CC_FIELDS name
+/// `hpcc_t_ns`), must read exactly the words CC_FIELDS places it at, cut to its width.
+#[test]
+fn cc_words_reach_the_ports_csr_cc_fields_names() {
+    use hdl::hpcc_nic_core_regs::HpccNicCoreRegs;
+    use num_bigint::BigUint;
+    use rust_hdl::prelude::*;
+    use std::collections::BTreeMap;
+    fn settle(uut: &mut HpccNicCoreRegs) {
+        uut.update_all();
+        while uut.has_changed() {
+            uut.update_all();
+        }
+    }
+    fn cycle(uut: &mut HpccNicCoreRegs) {
+        for clk in [false, true] {
+            uut.clock.next = Clock { clk };
+            settle(uut);
+        }
+    }
+    /// The value of every atom directly in a `cfg_*` group of the top block.
+    #[derive(Default)]
+    struct CfgPorts {
+        path: Vec<String>,
+        values: BTreeMap<String, BigUint>,
+    }
+    impl Probe for CfgPorts {
+        fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
+            self.path.push(name.to_string());
+        }
+        fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+            self.path.pop();
+        }
+        fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+            self.path.push(name.to_string());
+        }
+        fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+            self.path.pop();
+        }
+        fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+            if let [_, group] = self.path.as_slice() {
+                if let Some(engine) = group.strip_prefix("cfg_") {
+                    let text = format!("{:x}", signal.verilog());
+                    let hex = text.split("'h").nth(1).expect("a hex literal");
+                    let v = BigUint::parse_bytes(hex.as_bytes(), 16).expect("hex digits");
+                    self.values.insert(format!("{engine}_{name}"), v);
+                }
+            }
+        }
+    }
+    // A different value in every word, every bit position used across them.
+    let word = |k: usize| (k as u32 + 1).wrapping_mul(0x9E37_79B9) ^ 0x5A5A_0000;
+    let mut uut = HpccNicCoreRegs::default();
+    uut.connect_all();
+    uut.reset.next = true;
+    cycle(&mut uut);
+    uut.reset.next = false;
+    uut.wr_strb.next = 0xF.into();
+    for k in 0..csr::CC_WORDS {
+        uut.wr_en.next = true;
+        uut.wr_addr.next = (csr::CC_CFG as u64 + k as u64).into();
+        uut.wr_data.next = (word(k) as u64).into();
+        settle(&mut uut);
+        assert!(!uut.wr_err.val(), "CC word {k} refused");
+        cycle(&mut uut);
+    }
+    uut.wr_en.next = false;
+    cycle(&mut uut);
+    let mut ports = CfgPorts::default();
+    uut.accept("regs", &mut ports);
+    assert_eq!(ports.values.len(), csr::CC_FIELDS.len(), "ports: {:?}", ports.values.keys());
+    for (name, off, width) in csr::CC_FIELDS {
+        let words = (off as usize..(off + width.div_ceil(32)) as usize).map(word).collect::<Vec<_>>();
+        let want = BigUint::from_slice(&words) & ((BigUint::from(1u8) << width) - 1u8);
+        let got = ports.values.get(name).unwrap_or_else(|| panic!("no port cfg_.. for {name}"));
+        assert_eq!(got, &want, "{name}: words {off}.. of the CC block");
+    }
+}
