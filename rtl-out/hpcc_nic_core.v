@@ -6,7 +6,7 @@
 `default_nettype none
 
 module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
-    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:208
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:209
 
     // Module arguments
     input wire  clock;
@@ -65,6 +65,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     localparam [3:0] EV_LOSS = 4'h2;
     localparam [3:0] EV_TIMER = 4'h3;
     localparam [3:0] EV_TX = 4'h5;
+
+    // Completion status (the cpl word's status)
+    localparam [1:0] CPL_OK = 2'h0;
 
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
@@ -289,12 +292,12 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [31:0] t1_cmds_q = 32'h0;
 
     // Local signals
-    // hpcc_nic_core.rs:256: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+    // hpcc_nic_core.rs:257: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
     // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
     reg  nt_take;
     reg  [31:0] nt_bytes;
     reg  [15:0] nt_in_flow;
-    // hpcc_nic_core.rs:265: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
+    // hpcc_nic_core.rs:266: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
     // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
     // Rx-HPCC's feedback at the sender, the completion queue.
     reg  [511:0] tm_word;
@@ -303,7 +306,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
-    // hpcc_nic_core.rs:285: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+    // hpcc_nic_core.rs:286: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
     // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
     // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
     reg  m_offer;
@@ -311,7 +314,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  m_same;
     reg  m_merge;
     reg  [16:0] m_acked;
-    // hpcc_nic_core.rs:309: Combinational.
+    // hpcc_nic_core.rs:310: Combinational.
     reg  [23:0] wr_una;
     reg  [70:0] t1_entry;
     reg  hold;
@@ -752,25 +755,25 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // hpcc_nic_core.rs:249: Counters the registers show.
+        // hpcc_nic_core.rs:250: Counters the registers show.
         cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
-        // hpcc_nic_core.rs:256: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
+        // hpcc_nic_core.rs:257: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
         // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
         nt_valid_q <= nt_valid_d;
         nt_flow_q <= nt_flow_d;
         nt_pkts_q <= nt_pkts_d;
-        // hpcc_nic_core.rs:285: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
+        // hpcc_nic_core.rs:286: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
         // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
         // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
         m_valid_q <= m_valid_d;
         m_data_q <= m_data_d;
         merged_q <= merged_d;
         ev_stalls_q <= ev_stalls_d;
-        // hpcc_nic_core.rs:297: After reset the table is cleared, one entry per cycle; commands and events wait.
+        // hpcc_nic_core.rs:298: After reset the table is cleared, one entry per cycle; commands and events wait.
         sweep_q <= sweep_d;
         sweep_addr_q <= sweep_addr_d;
-        // hpcc_nic_core.rs:300: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
+        // hpcc_nic_core.rs:301: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
         // a READ), the last entry written (forwarded).
         t1_valid_q <= t1_valid_d;
         t1_flow_q <= t1_flow_d;
@@ -801,21 +804,21 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         m_data_d = m_data_q;
         merged_d = merged_q;
         ev_stalls_d = ev_stalls_q;
-        // hpcc_nic_core.rs:441: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
+        // hpcc_nic_core.rs:442: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
-        // hpcc_nic_core.rs:483: ---- Configuration of the blocks.
-        // hpcc_nic_core.rs:486: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        // hpcc_nic_core.rs:484: ---- Configuration of the blocks.
+        // hpcc_nic_core.rs:487: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
-        // hpcc_nic_core.rs:493: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // hpcc_nic_core.rs:494: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
-        // hpcc_nic_core.rs:498: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // hpcc_nic_core.rs:499: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
-        // hpcc_nic_core.rs:503: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
+        // hpcc_nic_core.rs:504: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
         // flow's packet size in flow_sched). One register; the RAM reads the flow as the
         // register takes it and keeps reading it while the register holds.
         nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
         dp_m_axis_notify_tready = ~nt_valid_q | sched_s_axis_notify_tready;
-        // hpcc_nic_core.rs:508: Both sides' words are sim::layout::NOTIFY.
+        // hpcc_nic_core.rs:509: Both sides' words are sim::layout::NOTIFY.
         nt_in_flow = dp_m_axis_notify_tdata[32+:16];
         shifts_read_address = nt_flow_q[0+:10];
         if (nt_take) begin
@@ -831,7 +834,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         sched_s_axis_notify_tdata = 32'h0;
         sched_s_axis_notify_tdata[0+:32] = nt_bytes;
         sched_s_axis_notify_tdata[32+:16] = nt_flow_q;
-        // hpcc_nic_core.rs:524: Updates: the feedback unit's first, then cc_module's.
+        // hpcc_nic_core.rs:525: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -840,15 +843,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
-        // hpcc_nic_core.rs:534: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // hpcc_nic_core.rs:535: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        // hpcc_nic_core.rs:543: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // hpcc_nic_core.rs:544: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        // hpcc_nic_core.rs:574: Probe requests: the scan's, unless the sequencer's probe command has the port.
+        // hpcc_nic_core.rs:575: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -856,7 +859,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dp_s_axis_probe_tdata = seq_cmd_flow;
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
-        // hpcc_nic_core.rs:584: ---- Flow table: one read port (the sequencer's flow while it holds the events,
+        // hpcc_nic_core.rs:585: ---- Flow table: one read port (the sequencer's flow while it holds the events,
         // else the event's flow), one write port (the sequencer's write, else the tracker's).
         // The sequencer holds the events (and takes the table's read port) while it reads,
         // checks and writes an entry or offers a create event; the tracker holds them while a
@@ -876,7 +879,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         else begin
             t1_entry = flows_read_data;
         end
-        // hpcc_nic_core.rs:603: The table's one write (and the forwarded copy): the tracker's by default (every ACK
+        // hpcc_nic_core.rs:604: The table's one write (and the forwarded copy): the tracker's by default (every ACK
         // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
         // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
         wr_en = 1'b0;
@@ -889,7 +892,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             wr_entry = seq_ft_entry;
             wr_una = seq_ft_una;
         end
-        // hpcc_nic_core.rs:617: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
+        // hpcc_nic_core.rs:618: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
         // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
         // event slot's (the Rx pipe's); while events are held only the slot's, and the
         // sequencer's create once the slot is empty (a re-created flow's old events first).
@@ -921,7 +924,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             cc_s_axis_event_tvalid = 1'b1;
             m_offer = 1'b0;
         end
-        // hpcc_nic_core.rs:649: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
+        // hpcc_nic_core.rs:650: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
         // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
         // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
         // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
@@ -937,7 +940,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
             ev_stalls_d = ev_stalls_q + 32'h1;
         end
-        // hpcc_nic_core.rs:674: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
+        // hpcc_nic_core.rs:675: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
         // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
         // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
         // head is full).
@@ -960,16 +963,19 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 merged_d = merged_q + 32'h1;
             end
         end
-        // hpcc_nic_core.rs:698: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // hpcc_nic_core.rs:699: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
         feedback_ev_take = ev_take;
         feedback_ev_flow = ev_flow;
-        // hpcc_nic_core.rs:703: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        // hpcc_nic_core.rs:704: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
-        // hpcc_nic_core.rs:708: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
+        // hpcc_nic_core.rs:709: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
         // entry is written back (snd_una into the timeout's copy, out cleared on completion).
         new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
-        new_cpl_data = {48'd0, t1_flow_q} | ({48'd0, t1_entry[26+:16]} << 16);
+        new_cpl_data = 32'h0;
+        new_cpl_data[0+:16] = t1_flow_q;
+        new_cpl_data[16+:16] = t1_entry[26+:16];
+        new_cpl_data[32+:2] = CPL_OK;
         if (t1_valid_q) begin
             wr_en = 1'b1;
         end
@@ -995,28 +1001,28 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             lw_flow_d = wr_flow;
             lw_entry_d = wr_entry;
         end
-        // hpcc_nic_core.rs:740: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
+        // hpcc_nic_core.rs:743: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
         // payload), the sequencer's error completion.
         cpl_done = new_cpl;
         cpl_done_read = t1_entry[46+:1];
         cpl_done_data = new_cpl_data;
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
-        // hpcc_nic_core.rs:757: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // hpcc_nic_core.rs:760: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
         timer_alg_wr_create = alg_create;
         tx_bytes_alg_wr_create = alg_create;
         feedback_alg_wr_create = alg_create;
-        // hpcc_nic_core.rs:774: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        // hpcc_nic_core.rs:777: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
         timer_tm_take = cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:781: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // hpcc_nic_core.rs:784: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
         tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:791: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
+        // hpcc_nic_core.rs:794: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
         if (sweep_q) begin
             flows_write_enable = 1'b1;
             flows_write_address = sweep_addr_q;
@@ -1029,7 +1035,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
                 sweep_d = 1'b0;
             end
         end
-        // hpcc_nic_core.rs:811: ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
+        // hpcc_nic_core.rs:814: ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
         if (reset) begin
             cpl_count_d = 32'h0;
             fb_in_d = 32'h0;
@@ -1047,7 +1053,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 endmodule // hpcc_nic_core
 
 module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window,alg,tag,now_ns,entry,t1_valid,sweep,slot_full,cpl_busy,rq_valid,rq_fail,rq_flow,rq_take,hold,cmd_op,cmd_flow,cr_valid,cr_word,cr_ready,tx_ctrl_tdata,tx_ctrl_tvalid,tx_ctrl_tready,rx_ctrl_tdata,rx_ctrl_tvalid,rx_ctrl_tready,sched_ctrl_tdata,sched_ctrl_tvalid,sched_ctrl_tready,probe_tvalid,probe_tready,ft_we,ft_entry,ft_una,alg_we,fail,fail_data,status,stat_cmd,stat_errors,stat_timeouts,stat_failed);
-    // Rust: HpccNicCoreSeq, hdl/src/top/hpcc_nic_core_seq.rs:35
+    // Rust: HpccNicCoreSeq, hdl/src/top/hpcc_nic_core_seq.rs:36
 
     // Module arguments
     input wire  clock;
@@ -1098,6 +1104,9 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     output reg  [31:0] stat_errors;
     output reg  [31:0] stat_timeouts;
     output reg  [31:0] stat_failed;
+
+    // Completion status (the cpl word's status)
+    localparam [1:0] CPL_RETRY_EXCEEDED = 2'h1;
 
     // Sequencer states
     localparam [3:0] SEQ_IDLE = 4'h0;
@@ -1228,18 +1237,21 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         cmd_pend_d = cmd_pend_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
-        // hpcc_nic_core_seq.rs:158: ---- The command decoded and its words (hpcc_nic_core_seq_words).
+        // hpcc_nic_core_seq.rs:159: ---- The command decoded and its words (hpcc_nic_core_seq_words).
         cmd_op = words_op;
         cmd_flow = words_flow;
-        // hpcc_nic_core_seq.rs:175: ---- What the state offers.
+        // hpcc_nic_core_seq.rs:176: ---- What the state offers.
         hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
         ft_we = 1'b0;
         ft_entry = 32'h0;
         ft_una = 32'h0;
         fail = 1'b0;
-        fail_data = {48'd0, words_flow} | ({48'd0, entry[26+:16]} << 16) | (((32'h1) & 64'hffffffffffffffff) << 32);
+        fail_data = 32'h0;
+        fail_data[0+:16] = words_flow;
+        fail_data[16+:16] = entry[26+:16];
+        fail_data[32+:2] = CPL_RETRY_EXCEEDED;
         alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((words_op == CMD_CREATE) | (words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL));
-        // hpcc_nic_core_seq.rs:190: The words, each offered in its state; the create event once the event slot has
+        // hpcc_nic_core_seq.rs:192: The words, each offered in its state; the create event once the event slot has
         // gone (a re-created flow's old events first).
         cr_word = words_cr_word;
         cr_valid = (state_q == SEQ_CC) & ~slot_full;
@@ -1250,7 +1262,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         rx_ctrl_tdata = words_rx_ctrl;
         rx_ctrl_tvalid = state_q == SEQ_RX;
         probe_tvalid = state_q == SEQ_PROBE;
-        // hpcc_nic_core_seq.rs:202: ---- Starting a command.
+        // hpcc_nic_core_seq.rs:204: ---- Starting a command.
         rq_take = 1'b0;
         if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
@@ -1269,7 +1281,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_READ;
             end
         end
-        // hpcc_nic_core_seq.rs:235: ---- The states.
+        // hpcc_nic_core_seq.rs:237: ---- The states.
         if (cmd_we) begin
             if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
                 cmd_word_d = cmd_data;
@@ -1431,7 +1443,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_IDLE;
             end
         end
-        // hpcc_nic_core_seq.rs:378: ---- Registers read by the host. A host command runs or waits; internal ones are not
+        // hpcc_nic_core_seq.rs:380: ---- Registers read by the host. A host command runs or waits; internal ones are not
         // shown.
         host_busy = ((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q;
         status = ({28'd0, err_q} << STATUS_ERR_AT) | {31'd0, host_busy};

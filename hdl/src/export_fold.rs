@@ -26,7 +26,7 @@
 
 use crate::export::ExportError;
 use crate::export_once::rename;
-use sim::layout::{CC_EVENT, DCQCN_EVENT, DCQCN_STATE, HPCC_RESULT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, TX_HDR, VERDICT};
+use sim::layout::{CC_EVENT, CPL, DCQCN_EVENT, DCQCN_STATE, HPCC_RESULT, LDCP_EVENT, PKT_RECV, READ_RESP, RX_CREATE, TX_CREATE, TX_HDR, VERDICT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A DFF module's declaration (`[23:0] `, empty for one bit) and initial value (`24'h0`).
@@ -379,6 +379,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("cc_hpcc result actions (the hpcc_result word's action; sim, cc_codes)", HPCC_RESULT.action.width, crate::cc_codes::HPCC_ACTIONS),
     ("LDCP engine event kinds (sim, cc_codes)", LDCP_EVENT.kind.width, crate::cc_codes::LDCP_KINDS),
     ("DCQCN engine event kinds (sim, cc_codes)", DCQCN_EVENT.kind.width, crate::cc_codes::DCQCN_KINDS),
+    ("Completion status (the cpl word's status)", CPL.status.width, crate::hpcc_nic_core::csr::CPL_STATUS),
     ("DCQCN increase stages (the dcqcn_state word's last_stage; sim, cc_codes)", DCQCN_STATE.last_stage.width, crate::cc_codes::DCQCN_STAGES),
     ("DCQCN decay step widths and bit offsets", 6, crate::cc_dcqcn_decay::DECAY_OFFSETS),
     ("DCQCN decay step shifts", 6, crate::cc_dcqcn_decay::DECAY_SHIFTS),

@@ -805,6 +805,13 @@ layout!(STAT_SEL: StatSelLayout, "stat_sel", 32, "docs/modules/hpcc_nic_core.md"
 });
 
 // hpcc_nic_core's RTO_CFG register (csr.rs): the retransmission timeout.
+// hpcc_nic_core's completion stream word (`m_axis_cpl_tdata`).
+layout!(CPL: CplLayout, "cpl", 64, "docs/modules/hpcc_nic_core.md", {
+    flow: 0, 16, "flow";
+    tag: 16, 16, "the message's tag (the post's `ARG_TAG`)";
+    status: 32, 2, "`CPL_OK` 0; `CPL_RETRY_EXCEEDED` 1: the retransmission timeout's limit, the message ended unacknowledged and the flow has been removed; `CPL_REMOTE_ERROR` 2: reserved for error NAKs (a later step)";
+});
+
 layout!(RTO_CFG: RtoCfgLayout, "rto_cfg", 32, "docs/modules/hpcc_nic_core.md", {
     rounds: 0, 8, "rounds of the timer scan without an acknowledgement before a flow with a message out goes back to snd_una (0: no timeout; reset 16)";
     retries: 8, 4, "timeouts without an acknowledgement before the message ends with `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7)";
@@ -874,6 +881,7 @@ pub const ALL: &[Layout] = &[
     RxDmaBeatLayout::LAYOUT,
     StatSelLayout::LAYOUT,
     RtoCfgLayout::LAYOUT,
+    CplLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

@@ -9,7 +9,7 @@ use sim::layout::{RTO_CFG, STAT_SEL};
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
 use testbench::harness::hpcc_nic_core::{
-    command, configure, core, create, pair, post, reg_word, settle, status_when_done, CorePair, Which,
+    command, configure, core, create, pair, post, reg_word, settle, status_when_done, CorePair, Cpl, Which,
 };
 use testbench::harness::tx_pipe::header_to;
 
@@ -239,7 +239,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_BUSY);
 
     until_completions(&mut p, 1, 400_000);
-    assert_eq!(p.a.completions[0], req as u64 | 0x5A5A << 16, "completion of the WRITE");
+    assert_eq!(Cpl::of(p.a.completions[0]), Cpl::ok(req, 0x5A5A), "completion of the WRITE");
     assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
 
     // A READ of B's bytes back into A at another address.
@@ -251,7 +251,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     settle(&mut p, Which::A, 10_000);
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
     until_completions(&mut p, 2, 400_000);
-    assert_eq!(p.a.completions[1], req as u64 | 0x0BAD << 16, "completion of the READ");
+    assert_eq!(Cpl::of(p.a.completions[1]), Cpl::ok(req, 0x0BAD), "completion of the READ");
     // The READ's completion waits for rx_dma to have written its last response: the bytes
     // are all in A's memory when the completion is taken.
     assert!(p.a.host.holds(back, &data), "A's memory differs from the READ when its completion is taken");
@@ -367,7 +367,7 @@ fn lost_tail(seed: u64, alg: u32, mtu: u16, len: u32, lose: [(bool, u8); 2]) {
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
     until_completions(&mut p, 1, 200_000);
     assert!(target.borrow().is_none(), "the WRITE's frame to lose was never sent");
-    assert_eq!(p.a.completions[0], req as u64 | 0x1111 << 16, "the WRITE completes ok");
+    assert_eq!(Cpl::of(p.a.completions[0]), Cpl::ok(req, 0x1111), "the WRITE completes ok");
     assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
     let first_timeouts = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS])[0];
     assert!(first_timeouts >= 1, "the WRITE finished without a timeout");
@@ -381,7 +381,7 @@ fn lost_tail(seed: u64, alg: u32, mtu: u16, len: u32, lose: [(bool, u8); 2]) {
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
     until_completions(&mut p, 2, 200_000);
     assert!(target.borrow().is_none(), "the READ's frame to lose was never sent");
-    assert_eq!(p.a.completions[1], req as u64 | 0x2222 << 16, "the READ completes ok");
+    assert_eq!(Cpl::of(p.a.completions[1]), Cpl::ok(req, 0x2222), "the READ completes ok");
     assert!(p.a.host.holds(back, &data), "A's memory differs from the READ");
     let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS]);
     assert!(v[0] > first_timeouts, "the READ finished without a timeout");
@@ -424,7 +424,7 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     let t0 = p.cycle;
     until_completions(&mut p, 1, 200_000);
     let took = p.cycle - t0;
-    assert_eq!(p.a.completions[0], req as u64 | 0x7777 << 16 | (csr::CPL_RETRY_EXCEEDED as u64) << 32);
+    assert_eq!(Cpl::of(p.a.completions[0]), Cpl { flow: req, tag: 0x7777, status: csr::CPL_RETRY_EXCEEDED });
     // Three expiries of 2-3 rounds of 2048 cycles each.
     assert!((3 * 2 * 2048..=3 * 3 * 2048 + 2048).contains(&took), "failed after {took} cycles");
     let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS, csr::STAT_TX_CTRL_BAD]);
@@ -453,7 +453,7 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     settle(&mut p, Which::A, 10_000);
     assert_eq!(status_when_done(&mut p, Which::A), csr::ERR_NONE);
     until_completions(&mut p, 2, 200_000);
-    assert_eq!(p.a.completions[1], req as u64 | 0x8888 << 16);
+    assert_eq!(Cpl::of(p.a.completions[1]), Cpl::ok(req, 0x8888));
     assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE after the re-create");
 }
 
@@ -594,7 +594,7 @@ fn one_write(alg: u32, mtu: u16, probe: bool, merge: u32, len: u32, words: &[u32
     settle(&mut p, Which::A, 10_000);
     until_completions(&mut p, 1, 2_000_000);
     let cycles = p.cycle - start;
-    assert_eq!(p.a.completions[0], req as u64 | 7 << 16);
+    assert_eq!(Cpl::of(p.a.completions[0]), Cpl::ok(req, 7));
     assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
     (regs(&mut p, Which::A, words), cycles, p.b.host.frames)
 }

@@ -32,7 +32,8 @@ use crate::cc_dcqcn::DcqcnCfgOut;
 use crate::cc_hpcc::HpccCfgOut;
 use crate::cc_ldcp::LdcpCfgOut;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, DmaRdFields, NotifyFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
+use crate::layout::{CcEventFields, CoreFlowFields, CplNamed, DmaRdFields, NotifyFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
+use csr::CPL_OK;
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
 use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
@@ -710,8 +711,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.new_cpl.next = self.t1_valid.q.val()
             & self.t1_entry.val().get_value_out()
             & (self.t1_entry.val().get_value_end_psn() == self.t1_seq.q.val());
-        self.new_cpl_data.next = bit_cast::<64, 16>(self.t1_flow.q.val())
-            | (bit_cast::<64, 16>(self.t1_entry.val().get_value_tag()) << 16);
+        self.new_cpl_data.next = 0.into();
+        self.new_cpl_data.next.set_value_cpl_flow(self.t1_flow.q.val());
+        self.new_cpl_data.next.set_value_cpl_tag(self.t1_entry.val().get_value_tag());
+        self.new_cpl_data.next.set_value_cpl_status(CPL_OK.into());
         if self.t1_valid.q.val() {
             self.wr_en.next = true;
         }

@@ -27,7 +27,8 @@ use crate::hpcc_nic_core::{
     SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX, STATUS_ERR_AT,
 };
 use crate::hpcc_nic_core_seq_words::HpccNicCoreSeqWords;
-use crate::layout::{CoreFlowFields, TxPostNamed};
+use crate::hpcc_nic_core::csr::CPL_RETRY_EXCEEDED;
+use crate::layout::{CoreFlowFields, CplNamed, TxPostNamed};
 use rust_hdl::prelude::*;
 
 /// The sequencer for `2^F` flows.
@@ -181,9 +182,10 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         self.ft_entry.next = 0.into();
         self.ft_una.next = 0.into();
         self.fail.next = false;
-        self.fail_data.next = bit_cast::<64, 16>(self.words.flow.val())
-            | (bit_cast::<64, 16>(self.entry.val().get_value_tag()) << 16)
-            | (bits::<64>(1) << 32); // CPL_RETRY_EXCEEDED
+        self.fail_data.next = 0.into();
+        self.fail_data.next.set_value_cpl_flow(self.words.flow.val());
+        self.fail_data.next.set_value_cpl_tag(self.entry.val().get_value_tag());
+        self.fail_data.next.set_value_cpl_status(CPL_RETRY_EXCEEDED.into());
         self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
             & !self.t1_valid.val()
             & ((self.words.op.val() == CMD_CREATE) | (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_RTO_FAIL));

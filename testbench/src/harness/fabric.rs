@@ -4,7 +4,7 @@
 //! receiver, one WRITE each, every algorithm.
 
 use super::cc_module::Model;
-use super::hpcc_nic_core::{configure, create, post, short_rto, Core};
+use super::hpcc_nic_core::{configure, create, post, short_rto, Core, Cpl};
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
@@ -353,8 +353,8 @@ pub fn run(spec: &Spec) -> Incast {
         senders,
         bytes,
         cycles: f.cycle - t0,
-        completed: completions.iter().filter(|c| *c >> 32 & 3 == 0).count(),
-        failed: completions.iter().filter(|c| *c >> 32 & 3 != 0).count(),
+        completed: completions.iter().filter(|c| Cpl::of(**c).status == csr::CPL_OK).count(),
+        failed: completions.iter().filter(|c| Cpl::of(**c).status != csr::CPL_OK).count(),
         max_queue_bytes: qmax,
         mean_queue_bytes: qsum as f64 / qn.max(1) as f64,
         utilization: sent as f64 / (span as f64 * LINE),
@@ -449,7 +449,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
             while seen[k] < f.cores[k].completions.len() {
                 let c = f.cores[k].completions[seen[k]];
                 seen[k] += 1;
-                let flow = c as u16;
+                let cpl = Cpl::of(c);
+                let flow = cpl.flow;
                 let Some(q) = qps.iter_mut().find(|q| q.src == k && q.id == flow) else {
                     o.fail(format!("cycle {}: completion {c:#x} on core {k} for no flow of ours", f.cycle));
                     continue;
@@ -459,13 +460,13 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&std::path::Path>) -> super::O
                     continue;
                 };
                 idle = 0;
-                if (c >> 32) & 3 == csr::CPL_RETRY_EXCEEDED as u64 {
-                    o.check(f.cycle, (flow, (c >> 16) as u16), (flow, msg.tag));
+                if cpl.status == csr::CPL_RETRY_EXCEEDED {
+                    o.check(f.cycle, (flow, cpl.tag), (flow, msg.tag));
                     q.failed = true;
                     failed += 1;
                     continue;
                 }
-                o.check(f.cycle, (flow, (c >> 16) as u16, (c >> 32) & 3), (flow, msg.tag, 0));
+                o.check(f.cycle, cpl, Cpl::ok(flow, msg.tag));
                 let host = &f.cores[msg.at.0].host;
                 let landed = host.holds(msg.at.1, &msg.data);
                 o.transactions += 1;

@@ -11,10 +11,32 @@ use crate::verilated::{low_u64, models::HpccNicCore as Rtl};
 use hdl::hpcc_nic_core::csr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sim::layout::{Field, RTO_CFG, SCHED_CFG, STAT_SEL};
+use sim::layout::{words_of, Field, CPL, RTO_CFG, SCHED_CFG, STAT_SEL};
 use sim::rx_pipe::Beat;
 use std::collections::VecDeque;
 use std::path::Path;
+
+/// One completion of `m_axis_cpl_tdata` (sim::layout::CPL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cpl {
+    pub flow: u16,
+    pub tag: u16,
+    /// `csr::CPL_OK`, `CPL_RETRY_EXCEEDED`, ...
+    pub status: u64,
+}
+
+impl Cpl {
+    /// The completion a word carries.
+    pub fn of(c: u64) -> Cpl {
+        let w = words_of(c as u128);
+        Cpl { flow: CPL.flow.get(&w) as u16, tag: CPL.tag.get(&w) as u16, status: CPL.status.get(&w) }
+    }
+
+    /// A message's successful completion.
+    pub fn ok(flow: u16, tag: u16) -> Cpl {
+        Cpl { flow, tag, status: csr::CPL_OK }
+    }
+}
 
 /// Cycles of the RAM sweeps after reset (2^10 flows, and a few).
 const SWEEP: u64 = (1 << 10) + 8;
@@ -448,20 +470,21 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
             while seen[side] < cpls.len() {
                 let c = cpls[seen[side]];
                 seen[side] += 1;
-                let flow = c as u16;
+                let cpl = Cpl::of(c);
+                let flow = cpl.flow;
                 let Some(q) = qps.iter_mut().find(|q| q.on_a == on_a && q.req == flow) else {
                     o.fail(format!("cycle {}: completion {c:#x} for no flow of ours", p.cycle));
                     continue;
                 };
                 match q.cur.take() {
-                    Some(msg) if (c >> 32) & 3 == csr::CPL_RETRY_EXCEEDED as u64 => {
-                        o.check(p.cycle, (flow, (c >> 16) as u16), (flow, msg.tag));
+                    Some(msg) if cpl.status == csr::CPL_RETRY_EXCEEDED => {
+                        o.check(p.cycle, (flow, cpl.tag), (flow, msg.tag));
                         q.failed = true;
                         failed += 1;
                         idle = 0;
                     }
                     Some(msg) => {
-                        o.check(p.cycle, (flow, (c >> 16) as u16, (c >> 32) & 3), (flow, msg.tag, 0));
+                        o.check(p.cycle, cpl, Cpl::ok(flow, msg.tag));
                         late.push((p.cycle, msg));
                         idle = 0;
                     }

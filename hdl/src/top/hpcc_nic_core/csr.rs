@@ -216,10 +216,14 @@ pub const ERR_OVERRUN: u32 = 6;
 /// An op that is none of `OP_*`.
 pub const ERR_OP: u32 = 7;
 
-/// Completion stream (`m_axis_cpl_tdata`, 64 bits): [15:0] flow, [31:16] tag, [33:32] status.
-pub const CPL_OK: u32 = 0;
-/// Retransmission limit reached: the message ended without its acknowledgement, and the flow
-/// was removed in every block (create it again to use it).
-pub const CPL_RETRY_EXCEEDED: u32 = 1;
-/// The responder answered with an error NAK (later).
-pub const CPL_REMOTE_ERROR: u32 = 2;
+codes! {
+    /// Completion status (`m_axis_cpl_tdata`, sim::layout::CPL's `status`).
+    CPL_STATUS;
+    /// The message completed.
+    CPL_OK = 0,
+    /// Retransmission limit reached: the message ended without its acknowledgement, and the
+    /// flow was removed in every block (create it again to use it).
+    CPL_RETRY_EXCEEDED = 1,
+    /// The responder answered with an error NAK (later).
+    CPL_REMOTE_ERROR = 2,
+}
