@@ -134,9 +134,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     wire  [39:0] inc2_out_rc;
     wire  [40:0] inc2_out_tag;
     reg  cut_mul_in_valid;
-    reg  [39:0] cut_mul_in_a;
     reg  [24:0] cut_mul_in_b;
-    reg  [39:0] cut_mul_in_tag;
     wire  cut_mul_out_valid;
     wire  [64:0] cut_mul_out_prod;
     wire  [39:0] cut_mul_out_tag;
@@ -203,14 +201,11 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
     reg  [491:0] new_state;
     reg  [491:0] s5;
     reg  [405:0] hold;
-    reg  [405:0] hold14;
     reg  [39:0] rt3;
     reg  [485:0] hold_b;
     reg  alpha_valid;
     reg  [24:0] alpha_dec;
-    reg  [485:0] hold_b55;
     reg  [445:0] hold_c;
-    reg  [445:0] hold_c58;
     reg  [405:0] hold58;
     reg  [24:0] alpha_f;
     reg  [39:0] rc_f;
@@ -490,9 +485,9 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         .clock(clock),
         .reset(reset),
         .in_valid(cut_mul_in_valid),
-        .in_a(cut_mul_in_a),
+        .in_a(dl_b_out_data[0+:40]),
         .in_b(cut_mul_in_b),
-        .in_tag(cut_mul_in_tag),
+        .in_tag(dl_b_out_data[0+:40]),
         .out_valid(cut_mul_out_valid),
         .out_prod(cut_mul_out_prod),
         .out_tag(cut_mul_out_tag)
@@ -592,23 +587,23 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         ones64 = ~zero64;
         one25 = 32'h1000000;
         onesh_d = one25 >> cfg_g_shift;
-        // cc_dcqcn.rs:356: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
+        // cc_dcqcn.rs:353: The initial state (DcqcnState::new): Rc = Rt = line, alpha = initial alpha, next
         // increase = 2^64 - 1, everything else 0.
         new_state = 32'h0;
         new_state[0+:40] = cfg_line_q24;
         new_state[40+:40] = cfg_line_q24;
         new_state[80+:25] = cfg_initial_alpha_q24;
         new_state[428+:64] = ones64;
-        // cc_dcqcn.rs:364: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
+        // cc_dcqcn.rs:361: ---- Input, reset sweep and issue: cc_intake (flow_park inside).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = intake_issue_data;
-        // cc_dcqcn.rs:374: ---- 1..4: the event against the flow's clock, timer and byte counter, the cut
+        // cc_dcqcn.rs:371: ---- 1..4: the event against the flow's clock, timer and byte counter, the cut
         // decision (cc_dcqcn_timers).
         timers_init_state = new_state;
-        // cc_dcqcn.rs:384: ---- 5: the increases' stages and steps (cc_dcqcn_stage); n = elapsed / K starts.
-        // cc_dcqcn.rs:395: dl_a holds `DCQCN_HOLD`: the state from `active` up with the new last stage, the
+        // cc_dcqcn.rs:381: ---- 5: the increases' stages and steps (cc_dcqcn_stage); n = elapsed / K starts.
+        // cc_dcqcn.rs:392: dl_a holds `DCQCN_HOLD`: the state from `active` up with the new last stage, the
         // cut, flow and kind. Rc and Rt go through the increase blocks, alpha through the
         // decay chain.
         s5 = timers_out_state;
@@ -625,19 +620,18 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         e_tag2_d = 32'h0;
         e_tag2_d[0+:40] = stage_step2;
         e_tag2_d[40+:1] = timers_out_bcfire;
-        // cc_dcqcn.rs:417: ---- 6..13: timer increase, then byte-counter increase (its step and fire in the tag).
-        // cc_dcqcn.rs:429: ---- 14: Rt = Rc on a cut; dl_b holds `DCQCN_HOLD_B` while alpha decays.
-        hold14 = dl_a_out_data;
+        // cc_dcqcn.rs:414: ---- 6..13: timer increase, then byte-counter increase (its step and fire in the tag).
+        // cc_dcqcn.rs:426: ---- 14: Rt = Rc on a cut; dl_b holds `DCQCN_HOLD_B` while alpha decays.
         rt3 = inc2_out_rt;
-        if (hold14[387+:1]) begin
+        if (dl_a_out_data[387+:1]) begin
             rt3 = inc2_out_rc;
         end
         hold_b = 32'h0;
         hold_b[0+:40] = inc2_out_rc;
         hold_b[40+:40] = rt3;
-        hold_b[80+:406] = hold14;
+        hold_b[80+:406] = dl_a_out_data;
         dl_b_in_data = hold_b;
-        // cc_dcqcn.rs:441: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
+        // cc_dcqcn.rs:437: ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
         // (cc_dcqcn_decay) sees n >> i; the divider's tag is alpha.
         decay_0_in_decay = cfg_decay[(DECAY_BITS * 0)+:(24)];
         decay_1_in_decay = cfg_decay[(DECAY_BITS * 1)+:(24)];
@@ -660,16 +654,13 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         if (decay_15_out_n[0]) begin
             alpha_dec = 32'h0;
         end
-        // cc_dcqcn.rs:465: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update; dl_c holds
+        // cc_dcqcn.rs:461: ---- 55..58: the cut Rc x alpha >> 25 and the alpha update; dl_c holds
         // `DCQCN_HOLD_C` (Rc goes through cut_mul's tag).
-        hold_b55 = dl_b_out_data;
         cut_mul_in_valid = alpha_valid;
-        cut_mul_in_a = hold_b55[0+:40];
         cut_mul_in_b = alpha_dec;
-        cut_mul_in_tag = hold_b55[0+:40];
         hold_c = 32'h0;
-        hold_c[0+:40] = hold_b55[40+:40];
-        hold_c[40+:406] = hold_b55[80+:406];
+        hold_c[0+:40] = dl_b_out_data[40+:40];
+        hold_c[40+:406] = dl_b_out_data[80+:406];
         dl_c_in_data = hold_c;
         q56_alpha_d = alpha_dec;
         q57_alpha_d = q56_alpha_q;
@@ -679,8 +670,7 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q58_au_d = q57_alpha_q - q57_ash_q;
         q58_rct_d = cut_mul_out_tag;
         q58_rcsub_d = cut_mul_out_tag - cut_mul_out_prod[25+:40];
-        hold_c58 = dl_c_out_data;
-        hold58 = hold_c58[40+:406];
+        hold58 = dl_c_out_data[40+:406];
         alpha_f = q58_alpha_q;
         rc_f = q58_rct_q;
         if (hold58[387+:1]) begin
@@ -697,25 +687,25 @@ module cc_dcqcn(clock,reset,cfg_line_q24,cfg_min_q24,cfg_ai_q24,cfg_hai_q24,cfg_
         q59_fk_d = hold58[388+:18];
         q59_state_d = {105'd0, hold58[0+:387]} << 105;
         q59_state_d[80+:25] = alpha_f;
-        q59_state_d[40+:40] = hold_c58[0+:40];
+        q59_state_d[40+:40] = dl_c_out_data[0+:40];
         q59_state_d[0+:40] = rc_f;
-        // cc_dcqcn.rs:506: ---- 59: write back (the end of the read-modify-write window); window bytes.
+        // cc_dcqcn.rs:500: ---- 59: write back (the end of the read-modify-write window); window bytes.
         ram_write_address = q59_fk_q[0+:10];
         ram_write_data = q59_state_q;
         ram_write_enable = q59_v_q;
-        // cc_dcqcn.rs:516: ---- 61: result.
+        // cc_dcqcn.rs:510: ---- 61: result.
         out_valid_d = win_mul_out_valid & ~reset;
-        // cc_dcqcn.rs:518: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
+        // cc_dcqcn.rs:512: rate_q16 is Rc >> 8: bits 39:8 of the state (Rc is its lowest field).
         out_data_d = 32'h0;
         out_data_d[0+:16] = win_mul_out_tag[0+:16];
         out_data_d[16+:2] = win_mul_out_tag[16+:2];
         out_data_d[32+:32] = dl_d_out_data[8+:32];
         out_data_d[64+:32] = win_mul_out_prod[40+:32];
         out_data_d[96+:492] = dl_d_out_data;
-        // cc_dcqcn.rs:526: ---- Result FIFO, credit counted from issue to read.
+        // cc_dcqcn.rs:520: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_dcqcn.rs:535: ---- Initialization writes.
+        // cc_dcqcn.rs:529: ---- Initialization writes.
         if (intake_init_busy) begin
             ram_write_address = intake_init_addr;
             ram_write_data = new_state;

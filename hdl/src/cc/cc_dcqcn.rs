@@ -310,14 +310,11 @@ pub struct CcDcqcn<const F: usize> {
     new_state: Signal<Local, Bits<STATE_BITS>>,
     s5: Signal<Local, Bits<STATE_BITS>>,
     hold: Signal<Local, Bits<HOLD>>,
-    hold14: Signal<Local, Bits<HOLD>>,
     rt3: Signal<Local, Bits<40>>,
     hold_b: Signal<Local, Bits<HOLD_B>>,
     alpha_valid: Signal<Local, bool>,
     alpha_dec: Signal<Local, Bits<25>>,
-    hold_b55: Signal<Local, Bits<HOLD_B>>,
     hold_c: Signal<Local, Bits<HOLD_C>>,
-    hold_c58: Signal<Local, Bits<HOLD_C>>,
     hold58: Signal<Local, Bits<HOLD>>,
     alpha_f: Signal<Local, Bits<25>>,
     rc_f: Signal<Local, Bits<40>>,
@@ -427,15 +424,14 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.inc2.in_tag.next = self.inc1.out_tag.val();
 
         // ---- 14: Rt = Rc on a cut; dl_b holds `DCQCN_HOLD_B` while alpha decays.
-        self.hold14.next = self.dl_a.out_data.val();
         self.rt3.next = self.inc2.out_rt.val();
-        if self.hold14.val().get_value_cut() {
+        if self.dl_a.out_data.val().get_value_cut() {
             self.rt3.next = self.inc2.out_rc.val();
         }
         self.hold_b.next = 0.into();
         self.hold_b.next.set_value_rc(self.inc2.out_rc.val());
         self.hold_b.next.set_value_rt(self.rt3.val());
-        self.hold_b.next.set_value_hold(self.hold14.val());
+        self.hold_b.next.set_value_hold(self.dl_a.out_data.val());
         self.dl_b.in_data.next = self.hold_b.val();
 
         // ---- 23..55: alpha x decay[i] >> 24 for every set bit i of n: step i of the chain
@@ -464,14 +460,13 @@ impl<const F: usize> Logic for CcDcqcn<F> {
 
         // ---- 55..58: the cut Rc x alpha >> 25 and the alpha update; dl_c holds
         // `DCQCN_HOLD_C` (Rc goes through cut_mul's tag).
-        self.hold_b55.next = self.dl_b.out_data.val();
         self.cut_mul.in_valid.next = self.alpha_valid.val();
-        self.cut_mul.in_a.next = self.hold_b55.val().get_value_rc();
+        self.cut_mul.in_a.next = self.dl_b.out_data.val().get_value_rc();
         self.cut_mul.in_b.next = self.alpha_dec.val();
-        self.cut_mul.in_tag.next = self.hold_b55.val().get_value_rc();
+        self.cut_mul.in_tag.next = self.dl_b.out_data.val().get_value_rc();
         self.hold_c.next = 0.into();
-        self.hold_c.next.set_value_rt(self.hold_b55.val().get_value_rt());
-        self.hold_c.next.set_value_hold(self.hold_b55.val().get_value_hold());
+        self.hold_c.next.set_value_rt(self.dl_b.out_data.val().get_value_rt());
+        self.hold_c.next.set_value_hold(self.dl_b.out_data.val().get_value_hold());
         self.dl_c.in_data.next = self.hold_c.val();
         self.q56_alpha.d.next = self.alpha_dec.val();
         self.q57_alpha.d.next = self.q56_alpha.q.val();
@@ -482,8 +477,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.q58_rct.d.next = self.cut_mul.out_tag.val();
         self.q58_rcsub.d.next =
             self.cut_mul.out_tag.val() - self.cut_mul.out_prod.val().get_bits::<40>(25);
-        self.hold_c58.next = self.dl_c.out_data.val();
-        self.hold58.next = self.hold_c58.val().get_value_hold();
+        self.hold58.next = self.dl_c.out_data.val().get_value_hold();
         self.alpha_f.next = self.q58_alpha.q.val();
         self.rc_f.next = self.q58_rct.q.val();
         if self.hold58.val().get_value_cut() {
@@ -500,7 +494,7 @@ impl<const F: usize> Logic for CcDcqcn<F> {
         self.q59_fk.d.next = self.hold58.val().get_value_ev();
         self.q59_state.d.next = bit_cast::<STATE_BITS, 387>(self.hold58.val().get_value_upper()) << 105;
         self.q59_state.d.next.set_value_alpha(self.alpha_f.val());
-        self.q59_state.d.next.set_value_rt(self.hold_c58.val().get_value_rt());
+        self.q59_state.d.next.set_value_rt(self.dl_c.out_data.val().get_value_rt());
         self.q59_state.d.next.set_value_rc(self.rc_f.val());
 
         // ---- 59: write back (the end of the read-modify-write window); window bytes.
