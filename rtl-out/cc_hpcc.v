@@ -185,7 +185,6 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
 
     // Local signals
     reg  [48:0] c0;
-    reg  [48:0] best;
     reg  [23:0] tau_c;
     reg  [31:0] wt;
     reg  [23:0] u_old;
@@ -485,16 +484,16 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wb2_valid_d = wb2_valid_q;
         out_valid_d = out_valid_q;
         out_data_d = out_data_q;
-        // cc_hpcc.rs:256: ---- IN: the handshake, the reset sweep and bad flows (cc_hpcc_intake).
+        // cc_hpcc.rs:255: ---- IN: the handshake, the reset sweep and bad flows (cc_hpcc_intake).
         s_axis_event_tready = intake_s_axis_event_tready;
         stat_bad_flow = intake_stat_bad_flow;
         f0_valid_d = intake_issue & ~reset;
         f0_data_d = s_axis_event_tdata;
-        // cc_hpcc.rs:266: ---- F1: admission, commit decision, L := hops, the context (cc_hpcc_admit).
+        // cc_hpcc.rs:265: ---- F1: admission, commit decision, L := hops, the context (cc_hpcc_admit).
         front_ram_write_address = f0_data_q[0+:10];
         front_ram_write_data = admit_new_front;
         front_ram_write_enable = f0_valid_q & admit_write;
-        // cc_hpcc.rs:285: Slot 0 runs for every event, to carry its context to SEL.
+        // cc_hpcc.rs:284: Slot 0 runs for every event, to carry its context to SEL.
         hop_0_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 0);
         hop_0_in_tag = 32'h0;
         hop_1_in_valid = f0_valid_q & admit_measure & (f0_data_q[24+:3] > 1);
@@ -507,7 +506,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         hop_4_in_tag = 32'h0;
         hop_0_in_valid = f0_valid_q;
         hop_0_in_tag = admit_ctx;
-        // cc_hpcc.rs:289: ---- SEL: the first hop with the largest u' (lines 6-7), cc_hpcc_pick in two levels.
+        // cc_hpcc.rs:288: ---- SEL: the first hop with the largest u' (lines 6-7), cc_hpcc_pick in two levels.
         // Slot 0 is valid for every event but a candidate only if the event measures (its
         // context's action is ACT_W or ACT_WC); the other slots are valid only then.
         c0 = hop_0_out_cand;
@@ -520,17 +519,16 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         s1_h4_d = hop_4_out_cand;
         s1_ctx_d = hop_0_out_tag;
         s1_valid_d = hop_0_out_valid & ~reset;
-        best = pick_3_best;
-        // cc_hpcc.rs:311: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
-        tau_c = best[25+:24];
+        // cc_hpcc.rs:309: ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
+        tau_c = pick_3_best[25+:24];
         if ((cfg_t_ns[24+:8] == 32'h0) & (cfg_t_ns[0+:24] < tau_c)) begin
             tau_c = cfg_t_ns[0+:24];
         end
         wt_mul_in_a = tau_c;
         wt_mul_in_tag = 32'h0;
         wt_mul_in_tag[0+:16] = s1_ctx_q;
-        wt_mul_in_tag[16+:1] = best[0+:1];
-        wt_mul_in_tag[17+:24] = best[1+:24];
+        wt_mul_in_tag[16+:1] = pick_3_best[0+:1];
+        wt_mul_in_tag[17+:24] = pick_3_best[1+:24];
         wt = wt_mul_out_prod[24+:32];
         ua_weight_d = wt[0+:17];
         if (wt > 32'h10000) begin
@@ -540,7 +538,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         ua_ctx_d = wt_mul_out_tag[0+:16];
         ua_any_d = wt_mul_out_tag[16+:1];
         ua_u_d = wt_mul_out_tag[17+:24];
-        // cc_hpcc.rs:336: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9;
+        // cc_hpcc.rs:334: ---- U: U += (u - U) x weight >> 16 with a floor, as a magnitude and a sign (line 9;
         // cc_hpcc_u after the multiplier).
         u_old = u_ram_read_data;
         upd_u = ua_valid_q & (ua_ctx_q[12+:2] >= ACT_W) & ua_any_q;
@@ -561,7 +559,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         uc_valid_d = u_mul_out_valid & ~reset;
         uc_ctx_d = u_mul_out_tag[0+:16];
         uc_u_d = u_u_new;
-        // cc_hpcc.rs:364: ---- R: r = eta x 2^24 / U (line 13's quotient).
+        // cc_hpcc.rs:362: ---- R: r = eta x 2^24 / U (line 13's quotient).
         r_div_in_num = {24'd0, cfg_eta_q16} << 24;
         r_div_in_tag = 32'h0;
         r_div_in_tag[0+:16] = uc_ctx_q;
@@ -570,7 +568,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         wa_ctx_d = r_div_out_tag[0+:16];
         wa_u_d = r_div_out_tag[16+:24];
         wa_r_d = r_div_out_quo;
-        // cc_hpcc.rs:377: ---- W: lines 12-19 (cc_hpcc_window after the multiplier). The W RAM word is
+        // cc_hpcc.rs:375: ---- W: lines 12-19 (cc_hpcc_window after the multiplier). The W RAM word is
         // sim::layout::HPCC_W, wb1/wb2 HPCC_WB.
         w_old = w_ram_read_data;
         branch = (wa_u_q >= {7'd0, cfg_eta_q16}) | (w_old[64+:8] >= cfg_max_stage);
@@ -588,7 +586,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         w_ram_write_address = wctx[0+:10];
         w_ram_write_data = window_word;
         w_ram_write_enable = wb2_valid_q & ((wctx[12+:2] >= ACT_W) | wctx[14+:1]);
-        // cc_hpcc.rs:405: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
+        // cc_hpcc.rs:403: ---- RT: R = (W x rate_mul + 2^31) >> 32, at most the line rate (line 27).
         // Its tag is sim::layout::HPCC_RT_TAG.
         rt_mul_in_tag = 32'h0;
         rt_mul_in_tag[0+:16] = wctx;
@@ -598,7 +596,7 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         if (rate > {1'd0, cfg_line_q16}) begin
             rate = {1'd0, cfg_line_q16};
         end
-        // cc_hpcc.rs:420: ---- OUT
+        // cc_hpcc.rs:418: ---- OUT
         out_valid_d = rt_mul_out_valid & ~reset;
         rt_ctx = rt_mul_out_tag[0+:16];
         rt_w = rt_mul_out_tag[40+:72];
@@ -616,10 +614,10 @@ module cc_hpcc(clock,reset,cfg_t_ns,cfg_eta_q16,cfg_max_stage,cfg_w_ai_q8,cfg_w_
         out_data_d[88+:24] = rt_mul_out_tag[16+:24];
         out_data_d[112+:8] = rt_w[64+:8];
         out_data_d[120+:32] = rate[0+:32];
-        // cc_hpcc.rs:438: ---- Result FIFO, credit counted from issue to read.
+        // cc_hpcc.rs:436: ---- Result FIFO, credit counted from issue to read.
         m_axis_result_tdata = results_m_axis_tdata;
         m_axis_result_tvalid = results_m_axis_tvalid;
-        // cc_hpcc.rs:447: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
+        // cc_hpcc.rs:445: ---- Initialization writes: W = Wc = W_max, incStage 0 (HpccState::new).
         w_init = 32'h0;
         w_init[0+:32] = cfg_w_max_q8;
         w_init[32+:32] = cfg_w_max_q8;

@@ -208,7 +208,6 @@ pub struct CcHpcc<const F: usize> {
     out_data: DFF<Bits<152>>,
     results: ResultFifo<152>,
     c0: Signal<Local, Bits<CAND>>,
-    best: Signal<Local, Bits<CAND>>,
     tau_c: Signal<Local, Bits<24>>,
     wt: Signal<Local, Bits<32>>,
     u_old: Signal<Local, Bits<24>>,
@@ -306,10 +305,9 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.pick[2].second.next = self.s1_best23.q.val();
         self.pick[3].first.next = self.pick[2].best.val();
         self.pick[3].second.next = self.s1_h4.q.val();
-        self.best.next = self.pick[3].best.val();
 
         // ---- WT: weight = min(tau, T) x inv_t >> 24, at most 1.0 (line 8-9).
-        self.tau_c.next = self.best.val().get_value_tau();
+        self.tau_c.next = self.pick[3].best.val().get_value_tau();
         if (self.cfg.t_ns.val().get_bits::<8>(24) == 0)
             & (self.cfg.t_ns.val().get_bits::<24>(0) < self.tau_c.val())
         {
@@ -320,8 +318,8 @@ impl<const F: usize> Logic for CcHpcc<F> {
         self.wt_mul.in_b.next = self.cfg.inv_t.val();
         self.wt_mul.in_tag.next = 0.into();
         self.wt_mul.in_tag.next.set_value_ctx(self.s1_ctx.q.val());
-        self.wt_mul.in_tag.next.set_value_any(self.best.val().get_value_valid());
-        self.wt_mul.in_tag.next.set_value_u(self.best.val().get_value_u());
+        self.wt_mul.in_tag.next.set_value_any(self.pick[3].best.val().get_value_valid());
+        self.wt_mul.in_tag.next.set_value_u(self.pick[3].best.val().get_value_u());
         self.wt.next = self.wt_mul.out_prod.val().get_bits::<32>(24);
         self.ua_weight.d.next = self.wt.val().get_bits::<17>(0);
         if self.wt.val() > 65536 {
