@@ -10,8 +10,7 @@
 
 use crate::cc_fixed::{div_floor, recip, to_fixed, Clock};
 use crate::cc_float::hpcc::HpccParams;
-use crate::layout::{word_of, words_of, INT_HOP};
-use crate::packet::{IntHop, LineRate, MAX_HOPS, QLEN_MAX, QLEN_UNIT, TS_MASK, TX_BYTES_UNIT, TX_MASK};
+use crate::packet::{hop_fields, hop_word, IntHop, LineRate, MAX_HOPS, QLEN_MAX, QLEN_UNIT, TS_MASK, TX_BYTES_UNIT, TX_MASK};
 
 /// The block's stream words and its result for one event.
 pub mod block;
@@ -44,23 +43,13 @@ impl FxHop {
 
     /// The 64-bit record (sim::layout::INT_HOP): line-rate code, ts, txBytes, qlen.
     pub fn from_word(w: u64) -> FxHop {
-        let w = words_of(w as u128);
-        FxHop {
-            rate_code: INT_HOP.rate.get(&w) as u8,
-            ts: INT_HOP.ts.get(&w) as u32,
-            tx_bytes: INT_HOP.tx_bytes.get(&w) as u32,
-            qlen: INT_HOP.qlen.get(&w) as u32,
-        }
+        let (rate_code, ts, tx_bytes, qlen) = hop_fields(w);
+        FxHop { rate_code, ts, tx_bytes, qlen }
     }
 
     /// The 64-bit record, the inverse of `from_word`.
     pub fn word(&self) -> u64 {
-        let mut w = [0u32; 2];
-        INT_HOP.rate.set(&mut w, self.rate_code as u64);
-        INT_HOP.ts.set(&mut w, self.ts as u64);
-        INT_HOP.tx_bytes.set(&mut w, self.tx_bytes as u64);
-        INT_HOP.qlen.set(&mut w, self.qlen as u64);
-        word_of(&w) as u64
+        hop_word(self.rate_code, self.ts, self.tx_bytes, self.qlen)
     }
 
     /// From full-width counters as a switch writes them; a `link_gbps` that is not one of the

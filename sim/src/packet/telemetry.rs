@@ -109,25 +109,32 @@ impl IntHop {
 
     /// The 64-bit record (sim::layout::INT_HOP): line-rate code, ts, txBytes, qlen.
     pub fn word(&self) -> u64 {
-        let mut w = [0u32; 2];
-        INT_HOP.rate.set(&mut w, self.line_rate as u64);
-        INT_HOP.ts.set(&mut w, self.ts as u64);
-        INT_HOP.tx_bytes.set(&mut w, self.tx_bytes as u64);
-        INT_HOP.qlen.set(&mut w, self.qlen as u64);
-        word_of(&w) as u64
+        hop_word(self.line_rate as u8, self.ts, self.tx_bytes, self.qlen)
     }
 
     /// `Err(code)` if the line-rate code is undefined.
     pub fn from_word(w: u64) -> Result<IntHop, u8> {
-        let w = words_of(w as u128);
-        let code = INT_HOP.rate.get(&w) as u8;
-        Ok(IntHop {
-            line_rate: LineRate::from_code(code).ok_or(code)?,
-            ts: INT_HOP.ts.get(&w) as u32,
-            tx_bytes: INT_HOP.tx_bytes.get(&w) as u32,
-            qlen: INT_HOP.qlen.get(&w) as u32,
-        })
+        let (code, ts, tx_bytes, qlen) = hop_fields(w);
+        Ok(IntHop { line_rate: LineRate::from_code(code).ok_or(code)?, ts, tx_bytes, qlen })
     }
+}
+
+/// A hop record's fields (sim::layout::INT_HOP) as they are, any rate code: (rate code, ts,
+/// txBytes, qlen). `IntHop` and the fixed-point model's `FxHop` both read records with it.
+pub fn hop_fields(w: u64) -> (u8, u32, u32, u32) {
+    let w = words_of(w as u128);
+    let f = |x: &crate::layout::Field| x.get(&w) as u32;
+    (f(&INT_HOP.rate) as u8, f(&INT_HOP.ts), f(&INT_HOP.tx_bytes), f(&INT_HOP.qlen))
+}
+
+/// The record of those fields, each cut to its width: the inverse of `hop_fields`.
+pub fn hop_word(rate_code: u8, ts: u32, tx_bytes: u32, qlen: u32) -> u64 {
+    let mut w = [0u32; 2];
+    INT_HOP.rate.set(&mut w, rate_code as u64);
+    INT_HOP.ts.set(&mut w, ts as u64);
+    INT_HOP.tx_bytes.set(&mut w, tx_bytes as u64);
+    INT_HOP.qlen.set(&mut w, qlen as u64);
+    word_of(&w) as u64
 }
 
 /// Nanoseconds from `old` to `new` timestamp fields, across at most one wrap.
