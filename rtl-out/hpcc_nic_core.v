@@ -6,7 +6,7 @@
 `default_nettype none
 
 module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
-    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:209
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:210
 
     // Module arguments
     input wire  clock;
@@ -60,15 +60,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     output reg  m_axis_cpl_tvalid;
     input wire  m_axis_cpl_tready;
 
-    // CC event types (the cc_event word's kind; sim, cc_codes)
-    localparam [3:0] EV_ACK = 4'h0;
-    localparam [3:0] EV_LOSS = 4'h2;
-    localparam [3:0] EV_TIMER = 4'h3;
-    localparam [3:0] EV_TX = 4'h5;
-
-    // Completion status (the cpl word's status)
-    localparam [1:0] CPL_OK = 2'h0;
-
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
 
@@ -83,13 +74,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  [79:0] sched_s_axis_update_tdata;
     reg  sched_s_axis_update_tvalid;
     wire  sched_s_axis_update_tready;
-    reg  [47:0] sched_s_axis_notify_tdata;
     wire  sched_s_axis_notify_tready;
     wire  sched_s_axis_sleep_tready;
     wire  [15:0] sched_m_axis_pktsend_tdata;
     wire  sched_m_axis_pktsend_tvalid;
-    reg  [511:0] cc_s_axis_event_tdata;
-    reg  cc_s_axis_event_tvalid;
     wire  cc_s_axis_event_tready;
     wire  [79:0] cc_m_axis_update_tdata;
     wire  cc_m_axis_update_tvalid;
@@ -110,10 +98,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  dp_s_axis_probe_tready;
     wire  [511:0] dp_m_axis_event_tdata;
     wire  dp_m_axis_event_tvalid;
-    reg  dp_m_axis_event_tready;
     wire  [47:0] dp_m_axis_notify_tdata;
     wire  dp_m_axis_notify_tvalid;
-    reg  dp_m_axis_notify_tready;
     wire  [31:0] dp_stat_rx_pipe_count;
     wire  [31:0] dp_stat_rx_ctx_count;
     wire  [31:0] dp_stat_tx_drop;
@@ -182,33 +168,39 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [7:0] regs_cfg_dcqcn_fast_recovery_times;
     wire  [31:0] regs_cfg_dcqcn_win_mul;
     wire  [63:0] regs_now_ns;
-    reg  [31:0] cpl_count_d;
-    reg  [31:0] cpl_count_q = 32'h0;
     reg  [31:0] fb_in_d;
     reg  [31:0] fb_in_q = 32'h0;
-    reg  [9:0] flows_read_address;
-    wire  [70:0] flows_read_data;
-    reg  [9:0] flows_write_address;
-    reg  [70:0] flows_write_data;
-    reg  flows_write_enable;
-    reg  [9:0] shifts_read_address;
-    wire  [3:0] shifts_read_data;
-    reg  [9:0] shifts_write_address;
-    reg  [3:0] shifts_write_data;
-    reg  shifts_write_enable;
-    reg  nt_valid_d;
-    reg  nt_valid_q = 1'h0;
-    reg  [15:0] nt_flow_d;
-    reg  [15:0] nt_flow_q = 16'h0;
-    reg  [31:0] nt_pkts_d;
-    reg  [31:0] nt_pkts_q = 32'h0;
+    reg  [23:0] tracker_ev_psn;
+    wire  [70:0] tracker_entry;
+    wire  tracker_t1_busy;
+    wire  tracker_sweep;
+    wire  [9:0] tracker_sweep_addr;
+    wire  tracker_wr_en;
+    wire  [9:0] tracker_wr_flow;
+    wire  tracker_wr_out;
+    wire  [3:0] tracker_wr_mtu_log;
+    wire  [23:0] tracker_wr_una;
+    wire  tracker_done;
+    wire  tracker_done_read;
+    wire  [63:0] tracker_done_data;
+    wire  [31:0] tracker_done_cmds;
+    wire  [31:0] tracker_stat_completions;
+    wire  notify_s_axis_notify_tready;
+    wire  [47:0] notify_m_axis_notify_tdata;
+    wire  notify_m_axis_notify_tvalid;
+    reg  events_hold;
+    reg  events_merge_on;
+    wire  events_tm_take;
+    wire  events_tx_take;
+    wire  events_s_axis_event_tready;
+    wire  events_rx_take;
+    wire  [511:0] events_m_axis_event_tdata;
+    wire  events_m_axis_event_tvalid;
+    wire  events_slot_full;
+    wire  [31:0] events_stat_merged;
+    wire  [31:0] events_stat_stalls;
     reg  timer_alg_wr_create;
-    reg  timer_ft_we;
-    reg  [9:0] timer_ft_flow;
-    reg  timer_ft_out;
-    reg  [23:0] timer_ft_una;
     wire  timer_tm_valid;
-    reg  timer_tm_take;
     wire  [9:0] timer_flow;
     wire  timer_rq_valid;
     wire  timer_rq_fail;
@@ -223,10 +215,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  tx_bytes_ev_valid;
     wire  [9:0] tx_bytes_ev_flow;
     wire  [31:0] tx_bytes_ev_bytes;
-    reg  tx_bytes_ev_take;
     wire  [31:0] tx_bytes_stat_events;
-    reg  feedback_ev_take;
-    reg  [15:0] feedback_ev_flow;
     reg  [31:0] feedback_ev_w;
     reg  feedback_alg_wr_create;
     wire  [79:0] feedback_m_axis_update_tdata;
@@ -234,9 +223,6 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  feedback_busy;
     wire  [31:0] feedback_stat_applied;
     wire  [31:0] feedback_stat_ignored;
-    reg  cpl_done;
-    reg  cpl_done_read;
-    reg  [63:0] cpl_done_data;
     wire  [63:0] cpl_m_axis_cpl_tdata;
     wire  cpl_m_axis_cpl_tvalid;
     wire  cpl_blocked;
@@ -264,68 +250,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] seq_stat_errors;
     wire  [31:0] seq_stat_timeouts;
     wire  [31:0] seq_stat_failed;
-    reg  m_valid_d;
-    reg  m_valid_q = 1'h0;
-    reg  [511:0] m_data_d;
-    reg  [511:0] m_data_q = 512'h0;
-    reg  [31:0] merged_d;
-    reg  [31:0] merged_q = 32'h0;
-    reg  [31:0] ev_stalls_d;
-    reg  [31:0] ev_stalls_q = 32'h0;
-    reg  sweep_d;
-    reg  sweep_q = 1'h0;
-    reg  [9:0] sweep_addr_d;
-    reg  [9:0] sweep_addr_q = 10'h0;
-    reg  t1_valid_d;
-    reg  t1_valid_q = 1'h0;
-    reg  [15:0] t1_flow_d;
-    reg  [15:0] t1_flow_q = 16'h0;
-    reg  [23:0] t1_seq_d;
-    reg  [23:0] t1_seq_q = 24'h0;
-    reg  lw_valid_d;
-    reg  lw_valid_q = 1'h0;
-    reg  [15:0] lw_flow_d;
-    reg  [15:0] lw_flow_q = 16'h0;
-    reg  [70:0] lw_entry_d;
-    reg  [70:0] lw_entry_q = 71'h0;
-    reg  [31:0] t1_cmds_d;
-    reg  [31:0] t1_cmds_q = 32'h0;
 
     // Local signals
-    // hpcc_nic_core.rs:257: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
-    // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
-    reg  nt_take;
-    reg  [31:0] nt_bytes;
-    reg  [15:0] nt_in_flow;
-    // hpcc_nic_core.rs:266: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
+    // hpcc_nic_core.rs:259: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
     // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
     // Rx-HPCC's feedback at the sender, the completion queue.
-    reg  [511:0] tm_word;
-    reg  [511:0] ev5_word;
-    reg  [511:0] mg_word;
-    reg  [15:0] ev_flow;
     reg  [31:0] ev_seq_fld;
     reg  [319:0] ev_hops_fld;
-    // hpcc_nic_core.rs:286: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
-    // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
-    // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
-    reg  m_offer;
-    reg  m_go;
-    reg  m_same;
-    reg  m_merge;
-    reg  [16:0] m_acked;
-    // hpcc_nic_core.rs:310: Combinational.
-    reg  [23:0] wr_una;
-    reg  [70:0] t1_entry;
     reg  hold;
-    reg  cmd_hold;
-    reg  wr_en;
-    reg  [15:0] wr_flow;
-    reg  [70:0] wr_entry;
-    reg  [3:0] ev_type;
-    reg  ev_take;
-    reg  new_cpl;
-    reg  [63:0] new_cpl_data;
     reg  alg_create;
 
     // Sub module instances
@@ -370,8 +302,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .s_axis_update_tdata(sched_s_axis_update_tdata),
         .s_axis_update_tvalid(sched_s_axis_update_tvalid),
         .s_axis_update_tready(sched_s_axis_update_tready),
-        .s_axis_notify_tdata(sched_s_axis_notify_tdata),
-        .s_axis_notify_tvalid(nt_valid_q),
+        .s_axis_notify_tdata(notify_m_axis_notify_tdata),
+        .s_axis_notify_tvalid(notify_m_axis_notify_tvalid),
         .s_axis_notify_tready(sched_s_axis_notify_tready),
         .s_axis_sleep_tdata(dp_m_axis_sleep_tdata),
         .s_axis_sleep_tvalid(dp_m_axis_sleep_tvalid),
@@ -418,8 +350,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .cfg_dcqcn_byte_counter_bytes(regs_cfg_dcqcn_byte_counter_bytes),
         .cfg_dcqcn_fast_recovery_times(regs_cfg_dcqcn_fast_recovery_times),
         .cfg_dcqcn_win_mul(regs_cfg_dcqcn_win_mul),
-        .s_axis_event_tdata(cc_s_axis_event_tdata),
-        .s_axis_event_tvalid(cc_s_axis_event_tvalid),
+        .s_axis_event_tdata(events_m_axis_event_tdata),
+        .s_axis_event_tvalid(events_m_axis_event_tvalid),
         .s_axis_event_tready(cc_s_axis_event_tready),
         .m_axis_update_tdata(cc_m_axis_update_tdata),
         .m_axis_update_tvalid(cc_m_axis_update_tvalid),
@@ -476,10 +408,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .s_axis_rx_tuser(s_axis_rx_tuser),
         .m_axis_event_tdata(dp_m_axis_event_tdata),
         .m_axis_event_tvalid(dp_m_axis_event_tvalid),
-        .m_axis_event_tready(dp_m_axis_event_tready),
+        .m_axis_event_tready(events_s_axis_event_tready),
         .m_axis_notify_tdata(dp_m_axis_notify_tdata),
         .m_axis_notify_tvalid(dp_m_axis_notify_tvalid),
-        .m_axis_notify_tready(dp_m_axis_notify_tready),
+        .m_axis_notify_tready(notify_s_axis_notify_tready),
         .m_axis_dma_wr_cmd_tdata(m_axis_dma_wr_cmd_tdata),
         .m_axis_dma_wr_cmd_tvalid(m_axis_dma_wr_cmd_tvalid),
         .m_axis_dma_wr_cmd_tready(m_axis_dma_wr_cmd_tready),
@@ -521,10 +453,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .status(seq_status),
         .cmd(seq_stat_cmd),
         .cmd_errors(seq_stat_errors),
-        .completions(cpl_count_q),
+        .completions(tracker_stat_completions),
         .feedback_in(fb_in_q),
-        .merged(merged_q),
-        .event_stalls(ev_stalls_q),
+        .merged(events_stat_merged),
+        .event_stalls(events_stat_stalls),
         .stat_rx_pipe(dp_stat_rx_pipe_count),
         .stat_rx_ctx(dp_stat_rx_ctx_count),
         .stat_tx_drop(dp_stat_tx_drop),
@@ -596,21 +528,75 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .cfg_dcqcn_win_mul(regs_cfg_dcqcn_win_mul),
         .now_ns(regs_now_ns)
     );
-    hpcc_ram_w71_d1024 flows(
+    hpcc_nic_core_tracker tracker(
         .clock(clock),
-        .read_address(flows_read_address),
-        .read_data(flows_read_data),
-        .write_address(flows_write_address),
-        .write_data(flows_write_data),
-        .write_enable(flows_write_enable)
+        .reset(reset),
+        .ev_take(events_rx_take),
+        .ev_kind(dp_m_axis_event_tdata[16+:4]),
+        .ev_flow(dp_m_axis_event_tdata[0+:16]),
+        .ev_psn(tracker_ev_psn),
+        .rx_cmds(dp_stat_rx_cmds),
+        .seq_hold(seq_hold),
+        .cmd_flow(seq_cmd_flow),
+        .seq_we(seq_ft_we),
+        .seq_entry(seq_ft_entry),
+        .seq_una(seq_ft_una),
+        .fail(seq_fail),
+        .entry(tracker_entry),
+        .t1_busy(tracker_t1_busy),
+        .sweep(tracker_sweep),
+        .sweep_addr(tracker_sweep_addr),
+        .wr_en(tracker_wr_en),
+        .wr_flow(tracker_wr_flow),
+        .wr_out(tracker_wr_out),
+        .wr_mtu_log(tracker_wr_mtu_log),
+        .wr_una(tracker_wr_una),
+        .done(tracker_done),
+        .done_read(tracker_done_read),
+        .done_data(tracker_done_data),
+        .done_cmds(tracker_done_cmds),
+        .stat_completions(tracker_stat_completions)
     );
-    hpcc_ram_w4_d1024 shifts(
+    hpcc_nic_core_notify notify(
         .clock(clock),
-        .read_address(shifts_read_address),
-        .read_data(shifts_read_data),
-        .write_address(shifts_write_address),
-        .write_data(shifts_write_data),
-        .write_enable(shifts_write_enable)
+        .reset(reset),
+        .s_axis_notify_tdata(dp_m_axis_notify_tdata),
+        .s_axis_notify_tvalid(dp_m_axis_notify_tvalid),
+        .s_axis_notify_tready(notify_s_axis_notify_tready),
+        .m_axis_notify_tdata(notify_m_axis_notify_tdata),
+        .m_axis_notify_tvalid(notify_m_axis_notify_tvalid),
+        .m_axis_notify_tready(sched_s_axis_notify_tready),
+        .mtu_we(tracker_wr_en),
+        .mtu_flow(tracker_wr_flow),
+        .mtu_log(tracker_wr_mtu_log),
+        .sweep(tracker_sweep),
+        .sweep_addr(tracker_sweep_addr)
+    );
+    hpcc_nic_core_events events(
+        .clock(clock),
+        .reset(reset),
+        .hold(events_hold),
+        .now_ns(regs_now_ns),
+        .merge_on(events_merge_on),
+        .tm_valid(timer_tm_valid),
+        .tm_flow(timer_flow),
+        .tm_take(events_tm_take),
+        .tx_valid(tx_bytes_ev_valid),
+        .tx_flow(tx_bytes_ev_flow),
+        .tx_bytes(tx_bytes_ev_bytes),
+        .tx_take(events_tx_take),
+        .cr_valid(seq_cr_valid),
+        .cr_word(seq_cr_word),
+        .s_axis_event_tdata(dp_m_axis_event_tdata),
+        .s_axis_event_tvalid(dp_m_axis_event_tvalid),
+        .s_axis_event_tready(events_s_axis_event_tready),
+        .rx_take(events_rx_take),
+        .m_axis_event_tdata(events_m_axis_event_tdata),
+        .m_axis_event_tvalid(events_m_axis_event_tvalid),
+        .m_axis_event_tready(cc_s_axis_event_tready),
+        .slot_full(events_slot_full),
+        .stat_merged(events_stat_merged),
+        .stat_stalls(events_stat_stalls)
     );
     hpcc_nic_core_timer timer(
         .clock(clock),
@@ -623,14 +609,14 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .alg_wr_create(timer_alg_wr_create),
         .alg_wr_alg(regs_alg),
         .alg_probe(regs_tx_word[369+:1]),
-        .ft_we(timer_ft_we),
-        .ft_flow(timer_ft_flow),
-        .ft_out(timer_ft_out),
-        .ft_una(timer_ft_una),
-        .sweep(sweep_q),
-        .sweep_addr(sweep_addr_q),
+        .ft_we(tracker_wr_en),
+        .ft_flow(tracker_wr_flow),
+        .ft_out(tracker_wr_out),
+        .ft_una(tracker_wr_una),
+        .sweep(tracker_sweep),
+        .sweep_addr(tracker_sweep_addr),
         .tm_valid(timer_tm_valid),
-        .tm_take(timer_tm_take),
+        .tm_take(events_tm_take),
         .flow(timer_flow),
         .rq_valid(timer_rq_valid),
         .rq_fail(timer_rq_fail),
@@ -653,20 +639,20 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .alg_wr_flow(seq_cmd_flow[0+:10]),
         .alg_wr_create(tx_bytes_alg_wr_create),
         .alg_wr_alg(regs_alg),
-        .sweep(sweep_q),
-        .sweep_addr(sweep_addr_q),
+        .sweep(tracker_sweep),
+        .sweep_addr(tracker_sweep_addr),
         .ev_valid(tx_bytes_ev_valid),
         .ev_flow(tx_bytes_ev_flow),
         .ev_bytes(tx_bytes_ev_bytes),
-        .ev_take(tx_bytes_ev_take),
+        .ev_take(events_tx_take),
         .stat_events(tx_bytes_stat_events)
     );
     hpcc_nic_core_feedback feedback(
         .clock(clock),
         .reset(reset),
-        .ev_take(feedback_ev_take),
+        .ev_take(events_rx_take),
         .ev_feedback(dp_m_axis_event_tdata[21+:1]),
-        .ev_flow(feedback_ev_flow),
+        .ev_flow(dp_m_axis_event_tdata[0+:16]),
         .ev_w(feedback_ev_w),
         .rate_mul(regs_cfg_hpcc_rate_mul),
         .line(regs_cfg_hpcc_line_q16),
@@ -674,8 +660,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .alg_wr_flow(seq_cmd_flow[0+:10]),
         .alg_wr_create(feedback_alg_wr_create),
         .alg_wr_alg(regs_alg),
-        .sweep(sweep_q),
-        .sweep_addr(sweep_addr_q),
+        .sweep(tracker_sweep),
+        .sweep_addr(tracker_sweep_addr),
         .m_axis_update_tdata(feedback_m_axis_update_tdata),
         .m_axis_update_tvalid(feedback_m_axis_update_tvalid),
         .m_axis_update_tready(sched_s_axis_update_tready),
@@ -686,10 +672,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     hpcc_nic_core_cpl cpl(
         .clock(clock),
         .reset(reset),
-        .done(cpl_done),
-        .done_read(cpl_done_read),
-        .done_data(cpl_done_data),
-        .done_cmds(t1_cmds_q),
+        .done(tracker_done),
+        .done_read(tracker_done_read),
+        .done_data(tracker_done_data),
+        .done_cmds(tracker_done_cmds),
         .fail(seq_fail),
         .fail_data(seq_fail_data),
         .rx_written(dp_stat_rx_written),
@@ -714,10 +700,10 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .alg(regs_alg),
         .tag(regs_tag),
         .now_ns(regs_now_ns),
-        .entry(flows_read_data),
-        .t1_valid(t1_valid_q),
-        .sweep(sweep_q),
-        .slot_full(m_valid_q),
+        .entry(tracker_entry),
+        .t1_valid(tracker_t1_busy),
+        .sweep(tracker_sweep),
+        .slot_full(events_slot_full),
         .cpl_busy(cpl_blocked),
         .rq_valid(timer_rq_valid),
         .rq_fail(timer_rq_fail),
@@ -755,86 +741,23 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // hpcc_nic_core.rs:250: Counters the registers show.
-        cpl_count_q <= cpl_count_d;
         fb_in_q <= fb_in_d;
-        // hpcc_nic_core.rs:257: Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
-        // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
-        nt_valid_q <= nt_valid_d;
-        nt_flow_q <= nt_flow_d;
-        nt_pkts_q <= nt_pkts_d;
-        // hpcc_nic_core.rs:286: The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
-        // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
-        // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
-        m_valid_q <= m_valid_d;
-        m_data_q <= m_data_d;
-        merged_q <= merged_d;
-        ev_stalls_q <= ev_stalls_d;
-        // hpcc_nic_core.rs:298: After reset the table is cleared, one entry per cycle; commands and events wait.
-        sweep_q <= sweep_d;
-        sweep_addr_q <= sweep_addr_d;
-        // hpcc_nic_core.rs:301: Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
-        // a READ), the last entry written (forwarded).
-        t1_valid_q <= t1_valid_d;
-        t1_flow_q <= t1_flow_d;
-        t1_seq_q <= t1_seq_d;
-        lw_valid_q <= lw_valid_d;
-        lw_flow_q <= lw_flow_d;
-        lw_entry_q <= lw_entry_d;
-        t1_cmds_q <= t1_cmds_d;
     end
 
     // Update code
     always @(*) begin
-        cpl_count_d = cpl_count_q;
         fb_in_d = fb_in_q;
-        sweep_d = sweep_q;
-        sweep_addr_d = sweep_addr_q;
-        t1_valid_d = t1_valid_q;
-        t1_flow_d = t1_flow_q;
-        t1_seq_d = t1_seq_q;
-        lw_valid_d = lw_valid_q;
-        lw_flow_d = lw_flow_q;
-        lw_entry_d = lw_entry_q;
-        t1_cmds_d = t1_cmds_q;
-        nt_valid_d = nt_valid_q;
-        nt_flow_d = nt_flow_q;
-        nt_pkts_d = nt_pkts_q;
-        m_valid_d = m_valid_q;
-        m_data_d = m_data_q;
-        merged_d = merged_q;
-        ev_stalls_d = ev_stalls_q;
-        // hpcc_nic_core.rs:442: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
+        // hpcc_nic_core.rs:352: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
-        // hpcc_nic_core.rs:484: ---- Configuration of the blocks.
-        // hpcc_nic_core.rs:487: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        // hpcc_nic_core.rs:394: ---- Configuration of the blocks.
+        // hpcc_nic_core.rs:397: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
-        // hpcc_nic_core.rs:494: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // hpcc_nic_core.rs:404: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
-        // hpcc_nic_core.rs:499: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // hpcc_nic_core.rs:409: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
-        // hpcc_nic_core.rs:504: Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
-        // flow's packet size in flow_sched). One register; the RAM reads the flow as the
-        // register takes it and keeps reading it while the register holds.
-        nt_take = dp_m_axis_notify_tvalid & (~nt_valid_q | sched_s_axis_notify_tready);
-        dp_m_axis_notify_tready = ~nt_valid_q | sched_s_axis_notify_tready;
-        // hpcc_nic_core.rs:509: Both sides' words are sim::layout::NOTIFY.
-        nt_in_flow = dp_m_axis_notify_tdata[32+:16];
-        shifts_read_address = nt_flow_q[0+:10];
-        if (nt_take) begin
-            shifts_read_address = nt_in_flow[0+:10];
-            nt_valid_d = 1'b1;
-            nt_flow_d = nt_in_flow;
-            nt_pkts_d = dp_m_axis_notify_tdata[0+:32];
-        end
-        else if (sched_s_axis_notify_tready) begin
-            nt_valid_d = 1'b0;
-        end
-        nt_bytes = nt_pkts_q << shifts_read_data;
-        sched_s_axis_notify_tdata = 32'h0;
-        sched_s_axis_notify_tdata[0+:32] = nt_bytes;
-        sched_s_axis_notify_tdata[32+:16] = nt_flow_q;
-        // hpcc_nic_core.rs:525: Updates: the feedback unit's first, then cc_module's.
+        // hpcc_nic_core.rs:414: Notify (hpcc_nic_core_notify): packets acknowledged -> bytes of the flow's MTU.
+        // hpcc_nic_core.rs:424: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -843,15 +766,15 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
-        // hpcc_nic_core.rs:535: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // hpcc_nic_core.rs:434: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        // hpcc_nic_core.rs:544: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // hpcc_nic_core.rs:443: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        // hpcc_nic_core.rs:575: Probe requests: the scan's, unless the sequencer's probe command has the port.
+        // hpcc_nic_core.rs:474: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -859,194 +782,44 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dp_s_axis_probe_tdata = seq_cmd_flow;
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
-        // hpcc_nic_core.rs:585: ---- Flow table: one read port (the sequencer's flow while it holds the events,
-        // else the event's flow), one write port (the sequencer's write, else the tracker's).
-        // The sequencer holds the events (and takes the table's read port) while it reads,
-        // checks and writes an entry or offers a create event; the tracker holds them while a
-        // completion waits, or a READ's completion waits for its payload.
-        cmd_hold = seq_hold | sweep_q;
-        hold = cmd_hold | cpl_blocked | feedback_busy;
-        ev_flow = dp_m_axis_event_tdata[0+:16];
+        // hpcc_nic_core.rs:484: ---- The events are held while the sequencer reads, checks and writes an entry or
+        // offers a create event, during the sweep, while a completion waits (or a READ's
+        // completion waits for its payload), and while the feedback unit is busy.
+        hold = seq_hold | tracker_sweep | cpl_blocked | feedback_busy;
+        // hpcc_nic_core.rs:488: The Rx pipe's event: its flow, seq (snd_una for an ACK or a loss) and hop records.
         ev_seq_fld = dp_m_axis_event_tdata[32+:32];
         ev_hops_fld = dp_m_axis_event_tdata[160+:320];
-        flows_read_address = ev_flow[0+:10];
-        if (cmd_hold) begin
-            flows_read_address = seq_cmd_flow[0+:10];
-        end
-        if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
-            t1_entry = lw_entry_q;
-        end
-        else begin
-            t1_entry = flows_read_data;
-        end
-        // hpcc_nic_core.rs:604: The table's one write (and the forwarded copy): the tracker's by default (every ACK
-        // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
-        // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
-        wr_en = 1'b0;
-        wr_flow = t1_flow_q;
-        wr_entry = t1_entry;
-        wr_una = t1_seq_q;
-        if (seq_ft_we) begin
-            wr_en = 1'b1;
-            wr_flow = seq_cmd_flow;
-            wr_entry = seq_ft_entry;
-            wr_una = seq_ft_una;
-        end
-        // hpcc_nic_core.rs:618: ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
-        // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
-        // event slot's (the Rx pipe's); while events are held only the slot's, and the
-        // sequencer's create once the slot is empty (a re-created flow's old events first).
-        // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
-        tm_word = 32'h0;
-        tm_word[0+:16] = {6'd0, timer_flow};
-        tm_word[16+:4] = EV_TIMER;
-        tm_word[96+:64] = regs_now_ns;
-        ev5_word = 32'h0;
-        ev5_word[0+:16] = {6'd0, tx_bytes_ev_flow};
-        ev5_word[16+:4] = EV_TX;
-        ev5_word[32+:32] = tx_bytes_ev_bytes;
-        ev5_word[96+:64] = regs_now_ns;
-        cc_s_axis_event_tdata = m_data_q;
-        cc_s_axis_event_tvalid = m_valid_q;
-        m_offer = 1'b1;
-        if (timer_tm_valid & ~hold) begin
-            cc_s_axis_event_tdata = tm_word;
-            cc_s_axis_event_tvalid = 1'b1;
-            m_offer = 1'b0;
-        end
-        else if (tx_bytes_ev_valid & ~hold) begin
-            cc_s_axis_event_tdata = ev5_word;
-            cc_s_axis_event_tvalid = 1'b1;
-            m_offer = 1'b0;
-        end
-        if (seq_cr_valid) begin
-            cc_s_axis_event_tdata = seq_cr_word;
-            cc_s_axis_event_tvalid = 1'b1;
-            m_offer = 1'b0;
-        end
-        // hpcc_nic_core.rs:650: ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
-        // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
-        // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
-        // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
-        // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
-        m_go = m_offer & m_valid_q & cc_s_axis_event_tready;
-        m_same = m_valid_q & (m_data_q[0+:16] == ev_flow) & (m_data_q[16+:4] == EV_ACK) & (dp_m_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == dp_m_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~dp_m_axis_event_tdata[21+:1];
-        m_merge = regs_event_merge[0] & m_same & ~m_go;
-        dp_m_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
-        m_acked = {1'd0, m_data_q[480+:16]} + {1'd0, dp_m_axis_event_tdata[480+:16]};
-        if (m_acked[16]) begin
-            m_acked = 32'hffff;
-        end
-        if (dp_m_axis_event_tvalid & ~dp_m_axis_event_tready & ~hold) begin
-            ev_stalls_d = ev_stalls_q + 32'h1;
-        end
-        // hpcc_nic_core.rs:675: ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
-        // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
-        // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
-        // head is full).
-        ev_type = dp_m_axis_event_tdata[16+:4];
-        ev_take = dp_m_axis_event_tvalid & dp_m_axis_event_tready;
-        t1_valid_d = ev_take & ((ev_type == EV_ACK) | (ev_type == EV_LOSS));
-        t1_flow_d = ev_flow;
-        t1_seq_d = ev_seq_fld[0+:24];
-        t1_cmds_d = dp_stat_rx_cmds;
-        if (m_go) begin
-            m_valid_d = 1'b0;
-        end
-        mg_word = dp_m_axis_event_tdata;
-        mg_word[480+:16] = m_acked[0+:16];
-        if (ev_take) begin
-            m_valid_d = 1'b1;
-            m_data_d = dp_m_axis_event_tdata;
-            if (m_merge) begin
-                m_data_d = mg_word;
-                merged_d = merged_q + 32'h1;
-            end
-        end
-        // hpcc_nic_core.rs:699: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // hpcc_nic_core.rs:492: ---- Events into cc_module (hpcc_nic_core_events): the create, timer and tx-byte
+        // events, and the event slot, where the Rx pipe's ACKs coalesce.
+        events_hold = hold;
+        events_merge_on = regs_event_merge[0];
+        // hpcc_nic_core.rs:513: ---- Flow table and completion tracker (hpcc_nic_core_tracker): the Rx pipe's ACK
+        // and loss events as the slot takes them, the sequencer's reads and writes.
+        tracker_ev_psn = ev_seq_fld[0+:24];
+        // hpcc_nic_core.rs:531: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
-        feedback_ev_take = ev_take;
-        feedback_ev_flow = ev_flow;
-        // hpcc_nic_core.rs:704: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        // hpcc_nic_core.rs:536: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
-        // hpcc_nic_core.rs:709: ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
-        // entry is written back (snd_una into the timeout's copy, out cleared on completion).
-        new_cpl = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
-        new_cpl_data = 32'h0;
-        new_cpl_data[0+:16] = t1_flow_q;
-        new_cpl_data[16+:16] = t1_entry[26+:16];
-        new_cpl_data[32+:2] = CPL_OK;
-        if (t1_valid_q) begin
-            wr_en = 1'b1;
-        end
-        if (new_cpl) begin
-            wr_entry = t1_entry;
-            wr_entry[1+:1] = 1'b0;
-        end
-        if (new_cpl | seq_fail) begin
-            cpl_count_d = cpl_count_q + 32'h1;
-        end
-        flows_write_enable = wr_en;
-        flows_write_address = wr_flow[0+:10];
-        flows_write_data = wr_entry;
-        shifts_write_enable = wr_en;
-        shifts_write_address = wr_flow[0+:10];
-        shifts_write_data = wr_entry[42+:4];
-        timer_ft_we = wr_en;
-        timer_ft_flow = wr_flow[0+:10];
-        timer_ft_out = wr_entry[1+:1];
-        timer_ft_una = wr_una;
-        if (wr_en) begin
-            lw_valid_d = 1'b1;
-            lw_flow_d = wr_flow;
-            lw_entry_d = wr_entry;
-        end
-        // hpcc_nic_core.rs:743: Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
-        // payload), the sequencer's error completion.
-        cpl_done = new_cpl;
-        cpl_done_read = t1_entry[46+:1];
-        cpl_done_data = new_cpl_data;
+        // hpcc_nic_core.rs:541: ---- Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for
+        // its payload), the sequencer's error completion.
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
-        // hpcc_nic_core.rs:760: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // hpcc_nic_core.rs:558: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
         timer_alg_wr_create = alg_create;
         tx_bytes_alg_wr_create = alg_create;
         feedback_alg_wr_create = alg_create;
-        // hpcc_nic_core.rs:777: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        // hpcc_nic_core.rs:575: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        timer_tm_take = cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:784: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // hpcc_nic_core.rs:581: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
-        tx_bytes_ev_take = ~timer_tm_valid & cc_s_axis_event_tready & ~hold;
-        // hpcc_nic_core.rs:794: ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
-        if (sweep_q) begin
-            flows_write_enable = 1'b1;
-            flows_write_address = sweep_addr_q;
-            flows_write_data = 32'h0;
-            shifts_write_enable = 1'b1;
-            shifts_write_address = sweep_addr_q;
-            shifts_write_data = 32'h0;
-            sweep_addr_d = sweep_addr_q + 32'h1;
-            if (&sweep_addr_q) begin
-                sweep_d = 1'b0;
-            end
-        end
-        // hpcc_nic_core.rs:814: ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
+        // hpcc_nic_core.rs:589: ---- The blocks' per-flow RAMs cleared after reset, with the flow table (2^F cycles).
+        // hpcc_nic_core.rs:599: ---- Reset (the blocks reset themselves; the registers: hpcc_nic_core_regs).
         if (reset) begin
-            cpl_count_d = 32'h0;
             fb_in_d = 32'h0;
-            t1_valid_d = 1'b0;
-            lw_valid_d = 1'b0;
-            nt_valid_d = 1'b0;
-            m_valid_d = 1'b0;
-            merged_d = 32'h0;
-            ev_stalls_d = 32'h0;
-            sweep_d = 1'b1;
-            sweep_addr_d = 32'h0;
         end
     end
 
@@ -2219,6 +1992,420 @@ module hpcc_nic_core_timer(clock,reset,gap,rto_rounds,rto_retries,alg_wr_we,alg_
     end
 
 endmodule // hpcc_nic_core_timer
+
+module hpcc_nic_core_events(clock,reset,hold,now_ns,merge_on,tm_valid,tm_flow,tm_take,tx_valid,tx_flow,tx_bytes,tx_take,cr_valid,cr_word,s_axis_event_tdata,s_axis_event_tvalid,s_axis_event_tready,rx_take,m_axis_event_tdata,m_axis_event_tvalid,m_axis_event_tready,slot_full,stat_merged,stat_stalls);
+    // Rust: HpccNicCoreEvents, hdl/src/top/hpcc_nic_core_events.rs:25
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  hold;
+    input wire  [63:0] now_ns;
+    input wire  merge_on;
+    input wire  tm_valid;
+    input wire  [9:0] tm_flow;
+    output reg  tm_take;
+    input wire  tx_valid;
+    input wire  [9:0] tx_flow;
+    input wire  [31:0] tx_bytes;
+    output reg  tx_take;
+    input wire  cr_valid;
+    input wire  [511:0] cr_word;
+    input wire  [511:0] s_axis_event_tdata;
+    input wire  s_axis_event_tvalid;
+    output reg  s_axis_event_tready;
+    output reg  rx_take;
+    output reg  [511:0] m_axis_event_tdata;
+    output reg  m_axis_event_tvalid;
+    input wire  m_axis_event_tready;
+    output reg  slot_full;
+    output reg  [31:0] stat_merged;
+    output reg  [31:0] stat_stalls;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_TIMER = 4'h3;
+    localparam [3:0] EV_TX = 4'h5;
+
+    // Stub signals
+    reg  m_valid_d;
+    reg  m_valid_q = 1'h0;
+    reg  [511:0] m_data_d;
+    reg  [511:0] m_data_q = 512'h0;
+    reg  [31:0] merged_d;
+    reg  [31:0] merged_q = 32'h0;
+    reg  [31:0] stalls_d;
+    reg  [31:0] stalls_q = 32'h0;
+
+    // Local signals
+    reg  [511:0] tm_word;
+    reg  [511:0] tx_word;
+    reg  [511:0] mg_word;
+    reg  m_offer;
+    reg  m_go;
+    reg  m_same;
+    reg  m_merge;
+    reg  [16:0] m_acked;
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        m_valid_q <= m_valid_d;
+        m_data_q <= m_data_d;
+        merged_q <= merged_d;
+        stalls_q <= stalls_d;
+    end
+
+    // Update code
+    always @(*) begin
+        m_valid_d = m_valid_q;
+        m_data_d = m_data_q;
+        merged_d = merged_q;
+        stalls_d = stalls_q;
+        // hpcc_nic_core_events.rs:100: ---- The cycle's event.
+        tm_word = 32'h0;
+        tm_word[0+:16] = {6'd0, tm_flow};
+        tm_word[16+:4] = EV_TIMER;
+        tm_word[96+:64] = now_ns;
+        tx_word = 32'h0;
+        tx_word[0+:16] = {6'd0, tx_flow};
+        tx_word[16+:4] = EV_TX;
+        tx_word[32+:32] = tx_bytes;
+        tx_word[96+:64] = now_ns;
+        m_axis_event_tdata = m_data_q;
+        m_axis_event_tvalid = m_valid_q;
+        m_offer = 1'b1;
+        if (tm_valid & ~hold) begin
+            m_axis_event_tdata = tm_word;
+            m_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
+        end
+        else if (tx_valid & ~hold) begin
+            m_axis_event_tdata = tx_word;
+            m_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
+        end
+        if (cr_valid) begin
+            m_axis_event_tdata = cr_word;
+            m_axis_event_tvalid = 1'b1;
+            m_offer = 1'b0;
+        end
+        tm_take = m_axis_event_tready & ~hold;
+        tx_take = ~tm_valid & m_axis_event_tready & ~hold;
+        // hpcc_nic_core_events.rs:130: ---- The slot: leave, take, merge.
+        m_go = m_offer & m_valid_q & m_axis_event_tready;
+        m_same = m_valid_q & (m_data_q[0+:16] == s_axis_event_tdata[0+:16]) & (m_data_q[16+:4] == EV_ACK) & (s_axis_event_tdata[16+:4] == EV_ACK) & (m_data_q[20+:1] == s_axis_event_tdata[20+:1]) & ~m_data_q[21+:1] & ~s_axis_event_tdata[21+:1];
+        m_merge = merge_on & m_same & ~m_go;
+        s_axis_event_tready = ~hold & (~m_valid_q | m_go | m_merge);
+        rx_take = s_axis_event_tvalid & s_axis_event_tready;
+        m_acked = {1'd0, m_data_q[480+:16]} + {1'd0, s_axis_event_tdata[480+:16]};
+        if (m_acked[16]) begin
+            m_acked = 32'hffff;
+        end
+        mg_word = s_axis_event_tdata;
+        mg_word[480+:16] = m_acked[0+:16];
+        if (m_go) begin
+            m_valid_d = 1'b0;
+        end
+        if (rx_take) begin
+            m_valid_d = 1'b1;
+            m_data_d = s_axis_event_tdata;
+            if (m_merge) begin
+                m_data_d = mg_word;
+                merged_d = merged_q + 32'h1;
+            end
+        end
+        if (s_axis_event_tvalid & ~s_axis_event_tready & ~hold) begin
+            stalls_d = stalls_q + 32'h1;
+        end
+        slot_full = m_valid_q;
+        stat_merged = merged_q;
+        stat_stalls = stalls_q;
+        if (reset) begin
+            m_valid_d = 1'b0;
+            merged_d = 32'h0;
+            stalls_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_events
+
+module hpcc_nic_core_notify(clock,reset,s_axis_notify_tdata,s_axis_notify_tvalid,s_axis_notify_tready,m_axis_notify_tdata,m_axis_notify_tvalid,m_axis_notify_tready,mtu_we,mtu_flow,mtu_log,sweep,sweep_addr);
+    // Rust: HpccNicCoreNotify, hdl/src/top/hpcc_nic_core_notify.rs:15
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [47:0] s_axis_notify_tdata;
+    input wire  s_axis_notify_tvalid;
+    output reg  s_axis_notify_tready;
+    output reg  [47:0] m_axis_notify_tdata;
+    output reg  m_axis_notify_tvalid;
+    input wire  m_axis_notify_tready;
+    input wire  mtu_we;
+    input wire  [9:0] mtu_flow;
+    input wire  [3:0] mtu_log;
+    input wire  sweep;
+    input wire  [9:0] sweep_addr;
+
+    // Stub signals
+    reg  [9:0] shifts_read_address;
+    wire  [3:0] shifts_read_data;
+    reg  [9:0] shifts_write_address;
+    reg  [3:0] shifts_write_data;
+    reg  shifts_write_enable;
+    reg  nt_valid_d;
+    reg  nt_valid_q = 1'h0;
+    reg  [15:0] nt_flow_d;
+    reg  [15:0] nt_flow_q = 16'h0;
+    reg  [31:0] nt_pkts_d;
+    reg  [31:0] nt_pkts_q = 32'h0;
+
+    // Local signals
+    reg  take;
+    reg  [15:0] in_flow;
+    reg  [31:0] bytes;
+
+    // Sub module instances
+    hpcc_ram_w4_d1024 shifts(
+        .clock(clock),
+        .read_address(shifts_read_address),
+        .read_data(shifts_read_data),
+        .write_address(shifts_write_address),
+        .write_data(shifts_write_data),
+        .write_enable(shifts_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        nt_valid_q <= nt_valid_d;
+        nt_flow_q <= nt_flow_d;
+        nt_pkts_q <= nt_pkts_d;
+    end
+
+    // Update code
+    always @(*) begin
+        nt_valid_d = nt_valid_q;
+        nt_flow_d = nt_flow_q;
+        nt_pkts_d = nt_pkts_q;
+        s_axis_notify_tready = ~nt_valid_q | m_axis_notify_tready;
+        take = s_axis_notify_tvalid & s_axis_notify_tready;
+        in_flow = s_axis_notify_tdata[32+:16];
+        shifts_read_address = nt_flow_q[0+:10];
+        if (take) begin
+            shifts_read_address = in_flow[0+:10];
+            nt_valid_d = 1'b1;
+            nt_flow_d = in_flow;
+            nt_pkts_d = s_axis_notify_tdata[0+:32];
+        end
+        else if (m_axis_notify_tready) begin
+            nt_valid_d = 1'b0;
+        end
+        m_axis_notify_tvalid = nt_valid_q;
+        bytes = nt_pkts_q << shifts_read_data;
+        m_axis_notify_tdata = 32'h0;
+        m_axis_notify_tdata[0+:32] = bytes;
+        m_axis_notify_tdata[32+:16] = nt_flow_q;
+        // hpcc_nic_core_notify.rs:75: The MTU copy: the flow table's write, or the sweep's.
+        shifts_write_enable = mtu_we;
+        shifts_write_address = mtu_flow;
+        shifts_write_data = mtu_log;
+        if (sweep) begin
+            shifts_write_enable = 1'b1;
+            shifts_write_address = sweep_addr;
+            shifts_write_data = 32'h0;
+        end
+        if (reset) begin
+            nt_valid_d = 1'b0;
+        end
+    end
+
+endmodule // hpcc_nic_core_notify
+
+module hpcc_nic_core_tracker(clock,reset,ev_take,ev_kind,ev_flow,ev_psn,rx_cmds,seq_hold,cmd_flow,seq_we,seq_entry,seq_una,fail,entry,t1_busy,sweep,sweep_addr,wr_en,wr_flow,wr_out,wr_mtu_log,wr_una,done,done_read,done_data,done_cmds,stat_completions);
+    // Rust: HpccNicCoreTracker, hdl/src/top/hpcc_nic_core_tracker.rs:27
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  ev_take;
+    input wire  [3:0] ev_kind;
+    input wire  [15:0] ev_flow;
+    input wire  [23:0] ev_psn;
+    input wire  [31:0] rx_cmds;
+    input wire  seq_hold;
+    input wire  [15:0] cmd_flow;
+    input wire  seq_we;
+    input wire  [70:0] seq_entry;
+    input wire  [23:0] seq_una;
+    input wire  fail;
+    output reg  [70:0] entry;
+    output reg  t1_busy;
+    output reg  sweep;
+    output reg  [9:0] sweep_addr;
+    output reg  wr_en;
+    output reg  [9:0] wr_flow;
+    output reg  wr_out;
+    output reg  [3:0] wr_mtu_log;
+    output reg  [23:0] wr_una;
+    output reg  done;
+    output reg  done_read;
+    output reg  [63:0] done_data;
+    output reg  [31:0] done_cmds;
+    output reg  [31:0] stat_completions;
+
+    // CC event types (the cc_event word's kind; sim, cc_codes)
+    localparam [3:0] EV_ACK = 4'h0;
+    localparam [3:0] EV_LOSS = 4'h2;
+
+    // Completion status (the cpl word's status)
+    localparam [1:0] CPL_OK = 2'h0;
+
+    // Stub signals
+    reg  [9:0] flows_read_address;
+    wire  [70:0] flows_read_data;
+    reg  [9:0] flows_write_address;
+    reg  [70:0] flows_write_data;
+    reg  flows_write_enable;
+    reg  sweep_on_d;
+    reg  sweep_on_q = 1'h0;
+    reg  [9:0] sweep_at_d;
+    reg  [9:0] sweep_at_q = 10'h0;
+    reg  t1_valid_d;
+    reg  t1_valid_q = 1'h0;
+    reg  [15:0] t1_flow_d;
+    reg  [15:0] t1_flow_q = 16'h0;
+    reg  [23:0] t1_seq_d;
+    reg  [23:0] t1_seq_q = 24'h0;
+    reg  [31:0] t1_cmds_d;
+    reg  [31:0] t1_cmds_q = 32'h0;
+    reg  lw_valid_d;
+    reg  lw_valid_q = 1'h0;
+    reg  [15:0] lw_flow_d;
+    reg  [15:0] lw_flow_q = 16'h0;
+    reg  [70:0] lw_entry_d;
+    reg  [70:0] lw_entry_q = 71'h0;
+    reg  [31:0] count_d;
+    reg  [31:0] count_q = 32'h0;
+
+    // Local signals
+    reg  [70:0] t1_entry;
+    reg  w_en;
+    reg  [15:0] w_flow;
+    reg  [70:0] w_entry;
+
+    // Sub module instances
+    hpcc_ram_w71_d1024 flows(
+        .clock(clock),
+        .read_address(flows_read_address),
+        .read_data(flows_read_data),
+        .write_address(flows_write_address),
+        .write_data(flows_write_data),
+        .write_enable(flows_write_enable)
+    );
+
+    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
+    always @(posedge clock) begin
+        sweep_on_q <= sweep_on_d;
+        sweep_at_q <= sweep_at_d;
+        t1_valid_q <= t1_valid_d;
+        t1_flow_q <= t1_flow_d;
+        t1_seq_q <= t1_seq_d;
+        t1_cmds_q <= t1_cmds_d;
+        lw_valid_q <= lw_valid_d;
+        lw_flow_q <= lw_flow_d;
+        lw_entry_q <= lw_entry_d;
+        count_q <= count_d;
+    end
+
+    // Update code
+    always @(*) begin
+        sweep_on_d = sweep_on_q;
+        sweep_at_d = sweep_at_q;
+        t1_valid_d = t1_valid_q;
+        t1_flow_d = t1_flow_q;
+        t1_seq_d = t1_seq_q;
+        t1_cmds_d = t1_cmds_q;
+        lw_valid_d = lw_valid_q;
+        lw_flow_d = lw_flow_q;
+        lw_entry_d = lw_entry_q;
+        count_d = count_q;
+        // hpcc_nic_core_tracker.rs:109: ---- T0: the read.
+        flows_read_address = ev_flow[0+:10];
+        if (seq_hold | sweep_on_q) begin
+            flows_read_address = cmd_flow[0+:10];
+        end
+        entry = flows_read_data;
+        t1_valid_d = ev_take & ((ev_kind == EV_ACK) | (ev_kind == EV_LOSS));
+        t1_flow_d = ev_flow;
+        t1_seq_d = ev_psn;
+        t1_cmds_d = rx_cmds;
+        t1_busy = t1_valid_q;
+        // hpcc_nic_core_tracker.rs:121: ---- T1: the entry (forwarded), the completion, the write back.
+        if (lw_valid_q & (lw_flow_q == t1_flow_q)) begin
+            t1_entry = lw_entry_q;
+        end
+        else begin
+            t1_entry = flows_read_data;
+        end
+        done = t1_valid_q & t1_entry[1+:1] & (t1_entry[2+:24] == t1_seq_q);
+        done_read = t1_entry[46+:1];
+        done_data = 32'h0;
+        done_data[0+:16] = t1_flow_q;
+        done_data[16+:16] = t1_entry[26+:16];
+        done_data[32+:2] = CPL_OK;
+        done_cmds = t1_cmds_q;
+        if (done | fail) begin
+            count_d = count_q + 32'h1;
+        end
+        stat_completions = count_q;
+        // hpcc_nic_core_tracker.rs:141: ---- The write: the sequencer's, else T1's.
+        w_en = t1_valid_q;
+        w_flow = t1_flow_q;
+        w_entry = t1_entry;
+        if (done) begin
+            w_entry[1+:1] = 1'b0;
+        end
+        wr_una = t1_seq_q;
+        if (seq_we) begin
+            w_en = 1'b1;
+            w_flow = cmd_flow;
+            w_entry = seq_entry;
+            wr_una = seq_una;
+        end
+        wr_en = w_en;
+        wr_flow = w_flow[0+:10];
+        wr_out = w_entry[1+:1];
+        wr_mtu_log = w_entry[42+:4];
+        flows_write_enable = w_en;
+        flows_write_address = w_flow[0+:10];
+        flows_write_data = w_entry;
+        if (w_en) begin
+            lw_valid_d = 1'b1;
+            lw_flow_d = w_flow;
+            lw_entry_d = w_entry;
+        end
+        // hpcc_nic_core_tracker.rs:168: ---- The sweep after reset.
+        sweep = sweep_on_q;
+        sweep_addr = sweep_at_q;
+        if (sweep_on_q) begin
+            flows_write_enable = 1'b1;
+            flows_write_address = sweep_at_q;
+            flows_write_data = 32'h0;
+            sweep_at_d = sweep_at_q + 32'h1;
+            if (&sweep_at_q) begin
+                sweep_on_d = 1'b0;
+            end
+        end
+        if (reset) begin
+            t1_valid_d = 1'b0;
+            lw_valid_d = 1'b0;
+            count_d = 32'h0;
+            sweep_on_d = 1'b1;
+            sweep_at_d = 32'h0;
+        end
+    end
+
+endmodule // hpcc_nic_core_tracker
 
 module hpcc_nic_core_regs(clock,reset,wr_en,wr_addr,wr_data,wr_strb,wr_err,cmd_we,rd_addr,rd_data,rd_err,status,cmd,cmd_errors,completions,feedback_in,merged,event_stalls,stat_rx_pipe,stat_rx_ctx,stat_tx_drop,stat_tx_recv_drop,stat_tx_nak_ignored,stat_tx_ctrl_bad,stat_tx_len_err,stat_rx_written,stat_rx_discarded,stat_rx_short,stat_cnps,fb_acks,stat_cc_bad_flow,stat_cc_unused,timer_events,probes,rto_timeouts,rto_failed,tx_events,fb_applied,fb_ignored,sched_cfg,stat_sel,timer_gap_cycles,rto_cfg,cnp_interval_ns,tx_event_bytes,event_merge,tx_word,rx_word,rate,window,alg,tag,cfg_hpcc_t_ns,cfg_hpcc_eta_q16,cfg_hpcc_max_stage,cfg_hpcc_w_ai_q8,cfg_hpcc_w_min_q8,cfg_hpcc_w_max_q8,cfg_hpcc_u_init_q16,cfg_hpcc_inv_bt,cfg_hpcc_inv_b,cfg_hpcc_inv_t,cfg_hpcc_rate_mul,cfg_hpcc_line_q16,cfg_ldcp_rtt_ns,cfg_ldcp_mss,cfg_ldcp_alpha_q16,cfg_ldcp_beta_q16,cfg_ldcp_gamma_shift,cfg_ldcp_iw,cfg_ldcp_max_cw_q16,cfg_ldcp_fast_start,cfg_ldcp_rate_mul,cfg_ldcp_line_q16,cfg_dcqcn_line_q24,cfg_dcqcn_min_q24,cfg_dcqcn_ai_q24,cfg_dcqcn_hai_q24,cfg_dcqcn_g_shift,cfg_dcqcn_initial_alpha_q24,cfg_dcqcn_alpha_timer_ns,cfg_dcqcn_decay,cfg_dcqcn_min_cut_interval_ns,cfg_dcqcn_rate_increase_timer_ns,cfg_dcqcn_byte_counter_bytes,cfg_dcqcn_fast_recovery_times,cfg_dcqcn_win_mul,now_ns);
     // Rust: HpccNicCoreRegs, hdl/src/top/hpcc_nic_core_regs.rs:40

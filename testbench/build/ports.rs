@@ -173,7 +173,7 @@ fn rust_name(cname: &str) -> String {
 
 /// The probes a module's `verilog/probes/<module>.vlt` names (`-var "<name>"`), as read-only
 /// ports: each is a member `<module>__DOT__<name>` of the model's root class, declared in
-/// `<prefix>___024root.h` as e.g. `CData/*0:0*/ hpcc_nic_core__DOT__cc_s_axis_event_tvalid;`
+/// `<prefix>___024root.h` as e.g. `CData/*0:0*/ hpcc_nic_core__DOT__events_m_axis_event_tvalid;`
 /// or `VlWide<16>/*511:0*/ ...`. The Rust name is `probe_<name>`.
 pub fn parse_probes(mdir: &Path, prefix: &str, module: &str, vlt: Option<&str>) -> Vec<Port> {
     let Some(vlt) = vlt else {

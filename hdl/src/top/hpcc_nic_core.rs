@@ -26,15 +26,16 @@
 pub mod csr;
 
 use crate::axil_slave::{AxilPort, AxilSlave};
-use crate::cc_codes::*;
 use crate::cc_module::CcModule;
 use crate::cc_dcqcn::DcqcnCfgOut;
 use crate::cc_hpcc::HpccCfgOut;
 use crate::cc_ldcp::LdcpCfgOut;
 use crate::flow_sched::FlowSched;
-use crate::layout::{CcEventFields, CoreFlowFields, CplNamed, DmaRdFields, NotifyFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
-use csr::CPL_OK;
+use crate::layout::{CcEventFields, DmaRdFields, RtoCfgNamed, SchedCfgNamed, StatSelNamed, TxCreateNamed};
 use crate::hpcc_nic_core_cpl::HpccNicCoreCpl;
+use crate::hpcc_nic_core_events::HpccNicCoreEvents;
+use crate::hpcc_nic_core_notify::HpccNicCoreNotify;
+use crate::hpcc_nic_core_tracker::HpccNicCoreTracker;
 use crate::hpcc_nic_core_regs::HpccNicCoreRegs;
 use crate::hpcc_nic_core_feedback::HpccNicCoreFeedback;
 use crate::hpcc_nic_core_seq::HpccNicCoreSeq;
@@ -247,22 +248,14 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     dp: NicDatapath<F, B>,
     /// The registers, their write decode and read mux, the time base.
     regs: HpccNicCoreRegs,
-    // Counters the registers show.
-    cpl_count: DFF<Bits<32>>,
+    /// Received ACKs sent to the receiver's W (`FEEDBACK_IN`).
     fb_in: DFF<Bits<32>>,
-    // Sequencer.
-    // Per flow: the entry (sim::layout::CORE_FLOW: created, message out, its end PSN and tag,
-    // log2 MTU, READ, rx_ctx's QPN).
-    flows: RAM<Bits<71>, F>,
-    // Per flow log2 MTU again (a copy of the entry's [45:42], written with it), read by the
-    // Notify stage: rx_ctx counts packets, flow_sched wants bytes.
-    shifts: RAM<Bits<4>, F>,
-    nt_valid: DFF<bool>,
-    nt_flow: DFF<Bits<16>>,
-    nt_pkts: DFF<Bits<32>>,
-    nt_take: Signal<Local, bool>,
-    nt_bytes: Signal<Local, Bits<32>>,
-    nt_in_flow: Signal<Local, Bits<16>>,
+    /// The flow table and the completion tracker (and the table's sweep after reset).
+    tracker: HpccNicCoreTracker<F>,
+    /// The Notify stage: packets acknowledged to bytes.
+    notify: HpccNicCoreNotify<F>,
+    /// The event choice and the event slot in front of cc_module.
+    events: HpccNicCoreEvents<F>,
     // The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
     // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
     // Rx-HPCC's feedback at the sender, the completion queue.
@@ -272,54 +265,13 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     cpl: HpccNicCoreCpl,
     /// The command sequencer.
     seq: HpccNicCoreSeq<F>,
-    /// The events for cc_module the core makes beside the sequencer's create: the scan's timer
-    /// event (type 3), the tx-byte event (type 5).
-    tm_word: Signal<Local, Bits<512>>,
-    ev5_word: Signal<Local, Bits<512>>,
-    /// The Rx pipe's event with the merged packets acknowledged.
-    mg_word: Signal<Local, Bits<512>>,
-    /// The Rx pipe's event: its flow; its seq and hop records, of which only the PSN's 24
-    /// bits and W (hop record 0's low word) are read (`_fld`: a field copied to read a part).
-    ev_flow: Signal<Local, Bits<16>>,
+    /// The Rx pipe's event: its seq and hop records, of which only the PSN's 24 bits and W
+    /// (hop record 0's low word) are read (`_fld`: a field copied to read a part).
     ev_seq_fld: Signal<Local, Bits<32>>,
     ev_hops_fld: Signal<Local, Bits<320>>,
-    // The event slot: the Rx pipe's events wait here for cc_module (one cycle at least); an
-    // ACK event that finds one of its flow waiting merges into it (EVENT_MERGE): ACK
-    // coalescing, the bridge between cc_module's per-flow hazard and one flow at line rate.
-    m_valid: DFF<bool>,
-    m_data: DFF<Bits<512>>,
-    merged: DFF<Bits<32>>,
-    ev_stalls: DFF<Bits<32>>,
-    m_offer: Signal<Local, bool>,
-    m_go: Signal<Local, bool>,
-    m_same: Signal<Local, bool>,
-    m_merge: Signal<Local, bool>,
-    m_acked: Signal<Local, Bits<17>>,
-    // After reset the table is cleared, one entry per cycle; commands and events wait.
-    sweep: DFF<bool>,
-    sweep_addr: DFF<Bits<F>>,
-    // Completion tracker: T1 (the event's entry read; rx_ctx's DMA commands made by then, for
-    // a READ), the last entry written (forwarded).
-    t1_valid: DFF<bool>,
-    t1_flow: DFF<Bits<16>>,
-    t1_seq: DFF<Bits<24>>,
-    lw_valid: DFF<bool>,
-    lw_flow: DFF<Bits<16>>,
-    lw_entry: DFF<Bits<71>>,
-    t1_cmds: DFF<Bits<32>>,
-    // Combinational.
-    /// The flow table's write: the tracker's, or the sequencer's (snd_una for the timer's copy).
-    wr_una: Signal<Local, Bits<24>>,
-    t1_entry: Signal<Local, Bits<71>>,
+    /// The events are held: the sequencer's command, the sweep, a waiting completion, the
+    /// feedback unit.
     hold: Signal<Local, bool>,
-    cmd_hold: Signal<Local, bool>,
-    wr_en: Signal<Local, bool>,
-    wr_flow: Signal<Local, Bits<16>>,
-    wr_entry: Signal<Local, Bits<71>>,
-    ev_type: Signal<Local, Bits<4>>,
-    ev_take: Signal<Local, bool>,
-    new_cpl: Signal<Local, bool>,
-    new_cpl_data: Signal<Local, Bits<64>>,
     /// The sequencer's algorithm write is a create's.
     alg_create: Signal<Local, bool>,
 }
@@ -344,56 +296,18 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             sched: Default::default(),
             cc: Default::default(),
             dp: NicDatapath::new(),
+            fb_in: Default::default(),
+            tracker: Default::default(),
+            notify: Default::default(),
+            events: Default::default(),
             timer: Default::default(),
             tx_bytes: Default::default(),
             feedback: Default::default(),
             cpl: Default::default(),
             seq: Default::default(),
-            cpl_count: Default::default(),
-            fb_in: Default::default(),
-            flows: Default::default(),
-            sweep: Default::default(),
-            sweep_addr: Default::default(),
-            t1_valid: Default::default(),
-            t1_flow: Default::default(),
-            t1_seq: Default::default(),
-            lw_valid: Default::default(),
-            lw_flow: Default::default(),
-            lw_entry: Default::default(),
-            t1_cmds: Default::default(),
-            t1_entry: Default::default(),
-            hold: Default::default(),
-            cmd_hold: Default::default(),
-            wr_en: Default::default(),
-            wr_flow: Default::default(),
-            wr_entry: Default::default(),
-            ev_type: Default::default(),
-            ev_take: Default::default(),
-            shifts: Default::default(),
-            nt_valid: Default::default(),
-            nt_flow: Default::default(),
-            nt_pkts: Default::default(),
-            nt_take: Default::default(),
-            nt_bytes: Default::default(),
-            nt_in_flow: Default::default(),
-            tm_word: Default::default(),
-            mg_word: Default::default(),
-            ev_flow: Default::default(),
             ev_seq_fld: Default::default(),
             ev_hops_fld: Default::default(),
-            m_valid: Default::default(),
-            m_data: Default::default(),
-            merged: Default::default(),
-            ev_stalls: Default::default(),
-            m_offer: Default::default(),
-            m_go: Default::default(),
-            m_same: Default::default(),
-            m_merge: Default::default(),
-            m_acked: Default::default(),
-            ev5_word: Default::default(),
-            wr_una: Default::default(),
-            new_cpl: Default::default(),
-            new_cpl_data: Default::default(),
+            hold: Default::default(),
             alg_create: Default::default(),
         }
     }
@@ -408,20 +322,16 @@ impl<const F: usize, const B: usize> Default for HpccNicCore<F, B> {
 impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, cpl_count, fb_in, sweep, sweep_addr, t1_valid, t1_flow, t1_seq, lw_valid, lw_flow, lw_entry,
-            t1_cmds, nt_valid, nt_flow, nt_pkts, m_valid, m_data, merged, ev_stalls
-        );
-        clock!(self, clock, axil, regs, sched, cc, dp, timer, tx_bytes, feedback, cpl, seq);
-        self.flows.read_clock.next = self.clock.val();
-        self.flows.write_clock.next = self.clock.val();
-        self.shifts.read_clock.next = self.clock.val();
-        self.shifts.write_clock.next = self.clock.val();
+        dff_setup!(self, clock, fb_in);
+        clock!(self, clock, axil, regs, sched, cc, dp, tracker, notify, events, timer, tx_bytes, feedback, cpl, seq);
         self.axil.reset.next = self.reset.val();
         self.regs.reset.next = self.reset.val();
         self.sched.reset.next = self.reset.val();
         self.cc.reset.next = self.reset.val();
         self.dp.reset.next = self.reset.val();
+        self.tracker.reset.next = self.reset.val();
+        self.notify.reset.next = self.reset.val();
+        self.events.reset.next = self.reset.val();
         self.timer.reset.next = self.reset.val();
         self.tx_bytes.reset.next = self.reset.val();
         self.feedback.reset.next = self.reset.val();
@@ -452,10 +362,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.regs.status.next = self.seq.status.val();
         self.regs.cmd.next = self.seq.stat_cmd.val();
         self.regs.cmd_errors.next = self.seq.stat_errors.val();
-        self.regs.completions.next = self.cpl_count.q.val();
+        self.regs.completions.next = self.tracker.stat_completions.val();
         self.regs.feedback_in.next = self.fb_in.q.val();
-        self.regs.merged.next = self.merged.q.val();
-        self.regs.event_stalls.next = self.ev_stalls.q.val();
+        self.regs.merged.next = self.events.stat_merged.val();
+        self.regs.event_stalls.next = self.events.stat_stalls.val();
         self.regs.stat_rx_pipe.next = self.dp.stat_rx_pipe_count.val();
         self.regs.stat_rx_ctx.next = self.dp.stat_rx_ctx_count.val();
         self.regs.stat_tx_drop.next = self.dp.stat_tx_drop.val();
@@ -501,27 +411,16 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.sched.s_axis_sleep_tdata.next = self.dp.m_axis_sleep_tdata.val();
         self.sched.s_axis_sleep_tvalid.next = self.dp.m_axis_sleep_tvalid.val();
         self.dp.m_axis_sleep_tready.next = self.sched.s_axis_sleep_tready.val();
-        // Notify stage: packets acknowledged -> bytes, packets << the flow's log2 MTU (the
-        // flow's packet size in flow_sched). One register; the RAM reads the flow as the
-        // register takes it and keeps reading it while the register holds.
-        self.nt_take.next = self.dp.m_axis_notify_tvalid.val() & (!self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val());
-        self.dp.m_axis_notify_tready.next = !self.nt_valid.q.val() | self.sched.s_axis_notify_tready.val();
-        // Both sides' words are sim::layout::NOTIFY.
-        self.nt_in_flow.next = self.dp.m_axis_notify_tdata.val().get_value_flow();
-        self.shifts.read_address.next = self.nt_flow.q.val().get_bits::<F>(0);
-        if self.nt_take.val() {
-            self.shifts.read_address.next = self.nt_in_flow.val().get_bits::<F>(0);
-            self.nt_valid.d.next = true;
-            self.nt_flow.d.next = self.nt_in_flow.val();
-            self.nt_pkts.d.next = self.dp.m_axis_notify_tdata.val().get_value_bytes();
-        } else if self.sched.s_axis_notify_tready.val() {
-            self.nt_valid.d.next = false;
-        }
-        self.sched.s_axis_notify_tvalid.next = self.nt_valid.q.val();
-        self.nt_bytes.next = self.nt_pkts.q.val() << self.shifts.read_data.val();
-        self.sched.s_axis_notify_tdata.next = 0.into();
-        self.sched.s_axis_notify_tdata.next.set_value_bytes(self.nt_bytes.val());
-        self.sched.s_axis_notify_tdata.next.set_value_flow(self.nt_flow.q.val());
+        // Notify (hpcc_nic_core_notify): packets acknowledged -> bytes of the flow's MTU.
+        self.notify.s_axis_notify_tdata.next = self.dp.m_axis_notify_tdata.val();
+        self.notify.s_axis_notify_tvalid.next = self.dp.m_axis_notify_tvalid.val();
+        self.dp.m_axis_notify_tready.next = self.notify.s_axis_notify_tready.val();
+        self.sched.s_axis_notify_tdata.next = self.notify.m_axis_notify_tdata.val();
+        self.sched.s_axis_notify_tvalid.next = self.notify.m_axis_notify_tvalid.val();
+        self.notify.m_axis_notify_tready.next = self.sched.s_axis_notify_tready.val();
+        self.notify.mtu_we.next = self.tracker.wr_en.val();
+        self.notify.mtu_flow.next = self.tracker.wr_flow.val();
+        self.notify.mtu_log.next = self.tracker.wr_mtu_log.val();
         // Updates: the feedback unit's first, then cc_module's.
         self.sched.s_axis_update_tdata.next = self.cc.m_axis_update_tdata.val();
         self.sched.s_axis_update_tvalid.next = self.cc.m_axis_update_tvalid.val();
@@ -553,10 +452,10 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.seq.alg.next = self.regs.alg.val();
         self.seq.tag.next = self.regs.tag.val();
         self.seq.now_ns.next = self.regs.now_ns.val();
-        self.seq.entry.next = self.flows.read_data.val();
-        self.seq.t1_valid.next = self.t1_valid.q.val();
-        self.seq.sweep.next = self.sweep.q.val();
-        self.seq.slot_full.next = self.m_valid.q.val();
+        self.seq.entry.next = self.tracker.entry.val();
+        self.seq.t1_valid.next = self.tracker.t1_busy.val();
+        self.seq.sweep.next = self.tracker.sweep.val();
+        self.seq.slot_full.next = self.events.slot_full.val();
         self.seq.cpl_busy.next = self.cpl.blocked.val();
         self.seq.rq_valid.next = self.timer.rq_valid.val();
         self.seq.rq_fail.next = self.timer.rq_fail.val();
@@ -582,170 +481,69 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.timer.pq_take.next = !self.seq.probe_tvalid.val() & self.dp.s_axis_probe_tready.val();
         self.seq.probe_tready.next = self.dp.s_axis_probe_tready.val();
 
-        // ---- Flow table: one read port (the sequencer's flow while it holds the events,
-        // else the event's flow), one write port (the sequencer's write, else the tracker's).
-        // The sequencer holds the events (and takes the table's read port) while it reads,
-        // checks and writes an entry or offers a create event; the tracker holds them while a
-        // completion waits, or a READ's completion waits for its payload.
-        self.cmd_hold.next = self.seq.hold.val() | self.sweep.q.val();
-        self.hold.next = self.cmd_hold.val() | self.cpl.blocked.val() | self.feedback.busy.val();
-        self.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
+        // ---- The events are held while the sequencer reads, checks and writes an entry or
+        // offers a create event, during the sweep, while a completion waits (or a READ's
+        // completion waits for its payload), and while the feedback unit is busy.
+        self.hold.next = self.seq.hold.val() | self.tracker.sweep.val() | self.cpl.blocked.val() | self.feedback.busy.val();
+        // The Rx pipe's event: its flow, seq (snd_una for an ACK or a loss) and hop records.
         self.ev_seq_fld.next = self.dp.m_axis_event_tdata.val().get_value_seq();
         self.ev_hops_fld.next = self.dp.m_axis_event_tdata.val().get_value_hops();
-        self.flows.read_address.next = self.ev_flow.val().get_bits::<F>(0);
-        if self.cmd_hold.val() {
-            self.flows.read_address.next = self.seq.cmd_flow.val().get_bits::<F>(0);
-        }
-        if self.lw_valid.q.val() & (self.lw_flow.q.val() == self.t1_flow.q.val()) {
-            self.t1_entry.next = self.lw_entry.q.val();
-        } else {
-            self.t1_entry.next = self.flows.read_data.val();
-        }
-        // The table's one write (and the forwarded copy): the tracker's by default (every ACK
-        // or loss event: its snd_una into the timeout's copy, busy cleared on completion), the
-        // sequencer's when it writes (never with the tracker's: it waits for T1 to be empty).
-        self.wr_en.next = false;
-        self.wr_flow.next = self.t1_flow.q.val();
-        self.wr_entry.next = self.t1_entry.val();
-        self.wr_una.next = self.t1_seq.q.val();
-        if self.seq.ft_we.val() {
-            self.wr_en.next = true;
-            self.wr_flow.next = self.seq.cmd_flow.val();
-            self.wr_entry.next = self.seq.ft_entry.val();
-            self.wr_una.next = self.seq.ft_una.val();
-        }
 
-        // ---- Events into cc_module: a timer event when one is due (first: one per TIMER_GAP
-        // cycles at most, so the Rx pipe's events lose little), else a tx-byte event, else the
-        // event slot's (the Rx pipe's); while events are held only the slot's, and the
-        // sequencer's create once the slot is empty (a re-created flow's old events first).
-        // The tracker and the feedback unit see the Rx pipe's as the slot takes them (ev_take).
-        self.tm_word.next = 0.into();
-        self.tm_word.next.set_value_flow(bit_cast::<16, F>(self.timer.flow.val()));
-        self.tm_word.next.set_value_kind(EV_TIMER.into());
-        self.tm_word.next.set_value_now(self.regs.now_ns.val());
-        self.ev5_word.next = 0.into();
-        self.ev5_word.next.set_value_flow(bit_cast::<16, F>(self.tx_bytes.ev_flow.val()));
-        self.ev5_word.next.set_value_kind(EV_TX.into());
-        self.ev5_word.next.set_value_seq(self.tx_bytes.ev_bytes.val());
-        self.ev5_word.next.set_value_now(self.regs.now_ns.val());
-        self.cc.s_axis_event_tdata.next = self.m_data.q.val();
-        self.cc.s_axis_event_tvalid.next = self.m_valid.q.val();
-        self.m_offer.next = true;
-        if self.timer.tm_valid.val() & !self.hold.val() {
-            self.cc.s_axis_event_tdata.next = self.tm_word.val();
-            self.cc.s_axis_event_tvalid.next = true;
-            self.m_offer.next = false;
-        } else if self.tx_bytes.ev_valid.val() & !self.hold.val() {
-            self.cc.s_axis_event_tdata.next = self.ev5_word.val();
-            self.cc.s_axis_event_tvalid.next = true;
-            self.m_offer.next = false;
-        }
-        if self.seq.cr_valid.val() {
-            self.cc.s_axis_event_tdata.next = self.seq.cr_word.val();
-            self.cc.s_axis_event_tvalid.next = true;
-            self.m_offer.next = false;
-        }
+        // ---- Events into cc_module (hpcc_nic_core_events): the create, timer and tx-byte
+        // events, and the event slot, where the Rx pipe's ACKs coalesce.
+        self.events.hold.next = self.hold.val();
+        self.events.now_ns.next = self.regs.now_ns.val();
+        self.events.merge_on.next = self.regs.event_merge.val().get_bit(0);
+        self.events.tm_valid.next = self.timer.tm_valid.val();
+        self.events.tm_flow.next = self.timer.flow.val();
+        self.timer.tm_take.next = self.events.tm_take.val();
+        self.events.tx_valid.next = self.tx_bytes.ev_valid.val();
+        self.events.tx_flow.next = self.tx_bytes.ev_flow.val();
+        self.events.tx_bytes.next = self.tx_bytes.ev_bytes.val();
+        self.tx_bytes.ev_take.next = self.events.tx_take.val();
+        self.events.cr_valid.next = self.seq.cr_valid.val();
+        self.events.cr_word.next = self.seq.cr_word.val();
+        self.events.s_axis_event_tdata.next = self.dp.m_axis_event_tdata.val();
+        self.events.s_axis_event_tvalid.next = self.dp.m_axis_event_tvalid.val();
+        self.dp.m_axis_event_tready.next = self.events.s_axis_event_tready.val();
+        self.cc.s_axis_event_tdata.next = self.events.m_axis_event_tdata.val();
+        self.cc.s_axis_event_tvalid.next = self.events.m_axis_event_tvalid.val();
+        self.events.m_axis_event_tready.next = self.cc.s_axis_event_tready.val();
 
-        // ---- The event slot: it leaves when cc_module takes it; the Rx pipe's next event goes
-        // in as it leaves or while it is empty, or merges into it: an ACK (type 0) of the same
-        // flow with the same ECN-Echo, neither carrying Rx-HPCC feedback, while merging is on.
-        // The merged event is the newer one (its seq, snd_nxt, time and telemetry: HPCC++'s
-        // newest) with both ACKs' packets acknowledged added (LDCP; saturated at 16 bits).
-        self.m_go.next = self.m_offer.val() & self.m_valid.q.val() & self.cc.s_axis_event_tready.val();
-        self.m_same.next = self.m_valid.q.val()
-            & (self.m_data.q.val().get_value_flow() == self.ev_flow.val())
-            & (self.m_data.q.val().get_value_kind() == EV_ACK)
-            & (self.dp.m_axis_event_tdata.val().get_value_kind() == EV_ACK)
-            & (self.m_data.q.val().get_value_ece() == self.dp.m_axis_event_tdata.val().get_value_ece())
-            & !self.m_data.q.val().get_value_feedback()
-            & !self.dp.m_axis_event_tdata.val().get_value_feedback();
-        self.m_merge.next = self.regs.event_merge.val().get_bit(0) & self.m_same.val() & !self.m_go.val();
-        self.dp.m_axis_event_tready.next =
-            !self.hold.val() & (!self.m_valid.q.val() | self.m_go.val() | self.m_merge.val());
-        self.m_acked.next = bit_cast::<17, 16>(self.m_data.q.val().get_value_acked())
-            + bit_cast::<17, 16>(self.dp.m_axis_event_tdata.val().get_value_acked());
-        if self.m_acked.val().get_bit(16) {
-            self.m_acked.next = 0xFFFF.into();
-        }
-        if self.dp.m_axis_event_tvalid.val() & !self.dp.m_axis_event_tready.val() & !self.hold.val() {
-            self.ev_stalls.d.next = self.ev_stalls.q.val() + 1;
-        }
-
-        // ---- Completion tracker. T0: an ACK or loss event (their seq is snd_una) reaches
-        // cc_module; the flow's entry is read. T1: a message out whose end PSN is snd_una is
-        // complete. The queue takes the one T1 that may follow a full head (T0 waits while the
-        // head is full).
-        self.ev_type.next = self.dp.m_axis_event_tdata.val().get_value_kind();
-        self.ev_take.next = self.dp.m_axis_event_tvalid.val() & self.dp.m_axis_event_tready.val();
-        self.t1_valid.d.next = self.ev_take.val() & ((self.ev_type.val() == EV_ACK) | (self.ev_type.val() == EV_LOSS));
-        self.t1_flow.d.next = self.ev_flow.val();
-        self.t1_seq.d.next = self.ev_seq_fld.val().get_bits::<24>(0);
-        self.t1_cmds.d.next = self.dp.stat_rx_cmds.val();
-        if self.m_go.val() {
-            self.m_valid.d.next = false;
-        }
-        self.mg_word.next = self.dp.m_axis_event_tdata.val();
-        self.mg_word.next.set_value_acked(self.m_acked.val().get_bits::<16>(0));
-        if self.ev_take.val() {
-            self.m_valid.d.next = true;
-            self.m_data.d.next = self.dp.m_axis_event_tdata.val();
-            if self.m_merge.val() {
-                self.m_data.d.next = self.mg_word.val();
-                self.merged.d.next = self.merged.q.val() + 1;
-            }
-        }
+        // ---- Flow table and completion tracker (hpcc_nic_core_tracker): the Rx pipe's ACK
+        // and loss events as the slot takes them, the sequencer's reads and writes.
+        self.tracker.ev_take.next = self.events.rx_take.val();
+        self.tracker.ev_kind.next = self.dp.m_axis_event_tdata.val().get_value_kind();
+        self.tracker.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
+        self.tracker.ev_psn.next = self.ev_seq_fld.val().get_bits::<24>(0);
+        self.tracker.rx_cmds.next = self.dp.stat_rx_cmds.val();
+        self.tracker.seq_hold.next = self.seq.hold.val();
+        self.tracker.cmd_flow.next = self.seq.cmd_flow.val();
+        self.tracker.seq_we.next = self.seq.ft_we.val();
+        self.tracker.seq_entry.next = self.seq.ft_entry.val();
+        self.tracker.seq_una.next = self.seq.ft_una.val();
+        self.tracker.fail.next = self.seq.fail.val();
+        self.timer.ft_we.next = self.tracker.wr_en.val();
+        self.timer.ft_flow.next = self.tracker.wr_flow.val();
+        self.timer.ft_out.next = self.tracker.wr_out.val();
+        self.timer.ft_una.next = self.tracker.wr_una.val();
 
         // ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
-        self.feedback.ev_take.next = self.ev_take.val();
+        self.feedback.ev_take.next = self.events.rx_take.val();
         self.feedback.ev_feedback.next = self.dp.m_axis_event_tdata.val().get_value_feedback();
-        self.feedback.ev_flow.next = self.ev_flow.val();
+        self.feedback.ev_flow.next = self.dp.m_axis_event_tdata.val().get_value_flow();
         // W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         self.feedback.ev_w.next = self.ev_hops_fld.val().get_bits::<32>(0);
         self.feedback.rate_mul.next = self.regs.cfg_hpcc.rate_mul.val();
         self.feedback.line.next = self.regs.cfg_hpcc.line_q16.val();
 
-        // ---- Completion tracker, T1: a message out whose end PSN is snd_una is complete; the
-        // entry is written back (snd_una into the timeout's copy, out cleared on completion).
-        self.new_cpl.next = self.t1_valid.q.val()
-            & self.t1_entry.val().get_value_out()
-            & (self.t1_entry.val().get_value_end_psn() == self.t1_seq.q.val());
-        self.new_cpl_data.next = 0.into();
-        self.new_cpl_data.next.set_value_cpl_flow(self.t1_flow.q.val());
-        self.new_cpl_data.next.set_value_cpl_tag(self.t1_entry.val().get_value_tag());
-        self.new_cpl_data.next.set_value_cpl_status(CPL_OK.into());
-        if self.t1_valid.q.val() {
-            self.wr_en.next = true;
-        }
-        if self.new_cpl.val() {
-            self.wr_entry.next = self.t1_entry.val();
-            self.wr_entry.next.set_value_out(false);
-        }
-        if self.new_cpl.val() | self.seq.fail.val() {
-            self.cpl_count.d.next = self.cpl_count.q.val() + 1;
-        }
-        self.flows.write_enable.next = self.wr_en.val();
-        self.flows.write_address.next = self.wr_flow.val().get_bits::<F>(0);
-        self.flows.write_data.next = self.wr_entry.val();
-        self.shifts.write_enable.next = self.wr_en.val();
-        self.shifts.write_address.next = self.wr_flow.val().get_bits::<F>(0);
-        self.shifts.write_data.next = self.wr_entry.val().get_value_mtu_log();
-        self.timer.ft_we.next = self.wr_en.val();
-        self.timer.ft_flow.next = self.wr_flow.val().get_bits::<F>(0);
-        self.timer.ft_out.next = self.wr_entry.val().get_value_out_bits();
-        self.timer.ft_una.next = self.wr_una.val();
-        if self.wr_en.val() {
-            self.lw_valid.d.next = true;
-            self.lw_flow.d.next = self.wr_flow.val();
-            self.lw_entry.d.next = self.wr_entry.val();
-        }
-        // Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for its
-        // payload), the sequencer's error completion.
-        self.cpl.done.next = self.new_cpl.val();
-        self.cpl.done_read.next = self.t1_entry.val().get_value_read();
-        self.cpl.done_data.next = self.new_cpl_data.val();
-        self.cpl.done_cmds.next = self.t1_cmds.q.val();
+        // ---- Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for
+        // its payload), the sequencer's error completion.
+        self.cpl.done.next = self.tracker.done.val();
+        self.cpl.done_read.next = self.tracker.done_read.val();
+        self.cpl.done_data.next = self.tracker.done_data.val();
+        self.cpl.done_cmds.next = self.tracker.done_cmds.val();
         self.cpl.fail.next = self.seq.fail.val();
         self.cpl.fail_data.next = self.seq.fail_data.val();
         self.cpl.rx_written.next = self.dp.stat_rx_written.val();
@@ -779,7 +577,6 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.timer.gap.next = self.regs.timer_gap_cycles.val();
         self.timer.rto_rounds.next = self.regs.rto_cfg.val().get_value_rto_cfg_rounds();
         self.timer.rto_retries.next = self.regs.rto_cfg.val().get_value_rto_cfg_retries();
-        self.timer.tm_take.next = self.cc.s_axis_event_tready.val() & !self.hold.val();
 
         // ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
@@ -788,41 +585,20 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.tx_bytes.rd_flow.next = self.m_axis_dma_rd.tdata.val().get_value_flow();
         self.tx_bytes.rd_len.next = self.m_axis_dma_rd.tdata.val().get_value_len();
         self.tx_bytes.thr.next = self.regs.tx_event_bytes.val();
-        self.tx_bytes.ev_take.next =
-            !self.timer.tm_valid.val() & self.cc.s_axis_event_tready.val() & !self.hold.val();
 
-        // ---- Flow table clear after reset (2^F cycles; the blocks sweep as long).
-        self.timer.sweep.next = self.sweep.q.val();
-        self.timer.sweep_addr.next = self.sweep_addr.q.val();
-        self.tx_bytes.sweep.next = self.sweep.q.val();
-        self.tx_bytes.sweep_addr.next = self.sweep_addr.q.val();
-        self.feedback.sweep.next = self.sweep.q.val();
-        self.feedback.sweep_addr.next = self.sweep_addr.q.val();
-        if self.sweep.q.val() {
-            self.flows.write_enable.next = true;
-            self.flows.write_address.next = self.sweep_addr.q.val();
-            self.flows.write_data.next = 0.into();
-            self.shifts.write_enable.next = true;
-            self.shifts.write_address.next = self.sweep_addr.q.val();
-            self.shifts.write_data.next = 0.into();
-            self.sweep_addr.d.next = self.sweep_addr.q.val() + 1;
-            if self.sweep_addr.q.val().all() {
-                self.sweep.d.next = false;
-            }
-        }
+        // ---- The blocks' per-flow RAMs cleared after reset, with the flow table (2^F cycles).
+        self.notify.sweep.next = self.tracker.sweep.val();
+        self.notify.sweep_addr.next = self.tracker.sweep_addr.val();
+        self.timer.sweep.next = self.tracker.sweep.val();
+        self.timer.sweep_addr.next = self.tracker.sweep_addr.val();
+        self.tx_bytes.sweep.next = self.tracker.sweep.val();
+        self.tx_bytes.sweep_addr.next = self.tracker.sweep_addr.val();
+        self.feedback.sweep.next = self.tracker.sweep.val();
+        self.feedback.sweep_addr.next = self.tracker.sweep_addr.val();
 
-        // ---- Reset: counters 0, nothing in flight (the registers: hpcc_nic_core_regs).
+        // ---- Reset (the blocks reset themselves; the registers: hpcc_nic_core_regs).
         if self.reset.val() {
-            self.cpl_count.d.next = 0.into();
             self.fb_in.d.next = 0.into();
-            self.t1_valid.d.next = false;
-            self.lw_valid.d.next = false;
-            self.nt_valid.d.next = false;
-            self.m_valid.d.next = false;
-            self.merged.d.next = 0.into();
-            self.ev_stalls.d.next = 0.into();
-            self.sweep.d.next = true;
-            self.sweep_addr.d.next = 0.into();
         }
     }
 }

@@ -48,7 +48,7 @@ impl SchedProbe {
             ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_seq_sched_ctrl_tdata()))),
             update: (d.probe_sched_s_axis_update_tvalid() == 1)
                 .then(|| SchedUpdate::from_tdata(wide(d.probe_sched_s_axis_update_tdata()))),
-            notify: (d.probe_nt_valid_q() == 1).then(|| Notify::from_tdata(d.probe_sched_s_axis_notify_tdata())),
+            notify: (d.probe_notify_m_axis_notify_tvalid() == 1).then(|| Notify::from_tdata(d.probe_notify_m_axis_notify_tdata())),
             sleep: (d.probe_dp_m_axis_sleep_tvalid() == 1).then(|| Sleep::from_tdata(d.probe_dp_m_axis_sleep_tdata())),
             pktsend_ready: d.probe_dp_s_axis_pktsend_tready() == 1,
         };
@@ -119,9 +119,9 @@ impl CcProbe {
             self.feedbacks += 1;
             self.board.got_feedback(&mut self.outcome, cycle, Feedback::from_bits(d.probe_cc_m_axis_feedback_tdata()));
         }
-        if d.probe_cc_s_axis_event_tvalid() == 1 && d.probe_cc_s_axis_event_tready() == 1 {
+        if d.probe_events_m_axis_event_tvalid() == 1 && d.probe_cc_s_axis_event_tready() == 1 {
             self.events += 1;
-            let out = self.model.apply(&Event::from_words(d.probe_cc_s_axis_event_tdata()));
+            let out = self.model.apply(&Event::from_words(d.probe_events_m_axis_event_tdata()));
             self.board.expect(out);
         }
     }
