@@ -12,6 +12,7 @@ pub mod flow_sched;
 /// Bit layouts shared by hdl, sim and the harnesses (one definition each).
 pub mod layout;
 pub mod mul_pipe;
+pub mod net;
 pub mod nic_model;
 pub mod packet;
 pub mod pipe;
