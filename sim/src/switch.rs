@@ -2,7 +2,9 @@
 //! issue 15 grows from it). Time is in clock cycles of the NICs (`ns_per_cycle` converts for
 //! the telemetry timestamps).
 //!
-//! - Routing: by destination IPv4 address, one port per host.
+//! - Routing: by destination IPv4 address, to one port or, where several paths are equally
+//!   short (`route_ecmp`), to one of them chosen per flow by a hash of the frame's addresses,
+//!   UDP source port and destination QP (ECMP: a flow's frames keep their order).
 //! - Per egress port: a FIFO of frames and its length in bytes; a frame that would take the
 //!   queue past `buffer_bytes` is dropped and counted.
 //! - ECN: RED on enqueue for ECN-capable frames, on the egress queue's length before the frame
@@ -10,7 +12,8 @@
 //!   always at or above kmax, linearly between with up to pmax.
 //! - Serialization: a port sends one frame at a time at `bytes_per_cycle` wire bytes (frame +
 //!   FCS, padded to 64, + 20 bytes of preamble and gap), so a frame started at t leaves
-//!   completely at t + wire / rate.
+//!   completely at t + wire / rate. Every port has the configuration's rate unless set
+//!   (`set_port_rate`: a 400 Gb/s uplink beside 100 Gb/s host ports).
 //! - Telemetry: when a frame with a collecting header (HPCC++ data, probes) starts on its egress
 //!   port, one hop is pushed in the project's layout (`IntHop`: timestamp, the port's
 //!   transmitted-byte counter including this frame, its queue length, the line rate), as an
@@ -63,7 +66,6 @@ impl SwitchConfig {
     }
 }
 
-#[derive(Default)]
 struct Port {
     queue: VecDeque<Vec<u8>>,
     /// Bytes queued (frame lengths, as INT reports them).
@@ -78,6 +80,9 @@ struct Port {
     samples: u64,
     /// Wire bytes sent since the last `take_busy`.
     sent_window: u64,
+    /// The port's rate (wire bytes per cycle) and the rate its telemetry hops report.
+    bytes_per_cycle: f64,
+    line_rate: LineRate,
 }
 
 /// Counters of one port.
@@ -94,7 +99,8 @@ pub struct PortStats {
 pub struct Switch {
     pub cfg: SwitchConfig,
     ports: Vec<Port>,
-    routes: HashMap<[u8; 4], usize>,
+    /// Egress ports by destination: one, or the equal-cost choices.
+    routes: HashMap<[u8; 4], Vec<usize>>,
     dropped: Vec<u64>,
     marked: Vec<u64>,
     /// Frames with no route or that do not parse: dropped.
@@ -105,9 +111,23 @@ pub struct Switch {
 impl Switch {
     /// A switch with `ports` ports and no routes yet; `seed` drives the RED coin.
     pub fn new(cfg: SwitchConfig, ports: usize, seed: u64) -> Switch {
+        let (bytes_per_cycle, line_rate) = (cfg.bytes_per_cycle, cfg.line_rate);
         Switch {
             cfg,
-            ports: (0..ports).map(|_| Port::default()).collect(),
+            ports: (0..ports)
+                .map(|_| Port {
+                    queue: VecDeque::new(),
+                    bytes: 0,
+                    free_at: 0.0,
+                    tx_bytes: 0,
+                    max_bytes: 0,
+                    sum_bytes: 0,
+                    samples: 0,
+                    sent_window: 0,
+                    bytes_per_cycle,
+                    line_rate,
+                })
+                .collect(),
             routes: HashMap::new(),
             dropped: vec![0; ports],
             marked: vec![0; ports],
@@ -118,7 +138,30 @@ impl Switch {
 
     /// Frames to `ip` leave on `port`.
     pub fn route(&mut self, ip: [u8; 4], port: usize) {
-        self.routes.insert(ip, port);
+        self.routes.insert(ip, vec![port]);
+    }
+
+    /// Frames to `ip` leave on one of `ports` (not empty), chosen per flow.
+    pub fn route_ecmp(&mut self, ip: [u8; 4], ports: Vec<usize>) {
+        assert!(!ports.is_empty(), "a route needs a port");
+        self.routes.insert(ip, ports);
+    }
+
+    /// Port `k` sends at `bytes_per_cycle` and reports `line_rate` in its telemetry hops.
+    pub fn set_port_rate(&mut self, k: usize, bytes_per_cycle: f64, line_rate: LineRate) {
+        self.ports[k].bytes_per_cycle = bytes_per_cycle;
+        self.ports[k].line_rate = line_rate;
+    }
+
+    /// The ECMP choice among `n` ports for packet `p`'s flow (FNV-1a over its addresses, UDP
+    /// source port and destination QP).
+    fn flow_pick(p: &RocePacket, n: usize) -> usize {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let key = [&p.ip.src[..], &p.ip.dst[..], &p.udp_src_port.to_be_bytes(), &p.bth.dest_qp.to_be_bytes()];
+        for b in key.concat() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        (h % n as u64) as usize
     }
 
     /// A uniform number in [0, 1) (xorshift64*: the switch needs no crate for its coin).
@@ -135,10 +178,11 @@ impl Switch {
             self.unroutable += 1;
             return;
         };
-        let Some(&out) = self.routes.get(&p.ip.dst) else {
+        let Some(ports) = self.routes.get(&p.ip.dst) else {
             self.unroutable += 1;
             return;
         };
+        let out = ports[Self::flow_pick(&p, ports.len())];
         let q = self.ports[out].bytes;
         if q + frame.len() as u64 > self.cfg.buffer_bytes {
             self.dropped[out] += 1;
@@ -171,7 +215,7 @@ impl Switch {
     /// collecting header). Returns (port, frame, the cycle its last byte leaves).
     pub fn tick(&mut self, now: u64) -> Vec<(usize, Vec<u8>, u64)> {
         let mut out = vec![];
-        let (rate, line, ns) = (self.cfg.bytes_per_cycle, self.cfg.line_rate, self.cfg.ns_per_cycle);
+        let ns = self.cfg.ns_per_cycle;
         for (k, port) in self.ports.iter_mut().enumerate() {
             port.max_bytes = port.max_bytes.max(port.bytes);
             port.sum_bytes += port.bytes as u128;
@@ -186,14 +230,14 @@ impl Switch {
             port.sent_window += wire;
             if let Ok(mut p) = RocePacket::parse(&frame) {
                 if let Some(t) = p.telemetry.as_mut().filter(|t| !t.echo) {
-                    let hop = IntHop::from_counters(now * ns, port.tx_bytes, port.bytes, line);
+                    let hop = IntHop::from_counters(now * ns, port.tx_bytes, port.bytes, port.line_rate);
                     if t.push_hop(hop) {
                         frame = p.build();
                     }
                 }
             }
             let start = port.free_at.max(now as f64);
-            port.free_at = start + wire as f64 / rate;
+            port.free_at = start + wire as f64 / port.bytes_per_cycle;
             out.push((k, frame, port.free_at.ceil() as u64));
         }
         out

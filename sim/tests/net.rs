@@ -208,3 +208,92 @@ fn fct_lines_and_slowdown() {
     assert_eq!(bins[2].slowdown.flows, 1);
     assert_eq!(bins[4].below_bytes, None);
 }
+
+mod network {
+    use super::*;
+    use sim::net::network::{NetConfig, Network};
+    use sim::packet::{examples, RocePacket};
+    use sim::switch::wire_bytes;
+
+    /// A WRITE frame from host `src` to host `dst` with UDP source port `sport`.
+    fn frame(src: usize, dst: usize, sport: u16) -> Vec<u8> {
+        let (_, mut p) = examples().into_iter().find(|(n, p)| n.starts_with("RDMA WRITE") && p.telemetry.is_some()).unwrap();
+        p.ip.src = host_ip(src);
+        p.ip.dst = host_ip(dst);
+        p.udp_src_port = sport;
+        p.build()
+    }
+
+    /// Steps `net` from `now` until `want` frames are delivered or `limit` cycles pass.
+    fn run(net: &mut Network, now: &mut u64, want: usize, limit: u64) -> Vec<(u64, usize, Vec<u8>)> {
+        let mut got = vec![];
+        let end = *now + limit;
+        while got.len() < want && *now < end {
+            got.extend(net.deliver(*now).into_iter().map(|(h, f)| (*now, h, f)));
+            net.tick(*now);
+            *now += 1;
+        }
+        got
+    }
+
+    #[test]
+    fn frames_cross_two_tiers_with_delay_serialization_and_a_hop_per_switch() {
+        let t = Topology::parse("small.txt", SMALL).unwrap();
+        let mut net = Network::new(t, &NetConfig::g100(1)).unwrap();
+        let f = frame(0, 3, 7);
+        net.send(0, f.clone(), 0);
+        let mut now = 0;
+        let got = run(&mut net, &mut now, 1, 10_000);
+        assert_eq!(got.len(), 1);
+        let (at, host, out) = &got[0];
+        assert_eq!(*host, 3);
+        // Four links of 250 cycles; three egresses: two at 400 Gb/s (200 B/cycle), one at 100
+        // (50 B/cycle), each frame a little longer than the last by its telemetry hop.
+        let p = RocePacket::parse(out).unwrap();
+        assert_eq!(p.telemetry.as_ref().unwrap().hops.len(), 3, "one hop per switch");
+        let ser: f64 = [(f.len(), 200.0), (f.len() + 8, 200.0), (f.len() + 16, 50.0)].iter().map(|&(l, r)| wire_bytes(l) as f64 / r).sum();
+        let least = 4 * 250 + ser.ceil() as u64;
+        assert!(*at >= least && *at <= least + 3, "arrived at {at}, least {least}");
+        assert!(net.idle());
+        assert_eq!((net.lost, net.unroutable()), (0, 0));
+    }
+
+    #[test]
+    fn ecmp_spreads_flows_and_keeps_each_on_one_path() {
+        let t = Topology::leaf_spine(8, 2, 4, G100, 4 * G100, 1000).unwrap();
+        let mut net = Network::new(t, &NetConfig::g100(1)).unwrap();
+        let uplinks: Vec<usize> = (0..net.topo.links.len()).filter(|&l| net.topo.links[l].a == 8).collect();
+        let mut now = 0;
+        // 64 flows, one frame each: every uplink of leaf 8 carries some.
+        for sport in 0..64 {
+            net.send(0, frame(0, 7, sport), now);
+        }
+        assert_eq!(run(&mut net, &mut now, 64, 100_000).len(), 64);
+        let used = uplinks.iter().filter(|&&l| net.port_stats(8, l).unwrap().tx_wire_bytes > 0).count();
+        assert_eq!(used, 4, "64 flows over 4 spines");
+        // One flow, 16 frames: all on one uplink, in order.
+        let before: Vec<u64> = uplinks.iter().map(|&l| net.port_stats(8, l).unwrap().tx_wire_bytes).collect();
+        for _ in 0..16 {
+            net.send(0, frame(0, 7, 1000), now);
+        }
+        assert_eq!(run(&mut net, &mut now, 16, 100_000).len(), 16);
+        let moved = uplinks.iter().zip(&before).filter(|(&l, &b)| net.port_stats(8, l).unwrap().tx_wire_bytes > b).count();
+        assert_eq!(moved, 1);
+    }
+
+    #[test]
+    fn lossy_links_lose_and_unknown_rates_are_refused() {
+        let mut t = Topology::incast(2, G100, 1000);
+        t.links[0].error_rate = 1.0;
+        let mut net = Network::new(t.clone(), &NetConfig::g100(1)).unwrap();
+        net.send(0, frame(0, 2, 1), 0);
+        let mut now = 0;
+        assert!(run(&mut net, &mut now, 1, 5_000).is_empty());
+        assert_eq!(net.lost, 1);
+        t.links[1].bps = 10_000_000_000;
+        assert!(Network::new(t.clone(), &NetConfig::g100(1)).err().unwrap().contains("line-rate code"));
+        t.links[1].bps = G100;
+        t.links[1].delay_ns = 1001;
+        assert!(Network::new(t, &NetConfig::g100(1)).err().unwrap().contains("whole number"));
+    }
+}

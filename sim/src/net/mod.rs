@@ -8,6 +8,7 @@
 //! - `cdf`: flow-size distributions (the WebSearch and FB_Hadoop CDFs ship in sim/data/cdf).
 //! - `traffic`: flow lists made from a seed: Poisson arrivals at a load, incasts.
 //! - `fct`: completed flows as `fct.txt`, and the slowdown summary.
+//! - `network`: the switches and links of a topology, which hosts send frames into.
 //!
 //! Every parser reports the file and line of what it refuses (`ParseError`), and none returns
 //! a partial result.
@@ -15,6 +16,7 @@
 pub mod cdf;
 pub mod fct;
 pub mod flows;
+pub mod network;
 pub mod topo;
 pub mod traffic;
 

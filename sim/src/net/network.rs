@@ -1,0 +1,214 @@
+//! The network of a topology: one `sim::switch::Switch` per switch node (one port per link,
+//! each at its link's rate), links that carry frames both ways with their delay and loss, and
+//! routes from `Topology::routes` (ECMP where paths tie). Hosts are outside: they hand frames
+//! to `send` and take what `deliver` gives them, so an RTL core and a model NIC plug in alike.
+//! Time is in cycles of the NICs' clock (`ns_per_cycle`).
+//!
+//! One cycle, in this order (the order of `harness::fabric`'s single switch): `deliver(now)`
+//! (frames that reached their host by now), the hosts run and `send`, then `tick(now)`
+//! (frames that reached a switch by now are queued, every idle port starts its next frame).
+//! Links and ports are visited in index order, so a run repeats exactly from its seed.
+
+use super::host_ip;
+use super::topo::Topology;
+use crate::nic_model::XorShift;
+use crate::packet::LineRate;
+use crate::switch::{PortStats, Red, Switch, SwitchConfig};
+use std::collections::VecDeque;
+
+/// The switches' parameters, the same at every switch.
+#[derive(Clone, Debug)]
+pub struct NetConfig {
+    /// ns per cycle (250 MHz: 4).
+    pub ns_per_cycle: u64,
+    /// Egress queue limit per port, bytes.
+    pub buffer_bytes: u64,
+    /// ECN marking (RED); None: never mark.
+    pub red: Option<Red>,
+    /// Seeds the RED coins and the links' loss.
+    pub seed: u64,
+}
+
+impl NetConfig {
+    /// `sim::switch::SwitchConfig::g100`'s buffer and RED at 250 MHz.
+    pub fn g100(seed: u64) -> NetConfig {
+        let s = SwitchConfig::g100();
+        NetConfig { ns_per_cycle: s.ns_per_cycle, buffer_bytes: s.buffer_bytes, red: s.red, seed }
+    }
+}
+
+/// The telemetry code of a link rate (only the rates a hop record can name).
+fn line_rate(bps: u64) -> Option<LineRate> {
+    [LineRate::G25, LineRate::G50, LineRate::G100, LineRate::G200, LineRate::G400]
+        .into_iter()
+        .find(|r| r.bits_per_second() == bps)
+}
+
+/// A frame on a link: the cycle it arrives at the far end.
+type InFlight = VecDeque<(u64, Vec<u8>)>;
+
+/// See the module doc.
+pub struct Network {
+    pub topo: Topology,
+    /// Per node: its switch (index into `switches`), if it is one.
+    switch_of: Vec<Option<usize>>,
+    pub switches: Vec<Switch>,
+    /// Per switch, per port: the link.
+    port_link: Vec<Vec<usize>>,
+    /// Per link, both ways: [towards b, towards a].
+    wires: Vec<[InFlight; 2]>,
+    delay: Vec<u64>,
+    loss_rng: Vec<XorShift>,
+    /// Frames lost on links (their error rate).
+    pub lost: u64,
+    host_index: Vec<Option<usize>>,
+}
+
+impl Network {
+    /// The network of `topo`; refused if a link's rate has no telemetry code (25, 50, 100,
+    /// 200, 400 Gb/s) or its delay is not a whole number of cycles.
+    pub fn new(topo: Topology, cfg: &NetConfig) -> Result<Network, String> {
+        let n = topo.nodes();
+        let hosts = topo.hosts();
+        let routes = topo.routes();
+        let mut switch_of = vec![None; n];
+        let mut switches = Vec::new();
+        let mut port_link = Vec::new();
+        let mut delay = Vec::new();
+        for (i, k) in topo.links.iter().enumerate() {
+            if k.delay_ns % cfg.ns_per_cycle != 0 {
+                return Err(format!("link {i} ({} - {}): delay {} ns is not a whole number of {} ns cycles", k.a, k.b, k.delay_ns, cfg.ns_per_cycle));
+            }
+            delay.push(k.delay_ns / cfg.ns_per_cycle);
+        }
+        for node in 0..n {
+            if !topo.is_switch[node] {
+                continue;
+            }
+            let links: Vec<usize> = (0..topo.links.len()).filter(|&i| topo.links[i].a == node || topo.links[i].b == node).collect();
+            let sc = SwitchConfig {
+                bytes_per_cycle: 0.0,
+                line_rate: LineRate::G100,
+                ns_per_cycle: cfg.ns_per_cycle,
+                buffer_bytes: cfg.buffer_bytes,
+                red: cfg.red,
+            };
+            let mut sw = Switch::new(sc, links.len(), cfg.seed ^ (node as u64).wrapping_mul(0x9E37_79B9));
+            for (port, &l) in links.iter().enumerate() {
+                let bps = topo.links[l].bps;
+                let rate = line_rate(bps).ok_or_else(|| format!("link {l}: {bps} b/s has no telemetry line-rate code (25/50/100/200/400 Gb/s)"))?;
+                sw.set_port_rate(port, bps as f64 / 8.0 * cfg.ns_per_cycle as f64 / 1e9, rate);
+            }
+            for (hi, &h) in hosts.iter().enumerate() {
+                let ports: Vec<usize> = routes.next[node][hi].iter().map(|l| links.iter().position(|x| x == l).unwrap()).collect();
+                sw.route_ecmp(host_ip(h), ports);
+            }
+            switch_of[node] = Some(switches.len());
+            switches.push(sw);
+            port_link.push(links);
+        }
+        let mut host_index = vec![None; n];
+        for (i, &h) in hosts.iter().enumerate() {
+            host_index[h] = Some(i);
+        }
+        let loss_rng = (0..topo.links.len()).map(|l| XorShift::new(cfg.seed ^ 0x1055 ^ (l as u64) << 32)).collect();
+        Ok(Network { wires: vec![[VecDeque::new(), VecDeque::new()]; topo.links.len()], topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index })
+    }
+
+    /// Puts `frame` on the wire from `from` over link `l` at `now`: it arrives `delay` later,
+    /// or is lost at the link's error rate.
+    fn launch(&mut self, l: usize, from: usize, at: u64, frame: Vec<u8>) {
+        let k = &self.topo.links[l];
+        let coin = (self.loss_rng[l].next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if k.error_rate > 0.0 && coin < k.error_rate {
+            self.lost += 1;
+            return;
+        }
+        let dir = usize::from(from != k.a);
+        self.wires[l][dir].push_back((at + self.delay[l], frame));
+    }
+
+    /// Host `h` (a node id) sends `frame`, its last byte out at `now`.
+    pub fn send(&mut self, h: usize, frame: Vec<u8>, now: u64) {
+        let l = (0..self.topo.links.len()).find(|&l| self.topo.links[l].a == h || self.topo.links[l].b == h).expect("a host has a link");
+        self.launch(l, h, now, frame);
+    }
+
+    /// The node at the far end of link `l`'s direction `dir`.
+    fn far(&self, l: usize, dir: usize) -> usize {
+        let k = &self.topo.links[l];
+        if dir == 0 { k.b } else { k.a }
+    }
+
+    /// Frames that have reached their host by `now`: (host node id, frame), by link order.
+    pub fn deliver(&mut self, now: u64) -> Vec<(usize, Vec<u8>)> {
+        let mut out = Vec::new();
+        for l in 0..self.wires.len() {
+            for dir in 0..2 {
+                let to = self.far(l, dir);
+                if self.host_index[to].is_none() {
+                    continue;
+                }
+                while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                    out.push((to, self.wires[l][dir].pop_front().unwrap().1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Frames that reached a switch by `now` are queued; every idle port starts its next.
+    pub fn tick(&mut self, now: u64) {
+        for l in 0..self.wires.len() {
+            for dir in 0..2 {
+                let Some(s) = self.switch_of[self.far(l, dir)] else { continue };
+                while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                    let frame = self.wires[l][dir].pop_front().unwrap().1;
+                    self.switches[s].enqueue(frame);
+                }
+            }
+        }
+        for node in 0..self.topo.nodes() {
+            let Some(s) = self.switch_of[node] else { continue };
+            for (port, frame, done) in self.switches[s].tick(now) {
+                let l = self.port_link[s][port];
+                self.launch(l, node, done, frame);
+            }
+        }
+    }
+
+    /// Switch node `node`'s egress port on link `l`, if it has one.
+    fn port(&self, node: usize, l: usize) -> Option<(usize, usize)> {
+        let s = self.switch_of[node]?;
+        Some((s, self.port_link[s].iter().position(|&x| x == l)?))
+    }
+
+    /// The queue of switch `node`'s egress onto link `l`, bytes (None: not a switch port).
+    pub fn queue_bytes(&self, node: usize, l: usize) -> Option<u64> {
+        self.port(node, l).map(|(s, p)| self.switches[s].queue_bytes(p))
+    }
+
+    /// The counters of switch `node`'s egress onto link `l`.
+    pub fn port_stats(&self, node: usize, l: usize) -> Option<PortStats> {
+        self.port(node, l).map(|(s, p)| self.switches[s].stats(p))
+    }
+
+    /// Every switch egress port: (switch node, link).
+    pub fn ports(&self) -> Vec<(usize, usize)> {
+        (0..self.topo.nodes())
+            .filter_map(|n| self.switch_of[n].map(|s| (n, s)))
+            .flat_map(|(n, s)| self.port_link[s].iter().map(move |&l| (n, l)))
+            .collect()
+    }
+
+    /// Nothing on a link and every queue empty.
+    pub fn idle(&self) -> bool {
+        self.wires.iter().all(|w| w[0].is_empty() && w[1].is_empty())
+            && self.ports().iter().all(|&(n, l)| self.queue_bytes(n, l) == Some(0))
+    }
+
+    /// Frames the switches could not route or parse.
+    pub fn unroutable(&self) -> u64 {
+        self.switches.iter().map(|s| s.unroutable).sum()
+    }
+}
