@@ -4,20 +4,18 @@
 //! receiver, one WRITE each, every algorithm.
 
 use super::cc_module::Model;
-use super::hpcc_nic_core::{configure, create, post, short_rto, Core, Cpl};
+pub use super::core_net::{CoreNet, LINE};
+use super::hpcc_nic_core::{configure, post, short_rto, Core, Cpl};
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sim::packet::RocePacket;
 use sim::rx_pipe::beats;
-use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE};
+use sim::rx_ctx::Ctrl as RxCtrl;
 use sim::switch::{Switch, SwitchConfig};
-use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
+use sim::tx_ctx::{Ctrl as TxCtrl, Post};
 use std::collections::VecDeque;
-
-/// 100 Gb/s at 250 MHz, wire bytes per cycle.
-pub const LINE: f64 = 50.0;
 
 /// The IPv4 address of host `k`.
 pub fn ip_of(k: usize) -> [u8; 4] {
@@ -109,58 +107,12 @@ impl Fabric {
         self.cycle += 1;
     }
 
-    /// Runs until core `k` has answered every queued register access; its results.
-    pub fn settle(&mut self, k: usize) -> Vec<(u32, u32, u8)> {
-        for _ in 0..100_000 {
-            if self.cores[k].csr_idle() {
-                return self.cores[k].results.drain(..).collect();
-            }
-            self.step();
-        }
-        panic!("core {k}: register accesses still pending");
-    }
-
-    /// Reads one register of core `k`.
-    pub fn read(&mut self, k: usize, word: u32) -> u32 {
-        self.cores[k].read(word);
-        self.settle(k).last().unwrap().1
-    }
-
-    /// Runs core `k`'s queued command to its end; its error code.
-    pub fn command_done(&mut self, k: usize) -> u32 {
-        self.settle(k);
-        for _ in 0..1000 {
-            let s = self.read(k, csr::STATUS);
-            if s & csr::STATUS_BUSY == 0 {
-                return csr::status_err(s);
-            }
-        }
-        panic!("core {k}: command still running");
-    }
-
     /// A queue pair: requester `flow` on core `src`, responder `flow` on core `dst` (QPN = flow
     /// id on both), algorithm `alg`, MTU `mtu`, telemetry on the requester's data frames,
     /// initial rate at line rate and window `window`.
+    #[allow(clippy::too_many_arguments)]
     pub fn connect(&mut self, src: usize, dst: usize, flow: u16, alg: u32, mtu: u16, telemetry: bool, window: u32) {
         self.connect_at(src, dst, flow, alg, mtu, telemetry, window, 0);
-    }
-
-    /// The same, the requester's PSNs (and the responder's expected PSN) from `psn`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn connect_at(&mut self, src: usize, dst: usize, flow: u16, alg: u32, mtu: u16, telemetry: bool, window: u32, psn: u32) {
-        let mut rng = ChaCha8Rng::seed_from_u64(flow as u64 ^ (src as u64) << 20);
-        for (k, peer, tel) in [(src, dst, telemetry), (dst, src, false)] {
-            let (epsn, spsn) = if k == src { (0, psn) } else { (psn, 0) };
-            let mut h = super::tx_pipe::header_to(&mut rng, flow as u32);
-            h.ip.src = ip_of(k);
-            h.ip.dst = ip_of(peer);
-            h.ip.ttl = 64;
-            let cfg = FlowConfig { header: h, mtu, telemetry: tel, probe: false, fast_start: 0 };
-            let rx = RxCtrl { op: OP_CREATE, qpn: flow as u32, epsn, spsn, mtu, addr: 0 }.to_bytes();
-            create(&mut self.cores[k], flow, &TxCtrl::Create { flow, cfg }.to_bytes(), &rx, (LINE as u32) << 16, window, alg);
-            let e = self.command_done(k);
-            assert_eq!(e, csr::ERR_NONE, "create of flow {flow:#x} on core {k}");
-        }
     }
 
     /// Posts a WRITE of `len` bytes on `flow` of core `k` (PSN 0, from local address 0).
@@ -189,6 +141,20 @@ impl Fabric {
             configure(&mut self.cores[k], m, 12, 16);
             self.settle(k);
         }
+    }
+}
+
+impl CoreNet for Fabric {
+    fn step(&mut self) {
+        Fabric::step(self)
+    }
+
+    fn core(&mut self, k: usize) -> &mut Core {
+        &mut self.cores[k]
+    }
+
+    fn ip(&self, k: usize) -> [u8; 4] {
+        ip_of(k)
     }
 }
 

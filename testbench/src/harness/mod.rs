@@ -19,7 +19,9 @@ pub mod host;
 pub mod nic_datapath;
 pub mod hpcc_nic_core;
 pub mod core_probe;
+pub mod core_net;
 pub mod fabric;
+pub mod netsim;
 pub mod stream;
 
 use std::fmt;

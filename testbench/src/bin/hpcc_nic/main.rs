@@ -3,6 +3,7 @@
 mod cmd_bench;
 mod cmd_export;
 mod cmd_lint;
+mod cmd_netsim;
 mod cmd_regress;
 mod cmd_replay;
 mod cmd_rx;
@@ -38,6 +39,8 @@ enum Cmd {
     Replay(cmd_replay::Args),
     /// Feed a pcap through the Rx pipe (rtl or golden model): one JSON verdict per frame.
     Rx(cmd_rx::Args),
+    /// The RTL NIC cores in a simulated network: FCTs, queues, slowdowns (docs/netsim.md).
+    Netsim(cmd_netsim::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Cmd::Bench(a) => cmd_bench::run(&root, a),
         Cmd::Replay(a) => cmd_replay::run(&root, a),
         Cmd::Rx(a) => cmd_rx::run(&root, a),
+        Cmd::Netsim(a) => cmd_netsim::run_cmd(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,243 @@
+//! `hpcc-nic netsim`: the RTL NIC cores as the hosts of a simulated network (issue 15,
+//! docs/netsim.md). Inputs in the HPCC reference simulator's formats (`sim::net`), the run in
+//! `harness::netsim`, outputs in `--out`: the topology and flows as run, `fct.txt`,
+//! `queue.csv`, and `summary.json` last (a directory without it is not a finished run).
+
+use crate::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use sim::net::cdf::Cdf;
+use sim::net::fct::{fct_line, slowdown_bins};
+use sim::net::flows::{self, Flow};
+use sim::net::network::NetConfig;
+use sim::net::topo::Topology;
+use sim::net::traffic::{self, Poisson};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use testbench::harness::cc_module::{default_model, model_with_ldcp};
+use testbench::harness::netsim::{run, Spec};
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+pub enum Alg {
+    Hpcc,
+    RxHpcc,
+    Ldcp,
+    Dcqcn,
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+pub enum Nic {
+    /// The Verilated hpcc_nic_core at every host.
+    Rtl,
+    /// The model NIC (not built yet: refused).
+    Model,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// `incast:N` (N senders, one receiver, one switch), `dumbbell:N` (N hosts a side),
+    /// `leaf-spine:H,L,S` (H hosts on L leaves, S spines), or a topology file in the HPCC
+    /// reference simulator's format.
+    #[arg(long)]
+    topo: String,
+    /// Host link rate of the built topologies, Gb/s (the cores' MACs run at 100).
+    #[arg(long, default_value_t = 100)]
+    host_gbps: u64,
+    /// Switch-to-switch link rate of dumbbell and leaf-spine, Gb/s.
+    #[arg(long, default_value_t = 400)]
+    core_gbps: u64,
+    /// Link delay of the built topologies, ns.
+    #[arg(long, default_value_t = 1000)]
+    link_ns: u64,
+    /// A flow file in the reference simulator's format.
+    #[arg(long)]
+    flows: Option<PathBuf>,
+    /// Poisson traffic: `LOAD,CDF,DURATION_US` (CDF: websearch, fb_hadoop or a CDF file).
+    #[arg(long)]
+    poisson: Option<String>,
+    /// An incast: `N,BYTES` (the first N hosts to the last one, at time 0; on top of
+    /// --poisson if both are given).
+    #[arg(long)]
+    incast: Option<String>,
+    #[arg(long, value_enum, default_value = "hpcc")]
+    alg: Alg,
+    #[arg(long, value_enum, default_value = "rtl")]
+    nic: Nic,
+    /// RoCE MTU of every queue pair, bytes.
+    #[arg(long, default_value_t = 4096)]
+    mtu: u16,
+    /// Seeds the traffic, the switches' RED coins and the links' loss.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The run ends when every flow completes or at this simulated time, us.
+    #[arg(long, default_value_t = 10_000)]
+    max_us: u64,
+    /// Queue sampling interval, ns (a multiple of the 4 ns cycle).
+    #[arg(long, default_value_t = 1000)]
+    queue_interval_ns: u64,
+    /// Output directory (created).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn read(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+fn numbers(spec: &str, what: &str, n: usize) -> Result<Vec<u64>> {
+    let v: Vec<u64> = spec.split(',').map(|x| x.trim().parse()).collect::<std::result::Result<_, _>>()
+        .map_err(|_| format!("{what} `{spec}`: expected {n} numbers separated by commas"))?;
+    if v.len() != n {
+        return Err(format!("{what} `{spec}`: expected {n} numbers separated by commas").into());
+    }
+    Ok(v)
+}
+
+fn topology(a: &Args) -> Result<Topology> {
+    let (host, core) = (a.host_gbps * 1_000_000_000, a.core_gbps * 1_000_000_000);
+    let t = match a.topo.split_once(':') {
+        Some(("incast", n)) => Topology::incast(numbers(n, "incast", 1)?[0] as usize, host, a.link_ns),
+        Some(("dumbbell", n)) => Topology::dumbbell(numbers(n, "dumbbell", 1)?[0] as usize, host, core, a.link_ns),
+        Some(("leaf-spine", v)) => {
+            let v = numbers(v, "leaf-spine", 3)?;
+            Topology::leaf_spine(v[0] as usize, v[1] as usize, v[2] as usize, host, core, a.link_ns)?
+        }
+        _ => Topology::parse(&a.topo, &read(Path::new(&a.topo))?)?,
+    };
+    // The builders' topologies go through the same checks as a file.
+    Ok(Topology::parse(&a.topo, &t.to_text())?)
+}
+
+fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
+    let hosts = t.hosts();
+    let mut fl = match &a.flows {
+        Some(p) => flows::parse(&p.display().to_string(), &read(p)?, Some(t))?,
+        None => vec![],
+    };
+    if let Some(p) = &a.poisson {
+        let parts: Vec<&str> = p.split(',').collect();
+        let [load, cdf, dur] = parts.as_slice() else {
+            return Err(format!("poisson `{p}`: expected LOAD,CDF,DURATION_US").into());
+        };
+        let load: f64 = load.parse().map_err(|_| format!("poisson load `{load}` is not a number"))?;
+        let dur: u64 = dur.parse().map_err(|_| format!("poisson duration `{dur}` is not a number of us"))?;
+        let cdf = match Cdf::named(cdf) {
+            Some(c) => c,
+            None => Cdf::parse(cdf, &read(Path::new(cdf))?)?,
+        };
+        let g = Poisson { load, host_bps: a.host_gbps * 1_000_000_000, start_ns: 0, duration_ns: dur * 1000, seed: a.seed };
+        fl = traffic::merge(fl, traffic::poisson(&hosts, &cdf, &g)?);
+    }
+    if let Some(spec) = &a.incast {
+        let v = numbers(spec, "incast", 2)?;
+        let (n, size) = (v[0] as usize, v[1]);
+        if n + 1 > hosts.len() || n == 0 || size == 0 {
+            return Err(format!("incast `{spec}`: {n} senders and a receiver need {} hosts, the topology has {}; size > 0", n + 1, hosts.len()).into());
+        }
+        fl = traffic::merge(fl, traffic::incast(&hosts[..n], *hosts.last().unwrap(), size, 0));
+    }
+    if fl.is_empty() {
+        return Err("no flows: give --flows, --poisson or --incast".into());
+    }
+    Ok(fl)
+}
+
+pub fn run_cmd(a: Args) -> Result<ExitCode> {
+    if a.nic == Nic::Model {
+        return Err("--nic model: the model NIC is not built yet (docs/netsim.md); use --nic rtl".into());
+    }
+    if a.queue_interval_ns == 0 || a.queue_interval_ns % 4 != 0 {
+        return Err(format!("--queue-interval-ns {}: must be a positive multiple of 4 ns", a.queue_interval_ns).into());
+    }
+    let topo = topology(&a)?;
+    let fl = flow_list(&a, &topo)?;
+    let alg = a.alg as u32;
+    // LDCP's parameters for this network: the draft's defaults at 100 Gb/s, its RTT the
+    // longest base RTT between two hosts, the MTU as its MSS.
+    let model = if a.alg == Alg::Ldcp {
+        let r = topo.routes();
+        let hosts = topo.hosts();
+        let rtt = hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
+            .map(|(s, d)| sim::net::fct::base_path(&topo, &r, s, d, a.mtu as u64 + 58, 64).0).max().unwrap_or(5000);
+        let p = sim::cc_float::ldcp::LdcpParams::new(100e9, rtt, a.mtu as u32);
+        model_with_ldcp(sim::cc_ldcp::LdcpConfig::new(&p, Default::default()).map_err(|e| format!("LDCP at {rtt} ns: {e}"))?)
+    } else {
+        default_model()
+    };
+    fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let summary_path = a.out.join("summary.json");
+    if summary_path.exists() {
+        fs::remove_file(&summary_path)?;
+    }
+    let spec = Spec {
+        topo: topo.clone(),
+        flows: fl.clone(),
+        alg,
+        model,
+        mtu: a.mtu,
+        net: NetConfig::g100(a.seed),
+        max_cycles: a.max_us * 250,
+        sample_cycles: a.queue_interval_ns / 4,
+    };
+    let bar = ProgressBar::new(spec.max_cycles);
+    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg} (ETA {eta})").unwrap());
+    let wall = std::time::Instant::now();
+    let r = run(&spec, &mut |c| {
+        bar.set_position(c);
+        bar.set_message(format!("{:.1} us simulated", c as f64 * 4e-3));
+    })?;
+    bar.finish_and_clear();
+    let seconds = wall.elapsed().as_secs_f64();
+
+    fs::write(a.out.join("topology.txt"), topo.to_text())?;
+    fs::write(a.out.join("flows.txt"), flows::to_text(&fl))?;
+    let fct: String = r.records.iter().map(|x| fct_line(x) + "\n").collect();
+    fs::write(a.out.join("fct.txt"), fct)?;
+    let mut q = String::from("t_ns,switch,port,bytes\n");
+    for (t, v) in &r.samples {
+        for (p, &(s, l)) in r.ports.iter().enumerate() {
+            q += &format!("{t},{s},{l},{}\n", v[p]);
+        }
+    }
+    fs::write(a.out.join("queue.csv"), q)?;
+    let (all, bins) = slowdown_bins(&r.records);
+    let below_standalone = r.records.iter().filter(|x| x.fct_ns < x.standalone_ns).count();
+    let sim_us = r.cycles as f64 * 4e-3;
+    let alg_name = ["hpcc", "rx-hpcc", "ldcp", "dcqcn"][alg as usize];
+    let summary = serde_json::json!({
+        "nic": "rtl",
+        "alg": alg_name,
+        "seed": a.seed,
+        "hosts": topo.hosts().len(),
+        "flows": fl.len(),
+        "completed": r.records.len(),
+        "failed": r.failed.len(),
+        "incomplete": r.incomplete,
+        "fct_below_standalone": below_standalone,
+        "dropped_packets": r.stats.iter().map(|s| s.dropped).sum::<u64>(),
+        "lost_packets": r.lost,
+        "unroutable_packets": r.unroutable,
+        "max_queue_bytes": r.stats.iter().map(|s| s.max_queue_bytes).max().unwrap_or(0),
+        "mean_queue_bytes": r.bottleneck_mean_queue,
+        "bottleneck": r.bottleneck.map(|(s, l)| serde_json::json!({"switch": s, "port": l})),
+        "utilization": r.utilization,
+        "slowdown": all,
+        "slowdown_bins": bins,
+        "simulated_us": sim_us,
+        "setup_cycles": r.setup_cycles,
+        "wall_seconds": seconds,
+        "simulated_us_per_wall_second": sim_us / seconds.max(1e-9),
+        "probe_problems": r.probe_problems,
+    });
+    fs::write(&summary_path, serde_json::to_string_pretty(&summary)? + "\n")?;
+    println!(
+        "netsim: {} of {} flows completed ({} failed, {} incomplete), slowdown p50 {:.2} p99 {:.2}, max queue {} B, utilization {:.3}, {:.1} us simulated in {:.1} s; {}",
+        r.records.len(), fl.len(), r.failed.len(), r.incomplete, all.p50, all.p99,
+        summary["max_queue_bytes"], r.utilization, sim_us, seconds, a.out.display()
+    );
+    let clean = r.failed.is_empty() && r.incomplete == 0 && r.probe_problems.is_empty() && below_standalone == 0;
+    for p in &r.probe_problems {
+        eprintln!("netsim: {p}");
+    }
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

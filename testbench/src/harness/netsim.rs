@@ -1,0 +1,272 @@
+//! `hpcc-nic netsim --nic rtl` (issue 15): a Verilated `hpcc_nic_core` at every host of a
+//! `sim::net::network::Network`, each with its host memory and a MAC paced at its link rate
+//! (100 Gb/s), driven through its registers as a driver would. An application posts each flow
+//! of the flow list as one WRITE at its start time and takes its completion from the core's
+//! completion stream; the flow's FCT runs from its start time (the post's register writes
+//! included) to that completion. docs/netsim.md.
+//!
+//! Queue pairs: every flow gets its own queue pair, created on both cores before time 0 (QPN
+//! = its slot on both, the lowest slot free on both cores); slots are not reused yet, so a
+//! core holds at most 2^10 flows in a run.
+
+use super::cc_module::Model;
+use super::core_net::{CoreNet, LINE};
+use super::hpcc_nic_core::{configure, post, Core, Cpl};
+use super::nic_datapath::Side;
+use hdl::hpcc_nic_core::csr;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sim::net::fct::{base_path, standalone_ns, FctRecord};
+use sim::net::flows::Flow;
+use sim::net::host_ip;
+use sim::net::network::{NetConfig, Network};
+use sim::net::topo::Topology;
+use sim::rx_pipe::beats;
+use sim::switch::PortStats;
+use sim::tx_ctx::{Ctrl as TxCtrl, Post};
+
+/// Queue pairs per core (hpcc_nic_core's 2^F flows in rtl-out/).
+pub const SLOTS: usize = 1 << super::flow_sched::FLOW_BITS;
+
+/// The cores on the network.
+pub struct Net {
+    pub cores: Vec<Core>,
+    pub net: Network,
+    /// Host index -> node id, and back.
+    pub hosts: Vec<usize>,
+    host_of: Vec<Option<usize>>,
+    pub cycle: u64,
+    rng: ChaCha8Rng,
+}
+
+impl Net {
+    /// A core (reset and swept) at every host of `topo`; every host link must be 100 Gb/s,
+    /// the cores' MAC rate.
+    pub fn new(topo: Topology, cfg: &NetConfig) -> Result<Net, String> {
+        let hosts = topo.hosts();
+        for &h in &hosts {
+            let bps = topo.host_link(h).bps;
+            if bps != 100_000_000_000 {
+                return Err(format!("host {h}: its link is {bps} b/s; the RTL cores' MACs run at 100 Gb/s"));
+            }
+        }
+        let mut host_of = vec![None; topo.nodes()];
+        for (i, &h) in hosts.iter().enumerate() {
+            host_of[h] = Some(i);
+        }
+        let net = Network::new(topo, cfg)?;
+        let cores = hosts
+            .iter()
+            .map(|_| {
+                let mut c = Core::new(None);
+                c.host.keep = false;
+                c.host.mac_rate = Some(LINE);
+                c
+            })
+            .collect();
+        Ok(Net { cores, net, hosts, host_of, cycle: 0, rng: ChaCha8Rng::seed_from_u64(cfg.seed) })
+    }
+
+    /// One clock of every core and the network.
+    pub fn step(&mut self) {
+        let now = self.cycle;
+        for (node, frame) in self.net.deliver(now) {
+            self.cores[self.host_of[node].unwrap()].host.receive(beats(&frame));
+        }
+        for (k, c) in self.cores.iter_mut().enumerate() {
+            for f in c.clock(now, &mut self.rng, 0.0) {
+                self.net.send(self.hosts[k], f, now);
+            }
+        }
+        self.net.tick(now);
+        self.cycle += 1;
+    }
+}
+
+impl CoreNet for Net {
+    fn step(&mut self) {
+        Net::step(self)
+    }
+
+    fn core(&mut self, k: usize) -> &mut Core {
+        &mut self.cores[k]
+    }
+
+    fn ip(&self, k: usize) -> [u8; 4] {
+        host_ip(self.hosts[k])
+    }
+}
+
+/// One run.
+pub struct Spec {
+    pub topo: Topology,
+    pub flows: Vec<Flow>,
+    /// cc_module's algorithm code for every flow (0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN).
+    pub alg: u32,
+    /// The cores' CC configuration.
+    pub model: Model,
+    /// RoCE MTU of every queue pair.
+    pub mtu: u16,
+    pub net: NetConfig,
+    /// The run ends when every flow has completed, or this many cycles after time 0.
+    pub max_cycles: u64,
+    /// Queue sampling interval, cycles.
+    pub sample_cycles: u64,
+}
+
+/// What a run measured.
+pub struct Run {
+    /// Flows completed ok, in completion order.
+    pub records: Vec<FctRecord>,
+    /// Flows that ended in error (their index in the flow list).
+    pub failed: Vec<usize>,
+    /// Flows not complete when the run ended.
+    pub incomplete: usize,
+    /// Every switch egress port (switch node, link), the order of each sample's queues.
+    pub ports: Vec<(usize, usize)>,
+    /// (ns since time 0, each port's queue in bytes).
+    pub samples: Vec<(u64, Vec<u64>)>,
+    /// Each port's counters at the end.
+    pub stats: Vec<PortStats>,
+    /// The port that sent the most, and its utilization from its first to its last sample
+    /// with traffic.
+    pub bottleneck: Option<(usize, usize)>,
+    pub utilization: f64,
+    /// Mean of the bottleneck's queue over the same samples, bytes.
+    pub bottleneck_mean_queue: f64,
+    pub lost: u64,
+    pub unroutable: u64,
+    /// Cycles from time 0 to the end, and of the setup before it.
+    pub cycles: u64,
+    pub setup_cycles: u64,
+    /// What the cores' probes found inside (cc_module against its model, flow_sched in
+    /// lockstep with its model): empty when the RTL agreed.
+    pub probe_problems: Vec<String>,
+}
+
+/// The lowest slot free on both cores.
+fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
+    (0..SLOTS).find(|&k| free[a][k] && free[b][k])
+}
+
+/// Runs `spec`; `progress(cycles since time 0)` is called every 1,000 cycles.
+pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
+    let mut n = Net::new(spec.topo.clone(), &spec.net)?;
+    let routes = spec.topo.routes();
+    let hosts = n.hosts.clone();
+    let index = |node: usize| hosts.iter().position(|&h| h == node).ok_or(format!("node {node} is not a host"));
+    // Queue pairs first: a slot per flow, free on both its cores.
+    let mut free = vec![vec![true; SLOTS]; n.hosts.len()];
+    let mut slot = Vec::with_capacity(spec.flows.len());
+    for (i, f) in spec.flows.iter().enumerate() {
+        let (s, d) = (index(f.src)?, index(f.dst)?);
+        if f.size > u32::MAX as u64 {
+            return Err(format!("flow {i}: {} bytes; a WRITE is at most {} bytes", f.size, u32::MAX));
+        }
+        let k = pick_slot(&free, s, d).ok_or(format!("flow {i}: hosts {} and {} have no queue pair free on both ({SLOTS} per core; not reused yet)", f.src, f.dst))?;
+        free[s][k] = false;
+        free[d][k] = false;
+        slot.push(k);
+    }
+    let pkt_shift = spec.mtu.trailing_zeros();
+    for k in 0..n.cores.len() {
+        configure(&mut n.cores[k], &spec.model, pkt_shift, 16);
+        n.settle(k);
+    }
+    let frame = spec.mtu as u64 + 58;
+    for (i, f) in spec.flows.iter().enumerate() {
+        let (s, d) = (index(f.src)?, index(f.dst)?);
+        // HPCC++ and Rx-HPCC start at W_init = BDP of the flow's path; LDCP and DCQCN with a
+        // window that does not bind (their Updates set rate and window).
+        let (rtt, bps) = base_path(&spec.topo, &routes, f.src, f.dst, frame, 64);
+        let bdp = (rtt as u128 * bps as u128 / 8_000_000_000) as u32;
+        let window = if spec.alg <= 1 { bdp.max(spec.mtu as u32) } else { 1 << 20 };
+        n.connect_at(s, d, slot[i] as u16, spec.alg, spec.mtu, spec.alg <= 1, window, 0);
+    }
+    let t0 = n.cycle;
+    let ns = spec.net.ns_per_cycle;
+    let ports = n.net.ports();
+    let mut samples = Vec::new();
+    let mut sent_prev = vec![0u64; ports.len()];
+    let mut busy: Vec<Option<(usize, usize)>> = vec![None; ports.len()];
+    let mut by_slot = vec![vec![usize::MAX; SLOTS]; n.cores.len()];
+    for (i, f) in spec.flows.iter().enumerate() {
+        by_slot[index(f.src)?][slot[i]] = i;
+    }
+    let mut seen = vec![0usize; n.cores.len()];
+    let (mut next, mut ended) = (0usize, 0usize);
+    let mut records = Vec::new();
+    let mut failed = Vec::new();
+    while ended < spec.flows.len() && n.cycle < t0 + spec.max_cycles {
+        let now_ns = (n.cycle - t0) * ns;
+        while next < spec.flows.len() && spec.flows[next].start_ns <= now_ns {
+            let f = &spec.flows[next];
+            let (s, k) = (index(f.src)?, slot[next] as u16);
+            let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * k as u64, rkey: 0, len: f.size as u32, first_psn: 0 };
+            post(&mut n.cores[s], k, &TxCtrl::Post { flow: k, post: w }.to_bytes(), None, next as u16);
+            next += 1;
+        }
+        n.step();
+        for c in 0..n.cores.len() {
+            while seen[c] < n.cores[c].completions.len() {
+                let cpl = Cpl::of(n.cores[c].completions[seen[c]]);
+                seen[c] += 1;
+                let i = by_slot[c][cpl.flow as usize];
+                if i == usize::MAX {
+                    return Err(format!("core {c}: a completion of flow {} that no flow of the list posted", cpl.flow));
+                }
+                ended += 1;
+                if cpl.status != csr::CPL_OK {
+                    failed.push(i);
+                    continue;
+                }
+                let f = spec.flows[i].clone();
+                let (rtt, bps) = base_path(&spec.topo, &routes, f.src, f.dst, frame, 64);
+                let fct_ns = (n.cycle - t0) * ns - f.start_ns;
+                records.push(FctRecord { standalone_ns: standalone_ns(rtt, f.size, bps), sport: slot[i] as u16, fct_ns, flow: f });
+            }
+        }
+        let t = n.cycle - t0;
+        if t % spec.sample_cycles == 0 {
+            let q: Vec<u64> = ports.iter().map(|&(s, l)| n.net.queue_bytes(s, l).unwrap()).collect();
+            for (p, &(s, l)) in ports.iter().enumerate() {
+                let sent = n.net.port_stats(s, l).unwrap().tx_wire_bytes;
+                if sent > sent_prev[p] {
+                    let at = samples.len();
+                    busy[p] = Some((busy[p].map_or(at, |b| b.0), at));
+                }
+                sent_prev[p] = sent;
+            }
+            samples.push((t * ns, q));
+        }
+        if t % 1000 == 0 {
+            progress(t);
+        }
+    }
+    let stats: Vec<PortStats> = ports.iter().map(|&(s, l)| n.net.port_stats(s, l).unwrap()).collect();
+    let top = (0..ports.len()).max_by_key(|&p| stats[p].tx_wire_bytes).filter(|&p| stats[p].tx_wire_bytes > 0);
+    let (mut utilization, mut bottleneck_mean_queue) = (0.0, 0.0);
+    if let Some((p, (a, b))) = top.and_then(|p| busy[p].map(|span| (p, span))) {
+        let span_ns = ((b - a + 1) as u64 * spec.sample_cycles * ns) as f64;
+        let bytes_per_ns = spec.topo.links[ports[p].1].bps as f64 / 8e9;
+        utilization = stats[p].tx_wire_bytes as f64 / (span_ns * bytes_per_ns);
+        bottleneck_mean_queue = samples[a..=b].iter().map(|s| s.1[p] as f64).sum::<f64>() / (b - a + 1) as f64;
+    }
+    let probe_problems = n.cores.iter().enumerate().flat_map(|(k, c)| super::core_probe::problems(c).into_iter().map(move |m| format!("core {k}: {m}"))).collect();
+    Ok(Run {
+        incomplete: spec.flows.len() - ended,
+        records,
+        failed,
+        bottleneck: top.map(|p| ports[p]),
+        ports,
+        samples,
+        stats,
+        utilization,
+        bottleneck_mean_queue,
+        lost: n.net.lost,
+        unroutable: n.net.unroutable(),
+        cycles: n.cycle - t0,
+        setup_cycles: t0,
+        probe_problems,
+    })
+}

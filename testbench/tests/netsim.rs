@@ -1,0 +1,70 @@
+//! `harness::netsim`: the RTL cores as the hosts of a sim::net network (issue 15).
+
+use sim::net::flows::Flow;
+use sim::net::network::NetConfig;
+use sim::net::topo::Topology;
+use testbench::harness::cc_module::default_model;
+use testbench::harness::netsim::{run, Run, Spec};
+
+const G100: u64 = 100_000_000_000;
+
+fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> Flow {
+    Flow { src, dst, pg: 3, dport: 100, size, start_ns }
+}
+
+fn spec(topo: Topology, flows: Vec<Flow>, alg: u32) -> Spec {
+    Spec { topo, flows, alg, model: default_model(), mtu: 4096, net: NetConfig::g100(5), max_cycles: 200_000, sample_cycles: 250 }
+}
+
+/// Every flow completed, none below its standalone FCT, each record's flow one of the list,
+/// the cores' insides agreed with their models.
+fn check(s: &Spec, r: &Run) {
+    assert_eq!((r.records.len(), r.failed.len(), r.incomplete), (s.flows.len(), 0, 0));
+    for x in &r.records {
+        assert!(x.fct_ns >= x.standalone_ns, "{x:?}");
+        assert!(s.flows.contains(&x.flow), "{x:?}");
+    }
+    assert!(r.probe_problems.is_empty(), "{:?}", r.probe_problems);
+    assert_eq!((r.lost, r.unroutable), (0, 0));
+}
+
+#[test]
+fn incast_on_rtl_cores_completes_repeats_and_fills_the_bottleneck() {
+    let s = spec(Topology::incast(3, G100, 1000), (0..3).map(|h| flow(h, 3, 100_000, 0)).collect(), 0);
+    let a = run(&s, &mut |_| {}).unwrap();
+    check(&s, &a);
+    // The receiver's port (switch 4, link 3) is the bottleneck, and busy: 300 kB in about
+    // 24 us at 100 Gb/s plus headers.
+    assert_eq!(a.bottleneck, Some((4, 3)));
+    assert!(a.utilization > 0.85 && a.utilization <= 1.0, "{}", a.utilization);
+    assert!(a.stats.iter().map(|p| p.max_queue_bytes).max().unwrap() > 0);
+    // The same seed, the same run: FCTs and every queue sample.
+    let b = run(&s, &mut |_| {}).unwrap();
+    let fcts = |r: &Run| r.records.iter().map(|x| (x.flow.src, x.fct_ns)).collect::<Vec<_>>();
+    assert_eq!(fcts(&a), fcts(&b));
+    assert_eq!(a.samples, b.samples);
+}
+
+#[test]
+fn flows_cross_a_spine_with_three_hops_of_telemetry() {
+    // Hosts 0, 1 on leaf 4; 2, 3 on leaf 5; spine 6. Two flows across the spine, one within
+    // a leaf, started apart.
+    let t = Topology::leaf_spine(4, 2, 1, G100, 4 * G100, 1000).unwrap();
+    let fl = vec![flow(0, 2, 60_000, 0), flow(1, 3, 60_000, 2_000), flow(3, 2, 30_000, 4_000)];
+    for alg in [0, 3] {
+        let s = spec(t.clone(), fl.clone(), alg);
+        let r = run(&s, &mut |_| {}).unwrap();
+        check(&s, &r);
+    }
+}
+
+#[test]
+fn refused_before_any_cycle() {
+    // The cores' MACs run at 100 Gb/s only.
+    let t = Topology::incast(2, 4 * G100, 1000);
+    let e = run(&spec(t, vec![flow(0, 2, 1000, 0)], 0), &mut |_| {}).err().unwrap();
+    assert!(e.contains("100 Gb/s"), "{e}");
+    // A WRITE is at most 4 GB.
+    let e = run(&spec(Topology::incast(2, G100, 1000), vec![flow(0, 2, 1 << 33, 0)], 0), &mut |_| {}).err().unwrap();
+    assert!(e.contains("at most"), "{e}");
+}
