@@ -198,6 +198,12 @@ fn fct_lines_and_slowdown() {
     };
     assert_eq!(host_ip(2), [11, 0, 2, 1]);
     assert_eq!(fct_line(&rec(1_000_000, sa)), format!("0b000001 0b000201 7 100 1000000 5 {sa} {sa}"));
+    // And back, host 300 (11.1.44.1) included.
+    let mut far = rec(5, 9);
+    far.flow.src = 300;
+    let text: String = [rec(1_000_000, sa), far].iter().map(|r| fct_line(r) + "\n").collect();
+    assert_eq!(sim::net::fct::parse_fct("fct.txt", &text).unwrap(), vec![rec(1_000_000, sa), { let mut f = rec(5, 9); f.flow.src = 300; f }]);
+    assert_eq!(refused(sim::net::fct::parse_fct("fct.txt", "0b000001 0b000201 7 100\n")).0, 1);
     let recs: Vec<FctRecord> = (1..=100).map(|i| rec(1000 * i, standalone_ns(rtt, 1000 * i, bw) * (1 + i % 10))).collect();
     let (all, bins) = slowdown_bins(&recs);
     assert_eq!(all.flows, 100);

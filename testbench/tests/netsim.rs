@@ -68,3 +68,47 @@ fn refused_before_any_cycle() {
     let e = run(&spec(Topology::incast(2, G100, 1000), vec![flow(0, 2, 1 << 33, 0)], 0), &mut |_| {}).err().unwrap();
     assert!(e.contains("at most"), "{e}");
 }
+
+/// The subcommand end to end: a run's files, a report of two runs, refused input.
+#[test]
+fn the_command_writes_a_finished_run_and_reports_it() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_hpcc-nic");
+    let dir = std::env::temp_dir().join(format!("netsim-cmd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for alg in ["hpcc", "dcqcn"] {
+        let out = dir.join(alg);
+        let st = Command::new(exe)
+            .args(["netsim", "--topo", "incast:2", "--incast", "2,30000", "--alg", alg, "--max-us", "500", "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "{alg}: {st}");
+        for f in ["topology.txt", "flows.txt", "fct.txt", "queue.csv", "throughput.csv", "queue.svg", "slowdown.svg", "throughput.svg", "summary.json"] {
+            assert!(out.join(f).exists(), "{alg}: no {f}");
+        }
+        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        assert_eq!((s["flows"].as_u64(), s["completed"].as_u64(), s["fct_below_standalone"].as_u64()), (Some(2), Some(2), Some(0)));
+        let fct = std::fs::read_to_string(out.join("fct.txt")).unwrap();
+        let f = sim::net::fct::parse_fct("fct.txt", &fct).unwrap();
+        assert!(f.iter().all(|r| r.flow.size == 30_000 && r.flow.dst == 2 && r.fct_ns >= r.standalone_ns), "{fct}");
+    }
+    let rep = dir.join("report");
+    let st = Command::new(exe).args(["netsim", "report"]).arg(dir.join("hpcc")).arg(dir.join("dcqcn")).arg("--out").arg(&rep).status().unwrap();
+    assert!(st.success());
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert_eq!(md.lines().count(), 4, "{md}");
+    assert!(rep.join("queue.svg").exists() && rep.join("slowdown.svg").exists());
+    // A run without summary.json is not reported; a bad topology file leaves no summary.
+    std::fs::remove_file(dir.join("dcqcn/summary.json")).unwrap();
+    let o = Command::new(exe).args(["netsim", "report"]).arg(dir.join("dcqcn")).arg("--out").arg(&rep).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a finished run"));
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "3 1 2\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns\n").unwrap();
+    let o = Command::new(exe).args(["netsim", "--topo"]).arg(&bad).args(["--incast", "1,1000", "--out"]).arg(dir.join("bad")).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.txt:4:"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!dir.join("bad/summary.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@
 //! percentiles overall and per flow-size bin.
 
 use super::flows::Flow;
-use super::host_ip;
+use super::{data_lines, host_ip, ParseError};
 use super::topo::{Routes, Topology};
 use serde::Serialize;
 
@@ -36,6 +36,25 @@ pub fn fct_line(r: &FctRecord) -> String {
         "{:08x} {:08x} {} {} {} {} {} {}",
         ip(r.flow.src), ip(r.flow.dst), r.sport, r.flow.dport, r.flow.size, r.flow.start_ns, r.fct_ns, r.standalone_ns
     )
+}
+
+/// Reads an `fct.txt` back (a report of earlier runs): hosts from their addresses (node id
+/// = address bits 23..8, as the reference numbers them), the priority group as 3 (the line
+/// does not carry it).
+pub fn parse_fct(file: &str, text: &str) -> Result<Vec<FctRecord>, ParseError> {
+    let mut out = Vec::new();
+    for (l, w) in data_lines(text) {
+        let err = |m: String| ParseError::new(file, l, m);
+        if w.len() != 8 {
+            return Err(err(format!("expected 8 fields `sip dip sport dport size start_ns fct_ns standalone_ns`, found {}", w.len())));
+        }
+        let ip = |s: &str| u32::from_str_radix(s, 16).map(|v| ((v >> 8) & 0xffff) as usize).map_err(|_| err(format!("`{s}` is not a hex address")));
+        let num = |s: &str| s.parse::<u64>().map_err(|_| err(format!("`{s}` is not a number")));
+        let port = |s: &str| s.parse::<u16>().map_err(|_| err(format!("`{s}` is not a port")));
+        let flow = Flow { src: ip(w[0])?, dst: ip(w[1])?, pg: 3, dport: port(w[3])?, size: num(w[4])?, start_ns: num(w[5])? };
+        out.push(FctRecord { flow, sport: port(w[2])?, fct_ns: num(w[6])?, standalone_ns: num(w[7])? });
+    }
+    Ok(out)
 }
 
 /// A path's base RTT and bottleneck: the shortest path from `src` to `dst` (the first of

@@ -21,8 +21,9 @@ use sim::net::flows::Flow;
 use sim::net::host_ip;
 use sim::net::network::{NetConfig, Network};
 use sim::net::topo::Topology;
+use sim::packet::RocePacket;
 use sim::rx_pipe::beats;
-use sim::switch::PortStats;
+use sim::switch::{wire_bytes, PortStats};
 use sim::tx_ctx::{Ctrl as TxCtrl, Post};
 
 /// Queue pairs per core (hpcc_nic_core's 2^F flows in rtl-out/).
@@ -37,6 +38,8 @@ pub struct Net {
     host_of: Vec<Option<usize>>,
     pub cycle: u64,
     rng: ChaCha8Rng,
+    /// Every frame a core sent this cycle: (host index, its destination QP, wire bytes).
+    pub sent: Vec<(usize, u32, u64)>,
 }
 
 impl Net {
@@ -64,7 +67,7 @@ impl Net {
                 c
             })
             .collect();
-        Ok(Net { cores, net, hosts, host_of, cycle: 0, rng: ChaCha8Rng::seed_from_u64(cfg.seed) })
+        Ok(Net { cores, net, hosts, host_of, cycle: 0, rng: ChaCha8Rng::seed_from_u64(cfg.seed), sent: vec![] })
     }
 
     /// One clock of every core and the network.
@@ -73,8 +76,12 @@ impl Net {
         for (node, frame) in self.net.deliver(now) {
             self.cores[self.host_of[node].unwrap()].host.receive(beats(&frame));
         }
+        self.sent.clear();
         for (k, c) in self.cores.iter_mut().enumerate() {
             for f in c.clock(now, &mut self.rng, 0.0) {
+                if let Ok(p) = RocePacket::parse(&f) {
+                    self.sent.push((k, p.bth.dest_qp, wire_bytes(f.len())));
+                }
                 self.net.send(self.hosts[k], f, now);
             }
         }
@@ -126,6 +133,9 @@ pub struct Run {
     pub ports: Vec<(usize, usize)>,
     /// (ns since time 0, each port's queue in bytes).
     pub samples: Vec<(u64, Vec<u64>)>,
+    /// Per flow: the wire bytes its sender sent in each sample interval, as (sample index,
+    /// bytes) for the intervals it sent in.
+    pub flow_bytes: Vec<Vec<(u32, u64)>>,
     /// Each port's counters at the end.
     pub stats: Vec<PortStats>,
     /// The port that sent the most, and its utilization from its first to its last sample
@@ -194,6 +204,7 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
         by_slot[index(f.src)?][slot[i]] = i;
     }
     let mut seen = vec![0usize; n.cores.len()];
+    let mut flow_bytes: Vec<Vec<(u32, u64)>> = vec![vec![]; spec.flows.len()];
     let (mut next, mut ended) = (0usize, 0usize);
     let mut records = Vec::new();
     let mut failed = Vec::new();
@@ -207,6 +218,18 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
             next += 1;
         }
         n.step();
+        for &(c, qp, wire) in &n.sent {
+            // The requester's frames (QPN = slot on both ends): the responder's ACKs are
+            // not in by_slot (a slot is the flow's on both cores).
+            let i = by_slot[c].get(qp as usize).copied().unwrap_or(usize::MAX);
+            if i != usize::MAX {
+                let at = samples.len() as u32;
+                match flow_bytes[i].last_mut() {
+                    Some((s, b)) if *s == at => *b += wire,
+                    _ => flow_bytes[i].push((at, wire)),
+                }
+            }
+        }
         for c in 0..n.cores.len() {
             while seen[c] < n.cores[c].completions.len() {
                 let cpl = Cpl::of(n.cores[c].completions[seen[c]]);
@@ -260,6 +283,7 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
         bottleneck: top.map(|p| ports[p]),
         ports,
         samples,
+        flow_bytes,
         stats,
         utilization,
         bottleneck_mean_queue,

@@ -1,7 +1,11 @@
 //! `hpcc-nic netsim`: the RTL NIC cores as the hosts of a simulated network (issue 15,
 //! docs/netsim.md). Inputs in the HPCC reference simulator's formats (`sim::net`), the run in
 //! `harness::netsim`, outputs in `--out`: the topology and flows as run, `fct.txt`,
-//! `queue.csv`, and `summary.json` last (a directory without it is not a finished run).
+//! `queue.csv`, `throughput.csv`, the plots, and `summary.json` last (a directory without it
+//! is not a finished run). `netsim report DIR...` sets finished runs side by side.
+
+mod plot;
+mod report;
 
 use crate::Result;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,13 +37,22 @@ pub enum Nic {
     Model,
 }
 
+#[derive(clap::Subcommand)]
+pub enum Sub {
+    /// Finished runs side by side: a table (report.md) and the overlaid plots.
+    Report(report::Args),
+}
+
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    sub: Option<Sub>,
     /// `incast:N` (N senders, one receiver, one switch), `dumbbell:N` (N hosts a side),
     /// `leaf-spine:H,L,S` (H hosts on L leaves, S spines), or a topology file in the HPCC
     /// reference simulator's format.
     #[arg(long)]
-    topo: String,
+    topo: Option<String>,
     /// Host link rate of the built topologies, Gb/s (the cores' MACs run at 100).
     #[arg(long, default_value_t = 100)]
     host_gbps: u64,
@@ -77,7 +90,7 @@ pub struct Args {
     queue_interval_ns: u64,
     /// Output directory (created).
     #[arg(long)]
-    out: PathBuf,
+    out: Option<PathBuf>,
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -93,19 +106,19 @@ fn numbers(spec: &str, what: &str, n: usize) -> Result<Vec<u64>> {
     Ok(v)
 }
 
-fn topology(a: &Args) -> Result<Topology> {
+fn topology(a: &Args, topo: &str) -> Result<Topology> {
     let (host, core) = (a.host_gbps * 1_000_000_000, a.core_gbps * 1_000_000_000);
-    let t = match a.topo.split_once(':') {
+    let t = match topo.split_once(':') {
         Some(("incast", n)) => Topology::incast(numbers(n, "incast", 1)?[0] as usize, host, a.link_ns),
         Some(("dumbbell", n)) => Topology::dumbbell(numbers(n, "dumbbell", 1)?[0] as usize, host, core, a.link_ns),
         Some(("leaf-spine", v)) => {
             let v = numbers(v, "leaf-spine", 3)?;
             Topology::leaf_spine(v[0] as usize, v[1] as usize, v[2] as usize, host, core, a.link_ns)?
         }
-        _ => Topology::parse(&a.topo, &read(Path::new(&a.topo))?)?,
+        _ => Topology::parse(topo, &read(Path::new(topo))?)?,
     };
     // The builders' topologies go through the same checks as a file.
-    Ok(Topology::parse(&a.topo, &t.to_text())?)
+    Ok(Topology::parse(topo, &t.to_text())?)
 }
 
 fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
@@ -142,14 +155,42 @@ fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
     Ok(fl)
 }
 
+/// The `--alg` name of cc_module's algorithm code.
+pub fn alg_label(alg: u32) -> &'static str {
+    ["hpcc", "rx-hpcc", "ldcp", "dcqcn"][alg as usize]
+}
+
+/// A run's plots: the bottleneck's queue against time, the slowdown per size bin, and every
+/// flow's sending rate against time.
+fn plots(out: &Path, label: &str, r: &testbench::harness::netsim::Run, interval_ns: u64) -> Result<()> {
+    if let Some(p) = r.bottleneck.and_then(|b| r.ports.iter().position(|&x| x == b)) {
+        let q = r.samples.iter().map(|(t, v)| (*t as f64 / 1000.0, v[p] as f64 / 1000.0)).collect();
+        plot::panels(&out.join("queue.svg"), &[report::queue_panel(vec![plot::Series { label: label.into(), points: q }])])?;
+    }
+    plot::panels(&out.join("slowdown.svg"), &report::slowdown_panels(&[(label.to_string(), slowdown_bins(&r.records).1)]))?;
+    let many = r.flow_bytes.len() > 16;
+    let series = r.flow_bytes.iter().enumerate().map(|(i, v)| plot::Series {
+        label: if many { String::new() } else { format!("flow {i}") },
+        points: v.iter().map(|&(k, b)| (k as f64 * interval_ns as f64 / 1000.0, b as f64 * 8.0 / interval_ns as f64)).collect(),
+    }).collect();
+    let title = format!("each flow's sending rate, {label}");
+    plot::panels(&out.join("throughput.svg"), &[plot::Panel { title, x_desc: "time (us)", y_desc: "Gb/s", series, x_names: None }])
+}
+
 pub fn run_cmd(a: Args) -> Result<ExitCode> {
+    if let Some(Sub::Report(r)) = a.sub {
+        return report::run(r);
+    }
+    let (Some(topo_arg), Some(out)) = (a.topo.clone(), a.out.clone()) else {
+        return Err("netsim needs --topo and --out (or `netsim report DIR...`)".into());
+    };
     if a.nic == Nic::Model {
         return Err("--nic model: the model NIC is not built yet (docs/netsim.md); use --nic rtl".into());
     }
     if a.queue_interval_ns == 0 || a.queue_interval_ns % 4 != 0 {
         return Err(format!("--queue-interval-ns {}: must be a positive multiple of 4 ns", a.queue_interval_ns).into());
     }
-    let topo = topology(&a)?;
+    let topo = topology(&a, &topo_arg)?;
     let fl = flow_list(&a, &topo)?;
     let alg = a.alg as u32;
     // LDCP's parameters for this network: the draft's defaults at 100 Gb/s, its RTT the
@@ -164,8 +205,8 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     } else {
         default_model()
     };
-    fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
-    let summary_path = a.out.join("summary.json");
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let summary_path = out.join("summary.json");
     if summary_path.exists() {
         fs::remove_file(&summary_path)?;
     }
@@ -189,21 +230,30 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
     let seconds = wall.elapsed().as_secs_f64();
 
-    fs::write(a.out.join("topology.txt"), topo.to_text())?;
-    fs::write(a.out.join("flows.txt"), flows::to_text(&fl))?;
+    fs::write(out.join("topology.txt"), topo.to_text())?;
+    fs::write(out.join("flows.txt"), flows::to_text(&fl))?;
     let fct: String = r.records.iter().map(|x| fct_line(x) + "\n").collect();
-    fs::write(a.out.join("fct.txt"), fct)?;
+    fs::write(out.join("fct.txt"), fct)?;
     let mut q = String::from("t_ns,switch,port,bytes\n");
     for (t, v) in &r.samples {
         for (p, &(s, l)) in r.ports.iter().enumerate() {
             q += &format!("{t},{s},{l},{}\n", v[p]);
         }
     }
-    fs::write(a.out.join("queue.csv"), q)?;
+    fs::write(out.join("queue.csv"), q)?;
+    let interval_ns = spec.sample_cycles * 4;
+    let mut tp = String::from("t_ns,flow,gbps\n");
+    for (i, v) in r.flow_bytes.iter().enumerate() {
+        for &(k, b) in v {
+            tp += &format!("{},{i},{:.3}\n", k as u64 * interval_ns, b as f64 * 8.0 / interval_ns as f64);
+        }
+    }
+    fs::write(out.join("throughput.csv"), tp)?;
+    plots(&out, alg_label(alg), &r, interval_ns)?;
     let (all, bins) = slowdown_bins(&r.records);
     let below_standalone = r.records.iter().filter(|x| x.fct_ns < x.standalone_ns).count();
     let sim_us = r.cycles as f64 * 4e-3;
-    let alg_name = ["hpcc", "rx-hpcc", "ldcp", "dcqcn"][alg as usize];
+    let alg_name = alg_label(alg);
     let summary = serde_json::json!({
         "nic": "rtl",
         "alg": alg_name,
@@ -233,7 +283,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     println!(
         "netsim: {} of {} flows completed ({} failed, {} incomplete), slowdown p50 {:.2} p99 {:.2}, max queue {} B, utilization {:.3}, {:.1} us simulated in {:.1} s; {}",
         r.records.len(), fl.len(), r.failed.len(), r.incomplete, all.p50, all.p99,
-        summary["max_queue_bytes"], r.utilization, sim_us, seconds, a.out.display()
+        summary["max_queue_bytes"], r.utilization, sim_us, seconds, out.display()
     );
     let clean = r.failed.is_empty() && r.incomplete == 0 && r.probe_problems.is_empty() && below_standalone == 0;
     for p in &r.probe_problems {
