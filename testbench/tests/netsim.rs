@@ -38,6 +38,10 @@ fn incast_on_rtl_cores_completes_repeats_and_fills_the_bottleneck() {
     assert_eq!(a.bottleneck, Some((4, 3)));
     assert!(a.utilization > 0.85 && a.utilization <= 1.0, "{}", a.utilization);
     assert!(a.stats.iter().map(|p| p.max_queue_bytes).max().unwrap() > 0);
+    // Three equal flows from one start: fair while all send, and the queue drains.
+    let j = a.jain().unwrap();
+    assert!(j > 0.9 && j <= 1.0 + 1e-9, "{j}");
+    assert!(a.drain_ns(4096).is_some());
     // The same seed, the same run: FCTs and every queue sample.
     let b = run(&s, &mut |_| {}).unwrap();
     let fcts = |r: &Run| r.records.iter().map(|x| (x.flow.src, x.fct_ns)).collect::<Vec<_>>();

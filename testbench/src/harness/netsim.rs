@@ -294,3 +294,31 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
         probe_problems,
     })
 }
+
+impl Run {
+    /// The bottleneck's queue: from its peak until it first holds less than `below` bytes,
+    /// ns (None: no bottleneck, or it never fell that low).
+    pub fn drain_ns(&self, below: u64) -> Option<u64> {
+        let p = self.ports.iter().position(|&x| Some(x) == self.bottleneck)?;
+        let (peak, _) = self.samples.iter().enumerate().max_by_key(|(i, s)| (s.1[p], std::cmp::Reverse(*i)))?;
+        let end = self.samples[peak..].iter().find(|s| s.1[p] < below)?;
+        Some(end.0 - self.samples[peak].0)
+    }
+
+    /// Jain's fairness index, (sum x)^2 / (n sum x^2), of the bytes each flow sent while all
+    /// of them were sending: from the last flow's first interval to the first flow's last
+    /// (None: fewer than two flows, or no such overlap).
+    pub fn jain(&self) -> Option<f64> {
+        let spans: Vec<(u32, u32)> = self.flow_bytes.iter().filter_map(|v| Some((v.first()?.0, v.last()?.0))).collect();
+        if spans.len() < 2 || spans.len() < self.flow_bytes.len() {
+            return None;
+        }
+        let (from, to) = (spans.iter().map(|s| s.0).max()?, spans.iter().map(|s| s.1).min()?);
+        if from > to {
+            return None;
+        }
+        let x: Vec<f64> = self.flow_bytes.iter().map(|v| v.iter().filter(|(k, _)| (from..=to).contains(k)).map(|(_, b)| *b as f64).sum()).collect();
+        let (sum, sq) = (x.iter().sum::<f64>(), x.iter().map(|v| v * v).sum::<f64>());
+        (sq > 0.0).then(|| sum * sum / (x.len() as f64 * sq))
+    }
+}

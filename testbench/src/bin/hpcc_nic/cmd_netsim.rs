@@ -271,6 +271,8 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         "mean_queue_bytes": r.bottleneck_mean_queue,
         "bottleneck": r.bottleneck.map(|(s, l)| serde_json::json!({"switch": s, "port": l})),
         "utilization": r.utilization,
+        "drain_us": r.drain_ns(a.mtu as u64).map(|n| n as f64 / 1000.0),
+        "jain": r.jain(),
         "slowdown": all,
         "slowdown_bins": bins,
         "simulated_us": sim_us,

@@ -85,16 +85,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let runs: Vec<Loaded> = a.dirs.iter().map(|d| load(d)).collect::<Result<_>>()?;
     fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let mut md = String::from(
-        "| run | nic | alg | flows | completed | max queue (KB) | mean queue (KB) | utilization | slowdown p50 | p95 | p99 | simulated us | wall s |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| run | nic | alg | flows | completed | max queue (KB) | mean queue (KB) | drain (us) | utilization | Jain | slowdown p50 | p95 | p99 | simulated us | wall s |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in &runs {
         let s = &r.summary;
         let f = |k: &str| s[k].as_f64().unwrap_or(f64::NAN);
         md += &format!(
-            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
             r.name, s["nic"].as_str().unwrap_or("?"), s["alg"].as_str().unwrap_or("?"), s["flows"], s["completed"],
-            f("max_queue_bytes") / 1000.0, f("mean_queue_bytes") / 1000.0, f("utilization"),
+            f("max_queue_bytes") / 1000.0, f("mean_queue_bytes") / 1000.0, f("drain_us"), f("utilization"), f("jain"),
             s["slowdown"]["p50"].as_f64().unwrap_or(f64::NAN), s["slowdown"]["p95"].as_f64().unwrap_or(f64::NAN),
             s["slowdown"]["p99"].as_f64().unwrap_or(f64::NAN), f("simulated_us"), f("wall_seconds"),
         );
