@@ -116,3 +116,30 @@ fn the_command_writes_a_finished_run_and_reports_it() {
     assert!(!dir.join("bad/summary.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A sweep split into shards: each run in exactly one shard, in its own directory.
+#[test]
+fn sweep_shards_cover_the_product_once() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_hpcc-nic");
+    let dir = std::env::temp_dir().join(format!("netsim-sweep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for k in ["1/2", "2/2"] {
+        let st = Command::new(exe)
+            .args(["netsim", "--topo", "incast:2", "--incast", "2,10000", "--algs", "hpcc,dcqcn", "--seeds", "1,2", "--max-us", "300"])
+            .args(["--shard", k, "--out"])
+            .arg(dir.join(k.replace('/', "of")))
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    let names = |k: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir.join(k)).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names("1of2"), ["dcqcn-s1", "hpcc-s1"]);
+    assert_eq!(names("2of2"), ["dcqcn-s2", "hpcc-s2"]);
+    assert!(dir.join("2of2/dcqcn-s2/summary.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

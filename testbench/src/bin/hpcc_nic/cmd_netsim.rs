@@ -37,13 +37,13 @@ pub enum Nic {
     Model,
 }
 
-#[derive(clap::Subcommand)]
+#[derive(clap::Subcommand, Clone)]
 pub enum Sub {
     /// Finished runs side by side: a table (report.md) and the overlaid plots.
     Report(report::Args),
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
@@ -91,6 +91,62 @@ pub struct Args {
     /// Output directory (created).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// A sweep: these algorithms (comma-separated; instead of --alg).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    algs: Vec<Alg>,
+    /// A sweep: these Poisson loads (instead of --poisson's LOAD).
+    #[arg(long, value_delimiter = ',')]
+    loads: Vec<f64>,
+    /// A sweep: these seeds (instead of --seed).
+    #[arg(long, value_delimiter = ',')]
+    seeds: Vec<u64>,
+    /// Run only shard K of N of the sweep (`K/N`, K from 1): runs i with i % N = K - 1 in the
+    /// order algorithm, load, seed. Each run goes to `--out`/<alg>-l<load>-s<seed>.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// The runs of a sweep (alg x load x seed, in that order) in shard `k` of `n`, each with its
+/// output directory under `out`.
+fn sweep(a: &Args, out: &Path) -> Result<Vec<Args>> {
+    let (k, n) = match &a.shard {
+        None => (1, 1),
+        Some(s) => {
+            let v = numbers(&s.replace('/', ","), "shard", 2)?;
+            if v[1] == 0 || v[0] == 0 || v[0] > v[1] {
+                return Err(format!("shard `{s}`: expected K/N with 1 <= K <= N").into());
+            }
+            (v[0] as usize, v[1] as usize)
+        }
+    };
+    if !a.loads.is_empty() && a.poisson.is_none() {
+        return Err("--loads needs --poisson (its LOAD is replaced)".into());
+    }
+    let algs = if a.algs.is_empty() { vec![a.alg] } else { a.algs.clone() };
+    let loads: Vec<Option<f64>> = if a.loads.is_empty() { vec![None] } else { a.loads.iter().map(|&l| Some(l)).collect() };
+    let seeds = if a.seeds.is_empty() { vec![a.seed] } else { a.seeds.clone() };
+    let mut runs = Vec::new();
+    let mut i = 0;
+    for &alg in &algs {
+        for &load in &loads {
+            for &seed in &seeds {
+                if i % n == k - 1 {
+                    let mut r = a.clone();
+                    r.alg = alg;
+                    r.seed = seed;
+                    let mut name = alg_label(alg as u32).to_string();
+                    if let (Some(l), Some(p)) = (load, &a.poisson) {
+                        r.poisson = Some(format!("{l},{}", p.split_once(',').map_or("", |x| x.1)));
+                        name += &format!("-l{l}");
+                    }
+                    r.out = Some(out.join(format!("{name}-s{seed}")));
+                    runs.push(r);
+                }
+                i += 1;
+            }
+        }
+    }
+    Ok(runs)
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -184,6 +240,18 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     let (Some(topo_arg), Some(out)) = (a.topo.clone(), a.out.clone()) else {
         return Err("netsim needs --topo and --out (or `netsim report DIR...`)".into());
     };
+    if !a.algs.is_empty() || !a.loads.is_empty() || !a.seeds.is_empty() || a.shard.is_some() {
+        let runs = sweep(&a, &out)?;
+        let mut code = ExitCode::SUCCESS;
+        for mut r in runs {
+            (r.algs, r.loads, r.seeds, r.shard) = (vec![], vec![], vec![], None);
+            println!("netsim sweep: {}", r.out.as_ref().unwrap().display());
+            if run_cmd(r)? != ExitCode::SUCCESS {
+                code = ExitCode::FAILURE;
+            }
+        }
+        return Ok(code);
+    }
     if a.nic == Nic::Model {
         return Err("--nic model: the model NIC is not built yet (docs/netsim.md); use --nic rtl".into());
     }
