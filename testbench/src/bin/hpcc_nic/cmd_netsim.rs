@@ -18,7 +18,6 @@ use sim::net::traffic::{self, Poisson};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use testbench::harness::cc_module::{default_model, model_with_ldcp};
 use testbench::harness::netsim::{run, Spec};
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -91,6 +90,20 @@ pub struct Args {
     /// Output directory (created).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Base RTT the CC engines are configured with, ns (HPCC++'s T, LDCP's RTT, DCQCN's
+    /// window = rate x RTT) [default: HPCC++ and DCQCN the drafts' 5000, LDCP the
+    /// network's longest host-to-host base RTT].
+    #[arg(long)]
+    base_rtt_ns: Option<u64>,
+    /// HPCC++ target utilization eta.
+    #[arg(long, default_value_t = 0.95)]
+    eta: f64,
+    /// HPCC++ maxStage.
+    #[arg(long, default_value_t = 5)]
+    max_stage: u32,
+    /// HPCC++ W_AI, bytes [default: BDP x (1 - eta) / 16, the drafts' rule of thumb].
+    #[arg(long)]
+    wai_bytes: Option<f64>,
     /// A sweep: these algorithms (comma-separated; instead of --alg).
     #[arg(long, value_enum, value_delimiter = ',')]
     algs: Vec<Alg>,
@@ -211,6 +224,27 @@ fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
     Ok(fl)
 }
 
+/// The cores' CC configuration from the options: HPCC++ (`HpccParams::new` at 100 Gb/s, W_min
+/// its default 1024 bytes, as the core's regressions run it), LDCP (`LdcpParams::new`, the MTU as its MSS) and DCQCN
+/// (`DcqcnParams::hpcc_run_py`), each at its base RTT.
+fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::Model> {
+    use sim::cc_float::{dcqcn::DcqcnParams, hpcc::HpccParams, ldcp::LdcpParams};
+    let r = topo.routes();
+    let hosts = topo.hosts();
+    let network_rtt = hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
+        .map(|(s, d)| sim::net::fct::base_path(topo, &r, s, d, a.mtu as u64 + 58, 64).0).max().unwrap_or(5000);
+    let (t, ldcp_t) = match a.base_rtt_ns { Some(t) => (t, t), None => (5000, network_rtt) };
+    let mut hp = HpccParams::new(12.5, t as f64);
+    hp.eta = a.eta;
+    hp.max_stage = a.max_stage;
+    hp.w_ai = a.wai_bytes.unwrap_or_else(|| HpccParams::w_ai_rule_of_thumb(12.5 * t as f64, a.eta, sim::cc_float::hpcc::DEFAULT_N_FLOWS));
+    let clock = sim::cc_fixed::Clock::default();
+    let hc = sim::cc_hpcc::HpccConfig::new(&hp, clock).map_err(|e| format!("HPCC++ at T = {t} ns: {e}"))?;
+    let lc = sim::cc_ldcp::LdcpConfig::new(&LdcpParams::new(100e9, ldcp_t, a.mtu as u32), clock).map_err(|e| format!("LDCP at {ldcp_t} ns: {e}"))?;
+    let dc = sim::cc_dcqcn::DcqcnConfig::new(&DcqcnParams::hpcc_run_py(100e9, t), clock).map_err(|e| format!("DCQCN at {t} ns: {e}"))?;
+    Ok(testbench::harness::cc_module::Model::new(hc, lc, dc))
+}
+
 /// The `--alg` name of cc_module's algorithm code.
 pub fn alg_label(alg: u32) -> &'static str {
     ["hpcc", "rx-hpcc", "ldcp", "dcqcn"][alg as usize]
@@ -261,18 +295,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     let topo = topology(&a, &topo_arg)?;
     let fl = flow_list(&a, &topo)?;
     let alg = a.alg as u32;
-    // LDCP's parameters for this network: the draft's defaults at 100 Gb/s, its RTT the
-    // longest base RTT between two hosts, the MTU as its MSS.
-    let model = if a.alg == Alg::Ldcp {
-        let r = topo.routes();
-        let hosts = topo.hosts();
-        let rtt = hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
-            .map(|(s, d)| sim::net::fct::base_path(&topo, &r, s, d, a.mtu as u64 + 58, 64).0).max().unwrap_or(5000);
-        let p = sim::cc_float::ldcp::LdcpParams::new(100e9, rtt, a.mtu as u32);
-        model_with_ldcp(sim::cc_ldcp::LdcpConfig::new(&p, Default::default()).map_err(|e| format!("LDCP at {rtt} ns: {e}"))?)
-    } else {
-        default_model()
-    };
+    let model = cc_model(&a, &topo)?;
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let summary_path = out.join("summary.json");
     if summary_path.exists() {
