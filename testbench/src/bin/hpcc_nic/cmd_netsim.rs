@@ -279,7 +279,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         let mut code = ExitCode::SUCCESS;
         for mut r in runs {
             (r.algs, r.loads, r.seeds, r.shard) = (vec![], vec![], vec![], None);
-            println!("netsim sweep: {}", r.out.as_ref().unwrap().display());
+            let _ = std::io::Write::write_fmt(&mut std::io::stdout(), format_args!("netsim sweep: {}\n", r.out.as_ref().unwrap().display()));
             if run_cmd(r)? != ExitCode::SUCCESS {
                 code = ExitCode::FAILURE;
             }
@@ -373,7 +373,9 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         "probe_problems": r.probe_problems,
     });
     fs::write(&summary_path, serde_json::to_string_pretty(&summary)? + "\n")?;
-    println!(
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stdout(),
         "netsim: {} of {} flows completed ({} failed, {} incomplete), slowdown p50 {:.2} p99 {:.2}, max queue {} B, utilization {:.3}, {:.1} us simulated in {:.1} s; {}",
         r.records.len(), fl.len(), r.failed.len(), r.incomplete, all.p50, all.p99,
         summary["max_queue_bytes"], r.utilization, sim_us, seconds, out.display()

@@ -91,10 +91,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     for r in &runs {
         let s = &r.summary;
         let f = |k: &str| s[k].as_f64().unwrap_or(f64::NAN);
+        // Null in the summary (no drain, no common span): a dash.
+        let opt = |k: &str, digits: usize| s[k].as_f64().map_or("-".to_string(), |v| format!("{v:.digits$}"));
         md += &format!(
-            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {} | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
             r.name, s["nic"].as_str().unwrap_or("?"), s["alg"].as_str().unwrap_or("?"), s["flows"], s["completed"],
-            f("max_queue_bytes") / 1000.0, f("mean_queue_bytes") / 1000.0, f("drain_us"), f("utilization"), f("jain"),
+            f("max_queue_bytes") / 1000.0, f("mean_queue_bytes") / 1000.0, opt("drain_us", 1), f("utilization"), opt("jain", 3),
             s["slowdown"]["p50"].as_f64().unwrap_or(f64::NAN), s["slowdown"]["p95"].as_f64().unwrap_or(f64::NAN),
             s["slowdown"]["p99"].as_f64().unwrap_or(f64::NAN), f("simulated_us"), f("wall_seconds"),
         );
@@ -104,7 +106,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     plot::panels(&a.out.join("queue.svg"), &[queue_panel(q)])?;
     let bins: Vec<(String, Vec<Bin>)> = runs.iter().map(|r| (r.name.clone(), r.bins.clone())).collect();
     plot::panels(&a.out.join("slowdown.svg"), &slowdown_panels(&bins))?;
-    print!("{md}");
-    println!("netsim report: {} runs; {}", runs.len(), a.out.display());
+    // A closed pipe (`| head`) ends the listing, not the command: the files are written.
+    use std::io::Write;
+    let _ = write!(std::io::stdout(), "{md}netsim report: {} runs; {}\n", runs.len(), a.out.display());
     Ok(ExitCode::SUCCESS)
 }
