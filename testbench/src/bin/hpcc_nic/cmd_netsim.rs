@@ -95,15 +95,8 @@ pub struct Args {
     /// network's longest host-to-host base RTT].
     #[arg(long)]
     base_rtt_ns: Option<u64>,
-    /// HPCC++ target utilization eta.
-    #[arg(long, default_value_t = 0.95)]
-    eta: f64,
-    /// HPCC++ maxStage.
-    #[arg(long, default_value_t = 5)]
-    max_stage: u32,
-    /// HPCC++ W_AI, bytes [default: BDP x (1 - eta) / 16, the drafts' rule of thumb].
-    #[arg(long)]
-    wai_bytes: Option<f64>,
+    #[command(flatten)]
+    hpcc: crate::cmd_replay::HpccOpts,
     /// A sweep: these algorithms (comma-separated; instead of --alg).
     #[arg(long, value_enum, value_delimiter = ',')]
     algs: Vec<Alg>,
@@ -235,9 +228,7 @@ fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::
         .map(|(s, d)| sim::net::fct::base_path(topo, &r, s, d, a.mtu as u64 + 58, 64).0).max().unwrap_or(5000);
     let (t, ldcp_t) = match a.base_rtt_ns { Some(t) => (t, t), None => (5000, network_rtt) };
     let mut hp = HpccParams::new(12.5, t as f64);
-    hp.eta = a.eta;
-    hp.max_stage = a.max_stage;
-    hp.w_ai = a.wai_bytes.unwrap_or_else(|| HpccParams::w_ai_rule_of_thumb(12.5 * t as f64, a.eta, sim::cc_float::hpcc::DEFAULT_N_FLOWS));
+    a.hpcc.apply(&mut hp);
     let clock = sim::cc_fixed::Clock::default();
     let hc = sim::cc_hpcc::HpccConfig::new(&hp, clock).map_err(|e| format!("HPCC++ at T = {t} ns: {e}"))?;
     let lc = sim::cc_ldcp::LdcpConfig::new(&LdcpParams::new(100e9, ldcp_t, a.mtu as u32), clock).map_err(|e| format!("LDCP at {ldcp_t} ns: {e}"))?;

@@ -28,6 +28,29 @@ pub enum Model {
     Rtl,
 }
 
+/// HPCC++'s options, shared by `replay` and `netsim`.
+#[derive(clap::Args, Clone)]
+pub struct HpccOpts {
+    /// HPCC target utilization eta.
+    #[arg(long, default_value_t = 0.95)]
+    pub eta: f64,
+    /// HPCC maxStage.
+    #[arg(long, default_value_t = 5)]
+    pub max_stage: u32,
+    /// HPCC W_ai, bytes [default: BDP * (1 - eta) / 16, the drafts' rule of thumb].
+    #[arg(long)]
+    pub wai_bytes: Option<f64>,
+}
+
+impl HpccOpts {
+    /// Sets `p`'s eta, maxStage and W_ai (the rule of thumb on `p`'s W_init unless given).
+    pub fn apply(&self, p: &mut HpccParams) {
+        p.eta = self.eta;
+        p.max_stage = self.max_stage;
+        p.w_ai = self.wai_bytes.unwrap_or_else(|| HpccParams::w_ai_rule_of_thumb(p.w_init(), self.eta, DEFAULT_N_FLOWS));
+    }
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     #[arg(long, value_enum)]
@@ -47,15 +70,8 @@ pub struct Args {
     /// Base RTT, ns (HPCC's T; LDCP's RTT; DCQCN's window = rate * RTT).
     #[arg(long, default_value_t = 5000)]
     base_rtt_ns: u64,
-    /// HPCC target utilization eta.
-    #[arg(long, default_value_t = 0.95)]
-    eta: f64,
-    /// HPCC maxStage.
-    #[arg(long, default_value_t = 5)]
-    max_stage: u32,
-    /// HPCC W_ai, bytes [default: BDP * (1 - eta) / 16, the drafts' rule of thumb].
-    #[arg(long)]
-    wai_bytes: Option<f64>,
+    #[command(flatten)]
+    hpcc: HpccOpts,
     /// Path MTU (payload), bytes: HPCC's W_min, LDCP's packet size.
     #[arg(long, default_value_t = 1024)]
     mtu: u32,
@@ -115,12 +131,8 @@ fn config(a: &Args) -> ReplayConfig {
     if matches!(a.model, Model::Fixed) {
         c.model = sim::replay::Model::Fixed;
     }
-    c.hpcc.eta = a.eta;
-    c.hpcc.max_stage = a.max_stage;
     c.hpcc.u_init = a.u_init;
-    c.hpcc.w_ai = a.wai_bytes.unwrap_or_else(|| {
-        HpccParams::w_ai_rule_of_thumb(c.hpcc.w_init(), a.eta, DEFAULT_N_FLOWS)
-    });
+    a.hpcc.apply(&mut c.hpcc);
     c.ldcp.alpha = a.ldcp_alpha;
     c.ldcp.beta = a.ldcp_beta;
     c.ldcp.gamma = a.ldcp_gamma;
