@@ -62,6 +62,8 @@ pub struct Network {
     /// Frames lost on links (their error rate).
     pub lost: u64,
     host_index: Vec<Option<usize>>,
+    /// Per node: the link of a host (its only one).
+    host_link: Vec<Option<usize>>,
 }
 
 impl Network {
@@ -111,15 +113,19 @@ impl Network {
         for (i, &h) in hosts.iter().enumerate() {
             host_index[h] = Some(i);
         }
+        let mut host_link = vec![None; n];
+        for &h in &hosts {
+            host_link[h] = Some(topo.host_link_index(h));
+        }
         let loss_rng = (0..topo.links.len()).map(|l| XorShift::new(cfg.seed ^ 0x1055 ^ (l as u64) << 32)).collect();
-        Ok(Network { wires: vec![[VecDeque::new(), VecDeque::new()]; topo.links.len()], topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index })
+        Ok(Network { wires: vec![[VecDeque::new(), VecDeque::new()]; topo.links.len()], topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index, host_link })
     }
 
     /// Puts `frame` on the wire from `from` over link `l` at `now`: it arrives `delay` later,
     /// or is lost at the link's error rate.
     fn launch(&mut self, l: usize, from: usize, at: u64, frame: Vec<u8>) {
         let k = &self.topo.links[l];
-        let coin = (self.loss_rng[l].next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let coin = self.loss_rng[l].unit();
         if k.error_rate > 0.0 && coin < k.error_rate {
             self.lost += 1;
             return;
@@ -130,7 +136,7 @@ impl Network {
 
     /// Host `h` (a node id) sends `frame`, its last byte out at `now`.
     pub fn send(&mut self, h: usize, frame: Vec<u8>, now: u64) {
-        let l = (0..self.topo.links.len()).find(|&l| self.topo.links[l].a == h || self.topo.links[l].b == h).expect("a host has a link");
+        let l = self.host_link[h].expect("a host has a link");
         self.launch(l, h, now, frame);
     }
 

@@ -124,8 +124,9 @@ impl Topology {
         Ok(t)
     }
 
-    /// Every host has one link, and every host reaches every other.
-    fn check(&self) -> Result<(), String> {
+    /// Every host has one link, and every host reaches every other (`parse` checks a file
+    /// with it; a built topology can be checked the same way).
+    pub fn check(&self) -> Result<(), String> {
         let hosts = self.hosts();
         if hosts.len() < 2 {
             return Err(format!("{} hosts: a network needs two at least", hosts.len()));
@@ -166,7 +167,12 @@ impl Topology {
 
     /// The link of host `h` (its only one).
     pub fn host_link(&self, h: usize) -> &Link {
-        self.links.iter().find(|k| k.a == h || k.b == h).expect("checked: every host has one link")
+        &self.links[self.host_link_index(h)]
+    }
+
+    /// The index in `links` of host `h`'s link.
+    pub fn host_link_index(&self, h: usize) -> usize {
+        self.links.iter().position(|k| k.a == h || k.b == h).expect("checked: every host has one link")
     }
 
     /// `n` senders (hosts 0..n) and one receiver (host n) on one switch (node n + 1).

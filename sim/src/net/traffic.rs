@@ -23,11 +23,6 @@ pub struct Poisson {
     pub seed: u64,
 }
 
-/// Uniform in [0, 1).
-fn unit(rng: &mut XorShift) -> f64 {
-    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// Each host starts flows as a Poisson process whose mean rate is `load` of its link (sizes
 /// drawn from `cdf`), each to a host drawn uniformly from the others. In ascending start
 /// time (ties by source host).
@@ -44,7 +39,7 @@ pub fn poisson(hosts: &[usize], cdf: &Cdf, p: &Poisson) -> Result<Vec<Flow>, Str
     for &src in hosts {
         let mut t = p.start_ns as f64;
         loop {
-            t += -(1.0 - unit(&mut rng)).ln() * gap_ns;
+            t += -(1.0 - rng.unit()).ln() * gap_ns;
             if t >= (p.start_ns + p.duration_ns) as f64 {
                 break;
             }
@@ -52,7 +47,7 @@ pub fn poisson(hosts: &[usize], cdf: &Cdf, p: &Poisson) -> Result<Vec<Flow>, Str
             if dst == src {
                 dst = *hosts.last().unwrap();
             }
-            let size = cdf.sample(unit(&mut rng));
+            let size = cdf.sample(rng.unit());
             flows.push(Flow { src, dst, pg: PG, dport: DPORT, size, start_ns: t as u64 });
         }
     }

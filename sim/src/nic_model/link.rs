@@ -29,6 +29,11 @@ impl XorShift {
         self.next_u64() % 1_000_000 < ppm as u64
     }
 
+    /// Uniform in [0, 1), from the top 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// Uniform in `0..n` (`n` > 0).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n

@@ -154,6 +154,22 @@ pub struct Run {
     pub probe_problems: Vec<String>,
 }
 
+/// A full data frame at `mtu`: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 58 bytes
+/// around the payload (what a base RTT serializes out); an ACK is 64 bytes on the wire back.
+pub fn frame_bytes(mtu: u16) -> u64 {
+    mtu as u64 + 58
+}
+pub const ACK_BYTES: u64 = 64;
+
+/// The longest base RTT between two hosts of `topo` at `mtu` (`sim::net::fct::base_path`), ns.
+pub fn longest_base_rtt(topo: &Topology, mtu: u16) -> Option<u64> {
+    let r = topo.routes();
+    let hosts = topo.hosts();
+    hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
+        .map(|(s, d)| base_path(topo, &r, s, d, frame_bytes(mtu), ACK_BYTES).0)
+        .max()
+}
+
 /// The lowest slot free on both cores.
 fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
     (0..SLOTS).find(|&k| free[a][k] && free[b][k])
@@ -163,13 +179,20 @@ fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
 pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     let mut n = Net::new(spec.topo.clone(), &spec.net)?;
     let routes = spec.topo.routes();
-    let hosts = n.hosts.clone();
-    let index = |node: usize| hosts.iter().position(|&h| h == node).ok_or(format!("node {node} is not a host"));
+    let host_of = n.host_of.clone();
+    let index = |node: usize| host_of.get(node).copied().flatten().ok_or(format!("node {node} is not a host"));
+    // Per flow: its cores, and its path's base RTT and bottleneck (the window, the standalone FCT).
+    let mut ends = Vec::with_capacity(spec.flows.len());
+    let mut path = Vec::with_capacity(spec.flows.len());
+    for f in &spec.flows {
+        ends.push((index(f.src)?, index(f.dst)?));
+        path.push(base_path(&spec.topo, &routes, f.src, f.dst, frame_bytes(spec.mtu), ACK_BYTES));
+    }
     // Queue pairs first: a slot per flow, free on both its cores.
     let mut free = vec![vec![true; SLOTS]; n.hosts.len()];
     let mut slot = Vec::with_capacity(spec.flows.len());
     for (i, f) in spec.flows.iter().enumerate() {
-        let (s, d) = (index(f.src)?, index(f.dst)?);
+        let (s, d) = ends[i];
         if f.size > u32::MAX as u64 {
             return Err(format!("flow {i}: {} bytes; a WRITE is at most {} bytes", f.size, u32::MAX));
         }
@@ -183,12 +206,10 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
         configure(&mut n.cores[k], &spec.model, pkt_shift, 16);
         n.settle(k);
     }
-    let frame = spec.mtu as u64 + 58;
-    for (i, f) in spec.flows.iter().enumerate() {
-        let (s, d) = (index(f.src)?, index(f.dst)?);
+    for i in 0..spec.flows.len() {
+        let ((s, d), (rtt, bps)) = (ends[i], path[i]);
         // HPCC++ and Rx-HPCC start at W_init = BDP of the flow's path; LDCP and DCQCN with a
         // window that does not bind (their Updates set rate and window).
-        let (rtt, bps) = base_path(&spec.topo, &routes, f.src, f.dst, frame, 64);
         let bdp = (rtt as u128 * bps as u128 / 8_000_000_000) as u32;
         let window = if spec.alg <= 1 { bdp.max(spec.mtu as u32) } else { 1 << 20 };
         n.connect_at(s, d, slot[i] as u16, spec.alg, spec.mtu, spec.alg <= 1, window, 0);
@@ -200,8 +221,8 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     let mut sent_prev = vec![0u64; ports.len()];
     let mut busy: Vec<Option<(usize, usize)>> = vec![None; ports.len()];
     let mut by_slot = vec![vec![usize::MAX; SLOTS]; n.cores.len()];
-    for (i, f) in spec.flows.iter().enumerate() {
-        by_slot[index(f.src)?][slot[i]] = i;
+    for i in 0..spec.flows.len() {
+        by_slot[ends[i].0][slot[i]] = i;
     }
     let mut seen = vec![0usize; n.cores.len()];
     let mut flow_bytes: Vec<Vec<(u32, u64)>> = vec![vec![]; spec.flows.len()];
@@ -212,7 +233,7 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
         let now_ns = (n.cycle - t0) * ns;
         while next < spec.flows.len() && spec.flows[next].start_ns <= now_ns {
             let f = &spec.flows[next];
-            let (s, k) = (index(f.src)?, slot[next] as u16);
+            let (s, k) = (ends[next].0, slot[next] as u16);
             let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * k as u64, rkey: 0, len: f.size as u32, first_psn: 0 };
             post(&mut n.cores[s], k, &TxCtrl::Post { flow: k, post: w }.to_bytes(), None, next as u16);
             next += 1;
@@ -244,7 +265,7 @@ pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
                     continue;
                 }
                 let f = spec.flows[i].clone();
-                let (rtt, bps) = base_path(&spec.topo, &routes, f.src, f.dst, frame, 64);
+                let (rtt, bps) = path[i];
                 let fct_ns = (n.cycle - t0) * ns - f.start_ns;
                 records.push(FctRecord { standalone_ns: standalone_ns(rtt, f.size, bps), sport: slot[i] as u16, fct_ns, flow: f });
             }

@@ -180,7 +180,8 @@ fn topology(a: &Args, topo: &str) -> Result<Topology> {
         _ => Topology::parse(topo, &read(Path::new(topo))?)?,
     };
     // The builders' topologies go through the same checks as a file.
-    Ok(Topology::parse(topo, &t.to_text())?)
+    t.check().map_err(|m| format!("{topo}: {m}"))?;
+    Ok(t)
 }
 
 fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
@@ -222,10 +223,7 @@ fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
 /// (`DcqcnParams::hpcc_run_py`), each at its base RTT.
 fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::Model> {
     use sim::cc_float::{dcqcn::DcqcnParams, hpcc::HpccParams, ldcp::LdcpParams};
-    let r = topo.routes();
-    let hosts = topo.hosts();
-    let network_rtt = hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
-        .map(|(s, d)| sim::net::fct::base_path(topo, &r, s, d, a.mtu as u64 + 58, 64).0).max().unwrap_or(5000);
+    let network_rtt = testbench::harness::netsim::longest_base_rtt(topo, a.mtu).unwrap_or(5000);
     let (t, ldcp_t) = match a.base_rtt_ns { Some(t) => (t, t), None => (5000, network_rtt) };
     let mut hp = HpccParams::new(12.5, t as f64);
     a.hpcc.apply(&mut hp);
