@@ -3,9 +3,11 @@
 //! flow_sched and Rx-HPCC feedback out. This model keeps the map and every flow's state in
 //! each engine, and answers each accepted event as the RTL does, through the engines' block
 //! models (`crate::cc_hpcc::block`, `crate::cc_ldcp::block`, `crate::cc_dcqcn::block`). The
-//! RTL may reorder outputs across flows; matching them is the regression's business
-//! (testbench/src/harness/cc_module.rs). The fixed point the engines share is
-//! `crate::cc_fixed`.
+//! RTL may reorder outputs across flows; [`cycle::CcModule`] says exactly when each comes out
+//! (the module cycle by cycle, for the whole core's model). The fixed point the engines share
+//! is `crate::cc_fixed`.
+
+pub mod cycle;
 
 use crate::cc_dcqcn::block as hd;
 use crate::cc_dcqcn::{DcqcnConfig, DcqcnState};

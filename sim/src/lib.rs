@@ -8,6 +8,7 @@ pub mod cc_hop_util;
 pub mod cc_fixed;
 pub mod cc_module;
 pub mod div_pipe;
+pub mod flow_park;
 pub mod flow_sched;
 /// Bit layouts shared by hdl, sim and the harnesses (one definition each).
 pub mod layout;
@@ -18,6 +19,7 @@ pub mod packet;
 pub mod pipe;
 pub mod read_split;
 pub mod replay;
+pub mod result_fifo;
 pub mod tx_ctx;
 pub mod tx_pipe;
 pub mod rx_ctx;

@@ -322,3 +322,18 @@ fn board_reads_interleaved_engines_exactly() {
     let (mismatches, pending, _) = run(&[full, full, full, full]);
     assert_eq!((mismatches, pending), (1, 0));
 }
+
+/// The cycle model's timing constants are the RTL's (sim cannot read hdl's, which are sums
+/// of the pipelines' stages).
+#[test]
+fn cycle_model_constants_are_the_rtls() {
+    use sim::cc_module::cycle as c;
+    assert_eq!(c::HPCC_HAZARD, hdl::cc_hpcc::HAZARD);
+    assert_eq!(c::HPCC_LATENCY, hdl::cc_hpcc::LATENCY as u64);
+    assert_eq!(c::LDCP_HAZARD, hdl::cc_ldcp::HAZARD);
+    assert_eq!(c::LDCP_LATENCY, hdl::cc_ldcp::LATENCY as u64);
+    assert_eq!(c::DCQCN_HAZARD, hdl::cc_dcqcn::HAZARD);
+    assert_eq!(c::DCQCN_LATENCY, hdl::cc_dcqcn::LATENCY as u64);
+    assert_eq!(c::PARK_SLOTS, hdl::cc_intake::PARK_SLOTS);
+    assert_eq!(sim::result_fifo::DEPTH, 1 << hdl::result_fifo::DEPTH_BITS);
+}

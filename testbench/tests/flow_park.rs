@@ -1,4 +1,5 @@
-//! flow_park: the Verilated RTL against its rust-hdl model, output by output on every cycle,
+//! flow_park: the Verilated RTL against its rust-hdl model and its plain model in sim
+//! (`sim::flow_park`, what the cycle model of cc_module parks with), output by output on every cycle,
 //! under random traffic over a few flows (so waits, chains and full slots are common), random
 //! drops and random datapath stalls; and the contract itself: a flow's events leave in order and
 //! at least D + 1 cycles apart, nothing is lost or duplicated. Seeds are printed.
@@ -27,6 +28,7 @@ fn rtl_matches_the_model_and_keeps_the_contract() {
     let mut rtl = Rtl::new();
     let mut m = FlowPark::<16, 128, 8, 52>::default();
     m.connect_all();
+    let mut plain = sim::flow_park::FlowPark::<u64>::new(8, D as usize);
     let (mut last_issue, mut queued): (HashMap<u16, u64>, HashMap<u16, VecDeque<u64>>) =
         (HashMap::new(), HashMap::new());
     let (mut offered, mut serial, mut issued, mut dropped) = (None::<(u16, u64)>, 0u64, 0u64, 0u64);
@@ -59,6 +61,14 @@ fn rtl_matches_the_model_and_keeps_the_contract() {
         let want = (m.s_axis_tready.val(), m.m_valid.val(), m.m_data.val().get_bits::<32>(64).to_u64() as u32);
         let got_data = if got.1 { got.2 } else { 0 };
         assert_eq!((got.0, got.1, got_data), (want.0, want.1, if want.1 { want.2 } else { 0 }), "cycle {cycle}, seed {seed}");
+        let plain_ready = drop || plain.ready(flow);
+        assert_eq!((got.0, got.1.then_some(got.2 as u64)), (plain_ready, plain.head().copied()), "sim::flow_park, cycle {cycle}, seed {seed}");
+        let plain_in = (!reset && offered.is_some() && plain_ready && !drop).then_some((flow, tag));
+        let plain_out = plain.step(plain_in, m_ready);
+        assert_eq!(plain_out.is_some(), got.1 && m_ready, "sim::flow_park issued, cycle {cycle}, seed {seed}");
+        if reset {
+            plain.reset();
+        }
         if !reset && offered.is_some() && got.0 {
             if drop {
                 dropped += 1;
@@ -70,6 +80,7 @@ fn rtl_matches_the_model_and_keeps_the_contract() {
         if !reset && got.1 && m_ready {
             let f = rtl.m_data()[0] as u16;
             let t = rtl.m_data()[2] as u64 | (rtl.m_data()[3] as u64) << 32;
+            assert_eq!(plain_out, Some(t), "sim::flow_park's issue, cycle {cycle}, seed {seed}");
             assert_eq!(queued.get_mut(&f).and_then(|q| q.pop_front()), Some(t), "order, cycle {cycle}, seed {seed}");
             if let Some(prev) = last_issue.insert(f, cycle) {
                 assert!(cycle - prev > D, "flow {f} issued {} cycles apart, cycle {cycle}, seed {seed}", cycle - prev);

@@ -8,6 +8,10 @@
 //! queues make the engine of an Update unknowable from the output alone, so the board keeps
 //! every reading still possible (`Pending::reads`) and fails only when none is left; Updates
 //! that left more than one reading are counted as `ambiguous`.
+//!
+//! `run` also steps the cycle model (`sim::cc_module::cycle::CcModule`) on the same inputs
+//! from the same reset, and every port (`s_axis_event_tready`, each output's valid and data)
+//! must be equal on every cycle: the first difference fails the run with both sides shown.
 
 use super::stream::{Sink, Source};
 use super::{cc_dcqcn as hd, cc_hpcc as hh, cc_ldcp as hl, Outcome, Scenario};
@@ -16,6 +20,7 @@ use crate::verilated::models::CcModule;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_ldcp::LdcpConfig;
+use sim::cc_module::cycle::{CcModule as CcModuleCycle, Inputs, Outputs};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Instant;
@@ -404,10 +409,27 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     let start = Instant::now();
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut m = default_model();
+    let mut cm = CcModuleCycle::new(default_model());
     let mut src = Sources::new(&mut rng);
-    let mut dut = open(&m, vcd);
-    let init_wait = wait_ready(&mut dut) as u64;
+    let mut dut = open(&cm.model, vcd);
+    // The cycle model from the same reset: `open` gave the RTL one cycle of it.
+    let idle = Inputs { reset: false, event: None, update_ready: true, feedback_ready: true };
+    cm.step(&Inputs { reset: true, ..idle });
+    let mut init_wait = 0u64;
+    loop {
+        dut.eval();
+        let ready = dut.s_axis_event_tready() == 1;
+        if cm.outputs(&idle).event_ready != ready {
+            o.fail(format!("cycle {init_wait} of the initialization: s_axis_event_tready {ready}, the cycle model's {}", !ready));
+            break;
+        }
+        if ready {
+            break;
+        }
+        dut.tick();
+        cm.step(&idle);
+        init_wait += 1;
+    }
     let mut ids: Vec<u16> = (0..FLOWS as u16).collect();
     rand::seq::SliceRandom::shuffle(&mut ids[..], &mut rng);
     ids.truncate(shape.active);
@@ -430,7 +452,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             events.refill(&mut rng, shape.load, |rng: &mut ChaCha8Rng| {
                 let flow =
                     if rng.gen_bool(shape.burst) { last_flow } else { ids[rng.gen_range(0..ids.len())] };
-                let mut e = next_event(rng, shape, &mut src, &m, &mut created, flow);
+                let mut e = next_event(rng, shape, &mut src, &cm.model, &mut created, flow);
                 if rng.gen_bool(shape.bad_flow) {
                     e.flow = rng.gen_range(FLOWS as u16..=u16::MAX);
                 }
@@ -442,13 +464,32 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         feedback.ready(&mut dut, &mut rng);
         events.offer(&mut dut, &mut rng);
         dut.eval();
+        // The cycle model on the same inputs: every port equal on every cycle.
+        let offered = events.front().filter(|_| events.on_port()).cloned();
+        let alg_before = offered.as_ref().and_then(|e| cm.model.alg.get(e.flow as usize).copied());
+        let inputs = Inputs {
+            reset: false,
+            event: offered.as_ref(),
+            update_ready: update.is_ready(),
+            feedback_ready: feedback.is_ready(),
+        };
+        let want = cm.step(&inputs);
+        let got = Outputs {
+            event_ready: dut.s_axis_event_tready() == 1,
+            update: update.peek(&dut).map(Update::from_words),
+            feedback: feedback.peek(&dut).map(|w| Feedback::from_bits(low_u64(w))),
+        };
+        if got != want {
+            o.fail(format!("cycle {cycle}: RTL {got:?}, cycle model {want:?}"));
+            break;
+        }
         if let Some(e) = events.taken(&dut) {
             accepted += 1;
             if e.ty == CREATE && (e.flow as usize) < FLOWS {
                 creates += 1;
-                switches += (m.alg[e.flow as usize] != e.alg) as u64;
+                switches += (alg_before != Some(e.alg)) as u64;
             }
-            let out = m.apply(&e);
+            let out = cm.taken.expect("the cycle model took the event the RTL took");
             match out {
                 Out::BadFlow => bad += 1,
                 Out::Unused => unused += 1,
@@ -456,7 +497,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 _ => {}
             }
             if (e.flow as usize) < FLOWS && out != Out::Unused {
-                per_alg[m.alg[e.flow as usize] as usize] += 1;
+                per_alg[cm.model.alg[e.flow as usize] as usize] += 1;
             }
             b.expect(out);
         }

@@ -265,6 +265,21 @@ impl<M> Sink<M> {
     pub fn valid(&self, m: &M) -> bool {
         (self.port.tvalid)(m)
     }
+
+    /// The `tready` driven this cycle.
+    pub fn is_ready(&self) -> bool {
+        self.ready
+    }
+
+    /// After `eval()`, for lockstep harnesses: the `tdata` words on the port if `tvalid` is
+    /// high, whatever `tready` is (nothing is counted as read).
+    pub fn peek(&mut self, m: &M) -> Option<&[u32]> {
+        if !(self.port.tvalid)(m) {
+            return None;
+        }
+        (self.port.tdata)(m, &mut self.buf);
+        Some(&self.buf)
+    }
 }
 
 /// One request through a request/response block: offers `item` on `input` until the model
