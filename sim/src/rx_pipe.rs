@@ -14,6 +14,8 @@
 //!
 //! The record is `Verdict::words`, the RTL's `m_axis_verdict_tdata` (docs/modules/rx_pipe.md).
 
+pub mod cycle;
+
 use crate::layout::VERDICT;
 use crate::packet::{Layout, RocePacket};
 use serde::Serialize;

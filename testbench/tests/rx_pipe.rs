@@ -161,7 +161,7 @@ fn verilated_rtl_judges_zero_length_and_0xffff_checksum_frames_like_the_model() 
             &mut rng,
             100_000,
         );
-        assert_eq!(s.first_stall_error, None);
+        assert_eq!(s.first_cycle_error, None);
         assert_eq!(
             s.verdicts.len(),
             want.len(),
@@ -353,4 +353,11 @@ fn capture_decodes_in_tshark_and_rx_rtl_equals_golden() {
             "frame {i}: Wireshark calls a valid frame malformed"
         );
     }
+}
+
+/// The cycle model's latency is the RTL's (sim cannot read hdl's constants).
+#[test]
+fn cycle_model_latency_is_the_rtls() {
+    assert_eq!(sim::rx_pipe::cycle::LATENCY, hdl::rx_pipe::LATENCY as u64 + 1);
+    assert_eq!(sim::result_fifo::DEPTH, 1 << hdl::result_fifo::DEPTH_BITS);
 }

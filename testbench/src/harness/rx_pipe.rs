@@ -10,13 +10,11 @@ use crate::verilated::models::RxPipe as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::{examples, udp_checksum, IntHop, Opcode, RocePacket, BTH_OFFSET, ETH_LEN};
+use sim::rx_pipe::cycle::{Inputs, Outputs, RxPipe as RxPipeCycle};
 use sim::rx_pipe::{beats, Beat, RxPipe, Verdict, BEAT_BYTES, MAX_FRAME, REASONS};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
-
-/// Verdicts the RTL may owe before it stops taking input (result_fifo's depth).
-pub const VERDICT_SLOTS: u64 = 128;
 
 /// Traffic shape of a run.
 #[derive(Clone, Copy, Debug)]
@@ -291,9 +289,10 @@ pub struct Stream {
     /// Cycles until the last beat was taken (the input phase, for throughput).
     pub input_cycles: u64,
     pub beats: u64,
-    /// Cycles on which tready disagreed with "fewer than 128 verdicts owed".
-    pub stall_errors: u64,
-    pub first_stall_error: Option<String>,
+    /// Cycles on which the RTL's ports differed from the cycle model's
+    /// (`sim::rx_pipe::cycle::RxPipe` on the same inputs: tready, the verdict's valid and record).
+    pub cycle_errors: u64,
+    pub first_cycle_error: Option<String>,
 }
 
 /// `frames` through a fresh rx_pipe RTL (10% input gaps, 20% backpressure): one verdict
@@ -321,6 +320,8 @@ pub fn stream(
     let mut frames = frames.into_iter();
     let mut src: Source<Rtl, Beat> = Source::new(Rtl::S_AXIS);
     let mut sink = Sink::new(Rtl::M_AXIS_VERDICT, backpressure);
+    // The cycle model from the RTL's state after `open` (reset, nothing owed).
+    let mut cm = RxPipeCycle::new();
     let (mut owed, mut ended, mut out) = (
         0u64,
         0u64,
@@ -329,8 +330,8 @@ pub fn stream(
             cycles: 0,
             input_cycles: 0,
             beats: 0,
-            stall_errors: 0,
-            first_stall_error: None,
+            cycle_errors: 0,
+            first_cycle_error: None,
         },
     );
     let mut exhausted = false;
@@ -351,13 +352,19 @@ pub fn stream(
         src.offer(dut, rng);
         sink.ready(dut, rng);
         dut.eval();
-        let tready = dut.s_axis_tready() == 1;
-        if tready != (owed < VERDICT_SLOTS) {
-            out.stall_errors += 1;
-            out.first_stall_error.get_or_insert(format!(
-                "cycle {}: s_axis_tready {} with {owed} verdicts owed",
-                out.cycles, tready
-            ));
+        let want = cm.step(&Inputs {
+            reset: false,
+            beat: src.front().filter(|_| src.on_port()),
+            verdict_ready: sink.is_ready(),
+        });
+        let got = Outputs {
+            s_ready: dut.s_axis_tready() == 1,
+            verdict: sink.peek(dut).map(Verdict::from_words),
+        };
+        if got != want {
+            out.cycle_errors += 1;
+            out.first_cycle_error
+                .get_or_insert(format!("cycle {}: RTL {got:?}, cycle model {want:?} ({owed} verdicts owed)", out.cycles));
         }
         if let Some(b) = src.taken(dut) {
             out.beats += 1;
@@ -445,8 +452,8 @@ pub fn run(
             want.len()
         ));
     }
-    if let Some(e) = s.first_stall_error {
-        o.fail(format!("{} input-ready errors, first: {e}", s.stall_errors));
+    if let Some(e) = s.first_cycle_error {
+        o.fail(format!("{} cycles where the RTL and the cycle model differ, first: {e}", s.cycle_errors));
     }
     let rtl_counters = counters(&mut dut);
     if rtl_counters != model.counters {
