@@ -20,6 +20,8 @@
 //! go back to snd_una, as for a sequence NAK. A retransmission timeout (control op 4, from the
 //! NIC core's timer scan) does the same for whatever is in flight.
 
+pub mod cycle;
+
 use crate::layout::{le_bytes, CC_EVENT, RX_CREATE, RX_READ, SENT};
 use crate::nic_model::psn::{psn_add, psn_diff, PSN_MASK};
 use crate::packet::{Aeth, IntHop, NakCode, Syndrome, ACK_CREDITS_INVALID, SYN_NAK_SEQ};
@@ -280,6 +282,11 @@ impl RxCtx {
     /// Notify bytes of `packets`, wrapping at 32 bits as the RTL's shifter does.
     fn bytes(&self, packets: u32) -> u32 {
         ((packets as u64) << (self.pkt_shift & 15)) as u32
+    }
+
+    /// QP slots: 2^F.
+    pub fn qp_slots(&self) -> usize {
+        self.qps.len()
     }
 
     /// The flow of a QPN: its low F bits.

@@ -15,6 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::flow_sched::Notify;
 use sim::rx_ctx::{stat, Ctrl, Out, RxCtx, Sent, OP_CREATE, OP_READ, OP_REMOVE, OP_TIMEOUT};
+use sim::rx_ctx::cycle::{Inputs as CycleInputs, Outputs as CycleOutputs, RxCtx as RxCtxCycle};
 use sim::rx_pipe::Verdict;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -454,11 +455,35 @@ impl Ports {
         got
     }
 
+    /// After `eval()`, for the cycle model: the three treadys and each output's bytes while
+    /// its tvalid is high (Notify's 48 bits as 6).
+    fn shown(&mut self, dut: &Rtl) -> ([bool; 3], [Option<Vec<u8>>; 4]) {
+        let mut o = self.out.each_mut().map(|s| s.peek(dut).map(get_wide));
+        if let Some(n) = &mut o[2] {
+            n.truncate(6);
+        }
+        ([dut.s_axis_ctrl_tready() == 1, dut.s_axis_sent_tready() == 1, dut.s_axis_verdict_tready() == 1], o)
+    }
+
     fn stop(&mut self, dut: &mut Rtl) {
         self.ctrl.stop(dut);
         self.sent.stop(dut);
         self.verdict.stop(dut);
     }
+}
+
+/// The cycle model's outputs as [`Ports::shown`] gives the RTL's.
+fn shown(o: &CycleOutputs) -> ([bool; 3], [Option<Vec<u8>>; 4]) {
+    let notify = o.notify.map(|(flow, bytes)| Notify { flow, bytes }.tdata().to_le_bytes()[..6].to_vec());
+    (
+        [o.ctrl_ready, o.sent_ready, o.verdict_ready],
+        [
+            o.pktrecv.as_ref().map(|r| r.to_bytes().to_vec()),
+            o.event.as_ref().map(|e| e.to_bytes().to_vec()),
+            notify,
+            o.dma_cmd.as_ref().map(|d| d.to_bytes().to_vec()),
+        ],
+    )
 }
 
 /// Stops the inputs, lets S2 finish (two clocks) and reads every counter.
@@ -517,6 +542,8 @@ pub fn run(
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
+    let mut cm = RxCtxCycle::new(FLOW_BITS, model.pkt_shift);
+    cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
     // Set-up: every hot flow gets a QP while the sweep runs (control words wait for it).
     let mut setup: VecDeque<Ctrl> = hot
         .iter()
@@ -554,6 +581,7 @@ pub fn run(
             dut.set_reset(1);
             dut.tick();
             dut.set_reset(0);
+            cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
             p.ctrl.clear(&mut dut);
             p.sent.clear(&mut dut);
             p.verdict.clear(&mut dut);
@@ -594,6 +622,25 @@ pub fn run(
         // After the reset sweep (the first take), every cycle a verdict is offered alone.
         let alone = !p.verdict.is_empty() && p.ctrl.is_empty() && p.sent.is_empty() && started;
         dut.eval();
+        // The cycle model on the same inputs: every port equal on every cycle.
+        let stat_shown = cm.stats[k];
+        let want = cm.step(&CycleInputs {
+            reset: false,
+            now_ns: now,
+            ctrl: p.ctrl.front(),
+            sent: p.sent.front(),
+            verdict: p.verdict.front(),
+            ready,
+        });
+        let got = p.shown(&dut);
+        if got != shown(&want) || dut.stat_count() != stat_shown {
+            o.fail(format!(
+                "cycle {cycle}: RTL {got:?} stat[{k}] {}, cycle model {:?} stat[{k}] {stat_shown}",
+                dut.stat_count(),
+                shown(&want),
+            ));
+            break;
+        }
         // Counters count in S2, a cycle or more after the take: compared when the pipeline is
         // empty (nothing taken for two cycles, every expected output out).
         if since_take >= 2 && exp.is_empty() {
