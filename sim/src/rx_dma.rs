@@ -2,6 +2,8 @@
 //! frames (as the beats that arrived) and their commands, in order -> the DMA writes and the
 //! counters. Naive on purpose: the frame's bytes are its beats' tdata, cut to its length.
 
+pub mod cycle;
+
 /// Bytes kept per frame (9 KB jumbo frame): 144 beats; a frame of more beats is truncated.
 pub const MAX_FRAME: usize = 9216;
 /// Beats kept per frame.

@@ -143,3 +143,11 @@ fn discard_rate_and_latency() {
     println!("command first: last beat taken -> first payload beat offered {from_frame}");
     assert_eq!(from_frame, 7);
 }
+
+/// The cycle model's sizes are the exported RTL's (sim cannot read hdl's constants).
+#[test]
+fn cycle_model_sizes_are_the_rtls() {
+    assert_eq!(sim::rx_dma::cycle::BANK_BITS as usize, hdl::export::RX_DMA_BANK_BITS);
+    assert_eq!(sim::rx_dma::cycle::QUEUE, 1 << hdl::rx_dma::QUEUE_BITS);
+    assert_eq!(sim::rx_dma::MAX_BEATS as u64, hdl::rx_dma::MAX_BEATS);
+}

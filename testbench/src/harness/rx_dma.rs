@@ -12,6 +12,7 @@ use super::{get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxDma as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::rx_dma::cycle::{wr_cmd_bytes, Inputs as CycleInputs, Outputs as CycleOutputs, RxDma as RxDmaCycle};
 use sim::rx_dma::{beats, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
 use std::collections::VecDeque;
 use std::path::Path;
@@ -100,6 +101,34 @@ impl super::stream::Beat for Cmd {
 }
 
 
+/// The first port on which the RTL differs from the cycle model this cycle, if any.
+fn cycle_differs(dut: &Rtl, want: &CycleOutputs, cmd_out: &mut Sink<Rtl>, data_out: &mut Sink<Rtl>) -> Option<String> {
+    let readies = (dut.s_axis_tready() == 1, dut.s_axis_cmd_tready() == 1);
+    if readies != (want.s_ready, want.cmd_ready) {
+        return Some(format!("RTL (s_axis_tready, s_axis_cmd_tready) {readies:?}, cycle model {:?}", (want.s_ready, want.cmd_ready)));
+    }
+    let got_cmd = cmd_out.peek(dut).map(get_wide);
+    let want_cmd = want.wr_cmd.map(|c| wr_cmd_bytes(c).to_vec());
+    if got_cmd != want_cmd {
+        return Some(format!("RTL DMA command {:?}, cycle model {:?}", got_cmd.map(|c| hex(&c)), want_cmd.map(|c| hex(&c))));
+    }
+    let got = data_out.peek(dut).map(get_wide).map(|d| (d, dut.m_axis_dma_wr_tkeep(), dut.m_axis_dma_wr_tlast() == 1));
+    let same = match (&got, &want.wr) {
+        (None, None) => true,
+        (Some((d, keep, last)), Some(b)) => {
+            *keep == b.keep && *last == b.last && (0..64).all(|i| keep >> i & 1 == 0 || d[i] == b.data[i])
+        }
+        _ => false,
+    };
+    (!same).then(|| {
+        format!(
+            "RTL payload beat {:?}, cycle model {:?}",
+            got.map(|(d, k, l)| (hex(&d), k, l)),
+            want.wr.as_ref().map(|b| (hex(&b.data), b.keep, b.last))
+        )
+    })
+}
+
 /// Runs about `cycles` cycles of stimulus, then drains. Metrics: frames, writes (DMA writes
 /// compared), beats_out, written / discarded / short (the model's counters summed over the
 /// resets), resets, counter_checks (the RTL's counters compared with the model's: before half
@@ -113,6 +142,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
+    let mut cm = RxDmaCycle::new();
+    cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
 
     // The frame being sent: its beats wait in `input`, and whether its command may be offered
     // before it ends.
@@ -178,6 +209,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             cmd_in.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
+            cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
             cycle += 1;
             resets += 1;
             tot_w += model.counters.written as u64;
@@ -223,6 +255,19 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         cmd_out.set_ready(&mut dut, rng.gen_bool(shape.cmd_ready));
         let offer = input.on_port();
         dut.eval();
+        // The cycle model on the same inputs: every port equal on every cycle (payload bytes
+        // in kept lanes only; the others are not defined).
+        let want = cm.step(&CycleInputs {
+            reset: false,
+            beat: input.front().filter(|_| input.on_port()),
+            cmd: cmd_in.front().filter(|_| cmd_in.on_port()),
+            wr_cmd_ready: cmd_out.is_ready(),
+            wr_ready: data_out.is_ready(),
+        });
+        if let Some(e) = cycle_differs(&dut, &want, &mut cmd_out, &mut data_out) {
+            o.fail(format!("cycle {cycle}: {e}"));
+            break;
+        }
         let took = input.taken(&dut).is_some();
         let took_cmd = cmd_in.taken(&dut).is_some();
         idle += 1;
