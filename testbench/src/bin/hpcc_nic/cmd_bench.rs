@@ -12,6 +12,7 @@
 mod cc_hpcc;
 mod cc_ldcp;
 mod core;
+mod cycle_models;
 mod incast;
 mod layout;
 mod report;
@@ -38,8 +39,9 @@ pub struct Args {
     /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure),
     /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes), or `hpcc_nic_core`
     /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s), or `incast`
-    /// (4 and 8 RTL cores into one through a switch model, every algorithm), or `layout`
-    /// (fields of wide words: 32-bit words against num-bigint).
+    /// (4 and 8 RTL cores into one through a switch model, every algorithm), `cycle_models`
+    /// (the model NIC's cycle models against their Verilated blocks), or `layout` (fields of
+    /// wide words: 32-bit words against num-bigint).
     #[arg(long, default_value = "flow_sched")]
     module: String,
     /// Cycles for Verilator and for the golden model alone.
@@ -82,6 +84,12 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             println!("  lockstep (both)   {:>12.0} cycles/s {:>12.0} events/s", r.lockstep.0, r.lockstep.1);
             return Ok(ExitCode::SUCCESS);
         }
+        "cycle_models" => {
+            // --cycles / 10 events after the creates (default 200,000).
+            let r = cycle_models::run((args.cycles / 10) as usize, args.repeat)?;
+            cycle_models::print(&r, args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "layout" => {
             // --cycles / 100 passes over every field (default 20,000).
             let ok = layout::run((args.cycles / 100).max(10), args.markdown);
@@ -108,7 +116,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast or layout").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast, cycle_models or layout").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
