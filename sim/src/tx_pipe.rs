@@ -11,6 +11,8 @@
 //! truncated or padded with zero bytes, and flagged bad (`tuser` on its last beat), so the MAC
 //! shim can drop it.
 
+pub mod cycle;
+
 use crate::layout::{Field, TX_DESC};
 use crate::packet::*;
 

@@ -345,3 +345,12 @@ fn nic_model_run(seed: u64) -> std::collections::BTreeMap<String, u32> {
     println!("seed {seed}: {} frames: {ops:?}", sent.len());
     ops
 }
+
+/// The cycle model's levels and latency are the RTL's (sim cannot read hdl's constants).
+#[test]
+fn cycle_model_constants_are_the_rtls() {
+    use sim::tx_pipe::cycle as c;
+    assert_eq!(c::FIFO_DEPTH as u64, hdl::tx_pipe::FIFO_DEPTH as u64);
+    assert_eq!(c::START_LEVEL as u64, hdl::tx_pipe::START_LEVEL as u64);
+    assert_eq!(c::CRC_LATENCY, hdl::icrc_pipe::IcrcPipe::LATENCY as u64 + 1);
+}

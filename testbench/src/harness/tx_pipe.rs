@@ -10,6 +10,7 @@ use crate::verilated::models::TxPipe;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
+use sim::tx_pipe::cycle::{Inputs as CycleInputs, Outputs as CycleOutputs, TxPipe as TxPipeCycle};
 use sim::tx_pipe::{tx_frame, TxDesc, TxFrame};
 use std::collections::VecDeque;
 use std::path::Path;
@@ -223,6 +224,10 @@ fn drive(
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
+    // The cycle model from the same reset, and the descriptors queued on `descs` as values.
+    let mut cm = TxPipeCycle::new();
+    cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
+    let mut pend: VecDeque<TxDesc> = VecDeque::new();
 
     let mut descs: Source<TxPipe, [u8; 128]> = Source::new(TxPipe::S_AXIS_DESC);
     let mut beats: Source<TxPipe, Beat> = Source::new(TxPipe::S_AXIS_PAYLOAD);
@@ -251,6 +256,7 @@ fn drive(
             bad_total += f.bad as u64;
             expected.push_back(f);
             descs.push(desc.to_bytes());
+            pend.push_back(desc);
             payload_beats(&mut rng, &stream, &mut beats);
         }
         if exhausted && expected.is_empty() && frame.is_empty() {
@@ -268,6 +274,8 @@ fn drive(
             out.set_ready(&mut dut, false);
             dut.tick();
             dut.set_reset(0);
+            cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
+            pend.clear();
             cycle += 1;
             resets += 1;
             idle = 0;
@@ -281,7 +289,21 @@ fn drive(
         let ready = rng.gen_bool(shape.ready_rate);
         out.set_ready(&mut dut, ready);
         dut.eval();
-        descs.taken(&dut);
+        // The cycle model on the same inputs: every port equal on every cycle (output bytes
+        // in kept lanes).
+        let want = cm.step(&CycleInputs {
+            reset: false,
+            desc: pend.front().filter(|_| descs.on_port()),
+            payload: beats.front().filter(|_| beats.on_port()),
+            ready,
+        });
+        if let Some(e) = cycle_differs(&dut, &want, &mut out) {
+            o.fail(format!("cycle {cycle}: {e}"));
+            break;
+        }
+        if descs.taken(&dut).is_some() {
+            pend.pop_front();
+        }
         beats.taken(&dut);
 
         idle += 1;
@@ -334,6 +356,29 @@ fn drive(
     o.metric("resets", resets as f64);
     o.metric("beats_per_cycle_ready", w_beats as f64 / w_ready.max(1) as f64);
     Run { outcome: o, frames, window: Window { cycles: w_cycles, ready: w_ready, beats: w_beats, frames: w_frames, wire_bytes: w_wire } }
+}
+
+/// The first port on which the RTL differs from the cycle model this cycle, if any.
+fn cycle_differs(dut: &TxPipe, want: &CycleOutputs, out: &mut Sink<TxPipe>) -> Option<String> {
+    let readies = (dut.s_axis_desc_tready() == 1, dut.s_axis_payload_tready() == 1);
+    if readies != (want.desc_ready, want.payload_ready) {
+        return Some(format!("RTL (desc, payload) tready {readies:?}, cycle model {:?}", (want.desc_ready, want.payload_ready)));
+    }
+    let got = out.peek(dut).map(get_wide).map(|d| (d, dut.m_axis_tkeep(), dut.m_axis_tlast() == 1, dut.m_axis_tuser() == 1));
+    let same = match (&got, &want.beat) {
+        (None, None) => true,
+        (Some((d, keep, last, user)), Some(b)) => {
+            (*keep, *last, *user) == (b.keep, b.last, b.user) && (0..64).all(|i| keep >> i & 1 == 0 || d[i] == b.data[i])
+        }
+        _ => false,
+    };
+    (!same).then(|| {
+        format!(
+            "RTL beat {:?}, cycle model {:?}",
+            got.map(|(d, k, l, u)| (hexdump(&d), k, l, u)),
+            want.beat.as_ref().map(|b| (hexdump(&b.data), b.keep, b.last, b.user))
+        )
+    })
 }
 
 /// A frame for a mismatch report: length, bad flag, the first differing parse.
