@@ -20,6 +20,8 @@
 //! the CC module gives a probe frame (0xC0) for a flow in probe mode, and a probe received by the
 //! Rx pipe gives a telemetry response (0xC1) echoing its hops; neither consumes a PSN.
 
+pub mod cycle;
+
 use crate::layout::{DMA_RD, PKT_RECV, READ_RESP, TX_CREATE, TX_POST};
 use crate::packet::*;
 use crate::tx_pipe::TxDesc;

@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::packet::*;
 use sim::tx_ctx::{Ctrl, DmaRead, FlowConfig, PktRecv, Post, ReadPos, ReadResp, Recv, Response, Rewind, TxCtx, MAX_MTU};
+use sim::tx_ctx::cycle::{Inputs as CycleInputs, TxCtx as TxCtxCycle};
 use sim::tx_pipe::TxDesc;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -218,6 +219,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
+    let mut cm = TxCtxCycle::new(FLOW_BITS);
+    cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
 
     let mut ctrl: Source<Rtl, Ctrl> = Source::new(Rtl::S_AXIS_CTRL);
     let mut pks: Source<Rtl, u16> = Source::new(Rtl::S_AXIS_PKTSEND);
@@ -259,6 +262,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             rcv.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
+            cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
             cycle += 1;
             resets += 1;
             started = false;
@@ -291,6 +295,32 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         // After the reset sweep (the first take), every cycle a PktSend is offered alone.
         let alone = !pks.is_empty() && ctrl.is_empty() && rcv.is_empty() && started;
         dut.eval();
+        // The cycle model on the same inputs: every port equal on every cycle.
+        let ready = [desc_out.is_ready(), dma_out.is_ready(), sent_out.is_ready(), sleep_out.is_ready()];
+        let counters = cm.counters;
+        let want = cm.step(&CycleInputs {
+            reset: false,
+            ctrl: ctrl.front().filter(|_| ctrl.on_port()),
+            pktrecv: rcv.front().filter(|_| rcv.on_port()),
+            pktsend: pks.front().copied().filter(|_| pks.on_port()),
+            ready,
+        });
+        let got = (
+            [dut.s_axis_ctrl_tready() == 1, dut.s_axis_pktrecv_tready() == 1, dut.s_axis_pktsend_tready() == 1],
+            [desc_out.peek(&dut).map(get_wide), dma_out.peek(&dut).map(get_wide)],
+            [sent_out.peek(&dut).map(low_u64), sleep_out.peek(&dut).map(low_u64)],
+            [dut.stat_drop(), dut.stat_ctrl_bad(), dut.stat_recv_drop(), dut.stat_nak_ignored()],
+        );
+        let shown = (
+            [want.ctrl_ready, want.pktrecv_ready, want.pktsend_ready],
+            [want.desc.as_ref().map(|d| d.to_bytes().to_vec()), want.dma_rd.map(|r| r.to_bytes().to_vec())],
+            [want.sent.map(|(f, psn)| f as u64 | (psn as u64) << 16), want.sleep.map(|w| w.tdata() as u64)],
+            counters,
+        );
+        if got != shown {
+            o.fail(format!("cycle {cycle}: RTL {got:?}, cycle model {shown:?}"));
+            break;
+        }
         let took_c = ctrl.taken(&dut);
         let took_p = pks.taken(&dut);
         let took_r = rcv.taken(&dut);
