@@ -7,6 +7,8 @@
 //! Every other word passes unchanged. The RTL is `hdl/src/tx/read_split.rs`
 //! (docs/modules/read_split.md); this model is the word-by-word reference it is compared with.
 
+pub mod cycle;
+
 use crate::tx_ctx::{kind_of, ReadPacket, ReadPos, ReadResp, CTRL_LEN, RECV_READ};
 
 /// One PktRecv word.

@@ -15,6 +15,7 @@ use sim::packet::{Aeth, Syndrome};
 use sim::read_split::{split, Word};
 use sim::layout::PKT_RECV;
 use sim::tx_ctx::{kind_of, ReadPos, ReadResp, Recv, RECV_READ};
+use sim::read_split::cycle::{Inputs as CycleInputs, ReadSplit as ReadSplitCycle};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -87,6 +88,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
     dut.set_reset(1);
     dut.tick();
     dut.set_reset(0);
+    let mut cm = ReadSplitCycle::new();
+    cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
     let mut want: VecDeque<Word> = VecDeque::new();
     let (mut out, mut reads, mut packets, mut resets) = (0u64, 0u64, 0u64, 0u64);
     let mut cycle = 0u64;
@@ -100,6 +103,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
             src.clear(&mut dut);
             dut.tick();
             dut.set_reset(0);
+            cm.step(&CycleInputs { reset: true, ..CycleInputs::default() });
             want.clear();
             resets += 1;
             cycle += 1;
@@ -112,6 +116,13 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         src.offer(&mut dut, &mut rng);
         sink.set_ready(&mut dut, rng.gen_bool(shape.ready));
         dut.eval();
+        // The cycle model on the same inputs: both ports equal on every cycle.
+        let want_now = cm.step(&CycleInputs { reset: false, word: src.front().filter(|_| src.on_port()), ready: sink.is_ready() });
+        let got_now = (dut.s_axis_tready() == 1, sink.peek(&dut).map(get_wide));
+        if got_now != (want_now.s_ready, want_now.word.map(|w| w.to_vec())) {
+            o.fail(format!("cycle {cycle}: RTL {got_now:?}, cycle model {want_now:?}"));
+            break;
+        }
         if let Some(d) = sink.take(&dut) {
             out += 1;
             let got = get_wide(d);
