@@ -61,7 +61,9 @@ struct Frame {
     straddle: bool,
     pay_keep: u64,
     last_keep: u64,
-    /// The payload as the builder took it (64 x npb bytes), and the frame built from it.
+    /// The header bytes (they do not depend on the payload), the payload as the builder took
+    /// it (64 x npb bytes), and the whole frame once it is complete (for its ICRC).
+    header: Vec<u8>,
     payload: Vec<u8>,
     built: Option<Vec<u8>>,
 }
@@ -69,7 +71,8 @@ struct Frame {
 impl Frame {
     fn new(desc: &TxDesc) -> Frame {
         let plen = desc.effective_payload_len();
-        let len = tx_frame(desc, &vec![0; plen]).bytes.len();
+        let zeros = tx_frame(desc, &vec![0; plen]).bytes;
+        let len = zeros.len();
         let icrc_at = len - 4;
         let pad = (4 - plen % 4) % 4;
         let hlen = icrc_at - plen - pad;
@@ -85,18 +88,28 @@ impl Frame {
             straddle: icrc_at % 64 > 60,
             pay_keep: mask(plen),
             last_keep: mask(len),
+            header: zeros[..hlen].to_vec(),
             payload: vec![0; 64 * npb],
             built: None,
         }
     }
 
-    /// Bytes 64k.. of the frame as built so far.
-    fn beat(&mut self, k: usize) -> [u8; 64] {
-        let (desc, plen) = (&self.desc, self.plen);
-        let b = self.built.get_or_insert_with(|| tx_frame(desc, &self.payload[..plen]).bytes);
+    /// Bytes 64k.. of the frame: header and payload as taken so far, or, for a beat that holds
+    /// ICRC bytes (it leaves only once the frame is complete), the whole frame, built once.
+    fn beat(&mut self, k: usize, icrc: bool) -> [u8; 64] {
         let mut out = [0u8; 64];
-        let end = b.len().min(64 * k + 64);
-        out[..end - 64 * k].copy_from_slice(&b[64 * k..end]);
+        if icrc {
+            let (desc, plen) = (&self.desc, self.plen);
+            let b = self.built.get_or_insert_with(|| tx_frame(desc, &self.payload[..plen]).bytes);
+            let end = b.len().min(64 * k + 64);
+            out[..end - 64 * k].copy_from_slice(&b[64 * k..end]);
+            return out;
+        }
+        let h = self.header.len();
+        for (i, o) in out.iter_mut().enumerate() {
+            let x = 64 * k + i;
+            *o = if x < h { self.header[x] } else if x - h < self.plen { self.payload[x - h] } else { 0 };
+        }
         out
     }
 }
@@ -198,7 +211,7 @@ impl TxPipe {
         let pop = h_ok && (self.o.is_none() || i.ready);
         if pop {
             let h = self.q.pop_front().unwrap();
-            let data = self.frames.get_mut(&h.frame).unwrap().beat(h.k);
+            let data = self.frames.get_mut(&h.frame).unwrap().beat(h.k, h.icrc);
             let mut masked = [0u8; 64];
             (0..64).filter(|l| h.keep >> l & 1 == 1).for_each(|l| masked[l] = data[l]);
             self.o = Some(OutBeat { data: masked, keep: h.keep, last: h.last, user: h.user });
@@ -224,7 +237,6 @@ impl TxPipe {
                 for l in (0..64).filter(|l| keep >> l & 1 == 1) {
                     fr.payload[64 * j + l] = b.data[l];
                 }
-                fr.built = None;
                 let short = b.last && !last_pay;
                 bad_now = short || (last_pay && !b.last) || (last_pay && b.last && b.keep != fr.pay_keep);
                 f.ended |= short;

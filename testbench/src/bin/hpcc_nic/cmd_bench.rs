@@ -85,8 +85,11 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         "cycle_models" => {
-            // --cycles / 10 events after the creates (default 200,000).
-            let r = cycle_models::run((args.cycles / 10) as usize, args.repeat)?;
+            // --cycles / 10 events after the creates (default 200,000); --cycles / 100 frames.
+            let r = [
+                cycle_models::run((args.cycles / 10) as usize, args.repeat)?,
+                cycle_models::run_tx_pipe((args.cycles / 100) as usize, args.repeat)?,
+            ];
             cycle_models::print(&r, args.markdown);
             return Ok(ExitCode::SUCCESS);
         }

@@ -1,19 +1,25 @@
 //! `hpcc-nic bench --module cycle_models`: how fast the cycle models of issue 15's model NIC
 //! simulate against the Verilated RTL of the same block, on the same inputs. cc_module: 1024
 //! flows created with the four algorithms in turn, then their own algorithms' events (the
-//! module-random sources) round robin, offered back to back, outputs always ready. The RTL
-//! alone and the cycle model alone each run until every output is out; both must give the same
-//! cycle count and the same checksum of their Updates and feedbacks (with the cycle of each),
-//! or the command fails. Results: docs/benchmarks.md "Cycle models".
+//! module-random sources) round robin, offered back to back, outputs always ready. tx_pipe:
+//! random descriptors of every opcode (tx-random's) with their payloads, offered back to back,
+//! output always ready. The RTL alone and the cycle model alone each run until every output is
+//! out; both must give the same cycle count and the same checksum of their outputs (with the
+//! cycle of each), or the command fails. Results: docs/benchmarks.md "Cycle models".
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::cc_module::cycle::{CcModule as Cycle, Inputs};
 use sim::cc_module::{Event, Out};
+use sim::rx_pipe::{beats, Beat};
+use sim::tx_pipe::cycle::{Inputs as TxInputs, TxPipe as TxPipeCycle};
+use sim::tx_pipe::TxDesc;
+use testbench::harness::get_wide;
+use testbench::harness::tx_pipe::random_desc;
 use std::time::Instant;
 use testbench::harness::cc_module::{default_model, open, wait_ready, Feedback, Sources, Update, FLOWS};
 use testbench::harness::stream::{Sink, Source};
-use testbench::verilated::{low_u64, models::CcModule as Rtl};
+use testbench::verilated::{low_u64, models::CcModule as Rtl, models::TxPipe as TxPipeRtl};
 
 /// One block's figures.
 pub struct Rates {
@@ -110,27 +116,115 @@ fn model(ev: &[Event], outs: usize) -> (f64, u64, u64) {
     (start.elapsed().as_secs_f64(), cycle, check)
 }
 
+/// tx_pipe's inputs: descriptors and each one's payload beats.
+fn frames(n: usize) -> Vec<(TxDesc, Vec<Beat>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xbe7c_0004);
+    (0..n)
+        .map(|_| {
+            let d = random_desc(&mut rng);
+            let len = d.effective_payload_len();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            (d, if len == 0 { vec![] } else { beats(&bytes) })
+        })
+        .collect()
+}
+
+fn beat_key(keep: u64, last: bool, user: bool, data: &[u8]) -> u64 {
+    keep ^ (last as u64) << 1 ^ (user as u64) << 2 ^ data.iter().take(8).fold(0, |a, &b| a << 8 | b as u64)
+}
+
+/// tx_pipe's RTL alone.
+fn tx_rtl(fr: &[(TxDesc, Vec<Beat>)]) -> (f64, u64, u64) {
+    let mut dut = TxPipeRtl::new();
+    dut.set_reset(1);
+    dut.tick();
+    dut.set_reset(0);
+    let start = Instant::now();
+    let mut descs: Source<TxPipeRtl, [u8; 128]> = Source::new(TxPipeRtl::S_AXIS_DESC);
+    let mut pay: Source<TxPipeRtl, Beat> = Source::new(TxPipeRtl::S_AXIS_PAYLOAD);
+    fr.iter().for_each(|(d, b)| {
+        descs.push(d.to_bytes());
+        b.iter().for_each(|x| pay.push(x.clone()));
+    });
+    let mut out = Sink::new(TxPipeRtl::M_AXIS, 0.0);
+    out.set_ready(&mut dut, true);
+    let (mut left, mut cycle, mut check) = (fr.len(), 0u64, 0u64);
+    while left > 0 {
+        descs.offer_now(&mut dut);
+        pay.offer_now(&mut dut);
+        dut.eval();
+        descs.taken(&dut);
+        pay.taken(&dut);
+        if let Some(d) = out.take(&dut).map(get_wide) {
+            let (keep, last, user) = (out.keep, out.last, out.user == 1);
+            let n = keep.count_ones() as usize;
+            check = mix(check, cycle, beat_key(keep, last, user, &d[..n.min(8)]));
+            left -= last as usize;
+        }
+        dut.tick();
+        cycle += 1;
+    }
+    (start.elapsed().as_secs_f64(), cycle, check)
+}
+
+/// tx_pipe's cycle model alone, the same loop.
+fn tx_model(fr: &[(TxDesc, Vec<Beat>)]) -> (f64, u64, u64) {
+    let mut cm = TxPipeCycle::new();
+    cm.step(&TxInputs { reset: true, ..TxInputs::default() });
+    let start = Instant::now();
+    let pay: Vec<&Beat> = fr.iter().flat_map(|(_, b)| b.iter()).collect();
+    let (mut nd, mut np, mut left, mut cycle, mut check) = (0usize, 0usize, fr.len(), 0u64, 0u64);
+    while left > 0 {
+        let o = cm.step(&TxInputs { reset: false, desc: fr.get(nd).map(|x| &x.0), payload: pay.get(np).copied(), ready: true });
+        nd += (o.desc_ready && nd < fr.len()) as usize;
+        np += (o.payload_ready && np < pay.len()) as usize;
+        if let Some(b) = o.beat {
+            let n = b.keep.count_ones() as usize;
+            check = mix(check, cycle, beat_key(b.keep, b.last, b.user, &b.data[..n.min(8)]));
+            left -= b.last as usize;
+        }
+        cycle += 1;
+    }
+    (start.elapsed().as_secs_f64(), cycle, check)
+}
+
+/// tx_pipe with `n` frames, best of `repeat` runs each.
+pub fn run_tx_pipe(n: usize, repeat: u32) -> Result<Rates, String> {
+    let fr = frames(n);
+    let (tr, cr, kr) = best(repeat, &|| tx_rtl(&fr));
+    let (tm, cmc, km) = best(repeat, &|| tx_model(&fr));
+    if (cr, kr) != (cmc, km) {
+        return Err(format!("tx_pipe: the RTL took {cr} cycles (checksum {kr:x}), the cycle model {cmc} ({km:x})"));
+    }
+    Ok(Rates { block: "tx_pipe", events: n, cycles: cr, rtl: cr as f64 / tr, model: cr as f64 / tm })
+}
+
+fn best(repeat: u32, f: &dyn Fn() -> (f64, u64, u64)) -> (f64, u64, u64) {
+    (0..repeat.max(1)).map(|_| f()).min_by(|a, b| a.0.total_cmp(&b.0)).unwrap()
+}
+
 /// cc_module with `n` events after the creates, best of `repeat` runs each.
 pub fn run(n: usize, repeat: u32) -> Result<Rates, String> {
     let (ev, outs) = events(n);
-    let best = |f: &dyn Fn() -> (f64, u64, u64)| {
-        (0..repeat.max(1)).map(|_| f()).min_by(|a, b| a.0.total_cmp(&b.0)).unwrap()
-    };
-    let (tr, cr, kr) = best(&|| rtl(&ev, outs));
-    let (tm, cmc, km) = best(&|| model(&ev, outs));
+    let (tr, cr, kr) = best(repeat, &|| rtl(&ev, outs));
+    let (tm, cmc, km) = best(repeat, &|| model(&ev, outs));
     if (cr, kr) != (cmc, km) {
         return Err(format!("cc_module: the RTL took {cr} cycles (checksum {kr:x}), the cycle model {cmc} ({km:x})"));
     }
     Ok(Rates { block: "cc_module", events: ev.len(), cycles: cr, rtl: cr as f64 / tr, model: cr as f64 / tm })
 }
 
-pub fn print(r: &Rates, markdown: bool) {
-    println!("{}: {} events, {} cycles, the same outputs on the same cycles", r.block, r.events, r.cycles);
-    println!("  verilator alone   {:>12.0} cycles/s", r.rtl);
-    println!("  cycle model alone {:>12.0} cycles/s ({:.1}x)", r.model, r.model / r.rtl);
+pub fn print(rs: &[Rates], markdown: bool) {
+    for r in rs {
+        println!("{}: {} inputs, {} cycles, the same outputs on the same cycles", r.block, r.events, r.cycles);
+        println!("  verilator alone   {:>12.0} cycles/s", r.rtl);
+        println!("  cycle model alone {:>12.0} cycles/s ({:.1}x)", r.model, r.model / r.rtl);
+    }
     if markdown {
-        println!("\n| block | events | cycles | Verilator cycles/s | cycle model cycles/s | ratio |");
+        println!("\n| block | inputs | cycles | Verilator cycles/s | cycle model cycles/s | ratio |");
         println!("|---|---:|---:|---:|---:|---:|");
-        println!("| {} | {} | {} | {:.0} | {:.0} | {:.1} |", r.block, r.events, r.cycles, r.rtl, r.model, r.model / r.rtl);
+        for r in rs {
+            println!("| {} | {} | {} | {:.0} | {:.0} | {:.1} |", r.block, r.events, r.cycles, r.rtl, r.model, r.model / r.rtl);
+        }
     }
 }
