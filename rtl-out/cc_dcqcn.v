@@ -1796,7 +1796,7 @@ module cc_dcqcn_intake(clock,reset,s_axis_event_tdata,s_axis_event_tvalid,s_axis
 endmodule // cc_dcqcn_intake
 
 module cc_dcqcn_intake_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
-    // Rust: FlowPark, hdl/src/cc/flow_park.rs:34
+    // Rust: FlowPark, hdl/src/cc/flow_park.rs:33
 
     // Module arguments
     input wire  clock;

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module flow_park(clock,reset,s_axis_tdata,s_axis_tvalid,s_axis_tready,in_drop,m_valid,m_data,m_ready);
-    // Rust: FlowPark, hdl/src/cc/flow_park.rs:34
+    // Rust: FlowPark, hdl/src/cc/flow_park.rs:33
 
     // Module arguments
     input wire  clock;

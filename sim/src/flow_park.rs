@@ -1,7 +1,8 @@
 //! Golden model of `hdl/src/cc/flow_park.rs` (docs/modules/flow_park.md), cycle by cycle: P
 //! slots that issue one flow's events at least D + 1 cycles apart while other flows' events
 //! pass one that waits. The engines' cycle models (`crate::cc_module::cycle`) park their
-//! events here; `T` is what an event carries through the engine (its result, already known).
+//! events here, `T` being what an event carries through the engine (its result, already
+//! known); hdl's flow_park block simulates with it under rust-hdl, `T` the event word.
 //!
 //! The rules, as the RTL has them:
 //! - an event is taken when a slot is free and its flow holds no slot, or one slot with
@@ -16,7 +17,7 @@ use std::collections::VecDeque;
 
 #[derive(Clone, Debug)]
 struct Slot<T> {
-    flow: u16,
+    flow: u64,
     wait: usize,
     chained: Option<usize>,
     item: T,
@@ -27,7 +28,7 @@ struct Slot<T> {
 pub struct FlowPark<T: Clone> {
     d: usize,
     /// Flows issued 1, 2, .. d cycles ago (None: nothing issued that cycle), newest first.
-    window: VecDeque<Option<u16>>,
+    window: VecDeque<Option<u64>>,
     slots: Vec<Option<Slot<T>>>,
 }
 
@@ -38,10 +39,13 @@ impl<T: Clone> FlowPark<T> {
     }
 
     /// Whether an event of `flow` would be taken this cycle (`s_axis_tready`, no drop).
-    pub fn ready(&self, flow: u16) -> bool {
+    pub fn ready(&self, flow: u64) -> bool {
         let free = self.slots.iter().any(|s| s.is_none());
-        let hits = self.hits(flow);
-        free && (hits.is_empty() || (hits.len() == 1 && !self.has_chain(hits[0])))
+        match self.hits(flow) {
+            (_, 0) => free,
+            (Some(k), 1) => free && !self.has_chain(k),
+            _ => false,
+        }
     }
 
     /// The event offered to the datapath this cycle (`m_valid`, `m_data`).
@@ -56,13 +60,13 @@ impl<T: Clone> FlowPark<T> {
 
     /// One rising edge: `input` is an event taken this cycle (the caller checked `ready`),
     /// `m_ready` the datapath's ready. Returns the event issued.
-    pub fn step(&mut self, input: Option<(u16, T)>, m_ready: bool) -> Option<T> {
+    pub fn step(&mut self, input: Option<(u64, T)>, m_ready: bool) -> Option<T> {
         let issue = self.issue_slot().filter(|_| m_ready);
         let entering = input.map(|(flow, item)| {
-            let (wait, chained) = match self.hits(flow).first() {
+            let (wait, chained) = match self.hits(flow).0 {
                 None => (self.window.iter().position(|e| *e == Some(flow)).map_or(0, |i| self.d - i - 1), None),
-                Some(&k) if Some(k) == issue => (self.d, None),
-                Some(&k) => (0, Some(k)),
+                Some(k) if Some(k) == issue => (self.d, None),
+                Some(k) => (0, Some(k)),
             };
             Slot { flow, wait, chained, item }
         });
@@ -94,8 +98,11 @@ impl<T: Clone> FlowPark<T> {
         self.slots.iter().position(|s| matches!(s, Some(Slot { wait: 0, chained: None, .. })))
     }
 
-    fn hits(&self, flow: u16) -> Vec<usize> {
-        (0..self.slots.len()).filter(|&k| self.slots[k].as_ref().is_some_and(|s| s.flow == flow)).collect()
+    /// The lowest slot holding `flow`, and how many do.
+    fn hits(&self, flow: u64) -> (Option<usize>, usize) {
+        let mut it = (0..self.slots.len()).filter(|&k| self.slots[k].as_ref().is_some_and(|s| s.flow == flow));
+        let first = it.next();
+        (first, first.map_or(0, |_| 1 + it.count()))
     }
 
     fn has_chain(&self, k: usize) -> bool {

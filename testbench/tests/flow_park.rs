@@ -1,5 +1,6 @@
-//! flow_park: the Verilated RTL against its rust-hdl model and its plain model in sim
-//! (`sim::flow_park`, what the cycle model of cc_module parks with), output by output on every cycle,
+//! flow_park: the Verilated RTL against its model, output by output on every cycle, both as the
+//! block's rust-hdl simulation runs it (the ports, in_drop and reset around `sim::flow_park`) and
+//! as the cycle model of cc_module uses it (`sim::flow_park` alone),
 //! under random traffic over a few flows (so waits, chains and full slots are common), random
 //! drops and random datapath stalls; and the contract itself: a flow's events leave in order and
 //! at least D + 1 cycles apart, nothing is lost or duplicated. Seeds are printed.
@@ -61,9 +62,9 @@ fn rtl_matches_the_model_and_keeps_the_contract() {
         let want = (m.s_axis_tready.val(), m.m_valid.val(), m.m_data.val().get_bits::<32>(64).to_u64() as u32);
         let got_data = if got.1 { got.2 } else { 0 };
         assert_eq!((got.0, got.1, got_data), (want.0, want.1, if want.1 { want.2 } else { 0 }), "cycle {cycle}, seed {seed}");
-        let plain_ready = drop || plain.ready(flow);
+        let plain_ready = drop || plain.ready(flow as u64);
         assert_eq!((got.0, got.1.then_some(got.2 as u64)), (plain_ready, plain.head().copied()), "sim::flow_park, cycle {cycle}, seed {seed}");
-        let plain_in = (!reset && offered.is_some() && plain_ready && !drop).then_some((flow, tag));
+        let plain_in = (!reset && offered.is_some() && plain_ready && !drop).then_some((flow as u64, tag));
         let plain_out = plain.step(plain_in, m_ready);
         assert_eq!(plain_out.is_some(), got.1 && m_ready, "sim::flow_park issued, cycle {cycle}, seed {seed}");
         if reset {

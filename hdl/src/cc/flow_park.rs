@@ -26,7 +26,6 @@
 //! window, P x (DW + 11) flip-flops, a P:1 mux of DW bits on the issue path.
 
 use rust_hdl::prelude::*;
-use std::collections::VecDeque;
 
 /// Flows are the low W bits of a DW-bit event; P slots (a power of two, 2..=16); D cycles of
 /// issued flows remembered (2..=127).
@@ -50,38 +49,15 @@ pub struct FlowPark<const W: usize, const DW: usize, const P: usize, const D: us
     pub m_data: Signal<Out, Bits<DW>>,
     /// The datapath takes `m_data` this cycle.
     pub m_ready: Signal<In, bool>,
-    _window: VecDeque<Option<u64>>,
-    _slots: Vec<Option<Slot<DW>>>,
+    /// The simulation model (rust-hdl's simulator): `sim::flow_park`, made at the first update.
+    _park: Option<Park<DW>>,
 }
 
-/// A parked event (the model's view of one slot).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Slot<const DW: usize> {
-    wait: u64,
-    chained: Option<usize>,
-    data: Bits<DW>,
-}
+type Park<const DW: usize> = sim::flow_park::FlowPark<Bits<DW>>;
 
 impl<const W: usize, const DW: usize, const P: usize, const D: usize> FlowPark<W, DW, P, D> {
     fn flow(d: &Bits<DW>) -> u64 {
         d.get_bits::<W>(0).to_u64()
-    }
-
-    fn issue_slot(&self) -> Option<usize> {
-        self._slots.iter().position(|s| matches!(s, Some(Slot { wait: 0, chained: None, .. })))
-    }
-
-    /// Slots holding the offered event's flow.
-    fn hits(&self) -> Vec<usize> {
-        let f = Self::flow(&self.s_axis_tdata.val());
-        (0..P).filter(|&k| self._slots[k].is_some_and(|s| Self::flow(&s.data) == f)).collect()
-    }
-
-    fn input_ready(&self) -> bool {
-        let free = self._slots.iter().any(|s| s.is_none());
-        let hits = self.hits();
-        let chain_free = |k: usize| !self._slots.iter().flatten().any(|s| s.chained == Some(k));
-        self.in_drop.val() || (free && (hits.is_empty() || (hits.len() == 1 && chain_free(hits[0]))))
     }
 }
 
@@ -90,56 +66,20 @@ impl<const W: usize, const DW: usize, const P: usize, const D: usize> Logic
 {
     fn update(&mut self) {
         assert!(W <= 64 && D >= 2 && P.is_power_of_two() && (2..=16).contains(&P) && D < 128);
-        if self._window.len() != D || self._slots.len() != P {
-            self._window = VecDeque::from(vec![None; D]);
-            self._slots = vec![None; P];
-        }
+        let park = self._park.get_or_insert_with(|| Park::new(P, D));
+        let flow = Self::flow(&self.s_axis_tdata.val());
         if self.clock.pos_edge() {
-            let issue = self.issue_slot().filter(|_| self.m_ready.val());
-            let take = self.s_axis_tvalid.val() && self.input_ready() && !self.in_drop.val();
-            let data = self.s_axis_tdata.val();
-            let hits = self.hits();
-            let entering = match hits.first() {
-                None => Slot {
-                    wait: self
-                        ._window
-                        .iter()
-                        .position(|e| *e == Some(Self::flow(&data)))
-                        .map_or(0, |i| (D - i - 1) as u64),
-                    chained: None,
-                    data,
-                },
-                Some(&k) if Some(k) == issue => Slot { wait: D as u64, chained: None, data },
-                Some(&k) => Slot { wait: 0, chained: Some(k), data },
-            };
-            let issued = issue.map(|k| Self::flow(&self._slots[k].unwrap().data));
-            for s in self._slots.iter_mut().flatten() {
-                s.wait = s.wait.saturating_sub(1);
-                if issue.is_some() && s.chained == issue {
-                    s.chained = None;
-                    s.wait = D as u64;
-                }
-            }
-            // The lowest slot free before this edge (the issued one frees only after it).
-            let free = (0..P).find(|&k| self._slots[k].is_none());
-            if let Some(k) = issue {
-                self._slots[k] = None;
-            }
-            if let (true, Some(k)) = (take, free) {
-                self._slots[k] = Some(entering);
-            }
-            self._window.push_front(issued);
-            self._window.pop_back();
+            let take = self.s_axis_tvalid.val() && !self.in_drop.val() && park.ready(flow);
+            park.step(take.then(|| (flow, self.s_axis_tdata.val())), self.m_ready.val());
             if self.reset.val() {
-                self._window.iter_mut().for_each(|e| *e = None);
-                self._slots.iter_mut().for_each(|s| *s = None);
+                park.reset();
             }
         }
-        self.s_axis_tready.next = self.input_ready();
-        match self.issue_slot() {
-            Some(k) => {
+        self.s_axis_tready.next = self.in_drop.val() || park.ready(flow);
+        match park.head() {
+            Some(d) => {
                 self.m_valid.next = true;
-                self.m_data.next = self._slots[k].unwrap().data;
+                self.m_data.next = *d;
             }
             None => {
                 self.m_valid.next = false;

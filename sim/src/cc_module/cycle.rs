@@ -140,8 +140,8 @@ impl CcModule {
         match self.s1 {
             None | Some((_, Route::Unused)) => true,
             Some((f, Route::Hpcc(_))) => !self.hazard(f) && self.h.credit(),
-            Some((f, Route::Ldcp(_))) => self.l_park.ready(f),
-            Some((f, Route::Dcqcn(_))) => self.d_park.ready(f),
+            Some((f, Route::Ldcp(_))) => self.l_park.ready(f as u64),
+            Some((f, Route::Dcqcn(_))) => self.d_park.ready(f as u64),
         }
     }
 
@@ -215,8 +215,8 @@ impl CcModule {
                 self.h.issue(c, r);
                 h_taken = Some(f);
             }
-            Some((f, Route::Ldcp(u))) if s1_go => l_in = Some((f, u)),
-            Some((f, Route::Dcqcn(u))) if s1_go => d_in = Some((f, u)),
+            Some((f, Route::Ldcp(u))) if s1_go => l_in = Some((f as u64, u)),
+            Some((f, Route::Dcqcn(u))) if s1_go => d_in = Some((f as u64, u)),
             Some((_, Route::Unused)) => self.stat_unused += 1,
             _ => {}
         }
