@@ -55,12 +55,7 @@ pub struct DmaWrite {
 impl DmaWrite {
     /// `m_axis_dma_wr_cmd_tdata`: `layout::DMA_WR` in its low 96 bits, the rest 0.
     pub fn cmd_bytes(&self) -> [u8; 16] {
-        let l = &DMA_WR;
-        let mut w = [0u32; 4];
-        l.addr.set(&mut w, self.addr);
-        l.len.set(&mut w, self.payload.len() as u64);
-        l.flow.set(&mut w, self.flow as u64);
-        le_bytes(&w)
+        wr_cmd_bytes(self.addr, self.payload.len() as u16, self.flow)
     }
 
     /// The address and length of a `m_axis_dma_wr_cmd_tdata` (16 bytes, little-endian).
@@ -71,6 +66,16 @@ impl DmaWrite {
 }
 
 /// The counters (`stat_*`).
+/// A DMA write command's word (`m_axis_dma_wr_cmd_tdata`, `layout::DMA_WR`) as bytes.
+pub fn wr_cmd_bytes(addr: u64, len: u16, flow: u16) -> [u8; 16] {
+    let l = &DMA_WR;
+    let mut w = [0u32; 4];
+    l.addr.set(&mut w, addr);
+    l.len.set(&mut w, len as u64);
+    l.flow.set(&mut w, flow as u64);
+    le_bytes(&w)
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     pub written: u32,

@@ -46,16 +46,6 @@ pub struct Inputs<'a> {
     pub wr_ready: bool,
 }
 
-/// A DMA command's 128-bit word (`layout::DMA_WR`), as bytes.
-pub fn wr_cmd_bytes((addr, len, flow): (u64, u16, u16)) -> [u8; 16] {
-    let l = &crate::layout::DMA_WR;
-    let mut w = [0u32; 4];
-    l.addr.set(&mut w, addr);
-    l.len.set(&mut w, len as u64);
-    l.flow.set(&mut w, flow as u64);
-    crate::layout::le_bytes(&w)
-}
-
 /// What rx_dma shows during a cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outputs {

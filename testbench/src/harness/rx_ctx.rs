@@ -380,10 +380,7 @@ impl Expected {
     }
 
     fn push_notify(&mut self, n: Option<(u16, u32)>) {
-        if let Some((flow, bytes)) = n {
-            let w = Notify { flow, bytes }.tdata();
-            self.notify.push_back(w.to_le_bytes()[..6].to_vec());
-        }
+        self.notify.extend(n.map(notify_bytes));
     }
 
     fn is_empty(&self) -> bool {
@@ -472,9 +469,14 @@ impl Ports {
     }
 }
 
+/// A Notify's 48-bit word as the output's 6 bytes.
+fn notify_bytes((flow, bytes): (u16, u32)) -> Vec<u8> {
+    Notify { flow, bytes }.tdata().to_le_bytes()[..6].to_vec()
+}
+
 /// The cycle model's outputs as [`Ports::shown`] gives the RTL's.
 fn shown(o: &CycleOutputs) -> ([bool; 3], [Option<Vec<u8>>; 4]) {
-    let notify = o.notify.map(|(flow, bytes)| Notify { flow, bytes }.tdata().to_le_bytes()[..6].to_vec());
+    let notify = o.notify.map(notify_bytes);
     (
         [o.ctrl_ready, o.sent_ready, o.verdict_ready],
         [

@@ -12,8 +12,8 @@ use super::{get_wide, hex, Outcome, Scenario};
 use crate::verilated::models::RxDma as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::rx_dma::cycle::{wr_cmd_bytes, Inputs as CycleInputs, Outputs as CycleOutputs, RxDma as RxDmaCycle};
-use sim::rx_dma::{beats, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
+use sim::rx_dma::cycle::{Inputs as CycleInputs, Outputs as CycleOutputs, RxDma as RxDmaCycle};
+use sim::rx_dma::{beats, wr_cmd_bytes, Beat, Cmd, DmaWrite, RxDma, MAX_FRAME};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -108,7 +108,7 @@ fn cycle_differs(dut: &Rtl, want: &CycleOutputs, cmd_out: &mut Sink<Rtl>, data_o
         return Some(format!("RTL (s_axis_tready, s_axis_cmd_tready) {readies:?}, cycle model {:?}", (want.s_ready, want.cmd_ready)));
     }
     let got_cmd = cmd_out.peek(dut).map(get_wide);
-    let want_cmd = want.wr_cmd.map(|c| wr_cmd_bytes(c).to_vec());
+    let want_cmd = want.wr_cmd.map(|(a, l, f)| wr_cmd_bytes(a, l, f).to_vec());
     if got_cmd != want_cmd {
         return Some(format!("RTL DMA command {:?}, cycle model {:?}", got_cmd.map(|c| hex(&c)), want_cmd.map(|c| hex(&c))));
     }

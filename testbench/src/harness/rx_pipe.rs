@@ -1,8 +1,9 @@
 //! rx_pipe against its golden model (`sim::rx_pipe`), verdict by verdict: random valid frames
 //! of every opcode and size (rx-random), and the same interleaved with mutated and random junk
 //! at the beat level (rx-fuzz). Random input gaps and verdict backpressure; on every cycle
-//! `s_axis_tready` must be high exactly when fewer than 128 verdicts are owed (so the input
-//! never stalls while the output is read); at the end the 28 counters must equal the model's.
+//! `s_axis_tready` and the verdict output must equal the cycle model's
+//! (`sim::rx_pipe::cycle`: ready while fewer than 128 verdicts are owed, each verdict 12 cycles
+//! after its last beat); at the end the 28 counters must equal the model's.
 
 use super::stream::{Sink, Source};
 use super::{Outcome, Scenario};
@@ -322,8 +323,7 @@ pub fn stream(
     let mut sink = Sink::new(Rtl::M_AXIS_VERDICT, backpressure);
     // The cycle model from the RTL's state after `open` (reset, nothing owed).
     let mut cm = RxPipeCycle::new();
-    let (mut owed, mut ended, mut out) = (
-        0u64,
+    let (mut ended, mut out) = (
         0u64,
         Stream {
             verdicts: vec![],
@@ -364,19 +364,19 @@ pub fn stream(
         if got != want {
             out.cycle_errors += 1;
             out.first_cycle_error
-                .get_or_insert(format!("cycle {}: RTL {got:?}, cycle model {want:?} ({owed} verdicts owed)", out.cycles));
+                .get_or_insert(format!(
+                    "cycle {}: RTL {got:?}, cycle model {want:?} ({} verdicts owed)",
+                    out.cycles,
+                    ended - out.verdicts.len() as u64
+                ));
         }
         if let Some(b) = src.taken(dut) {
             out.beats += 1;
             out.input_cycles = out.cycles + 1;
-            if b.last {
-                owed += 1;
-                ended += 1;
-            }
+            ended += b.last as u64;
         }
         if let Some(w) = sink.take(dut) {
             out.verdicts.push(Verdict::from_words(w));
-            owed -= 1;
         }
         dut.tick();
         out.cycles += 1;

@@ -205,6 +205,11 @@ impl Beat for Recv {
     }
 }
 
+/// A sent event's `m_axis_sent_tdata` (`layout::SENT`, rx_ctx's input word).
+fn sent_word(flow: u16, psn: u32) -> u64 {
+    u64::from_le_bytes(sim::rx_ctx::Sent { flow, psn }.to_bytes())
+}
+
 /// Runs about `cycles` cycles, then drains. Metrics: descriptors, dma_reads, drops, ctrl_bad,
 /// resets, `descriptors_per_cycle` (from the first one to the end of the stimulus) and
 /// `taken_per_cycle_offered` (PktSends taken / cycles one was offered without a control word).
@@ -314,7 +319,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
         let shown = (
             [want.ctrl_ready, want.pktrecv_ready, want.pktsend_ready],
             [want.desc.as_ref().map(|d| d.to_bytes().to_vec()), want.dma_rd.map(|r| r.to_bytes().to_vec())],
-            [want.sent.map(|(f, psn)| f as u64 | (psn as u64) << 16), want.sleep.map(|w| w.tdata() as u64)],
+            [want.sent.map(|(f, psn)| sent_word(f, psn)), want.sleep.map(|w| w.tdata() as u64)],
             counters,
         );
         if got != shown {
@@ -353,7 +358,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, shape: &Shape, vcd: Optio
                 Some((flow, psn)) => {
                     o.transactions += 1;
                     n_sent += 1;
-                    o.check(cycle, format!("sent {got:#012x}"), format!("sent {:#012x}", flow as u64 | (psn as u64) << 16));
+                    o.check(cycle, format!("sent {got:#012x}"), format!("sent {:#012x}", sent_word(flow, psn)));
                 }
                 None => o.check(cycle, format!("sent {got:#012x}"), "no sent event".into()),
             }
