@@ -14,6 +14,8 @@ pub mod flow_sched;
 pub mod layout;
 pub mod mul_pipe;
 pub mod net;
+pub mod nic_datapath;
+pub mod nic_datapath_gate;
 pub mod nic_model;
 pub mod packet;
 pub mod pipe;

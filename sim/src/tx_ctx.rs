@@ -71,6 +71,9 @@ pub struct FlowConfig {
     /// LDCP fast start: the first `fast_start` packets after create are sent Not-ECT except
     /// the last of them (0 or 1: every packet ECT(0)).
     pub fast_start: u16,
+    /// Not used by tx_ctx: the create word's `cnp` bit, nic_datapath's CNP enable for the
+    /// flow (DCQCN's notification point answers its CE-marked requests with CNPs).
+    pub cnp: bool,
 }
 
 /// One posted RDMA WRITE message.
@@ -119,6 +122,7 @@ impl Ctrl {
                 TX_CREATE.telemetry.set_le(&mut w, cfg.telemetry as u64);
                 TX_CREATE.probe.set_le(&mut w, cfg.probe as u64);
                 TX_CREATE.fast_start.set_le(&mut w, cfg.fast_start as u64);
+                TX_CREATE.cnp.set_le(&mut w, cfg.cnp as u64);
             }
             Ctrl::Post { post, .. } | Ctrl::Read { post, .. } => {
                 w[TX_POST.reth.bytes()].copy_from_slice(&reth(post).build());
@@ -395,6 +399,43 @@ impl Recv {
             Recv::Probe(flow) => kind_word(*flow, RECV_PROBE),
             Recv::Cnp(flow) => kind_word(*flow, RECV_CNP),
         }
+    }
+
+    /// The item a 64-byte word holds (`to_bytes`'s inverse); None for kinds 6 and 7 (tx_ctx
+    /// drops them) and for a word whose AETH syndrome or hop records no packet can carry. A
+    /// word with `feedback` set is read as an echo without hops carrying W, as the gate makes it.
+    pub fn of(w: &[u8; CTRL_LEN]) -> Option<Recv> {
+        let flow = PKT_RECV.flow.get_le(w) as u16;
+        let psn = psn_of(w);
+        let aeth = || Aeth::parse(&w[PKT_RECV.aeth.bytes()]).ok();
+        let hops = || -> Option<Vec<IntHop>> {
+            let slots = &w[PKT_RECV.hops.bytes()];
+            let n = (PKT_RECV.nhop.get_le(w) as usize).min(MAX_HOPS);
+            slots.chunks(HOP_LEN).take(n).map(|h| IntHop::from_word(u64::from_be_bytes(h.try_into().unwrap())).ok()).collect()
+        };
+        Some(match kind_of(w) {
+            RECV_ACK => {
+                let fb = PKT_RECV.feedback.get_le(w) == 1;
+                let at = PKT_RECV.hops.bytes().start + FEEDBACK_AT - TELEMETRY_FIXED_LEN;
+                let feedback = fb.then(|| u32::from_be_bytes(w[at..at + 4].try_into().unwrap()));
+                let echo = match (PKT_RECV.echo.get_le(w) == 1, fb) {
+                    (false, _) => None,
+                    (true, true) => Some(vec![]),
+                    (true, false) => Some(hops()?),
+                };
+                Recv::Ack(PktRecv { flow, psn, aeth: aeth()?, echo, ece: PKT_RECV.ece.get_le(w) == 1, feedback })
+            }
+            RECV_REWIND => Recv::Rewind(Rewind { flow, psn }),
+            RECV_RESPONSE => Recv::Response(Response { flow, psn, hops: hops()? }),
+            RECV_PROBE => Recv::Probe(flow),
+            RECV_READ => {
+                let (total, mtu_log) = ReadResp::whole_of(w);
+                let p = ReadPacket::of(w);
+                Recv::ReadResp(ReadResp { flow, psn, aeth: aeth()?, va: p.va, len: p.len, pos: p.pos, total, mtu_log })
+            }
+            RECV_CNP => Recv::Cnp(flow),
+            _ => return None,
+        })
     }
 
     /// The flow the item is for.
@@ -752,7 +793,7 @@ mod tests {
     #[test]
     fn a_message_in_mtu_packets_with_fast_start_ecn() {
         let mut c = TxCtx::new(4);
-        let cfg = FlowConfig { header: header(), mtu: 1024, telemetry: true, probe: false, fast_start: 3 };
+        let cfg = FlowConfig { header: header(), mtu: 1024, telemetry: true, probe: false, fast_start: 3, cnp: false };
         assert!(c.ctrl(&Ctrl::Create { flow: 5, cfg }));
         let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 2500, first_psn: 0xFF_FFFF };
         assert!(c.ctrl(&Ctrl::Post { flow: 5, post }));
@@ -774,7 +815,7 @@ mod tests {
     #[test]
     fn go_back_n_resends_from_the_nak_psn() {
         let mut c = TxCtx::new(4);
-        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0, cnp: false };
         c.ctrl(&Ctrl::Create { flow: 3, cfg });
         let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 4500, first_psn: 0xFF_FFFE };
         c.ctrl(&Ctrl::Post { flow: 3, post });
@@ -804,7 +845,7 @@ mod tests {
     #[test]
     fn bad_control_words_are_ignored() {
         let mut c = TxCtx::new(4);
-        let cfg = FlowConfig { header: header(), mtu: 0, telemetry: false, probe: false, fast_start: 0 };
+        let cfg = FlowConfig { header: header(), mtu: 0, telemetry: false, probe: false, fast_start: 0, cnp: false };
         assert!(!c.ctrl(&Ctrl::Create { flow: 1, cfg: cfg.clone() }));
         assert!(!c.ctrl(&Ctrl::Create { flow: 16, cfg: FlowConfig { mtu: 64, ..cfg.clone() } }));
         assert!(!c.ctrl(&Ctrl::Remove { flow: 1 }));
@@ -815,7 +856,7 @@ mod tests {
     #[test]
     fn an_empty_message_is_one_write_only_without_dma() {
         let mut c = TxCtx::new(2);
-        let cfg = FlowConfig { header: header(), mtu: 256, telemetry: false, probe: false, fast_start: 0 };
+        let cfg = FlowConfig { header: header(), mtu: 256, telemetry: false, probe: false, fast_start: 0, cnp: false };
         c.ctrl(&Ctrl::Create { flow: 0, cfg });
         c.ctrl(&Ctrl::Post { flow: 0, post: Post { local_addr: 0, remote_addr: 0, rkey: 0, len: 0, first_psn: 9 } });
         let (d, r) = c.pkt_send(0).unwrap();
@@ -827,7 +868,7 @@ mod tests {
     #[test]
     fn probes_and_telemetry_responses() {
         let mut c = TxCtx::new(3);
-        let cfg = FlowConfig { header: header(), mtu: 100, telemetry: false, probe: true, fast_start: 2 };
+        let cfg = FlowConfig { header: header(), mtu: 100, telemetry: false, probe: true, fast_start: 2, cnp: false };
         c.ctrl(&Ctrl::Create { flow: 1, cfg: cfg.clone() });
         c.ctrl(&Ctrl::Create { flow: 2, cfg: FlowConfig { probe: false, ..cfg } });
         let d = c.probe(1).unwrap();
@@ -855,7 +896,7 @@ mod tests {
     #[test]
     fn read_requests_and_responses() {
         let mut c = TxCtx::new(4);
-        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+        let cfg = FlowConfig { header: header(), mtu: 1000, telemetry: false, probe: false, fast_start: 0, cnp: false };
         c.ctrl(&Ctrl::Create { flow: 2, cfg });
         let post = Post { local_addr: 0x1000, remote_addr: 0x9000, rkey: 7, len: 2500, first_psn: 0xFF_FFFF };
         assert_eq!(Ctrl::Read { flow: 2, post }.to_bytes()[35], 1);
@@ -877,5 +918,28 @@ mod tests {
         assert_eq!(dma, Some(DmaRead { addr: 0xABC0, len: 300, flow: 2 }));
         assert!(c.read_response(&ReadResp { flow: 9, ..r }).is_none());
         assert_eq!(Recv::ReadResp(r).to_bytes()[2], 8);
+    }
+    /// `Recv::of` reads back every kind `to_bytes` writes; kinds 6 and 7 are not items.
+    #[test]
+    fn recv_words_read_back() {
+        let aeth = Aeth { syndrome: Syndrome::Nak(NakCode::PsnSequenceError), msn: 0x12_3456 };
+        let hop = IntHop::from_counters(4_000, 1_000_000, 80_000, LineRate::G100);
+        let ack = PktRecv { flow: 0x3FF, psn: 0xAB_CDEF, aeth, echo: Some(vec![hop, hop]), ece: true, feedback: None };
+        let items = [
+            Recv::Ack(ack.clone()),
+            Recv::Ack(PktRecv { echo: None, ece: false, ..ack.clone() }),
+            Recv::Ack(PktRecv { echo: Some(vec![]), feedback: Some(0xDEAD_BEEF), ..ack }),
+            Recv::Rewind(Rewind { flow: 7, psn: 0xFF_FFFF }),
+            Recv::Response(Response { flow: 8, psn: 1, hops: vec![hop; MAX_HOPS] }),
+            Recv::Probe(9),
+            Recv::ReadResp(ReadResp { flow: 10, psn: 2, aeth, va: 0x1234_5678_9ABC, len: 1500, pos: ReadPos::Last, total: 9000, mtu_log: 11 }),
+            Recv::Cnp(11),
+        ];
+        for r in items {
+            assert_eq!(Recv::of(&r.to_bytes()), Some(r.clone()), "{r:?}");
+        }
+        let mut w = Recv::Probe(9).to_bytes();
+        PKT_RECV.kind.set_le(&mut w, 6);
+        assert_eq!(Recv::of(&w), None);
     }
 }

@@ -30,7 +30,7 @@ fn connect_algs(p: &mut CorePair, rng: &mut ChaCha8Rng, (req, resp): (u16, u16),
     for w in [Which::A, Which::B] {
         configure(core(p, w), &m, PKT_SHIFT, 16);
     }
-    let cfg = |header, telemetry| FlowConfig { header, mtu, telemetry, probe: probe && telemetry, fast_start: 0 };
+    let cfg = |header, telemetry| FlowConfig { header, mtu, telemetry, probe: probe && telemetry, fast_start: 0, cnp: false };
     let (to_b, to_a) = (header_to(rng, resp as u32), header_to(rng, req as u32));
     let tx_a = TxCtrl::Create { flow: req, cfg: cfg(to_b, true) }.to_bytes();
     let tx_b = TxCtrl::Create { flow: resp, cfg: cfg(to_a, false) }.to_bytes();
@@ -180,7 +180,7 @@ fn bad_commands_give_errors_and_leave_flows_working() {
     // Creates with bad arguments: MTU 1500 (not a RoCE path MTU), rx MTU differing, the rx
     // QPN's low bits not the flow, rate 0, window 0.
     let hdr = header_to(&mut rng, 0x202);
-    let tx = |mtu| TxCtrl::Create { flow: 0x102, cfg: FlowConfig { header: hdr.clone(), mtu, telemetry: false, probe: false, fast_start: 0 } }.to_bytes();
+    let tx = |mtu| TxCtrl::Create { flow: 0x102, cfg: FlowConfig { header: hdr.clone(), mtu, telemetry: false, probe: false, fast_start: 0, cnp: false } }.to_bytes();
     let rx = |qpn: u32, mtu| RxCtrl { op: OP_CREATE, qpn, epsn: 0, spsn: 0, mtu, addr: 0 }.to_bytes();
     for (t, r, rate, win) in [
         (tx(1500), rx(0x102, 1500), 1 << 16, 1 << 16),
@@ -444,7 +444,7 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     // The link back, the flow created again (B still expects the first PSN): it works.
     dead.set(false);
     let hdr = header_to(&mut rng, resp as u32);
-    let tx = TxCtrl::Create { flow: req, cfg: FlowConfig { header: hdr, mtu, telemetry: false, probe: false, fast_start: 0 } }.to_bytes();
+    let tx = TxCtrl::Create { flow: req, cfg: FlowConfig { header: hdr, mtu, telemetry: false, probe: false, fast_start: 0, cnp: false } }.to_bytes();
     let rx = RxCtrl { op: OP_CREATE, qpn: req as u32, epsn: 0, spsn: psn, mtu, addr: 0 }.to_bytes();
     create(core(&mut p, Which::A), req, &tx, &rx, LINE_Q16, 64 << 10, 0);
     settle(&mut p, Which::A, 10_000);

@@ -1,7 +1,7 @@
 //! Two nic_datapath RTL instances back to back (harness::nic_datapath): an RDMA WRITE with
 //! data packets and an ACK lost on the link, a READ of the same bytes back with a response
 //! lost, and an HPCC++ probe, all through the joined Tx and Rx pipes with host memories on
-//! their DMA ports and random backpressure everywhere.
+//! their DMA ports and random backpressure everywhere; each NIC's cycle model beside it.
 
 use rand::SeedableRng;
 use sim::packet::*;
@@ -31,10 +31,10 @@ fn write_read_and_probe_between_two_nics() {
     let (a_src, b_dst, a_back) = (0x1000_0000u64, 0x2000_0000u64, 0x3000_0000u64);
 
     let mut p = Pair::new(seed, 40, 0.2);
-    let cfg = |header, telemetry, probe| FlowConfig { header, mtu: MTU, telemetry, probe, fast_start: 0 };
-    p.a.tx_ctrl(Ctrl::Create { flow: 0x11, cfg: cfg(a_hdr, true, true) }.to_bytes());
-    p.b.tx_ctrl(Ctrl::Create { flow: 0x22, cfg: cfg(b_hdr, false, false) }.to_bytes());
-    let rx_create = |qpn, epsn, spsn| RxCtrl { op: OP_CREATE, qpn, epsn, spsn, mtu: MTU, addr: 0 }.to_bytes();
+    let cfg = |header, telemetry, probe| FlowConfig { header, mtu: MTU, telemetry, probe, fast_start: 0, cnp: false };
+    p.a.tx_ctrl(Ctrl::Create { flow: 0x11, cfg: cfg(a_hdr, true, true) });
+    p.b.tx_ctrl(Ctrl::Create { flow: 0x22, cfg: cfg(b_hdr, false, false) });
+    let rx_create = |qpn, epsn, spsn| RxCtrl { op: OP_CREATE, qpn, epsn, spsn, mtu: MTU, addr: 0 };
     p.a.rx_ctrl(rx_create(0x11, 7, psn_a));
     p.b.rx_ctrl(rx_create(0x22, psn_a, 7));
     p.a.fill(a_src, &data);
@@ -51,7 +51,7 @@ fn write_read_and_probe_between_two_nics() {
 
     // WRITE A -> B.
     let post = Post { local_addr: a_src, remote_addr: b_dst, rkey: 1, len: LEN, first_psn: psn_a };
-    p.a.tx_ctrl(Ctrl::Post { flow: 0x11, post }.to_bytes());
+    p.a.tx_ctrl(Ctrl::Post { flow: 0x11, post });
     p.a.sending = vec![0x11];
     let end = psn_a + PKTS;
     assert!(p.run_until(200_000, |p| acked_to(&p.a.events, end)), "WRITE not acknowledged by cycle {}", p.cycle);
@@ -64,8 +64,8 @@ fn write_read_and_probe_between_two_nics() {
 
     // READ it back B -> A into another buffer.
     let post = Post { local_addr: a_back, remote_addr: b_dst, rkey: 1, len: LEN, first_psn: psn(PKTS) };
-    p.a.tx_ctrl(Ctrl::Read { flow: 0x11, post }.to_bytes());
-    p.a.rx_ctrl(RxCtrl { op: OP_READ, qpn: 0x11, epsn: 0, spsn: 0, mtu: MTU, addr: a_back }.to_bytes());
+    p.a.tx_ctrl(Ctrl::Read { flow: 0x11, post });
+    p.a.rx_ctrl(RxCtrl { op: OP_READ, qpn: 0x11, epsn: 0, spsn: 0, mtu: MTU, addr: a_back });
     p.a.sending = vec![0x11];
     let end = psn_a + 2 * PKTS;
     assert!(p.run_until(200_000, |p| acked_to(&p.a.events, end)), "READ not complete by cycle {}", p.cycle);
@@ -102,6 +102,8 @@ fn write_read_and_probe_between_two_nics() {
     assert!(naks >= 1 && resent >= 2);
     assert!(acks_with_hops >= PKTS as usize - 2, "ACKs should echo the switch's hop of A's telemetry");
     for n in [&p.a, &p.b] {
+        assert_eq!(n.lockstep.differs, None, "nic_datapath's cycle model");
+        assert!(n.lockstep.cycles >= p.cycle);
         assert_eq!((n.host.bad_frames, n.host.wr_len_errors), (0, 0));
         assert_eq!((n.dut.stat_tx_len_err(), n.dut.stat_rx_short()), (0, 0));
     }

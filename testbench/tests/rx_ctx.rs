@@ -161,7 +161,7 @@ fn nic_model_traffic_through_rx_pipe_and_rx_ctx() {
         // B's ACK / NAK frames, byte for byte.
         let template = sim::tx_pipe::TxDesc::from_packet(&RocePacket::parse(&b_frames[0]).unwrap()).0;
         let mut tx_model = sim::tx_ctx::TxCtx::new(10);
-        let cfg = sim::tx_ctx::FlowConfig { header: template, mtu: MTU as u16, telemetry: false, probe: false, fast_start: 0 };
+        let cfg = sim::tx_ctx::FlowConfig { header: template, mtu: MTU as u16, telemetry: false, probe: false, fast_start: 0, cnp: false };
         assert!(tx_model.ctrl(&sim::tx_ctx::Ctrl::Create { flow: 0x22, cfg }));
         let items: Vec<_> = fed
             .model
@@ -354,7 +354,7 @@ fn probe_round_trip_through_the_pipes() {
     let (a_hdr, b_hdr) = (header_to(&mut rng, 0x22), header_to(&mut rng, 0x11));
     // A: two WRITE packets at PSNs 0xFFFFFE, 0xFFFFFF, then a probe at PSN 0.
     let mut a_tx = TxCtx::new(10);
-    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: true, fast_start: 0 };
+    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: true, fast_start: 0, cnp: false };
     assert!(a_tx.ctrl(&TxCtrl::Create { flow: 0x11, cfg }));
     let post = Post { local_addr: 0, remote_addr: 0x4000, rkey: 1, len: 5000, first_psn: 0xFF_FFFE };
     assert!(a_tx.ctrl(&TxCtrl::Post { flow: 0x11, post }));
@@ -383,7 +383,7 @@ fn probe_round_trip_through_the_pipes() {
 
     // B: tx_ctx, tx_pipe -> the 0xC1 frame.
     let mut b_tx = TxCtx::new(10);
-    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0, cnp: false };
     assert!(b_tx.ctrl(&TxCtrl::Create { flow: 0x22, cfg }));
     let tx = send(seed, &[(b_tx.response(&want).unwrap(), vec![])], &Shape::RANDOM, true);
     assert!(tx.outcome.passed(), "{:?}", tx.outcome.first_mismatch);
@@ -428,7 +428,7 @@ fn read_round_trip_with_a_lost_response() {
 
     // A: three READ requests, then (as A's rx_ctx will ask below) go back to the second PSN.
     let mut a_tx = TxCtx::new(10);
-    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = FlowConfig { header: a_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0, cnp: false };
     assert!(a_tx.ctrl(&TxCtrl::Create { flow: 0x11, cfg }));
     let post = Post { local_addr: local, remote_addr: remote, rkey: 9, len, first_psn: 0xFF_FFFF };
     assert!(a_tx.ctrl(&TxCtrl::Read { flow: 0x11, post }));
@@ -462,7 +462,7 @@ fn read_round_trip_with_a_lost_response() {
     ]);
     assert_eq!(fed.stats[sim::rx_ctx::stat::DUPLICATE], 2);
     let mut b_tx = TxCtx::new(10);
-    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = FlowConfig { header: b_hdr, mtu: 1024, telemetry: false, probe: false, fast_start: 0, cnp: false };
     assert!(b_tx.ctrl(&TxCtrl::Create { flow: 0x22, cfg }));
     let items: Vec<_> = asks
         .iter()

@@ -73,7 +73,7 @@ fn rust_hdl_simulation_small_case() {
     uut.connect_all();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut model = TxCtx::new(2);
-    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 100, telemetry: true, probe: false, fast_start: 2 };
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 100, telemetry: true, probe: false, fast_start: 2, cnp: false };
     let post = Post { local_addr: rng.gen(), remote_addr: rng.gen(), rkey: rng.gen(), len: 250, first_psn: 0xFF_FFFE };
     let ctrls = [Ctrl::Create { flow: 3, cfg: FlowConfig { header: TxDesc { ip: Ipv4 { dscp: 5, ..cfg.header.ip }, ..cfg.header.clone() }, ..cfg } }, Ctrl::Post { flow: 3, post }];
     let mut want = vec![];
@@ -155,7 +155,7 @@ fn descriptors_through_tx_pipe_parse() {
     for &(flow, mtu, telemetry, fast_start, len, first_psn) in &flows {
         let mut header = random_desc(&mut rng);
         header.ip.dscp = 26;
-        ctrls.push(Ctrl::Create { flow, cfg: FlowConfig { header, mtu, telemetry, probe: false, fast_start } });
+        ctrls.push(Ctrl::Create { flow, cfg: FlowConfig { header, mtu, telemetry, probe: false, fast_start, cnp: false } });
         let post = Post { local_addr: rng.gen::<u32>() as u64, remote_addr: rng.gen(), rkey: rng.gen(), len, first_psn };
         ctrls.push(Ctrl::Post { flow, post });
     }
@@ -268,7 +268,7 @@ fn go_back_n_resends_from_the_nak_psn() {
     use testbench::verilated::models::TxCtx as Rtl;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (flow, local) = (5u16, 0x10_0000u64);
-    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 1000, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 1000, telemetry: false, probe: false, fast_start: 0, cnp: false };
     let post = Post { local_addr: local, remote_addr: 0xABCD_0000, rkey: 0x77, len: 4500, first_psn: 0xFF_FFFE };
     let psn = |k: u32| (0xFF_FFFE + k) & 0xFF_FFFF;
     let nak = |psn| Input::Recv(Recv::Rewind(Rewind { flow, psn }));
@@ -330,7 +330,7 @@ fn go_back_n_past_packet_65536() {
     use testbench::verilated::models::TxCtx as Rtl;
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let (flow, local, n, k) = (9u16, 0x4000_0000u64, 70_000u32, 66_666u32);
-    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 13, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = FlowConfig { header: random_desc(&mut rng), mtu: 13, telemetry: false, probe: false, fast_start: 0, cnp: false };
     let post = Post { local_addr: local, remote_addr: 1, rkey: 2, len: 13 * n, first_psn: 0xFF_0000 };
     let mut model = TxCtx::new(10);
     let mut dut = Rtl::new();

@@ -63,7 +63,7 @@ pub trait CoreNet {
             h.ip.src = self.ip(k);
             h.ip.dst = self.ip(peer);
             h.ip.ttl = 64;
-            let cfg = FlowConfig { header: h, mtu, telemetry: tel, probe: false, fast_start: 0 };
+            let cfg = FlowConfig { header: h, mtu, telemetry: tel, probe: false, fast_start: 0, cnp: false };
             let rx = RxCtrl { op: OP_CREATE, qpn: flow as u32, epsn, spsn, mtu, addr: 0 }.to_bytes();
             create(self.core(k), flow, &TxCtrl::Create { flow, cfg }.to_bytes(), &rx, (LINE as u32) << 16, window, alg);
             let e = self.command_done(k);

@@ -446,7 +446,7 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         let alg = rng.gen_range(0..4u32);
         algs[alg as usize] += 1;
         let (rq, rs) = if q.on_a { (Which::A, Which::B) } else { (Which::B, Which::A) };
-        let cfg = |header, telemetry| FlowConfig { header, mtu: q.mtu, telemetry, probe: false, fast_start: 0 };
+        let cfg = |header, telemetry| FlowConfig { header, mtu: q.mtu, telemetry, probe: false, fast_start: 0, cnp: false };
         let (to_resp, to_req) = (super::tx_pipe::header_to(&mut rng, q.resp as u32), super::tx_pipe::header_to(&mut rng, q.req as u32));
         let rx = |qpn: u16, epsn, spsn| RxCtrl { op: OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu: q.mtu, addr: 0 }.to_bytes();
         let window = rng.gen_range(16u32..256) << 10;

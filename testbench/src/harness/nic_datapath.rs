@@ -3,7 +3,10 @@
 //! chosen ones and, like a switch, pushes one telemetry hop into every collecting header
 //! (data frames of flows with telemetry, probes). The test bench drives control words,
 //! PktSends and probe requests and records what leaves each NIC: frames, CC events, Notifies.
-//! Random backpressure on every port the host or the MAC drives.
+//! Random backpressure on every port the host or the MAC drives. Each NIC's cycle model
+//! (`sim::nic_datapath`, [`cycle`]) runs beside it and must show the same ports on every cycle.
+
+pub mod cycle;
 
 use super::host::Host;
 use super::get_wide;
@@ -12,7 +15,10 @@ use crate::verilated::models::NicDatapath as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::layout::CC_EVENT;
+use sim::cc_module::Feedback;
 use sim::flow_sched::Notify;
+use sim::rx_ctx::Ctrl as RxCtrl;
+use sim::tx_ctx::Ctrl as TxCtrl;
 use sim::packet::{Ecn, IntHop, LineRate, RocePacket};
 use sim::rx_pipe::{beats, Beat};
 use std::collections::{HashMap, VecDeque};
@@ -21,16 +27,20 @@ use std::path::Path;
 /// Flow count of the exported top: 2^10.
 pub const FLOW_BITS: usize = 10;
 /// Cycles of an RTL sweep after reset (tx_ctx and rx_ctx clear 2^F words).
-const SWEEP: u64 = (1 << FLOW_BITS) + 4;
+pub const SWEEP: u64 = (1 << FLOW_BITS) + 4;
 
 /// One NIC and its host.
 pub struct Nic {
     pub dut: Rtl,
     /// Host memory, DMA and MAC.
     pub host: Host<Rtl>,
-    tx_ctrl: Source<Rtl, [u8; 64]>,
-    rx_ctrl: Source<Rtl, [u8; 16]>,
+    tx_ctrl: Source<Rtl, TxCtrl>,
+    rx_ctrl: Source<Rtl, RxCtrl>,
     probes: Source<Rtl, u16>,
+    /// Rx-HPCC feedback words (`layout::FEEDBACK`: W, flow), as cc_module would give them.
+    feedback: Source<Rtl, u64>,
+    /// The cycle model beside the RTL.
+    pub lockstep: cycle::Lockstep,
     /// Flows offered a PktSend on every cycle, round robin. The harness stands in for the
     /// scheduler and may change this list on any cycle, so the PktSend port is driven as
     /// the list says each cycle (`stream::put`), not held like a queued item.
@@ -56,6 +66,8 @@ impl Nic {
             tx_ctrl: Source::new(Rtl::S_AXIS_TX_CTRL),
             rx_ctrl: Source::new(Rtl::S_AXIS_RX_CTRL),
             probes: Source::new(Rtl::S_AXIS_PROBE),
+            feedback: Source::new(Rtl::S_AXIS_FEEDBACK),
+            lockstep: cycle::Lockstep::new(),
             sending: vec![],
             next_send: 0,
             event: Sink::new(Rtl::M_AXIS_EVENT, 0.0),
@@ -68,14 +80,19 @@ impl Nic {
         }
     }
 
-    /// Queues a tx_ctx control word (`sim::tx_ctx::Ctrl::to_bytes`).
-    pub fn tx_ctrl(&mut self, w: [u8; 64]) {
-        self.tx_ctrl.push(w);
+    /// Queues a tx_ctx control word.
+    pub fn tx_ctrl(&mut self, c: TxCtrl) {
+        self.tx_ctrl.push(c);
     }
 
-    /// Queues an rx_ctx control word (`sim::rx_ctx::Ctrl::to_bytes`).
-    pub fn rx_ctrl(&mut self, w: [u8; 16]) {
-        self.rx_ctrl.push(w);
+    /// Queues an rx_ctx control word.
+    pub fn rx_ctrl(&mut self, c: RxCtrl) {
+        self.rx_ctrl.push(c);
+    }
+
+    /// Queues an Rx-HPCC feedback word: W (UQ24.8 bytes) for `flow`'s next ACK.
+    pub fn feedback(&mut self, flow: u16, w: u32) {
+        self.feedback.push((flow as u64) << 32 | w as u64);
     }
 
     /// Queues a probe request for `flow`.
@@ -95,7 +112,7 @@ impl Nic {
 
     /// Every control word, probe request and DMA transfer has been taken.
     pub fn idle(&self) -> bool {
-        self.tx_ctrl.is_empty() && self.rx_ctrl.is_empty() && self.probes.is_empty() && self.host.idle()
+        self.tx_ctrl.is_empty() && self.rx_ctrl.is_empty() && self.probes.is_empty() && self.feedback.is_empty() && self.host.idle()
     }
 }
 
@@ -259,10 +276,13 @@ impl<N: Side> Pair<N> {
 /// Notify unit: 2^0 bytes per packet, so Notifies count packets (what `notified` adds up).
 pub const NOTIFY_SHIFT: u8 = 0;
 
+/// DCQCN's CNP interval both NICs are given: at most one CNP per flow per 50 us.
+pub const CNP_INTERVAL_NS: u32 = 50_000;
+
 /// Every input driven: configuration, counter selects, nothing offered, nothing taken.
 fn idle(d: &mut Rtl) {
     d.set_cfg_pkt_shift(NOTIFY_SHIFT);
-    d.set_cfg_cnp_interval_ns(50_000);
+    d.set_cfg_cnp_interval_ns(CNP_INTERVAL_NS);
     d.set_now_ns(0);
     d.set_stat_rx_pipe_addr(0);
     d.set_stat_rx_ctx_addr(0);
@@ -311,6 +331,7 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     let send = (!n.sending.is_empty()).then(|| n.sending[n.next_send % n.sending.len()]);
     put(&Rtl::S_AXIS_PKTSEND, d, send.as_ref());
     n.probes.offer(d, rng);
+    n.feedback.offer(d, rng);
     n.host.drive(d, rng, bp);
     n.event.stall = bp;
     n.event.ready(d, rng);
@@ -322,6 +343,14 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
     let (wc_ready, wd_ready) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
     n.host.drive_writes(d, wc_ready, wd_ready);
     d.eval();
+    let offered = cycle::Offered {
+        tx_ctrl: n.tx_ctrl.front().filter(|_| n.tx_ctrl.on_port()),
+        rx_ctrl: n.rx_ctrl.front().filter(|_| n.rx_ctrl.on_port()),
+        pktsend: send,
+        probe: n.probes.front().copied().filter(|_| n.probes.on_port()),
+        feedback: n.feedback.front().filter(|_| n.feedback.on_port()).map(|&v| Feedback { flow: (v >> 32) as u16, w: v as u32 }),
+    };
+    n.lockstep.step(d, now, offered);
 
     n.tx_ctrl.taken(d);
     n.rx_ctrl.taken(d);
@@ -329,6 +358,7 @@ fn cycle(n: &mut Nic, now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
         n.next_send += 1;
     }
     n.probes.taken(d);
+    n.feedback.taken(d);
     let done = n.host.collect(d);
     if let Some(w) = n.event.take(d) {
         let e = get_wide(w);
@@ -395,6 +425,12 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     let mut p = Pair::with_vcd(seed, rng.gen_range(20..200), 0.2, vcd);
     p.a.host.keep = false;
     p.b.host.keep = false;
+    // Some CE marks, CNP intervals down to 0 (one per ECN-Echo ACK) and Rx-HPCC feedback for
+    // random flows (any 16-bit id), so the gate's CNP point and feedback RAM work too.
+    p.ce = 0.05;
+    for n in [&mut p.a, &mut p.b] {
+        n.dut.set_cfg_cnp_interval_ns(if rng.gen() { 0 } else { rng.gen_range(1..20_000) });
+    }
     let mut conns: Vec<Conn> = (0..4u16)
         .map(|k| {
             let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..50) } else { rng.gen_range(0..1 << 24) };
@@ -403,13 +439,14 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         .collect();
     for c in &conns {
         let (req, resp) = if c.req_a { (&mut p.a, &mut p.b) } else { (&mut p.b, &mut p.a) };
-        let cfg = |header, telemetry| sim::tx_ctx::FlowConfig { header, mtu: c.mtu, telemetry, probe: false, fast_start: 0 };
+        let cfg = |header, telemetry, cnp| sim::tx_ctx::FlowConfig { header, mtu: c.mtu, telemetry, probe: false, fast_start: 0, cnp };
         let (hq, hr) = (super::tx_pipe::header_to(&mut rng, c.resp as u32), super::tx_pipe::header_to(&mut rng, c.req as u32));
-        req.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.req, cfg: cfg(hq, rng.gen()) }.to_bytes());
-        resp.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.resp, cfg: cfg(hr, false) }.to_bytes());
+        req.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.req, cfg: cfg(hq, rng.gen(), false) });
+        // The responder's flow sends the ACKs, so CNPs for its CE-marked requests.
+        resp.tx_ctrl(sim::tx_ctx::Ctrl::Create { flow: c.resp, cfg: cfg(hr, false, rng.gen()) });
         let create = |qpn: u16, epsn, spsn| sim::rx_ctx::Ctrl { op: sim::rx_ctx::OP_CREATE, qpn: qpn as u32, epsn, spsn, mtu: c.mtu, addr: 0 };
-        req.rx_ctrl(create(c.req, 0, c.next).to_bytes());
-        resp.rx_ctrl(create(c.resp, c.next, 0).to_bytes());
+        req.rx_ctrl(create(c.req, 0, c.next));
+        resp.rx_ctrl(create(c.resp, c.next, 0));
     }
     // Frames the link may not drop: NAKs, each message's last request / ACK / response (by
     // destination QP and PSN), and anything sent before (same direction, opcode, QP, PSN).
@@ -448,12 +485,12 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
             let post = sim::tx_ctx::Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: c.next & 0xFF_FFFF };
             if read {
                 resp.fill(remote, &data);
-                req.tx_ctrl(sim::tx_ctx::Ctrl::Read { flow: c.req, post }.to_bytes());
+                req.tx_ctrl(sim::tx_ctx::Ctrl::Read { flow: c.req, post });
                 let w = sim::rx_ctx::Ctrl { op: sim::rx_ctx::OP_READ, qpn: c.req as u32, epsn: 0, spsn: 0, mtu: c.mtu, addr: local };
-                req.rx_ctrl(w.to_bytes());
+                req.rx_ctrl(w);
             } else {
                 req.fill(local, &data);
-                req.tx_ctrl(sim::tx_ctx::Ctrl::Post { flow: c.req, post }.to_bytes());
+                req.tx_ctrl(sim::tx_ctx::Ctrl::Post { flow: c.req, post });
             }
             let end = c.next.wrapping_add(npkts);
             let mut l = last.borrow_mut();
@@ -467,6 +504,12 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         }
         if p.cycle >= cycles && conns.iter().all(|c| c.cur.is_none()) {
             break;
+        }
+        if rng.gen_bool(0.002) {
+            let c = &conns[rng.gen_range(0..conns.len())];
+            let resp = if c.req_a { &mut p.b } else { &mut p.a };
+            let flow = if rng.gen_bool(0.9) { c.resp } else { rng.gen() };
+            resp.feedback(flow, rng.gen());
         }
         stuck += 1;
         if stuck > 200_000 {
@@ -488,6 +531,9 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         }
     }
     for (name, n) in [("A", &p.a), ("B", &p.b)] {
+        if let Some(e) = &n.lockstep.differs {
+            o.fail(format!("{name}: the cycle model differs at {e}"));
+        }
         o.check(p.cycle, (name, "notified", n.notified), (name, "notified", n.host.requests));
         o.check(p.cycle, (name, "bad frames, DMA length errors", n.host.bad_frames + n.host.wr_len_errors), (name, "bad frames, DMA length errors", 0));
     }
@@ -499,5 +545,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     o.metric("frames", (p.carried[0] + p.carried[1]) as f64);
     o.metric("dropped", (p.dropped[0] + p.dropped[1]) as f64);
     o.metric("requests", (p.a.host.requests + p.b.host.requests) as f64);
+    o.metric("model_cycles", (p.a.lockstep.cycles + p.b.lockstep.cycles) as f64);
+    o.metric("cnps", (p.a.dut.stat_cnps() + p.b.dut.stat_cnps()) as f64);
+    o.metric("fb_acks", (p.a.dut.stat_fb_acks() + p.b.dut.stat_fb_acks()) as f64);
     o
 }

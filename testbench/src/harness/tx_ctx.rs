@@ -72,6 +72,8 @@ fn config(rng: &mut ChaCha8Rng) -> FlowConfig {
         telemetry: rng.gen(),
         probe: rng.gen(),
         fast_start: if rng.gen_bool(0.5) { rng.gen_range(0..12) } else { rng.gen() },
+        // tx_ctx ignores it: either value gives the same flow.
+        cnp: rng.gen(),
     }
 }
 

@@ -53,7 +53,7 @@ fn setup(seed: u64) -> CorePair {
 /// Creates requester `flow` on A and its responder, the same id, on B, at `mtu`.
 fn connect(p: &mut CorePair, rng: &mut ChaCha8Rng, flow: u16, mtu: u16) {
     let resp = flow;
-    let cfg = |header| FlowConfig { header, mtu, telemetry: false, probe: false, fast_start: 0 };
+    let cfg = |header| FlowConfig { header, mtu, telemetry: false, probe: false, fast_start: 0, cnp: false };
     let rx = |qpn: u16| RxCtrl { op: OP_CREATE, qpn: qpn as u32, epsn: 0, spsn: 0, mtu, addr: 0 }.to_bytes();
     let (to_b, to_a) = (header_to(rng, resp as u32), header_to(rng, flow as u32));
     for (w, f, h) in [(Which::A, flow, to_b), (Which::B, resp, to_a)] {
