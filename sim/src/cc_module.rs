@@ -46,7 +46,7 @@ pub fn used_types(alg: u8) -> &'static [u8] {
 }
 
 /// One unified event as the module takes it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Event {
     pub flow: u16,
     /// Type, 0..=15 (7..=15 unused by every algorithm).

@@ -99,6 +99,18 @@ impl Field {
     }
 
     /// The field's value in little-endian bytes (a port's tdata byte order: byte i at
+    /// The field of a word of at most 128 bits held as a number (the cycle models' RAM words).
+    pub fn of(&self, w: u128) -> u64 {
+        assert!(self.lo + self.width <= 128 && self.width <= 64, "{} does not fit a u128", self.name);
+        (w >> self.lo) as u64 & (u64::MAX >> (64 - self.width))
+    }
+
+    /// `w` with the field set to the low bits of `v`.
+    pub fn with(&self, w: u128, v: u64) -> u128 {
+        let m = (u64::MAX >> (64 - self.width)) as u128;
+        w & !(m << self.lo) | (v as u128 & m) << self.lo
+    }
+
     /// [8i+7:8i]). At most 64 bits.
     pub fn get_le(&self, b: &[u8]) -> u64 {
         self.read(b)

@@ -1,5 +1,6 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
+pub mod axil_slave;
 pub mod cc_dcqcn;
 pub mod cc_float;
 pub mod cc_hpcc;
@@ -7,9 +8,21 @@ pub mod cc_ldcp;
 pub mod cc_hop_util;
 pub mod cc_fixed;
 pub mod cc_module;
+pub mod csr;
 pub mod div_pipe;
 pub mod flow_park;
 pub mod flow_sched;
+pub mod hpcc_nic_core;
+pub mod hpcc_nic_core_cpl;
+pub mod hpcc_nic_core_events;
+pub mod hpcc_nic_core_feedback;
+pub mod hpcc_nic_core_notify;
+pub mod hpcc_nic_core_regs;
+pub mod hpcc_nic_core_seq;
+pub mod hpcc_nic_core_seq_words;
+pub mod hpcc_nic_core_timer;
+pub mod hpcc_nic_core_tracker;
+pub mod hpcc_nic_core_tx_bytes;
 /// Bit layouts shared by hdl, sim and the harnesses (one definition each).
 pub mod layout;
 pub mod mul_pipe;
@@ -19,6 +32,7 @@ pub mod nic_datapath_gate;
 pub mod nic_model;
 pub mod packet;
 pub mod pipe;
+pub mod ram;
 pub mod read_split;
 pub mod replay;
 pub mod result_fifo;

@@ -239,6 +239,21 @@ impl NicDatapath {
         [drops, recv_drops, nak_ignored, ctrl_bad, self.tx_pipe.len_err, d.written, d.discarded, d.short, self.rx_dma.jobs, payloads, cnps, fb_acks]
     }
 
+    /// What nic_datapath shows this cycle on these inputs.
+    pub fn outputs(&self, i: &Inputs) -> Outputs {
+        let r = self.regs(i);
+        self.wires(i, &r).out
+    }
+
+    /// rx_pipe's counter `addr` and rx_ctx's (`stat_rx_pipe_count`, `stat_rx_ctx_count`; 0
+    /// past the last). rx_pipe's model counts a frame at its last beat, the RTL when its
+    /// verdict is made: the two agree once no frame is in flight.
+    pub fn stat(&self, rx_pipe_addr: usize, rx_ctx_addr: usize) -> (u32, u32) {
+        let p = self.rx_pipe.frames.counters.get(rx_pipe_addr).map_or(0, |&c| c as u32);
+        let c = self.rx_ctx.stats.get(rx_ctx_addr).copied().unwrap_or(0);
+        (p, c)
+    }
+
     /// One clock cycle; returns the outputs shown during it.
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         let r = self.regs(i);

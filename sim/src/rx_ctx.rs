@@ -97,6 +97,20 @@ pub struct Ctrl {
 }
 
 impl Ctrl {
+    /// The control word `w` holds (`to_bytes`'s inverse).
+    pub fn of(w: &[u8; 16]) -> Ctrl {
+        let op = RX_CREATE.op.get_le(w) as u8;
+        let read = op & 7 == OP_READ;
+        Ctrl {
+            op,
+            qpn: RX_CREATE.qpn.get_le(w) as u32,
+            epsn: if read { 0 } else { RX_CREATE.epsn.get_le(w) as u32 },
+            spsn: if read { 0 } else { RX_CREATE.spsn.get_le(w) as u32 },
+            mtu: RX_CREATE.mtu.get_le(w) as u16,
+            addr: if read { RX_READ.addr.get_le(w) } else { 0 },
+        }
+    }
+
     /// `s_axis_ctrl_tdata` (`layout::RX_CREATE`, or `RX_READ` for op 3).
     pub fn to_bytes(&self) -> [u8; 16] {
         let mut w = [0u8; 16];

@@ -136,6 +136,44 @@ impl Ctrl {
     }
 }
 
+impl Ctrl {
+    /// The control word `w` holds (`to_bytes`'s inverse for every word it writes; a create's
+    /// template as `TxDesc::of_template` reads it).
+    pub fn of(w: &[u8; CTRL_LEN]) -> Ctrl {
+        let flow = TX_CREATE.flow.get_le(w) as u16;
+        match TX_CREATE.op.get_le(w) as u8 {
+            OP_CREATE => Ctrl::Create {
+                flow,
+                cfg: FlowConfig {
+                    header: TxDesc::of_template(&w[TX_CREATE.template.bytes()]),
+                    mtu: TX_CREATE.mtu.get_le(w) as u16,
+                    telemetry: TX_CREATE.telemetry.get_le(w) == 1,
+                    probe: TX_CREATE.probe.get_le(w) == 1,
+                    fast_start: TX_CREATE.fast_start.get_le(w) as u16,
+                    cnp: TX_CREATE.cnp.get_le(w) == 1,
+                },
+            },
+            OP_REMOVE => Ctrl::Remove { flow },
+            OP_POST => {
+                let r = Reth::parse(&w[TX_POST.reth.bytes()]);
+                let post = Post {
+                    local_addr: TX_POST.local.get_le(w),
+                    remote_addr: r.va,
+                    rkey: r.rkey,
+                    len: r.dma_len,
+                    first_psn: TX_POST.first_psn.get_le(w) as u32,
+                };
+                if TX_POST.read.get_le(w) == 1 {
+                    Ctrl::Read { flow, post }
+                } else {
+                    Ctrl::Post { flow, post }
+                }
+            }
+            _ => Ctrl::Nop { flow },
+        }
+    }
+}
+
 fn reth(p: &Post) -> Reth {
     Reth { va: p.remote_addr, rkey: p.rkey, dma_len: p.len }
 }
@@ -941,5 +979,22 @@ mod tests {
         let mut w = Recv::Probe(9).to_bytes();
         PKT_RECV.kind.set_le(&mut w, 6);
         assert_eq!(Recv::of(&w), None);
+    }
+    /// A control word read back (`Ctrl::of`) gives the same word again.
+    #[test]
+    fn ctrl_words_read_back() {
+        let cfg = FlowConfig { header: header(), mtu: 4096, telemetry: true, probe: true, fast_start: 7, cnp: true };
+        let post = Post { local_addr: 0x1234_5678_9ABC, remote_addr: 0xFEDC_BA98_7654_3210, rkey: 0xA5A5, len: 123_456, first_psn: 0xFF_FFFE };
+        for c in [
+            Ctrl::Create { flow: 0x3FF, cfg: cfg.clone() },
+            Ctrl::Create { flow: 1, cfg: FlowConfig { mtu: 0, telemetry: false, cnp: false, ..cfg } },
+            Ctrl::Remove { flow: 2 },
+            Ctrl::Post { flow: 3, post },
+            Ctrl::Read { flow: 4, post },
+            Ctrl::Nop { flow: 5 },
+        ] {
+            let w = c.to_bytes();
+            assert_eq!(Ctrl::of(&w).to_bytes(), w, "{c:?}");
+        }
     }
 }

@@ -79,6 +79,48 @@ impl TxDesc {
         d
     }
 
+    /// The header fields a tx_ctx create word's template holds (`to_bytes()[..36]`, through
+    /// the BTH's AckReq byte): MACs, IPs, TOS, TTL, identification, DF, UDP source port, BTH
+    /// opcode (any byte that is not one: WRITE Only, since tx_ctx replaces it), SE, M, P_Key,
+    /// FECN, BECN, DestQP, AckReq; the rest zero. `of_template(&d.to_bytes()[..36])` gives back
+    /// the template of `d`.
+    pub fn of_template(t: &[u8]) -> TxDesc {
+        let f = |f: Field| &t[f.bytes()];
+        let b = |f: Field| t[f.bytes().start];
+        let be16 = |f: Field| u16::from_be_bytes(t[f.bytes()].try_into().unwrap());
+        let tos = b(TX_DESC.tos);
+        let (se_m, fb) = (b(TX_DESC.se_m), b(TX_DESC.fb));
+        let qp = f(TX_DESC.dest_qp);
+        TxDesc {
+            eth: Ethernet { dst: f(TX_DESC.eth_dst).try_into().unwrap(), src: f(TX_DESC.eth_src).try_into().unwrap() },
+            ip: Ipv4 {
+                dscp: tos >> 2,
+                ecn: Ecn::from_bits(tos & 3),
+                identification: be16(TX_DESC.ip_id),
+                dont_fragment: b(TX_DESC.ip_flags) & 0x40 != 0,
+                ttl: b(TX_DESC.ttl),
+                src: f(TX_DESC.ip_src).try_into().unwrap(),
+                dst: f(TX_DESC.ip_dst).try_into().unwrap(),
+            },
+            udp_src_port: be16(TX_DESC.udp_sport),
+            opcode: Opcode::from_u8(b(TX_DESC.opcode)).unwrap_or(Opcode::RdmaWriteOnly),
+            bth: Bth {
+                solicited: se_m & 0x80 != 0,
+                mig_req: se_m & 0x40 != 0,
+                pkey: be16(TX_DESC.pkey),
+                fecn: fb & 0x80 != 0,
+                becn: fb & 0x40 != 0,
+                dest_qp: u32::from_be_bytes([0, qp[0], qp[1], qp[2]]),
+                ack_req: b(TX_DESC.ack_req) & 0x80 != 0,
+                psn: 0,
+            },
+            reth: Reth { va: 0, rkey: 0, dma_len: 0 },
+            aeth: Aeth { syndrome: Syndrome::Ack { credits: 0 }, msn: 0 },
+            telemetry: None,
+            payload_len: 0,
+        }
+    }
+
     /// The descriptor and payload that make `p` (`tx_frame` of them is `p.build()` for every
     /// packet a sender builds, i.e. no hops in a collecting telemetry header): how any packet
     /// of the NIC model goes through the Tx pipe.

@@ -165,9 +165,9 @@ codes! {
     CMD_POST = csr::OP_POST,
     CMD_PROBE = csr::OP_PROBE,
     /// Internal: a flow's retransmission timeout, to rx_ctx.
-    CMD_RTO = 5,
+    CMD_RTO = sim::hpcc_nic_core_seq_words::CMD_RTO,
     /// Internal: a flow that timed out too often ends its message in error and is removed.
-    CMD_RTO_FAIL = 6,
+    CMD_RTO_FAIL = sim::hpcc_nic_core_seq_words::CMD_RTO_FAIL,
 }
 
 codes! {

@@ -162,6 +162,9 @@ pub fn problems(c: &Core) -> Vec<String> {
         None => vec!["cc_module inside the core: not checked (the core was never configured)".into()],
     };
     v.extend(c.sched.problems());
+    if let Some(e) = &c.lockstep.differs {
+        v.push(format!("the core's cycle model (sim::hpcc_nic_core) differs at {e}"));
+    }
     v
 }
 
@@ -169,8 +172,9 @@ pub fn problems(c: &Core) -> Vec<String> {
 /// problem (outputs still owed are allowed: timer events keep coming), and the metrics
 /// `cc_events_checked` and `pktsends_checked`.
 pub fn report<'a>(o: &mut Outcome, cores: impl IntoIterator<Item = (String, &'a Core)>) {
-    let (mut events, mut pktsends) = (0, 0);
+    let (mut events, mut pktsends, mut model) = (0, 0, 0);
     for (name, c) in cores {
+        model += c.lockstep.cycles;
         events += c.cc.as_ref().map_or(0, |cc| cc.events);
         pktsends += c.sched.pktsends;
         for e in problems(c) {
@@ -179,4 +183,5 @@ pub fn report<'a>(o: &mut Outcome, cores: impl IntoIterator<Item = (String, &'a 
     }
     o.metric("cc_events_checked", events as f64);
     o.metric("pktsends_checked", pktsends as f64);
+    o.metric("model_cycles", model as f64);
 }

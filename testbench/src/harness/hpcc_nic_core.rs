@@ -2,7 +2,10 @@
 //! and MAC (`host::Host`), an AXI4-Lite master that runs register reads and writes one at a
 //! time, and a completion sink with random backpressure. The flow scheduler, the CC module and
 //! the loops between them are inside the core: the harness only configures, commands and
-//! watches, as a driver would.
+//! watches, as a driver would. Each core's cycle model (`sim::hpcc_nic_core`, [`cycle`]) runs
+//! beside it and must show the same ports and inner streams on every cycle.
+
+pub mod cycle;
 
 use super::host::Host;
 use super::nic_datapath::{Pair, Side};
@@ -38,6 +41,9 @@ impl Cpl {
     }
 }
 
+/// Flow ids of the exported core: 2^10.
+pub const FLOW_BITS: usize = 10;
+
 /// Cycles of the RAM sweeps after reset (2^10 flows, and a few).
 const SWEEP: u64 = (1 << 10) + 8;
 
@@ -65,6 +71,8 @@ pub struct Core {
     pub cc: Option<super::core_probe::CcProbe>,
     /// flow_sched inside the core in lockstep with its model (from reset on).
     pub sched: super::core_probe::SchedProbe,
+    /// The whole core's cycle model beside it (from reset on).
+    pub lockstep: cycle::Lockstep,
 }
 
 impl Core {
@@ -80,12 +88,14 @@ impl Core {
             completions: vec![],
             cc: None,
             sched: Default::default(),
+            lockstep: cycle::Lockstep::new(super::cc_module::default_model()),
         };
         // Every input is 0 from the binding; the reset is all there is to drive.
         c.dut.set_reset(1);
         for k in 0..=SWEEP {
             c.dut.eval();
             c.sched.step(&c.dut);
+            c.lockstep.step(&c.dut);
             c.dut.tick();
             if k == 0 {
                 c.dut.set_reset(0);
@@ -181,6 +191,7 @@ impl Side for Core {
             cc.observe(d, d.cycles());
         }
         self.sched.step(d);
+        self.lockstep.step(d);
         if let Some(w) = self.cpl.take(d) {
             self.completions.push(low_u64(w));
         }
@@ -322,6 +333,7 @@ pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
 /// configuration reaches cc_module before any flow is created, so no event sees another).
 pub fn configure(c: &mut Core, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
     c.cc = Some(super::core_probe::CcProbe::new(m));
+    c.lockstep.model.configure(super::cc_module::Model::fresh(m));
     for (i, v) in cc_words(m).into_iter().enumerate() {
         c.write(csr::CC_CFG + i as u32, v);
     }

@@ -31,14 +31,14 @@ pub struct Lockstep {
 }
 
 /// A frame beat on a 512-bit input port, if tvalid.
-fn beat_in(valid: u8, data: &[u32], keep: u64, last: u8, user: u8) -> Option<Beat> {
+pub(crate) fn beat_in(valid: u8, data: &[u32], keep: u64, last: u8, user: u8) -> Option<Beat> {
     (valid == 1).then(|| Beat { data: get_wide(data).try_into().unwrap(), keep, last: last == 1, user: user == 1 })
 }
 
 /// An output beat's kept bytes, keep, last, user.
 type Shown = (Vec<u8>, u64, bool, bool);
 
-fn kept(data: &[u8], keep: u64, last: bool, user: bool) -> Shown {
+pub(crate) fn kept(data: &[u8], keep: u64, last: bool, user: bool) -> Shown {
     let d = data.iter().enumerate().map(|(i, &b)| if keep >> i & 1 == 1 { b } else { 0 }).collect();
     (d, keep, last, user)
 }

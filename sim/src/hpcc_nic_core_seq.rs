@@ -1,0 +1,306 @@
+//! hpcc_nic_core_seq cycle by cycle (hdl/src/top/hpcc_nic_core_seq.rs): the command sequencer,
+//! one command at a time through every block (docs/modules/hpcc_nic_core.md, "Commands"):
+//!
+//! ```text
+//! IDLE -> READ (the flow's entry, events held) -> CHECK (against the entry)
+//!   create: CC -> TX -> RX -> SCHED -> ENTRY     remove: SCHED -> TX -> RX -> ENTRY
+//!   post:   ENTRY -> TX; a READ: ENTRY -> RX -> TX        probe: PROBE
+//!   timeout: RX;  failure: (error completion, entry cleared) SCHED -> TX -> RX -> ENTRY
+//! ```
+//!
+//! A host command waits behind an internal one (the timer scan's timeout or failure); one
+//! written while another runs or waits is dropped with `ERR_OVERRUN`.
+
+use crate::cc_module::Event;
+use crate::csr;
+use crate::flow_sched::Ctrl as SchedCtrl;
+use crate::hpcc_nic_core_seq_words::{words, From, Words, CMD_RTO, CMD_RTO_FAIL};
+use crate::layout::{CORE_FLOW, CPL, TX_POST};
+
+/// The states (hpcc_nic_core's `SEQ_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Idle,
+    Read,
+    Check,
+    Cc,
+    Tx,
+    Rx,
+    Sched,
+    Entry,
+    Probe,
+}
+
+/// Everything driven into the sequencer during one cycle.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a> {
+    pub reset: bool,
+    /// The host writes `CMD` with this word.
+    pub cmd: Option<u32>,
+    pub tx_word: &'a [u8; 64],
+    pub rx_word: &'a [u8; 16],
+    pub rate: u32,
+    pub window: u32,
+    pub alg: u8,
+    pub tag: u16,
+    pub now_ns: u64,
+    /// The flow table's read data.
+    pub entry: u128,
+    pub t1_valid: bool,
+    pub sweep: bool,
+    pub slot_full: bool,
+    pub cpl_busy: bool,
+    /// The timer scan's request: (flow, a failure).
+    pub rq: Option<(u16, bool)>,
+    pub cr_ready: bool,
+    pub tx_ready: bool,
+    pub rx_ready: bool,
+    pub sched_ready: bool,
+    pub probe_ready: bool,
+}
+
+/// What the sequencer shows during a cycle.
+#[derive(Clone, Debug)]
+pub struct Outputs {
+    pub rq_take: bool,
+    pub hold: bool,
+    pub cmd_op: u8,
+    pub cmd_flow: u16,
+    pub cr: Option<Event>,
+    pub tx_ctrl: Option<[u8; 64]>,
+    pub rx_ctrl: Option<[u8; 16]>,
+    pub sched: Option<SchedCtrl>,
+    pub probe: bool,
+    /// The flow table's write: (entry, snd_una).
+    pub ft: Option<(u128, u32)>,
+    pub alg_we: bool,
+    /// An error completion.
+    pub fail: Option<u64>,
+    pub status: u32,
+}
+
+/// hpcc_nic_core_seq, cycle by cycle.
+#[derive(Clone, Default)]
+pub struct HpccNicCoreSeq {
+    flow_bits: usize,
+    state: State,
+    err: u8,
+    /// `CMD` as last written (`stat_cmd`), `CMD_ERRORS`.
+    pub cmd_word: u32,
+    pub cmd_errors: u32,
+    /// The internal command: (op, flow, QPN).
+    ic: Option<(u8, u16, u32)>,
+    cmd_pend: bool,
+    /// `RTO_TIMEOUTS`, `RTO_FAILED`.
+    pub rto_count: u32,
+    pub rto_failed: u32,
+}
+
+impl HpccNicCoreSeq {
+    /// For 2^`flow_bits` flows, before its reset.
+    pub fn new(flow_bits: usize) -> HpccNicCoreSeq {
+        HpccNicCoreSeq { flow_bits, ..HpccNicCoreSeq::default() }
+    }
+
+    fn words(&self, i: &Inputs) -> Words {
+        words(&From {
+            host: ((self.cmd_word & 7) as u8, (self.cmd_word >> 16) as u16),
+            ic: self.ic,
+            tx_word: i.tx_word,
+            rx_word: i.rx_word,
+            rate: i.rate,
+            window: i.window,
+            alg: i.alg,
+            now_ns: i.now_ns,
+            mtu_log: CORE_FLOW.mtu_log.of(i.entry) as u8,
+        })
+    }
+
+    /// One clock cycle; returns the outputs shown during it.
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let flow_bits = self.flow_bits;
+        use State::*;
+        let w = self.words(i);
+        let s = self.state;
+        let e = |f: crate::layout::Field| f.of(i.entry);
+        let op = w.op as u32;
+        let mut out = Outputs {
+            rq_take: false,
+            hold: matches!(s, Read | Check | Cc | Entry),
+            cmd_op: w.op,
+            cmd_flow: w.flow,
+            cr: (s == Cc && !i.slot_full).then_some(w.cr),
+            tx_ctrl: (s == Tx).then_some(w.tx_ctrl),
+            rx_ctrl: (s == Rx).then_some(w.rx_ctrl),
+            sched: (s == Sched).then_some(w.sched),
+            probe: s == Probe,
+            ft: None,
+            alg_we: s == Entry
+                && !i.t1_valid
+                && (op == csr::OP_CREATE || op == csr::OP_REMOVE || w.op == CMD_RTO_FAIL),
+            fail: None,
+            status: 0,
+        };
+        let fail_word = CPL.flow.with(CPL.tag.with(CPL.status.with(0, csr::CPL_RETRY_EXCEEDED as u64), e(CORE_FLOW.tag)), w.flow as u64) as u64;
+        // Each register's next value, assigned in the RTL's order (a later one wins).
+        let mut n = self.clone();
+        // Starting a command.
+        if s == Idle {
+            n.ic = None;
+            if self.cmd_pend {
+                n.cmd_pend = false;
+                n.state = Read;
+            } else if let (None, Some((flow, fail))) = (i.cmd, i.rq) {
+                n.ic = Some((if fail { CMD_RTO_FAIL } else { CMD_RTO }, flow, self.ic.map_or(0, |c| c.2)));
+                out.rq_take = true;
+                n.state = Read;
+            }
+        }
+        if let Some(c) = i.cmd {
+            if s == Idle && !self.cmd_pend {
+                n.cmd_word = c;
+                n.err = 0;
+                n.state = Read;
+            } else if self.ic.is_some() && !self.cmd_pend {
+                n.cmd_word = c;
+                n.err = 0;
+                n.cmd_pend = true;
+            } else {
+                n.err = csr::ERR_OVERRUN as u8;
+                n.cmd_errors = self.cmd_errors.wrapping_add(1);
+            }
+        }
+        let err = |n: &mut HpccNicCoreSeq, code: u32| {
+            n.err = code as u8;
+        };
+        let created = e(CORE_FLOW.created) == 1;
+        let msg_out = e(CORE_FLOW.out) == 1;
+        let in_range = |f: u32| (f as usize & ((1 << flow_bits) - 1)) as u32 == w.flow as u32;
+        match s {
+            Read => {
+                if !in_range(w.flow as u32) {
+                    err(&mut n, csr::ERR_FLOW);
+                    n.cmd_errors = self.cmd_errors.wrapping_add(1);
+                    n.state = Idle;
+                } else if !i.t1_valid && !i.sweep {
+                    n.state = Check;
+                }
+            }
+            Check if self.ic.is_some() => {
+                n.state = Idle;
+                let qpn = e(CORE_FLOW.qpn) as u32;
+                n.ic = n.ic.map(|(o, f, _)| (o, f, qpn));
+                if created && msg_out {
+                    if w.op == CMD_RTO {
+                        n.state = Rx;
+                    } else if !i.cpl_busy {
+                        out.ft = Some((0, 0));
+                        out.fail = Some(fail_word);
+                        n.rto_failed = self.rto_failed.wrapping_add(1);
+                        n.state = Sched;
+                    } else {
+                        n.state = Check;
+                    }
+                }
+            }
+            Check => {
+                n.state = Idle;
+                n.cmd_errors = self.cmd_errors.wrapping_add(1);
+                if op == csr::OP_CREATE {
+                    if created {
+                        err(&mut n, csr::ERR_EXISTS);
+                    } else if !w.mtu_ok || w.rx_mtu != w.mtu || !in_range(w.rx_qpn) || i.rate == 0 || i.window == 0 {
+                        err(&mut n, csr::ERR_CONFIG);
+                    } else {
+                        n.cmd_errors = self.cmd_errors;
+                        n.state = Cc;
+                    }
+                } else if op == csr::OP_REMOVE || op == csr::OP_POST || op == csr::OP_PROBE {
+                    if !created {
+                        err(&mut n, csr::ERR_UNKNOWN);
+                    } else if msg_out && op != csr::OP_PROBE {
+                        err(&mut n, csr::ERR_BUSY);
+                    } else if op == csr::OP_POST && w.is_read && !in_range(w.rx_qpn) {
+                        err(&mut n, csr::ERR_CONFIG);
+                    } else {
+                        n.cmd_errors = self.cmd_errors;
+                        n.state = match op {
+                            csr::OP_REMOVE => Sched,
+                            csr::OP_POST => Entry,
+                            _ => Probe,
+                        };
+                    }
+                } else {
+                    err(&mut n, csr::ERR_OP);
+                }
+            }
+            Cc => {
+                if out.cr.is_some() && i.cr_ready {
+                    n.state = Tx;
+                }
+            }
+            Tx => {
+                if i.tx_ready {
+                    n.state = if op == csr::OP_POST { Idle } else { Rx };
+                }
+            }
+            Rx => {
+                if i.rx_ready {
+                    n.state = if op == csr::OP_CREATE {
+                        Sched
+                    } else if op == csr::OP_REMOVE || w.op == CMD_RTO_FAIL {
+                        Entry
+                    } else if w.op == CMD_RTO {
+                        n.rto_count = self.rto_count.wrapping_add(1);
+                        Idle
+                    } else {
+                        Tx
+                    };
+                }
+            }
+            Sched => {
+                if i.sched_ready {
+                    n.state = if op == csr::OP_CREATE { Entry } else { Tx };
+                }
+            }
+            Entry => {
+                if !i.t1_valid {
+                    if op == csr::OP_CREATE {
+                        let mut ent = CORE_FLOW.created.with(0, 1);
+                        ent = CORE_FLOW.mtu_log.with(ent, w.shift as u64);
+                        ent = CORE_FLOW.qpn.with(ent, w.rx_qpn as u64);
+                        out.ft = Some((ent, 0));
+                        n.state = Idle;
+                    } else if op == csr::OP_REMOVE || w.op == CMD_RTO_FAIL {
+                        out.ft = Some((0, 0));
+                        n.state = Idle;
+                    } else {
+                        let mut ent = CORE_FLOW.created.with(0, created as u64);
+                        ent = CORE_FLOW.qpn.with(ent, e(CORE_FLOW.qpn));
+                        ent = CORE_FLOW.mtu_log.with(ent, e(CORE_FLOW.mtu_log));
+                        ent = CORE_FLOW.read.with(ent, w.is_read as u64);
+                        ent = CORE_FLOW.out.with(ent, 1);
+                        ent = CORE_FLOW.end_psn.with(ent, w.end_psn as u64);
+                        ent = CORE_FLOW.tag.with(ent, i.tag as u64);
+                        out.ft = Some((ent, TX_POST.first_psn.get_le(i.tx_word) as u32));
+                        n.state = if w.is_read { Rx } else { Tx };
+                    }
+                }
+            }
+            Probe => {
+                if i.probe_ready {
+                    n.state = Idle;
+                }
+            }
+            Idle => {}
+        }
+        let host_busy = (s != Idle && self.ic.is_none()) || self.cmd_pend;
+        out.status = (self.err as u32) << csr::STATUS_ERR_SHIFT | host_busy as u32;
+        *self = n;
+        if i.reset {
+            *self = HpccNicCoreSeq::new(flow_bits);
+        }
+        out
+    }
+}
