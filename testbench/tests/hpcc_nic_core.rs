@@ -49,7 +49,7 @@ fn assert_blocks_match_models(p: &CorePair) {
     for (name, c) in [("A", &p.a), ("B", &p.b)] {
         let problems = testbench::harness::core_probe::problems(c);
         assert!(problems.is_empty(), "core {name}: {problems:?}");
-        assert!(c.sched.cycles > 1000, "core {name}: flow_sched not stepped");
+        assert!(c.checks.sched.cycles > 1000, "core {name}: flow_sched not stepped");
     }
 }
 
@@ -263,7 +263,7 @@ fn messages_algs(seed: u64, (alg, alg_b): (u32, u32), len: u32, mtu: u16) -> Cor
     assert_eq!((r[0].1, r[1].1), (2, 0));
     assert_eq!((p.a.host.bad_frames, p.a.host.wr_len_errors, p.b.host.wr_len_errors), (0, 0, 0));
     assert_blocks_match_models(&p);
-    assert!(p.a.cc.as_ref().unwrap().events > 0 && p.a.sched.pktsends > 0);
+    assert!(p.a.checks.cc.as_ref().unwrap().events > 0 && p.a.checks.sched.pktsends > 0);
     println!(
         "alg {alg}, {len} bytes at MTU {mtu}: WRITE and READ complete by cycle {}; A sent {} frames, B {}",
         p.cycle, p.a.host.frames, p.b.host.frames

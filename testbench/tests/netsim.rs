@@ -4,7 +4,7 @@ use sim::net::flows::Flow;
 use sim::net::network::NetConfig;
 use sim::net::topo::Topology;
 use testbench::harness::cc_module::default_model;
-use testbench::harness::netsim::{run, Run, Spec};
+use testbench::harness::netsim::{run, NicKind, Run, Spec};
 
 const G100: u64 = 100_000_000_000;
 
@@ -13,7 +13,7 @@ fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> Flow {
 }
 
 fn spec(topo: Topology, flows: Vec<Flow>, alg: u32) -> Spec {
-    Spec { topo, flows, alg, model: default_model(), mtu: 4096, net: NetConfig::g100(5), max_cycles: 200_000, sample_cycles: 250 }
+    Spec { topo, flows, alg, model: default_model(), mtu: 4096, net: NetConfig::g100(5), max_cycles: 200_000, sample_cycles: 250, nic: NicKind::Rtl }
 }
 
 /// Every flow completed, none below its standalone FCT, each record's flow one of the list,
@@ -47,6 +47,38 @@ fn incast_on_rtl_cores_completes_repeats_and_fills_the_bottleneck() {
     let fcts = |r: &Run| r.records.iter().map(|x| (x.flow.src, x.fct_ns)).collect::<Vec<_>>();
     assert_eq!(fcts(&a), fcts(&b));
     assert_eq!(a.samples, b.samples);
+}
+
+/// `--nic model` and `--nic rtl` give the same run: every completion at the same cycle and
+/// every queue sample, on an incast and on a small random load (mixed sizes and starts, across
+/// the spine and within a leaf) for HPCC++ and DCQCN (ECN marks, CNPs).
+#[test]
+fn the_model_nic_gives_the_rtl_run() {
+    use rand::{Rng, SeedableRng};
+    let seed = rand::random::<u32>() as u64;
+    println!("seed {seed:#x}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let incast = (Topology::incast(3, G100, 1000), (0..3).map(|h| flow(h, 3, 100_000, 0)).collect::<Vec<_>>(), 0);
+    let t = Topology::leaf_spine(4, 2, 1, G100, 4 * G100, 1000).unwrap();
+    let load: Vec<Flow> = (0..10)
+        .map(|k| {
+            let src = rng.gen_range(0..4);
+            let dst = (src + rng.gen_range(1..4)) % 4;
+            flow(src, dst, [500, 4_000, 30_000, 80_000][rng.gen_range(0..4)], k * rng.gen_range(200..1_500))
+        })
+        .collect();
+    let mut load = load;
+    load.sort_by_key(|f| f.start_ns);
+    for (topo, flows, alg) in [incast, (t.clone(), load.clone(), 0), (t, load, 3)] {
+        let s = spec(topo, flows, alg);
+        let r = run(&s, &mut |_| {}).unwrap();
+        check(&s, &r);
+        let m = run(&Spec { nic: NicKind::Model, ..s }, &mut |_| {}).unwrap();
+        assert_eq!(m.records, r.records, "alg {alg}");
+        assert_eq!(m.samples, r.samples, "alg {alg}");
+        assert_eq!((m.cycles, m.setup_cycles, m.lost), (r.cycles, r.setup_cycles, r.lost));
+        assert!(m.probe_problems.is_empty());
+    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! cycle; on top of that step this trait runs a core's register accesses and commands to
 //! their end and connects queue pairs.
 
-use super::hpcc_nic_core::{create, Core};
+use super::hpcc_nic_core::{create, Core, CoreDut};
+use crate::verilated::models::HpccNicCore as Rtl;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,11 +14,11 @@ use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig};
 /// 100 Gb/s at 250 MHz, wire bytes per cycle: every core's MAC and its initial rate.
 pub const LINE: f64 = 50.0;
 
-pub trait CoreNet {
+pub trait CoreNet<M: CoreDut = Rtl> {
     /// One clock of every core and the network.
     fn step(&mut self);
     /// Core `k`.
-    fn core(&mut self, k: usize) -> &mut Core;
+    fn core(&mut self, k: usize) -> &mut Core<M>;
     /// Core `k`'s IPv4 address.
     fn ip(&self, k: usize) -> [u8; 4];
 

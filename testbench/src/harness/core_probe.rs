@@ -9,7 +9,7 @@
 //! PktSend (valid and flow) must equal the RTL's.
 
 use super::cc_module::{Board, Event, Feedback, Model, Update};
-use super::hpcc_nic_core::Core;
+use super::hpcc_nic_core::{Core, CoreDut};
 use super::{Outcome, Scenario};
 use crate::verilated::models::HpccNicCore as Rtl;
 use sim::flow_sched::{Ctrl, FlowSched, Inputs, Notify, Outputs, Sleep, Update as SchedUpdate};
@@ -155,14 +155,19 @@ impl CcProbe {
 }
 
 /// Both probes' problems in core `c` so far (outputs still owed are allowed: timer events
-/// keep coming); a core never configured has no cc_module check, and that is one too.
-pub fn problems(c: &Core) -> Vec<String> {
-    let mut v = match &c.cc {
+/// keep coming); a core never configured has no cc_module check, and that is one too. The
+/// model NIC has no inside to check: none.
+pub fn problems<M: CoreDut>(c: &Core<M>) -> Vec<String> {
+    let k = &c.checks;
+    if !k.on {
+        return vec![];
+    }
+    let mut v = match &k.cc {
         Some(cc) => cc.problems(false),
         None => vec!["cc_module inside the core: not checked (the core was never configured)".into()],
     };
-    v.extend(c.sched.problems());
-    if let Some(e) = &c.lockstep.differs {
+    v.extend(k.sched.problems());
+    if let Some(e) = k.lockstep.as_ref().and_then(|l| l.differs.as_ref()) {
         v.push(format!("the core's cycle model (sim::hpcc_nic_core) differs at {e}"));
     }
     v
@@ -174,9 +179,9 @@ pub fn problems(c: &Core) -> Vec<String> {
 pub fn report<'a>(o: &mut Outcome, cores: impl IntoIterator<Item = (String, &'a Core)>) {
     let (mut events, mut pktsends, mut model) = (0, 0, 0);
     for (name, c) in cores {
-        model += c.lockstep.cycles;
-        events += c.cc.as_ref().map_or(0, |cc| cc.events);
-        pktsends += c.sched.pktsends;
+        model += c.checks.lockstep.as_ref().map_or(0, |l| l.cycles);
+        events += c.checks.cc.as_ref().map_or(0, |cc| cc.events);
+        pktsends += c.checks.sched.pktsends;
         for e in problems(c) {
             o.fail(format!("core {name}: {e}"));
         }

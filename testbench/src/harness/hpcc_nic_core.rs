@@ -7,7 +7,9 @@
 
 pub mod cycle;
 
-use super::host::Host;
+use super::host::{Host, HostPorts};
+use super::model_nic::ModelNic;
+use crate::verilated::MAxis;
 use super::nic_datapath::{Pair, Side};
 use super::stream::Sink;
 use crate::verilated::{low_u64, models::HpccNicCore as Rtl};
@@ -54,12 +56,118 @@ enum Op {
     Read(u32),
 }
 
+/// What the test bench checks inside a core: cc_module against its model (from `configure`
+/// on), flow_sched in lockstep with its model and the whole core's cycle model beside it (from
+/// reset on). Only a Verilated core has an inside to check (`on`); the model NIC is the model.
+pub struct Checks {
+    pub on: bool,
+    pub cc: Option<super::core_probe::CcProbe>,
+    pub sched: super::core_probe::SchedProbe,
+    pub lockstep: Option<cycle::Lockstep>,
+}
+
+/// What `Core` drives: the Verilated hpcc_nic_core, or the model NIC behind the same ports
+/// (`model_nic::ModelNic`).
+pub trait CoreDut: HostPorts {
+    const CPL: MAxis<Self>;
+    fn set_reset(&mut self, v: u8);
+    fn eval(&mut self);
+    fn tick(&mut self);
+    fn cycles(&self) -> u64;
+    /// The AXI4-Lite inputs: a write's address and data phase (both or neither), a read's
+    /// address, the response readies.
+    fn axil(&mut self, w: Option<(u16, u32, u8)>, r: Option<u16>, bready: bool, rready: bool);
+    /// (awready and wready, bvalid, bresp, arready, rvalid, rdata, rresp).
+    fn axil_out(&self) -> (bool, bool, u8, bool, bool, u32, u8);
+    /// The checks inside, after eval.
+    fn check(&self, c: &mut Checks);
+    /// The CC configuration the host writes into `CC_CFG`, for a model that does not decode it.
+    fn cc_config(&mut self, m: &super::cc_module::Model);
+}
+
+/// `CoreDut` of a type with the generated wrapper's port methods.
+macro_rules! core_dut_ports {
+    () => {
+        fn set_reset(&mut self, v: u8) {
+            Self::set_reset(self, v)
+        }
+        fn axil(&mut self, w: Option<(u16, u32, u8)>, r: Option<u16>, bready: bool, rready: bool) {
+            if let Some((a, d, s)) = w {
+                Self::set_s_axil_awaddr(self, a);
+                Self::set_s_axil_wdata(self, d);
+                Self::set_s_axil_wstrb(self, s);
+            }
+            if let Some(a) = r {
+                Self::set_s_axil_araddr(self, a);
+            }
+            Self::set_s_axil_awvalid(self, w.is_some() as u8);
+            Self::set_s_axil_wvalid(self, w.is_some() as u8);
+            Self::set_s_axil_arvalid(self, r.is_some() as u8);
+            Self::set_s_axil_bready(self, bready as u8);
+            Self::set_s_axil_rready(self, rready as u8);
+        }
+        fn axil_out(&self) -> (bool, bool, u8, bool, bool, u32, u8) {
+            (
+                Self::s_axil_awready(self) == 1 && Self::s_axil_wready(self) == 1,
+                Self::s_axil_bvalid(self) == 1,
+                Self::s_axil_bresp(self),
+                Self::s_axil_arready(self) == 1,
+                Self::s_axil_rvalid(self) == 1,
+                Self::s_axil_rdata(self),
+                Self::s_axil_rresp(self),
+            )
+        }
+    };
+}
+
+impl CoreDut for Rtl {
+    const CPL: MAxis<Self> = Rtl::M_AXIS_CPL;
+    core_dut_ports!();
+    fn eval(&mut self) {
+        <Rtl as crate::verilated::Model>::eval(self)
+    }
+    fn tick(&mut self) {
+        <Rtl as crate::verilated::Model>::tick(self)
+    }
+    fn cycles(&self) -> u64 {
+        <Rtl as crate::verilated::Model>::cycles(self)
+    }
+    fn check(&self, c: &mut Checks) {
+        if let Some(cc) = c.cc.as_mut() {
+            cc.observe(self, CoreDut::cycles(self));
+        }
+        c.sched.step(self);
+        if let Some(l) = c.lockstep.as_mut() {
+            l.step(self);
+        }
+    }
+    fn cc_config(&mut self, _m: &super::cc_module::Model) {}
+}
+
+impl CoreDut for ModelNic {
+    const CPL: MAxis<Self> = super::model_nic::M_AXIS_CPL;
+    core_dut_ports!();
+    fn eval(&mut self) {
+        ModelNic::eval(self)
+    }
+    fn tick(&mut self) {
+        ModelNic::tick(self)
+    }
+    fn cycles(&self) -> u64 {
+        ModelNic::cycles(self)
+    }
+    fn check(&self, _c: &mut Checks) {}
+    fn cc_config(&mut self, m: &super::cc_module::Model) {
+        self.model.configure(super::cc_module::Model::fresh(m));
+    }
+}
+
 /// One core, its host and its driver.
-pub struct Core {
-    pub dut: Rtl,
-    pub host: Host<Rtl>,
+pub struct Core<M: CoreDut = Rtl> {
+    pub dut: M,
+    pub host: Host<M>,
     /// Completions out, with random backpressure.
-    cpl: Sink<Rtl>,
+    cpl: Sink<M>,
     ops: VecDeque<Op>,
     /// The access in flight: its address phase done?
     cur: Option<(Op, bool)>,
@@ -67,35 +175,48 @@ pub struct Core {
     pub results: VecDeque<(u32, u32, u8)>,
     /// Completions (`m_axis_cpl_tdata`) in order.
     pub completions: Vec<u64>,
-    /// cc_module inside the core against its model (from `configure` on).
-    pub cc: Option<super::core_probe::CcProbe>,
-    /// flow_sched inside the core in lockstep with its model (from reset on).
-    pub sched: super::core_probe::SchedProbe,
-    /// The whole core's cycle model beside it (from reset on).
-    pub lockstep: cycle::Lockstep,
+    pub checks: Checks,
 }
 
 impl Core {
-    /// A core reset and swept, every input driven.
+    /// A Verilated core reset and swept, every input driven, its inside checked.
     pub fn new(vcd: Option<&Path>) -> Core {
+        let checks = Checks {
+            on: true,
+            cc: None,
+            sched: Default::default(),
+            lockstep: Some(cycle::Lockstep::new(super::cc_module::default_model())),
+        };
+        Core::of(vcd.map_or_else(Rtl::new, Rtl::with_vcd), checks)
+    }
+}
+
+impl Core<ModelNic> {
+    /// The model NIC reset and swept.
+    pub fn model() -> Core<ModelNic> {
+        let checks = Checks { on: false, cc: None, sched: Default::default(), lockstep: None };
+        Core::of(ModelNic::new(super::cc_module::default_model()), checks)
+    }
+}
+
+impl<M: CoreDut> Core<M> {
+    /// `dut` reset and swept.
+    fn of(dut: M, checks: Checks) -> Core<M> {
         let mut c = Core {
-            dut: vcd.map_or_else(Rtl::new, Rtl::with_vcd),
+            dut,
             host: Host::new(),
-            cpl: Sink::new(Rtl::M_AXIS_CPL, 0.0),
+            cpl: Sink::new(M::CPL, 0.0),
             ops: VecDeque::new(),
             cur: None,
             results: VecDeque::new(),
             completions: vec![],
-            cc: None,
-            sched: Default::default(),
-            lockstep: cycle::Lockstep::new(super::cc_module::default_model()),
+            checks,
         };
         // Every input is 0 from the binding; the reset is all there is to drive.
         c.dut.set_reset(1);
         for k in 0..=SWEEP {
             c.dut.eval();
-            c.sched.step(&c.dut);
-            c.lockstep.step(&c.dut);
+            c.dut.check(&mut c.checks);
             c.dut.tick();
             if k == 0 {
                 c.dut.set_reset(0);
@@ -134,32 +255,19 @@ impl Core {
     }
 }
 
-impl Side for Core {
+impl<M: CoreDut> Side for Core<M> {
     fn clock(&mut self, _now: u64, rng: &mut ChaCha8Rng, bp: f64) -> Vec<Vec<u8>> {
         if self.cur.is_none() {
             self.cur = self.ops.pop_front().map(|op| (op, false));
         }
         let d = &mut self.dut;
-        let (mut aw, mut ar) = (false, false);
-        match self.cur {
-            Some((Op::Write(word, value, strb), false)) => {
-                aw = true;
-                d.set_s_axil_awaddr((word * 4) as u16);
-                d.set_s_axil_wdata(value);
-                d.set_s_axil_wstrb(strb);
-            }
-            Some((Op::Read(word), false)) => {
-                ar = true;
-                d.set_s_axil_araddr((word * 4) as u16);
-            }
-            _ => {}
-        }
-        d.set_s_axil_awvalid(aw as u8);
-        d.set_s_axil_wvalid(aw as u8);
-        d.set_s_axil_arvalid(ar as u8);
+        let (aw, ar) = match self.cur {
+            Some((Op::Write(word, value, strb), false)) => (Some(((word * 4) as u16, value, strb)), None),
+            Some((Op::Read(word), false)) => (None, Some((word * 4) as u16)),
+            _ => (None, None),
+        };
         let (b_ready, r_ready) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
-        d.set_s_axil_bready(b_ready as u8);
-        d.set_s_axil_rready(r_ready as u8);
+        d.axil(aw, ar, b_ready, r_ready);
         self.cpl.stall = bp;
         self.cpl.ready(d, rng);
         self.host.drive(d, rng, bp);
@@ -167,31 +275,28 @@ impl Side for Core {
         self.host.drive_writes(d, wc, wd);
         d.eval();
 
+        let (awready, bvalid, bresp, arready, rvalid, rdata, rresp) = d.axil_out();
         if let Some((op, phase)) = &mut self.cur {
             match *op {
                 Op::Write(word, _, _) => {
-                    if !*phase && d.s_axil_awready() == 1 && d.s_axil_wready() == 1 {
+                    if !*phase && awready {
                         *phase = true;
-                    } else if *phase && b_ready && d.s_axil_bvalid() == 1 {
-                        self.results.push_back((word, 0, d.s_axil_bresp()));
+                    } else if *phase && b_ready && bvalid {
+                        self.results.push_back((word, 0, bresp));
                         self.cur = None;
                     }
                 }
                 Op::Read(word) => {
-                    if !*phase && d.s_axil_arready() == 1 {
+                    if !*phase && arready {
                         *phase = true;
-                    } else if *phase && r_ready && d.s_axil_rvalid() == 1 {
-                        self.results.push_back((word, d.s_axil_rdata(), d.s_axil_rresp()));
+                    } else if *phase && r_ready && rvalid {
+                        self.results.push_back((word, rdata, rresp));
                         self.cur = None;
                     }
                 }
             }
         }
-        if let Some(cc) = self.cc.as_mut() {
-            cc.observe(d, d.cycles());
-        }
-        self.sched.step(d);
-        self.lockstep.step(d);
+        d.check(&mut self.checks);
         if let Some(w) = self.cpl.take(d) {
             self.completions.push(low_u64(w));
         }
@@ -331,9 +436,14 @@ pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
 /// Queues the CC configuration of `m` and the scheduler configuration; from here on the core's
 /// cc_module is checked against the model on `m`'s configuration (`Core::cc`; the
 /// configuration reaches cc_module before any flow is created, so no event sees another).
-pub fn configure(c: &mut Core, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
-    c.cc = Some(super::core_probe::CcProbe::new(m));
-    c.lockstep.model.configure(super::cc_module::Model::fresh(m));
+pub fn configure<M: CoreDut>(c: &mut Core<M>, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
+    if c.checks.on {
+        c.checks.cc = Some(super::core_probe::CcProbe::new(m));
+    }
+    if let Some(l) = c.checks.lockstep.as_mut() {
+        l.model.configure(super::cc_module::Model::fresh(m));
+    }
+    c.dut.cc_config(m);
     for (i, v) in cc_words(m).into_iter().enumerate() {
         c.write(csr::CC_CFG + i as u32, v);
     }
@@ -356,7 +466,7 @@ pub fn short_rto() -> u32 {
 }
 
 /// Queues a create of `flow`: tx_ctx's and rx_ctx's create words, rate, window and algorithm.
-pub fn create(c: &mut Core, flow: u16, tx: &[u8; 64], rx: &[u8; 16], rate_q16: u32, window: u32, alg: u32) {
+pub fn create<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: &[u8; 16], rate_q16: u32, window: u32, alg: u32) {
     c.write_words(csr::ARG_TX, tx);
     c.write_words(csr::ARG_RX, rx);
     c.write(csr::ARG_RATE, rate_q16);
@@ -366,7 +476,7 @@ pub fn create(c: &mut Core, flow: u16, tx: &[u8; 64], rx: &[u8; 16], rate_q16: u
 }
 
 /// Queues a post on `flow`: tx_ctx's post word (and for a READ, rx_ctx's op-3 word) and a tag.
-pub fn post(c: &mut Core, flow: u16, tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: u16) {
+pub fn post<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: u16) {
     c.write_words(csr::ARG_TX, tx);
     if let Some(rx) = rx {
         c.write_words(csr::ARG_RX, rx);

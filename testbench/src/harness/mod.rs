@@ -18,6 +18,7 @@ pub mod rx_dma;
 pub mod host;
 pub mod nic_datapath;
 pub mod hpcc_nic_core;
+pub mod model_nic;
 pub mod core_probe;
 pub mod core_net;
 pub mod fabric;

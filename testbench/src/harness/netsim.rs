@@ -11,7 +11,9 @@
 
 use super::cc_module::Model;
 use super::core_net::{CoreNet, LINE};
-use super::hpcc_nic_core::{configure, post, Core, Cpl};
+use super::hpcc_nic_core::{configure, post, Core, CoreDut, Cpl};
+use super::model_nic::ModelNic;
+use crate::verilated::models::HpccNicCore as Rtl;
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
@@ -29,9 +31,16 @@ use sim::tx_ctx::{Ctrl as TxCtrl, Post};
 /// Queue pairs per core (hpcc_nic_core's 2^F flows in rtl-out/).
 pub const SLOTS: usize = 1 << super::flow_sched::FLOW_BITS;
 
+/// Which NIC each host is: the Verilated core, or the model NIC (`sim::hpcc_nic_core`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NicKind {
+    Rtl,
+    Model,
+}
+
 /// The cores on the network.
-pub struct Net {
-    pub cores: Vec<Core>,
+pub struct Net<M: CoreDut = Rtl> {
+    pub cores: Vec<Core<M>>,
     pub net: Network,
     /// Host index -> node id, and back.
     pub hosts: Vec<usize>,
@@ -42,10 +51,10 @@ pub struct Net {
     pub sent: Vec<(usize, u32, u64)>,
 }
 
-impl Net {
-    /// A core (reset and swept) at every host of `topo`; every host link must be 100 Gb/s,
-    /// the cores' MAC rate.
-    pub fn new(topo: Topology, cfg: &NetConfig) -> Result<Net, String> {
+impl<M: CoreDut> Net<M> {
+    /// A core (reset and swept, `make`) at every host of `topo`; every host link must be 100
+    /// Gb/s, the cores' MAC rate.
+    pub fn new(topo: Topology, cfg: &NetConfig, make: fn() -> Core<M>) -> Result<Net<M>, String> {
         let hosts = topo.hosts();
         for &h in &hosts {
             let bps = topo.host_link(h).bps;
@@ -61,7 +70,7 @@ impl Net {
         let cores = hosts
             .iter()
             .map(|_| {
-                let mut c = Core::new(None);
+                let mut c = make();
                 c.host.keep = false;
                 c.host.mac_rate = Some(LINE);
                 c
@@ -90,12 +99,12 @@ impl Net {
     }
 }
 
-impl CoreNet for Net {
+impl<M: CoreDut> CoreNet<M> for Net<M> {
     fn step(&mut self) {
         Net::step(self)
     }
 
-    fn core(&mut self, k: usize) -> &mut Core {
+    fn core(&mut self, k: usize) -> &mut Core<M> {
         &mut self.cores[k]
     }
 
@@ -119,6 +128,8 @@ pub struct Spec {
     pub max_cycles: u64,
     /// Queue sampling interval, cycles.
     pub sample_cycles: u64,
+    /// The NIC at every host.
+    pub nic: NicKind,
 }
 
 /// What a run measured.
@@ -177,7 +188,13 @@ fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
 
 /// Runs `spec`; `progress(cycles since time 0)` is called every 1,000 cycles.
 pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
-    let mut n = Net::new(spec.topo.clone(), &spec.net)?;
+    match spec.nic {
+        NicKind::Rtl => run_on(Net::new(spec.topo.clone(), &spec.net, || Core::new(None))?, spec, progress),
+        NicKind::Model => run_on(Net::new(spec.topo.clone(), &spec.net, Core::model)?, spec, progress),
+    }
+}
+
+fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     let routes = spec.topo.routes();
     let host_of = n.host_of.clone();
     let index = |node: usize| host_of.get(node).copied().flatten().ok_or(format!("node {node} is not a host"));
