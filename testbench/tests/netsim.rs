@@ -51,7 +51,8 @@ fn incast_on_rtl_cores_completes_repeats_and_fills_the_bottleneck() {
 
 /// `--nic model` and `--nic rtl` give the same run: every completion at the same cycle and
 /// every queue sample, on an incast and on a small random load (mixed sizes and starts, across
-/// the spine and within a leaf) for HPCC++ and DCQCN (ECN marks, CNPs).
+/// the spine and within a leaf) for HPCC++ and DCQCN (ECN marks, CNPs); and a mix of both
+/// (`mix:2`: the first two hosts RTL) gives it too.
 #[test]
 fn the_model_nic_gives_the_rtl_run() {
     use rand::{Rng, SeedableRng};
@@ -70,14 +71,17 @@ fn the_model_nic_gives_the_rtl_run() {
     let mut load = load;
     load.sort_by_key(|f| f.start_ns);
     for (topo, flows, alg) in [incast, (t.clone(), load.clone(), 0), (t, load, 3)] {
-        let s = spec(topo, flows, alg);
+        let s = spec(topo.clone(), flows.clone(), alg);
         let r = run(&s, &mut |_| {}).unwrap();
         check(&s, &r);
-        let m = run(&Spec { nic: NicKind::Model, ..s }, &mut |_| {}).unwrap();
-        assert_eq!(m.records, r.records, "alg {alg}");
-        assert_eq!(m.samples, r.samples, "alg {alg}");
-        assert_eq!((m.cycles, m.setup_cycles, m.lost), (r.cycles, r.setup_cycles, r.lost));
-        assert!(m.probe_problems.is_empty());
+        for nic in [NicKind::Model, NicKind::Mix(2)] {
+            let name = nic.name();
+            let m = run(&Spec { nic, ..spec(topo.clone(), flows.clone(), alg) }, &mut |_| {}).unwrap();
+            assert_eq!(m.records, r.records, "{name}, alg {alg}");
+            assert_eq!(m.samples, r.samples, "{name}, alg {alg}");
+            assert_eq!((m.cycles, m.setup_cycles, m.lost), (r.cycles, r.setup_cycles, r.lost), "{name}");
+            assert!(m.probe_problems.is_empty(), "{name}: {:?}", m.probe_problems);
+        }
     }
 }
 

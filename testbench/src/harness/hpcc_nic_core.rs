@@ -8,6 +8,7 @@
 pub mod cycle;
 
 use super::host::{Host, HostPorts};
+use super::any_nic::AnyNic;
 use super::model_nic::ModelNic;
 use crate::verilated::MAxis;
 use super::nic_datapath::{Pair, Side};
@@ -178,24 +179,41 @@ pub struct Core<M: CoreDut = Rtl> {
     pub checks: Checks,
 }
 
+impl Checks {
+    /// A Verilated core's: every check.
+    fn rtl() -> Checks {
+        Checks { on: true, cc: None, sched: Default::default(), lockstep: Some(cycle::Lockstep::new(super::cc_module::default_model())) }
+    }
+
+    /// The model NIC's: none.
+    fn none() -> Checks {
+        Checks { on: false, cc: None, sched: Default::default(), lockstep: None }
+    }
+}
+
 impl Core {
     /// A Verilated core reset and swept, every input driven, its inside checked.
     pub fn new(vcd: Option<&Path>) -> Core {
-        let checks = Checks {
-            on: true,
-            cc: None,
-            sched: Default::default(),
-            lockstep: Some(cycle::Lockstep::new(super::cc_module::default_model())),
-        };
-        Core::of(vcd.map_or_else(Rtl::new, Rtl::with_vcd), checks)
+        Core::of(vcd.map_or_else(Rtl::new, Rtl::with_vcd), Checks::rtl())
     }
 }
 
 impl Core<ModelNic> {
     /// The model NIC reset and swept.
     pub fn model() -> Core<ModelNic> {
-        let checks = Checks { on: false, cc: None, sched: Default::default(), lockstep: None };
-        Core::of(ModelNic::new(super::cc_module::default_model()), checks)
+        Core::of(ModelNic::new(super::cc_module::default_model()), Checks::none())
+    }
+}
+
+impl Core<AnyNic> {
+    /// A host of a mixed network, reset and swept: the Verilated core (checked inside) if
+    /// `rtl`, else the model NIC.
+    pub fn any(rtl: bool) -> Core<AnyNic> {
+        if rtl {
+            Core::of(AnyNic::Rtl(Box::new(Rtl::new())), Checks::rtl())
+        } else {
+            Core::of(AnyNic::Model(Box::new(ModelNic::new(super::cc_module::default_model()))), Checks::none())
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod rx_pipe;
 pub mod rx_dma;
 pub mod host;
 pub mod nic_datapath;
+pub mod any_nic;
 pub mod hpcc_nic_core;
 pub mod model_nic;
 pub mod core_probe;

@@ -31,11 +31,37 @@ use sim::tx_ctx::{Ctrl as TxCtrl, Post};
 /// Queue pairs per core (hpcc_nic_core's 2^F flows in rtl-out/).
 pub const SLOTS: usize = 1 << super::flow_sched::FLOW_BITS;
 
-/// Which NIC each host is: the Verilated core, or the model NIC (`sim::hpcc_nic_core`).
+/// Which NIC each host is: the Verilated core, the model NIC (`sim::hpcc_nic_core`), or the
+/// Verilated core at the first K hosts (host order) and the model NIC at the rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NicKind {
     Rtl,
     Model,
+    Mix(usize),
+}
+
+impl NicKind {
+    /// `rtl`, `model` or `mix:K`.
+    pub fn parse(s: &str) -> Result<NicKind, String> {
+        match s {
+            "rtl" => Ok(NicKind::Rtl),
+            "model" => Ok(NicKind::Model),
+            _ => s
+                .strip_prefix("mix:")
+                .and_then(|k| k.parse().ok())
+                .map(NicKind::Mix)
+                .ok_or(format!("--nic {s}: rtl, model or mix:K (K RTL hosts, the rest model)")),
+        }
+    }
+
+    /// As `parse` reads it.
+    pub fn name(&self) -> String {
+        match self {
+            NicKind::Rtl => "rtl".into(),
+            NicKind::Model => "model".into(),
+            NicKind::Mix(k) => format!("mix:{k}"),
+        }
+    }
 }
 
 /// The cores on the network.
@@ -54,7 +80,7 @@ pub struct Net<M: CoreDut = Rtl> {
 impl<M: CoreDut> Net<M> {
     /// A core (reset and swept, `make`) at every host of `topo`; every host link must be 100
     /// Gb/s, the cores' MAC rate.
-    pub fn new(topo: Topology, cfg: &NetConfig, make: fn() -> Core<M>) -> Result<Net<M>, String> {
+    pub fn new(topo: Topology, cfg: &NetConfig, make: &dyn Fn(usize) -> Core<M>) -> Result<Net<M>, String> {
         let hosts = topo.hosts();
         for &h in &hosts {
             let bps = topo.host_link(h).bps;
@@ -67,10 +93,9 @@ impl<M: CoreDut> Net<M> {
             host_of[h] = Some(i);
         }
         let net = Network::new(topo, cfg)?;
-        let cores = hosts
-            .iter()
-            .map(|_| {
-                let mut c = make();
+        let cores = (0..hosts.len())
+            .map(|k| {
+                let mut c = make(k);
                 c.host.keep = false;
                 c.host.mac_rate = Some(LINE);
                 c
@@ -189,8 +214,9 @@ fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
 /// Runs `spec`; `progress(cycles since time 0)` is called every 1,000 cycles.
 pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     match spec.nic {
-        NicKind::Rtl => run_on(Net::new(spec.topo.clone(), &spec.net, || Core::new(None))?, spec, progress),
-        NicKind::Model => run_on(Net::new(spec.topo.clone(), &spec.net, Core::model)?, spec, progress),
+        NicKind::Rtl => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::new(None))?, spec, progress),
+        NicKind::Model => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::model())?, spec, progress),
+        NicKind::Mix(k) => run_on(Net::new(spec.topo.clone(), &spec.net, &|h| Core::any(h < k))?, spec, progress),
     }
 }
 
