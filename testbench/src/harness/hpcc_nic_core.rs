@@ -198,6 +198,14 @@ impl Core {
     }
 }
 
+impl Core {
+    /// A Verilated core with nothing checked inside (no probes, no model beside it): what the
+    /// RTL alone costs, for benchmarks.
+    pub fn unchecked() -> Core {
+        Core::of(Rtl::new(), Checks::none())
+    }
+}
+
 impl Core<ModelNic> {
     /// The model NIC reset and swept.
     pub fn model() -> Core<ModelNic> {

@@ -14,6 +14,7 @@ mod cc_ldcp;
 mod core;
 mod cycle_models;
 mod incast;
+mod netsim;
 mod layout;
 mod report;
 mod runners;
@@ -109,6 +110,13 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             incast::print(&runs, args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
+        "netsim" => {
+            // --cycles / 10 bytes per sender (default 200 KB).
+            let bytes = (args.cycles / 10).max(10_000);
+            let r = netsim::run_all(bytes)?;
+            netsim::print(&r, bytes, args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "hpcc_nic_core" => {
             // --cycles / 10 per point (default 200,000).
             core::print(&core::sweep((args.cycles / 10).max(10_000)), args.markdown);
@@ -119,7 +127,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast, cycle_models or layout").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast, netsim, cycle_models or layout").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
