@@ -139,17 +139,6 @@ impl HpccNicCore {
 
     /// One clock cycle; returns the outputs shown during it.
     pub fn step(&mut self, i: &Inputs) -> Outputs {
-        self.run(i, true)
-    }
-
-    /// What the core shows this cycle on these inputs (no clock: nothing changes; `&mut` only
-    /// because the evaluation and the clock share one body).
-    pub fn outputs(&mut self, i: &Inputs) -> Outputs {
-        self.run(i, false)
-    }
-
-    /// The cycle's evaluation, and if `clock`, every block's step.
-    fn run(&mut self, i: &Inputs, clock: bool) -> Outputs {
         let reset = i.reset;
         let m = (1usize << self.flow_bits) - 1;
         let r = &self.regs;
@@ -369,15 +358,33 @@ impl HpccNicCore {
             feedback_ready: d.feedback_ready,
         };
         let sched_in = flow_sched::Inputs { pktsend_ready: d.pktsend_ready, ..sched_in };
-        let axil_out = self.axil.outputs(&i.axil);
-        let out = Outputs {
+        if cc0.feedback.is_some() && d.feedback_ready {
+            self.fb_in = self.fb_in.wrapping_add(1);
+        }
+        let axil_out = self.axil.step(&i.axil, wr_err, rd.unwrap_or((0, false)));
+        self.regs.step(reset, wr);
+        self.seq.step(&seq_in);
+        self.tracker.step(&tr_in);
+        self.cpl.step(&cpl_in);
+        self.events.step(&ev_in);
+        self.cc.step(&cc_in);
+        self.sched.step(&sched_in);
+        self.notify.step(&nt_in);
+        self.feedback.step(&fb_in);
+        self.tx_bytes.step(&txb_in);
+        self.timer.step(&tm_in);
+        self.dp.step(&di);
+        if reset {
+            self.fb_in = 0;
+        }
+        Outputs {
             axil: axil_out,
             dma_rd: d.dma_rd,
             dma_rd_data_ready: d.dma_rd_data_ready,
-            tx: d.tx.clone(),
+            tx: d.tx,
             rx_ready: d.rx_ready,
             wr_cmd: d.wr_cmd,
-            wr: d.wr.clone(),
+            wr: d.wr,
             cpl: cpl0.cpl,
             inner: Inner {
                 cc_event,
@@ -396,29 +403,6 @@ impl HpccNicCore {
                 feedback: cc0.feedback,
                 feedback_ready: d.feedback_ready,
             },
-        };
-        if !clock {
-            return out;
         }
-        if cc0.feedback.is_some() && d.feedback_ready {
-            self.fb_in = self.fb_in.wrapping_add(1);
-        }
-        self.axil.step(&i.axil, wr_err, rd.unwrap_or((0, false)));
-        self.regs.step(reset, wr);
-        self.seq.step(&seq_in);
-        self.tracker.step(&tr_in);
-        self.cpl.step(&cpl_in);
-        self.events.step(&ev_in);
-        self.cc.step(&cc_in);
-        self.sched.step(&sched_in);
-        self.notify.step(&nt_in);
-        self.feedback.step(&fb_in);
-        self.tx_bytes.step(&txb_in);
-        self.timer.step(&tm_in);
-        self.dp.step(&di);
-        if reset {
-            self.fb_in = 0;
-        }
-        out
     }
 }

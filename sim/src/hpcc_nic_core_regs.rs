@@ -4,6 +4,7 @@
 //! carried). The counters other blocks keep are read through a function of their address.
 
 use crate::csr;
+use crate::layout::le_bytes;
 
 /// The registers the host writes and the time base.
 #[derive(Clone, Debug)]
@@ -95,11 +96,11 @@ impl HpccNicCoreRegs {
 
     /// `ARG_TX` as tx_ctx's 64 bytes, `ARG_RX` as rx_ctx's 16.
     pub fn tx_word(&self) -> [u8; 64] {
-        std::array::from_fn(|i| (self.args[i / 4] >> (8 * (i % 4))) as u8)
+        le_bytes(&self.args[..16])
     }
 
     pub fn rx_word(&self) -> [u8; 16] {
-        std::array::from_fn(|i| (self.args[16 + i / 4] >> (8 * (i % 4))) as u8)
+        le_bytes(&self.args[16..20])
     }
 
     /// `ARG_RATE`, `ARG_WINDOW`, `ARG_ALG` [1:0], `ARG_TAG` [15:0].

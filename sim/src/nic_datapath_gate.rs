@@ -17,6 +17,7 @@
 //! cycles after a reset, during which no CNP or W is attached and the feedback input waits.
 
 use crate::cc_module::Feedback;
+use crate::ram::Ram;
 use crate::rx_dma::Cmd;
 use crate::tx_ctx::{PktRecv, Recv};
 
@@ -87,16 +88,14 @@ pub struct NicDatapathGate {
     g: Option<(Recv, u32)>,
     data_cmds: u32,
     wr_lasts: u32,
-    cn: Vec<Cnp>,
-    cn_rd: Cnp,
+    cn: Ram<Cnp>,
     cn_swept: bool,
     cn_at: usize,
     sn: Option<(usize, bool)>,
     c: Option<u16>,
     cn_count: u32,
     cl: Option<(usize, Cnp)>,
-    fbr: Vec<Option<u32>>,
-    fb_rd: Option<u32>,
+    fbr: Ram<Option<u32>>,
     fl: Option<(usize, Option<u32>)>,
     fb_count: u32,
 }
@@ -104,22 +103,19 @@ pub struct NicDatapathGate {
 impl NicDatapathGate {
     /// The gate for 2^`flow_bits` flows, before its reset.
     pub fn new(flow_bits: usize) -> NicDatapathGate {
-        let n = 1 << flow_bits;
         NicDatapathGate {
             flow_bits,
             g: None,
             data_cmds: 0,
             wr_lasts: 0,
-            cn: vec![Cnp::default(); n],
-            cn_rd: Cnp::default(),
+            cn: Ram::new(flow_bits),
             cn_swept: false,
             cn_at: 0,
             sn: None,
             c: None,
             cn_count: 0,
             cl: None,
-            fbr: vec![None; n],
-            fb_rd: None,
+            fbr: Ram::new(flow_bits),
             fl: None,
             fb_count: 0,
         }
@@ -145,8 +141,8 @@ impl NicDatapathGate {
         let (mut cn_due, mut fb) = (false, None);
         if let Some((r, _)) = &self.g {
             let f = self.slot(r.flow());
-            let cn = self.cl.filter(|c| c.0 == f).map_or(self.cn_rd, |c| c.1);
-            let fw = self.fl.filter(|c| c.0 == f).map_or(self.fb_rd, |c| c.1);
+            let cn = self.cl.filter(|c| c.0 == f).map_or(self.cn.data(), |c| c.1);
+            let fw = self.fl.filter(|c| c.0 == f).map_or(self.fbr.data(), |c| c.1);
             let ack = match r {
                 Recv::Ack(a) => Some(a.ece),
                 _ => None,
@@ -191,15 +187,14 @@ impl NicDatapathGate {
         let c = self.comb(i);
         let go = c.rel && i.ready;
         let taken = i.recv.filter(|_| c.s_ready);
-        // The RAMs read the flow entering the gate, else the one in it, before this cycle's write.
-        if let Some(f) = taken.map(|r| r.flow()).or(self.g.as_ref().map(|g| g.0.flow())) {
-            let f = self.slot(f);
-            self.cn_rd = self.cn[f];
-            self.fb_rd = self.fbr[f];
-        }
+        // The RAMs read the flow entering the gate, else the one in it (with neither, what
+        // they read is never used: the next cycle holds nothing).
+        let read = taken.map(|r| r.flow()).or(self.g.as_ref().map(|g| g.0.flow())).map_or(0, |f| self.slot(f));
         if i.reset {
-            let (cn, fbr, cn_rd, fb_rd) = (std::mem::take(&mut self.cn), std::mem::take(&mut self.fbr), self.cn_rd, self.fb_rd);
-            *self = NicDatapathGate { cn, fbr, cn_rd, fb_rd, ..NicDatapathGate::new(self.flow_bits) };
+            self.cn.clock(read, None);
+            self.fbr.clock(read, None);
+            let (cn, fbr) = (std::mem::replace(&mut self.cn, Ram::new(0)), std::mem::replace(&mut self.fbr, Ram::new(0)));
+            *self = NicDatapathGate { cn, fbr, ..NicDatapathGate::new(self.flow_bits) };
             return out;
         }
         let data = i.cmd.is_some_and(|d| d.write && d.len > 0);
@@ -241,15 +236,11 @@ impl NicDatapathGate {
         };
         self.cl = cn_w.filter(|_| self.cn_swept);
         self.fl = fb_w.filter(|_| self.cn_swept);
-        if let Some((a, v)) = cn_w {
-            self.cn[a] = v;
-        }
-        if let Some((a, v)) = fb_w {
-            self.fbr[a] = v;
-        }
+        self.cn.clock(read, cn_w);
+        self.fbr.clock(read, fb_w);
         if !self.cn_swept {
-            self.cn_swept = self.cn_at == self.cn.len() - 1;
-            self.cn_at = (self.cn_at + 1) % self.cn.len();
+            self.cn_swept = self.cn_at == self.cn.mask();
+            self.cn_at = (self.cn_at + 1) & self.cn.mask();
         }
         self.sn = i.ctrl.map(|t| (self.slot(t.flow), t.cnp));
         if let Some(r) = taken {

@@ -13,12 +13,7 @@ use super::hpcc_nic_core::{Core, CoreDut};
 use super::{Outcome, Scenario};
 use crate::verilated::models::HpccNicCore as Rtl;
 use sim::flow_sched::{Ctrl, FlowSched, Inputs, Notify, Outputs, Sleep, Update as SchedUpdate};
-use sim::layout::SCHED_CFG;
-
-/// A wide probe (at most 128 bits) as one number.
-fn wide(w: &[u32]) -> u128 {
-    w.iter().rev().fold(0, |v, &x| v << 32 | x as u128)
-}
+use sim::layout::{word_of, SCHED_CFG};
 
 /// flow_sched inside one core, cycle by cycle against its model.
 pub struct SchedProbe {
@@ -45,9 +40,9 @@ impl SchedProbe {
             reset: d.reset() == 1,
             pkt_shift: SCHED_CFG.pkt_shift.get(&cfg) as u8,
             max_burst: SCHED_CFG.max_burst.get(&cfg) as u16,
-            ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(wide(d.probe_seq_sched_ctrl_tdata()))),
+            ctrl: (d.probe_seq_sched_ctrl_tvalid() == 1).then(|| Ctrl::from_tdata(word_of(d.probe_seq_sched_ctrl_tdata()))),
             update: (d.probe_sched_s_axis_update_tvalid() == 1)
-                .then(|| SchedUpdate::from_tdata(wide(d.probe_sched_s_axis_update_tdata()))),
+                .then(|| SchedUpdate::from_tdata(word_of(d.probe_sched_s_axis_update_tdata()))),
             notify: (d.probe_notify_m_axis_notify_tvalid() == 1).then(|| Notify::from_tdata(d.probe_notify_m_axis_notify_tdata())),
             sleep: (d.probe_dp_m_axis_sleep_tvalid() == 1).then(|| Sleep::from_tdata(d.probe_dp_m_axis_sleep_tdata())),
             pktsend_ready: d.probe_dp_s_axis_pktsend_tready() == 1,

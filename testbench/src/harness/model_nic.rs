@@ -8,10 +8,12 @@
 
 use super::hpcc_nic_core::FLOW_BITS;
 use super::host::HostPorts;
+use super::set_wide;
 use crate::verilated::{MAxis, SAxis};
 use sim::axil_slave;
 use sim::cc_module::Model;
 use sim::hpcc_nic_core::{HpccNicCore, Inputs, Outputs};
+use sim::layout::le_bytes;
 use sim::rx_dma::wr_cmd_bytes;
 use sim::rx_pipe::Beat;
 
@@ -27,7 +29,7 @@ struct BeatIn {
 
 impl BeatIn {
     fn beat(&self) -> Option<Beat> {
-        let data = std::array::from_fn(|i| (self.data[i / 4] >> (8 * (i % 4))) as u8);
+        let data = le_bytes(&self.data);
         self.valid.then_some(Beat { data, keep: self.keep, last: self.last, user: self.user })
     }
 }
@@ -172,20 +174,13 @@ impl ModelNic {
     }
 }
 
-/// Bytes into a stream's 32-bit words, byte i at bits [8i+7:8i].
-fn put_bytes(w: &mut [u32], b: &[u8]) {
-    for (k, x) in w.iter_mut().enumerate() {
-        *x = (0..4).fold(0, |v, j| v | (*b.get(4 * k + j).unwrap_or(&0) as u32) << (8 * j));
-    }
-}
-
 /// The completion stream's handle.
 pub const M_AXIS_CPL: MAxis<ModelNic> = MAxis {
     name: "m_axis_cpl",
     bits: 64,
     tvalid: |m| m.out.cpl.is_some(),
     set_tready: |m, v| m.cpl_ready = v,
-    tdata: |m, w| put_bytes(w, &m.out.cpl.unwrap_or(0).to_le_bytes()),
+    tdata: |m, w| set_wide(w, &m.out.cpl.unwrap_or(0).to_le_bytes()),
     tlast: None,
     tkeep: None,
     tuser: None,
@@ -197,7 +192,7 @@ impl HostPorts for ModelNic {
         bits: 128,
         tvalid: |m| m.out.dma_rd.is_some(),
         set_tready: |m, v| m.rd_ready = v,
-        tdata: |m, w| put_bytes(w, &m.out.dma_rd.map_or([0; 16], |r| r.to_bytes())),
+        tdata: |m, w| set_wide(w, &m.out.dma_rd.map_or([0; 16], |r| r.to_bytes())),
         tlast: None,
         tkeep: None,
         tuser: None,
@@ -217,7 +212,7 @@ impl HostPorts for ModelNic {
         bits: 512,
         tvalid: |m| m.out.tx.is_some(),
         set_tready: |m, v| m.tx_ready = v,
-        tdata: |m, w| put_bytes(w, &m.out.tx.as_ref().map_or([0; 64], |b| b.data)),
+        tdata: |m, w| set_wide(w, &m.out.tx.as_ref().map_or([0; 64], |b| b.data)),
         tlast: Some(|m| m.out.tx.as_ref().is_some_and(|b| b.last)),
         tkeep: Some(|m| m.out.tx.as_ref().map_or(0, |b| b.keep)),
         tuser: Some(|m| m.out.tx.as_ref().is_some_and(|b| b.user) as u64),
@@ -237,7 +232,7 @@ impl HostPorts for ModelNic {
         bits: 128,
         tvalid: |m| m.out.wr_cmd.is_some(),
         set_tready: |m, v| m.wr_cmd_ready = v,
-        tdata: |m, w| put_bytes(w, &m.out.wr_cmd.map_or([0; 16], |(a, l, f)| wr_cmd_bytes(a, l, f))),
+        tdata: |m, w| set_wide(w, &m.out.wr_cmd.map_or([0; 16], |(a, l, f)| wr_cmd_bytes(a, l, f))),
         tlast: None,
         tkeep: None,
         tuser: None,
@@ -247,7 +242,7 @@ impl HostPorts for ModelNic {
         bits: 512,
         tvalid: |m| m.out.wr.is_some(),
         set_tready: |m, v| m.wr_ready = v,
-        tdata: |m, w| put_bytes(w, &m.out.wr.as_ref().map_or([0; 64], |b| b.data)),
+        tdata: |m, w| set_wide(w, &m.out.wr.as_ref().map_or([0; 64], |b| b.data)),
         tlast: Some(|m| m.out.wr.as_ref().is_some_and(|b| b.last)),
         tkeep: Some(|m| m.out.wr.as_ref().map_or(0, |b| b.keep)),
         tuser: None,

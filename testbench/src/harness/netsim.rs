@@ -12,7 +12,6 @@
 use super::cc_module::Model;
 use super::core_net::{CoreNet, LINE};
 use super::hpcc_nic_core::{configure, post, Core, CoreDut, Cpl};
-use super::model_nic::ModelNic;
 use crate::verilated::models::HpccNicCore as Rtl;
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;

@@ -8,7 +8,7 @@ use crate::harness::nic_datapath::cycle::{beat_in, kept};
 use crate::harness::{get_wide, hex};
 use sim::axil_slave;
 use sim::cc_module::Model;
-use sim::layout::CC_EVENT;
+use sim::layout::{word_of, CC_EVENT};
 use sim::hpcc_nic_core::{HpccNicCore, Inputs, Outputs};
 use sim::rx_dma::wr_cmd_bytes;
 
@@ -28,10 +28,6 @@ fn v(valid: bool, s: impl FnOnce() -> String) -> String {
     }
 }
 
-fn wide128(w: &[u32]) -> u128 {
-    w.iter().take(4).rev().fold(0, |v, &x| v << 32 | x as u128)
-}
-
 /// The RTL's outputs and probes, named, in the order `model_shown` gives the model's.
 fn rtl_shown(d: &Rtl) -> Vec<(&'static str, String)> {
     let b = |x: u8| x == 1;
@@ -49,8 +45,8 @@ fn rtl_shown(d: &Rtl) -> Vec<(&'static str, String)> {
         ("m_axis_dma_wr", v(b(d.m_axis_dma_wr_tvalid()), || format!("{:?}", kept(&get_wide(d.m_axis_dma_wr_tdata()), d.m_axis_dma_wr_tkeep(), b(d.m_axis_dma_wr_tlast()), false)))),
         ("m_axis_cpl", v(b(d.m_axis_cpl_tvalid()), || format!("{:016x}", d.m_axis_cpl_tdata()))),
         ("cc_module event, ready", format!("{} {}", v(b(d.probe_events_m_axis_event_tvalid()), || format!("{:08x?}", d.probe_events_m_axis_event_tdata())), b(d.probe_cc_s_axis_event_tready()))),
-        ("flow_sched ctrl, ready", format!("{} {}", v(b(d.probe_seq_sched_ctrl_tvalid()), || format!("{:022x}", wide128(d.probe_seq_sched_ctrl_tdata()))), b(d.probe_sched_s_axis_ctrl_tready()))),
-        ("flow_sched update, ready", format!("{} {}", v(b(d.probe_sched_s_axis_update_tvalid()), || format!("{:020x}", wide128(d.probe_sched_s_axis_update_tdata()))), b(d.probe_sched_s_axis_update_tready()))),
+        ("flow_sched ctrl, ready", format!("{} {}", v(b(d.probe_seq_sched_ctrl_tvalid()), || format!("{:022x}", word_of(d.probe_seq_sched_ctrl_tdata()))), b(d.probe_sched_s_axis_ctrl_tready()))),
+        ("flow_sched update, ready", format!("{} {}", v(b(d.probe_sched_s_axis_update_tvalid()), || format!("{:020x}", word_of(d.probe_sched_s_axis_update_tdata()))), b(d.probe_sched_s_axis_update_tready()))),
         ("flow_sched notify, ready", format!("{} {}", v(b(d.probe_notify_m_axis_notify_tvalid()), || format!("{:012x}", d.probe_notify_m_axis_notify_tdata())), b(d.probe_sched_s_axis_notify_tready()))),
         ("flow_sched sleep, ready", format!("{} {}", v(b(d.probe_dp_m_axis_sleep_tvalid()), || format!("{:05x}", d.probe_dp_m_axis_sleep_tdata())), b(d.probe_sched_s_axis_sleep_tready()))),
         ("pktsend, ready", format!("{} {}", v(b(d.probe_sched_m_axis_pktsend_tvalid()), || format!("{:04x}", d.probe_sched_m_axis_pktsend_tdata())), b(d.probe_dp_s_axis_pktsend_tready()))),
