@@ -1,9 +1,10 @@
 //! `hpcc-nic netsim --nic rtl` (issue 15): a Verilated `hpcc_nic_core` at every host of a
 //! `sim::net::network::Network`, each with its host memory and a MAC paced at its link rate
 //! (100 Gb/s), driven through its registers as a driver would. An application posts each flow
-//! of the flow list as one WRITE at its start time and takes its completion from the core's
-//! completion stream; the flow's FCT runs from its start time (the post's register writes
-//! included) to that completion. docs/netsim.md.
+//! of the flow list as one WRITE at its start time, through its host's `poster::Poster` (one
+//! command at a time, each checked), and takes its completion from the core's completion
+//! stream; the flow's FCT runs from its start time (a wait behind the host's earlier posts and
+//! the post's register writes included) to that completion. docs/netsim.md.
 //!
 //! Queue pairs: every flow gets its own queue pair, created on both cores before time 0 (QPN
 //! = its slot on both, the lowest slot free on both cores); slots are not reused yet, so a
@@ -11,7 +12,8 @@
 
 use super::cc_module::Model;
 use super::core_net::{CoreNet, LINE};
-use super::hpcc_nic_core::{configure, post, Core, CoreDut, Cpl};
+use super::hpcc_nic_core::{configure, Core, CoreDut, Cpl};
+use super::poster::Poster;
 use crate::verilated::models::HpccNicCore as Rtl;
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
@@ -189,10 +191,10 @@ pub struct Run {
     pub probe_problems: Vec<String>,
 }
 
-/// A full data frame at `mtu`: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 58 bytes
-/// around the payload (what a base RTT serializes out); an ACK is 64 bytes on the wire back.
-pub fn frame_bytes(mtu: u16) -> u64 {
-    mtu as u64 + 58
+/// A data frame of `payload` bytes: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 58
+/// bytes around it (what a base RTT serializes out); an ACK is 64 bytes on the wire back.
+pub fn frame_bytes(payload: u64) -> u64 {
+    payload + 58
 }
 pub const ACK_BYTES: u64 = 64;
 
@@ -201,7 +203,7 @@ pub fn longest_base_rtt(topo: &Topology, mtu: u16) -> Option<u64> {
     let r = topo.routes();
     let hosts = topo.hosts();
     hosts.iter().flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
-        .map(|(s, d)| base_path(topo, &r, s, d, frame_bytes(mtu), ACK_BYTES).0)
+        .map(|(s, d)| base_path(topo, &r, s, d, frame_bytes(mtu as u64), ACK_BYTES).0)
         .max()
 }
 
@@ -229,12 +231,18 @@ fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64))
     let routes = spec.topo.routes();
     let host_of = n.host_of.clone();
     let index = |node: usize| host_of.get(node).copied().flatten().ok_or(format!("node {node} is not a host"));
-    // Per flow: its cores, and its path's base RTT and bottleneck (the window, the standalone FCT).
+    // Per flow: its cores; its path's base RTT at full frames and bottleneck (the window); its
+    // standalone FCT, whose base RTT serializes the flow's own first frame (a flow under one
+    // MTU sends a shorter one, and would otherwise be held to a time it cannot need).
     let mut ends = Vec::with_capacity(spec.flows.len());
     let mut path = Vec::with_capacity(spec.flows.len());
+    let mut standalone = Vec::with_capacity(spec.flows.len());
     for f in &spec.flows {
         ends.push((index(f.src)?, index(f.dst)?));
-        path.push(base_path(&spec.topo, &routes, f.src, f.dst, frame_bytes(spec.mtu), ACK_BYTES));
+        path.push(base_path(&spec.topo, &routes, f.src, f.dst, frame_bytes(spec.mtu as u64), ACK_BYTES));
+        let first = frame_bytes(f.size.min(spec.mtu as u64));
+        let (rtt, bps) = base_path(&spec.topo, &routes, f.src, f.dst, first, ACK_BYTES);
+        standalone.push(standalone_ns(rtt, f.size, bps));
     }
     // Queue pairs first: a slot per flow, free on both its cores.
     let mut free = vec![vec![true; SLOTS]; n.hosts.len()];
@@ -277,16 +285,20 @@ fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64))
     let (mut next, mut ended) = (0usize, 0usize);
     let mut records = Vec::new();
     let mut failed = Vec::new();
+    let mut posters: Vec<Poster> = (0..n.cores.len()).map(|_| Poster::default()).collect();
     while ended < spec.flows.len() && n.cycle < t0 + spec.max_cycles {
         let now_ns = (n.cycle - t0) * ns;
         while next < spec.flows.len() && spec.flows[next].start_ns <= now_ns {
             let f = &spec.flows[next];
             let (s, k) = (ends[next].0, slot[next] as u16);
             let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * k as u64, rkey: 0, len: f.size as u32, first_psn: 0 };
-            post(&mut n.cores[s], k, &TxCtrl::Post { flow: k, post: w }.to_bytes(), None, next as u16);
+            posters[s].push(next, k, TxCtrl::Post { flow: k, post: w }.to_bytes(), next as u16);
             next += 1;
         }
         n.step();
+        for (c, p) in posters.iter_mut().enumerate() {
+            p.step(&mut n.cores[c]).map_err(|e| format!("core {c}: the post of flow {} was refused (error {:#x})", e.id, e.err))?;
+        }
         for &(c, qp, wire) in &n.sent {
             // The requester's frames (QPN = slot on both ends): the responder's ACKs are
             // not in by_slot (a slot is the flow's on both cores).
@@ -313,9 +325,8 @@ fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64))
                     continue;
                 }
                 let f = spec.flows[i].clone();
-                let (rtt, bps) = path[i];
                 let fct_ns = (n.cycle - t0) * ns - f.start_ns;
-                records.push(FctRecord { standalone_ns: standalone_ns(rtt, f.size, bps), sport: slot[i] as u16, fct_ns, flow: f });
+                records.push(FctRecord { standalone_ns: standalone[i], sport: slot[i] as u16, fct_ns, flow: f });
             }
         }
         let t = n.cycle - t0;
