@@ -26,8 +26,6 @@ pub struct Poster {
     running: Option<usize>,
     /// Posts the core accepted (`ERR_NONE`).
     pub accepted: u64,
-    /// `STATUS` reads that found the command still running.
-    pub polls_busy: u64,
 }
 
 impl Poster {
@@ -54,7 +52,6 @@ impl Poster {
                     continue;
                 }
                 if data & csr::STATUS_BUSY != 0 {
-                    self.polls_busy += 1;
                     c.read(csr::STATUS);
                     continue;
                 }
