@@ -24,6 +24,7 @@ pub mod core_probe;
 pub mod core_net;
 pub mod fabric;
 pub mod netsim;
+pub mod netsim_lane;
 pub mod poster;
 pub mod stream;
 

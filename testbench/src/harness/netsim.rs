@@ -6,6 +6,11 @@
 //! stream; the flow's FCT runs from its start time (a wait behind the host's earlier posts and
 //! the post's register writes included) to that completion. docs/netsim.md.
 //!
+//! Parallel hosts: the hosts run a window of cycles at a time (the shortest host-link delay)
+//! on rayon threads, each on its own, then the network replays the window cycle by cycle in
+//! host order (`netsim_lane`); the outputs are the same for any thread count and the same as
+//! stepping everything together every cycle (`run_window` with 1, tested).
+//!
 //! Queue pairs: every flow gets its own queue pair, created on both cores before time 0 (QPN
 //! = its slot on both, the lowest slot free on both cores); slots are not reused yet, so a
 //! core holds at most 2^10 flows in a run.
@@ -13,7 +18,9 @@
 use super::cc_module::Model;
 use super::core_net::{CoreNet, LINE};
 use super::hpcc_nic_core::{configure, Core, CoreDut, Cpl};
-use super::poster::Poster;
+use super::netsim_lane::{self, Due, Lane};
+use rayon::prelude::*;
+use std::collections::VecDeque;
 use crate::verilated::models::HpccNicCore as Rtl;
 use super::nic_datapath::Side;
 use hdl::hpcc_nic_core::csr;
@@ -156,6 +163,8 @@ pub struct Spec {
     pub sample_cycles: u64,
     /// The NIC at every host.
     pub nic: NicKind,
+    /// Threads the hosts run on (0: one per CPU). The outputs do not depend on it.
+    pub threads: usize,
 }
 
 /// What a run measured.
@@ -214,20 +223,26 @@ fn pick_slot(free: &[Vec<bool>], a: usize, b: usize) -> Option<usize> {
 
 /// Runs `spec`; `progress(cycles since time 0)` is called every 1,000 cycles.
 pub fn run(spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
+    run_window(spec, None, progress)
+}
+
+/// `run` with the hosts' window (`netsim_lane`) cut to at most `window` cycles: 1 steps hosts
+/// and network together every cycle. For the test that the window changes nothing.
+pub fn run_window(spec: &Spec, window: Option<u64>, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     match spec.nic {
-        NicKind::Rtl => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::new(None))?, spec, progress),
-        NicKind::Model => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::model())?, spec, progress),
-        NicKind::Mix(k) => run_on(Net::new(spec.topo.clone(), &spec.net, &|h| Core::any(h < k))?, spec, progress),
+        NicKind::Rtl => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::new(None))?, spec, window, progress),
+        NicKind::Model => run_on(Net::new(spec.topo.clone(), &spec.net, &|_| Core::model())?, spec, window, progress),
+        NicKind::Mix(k) => run_on(Net::new(spec.topo.clone(), &spec.net, &|h| Core::any(h < k))?, spec, window, progress),
     }
 }
 
 /// Runs `spec` (its `nic` not read) on the NICs `make` gives each host (by host index): for
 /// benchmarks that drive a kind `NicKind` does not name, such as Verilated cores unchecked.
-pub fn run_with<M: CoreDut>(spec: &Spec, make: &dyn Fn(usize) -> Core<M>, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
-    run_on(Net::new(spec.topo.clone(), &spec.net, make)?, spec, progress)
+pub fn run_with<M: CoreDut + Send>(spec: &Spec, make: &dyn Fn(usize) -> Core<M>, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
+    run_on(Net::new(spec.topo.clone(), &spec.net, make)?, spec, None, progress)
 }
 
-fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
+fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, progress: &mut dyn FnMut(u64)) -> Result<Run, String> {
     let routes = spec.topo.routes();
     let host_of = n.host_of.clone();
     let index = |node: usize| host_of.get(node).copied().flatten().ok_or(format!("node {node} is not a host"));
@@ -272,6 +287,7 @@ fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64))
     }
     let t0 = n.cycle;
     let ns = spec.net.ns_per_cycle;
+    let end = t0 + spec.max_cycles;
     let ports = n.net.ports();
     let mut samples = Vec::new();
     let mut sent_prev = vec![0u64; ports.len()];
@@ -280,72 +296,112 @@ fn run_on<M: CoreDut>(mut n: Net<M>, spec: &Spec, progress: &mut dyn FnMut(u64))
     for i in 0..spec.flows.len() {
         by_slot[ends[i].0][slot[i]] = i;
     }
-    let mut seen = vec![0usize; n.cores.len()];
+    // Each host's posts, due the first cycle whose time since t0 reaches the flow's start.
+    let mut due: Vec<VecDeque<Due>> = vec![VecDeque::new(); n.cores.len()];
+    for (i, f) in spec.flows.iter().enumerate() {
+        let k = slot[i] as u16;
+        let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * k as u64, rkey: 0, len: f.size as u32, first_psn: 0 };
+        due[ends[i].0].push_back((t0 + f.start_ns.div_ceil(ns), i, k, TxCtrl::Post { flow: k, post: w }.to_bytes()));
+    }
+    let mut lanes: Vec<Lane<M>> = std::mem::take(&mut n.cores)
+        .into_iter()
+        .zip(due)
+        .enumerate()
+        .map(|(k, (c, d))| Lane::new(c, ChaCha8Rng::seed_from_u64(spec.net.seed ^ 0x1a2e ^ (k as u64) << 24), d))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(spec.threads).build().map_err(|e| format!("threads: {e}"))?;
+    let natural = netsim_lane::window_cycles(&spec.topo, ns);
+    let window = window.map_or(natural, |w| w.clamp(1, natural));
     let mut flow_bytes: Vec<Vec<(u32, u64)>> = vec![vec![]; spec.flows.len()];
-    let (mut next, mut ended) = (0usize, 0usize);
+    let mut ended = 0usize;
     let mut records = Vec::new();
     let mut failed = Vec::new();
-    let mut posters: Vec<Poster> = (0..n.cores.len()).map(|_| Poster::default()).collect();
-    while ended < spec.flows.len() && n.cycle < t0 + spec.max_cycles {
-        let now_ns = (n.cycle - t0) * ns;
-        while next < spec.flows.len() && spec.flows[next].start_ns <= now_ns {
-            let f = &spec.flows[next];
-            let (s, k) = (ends[next].0, slot[next] as u16);
-            let w = Post { local_addr: 0, remote_addr: 0x1000_0000 * k as u64, rkey: 0, len: f.size as u32, first_psn: 0 };
-            posters[s].push(next, k, TxCtrl::Post { flow: k, post: w }.to_bytes(), next as u16);
-            next += 1;
-        }
-        n.step();
-        for (c, p) in posters.iter_mut().enumerate() {
-            p.step(&mut n.cores[c]).map_err(|e| format!("core {c}: the post of flow {} was refused (error {:#x})", e.id, e.err))?;
-        }
-        for &(c, qp, wire) in &n.sent {
-            // The requester's frames (QPN = slot on both ends): the responder's ACKs are
-            // not in by_slot (a slot is the flow's on both cores).
-            let i = by_slot[c].get(qp as usize).copied().unwrap_or(usize::MAX);
-            if i != usize::MAX {
-                let at = samples.len() as u32;
-                match flow_bytes[i].last_mut() {
-                    Some((s, b)) if *s == at => *b += wire,
-                    _ => flow_bytes[i].push((at, wire)),
-                }
+    let mut cursor = vec![(0usize, 0usize); lanes.len()];
+    let mut cycle = t0;
+    'run: while ended < spec.flows.len() && cycle < end {
+        let to = (cycle + window).min(end);
+        lanes.iter_mut().for_each(Lane::start_window);
+        for now in cycle..to {
+            for (node, frame) in n.net.deliver(now) {
+                lanes[host_of[node].unwrap()].inbox.push((now, frame));
             }
         }
-        for c in 0..n.cores.len() {
-            while seen[c] < n.cores[c].completions.len() {
-                let cpl = Cpl::of(n.cores[c].completions[seen[c]]);
-                seen[c] += 1;
-                let i = by_slot[c][cpl.flow as usize];
-                if i == usize::MAX {
-                    return Err(format!("core {c}: a completion of flow {} that no flow of the list posted", cpl.flow));
+        if spec.threads == 1 {
+            lanes.iter_mut().for_each(|l| l.run(cycle, to));
+        } else {
+            pool.install(|| lanes.par_iter_mut().for_each(|l| l.run(cycle, to)));
+        }
+        cursor.iter_mut().for_each(|c| *c = (0, 0));
+        // The network replays the window cycle by cycle, in host order.
+        for now in cycle..to {
+            for (k, l) in lanes.iter().enumerate() {
+                while let Some((_, f)) = l.out.get(cursor[k].0).filter(|x| x.0 == now) {
+                    cursor[k].0 += 1;
+                    if let Ok(p) = RocePacket::parse(f) {
+                        // The requester's frames (QPN = slot on both ends): the responder's
+                        // ACKs are not in by_slot (a slot is the flow's on both cores).
+                        let i = by_slot[k].get(p.bth.dest_qp as usize).copied().unwrap_or(usize::MAX);
+                        if i != usize::MAX {
+                            let at = samples.len() as u32;
+                            let wire = wire_bytes(f.len());
+                            match flow_bytes[i].last_mut() {
+                                Some((s, b)) if *s == at => *b += wire,
+                                _ => flow_bytes[i].push((at, wire)),
+                            }
+                        }
+                    }
+                    n.net.send(n.hosts[k], f.clone(), now);
                 }
-                ended += 1;
-                if cpl.status != csr::CPL_OK {
-                    failed.push(i);
-                    continue;
+            }
+            n.net.tick(now);
+            for (k, l) in lanes.iter().enumerate() {
+                if let Some((_, id, err)) = l.refused.filter(|r| r.0 == now) {
+                    return Err(format!("core {k}: the post of flow {id} was refused (error {err:#x})"));
                 }
-                let f = spec.flows[i].clone();
-                let fct_ns = (n.cycle - t0) * ns - f.start_ns;
-                records.push(FctRecord { standalone_ns: standalone[i], sport: slot[i] as u16, fct_ns, flow: f });
+            }
+            for (k, l) in lanes.iter().enumerate() {
+                while let Some(&(_, raw)) = l.cpls.get(cursor[k].1).filter(|x| x.0 == now) {
+                    cursor[k].1 += 1;
+                    let cpl = Cpl::of(raw);
+                    let i = by_slot[k][cpl.flow as usize];
+                    if i == usize::MAX {
+                        return Err(format!("core {k}: a completion of flow {} that no flow of the list posted", cpl.flow));
+                    }
+                    ended += 1;
+                    if cpl.status != csr::CPL_OK {
+                        failed.push(i);
+                        continue;
+                    }
+                    let f = spec.flows[i].clone();
+                    let fct_ns = (now + 1 - t0) * ns - f.start_ns;
+                    records.push(FctRecord { standalone_ns: standalone[i], sport: slot[i] as u16, fct_ns, flow: f });
+                }
+            }
+            let t = now + 1 - t0;
+            if t % spec.sample_cycles == 0 {
+                let q: Vec<u64> = ports.iter().map(|&(s, l)| n.net.queue_bytes(s, l).unwrap()).collect();
+                for (p, &(s, l)) in ports.iter().enumerate() {
+                    let sent = n.net.port_stats(s, l).unwrap().tx_wire_bytes;
+                    if sent > sent_prev[p] {
+                        let at = samples.len();
+                        busy[p] = Some((busy[p].map_or(at, |b| b.0), at));
+                    }
+                    sent_prev[p] = sent;
+                }
+                samples.push((t * ns, q));
+            }
+            if t % 1000 == 0 {
+                progress(t);
+            }
+            if ended == spec.flows.len() {
+                cycle = now + 1;
+                break 'run;
             }
         }
-        let t = n.cycle - t0;
-        if t % spec.sample_cycles == 0 {
-            let q: Vec<u64> = ports.iter().map(|&(s, l)| n.net.queue_bytes(s, l).unwrap()).collect();
-            for (p, &(s, l)) in ports.iter().enumerate() {
-                let sent = n.net.port_stats(s, l).unwrap().tx_wire_bytes;
-                if sent > sent_prev[p] {
-                    let at = samples.len();
-                    busy[p] = Some((busy[p].map_or(at, |b| b.0), at));
-                }
-                sent_prev[p] = sent;
-            }
-            samples.push((t * ns, q));
-        }
-        if t % 1000 == 0 {
-            progress(t);
-        }
+        cycle = to;
     }
+    n.cycle = cycle;
+    n.cores = lanes.into_iter().map(|l| l.core).collect();
     let stats: Vec<PortStats> = ports.iter().map(|&(s, l)| n.net.port_stats(s, l).unwrap()).collect();
     let top = (0..ports.len()).max_by_key(|&p| stats[p].tx_wire_bytes).filter(|&p| stats[p].tx_wire_bytes > 0);
     let (mut utilization, mut bottleneck_mean_queue) = (0.0, 0.0);

@@ -71,6 +71,10 @@ pub struct Args {
     /// or `mix:K` (the Verilated core at the first K hosts, the model NIC at the rest).
     #[arg(long, default_value = "rtl", value_parser = NicKind::parse)]
     nic: NicKind,
+    /// Threads the hosts run on (0: one per CPU). Every output but summary.json's wall-time
+    /// fields is byte-identical whatever the count.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// RoCE MTU of every queue pair, bytes.
     #[arg(long, default_value_t = 4096)]
     mtu: u16,
@@ -293,6 +297,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         max_cycles: a.max_us * 250,
         sample_cycles: a.queue_interval_ns / 4,
         nic: a.nic,
+        threads: a.threads,
     };
     let bar = ProgressBar::new(spec.max_cycles);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg} (ETA {eta})").unwrap());
@@ -352,6 +357,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         "simulated_us": sim_us,
         "setup_cycles": r.setup_cycles,
         "wall_seconds": seconds,
+        "threads": a.threads,
         "simulated_us_per_wall_second": sim_us / seconds.max(1e-9),
         "probe_problems": r.probe_problems,
     });

@@ -1,7 +1,8 @@
 //! `hpcc-nic bench --module netsim`: the model NIC against the RTL in the same network run.
 //! An incast of 16 senders x `bytes` on one switch (17 hosts, HPCC++, 100 Gb/s, 1 us links),
-//! run three times: Verilated cores with nothing checked inside (the RTL alone), as
-//! `--nic rtl` runs them (each with the model beside it), and the model NIC (`--nic model`).
+//! run five times: Verilated cores with nothing checked inside (the RTL alone), as
+//! `--nic rtl` runs them (each with the model beside it), and the model NIC (`--nic model`),
+//! on one thread; then the RTL alone and the model NIC on one thread per CPU.
 //! Each run's wall time and simulated microseconds per wall second; the model's records and
 //! queue samples must equal the RTL's, else the bench fails.
 
@@ -20,23 +21,29 @@ pub struct Timed {
     pub run: Run,
 }
 
-fn spec(bytes: u64, nic: NicKind) -> Spec {
+fn spec(bytes: u64, nic: NicKind, threads: usize) -> Spec {
     let topo = Topology::incast(16, 100_000_000_000, 1000);
     let flows = incast(&(0..16).collect::<Vec<_>>(), 16, bytes, 0);
-    Spec { topo, flows, alg: 0, model: default_model(), mtu: 4096, net: NetConfig::g100(1), max_cycles: 10_000_000, sample_cycles: 250, nic }
+    Spec { topo, flows, alg: 0, model: default_model(), mtu: 4096, net: NetConfig::g100(1), max_cycles: 10_000_000, sample_cycles: 250, nic, threads }
 }
 
-/// The three runs; Err if a run fails or the model's differs from the RTL's.
+/// The five runs; Err if a run fails or differs from the first.
 pub fn run_all(bytes: u64) -> Result<Vec<Timed>, String> {
     let mut out = vec![];
     let t = Instant::now();
-    let r = run_with(&spec(bytes, NicKind::Rtl), &|_| Core::unchecked(), &mut |_| {})?;
+    let r = run_with(&spec(bytes, NicKind::Rtl, 1), &|_| Core::unchecked(), &mut |_| {})?;
     out.push(Timed { name: "RTL alone (Verilator, nothing checked)", seconds: t.elapsed().as_secs_f64(), run: r });
     for (name, nic) in [("--nic rtl (RTL + model beside each core)", NicKind::Rtl), ("--nic model", NicKind::Model)] {
         let t = Instant::now();
-        let r = run(&spec(bytes, nic), &mut |_| {})?;
+        let r = run(&spec(bytes, nic, 1), &mut |_| {})?;
         out.push(Timed { name, seconds: t.elapsed().as_secs_f64(), run: r });
     }
+    let t = Instant::now();
+    let r = run_with(&spec(bytes, NicKind::Rtl, 0), &|_| Core::unchecked(), &mut |_| {})?;
+    out.push(Timed { name: "RTL alone, a thread per CPU", seconds: t.elapsed().as_secs_f64(), run: r });
+    let t = Instant::now();
+    let r = run(&spec(bytes, NicKind::Model, 0), &mut |_| {})?;
+    out.push(Timed { name: "--nic model, a thread per CPU", seconds: t.elapsed().as_secs_f64(), run: r });
     let base = &out[0].run;
     for x in &out[1..] {
         if x.run.records != base.records || x.run.samples != base.samples {
@@ -54,7 +61,8 @@ pub fn run_all(bytes: u64) -> Result<Vec<Timed>, String> {
 
 pub fn print(runs: &[Timed], bytes: u64, markdown: bool) {
     let us = runs[0].run.cycles as f64 * 0.004;
-    println!("netsim, incast 16 -> 1 x {} KB, 17 hosts, {us:.1} us simulated (+ setup); the same records and queues from every run", bytes / 1000);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("netsim, incast 16 -> 1 x {} KB, 17 hosts, {us:.1} us simulated (+ setup), {cpus} CPUs; the same records and queues from every run", bytes / 1000);
     if markdown {
         println!("\n| NICs | wall s | simulated us / wall s | x RTL alone |\n|---|---:|---:|---:|");
     }
