@@ -16,7 +16,7 @@ fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> Flow {
 }
 
 fn spec(topo: Topology, flows: Vec<Flow>, alg: u32) -> Spec {
-    Spec { topo, flows, alg, model: default_model(), mtu: 4096, net: NetConfig::g100(5), max_cycles: 200_000, sample_cycles: 250, nic: NicKind::Rtl, threads: 1 }
+    Spec { algs: vec![alg; flows.len()], topo, flows, model: default_model(), mtu: 4096, net: NetConfig::g100(5), max_cycles: 200_000, sample_cycles: 250, nic: NicKind::Rtl, threads: 1 }
 }
 
 /// Every flow completed, none below its standalone FCT, each record's flow one of the list,
@@ -266,4 +266,64 @@ fn threads_and_windows_do_not_change_a_run() {
             assert_eq!((r.cycles, r.lost), (base.cycles, base.lost), "{what}");
         }
     }
+}
+
+/// Algorithms per flow: on two disjoint paths (within leaf 4, within leaf 5) an HPCC++ flow
+/// and a DCQCN flow of one run each finish as in a run of its algorithm alone (and the two
+/// algorithms finish 200 KB apart, so a flow given the wrong one would show). A list of
+/// algorithms that does not match the flows is refused.
+#[test]
+fn flows_of_different_algorithms_share_a_run() {
+    let t = Topology::leaf_spine(4, 2, 1, G100, 4 * G100, 1000).unwrap();
+    let fl = vec![flow(0, 1, 200_000, 0), flow(2, 3, 200_000, 0)];
+    let go = |algs: Vec<u32>| {
+        let s = Spec { algs, nic: NicKind::Model, ..spec(t.clone(), fl.clone(), 0) };
+        let r = run(&s, &mut |_| {}).unwrap();
+        check(&s, &r);
+        let fct = |src| r.records.iter().find(|x| x.flow.src == src).unwrap().fct_ns;
+        (fct(0), fct(2))
+    };
+    let (hpcc, dcqcn, mixed) = (go(vec![0, 0]), go(vec![3, 3]), go(vec![0, 3]));
+    assert_ne!(hpcc.0, dcqcn.0);
+    assert_eq!(mixed, (hpcc.0, dcqcn.1));
+    let e = run(&Spec { algs: vec![0], ..spec(t.clone(), fl.clone(), 0) }, &mut |_| {}).err().unwrap();
+    assert!(e.contains("algorithm codes"), "{e}");
+}
+
+/// `--pg-alg`: the flow file's priority groups pick the algorithms; summary.json's `by_alg`
+/// has each algorithm's flows apart. A bad mapping is refused before any output.
+#[test]
+fn the_command_runs_algorithms_per_priority_group() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_hpcc-nic");
+    let dir = std::env::temp_dir().join(format!("netsim-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let flows = dir.join("flows.txt");
+    std::fs::write(&flows, "3\n0 3 3 100 50000 0\n1 3 4 100 50000 0\n2 3 4 100 50000 0\n").unwrap();
+    let out = dir.join("run");
+    let st = Command::new(exe)
+        .args(["netsim", "--topo", "incast:3", "--flows"])
+        .arg(&flows)
+        .args(["--alg", "hpcc", "--pg-alg", "4=dcqcn", "--nic", "model", "--max-us", "500", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{st}");
+    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["alg"], "hpcc+dcqcn");
+    assert_eq!((s["by_alg"]["hpcc"]["completed"].as_u64(), s["by_alg"]["dcqcn"]["completed"].as_u64()), (Some(1), Some(2)));
+    for bad in ["4=fast", "4", "x=hpcc", "4=hpcc,4=dcqcn"] {
+        let o = Command::new(exe)
+            .args(["netsim", "--topo", "incast:3", "--flows"])
+            .arg(&flows)
+            .args(["--pg-alg", bad, "--nic", "model", "--out"])
+            .arg(dir.join("bad"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--pg-alg"), "{bad}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(!dir.join("bad/summary.json").exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -150,8 +150,9 @@ impl<M: CoreDut> CoreNet<M> for Net<M> {
 pub struct Spec {
     pub topo: Topology,
     pub flows: Vec<Flow>,
-    /// cc_module's algorithm code for every flow (0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN).
-    pub alg: u32,
+    /// cc_module's algorithm code of each flow (0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN), one
+    /// per flow of `flows`: flows of different algorithms share the network.
+    pub algs: Vec<u32>,
     /// The cores' CC configuration.
     pub model: Model,
     /// RoCE MTU of every queue pair.
@@ -249,6 +250,9 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
     // Per flow: its cores; its path's base RTT at full frames and bottleneck (the window); its
     // standalone FCT, whose base RTT serializes the flow's own first frame (a flow under one
     // MTU sends a shorter one, and would otherwise be held to a time it cannot need).
+    if spec.algs.len() != spec.flows.len() || spec.algs.iter().any(|&a| a > 3) {
+        return Err(format!("{} algorithm codes (each 0-3) for {} flows", spec.algs.len(), spec.flows.len()));
+    }
     let mut ends = Vec::with_capacity(spec.flows.len());
     let mut path = Vec::with_capacity(spec.flows.len());
     let mut standalone = Vec::with_capacity(spec.flows.len());
@@ -282,8 +286,9 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
         // HPCC++ and Rx-HPCC start at W_init = BDP of the flow's path; LDCP and DCQCN with a
         // window that does not bind (their Updates set rate and window).
         let bdp = (rtt as u128 * bps as u128 / 8_000_000_000) as u32;
-        let window = if spec.alg <= 1 { bdp.max(spec.mtu as u32) } else { 1 << 20 };
-        n.connect_at(s, d, slot[i] as u16, spec.alg, spec.mtu, spec.alg <= 1, window, 0);
+        let alg = spec.algs[i];
+        let window = if alg <= 1 { bdp.max(spec.mtu as u32) } else { 1 << 20 };
+        n.connect_at(s, d, slot[i] as u16, alg, spec.mtu, alg <= 1, window, 0);
     }
     let t0 = n.cycle;
     let ns = spec.net.ns_per_cycle;

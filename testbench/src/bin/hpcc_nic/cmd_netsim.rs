@@ -66,6 +66,11 @@ pub struct Args {
     incast: Option<String>,
     #[arg(long, value_enum, default_value = "hpcc")]
     alg: Alg,
+    /// Per-flow algorithms: `PG=ALG,...` gives the flows of priority group PG (the flow
+    /// file's third column; the generators' flows are in group 3) algorithm ALG; the others
+    /// run --alg.
+    #[arg(long)]
+    pg_alg: Option<String>,
     /// The NIC at every host: `rtl` (the Verilated core, checked every cycle against the model
     /// NIC beside it), `model` (the model NIC, `sim::hpcc_nic_core`: the same outputs, faster)
     /// or `mix:K` (the Verilated core at the first K hosts, the model NIC at the rest).
@@ -234,6 +239,21 @@ fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::
     Ok(testbench::harness::cc_module::Model::new(hc, lc, dc))
 }
 
+/// Per priority group, the algorithm code --pg-alg gives it (the others run --alg).
+fn pg_algs(a: &Args) -> Result<std::collections::BTreeMap<u32, u32>> {
+    let mut of_pg = std::collections::BTreeMap::new();
+    for item in a.pg_alg.iter().flat_map(|s| s.split(',')) {
+        let bad = || format!("--pg-alg `{item}`: expected PG=ALG (ALG hpcc, rx-hpcc, ldcp or dcqcn)");
+        let (pg, alg) = item.split_once('=').ok_or_else(bad)?;
+        let pg: u32 = pg.trim().parse().map_err(|_| bad())?;
+        let alg = <Alg as clap::ValueEnum>::from_str(alg.trim(), true).map_err(|_| bad())?;
+        if of_pg.insert(pg, alg as u32).is_some() {
+            return Err(format!("--pg-alg: priority group {pg} given twice").into());
+        }
+    }
+    Ok(of_pg)
+}
+
 /// The `--alg` name of cc_module's algorithm code.
 pub fn alg_label(alg: u32) -> &'static str {
     ["hpcc", "rx-hpcc", "ldcp", "dcqcn"][alg as usize]
@@ -241,12 +261,14 @@ pub fn alg_label(alg: u32) -> &'static str {
 
 /// A run's plots: the bottleneck's queue against time, the slowdown per size bin, and every
 /// flow's sending rate against time.
-fn plots(out: &Path, label: &str, r: &testbench::harness::netsim::Run, interval_ns: u64) -> Result<()> {
+fn plots(out: &Path, label: &str, r: &testbench::harness::netsim::Run, of_alg: &[(String, Vec<sim::net::fct::FctRecord>)], interval_ns: u64) -> Result<()> {
     if let Some(p) = r.bottleneck.and_then(|b| r.ports.iter().position(|&x| x == b)) {
         let q = r.samples.iter().map(|(t, v)| (*t as f64 / 1000.0, v[p] as f64 / 1000.0)).collect();
         plot::panels(&out.join("queue.svg"), &[report::queue_panel(vec![plot::Series { label: label.into(), points: q }])])?;
     }
-    plot::panels(&out.join("slowdown.svg"), &report::slowdown_panels(&[(label.to_string(), slowdown_bins(&r.records).1)]))?;
+    // One series per algorithm: a mixed run's algorithms overlaid.
+    let per: Vec<(String, _)> = if of_alg.len() == 1 { vec![(label.to_string(), slowdown_bins(&r.records).1)] } else { of_alg.iter().map(|(n, recs)| (n.clone(), slowdown_bins(recs).1)).collect() };
+    plot::panels(&out.join("slowdown.svg"), &report::slowdown_panels(&per))?;
     let many = r.flow_bytes.len() > 16;
     let series = r.flow_bytes.iter().enumerate().map(|(i, v)| plot::Series {
         label: if many { String::new() } else { format!("flow {i}") },
@@ -281,6 +303,9 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     let topo = topology(&a, &topo_arg)?;
     let fl = flow_list(&a, &topo)?;
     let alg = a.alg as u32;
+    let of_pg = pg_algs(&a)?;
+    let alg_of = |pg: u32| of_pg.get(&pg).copied().unwrap_or(alg);
+    let algs: Vec<u32> = fl.iter().map(|f| alg_of(f.pg)).collect();
     let model = cc_model(&a, &topo)?;
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let summary_path = out.join("summary.json");
@@ -290,7 +315,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     let spec = Spec {
         topo: topo.clone(),
         flows: fl.clone(),
-        alg,
+        algs: algs.clone(),
         model,
         mtu: a.mtu,
         net: NetConfig::g100(a.seed),
@@ -328,11 +353,27 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         }
     }
     fs::write(out.join("throughput.csv"), tp)?;
-    plots(&out, alg_label(alg), &r, interval_ns)?;
+    let mut used: Vec<u32> = algs.clone();
+    used.sort();
+    used.dedup();
+    let alg_name = if used == [alg] { alg_label(alg).to_string() } else { used.iter().map(|&x| alg_label(x)).collect::<Vec<_>>().join("+") };
+    // Per algorithm: its flows' records (the slowdowns of a mixed run, apart).
+    let of_alg: Vec<(String, Vec<sim::net::fct::FctRecord>)> = used
+        .iter()
+        .map(|&x| (alg_label(x).to_string(), r.records.iter().filter(|rec| alg_of(rec.flow.pg) == x).cloned().collect()))
+        .collect();
+    plots(&out, &alg_name, &r, &of_alg, interval_ns)?;
     let (all, bins) = slowdown_bins(&r.records);
     let below_standalone = r.records.iter().filter(|x| x.fct_ns < x.standalone_ns).count();
     let sim_us = r.cycles as f64 * 4e-3;
-    let alg_name = alg_label(alg);
+    let by_alg: serde_json::Map<String, serde_json::Value> = of_alg
+        .iter()
+        .map(|(name, recs)| {
+            let (all, bins) = slowdown_bins(recs);
+            let flows = algs.iter().filter(|&&x| alg_label(x) == name).count();
+            (name.clone(), serde_json::json!({"flows": flows, "completed": recs.len(), "slowdown": all, "slowdown_bins": bins}))
+        })
+        .collect();
     let summary = serde_json::json!({
         "nic": spec.nic.name(),
         "alg": alg_name,
@@ -354,6 +395,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         "jain": r.jain(),
         "slowdown": all,
         "slowdown_bins": bins,
+        "by_alg": by_alg,
         "simulated_us": sim_us,
         "setup_cycles": r.setup_cycles,
         "wall_seconds": seconds,

@@ -24,7 +24,7 @@ pub struct Timed {
 fn spec(bytes: u64, nic: NicKind, threads: usize) -> Spec {
     let topo = Topology::incast(16, 100_000_000_000, 1000);
     let flows = incast(&(0..16).collect::<Vec<_>>(), 16, bytes, 0);
-    Spec { topo, flows, alg: 0, model: default_model(), mtu: 4096, net: NetConfig::g100(1), max_cycles: 10_000_000, sample_cycles: 250, nic, threads }
+    Spec { algs: vec![0; flows.len()], topo, flows, model: default_model(), mtu: 4096, net: NetConfig::g100(1), max_cycles: 10_000_000, sample_cycles: 250, nic, threads }
 }
 
 /// The five runs; Err if a run fails or differs from the first.
