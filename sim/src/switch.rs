@@ -18,6 +18,11 @@
 //!   port, one hop is pushed in the project's layout (`IntHop`: timestamp, the port's
 //!   transmitted-byte counter including this frame, its queue length, the line rate), as an
 //!   INT-capable switch writes it at egress.
+//! - PFC (optional, `Pfc`): one lossless class (every frame): per ingress port, the bytes of
+//!   its frames still queued anywhere in the switch; at `xoff_bytes` the switch asks the
+//!   port's upstream sender to pause (`pfc_changes`, which the network delivers after the
+//!   link's delay), at `xon_bytes` or less to resume. A paused egress port finishes the frame
+//!   it is sending and starts no other (`set_paused`).
 
 use crate::packet::{Ecn, IntHop, LineRate, RocePacket};
 use std::collections::{HashMap, VecDeque};
@@ -36,6 +41,13 @@ pub struct Red {
     pub pmax: f64,
 }
 
+/// PFC thresholds per ingress port, bytes queued (`xon_bytes` < `xoff_bytes`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pfc {
+    pub xoff_bytes: u64,
+    pub xon_bytes: u64,
+}
+
 /// The switch's parameters.
 #[derive(Clone, Debug)]
 pub struct SwitchConfig {
@@ -49,6 +61,8 @@ pub struct SwitchConfig {
     pub buffer_bytes: u64,
     /// ECN marking; None: never mark.
     pub red: Option<Red>,
+    /// PFC; None: off (a full queue drops).
+    pub pfc: Option<Pfc>,
 }
 
 impl SwitchConfig {
@@ -62,12 +76,17 @@ impl SwitchConfig {
             ns_per_cycle: 4,
             buffer_bytes: 4 << 20,
             red: Some(Red { kmin: 100_000, kmax: 400_000, pmax: 0.2 }),
+            pfc: None,
         }
     }
 }
 
 struct Port {
-    queue: VecDeque<Vec<u8>>,
+    /// Frames and the ingress port each came in on (`NO_PORT`: not known).
+    queue: VecDeque<(Vec<u8>, usize)>,
+    /// Held by a PAUSE from downstream, and the cycles it held a frame back.
+    paused: bool,
+    paused_cycles: u64,
     /// Bytes queued (frame lengths, as INT reports them).
     bytes: u64,
     /// The port is busy sending until this cycle (fractional: the rate need not divide).
@@ -93,7 +112,14 @@ pub struct PortStats {
     pub tx_wire_bytes: u64,
     pub dropped: u64,
     pub marked: u64,
+    /// PAUSEs (XOFF) sent upstream for frames that came in on this port.
+    pub pauses: u64,
+    /// Cycles this egress port held a waiting frame because it was paused.
+    pub paused_cycles: u64,
 }
+
+/// An ingress port `enqueue_from` was not told.
+pub const NO_PORT: usize = usize::MAX;
 
 /// See the module doc.
 pub struct Switch {
@@ -106,6 +132,10 @@ pub struct Switch {
     /// Frames with no route or that do not parse: dropped.
     pub unroutable: u64,
     rng: u64,
+    /// Per ingress port: bytes of its frames queued, it has asked upstream to pause, PAUSEs.
+    ingress_bytes: Vec<u64>,
+    xoff: Vec<bool>,
+    pauses: Vec<u64>,
 }
 
 impl Switch {
@@ -117,6 +147,8 @@ impl Switch {
             ports: (0..ports)
                 .map(|_| Port {
                     queue: VecDeque::new(),
+                    paused: false,
+                    paused_cycles: 0,
                     bytes: 0,
                     free_at: 0.0,
                     tx_bytes: 0,
@@ -133,6 +165,9 @@ impl Switch {
             marked: vec![0; ports],
             unroutable: 0,
             rng: seed | 1,
+            ingress_bytes: vec![0; ports],
+            xoff: vec![false; ports],
+            pauses: vec![0; ports],
         }
     }
 
@@ -174,6 +209,11 @@ impl Switch {
 
     /// A frame arrives (fully received) at `now`: routed, marked by RED, queued or dropped.
     pub fn enqueue(&mut self, frame: Vec<u8>) {
+        self.enqueue_from(frame, NO_PORT)
+    }
+
+    /// `enqueue`, for a frame that came in on port `ingress` (PFC counts it there).
+    pub fn enqueue_from(&mut self, frame: Vec<u8>, ingress: usize) {
         let Ok(mut p) = RocePacket::parse(&frame) else {
             self.unroutable += 1;
             return;
@@ -206,9 +246,36 @@ impl Switch {
                 self.marked[out] += 1;
             }
         }
+        if let Some(b) = self.ingress_bytes.get_mut(ingress) {
+            *b += frame.len() as u64;
+        }
         let port = &mut self.ports[out];
         port.bytes += frame.len() as u64;
-        port.queue.push_back(frame);
+        port.queue.push_back((frame, ingress));
+    }
+
+    /// PFC after a cycle: the ingress ports that cross a threshold, (port, true: pause /
+    /// false: resume), each sent once per crossing. Empty without PFC.
+    pub fn pfc_changes(&mut self) -> Vec<(usize, bool)> {
+        let Some(p) = self.cfg.pfc else { return vec![] };
+        let mut out = vec![];
+        for k in 0..self.ports.len() {
+            let b = self.ingress_bytes[k];
+            if !self.xoff[k] && b >= p.xoff_bytes {
+                self.xoff[k] = true;
+                self.pauses[k] += 1;
+                out.push((k, true));
+            } else if self.xoff[k] && b <= p.xon_bytes {
+                self.xoff[k] = false;
+                out.push((k, false));
+            }
+        }
+        out
+    }
+
+    /// A PAUSE (true) or resume from downstream reaches egress port `k`.
+    pub fn set_paused(&mut self, k: usize, paused: bool) {
+        self.ports[k].paused = paused;
     }
 
     /// One cycle: every idle port starts its next frame (pushing a telemetry hop into a
@@ -223,8 +290,15 @@ impl Switch {
             if port.free_at > now as f64 {
                 continue;
             }
-            let Some(mut frame) = port.queue.pop_front() else { continue };
+            if port.paused {
+                port.paused_cycles += !port.queue.is_empty() as u64;
+                continue;
+            }
+            let Some((mut frame, ingress)) = port.queue.pop_front() else { continue };
             port.bytes -= frame.len() as u64;
+            if let Some(b) = self.ingress_bytes.get_mut(ingress) {
+                *b -= frame.len() as u64;
+            }
             let wire = wire_bytes(frame.len());
             port.tx_bytes += wire;
             port.sent_window += wire;
@@ -262,6 +336,8 @@ impl Switch {
             tx_wire_bytes: p.tx_bytes,
             dropped: self.dropped[k],
             marked: self.marked[k],
+            pauses: self.pauses[k],
+            paused_cycles: p.paused_cycles,
         }
     }
 }
@@ -318,5 +394,35 @@ mod tests {
             s.enqueue(f.clone());
         }
         assert_eq!((s.queue_bytes(0), s.stats(0).dropped), (n * f.len() as u64, 2));
+    }
+
+    #[test]
+    fn pfc_pauses_an_ingress_at_xoff_resumes_at_xon_and_a_paused_port_holds() {
+        let f = data_frame([10, 0, 0, 2], Ecn::NotEct, false);
+        let len = f.len() as u64;
+        let pfc = Pfc { xoff_bytes: 3 * len, xon_bytes: len };
+        let mut s = Switch::new(SwitchConfig { red: None, pfc: Some(pfc), ..SwitchConfig::g100() }, 3, 1);
+        s.route([10, 0, 0, 2], 2);
+        s.enqueue_from(f.clone(), 0);
+        s.enqueue_from(f.clone(), 0);
+        s.enqueue_from(f.clone(), 1);
+        assert!(s.pfc_changes().is_empty(), "two frames from port 0: below XOFF");
+        s.enqueue_from(f.clone(), 0);
+        assert_eq!(s.pfc_changes(), [(0, true)]);
+        assert!(s.pfc_changes().is_empty(), "one PAUSE per crossing");
+        // Paused from downstream, port 2 starts nothing and counts the held cycles.
+        s.set_paused(2, true);
+        assert!(s.tick(0).is_empty() && s.tick(1).is_empty());
+        assert_eq!(s.stats(2).paused_cycles, 2);
+        s.set_paused(2, false);
+        let mut t = 2;
+        let mut sent = 0;
+        while sent < 3 {
+            sent += s.tick(t).len();
+            t += 1;
+        }
+        // Frames 0, 0, 1 are out: port 0 holds one frame (= XON): resumed.
+        assert_eq!(s.pfc_changes(), [(0, false)]);
+        assert_eq!((s.stats(0).pauses, s.stats(1).pauses), (1, 0));
     }
 }

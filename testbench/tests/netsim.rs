@@ -291,7 +291,8 @@ fn flows_of_different_algorithms_share_a_run() {
 }
 
 /// `--pg-alg`: the flow file's priority groups pick the algorithms; summary.json's `by_alg`
-/// has each algorithm's flows apart. A bad mapping is refused before any output.
+/// has each algorithm's flows apart. A bad mapping, or bad PFC thresholds, are refused before
+/// any output.
 #[test]
 fn the_command_runs_algorithms_per_priority_group() {
     use std::process::Command;
@@ -325,5 +326,41 @@ fn the_command_runs_algorithms_per_priority_group() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("--pg-alg"), "{bad}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(!dir.join("bad/summary.json").exists());
     }
+    for bad in ["1000,2000", "1000", "x,y"] {
+        let o = Command::new(exe).args(["netsim", "--topo", "incast:3", "--flows"]).arg(&flows).args(["--pfc", bad, "--out"]).arg(dir.join("bad")).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("pfc"), "{bad}: {}", String::from_utf8_lossy(&o.stderr));
+    }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// PFC: three DCQCN flows into host 3 of a leaf-spine (100 Gb/s everywhere, 200 ns links)
+/// whose switches hold 60 KB per port. Without PFC the first round trip overflows the
+/// receiver's port; with PFC (XOFF 12 KB, XON 6 KB per ingress) nothing drops, the receiver's
+/// leaf pauses the spine and the spine's egress holds frames (pauses across two switch hops),
+/// the senders' MACs are paused, and every flow completes.
+#[test]
+fn pfc_makes_an_overflowing_incast_lossless_across_hops() {
+    use sim::switch::Pfc;
+    let t = Topology::leaf_spine(4, 2, 1, G100, G100, 200).unwrap();
+    let fl: Vec<Flow> = (0..3).map(|h| flow(h, 3, 200_000, 0)).collect();
+    let go = |pfc: Option<Pfc>| {
+        let net = NetConfig { buffer_bytes: 60_000, pfc, ..NetConfig::g100(5) };
+        let s = Spec { net, mtu: 1024, nic: NicKind::Model, max_cycles: 400_000, ..spec(t.clone(), fl.clone(), 3) };
+        (run(&s, &mut |_| {}).unwrap(), s)
+    };
+    let (lossy, _) = go(None);
+    assert!(lossy.stats.iter().map(|p| p.dropped).sum::<u64>() > 0, "the load must overflow without PFC");
+    assert_eq!(lossy.stats.iter().map(|p| p.pauses).sum::<u64>(), 0);
+    let (r, s) = go(Some(Pfc { xoff_bytes: 12_000, xon_bytes: 6_000 }));
+    check(&s, &r);
+    assert_eq!(r.stats.iter().map(|p| p.dropped).sum::<u64>(), 0);
+    // The spine (node 6) is paused by leaf 5 on their link; its egress there held frames.
+    let at = |node: usize, link: usize| r.ports.iter().position(|&p| p == (node, link)).unwrap();
+    let spine_to_leaf5 = t.links.iter().position(|k| (k.a, k.b) == (5, 6) || (k.a, k.b) == (6, 5)).unwrap();
+    assert!(r.stats[at(6, spine_to_leaf5)].paused_cycles > 0, "{:?}", r.stats);
+    assert!(r.stats[at(5, spine_to_leaf5)].pauses > 0, "leaf 5 paused the spine");
+    // Leaf 4's ingress from hosts 0 and 1 paused them.
+    let host0 = t.host_link_index(0);
+    assert!(r.stats[at(4, host0)].pauses > 0);
 }

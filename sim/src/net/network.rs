@@ -8,12 +8,17 @@
 //! (frames that reached their host by now), the hosts run and `send`, then `tick(now)`
 //! (frames that reached a switch by now are queued, every idle port starts its next frame).
 //! Links and ports are visited in index order, so a run repeats exactly from its seed.
+//!
+//! PFC (`NetConfig::pfc`): a switch's PAUSE or resume travels back over the ingress link with
+//! the link's delay (the PAUSE frame's own 84 wire bytes are not modelled); at a switch it
+//! holds the egress port of that link (applied in `tick`), at a host its MAC
+//! (`host_pauses`, taken beside `deliver`: the host must stop at a frame boundary).
 
 use super::host_ip;
 use super::topo::Topology;
 use crate::nic_model::XorShift;
 use crate::packet::LineRate;
-use crate::switch::{PortStats, Red, Switch, SwitchConfig};
+use crate::switch::{Pfc, PortStats, Red, Switch, SwitchConfig};
 use std::collections::VecDeque;
 
 /// The switches' parameters, the same at every switch.
@@ -27,13 +32,15 @@ pub struct NetConfig {
     pub red: Option<Red>,
     /// Seeds the RED coins and the links' loss.
     pub seed: u64,
+    /// PFC at every switch; None: off.
+    pub pfc: Option<Pfc>,
 }
 
 impl NetConfig {
     /// `sim::switch::SwitchConfig::g100`'s buffer and RED at 250 MHz.
     pub fn g100(seed: u64) -> NetConfig {
         let s = SwitchConfig::g100();
-        NetConfig { ns_per_cycle: s.ns_per_cycle, buffer_bytes: s.buffer_bytes, red: s.red, seed }
+        NetConfig { ns_per_cycle: s.ns_per_cycle, buffer_bytes: s.buffer_bytes, red: s.red, seed, pfc: None }
     }
 }
 
@@ -57,6 +64,8 @@ pub struct Network {
     port_link: Vec<Vec<usize>>,
     /// Per link, both ways: [towards b, towards a].
     wires: Vec<[InFlight; 2]>,
+    /// PFC, per link both ways as `wires`: (the cycle it arrives, pause / resume).
+    pause_wires: Vec<[VecDeque<(u64, bool)>; 2]>,
     delay: Vec<u64>,
     loss_rng: Vec<XorShift>,
     /// Frames lost on links (their error rate).
@@ -94,6 +103,7 @@ impl Network {
                 ns_per_cycle: cfg.ns_per_cycle,
                 buffer_bytes: cfg.buffer_bytes,
                 red: cfg.red,
+                pfc: cfg.pfc,
             };
             let mut sw = Switch::new(sc, links.len(), cfg.seed ^ (node as u64).wrapping_mul(0x9E37_79B9));
             for (port, &l) in links.iter().enumerate() {
@@ -118,7 +128,11 @@ impl Network {
             host_link[h] = Some(topo.host_link_index(h));
         }
         let loss_rng = (0..topo.links.len()).map(|l| XorShift::new(cfg.seed ^ 0x1055 ^ (l as u64) << 32)).collect();
-        Ok(Network { wires: vec![[VecDeque::new(), VecDeque::new()]; topo.links.len()], topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index, host_link })
+        if let Some(p) = cfg.pfc.filter(|p| p.xon_bytes >= p.xoff_bytes) {
+            return Err(format!("PFC: XON {} bytes must be below XOFF {}", p.xon_bytes, p.xoff_bytes));
+        }
+        let n_links = topo.links.len();
+        Ok(Network { wires: (0..n_links).map(|_| Default::default()).collect(), pause_wires: (0..n_links).map(|_| Default::default()).collect(), topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index, host_link })
     }
 
     /// Puts `frame` on the wire from `from` over link `l` at `now`: it arrives `delay` later,
@@ -163,14 +177,48 @@ impl Network {
         out
     }
 
-    /// Frames that reached a switch by `now` are queued; every idle port starts its next.
+    /// PFC changes that have reached their host by `now`: (host node id, paused), by link
+    /// order.
+    pub fn host_pauses(&mut self, now: u64) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
+        for l in 0..self.pause_wires.len() {
+            for dir in 0..2 {
+                let to = self.far(l, dir);
+                if self.host_index[to].is_none() {
+                    continue;
+                }
+                while self.pause_wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                    out.push((to, self.pause_wires[l][dir].pop_front().unwrap().1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Switch `s`'s port on link `l`.
+    fn port_on(&self, s: usize, l: usize) -> usize {
+        self.port_link[s].iter().position(|&x| x == l).expect("a switch's link is one of its ports")
+    }
+
+    /// PFC changes that reached a switch by `now` take hold; frames that reached a switch by
+    /// `now` are queued; every idle port starts its next; PFC thresholds crossed send their
+    /// PAUSE or resume upstream.
     pub fn tick(&mut self, now: u64) {
         for l in 0..self.wires.len() {
             for dir in 0..2 {
                 let Some(s) = self.switch_of[self.far(l, dir)] else { continue };
+                while self.pause_wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                    let on = self.pause_wires[l][dir].pop_front().unwrap().1;
+                    let port = self.port_on(s, l);
+                    self.switches[s].set_paused(port, on);
+                }
+                if self.wires[l][dir].front().is_none_or(|f| f.0 > now) {
+                    continue;
+                }
+                let port = self.port_on(s, l);
                 while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
                     let frame = self.wires[l][dir].pop_front().unwrap().1;
-                    self.switches[s].enqueue(frame);
+                    self.switches[s].enqueue_from(frame, port);
                 }
             }
         }
@@ -179,6 +227,11 @@ impl Network {
             for (port, frame, done) in self.switches[s].tick(now) {
                 let l = self.port_link[s][port];
                 self.launch(l, node, done, frame);
+            }
+            for (port, on) in self.switches[s].pfc_changes() {
+                let l = self.port_link[s][port];
+                let dir = usize::from(node != self.topo.links[l].a);
+                self.pause_wires[l][dir].push_back((now + self.delay[l], on));
             }
         }
     }
@@ -210,6 +263,7 @@ impl Network {
     /// Nothing on a link and every queue empty.
     pub fn idle(&self) -> bool {
         self.wires.iter().all(|w| w[0].is_empty() && w[1].is_empty())
+            && self.pause_wires.iter().all(|w| w[0].is_empty() && w[1].is_empty())
             && self.ports().iter().all(|&(n, l)| self.queue_bytes(n, l) == Some(0))
     }
 

@@ -89,6 +89,9 @@ pub struct Host<M> {
     /// SFD, inter-frame gap); a token bucket of this rate, holding at most one beat, paces them.
     pub mac_rate: Option<f64>,
     mac_credit: f64,
+    /// PFC: the link partner has paused this MAC; it finishes the frame it is sending and
+    /// starts no other until resumed.
+    pub paused: bool,
     /// Wire bytes the MAC sent (with the overhead above), for rate measurements.
     pub wire_bytes: u64,
 }
@@ -125,6 +128,7 @@ impl<M: HostPorts> Host<M> {
             wr_len_errors: 0,
             mac_rate: None,
             mac_credit: 0.0,
+            paused: false,
             wire_bytes: 0,
         }
     }
@@ -168,7 +172,8 @@ impl<M: HostPorts> Host<M> {
         if let Some(r) = self.mac_rate {
             self.mac_credit = (self.mac_credit + r).min(64.0);
         }
-        let tx_ready = !rng.gen_bool(bp) && (self.mac_rate.is_none() || self.mac_credit > 0.0);
+        let held = self.paused && self.tx_buf.is_empty();
+        let tx_ready = !rng.gen_bool(bp) && (self.mac_rate.is_none() || self.mac_credit > 0.0) && !held;
         self.tx.set_ready(d, tx_ready);
         self.rx.rate = 1.0 - bp;
         self.rx.offer(d, rng);

@@ -118,6 +118,9 @@ impl<M: CoreDut> Net<M> {
         for (node, frame) in self.net.deliver(now) {
             self.cores[self.host_of[node].unwrap()].host.receive(beats(&frame));
         }
+        for (node, on) in self.net.host_pauses(now) {
+            self.cores[self.host_of[node].unwrap()].host.paused = on;
+        }
         self.sent.clear();
         for (k, c) in self.cores.iter_mut().enumerate() {
             for f in c.clock(now, &mut self.rng, 0.0) {
@@ -329,6 +332,9 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
         for now in cycle..to {
             for (node, frame) in n.net.deliver(now) {
                 lanes[host_of[node].unwrap()].inbox.push((now, frame));
+            }
+            for (node, on) in n.net.host_pauses(now) {
+                lanes[host_of[node].unwrap()].pauses.push((now, on));
             }
         }
         if spec.threads == 1 {

@@ -7,7 +7,8 @@
 //! Why a window can run ahead: every frame a host receives in the cycles [t, t + L) left its
 //! switch before t when L is at most the delay of every host link (a switch port's frame
 //! reaches the host `delay` cycles after its last byte out, and that is no earlier than the
-//! cycle the port started it). So the network's deliveries for a whole window are known
+//! cycle the port started it; a PFC pause from the switch likewise takes the link's delay).
+//! So the network's deliveries (frames and pauses) for a whole window are known
 //! before the hosts run it, and what the hosts send reaches the network in the same order
 //! and at the same cycles as when everything is stepped cycle by cycle.
 
@@ -34,6 +35,8 @@ pub struct Lane<M: CoreDut> {
     seen: usize,
     /// This window: the frames the network delivers, (cycle, frame) in delivery order.
     pub inbox: Vec<(u64, Vec<u8>)>,
+    /// This window: PFC pauses and resumes reaching the host's MAC, (cycle, paused).
+    pub pauses: Vec<(u64, bool)>,
     /// This window: the frames the core sent, (cycle, frame) in order.
     pub out: Vec<(u64, Vec<u8>)>,
     /// This window: completions out of the core, (cycle, `m_axis_cpl_tdata`).
@@ -44,12 +47,13 @@ pub struct Lane<M: CoreDut> {
 
 impl<M: CoreDut> Lane<M> {
     pub fn new(core: Core<M>, rng: ChaCha8Rng, due: VecDeque<Due>) -> Lane<M> {
-        Lane { core, poster: Poster::default(), rng, due, seen: 0, inbox: vec![], out: vec![], cpls: vec![], refused: None }
+        Lane { core, poster: Poster::default(), rng, due, seen: 0, inbox: vec![], pauses: vec![], out: vec![], cpls: vec![], refused: None }
     }
 
     /// Clears the window's records (the inbox is filled for the next window after this).
     pub fn start_window(&mut self) {
         self.inbox.clear();
+        self.pauses.clear();
         self.out.clear();
         self.cpls.clear();
     }
@@ -58,6 +62,7 @@ impl<M: CoreDut> Lane<M> {
     /// core, then the poster (after the clock, as a driver reads what the clock answered).
     pub fn run(&mut self, from: u64, to: u64) {
         let mut inbox = std::mem::take(&mut self.inbox).into_iter().peekable();
+        let mut pauses = std::mem::take(&mut self.pauses).into_iter().peekable();
         for now in from..to {
             if self.refused.is_some() {
                 break;
@@ -68,6 +73,9 @@ impl<M: CoreDut> Lane<M> {
             }
             while let Some((_, f)) = inbox.next_if(|x| x.0 == now) {
                 self.core.host.receive(beats(&f));
+            }
+            while let Some((_, on)) = pauses.next_if(|x| x.0 == now) {
+                self.core.host.paused = on;
             }
             for f in self.core.clock(now, &mut self.rng, 0.0) {
                 self.out.push((now, f));

@@ -76,6 +76,10 @@ pub struct Args {
     /// or `mix:K` (the Verilated core at the first K hosts, the model NIC at the rest).
     #[arg(long, default_value = "rtl", value_parser = NicKind::parse)]
     nic: NicKind,
+    /// PFC at every switch: `XOFF,XON`, bytes queued per ingress port (one lossless class;
+    /// off by default: a full queue drops).
+    #[arg(long)]
+    pfc: Option<String>,
     /// Threads the hosts run on (0: one per CPU). Every output but summary.json's wall-time
     /// fields is byte-identical whatever the count.
     #[arg(long, default_value_t = 0)]
@@ -304,6 +308,16 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
     let fl = flow_list(&a, &topo)?;
     let alg = a.alg as u32;
     let of_pg = pg_algs(&a)?;
+    let pfc = match &a.pfc {
+        None => None,
+        Some(p) => {
+            let v = numbers(p, "pfc", 2)?;
+            if v[1] >= v[0] {
+                return Err(format!("--pfc `{p}`: XON {} must be below XOFF {}", v[1], v[0]).into());
+            }
+            Some(sim::switch::Pfc { xoff_bytes: v[0], xon_bytes: v[1] })
+        }
+    };
     let alg_of = |pg: u32| of_pg.get(&pg).copied().unwrap_or(alg);
     let algs: Vec<u32> = fl.iter().map(|f| alg_of(f.pg)).collect();
     let model = cc_model(&a, &topo)?;
@@ -318,7 +332,7 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         algs: algs.clone(),
         model,
         mtu: a.mtu,
-        net: NetConfig::g100(a.seed),
+        net: NetConfig { pfc, ..NetConfig::g100(a.seed) },
         max_cycles: a.max_us * 250,
         sample_cycles: a.queue_interval_ns / 4,
         nic: a.nic,
@@ -386,6 +400,9 @@ pub fn run_cmd(a: Args) -> Result<ExitCode> {
         "fct_below_standalone": below_standalone,
         "dropped_packets": r.stats.iter().map(|s| s.dropped).sum::<u64>(),
         "lost_packets": r.lost,
+        "pfc": pfc.map(|p| serde_json::json!({"xoff_bytes": p.xoff_bytes, "xon_bytes": p.xon_bytes})),
+        "pfc_pauses": r.stats.iter().map(|s| s.pauses).sum::<u64>(),
+        "pfc_held_us": r.stats.iter().map(|s| s.paused_cycles).sum::<u64>() as f64 * 4e-3,
         "unroutable_packets": r.unroutable,
         "max_queue_bytes": r.stats.iter().map(|s| s.max_queue_bytes).max().unwrap_or(0),
         "mean_queue_bytes": r.bottleneck_mean_queue,

@@ -85,8 +85,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let runs: Vec<Loaded> = a.dirs.iter().map(|d| load(d)).collect::<Result<_>>()?;
     fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let mut md = String::from(
-        "| run | nic | alg | flows | completed | max queue (KB) | mean queue (KB) | drain (us) | utilization | Jain | slowdown p50 | p95 | p99 | simulated us | wall s |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| run | nic | alg | flows | completed | drops | PFC pauses | max queue (KB) | mean queue (KB) | drain (us) | utilization | Jain | slowdown p50 | p95 | p99 | simulated us | wall s |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in &runs {
         let s = &r.summary;
@@ -94,8 +94,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         // Null in the summary (no drain, no common span): a dash.
         let opt = |k: &str, digits: usize| s[k].as_f64().map_or("-".to_string(), |v| format!("{v:.digits$}"));
         md += &format!(
-            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {} | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {} | {:.3} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |\n",
             r.name, s["nic"].as_str().unwrap_or("?"), s["alg"].as_str().unwrap_or("?"), s["flows"], s["completed"],
+            s["dropped_packets"], if s["pfc"].is_null() { "off".to_string() } else { s["pfc_pauses"].to_string() },
             f("max_queue_bytes") / 1000.0, f("mean_queue_bytes") / 1000.0, opt("drain_us", 1), f("utilization"), opt("jain", 3),
             s["slowdown"]["p50"].as_f64().unwrap_or(f64::NAN), s["slowdown"]["p95"].as_f64().unwrap_or(f64::NAN),
             s["slowdown"]["p99"].as_f64().unwrap_or(f64::NAN), f("simulated_us"), f("wall_seconds"),
