@@ -235,8 +235,9 @@ fn sweep_shards_cover_the_product_once() {
 
 /// The hosts' windows and threads change nothing: a random load on a leaf-spine with short
 /// links (8 ns: a window of 2 cycles) and with 1 us links (250), on the model NIC and on a mix
-/// with RTL cores, run on 1, 2 and 3 threads and stepped every cycle (window 1), gives the
-/// same records, queue samples, per-flow bytes, port counters and length.
+/// with RTL cores, and with PFC pausing hosts and switches (40 ns links), run on 1, 2 and 3
+/// threads and stepped every cycle (window 1), gives the same records, queue samples,
+/// per-flow bytes, port counters and length.
 #[test]
 fn threads_and_windows_do_not_change_a_run() {
     use rand::{Rng, SeedableRng};
@@ -251,14 +252,24 @@ fn threads_and_windows_do_not_change_a_run() {
         })
         .collect();
     load.sort_by_key(|f| f.start_ns);
-    for (link_ns, nic) in [(8, NicKind::Model), (1000, NicKind::Model), (8, NicKind::Mix(1))] {
-        let t = Topology::leaf_spine(4, 2, 1, G100, 4 * G100, link_ns).unwrap();
-        let s = Spec { nic, ..spec(t, load.clone(), 3) };
+    let pfc = Some(sim::switch::Pfc { xoff_bytes: 6_000, xon_bytes: 3_000 });
+    // With PFC, an incast on top of the load, so that there is something to pause.
+    let mut with_incast = load.clone();
+    with_incast.extend((0..3).map(|h| flow(h, 3, 30_000, 0)));
+    with_incast.sort_by_key(|f| f.start_ns);
+    for (link_ns, nic, pfc) in [(8, NicKind::Model, None), (1000, NicKind::Model, None), (8, NicKind::Mix(1), None), (40, NicKind::Model, pfc)] {
+        let load = if pfc.is_some() { with_incast.clone() } else { load.clone() };
+        let t = Topology::leaf_spine(4, 2, 1, G100, G100, link_ns).unwrap();
+        let net = NetConfig { pfc, ..NetConfig::g100(5) };
+        let s = Spec { nic, net: net.clone(), ..spec(t, load.clone(), 3) };
         let base = run_window(&s, Some(1), &mut |_| {}).unwrap();
         check(&s, &base);
+        if pfc.is_some() {
+            assert!(base.stats.iter().map(|p| p.pauses).sum::<u64>() > 0, "no PAUSE to test");
+        }
         for threads in [1, 2, 3] {
-            let r = run(&Spec { threads, nic, ..spec(s.topo.clone(), load.clone(), 3) }, &mut |_| {}).unwrap();
-            let what = format!("{link_ns} ns links, {}, {threads} threads", nic.name());
+            let r = run(&Spec { threads, nic, net: net.clone(), ..spec(s.topo.clone(), load.clone(), 3) }, &mut |_| {}).unwrap();
+            let what = format!("{link_ns} ns links, {}, PFC {pfc:?}, {threads} threads", nic.name());
             assert_eq!(r.records, base.records, "{what}");
             assert_eq!(r.samples, base.samples, "{what}");
             assert_eq!(r.flow_bytes, base.flow_bytes, "{what}");
