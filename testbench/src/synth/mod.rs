@@ -18,6 +18,10 @@
 //! * measures the logic depth of the mapped netlist with its own longest-path
 //!   search ([`logic_depth`]): yosys's `ltp` cannot be used after
 //!   `synth_xilinx`, as it does not know that `FDRE` or `RAMB36E2` are registers;
+//! * profiles every path end ([`LevelProfile`]): the worst path into each register, RAM
+//!   and output-port bit with its LUT, MUXF and carry levels apart and a delay estimated
+//!   under a stated [`DelayModel`], as a histogram of ends by LUT + MUXF levels and a count
+//!   of ends over [`BUDGET_NS`];
 //! * collects every yosys `Warning:` line and sorts each into a documented
 //!   known-benign class ([`KNOWN_BENIGN_WARNINGS`]) or `unexplained_warnings`.
 //!
@@ -33,7 +37,7 @@ mod stat;
 mod tool;
 mod warnings;
 
-pub use depth::{logic_depth, LogicDepth};
+pub use depth::{logic_depth, DelayModel, LevelProfile, LogicDepth, PathCost, BUDGET_NS};
 pub use report::SynthReport;
 pub use run::{synth, yosys_version};
 pub use stat::parse_stat;

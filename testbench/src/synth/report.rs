@@ -36,6 +36,9 @@ pub struct SynthReport {
     /// One deepest path, start to end: `"<cell type> <name>"` per hop, the start
     /// register or port first and the capturing register or port last.
     pub critical_path: Vec<String>,
+    /// Every path end's worst path under a delay model: levels histogram, estimate, ends over
+    /// budget.
+    pub profile: super::LevelProfile,
     /// Every distinct yosys (and ABC) `Warning:` line, first line only, in log order.
     pub warnings: Vec<String>,
     /// The `warnings` that match no [`KNOWN_BENIGN_WARNINGS`](super::KNOWN_BENIGN_WARNINGS) entry, plus a note for
@@ -52,15 +55,15 @@ pub struct SynthReport {
 impl SynthReport {
     /// The header of [`SynthReport::table_row`]'s Markdown table (two lines).
     pub fn table_header() -> String {
-        "| top | family | LUT | FF | RAMB36 | RAMB18 | DSP | LUTRAM | CARRY | MUXF | levels | yosys s |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "| top | family | LUT | FF | RAMB36 | RAMB18 | DSP | LUTRAM | CARRY | MUXF | levels | LUT+MUXF levels | est. ns | ends > 4 ns | yosys s |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             .to_string()
     }
 
     /// One Markdown table row of the counts (header: [`SynthReport::table_header`]).
     pub fn table_row(&self) -> String {
         format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {:.1} |",
             self.top,
             self.family,
             self.luts,
@@ -72,6 +75,9 @@ impl SynthReport {
             self.carry,
             self.muxf,
             self.logic_levels,
+            self.profile.histogram.len().saturating_sub(1),
+            self.profile.worst.ns,
+            self.profile.over,
             self.seconds
         )
     }
@@ -139,6 +145,15 @@ impl SynthReport {
                 .collect();
             s.push_str(&format!("  {}\n", hops.join(" → ")));
         }
+        let p = &self.profile;
+        let m = p.model;
+        s.push_str(&format!(
+            "- logic levels (LUT + MUXF, carry cells apart) of each path end's worst path, ends per level: {}\n\
+             - estimated delay (base {} ns, LUT {} ns, MUXF {} ns, carry cell {} ns, LUT-RAM read {} ns, combinational DSP {} ns): \
+             worst {:.2} ns ({} LUT, {} MUXF, {} carry, {} other); {} of {} ends over {} ns\n",
+            p.histogram_text(), m.base_ns, m.lut_ns, m.muxf_ns, m.carry_ns, m.lutram_ns, m.dsp_ns,
+            p.worst.ns, p.worst.luts, p.worst.muxf, p.worst.carry, p.worst.other, p.over, p.ends, p.budget_ns
+        ));
         let mut classes: Vec<(&KnownWarning, usize)> = Vec::new();
         for w in &self.warnings {
             if let Some(k) = classify_warning(w) {

@@ -2,6 +2,7 @@
 
 mod names;
 mod netlist;
+mod profile;
 #[cfg(test)]
 mod tests;
 
@@ -12,8 +13,13 @@ use netlist::{is_clock_pin, Cell, Kind};
 use serde_json::Value;
 use std::collections::HashMap;
 
+pub use profile::{DelayModel, LevelProfile, PathCost};
+
+/// The budget `LevelProfile::over` counts against: one cycle at 250 MHz, ns.
+pub const BUDGET_NS: f64 = 4.0;
+
 /// The result of [`logic_depth`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogicDepth {
     /// Logic levels on the deepest path.
     pub levels: u32,
@@ -22,6 +28,9 @@ pub struct LogicDepth {
     pub path: Vec<String>,
     /// Cell types the search does not know, treated as registers.
     pub unmodelled: Vec<String>,
+    /// Every path end's worst path: LUT, MUXF and carry levels apart, estimated delay
+    /// ([`DelayModel::ULTRASCALE_PLUS`], budget [`BUDGET_NS`]).
+    pub profile: LevelProfile,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -213,11 +222,18 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
         }
     }
 
+    let fanin_cell = |b: u64| -> Option<(usize, Vec<u64>)> {
+        let Some(Driver::Cell(ci, pi, i)) = driver.get(&b).copied() else { return None };
+        let c = &cells[ci];
+        c.arcs(c.pins[pi].name, i).map(|ins| (ci, ins))
+    };
+    let end_nets: Vec<u64> = ends.iter().map(|e| e.0).collect();
+    let profile = profile::level_profile(&cells, &end_nets, &fanin_cell, DelayModel::ULTRASCALE_PLUS, BUDGET_NS)?;
     let Some((end_net, end)) = ends.iter().max_by(|(a, _), (b, _)| {
         // Deepest first; on a tie the first end in netlist order.
         done[a].levels.cmp(&done[b].levels).then(std::cmp::Ordering::Greater)
     }) else {
-        return Ok(LogicDepth { levels: 0, path: Vec::new(), unmodelled });
+        return Ok(LogicDepth { levels: 0, path: Vec::new(), unmodelled, profile });
     };
     let levels = done[end_net].levels;
     let mut nets = vec![*end_net];
@@ -240,5 +256,5 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
             format!("{} ({pin_name})", describe_cell(*ci, q))
         }
     });
-    Ok(LogicDepth { levels, path, unmodelled })
+    Ok(LogicDepth { levels, path, unmodelled, profile })
 }

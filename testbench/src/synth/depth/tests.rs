@@ -123,3 +123,61 @@ fn hop_names() {
     assert_eq!(d.path[0], "FDRE s2_q");
     assert_eq!(d.path[1], "LUT1 l");
 }
+
+fn cell2(name: &str, ty: &str, ins: &[(&str, u64)], out: (&str, u64)) -> (String, Value) {
+    let mut dirs = serde_json::Map::new();
+    let mut conns = serde_json::Map::new();
+    for (p, b) in ins {
+        dirs.insert(p.to_string(), json!("input"));
+        conns.insert(p.to_string(), json!([b]));
+    }
+    dirs.insert(out.0.into(), json!("output"));
+    conns.insert(out.0.into(), json!([out.1]));
+    (name.to_string(), json!({"hide_name": 0, "type": ty, "parameters": {}, "port_directions": dirs, "connections": conns}))
+}
+
+#[test]
+fn profile_counts_lut_muxf_and_carry_apart_and_estimates_each_end() {
+    // r1 -> LUT -> LUT -> MUXF7 -> r2 (2 LUT + 1 MUXF levels), r1 -> LUT -> CARRY4 -> CARRY4
+    // -> r3 (1 LUT level, 2 carry cells), and port a -> r1, r2 -> port y: four ends.
+    let n = netlist(vec![
+        fdre("r1", 3, 10),
+        lut("l1", &[10], 11),
+        lut("l2", &[11], 12),
+        lut("l3", &[11], 13),
+        cell2("m", "MUXF7", &[("I0", 12), ("I1", 13), ("S", 10)], ("O", 14)),
+        fdre("r2", 14, 4),
+        lut("l4", &[10], 15),
+        cell2("c1", "CARRY4", &[("S", 15)], ("CO", 16)),
+        cell2("c2", "CARRY4", &[("CI", 16)], ("CO", 17)),
+        fdre("r3", 17, 18),
+    ]);
+    let d = logic_depth(&n, "t").unwrap();
+    let p = &d.profile;
+    let m = DelayModel::ULTRASCALE_PLUS;
+    // Ends: r1.D (0 levels: from port a), r2.D (3), r3.D (1, with 2 carry), port y (0).
+    assert_eq!(p.ends, 4);
+    assert_eq!(p.histogram, vec![2, 1, 0, 1]);
+    assert_eq!((p.worst.luts, p.worst.muxf, p.worst.carry), (2, 1, 0));
+    assert!((p.worst.ns - (m.base_ns + 2.0 * m.lut_ns + m.muxf_ns)).abs() < 1e-9, "{p:?}");
+    assert_eq!(p.over, 0);
+    // logic_depth's own count takes every cell as a level: the same path, 3.
+    assert_eq!(d.levels, 3);
+}
+
+#[test]
+fn profile_counts_ends_over_the_budget() {
+    // Ten LUTs in a row: 0.4 + 10 x 0.45 = 4.9 ns > 4 ns; a second end of one LUT is not.
+    let mut cells = vec![fdre("r1", 3, 10)];
+    for k in 0..10 {
+        cells.push(lut(&format!("l{k}"), &[10 + k], 11 + k));
+    }
+    cells.push(fdre("r2", 20, 4));
+    cells.push(lut("short", &[10], 30));
+    cells.push(fdre("r3", 30, 31));
+    let p = logic_depth(&netlist(cells), "t").unwrap().profile;
+    assert_eq!(p.histogram[10], 1);
+    assert_eq!(p.histogram[1], 1);
+    assert_eq!(p.over, 1);
+    assert!((p.worst.ns - 4.9).abs() < 1e-9, "{p:?}");
+}
