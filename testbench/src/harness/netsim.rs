@@ -250,12 +250,12 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
     let routes = spec.topo.routes();
     let host_of = n.host_of.clone();
     let index = |node: usize| host_of.get(node).copied().flatten().ok_or(format!("node {node} is not a host"));
-    // Per flow: its cores; its path's base RTT at full frames and bottleneck (the window); its
-    // standalone FCT, whose base RTT serializes the flow's own first frame (a flow under one
-    // MTU sends a shorter one, and would otherwise be held to a time it cannot need).
     if spec.algs.len() != spec.flows.len() || spec.algs.iter().any(|&a| a > 3) {
         return Err(format!("{} algorithm codes (each 0-3) for {} flows", spec.algs.len(), spec.flows.len()));
     }
+    // Per flow: its cores; its path's base RTT at full frames and bottleneck (the window); its
+    // standalone FCT, whose base RTT serializes the flow's own first frame (a flow under one
+    // MTU sends a shorter one, and would otherwise be held to a time it cannot need).
     let mut ends = Vec::with_capacity(spec.flows.len());
     let mut path = Vec::with_capacity(spec.flows.len());
     let mut standalone = Vec::with_capacity(spec.flows.len());
@@ -345,10 +345,11 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
         cursor.iter_mut().for_each(|c| *c = (0, 0));
         // The network replays the window cycle by cycle, in host order.
         for now in cycle..to {
-            for (k, l) in lanes.iter().enumerate() {
-                while let Some((_, f)) = l.out.get(cursor[k].0).filter(|x| x.0 == now) {
+            for (k, l) in lanes.iter_mut().enumerate() {
+                while let Some((_, f)) = l.out.get_mut(cursor[k].0).filter(|x| x.0 == now) {
                     cursor[k].0 += 1;
-                    if let Ok(p) = RocePacket::parse(f) {
+                    let f = std::mem::take(f);
+                    if let Ok(p) = RocePacket::parse(&f) {
                         // The requester's frames (QPN = slot on both ends): the responder's
                         // ACKs are not in by_slot (a slot is the flow's on both cores).
                         let i = by_slot[k].get(p.bth.dest_qp as usize).copied().unwrap_or(usize::MAX);
@@ -361,7 +362,7 @@ fn run_on<M: CoreDut + Send>(mut n: Net<M>, spec: &Spec, window: Option<u64>, pr
                             }
                         }
                     }
-                    n.net.send(n.hosts[k], f.clone(), now);
+                    n.net.send(n.hosts[k], f, now);
                 }
             }
             n.net.tick(now);
