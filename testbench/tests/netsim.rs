@@ -375,3 +375,38 @@ fn pfc_makes_an_overflowing_incast_lossless_across_hops() {
     let host0 = t.host_link_index(0);
     assert!(r.stats[at(4, host0)].pauses > 0);
 }
+
+/// The CC options `replay` has reach the cores in netsim too: `--dcqcn-g` changes a DCQCN
+/// incast and `--ldcp-beta` an LDCP one; an out-of-range value is refused before any output.
+#[test]
+fn the_command_takes_the_cc_options_of_replay() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_hpcc-nic");
+    let dir = std::env::temp_dir().join(format!("netsim-cc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let fct = |name: &str, args: &[&str]| {
+        let out = dir.join(name);
+        let st = Command::new(exe)
+            .args(["netsim", "--topo", "incast:4", "--nic", "model", "--max-us", "5000"])
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "{name}: {st}");
+        std::fs::read_to_string(out.join("fct.txt")).unwrap()
+    };
+    let dcqcn = ["--incast", "4,2000000", "--alg", "dcqcn"];
+    assert_ne!(fct("d", &dcqcn), fct("d-g", &[&dcqcn[..], &["--dcqcn-g", "0.5"]].concat()));
+    let ldcp = ["--incast", "4,200000", "--alg", "ldcp"];
+    assert_ne!(fct("l", &ldcp), fct("l-beta", &[&ldcp[..], &["--ldcp-beta", "0.9"]].concat()));
+    let o = Command::new(exe)
+        .args(["netsim", "--topo", "incast:4", "--incast", "4,1000", "--alg", "ldcp", "--ldcp-beta=-1", "--out"])
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("beta"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!dir.join("bad/summary.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -106,6 +106,10 @@ pub struct Args {
     base_rtt_ns: Option<u64>,
     #[command(flatten)]
     hpcc: crate::cmd_replay::HpccOpts,
+    #[command(flatten)]
+    ldcp: crate::cmd_replay::LdcpOpts,
+    #[command(flatten)]
+    dcqcn: crate::cmd_replay::DcqcnOpts,
     /// A sweep: these algorithms (comma-separated; instead of --alg).
     #[arg(long, value_enum, value_delimiter = ',')]
     algs: Vec<Alg>,
@@ -228,8 +232,9 @@ fn flow_list(a: &Args, t: &Topology) -> Result<Vec<Flow>> {
 }
 
 /// The cores' CC configuration from the options: HPCC++ (`HpccParams::new` at 100 Gb/s, W_min
-/// its default 1024 bytes, as the core's regressions run it), LDCP (`LdcpParams::new`, the MTU as its MSS) and DCQCN
-/// (`DcqcnParams::hpcc_run_py`), each at its base RTT.
+/// its default 1024 bytes, as the core's regressions run it), LDCP (`LdcpParams::new`, the MTU
+/// as its MSS) and DCQCN (`DcqcnParams::hpcc_run_py`), each at its base RTT, with the
+/// `replay` options each algorithm shares (`--eta` ... `--u-init`, `--ldcp-*`, `--dcqcn-*`).
 fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::Model> {
     use sim::cc_float::{dcqcn::DcqcnParams, hpcc::HpccParams, ldcp::LdcpParams};
     let network_rtt = testbench::harness::netsim::longest_base_rtt(topo, a.mtu).unwrap_or(5000);
@@ -238,8 +243,12 @@ fn cc_model(a: &Args, topo: &Topology) -> Result<testbench::harness::cc_module::
     a.hpcc.apply(&mut hp);
     let clock = sim::cc_fixed::Clock::default();
     let hc = sim::cc_hpcc::HpccConfig::new(&hp, clock).map_err(|e| format!("HPCC++ at T = {t} ns: {e}"))?;
-    let lc = sim::cc_ldcp::LdcpConfig::new(&LdcpParams::new(100e9, ldcp_t, a.mtu as u32), clock).map_err(|e| format!("LDCP at {ldcp_t} ns: {e}"))?;
-    let dc = sim::cc_dcqcn::DcqcnConfig::new(&DcqcnParams::hpcc_run_py(100e9, t), clock).map_err(|e| format!("DCQCN at {t} ns: {e}"))?;
+    let mut lp = LdcpParams::new(100e9, ldcp_t, a.mtu as u32);
+    a.ldcp.apply(&mut lp);
+    let lc = sim::cc_ldcp::LdcpConfig::new(&lp, clock).map_err(|e| format!("LDCP at {ldcp_t} ns: {e}"))?;
+    let mut dp = DcqcnParams::hpcc_run_py(100e9, t);
+    a.dcqcn.apply(&mut dp);
+    let dc = sim::cc_dcqcn::DcqcnConfig::new(&dp, clock).map_err(|e| format!("DCQCN at {t} ns: {e}"))?;
     Ok(testbench::harness::cc_module::Model::new(hc, lc, dc))
 }
 

@@ -3,7 +3,9 @@
 //! references' parameters.
 
 use crate::Result;
+use sim::cc_float::dcqcn::DcqcnParams;
 use sim::cc_float::hpcc::{HpccParams, DEFAULT_N_FLOWS};
+use sim::cc_float::ldcp::LdcpParams;
 use sim::cc_fixed::Clock;
 use sim::replay::{replay, Algo, ReplayConfig};
 use std::io::BufReader;
@@ -40,11 +42,16 @@ pub struct HpccOpts {
     /// HPCC W_ai, bytes [default: BDP * (1 - eta) / 16, the drafts' rule of thumb].
     #[arg(long)]
     pub wai_bytes: Option<f64>,
+    /// HPCC initial U.
+    #[arg(long, default_value_t = 1.0)]
+    pub u_init: f64,
 }
 
 impl HpccOpts {
-    /// Sets `p`'s eta, maxStage and W_ai (the rule of thumb on `p`'s W_init unless given).
+    /// Sets `p`'s eta, maxStage, initial U and W_ai (the rule of thumb on `p`'s W_init unless
+    /// given).
     pub fn apply(&self, p: &mut HpccParams) {
+        p.u_init = self.u_init;
         p.eta = self.eta;
         p.max_stage = self.max_stage;
         p.w_ai = self.wai_bytes.unwrap_or_else(|| HpccParams::w_ai_rule_of_thumb(p.w_init(), self.eta, DEFAULT_N_FLOWS));
@@ -75,48 +82,101 @@ pub struct Args {
     /// Path MTU (payload), bytes: HPCC's W_min, LDCP's packet size.
     #[arg(long, default_value_t = 1024)]
     mtu: u32,
-    /// HPCC initial U.
-    #[arg(long, default_value_t = 1.0)]
-    u_init: f64,
+    #[command(flatten)]
+    ldcp: LdcpOpts,
+    #[command(flatten)]
+    dcqcn: DcqcnOpts,
+}
+
+/// LDCP's options, shared by `replay` and `netsim`.
+#[derive(clap::Args, Clone)]
+pub struct LdcpOpts {
     /// LDCP additive increase alpha.
     #[arg(long, default_value_t = 1.0)]
-    ldcp_alpha: f64,
+    pub ldcp_alpha: f64,
     /// LDCP decrease per marked packet beta.
     #[arg(long, default_value_t = 0.5)]
-    ldcp_beta: f64,
+    pub ldcp_beta: f64,
     /// LDCP sub-packet step and minimum window gamma, packets.
     #[arg(long, default_value_t = 0.125)]
-    ldcp_gamma: f64,
+    pub ldcp_gamma: f64,
     /// LDCP: start in the stable stage (cw = IW) instead of the zero-RTT fast start.
     #[arg(long)]
-    ldcp_no_fast_start: bool,
+    pub ldcp_no_fast_start: bool,
+}
+
+impl LdcpOpts {
+    pub fn apply(&self, p: &mut LdcpParams) {
+        p.alpha = self.ldcp_alpha;
+        p.beta = self.ldcp_beta;
+        p.gamma = self.ldcp_gamma;
+        p.fast_start = !self.ldcp_no_fast_start;
+    }
+}
+
+/// DCQCN's options, shared by `replay` and `netsim`; each left out keeps the default
+/// (`DcqcnParams::hpcc_run_py`).
+#[derive(clap::Args, Clone)]
+pub struct DcqcnOpts {
     /// DCQCN EWMA gain g [default: 1/256].
     #[arg(long)]
-    dcqcn_g: Option<f64>,
+    pub dcqcn_g: Option<f64>,
     /// DCQCN minimum rate, Gb/s [default: 1].
     #[arg(long)]
-    dcqcn_min_gbps: Option<f64>,
+    pub dcqcn_min_gbps: Option<f64>,
     /// DCQCN alpha timer K, ns [default: 1000].
     #[arg(long)]
-    dcqcn_alpha_timer_ns: Option<u64>,
+    pub dcqcn_alpha_timer_ns: Option<u64>,
     /// DCQCN rate-increase timer T, ns [default: 300000].
     #[arg(long)]
-    dcqcn_increase_timer_ns: Option<u64>,
+    pub dcqcn_increase_timer_ns: Option<u64>,
     /// DCQCN minimum time between cuts, ns [default: 4000].
     #[arg(long)]
-    dcqcn_min_cut_interval_ns: Option<u64>,
+    pub dcqcn_min_cut_interval_ns: Option<u64>,
     /// DCQCN byte counter B, bytes; 0 disables it [default: 10000000].
     #[arg(long)]
-    dcqcn_byte_counter: Option<u64>,
+    pub dcqcn_byte_counter: Option<u64>,
     /// DCQCN fast-recovery steps F [default: 1].
     #[arg(long)]
-    dcqcn_fast_recovery: Option<u32>,
+    pub dcqcn_fast_recovery: Option<u32>,
     /// DCQCN additive increase R_AI, Mb/s [default: line * 2e-4].
     #[arg(long)]
-    dcqcn_rai_mbps: Option<f64>,
+    pub dcqcn_rai_mbps: Option<f64>,
     /// DCQCN hyper increase R_HAI, Mb/s [default: line * 2e-3].
     #[arg(long)]
-    dcqcn_rhai_mbps: Option<f64>,
+    pub dcqcn_rhai_mbps: Option<f64>,
+}
+
+impl DcqcnOpts {
+    pub fn apply(&self, d: &mut DcqcnParams) {
+        if let Some(v) = self.dcqcn_g {
+            d.g = v;
+        }
+        if let Some(v) = self.dcqcn_min_gbps {
+            d.min_rate_bps = v * 1e9;
+        }
+        if let Some(v) = self.dcqcn_alpha_timer_ns {
+            d.alpha_timer_ns = v;
+        }
+        if let Some(v) = self.dcqcn_increase_timer_ns {
+            d.rate_increase_timer_ns = v;
+        }
+        if let Some(v) = self.dcqcn_min_cut_interval_ns {
+            d.min_cut_interval_ns = v;
+        }
+        if let Some(v) = self.dcqcn_byte_counter {
+            d.byte_counter_bytes = v;
+        }
+        if let Some(v) = self.dcqcn_fast_recovery {
+            d.fast_recovery_times = v;
+        }
+        if let Some(v) = self.dcqcn_rai_mbps {
+            d.rate_ai_bps = v * 1e6;
+        }
+        if let Some(v) = self.dcqcn_rhai_mbps {
+            d.rate_hai_bps = v * 1e6;
+        }
+    }
 }
 
 fn config(a: &Args) -> ReplayConfig {
@@ -131,40 +191,9 @@ fn config(a: &Args) -> ReplayConfig {
     if matches!(a.model, Model::Fixed) {
         c.model = sim::replay::Model::Fixed;
     }
-    c.hpcc.u_init = a.u_init;
     a.hpcc.apply(&mut c.hpcc);
-    c.ldcp.alpha = a.ldcp_alpha;
-    c.ldcp.beta = a.ldcp_beta;
-    c.ldcp.gamma = a.ldcp_gamma;
-    c.ldcp.fast_start = !a.ldcp_no_fast_start;
-    let d = &mut c.dcqcn;
-    if let Some(v) = a.dcqcn_g {
-        d.g = v;
-    }
-    if let Some(v) = a.dcqcn_min_gbps {
-        d.min_rate_bps = v * 1e9;
-    }
-    if let Some(v) = a.dcqcn_alpha_timer_ns {
-        d.alpha_timer_ns = v;
-    }
-    if let Some(v) = a.dcqcn_increase_timer_ns {
-        d.rate_increase_timer_ns = v;
-    }
-    if let Some(v) = a.dcqcn_min_cut_interval_ns {
-        d.min_cut_interval_ns = v;
-    }
-    if let Some(v) = a.dcqcn_byte_counter {
-        d.byte_counter_bytes = v;
-    }
-    if let Some(v) = a.dcqcn_fast_recovery {
-        d.fast_recovery_times = v;
-    }
-    if let Some(v) = a.dcqcn_rai_mbps {
-        d.rate_ai_bps = v * 1e6;
-    }
-    if let Some(v) = a.dcqcn_rhai_mbps {
-        d.rate_hai_bps = v * 1e6;
-    }
+    a.ldcp.apply(&mut c.ldcp);
+    a.dcqcn.apply(&mut c.dcqcn);
     c
 }
 
