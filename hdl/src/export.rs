@@ -387,6 +387,8 @@ pub fn files(modules: &[Exported]) -> Vec<(String, String)> {
         modules.iter().map(|m| (format!("{}.v", m.name), m.text.clone())).collect();
     files.push(("hpcc_nic.f".to_string(), filelist(modules)));
     files.push(("hpcc_nic.vlt".to_string(), waivers(modules)));
+    // The driver's header: from the same register map and layouts as the RTL.
+    files.push(("hpcc_nic_regs.h".to_string(), sim::csr_header::c_header()));
     files
 }
 

@@ -4,150 +4,221 @@
 //! `codes!`: `REG_*`, `RESET_*`, `CMD_*`, `ERR_*` in hpcc_nic_core.rs, localparams in the
 //! Verilog), the core's cycle model and the test benches read one map;
 //! `tests/hpcc_nic_core.rs` reads and writes every register through AXI4-Lite to check it.
+//!
+//! The registers and their values are listed once, in `csr_map!` below: it defines each as a
+//! constant and lists them in `REGISTERS` and `VALUES`, from which `hdl::export` writes
+//! rtl-out/hpcc_nic_regs.h for driver writers (`c_header`).
 
-/// Identification, reads 'HPCC'.
-pub const ID: u32 = 0x000;
-/// The value of `ID`.
-pub const ID_VALUE: u32 = 0x4850_4343;
-/// [0] a command is running (`STATUS_BUSY`); [7:4] the last command's error (`ERR_*`, 0
-/// none; `status_err`).
-pub const STATUS: u32 = 0x001;
-/// `STATUS` bit: a host command runs or waits.
-pub const STATUS_BUSY: u32 = 1;
-/// `STATUS`: the error field's lowest bit.
-pub const STATUS_ERR_SHIFT: u32 = 4;
-/// `STATUS`: the error field, shifted down.
-pub const STATUS_ERR_MASK: u32 = 0xF;
+/// A register (its word address) or a value of the map, with its doc comment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: &'static str,
+    pub value: u32,
+    pub doc: &'static str,
+}
+
+/// `reg NAME = word;` and `val NAME = value;`, each with its doc comment: a `pub const` each, and
+/// the tables `REGISTERS` and `VALUES` in order.
+macro_rules! csr_map {
+    (@acc [$($r:tt)*] [$($v:tt)*]) => {
+        /// Every register, in the order of this file: name, word address, doc.
+        pub const REGISTERS: &[Entry] = &[$($r)*];
+        /// Every value (resets, bits, op, error and completion codes): name, value, doc.
+        pub const VALUES: &[Entry] = &[$($v)*];
+    };
+    (@acc [$($r:tt)*] [$($v:tt)*] $(#[doc = $d:literal])* reg $n:ident = $x:expr; $($rest:tt)*) => {
+        $(#[doc = $d])* pub const $n: u32 = $x;
+        csr_map!(@acc [$($r)* Entry { name: stringify!($n), value: $x, doc: concat!($($d, "\n"),*) },] [$($v)*] $($rest)*);
+    };
+    (@acc [$($r:tt)*] [$($v:tt)*] $(#[doc = $d:literal])* val $n:ident = $x:expr; $($rest:tt)*) => {
+        $(#[doc = $d])* pub const $n: u32 = $x;
+        csr_map!(@acc [$($r)*] [$($v)* Entry { name: stringify!($n), value: $x, doc: concat!($($d, "\n"),*) },] $($rest)*);
+    };
+}
+
+csr_map! { @acc [] []
+    /// Identification, reads 'HPCC'.
+    reg ID = 0x000;
+    /// The value of `ID`.
+    val ID_VALUE = 0x4850_4343;
+    /// [0] a command is running (`STATUS_BUSY`); [7:4] the last command's error (`ERR_*`, 0
+    /// none; `status_err`).
+    reg STATUS = 0x001;
+    /// `STATUS` bit: a host command runs or waits.
+    val STATUS_BUSY = 1;
+    /// `STATUS`: the error field's lowest bit.
+    val STATUS_ERR_SHIFT = 4;
+    /// `STATUS`: the error field, shifted down.
+    val STATUS_ERR_MASK = 0xF;
+
+    /// Writing runs a command: [2:0] op (`OP_*`), [31:16] flow. Reads the last command written.
+    reg CMD = 0x002;
+    /// Commands refused (wraps).
+    reg CMD_ERRORS = 0x003;
+    /// ns per clock cycle, UQ16.16 (reset: 4.0, a 250 MHz clock); the time base adds it every cycle.
+    reg NS_PER_CYCLE_Q16 = 0x004;
+    /// Reset value of `NS_PER_CYCLE_Q16`: 4.0 ns.
+    val NS_PER_CYCLE_RESET = 4 << 16;
+    /// [3:0] flow_sched's packet size for flows created without their own: no effect on the core's
+    /// flows, which are paced in their MTU (reset 12; reads back), [27:16] the flow scheduler's max
+    /// burst (reset 16).
+    reg SCHED_CFG = 0x005;
+    /// Reset value of `SCHED_CFG`: packet shift 12, max burst 16.
+    val SCHED_CFG_RESET = 12 | 16 << 16;
+    /// now_ns, low word. Low and high are separate reads: read HI, LO, HI again if they must agree.
+    reg NOW_NS_LO = 0x006;
+    /// now_ns, high word.
+    reg NOW_NS_HI = 0x007;
+    /// Completions sent (wraps).
+    reg COMPLETIONS = 0x008;
+    /// Rx-HPCC feedback results of the CC module (the receiver's W, once per RTT per flow) taken
+    /// by the datapath, whose next ACK / NAK of the flow carries the newest (wraps).
+    reg FEEDBACK_IN = 0x009;
+    /// [4:0] rx_pipe counter select, [11:8] rx_ctx counter select.
+    reg STAT_SEL = 0x00A;
+    /// rx_pipe's selected counter (docs/modules/rx_pipe.md).
+    reg STAT_RX_PIPE = 0x00B;
+    /// rx_ctx's selected counter (docs/modules/rx_ctx.md).
+    reg STAT_RX_CTX = 0x00C;
+    /// tx_ctx: PktSends with nothing to send.
+    reg STAT_TX_DROP = 0x00D;
+    /// tx_ctx: PktRecvs dropped.
+    reg STAT_TX_RECV_DROP = 0x00E;
+    /// tx_ctx: go-back-Ns ignored.
+    reg STAT_TX_NAK_IGNORED = 0x00F;
+    /// tx_ctx: control words refused.
+    reg STAT_TX_CTRL_BAD = 0x010;
+    /// tx_pipe: payload length mismatches.
+    reg STAT_TX_LEN_ERR = 0x011;
+    /// rx_dma: packets written to the host.
+    reg STAT_RX_WRITTEN = 0x012;
+    /// rx_dma: packets discarded.
+    reg STAT_RX_DISCARDED = 0x013;
+    /// rx_dma: commands longer than their frame.
+    reg STAT_RX_SHORT = 0x014;
+    /// cc_module: events for flow ids >= 2^F.
+    reg STAT_CC_BAD_FLOW = 0x015;
+    /// cc_module: events of a type the flow's algorithm does not use.
+    reg STAT_CC_UNUSED = 0x016;
+    /// Timer scan: cycles at each flow id, less one (reset 12: each LDCP and DCQCN flow gets a
+    /// timer event every 2^10 x 13 cycles, 53 us at 250 MHz); 0 stops the scan.
+    reg TIMER_GAP = 0x017;
+    /// Reset value of `TIMER_GAP`.
+    val TIMER_GAP_RESET = 12;
+    /// Timer events the scan gave cc_module (wraps).
+    reg TIMER_EVENTS = 0x018;
+    /// Retransmission timeout: [7:0] rounds of the timer scan without an acknowledgement before a
+    /// flow with a message out goes back to snd_una (0: no timeout; reset 16, 0.85 ms at the
+    /// reset TIMER_GAP), [11:8] retries without an acknowledgement before the message ends with
+    /// `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7).
+    reg RTO_CFG = 0x019;
+    /// Reset value of `RTO_CFG`.
+    val RTO_CFG_RESET = 0x710;
+    /// Timeouts that went to rx_ctx (retries; wraps).
+    reg RTO_TIMEOUTS = 0x01A;
+    /// Messages ended with `CPL_RETRY_EXCEEDED` (wraps).
+    reg RTO_FAILED = 0x01B;
+    /// DCQCN notification point: at most one CNP per DCQCN flow per this many ns (reset 50,000,
+    /// as deployed NICs use; 0: one for every CE-marked request).
+    reg CNP_INTERVAL_NS = 0x01C;
+    /// Reset value of `CNP_INTERVAL_NS`.
+    val CNP_INTERVAL_RESET = 50_000;
+    /// CNPs sent (wraps).
+    reg STAT_CNPS = 0x01D;
+    /// DCQCN's tx-byte events: a DCQCN flow's payload bytes read for sending (DMA read lengths)
+    /// add up per flow, and once they reach this many the sum goes to cc_module as one event
+    /// (type 5) and starts again (reset 16,384; 0: no tx events, DCQCN's byte counter then never
+    /// expires). A sum that cannot leave at once (the event register full) waits for the flow's
+    /// next DMA read.
+    reg TX_EVENT_BYTES = 0x01E;
+    /// Reset value of `TX_EVENT_BYTES`.
+    val TX_EVENT_BYTES_RESET = 16_384;
+    /// Tx-byte events given to cc_module (wraps).
+    reg TX_EVENTS = 0x01F;
+    /// Receiver: ACKs / NAKs sent carrying an Rx-HPCC feedback W (wraps).
+    reg FB_ACKS = 0x038;
+    /// Sender: received Rx-HPCC feedbacks that became an Update of the flow's rate and window
+    /// (wraps).
+    reg FB_APPLIED = 0x039;
+    /// Sender: received Rx-HPCC feedbacks for a flow that is not Rx-HPCC here, ignored (wraps).
+    reg FB_IGNORED = 0x03A;
+    /// [0] ACK coalescing: while cc_module has not taken the Rx pipe's last event, an ACK event of
+    /// the same flow with the same ECN-Echo (neither carrying Rx-HPCC feedback) merges into it:
+    /// the newer event with both ACKs' packets acknowledged added (`sim::rx_ctx::CcEvent::merge`).
+    /// Reset 1 (on); 0 passes every event, and the Rx pipe waits while cc_module does.
+    reg EVENT_MERGE = 0x03B;
+    /// Reset value of `EVENT_MERGE`.
+    val EVENT_MERGE_RESET = 1;
+    /// ACK events merged into the one waiting (wraps).
+    reg MERGED = 0x03C;
+    /// Cycles an Rx pipe event waited for cc_module (not counting the sequencer's holds; wraps).
+    reg EVENT_STALLS = 0x03D;
+    /// Probe requests the timer scan sent to tx_ctx: one per visit of an HPCC++ flow created in
+    /// probe mode (tx create word bit 369) with a message out (wraps).
+    reg PROBES = 0x03E;
+
+    /// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
+    /// flow are filled in by the command), used by create and post.
+    reg ARG_TX = 0x020;
+    /// The rx_ctx control word (4 words; op filled in), used by create and by a READ's post.
+    reg ARG_RX = 0x030;
+    /// Create: the flow's initial rate, UQ16.16 bytes/cycle (flow_sched), nonzero.
+    reg ARG_RATE = 0x034;
+    /// Create: the flow's initial window, bytes (flow_sched), nonzero.
+    reg ARG_WINDOW = 0x035;
+    /// Create: [1:0] the flow's algorithm (cc_module: 0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN).
+    reg ARG_ALG = 0x036;
+    /// Post: [15:0] the message's tag, returned in its completion.
+    reg ARG_TAG = 0x037;
+
+    /// CC module configuration: cc_module's `cfg_*` ports in declaration order, one port per word
+    /// or, for wider ports, over consecutive words (low word first): see `CC_FIELDS`.
+    reg CC_CFG = 0x040;
+
+    /// Command ops (`CMD` [2:0]).
+    val OP_CREATE = 1;
+    /// Remove a flow (flow_sched first, so it sends nothing more; then tx_ctx, rx_ctx).
+    val OP_REMOVE = 2;
+    /// Post a WRITE or READ message (tx_ctx's post word from `ARG_TX`; a READ also posts `ARG_RX`).
+    val OP_POST = 3;
+    /// Send an HPCC++ probe for the flow (flows created in probe mode).
+    val OP_PROBE = 4;
+
+    /// Error codes (`STATUS` [7:4]).
+    val ERR_NONE = 0;
+    /// The flow id is >= 2^F.
+    val ERR_FLOW = 1;
+    /// Create of a flow that exists.
+    val ERR_EXISTS = 2;
+    /// Remove, post or probe of a flow that does not exist.
+    val ERR_UNKNOWN = 3;
+    /// A bad argument: MTU not 256..4096 and a power of two, tx and rx MTUs differ, the QPN's low
+    /// bits are not the flow, rate or window 0.
+    val ERR_CONFIG = 4;
+    /// Remove or post while the flow's message is not complete.
+    val ERR_BUSY = 5;
+    /// A command written while one runs (it is dropped).
+    val ERR_OVERRUN = 6;
+    /// An op that is none of `OP_*`.
+    val ERR_OP = 7;
+
+    /// Completion status (`m_axis_cpl_tdata`, `layout::CPL`'s `status`): the message completed.
+    val CPL_OK = 0;
+    /// Retransmission limit reached: the message ended without its acknowledgement, and the flow
+    /// was removed in every block (create it again to use it).
+    val CPL_RETRY_EXCEEDED = 1;
+    /// The responder answered with an error NAK (later).
+    val CPL_REMOTE_ERROR = 2;
+}
 
 /// The error code (`ERR_*`) of a `STATUS` value.
 pub fn status_err(status: u32) -> u32 {
     status >> STATUS_ERR_SHIFT & STATUS_ERR_MASK
 }
-/// Writing runs a command: [2:0] op (`OP_*`), [31:16] flow. Reads the last command written.
-pub const CMD: u32 = 0x002;
-/// Commands refused (wraps).
-pub const CMD_ERRORS: u32 = 0x003;
-/// ns per clock cycle, UQ16.16 (reset: 4.0, a 250 MHz clock); the time base adds it every cycle.
-pub const NS_PER_CYCLE_Q16: u32 = 0x004;
-/// Reset value of `NS_PER_CYCLE_Q16`: 4.0 ns.
-pub const NS_PER_CYCLE_RESET: u32 = 4 << 16;
-/// [3:0] flow_sched's packet size for flows created without their own: no effect on the core's
-/// flows, which are paced in their MTU (reset 12; reads back), [27:16] the flow scheduler's max
-/// burst (reset 16).
-pub const SCHED_CFG: u32 = 0x005;
-/// Reset value of `SCHED_CFG`: packet shift 12, max burst 16.
-pub const SCHED_CFG_RESET: u32 = 12 | 16 << 16;
-/// now_ns, low word. Low and high are separate reads: read HI, LO, HI again if they must agree.
-pub const NOW_NS_LO: u32 = 0x006;
-/// now_ns, high word.
-pub const NOW_NS_HI: u32 = 0x007;
-/// Completions sent (wraps).
-pub const COMPLETIONS: u32 = 0x008;
-/// Rx-HPCC feedback results of the CC module (the receiver's W, once per RTT per flow) taken
-/// by the datapath, whose next ACK / NAK of the flow carries the newest (wraps).
-pub const FEEDBACK_IN: u32 = 0x009;
-/// [4:0] rx_pipe counter select, [11:8] rx_ctx counter select.
-pub const STAT_SEL: u32 = 0x00A;
-/// rx_pipe's selected counter (docs/modules/rx_pipe.md).
-pub const STAT_RX_PIPE: u32 = 0x00B;
-/// rx_ctx's selected counter (docs/modules/rx_ctx.md).
-pub const STAT_RX_CTX: u32 = 0x00C;
-/// tx_ctx: PktSends with nothing to send.
-pub const STAT_TX_DROP: u32 = 0x00D;
-/// tx_ctx: PktRecvs dropped.
-pub const STAT_TX_RECV_DROP: u32 = 0x00E;
-/// tx_ctx: go-back-Ns ignored.
-pub const STAT_TX_NAK_IGNORED: u32 = 0x00F;
-/// tx_ctx: control words refused.
-pub const STAT_TX_CTRL_BAD: u32 = 0x010;
-/// tx_pipe: payload length mismatches.
-pub const STAT_TX_LEN_ERR: u32 = 0x011;
-/// rx_dma: packets written to the host.
-pub const STAT_RX_WRITTEN: u32 = 0x012;
-/// rx_dma: packets discarded.
-pub const STAT_RX_DISCARDED: u32 = 0x013;
-/// rx_dma: commands longer than their frame.
-pub const STAT_RX_SHORT: u32 = 0x014;
-/// cc_module: events for flow ids >= 2^F.
-pub const STAT_CC_BAD_FLOW: u32 = 0x015;
-/// cc_module: events of a type the flow's algorithm does not use.
-pub const STAT_CC_UNUSED: u32 = 0x016;
-/// Timer scan: cycles at each flow id, less one (reset 12: each LDCP and DCQCN flow gets a
-/// timer event every 2^10 x 13 cycles, 53 us at 250 MHz); 0 stops the scan.
-pub const TIMER_GAP: u32 = 0x017;
-/// Reset value of `TIMER_GAP`.
-pub const TIMER_GAP_RESET: u32 = 12;
-/// Timer events the scan gave cc_module (wraps).
-pub const TIMER_EVENTS: u32 = 0x018;
-/// Retransmission timeout: [7:0] rounds of the timer scan without an acknowledgement before a
-/// flow with a message out goes back to snd_una (0: no timeout; reset 16, 0.85 ms at the
-/// reset TIMER_GAP), [11:8] retries without an acknowledgement before the message ends with
-/// `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7).
-pub const RTO_CFG: u32 = 0x019;
-/// Reset value of `RTO_CFG`.
-pub const RTO_CFG_RESET: u32 = 0x710;
-/// Timeouts that went to rx_ctx (retries; wraps).
-pub const RTO_TIMEOUTS: u32 = 0x01A;
-/// Messages ended with `CPL_RETRY_EXCEEDED` (wraps).
-pub const RTO_FAILED: u32 = 0x01B;
-/// DCQCN notification point: at most one CNP per DCQCN flow per this many ns (reset 50,000,
-/// as deployed NICs use; 0: one for every CE-marked request).
-pub const CNP_INTERVAL_NS: u32 = 0x01C;
-/// Reset value of `CNP_INTERVAL_NS`.
-pub const CNP_INTERVAL_RESET: u32 = 50_000;
-/// CNPs sent (wraps).
-pub const STAT_CNPS: u32 = 0x01D;
-/// DCQCN's tx-byte events: a DCQCN flow's payload bytes read for sending (DMA read lengths)
-/// add up per flow, and once they reach this many the sum goes to cc_module as one event
-/// (type 5) and starts again (reset 16,384; 0: no tx events, DCQCN's byte counter then never
-/// expires). A sum that cannot leave at once (the event register full) waits for the flow's
-/// next DMA read.
-pub const TX_EVENT_BYTES: u32 = 0x01E;
-/// Reset value of `TX_EVENT_BYTES`.
-pub const TX_EVENT_BYTES_RESET: u32 = 16_384;
-/// Tx-byte events given to cc_module (wraps).
-pub const TX_EVENTS: u32 = 0x01F;
-/// Receiver: ACKs / NAKs sent carrying an Rx-HPCC feedback W (wraps).
-pub const FB_ACKS: u32 = 0x038;
-/// Sender: received Rx-HPCC feedbacks that became an Update of the flow's rate and window
-/// (wraps).
-pub const FB_APPLIED: u32 = 0x039;
-/// Sender: received Rx-HPCC feedbacks for a flow that is not Rx-HPCC here, ignored (wraps).
-pub const FB_IGNORED: u32 = 0x03A;
-/// [0] ACK coalescing: while cc_module has not taken the Rx pipe's last event, an ACK event of
-/// the same flow with the same ECN-Echo (neither carrying Rx-HPCC feedback) merges into it:
-/// the newer event with both ACKs' packets acknowledged added (`sim::rx_ctx::CcEvent::merge`).
-/// Reset 1 (on); 0 passes every event, and the Rx pipe waits while cc_module does.
-pub const EVENT_MERGE: u32 = 0x03B;
-/// Reset value of `EVENT_MERGE`.
-pub const EVENT_MERGE_RESET: u32 = 1;
-/// ACK events merged into the one waiting (wraps).
-pub const MERGED: u32 = 0x03C;
-/// Cycles an Rx pipe event waited for cc_module (not counting the sequencer's holds; wraps).
-pub const EVENT_STALLS: u32 = 0x03D;
-/// Probe requests the timer scan sent to tx_ctx: one per visit of an HPCC++ flow created in
-/// probe mode (tx create word bit 369) with a message out (wraps).
-pub const PROBES: u32 = 0x03E;
 
-/// Command arguments: the tx_ctx control word (16 words, word i = bits [32i+31:32i]; op and
-/// flow are filled in by the command), used by create and post.
-pub const ARG_TX: u32 = 0x020;
-/// The rx_ctx control word (4 words; op filled in), used by create and by a READ's post.
-pub const ARG_RX: u32 = 0x030;
-/// Create: the flow's initial rate, UQ16.16 bytes/cycle (flow_sched), nonzero.
-pub const ARG_RATE: u32 = 0x034;
-/// Create: the flow's initial window, bytes (flow_sched), nonzero.
-pub const ARG_WINDOW: u32 = 0x035;
-/// Create: [1:0] the flow's algorithm (cc_module: 0 HPCC++, 1 Rx-HPCC, 2 LDCP, 3 DCQCN).
-pub const ARG_ALG: u32 = 0x036;
-/// Post: [15:0] the message's tag, returned in its completion.
-pub const ARG_TAG: u32 = 0x037;
 /// Argument words.
 pub const ARGS: usize = 24;
 
-/// CC module configuration: cc_module's `cfg_*` ports in declaration order, one port per word
-/// or, for wider ports, over consecutive words (low word first): see `CC_FIELDS`.
-pub const CC_CFG: u32 = 0x040;
 /// Words of CC configuration.
 pub const CC_WORDS: usize = 65;
 
@@ -189,38 +260,3 @@ pub const CC_FIELDS: [(&str, u32, u32); 35] = [
     ("dcqcn_fast_recovery_times", 63, 8),
     ("dcqcn_win_mul", 64, 32),
 ];
-
-/// Command ops (`CMD` [2:0]).
-pub const OP_CREATE: u32 = 1;
-/// Remove a flow (flow_sched first, so it sends nothing more; then tx_ctx, rx_ctx).
-pub const OP_REMOVE: u32 = 2;
-/// Post a WRITE or READ message (tx_ctx's post word from `ARG_TX`; a READ also posts `ARG_RX`).
-pub const OP_POST: u32 = 3;
-/// Send an HPCC++ probe for the flow (flows created in probe mode).
-pub const OP_PROBE: u32 = 4;
-
-/// Error codes (`STATUS` [7:4]).
-pub const ERR_NONE: u32 = 0;
-/// The flow id is >= 2^F.
-pub const ERR_FLOW: u32 = 1;
-/// Create of a flow that exists.
-pub const ERR_EXISTS: u32 = 2;
-/// Remove, post or probe of a flow that does not exist.
-pub const ERR_UNKNOWN: u32 = 3;
-/// A bad argument: MTU not 256..4096 and a power of two, tx and rx MTUs differ, the QPN's low
-/// bits are not the flow, rate or window 0.
-pub const ERR_CONFIG: u32 = 4;
-/// Remove or post while the flow's message is not complete.
-pub const ERR_BUSY: u32 = 5;
-/// A command written while one runs (it is dropped).
-pub const ERR_OVERRUN: u32 = 6;
-/// An op that is none of `OP_*`.
-pub const ERR_OP: u32 = 7;
-
-/// Completion status (`m_axis_cpl_tdata`, `layout::CPL`'s `status`): the message completed.
-pub const CPL_OK: u32 = 0;
-/// Retransmission limit reached: the message ended without its acknowledgement, and the flow
-/// was removed in every block (create it again to use it).
-pub const CPL_RETRY_EXCEEDED: u32 = 1;
-/// The responder answered with an error NAK (later).
-pub const CPL_REMOTE_ERROR: u32 = 2;

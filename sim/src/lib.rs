@@ -9,6 +9,7 @@ pub mod cc_hop_util;
 pub mod cc_fixed;
 pub mod cc_module;
 pub mod csr;
+pub mod csr_header;
 pub mod div_pipe;
 pub mod flow_park;
 pub mod flow_sched;
