@@ -150,9 +150,9 @@ impl SynthReport {
         s.push_str(&format!(
             "- logic levels (LUT + MUXF, carry cells apart) of each path end's worst path, ends per level: {}\n\
              - estimated delay (base {} ns, LUT {} ns, MUXF {} ns, carry cell {} ns, LUT-RAM read {} ns, combinational DSP {} ns): \
-             worst {:.2} ns ({} LUT, {} MUXF, {} carry, {} other); {} of {} ends over {} ns\n",
+             worst {:.2} ns ({} LUT, {} MUXF, {} carry, {} other) into `{}`; {} of {} ends over {} ns\n",
             p.histogram_text(), m.base_ns, m.lut_ns, m.muxf_ns, m.carry_ns, m.lutram_ns, m.dsp_ns,
-            p.worst.ns, p.worst.luts, p.worst.muxf, p.worst.carry, p.worst.other, p.over, p.ends, p.budget_ns
+            p.worst.ns, p.worst.luts, p.worst.muxf, p.worst.carry, p.worst.other, p.worst_end, p.over, p.ends, p.budget_ns
         ));
         let mut classes: Vec<(&KnownWarning, usize)> = Vec::new();
         for w in &self.warnings {

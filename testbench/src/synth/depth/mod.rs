@@ -242,7 +242,7 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
     }
     nets.reverse();
     let mut path: Vec<String> = nets.iter().map(|b| describe_net(*b)).collect();
-    path.push(match end {
+    let describe_end = |end: &End| match end {
         End::Port(pi, i) => {
             let p = &ports[*pi];
             if p.bits.len() == 1 { format!("port {}", p.name) } else { format!("port {}[{i}]", p.name) }
@@ -255,6 +255,9 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
             let pin_name = if pin.bits.len() == 1 { pin.name.to_string() } else { format!("{}[{i}]", pin.name) };
             format!("{} ({pin_name})", describe_cell(*ci, q))
         }
-    });
+    };
+    path.push(describe_end(end));
+    let mut profile = profile;
+    profile.worst_end = describe_end(&ends[profile.worst_index].1);
     Ok(LogicDepth { levels, path, unmodelled, profile })
 }

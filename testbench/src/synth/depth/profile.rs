@@ -64,8 +64,11 @@ pub struct LevelProfile {
     pub ends: u64,
     /// `histogram[k]`: ends whose worst path has k LUT + MUXF levels.
     pub histogram: Vec<u64>,
-    /// The worst end's path.
+    /// The worst end's path, and the end (filled in by `logic_depth`, which names cells).
     pub worst: PathCost,
+    pub worst_end: String,
+    /// Its index in the ends given.
+    pub(super) worst_index: usize,
     /// The budget the `over` count is against, ns, and the ends estimated above it.
     pub budget_ns: f64,
     pub over: u64,
@@ -137,8 +140,17 @@ pub(super) fn level_profile(
             }
         }
     }
-    let mut p = LevelProfile { model, ends: 0, histogram: vec![], worst: PathCost::default(), budget_ns, over: 0 };
-    for e in ends {
+    let mut p = LevelProfile {
+        model,
+        ends: 0,
+        histogram: vec![],
+        worst: PathCost::default(),
+        worst_end: String::new(),
+        worst_index: 0,
+        budget_ns,
+        over: 0,
+    };
+    for (i, e) in ends.iter().enumerate() {
         let c = add(done[e], PathCost { ns: model.base_ns, ..Default::default() });
         let k = c.levels() as usize;
         if p.histogram.len() <= k {
@@ -149,6 +161,7 @@ pub(super) fn level_profile(
         p.over += (c.ns > budget_ns) as u64;
         if p.ends == 1 || c.ns > p.worst.ns {
             p.worst = c;
+            p.worst_index = i;
         }
     }
     Ok(p)

@@ -159,6 +159,7 @@ fn profile_counts_lut_muxf_and_carry_apart_and_estimates_each_end() {
     assert_eq!(p.ends, 4);
     assert_eq!(p.histogram, vec![2, 1, 0, 1]);
     assert_eq!((p.worst.luts, p.worst.muxf, p.worst.carry), (2, 1, 0));
+    assert_eq!(p.worst_end, "FDRE r2 (D)");
     assert!((p.worst.ns - (m.base_ns + 2.0 * m.lut_ns + m.muxf_ns)).abs() < 1e-9, "{p:?}");
     assert_eq!(p.over, 0);
     // logic_depth's own count takes every cell as a level: the same path, 3.
