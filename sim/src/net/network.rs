@@ -70,9 +70,22 @@ pub struct Network {
     loss_rng: Vec<XorShift>,
     /// Frames lost on links (their error rate).
     pub lost: u64,
-    host_index: Vec<Option<usize>>,
     /// Per node: the link of a host (its only one).
     host_link: Vec<Option<usize>>,
+    /// Every (link, direction) that ends at a host, and the host, in link order.
+    to_host: Vec<(usize, usize, usize)>,
+}
+
+/// What has reached its host by `now` on `wires` (frames, or PFC changes), over the
+/// directions `to_host`: (host node id, item), in that order.
+fn arrived<T>(wires: &mut [[VecDeque<(u64, T)>; 2]], to_host: &[(usize, usize, usize)], now: u64) -> Vec<(usize, T)> {
+    let mut out = Vec::new();
+    for &(l, dir, to) in to_host {
+        while wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+            out.push((to, wires[l][dir].pop_front().unwrap().1));
+        }
+    }
+    out
 }
 
 impl Network {
@@ -132,7 +145,11 @@ impl Network {
             return Err(format!("PFC: XON {} bytes must be below XOFF {}", p.xon_bytes, p.xoff_bytes));
         }
         let n_links = topo.links.len();
-        Ok(Network { wires: (0..n_links).map(|_| Default::default()).collect(), pause_wires: (0..n_links).map(|_| Default::default()).collect(), topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_index, host_link })
+        let to_host = (0..n_links)
+            .flat_map(|l| [(l, 0, topo.links[l].b), (l, 1, topo.links[l].a)])
+            .filter(|&(_, _, to)| host_index[to].is_some())
+            .collect();
+        Ok(Network { wires: (0..n_links).map(|_| Default::default()).collect(), pause_wires: (0..n_links).map(|_| Default::default()).collect(), topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_link, to_host })
     }
 
     /// Puts `frame` on the wire from `from` over link `l` at `now`: it arrives `delay` later,
@@ -162,37 +179,13 @@ impl Network {
 
     /// Frames that have reached their host by `now`: (host node id, frame), by link order.
     pub fn deliver(&mut self, now: u64) -> Vec<(usize, Vec<u8>)> {
-        let mut out = Vec::new();
-        for l in 0..self.wires.len() {
-            for dir in 0..2 {
-                let to = self.far(l, dir);
-                if self.host_index[to].is_none() {
-                    continue;
-                }
-                while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
-                    out.push((to, self.wires[l][dir].pop_front().unwrap().1));
-                }
-            }
-        }
-        out
+        arrived(&mut self.wires, &self.to_host, now)
     }
 
     /// PFC changes that have reached their host by `now`: (host node id, paused), by link
     /// order.
     pub fn host_pauses(&mut self, now: u64) -> Vec<(usize, bool)> {
-        let mut out = Vec::new();
-        for l in 0..self.pause_wires.len() {
-            for dir in 0..2 {
-                let to = self.far(l, dir);
-                if self.host_index[to].is_none() {
-                    continue;
-                }
-                while self.pause_wires[l][dir].front().is_some_and(|f| f.0 <= now) {
-                    out.push((to, self.pause_wires[l][dir].pop_front().unwrap().1));
-                }
-            }
-        }
-        out
+        arrived(&mut self.pause_wires, &self.to_host, now)
     }
 
     /// Switch `s`'s port on link `l`.
