@@ -81,8 +81,6 @@ pub struct Net<M: CoreDut = Rtl> {
     host_of: Vec<Option<usize>>,
     pub cycle: u64,
     rng: ChaCha8Rng,
-    /// Every frame a core sent this cycle: (host index, its destination QP, wire bytes).
-    pub sent: Vec<(usize, u32, u64)>,
 }
 
 impl<M: CoreDut> Net<M> {
@@ -109,10 +107,11 @@ impl<M: CoreDut> Net<M> {
                 c
             })
             .collect();
-        Ok(Net { cores, net, hosts, host_of, cycle: 0, rng: ChaCha8Rng::seed_from_u64(cfg.seed), sent: vec![] })
+        Ok(Net { cores, net, hosts, host_of, cycle: 0, rng: ChaCha8Rng::seed_from_u64(cfg.seed) })
     }
 
-    /// One clock of every core and the network.
+    /// One clock of every core and the network together: the setup before time 0 (and tests);
+    /// the run itself steps the hosts in windows (`netsim_lane`).
     pub fn step(&mut self) {
         let now = self.cycle;
         for (node, frame) in self.net.deliver(now) {
@@ -121,12 +120,8 @@ impl<M: CoreDut> Net<M> {
         for (node, on) in self.net.host_pauses(now) {
             self.cores[self.host_of[node].unwrap()].host.paused = on;
         }
-        self.sent.clear();
         for (k, c) in self.cores.iter_mut().enumerate() {
             for f in c.clock(now, &mut self.rng, 0.0) {
-                if let Ok(p) = RocePacket::parse(&f) {
-                    self.sent.push((k, p.bth.dest_qp, wire_bytes(f.len())));
-                }
                 self.net.send(self.hosts[k], f, now);
             }
         }
