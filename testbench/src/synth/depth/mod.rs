@@ -101,11 +101,13 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
         _ => 0,
     };
     // The combinational fan-in of a net, or None if it starts a path.
-    let fanin = |b: u64| -> Option<(u32, Vec<u64>)> {
+    // The cell driving a net and the nets that output depends on, or None if it starts a path.
+    let fanin = |b: u64| -> Option<(usize, Vec<u64>)> {
         let Some(Driver::Cell(ci, pi, i)) = driver.get(&b).copied() else { return None };
         let c = &cells[ci];
-        c.arcs(c.pins[pi].name, i).map(|ins| (weight(c), ins))
+        c.arcs(c.pins[pi].name, i).map(|ins| (ci, ins))
     };
+    let model = DelayModel::ULTRASCALE_PLUS;
     let describe_cell = |ci: usize, bit: Option<u64>| -> String {
         let c = &cells[ci];
         let name = if c.ty.starts_with("IBUF") {
@@ -165,6 +167,8 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
     struct Arrival {
         levels: u32,
         from: Option<u64>,
+        /// The path into the net with the largest estimated delay (the profile's).
+        cost: PathCost,
     }
     let mut done: HashMap<u64, Arrival> = HashMap::new();
     let mut open: HashMap<u64, Option<u64>> = HashMap::new(); // net -> the net that asked for it
@@ -177,8 +181,8 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
             if done.contains_key(&b) {
                 continue;
             }
-            let Some((w, ins)) = fanin(b) else {
-                done.insert(b, Arrival { levels: 0, from: None });
+            let Some((ci, ins)) = fanin(b) else {
+                done.insert(b, Arrival { levels: 0, from: None, cost: PathCost::default() });
                 continue;
             };
             if !expanded {
@@ -209,26 +213,22 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
                     stack.push((i, false, Some(b)));
                 }
             } else {
-                let mut best = Arrival { levels: w, from: None };
-                for i in ins {
-                    let a = done[&i];
+                let w = weight(&cells[ci]);
+                let mut best = Arrival { levels: w, from: None, cost: PathCost::default() };
+                for i in &ins {
+                    let a = done[i];
                     if best.from.is_none() || a.levels + w > best.levels {
-                        best = Arrival { levels: a.levels + w, from: Some(i) };
+                        best = Arrival { levels: a.levels + w, from: Some(*i), cost: best.cost };
                     }
                 }
+                best.cost = profile::worst(ins.iter().map(|i| done[i].cost)).plus(profile::cell_cost(&cells[ci], &model));
                 open.remove(&b);
                 done.insert(b, best);
             }
         }
     }
 
-    let fanin_cell = |b: u64| -> Option<(usize, Vec<u64>)> {
-        let Some(Driver::Cell(ci, pi, i)) = driver.get(&b).copied() else { return None };
-        let c = &cells[ci];
-        c.arcs(c.pins[pi].name, i).map(|ins| (ci, ins))
-    };
-    let end_nets: Vec<u64> = ends.iter().map(|e| e.0).collect();
-    let profile = profile::level_profile(&cells, &end_nets, &fanin_cell, DelayModel::ULTRASCALE_PLUS, BUDGET_NS)?;
+    let profile = profile::level_profile(ends.iter().map(|e| done[&e.0].cost), model, BUDGET_NS);
     let Some((end_net, end)) = ends.iter().max_by(|(a, _), (b, _)| {
         // Deepest first; on a tie the first end in netlist order.
         done[a].levels.cmp(&done[b].levels).then(std::cmp::Ordering::Greater)

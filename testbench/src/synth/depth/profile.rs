@@ -6,11 +6,10 @@
 //! level includes a trip through the routing, a MUXF7/8 and a CARRY8 stage are wired inside the
 //! slice. Each path end (a register or RAM input, an output port) gets the path into it with the
 //! largest estimated delay under [`DelayModel`]; the histogram counts ends by that path's LUT +
-//! MUXF levels.
+//! MUXF levels. The paths are found in `logic_depth`'s one walk of the netlist, beside its level
+//! count (`cell_cost`, `worst`); `level_profile` sums them up per end.
 
 use super::netlist::{Cell, Kind};
-use crate::synth::ToolError;
-use std::collections::HashMap;
 
 /// A delay per cell kind, ns, plus a fixed cost per path. An estimate for comparing paths and
 /// blocks, not a timing analysis: real delays depend on placement, fan-out and the speed grade.
@@ -82,7 +81,8 @@ impl LevelProfile {
     }
 }
 
-fn cell_cost(c: &Cell, m: &DelayModel) -> PathCost {
+/// What crossing cell `c` adds to a path.
+pub(super) fn cell_cost(c: &Cell, m: &DelayModel) -> PathCost {
     let t = c.ty;
     match c.kind {
         Kind::Comb(0) => PathCost::default(),
@@ -95,51 +95,31 @@ fn cell_cost(c: &Cell, m: &DelayModel) -> PathCost {
     }
 }
 
-fn add(a: PathCost, b: PathCost) -> PathCost {
-    PathCost { luts: a.luts + b.luts, muxf: a.muxf + b.muxf, carry: a.carry + b.carry, other: a.other + b.other, ns: a.ns + b.ns }
-}
-
-/// The profile of a netlist: `ends` are the path-end nets, `fanin(net)` the cell driving a net
-/// (its index) and the nets that cell output depends on, or None where a path starts.
-pub(super) fn level_profile(
-    cells: &[Cell],
-    ends: &[u64],
-    fanin: &dyn Fn(u64) -> Option<(usize, Vec<u64>)>,
-    model: DelayModel,
-    budget_ns: f64,
-) -> Result<LevelProfile, ToolError> {
-    // Arrival cost at each net (the worst path into it, without `base_ns`), post-order.
-    let mut done: HashMap<u64, PathCost> = HashMap::new();
-    let mut open: HashMap<u64, ()> = HashMap::new();
-    for &root in ends {
-        let mut stack = vec![(root, false)];
-        while let Some((b, expanded)) = stack.pop() {
-            if done.contains_key(&b) {
-                continue;
-            }
-            let Some((ci, ins)) = fanin(b) else {
-                done.insert(b, PathCost::default());
-                continue;
-            };
-            if !expanded {
-                open.insert(b, ());
-                stack.push((b, true));
-                for i in ins.into_iter().filter(|i| !done.contains_key(i)) {
-                    if open.contains_key(&i) {
-                        return Err(ToolError::CombinationalLoop { cells: vec![format!("net {i}")] });
-                    }
-                    stack.push((i, false));
-                }
-            } else {
-                let worst = ins.iter().map(|i| done[i]).fold(None, |w: Option<PathCost>, a| match w {
-                    Some(w) if w.ns >= a.ns => Some(w),
-                    _ => Some(a),
-                });
-                open.remove(&b);
-                done.insert(b, add(worst.unwrap_or_default(), cell_cost(&cells[ci], &model)));
-            }
+impl PathCost {
+    /// This path followed by `b`.
+    pub(super) fn plus(self, b: PathCost) -> PathCost {
+        PathCost {
+            luts: self.luts + b.luts,
+            muxf: self.muxf + b.muxf,
+            carry: self.carry + b.carry,
+            other: self.other + b.other,
+            ns: self.ns + b.ns,
         }
     }
+}
+
+/// The slowest of `paths` (the first of equals; none: the empty path).
+pub(super) fn worst(paths: impl Iterator<Item = PathCost>) -> PathCost {
+    paths.fold(None, |w: Option<PathCost>, a| match w {
+        Some(w) if w.ns >= a.ns => Some(w),
+        _ => Some(a),
+    })
+    .unwrap_or_default()
+}
+
+/// The profile of the path ends whose worst paths into them are `ends` (without `base_ns`),
+/// in `logic_depth`'s end order (which also computes them, in its one walk of the netlist).
+pub(super) fn level_profile(ends: impl Iterator<Item = PathCost>, model: DelayModel, budget_ns: f64) -> LevelProfile {
     let mut p = LevelProfile {
         model,
         ends: 0,
@@ -150,8 +130,8 @@ pub(super) fn level_profile(
         budget_ns,
         over: 0,
     };
-    for (i, e) in ends.iter().enumerate() {
-        let c = add(done[e], PathCost { ns: model.base_ns, ..Default::default() });
+    for (i, e) in ends.enumerate() {
+        let c = e.plus(PathCost { ns: model.base_ns, ..Default::default() });
         let k = c.levels() as usize;
         if p.histogram.len() <= k {
             p.histogram.resize(k + 1, 0);
@@ -164,5 +144,5 @@ pub(super) fn level_profile(
             p.worst_index = i;
         }
     }
-    Ok(p)
+    p
 }
