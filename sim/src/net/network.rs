@@ -74,6 +74,9 @@ pub struct Network {
     host_link: Vec<Option<usize>>,
     /// Every (link, direction) that ends at a host, and the host, in link order.
     to_host: Vec<(usize, usize, usize)>,
+    /// Every (link, direction) that ends at a switch, the switch and its port on the link, in
+    /// link order.
+    to_switch: Vec<(usize, usize, usize, usize)>,
 }
 
 /// What has reached its host by `now` on `wires` (frames, or PFC changes), over the
@@ -145,11 +148,18 @@ impl Network {
             return Err(format!("PFC: XON {} bytes must be below XOFF {}", p.xon_bytes, p.xoff_bytes));
         }
         let n_links = topo.links.len();
-        let to_host = (0..n_links)
-            .flat_map(|l| [(l, 0, topo.links[l].b), (l, 1, topo.links[l].a)])
+        // Each link's two directions and the node each ends at ([towards b, towards a]).
+        let directions = || (0..n_links).flat_map(|l| [(l, 0, topo.links[l].b), (l, 1, topo.links[l].a)]);
+        let to_host = directions()
             .filter(|&(_, _, to)| host_index[to].is_some())
             .collect();
-        Ok(Network { wires: (0..n_links).map(|_| Default::default()).collect(), pause_wires: (0..n_links).map(|_| Default::default()).collect(), topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_link, to_host })
+        let to_switch = directions()
+            .filter_map(|(l, dir, to)| {
+                let s = switch_of[to]?;
+                Some((l, dir, s, port_link[s].iter().position(|&x| x == l).expect("a switch's link is one of its ports")))
+            })
+            .collect();
+        Ok(Network { wires: (0..n_links).map(|_| Default::default()).collect(), pause_wires: (0..n_links).map(|_| Default::default()).collect(), topo, switch_of, switches, port_link, delay, loss_rng, lost: 0, host_link, to_host, to_switch })
     }
 
     /// Puts `frame` on the wire from `from` over link `l` at `now`: it arrives `delay` later,
@@ -171,12 +181,6 @@ impl Network {
         self.launch(l, h, now, frame);
     }
 
-    /// The node at the far end of link `l`'s direction `dir`.
-    fn far(&self, l: usize, dir: usize) -> usize {
-        let k = &self.topo.links[l];
-        if dir == 0 { k.b } else { k.a }
-    }
-
     /// Frames that have reached their host by `now`: (host node id, frame), by link order.
     pub fn deliver(&mut self, now: u64) -> Vec<(usize, Vec<u8>)> {
         arrived(&mut self.wires, &self.to_host, now)
@@ -188,31 +192,18 @@ impl Network {
         arrived(&mut self.pause_wires, &self.to_host, now)
     }
 
-    /// Switch `s`'s port on link `l`.
-    fn port_on(&self, s: usize, l: usize) -> usize {
-        self.port_link[s].iter().position(|&x| x == l).expect("a switch's link is one of its ports")
-    }
-
     /// PFC changes that reached a switch by `now` take hold; frames that reached a switch by
     /// `now` are queued; every idle port starts its next; PFC thresholds crossed send their
     /// PAUSE or resume upstream.
     pub fn tick(&mut self, now: u64) {
-        for l in 0..self.wires.len() {
-            for dir in 0..2 {
-                let Some(s) = self.switch_of[self.far(l, dir)] else { continue };
-                while self.pause_wires[l][dir].front().is_some_and(|f| f.0 <= now) {
-                    let on = self.pause_wires[l][dir].pop_front().unwrap().1;
-                    let port = self.port_on(s, l);
-                    self.switches[s].set_paused(port, on);
-                }
-                if self.wires[l][dir].front().is_none_or(|f| f.0 > now) {
-                    continue;
-                }
-                let port = self.port_on(s, l);
-                while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
-                    let frame = self.wires[l][dir].pop_front().unwrap().1;
-                    self.switches[s].enqueue_from(frame, port);
-                }
+        for &(l, dir, s, port) in &self.to_switch {
+            while self.pause_wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                let on = self.pause_wires[l][dir].pop_front().unwrap().1;
+                self.switches[s].set_paused(port, on);
+            }
+            while self.wires[l][dir].front().is_some_and(|f| f.0 <= now) {
+                let frame = self.wires[l][dir].pop_front().unwrap().1;
+                self.switches[s].enqueue_from(frame, port);
             }
         }
         for node in 0..self.topo.nodes() {
