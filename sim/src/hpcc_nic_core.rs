@@ -179,7 +179,8 @@ impl HpccNicCore {
             sched_ready: false,
             probe_ready: false,
         };
-        let so = self.seq.clone().step(&seq_in);
+        let sw = self.seq.words(&seq_in);
+        let so = self.seq.clone().step_on(&seq_in, &sw);
         let hold = so.hold || tr0.sweep.is_some() || cpl0.blocked || self.feedback.busy();
         let cc0 = self.cc.outputs(&cc_module::cycle::Inputs { reset, ..Default::default() });
 
@@ -208,8 +209,8 @@ impl HpccNicCore {
             wr_ready: i.wr_ready,
         };
         // Its registered outputs (the event, Notify, sleep) first.
-        let d0 = self.dp.outputs(&di);
-        let ev = d0.event;
+        let dr = self.dp.regs(&di);
+        let (ev, d0_notify, d0_sleep) = (dr.rx.event.clone(), dr.rx.notify, dr.tx.sleep);
         let ev_in = events::Inputs {
             reset,
             hold,
@@ -230,13 +231,13 @@ impl HpccNicCore {
             ctrl: so.sched,
             update: fu.or(cc0.update),
             notify: self.notify.outputs(&notify::Inputs::default()).notify.map(|(flow, bytes)| Notify { flow, bytes }),
-            sleep: d0.sleep,
+            sleep: d0_sleep,
             pktsend_ready: false,
         };
         let sc = self.sched.outputs(&sched_in);
         let nt_in = notify::Inputs {
             reset,
-            notify: d0.notify,
+            notify: d0_notify,
             ready: sc.notify_ready,
             mtu: None,
             sweep: tr0.sweep,
@@ -245,7 +246,8 @@ impl HpccNicCore {
         di.event_ready = eo.s_ready;
         di.notify_ready = nt.s_ready;
         di.sleep_ready = sc.sleep_ready;
-        let d = self.dp.outputs(&di);
+        let dw = self.dp.wires(&di, &dr);
+        let d = dw.out.clone();
 
         // ---- The blocks that watch the datapath and the sequencer.
         let rx_ev = ev.filter(|_| eo.rx_take);
@@ -363,7 +365,7 @@ impl HpccNicCore {
         }
         let axil_out = self.axil.step(&i.axil, wr_err, rd.unwrap_or((0, false)));
         self.regs.step(reset, wr);
-        self.seq.step(&seq_in);
+        self.seq.step_on(&seq_in, &sw);
         self.tracker.step(&tr_in);
         self.cpl.step(&cpl_in);
         self.events.step(&ev_in);
@@ -373,7 +375,7 @@ impl HpccNicCore {
         self.feedback.step(&fb_in);
         self.tx_bytes.step(&txb_in);
         self.timer.step(&tm_in);
-        self.dp.step(&di);
+        self.dp.clock(reset, &dr, dw);
         if reset {
             self.fb_in = 0;
         }
@@ -396,7 +398,7 @@ impl HpccNicCore {
                 update_ready: sc.update_ready,
                 notify: sched_in.notify,
                 notify_ready: sc.notify_ready,
-                sleep: d0.sleep,
+                sleep: d0_sleep,
                 sleep_ready: sc.sleep_ready,
                 pktsend: di.pktsend,
                 pktsend_ready: d.pktsend_ready,

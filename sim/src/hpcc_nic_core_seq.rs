@@ -103,7 +103,9 @@ impl HpccNicCoreSeq {
         HpccNicCoreSeq { flow_bits, ..HpccNicCoreSeq::default() }
     }
 
-    fn words(&self, i: &Inputs) -> Words {
+    /// The words the sequencer may send this cycle: they depend on no ready, so hpcc_nic_core's
+    /// model finds them once a cycle for both its `step_on` calls.
+    pub fn words(&self, i: &Inputs) -> Words {
         words(&From {
             host: ((self.cmd_word & 7) as u8, (self.cmd_word >> 16) as u16),
             ic: self.ic,
@@ -119,9 +121,14 @@ impl HpccNicCoreSeq {
 
     /// One clock cycle; returns the outputs shown during it.
     pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let w = self.words(i);
+        self.step_on(i, &w)
+    }
+
+    /// `step` with this cycle's `words(i)` already found.
+    pub fn step_on(&mut self, i: &Inputs, w: &Words) -> Outputs {
         let flow_bits = self.flow_bits;
         use State::*;
-        let w = self.words(i);
         let s = self.state;
         let e = |f: crate::layout::Field| f.of(i.entry);
         let op = w.op as u32;

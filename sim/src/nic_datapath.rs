@@ -79,8 +79,9 @@ pub struct NicDatapath {
     cmds_taken: u32,
 }
 
-/// Every block's inputs for one cycle, and what nic_datapath shows.
-struct Wires<'a> {
+/// Every block's inputs for one cycle, and what nic_datapath shows (`eval`; `clock` steps on
+/// them).
+pub struct Wires<'a> {
     tx_ctx: tx_ctx::cycle::Inputs<'a>,
     tx_pipe: tx_pipe::cycle::Inputs<'a>,
     rx_pipe: rx_pipe::cycle::Inputs<'a>,
@@ -88,17 +89,17 @@ struct Wires<'a> {
     read_split: read_split::cycle::Inputs<'a>,
     rx_dma: rx_dma::cycle::Inputs<'a>,
     gate: gate::Inputs<'a>,
-    out: Outputs,
+    pub out: Outputs,
     /// rx_ctx takes the slice's sent event; the slice takes tx_ctx's.
     sent_ready: bool,
     sent_take: Option<Sent>,
 }
 
 /// The outputs of the blocks' registers that the wiring reads, owned so the wires can borrow
-/// them. None of them depends on a ready.
-struct Regs {
-    tx: tx_ctx::cycle::Outputs,
-    rx: rx_ctx::cycle::Outputs,
+/// them. None of them depends on a ready (`regs`).
+pub struct Regs {
+    pub(crate) tx: tx_ctx::cycle::Outputs,
+    pub(crate) rx: rx_ctx::cycle::Outputs,
     /// rx_ctx's PktRecv as read_split takes it.
     rx_word: Option<read_split::Word>,
     /// read_split's output as the gate takes it.
@@ -142,7 +143,8 @@ impl NicDatapath {
             && self.sl_skid.is_none()
     }
 
-    fn regs(&self, i: &Inputs) -> Regs {
+    /// The blocks' registered outputs this cycle: they depend on `now_ns` and `probe` only.
+    pub fn regs(&self, i: &Inputs) -> Regs {
         let tx = self.tx_ctx.outputs(&tx_ctx::cycle::Inputs::default());
         let rx = self.rx_ctx.outputs(&rx_ctx::cycle::Inputs { now_ns: i.now_ns, ..Default::default() });
         // read_split's words come from rx_ctx's items, so they always read back as items.
@@ -154,8 +156,8 @@ impl NicDatapath {
         Regs { tx, rx, rx_word, split, gate, verdict, dma: self.rx_dma.outputs(), sent: self.sl_main }
     }
 
-    /// The readies, from the MAC side inwards, and so every block's inputs.
-    fn wires<'a>(&self, i: &Inputs<'a>, r: &'a Regs) -> Wires<'a> {
+    /// The readies, from the MAC side inwards, and so every block's inputs; `r` is `regs(i)`.
+    pub fn wires<'a>(&self, i: &Inputs<'a>, r: &'a Regs) -> Wires<'a> {
         let reset = i.reset;
         let tx_pipe = tx_pipe::cycle::Inputs { reset, desc: r.tx.desc.as_ref(), payload: i.dma_rd_data, ready: i.tx_ready };
         let tp = self.tx_pipe.outputs(&tx_pipe);
@@ -258,6 +260,13 @@ impl NicDatapath {
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         let r = self.regs(i);
         let w = self.wires(i, &r);
+        self.clock(i.reset, &r, w)
+    }
+
+    /// The clock of `step`, on the registers and wires already found for this cycle
+    /// (`regs`, `wires`): hpcc_nic_core's model evaluates them once a cycle and reads them
+    /// before the clock.
+    pub fn clock(&mut self, reset: bool, r: &Regs, w: Wires) -> Outputs {
         let cmd_taken = r.rx.dma_cmd.is_some() && r.dma.cmd_ready;
         self.tx_ctx.step(&w.tx_ctx);
         self.tx_pipe.step(&w.tx_pipe);
@@ -266,7 +275,7 @@ impl NicDatapath {
         self.rx_ctx.step(&w.rx_ctx);
         self.rx_pipe.step(&w.rx_pipe);
         self.rx_dma.step(&w.rx_dma);
-        if i.reset {
+        if reset {
             self.sl_main = None;
             self.sl_skid = None;
             self.cmds_taken = 0;
