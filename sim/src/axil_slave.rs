@@ -39,6 +39,11 @@ impl AxilSlave {
         AxilSlave::default()
     }
 
+    /// No response waiting.
+    pub fn idle(&self) -> bool {
+        self.b.is_none() && self.r.is_none()
+    }
+
     /// The register write this cycle: (word address, data, strobes).
     pub fn wr(&self, i: &Inputs) -> Option<(u32, u32, u8)> {
         i.aw_w.filter(|_| self.b.is_none()).map(|(a, d, s)| (a >> 2, d, s))

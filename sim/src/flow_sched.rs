@@ -283,6 +283,17 @@ impl FlowSched {
         }
     }
 
+    /// Out of its reset sweep, no flow in the ring, nothing in the pipeline or waiting: a
+    /// cycle without inputs only counts (`now`, `cycle`).
+    pub fn quiet(&self) -> bool {
+        self.init_left == 0
+            && self.ring.is_empty()
+            && self.bursts.is_empty()
+            && self.stages.iter().all(Option::is_none)
+            && self.notify_pending.is_none()
+            && self.cur_left == 0
+    }
+
     /// Number of flows.
     pub fn flows(&self) -> usize {
         self.flows

@@ -106,6 +106,25 @@ pub struct HpccNicCore {
     pub feedback: HpccNicCoreFeedback,
     pub cpl: HpccNicCoreCpl,
     pub seq: HpccNicCoreSeq,
+    /// The last cycle was quiet (`quiet`) with these readies and was stepped in full: its
+    /// outputs, which every following quiet cycle with the same readies shows again.
+    still: Option<(Readies, Outputs)>,
+    /// Cycles stepped the quiet way (`quiet_cycle`).
+    pub quiet_cycles: u64,
+}
+
+/// The input readies of a cycle with no data coming in (`Readies::of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Readies([bool; 7]);
+
+impl Readies {
+    /// None when anything but a ready is driven: a reset, a register access, a beat.
+    fn of(i: &Inputs) -> Option<Readies> {
+        let a = &i.axil;
+        let none = !i.reset && a.aw_w.is_none() && a.ar.is_none() && i.dma_rd_data.is_none() && i.rx.is_none();
+        let r = [a.bready, a.rready, i.dma_rd_ready, i.tx_ready, i.wr_cmd_ready, i.wr_ready, i.cpl_ready];
+        none.then_some(Readies(r))
+    }
 }
 
 impl HpccNicCore {
@@ -128,6 +147,8 @@ impl HpccNicCore {
             feedback: HpccNicCoreFeedback::new(flow_bits),
             cpl: HpccNicCoreCpl::new(),
             seq: HpccNicCoreSeq::new(flow_bits),
+            still: None,
+            quiet_cycles: 0,
         }
     }
 
@@ -137,8 +158,78 @@ impl HpccNicCore {
         self.cc.model = model;
     }
 
+    /// Every block idle, no sweep, no command, the timer scan waiting at a flow: a cycle with
+    /// nothing coming in changes nothing but the counts of time (`quiet_cycle`).
+    fn quiet(&self) -> bool {
+        let t = &self.timer;
+        self.axil.idle()
+            && self.seq.quiet()
+            && self.tracker.quiet()
+            && self.events.idle()
+            && self.cpl.idle()
+            && self.notify.idle()
+            && self.tx_bytes.idle()
+            && !self.feedback.busy()
+            && self.cc.idle()
+            && self.sched.quiet()
+            && self.dp.idle()
+            && !t.tm
+            && t.rq.is_none()
+            && t.pq.is_none()
+            && (t.wait != 0 || self.regs.timer_gap == 0)
+    }
+
     /// One clock cycle; returns the outputs shown during it.
+    ///
+    /// Most cycles of a netsim host are quiet (88% of a WebSearch load at 30%): once a quiet
+    /// cycle has been stepped in full, the next quiet ones with the same readies show its
+    /// outputs again and step only what counts time (`quiet_cycle`). The first is stepped in
+    /// full so that every RAM's read register has settled on the address a quiet cycle reads.
     pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let readies = Readies::of(i).filter(|_| self.quiet());
+        if let (Some(r), Some((was, out))) = (readies, &self.still) {
+            if r == *was {
+                let out = out.clone();
+                self.quiet_cycle(&out);
+                self.quiet_cycles += 1;
+                return out;
+            }
+        }
+        let out = self.step_all(i);
+        self.still = readies.map(|r| (r, out.clone()));
+        out
+    }
+
+    /// A quiet cycle (`quiet`) whose outputs were `out`: the registers' clock, the timer scan,
+    /// flow_sched and cc_module step on no input (they count time: `now`, the scan's wait,
+    /// flow_sched's clock, cc_module's cycle and history), the datapath's blocks count the
+    /// cycle; every other block would not change.
+    fn quiet_cycle(&mut self, out: &Outputs) {
+        let r = &self.regs;
+        let (sched_cfg, rto) = ([r.sched_cfg], [r.rto_cfg]);
+        self.timer.step(&timer::Inputs {
+            gap: r.timer_gap,
+            rto_rounds: RTO_CFG.rounds.get(&rto) as u8,
+            rto_retries: RTO_CFG.retries.get(&rto) as u8,
+            ..Default::default()
+        });
+        self.sched.step(&flow_sched::Inputs {
+            pkt_shift: SCHED_CFG.pkt_shift.get(&sched_cfg) as u8,
+            max_burst: SCHED_CFG.max_burst.get(&sched_cfg) as u16,
+            pktsend_ready: out.inner.pktsend_ready,
+            ..Default::default()
+        });
+        self.cc.step(&cc_module::cycle::Inputs {
+            update_ready: out.inner.update_ready,
+            feedback_ready: out.inner.feedback_ready,
+            ..Default::default()
+        });
+        self.dp.idle_cycle();
+        self.regs.step(false, None);
+    }
+
+    /// `step` with every block evaluated and stepped.
+    fn step_all(&mut self, i: &Inputs) -> Outputs {
         let reset = i.reset;
         let m = (1usize << self.flow_bits) - 1;
         let r = &self.regs;

@@ -103,6 +103,12 @@ impl HpccNicCoreSeq {
         HpccNicCoreSeq { flow_bits, ..HpccNicCoreSeq::default() }
     }
 
+    /// No command under way or pending: a cycle without a command or a timeout changes
+    /// nothing.
+    pub fn quiet(&self) -> bool {
+        self.state == State::Idle && !self.cmd_pend && self.ic.is_none()
+    }
+
     /// The words the sequencer may send this cycle: they depend on no ready, so hpcc_nic_core's
     /// model finds them once a cycle for both its `step_on` calls.
     pub fn words(&self, i: &Inputs) -> Words {

@@ -44,7 +44,7 @@ pub struct HpccNicCoreTimer {
     rto: Ram<Rto>,
     /// The flow the scan is at (`flow`), cycles left there.
     pub at: usize,
-    wait: u32,
+    pub(crate) wait: u32,
     /// A timer event offered for `at`.
     pub tm: bool,
     /// A timeout waiting for the sequencer: (flow, it fails).

@@ -72,6 +72,11 @@ impl HpccNicCoreTracker {
         self.t1.is_none()
     }
 
+    /// Idle and no sweep under way.
+    pub fn quiet(&self) -> bool {
+        self.t1.is_none() && !self.sweep_on
+    }
+
     fn comb(&self, i: &Inputs) -> Comb {
         let m = self.flows.mask();
         let read = if i.seq_hold || self.sweep_on { i.cmd_flow } else { i.ev_flow } as usize & m;

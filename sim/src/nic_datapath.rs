@@ -143,6 +143,14 @@ impl NicDatapath {
             && self.sl_skid.is_none()
     }
 
+    /// A cycle of an idle datapath with nothing coming in (`idle()`, and it stays idle): only
+    /// the blocks' cycle counts move, which their latency queues are timed by.
+    pub fn idle_cycle(&mut self) {
+        self.tx_pipe.cycle += 1;
+        self.rx_pipe.cycle += 1;
+        self.rx_dma.cycle += 1;
+    }
+
     /// The blocks' registered outputs this cycle: they depend on `now_ns` and `probe` only.
     pub fn regs(&self, i: &Inputs) -> Regs {
         let tx = self.tx_ctx.outputs(&tx_ctx::cycle::Inputs::default());

@@ -160,6 +160,50 @@ fn timer_events_go_to_ldcp_and_dcqcn_flows_only() {
     assert_eq!(read(&mut p, &[csr::TIMER_EVENTS]), stopped);
 }
 
+/// The model NIC steps most cycles the quiet way (`sim::hpcc_nic_core`'s `quiet_cycle`: only
+/// what counts time moves). With the timer scan at its reset gap, a DCQCN flow getting timer
+/// events between messages, and messages on it and on an HPCC++ flow, the model with its quiet
+/// cycles equals the RTL on every output and probe, cycle by cycle. (With an LDCP flow too,
+/// the RTL's cc_module gives an Update for it that both models miss, with or without quiet
+/// cycles: an open mismatch, left for the next session.)
+#[test]
+fn quiet_cycles_match_the_rtl_cycle_by_cycle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9017);
+    let mut p = pair(11, 30, 0.0, None);
+    connect(&mut p, &mut rng, 5, 5, 1024, 0, 0); // HPCC++
+    connect(&mut p, &mut rng, 7, 7, 1024, 0, 3); // DCQCN
+    // TIMER_GAP at its reset value: 13 cycles per flow id, quiet between its decisions.
+    let before = regs(&mut p, Which::A, &[csr::TIMER_GAP, csr::TIMER_EVENTS]);
+    assert_eq!(before[0], csr::TIMER_GAP_RESET);
+    let round = 1024 * (csr::TIMER_GAP_RESET as u64 + 1);
+    for (k, flow) in [7u16, 5].into_iter().enumerate() {
+        for _ in 0..round + 777 * k as u64 {
+            p.step();
+        }
+        let data: Vec<u8> = (0..6000).map(|_| rng.gen()).collect();
+        let (local, remote) = (0x1000_0000u64 + (k as u64) * 0x10_0000, 0x2000_0000u64 + (k as u64) * 0x10_0000);
+        p.a.host.fill(local, &data);
+        let w = Post { local_addr: local, remote_addr: remote, rkey: 0, len: data.len() as u32, first_psn: 0 };
+        post(core(&mut p, Which::A), flow, &TxCtrl::Post { flow, post: w }.to_bytes(), None, k as u16);
+        until_completions(&mut p, k + 1, 400_000);
+        assert!(p.b.host.holds(remote, &data), "B's memory differs from WRITE {k}");
+    }
+    for _ in 0..round {
+        p.step();
+    }
+    settle(&mut p, Which::A, 10_000);
+    let events = regs(&mut p, Which::A, &[csr::TIMER_EVENTS])[0] - before[1];
+    assert!(events >= 3, "{events} timer events in 3 rounds for the DCQCN flow");
+    // Only the core's cycle model is checked here: with TIMER_GAP at 12 the harness's
+    // transaction model of cc_module (core_probe) misses one Update during the creates, an
+    // open mismatch of that probe (see the module doc above).
+    for (name, c) in [("A", &p.a), ("B", &p.b)] {
+        let l = c.checks.lockstep.as_ref().expect("the model in lockstep");
+        assert!(l.differs.is_none(), "core {name}: {:?}", l.differs);
+        assert!(l.model.quiet_cycles * 2 > l.cycles, "core {name}: {} of {} cycles quiet", l.model.quiet_cycles, l.cycles);
+    }
+}
+
 #[test]
 fn bad_commands_give_errors_and_leave_flows_working() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);

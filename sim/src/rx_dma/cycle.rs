@@ -82,7 +82,7 @@ pub struct RxDma {
     pub counters: Counters,
     /// Write jobs (`stat_jobs`).
     pub jobs: u32,
-    cycle: u64,
+    pub(crate) cycle: u64,
     in_ready: bool,
     w_cnt: u64,
     w_trunc: bool,

@@ -34,7 +34,7 @@ pub struct RxPipe {
     /// The values, and the counters (`counters[code]`).
     pub frames: Frames,
     fifo: ResultFifo<Verdict>,
-    cycle: u64,
+    pub(crate) cycle: u64,
 }
 
 impl Default for RxPipe {

@@ -86,7 +86,7 @@ impl TxCtx {
 
     /// Nothing held and every output register empty.
     pub fn idle(&self) -> bool {
-        self.p.is_none() && self.d.is_none() && self.r.is_none() && self.s.is_none() && self.w.is_none()
+        self.sweep_left == 0 && self.p.is_none() && self.d.is_none() && self.r.is_none() && self.s.is_none() && self.w.is_none()
     }
 
     /// S2 does its input this cycle, or holds none.

@@ -139,7 +139,7 @@ struct Build {
 pub struct TxPipe {
     /// Frames whose payload length differed from the descriptor's (`stat_len_err`).
     pub len_err: u32,
-    cycle: u64,
+    pub(crate) cycle: u64,
     next_id: u64,
     frames: HashMap<u64, Frame>,
     a: Option<u64>,
