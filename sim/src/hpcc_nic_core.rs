@@ -26,7 +26,7 @@ use crate::hpcc_nic_core_seq::{self as seq, HpccNicCoreSeq};
 use crate::hpcc_nic_core_timer::{self as timer, HpccNicCoreTimer};
 use crate::hpcc_nic_core_tracker::{self as tracker, HpccNicCoreTracker};
 use crate::hpcc_nic_core_tx_bytes::{self as tx_bytes, HpccNicCoreTxBytes};
-use crate::layout::{RTO_CFG, SCHED_CFG, STAT_SEL, TX_CREATE};
+use crate::layout::{STAT_SEL, TX_CREATE};
 use crate::nic_datapath::{self as dp, NicDatapath};
 use crate::rx_ctx::Ctrl as RxCtrl;
 use crate::rx_pipe::Beat;
@@ -206,16 +206,11 @@ impl HpccNicCore {
     /// cycle; every other block would not change.
     fn quiet_cycle(&mut self, out: &Outputs) {
         let r = &self.regs;
-        let (sched_cfg, rto) = ([r.sched_cfg], [r.rto_cfg]);
-        self.timer.step(&timer::Inputs {
-            gap: r.timer_gap,
-            rto_rounds: RTO_CFG.rounds.get(&rto) as u8,
-            rto_retries: RTO_CFG.retries.get(&rto) as u8,
-            ..Default::default()
-        });
+        let ((pkt_shift, max_burst), (rto_rounds, rto_retries)) = (r.sched(), r.rto());
+        self.timer.step(&timer::Inputs { gap: r.timer_gap, rto_rounds, rto_retries, ..Default::default() });
         self.sched.step(&flow_sched::Inputs {
-            pkt_shift: SCHED_CFG.pkt_shift.get(&sched_cfg) as u8,
-            max_burst: SCHED_CFG.max_burst.get(&sched_cfg) as u16,
+            pkt_shift,
+            max_burst,
             pktsend_ready: out.inner.pktsend_ready,
             ..Default::default()
         });
@@ -238,8 +233,7 @@ impl HpccNicCore {
         let (alg, tag) = ((r.arg(csr::ARG_ALG) & 3) as u8, r.arg(csr::ARG_TAG) as u16);
         let now = r.now;
         let sel = [r.stat_sel];
-        let sched_cfg = [r.sched_cfg];
-        let rto = [r.rto_cfg];
+        let ((pkt_shift, max_burst), (rto_rounds, rto_retries)) = (r.sched(), r.rto());
 
         // ---- Registered outputs, and the sequencer's words (no ready changes them).
         let wr = self.axil.wr(&i.axil);
@@ -317,8 +311,8 @@ impl HpccNicCore {
         let fu = self.feedback.fu;
         let sched_in = flow_sched::Inputs {
             reset,
-            pkt_shift: SCHED_CFG.pkt_shift.get(&sched_cfg) as u8,
-            max_burst: SCHED_CFG.max_burst.get(&sched_cfg) as u16,
+            pkt_shift,
+            max_burst,
             ctrl: so.sched,
             update: fu.or(cc0.update),
             notify: self.notify.outputs(&notify::Inputs::default()).notify.map(|(flow, bytes)| Notify { flow, bytes }),
@@ -377,8 +371,8 @@ impl HpccNicCore {
         let tm_in = timer::Inputs {
             reset,
             gap: r.timer_gap,
-            rto_rounds: RTO_CFG.rounds.get(&rto) as u8,
-            rto_retries: RTO_CFG.retries.get(&rto) as u8,
+            rto_rounds,
+            rto_retries,
             alg: so.alg_we.then_some((alg_flow, create.then_some(alg))),
             alg_probe: TX_CREATE.probe.get_le(&tx_word) == 1,
             ft: tr.wr.map(|(f, out, _, una)| (f, out, una)),

@@ -4,7 +4,7 @@
 //! carried). The counters other blocks keep are read through a function of their address.
 
 use crate::csr;
-use crate::layout::le_bytes;
+use crate::layout::{le_bytes, RTO_CFG, SCHED_CFG};
 
 /// The registers the host writes and the time base.
 #[derive(Clone, Debug)]
@@ -59,6 +59,18 @@ impl Default for HpccNicCoreRegs {
 
 impl HpccNicCoreRegs {
     /// The registers after reset.
+    /// `SCHED_CFG`'s fields as flow_sched takes them: (pkt_shift, max_burst).
+    pub fn sched(&self) -> (u8, u16) {
+        let w = [self.sched_cfg];
+        (SCHED_CFG.pkt_shift.get(&w) as u8, SCHED_CFG.max_burst.get(&w) as u16)
+    }
+
+    /// `RTO_CFG`'s fields as the timer scan takes them: (rounds, retries).
+    pub fn rto(&self) -> (u8, u8) {
+        let w = [self.rto_cfg];
+        (RTO_CFG.rounds.get(&w) as u8, RTO_CFG.retries.get(&w) as u8)
+    }
+
     pub fn new() -> HpccNicCoreRegs {
         HpccNicCoreRegs::default()
     }

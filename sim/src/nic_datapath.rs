@@ -79,8 +79,8 @@ pub struct NicDatapath {
     cmds_taken: u32,
 }
 
-/// Every block's inputs for one cycle, and what nic_datapath shows (`eval`; `clock` steps on
-/// them).
+/// Every block's inputs for one cycle, and what nic_datapath shows (`wires`; `clock` steps
+/// on them).
 pub struct Wires<'a> {
     tx_ctx: tx_ctx::cycle::Inputs<'a>,
     tx_pipe: tx_pipe::cycle::Inputs<'a>,

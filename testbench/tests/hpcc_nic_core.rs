@@ -196,7 +196,7 @@ fn quiet_cycles_match_the_rtl_cycle_by_cycle() {
     assert!(events >= 3, "{events} timer events in 3 rounds for the DCQCN flow");
     // Only the core's cycle model is checked here: with TIMER_GAP at 12 the harness's
     // transaction model of cc_module (core_probe) misses one Update during the creates, an
-    // open mismatch of that probe (see the module doc above).
+    // open mismatch of that probe (see this test's doc).
     for (name, c) in [("A", &p.a), ("B", &p.b)] {
         let l = c.checks.lockstep.as_ref().expect("the model in lockstep");
         assert!(l.differs.is_none(), "core {name}: {:?}", l.differs);
