@@ -221,6 +221,14 @@ impl Model {
         Model::new(m.hc, m.lc, m.dc)
     }
 
+    /// Takes `m`'s configurations and keeps every flow's algorithm and state, as the RTL does
+    /// when the host rewrites `CC_CFG`: the engines' `cfg` ports change, their per-flow RAMs
+    /// do not (a flow created earlier keeps its state; a create from now on uses the new
+    /// configuration).
+    pub fn take_config(&mut self, m: &Model) {
+        (self.hc, self.lc, self.dc) = (m.hc, m.lc, m.dc);
+    }
+
     /// Applies one accepted event.
     pub fn apply(&mut self, e: &Event) -> Out {
         let f = e.flow as usize;

@@ -152,10 +152,12 @@ impl HpccNicCore {
         }
     }
 
-    /// cc_module's configuration from now on (what the host writes into `CC_CFG`; before any
-    /// flow is created).
-    pub fn configure(&mut self, model: Model) {
-        self.cc.model = model;
+    /// cc_module's configuration from now on: `m`'s (what the host writes into `CC_CFG`).
+    /// Created flows keep their state, as in the RTL. The new values apply to every event from
+    /// here on, so write them while no event is in flight (the RTL's engines read `cfg` in
+    /// several pipeline stages: an event in flight during a change may see a mix).
+    pub fn configure(&mut self, m: &Model) {
+        self.cc.model.take_config(m);
     }
 
     /// Every block idle, no sweep, no command, the timer scan waiting at a flow: a cycle with

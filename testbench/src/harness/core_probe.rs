@@ -104,6 +104,11 @@ impl CcProbe {
         }
     }
 
+    /// The core's CC configuration is now `m`'s; flows created before keep their state.
+    pub fn configure(&mut self, m: &Model) {
+        self.model.take_config(m);
+    }
+
     /// Reads the probes after the core's eval, before its clock edge.
     pub fn observe(&mut self, d: &Rtl, cycle: u64) {
         if d.probe_cc_m_axis_update_tvalid() == 1 && d.probe_cc_m_axis_update_tready() == 1 {

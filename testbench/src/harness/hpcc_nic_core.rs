@@ -159,7 +159,7 @@ impl CoreDut for ModelNic {
     }
     fn check(&self, _c: &mut Checks) {}
     fn cc_config(&mut self, m: &super::cc_module::Model) {
-        self.model.configure(super::cc_module::Model::fresh(m));
+        self.model.configure(m);
     }
 }
 
@@ -460,14 +460,20 @@ pub fn cc_words(m: &super::cc_module::Model) -> [u32; csr::CC_WORDS] {
 }
 
 /// Queues the CC configuration of `m` and the scheduler configuration; from here on the core's
-/// cc_module is checked against the model on `m`'s configuration (`Core::cc`; the
-/// configuration reaches cc_module before any flow is created, so no event sees another).
+/// cc_module is checked against the model on `m`'s configuration (`Core::cc`). Flows created
+/// before keep their state in both. The model takes the new values at once and the RTL when
+/// the writes land, so call this while no CC event is in flight (before a create, or with the
+/// same configuration, as every connect of the tests does).
 pub fn configure<M: CoreDut>(c: &mut Core<M>, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
     if c.checks.on {
-        c.checks.cc = Some(super::core_probe::CcProbe::new(m));
+        match c.checks.cc.as_mut() {
+            // Flows created before keep their algorithm and state (a second connect).
+            Some(cc) => cc.configure(m),
+            None => c.checks.cc = Some(super::core_probe::CcProbe::new(m)),
+        }
     }
     if let Some(l) = c.checks.lockstep.as_mut() {
-        l.model.configure(super::cc_module::Model::fresh(m));
+        l.model.configure(m);
     }
     c.dut.cc_config(m);
     for (i, v) in cc_words(m).into_iter().enumerate() {
