@@ -25,3 +25,4 @@ rx_dma.v
 nic_datapath.v
 axil_slave.v
 hpcc_nic_core.v
+cdc_frame_fifo.v

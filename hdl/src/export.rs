@@ -213,6 +213,11 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
         "hpcc_nic_core",
         "hdl/src/top/hpcc_nic_core.rs",
     )?);
+    v.push(finish(
+        &raw_verilog(crate::cdc_frame_fifo::CdcFrameFifo::default())?,
+        "cdc_frame_fifo",
+        "hdl/src/mac/cdc_frame_fifo.rs",
+    )?);
     Ok(v)
 }
 

@@ -10,9 +10,10 @@
 //!
 //! - every instance of a DFF module (checked against rust-hdl's DFF text, line for line) becomes
 //!   a `reg` declared with the DFF's initial value, updated in one `always @(posedge clock)`
-//!   block per module: `r_q <= r_d;`;
+//!   block per module and clock: `r_q <= r_d;`;
 //! - every 1-bit `reg` whose only assignment is `x = clock;` is replaced by `clock` itself, so
-//!   submodules and RAMs are clocked by the port and not by a copy;
+//!   submodules and RAMs are clocked by the port and not by a copy. A module's clocks are its
+//!   1-bit inputs named `clock` or `*_clock` (a clock crossing has two: `cdc_frame_fifo`);
 //! - part-select offsets `[(32'h3d)+:(3)]` and constant shift amounts `<< 32'h140` are written
 //!   in decimal: `[61+:3]`, `<< 320`. Both are self-determined in Verilog, so the value and
 //!   width of every expression are unchanged.
@@ -132,21 +133,36 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
             }
         }
     }
-    let mut copies: BTreeSet<String> = BTreeSet::new();
+    // The module's clocks: 1-bit inputs named `clock` or `*_clock` (a clock crossing has two).
+    let clocks: BTreeSet<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("    input wire  ").and_then(|r| r.strip_suffix(';')))
+        .filter(|x| *x == "clock" || x.ends_with("_clock"))
+        .collect();
+    // Each copy and the clock it copies.
+    let mut copies: BTreeMap<String, String> = BTreeMap::new();
     for (k, l) in lines.iter().enumerate() {
-        let Some(x) = l.trim_start().strip_suffix(" = clock;") else { continue };
+        let Some((x, src)) = l.trim_start().strip_suffix(';').and_then(|t| t.split_once(" = ")) else { continue };
+        if !clocks.contains(src) {
+            continue;
+        }
         let Some(&dk) = bit_regs.get(x) else { continue };
         if x.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) || assigned.get(x) != Some(&1) {
             continue;
         }
         drop[k] = true;
         drop[dk] = true;
-        copies.insert(x.to_string());
+        copies.insert(x.to_string(), src.to_string());
     }
     for r in &regs {
-        if !copies.contains(&r.clock) {
+        if !copies.contains_key(&r.clock) {
             return Err(err(&module, format!("register {} is clocked by {}, not a copy of clock", r.q, r.clock)));
         }
+    }
+    // The registers by clock, each clock's in their order.
+    let mut by_clock: BTreeMap<&str, Vec<&Reg>> = BTreeMap::new();
+    for r in &regs {
+        by_clock.entry(copies[&r.clock].as_str()).or_default().push(r);
     }
 
     // 3. The registers' outputs become `reg`s with their initial values.
@@ -170,12 +186,14 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
         if l.trim_start().starts_with("// Update code") && !l.contains("custom") && !regs.is_empty() && !placed {
             placed = true;
             out.push("    // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)".into());
-            out.push("    always @(posedge clock) begin".into());
-            for r in &regs {
-                out.push(format!("        {} <= {};", r.q, r.d));
+            for (clock, rs) in &by_clock {
+                out.push(format!("    always @(posedge {clock}) begin"));
+                for r in rs {
+                    out.push(format!("        {} <= {};", r.q, r.d));
+                }
+                out.push("    end".into());
+                out.push(String::new());
             }
-            out.push("    end".into());
-            out.push(String::new());
         }
         out.push(l.to_string());
     }
@@ -201,7 +219,7 @@ pub fn fold(text: &str, dffs: &BTreeMap<String, DffShape>) -> Result<String, Exp
     text.push('\n');
 
     // 4. The copies' remaining uses (port connections) name the clock itself.
-    let map: BTreeMap<&str, String> = copies.iter().map(|c| (c.as_str(), "clock".to_string())).collect();
+    let map: BTreeMap<&str, String> = copies.iter().map(|(c, src)| (c.as_str(), src.clone())).collect();
     let text = rename(&text, &map);
     Ok(declare_constants(&crate::export_mask::zero_extend(&decimal(&text))))
 }

@@ -1,6 +1,7 @@
 //! Golden models of the hpcc-nic modules: simple, readable, bit-exact with the RTL.
 
 pub mod axil_slave;
+pub mod cdc_frame_fifo;
 pub mod cc_dcqcn;
 pub mod cc_float;
 pub mod cc_hpcc;

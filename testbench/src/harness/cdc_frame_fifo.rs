@@ -1,0 +1,402 @@
+//! cdc_frame_fifo against its frame model (`sim::cdc_frame_fifo`), with its two clocks
+//! toggled apart: every seed runs the write and read clocks at each ratio and phase of
+//! `RATIOS` in turn (the core's 250 MHz against the CMAC's 322.266 MHz both ways, equal clocks
+//! in and out of phase, nearly equal clocks drifting, 4:1 both ways). Random frames of 1 byte to
+//! past the FIFO's depth, bad flags, input gaps and output backpressure; or, for line rate,
+//! the source and the sink paced at 100 Gb/s on the wire.
+//!
+//! Checked: every frame read is the next frame written that can still come out, whole and
+//! unchanged (nothing lost, reordered or duplicated: `sim::cdc_frame_fifo::Tally`), the
+//! counters at the end; on every read-clock edge, `m_axis_tvalid` held from a frame's first
+//! beat to its last and a beat offered and not taken held unchanged.
+//!
+//! The binding has one time step per call, so the VCD's time axis counts clock edges (4 ns
+//! per edge of either clock), not picoseconds; the edges' order is the real one.
+
+use super::{Outcome, Scenario};
+use crate::verilated::models::CdcFrameFifo as Rtl;
+use crate::verilated::Model;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::cdc_frame_fifo::{Beat, Frame, Stats, Tally, DEPTH};
+use std::path::Path;
+use std::time::Instant;
+
+/// Write and read clock periods and the read clock's first rising edge, in ps.
+#[derive(Clone, Copy, Debug)]
+pub struct Clocks {
+    pub name: &'static str,
+    pub s_ps: u64,
+    pub m_ps: u64,
+    pub m_phase_ps: u64,
+}
+
+/// 250 MHz and 322.266 MHz (the CMAC's 100G user clock).
+pub const CORE_PS: u64 = 4000;
+pub const CMAC_PS: u64 = 3103;
+
+/// The clock pairs a seed picks from (seed modulo the count).
+pub const RATIOS: [Clocks; 7] = [
+    Clocks { name: "250->322", s_ps: CORE_PS, m_ps: CMAC_PS, m_phase_ps: 1300 },
+    Clocks { name: "322->250", s_ps: CMAC_PS, m_ps: CORE_PS, m_phase_ps: 700 },
+    Clocks { name: "equal, in phase", s_ps: CORE_PS, m_ps: CORE_PS, m_phase_ps: 0 },
+    Clocks { name: "equal, 90 degrees", s_ps: CORE_PS, m_ps: CORE_PS, m_phase_ps: 1000 },
+    Clocks { name: "drifting", s_ps: CORE_PS, m_ps: CORE_PS - 3, m_phase_ps: 17 },
+    Clocks { name: "4:1 fast reader", s_ps: CORE_PS, m_ps: CORE_PS / 4, m_phase_ps: 333 },
+    Clocks { name: "1:4 slow reader", s_ps: CORE_PS / 4, m_ps: CORE_PS, m_phase_ps: 2100 },
+];
+
+/// Stimulus shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// `s_drop_when_full` (the receive side's setting).
+    pub drop_when_full: bool,
+    /// Probability that the source offers nothing on a write cycle.
+    pub gap: f64,
+    /// Probability that the sink is ready on a read cycle.
+    pub ready: f64,
+    /// Probability that a frame is bad.
+    pub bad: f64,
+    /// Probability that a frame is longer than the FIFO.
+    pub long: f64,
+    /// Frame bytes: at random up to this, or every frame this long (`fixed`).
+    pub max_bytes: usize,
+    pub fixed: bool,
+    /// Pace the source (true) or the sink (false) at 100 Gb/s on the wire; None: no pacing.
+    pub pace_source: Option<bool>,
+}
+
+impl Shape {
+    /// Random, waiting when full (the transmit side).
+    pub const WAIT: Shape =
+        Shape { drop_when_full: false, gap: 0.2, ready: 0.7, bad: 0.1, long: 0.01, max_bytes: 4200, fixed: false, pace_source: None };
+    /// Random, dropping when full (the receive side), with a sink slow enough to fill it.
+    pub const DROP: Shape = Shape { drop_when_full: true, ready: 0.5, ..Shape::WAIT };
+}
+
+/// Bytes a frame of `len` bytes (FCS not included, padded to 60) takes on the wire: FCS 4,
+/// preamble 8, inter-frame gap 12.
+pub fn wire_bytes(len: usize) -> usize {
+    len.max(60) + 24
+}
+
+/// 100 Gb/s in bytes per ps.
+const LINE_BYTES_PER_PS: f64 = 12.5e-3;
+
+fn random_frame(rng: &mut ChaCha8Rng, sh: &Shape) -> Frame {
+    let len = if sh.fixed {
+        sh.max_bytes
+    } else if rng.gen_bool(sh.long) {
+        rng.gen_range(DEPTH * 64 + 1..=DEPTH * 64 + 300)
+    } else if rng.gen_bool(0.3) {
+        rng.gen_range(1..=130)
+    } else {
+        rng.gen_range(1..=sh.max_bytes)
+    };
+    let n = len.div_ceil(64);
+    let beats = (0..n)
+        .map(|i| {
+            let mut data = [0u8; 64];
+            rng.fill(&mut data[..]);
+            let bytes = if i + 1 == n { len - 64 * i } else { 64 };
+            let keep = if bytes == 64 { !0u64 } else { (1u64 << bytes) - 1 };
+            Beat { data, keep, last: i + 1 == n }
+        })
+        .collect();
+    Frame { beats, bad: rng.gen_bool(sh.bad) }
+}
+
+fn frame_bytes(f: &[Beat]) -> usize {
+    f.iter().map(|b| b.keep.count_ones() as usize).sum()
+}
+
+/// The write side's driver.
+struct Source {
+    frame: Option<(Frame, usize)>,
+    valid: bool,
+    /// Pacing: bytes that may still go (a token bucket), refilled by the clock.
+    tokens: f64,
+    stop: bool,
+}
+
+/// The read side's sink.
+struct Sink {
+    ready: bool,
+    got: Vec<Beat>,
+    in_frame: bool,
+    /// A beat offered and not taken on the last edge: it must be offered again, unchanged.
+    held: Option<Beat>,
+    tokens: f64,
+    beats: u64,
+    wire: u64,
+    first_ps: Option<u64>,
+    last_ps: u64,
+    /// Read edges on which the sink was ready and nothing was offered, after the first beat.
+    starved: u64,
+}
+
+fn beat_out(d: &Rtl) -> Beat {
+    let mut data = [0u8; 64];
+    for (k, w) in d.m_axis_tdata().iter().enumerate() {
+        data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    Beat { data, keep: d.m_axis_tkeep(), last: d.m_axis_tlast() == 1 }
+}
+
+fn stats(d: &Rtl) -> Stats {
+    Stats { frames: d.stat_frames(), bad: d.stat_bad(), overflow: d.stat_overflow(), too_long: d.stat_too_long() }
+}
+
+/// Runs one seed on every clock pair of `RATIOS` in turn, `cycles / 7` write-clock cycles of
+/// frames each (seed + k for pair k), then a drain; failures name the pair. With a VCD path
+/// `w.vcd`, pair k writes `w.k.vcd`.
+pub fn run(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, vcd: Option<&Path>) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    let each = (cycles / RATIOS.len() as u64).max(1_000);
+    for (k, &clocks) in RATIOS.iter().enumerate() {
+        let v = vcd.map(|p| p.with_extension(format!("{k}.vcd")));
+        let r = run_on(scenario, seed.wrapping_add(k as u64), each, sh, clocks, v.as_deref(), Instant::now());
+        for f in &r.failures {
+            o.fail(format!("clocks {} (pair {k}): {f}", clocks.name));
+        }
+        o.cycles += r.cycles;
+        o.transactions += r.transactions;
+        for name in ["frames_written", "frames_read", "beats_read", "overflow", "bad", "too_long"] {
+            let v = o.get(name).unwrap_or(0.0) + r.get(name).unwrap_or(0.0);
+            match o.metrics.iter_mut().find(|m| m.0 == name) {
+                Some(m) => m.1 = v,
+                None => o.metric(name, v),
+            }
+        }
+    }
+    o.seconds = start.elapsed().as_secs_f64();
+    o
+}
+
+/// `run` on the clocks given.
+pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Clocks, vcd: Option<&Path>, start: Instant) -> Outcome {
+    let mut o = Outcome::new(scenario, seed);
+    o.budget = cycles;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut d = match vcd {
+        Some(p) => Rtl::with_vcd(p),
+        None => Rtl::new(),
+    };
+    d.set_s_drop_when_full(sh.drop_when_full as u8);
+    let mut tally = Tally::new(sh.drop_when_full);
+    let mut src = Source { frame: None, valid: false, tokens: 0.0, stop: false };
+    let mut sink = Sink { ready: false, got: vec![], in_frame: false, held: None, tokens: 0.0, beats: 0, wire: 0, first_ps: None, last_ps: 0, starved: 0 };
+    let (sp, mp) = (clocks.s_ps, clocks.m_ps);
+    // Next edges: (time, rising).
+    let (mut ns, mut nm) = ((0u64, true), (clocks.m_phase_ps, true));
+    let (mut s_cycles, mut m_cycles) = (0u64, 0u64);
+    // Both resets for the first 4 cycles of each clock; they overlap.
+    const RESET_CYCLES: u64 = 4;
+    d.set_s_reset(1);
+    d.set_m_reset(1);
+    let mut idle_m = 0u64;
+    let mut written = 0u64;
+    let mut wire_written = 0u64;
+    loop {
+        let t = ns.0.min(nm.0);
+        let (s_edge, m_edge) = (ns.0 == t, nm.0 == t);
+        let (s_rise, m_rise) = (s_edge && ns.1, m_edge && nm.1);
+        d.eval();
+        // The handshakes of this edge, as the inputs and outputs stand before it.
+        let s_take = s_rise && src.valid && d.s_axis_tready() == 1 && s_cycles >= RESET_CYCLES;
+        let m_valid = d.m_axis_tvalid() == 1;
+        let m_take = m_rise && m_valid && sink.ready && m_cycles >= RESET_CYCLES;
+        if m_rise && m_cycles >= RESET_CYCLES {
+            let b = beat_out(&d);
+            if (sink.in_frame || sink.held.is_some()) && !m_valid {
+                o.fail(format!("read edge {m_cycles}: m_axis_tvalid fell inside a frame (an underrun)"));
+            }
+            if let Some(h) = sink.held {
+                if m_valid && b != h {
+                    o.fail(format!("read edge {m_cycles}: a beat offered and not taken changed"));
+                }
+            }
+            sink.held = (m_valid && !m_take).then_some(b);
+            if sink.ready && !m_valid && sink.first_ps.is_some() && !src.stop {
+                sink.starved += 1;
+            }
+            if m_take {
+                sink.beats += 1;
+                sink.got.push(b);
+                sink.in_frame = !b.last;
+                sink.first_ps.get_or_insert(t);
+                sink.last_ps = t;
+                if b.last {
+                    let f = std::mem::take(&mut sink.got);
+                    sink.wire += wire_bytes(frame_bytes(&f)) as u64;
+                    if sh.pace_source == Some(false) {
+                        sink.tokens -= 24.0;
+                    }
+                    if let Err(e) = tally.read(&f) {
+                        o.fail(format!("read edge {m_cycles}: {e}"));
+                    }
+                    o.transactions += 1;
+                }
+                if sh.pace_source == Some(false) {
+                    sink.tokens -= b.keep.count_ones() as f64;
+                }
+            }
+        }
+        if s_take {
+            let (f, i) = src.frame.as_mut().expect("a beat offered belongs to a frame");
+            *i += 1;
+            if *i == f.beats.len() {
+                let f = src.frame.take().unwrap().0;
+                written += 1;
+                wire_written += wire_bytes(frame_bytes(&f.beats)) as u64;
+                tally.written(f);
+            }
+        }
+        // The edges.
+        if s_edge {
+            d.set_s_clock(ns.1 as u8);
+        }
+        if m_edge {
+            d.set_m_clock(nm.1 as u8);
+        }
+        d.tick();
+        if let Some(f) = d.fatal() {
+            o.fail(format!("Verilator: {f}"));
+            break;
+        }
+        // Inputs for the cycle after each rising edge.
+        if s_rise {
+            s_cycles += 1;
+            if s_cycles == RESET_CYCLES {
+                d.set_s_reset(0);
+            }
+            if s_cycles >= cycles {
+                src.stop = true;
+            }
+            if sh.pace_source == Some(true) {
+                src.tokens = (src.tokens + LINE_BYTES_PER_PS * sp as f64).min(10_000.0);
+            }
+            if src.frame.is_none() && !src.stop && s_cycles >= RESET_CYCLES {
+                let may = sh.pace_source != Some(true) || src.tokens >= 0.0;
+                if may {
+                    let f = random_frame(&mut rng, sh);
+                    if sh.pace_source == Some(true) {
+                        src.tokens -= wire_bytes(frame_bytes(&f.beats)) as f64;
+                    }
+                    src.frame = Some((f, 0));
+                }
+            }
+            src.valid = src.frame.is_some() && !rng.gen_bool(sh.gap);
+            if let Some((f, i)) = &src.frame {
+                let b = &f.beats[*i];
+                for (k, w) in d.s_axis_tdata_mut().iter_mut().enumerate() {
+                    *w = u32::from_le_bytes(b.data[4 * k..4 * k + 4].try_into().unwrap());
+                }
+                d.set_s_axis_tkeep(b.keep);
+                d.set_s_axis_tlast(b.last as u8);
+                d.set_s_axis_tuser((b.last && f.bad) as u8);
+            }
+            d.set_s_axis_tvalid(src.valid as u8);
+        }
+        if m_rise {
+            m_cycles += 1;
+            if m_cycles == RESET_CYCLES {
+                d.set_m_reset(0);
+            }
+            if sh.pace_source == Some(false) {
+                sink.tokens = (sink.tokens + LINE_BYTES_PER_PS * mp as f64).min(128.0);
+                sink.ready = sink.tokens >= 0.0;
+            } else {
+                sink.ready = src.stop || rng.gen_bool(sh.ready);
+            }
+            d.set_m_axis_tready(sink.ready as u8);
+            idle_m = if src.stop && src.frame.is_none() && !m_valid { idle_m + 1 } else { 0 };
+        }
+        // Next edges.
+        if s_edge {
+            ns = (ns.0 + sp / 2 + (if ns.1 { 0 } else { sp % 2 }), !ns.1);
+        }
+        if m_edge {
+            nm = (nm.0 + mp / 2 + (if nm.1 { 0 } else { mp % 2 }), !nm.1);
+        }
+        // Drained: nothing offered for long enough that a committed frame would have crossed.
+        if idle_m > 64 && s_cycles > cycles + 64 {
+            break;
+        }
+        if s_cycles > 50 * cycles + 100_000 {
+            o.fail(format!("no drain after {s_cycles} write cycles"));
+            break;
+        }
+    }
+    if let Err(e) = tally.finish(stats(&d)) {
+        o.fail(e);
+    }
+    o.cycles = s_cycles;
+    let span_ps = sink.last_ps.saturating_sub(sink.first_ps.unwrap_or(0)).max(1);
+    o.metric("frames_written", written as f64);
+    o.metric("frames_read", tally.want.frames as f64);
+    o.metric("beats_read", sink.beats as f64);
+    o.metric("write_ps", sp as f64);
+    o.metric("read_ps", mp as f64);
+    o.metric("read_gbps_on_wire", sink.wire as f64 * 8.0 / span_ps as f64 * 1000.0);
+    o.metric("written_gbps_on_wire", wire_written as f64 * 8.0 / (s_cycles * sp) as f64 * 1000.0);
+    o.metric("starved_read_edges", sink.starved as f64);
+    let st = stats(&d);
+    o.metric("overflow", st.overflow as f64);
+    o.metric("bad", st.bad as f64);
+    o.metric("too_long", st.too_long as f64);
+    o.seconds = start.elapsed().as_secs_f64();
+    o
+}
+
+/// Frame sizes of the line-rate check (bytes without FCS): the smallest, one beat full, just
+/// past a beat, the 65-75 byte band where a 64-byte beat at 250 MHz is slower than the wire,
+/// and up to 4 KiB.
+pub const LINE_RATE_SIZES: [usize; 11] = [60, 64, 65, 70, 76, 128, 256, 512, 1024, 1500, 4096];
+
+/// Gb/s on the wire that a 512-bit stream at `ps` per beat carries for frames of `len` bytes.
+pub fn stream_gbps(len: usize, ps: u64) -> f64 {
+    wire_bytes(len) as f64 * 8.0 / (len.div_ceil(64) as u64 * ps) as f64 * 1000.0
+}
+
+/// Line rate across the real clocks, every size of `LINE_RATE_SIZES`, `cycles / 22` write
+/// cycles each. Transmit (250 MHz in, 322 MHz out, waiting when full): the source offers a
+/// beat on every cycle and the sink takes 100 Gb/s; what comes out must be at least 98% of
+/// the lower of 100 Gb/s and what the 250 MHz stream can carry. Receive (322 MHz in, 250 MHz
+/// out, dropping when full): the source gives 100 Gb/s and the sink is always ready; nothing
+/// may overflow where the 250 MHz stream can carry 100 Gb/s, and what comes out must be at
+/// least 98% of the lower of the two.
+pub fn line_rate(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Outcome {
+    let start = Instant::now();
+    let mut o = Outcome::new(scenario, seed);
+    o.budget = cycles;
+    let each = (cycles / 22).max(2_000);
+    for (k, &len) in LINE_RATE_SIZES.iter().enumerate() {
+        let base = Shape { gap: 0.0, ready: 1.0, bad: 0.0, long: 0.0, max_bytes: len, fixed: true, ..Shape::WAIT };
+        let tx = Shape { pace_source: Some(false), ..base };
+        let rx = Shape { drop_when_full: true, pace_source: Some(true), ..base };
+        for (dir, sh, clocks) in [("tx", tx, RATIOS[0]), ("rx", rx, RATIOS[1])] {
+            let v = if k == 0 && dir == "tx" { vcd } else { None };
+            let r = run_on(scenario, seed + k as u64, each, &sh, clocks, v, Instant::now());
+            let got = r.get("read_gbps_on_wire").unwrap_or(0.0);
+            let can = stream_gbps(len, CORE_PS).min(100.0);
+            for f in &r.failures {
+                o.fail(format!("{dir} {len} B: {f}"));
+            }
+            if got < 0.98 * can {
+                o.fail(format!("{dir} {len} B: {got:.2} Gb/s out, the streams can carry {can:.2}"));
+            }
+            let overflow = r.get("overflow").unwrap_or(0.0);
+            if dir == "rx" && stream_gbps(len, CORE_PS) >= 100.0 && overflow > 0.0 {
+                o.fail(format!("rx {len} B: {overflow} frames overflowed at 100 Gb/s"));
+            }
+            o.metric(&format!("{dir}_{len}_gbps"), got);
+            o.metric(&format!("{dir}_{len}_overflow"), overflow);
+            o.cycles += r.cycles;
+            o.transactions += r.transactions;
+        }
+    }
+    o.seconds = start.elapsed().as_secs_f64();
+    o
+}
