@@ -6,7 +6,7 @@
 `default_nettype none
 
 module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_tuser,stat_frames,stat_bad,stat_overflow,stat_too_long,m_clock,m_reset,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast);
-    // Rust: CdcFrameFifo, hdl/src/mac/cdc_frame_fifo.rs:69
+    // Rust: CdcFrameFifo, hdl/src/mac/cdc_frame_fifo.rs:70
 
     // Module arguments
     input wire  s_clock;
@@ -82,14 +82,14 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     reg  [576:0] tail_q = 577'h0;
 
     // Local signals
-    // cdc_frame_fifo.rs:111: s side.
+    // cdc_frame_fifo.rs:112: s side.
     reg  [8:0] rd_s;
     reg  [8:0] used;
     reg  [8:0] frame_len;
     reg  full;
     reg  long;
     reg  take;
-    // cdc_frame_fifo.rs:136: m side.
+    // cdc_frame_fifo.rs:137: m side.
     reg  pop;
     reg  [1:0] after;
     reg  issue;
@@ -108,7 +108,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge m_clock) begin
-        // cdc_frame_fifo.rs:136: m side.
+        // cdc_frame_fifo.rs:137: m side.
         rd_q <= rd_d;
         rd_gray_q <= rd_gray_d;
         req_m0_q <= req_m0_d;
@@ -122,7 +122,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     end
 
     always @(posedge s_clock) begin
-        // cdc_frame_fifo.rs:111: s side.
+        // cdc_frame_fifo.rs:112: s side.
         wr_q <= wr_d;
         start_q <= start_d;
         pub_ptr_q <= pub_ptr_d;
@@ -153,11 +153,11 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         bad_d = bad_q;
         overflow_d = overflow_q;
         too_long_d = too_long_q;
-        // cdc_frame_fifo.rs:164: The read pointer's Gray code from the m side, through two flip-flops, back to binary.
+        // cdc_frame_fifo.rs:165: The read pointer's Gray code from the m side, through two flip-flops, back to binary.
         rsync0_d = rd_gray_q;
         rsync1_d = rsync0_q;
         rd_s = rsync1_q ^ (rsync1_q >> 1) ^ (rsync1_q >> 2) ^ (rsync1_q >> 3) ^ (rsync1_q >> 4) ^ (rsync1_q >> 5) ^ (rsync1_q >> 6) ^ (rsync1_q >> 7) ^ (rsync1_q >> 8);
-        // cdc_frame_fifo.rs:176: Beats in use (written, not yet freed): DEPTH when full. (A number: the generator
+        // cdc_frame_fifo.rs:177: Beats in use (written, not yet freed): DEPTH when full. (A number: the generator
         // writes a named constant in an expression as its name.)
         used = wr_q - rd_s;
         full = used == 32'h100;
@@ -197,7 +197,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
                 wr_d = wr_q + 32'h1;
             end
         end
-        // cdc_frame_fifo.rs:214: Publish `start` when the last handshake is done (the m side's ack equals req) and
+        // cdc_frame_fifo.rs:215: Publish `start` when the last handshake is done (the m side's ack equals req) and
         // it has moved: pub_ptr and req both from registers, pub_ptr then still until ack.
         ack_s0_d = ack_q;
         ack_s1_d = ack_s0_q;
@@ -226,7 +226,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         end
         rd_d = rd_q;
         rd_gray_d = rd_gray_q;
-        // cdc_frame_fifo.rs:245: The handshake's far end: a new req (its copy differs from ack) means pub_ptr is
+        // cdc_frame_fifo.rs:246: The handshake's far end: a new req (its copy differs from ack) means pub_ptr is
         // settled; take it and answer.
         req_m0_d = req_m0_q;
         req_m1_d = req_m1_q;
@@ -251,7 +251,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         if (pop) begin
             after = count_q - 32'h1;
         end
-        // cdc_frame_fifo.rs:262: Read a committed beat when the buffer has room for it when it arrives: the beats
+        // cdc_frame_fifo.rs:263: Read a committed beat when the buffer has room for it when it arrives: the beats
         // kept after this cycle's pop plus the one on its way must be fewer than 2.
         issue = (rd_q != ws_q) & ((after == 32'h0) | ((after == 32'h1) & ~inflight_q));
         if (issue) begin

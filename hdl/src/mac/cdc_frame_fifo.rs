@@ -48,9 +48,10 @@
 //!          RAM read (1 cycle) -> a 2-beat output buffer (head, tail) -> m_axis
 //! ```
 //!
-//! Resets: `s_reset` (on `s_clock`) and `m_reset` (on `m_clock`) must be asserted together,
-//! overlapping, each for at least 3 cycles of its clock; the FIFO is then empty and both
-//! sides' synchronizers hold 0. A reset of one side alone leaves the pointers disagreeing.
+//! Resets: `s_reset` (on `s_clock`) and `m_reset` (on `m_clock`) must be asserted together
+//! and both held until each clock has had at least 3 rising edges (3 cycles of the slower
+//! clock), so that each side's synchronizers have sampled the other side's reset values; the
+//! FIFO is then empty. A reset of one side alone leaves the pointers disagreeing.
 
 use rust_hdl::prelude::*;
 

@@ -191,8 +191,11 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
     // Next edges: (time, rising).
     let (mut ns, mut nm) = ((0u64, true), (clocks.m_phase_ps, true));
     let (mut s_cycles, mut m_cycles) = (0u64, 0u64);
-    // Both resets for the first 4 cycles of each clock; they overlap.
+    // Both resets from the start until each clock has had 4 rising edges (the module's rule:
+    // held together for at least 3 cycles of the slower clock), then each side's falls on
+    // its own clock's next edge.
     const RESET_CYCLES: u64 = 4;
+    let (mut s_run, mut m_run) = (false, false);
     d.set_s_reset(1);
     d.set_m_reset(1);
     let mut idle_m = 0u64;
@@ -204,10 +207,10 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         let (s_rise, m_rise) = (s_edge && ns.1, m_edge && nm.1);
         d.eval();
         // The handshakes of this edge, as the inputs and outputs stand before it.
-        let s_take = s_rise && src.valid && d.s_axis_tready() == 1 && s_cycles >= RESET_CYCLES;
+        let s_take = s_rise && src.valid && d.s_axis_tready() == 1 && s_run;
         let m_valid = d.m_axis_tvalid() == 1;
-        let m_take = m_rise && m_valid && sink.ready && m_cycles >= RESET_CYCLES;
-        if m_rise && m_cycles >= RESET_CYCLES {
+        let m_take = m_rise && m_valid && sink.ready && m_run;
+        if m_rise && m_run {
             let b = beat_out(&d);
             if (sink.in_frame || sink.held.is_some()) && !m_valid {
                 o.fail(format!("read edge {m_cycles}: m_axis_tvalid fell inside a frame (an underrun)"));
@@ -268,7 +271,8 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         // Inputs for the cycle after each rising edge.
         if s_rise {
             s_cycles += 1;
-            if s_cycles == RESET_CYCLES {
+            if !s_run && s_cycles >= RESET_CYCLES && m_cycles >= RESET_CYCLES {
+                s_run = true;
                 d.set_s_reset(0);
             }
             if s_cycles >= cycles {
@@ -277,7 +281,7 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
             if sh.pace_source == Some(true) {
                 src.tokens = (src.tokens + LINE_BYTES_PER_PS * sp as f64).min(10_000.0);
             }
-            if src.frame.is_none() && !src.stop && s_cycles >= RESET_CYCLES {
+            if src.frame.is_none() && !src.stop && s_run {
                 let may = sh.pace_source != Some(true) || src.tokens >= 0.0;
                 if may {
                     let f = random_frame(&mut rng, sh);
@@ -301,7 +305,8 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         }
         if m_rise {
             m_cycles += 1;
-            if m_cycles == RESET_CYCLES {
+            if !m_run && s_cycles >= RESET_CYCLES && m_cycles >= RESET_CYCLES {
+                m_run = true;
                 d.set_m_reset(0);
             }
             if sh.pace_source == Some(false) {
