@@ -10,26 +10,19 @@ set s_clk [get_clocks -of_objects [get_ports s_clock]]
 set m_clk [get_clocks -of_objects [get_ports m_clock]]
 set min_per [expr {min([get_property PERIOD $s_clk], [get_property PERIOD $m_clk])}]
 
-# The first and second flip-flop of each synchronizer: placed together, never retimed or
+# The committed pointer crosses in its cdc_word instance `publish` (module cdc_word_w9): its
+# constraints are fpga-constraints/cdc_word.xdc, read with -ref cdc_word_w9.
+
+# Both flip-flops of the read pointer's synchronizer: placed together, never retimed or
 # merged, and given the whole period to settle.
 set_property ASYNC_REG TRUE [get_cells {rsync0_q_reg[*] rsync1_q_reg[*]}]
-set_property ASYNC_REG TRUE [get_cells {req_m0_q_reg req_m1_q_reg}]
-set_property ASYNC_REG TRUE [get_cells {ack_s0_q_reg ack_s1_q_reg}]
 
 # Read pointer, Gray code, m -> s: the bits must arrive within one period of each other, or a
 # sample could mix two steps.
 set_max_delay -datapath_only -from [get_cells {rd_gray_q_reg[*]}] -to [get_cells {rsync0_q_reg[*]}] $min_per
 set_bus_skew -from [get_cells {rd_gray_q_reg[*]}] -to [get_cells {rsync0_q_reg[*]}] $min_per
 
-# Handshake flags, s -> m and m -> s.
-set_max_delay -datapath_only -from [get_cells {req_q_reg}] -to [get_cells {req_m0_q_reg}] $min_per
-set_max_delay -datapath_only -from [get_cells {ack_q_reg}] -to [get_cells {ack_s0_q_reg}] $min_per
-
-# The published committed pointer, s -> m: held still from the req toggle until ack returns,
-# and sampled two m_clock edges after req; one period bounds its delay with room to spare.
-set_max_delay -datapath_only -from [get_cells {pub_ptr_q_reg[*]}] -to [get_cells {ws_q_reg[*]}] $min_per
-
 # The RAM (two-clock cell hpcc_ram_2clk_w577_d256, block RAM): written on s_clock, read on
 # m_clock. A word is read only after its frame is committed and written only after the read
-# side has freed it (both known through the pointers above), so no timing path between the
-# two ports carries data that is used.
+# side has freed it (both known through the pointers), so no timing path between the two
+# ports carries data that is used.

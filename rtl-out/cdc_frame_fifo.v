@@ -5,8 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_tuser,stat_frames,stat_bad,stat_overflow,stat_too_long,m_clock,m_reset,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast);
-    // Rust: CdcFrameFifo, hdl/src/mac/cdc_frame_fifo.rs:70
+module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep,s_axis_tvalid,s_axis_tready,s_axis_tlast,s_axis_tuser,stat_frames,stat_bad,stat_overflow,stat_too_long,m_clock,m_reset,m_axis_tdata,m_axis_tkeep,m_axis_tvalid,m_axis_tready,m_axis_tlast,m_axis_tuser);
+    // Rust: CdcFrameFifo, hdl/src/mac/cdc_frame_fifo.rs:66
 
     // Module arguments
     input wire  s_clock;
@@ -29,6 +29,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     output reg  m_axis_tvalid;
     input wire  m_axis_tready;
     output reg  m_axis_tlast;
+    output reg  m_axis_tuser;
 
     // Stub signals
     wire  [576:0] ram_read_data;
@@ -38,14 +39,7 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     reg  [8:0] wr_q = 9'h0;
     reg  [8:0] start_d;
     reg  [8:0] start_q = 9'h0;
-    reg  [8:0] pub_ptr_d;
-    reg  [8:0] pub_ptr_q = 9'h0;
-    reg  req_d;
-    reg  req_q = 1'h0;
-    reg  ack_s0_d;
-    reg  ack_s0_q = 1'h0;
-    reg  ack_s1_d;
-    reg  ack_s1_q = 1'h0;
+    wire  [8:0] publish_m_data;
     reg  [8:0] rsync0_d;
     reg  [8:0] rsync0_q = 9'h0;
     reg  [8:0] rsync1_d;
@@ -64,14 +58,6 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     reg  [8:0] rd_q = 9'h0;
     reg  [8:0] rd_gray_d;
     reg  [8:0] rd_gray_q = 9'h0;
-    reg  req_m0_d;
-    reg  req_m0_q = 1'h0;
-    reg  req_m1_d;
-    reg  req_m1_q = 1'h0;
-    reg  ack_d;
-    reg  ack_q = 1'h0;
-    reg  [8:0] ws_d;
-    reg  [8:0] ws_q = 9'h0;
     reg  inflight_d;
     reg  inflight_q = 1'h0;
     reg  [1:0] count_d;
@@ -82,14 +68,14 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     reg  [576:0] tail_q = 577'h0;
 
     // Local signals
-    // cdc_frame_fifo.rs:112: s side.
+    // cdc_frame_fifo.rs:92: s side.
     reg  [8:0] rd_s;
     reg  [8:0] used;
     reg  [8:0] frame_len;
     reg  full;
     reg  long;
     reg  take;
-    // cdc_frame_fifo.rs:137: m side.
+    // cdc_frame_fifo.rs:114: m side.
     reg  pop;
     reg  [1:0] after;
     reg  issue;
@@ -105,16 +91,20 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         .write_data(ram_write_data),
         .write_enable(ram_write_enable)
     );
+    cdc_word_w9 publish(
+        .s_clock(s_clock),
+        .s_reset(s_reset),
+        .s_data(start_q),
+        .m_clock(m_clock),
+        .m_reset(m_reset),
+        .m_data(publish_m_data)
+    );
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge m_clock) begin
-        // cdc_frame_fifo.rs:137: m side.
+        // cdc_frame_fifo.rs:114: m side.
         rd_q <= rd_d;
         rd_gray_q <= rd_gray_d;
-        req_m0_q <= req_m0_d;
-        req_m1_q <= req_m1_d;
-        ack_q <= ack_d;
-        ws_q <= ws_d;
         inflight_q <= inflight_d;
         count_q <= count_d;
         head_q <= head_d;
@@ -122,13 +112,9 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     end
 
     always @(posedge s_clock) begin
-        // cdc_frame_fifo.rs:112: s side.
+        // cdc_frame_fifo.rs:92: s side.
         wr_q <= wr_d;
         start_q <= start_d;
-        pub_ptr_q <= pub_ptr_d;
-        req_q <= req_d;
-        ack_s0_q <= ack_s0_d;
-        ack_s1_q <= ack_s1_d;
         rsync0_q <= rsync0_d;
         rsync1_q <= rsync1_d;
         dropping_q <= dropping_d;
@@ -142,10 +128,6 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
     always @(*) begin
         wr_d = wr_q;
         start_d = start_q;
-        pub_ptr_d = pub_ptr_q;
-        req_d = req_q;
-        ack_s0_d = ack_s0_q;
-        ack_s1_d = ack_s1_q;
         rsync0_d = rsync0_q;
         rsync1_d = rsync1_q;
         dropping_d = dropping_q;
@@ -153,11 +135,11 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         bad_d = bad_q;
         overflow_d = overflow_q;
         too_long_d = too_long_q;
-        // cdc_frame_fifo.rs:165: The read pointer's Gray code from the m side, through two flip-flops, back to binary.
+        // cdc_frame_fifo.rs:136: The read pointer's Gray code from the m side, through two flip-flops, back to binary.
         rsync0_d = rd_gray_q;
         rsync1_d = rsync0_q;
         rd_s = rsync1_q ^ (rsync1_q >> 1) ^ (rsync1_q >> 2) ^ (rsync1_q >> 3) ^ (rsync1_q >> 4) ^ (rsync1_q >> 5) ^ (rsync1_q >> 6) ^ (rsync1_q >> 7) ^ (rsync1_q >> 8);
-        // cdc_frame_fifo.rs:177: Beats in use (written, not yet freed): DEPTH when full. (A number: the generator
+        // cdc_frame_fifo.rs:148: Beats in use (written, not yet freed): DEPTH when full. (A number: the generator
         // writes a named constant in an expression as its name.)
         used = wr_q - rd_s;
         full = used == 32'h100;
@@ -197,14 +179,6 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
                 wr_d = wr_q + 32'h1;
             end
         end
-        // cdc_frame_fifo.rs:215: Publish `start` when the last handshake is done (the m side's ack equals req) and
-        // it has moved: pub_ptr and req both from registers, pub_ptr then still until ack.
-        ack_s0_d = ack_q;
-        ack_s1_d = ack_s0_q;
-        if ((ack_s1_q == req_q) & (start_q != pub_ptr_q)) begin
-            pub_ptr_d = start_q;
-            req_d = ~req_q;
-        end
         stat_frames = frames_q;
         stat_bad = bad_q;
         stat_overflow = overflow_q;
@@ -212,10 +186,6 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         if (s_reset) begin
             wr_d = 32'h0;
             start_d = 32'h0;
-            pub_ptr_d = 32'h0;
-            req_d = 1'b0;
-            ack_s0_d = 1'b0;
-            ack_s1_d = 1'b0;
             rsync0_d = 32'h0;
             rsync1_d = 32'h0;
             dropping_d = 1'b0;
@@ -226,34 +196,23 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         end
         rd_d = rd_q;
         rd_gray_d = rd_gray_q;
-        // cdc_frame_fifo.rs:246: The handshake's far end: a new req (its copy differs from ack) means pub_ptr is
-        // settled; take it and answer.
-        req_m0_d = req_m0_q;
-        req_m1_d = req_m1_q;
-        ack_d = ack_q;
-        ws_d = ws_q;
         inflight_d = inflight_q;
         count_d = count_q;
         head_d = head_q;
         tail_d = tail_q;
-        req_m0_d = req_q;
-        req_m1_d = req_m0_q;
-        if (req_m1_q != ack_q) begin
-            ws_d = pub_ptr_q;
-            ack_d = req_m1_q;
-        end
         m_axis_tvalid = count_q != 32'h0;
         m_axis_tdata = head_q[0+:512];
         m_axis_tkeep = head_q[512+:64];
         m_axis_tlast = head_q[576];
+        m_axis_tuser = 1'b0;
         pop = (count_q != 32'h0) & m_axis_tready;
         after = count_q;
         if (pop) begin
             after = count_q - 32'h1;
         end
-        // cdc_frame_fifo.rs:263: Read a committed beat when the buffer has room for it when it arrives: the beats
+        // cdc_frame_fifo.rs:221: Read a committed beat when the buffer has room for it when it arrives: the beats
         // kept after this cycle's pop plus the one on its way must be fewer than 2.
-        issue = (rd_q != ws_q) & ((after == 32'h0) | ((after == 32'h1) & ~inflight_q));
+        issue = (rd_q != publish_m_data) & ((after == 32'h0) | ((after == 32'h1) & ~inflight_q));
         if (issue) begin
             rd_d = rd_q + 32'h1;
         end
@@ -275,10 +234,6 @@ module cdc_frame_fifo(s_clock,s_reset,s_drop_when_full,s_axis_tdata,s_axis_tkeep
         if (m_reset) begin
             rd_d = 32'h0;
             rd_gray_d = 32'h0;
-            req_m0_d = 1'b0;
-            req_m1_d = 1'b0;
-            ack_d = 1'b0;
-            ws_d = 32'h0;
             inflight_d = 1'b0;
             count_d = 32'h0;
         end

@@ -25,4 +25,7 @@ rx_dma.v
 nic_datapath.v
 axil_slave.v
 hpcc_nic_core.v
+cdc_word_w9.v
+cdc_word_w96.v
 cdc_frame_fifo.v
+mac_shim.v

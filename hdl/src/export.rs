@@ -213,11 +213,16 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
         "hpcc_nic_core",
         "hdl/src/top/hpcc_nic_core.rs",
     )?);
+    // The clock-crossing word in the two widths the MAC shim uses (cdc_frame_fifo's committed
+    // pointer, the receive counters), each a file of its own so both instantiate it by name.
+    v.push(finish(&raw_verilog(crate::cdc_word::CdcWord::<9>::default())?, "cdc_word_w9", "hdl/src/mac/cdc_word.rs")?);
+    v.push(finish(&raw_verilog(crate::cdc_word::CdcWord::<96>::default())?, "cdc_word_w96", "hdl/src/mac/cdc_word.rs")?);
     v.push(finish(
         &raw_verilog(crate::cdc_frame_fifo::CdcFrameFifo::default())?,
         "cdc_frame_fifo",
         "hdl/src/mac/cdc_frame_fifo.rs",
     )?);
+    v.push(finish(&raw_verilog(crate::mac_shim::MacShim::default())?, "mac_shim", "hdl/src/mac/mac_shim.rs")?);
     Ok(v)
 }
 

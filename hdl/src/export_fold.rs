@@ -419,6 +419,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Register word ranges (csr.rs)", crate::hpcc_nic_core::AXIL_ADDR_BITS, crate::hpcc_nic_core::REG_RANGES),
     ("Register values (csr.rs)", 32, crate::hpcc_nic_core::REG_VALUES),
     ("Register fields (csr.rs)", 5, crate::hpcc_nic_core::REG_FIELDS),
+    ("tkeep of a frame padded to the Ethernet minimum (sim::mac_shim)", 64, crate::mac_shim::PAD_CONSTANTS),
 ];
 
 /// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`
@@ -514,7 +515,7 @@ mod tests {
         for (what, width, list) in CONSTANTS {
             for (i, (name, v)) in list.iter().enumerate() {
                 assert!(seen.insert(*name), "{name} is in two lists");
-                assert!(*v < 1 << width, "{name} = {v} does not fit {width} bits ({what})");
+                assert!(u128::from(*v) < 1u128 << width, "{name} = {v} does not fit {width} bits ({what})");
                 assert!(list[i + 1..].iter().all(|(_, w)| w != v), "{name} shares its value {v} ({what})");
             }
         }

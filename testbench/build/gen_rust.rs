@@ -195,6 +195,10 @@ impl crate::verilated::Model for {ty} {{
         self.clean_inputs();
         self.raw.tick();
     }}
+    fn eval_at(&mut self, ps: u64) {{
+        self.clean_inputs();
+        self.raw.eval_at(ps);
+    }}
     fn cycles(&self) -> u64 {{
         self.raw.cycles()
     }}

@@ -233,6 +233,14 @@ void Inst::tick() {
     ++cycles;
 }
 
+void Inst::eval_at(uint64_t ps) {
+    if (fatal) return;
+    const uint64_t units = ps * half_units / 2000;
+    if (units > ctx.time()) ctx.time(units);
+    eval_model();
+    if (vcd && vcd->isOpen()) vcd->dump(ctx.time());
+}
+
 uint64_t Inst::time_ps() const {
     uint64_t t = ctx.time();
     const int prec = ctx.timeprecision();
@@ -282,6 +290,10 @@ void hpcc_vl_eval(Inst* i) {
 
 void hpcc_vl_tick(Inst* i) {
     hpcc::guard(i, [](Inst* i, void*) { i->tick(); }, nullptr);
+}
+
+void hpcc_vl_eval_at(Inst* i, uint64_t ps) {
+    hpcc::guard(i, [](Inst* i, void* ps) { i->eval_at(*static_cast<uint64_t*>(ps)); }, &ps);
 }
 
 void hpcc_vl_flush_vcd(Inst* i) {

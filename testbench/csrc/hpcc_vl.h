@@ -41,6 +41,9 @@ public:
     void close_vcd();
     void eval();
     void tick();
+    // Moves time to `ps` (if later), evaluates and dumps: for a harness that drives its
+    // clocks itself (several of them, at their own periods).
+    void eval_at(uint64_t ps);
     uint64_t time_ps() const;
 
 private:

@@ -55,6 +55,10 @@ pub trait Model: Send + Sized {
     /// eval, +2 ns, VCD dump. A model without a `clock` port is evaluated once
     /// and time moves on by 4 ns. Does nothing after a fatal error.
     fn tick(&mut self);
+    /// Moves time on to `ps` (if later), evaluates and writes the VCD at that time: for a
+    /// harness that toggles its clocks itself (several clocks at their own periods). Does
+    /// not count a cycle.
+    fn eval_at(&mut self, ps: u64);
     /// Number of tick() calls that ran.
     fn cycles(&self) -> u64;
     /// Simulated time in ps (4000 per tick).
@@ -143,6 +147,7 @@ extern "C" {
     fn hpcc_vl_free(i: *mut c_void);
     fn hpcc_vl_eval(i: *mut c_void);
     fn hpcc_vl_tick(i: *mut c_void);
+    fn hpcc_vl_eval_at(i: *mut c_void, ps: u64);
     fn hpcc_vl_flush_vcd(i: *mut c_void);
     fn hpcc_vl_cycles(i: *const c_void) -> u64;
     fn hpcc_vl_time_ps(i: *const c_void) -> u64;
@@ -183,6 +188,10 @@ impl Raw {
 
     pub fn tick(&mut self) {
         unsafe { hpcc_vl_tick(self.0.as_ptr()) }
+    }
+
+    pub fn eval_at(&mut self, ps: u64) {
+        unsafe { hpcc_vl_eval_at(self.0.as_ptr(), ps) }
     }
 
     pub fn flush_vcd(&mut self) {

@@ -67,32 +67,51 @@ fn exported_verilog_has_one_always_block_per_clock() {
     assert!(cells.contains("module hpcc_ram_2clk_w577_d256("), "the cell is in hpcc_nic_cells.v");
 }
 
-/// Every register fpga-constraints/cdc_frame_fifo.xdc names (`x_q_reg`, Vivado's name for the
-/// exported `reg x_q`) exists in the exported Verilog, and every synchronizer stage there is
-/// marked ASYNC_REG.
-#[test]
-fn the_constraints_name_registers_that_exist() {
+/// The `reg`s of an exported file.
+fn regs_of(file: &str) -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let v = std::fs::read_to_string(root.join("rtl-out/cdc_frame_fifo.v")).unwrap();
-    let xdc = std::fs::read_to_string(root.join("fpga-constraints/cdc_frame_fifo.xdc")).unwrap();
-    let regs: Vec<String> = v
-        .lines()
+    let v = std::fs::read_to_string(root.join("rtl-out").join(file)).unwrap();
+    v.lines()
         .filter_map(|l| l.trim().strip_prefix("reg "))
         .filter_map(|l| l.split(" = ").next())
         .map(|l| l.split_whitespace().last().unwrap().to_string())
-        .collect();
+        .collect()
+}
+
+/// Every register an XDC file names (`x_q_reg` or `x_q_reg[*]`, Vivado's names for the
+/// exported `reg x_q`) must exist in each module it is read for, and every synchronizer stage
+/// `syncs` must be marked ASYNC_REG. The registers named, in order.
+fn check_xdc(xdc: &str, modules: &[&str], syncs: &[&str]) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("fpga-constraints").join(xdc)).unwrap();
     let mut named = vec![];
-    for line in xdc.lines().filter(|l| !l.trim_start().starts_with('#')) {
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         for part in line.split(|c: char| c == '{' || c == '}' || c.is_whitespace()) {
             if let Some(base) = part.strip_suffix("_reg[*]").or_else(|| part.strip_suffix("_reg")) {
-                assert!(regs.iter().any(|r| r == base), "{part} in the XDC: no reg {base} in cdc_frame_fifo.v");
+                for m in modules {
+                    assert!(regs_of(&format!("{m}.v")).iter().any(|r| r == base), "{part} in {xdc}: no reg {base} in {m}.v");
+                }
                 named.push(base.to_string());
             }
         }
     }
-    for sync in ["rsync0_q", "rsync1_q", "req_m0_q", "req_m1_q", "ack_s0_q", "ack_s1_q"] {
-        let marked = xdc.lines().any(|l| l.contains("ASYNC_REG TRUE") && l.contains(&format!("{sync}_reg")));
-        assert!(marked, "{sync} is not marked ASYNC_REG");
+    for sync in syncs {
+        let marked = text.lines().any(|l| l.contains("ASYNC_REG TRUE") && l.contains(&format!("{sync}_reg")));
+        assert!(marked, "{xdc}: {sync} is not marked ASYNC_REG");
     }
-    assert!(named.len() >= 14, "{named:?}");
+    named
+}
+
+/// fpga-constraints/cdc_frame_fifo.xdc and cdc_word.xdc name registers that exist (cdc_word.xdc
+/// in both exported widths) and mark every synchronizer.
+#[test]
+fn the_constraints_name_registers_that_exist() {
+    let fifo = check_xdc("cdc_frame_fifo.xdc", &["cdc_frame_fifo"], &["rsync0_q", "rsync1_q"]);
+    assert!(fifo.len() >= 6, "{fifo:?}");
+    let word = check_xdc("cdc_word.xdc", &["cdc_word_w9", "cdc_word_w96"], &["req_m0_q", "req_m1_q", "ack_s0_q", "ack_s1_q"]);
+    assert!(word.len() >= 10, "{word:?}");
+    // Every register of cdc_word that samples the other clock is constrained.
+    for r in ["req_m0_q", "ack_s0_q", "data_q", "hold_q", "req_q", "ack_q"] {
+        assert!(word.iter().any(|w| w == r), "cdc_word.xdc does not name {r}");
+    }
 }

@@ -19,18 +19,12 @@
 //!   changes is the old or the new value, never a mix.
 //! - The committed pointer `start` (s side to m side) jumps by a whole frame when a frame is
 //!   committed, so its Gray code would change several bits at once and a sample could be a
-//!   mix, even a pointer past what is written. It crosses by a toggle handshake instead (the
-//!   multi-cycle-path formulation, Cummings, "Clock Domain Crossing (CDC) Design &
-//!   Verification Techniques Using SystemVerilog", SNUG 2008): the s side loads `pub_ptr`
-//!   from `start` and toggles `req` in the same cycle, then holds `pub_ptr` until the m side's
-//!   `ack` comes back equal to `req`; the m side takes `pub_ptr` into `ws` on the cycle its
-//!   two-flip-flop copy of `req` differs from `ack`, and toggles `ack`. By then `pub_ptr` has
-//!   been still for at least one `m_clock` period, so every bit is sampled settled. Several
-//!   frames committed during one handshake are published by the next at once.
+//!   mix, even a pointer past what is written. It crosses by a toggle handshake instead
+//!   (`cdc_word`, the instance `publish`): the m side's copy follows `start` a round trip at a
+//!   time and only ever shows values `start` had; frames committed during one round trip are
+//!   published together by the next.
 //!
-//! rust-hdl's `AsynchronousFIFO` is not used: it has no commit or rollback. Nor is its
-//! `SyncSender` for the handshake: its `flag_out` is a combinational output (it rises in the
-//! cycle `send` does), and a signal that crosses a clock domain must come from a register.
+//! rust-hdl's `AsynchronousFIFO` is not used: it has no commit or rollback.
 //! The constraints the crossings need are in docs/modules/cdc_frame_fifo.md.
 //!
 //! Full. With `s_drop_when_full` low (transmit: the core can wait) `s_axis_tready` falls while
@@ -42,10 +36,10 @@
 //! also bad.
 //!
 //! ```text
-//! s side   wr, start (binary, 9 bits); pub_ptr, req; ack through ack_s0 -> ack_s1;
+//! s side   wr, start (binary, 9 bits) -> publish (cdc_word) -> m side's committed pointer;
 //!          rd_gray through rsync0 -> rsync1
-//! m side   rd (binary); rd_gray; req through req_m0 -> req_m1; ack; ws (pub_ptr taken);
-//!          RAM read (1 cycle) -> a 2-beat output buffer (head, tail) -> m_axis
+//! m side   rd (binary); rd_gray; RAM read (1 cycle) -> a 2-beat output buffer (head, tail)
+//!          -> m_axis
 //! ```
 //!
 //! Resets: `s_reset` (on `s_clock`) and `m_reset` (on `m_clock`) must be asserted together
@@ -53,6 +47,8 @@
 //! clock), so that each side's synchronizers have sampled the other side's reset values; the
 //! FIFO is then empty. A reset of one side alone leaves the pointers disagreeing.
 
+use super::cdc_word::CdcWord;
+use crate::prim::axis::{AxisFramesIn, AxisFramesOut};
 use rust_hdl::prelude::*;
 
 /// Log2 of the depth in beats. (Fixed: rust-hdl's generator cannot put a const generic into
@@ -74,18 +70,9 @@ pub struct CdcFrameFifo {
     pub s_reset: Signal<In, bool>,
     /// Drop a frame that meets a full FIFO (high) instead of waiting (low). Tie it.
     pub s_drop_when_full: Signal<In, bool>,
-    /// Write beat, lane 0 first.
-    pub s_axis_tdata: Signal<In, Bits<512>>,
-    /// Valid bytes of the beat (stored and given back as they are).
-    pub s_axis_tkeep: Signal<In, Bits<64>>,
-    /// A beat is offered.
-    pub s_axis_tvalid: Signal<In, bool>,
-    /// The FIFO takes it: low while full and waiting (`s_drop_when_full` low).
-    pub s_axis_tready: Signal<Out, bool>,
-    /// Last beat of a frame.
-    pub s_axis_tlast: Signal<In, bool>,
-    /// Bad frame, read on the last beat: the frame is dropped and counted.
-    pub s_axis_tuser: Signal<In, bool>,
+    /// Write side: frames in (`tuser`: bad frame, read on the last beat; tready low while
+    /// full and waiting, see `s_drop_when_full`; tkeep stored and given back as it is).
+    pub s_axis: AxisFramesIn,
     /// Frames committed (s side).
     pub stat_frames: Signal<Out, Bits<32>>,
     /// Frames dropped as bad.
@@ -98,26 +85,16 @@ pub struct CdcFrameFifo {
     pub m_clock: Signal<In, Clock>,
     /// Read side synchronous reset (see the module doc: with `s_reset`).
     pub m_reset: Signal<In, bool>,
-    /// Read beat.
-    pub m_axis_tdata: Signal<Out, Bits<512>>,
-    /// Its valid bytes.
-    pub m_axis_tkeep: Signal<Out, Bits<64>>,
-    /// A beat is offered; once high on a frame's first beat, high on every cycle to its last.
-    pub m_axis_tvalid: Signal<Out, bool>,
-    /// The sink takes it.
-    pub m_axis_tready: Signal<In, bool>,
-    /// Last beat of a frame.
-    pub m_axis_tlast: Signal<Out, bool>,
+    /// Read side: frames out, whole; once tvalid is high on a frame's first beat it stays
+    /// high on every cycle to its last. tuser is always 0 (bad frames never come out).
+    pub m_axis: AxisFramesOut,
     ram: RAM<Bits<WORD_BITS>, DEPTH_BITS>,
     // s side.
     wr: DFF<Bits<P>>,
     start: DFF<Bits<P>>,
-    /// `start` as published to the m side, held while a handshake is under way.
-    pub_ptr: DFF<Bits<P>>,
-    /// Toggled when `pub_ptr` is loaded.
-    req: DFF<bool>,
-    ack_s0: DFF<bool>,
-    ack_s1: DFF<bool>,
+    /// `start` carried to the m side (its `m_data` is the m side's committed pointer: beats
+    /// before it are whole frames in the RAM).
+    publish: CdcWord<P>,
     rsync0: DFF<Bits<P>>,
     rsync1: DFF<Bits<P>>,
     /// The frame being written is being dropped (it met a full FIFO).
@@ -137,12 +114,6 @@ pub struct CdcFrameFifo {
     // m side.
     rd: DFF<Bits<P>>,
     rd_gray: DFF<Bits<P>>,
-    req_m0: DFF<bool>,
-    req_m1: DFF<bool>,
-    /// Toggled when `pub_ptr` is taken; crosses back to the s side.
-    ack: DFF<bool>,
-    /// The committed pointer on the m side: beats before it are whole frames in the RAM.
-    ws: DFF<Bits<P>>,
     /// A RAM read is on its way (its word shows next cycle).
     inflight: DFF<bool>,
     /// Beats in the output buffer (0..=2), the head and the one behind it.
@@ -160,7 +131,7 @@ impl Logic for CdcFrameFifo {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- s side (s_clock).
-        dff_setup!(self, s_clock, wr, start, pub_ptr, req, ack_s0, ack_s1, rsync0, rsync1, dropping, frames, bad, overflow, too_long);
+        dff_setup!(self, s_clock, wr, start, rsync0, rsync1, dropping, frames, bad, overflow, too_long);
         self.ram.write_clock.next = self.s_clock.val();
         // The read pointer's Gray code from the m side, through two flip-flops, back to binary.
         self.rsync0.d.next = self.rd_gray.q.val();
@@ -180,16 +151,16 @@ impl Logic for CdcFrameFifo {
         self.full.next = self.used.val() == 256;
         self.frame_len.next = self.wr.q.val() - self.start.q.val();
         self.long.next = self.frame_len.val() == 256;
-        self.s_axis_tready.next = self.s_drop_when_full.val() | self.dropping.q.val() | !self.full.val() | self.long.val();
-        self.take.next = self.s_axis_tvalid.val() & self.s_axis_tready.val();
-        self.word_in.next = bit_cast::<WORD_BITS, 512>(self.s_axis_tdata.val())
-            | (bit_cast::<WORD_BITS, 64>(self.s_axis_tkeep.val()) << 512)
-            | (bit_cast::<WORD_BITS, 1>(self.s_axis_tlast.val().into()) << 576);
+        self.s_axis.tready.next = self.s_drop_when_full.val() | self.dropping.q.val() | !self.full.val() | self.long.val();
+        self.take.next = self.s_axis.tvalid.val() & self.s_axis.tready.val();
+        self.word_in.next = bit_cast::<WORD_BITS, 512>(self.s_axis.tdata.val())
+            | (bit_cast::<WORD_BITS, 64>(self.s_axis.tkeep.val()) << 512)
+            | (bit_cast::<WORD_BITS, 1>(self.s_axis.tlast.val().into()) << 576);
         self.ram.write_address.next = self.wr.q.val().get_bits::<DEPTH_BITS>(0);
         self.ram.write_data.next = self.word_in.val();
         self.ram.write_enable.next = self.take.val() & !self.dropping.q.val() & !self.full.val();
         if self.take.val() {
-            if self.s_axis_tlast.val() {
+            if self.s_axis.tlast.val() {
                 if self.dropping.q.val() | self.full.val() {
                     self.wr.d.next = self.start.q.val();
                     if self.s_drop_when_full.val() {
@@ -197,7 +168,7 @@ impl Logic for CdcFrameFifo {
                     } else {
                         self.too_long.d.next = self.too_long.q.val() + 1;
                     }
-                } else if self.s_axis_tuser.val() {
+                } else if self.s_axis.tuser.val() {
                     self.wr.d.next = self.start.q.val();
                     self.bad.d.next = self.bad.q.val() + 1;
                 } else {
@@ -212,14 +183,10 @@ impl Logic for CdcFrameFifo {
                 self.wr.d.next = self.wr.q.val() + 1;
             }
         }
-        // Publish `start` when the last handshake is done (the m side's ack equals req) and
-        // it has moved: pub_ptr and req both from registers, pub_ptr then still until ack.
-        self.ack_s0.d.next = self.ack.q.val();
-        self.ack_s1.d.next = self.ack_s0.q.val();
-        if (self.ack_s1.q.val() == self.req.q.val()) & (self.start.q.val() != self.pub_ptr.q.val()) {
-            self.pub_ptr.d.next = self.start.q.val();
-            self.req.d.next = !self.req.q.val();
-        }
+        // `start` crosses by the handshake, a round trip at a time.
+        self.publish.s_clock.next = self.s_clock.val();
+        self.publish.s_reset.next = self.s_reset.val();
+        self.publish.s_data.next = self.start.q.val();
         self.stat_frames.next = self.frames.q.val();
         self.stat_bad.next = self.bad.q.val();
         self.stat_overflow.next = self.overflow.q.val();
@@ -227,10 +194,6 @@ impl Logic for CdcFrameFifo {
         if self.s_reset.val() {
             self.wr.d.next = 0.into();
             self.start.d.next = 0.into();
-            self.pub_ptr.d.next = 0.into();
-            self.req.d.next = false;
-            self.ack_s0.d.next = false;
-            self.ack_s1.d.next = false;
             self.rsync0.d.next = 0.into();
             self.rsync1.d.next = 0.into();
             self.dropping.d.next = false;
@@ -241,28 +204,23 @@ impl Logic for CdcFrameFifo {
         }
 
         // ---- m side (m_clock).
-        dff_setup!(self, m_clock, rd, rd_gray, req_m0, req_m1, ack, ws, inflight, count, head, tail);
+        dff_setup!(self, m_clock, rd, rd_gray, inflight, count, head, tail);
         self.ram.read_clock.next = self.m_clock.val();
-        // The handshake's far end: a new req (its copy differs from ack) means pub_ptr is
-        // settled; take it and answer.
-        self.req_m0.d.next = self.req.q.val();
-        self.req_m1.d.next = self.req_m0.q.val();
-        if self.req_m1.q.val() != self.ack.q.val() {
-            self.ws.d.next = self.pub_ptr.q.val();
-            self.ack.d.next = self.req_m1.q.val();
-        }
-        self.m_axis_tvalid.next = self.count.q.val() != 0;
-        self.m_axis_tdata.next = self.head.q.val().get_bits::<512>(0);
-        self.m_axis_tkeep.next = self.head.q.val().get_bits::<64>(512);
-        self.m_axis_tlast.next = self.head.q.val().get_bit(576);
-        self.pop.next = (self.count.q.val() != 0) & self.m_axis_tready.val();
+        self.publish.m_clock.next = self.m_clock.val();
+        self.publish.m_reset.next = self.m_reset.val();
+        self.m_axis.tvalid.next = self.count.q.val() != 0;
+        self.m_axis.tdata.next = self.head.q.val().get_bits::<512>(0);
+        self.m_axis.tkeep.next = self.head.q.val().get_bits::<64>(512);
+        self.m_axis.tlast.next = self.head.q.val().get_bit(576);
+        self.m_axis.tuser.next = false;
+        self.pop.next = (self.count.q.val() != 0) & self.m_axis.tready.val();
         self.after.next = self.count.q.val();
         if self.pop.val() {
             self.after.next = self.count.q.val() - 1;
         }
         // Read a committed beat when the buffer has room for it when it arrives: the beats
         // kept after this cycle's pop plus the one on its way must be fewer than 2.
-        self.issue.next = (self.rd.q.val() != self.ws.q.val())
+        self.issue.next = (self.rd.q.val() != self.publish.m_data.val())
             & ((self.after.val() == 0) | ((self.after.val() == 1) & !self.inflight.q.val()));
         self.ram.read_address.next = self.rd.q.val().get_bits::<DEPTH_BITS>(0);
         if self.issue.val() {
@@ -285,10 +243,6 @@ impl Logic for CdcFrameFifo {
         if self.m_reset.val() {
             self.rd.d.next = 0.into();
             self.rd_gray.d.next = 0.into();
-            self.req_m0.d.next = false;
-            self.req_m1.d.next = false;
-            self.ack.d.next = false;
-            self.ws.d.next = 0.into();
             self.inflight.d.next = false;
             self.count.d.next = 0.into();
         }

@@ -10,15 +10,17 @@
 //! counters at the end; on every read-clock edge, `m_axis_tvalid` held from a frame's first
 //! beat to its last and a beat offered and not taken held unchanged.
 //!
-//! The binding has one time step per call, so the VCD's time axis counts clock edges (4 ns
-//! per edge of either clock), not picoseconds; the edges' order is the real one.
+//! The model is evaluated at each edge's time (`Model::eval_at`), so a VCD shows both clocks
+//! at their real periods and phase, in ps.
 
 use super::{Outcome, Scenario};
 use crate::verilated::models::CdcFrameFifo as Rtl;
 use crate::verilated::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::cdc_frame_fifo::{Beat, Frame, Stats, Tally, DEPTH};
+use super::frames::{self, frame_bytes, get_beat, put_data, EdgeClock, FrameSink, FrameSource};
+pub use super::frames::wire_bytes;
+use sim::cdc_frame_fifo::{Frame, Stats, Tally, DEPTH};
 use std::path::Path;
 use std::time::Instant;
 
@@ -74,14 +76,8 @@ impl Shape {
     pub const DROP: Shape = Shape { drop_when_full: true, ready: 0.5, ..Shape::WAIT };
 }
 
-/// Bytes a frame of `len` bytes (FCS not included, padded to 60) takes on the wire: FCS 4,
-/// preamble 8, inter-frame gap 12.
-pub fn wire_bytes(len: usize) -> usize {
-    len.max(60) + 24
-}
-
 /// 100 Gb/s in bytes per ps.
-const LINE_BYTES_PER_PS: f64 = 12.5e-3;
+pub const LINE_BYTES_PER_PS: f64 = 12.5e-3;
 
 fn random_frame(rng: &mut ChaCha8Rng, sh: &Shape) -> Frame {
     let len = if sh.fixed {
@@ -93,54 +89,8 @@ fn random_frame(rng: &mut ChaCha8Rng, sh: &Shape) -> Frame {
     } else {
         rng.gen_range(1..=sh.max_bytes)
     };
-    let n = len.div_ceil(64);
-    let beats = (0..n)
-        .map(|i| {
-            let mut data = [0u8; 64];
-            rng.fill(&mut data[..]);
-            let bytes = if i + 1 == n { len - 64 * i } else { 64 };
-            let keep = if bytes == 64 { !0u64 } else { (1u64 << bytes) - 1 };
-            Beat { data, keep, last: i + 1 == n }
-        })
-        .collect();
-    Frame { beats, bad: rng.gen_bool(sh.bad) }
-}
-
-fn frame_bytes(f: &[Beat]) -> usize {
-    f.iter().map(|b| b.keep.count_ones() as usize).sum()
-}
-
-/// The write side's driver.
-struct Source {
-    frame: Option<(Frame, usize)>,
-    valid: bool,
-    /// Pacing: bytes that may still go (a token bucket), refilled by the clock.
-    tokens: f64,
-    stop: bool,
-}
-
-/// The read side's sink.
-struct Sink {
-    ready: bool,
-    got: Vec<Beat>,
-    in_frame: bool,
-    /// A beat offered and not taken on the last edge: it must be offered again, unchanged.
-    held: Option<Beat>,
-    tokens: f64,
-    beats: u64,
-    wire: u64,
-    first_ps: Option<u64>,
-    last_ps: u64,
-    /// Read edges on which the sink was ready and nothing was offered, after the first beat.
-    starved: u64,
-}
-
-fn beat_out(d: &Rtl) -> Beat {
-    let mut data = [0u8; 64];
-    for (k, w) in d.m_axis_tdata().iter().enumerate() {
-        data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-    }
-    Beat { data, keep: d.m_axis_tkeep(), last: d.m_axis_tlast() == 1 }
+    let bad = rng.gen_bool(sh.bad);
+    frames::random_frame(rng, len, bad)
 }
 
 fn stats(d: &Rtl) -> Stats {
@@ -185,11 +135,9 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
     };
     d.set_s_drop_when_full(sh.drop_when_full as u8);
     let mut tally = Tally::new(sh.drop_when_full);
-    let mut src = Source { frame: None, valid: false, tokens: 0.0, stop: false };
-    let mut sink = Sink { ready: false, got: vec![], in_frame: false, held: None, tokens: 0.0, beats: 0, wire: 0, first_ps: None, last_ps: 0, starved: 0 };
+    let (mut src, mut sink) = (FrameSource::default(), FrameSink::default());
     let (sp, mp) = (clocks.s_ps, clocks.m_ps);
-    // Next edges: (time, rising).
-    let (mut ns, mut nm) = ((0u64, true), (clocks.m_phase_ps, true));
+    let (mut sc, mut mc) = (EdgeClock::new(sp, 0), EdgeClock::new(mp, clocks.m_phase_ps));
     let (mut s_cycles, mut m_cycles) = (0u64, 0u64);
     // Both resets from the start until each clock has had 4 rising edges (the module's rule:
     // held together for at least 3 cycles of the slower clock), then each side's falls on
@@ -198,72 +146,62 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
     let (mut s_run, mut m_run) = (false, false);
     d.set_s_reset(1);
     d.set_m_reset(1);
+    // Pacing at 100 Gb/s: bytes that may still go (token buckets refilled by the clocks).
+    let (mut src_tokens, mut sink_tokens) = (0.0f64, 0.0f64);
+    let mut stop = false;
     let mut idle_m = 0u64;
-    let mut written = 0u64;
-    let mut wire_written = 0u64;
+    let (mut written, mut wire_written, mut wire_read) = (0u64, 0u64, 0u64);
+    let (mut first_ps, mut last_ps) = (None, 0u64);
     loop {
-        let t = ns.0.min(nm.0);
-        let (s_edge, m_edge) = (ns.0 == t, nm.0 == t);
-        let (s_rise, m_rise) = (s_edge && ns.1, m_edge && nm.1);
+        let t = sc.next().min(mc.next());
+        let (se, me) = (sc.take(t), mc.take(t));
+        let (s_rise, m_rise) = (se == Some(true), me == Some(true));
         d.eval();
         // The handshakes of this edge, as the inputs and outputs stand before it.
         let s_take = s_rise && src.valid && d.s_axis_tready() == 1 && s_run;
         let m_valid = d.m_axis_tvalid() == 1;
-        let m_take = m_rise && m_valid && sink.ready && m_run;
         if m_rise && m_run {
-            let b = beat_out(&d);
-            if (sink.in_frame || sink.held.is_some()) && !m_valid {
-                o.fail(format!("read edge {m_cycles}: m_axis_tvalid fell inside a frame (an underrun)"));
+            let b = get_beat(d.m_axis_tdata(), d.m_axis_tkeep(), d.m_axis_tlast() == 1);
+            let (fault, done) = sink.edge(m_valid, b);
+            if let Some(e) = fault {
+                o.fail(format!("read edge {m_cycles}: {e}"));
             }
-            if let Some(h) = sink.held {
-                if m_valid && b != h {
-                    o.fail(format!("read edge {m_cycles}: a beat offered and not taken changed"));
-                }
+            if m_valid && d.m_axis_tuser() == 1 {
+                o.fail(format!("read edge {m_cycles}: m_axis_tuser high"));
             }
-            sink.held = (m_valid && !m_take).then_some(b);
-            if sink.ready && !m_valid && sink.first_ps.is_some() && !src.stop {
-                sink.starved += 1;
-            }
-            if m_take {
-                sink.beats += 1;
-                sink.got.push(b);
-                sink.in_frame = !b.last;
-                sink.first_ps.get_or_insert(t);
-                sink.last_ps = t;
-                if b.last {
-                    let f = std::mem::take(&mut sink.got);
-                    sink.wire += wire_bytes(frame_bytes(&f)) as u64;
-                    if sh.pace_source == Some(false) {
-                        sink.tokens -= 24.0;
-                    }
-                    if let Err(e) = tally.read(&f) {
-                        o.fail(format!("read edge {m_cycles}: {e}"));
-                    }
-                    o.transactions += 1;
-                }
+            if m_valid && sink.ready {
+                first_ps.get_or_insert(t);
+                last_ps = t;
                 if sh.pace_source == Some(false) {
-                    sink.tokens -= b.keep.count_ones() as f64;
+                    sink_tokens -= b.keep.count_ones() as f64;
                 }
+            }
+            if let Some(f) = done {
+                wire_read += wire_bytes(frame_bytes(&f)) as u64;
+                if sh.pace_source == Some(false) {
+                    sink_tokens -= 24.0;
+                }
+                if let Err(e) = tally.read(&f) {
+                    o.fail(format!("read edge {m_cycles}: {e}"));
+                }
+                o.transactions += 1;
             }
         }
         if s_take {
-            let (f, i) = src.frame.as_mut().expect("a beat offered belongs to a frame");
-            *i += 1;
-            if *i == f.beats.len() {
-                let f = src.frame.take().unwrap().0;
+            if let Some(f) = src.taken() {
                 written += 1;
                 wire_written += wire_bytes(frame_bytes(&f.beats)) as u64;
                 tally.written(f);
             }
         }
         // The edges.
-        if s_edge {
-            d.set_s_clock(ns.1 as u8);
+        if let Some(level) = se {
+            d.set_s_clock(level as u8);
         }
-        if m_edge {
-            d.set_m_clock(nm.1 as u8);
+        if let Some(level) = me {
+            d.set_m_clock(level as u8);
         }
-        d.tick();
+        d.eval_at(t);
         if let Some(f) = d.fatal() {
             o.fail(format!("Verilator: {f}"));
             break;
@@ -275,31 +213,23 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
                 s_run = true;
                 d.set_s_reset(0);
             }
-            if s_cycles >= cycles {
-                src.stop = true;
-            }
+            stop |= s_cycles >= cycles;
             if sh.pace_source == Some(true) {
-                src.tokens = (src.tokens + LINE_BYTES_PER_PS * sp as f64).min(10_000.0);
+                src_tokens = (src_tokens + LINE_BYTES_PER_PS * sp as f64).min(10_000.0);
             }
-            if src.frame.is_none() && !src.stop && s_run {
-                let may = sh.pace_source != Some(true) || src.tokens >= 0.0;
-                if may {
-                    let f = random_frame(&mut rng, sh);
-                    if sh.pace_source == Some(true) {
-                        src.tokens -= wire_bytes(frame_bytes(&f.beats)) as f64;
-                    }
-                    src.frame = Some((f, 0));
+            if src.idle() && !stop && s_run && (sh.pace_source != Some(true) || src_tokens >= 0.0) {
+                let f = random_frame(&mut rng, sh);
+                if sh.pace_source == Some(true) {
+                    src_tokens -= wire_bytes(frame_bytes(&f.beats)) as f64;
                 }
+                src.load(f);
             }
-            src.valid = src.frame.is_some() && !rng.gen_bool(sh.gap);
-            if let Some((f, i)) = &src.frame {
-                let b = &f.beats[*i];
-                for (k, w) in d.s_axis_tdata_mut().iter_mut().enumerate() {
-                    *w = u32::from_le_bytes(b.data[4 * k..4 * k + 4].try_into().unwrap());
-                }
+            src.valid = !src.idle() && !rng.gen_bool(sh.gap);
+            if let Some((b, bad)) = src.beat() {
+                put_data(d.s_axis_tdata_mut(), b);
                 d.set_s_axis_tkeep(b.keep);
                 d.set_s_axis_tlast(b.last as u8);
-                d.set_s_axis_tuser((b.last && f.bad) as u8);
+                d.set_s_axis_tuser(bad as u8);
             }
             d.set_s_axis_tvalid(src.valid as u8);
         }
@@ -310,20 +240,13 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
                 d.set_m_reset(0);
             }
             if sh.pace_source == Some(false) {
-                sink.tokens = (sink.tokens + LINE_BYTES_PER_PS * mp as f64).min(128.0);
-                sink.ready = sink.tokens >= 0.0;
+                sink_tokens = (sink_tokens + LINE_BYTES_PER_PS * mp as f64).min(128.0);
+                sink.ready = sink_tokens >= 0.0;
             } else {
-                sink.ready = src.stop || rng.gen_bool(sh.ready);
+                sink.ready = stop || rng.gen_bool(sh.ready);
             }
             d.set_m_axis_tready(sink.ready as u8);
-            idle_m = if src.stop && src.frame.is_none() && !m_valid { idle_m + 1 } else { 0 };
-        }
-        // Next edges.
-        if s_edge {
-            ns = (ns.0 + sp / 2 + (if ns.1 { 0 } else { sp % 2 }), !ns.1);
-        }
-        if m_edge {
-            nm = (nm.0 + mp / 2 + (if nm.1 { 0 } else { mp % 2 }), !nm.1);
+            idle_m = if stop && src.idle() && !m_valid { idle_m + 1 } else { 0 };
         }
         // Drained: nothing offered for long enough that a committed frame would have crossed.
         if idle_m > 64 && s_cycles > cycles + 64 {
@@ -338,15 +261,12 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         o.fail(e);
     }
     o.cycles = s_cycles;
-    let span_ps = sink.last_ps.saturating_sub(sink.first_ps.unwrap_or(0)).max(1);
+    let span_ps = last_ps.saturating_sub(first_ps.unwrap_or(0)).max(1);
     o.metric("frames_written", written as f64);
     o.metric("frames_read", tally.want.frames as f64);
     o.metric("beats_read", sink.beats as f64);
-    o.metric("write_ps", sp as f64);
-    o.metric("read_ps", mp as f64);
-    o.metric("read_gbps_on_wire", sink.wire as f64 * 8.0 / span_ps as f64 * 1000.0);
+    o.metric("read_gbps_on_wire", wire_read as f64 * 8.0 / span_ps as f64 * 1000.0);
     o.metric("written_gbps_on_wire", wire_written as f64 * 8.0 / (s_cycles * sp) as f64 * 1000.0);
-    o.metric("starved_read_edges", sink.starved as f64);
     let st = stats(&d);
     o.metric("overflow", st.overflow as f64);
     o.metric("bad", st.bad as f64);
