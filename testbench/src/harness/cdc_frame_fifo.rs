@@ -18,7 +18,7 @@ use crate::verilated::models::CdcFrameFifo as Rtl;
 use crate::verilated::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use super::frames::{self, frame_bytes, get_beat, put_data, EdgeClock, FrameSink, FrameSource};
+use super::frames::{self, frame_bytes, offered, EdgeClock, FrameSink, FrameSource};
 pub use super::frames::wire_bytes;
 use sim::cdc_frame_fifo::{Frame, Stats, Tally, DEPTH};
 use std::path::Path;
@@ -159,14 +159,13 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         d.eval();
         // The handshakes of this edge, as the inputs and outputs stand before it.
         let s_take = s_rise && src.valid && d.s_axis_tready() == 1 && s_run;
-        let m_valid = d.m_axis_tvalid() == 1;
+        let (m_valid, b, m_user) = offered(&d, &Rtl::M_AXIS);
         if m_rise && m_run {
-            let b = get_beat(d.m_axis_tdata(), d.m_axis_tkeep(), d.m_axis_tlast() == 1);
             let (fault, done) = sink.edge(m_valid, b);
             if let Some(e) = fault {
                 o.fail(format!("read edge {m_cycles}: {e}"));
             }
-            if m_valid && d.m_axis_tuser() == 1 {
+            if m_valid && m_user {
                 o.fail(format!("read edge {m_cycles}: m_axis_tuser high"));
             }
             if m_valid && sink.ready {
@@ -225,13 +224,7 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
                 src.load(f);
             }
             src.valid = !src.idle() && !rng.gen_bool(sh.gap);
-            if let Some((b, bad)) = src.beat() {
-                put_data(d.s_axis_tdata_mut(), b);
-                d.set_s_axis_tkeep(b.keep);
-                d.set_s_axis_tlast(b.last as u8);
-                d.set_s_axis_tuser(bad as u8);
-            }
-            d.set_s_axis_tvalid(src.valid as u8);
+            src.drive(&mut d, &Rtl::S_AXIS);
         }
         if m_rise {
             m_cycles += 1;

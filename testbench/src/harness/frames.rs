@@ -2,6 +2,7 @@
 //! (`cdc_frame_fifo`, `mac_shim`): free-running clocks toggled by the harness, a frame source
 //! and a frame sink that check the AXI-Stream rules on their own clock's rising edges.
 
+use crate::verilated::{MAxis, SAxis};
 use sim::cdc_frame_fifo::{Beat, Frame};
 
 /// A free-running clock: `period` ps, its first rising edge at `first_rise` ps, high for
@@ -64,20 +65,22 @@ pub fn random_frame(rng: &mut impl rand::Rng, len: usize, bad: bool) -> Frame {
     Frame { beats, bad }
 }
 
-/// Writes a beat's data into a 512-bit port's words.
-pub fn put_data(words: &mut [u32], b: &Beat) {
-    for (k, w) in words.iter_mut().enumerate() {
-        *w = u32::from_le_bytes(b.data[4 * k..4 * k + 4].try_into().unwrap());
-    }
+/// A beat's data as a 512-bit port's words, word 0 first.
+fn words(b: &Beat) -> [u32; 16] {
+    std::array::from_fn(|k| u32::from_le_bytes(b.data[4 * k..4 * k + 4].try_into().unwrap()))
 }
 
-/// A beat from a 512-bit port's words, its tkeep and tlast.
-pub fn get_beat(words: &[u32], keep: u64, last: bool) -> Beat {
+/// What an output frame stream offers now: tvalid, the beat, and tuser.
+pub fn offered<M>(d: &M, p: &MAxis<M>) -> (bool, Beat, bool) {
+    let mut w = [0u32; 16];
+    (p.tdata)(d, &mut w);
     let mut data = [0u8; 64];
-    for (k, w) in words.iter().enumerate() {
-        data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+    for (k, x) in w.iter().enumerate() {
+        data[4 * k..4 * k + 4].copy_from_slice(&x.to_le_bytes());
     }
-    Beat { data, keep, last }
+    let get = |f: Option<fn(&M) -> u64>| f.map_or(0, |f| f(d));
+    let last = p.tlast.is_some_and(|f| f(d));
+    ((p.tvalid)(d), Beat { data, keep: get(p.tkeep), last }, get(p.tuser) != 0)
 }
 
 /// The driver of a frame stream: one frame at a time, beat by beat.
@@ -102,6 +105,17 @@ impl FrameSource {
     /// The beat to offer and whether it is a bad frame's last (tuser).
     pub fn beat(&self) -> Option<(&Beat, bool)> {
         self.frame.as_ref().map(|(f, i)| (&f.beats[*i], f.bad && *i + 1 == f.beats.len()))
+    }
+
+    /// Drives the stream's ports: the beat to offer (if any) and tvalid.
+    pub fn drive<M>(&self, d: &mut M, p: &SAxis<M>) {
+        if let Some((b, bad)) = self.beat() {
+            (p.set_tdata)(d, &words(b));
+            p.set_tkeep.expect("a frame stream has tkeep")(d, b.keep);
+            p.set_tlast.expect("a frame stream has tlast")(d, b.last);
+            p.set_tuser.expect("a frame stream has tuser")(d, bad as u64);
+        }
+        (p.set_tvalid)(d, self.valid);
     }
 
     /// The offered beat was taken on this edge: the frame, once its last beat is.

@@ -10,7 +10,7 @@
 //! frames whole and in order, never one marked bad; the six counters, read on `clock`, equal
 //! the model's at the end and the receive ones never go back while running.
 
-use super::frames::{self, get_beat, put_data, EdgeClock, FrameSink, FrameSource};
+use super::frames::{self, offered, EdgeClock, FrameSink, FrameSource};
 use super::{Outcome, Scenario};
 use crate::verilated::models::MacShim as Rtl;
 use crate::verilated::Model;
@@ -74,9 +74,8 @@ pub fn random(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) ->
                     tx.written(pad(&f));
                 }
             }
-            let valid = d.m_axis_rx_tvalid() == 1;
-            let b = get_beat(d.m_axis_rx_tdata(), d.m_axis_rx_tkeep(), d.m_axis_rx_tlast() == 1);
-            if valid && d.m_axis_rx_tuser() == 1 {
+            let (valid, b, user) = offered(&d, &Rtl::M_AXIS_RX);
+            if valid && user {
                 o.fail(format!("core cycle {}: m_axis_rx_tuser high", n[0]));
             }
             let (fault, done) = core_sink.edge(valid, b);
@@ -96,9 +95,8 @@ pub fn random(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) ->
             last_rx = now;
         }
         if rise[1] && running {
-            let valid = d.m_axis_cmac_tx_tvalid() == 1;
-            let b = get_beat(d.m_axis_cmac_tx_tdata(), d.m_axis_cmac_tx_tkeep(), d.m_axis_cmac_tx_tlast() == 1);
-            if valid && d.m_axis_cmac_tx_tuser() == 1 {
+            let (valid, b, user) = offered(&d, &Rtl::M_AXIS_CMAC_TX);
+            if valid && user {
                 o.fail(format!("tx cycle {}: m_axis_cmac_tx_tuser high", n[1]));
             }
             let (fault, done) = cmac_sink.edge(valid, b);
@@ -160,13 +158,7 @@ pub fn random(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) ->
                 core_src.load(frames::random_frame(&mut rng, len, bad));
             }
             core_src.valid = !core_src.idle() && !rng.gen_bool(0.2);
-            if let Some((b, bad)) = core_src.beat() {
-                put_data(d.s_axis_tx_tdata_mut(), b);
-                d.set_s_axis_tx_tkeep(b.keep);
-                d.set_s_axis_tx_tlast(b.last as u8);
-                d.set_s_axis_tx_tuser(bad as u8);
-            }
-            d.set_s_axis_tx_tvalid(core_src.valid as u8);
+            core_src.drive(&mut d, &Rtl::S_AXIS_TX);
             // Slow phases fill the receive FIFO; fast ones drain it.
             let slow = (n[0] / RX_PHASE) % 2 == 0 && !stop;
             core_sink.ready = !slow || rng.gen_bool(0.3);
@@ -186,13 +178,7 @@ pub fn random(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) ->
                 cmac_src.load(frames::random_frame(&mut rng, len, bad));
             }
             cmac_src.valid = !cmac_src.idle() && !rng.gen_bool(0.1);
-            if let Some((b, bad)) = cmac_src.beat() {
-                put_data(d.s_axis_cmac_rx_tdata_mut(), b);
-                d.set_s_axis_cmac_rx_tkeep(b.keep);
-                d.set_s_axis_cmac_rx_tlast(b.last as u8);
-                d.set_s_axis_cmac_rx_tuser(bad as u8);
-            }
-            d.set_s_axis_cmac_rx_tvalid(cmac_src.valid as u8);
+            cmac_src.drive(&mut d, &Rtl::S_AXIS_CMAC_RX);
         }
         // Drained: no frame offered or in flight on either side for a while; then time for
         // the receive counters to cross.
