@@ -33,3 +33,31 @@ fn exported_verilog_instantiates_its_crossings() {
     let order: Vec<&str> = f.lines().filter(|l| l.starts_with("cdc_") || l.starts_with("mac_")).collect();
     assert_eq!(order, ["cdc_word_w9.v", "cdc_word_w96.v", "cdc_frame_fifo.v", "mac_shim.v"], "compile order");
 }
+
+/// The synthesized shim (yosys) crosses clocks only where it means to: into the first
+/// flip-flop of a synchronizer (the Gray read pointers' `rsync0`, the handshakes' `req_m0` and
+/// `ack_s0`) and into a handshake's capture register (`data`, from its own `hold` only). Any
+/// other register fed from another clock fails this.
+#[test]
+fn the_only_clock_crossings_are_the_synchronizers() {
+    if testbench::synth::yosys_version().is_none() {
+        eprintln!("SKIPPED: yosys not found (.ci/deps installs it)");
+        return;
+    }
+    let rtl = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rtl-out");
+    let files = testbench::rtl_files::rtl_files(&rtl, "mac_shim").unwrap();
+    let r = testbench::synth::synth(&files, "mac_shim", "xcup").unwrap();
+    println!("{}", r.markdown());
+    for c in &r.crossings {
+        let (inst, reg) = c.to.rsplit_once('.').expect("every crossing is inside a crossing block");
+        match reg {
+            "rsync0_q" => assert!(c.from.iter().all(|(n, _)| *n == format!("{inst}.rd_gray_q")), "{c:?}"),
+            "req_m0_q" => assert!(c.from.iter().all(|(n, _)| *n == format!("{inst}.req_q")), "{c:?}"),
+            "ack_s0_q" => assert!(c.from.iter().all(|(n, _)| *n == format!("{inst}.ack_q")), "{c:?}"),
+            "data_q" => assert!(c.from.iter().all(|(n, _)| *n == format!("{inst}.hold_q")), "{c:?}"),
+            _ => panic!("{} ({}) takes data from another clock: {:?}", c.to, c.to_clock, c.from),
+        }
+    }
+    // Two FIFOs (a Gray pointer and a handshake each) and the counters' handshake.
+    assert_eq!(r.crossings.len(), 2 * 4 + 3, "{:#?}", r.crossings);
+}

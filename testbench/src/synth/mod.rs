@@ -22,6 +22,8 @@
 //!   and output-port bit with its LUT, MUXF and carry levels apart and a delay estimated
 //!   under a stated [`DelayModel`], as a histogram of ends by LUT + MUXF levels and a count
 //!   of ends over [`BUDGET_NS`];
+//! * lists the clock-domain crossings ([`clock_crossings`]): every register fed through
+//!   logic from a register of another clock, for designs with more than one;
 //! * collects every yosys `Warning:` line and sorts each into a documented
 //!   known-benign class ([`KNOWN_BENIGN_WARNINGS`]) or `unexplained_warnings`.
 //!
@@ -37,7 +39,7 @@ mod stat;
 mod tool;
 mod warnings;
 
-pub use depth::{logic_depth, DelayModel, LevelProfile, LogicDepth, PathCost, BUDGET_NS};
+pub use depth::{clock_crossings, logic_depth, Crossing, DelayModel, LevelProfile, LogicDepth, PathCost, BUDGET_NS};
 pub use report::SynthReport;
 pub use run::{synth, yosys_version};
 pub use stat::parse_stat;

@@ -39,6 +39,9 @@ pub struct SynthReport {
     /// Every path end's worst path under a delay model: levels histogram, estimate, ends over
     /// budget.
     pub profile: super::LevelProfile,
+    /// Registers fed from another clock's registers (none in a one-clock design); see
+    /// [`clock_crossings`](super::clock_crossings).
+    pub crossings: Vec<super::Crossing>,
     /// Every distinct yosys (and ABC) `Warning:` line, first line only, in log order.
     pub warnings: Vec<String>,
     /// The `warnings` that match no [`KNOWN_BENIGN_WARNINGS`](super::KNOWN_BENIGN_WARNINGS) entry, plus a note for
@@ -154,6 +157,14 @@ impl SynthReport {
             p.histogram_text(), m.base_ns, m.lut_ns, m.muxf_ns, m.carry_ns, m.lutram_ns, m.dsp_ns,
             p.worst.ns, p.worst.luts, p.worst.muxf, p.worst.carry, p.worst.other, p.worst_end, p.over, p.ends, p.budget_ns
         ));
+        if !self.crossings.is_empty() {
+            s.push_str(&format!("- clock crossings: {} registers take data from another clock
+", self.crossings.len()));
+            for c in &self.crossings {
+                let from: Vec<String> = c.from.iter().map(|(n, k)| format!("`{n}` ({k})")).collect();
+                s.push_str(&format!("  - `{}` ({}) from {}\n", c.to, c.to_clock, from.join(", ")));
+            }
+        }
         let mut classes: Vec<(&KnownWarning, usize)> = Vec::new();
         for w in &self.warnings {
             if let Some(k) = classify_warning(w) {

@@ -1,6 +1,6 @@
 //! Running yosys: the script, the process, and the report assembled from its outputs.
 
-use super::depth::logic_depth;
+use super::depth::{clock_crossings, logic_depth};
 use super::stat::{count_cells, is_lut, is_lut_memory, parse_stat};
 use super::warnings::{classify_warning, extract_warnings};
 use super::{io_err, spawn_error, tail, tool_binary, SynthReport, TempDir, ToolError};
@@ -100,6 +100,7 @@ pub fn synth(files: &[PathBuf], top: &str, family: &str) -> Result<SynthReport, 
         });
     }
     let depth = logic_depth(&netlist, top)?;
+    let crossings = clock_crossings(&netlist, top)?;
 
     let warnings = extract_warnings(&log);
     let mut unexplained: Vec<String> =
@@ -132,6 +133,7 @@ pub fn synth(files: &[PathBuf], top: &str, family: &str) -> Result<SynthReport, 
         logic_levels: depth.levels,
         critical_path: depth.path,
         profile: depth.profile,
+        crossings,
         warnings,
         unexplained_warnings: unexplained,
         seconds,
@@ -207,6 +209,29 @@ mod tests {
         );
         let r = synth(&[f], "pipe", "xcup").unwrap();
         assert_eq!((r.ffs, r.luts, r.logic_levels), (16, 0, 0), "{r:#?}");
+    }
+
+    #[test]
+    fn yosys_lists_a_register_fed_from_another_clock() {
+        if !yosys_available("yosys_lists_a_register_fed_from_another_clock") {
+            return;
+        }
+        // rb samples ra (another clock) through logic: a crossing; ra2 samples ra on its own
+        // clock: none.
+        let (_dir, f) = write_design(
+            "two",
+            "module two(input wire clk_a, input wire clk_b, input wire [3:0] x, output reg [3:0] ra2, output reg [3:0] rb);\n\
+             reg [3:0] ra;\n\
+             always @(posedge clk_a) begin ra <= x; ra2 <= ra; end\n\
+             always @(posedge clk_b) rb <= ra ^ x;\n\
+             endmodule\n",
+        );
+        let r = synth(&[f], "two", "xcup").unwrap();
+        assert_eq!(r.crossings.len(), 1, "{:#?}", r.crossings);
+        let c = &r.crossings[0];
+        assert_eq!((c.to.as_str(), c.to_clock.as_str()), ("rb", "clk_b"), "{c:?}");
+        assert_eq!(c.from.iter().map(|(n, k)| (n.as_str(), k.as_str())).collect::<Vec<_>>(), [("ra", "clk_a")], "{c:?}");
+        assert!(r.markdown().contains("clock crossings: 1 registers"), "{}", r.markdown());
     }
 
     #[test]

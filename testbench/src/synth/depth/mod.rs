@@ -1,5 +1,6 @@
 //! Logic depth: the deepest register-to-register path of a netlist mapped to Xilinx primitives.
 
+mod crossings;
 mod names;
 mod netlist;
 mod profile;
@@ -13,6 +14,7 @@ use netlist::{is_clock_pin, Cell, Kind};
 use serde_json::Value;
 use std::collections::HashMap;
 
+pub use crossings::{clock_crossings, Crossing};
 pub use profile::{DelayModel, LevelProfile, PathCost};
 
 /// The budget `LevelProfile::over` counts against: one cycle at 250 MHz, ns.
@@ -40,6 +42,38 @@ enum Driver {
     Cell(usize, usize, usize),
 }
 
+/// The driver of every net: a top input port's bit or a cell's output pin bit.
+fn drivers(ports: &[netlist::Port], cells: &[Cell]) -> HashMap<u64, Driver> {
+    let mut driver: HashMap<u64, Driver> = HashMap::new();
+    for (pi, p) in ports.iter().enumerate().filter(|(_, p)| p.input) {
+        for b in p.bits.iter().flatten() {
+            driver.insert(*b, Driver::Port(pi));
+        }
+    }
+    for (ci, c) in cells.iter().enumerate() {
+        for (pi, p) in c.pins.iter().enumerate().filter(|(_, p)| !p.input) {
+            for (i, b) in p.bits.iter().enumerate() {
+                if let Some(b) = b {
+                    driver.insert(*b, Driver::Cell(ci, pi, i));
+                }
+            }
+        }
+    }
+    driver
+}
+
+/// A register output's name. It carries the names of everything it feeds by wire as well (in
+/// rust-hdl: s2_flow_q is also lw_flow_d); the register's own name is preferred, `x_q` /
+/// `x.q` / `x_q[3]`.
+fn reg_name(aliases: &HashMap<u64, Vec<String>>, b: u64) -> Option<String> {
+    let v = aliases.get(&b)?;
+    let is_q = |n: &&String| {
+        let base = n.split('[').next().unwrap_or(n);
+        base.ends_with("_q") || base.ends_with(".q") || base == "q"
+    };
+    v.iter().find(is_q).or(v.first()).cloned()
+}
+
 /// The deepest register-to-register path of module `top` of a yosys JSON netlist
 /// of Xilinx primitives (the output of `synth_xilinx`).
 ///
@@ -63,37 +97,12 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<LogicDepth, ToolError> 
 
     let aliases = names::aliases(module);
     let net_name = |b: u64| aliases.get(&b).and_then(|v| v.first()).cloned();
-    // A register output carries the names of everything it feeds by wire as well
-    // (in rust-hdl: s2_flow_q is also lw_flow_d); prefer the register's own name,
-    // `x_q` / `x.q` / `x_q[3]`.
-    let reg_name = |b: u64| {
-        let v = aliases.get(&b)?;
-        let is_q = |n: &&String| {
-            let base = n.split('[').next().unwrap_or(n);
-            base.ends_with("_q") || base.ends_with(".q") || base == "q"
-        };
-        v.iter().find(is_q).or(v.first()).cloned()
-    };
+    let reg_name = |b: u64| reg_name(&aliases, b);
 
     let ports = netlist::ports(module);
     let (cells, unmodelled) = netlist::cells(module)?;
 
-    // Drivers.
-    let mut driver: HashMap<u64, Driver> = HashMap::new();
-    for (pi, p) in ports.iter().enumerate().filter(|(_, p)| p.input) {
-        for b in p.bits.iter().flatten() {
-            driver.insert(*b, Driver::Port(pi));
-        }
-    }
-    for (ci, c) in cells.iter().enumerate() {
-        for (pi, p) in c.pins.iter().enumerate().filter(|(_, p)| !p.input) {
-            for (i, b) in p.bits.iter().enumerate() {
-                if let Some(b) = b {
-                    driver.insert(*b, Driver::Cell(ci, pi, i));
-                }
-            }
-        }
-    }
+    let driver = drivers(&ports, &cells);
 
     let weight = |c: &Cell| match c.kind {
         Kind::Comb(w) => w,
