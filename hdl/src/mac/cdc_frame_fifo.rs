@@ -249,6 +249,10 @@ impl Logic for CdcFrameFifo {
     }
 }
 
+// The frame model's depth is this one (the code above writes it as 256: the generator writes
+// a named constant in an expression as its name).
+const _: () = assert!(DEPTH == sim::cdc_frame_fifo::DEPTH && DEPTH == 256);
+
 #[cfg(test)]
 mod tests {
     use super::*;

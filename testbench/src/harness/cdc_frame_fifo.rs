@@ -129,10 +129,7 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
     let mut o = Outcome::new(scenario, seed);
     o.budget = cycles;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut d = match vcd {
-        Some(p) => Rtl::with_vcd(p),
-        None => Rtl::new(),
-    };
+    let mut d = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
     d.set_s_drop_when_full(sh.drop_when_full as u8);
     let mut tally = Tally::new(sh.drop_when_full);
     let (mut src, mut sink) = (FrameSource::default(), FrameSink::default());

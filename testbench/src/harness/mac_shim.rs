@@ -38,10 +38,7 @@ pub fn random(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) ->
     let mut o = Outcome::new(scenario, seed);
     o.budget = cycles;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut d = match vcd {
-        Some(p) => Rtl::with_vcd(p),
-        None => Rtl::new(),
-    };
+    let mut d = vcd.map_or_else(Rtl::new, Rtl::with_vcd);
     // 0: core, 1: CMAC TX, 2: CMAC RX (a picosecond slower on odd seeds: its phase drifts).
     let mut clk = [
         EdgeClock::new(CORE_PS, 0),
