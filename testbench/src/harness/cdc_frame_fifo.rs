@@ -19,7 +19,7 @@ use crate::verilated::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use super::frames::{self, frame_bytes, offered, EdgeClock, FrameSink, FrameSource};
-pub use super::frames::wire_bytes;
+pub use super::frames::{wire_bytes, CMAC_PS, CORE_PS};
 use sim::cdc_frame_fifo::{Frame, Stats, Tally, DEPTH};
 use std::path::Path;
 use std::time::Instant;
@@ -33,11 +33,7 @@ pub struct Clocks {
     pub m_phase_ps: u64,
 }
 
-/// 250 MHz and 322.266 MHz (the CMAC's 100G user clock).
-pub const CORE_PS: u64 = 4000;
-pub const CMAC_PS: u64 = 3103;
-
-/// The clock pairs a seed picks from (seed modulo the count).
+/// The clock pairs every seed runs on in turn.
 pub const RATIOS: [Clocks; 7] = [
     Clocks { name: "250->322", s_ps: CORE_PS, m_ps: CMAC_PS, m_phase_ps: 1300 },
     Clocks { name: "322->250", s_ps: CMAC_PS, m_ps: CORE_PS, m_phase_ps: 700 },
@@ -173,7 +169,7 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
                 }
             }
             if let Some(f) = done {
-                wire_read += wire_bytes(frame_bytes(&f)) as u64;
+                wire_read += wire_bytes(frame_bytes(&f));
                 if sh.pace_source == Some(false) {
                     sink_tokens -= 24.0;
                 }
@@ -186,7 +182,7 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
         if s_take {
             if let Some(f) = src.taken() {
                 written += 1;
-                wire_written += wire_bytes(frame_bytes(&f.beats)) as u64;
+                wire_written += wire_bytes(frame_bytes(&f.beats));
                 tally.written(f);
             }
         }
@@ -247,7 +243,8 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
             break;
         }
     }
-    if let Err(e) = tally.finish(stats(&d)) {
+    let st = stats(&d);
+    if let Err(e) = tally.finish(st) {
         o.fail(e);
     }
     o.cycles = s_cycles;
@@ -257,7 +254,6 @@ pub fn run_on(scenario: Scenario, seed: u64, cycles: u64, sh: &Shape, clocks: Cl
     o.metric("beats_read", sink.beats as f64);
     o.metric("read_gbps_on_wire", wire_read as f64 * 8.0 / span_ps as f64 * 1000.0);
     o.metric("written_gbps_on_wire", wire_written as f64 * 8.0 / (s_cycles * sp) as f64 * 1000.0);
-    let st = stats(&d);
     o.metric("overflow", st.overflow as f64);
     o.metric("bad", st.bad as f64);
     o.metric("too_long", st.too_long as f64);

@@ -38,11 +38,13 @@ impl EdgeClock {
     }
 }
 
-/// Bytes a frame of `len` bytes (FCS not included, padded to 60) takes on an Ethernet wire:
-/// FCS 4, preamble 8, inter-frame gap 12.
-pub fn wire_bytes(len: usize) -> usize {
-    len.max(60) + 24
-}
+/// The core's clock (250 MHz) and the CMAC's 100G user clock (322.266 MHz), in ps.
+pub const CORE_PS: u64 = 4000;
+pub const CMAC_PS: u64 = 3103;
+
+/// Bytes a frame takes on an Ethernet wire (the switch model's count: FCS, minimum size,
+/// preamble and gap).
+pub use sim::switch::wire_bytes;
 
 /// The bytes a frame's beats keep.
 pub fn frame_bytes(f: &[Beat]) -> usize {

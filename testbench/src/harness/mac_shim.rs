@@ -10,7 +10,7 @@
 //! frames whole and in order, never one marked bad; the six counters, read on `clock`, equal
 //! the model's at the end and the receive ones never go back while running.
 
-use super::frames::{self, offered, EdgeClock, FrameSink, FrameSource};
+use super::frames::{self, offered, EdgeClock, FrameSink, FrameSource, CMAC_PS, CORE_PS};
 use super::{Outcome, Scenario};
 use crate::verilated::models::MacShim as Rtl;
 use crate::verilated::Model;
@@ -20,10 +20,6 @@ use sim::cdc_frame_fifo::{Stats, Tally, DEPTH};
 use sim::mac_shim::pad;
 use std::path::Path;
 use std::time::Instant;
-
-/// The core's clock and the CMAC's (322.266 MHz), in ps.
-const CORE_PS: u64 = 4000;
-const CMAC_PS: u64 = 3103;
 
 /// Core cycles per phase of the receive sink's readiness (slow, then always ready).
 const RX_PHASE: u64 = 4000;
