@@ -29,3 +29,4 @@ cdc_word_w9.v
 cdc_word_w96.v
 cdc_frame_fifo.v
 mac_shim.v
+pcie_rd.v

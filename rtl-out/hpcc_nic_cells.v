@@ -427,6 +427,27 @@ module hpcc_ram_w4_d1024(clock,read_address,read_data,write_address,write_data,w
     end
 endmodule // hpcc_ram_w4_d1024
 
+// 512 bits x 128 words, simple dual port, one clock. The read is registered
+// (block RAM); a read of the word written in the same cycle returns the old word.
+module hpcc_ram_w512_d128(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    input wire  clock;
+    input wire  [6:0] read_address;
+    output reg  [511:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  [511:0] write_data;
+    input wire  write_enable;
+
+    reg [511:0] mem [0:127];
+
+    always @(posedge clock) begin
+        read_data <= mem[read_address];
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // hpcc_ram_w512_d128
+
 // 512 bits x 512 words, simple dual port, one clock. The read is registered
 // (block RAM); a read of the word written in the same cycle returns the old word.
 module hpcc_ram_w512_d512(clock,read_address,read_data,write_address,write_data,write_enable);

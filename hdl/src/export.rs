@@ -223,6 +223,7 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
         "hdl/src/mac/cdc_frame_fifo.rs",
     )?);
     v.push(finish(&raw_verilog(crate::mac_shim::MacShim::default())?, "mac_shim", "hdl/src/mac/mac_shim.rs")?);
+    v.push(finish(&raw_verilog(crate::pcie_rd::PcieRd::default())?, "pcie_rd", "hdl/src/pcie/pcie_rd.rs")?);
     Ok(v)
 }
 

@@ -829,6 +829,77 @@ layout!(RTO_CFG: RtoCfgLayout, "rto_cfg", 32, "docs/modules/hpcc_nic_core.md", {
     retries: 8, 4, "timeouts without an acknowledgement before the message ends with `CPL_RETRY_EXCEEDED` and the flow is removed (reset 7)";
 });
 
+// The UltraScale+ PCIe hard block's (pcie4_uscale_plus, PG213) user interface at 512 bits,
+// straddling off, DWORD-aligned: the requester request descriptor (first 4 dwords of an RQ
+// TLP), its tuser, the requester completion descriptor (first 3 dwords of an RC TLP) and its
+// tuser. Only the fields this design drives or reads are named; the rest are reserved here.
+layout!(PCIE_RQ_DESC: PcieRqDescLayout, "pcie_rq_desc", 128, "docs/modules/pcie_rd.md", {
+    at: 0, 2, "address type (0: untranslated)";
+    addr: 2, 62, "address [63:2]: the first dword's";
+    dwords: 64, 11, "dword count, 1..1024 (a read: dwords requested)";
+    req_type: 75, 4, "request type: 0 memory read, 1 memory write";
+    poisoned: 79, 1, "poisoned request";
+    requester_id: 80, 16, "requester ID (used only with `requester_id_enable`)";
+    tag: 96, 8, "tag (client tags: the user's)";
+    completer_id: 104, 16, "completer ID (0 for memory requests)";
+    requester_id_enable: 120, 1, "use `requester_id` (0: the function's own)";
+    tc: 121, 3, "traffic class";
+    attr: 124, 3, "attributes (no snoop, relaxed ordering, ID ordering)";
+    force_ecrc: 127, 1, "force ECRC";
+});
+
+layout!(PCIE_RQ_USER: PcieRqUserLayout, "pcie_rq_user", 137, "docs/modules/pcie_rd.md", {
+    first_be: 0, 8, "first dword byte enables, [3:0] for the TLP starting in this beat";
+    last_be: 8, 8, "last dword byte enables, [11:8] (0 for a one-dword request)";
+    addr_offset: 16, 4, "address offset (address-aligned mode only: 0)";
+    is_sop: 20, 2, "a TLP starts in this beat ([20])";
+    is_sop0_ptr: 22, 2, "where it starts (0: lane 0)";
+    is_sop1_ptr: 24, 2, "second TLP's start (straddling: unused)";
+    is_eop: 26, 2, "a TLP ends in this beat ([26])";
+    is_eop0_ptr: 28, 4, "its last dword lane";
+    is_eop1_ptr: 32, 4, "second TLP's end (straddling: unused)";
+    discontinue: 36, 1, "abort the TLP";
+    tph: 37, 24, "TPH present, type, indirect tag enable, steering tag (unused: 0)";
+    seq_num0: 61, 6, "sequence number, reported back when the TLP leaves (unused: 0)";
+    seq_num1: 67, 6, "second TLP's (unused)";
+    parity: 73, 64, "odd parity per byte (parity checking off: 0)";
+});
+
+layout!(PCIE_RC_DESC: PcieRcDescLayout, "pcie_rc_desc", 96, "docs/modules/pcie_rd.md", {
+    lower_addr: 0, 12, "lower address of the first byte (bits [1:0] place the first byte in its dword)";
+    error_code: 12, 4, "0 normal; 1 poisoned; 2 UR / CA / CRS status; 3 no data or byte count mismatch; 4 mismatch; 5 invalid address; 6 invalid tag; 8 FLR; 9 completion timeout";
+    byte_count: 16, 13, "bytes of the request still to come, this completion's included";
+    locked: 29, 1, "locked read completion";
+    request_completed: 30, 1, "the request's last completion (not used: a completion model may leave it 0)";
+    dwords: 32, 11, "payload dwords of this completion";
+    status: 43, 3, "completion status: 0 successful";
+    poisoned: 46, 1, "poisoned completion";
+    requester_id: 48, 16, "requester ID";
+    tag: 64, 8, "the request's tag";
+    completer_id: 72, 16, "completer ID";
+    tc: 89, 3, "traffic class";
+    attr: 92, 3, "attributes";
+});
+
+layout!(PCIE_RC_USER: PcieRcUserLayout, "pcie_rc_user", 161, "docs/modules/pcie_rd.md", {
+    byte_en: 0, 64, "byte enables of the payload bytes (not used: the descriptor says as much)";
+    is_sop: 64, 4, "TLPs starting in this beat";
+    is_sop_ptr: 68, 8, "where they start, 2 bits each";
+    is_eop: 76, 4, "TLPs ending in this beat";
+    is_eop_ptr: 80, 16, "their last dword lanes, 4 bits each";
+    discontinue: 96, 1, "the hard block aborted this TLP (its data is bad)";
+    parity: 97, 64, "odd parity per byte (not checked)";
+});
+
+// pcie_rd's request FIFO word: a DMA read request as its reader needs it, in request order.
+layout!(PCIE_RD_REQ: PcieRdReqLayout, "pcie_rd_req", 30, "docs/modules/pcie_rd.md", {
+    shift: 0, 6, "the host address mod 64: where the first byte sits in its line";
+    len: 6, 14, "length in bytes, 1..16383";
+    line: 20, 3, "the first line's place in its tag slot: address bits [8:6]";
+    k: 23, 2, "log2 of the lines per read TLP: 1, 2 or 3 (128, 256 or 512 bytes)";
+    tag0: 25, 5, "the tag of the request's first read TLP";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -894,6 +965,11 @@ pub const ALL: &[Layout] = &[
     StatSelLayout::LAYOUT,
     RtoCfgLayout::LAYOUT,
     CplLayout::LAYOUT,
+    PcieRqDescLayout::LAYOUT,
+    PcieRqUserLayout::LAYOUT,
+    PcieRcDescLayout::LAYOUT,
+    PcieRcUserLayout::LAYOUT,
+    PcieRdReqLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

@@ -18,6 +18,7 @@ pub mod rx_dma;
 pub mod cdc_frame_fifo;
 pub mod frames;
 pub mod mac_shim;
+pub mod pcie_rd;
 pub mod host;
 pub mod nic_datapath;
 pub mod any_nic;
@@ -69,6 +70,9 @@ pub enum Scenario {
     CdcFifoDrop,
     CdcFifoLineRate,
     MacShimRandom,
+    PcieRdRandom,
+    PcieRdBadInput,
+    PcieRdRate,
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
@@ -96,7 +100,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 34] = [
+pub const TABLE: [Info; 37] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -377,6 +381,33 @@ pub const TABLE: [Info; 34] = [
         cycles: 600_000,
         about: "the MAC shim on three clocks (core 250 MHz, CMAC TX and RX 322 MHz at the seed's phases, RX drifting on odd seeds): random frames both ways with bad ones, runts and too-long ones, a CMAC TX that holds tready low, a core whose tready comes and goes; frames padded to 60, whole, in order, no underrun to the CMAC, nothing bad to the core, the six counters exact on the core clock.",
         run: |s, seed, cycles, vcd| mac_shim::random(s, seed, cycles, vcd),
+    },
+    Info {
+        scenario: Scenario::PcieRdRandom,
+        name: "pcie-rd-random",
+        module: "pcie_rd",
+        seeds: 2,
+        cycles: 400_000,
+        about: "the PCIe DMA read engine behind a completer that splits completions at random multiples of the RCB (64 B on even seeds, 128 B on odd) and answers each read after its own latency, so tags overtake each other; requests of 1 B to 16 KiB at random addresses, the max read request changed between them, gaps on RC, backpressure on RQ and data; every read TLP equal to the model's, every request's data once, in order, byte for byte.",
+        run: |s, seed, cycles, vcd| pcie_rd::run(s, seed, cycles, &pcie_rd::Shape::RANDOM, vcd),
+    },
+    Info {
+        scenario: Scenario::PcieRdBadInput,
+        name: "pcie-rd-bad-input",
+        module: "pcie_rd",
+        seeds: 2,
+        cycles: 400_000,
+        about: "the same with error completions (UR, completion timeout, poisoned), completions whose byte count overruns the read, completions for tags with no read out or above 31, and requests of length 0: every request still finishes in order, the counters exact.",
+        run: |s, seed, cycles, vcd| pcie_rd::run(s, seed, cycles, &pcie_rd::Shape::BAD_INPUT, vcd),
+    },
+    Info {
+        scenario: Scenario::PcieRdRate,
+        name: "pcie-rd-rate",
+        module: "pcie_rd",
+        seeds: 1,
+        cycles: 270_000,
+        about: "read throughput with nothing held back, 1 us completion latency: completions of 64, 128 and 256 bytes, requests of 256 B, 1 KiB and 4 KiB; data checked as in pcie-rd-random; at least 95 Gb/s with 256-byte completions of 4 KiB requests.",
+        run: pcie_rd::rate,
     },
     Info {
         scenario: Scenario::NicDatapathRandom,

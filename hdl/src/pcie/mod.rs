@@ -1,0 +1,8 @@
+//! The PCIe shim (draft-00 figure 4, "PCIe shim"; issue 16, item 2): between the core's DMA
+//! streams and the UltraScale+ PCIe hard block's AXI-Stream user interface (Gen3 x16, 512
+//! bits, 250 MHz, DWORD-aligned, straddling off). `pcie_rd` is its DMA read engine: read
+//! requests on RQ, completions from RC reordered by tag; `pcie_rd_rc` is that engine's
+//! completion intake.
+
+pub mod pcie_rd;
+pub mod pcie_rd_rc;
