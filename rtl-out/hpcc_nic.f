@@ -30,3 +30,4 @@ cdc_word_w96.v
 cdc_frame_fifo.v
 mac_shim.v
 pcie_rd.v
+pcie_wr.v

@@ -900,6 +900,29 @@ layout!(PCIE_RD_REQ: PcieRdReqLayout, "pcie_rd_req", 30, "docs/modules/pcie_rd.m
     tag0: 25, 5, "the tag of the request's first read TLP";
 });
 
+// pcie_wr's FIFO words: a command (address, length), a stored payload (where its lines start,
+// how many), and an RQ beat waiting in the out FIFO.
+layout!(PCIE_WR_CMD: PcieWrCmdLayout, "pcie_wr_cmd", 78, "docs/modules/pcie_wr.md", {
+    addr: 0, 64, "host address";
+    len: 64, 14, "bytes, 1..9216";
+});
+
+layout!(PCIE_WR_INFO: PcieWrInfoLayout, "pcie_wr_info", 17, "docs/modules/pcie_wr.md", {
+    base: 0, 8, "the payload's first line in the store (a ring of 256)";
+    beats: 8, 8, "beats stored, at most 160";
+    trunc: 16, 1, "the payload had more than 160 beats (the rest were not stored)";
+});
+
+layout!(PCIE_WR_BEAT: PcieWrBeatLayout, "pcie_wr_beat", 542, "docs/modules/pcie_wr.md", {
+    data: 0, 512, "`m_axis_rq_tdata`";
+    keep: 512, 16, "`m_axis_rq_tkeep`, a bit per dword";
+    last: 528, 1, "the TLP's last beat (`m_axis_rq_tlast`, is_eop)";
+    sop: 529, 1, "the TLP's first beat (is_sop, byte enables)";
+    first_be: 530, 4, "first dword byte enables";
+    last_be: 534, 4, "last dword byte enables";
+    eop_ptr: 538, 4, "the last beat's last dword lane";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -970,6 +993,9 @@ pub const ALL: &[Layout] = &[
     PcieRcDescLayout::LAYOUT,
     PcieRcUserLayout::LAYOUT,
     PcieRdReqLayout::LAYOUT,
+    PcieWrCmdLayout::LAYOUT,
+    PcieWrInfoLayout::LAYOUT,
+    PcieWrBeatLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

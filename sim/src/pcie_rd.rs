@@ -41,14 +41,7 @@ impl ReadTlp {
 
     /// First and last dword byte enables (last 0 for a one-dword read).
     pub fn byte_enables(&self) -> (u8, u8) {
-        let first = 0xfu8 << (self.addr & 3) & 0xf;
-        let end = (self.addr + self.len as u64) & 3;
-        let last = if end == 0 { 0xf } else { 0xfu8 >> (4 - end) };
-        if self.dwords() == 1 {
-            (first & last, 0)
-        } else {
-            (first, last)
-        }
+        byte_enables(self.addr, self.len)
     }
 
     /// The RQ beat's tdata (low 4 dwords; the rest 0), 16 words of 32 bits.
@@ -71,6 +64,19 @@ impl ReadTlp {
         RQU.is_eop.set(&mut w, 1);
         RQU.is_eop0_ptr.set(&mut w, 3);
         w
+    }
+}
+
+/// A request's first and last dword byte enables for `len` (>= 1) bytes at `addr` (PCIe: the
+/// last is 0 when the request is one dword).
+pub fn byte_enables(addr: u64, len: u32) -> (u8, u8) {
+    let first = 0xfu8 << (addr & 3) & 0xf;
+    let end = (addr + len as u64) & 3;
+    let last = if end == 0 { 0xf } else { 0xfu8 >> (4 - end) };
+    if ((addr & 3) as u32 + len).div_ceil(4) == 1 {
+        (first & last, 0)
+    } else {
+        (first, last)
     }
 }
 

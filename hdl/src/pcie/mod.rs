@@ -2,7 +2,10 @@
 //! streams and the UltraScale+ PCIe hard block's AXI-Stream user interface (Gen3 x16, 512
 //! bits, 250 MHz, DWORD-aligned, straddling off). `pcie_rd` is its DMA read engine: read
 //! requests on RQ, completions from RC reordered by tag; `pcie_rd_rc` is that engine's
-//! completion intake.
+//! completion intake. `pcie_wr` is its DMA write engine (memory writes on RQ), with
+//! `pcie_wr_tlp`, the next TLP of a write.
 
 pub mod pcie_rd;
 pub mod pcie_rd_rc;
+pub mod pcie_wr;
+pub mod pcie_wr_tlp;
