@@ -31,3 +31,4 @@ cdc_frame_fifo.v
 mac_shim.v
 pcie_rd.v
 pcie_wr.v
+pcie_axil.v

@@ -225,6 +225,7 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::mac_shim::MacShim::default())?, "mac_shim", "hdl/src/mac/mac_shim.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_rd::PcieRd::default())?, "pcie_rd", "hdl/src/pcie/pcie_rd.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_wr::PcieWr::default())?, "pcie_wr", "hdl/src/pcie/pcie_wr.rs")?);
+    v.push(finish(&raw_verilog(crate::pcie_axil::PcieAxil::default())?, "pcie_axil", "hdl/src/pcie/pcie_axil.rs")?);
     Ok(v)
 }
 

@@ -923,6 +923,63 @@ layout!(PCIE_WR_BEAT: PcieWrBeatLayout, "pcie_wr_beat", 542, "docs/modules/pcie_
     eop_ptr: 538, 4, "the last beat's last dword lane";
 });
 
+// The hard block's completer interface at 512 bits, straddling off, DWORD-aligned: the
+// completer request descriptor (first 4 dwords of a CQ TLP), its tuser, and the completer
+// completion descriptor (first 3 dwords of a CC TLP), its tuser.
+layout!(PCIE_CQ_DESC: PcieCqDescLayout, "pcie_cq_desc", 128, "docs/modules/pcie_axil.md", {
+    at: 0, 2, "address type";
+    addr: 2, 62, "address [63:2] (the BAR's base included)";
+    dwords: 64, 11, "dword count";
+    req_type: 75, 4, "request type: 0 memory read, 1 memory write, others (I/O, atomics, messages) not served";
+    requester_id: 80, 16, "requester ID, returned in the completion";
+    tag: 96, 8, "tag, returned in the completion";
+    target_function: 104, 8, "target function";
+    bar_id: 112, 3, "the BAR hit (0: BAR0)";
+    bar_aperture: 115, 6, "log2 of the BAR's size";
+    tc: 121, 3, "traffic class, returned in the completion";
+    attr: 124, 3, "attributes, returned in the completion";
+});
+
+layout!(PCIE_CQ_USER: PcieCqUserLayout, "pcie_cq_user", 183, "docs/modules/pcie_axil.md", {
+    first_be: 0, 8, "first dword byte enables, [3:0] for the TLP starting in this beat";
+    last_be: 8, 8, "last dword byte enables, [11:8]";
+    byte_en: 16, 64, "byte enables of the payload bytes (not used)";
+    is_sop: 80, 2, "a TLP starts in this beat";
+    is_sop_ptr: 82, 4, "where (straddling only)";
+    is_eop: 86, 2, "a TLP ends in this beat";
+    is_eop_ptr: 88, 8, "its last dword lane";
+    discontinue: 96, 1, "the hard block aborted this TLP";
+    tph: 97, 22, "TPH present, type, steering tag (not used)";
+    parity: 119, 64, "parity (not checked)";
+});
+
+layout!(PCIE_CC_DESC: PcieCcDescLayout, "pcie_cc_desc", 96, "docs/modules/pcie_axil.md", {
+    lower_addr: 0, 7, "lower address of the first enabled byte";
+    at: 8, 2, "address type (the request's)";
+    byte_count: 16, 13, "bytes of the request this completion and the ones after it carry";
+    locked: 29, 1, "locked read completion";
+    dwords: 32, 11, "payload dwords (1; 0 for an error)";
+    status: 43, 3, "completion status: 0 successful, 1 unsupported request, 4 completer abort";
+    poisoned: 46, 1, "poisoned completion";
+    requester_id: 48, 16, "the request's requester ID";
+    tag: 64, 8, "the request's tag";
+    completer_id: 72, 16, "completer ID (used only with `completer_id_enable`)";
+    completer_id_enable: 88, 1, "use `completer_id` (0: the function's own)";
+    tc: 89, 3, "the request's traffic class";
+    attr: 92, 3, "the request's attributes";
+    force_ecrc: 95, 1, "force ECRC";
+});
+
+layout!(PCIE_CC_USER: PcieCcUserLayout, "pcie_cc_user", 81, "docs/modules/pcie_axil.md", {
+    is_sop: 0, 2, "a TLP starts in this beat ([0])";
+    is_sop_ptr: 2, 4, "where (straddling only)";
+    is_eop: 6, 2, "a TLP ends in this beat ([6])";
+    is_eop0_ptr: 8, 4, "its last dword lane";
+    is_eop1_ptr: 12, 4, "second TLP's (straddling only)";
+    discontinue: 16, 1, "abort the TLP";
+    parity: 17, 64, "parity (checking off: 0)";
+});
+
 /// Every layout, for hdl's build.rs and the docs check.
 pub const ALL: &[Layout] = &[
     VerdictLayout::LAYOUT,
@@ -996,6 +1053,10 @@ pub const ALL: &[Layout] = &[
     PcieWrCmdLayout::LAYOUT,
     PcieWrInfoLayout::LAYOUT,
     PcieWrBeatLayout::LAYOUT,
+    PcieCqDescLayout::LAYOUT,
+    PcieCqUserLayout::LAYOUT,
+    PcieCcDescLayout::LAYOUT,
+    PcieCcUserLayout::LAYOUT,
 ];
 
 /// Layouts that are two forms of one word: a field named in both is at the same bits in both.

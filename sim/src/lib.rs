@@ -3,6 +3,7 @@
 pub mod axil_slave;
 pub mod cdc_frame_fifo;
 pub mod mac_shim;
+pub mod pcie_axil;
 pub mod pcie_rd;
 pub mod pcie_wr;
 pub mod cc_dcqcn;

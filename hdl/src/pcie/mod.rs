@@ -3,8 +3,10 @@
 //! bits, 250 MHz, DWORD-aligned, straddling off). `pcie_rd` is its DMA read engine: read
 //! requests on RQ, completions from RC reordered by tag; `pcie_rd_rc` is that engine's
 //! completion intake. `pcie_wr` is its DMA write engine (memory writes on RQ), with
-//! `pcie_wr_tlp`, the next TLP of a write.
+//! `pcie_wr_tlp`, the next TLP of a write. `pcie_axil` is its completer: BAR0 accesses (CQ)
+//! to the core's AXI4-Lite registers, read data back on CC.
 
+pub mod pcie_axil;
 pub mod pcie_rd;
 pub mod pcie_rd_rc;
 pub mod pcie_wr;

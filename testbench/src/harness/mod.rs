@@ -18,6 +18,7 @@ pub mod rx_dma;
 pub mod cdc_frame_fifo;
 pub mod frames;
 pub mod mac_shim;
+pub mod pcie_axil;
 pub mod pcie_rd;
 pub mod pcie_wr;
 pub mod host;
@@ -77,6 +78,8 @@ pub enum Scenario {
     PcieWrRandom,
     PcieWrBadInput,
     PcieWrRate,
+    PcieAxilRandom,
+    PcieAxilBadInput,
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
@@ -104,7 +107,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 40] = [
+pub const TABLE: [Info; 42] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -439,6 +442,24 @@ pub const TABLE: [Info; 40] = [
         cycles: 270_000,
         about: "write throughput with RQ always ready: max payload 128, 256 and 512 B, writes of 256 B, 1 KiB and 4 KiB; at least 100 Gb/s of payload for 4 KiB writes at max payload 256.",
         run: pcie_wr::rate,
+    },
+    Info {
+        scenario: Scenario::PcieAxilRandom,
+        name: "pcie-axil-random",
+        module: "pcie_axil",
+        seeds: 2,
+        cycles: 200_000,
+        about: "the PCIe completer: one-dword BAR0 reads and writes with random byte enables to a register file behind AXI4-Lite with random delays and SLVERR on words 0x300 and up; every register access and every completion equal to the model's, counters exact.",
+        run: |s, seed, cycles, vcd| pcie_axil::run(s, seed, cycles, 0.0, vcd),
+    },
+    Info {
+        scenario: Scenario::PcieAxilBadInput,
+        name: "pcie-axil-bad-input",
+        module: "pcie_axil",
+        seeds: 2,
+        cycles: 200_000,
+        about: "the same with a third of the requests not served (2 to 40 dwords, other BARs, I/O, atomics, messages): no register access for them, an unsupported-request completion for each non-posted one, counted.",
+        run: |s, seed, cycles, vcd| pcie_axil::run(s, seed, cycles, 0.33, vcd),
     },
     Info {
         scenario: Scenario::NicDatapathRandom,
