@@ -29,6 +29,7 @@ cdc_word_w9.v
 cdc_word_w96.v
 cdc_frame_fifo.v
 mac_shim.v
+pcie_be.v
 pcie_rd.v
 pcie_wr.v
 pcie_axil.v

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s_axis_req_tready,m_axis_rq_tdata,m_axis_rq_tkeep,m_axis_rq_tvalid,m_axis_rq_tready,m_axis_rq_tlast,m_axis_rq_tuser,s_axis_rc_tdata,s_axis_rc_tkeep,s_axis_rc_tvalid,s_axis_rc_tready,s_axis_rc_tlast,s_axis_rc_tuser,m_axis_data_tdata,m_axis_data_tkeep,m_axis_data_tvalid,m_axis_data_tready,m_axis_data_tlast,stat_requests,stat_bad_requests,stat_tlps,stat_cpls,stat_cpl_errors,stat_cpl_unexpected);
-    // Rust: PcieRd, hdl/src/pcie/pcie_rd.rs:35
+    // Rust: PcieRd, hdl/src/pcie/pcie_rd.rs:36
 
     // Module arguments
     input wire  clock;
@@ -53,6 +53,10 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
     wire  [31:0] rc_stat_cpls;
     wire  [31:0] rc_stat_cpl_errors;
     wire  [31:0] rc_stat_cpl_unexpected;
+    reg  [13:0] be_len;
+    wire  [10:0] be_dwords;
+    wire  [3:0] be_first_be;
+    wire  [3:0] be_last_be;
     reg  reqq_write_enable;
     reg  [29:0] reqq_write_data;
     wire  [29:0] reqq_read_data;
@@ -142,7 +146,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
     reg  [31:0] n_tlps_q = 32'h0;
 
     // Local signals
-    // pcie_rd.rs:114: Read.
+    // pcie_rd.rs:117: Read.
     reg  [31:0] one32;
     reg  [63:0] one64;
     reg  take;
@@ -157,10 +161,6 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
     reg  [5:0] in_use;
     reg  issue;
     reg  [127:0] desc;
-    reg  [13:0] lead;
-    reg  [1:0] end_b;
-    reg  [3:0] first_be;
-    reg  [3:0] last_be;
     reg  [31:0] set_issue;
     reg  [29:0] push_word;
     reg  [136:0] user;
@@ -170,8 +170,6 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
     reg  load;
     reg  [14:0] h_beats;
     reg  [14:0] h_lines;
-    reg  [3:0] fifteen;
-    reg  [13:0] lead3;
     reg  [2:0] mk;
     reg  [2:0] nxt_pos;
     reg  [2:0] pos2;
@@ -217,6 +215,13 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         .stat_cpls(rc_stat_cpls),
         .stat_cpl_errors(rc_stat_cpl_errors),
         .stat_cpl_unexpected(rc_stat_cpl_unexpected)
+    );
+    pcie_be be(
+        .lo2(i_addr_q[0+:2]),
+        .len(be_len),
+        .dwords(be_dwords),
+        .first_be(be_first_be),
+        .last_be(be_last_be)
     );
     pcie_rd_reqq reqq(
         .write_clock(clock),
@@ -266,12 +271,12 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // pcie_rd.rs:96: Tags.
+        // pcie_rd.rs:99: Tags.
         outst_q <= outst_d;
         done_q <= done_d;
         head_q <= head_d;
         tail_q <= tail_d;
-        // pcie_rd.rs:101: Issue.
+        // pcie_rd.rs:104: Issue.
         i_active_q <= i_active_d;
         i_addr_q <= i_addr_d;
         i_left_q <= i_left_d;
@@ -284,7 +289,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         reqq_wr_q <= reqq_wr_d;
         reqq_rd_q <= reqq_rd_d;
         reqq_n_q <= reqq_n_d;
-        // pcie_rd.rs:114: Read.
+        // pcie_rd.rs:117: Read.
         r_active_q <= r_active_d;
         r_left_b_q <= r_left_b_d;
         r_left_l_q <= r_left_l_d;
@@ -349,12 +354,12 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         n_tlps_d = n_tlps_q;
         one32 = 32'h1;
         one64 = 32'h1;
-        // pcie_rd.rs:204: ---- Take a request: its TLPs are issued from the next cycle on.
+        // pcie_rd.rs:201: ---- Take a request: its TLPs are issued from the next cycle on.
         s_axis_req_tready = ~i_active_q & (reqq_n_q < 32'h20);
         take = s_axis_req_tvalid & ~i_active_q & (reqq_n_q < 32'h20);
         req_len = s_axis_req_tdata[64+:14];
         req_addr = s_axis_req_tdata[0+:64];
-        // pcie_rd.rs:209: log2 of the lines per TLP: 128 bytes -> 1, 256 -> 2, 512 and more -> 3; the TLP
+        // pcie_rd.rs:206: log2 of the lines per TLP: 128 bytes -> 1, 256 -> 2, 512 and more -> 3; the TLP
         // size less one, and the room to the first multiple of it.
         k_now = 32'h3;
         c_mask = 32'h1ff;
@@ -391,7 +396,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
                 n_requests_d = n_requests_q + 32'h1;
             end
         end
-        // pcie_rd.rs:247: ---- Issue: the next TLP of the request, up to the next multiple of the TLP size.
+        // pcie_rd.rs:244: ---- Issue: the next TLP of the request, up to the next multiple of the TLP size.
         // i_room: bytes to the next multiple (the TLP size after the first TLP).
         i_last = i_left_q <= {4'd0, i_room_q};
         len = {4'd0, i_room_q};
@@ -402,24 +407,9 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         issue = i_active_q & (in_use < 32'h20) & (~rq_valid_q | m_axis_rq_tready);
         desc = 32'h0;
         desc[2+:62] = i_addr_q[2+:62];
-        lead = {12'd0, i_addr_q[0+:2]} + len;
-        lead3 = lead + 32'h3;
-        desc[64+:11] = lead3[2+:11];
+        be_len = len;
+        desc[64+:11] = be_dwords;
         desc[96+:8] = {3'd0, head_q[0+:5]};
-        // pcie_rd.rs:262: Byte enables: from the first byte's lane in its dword, to the last byte's.
-        fifteen = 32'hf;
-        first_be = fifteen << i_addr_q[0+:2];
-        end_b = lead[0+:2];
-        last_be = 32'hf;
-        if (end_b == 32'h1) begin
-            last_be = 32'h1;
-        end
-        if (end_b == 32'h2) begin
-            last_be = 32'h3;
-        end
-        if (end_b == 32'h3) begin
-            last_be = 32'h7;
-        end
         rc_end_we = issue;
         rc_end_wr_pos = {1'd0, i_addr_q[0+:9]} + len[0+:10];
         set_issue = 32'h0;
@@ -427,12 +417,8 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
             set_issue = one32 << head_q[0+:5];
             rq_valid_d = 1'b1;
             rq_desc_d = desc;
-            rq_first_be_d = first_be;
-            rq_last_be_d = last_be;
-            if (lead <= 32'h4) begin
-                rq_first_be_d = first_be & last_be;
-                rq_last_be_d = 32'h0;
-            end
+            rq_first_be_d = be_first_be;
+            rq_last_be_d = be_last_be;
             head_d = head_q + 32'h1;
             i_addr_d = (i_addr_q | {54'd0, i_mask_q}) + one64;
             i_room_d = i_mask_q + 32'h1;
@@ -457,7 +443,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         user[28+:4] = 32'h3;
         m_axis_rq_tuser = user;
         s_axis_rc_tready = rc_s_axis_rc_tready;
-        // pcie_rd.rs:331: ---- Read: the head request's beat j needs lines j and j + 1 (if the request spans
+        // pcie_rd.rs:310: ---- Read: the head request's beat j needs lines j and j + 1 (if the request spans
         // it) with their tags done. The next line starts a new TLP's slot at a multiple of
         // the TLP size (its place in the slot, mod the lines per TLP, is 0).
         head_word = reqq_read_data;
@@ -472,7 +458,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         if (r_k_q == 32'h2) begin
             mk = 32'h3;
         end
-        // pcie_rd.rs:347: Line j is (r_tag, r_pos), line j + 1 (r_ntag, r_pos + 1); their tags one-hot in
+        // pcie_rd.rs:326: Line j is (r_tag, r_pos), line j + 1 (r_ntag, r_pos + 1); their tags one-hot in
         // r_lo_bit / r_hi_bit; r_newc: line j + 1 starts the next TLP's slot. All registered,
         // so the fetch decision is an AND-OR over the done bits.
         nxt_pos = r_pos_q + 32'h1;
@@ -494,7 +480,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         f_shift_d = r_shift_q;
         f_last_d = last;
         f_kcnt_d = r_kcnt_q;
-        // pcie_rd.rs:372: A tag is free once the read is past its slot's last line: line j at beat j if line
+        // pcie_rd.rs:351: A tag is free once the read is past its slot's last line: line j at beat j if line
         // j + 1 is another TLP's, and at the last beat line j + 1's too.
         free1 = fetch & (r_newc_q | last);
         free2 = fetch & last & need_hi & r_newc_q;
@@ -527,7 +513,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
                 r_active_d = 1'b0;
             end
         end
-        // pcie_rd.rs:405: The next request loads as the last one's last beat is fetched.
+        // pcie_rd.rs:384: The next request loads as the last one's last beat is fetched.
         h_tag = head_word[25+:5];
         h_line = head_word[20+:3];
         h_k = head_word[23+:2];
@@ -568,7 +554,7 @@ module pcie_rd(clock,reset,cfg_max_read_req,s_axis_req_tdata,s_axis_req_tvalid,s
         end
         outst_d = (outst_q | set_issue) & ~clear;
         done_d = (done_q | rc_set_done) & ~clear;
-        // pcie_rd.rs:447: ---- Combine and out FIFO (rx_dma's): the fetch's two lines into one beat.
+        // pcie_rd.rs:426: ---- Combine and out FIFO (rx_dma's): the fetch's two lines into one beat.
         m_axis_data_tdata = out_m_axis_dma_wr_tdata;
         m_axis_data_tkeep = out_m_axis_dma_wr_tkeep;
         m_axis_data_tvalid = out_m_axis_dma_wr_tvalid;

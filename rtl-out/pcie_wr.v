@@ -653,7 +653,7 @@ module pcie_wr_outq(write_clock,write_enable,write_address,write_data,read_addre
 endmodule // pcie_wr_outq
 
 module pcie_wr_tlp(addr,left,room,off,len,is_last,desc,first_be,last_be,beats,last_dwords,x0);
-    // Rust: PcieWrTlp, hdl/src/pcie/pcie_wr_tlp.rs:10
+    // Rust: PcieWrTlp, hdl/src/pcie/pcie_wr_tlp.rs:11
 
     // Module arguments
     input wire  [63:0] addr;
@@ -669,15 +669,26 @@ module pcie_wr_tlp(addr,left,room,off,len,is_last,desc,first_be,last_be,beats,la
     output reg  [3:0] last_dwords;
     output reg  [15:0] x0;
 
+    // Stub signals
+    reg  [1:0] be_lo2;
+    reg  [13:0] be_len;
+    wire  [10:0] be_dwords;
+    wire  [3:0] be_first_be;
+    wire  [3:0] be_last_be;
+
     // Local signals
-    reg  [13:0] lead;
-    reg  [13:0] lead3;
     reg  [10:0] total;
     reg  [10:0] total15;
-    reg  [1:0] end_b;
-    reg  [3:0] fifteen;
     reg  [1:0] lo2;
-    reg  [3:0] lbe;
+
+    // Sub module instances
+    pcie_be be(
+        .lo2(be_lo2),
+        .len(be_len),
+        .dwords(be_dwords),
+        .first_be(be_first_be),
+        .last_be(be_last_be)
+    );
 
     // Update code
     always @(*) begin
@@ -687,36 +698,20 @@ module pcie_wr_tlp(addr,left,room,off,len,is_last,desc,first_be,last_be,beats,la
             len = left;
         end
         lo2 = addr[0+:2];
-        lead = {12'd0, lo2} + len;
-        lead3 = lead + 32'h3;
+        be_lo2 = lo2;
+        be_len = len;
         desc = 32'h0;
         desc[2+:62] = addr[2+:62];
-        desc[64+:11] = lead3[2+:11];
+        desc[64+:11] = be_dwords;
         desc[75+:4] = 32'h1;
-        // pcie_wr_tlp.rs:59: 4 descriptor dwords + the payload's, 16 a beat.
-        total = lead3[2+:11] + 32'h4;
+        // pcie_wr_tlp.rs:57: 4 descriptor dwords + the payload's, 16 a beat.
+        total = be_dwords + 32'h4;
         total15 = total + 32'hf;
         beats = total15[4+:5];
         last_dwords = total[0+:4];
         x0 = {2'd0, off} - 32'h10 - {14'd0, lo2};
-        fifteen = 32'hf;
-        first_be = fifteen << lo2;
-        end_b = lead[0+:2];
-        lbe = 32'hf;
-        if (end_b == 32'h1) begin
-            lbe = 32'h1;
-        end
-        if (end_b == 32'h2) begin
-            lbe = 32'h3;
-        end
-        if (end_b == 32'h3) begin
-            lbe = 32'h7;
-        end
-        last_be = lbe;
-        if (lead <= 32'h4) begin
-            first_be = (fifteen << lo2) & lbe;
-            last_be = 32'h0;
-        end
+        first_be = be_first_be;
+        last_be = be_last_be;
     end
 
 endmodule // pcie_wr_tlp

@@ -223,6 +223,8 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
         "hdl/src/mac/cdc_frame_fifo.rs",
     )?);
     v.push(finish(&raw_verilog(crate::mac_shim::MacShim::default())?, "mac_shim", "hdl/src/mac/mac_shim.rs")?);
+    // A request's byte enables, in a file of its own: both DMA engines instantiate it by name.
+    v.push(finish(&raw_verilog(crate::pcie_be::PcieBe::default())?, "pcie_be", "hdl/src/pcie/pcie_be.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_rd::PcieRd::default())?, "pcie_rd", "hdl/src/pcie/pcie_rd.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_wr::PcieWr::default())?, "pcie_wr", "hdl/src/pcie/pcie_wr.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_axil::PcieAxil::default())?, "pcie_axil", "hdl/src/pcie/pcie_axil.rs")?);

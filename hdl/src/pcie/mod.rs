@@ -4,9 +4,11 @@
 //! requests on RQ, completions from RC reordered by tag; `pcie_rd_rc` is that engine's
 //! completion intake. `pcie_wr` is its DMA write engine (memory writes on RQ), with
 //! `pcie_wr_tlp`, the next TLP of a write. `pcie_axil` is its completer: BAR0 accesses (CQ)
-//! to the core's AXI4-Lite registers, read data back on CC.
+//! to the core's AXI4-Lite registers, read data back on CC. `pcie_be`: a request's dword
+//! count and byte enables, for both engines.
 
 pub mod pcie_axil;
+pub mod pcie_be;
 pub mod pcie_rd;
 pub mod pcie_rd_rc;
 pub mod pcie_wr;

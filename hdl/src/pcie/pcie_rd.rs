@@ -25,6 +25,7 @@
 
 use crate::dist_ram::DistRam;
 use crate::layout::{DmaRdFields, PcieRdReqNamed, PcieRqDescNamed, PcieRqUserNamed};
+use crate::pcie_be::PcieBe;
 use crate::pcie_rd_rc::PcieRdRc;
 use crate::rx_dma_combine::RxDmaCombine;
 use crate::rx_dma_out::RxDmaOut;
@@ -87,6 +88,8 @@ pub struct PcieRd {
     pub stat_cpl_unexpected: Signal<Out, Bits<32>>,
 
     rc: PcieRdRc,
+    /// The TLP's dwords and byte enables.
+    be: PcieBe,
     /// Request FIFO (`sim::layout::PCIE_RD_REQ`).
     reqq: DistRam<Bits<30>, 5>,
     even: RAM<Bits<512>, 7>,
@@ -148,10 +151,6 @@ pub struct PcieRd {
     in_use: Signal<Local, Bits<6>>,
     issue: Signal<Local, bool>,
     desc: Signal<Local, Bits<128>>,
-    lead: Signal<Local, Bits<14>>,
-    end_b: Signal<Local, Bits<2>>,
-    first_be: Signal<Local, Bits<4>>,
-    last_be: Signal<Local, Bits<4>>,
     set_issue: Signal<Local, Bits<32>>,
     push_word: Signal<Local, Bits<30>>,
     user: Signal<Local, Bits<137>>,
@@ -161,8 +160,6 @@ pub struct PcieRd {
     load: Signal<Local, bool>,
     h_beats: Signal<Local, Bits<15>>,
     h_lines: Signal<Local, Bits<15>>,
-    fifteen: Signal<Local, Bits<4>>,
-    lead3: Signal<Local, Bits<14>>,
     mk: Signal<Local, Bits<3>>,
     nxt_pos: Signal<Local, Bits<3>>,
     pos2: Signal<Local, Bits<3>>,
@@ -255,24 +252,10 @@ impl Logic for PcieRd {
         self.issue.next = self.i_active.q.val() & (self.in_use.val() < 32) & (!self.rq_valid.q.val() | self.m_axis_rq_tready.val());
         self.desc.next = 0.into();
         self.desc.next.set_value_pcie_rq_desc_addr(self.i_addr.q.val().get_bits::<62>(2));
-        self.lead.next = bit_cast::<14, 2>(self.i_addr.q.val().get_bits::<2>(0)) + self.len.val();
-        self.lead3.next = self.lead.val() + 3;
-        self.desc.next.set_value_pcie_rq_desc_dwords(self.lead3.val().get_bits::<11>(2));
+        self.be.lo2.next = self.i_addr.q.val().get_bits::<2>(0);
+        self.be.len.next = self.len.val();
+        self.desc.next.set_value_pcie_rq_desc_dwords(self.be.dwords.val());
         self.desc.next.set_value_pcie_rq_desc_tag(bit_cast::<8, 5>(self.head.q.val().get_bits::<5>(0)));
-        // Byte enables: from the first byte's lane in its dword, to the last byte's.
-        self.fifteen.next = 15.into();
-        self.first_be.next = self.fifteen.val() << self.i_addr.q.val().get_bits::<2>(0);
-        self.end_b.next = self.lead.val().get_bits::<2>(0);
-        self.last_be.next = 15.into();
-        if self.end_b.val() == 1 {
-            self.last_be.next = 1.into();
-        }
-        if self.end_b.val() == 2 {
-            self.last_be.next = 3.into();
-        }
-        if self.end_b.val() == 3 {
-            self.last_be.next = 7.into();
-        }
         self.rc.end_we.next = self.issue.val();
         self.rc.end_wr_tag.next = self.head.q.val().get_bits::<5>(0);
         self.rc.end_wr_pos.next = bit_cast::<10, 9>(self.i_addr.q.val().get_bits::<9>(0)) + self.len.val().get_bits::<10>(0);
@@ -281,12 +264,8 @@ impl Logic for PcieRd {
             self.set_issue.next = self.one32.val() << self.head.q.val().get_bits::<5>(0);
             self.rq_valid.d.next = true;
             self.rq_desc.d.next = self.desc.val();
-            self.rq_first_be.d.next = self.first_be.val();
-            self.rq_last_be.d.next = self.last_be.val();
-            if self.lead.val() <= 4 {
-                self.rq_first_be.d.next = self.first_be.val() & self.last_be.val();
-                self.rq_last_be.d.next = 0.into();
-            }
+            self.rq_first_be.d.next = self.be.first_be.val();
+            self.rq_last_be.d.next = self.be.last_be.val();
             self.head.d.next = self.head.q.val() + 1;
             // The next TLP starts at the next multiple (not needed after the last one).
             self.i_addr.d.next = (self.i_addr.q.val() | bit_cast::<64, 10>(self.i_mask.q.val())) + self.one64.val();

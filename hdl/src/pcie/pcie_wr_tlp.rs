@@ -3,6 +3,7 @@
 //! beats on RQ and where its payload starts in the write's stored lines.
 
 use crate::layout::PcieRqDescNamed;
+use crate::pcie_be::PcieBe;
 use rust_hdl::prelude::*;
 
 /// See the module doc.
@@ -31,14 +32,11 @@ pub struct PcieWrTlp {
     /// The write offset of beat 0's byte 0: the payload's first dword starts at byte 16, its
     /// first byte at 16 + addr mod 4; negative (wrapping) for a write's first TLP.
     pub x0: Signal<Out, Bits<16>>,
-    lead: Signal<Local, Bits<14>>,
-    lead3: Signal<Local, Bits<14>>,
+    /// Dwords and byte enables.
+    be: PcieBe,
     total: Signal<Local, Bits<11>>,
     total15: Signal<Local, Bits<11>>,
-    end_b: Signal<Local, Bits<2>>,
-    fifteen: Signal<Local, Bits<4>>,
     lo2: Signal<Local, Bits<2>>,
-    lbe: Signal<Local, Bits<4>>,
 }
 
 impl Logic for PcieWrTlp {
@@ -50,35 +48,19 @@ impl Logic for PcieWrTlp {
             self.len.next = self.left.val();
         }
         self.lo2.next = self.addr.val().get_bits::<2>(0);
-        self.lead.next = bit_cast::<14, 2>(self.lo2.val()) + self.len.val();
-        self.lead3.next = self.lead.val() + 3;
+        self.be.lo2.next = self.lo2.val();
+        self.be.len.next = self.len.val();
         self.desc.next = 0.into();
         self.desc.next.set_value_pcie_rq_desc_addr(self.addr.val().get_bits::<62>(2));
-        self.desc.next.set_value_pcie_rq_desc_dwords(self.lead3.val().get_bits::<11>(2));
+        self.desc.next.set_value_pcie_rq_desc_dwords(self.be.dwords.val());
         self.desc.next.set_value_pcie_rq_desc_req_type(1.into());
         // 4 descriptor dwords + the payload's, 16 a beat.
-        self.total.next = self.lead3.val().get_bits::<11>(2) + 4;
+        self.total.next = self.be.dwords.val() + 4;
         self.total15.next = self.total.val() + 15;
         self.beats.next = self.total15.val().get_bits::<5>(4);
         self.last_dwords.next = self.total.val().get_bits::<4>(0);
         self.x0.next = bit_cast::<16, 14>(self.off.val()) - 16 - bit_cast::<16, 2>(self.lo2.val());
-        self.fifteen.next = 15.into();
-        self.first_be.next = self.fifteen.val() << self.lo2.val();
-        self.end_b.next = self.lead.val().get_bits::<2>(0);
-        self.lbe.next = 15.into();
-        if self.end_b.val() == 1 {
-            self.lbe.next = 1.into();
-        }
-        if self.end_b.val() == 2 {
-            self.lbe.next = 3.into();
-        }
-        if self.end_b.val() == 3 {
-            self.lbe.next = 7.into();
-        }
-        self.last_be.next = self.lbe.val();
-        if self.lead.val() <= 4 {
-            self.first_be.next = (self.fifteen.val() << self.lo2.val()) & self.lbe.val();
-            self.last_be.next = 0.into();
-        }
+        self.first_be.next = self.be.first_be.val();
+        self.last_be.next = self.be.last_be.val();
     }
 }
