@@ -33,3 +33,5 @@ pcie_be.v
 pcie_rd.v
 pcie_wr.v
 pcie_axil.v
+pcie_rq_mux.v
+pcie_shim.v

@@ -228,6 +228,8 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::pcie_rd::PcieRd::default())?, "pcie_rd", "hdl/src/pcie/pcie_rd.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_wr::PcieWr::default())?, "pcie_wr", "hdl/src/pcie/pcie_wr.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_axil::PcieAxil::default())?, "pcie_axil", "hdl/src/pcie/pcie_axil.rs")?);
+    v.push(finish(&raw_verilog(crate::pcie_rq_mux::PcieRqMux::default())?, "pcie_rq_mux", "hdl/src/pcie/pcie_rq_mux.rs")?);
+    v.push(finish(&raw_verilog(crate::pcie_shim::PcieShim::default())?, "pcie_shim", "hdl/src/pcie/pcie_shim.rs")?);
     Ok(v)
 }
 

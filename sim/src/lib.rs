@@ -5,6 +5,7 @@ pub mod cdc_frame_fifo;
 pub mod mac_shim;
 pub mod pcie_axil;
 pub mod pcie_rd;
+pub mod pcie_shim;
 pub mod pcie_wr;
 pub mod cc_dcqcn;
 pub mod cc_float;

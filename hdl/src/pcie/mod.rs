@@ -5,11 +5,15 @@
 //! completion intake. `pcie_wr` is its DMA write engine (memory writes on RQ), with
 //! `pcie_wr_tlp`, the next TLP of a write. `pcie_axil` is its completer: BAR0 accesses (CQ)
 //! to the core's AXI4-Lite registers, read data back on CC. `pcie_be`: a request's dword
-//! count and byte enables, for both engines.
+//! count and byte enables, for both engines. `pcie_rq_mux` puts both engines' TLPs on RQ, whole
+//! TLPs, round robin; `pcie_shim` is the shim itself: the three engines and the mux, with the
+//! hard block's port names.
 
 pub mod pcie_axil;
 pub mod pcie_be;
 pub mod pcie_rd;
 pub mod pcie_rd_rc;
+pub mod pcie_rq_mux;
+pub mod pcie_shim;
 pub mod pcie_wr;
 pub mod pcie_wr_tlp;

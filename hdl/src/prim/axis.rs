@@ -17,6 +17,17 @@ pub struct AxisWordOut<const N: usize> {
     pub tready: Signal<In, bool>,
 }
 
+/// A slave stream of one `N`-bit word per transfer.
+#[derive(LogicInterface, Default)]
+pub struct AxisWordIn<const N: usize> {
+    /// The word.
+    pub tdata: Signal<In, Bits<N>>,
+    /// A word is offered.
+    pub tvalid: Signal<In, bool>,
+    /// The block takes it.
+    pub tready: Signal<Out, bool>,
+}
+
 /// A master stream of 512-bit beats, packets ended by `tlast`.
 #[derive(LogicInterface, Default)]
 pub struct AxisBeatsOut {

@@ -20,6 +20,7 @@ pub mod frames;
 pub mod mac_shim;
 pub mod pcie_axil;
 pub mod pcie_rd;
+pub mod pcie_shim;
 pub mod pcie_wr;
 pub mod host;
 pub mod nic_datapath;
@@ -80,6 +81,7 @@ pub enum Scenario {
     PcieWrRate,
     PcieAxilRandom,
     PcieAxilBadInput,
+    PcieShimRandom,
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
@@ -107,7 +109,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 42] = [
+pub const TABLE: [Info; 43] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -460,6 +462,15 @@ pub const TABLE: [Info; 42] = [
         cycles: 200_000,
         about: "the same with a third of the requests not served (2 to 40 dwords, other BARs, I/O, atomics, messages): no register access for them, an unsupported-request completion for each non-posted one, counted.",
         run: |s, seed, cycles, vcd| pcie_axil::run(s, seed, cycles, 0.33, vcd),
+    },
+    Info {
+        scenario: Scenario::PcieShimRandom,
+        name: "pcie-shim-random",
+        module: "pcie_shim",
+        seeds: 2,
+        cycles: 200_000,
+        about: "the whole PCIe shim: DMA reads, DMA writes and BAR0 register accesses at once, a host completing reads out of order at the RCB; every RQ TLP equal to its engine's next (no TLP cut by the other's), read data and register values exact, counters exact.",
+        run: pcie_shim::run,
     },
     Info {
         scenario: Scenario::NicDatapathRandom,

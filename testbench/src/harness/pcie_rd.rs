@@ -18,6 +18,7 @@ use crate::verilated::models::PcieRd as Rtl;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::layout::DMA_RD;
+use sim::pcie_shim::pattern as mem;
 use sim::pcie_rd::{completions, rc_beats, Completion, PcieRd, ReadTlp, TAGS};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
@@ -69,12 +70,6 @@ impl Shape {
         mrr: None,
     };
     pub const BAD_INPUT: Shape = Shape { bad: 0.04, stray: 0.002, empty: 0.02, ..Shape::RANDOM };
-}
-
-/// Host memory: a byte per address, from the address (no storage needed).
-pub fn mem(a: u64) -> u8 {
-    let x = a.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (x >> 56) as u8 ^ (a as u8)
 }
 
 /// A random request length: small, packet-sized around the MTUs, or large.
