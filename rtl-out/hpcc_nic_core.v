@@ -5,8 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
-    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:210
+module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_dma_rd_tdata,m_axis_dma_rd_tvalid,m_axis_dma_rd_tready,s_axis_dma_rd_data_tdata,s_axis_dma_rd_data_tkeep,s_axis_dma_rd_data_tvalid,s_axis_dma_rd_data_tready,s_axis_dma_rd_data_tlast,m_axis_dma_wr_cmd_tdata,m_axis_dma_wr_cmd_tvalid,m_axis_dma_wr_cmd_tready,m_axis_dma_wr_tdata,m_axis_dma_wr_tkeep,m_axis_dma_wr_tvalid,m_axis_dma_wr_tready,m_axis_dma_wr_tlast,m_axis_tx_tdata,m_axis_tx_tkeep,m_axis_tx_tvalid,m_axis_tx_tready,m_axis_tx_tlast,m_axis_tx_tuser,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tvalid,s_axis_rx_tready,s_axis_rx_tlast,s_axis_rx_tuser,s_axis_post_tdata,s_axis_post_tvalid,s_axis_post_tready,m_axis_cpl_tdata,m_axis_cpl_tvalid,m_axis_cpl_tready);
+    // Rust: HpccNicCore, hdl/src/top/hpcc_nic_core.rs:212
 
     // Module arguments
     input wire  clock;
@@ -56,6 +56,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     output wire  s_axis_rx_tready;
     input wire  s_axis_rx_tlast;
     input wire  s_axis_rx_tuser;
+    input wire  [431:0] s_axis_post_tdata;
+    input wire  s_axis_post_tvalid;
+    output reg  s_axis_post_tready;
     output reg  [63:0] m_axis_cpl_tdata;
     output reg  m_axis_cpl_tvalid;
     input wire  m_axis_cpl_tready;
@@ -226,6 +229,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [63:0] cpl_m_axis_cpl_tdata;
     wire  cpl_m_axis_cpl_tvalid;
     wire  cpl_blocked;
+    wire  seq_qp_take;
     wire  seq_rq_take;
     wire  seq_hold;
     wire  [2:0] seq_cmd_op;
@@ -252,7 +256,7 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     wire  [31:0] seq_stat_failed;
 
     // Local signals
-    // hpcc_nic_core.rs:259: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
+    // hpcc_nic_core.rs:267: The blocks beside the sequencer (each its own module, its own per-flow RAMs): the timer
     // scan (timer events, retransmission timeout, probe requests), DCQCN's tx-byte events,
     // Rx-HPCC's feedback at the sender, the completion queue.
     reg  [31:0] ev_seq_fld;
@@ -699,6 +703,9 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         .window(regs_window),
         .alg(regs_alg),
         .tag(regs_tag),
+        .qp_valid(s_axis_post_tvalid),
+        .qp_word(s_axis_post_tdata),
+        .qp_take(seq_qp_take),
         .now_ns(regs_now_ns),
         .entry(tracker_entry),
         .t1_valid(tracker_t1_busy),
@@ -747,17 +754,17 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     // Update code
     always @(*) begin
         fb_in_d = fb_in_q;
-        // hpcc_nic_core.rs:352: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
+        // hpcc_nic_core.rs:361: ---- Registers (hpcc_nic_core_regs): axil_slave's register port, the counters they
         // show, the time base.
-        // hpcc_nic_core.rs:394: ---- Configuration of the blocks.
-        // hpcc_nic_core.rs:397: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
+        // hpcc_nic_core.rs:403: ---- Configuration of the blocks.
+        // hpcc_nic_core.rs:406: Notifies count packets; the Notify stage below makes them bytes of the flow's MTU.
         dp_cfg_pkt_shift = 32'h0;
-        // hpcc_nic_core.rs:404: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
+        // hpcc_nic_core.rs:413: ---- The loop: flow_sched -> PktSend -> Tx pipe; Rx pipe -> Notify -> flow_sched;
         // Rx pipe -> CC events -> cc_module -> Update -> flow_sched.
-        // hpcc_nic_core.rs:409: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
+        // hpcc_nic_core.rs:418: tx_ctx -> flow_sched: a flow with nothing to send returns its grant and sleeps; a post
         // or go-back-N wakes it (in tx_ctx's event order, so no wake is lost to an old idle).
-        // hpcc_nic_core.rs:414: Notify (hpcc_nic_core_notify): packets acknowledged -> bytes of the flow's MTU.
-        // hpcc_nic_core.rs:424: Updates: the feedback unit's first, then cc_module's.
+        // hpcc_nic_core.rs:423: Notify (hpcc_nic_core_notify): packets acknowledged -> bytes of the flow's MTU.
+        // hpcc_nic_core.rs:433: Updates: the feedback unit's first, then cc_module's.
         sched_s_axis_update_tdata = cc_m_axis_update_tdata;
         sched_s_axis_update_tvalid = cc_m_axis_update_tvalid;
         cc_m_axis_update_tready = sched_s_axis_update_tready;
@@ -766,15 +773,16 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             sched_s_axis_update_tvalid = 1'b1;
             cc_m_axis_update_tready = 1'b0;
         end
-        // hpcc_nic_core.rs:434: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
+        // hpcc_nic_core.rs:443: Rx-HPCC feedback, receiver: cc_module's W (once per RTT, line 31) waits in the
         // datapath's gate for the flow's next ACK / NAK, which carries it.
         if (cc_m_axis_feedback_tvalid & dp_s_axis_feedback_tready) begin
             fb_in_d = fb_in_q + 32'h1;
         end
-        // hpcc_nic_core.rs:443: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
+        // hpcc_nic_core.rs:452: ---- Sequencer (hpcc_nic_core_seq): the host's commands and the timer scan's
         // internal ones, through every block. Its control words are the argument words with op
         // and flow filled in.
-        // hpcc_nic_core.rs:474: Probe requests: the scan's, unless the sequencer's probe command has the port.
+        s_axis_post_tready = seq_qp_take;
+        // hpcc_nic_core.rs:486: Probe requests: the scan's, unless the sequencer's probe command has the port.
         dp_s_axis_probe_tvalid = timer_pq_valid & ~seq_probe_tvalid;
         dp_s_axis_probe_tdata = timer_pq_flow;
         if (seq_probe_tvalid) begin
@@ -782,42 +790,42 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
             dp_s_axis_probe_tdata = seq_cmd_flow;
         end
         timer_pq_take = ~seq_probe_tvalid & dp_s_axis_probe_tready;
-        // hpcc_nic_core.rs:484: ---- The events are held while the sequencer reads, checks and writes an entry or
+        // hpcc_nic_core.rs:496: ---- The events are held while the sequencer reads, checks and writes an entry or
         // offers a create event, during the sweep, while a completion waits (or a READ's
         // completion waits for its payload), and while the feedback unit is busy.
         hold = seq_hold | tracker_sweep | cpl_blocked | feedback_busy;
-        // hpcc_nic_core.rs:488: The Rx pipe's event: its flow, seq (snd_una for an ACK or a loss) and hop records.
+        // hpcc_nic_core.rs:500: The Rx pipe's event: its flow, seq (snd_una for an ACK or a loss) and hop records.
         ev_seq_fld = dp_m_axis_event_tdata[32+:32];
         ev_hops_fld = dp_m_axis_event_tdata[160+:320];
-        // hpcc_nic_core.rs:492: ---- Events into cc_module (hpcc_nic_core_events): the create, timer and tx-byte
+        // hpcc_nic_core.rs:504: ---- Events into cc_module (hpcc_nic_core_events): the create, timer and tx-byte
         // events, and the event slot, where the Rx pipe's ACKs coalesce.
         events_hold = hold;
         events_merge_on = regs_event_merge[0];
-        // hpcc_nic_core.rs:513: ---- Flow table and completion tracker (hpcc_nic_core_tracker): the Rx pipe's ACK
+        // hpcc_nic_core.rs:525: ---- Flow table and completion tracker (hpcc_nic_core_tracker): the Rx pipe's ACK
         // and loss events as the slot takes them, the sequencer's reads and writes.
         tracker_ev_psn = ev_seq_fld[0+:24];
-        // hpcc_nic_core.rs:531: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
+        // hpcc_nic_core.rs:543: ---- Rx-HPCC feedback, sender (hpcc_nic_core_feedback): an event with the receiver's
         // W becomes an Update of the flow's rate and window, ahead of cc_module's.
-        // hpcc_nic_core.rs:536: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
+        // hpcc_nic_core.rs:548: W: the low 32 bits of hop record 0's place (cc_event's `feedback`).
         feedback_ev_w = ev_hops_fld[0+:32];
-        // hpcc_nic_core.rs:541: ---- Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for
+        // hpcc_nic_core.rs:553: ---- Into the completion queue (hpcc_nic_core_cpl): the tracker's (a READ's waits for
         // its payload), the sequencer's error completion.
         m_axis_cpl_tvalid = cpl_m_axis_cpl_tvalid;
         m_axis_cpl_tdata = cpl_m_axis_cpl_tdata;
-        // hpcc_nic_core.rs:558: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
+        // hpcc_nic_core.rs:570: ---- The flow's algorithm into the blocks' per-flow RAMs (create, remove, a failed
         // flow's remove; while the events are held, once T1 is empty).
         alg_create = seq_cmd_op == CMD_CREATE;
         timer_alg_wr_create = alg_create;
         tx_bytes_alg_wr_create = alg_create;
         feedback_alg_wr_create = alg_create;
-        // hpcc_nic_core.rs:575: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
+        // hpcc_nic_core.rs:587: ---- Timer scan (hpcc_nic_core_timer): timer events, the retransmission timeout (to
         // the sequencer), probe requests (above, to the datapath).
-        // hpcc_nic_core.rs:581: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
+        // hpcc_nic_core.rs:593: ---- DCQCN tx-byte events (hpcc_nic_core_tx_bytes): every DMA read request the
         // datapath makes; its event goes to cc_module after the timer event, before the Rx
         // pipe's.
         tx_bytes_rd_take = m_axis_dma_rd_tvalid & m_axis_dma_rd_tready;
-        // hpcc_nic_core.rs:589: ---- The blocks' per-flow RAMs cleared after reset, with the flow table (2^F cycles).
-        // hpcc_nic_core.rs:599: ---- Reset (the blocks reset themselves; the registers: hpcc_nic_core_regs).
+        // hpcc_nic_core.rs:601: ---- The blocks' per-flow RAMs cleared after reset, with the flow table (2^F cycles).
+        // hpcc_nic_core.rs:611: ---- Reset (the blocks reset themselves; the registers: hpcc_nic_core_regs).
         if (reset) begin
             fb_in_d = 32'h0;
         end
@@ -825,8 +833,8 @@ module hpcc_nic_core(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
 
 endmodule // hpcc_nic_core
 
-module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window,alg,tag,now_ns,entry,t1_valid,sweep,slot_full,cpl_busy,rq_valid,rq_fail,rq_flow,rq_take,hold,cmd_op,cmd_flow,cr_valid,cr_word,cr_ready,tx_ctrl_tdata,tx_ctrl_tvalid,tx_ctrl_tready,rx_ctrl_tdata,rx_ctrl_tvalid,rx_ctrl_tready,sched_ctrl_tdata,sched_ctrl_tvalid,sched_ctrl_tready,probe_tvalid,probe_tready,ft_we,ft_entry,ft_una,alg_we,fail,fail_data,status,stat_cmd,stat_errors,stat_timeouts,stat_failed);
-    // Rust: HpccNicCoreSeq, hdl/src/top/hpcc_nic_core_seq.rs:36
+module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window,alg,tag,qp_valid,qp_word,qp_take,now_ns,entry,t1_valid,sweep,slot_full,cpl_busy,rq_valid,rq_fail,rq_flow,rq_take,hold,cmd_op,cmd_flow,cr_valid,cr_word,cr_ready,tx_ctrl_tdata,tx_ctrl_tvalid,tx_ctrl_tready,rx_ctrl_tdata,rx_ctrl_tvalid,rx_ctrl_tready,sched_ctrl_tdata,sched_ctrl_tvalid,sched_ctrl_tready,probe_tvalid,probe_tready,ft_we,ft_entry,ft_una,alg_we,fail,fail_data,status,stat_cmd,stat_errors,stat_timeouts,stat_failed);
+    // Rust: HpccNicCoreSeq, hdl/src/top/hpcc_nic_core_seq.rs:43
 
     // Module arguments
     input wire  clock;
@@ -839,6 +847,9 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     input wire  [31:0] window;
     input wire  [1:0] alg;
     input wire  [15:0] tag;
+    input wire  qp_valid;
+    input wire  [431:0] qp_word;
+    output reg  qp_take;
     input wire  [63:0] now_ns;
     input wire  [70:0] entry;
     input wire  t1_valid;
@@ -880,6 +891,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
 
     // Completion status (the cpl word's status)
     localparam [1:0] CPL_RETRY_EXCEEDED = 2'h1;
+    localparam [1:0] CPL_REFUSED = 2'h3;
 
     // Sequencer states
     localparam [3:0] SEQ_IDLE = 4'h0;
@@ -891,6 +903,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     localparam [3:0] SEQ_SCHED = 4'h6;
     localparam [3:0] SEQ_ENTRY = 4'h7;
     localparam [3:0] SEQ_PROBE = 4'h8;
+    localparam [3:0] SEQ_REFUSE = 4'h9;
 
     // Command ops (CSR CMD, and internal)
     localparam [2:0] CMD_CREATE = 3'h1;
@@ -931,10 +944,18 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
     reg  [23:0] ic_qpn_q = 24'h0;
     reg  cmd_pend_d;
     reg  cmd_pend_q = 1'h0;
+    reg  qc_d;
+    reg  qc_q = 1'h0;
+    reg  [3:0] qerr_d;
+    reg  [3:0] qerr_q = 4'h0;
     reg  [31:0] rto_count_d;
     reg  [31:0] rto_count_q = 32'h0;
     reg  [31:0] rto_failed_d;
     reg  [31:0] rto_failed_q = 32'h0;
+    reg  [2:0] words_host_op;
+    reg  [15:0] words_host_flow;
+    reg  [511:0] words_tx_word;
+    reg  [127:0] words_rx_word;
     wire  [2:0] words_op;
     wire  [15:0] words_flow;
     wire  [13:0] words_mtu;
@@ -951,17 +972,22 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
 
     // Local signals
     reg  host_busy;
+    reg  [511:0] tx_sel;
+    reg  [127:0] rx_sel;
+    reg  [15:0] tag_sel;
+    reg  [287:0] qp_tx;
+    reg  [3:0] chk_err;
 
     // Sub module instances
     hpcc_nic_core_seq_words words(
-        .host_op(cmd_word_q[0+:3]),
-        .host_flow(cmd_word_q[16+:16]),
+        .host_op(words_host_op),
+        .host_flow(words_host_flow),
         .ic(ic_q),
         .ic_op(ic_op_q),
         .ic_flow(ic_flow_q),
         .ic_qpn(ic_qpn_q),
-        .tx_word(tx_word),
-        .rx_word(rx_word),
+        .tx_word(words_tx_word),
+        .rx_word(words_rx_word),
         .rate(rate),
         .window(window),
         .alg(alg),
@@ -993,6 +1019,8 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         ic_flow_q <= ic_flow_d;
         ic_qpn_q <= ic_qpn_d;
         cmd_pend_q <= cmd_pend_d;
+        qc_q <= qc_d;
+        qerr_q <= qerr_d;
         rto_count_q <= rto_count_d;
         rto_failed_q <= rto_failed_d;
     end
@@ -1008,13 +1036,33 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         ic_flow_d = ic_flow_q;
         ic_qpn_d = ic_qpn_q;
         cmd_pend_d = cmd_pend_q;
+        qc_d = qc_q;
+        qerr_d = qerr_q;
         rto_count_d = rto_count_q;
         rto_failed_d = rto_failed_q;
-        // hpcc_nic_core_seq.rs:159: ---- The command decoded and its words (hpcc_nic_core_seq_words).
+        // hpcc_nic_core_seq.rs:186: ---- The command's arguments: the registers', or the queue post's while one runs.
+        qp_tx = qp_word[0+:288];
+        tx_sel = tx_word;
+        rx_sel = rx_word;
+        tag_sel = tag;
+        if (qc_q) begin
+            tx_sel = {224'd0, qp_tx};
+            rx_sel = qp_word[288+:128];
+            tag_sel = qp_word[416+:16];
+        end
+        // hpcc_nic_core_seq.rs:196: ---- The command decoded and its words (hpcc_nic_core_seq_words).
+        words_host_op = cmd_word_q[0+:3];
+        words_host_flow = cmd_word_q[16+:16];
+        if (qc_q) begin
+            words_host_op = CMD_POST;
+            words_host_flow = qp_tx[16+:16];
+        end
+        words_tx_word = tx_sel;
+        words_rx_word = rx_sel;
         cmd_op = words_op;
         cmd_flow = words_flow;
-        // hpcc_nic_core_seq.rs:176: ---- What the state offers.
-        hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY);
+        // hpcc_nic_core_seq.rs:217: ---- What the state offers.
+        hold = (state_q == SEQ_READ) | (state_q == SEQ_CHECK) | (state_q == SEQ_CC) | (state_q == SEQ_ENTRY) | (state_q == SEQ_REFUSE);
         ft_we = 1'b0;
         ft_entry = 32'h0;
         ft_una = 32'h0;
@@ -1023,8 +1071,13 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         fail_data[0+:16] = words_flow;
         fail_data[16+:16] = entry[26+:16];
         fail_data[32+:2] = CPL_RETRY_EXCEEDED;
+        if (state_q == SEQ_REFUSE) begin
+            fail_data[16+:16] = tag_sel;
+            fail_data[32+:2] = CPL_REFUSED;
+            fail_data[36+:4] = qerr_q;
+        end
         alg_we = (state_q == SEQ_ENTRY) & ~t1_valid & ((words_op == CMD_CREATE) | (words_op == CMD_REMOVE) | (words_op == CMD_RTO_FAIL));
-        // hpcc_nic_core_seq.rs:192: The words, each offered in its state; the create event once the event slot has
+        // hpcc_nic_core_seq.rs:239: The words, each offered in its state; the create event once the event slot has
         // gone (a re-created flow's old events first).
         cr_word = words_cr_word;
         cr_valid = (state_q == SEQ_CC) & ~slot_full;
@@ -1035,10 +1088,13 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         rx_ctrl_tdata = words_rx_ctrl;
         rx_ctrl_tvalid = state_q == SEQ_RX;
         probe_tvalid = state_q == SEQ_PROBE;
-        // hpcc_nic_core_seq.rs:204: ---- Starting a command.
+        // hpcc_nic_core_seq.rs:251: ---- Starting a command.
         rq_take = 1'b0;
+        qp_take = 1'b0;
+        chk_err = 32'h0;
         if (state_q == SEQ_IDLE) begin
             ic_d = 1'b0;
+            qc_d = 1'b0;
             if (cmd_pend_q) begin
                 cmd_pend_d = 1'b0;
                 state_d = SEQ_READ;
@@ -1053,15 +1109,20 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 rq_take = 1'b1;
                 state_d = SEQ_READ;
             end
+            else if (~cmd_we & qp_valid) begin
+                qc_d = 1'b1;
+                qerr_d = 32'h0;
+                state_d = SEQ_READ;
+            end
         end
-        // hpcc_nic_core_seq.rs:237: ---- The states.
+        // hpcc_nic_core_seq.rs:291: ---- The states.
         if (cmd_we) begin
             if ((state_q == SEQ_IDLE) & ~cmd_pend_q) begin
                 cmd_word_d = cmd_data;
                 err_d = 32'h0;
                 state_d = SEQ_READ;
             end
-            else if (ic_q & ~cmd_pend_q) begin
+            else if ((ic_q | qc_q) & ~cmd_pend_q) begin
                 cmd_word_d = cmd_data;
                 err_d = 32'h0;
                 cmd_pend_d = 1'b1;
@@ -1073,9 +1134,15 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         end
         if (state_q == SEQ_READ) begin
             if ({6'd0, words_flow[0+:10]} != words_flow) begin
-                err_d = ERR_FLOW;
                 cmd_errors_d = cmd_errors_q + 32'h1;
-                state_d = SEQ_IDLE;
+                if (qc_q) begin
+                    qerr_d = ERR_FLOW;
+                    state_d = SEQ_REFUSE;
+                end
+                else begin
+                    err_d = ERR_FLOW;
+                    state_d = SEQ_IDLE;
+                end
             end
             else if (~t1_valid & ~sweep) begin
                 state_d = SEQ_CHECK;
@@ -1100,45 +1167,50 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
             end
         end
         else if (state_q == SEQ_CHECK) begin
-            state_d = SEQ_IDLE;
-            cmd_errors_d = cmd_errors_q + 32'h1;
             if (words_op == CMD_CREATE) begin
                 if (entry[0+:1]) begin
-                    err_d = ERR_EXISTS;
+                    chk_err = ERR_EXISTS;
                 end
                 else if (~words_mtu_ok | (words_rx_mtu != words_mtu) | ({6'd0, words_rx_qpn[0+:10]} != words_flow) | (rate == 32'h0) | (window == 32'h0)) begin
-                    err_d = ERR_CONFIG;
-                end
-                else begin
-                    cmd_errors_d = cmd_errors_q;
-                    state_d = SEQ_CC;
+                    chk_err = ERR_CONFIG;
                 end
             end
             else if ((words_op == CMD_REMOVE) | (words_op == CMD_POST) | (words_op == CMD_PROBE)) begin
                 if (~entry[0+:1]) begin
-                    err_d = ERR_UNKNOWN;
+                    chk_err = ERR_UNKNOWN;
                 end
                 else if (entry[1+:1] & (words_op != CMD_PROBE)) begin
-                    err_d = ERR_BUSY;
+                    chk_err = ERR_BUSY;
                 end
                 else if ((words_op == CMD_POST) & words_is_read & ({6'd0, words_rx_qpn[0+:10]} != words_flow)) begin
-                    err_d = ERR_CONFIG;
-                end
-                else begin
-                    cmd_errors_d = cmd_errors_q;
-                    if (words_op == CMD_REMOVE) begin
-                        state_d = SEQ_SCHED;
-                    end
-                    else if (words_op == CMD_POST) begin
-                        state_d = SEQ_ENTRY;
-                    end
-                    else begin
-                        state_d = SEQ_PROBE;
-                    end
+                    chk_err = ERR_CONFIG;
                 end
             end
             else begin
-                err_d = ERR_OP;
+                chk_err = ERR_OP;
+            end
+            if (chk_err != 32'h0) begin
+                cmd_errors_d = cmd_errors_q + 32'h1;
+                if (qc_q) begin
+                    qerr_d = chk_err;
+                    state_d = SEQ_REFUSE;
+                end
+                else begin
+                    err_d = chk_err;
+                    state_d = SEQ_IDLE;
+                end
+            end
+            else if (words_op == CMD_CREATE) begin
+                state_d = SEQ_CC;
+            end
+            else if (words_op == CMD_REMOVE) begin
+                state_d = SEQ_SCHED;
+            end
+            else if (words_op == CMD_POST) begin
+                state_d = SEQ_ENTRY;
+            end
+            else begin
+                state_d = SEQ_PROBE;
             end
         end
         else if (state_q == SEQ_CC) begin
@@ -1149,6 +1221,7 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
         else if (state_q == SEQ_TX) begin
             if (tx_ctrl_tready) begin
                 if (words_op == CMD_POST) begin
+                    qp_take = qc_q;
                     state_d = SEQ_IDLE;
                 end
                 else begin
@@ -1196,14 +1269,14 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                     state_d = SEQ_IDLE;
                 end
                 else begin
-                    ft_una = tx_word[256+:24];
+                    ft_una = tx_sel[256+:24];
                     ft_entry[0+:1] = entry[0+:1];
                     ft_entry[47+:24] = entry[47+:24];
                     ft_entry[42+:4] = entry[42+:4];
                     ft_entry[46+:1] = words_is_read;
                     ft_entry[1+:1] = 1'b1;
                     ft_entry[2+:24] = words_end_psn;
-                    ft_entry[26+:16] = tag;
+                    ft_entry[26+:16] = tag_sel;
                     state_d = SEQ_TX;
                     if (words_is_read) begin
                         state_d = SEQ_RX;
@@ -1216,9 +1289,16 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
                 state_d = SEQ_IDLE;
             end
         end
-        // hpcc_nic_core_seq.rs:380: ---- Registers read by the host. A host command runs or waits; internal ones are not
+        else if (state_q == SEQ_REFUSE) begin
+            if (~t1_valid & ~cpl_busy) begin
+                fail = 1'b1;
+                qp_take = 1'b1;
+                state_d = SEQ_IDLE;
+            end
+        end
+        // hpcc_nic_core_seq.rs:453: ---- Registers read by the host. A host command runs or waits; internal ones are not
         // shown.
-        host_busy = ((state_q != SEQ_IDLE) & ~ic_q) | cmd_pend_q;
+        host_busy = ((state_q != SEQ_IDLE) & ~ic_q & ~qc_q) | cmd_pend_q;
         status = ({28'd0, err_q} << STATUS_ERR_AT) | {31'd0, host_busy};
         stat_cmd = cmd_word_q;
         stat_errors = cmd_errors_q;
@@ -1231,6 +1311,8 @@ module hpcc_nic_core_seq(clock,reset,cmd_we,cmd_data,tx_word,rx_word,rate,window
             cmd_errors_d = 32'h0;
             ic_d = 1'b0;
             cmd_pend_d = 1'b0;
+            qc_d = 1'b0;
+            qerr_d = 32'h0;
             rto_count_d = 32'h0;
             rto_failed_d = 32'h0;
         end

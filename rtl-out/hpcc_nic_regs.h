@@ -246,6 +246,11 @@
 /* The responder answered with an error NAK (later). */
 #define HPCC_NIC_CPL_REMOTE_ERROR 2u
 
+/* A post from the post port (`s_axis_post`) that the sequencer refused: the completion's */
+/* `error` field has the code (`ERR_*`) a register command would have had in `STATUS`, its */
+/* tag is the post's, and nothing was sent. */
+#define HPCC_NIC_CPL_REFUSED 3u
+
 /* Argument words (from `ARG_TX`). */
 #define HPCC_NIC_ARGS 24u
 
@@ -400,9 +405,13 @@
 #define HPCC_NIC_CPL_TAG_LO 16u
 #define HPCC_NIC_CPL_TAG_WIDTH 16u
 
-/* [33:32]: `CPL_OK` 0; `CPL_RETRY_EXCEEDED` 1: the retransmission timeout's limit, the message ended unacknowledged and the flow has been removed; `CPL_REMOTE_ERROR` 2: reserved for error NAKs (a later step) */
+/* [33:32]: `CPL_OK` 0; `CPL_RETRY_EXCEEDED` 1: the retransmission timeout's limit, the message ended unacknowledged and the flow has been removed; `CPL_REMOTE_ERROR` 2: reserved for error NAKs (a later step); `CPL_REFUSED` 3: a post from `s_axis_post` was refused (`error`), nothing was sent */
 #define HPCC_NIC_CPL_STATUS_LO 32u
 #define HPCC_NIC_CPL_STATUS_WIDTH 2u
+
+/* [39:36]: with `CPL_REFUSED`: why (`ERR_FLOW`, `ERR_UNKNOWN`, `ERR_BUSY`, `ERR_CONFIG`, as `STATUS` has them for a register command); else 0 */
+#define HPCC_NIC_CPL_ERROR_LO 36u
+#define HPCC_NIC_CPL_ERROR_WIDTH 4u
 
 /* cc_module's `cfg_hpcc_t_ns`: word offset from `CC_CFG`, width in bits. */
 #define HPCC_NIC_CC_HPCC_T_NS_WORD 0u

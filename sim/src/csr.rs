@@ -209,6 +209,10 @@ csr_map! { @acc [] []
     val CPL_RETRY_EXCEEDED = 1;
     /// The responder answered with an error NAK (later).
     val CPL_REMOTE_ERROR = 2;
+    /// A post from the post port (`s_axis_post`) that the sequencer refused: the completion's
+    /// `error` field has the code (`ERR_*`) a register command would have had in `STATUS`, its
+    /// tag is the post's, and nothing was sent.
+    val CPL_REFUSED = 3;
 }
 
 /// The error code (`ERR_*`) of a `STATUS` value.

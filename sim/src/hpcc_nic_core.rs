@@ -45,6 +45,8 @@ pub struct Inputs<'a> {
     pub wr_cmd_ready: bool,
     pub wr_ready: bool,
     pub cpl_ready: bool,
+    /// The post port's word (`layout::CORE_POST`), while offered.
+    pub post: Option<&'a [u8; 54]>,
 }
 
 /// What the core shows during a cycle.
@@ -59,6 +61,8 @@ pub struct Outputs {
     pub wr_cmd: Option<(u64, u16, u16)>,
     pub wr: Option<rx_dma::cycle::OutBeat>,
     pub cpl: Option<u64>,
+    /// The post port's `tready`.
+    pub post_ready: bool,
     /// Streams inside, as the test bench's probes read them (testbench/verilog/probes).
     pub inner: Inner,
 }
@@ -121,7 +125,7 @@ impl Readies {
     /// None when anything but a ready is driven: a reset, a register access, a beat.
     fn of(i: &Inputs) -> Option<Readies> {
         let a = &i.axil;
-        let none = !i.reset && a.aw_w.is_none() && a.ar.is_none() && i.dma_rd_data.is_none() && i.rx.is_none();
+        let none = !i.reset && a.aw_w.is_none() && a.ar.is_none() && i.dma_rd_data.is_none() && i.rx.is_none() && i.post.is_none();
         let r = [a.bready, a.rready, i.dma_rd_ready, i.tx_ready, i.wr_cmd_ready, i.wr_ready, i.cpl_ready];
         none.then_some(Readies(r))
     }
@@ -260,6 +264,7 @@ impl HpccNicCore {
             slot_full,
             cpl_busy: cpl0.blocked,
             rq,
+            qp: i.post,
             cr_ready: false,
             tx_ready: false,
             rx_ready: false,
@@ -452,7 +457,8 @@ impl HpccNicCore {
         }
         let axil_out = self.axil.step(&i.axil, wr_err, rd.unwrap_or((0, false)));
         self.regs.step(reset, wr);
-        self.seq.step_on(&seq_in, &sw);
+        // The post port's ready is tx_ctx's (a post's last word): this step's, with the readies.
+        let post_ready = self.seq.step_on(&seq_in, &sw).qp_take;
         self.tracker.step(&tr_in);
         self.cpl.step(&cpl_in);
         self.events.step(&ev_in);
@@ -475,6 +481,7 @@ impl HpccNicCore {
             wr_cmd: d.wr_cmd,
             wr: d.wr,
             cpl: cpl0.cpl,
+            post_ready,
             inner: Inner {
                 cc_event,
                 cc_event_feedback: eo.event_feedback,

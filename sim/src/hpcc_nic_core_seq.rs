@@ -8,14 +8,16 @@
 //!   timeout: RX;  failure: (error completion, entry cleared) SCHED -> TX -> RX -> ENTRY
 //! ```
 //!
-//! A host command waits behind an internal one (the timer scan's timeout or failure); one
-//! written while another runs or waits is dropped with `ERR_OVERRUN`.
+//! A host command waits behind an internal one (the timer scan's timeout or failure) or a queue
+//! post; one written while another runs or waits is dropped with `ERR_OVERRUN`. A queue post
+//! (the core's post port, `layout::CORE_POST`) runs as a host post with its words from the
+//! port; refused, it gets an error completion (`CPL_REFUSED`) instead of `STATUS`.
 
 use crate::cc_module::Event;
 use crate::csr;
 use crate::flow_sched::Ctrl as SchedCtrl;
 use crate::hpcc_nic_core_seq_words::{words, From, Words, CMD_RTO, CMD_RTO_FAIL};
-use crate::layout::{CORE_FLOW, CPL, TX_POST};
+use crate::layout::{CORE_FLOW, CORE_POST, CPL, TX_POST};
 
 /// The states (hpcc_nic_core's `SEQ_*`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +32,7 @@ enum State {
     Sched,
     Entry,
     Probe,
+    Refuse,
 }
 
 /// Everything driven into the sequencer during one cycle.
@@ -53,6 +56,8 @@ pub struct Inputs<'a> {
     pub cpl_busy: bool,
     /// The timer scan's request: (flow, a failure).
     pub rq: Option<(u16, bool)>,
+    /// The post port's word (`layout::CORE_POST`, 54 bytes), while offered.
+    pub qp: Option<&'a [u8; 54]>,
     pub cr_ready: bool,
     pub tx_ready: bool,
     pub rx_ready: bool,
@@ -64,6 +69,8 @@ pub struct Inputs<'a> {
 #[derive(Clone, Debug)]
 pub struct Outputs {
     pub rq_take: bool,
+    /// The post port's word is taken (sent to tx_ctx, or refused).
+    pub qp_take: bool,
     pub hold: bool,
     pub cmd_op: u8,
     pub cmd_flow: u16,
@@ -92,6 +99,9 @@ pub struct HpccNicCoreSeq {
     /// The internal command: (op, flow, QPN).
     ic: Option<(u8, u16, u32)>,
     cmd_pend: bool,
+    /// A queue post runs; its refusal's error code.
+    qc: bool,
+    qerr: u8,
     /// `RTO_TIMEOUTS`, `RTO_FAILED`.
     pub rto_count: u32,
     pub rto_failed: u32,
@@ -112,17 +122,36 @@ impl HpccNicCoreSeq {
     /// The words the sequencer may send this cycle: they depend on no ready, so hpcc_nic_core's
     /// model finds them once a cycle for both its `step_on` calls.
     pub fn words(&self, i: &Inputs) -> Words {
+        let (tx, rx, _) = self.args(i);
+        let host = if self.qc {
+            (csr::OP_POST as u8, TX_POST.flow.get_le(&tx) as u16)
+        } else {
+            ((self.cmd_word & 7) as u8, (self.cmd_word >> 16) as u16)
+        };
         words(&From {
-            host: ((self.cmd_word & 7) as u8, (self.cmd_word >> 16) as u16),
+            host,
             ic: self.ic,
-            tx_word: i.tx_word,
-            rx_word: i.rx_word,
+            tx_word: &tx,
+            rx_word: &rx,
             rate: i.rate,
             window: i.window,
             alg: i.alg,
             now_ns: i.now_ns,
             mtu_log: CORE_FLOW.mtu_log.of(i.entry) as u8,
         })
+    }
+
+    /// The command's tx word, rx word and tag: the argument registers', or the queue post's
+    /// while one runs (its tx part zero-extended).
+    fn args(&self, i: &Inputs) -> ([u8; 64], [u8; 16], u16) {
+        match i.qp.filter(|_| self.qc) {
+            Some(q) => {
+                let mut tx = [0u8; 64];
+                tx[..36].copy_from_slice(&q[CORE_POST.tx.bytes()]);
+                (tx, q[CORE_POST.rx.bytes()].try_into().unwrap(), CORE_POST.tag.get_le(q) as u16)
+            }
+            None => (*i.tx_word, *i.rx_word, i.tag),
+        }
     }
 
     /// One clock cycle; returns the outputs shown during it.
@@ -138,9 +167,11 @@ impl HpccNicCoreSeq {
         let s = self.state;
         let e = |f: crate::layout::Field| f.of(i.entry);
         let op = w.op as u32;
+        let (tx_word, _, tag) = self.args(i);
         let mut out = Outputs {
             rq_take: false,
-            hold: matches!(s, Read | Check | Cc | Entry),
+            qp_take: false,
+            hold: matches!(s, Read | Check | Cc | Entry | Refuse),
             cmd_op: w.op,
             cmd_flow: w.flow,
             cr: (s == Cc && !i.slot_full).then_some(w.cr),
@@ -155,18 +186,28 @@ impl HpccNicCoreSeq {
             fail: None,
             status: 0,
         };
-        let fail_word = CPL.flow.with(CPL.tag.with(CPL.status.with(0, csr::CPL_RETRY_EXCEEDED as u64), e(CORE_FLOW.tag)), w.flow as u64) as u64;
+        let fail_word = if s == Refuse {
+            let c = CPL.status.with(CPL.error.with(0, self.qerr as u64), csr::CPL_REFUSED as u64);
+            CPL.flow.with(CPL.tag.with(c, tag as u64), w.flow as u64) as u64
+        } else {
+            CPL.flow.with(CPL.tag.with(CPL.status.with(0, csr::CPL_RETRY_EXCEEDED as u64), e(CORE_FLOW.tag)), w.flow as u64) as u64
+        };
         // Each register's next value, assigned in the RTL's order (a later one wins).
         let mut n = self.clone();
         // Starting a command.
         if s == Idle {
             n.ic = None;
+            n.qc = false;
             if self.cmd_pend {
                 n.cmd_pend = false;
                 n.state = Read;
             } else if let (None, Some((flow, fail))) = (i.cmd, i.rq) {
                 n.ic = Some((if fail { CMD_RTO_FAIL } else { CMD_RTO }, flow, self.ic.map_or(0, |c| c.2)));
                 out.rq_take = true;
+                n.state = Read;
+            } else if i.cmd.is_none() && i.qp.is_some() {
+                n.qc = true;
+                n.qerr = 0;
                 n.state = Read;
             }
         }
@@ -175,7 +216,7 @@ impl HpccNicCoreSeq {
                 n.cmd_word = c;
                 n.err = 0;
                 n.state = Read;
-            } else if self.ic.is_some() && !self.cmd_pend {
+            } else if (self.ic.is_some() || self.qc) && !self.cmd_pend {
                 n.cmd_word = c;
                 n.err = 0;
                 n.cmd_pend = true;
@@ -184,8 +225,17 @@ impl HpccNicCoreSeq {
                 n.cmd_errors = self.cmd_errors.wrapping_add(1);
             }
         }
-        let err = |n: &mut HpccNicCoreSeq, code: u32| {
-            n.err = code as u8;
+        // A refusal: a host command's error goes to STATUS, a queue post's to its completion.
+        let qc = self.qc;
+        let refuse = |n: &mut HpccNicCoreSeq, code: u32| {
+            n.cmd_errors = self.cmd_errors.wrapping_add(1);
+            if qc {
+                n.qerr = code as u8;
+                n.state = Refuse;
+            } else {
+                n.err = code as u8;
+                n.state = Idle;
+            }
         };
         let created = e(CORE_FLOW.created) == 1;
         let msg_out = e(CORE_FLOW.out) == 1;
@@ -193,9 +243,7 @@ impl HpccNicCoreSeq {
         match s {
             Read => {
                 if !in_range(w.flow as u32) {
-                    err(&mut n, csr::ERR_FLOW);
-                    n.cmd_errors = self.cmd_errors.wrapping_add(1);
-                    n.state = Idle;
+                    refuse(&mut n, csr::ERR_FLOW);
                 } else if !i.t1_valid && !i.sweep {
                     n.state = Check;
                 }
@@ -218,34 +266,37 @@ impl HpccNicCoreSeq {
                 }
             }
             Check => {
-                n.state = Idle;
-                n.cmd_errors = self.cmd_errors.wrapping_add(1);
-                if op == csr::OP_CREATE {
+                let is_post = op == csr::OP_POST;
+                let code = if op == csr::OP_CREATE {
                     if created {
-                        err(&mut n, csr::ERR_EXISTS);
+                        csr::ERR_EXISTS
                     } else if !w.mtu_ok || w.rx_mtu != w.mtu || !in_range(w.rx_qpn) || i.rate == 0 || i.window == 0 {
-                        err(&mut n, csr::ERR_CONFIG);
+                        csr::ERR_CONFIG
                     } else {
-                        n.cmd_errors = self.cmd_errors;
-                        n.state = Cc;
+                        0
                     }
-                } else if op == csr::OP_REMOVE || op == csr::OP_POST || op == csr::OP_PROBE {
+                } else if op == csr::OP_REMOVE || is_post || op == csr::OP_PROBE {
                     if !created {
-                        err(&mut n, csr::ERR_UNKNOWN);
+                        csr::ERR_UNKNOWN
                     } else if msg_out && op != csr::OP_PROBE {
-                        err(&mut n, csr::ERR_BUSY);
-                    } else if op == csr::OP_POST && w.is_read && !in_range(w.rx_qpn) {
-                        err(&mut n, csr::ERR_CONFIG);
+                        csr::ERR_BUSY
+                    } else if is_post && w.is_read && !in_range(w.rx_qpn) {
+                        csr::ERR_CONFIG
                     } else {
-                        n.cmd_errors = self.cmd_errors;
-                        n.state = match op {
-                            csr::OP_REMOVE => Sched,
-                            csr::OP_POST => Entry,
-                            _ => Probe,
-                        };
+                        0
                     }
                 } else {
-                    err(&mut n, csr::ERR_OP);
+                    csr::ERR_OP
+                };
+                if code != 0 {
+                    refuse(&mut n, code);
+                } else {
+                    n.state = match op {
+                        csr::OP_CREATE => Cc,
+                        csr::OP_REMOVE => Sched,
+                        csr::OP_POST => Entry,
+                        _ => Probe,
+                    };
                 }
             }
             Cc => {
@@ -255,6 +306,7 @@ impl HpccNicCoreSeq {
             }
             Tx => {
                 if i.tx_ready {
+                    out.qp_take = op == csr::OP_POST && self.qc;
                     n.state = if op == csr::OP_POST { Idle } else { Rx };
                 }
             }
@@ -295,8 +347,8 @@ impl HpccNicCoreSeq {
                         ent = CORE_FLOW.read.with(ent, w.is_read as u64);
                         ent = CORE_FLOW.out.with(ent, 1);
                         ent = CORE_FLOW.end_psn.with(ent, w.end_psn as u64);
-                        ent = CORE_FLOW.tag.with(ent, i.tag as u64);
-                        out.ft = Some((ent, TX_POST.first_psn.get_le(i.tx_word) as u32));
+                        ent = CORE_FLOW.tag.with(ent, tag as u64);
+                        out.ft = Some((ent, TX_POST.first_psn.get_le(&tx_word) as u32));
                         n.state = if w.is_read { Rx } else { Tx };
                     }
                 }
@@ -306,9 +358,16 @@ impl HpccNicCoreSeq {
                     n.state = Idle;
                 }
             }
+            Refuse => {
+                if !i.t1_valid && !i.cpl_busy {
+                    out.fail = Some(fail_word);
+                    out.qp_take = true;
+                    n.state = Idle;
+                }
+            }
             Idle => {}
         }
-        let host_busy = (s != Idle && self.ic.is_none()) || self.cmd_pend;
+        let host_busy = (s != Idle && self.ic.is_none() && !self.qc) || self.cmd_pend;
         out.status = (self.err as u32) << csr::STATUS_ERR_SHIFT | host_busy as u32;
         *self = n;
         if i.reset {

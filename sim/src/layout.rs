@@ -821,7 +821,17 @@ layout!(STAT_SEL: StatSelLayout, "stat_sel", 32, "docs/modules/hpcc_nic_core.md"
 layout!(CPL: CplLayout, "cpl", 64, "docs/modules/hpcc_nic_core.md", {
     flow: 0, 16, "flow";
     tag: 16, 16, "the message's tag (the post's `ARG_TAG`)";
-    status: 32, 2, "`CPL_OK` 0; `CPL_RETRY_EXCEEDED` 1: the retransmission timeout's limit, the message ended unacknowledged and the flow has been removed; `CPL_REMOTE_ERROR` 2: reserved for error NAKs (a later step)";
+    status: 32, 2, "`CPL_OK` 0; `CPL_RETRY_EXCEEDED` 1: the retransmission timeout's limit, the message ended unacknowledged and the flow has been removed; `CPL_REMOTE_ERROR` 2: reserved for error NAKs (a later step); `CPL_REFUSED` 3: a post from `s_axis_post` was refused (`error`), nothing was sent";
+    error: 36, 4, "with `CPL_REFUSED`: why (`ERR_FLOW`, `ERR_UNKNOWN`, `ERR_BUSY`, `ERR_CONFIG`, as `STATUS` has them for a register command); else 0";
+});
+
+// hpcc_nic_core's post port word (`s_axis_post`): a post as the host queue engine makes it
+// from a work descriptor, with the same fields a register post takes from `ARG_TX`, `ARG_RX`
+// and `ARG_TAG`.
+layout!(CORE_POST: CorePostLayout, "core_post", 432, "docs/modules/hpcc_nic_core.md", {
+    tx: 0, 288, "tx_ctx's post word's low 288 bits (`tx_post`): the flow in [31:16], RETH, local address, first PSN, READ; [1:0] ignored (the op is post)";
+    rx: 288, 128, "rx_ctx's READ word (`rx_read`: its QPN and where a READ's responses are written); ignored for a WRITE";
+    tag: 416, 16, "the message's tag, returned in its completion";
 });
 
 layout!(RTO_CFG: RtoCfgLayout, "rto_cfg", 32, "docs/modules/hpcc_nic_core.md", {
@@ -1045,6 +1055,7 @@ pub const ALL: &[Layout] = &[
     StatSelLayout::LAYOUT,
     RtoCfgLayout::LAYOUT,
     CplLayout::LAYOUT,
+    CorePostLayout::LAYOUT,
     PcieRqDescLayout::LAYOUT,
     PcieRqUserLayout::LAYOUT,
     PcieRcDescLayout::LAYOUT,

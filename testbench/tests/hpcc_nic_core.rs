@@ -9,7 +9,7 @@ use sim::layout::{RTO_CFG, STAT_SEL};
 use sim::rx_ctx::{Ctrl as RxCtrl, OP_CREATE, OP_READ};
 use sim::tx_ctx::{Ctrl as TxCtrl, FlowConfig, Post};
 use testbench::harness::hpcc_nic_core::{
-    command, configure, core, create, pair, post, reg_word, settle, status_when_done, CorePair, Cpl, Which,
+    command, configure, core, create, pair, post, post_port, reg_word, settle, status_when_done, CorePair, Cpl, Which,
 };
 use testbench::harness::tx_pipe::header_to;
 
@@ -352,6 +352,62 @@ fn an_empty_write_is_one_packet_and_completes() {
     messages(14, 0, 0, 1024);
 }
 
+/// The post port (`s_axis_post`, what the host queue engine uses): a WRITE and a READ posted
+/// there run as register posts do (completions with their tags, bytes landed); posts the
+/// sequencer refuses each get a `CPL_REFUSED` completion with the error `STATUS` would have
+/// had, in order, count in `CMD_ERRORS`, and leave `STATUS` alone.
+#[test]
+fn post_port_posts_run_and_refusals_complete_with_their_error() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut p = pair(21, 40, 0.15, None);
+    let (req, resp, psn, mtu) = (0x101u16, 0x201u16, 0x10u32, 1024u16);
+    connect(&mut p, &mut rng, req, resp, mtu, psn, 0);
+    let len = 5000u32;
+    let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    let (local, remote, back) = (0x1000_0000u64, 0x2000_0000u64, 0x3000_0000u64);
+    p.a.host.fill(local, &data);
+    let w = |flow, first_psn| TxCtrl::Post { flow, post: Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn } }.to_bytes();
+    let a = core(&mut p, Which::A);
+    post_port(a, &w(req, psn), None, 0x1111);
+    // Refused: the same flow while its WRITE is out, a flow never created, a flow past the table.
+    post_port(a, &w(req, psn), None, 0x2222);
+    post_port(a, &w(0x155, 0), None, 0x3333);
+    post_port(a, &w(0x400, 0), None, 0x4444);
+    until_completions(&mut p, 4, 400_000);
+    let got: Vec<Cpl> = p.a.completions.iter().map(|&c| Cpl::of(c)).collect();
+    assert_eq!(
+        got,
+        [
+            Cpl::refused(req, 0x2222, csr::ERR_BUSY),
+            Cpl::refused(0x155, 0x3333, csr::ERR_UNKNOWN),
+            Cpl::refused(0x400, 0x4444, csr::ERR_FLOW),
+            Cpl::ok(req, 0x1111),
+        ]
+    );
+    assert!(p.b.host.holds(remote, &data), "B's memory differs from the WRITE");
+
+    // A READ whose rx word names another QP is refused; the right one reads B's bytes back.
+    let npkts = len.div_ceil(mtu as u32);
+    let r = Post { local_addr: back, remote_addr: remote, rkey: 0, len, first_psn: psn + npkts };
+    let rx = |qpn: u16| RxCtrl { op: OP_READ, qpn: qpn as u32, epsn: 0, spsn: 0, mtu, addr: back }.to_bytes();
+    let tx = TxCtrl::Read { flow: req, post: r }.to_bytes();
+    post_port(core(&mut p, Which::A), &tx, Some(&rx(0x102)), 0x5555);
+    post_port(core(&mut p, Which::A), &tx, Some(&rx(req)), 0x6666);
+    until_completions(&mut p, 6, 400_000);
+    assert_eq!(Cpl::of(p.a.completions[4]), Cpl::refused(req, 0x5555, csr::ERR_CONFIG));
+    assert_eq!(Cpl::of(p.a.completions[5]), Cpl::ok(req, 0x6666));
+    assert!(p.a.host.holds(back, &data), "A's memory differs from the READ");
+
+    // STATUS shows no error and no command; CMD_ERRORS counts the four refusals; six
+    // completions.
+    assert_eq!(regs(&mut p, Which::A, &[csr::STATUS, csr::CMD_ERRORS, csr::COMPLETIONS]), vec![0, 4, 6]);
+    assert!(p.a.posts.is_empty());
+    assert_blocks_match_models(&p);
+    let l = p.a.checks.lockstep.as_ref().unwrap();
+    assert!(l.differs.is_none() && l.cycles > p.cycle, "{:?} after {} cycles", l.differs, l.cycles);
+    println!("post port: 6 posts, 4 refused, by cycle {}; the cycle model matched for {} cycles", p.cycle, l.cycles);
+}
+
 /// Reads registers of one core.
 fn regs(p: &mut CorePair, w: Which, words: &[u32]) -> Vec<u32> {
     for &x in words {
@@ -468,7 +524,7 @@ fn a_dead_link_ends_in_retry_exceeded_and_the_flow_can_be_created_again() {
     let t0 = p.cycle;
     until_completions(&mut p, 1, 200_000);
     let took = p.cycle - t0;
-    assert_eq!(Cpl::of(p.a.completions[0]), Cpl { flow: req, tag: 0x7777, status: csr::CPL_RETRY_EXCEEDED });
+    assert_eq!(Cpl::of(p.a.completions[0]), Cpl { flow: req, tag: 0x7777, status: csr::CPL_RETRY_EXCEEDED, error: 0 });
     // Three expiries of 2-3 rounds of 2048 cycles each.
     assert!((3 * 2 * 2048..=3 * 3 * 2048 + 2048).contains(&took), "failed after {took} cycles");
     let v = regs(&mut p, Which::A, &[csr::RTO_TIMEOUTS, csr::RTO_FAILED, csr::COMPLETIONS, csr::STAT_TX_CTRL_BAD]);

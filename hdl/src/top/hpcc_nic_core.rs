@@ -44,7 +44,7 @@ use crate::hpcc_nic_core_tx_bytes::HpccNicCoreTxBytes;
 use crate::nic_datapath::NicDatapath;
 use crate::rx_ctx::{RX_OP_CREATE, RX_OP_READ, RX_OP_REMOVE};
 use crate::tx_ctx::{TX_OP_CREATE, TX_OP_POST, TX_OP_REMOVE};
-use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisFramesIn, AxisFramesOut, AxisWordOut};
+use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisFramesIn, AxisFramesOut, AxisWordIn, AxisWordOut};
 use rust_hdl::prelude::*;
 
 /// Address bits of the AXI4-Lite port (4 KiB of registers).
@@ -155,6 +155,8 @@ codes! {
     SEQ_ENTRY = 7,
     /// A probe request to the datapath.
     SEQ_PROBE = 8,
+    /// A refused post from the post port: its error completion.
+    SEQ_REFUSE = 9,
 }
 
 codes! {
@@ -234,7 +236,13 @@ pub struct HpccNicCore<const F: usize, const B: usize> {
     /// Frames from the MAC, to rx_pipe and rx_dma together (`tready`: both take the beat);
     /// `tuser` on the last beat: the MAC marks the frame bad (FCS error...).
     pub s_axis_rx: AxisFramesIn,
-    /// Completion: [15:0] flow, [31:16] the message's tag, [33:32] status (0 ok).
+    /// Posts from the host queue engine (`sim::layout::CORE_POST`): each runs as a register
+    /// post would, its words from here; `tready` when it has gone to tx_ctx, or when it was
+    /// refused (then its completion has status `CPL_REFUSED` and the error code). `tdata` must
+    /// stay as offered until then.
+    pub s_axis_post: AxisWordIn<432>,
+    /// Completion (`sim::layout::CPL`): [15:0] flow, [31:16] the message's tag, [33:32] status
+    /// (0 ok), [39:36] a refused post's error.
     pub m_axis_cpl_tdata: Signal<Out, Bits<64>>,
     /// A completion is offered.
     pub m_axis_cpl_tvalid: Signal<Out, bool>,
@@ -286,6 +294,7 @@ impl<const F: usize, const B: usize> HpccNicCore<F, B> {
             s_axis_dma_rd_data: Default::default(),
             m_axis_dma_wr_cmd: Default::default(),
             m_axis_dma_wr: Default::default(),
+            s_axis_post: Default::default(),
             m_axis_tx: Default::default(),
             s_axis_rx: Default::default(),
             m_axis_cpl_tdata: Default::default(),
@@ -459,6 +468,9 @@ impl<const F: usize, const B: usize> Logic for HpccNicCore<F, B> {
         self.seq.cpl_busy.next = self.cpl.blocked.val();
         self.seq.rq_valid.next = self.timer.rq_valid.val();
         self.seq.rq_fail.next = self.timer.rq_fail.val();
+        self.seq.qp_valid.next = self.s_axis_post.tvalid.val();
+        self.seq.qp_word.next = self.s_axis_post.tdata.val();
+        self.s_axis_post.tready.next = self.seq.qp_take.val();
         self.seq.rq_flow.next = self.timer.rq_flow.val();
         self.timer.rq_take.next = self.seq.rq_take.val();
         self.seq.cr_ready.next = self.cc.s_axis_event_tready.val();

@@ -7,6 +7,11 @@
 //! - Internal commands are the timer scan's: a retransmission timeout (to rx_ctx) or a failure
 //!   past the retry limit (an error completion, then the flow removed everywhere). They start
 //!   when the sequencer is idle and no host command starts.
+//! - Queue posts come from the core's post port (`qp_*`, `sim::layout::CORE_POST`): a post
+//!   like the host's, its words from the port's word instead of the argument registers. One
+//!   starts when nothing else does; the port's word is held until the post has gone to tx_ctx
+//!   (`qp_take`), or until its refusal: a refused queue post does not touch `STATUS` but gets
+//!   an error completion (`CPL_REFUSED`, the error code in the completion).
 //!
 //! ```text
 //! IDLE -> READ (the flow's entry, events held) -> CHECK (against the entry)
@@ -15,6 +20,7 @@
 //!   post:   ENTRY (a message out) -> TX; a READ: ENTRY -> RX (its local address) -> TX
 //!   probe:  PROBE
 //!   timeout: RX;  failure: (error completion, entry cleared) SCHED -> TX -> RX -> ENTRY
+//!   a refused queue post: REFUSE (its error completion)
 //! ```
 //!
 //! The control words are the host's argument words with op and flow filled in: tx_ctx's
@@ -27,8 +33,9 @@ use crate::hpcc_nic_core::{
     SEQ_READ, SEQ_RX, SEQ_SCHED, SEQ_TX, STATUS_ERR_AT,
 };
 use crate::hpcc_nic_core_seq_words::HpccNicCoreSeqWords;
-use crate::hpcc_nic_core::csr::CPL_RETRY_EXCEEDED;
-use crate::layout::{CoreFlowFields, CplNamed, TxPostNamed};
+use crate::hpcc_nic_core::csr::{CPL_REFUSED, CPL_RETRY_EXCEEDED};
+use crate::hpcc_nic_core::SEQ_REFUSE;
+use crate::layout::{CoreFlowFields, CorePostNamed, CplNamed, TxPostNamed};
 use rust_hdl::prelude::*;
 
 /// The sequencer for `2^F` flows.
@@ -54,6 +61,12 @@ pub struct HpccNicCoreSeq<const F: usize> {
     pub alg: Signal<In, Bits<2>>,
     /// `ARG_TAG` [15:0]: a posted message's tag.
     pub tag: Signal<In, Bits<16>>,
+    /// A queue post is offered on the core's post port (held until `qp_take`).
+    pub qp_valid: Signal<In, bool>,
+    /// Its word (`sim::layout::CORE_POST`).
+    pub qp_word: Signal<In, Bits<432>>,
+    /// The queue post is done: sent to tx_ctx, or refused with its error completion.
+    pub qp_take: Signal<Out, bool>,
     /// The time base (the create event's time).
     pub now_ns: Signal<In, Bits<64>>,
     /// The flow table's read port: the command's flow while `hold` (`sim::layout::CORE_FLOW`).
@@ -119,7 +132,8 @@ pub struct HpccNicCoreSeq<const F: usize> {
     /// The flow's algorithm goes into the per-flow RAMs of the core's blocks (create, remove,
     /// a failure's remove).
     pub alg_we: Signal<Out, bool>,
-    /// An error completion (`CPL_RETRY_EXCEEDED`) for the failed message.
+    /// An error completion: `CPL_RETRY_EXCEEDED` for a failed message, `CPL_REFUSED` for a
+    /// refused queue post.
     pub fail: Signal<Out, bool>,
     /// The completion word.
     pub fail_data: Signal<Out, Bits<64>>,
@@ -144,27 +158,54 @@ pub struct HpccNicCoreSeq<const F: usize> {
     ic_qpn: DFF<Bits<24>>,
     /// A host command waits behind the internal one (in `cmd_word`).
     cmd_pend: DFF<bool>,
+    /// A queue post runs (its words are the post port's), and its refusal's error code.
+    qc: DFF<bool>,
+    qerr: DFF<Bits<ERR_BITS>>,
     rto_count: DFF<Bits<32>>,
     rto_failed: DFF<Bits<32>>,
     /// The command decoded, its words.
     words: HpccNicCoreSeqWords,
     /// A host command runs or waits (`STATUS` [0]).
     host_busy: Signal<Local, bool>,
+    /// The command's tx word, rx word and tag: the argument registers', or the queue post's.
+    tx_sel: Signal<Local, Bits<512>>,
+    rx_sel: Signal<Local, Bits<128>>,
+    tag_sel: Signal<Local, Bits<16>>,
+    /// The queue post's tx word (a part of the port's word, copied to read its flow).
+    qp_tx: Signal<Local, Bits<288>>,
+    /// The error code the check finds (0: none).
+    chk_err: Signal<Local, Bits<ERR_BITS>>,
 }
 
 impl<const F: usize> Logic for HpccNicCoreSeq<F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, err, cmd_word, cmd_errors, ic, ic_op, ic_flow, ic_qpn, cmd_pend, rto_count, rto_failed);
+        dff_setup!(
+            self, clock, state, err, cmd_word, cmd_errors, ic, ic_op, ic_flow, ic_qpn, cmd_pend, qc, qerr, rto_count, rto_failed
+        );
+        // ---- The command's arguments: the registers', or the queue post's while one runs.
+        self.qp_tx.next = self.qp_word.val().get_value_core_post_tx();
+        self.tx_sel.next = self.tx_word.val();
+        self.rx_sel.next = self.rx_word.val();
+        self.tag_sel.next = self.tag.val();
+        if self.qc.q.val() {
+            self.tx_sel.next = bit_cast::<512, 288>(self.qp_tx.val());
+            self.rx_sel.next = self.qp_word.val().get_value_core_post_rx();
+            self.tag_sel.next = self.qp_word.val().get_value_core_post_tag();
+        }
         // ---- The command decoded and its words (hpcc_nic_core_seq_words).
         self.words.host_op.next = self.cmd_word.q.val().get_bits::<CMD_OP_BITS>(0);
         self.words.host_flow.next = self.cmd_word.q.val().get_bits::<16>(16);
+        if self.qc.q.val() {
+            self.words.host_op.next = CMD_POST.into();
+            self.words.host_flow.next = self.qp_tx.val().get_bits::<16>(16);
+        }
         self.words.ic.next = self.ic.q.val();
         self.words.ic_op.next = self.ic_op.q.val();
         self.words.ic_flow.next = self.ic_flow.q.val();
         self.words.ic_qpn.next = self.ic_qpn.q.val();
-        self.words.tx_word.next = self.tx_word.val();
-        self.words.rx_word.next = self.rx_word.val();
+        self.words.tx_word.next = self.tx_sel.val();
+        self.words.rx_word.next = self.rx_sel.val();
         self.words.rate.next = self.rate.val();
         self.words.window.next = self.window.val();
         self.words.alg.next = self.alg.val();
@@ -177,7 +218,8 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         self.hold.next = (self.state.q.val() == SEQ_READ)
             | (self.state.q.val() == SEQ_CHECK)
             | (self.state.q.val() == SEQ_CC)
-            | (self.state.q.val() == SEQ_ENTRY);
+            | (self.state.q.val() == SEQ_ENTRY)
+            | (self.state.q.val() == SEQ_REFUSE);
         self.ft_we.next = false;
         self.ft_entry.next = 0.into();
         self.ft_una.next = 0.into();
@@ -186,6 +228,11 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         self.fail_data.next.set_value_cpl_flow(self.words.flow.val());
         self.fail_data.next.set_value_cpl_tag(self.entry.val().get_value_tag());
         self.fail_data.next.set_value_cpl_status(CPL_RETRY_EXCEEDED.into());
+        if self.state.q.val() == SEQ_REFUSE {
+            self.fail_data.next.set_value_cpl_tag(self.tag_sel.val());
+            self.fail_data.next.set_value_cpl_status(CPL_REFUSED.into());
+            self.fail_data.next.set_value_cpl_error(self.qerr.q.val());
+        }
         self.alg_we.next = (self.state.q.val() == SEQ_ENTRY)
             & !self.t1_valid.val()
             & ((self.words.op.val() == CMD_CREATE) | (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_RTO_FAIL));
@@ -203,8 +250,11 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
 
         // ---- Starting a command.
         self.rq_take.next = false;
+        self.qp_take.next = false;
+        self.chk_err.next = 0.into();
         if self.state.q.val() == SEQ_IDLE {
             self.ic.d.next = false;
+            self.qc.d.next = false;
             if self.cmd_pend.q.val() {
                 self.cmd_pend.d.next = false;
                 self.state.d.next = SEQ_READ.into();
@@ -217,6 +267,10 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                 self.ic_flow.d.next = bit_cast::<16, F>(self.rq_flow.val());
                 self.rq_take.next = true;
                 self.state.d.next = SEQ_READ.into();
+            } else if !self.cmd_we.val() & self.qp_valid.val() {
+                self.qc.d.next = true;
+                self.qerr.d.next = 0.into();
+                self.state.d.next = SEQ_READ.into();
             }
         }
         if self.cmd_we.val() {
@@ -224,7 +278,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                 self.cmd_word.d.next = self.cmd_data.val();
                 self.err.d.next = 0.into();
                 self.state.d.next = SEQ_READ.into();
-            } else if self.ic.q.val() & !self.cmd_pend.q.val() {
+            } else if (self.ic.q.val() | self.qc.q.val()) & !self.cmd_pend.q.val() {
                 self.cmd_word.d.next = self.cmd_data.val();
                 self.err.d.next = 0.into();
                 self.cmd_pend.d.next = true;
@@ -238,9 +292,14 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
         if self.state.q.val() == SEQ_READ {
             // Read the flow's entry once the tracker has nothing in T1 (events held).
             if bit_cast::<16, F>(self.words.flow.val().get_bits::<F>(0)) != self.words.flow.val() {
-                self.err.d.next = ERR_FLOW.into();
                 self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
-                self.state.d.next = SEQ_IDLE.into();
+                if self.qc.q.val() {
+                    self.qerr.d.next = ERR_FLOW.into();
+                    self.state.d.next = SEQ_REFUSE.into();
+                } else {
+                    self.err.d.next = ERR_FLOW.into();
+                    self.state.d.next = SEQ_IDLE.into();
+                }
             } else if !self.t1_valid.val() & !self.sweep.val() {
                 self.state.d.next = SEQ_CHECK.into();
             }
@@ -265,45 +324,50 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                 }
             }
         } else if self.state.q.val() == SEQ_CHECK {
-            // Check the command against the entry.
-            self.state.d.next = SEQ_IDLE.into();
-            self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+            // Check the command against the entry: the error it gets, if any.
             if self.words.op.val() == CMD_CREATE {
                 if self.entry.val().get_value_created() {
-                    self.err.d.next = ERR_EXISTS.into();
+                    self.chk_err.next = ERR_EXISTS.into();
                 } else if !self.words.mtu_ok.val()
                     | (self.words.rx_mtu.val() != self.words.mtu.val())
                     | (bit_cast::<16, F>(self.words.rx_qpn.val().get_bits::<F>(0)) != self.words.flow.val())
                     | (self.rate.val() == 0)
                     | (self.window.val() == 0)
                 {
-                    self.err.d.next = ERR_CONFIG.into();
-                } else {
-                    self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    self.state.d.next = SEQ_CC.into();
+                    self.chk_err.next = ERR_CONFIG.into();
                 }
             } else if (self.words.op.val() == CMD_REMOVE) | (self.words.op.val() == CMD_POST) | (self.words.op.val() == CMD_PROBE) {
                 if !self.entry.val().get_value_created() {
-                    self.err.d.next = ERR_UNKNOWN.into();
+                    self.chk_err.next = ERR_UNKNOWN.into();
                 } else if self.entry.val().get_value_out() & (self.words.op.val() != CMD_PROBE) {
-                    self.err.d.next = ERR_BUSY.into();
+                    self.chk_err.next = ERR_BUSY.into();
                 } else if (self.words.op.val() == CMD_POST)
                     & self.words.is_read.val()
                     & (bit_cast::<16, F>(self.words.rx_qpn.val().get_bits::<F>(0)) != self.words.flow.val())
                 {
-                    self.err.d.next = ERR_CONFIG.into(); // a READ's rx word names another QP
-                } else {
-                    self.cmd_errors.d.next = self.cmd_errors.q.val();
-                    if self.words.op.val() == CMD_REMOVE {
-                        self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
-                    } else if self.words.op.val() == CMD_POST {
-                        self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
-                    } else {
-                        self.state.d.next = SEQ_PROBE.into();
-                    }
+                    self.chk_err.next = ERR_CONFIG.into(); // a READ's rx word names another QP
                 }
             } else {
-                self.err.d.next = ERR_OP.into();
+                self.chk_err.next = ERR_OP.into();
+            }
+            if self.chk_err.val() != 0 {
+                // Refused: a host command's error in STATUS, a queue post's in its completion.
+                self.cmd_errors.d.next = self.cmd_errors.q.val() + 1;
+                if self.qc.q.val() {
+                    self.qerr.d.next = self.chk_err.val();
+                    self.state.d.next = SEQ_REFUSE.into();
+                } else {
+                    self.err.d.next = self.chk_err.val();
+                    self.state.d.next = SEQ_IDLE.into();
+                }
+            } else if self.words.op.val() == CMD_CREATE {
+                self.state.d.next = SEQ_CC.into();
+            } else if self.words.op.val() == CMD_REMOVE {
+                self.state.d.next = SEQ_SCHED.into(); // flow_sched first: nothing more is sent
+            } else if self.words.op.val() == CMD_POST {
+                self.state.d.next = SEQ_ENTRY.into(); // the entry first, then the post
+            } else {
+                self.state.d.next = SEQ_PROBE.into();
             }
         } else if self.state.q.val() == SEQ_CC {
             // Create: the flow's algorithm in cc_module.
@@ -314,6 +378,7 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             // tx_ctx: create, remove or post.
             if self.tx_ctrl_tready.val() {
                 if self.words.op.val() == CMD_POST {
+                    self.qp_take.next = self.qc.q.val();
                     self.state.d.next = SEQ_IDLE.into();
                 } else {
                     self.state.d.next = SEQ_RX.into();
@@ -357,14 +422,14 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
                     self.state.d.next = SEQ_IDLE.into();
                 } else {
                     // Post: a message is out until the ACK of its end PSN.
-                    self.ft_una.next = self.tx_word.val().get_value_tx_post_first_psn();
+                    self.ft_una.next = self.tx_sel.val().get_value_tx_post_first_psn();
                     self.ft_entry.next.set_value_created(self.entry.val().get_value_created());
                     self.ft_entry.next.set_value_qpn(self.entry.val().get_value_qpn());
                     self.ft_entry.next.set_value_mtu_log(self.entry.val().get_value_mtu_log());
                     self.ft_entry.next.set_value_read(self.words.is_read.val());
                     self.ft_entry.next.set_value_out(true);
                     self.ft_entry.next.set_value_end_psn(self.words.end_psn.val());
-                    self.ft_entry.next.set_value_tag(self.tag.val());
+                    self.ft_entry.next.set_value_tag(self.tag_sel.val());
                     self.state.d.next = SEQ_TX.into();
                     if self.words.is_read.val() {
                         self.state.d.next = SEQ_RX.into();
@@ -375,11 +440,19 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             if self.probe_tready.val() {
                 self.state.d.next = SEQ_IDLE.into();
             }
+        } else if self.state.q.val() == SEQ_REFUSE {
+            // A refused queue post's error completion (events held; once T1 is empty and the
+            // completion queue can take it); then the port's word is taken.
+            if !self.t1_valid.val() & !self.cpl_busy.val() {
+                self.fail.next = true;
+                self.qp_take.next = true;
+                self.state.d.next = SEQ_IDLE.into();
+            }
         }
 
         // ---- Registers read by the host. A host command runs or waits; internal ones are not
         // shown.
-        self.host_busy.next = ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val()) | self.cmd_pend.q.val();
+        self.host_busy.next = ((self.state.q.val() != SEQ_IDLE) & !self.ic.q.val() & !self.qc.q.val()) | self.cmd_pend.q.val();
         self.status.next = (bit_cast::<32, ERR_BITS>(self.err.q.val()) << STATUS_ERR_AT)
             | bit_cast::<32, 1>(self.host_busy.val().into());
         self.stat_cmd.next = self.cmd_word.q.val();
@@ -393,6 +466,8 @@ impl<const F: usize> Logic for HpccNicCoreSeq<F> {
             self.cmd_errors.d.next = 0.into();
             self.ic.d.next = false;
             self.cmd_pend.d.next = false;
+            self.qc.d.next = false;
+            self.qerr.d.next = 0.into();
             self.rto_count.d.next = 0.into();
             self.rto_failed.d.next = 0.into();
         }

@@ -151,4 +151,10 @@ impl CoreDut for AnyNic {
     fn cc_config(&mut self, m: &super::cc_module::Model) {
         pass!(self, x => CoreDut::cc_config(&mut **x, m))
     }
+    fn post(&mut self, w: Option<&[u8; 54]>) {
+        pass!(self, x => CoreDut::post(&mut **x, w))
+    }
+    fn post_ready(&self) -> bool {
+        pass!(self, x => CoreDut::post_ready(&**x))
+    }
 }

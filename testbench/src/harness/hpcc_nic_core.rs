@@ -17,7 +17,7 @@ use crate::verilated::{low_u64, models::HpccNicCore as Rtl};
 use hdl::hpcc_nic_core::csr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sim::layout::{words_of, Field, CPL, RTO_CFG, SCHED_CFG, STAT_SEL};
+use sim::layout::{words_of, Field, CORE_POST, CPL, RTO_CFG, SCHED_CFG, STAT_SEL};
 use sim::rx_pipe::Beat;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -29,18 +29,25 @@ pub struct Cpl {
     pub tag: u16,
     /// `csr::CPL_OK`, `CPL_RETRY_EXCEEDED`, ...
     pub status: u64,
+    /// With `CPL_REFUSED`: the post port's refusal (`csr::ERR_*`).
+    pub error: u64,
 }
 
 impl Cpl {
     /// The completion a word carries.
     pub fn of(c: u64) -> Cpl {
         let w = words_of(c as u128);
-        Cpl { flow: CPL.flow.get(&w) as u16, tag: CPL.tag.get(&w) as u16, status: CPL.status.get(&w) }
+        Cpl { flow: CPL.flow.get(&w) as u16, tag: CPL.tag.get(&w) as u16, status: CPL.status.get(&w), error: CPL.error.get(&w) }
     }
 
     /// A message's successful completion.
     pub fn ok(flow: u16, tag: u16) -> Cpl {
-        Cpl { flow, tag, status: csr::CPL_OK }
+        Cpl { flow, tag, status: csr::CPL_OK, error: 0 }
+    }
+
+    /// A post port's post refused with `err`.
+    pub fn refused(flow: u16, tag: u16, err: u32) -> Cpl {
+        Cpl { flow, tag, status: csr::CPL_REFUSED, error: err as u64 }
     }
 }
 
@@ -84,6 +91,10 @@ pub trait CoreDut: HostPorts {
     fn check(&self, c: &mut Checks);
     /// The CC configuration the host writes into `CC_CFG`, for a model that does not decode it.
     fn cc_config(&mut self, m: &super::cc_module::Model);
+    /// The post port (`s_axis_post`): its word while offered (`sim::layout::CORE_POST`).
+    fn post(&mut self, w: Option<&[u8; 54]>);
+    /// Its `tready`, after eval.
+    fn post_ready(&self) -> bool;
 }
 
 /// `CoreDut` of a type with the generated wrapper's port methods.
@@ -143,6 +154,15 @@ impl CoreDut for Rtl {
         }
     }
     fn cc_config(&mut self, _m: &super::cc_module::Model) {}
+    fn post(&mut self, w: Option<&[u8; 54]>) {
+        self.set_s_axis_post_tvalid(w.is_some() as u8);
+        if let Some(w) = w {
+            super::set_wide(self.s_axis_post_tdata_mut(), w);
+        }
+    }
+    fn post_ready(&self) -> bool {
+        self.s_axis_post_tready() == 1
+    }
 }
 
 impl CoreDut for ModelNic {
@@ -161,6 +181,12 @@ impl CoreDut for ModelNic {
     fn cc_config(&mut self, m: &super::cc_module::Model) {
         self.model.configure(m);
     }
+    fn post(&mut self, w: Option<&[u8; 54]>) {
+        self.set_post(w)
+    }
+    fn post_ready(&self) -> bool {
+        ModelNic::post_ready(self)
+    }
 }
 
 /// One core, its host and its driver.
@@ -176,6 +202,8 @@ pub struct Core<M: CoreDut = Rtl> {
     pub results: VecDeque<(u32, u32, u8)>,
     /// Completions (`m_axis_cpl_tdata`) in order.
     pub completions: Vec<u64>,
+    /// Posts for the post port (`s_axis_post`), offered in order, each until taken.
+    pub posts: VecDeque<[u8; 54]>,
     pub checks: Checks,
 }
 
@@ -236,6 +264,7 @@ impl<M: CoreDut> Core<M> {
             cur: None,
             results: VecDeque::new(),
             completions: vec![],
+            posts: VecDeque::new(),
             checks,
         };
         // Every input is 0 from the binding; the reset is all there is to drive.
@@ -299,7 +328,11 @@ impl<M: CoreDut> Side for Core<M> {
         self.host.drive(d, rng, bp);
         let (wc, wd) = (!rng.gen_bool(bp), !rng.gen_bool(bp));
         self.host.drive_writes(d, wc, wd);
+        d.post(self.posts.front());
         d.eval();
+        if !self.posts.is_empty() && d.post_ready() {
+            self.posts.pop_front();
+        }
 
         let (awready, bvalid, bresp, arready, rvalid, rdata, rresp) = d.axil_out();
         if let Some((op, phase)) = &mut self.cur {
@@ -517,6 +550,24 @@ pub fn post<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: Option<&[
     c.write(csr::CMD, csr::OP_POST | (flow as u32) << 16);
 }
 
+/// The post port's word (`sim::layout::CORE_POST`) of a post: tx_ctx's post word `tx` (its
+/// flow in [31:16]), rx_ctx's READ word for a READ, the tag.
+pub fn post_word(tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: u16) -> [u8; 54] {
+    let mut w = [0u8; 54];
+    w[CORE_POST.tx.bytes()].copy_from_slice(&tx[..36]);
+    if let Some(rx) = rx {
+        w[CORE_POST.rx.bytes()].copy_from_slice(rx);
+    }
+    CORE_POST.tag.set_le(&mut w, tag as u64);
+    w
+}
+
+/// Queues a post on the post port: no register access; its refusal, if any, comes back as a
+/// completion (`Cpl::refused`).
+pub fn post_port<M: CoreDut>(c: &mut Core<M>, tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: u16) {
+    c.posts.push_back(post_word(tx, rx, tag));
+}
+
 /// Queues a command (`csr::CMD`: op, flow); poll its result with [`status_when_done`].
 pub fn command(c: &mut Core, op: u32, flow: u32) {
     c.write(csr::CMD, op | flow << 16);
@@ -561,7 +612,9 @@ struct Msg {
 
 /// `core-random`: two cores back to back, four queue pairs (two each way) on random algorithms
 /// (HPCC++, Rx-HPCC, LDCP, DCQCN) and MTUs, each posting WRITEs and READs (30%) of 0-12,000
-/// bytes through the register port, back to back, until the cycle budget; random backpressure
+/// bytes, back to back, until the cycle budget, half through the register port and half through
+/// the post port (`s_axis_post`), with now and then a post port post for a flow that does not
+/// exist or is out of range (refused: its completion must say so); random backpressure
 /// on every host, MAC, register and completion port, a telemetry hop on data frames, 2% of
 /// ECN-capable frames marked CE and 0.5% of all frames lost (data, ACKs, NAKs, READ requests
 /// and responses, retransmissions), with the retransmission timeout at 3 rounds of 2048
@@ -615,6 +668,9 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     let (mut seen, mut done) = ([0usize; 2], vec![]);
     let mut failed = 0u64;
     let mut late: Vec<(u64, Msg)> = vec![];
+    // Refused post port posts each side owes a completion for, and how many were.
+    let mut refusals: [VecDeque<Cpl>; 2] = Default::default();
+    let (mut n_refused, mut n_port) = (0u64, 0u64);
     let limit = p.cycle + cycles + 400_000;
     let mut idle = 0u64;
     while p.cycle < limit {
@@ -626,6 +682,12 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
                 seen[side] += 1;
                 let cpl = Cpl::of(c);
                 let flow = cpl.flow;
+                if cpl.status == csr::CPL_REFUSED {
+                    let want = refusals[side].pop_front();
+                    o.check(p.cycle, Some(cpl), want);
+                    idle = 0;
+                    continue;
+                }
                 let Some(q) = qps.iter_mut().find(|q| q.on_a == on_a && q.req == flow) else {
                     o.fail(format!("cycle {}: completion {c:#x} for no flow of ours", p.cycle));
                     continue;
@@ -658,6 +720,17 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         }
         // New messages while the budget lasts.
         if p.cycle < limit - 400_000 {
+            if rng.gen_bool(0.0005) {
+                // A post port post the core must refuse: a flow never created (ERR_UNKNOWN), or
+                // one past the flow table (ERR_FLOW).
+                let (side, w) = if rng.gen() { (0, Which::A) } else { (1, Which::B) };
+                let (flow, err) = if rng.gen() { (0x3FF, csr::ERR_UNKNOWN) } else { (rng.gen_range(0x400..=0xFFFF), csr::ERR_FLOW) };
+                let tag = rng.gen();
+                let post_w = Post { local_addr: 0, remote_addr: 0, rkey: 0, len: 100, first_psn: 0 };
+                post_port(core(&mut p, w), &TxCtrl::Post { flow, post: post_w }.to_bytes(), None, tag);
+                refusals[side].push_back(Cpl::refused(flow, tag, err));
+                n_refused += 1;
+            }
             for q in qps.iter_mut().filter(|q| q.cur.is_none() && !q.failed) {
                 let (rq, rs) = if q.on_a { (Which::A, Which::B) } else { (Which::B, Which::A) };
                 let read = rng.gen_bool(0.3);
@@ -668,22 +741,29 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
                 let data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
                 let post_w = Post { local_addr: local, remote_addr: remote, rkey: 0, len, first_psn: q.next_psn & 0xFF_FFFF };
                 let tag = rng.gen();
-                if read {
+                let (tx, rx) = if read {
                     core(&mut p, rs).host.fill(remote, &data);
                     let rx = RxCtrl { op: OP_READ, qpn: q.req as u32, epsn: 0, spsn: 0, mtu: q.mtu, addr: local }.to_bytes();
-                    post(core(&mut p, rq), q.req, &TxCtrl::Read { flow: q.req, post: post_w }.to_bytes(), Some(&rx), tag);
+                    (TxCtrl::Read { flow: q.req, post: post_w }.to_bytes(), Some(rx))
                 } else {
                     core(&mut p, rq).host.fill(local, &data);
-                    post(core(&mut p, rq), q.req, &TxCtrl::Post { flow: q.req, post: post_w }.to_bytes(), None, tag);
+                    (TxCtrl::Post { flow: q.req, post: post_w }.to_bytes(), None)
+                };
+                if rng.gen() {
+                    // The post port: no register access, no STATUS to poll.
+                    post_port(core(&mut p, rq), &tx, rx.as_ref(), tag);
+                    n_port += 1;
+                } else {
+                    post(core(&mut p, rq), q.req, &tx, rx.as_ref(), tag);
+                    settle(&mut p, rq, 10_000);
+                    o.check(p.cycle, ("post", q.req, status_when_done(&mut p, rq)), ("post", q.req, csr::ERR_NONE));
                 }
-                settle(&mut p, rq, 10_000);
-                o.check(p.cycle, ("post", q.req, status_when_done(&mut p, rq)), ("post", q.req, csr::ERR_NONE));
                 let dst = if read { (q.on_a, local) } else { (!q.on_a, remote) };
                 q.cur = Some(Msg { read, tag, dst, data, at: p.cycle });
                 q.next_psn = q.next_psn.wrapping_add(npkts);
                 q.count += 1;
             }
-        } else if qps.iter().all(|q| q.cur.is_none()) && late.is_empty() {
+        } else if qps.iter().all(|q| q.cur.is_none()) && late.is_empty() && refusals.iter().all(|r| r.is_empty()) {
             break;
         }
         idle += 1;
@@ -696,6 +776,11 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
         if let Some(m) = &q.cur {
             let (kind, len) = (if m.read { "READ" } else { "WRITE" }, m.data.len());
             o.fail(format!("cycle {}: flow {:#x}'s message {} ({kind} of {len} B, MTU {}, posted at cycle {}) never completed", p.cycle, q.req, q.count - 1, q.mtu, m.at));
+        }
+    }
+    for (side, r) in refusals.iter().enumerate() {
+        if let Some(c) = r.front() {
+            o.fail(format!("cycle {}: core {}: {} refused posts never completed, the first {c:?}", p.cycle, ["A", "B"][side], r.len()));
         }
     }
     if !o.passed() {
@@ -715,6 +800,8 @@ pub fn random(seed: u64, cycles: u64, vcd: Option<&Path>) -> super::Outcome {
     o.metric("ce_marked", (p.marked[0] + p.marked[1]) as f64);
     o.metric("lost", (p.dropped[0] + p.dropped[1]) as f64);
     o.metric("failed", failed as f64);
+    o.metric("port_posts", n_port as f64);
+    o.metric("refused", n_refused as f64);
     for (name, w, reg) in [
         ("timeouts_a", Which::A, csr::RTO_TIMEOUTS),
         ("timeouts_b", Which::B, csr::RTO_TIMEOUTS),

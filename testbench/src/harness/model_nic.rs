@@ -50,6 +50,8 @@ pub struct ModelNic {
     wr_cmd_ready: bool,
     wr_ready: bool,
     cpl_ready: bool,
+    /// The post port's word while offered.
+    post: Option<[u8; 54]>,
     out: Outputs,
     cycles: u64,
     /// `eval` has clocked the model for this cycle.
@@ -74,6 +76,7 @@ impl ModelNic {
             wr_cmd_ready: false,
             wr_ready: false,
             cpl_ready: false,
+            post: None,
             out: Outputs::default(),
             cycles: 0,
             clocked: false,
@@ -100,6 +103,7 @@ impl ModelNic {
             wr_cmd_ready: self.wr_cmd_ready,
             wr_ready: self.wr_ready,
             cpl_ready: self.cpl_ready,
+            post: self.post.as_ref(),
         };
         self.out = self.model.step(&i);
         self.clocked = true;
@@ -120,6 +124,16 @@ impl ModelNic {
 
     pub fn set_reset(&mut self, v: u8) {
         self.reset = v == 1;
+    }
+
+    /// The post port: its word while offered (`s_axis_post_tvalid`, `_tdata`).
+    pub fn set_post(&mut self, w: Option<&[u8; 54]>) {
+        self.post = w.copied();
+    }
+
+    /// `s_axis_post_tready`.
+    pub fn post_ready(&self) -> bool {
+        self.out.post_ready
     }
     pub fn set_s_axil_awaddr(&mut self, v: u16) {
         self.aw.1 = v;

@@ -12,4 +12,6 @@ codes! {
     CPL_RETRY_EXCEEDED = sim::csr::CPL_RETRY_EXCEEDED,
     /// The responder answered with an error NAK (later).
     CPL_REMOTE_ERROR = sim::csr::CPL_REMOTE_ERROR,
+    /// A post from the post port was refused (`sim::csr::CPL_REFUSED`).
+    CPL_REFUSED = sim::csr::CPL_REFUSED,
 }

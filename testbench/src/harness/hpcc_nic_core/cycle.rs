@@ -44,6 +44,7 @@ fn rtl_shown(d: &Rtl) -> Vec<(&'static str, String)> {
         ("m_axis_dma_wr_cmd", v(b(d.m_axis_dma_wr_cmd_tvalid()), || hex(&get_wide(d.m_axis_dma_wr_cmd_tdata())))),
         ("m_axis_dma_wr", v(b(d.m_axis_dma_wr_tvalid()), || format!("{:?}", kept(&get_wide(d.m_axis_dma_wr_tdata()), d.m_axis_dma_wr_tkeep(), b(d.m_axis_dma_wr_tlast()), false)))),
         ("m_axis_cpl", v(b(d.m_axis_cpl_tvalid()), || format!("{:016x}", d.m_axis_cpl_tdata()))),
+        ("s_axis_post_tready", format!("{}", b(d.s_axis_post_tready()))),
         ("cc_module event, ready", format!("{} {}", v(b(d.probe_events_m_axis_event_tvalid()), || format!("{:08x?}", d.probe_events_m_axis_event_tdata())), b(d.probe_cc_s_axis_event_tready()))),
         ("flow_sched ctrl, ready", format!("{} {}", v(b(d.probe_seq_sched_ctrl_tvalid()), || format!("{:022x}", word_of(d.probe_seq_sched_ctrl_tdata()))), b(d.probe_sched_s_axis_ctrl_tready()))),
         ("flow_sched update, ready", format!("{} {}", v(b(d.probe_sched_s_axis_update_tvalid()), || format!("{:020x}", word_of(d.probe_sched_s_axis_update_tdata()))), b(d.probe_sched_s_axis_update_tready()))),
@@ -66,6 +67,7 @@ fn model_shown(o: &Outputs) -> Vec<(&'static str, String)> {
         ("m_axis_dma_wr_cmd", opt(o.wr_cmd.map(|(x, l, f)| hex(&wr_cmd_bytes(x, l, f))))),
         ("m_axis_dma_wr", opt(o.wr.as_ref().map(|b| format!("{:?}", kept(&b.data, b.keep, b.last, false))))),
         ("m_axis_cpl", opt(o.cpl.map(|c| format!("{c:016x}")))),
+        ("s_axis_post_tready", format!("{}", o.post_ready)),
         ("cc_module event, ready", format!("{} {}", opt(n.cc_event.map(|e| {
             let mut w = e.words();
             CC_EVENT.feedback.set(&mut w, n.cc_event_feedback as u64);
@@ -81,7 +83,7 @@ fn model_shown(o: &Outputs) -> Vec<(&'static str, String)> {
 }
 
 /// The core's inputs this cycle as the RTL sees them.
-fn inputs(d: &Rtl) -> (Inputs<'static>, Option<sim::rx_pipe::Beat>, Option<sim::rx_pipe::Beat>) {
+fn inputs(d: &Rtl) -> (Inputs<'static>, Option<sim::rx_pipe::Beat>, Option<sim::rx_pipe::Beat>, Option<[u8; 54]>) {
     let b = |x: u8| x == 1;
     let axil = axil_slave::Inputs {
         reset: false,
@@ -102,8 +104,10 @@ fn inputs(d: &Rtl) -> (Inputs<'static>, Option<sim::rx_pipe::Beat>, Option<sim::
         wr_cmd_ready: b(d.m_axis_dma_wr_cmd_tready()),
         wr_ready: b(d.m_axis_dma_wr_tready()),
         cpl_ready: b(d.m_axis_cpl_tready()),
+        post: None,
     };
-    (i, rd, rx)
+    let post = b(d.s_axis_post_tvalid()).then(|| get_wide(d.s_axis_post_tdata())[..54].try_into().unwrap());
+    (i, rd, rx, post)
 }
 
 impl Lockstep {
@@ -117,8 +121,8 @@ impl Lockstep {
         if self.differs.is_some() {
             return;
         }
-        let (i, rd, rx) = inputs(d);
-        let i = Inputs { dma_rd_data: rd.as_ref(), rx: rx.as_ref(), ..i };
+        let (i, rd, rx, post) = inputs(d);
+        let i = Inputs { dma_rd_data: rd.as_ref(), rx: rx.as_ref(), post: post.as_ref(), ..i };
         let want = self.model.step(&i);
         self.cycles += 1;
         // In a reset cycle the RTL shows its state from before the reset, which the model
