@@ -35,3 +35,5 @@ pcie_wr.v
 pcie_axil.v
 pcie_rq_mux.v
 pcie_shim.v
+dma_rd_mux.v
+dma_wr_mux.v

@@ -230,6 +230,8 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::pcie_axil::PcieAxil::default())?, "pcie_axil", "hdl/src/pcie/pcie_axil.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_rq_mux::PcieRqMux::default())?, "pcie_rq_mux", "hdl/src/pcie/pcie_rq_mux.rs")?);
     v.push(finish(&raw_verilog(crate::pcie_shim::PcieShim::default())?, "pcie_shim", "hdl/src/pcie/pcie_shim.rs")?);
+    v.push(finish(&raw_verilog(crate::dma_rd_mux::DmaRdMux::default())?, "dma_rd_mux", "hdl/src/host/dma_rd_mux.rs")?);
+    v.push(finish(&raw_verilog(crate::dma_wr_mux::DmaWrMux::default())?, "dma_wr_mux", "hdl/src/host/dma_wr_mux.rs")?);
     Ok(v)
 }
 

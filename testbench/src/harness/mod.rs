@@ -21,6 +21,7 @@ pub mod mac_shim;
 pub mod pcie_axil;
 pub mod pcie_rd;
 pub mod pcie_shim;
+pub mod dma_mux;
 pub mod pcie_wr;
 pub mod host;
 pub mod nic_datapath;
@@ -82,6 +83,8 @@ pub enum Scenario {
     PcieAxilRandom,
     PcieAxilBadInput,
     PcieShimRandom,
+    DmaRdMuxRandom,
+    DmaWrMuxRandom,
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
@@ -109,7 +112,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 43] = [
+pub const TABLE: [Info; 45] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -471,6 +474,24 @@ pub const TABLE: [Info; 43] = [
         cycles: 200_000,
         about: "the whole PCIe shim: DMA reads, DMA writes and BAR0 register accesses at once, a host completing reads out of order at the RCB; every RQ TLP equal to its engine's next (no TLP cut by the other's), read data and register values exact, counters exact.",
         run: pcie_shim::run,
+    },
+    Info {
+        scenario: Scenario::DmaRdMuxRandom,
+        name: "dma-rd-mux-random",
+        module: "dma_rd_mux",
+        seeds: 2,
+        cycles: 200_000,
+        about: "two DMA read requesters on one read engine: each gets back exactly its own requests' data, in order (length-0 requests none), with random latency and backpressure everywhere.",
+        run: dma_mux::rd,
+    },
+    Info {
+        scenario: Scenario::DmaWrMuxRandom,
+        name: "dma-wr-mux-random",
+        module: "dma_wr_mux",
+        seeds: 2,
+        cycles: 200_000,
+        about: "two DMA writers on one write engine, commands before, with or after their payloads: each command reaches the engine paired (by order) with its own payload, each writer's writes in order, none cut.",
+        run: dma_mux::wr,
     },
     Info {
         scenario: Scenario::NicDatapathRandom,

@@ -1,0 +1,8 @@
+//! The host interface between the PCIe shim and the core (issue 16, item 3): the DMA streams of
+//! the core and of the host queue engine share the shim's read and write engines. `dma_rd_mux`
+//! puts both requesters' read requests on the shim's one request port and sends each request's
+//! data back to the requester that asked; `dma_wr_mux` puts both writers' commands and
+//! payloads on the shim's write engine, one whole write at a time.
+
+pub mod dma_rd_mux;
+pub mod dma_wr_mux;
