@@ -825,6 +825,23 @@ layout!(CPL: CplLayout, "cpl", 64, "docs/modules/hpcc_nic_core.md", {
     error: 36, 4, "with `CPL_REFUSED`: why (`ERR_FLOW`, `ERR_UNKNOWN`, `ERR_BUSY`, `ERR_CONFIG`, as `STATUS` has them for a register command); else 0";
 });
 
+// The host queue engine's formats in host memory (docs/modules/host_queues.md): a work
+// descriptor (WQE) of a flow's send queue, and a completion queue entry (CQE).
+layout!(HQ_WQE: HqWqeLayout, "hq_wqe", 512, "docs/modules/host_queues.md", {
+    opcode: 0, 8, "`WQE_WRITE` 0: an RDMA WRITE of `len` bytes from `local` to `remote`; `WQE_READ` 1: an RDMA READ of `len` bytes from `remote` into `local`; others refused (`ERR_OP`)";
+    tag: 16, 16, "the caller's tag, returned in the completion entry";
+    len: 32, 32, "message length in bytes (0: an empty WRITE, one packet)";
+    local: 64, 64, "local (this host's) address of the message";
+    remote: 128, 64, "remote address (the RETH's)";
+    rkey: 192, 32, "remote key (the RETH's R_Key)";
+});
+
+layout!(HQ_CQE: HqCqeLayout, "hq_cqe", 128, "docs/modules/host_queues.md", {
+    cpl: 0, 64, "the core's completion word (`cpl`): flow, tag, status, error";
+    index: 64, 16, "the send queue index of the WQE it completes";
+    phase: 127, 1, "the completion queue's phase: 1 on its first pass, 0 on its second, and so on; an entry whose phase is the host's current one is new";
+});
+
 // hpcc_nic_core's post port word (`s_axis_post`): a post as the host queue engine makes it
 // from a work descriptor, with the same fields a register post takes from `ARG_TX`, `ARG_RX`
 // and `ARG_TAG`.
@@ -1056,6 +1073,8 @@ pub const ALL: &[Layout] = &[
     RtoCfgLayout::LAYOUT,
     CplLayout::LAYOUT,
     CorePostLayout::LAYOUT,
+    HqWqeLayout::LAYOUT,
+    HqCqeLayout::LAYOUT,
     PcieRqDescLayout::LAYOUT,
     PcieRqUserLayout::LAYOUT,
     PcieRcDescLayout::LAYOUT,

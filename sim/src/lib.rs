@@ -19,6 +19,7 @@ pub mod csr_header;
 pub mod div_pipe;
 pub mod flow_park;
 pub mod flow_sched;
+pub mod host_queues;
 pub mod hpcc_nic_core;
 pub mod hpcc_nic_core_cpl;
 pub mod hpcc_nic_core_events;

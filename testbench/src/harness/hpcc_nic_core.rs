@@ -17,7 +17,7 @@ use crate::verilated::{low_u64, models::HpccNicCore as Rtl};
 use hdl::hpcc_nic_core::csr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sim::layout::{words_of, Field, CORE_POST, CPL, RTO_CFG, SCHED_CFG, STAT_SEL};
+use sim::layout::{words_of, Field, CPL, RTO_CFG, SCHED_CFG, STAT_SEL};
 use sim::rx_pipe::Beat;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -550,17 +550,7 @@ pub fn post<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: Option<&[
     c.write(csr::CMD, csr::OP_POST | (flow as u32) << 16);
 }
 
-/// The post port's word (`sim::layout::CORE_POST`) of a post: tx_ctx's post word `tx` (its
-/// flow in [31:16]), rx_ctx's READ word for a READ, the tag.
-pub fn post_word(tx: &[u8; 64], rx: Option<&[u8; 16]>, tag: u16) -> [u8; 54] {
-    let mut w = [0u8; 54];
-    w[CORE_POST.tx.bytes()].copy_from_slice(&tx[..36]);
-    if let Some(rx) = rx {
-        w[CORE_POST.rx.bytes()].copy_from_slice(rx);
-    }
-    CORE_POST.tag.set_le(&mut w, tag as u64);
-    w
-}
+pub use sim::host_queues::post_word;
 
 /// Queues a post on the post port: no register access; its refusal, if any, comes back as a
 /// completion (`Cpl::refused`).
