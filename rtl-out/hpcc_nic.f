@@ -37,3 +37,4 @@ pcie_rq_mux.v
 pcie_shim.v
 dma_rd_mux.v
 dma_wr_mux.v
+host_queues.v

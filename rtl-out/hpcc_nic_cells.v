@@ -49,6 +49,27 @@ module hpcc_ram_w119_d1024(clock,read_address,read_data,write_address,write_data
     end
 endmodule // hpcc_ram_w119_d1024
 
+// 149 bits x 1024 words, simple dual port, one clock. The read is registered
+// (block RAM); a read of the word written in the same cycle returns the old word.
+module hpcc_ram_w149_d1024(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    input wire  clock;
+    input wire  [9:0] read_address;
+    output reg  [148:0] read_data;
+    input wire  [9:0] write_address;
+    input wire  [148:0] write_data;
+    input wire  write_enable;
+
+    reg [148:0] mem [0:1023];
+
+    always @(posedge clock) begin
+        read_data <= mem[read_address];
+        if (write_enable) begin
+            mem[write_address] <= write_data;
+        end
+    end
+endmodule // hpcc_ram_w149_d1024
+
 // 152 bits x 128 words, simple dual port, one clock. The read is registered
 // (block RAM); a read of the word written in the same cycle returns the old word.
 module hpcc_ram_w152_d128(clock,read_address,read_data,write_address,write_data,write_enable);

@@ -166,6 +166,62 @@
 /* or, for wider ports, over consecutive words (low word first): see `CC_FIELDS`. */
 #define HPCC_NIC_REG_CC_CFG 0x100u
 
+/* [15:0] the flow whose send queue `HQ_SQ_CMD` configures. */
+#define HPCC_NIC_REG_HQ_SQ_SEL 0x800u
+
+/* The send queue ring's host address, low and high words (64-byte aligned). */
+#define HPCC_NIC_REG_HQ_SQ_BASE_LO 0x804u
+#define HPCC_NIC_REG_HQ_SQ_BASE_HI 0x808u
+
+/* [3:0] log2 of the ring's WQEs (1..12), [11:8] log2 of the flow's MTU (8..12). */
+#define HPCC_NIC_REG_HQ_SQ_CFG 0x80cu
+
+/* [23:0] the first message's first PSN. */
+#define HPCC_NIC_REG_HQ_SQ_PSN 0x810u
+
+/* [23:0] rx_ctx's QPN of the flow (a READ's rx word). */
+#define HPCC_NIC_REG_HQ_SQ_QPN 0x814u
+
+/* Write [0] 1: enable `HQ_SQ_SEL`'s queue with the `HQ_SQ_*` values, indices 0; 0: disable */
+/* it. SLVERR for a flow past the table, a configuration out of range, or while the last */
+/* `HQ_SQ_CMD` is still pending (`HQ_SQ_STATUS`). Reads the last word written. */
+#define HPCC_NIC_REG_HQ_SQ_CMD 0x818u
+
+/* Write: a doorbell, [15:0] the queue's producer index, [31:16] its flow. SLVERR for a flow */
+/* past the table or with the doorbell FIFO full (16). */
+#define HPCC_NIC_REG_HQ_SQ_DOORBELL 0x81cu
+
+/* The completion queue ring's host address, low and high words (16-byte aligned). */
+#define HPCC_NIC_REG_HQ_CQ_BASE_LO 0x820u
+#define HPCC_NIC_REG_HQ_CQ_BASE_HI 0x824u
+
+/* [3:0] log2 of the completion ring's entries (1..15), [8] on; writing it empties the */
+/* ring (tail 0, phase 1). SLVERR for a size out of range with [8] set. */
+#define HPCC_NIC_REG_HQ_CQ_CFG 0x828u
+
+/* [15:0] the driver's consumer index of the completion ring. */
+#define HPCC_NIC_REG_HQ_CQ_HEAD 0x82cu
+
+/* [15:0] completion entries written (the producer index). */
+#define HPCC_NIC_REG_HQ_CQ_TAIL 0x830u
+
+/* [0] the last `HQ_SQ_CMD` is still pending; [7:4] its error (`ERR_BUSY`: the queue had a */
+/* message out, nothing changed). */
+#define HPCC_NIC_REG_HQ_SQ_STATUS 0x834u
+
+/* WQEs fetched (wraps). */
+#define HPCC_NIC_REG_HQ_STAT_WQES 0x838u
+
+/* Completion entries written (wraps). */
+#define HPCC_NIC_REG_HQ_STAT_CQES 0x83cu
+
+/* Doorbells ignored: the queue off or in error, or the producer index more than the ring */
+/* ahead (wraps). */
+#define HPCC_NIC_REG_HQ_STAT_DB_IGNORED 0x840u
+
+/* Completions dropped with the completion queue off (wraps). */
+#define HPCC_NIC_REG_HQ_STAT_CQ_DROPPED 0x844u
+
 /* The value of `ID`. */
 #define HPCC_NIC_ID_VALUE 0x48504343u
 
@@ -250,6 +306,13 @@
 /* `error` field has the code (`ERR_*`) a register command would have had in `STATUS`, its */
 /* tag is the post's, and nothing was sent. */
 #define HPCC_NIC_CPL_REFUSED 3u
+
+/* WQE opcodes (`layout::HQ_WQE`'s `opcode`). */
+#define HPCC_NIC_HQ_WQE_WRITE 0u
+#define HPCC_NIC_HQ_WQE_READ 1u
+
+/* A completion entry's index for a completion of no WQE (a register post). */
+#define HPCC_NIC_HQ_NO_INDEX 65535u
 
 /* Argument words (from `ARG_TX`). */
 #define HPCC_NIC_ARGS 24u
@@ -412,6 +475,48 @@
 /* [39:36]: with `CPL_REFUSED`: why (`ERR_FLOW`, `ERR_UNKNOWN`, `ERR_BUSY`, `ERR_CONFIG`, as `STATUS` has them for a register command); else 0 */
 #define HPCC_NIC_CPL_ERROR_LO 36u
 #define HPCC_NIC_CPL_ERROR_WIDTH 4u
+
+/* Layout `hq_wqe` (docs/modules/host_queues.md): its width in bits. */
+#define HPCC_NIC_HQ_WQE_BITS 512u
+
+/* [7:0]: `WQE_WRITE` 0: an RDMA WRITE of `len` bytes from `local` to `remote`; `WQE_READ` 1: an RDMA READ of `len` bytes from `remote` into `local`; others refused (`ERR_OP`) */
+#define HPCC_NIC_HQ_WQE_OPCODE_LO 0u
+#define HPCC_NIC_HQ_WQE_OPCODE_WIDTH 8u
+
+/* [31:16]: the caller's tag, returned in the completion entry */
+#define HPCC_NIC_HQ_WQE_TAG_LO 16u
+#define HPCC_NIC_HQ_WQE_TAG_WIDTH 16u
+
+/* [63:32]: message length in bytes (0: an empty WRITE, one packet) */
+#define HPCC_NIC_HQ_WQE_LEN_LO 32u
+#define HPCC_NIC_HQ_WQE_LEN_WIDTH 32u
+
+/* [127:64]: local (this host's) address of the message */
+#define HPCC_NIC_HQ_WQE_LOCAL_LO 64u
+#define HPCC_NIC_HQ_WQE_LOCAL_WIDTH 64u
+
+/* [191:128]: remote address (the RETH's) */
+#define HPCC_NIC_HQ_WQE_REMOTE_LO 128u
+#define HPCC_NIC_HQ_WQE_REMOTE_WIDTH 64u
+
+/* [223:192]: remote key (the RETH's R_Key) */
+#define HPCC_NIC_HQ_WQE_RKEY_LO 192u
+#define HPCC_NIC_HQ_WQE_RKEY_WIDTH 32u
+
+/* Layout `hq_cqe` (docs/modules/host_queues.md): its width in bits. */
+#define HPCC_NIC_HQ_CQE_BITS 128u
+
+/* [63:0]: the core's completion word (`cpl`): flow, tag, status, error */
+#define HPCC_NIC_HQ_CQE_CPL_LO 0u
+#define HPCC_NIC_HQ_CQE_CPL_WIDTH 64u
+
+/* [79:64]: the send queue index of the WQE it completes */
+#define HPCC_NIC_HQ_CQE_INDEX_LO 64u
+#define HPCC_NIC_HQ_CQE_INDEX_WIDTH 16u
+
+/* 127: the completion queue's phase: 1 on its first pass, 0 on its second, and so on; an entry whose phase is the host's current one is new */
+#define HPCC_NIC_HQ_CQE_PHASE_LO 127u
+#define HPCC_NIC_HQ_CQE_PHASE_WIDTH 1u
 
 /* cc_module's `cfg_hpcc_t_ns`: word offset from `CC_CFG`, width in bits. */
 #define HPCC_NIC_CC_HPCC_T_NS_WORD 0u

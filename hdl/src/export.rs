@@ -232,6 +232,7 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::pcie_shim::PcieShim::default())?, "pcie_shim", "hdl/src/pcie/pcie_shim.rs")?);
     v.push(finish(&raw_verilog(crate::dma_rd_mux::DmaRdMux::default())?, "dma_rd_mux", "hdl/src/host/dma_rd_mux.rs")?);
     v.push(finish(&raw_verilog(crate::dma_wr_mux::DmaWrMux::default())?, "dma_wr_mux", "hdl/src/host/dma_wr_mux.rs")?);
+    v.push(finish(&raw_verilog(crate::host_queues::HostQueues::<10>::new())?, "host_queues", "hdl/src/host/host_queues.rs")?);
     Ok(v)
 }
 

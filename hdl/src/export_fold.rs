@@ -420,6 +420,9 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Register values (csr.rs)", 32, crate::hpcc_nic_core::REG_VALUES),
     ("Register fields (csr.rs)", 5, crate::hpcc_nic_core::REG_FIELDS),
     ("tkeep of a frame padded to the Ethernet minimum (sim::mac_shim)", 64, crate::mac_shim::PAD_CONSTANTS),
+    ("Host queue register word addresses (csr.rs)", 12, crate::host_queues::HQ_REG_ADDRS),
+    ("Host queue engine events", 3, crate::host_queues::HQ_OPS),
+    ("WQE opcodes (csr.rs)", 8, crate::host_queues::HQ_WQE_OPS),
 ];
 
 /// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`

@@ -213,6 +213,54 @@ csr_map! { @acc [] []
     /// `error` field has the code (`ERR_*`) a register command would have had in `STATUS`, its
     /// tag is the post's, and nothing was sent.
     val CPL_REFUSED = 3;
+
+    // ---- The host queue engine (host_queues, docs/modules/host_queues.md): BAR0 words 0x200
+    // on. The core answers SLVERR there; the NIC top sends them to the engine.
+    /// [15:0] the flow whose send queue `HQ_SQ_CMD` configures.
+    reg HQ_SQ_SEL = 0x200;
+    /// The send queue ring's host address, low and high words (64-byte aligned).
+    reg HQ_SQ_BASE_LO = 0x201;
+    reg HQ_SQ_BASE_HI = 0x202;
+    /// [3:0] log2 of the ring's WQEs (1..12), [11:8] log2 of the flow's MTU (8..12).
+    reg HQ_SQ_CFG = 0x203;
+    /// [23:0] the first message's first PSN.
+    reg HQ_SQ_PSN = 0x204;
+    /// [23:0] rx_ctx's QPN of the flow (a READ's rx word).
+    reg HQ_SQ_QPN = 0x205;
+    /// Write [0] 1: enable `HQ_SQ_SEL`'s queue with the `HQ_SQ_*` values, indices 0; 0: disable
+    /// it. SLVERR for a flow past the table, a configuration out of range, or while the last
+    /// `HQ_SQ_CMD` is still pending (`HQ_SQ_STATUS`). Reads the last word written.
+    reg HQ_SQ_CMD = 0x206;
+    /// Write: a doorbell, [15:0] the queue's producer index, [31:16] its flow. SLVERR for a flow
+    /// past the table or with the doorbell FIFO full (16).
+    reg HQ_SQ_DOORBELL = 0x207;
+    /// The completion queue ring's host address, low and high words (16-byte aligned).
+    reg HQ_CQ_BASE_LO = 0x208;
+    reg HQ_CQ_BASE_HI = 0x209;
+    /// [3:0] log2 of the completion ring's entries (1..15), [8] on; writing it empties the
+    /// ring (tail 0, phase 1). SLVERR for a size out of range with [8] set.
+    reg HQ_CQ_CFG = 0x20A;
+    /// [15:0] the driver's consumer index of the completion ring.
+    reg HQ_CQ_HEAD = 0x20B;
+    /// [15:0] completion entries written (the producer index).
+    reg HQ_CQ_TAIL = 0x20C;
+    /// [0] the last `HQ_SQ_CMD` is still pending; [7:4] its error (`ERR_BUSY`: the queue had a
+    /// message out, nothing changed).
+    reg HQ_SQ_STATUS = 0x20D;
+    /// WQEs fetched (wraps).
+    reg HQ_STAT_WQES = 0x20E;
+    /// Completion entries written (wraps).
+    reg HQ_STAT_CQES = 0x20F;
+    /// Doorbells ignored: the queue off or in error, or the producer index more than the ring
+    /// ahead (wraps).
+    reg HQ_STAT_DB_IGNORED = 0x210;
+    /// Completions dropped with the completion queue off (wraps).
+    reg HQ_STAT_CQ_DROPPED = 0x211;
+    /// WQE opcodes (`layout::HQ_WQE`'s `opcode`).
+    val HQ_WQE_WRITE = 0;
+    val HQ_WQE_READ = 1;
+    /// A completion entry's index for a completion of no WQE (a register post).
+    val HQ_NO_INDEX = 0xFFFF;
 }
 
 /// The error code (`ERR_*`) of a `STATUS` value.

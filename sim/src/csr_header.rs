@@ -7,12 +7,13 @@
 
 use crate::csr::{self, Entry};
 use crate::layout::{
-    CplLayout, Layout, RtoCfgLayout, RxCreateLayout, RxReadLayout, SchedCfgLayout, StatSelLayout, TxCreateLayout,
+    CplLayout, HqCqeLayout, HqWqeLayout, Layout, RtoCfgLayout, RxCreateLayout, RxReadLayout, SchedCfgLayout, StatSelLayout, TxCreateLayout,
     TxPostLayout,
 };
 
 /// The layouts a driver needs: what it writes into `ARG_TX` / `ARG_RX` (create, post, READ),
-/// the fields of `SCHED_CFG`, `STAT_SEL` and `RTO_CFG`, and the completion word.
+/// the fields of `SCHED_CFG`, `STAT_SEL` and `RTO_CFG`, the completion word, and the host
+/// queues' work descriptor and completion entry in host memory.
 pub const LAYOUTS: &[Layout] = &[
     TxCreateLayout::LAYOUT,
     TxPostLayout::LAYOUT,
@@ -22,6 +23,8 @@ pub const LAYOUTS: &[Layout] = &[
     StatSelLayout::LAYOUT,
     RtoCfgLayout::LAYOUT,
     CplLayout::LAYOUT,
+    HqWqeLayout::LAYOUT,
+    HqCqeLayout::LAYOUT,
 ];
 
 /// Every macro of the header with its value: (name, value). The test checks the compiled

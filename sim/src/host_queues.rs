@@ -1,5 +1,5 @@
-//! The model of the host queue engine (issue 16, item 3; docs/modules/host_queues.md), the
-//! specification its RTL will be checked against: per-flow send queues of work descriptors
+//! The model of `hdl/src/host/host_queues.rs`, the host queue engine (issue 16, item 3;
+//! docs/modules/host_queues.md): per-flow send queues of work descriptors
 //! (`layout::HQ_WQE`, 64 bytes) in host memory, rung by a doorbell register; one completion
 //! queue of entries (`layout::HQ_CQE`, 16 bytes) in host memory.
 //!
@@ -29,11 +29,11 @@ use std::collections::VecDeque;
 /// Bytes of a WQE and of a CQE.
 pub const WQE_BYTES: u64 = 64;
 pub const CQE_BYTES: u64 = 16;
-/// WQE opcodes.
-pub const WQE_WRITE: u8 = 0;
-pub const WQE_READ: u8 = 1;
+/// WQE opcodes (`csr::HQ_WQE_*`).
+pub const WQE_WRITE: u8 = csr::HQ_WQE_WRITE as u8;
+pub const WQE_READ: u8 = csr::HQ_WQE_READ as u8;
 /// A CQE's index for a completion of no WQE (a post the driver made through the registers).
-pub const NO_INDEX: u16 = 0xFFFF;
+pub const NO_INDEX: u16 = csr::HQ_NO_INDEX as u16;
 
 /// A send queue's configuration (the `SQ_*` registers, applied by enabling the queue).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -201,6 +201,29 @@ impl HostQueues {
             }
         }
         None
+    }
+
+    /// The fetch of `flow`, for a test bench whose engine chose it (the RTL's ready FIFO order
+    /// follows its own event timing): its WQE's address if the queue may fetch now (on, nothing
+    /// out, a WQE not fetched); the flow leaves the ready FIFO either way.
+    pub fn fetch_of(&mut self, flow: u16) -> Option<u64> {
+        self.ready.retain(|&f| f != flow);
+        let q = &mut self.sq[flow as usize];
+        q.queued = false;
+        if !(q.on && !q.busy && q.prod != q.cons) {
+            return None;
+        }
+        q.busy = true;
+        self.wqes += 1;
+        let slot = (q.cons as u64) & ((1 << q.cfg.size_log) - 1);
+        Some(q.cfg.base + slot * WQE_BYTES)
+    }
+
+    /// The host address of `flow`'s WQE at its consumer index (the one fetched, before
+    /// [`HostQueues::wqe`] consumes it).
+    pub fn next_wqe_addr(&self, flow: u16) -> u64 {
+        let q = &self.sq[flow as usize];
+        q.cfg.base + ((q.cons as u64) & ((1 << q.cfg.size_log) - 1)) * WQE_BYTES
     }
 
     /// The fetched WQE of `flow`: its post on the core's post port, or (a bad opcode) its

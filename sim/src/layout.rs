@@ -842,6 +842,20 @@ layout!(HQ_CQE: HqCqeLayout, "hq_cqe", 128, "docs/modules/host_queues.md", {
     phase: 127, 1, "the completion queue's phase: 1 on its first pass, 0 on its second, and so on; an entry whose phase is the host's current one is new";
 });
 
+// host_queues' context of a flow's send queue (its per-flow RAM word).
+layout!(HQ_SQ_CTX: HqSqCtxLayout, "hq_sq_ctx", 149, "docs/modules/host_queues.md", {
+    base: 0, 58, "the ring's host address [63:6] (WQEs are 64-byte aligned)";
+    size_log: 58, 4, "log2 of the ring's WQEs, 1..12";
+    mtu_log: 62, 4, "log2 of the flow's MTU, 8..12 (a message's packets)";
+    on: 66, 1, "the queue is enabled (and not in error)";
+    busy: 67, 1, "a WQE of the queue is being fetched, or its message is out";
+    queued: 68, 1, "the flow is in the ready FIFO";
+    prod: 69, 16, "producer index (the last doorbell's)";
+    cons: 85, 16, "consumer index (WQEs fetched)";
+    psn: 101, 24, "the next message's first PSN";
+    qpn: 125, 24, "rx_ctx's QPN of the flow (a READ's rx word)";
+});
+
 // hpcc_nic_core's post port word (`s_axis_post`): a post as the host queue engine makes it
 // from a work descriptor, with the same fields a register post takes from `ARG_TX`, `ARG_RX`
 // and `ARG_TAG`.
@@ -1075,6 +1089,7 @@ pub const ALL: &[Layout] = &[
     CorePostLayout::LAYOUT,
     HqWqeLayout::LAYOUT,
     HqCqeLayout::LAYOUT,
+    HqSqCtxLayout::LAYOUT,
     PcieRqDescLayout::LAYOUT,
     PcieRqUserLayout::LAYOUT,
     PcieRcDescLayout::LAYOUT,

@@ -22,6 +22,7 @@ pub mod pcie_axil;
 pub mod pcie_rd;
 pub mod pcie_shim;
 pub mod dma_mux;
+pub mod host_queues;
 pub mod pcie_wr;
 pub mod host;
 pub mod nic_datapath;
@@ -85,6 +86,7 @@ pub enum Scenario {
     PcieShimRandom,
     DmaRdMuxRandom,
     DmaWrMuxRandom,
+    HostQueuesRandom,
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
@@ -112,7 +114,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 45] = [
+pub const TABLE: [Info; 46] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -492,6 +494,15 @@ pub const TABLE: [Info; 45] = [
         cycles: 200_000,
         about: "two DMA writers on one write engine, commands before, with or after their payloads: each command reaches the engine paired (by order) with its own payload, each writer's writes in order, none cut.",
         run: dma_mux::wr,
+    },
+    Info {
+        scenario: Scenario::HostQueuesRandom,
+        name: "host-queues-random",
+        module: "host_queues",
+        seeds: 2,
+        cycles: 300_000,
+        about: "the host queue engine: eight send queues fed with WQEs and doorbells, host memory answering fetches late, a core stand-in completing posts in any order, a completion queue the driver drains late; bad opcodes, error completions, bad register writes. Every fetch, post and CQE equal to the model's, counters exact.",
+        run: host_queues::run,
     },
     Info {
         scenario: Scenario::NicDatapathRandom,
