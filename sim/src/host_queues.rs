@@ -21,6 +21,7 @@
 //! puts its queue in error: it fetches nothing more until the driver enables it again.
 
 use crate::csr;
+use crate::hpcc_nic_core_cpl as cpl;
 use crate::layout::{CORE_POST, CPL, HQ_CQE, HQ_WQE};
 use crate::rx_ctx::{Ctrl as RxCtrl, OP_READ};
 use crate::tx_ctx::{Ctrl as TxCtrl, Post};
@@ -62,6 +63,13 @@ struct Sq {
     busy: bool,
     /// In the ready FIFO.
     queued: bool,
+}
+
+impl Sq {
+    /// On, nothing out, a WQE not fetched.
+    fn may_fetch(&self) -> bool {
+        self.on && !self.busy && self.prod != self.cons
+    }
 }
 
 /// Why a register write is refused (SLVERR).
@@ -178,45 +186,45 @@ impl HostQueues {
         Ok(())
     }
 
-    /// The queue joins the ready FIFO if it has a WQE to fetch and nothing out.
+    /// The queue joins the ready FIFO if it may fetch and is not in it yet.
     fn wake(&mut self, f: usize) {
         let q = &mut self.sq[f];
-        if q.on && !q.busy && !q.queued && q.prod != q.cons {
+        if q.may_fetch() && !q.queued {
             q.queued = true;
             self.ready.push_back(f as u16);
         }
+    }
+
+    /// The flow leaves the ready FIFO; if its queue may fetch, the fetch: the queue is busy
+    /// from now on, and its next WQE's address.
+    fn take(&mut self, f: u16) -> Option<u64> {
+        let q = &mut self.sq[f as usize];
+        q.queued = false;
+        if !q.may_fetch() {
+            return None;
+        }
+        q.busy = true;
+        self.wqes += 1;
+        Some(self.next_wqe_addr(f))
     }
 
     /// The next WQE fetch: (flow, host address), the ready FIFO's head; the flow is busy from
     /// now on. A queue disabled while it waited in the FIFO is skipped.
     pub fn fetch(&mut self) -> Option<(u16, u64)> {
         while let Some(f) = self.ready.pop_front() {
-            let q = &mut self.sq[f as usize];
-            q.queued = false;
-            if q.on && !q.busy && q.prod != q.cons {
-                q.busy = true;
-                self.wqes += 1;
-                let slot = (q.cons as u64) & ((1 << q.cfg.size_log) - 1);
-                return Some((f, q.cfg.base + slot * WQE_BYTES));
+            if let Some(a) = self.take(f) {
+                return Some((f, a));
             }
         }
         None
     }
 
     /// The fetch of `flow`, for a test bench whose engine chose it (the RTL's ready FIFO order
-    /// follows its own event timing): its WQE's address if the queue may fetch now (on, nothing
-    /// out, a WQE not fetched); the flow leaves the ready FIFO either way.
+    /// follows its own event timing): its WQE's address if the queue may fetch now; the flow
+    /// leaves the ready FIFO either way.
     pub fn fetch_of(&mut self, flow: u16) -> Option<u64> {
         self.ready.retain(|&f| f != flow);
-        let q = &mut self.sq[flow as usize];
-        q.queued = false;
-        if !(q.on && !q.busy && q.prod != q.cons) {
-            return None;
-        }
-        q.busy = true;
-        self.wqes += 1;
-        let slot = (q.cons as u64) & ((1 << q.cfg.size_log) - 1);
-        Some(q.cfg.base + slot * WQE_BYTES)
+        self.take(flow)
     }
 
     /// The host address of `flow`'s WQE at its consumer index (the one fetched, before
@@ -234,8 +242,7 @@ impl HostQueues {
         let len = HQ_WQE.len.get_le(w) as u32;
         q.cons = q.cons.wrapping_add(1);
         if op != WQE_WRITE && op != WQE_READ {
-            let c = CPL.error.with(CPL.status.with(0, csr::CPL_REFUSED as u64), csr::ERR_OP as u64);
-            return Err(CPL.flow.with(CPL.tag.with(c, tag as u64), flow as u64) as u64);
+            return Err(cpl::word(flow, tag, csr::CPL_REFUSED, csr::ERR_OP));
         }
         let local = HQ_WQE.local.get_le(w);
         let post = Post { local_addr: local, remote_addr: HQ_WQE.remote.get_le(w), rkey: HQ_WQE.rkey.get_le(w) as u32, len, first_psn: q.psn };
@@ -319,7 +326,7 @@ mod tests {
     }
 
     fn ok(flow: u16, tag: u16) -> u64 {
-        CPL.flow.with(CPL.tag.with(0, tag as u64), flow as u64) as u64
+        cpl::word(flow, tag, csr::CPL_OK, 0)
     }
 
     #[test]

@@ -4,6 +4,15 @@
 //! then until as many payloads as jobs were queued by then have left. A head and a skid
 //! register; `blocked` while the head is full or a READ waits.
 
+use crate::layout::CPL;
+
+/// A completion word (`layout::CPL`): the flow, the message's tag, its status (`csr::CPL_*`)
+/// and, with `CPL_REFUSED`, the error (`csr::ERR_*`; else 0).
+pub fn word(flow: u16, tag: u16, status: u32, error: u32) -> u64 {
+    let w = CPL.flow.with(CPL.tag.with(0, tag as u64), flow as u64);
+    CPL.error.with(CPL.status.with(w, status as u64), error as u64) as u64
+}
+
 /// Everything driven into the block during one cycle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Inputs {

@@ -17,7 +17,8 @@ use crate::cc_module::Event;
 use crate::csr;
 use crate::flow_sched::Ctrl as SchedCtrl;
 use crate::hpcc_nic_core_seq_words::{words, From, Words, CMD_RTO, CMD_RTO_FAIL};
-use crate::layout::{CORE_FLOW, CORE_POST, CPL, TX_POST};
+use crate::hpcc_nic_core_cpl as cpl;
+use crate::layout::{CORE_FLOW, CORE_POST, TX_POST};
 
 /// The states (hpcc_nic_core's `SEQ_*`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -187,10 +188,9 @@ impl HpccNicCoreSeq {
             status: 0,
         };
         let fail_word = if s == Refuse {
-            let c = CPL.status.with(CPL.error.with(0, self.qerr as u64), csr::CPL_REFUSED as u64);
-            CPL.flow.with(CPL.tag.with(c, tag as u64), w.flow as u64) as u64
+            cpl::word(w.flow, tag, csr::CPL_REFUSED, self.qerr as u32)
         } else {
-            CPL.flow.with(CPL.tag.with(CPL.status.with(0, csr::CPL_RETRY_EXCEEDED as u64), e(CORE_FLOW.tag)), w.flow as u64) as u64
+            cpl::word(w.flow, e(CORE_FLOW.tag) as u16, csr::CPL_RETRY_EXCEEDED, 0)
         };
         // Each register's next value, assigned in the RTL's order (a later one wins).
         let mut n = self.clone();

@@ -5,11 +5,9 @@
 //! entry back (out cleared). One write a cycle, the sequencer's first; the last is forwarded
 //! to a T1 of the same flow. After reset the table is cleared one entry a cycle for 2^F cycles.
 
-use crate::layout::{CORE_FLOW, CPL};
+use crate::layout::CORE_FLOW;
 use crate::ram::Ram;
 
-/// The completion status of a message acknowledged.
-const CPL_OK: u64 = crate::csr::CPL_OK as u64;
 /// The event types T0 takes (`cc_module::ACK`, `LOSS`).
 const ACK: u8 = crate::cc_module::ACK;
 const LOSS: u8 = crate::cc_module::LOSS;
@@ -89,8 +87,8 @@ impl HpccNicCoreTracker {
             };
             let complete = CORE_FLOW.out.of(e) == 1 && CORE_FLOW.end_psn.of(e) as u32 == seq;
             if complete {
-                let cpl = CPL.flow.with(CPL.tag.with(CPL.status.with(0, CPL_OK) as u128, CORE_FLOW.tag.of(e)), flow as u64);
-                done = Some((CORE_FLOW.read.of(e) == 1, cpl as u64, cmds));
+                let cpl = crate::hpcc_nic_core_cpl::word(flow, CORE_FLOW.tag.of(e) as u16, crate::csr::CPL_OK, 0);
+                done = Some((CORE_FLOW.read.of(e) == 1, cpl, cmds));
             }
             write = Some((flow, if complete { CORE_FLOW.out.with(e, 0) } else { e }));
             una = seq;

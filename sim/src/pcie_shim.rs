@@ -141,8 +141,12 @@ impl Memory {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
 /// A write TLP's RQ beats as (tdata words, tkeep, tlast, tuser words), undefined bytes 0.
-pub fn write_beats(t: &WriteTlp) -> Vec<([u32; 16], u16, bool, [u32; 5])> {
+fn write_beats(t: &WriteTlp) -> Vec<([u32; 16], u16, bool, [u32; 5])> {
     t.beats()
         .iter()
         .map(|b| {
@@ -151,10 +155,6 @@ pub fn write_beats(t: &WriteTlp) -> Vec<([u32; 16], u16, bool, [u32; 5])> {
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     fn intake(beats: &[([u32; 16], u16, bool, [u32; 5])]) -> Result<Option<RqTlp>, String> {
         let mut q = RqIntake::default();

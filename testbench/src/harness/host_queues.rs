@@ -25,6 +25,7 @@ use crate::verilated::models::HostQueues as Rtl;
 use hdl::hpcc_nic_core::csr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::hpcc_nic_core_cpl::word as cpl_word;
 use sim::host_queues::{wqe_bytes, Cqe, HostQueues, SqConfig, WQE_READ, WQE_WRITE};
 use sim::layout::{le_bytes, CPL, DMA_RD, DMA_WR};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -58,6 +59,63 @@ impl Axil {
     }
     fn write(&mut self, word: u32, v: u32) {
         self.ops.push_back(Op::Write(word, v, 0));
+    }
+
+    /// Before eval: the access in flight's address phase, if not yet taken.
+    fn drive(&mut self, d: &mut Rtl) {
+        if self.cur.is_none() {
+            self.cur = self.ops.pop_front().map(|op| (op, false));
+        }
+        let (mut aw, mut ar) = (false, false);
+        match self.cur {
+            Some((Op::Write(word, v, _), false)) => {
+                aw = true;
+                d.set_s_axil_awaddr((word * 4) as u16);
+                d.set_s_axil_wdata(v);
+                d.set_s_axil_wstrb(0xF);
+            }
+            Some((Op::Read(word, _), false)) => {
+                ar = true;
+                d.set_s_axil_araddr((word * 4) as u16);
+            }
+            _ => {}
+        }
+        d.set_s_axil_awvalid(aw as u8);
+        d.set_s_axil_wvalid(aw as u8);
+        d.set_s_axil_arvalid(ar as u8);
+        d.set_s_axil_bready(1);
+        d.set_s_axil_rready(1);
+    }
+
+    /// After eval: the address phase taken, the response checked (a read of `HQ_SQ_STATUS`
+    /// with the command pending is asked again).
+    fn observe(&mut self, d: &Rtl, o: &mut Outcome, cycle: u64) {
+        match self.cur {
+            Some((op @ Op::Write(..), false)) if d.s_axil_awready() == 1 => self.cur = Some((op, true)),
+            Some((op @ Op::Read(..), false)) if d.s_axil_arready() == 1 => self.cur = Some((op, true)),
+            _ => {}
+        }
+        if let Some((op, true)) = self.cur {
+            match op {
+                Op::Write(word, _, want) if d.s_axil_bvalid() == 1 => {
+                    o.check(cycle, (word, d.s_axil_bresp()), (word, want));
+                    self.cur = None;
+                }
+                Op::Read(word, want) if d.s_axil_rvalid() == 1 => {
+                    let v = d.s_axil_rdata();
+                    if let Some(w) = want {
+                        if word == csr::HQ_SQ_STATUS && v & 1 == 1 {
+                            self.ops.push_front(Op::Read(word, want));
+                        } else {
+                            o.check(cycle, (word, v), (word, w));
+                        }
+                    }
+                    self.reads.push_back((word, v));
+                    self.cur = None;
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -208,28 +266,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         }
 
         // ---- Inputs.
-        if axil.cur.is_none() {
-            axil.cur = axil.ops.pop_front().map(|op| (op, false));
-        }
-        let (mut aw, mut ar) = (false, false);
-        match axil.cur {
-            Some((Op::Write(word, v, _), false)) => {
-                aw = true;
-                d.set_s_axil_awaddr((word * 4) as u16);
-                d.set_s_axil_wdata(v);
-                d.set_s_axil_wstrb(0xF);
-            }
-            Some((Op::Read(word, _), false)) => {
-                ar = true;
-                d.set_s_axil_araddr((word * 4) as u16);
-            }
-            _ => {}
-        }
-        d.set_s_axil_awvalid(aw as u8);
-        d.set_s_axil_wvalid(aw as u8);
-        d.set_s_axil_arvalid(ar as u8);
-        d.set_s_axil_bready(1);
-        d.set_s_axil_rready(1);
+        axil.drive(&mut d);
         let f_on = fetches.front().is_some_and(|f| f.0 <= cycle);
         d.set_s_axis_rd_data_tvalid(f_on as u8);
         if let Some((_, w)) = fetches.front() {
@@ -244,7 +281,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
                 cpl_on = Some(owed.swap_remove(due[rng.gen_range(0..due.len())]).1);
             } else if running && rng.gen_bool(0.0005) {
                 let flow = [7u16, 0x3FE][rng.gen_range(0..2)];
-                cpl_on = Some(CPL.flow.with(CPL.tag.with(0, 0x5757), flow as u64) as u64);
+                cpl_on = Some(cpl_word(flow, 0x5757, csr::CPL_OK as u32, 0));
                 n_stray += 1;
             }
         }
@@ -264,33 +301,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         idle += 1;
 
         // ---- Handshakes.
-        match axil.cur {
-            Some((op @ Op::Write(..), false)) if d.s_axil_awready() == 1 => axil.cur = Some((op, true)),
-            Some((op @ Op::Read(..), false)) if d.s_axil_arready() == 1 => axil.cur = Some((op, true)),
-            _ => {}
-        }
-        if let Some((op, true)) = axil.cur {
-            match op {
-                Op::Write(word, _, want) if d.s_axil_bvalid() == 1 => {
-                    o.check(cycle, (word, d.s_axil_bresp()), (word, want));
-                    axil.cur = None;
-                }
-                Op::Read(word, want) if d.s_axil_rvalid() == 1 => {
-                    let v = d.s_axil_rdata();
-                    if let Some(w) = want {
-                        if word == csr::HQ_SQ_STATUS && v & 1 == 1 {
-                            // Still pending: poll again.
-                            axil.ops.push_front(Op::Read(word, want));
-                        } else {
-                            o.check(cycle, (word, v), (word, w));
-                        }
-                    }
-                    axil.reads.push_back((word, v));
-                    axil.cur = None;
-                }
-                _ => {}
-            }
-        }
+        axil.observe(&d, &mut o, cycle);
         if d.m_axis_rd_req_tvalid() == 1 && rd_ready {
             idle = 0;
             let w = d.m_axis_rd_req_tdata().to_vec();
@@ -325,7 +336,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
                             }
                             let tag = sim::layout::CORE_POST.tag.get_le(&p);
                             let st = if err { csr::CPL_RETRY_EXCEEDED } else { csr::CPL_OK };
-                            let c = CPL.flow.with(CPL.tag.with(CPL.status.with(0, st), tag), flow as u64) as u64;
+                            let c = cpl_word(flow, tag as u16, st as u32, 0);
                             owed.push((cycle + rng.gen_range(10..2000), c));
                         }
                         Err(c) => o.fail(format!("cycle {cycle}: flow {flow} posted a WQE the model refuses ({c:#x})")),
@@ -407,25 +418,9 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         axil.ops.push_back(Op::Read(w, None));
     }
     while !axil.idle() && o.passed() {
-        if axil.cur.is_none() {
-            axil.cur = axil.ops.pop_front().map(|op| (op, false));
-        }
-        let ar = matches!(axil.cur, Some((Op::Read(..), false)));
-        if let Some((Op::Read(word, _), _)) = axil.cur {
-            d.set_s_axil_araddr((word * 4) as u16);
-        }
-        d.set_s_axil_arvalid(ar as u8);
-        d.set_s_axil_awvalid(0);
-        d.set_s_axil_wvalid(0);
+        axil.drive(&mut d);
         d.eval();
-        if ar && d.s_axil_arready() == 1 {
-            axil.cur = axil.cur.map(|(op, _)| (op, true));
-        } else if let Some((Op::Read(word, _), true)) = axil.cur {
-            if d.s_axil_rvalid() == 1 {
-                axil.reads.push_back((word, d.s_axil_rdata()));
-                axil.cur = None;
-            }
-        }
+        axil.observe(&d, &mut o, cycle);
         d.tick();
     }
     let got: Vec<u32> = axil.reads.iter().rev().take(4).rev().map(|r| r.1).collect();

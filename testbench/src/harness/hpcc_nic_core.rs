@@ -550,7 +550,7 @@ pub fn post<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: Option<&[
     c.write(csr::CMD, csr::OP_POST | (flow as u32) << 16);
 }
 
-pub use sim::host_queues::post_word;
+use sim::host_queues::post_word;
 
 /// Queues a post on the post port: no register access; its refusal, if any, comes back as a
 /// completion (`Cpl::refused`).
