@@ -12,6 +12,7 @@ fn send_queues_post_and_every_completion_gets_its_entry() {
     println!("{o:?}");
     assert!(o.passed(), "{:?} {:?}; re-run: {}", o.first_mismatch, o.failures, o.rerun_command());
     let g = |n: &str| o.get(n).unwrap();
-    assert!(g("posts") > 500.0 && g("cqes") > g("posts"), "{o:?}");
+    // Floor at about half the lowest of 40 seeds (443 posts): 500 failed one seed in 40.
+    assert!(g("posts") > 200.0 && g("cqes") > g("posts"), "{o:?}");
     assert!(g("refused_wqes") + g("error_completions") > 0.0 && g("slverr") == 3.0, "{o:?}");
 }

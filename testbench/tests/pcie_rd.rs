@@ -14,9 +14,11 @@ fn reordered_completions_come_out_in_request_order() {
     println!("{o:?}");
     assert!(o.passed(), "{:?} {:?}; re-run: {}", o.first_mismatch, o.failures, o.rerun_command());
     let g = |n: &str| o.get(n).unwrap();
-    assert!(g("requests") > 500.0 && g("tlps") > 3.0 * g("requests"), "{o:?}");
+    // Floors at about half the lowest of 51 seeds (523 requests, 1.17 MB): how many requests a
+    // seed gets depends on its lengths and read request sizes, so a tighter floor is flaky.
+    assert!(g("requests") > 250.0 && g("tlps") > 3.0 * g("requests"), "{o:?}");
     // Split completions: more completions than read TLPs.
-    assert!(g("completions") > 1.2 * g("tlps") && g("bytes_out") > 1e6, "{o:?}");
+    assert!(g("completions") > 1.2 * g("tlps") && g("bytes_out") > 5e5, "{o:?}");
     assert_eq!((g("errors"), g("unexpected")), (0.0, 0.0));
 }
 
@@ -29,7 +31,9 @@ fn bad_completions_are_counted_and_requests_still_finish() {
     println!("{o:?}");
     assert!(o.passed(), "{:?} {:?}; re-run: {}", o.first_mismatch, o.failures, o.rerun_command());
     let g = |n: &str| o.get(n).unwrap();
-    assert!(g("errors") > 20.0 && g("unexpected") > 50.0 && g("requests") > 500.0, "{o:?}");
+    // Floors well under the lowest of 103 seeds (434 requests, 198 errors, 160 unexpected):
+    // seed 3305117145 had 462 requests and failed CI under the old floor of 500.
+    assert!(g("errors") > 20.0 && g("unexpected") > 50.0 && g("requests") > 200.0, "{o:?}");
 }
 
 /// The engine reuses rx_dma's combine stage and out FIFO by name (rx_dma.v comes first in the
