@@ -6,7 +6,7 @@
 `default_nettype none
 
 module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,wr_en,wr_addr,wr_data,wr_strb,wr_err,rd_en,rd_addr,rd_data,rd_err);
-    // Rust: AxilSlave, hdl/src/top/axil_slave.rs:60
+    // Rust: AxilSlave, hdl/src/top/axil_slave.rs:84
 
     // Module arguments
     input wire  clock;
@@ -66,7 +66,7 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
         r_valid_d = r_valid_q;
         r_err_d = r_err_q;
         r_data_d = r_data_q;
-        // axil_slave.rs:96: ---- Write: AW and W together, one response owed at most.
+        // axil_slave.rs:120: ---- Write: AW and W together, one response owed at most.
         wr_en = s_axil_awvalid & s_axil_wvalid & ~b_valid_q;
         s_axil_awready = wr_en;
         s_axil_wready = wr_en;
@@ -85,7 +85,7 @@ module axil_slave(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil
         if (b_err_q) begin
             s_axil_bresp = 32'h2;
         end
-        // axil_slave.rs:115: ---- Read: one response owed at most, data registered.
+        // axil_slave.rs:139: ---- Read: one response owed at most, data registered.
         rd_en = s_axil_arvalid & ~r_valid_q;
         s_axil_arready = rd_en;
         rd_addr = s_axil_araddr >> 2;

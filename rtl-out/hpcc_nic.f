@@ -38,3 +38,6 @@ pcie_shim.v
 dma_rd_mux.v
 dma_wr_mux.v
 host_queues.v
+axil_split.v
+nic_stats.v
+hpcc_nic.v

@@ -222,6 +222,63 @@
 /* Completions dropped with the completion queue off (wraps). */
 #define HPCC_NIC_REG_HQ_STAT_CQ_DROPPED 0x844u
 
+/* DMA read requests taken (pcie_rd). */
+#define HPCC_NIC_REG_NIC_STAT_RD_REQUESTS 0xc00u
+
+/* DMA read requests of length 0 (answered with no data). */
+#define HPCC_NIC_REG_NIC_STAT_RD_BAD_REQUESTS 0xc04u
+
+/* Read TLPs sent. */
+#define HPCC_NIC_REG_NIC_STAT_RD_TLPS 0xc08u
+
+/* Read completions taken. */
+#define HPCC_NIC_REG_NIC_STAT_RD_CPLS 0xc0cu
+
+/* Read completions with an error status, poisoned or malformed. */
+#define HPCC_NIC_REG_NIC_STAT_RD_CPL_ERRORS 0xc10u
+
+/* Read completions for no read out. */
+#define HPCC_NIC_REG_NIC_STAT_RD_CPL_UNEXPECTED 0xc14u
+
+/* DMA writes sent (pcie_wr). */
+#define HPCC_NIC_REG_NIC_STAT_WR_WRITES 0xc18u
+
+/* Write TLPs sent. */
+#define HPCC_NIC_REG_NIC_STAT_WR_TLPS 0xc1cu
+
+/* DMA writes dropped for their length. */
+#define HPCC_NIC_REG_NIC_STAT_WR_LEN_ERRORS 0xc20u
+
+/* BAR0 register writes (pcie_axil). */
+#define HPCC_NIC_REG_NIC_STAT_AXIL_WRITES 0xc24u
+
+/* BAR0 register reads. */
+#define HPCC_NIC_REG_NIC_STAT_AXIL_READS 0xc28u
+
+/* Requests not served (not a one-dword BAR0 memory access). */
+#define HPCC_NIC_REG_NIC_STAT_AXIL_UNSUPPORTED 0xc2cu
+
+/* Register accesses answered SLVERR. */
+#define HPCC_NIC_REG_NIC_STAT_AXIL_ERRORS 0xc30u
+
+/* Frames handed to the CMAC (mac_shim). */
+#define HPCC_NIC_REG_NIC_STAT_MAC_TX_FRAMES 0xc34u
+
+/* Frames from the core dropped as bad. */
+#define HPCC_NIC_REG_NIC_STAT_MAC_TX_BAD 0xc38u
+
+/* Frames from the core dropped as too long for the transmit FIFO. */
+#define HPCC_NIC_REG_NIC_STAT_MAC_TX_TOO_LONG 0xc3cu
+
+/* Frames from the CMAC kept for the core. */
+#define HPCC_NIC_REG_NIC_STAT_MAC_RX_FRAMES 0xc40u
+
+/* Frames from the CMAC dropped as bad (FCS error...). */
+#define HPCC_NIC_REG_NIC_STAT_MAC_RX_BAD 0xc44u
+
+/* Frames from the CMAC dropped on a full receive FIFO. */
+#define HPCC_NIC_REG_NIC_STAT_MAC_RX_OVERFLOW 0xc48u
+
 /* The value of `ID`. */
 #define HPCC_NIC_ID_VALUE 0x48504343u
 
@@ -313,6 +370,12 @@
 
 /* A completion entry's index for a completion of no WQE (a register post). */
 #define HPCC_NIC_HQ_NO_INDEX 65535u
+
+/* BAR0's three parts (words): the core below `BAR0_QUEUES`, the host queue engine from it */
+/* to `BAR0_STATS`, the counters from `BAR0_STATS` to the end (0x3FF). axil_split decodes */
+/* byte address bits [11:10] (these are 0x200 and 0x300 words: 0x800 and 0xC00 bytes). */
+#define HPCC_NIC_BAR0_QUEUES 512u
+#define HPCC_NIC_BAR0_STATS 768u
 
 /* Argument words (from `ARG_TX`). */
 #define HPCC_NIC_ARGS 24u

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module pcie_shim(clock,reset,cfg_max_payload,cfg_max_read_req,m_axis_rq_tdata,m_axis_rq_tkeep,m_axis_rq_tvalid,m_axis_rq_tready,m_axis_rq_tlast,m_axis_rq_tuser,s_axis_rc_tdata,s_axis_rc_tkeep,s_axis_rc_tvalid,s_axis_rc_tready,s_axis_rc_tlast,s_axis_rc_tuser,s_axis_cq_tdata,s_axis_cq_tkeep,s_axis_cq_tvalid,s_axis_cq_tready,s_axis_cq_tlast,s_axis_cq_tuser,pcie_cq_np_req,m_axis_cc_tdata,m_axis_cc_tkeep,m_axis_cc_tvalid,m_axis_cc_tready,m_axis_cc_tlast,m_axis_cc_tuser,s_axis_dma_rd_tdata,s_axis_dma_rd_tvalid,s_axis_dma_rd_tready,m_axis_dma_rd_data_tdata,m_axis_dma_rd_data_tkeep,m_axis_dma_rd_data_tvalid,m_axis_dma_rd_data_tready,m_axis_dma_rd_data_tlast,s_axis_dma_wr_cmd_tdata,s_axis_dma_wr_cmd_tvalid,s_axis_dma_wr_cmd_tready,s_axis_dma_wr_tdata,s_axis_dma_wr_tkeep,s_axis_dma_wr_tvalid,s_axis_dma_wr_tready,s_axis_dma_wr_tlast,m_axil_awaddr,m_axil_awvalid,m_axil_awready,m_axil_wdata,m_axil_wstrb,m_axil_wvalid,m_axil_wready,m_axil_bresp,m_axil_bvalid,m_axil_bready,m_axil_araddr,m_axil_arvalid,m_axil_arready,m_axil_rdata,m_axil_rresp,m_axil_rvalid,m_axil_rready,stat_rd_requests,stat_rd_bad_requests,stat_rd_tlps,stat_rd_cpls,stat_rd_cpl_errors,stat_rd_cpl_unexpected,stat_wr_writes,stat_wr_tlps,stat_wr_len_errors,stat_axil_writes,stat_axil_reads,stat_axil_unsupported,stat_axil_errors);
-    // Rust: PcieShim, hdl/src/pcie/pcie_shim.rs:26
+    // Rust: PcieShim, hdl/src/pcie/pcie_shim.rs:28
 
     // Module arguments
     input wire  clock;
@@ -258,7 +258,7 @@ module pcie_shim(clock,reset,cfg_max_payload,cfg_max_read_req,m_axis_rq_tdata,m_
 
     // Update code
     always @(*) begin
-        // pcie_shim.rs:140: The core's side.
+        // pcie_shim.rs:102: The core's side.
         s_axis_dma_rd_tready = rd_s_axis_req_tready;
         m_axis_dma_rd_data_tdata = rd_m_axis_data_tdata;
         m_axis_dma_rd_data_tkeep = rd_m_axis_data_tkeep;
@@ -266,15 +266,15 @@ module pcie_shim(clock,reset,cfg_max_payload,cfg_max_read_req,m_axis_rq_tdata,m_
         m_axis_dma_rd_data_tlast = rd_m_axis_data_tlast;
         s_axis_dma_wr_cmd_tready = wr_s_axis_cmd_tready;
         s_axis_dma_wr_tready = wr_s_axis_data_tready;
-        // pcie_shim.rs:158: RQ: both engines through the mux.
+        // pcie_shim.rs:120: RQ: both engines through the mux.
         m_axis_rq_tdata = mux_m_axis_rq_tdata;
         m_axis_rq_tkeep = mux_m_axis_rq_tkeep;
         m_axis_rq_tvalid = mux_m_axis_rq_tvalid;
         m_axis_rq_tlast = mux_m_axis_rq_tlast;
         m_axis_rq_tuser = mux_m_axis_rq_tuser;
-        // pcie_shim.rs:178: RC.
+        // pcie_shim.rs:140: RC.
         s_axis_rc_tready = rd_s_axis_rc_tready;
-        // pcie_shim.rs:186: CQ, CC and the register port.
+        // pcie_shim.rs:148: CQ, CC and the register port.
         s_axis_cq_tready = axil_s_axis_cq_tready;
         pcie_cq_np_req = axil_pcie_cq_np_req;
         m_axis_cc_tdata = axil_m_axis_cc_tdata;

@@ -233,6 +233,13 @@ fn build_blocks() -> Result<Vec<Exported>, ExportError> {
     v.push(finish(&raw_verilog(crate::dma_rd_mux::DmaRdMux::default())?, "dma_rd_mux", "hdl/src/host/dma_rd_mux.rs")?);
     v.push(finish(&raw_verilog(crate::dma_wr_mux::DmaWrMux::default())?, "dma_wr_mux", "hdl/src/host/dma_wr_mux.rs")?);
     v.push(finish(&raw_verilog(crate::host_queues::HostQueues::<10>::new())?, "host_queues", "hdl/src/host/host_queues.rs")?);
+    v.push(finish(&raw_verilog(crate::axil_split::AxilSplit::default())?, "axil_split", "hdl/src/top/axil_split.rs")?);
+    v.push(finish(&raw_verilog(crate::nic_stats::NicStats::default())?, "nic_stats", "hdl/src/top/nic_stats.rs")?);
+    v.push(finish(
+        &raw_verilog(crate::hpcc_nic::HpccNic::<10, RX_DMA_BANK_BITS>::new())?,
+        "hpcc_nic",
+        "hdl/src/top/hpcc_nic.rs",
+    )?);
     Ok(v)
 }
 

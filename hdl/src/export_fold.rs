@@ -423,6 +423,7 @@ const CONSTANTS: &[(&str, usize, &[(&str, u64)])] = &[
     ("Host queue register word addresses (csr.rs)", 12, crate::host_queues::HQ_REG_ADDRS),
     ("Host queue engine events", 3, crate::host_queues::HQ_OPS),
     ("WQE opcodes (csr.rs)", 8, crate::host_queues::HQ_WQE_OPS),
+    ("NIC counter register word addresses (csr.rs)", 12, crate::nic_stats::NIC_STAT_ADDRS),
 ];
 
 /// Declares each named constant of `CONSTANTS` that a module's code names as a `localparam`

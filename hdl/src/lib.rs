@@ -66,5 +66,5 @@ pub use tx::{tx_ctx, tx_ctx_ack, tx_ctx_ctrl, tx_ctx_pick, tx_ctx_pkt, tx_ctx_re
 pub use rx::{rx_pipe, rx_pipe_decode, rx_pipe_judge, rx_pipe_udp_sum, rx_ctx, rx_ctx_ctrl, rx_ctx_rules, rx_ctx_rules_calc, rx_ctx_words, rx_ctx_pick, rx_dma, rx_dma_combine, rx_dma_frame, rx_dma_out};
 pub use mac::{cdc_frame_fifo, cdc_word, mac_shim};
 pub use host::{dma_rd_mux, dma_wr_mux, host_queues};
-pub use pcie::{pcie_axil, pcie_be, pcie_rd, pcie_rd_rc, pcie_rq_mux, pcie_shim, pcie_wr, pcie_wr_tlp};
-pub use top::{nic_datapath, nic_datapath_gate, hpcc_nic_core, hpcc_nic_core_cpl, hpcc_nic_core_events, hpcc_nic_core_feedback, hpcc_nic_core_notify, hpcc_nic_core_regs, hpcc_nic_core_seq, hpcc_nic_core_seq_words, hpcc_nic_core_timer, hpcc_nic_core_tracker, hpcc_nic_core_tx_bytes, axil_slave};
+pub use pcie::{pcie_axil, pcie_be, pcie_rd, pcie_rd_rc, pcie_ports, pcie_rq_mux, pcie_shim, pcie_wr, pcie_wr_tlp};
+pub use top::{nic_datapath, nic_datapath_gate, hpcc_nic_core, hpcc_nic_core_cpl, hpcc_nic_core_events, hpcc_nic_core_feedback, hpcc_nic_core_notify, hpcc_nic_core_regs, hpcc_nic_core_seq, hpcc_nic_core_seq_words, hpcc_nic_core_timer, hpcc_nic_core_tracker, hpcc_nic_core_tx_bytes, axil_slave, axil_split, hpcc_nic, nic_stats};

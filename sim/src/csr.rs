@@ -214,8 +214,8 @@ csr_map! { @acc [] []
     /// tag is the post's, and nothing was sent.
     val CPL_REFUSED = 3;
 
-    // ---- The host queue engine (host_queues, docs/modules/host_queues.md): BAR0 words 0x200
-    // on. The core answers SLVERR there; the NIC top sends them to the engine.
+    // ---- The host queue engine (host_queues, docs/modules/host_queues.md): BAR0 words
+    // 0x200-0x2FF. The core answers SLVERR there; the NIC top sends them to the engine.
     /// [15:0] the flow whose send queue `HQ_SQ_CMD` configures.
     reg HQ_SQ_SEL = 0x200;
     /// The send queue ring's host address, low and high words (64-byte aligned).
@@ -261,6 +261,53 @@ csr_map! { @acc [] []
     val HQ_WQE_READ = 1;
     /// A completion entry's index for a completion of no WQE (a register post).
     val HQ_NO_INDEX = 0xFFFF;
+
+    // ---- The NIC's counters (nic_stats, docs/modules/hpcc_nic.md): BAR0 words 0x300 on,
+    // read-only, each wraps. The PCIe shim's engines' and the MAC shim's, all on the core's
+    // clock (the MAC's receive ones a clock-domain round trip behind).
+    /// DMA read requests taken (pcie_rd).
+    reg NIC_STAT_RD_REQUESTS = 0x300;
+    /// DMA read requests of length 0 (answered with no data).
+    reg NIC_STAT_RD_BAD_REQUESTS = 0x301;
+    /// Read TLPs sent.
+    reg NIC_STAT_RD_TLPS = 0x302;
+    /// Read completions taken.
+    reg NIC_STAT_RD_CPLS = 0x303;
+    /// Read completions with an error status, poisoned or malformed.
+    reg NIC_STAT_RD_CPL_ERRORS = 0x304;
+    /// Read completions for no read out.
+    reg NIC_STAT_RD_CPL_UNEXPECTED = 0x305;
+    /// DMA writes sent (pcie_wr).
+    reg NIC_STAT_WR_WRITES = 0x306;
+    /// Write TLPs sent.
+    reg NIC_STAT_WR_TLPS = 0x307;
+    /// DMA writes dropped for their length.
+    reg NIC_STAT_WR_LEN_ERRORS = 0x308;
+    /// BAR0 register writes (pcie_axil).
+    reg NIC_STAT_AXIL_WRITES = 0x309;
+    /// BAR0 register reads.
+    reg NIC_STAT_AXIL_READS = 0x30A;
+    /// Requests not served (not a one-dword BAR0 memory access).
+    reg NIC_STAT_AXIL_UNSUPPORTED = 0x30B;
+    /// Register accesses answered SLVERR.
+    reg NIC_STAT_AXIL_ERRORS = 0x30C;
+    /// Frames handed to the CMAC (mac_shim).
+    reg NIC_STAT_MAC_TX_FRAMES = 0x30D;
+    /// Frames from the core dropped as bad.
+    reg NIC_STAT_MAC_TX_BAD = 0x30E;
+    /// Frames from the core dropped as too long for the transmit FIFO.
+    reg NIC_STAT_MAC_TX_TOO_LONG = 0x30F;
+    /// Frames from the CMAC kept for the core.
+    reg NIC_STAT_MAC_RX_FRAMES = 0x310;
+    /// Frames from the CMAC dropped as bad (FCS error...).
+    reg NIC_STAT_MAC_RX_BAD = 0x311;
+    /// Frames from the CMAC dropped on a full receive FIFO.
+    reg NIC_STAT_MAC_RX_OVERFLOW = 0x312;
+    /// BAR0's three parts (words): the core below `BAR0_QUEUES`, the host queue engine from it
+    /// to `BAR0_STATS`, the counters from `BAR0_STATS` to the end (0x3FF). axil_split decodes
+    /// byte address bits [11:10] (these are 0x200 and 0x300 words: 0x800 and 0xC00 bytes).
+    val BAR0_QUEUES = 0x200;
+    val BAR0_STATS = 0x300;
 }
 
 /// The error code (`ERR_*`) of a `STATUS` value.

@@ -15,7 +15,9 @@
 //! (docs/modules/pcie_shim.md).
 
 use crate::axis::{AxisBeatsIn, AxisBeatsOut, AxisWordIn};
+use crate::axil_slave::AxilMaster;
 use crate::pcie_axil::PcieAxil;
+use crate::pcie_ports::{PcieCcOut, PcieCqIn, PcieRcIn, PcieRqOut};
 use crate::pcie_rd::PcieRd;
 use crate::pcie_rq_mux::PcieRqMux;
 use crate::pcie_wr::PcieWr;
@@ -36,41 +38,16 @@ pub struct PcieShim {
     /// multiples of min(it, 512); sampled per request.
     pub cfg_max_read_req: Signal<In, Bits<3>>,
 
-    /// RQ, to the hard block's `s_axis_rq_*` (`sim::layout::PCIE_RQ_DESC` / `PCIE_RQ_USER`).
-    pub m_axis_rq_tdata: Signal<Out, Bits<512>>,
-    pub m_axis_rq_tkeep: Signal<Out, Bits<16>>,
-    pub m_axis_rq_tvalid: Signal<Out, bool>,
-    /// The hard block's `s_axis_rq_tready[0]` (its four bits are equal).
-    pub m_axis_rq_tready: Signal<In, bool>,
-    pub m_axis_rq_tlast: Signal<Out, bool>,
-    pub m_axis_rq_tuser: Signal<Out, Bits<137>>,
-    /// RC, from the hard block's `m_axis_rc_*` (`sim::layout::PCIE_RC_DESC` / `PCIE_RC_USER`).
-    pub s_axis_rc_tdata: Signal<In, Bits<512>>,
-    pub s_axis_rc_tkeep: Signal<In, Bits<16>>,
-    pub s_axis_rc_tvalid: Signal<In, bool>,
-    /// Always high: completions are never held (the hard block's `m_axis_rc_tready`, all 22
-    /// bits from this one).
-    pub s_axis_rc_tready: Signal<Out, bool>,
-    pub s_axis_rc_tlast: Signal<In, bool>,
-    pub s_axis_rc_tuser: Signal<In, Bits<161>>,
-    /// CQ, from the hard block's `m_axis_cq_*` (`sim::layout::PCIE_CQ_DESC` / `PCIE_CQ_USER`).
-    pub s_axis_cq_tdata: Signal<In, Bits<512>>,
-    pub s_axis_cq_tkeep: Signal<In, Bits<16>>,
-    pub s_axis_cq_tvalid: Signal<In, bool>,
-    /// The hard block's `m_axis_cq_tready` (all 22 bits from this one).
-    pub s_axis_cq_tready: Signal<Out, bool>,
-    pub s_axis_cq_tlast: Signal<In, bool>,
-    pub s_axis_cq_tuser: Signal<In, Bits<183>>,
+    /// RQ, to the hard block's `s_axis_rq_*` (`PcieRqOut`).
+    pub m_axis_rq: PcieRqOut,
+    /// RC, from the hard block's `m_axis_rc_*` (`PcieRcIn`; tready always high).
+    pub s_axis_rc: PcieRcIn,
+    /// CQ, from the hard block's `m_axis_cq_*` (`PcieCqIn`).
+    pub s_axis_cq: PcieCqIn,
     /// The hard block's `pcie_cq_np_req`: always 1 (non-posted requests may come).
     pub pcie_cq_np_req: Signal<Out, Bits<2>>,
-    /// CC, to the hard block's `s_axis_cc_*` (`sim::layout::PCIE_CC_DESC` / `PCIE_CC_USER`).
-    pub m_axis_cc_tdata: Signal<Out, Bits<512>>,
-    pub m_axis_cc_tkeep: Signal<Out, Bits<16>>,
-    pub m_axis_cc_tvalid: Signal<Out, bool>,
-    /// The hard block's `s_axis_cc_tready[0]`.
-    pub m_axis_cc_tready: Signal<In, bool>,
-    pub m_axis_cc_tlast: Signal<Out, bool>,
-    pub m_axis_cc_tuser: Signal<Out, Bits<81>>,
+    /// CC, to the hard block's `s_axis_cc_*` (`PcieCcOut`).
+    pub m_axis_cc: PcieCcOut,
 
     /// The core's DMA read requests (`sim::layout::DMA_RD`: address, length 1..16383, flow).
     pub s_axis_dma_rd: AxisWordIn<128>,
@@ -80,24 +57,9 @@ pub struct PcieShim {
     pub s_axis_dma_wr_cmd: AxisWordIn<128>,
     /// Their payloads, one packet per command, lane-0 aligned.
     pub s_axis_dma_wr: AxisBeatsIn,
-    /// AXI4-Lite master to the core's register port (`s_axil_*`; 4 KiB of byte addresses).
-    pub m_axil_awaddr: Signal<Out, Bits<12>>,
-    pub m_axil_awvalid: Signal<Out, bool>,
-    pub m_axil_awready: Signal<In, bool>,
-    pub m_axil_wdata: Signal<Out, Bits<32>>,
-    pub m_axil_wstrb: Signal<Out, Bits<4>>,
-    pub m_axil_wvalid: Signal<Out, bool>,
-    pub m_axil_wready: Signal<In, bool>,
-    pub m_axil_bresp: Signal<In, Bits<2>>,
-    pub m_axil_bvalid: Signal<In, bool>,
-    pub m_axil_bready: Signal<Out, bool>,
-    pub m_axil_araddr: Signal<Out, Bits<12>>,
-    pub m_axil_arvalid: Signal<Out, bool>,
-    pub m_axil_arready: Signal<In, bool>,
-    pub m_axil_rdata: Signal<In, Bits<32>>,
-    pub m_axil_rresp: Signal<In, Bits<2>>,
-    pub m_axil_rvalid: Signal<In, bool>,
-    pub m_axil_rready: Signal<Out, bool>,
+    /// AXI4-Lite master to the core's register port (`AxilMaster`, ports `m_axil_*`; 4 KiB of
+    /// byte addresses).
+    pub m_axil: AxilMaster<12>,
 
     /// pcie_rd's counters (docs/modules/pcie_rd.md): requests taken, requests of length 0,
     /// read TLPs, completions, error completions, unexpected completions (each wraps).
@@ -168,52 +130,52 @@ impl Logic for PcieShim {
         self.mux.s_axis_wr_tlast.next = self.wr.m_axis_rq_tlast.val();
         self.mux.s_axis_wr_tuser.next = self.wr.m_axis_rq_tuser.val();
         self.wr.m_axis_rq_tready.next = self.mux.s_axis_wr_tready.val();
-        self.m_axis_rq_tdata.next = self.mux.m_axis_rq_tdata.val();
-        self.m_axis_rq_tkeep.next = self.mux.m_axis_rq_tkeep.val();
-        self.m_axis_rq_tvalid.next = self.mux.m_axis_rq_tvalid.val();
-        self.m_axis_rq_tlast.next = self.mux.m_axis_rq_tlast.val();
-        self.m_axis_rq_tuser.next = self.mux.m_axis_rq_tuser.val();
-        self.mux.m_axis_rq_tready.next = self.m_axis_rq_tready.val();
+        self.m_axis_rq.tdata.next = self.mux.m_axis_rq_tdata.val();
+        self.m_axis_rq.tkeep.next = self.mux.m_axis_rq_tkeep.val();
+        self.m_axis_rq.tvalid.next = self.mux.m_axis_rq_tvalid.val();
+        self.m_axis_rq.tlast.next = self.mux.m_axis_rq_tlast.val();
+        self.m_axis_rq.tuser.next = self.mux.m_axis_rq_tuser.val();
+        self.mux.m_axis_rq_tready.next = self.m_axis_rq.tready.val();
 
         // RC.
-        self.rd.s_axis_rc_tdata.next = self.s_axis_rc_tdata.val();
-        self.rd.s_axis_rc_tkeep.next = self.s_axis_rc_tkeep.val();
-        self.rd.s_axis_rc_tvalid.next = self.s_axis_rc_tvalid.val();
-        self.rd.s_axis_rc_tlast.next = self.s_axis_rc_tlast.val();
-        self.rd.s_axis_rc_tuser.next = self.s_axis_rc_tuser.val();
-        self.s_axis_rc_tready.next = self.rd.s_axis_rc_tready.val();
+        self.rd.s_axis_rc_tdata.next = self.s_axis_rc.tdata.val();
+        self.rd.s_axis_rc_tkeep.next = self.s_axis_rc.tkeep.val();
+        self.rd.s_axis_rc_tvalid.next = self.s_axis_rc.tvalid.val();
+        self.rd.s_axis_rc_tlast.next = self.s_axis_rc.tlast.val();
+        self.rd.s_axis_rc_tuser.next = self.s_axis_rc.tuser.val();
+        self.s_axis_rc.tready.next = self.rd.s_axis_rc_tready.val();
 
         // CQ, CC and the register port.
-        self.axil.s_axis_cq_tdata.next = self.s_axis_cq_tdata.val();
-        self.axil.s_axis_cq_tkeep.next = self.s_axis_cq_tkeep.val();
-        self.axil.s_axis_cq_tvalid.next = self.s_axis_cq_tvalid.val();
-        self.axil.s_axis_cq_tlast.next = self.s_axis_cq_tlast.val();
-        self.axil.s_axis_cq_tuser.next = self.s_axis_cq_tuser.val();
-        self.s_axis_cq_tready.next = self.axil.s_axis_cq_tready.val();
+        self.axil.s_axis_cq_tdata.next = self.s_axis_cq.tdata.val();
+        self.axil.s_axis_cq_tkeep.next = self.s_axis_cq.tkeep.val();
+        self.axil.s_axis_cq_tvalid.next = self.s_axis_cq.tvalid.val();
+        self.axil.s_axis_cq_tlast.next = self.s_axis_cq.tlast.val();
+        self.axil.s_axis_cq_tuser.next = self.s_axis_cq.tuser.val();
+        self.s_axis_cq.tready.next = self.axil.s_axis_cq_tready.val();
         self.pcie_cq_np_req.next = self.axil.pcie_cq_np_req.val();
-        self.m_axis_cc_tdata.next = self.axil.m_axis_cc_tdata.val();
-        self.m_axis_cc_tkeep.next = self.axil.m_axis_cc_tkeep.val();
-        self.m_axis_cc_tvalid.next = self.axil.m_axis_cc_tvalid.val();
-        self.m_axis_cc_tlast.next = self.axil.m_axis_cc_tlast.val();
-        self.m_axis_cc_tuser.next = self.axil.m_axis_cc_tuser.val();
-        self.axil.m_axis_cc_tready.next = self.m_axis_cc_tready.val();
-        self.m_axil_awaddr.next = self.axil.m_axil_awaddr.val();
-        self.m_axil_awvalid.next = self.axil.m_axil_awvalid.val();
-        self.axil.m_axil_awready.next = self.m_axil_awready.val();
-        self.m_axil_wdata.next = self.axil.m_axil_wdata.val();
-        self.m_axil_wstrb.next = self.axil.m_axil_wstrb.val();
-        self.m_axil_wvalid.next = self.axil.m_axil_wvalid.val();
-        self.axil.m_axil_wready.next = self.m_axil_wready.val();
-        self.axil.m_axil_bresp.next = self.m_axil_bresp.val();
-        self.axil.m_axil_bvalid.next = self.m_axil_bvalid.val();
-        self.m_axil_bready.next = self.axil.m_axil_bready.val();
-        self.m_axil_araddr.next = self.axil.m_axil_araddr.val();
-        self.m_axil_arvalid.next = self.axil.m_axil_arvalid.val();
-        self.axil.m_axil_arready.next = self.m_axil_arready.val();
-        self.axil.m_axil_rdata.next = self.m_axil_rdata.val();
-        self.axil.m_axil_rresp.next = self.m_axil_rresp.val();
-        self.axil.m_axil_rvalid.next = self.m_axil_rvalid.val();
-        self.m_axil_rready.next = self.axil.m_axil_rready.val();
+        self.m_axis_cc.tdata.next = self.axil.m_axis_cc_tdata.val();
+        self.m_axis_cc.tkeep.next = self.axil.m_axis_cc_tkeep.val();
+        self.m_axis_cc.tvalid.next = self.axil.m_axis_cc_tvalid.val();
+        self.m_axis_cc.tlast.next = self.axil.m_axis_cc_tlast.val();
+        self.m_axis_cc.tuser.next = self.axil.m_axis_cc_tuser.val();
+        self.axil.m_axis_cc_tready.next = self.m_axis_cc.tready.val();
+        self.m_axil.awaddr.next = self.axil.m_axil_awaddr.val();
+        self.m_axil.awvalid.next = self.axil.m_axil_awvalid.val();
+        self.axil.m_axil_awready.next = self.m_axil.awready.val();
+        self.m_axil.wdata.next = self.axil.m_axil_wdata.val();
+        self.m_axil.wstrb.next = self.axil.m_axil_wstrb.val();
+        self.m_axil.wvalid.next = self.axil.m_axil_wvalid.val();
+        self.axil.m_axil_wready.next = self.m_axil.wready.val();
+        self.axil.m_axil_bresp.next = self.m_axil.bresp.val();
+        self.axil.m_axil_bvalid.next = self.m_axil.bvalid.val();
+        self.m_axil.bready.next = self.axil.m_axil_bready.val();
+        self.m_axil.araddr.next = self.axil.m_axil_araddr.val();
+        self.m_axil.arvalid.next = self.axil.m_axil_arvalid.val();
+        self.axil.m_axil_arready.next = self.m_axil.arready.val();
+        self.axil.m_axil_rdata.next = self.m_axil.rdata.val();
+        self.axil.m_axil_rresp.next = self.m_axil.rresp.val();
+        self.axil.m_axil_rvalid.next = self.m_axil.rvalid.val();
+        self.m_axil.rready.next = self.axil.m_axil_rready.val();
 
         self.stat_rd_requests.next = self.rd.stat_requests.val();
         self.stat_rd_bad_requests.next = self.rd.stat_bad_requests.val();

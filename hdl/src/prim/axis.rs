@@ -1,13 +1,15 @@
 //! AXI-Stream port groups, for the streams a top passes through to a block unchanged
 //! (hpcc_nic_core's DMA and MAC streams, nic_datapath's): one field per AXI-Stream signal, so a
 //! group `m_axis_tx` exports as the ports `m_axis_tx_tdata`, `m_axis_tx_tvalid`, ..., and the
-//! top links its group to the block's in one line. The meaning of `tdata` is the port's
+//! top links its group to the block's in one line, and joins one block's master stream to
+//! another's slave stream (`AxisWordOut::join`) in one line. The meaning of `tdata` is the port's
 //! (documented where the group is declared).
 
 use rust_hdl::prelude::*;
 
 /// A master stream of one `N`-bit word per transfer.
 #[derive(LogicInterface, Default)]
+#[join = "AxisWordIn"]
 pub struct AxisWordOut<const N: usize> {
     /// The word.
     pub tdata: Signal<Out, Bits<N>>,
@@ -30,6 +32,7 @@ pub struct AxisWordIn<const N: usize> {
 
 /// A master stream of 512-bit beats, packets ended by `tlast`.
 #[derive(LogicInterface, Default)]
+#[join = "AxisBeatsIn"]
 pub struct AxisBeatsOut {
     /// The beat, lane 0 first.
     pub tdata: Signal<Out, Bits<512>>,
@@ -60,6 +63,7 @@ pub struct AxisBeatsIn {
 
 /// A master stream of Ethernet frames in 512-bit beats, to the MAC.
 #[derive(LogicInterface, Default)]
+#[join = "AxisFramesIn"]
 pub struct AxisFramesOut {
     /// The beat, lane 0 first.
     pub tdata: Signal<Out, Bits<512>>,

@@ -55,6 +55,30 @@ pub struct AxilPort<const A: usize> {
     pub rready: Signal<In, bool>,
 }
 
+/// The same port as its master drives it (the PCIe shim's completer, axil_split's outputs):
+/// ports `m_axil_*`; `join` connects it to a slave's `AxilPort`. The fields are `AxilPort`'s.
+#[derive(LogicInterface, Default)]
+#[join = "AxilPort"]
+pub struct AxilMaster<const A: usize> {
+    pub awaddr: Signal<Out, Bits<A>>,
+    pub awvalid: Signal<Out, bool>,
+    pub awready: Signal<In, bool>,
+    pub wdata: Signal<Out, Bits<32>>,
+    pub wstrb: Signal<Out, Bits<4>>,
+    pub wvalid: Signal<Out, bool>,
+    pub wready: Signal<In, bool>,
+    pub bresp: Signal<In, Bits<2>>,
+    pub bvalid: Signal<In, bool>,
+    pub bready: Signal<Out, bool>,
+    pub araddr: Signal<Out, Bits<A>>,
+    pub arvalid: Signal<Out, bool>,
+    pub arready: Signal<In, bool>,
+    pub rdata: Signal<In, Bits<32>>,
+    pub rresp: Signal<In, Bits<2>>,
+    pub rvalid: Signal<In, bool>,
+    pub rready: Signal<Out, bool>,
+}
+
 /// AXI4-Lite slave with `A` address bits.
 #[derive(LogicBlock, Default)]
 pub struct AxilSlave<const A: usize> {

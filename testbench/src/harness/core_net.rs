@@ -3,7 +3,7 @@
 //! cycle; on top of that step this trait runs a core's register accesses and commands to
 //! their end and connects queue pairs.
 
-use super::hpcc_nic_core::{create, Core, CoreDut};
+use super::hpcc_nic_core::{create, Core, CoreDut, Regs};
 use crate::verilated::models::HpccNicCore as Rtl;
 use hdl::hpcc_nic_core::csr;
 use rand::SeedableRng;
@@ -59,16 +59,39 @@ pub trait CoreNet<M: CoreDut = Rtl> {
     fn connect_at(&mut self, src: usize, dst: usize, flow: u16, alg: u32, mtu: u16, telemetry: bool, window: u32, psn: u32) {
         let mut rng = ChaCha8Rng::seed_from_u64(flow as u64 ^ (src as u64) << 20);
         for (k, peer, tel) in [(src, dst, telemetry), (dst, src, false)] {
-            let (epsn, spsn) = if k == src { (0, psn) } else { (psn, 0) };
-            let mut h = super::tx_pipe::header_to(&mut rng, flow as u32);
-            h.ip.src = self.ip(k);
-            h.ip.dst = self.ip(peer);
-            h.ip.ttl = 64;
-            let cfg = FlowConfig { header: h, mtu, telemetry: tel, probe: false, fast_start: 0, cnp: false };
-            let rx = RxCtrl { op: OP_CREATE, qpn: flow as u32, epsn, spsn, mtu, addr: 0 }.to_bytes();
-            create(self.core(k), flow, &TxCtrl::Create { flow, cfg }.to_bytes(), &rx, (LINE as u32) << 16, window, alg);
+            let side = Side { flow, alg, mtu, telemetry: tel, window, psn, requester: k == src };
+            let (me, them) = (self.ip(k), self.ip(peer));
+            create_side(self.core(k), &mut rng, &side, me, them);
             let e = self.command_done(k);
             assert_eq!(e, csr::ERR_NONE, "create of flow {flow:#x} on core {k}");
         }
     }
+}
+
+/// One side of a queue pair, as `CoreNet::connect_at` sets it up.
+pub struct Side {
+    pub flow: u16,
+    pub alg: u32,
+    pub mtu: u16,
+    /// Telemetry on the data frames (the requester's).
+    pub telemetry: bool,
+    pub window: u32,
+    /// The requester's first PSN (the responder's expected PSN).
+    pub psn: u32,
+    /// The requester's side, else the responder's.
+    pub requester: bool,
+}
+
+/// Queues the create of `s` on a core at IPv4 address `me` whose peer is `peer` (QPN = flow id
+/// on both): a random header to the peer from `rng`, rate at line rate.
+pub fn create_side(c: &mut impl Regs, rng: &mut ChaCha8Rng, s: &Side, me: [u8; 4], peer: [u8; 4]) {
+    let (epsn, spsn) = if s.requester { (0, s.psn) } else { (s.psn, 0) };
+    let mut h = super::tx_pipe::header_to(rng, s.flow as u32);
+    h.ip.src = me;
+    h.ip.dst = peer;
+    h.ip.ttl = 64;
+    let cfg = FlowConfig { header: h, mtu: s.mtu, telemetry: s.telemetry, probe: false, fast_start: 0, cnp: false };
+    let rx = RxCtrl { op: OP_CREATE, qpn: s.flow as u32, epsn, spsn, mtu: s.mtu, addr: 0 }.to_bytes();
+    let flow = s.flow;
+    create(c, flow, &TxCtrl::Create { flow, cfg }.to_bytes(), &rx, (LINE as u32) << 16, s.window, s.alg);
 }

@@ -302,11 +302,30 @@ impl<M: CoreDut> Core<M> {
 
     /// Queues the words of `bytes` (little-endian) from register `word` on.
     pub fn write_words(&mut self, word: u32, bytes: &[u8]) {
+        Regs::write_words(self, word, bytes)
+    }
+}
+
+/// A driver's register writes, queued: the core's AXI4-Lite port here, BAR0 through the PCIe
+/// shim in the NIC harness (`hpcc_nic`). The setup helpers (`create`, `configure_regs`) take
+/// either.
+pub trait Regs {
+    /// Queues a write of register `word`.
+    fn write(&mut self, word: u32, value: u32);
+
+    /// Queues the words of `bytes` (little-endian) from register `word` on.
+    fn write_words(&mut self, word: u32, bytes: &[u8]) {
         for (i, w) in bytes.chunks(4).enumerate() {
             let mut b = [0u8; 4];
             b[..w.len()].copy_from_slice(w);
             self.write(word + i as u32, u32::from_le_bytes(b));
         }
+    }
+}
+
+impl<M: CoreDut> Regs for Core<M> {
+    fn write(&mut self, word: u32, value: u32) {
+        Core::write(self, word, value)
     }
 }
 
@@ -509,6 +528,11 @@ pub fn configure<M: CoreDut>(c: &mut Core<M>, m: &super::cc_module::Model, pkt_s
         l.model.configure(m);
     }
     c.dut.cc_config(m);
+    configure_regs(c, m, pkt_shift, max_burst);
+}
+
+/// The register writes of `configure`: `m`'s CC configuration and the scheduler's.
+pub fn configure_regs(c: &mut impl Regs, m: &super::cc_module::Model, pkt_shift: u32, max_burst: u32) {
     for (i, v) in cc_words(m).into_iter().enumerate() {
         c.write(csr::CC_CFG + i as u32, v);
     }
@@ -531,7 +555,7 @@ pub fn short_rto() -> u32 {
 }
 
 /// Queues a create of `flow`: tx_ctx's and rx_ctx's create words, rate, window and algorithm.
-pub fn create<M: CoreDut>(c: &mut Core<M>, flow: u16, tx: &[u8; 64], rx: &[u8; 16], rate_q16: u32, window: u32, alg: u32) {
+pub fn create(c: &mut impl Regs, flow: u16, tx: &[u8; 64], rx: &[u8; 16], rate_q16: u32, window: u32, alg: u32) {
     c.write_words(csr::ARG_TX, tx);
     c.write_words(csr::ARG_RX, rx);
     c.write(csr::ARG_RATE, rate_q16);

@@ -23,6 +23,8 @@ pub mod pcie_rd;
 pub mod pcie_shim;
 pub mod dma_mux;
 pub mod host_queues;
+pub mod hpcc_nic;
+pub mod pcie_host;
 pub mod pcie_wr;
 pub mod host;
 pub mod nic_datapath;
@@ -90,6 +92,7 @@ pub enum Scenario {
     NicDatapathRandom,
     CoreRandom,
     FabricRandom,
+    NicPair,
 }
 
 /// One row of the scenario table: what `hpcc-nic regress` runs, and how much of it by default.
@@ -114,7 +117,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 46] = [
+pub const TABLE: [Info; 47] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -531,17 +534,26 @@ pub const TABLE: [Info; 46] = [
         about: "Four hpcc_nic_cores on the switch model (`fabric`): random WRITEs and READs between them on all four algorithms, ECN by RED, random loss of any frame.",
         run: |_, seed, cycles, vcd| fabric::random(seed, cycles, vcd),
     },
+    Info {
+        scenario: Scenario::NicPair,
+        name: "nic-pair",
+        module: "hpcc_nic",
+        seeds: 2,
+        cycles: 200_000,
+        about: "the whole NIC end to end: two NICs wire to wire (CMACs at 100 Gb/s on their own clock), each behind a PCIe host (memory, DMA completions reordered, BAR0); a driver creates queue pairs and queues through BAR0 and posts WRITE and READ WQEs by doorbell. Every completion entry right, every message's bytes in the other host's memory, the NICs' counters equal to the hosts' counts.",
+        run: hpcc_nic::run,
+    },
 ];
 
 // The table has one row per scenario, in the enum's order (checked when compiling), so a
-// scenario's row is `TABLE[scenario as usize]`. FabricRandom is the last variant.
+// scenario's row is `TABLE[scenario as usize]`. NicPair is the last variant.
 const _: () = {
     let mut i = 0;
     while i < TABLE.len() {
         assert!(TABLE[i].scenario as usize == i, "TABLE's rows follow the enum's order");
         i += 1;
     }
-    assert!(TABLE.len() == Scenario::FabricRandom as usize + 1, "every scenario has a row");
+    assert!(TABLE.len() == Scenario::NicPair as usize + 1, "every scenario has a row");
 };
 
 impl Scenario {
