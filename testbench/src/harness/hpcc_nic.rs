@@ -44,11 +44,11 @@ const CMAC_BYTES: f64 = 100e9 / 8.0 / 322.265_625e6;
 /// destinations, READ sources). Each message gets its own 32 KiB slot, so no two overlap.
 const SQ_BASE: u64 = 0x1_0000_0000;
 const CQ_BASE: u64 = 0x1_8000_0000;
-const SRC: u64 = 0x2_0000_0000;
-const DST: u64 = 0x3_0000_0000;
+pub const SRC: u64 = 0x2_0000_0000;
+pub const DST: u64 = 0x3_0000_0000;
 const SLOT: u64 = 32 << 10;
 /// log2 of each send queue's and of the completion queue's entries.
-const SQ_LOG: u8 = 3;
+pub const SQ_LOG: u8 = 3;
 const CQ_LOG: u8 = 5;
 
 /// One NIC and its host.
@@ -223,6 +223,125 @@ impl Pair {
     }
 }
 
+/// A queue pair of the driver: `flow` on both NICs (the same QPN), NIC 0 the requester.
+#[derive(Clone, Copy, Debug)]
+pub struct QpSpec {
+    pub flow: u16,
+    pub alg: u32,
+    pub mtu: u16,
+    /// The requester's first PSN.
+    pub psn: u32,
+    pub window: u32,
+    /// Telemetry on the requester's data frames.
+    pub telemetry: bool,
+}
+
+/// A completion entry as the driver reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub flow: u16,
+    pub tag: u16,
+    pub status: u8,
+    pub index: u16,
+}
+
+/// NIC 0's completion queue as the driver keeps it: the next entry and the phase it expects.
+pub struct Cq {
+    head: u16,
+    phase: u8,
+}
+
+impl Cq {
+    /// The new entries, in order; the head register moved on past them.
+    pub fn take(&mut self, p: &mut Pair) -> Vec<Entry> {
+        let mut v = Vec::new();
+        loop {
+            let at = CQ_BASE + CQE_BYTES * (self.head as u64 % (1 << CQ_LOG));
+            let e = p.nics[0].host.mem.read(at, CQE_BYTES as usize);
+            if HQ_CQE.phase.get_le(&e) as u8 != self.phase {
+                break;
+            }
+            self.head = self.head.wrapping_add(1);
+            if self.head % (1 << CQ_LOG) == 0 {
+                self.phase ^= 1;
+            }
+            let cpl = HQ_CQE.cpl.get_le(&e);
+            let w = [cpl as u32, (cpl >> 32) as u32];
+            v.push(Entry {
+                flow: CPL.flow.get(&w) as u16,
+                tag: CPL.tag.get(&w) as u16,
+                status: CPL.status.get(&w) as u8,
+                index: HQ_CQE.index.get_le(&e) as u16,
+            });
+        }
+        if !v.is_empty() {
+            p.nics[0].host.write(csr::HQ_CQ_HEAD, self.head as u32);
+        }
+        v
+    }
+}
+
+impl Pair {
+    /// The CC configuration (the CC module's defaults, 4 KiB packets, bursts of 16) on both.
+    pub fn configure(&mut self) {
+        let model = super::cc_module::default_model();
+        for k in 0..2 {
+            configure_regs(&mut self.nics[k], &model, 12, 16);
+            self.settle(k);
+        }
+    }
+
+    /// Queue pair `q`, the driver's `i`th (0 to 127): created on both NICs (the headers from
+    /// `seed`), and its send queue on NIC 0, enabled.
+    pub fn connect(&mut self, i: usize, q: &QpSpec, seed: u64) {
+        let mut hdr_rng = ChaCha8Rng::seed_from_u64(seed ^ q.flow as u64);
+        for (k, requester) in [(0, true), (1, false)] {
+            let side = Side { flow: q.flow, alg: q.alg, mtu: q.mtu, telemetry: q.telemetry && requester, window: q.window, psn: q.psn, requester };
+            create_side(&mut self.nics[k], &mut hdr_rng, &side, ip_of(k), ip_of(1 - k));
+            self.command_done(k, q.flow);
+        }
+        let base = sq_base(i);
+        let h = &mut self.nics[0].host;
+        h.write(csr::HQ_SQ_SEL, q.flow as u32);
+        h.write(csr::HQ_SQ_BASE_LO, base as u32);
+        h.write(csr::HQ_SQ_BASE_HI, (base >> 32) as u32);
+        h.write(csr::HQ_SQ_CFG, SQ_LOG as u32 | (q.mtu.trailing_zeros()) << 8);
+        h.write(csr::HQ_SQ_PSN, q.psn);
+        h.write(csr::HQ_SQ_QPN, q.flow as u32);
+        h.write(csr::HQ_SQ_CMD, 1);
+        self.settle(0);
+        let s = self.poll(0, csr::HQ_SQ_STATUS, |v| v & 1 == 0);
+        assert_eq!(s >> 4 & 0xf, 0, "HQ_SQ_CMD of flow {:#x}", q.flow);
+    }
+
+    /// NIC 0's completion queue, its ring zeroed first (phase 0 everywhere: no entry yet).
+    pub fn completion_queue(&mut self) -> Cq {
+        let h = &mut self.nics[0].host;
+        h.mem.write(CQ_BASE, &vec![0u8; (CQE_BYTES << CQ_LOG) as usize]);
+        h.write(csr::HQ_CQ_BASE_LO, CQ_BASE as u32);
+        h.write(csr::HQ_CQ_BASE_HI, (CQ_BASE >> 32) as u32);
+        h.write(csr::HQ_CQ_CFG, CQ_LOG as u32 | 1 << 8);
+        self.settle(0);
+        Cq { head: 0, phase: 1 }
+    }
+
+    /// Writes `wqe` into queue pair `i`'s ring at producer index `prod`.
+    pub fn put_wqe(&mut self, i: usize, prod: u16, wqe: &[u8; 64]) {
+        let at = sq_base(i) + WQE_BYTES * (prod as u64 % (1 << SQ_LOG));
+        self.nics[0].host.mem.write(at, wqe);
+    }
+
+    /// Queues `flow`'s doorbell with producer index `prod`.
+    pub fn doorbell(&mut self, flow: u16, prod: u16) {
+        self.nics[0].host.write(csr::HQ_SQ_DOORBELL, prod as u32 | (flow as u32) << 16);
+    }
+}
+
+/// Queue pair `i`'s send queue ring.
+fn sq_base(i: usize) -> u64 {
+    SQ_BASE + 0x10_0000 * i as u64
+}
+
 /// A message posted as a WQE on NIC 0.
 #[derive(Clone, Debug)]
 struct Msg {
@@ -267,53 +386,27 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut p = Pair::new(seed, vcd);
 
-    // The CC configuration on both; queue pairs.
-    let model = super::cc_module::default_model();
-    for k in 0..2 {
-        configure_regs(&mut p.nics[k], &model, 12, 16);
-        p.settle(k);
-    }
+    p.configure();
     let n_flows = rng.gen_range(2..=4usize);
     let per_flow = (cycles / 10_000).clamp(3, 40) as u32;
     let mut qps: Vec<Qp> = Vec::new();
     for i in 0..n_flows {
-        let flow = 0x40 * i as u16 + rng.gen_range(1..0x40);
         let alg = rng.gen_range(0..4u32);
-        let mtu = [1024u16, 4096][rng.gen_range(0..2)];
-        let psn = if rng.gen() { 0xFF_FFFF - rng.gen_range(0..20) } else { rng.gen_range(0..1 << 24) };
-        let window = if alg <= 1 { 62_500 } else { 1 << 20 };
-        let mut hdr_rng = ChaCha8Rng::seed_from_u64(seed ^ flow as u64);
-        for (k, requester) in [(0, true), (1, false)] {
-            let side = Side { flow, alg, mtu, telemetry: alg <= 1 && requester, window, psn, requester };
-            create_side(&mut p.nics[k], &mut hdr_rng, &side, ip_of(k), ip_of(1 - k));
-            p.command_done(k, flow);
-        }
-        // Its send queue on NIC 0.
-        let base = SQ_BASE + 0x10_0000 * i as u64;
-        let h = &mut p.nics[0].host;
-        h.write(csr::HQ_SQ_SEL, flow as u32);
-        h.write(csr::HQ_SQ_BASE_LO, base as u32);
-        h.write(csr::HQ_SQ_BASE_HI, (base >> 32) as u32);
-        h.write(csr::HQ_SQ_CFG, SQ_LOG as u32 | (mtu.trailing_zeros()) << 8);
-        h.write(csr::HQ_SQ_PSN, psn);
-        h.write(csr::HQ_SQ_QPN, flow as u32);
-        h.write(csr::HQ_SQ_CMD, 1);
-        p.settle(0);
-        let s = p.poll(0, csr::HQ_SQ_STATUS, |v| v & 1 == 0);
-        assert_eq!(s >> 4 & 0xf, 0, "HQ_SQ_CMD of flow {flow:#x}");
-        qps.push(Qp { flow, prod: 0, done: 0, out: VecDeque::new(), left: per_flow });
+        let spec = QpSpec {
+            flow: 0x40 * i as u16 + rng.gen_range(1..0x40),
+            alg,
+            mtu: [1024u16, 4096][rng.gen_range(0..2)],
+            psn: if rng.gen() { 0xFF_FFFF - rng.gen_range(0..20) } else { rng.gen_range(0..1 << 24) },
+            window: if alg <= 1 { 62_500 } else { 1 << 20 },
+            telemetry: alg <= 1,
+        };
+        p.connect(i, &spec, seed);
+        qps.push(Qp { flow: spec.flow, prod: 0, done: 0, out: VecDeque::new(), left: per_flow });
     }
-    // NIC 0's completion queue, zeroed first (phase 0 everywhere: no entry yet).
-    let h = &mut p.nics[0].host;
-    h.mem.write(CQ_BASE, &vec![0u8; (CQE_BYTES << CQ_LOG) as usize]);
-    h.write(csr::HQ_CQ_BASE_LO, CQ_BASE as u32);
-    h.write(csr::HQ_CQ_BASE_HI, (CQ_BASE >> 32) as u32);
-    h.write(csr::HQ_CQ_CFG, CQ_LOG as u32 | 1 << 8);
-    p.settle(0);
+    let mut cq = p.completion_queue();
     let setup = p.cycle;
 
     // Traffic: each flow's ring kept full; every completion entry checked as it lands.
-    let (mut head, mut phase) = (0u16, 1u8);
     let (mut slot, mut msgs, mut bytes_w, mut bytes_r) = (0u64, 0u64, 0u64, 0u64);
     let mut idle = 0u64;
     let mut writes: Vec<Msg> = Vec::new();
@@ -334,37 +427,23 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
                 slot += 1;
                 let m = Msg { flow: q.flow, index: q.prod, tag: rng.gen(), read, len, local, remote };
                 let wqe = wqe_bytes(if read { WQE_READ } else { WQE_WRITE }, m.tag, len, local, remote, rng.gen());
-                let i = q.qp_index();
-                let at = SQ_BASE + 0x10_0000 * i as u64 + WQE_BYTES * (q.prod as u64 % (1 << SQ_LOG));
-                p.nics[0].host.mem.write(at, &wqe);
+                p.put_wqe(q.qp_index(), q.prod, &wqe);
                 q.prod = q.prod.wrapping_add(1);
                 q.left -= 1;
                 q.out.push_back(m);
                 rang = true;
             }
             if rang {
-                p.nics[0].host.write(csr::HQ_SQ_DOORBELL, q.prod as u32 | (q.flow as u32) << 16);
+                p.doorbell(q.flow, q.prod);
             }
         }
         // Completion entries, as a driver polls them.
-        let mut got = false;
-        loop {
-            let at = CQ_BASE + CQE_BYTES * (head as u64 % (1 << CQ_LOG));
-            let e = p.nics[0].host.mem.read(at, 16);
-            if HQ_CQE.phase.get_le(&e) as u8 != phase {
-                break;
-            }
-            got = true;
-            head = head.wrapping_add(1);
-            if head % (1 << CQ_LOG) == 0 {
-                phase ^= 1;
-            }
-            let cpl = HQ_CQE.cpl.get_le(&e);
-            let cw = [cpl as u32, (cpl >> 32) as u32];
-            let (flow, tag, status) = (CPL.flow.get(&cw), CPL.tag.get(&cw), CPL.status.get(&cw));
-            let index = HQ_CQE.index.get_le(&e) as u16;
+        let entries = cq.take(&mut p);
+        let got = !entries.is_empty();
+        for e in entries {
+            let (flow, tag, status, index) = (e.flow as u64, e.tag as u64, e.status as u64, e.index);
             let Some(q) = qps.iter_mut().find(|q| q.flow as u64 == flow) else {
-                o.fail(format!("cycle {}: a completion entry of flow {flow:#x}, which has no queue: {e:02x?}", p.cycle));
+                o.fail(format!("cycle {}: a completion entry of flow {flow:#x}, which has no queue: {e:x?}", p.cycle));
                 break;
             };
             let Some(m) = q.out.pop_front() else {
@@ -391,7 +470,6 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         }
         if got {
             idle = 0;
-            p.nics[0].host.write(csr::HQ_CQ_HEAD, head as u32);
         }
         if !o.failures.is_empty() {
             break;

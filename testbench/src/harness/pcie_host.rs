@@ -48,12 +48,23 @@ pub struct HostCounts {
 pub struct PcieHost {
     pub mem: Memory,
     rng: ChaCha8Rng,
-    /// Read completion boundary, bytes (64 or 128).
-    rcb: u64,
-    /// Completion latency range, cycles.
-    latency: (u64, u64),
+    /// Read completion boundary, bytes (64 or 128; random per host).
+    pub rcb: u64,
+    /// Read completion boundaries per completion (None: 1 to 4 at random, each completion).
+    pub cpl_blocks: Option<u64>,
+    /// Completion latency range, cycles (from the read TLP to its first completion).
+    pub latency: (u64, u64),
     /// Probability that RQ is ready on a cycle.
-    rq_ready: f64,
+    pub rq_ready: f64,
+    /// Keep `write_log` and `request_log` (for benchmarks).
+    pub log: bool,
+    /// Write TLPs at or above this address are counted and not stored (benchmarks moving
+    /// megabytes).
+    pub store_below: u64,
+    /// Write TLPs: (cycle, address, bytes).
+    pub write_log: Vec<(u64, u64, usize)>,
+    /// Register accesses: the cycle each request's last CQ beat was taken.
+    pub request_log: Vec<u64>,
     intake: RqIntake,
     /// Reads being answered: when their next completion is due, the completions left.
     reads: Vec<(u64, VecDeque<Completion>)>,
@@ -81,8 +92,13 @@ impl PcieHost {
             mem: Memory::default(),
             rng,
             rcb,
+            cpl_blocks: None,
             latency: (60, 250),
             rq_ready: 0.9,
+            log: false,
+            store_below: u64::MAX,
+            write_log: Vec::new(),
+            request_log: Vec::new(),
             intake: RqIntake::default(),
             reads: Vec::new(),
             rc: VecDeque::new(),
@@ -130,14 +146,19 @@ impl PcieHost {
                 Ok(Some(RqTlp::Write(w))) => {
                     self.counts.write_tlps += 1;
                     self.counts.write_bytes += w.data.len() as u64;
-                    self.mem.write(w.addr, &w.data);
+                    if self.log {
+                        self.write_log.push((cycle, w.addr, w.data.len()));
+                    }
+                    if w.addr < self.store_below {
+                        self.mem.write(w.addr, &w.data);
+                    }
                 }
                 Ok(Some(RqTlp::Read(t))) => {
                     self.counts.read_tlps += 1;
                     self.counts.read_bytes += t.len as u64;
                     let bytes = self.mem.read(t.addr, t.len as usize);
-                    let rng = &mut self.rng;
-                    let cpls = completions(&t, &bytes, self.rcb, |room| rng.gen_range(1..=room.min(4)));
+                    let (rng, blocks) = (&mut self.rng, self.cpl_blocks);
+                    let cpls = completions(&t, &bytes, self.rcb, |room| blocks.unwrap_or_else(|| rng.gen_range(1..=room.min(4))));
                     let due = cycle + self.rng.gen_range(self.latency.0..=self.latency.1);
                     self.reads.push((due, cpls.into()));
                 }
@@ -148,6 +169,9 @@ impl PcieHost {
         }
         if self.cq_on && d.s_axis_cq_tready() == 1 {
             self.cq.pop_front();
+            if self.log && self.cq.is_empty() {
+                self.request_log.push(cycle);
+            }
         }
         if d.m_axis_cc_tvalid() == 1 {
             let w: Vec<u32> = d.m_axis_cc_tdata()[..4].to_vec();

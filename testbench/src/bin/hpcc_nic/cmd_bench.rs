@@ -16,6 +16,7 @@ mod cycle_models;
 mod incast;
 mod netsim;
 mod layout;
+mod nic;
 mod report;
 mod runners;
 mod rx_pipe;
@@ -39,7 +40,8 @@ pub struct Args {
     /// `flow_sched` (the full comparison), `cc_hpcc` / `cc_ldcp` (Verilator, model, lockstep),
     /// `tx_pipe` (throughput sweep over payload sizes, with and without backpressure),
     /// `rx_pipe` (frames and beats per cycle over a sweep of frame sizes), or `hpcc_nic_core`
-    /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s), or `incast`
+    /// (two cores end to end: Gb/s per MTU, small messages, Verilator cycles/s), `hpcc_nic` (two
+    /// NICs behind PCIe hosts: doorbell-to-completion latency, WRITE Gb/s host to host), `incast`
     /// (4 and 8 RTL cores into one through a switch model, every algorithm), `cycle_models`
     /// (the model NIC's cycle models against their Verilated blocks), or `layout` (fields of
     /// wide words: 32-bit words against num-bigint).
@@ -117,6 +119,11 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             netsim::print(&r, bytes, args.markdown);
             return Ok(ExitCode::SUCCESS);
         }
+        "hpcc_nic" => {
+            // --cycles / 2,000,000 times the throughput runs' messages (default 1).
+            nic::print(&nic::run((args.cycles / 2_000_000).max(1) as u32), args.markdown);
+            return Ok(ExitCode::SUCCESS);
+        }
         "hpcc_nic_core" => {
             // --cycles / 10 per point (default 200,000).
             core::print(&core::sweep((args.cycles / 10).max(10_000)), args.markdown);
@@ -127,7 +134,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             let ok = tx_pipe::run((args.cycles / 10_000).max(10), args.markdown);
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, incast, netsim, cycle_models or layout").into()),
+        m => return Err(format!("--module {m}: flow_sched, cc_hpcc, cc_ldcp, tx_pipe, rx_pipe, hpcc_nic_core, hpcc_nic, incast, netsim, cycle_models or layout").into()),
     }
     if args.cycles <= 1 << FLOW_BITS {
         return Err(format!("--cycles {}: want more than the {} cycles of RAM clearing", args.cycles, 1u64 << FLOW_BITS).into());
