@@ -18,6 +18,19 @@ fn two_nics_run_wqes_end_to_end_through_pcie_and_the_wire() {
     assert!(g("write_bytes") > 0.0 && g("read_bytes") > 0.0 && g("frames") > g("messages"), "{o:?}");
 }
 
+/// One NIC talking to itself through a looped wire (the cocotb cross-check's topology): each
+/// flow is its own requester and responder.
+#[test]
+fn one_nic_runs_wqes_to_itself_through_a_looped_wire() {
+    let seed = rand::random::<u32>() as u64;
+    let o = Scenario::NicLoopback.run(seed, 60_000, None);
+    println!("{o:?}");
+    assert!(o.passed(), "{:?} {:?}; re-run: {}", o.first_mismatch, o.failures, o.rerun_command());
+    let g = |n: &str| o.get(n).unwrap();
+    assert_eq!(g("messages"), 6.0 * g("flows"), "{o:?}");
+    assert!(g("write_bytes") + g("read_bytes") > 0.0, "{o:?}");
+}
+
 /// The top only instantiates its blocks (each once, by name) and wires them: no logic, no
 /// registers, no copy of a block's module.
 #[test]

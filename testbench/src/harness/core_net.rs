@@ -59,7 +59,7 @@ pub trait CoreNet<M: CoreDut = Rtl> {
     fn connect_at(&mut self, src: usize, dst: usize, flow: u16, alg: u32, mtu: u16, telemetry: bool, window: u32, psn: u32) {
         let mut rng = ChaCha8Rng::seed_from_u64(flow as u64 ^ (src as u64) << 20);
         for (k, peer, tel) in [(src, dst, telemetry), (dst, src, false)] {
-            let side = Side { flow, alg, mtu, telemetry: tel, window, psn, requester: k == src };
+            let side = Side { flow, alg, mtu, telemetry: tel, window, psn, requester: k == src, looped: false };
             let (me, them) = (self.ip(k), self.ip(peer));
             create_side(self.core(k), &mut rng, &side, me, them);
             let e = self.command_done(k);
@@ -80,12 +80,19 @@ pub struct Side {
     pub psn: u32,
     /// The requester's side, else the responder's.
     pub requester: bool,
+    /// Both sides in one NIC whose wire comes back to itself: the requester's first PSN and
+    /// the responder's expected PSN both `psn`.
+    pub looped: bool,
 }
 
 /// Queues the create of `s` on a core at IPv4 address `me` whose peer is `peer` (QPN = flow id
 /// on both): a random header to the peer from `rng`, rate at line rate.
 pub fn create_side(c: &mut impl Regs, rng: &mut ChaCha8Rng, s: &Side, me: [u8; 4], peer: [u8; 4]) {
-    let (epsn, spsn) = if s.requester { (0, s.psn) } else { (s.psn, 0) };
+    let (epsn, spsn) = match (s.looped, s.requester) {
+        (true, _) => (s.psn, s.psn),
+        (false, true) => (0, s.psn),
+        (false, false) => (s.psn, 0),
+    };
     let mut h = super::tx_pipe::header_to(rng, s.flow as u32);
     h.ip.src = me;
     h.ip.dst = peer;

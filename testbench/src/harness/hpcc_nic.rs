@@ -2,6 +2,10 @@
 //! wired to each other, each behind its own host (`pcie_host::PcieHost`: memory, DMA, BAR0),
 //! driven as a driver drives an RDMA NIC and checked at the host: what software sees.
 //!
+//! `nic-loopback` is the same with one NIC talking to itself: its CMAC's transmit looped
+//! back to its receive, each queue pair's requester and responder one flow of that NIC (as the
+//! cocotb cross-check runs it); NIC 1 sits idle and only takes the bad BAR0 accesses.
+//!
 //! Clocks: the PCIe user clock (250 MHz) and the CMAC's (322.266 MHz), free running, both NICs
 //! on both. Each CMAC takes beats at 100 Gb/s (tready from a credit of 38.8 bytes a cycle,
 //! preamble, gap and FCS counted) and the other NIC's CMAC receives them `WIRE` CMAC cycles
@@ -78,6 +82,8 @@ pub struct Pair {
     pub cycle: u64,
     pub cmac_cycle: u64,
     pub errors: Vec<String>,
+    /// Each NIC's wire back to itself (its CMAC receives what it sends) instead of to the other.
+    pub loopback: bool,
 }
 
 impl Pair {
@@ -93,6 +99,7 @@ impl Pair {
             cycle: 0,
             cmac_cycle: 0,
             errors: Vec::new(),
+            loopback: false,
         };
         for n in &mut p.nics {
             n.dut.set_cfg_max_payload(rng.gen_range(0..4));
@@ -167,8 +174,9 @@ impl Pair {
                 n.credit = (n.credit + CMAC_BYTES).min(128.0);
                 n.tx_on = n.credit >= 0.0;
                 (Rtl::M_AXIS_CMAC_TX.set_tready)(&mut n.dut, n.tx_on);
-                let due = self.nics[1 - k].wire.front().is_some_and(|(c, _)| *c <= self.cmac_cycle);
-                let beat = if due { self.nics[1 - k].wire.pop_front().map(|(_, b)| b) } else { None };
+                let from = self.peer(k);
+                let due = self.nics[from].wire.front().is_some_and(|(c, _)| *c <= self.cmac_cycle);
+                let beat = if due { self.nics[from].wire.pop_front().map(|(_, b)| b) } else { None };
                 let p = &Rtl::S_AXIS_CMAC_RX;
                 let d = &mut self.nics[k].dut;
                 if let Some(b) = &beat {
@@ -180,6 +188,15 @@ impl Pair {
                 }
                 (p.set_tvalid)(d, beat.is_some());
             }
+        }
+    }
+
+    /// The NIC at the other end of NIC `k`'s wire.
+    pub fn peer(&self, k: usize) -> usize {
+        if self.loopback {
+            k
+        } else {
+            1 - k
         }
     }
 
@@ -292,12 +309,16 @@ impl Pair {
     }
 
     /// Queue pair `q`, the driver's `i`th (0 to 127): created on both NICs (the headers from
-    /// `seed`), and its send queue on NIC 0, enabled.
+    /// `seed`), or with `loopback` on NIC 0 alone as its own peer; its send queue on NIC 0,
+    /// enabled.
     pub fn connect(&mut self, i: usize, q: &QpSpec, seed: u64) {
         let mut hdr_rng = ChaCha8Rng::seed_from_u64(seed ^ q.flow as u64);
-        for (k, requester) in [(0, true), (1, false)] {
-            let side = Side { flow: q.flow, alg: q.alg, mtu: q.mtu, telemetry: q.telemetry && requester, window: q.window, psn: q.psn, requester };
-            create_side(&mut self.nics[k], &mut hdr_rng, &side, ip_of(k), ip_of(1 - k));
+        let sides: &[(usize, bool)] = if self.loopback { &[(0, true)] } else { &[(0, true), (1, false)] };
+        for &(k, requester) in sides {
+            let looped = self.loopback;
+            let side = Side { flow: q.flow, alg: q.alg, mtu: q.mtu, telemetry: q.telemetry && requester, window: q.window, psn: q.psn, requester, looped };
+            let peer = self.peer(k);
+            create_side(&mut self.nics[k], &mut hdr_rng, &side, ip_of(k), ip_of(peer));
             self.command_done(k, q.flow);
         }
         let base = sq_base(i);
@@ -385,6 +406,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
     let mut o = Outcome::new(scenario, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut p = Pair::new(seed, vcd);
+    p.loopback = scenario == Scenario::NicLoopback;
 
     p.configure();
     let n_flows = rng.gen_range(2..=4usize);
@@ -501,7 +523,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         o.check(p.cycle, (k, "read TLPs", w(csr::NIC_STAT_RD_TLPS)), (k, "read TLPs", c.read_tlps));
         o.check(p.cycle, (k, "completions", w(csr::NIC_STAT_RD_CPLS)), (k, "completions", c.completions));
         o.check(p.cycle, (k, "write TLPs", w(csr::NIC_STAT_WR_TLPS)), (k, "write TLPs", c.write_tlps));
-        let other = p.nics[1 - k].frames;
+        let other = p.nics[p.peer(k)].frames;
         o.check(p.cycle, (k, "frames received", w(csr::NIC_STAT_MAC_RX_FRAMES)), (k, "frames received", other));
         o.check(p.cycle, (k, "frames sent", w(csr::NIC_STAT_MAC_TX_FRAMES)), (k, "frames sent", p.nics[k].frames));
         for (name, i) in [
@@ -556,7 +578,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
 
 /// Message `m`'s bytes at its destination equal its source's.
 fn check_bytes(o: &mut Outcome, p: &Pair, m: &Msg) {
-    let (src, dst) = if m.read { (1, 0) } else { (0, 1) };
+    let (src, dst) = if m.read { (p.peer(0), 0) } else { (0, p.peer(0)) };
     let (from, to) = if m.read { (m.remote, m.local) } else { (m.local, m.remote) };
     let want = p.nics[src].host.mem.read(from, m.len as usize);
     let have = p.nics[dst].host.mem.read(to, m.len as usize);

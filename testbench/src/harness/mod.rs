@@ -93,6 +93,7 @@ pub enum Scenario {
     CoreRandom,
     FabricRandom,
     NicPair,
+    NicLoopback,
 }
 
 /// One row of the scenario table: what `hpcc-nic regress` runs, and how much of it by default.
@@ -117,7 +118,7 @@ pub struct Info {
 pub type Run = fn(Scenario, u64, u64, Option<&std::path::Path>) -> Outcome;
 
 /// Every scenario, in report order: `regress` dispatches, defaults and its help come from here.
-pub const TABLE: [Info; 47] = [
+pub const TABLE: [Info; 48] = [
     Info {
         scenario: Scenario::FlowSchedRandom,
         name: "random",
@@ -543,17 +544,26 @@ pub const TABLE: [Info; 47] = [
         about: "the whole NIC end to end: two NICs wire to wire (CMACs at 100 Gb/s on their own clock), each behind a PCIe host (memory, DMA completions reordered, BAR0); a driver creates queue pairs and queues through BAR0 and posts WRITE and READ WQEs by doorbell. Every completion entry right, every message's bytes in the other host's memory, the NICs' counters equal to the hosts' counts.",
         run: hpcc_nic::run,
     },
+    Info {
+        scenario: Scenario::NicLoopback,
+        name: "nic-loopback",
+        module: "hpcc_nic",
+        seeds: 1,
+        cycles: 100_000,
+        about: "nic-pair with one NIC talking to itself (its CMAC looped back, each queue pair's requester and responder one flow of it), the topology of the cocotb cross-check: every completion entry and byte, counters.",
+        run: hpcc_nic::run,
+    },
 ];
 
 // The table has one row per scenario, in the enum's order (checked when compiling), so a
-// scenario's row is `TABLE[scenario as usize]`. NicPair is the last variant.
+// scenario's row is `TABLE[scenario as usize]`. NicLoopback is the last variant.
 const _: () = {
     let mut i = 0;
     while i < TABLE.len() {
         assert!(TABLE[i].scenario as usize == i, "TABLE's rows follow the enum's order");
         i += 1;
     }
-    assert!(TABLE.len() == Scenario::NicPair as usize + 1, "every scenario has a row");
+    assert!(TABLE.len() == Scenario::NicLoopback as usize + 1, "every scenario has a row");
 };
 
 impl Scenario {
