@@ -1,6 +1,7 @@
 //! `hpcc-nic`: export, lint, synthesize and regress the hpcc-nic RTL.
 
 mod cmd_bench;
+mod cmd_driver;
 mod cmd_export;
 mod cmd_lint;
 mod cmd_netsim;
@@ -41,6 +42,8 @@ enum Cmd {
     Rx(cmd_rx::Args),
     /// The RTL NIC cores in a simulated network: FCTs, queues, slowdowns (docs/netsim.md).
     Netsim(cmd_netsim::Args),
+    /// A driver's setup writes (CC configuration, flow creates) as text, for outside drivers.
+    Driver(cmd_driver::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Cmd::Replay(a) => cmd_replay::run(&root, a),
         Cmd::Rx(a) => cmd_rx::run(&root, a),
         Cmd::Netsim(a) => cmd_netsim::run_cmd(a),
+        Cmd::Driver(a) => cmd_driver::run(a),
     };
     match result {
         Ok(code) => code,
