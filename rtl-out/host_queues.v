@@ -6,7 +6,7 @@
 `default_nettype none
 
 module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axis_rd_req_tdata,m_axis_rd_req_tvalid,m_axis_rd_req_tready,s_axis_rd_data_tdata,s_axis_rd_data_tkeep,s_axis_rd_data_tvalid,s_axis_rd_data_tready,s_axis_rd_data_tlast,m_axis_wr_cmd_tdata,m_axis_wr_cmd_tvalid,m_axis_wr_cmd_tready,m_axis_wr_tdata,m_axis_wr_tkeep,m_axis_wr_tvalid,m_axis_wr_tready,m_axis_wr_tlast,m_axis_post_tdata,m_axis_post_tvalid,m_axis_post_tready,s_axis_cpl_tdata,s_axis_cpl_tvalid,s_axis_cpl_tready);
-    // Rust: HostQueues, hdl/src/host/host_queues.rs:77
+    // Rust: HostQueues, hdl/src/host/host_queues.rs:79
 
     // Module arguments
     input wire  clock;
@@ -161,16 +161,16 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
     reg  [15:0] rf_wr_q = 16'h0;
     reg  [15:0] rf_rd_d;
     reg  [15:0] rf_rd_q = 16'h0;
-    reg  [2:0] fq_wr_d;
-    reg  [2:0] fq_wr_q = 3'h0;
-    reg  [2:0] fq_rd_d;
-    reg  [2:0] fq_rd_q = 3'h0;
-    reg  [2:0] wq_wr_d;
-    reg  [2:0] wq_wr_q = 3'h0;
-    reg  [2:0] wq_rd_d;
-    reg  [2:0] wq_rd_q = 3'h0;
-    reg  [2:0] infl_d;
-    reg  [2:0] infl_q = 3'h0;
+    reg  [4:0] fq_wr_d;
+    reg  [4:0] fq_wr_q = 5'h0;
+    reg  [4:0] fq_rd_d;
+    reg  [4:0] fq_rd_q = 5'h0;
+    reg  [4:0] wq_wr_d;
+    reg  [4:0] wq_wr_q = 5'h0;
+    reg  [4:0] wq_rd_d;
+    reg  [4:0] wq_rd_q = 5'h0;
+    reg  [4:0] infl_d;
+    reg  [4:0] infl_q = 5'h0;
     reg  load_d;
     reg  load_q = 1'h0;
     reg  exec_d;
@@ -217,7 +217,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
     reg  [431:0] post_word_q = 432'h0;
 
     // Local signals
-    // host_queues.rs:168: Locals.
+    // host_queues.rs:171: Locals.
     reg  [4:0] db_used;
     reg  cfg_ok;
     reg  sel_ok;
@@ -312,20 +312,20 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         .read_address(db_rd_q[0+:4]),
         .read_data(dbq_read_data)
     );
-    host_queues_fq fq(
+    flow_sched_burst_burst_flow_ram fq(
         .write_clock(clock),
         .write_enable(fq_write_enable),
-        .write_address(fq_wr_q[0+:2]),
+        .write_address(fq_wr_q[0+:4]),
         .write_data(e_flow_q[0+:10]),
-        .read_address(fq_rd_q[0+:2]),
+        .read_address(fq_rd_q[0+:4]),
         .read_data(fq_read_data)
     );
     host_queues_wq wq(
         .write_clock(clock),
         .write_enable(wq_write_enable),
-        .write_address(wq_wr_q[0+:2]),
+        .write_address(wq_wr_q[0+:4]),
         .write_data(s_axis_rd_data_tdata[0+:224]),
-        .read_address(wq_rd_q[0+:2]),
+        .read_address(wq_rd_q[0+:4]),
         .read_data(wq_read_data)
     );
     rx_ctx_rules_calc_sw_va sw_remote(
@@ -339,7 +339,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
 
     // Registers (rust-hdl DFFs, folded by hdl/src/export_fold.rs)
     always @(posedge clock) begin
-        // host_queues.rs:107: Registers.
+        // host_queues.rs:109: Registers.
         sq_sel_q <= sq_sel_d;
         sq_base_lo_q <= sq_base_lo_d;
         sq_base_hi_q <= sq_base_hi_d;
@@ -358,7 +358,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         n_cqes_q <= n_cqes_d;
         n_db_ignored_q <= n_db_ignored_d;
         n_cq_dropped_q <= n_cq_dropped_d;
-        // host_queues.rs:126: FIFOs' pointers.
+        // host_queues.rs:128: FIFOs' pointers.
         db_wr_q <= db_wr_d;
         db_rd_q <= db_rd_d;
         rf_wr_q <= rf_wr_d;
@@ -368,7 +368,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         wq_wr_q <= wq_wr_d;
         wq_rd_q <= wq_rd_d;
         infl_q <= infl_d;
-        // host_queues.rs:138: The state machine: LOAD, EXEC, the event, its flow and words, the context registered.
+        // host_queues.rs:141: The state machine: LOAD, EXEC, the event, its flow and words, the context registered.
         load_q <= load_d;
         exec_q <= exec_d;
         c_q_q <= c_q_d;
@@ -383,7 +383,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         e_prod_q <= e_prod_d;
         sweep_q <= sweep_d;
         sweep_at_q <= sweep_at_d;
-        // host_queues.rs:158: Outputs held until taken.
+        // host_queues.rs:161: Outputs held until taken.
         rd_valid_q <= rd_valid_d;
         rd_word_q <= rd_word_d;
         wr_cmd_valid_q <= wr_cmd_valid_d;
@@ -445,7 +445,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         wr_word_d = wr_word_q;
         post_valid_d = post_valid_q;
         post_word_d = post_word_q;
-        // host_queues.rs:234: ---- Registers. Writes: the staging values, SQ_CMD (checked here), doorbells into
+        // host_queues.rs:237: ---- Registers. Writes: the staging values, SQ_CMD (checked here), doorbells into
         // their FIFO, the completion queue's.
         db_used = db_wr_q - db_rd_q;
         sel_ok = {6'd0, sq_sel_q[0+:10]} == sq_sel_q;
@@ -641,7 +641,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
                     axil_rd_err = 1'b1;
                 end
         endcase
-        // host_queues.rs:332: ---- The outputs held until taken.
+        // host_queues.rs:335: ---- The outputs held until taken.
         m_axis_rd_req_tvalid = rd_valid_q;
         m_axis_rd_req_tdata = rd_word_q;
         if (m_axis_rd_req_tready) begin
@@ -664,14 +664,14 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         if (m_axis_post_tready) begin
             post_valid_d = 1'b0;
         end
-        // host_queues.rs:356: ---- WQE data: always taken (room reserved at the fetch).
+        // host_queues.rs:359: ---- WQE data: always taken (room reserved at the fetch).
         s_axis_rd_data_tready = 1'b1;
         wq_write_enable = 1'b0;
         if (s_axis_rd_data_tvalid) begin
             wq_write_enable = 1'b1;
             wq_wr_d = wq_wr_q + 32'h1;
         end
-        // host_queues.rs:366: ---- IDLE: the next event, its flow's context read.
+        // host_queues.rs:369: ---- IDLE: the next event, its flow's context read.
         sq_base = ({32'd0, sq_base_hi_q} << 32) | {32'd0, sq_base_lo_q};
         cq_base = ({32'd0, cq_base_hi_q} << 32) | {32'd0, cq_base_lo_q};
         cq_on = cq_cfg_q[8];
@@ -708,7 +708,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
                 ctx_read_address = fq_read_data;
                 load_d = 1'b1;
             end
-            else if ((rf_wr_q != rf_rd_q) & ~rd_valid_q & ~infl_q[2]) begin
+            else if ((rf_wr_q != rf_rd_q) & ~rd_valid_q & ~infl_q[4]) begin
                 op_d = HQ_OP_FETCH;
                 e_flow_d = {6'd0, ready_read_data};
                 ctx_read_address = ready_read_data;
@@ -716,7 +716,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
                 load_d = 1'b1;
             end
         end
-        // host_queues.rs:412: ---- LOAD: the context read, and a WQE's packets: ceil(length / MTU), at least 1.
+        // host_queues.rs:415: ---- LOAD: the context read, and a WQE's packets: ceil(length / MTU), at least 1.
         lc = ctx_read_data;
         wqe = {288'd0, wq_read_data};
         len = wqe[32+:32];
@@ -738,7 +738,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
             db_ne_q_d = e_prod_q != lc[85+:16];
             pc_ne_q_d = lc[69+:16] != lc[85+:16];
         end
-        // host_queues.rs:435: ---- EXEC: the event on its flow's context.
+        // host_queues.rs:438: ---- EXEC: the event on its flow's context.
         c = c_q_q;
         n = c;
         ctx_write_enable = 1'b0;
@@ -755,7 +755,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         refused[16+:16] = wqe[16+:16];
         refused[32+:2] = CPL_REFUSED;
         refused[36+:4] = ERR_OP;
-        // host_queues.rs:452: The post word: tx_ctx's post (RETH big-endian: remote address, R_Key, length).
+        // host_queues.rs:455: The post word: tx_ctx's post (RETH big-endian: remote address, R_Key, length).
         sw_remote_a = wqe[128+:64];
         sw_key_len_a = ({32'd0, wqe[192+:32]} << 32) | {32'd0, len};
         reth = ({64'd0, sw_key_len_y} << 64) | {64'd0, sw_remote_y};
@@ -841,7 +841,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
                 end
             end
         end
-        // host_queues.rs:546: A queue with WQEs not fetched, on, idle and not queued joins the ready FIFO (`wake`:
+        // host_queues.rs:549: A queue with WQEs not fetched, on, idle and not queued joins the ready FIFO (`wake`:
         // a doorbell's or a completion's, found from LOAD's registered compares).
         if (wake) begin
             n[68+:1] = 1'b1;
@@ -861,14 +861,14 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
         rx[32+:24] = c[125+:24];
         rx[64+:64] = wqe[64+:64];
         tx288 = tx[0+:288];
-        // host_queues.rs:567: A WRITE's rx word is ignored by the core: 0, as the model leaves it.
+        // host_queues.rs:570: A WRITE's rx word is ignored by the core: 0, as the model leaves it.
         if (opcode != HQ_OPC_READ) begin
             rx = 32'h0;
         end
         if (exec_q & (op_q == HQ_OP_WQE)) begin
             post_word_d = {144'd0, tx288} | ({304'd0, rx} << 288) | ({416'd0, wqe[16+:16]} << 416);
         end
-        // host_queues.rs:576: The CQE: the completion word, the WQE's index, the phase; at the ring's tail.
+        // host_queues.rs:579: The CQE: the completion word, the WQE's index, the phase; at the ring's tail.
         cqe = 32'h0;
         cqe[0+:64] = cqe_cpl;
         cqe[64+:16] = cqe_index;
@@ -891,7 +891,7 @@ module host_queues(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axi
                 n_cq_dropped_d = n_cq_dropped_q + 32'h1;
             end
         end
-        // host_queues.rs:599: ---- The sweep after reset: every context word cleared (every queue off).
+        // host_queues.rs:602: ---- The sweep after reset: every context word cleared (every queue off).
         if (sweep_q) begin
             ctx_write_enable = 1'b1;
             ctx_write_address = sweep_at_q;
@@ -949,19 +949,19 @@ module host_queues_wq(write_clock,write_enable,write_address,write_data,read_add
     // Module arguments
     input wire  write_clock;
     input wire  write_enable;
-    input wire  [1:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [223:0] write_data;
-    input wire  [1:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [223:0] read_data;
 
     // Update code (custom)
-    reg [223:0] mem [0:3];
+    reg [223:0] mem [0:15];
 
     // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
     // before the first write: the FIFOs built on it show a defined word while empty.
     integer i;
     initial begin
-        for (i = 0; i <= 3; i = i + 1) begin
+        for (i = 0; i <= 15; i = i + 1) begin
             mem[i] = 224'd0;
         end
     end
@@ -976,40 +976,6 @@ module host_queues_wq(write_clock,write_enable,write_address,write_data,read_add
         end
     end
 endmodule // host_queues_wq
-
-module host_queues_fq(write_clock,write_enable,write_address,write_data,read_address,read_data);
-    // Rust: DistRam, hdl/src/prim/dist_ram.rs:11
-
-    // Module arguments
-    input wire  write_clock;
-    input wire  write_enable;
-    input wire  [1:0] write_address;
-    input wire  [9:0] write_data;
-    input wire  [1:0] read_address;
-    output reg  [9:0] read_data;
-
-    // Update code (custom)
-    reg [9:0] mem [0:3];
-
-    // Zero at power-up (LUT RAM INIT), so the read is never X in a 4-state simulator, not even
-    // before the first write: the FIFOs built on it show a defined word while empty.
-    integer i;
-    initial begin
-        for (i = 0; i <= 3; i = i + 1) begin
-            mem[i] = 10'd0;
-        end
-    end
-
-    always @(*) begin
-        read_data = mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-        if (write_enable) begin
-            mem[write_address] <= write_data;
-        end
-    end
-endmodule // host_queues_fq
 
 module host_queues_dbq(write_clock,write_enable,write_address,write_data,read_address,read_data);
     // Rust: DistRam, hdl/src/prim/dist_ram.rs:11

@@ -16,8 +16,10 @@
 //! 5. a fetch: the ready FIFO's head flow; a DMA read of its next WQE.
 //!
 //! A flow joins the ready FIFO (2^F deep, each flow in it at most once: `queued`) when it has
-//! WQEs not fetched, is on, and has nothing out (`busy`). At most 4 fetches are out or
-//! buffered, and the WQE FIFO has room for them all, so the read data stream is never held
+//! WQEs not fetched, is on, and has nothing out (`busy`). At most 16 fetches are out or
+//! buffered (enough to cover a host's read round trip: with 4, 64-byte messages were bound at
+//! one per 38 cycles by 500 ns reads, docs/benchmarks.md), and the WQE FIFO has room for them
+//! all, so the read data stream is never held
 //! (the core's payloads share it, `dma_rd_mux`). Each event waits until the outputs it needs
 //! are free: a post for the post register, a CQE for the write command and beat registers and
 //! room in the completion queue (with the queue off, completions are dropped and counted).
@@ -99,8 +101,8 @@ pub struct HostQueues<const F: usize> {
     ctx: RAM<Bits<149>, F>,
     ready: DistRam<Bits<F>, F>,
     dbq: DistRam<Bits<32>, 4>,
-    fq: DistRam<Bits<F>, 2>,
-    wq: DistRam<Bits<224>, 2>,
+    fq: DistRam<Bits<F>, 4>,
+    wq: DistRam<Bits<224>, 4>,
     /// The RETH's big-endian bytes: the remote address; the R_Key and the length.
     sw_remote: ByteSwap64,
     sw_key_len: ByteSwap64,
@@ -129,12 +131,13 @@ pub struct HostQueues<const F: usize> {
     /// The ready FIFO's pointers (mod 2^16; it never holds more than 2^F: each flow once).
     rf_wr: DFF<Bits<16>>,
     rf_rd: DFF<Bits<16>>,
-    fq_wr: DFF<Bits<3>>,
-    fq_rd: DFF<Bits<3>>,
-    wq_wr: DFF<Bits<3>>,
-    wq_rd: DFF<Bits<3>>,
-    /// Fetches out plus WQEs buffered: at most 4 (the WQE FIFO's depth).
-    infl: DFF<Bits<3>>,
+    /// The fetch and WQE FIFOs' pointers (16 entries, one bit more).
+    fq_wr: DFF<Bits<5>>,
+    fq_rd: DFF<Bits<5>>,
+    wq_wr: DFF<Bits<5>>,
+    wq_rd: DFF<Bits<5>>,
+    /// Fetches out plus WQEs buffered: at most 16 (the WQE FIFO's depth; bit 4 set: full).
+    infl: DFF<Bits<5>>,
     // The state machine: LOAD, EXEC, the event, its flow and words, the context registered.
     load: DFF<bool>,
     exec: DFF<bool>,
@@ -356,7 +359,7 @@ impl<const F: usize> Logic for HostQueues<F> {
         // ---- WQE data: always taken (room reserved at the fetch).
         self.s_axis_rd_data.tready.next = true;
         self.wq.write_enable.next = false;
-        self.wq.write_address.next = self.wq_wr.q.val().get_bits::<2>(0);
+        self.wq.write_address.next = self.wq_wr.q.val().get_bits::<4>(0);
         self.wq.write_data.next = self.s_axis_rd_data.tdata.val().get_bits::<224>(0);
         if self.s_axis_rd_data.tvalid.val() {
             self.wq.write_enable.next = true;
@@ -374,8 +377,8 @@ impl<const F: usize> Logic for HostQueues<F> {
         self.dbq.read_address.next = self.db_rd.q.val().get_bits::<4>(0);
         self.db_head.next = self.dbq.read_data.val();
         self.ready.read_address.next = self.rf_rd.q.val().get_bits::<F>(0);
-        self.fq.read_address.next = self.fq_rd.q.val().get_bits::<2>(0);
-        self.wq.read_address.next = self.wq_rd.q.val().get_bits::<2>(0);
+        self.fq.read_address.next = self.fq_rd.q.val().get_bits::<4>(0);
+        self.wq.read_address.next = self.wq_rd.q.val().get_bits::<4>(0);
         self.ctx.read_address.next = self.sq_sel.q.val().get_bits::<F>(0);
         self.start.next = !self.load.q.val() & !self.exec.q.val() & !self.sweep.q.val();
         if self.start.val() {
@@ -400,7 +403,7 @@ impl<const F: usize> Logic for HostQueues<F> {
                 self.e_flow.d.next = bit_cast::<16, F>(self.fq.read_data.val());
                 self.ctx.read_address.next = self.fq.read_data.val();
                 self.load.d.next = true;
-            } else if (self.rf_wr.q.val() != self.rf_rd.q.val()) & !self.rd_valid.q.val() & !self.infl.q.val().get_bit(2) {
+            } else if (self.rf_wr.q.val() != self.rf_rd.q.val()) & !self.rd_valid.q.val() & !self.infl.q.val().get_bit(4) {
                 self.op.d.next = HQ_OP_FETCH.into();
                 self.e_flow.d.next = bit_cast::<16, F>(self.ready.read_data.val());
                 self.ctx.read_address.next = self.ready.read_data.val();
@@ -460,7 +463,7 @@ impl<const F: usize> Logic for HostQueues<F> {
         self.ready.write_address.next = self.rf_wr.q.val().get_bits::<F>(0);
         self.ready.write_data.next = self.e_flow.q.val().get_bits::<F>(0);
         self.fq.write_enable.next = false;
-        self.fq.write_address.next = self.fq_wr.q.val().get_bits::<2>(0);
+        self.fq.write_address.next = self.fq_wr.q.val().get_bits::<4>(0);
         self.fq.write_data.next = self.e_flow.q.val().get_bits::<F>(0);
         if self.exec.q.val() {
             self.exec.d.next = false;
