@@ -25,7 +25,7 @@
 use super::core_net::{create_side, Side};
 use super::fabric::ip_of;
 use super::frames::{offered, EdgeClock, CMAC_PS, CORE_PS};
-use super::hpcc_nic_core::{configure_regs, Regs};
+use super::hpcc_nic_core::{configure_regs, Cpl, Regs};
 use super::pcie_host::PcieHost;
 use super::{Outcome, Scenario};
 use crate::verilated::models::HpccNic as Rtl;
@@ -35,7 +35,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::cdc_frame_fifo::Beat;
 use sim::csr;
 use sim::host_queues::{wqe_bytes, CQE_BYTES, NO_INDEX, WQE_BYTES, WQE_READ, WQE_WRITE};
-use sim::layout::{CPL, HQ_CQE};
+use sim::layout::HQ_CQE;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
@@ -256,9 +256,9 @@ pub struct QpSpec {
 /// A completion entry as the driver reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    pub flow: u16,
-    pub tag: u16,
-    pub status: u8,
+    /// The core's completion word in it.
+    pub cpl: Cpl,
+    /// The send queue index of the WQE it completes.
     pub index: u16,
 }
 
@@ -282,14 +282,7 @@ impl Cq {
             if self.head % (1 << CQ_LOG) == 0 {
                 self.phase ^= 1;
             }
-            let cpl = HQ_CQE.cpl.get_le(&e);
-            let w = [cpl as u32, (cpl >> 32) as u32];
-            v.push(Entry {
-                flow: CPL.flow.get(&w) as u16,
-                tag: CPL.tag.get(&w) as u16,
-                status: CPL.status.get(&w) as u8,
-                index: HQ_CQE.index.get_le(&e) as u16,
-            });
+            v.push(Entry { cpl: Cpl::of(HQ_CQE.cpl.get_le(&e)), index: HQ_CQE.index.get_le(&e) as u16 });
         }
         if !v.is_empty() {
             p.nics[0].host.write(csr::HQ_CQ_HEAD, self.head as u32);
@@ -378,9 +371,10 @@ struct Msg {
 /// A queue pair of the test.
 struct Qp {
     flow: u16,
-    /// WQEs written (the producer index) and completed.
+    /// Its place among the test's queue pairs (its send ring's slot in host memory).
+    slot: usize,
+    /// WQEs written (the producer index).
     prod: u16,
-    done: u16,
     /// The messages out, in order.
     out: VecDeque<Msg>,
     /// Messages still to post.
@@ -423,7 +417,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
             telemetry: alg <= 1,
         };
         p.connect(i, &spec, seed);
-        qps.push(Qp { flow: spec.flow, prod: 0, done: 0, out: VecDeque::new(), left: per_flow });
+        qps.push(Qp { flow: spec.flow, slot: i, prod: 0, out: VecDeque::new(), left: per_flow });
     }
     let mut cq = p.completion_queue();
     let setup = p.cycle;
@@ -449,7 +443,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
                 slot += 1;
                 let m = Msg { flow: q.flow, index: q.prod, tag: rng.gen(), read, len, local, remote };
                 let wqe = wqe_bytes(if read { WQE_READ } else { WQE_WRITE }, m.tag, len, local, remote, rng.gen());
-                p.put_wqe(q.qp_index(), q.prod, &wqe);
+                p.put_wqe(q.slot, q.prod, &wqe);
                 q.prod = q.prod.wrapping_add(1);
                 q.left -= 1;
                 q.out.push_back(m);
@@ -463,8 +457,8 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
         let entries = cq.take(&mut p);
         let got = !entries.is_empty();
         for e in entries {
-            let (flow, tag, status, index) = (e.flow as u64, e.tag as u64, e.status as u64, e.index);
-            let Some(q) = qps.iter_mut().find(|q| q.flow as u64 == flow) else {
+            let (flow, index) = (e.cpl.flow, e.index);
+            let Some(q) = qps.iter_mut().find(|q| q.flow == flow) else {
                 o.fail(format!("cycle {}: a completion entry of flow {flow:#x}, which has no queue: {e:x?}", p.cycle));
                 break;
             };
@@ -474,8 +468,7 @@ pub fn run(scenario: Scenario, seed: u64, cycles: u64, vcd: Option<&Path>) -> Ou
             };
             o.transactions += 1;
             msgs += 1;
-            q.done = q.done.wrapping_add(1);
-            o.check(p.cycle, (flow, tag, status, index), (m.flow as u64, m.tag as u64, csr::CPL_OK as u64, m.index));
+            o.check(p.cycle, (e.cpl, index), (Cpl::ok(m.flow, m.tag), m.index));
             if index == NO_INDEX {
                 o.fail(format!("cycle {}: completion entry with no WQE index", p.cycle));
             }
@@ -593,13 +586,6 @@ fn check_bytes(o: &mut Outcome, p: &Pair, m: &Msg) {
             have[at],
             want[at]
         ));
-    }
-}
-
-impl Qp {
-    /// The queue pair's place in the test (its send queue's slot in host memory).
-    fn qp_index(&self) -> usize {
-        (self.flow / 0x40) as usize
     }
 }
 

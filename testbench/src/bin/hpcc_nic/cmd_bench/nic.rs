@@ -123,8 +123,8 @@ fn throughput(label: &str, flows: usize, len: u32, per_flow: u32, cpl: u64, l: u
             }
         }
         for e in cq.take(&mut p) {
-            assert_eq!(e.status, 0, "{label}: {e:?}");
-            done[(e.flow / 0x10) as usize] += 1;
+            assert_eq!(e.cpl.status, sim::csr::CPL_OK as u64, "{label}: {e:?}");
+            done[(e.cpl.flow / 0x10) as usize] += 1;
             got += 1;
             first_done.get_or_insert(p.cycle);
         }
